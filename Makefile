@@ -1,0 +1,53 @@
+# Quick start on Debian 12:  `make run`  (the app)   `make test`  (the whole test suite)
+# Both install the Debian packages that are missing (and only those), then configure and build.
+
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+JOBS ?= 2
+CMAKE_FLAGS ?=
+
+DEBIAN_PACKAGES := cmake g++ make pkgconf \
+  qt6-base-dev libqt6charts6-dev libqt6svg6-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools \
+  libgl-dev libeigen3-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
+  xvfb xauth fonts-dejavu-core
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps configure build run test bench gallery clean format
+
+all: build
+
+deps:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing missing Debian packages:" $$missing; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "All Debian packages present."; fi
+
+$(BUILD_DIR)/CMakeCache.txt:
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
+
+configure: deps $(BUILD_DIR)/CMakeCache.txt
+
+build: configure
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+test: build
+	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j$(JOBS)
+
+run: build
+	@./.ci/run-app $(BUILD_DIR)
+
+gallery: build
+	$(BUILD_DIR)/app/posatlas gallery --out gallery
+
+bench: build
+	$(BUILD_DIR)/tests/bench/core_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.h')
+
+clean:
+	rm -rf $(BUILD_DIR)

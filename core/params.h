@@ -1,0 +1,204 @@
+// Plain parameter structs for every positional-encoding method, and the Scenario that bundles them.
+// Field names follow the Hugging Face config keys where such a key exists, so that a model's
+// config.json, the command line (--rope-theta) and the GUI all speak the same names.
+// Validation of every field lives in one place: validation.h.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace posatlas {
+
+enum class Method {
+    Sinusoidal,    // Vaswani et al. 2017
+    Learned,       // BERT / GPT-2 learned absolute table
+    Shaw,          // Shaw, Uszkoreit, Vaswani 2018
+    TransformerXL, // Dai et al. 2019 / XLNet
+    T5,            // Raffel et al. 2020 relative buckets
+    DeBERTa,       // He et al. 2021 (v2/v3) disentangled attention
+    RoPE,          // Su et al. 2021
+    ALiBi,         // Press et al. 2022
+    CoPE,          // Golovneva et al. 2024
+};
+inline constexpr Method kAllMethods[] = {Method::Sinusoidal, Method::Learned, Method::Shaw,
+                                         Method::TransformerXL, Method::T5, Method::DeBERTa,
+                                         Method::RoPE, Method::ALiBi, Method::CoPE};
+
+// Stable lowercase ids ("sinusoidal", "learned", "shaw", "transformer-xl", "t5", "deberta", "rope",
+// "alibi", "cope") used by the command line, presets and session files.
+std::string_view method_id(Method m);
+std::optional<Method> parse_method(std::string_view id);
+// Human-readable name ("Transformer-XL / XLNet").
+std::string_view method_display_name(Method m);
+
+// ---------------------------------------------------------------- sinusoidal
+enum class SinusoidalLayout {
+    Interleaved, // PE[p, 2i] = sin, PE[p, 2i+1] = cos (Vaswani et al.; Annotated Transformer)
+    Split,       // [sin ... | cos ...] halves (tensor2tensor get_timing_signal_1d)
+};
+struct SinusoidalParams {
+    int dim = 512;          // d_model; even, >= 2
+    double base = 10000.0;  // the 10000 of the paper; > 1
+    SinusoidalLayout layout = SinusoidalLayout::Interleaved;
+};
+
+// ---------------------------------------------------------------- learned absolute
+struct LearnedParams {
+    int dim = 768;                         // hidden size
+    std::int64_t trained_length = 512;     // max_position_embeddings: rows of the table
+    std::uint64_t seed = 0;                // seeded N(0, stddev) table when no file is given
+    double stddev = 0.02;                  // initializer_range of BERT / GPT-2
+    std::string table_path;                // optional user table (.csv or .npy); overrides the seed
+};
+
+// ---------------------------------------------------------------- Shaw et al. 2018
+struct ShawParams {
+    int head_dim = 64;
+    int max_relative_position = 16; // clip distance k: relative index clip(j - i, -k, k)
+    std::uint64_t seed = 0;         // seeded N(0, stddev) tables a^K, a^V of 2k + 1 rows
+    double stddev = 0.02;
+};
+
+// ---------------------------------------------------------------- Transformer-XL / XLNet
+struct TransformerXLParams {
+    int head_dim = 64;      // d of the sinusoid R_{i-j}
+    double base = 10000.0;
+    std::uint64_t seed = 0; // seeded projections W_{k,R} and biases u, v
+    double stddev = 0.02;
+    // Which of the four terms of Dai et al. eq. (3) enter the logit.
+    bool term_a = true; // content x content      q_i W_q^T W_{k,E} x_j
+    bool term_b = true; // content x position     q_i W_q^T W_{k,R} R_{i-j}
+    bool term_c = true; // global content bias    u^T W_{k,E} x_j
+    bool term_d = true; // global position bias   v^T W_{k,R} R_{i-j}
+};
+
+// ---------------------------------------------------------------- T5 buckets
+struct T5Params {
+    int num_buckets = 32;   // relative_attention_num_buckets
+    int max_distance = 128; // relative_attention_max_distance
+    bool bidirectional = true; // encoder: true; decoder (causal): false
+    int num_heads = 12;     // heads of the per-head bias table
+    std::uint64_t seed = 0; // seeded N(0, stddev) bias table [num_buckets x num_heads]
+    double stddev = 1.0;
+};
+
+// ---------------------------------------------------------------- DeBERTa v2/v3
+struct DebertaParams {
+    int head_dim = 64;
+    int position_buckets = 256;       // 0 or negative: no log buckets (plain clipped relative)
+    int max_relative_positions = 512; // -1 in HF means max_position_embeddings
+    bool c2p = true;                  // content-to-position term (pos_att_type "c2p")
+    bool p2c = true;                  // position-to-content term (pos_att_type "p2c")
+    std::uint64_t seed = 0;
+    double stddev = 0.02;
+};
+
+// ---------------------------------------------------------------- RoPE and its scalings
+enum class RopeType { Default, Linear, Ntk, Dynamic, Yarn, Llama3, LongRope };
+// "default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"
+std::string_view rope_type_id(RopeType t);
+// Accepts the ids above and the legacy aliases of HF configs: "su" -> longrope,
+// "mrope" -> default (multimodal sections share the default frequencies), "ntk-aware" -> ntk.
+std::optional<RopeType> parse_rope_type(std::string_view id);
+
+enum class RopePairing {
+    Interleaved, // pairs (2i, 2i+1): RoFormer, GPT-J, Meta's Llama reference code
+    Half,        // pairs (i, i + d/2): GPT-NeoX, Hugging Face rotate_half
+};
+
+struct RopeParams {
+    int head_dim = 128;                  // head_dim, or hidden_size / num_attention_heads
+    double rope_theta = 10000.0;         // base
+    double partial_rotary_factor = 1.0;  // rotary_dim = int(head_dim * partial_rotary_factor)
+    RopeType rope_type = RopeType::Default;
+    RopePairing pairing = RopePairing::Half;
+    double factor = 1.0;                           // scaling factor s
+    std::int64_t max_position_embeddings = 2048;   // the model's (possibly extended) context
+    std::int64_t original_max_position_embeddings = 0; // trained context; 0: same as max_position_embeddings
+    std::int64_t seq_len = 0;                      // current length for dynamic NTK / longrope; 0: none
+    // YaRN
+    double beta_fast = 32.0;
+    double beta_slow = 1.0;
+    std::optional<double> mscale;
+    std::optional<double> mscale_all_dim;
+    std::optional<double> attention_factor;        // explicit override (yarn, longrope)
+    bool truncate = true;
+    // Llama 3
+    double low_freq_factor = 1.0;
+    double high_freq_factor = 4.0;
+    // LongRoPE: one factor per rotary pair (rotary_dim / 2 values)
+    std::vector<double> short_factor;
+    std::vector<double> long_factor;
+
+    int rotary_dim() const { return static_cast<int>(head_dim * partial_rotary_factor); }
+    std::int64_t trained_length() const
+    {
+        return original_max_position_embeddings > 0 ? original_max_position_embeddings
+                                                    : max_position_embeddings;
+    }
+};
+
+// ---------------------------------------------------------------- ALiBi
+enum class AlibiBias {
+    Causal,    // -m (i - j) for j <= i (Press et al.)
+    Symmetric, // -m |i - j| (bidirectional encoders, e.g. MPT with alibi and prefix-lm)
+};
+enum class AlibiScaling {
+    None,
+    Interpolate, // m' = m * L_train / L_target (Al-Khateeb et al. 2023, "Position Interpolation Improves ALiBi Extrapolation")
+    Ntk,         // NTK-ALiBi (see alibi.h for the formula and its source)
+};
+struct AlibiParams {
+    int num_heads = 8;
+    double slope_scale = 1.0;        // multiplies every slope (exploration knob; 1 = reference)
+    AlibiBias bias = AlibiBias::Causal;
+    AlibiScaling scaling = AlibiScaling::None;
+    std::int64_t trained_length = 2048; // for Interpolate / Ntk
+    std::int64_t target_length = 2048;  // for Interpolate / Ntk
+};
+
+// ---------------------------------------------------------------- CoPE
+struct CopeParams {
+    int head_dim = 64;
+    int npos_max = 64;        // number of position embeddings e[0..npos_max-1]; positions clamp to npos_max - 1
+    double gate_scale = 1.0;  // multiplies q.k inside the sigmoid (teaching knob; 1 = reference)
+    std::uint64_t seed = 0;   // seeded position embeddings
+    double stddev = 0.02;
+};
+
+// ---------------------------------------------------------------- content vectors
+enum class ContentKind {
+    Ones,   // every position's query and key is the all-ones vector
+    Fixed,  // one seeded random vector, repeated at every position
+    Random, // seeded N(0, 1) vectors, independent per position (query and key differ)
+};
+struct ContentParams {
+    ContentKind kind = ContentKind::Ones;
+    std::uint64_t seed = 0;
+};
+std::string_view content_kind_id(ContentKind k); // "ones", "fixed", "random"
+std::optional<ContentKind> parse_content_kind(std::string_view id);
+
+// ---------------------------------------------------------------- scenario
+// Everything needed to reproduce one picture: the method, every method's parameters (so that
+// switching methods keeps each one's settings), the content vectors and the sequence length.
+struct Scenario {
+    Method method = Method::RoPE;
+    std::int64_t seq_len = 256; // positions shown (N)
+    int head = 0;               // head shown for per-head methods
+    ContentParams content;
+    SinusoidalParams sinusoidal;
+    LearnedParams learned;
+    ShawParams shaw;
+    TransformerXLParams transformer_xl;
+    T5Params t5;
+    DebertaParams deberta;
+    RopeParams rope;
+    AlibiParams alibi;
+    CopeParams cope;
+};
+
+} // namespace posatlas

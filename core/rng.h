@@ -1,0 +1,62 @@
+// Counter-based pseudo-random numbers: value k of stream s under seed S is a pure function of
+// (S, s, k). Any window of a seeded table (content vectors, learned embeddings) can therefore be
+// generated on its own, in parallel, without materialising the rows before it, and the same seed
+// gives the same numbers on every platform (no std::normal_distribution, whose output is
+// implementation-defined).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+
+namespace posatlas::rng {
+
+// SplitMix64 finaliser (Steele, Lea, Flood 2014): a bijective 64-bit mixer.
+constexpr std::uint64_t mix64(std::uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+constexpr std::uint64_t hash(std::uint64_t seed, std::uint64_t stream, std::uint64_t index)
+{
+    return mix64(mix64(mix64(seed) ^ stream) ^ index);
+}
+
+// Uniform in the open interval (0, 1), 53 random bits.
+inline double uniform(std::uint64_t seed, std::uint64_t stream, std::uint64_t index)
+{
+    return (static_cast<double>(hash(seed, stream, index) >> 11) + 0.5) * 0x1.0p-53;
+}
+
+// Standard normal by Box-Muller on two independent uniforms of the same counter.
+inline double normal(std::uint64_t seed, std::uint64_t stream, std::uint64_t index)
+{
+    const double u1 = uniform(seed, stream, 2 * index);
+    const double u2 = uniform(seed, stream, 2 * index + 1);
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+// Stream ids, so that different tables drawn from one seed are independent.
+enum Stream : std::uint64_t {
+    kQueryContent = 1,
+    kKeyContent = 2,
+    kFixedContent = 3,
+    kLearnedTable = 10,
+    kShawKey = 20,
+    kShawValue = 21,
+    kTxlWq = 30,
+    kTxlWkE = 31,
+    kTxlWkR = 32,
+    kTxlU = 33,
+    kTxlV = 34,
+    kT5Bias = 40,
+    kDebertaRel = 50,
+    kDebertaWq = 51,
+    kDebertaWk = 52,
+    kCopePos = 60,
+};
+
+} // namespace posatlas::rng

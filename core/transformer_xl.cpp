@@ -1,0 +1,1 @@
+#include "transformer_xl.h"

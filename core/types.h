@@ -1,0 +1,55 @@
+// Common vocabulary of the numerics core: errors, cancellation and progress.
+// No Qt here: the command line, the GUI and the tests all link this library.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace posatlas {
+
+// Returns true when the caller no longer wants the result (a newer request superseded it).
+// Kernels poll it between rows/chunks and throw Cancelled.
+using CancelFn = std::function<bool()>;
+// Receives the completed fraction in [0, 1]. May be called from the thread that runs the kernel
+// (never from OpenMP worker threads).
+using ProgressFn = std::function<void(double)>;
+
+// A parameter outside its allowed range. `parameter()` is the Hugging Face config key
+// (snake_case, e.g. "rope_theta"); the command line shows it as --rope-theta.
+class ParameterError : public std::invalid_argument
+{
+public:
+    ParameterError(std::string parameter, std::string allowed, std::string got);
+    const std::string& parameter() const noexcept { return m_parameter; }
+    const std::string& allowed() const noexcept { return m_allowed; }
+    const std::string& got() const noexcept { return m_got; }
+
+private:
+    std::string m_parameter;
+    std::string m_allowed;
+    std::string m_got;
+};
+
+// Thrown by a kernel when its CancelFn returned true. Not an error: the result is simply not wanted.
+class Cancelled : public std::runtime_error
+{
+public:
+    Cancelled() : std::runtime_error("computation cancelled") {}
+};
+
+// Throws Cancelled if `cancel` is set and returns true.
+inline void check_cancel(const CancelFn& cancel)
+{
+    if (cancel && cancel())
+        throw Cancelled();
+}
+
+inline void report_progress(const ProgressFn& progress, double fraction)
+{
+    if (progress)
+        progress(fraction);
+}
+
+} // namespace posatlas
