@@ -1,1 +1,75 @@
+// Matrices for heatmaps, computed for exactly the cells shown: a window of rows (query positions)
+// and columns (key positions), optionally downsampled, never the full N x N. Where the value
+// depends on i - j only (relative methods with position-independent content, bias tables) the
+// 2N - 1 distinct values (over the window's offset range) are computed once and scattered.
+//
+// Logit definitions per method (q_i, k_j from content.h, d = the method's head dimension):
+//   Sinusoidal / Learned: (q_i + p_i) . (k_j + p_j) / sqrt(d)                (Vaswani et al. 2017)
+//   Shaw:                 q_i . (k_j + a^K_{clip(j-i)}) / sqrt(d)               (Shaw et al. 2018 eq. 4)
+//   Transformer-XL:       (a) + (b) + (c) + (d), the enabled terms, / sqrt(d)   (Dai et al. 2019 eq. 3)
+//   T5:                   q_i . k_j / sqrt(d) + bias[bucket(j - i), head]      (T5 does not scale by sqrt(d): the
+//                         content term here uses the same 1/sqrt(d) as the others so that panels are comparable;
+//                         the Bias kind shows T5's bias alone, exactly)
+//   DeBERTa:              (c2c + c2p + p2c) / sqrt(d * (1 + #position terms))   (He et al. 2021)
+//   RoPE:                 R(i) q_i . R(j) k_j / sqrt(d)                         (Su et al. 2021)
+//   ALiBi:                q_i . k_j / sqrt(d) - m_h (i - j), masked for j > i when causal (Press et al. 2022)
+//   CoPE:                 the CoPE logits of Golovneva et al. 2024 (causal)
+// A NaN cell means "no value": masked by causality, or a position with no learned embedding.
 #pragma once
+
+#include "params.h"
+#include "types.h"
+
+#include <Eigen/Dense>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <string>
+#include <vector>
+
+namespace posatlas {
+
+enum class MatrixKind {
+    Logits,        // attention logits, any method
+    Encoding,      // absolute encodings: positions x dimensions (sinusoidal, learned)
+    Bias,          // the additive positional bias alone (T5, ALiBi)
+    Buckets,       // relative-position bucket index (T5, DeBERTa) or clipped index (Shaw)
+    CopePositions, // CoPE contextual positions p_ij
+    CopeGates,     // CoPE gates sigmoid(q_i . k_j)
+};
+std::string_view matrix_kind_id(MatrixKind k); // "logits", "encoding", "bias", "buckets", "cope-positions", "cope-gates"
+std::optional<MatrixKind> parse_matrix_kind(std::string_view id);
+// The kinds that make sense for a method, the most telling first.
+std::vector<MatrixKind> matrix_kinds_for(Method m);
+
+// The cells to compute. Rows cover positions [row0, row0 + rows), columns [col0, col0 + cols)
+// (for Encoding: dimensions). When out_rows < rows (or out_cols < cols) the window is
+// downsampled by point sampling at row0 + floor((r + 0.5) * rows / out_rows).
+struct MatrixWindow {
+    std::int64_t row0 = 0;
+    std::int64_t col0 = 0;
+    std::int64_t rows = 0; // 0: the scenario's seq_len
+    std::int64_t cols = 0; // 0: seq_len (or the encoding dimension for Encoding)
+    std::int64_t out_rows = 0; // 0: rows (no downsampling)
+    std::int64_t out_cols = 0;
+};
+
+struct MatrixResult {
+    Eigen::MatrixXd values;                 // out_rows x out_cols
+    std::vector<std::int64_t> row_index;    // position (or dimension) of each row
+    std::vector<std::int64_t> col_index;
+    std::string row_label;                  // "query position i"
+    std::string col_label;                  // "key position j" / "dimension"
+    std::string value_label;                // "logit", "bias", "bucket", ...
+    bool is_signed = false;                 // suggests a diverging colour map centred on 0
+    bool is_integer = false;                // bucket indices
+    bool used_toeplitz = false;             // computed from distinct offsets only
+    double min = 0.0, max = 0.0;            // over finite cells
+};
+
+// Throws ParameterError for invalid parameters or a window outside [0, seq_len) / too large,
+// and for a kind that the method does not have; Cancelled when cancel() returns true.
+MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWindow& window,
+                            const CancelFn& cancel = {}, const ProgressFn& progress = {});
+
+} // namespace posatlas
