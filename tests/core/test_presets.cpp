@@ -1,0 +1,197 @@
+// Tests of the embedded model presets (core/presets.h, resources/presets/*.json).
+// Expected values come from each model's published config.json (the preset's _posatlas_source) and the
+// transformers rules in modeling_rope_utils.py; exact comparisons unless stated.
+#include "presets.h"
+#include "validation.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace posatlas;
+
+namespace {
+
+struct Expected {
+    const char* id;
+    Method method;
+    const char* family;
+};
+
+// The ids the project requires, the method each model uses and its family.
+constexpr Expected kRequired[] = {
+    {"transformer-base", Method::Sinusoidal, "Transformer"},
+    {"bert-base", Method::Learned, "BERT"},
+    {"gpt2", Method::Learned, "GPT-2"},
+    {"t5-base", Method::T5, "T5"},
+    {"deberta-v3-base", Method::DeBERTa, "DeBERTa"},
+    {"llama-2-7b", Method::RoPE, "Llama"},
+    {"llama-3.1-8b", Method::RoPE, "Llama"},
+    {"qwen2-7b", Method::RoPE, "Qwen"},
+    {"mistral-7b", Method::RoPE, "Mistral"},
+    {"codellama-7b", Method::RoPE, "Llama"},
+    {"gpt-neox-20b", Method::RoPE, "GPT-NeoX"},
+    {"bloom-560m", Method::ALiBi, "BLOOM"},
+    {"mpt-7b", Method::ALiBi, "MPT"},
+    {"yarn-llama-2-7b-64k", Method::RoPE, "Llama"},
+    {"deepseek-v2-lite", Method::RoPE, "DeepSeek"},
+    {"phi-3-mini-128k", Method::RoPE, "Phi"},
+    {"gpt-oss-20b", Method::RoPE, "GPT-OSS"},
+};
+
+} // namespace
+
+TEST(Presets, EveryRequiredPresetLoadsAndValidates)
+{
+    for (const auto& e : kRequired) {
+        SCOPED_TRACE(e.id);
+        const auto info = find_preset(e.id);
+        ASSERT_TRUE(info.has_value());
+        EXPECT_EQ(info->id, e.id);
+        EXPECT_FALSE(info->name.empty());
+        EXPECT_EQ(info->family, e.family);
+        EXPECT_EQ(info->source.rfind("https://", 0), 0u) << info->source;
+        EXPECT_FALSE(info->description.empty());
+        EXPECT_EQ(info->method, e.method);
+        const auto c = load_preset(e.id);
+        EXPECT_EQ(c.scenario.method, e.method);
+        EXPECT_NO_THROW(validate(c.scenario));
+        // Preset files hold only keys the importer knows; metadata keys are not "unknown".
+        EXPECT_TRUE(c.unknown_keys.empty()) << c.unknown_keys.front();
+    }
+}
+
+TEST(Presets, ListIsSortedAndComplete)
+{
+    const auto all = list_presets();
+    ASSERT_GE(all.size(), std::size(kRequired));
+    for (std::size_t i = 1; i < all.size(); ++i)
+        EXPECT_LT(all[i - 1].id, all[i].id);
+    for (const auto& p : all) {
+        SCOPED_TRACE(p.id);
+        EXPECT_NO_THROW(validate(load_preset(p.id).scenario));
+    }
+}
+
+TEST(Presets, UnknownIdListsValidIds)
+{
+    EXPECT_FALSE(find_preset("llama-9").has_value());
+    try {
+        load_preset("llama-9");
+        ADD_FAILURE() << "expected ConfigError";
+    } catch (const ConfigError& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("llama-9"), std::string::npos);
+        EXPECT_NE(msg.find("gpt-oss-20b"), std::string::npos);
+        EXPECT_NE(msg.find("bert-base"), std::string::npos);
+    }
+}
+
+TEST(Presets, BaseScenarioIsKept)
+{
+    Scenario base;
+    base.seq_len = 4096;
+    base.t5.num_buckets = 128;
+    const auto c = load_preset("llama-2-7b", base);
+    EXPECT_EQ(c.scenario.seq_len, 4096);
+    EXPECT_EQ(c.scenario.t5.num_buckets, 128);
+}
+
+// Values of the published configs (see each preset's _posatlas_source).
+TEST(Presets, RopeValues)
+{
+    {
+        // openai/gpt-oss-20b: yarn, factor 32, beta 32/1, original 4096, theta 150000, head_dim 64, truncate
+        // false.
+        const auto r = load_preset("gpt-oss-20b").scenario.rope;
+        EXPECT_EQ(r.rope_type, RopeType::Yarn);
+        EXPECT_EQ(r.factor, 32.0);
+        EXPECT_EQ(r.beta_fast, 32.0);
+        EXPECT_EQ(r.beta_slow, 1.0);
+        EXPECT_EQ(r.original_max_position_embeddings, 4096);
+        EXPECT_EQ(r.max_position_embeddings, 131072);
+        EXPECT_EQ(r.rope_theta, 150000.0);
+        EXPECT_EQ(r.head_dim, 64);
+        EXPECT_FALSE(r.truncate);
+        EXPECT_EQ(r.pairing, RopePairing::Half);
+    }
+    {
+        // microsoft/Phi-3-mini-128k-instruct: 96-dim heads -> 48 factors each; factor 131072 / 4096 = 32.
+        const auto c = load_preset("phi-3-mini-128k");
+        const auto& r = c.scenario.rope;
+        EXPECT_EQ(r.rope_type, RopeType::LongRope);
+        EXPECT_EQ(r.head_dim, 96);
+        EXPECT_EQ(r.short_factor.size(), 48u);
+        EXPECT_EQ(r.long_factor.size(), 48u);
+        EXPECT_EQ(r.factor, 32.0);
+        EXPECT_EQ(r.original_max_position_embeddings, 4096);
+        EXPECT_EQ(r.long_factor.back(), 64.81001281738281);
+        EXPECT_EQ(r.short_factor.front(), 1.05);
+    }
+    {
+        // meta-llama/Llama-3.1-8B: llama3 scaling, factor 8, low/high 1/4, original 8192, theta 500000.
+        const auto r = load_preset("llama-3.1-8b").scenario.rope;
+        EXPECT_EQ(r.rope_type, RopeType::Llama3);
+        EXPECT_EQ(r.factor, 8.0);
+        EXPECT_EQ(r.low_freq_factor, 1.0);
+        EXPECT_EQ(r.high_freq_factor, 4.0);
+        EXPECT_EQ(r.original_max_position_embeddings, 8192);
+        EXPECT_EQ(r.rope_theta, 500000.0);
+        EXPECT_EQ(r.head_dim, 128);
+    }
+    {
+        // deepseek-ai/DeepSeek-V2-Lite: rotary part 64, yarn factor 40, mscale 0.707, interleaved pairs.
+        const auto r = load_preset("deepseek-v2-lite").scenario.rope;
+        EXPECT_EQ(r.head_dim, 64);
+        EXPECT_EQ(r.rope_type, RopeType::Yarn);
+        EXPECT_EQ(r.factor, 40.0);
+        EXPECT_EQ(r.original_max_position_embeddings, 4096);
+        ASSERT_TRUE(r.mscale && r.mscale_all_dim);
+        EXPECT_EQ(*r.mscale, 0.707);
+        EXPECT_EQ(*r.mscale_all_dim, 0.707);
+        EXPECT_EQ(r.pairing, RopePairing::Interleaved);
+    }
+    {
+        // EleutherAI/gpt-neox-20b: 6144 / 64 = 96, rotary_pct 0.25 -> 24 rotary dims.
+        const auto r = load_preset("gpt-neox-20b").scenario.rope;
+        EXPECT_EQ(r.head_dim, 96);
+        EXPECT_EQ(r.rotary_dim(), 24);
+    }
+    {
+        // NousResearch/Yarn-Llama-2-7b-64k: yarn factor 16 over 4096 -> 65536.
+        const auto r = load_preset("yarn-llama-2-7b-64k").scenario.rope;
+        EXPECT_EQ(r.rope_type, RopeType::Yarn);
+        EXPECT_EQ(r.factor, 16.0);
+        EXPECT_EQ(r.original_max_position_embeddings, 4096);
+        EXPECT_EQ(r.max_position_embeddings, 65536);
+    }
+    EXPECT_EQ(load_preset("codellama-7b").scenario.rope.rope_theta, 1000000.0);
+    EXPECT_EQ(load_preset("qwen2-7b").scenario.rope.head_dim, 128); // 3584 / 28
+    EXPECT_EQ(load_preset("mistral-7b").scenario.rope.max_position_embeddings, 32768);
+}
+
+TEST(Presets, OtherMethodValues)
+{
+    const auto t5 = load_preset("t5-base").scenario.t5;
+    EXPECT_EQ(t5.num_buckets, 32);
+    EXPECT_EQ(t5.max_distance, 128); // absent from t5-base's config: T5Config default
+    EXPECT_EQ(t5.num_heads, 12);
+
+    const auto d = load_preset("deberta-v3-base").scenario.deberta;
+    EXPECT_EQ(d.position_buckets, 256);
+    EXPECT_EQ(d.max_relative_positions, 512); // -1 -> max_position_embeddings
+    EXPECT_EQ(d.head_dim, 64);
+    EXPECT_TRUE(d.c2p && d.p2c);
+
+    EXPECT_EQ(load_preset("bloom-560m").scenario.alibi.num_heads, 16);
+    EXPECT_EQ(load_preset("mpt-7b").scenario.alibi.num_heads, 32);
+
+    const auto bert = load_preset("bert-base").scenario.learned;
+    EXPECT_EQ(bert.dim, 768);
+    EXPECT_EQ(bert.trained_length, 512);
+    const auto gpt2 = load_preset("gpt2").scenario.learned;
+    EXPECT_EQ(gpt2.dim, 768);
+    EXPECT_EQ(gpt2.trained_length, 1024);
+
+    EXPECT_EQ(load_preset("transformer-base").scenario.sinusoidal.dim, 512);
+}
