@@ -57,6 +57,8 @@ enum Stream : std::uint64_t {
     kDebertaWq = 51,
     kDebertaWk = 52,
     kCopePos = 60,
+    kEntropyQuery = 70, // attention_entropy.h: trial t uses stream kEntropyQuery + (t << 32)
+    kEntropyKey = 71,   // attention_entropy.h: trial t uses stream kEntropyKey + (t << 32)
 };
 
 } // namespace posatlas::rng
