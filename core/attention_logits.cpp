@@ -1,1 +1,550 @@
 #include "attention_logits.h"
+
+#include "alibi.h"
+#include "content.h"
+#include "cope.h"
+#include "deberta.h"
+#include "learned.h"
+#include "rope.h"
+#include "rope_scaling.h"
+#include "shaw.h"
+#include "sinusoidal.h"
+#include "t5_buckets.h"
+#include "transformer_xl.h"
+#include "validation.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace posatlas {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Rows per chunk between cancellation checks and progress reports.
+constexpr std::int64_t kRowChunk = 32;
+// Largest square CoPE block (its positions need every key between j and i).
+constexpr std::int64_t kMaxCopeSpan = 4096;
+
+constexpr std::array<std::pair<std::string_view, MatrixKind>, 6> kKindIds{{
+    {"logits", MatrixKind::Logits},
+    {"encoding", MatrixKind::Encoding},
+    {"bias", MatrixKind::Bias},
+    {"buckets", MatrixKind::Buckets},
+    {"cope-positions", MatrixKind::CopePositions},
+    {"cope-gates", MatrixKind::CopeGates},
+}};
+
+// The sampled positions of one axis: start + floor((r + 0.5) * extent / count), or start + r.
+std::vector<std::int64_t> sample_axis(std::int64_t start, std::int64_t extent, std::int64_t count)
+{
+    std::vector<std::int64_t> idx(static_cast<std::size_t>(count));
+    for (std::int64_t r = 0; r < count; ++r)
+        idx[static_cast<std::size_t>(r)] =
+            count == extent ? start + r
+                            : start + static_cast<std::int64_t>((static_cast<double>(r) + 0.5)
+                                                                * static_cast<double>(extent)
+                                                                / static_cast<double>(count));
+    return idx;
+}
+
+// Fills values(r, c) = cell(r, c) row-chunk by row-chunk: OpenMP inside a chunk, cancel checks and
+// progress between chunks on the calling thread.
+template <typename Cell>
+void fill_cells(Eigen::MatrixXd& values, const CancelFn& cancel, const ProgressFn& progress, Cell&& cell)
+{
+    const std::int64_t rows = values.rows(), cols = values.cols();
+    for (std::int64_t r0 = 0; r0 < rows; r0 += kRowChunk) {
+        check_cancel(cancel);
+        const std::int64_t r1 = std::min(rows, r0 + kRowChunk);
+#pragma omp parallel for schedule(static) if ((r1 - r0) * cols > 4096)
+        for (std::int64_t r = r0; r < r1; ++r)
+            for (std::int64_t c = 0; c < cols; ++c)
+                values(r, c) = cell(r, c);
+        report_progress(progress, static_cast<double>(r1) / static_cast<double>(rows));
+    }
+}
+
+// Toeplitz fill: value(i, j) = by_offset(i - j) for the sampled positions. The distinct offsets are
+// computed once (in parallel), then scattered. Returns false (doing nothing) when the window has
+// nearly as many distinct offsets as cells, so the direct path is no slower.
+template <typename ByOffset>
+bool fill_toeplitz(Eigen::MatrixXd& values, const std::vector<std::int64_t>& rows,
+                   const std::vector<std::int64_t>& cols, const CancelFn& cancel, const ProgressFn& progress,
+                   ByOffset&& by_offset, bool force = false)
+{
+    const std::int64_t lo = rows.front() - cols.back();
+    const std::int64_t hi = rows.back() - cols.front();
+    const std::int64_t distinct = hi - lo + 1;
+    const std::int64_t cells = static_cast<std::int64_t>(rows.size() * cols.size());
+    if (!force && distinct * 2 > cells)
+        return false;
+    std::vector<double> table(static_cast<std::size_t>(distinct));
+    constexpr std::int64_t kChunk = 4096;
+    for (std::int64_t o0 = 0; o0 < distinct; o0 += kChunk) {
+        check_cancel(cancel);
+        const std::int64_t o1 = std::min(distinct, o0 + kChunk);
+#pragma omp parallel for schedule(static) if (o1 - o0 > 256)
+        for (std::int64_t o = o0; o < o1; ++o)
+            table[static_cast<std::size_t>(o)] = by_offset(lo + o);
+        report_progress(progress, 0.5 * static_cast<double>(o1) / static_cast<double>(distinct));
+    }
+    const auto nr = static_cast<std::int64_t>(rows.size());
+    const auto nc = static_cast<std::int64_t>(cols.size());
+#pragma omp parallel for schedule(static) if (cells > 16384)
+    for (std::int64_t r = 0; r < nr; ++r)
+        for (std::int64_t c = 0; c < nc; ++c)
+            values(r, c) = table[static_cast<std::size_t>(rows[static_cast<std::size_t>(r)]
+                                                          - cols[static_cast<std::size_t>(c)] - lo)];
+    report_progress(progress, 1.0);
+    return true;
+}
+
+int content_dim(const Scenario& s)
+{
+    switch (s.method) {
+    case Method::Sinusoidal: return s.sinusoidal.dim;
+    case Method::Learned: return s.learned.dim;
+    case Method::Shaw: return s.shaw.head_dim;
+    case Method::TransformerXL: return s.transformer_xl.head_dim;
+    case Method::DeBERTa: return s.deberta.head_dim;
+    case Method::RoPE: return s.rope.head_dim;
+    case Method::CoPE: return s.cope.head_dim;
+    // Bias-only methods: the content term uses a conventional 64-dimensional head.
+    case Method::T5:
+    case Method::ALiBi: return 64;
+    }
+    return 64;
+}
+
+struct Context {
+    const Scenario& s;
+    const std::vector<std::int64_t>& rows;
+    const std::vector<std::int64_t>& cols;
+    const CancelFn& cancel;
+    const ProgressFn& progress;
+    MatrixResult& out;
+    const LearnedTable* learned; // loaded once for Method::Learned, else null
+};
+
+Eigen::MatrixXd queries(const Context& c, int dim) { return content_queries(c.s.content, dim, c.rows); }
+Eigen::MatrixXd keys(const Context& c, int dim) { return content_keys(c.s.content, dim, c.cols); }
+
+// Plain content term q_i . k_j / sqrt(d) for every cell, as one matrix product.
+Eigen::MatrixXd content_term(const Context& c, int dim)
+{
+    check_cancel(c.cancel);
+    Eigen::MatrixXd qk;
+    qk.noalias() = queries(c, dim) * keys(c, dim).transpose();
+    return qk / std::sqrt(static_cast<double>(dim));
+}
+
+// ------------------------------------------------------------------ absolute methods
+
+void absolute_logits(Context& c, const Eigen::MatrixXd& pe_rows, const Eigen::MatrixXd& pe_cols,
+                     const std::vector<bool>& row_ok, const std::vector<bool>& col_ok)
+{
+    const int d = static_cast<int>(pe_rows.cols());
+    const Eigen::MatrixXd q = queries(c, d) + pe_rows;
+    const Eigen::MatrixXd k = keys(c, d) + pe_cols;
+    check_cancel(c.cancel);
+    c.out.values.noalias() = q * k.transpose();
+    c.out.values /= std::sqrt(static_cast<double>(d));
+    for (std::size_t r = 0; r < row_ok.size(); ++r)
+        for (std::size_t col = 0; col < col_ok.size(); ++col)
+            if (!row_ok[r] || !col_ok[col])
+                c.out.values(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(col)) = kNaN;
+    report_progress(c.progress, 1.0);
+}
+
+Eigen::MatrixXd sinusoidal_rows(const SinusoidalParams& p, const std::vector<std::int64_t>& positions)
+{
+    Eigen::MatrixXd m(static_cast<Eigen::Index>(positions.size()), p.dim);
+    for (std::size_t r = 0; r < positions.size(); ++r)
+        m.row(static_cast<Eigen::Index>(r)) = sinusoidal_row(p, positions[r]).transpose();
+    return m;
+}
+
+// Rows of the learned table (zero where missing) and which positions exist.
+std::pair<Eigen::MatrixXd, std::vector<bool>> learned_rows(const LearnedTable& t,
+                                                           const std::vector<std::int64_t>& positions)
+{
+    Eigen::MatrixXd m = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(positions.size()), t.dim());
+    std::vector<bool> ok(positions.size());
+    for (std::size_t r = 0; r < positions.size(); ++r) {
+        ok[r] = t.has(positions[r]);
+        if (ok[r])
+            m.row(static_cast<Eigen::Index>(r)) = t.table().row(positions[r]);
+    }
+    return {std::move(m), std::move(ok)};
+}
+
+void encoding_matrix(Context& c)
+{
+    // Rows are positions, columns are dimensions.
+    c.out.row_label = "position";
+    c.out.col_label = "dimension";
+    c.out.value_label = "encoding";
+    c.out.is_signed = true;
+    auto pick = [&](const Eigen::VectorXd& row, Eigen::Index r) {
+        for (std::size_t col = 0; col < c.cols.size(); ++col)
+            c.out.values(r, static_cast<Eigen::Index>(col)) = row[c.cols[col]];
+    };
+    if (c.s.method == Method::Sinusoidal) {
+        for (std::size_t r = 0; r < c.rows.size(); ++r) {
+            if (r % kRowChunk == 0)
+                check_cancel(c.cancel);
+            pick(sinusoidal_row(c.s.sinusoidal, c.rows[r]), static_cast<Eigen::Index>(r));
+        }
+    } else {
+        for (std::size_t r = 0; r < c.rows.size(); ++r) {
+            const auto e = c.learned->embedding(c.rows[r]);
+            if (e)
+                pick(*e, static_cast<Eigen::Index>(r));
+            else
+                c.out.values.row(static_cast<Eigen::Index>(r)).setConstant(kNaN);
+        }
+    }
+    report_progress(c.progress, 1.0);
+}
+
+// ------------------------------------------------------------------ relative methods
+
+void rope_logits(Context& c)
+{
+    const RopeFrequencies f = compute_rope_frequencies(c.s.rope);
+    const int d = c.s.rope.head_dim;
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+    if (content_is_position_independent(c.s.content)) {
+        const Eigen::VectorXd q = content_query(c.s.content, d, 0);
+        const Eigen::VectorXd k = content_key(c.s.content, d, 0);
+        const RopePairCoefficients coef = rope_pair_coefficients(f, q, k, c.s.rope.pairing);
+        auto by_offset = [&](std::int64_t delta) {
+            return rope_relative_score(f, coef, static_cast<double>(delta)) * inv_sqrt_d;
+        };
+        if (fill_toeplitz(c.out.values, c.rows, c.cols, c.cancel, c.progress, by_offset)) {
+            c.out.used_toeplitz = true;
+            return;
+        }
+        fill_cells(c.out.values, c.cancel, c.progress, [&](std::int64_t r, std::int64_t col) {
+            return by_offset(c.rows[static_cast<std::size_t>(r)] - c.cols[static_cast<std::size_t>(col)]);
+        });
+        return;
+    }
+    // Random content: rotate every sampled query and key once, then one matrix product.
+    Eigen::MatrixXd q = queries(c, d), k = keys(c, d);
+    const auto rotate_rows = [&](Eigen::MatrixXd& m, const std::vector<std::int64_t>& pos) {
+        const auto n = static_cast<std::int64_t>(pos.size());
+        for (std::int64_t r0 = 0; r0 < n; r0 += 256) {
+            check_cancel(c.cancel);
+            const std::int64_t r1 = std::min(n, r0 + 256);
+#pragma omp parallel for schedule(static)
+            for (std::int64_t r = r0; r < r1; ++r)
+                m.row(r) = rope_rotate(f, m.row(r).transpose(), static_cast<double>(pos[static_cast<std::size_t>(r)]),
+                                       c.s.rope.pairing)
+                               .transpose();
+        }
+    };
+    rotate_rows(q, c.rows);
+    report_progress(c.progress, 0.25);
+    rotate_rows(k, c.cols);
+    report_progress(c.progress, 0.5);
+    check_cancel(c.cancel);
+    c.out.values.noalias() = q * k.transpose();
+    c.out.values *= inv_sqrt_d;
+    report_progress(c.progress, 1.0);
+}
+
+// Relative methods whose content term is q_i . k_j / sqrt(d) plus a positional term that depends on
+// i - j (and, for random content, on q_i): Toeplitz for position-independent content.
+template <typename Direct, typename ByOffset>
+void relative_fill(Context& c, Direct&& direct, ByOffset&& by_offset)
+{
+    if (content_is_position_independent(c.s.content)
+        && fill_toeplitz(c.out.values, c.rows, c.cols, c.cancel, c.progress, by_offset)) {
+        c.out.used_toeplitz = true;
+        return;
+    }
+    fill_cells(c.out.values, c.cancel, c.progress, direct);
+}
+
+void shaw_logits(Context& c)
+{
+    const ShawTables t = make_shaw_tables(c.s.shaw);
+    const int d = c.s.shaw.head_dim;
+    const Eigen::MatrixXd q = queries(c, d), k = keys(c, d);
+    relative_fill(
+        c,
+        [&](std::int64_t r, std::int64_t col) {
+            return shaw_logit(t, q.row(r).transpose(), k.row(col).transpose(), c.rows[static_cast<std::size_t>(r)],
+                              c.cols[static_cast<std::size_t>(col)]);
+        },
+        [&](std::int64_t delta) { // i - j = delta; take i = delta, j = 0
+            return shaw_logit(t, q.row(0).transpose(), k.row(0).transpose(), delta, 0);
+        });
+}
+
+void txl_logits(Context& c)
+{
+    const TxlModel m = make_txl_model(c.s.transformer_xl);
+    const int d = c.s.transformer_xl.head_dim;
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+    const Eigen::MatrixXd q = queries(c, d), k = keys(c, d);
+    relative_fill(
+        c,
+        [&](std::int64_t r, std::int64_t col) {
+            return txl_logit_terms(m, q.row(r).transpose(), k.row(col).transpose(),
+                                   c.rows[static_cast<std::size_t>(r)], c.cols[static_cast<std::size_t>(col)])
+                       .total(c.s.transformer_xl)
+                   * inv_sqrt_d;
+        },
+        [&](std::int64_t delta) {
+            return txl_logit_terms(m, q.row(0).transpose(), k.row(0).transpose(), delta, 0).total(c.s.transformer_xl)
+                   * inv_sqrt_d;
+        });
+}
+
+void deberta_logits(Context& c)
+{
+    const DebertaModel m = make_deberta_model(c.s.deberta);
+    const int d = c.s.deberta.head_dim;
+    const Eigen::MatrixXd q = queries(c, d), k = keys(c, d);
+    relative_fill(
+        c,
+        [&](std::int64_t r, std::int64_t col) {
+            return deberta_logit_terms(m, q.row(r).transpose(), k.row(col).transpose(),
+                                       c.rows[static_cast<std::size_t>(r)], c.cols[static_cast<std::size_t>(col)])
+                .total;
+        },
+        [&](std::int64_t delta) {
+            return deberta_logit_terms(m, q.row(0).transpose(), k.row(0).transpose(), delta, 0).total;
+        });
+}
+
+// Bias-only methods: bias(i, j) depends on i - j; the logit adds the content term.
+template <typename Bias>
+void bias_logits(Context& c, Bias&& bias_by_offset, bool causal)
+{
+    Eigen::MatrixXd bias(c.out.values.rows(), c.out.values.cols());
+    fill_toeplitz(bias, c.rows, c.cols, c.cancel, {}, bias_by_offset, true);
+    if (content_is_position_independent(c.s.content)) {
+        const int d = content_dim(c.s);
+        const double qk = content_query(c.s.content, d, 0).dot(content_key(c.s.content, d, 0))
+                          / std::sqrt(static_cast<double>(d));
+        c.out.values = bias.array() + qk;
+        c.out.used_toeplitz = true;
+    } else {
+        c.out.values = content_term(c, content_dim(c.s)) + bias;
+    }
+    if (causal)
+        for (std::size_t r = 0; r < c.rows.size(); ++r)
+            for (std::size_t col = 0; col < c.cols.size(); ++col)
+                if (c.cols[col] > c.rows[r])
+                    c.out.values(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(col)) = kNaN;
+    report_progress(c.progress, 1.0);
+}
+
+std::vector<double> alibi_head_slopes(const Scenario& s) { return alibi_scaled_slopes(s.alibi); }
+
+double alibi_offset_bias(const Scenario& s, double slope, std::int64_t delta)
+{
+    // i - j = delta; a masked (future) cell still gets its formula value here, the caller masks it.
+    return alibi_bias(slope, delta, 0, s.alibi.bias);
+}
+
+void t5_or_alibi(Context& c, MatrixKind kind)
+{
+    const bool is_t5 = c.s.method == Method::T5;
+    Eigen::MatrixXd table;
+    double slope = 0.0;
+    if (is_t5)
+        table = t5_bias_table(c.s.t5);
+    else
+        slope = alibi_head_slopes(c.s)[static_cast<std::size_t>(c.s.head)];
+    const bool causal = is_t5 ? !c.s.t5.bidirectional : c.s.alibi.bias == AlibiBias::Causal;
+    auto bias_by_offset = [&](std::int64_t delta) {
+        return is_t5 ? t5_bias(table, c.s.t5, delta, 0, c.s.head) : alibi_offset_bias(c.s, slope, delta);
+    };
+    if (kind == MatrixKind::Bias) {
+        c.out.value_label = "bias";
+        fill_toeplitz(c.out.values, c.rows, c.cols, c.cancel, c.progress, bias_by_offset, true);
+        c.out.used_toeplitz = true;
+        if (causal)
+            for (std::size_t r = 0; r < c.rows.size(); ++r)
+                for (std::size_t col = 0; col < c.cols.size(); ++col)
+                    if (c.cols[col] > c.rows[r])
+                        c.out.values(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(col)) = kNaN;
+        return;
+    }
+    bias_logits(c, bias_by_offset, causal);
+}
+
+void bucket_matrix(Context& c)
+{
+    c.out.value_label = c.s.method == Method::Shaw ? "clipped relative index j - i" : "bucket";
+    c.out.is_integer = true;
+    c.out.is_signed = c.s.method != Method::T5;
+    auto by_offset = [&](std::int64_t delta) -> double { // delta = i - j
+        switch (c.s.method) {
+        case Method::T5:
+            return t5_relative_position_bucket(-delta, c.s.t5.bidirectional, c.s.t5.num_buckets, c.s.t5.max_distance);
+        case Method::DeBERTa: return static_cast<double>(deberta_relative_position(delta, 0, c.s.deberta));
+        case Method::Shaw: return static_cast<double>(shaw_relative_index(delta, 0, c.s.shaw.max_relative_position));
+        default: return kNaN;
+        }
+    };
+    fill_toeplitz(c.out.values, c.rows, c.cols, c.cancel, c.progress, by_offset, true);
+    c.out.used_toeplitz = true;
+}
+
+void cope_matrix(Context& c, MatrixKind kind)
+{
+    // CoPE positions need every key between j and i: compute the square causal block covering the
+    // window, then pick the sampled cells.
+    const std::int64_t lo = std::min(c.rows.front(), c.cols.front());
+    const std::int64_t hi = std::max(c.rows.back(), c.cols.back());
+    const std::int64_t span = hi - lo + 1;
+    if (span > kMaxCopeSpan)
+        throw ParameterError("seq_len", "a window of at most " + std::to_string(kMaxCopeSpan)
+                                            + " positions for CoPE (its positions are sums over the window)",
+                             std::to_string(span));
+    std::vector<std::int64_t> positions(static_cast<std::size_t>(span));
+    for (std::int64_t p = 0; p < span; ++p)
+        positions[static_cast<std::size_t>(p)] = lo + p;
+    const int d = c.s.cope.head_dim;
+    const Eigen::MatrixXd q = content_queries(c.s.content, d, positions);
+    const Eigen::MatrixXd k = content_keys(c.s.content, d, positions);
+    check_cancel(c.cancel);
+    const CopeResult res = cope_attention(q, k, cope_position_embeddings(c.s.cope), c.s.cope.gate_scale, true);
+    report_progress(c.progress, 0.8);
+    const Eigen::MatrixXd& src = kind == MatrixKind::CopePositions ? res.positions
+                                 : kind == MatrixKind::CopeGates   ? res.gates
+                                                                   : res.logits;
+    c.out.value_label = kind == MatrixKind::CopePositions ? "contextual position p_ij"
+                        : kind == MatrixKind::CopeGates   ? "gate sigmoid(q_i . k_j)"
+                                                          : "logit";
+    c.out.is_signed = kind == MatrixKind::Logits;
+    for (std::size_t r = 0; r < c.rows.size(); ++r)
+        for (std::size_t col = 0; col < c.cols.size(); ++col) {
+            const auto i = c.rows[r] - lo, j = c.cols[col] - lo;
+            c.out.values(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(col)) = j > i ? kNaN : src(i, j);
+        }
+    report_progress(c.progress, 1.0);
+}
+
+} // namespace
+
+std::string_view matrix_kind_id(MatrixKind k)
+{
+    for (const auto& [name, value] : kKindIds)
+        if (value == k)
+            return name;
+    return "logits";
+}
+
+std::optional<MatrixKind> parse_matrix_kind(std::string_view id)
+{
+    for (const auto& [name, value] : kKindIds)
+        if (name == id)
+            return value;
+    return std::nullopt;
+}
+
+std::vector<MatrixKind> matrix_kinds_for(Method m)
+{
+    switch (m) {
+    case Method::Sinusoidal:
+    case Method::Learned: return {MatrixKind::Encoding, MatrixKind::Logits};
+    case Method::Shaw: return {MatrixKind::Logits, MatrixKind::Buckets};
+    case Method::TransformerXL: return {MatrixKind::Logits};
+    case Method::T5: return {MatrixKind::Bias, MatrixKind::Logits, MatrixKind::Buckets};
+    case Method::DeBERTa: return {MatrixKind::Logits, MatrixKind::Buckets};
+    case Method::RoPE: return {MatrixKind::Logits};
+    case Method::ALiBi: return {MatrixKind::Bias, MatrixKind::Logits};
+    case Method::CoPE: return {MatrixKind::CopePositions, MatrixKind::Logits, MatrixKind::CopeGates};
+    }
+    return {MatrixKind::Logits};
+}
+
+MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWindow& window, const CancelFn& cancel,
+                            const ProgressFn& progress)
+{
+    validate(s);
+    const auto kinds = matrix_kinds_for(s.method);
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+        std::string allowed;
+        for (auto k : kinds)
+            allowed += (allowed.empty() ? "" : "|") + std::string(matrix_kind_id(k));
+        throw ParameterError("kind", "one of " + allowed + " for " + std::string(method_id(s.method)),
+                             std::string(matrix_kind_id(kind)));
+    }
+    const bool encoding = kind == MatrixKind::Encoding;
+    std::optional<LearnedTable> learned;
+    if (s.method == Method::Learned)
+        learned = LearnedTable::from_params(s.learned); // a user's table sets its own dimension
+    const std::int64_t col_extent = !encoding ? s.seq_len : learned ? learned->dim() : content_dim(s);
+    const std::int64_t rows = window.rows > 0 ? window.rows : s.seq_len - window.row0;
+    const std::int64_t cols = window.cols > 0 ? window.cols : col_extent - window.col0;
+    require_int("row0", window.row0, 0, s.seq_len - 1);
+    require_int("rows", rows, 1, s.seq_len - window.row0);
+    require_int("col0", window.col0, 0, col_extent - 1);
+    require_int("cols", cols, 1, col_extent - window.col0);
+    const std::int64_t out_rows = window.out_rows > 0 ? std::min(window.out_rows, rows) : rows;
+    const std::int64_t out_cols = window.out_cols > 0 ? std::min(window.out_cols, cols) : cols;
+    require_matrix_fits(encoding ? "seq_len" : "rows", out_rows, out_cols);
+
+    MatrixResult out;
+    out.row_index = sample_axis(window.row0, rows, out_rows);
+    out.col_index = sample_axis(window.col0, cols, out_cols);
+    out.values.resize(out_rows, out_cols);
+    out.row_label = "query position i";
+    out.col_label = "key position j";
+    out.value_label = "logit";
+    out.is_signed = true;
+    Context c{s, out.row_index, out.col_index, cancel, progress, out, learned ? &*learned : nullptr};
+
+    switch (kind) {
+    case MatrixKind::Encoding: encoding_matrix(c); break;
+    case MatrixKind::Buckets: bucket_matrix(c); break;
+    case MatrixKind::CopePositions:
+    case MatrixKind::CopeGates: cope_matrix(c, kind); break;
+    case MatrixKind::Bias: t5_or_alibi(c, kind); break;
+    case MatrixKind::Logits:
+        switch (s.method) {
+        case Method::Sinusoidal: {
+            absolute_logits(c, sinusoidal_rows(s.sinusoidal, c.rows), sinusoidal_rows(s.sinusoidal, c.cols),
+                            std::vector<bool>(c.rows.size(), true), std::vector<bool>(c.cols.size(), true));
+            break;
+        }
+        case Method::Learned: {
+            auto [pr, okr] = learned_rows(*c.learned, c.rows);
+            auto [pc, okc] = learned_rows(*c.learned, c.cols);
+            absolute_logits(c, pr, pc, okr, okc);
+            break;
+        }
+        case Method::Shaw: shaw_logits(c); break;
+        case Method::TransformerXL: txl_logits(c); break;
+        case Method::T5:
+        case Method::ALiBi: t5_or_alibi(c, kind); break;
+        case Method::DeBERTa: deberta_logits(c); break;
+        case Method::RoPE: rope_logits(c); break;
+        case Method::CoPE: cope_matrix(c, kind); break;
+        }
+        break;
+    }
+
+    bool any = false;
+    for (Eigen::Index i = 0; i < out.values.size(); ++i) {
+        const double v = out.values.data()[i];
+        if (!std::isfinite(v))
+            continue;
+        out.min = any ? std::min(out.min, v) : v;
+        out.max = any ? std::max(out.max, v) : v;
+        any = true;
+    }
+    return out;
+}
+
+} // namespace posatlas
