@@ -1,0 +1,131 @@
+// Heatmaps of attention matrices (logits, biases, encodings, bucket indices), as one panel or as small
+// multiples sharing one colour bar, with hover readout, wheel zoom and drag pan.
+//
+// Each panel's matrix is turned into a QImage once per data or colour-map change (one pixel per cell,
+// filled row by row through scanLine() from the 256-entry table of colormap.h); painting only scales
+// that image. Zoom and pan first repaint the cached image transformed, then, debounced, ask for the
+// exactly visible window through viewportRequested() so the scheduler computes just those cells.
+#pragma once
+
+#include "colormap.h"
+#include "figure.h"
+#include "view_data.h"
+
+#include <QImage>
+#include <QTimer>
+#include <QWidget>
+
+#include <cstdint>
+
+namespace posatlas::ui {
+
+class HeatmapView : public QWidget, public Figure
+{
+    Q_OBJECT
+public:
+    explicit HeatmapView(QWidget* parent = nullptr);
+
+    void setData(const HeatmapData& data);
+    const HeatmapData& data() const { return m_data; }
+
+    // Until setColormap() is called the view picks default_colormap(): diverging for signed data.
+    void setColormap(Colormap map);
+    Colormap colormap() const { return m_colormap; }
+
+    // The value interval the colour table spans (shared by all panels; symmetric about 0 for the
+    // diverging map).
+    ColorRange colorRange() const { return m_range; }
+    // One pixel per matrix cell, ARGB32 premultiplied; NaN cells are transparent (the hatch shows).
+    const QImage& panelImage(int panel) const;
+
+    // Where renderFigure() puts each panel's heatmap inside `target` (for tests and export tools).
+    QList<QRectF> heatmapRects(const QRectF& target, const RenderOptions& options) const;
+    // Device-pixel size of one panel's heatmap on screen: requesting out_rows x out_cols of this size
+    // makes one matrix cell one physical pixel on high-DPI screens.
+    QSize heatmapPixelSize() const;
+
+    // The visible window in positions: rows [row0, row0 + rows), columns [col0, col0 + cols).
+    struct Viewport {
+        double row0 = 0, col0 = 0, rows = 0, cols = 0;
+    };
+    Viewport viewport() const { return m_view; }
+
+    void renderFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const override;
+    QString figureTitle() const override { return m_data.title; }
+
+public slots:
+    // Back to the whole matrix (as first received); emits viewportRequested at once.
+    void resetViewport();
+
+signals:
+    void hovered(const QString& readout); // "query position i = 12 · key position j = 40 · logit = 0.53"
+    // Emitted ~100 ms after the last zoom or pan step with the visible window in whole positions.
+    void viewportRequested(std::int64_t row0, std::int64_t col0, std::int64_t rows, std::int64_t cols);
+    void colormapChanged(Colormap map);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    // Extent of a panel's cells along one axis, in positions: cell k covers [lo + k step, lo + (k+1) step).
+    struct Extent {
+        double lo = 0, step = 1;
+        qsizetype count = 0;
+        double hi() const { return lo + step * static_cast<double>(count); }
+    };
+    struct PanelGeometry {
+        QRectF heat;  // the heatmap itself
+        QRectF label; // small-multiple caption above it
+        bool xTicks = true, yTicks = true;
+    };
+    struct Layout {
+        QRectF title;
+        QList<PanelGeometry> panels;
+        QRectF colorbar;     // the colour strip
+        QRectF colorbarArea; // strip + ticks + label
+        QRectF xTitle, yTitle;
+    };
+    struct Fonts;
+
+    static Extent extent_of(const std::vector<std::int64_t>& index);
+    void rebuildImages();
+    void updateRange();
+    Layout computeLayout(const QRectF& target, const Fonts& fonts, QPaintDevice* device) const;
+    void paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const;
+    void paintPanel(QPainter& painter, int index, const PanelGeometry& geometry, const Fonts& fonts,
+                    const RenderOptions& options) const;
+    void paintColorbar(QPainter& painter, const Layout& layout, const Fonts& fonts,
+                       const RenderOptions& options) const;
+    void paintHover(QPainter& painter) const;
+    QString readoutAt(const QPointF& pos, int* panel = nullptr) const;
+    void clampView();
+    void viewChanged();
+    int panelAt(const QPointF& pos, const Layout& layout) const;
+    Layout screenLayout() const;
+
+    HeatmapData m_data;
+    QList<QImage> m_images;
+    QList<Extent> m_rowExtent, m_colExtent;
+    bool m_hasNan = false;
+    Colormap m_colormap = Colormap::Viridis;
+    bool m_colormapExplicit = false;
+    ColorRange m_range;
+
+    Viewport m_view, m_home;
+    bool m_zoomed = false;
+    bool m_dragging = false;
+    QPointF m_dragStart;
+    Viewport m_dragView;
+    QTimer m_viewportTimer;
+
+    QString m_hoverText;
+    QPointF m_hoverPos;
+};
+
+} // namespace posatlas::ui
