@@ -1,0 +1,645 @@
+#include "main_window.h"
+
+#include "curve_view.h"
+#include "figure_export.h"
+#include "heatmap_view.h"
+#include "model_config.h"
+#include "parameter_panel.h"
+#include "presets.h"
+#include "rotation_view.h"
+#include "settings.h"
+#include "spectrum_view.h"
+#include "validation.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QShowEvent>
+#include <QStatusBar>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTextBrowser>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace posatlas::ui {
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QString kindLabel(MatrixKind k)
+{
+    switch (k) {
+    case MatrixKind::Logits: return MainWindow::tr("&Logits");
+    case MatrixKind::Encoding: return MainWindow::tr("&Encoding (positions × dimensions)");
+    case MatrixKind::Bias: return MainWindow::tr("&Bias");
+    case MatrixKind::Buckets: return MainWindow::tr("B&ucket indices");
+    case MatrixKind::CopePositions: return MainWindow::tr("CoPE &positions");
+    case MatrixKind::CopeGates: return MainWindow::tr("CoPE &gates");
+    }
+    return {};
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x31), base(0x1e, 0x1f, 0x22), text(0xe6, 0xe6, 0xe6);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, QColor(0x6c, 0xa6, 0xf0));
+    p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, QColor(0x80, 0x80, 0x80));
+    return p;
+}
+
+} // namespace
+
+MainWindow::MainWindow(const QString& settingsPath, QWidget* parent)
+    : QMainWindow(parent), m_settings(std::make_unique<Settings>(settingsPath)),
+      m_model(new ScenarioModel(this)), m_scheduler(new ComputeScheduler(this))
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    setWindowIcon(QIcon(QStringLiteral(":/posatlas/icons/posatlas.svg")));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    createViews();
+    createMenus();
+    createStatusBar();
+    connectScheduler();
+    connect(m_model, &ScenarioModel::scenarioChanged, this, &MainWindow::onScenarioChanged);
+    connect(m_model, &ScenarioModel::parameterRejected, this, &MainWindow::showError);
+    restoreFromSettings();
+    onScenarioChanged();
+}
+
+MainWindow::~MainWindow()
+{
+    // ~QWidget hides the docks after this object's MainWindow part is gone: their visibility
+    // signals must not reach it any more.
+    for (ViewKind k : kAllViewKinds)
+        disconnect(dock(k), nullptr, this, nullptr);
+    m_heatmap->removeEventFilter(this);
+}
+
+// ---------------------------------------------------------------- construction
+
+void MainWindow::createViews()
+{
+    // No central widget: every view is a dock, so any of them can be shown side by side, tabbed,
+    // floated or closed, and the arrangement is what saveState() stores.
+    auto makeDock = [this](const QString& title, const QString& name, QWidget* content) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(content);
+        dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable |
+                          QDockWidget::DockWidgetFloatable);
+        return dock;
+    };
+
+    m_panel = new ParameterPanel(m_model);
+    m_panelDock = makeDock(tr("Parameters"), QStringLiteral("ParametersDock"), m_panel);
+    addDockWidget(Qt::LeftDockWidgetArea, m_panelDock);
+
+    m_heatmap = new HeatmapView;
+    m_heatmap->installEventFilter(this);
+    m_curves = new CurveView;
+    m_curves->setLogX(m_settings->curveLogX());
+    m_rotation = new RotationView;
+    m_rotationControls = new RotationControls;
+    auto* rotationBox = new QWidget;
+    auto* rotationLayout = new QVBoxLayout(rotationBox);
+    rotationLayout->setContentsMargins(0, 0, 0, 0);
+    rotationLayout->addWidget(m_rotation, 1);
+    rotationLayout->addWidget(m_rotationControls);
+    m_spectrum = new SpectrumView;
+
+    auto& docks = m_viewDocks;
+    docks[static_cast<std::size_t>(ViewKind::Heatmap)] =
+        makeDock(tr("Heatmap"), QStringLiteral("HeatmapDock"), m_heatmap);
+    docks[static_cast<std::size_t>(ViewKind::Curves)] =
+        makeDock(tr("Curves"), QStringLiteral("CurvesDock"), m_curves);
+    docks[static_cast<std::size_t>(ViewKind::Rotation)] =
+        makeDock(tr("Rotation"), QStringLiteral("RotationDock"), rotationBox);
+    docks[static_cast<std::size_t>(ViewKind::Spectrum)] =
+        makeDock(tr("Spectrum"), QStringLiteral("SpectrumDock"), m_spectrum);
+
+    // Default layout: heatmap and curves side by side; rotation and spectrum as tabs behind them.
+    addDockWidget(Qt::RightDockWidgetArea, dock(ViewKind::Heatmap));
+    splitDockWidget(dock(ViewKind::Heatmap), dock(ViewKind::Curves), Qt::Horizontal);
+    tabifyDockWidget(dock(ViewKind::Heatmap), dock(ViewKind::Rotation));
+    tabifyDockWidget(dock(ViewKind::Curves), dock(ViewKind::Spectrum));
+    dock(ViewKind::Heatmap)->raise();
+    dock(ViewKind::Curves)->raise();
+
+    m_importReport = new QTextBrowser;
+    m_importReport->setOpenExternalLinks(true);
+    m_importDock = makeDock(tr("Config import"), QStringLiteral("ImportDock"), m_importReport);
+    addDockWidget(Qt::LeftDockWidgetArea, m_importDock);
+    tabifyDockWidget(m_panelDock, m_importDock);
+    m_importDock->hide();
+    m_panelDock->raise();
+
+    for (ViewKind k : kAllViewKinds)
+        connect(dock(k), &QDockWidget::visibilityChanged, this, &MainWindow::updateViewEnabled);
+
+    connect(m_heatmap, &HeatmapView::viewportRequested, this,
+            [this](std::int64_t row0, std::int64_t col0, std::int64_t rows, std::int64_t cols) {
+                ViewSettings v = m_scheduler->viewSettings();
+                v.row0 = row0;
+                v.col0 = col0;
+                v.rows = rows;
+                v.cols = cols;
+                m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+            });
+    connect(m_curves, &CurveView::logXChanged, this, [this](bool on) {
+        m_settings->setCurveLogX(on);
+        ViewSettings v = m_scheduler->viewSettings();
+        v.log_x = on;
+        m_scheduler->setViewSettings(v, ViewKind::Curves);
+    });
+    connect(m_rotationControls, &RotationControls::positionChanged, this, [this](double m) {
+        ViewSettings v = m_scheduler->viewSettings();
+        v.query_position = m;
+        m_scheduler->setViewSettings(v, ViewKind::Rotation);
+    });
+    m_rotationControls->setPosition(m_scheduler->viewSettings().query_position);
+
+    connect(m_heatmap, &HeatmapView::hovered, this, &MainWindow::setHoverText);
+    connect(m_curves, &CurveView::hovered, this, &MainWindow::setHoverText);
+    connect(m_spectrum, &SpectrumView::hovered, this, &MainWindow::setHoverText);
+}
+
+void MainWindow::createMenus()
+{
+    // ---- File
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open config.json…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a model's config.json"), QString(),
+                                                          tr("Model configs (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            openConfig(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    open->setStatusTip(
+        tr("Read a Hugging Face config.json and apply its positional parameters (one undo step)"));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QMenu* exportMenu = file->addMenu(tr("&Export View"));
+    for (ViewKind k : kAllViewKinds) {
+        exportMenu->addAction(dock(k)->windowTitle() + tr("…"), this, [this, k] {
+            Figure* fig = k == ViewKind::Heatmap    ? static_cast<Figure*>(m_heatmap)
+                          : k == ViewKind::Curves   ? static_cast<Figure*>(m_curves)
+                          : k == ViewKind::Rotation ? static_cast<Figure*>(m_rotation)
+                                                    : static_cast<Figure*>(m_spectrum);
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Export figure"), QString(), tr("PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"));
+            if (path.isEmpty())
+                return;
+            FigureExportOptions options;
+            options.title = fig->figureTitle();
+            options.description = scenario_caption(m_model->scenario());
+            options.render.dark = palette_is_dark(palette());
+            try {
+                export_figure(*fig, path, options);
+                statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+            } catch (const ExportError& e) {
+                showError(tr("Export failed: %1").arg(QString::fromUtf8(e.what())));
+            }
+        });
+    }
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(tr("Ctrl+Q")));
+    quit->setMenuRole(QAction::QuitRole);
+
+    // ---- Edit
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_model->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_model->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence::Redo});
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    // ---- Presets, grouped by family
+    QMenu* presets = menuBar()->addMenu(tr("&Presets"));
+    presets->setToolTipsVisible(true);
+    std::map<QString, QMenu*> families;
+    for (const PresetInfo& p : list_presets()) {
+        const QString family = qs(p.family);
+        QMenu*& sub = families[family];
+        if (!sub) {
+            sub = new QMenu(family, presets);
+            sub->setToolTipsVisible(true);
+        }
+        QAction* a = sub->addAction(qs(p.name));
+        const QString tip = qs(p.description) + QStringLiteral("\n") + tr("Source: %1").arg(qs(p.source));
+        a->setToolTip(tip);
+        a->setStatusTip(tr("%1 · source: %2").arg(qs(p.description), qs(p.source)));
+        a->setData(qs(p.id));
+        connect(a, &QAction::triggered, this, [this, id = qs(p.id)] { loadPreset(id); });
+    }
+    for (auto& [name, menu] : families)
+        presets->addMenu(menu);
+
+    // ---- View
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_panelDock->toggleViewAction());
+    for (ViewKind k : kAllViewKinds)
+        view->addAction(dock(k)->toggleViewAction());
+    view->addAction(m_importDock->toggleViewAction());
+    view->addSeparator();
+    m_matrixKindMenu = view->addMenu(tr("Heatmap &Matrix"));
+    m_matrixKindGroup = new QActionGroup(this);
+    QMenu* colormaps = view->addMenu(tr("&Colour Map"));
+    auto* cmGroup = new QActionGroup(this);
+    for (Colormap map : all_colormaps()) {
+        QAction* a = colormaps->addAction(colormap_name(map), this, [this, map] {
+            m_heatmap->setColormap(map);
+            m_settings->setColormap(colormap_id(map));
+        });
+        a->setCheckable(true);
+        cmGroup->addAction(a);
+        if (m_settings->colormap() == colormap_id(map)) {
+            a->setChecked(true);
+            m_heatmap->setColormap(map);
+        }
+    }
+    view->addAction(tr("Reset &Zoom"), QKeySequence(tr("Ctrl+0")), m_heatmap, &HeatmapView::resetViewport);
+    QAction* small = view->addAction(tr("Heads as &Small Multiples"));
+    small->setCheckable(true);
+    small->setChecked(true);
+    small->setStatusTip(tr("ALiBi and T5: one small heatmap per head, labelled with its slope"));
+    connect(small, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_scheduler->viewSettings();
+        v.small_multiples = on;
+        m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+    });
+    QMenu* overlay = view->addMenu(tr("&Overlay on Curves"));
+    overlay->setToolTipsVisible(true);
+    for (Method m : kAllMethods) {
+        QAction* a = overlay->addAction(qs(method_display_name(m)));
+        a->setCheckable(true);
+        a->setToolTip(
+            tr("Draw this method's logit against distance on the curves, with the same content vectors"));
+        connect(a, &QAction::toggled, this, [this, m](bool on) {
+            ViewSettings v = m_scheduler->viewSettings();
+            std::erase(v.overlay, m);
+            if (on)
+                v.overlay.push_back(m);
+            m_scheduler->setViewSettings(v, ViewKind::Curves);
+        });
+    }
+    view->addSeparator();
+    QAction* dark = view->addAction(tr("&Dark Theme"));
+    dark->setCheckable(true);
+    dark->setChecked(palette_is_dark(QApplication::palette()));
+    connect(dark, &QAction::toggled, this, &MainWindow::setDarkTheme);
+
+    // ---- Help
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About PosAtlas"), this, [this] {
+        QMessageBox::about(
+            this, tr("About PosAtlas"),
+            tr("<b>PosAtlas</b> %1<br>See how transformer positional encodings work: "
+               "sinusoidal, learned, Shaw, Transformer-XL, T5, DeBERTa, RoPE and its scalings, "
+               "ALiBi and CoPE.<br>Drop a model's config.json on the window to see its "
+               "positions.")
+                .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::createStatusBar()
+{
+    m_hoverLabel = new QLabel;
+    m_hoverLabel->setMinimumWidth(200);
+    m_hoverLabel->setTextFormat(Qt::PlainText);
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 100);
+    m_progress->setMaximumWidth(160);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    statusBar()->addPermanentWidget(m_hoverLabel);
+    statusBar()->addPermanentWidget(m_progress);
+}
+
+void MainWindow::connectScheduler()
+{
+    connect(m_scheduler, &ComputeScheduler::heatmapReady, m_heatmap, &HeatmapView::setData);
+    connect(m_scheduler, &ComputeScheduler::curvesReady, m_curves, &CurveView::setData);
+    connect(m_scheduler, &ComputeScheduler::rotationReady, m_rotation, &RotationView::setData);
+    connect(m_scheduler, &ComputeScheduler::spectrumReady, m_spectrum, &SpectrumView::setData);
+    connect(m_scheduler, &ComputeScheduler::jobFailed, this, [this](int kind, const QString& message) {
+        showError(tr("%1: %2").arg(dock(static_cast<ViewKind>(kind))->windowTitle(), message));
+    });
+    connect(m_scheduler, &ComputeScheduler::progressChanged, m_progress, &QProgressBar::setValue);
+    connect(m_scheduler, &ComputeScheduler::progressVisible, m_progress, &QWidget::setVisible);
+    ViewSettings v = m_scheduler->viewSettings();
+    v.log_x = m_settings->curveLogX();
+    m_scheduler->setViewSettings(v, ViewKind::Curves);
+}
+
+// ---------------------------------------------------------------- settings
+
+void MainWindow::restoreFromSettings()
+{
+    if (auto s = m_settings->lastScenario()) {
+        if (!m_model->resetScenario(*s))
+            m_lastMessage.clear(); // an outdated saved scenario just falls back to the defaults
+    }
+    if (!restoreGeometry(m_settings->windowGeometry()))
+        resize(1280, 720);
+    m_defaultLayoutPending = !restoreState(m_settings->windowState());
+    if (m_settings->darkTheme())
+        setDarkTheme(true);
+}
+
+void MainWindow::saveToSettings()
+{
+    m_settings->setWindowGeometry(saveGeometry());
+    m_settings->setWindowState(saveState());
+    m_settings->setLastScenario(m_model->scenario());
+    m_settings->sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveToSettings();
+    event->accept();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = m_settings->recentFiles();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString& path = files[i];
+        QAction* a = m_recentMenu->addAction(tr("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        a->setStatusTip(path);
+        a->setToolTip(path);
+        connect(a, &QAction::triggered, this, [this, path] { openConfig(path); });
+    }
+    if (files.isEmpty()) {
+        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+    } else {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("&Clear List"), this, [this] {
+            m_settings->clearRecentFiles();
+            rebuildRecentMenu();
+        });
+    }
+}
+
+// ---------------------------------------------------------------- actions
+
+bool MainWindow::openConfig(const QString& path)
+{
+    ConfigImport result;
+    try {
+        result = load_model_config(QFile::encodeName(path).toStdString(), m_model->scenario());
+    } catch (const std::exception& e) {
+        showError(tr("Cannot import %1: %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+        return false;
+    }
+    if (!m_model->setScenario(result.scenario, tr("Import %1").arg(QFileInfo(path).fileName())))
+        return false;
+    m_settings->addRecentFile(path);
+    rebuildRecentMenu();
+    showImportReport(QFileInfo(path).fileName(), result);
+    statusBar()->showMessage(
+        tr("Imported %1 (%2)")
+            .arg(QFileInfo(path).fileName(), qs(method_display_name(result.scenario.method))),
+        5000);
+    return true;
+}
+
+bool MainWindow::loadPreset(const QString& id)
+{
+    const auto info = find_preset(id.toStdString());
+    ConfigImport result;
+    try {
+        result = load_preset(id.toStdString(), m_model->scenario());
+    } catch (const std::exception& e) {
+        showError(tr("Cannot load preset %1: %2").arg(id, QString::fromUtf8(e.what())));
+        return false;
+    }
+    const QString name = info ? qs(info->name) : id;
+    if (!m_model->setScenario(result.scenario, tr("Preset %1").arg(name)))
+        return false;
+    statusBar()->showMessage(info ? tr("Preset %1 · source: %2").arg(name, qs(info->source)) : name, 8000);
+    return true;
+}
+
+void MainWindow::showImportReport(const QString& title, const ConfigImport& result)
+{
+    auto list = [](const std::vector<std::string>& items) {
+        if (items.empty())
+            return QStringLiteral("<p><i>%1</i></p>").arg(MainWindow::tr("none"));
+        QString html = QStringLiteral("<ul>");
+        for (const auto& item : items)
+            html +=
+                QStringLiteral("<li><code>%1</code></li>").arg(QString::fromStdString(item).toHtmlEscaped());
+        return html + QStringLiteral("</ul>");
+    };
+    auto notes = [](const std::vector<std::string>& items) {
+        QString html = QStringLiteral("<ul>");
+        for (const auto& item : items)
+            html += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(item).toHtmlEscaped());
+        return html + QStringLiteral("</ul>");
+    };
+    QString html = QStringLiteral("<h3>%1</h3>").arg(title.toHtmlEscaped());
+    html += tr("<p>Model type <b>%1</b> → method <b>%2</b></p>")
+                .arg(result.model_type.empty() ? tr("(none)")
+                                               : QString::fromStdString(result.model_type).toHtmlEscaped(),
+                     qs(method_display_name(result.scenario.method)).toHtmlEscaped());
+    html += QStringLiteral("<h4>%1</h4>").arg(tr("Read")) + list(result.read_keys);
+    html += QStringLiteral("<h4>%1</h4>").arg(tr("Ignored (about positions, not modelled)")) +
+            list(result.ignored_keys);
+    if (!result.unknown_keys.empty())
+        html += QStringLiteral("<h4>%1</h4>").arg(tr("Not recognised")) + list(result.unknown_keys);
+    if (!result.notes.empty())
+        html += QStringLiteral("<h4>%1</h4>").arg(tr("Notes")) + notes(result.notes);
+    m_importReport->setHtml(html);
+    m_importDock->show();
+    m_importDock->raise();
+}
+
+QString MainWindow::importReportText() const
+{
+    return m_importReport->toPlainText();
+}
+QString MainWindow::statusMessage() const
+{
+    return m_lastMessage;
+}
+
+void MainWindow::showError(const QString& message)
+{
+    m_lastMessage = message;
+    statusBar()->showMessage(message, 10000);
+}
+
+void MainWindow::setHoverText(const QString& text)
+{
+    m_hoverLabel->setText(text);
+}
+
+void MainWindow::setComputeHiddenViews(bool on)
+{
+    m_computeHidden = on;
+    updateViewEnabled();
+}
+
+void MainWindow::setDarkTheme(bool dark)
+{
+    // Fusion draws every widget from the palette, so a dark palette is honoured on every platform.
+    if (dark) {
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(darkPalette());
+    } else {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+    }
+    m_settings->setDarkTheme(dark);
+}
+
+// ---------------------------------------------------------------- scenario and views
+
+void MainWindow::onScenarioChanged()
+{
+    const Scenario& s = m_model->scenario();
+    setWindowTitle(tr("PosAtlas — %1").arg(scenario_caption(s)));
+
+    // The zoom window belongs to the previous matrix shape.
+    ViewSettings v = m_scheduler->viewSettings();
+    if (s.method != m_lastMethod || s.seq_len != m_lastSeqLen) {
+        v.row0 = v.col0 = v.rows = v.cols = 0;
+        m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+    }
+    if (s.method != m_lastMethod || m_matrixKindGroup->actions().isEmpty()) {
+        for (QAction* a : m_matrixKindGroup->actions())
+            delete a;
+        const MatrixKind current = effective_matrix_kind(s, v);
+        for (MatrixKind k : matrix_kinds_for(s.method)) {
+            QAction* a = m_matrixKindMenu->addAction(kindLabel(k));
+            a->setCheckable(true);
+            a->setChecked(k == current);
+            m_matrixKindGroup->addAction(a);
+            connect(a, &QAction::triggered, this, [this, k] {
+                ViewSettings vs = m_scheduler->viewSettings();
+                vs.matrix_kind = k;
+                vs.row0 = vs.col0 = vs.rows = vs.cols = 0;
+                m_scheduler->setViewSettings(vs, ViewKind::Heatmap);
+            });
+        }
+    }
+    m_lastMethod = s.method;
+    m_lastSeqLen = s.seq_len;
+
+    // The rotation slider covers the positions the model knows.
+    const double maxPos = s.method == Method::RoPE
+                              ? static_cast<double>(std::clamp<std::int64_t>(
+                                    std::max(s.seq_len, rope_target_length(s.rope)), 16, 1'000'000))
+                              : static_cast<double>(s.seq_len);
+    m_rotationControls->setRange(0.0, maxPos);
+    m_scheduler->setScenario(s);
+}
+
+void MainWindow::updateViewEnabled()
+{
+    for (ViewKind k : kAllViewKinds) {
+        QDockWidget* d = dock(k);
+        // visibleRegion is empty for a dock tabbed away behind another one.
+        const bool shown = d->isVisible() && !d->widget()->visibleRegion().isEmpty();
+        m_scheduler->setViewEnabled(k, m_computeHidden || shown);
+    }
+    updateHeatmapPixelSize();
+}
+
+void MainWindow::updateHeatmapPixelSize()
+{
+    const QSize px = m_heatmap->heatmapPixelSize();
+    if (px.width() < 8 || px.height() < 8)
+        return;
+    ViewSettings v = m_scheduler->viewSettings();
+    // Small changes (a one-pixel splitter nudge) are not worth a recompute: cells are scaled anyway.
+    if (std::abs(px.width() - v.pixel_width) < 16 && std::abs(px.height() - v.pixel_height) < 16)
+        return;
+    v.pixel_width = px.width();
+    v.pixel_height = px.height();
+    m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_defaultLayoutPending)
+        return;
+    m_defaultLayoutPending = false;
+    // First start: the panel gets what its sliders need, the two visible views share the rest.
+    // (resizeDocks only takes effect once the window has its final size, hence here.)
+    const int panel = std::max(300, m_panelDock->sizeHint().width());
+    const int rest = std::max(400, width() - panel);
+    resizeDocks({m_panelDock, dock(ViewKind::Heatmap), dock(ViewKind::Curves)}, {panel, rest / 2, rest / 2},
+                Qt::Horizontal);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_heatmap && (event->type() == QEvent::Resize || event->type() == QEvent::Show))
+        updateHeatmapPixelSize();
+    return QMainWindow::eventFilter(watched, event);
+}
+
+// ---------------------------------------------------------------- drag and drop
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile() &&
+        urls.front().toLocalFile().endsWith(QStringLiteral(".json"), Qt::CaseInsensitive))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile()) {
+        event->acceptProposedAction();
+        // Queued: a modal error box inside the drop handler would block the drag source.
+        const QString path = urls.front().toLocalFile();
+        QMetaObject::invokeMethod(
+            this, [this, path] { openConfig(path); }, Qt::QueuedConnection);
+    }
+}
+
+} // namespace posatlas::ui

@@ -1,0 +1,114 @@
+// The main window: the parameter panel and the four views as docks (several visible at once; the
+// layout is saved and restored), menus (File, Edit with undo/redo, Presets grouped by family, View,
+// Help), config.json import by menu or drag-and-drop with a report of what was read and ignored, and
+// a status bar with parameter errors, the hover readout and a progress bar for long computations.
+#pragma once
+
+#include "compute_scheduler.h"
+#include "scenario_model.h"
+#include "view_jobs.h"
+
+#include <QMainWindow>
+
+#include <array>
+#include <memory>
+
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QTextBrowser;
+
+namespace posatlas {
+struct ConfigImport;
+}
+
+namespace posatlas::ui {
+
+class CurveView;
+class HeatmapView;
+class ParameterPanel;
+class RotationControls;
+class RotationView;
+class Settings;
+class SpectrumView;
+class Figure;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    // settingsPath: INI file for the settings (tests); empty = the user's settings.
+    explicit MainWindow(const QString& settingsPath = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ScenarioModel* model() const { return m_model; }
+    ComputeScheduler* scheduler() const { return m_scheduler; }
+    ParameterPanel* parameterPanel() const { return m_panel; }
+    HeatmapView* heatmapView() const { return m_heatmap; }
+    CurveView* curveView() const { return m_curves; }
+    RotationView* rotationView() const { return m_rotation; }
+    SpectrumView* spectrumView() const { return m_spectrum; }
+    QDockWidget* dock(ViewKind kind) const { return m_viewDocks[static_cast<std::size_t>(kind)]; }
+    QDockWidget* importDock() const { return m_importDock; }
+    QString importReportText() const;
+    QString statusMessage() const;
+
+    // Applies a config.json as one undo step and shows the import report. False (and a message) on error.
+    bool openConfig(const QString& path);
+    // Applies an embedded preset as one undo step.
+    bool loadPreset(const QString& id);
+    // Compute every view even when its dock is hidden or tabbed away (tests, batch screenshots).
+    void setComputeHiddenViews(bool on);
+    void setDarkTheme(bool dark);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void createViews();
+    void createMenus();
+    void createStatusBar();
+    void connectScheduler();
+    void restoreFromSettings();
+    void saveToSettings();
+    void rebuildRecentMenu();
+    void showImportReport(const QString& title, const ConfigImport& result);
+    void onScenarioChanged();
+    void updateViewEnabled();
+    void updateHeatmapPixelSize();
+    void setHoverText(const QString& text);
+    void showError(const QString& message);
+
+    std::unique_ptr<Settings> m_settings;
+    ScenarioModel* m_model;
+    ComputeScheduler* m_scheduler;
+    ParameterPanel* m_panel = nullptr;
+    HeatmapView* m_heatmap = nullptr;
+    CurveView* m_curves = nullptr;
+    RotationView* m_rotation = nullptr;
+    RotationControls* m_rotationControls = nullptr;
+    SpectrumView* m_spectrum = nullptr;
+    std::array<QDockWidget*, kViewKindCount> m_viewDocks{};
+    QDockWidget* m_panelDock = nullptr;
+    QDockWidget* m_importDock = nullptr;
+    QTextBrowser* m_importReport = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_matrixKindMenu = nullptr;
+    QActionGroup* m_matrixKindGroup = nullptr;
+    QLabel* m_hoverLabel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QString m_lastMessage;
+    bool m_computeHidden = false;
+    bool m_defaultLayoutPending = false;
+    // Scenario fields that invalidate the heatmap's zoom window when they change.
+    Method m_lastMethod = Method::RoPE;
+    std::int64_t m_lastSeqLen = 0;
+};
+
+} // namespace posatlas::ui

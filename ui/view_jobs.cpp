@@ -1,0 +1,548 @@
+#include "view_jobs.h"
+
+#include "alibi.h"
+#include "deberta.h"
+#include "decay.h"
+#include "rope.h"
+#include "rope_scaling.h"
+#include "spectrum.h"
+#include "t5_buckets.h"
+#include "validation.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+
+namespace posatlas::ui {
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ViewJobs", text);
+}
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+QString num(double v)
+{
+    return QString::fromStdString(format_number(v));
+}
+// Compact numbers for titles: 10000, 5e+06, 0.0625.
+QString short_num(double v)
+{
+    return QString::number(v, 'g', 6);
+}
+
+// Splits [0, 1] into consecutive sub-ranges so that several core calls report one overall progress.
+ProgressFn sub_progress(const ProgressFn& progress, double lo, double hi)
+{
+    if (!progress)
+        return {};
+    return [progress, lo, hi](double f) { progress(lo + (hi - lo) * std::clamp(f, 0.0, 1.0)); };
+}
+
+// Head index as Unicode subscript digits: "m₁₅" reads as the paper's m_h and stays short.
+QString subscript(int n)
+{
+    static const char16_t digits[] = u"₀₁₂₃₄₅₆₇₈₉";
+    QString out;
+    for (QChar c : QString::number(n))
+        out += QChar(digits[c.unicode() - u'0']);
+    return out;
+}
+
+// Heads shown as small multiples: all of them up to max_panels, else evenly spaced, first and last
+// always included.
+std::vector<int> sampled_heads(int heads, int max_panels)
+{
+    std::vector<int> out;
+    if (heads <= max_panels) {
+        for (int h = 0; h < heads; ++h)
+            out.push_back(h);
+        return out;
+    }
+    for (int k = 0; k < max_panels; ++k)
+        out.push_back(static_cast<int>(std::lround(static_cast<double>(k) * (heads - 1) / (max_panels - 1))));
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+QString kind_name(MatrixKind k)
+{
+    switch (k) {
+    case MatrixKind::Logits: return tr("logits");
+    case MatrixKind::Encoding: return tr("encoding");
+    case MatrixKind::Bias: return tr("bias");
+    case MatrixKind::Buckets: return tr("buckets");
+    case MatrixKind::CopePositions: return tr("contextual positions");
+    case MatrixKind::CopeGates: return tr("gates");
+    }
+    return {};
+}
+
+std::int64_t encoding_dim(const Scenario& s)
+{
+    return s.method == Method::Learned ? s.learned.dim : s.sinusoidal.dim;
+}
+
+// The context a method "knows": distances of interest for curves reach a few times beyond it.
+std::int64_t method_context(const Scenario& s)
+{
+    switch (s.method) {
+    case Method::RoPE: return rope_target_length(s.rope);
+    case Method::ALiBi: return std::max(s.alibi.trained_length, s.alibi.target_length);
+    case Method::T5: return s.t5.max_distance;
+    case Method::DeBERTa: return s.deberta.max_relative_positions;
+    case Method::Learned: return s.learned.trained_length;
+    case Method::Shaw: return s.shaw.max_relative_position;
+    case Method::CoPE: return s.cope.npos_max;
+    default: return s.seq_len;
+    }
+}
+
+std::int64_t auto_max_distance(const Scenario& s, const ViewSettings& v)
+{
+    if (v.max_distance > 0)
+        return std::min<std::int64_t>(v.max_distance, kMaxDistance);
+    const std::int64_t ctx = std::max<std::int64_t>(method_context(s), s.seq_len);
+    return std::clamp<std::int64_t>(4 * ctx, 64, 1'000'000);
+}
+
+// Logit of the last query against keys at distance r = i - j, from core's compute_matrix: the
+// curve for methods without a closed-form decay, and the common unit for overlaid methods. The
+// window is one row; point sampling over the columns keeps it to at most `points` values.
+CurveSeries logit_series(const Scenario& s, int points, const CancelFn& cancel, const ProgressFn& progress)
+{
+    MatrixWindow w;
+    w.row0 = s.seq_len - 1;
+    w.rows = 1;
+    w.col0 = 0;
+    w.cols = s.seq_len;
+    w.out_rows = 1;
+    w.out_cols = std::min<std::int64_t>(s.seq_len, points);
+    const MatrixResult m = compute_matrix(s, MatrixKind::Logits, w, cancel, progress);
+    CurveSeries series;
+    series.name = qs(method_display_name(s.method)) + tr(" · logit");
+    // Columns run j = 0 .. N-1; distance r = (N - 1) - j, so walk them backwards to get rising x.
+    for (std::int64_t c = m.values.cols() - 1; c >= 0; --c) {
+        const double y = m.values(0, c);
+        if (!std::isfinite(y))
+            continue;
+        series.x.push_back(static_cast<double>(s.seq_len - 1 - m.col_index[static_cast<std::size_t>(c)]));
+        series.y.push_back(y);
+    }
+    return series;
+}
+
+CurveSeries make_series(const QString& name, std::vector<double> x = {}, std::vector<double> y = {})
+{
+    CurveSeries series;
+    series.name = name;
+    series.x = std::move(x);
+    series.y = std::move(y);
+    return series;
+}
+
+CurveMarker make_marker(double value, const QString& label)
+{
+    CurveMarker marker;
+    marker.value = value;
+    marker.label = label;
+    return marker;
+}
+
+void drop_nonpositive_x(CurveSeries& series)
+{
+    // A log axis cannot show r = 0; the curve starts at r = 1 instead.
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < series.x.size(); ++i)
+        if (series.x[i] > 0.0) {
+            series.x[k] = series.x[i];
+            series.y[k] = series.y[i];
+            ++k;
+        }
+    series.x.resize(k);
+    series.y.resize(k);
+}
+
+} // namespace
+
+std::int64_t rope_trained_length(const RopeParams& p)
+{
+    return p.trained_length();
+}
+
+std::int64_t rope_target_length(const RopeParams& p)
+{
+    // With original_max_position_embeddings set, max_position_embeddings is already the extended
+    // context (Llama 3.1, YaRN configs). Without it, a scaled model reaches factor x its context.
+    if (p.rope_type == RopeType::Default || p.original_max_position_embeddings > 0)
+        return std::min<std::int64_t>(p.max_position_embeddings, kMaxSeqLen);
+    return std::min<std::int64_t>(
+        static_cast<std::int64_t>(std::llround(static_cast<double>(p.max_position_embeddings) * p.factor)),
+        kMaxSeqLen);
+}
+
+MatrixKind effective_matrix_kind(const Scenario& s, const ViewSettings& settings)
+{
+    const std::vector<MatrixKind> kinds = matrix_kinds_for(s.method);
+    if (settings.matrix_kind && std::find(kinds.begin(), kinds.end(), *settings.matrix_kind) != kinds.end())
+        return *settings.matrix_kind;
+    return kinds.empty() ? MatrixKind::Logits : kinds.front();
+}
+
+int per_head_count(const Scenario& s)
+{
+    switch (s.method) {
+    case Method::T5: return s.t5.num_heads;
+    case Method::ALiBi: return s.alibi.num_heads;
+    default: return 0;
+    }
+}
+
+QString scenario_caption(const Scenario& s, bool with_method)
+{
+    QString text = with_method ? qs(method_display_name(s.method)) : QString();
+    switch (s.method) {
+    case Method::Sinusoidal:
+        text += tr(" · d %1 · base %2").arg(s.sinusoidal.dim).arg(short_num(s.sinusoidal.base));
+        break;
+    case Method::Learned:
+        text += tr(" · d %1 · trained %2").arg(s.learned.dim).arg(s.learned.trained_length);
+        break;
+    case Method::Shaw:
+        text += tr(" · d %1 · k %2").arg(s.shaw.head_dim).arg(s.shaw.max_relative_position);
+        break;
+    case Method::TransformerXL:
+        text += tr(" · d %1 · base %2").arg(s.transformer_xl.head_dim).arg(short_num(s.transformer_xl.base));
+        break;
+    case Method::T5:
+        text += tr(" · %1 buckets · max %2 · %3")
+                    .arg(s.t5.num_buckets)
+                    .arg(s.t5.max_distance)
+                    .arg(s.t5.bidirectional ? tr("bidirectional") : tr("causal"));
+        break;
+    case Method::DeBERTa:
+        text += tr(" · %1 buckets · span %2")
+                    .arg(s.deberta.position_buckets)
+                    .arg(s.deberta.max_relative_positions);
+        break;
+    case Method::RoPE:
+        text += tr(" · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
+        if (s.rope.rope_type != RopeType::Default)
+            text += tr(" · %1 × %2").arg(qs(rope_type_id(s.rope.rope_type)), short_num(s.rope.factor));
+        break;
+    case Method::ALiBi:
+        text += tr(" · %1 heads").arg(s.alibi.num_heads);
+        if (s.alibi.slope_scale != 1.0)
+            text += tr(" · slopes × %1").arg(short_num(s.alibi.slope_scale));
+        break;
+    case Method::CoPE: text += tr(" · d %1 · npos %2").arg(s.cope.head_dim).arg(s.cope.npos_max); break;
+    }
+    text += tr(" · N %1").arg(s.seq_len);
+    if (!with_method && text.startsWith(QStringLiteral(" · ")))
+        text.remove(0, 3);
+    return text;
+}
+
+// ---------------------------------------------------------------- heatmap
+
+HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
+                        const ProgressFn& progress)
+{
+    validate(s);
+    const MatrixKind kind = effective_matrix_kind(s, v);
+    HeatmapData data;
+    data.title = scenario_caption(s) + QStringLiteral(" · ") + kind_name(kind);
+
+    MatrixWindow w;
+    const std::int64_t n = s.seq_len;
+    w.row0 = std::clamp<std::int64_t>(v.row0, 0, n - 1);
+    w.rows = v.rows > 0 ? std::min(v.rows, n - w.row0) : n - w.row0;
+    if (kind == MatrixKind::Encoding) {
+        const std::int64_t dim = encoding_dim(s);
+        w.col0 = std::clamp<std::int64_t>(v.col0, 0, dim - 1);
+        w.cols = v.cols > 0 ? std::min(v.cols, dim - w.col0) : dim - w.col0;
+    } else {
+        w.col0 = std::clamp<std::int64_t>(v.col0, 0, n - 1);
+        w.cols = v.cols > 0 ? std::min(v.cols, n - w.col0) : n - w.col0;
+    }
+
+    const int heads = per_head_count(s);
+    const bool perHead =
+        v.small_multiples && heads > 1 && (kind == MatrixKind::Bias || kind == MatrixKind::Logits);
+    const std::vector<int> shown =
+        perHead ? sampled_heads(heads, std::max(1, v.max_panels)) : std::vector<int>{s.head};
+    // Small multiples share the view: a grid of about sqrt(count) columns, each panel its share of pixels.
+    const int gridCols =
+        perHead ? static_cast<int>(std::ceil(std::sqrt(static_cast<double>(shown.size())))) : 1;
+    const int gridRows = perHead ? static_cast<int>((shown.size() + gridCols - 1) / gridCols) : 1;
+    w.out_rows = std::min<std::int64_t>(w.rows, std::max(8, v.pixel_height / gridRows));
+    w.out_cols = std::min<std::int64_t>(w.cols, std::max(8, v.pixel_width / gridCols));
+
+    std::vector<double> slopes;
+    if (perHead && s.method == Method::ALiBi)
+        slopes = alibi_scaled_slopes(s.alibi);
+
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+        check_cancel(cancel);
+        Scenario sh = s;
+        sh.head = shown[k];
+        HeatmapPanel panel;
+        panel.matrix =
+            compute_matrix(sh, kind, w, cancel,
+                           sub_progress(progress, double(k) / shown.size(), double(k + 1) / shown.size()));
+        if (perHead) {
+            // Compact: small multiples can be narrow.
+            panel.label = tr("h%1").arg(shown[k]);
+            if (static_cast<std::size_t>(shown[k]) < slopes.size())
+                panel.label = tr("m%1=%2").arg(subscript(shown[k]),
+                                               // Many small panels are narrow: two digits then.
+                                               QString::number(slopes[static_cast<std::size_t>(shown[k])],
+                                                               'g', shown.size() > 9 ? 2 : 3));
+        }
+        data.panels.push_back(std::move(panel));
+    }
+    if (perHead && shown.size() < static_cast<std::size_t>(heads))
+        data.title += tr(" · %1 of %2 heads").arg(shown.size()).arg(heads);
+    report_progress(progress, 1.0);
+    return data;
+}
+
+// ---------------------------------------------------------------- curves
+
+CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
+                    const ProgressFn& progress)
+{
+    validate(s);
+    CurveData data;
+    data.log_x = v.log_x;
+    data.x_label = tr("relative distance r (positions)");
+    const std::int64_t maxD = auto_max_distance(s, v);
+    const auto points = static_cast<std::size_t>(std::max(16, v.curve_points));
+    const std::vector<double> dist = decay_distances(maxD, points, v.log_x);
+    const double overlayShare = v.overlay.empty() ? 1.0 : 0.7;
+    const ProgressFn mainProgress = sub_progress(progress, 0.0, overlayShare);
+
+    switch (s.method) {
+    case Method::RoPE: {
+        const RopeFrequencies f = compute_rope_frequencies(s.rope);
+        data.title = tr("RoPE long-term decay · ") + scenario_caption(s, false);
+        data.y_label = tr("relative size");
+        // The bound is shown relative to its value at r = 0 (decay_distances always starts at 0), so
+        // that it shares the axis with the mean cosine (1 at r = 0): both then show the decay's shape.
+        std::vector<double> rawBound =
+            rope_decay_bound(f.inv_freq, dist, cancel, sub_progress(mainProgress, 0, 0.35));
+        const double bound0 = rawBound.empty() ? 1.0 : rawBound.front();
+        auto relative = [bound0](std::vector<double> v) {
+            for (double& x : v)
+                x /= bound0;
+            return v;
+        };
+        CurveSeries bound = make_series(tr("RoFormer bound ÷ bound(0)"), dist, relative(std::move(rawBound)));
+        CurveSeries mean =
+            make_series(tr("mean cos(r θ_i)"), dist,
+                        rope_mean_cos(f.inv_freq, dist, cancel, sub_progress(mainProgress, 0.35, 0.7)));
+        data.series.push_back(std::move(bound));
+        data.series.push_back(std::move(mean));
+        if (f.inv_freq != f.inv_freq_original) {
+            CurveSeries orig = make_series(tr("RoFormer bound ÷ bound(0), unscaled θ"), dist,
+                                           relative(rope_decay_bound(f.inv_freq_original, dist, cancel,
+                                                                     sub_progress(mainProgress, 0.7, 1.0))));
+            orig.dashed = true;
+            data.series.push_back(std::move(orig));
+        }
+        data.markers.push_back(make_marker(static_cast<double>(rope_trained_length(s.rope)),
+                                           tr("trained %1").arg(rope_trained_length(s.rope))));
+        if (rope_target_length(s.rope) != rope_trained_length(s.rope))
+            data.markers.push_back(make_marker(static_cast<double>(rope_target_length(s.rope)),
+                                               tr("target %1").arg(rope_target_length(s.rope))));
+        // Short: the note shares a line with the chart's controls. (Bound: Su et al. 2021 sec. 3.4.3.)
+        data.note = tr("bound(0) = %1 · attention factor %2").arg(num(bound0), num(f.attention_factor));
+        break;
+    }
+    case Method::ALiBi: {
+        data.title = tr("ALiBi attention decay exp(−m r) per head · ") + scenario_caption(s, false);
+        data.y_label = tr("weight factor exp(−m r)");
+        const std::vector<double> slopes = alibi_scaled_slopes(s.alibi);
+        // At most 8 curves: more would not fit a readable legend.
+        for (int h : sampled_heads(static_cast<int>(slopes.size()), 8)) {
+            check_cancel(cancel);
+            const double m = slopes[static_cast<std::size_t>(h)];
+            data.series.push_back(make_series(tr("m%1=%2").arg(subscript(h), QString::number(m, 'g', 2)),
+                                              dist, alibi_decay(m, dist)));
+        }
+        data.log_y = false;
+        if (s.alibi.scaling != AlibiScaling::None) {
+            data.markers.push_back(make_marker(static_cast<double>(s.alibi.trained_length),
+                                               tr("trained %1").arg(s.alibi.trained_length)));
+            data.markers.push_back(make_marker(static_cast<double>(s.alibi.target_length),
+                                               tr("target %1").arg(s.alibi.target_length)));
+        }
+        break;
+    }
+    case Method::T5: {
+        data.title = tr("T5 relative-position buckets · ") + scenario_caption(s, false);
+        data.y_label = tr("bucket index");
+        CurveSeries after = make_series(s.t5.bidirectional ? tr("key after query (j − i = +r)")
+                                                           : tr("key before query (causal)"));
+        CurveSeries before = make_series(tr("key before query (j − i = −r)"));
+        after.step = before.step = true;
+        for (double r : dist) {
+            const auto ri = static_cast<std::int64_t>(r);
+            after.x.push_back(r);
+            // Causal T5 buckets only keys before the query (relative_position <= 0).
+            after.y.push_back(t5_relative_position_bucket(s.t5.bidirectional ? ri : -ri, s.t5.bidirectional,
+                                                          s.t5.num_buckets, s.t5.max_distance));
+            if (s.t5.bidirectional) {
+                before.x.push_back(r);
+                before.y.push_back(
+                    t5_relative_position_bucket(-ri, true, s.t5.num_buckets, s.t5.max_distance));
+            }
+        }
+        data.series.push_back(std::move(after));
+        if (s.t5.bidirectional)
+            data.series.push_back(std::move(before));
+        data.markers.push_back(make_marker(static_cast<double>(s.t5.max_distance),
+                                           tr("max distance %1").arg(s.t5.max_distance)));
+        break;
+    }
+    case Method::DeBERTa: {
+        data.title = tr("DeBERTa log-bucketed relative position · ") + scenario_caption(s, false);
+        data.y_label = tr("δ(i, j) = bucket(i − j)");
+        CurveSeries series = make_series(tr("bucketed relative position"));
+        series.step = true;
+        for (double r : dist) {
+            series.x.push_back(r);
+            series.y.push_back(
+                static_cast<double>(deberta_relative_position(static_cast<std::int64_t>(r), 0, s.deberta)));
+        }
+        data.series.push_back(std::move(series));
+        if (s.deberta.position_buckets > 0)
+            data.markers.push_back(make_marker(s.deberta.position_buckets / 2.0,
+                                               tr("exact up to %1").arg(s.deberta.position_buckets / 2)));
+        data.markers.push_back(make_marker(static_cast<double>(s.deberta.max_relative_positions),
+                                           tr("max relative %1").arg(s.deberta.max_relative_positions)));
+        break;
+    }
+    default: {
+        data.title = qs(method_display_name(s.method)) + tr(": logit against distance (last query) · ") +
+                     scenario_caption(s, false);
+        data.y_label = tr("logit");
+        data.series.push_back(logit_series(s, static_cast<int>(points), cancel, mainProgress));
+        data.note =
+            tr("distances up to N − 1 = %1: increase the sequence length to see further").arg(s.seq_len - 1);
+        break;
+    }
+    }
+
+    for (std::size_t k = 0; k < v.overlay.size(); ++k) {
+        if (v.overlay[k] == s.method)
+            continue;
+        check_cancel(cancel);
+        Scenario o = s;
+        o.method = v.overlay[k];
+        o.head = 0;
+        CurveSeries series =
+            logit_series(o, static_cast<int>(points), cancel,
+                         sub_progress(progress, overlayShare + (1 - overlayShare) * k / v.overlay.size(),
+                                      overlayShare + (1 - overlayShare) * (k + 1) / v.overlay.size()));
+        series.dashed = true;
+        data.series.push_back(std::move(series));
+    }
+
+    if (data.log_x)
+        for (auto& series : data.series)
+            drop_nonpositive_x(series);
+    report_progress(progress, 1.0);
+    return data;
+}
+
+// ---------------------------------------------------------------- rotation
+
+RotationData rotation_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
+                          const ProgressFn& progress)
+{
+    RotationData data;
+    data.query_position = v.query_position;
+    data.key_position = v.key_position;
+    if (s.method != Method::RoPE) {
+        data.title = tr("The rotation diagram applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
+        return data;
+    }
+    validate(s.rope);
+    check_cancel(cancel);
+    const RopeFrequencies f = compute_rope_frequencies(s.rope);
+    // m, n and the scaling are in the view's legend and captions; the title names the model's shape.
+    data.title = tr("RoPE rotations · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
+    data.theta = f.inv_freq;
+    data.angle_q = rope_angles(f, v.query_position);
+    data.angle_k = rope_angles(f, v.key_position);
+    data.angle_rel = rope_angles(f, v.query_position - v.key_position);
+    data.attention_factor = f.attention_factor;
+    const int pairs = f.pairs();
+    if (!v.pairs.empty()) {
+        for (int p : v.pairs)
+            if (p >= 0 && p < pairs)
+                data.shown_pairs.push_back(p);
+    } else {
+        data.shown_pairs = {0, pairs / 4, pairs / 2, pairs - 1};
+        std::sort(data.shown_pairs.begin(), data.shown_pairs.end());
+        data.shown_pairs.erase(std::unique(data.shown_pairs.begin(), data.shown_pairs.end()),
+                               data.shown_pairs.end());
+    }
+    report_progress(progress, 1.0);
+    return data;
+}
+
+// ---------------------------------------------------------------- spectrum
+
+SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn& cancel,
+                          const ProgressFn& progress)
+{
+    SpectrumData data;
+    if (s.method != Method::RoPE) {
+        data.title = tr("The frequency spectrum applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
+        return data;
+    }
+    validate(s.rope);
+    check_cancel(cancel);
+    const std::int64_t trained = rope_trained_length(s.rope);
+    const std::int64_t target = std::max(trained, rope_target_length(s.rope));
+    const FrequencySpectrum sp = rope_spectrum(s.rope, trained, target);
+    const RopeFrequencies f = compute_rope_frequencies(s.rope);
+    data.title =
+        tr("RoPE frequency spectrum · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
+    data.pair.assign(sp.pair.begin(), sp.pair.end());
+    data.theta_original = sp.theta_original;
+    data.theta_scaled = sp.theta_scaled;
+    data.wavelength_original = sp.wavelength_original;
+    data.wavelength_scaled = sp.wavelength_scaled;
+    data.ratio = sp.ratio;
+    data.ramp = f.ramp;
+    data.trained_length = static_cast<double>(trained);
+    data.target_length = static_cast<double>(target);
+    data.attention_factor = sp.attention_factor;
+    data.scaling_label =
+        s.rope.rope_type == RopeType::Default
+            ? tr("no scaling")
+            : tr("%1 · factor %2").arg(qs(rope_type_id(s.rope.rope_type)), short_num(f.factor_used));
+    report_progress(progress, 1.0);
+    return data;
+}
+
+ViewResult run_view_job(ViewKind kind, const Scenario& s, const ViewSettings& settings,
+                        const CancelFn& cancel, const ProgressFn& progress)
+{
+    switch (kind) {
+    case ViewKind::Heatmap: return heatmap_job(s, settings, cancel, progress);
+    case ViewKind::Curves: return curve_job(s, settings, cancel, progress);
+    case ViewKind::Rotation: return rotation_job(s, settings, cancel, progress);
+    case ViewKind::Spectrum: return spectrum_job(s, settings, cancel, progress);
+    }
+    return HeatmapData{};
+}
+
+} // namespace posatlas::ui
