@@ -37,8 +37,14 @@ build: configure
 test: build
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j$(JOBS)
 
+# With a display: the GUI. Without one (ssh, CI, containers): say so and render the figure gallery.
 run: build
-	@./.ci/run-app $(BUILD_DIR)
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  exec $(BUILD_DIR)/app/posatlas; \
+	else \
+	  echo "No display (DISPLAY and WAYLAND_DISPLAY are unset): rendering the figure gallery to ./gallery instead."; \
+	  QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/posatlas gallery --out gallery && ls gallery; \
+	fi
 
 gallery: build
 	$(BUILD_DIR)/app/posatlas gallery --out gallery

@@ -1,1 +1,72 @@
 #include "cli.h"
+
+#include "cli_compute.h"
+#include "cli_export.h"
+#include "cli_options.h"
+#include "model_config.h"
+#include "types.h"
+
+#include <ostream>
+
+namespace posatlas::cli {
+
+std::string usage()
+{
+    return "usage: posatlas                      open the GUI\n"
+           "       posatlas compute QUANTITY ... print numbers as JSON (or --format csv)\n"
+           "       posatlas export --view heatmap|rotation|decay|spectrum [--preset NAME | --config FILE |\n"
+           "                       --session FILE] [method options] --out FILE.{png,svg,pdf,csv,json}\n"
+           "                       [--width W --height H --dpi D --theme light|dark --caption auto|none|TEXT\n"
+           "                        --font-scale F --colormap auto|viridis|magma|cividis|diverging --kind K\n"
+           "                        --max-distance R --linear-x --query-position M --key-position N]\n"
+           "       posatlas gallery --out DIR [--format png|svg|pdf|csv|json] [--only NAME] [figure options]\n"
+           "       posatlas presets [--format json]  list the shipped model presets\n"
+           "       posatlas help | --help | --version\n\n"
+           + compute_usage();
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    try {
+        if (args.empty() || args.front() == "help" || args.front() == "--help" || args.front() == "-h") {
+            out << usage();
+            return 0;
+        }
+        if (args.front() == "--version") {
+            out << "posatlas " << POSATLAS_VERSION << '\n';
+            return 0;
+        }
+        const std::vector<std::string> rest(args.begin() + 1, args.end());
+        if (args.front() == "compute")
+            return run_compute(rest, out);
+        if (args.front() == "presets")
+            return run_presets(rest, out);
+        if (args.front() == "export")
+            return run_export(rest, out);
+        if (args.front() == "gallery")
+            return run_gallery(rest, out);
+        throw UsageError("unknown command '" + args.front()
+                         + "'; one of compute, export, gallery, presets, help (see posatlas --help)");
+    } catch (const UsageError& e) {
+        err << "posatlas: " << e.what() << '\n';
+        return 2;
+    } catch (const ParameterError& e) {
+        err << "posatlas: " << option_name(e.parameter()) << " must be " << e.allowed() << " (got " << e.got()
+            << ")\n";
+        return 2;
+    } catch (const Cancelled&) {
+        err << "posatlas: cancelled\n";
+        return 1;
+    } catch (const ConfigError& e) {
+        err << "posatlas: " << e.what() << '\n';
+        return 2;
+    } catch (const std::bad_alloc&) {
+        err << "posatlas: out of memory; ask for a smaller window or length\n";
+        return 1;
+    } catch (const std::exception& e) {
+        err << "posatlas: internal error: " << e.what() << '\n';
+        return 1;
+    }
+}
+
+} // namespace posatlas::cli

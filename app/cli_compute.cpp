@@ -1,1 +1,873 @@
 #include "cli_compute.h"
+
+#include "alibi.h"
+#include "attention_entropy.h"
+#include "attention_logits.h"
+#include "cli_options.h"
+#include "deberta.h"
+#include "decay.h"
+#include "learned.h"
+#include "model_config.h"
+#include "presets.h"
+#include "rope.h"
+#include "rope_compare.h"
+#include "rope_scaling.h"
+#include "sinusoidal.h"
+#include "t5_buckets.h"
+#include "validation.h"
+
+#include <Eigen/Dense>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+namespace posatlas::cli {
+namespace {
+
+using nlohmann::json;
+
+// ------------------------------------------------------------------ option sets
+
+const std::vector<std::string> kSourceOptions{"preset", "config"};
+const std::vector<std::string> kRopeOptions{
+    "head-dim", "rope-theta", "partial-rotary-factor", "rope-type", "factor",
+    "original-max-position-embeddings", "max-position-embeddings", "seq-len", "beta-fast", "beta-slow",
+    "mscale", "mscale-all-dim", "attention-factor", "truncate", "low-freq-factor", "high-freq-factor",
+    "short-factor", "long-factor", "pairing"};
+const std::vector<std::string> kOtherMethodOptions{
+    // sinusoidal / transformer-xl
+    "dim", "base", "layout",
+    // learned
+    "table", "initializer-range",
+    // shaw
+    "max-relative-position",
+    // t5
+    "num-buckets", "max-distance",
+    // deberta
+    "position-buckets", "max-relative-positions",
+    // alibi
+    "num-heads", "slope-scale", "alibi-bias", "alibi-scaling", "trained-length", "target-length",
+    // cope
+    "npos-max", "gate-scale",
+    // tables and content
+    "seed", "content", "content-seed", "head", "method"};
+const std::vector<std::string> kScenarioFlags{"causal", "no-c2p", "no-p2c", "no-term-a", "no-term-b",
+                                              "no-term-c", "no-term-d"};
+
+// HF keys whose command-line option has a shorter name than option_name(key).
+std::string option_for_key(const std::string& key)
+{
+    static const std::map<std::string, std::string> aliases{
+        {"relative_attention_num_buckets", "--num-buckets"},
+        {"relative_attention_max_distance", "--max-distance"},
+        {"max_position_embeddings", "--max-position-embeddings"},
+        {"base", "--base"},
+    };
+    const auto it = aliases.find(key);
+    return it != aliases.end() ? it->second : option_name(key);
+}
+
+[[noreturn]] void rethrow_as_usage(const ParameterError& e)
+{
+    throw UsageError(option_for_key(e.parameter()) + " must be " + e.allowed() + " (got " + e.got() + ")");
+}
+
+std::string method_noun(Method m)
+{
+    switch (m) {
+    case Method::Sinusoidal: return "sinusoidal absolute positions";
+    case Method::Learned: return "learned absolute positions";
+    case Method::Shaw: return "Shaw relative positions";
+    case Method::TransformerXL: return "Transformer-XL relative positions";
+    case Method::T5: return "T5 relative position buckets";
+    case Method::DeBERTa: return "DeBERTa disentangled relative positions";
+    case Method::RoPE: return "RoPE";
+    case Method::ALiBi: return "ALiBi";
+    case Method::CoPE: return "CoPE";
+    }
+    return "unknown";
+}
+
+std::string quantities_for(Method m)
+{
+    switch (m) {
+    case Method::RoPE: return "rope-frequencies, rope-pairs, rope-decay, rope-score, rope-angles, attention-entropy";
+    case Method::ALiBi: return "alibi-slopes";
+    case Method::T5: return "t5-buckets";
+    case Method::DeBERTa: return "deberta-buckets";
+    case Method::Sinusoidal: return "sinusoidal";
+    case Method::Learned: return "learned";
+    default: return "matrix";
+    }
+}
+
+// ------------------------------------------------------------------ scenario from options
+
+void apply_rope_options(const Options& o, RopeParams& r)
+{
+    if (auto v = o.integer("head-dim", 1, 1 << 20))
+        r.head_dim = static_cast<int>(*v);
+    if (auto v = o.real("rope-theta"))
+        r.rope_theta = *v;
+    if (auto v = o.real("partial-rotary-factor"))
+        r.partial_rotary_factor = *v;
+    if (auto v = o.choice("rope-type", {"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "su"}))
+        r.rope_type = *parse_rope_type(*v);
+    if (auto v = o.real("factor"))
+        r.factor = *v;
+    if (auto v = o.integer("original-max-position-embeddings", 0, 1'000'000'000))
+        r.original_max_position_embeddings = *v;
+    if (auto v = o.integer("max-position-embeddings", 1, 1'000'000'000))
+        r.max_position_embeddings = *v;
+    if (auto v = o.integer("seq-len", 0, 1'000'000'000))
+        r.seq_len = *v;
+    if (auto v = o.real("beta-fast"))
+        r.beta_fast = *v;
+    if (auto v = o.real("beta-slow"))
+        r.beta_slow = *v;
+    if (auto v = o.real("mscale"))
+        r.mscale = *v;
+    if (auto v = o.real("mscale-all-dim"))
+        r.mscale_all_dim = *v;
+    if (auto v = o.real("attention-factor"))
+        r.attention_factor = *v;
+    if (auto v = o.boolean("truncate"))
+        r.truncate = *v;
+    if (auto v = o.real("low-freq-factor"))
+        r.low_freq_factor = *v;
+    if (auto v = o.real("high-freq-factor"))
+        r.high_freq_factor = *v;
+    if (auto v = o.real_list("short-factor"))
+        r.short_factor = *v;
+    if (auto v = o.real_list("long-factor"))
+        r.long_factor = *v;
+    if (auto v = o.choice("pairing", {"interleaved", "half"}))
+        r.pairing = *v == "half" ? RopePairing::Half : RopePairing::Interleaved;
+}
+
+void apply_method_options(const Options& o, Scenario& s)
+{
+    constexpr std::int64_t kBig = 1'000'000'000;
+    const auto seed = o.integer("seed", 0, std::numeric_limits<std::int64_t>::max());
+    const auto useed = seed ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*seed)) : std::nullopt;
+    const auto head_dim = o.integer("head-dim", 1, 1 << 20);
+    const auto dim = o.integer("dim", 1, 1 << 20);
+    const auto stddev = o.real("initializer-range");
+
+    // Sinusoidal
+    if (dim)
+        s.sinusoidal.dim = static_cast<int>(*dim);
+    if (auto v = o.real("base"))
+        s.sinusoidal.base = s.transformer_xl.base = *v;
+    if (auto v = o.choice("layout", {"interleaved", "split"}))
+        s.sinusoidal.layout = *v == "split" ? SinusoidalLayout::Split : SinusoidalLayout::Interleaved;
+    // Learned
+    if (dim)
+        s.learned.dim = static_cast<int>(*dim);
+    if (auto v = o.integer("max-position-embeddings", 1, kBig))
+        s.learned.trained_length = *v;
+    if (auto v = o.text("table"))
+        s.learned.table_path = *v;
+    // Per-head-dimension methods
+    if (head_dim) {
+        const int d = static_cast<int>(*head_dim);
+        s.shaw.head_dim = s.transformer_xl.head_dim = s.deberta.head_dim = s.cope.head_dim = d;
+    }
+    if (auto v = o.integer("max-relative-position", 0, kBig))
+        s.shaw.max_relative_position = static_cast<int>(*v);
+    if (o.flag("no-term-a"))
+        s.transformer_xl.term_a = false;
+    if (o.flag("no-term-b"))
+        s.transformer_xl.term_b = false;
+    if (o.flag("no-term-c"))
+        s.transformer_xl.term_c = false;
+    if (o.flag("no-term-d"))
+        s.transformer_xl.term_d = false;
+    // T5
+    if (auto v = o.integer("num-buckets", 0, kBig))
+        s.t5.num_buckets = static_cast<int>(*v);
+    if (auto v = o.integer("max-distance", 0, kBig))
+        s.t5.max_distance = static_cast<int>(*v);
+    if (o.flag("causal"))
+        s.t5.bidirectional = false;
+    // DeBERTa
+    if (auto v = o.integer("position-buckets", -1, kBig))
+        s.deberta.position_buckets = static_cast<int>(*v);
+    if (auto v = o.integer("max-relative-positions", -1, kBig))
+        s.deberta.max_relative_positions = static_cast<int>(*v);
+    if (o.flag("no-c2p"))
+        s.deberta.c2p = false;
+    if (o.flag("no-p2c"))
+        s.deberta.p2c = false;
+    // ALiBi (and T5's heads)
+    if (auto v = o.integer("num-heads", 0, kBig))
+        s.alibi.num_heads = s.t5.num_heads = static_cast<int>(*v);
+    if (auto v = o.real("slope-scale"))
+        s.alibi.slope_scale = *v;
+    if (auto v = o.choice("alibi-bias", {"causal", "symmetric"}))
+        s.alibi.bias = *v == "symmetric" ? AlibiBias::Symmetric : AlibiBias::Causal;
+    if (auto v = o.choice("alibi-scaling", {"none", "interpolate", "ntk"}))
+        s.alibi.scaling = *v == "ntk" ? AlibiScaling::Ntk : *v == "interpolate" ? AlibiScaling::Interpolate
+                                                                             : AlibiScaling::None;
+    if (auto v = o.integer("trained-length", 0, kBig))
+        s.alibi.trained_length = *v;
+    if (auto v = o.integer("target-length", 0, kBig))
+        s.alibi.target_length = *v;
+    // CoPE
+    if (auto v = o.integer("npos-max", 0, kBig))
+        s.cope.npos_max = static_cast<int>(*v);
+    if (auto v = o.real("gate-scale"))
+        s.cope.gate_scale = *v;
+    // Seeds and initialiser spread of every seeded table
+    if (useed)
+        s.learned.seed = s.shaw.seed = s.transformer_xl.seed = s.t5.seed = s.deberta.seed = s.cope.seed = *useed;
+    if (stddev)
+        s.learned.stddev = s.shaw.stddev = s.transformer_xl.stddev = s.deberta.stddev = s.cope.stddev = *stddev;
+    // Content vectors and the shown head
+    if (auto v = o.choice("content", {"ones", "fixed", "random"}))
+        s.content.kind = *parse_content_kind(*v);
+    if (auto v = o.integer("content-seed", 0, std::numeric_limits<std::int64_t>::max()))
+        s.content.seed = static_cast<std::uint64_t>(*v);
+    if (auto v = o.integer("head", 0, 1 << 20))
+        s.head = static_cast<int>(*v);
+    apply_rope_options(o, s.rope);
+    // One --seq-len: the positions shown (N) and, for dynamic NTK / LongRoPE, the current length.
+    if (s.rope.seq_len >= 1 && o.has("seq-len"))
+        s.seq_len = s.rope.seq_len;
+}
+
+void apply_method_choice(const Options& o, Scenario& s)
+{
+    if (auto m = o.text("method")) {
+        const auto parsed = parse_method(*m);
+        if (!parsed) {
+            std::string allowed;
+            for (auto mm : kAllMethods)
+                allowed += (allowed.empty() ? "" : "|") + std::string(method_id(mm));
+            throw UsageError("--method must be one of " + allowed + " (got '" + *m + "')");
+        }
+        s.method = *parsed;
+    }
+}
+
+// ------------------------------------------------------------------ output helpers
+
+enum class Format { Json, Csv };
+
+Format format_of(const Options& o)
+{
+    return o.choice("format", {"json", "csv"}).value_or("json") == "csv" ? Format::Csv : Format::Json;
+}
+
+std::string csv_number(double v)
+{
+    if (std::isnan(v))
+        return "";
+    return format_number(v);
+}
+
+// Columns of equal length -> CSV with a header row.
+void write_csv(std::ostream& out, const std::vector<std::pair<std::string, std::vector<double>>>& columns)
+{
+    for (std::size_t c = 0; c < columns.size(); ++c)
+        out << (c ? "," : "") << columns[c].first;
+    out << '\n';
+    const std::size_t rows = columns.empty() ? 0 : columns.front().second.size();
+    for (std::size_t r = 0; r < rows; ++r) {
+        for (std::size_t c = 0; c < columns.size(); ++c)
+            out << (c ? "," : "") << csv_number(columns[c].second[r]);
+        out << '\n';
+    }
+}
+
+template <typename T>
+std::vector<double> to_doubles(const std::vector<T>& v)
+{
+    return std::vector<double>(v.begin(), v.end());
+}
+
+json matrix_json(const Eigen::MatrixXd& m)
+{
+    json rows = json::array();
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        json row = json::array();
+        for (Eigen::Index c = 0; c < m.cols(); ++c) {
+            const double v = m(r, c);
+            row.push_back(std::isfinite(v) ? json(v) : json(nullptr));
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+void write_matrix_csv(std::ostream& out, const Eigen::MatrixXd& m, const std::string& row_name,
+                      const std::vector<std::int64_t>& row_index, const std::string& col_prefix,
+                      const std::vector<std::int64_t>& col_index)
+{
+    out << row_name;
+    for (Eigen::Index c = 0; c < m.cols(); ++c)
+        out << ',' << col_prefix << col_index[static_cast<std::size_t>(c)];
+    out << '\n';
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        out << row_index[static_cast<std::size_t>(r)];
+        for (Eigen::Index c = 0; c < m.cols(); ++c)
+            out << ',' << csv_number(m(r, c));
+        out << '\n';
+    }
+}
+
+void write_json(std::ostream& out, const json& j) { out << j.dump() << '\n'; }
+
+std::pair<std::int64_t, std::int64_t> range_options(const Options& o)
+{
+    constexpr std::int64_t kLimit = 1'000'000'000;
+    const auto from = o.integer("from", -kLimit, kLimit);
+    const auto to = o.integer("to", -kLimit, kLimit);
+    if (!from || !to)
+        throw UsageError("--from and --to are required: the range of relative positions, e.g. --from -64 --to 64");
+    if (*from > *to)
+        throw UsageError("--to must be >= --from (got --from " + std::to_string(*from) + " --to "
+                         + std::to_string(*to) + ")");
+    if (*to - *from >= 10'000'000)
+        throw UsageError("--to - --from must be < 10000000 (got " + std::to_string(*to - *from) + ")");
+    return {*from, *to};
+}
+
+// ------------------------------------------------------------------ quantities
+
+struct Quantity {
+    std::string name;
+    std::string summary;
+    std::optional<Method> method; // the encoding it needs
+    std::vector<std::string> options;
+    std::vector<std::string> flags;
+    bool tabular; // accepts --format csv
+    std::function<void(const Options&, Scenario&, std::ostream&)> run;
+};
+
+json frequencies_json(const RopeFrequencies& f)
+{
+    json j;
+    j["rope_type"] = std::string(rope_type_id(f.rope_type));
+    j["rotary_dim"] = f.rotary_dim;
+    j["base"] = f.base_used;
+    j["factor"] = f.factor_used;
+    j["inv_freq"] = f.inv_freq;
+    j["inv_freq_original"] = f.inv_freq_original;
+    j["attention_factor"] = f.attention_factor;
+    j["wavelength"] = f.wavelength;
+    if (!f.ramp.empty())
+        j["ramp"] = f.ramp;
+    std::vector<std::string> regime;
+    for (auto r : f.regime)
+        regime.emplace_back(pair_regime_id(r));
+    j["regime"] = regime;
+    return j;
+}
+
+void rope_frequencies(const Options& o, Scenario& s, std::ostream& out)
+{
+    const RopeFrequencies f = compute_rope_frequencies(s.rope);
+    if (format_of(o) == Format::Json)
+        return write_json(out, frequencies_json(f));
+    std::vector<double> pair(f.inv_freq.size());
+    for (std::size_t i = 0; i < pair.size(); ++i)
+        pair[i] = static_cast<double>(i);
+    std::vector<std::pair<std::string, std::vector<double>>> cols{
+        {"pair", pair}, {"inv_freq_rad_per_token", f.inv_freq},
+        {"inv_freq_original_rad_per_token", f.inv_freq_original}, {"wavelength_tokens", f.wavelength}};
+    if (!f.ramp.empty())
+        cols.emplace_back("ramp", f.ramp);
+    write_csv(out, cols);
+}
+
+void rope_decay(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto max_distance = o.integer("max-distance", 0, kMaxDistance);
+    if (!max_distance)
+        throw UsageError("--max-distance is required: the largest relative distance r, in [0, "
+                         + std::to_string(kMaxDistance) + "]");
+    const auto points = o.integer("points", 2, 10'000'000);
+    if (!points && *max_distance >= 10'000'000)
+        throw UsageError("--max-distance above 9999999 needs --points N (a log-spaced sample of N distances)");
+    const RopeFrequencies f = compute_rope_frequencies(s.rope);
+    std::vector<double> distances;
+    if (points) {
+        distances = decay_distances(*max_distance, static_cast<std::size_t>(*points), true);
+    } else {
+        distances.resize(static_cast<std::size_t>(*max_distance + 1));
+        for (std::size_t r = 0; r < distances.size(); ++r)
+            distances[r] = static_cast<double>(r);
+    }
+    const auto bound = rope_decay_bound(f.inv_freq, distances);
+    const auto mean_cos = rope_mean_cos(f.inv_freq, distances);
+    if (format_of(o) == Format::Csv)
+        return write_csv(out, {{"distance_tokens", distances}, {"bound", bound}, {"mean_cos", mean_cos}});
+    json j;
+    json d = json::array();
+    for (double r : distances)
+        d.push_back(static_cast<std::int64_t>(r));
+    j["distance"] = std::move(d);
+    j["bound"] = bound;
+    j["mean_cos"] = mean_cos;
+    write_json(out, j);
+}
+
+Eigen::VectorXd vector_option(const Options& o, const std::string& name)
+{
+    const auto v = o.real_list(name);
+    if (!v)
+        throw UsageError("--" + name + " is required: a comma-separated vector of head-dim numbers");
+    return Eigen::Map<const Eigen::VectorXd>(v->data(), static_cast<Eigen::Index>(v->size()));
+}
+
+void rope_score(const Options& o, Scenario& s, std::ostream& out)
+{
+    const Eigen::VectorXd q = vector_option(o, "query");
+    const Eigen::VectorXd k = vector_option(o, "key");
+    if (!o.has("head-dim") && !o.has("preset") && !o.has("config")) {
+        s.rope.head_dim = static_cast<int>(q.size());
+        validate(s.rope);
+    }
+    if (q.size() != s.rope.head_dim || k.size() != s.rope.head_dim)
+        throw UsageError("--query and --key must each have head-dim = " + std::to_string(s.rope.head_dim)
+                         + " numbers (got " + std::to_string(q.size()) + " and " + std::to_string(k.size()) + ")");
+    const auto m = o.real("query-position").value_or(0.0);
+    const auto n = o.real("key-position").value_or(0.0);
+    for (const auto& [name, v] : {std::pair{"query-position", m}, std::pair{"key-position", n}})
+        if (std::abs(v) > 1e15)
+            throw UsageError(std::string("--") + name + " must be in [-1e15, 1e15] (got " + format_number(v) + ")");
+    const RopeFrequencies f = compute_rope_frequencies(s.rope);
+    json j;
+    j["score"] = posatlas::rope_score(f, q, k, m, n, s.rope.pairing);
+    j["attention_factor"] = f.attention_factor;
+    j["pairing"] = s.rope.pairing == RopePairing::Half ? "half" : "interleaved";
+    write_json(out, j);
+}
+
+void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto position = o.real("position");
+    if (!position)
+        throw UsageError("--position is required: the token position m");
+    if (std::abs(*position) > 1e15)
+        throw UsageError("--position must be in [-1e15, 1e15] (got " + format_number(*position) + ")");
+    const RopeFrequencies f = compute_rope_frequencies(s.rope);
+    const auto angles = rope_angles(f, *position);
+    if (format_of(o) == Format::Csv) {
+        std::vector<double> pair(angles.size());
+        for (std::size_t i = 0; i < pair.size(); ++i)
+            pair[i] = static_cast<double>(i);
+        return write_csv(out, {{"pair", pair}, {"angle_rad", angles}, {"inv_freq_rad_per_token", f.inv_freq}});
+    }
+    json j;
+    j["position"] = *position;
+    j["angle"] = angles;
+    j["inv_freq"] = f.inv_freq;
+    write_json(out, j);
+}
+
+void alibi_slopes_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto slopes = alibi_scaled_slopes(s.alibi);
+    if (format_of(o) == Format::Csv) {
+        std::vector<double> head(slopes.size());
+        for (std::size_t h = 0; h < head.size(); ++h)
+            head[h] = static_cast<double>(h);
+        return write_csv(out, {{"head", head}, {"slope", slopes}});
+    }
+    json j;
+    j["num_heads"] = s.alibi.num_heads;
+    j["slopes"] = slopes;
+    if (s.alibi.scaling != AlibiScaling::None || s.alibi.slope_scale != 1.0)
+        j["reference_slopes"] = alibi_slopes(s.alibi.num_heads);
+    write_json(out, j);
+}
+
+void write_buckets(const Options& o, std::ostream& out, const std::vector<std::int64_t>& rel,
+                   const std::vector<std::int64_t>& bucket)
+{
+    if (format_of(o) == Format::Csv)
+        return write_csv(out, {{"relative_position", to_doubles(rel)}, {"bucket", to_doubles(bucket)}});
+    json j;
+    j["relative_position"] = rel;
+    j["bucket"] = bucket;
+    write_json(out, j);
+}
+
+void t5_buckets(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto [from, to] = range_options(o);
+    std::vector<std::int64_t> rel, bucket;
+    for (std::int64_t r = from; r <= to; ++r) {
+        rel.push_back(r);
+        bucket.push_back(t5_relative_position_bucket(r, s.t5.bidirectional, s.t5.num_buckets, s.t5.max_distance));
+    }
+    write_buckets(o, out, rel, bucket);
+}
+
+void deberta_buckets(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto [from, to] = range_options(o);
+    std::vector<std::int64_t> rel, bucket;
+    for (std::int64_t r = from; r <= to; ++r) {
+        rel.push_back(r);
+        bucket.push_back(s.deberta.position_buckets > 0
+                             ? deberta_log_bucket(r, s.deberta.position_buckets, s.deberta.max_relative_positions)
+                             : r);
+    }
+    write_buckets(o, out, rel, bucket);
+}
+
+void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto length = o.integer("length", 1, kMaxSeqLen);
+    if (!length)
+        throw UsageError("--length is required: the number of positions, in [1, " + std::to_string(kMaxSeqLen) + "]");
+    try {
+        require_matrix_fits("length", *length, s.sinusoidal.dim);
+    } catch (const ParameterError& e) {
+        rethrow_as_usage(e);
+    }
+    const Eigen::MatrixXd pe = sinusoidal_encoding(s.sinusoidal, 0, *length);
+    if (format_of(o) == Format::Csv) {
+        std::vector<std::int64_t> rows(static_cast<std::size_t>(pe.rows())), cols(static_cast<std::size_t>(pe.cols()));
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            rows[i] = static_cast<std::int64_t>(i);
+        for (std::size_t i = 0; i < cols.size(); ++i)
+            cols[i] = static_cast<std::int64_t>(i);
+        return write_matrix_csv(out, pe, "position", rows, "dim_", cols);
+    }
+    json j;
+    j["layout"] = s.sinusoidal.layout == SinusoidalLayout::Split ? "split" : "interleaved";
+    j["base"] = s.sinusoidal.base;
+    j["matrix"] = matrix_json(pe);
+    write_json(out, j);
+}
+
+void learned_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto [from, to] = range_options(o);
+    if (from < 0)
+        throw UsageError("--from must be >= 0 for absolute positions (got " + std::to_string(from) + ")");
+    LearnedTable table = [&] {
+        if (s.learned.table_path.empty())
+            return LearnedTable::seeded(s.learned);
+        try {
+            return LearnedTable::load(s.learned.table_path);
+        } catch (const std::runtime_error& e) {
+            throw UsageError(std::string("--table: ") + e.what());
+        }
+    }();
+    json positions = json::array(), embeddings = json::array();
+    for (std::int64_t p = from; p <= to; ++p) {
+        positions.push_back(p);
+        const auto e = table.embedding(p);
+        if (e)
+            embeddings.push_back(std::vector<double>(e->data(), e->data() + e->size()));
+        else
+            embeddings.push_back(nullptr);
+    }
+    json j;
+    j["trained_length"] = table.trained_length();
+    j["dim"] = table.dim();
+    j["position"] = std::move(positions);
+    j["embedding"] = std::move(embeddings);
+    j["note"] = "positions >= trained_length have no learned embedding: null";
+    write_json(out, j);
+}
+
+void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto kinds = matrix_kinds_for(s.method);
+    MatrixKind kind = kinds.front();
+    if (auto k = o.text("kind")) {
+        const auto parsed = parse_matrix_kind(*k);
+        if (!parsed || std::find(kinds.begin(), kinds.end(), *parsed) == kinds.end()) {
+            std::string allowed;
+            for (auto kk : kinds)
+                allowed += (allowed.empty() ? "" : "|") + std::string(matrix_kind_id(kk));
+            throw UsageError("--kind must be one of " + allowed + " for method " + std::string(method_id(s.method))
+                             + " (got '" + *k + "')");
+        }
+        kind = *parsed;
+    }
+    MatrixWindow w;
+    constexpr std::int64_t kBig = kMaxSeqLen;
+    w.row0 = o.integer("row0", 0, kBig).value_or(0);
+    w.col0 = o.integer("col0", 0, kBig).value_or(0);
+    w.rows = o.integer("rows", 1, kBig).value_or(0);
+    w.cols = o.integer("cols", 1, kBig).value_or(0);
+    w.out_rows = o.integer("out-rows", 1, kBig).value_or(0);
+    w.out_cols = o.integer("out-cols", 1, kBig).value_or(0);
+    const MatrixResult r = compute_matrix(s, kind, w);
+    if (format_of(o) == Format::Csv)
+        return write_matrix_csv(out, r.values, "row", r.row_index, "col_", r.col_index);
+    json j;
+    j["method"] = std::string(method_id(s.method));
+    j["kind"] = std::string(matrix_kind_id(kind));
+    j["row_label"] = r.row_label;
+    j["col_label"] = r.col_label;
+    j["value_label"] = r.value_label;
+    j["row_index"] = r.row_index;
+    j["col_index"] = r.col_index;
+    j["used_toeplitz"] = r.used_toeplitz;
+    j["matrix"] = matrix_json(r.values);
+    write_json(out, j);
+}
+
+void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto trained = o.integer("trained-length", 1, kMaxSeqLen).value_or(0);
+    const auto target = o.integer("target-length", 1, kMaxSeqLen).value_or(0);
+    const RopePairsTable t = rope_pairs(s.rope, trained, target);
+    if (format_of(o) == Format::Csv) {
+        out << "index,theta (rad/token),wavelength (tokens),scaled_theta (rad/token),ratio,regime,"
+               "trained_max_angle (rad),target_max_angle (rad)\n";
+        for (const auto& r : t.rows)
+            out << r.index << ',' << csv_number(r.theta) << ',' << csv_number(r.wavelength) << ','
+                << csv_number(r.scaled_theta) << ',' << csv_number(r.ratio) << ',' << pair_regime_id(r.regime) << ','
+                << csv_number(r.trained_max_angle) << ',' << csv_number(r.target_max_angle) << '\n';
+        return;
+    }
+    json pairs = json::array();
+    for (const auto& r : t.rows) {
+        json row{{"index", r.index},
+                 {"theta", r.theta},
+                 {"wavelength", r.wavelength},
+                 {"scaled_theta", r.scaled_theta},
+                 {"scaled_wavelength", r.scaled_wavelength},
+                 {"ratio", r.ratio},
+                 {"regime", std::string(pair_regime_id(r.regime))},
+                 {"trained_max_angle", r.trained_max_angle},
+                 {"target_max_angle", r.target_max_angle},
+                 {"unseen_rotation", r.unseen_rotation}};
+        if (std::isfinite(r.ramp))
+            row["ramp"] = r.ramp;
+        pairs.push_back(std::move(row));
+    }
+    json boundaries = json::array();
+    for (const auto& b : t.boundaries)
+        boundaries.push_back({{"first_pair", b.first_pair},
+                              {"last_pair", b.last_pair},
+                              {"regime", std::string(pair_regime_id(b.regime))},
+                              {"wavelength_first", b.wavelength_first},
+                              {"wavelength_last", b.wavelength_last}});
+    write_json(out, json{{"rope_type", std::string(rope_type_id(t.frequencies.rope_type))},
+                         {"rotary_dim", t.frequencies.rotary_dim},
+                         {"attention_factor", t.frequencies.attention_factor},
+                         {"trained_length", t.trained_length},
+                         {"target_length", t.target_length},
+                         {"pairs", std::move(pairs)},
+                         {"boundaries", std::move(boundaries)}});
+}
+
+void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto list = o.real_list("lengths");
+    if (!list)
+        throw UsageError("--lengths is required: context lengths N, comma-separated, each in [1, "
+                         + std::to_string(kMaxSeqLen) + "], e.g. 256,1024,4096");
+    std::vector<std::int64_t> lengths;
+    for (double v : *list) {
+        if (v != std::floor(v) || v < 1 || v > static_cast<double>(kMaxSeqLen))
+            throw UsageError("--lengths must be integers in [1, " + std::to_string(kMaxSeqLen) + "] (got "
+                             + format_number(v) + ")");
+        lengths.push_back(static_cast<std::int64_t>(v));
+    }
+    const auto seed = o.integer("seed", 0, std::numeric_limits<std::int64_t>::max()).value_or(0);
+    const auto trials = o.integer("trials", 1, 1024).value_or(8);
+    const EntropyCurve c = attention_entropy(s.rope, lengths, static_cast<std::uint64_t>(seed),
+                                             static_cast<int>(trials));
+    if (format_of(o) == Format::Csv)
+        return write_csv(out, {{"length (tokens)", to_doubles(c.length)},
+                               {"entropy (nats)", c.entropy},
+                               {"entropy_with_temperature (nats)", c.entropy_with_temperature}});
+    write_json(out, json{{"length", c.length},
+                         {"entropy", c.entropy},
+                         {"entropy_with_temperature", c.entropy_with_temperature},
+                         {"attention_factor", compute_rope_frequencies(s.rope).attention_factor},
+                         {"trials", trials},
+                         {"seed", seed}});
+}
+
+const std::vector<Quantity>& quantities()
+{
+    static const std::vector<Quantity> q{
+        {"rope-frequencies", "RoPE inverse frequencies, wavelengths, attention factor (and YaRN ramp)",
+         Method::RoPE, {}, {}, true, rope_frequencies},
+        {"rope-decay", "RoFormer long-term decay bound and mean cos(r theta) for r = 0..R", Method::RoPE,
+         {"max-distance", "points"}, {}, true, rope_decay},
+        {"rope-score", "q.k after rotating q to position m and k to position n (not divided by sqrt(d))",
+         Method::RoPE, {"query", "key", "query-position", "key-position"}, {}, false, rope_score},
+        {"rope-angles", "rotation angle of every pair at a position (radians, mod 2 pi)", Method::RoPE,
+         {"position"}, {}, true, rope_angles_quantity},
+        {"rope-pairs", "per-pair table: theta, wavelength, scaled theta, ratio, regime, max angles (trained/target)",
+         Method::RoPE, {}, {}, true, rope_pairs_quantity},
+        {"attention-entropy", "mean softmax entropy of the last query over N keys, with/without temperature",
+         Method::RoPE, {"lengths", "trials"}, {}, true, attention_entropy_quantity},
+        {"alibi-slopes", "ALiBi head slopes (Press et al.; scaled with --alibi-scaling)", Method::ALiBi, {}, {},
+         true, alibi_slopes_quantity},
+        {"t5-buckets", "T5 relative position -> bucket (relative position = key - query)", Method::T5,
+         {"from", "to"}, {}, true, t5_buckets},
+        {"deberta-buckets", "DeBERTa log-bucketed relative positions", Method::DeBERTa, {"from", "to"}, {}, true,
+         deberta_buckets},
+        {"sinusoidal", "sinusoidal encoding matrix, positions x dimensions", Method::Sinusoidal, {"length"}, {},
+         true, sinusoidal_quantity},
+        {"learned", "learned absolute embeddings of positions --from..--to (null beyond the trained length)",
+         Method::Learned, {"from", "to"}, {}, false, learned_quantity},
+        {"matrix", "a heatmap matrix of any method (--method, --kind logits|bias|buckets|...)", std::nullopt,
+         {"kind", "row0", "col0", "rows", "cols", "out-rows", "out-cols"}, {}, true, matrix_quantity},
+    };
+    return q;
+}
+
+const Quantity* find_quantity(const std::string& name)
+{
+    for (const auto& q : quantities())
+        if (q.name == name)
+            return &q;
+    return nullptr;
+}
+
+} // namespace
+
+Scenario scenario_with_options(const Options& o, Scenario base)
+{
+    apply_method_choice(o, base);
+    apply_method_options(o, base);
+    try {
+        validate(base);
+    } catch (const ParameterError& e) {
+        rethrow_as_usage(e);
+    }
+    return base;
+}
+
+std::vector<std::string> scenario_value_options()
+{
+    std::vector<std::string> v = kSourceOptions;
+    v.insert(v.end(), kRopeOptions.begin(), kRopeOptions.end());
+    v.insert(v.end(), kOtherMethodOptions.begin(), kOtherMethodOptions.end());
+    return v;
+}
+
+std::vector<std::string> scenario_flag_options() { return kScenarioFlags; }
+
+Scenario scenario_from_options(const Options& o, std::optional<Method> required, const std::string& quantity)
+{
+    if (o.has("preset") && o.has("config"))
+        throw UsageError("--preset and --config are exclusive: give one model");
+    Scenario s;
+    std::string model;
+    try {
+        if (auto id = o.text("preset")) {
+            s = load_preset(*id).scenario;
+            model = "preset " + *id;
+        } else if (auto path = o.text("config")) {
+            s = load_model_config(*path).scenario;
+            model = "config " + *path;
+        }
+    } catch (const ConfigError& e) {
+        throw UsageError(std::string(o.has("preset") ? "--preset: " : "--config: ") + e.what());
+    }
+    apply_method_choice(o, s);
+    if (required) {
+        if (!model.empty() && s.method != *required)
+            throw UsageError(model + " uses " + method_noun(s.method) + ", not " + method_noun(*required) + "; "
+                             + quantity + " does not apply (try: " + quantities_for(s.method) + ")");
+        s.method = *required;
+    }
+    apply_method_options(o, s);
+    try {
+        validate(s);
+    } catch (const ParameterError& e) {
+        rethrow_as_usage(e);
+    }
+    return s;
+}
+
+std::string compute_usage()
+{
+    std::ostringstream u;
+    u << "usage: posatlas compute QUANTITY [--preset NAME | --config config.json] [options] [--format json|csv]\n\n"
+         "quantities:\n";
+    for (const auto& q : quantities())
+        u << "  " << std::left << std::setw(18) << q.name << q.summary << "\n";
+    u << "\nRoPE options (Hugging Face config keys): --head-dim --rope-theta --partial-rotary-factor\n"
+         "  --rope-type default|linear|ntk|dynamic|yarn|llama3|longrope --factor --max-position-embeddings\n"
+         "  --original-max-position-embeddings --seq-len --beta-fast --beta-slow --mscale --mscale-all-dim\n"
+         "  --attention-factor --truncate true|false --low-freq-factor --high-freq-factor --short-factor a,b,..\n"
+         "  --long-factor a,b,.. --pairing interleaved|half\n"
+         "other methods: --dim --base --layout interleaved|split --table FILE --max-relative-position\n"
+         "  --num-buckets --max-distance --causal --position-buckets --max-relative-positions --no-c2p --no-p2c\n"
+         "  --num-heads --slope-scale --alibi-bias causal|symmetric --alibi-scaling none|interpolate|ntk\n"
+         "  --trained-length --target-length --npos-max --gate-scale --seed --initializer-range\n"
+         "  --content ones|fixed|random --content-seed --head --seq-len --method\n";
+    return u.str();
+}
+
+int run_compute(const std::vector<std::string>& args, std::ostream& out)
+{
+    if (args.empty() || args.front() == "--help" || args.front() == "-h") {
+        out << compute_usage();
+        if (args.empty())
+            throw UsageError("compute needs a QUANTITY: one of rope-frequencies, rope-pairs, rope-decay, rope-score, "
+                             "rope-angles, attention-entropy, alibi-slopes, t5-buckets, deberta-buckets, sinusoidal, learned, matrix");
+        return 0;
+    }
+    const Quantity* q = find_quantity(args.front());
+    if (!q) {
+        std::string names;
+        for (const auto& qq : quantities())
+            names += (names.empty() ? "" : ", ") + qq.name;
+        throw UsageError("unknown quantity '" + args.front() + "'; one of " + names);
+    }
+    const auto scenario_values = scenario_value_options();
+    std::set<std::string> values(scenario_values.begin(), scenario_values.end());
+    values.insert(q->options.begin(), q->options.end());
+    if (q->tabular)
+        values.insert("format");
+    std::set<std::string> flags(kScenarioFlags.begin(), kScenarioFlags.end());
+    flags.insert(q->flags.begin(), q->flags.end());
+    const Options o(std::vector<std::string>(args.begin() + 1, args.end()), values, flags);
+    if (!o.positional().empty())
+        throw UsageError("unexpected argument '" + o.positional().front() + "'; options start with --");
+    Scenario s = scenario_from_options(o, q->method, q->name);
+    try {
+        q->run(o, s, out);
+    } catch (const ParameterError& e) {
+        rethrow_as_usage(e);
+    }
+    return 0;
+}
+
+int run_presets(const std::vector<std::string>& args, std::ostream& out)
+{
+    const Options o(args, {"format"}, {});
+    if (!o.positional().empty())
+        throw UsageError("unexpected argument '" + o.positional().front() + "'");
+    const auto format = o.choice("format", {"text", "json"}).value_or("text");
+    const auto presets = list_presets();
+    if (format == "json") {
+        json list = json::array();
+        for (const auto& p : presets)
+            list.push_back({{"id", p.id}, {"name", p.name}, {"family", p.family},
+                            {"method", std::string(method_id(p.method))}, {"source", p.source},
+                            {"description", p.description}});
+        write_json(out, json{{"presets", list}});
+        return 0;
+    }
+    for (const auto& p : presets)
+        out << std::left << std::setw(22) << p.id << std::setw(12) << p.family << std::setw(16)
+            << method_id(p.method) << p.source << '\n';
+    return 0;
+}
+
+} // namespace posatlas::cli

@@ -1,1 +1,31 @@
+// `posatlas compute QUANTITY [options]` and `posatlas presets`.
 #pragma once
+
+#include "params.h"
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace posatlas::cli {
+
+class Options;
+
+int run_compute(const std::vector<std::string>& args, std::ostream& out);
+int run_presets(const std::vector<std::string>& args, std::ostream& out);
+std::string compute_usage();
+
+// Builds the Scenario that --preset / --config and the method options describe (flags override the
+// file). Shared with `export`. `required` is the method the quantity needs, if any: a model that uses
+// another encoding is a usage error naming that encoding. Validates the result.
+Scenario scenario_from_options(const Options& o, std::optional<Method> required, const std::string& quantity);
+
+// Applies --method and the method options on top of `base` (a session's scenario) and validates.
+Scenario scenario_with_options(const Options& o, Scenario base);
+
+// The option names scenario_from_options understands.
+std::vector<std::string> scenario_value_options();
+std::vector<std::string> scenario_flag_options();
+
+} // namespace posatlas::cli

@@ -1,0 +1,330 @@
+// End-to-end tests of the `posatlas` command line: the real binary is run and its exit status,
+// stdout (JSON / CSV) and stderr are checked. References for the numbers are named per test.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+struct Result {
+    int status = -1;
+    std::string out, err;
+};
+
+std::string quote(const std::string& s)
+{
+    std::string q = "'";
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+std::string slurp(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+fs::path temp_dir()
+{
+    static const fs::path dir = [] {
+        fs::path d = fs::temp_directory_path() / ("posatlas_cli_tests_" + std::to_string(::getpid()));
+        fs::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+Result run(const std::vector<std::string>& args)
+{
+    static int counter = 0;
+    const fs::path out = temp_dir() / ("out" + std::to_string(counter) + ".txt");
+    const fs::path err = temp_dir() / ("err" + std::to_string(counter++) + ".txt");
+    std::string cmd = quote(POSATLAS_EXE);
+    for (const auto& a : args)
+        cmd += " " + quote(a);
+    cmd += " >" + quote(out.string()) + " 2>" + quote(err.string()) + " </dev/null";
+    const int raw = std::system(cmd.c_str());
+    Result r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+
+json run_json(const std::vector<std::string>& args)
+{
+    const Result r = run(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    return json::parse(r.out);
+}
+
+fs::path write_file(const std::string& name, const std::string& text)
+{
+    const fs::path p = temp_dir() / name;
+    std::ofstream(p) << text;
+    return p;
+}
+
+// ------------------------------------------------------------------ every quantity has its keys
+
+struct KeysCase {
+    std::vector<std::string> args;
+    std::vector<std::string> keys;
+};
+
+class QuantityKeys : public ::testing::TestWithParam<KeysCase> {};
+
+TEST_P(QuantityKeys, JsonParsesAndHasStatedKeys)
+{
+    const json j = run_json(GetParam().args);
+    for (const auto& k : GetParam().keys)
+        EXPECT_TRUE(j.contains(k)) << "missing key " << k << " in " << j.dump().substr(0, 200);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, QuantityKeys,
+    ::testing::Values(
+        KeysCase{{"compute", "rope-frequencies", "--head-dim", "64"},
+                 {"rope_type", "rotary_dim", "inv_freq", "attention_factor", "wavelength"}},
+        KeysCase{{"compute", "rope-frequencies", "--rope-type", "yarn", "--factor", "4",
+                  "--original-max-position-embeddings", "4096"},
+                 {"rope_type", "rotary_dim", "inv_freq", "attention_factor", "wavelength", "ramp"}},
+        KeysCase{{"compute", "alibi-slopes", "--num-heads", "12"}, {"slopes"}},
+        KeysCase{{"compute", "t5-buckets", "--num-buckets", "32", "--max-distance", "128", "--from", "-5", "--to",
+                  "5"},
+                 {"relative_position", "bucket"}},
+        KeysCase{{"compute", "deberta-buckets", "--position-buckets", "256", "--max-relative-positions", "512",
+                  "--from", "-3", "--to", "3"},
+                 {"relative_position", "bucket"}},
+        KeysCase{{"compute", "sinusoidal", "--length", "4", "--dim", "8"}, {"matrix"}},
+        KeysCase{{"compute", "rope-decay", "--head-dim", "16", "--rope-theta", "10000", "--max-distance", "10"},
+                 {"distance", "bound"}},
+        KeysCase{{"compute", "rope-score", "--head-dim", "4", "--rope-theta", "10000", "--query", "1,0,0,1", "--key",
+                  "0,1,1,0", "--query-position", "5", "--key-position", "2"},
+                 {"score"}},
+        KeysCase{{"compute", "rope-angles", "--head-dim", "8", "--position", "3"}, {"angle", "inv_freq"}},
+        KeysCase{{"compute", "learned", "--dim", "4", "--max-position-embeddings", "8", "--from", "6", "--to", "9"},
+                 {"position", "embedding", "trained_length"}},
+        KeysCase{{"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "16"},
+                 {"matrix", "row_index", "col_index", "kind"}},
+        KeysCase{{"presets", "--format", "json"}, {"presets"}}));
+
+// ------------------------------------------------------------------ numbers
+
+TEST(CliNumbers, AlibiSlopesForEightHeadsAreHalfToOneOver256)
+{
+    // Press et al. 2022, sec. 3: for 8 heads the slopes are 1/2, 1/4, ..., 1/256. Exact in binary.
+    const json j = run_json({"compute", "alibi-slopes", "--num-heads", "8"});
+    ASSERT_EQ(j["slopes"].size(), 8u);
+    for (int h = 0; h < 8; ++h)
+        EXPECT_DOUBLE_EQ(j["slopes"][h].get<double>(), std::ldexp(1.0, -(h + 1)));
+}
+
+TEST(CliNumbers, LinearScalingDividesDefaultFrequenciesByFactor)
+{
+    // HF modeling_rope_utils _compute_linear_scaling_rope_parameters: inv_freq /= factor. Rel. tol 1e-12.
+    const json d = run_json({"compute", "rope-frequencies", "--head-dim", "128", "--rope-theta", "10000"});
+    const json l = run_json(
+        {"compute", "rope-frequencies", "--head-dim", "128", "--rope-theta", "10000", "--rope-type", "linear",
+         "--factor", "4"});
+    ASSERT_EQ(d["inv_freq"].size(), 64u);
+    ASSERT_EQ(l["inv_freq"].size(), 64u);
+    EXPECT_DOUBLE_EQ(d["inv_freq"][0].get<double>(), 1.0);
+    for (std::size_t i = 0; i < 64; ++i)
+        EXPECT_NEAR(l["inv_freq"][i].get<double>(), d["inv_freq"][i].get<double>() / 4.0,
+                    1e-12 * d["inv_freq"][i].get<double>());
+}
+
+TEST(CliNumbers, RopeScoreMatchesHandRotation)
+{
+    // head_dim 2, theta_0 = 1: rotating q=(1,0) by m and k=(1,0) by n gives cos(m - n) (Su et al. eq. 13).
+    const json j = run_json({"compute", "rope-score", "--head-dim", "2", "--query", "1,0", "--key", "1,0",
+                             "--query-position", "7", "--key-position", "3"});
+    EXPECT_NEAR(j["score"].get<double>(), std::cos(4.0), 1e-12);
+}
+
+TEST(CliNumbers, RopeScorePassesDimensionsBeyondRotaryDimUnrotated)
+{
+    // partial_rotary_factor 0.5 on head_dim 4: dims 2,3 are not rotated, so they add q2 k2 + q3 k3 = 5.
+    const json j = run_json({"compute", "rope-score", "--head-dim", "4", "--partial-rotary-factor", "0.5", "--query",
+                             "1,0,1,2", "--key", "1,0,1,2", "--query-position", "7", "--key-position", "3"});
+    EXPECT_NEAR(j["score"].get<double>(), std::cos(4.0) + 5.0, 1e-12);
+}
+
+TEST(CliNumbers, DecayBoundAtZeroIsMeanOfOneToHalfD)
+{
+    // RoFormer 3.4.3: at r = 0, |S_j| = j, so (1/(d/2)) sum_{j=1}^{d/2} j = (d/2 + 1) / 2. d = 16 -> 4.5.
+    const json j = run_json({"compute", "rope-decay", "--head-dim", "16", "--rope-theta", "10000",
+                             "--max-distance", "100"});
+    ASSERT_EQ(j["distance"].size(), 101u);
+    EXPECT_EQ(j["distance"][100].get<int>(), 100);
+    EXPECT_NEAR(j["bound"][0].get<double>(), 4.5, 1e-12);
+}
+
+TEST(CliNumbers, T5BucketsOfHuggingFace)
+{
+    // HF T5Attention._relative_position_bucket, bidirectional, 32 buckets, max_distance 128:
+    // r = 0 -> 0, r = 1 -> 17, r = -1 -> 1, r = 200 -> 31 (saturated), r = -200 -> 15.
+    const json j = run_json({"compute", "t5-buckets", "--num-buckets", "32", "--max-distance", "128", "--from",
+                             "-200", "--to", "200"});
+    auto bucket = [&](int r) { return j["bucket"][r + 200].get<int>(); };
+    EXPECT_EQ(bucket(0), 0);
+    EXPECT_EQ(bucket(1), 17);
+    EXPECT_EQ(bucket(-1), 1);
+    EXPECT_EQ(bucket(200), 31);
+    EXPECT_EQ(bucket(-200), 15);
+}
+
+TEST(CliNumbers, LearnedPositionsBeyondTrainedLengthAreNull)
+{
+    const json j = run_json({"compute", "learned", "--dim", "4", "--max-position-embeddings", "8", "--from", "6",
+                             "--to", "9"});
+    EXPECT_TRUE(j["embedding"][0].is_array());
+    EXPECT_TRUE(j["embedding"][1].is_array());
+    EXPECT_TRUE(j["embedding"][2].is_null());
+    EXPECT_TRUE(j["embedding"][3].is_null());
+}
+
+TEST(CliCsv, RopeFrequenciesHasDocumentedHeader)
+{
+    const auto r = run({"compute", "rope-frequencies", "--head-dim", "8", "--format", "csv"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
+              "pair,inv_freq_rad_per_token,inv_freq_original_rad_per_token,wavelength_tokens");
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5); // header + 4 pairs
+}
+
+// ------------------------------------------------------------------ configs and presets
+
+TEST(CliConfig, FlagsOverrideTheConfig)
+{
+    const auto cfg = write_file("llama.json", R"({"model_type": "llama", "hidden_size": 4096,
+        "num_attention_heads": 32, "rope_theta": 500000.0, "max_position_embeddings": 8192})");
+    const json a = run_json({"compute", "rope-frequencies", "--config", cfg.string()});
+    EXPECT_EQ(a["rotary_dim"].get<int>(), 128);
+    EXPECT_NEAR(a["inv_freq"][1].get<double>(), std::pow(500000.0, -2.0 / 128.0), 1e-15);
+    const json b = run_json({"compute", "rope-frequencies", "--config", cfg.string(), "--rope-theta", "10000"});
+    EXPECT_NEAR(b["inv_freq"][1].get<double>(), std::pow(10000.0, -2.0 / 128.0), 1e-15);
+}
+
+TEST(CliConfig, PresetOfAlibiModelGivesItsHeads)
+{
+    // BLOOM-560m: n_head 16 -> 16 slopes 2^-0.5 .. 2^-8 (closest power of two: 16).
+    const json j = run_json({"compute", "alibi-slopes", "--preset", "bloom-560m"});
+    ASSERT_EQ(j["slopes"].size(), 16u);
+    EXPECT_NEAR(j["slopes"][0].get<double>(), std::pow(2.0, -0.5), 1e-15);
+}
+
+TEST(CliConfig, QuantityOfAnotherEncodingExitsTwoAndNamesTheEncoding)
+{
+    const auto r = run({"compute", "rope-frequencies", "--preset", "gpt2"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("learned absolute"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+}
+
+TEST(CliConfig, PresetsListsTheRequiredIds)
+{
+    const json j = run_json({"presets", "--format", "json"});
+    std::vector<std::string> ids;
+    for (const auto& p : j["presets"])
+        ids.push_back(p["id"].get<std::string>());
+    for (const char* id : {"transformer-base", "bert-base", "gpt2", "t5-base", "deberta-v3-base", "llama-2-7b",
+                           "llama-3.1-8b", "qwen2-7b", "mistral-7b", "codellama-7b", "gpt-neox-20b", "bloom-560m",
+                           "mpt-7b", "yarn-llama-2-7b-64k", "deepseek-v2-lite", "phi-3-mini-128k", "gpt-oss-20b"})
+        EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << id;
+}
+
+// ------------------------------------------------------------------ bad input: exit 2, one line naming the option
+
+struct BadCase {
+    std::string name;
+    std::vector<std::string> args;
+    std::string must_mention;
+};
+
+class BadInput : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadInput, ExitsTwoWithOneLineNamingTheProblem)
+{
+    const Result r = run(GetParam().args);
+    EXPECT_EQ(r.status, 2) << r.out << r.err;
+    EXPECT_TRUE(r.out.empty() || GetParam().args.size() == 1) << r.out;
+    ASSERT_FALSE(r.err.empty());
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(GetParam().must_mention), std::string::npos) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, BadInput,
+    ::testing::Values(
+        BadCase{"UnknownOption", {"compute", "rope-frequencies", "--rope-thetaa", "5"}, "--rope-thetaa"},
+        BadCase{"BaseBelowOne", {"compute", "rope-frequencies", "--rope-theta", "0.5"}, "--rope-theta"},
+        BadCase{"OddHeadDim", {"compute", "rope-frequencies", "--head-dim", "7"}, "--head-dim"},
+        BadCase{"FactorBelowOne", {"compute", "rope-frequencies", "--rope-type", "linear", "--factor", "0.5"},
+                "--factor"},
+        BadCase{"NotANumber", {"compute", "rope-frequencies", "--rope-theta", "abc"}, "--rope-theta"},
+        BadCase{"NanValue", {"compute", "rope-frequencies", "--rope-theta", "nan"}, "--rope-theta"},
+        BadCase{"MalformedList",
+                {"compute", "rope-frequencies", "--rope-type", "longrope", "--short-factor", "1,,2"},
+                "--short-factor"},
+        BadCase{"WrongListLength",
+                {"compute", "rope-frequencies", "--head-dim", "8", "--rope-type", "longrope", "--short-factor",
+                 "1,2", "--long-factor", "1,2,3,4"},
+                "--short-factor"},
+        BadCase{"UnknownRopeType", {"compute", "rope-frequencies", "--rope-type", "magic"}, "--rope-type"},
+        BadCase{"BadTruncate", {"compute", "rope-frequencies", "--truncate", "maybe"}, "--truncate"},
+        BadCase{"ZeroHeads", {"compute", "alibi-slopes", "--num-heads", "0"}, "--num-heads"},
+        BadCase{"MissingRange", {"compute", "t5-buckets"}, "--from"},
+        BadCase{"ReversedRange", {"compute", "t5-buckets", "--from", "5", "--to", "-5"}, "--to"},
+        BadCase{"TooFewBuckets", {"compute", "t5-buckets", "--num-buckets", "1", "--from", "0", "--to", "1"},
+                "--num-buckets"},
+        BadCase{"HugeSinusoidal", {"compute", "sinusoidal", "--length", "10000000", "--dim", "4096"}, "--length"},
+        BadCase{"MissingConfig", {"compute", "rope-frequencies", "--config", "/nonexistent/config.json"},
+                "--config"},
+        BadCase{"UnknownPreset", {"compute", "rope-frequencies", "--preset", "llama-9000"}, "--preset"},
+        BadCase{"UnknownQuantity", {"compute", "rope-magic"}, "rope-magic"},
+        BadCase{"UnknownCommand", {"frobnicate"}, "frobnicate"},
+        BadCase{"QueryWrongLength",
+                {"compute", "rope-score", "--head-dim", "4", "--query", "1,2", "--key", "1,2,3,4"}, "--query"},
+        BadCase{"MissingValue", {"compute", "rope-frequencies", "--rope-theta"}, "--rope-theta"},
+        BadCase{"BadKind", {"compute", "matrix", "--method", "rope", "--kind", "buckets"}, "--kind"}),
+    [](const auto& info) { return info.param.name; });
+
+TEST(BadInput, MalformedConfigFileIsAClearError)
+{
+    const auto cfg = write_file("broken.json", "{\"model_type\": \"llama\", \"rope_theta\": ");
+    const Result r = run({"compute", "rope-frequencies", "--config", cfg.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--config"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("broken.json"), std::string::npos) << r.err;
+}
+
+TEST(BadInput, WrongTypeInConfigNamesTheKey)
+{
+    const auto cfg = write_file("wrongtype.json", R"({"model_type": "llama", "rope_theta": "abc"})");
+    const Result r = run({"compute", "rope-frequencies", "--config", cfg.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("rope_theta"), std::string::npos) << r.err;
+}
+
+} // namespace

@@ -1,0 +1,236 @@
+#include "session.h"
+
+#include "figure_export.h"
+#include "scenario_json.h"
+#include "validation.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <nlohmann/json.hpp>
+
+namespace posatlas::ui {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormat = "posatlas-session";
+
+[[noreturn]] void fail(const std::string& message) { throw SessionError(message); }
+
+json settings_to_json(const ViewSettings& v)
+{
+    json pairs = json::array();
+    for (int p : v.pairs)
+        pairs.push_back(p);
+    json overlay = json::array();
+    for (Method m : v.overlay)
+        overlay.push_back(std::string(method_id(m)));
+    return {{"matrix_kind", v.matrix_kind ? json(std::string(matrix_kind_id(*v.matrix_kind))) : json(nullptr)},
+            {"row0", v.row0},
+            {"col0", v.col0},
+            {"rows", v.rows},
+            {"cols", v.cols},
+            {"pixel_width", v.pixel_width},
+            {"pixel_height", v.pixel_height},
+            {"small_multiples", v.small_multiples},
+            {"max_panels", v.max_panels},
+            {"max_distance", v.max_distance},
+            {"log_x", v.log_x},
+            {"curve_points", v.curve_points},
+            {"overlay", overlay},
+            {"query_position", v.query_position},
+            {"key_position", v.key_position},
+            {"pairs", pairs}};
+}
+
+// Typed field access with the dotted key in every message.
+template <typename T>
+void read(const json& obj, const char* key, T& out, const char* expected)
+{
+    const auto it = obj.find(key);
+    if (it == obj.end())
+        return;
+    try {
+        if constexpr (std::is_same_v<T, bool>) {
+            if (!it->is_boolean())
+                throw std::invalid_argument("type");
+        } else if constexpr (std::is_integral_v<T>) {
+            if (!it->is_number_integer())
+                throw std::invalid_argument("type");
+        } else if constexpr (std::is_floating_point_v<T>) {
+            if (!it->is_number())
+                throw std::invalid_argument("type");
+        }
+        out = it->get<T>();
+    } catch (const std::exception&) {
+        fail(std::string("views.settings.") + key + ": expected " + expected + ", got " + it->dump());
+    }
+}
+
+ViewSettings settings_from_json(const json& j)
+{
+    ViewSettings v;
+    if (!j.is_object())
+        fail("views.settings: expected an object");
+    if (const auto it = j.find("matrix_kind"); it != j.end() && !it->is_null()) {
+        const auto k = it->is_string() ? parse_matrix_kind(it->get<std::string>()) : std::nullopt;
+        if (!k)
+            fail("views.settings.matrix_kind: expected logits|encoding|bias|buckets|cope-positions|cope-gates, got "
+                 + it->dump());
+        v.matrix_kind = *k;
+    }
+    read(j, "row0", v.row0, "an integer");
+    read(j, "col0", v.col0, "an integer");
+    read(j, "rows", v.rows, "an integer");
+    read(j, "cols", v.cols, "an integer");
+    read(j, "pixel_width", v.pixel_width, "an integer");
+    read(j, "pixel_height", v.pixel_height, "an integer");
+    read(j, "small_multiples", v.small_multiples, "true or false");
+    read(j, "max_panels", v.max_panels, "an integer");
+    read(j, "max_distance", v.max_distance, "an integer");
+    read(j, "log_x", v.log_x, "true or false");
+    read(j, "curve_points", v.curve_points, "an integer");
+    read(j, "query_position", v.query_position, "a number");
+    read(j, "key_position", v.key_position, "a number");
+    read(j, "pairs", v.pairs, "an array of integers");
+    if (const auto it = j.find("overlay"); it != j.end()) {
+        if (!it->is_array())
+            fail("views.settings.overlay: expected an array of method ids");
+        for (const auto& m : *it) {
+            const auto parsed = m.is_string() ? parse_method(m.get<std::string>()) : std::nullopt;
+            if (!parsed)
+                fail("views.settings.overlay: unknown method " + m.dump());
+            v.overlay.push_back(*parsed);
+        }
+    }
+    // Values a hand-edited file could make absurd: refuse rather than allocate or loop.
+    if (v.pixel_width < 16 || v.pixel_width > 8192 || v.pixel_height < 16 || v.pixel_height > 8192)
+        fail("views.settings.pixel_width/pixel_height: must be in [16, 8192]");
+    if (v.curve_points < 2 || v.curve_points > 100000)
+        fail("views.settings.curve_points: must be in [2, 100000]");
+    if (v.max_panels < 1 || v.max_panels > 64)
+        fail("views.settings.max_panels: must be in [1, 64]");
+    if (v.max_distance < 0 || v.max_distance > kMaxDistance)
+        fail("views.settings.max_distance: must be in [0, " + std::to_string(kMaxDistance) + "]");
+    return v;
+}
+
+} // namespace
+
+QString view_kind_id(ViewKind k)
+{
+    switch (k) {
+    case ViewKind::Heatmap: return QStringLiteral("heatmap");
+    case ViewKind::Curves: return QStringLiteral("curves");
+    case ViewKind::Rotation: return QStringLiteral("rotation");
+    case ViewKind::Spectrum: return QStringLiteral("spectrum");
+    }
+    return QStringLiteral("heatmap");
+}
+
+std::optional<ViewKind> parse_view_kind(const QString& id)
+{
+    for (ViewKind k : kAllViewKinds)
+        if (view_kind_id(k) == id)
+            return k;
+    if (id == QLatin1String("decay"))
+        return ViewKind::Curves;
+    return std::nullopt;
+}
+
+QByteArray session_to_json(const Session& s)
+{
+    json visible = json::array();
+    for (const QString& v : s.visible_views)
+        visible.push_back(v.toStdString());
+    const json j{{"format", kFormat},
+                 {"version", kSessionVersion},
+                 {"scenario", scenario_to_json(s.scenario)},
+                 {"views", {{"visible", visible}, {"settings", settings_to_json(s.settings)}}},
+                 {"figure", {{"colormap", s.colormap ? json(colormap_id(*s.colormap).toStdString()) : json("auto")}}}};
+    return QByteArray::fromStdString(j.dump(2)) + '\n';
+}
+
+Session session_from_json(const QByteArray& bytes)
+{
+    const json j = json::parse(bytes.toStdString(), nullptr, false);
+    if (j.is_discarded())
+        fail("not a JSON document");
+    if (!j.is_object() || j.value("format", json()) != kFormat)
+        fail("not a PosAtlas session (expected \"format\": \"posatlas-session\")");
+    const auto version = j.find("version");
+    if (version == j.end() || !version->is_number_integer())
+        fail("the session has no integer \"version\"");
+    const int v = version->get<int>();
+    if (v > kSessionVersion)
+        fail("the session is version " + std::to_string(v) + ", newer than this PosAtlas understands ("
+             + std::to_string(kSessionVersion) + "); open it with a newer PosAtlas");
+    if (v < 1)
+        fail("the session version " + std::to_string(v) + " is not valid (the first version is 1)");
+    Session s;
+    try {
+        if (const auto it = j.find("scenario"); it != j.end())
+            s.scenario = scenario_from_json(*it);
+        validate(s.scenario);
+    } catch (const ScenarioJsonError& e) {
+        fail(std::string("scenario.") + e.what());
+    } catch (const ParameterError& e) {
+        fail(std::string("scenario: ") + e.what());
+    }
+    if (const auto views = j.find("views"); views != j.end()) {
+        if (!views->is_object())
+            fail("views: expected an object");
+        if (const auto it = views->find("settings"); it != views->end())
+            s.settings = settings_from_json(*it);
+        if (const auto it = views->find("visible"); it != views->end()) {
+            if (!it->is_array())
+                fail("views.visible: expected an array of view names");
+            s.visible_views.clear();
+            for (const auto& name : *it) {
+                if (!name.is_string() || !parse_view_kind(QString::fromStdString(name.get<std::string>())))
+                    fail("views.visible: unknown view " + name.dump() + " (heatmap, curves, rotation, spectrum)");
+                s.visible_views.push_back(QString::fromStdString(name.get<std::string>()));
+            }
+        }
+    }
+    if (const auto fig = j.find("figure"); fig != j.end() && fig->is_object()) {
+        if (const auto it = fig->find("colormap"); it != fig->end()) {
+            if (!it->is_string())
+                fail("figure.colormap: expected a colour map name");
+            const QString id = QString::fromStdString(it->get<std::string>());
+            if (id != QLatin1String("auto")) {
+                const auto map = parse_colormap(id);
+                if (!map)
+                    fail("figure.colormap: unknown colour map " + it->dump());
+                s.colormap = *map;
+            }
+        }
+    }
+    return s;
+}
+
+void save_session(const Session& s, const QString& path)
+{
+    try {
+        write_file_atomically(path, session_to_json(s));
+    } catch (const ExportError& e) {
+        fail(e.what());
+    }
+}
+
+Session load_session(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        fail(path.toStdString() + ": " + file.errorString().toStdString());
+    if (file.size() > 64 * 1024 * 1024)
+        fail(path.toStdString() + ": larger than 64 MiB, not a session file");
+    try {
+        return session_from_json(file.readAll());
+    } catch (const SessionError& e) {
+        fail(path.toStdString() + ": " + e.what());
+    }
+}
+
+} // namespace posatlas::ui

@@ -1,0 +1,50 @@
+// Session files (.posatlas.json): the method, every parameter, the views and their settings, so that
+// opening one shows exactly the same figures, in the GUI or through `posatlas export --session`.
+//
+// Format: {"format": "posatlas-session", "version": 1, "scenario": {...scenario_to_json...},
+//          "views": {"visible": ["heatmap", ...], "settings": {...}}, "figure": {"colormap": "viridis", ...}}
+// A file whose version is newer than kSessionVersion, or that is not a session, gets a clear
+// SessionError; older versions are upgraded when a reader exists (version 1 is the first).
+#pragma once
+
+#include "colormap.h"
+#include "params.h"
+#include "view_jobs.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <stdexcept>
+
+namespace posatlas::ui {
+
+inline constexpr int kSessionVersion = 1;
+
+class SessionError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct Session {
+    Scenario scenario;
+    ViewSettings settings;
+    std::optional<Colormap> colormap; // nullopt: automatic (diverging for signed data, viridis otherwise)
+    QStringList visible_views{QStringLiteral("heatmap"), QStringLiteral("curves"), QStringLiteral("rotation"),
+                              QStringLiteral("spectrum")};
+};
+
+QString view_kind_id(ViewKind k); // "heatmap", "curves", "rotation", "spectrum"
+std::optional<ViewKind> parse_view_kind(const QString& id); // also accepts "decay" for curves
+
+QByteArray session_to_json(const Session& s);
+// Throws SessionError with a message naming the problem (not JSON, wrong format, newer version, a key
+// of the wrong type). Validates the scenario (ParameterError is reported as a SessionError).
+Session session_from_json(const QByteArray& bytes);
+
+// File helpers: atomic write (QSaveFile); read with the path in every error message.
+void save_session(const Session& s, const QString& path);
+Session load_session(const QString& path);
+
+} // namespace posatlas::ui
