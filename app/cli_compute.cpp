@@ -230,7 +230,7 @@ void apply_method_options(const Options& o, Scenario& s)
     if (stddev)
         s.learned.stddev = s.shaw.stddev = s.transformer_xl.stddev = s.deberta.stddev = s.cope.stddev = *stddev;
     // Content vectors and the shown head
-    if (auto v = o.choice("content", {"ones", "fixed", "random"}))
+    if (auto v = o.choice("content", {"ones", "zero", "fixed", "random"}))
         s.content.kind = *parse_content_kind(*v);
     if (auto v = o.integer("content-seed", 0, std::numeric_limits<std::int64_t>::max()))
         s.content.seed = static_cast<std::uint64_t>(*v);
@@ -809,7 +809,7 @@ std::string compute_usage()
          "  --num-buckets --max-distance --causal --position-buckets --max-relative-positions --no-c2p --no-p2c\n"
          "  --num-heads --slope-scale --alibi-bias causal|symmetric --alibi-scaling none|interpolate|ntk\n"
          "  --trained-length --target-length --npos-max --gate-scale --seed --initializer-range\n"
-         "  --content ones|fixed|random --content-seed --head --seq-len --method\n";
+         "  --content ones|zero|fixed|random --content-seed --head --seq-len --method\n";
     return u.str();
 }
 

@@ -544,6 +544,9 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
         out.max = any ? std::max(out.max, v) : v;
         any = true;
     }
+    // A diverging map centred on 0 only helps when the values straddle 0; all-positive logits or
+    // all-negative biases read better on a sequential map over [min, max].
+    out.is_signed = out.is_signed && any && out.min < 0.0 && out.max > 0.0;
     return out;
 }
 

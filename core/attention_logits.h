@@ -61,7 +61,7 @@ struct MatrixResult {
     std::string row_label;                  // "query position i"
     std::string col_label;                  // "key position j" / "dimension"
     std::string value_label;                // "logit", "bias", "bucket", ...
-    bool is_signed = false;                 // suggests a diverging colour map centred on 0
+    bool is_signed = false;                 // values straddle 0: suggests a diverging colour map centred on 0
     bool is_integer = false;                // bucket indices
     bool used_toeplitz = false;             // computed from distinct offsets only
     double min = 0.0, max = 0.0;            // over finite cells

@@ -18,6 +18,7 @@ Eigen::VectorXd content_vector(const ContentParams& c, int dim, std::int64_t pos
 {
     switch (c.kind) {
     case ContentKind::Ones: return Eigen::VectorXd::Ones(dim);
+    case ContentKind::Zero: return Eigen::VectorXd::Zero(dim);
     case ContentKind::Fixed: return seeded_vector(c.seed, rng::kFixedContent, dim, 0);
     case ContentKind::Random: return seeded_vector(c.seed, stream, dim, position);
     }

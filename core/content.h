@@ -1,6 +1,9 @@
 // Content vectors: the "x" that positional information is added to or mixed with, so that the
 // positional part of an attention logit can be seen apart from (or together with) content.
 //   Ones:   q_i = k_j = (1, ..., 1)                   -> logits show the pure positional pattern
+//   Zero:   q_i = k_j = 0                             -> only position-position terms survive (for
+//           absolute encodings the classic p_i . p_j picture; relative methods that multiply content
+//           by position, such as RoPE, give zero)
 //   Fixed:  q_i = k_j = one seeded N(0,1) vector      -> a single "token" repeated
 //   Random: q_i, k_j independent seeded N(0,1) vectors -> a random sequence
 // Vectors are generated per position from core/rng.h, so any window of positions is produced

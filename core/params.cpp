@@ -41,8 +41,9 @@ constexpr std::array<std::pair<std::string_view, RopeType>, 10> kRopeTypeIds{{
     {"ntk-aware", RopeType::Ntk},
 }};
 
-constexpr std::array<std::pair<std::string_view, ContentKind>, 3> kContentIds{{
+constexpr std::array<std::pair<std::string_view, ContentKind>, 4> kContentIds{{
     {"ones", ContentKind::Ones},
+    {"zero", ContentKind::Zero},
     {"fixed", ContentKind::Fixed},
     {"random", ContentKind::Random},
 }};

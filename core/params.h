@@ -172,6 +172,7 @@ struct CopeParams {
 // ---------------------------------------------------------------- content vectors
 enum class ContentKind {
     Ones,   // every position's query and key is the all-ones vector
+    Zero,   // no content at all: only the positional terms remain (p_i . p_j for absolute methods)
     Fixed,  // one seeded random vector, repeated at every position
     Random, // seeded N(0, 1) vectors, independent per position (query and key differ)
 };
@@ -179,7 +180,7 @@ struct ContentParams {
     ContentKind kind = ContentKind::Ones;
     std::uint64_t seed = 0;
 };
-std::string_view content_kind_id(ContentKind k); // "ones", "fixed", "random"
+std::string_view content_kind_id(ContentKind k); // "ones", "zero", "fixed", "random"
 std::optional<ContentKind> parse_content_kind(std::string_view id);
 
 // ---------------------------------------------------------------- scenario

@@ -236,7 +236,7 @@ Scenario scenario_from_json(const json& j, const Scenario& base)
     top.integer("seq_len", s.seq_len);
     top.integer("head", s.head);
     if (auto c = top.child("content")) {
-        c->id("kind", s.content.kind, [](const std::string& v) { return parse_content_kind(v); }, "ones|fixed|random");
+        c->id("kind", s.content.kind, [](const std::string& v) { return parse_content_kind(v); }, "ones|zero|fixed|random");
         c->seed("seed", s.content.seed);
     }
     if (auto c = top.child("sinusoidal")) {

@@ -94,10 +94,18 @@ QString format_number(double value, int significant)
     if (std::isinf(value))
         return value > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
     QString s;
-    if (value == std::floor(value) && std::abs(value) < 1e7)
+    const double mag = std::abs(value);
+    if (value == std::floor(value) && mag < 1e7) {
         s = QString::number(static_cast<qint64>(value));
-    else
+    } else if (mag != 0.0 && (mag < 1e-3 || mag >= 1e5)) {
+        // Compact scientific form for labels in narrow panels: 1.15e-4, not 0.000115 or 1.15e-04.
+        s = QString::number(value, 'e', std::max(0, significant - 1));
+        const auto e = s.indexOf(QLatin1Char('e'));
+        const int exponent = s.mid(e + 1).toInt();
+        s = s.left(e) + QLatin1Char('e') + QString::number(exponent);
+    } else {
         s = QString::number(value, 'g', significant);
+    }
     // A typographic minus reads better on slides than a hyphen.
     if (s.startsWith(QLatin1Char('-')))
         s.replace(0, 1, QChar(0x2212));

@@ -236,7 +236,7 @@ bool ParameterPanel::isRowVisible(ParamId id) const
         return false;
     if (spec.rope_types != 0 && !(spec.rope_types & (1u << static_cast<unsigned>(s.rope.rope_type))))
         return false;
-    if (id == ParamId::ContentSeed && s.content.kind == ContentKind::Ones)
+    if (id == ParamId::ContentSeed && (s.content.kind == ContentKind::Ones || s.content.kind == ContentKind::Zero))
         return false;
     if ((id == ParamId::AlibiTrained || id == ParamId::AlibiTarget) && s.alibi.scaling == AlibiScaling::None)
         return false;

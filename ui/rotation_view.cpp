@@ -272,7 +272,7 @@ void RotationView::paintPair(QPainter& painter, const QRectF& cell, int pair,
     const double theta = m_data.theta[i];
     const QString l1 = tr("pair %1 · θ = %2").arg(pair).arg(format_number(theta, 3));
     const QString l2 =
-        theta > 0 ? tr("wavelength %1").arg(format_number(2 * kPi / theta, 4)) : tr("wavelength ∞");
+        theta > 0 ? tr("wavelength %1").arg(format_number(2 * kPi / theta, 3)) : tr("wavelength ∞");
     const double top = c.y() + R + fm.height() * 0.3;
     painter.setPen(colors.text);
     painter.drawText(QRectF(cell.left(), top, cell.width(), fm.height()), Qt::AlignHCenter | Qt::AlignVCenter,

@@ -19,6 +19,7 @@ constexpr unsigned kScaled = bit(RopeType::Linear) | bit(RopeType::Ntk) | bit(Ro
 
 const char* const kContentChoices[] = {
     QT_TRANSLATE_NOOP("ParamSpec", "Ones (pure position)"),
+    QT_TRANSLATE_NOOP("ParamSpec", "Zero (position terms only)"),
     QT_TRANSLATE_NOOP("ParamSpec", "Fixed random vector"),
     QT_TRANSLATE_NOOP("ParamSpec", "Random per position"), nullptr};
 const char* const kLayoutChoices[] = {QT_TRANSLATE_NOOP("ParamSpec", "Interleaved sin/cos"),
@@ -54,8 +55,8 @@ const std::array<ParamSpec, kParamCount> kSpecs{{
      QT_TRANSLATE_NOOP("ParamSpec", "Attention head shown by single-panel views of per-head methods (ALiBi, T5)."),
      0, 1023},
     {ParamId::ContentKind, K::Choice, std::nullopt, "content", QT_TRANSLATE_NOOP("ParamSpec", "Content vectors"), "",
-     QT_TRANSLATE_NOOP("ParamSpec", "The query/key vectors positions are mixed with: ones show the pure positional pattern; random vectors show a real-looking sequence."),
-     0, 2, false, 0, 1, kContentChoices},
+     QT_TRANSLATE_NOOP("ParamSpec", "The query/key vectors positions are mixed with: ones show the pure positional pattern; zero keeps only position-position terms (p_i · p_j); random vectors show a real-looking sequence."),
+     0, 3, false, 0, 1, kContentChoices},
     {ParamId::ContentSeed, K::Int, std::nullopt, "content_seed", QT_TRANSLATE_NOOP("ParamSpec", "Content seed"), "",
      QT_TRANSLATE_NOOP("ParamSpec", "Seed of the random content vectors (same seed, same picture)."), 0, kSeedMax},
 
@@ -337,7 +338,7 @@ void set_param_value(Scenario& s, ParamId id, double v)
         break;
     case ParamId::SeqLen: s.seq_len = to_int64(v); break;
     case ParamId::Head: s.head = to_int(v); break;
-    case ParamId::ContentKind: s.content.kind = static_cast<ContentKind>(std::clamp(to_int(v), 0, 2)); break;
+    case ParamId::ContentKind: s.content.kind = static_cast<ContentKind>(std::clamp(to_int(v), 0, 3)); break;
     case ParamId::ContentSeed: s.content.seed = to_seed(v); break;
     case ParamId::SinDim: s.sinusoidal.dim = to_int(v); break;
     case ParamId::SinBase: s.sinusoidal.base = v; break;

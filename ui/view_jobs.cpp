@@ -456,6 +456,15 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     if (data.log_x)
         for (auto& series : data.series)
             drop_nonpositive_x(series);
+    // A vertical marker beyond the curves (a 4096 context on a 256-distance plot) would stretch the
+    // axis and squash the data into a corner: keep only the markers inside the plotted range.
+    double x_max = 0.0;
+    for (const auto& series : data.series)
+        for (double x : series.x)
+            x_max = std::max(x_max, x);
+    data.markers.erase(std::remove_if(data.markers.begin(), data.markers.end(),
+                                      [&](const CurveMarker& m) { return m.vertical && m.value > x_max; }),
+                       data.markers.end());
     report_progress(progress, 1.0);
     return data;
 }
