@@ -282,6 +282,9 @@ QImage render_figure_image(const Figure& figure, const FigureExportOptions& opti
                  QImage::Format_ARGB32_Premultiplied);
     if (image.isNull())
         fail(QStringLiteral("not enough memory for a %1 x %2 pixel image").arg(image.width()).arg(image.height()));
+    // Filled first: when size * dpi / 96 is fractional the last row / column is only partly covered
+    // by the painted background, and would otherwise blend with uninitialised memory.
+    image.fill(background(options.render));
     image.setDevicePixelRatio(scale);
     image.setDotsPerMeterX(static_cast<int>(std::lround(options.dpi / 0.0254)));
     image.setDotsPerMeterY(static_cast<int>(std::lround(options.dpi / 0.0254)));

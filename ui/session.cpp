@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace posatlas::ui {
 namespace {
 
@@ -217,6 +219,25 @@ void save_session(const Session& s, const QString& path)
     } catch (const ExportError& e) {
         fail(e.what());
     }
+}
+
+QString figure_description(const Scenario& s)
+{
+    return scenario_caption(s) + QStringLiteral("\nPosAtlas scenario: ")
+           + QString::fromStdString(scenario_to_json(s).dump());
+}
+
+void set_figure_metadata(FigureExportOptions& options, const Figure& figure, const Scenario& s)
+{
+    options.title = figure.figureTitle();
+    options.description = figure_description(s);
+}
+
+ViewSettings export_view_settings(ViewSettings settings, const FigureExportOptions& options)
+{
+    settings.pixel_width = static_cast<int>(std::min(4096.0, options.size.width() * options.dpi / 96.0));
+    settings.pixel_height = static_cast<int>(std::min(4096.0, options.size.height() * options.dpi / 96.0));
+    return settings;
 }
 
 Session load_session(const QString& path)

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "colormap.h"
+#include "figure_export.h"
 #include "params.h"
 #include "view_jobs.h"
 
@@ -46,5 +47,16 @@ Session session_from_json(const QByteArray& bytes);
 // File helpers: atomic write (QSaveFile); read with the path in every error message.
 void save_session(const Session& s, const QString& path);
 Session load_session(const QString& path);
+
+// ---- Shared by `posatlas export` and the GUI's File > Export figure, so both write the same file.
+
+// The metadata of an exported figure: title = the figure's title; description = the one-line
+// scenario caption, then "\nPosAtlas scenario: " and the scenario as compact JSON (enough to remake
+// the figure).
+QString figure_description(const Scenario& s);
+void set_figure_metadata(FigureExportOptions& options, const Figure& figure, const Scenario& s);
+// The view settings an export computes with: the heatmap is computed at the figure's device
+// resolution (size * dpi / 96, at most 4096 per side), not at the on-screen widget's.
+ViewSettings export_view_settings(ViewSettings settings, const FigureExportOptions& options);
 
 } // namespace posatlas::ui
