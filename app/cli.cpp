@@ -2,6 +2,7 @@
 
 #include "cli_compute.h"
 #include "cli_export.h"
+#include "cli_screenshots.h"
 #include "cli_options.h"
 #include "model_config.h"
 #include "types.h"
@@ -20,6 +21,7 @@ std::string usage()
            "                        --font-scale F --colormap auto|viridis|magma|cividis|diverging --kind K\n"
            "                        --max-distance R --linear-x --query-position M --key-position N]\n"
            "       posatlas gallery --out DIR [--format png|svg|pdf|csv|json] [--only NAME] [figure options]\n"
+           "       posatlas screenshots --out DIR [--dark]   the README's screenshots of the app\n"
            "       posatlas presets [--format json]  list the shipped model presets\n"
            "       posatlas help | --help | --version\n\n"
            + compute_usage();
@@ -27,6 +29,10 @@ std::string usage()
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
+    // Commands that render create a QApplication on demand; it must go before static destructors run.
+    struct ReleaseApplication {
+        ~ReleaseApplication() { release_application(); }
+    } release;
     try {
         if (args.empty() || args.front() == "help" || args.front() == "--help" || args.front() == "-h") {
             out << usage();
@@ -45,8 +51,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             return run_export(rest, out);
         if (args.front() == "gallery")
             return run_gallery(rest, out);
+        if (args.front() == "screenshots")
+            return run_screenshots(rest, out);
         throw UsageError("unknown command '" + args.front()
-                         + "'; one of compute, export, gallery, presets, help (see posatlas --help)");
+                         + "'; one of compute, export, gallery, screenshots, presets, help (see posatlas --help)");
     } catch (const UsageError& e) {
         err << "posatlas: " << e.what() << '\n';
         return 2;

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <memory>
 #include <ostream>
 #include <set>
@@ -28,18 +29,36 @@ using namespace posatlas::ui;
 
 // The command line renders without a display: Qt's offscreen platform, unless the user chose one.
 // Widgets need a QApplication; one is made on first use and lives until exit.
+// The command line promises one line on stderr for an error and nothing otherwise; Qt's notice that
+// XDG_RUNTIME_DIR is unset (normal under ssh, cron and CI) is not ours to print.
+void quiet_qt_messages(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    if (type != QtFatalMsg && message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR")))
+        return;
+    std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+}
+
+} // namespace
+
 void ensure_application()
 {
     if (QCoreApplication::instance())
         return;
+    qInstallMessageHandler(quiet_qt_messages);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     static int argc = 1;
     static char name[] = "posatlas";
     static char* argv[] = {name, nullptr};
-    static QApplication app(argc, argv);
+    // Heap, not a function-local static: a QApplication destroyed by exit handlers, after Qt's own
+    // globals, crashes in QInputDevice's destructor. release_application() deletes it in order.
+    new QApplication(argc, argv);
     QApplication::setApplicationName(QStringLiteral("PosAtlas"));
 }
+
+void release_application() { delete QCoreApplication::instance(); }
+
+namespace {
 
 const std::vector<std::string> kFigureOptions{"out", "width", "height", "dpi", "theme", "caption", "font-scale",
                                               "colormap"};
@@ -79,9 +98,7 @@ void write_output(const Figure& figure, const ViewResult& data, const QString& p
     if (!format)
         throw UsageError("--out " + path.toStdString() + ": unknown extension; use one of "
                          + export_format_list().toStdString());
-    options.title = figure.figureTitle();
-    options.description = scenario_caption(s) + QStringLiteral("\nPosAtlas scenario: ")
-                          + QString::fromStdString(scenario_to_json(s).dump());
+    set_figure_metadata(options, figure, s); // the same metadata as the GUI's export (session.h)
     try {
         if (*format == ExportFormat::Csv || *format == ExportFormat::Json)
             export_numbers(data, path);
@@ -154,9 +171,8 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
     v.rows = o.integer("rows", 1, kMaxSeqLen).value_or(v.rows);
     v.cols = o.integer("cols", 1, kMaxSeqLen).value_or(v.cols);
     const FigureExportOptions options = figure_options(o, scenario_caption(s), QSizeF(1200, 800));
-    // The heatmap is computed at the figure's device resolution, not more.
-    v.pixel_width = static_cast<int>(std::min(4096.0, options.size.width() * options.dpi / 96.0));
-    v.pixel_height = static_cast<int>(std::min(4096.0, options.size.height() * options.dpi / 96.0));
+    // The heatmap is computed at the figure's device resolution, not more (as the GUI's export).
+    v = export_view_settings(v, options);
 
     ensure_application();
     std::optional<Colormap> colormap = o.has("colormap") ? colormap_option(o) : session.colormap;
@@ -194,9 +210,7 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out)
         const QString path = QDir(QString::fromStdString(*dir)).filePath(g.stem + QLatin1Char('.') + QString::fromStdString(format));
         FigureExportOptions options = figure_options(o, scenario_caption(g.scenario), QSizeF(1200, 800));
         options.render.caption = o.has("caption") ? options.render.caption : g.description;
-        ViewSettings v = g.settings;
-        v.pixel_width = static_cast<int>(std::min(4096.0, options.size.width() * options.dpi / 96.0));
-        v.pixel_height = static_cast<int>(std::min(4096.0, options.size.height() * options.dpi / 96.0));
+        const ViewSettings v = export_view_settings(g.settings, options);
         if (!g.rope_variants.empty()) {
             CurveView view;
             const CurveData data = comparison_curves(g.description.section(QLatin1Char('('), 0, 0).trimmed(),

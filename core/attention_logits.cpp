@@ -59,9 +59,10 @@ void fill_cells(Eigen::MatrixXd& values, const CancelFn& cancel, const ProgressF
     for (std::int64_t r0 = 0; r0 < rows; r0 += kRowChunk) {
         check_cancel(cancel);
         const std::int64_t r1 = std::min(rows, r0 + kRowChunk);
+        // Column-major storage: within a chunk of rows, walk down each column.
 #pragma omp parallel for schedule(static) if ((r1 - r0) * cols > 4096)
-        for (std::int64_t r = r0; r < r1; ++r)
-            for (std::int64_t c = 0; c < cols; ++c)
+        for (std::int64_t c = 0; c < cols; ++c)
+            for (std::int64_t r = r0; r < r1; ++r)
                 values(r, c) = cell(r, c);
         report_progress(progress, static_cast<double>(r1) / static_cast<double>(rows));
     }
@@ -93,11 +94,14 @@ bool fill_toeplitz(Eigen::MatrixXd& values, const std::vector<std::int64_t>& row
     }
     const auto nr = static_cast<std::int64_t>(rows.size());
     const auto nc = static_cast<std::int64_t>(cols.size());
+    // Eigen is column-major: walk down each column so the writes are contiguous.
 #pragma omp parallel for schedule(static) if (cells > 16384)
-    for (std::int64_t r = 0; r < nr; ++r)
-        for (std::int64_t c = 0; c < nc; ++c)
-            values(r, c) = table[static_cast<std::size_t>(rows[static_cast<std::size_t>(r)]
-                                                          - cols[static_cast<std::size_t>(c)] - lo)];
+    for (std::int64_t c = 0; c < nc; ++c) {
+        const std::int64_t shift = cols[static_cast<std::size_t>(c)] + lo;
+        double* column = values.col(c).data();
+        for (std::int64_t r = 0; r < nr; ++r)
+            column[r] = table[static_cast<std::size_t>(rows[static_cast<std::size_t>(r)] - shift)];
+    }
     report_progress(progress, 1.0);
     return true;
 }
@@ -475,8 +479,11 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
     const auto kinds = matrix_kinds_for(s.method);
     if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
         std::string allowed;
-        for (auto k : kinds)
-            allowed += (allowed.empty() ? "" : "|") + std::string(matrix_kind_id(k));
+        for (auto k : kinds) {
+            if (!allowed.empty())
+                allowed += '|';
+            allowed += matrix_kind_id(k);
+        }
         throw ParameterError("kind", "one of " + allowed + " for " + std::string(method_id(s.method)),
                              std::string(matrix_kind_id(kind)));
     }

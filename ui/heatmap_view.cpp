@@ -156,6 +156,15 @@ void HeatmapView::setColormap(Colormap map)
     emit colormapChanged(m_colormap);
 }
 
+void HeatmapView::setAutomaticColormap()
+{
+    bool any_signed = false;
+    for (const HeatmapPanel& p : m_data.panels)
+        any_signed = any_signed || p.matrix.is_signed;
+    setColormap(default_colormap(any_signed));
+    m_colormapExplicit = false;
+}
+
 const QImage& HeatmapView::panelImage(int panel) const
 {
     static const QImage empty;
@@ -458,9 +467,20 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
         }
     }
     if (!panel.label.isEmpty() && g.label.height() > 0) {
-        painter.setFont(fonts.label);
+        // Narrow small multiples: shrink the caption (down to 70 %) before eliding it, so a slope such
+        // as "m₁₃=0.0055" stays readable instead of becoming "m₁₃=0.00…".
+        QFont font = fonts.label;
+        const double full = QFontMetricsF(font, painter.device()).horizontalAdvance(panel.label);
+        if (full > g.label.width() && full > 0) {
+            const double scale = std::max(0.7, g.label.width() / full);
+            if (font.pointSizeF() > 0)
+                font.setPointSizeF(font.pointSizeF() * scale);
+            else
+                font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
+        }
+        painter.setFont(font);
         painter.setPen(colors.text);
-        const QFontMetricsF fl(fonts.label, painter.device());
+        const QFontMetricsF fl(font, painter.device());
         painter.drawText(g.label, Qt::AlignHCenter | Qt::AlignTop,
                          fl.elidedText(panel.label, Qt::ElideRight, g.label.width()));
     }

@@ -30,6 +30,8 @@ public:
 
     // Until setColormap() is called the view picks default_colormap(): diverging for signed data.
     void setColormap(Colormap map);
+    // Back to the automatic choice (default_colormap of the data), e.g. when a session says "auto".
+    void setAutomaticColormap();
     Colormap colormap() const { return m_colormap; }
 
     // The value interval the colour table spans (shared by all panels; symmetric about 0 for the

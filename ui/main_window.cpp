@@ -1,12 +1,13 @@
 #include "main_window.h"
 
 #include "curve_view.h"
-#include "figure_export.h"
+#include "explorer_window.h"
 #include "heatmap_view.h"
 #include "model_config.h"
 #include "parameter_panel.h"
 #include "presets.h"
 #include "rotation_view.h"
+#include "session_actions.h"
 #include "settings.h"
 #include "spectrum_view.h"
 #include "validation.h"
@@ -201,6 +202,7 @@ void MainWindow::createViews()
 void MainWindow::createMenus()
 {
     // ---- File
+    m_sessions = new SessionActions(this);
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open config.json…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a model's config.json"), QString(),
@@ -211,32 +213,11 @@ void MainWindow::createMenus()
     open->setShortcut(QKeySequence::Open);
     open->setStatusTip(
         tr("Read a Hugging Face config.json and apply its positional parameters (one undo step)"));
+    m_sessions->addOpenAction(file);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();
-    QMenu* exportMenu = file->addMenu(tr("&Export View"));
-    for (ViewKind k : kAllViewKinds) {
-        exportMenu->addAction(dock(k)->windowTitle() + tr("…"), this, [this, k] {
-            Figure* fig = k == ViewKind::Heatmap    ? static_cast<Figure*>(m_heatmap)
-                          : k == ViewKind::Curves   ? static_cast<Figure*>(m_curves)
-                          : k == ViewKind::Rotation ? static_cast<Figure*>(m_rotation)
-                                                    : static_cast<Figure*>(m_spectrum);
-            const QString path = QFileDialog::getSaveFileName(
-                this, tr("Export figure"), QString(), tr("PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"));
-            if (path.isEmpty())
-                return;
-            FigureExportOptions options;
-            options.title = fig->figureTitle();
-            options.description = scenario_caption(m_model->scenario());
-            options.render.dark = palette_is_dark(palette());
-            try {
-                export_figure(*fig, path, options);
-                statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
-            } catch (const ExportError& e) {
-                showError(tr("Export failed: %1").arg(QString::fromUtf8(e.what())));
-            }
-        });
-    }
+    m_sessions->addSaveAndExportActions(file); // Save Session, Export Figure, Export Data
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(tr("Ctrl+Q")));
@@ -250,6 +231,8 @@ void MainWindow::createMenus()
     redo->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence::Redo});
     edit->addAction(undo);
     edit->addAction(redo);
+    edit->addSeparator();
+    m_sessions->addEditActions(edit); // Copy Figure
 
     // ---- Presets, grouped by family
     QMenu* presets = menuBar()->addMenu(tr("&Presets"));
@@ -283,12 +266,14 @@ void MainWindow::createMenus()
     m_matrixKindGroup = new QActionGroup(this);
     QMenu* colormaps = view->addMenu(tr("&Colour Map"));
     auto* cmGroup = new QActionGroup(this);
+    cmGroup->setObjectName(QStringLiteral("colormapGroup")); // SessionActions syncs the check marks
     for (Colormap map : all_colormaps()) {
         QAction* a = colormaps->addAction(colormap_name(map), this, [this, map] {
             m_heatmap->setColormap(map);
             m_settings->setColormap(colormap_id(map));
         });
         a->setCheckable(true);
+        a->setData(colormap_id(map));
         cmGroup->addAction(a);
         if (m_settings->colormap() == colormap_id(map)) {
             a->setChecked(true);
@@ -299,6 +284,7 @@ void MainWindow::createMenus()
     QAction* small = view->addAction(tr("Heads as &Small Multiples"));
     small->setCheckable(true);
     small->setChecked(true);
+    small->setObjectName(QStringLiteral("smallMultiplesAction"));
     small->setStatusTip(tr("ALiBi and T5: one small heatmap per head, labelled with its slope"));
     connect(small, &QAction::toggled, this, [this](bool on) {
         ViewSettings v = m_scheduler->viewSettings();
@@ -307,9 +293,11 @@ void MainWindow::createMenus()
     });
     QMenu* overlay = view->addMenu(tr("&Overlay on Curves"));
     overlay->setToolTipsVisible(true);
+    overlay->setObjectName(QStringLiteral("overlayMenu"));
     for (Method m : kAllMethods) {
         QAction* a = overlay->addAction(qs(method_display_name(m)));
         a->setCheckable(true);
+        a->setData(static_cast<int>(m));
         a->setToolTip(
             tr("Draw this method's logit against distance on the curves, with the same content vectors"));
         connect(a, &QAction::toggled, this, [this, m](bool on) {
@@ -321,6 +309,8 @@ void MainWindow::createMenus()
         });
     }
     view->addSeparator();
+    view->addAction(tr("Context-&extension explorer…"), QKeySequence(tr("Ctrl+Shift+E")), this,
+                    [this] { openExplorer(); });
     QAction* dark = view->addAction(tr("&Dark Theme"));
     dark->setCheckable(true);
     dark->setChecked(palette_is_dark(QApplication::palette()));
@@ -407,7 +397,7 @@ void MainWindow::rebuildRecentMenu()
         QAction* a = m_recentMenu->addAction(tr("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
         a->setStatusTip(path);
         a->setToolTip(path);
-        connect(a, &QAction::triggered, this, [this, path] { openConfig(path); });
+        connect(a, &QAction::triggered, this, [this, path] { openFile(path); });
     }
     if (files.isEmpty()) {
         m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
@@ -441,6 +431,11 @@ bool MainWindow::openConfig(const QString& path)
             .arg(QFileInfo(path).fileName(), qs(method_display_name(result.scenario.method))),
         5000);
     return true;
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    return is_session_file(path) ? m_sessions->openSession(path) : openConfig(path);
 }
 
 bool MainWindow::loadPreset(const QString& id)
@@ -518,6 +513,22 @@ void MainWindow::setComputeHiddenViews(bool on)
 {
     m_computeHidden = on;
     updateViewEnabled();
+}
+
+ExplorerWindow* MainWindow::openExplorer()
+{
+    if (!m_explorer) {
+        m_explorer = new ExplorerWindow(this); // a QMainWindow: its own top-level window, deleted with this one
+        const Scenario& s = m_model->scenario();
+        if (s.method == Method::RoPE)
+            m_explorer->setRopeModel(s.rope, tr("Current scenario"));
+        if (s.method != Method::RoPE || m_explorer->model()->variants().empty())
+            m_explorer->loadPreset(QStringLiteral("llama-3.1-8b"));
+    }
+    m_explorer->show();
+    m_explorer->raise();
+    m_explorer->activateWindow();
+    return m_explorer;
 }
 
 void MainWindow::setDarkTheme(bool dark)
@@ -638,7 +649,7 @@ void MainWindow::dropEvent(QDropEvent* event)
         // Queued: a modal error box inside the drop handler would block the drag source.
         const QString path = urls.front().toLocalFile();
         QMetaObject::invokeMethod(
-            this, [this, path] { openConfig(path); }, Qt::QueuedConnection);
+            this, [this, path] { openFile(path); }, Qt::QueuedConnection);
     }
 }
 

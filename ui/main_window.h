@@ -31,9 +31,11 @@ class HeatmapView;
 class ParameterPanel;
 class RotationControls;
 class RotationView;
+class SessionActions;
 class Settings;
 class SpectrumView;
 class Figure;
+class ExplorerWindow;
 
 class MainWindow : public QMainWindow
 {
@@ -57,11 +59,18 @@ public:
 
     // Applies a config.json as one undo step and shows the import report. False (and a message) on error.
     bool openConfig(const QString& path);
+    // A session (.posatlas.json, see session_actions.h) or a config.json, by its name or content.
+    bool openFile(const QString& path);
+    // Sessions, figure and data export, copy figure.
+    SessionActions* sessionActions() const { return m_sessions; }
     // Applies an embedded preset as one undo step.
     bool loadPreset(const QString& id);
     // Compute every view even when its dock is hidden or tabbed away (tests, batch screenshots).
     void setComputeHiddenViews(bool on);
     void setDarkTheme(bool dark);
+    // The context-extension explorer (one instance), seeded with the current RoPE scenario, or with the
+    // llama-3.1-8b preset when the current method is not RoPE. Shown and raised.
+    ExplorerWindow* openExplorer();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -71,6 +80,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    friend class SessionActions; // restores and reads the view state below
     void createViews();
     void createMenus();
     void createStatusBar();
@@ -88,6 +98,7 @@ private:
     std::unique_ptr<Settings> m_settings;
     ScenarioModel* m_model;
     ComputeScheduler* m_scheduler;
+    SessionActions* m_sessions = nullptr;
     ParameterPanel* m_panel = nullptr;
     HeatmapView* m_heatmap = nullptr;
     CurveView* m_curves = nullptr;
@@ -105,6 +116,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QString m_lastMessage;
     bool m_computeHidden = false;
+    ExplorerWindow* m_explorer = nullptr; // child top-level window, created on first use
     bool m_defaultLayoutPending = false;
     // Scenario fields that invalidate the heatmap's zoom window when they change.
     Method m_lastMethod = Method::RoPE;

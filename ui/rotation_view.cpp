@@ -123,17 +123,18 @@ void RotationView::paintFigure(QPainter& painter, const QRectF& target, const Re
     const QFontMetricsF fl(label_font, painter.device());
     const double pad = fl.height() * 0.4;
     QRectF area = target.adjusted(pad, pad, -pad, -pad);
+    if (m_data.theta.empty()) {
+        // A method without rotations: its title is the explanation, centred and wrapped, not clipped.
+        painter.setPen(colors.text);
+        painter.setFont(scaled_font(font(), options.font_scale, 1.2, true));
+        painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap, m_data.title);
+        painter.restore();
+        return;
+    }
     area = paint_title(painter, area, m_data.title, scaled_font(font(), options.font_scale, 1.2, true),
                        colors.text);
     area = paint_caption(painter, area, options.caption, scaled_font(font(), options.font_scale, 0.9),
                          colors.muted);
-    if (m_data.theta.empty()) {
-        painter.setPen(colors.muted);
-        painter.setFont(label_font);
-        painter.drawText(area, Qt::AlignCenter, tr("No data"));
-        painter.restore();
-        return;
-    }
     // Legend line: the positions and what each colour means.
     const QRectF legend(area.left(), area.top(), area.width(), fl.height() * 1.2);
     paintLegend(painter, legend, options);

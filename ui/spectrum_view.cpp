@@ -12,7 +12,8 @@ SpectrumView::SpectrumView(QWidget* parent)
       m_ratioChart(new CurveChart), m_wavelengthView(new CurveChartView(m_wavelengthChart, this)),
       m_ratioView(new CurveChartView(m_ratioChart, this)), m_factor(new QLabel(this))
 {
-    m_title->setAlignment(Qt::AlignHCenter);
+    m_title->setAlignment(Qt::AlignCenter);
+    m_title->setWordWrap(true); // a method without frequencies gets a sentence here, not a clipped line
     m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_factor->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_factor->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -105,6 +106,12 @@ void SpectrumView::setData(const SpectrumData& data)
     m_title->setText(figureTitle());
     m_title->setVisible(!m_title->text().isEmpty());
     m_factor->setText(factorText());
+    // No pairs (a method other than RoPE): the title explains why; empty axes would only confuse.
+    const bool has_data = !m_data.pair.empty();
+    m_wavelengthView->setVisible(has_data);
+    m_ratioView->setVisible(has_data);
+    m_factor->setVisible(has_data);
+    layout()->setAlignment(m_title, has_data ? Qt::Alignment() : Qt::AlignVCenter);
     const bool dark = palette_is_dark(palette());
     m_wavelengthChart->setCurveData(wavelengthCurves(dark));
     m_ratioChart->setCurveData(ratioCurves(dark));
@@ -138,6 +145,13 @@ void SpectrumView::renderFigure(QPainter& painter, const QRectF& target, const R
     painter.fillRect(target, colors.background);
     const double margin = 6.0 * options.font_scale;
     QRectF rect = target.adjusted(margin, margin, -margin, -margin);
+    if (m_data.pair.empty()) {
+        painter.setPen(colors.text);
+        painter.setFont(scaled_font(font(), options.font_scale, 1.25, true));
+        painter.drawText(rect, Qt::AlignCenter | Qt::TextWordWrap, figureTitle());
+        painter.restore();
+        return;
+    }
     rect = paint_title(painter, rect, figureTitle(), scaled_font(font(), options.font_scale, 1.25, true),
                        colors.text);
     const QFont small = scaled_font(font(), options.font_scale, 0.9);

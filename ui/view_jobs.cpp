@@ -53,6 +53,24 @@ QString subscript(int n)
     return out;
 }
 
+// "2⁻⁷·⁵" for a slope of 2^-7.5: ALiBi's slopes are a geometric sequence in powers of two (Press et al.
+// sec. 3), and the exponent is the compact label for narrow small multiples.
+QString power_of_two(double value)
+{
+    static const char16_t digits[] = u"⁰¹²³⁴⁵⁶⁷⁸⁹";
+    const QString exponent = QString::number(std::log2(value), 'g', 3);
+    QString out = QStringLiteral("2");
+    for (QChar c : exponent) {
+        if (c == QLatin1Char('-'))
+            out += QChar(u'⁻');
+        else if (c == QLatin1Char('.'))
+            out += QChar(u'·');
+        else if (c.isDigit())
+            out += QChar(digits[c.unicode() - u'0']);
+    }
+    return out;
+}
+
 // Heads shown as small multiples: all of them up to max_panels, else evenly spaced, first and last
 // always included.
 std::vector<int> sampled_heads(int heads, int max_panels)
@@ -299,9 +317,11 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
             panel.label = tr("h%1").arg(shown[k]);
             if (static_cast<std::size_t>(shown[k]) < slopes.size())
                 panel.label = tr("m%1=%2").arg(subscript(shown[k]),
-                                               // Many small panels are narrow: two digits then.
-                                               QString::number(slopes[static_cast<std::size_t>(shown[k])],
-                                                               'g', shown.size() > 9 ? 2 : 3));
+                                               // Many small panels are narrow: the power of two then.
+                                               shown.size() > 9
+                                                   ? power_of_two(slopes[static_cast<std::size_t>(shown[k])])
+                                                   : QString::number(slopes[static_cast<std::size_t>(shown[k])],
+                                                                     'g', 3));
         }
         data.panels.push_back(std::move(panel));
     }

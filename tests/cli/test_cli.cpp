@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -126,7 +127,145 @@ INSTANTIATE_TEST_SUITE_P(
                  {"position", "embedding", "trained_length"}},
         KeysCase{{"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "16"},
                  {"matrix", "row_index", "col_index", "kind"}},
-        KeysCase{{"presets", "--format", "json"}, {"presets"}}));
+        KeysCase{{"presets", "--format", "json"}, {"presets"}},
+        KeysCase{{"compute", "rope-pairs", "--preset", "llama-3.1-8b"},
+                 {"pairs", "boundaries", "trained_length", "target_length"}},
+        KeysCase{{"compute", "attention-entropy", "--head-dim", "32", "--lengths", "1,8,64", "--seed", "3",
+                  "--trials", "2"},
+                 {"length", "entropy", "entropy_with_temperature"}},
+        KeysCase{{"compute", "t5-buckets", "--preset", "t5-base", "--from", "-3", "--to", "3"},
+                 {"relative_position", "bucket"}},
+        KeysCase{{"compute", "deberta-buckets", "--preset", "deberta-v3-base", "--from", "-3", "--to", "3"},
+                 {"relative_position", "bucket"}},
+        KeysCase{{"compute", "sinusoidal", "--preset", "transformer-base", "--length", "3"}, {"matrix"}}));
+
+TEST(CliNumbers, RopePairsRowsHaveTheDocumentedFieldsAndLlama3Regimes)
+{
+    // Llama 3.1 8B (factor 8, low 1, high 4, original 8192, theta 500000): pairs 0-28 kept,
+    // 29-34 blended, 35-63 interpolated (HF _compute_llama3_parameters; see test_rope_compare.cpp).
+    const json j = run_json({"compute", "rope-pairs", "--preset", "llama-3.1-8b"});
+    ASSERT_EQ(j["pairs"].size(), 64u);
+    for (const char* key : {"index", "theta", "wavelength", "scaled_theta", "ratio", "regime", "trained_max_angle",
+                            "target_max_angle"})
+        EXPECT_TRUE(j["pairs"][10].contains(key)) << key;
+    EXPECT_EQ(j["pairs"][28]["regime"], "kept");
+    EXPECT_EQ(j["pairs"][29]["regime"], "blended");
+    EXPECT_EQ(j["pairs"][34]["regime"], "blended");
+    EXPECT_EQ(j["pairs"][35]["regime"], "interpolated");
+    EXPECT_NEAR(j["pairs"][40]["ratio"].get<double>(), 1.0 / 8.0, 1e-12);
+}
+
+TEST(CliNumbers, AttentionEntropyOfOneKeyIsZeroAndTemperatureSharpens)
+{
+    // One key: softmax weight 1, entropy 0 exactly. YaRN factor 16 has attention factor 1.277 > 1, so
+    // the tempered logits are sharper and their entropy lower (YaRN eq. 22).
+    const json j = run_json({"compute", "attention-entropy", "--preset", "yarn-llama-2-7b-64k", "--lengths",
+                             "1,512", "--trials", "2"});
+    EXPECT_DOUBLE_EQ(j["entropy"][0].get<double>(), 0.0);
+    EXPECT_LT(j["entropy_with_temperature"][1].get<double>(), j["entropy"][1].get<double>());
+    EXPECT_LT(j["entropy"][1].get<double>(), std::log(512.0) + 1e-9); // never above the uniform ln N
+}
+
+// ------------------------------------------------------------------ export and gallery (headless)
+
+// Width and height from a PNG's IHDR chunk (bytes 16..23, big-endian), no image library needed.
+std::pair<std::uint32_t, std::uint32_t> png_size(const std::string& bytes)
+{
+    auto be32 = [&](std::size_t at) {
+        return (std::uint32_t(std::uint8_t(bytes[at])) << 24) | (std::uint32_t(std::uint8_t(bytes[at + 1])) << 16)
+               | (std::uint32_t(std::uint8_t(bytes[at + 2])) << 8) | std::uint32_t(std::uint8_t(bytes[at + 3]));
+    };
+    if (bytes.size() < 24 || bytes.compare(1, 3, "PNG") != 0)
+        return {0, 0};
+    return {be32(16), be32(20)};
+}
+
+TEST(CliExport, PngHasTheRequestedPixelSize)
+{
+    // 600 x 400 CSS pixels at 144 dpi = 900 x 600 device pixels.
+    const fs::path out = temp_dir() / "alibi.png";
+    const Result r = run({"export", "--view", "heatmap", "--method", "alibi", "--seq-len", "32", "--out",
+                          out.string(), "--width", "600", "--height", "400", "--dpi", "144"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(png_size(slurp(out)), std::make_pair(900u, 600u));
+}
+
+TEST(CliExport, SvgAndPdfAreVectorsWithMetadata)
+{
+    const fs::path svg = temp_dir() / "spectrum.svg";
+    ASSERT_EQ(run({"export", "--view", "spectrum", "--preset", "llama-3.1-8b", "--out", svg.string()}).status, 0);
+    const std::string text = slurp(svg);
+    EXPECT_NE(text.find("<svg"), std::string::npos);
+    EXPECT_NE(text.find("<text"), std::string::npos);
+    EXPECT_NE(text.find("<title>"), std::string::npos);
+    EXPECT_NE(text.find("rope_theta"), std::string::npos); // the scenario travels in <desc>
+    const fs::path pdf = temp_dir() / "decay.pdf";
+    ASSERT_EQ(run({"export", "--view", "decay", "--preset", "llama-2-7b", "--out", pdf.string(), "--width", "960",
+                   "--height", "480"})
+                  .status,
+              0);
+    const std::string bytes = slurp(pdf);
+    EXPECT_EQ(bytes.substr(0, 4), "%PDF");
+    // Page size: 960 x 480 px at 96 dpi = 720 x 360 pt. Tolerance 0.01 pt (Qt prints six decimals).
+    const auto box = bytes.find("/MediaBox [");
+    ASSERT_NE(box, std::string::npos);
+    double x0 = -1, y0 = -1, x1 = 0, y1 = 0;
+    ASSERT_EQ(std::sscanf(bytes.c_str() + box, "/MediaBox [%lf %lf %lf %lf", &x0, &y0, &x1, &y1), 4);
+    EXPECT_NEAR(x1 - x0, 720.0, 0.01);
+    EXPECT_NEAR(y1 - y0, 360.0, 0.01);
+}
+
+TEST(CliExport, CsvOfTheNumbersHasAHeader)
+{
+    const fs::path csv = temp_dir() / "spectrum.csv";
+    ASSERT_EQ(run({"export", "--view", "spectrum", "--preset", "yarn-llama-2-7b-64k", "--out", csv.string()}).status,
+              0);
+    const std::string text = slurp(csv);
+    EXPECT_EQ(text.substr(0, text.find('\n')),
+              "pair,theta_original (rad/token),theta_scaled (rad/token),wavelength_original (tokens),"
+              "wavelength_scaled (tokens),ratio theta_scaled/theta,yarn_ramp");
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 65); // header + 64 pairs
+}
+
+TEST(CliExport, UnwritablePathOrUnknownExtensionExitsTwoAndWritesNothing)
+{
+    const fs::path bad_ext = temp_dir() / "figure.bmpx";
+    const Result r1 = run({"export", "--view", "heatmap", "--out", bad_ext.string()});
+    EXPECT_EQ(r1.status, 2);
+    EXPECT_NE(r1.err.find("extension"), std::string::npos) << r1.err;
+    EXPECT_FALSE(fs::exists(bad_ext));
+    const fs::path no_dir = temp_dir() / "no" / "such" / "dir" / "figure.png";
+    const Result r2 = run({"export", "--view", "heatmap", "--out", no_dir.string()});
+    EXPECT_EQ(r2.status, 2);
+    EXPECT_NE(r2.err.find("--out"), std::string::npos) << r2.err;
+    EXPECT_FALSE(fs::exists(no_dir));
+}
+
+TEST(CliExport, ExistingFileSurvivesAFailedExport)
+{
+    // A bad parameter is refused before anything is written: the old file keeps its bytes.
+    const fs::path out = temp_dir() / "keep.png";
+    std::ofstream(out) << "old contents";
+    const Result r = run({"export", "--view", "heatmap", "--rope-theta", "0.5", "--out", out.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(slurp(out), "old contents");
+}
+
+TEST(CliGallery, WritesEveryFigureOfTheStandardSet)
+{
+    const fs::path dir = temp_dir() / "gallery";
+    const Result r = run({"gallery", "--out", dir.string(), "--dpi", "48", "--width", "400", "--height", "300"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::size_t files = 0;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        ++files;
+        EXPECT_EQ(png_size(slurp(e.path())), std::make_pair(200u, 150u)) << e.path();
+    }
+    EXPECT_GE(files, 20u);
+    for (const char* classic : {"sinusoidal-encoding", "rope-long-term-decay", "alibi-bias-per-head", "t5-buckets",
+                                "yarn-spectrum", "llama3-bands", "pi-vs-ntk"})
+        EXPECT_NE(r.out.find(classic), std::string::npos) << classic;
+}
 
 // ------------------------------------------------------------------ numbers
 

@@ -1,0 +1,105 @@
+#include "cli_screenshots.h"
+
+#include "cli_export.h"
+#include "cli_options.h"
+#include "compute_scheduler.h"
+#include "explorer_jobs.h"
+#include "explorer_window.h"
+#include "main_window.h"
+
+#include <QApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QDockWidget>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <ostream>
+
+namespace posatlas::cli {
+namespace {
+
+using namespace posatlas::ui;
+
+// Runs the event loop until `busy` turns false (after letting debounce timers fire) or 60 s pass.
+template <typename Busy>
+bool wait_idle(Busy&& busy)
+{
+    QDeadlineTimer settle(120);
+    while (!settle.hasExpired())
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+    QDeadlineTimer deadline(60'000);
+    while (busy() && !deadline.hasExpired()) {
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(5);
+    }
+    // One more round so the delivered results are painted.
+    QApplication::processEvents();
+    return !busy();
+}
+
+void save(QWidget* w, const QDir& dir, const QString& name, std::ostream& out)
+{
+    const QString path = dir.filePath(name + QStringLiteral(".png"));
+    if (!w->grab().save(path))
+        throw UsageError("--out: cannot write " + path.toStdString());
+    out << path.toStdString() << '\n';
+}
+
+} // namespace
+
+int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
+{
+    const Options o(args, {"out"}, {"dark"});
+    const auto dir_name = o.text("out");
+    if (!dir_name)
+        throw UsageError("--out DIR is required: the folder for the screenshots");
+    if (!QDir().mkpath(QString::fromStdString(*dir_name)))
+        throw UsageError("--out " + *dir_name + ": cannot create the folder");
+    const QDir dir(QString::fromStdString(*dir_name));
+    ensure_application();
+    // A private settings file: screenshots never depend on (or change) the user's saved layout.
+    QTemporaryDir settings;
+    MainWindow w(settings.filePath(QStringLiteral("screenshots.ini")));
+    w.setComputeHiddenViews(true);
+    w.setDarkTheme(o.flag("dark"));
+    w.resize(1280, 720);
+    w.show();
+    auto idle = [&] { return wait_idle([&] { return w.scheduler()->busy(); }); };
+    idle();
+    save(&w, dir, QStringLiteral("main-window"), out);
+
+    const std::pair<const char*, ViewKind> views[] = {{"view-heatmap", ViewKind::Heatmap},
+                                                      {"view-curves", ViewKind::Curves},
+                                                      {"view-rotation", ViewKind::Rotation},
+                                                      {"view-spectrum", ViewKind::Spectrum}};
+    w.loadPreset(QStringLiteral("llama-3.1-8b"));
+    idle();
+    for (const auto& [name, kind] : views) {
+        QDockWidget* d = w.dock(kind);
+        d->show();
+        d->raise();
+        idle();
+        save(d, dir, QString::fromLatin1(name), out);
+    }
+    w.loadPreset(QStringLiteral("bloom-560m"));
+    idle();
+    w.dock(ViewKind::Heatmap)->raise();
+    idle();
+    save(&w, dir, QStringLiteral("main-window-alibi"), out);
+
+    ExplorerWindow* e = w.openExplorer();
+    e->resize(1400, 900);
+    e->loadPreset(QStringLiteral("llama-3.1-8b"));
+    e->show();
+    auto explorer_idle = [&] { return wait_idle([&] { return e->runner()->busy(); }); };
+    for (int tab = 0; tab < e->tabs()->count(); ++tab) {
+        e->tabs()->setCurrentIndex(tab);
+        explorer_idle();
+        save(e, dir, QStringLiteral("explorer-%1").arg(tab + 1), out);
+    }
+    return 0;
+}
+
+} // namespace posatlas::cli

@@ -1,0 +1,13 @@
+// `posatlas screenshots --out DIR`: the README's pictures of the main window, each view and the
+// context-extension explorer, made by the app itself (offscreen, 1280x720 / 1400x900).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace posatlas::cli {
+
+int run_screenshots(const std::vector<std::string>& args, std::ostream& out);
+
+} // namespace posatlas::cli
