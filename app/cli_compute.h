@@ -2,6 +2,7 @@
 #pragma once
 
 #include "params.h"
+#include "types.h"
 
 #include <iosfwd>
 #include <optional>
@@ -24,6 +25,8 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
 // Applies --method and the method options on top of `base` (a session's scenario) and validates.
 Scenario scenario_with_options(const Options& o, Scenario base);
 
+// Throws the UsageError for a ParameterError, naming the command-line option of its key.
+[[noreturn]] void rethrow_as_usage(const ParameterError& e);
 // The option names scenario_from_options understands.
 std::vector<std::string> scenario_value_options();
 std::vector<std::string> scenario_flag_options();

@@ -184,9 +184,8 @@ std::vector<GalleryFigure> standard_gallery()
     yarn.rope_type = RopeType::Yarn;
     pi.factor = ntk.factor = yarn.factor = 4.0;
     GalleryFigure cmp = figure("pi-vs-ntk",
-                               tr("PI against NTK-aware and YaRN on Llama-2-7B (factor 4): position interpolation "
-                                  "divides every frequency by 4; NTK-aware scaling keeps the highest frequency and "
-                                  "interpolates the lowest; YaRN keeps, blends, then interpolates"),
+                               tr("PI, NTK-aware and YaRN on Llama-2-7B, factor 4 (Chen et al. 2023; bloc97 2023; Peng "
+                                  "et al. 2023): θ′/θ per pair"),
                                ViewKind::Curves, preset("llama-2-7b"));
     cmp.rope_variants = {{tr("PI (linear, ×4)"), pi}, {tr("NTK-aware (×4)"), ntk}, {tr("YaRN (×4)"), yarn}};
     g.push_back(std::move(cmp));
