@@ -366,9 +366,8 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
     if (auto k = o.text("kind")) {
         const auto parsed = parse_matrix_kind(*k);
         if (!parsed || std::find(kinds.begin(), kinds.end(), *parsed) == kinds.end()) {
-            std::string allowed;
-            for (auto kk : kinds)
-                allowed += (allowed.empty() ? "" : "|") + std::string(matrix_kind_id(kk));
+            const std::string allowed =
+                join(kinds, "|", [](MatrixKind kk) { return std::string(matrix_kind_id(kk)); });
             throw UsageError("--kind must be one of " + allowed + " for method " + std::string(method_id(s.method))
                              + " (got '" + *k + "')");
         }
@@ -545,9 +544,7 @@ int run_compute(const std::vector<std::string>& args, std::ostream& out)
     }
     const Quantity* q = find_quantity(args.front());
     if (!q) {
-        std::string names;
-        for (const auto& qq : quantities())
-            names += (names.empty() ? "" : ", ") + qq.name;
+        const std::string names = join(quantities(), ", ", [](const Quantity& qq) { return qq.name; });
         throw UsageError("unknown quantity '" + args.front() + "'; one of " + names);
     }
     const auto scenario_values = scenario_value_options();

@@ -16,12 +16,9 @@ std::string option_name(const std::string& key)
 
 namespace {
 
-std::string join(const std::set<std::string>& names)
+std::string join_options(const std::set<std::string>& names)
 {
-    std::string out;
-    for (const auto& n : names)
-        out += (out.empty() ? "--" : ", --") + n;
-    return out;
+    return join(names, ", ", [](const std::string& n) { return "--" + n; });
 }
 
 double parse_real(const std::string& option, const std::string& text)
@@ -73,7 +70,7 @@ Options::Options(const std::vector<std::string>& args, const std::set<std::strin
         } else {
             std::set<std::string> all = value_options;
             all.insert(flag_options.begin(), flag_options.end());
-            throw UsageError("unknown option --" + name + "; this command accepts " + join(all));
+            throw UsageError("unknown option --" + name + "; this command accepts " + join_options(all));
         }
     }
 }
@@ -152,9 +149,7 @@ std::optional<std::string> Options::choice(const std::string& name, const std::v
     if (!t)
         return std::nullopt;
     if (std::find(choices.begin(), choices.end(), *t) == choices.end()) {
-        std::string allowed;
-        for (const auto& c : choices)
-            allowed += (allowed.empty() ? "" : "|") + c;
+        const std::string allowed = join(choices, "|", [](const std::string& c) { return c; });
         throw UsageError("--" + name + " must be one of " + allowed + " (got '" + *t + "')");
     }
     return t;

@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace posatlas::cli {
@@ -19,6 +20,19 @@ class UsageError : public std::runtime_error
 public:
     using std::runtime_error::runtime_error;
 };
+
+// "a|b|c": the items, each turned into text by `text`, separated by `sep`.
+template <typename Range, typename Text>
+std::string join(const Range& items, std::string_view sep, Text&& text)
+{
+    std::string out;
+    for (const auto& item : items) {
+        if (!out.empty())
+            out += sep;
+        out += text(item);
+    }
+    return out;
+}
 
 // "rope_theta" -> "--rope-theta"
 std::string option_name(const std::string& key);

@@ -131,7 +131,6 @@ void apply_method_options(const Options& o, Scenario& s)
 {
     constexpr std::int64_t kBig = 1'000'000'000;
     const auto seed = o.integer("seed", 0, std::numeric_limits<std::int64_t>::max());
-    const auto useed = seed ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*seed)) : std::nullopt;
     const auto head_dim = o.integer("head-dim", 1, 1 << 20);
     const auto dim = o.integer("dim", 1, 1 << 20);
     const auto stddev = o.real("initializer-range");
@@ -201,8 +200,10 @@ void apply_method_options(const Options& o, Scenario& s)
     if (auto v = o.real("gate-scale"))
         s.cope.gate_scale = *v;
     // Seeds and initialiser spread of every seeded table
-    if (useed)
-        s.learned.seed = s.shaw.seed = s.transformer_xl.seed = s.t5.seed = s.deberta.seed = s.cope.seed = *useed;
+    if (seed) {
+        const auto u = static_cast<std::uint64_t>(*seed);
+        s.learned.seed = s.shaw.seed = s.transformer_xl.seed = s.t5.seed = s.deberta.seed = s.cope.seed = u;
+    }
     if (stddev)
         s.learned.stddev = s.shaw.stddev = s.transformer_xl.stddev = s.deberta.stddev = s.cope.stddev = *stddev;
     // Content vectors and the shown head
@@ -223,9 +224,7 @@ void apply_method_choice(const Options& o, Scenario& s)
     if (auto m = o.text("method")) {
         const auto parsed = parse_method(*m);
         if (!parsed) {
-            std::string allowed;
-            for (auto mm : kAllMethods)
-                allowed += (allowed.empty() ? "" : "|") + std::string(method_id(mm));
+            const std::string allowed = join(kAllMethods, "|", [](Method mm) { return std::string(method_id(mm)); });
             throw UsageError("--method must be one of " + allowed + " (got '" + *m + "')");
         }
         s.method = *parsed;

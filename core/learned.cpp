@@ -180,8 +180,9 @@ std::uint64_t read_le(const unsigned char* p, int bytes)
 // The text value following 'key': in the header dict, up to the next top-level ',' or '}'.
 std::string_view dict_value(const std::string& path, std::string_view header, std::string_view key)
 {
-    const std::string quoted1 = "'" + std::string(key) + "'";
-    const std::string quoted2 = "\"" + std::string(key) + "\"";
+    // Built with append(): GCC 12 -O2 warns falsely (-Wrestrict) on "literal" + std::string(...).
+    const std::string quoted1 = std::string(1, '\'').append(key).append(1, '\'');
+    const std::string quoted2 = std::string(1, '"').append(key).append(1, '"');
     auto at = header.find(quoted1);
     std::size_t len = quoted1.size();
     if (at == std::string_view::npos) {
