@@ -43,7 +43,7 @@ run: build
 	  exec $(BUILD_DIR)/app/posatlas; \
 	else \
 	  echo "No display (DISPLAY and WAYLAND_DISPLAY are unset): rendering the figure gallery to ./gallery instead."; \
-	  QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/posatlas gallery --out gallery && ls gallery; \
+	  QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/posatlas gallery --out gallery; \
 	fi
 
 gallery: build

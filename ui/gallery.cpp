@@ -1,7 +1,7 @@
 #include "gallery.h"
 
 #include "presets.h"
-#include "rope_scaling.h"
+#include "spectrum.h"
 
 #include <QCoreApplication>
 
@@ -41,13 +41,12 @@ CurveData comparison_curves(const QString& title, const std::vector<std::pair<QS
     d.y_label = tr("θ′ᵢ / θᵢ (scaled / original frequency)");
     d.log_y = false; // ratios of one factor span less than a decade: a linear axis keeps its labels
     for (const auto& [label, params] : variants) {
-        const RopeFrequencies f = compute_rope_frequencies(params);
+        // core's spectrum carries the ratio; the figure only plots it.
+        const FrequencySpectrum f = rope_spectrum(params, params.trained_length(), params.max_position_embeddings);
         CurveSeries s;
         s.name = label;
-        for (std::size_t i = 0; i < f.inv_freq.size(); ++i) {
-            s.x.push_back(static_cast<double>(i));
-            s.y.push_back(f.inv_freq[i] / f.inv_freq_original[i]);
-        }
+        s.x.assign(f.pair.begin(), f.pair.end());
+        s.y = f.ratio;
         d.series.push_back(std::move(s));
     }
     return d;
