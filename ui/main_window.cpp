@@ -192,7 +192,13 @@ void MainWindow::createViews()
         v.query_position = m;
         m_scheduler->setViewSettings(v, ViewKind::Rotation);
     });
+    connect(m_rotationControls, &RotationControls::keyPositionChanged, this, [this](double n) {
+        ViewSettings v = m_scheduler->viewSettings();
+        v.key_position = n;
+        m_scheduler->setViewSettings(v, ViewKind::Rotation);
+    });
     m_rotationControls->setPosition(m_scheduler->viewSettings().query_position);
+    m_rotationControls->setKeyPosition(m_scheduler->viewSettings().key_position);
 
     connect(m_heatmap, &HeatmapView::hovered, this, &MainWindow::setHoverText);
     connect(m_curves, &CurveView::hovered, this, &MainWindow::setHoverText);

@@ -366,8 +366,13 @@ void RotationView::paintClock(QPainter& painter, const QRectF& cell, const Rende
 
 RotationControls::RotationControls(QWidget* parent)
     : QWidget(parent), m_play(new QToolButton(this)), m_slider(new QSlider(Qt::Horizontal, this)),
-      m_spin(new QDoubleSpinBox(this)), m_speed(new QDoubleSpinBox(this))
+      m_spin(new QDoubleSpinBox(this)), m_speed(new QDoubleSpinBox(this)), m_key(new QDoubleSpinBox(this))
 {
+    m_key->setObjectName(QStringLiteral("keyPosition"));
+    m_key->setDecimals(2);
+    m_key->setRange(0.0, 1e9);
+    m_key->setKeyboardTracking(false);
+    m_key->setToolTip(tr("Key position n: the key vector is rotated by n θᵢ; the arcs show (m − n) θᵢ"));
     m_play->setAutoRaise(true);
     m_play->setToolTip(tr("Play / pause: advance the query position m"));
     m_slider->setRange(0, kSliderSteps);
@@ -387,6 +392,8 @@ RotationControls::RotationControls(QWidget* parent)
     layout->addWidget(new QLabel(tr("m"), this));
     layout->addWidget(m_slider, 1);
     layout->addWidget(m_spin);
+    layout->addWidget(new QLabel(tr("n"), this));
+    layout->addWidget(m_key);
     layout->addWidget(m_speed);
     setRange(0.0, 100.0);
 
@@ -403,8 +410,20 @@ RotationControls::RotationControls(QWidget* parent)
         if (!m_updating)
             setPositionInternal(v, true);
     });
+    connect(m_key, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (!m_updating)
+            emit keyPositionChanged(v);
+    });
     updatePlayButton();
 }
+
+void RotationControls::setKeyPosition(double n)
+{
+    const QScopedValueRollback<bool> guard(m_updating, true);
+    m_key->setValue(n);
+}
+
+double RotationControls::keyPosition() const { return m_key->value(); }
 
 void RotationControls::setRange(double min, double max)
 {

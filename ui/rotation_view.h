@@ -57,6 +57,8 @@ public:
     double maximum() const { return m_max; }
     void setPosition(double m); // updates the widgets, emits nothing
     double position() const { return m_position; }
+    void setKeyPosition(double n); // updates the widget, emits nothing
+    double keyPosition() const;
     // Animation speed in positions per second.
     void setSpeed(double positions_per_second);
     double speed() const;
@@ -69,6 +71,7 @@ public slots:
 
 signals:
     void positionChanged(double m);
+    void keyPositionChanged(double n);
     void playingChanged(bool playing);
 
 private:
@@ -82,6 +85,7 @@ private:
     QSlider* m_slider;
     QDoubleSpinBox* m_spin;
     QDoubleSpinBox* m_speed;
+    QDoubleSpinBox* m_key; // key position n (not animated: the relative angle (m - n) theta moves with m)
     QTimer m_timer;
     QElapsedTimer m_clock;
     bool m_updating = false; // guard: widget -> position -> widget loops

@@ -176,6 +176,7 @@ bool SessionActions::applySession(const Session& s, const QString& name)
     }
     w.m_settings->setCurveLogX(v.log_x);
     w.m_rotationControls->setPosition(v.query_position);
+    w.m_rotationControls->setKeyPosition(v.key_position);
     syncMenus(v, s.colormap);
     w.m_scheduler->setViewSettings(v, ViewKind::Heatmap);
     w.m_scheduler->requestAll();

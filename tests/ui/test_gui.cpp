@@ -19,6 +19,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QPainter>
 #include <QSignalSpy>
@@ -29,6 +30,8 @@
 #include <QUndoStack>
 
 #include <atomic>
+#include <cmath>
+#include <numbers>
 
 using namespace posatlas;
 using namespace posatlas::ui;
@@ -639,6 +642,29 @@ private slots:
         QVERIFY(!w->openConfig(bad));
         QVERIFY(!w->statusMessage().isEmpty());
         QCOMPARE(w->model()->undoStack()->count(), count);
+    }
+
+    void keyPositionControlMovesTheRotationDiagram()
+    {
+        // The key position n is a control of its own: editing it re-runs the rotation job and the key's
+        // angles become n * theta_i (mod 2 pi) as core's rope_angles computes them.
+        auto w = makeWindow(QStringLiteral("keypos"));
+        QVERIFY(waitIdle(w->scheduler()));
+        auto* controls = w->findChild<RotationControls*>();
+        QVERIFY(controls);
+        QCOMPARE(controls->keyPosition(), w->rotationView()->data().key_position);
+        auto* spin = controls->findChild<QDoubleSpinBox*>(QStringLiteral("keyPosition"));
+        QVERIFY(spin);
+        QSignalSpy spy(controls, &RotationControls::keyPositionChanged);
+        spin->setValue(9.0);
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(waitIdle(w->scheduler()));
+        const RotationData& d = w->rotationView()->data();
+        QCOMPARE(d.key_position, 9.0);
+        // Pair 0 has theta_0 = 1 (default RoPE): its key angle is 9 mod 2 pi. Tolerance 1e-12 rad.
+        QVERIFY(std::abs(d.angle_k[0] - std::fmod(9.0, 2.0 * std::numbers::pi)) < 1e-12);
+        controls->setKeyPosition(3.0); // programmatic updates do not echo
+        QCOMPARE(spy.count(), 1);
     }
 
     void invalidEditShowsStatusMessage()
