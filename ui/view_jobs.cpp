@@ -25,10 +25,6 @@ QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
-QString num(double v)
-{
-    return QString::fromStdString(format_number(v));
-}
 // Compact numbers for titles: 10000, 5e+06, 0.0625.
 QString short_num(double v)
 {
@@ -380,7 +376,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
             data.markers.push_back(make_marker(static_cast<double>(rope_target_length(s.rope)),
                                                tr("target %1").arg(rope_target_length(s.rope))));
         // Short: the note shares a line with the chart's controls. (Bound: Su et al. 2021 sec. 3.4.3.)
-        data.note = tr("bound(0) = %1 · attention factor %2").arg(num(bound0), num(f.attention_factor));
+        data.note = tr("bound(0) = %1 · attention factor %2").arg(short_num(bound0), QString::number(f.attention_factor, 'g', 4));
         break;
     }
     case Method::ALiBi: {
