@@ -38,8 +38,11 @@ bool any_contains(const std::vector<std::string>& list, const std::string& part)
 std::string list_of(double v, int n)
 {
     std::string s = "[";
-    for (int i = 0; i < n; ++i)
-        s += (i ? "," : "") + std::to_string(v);
+    for (int i = 0; i < n; ++i) {
+        if (i)
+            s += ',';
+        s += std::to_string(v);
+    }
     return s + "]";
 }
 
