@@ -1,12 +1,13 @@
 #include "settings.h"
 
-#include "scenario_model.h"
+#include "scenario_json.h"
+#include "validation.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QSettings>
+
+#include <nlohmann/json.hpp>
 
 namespace posatlas::ui {
 
@@ -22,30 +23,6 @@ constexpr auto kDarkTheme = "view/darkTheme";
 // Bumped when the saved layout would not fit the current set of docks.
 constexpr int kStateVersion = 1;
 
-QString jsonKey(const ParamSpec& spec)
-{
-    const QString key = QLatin1String(spec.key);
-    if (!spec.method)
-        return key;
-    const auto id = method_id(*spec.method);
-    return QString::fromUtf8(id.data(), static_cast<qsizetype>(id.size())) + QLatin1Char('/') + key;
-}
-
-QJsonArray toArray(const std::vector<double>& v)
-{
-    QJsonArray a;
-    for (double x : v)
-        a.append(x);
-    return a;
-}
-
-std::vector<double> fromArray(const QJsonValue& value)
-{
-    std::vector<double> out;
-    for (const QJsonValue& x : value.toArray())
-        out.push_back(x.toDouble());
-    return out;
-}
 } // namespace
 
 Settings::Settings(const QString& iniPath)
@@ -82,15 +59,25 @@ std::optional<Scenario> Settings::lastScenario() const
     const QByteArray text = m_settings->value(kScenario).toByteArray();
     if (text.isEmpty())
         return std::nullopt;
-    const QJsonDocument doc = QJsonDocument::fromJson(text);
-    if (!doc.isObject())
+    // The same JSON as session files (core/scenario_json.h): one format, one reader. A saved scenario
+    // that no longer reads or validates (an older format, a hand edit) is ignored, not fatal.
+    const nlohmann::json doc = nlohmann::json::parse(text.toStdString(), nullptr, false);
+    if (doc.is_discarded())
         return std::nullopt;
-    return scenarioFromJson(doc.object());
+    try {
+        const Scenario s = scenario_from_json(doc);
+        validate(s);
+        return s;
+    } catch (const ScenarioJsonError&) {
+        return std::nullopt;
+    } catch (const ParameterError&) {
+        return std::nullopt;
+    }
 }
 
 void Settings::setLastScenario(const Scenario& s)
 {
-    m_settings->setValue(kScenario, QJsonDocument(scenarioToJson(s)).toJson(QJsonDocument::Compact));
+    m_settings->setValue(kScenario, QByteArray::fromStdString(scenario_to_json(s).dump()));
 }
 
 QStringList Settings::recentFiles() const
@@ -143,48 +130,6 @@ void Settings::setDarkTheme(bool on)
 void Settings::sync()
 {
     m_settings->sync();
-}
-
-QJsonObject Settings::scenarioToJson(const Scenario& s)
-{
-    QJsonObject json;
-    json.insert(QStringLiteral("version"), 1);
-    for (const ParamSpec& spec : all_param_specs())
-        json.insert(jsonKey(spec), param_value(s, spec.id));
-    // Fields without a panel row.
-    json.insert(QStringLiteral("learned/table_path"), QString::fromStdString(s.learned.table_path));
-    json.insert(QStringLiteral("shaw/initializer_range"), s.shaw.stddev);
-    json.insert(QStringLiteral("transformer-xl/initializer_range"), s.transformer_xl.stddev);
-    json.insert(QStringLiteral("t5/initializer_range"), s.t5.stddev);
-    json.insert(QStringLiteral("deberta/initializer_range"), s.deberta.stddev);
-    json.insert(QStringLiteral("cope/initializer_range"), s.cope.stddev);
-    json.insert(QStringLiteral("rope/short_factor"), toArray(s.rope.short_factor));
-    json.insert(QStringLiteral("rope/long_factor"), toArray(s.rope.long_factor));
-    return json;
-}
-
-Scenario Settings::scenarioFromJson(const QJsonObject& json)
-{
-    Scenario s;
-    for (const ParamSpec& spec : all_param_specs()) {
-        const QJsonValue v = json.value(jsonKey(spec));
-        if (v.isDouble())
-            set_param_value(s, spec.id, v.toDouble());
-    }
-    // The method is applied by set_param_value above, after which `head` may have been clamped to a
-    // previous method's heads: restore it as saved.
-    if (json.value(QStringLiteral("head")).isDouble())
-        s.head = json.value(QStringLiteral("head")).toInt();
-    s.learned.table_path = json.value(QStringLiteral("learned/table_path")).toString().toStdString();
-    s.shaw.stddev = json.value(QStringLiteral("shaw/initializer_range")).toDouble(s.shaw.stddev);
-    s.transformer_xl.stddev =
-        json.value(QStringLiteral("transformer-xl/initializer_range")).toDouble(s.transformer_xl.stddev);
-    s.t5.stddev = json.value(QStringLiteral("t5/initializer_range")).toDouble(s.t5.stddev);
-    s.deberta.stddev = json.value(QStringLiteral("deberta/initializer_range")).toDouble(s.deberta.stddev);
-    s.cope.stddev = json.value(QStringLiteral("cope/initializer_range")).toDouble(s.cope.stddev);
-    s.rope.short_factor = fromArray(json.value(QStringLiteral("rope/short_factor")));
-    s.rope.long_factor = fromArray(json.value(QStringLiteral("rope/long_factor")));
-    return s;
 }
 
 } // namespace posatlas::ui

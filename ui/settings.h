@@ -6,7 +6,6 @@
 #include "params.h"
 
 #include <QByteArray>
-#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -50,12 +49,6 @@ public:
     void setDarkTheme(bool on);
 
     void sync();
-
-    // Scenario <-> JSON object of its fields, keyed "<method id>/<key>" ("rope/rope_theta") plus
-    // the common "seq_len", "head", ... Unknown keys are ignored and missing ones keep the defaults,
-    // so older settings files load into newer versions.
-    static QJsonObject scenarioToJson(const Scenario& s);
-    static Scenario scenarioFromJson(const QJsonObject& json);
 
 private:
     std::unique_ptr<QSettings> m_settings;

@@ -716,8 +716,14 @@ private slots:
         s.cope.gate_scale = -2.5;
         s.content.kind = ContentKind::Random;
         s.content.seed = 123456789;
-        const Scenario back = Settings::scenarioFromJson(Settings::scenarioToJson(s));
-        QVERIFY(scenarios_equal(s, back));
+        {
+            Settings settings(settingsPath(QStringLiteral("scenario-json")));
+            settings.setLastScenario(s);
+            settings.sync();
+        }
+        const auto back = Settings(settingsPath(QStringLiteral("scenario-json"))).lastScenario();
+        QVERIFY(back);
+        QVERIFY(scenarios_equal(s, *back));
     }
 
     void darkThemeScreenshot()
