@@ -97,14 +97,14 @@ QString format_number(double value, int significant)
     const double mag = std::abs(value);
     if (value == std::floor(value) && mag < 1e7) {
         s = QString::number(static_cast<qint64>(value));
-    } else if (mag != 0.0 && (mag < 1e-3 || mag >= 1e5)) {
-        // Compact scientific form for labels in narrow panels: 1.15e-4, not 0.000115 or 1.15e-04.
-        s = QString::number(value, 'e', std::max(0, significant - 1));
-        const auto e = s.indexOf(QLatin1Char('e'));
-        const int exponent = s.mid(e + 1).toInt();
-        s = s.left(e) + QLatin1Char('e') + QString::number(exponent);
     } else {
-        s = QString::number(value, 'g', significant);
+        // Scientific for very small or large values; 'g' also switches to it when the digits do not
+        // reach the decimal point (12000 at 2 digits is "1.2e+04").
+        s = mag != 0.0 && (mag < 1e-3 || mag >= 1e5) ? QString::number(value, 'e', std::max(0, significant - 1))
+                                                     : QString::number(value, 'g', significant);
+        // Compact exponent for labels in narrow panels: 1.2e4, 1.15e-4 (not 1.2e+04, 1.15e-04).
+        if (const auto e = s.indexOf(QLatin1Char('e')); e >= 0)
+            s = s.left(e) + QLatin1Char('e') + QString::number(s.mid(e + 1).toInt());
     }
     // A typographic minus reads better on slides than a hyphen.
     if (s.startsWith(QLatin1Char('-')))

@@ -268,12 +268,13 @@ void RotationView::paintPair(QPainter& painter, const QRectF& cell, int pair,
     painter.setBrush(colors.axis);
     painter.drawEllipse(c, line, line);
 
-    // Labels: pair, theta, wavelength 2 pi / theta (the period of the pair in positions).
+    // Labels: pair, theta and its wavelength (the period of the pair in positions, computed by core).
     painter.setFont(f);
     const double theta = m_data.theta[i];
     const QString l1 = tr("pair %1 · θ = %2").arg(pair).arg(format_number(theta, 3));
-    const QString l2 =
-        theta > 0 ? tr("wavelength %1").arg(format_number(2 * kPi / theta, 3)) : tr("wavelength ∞");
+    const QString l2 = i < m_data.wavelength.size()
+                           ? tr("wavelength %1").arg(format_number(m_data.wavelength[i], 3))
+                           : QString();
     const double top = c.y() + R + fm.height() * 0.3;
     painter.setPen(colors.text);
     painter.drawText(QRectF(cell.left(), top, cell.width(), fm.height()), Qt::AlignHCenter | Qt::AlignVCenter,

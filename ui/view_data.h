@@ -51,6 +51,7 @@ struct RotationData {
     double query_position = 0.0;   // m
     double key_position = 0.0;     // n
     std::vector<double> theta;     // scaled frequency of every pair (rad / position)
+    std::vector<double> wavelength; // 2 pi / theta of every pair (positions), from core
     std::vector<double> angle_q;   // m * theta_i mod 2 pi, every pair (from core rope_angles)
     std::vector<double> angle_k;   // n * theta_i mod 2 pi
     std::vector<double> angle_rel; // (m - n) * theta_i mod 2 pi

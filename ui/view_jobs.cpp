@@ -503,6 +503,7 @@ RotationData rotation_job(const Scenario& s, const ViewSettings& v, const Cancel
     // m, n and the scaling are in the view's legend and captions; the title names the model's shape.
     data.title = tr("RoPE rotations · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
     data.theta = f.inv_freq;
+    data.wavelength = f.wavelength;
     data.angle_q = rope_angles(f, v.query_position);
     data.angle_k = rope_angles(f, v.key_position);
     data.angle_rel = rope_angles(f, v.query_position - v.key_position);

@@ -460,6 +460,7 @@ RotationData rotation_data(double m, double n)
             return std::fmod(std::fmod(a, two_pi) + two_pi, two_pi);
         };
         d.theta.push_back(theta);
+        d.wavelength.push_back(2 * std::numbers::pi / theta);
         d.angle_q.push_back(wrap(m * theta));
         d.angle_k.push_back(wrap(n * theta));
         d.angle_rel.push_back(wrap((m - n) * theta));
