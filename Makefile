@@ -7,9 +7,9 @@ JOBS ?= 2
 CMAKE_FLAGS ?=
 
 DEBIAN_PACKAGES := cmake g++ make pkgconf \
-  qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools \
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools \
   libgl-dev libeigen3-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
-  qt6-qpa-plugins xvfb xauth fonts-dejavu-core
+  qt6-qpa-plugins xvfb xauth fonts-dejavu-core fonts-noto-cjk
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
