@@ -13,7 +13,7 @@ DEBIAN_PACKAGES := cmake g++ make pkgconf \
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps configure build run test bench gallery clean format
+.PHONY: all deps print-debian-packages configure build run test bench gallery clean format
 
 all: build
 
@@ -25,6 +25,9 @@ deps:
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	else echo "All Debian packages present."; fi
+
+print-debian-packages:
+	@echo $(DEBIAN_PACKAGES)
 
 $(BUILD_DIR)/CMakeCache.txt:
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
