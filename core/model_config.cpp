@@ -245,7 +245,13 @@ ConfigImport import_impl(const json& cfg, const Scenario& base)
     if (!cfg.is_object())
         throw ConfigError("a model config must be a JSON object (got " + show(cfg) + ")");
     ConfigImport out;
-    out.scenario = base;
+    // A model starts from the defaults of its own code, exactly as on the command line: nothing of the
+    // previous model's parameters carries over (a Qwen2 config loaded after DeepSeek-V2 must not keep
+    // DeepSeek's YaRN factor or original context). Only what the viewer chose, not the model, is kept.
+    out.scenario = Scenario{};
+    out.scenario.seq_len = base.seq_len;
+    out.scenario.content = base.content;
+    out.scenario.head = base.head;
     Reader r(out);
     const auto model_type_opt = r.string(cfg, "model_type", "model_type");
     out.model_type = model_type_opt.value_or("");

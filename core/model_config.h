@@ -23,8 +23,10 @@
 namespace posatlas {
 
 struct ConfigImport {
-    // The method the model uses and its parameters; every other method keeps the parameters of the
-    // Scenario passed in as `base` (as do seq_len and content). `head` is clamped to the model's heads.
+    // The method the model uses and its parameters. Every parameter the config does not set takes the
+    // default of the model's own code, never a value of `base`: loading a model after another gives
+    // the same scenario as loading it alone. From `base` only the viewer's choices are kept: seq_len,
+    // content and head (clamped to the model's heads).
     Scenario scenario;
     std::string model_type; // e.g. "llama"; "" when the config has none
     std::vector<std::string>

@@ -1,11 +1,13 @@
 #include "main_window.h"
 
+
 #include "curve_view.h"
 #include "explorer_window.h"
 #include "heatmap_view.h"
 #include "model_config.h"
 #include "parameter_panel.h"
 #include "presets.h"
+#include "rope_compare.h"
 #include "rotation_view.h"
 #include "session_actions.h"
 #include "settings.h"
@@ -585,7 +587,7 @@ void MainWindow::onScenarioChanged()
     // The rotation slider covers the positions the model knows.
     const double maxPos = s.method == Method::RoPE
                               ? static_cast<double>(std::clamp<std::int64_t>(
-                                    std::max(s.seq_len, rope_target_length(s.rope)), 16, 1'000'000))
+                                    std::max(s.seq_len, rope_default_target_length(s.rope)), 16, kMaxSeqLen))
                               : static_cast<double>(s.seq_len);
     m_rotationControls->setRange(0.0, maxPos);
     m_scheduler->setScenario(s);

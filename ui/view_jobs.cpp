@@ -4,6 +4,7 @@
 #include "deberta.h"
 #include "decay.h"
 #include "rope.h"
+#include "rope_compare.h"
 #include "rope_scaling.h"
 #include "spectrum.h"
 #include "t5_buckets.h"
@@ -105,7 +106,7 @@ std::int64_t encoding_dim(const Scenario& s)
 std::int64_t method_context(const Scenario& s)
 {
     switch (s.method) {
-    case Method::RoPE: return rope_target_length(s.rope);
+    case Method::RoPE: return rope_default_target_length(s.rope);
     case Method::ALiBi: return std::max(s.alibi.trained_length, s.alibi.target_length);
     case Method::T5: return s.t5.max_distance;
     case Method::DeBERTa: return s.deberta.max_relative_positions;
@@ -121,7 +122,7 @@ std::int64_t auto_max_distance(const Scenario& s, const ViewSettings& v)
     if (v.max_distance > 0)
         return std::min<std::int64_t>(v.max_distance, kMaxDistance);
     const std::int64_t ctx = std::max<std::int64_t>(method_context(s), s.seq_len);
-    return std::clamp<std::int64_t>(4 * ctx, 64, 1'000'000);
+    return std::clamp<std::int64_t>(4 * ctx, 64, kMaxDistance);
 }
 
 // Logit of the last query against keys at distance r = i - j, from core's compute_matrix: the
@@ -183,21 +184,6 @@ void drop_nonpositive_x(CurveSeries& series)
 
 } // namespace
 
-std::int64_t rope_trained_length(const RopeParams& p)
-{
-    return p.trained_length();
-}
-
-std::int64_t rope_target_length(const RopeParams& p)
-{
-    // With original_max_position_embeddings set, max_position_embeddings is already the extended
-    // context (Llama 3.1, YaRN configs). Without it, a scaled model reaches factor x its context.
-    if (p.rope_type == RopeType::Default || p.original_max_position_embeddings > 0)
-        return std::min<std::int64_t>(p.max_position_embeddings, kMaxSeqLen);
-    return std::min<std::int64_t>(
-        static_cast<std::int64_t>(std::llround(static_cast<double>(p.max_position_embeddings) * p.factor)),
-        kMaxSeqLen);
-}
 
 MatrixKind effective_matrix_kind(const Scenario& s, const ViewSettings& settings)
 {
@@ -370,11 +356,11 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
             orig.dashed = true;
             data.series.push_back(std::move(orig));
         }
-        data.markers.push_back(make_marker(static_cast<double>(rope_trained_length(s.rope)),
-                                           tr("trained %1").arg(rope_trained_length(s.rope))));
-        if (rope_target_length(s.rope) != rope_trained_length(s.rope))
-            data.markers.push_back(make_marker(static_cast<double>(rope_target_length(s.rope)),
-                                               tr("target %1").arg(rope_target_length(s.rope))));
+        data.markers.push_back(make_marker(static_cast<double>(s.rope.trained_length()),
+                                           tr("trained %1").arg(s.rope.trained_length())));
+        if (rope_default_target_length(s.rope) != s.rope.trained_length())
+            data.markers.push_back(make_marker(static_cast<double>(rope_default_target_length(s.rope)),
+                                               tr("target %1").arg(rope_default_target_length(s.rope))));
         // Short: the note shares a line with the chart's controls. (Bound: Su et al. 2021 sec. 3.4.3.)
         data.note = tr("bound(0) = %1 · attention factor %2").arg(short_num(bound0), QString::number(f.attention_factor, 'g', 4));
         break;
@@ -535,8 +521,8 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
     }
     validate(s.rope);
     check_cancel(cancel);
-    const std::int64_t trained = rope_trained_length(s.rope);
-    const std::int64_t target = std::max(trained, rope_target_length(s.rope));
+    const std::int64_t trained = s.rope.trained_length();
+    const std::int64_t target = std::max(trained, rope_default_target_length(s.rope));
     const FrequencySpectrum sp = rope_spectrum(s.rope, trained, target);
     const RopeFrequencies f = compute_rope_frequencies(s.rope);
     data.title =

@@ -68,8 +68,4 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings& settings, const
 ViewResult run_view_job(ViewKind kind, const Scenario& s, const ViewSettings& settings,
                         const CancelFn& cancel, const ProgressFn& progress);
 
-// Context lengths a RoPE scenario is trained for and extended to (shared by spectrum and curves).
-std::int64_t rope_trained_length(const RopeParams& p);
-std::int64_t rope_target_length(const RopeParams& p);
-
 } // namespace posatlas::ui

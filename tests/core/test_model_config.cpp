@@ -410,18 +410,35 @@ TEST(ModelConfig, ReadRules)
     }
 }
 
-TEST(ModelConfig, OtherMethodsKeepBaseParameters)
+TEST(ModelConfig, ModelStartsFromItsOwnDefaultsNotFromBase)
 {
+    // The base is whatever the user looked at before: a DeepSeek-style YaRN setup and edited ALiBi/T5.
     Scenario base;
     base.method = Method::ALiBi;
     base.seq_len = 777;
+    base.content.kind = ContentKind::Random;
     base.t5.num_buckets = 64;
     base.alibi.num_heads = 5;
-    const auto c = imp(R"({"model_type":"llama"})", base);
+    base.rope.rope_type = RopeType::Yarn;
+    base.rope.factor = 40.0;
+    base.rope.mscale = 0.707;
+    base.rope.original_max_position_embeddings = 4096;
+    base.rope.long_factor = std::vector<double>(48, 2.0);
+    const auto c = imp(R"({"model_type":"llama","max_position_embeddings":131072})", base);
     EXPECT_EQ(c.scenario.method, Method::RoPE);
+    // The viewer's choices stay.
     EXPECT_EQ(c.scenario.seq_len, 777);
-    EXPECT_EQ(c.scenario.t5.num_buckets, 64);
-    EXPECT_EQ(c.scenario.alibi.num_heads, 5);
+    EXPECT_EQ(c.scenario.content.kind, ContentKind::Random);
+    // Nothing of the previous model does: LlamaConfig's defaults for every key the config omits.
+    EXPECT_EQ(c.scenario.rope.rope_type, RopeType::Default);
+    EXPECT_EQ(c.scenario.rope.factor, 1.0);
+    EXPECT_FALSE(c.scenario.rope.mscale.has_value());
+    EXPECT_EQ(c.scenario.rope.original_max_position_embeddings, 0);
+    EXPECT_TRUE(c.scenario.rope.long_factor.empty());
+    EXPECT_EQ(c.scenario.rope.trained_length(), 131072);
+    // Other methods' parameters are the defaults too, so a later method switch shows no stale values.
+    EXPECT_EQ(c.scenario.t5.num_buckets, T5Params{}.num_buckets);
+    EXPECT_EQ(c.scenario.alibi.num_heads, AlibiParams{}.num_heads);
 }
 
 TEST(ModelConfig, HeadIsClampedToTheModelsHeads)

@@ -2,9 +2,12 @@
 // Expected values come from each model's published config.json (the preset's _posatlas_source) and the
 // transformers rules in modeling_rope_utils.py; exact comparisons unless stated.
 #include "presets.h"
+#include "rope_compare.h"
+#include "scenario_json.h"
 #include "validation.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -87,14 +90,16 @@ TEST(Presets, UnknownIdListsValidIds)
     }
 }
 
-TEST(Presets, BaseScenarioIsKept)
+TEST(Presets, ViewingChoicesOfTheBaseAreKept)
 {
     Scenario base;
     base.seq_len = 4096;
-    base.t5.num_buckets = 128;
+    base.content.kind = ContentKind::Fixed;
+    base.t5.num_buckets = 128; // a model parameter of another method: not a viewing choice
     const auto c = load_preset("llama-2-7b", base);
     EXPECT_EQ(c.scenario.seq_len, 4096);
-    EXPECT_EQ(c.scenario.t5.num_buckets, 128);
+    EXPECT_EQ(c.scenario.content.kind, ContentKind::Fixed);
+    EXPECT_EQ(c.scenario.t5.num_buckets, T5Params{}.num_buckets);
 }
 
 // Values of the published configs (see each preset's _posatlas_source).
@@ -194,4 +199,75 @@ TEST(Presets, OtherMethodValues)
     EXPECT_EQ(gpt2.trained_length, 1024);
 
     EXPECT_EQ(load_preset("transformer-base").scenario.sinusoidal.dim, 512);
+}
+
+namespace {
+
+// Model configs shipped with the tests, each a real model's config.json reduced to the keys that matter
+// (Gemma 3 in the v5 `rope_parameters` form and with linear scaling, Qwen2-VL's mrope, Qwen2.5 with the
+// YaRN x4 block of its model card, a tiny Llama).
+const char* const kShippedConfigs[] = {"llama_tiny.json", "gemma3_12b.json", "gemma3_tiny_v5.json",
+                                        "qwen2_vl_7b.json", "qwen2.5_7b_yarn4.json"};
+
+std::string config_path(const char* name)
+{
+    return std::string(POSATLAS_TEST_DATA) + "/configs/" + name;
+}
+
+} // namespace
+
+// The GUI loads a preset on top of the current scenario. Nothing of the previous model may leak into
+// it: loading B after A must give exactly the scenario of loading B alone (what `--preset B` gives).
+// Compared through the session JSON, which holds every field.
+TEST(Presets, LoadingAfterAnyOtherPresetEqualsLoadingItAlone)
+{
+    const auto presets = list_presets();
+    for (const auto& b : presets) {
+        const nlohmann::json alone = scenario_to_json(load_preset(b.id).scenario);
+        for (const auto& a : presets) {
+            const Scenario after_a = load_preset(a.id).scenario;
+            EXPECT_EQ(scenario_to_json(load_preset(b.id, after_a).scenario), alone) << a.id << " then " << b.id;
+        }
+    }
+}
+
+TEST(Presets, ConfigImportAfterAnyPresetEqualsImportingItAlone)
+{
+    for (const char* name : kShippedConfigs) {
+        const nlohmann::json alone = scenario_to_json(load_model_config(config_path(name)).scenario);
+        for (const auto& a : list_presets()) {
+            const Scenario after_a = load_preset(a.id).scenario;
+            EXPECT_EQ(scenario_to_json(load_model_config(config_path(name), after_a).scenario), alone)
+                << a.id << " then " << name;
+        }
+    }
+}
+
+// The context lengths of real configs, as the models' own code and model cards define them.
+// trained = original_max_position_embeddings if set, else max_position_embeddings; target per
+// rope_default_target_length (rope_compare.h). Exact integers.
+TEST(Presets, ShippedConfigsHaveTheirModelsContextLengths)
+{
+    struct Case {
+        const char* file;
+        std::int64_t trained;
+        std::int64_t target;
+    };
+    const Case cases[] = {
+        {"gemma3_12b.json", 131072, 1048576},  // linear x8 on 131072
+        {"gemma3_tiny_v5.json", 512, 512},     // rope_parameters.full_attention, default
+        {"qwen2_vl_7b.json", 32768, 32768},    // mrope reads as default frequencies
+        {"qwen2.5_7b_yarn4.json", 32768, 131072}, // YaRN x4 on an original 32768 (model card)
+        {"llama_tiny.json", 1024, 2048},       // linear x2 on 1024
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.file);
+        const Scenario s = load_model_config(config_path(c.file)).scenario;
+        ASSERT_EQ(s.method, Method::RoPE);
+        EXPECT_EQ(s.rope.trained_length(), c.trained);
+        EXPECT_EQ(rope_default_target_length(s.rope), c.target);
+        const RopePairsTable t = rope_pairs(s.rope);
+        EXPECT_EQ(t.trained_length, c.trained);
+        EXPECT_EQ(t.target_length, c.target);
+    }
 }

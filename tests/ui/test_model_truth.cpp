@@ -1,0 +1,162 @@
+// What the screen shows is what the model computes: a preset or a model config loaded in the main window
+// gives the same scenario as on the command line (`--preset`, `--config`), whatever was loaded before,
+// and the views mark the context lengths that core (and so `posatlas compute rope-pairs`) reports.
+#include "compute_scheduler.h"
+#include "curve_view.h"
+#include "main_window.h"
+#include "model_config.h"
+#include "presets.h"
+#include "rope_compare.h"
+#include "scenario_json.h"
+#include "scenario_model.h"
+#include "spectrum_view.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace posatlas;
+using namespace posatlas::ui;
+
+namespace {
+
+constexpr int kJobTimeoutMs = 60000;
+
+const char* const kShippedConfigs[] = {"llama_tiny.json", "gemma3_12b.json", "gemma3_tiny_v5.json",
+                                        "qwen2_vl_7b.json", "qwen2.5_7b_yarn4.json"};
+
+QString configPath(const char* name)
+{
+    return QStringLiteral(POSATLAS_TEST_DATA "/configs/") + QString::fromLatin1(name);
+}
+
+// The scenario the command line builds for a model: the model alone, on the window's viewing choices.
+Scenario viewingChoices(const Scenario& current)
+{
+    Scenario s;
+    s.seq_len = current.seq_len;
+    s.content = current.content;
+    s.head = current.head;
+    return s;
+}
+
+bool waitIdle(ComputeScheduler* s)
+{
+    QTest::qWait(60);
+    QElapsedTimer t;
+    t.start();
+    while (s->busy() && t.elapsed() < kJobTimeoutMs)
+        QTest::qWait(10);
+    return !s->busy();
+}
+
+QByteArray dump(const Scenario& s)
+{
+    return QByteArray::fromStdString(scenario_to_json(s).dump());
+}
+
+} // namespace
+
+class ModelTruthTest : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QApplication::setOrganizationName(QStringLiteral("PosAtlasTest"));
+        QApplication::setApplicationName(QStringLiteral("ui_model_truth_tests"));
+        m_window = std::make_unique<MainWindow>(m_dir.filePath(QStringLiteral("truth.ini")));
+        m_window->setComputeHiddenViews(true);
+        m_window->resize(1280, 720);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(waitIdle(m_window->scheduler()));
+    }
+
+    // Every preset after every other preset: the scenario equals loading it alone.
+    void presetAfterPresetEqualsPresetAlone()
+    {
+        MainWindow* w = m_window.get();
+        const auto presets = list_presets();
+        for (const PresetInfo& b : presets) {
+            for (const PresetInfo& a : presets) {
+                QVERIFY(w->loadPreset(QString::fromStdString(a.id)));
+                QVERIFY(w->loadPreset(QString::fromStdString(b.id)));
+                const Scenario& shown = w->model()->scenario();
+                const Scenario alone = load_preset(b.id, viewingChoices(shown)).scenario;
+                QVERIFY2(dump(shown) == dump(alone), (a.id + " then " + b.id).c_str());
+            }
+        }
+    }
+
+    // Every shipped config after every preset: the scenario equals importing it alone.
+    void configAfterPresetEqualsConfigAlone()
+    {
+        MainWindow* w = m_window.get();
+        for (const char* name : kShippedConfigs) {
+            for (const PresetInfo& a : list_presets()) {
+                QVERIFY(w->loadPreset(QString::fromStdString(a.id)));
+                QVERIFY2(w->openConfig(configPath(name)), name);
+                const Scenario& shown = w->model()->scenario();
+                const Scenario alone =
+                    load_model_config(configPath(name).toStdString(), viewingChoices(shown)).scenario;
+                QVERIFY2(dump(shown) == dump(alone), (a.id + " then " + name).c_str());
+            }
+        }
+    }
+
+    // The trained and target lengths that Spectrum and Curves mark are core's (the command line's),
+    // for every RoPE preset and config, each loaded after a model with a different context (DeepSeek's
+    // YaRN x40 from 4096 and Phi-3's LongRoPE lists are the worst previous states).
+    void viewsMarkTheCommandLinesContextLengths_data()
+    {
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<bool>("isConfig");
+        for (const char* before : {"deepseek-v2-lite", "phi-3-mini-128k"}) {
+            for (const PresetInfo& p : list_presets())
+                if (p.method == Method::RoPE)
+                    QTest::newRow((std::string(before) + " then " + p.id).c_str())
+                        << QString::fromLatin1(before) << QString::fromStdString(p.id) << false;
+            for (const char* name : kShippedConfigs)
+                QTest::newRow((std::string(before) + " then " + name).c_str())
+                    << QString::fromLatin1(before) << configPath(name) << true;
+        }
+    }
+    void viewsMarkTheCommandLinesContextLengths()
+    {
+        QFETCH(QString, before);
+        QFETCH(QString, model);
+        QFETCH(bool, isConfig);
+        MainWindow* w = m_window.get();
+        QVERIFY(w->loadPreset(before));
+        QVERIFY(isConfig ? w->openConfig(model) : w->loadPreset(model));
+        QVERIFY(waitIdle(w->scheduler()));
+        const Scenario& s = w->model()->scenario();
+        QCOMPARE(s.method, Method::RoPE);
+        // What `posatlas compute rope-pairs --preset/--config` reports (it prints this table).
+        const RopePairsTable cli = rope_pairs(isConfig ? load_model_config(model.toStdString()).scenario.rope
+                                                       : load_preset(model.toStdString()).scenario.rope);
+        const SpectrumData& spectrum = w->spectrumView()->data();
+        QCOMPARE(spectrum.trained_length, static_cast<double>(cli.trained_length));
+        QCOMPARE(spectrum.target_length, static_cast<double>(cli.target_length));
+        QList<double> marked;
+        for (const CurveMarker& m : w->curveView()->data().markers)
+            marked.push_back(m.value);
+        QVERIFY2(marked.contains(static_cast<double>(cli.trained_length)), "trained length marked on Curves");
+        if (cli.target_length != cli.trained_length)
+            QVERIFY2(marked.contains(static_cast<double>(cli.target_length)), "target length marked on Curves");
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+};
+
+QTEST_MAIN(ModelTruthTest)
+#include "test_model_truth.moc"
