@@ -31,23 +31,61 @@ TEST(RopeDecay, BoundAtZeroIsMeanOfOneToHalfDim)
     EXPECT_NEAR(b[0], 32.5, 1e-12);
 }
 
-TEST(RopeDecay, BoundMatchesPythonReference)
+// Exact values for core's double thetas: tests/data/rope_decay_reference.py (60-digit decimal arithmetic).
+// Core forms every angle r * theta exactly (hi + lo), so even r = 1e8 matches to 1e-13 relative; a plain
+// double product would be off by ~1e-9 there.
+struct ExactRow {
+    double r;
+    double bound;
+    double mean_cos;
+};
+constexpr ExactRow kExact[] = {
+    {1.0, 31.538166142658085, 0.9702138094651191},      {10.0, 17.95413713708483, 0.6690628577890171},
+    {100.0, 10.227329948505139, 0.4772414797107915},    {1000.0, 4.470761034248701, 0.15902700206579148},
+    {1e6, 8.337782073688247, -0.022690340616655275},    {1e8, 4.2228407967851815, 0.06289185378710921},
+};
+
+TEST(RopeDecay, BoundMatchesExactReference)
 {
-    struct Row {
-        double r;
-        double want;
-    };
-    // python3 double re-implementation; tolerance 1e-9 relative (summation order is the same; libm
-    // cos/sin may differ in the last bit, amplified at r = 1e8 by |dS/dtheta| ~ r).
-    const Row rows[] = {{1.0, 31.53816614265808},    {10.0, 17.95413713708483},   {-10.0, 17.95413713708483},
-                        {100.0, 10.227329948505133}, {1000.0, 4.470761034248742}, {1e6, 8.337782073744402},
-                        {1e8, 4.222840791967049}};
     std::vector<double> r;
-    for (const Row& row : rows)
+    for (const ExactRow& row : kExact)
         r.push_back(row.r);
     const std::vector<double> b = rope_decay_bound(default_theta_128(), r);
     for (std::size_t i = 0; i < r.size(); ++i)
-        EXPECT_NEAR(b[i], rows[i].want, 1e-9 * rows[i].want) << "r = " << r[i];
+        EXPECT_NEAR(b[i], kExact[i].bound, 1e-13 * kExact[i].bound) << "r = " << r[i];
+    // Negative distances: |S_j| is even in r.
+    EXPECT_NEAR(rope_decay_bound(default_theta_128(), {-10.0})[0], kExact[1].bound, 1e-13 * kExact[1].bound);
+}
+
+// The recurrence path (evenly spaced distances, see decay.cpp) against the direct path (one distance at a
+// time, sin/cos for every pair), at every integer of windows near 0, 10^4, 10^6 and up to 10^8: both form exact
+// angles, so they agree to 1e-12 relative (bound) / 1e-13 absolute (mean cos) everywhere; and the windows
+// that contain a reference distance hit it exactly.
+TEST(RopeDecay, RecurrenceMatchesDirectSumsAtEveryInteger)
+{
+    const std::vector<double> theta = default_theta_128();
+    for (double start : {0.0, 9900.0, 999'000.0, 99'998'001.0}) {
+        SCOPED_TRACE(start);
+        std::vector<double> run(2000);
+        for (std::size_t i = 0; i < run.size(); ++i)
+            run[i] = start + static_cast<double>(i);
+        const std::vector<double> bound = rope_decay_bound(theta, run);
+        const std::vector<double> mean = rope_mean_cos(theta, run);
+        for (std::size_t i = 0; i < run.size(); i += 7) {
+            // Alone, a distance is not an evenly spaced run: the direct sums.
+            const double direct_bound = rope_decay_bound(theta, {run[i]})[0];
+            const double direct_mean = rope_mean_cos(theta, {run[i]})[0];
+            ASSERT_NEAR(bound[i], direct_bound, 1e-12 * direct_bound) << "r = " << run[i];
+            ASSERT_NEAR(mean[i], direct_mean, 1e-13) << "r = " << run[i];
+        }
+        for (const ExactRow& row : kExact) {
+            if (row.r >= start && row.r < start + 2000.0) {
+                const auto i = static_cast<std::size_t>(row.r - start);
+                EXPECT_NEAR(bound[i], row.bound, 1e-13 * row.bound);
+                EXPECT_NEAR(mean[i], row.mean_cos, 1e-13);
+            }
+        }
+    }
 }
 
 TEST(RopeDecay, EnvelopeDecreasesOverDecades)
@@ -71,12 +109,14 @@ TEST(RopeDecay, EnvelopeDecreasesOverDecades)
 
 TEST(RopeDecay, MeanCos)
 {
-    // mean_i cos(r theta_i), python3 reference; tolerance 1e-12 absolute.
-    const std::vector<double> c = rope_mean_cos(default_theta_128(), {0.0, 1.0, 10.0, 1e6});
-    EXPECT_NEAR(c[0], 1.0, 1e-15);
-    EXPECT_NEAR(c[1], 0.9702138094651194, 1e-12);
-    EXPECT_NEAR(c[2], 0.6690628577890172, 1e-12);
-    EXPECT_NEAR(c[3], -0.022690340616275402, 1e-10); // r = 1e6: last-bit cos differences times r
+    // mean_i cos(r theta_i): exact references above; tolerance 1e-14 absolute.
+    std::vector<double> r = {0.0};
+    for (const ExactRow& row : kExact)
+        r.push_back(row.r);
+    const std::vector<double> c = rope_mean_cos(default_theta_128(), r);
+    EXPECT_EQ(c[0], 1.0);
+    for (std::size_t i = 1; i < r.size(); ++i)
+        EXPECT_NEAR(c[i], kExact[i - 1].mean_cos, 1e-14) << "r = " << r[i];
 }
 
 TEST(RopeDecay, AlibiIsExponential)
