@@ -29,6 +29,22 @@ std::vector<double> rope_decay_bound(const std::vector<double>& inv_freq,
 std::vector<double> rope_mean_cos(const std::vector<double>& inv_freq, const std::vector<double>& distances,
                                   const CancelFn& cancel = {}, const ProgressFn& progress = {});
 
+// Which RoPE decay curve: the RoFormer bound above, or the mean cosine.
+enum class RopeCurve { Bound, MeanCos };
+
+// The exact extremes of a RoPE decay curve over every integer distance of each bin, so that a plot with
+// fewer pixels than distances draws an envelope instead of aliased point samples (a point sample at
+// 1 200 log-spaced distances misses most peaks past r ~ 10^4). Bin b holds the integers
+// r in [edges[b], edges[b + 1]); edges: strictly increasing integers in [0, kMaxDistance + 1]
+// (ParameterError "edges"), at least two. Every integer is evaluated (by the recurrence of
+// rope_decay_bound), so the cost is (edges.back() - edges.front()) * d/2 multiply-adds.
+struct RopeCurveEnvelope {
+    std::vector<double> min, max; // one entry per bin
+};
+RopeCurveEnvelope rope_curve_envelope(RopeCurve curve, const std::vector<double>& inv_freq,
+                                      const std::vector<std::int64_t>& edges, const CancelFn& cancel = {},
+                                      const ProgressFn& progress = {});
+
 // ALiBi's multiplicative decay of the attention weight, exp(-slope * r) (Press et al. 2022: the bias
 // -slope * r added to the logit). slope >= 0 and finite (ParameterError "slope"); distances as above.
 std::vector<double> alibi_decay(double slope, const std::vector<double>& distances);

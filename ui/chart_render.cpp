@@ -553,9 +553,22 @@ QString CurveChart::readoutAt(double x) const
 {
     QStringList parts;
     const QString xname = m_data.x_label.isEmpty() ? QStringLiteral("x") : m_data.x_label;
+    // Curves that core can evaluate anywhere are read at the integer distance under the cursor.
+    const bool exact = std::any_of(m_data.series.begin(), m_data.series.end(),
+                                   [](const CurveSeries& s) { return bool(s.value_at); });
+    if (exact)
+        x = std::round(x);
     parts << QStringLiteral("%1 = %2").arg(xname, format_number(x));
     for (const CurveSeries& s : m_data.series) {
-        const double y = series_value_at(s, x);
+        double y = std::numeric_limits<double>::quiet_NaN();
+        if (s.value_at) {
+            try {
+                y = s.value_at(x);
+            } catch (const std::exception&) { // outside the curve's domain: no readout for it
+            }
+        } else {
+            y = series_value_at(s, x);
+        }
         if (std::isfinite(y))
             parts << QStringLiteral("%1: %2").arg(s.name.isEmpty() ? m_data.y_label : s.name,
                                                   format_number(y));

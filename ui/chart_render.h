@@ -69,6 +69,9 @@ public:
     // ..."), empty (and hides the crosshair) when the point is outside the plot area.
     QString showCrosshair(const QPointF& chartPos);
     void hideCrosshair();
+    // The crosshair's text at x: each series' exact value where it has one (value_at, at the integer
+    // nearest x), else interpolated between its samples.
+    QString readoutAt(double x) const;
 
 private:
     void rebuild();          // series and axes from scratch (structure or axis type changed)
@@ -76,7 +79,6 @@ private:
     void updateRanges();
     void updateOverlays(); // marker lines and labels, after geometry or range changes
     void applyStyle();
-    QString readoutAt(double x) const;
 
     CurveData m_data;
     ChartStyle m_style;

@@ -9,6 +9,7 @@
 #include <QString>
 #include <QVector>
 
+#include <functional>
 #include <vector>
 
 namespace posatlas::ui {
@@ -30,6 +31,13 @@ struct CurveSeries {
     QColor color;             // invalid: the view picks from its palette by series index
     bool step = false;        // draw as a step function (bucket plots)
     bool dashed = false;      // e.g. the unscaled reference
+    // x/y hold, for each bin of distances, the exact min and max of the curve over every integer in it
+    // (two points at the bin's first distance): an envelope that keeps every peak, where point samples
+    // would alias.
+    bool envelope = false;
+    // The curve's exact value at x (computed by core, not interpolated): the crosshair's readout. Empty:
+    // the readout interpolates the samples. Cheap (one distance) and safe to call on the GUI thread.
+    std::function<double(double)> value_at;
 };
 struct CurveMarker {
     double value = 0.0;       // x for vertical markers, y for horizontal ones

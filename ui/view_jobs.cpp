@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace posatlas::ui {
 namespace {
@@ -157,6 +158,52 @@ CurveSeries make_series(const QString& name, std::vector<double> x = {}, std::ve
     series.name = name;
     series.x = std::move(x);
     series.y = std::move(y);
+    return series;
+}
+
+// A RoPE decay curve divided by `scale` over the distances `dist` (sorted integers from 0 to max_d). Where
+// the samples skip integers, each sample stands for the bin of integers up to the next one and the
+// series is the exact envelope of that bin (core's rope_curve_envelope); otherwise the values
+// themselves. Either way the crosshair reads the exact value at the integer under the cursor.
+CurveSeries rope_curve_series(const QString& name, RopeCurve curve, const std::vector<double>& inv_freq,
+                              double scale, const std::vector<double>& dist, std::int64_t max_d,
+                              const CancelFn& cancel, const ProgressFn& progress)
+{
+    CurveSeries series = make_series(name);
+    series.value_at = [curve, inv_freq, scale, max_d](double x) {
+        const double r = std::round(x);
+        if (!(r >= 0.0 && r <= static_cast<double>(max_d)))
+            return std::numeric_limits<double>::quiet_NaN();
+        const std::vector<double> v =
+            curve == RopeCurve::Bound ? rope_decay_bound(inv_freq, {r}) : rope_mean_cos(inv_freq, {r});
+        return v.front() / scale;
+    };
+    if (dist.size() == static_cast<std::size_t>(max_d) + 1) { // every integer: nothing to hide
+        series.x = dist;
+        series.y = curve == RopeCurve::Bound ? rope_decay_bound(inv_freq, dist, cancel, progress)
+                                             : rope_mean_cos(inv_freq, dist, cancel, progress);
+        for (double& y : series.y)
+            y /= scale;
+        return series;
+    }
+    std::vector<std::int64_t> edges(dist.size() + 1);
+    for (std::size_t i = 0; i < dist.size(); ++i)
+        edges[i] = static_cast<std::int64_t>(dist[i]);
+    edges.back() = max_d + 1;
+    const RopeCurveEnvelope env = rope_curve_envelope(curve, inv_freq, edges, cancel, progress);
+    series.envelope = true;
+    series.x.reserve(2 * dist.size());
+    series.y.reserve(2 * dist.size());
+    for (std::size_t b = 0; b < dist.size(); ++b) {
+        // Alternate min-max and max-min so that neighbouring bins join at the nearer extreme.
+        const bool up = b % 2 == 0;
+        series.x.push_back(dist[b]);
+        series.y.push_back((up ? env.min[b] : env.max[b]) / scale);
+        if (env.max[b] != env.min[b]) {
+            series.x.push_back(dist[b]);
+            series.y.push_back((up ? env.max[b] : env.min[b]) / scale);
+        }
+    }
     return series;
 }
 
@@ -333,26 +380,17 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         const RopeFrequencies f = compute_rope_frequencies(s.rope);
         data.title = tr("RoPE long-term decay · ") + scenario_caption(s, false);
         data.y_label = tr("relative size");
-        // The bound is shown relative to its value at r = 0 (decay_distances always starts at 0), so
-        // that it shares the axis with the mean cosine (1 at r = 0): both then show the decay's shape.
-        std::vector<double> rawBound =
-            rope_decay_bound(f.inv_freq, dist, cancel, sub_progress(mainProgress, 0, 0.35));
-        const double bound0 = rawBound.empty() ? 1.0 : rawBound.front();
-        auto relative = [bound0](std::vector<double> v) {
-            for (double& x : v)
-                x /= bound0;
-            return v;
-        };
-        CurveSeries bound = make_series(tr("RoFormer bound ÷ bound(0)"), dist, relative(std::move(rawBound)));
-        CurveSeries mean =
-            make_series(tr("mean cos(r θ_i)"), dist,
-                        rope_mean_cos(f.inv_freq, dist, cancel, sub_progress(mainProgress, 0.35, 0.7)));
-        data.series.push_back(std::move(bound));
-        data.series.push_back(std::move(mean));
+        // The bound is shown relative to its value at r = 0, so that it shares the axis with the mean
+        // cosine (1 at r = 0): both then show the decay's shape.
+        const double bound0 = rope_decay_bound(f.inv_freq, {0.0}).front();
+        data.series.push_back(rope_curve_series(tr("RoFormer bound ÷ bound(0)"), RopeCurve::Bound, f.inv_freq,
+                                                bound0, dist, maxD, cancel, sub_progress(mainProgress, 0, 0.35)));
+        data.series.push_back(rope_curve_series(tr("mean cos(r θ_i)"), RopeCurve::MeanCos, f.inv_freq, 1.0, dist,
+                                                maxD, cancel, sub_progress(mainProgress, 0.35, 0.7)));
         if (f.inv_freq != f.inv_freq_original) {
-            CurveSeries orig = make_series(tr("RoFormer bound ÷ bound(0), unscaled θ"), dist,
-                                           relative(rope_decay_bound(f.inv_freq_original, dist, cancel,
-                                                                     sub_progress(mainProgress, 0.7, 1.0))));
+            CurveSeries orig =
+                rope_curve_series(tr("RoFormer bound ÷ bound(0), unscaled θ"), RopeCurve::Bound,
+                                  f.inv_freq_original, bound0, dist, maxD, cancel, sub_progress(mainProgress, 0.7, 1.0));
             orig.dashed = true;
             data.series.push_back(std::move(orig));
         }

@@ -32,7 +32,7 @@ struct ViewSettings {
     bool small_multiples = true;               // per-head methods (ALiBi, T5 bias): one small panel per head
     int max_panels = 16; // heads beyond this are sampled evenly (first and last always shown)
 
-    // Curves. max_distance 0: automatic (a few times the model's context, at most 10^6).
+    // Curves. max_distance 0: automatic (four times the model's context, at most kMaxDistance).
     std::int64_t max_distance = 0;
     bool log_x = true;
     int curve_points = 1200;     // ~ 1-2 points per pixel of a wide chart

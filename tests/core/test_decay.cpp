@@ -205,3 +205,50 @@ TEST(RopeDecay, DistancesLogSpacingIsDenseNearZero)
     EXPECT_THROW(decay_distances(-1, 10, true), ParameterError);
     EXPECT_THROW(decay_distances(10, 1, true), ParameterError);
 }
+
+// The envelope of a bin is the min and max of the curve over every integer in it: checked against the
+// curve evaluated at every integer of [0, 60000) (itself checked against the direct sums above), for
+// bins of 1 integer up to wide log-spaced ones. Tolerance 1e-12 relative (blocks start at other
+// integers in the two computations, so the last bits may differ).
+TEST(RopeDecay, EnvelopeIsTheExactMinAndMaxOfEachBin)
+{
+    const std::vector<double> theta = default_theta_128();
+    std::vector<std::int64_t> edges = {0, 1, 2, 3, 10, 11, 100, 257, 1000, 4097, 10000, 33333, 59999, 60000};
+    std::vector<double> all(60000);
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all[i] = static_cast<double>(i);
+    for (RopeCurve curve : {RopeCurve::Bound, RopeCurve::MeanCos}) {
+        const std::vector<double> every =
+            curve == RopeCurve::Bound ? rope_decay_bound(theta, all) : rope_mean_cos(theta, all);
+        const RopeCurveEnvelope env = rope_curve_envelope(curve, theta, edges);
+        ASSERT_EQ(env.min.size(), edges.size() - 1);
+        ASSERT_EQ(env.max.size(), edges.size() - 1);
+        for (std::size_t b = 0; b + 1 < edges.size(); ++b) {
+            const auto first = every.begin() + edges[b];
+            const auto last = every.begin() + edges[b + 1];
+            const double lo = *std::min_element(first, last);
+            const double hi = *std::max_element(first, last);
+            EXPECT_NEAR(env.min[b], lo, 1e-12 * std::max(1.0, std::abs(lo))) << "bin " << b;
+            EXPECT_NEAR(env.max[b], hi, 1e-12 * std::max(1.0, std::abs(hi))) << "bin " << b;
+            if (edges[b + 1] - edges[b] == 1) {
+                EXPECT_EQ(env.min[b], env.max[b]);
+            }
+        }
+    }
+    // The bound's peaks: a point sample at the left edge of a wide bin is (much) lower than the max.
+    const RopeCurveEnvelope env = rope_curve_envelope(RopeCurve::Bound, theta, {20000, 40000});
+    EXPECT_GT(env.max[0], rope_decay_bound(theta, {20000.0})[0] * 1.2);
+}
+
+TEST(RopeDecay, EnvelopeCancelsAndRejectsBadEdges)
+{
+    const std::vector<double> theta = default_theta_128();
+    int polls = 0;
+    EXPECT_THROW(rope_curve_envelope(RopeCurve::Bound, theta, {0, 10'000'000}, [&] { return ++polls > 1; }),
+                 Cancelled);
+    EXPECT_EQ(polls, 2); // a single wide bin is split into slices: the second poll stops it
+    EXPECT_THROW(rope_curve_envelope(RopeCurve::Bound, theta, {5}), ParameterError);
+    EXPECT_THROW(rope_curve_envelope(RopeCurve::Bound, theta, {5, 5}), ParameterError);
+    EXPECT_THROW(rope_curve_envelope(RopeCurve::Bound, theta, {-1, 5}), ParameterError);
+    EXPECT_THROW(rope_curve_envelope(RopeCurve::MeanCos, {}, {0, 5}), ParameterError);
+}

@@ -10,6 +10,10 @@
 #include "scenario_json.h"
 #include "scenario_model.h"
 #include "spectrum_view.h"
+#include "chart_render.h"
+#include "decay.h"
+#include "rope_scaling.h"
+#include "view_jobs.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -153,6 +157,65 @@ private slots:
         QVERIFY2(marked.contains(static_cast<double>(cli.trained_length)), "trained length marked on Curves");
         if (cli.target_length != cli.trained_length)
             QVERIFY2(marked.contains(static_cast<double>(cli.target_length)), "target length marked on Curves");
+    }
+
+    // Curves keep their peaks: with fewer samples than distances, the decay curves are the exact
+    // envelope (min and max over every integer r of each bin), checked against core at every integer
+    // r of the whole range (as `posatlas compute rope-decay` prints them); the crosshair reads the exact
+    // value at the integer under the cursor, not an interpolation between samples.
+    void decayCurvesAreEnvelopesAndTheCrosshairIsExact()
+    {
+        const Scenario s = load_preset("llama-2-7b").scenario; // context 4096: distances 0 .. 16384
+        ViewSettings v;
+        v.curve_points = 300;
+        const CurveData data = curve_job(s, v);
+        const RopeFrequencies f = compute_rope_frequencies(s.rope);
+        const double bound0 = rope_decay_bound(f.inv_freq, {0.0}).front();
+        std::vector<double> every;
+        for (const CurveSeries& series : data.series) {
+            QVERIFY(series.envelope);
+            QVERIFY(series.value_at);
+            const double maxR = series.x.back();
+            every.resize(static_cast<std::size_t>(maxR) + 1);
+            for (std::size_t r = 0; r < every.size(); ++r)
+                every[r] = static_cast<double>(r);
+            const bool isBound = series.name.contains(QStringLiteral("bound"));
+            std::vector<double> exact = isBound ? rope_decay_bound(f.inv_freq, every) : rope_mean_cos(f.inv_freq, every);
+            for (double& y : exact)
+                y /= isBound ? bound0 : 1.0;
+            // Group the series' points by bin (points at the same x) and compare with every integer in
+            // [x_b, x_{b+1}). Tolerance 1e-12 (relative to the curve's scale of 1).
+            std::size_t i = 0;
+            int wide = 0;
+            while (i < series.x.size()) {
+                const double x0 = series.x[i];
+                double lo = series.y[i], hi = series.y[i];
+                std::size_t j = i + 1;
+                for (; j < series.x.size() && series.x[j] == x0; ++j) {
+                    lo = std::min(lo, series.y[j]);
+                    hi = std::max(hi, series.y[j]);
+                }
+                const auto first = static_cast<std::size_t>(x0);
+                const std::size_t last = j < series.x.size() ? static_cast<std::size_t>(series.x[j]) : exact.size();
+                const auto [mn, mx] = std::minmax_element(exact.begin() + static_cast<std::ptrdiff_t>(first),
+                                                          exact.begin() + static_cast<std::ptrdiff_t>(last));
+                QVERIFY2(std::abs(lo - *mn) <= 1e-12 && std::abs(hi - *mx) <= 1e-12,
+                         qPrintable(series.name + QStringLiteral(" bin at r = %1").arg(x0)));
+                wide += last - first > 1 ? 1 : 0;
+                i = j;
+            }
+            QVERIFY(wide > 100); // the test exercised real envelopes, not one sample per bin
+            // The crosshair: exact at integers between samples, and the readout snaps to the integer.
+            for (double r : {6015.0, 9999.0, 12345.0}) {
+                QCOMPARE(series.value_at(r + 0.3), exact[static_cast<std::size_t>(r)]);
+            }
+        }
+        CurveChart chart;
+        chart.setCurveData(data);
+        const QString readout = chart.readoutAt(6015.4);
+        QVERIFY2(readout.contains(QStringLiteral("= 6015")), qPrintable(readout));
+        const double want = rope_decay_bound(f.inv_freq, {6015.0}).front() / bound0;
+        QVERIFY2(readout.contains(format_number(want)), qPrintable(readout + QStringLiteral(" lacks ") + format_number(want)));
     }
 
     void cleanupTestCase() { m_window.reset(); }
