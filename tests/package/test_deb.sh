@@ -48,5 +48,9 @@ grep -q '^Exec=posatlas %f$' "$share/applications/$id.desktop" || fail "Exec lin
 warnings=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z \
            "$share/man/man1/posatlas.1.gz" 2>&1 >/dev/null)
 [ -z "$warnings" ] || fail "man page: $warnings"
+# ... and carries the program's own help (every compute quantity, roff-escaped).
+for q in $("$exe" compute --help | sed -n 's/^  \([a-z0-9-]*\) .*/\1/p'); do
+  zcat "$share/man/man1/posatlas.1.gz" | grep -q "^  $(echo "$q" | sed 's/-/\\\\-/g') " || fail "man page lacks $q"
+done
 bash -n "$share/bash-completion/completions/posatlas" || fail "completion script does not parse"
 echo "ok: $(basename "$deb") ($(du -k "$deb" | cut -f1) KiB)"
