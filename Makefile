@@ -9,11 +9,12 @@ CMAKE_FLAGS ?=
 DEBIAN_PACKAGES := cmake g++ make pkgconf \
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools \
   libgl-dev libeigen3-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
-  qt6-qpa-plugins xvfb xauth fonts-dejavu-core fonts-noto-cjk
+  qt6-qpa-plugins xvfb xauth fonts-dejavu-core fonts-noto-cjk \
+  dpkg-dev file desktop-file-utils appstream shared-mime-info man-db poppler-utils
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps print-debian-packages configure build run test bench gallery clean format
+.PHONY: all deps print-debian-packages configure build run test bench gallery package install clean format
 
 all: build
 
@@ -48,6 +49,15 @@ run: build
 	  echo "No display (DISPLAY and WAYLAND_DISPLAY are unset): rendering the figure gallery to ./gallery instead."; \
 	  QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/posatlas gallery --out gallery; \
 	fi
+
+# The Debian package (CPack, Depends from dpkg-shlibdeps): $(BUILD_DIR)/posatlas_<version>_<arch>.deb
+package: build
+	cd $(BUILD_DIR) && cpack -G DEB
+
+# Into PREFIX (default /usr/local): cmake --install $(BUILD_DIR) --prefix PREFIX
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 gallery: build
 	$(BUILD_DIR)/app/posatlas gallery --out gallery

@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "cli_completion.h"
 #include "cli_compute.h"
 #include "cli_export.h"
 #include "cli_screenshots.h"
@@ -7,6 +8,8 @@
 #include "model_config.h"
 #include "types.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <ostream>
 
 namespace posatlas::cli {
@@ -25,6 +28,26 @@ std::string usage()
            "       posatlas presets [--format json]  list the shipped model presets\n"
            "       posatlas help | --help | --version\n\n"
            + compute_usage();
+}
+
+const std::vector<std::string>& commands()
+{
+    static const std::vector<std::string> names{"compute", "export", "gallery", "screenshots", "presets", "help"};
+    return names;
+}
+
+bool is_command_line(const std::vector<std::string>& args)
+{
+    if (args.empty())
+        return false;
+    const std::string& first = args.front();
+    if (first.empty() || first.front() == '-' || first == "completion"
+        || std::find(commands().begin(), commands().end(), first) != commands().end())
+        return true;
+    std::error_code ec;
+    const bool looks_like_file = std::filesystem::is_regular_file(first, ec) || first.find('/') != std::string::npos
+                                 || (first.size() > 5 && first.compare(first.size() - 5, 5, ".json") == 0);
+    return !looks_like_file;
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -53,8 +76,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             return run_gallery(rest, out);
         if (args.front() == "screenshots")
             return run_screenshots(rest, out);
-        throw UsageError("unknown command '" + args.front()
-                         + "'; one of compute, export, gallery, screenshots, presets, help (see posatlas --help)");
+        if (args.front() == "completion")
+            return run_completion(rest, out);
+        throw UsageError("unknown command '" + args.front() + "'; one of "
+                         + join(commands(), ", ", [](const std::string& c) { return c; })
+                         + " (see posatlas --help)");
     } catch (const UsageError& e) {
         err << "posatlas: " << e.what() << '\n';
         return 2;

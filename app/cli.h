@@ -14,4 +14,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
 std::string usage();
 
+// The commands run() knows (the first argument), as the usage and the unknown-command message list
+// them. Not listed: `completion bash`, which prints the bash completion script built at install time.
+const std::vector<std::string>& commands();
+// True when `posatlas ARGS...` is a command-line invocation; false when it asks for the GUI: no
+// arguments, or files to open (the first argument is no command and no option, and is an existing
+// file or looks like one: it contains a '/' or ends in .json).
+bool is_command_line(const std::vector<std::string>& args);
+
 } // namespace posatlas::cli

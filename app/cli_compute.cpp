@@ -503,6 +503,18 @@ const std::vector<Quantity>& quantities()
     return q;
 }
 
+OptionSet option_set(const Quantity& q)
+{
+    const auto scenario_values = scenario_value_options();
+    const auto scenario_flags = scenario_flag_options();
+    OptionSet set{{scenario_values.begin(), scenario_values.end()}, {scenario_flags.begin(), scenario_flags.end()}};
+    set.values.insert(q.options.begin(), q.options.end());
+    if (q.tabular)
+        set.values.insert("format");
+    set.flags.insert(q.flags.begin(), q.flags.end());
+    return set;
+}
+
 const Quantity* find_quantity(const std::string& name)
 {
     for (const auto& q : quantities())
@@ -547,15 +559,8 @@ int run_compute(const std::vector<std::string>& args, std::ostream& out)
         const std::string names = join(quantities(), ", ", [](const Quantity& qq) { return qq.name; });
         throw UsageError("unknown quantity '" + args.front() + "'; one of " + names);
     }
-    const auto scenario_values = scenario_value_options();
-    std::set<std::string> values(scenario_values.begin(), scenario_values.end());
-    values.insert(q->options.begin(), q->options.end());
-    if (q->tabular)
-        values.insert("format");
-    const auto scenario_flags = scenario_flag_options();
-    std::set<std::string> flags(scenario_flags.begin(), scenario_flags.end());
-    flags.insert(q->flags.begin(), q->flags.end());
-    const Options o(std::vector<std::string>(args.begin() + 1, args.end()), values, flags);
+    const OptionSet set = option_set(*q);
+    const Options o(std::vector<std::string>(args.begin() + 1, args.end()), set.values, set.flags);
     if (!o.positional().empty())
         throw UsageError("unexpected argument '" + o.positional().front() + "'; options start with --");
     Scenario s = scenario_from_options(o, q->method, q->name);
@@ -567,9 +572,20 @@ int run_compute(const std::vector<std::string>& args, std::ostream& out)
     return 0;
 }
 
+std::vector<std::pair<std::string, OptionSet>> compute_option_sets()
+{
+    std::vector<std::pair<std::string, OptionSet>> sets;
+    for (const auto& q : quantities())
+        sets.emplace_back(q.name, option_set(q));
+    return sets;
+}
+
+OptionSet presets_option_set() { return {{"format"}, {}}; }
+
 int run_presets(const std::vector<std::string>& args, std::ostream& out)
 {
-    const Options o(args, {"format"}, {});
+    const OptionSet set = presets_option_set();
+    const Options o(args, set.values, set.flags);
     if (!o.positional().empty())
         throw UsageError("unexpected argument '" + o.positional().front() + "'");
     const auto format = o.choice("format", {"text", "json"}).value_or("text");

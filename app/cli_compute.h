@@ -7,13 +7,18 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace posatlas::cli {
 
 class Options;
+struct OptionSet;
 
 int run_compute(const std::vector<std::string>& args, std::ostream& out);
+// Each quantity of `compute` with the options it accepts, in the order of compute_usage().
+std::vector<std::pair<std::string, OptionSet>> compute_option_sets();
+OptionSet presets_option_set();
 int run_presets(const std::vector<std::string>& args, std::ostream& out);
 std::string compute_usage();
 

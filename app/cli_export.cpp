@@ -111,16 +111,28 @@ void write_output(const Figure& figure, const ViewResult& data, const QString& p
 
 } // namespace
 
+OptionSet export_option_set()
+{
+    const auto values_list = scenario_value_options();
+    const auto flags_list = scenario_flag_options();
+    OptionSet set{{values_list.begin(), values_list.end()}, {flags_list.begin(), flags_list.end()}};
+    set.values.insert(kFigureOptions.begin(), kFigureOptions.end());
+    set.values.insert(kViewOptions.begin(), kViewOptions.end());
+    set.flags.insert("linear-x");
+    return set;
+}
+
+OptionSet gallery_option_set()
+{
+    OptionSet set{{kFigureOptions.begin(), kFigureOptions.end()}, {}};
+    set.values.insert({"format", "only"});
+    return set;
+}
+
 int run_export(const std::vector<std::string>& args, std::ostream& out)
 {
-    auto values_list = scenario_value_options();
-    std::set<std::string> values(values_list.begin(), values_list.end());
-    values.insert(kFigureOptions.begin(), kFigureOptions.end());
-    values.insert(kViewOptions.begin(), kViewOptions.end());
-    auto flags_list = scenario_flag_options();
-    std::set<std::string> flags(flags_list.begin(), flags_list.end());
-    flags.insert("linear-x");
-    const Options o(args, values, flags);
+    const OptionSet set = export_option_set();
+    const Options o(args, set.values, set.flags);
     if (!o.positional().empty())
         throw UsageError("unexpected argument '" + o.positional().front() + "'; options start with --");
     const auto view_name = o.choice("view", {"heatmap", "rotation", "decay", "curves", "spectrum"});
@@ -188,10 +200,8 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
 
 int run_gallery(const std::vector<std::string>& args, std::ostream& out)
 {
-    std::set<std::string> values(kFigureOptions.begin(), kFigureOptions.end());
-    values.erase("out");
-    values.insert({"out", "format", "only"});
-    const Options o(args, values, {});
+    const OptionSet set = gallery_option_set();
+    const Options o(args, set.values, set.flags);
     if (!o.positional().empty())
         throw UsageError("unexpected argument '" + o.positional().front() + "'");
     const auto dir = o.text("out");

@@ -7,6 +7,8 @@
 
 namespace posatlas::cli {
 
+struct OptionSet;
+
 // Creates the QApplication on the offscreen platform (unless QT_QPA_PLATFORM is set) if none exists.
 void ensure_application();
 // Deletes the application ensure_application() made (call once, before returning from main).
@@ -14,5 +16,8 @@ void release_application();
 
 int run_export(const std::vector<std::string>& args, std::ostream& out);
 int run_gallery(const std::vector<std::string>& args, std::ostream& out);
+// The options each accepts.
+OptionSet export_option_set();
+OptionSet gallery_option_set();
 
 } // namespace posatlas::cli

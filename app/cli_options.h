@@ -34,6 +34,13 @@ std::string join(const Range& items, std::string_view sep, Text&& text)
     return out;
 }
 
+// The options one command (or one `compute` quantity) accepts, names without the leading dashes:
+// what its Options is built from, and what `posatlas completion bash` offers.
+struct OptionSet {
+    std::set<std::string> values; // take a value
+    std::set<std::string> flags;  // do not
+};
+
 // "rope_theta" -> "--rope-theta"
 std::string option_name(const std::string& key);
 

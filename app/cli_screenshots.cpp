@@ -49,9 +49,12 @@ void save(QWidget* w, const QDir& dir, const QString& name, std::ostream& out)
 
 } // namespace
 
+OptionSet screenshots_option_set() { return {{"out"}, {"dark"}}; }
+
 int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
 {
-    const Options o(args, {"out"}, {"dark"});
+    const OptionSet set = screenshots_option_set();
+    const Options o(args, set.values, set.flags);
     const auto dir_name = o.text("out");
     if (!dir_name)
         throw UsageError("--out DIR is required: the folder for the screenshots");

@@ -8,6 +8,9 @@
 
 namespace posatlas::cli {
 
+struct OptionSet;
+
 int run_screenshots(const std::vector<std::string>& args, std::ostream& out);
+OptionSet screenshots_option_set();
 
 } // namespace posatlas::cli

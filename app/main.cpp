@@ -1,4 +1,5 @@
-// `posatlas` with no arguments opens the GUI; with a command it is the command line.
+// `posatlas` with no arguments, or with files to open (`posatlas session.posatlas.json`, as the desktop
+// entry's `Exec=posatlas %f` runs it), opens the GUI; with a command it is the command line.
 #include "cli.h"
 
 #if __has_include("gui_main.h")
@@ -12,10 +13,11 @@
 
 int main(int argc, char** argv)
 {
+    const std::vector<std::string> args(argv + 1, argv + argc);
 #ifdef POSATLAS_HAVE_GUI
-    if (argc <= 1)
+    if (!posatlas::cli::is_command_line(args))
         return posatlas::ui::run_gui(argc, argv);
 #endif
     std::ios::sync_with_stdio(false);
-    return posatlas::cli::run(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
+    return posatlas::cli::run(args, std::cout, std::cerr);
 }

@@ -352,6 +352,9 @@ void export_figure(const Figure& figure, const QString& path, const FigureExport
             file.cancelWriting();
             fail(QStringLiteral("cannot write %1: the PDF writer did not start").arg(path));
         }
+        // QPdfEngine embeds every 32-bit image as JPEG unless this hint is set (then Flate, lossless):
+        // a heatmap must keep exactly its colour map's 256 colours, not JPEG's blend of them.
+        painter.setRenderHint(QPainter::LosslessImageRendering);
         paint(figure, painter, options);
         painter.end();
         break;

@@ -11,6 +11,8 @@
 #include "validation.h"
 
 #include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <cmath>
@@ -257,7 +259,11 @@ QString scenario_caption(const Scenario& s, bool with_method)
         text += tr(" · d %1 · base %2").arg(s.sinusoidal.dim).arg(short_num(s.sinusoidal.base));
         break;
     case Method::Learned:
-        text += tr(" · d %1 · trained %2").arg(s.learned.dim).arg(s.learned.trained_length);
+        // A user's table: its name, not the stand-in's dimension and length it overrides.
+        if (s.learned.table_path.empty())
+            text += tr(" · d %1 · trained %2").arg(s.learned.dim).arg(s.learned.trained_length);
+        else
+            text += tr(" · table %1").arg(QFileInfo(QFile::decodeName(s.learned.table_path.c_str())).fileName());
         break;
     case Method::Shaw:
         text += tr(" · d %1 · k %2").arg(s.shaw.head_dim).arg(s.shaw.max_relative_position);
@@ -308,7 +314,13 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     const std::int64_t n = s.seq_len;
     w.row0 = std::clamp<std::int64_t>(v.row0, 0, n - 1);
     w.rows = v.rows > 0 ? std::min(v.rows, n - w.row0) : n - w.row0;
-    if (kind == MatrixKind::Encoding) {
+    if (kind == MatrixKind::Encoding && s.method == Method::Learned && !s.learned.table_path.empty()) {
+        // A user's table has its own width, which core reads when it loads the table (as `compute
+        // learned` does); the --dim / slider value describes only the seeded stand-in. Columns left at
+        // 0 span the whole table, and a window the user asked for is checked by core against it.
+        w.col0 = std::max<std::int64_t>(v.col0, 0);
+        w.cols = std::max<std::int64_t>(v.cols, 0);
+    } else if (kind == MatrixKind::Encoding) {
         const std::int64_t dim = encoding_dim(s);
         w.col0 = std::clamp<std::int64_t>(v.col0, 0, dim - 1);
         w.cols = v.cols > 0 ? std::min(v.cols, dim - w.col0) : dim - w.col0;
@@ -327,7 +339,9 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
         perHead ? static_cast<int>(std::ceil(std::sqrt(static_cast<double>(shown.size())))) : 1;
     const int gridRows = perHead ? static_cast<int>((shown.size() + gridCols - 1) / gridCols) : 1;
     w.out_rows = std::min<std::int64_t>(w.rows, std::max(8, v.pixel_height / gridRows));
-    w.out_cols = std::min<std::int64_t>(w.cols, std::max(8, v.pixel_width / gridCols));
+    // cols 0 (a user's table, see above): core caps the output at the table's width.
+    const std::int64_t pixelCols = std::max(8, v.pixel_width / gridCols);
+    w.out_cols = w.cols > 0 ? std::min<std::int64_t>(w.cols, pixelCols) : pixelCols;
 
     std::vector<double> slopes;
     if (perHead && s.method == Method::ALiBi)

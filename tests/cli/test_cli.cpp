@@ -344,6 +344,34 @@ TEST(CliNumbers, LearnedPositionsBeyondTrainedLengthAreNull)
     EXPECT_TRUE(j["embedding"][3].is_null());
 }
 
+TEST(CliExport, LearnedTableSetsItsOwnWidth)
+{
+    // tests/data/learned_4x3.csv: 4 positions x 3 dimensions, entry (p, c) = p + c / 4. The export reads
+    // the table's width as `compute learned` does, not the seeded stand-in's default --dim (768).
+    const fs::path table = fs::path(POSATLAS_TEST_DATA) / "learned_4x3.csv";
+    const fs::path csv = temp_dir() / "learned_table.csv";
+    const Result r = run({"export", "--method", "learned", "--table", table.string(), "--view", "heatmap",
+                          "--seq-len", "6", "--out", csv.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::istringstream lines(slurp(csv));
+    std::string line;
+    std::getline(lines, line);
+    EXPECT_EQ(line, "position,dimension,encoding");
+    std::vector<std::string> rows;
+    while (std::getline(lines, line))
+        rows.push_back(line);
+    ASSERT_EQ(rows.size(), 18u); // 6 positions x 3 dimensions
+    EXPECT_EQ(rows[1], "0,1,0.25");
+    EXPECT_EQ(rows[11], "3,2,3.5");
+    EXPECT_EQ(rows[12], "4,0,"); // beyond the table's 4 rows: no embedding
+    const fs::path png = temp_dir() / "learned_table.png";
+    const Result p = run({"export", "--method", "learned", "--table", table.string(), "--view", "heatmap",
+                          "--out", png.string()});
+    EXPECT_EQ(p.status, 0) << p.err;
+    EXPECT_TRUE(p.err.empty()) << p.err;
+    EXPECT_TRUE(fs::exists(png));
+}
+
 TEST(CliCsv, RopeFrequenciesHasDocumentedHeader)
 {
     const auto r = run({"compute", "rope-frequencies", "--head-dim", "8", "--format", "csv"});

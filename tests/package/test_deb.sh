@@ -1,0 +1,56 @@
+#!/bin/sh
+# Builds the Debian package with CPack into a scratch directory, unpacks it with dpkg -x (no root, no
+# installation) and checks that the unpacked program runs and that every file the desktop, the package
+# manager and the shell look for is at its path.
+#   test_deb.sh BUILD_DIR APP_ID VERSION
+set -eu
+build=$1 id=$2 version=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+arch=$(dpkg --print-architecture)
+(cd "$build" && cpack --config CPackConfig.cmake -G DEB -B "$tmp/out") >"$tmp/cpack.log" 2>&1 \
+  || { cat "$tmp/cpack.log" >&2; fail "cpack"; }
+deb="$tmp/out/posatlas_${version}_${arch}.deb"
+[ -f "$deb" ] || { ls -l "$tmp/out" >&2; fail "no $deb"; }
+
+# Control fields: Depends comes from dpkg-shlibdeps (the Qt and OpenMP libraries the binary links).
+depends=$(dpkg-deb -f "$deb" Depends)
+for lib in libqt6widgets6 libqt6charts6 libqt6svg6 libgomp1 libc6; do
+  echo "$depends" | grep -q "$lib" || fail "Depends lacks $lib: $depends"
+done
+[ "$(dpkg-deb -f "$deb" Section)" = science ] || fail "Section: $(dpkg-deb -f "$deb" Section)"
+[ -n "$(dpkg-deb -f "$deb" Maintainer)" ] || fail "no Maintainer"
+[ -n "$(dpkg-deb -f "$deb" Homepage)" ] || fail "no Homepage"
+[ "$(dpkg-deb -f "$deb" Description | wc -l)" -gt 2 ] || fail "no extended Description"
+
+root="$tmp/root"
+dpkg -x "$deb" "$root"
+exe="$root/usr/bin/posatlas"
+[ "$("$exe" --version)" = "posatlas $version" ] || fail "--version: $("$exe" --version)"
+(cd "$tmp" && QT_QPA_PLATFORM=offscreen "$exe" export --view heatmap --method rope --seq-len 64 --out x.png) \
+  >"$tmp/export.log" 2>&1 || { cat "$tmp/export.log" >&2; fail "headless export"; }
+file "$tmp/x.png" | grep -q "PNG image data, 2400 x 1600" || fail "export wrote $(file "$tmp/x.png")"
+
+share="$root/usr/share"
+for f in "applications/$id.desktop" "metainfo/$id.metainfo.xml" "mime/packages/$id.xml" \
+         "icons/hicolor/scalable/apps/$id.svg" "man/man1/posatlas.1.gz" \
+         "bash-completion/completions/posatlas" "doc/posatlas/copyright" "doc/posatlas/changelog.gz"; do
+  [ -s "$share/$f" ] || fail "missing /usr/share/$f"
+done
+for size in 16 22 24 32 48 64 128 256 512; do
+  png="$share/icons/hicolor/${size}x${size}/apps/$id.png"
+  file "$png" | grep -q "PNG image data, $size x $size" || fail "icon $png: $(file "$png")"
+done
+grep -q '^Exec=posatlas %f$' "$share/applications/$id.desktop" || fail "Exec line"
+# The man page formats without groff warnings (what lintian checks), and the completion parses.
+warnings=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z \
+           "$share/man/man1/posatlas.1.gz" 2>&1 >/dev/null)
+[ -z "$warnings" ] || fail "man page: $warnings"
+# ... and carries the program's own help (every compute quantity, roff-escaped).
+for q in $("$exe" compute --help | sed -n 's/^  \([a-z0-9-]*\) .*/\1/p'); do
+  zcat "$share/man/man1/posatlas.1.gz" | grep -q "^  $(echo "$q" | sed 's/-/\\\\-/g') " || fail "man page lacks $q"
+done
+bash -n "$share/bash-completion/completions/posatlas" || fail "completion script does not parse"
+echo "ok: $(basename "$deb") ($(du -k "$deb" | cut -f1) KiB)"
