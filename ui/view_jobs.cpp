@@ -3,6 +3,7 @@
 #include "alibi.h"
 #include "deberta.h"
 #include "decay.h"
+#include "learned.h"
 #include "rope.h"
 #include "rope_compare.h"
 #include "rope_scaling.h"
@@ -128,30 +129,44 @@ std::int64_t auto_max_distance(const Scenario& s, const ViewSettings& v)
     return std::clamp<std::int64_t>(4 * ctx, 64, kMaxDistance);
 }
 
-// Logit of the last query against keys at distance r = i - j, from core's compute_matrix: the
-// curve for methods without a closed-form decay, and the common unit for overlaid methods. The
-// window is one row; point sampling over the columns keeps it to at most `points` values.
-CurveSeries logit_series(const Scenario& s, int points, const CancelFn& cancel, const ProgressFn& progress)
+// Logit of query `query` (default: the last position) against keys at distance r = query - j >= 0, from
+// core's compute_matrix: the curve for methods without a closed-form decay, and the common unit for
+// overlaid methods. The window is one row; point sampling over the columns keeps it to at most `points`
+// values.
+CurveSeries logit_series(const Scenario& s, int points, const CancelFn& cancel, const ProgressFn& progress,
+                         std::int64_t query = -1)
 {
+    if (query < 0)
+        query = s.seq_len - 1;
     MatrixWindow w;
-    w.row0 = s.seq_len - 1;
+    w.row0 = query;
     w.rows = 1;
     w.col0 = 0;
-    w.cols = s.seq_len;
+    w.cols = query + 1;
     w.out_rows = 1;
-    w.out_cols = std::min<std::int64_t>(s.seq_len, points);
+    w.out_cols = std::min<std::int64_t>(w.cols, points);
     const MatrixResult m = compute_matrix(s, MatrixKind::Logits, w, cancel, progress);
     CurveSeries series;
     series.name = qs(method_display_name(s.method)) + tr(" · logit");
-    // Columns run j = 0 .. N-1; distance r = (N - 1) - j, so walk them backwards to get rising x.
+    // Columns run j = 0 .. query; distance r = query - j, so walk them backwards to get rising x.
     for (std::int64_t c = m.values.cols() - 1; c >= 0; --c) {
         const double y = m.values(0, c);
         if (!std::isfinite(y))
             continue;
-        series.x.push_back(static_cast<double>(s.seq_len - 1 - m.col_index[static_cast<std::size_t>(c)]));
+        series.x.push_back(static_cast<double>(query - m.col_index[static_cast<std::size_t>(c)]));
         series.y.push_back(y);
     }
     return series;
+}
+
+// The query whose logits a curve shows: the last position, or for a learned table shorter than the
+// sequence (GPT-2: 1024 rows) the last position that has an embedding (the table is loaded for its
+// length, as core reads it).
+std::int64_t curve_query(const Scenario& s)
+{
+    if (s.method != Method::Learned)
+        return s.seq_len - 1;
+    return std::min(s.seq_len, LearnedTable::from_params(s.learned).trained_length()) - 1;
 }
 
 CurveSeries make_series(const QString& name, std::vector<double> x = {}, std::vector<double> y = {})
@@ -389,6 +404,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     const double overlayShare = v.overlay.empty() ? 1.0 : 0.7;
     const ProgressFn mainProgress = sub_progress(progress, 0.0, overlayShare);
 
+    bool logitCurve = false; // the method's curve is logit against distance (else a unit of its own)
     switch (s.method) {
     case Method::RoPE: {
         const RopeFrequencies f = compute_rope_frequencies(s.rope);
@@ -485,13 +501,33 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         data.title = qs(method_display_name(s.method)) + tr(": logit against distance (last query) · ") +
                      scenario_caption(s, false);
         data.y_label = tr("logit");
-        data.series.push_back(logit_series(s, static_cast<int>(points), cancel, mainProgress));
-        data.note =
-            tr("distances up to N − 1 = %1: increase the sequence length to see further").arg(s.seq_len - 1);
+        logitCurve = true;
+        const std::int64_t query = curve_query(s);
+        if (query < s.seq_len - 1) { // a learned table shorter than the sequence
+            data.title = qs(method_display_name(s.method)) +
+                         tr(": logit vs distance (query %1) · ").arg(query) + scenario_caption(s, false);
+            data.note = tr("no learned embedding at positions ≥ %1: distances from query %2").arg(query + 1).arg(query);
+        }
+        data.series.push_back(logit_series(s, static_cast<int>(points), cancel, mainProgress, query));
+        if (data.note.isEmpty())
+            data.note =
+                tr("distances up to N − 1 = %1: increase the sequence length to see further").arg(s.seq_len - 1);
         break;
     }
     }
 
+    // Overlays are logits of the last query against distance. The method's own curve above may be in
+    // another unit (RoPE's relative size, ALiBi's weight factor, bucket indices): on one axis that would
+    // mix units, so with overlays every method, this one included, is drawn as that logit.
+    const bool overlaid = std::any_of(v.overlay.begin(), v.overlay.end(), [&](Method m) { return m != s.method; });
+    if (overlaid && !logitCurve) {
+        data.series.clear();
+        data.markers.clear();
+        data.series.push_back(logit_series(s, static_cast<int>(points), cancel, mainProgress, curve_query(s)));
+        data.title = tr("Logit against distance (last query) · ") + scenario_caption(s, false);
+        data.y_label = tr("logit");
+        data.note = tr("overlay: every curve is the logit of the last query against distance, in one unit");
+    }
     for (std::size_t k = 0; k < v.overlay.size(); ++k) {
         if (v.overlay[k] == s.method)
             continue;
@@ -502,7 +538,8 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         CurveSeries series =
             logit_series(o, static_cast<int>(points), cancel,
                          sub_progress(progress, overlayShare + (1 - overlayShare) * k / v.overlay.size(),
-                                      overlayShare + (1 - overlayShare) * (k + 1) / v.overlay.size()));
+                                      overlayShare + (1 - overlayShare) * (k + 1) / v.overlay.size()),
+                         curve_query(o));
         series.dashed = true;
         data.series.push_back(std::move(series));
     }

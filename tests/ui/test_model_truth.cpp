@@ -14,6 +14,7 @@
 #include "decay.h"
 #include "rope_scaling.h"
 #include "view_jobs.h"
+#include "attention_logits.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -216,6 +217,63 @@ private slots:
         QVERIFY2(readout.contains(QStringLiteral("= 6015")), qPrintable(readout));
         const double want = rope_decay_bound(f.inv_freq, {6015.0}).front() / bound0;
         QVERIFY2(readout.contains(format_number(want)), qPrintable(readout + QStringLiteral(" lacks ") + format_number(want)));
+    }
+
+    // GPT-2 at N > 1024: positions >= 1024 have no learned embedding. The curve shows the defined part
+    // (from query 1023) and says why, instead of an empty chart.
+    void learnedCurveBeyondTheTableShowsTheDefinedPart()
+    {
+        Scenario s = load_preset("gpt2").scenario;
+        s.seq_len = 2048;
+        s.content.kind = ContentKind::Zero; // position terms only: p_i . p_j / sqrt(d)
+        ViewSettings v;
+        v.log_x = false;
+        v.curve_points = 4096; // every distance
+        const CurveData data = curve_job(s, v);
+        QCOMPARE(data.series.size(), 1);
+        const CurveSeries& c = data.series.front();
+        QCOMPARE(c.x.size(), std::size_t{1024});
+        QCOMPARE(c.x.back(), 1023.0);
+        QVERIFY2(data.note.contains(QStringLiteral("1024")) && data.note.contains(QStringLiteral("1023")),
+                 qPrintable(data.note));
+        // The values are core's logits of query 1023.
+        MatrixWindow w;
+        w.row0 = 1023;
+        w.rows = 1;
+        w.cols = 1024;
+        const MatrixResult m = compute_matrix(s, MatrixKind::Logits, w);
+        for (std::size_t i = 0; i < c.x.size(); i += 97) {
+            const auto j = static_cast<Eigen::Index>(1023 - c.x[i]);
+            QCOMPARE(c.y[i], m.values(0, j));
+        }
+    }
+
+    // An overlay draws every method in one unit: the logit of the last query against distance, the
+    // main method's included (not RoPE's "relative size" beside ALiBi's raw logits).
+    void overlayUsesOneUnit()
+    {
+        Scenario s; // RoPE, N 256
+        ViewSettings v;
+        v.log_x = false;
+        v.overlay = {Method::ALiBi};
+        const CurveData data = curve_job(s, v);
+        QCOMPARE(data.y_label, QStringLiteral("logit"));
+        QCOMPARE(data.series.size(), 2);
+        MatrixWindow w;
+        w.row0 = s.seq_len - 1;
+        w.rows = 1;
+        const MatrixResult rope = compute_matrix(s, MatrixKind::Logits, w);
+        Scenario a = s;
+        a.method = Method::ALiBi;
+        const MatrixResult alibi = compute_matrix(a, MatrixKind::Logits, w);
+        for (int k = 0; k < 2; ++k) {
+            const CurveSeries& c = data.series[k];
+            const MatrixResult& m = k == 0 ? rope : alibi;
+            QVERIFY(!c.x.empty());
+            for (std::size_t i = 0; i < c.x.size(); i += 17)
+                QCOMPARE(c.y[i], m.values(0, static_cast<Eigen::Index>(s.seq_len - 1 - c.x[i])));
+        }
+        QVERIFY(data.series[1].dashed);
     }
 
     void cleanupTestCase() { m_window.reset(); }
