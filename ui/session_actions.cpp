@@ -322,10 +322,47 @@ QStringList SessionActions::exportFigures(const FigureExportRequest& request)
     return paths;
 }
 
-void SessionActions::exportNumbers(ViewKind kind, const QString& path)
+void SessionActions::exportNumbers(ViewKind kind, const QString& path, NumbersExtent extent)
 {
-    const Source src = source(kind, FigureExportOptions{});
-    export_numbers(src.data, path);
+    if (kind != ViewKind::Heatmap) {
+        const Source src = source(kind, FigureExportOptions{});
+        export_numbers(src.data, path);
+        return;
+    }
+    const MainWindow& w = *m_window;
+    if (extent == NumbersExtent::View && upToDate(kind)) {
+        export_numbers(w.m_heatmap->data(), path);
+        return;
+    }
+    // Computed now, with the view's own settings: its window and its pixel grid, or every cell.
+    const Session s = currentSession();
+    ViewSettings settings = s.settings;
+    if (extent == NumbersExtent::FullWindow) {
+        const std::int64_t n = s.scenario.seq_len;
+        const std::int64_t rows = settings.rows > 0 ? settings.rows : n;
+        const std::int64_t cols = settings.cols > 0 ? settings.cols : n;
+        const int panels = settings.small_multiples ? std::max(1, per_head_count(s.scenario)) : 1;
+        const double cells = static_cast<double>(rows) * static_cast<double>(cols) * std::min(panels, settings.max_panels);
+        if (cells > static_cast<double>(kMaxExportCells))
+            throw ExportError(tr("the visible window has %1 × %2 cells%3; Export Data writes at most %4 (2048 × 2048): "
+                                 "zoom in, or export the view's grid")
+                                  .arg(rows)
+                                  .arg(cols)
+                                  .arg(panels > 1 ? tr(" per panel") : QString())
+                                  .arg(kMaxExportCells)
+                                  .toStdString());
+        // One output cell per position: the pixel grid is as large as the window.
+        settings.pixel_width = static_cast<int>(std::max<std::int64_t>(cols, 8) * settings.max_panels);
+        settings.pixel_height = static_cast<int>(std::max<std::int64_t>(rows, 8) * settings.max_panels);
+    }
+    std::unique_ptr<OffscreenFigure> offscreen;
+    try {
+        offscreen = std::make_unique<OffscreenFigure>(kind, s.scenario, settings, s.colormap);
+    } catch (const std::exception& e) {
+        throw ExportError(
+            tr("cannot compute the %1 view: %2").arg(view_kind_id(kind), errorText(e)).toStdString());
+    }
+    export_numbers(offscreen->data(), path);
 }
 
 void SessionActions::copyFigure()
@@ -399,14 +436,23 @@ void SessionActions::exportDataDialog()
     const ViewKind kind = currentView();
     const QString suggested = QDir(m_lastDir.isEmpty() ? QDir::homePath() : m_lastDir)
                                   .filePath(QStringLiteral("posatlas-%1.csv").arg(view_kind_id(kind)));
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Export data"), suggested,
-                                                tr("CSV with a header row (*.csv);;JSON (*.json)"));
+    const QString gridCsv = tr("CSV of the view's grid (*.csv)");
+    const QString gridJson = tr("JSON of the view's grid (*.json)");
+    const QString fullCsv = tr("CSV of every cell in the visible window (*.csv)");
+    const QString fullJson = tr("JSON of every cell in the visible window (*.json)");
+    const QString filters = kind == ViewKind::Heatmap
+                                ? QStringList{gridCsv, gridJson, fullCsv, fullJson}.join(QStringLiteral(";;"))
+                                : tr("CSV with a header row (*.csv);;JSON (*.json)");
+    QString selected;
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Export data"), suggested, filters, &selected);
     if (path.isEmpty())
         return;
     if (!export_format_from_path(path))
-        path += QStringLiteral(".csv");
+        path += selected.contains(QStringLiteral("*.json")) ? QStringLiteral(".json") : QStringLiteral(".csv");
+    const NumbersExtent extent =
+        selected == fullCsv || selected == fullJson ? NumbersExtent::FullWindow : NumbersExtent::View;
     try {
-        exportNumbers(kind, path);
+        exportNumbers(kind, path, extent);
         m_lastDir = QFileInfo(path).absolutePath();
         m_window->statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
     } catch (const ExportError& e) {

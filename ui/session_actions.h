@@ -58,9 +58,12 @@ public:
     // computing are computed off screen exactly as `posatlas export` does. Throws ExportError.
     // Returns the paths written.
     QStringList exportFigures(const FigureExportRequest& request);
-    // The numbers behind a view as CSV or JSON (by extension); the heatmap at the default figure
-    // resolution (1200 × 800 at 2x), as `posatlas export --out F.csv`. Throws ExportError.
-    void exportNumbers(ViewKind kind, const QString& path);
+    // The numbers behind a view as CSV or JSON (by extension). For the heatmap, what the view shows:
+    // its grid (the cells it computed for its pixels, each row and column with its position), or with
+    // FullWindow every cell of the visible window, refused beyond kMaxExportCells. Throws ExportError.
+    enum class NumbersExtent { View, FullWindow };
+    static constexpr std::int64_t kMaxExportCells = std::int64_t{2048} * 2048;
+    void exportNumbers(ViewKind kind, const QString& path, NumbersExtent extent = NumbersExtent::View);
     // The current view at its on-screen size, 2x, as an image (and SVG) on the clipboard.
     void copyFigure();
 

@@ -14,6 +14,8 @@
 #include "decay.h"
 #include "rope_scaling.h"
 #include "view_jobs.h"
+#include "session_actions.h"
+#include "parameter_panel.h"
 #include "figure_export.h"
 #include "heatmap_view.h"
 #include "rotation_view.h"
@@ -337,6 +339,58 @@ private slots:
             QVERIFY2(mean < 0.01 && worst < 0.3,
                      qPrintable(QStringLiteral("%1: mean %2, worst block %3").arg(QLatin1String(name)).arg(mean).arg(worst)));
         }
+    }
+
+    // Export Data of a heatmap writes what the view shows: its grid, with every cell's positions (the
+    // diagonal included, so the maxima agree), not a grid sampled for some export size. On request,
+    // every cell of the visible window; beyond the documented cap, a message and no file.
+    void heatmapDataExportIsTheViewsGrid()
+    {
+        MainWindow* w = m_window.get();
+        QVERIFY(w->loadPreset(QStringLiteral("llama-2-7b")));
+        QVERIFY(w->model()->setValue(ParamId::SeqLen, 6000));
+        QVERIFY(waitIdle(w->scheduler()));
+        const HeatmapData& shown = w->heatmapView()->data();
+        QCOMPARE(shown.panels.size(), 1);
+        const MatrixResult& m = shown.panels.front().matrix;
+        QVERIFY(m.values.rows() < 6000); // the view is downsampled: a real test of "the view's grid"
+        const QString path = m_dir.filePath(QStringLiteral("grid.csv"));
+        w->sessionActions()->exportNumbers(ViewKind::Heatmap, path);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().split('\n');
+        // Header, one line per cell, a final empty string after the last newline.
+        QCOMPARE(lines.size() - 2, static_cast<qsizetype>(m.values.rows() * m.values.cols()));
+        double maxCsv = -std::numeric_limits<double>::infinity();
+        QSet<qint64> rows;
+        for (qsizetype i = 1; i + 1 < lines.size(); ++i) {
+            const QList<QByteArray> cells = lines[i].split(',');
+            QCOMPARE(cells.size(), 3);
+            rows.insert(cells[0].toLongLong());
+            bool ok = false;
+            const double v = cells[2].toDouble(&ok);
+            if (ok)
+                maxCsv = std::max(maxCsv, v);
+        }
+        QCOMPARE(maxCsv, m.max);
+        QCOMPARE(rows.size(), static_cast<qsizetype>(m.row_index.size()));
+        QVERIFY(rows.contains(m.row_index.front()) && rows.contains(m.row_index.back()));
+
+        // Every cell of a small window.
+        QVERIFY(w->model()->setValue(ParamId::SeqLen, 300));
+        QVERIFY(waitIdle(w->scheduler()));
+        const QString full = m_dir.filePath(QStringLiteral("full.csv"));
+        w->sessionActions()->exportNumbers(ViewKind::Heatmap, full, SessionActions::NumbersExtent::FullWindow);
+        QFile g(full);
+        QVERIFY(g.open(QIODevice::ReadOnly));
+        QCOMPARE(g.readAll().count('\n') - 1, 300 * 300);
+
+        // Beyond the cap: refused, nothing written.
+        QVERIFY(w->model()->setValue(ParamId::SeqLen, 5000));
+        const QString big = m_dir.filePath(QStringLiteral("big.csv"));
+        QVERIFY_THROWS_EXCEPTION(ExportError, w->sessionActions()->exportNumbers(
+                                                  ViewKind::Heatmap, big, SessionActions::NumbersExtent::FullWindow));
+        QVERIFY(!QFile::exists(big));
     }
 
     void cleanupTestCase() { m_window.reset(); }
