@@ -201,6 +201,7 @@ constexpr std::string_view kPositionalNotModelled[] = {
     "original_max_position_embeddings",
     "position_embedding_type",
     "position_biased_input",
+    "rope_local_base_freq",
 };
 
 template <std::size_t N> bool contains(const std::string_view (&list)[N], std::string_view key)
@@ -234,6 +235,9 @@ void finish_unknown(Reader& r, const json& cfg, ConfigImport& out)
             r.ignore(k);
             if (k == "sliding_window" && !it->is_null())
                 r.note("sliding_window is not modelled: attention spans the whole sequence shown");
+            if (k == "rope_local_base_freq")
+                r.note("rope_local_base_freq (Gemma 3: the RoPE base of the sliding-window layers) is read, not "
+                       "modelled yet: the views show the global layers' rope_theta");
             continue;
         }
         add_unique(out.unknown_keys, k);

@@ -95,10 +95,11 @@ QStringList ExplorerTableModel::csvHeader() const
     QStringList h;
     for (const Column& c : m_columns) {
         if (c.variant < 0) {
-            static const char* names[] = {"index", "theta", "wavelength"};
+            // Units as in the spectrum CSV: theta in radians per position, wavelengths in positions.
+            static const char* names[] = {"pair index", "theta (rad/position)", "wavelength (positions)"};
             h << QString::fromLatin1(names[c.field]);
         } else {
-            static const char* names[] = {"scaled_theta", "ratio", "regime"};
+            static const char* names[] = {"scaled theta (rad/position)", "ratio (scaled/original)", "regime"};
             h << QStringLiteral("%1 %2").arg(
                 m_tables.variants[static_cast<std::size_t>(c.variant)].variant.label,
                 QString::fromLatin1(names[c.field]));

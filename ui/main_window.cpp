@@ -486,7 +486,7 @@ void MainWindow::showImportReport(const QString& title, const ConfigImport& resu
                                                : QString::fromStdString(result.model_type).toHtmlEscaped(),
                      qs(method_display_name(result.scenario.method)).toHtmlEscaped());
     html += QStringLiteral("<h4>%1</h4>").arg(tr("Read")) + list(result.read_keys);
-    html += QStringLiteral("<h4>%1</h4>").arg(tr("Ignored (about positions, not modelled)")) +
+    html += QStringLiteral("<h4>%1</h4>").arg(tr("Read, not modelled yet (about positions)")) +
             list(result.ignored_keys);
     if (!result.unknown_keys.empty())
         html += QStringLiteral("<h4>%1</h4>").arg(tr("Not recognised")) + list(result.unknown_keys);

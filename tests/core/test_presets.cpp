@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string>
 
 using namespace posatlas;
@@ -246,6 +247,17 @@ TEST(Presets, ConfigImportAfterAnyPresetEqualsImportingItAlone)
 // The context lengths of real configs, as the models' own code and model cards define them.
 // trained = original_max_position_embeddings if set, else max_position_embeddings; target per
 // rope_default_target_length (rope_compare.h). Exact integers.
+// Gemma 3's rope_local_base_freq is positional (the base of its sliding-window layers): reported as read
+// but not modelled, with a note, never as "not recognised".
+TEST(Presets, GemmaLocalBaseIsReportedAsNotModelledYet)
+{
+    const ConfigImport c = load_model_config(config_path("gemma3_12b.json"));
+    EXPECT_NE(std::find(c.ignored_keys.begin(), c.ignored_keys.end(), "rope_local_base_freq"), c.ignored_keys.end());
+    EXPECT_EQ(std::find(c.unknown_keys.begin(), c.unknown_keys.end(), "rope_local_base_freq"), c.unknown_keys.end());
+    EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(),
+                            [](const std::string& n) { return n.find("rope_local_base_freq") != std::string::npos; }));
+}
+
 TEST(Presets, ShippedConfigsHaveTheirModelsContextLengths)
 {
     struct Case {

@@ -238,10 +238,13 @@ void ExplorerTest::tableRowsAndCsvHeader()
     const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 65);
     QCOMPARE(lines.front(),
-             QStringLiteral("index,theta,wavelength,Llama 3 (model) scaled_theta,Llama 3 (model) ratio,"
-                            "Llama 3 (model) regime,PI (linear) scaled_theta,PI (linear) ratio,"
-                            "PI (linear) regime,YaRN scaled_theta,YaRN ratio,YaRN regime,"
-                            "Dynamic NTK scaled_theta,Dynamic NTK ratio,Dynamic NTK regime"));
+             QStringLiteral("pair index,theta (rad/position),wavelength (positions),"
+                            "Llama 3 (model) scaled theta (rad/position),Llama 3 (model) ratio (scaled/original),"
+                            "Llama 3 (model) regime,PI (linear) scaled theta (rad/position),"
+                            "PI (linear) ratio (scaled/original),PI (linear) regime,"
+                            "YaRN scaled theta (rad/position),YaRN ratio (scaled/original),YaRN regime,"
+                            "Dynamic NTK scaled theta (rad/position),Dynamic NTK ratio (scaled/original),"
+                            "Dynamic NTK regime"));
     // Row of pair 63: theta = 500000^(-126/128) (python3: 2.4130e-06 -> 2.413003...e-06); PI ratio 1/8
     // exactly; Llama 3 interpolates it (wavelength > 8192).
     const QStringList last = lines.back().split(QLatin1Char(','));
