@@ -1,0 +1,35 @@
+#include "number_text.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <system_error>
+
+namespace posatlas {
+
+bool append_number_text(std::string& out, double v)
+{
+    if (!std::isfinite(v))
+        return false;
+    char buf[32]; // the longest shortest-round-trip double is 24 characters ("-2.2250738585072014e-308")
+    std::to_chars_result r;
+    constexpr double kExactIntegers = 9007199254740992.0; // 2^53
+    if (v == std::trunc(v) && std::abs(v) < kExactIntegers)
+        r = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v));
+    else
+        r = std::to_chars(buf, buf + sizeof buf, v);
+    if (r.ec != std::errc())
+        return false; // cannot happen with 32 characters; never write a partial number
+    // -0.0 is integral and prints as "0"; that is the value a reader gets back up to the sign of zero.
+    out.append(buf, r.ptr);
+    return true;
+}
+
+std::string number_text(double v)
+{
+    std::string s;
+    append_number_text(s, v);
+    return s;
+}
+
+} // namespace posatlas
