@@ -8,6 +8,7 @@
 #include "decay.h"
 #include "learned.h"
 #include "model_config.h"
+#include "number_text.h"
 #include "presets.h"
 #include "rope.h"
 #include "rope_compare.h"
@@ -41,26 +42,11 @@ Format format_of(const Options& o)
     return o.choice("format", {"json", "csv"}).value_or("json") == "csv" ? Format::Csv : Format::Json;
 }
 
-std::string csv_number(double v)
-{
-    if (std::isnan(v))
-        return "";
-    return format_number(v);
-}
+// Numbers in CSV follow core's one policy (number_text.h): integers as integers, else the shortest
+// round trip; NaN is an empty cell.
+std::string csv_number(double v) { return number_text(v); }
 
-// Columns of equal length -> CSV with a header row.
-void write_csv(std::ostream& out, const std::vector<std::pair<std::string, std::vector<double>>>& columns)
-{
-    for (std::size_t c = 0; c < columns.size(); ++c)
-        out << (c ? "," : "") << columns[c].first;
-    out << '\n';
-    const std::size_t rows = columns.empty() ? 0 : columns.front().second.size();
-    for (std::size_t r = 0; r < rows; ++r) {
-        for (std::size_t c = 0; c < columns.size(); ++c)
-            out << (c ? "," : "") << csv_number(columns[c].second[r]);
-        out << '\n';
-    }
-}
+void write_csv(std::ostream& out, const std::vector<CsvColumn>& columns) { write_csv_columns(out, columns); }
 
 template <typename T>
 std::vector<double> to_doubles(const std::vector<T>& v)
@@ -90,11 +76,15 @@ void write_matrix_csv(std::ostream& out, const Eigen::MatrixXd& m, const std::st
     for (Eigen::Index c = 0; c < m.cols(); ++c)
         out << ',' << col_prefix << col_index[static_cast<std::size_t>(c)];
     out << '\n';
+    std::string line;
     for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        out << row_index[static_cast<std::size_t>(r)];
-        for (Eigen::Index c = 0; c < m.cols(); ++c)
-            out << ',' << csv_number(m(r, c));
-        out << '\n';
+        line = std::to_string(row_index[static_cast<std::size_t>(r)]);
+        for (Eigen::Index c = 0; c < m.cols(); ++c) {
+            line += ',';
+            append_number_text(line, m(r, c));
+        }
+        line += '\n';
+        out.write(line.data(), static_cast<std::streamsize>(line.size()));
     }
 }
 

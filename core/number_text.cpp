@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <system_error>
 
 namespace posatlas {
@@ -30,6 +31,36 @@ std::string number_text(double v)
     std::string s;
     append_number_text(s, v);
     return s;
+}
+
+void write_csv_columns(std::ostream& out, const std::vector<CsvColumn>& columns)
+{
+    const std::size_t rows = columns.empty() ? 0 : columns.front().second.size();
+    for (const CsvColumn& c : columns)
+        if (c.second.size() != rows)
+            throw std::invalid_argument("write_csv_columns: column " + c.first + " has " +
+                                        std::to_string(c.second.size()) + " values, not " + std::to_string(rows));
+    std::string buf;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        if (c)
+            buf += ',';
+        buf += columns[c].first;
+    }
+    buf += '\n';
+    constexpr std::size_t kFlushAt = 1 << 16;
+    for (std::size_t r = 0; r < rows; ++r) {
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            if (c)
+                buf += ',';
+            append_number_text(buf, columns[c].second[r]);
+        }
+        buf += '\n';
+        if (buf.size() >= kFlushAt) {
+            out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+            buf.clear();
+        }
+    }
+    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
 } // namespace posatlas

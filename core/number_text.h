@@ -7,7 +7,11 @@
 // std::to_chars neither allocates nor consults the locale: a German locale still writes "0.5".
 #pragma once
 
+#include <cstdint>
+#include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace posatlas {
 
@@ -16,5 +20,12 @@ bool append_number_text(std::string& out, double v);
 
 // The text of v as above ("" for NaN and infinity).
 std::string number_text(double v);
+
+// Columns of equal length as CSV: a header row of the column names, then one row per index, numbers by
+// the policy above (empty cells for NaN). Rows are assembled in a buffer and written in large pieces, so
+// 10^6 rows take about as long as the same numbers as JSON. Column names are written as given (the
+// callers' names contain no commas or quotes). Throws std::invalid_argument for columns of unequal length.
+using CsvColumn = std::pair<std::string, std::vector<double>>;
+void write_csv_columns(std::ostream& out, const std::vector<CsvColumn>& columns);
 
 } // namespace posatlas

@@ -1,5 +1,7 @@
 #include "figure_export.h"
 
+#include "number_text.h"
+
 #include <QBuffer>
 #include <QFileInfo>
 #include <QImageWriter>
@@ -90,7 +92,8 @@ QString csv_field(const QString& s)
     return s;
 }
 
-QString num(double v) { return std::isfinite(v) ? QString::number(v, 'g', 17) : QString(); }
+// Core's one CSV number policy (number_text.h), as the command line writes them.
+QString num(double v) { return QString::fromStdString(number_text(v)); }
 
 QJsonValue json_num(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
 

@@ -496,3 +496,28 @@ TEST(BadInput, WrongTypeInConfigNamesTheKey)
 }
 
 } // namespace
+
+// One number policy (core/number_text.h) in every CSV: integer columns as integers (never 1e+06), other
+// numbers as the shortest text that reads back exactly; compute and export write the same text.
+TEST(CliNumbers, CsvIntegersAreIntegersAndValuesRoundTrip)
+{
+    const Result r = run({"compute", "rope-decay", "--max-distance", "1000000", "--points", "50", "--format", "csv"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find("e+"), std::string::npos) << "an exponent in the integer column";
+    EXPECT_NE(r.out.find("\n1000000,"), std::string::npos);
+    // The same numbers as the JSON output, to the last bit (shortest round trip).
+    const json j = run_json({"compute", "rope-decay", "--max-distance", "1000000", "--points", "50"});
+    std::istringstream lines(r.out);
+    std::string line;
+    std::getline(lines, line); // header
+    std::size_t row = 0;
+    while (std::getline(lines, line)) {
+        const auto a = line.find(','), b = line.find(',', a + 1);
+        ASSERT_LT(row, j["bound"].size());
+        EXPECT_EQ(std::stoll(line.substr(0, a)), j["distance"][row].get<std::int64_t>());
+        EXPECT_EQ(std::strtod(line.substr(a + 1, b - a - 1).c_str(), nullptr), j["bound"][row].get<double>());
+        EXPECT_EQ(std::strtod(line.substr(b + 1).c_str(), nullptr), j["mean_cos"][row].get<double>());
+        ++row;
+    }
+    EXPECT_EQ(row, j["bound"].size());
+}
