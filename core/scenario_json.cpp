@@ -10,8 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string type_name(const json& v) { return v.type_name(); }
-
 // Reads obj[key] into `out` when present, checking the JSON type. `path` is the dotted prefix.
 class Reader
 {
@@ -122,8 +120,7 @@ private:
     [[noreturn]] void fail(const std::string& key, const std::string& expected, const json& got) const
     {
         const std::string where = m_path.empty() ? key : key.empty() ? m_path : m_path + "." + key;
-        throw ScenarioJsonError(where + ": expected " + expected + ", got " + type_name(got)
-                                + (got.is_primitive() ? " " + got.dump() : std::string()));
+        throw ScenarioJsonError(where + ": expected " + expected + ", got " + json_value_for_message(got));
     }
 
     const json& m_obj;
@@ -339,6 +336,39 @@ Scenario scenario_from_json(const json& j, const Scenario& base)
         c->number("stddev", s.cope.stddev);
     }
     return s;
+}
+
+} // namespace posatlas
+
+namespace posatlas {
+
+std::string scenario_json_key(const Scenario& s, const std::string& parameter)
+{
+    if (parameter == "seq_len" || parameter == "head")
+        return parameter;
+    std::string section;
+    switch (s.method) {
+    case Method::Sinusoidal: section = "sinusoidal"; break;
+    case Method::Learned: section = "learned"; break;
+    case Method::Shaw: section = "shaw"; break;
+    case Method::TransformerXL: section = "transformer_xl"; break;
+    case Method::T5: section = "t5"; break;
+    case Method::DeBERTa: section = "deberta"; break;
+    case Method::RoPE: section = "rope"; break;
+    case Method::ALiBi: section = "alibi"; break;
+    case Method::CoPE: section = "cope"; break;
+    }
+    // validate() uses the Hugging Face key; the session JSON names a few fields differently.
+    std::string key = parameter;
+    if (parameter == "initializer_range")
+        key = "stddev";
+    else if (s.method == Method::Learned && parameter == "max_position_embeddings")
+        key = "trained_length";
+    else if (parameter == "relative_attention_num_buckets")
+        key = "num_buckets";
+    else if (parameter == "relative_attention_max_distance")
+        key = "max_distance";
+    return section + "." + key;
 }
 
 } // namespace posatlas
