@@ -146,7 +146,7 @@ nlohmann::json parse_json_input(std::string_view text)
             in_string = true;
         } else if (c == '[' || c == '{') {
             if (++depth > kMaxJsonDepth)
-                throw InputFileError("not valid input: arrays/objects nested deeper than "
+                throw InputFileError("not accepted as JSON: arrays/objects nested deeper than "
                                      + std::to_string(kMaxJsonDepth) + " levels (at byte " + std::to_string(i + 1)
                                      + ")");
         } else if (c == ']' || c == '}') {

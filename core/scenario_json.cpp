@@ -46,11 +46,19 @@ public:
         if (const json* v = find(key)) {
             if (!v->is_number_integer())
                 fail(key, "an integer", *v);
-            const auto x = v->get<std::int64_t>();
-            if (x < static_cast<std::int64_t>(std::numeric_limits<Int>::min())
-                || static_cast<std::uint64_t>(x) > static_cast<std::uint64_t>(std::numeric_limits<Int>::max()))
-                fail(key, "an integer that fits", *v);
-            out = static_cast<Int>(x);
+            // Negative values compare against min only: cast to unsigned, -64 looked larger than INT_MAX.
+            const bool fits = v->is_number_unsigned()
+                                  ? v->get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max())
+                                  : v->get<std::int64_t>() < 0
+                                        ? v->get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<Int>::min())
+                                        : static_cast<std::uint64_t>(v->get<std::int64_t>())
+                                              <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max());
+            if (!fits)
+                fail(key,
+                     "an integer in [" + std::to_string(std::numeric_limits<Int>::min()) + ", "
+                         + std::to_string(std::numeric_limits<Int>::max()) + "]",
+                     *v);
+            out = static_cast<Int>(v->get<std::int64_t>());
         }
     }
     void seed(const char* key, std::uint64_t& out) const
