@@ -341,7 +341,8 @@ void HeatmapView::paintColorbar(QPainter& painter, const Layout& L, const Fonts&
         for (double t : nice_ticks(lo, hi, max_ticks)) {
             if (integer && t != std::floor(t))
                 continue;
-            const double y = bar.bottom() - (t - lo) / (hi - lo) * bar.height();
+            // Half-differences: hi - lo is infinite for a +-1e300 range.
+            const double y = bar.bottom() - (t * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5) * bar.height();
             painter.setPen(QPen(colors.axis, 1.0));
             painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + tick_len, y));
             painter.setPen(colors.muted);
