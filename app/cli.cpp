@@ -7,6 +7,8 @@
 #include "model_config.h"
 #include "types.h"
 
+#include <cerrno>
+#include <cstring>
 #include <ostream>
 
 namespace posatlas::cli {
@@ -27,7 +29,31 @@ std::string usage()
            + compute_usage();
 }
 
+namespace {
+
+int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+} // namespace
+
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const int status = dispatch(args, out, err);
+    // `posatlas compute ... > /dev/full`: the numbers sit in the stream's buffer until now, and a
+    // failed write only shows as the stream's state. Succeeding without the output would be a lie.
+    errno = 0;
+    out.flush();
+    if (!out) {
+        const int e = errno;
+        err << "posatlas: cannot write to standard output" << (e != 0 ? std::string(" (") + std::strerror(e) + ")" : "")
+            << '\n';
+        return 2;
+    }
+    return status;
+}
+
+namespace {
+
+int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     // Commands that render create a QApplication on demand; it must go before static destructors run.
     struct ReleaseApplication {
@@ -65,7 +91,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     } catch (const Cancelled&) {
         err << "posatlas: cancelled\n";
         return 1;
-    } catch (const ConfigError& e) {
+    } catch (const InputFileError& e) { // ConfigError, SessionError, table and scenario-file errors
         err << "posatlas: " << e.what() << '\n';
         return 2;
     } catch (const std::bad_alloc&) {
@@ -76,5 +102,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         return 1;
     }
 }
+
+} // namespace
 
 } // namespace posatlas::cli
