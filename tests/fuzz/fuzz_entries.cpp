@@ -3,12 +3,9 @@
 #include "input_file.h"
 #include "learned.h"
 #include "model_config.h"
-#include "session.h"
 #include "validation.h"
 
 #include <nlohmann/json.hpp>
-
-#include <QByteArray>
 
 namespace posatlas::fuzz {
 
@@ -19,14 +16,6 @@ void model_config(std::string_view bytes)
         validate(imp.scenario);
     } catch (const InputFileError&) {
     } catch (const ParameterError&) {
-    }
-}
-
-void session(std::string_view bytes)
-{
-    try {
-        ui::session_from_json(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())));
-    } catch (const InputFileError&) { // SessionError
     }
 }
 
