@@ -4,6 +4,7 @@
 #include "cli_export.h"
 #include "cli_screenshots.h"
 #include "cli_options.h"
+#include "input_file.h"
 #include "model_config.h"
 #include "types.h"
 
@@ -82,7 +83,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         throw UsageError("unknown command '" + args.front()
                          + "'; one of compute, export, gallery, screenshots, presets, help (see posatlas --help)");
     } catch (const UsageError& e) {
-        err << "posatlas: " << e.what() << '\n';
+        // Option values are quoted in these messages: escape them as file contents are (idempotent).
+        err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
         return 2;
     } catch (const ParameterError& e) {
         err << "posatlas: " << option_name(e.parameter()) << " must be " << e.allowed() << " (got " << e.got()
@@ -92,13 +94,13 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         err << "posatlas: cancelled\n";
         return 1;
     } catch (const InputFileError& e) { // ConfigError, SessionError, table and scenario-file errors
-        err << "posatlas: " << e.what() << '\n';
+        err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
         return 2;
     } catch (const std::bad_alloc&) {
         err << "posatlas: out of memory; ask for a smaller window or length\n";
         return 1;
     } catch (const std::exception& e) {
-        err << "posatlas: internal error: " << e.what() << '\n';
+        err << "posatlas: internal error: " << quote_input(e.what(), 2000) << '\n';
         return 1;
     }
 }

@@ -218,3 +218,9 @@ TEST(CliRobustness, MemoryAndWorkBudgetsNameTheOptionAndLargestValue)
     expect_bad_input(r, "dpi must be at most 55");
     EXPECT_FALSE(fs::exists(temp_dir() / "big.png"));
 }
+
+TEST(CliRobustness, OptionValuesAreEscapedInMessages)
+{
+    const Result r = run({"compute", "matrix", "--method", "rope\x1b[2J\xff"});
+    expect_bad_input(r, "rope\\x1b[2J\\xff");
+}
