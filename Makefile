@@ -56,7 +56,10 @@ sanitize: deps
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CXX ?= clang++-14
-fuzz: deps
+# libFuzzer ships with clang's runtime libraries; only `make fuzz` needs them.
+FUZZ_PACKAGES := clang-14 libclang-rt-14-dev
+fuzz:
+	$(MAKE) deps DEBIAN_PACKAGES="$(DEBIAN_PACKAGES) $(FUZZ_PACKAGES)"
 	cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) -DPOSATLAS_FUZZ=ON \
 	  -DPOSATLAS_BUILD_BENCHMARKS=OFF $(CMAKE_FLAGS)
 	cmake --build $(FUZZ_DIR) -j$(JOBS) --target fuzz_model_config fuzz_session fuzz_learned_csv fuzz_learned_npy
