@@ -14,7 +14,7 @@ DEBIAN_PACKAGES := cmake g++ make pkgconf \
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps print-debian-packages configure build run test bench gallery package install clean format
+.PHONY: all deps print-debian-packages configure build run test sanitize fuzz bench gallery package install clean format
 
 all: build
 
@@ -40,6 +40,38 @@ build: configure
 
 test: build
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j$(JOBS)
+
+# The whole suite again in a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer (its own
+# build directory). Any report fails: UBSan halts on the first error, ASan aborts. Leak checking is off:
+# Qt's offscreen platform plugin and fontconfig keep allocations alive until exit by design, which
+# LeakSanitizer reports as leaks on every QApplication test.
+SANITIZE_DIR ?= build-sanitize
+SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+sanitize: deps
+	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=Debug -DPOSATLAS_BUILD_BENCHMARKS=OFF \
+	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" $(CMAKE_FLAGS)
+	cmake --build $(SANITIZE_DIR) -j$(JOBS)
+	cd $(SANITIZE_DIR) && QT_QPA_PLATFORM=offscreen \
+	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1 \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  ctest --output-on-failure -j$(JOBS)
+
+# libFuzzer targets for every input parser (clang; see tests/fuzz). FUZZ_SECONDS per target.
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_CXX ?= clang++-14
+# libFuzzer ships with clang's runtime libraries; only `make fuzz` needs them.
+FUZZ_PACKAGES := clang-14 libclang-rt-14-dev
+fuzz:
+	$(MAKE) deps DEBIAN_PACKAGES="$(DEBIAN_PACKAGES) $(FUZZ_PACKAGES)"
+	cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) -DPOSATLAS_FUZZ=ON \
+	  -DPOSATLAS_BUILD_BENCHMARKS=OFF $(CMAKE_FLAGS)
+	cmake --build $(FUZZ_DIR) -j$(JOBS) --target fuzz_model_config fuzz_session fuzz_learned_csv fuzz_learned_npy
+	for t in model_config session learned_csv learned_npy; do \
+	  mkdir -p $(FUZZ_DIR)/corpus/$$t && \
+	  $(FUZZ_DIR)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
+	    -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
+	done
 
 # With a display: the GUI. Without one (ssh, CI, containers): say so and render the figure gallery.
 run: build

@@ -5,10 +5,13 @@
 #include "cli_export.h"
 #include "cli_screenshots.h"
 #include "cli_options.h"
+#include "input_file.h"
 #include "model_config.h"
 #include "types.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <ostream>
 
@@ -50,7 +53,31 @@ bool is_command_line(const std::vector<std::string>& args)
     return !looks_like_file;
 }
 
+namespace {
+
+int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+} // namespace
+
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const int status = dispatch(args, out, err);
+    // `posatlas compute ... > /dev/full`: the numbers sit in the stream's buffer until now, and a
+    // failed write only shows as the stream's state. Succeeding without the output would be a lie.
+    errno = 0;
+    out.flush();
+    if (!out) {
+        const int e = errno;
+        err << "posatlas: cannot write to standard output" << (e != 0 ? std::string(" (") + std::strerror(e) + ")" : "")
+            << '\n';
+        return 2;
+    }
+    return status;
+}
+
+namespace {
+
+int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     // Commands that render create a QApplication on demand; it must go before static destructors run.
     struct ReleaseApplication {
@@ -82,7 +109,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                          + join(commands(), ", ", [](const std::string& c) { return c; })
                          + " (see posatlas --help)");
     } catch (const UsageError& e) {
-        err << "posatlas: " << e.what() << '\n';
+        // Option values are quoted in these messages: escape them as file contents are (idempotent).
+        err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
         return 2;
     } catch (const ParameterError& e) {
         err << "posatlas: " << option_name(e.parameter()) << " must be " << e.allowed() << " (got " << e.got()
@@ -91,16 +119,18 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     } catch (const Cancelled&) {
         err << "posatlas: cancelled\n";
         return 1;
-    } catch (const ConfigError& e) {
-        err << "posatlas: " << e.what() << '\n';
+    } catch (const InputFileError& e) { // ConfigError, SessionError, table and scenario-file errors
+        err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
         return 2;
     } catch (const std::bad_alloc&) {
         err << "posatlas: out of memory; ask for a smaller window or length\n";
         return 1;
     } catch (const std::exception& e) {
-        err << "posatlas: internal error: " << e.what() << '\n';
+        err << "posatlas: internal error: " << quote_input(e.what(), 2000) << '\n';
         return 1;
     }
 }
+
+} // namespace
 
 } // namespace posatlas::cli

@@ -298,6 +298,8 @@ void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out)
         throw UsageError("--length is required: the number of positions, in [1, " + std::to_string(kMaxSeqLen) + "]");
     try {
         require_matrix_fits("length", *length, s.sinusoidal.dim);
+        require_within_budget("length", *length, s.sinusoidal.dim * kBytesPerOutputNumber,
+                              "the matrix and its text");
     } catch (const ParameterError& e) {
         rethrow_as_usage(e);
     }
@@ -331,6 +333,13 @@ void learned_quantity(const Options& o, Scenario& s, std::ostream& out)
             throw UsageError(std::string("--table: ") + e.what());
         }
     }();
+    // Rows that exist are printed with every dimension; the rest as null.
+    const std::int64_t shown = std::max<std::int64_t>(0, std::min(to, table.trained_length() - 1) - from + 1);
+    try {
+        require_within_budget("to", from + shown, table.dim() * kBytesPerOutputNumber, "the embeddings as text");
+    } catch (const ParameterError& e) {
+        rethrow_as_usage(e);
+    }
     json positions = json::array(), embeddings = json::array();
     for (std::int64_t p = from; p <= to; ++p) {
         positions.push_back(p);
@@ -372,6 +381,13 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
     w.out_rows = o.integer("out-rows", 1, kBig).value_or(0);
     w.out_cols = o.integer("out-cols", 1, kBig).value_or(0);
     const MatrixResult r = compute_matrix(s, kind, w);
+    // The matrix fits kMaxMatrixElements; its text is what would blow the budget. Refuse before writing.
+    try {
+        require_within_budget(o.has("out-rows") ? "out_rows" : o.has("rows") ? "rows" : "seq_len", r.values.rows(),
+                              r.values.cols() * kBytesPerOutputNumber, "the matrix and its text");
+    } catch (const ParameterError& e) {
+        rethrow_as_usage(e);
+    }
     if (format_of(o) == Format::Csv)
         return write_matrix_csv(out, r.values, "row", r.row_index, "col_", r.col_index);
     json j;
@@ -446,8 +462,20 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
                              + format_number(v) + ")");
         lengths.push_back(static_cast<std::int64_t>(v));
     }
+    if (static_cast<std::int64_t>(lengths.size()) > kMaxEntropyLengths)
+        throw UsageError("--lengths must list at most " + std::to_string(kMaxEntropyLengths) + " lengths (got "
+                         + std::to_string(lengths.size()) + ")");
     const auto seed = o.integer("seed", 0, std::numeric_limits<std::int64_t>::max()).value_or(0);
     const auto trials = o.integer("trials", 1, 1024).value_or(8);
+    // The command line shows no progress: bound the work (every key of every length, once per trial).
+    std::int64_t keys = 0;
+    for (std::int64_t n : lengths)
+        keys += n;
+    if (keys > kMaxEntropyKeyTrials / trials)
+        throw UsageError("--lengths must add up to at most " + std::to_string(kMaxEntropyKeyTrials / trials)
+                         + " with --trials " + std::to_string(trials) + " (got " + std::to_string(keys)
+                         + "; the limit is " + std::to_string(kMaxEntropyKeyTrials)
+                         + " keys x trials, about a minute)");
     const EntropyCurve c = attention_entropy(s.rope, lengths, static_cast<std::uint64_t>(seed),
                                              static_cast<int>(trials));
     if (format_of(o) == Format::Csv)

@@ -266,13 +266,16 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
         throw UsageError("--preset and --config are exclusive: give one model");
     Scenario s;
     std::string model;
+    std::string source; // where values not given as options came from, for messages
     try {
         if (auto id = o.text("preset")) {
             s = load_preset(*id).scenario;
             model = "preset " + *id;
+            source = "preset " + *id;
         } else if (auto path = o.text("config")) {
             s = load_model_config(*path).scenario;
             model = "config " + *path;
+            source = *path;
         }
     } catch (const ConfigError& e) {
         throw UsageError(std::string(o.has("preset") ? "--preset: " : "--config: ") + e.what());
@@ -288,7 +291,12 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
     try {
         validate(s);
     } catch (const ParameterError& e) {
-        rethrow_as_usage(e);
+        // The user typed the option: name it. Otherwise the value came from the file: name the file and
+        // its key, not an option the user never typed.
+        const std::string option = option_for_key(e.parameter());
+        if (source.empty() || o.has(option.substr(2)))
+            rethrow_as_usage(e);
+        throw UsageError(source + ": " + e.parameter() + " must be " + e.allowed() + " (got " + e.got() + ")");
     }
     return s;
 }

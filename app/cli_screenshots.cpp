@@ -5,9 +5,11 @@
 #include "compute_scheduler.h"
 #include "explorer_jobs.h"
 #include "explorer_window.h"
+#include "figure_export.h"
 #include "main_window.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QDockWidget>
@@ -42,8 +44,17 @@ bool wait_idle(Busy&& busy)
 void save(QWidget* w, const QDir& dir, const QString& name, std::ostream& out)
 {
     const QString path = dir.filePath(name + QStringLiteral(".png"));
-    if (!w->grab().save(path))
-        throw UsageError("--out: cannot write " + path.toStdString());
+    // Encoded in memory, then written through the checked atomic writer (a full disk is an error).
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!w->grab().save(&buffer, "PNG"))
+        throw UsageError("--out: cannot encode " + path.toStdString());
+    try {
+        ui::write_file_atomically(path, bytes);
+    } catch (const ui::ExportError& e) {
+        throw UsageError(std::string("--out: ") + e.what());
+    }
     out << path.toStdString() << '\n';
 }
 

@@ -57,7 +57,8 @@ struct EntropyCurve {
 // fixed blocks merged in a fixed order, so the result is bitwise reproducible for a seed whatever the
 // thread count. `cancel` is polled (Cancelled) and `progress` reported on the calling thread between
 // chunks of keys (all trials of a chunk are computed together).
-// Checks: validate(p); lengths non-empty, each in [1, kMaxSeqLen] = [1, 10^7] (ParameterError "lengths");
+// Checks: validate(p); 1 to kMaxEntropyLengths lengths, each in [1, kMaxSeqLen] = [1, 10^7]
+// (ParameterError "lengths");
 // trials in [1, 1024] (ParameterError "trials").
 EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64_t>& lengths,
                                std::uint64_t seed, int trials = 8, const CancelFn& cancel = {},

@@ -20,7 +20,7 @@ namespace {
 
 [[noreturn]] void fail(const std::string& path, const std::string& what)
 {
-    throw std::runtime_error("cannot load position table '" + path + "': " + what);
+    throw LearnedTableError("cannot load position table '" + quote_input(path, 200) + "': " + what);
 }
 
 std::string_view trim(std::string_view s)
@@ -47,22 +47,16 @@ bool ends_with_ci(const std::string& s, std::string_view suffix)
 
 std::string read_file_bytes(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        fail(path, "the file cannot be opened");
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    if (size < 0)
-        fail(path, "the file size cannot be determined");
-    // A table may hold at most kMaxMatrixElements doubles; allow text overhead for CSV.
-    const std::streamoff cap = kMaxMatrixElements * std::streamoff{32};
-    if (size > cap)
-        fail(path, "the file is larger than " + std::to_string(cap) + " bytes");
-    std::string bytes(static_cast<std::size_t>(size), '\0');
-    in.seekg(0, std::ios::beg);
-    if (size > 0 && !in.read(bytes.data(), size))
-        fail(path, "reading the file failed");
-    return bytes;
+    // A table holds at most kMaxMatrixElements doubles (512 MiB as .npy float64); the file itself must stay
+    // within half the memory budget, since the parsed table needs as much again.
+    const std::int64_t cap = kMemoryBudgetBytes / 2 + (std::int64_t{1} << 16);
+    try {
+        return read_input_file(path, cap);
+    } catch (const InputFileError& e) {
+        // read_input_file() says "PATH: reason"; keep the reason under this loader's prefix.
+        const std::string what = e.what();
+        fail(path, what.rfind(path + ": ", 0) == 0 ? what.substr(path.size() + 2) : what);
+    }
 }
 
 // Parses a whole field as a number. Returns false for anything else (text, trailing junk, empty).
@@ -92,9 +86,8 @@ std::vector<std::string_view> split_commas(std::string_view line)
     return fields;
 }
 
-Eigen::MatrixXd load_csv(const std::string& path)
+Eigen::MatrixXd parse_csv(std::string_view bytes, const std::string& path)
 {
-    const std::string bytes = read_file_bytes(path);
     std::vector<double> values;
     std::size_t cols = 0;
     std::size_t header_cols = 0;
@@ -136,9 +129,9 @@ Eigen::MatrixXd load_csv(const std::string& path)
             if (fields[c].empty())
                 fail(path, where + col + ": empty value");
             if (!parse_number(fields[c], v))
-                fail(path, where + col + ": '" + std::string(fields[c].substr(0, 40)) + "' is not a number");
+                fail(path, where + col + ": '" + quote_input(fields[c]) + "' is not a number");
             if (!std::isfinite(v))
-                fail(path, where + col + ": value '" + std::string(fields[c]) +
+                fail(path, where + col + ": value '" + quote_input(fields[c]) +
                                "' is not finite (NaN and infinity are rejected)");
         }
         if (cols == 0) {
@@ -193,7 +186,7 @@ std::string_view dict_value(const std::string& path, std::string_view header, st
         fail(path, "the .npy header has no '" + std::string(key) + "' entry");
     auto p = header.find(':', at + len);
     if (p == std::string_view::npos)
-        fail(path, "malformed .npy header near '" + std::string(key) + "'");
+        fail(path, "malformed .npy header near '" + quote_input(key) + "'");
     ++p;
     int depth = 0;
     std::size_t end = p;
@@ -209,9 +202,8 @@ std::string_view dict_value(const std::string& path, std::string_view header, st
     return trim(header.substr(p, end - p));
 }
 
-Eigen::MatrixXd load_npy(const std::string& path)
+Eigen::MatrixXd parse_npy(std::string_view bytes, const std::string& path)
 {
-    const std::string bytes = read_file_bytes(path);
     const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
     static constexpr char kMagic[] = "\x93NUMPY";
     if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, 6) != 0)
@@ -245,7 +237,7 @@ Eigen::MatrixXd load_npy(const std::string& path)
     else if (descr == "<f4")
         item = 4;
     else
-        fail(path, "unsupported dtype '" + std::string(descr) +
+        fail(path, "unsupported dtype '" + quote_input(descr) +
                        "'; expected little-endian float64 '<f8' or float32 '<f4'");
 
     const std::string_view order = dict_value(path, header, "fortran_order");
@@ -253,11 +245,11 @@ Eigen::MatrixXd load_npy(const std::string& path)
     if (order == "True")
         fortran = true;
     else if (order != "False")
-        fail(path, "malformed fortran_order '" + std::string(order) + "'");
+        fail(path, "malformed fortran_order '" + quote_input(order) + "'");
 
     std::string_view shape = dict_value(path, header, "shape");
     if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')')
-        fail(path, "malformed shape '" + std::string(shape) + "'");
+        fail(path, "malformed shape '" + quote_input(shape) + "'");
     std::vector<std::int64_t> dims;
     for (auto field : split_commas(shape.substr(1, shape.size() - 2))) {
         if (field.empty())
@@ -265,15 +257,15 @@ Eigen::MatrixXd load_npy(const std::string& path)
         std::int64_t v = -1;
         const auto r = std::from_chars(field.data(), field.data() + field.size(), v);
         if (r.ec != std::errc() || r.ptr != field.data() + field.size() || v < 0)
-            fail(path, "malformed shape '" + std::string(shape) + "'");
+            fail(path, "malformed shape '" + quote_input(shape) + "'");
         dims.push_back(v);
     }
     if (dims.size() != 2)
-        fail(path, "expected a 2-D array (positions x dimensions), got shape " + std::string(shape));
+        fail(path, "expected a 2-D array (positions x dimensions), got shape " + quote_input(shape));
     const std::int64_t rows = dims[0];
     const std::int64_t cols = dims[1];
     if (rows < 1 || cols < 1)
-        fail(path, "the array is empty (shape " + std::string(shape) + ")");
+        fail(path, "the array is empty (shape " + quote_input(shape) + ")");
     if (rows > kMaxMatrixElements / cols)
         fail(path, "the array has more than " + std::to_string(kMaxMatrixElements) + " values");
 
@@ -281,7 +273,7 @@ Eigen::MatrixXd load_npy(const std::string& path)
     const std::uint64_t needed = static_cast<std::uint64_t>(rows * cols) * static_cast<std::uint64_t>(item);
     const std::uint64_t available = bytes.size() - data_start;
     if (available < needed)
-        fail(path, "truncated data: shape " + std::string(shape) + " of " + std::string(descr) + " needs " +
+        fail(path, "truncated data: shape " + quote_input(shape) + " of " + quote_input(descr) + " needs " +
                        std::to_string(needed) + " bytes but only " + std::to_string(available) +
                        " follow the header");
 
@@ -350,11 +342,19 @@ std::optional<Eigen::VectorXd> LearnedTable::seeded_row(const LearnedParams& par
 
 LearnedTable LearnedTable::load(const std::string& path)
 {
-    if (ends_with_ci(path, ".csv"))
-        return LearnedTable(load_csv(path), path);
-    if (ends_with_ci(path, ".npy"))
-        return LearnedTable(load_npy(path), path);
-    fail(path, "unknown file type; expected a .csv or .npy file");
+    if (!ends_with_ci(path, ".csv") && !ends_with_ci(path, ".npy"))
+        fail(path, "unknown file type; expected a .csv or .npy file");
+    const std::string bytes = read_file_bytes(path);
+    return parse(bytes, path);
+}
+
+LearnedTable LearnedTable::parse(std::string_view bytes, const std::string& name)
+{
+    if (ends_with_ci(name, ".csv"))
+        return LearnedTable(parse_csv(bytes, name), name);
+    if (ends_with_ci(name, ".npy"))
+        return LearnedTable(parse_npy(bytes, name), name);
+    fail(name, "unknown file type; expected a .csv or .npy file");
 }
 
 LearnedTable LearnedTable::from_params(const LearnedParams& params)

@@ -7,14 +7,23 @@
 // table answers std::nullopt there and never invents a value (no zero padding, no wrap-around).
 #pragma once
 
+#include "input_file.h"
 #include "params.h"
 
 #include <Eigen/Dense>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace posatlas {
+
+// A position table file that cannot be read: the message names the path and, for CSV, line and column.
+class LearnedTableError : public InputFileError
+{
+public:
+    using InputFileError::InputFileError;
+};
 
 class LearnedTable
 {
@@ -33,9 +42,12 @@ public:
     //  .npy: NumPy format v1.0/2.0/3.0, dtype '<f8' or '<f4', 2-D, C order (Fortran order is also read).
     // Any other extension is an error. Every problem (missing file, bad magic, unsupported dtype, wrong
     // rank, truncated data, ragged rows, text in a data row, NaN or infinity, empty table, more than
-    // kMaxMatrixElements values) throws std::runtime_error whose message names the path and, for CSV,
-    // the line and column.
+    // kMaxMatrixElements values, a device or FIFO instead of a regular file) throws LearnedTableError whose
+    // message names the path and, for CSV, the line and column; quoted fields are escaped (quote_input).
     static LearnedTable load(const std::string& path);
+    // The same parsers on bytes already in memory; `name` picks the format by its extension and is the
+    // name used in messages (the fuzz targets and load() use this).
+    static LearnedTable parse(std::string_view bytes, const std::string& name);
 
     // load(params.table_path) when a path is given, seeded(params) otherwise.
     static LearnedTable from_params(const LearnedParams& params);

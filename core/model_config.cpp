@@ -1,5 +1,6 @@
 #include "model_config.h"
 
+#include "input_file.h"
 #include "model_config_detail.h"
 #include "validation.h"
 
@@ -14,13 +15,11 @@
 namespace posatlas {
 namespace detail {
 
-// Short text of a JSON value for messages ("\"abc\"", "[1,2,...]").
+// Short, escaped text of a JSON value for messages: a scalar's text, only the type of an array or object
+// (which may be huge or deeply nested).
 std::string show(const json& v)
 {
-    std::string s = v.dump();
-    if (s.size() > 60)
-        s = s.substr(0, 57) + "...";
-    return std::string(v.type_name()) + " " + s;
+    return json_value_for_message(v);
 }
 
 std::string num(double v)
@@ -289,7 +288,7 @@ ConfigImport import_impl(const json& cfg, const Scenario& base)
         read_sinusoidal(r, cfg, s);
     } else {
         // Unknown model type: decide from the keys present.
-        const std::string who = mt.empty() ? "a config without model_type" : "model_type '" + mt + "'";
+        const std::string who = mt.empty() ? "a config without model_type" : "model_type '" + quote_input(mt) + "'";
         if (has_rope_keys(cfg)) {
             r.note(who + " is not known to PosAtlas: RoPE is assumed because of its rope keys, with "
                          "LlamaConfig's defaults for missing keys");
@@ -335,14 +334,13 @@ ConfigImport import_model_config(const nlohmann::json& config, const Scenario& b
 
 ConfigImport load_model_config(const std::string& path, const Scenario& base)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw ConfigError(path + ": cannot open the file (" + std::strerror(errno) + ")");
     json cfg;
     try {
-        cfg = json::parse(in);
-    } catch (const json::parse_error& e) {
-        throw ConfigError(path + ": not valid JSON: " + e.what());
+        cfg = parse_json_input(read_input_file(path, kMaxConfigBytes));
+    } catch (const InputFileError& e) {
+        // read_input_file() names the path itself; the parser does not.
+        const std::string what = e.what();
+        throw ConfigError(what.rfind(path + ": ", 0) == 0 ? what : path + ": " + what);
     }
     try {
         return import_model_config(cfg, base);

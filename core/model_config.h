@@ -12,6 +12,7 @@
 //   models/bloom/modeling_bloom.py, mosaicml mpt modeling_mpt.py, models/falcon/modeling_falcon.py (ALiBi)
 #pragma once
 
+#include "input_file.h"
 #include "params.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -39,11 +40,14 @@ struct ConfigImport {
 
 // A config that cannot be read: malformed or absent file, wrong JSON type of a key (the message names the
 // key, dotted), a rope type that is not modelled, or no positional information at all.
-class ConfigError : public std::runtime_error
+class ConfigError : public InputFileError
 {
 public:
-    using std::runtime_error::runtime_error;
+    using InputFileError::InputFileError;
 };
+
+// Largest config.json read (real ones are a few kB; Phi-3's factor lists make the largest ~10 kB).
+inline constexpr std::int64_t kMaxConfigBytes = std::int64_t{16} << 20;
 
 // Reads `config` (the parsed config.json). Decides the method from model_type and the keys present:
 //   RoPE   llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, phi, phi3, deepseek_v2, deepseek_v3,

@@ -1,5 +1,6 @@
 // Non-RoPE parts of the model config import: ALiBi (BLOOM, MPT, Falcon), T5 buckets, DeBERTa, learned
 // absolute tables and sinusoidal encodings.
+#include "input_file.h"
 #include "model_config_detail.h"
 
 #include <nlohmann/json.hpp>
@@ -169,7 +170,7 @@ void read_learned(Reader& r, const json& cfg, Scenario& s, std::string_view mode
         if (const auto pet = r.string(cfg, "position_embedding_type", "position_embedding_type");
             pet && *pet != "absolute") {
             r.ignore("position_embedding_type");
-            r.note("position_embedding_type '" + *pet + "' is not modelled: the absolute table is shown");
+            r.note("position_embedding_type '" + quote_input(*pet) + "' is not modelled: the absolute table is shown");
         }
     }
     if (model_type == "roberta" || model_type == "xlm-roberta" || model_type == "camembert")
@@ -275,7 +276,7 @@ void read_deberta(Reader& r, const json& cfg, Scenario& s, std::string_view mode
     s.deberta.p2c = std::find(types.begin(), types.end(), "p2c") != types.end();
     for (const auto& t : types)
         if (t != "c2p" && t != "p2c")
-            r.note("pos_att_type '" + t + "' is not modelled (only c2p and p2c)");
+            r.note("pos_att_type '" + quote_input(t) + "' is not modelled (only c2p and p2c)");
     if (!s.deberta.c2p && !s.deberta.p2c)
         r.note("pos_att_type has neither c2p nor p2c: only content-to-content attention remains");
     if (const auto ir = r.number(cfg, "initializer_range", "initializer_range"))

@@ -1,6 +1,7 @@
 // RoPE part of the model config import: head_dim, base, partial rotary fraction, max positions,
 // rope_scaling / rope_parameters (rope types and their parameters) and pair layout, with the defaults of each
 // family's HF configuration class.
+#include "input_file.h"
 #include "model_config_detail.h"
 
 #include <nlohmann/json.hpp>
@@ -127,7 +128,7 @@ private:
         for (auto it = rp->begin(); it != rp->end(); ++it)
             if (it.key() != chosen)
                 others += (others.empty() ? "" : ", ") + it.key();
-        m_r.note("rope_parameters has one entry per layer type: '" + chosen + "' is shown" +
+        m_r.note("rope_parameters has one entry per layer type: '" + quote_input(chosen) + "' is shown" +
                  (others.empty() ? std::string() : "; not shown: " + others));
     }
 
@@ -348,7 +349,7 @@ private:
         consume("type");
         std::string name = rope_type ? *rope_type : legacy ? *legacy : "default";
         if (rope_type && legacy && *rope_type != *legacy)
-            m_r.note(key("rope_type") + " '" + *rope_type + "' is used; " + key("type") + " '" + *legacy +
+            m_r.note(key("rope_type") + " '" + quote_input(*rope_type) + "' is used; " + key("type") + " '" + quote_input(*legacy) +
                      "' is overridden");
         const std::string used_key = rope_type ? key("rope_type") : key("type");
         if (!rope_type && !legacy)
@@ -365,7 +366,7 @@ private:
         }
         const auto parsed = parse_rope_type(name);
         if (!parsed)
-            throw ConfigError(used_key + " '" + name +
+            throw ConfigError(used_key + " '" + quote_input(name) +
                               "' is not a modelled rope type (supported: default, "
                               "linear, dynamic, yarn, llama3, longrope, and the legacy su, mrope)");
         m_rope.rope_type = *parsed;

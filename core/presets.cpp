@@ -35,9 +35,9 @@ const std::vector<Preset>& presets()
         for (const auto& [id, text] : detail::embedded_presets()) {
             Preset p;
             try {
-                p.config = nlohmann::json::parse(text);
-            } catch (const nlohmann::json::parse_error& e) {
-                throw ConfigError("preset '" + std::string(id) + "' is not valid JSON: " + e.what());
+                p.config = parse_json_input(text);
+            } catch (const InputFileError& e) {
+                throw ConfigError("preset '" + std::string(id) + "': " + e.what());
             }
             p.info.id = std::string(id);
             p.info.name = meta(p.config, "_posatlas_name", id);
@@ -86,7 +86,7 @@ ConfigImport load_preset(std::string_view id, const Scenario& base)
         std::string ids;
         for (const auto& q : presets())
             ids += (ids.empty() ? "" : ", ") + q.info.id;
-        throw ConfigError("unknown preset '" + std::string(id) + "' (valid: " + ids + ")");
+        throw ConfigError("unknown preset '" + quote_input(id) + "' (valid: " + ids + ")");
     }
     return import_model_config(p->config, base);
 }

@@ -10,8 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string type_name(const json& v) { return v.type_name(); }
-
 // Reads obj[key] into `out` when present, checking the JSON type. `path` is the dotted prefix.
 class Reader
 {
@@ -48,11 +46,19 @@ public:
         if (const json* v = find(key)) {
             if (!v->is_number_integer())
                 fail(key, "an integer", *v);
-            const auto x = v->get<std::int64_t>();
-            if (x < static_cast<std::int64_t>(std::numeric_limits<Int>::min())
-                || static_cast<std::uint64_t>(x) > static_cast<std::uint64_t>(std::numeric_limits<Int>::max()))
-                fail(key, "an integer that fits", *v);
-            out = static_cast<Int>(x);
+            // Negative values compare against min only: cast to unsigned, -64 looked larger than INT_MAX.
+            const bool fits = v->is_number_unsigned()
+                                  ? v->get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max())
+                                  : v->get<std::int64_t>() < 0
+                                        ? v->get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<Int>::min())
+                                        : static_cast<std::uint64_t>(v->get<std::int64_t>())
+                                              <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max());
+            if (!fits)
+                fail(key,
+                     "an integer in [" + std::to_string(std::numeric_limits<Int>::min()) + ", "
+                         + std::to_string(std::numeric_limits<Int>::max()) + "]",
+                     *v);
+            out = static_cast<Int>(v->get<std::int64_t>());
         }
     }
     void seed(const char* key, std::uint64_t& out) const
@@ -122,8 +128,7 @@ private:
     [[noreturn]] void fail(const std::string& key, const std::string& expected, const json& got) const
     {
         const std::string where = m_path.empty() ? key : key.empty() ? m_path : m_path + "." + key;
-        throw ScenarioJsonError(where + ": expected " + expected + ", got " + type_name(got)
-                                + (got.is_primitive() ? " " + got.dump() : std::string()));
+        throw ScenarioJsonError(where + ": expected " + expected + ", got " + json_value_for_message(got));
     }
 
     const json& m_obj;
@@ -339,6 +344,39 @@ Scenario scenario_from_json(const json& j, const Scenario& base)
         c->number("stddev", s.cope.stddev);
     }
     return s;
+}
+
+} // namespace posatlas
+
+namespace posatlas {
+
+std::string scenario_json_key(const Scenario& s, const std::string& parameter)
+{
+    if (parameter == "seq_len" || parameter == "head")
+        return parameter;
+    std::string section;
+    switch (s.method) {
+    case Method::Sinusoidal: section = "sinusoidal"; break;
+    case Method::Learned: section = "learned"; break;
+    case Method::Shaw: section = "shaw"; break;
+    case Method::TransformerXL: section = "transformer_xl"; break;
+    case Method::T5: section = "t5"; break;
+    case Method::DeBERTa: section = "deberta"; break;
+    case Method::RoPE: section = "rope"; break;
+    case Method::ALiBi: section = "alibi"; break;
+    case Method::CoPE: section = "cope"; break;
+    }
+    // validate() uses the Hugging Face key; the session JSON names a few fields differently.
+    std::string key = parameter;
+    if (parameter == "initializer_range")
+        key = "stddev";
+    else if (s.method == Method::Learned && parameter == "max_position_embeddings")
+        key = "trained_length";
+    else if (parameter == "relative_attention_num_buckets")
+        key = "num_buckets";
+    else if (parameter == "relative_attention_max_distance")
+        key = "max_distance";
+    return section + "." + key;
 }
 
 } // namespace posatlas

@@ -3,6 +3,7 @@
 // each value's JSON type and names the dotted key of a wrong one.
 #pragma once
 
+#include "input_file.h"
 #include "params.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -11,15 +12,24 @@
 
 namespace posatlas {
 
-class ScenarioJsonError : public std::runtime_error
+class ScenarioJsonError : public InputFileError
 {
 public:
-    using std::runtime_error::runtime_error;
+    using InputFileError::InputFileError;
 };
 
 nlohmann::json scenario_to_json(const Scenario& s);
 // Throws ScenarioJsonError naming the key ("rope.rope_theta: expected a number, got string") for
 // wrong types or unknown enum ids. Does not validate ranges: call validate() on the result.
 Scenario scenario_from_json(const nlohmann::json& j, const Scenario& base = {});
+
+} // namespace posatlas
+
+namespace posatlas {
+
+// The dotted key, inside a scenario's JSON, of the value a ParameterError about `parameter` (its HF key,
+// as validate() names it) refers to, for the scenario's current method: "rope.head_dim", "seq_len",
+// "learned.trained_length", "t5.num_buckets". Used to name the key of a session file in messages.
+std::string scenario_json_key(const Scenario& s, const std::string& parameter);
 
 } // namespace posatlas

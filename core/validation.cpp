@@ -53,6 +53,22 @@ void require_real(std::string_view name, double value, double lo, double hi, boo
                              format_number(value));
 }
 
+void require_within_budget(std::string_view name, std::int64_t units, std::int64_t bytes_per_unit,
+                           std::string_view what)
+{
+    if (bytes_per_unit < 1)
+        bytes_per_unit = 1;
+    const std::int64_t largest = kMemoryBudgetBytes / bytes_per_unit;
+    if (units > largest) {
+        const double mib = static_cast<double>(units) * static_cast<double>(bytes_per_unit) / (1024.0 * 1024.0);
+        throw ParameterError(std::string(name),
+                             "at most " + std::to_string(largest) + " (" + std::string(what) + ": "
+                                 + std::to_string(static_cast<std::int64_t>(mib)) + " MiB would exceed the "
+                                 + std::to_string(kMemoryBudgetBytes >> 20) + " MiB memory budget)",
+                             std::to_string(units));
+    }
+}
+
 void require_matrix_fits(std::string_view name, std::int64_t rows, std::int64_t cols)
 {
     if (rows < 1 || cols < 1 || rows > kMaxMatrixElements / cols)

@@ -64,13 +64,19 @@ std::vector<double> nice_ticks(double lo, double hi, int max_ticks)
     std::vector<double> ticks;
     if (!std::isfinite(lo) || !std::isfinite(hi) || max_ticks < 1)
         return ticks;
+    max_ticks = std::min(max_ticks, kMaxTicks);
     if (hi < lo)
         std::swap(lo, hi);
-    if (hi == lo) {
-        ticks.push_back(lo);
+    // Half-spans: hi - lo overflows to infinity for ranges like +-1e300.
+    const double half_span = hi * 0.5 - lo * 0.5;
+    const double magnitude_of_values = std::max(std::abs(lo), std::abs(hi));
+    // A step below ~1e-12 of the values cannot be added to them (1 + 5e-17 == 1): the old loop
+    // `t += step` never ended there. Such a range has one honest tick, its midpoint.
+    if (!(half_span > magnitude_of_values * 1e-12)) {
+        ticks.push_back(lo * 0.5 + hi * 0.5);
         return ticks;
     }
-    const double raw = (hi - lo) / std::max(1, max_ticks - 1);
+    const double raw = 2.0 * (half_span / std::max(1, max_ticks - 1));
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
     double step = magnitude;
     for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
@@ -78,13 +84,45 @@ std::vector<double> nice_ticks(double lo, double hi, int max_ticks)
         if (step >= raw)
             break;
     }
-    const double first = std::ceil(lo / step - 1e-9) * step;
-    for (double t = first; t <= hi + step * 1e-9; t += step) {
-        // Snap values like 0.30000000000000004 and -0 to what a reader expects.
-        const double snapped = std::abs(t) < step * 1e-9 ? 0.0 : std::round(t / step) * step;
-        ticks.push_back(snapped);
+    if (!(step > 0.0) || !std::isfinite(step)) { // raw underflowed or overflowed
+        ticks.push_back(lo * 0.5 + hi * 0.5);
+        return ticks;
     }
+    // Ticks by index (k * step), never by accumulation, and never more than kMaxTicks of them.
+    const double k0 = std::ceil(lo / step - 1e-9);
+    const double k1 = std::floor(hi / step + 1e-9);
+    if (!std::isfinite(k0) || !std::isfinite(k1))
+        return ticks;
+    for (int i = 0; i < kMaxTicks && k0 + i <= k1; ++i) {
+        const double k = k0 + i;
+        // Snap values like 0.30000000000000004 and -0 to what a reader expects.
+        const double t = k == 0.0 ? 0.0 : k * step;
+        if (!std::isfinite(t) || (!ticks.empty() && t <= ticks.back()))
+            continue;
+        ticks.push_back(t);
+    }
+    if (ticks.empty()) // one requested tick and no multiple of the step inside: show the midpoint
+        ticks.push_back(lo * 0.5 + hi * 0.5);
     return ticks;
+}
+
+void widen_degenerate_range(double& lo, double& hi)
+{
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+        return;
+    if (hi < lo)
+        std::swap(lo, hi);
+    const double big = std::numeric_limits<double>::max() / 4;
+    lo = std::clamp(lo, -big, big);
+    hi = std::clamp(hi, -big, big);
+    const double scale = std::max(std::abs(lo), std::abs(hi));
+    // 1e-290: spans of subnormal size are below what an axis can place ticks in either.
+    if (hi - lo <= scale * 1e-9 || hi - lo < 1e-290) {
+        const double mid = lo * 0.5 + hi * 0.5;
+        const double half = std::max(0.5, 0.05 * std::abs(mid));
+        lo = mid - half;
+        hi = mid + half;
+    }
 }
 
 QString format_number(double value, int significant)
@@ -431,6 +469,16 @@ void CurveChart::updateRanges()
         ylo = m_data.log_y ? ylo / 2 : ylo - 1;
         yhi = m_data.log_y ? yhi * 2 : yhi + 1;
     }
+    // Ranges equal to within rounding (a ratio of 1 +- 1e-16) or wider than a double: Qt Charts steps
+    // from tick to tick by addition and would never arrive.
+    if (!m_logX)
+        widen_degenerate_range(xlo, xhi);
+    else if (!(xhi > xlo * (1 + 1e-9))) {
+        xlo /= 2;
+        xhi *= 2;
+    }
+    if (!m_data.log_y)
+        widen_degenerate_range(ylo, yhi);
     if (auto* ax = qobject_cast<QValueAxis*>(m_axisX)) {
         ax->setRange(xlo, xhi);
         const auto ticks = nice_ticks(xlo, xhi, 7);
@@ -453,7 +501,11 @@ void CurveChart::updateRanges()
         }
     } else if (auto* ly = qobject_cast<QLogValueAxis*>(m_axisY)) {
         // Whole decades at both ends, so the log axis always has labelled ticks.
-        ly->setRange(std::pow(10.0, std::floor(std::log10(ylo))), std::pow(10.0, std::ceil(std::log10(yhi))));
+        const double lo = std::pow(10.0, std::floor(std::log10(ylo)));
+        double hi = std::pow(10.0, std::ceil(std::log10(yhi)));
+        if (!(hi > lo)) // yhi = 10 * (1 + 1e-16): log10 rounds it to a whole decade
+            hi = lo * 10;
+        ly->setRange(lo, hi);
     }
     legend()->setVisible(m_data.series.size() > 1);
 }

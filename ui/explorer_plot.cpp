@@ -54,10 +54,8 @@ void finish_range(double& lo, double& hi, bool log, bool pad)
         }
         return;
     }
-    if (hi - lo < 1e-12 * std::max(1.0, std::abs(hi))) {
-        lo -= 0.5;
-        hi += 0.5;
-    } else if (pad) {
+    widen_degenerate_range(lo, hi); // also keeps hi - lo finite for +-1e300 data
+    if (pad) {
         const double m = 0.05 * (hi - lo);
         lo -= m;
         hi += m;
@@ -73,7 +71,7 @@ std::vector<double> ticks(const Axis& a, int max_ticks)
     const int d1 = static_cast<int>(std::floor(std::log10(a.hi) + 1e-9));
     const int decades = d1 - d0 + 1;
     const int step = std::max(1, (decades + max_ticks - 1) / std::max(1, max_ticks));
-    for (int d = d0; d <= d1; d += step)
+    for (int d = d0; d <= d1 && out.size() < static_cast<std::size_t>(kMaxTicks); d += step)
         out.push_back(std::pow(10.0, d));
     if (decades <= 2) { // short log ranges: 2 and 5 as well
         for (int d = d0 - 1; d <= d1; ++d)

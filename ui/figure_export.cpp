@@ -1,6 +1,7 @@
 #include "figure_export.h"
 
 #include "number_text.h"
+#include "validation.h"
 
 #include <QBuffer>
 #include <QFileInfo>
@@ -40,7 +41,29 @@ void commit(QSaveFile& file, const QString& path)
         fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
 }
 
-void check_size(const FigureExportOptions& o)
+// The figure encoded in memory, so that an encoder never writes to the target file itself: its errors
+// (libpng's "Unknown error") cannot hide a full disk, and the bytes go through one checked writer.
+class MemoryDevice
+{
+public:
+    MemoryDevice() : m_buffer(&m_bytes) { m_buffer.open(QIODevice::WriteOnly); }
+    QBuffer* device() { return &m_buffer; }
+    QByteArray take()
+    {
+        m_buffer.close();
+        return m_bytes;
+    }
+
+private:
+    QByteArray m_bytes;
+    QBuffer m_buffer;
+};
+
+// A raster costs 4 bytes per pixel, and its encoded PNG is held in memory before it is written (up to
+// about as much again): 8 bytes per pixel must fit the memory budget of core/validation.h.
+constexpr double kRasterBytesPerPixel = 8.0;
+
+void check_size(const FigureExportOptions& o, bool raster)
 {
     const auto ok = [](double v) { return std::isfinite(v) && v >= 16.0 && v <= 20000.0; };
     if (!ok(o.size.width()) || !ok(o.size.height()))
@@ -49,12 +72,30 @@ void check_size(const FigureExportOptions& o)
                  .arg(o.size.height()));
     if (!std::isfinite(o.dpi) || o.dpi < 24.0 || o.dpi > 1200.0)
         fail(QStringLiteral("the dpi must be between 24 and 1200 (got %1)").arg(o.dpi));
+    if (!raster)
+        return;
     const double scale = o.dpi / kCssDpi;
-    if (o.size.width() * scale * o.size.height() * scale > 400e6)
-        fail(QStringLiteral("a %1 x %2 figure at %3 dpi has more than 400 million pixels")
+    const double pixels = o.size.width() * scale * o.size.height() * scale;
+    const double max_pixels = static_cast<double>(kMemoryBudgetBytes) / kRasterBytesPerPixel;
+    if (pixels > max_pixels) {
+        const double max_dpi = std::floor(kCssDpi * std::sqrt(max_pixels / (o.size.width() * o.size.height())));
+        const QString advice =
+            max_dpi >= 24.0
+                ? QStringLiteral("at this size the dpi must be at most %1").arg(max_dpi)
+                : QStringLiteral("at 96 dpi a figure may have at most %1 pixels, e.g. %2 x %2")
+                      .arg(static_cast<qint64>(max_pixels))
+                      .arg(static_cast<qint64>(std::floor(std::sqrt(max_pixels))));
+        fail(QStringLiteral("a %1 x %2 figure at %3 dpi is a %4 x %5 pixel image (%6 MiB with its encoded file), "
+                            "beyond the %7 MiB memory budget; %8")
                  .arg(o.size.width())
                  .arg(o.size.height())
-                 .arg(o.dpi));
+                 .arg(o.dpi)
+                 .arg(std::ceil(o.size.width() * scale))
+                 .arg(std::ceil(o.size.height() * scale))
+                 .arg(static_cast<qint64>(pixels * kRasterBytesPerPixel / (1024.0 * 1024.0)))
+                 .arg(kMemoryBudgetBytes >> 20)
+                 .arg(advice));
+    }
 }
 
 void paint(const Figure& figure, QPainter& painter, const FigureExportOptions& o)
@@ -278,7 +319,7 @@ QString export_format_list() { return QStringLiteral("png, svg, pdf, csv, json")
 
 QImage render_figure_image(const Figure& figure, const FigureExportOptions& options)
 {
-    check_size(options);
+    check_size(options, true);
     const double scale = options.dpi / kCssDpi;
     QImage image(QSize(static_cast<int>(std::lround(options.size.width() * scale)),
                        static_cast<int>(std::lround(options.size.height() * scale))),
@@ -312,45 +353,38 @@ void export_figure(const Figure& figure, const QString& path, const FigureExport
     const auto format = export_format_from_path(path);
     if (!format || *format == ExportFormat::Csv || *format == ExportFormat::Json)
         fail(QStringLiteral("%1: a figure can be written as png, svg or pdf (by the file extension)").arg(path));
-    check_size(options);
-    QSaveFile file;
+    check_size(options, false); // a PNG's raster is checked by render_figure_image()
+    MemoryDevice file;
     switch (*format) {
     case ExportFormat::Png: {
         const QImage image = render_figure_image(figure, options);
-        open_save_file(file, path);
-        QImageWriter writer(&file, "png");
+        QImageWriter writer(file.device(), "png");
         if (!options.title.isEmpty())
             writer.setText(QStringLiteral("Title"), options.title);
         if (!options.description.isEmpty())
             writer.setText(QStringLiteral("Description"), options.description);
         writer.setText(QStringLiteral("Software"), QStringLiteral("PosAtlas"));
-        if (!writer.write(image)) {
-            file.cancelWriting();
-            fail(QStringLiteral("cannot write %1: %2").arg(path, writer.errorString()));
-        }
+        if (!writer.write(image))
+            fail(QStringLiteral("cannot write %1: the PNG encoder failed (%2)").arg(path, writer.errorString()));
         break;
     }
     case ExportFormat::Svg: {
-        open_save_file(file, path);
         QSvgGenerator svg;
-        svg.setOutputDevice(&file);
+        svg.setOutputDevice(file.device());
         svg.setSize(options.size.toSize());
         svg.setViewBox(QRectF(QPointF(0, 0), options.size));
         svg.setResolution(static_cast<int>(kCssDpi));
         svg.setTitle(options.title);
         svg.setDescription(options.description);
         QPainter painter;
-        if (!painter.begin(&svg)) {
-            file.cancelWriting();
+        if (!painter.begin(&svg))
             fail(QStringLiteral("cannot write %1: the SVG generator did not start").arg(path));
-        }
         paint(figure, painter, options);
         painter.end();
         break;
     }
     case ExportFormat::Pdf: {
-        open_save_file(file, path);
-        QPdfWriter pdf(&file);
+        QPdfWriter pdf(file.device());
         pdf.setResolution(static_cast<int>(kCssDpi));
         // Page = the figure, in points (1/72 in): size * 72 / 96, no margins.
         pdf.setPageLayout(QPageLayout(QPageSize(options.size * (72.0 / kCssDpi), QPageSize::Point),
@@ -359,10 +393,8 @@ void export_figure(const Figure& figure, const QString& path, const FigureExport
         pdf.setCreator(QStringLiteral("PosAtlas"));
         pdf.setDocumentXmpMetadata(xmp_metadata(options));
         QPainter painter;
-        if (!painter.begin(&pdf)) {
-            file.cancelWriting();
+        if (!painter.begin(&pdf))
             fail(QStringLiteral("cannot write %1: the PDF writer did not start").arg(path));
-        }
         // QPdfEngine embeds every 32-bit image as JPEG unless this hint is set (then Flate, lossless):
         // a heatmap must keep exactly its colour map's 256 colours, not JPEG's blend of them.
         painter.setRenderHint(QPainter::LosslessImageRendering);
@@ -373,7 +405,7 @@ void export_figure(const Figure& figure, const QString& path, const FigureExport
     case ExportFormat::Csv:
     case ExportFormat::Json: break;
     }
-    commit(file, path);
+    write_file_atomically(path, file.take());
 }
 
 QByteArray numbers_csv(const ViewNumbers& data)
@@ -405,13 +437,28 @@ void export_numbers(const ViewNumbers& data, const QString& path)
     fail(QStringLiteral("%1: numbers can be written as csv or json (by the file extension)").arg(path));
 }
 
+void write_all_checked(QIODevice& device, const QByteArray& bytes)
+{
+    if (device.write(bytes) != bytes.size())
+        fail(device.errorString());
+    // QFileDevice buffers writes: ENOSPC may only surface when the buffer goes out. Qt 6.4's
+    // QSaveFile::commit() flushes on close but ignores that error, so flush here and look.
+    if (auto* file = qobject_cast<QFileDevice*>(&device)) {
+        if (!file->flush() || file->error() != QFileDevice::NoError)
+            fail(file->errorString());
+    }
+}
+
 void write_file_atomically(const QString& path, const QByteArray& bytes)
 {
     QSaveFile file;
     open_save_file(file, path);
-    if (file.write(bytes) != bytes.size()) {
+    try {
+        write_all_checked(file, bytes);
+    } catch (const ExportError& e) {
+        // The previous file under `path` stays as it was; the temporary file goes.
         file.cancelWriting();
-        fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+        fail(QStringLiteral("cannot write %1: %2").arg(path, QString::fromUtf8(e.what())));
     }
     commit(file, path);
 }

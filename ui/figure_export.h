@@ -7,6 +7,7 @@
 #include "view_data.h"
 
 #include <QByteArray>
+#include <QIODevice>
 #include <QImage>
 #include <QSizeF>
 #include <QString>
@@ -51,7 +52,11 @@ QByteArray numbers_json(const ViewNumbers& data);
 // Writes numbers_csv / numbers_json according to the extension (csv, json). Throws ExportError.
 void export_numbers(const ViewNumbers& data, const QString& path);
 
-// Writes bytes to path atomically (QSaveFile). Throws ExportError naming the path and the OS reason.
+// Writes bytes to path atomically (QSaveFile). Throws ExportError naming the path and the OS reason; on
+// failure (a full disk too) the file that was under `path` before is left exactly as it was.
 void write_file_atomically(const QString& path, const QByteArray& bytes);
+// Writes all of `bytes` to `device`, flushes a file device and checks its error state. Throws
+// ExportError with the device's reason ("No space left on device"). Used by write_file_atomically().
+void write_all_checked(QIODevice& device, const QByteArray& bytes);
 
 } // namespace posatlas::ui

@@ -224,7 +224,9 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
     // keep their spacing in any export resolution.
     painter.fillRect(heat, m_hasNan ? nan_fill_color(options.dark) : colors.background);
     if (m_hasNan) {
-        const double spacing = QFontMetricsF(fonts.tick, painter.device()).height() * 0.45;
+        // At least a pixel and at most ~2000 lines: a degenerate font must not make this loop endless.
+        const double spacing = std::max({QFontMetricsF(fonts.tick, painter.device()).height() * 0.45, 1.0,
+                                         (heat.width() + heat.height()) / 2000.0});
         painter.setPen(QPen(nan_hatch_color(options.dark), std::max(1.0, spacing * 0.18)));
         for (double d = -heat.height(); d < heat.width(); d += spacing)
             painter.drawLine(QPointF(heat.left() + d, heat.bottom()),
@@ -341,7 +343,8 @@ void HeatmapView::paintColorbar(QPainter& painter, const Layout& L, const Fonts&
         for (double t : nice_ticks(lo, hi, max_ticks)) {
             if (integer && t != std::floor(t))
                 continue;
-            const double y = bar.bottom() - (t - lo) / (hi - lo) * bar.height();
+            // Half-differences: hi - lo is infinite for a +-1e300 range.
+            const double y = bar.bottom() - (t * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5) * bar.height();
             painter.setPen(QPen(colors.axis, 1.0));
             painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + tick_len, y));
             painter.setPen(colors.muted);

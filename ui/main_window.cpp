@@ -429,6 +429,13 @@ bool MainWindow::openConfig(const QString& path)
         showError(tr("Cannot import %1: %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
         return false;
     }
+    // A value out of range came from the file: name the file and its key, not a slider.
+    try {
+        validate(result.scenario);
+    } catch (const ParameterError& e) {
+        showError(tr("Cannot import %1: %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+        return false;
+    }
     if (!m_model->setScenario(result.scenario, tr("Import %1").arg(QFileInfo(path).fileName())))
         return false;
     m_settings->addRecentFile(path);

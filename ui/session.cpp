@@ -4,12 +4,15 @@
 #include "scenario_json.h"
 #include "validation.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 namespace posatlas::ui {
 namespace {
@@ -60,13 +63,29 @@ void read(const json& obj, const char* key, T& out, const char* expected)
         } else if constexpr (std::is_integral_v<T>) {
             if (!it->is_number_integer())
                 throw std::invalid_argument("type");
+            // get<T>() would wrap 4294967297 to 1 and -1 to 2^64 - 1: check the range on 64 bits first.
+            const bool fits = it->is_number_unsigned()
+                                  ? it->template get<std::uint64_t>()
+                                        <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                                  : it->template get<std::int64_t>()
+                                            >= static_cast<std::int64_t>(std::numeric_limits<T>::min())
+                                        && (it->template get<std::int64_t>() < 0
+                                            || static_cast<std::uint64_t>(it->template get<std::int64_t>())
+                                                   <= static_cast<std::uint64_t>(std::numeric_limits<T>::max()));
+            if (!fits)
+                fail(std::string("views.settings.") + key + ": expected an integer in ["
+                     + std::to_string(std::numeric_limits<T>::min()) + ", "
+                     + std::to_string(std::numeric_limits<T>::max()) + "], got " + json_value_for_message(*it));
         } else if constexpr (std::is_floating_point_v<T>) {
             if (!it->is_number())
                 throw std::invalid_argument("type");
         }
         out = it->get<T>();
+    } catch (const SessionError&) {
+        throw;
     } catch (const std::exception&) {
-        fail(std::string("views.settings.") + key + ": expected " + expected + ", got " + it->dump());
+        fail(std::string("views.settings.") + key + ": expected " + expected + ", got "
+             + json_value_for_message(*it));
     }
 }
 
@@ -79,7 +98,7 @@ ViewSettings settings_from_json(const json& j)
         const auto k = it->is_string() ? parse_matrix_kind(it->get<std::string>()) : std::nullopt;
         if (!k)
             fail("views.settings.matrix_kind: expected logits|encoding|bias|buckets|cope-positions|cope-gates, got "
-                 + it->dump());
+                 + json_value_for_message(*it));
         v.matrix_kind = *k;
     }
     read(j, "row0", v.row0, "an integer");
@@ -102,7 +121,7 @@ ViewSettings settings_from_json(const json& j)
         for (const auto& m : *it) {
             const auto parsed = m.is_string() ? parse_method(m.get<std::string>()) : std::nullopt;
             if (!parsed)
-                fail("views.settings.overlay: unknown method " + m.dump());
+                fail("views.settings.overlay: unknown method " + json_value_for_message(m));
             v.overlay.push_back(*parsed);
         }
     }
@@ -154,17 +173,25 @@ QByteArray session_to_json(const Session& s)
     return QByteArray::fromStdString(j.dump(2)) + '\n';
 }
 
-Session session_from_json(const QByteArray& bytes)
+Session session_from_json(const QByteArray& bytes, const QString& base_dir)
 {
-    const json j = json::parse(bytes.toStdString(), nullptr, false);
-    if (j.is_discarded())
-        fail("not a JSON document");
+    json j;
+    try {
+        j = parse_json_input(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    } catch (const InputFileError& e) {
+        fail(e.what());
+    }
     if (!j.is_object() || j.value("format", json()) != kFormat)
         fail("not a PosAtlas session (expected \"format\": \"posatlas-session\")");
     const auto version = j.find("version");
     if (version == j.end() || !version->is_number_integer())
         fail("the session has no integer \"version\"");
-    const int v = version->get<int>();
+    // Read as 64 bits first: get<int>() would wrap 4294967297 to 1 and accept it.
+    if (version->is_number_unsigned() ? version->get<std::uint64_t>() > std::uint64_t{INT32_MAX}
+                                      : (version->get<std::int64_t>() > INT32_MAX || version->get<std::int64_t>() < INT32_MIN))
+        fail("version: " + json_value_for_message(*version) + " does not fit a 32-bit integer (this PosAtlas reads "
+             "versions 1 to " + std::to_string(kSessionVersion) + ")");
+    const int v = static_cast<int>(version->get<std::int64_t>());
     if (v > kSessionVersion)
         fail("the session is version " + std::to_string(v) + ", newer than this PosAtlas understands ("
              + std::to_string(kSessionVersion) + "); open it with a newer PosAtlas");
@@ -178,7 +205,15 @@ Session session_from_json(const QByteArray& bytes)
     } catch (const ScenarioJsonError& e) {
         fail(std::string("scenario.") + e.what());
     } catch (const ParameterError& e) {
-        fail(std::string("scenario: ") + e.what());
+        fail("scenario." + scenario_json_key(s.scenario, e.parameter()) + " must be " + e.allowed() + " (got "
+             + e.got() + ")");
+    }
+    // A table next to the session travels with it: resolve a relative path against the session's folder,
+    // not against whatever directory the program happens to run in.
+    if (!base_dir.isEmpty() && !s.scenario.learned.table_path.empty()) {
+        const QString table = QString::fromStdString(s.scenario.learned.table_path);
+        if (QFileInfo(table).isRelative())
+            s.scenario.learned.table_path = QDir(base_dir).filePath(table).toStdString();
     }
     if (const auto views = j.find("views"); views != j.end()) {
         if (!views->is_object())
@@ -191,7 +226,8 @@ Session session_from_json(const QByteArray& bytes)
             s.visible_views.clear();
             for (const auto& name : *it) {
                 if (!name.is_string() || !parse_view_kind(QString::fromStdString(name.get<std::string>())))
-                    fail("views.visible: unknown view " + name.dump() + " (heatmap, curves, rotation, spectrum)");
+                    fail("views.visible: unknown view " + json_value_for_message(name)
+                         + " (heatmap, curves, rotation, spectrum)");
                 s.visible_views.push_back(QString::fromStdString(name.get<std::string>()));
             }
         }
@@ -204,7 +240,7 @@ Session session_from_json(const QByteArray& bytes)
             if (id != QLatin1String("auto")) {
                 const auto map = parse_colormap(id);
                 if (!map)
-                    fail("figure.colormap: unknown colour map " + it->dump());
+                    fail("figure.colormap: unknown colour map " + json_value_for_message(*it));
                 s.colormap = *map;
             }
         }
@@ -242,15 +278,17 @@ ViewSettings export_view_settings(ViewSettings settings, const FigureExportOptio
 
 Session load_session(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        fail(path.toStdString() + ": " + file.errorString().toStdString());
-    if (file.size() > 64 * 1024 * 1024)
-        fail(path.toStdString() + ": larger than 64 MiB, not a session file");
+    const std::string name = QFile::encodeName(path).toStdString();
+    std::string bytes;
     try {
-        return session_from_json(file.readAll());
+        bytes = read_input_file(name, kMaxSessionBytes); // names the path in its message
+    } catch (const InputFileError& e) {
+        fail(e.what());
+    }
+    try {
+        return session_from_json(QByteArray::fromStdString(bytes), QFileInfo(path).absolutePath());
     } catch (const SessionError& e) {
-        fail(path.toStdString() + ": " + e.what());
+        fail(name + ": " + e.what());
     }
 }
 

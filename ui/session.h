@@ -9,6 +9,7 @@
 
 #include "colormap.h"
 #include "figure_export.h"
+#include "input_file.h"
 #include "params.h"
 #include "view_jobs.h"
 
@@ -22,11 +23,16 @@ namespace posatlas::ui {
 
 inline constexpr int kSessionVersion = 1;
 
-class SessionError : public std::runtime_error
+// A session file that cannot be used. An InputFileError, so the command line and the GUI report it like
+// any other bad input file.
+class SessionError : public InputFileError
 {
 public:
-    using std::runtime_error::runtime_error;
+    using InputFileError::InputFileError;
 };
+
+// Largest session file read (a session is a few kB; LongRoPE factor lists make it longer, never MiBs).
+inline constexpr qint64 kMaxSessionBytes = qint64{64} << 20;
 
 struct Session {
     Scenario scenario;
@@ -41,10 +47,13 @@ std::optional<ViewKind> parse_view_kind(const QString& id); // also accepts "dec
 
 QByteArray session_to_json(const Session& s);
 // Throws SessionError with a message naming the problem (not JSON, wrong format, newer version, a key
-// of the wrong type). Validates the scenario (ParameterError is reported as a SessionError).
-Session session_from_json(const QByteArray& bytes);
+// of the wrong type). Validates the scenario (ParameterError is reported as a SessionError naming the
+// session key, "scenario.rope.head_dim must be ..."). A relative learned-table path is resolved against
+// `base_dir` when one is given (load_session() passes the session file's folder).
+Session session_from_json(const QByteArray& bytes, const QString& base_dir = {});
 
-// File helpers: atomic write (QSaveFile); read with the path in every error message.
+// File helpers: atomic write (QSaveFile); read with the path in every error message. Only regular files
+// are read (a FIFO or a device is refused, see read_input_file()), at most kMaxSessionBytes.
 void save_session(const Session& s, const QString& path);
 Session load_session(const QString& path);
 

@@ -2,6 +2,7 @@
 
 #include "curve_view.h"
 #include "heatmap_view.h"
+#include "input_file.h"
 #include "main_window.h"
 #include "rotation_view.h"
 #include "settings.h"
@@ -49,11 +50,16 @@ bool is_session_file(const QString& path)
         return true;
     if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
         return false;
-    QFile file(path);
-    // Model configs and sessions are a few kB; anything huge is neither worth parsing here.
-    if (!file.open(QIODevice::ReadOnly) || file.size() > 4 * 1024 * 1024)
+    // Model configs and sessions are a few kB; anything huge is neither worth parsing here. A device or
+    // FIFO (QFile would block on it, or read /dev/zero forever) is not a session: the config importer,
+    // which gets it next, says why.
+    std::string bytes;
+    try {
+        bytes = read_input_file(QFile::encodeName(path).toStdString(), 4 * 1024 * 1024);
+    } catch (const InputFileError&) {
         return false;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
+    }
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(bytes));
     return doc.isObject() &&
            doc.object().value(QLatin1String("format")).toString() == QLatin1String("posatlas-session");
 }

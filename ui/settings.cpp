@@ -1,11 +1,18 @@
 #include "settings.h"
 
+#include "input_file.h"
 #include "scenario_json.h"
 #include "validation.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QFile>
 #include <QSettings>
+#include <QStandardPaths>
+
+#include <cstdio>
+
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -25,12 +32,42 @@ constexpr int kStateVersion = 1;
 
 } // namespace
 
-Settings::Settings(const QString& iniPath)
-    : m_settings(iniPath.isEmpty()
-                     ? std::make_unique<QSettings>(QStringLiteral("PosAtlas"), QStringLiteral("PosAtlas"))
-                     : std::make_unique<QSettings>(iniPath, QSettings::IniFormat))
+namespace {
+
+// QSettings reads its file when it is constructed, with a plain blocking read: a FIFO there would hang
+// the start of the app, and a link to /dev/zero would read forever. Such a file is not used.
+bool usable_settings_file(const QString& path)
 {
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return true; // absent: QSettings creates it
+    return S_ISREG(st.st_mode);
 }
+
+QString default_settings_path()
+{
+    // Where QSettings(organisation, application) keeps its file on Linux (NativeFormat = INI).
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)
+           + QStringLiteral("/PosAtlas/PosAtlas.conf");
+}
+
+std::unique_ptr<QSettings> open_settings(const QString& iniPath)
+{
+    const QString path = iniPath.isEmpty() ? default_settings_path() : iniPath;
+    if (!usable_settings_file(path)) {
+        std::fprintf(stderr, "posatlas: %s is not a regular file; settings are not read or saved\n",
+                     QFile::encodeName(path).constData());
+        // A file that is never written: settings live for this run only.
+        return std::make_unique<QSettings>(QStringLiteral("/dev/null/posatlas-settings"), QSettings::IniFormat);
+    }
+    if (iniPath.isEmpty())
+        return std::make_unique<QSettings>(QStringLiteral("PosAtlas"), QStringLiteral("PosAtlas"));
+    return std::make_unique<QSettings>(iniPath, QSettings::IniFormat);
+}
+
+} // namespace
+
+Settings::Settings(const QString& iniPath) : m_settings(open_settings(iniPath)) {}
 
 Settings::~Settings() = default;
 
@@ -61,14 +98,11 @@ std::optional<Scenario> Settings::lastScenario() const
         return std::nullopt;
     // The same JSON as session files (core/scenario_json.h): one format, one reader. A saved scenario
     // that no longer reads or validates (an older format, a hand edit) is ignored, not fatal.
-    const nlohmann::json doc = nlohmann::json::parse(text.toStdString(), nullptr, false);
-    if (doc.is_discarded())
-        return std::nullopt;
     try {
-        const Scenario s = scenario_from_json(doc);
+        const Scenario s = scenario_from_json(parse_json_input(text.toStdString()));
         validate(s);
         return s;
-    } catch (const ScenarioJsonError&) {
+    } catch (const InputFileError&) { // not JSON, too deep, or a wrong type
         return std::nullopt;
     } catch (const ParameterError&) {
         return std::nullopt;

@@ -125,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(Malformed, LearnedTableBadFiles,
                                                    "line 4, column 3: 'abc' is not a number"},
                                            BadFile{"learned_mixed_header.csv", "line 1, column 1"},
                                            BadFile{"learned_header_only.csv", "no data rows"},
-                                           BadFile{"does_not_exist.csv", "cannot be opened"},
+                                           BadFile{"does_not_exist.csv", "cannot open the file"},
                                            BadFile{"make_learned_tables.py", "expected a .csv or .npy"}));
 
 TEST(LearnedTable, EveryTruncationOfAnNpyFileIsACleanError)

@@ -480,7 +480,7 @@ private slots:
              "not valid"},
             {"other.posatlas.json", QByteArray(R"({"format": "something-else", "version": 1})"),
              "not a PosAtlas session"},
-            {"broken.posatlas.json", QByteArray("{\"format\": "), "not a JSON document"},
+            {"broken.posatlas.json", QByteArray("{\"format\": "), "not valid JSON"},
         };
         for (const Case& c : cases) {
             const QString file = path(QString::fromLatin1(c.name));

@@ -1,0 +1,51 @@
+// Reading files the user hands us (model configs, sessions, settings, learned tables) without trusting
+// them: one exception type for every bad input file, bounded reads of regular files only, JSON with a
+// nesting limit, and quoting of untrusted bytes in messages.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace posatlas {
+
+// Base of every error about the contents or the kind of an input file (ConfigError, ScenarioJsonError,
+// the learned-table errors, ...). The command line prints what() and exits with status 2; the GUI
+// shows it and keeps its state. The message is one line and never contains raw input bytes.
+class InputFileError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Deepest nesting of arrays/objects accepted in any JSON input. Real configs and sessions nest 3 levels;
+// nlohmann's DOM is destroyed and dumped recursively, so 10^5 levels overflow the stack.
+inline constexpr int kMaxJsonDepth = 64;
+
+// Reads the whole file at `path`. Opens it without blocking (a FIFO must not hang us), refuses anything
+// that is not a regular file after opening it (devices, FIFOs, directories, sockets: a symlink to
+// /dev/zero is refused by fstat on the opened descriptor), and refuses files larger than max_bytes
+// (reads at most max_bytes + 1 bytes, so a file that grows while read is caught too).
+// Throws InputFileError "PATH: reason".
+std::string read_input_file(const std::string& path, std::int64_t max_bytes);
+
+// Parses JSON text. Nesting deeper than kMaxJsonDepth is refused by a pre-scan before any DOM is built;
+// syntax errors and numbers that do not fit a double (1e400) become InputFileError "not valid JSON: ...".
+// Callers add the file name.
+nlohmann::json parse_json_input(std::string_view text);
+
+// `bytes` made safe to quote in a one-line message: printable ASCII and valid UTF-8 stay as they are;
+// control characters become \n, \t, \r or \xNN, invalid UTF-8 bytes become \xNN, and the result is cut
+// after `max_chars` characters of input with "...". The message never carries raw terminal escapes.
+std::string quote_input(std::string_view bytes, std::size_t max_chars = 40);
+
+// The JSON type of a value, for messages ("a string", "an array", ...): never the value itself, which
+// may be arbitrarily large or deep. Scalars may be shown with json_scalar_text().
+std::string json_type_phrase(const nlohmann::json& v);
+// A short, escaped text of a scalar JSON value ("-64", "\"abc\""); for arrays/objects only their type.
+std::string json_value_for_message(const nlohmann::json& v);
+
+} // namespace posatlas

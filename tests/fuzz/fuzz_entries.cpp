@@ -1,0 +1,38 @@
+#include "fuzz_entries.h"
+
+#include "input_file.h"
+#include "learned.h"
+#include "model_config.h"
+#include "validation.h"
+
+#include <nlohmann/json.hpp>
+
+namespace posatlas::fuzz {
+
+void model_config(std::string_view bytes)
+{
+    try {
+        const ConfigImport imp = import_model_config(parse_json_input(bytes));
+        validate(imp.scenario);
+    } catch (const InputFileError&) {
+    } catch (const ParameterError&) {
+    }
+}
+
+void learned_csv(std::string_view bytes)
+{
+    try {
+        LearnedTable::parse(bytes, "fuzz.csv");
+    } catch (const InputFileError&) {
+    }
+}
+
+void learned_npy(std::string_view bytes)
+{
+    try {
+        LearnedTable::parse(bytes, "fuzz.npy");
+    } catch (const InputFileError&) {
+    }
+}
+
+} // namespace posatlas::fuzz

@@ -1,0 +1,19 @@
+// The entry functions of the fuzz targets, shared with the corpus replay test (which is built with any
+// compiler): each feeds bytes to one parser the way the program does, and swallows only the errors that
+// mean "bad input, reported" (InputFileError and its subclasses, ParameterError). Anything else that
+// escapes (another exception type, a crash, a sanitizer report) is a bug.
+#pragma once
+
+#include <string_view>
+
+namespace posatlas::fuzz {
+
+// A model's config.json: parse_json_input -> import_model_config -> validate (as --config / File > Open).
+void model_config(std::string_view bytes);
+// A session file: session_from_json (format, version, scenario, views, figure) as `export --session`.
+void session(std::string_view bytes);
+// A learned position table as .csv / as .npy (LearnedTable::parse, the parser behind --table).
+void learned_csv(std::string_view bytes);
+void learned_npy(std::string_view bytes);
+
+} // namespace posatlas::fuzz

@@ -1,0 +1,19 @@
+// The session entry lives apart from the others: it needs the Qt ui library, the rest only core, so
+// the core fuzz targets build without Qt.
+#include "fuzz_entries.h"
+
+#include "session.h"
+
+#include <QByteArray>
+
+namespace posatlas::fuzz {
+
+void session(std::string_view bytes)
+{
+    try {
+        ui::session_from_json(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())));
+    } catch (const InputFileError&) { // SessionError
+    }
+}
+
+} // namespace posatlas::fuzz
