@@ -6,6 +6,7 @@
 #include "explorer_table.h"
 #include "figure_export.h"
 #include "log_slider.h"
+#include "validation.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -231,6 +232,51 @@ void ExplorerWindow::setRopeModel(const RopeParams& params, const QString& name)
     } catch (const std::exception& e) {
         showStatus(tr("Cannot explore this configuration: %1").arg(QString::fromUtf8(e.what())));
     }
+}
+
+ExplorerState ExplorerWindow::state() const
+{
+    ExplorerState s;
+    s.model = m_model->modelParams();
+    s.name = m_model->modelName();
+    for (const ExplorerVariant& v : m_model->variants())
+        s.variants.push_back({variant_kind_id(v.kind), v.label, v.params});
+    s.target_length = m_model->targetLength();
+    s.current_length = m_model->currentLength();
+    s.tab = m_tabs->currentIndex();
+    return s;
+}
+
+bool ExplorerWindow::applyState(const ExplorerState& state)
+{
+    // Checked before anything changes: a state that does not fit leaves the explorer as it was.
+    std::vector<ExplorerVariant> variants;
+    for (const auto& v : state.variants) {
+        const auto kind = parse_variant_kind(v.kind);
+        if (!kind)
+            return false;
+        try {
+            validate(v.params);
+        } catch (const ParameterError&) {
+            return false;
+        }
+        variants.push_back({*kind, 0, v.label, v.params});
+    }
+    if (static_cast<int>(variants.size()) < kMinVariants || static_cast<int>(variants.size()) > kMaxVariants)
+        return false;
+    try {
+        m_model->setModel(state.model, state.name);
+    } catch (const ParameterError&) {
+        return false;
+    }
+    m_model->setVariants(std::move(variants));
+    if (state.target_length > 0)
+        m_model->setTargetLength(state.target_length);
+    if (state.current_length > 0)
+        m_model->setCurrentLength(state.current_length);
+    if (state.tab >= 0 && state.tab < m_tabs->count())
+        m_tabs->setCurrentIndex(state.tab);
+    return true;
 }
 
 bool ExplorerWindow::loadPreset(const QString& id)

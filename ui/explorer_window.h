@@ -8,6 +8,7 @@
 #include "explorer_figures.h"
 #include "explorer_jobs.h"
 #include "explorer_model.h"
+#include "session.h"
 
 #include <QMainWindow>
 
@@ -38,6 +39,11 @@ public:
     void setRopeModel(const RopeParams& params, const QString& name);
     bool loadPreset(const QString& id);
     bool openConfig(const QString& path);
+
+    // The whole state (model, variants, lengths, tab) for sessions and the autosave, and back. applyState
+    // returns false, leaving the explorer as it was, when the state does not validate.
+    ExplorerState state() const;
+    bool applyState(const ExplorerState& state);
 
     ExplorerModel* model() const { return m_model; }
     ExplorerPanel* panel() const { return m_panel; }

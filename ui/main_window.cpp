@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "autosave.h"
 #include "curve_view.h"
 #include "explorer_window.h"
 #include "heatmap_view.h"
@@ -100,6 +101,7 @@ MainWindow::MainWindow(const QString& settingsPath, QWidget* parent)
     connect(m_model, &ScenarioModel::parameterRejected, this, &MainWindow::showError);
     restoreFromSettings();
     onScenarioChanged();
+    startAutosave(settingsPath);
 }
 
 MainWindow::~MainWindow()
@@ -391,6 +393,7 @@ void MainWindow::saveToSettings()
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     saveToSettings();
+    m_autosave->finish(); // a clean close: nothing to recover next time
     event->accept();
 }
 
@@ -530,6 +533,10 @@ ExplorerWindow* MainWindow::openExplorer()
             m_explorer->setRopeModel(s.rope, tr("Current scenario"));
         if (s.method != Method::RoPE || m_explorer->model()->variants().empty())
             m_explorer->loadPreset(QStringLiteral("llama-3.1-8b"));
+        for (auto signal : {&ExplorerModel::modelChanged, &ExplorerModel::variantsChanged,
+                            &ExplorerModel::parametersChanged, &ExplorerModel::currentLengthChanged})
+            connect(m_explorer->model(), signal, m_autosave, &Autosave::markDirty);
+        m_autosave->markDirty();
     }
     m_explorer->show();
     m_explorer->raise();
