@@ -9,6 +9,8 @@
 #include "validation.h"
 
 #include <QApplication>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -122,7 +124,22 @@ ExplorerWindow::ExplorerWindow(QWidget* parent)
         m_entropyProgress->setValue(p);
         m_entropyProgress->setVisible(p < 100);
     });
-    resize(1400, 900);
+    fitToScreen();
+}
+
+void ExplorerWindow::fitToScreen()
+{
+    // 1400 x 900 suits the plots, but never more than the screen offers (a 1366 x 768 laptop loses
+    // its task bar and the window's own frame to the available geometry).
+    const QScreen* screen = parentWidget() ? parentWidget()->screen() : QGuiApplication::primaryScreen();
+    if (!screen) {
+        resize(1400, 900);
+        return;
+    }
+    const QRect available = screen->availableGeometry();
+    const QSize size(std::min(1400, available.width() * 9 / 10), std::min(900, available.height() * 9 / 10));
+    resize(size);
+    move(available.center() - QPoint(size.width() / 2, size.height() / 2));
 }
 
 ExplorerWindow::~ExplorerWindow() = default;

@@ -66,6 +66,8 @@ public:
     // Writes the per-pair table as CSV (write_file_atomically). False and a status message on error.
     bool exportCsv(const QString& path);
     bool exportFigure(ExplorerView view, const QString& path);
+    // Sizes and centres the window within its screen's available geometry (at most 1400 x 900).
+    void fitToScreen();
 
 private:
     void buildTabs();

@@ -131,6 +131,8 @@ void MainWindow::createViews()
     m_panel = new ParameterPanel(m_model);
     m_panelDock = makeDock(tr("Parameters"), QStringLiteral("ParametersDock"), m_panel);
     addDockWidget(Qt::LeftDockWidgetArea, m_panelDock);
+    // The figures get the space a wide window adds; the sliders need no more than this.
+    m_panel->setMaximumWidth(kMaxPanelWidth);
 
     m_heatmap = new HeatmapView;
     m_heatmap->installEventFilter(this);
@@ -386,6 +388,8 @@ void MainWindow::saveToSettings()
 {
     m_settings->setWindowGeometry(saveGeometry());
     m_settings->setWindowState(saveState());
+    if (m_explorer)
+        m_settings->setExplorerGeometry(m_explorer->saveGeometry());
     m_settings->setLastScenario(m_model->scenario());
     m_settings->sync();
 }
@@ -528,6 +532,7 @@ ExplorerWindow* MainWindow::openExplorer()
 {
     if (!m_explorer) {
         m_explorer = new ExplorerWindow(this); // a QMainWindow: its own top-level window, deleted with this one
+        m_explorer->restoreGeometry(m_settings->explorerGeometry()); // else as fitted to the screen
         const Scenario& s = m_model->scenario();
         if (s.method == Method::RoPE)
             m_explorer->setRopeModel(s.rope, tr("Current scenario"));
@@ -561,7 +566,9 @@ void MainWindow::setDarkTheme(bool dark)
 void MainWindow::onScenarioChanged()
 {
     const Scenario& s = m_model->scenario();
-    setWindowTitle(tr("PosAtlas — %1").arg(scenario_caption(s)));
+    // The application's name last: platforms that append the display name see it already there and do
+    // not add it a second time ("PosAtlas — … — PosAtlas").
+    setWindowTitle(tr("%1 — %2").arg(scenario_caption(s), QStringLiteral("PosAtlas")));
 
     // The zoom window belongs to the previous matrix shape.
     ViewSettings v = m_scheduler->viewSettings();

@@ -45,6 +45,8 @@ class MainWindow : public QMainWindow
 public:
     // settingsPath: INI file for the settings (tests); empty = the user's settings.
     explicit MainWindow(const QString& settingsPath = {}, QWidget* parent = nullptr);
+    // The parameter panel never grows beyond this (px): a wider window widens the figures.
+    static constexpr int kMaxPanelWidth = 460;
     ~MainWindow() override;
 
     ScenarioModel* model() const { return m_model; }
