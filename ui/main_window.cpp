@@ -129,6 +129,7 @@ void MainWindow::createViews()
     };
 
     m_panel = new ParameterPanel(m_model);
+    connect(m_panel, &ParameterPanel::message, this, &MainWindow::showError);
     m_panelDock = makeDock(tr("Parameters"), QStringLiteral("ParametersDock"), m_panel);
     addDockWidget(Qt::LeftDockWidgetArea, m_panelDock);
     // The figures get the space a wide window adds; the sliders need no more than this.
