@@ -30,8 +30,11 @@ using namespace posatlas::ui;
 
 namespace {
 
-constexpr qint64 kWalkMs = 24000;                              // the whole walk; the test stays near 30 s
-constexpr double kMaxSecondHalfGrowth = 16.0 * 1024 * 1024; // bytes
+// The whole walk (POSATLAS_SOAK_MS for a longer run by hand); with the checkpoints the test takes ~30 s.
+const qint64 kWalkMs = qEnvironmentVariableIntValue("POSATLAS_SOAK_MS") > 0
+                           ? qEnvironmentVariableIntValue("POSATLAS_SOAK_MS")
+                           : 20000;
+constexpr double kMaxSecondHalfGrowth = 16.0 * 1024 * 1024; // bytes, in the canonical state below
 
 double residentBytes()
 {
@@ -121,6 +124,30 @@ private slots:
             QTest::qWait(pick(3) == 0 ? 30 : 2); // sometimes long enough for jobs to start and finish
         };
 
+        // RSS depends on what is shown (a 4096-position embedding of d = 4096 holds far more than a
+        // 256 x 256 logit map), so memory is compared in one canonical state: the default scenario,
+        // every view open, nothing computing.
+        auto settle = [&] {
+            for (ViewKind k : kAllViewKinds)
+                w.dock(k)->show();
+            if (smallMultiples->isChecked() != true)
+                smallMultiples->toggle();
+            model->setScenario(Scenario{}, QStringLiteral("soak checkpoint"));
+            waitIdle(w.scheduler());
+            // A superseded job can still be finishing on a worker (it stops at its next cancel check,
+            // later on a loaded machine) and holds its matrices until then: wait for a steady reading.
+            double rss = residentBytes();
+            for (int i = 0; i < 40; ++i) {
+                QTest::qWait(250);
+                const double again = residentBytes();
+                const bool steady = std::abs(again - rss) < 512.0 * 1024;
+                rss = again;
+                if (steady)
+                    break;
+            }
+            return rss;
+        };
+
         QElapsedTimer clock;
         clock.start();
         int steps = 0;
@@ -128,16 +155,16 @@ private slots:
         while (clock.elapsed() < kWalkMs) {
             step();
             ++steps;
-            if (rssHalf < 0 && clock.elapsed() >= kWalkMs / 2) {
-                QVERIFY(waitIdle(w.scheduler()));
-                rssHalf = residentBytes();
-            }
+            if (qEnvironmentVariableIsSet("POSATLAS_SOAK_TRACE") && steps % 100 == 0)
+                qInfo("step %d: RSS %.1f MiB in the canonical state, undo %d", steps, settle() / 1048576.0,
+                      model->undoStack()->count());
+            if (rssHalf < 0 && clock.elapsed() >= kWalkMs / 2)
+                rssHalf = settle();
         }
-        QVERIFY(waitIdle(w.scheduler()));
-        const double rssEnd = residentBytes();
+        const double rssEnd = settle();
         qInfo("%d steps; RSS at half time %.1f MiB, at the end %.1f MiB", steps, rssHalf / 1048576.0,
               rssEnd / 1048576.0);
-        QVERIFY(steps > 200);
+        QVERIFY(steps > 150);
         QVERIFY2(rssEnd - rssHalf < kMaxSecondHalfGrowth,
                  qPrintable(QStringLiteral("RSS grew by %1 MiB in the second half").arg((rssEnd - rssHalf) / 1048576.0)));
 
