@@ -71,6 +71,7 @@ struct SpectrumData {
     double target_length = 0.0;
     double attention_factor = 1.0;
     QString scaling_label;                 // "yarn · factor 16"
+    QString note;                          // under the plots: which length θ is for, identity scalings
 };
 
 } // namespace posatlas::ui

@@ -33,6 +33,23 @@ QString short_num(double v)
     return format_number(v, 6);
 }
 
+// The method without its citation, for titles that must fit a docked chart.
+QString short_method_name(Method m)
+{
+    switch (m) {
+    case Method::Sinusoidal: return tr("Sinusoidal");
+    case Method::Learned: return tr("Learned");
+    case Method::Shaw: return tr("Shaw");
+    case Method::TransformerXL: return tr("Transformer-XL");
+    case Method::T5: return tr("T5");
+    case Method::DeBERTa: return tr("DeBERTa");
+    case Method::RoPE: return tr("RoPE");
+    case Method::ALiBi: return tr("ALiBi");
+    case Method::CoPE: return tr("CoPE");
+    }
+    return qs(method_display_name(m));
+}
+
 // Dynamic NTK and LongRoPE choose θ by the current sequence length (rope.seq_len). With none set, every
 // view takes the target length, as core's rope_spectrum does, so the rotation, decay and spectrum views
 // show the same θ; each names that length (length_note).
@@ -463,7 +480,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     }
     case Method::DeBERTa: {
         data.title = tr("DeBERTa log-bucketed relative position · ") + scenario_caption(s, false);
-        data.y_label = tr("δ(i, j) = bucket(i − j)");
+        data.y_label = tr("relative position δ (bucketed)");
         // What attention uses is the relative-embedding row, the bucket clamped to the embedding table
         // (core deberta_c2p_index, minus att_span to read as a relative position); the bucket itself
         // keeps rising past max_relative_positions, so it is drawn dashed for comparison.
@@ -494,12 +511,14 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         break;
     }
     default: {
-        data.title = qs(method_display_name(s.method)) + tr(": logit against distance (last query) · ") +
-                     scenario_caption(s, false);
+        // Short: the full method name with its citation made this title longer than a docked chart
+        // (it is in the heatmap's title and the panel); "last query" moves to the note.
+        data.title = tr("%1 logit against distance · %2").arg(short_method_name(s.method), scenario_caption(s, false));
         data.y_label = tr("logit");
         data.series.push_back(logit_series(s, static_cast<int>(points), cancel, mainProgress));
-        data.note =
-            tr("distances up to N − 1 = %1: increase the sequence length to see further").arg(s.seq_len - 1);
+        data.note = tr("the last query's logits; distances up to N − 1 = %1: increase the sequence length to see "
+                       "further")
+                        .arg(s.seq_len - 1);
         break;
     }
     }
@@ -607,9 +626,11 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
         s.rope.rope_type == RopeType::Default
             ? tr("no scaling")
             : tr("%1 · factor %2").arg(qs(rope_type_id(s.rope.rope_type)), short_num(f.factor_used));
+    QStringList notes;
     for (const QString& extra : {length_note(s.rope), identity_note(s.rope, f)})
         if (!extra.isEmpty())
-            data.scaling_label += tr(" · ") + extra;
+            notes << extra;
+    data.note = notes.join(tr(" · "));
     report_progress(progress, 1.0);
     return data;
 }

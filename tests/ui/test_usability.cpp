@@ -215,10 +215,10 @@ private slots:
         s.method = Method::RoPE;
         s.rope.rope_type = RopeType::Linear;
         s.rope.factor = 1.0;
-        QVERIFY(job<SpectrumData>(ViewKind::Spectrum, s).scaling_label.contains(QStringLiteral("identity")));
+        QVERIFY(job<SpectrumData>(ViewKind::Spectrum, s).note.contains(QStringLiteral("identity")));
         QVERIFY(job<CurveData>(ViewKind::Curves, s).note.contains(QStringLiteral("identity")));
         s.rope.factor = 4.0;
-        QVERIFY(!job<SpectrumData>(ViewKind::Spectrum, s).scaling_label.contains(QStringLiteral("identity")));
+        QVERIFY(!job<SpectrumData>(ViewKind::Spectrum, s).note.contains(QStringLiteral("identity")));
     }
 
     void dynamicNtkViewsShowTheSameThetaAndSayForWhichLength()
@@ -236,7 +236,7 @@ private slots:
         QVERIFY(rotation.theta.back() < spectrum.theta_original.back()); // scaled, not the unscaled θ
         const QString length = QString::number(static_cast<qint64>(spectrum.target_length));
         QVERIFY2(rotation.title.contains(length), qPrintable(rotation.title));
-        QVERIFY2(spectrum.scaling_label.contains(length), qPrintable(spectrum.scaling_label));
+        QVERIFY2(spectrum.note.contains(length), qPrintable(spectrum.note));
     }
 
     void debertaCurveShowsTheClampedRow()
