@@ -298,9 +298,9 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
     }
     // With one colour scale per panel, each caption says what its colours span.
     const QString label = usesPanelScales() && panel.matrix.values.size() > 0
-                              ? tr("%1 · %2 … %3")
-                                    .arg(panel.label, format_number(panel.matrix.min - panelShift(index), 3),
-                                         format_number(panel.matrix.max - panelShift(index), 3))
+                              ? tr("%1 %2…%3")
+                                    .arg(panel.label, format_number(panel.matrix.min - panelShift(index), 2),
+                                         format_number(panel.matrix.max - panelShift(index), 2))
                               : panel.label;
     if (!label.isEmpty() && g.label.height() > 0) {
         // Narrow small multiples: shrink the caption (down to 70 %) before eliding it, so a slope such
