@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -167,6 +168,18 @@ private slots:
         QVERIFY(second->model()->setValue(ParamId::SeqLen, 77));
         QTest::qWait(100);
         QVERIFY(!QFile::exists(autosaveFile()));
+    }
+
+    void aLockLeftByAKilledProcessIsStale()
+    {
+        // What kill -9 leaves behind: a lock naming a process that no longer runs.
+        write(QDir(m_state->path()).filePath(QStringLiteral("autosave.lock")),
+              QByteArray("2147483600\n") + QCoreApplication::applicationName().toUtf8() + "\n"
+                  + QSysInfo::machineHostName().toUtf8() + "\n");
+        write(autosaveFile(), session_to_json(Session{}));
+        auto w = std::make_unique<MainWindow>(settings(QStringLiteral("stale")));
+        QVERIFY2(w->autosave()->active(), qPrintable(w->statusMessage()));
+        QVERIFY(w->autosave()->recoverable());
     }
 
     void aFailedWriteIsReported()
