@@ -186,8 +186,12 @@ void HeatmapView::paintFigure(QPainter& painter, const QRectF& target, const Ren
         painter.setFont(fonts.tick);
         painter.setPen(colors.muted);
         const QFontMetricsF fk(fonts.tick, painter.device());
+        // On screen (not in exports) the note also says where the remedy is.
+        const QString text = painter.device() == this && m_tinySpread && !m_subtractMean
+                                 ? tr("%1 · View > Subtract Mean shows the structure").arg(m_note)
+                                 : m_note;
         painter.drawText(L.note, Qt::AlignHCenter | Qt::AlignVCenter,
-                         fk.elidedText(m_note, Qt::ElideRight, L.note.width()));
+                         fk.elidedText(text, Qt::ElideRight, L.note.width()));
     }
     for (qsizetype i = 0; i < L.panels.size(); ++i)
         paintPanel(painter, static_cast<int>(i), L.panels[i], fonts, options);

@@ -238,7 +238,7 @@ void HeatmapView::updateRange()
         notes << (m_data.panels.size() > 1 ? tr("each panel's mean subtracted")
                                            : tr("mean %1 subtracted").arg(format_number(mean)));
     else if (m_tinySpread)
-        notes << tr("values %1 … %2: spread %3 % of the mean; View > Subtract Mean shows the structure")
+        notes << tr("values %1 … %2: spread %3 % of the mean")
                      .arg(format_number(data_lo), format_number(data_hi),
                           format_number(100.0 * spread / std::abs(mean), 2));
     if (usesPanelScales())

@@ -308,7 +308,7 @@ private slots:
         HeatmapView view;
         view.setData(data);
         QVERIFY(view.spreadIsTiny());
-        QVERIFY2(view.note().contains(QStringLiteral("Subtract Mean")), qPrintable(view.note()));
+        QVERIFY2(view.note().contains(QStringLiteral("spread")), qPrintable(view.note()));
         view.setSubtractMean(true);
         QVERIFY(view.colorRange().lo < 0 && view.colorRange().hi > 0);
         QVERIFY(view.note().contains(QStringLiteral("subtracted")));
