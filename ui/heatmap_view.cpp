@@ -88,6 +88,8 @@ HeatmapView::Extent HeatmapView::extent_of(const std::vector<std::int64_t>& inde
 void HeatmapView::setData(const HeatmapData& data)
 {
     m_data = data;
+    m_perPanel = data.per_panel_scales;
+    m_subtractMean = data.subtract_mean;
     m_rowExtent.clear();
     m_colExtent.clear();
     double r0 = std::numeric_limits<double>::infinity(), r1 = -r0, c0 = r0, c1 = -r0;

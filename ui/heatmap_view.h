@@ -44,7 +44,8 @@ public:
     ColorRange colorRange() const { return m_range; }
     ColorRange panelRange(int panel) const;
 
-    // One colour scale per small-multiple panel (default) or one shared by all.
+    // One colour scale per small-multiple panel (default) or one shared by all. setData() takes both
+    // choices from the data (ViewSettings); these setters change them until the next data.
     void setPerPanelScales(bool on);
     bool perPanelScales() const { return m_perPanel; }
     // Colours each panel's values minus the panel's mean (readouts keep the values themselves).

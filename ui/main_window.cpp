@@ -304,17 +304,25 @@ void MainWindow::createMenus()
     });
     QAction* perPanel = view->addAction(tr("One Colour Scale &per Panel"));
     perPanel->setCheckable(true);
-    perPanel->setChecked(m_heatmap->perPanelScales());
+    perPanel->setChecked(m_scheduler->viewSettings().per_panel_scales);
     perPanel->setObjectName(QStringLiteral("perPanelScalesAction"));
     perPanel->setStatusTip(tr("Small multiples: each head coloured over its own range (off: one scale shared "
                               "by all heads, which makes slow heads look flat)"));
-    connect(perPanel, &QAction::toggled, m_heatmap, &HeatmapView::setPerPanelScales);
+    connect(perPanel, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_scheduler->viewSettings();
+        v.per_panel_scales = on;
+        m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+    });
     QAction* centre = view->addAction(tr("Subtract &Mean"));
     centre->setCheckable(true);
     centre->setObjectName(QStringLiteral("subtractMeanAction"));
     centre->setStatusTip(tr("Colour each heatmap's values minus their mean: shows the structure of a matrix "
                             "whose spread is tiny against its mean"));
-    connect(centre, &QAction::toggled, m_heatmap, &HeatmapView::setSubtractMean);
+    connect(centre, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_scheduler->viewSettings();
+        v.subtract_mean = on;
+        m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+    });
     QMenu* overlay = view->addMenu(tr("&Overlay on Curves"));
     overlay->setToolTipsVisible(true);
     overlay->setObjectName(QStringLiteral("overlayMenu"));

@@ -36,6 +36,8 @@ json settings_to_json(const ViewSettings& v)
             {"pixel_width", v.pixel_width},
             {"pixel_height", v.pixel_height},
             {"small_multiples", v.small_multiples},
+            {"per_panel_scales", v.per_panel_scales},
+            {"subtract_mean", v.subtract_mean},
             {"max_panels", v.max_panels},
             {"max_distance", v.max_distance},
             {"log_x", v.log_x},
@@ -89,6 +91,8 @@ ViewSettings settings_from_json(const json& j)
     read(j, "pixel_width", v.pixel_width, "an integer");
     read(j, "pixel_height", v.pixel_height, "an integer");
     read(j, "small_multiples", v.small_multiples, "true or false");
+    read(j, "per_panel_scales", v.per_panel_scales, "true or false");
+    read(j, "subtract_mean", v.subtract_mean, "true or false");
     read(j, "max_panels", v.max_panels, "an integer");
     read(j, "max_distance", v.max_distance, "an integer");
     read(j, "log_x", v.log_x, "true or false");

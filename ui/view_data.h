@@ -21,6 +21,8 @@ struct HeatmapPanel {
 struct HeatmapData {
     QString title;               // "RoPE logits · base 10000 · d 128"
     QVector<HeatmapPanel> panels; // one panel: a single heatmap; several: small multiples
+    bool per_panel_scales = true;  // ViewSettings' colour choices, so every path that paints this data
+    bool subtract_mean = false;    // (screen, export, command line) colours it the same way
 };
 
 // ----------------------------------------------------------------- curves (decay, buckets, ...)

@@ -320,6 +320,8 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     const MatrixKind kind = effective_matrix_kind(s, v);
     HeatmapData data;
     data.title = scenario_caption(s) + QStringLiteral(" · ") + kind_name(kind);
+    data.per_panel_scales = v.per_panel_scales;
+    data.subtract_mean = v.subtract_mean;
 
     MatrixWindow w;
     const std::int64_t n = s.seq_len;

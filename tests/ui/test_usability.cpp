@@ -3,6 +3,7 @@
 // show, one number format, and dialogs and axes that do not crowd or jump.
 #include "export_dialog.h"
 #include "heatmap_view.h"
+#include "session.h"
 #include "explorer_plot.h"
 #include "explorer_window.h"
 #include "log_slider.h"
@@ -12,6 +13,7 @@
 #include "deberta.h"
 #include "view_jobs.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -288,6 +290,35 @@ private slots:
         QCOMPARE(view.panelRange(n - 1).lo, view.colorRange().lo);
         const int shared = distinctColors(view.panelImage(n - 1));
         QVERIFY2(shared * 2 <= own, qPrintable(QStringLiteral("%1 vs %2").arg(shared).arg(own)));
+    }
+
+    void colourChoicesTravelWithTheViewSettings()
+    {
+        // Through the settings (and so sessions, exports and the command line), not only the widget.
+        ViewSettings v;
+        v.per_panel_scales = false;
+        v.subtract_mean = true;
+        Session session;
+        session.settings = v;
+        const Session back = session_from_json(session_to_json(session));
+        QCOMPARE(back.settings.per_panel_scales, false);
+        QCOMPARE(back.settings.subtract_mean, true);
+        Scenario s;
+        s.method = Method::ALiBi;
+        s.seq_len = 32;
+        HeatmapView view;
+        view.setData(job<HeatmapData>(ViewKind::Heatmap, s, v));
+        QVERIFY(!view.perPanelScales());
+        QVERIFY(view.subtractMean());
+        // The window's View menu changes them through the scheduler.
+        auto w = makeWindow(QStringLiteral("colourchoices"));
+        auto* shared = w->findChild<QAction*>(QStringLiteral("perPanelScalesAction"));
+        auto* centre = w->findChild<QAction*>(QStringLiteral("subtractMeanAction"));
+        QVERIFY(shared && centre);
+        shared->trigger();
+        centre->trigger();
+        QVERIFY(!w->scheduler()->viewSettings().per_panel_scales);
+        QVERIFY(w->scheduler()->viewSettings().subtract_mean);
     }
 
     void aTinySpreadIsFlaggedAndItsMeanCanBeSubtracted()
