@@ -301,10 +301,12 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
         }
     }
     // With one colour scale per panel, each caption says what its colours span.
+    // Whole numbers from 100 up (−179, not −1.8e2): short enough for a narrow panel, still exact enough.
+    auto compact = [](double v) { return format_number(std::abs(v) >= 100.0 ? std::round(v) : v, 2); };
     const QString label = usesPanelScales() && panel.matrix.values.size() > 0
                               ? tr("%1 %2…%3")
-                                    .arg(panel.label, format_number(panel.matrix.min - panelShift(index), 2),
-                                         format_number(panel.matrix.max - panelShift(index), 2))
+                                    .arg(panel.label, compact(panel.matrix.min - panelShift(index)),
+                                         compact(panel.matrix.max - panelShift(index)))
                               : panel.label;
     if (!label.isEmpty() && g.label.height() > 0) {
         // Narrow small multiples: shrink the caption (down to 70 %) before eliding it, so a slope such
