@@ -48,6 +48,29 @@ std::vector<VariantKind> default_kinds(const RopeParams& model)
 
 } // namespace
 
+QString variant_kind_id(VariantKind kind)
+{
+    switch (kind) {
+    case VariantKind::Unscaled: return QStringLiteral("unscaled");
+    case VariantKind::Linear: return QStringLiteral("linear");
+    case VariantKind::Ntk: return QStringLiteral("ntk");
+    case VariantKind::Dynamic: return QStringLiteral("dynamic");
+    case VariantKind::Yarn: return QStringLiteral("yarn");
+    case VariantKind::YarnLlamaCpp: return QStringLiteral("yarn-llamacpp");
+    case VariantKind::Llama3: return QStringLiteral("llama3");
+    case VariantKind::LongRope: return QStringLiteral("longrope");
+    }
+    return QStringLiteral("linear");
+}
+
+std::optional<VariantKind> parse_variant_kind(const QString& id)
+{
+    for (VariantKind k : kAllVariantKinds)
+        if (variant_kind_id(k) == id)
+            return k;
+    return std::nullopt;
+}
+
 QString variant_kind_name(VariantKind kind)
 {
     switch (kind) {

@@ -13,6 +13,7 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace posatlas::ui {
@@ -25,6 +26,10 @@ inline constexpr VariantKind kAllVariantKinds[] = {
     VariantKind::Yarn,     VariantKind::YarnLlamaCpp, VariantKind::Llama3, VariantKind::LongRope};
 QString variant_kind_name(VariantKind kind); // "PI (linear)", "YaRN (llama.cpp)", ...
 RopeType variant_rope_type(VariantKind kind);
+// Stable, untranslated ids for files (sessions, autosave): "unscaled", "linear", "ntk", "dynamic", "yarn",
+// "yarn-llamacpp", "llama3", "longrope".
+QString variant_kind_id(VariantKind kind);
+std::optional<VariantKind> parse_variant_kind(const QString& id);
 
 inline constexpr int kMinVariants = 2;
 inline constexpr int kMaxVariants = 4;

@@ -64,6 +64,16 @@ void finish_range(double& lo, double& hi, bool log, bool pad)
 
 std::vector<double> ticks(const Axis& a, int max_ticks)
 {
+    return plot_axis_ticks(a.lo, a.hi, a.log, max_ticks);
+}
+
+} // namespace
+
+std::vector<double> plot_axis_ticks(double lo, double hi, bool log, int max_ticks)
+{
+    // However tall or wide the plot, a dozen labels say all an axis can: more only crowd it.
+    max_ticks = std::clamp(max_ticks, 2, kMaxPlotTicks);
+    const Axis a{lo, hi, log};
     if (!a.log)
         return nice_ticks(a.lo, a.hi, max_ticks);
     std::vector<double> out;
@@ -81,9 +91,18 @@ std::vector<double> ticks(const Axis& a, int max_ticks)
                     out.push_back(v);
             }
         std::sort(out.begin(), out.end());
+        // 1, 2 and 5 per decade can still be too many for a short axis: thin evenly.
+        while (static_cast<int>(out.size()) > max_ticks) {
+            std::vector<double> thinned;
+            for (std::size_t i = 0; i < out.size(); i += 2)
+                thinned.push_back(out[i]);
+            out = std::move(thinned);
+        }
     }
     return out;
 }
+
+namespace {
 
 // Log-axis decades outside 0.01 .. 10^4 as powers of ten with superscript exponents ("10⁵", "10⁻³");
 // everything else as a compact number.

@@ -83,6 +83,11 @@ void paint_plot(QPainter& painter, const QRectF& target, const PlotSpec& spec, c
 // Number of series in the plot that have points (the tests count curves with it).
 int plot_series_count(const PlotSpec& spec);
 
+// Tick values of a plot axis over [lo, hi] (log: powers of ten, with 2 and 5 on short ranges), at most
+// min(max_ticks, kMaxPlotTicks) of them.
+inline constexpr int kMaxPlotTicks = 10;
+std::vector<double> plot_axis_ticks(double lo, double hi, bool log, int max_ticks);
+
 class PlotWidget : public QWidget, public Figure
 {
     Q_OBJECT

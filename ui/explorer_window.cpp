@@ -6,8 +6,11 @@
 #include "explorer_table.h"
 #include "figure_export.h"
 #include "log_slider.h"
+#include "validation.h"
 
 #include <QApplication>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -121,7 +124,22 @@ ExplorerWindow::ExplorerWindow(QWidget* parent)
         m_entropyProgress->setValue(p);
         m_entropyProgress->setVisible(p < 100);
     });
-    resize(1400, 900);
+    fitToScreen();
+}
+
+void ExplorerWindow::fitToScreen()
+{
+    // 1400 x 900 suits the plots, but never more than the screen offers (a 1366 x 768 laptop loses
+    // its task bar and the window's own frame to the available geometry).
+    const QScreen* screen = parentWidget() ? parentWidget()->screen() : QGuiApplication::primaryScreen();
+    if (!screen) {
+        resize(1400, 900);
+        return;
+    }
+    const QRect available = screen->availableGeometry();
+    const QSize size(std::min(1400, available.width() * 9 / 10), std::min(900, available.height() * 9 / 10));
+    resize(size);
+    move(available.center() - QPoint(size.width() / 2, size.height() / 2));
 }
 
 ExplorerWindow::~ExplorerWindow() = default;
@@ -231,6 +249,51 @@ void ExplorerWindow::setRopeModel(const RopeParams& params, const QString& name)
     } catch (const std::exception& e) {
         showStatus(tr("Cannot explore this configuration: %1").arg(QString::fromUtf8(e.what())));
     }
+}
+
+ExplorerState ExplorerWindow::state() const
+{
+    ExplorerState s;
+    s.model = m_model->modelParams();
+    s.name = m_model->modelName();
+    for (const ExplorerVariant& v : m_model->variants())
+        s.variants.push_back({variant_kind_id(v.kind), v.label, v.params});
+    s.target_length = m_model->targetLength();
+    s.current_length = m_model->currentLength();
+    s.tab = m_tabs->currentIndex();
+    return s;
+}
+
+bool ExplorerWindow::applyState(const ExplorerState& state)
+{
+    // Checked before anything changes: a state that does not fit leaves the explorer as it was.
+    std::vector<ExplorerVariant> variants;
+    for (const auto& v : state.variants) {
+        const auto kind = parse_variant_kind(v.kind);
+        if (!kind)
+            return false;
+        try {
+            validate(v.params);
+        } catch (const ParameterError&) {
+            return false;
+        }
+        variants.push_back({*kind, 0, v.label, v.params});
+    }
+    if (static_cast<int>(variants.size()) < kMinVariants || static_cast<int>(variants.size()) > kMaxVariants)
+        return false;
+    try {
+        m_model->setModel(state.model, state.name);
+    } catch (const ParameterError&) {
+        return false;
+    }
+    m_model->setVariants(std::move(variants));
+    if (state.target_length > 0)
+        m_model->setTargetLength(state.target_length);
+    if (state.current_length > 0)
+        m_model->setCurrentLength(state.current_length);
+    if (state.tab >= 0 && state.tab < m_tabs->count())
+        m_tabs->setCurrentIndex(state.tab);
+    return true;
 }
 
 bool ExplorerWindow::loadPreset(const QString& id)

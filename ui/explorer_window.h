@@ -8,6 +8,7 @@
 #include "explorer_figures.h"
 #include "explorer_jobs.h"
 #include "explorer_model.h"
+#include "session.h"
 
 #include <QMainWindow>
 
@@ -39,6 +40,11 @@ public:
     bool loadPreset(const QString& id);
     bool openConfig(const QString& path);
 
+    // The whole state (model, variants, lengths, tab) for sessions and the autosave, and back. applyState
+    // returns false, leaving the explorer as it was, when the state does not validate.
+    ExplorerState state() const;
+    bool applyState(const ExplorerState& state);
+
     ExplorerModel* model() const { return m_model; }
     ExplorerPanel* panel() const { return m_panel; }
     ExplorerJobRunner* runner() const { return m_runner; }
@@ -60,6 +66,8 @@ public:
     // Writes the per-pair table as CSV (write_file_atomically). False and a status message on error.
     bool exportCsv(const QString& path);
     bool exportFigure(ExplorerView view, const QString& path);
+    // Sizes and centres the window within its screen's available geometry (at most 1400 x 900).
+    void fitToScreen();
 
 private:
     void buildTabs();

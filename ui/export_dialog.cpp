@@ -160,6 +160,11 @@ ExportDialog::ExportDialog(ViewKind current, const QString& caption, QWidget* pa
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
+    // Room for the longest summary (four views' file names) from the start: ticking views must not
+    // grow the dialog and move the buttons under the pointer.
+    m_summary->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_summary->setFixedHeight(m_summary->fontMetrics().lineSpacing() * 5);
+    m_summary->setMinimumWidth(m_summary->fontMetrics().averageCharWidth() * 60);
     QPalette muted = m_summary->palette();
     muted.setColor(QPalette::WindowText, muted.color(QPalette::Disabled, QPalette::WindowText));
     m_summary->setPalette(muted);

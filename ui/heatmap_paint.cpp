@@ -42,6 +42,10 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
         L.title = QRectF(r.left(), r.top(), r.width(), ft.height());
         r.setTop(r.top() + ft.height() * 1.3);
     }
+    if (!m_note.isEmpty()) {
+        L.note = QRectF(r.left(), r.top(), r.width(), fk.height());
+        r.setTop(r.top() + fk.height() * 1.4);
+    }
     const qsizetype n = m_data.panels.size();
     if (n == 0 || r.width() < 20 || r.height() < 20)
         return L;
@@ -178,6 +182,17 @@ void HeatmapView::paintFigure(QPainter& painter, const QRectF& target, const Ren
     const Layout L = computeLayout(area, fonts, painter.device());
     if (!L.title.isEmpty())
         paint_title(painter, L.title, m_data.title, fonts.title, colors.text);
+    if (!L.note.isEmpty()) {
+        painter.setFont(fonts.tick);
+        painter.setPen(colors.muted);
+        const QFontMetricsF fk(fonts.tick, painter.device());
+        // On screen (not in exports) the note also says where the remedy is.
+        const QString text = painter.device() == this && m_tinySpread && !m_subtractMean
+                                 ? tr("%1 · View > Subtract Mean shows the structure").arg(m_note)
+                                 : m_note;
+        painter.drawText(L.note, Qt::AlignHCenter | Qt::AlignVCenter,
+                         fk.elidedText(text, Qt::ElideRight, L.note.width()));
+    }
     for (qsizetype i = 0; i < L.panels.size(); ++i)
         paintPanel(painter, static_cast<int>(i), L.panels[i], fonts, options);
 
@@ -287,11 +302,19 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
                              Qt::AlignRight | Qt::AlignVCenter, s);
         }
     }
-    if (!panel.label.isEmpty() && g.label.height() > 0) {
+    // With one colour scale per panel, each caption says what its colours span.
+    // Whole numbers from 100 up (−179, not −1.8e2): short enough for a narrow panel, still exact enough.
+    auto compact = [](double v) { return format_number(std::abs(v) >= 100.0 ? std::round(v) : v, 2); };
+    const QString label = usesPanelScales() && panel.matrix.values.size() > 0
+                              ? tr("%1 %2…%3")
+                                    .arg(panel.label, compact(panel.matrix.min - panelShift(index)),
+                                         compact(panel.matrix.max - panelShift(index)))
+                              : panel.label;
+    if (!label.isEmpty() && g.label.height() > 0) {
         // Narrow small multiples: shrink the caption (down to 70 %) before eliding it, so a slope such
         // as "m₁₃=0.0055" stays readable instead of becoming "m₁₃=0.00…".
         QFont font = fonts.label;
-        const double full = QFontMetricsF(font, painter.device()).horizontalAdvance(panel.label);
+        const double full = QFontMetricsF(font, painter.device()).horizontalAdvance(label);
         if (full > g.label.width() && full > 0) {
             const double scale = std::max(0.7, g.label.width() / full);
             if (font.pointSizeF() > 0)
@@ -303,7 +326,7 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
         painter.setPen(colors.text);
         const QFontMetricsF fl(font, painter.device());
         painter.drawText(g.label, Qt::AlignHCenter | Qt::AlignTop,
-                         fl.elidedText(panel.label, Qt::ElideRight, g.label.width()));
+                         fl.elidedText(label, Qt::ElideRight, g.label.width()));
     }
     painter.restore();
 }
@@ -338,7 +361,17 @@ void HeatmapView::paintColorbar(QPainter& painter, const Layout& L, const Fonts&
     const double lo = m_range.lo, hi = m_range.hi;
     painter.setFont(fonts.tick);
     double label_right = bar.right();
-    if (hi > lo) {
+    if (usesPanelScales()) {
+        // Every panel spans the whole strip with its own values (in its caption): no shared ticks.
+        painter.setPen(colors.muted);
+        painter.drawText(QRectF(L.colorbarArea.left(), bar.top() - fk.height() * 1.25, L.colorbarArea.width(),
+                                fk.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, tr("panel max"));
+        painter.drawText(QRectF(L.colorbarArea.left(), bar.bottom() + fk.height() * 0.25,
+                                L.colorbarArea.width(), fk.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, tr("panel min"));
+        data_max = std::numeric_limits<double>::quiet_NaN(); // no shared extremes below
+    } else if (hi > lo) {
         const int max_ticks = std::max(2, static_cast<int>(bar.height() / (fk.height() * 1.8)));
         for (double t : nice_ticks(lo, hi, max_ticks)) {
             if (integer && t != std::floor(t))

@@ -88,6 +88,8 @@ HeatmapView::Extent HeatmapView::extent_of(const std::vector<std::int64_t>& inde
 void HeatmapView::setData(const HeatmapData& data)
 {
     m_data = data;
+    m_perPanel = data.per_panel_scales;
+    m_subtractMean = data.subtract_mean;
     m_rowExtent.clear();
     m_colExtent.clear();
     double r0 = std::numeric_limits<double>::infinity(), r1 = -r0, c0 = r0, c1 = -r0;
@@ -118,7 +120,7 @@ void HeatmapView::setData(const HeatmapData& data)
         m_zoomed = false;
     }
     if (!m_colormapExplicit) {
-        const Colormap automatic = default_colormap(any_signed);
+        const Colormap automatic = default_colormap(any_signed || m_subtractMean);
         if (automatic != m_colormap) {
             m_colormap = automatic;
             emit colormapChanged(m_colormap);
@@ -157,16 +159,93 @@ const QImage& HeatmapView::panelImage(int panel) const
     return panel >= 0 && panel < m_images.size() ? m_images[panel] : empty;
 }
 
+ColorRange HeatmapView::panelRange(int panel) const
+{
+    return usesPanelScales() && panel >= 0 && panel < m_panelRanges.size() ? m_panelRanges[panel] : m_range;
+}
+
+void HeatmapView::setPerPanelScales(bool on)
+{
+    if (on == m_perPanel)
+        return;
+    m_perPanel = on;
+    updateRange();
+    rebuildImages();
+    update();
+}
+
+void HeatmapView::setSubtractMean(bool on)
+{
+    if (on == m_subtractMean)
+        return;
+    m_subtractMean = on;
+    if (!m_colormapExplicit) { // centred values are signed: the diverging map, unless the user chose one
+        bool any_signed = false;
+        for (const HeatmapPanel& p : m_data.panels)
+            any_signed = any_signed || p.matrix.is_signed;
+        if (const Colormap automatic = default_colormap(any_signed || on); automatic != m_colormap) {
+            m_colormap = automatic;
+            emit colormapChanged(m_colormap);
+        }
+    }
+    updateRange();
+    rebuildImages();
+    update();
+}
+
 void HeatmapView::updateRange()
 {
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    // Means of the finite cells (the matrices carry their extremes, not their means).
+    m_panelMeans.clear();
+    double sum_all = 0.0;
+    qint64 count_all = 0;
     for (const HeatmapPanel& p : m_data.panels) {
+        double sum = 0.0;
+        qint64 count = 0;
+        const Eigen::MatrixXd& v = p.matrix.values;
+        for (Eigen::Index c = 0; c < v.cols(); ++c)
+            for (Eigen::Index r = 0; r < v.rows(); ++r)
+                if (std::isfinite(v(r, c))) {
+                    sum += v(r, c);
+                    ++count;
+                }
+        m_panelMeans.append(count > 0 ? sum / static_cast<double>(count) : 0.0);
+        sum_all += sum;
+        count_all += count;
+    }
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    m_panelRanges.clear();
+    for (qsizetype i = 0; i < m_data.panels.size(); ++i) {
+        const HeatmapPanel& p = m_data.panels[i];
+        const double shift = m_subtractMean ? m_panelMeans[i] : 0.0;
+        m_panelRanges.append(color_range(m_colormap, p.matrix.min - shift, p.matrix.max - shift));
         if (p.matrix.values.size() == 0)
             continue;
-        lo = std::min(lo, p.matrix.min);
-        hi = std::max(hi, p.matrix.max);
+        lo = std::min(lo, p.matrix.min - shift);
+        hi = std::max(hi, p.matrix.max - shift);
     }
     m_range = color_range(m_colormap, lo, hi);
+
+    double data_lo = std::numeric_limits<double>::infinity(), data_hi = -data_lo;
+    for (const HeatmapPanel& p : m_data.panels)
+        if (p.matrix.values.size() > 0) {
+            data_lo = std::min(data_lo, p.matrix.min);
+            data_hi = std::max(data_hi, p.matrix.max);
+        }
+    const double mean = count_all > 0 ? sum_all / static_cast<double>(count_all) : 0.0;
+    const double spread = data_hi - data_lo;
+    m_tinySpread = std::isfinite(spread) && spread > 0.0 && spread < kTinySpread * std::abs(mean);
+    QStringList notes;
+    if (m_subtractMean)
+        notes << (m_data.panels.size() > 1 ? tr("each panel's mean subtracted")
+                                           : tr("mean %1 subtracted").arg(format_number(mean)));
+    else if (m_tinySpread)
+        notes << tr("values %1 … %2: spread %3 % of the mean")
+                     .arg(format_number(data_lo), format_number(data_hi),
+                          format_number(100.0 * spread / std::abs(mean), 2));
+    if (usesPanelScales())
+        notes << tr("one colour scale per panel");
+    m_note = notes.join(QStringLiteral(" · "));
 }
 
 void HeatmapView::rebuildImages()
@@ -175,15 +254,18 @@ void HeatmapView::rebuildImages()
     const QVector<QRgb> table = colormap_table(m_colormap);
     m_images.clear();
     m_hasNan = false;
-    for (const HeatmapPanel& p : m_data.panels) {
+    for (qsizetype i = 0; i < m_data.panels.size(); ++i) {
+        const HeatmapPanel& p = m_data.panels[i];
         const Eigen::MatrixXd& v = p.matrix.values;
+        const ColorRange range = panelRange(static_cast<int>(i));
+        const double shift = m_subtractMean && i < m_panelMeans.size() ? m_panelMeans[i] : 0.0;
         const int rows = static_cast<int>(v.rows()), cols = static_cast<int>(v.cols());
         QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::transparent);
         for (int r = 0; r < rows; ++r) {
             auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
             for (int c = 0; c < cols; ++c) {
-                const int idx = colormap_index(v(r, c), m_range);
+                const int idx = colormap_index(v(r, c) - shift, range);
                 if (idx < 0) {
                     line[c] = 0; // transparent: the NaN hatch underneath shows through
                     m_hasNan = true;

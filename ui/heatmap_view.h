@@ -1,5 +1,10 @@
 // Heatmaps of attention matrices (logits, biases, encodings, bucket indices), as one panel or as small
-// multiples sharing one colour bar, with hover readout, wheel zoom and drag pan.
+// multiples, with hover readout, wheel zoom and drag pan.
+//
+// Small multiples get one colour scale per panel by default (ALiBi's slow heads span a hundredth of the
+// fast ones' range and would look flat on a shared scale); a shared scale is a choice. A matrix whose
+// spread is tiny against its mean (DeBERTa, Shaw, Transformer-XL logits: 4.612 .. 4.626) is flagged on
+// the figure, and its mean can be subtracted to show the structure.
 //
 // Each panel's matrix is turned into a QImage once per data or colour-map change (one pixel per cell,
 // filled row by row through scanLine() from the 256-entry table of colormap.h); painting only scales
@@ -34,9 +39,24 @@ public:
     void setAutomaticColormap();
     Colormap colormap() const { return m_colormap; }
 
-    // The value interval the colour table spans (shared by all panels; symmetric about 0 for the
-    // diverging map).
+    // The value interval the colour table spans over all panels (symmetric about 0 for the diverging
+    // map), and the one panel `i` is coloured with (its own with per-panel scales, else colorRange()).
     ColorRange colorRange() const { return m_range; }
+    ColorRange panelRange(int panel) const;
+
+    // One colour scale per small-multiple panel (default) or one shared by all. setData() takes both
+    // choices from the data (ViewSettings); these setters change them until the next data.
+    void setPerPanelScales(bool on);
+    bool perPanelScales() const { return m_perPanel; }
+    // Colours each panel's values minus the panel's mean (readouts keep the values themselves).
+    void setSubtractMean(bool on);
+    bool subtractMean() const { return m_subtractMean; }
+    // The line the figure shows under its title: a tiny spread against the mean, a subtracted mean,
+    // per-panel scales. Empty when there is nothing to say.
+    QString note() const { return m_note; }
+    // True when the values span less than kTinySpread of their mean's magnitude.
+    bool spreadIsTiny() const { return m_tinySpread; }
+    static constexpr double kTinySpread = 0.01;
     // One pixel per matrix cell, ARGB32 premultiplied; NaN cells are transparent (the hatch shows).
     const QImage& panelImage(int panel) const;
 
@@ -88,6 +108,7 @@ private:
     };
     struct Layout {
         QRectF title;
+        QRectF note; // under the title: tiny spread, subtracted mean, per-panel scales
         QList<PanelGeometry> panels;
         QRectF colorbar;     // the colour strip
         QRectF colorbarArea; // strip + ticks + label
@@ -98,6 +119,11 @@ private:
     static Extent extent_of(const std::vector<std::int64_t>& index);
     void rebuildImages();
     void updateRange();
+    bool usesPanelScales() const { return m_perPanel && m_data.panels.size() > 1; }
+    double panelShift(int panel) const
+    {
+        return m_subtractMean && panel >= 0 && panel < m_panelMeans.size() ? m_panelMeans[panel] : 0.0;
+    }
     Layout computeLayout(const QRectF& target, const Fonts& fonts, QPaintDevice* device) const;
     void paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const;
     void paintPanel(QPainter& painter, int index, const PanelGeometry& geometry, const Fonts& fonts,
@@ -118,6 +144,12 @@ private:
     Colormap m_colormap = Colormap::Viridis;
     bool m_colormapExplicit = false;
     ColorRange m_range;
+    QList<ColorRange> m_panelRanges;
+    QList<double> m_panelMeans;
+    bool m_perPanel = true;
+    bool m_subtractMean = false;
+    bool m_tinySpread = false;
+    QString m_note;
 
     Viewport m_view, m_home;
     bool m_zoomed = false;

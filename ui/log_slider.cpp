@@ -3,7 +3,10 @@
 #include <QAbstractSpinBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLineEdit>
 #include <QSlider>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -13,11 +16,90 @@ namespace posatlas::ui {
 namespace {
 constexpr int kLogSteps = 1000; // slider resolution of a log range: 0.007 decades per tick over 7 decades
 constexpr int kMaxLinearSteps = 2000;
+
+bool isUndoRedo(const QKeyEvent* key)
+{
+    const QKeySequence typed(key->keyCombination());
+    for (auto standard : {QKeySequence::Undo, QKeySequence::Redo})
+        for (const QKeySequence& seq : QKeySequence::keyBindings(standard))
+            if (seq == typed)
+                return true;
+    return typed == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z);
+}
+
 } // namespace
+
+// QDoubleSpinBox refuses a keystroke that would leave the range, so typing 1000000 into a box whose
+// maximum is 100000 silently drops the last digit. This one accepts any number while typing and clamps
+// on commit, saying so.
+class ClampingSpinBox : public QDoubleSpinBox
+{
+public:
+    explicit ClampingSpinBox(LogSlider* owner) : QDoubleSpinBox(owner), m_owner(owner)
+    {
+        // One number format in the GUI: a decimal point and no group separators in every locale.
+        QLocale c = QLocale::c();
+        c.setNumberOptions(QLocale::OmitGroupSeparator | QLocale::RejectGroupSeparator);
+        setLocale(c);
+    }
+
+    QValidator::State validate(QString& input, int& pos) const override
+    {
+        const QValidator::State state = QDoubleSpinBox::validate(input, pos);
+        if (state != QValidator::Invalid)
+            return state;
+        bool ok = false;
+        const double v = locale().toDouble(stripped(input), &ok);
+        return ok && std::isfinite(v) ? QValidator::Intermediate : QValidator::Invalid;
+    }
+
+    void fixup(QString& input) const override
+    {
+        bool ok = false;
+        const double v = locale().toDouble(stripped(input), &ok);
+        if (ok && std::isfinite(v) && (v > maximum() || v < minimum())) {
+            const double limit = v > maximum() ? maximum() : minimum();
+            input = prefix() + textFromValue(limit) + suffix();
+            const QString message =
+                v > maximum() ? LogSlider::tr("%1 is above the maximum %2: set to %2")
+                                    .arg(textFromValue(v), textFromValue(maximum()))
+                              : LogSlider::tr("%1 is below the minimum %2: set to %2")
+                                    .arg(textFromValue(v), textFromValue(minimum()));
+            // Queued: fixup runs inside the spin box's commit; the note follows once the value is in.
+            QMetaObject::invokeMethod(
+                m_owner, [owner = m_owner, message] { emit owner->valueClamped(message); }, Qt::QueuedConnection);
+            return;
+        }
+        QDoubleSpinBox::fixup(input);
+    }
+
+protected:
+    bool event(QEvent* e) override
+    {
+        // The line edit would take Ctrl+Z for its own typing history: leave it to Edit > Undo.
+        if (e->type() == QEvent::ShortcutOverride && isUndoRedo(static_cast<QKeyEvent*>(e))) {
+            e->ignore();
+            return false;
+        }
+        return QDoubleSpinBox::event(e);
+    }
+
+private:
+    QString stripped(QString text) const
+    {
+        if (!prefix().isEmpty() && text.startsWith(prefix()))
+            text.remove(0, prefix().size());
+        if (!suffix().isEmpty() && text.endsWith(suffix()))
+            text.chop(suffix().size());
+        return text.trimmed();
+    }
+
+    LogSlider* m_owner;
+};
 
 LogSlider::LogSlider(const Range& range, QWidget* parent)
     : QWidget(parent), m_range(range), m_slider(new QSlider(Qt::Horizontal, this)),
-      m_spin(new QDoubleSpinBox(this))
+      m_spin(new ClampingSpinBox(this))
 {
     if (m_range.log_scale) {
         m_steps = kLogSteps;
@@ -39,8 +121,7 @@ LogSlider::LogSlider(const Range& range, QWidget* parent)
         m_spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
     m_spin->setKeyboardTracking(false); // commit on Enter / focus out, not on every digit typed
     m_spin->setAccelerated(true);
-    m_spin->setGroupSeparatorShown(m_range.integer && m_range.max >= 1e4);
-    m_spin->setMinimumWidth(m_spin->fontMetrics().horizontalAdvance(QStringLiteral("10,000,000.00")) + 30);
+    m_spin->setMinimumWidth(m_spin->fontMetrics().horizontalAdvance(QStringLiteral("10000000.00")) + 30);
     m_spin->setAlignment(Qt::AlignRight);
 
     auto* layout = new QHBoxLayout(this);
@@ -53,6 +134,9 @@ LogSlider::LogSlider(const Range& range, QWidget* parent)
     connect(m_slider, &QSlider::sliderPressed, this, &LogSlider::dragStarted);
     connect(m_slider, &QSlider::sliderReleased, this, &LogSlider::dragFinished);
     connect(m_spin, &QDoubleSpinBox::valueChanged, this, &LogSlider::onSpinCommitted);
+    connect(this, &LogSlider::valueClamped, this, [this](const QString& message) {
+        QToolTip::showText(m_spin->mapToGlobal(QPoint(0, m_spin->height())), message, m_spin);
+    });
     setValue(m_range.min);
 }
 

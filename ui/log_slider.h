@@ -2,6 +2,11 @@
 // base of 10 .. 10^8, a sequence length of 8 .. 10^6) map the slider to log10(value) so every decade
 // gets the same travel; the spin box always shows and accepts the exact value. Both are keyboard
 // reachable: arrows step the slider, PageUp/PageDown move a tenth of its range.
+//
+// The spin box follows the GUI's number policy (a decimal point, no group separators, whatever the
+// locale), keeps a typed value above the maximum instead of refusing the last digit, and clamps it to
+// the limit on Enter with a visible note naming the limit (valueClamped). Undo / redo shortcuts pass
+// through it to the window's Edit menu instead of undoing the typing inside the box.
 #pragma once
 
 #include <QWidget>
@@ -47,6 +52,8 @@ signals:
     // A mouse drag of the slider handle begins / ends (merges the drag into one undo entry).
     void dragStarted();
     void dragFinished();
+    // A typed value outside the range was clamped to the limit; `message` names the limit.
+    void valueClamped(const QString& message);
 
 private:
     void onSliderMoved(int position);

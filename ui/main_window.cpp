@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 
+#include "autosave.h"
 #include "curve_view.h"
 #include "explorer_window.h"
 #include "heatmap_view.h"
@@ -102,6 +103,7 @@ MainWindow::MainWindow(const QString& settingsPath, QWidget* parent)
     connect(m_model, &ScenarioModel::parameterRejected, this, &MainWindow::showError);
     restoreFromSettings();
     onScenarioChanged();
+    startAutosave(settingsPath);
 }
 
 MainWindow::~MainWindow()
@@ -129,8 +131,11 @@ void MainWindow::createViews()
     };
 
     m_panel = new ParameterPanel(m_model);
+    connect(m_panel, &ParameterPanel::message, this, &MainWindow::showError);
     m_panelDock = makeDock(tr("Parameters"), QStringLiteral("ParametersDock"), m_panel);
     addDockWidget(Qt::LeftDockWidgetArea, m_panelDock);
+    // The figures get the space a wide window adds; the sliders need no more than this.
+    m_panel->setMaximumWidth(kMaxPanelWidth);
 
     m_heatmap = new HeatmapView;
     m_heatmap->installEventFilter(this);
@@ -299,6 +304,27 @@ void MainWindow::createMenus()
         v.small_multiples = on;
         m_scheduler->setViewSettings(v, ViewKind::Heatmap);
     });
+    QAction* perPanel = view->addAction(tr("One Colour Scale &per Panel"));
+    perPanel->setCheckable(true);
+    perPanel->setChecked(m_scheduler->viewSettings().per_panel_scales);
+    perPanel->setObjectName(QStringLiteral("perPanelScalesAction"));
+    perPanel->setStatusTip(tr("Small multiples: each head coloured over its own range (off: one scale shared "
+                              "by all heads, which makes slow heads look flat)"));
+    connect(perPanel, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_scheduler->viewSettings();
+        v.per_panel_scales = on;
+        m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+    });
+    QAction* centre = view->addAction(tr("Subtract &Mean"));
+    centre->setCheckable(true);
+    centre->setObjectName(QStringLiteral("subtractMeanAction"));
+    centre->setStatusTip(tr("Colour each heatmap's values minus their mean: shows the structure of a matrix "
+                            "whose spread is tiny against its mean"));
+    connect(centre, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_scheduler->viewSettings();
+        v.subtract_mean = on;
+        m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+    });
     QMenu* overlay = view->addMenu(tr("&Overlay on Curves"));
     overlay->setToolTipsVisible(true);
     overlay->setObjectName(QStringLiteral("overlayMenu"));
@@ -386,6 +412,8 @@ void MainWindow::saveToSettings()
 {
     m_settings->setWindowGeometry(saveGeometry());
     m_settings->setWindowState(saveState());
+    if (m_explorer)
+        m_settings->setExplorerGeometry(m_explorer->saveGeometry());
     m_settings->setLastScenario(m_model->scenario());
     m_settings->sync();
 }
@@ -393,6 +421,7 @@ void MainWindow::saveToSettings()
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     saveToSettings();
+    m_autosave->finish(); // a clean close: nothing to recover next time
     event->accept();
 }
 
@@ -534,11 +563,16 @@ ExplorerWindow* MainWindow::openExplorer()
 {
     if (!m_explorer) {
         m_explorer = new ExplorerWindow(this); // a QMainWindow: its own top-level window, deleted with this one
+        m_explorer->restoreGeometry(m_settings->explorerGeometry()); // else as fitted to the screen
         const Scenario& s = m_model->scenario();
         if (s.method == Method::RoPE)
             m_explorer->setRopeModel(s.rope, tr("Current scenario"));
         if (s.method != Method::RoPE || m_explorer->model()->variants().empty())
             m_explorer->loadPreset(QStringLiteral("llama-3.1-8b"));
+        for (auto signal : {&ExplorerModel::modelChanged, &ExplorerModel::variantsChanged,
+                            &ExplorerModel::parametersChanged, &ExplorerModel::currentLengthChanged})
+            connect(m_explorer->model(), signal, m_autosave, &Autosave::markDirty);
+        m_autosave->markDirty();
     }
     m_explorer->show();
     m_explorer->raise();
@@ -563,7 +597,9 @@ void MainWindow::setDarkTheme(bool dark)
 void MainWindow::onScenarioChanged()
 {
     const Scenario& s = m_model->scenario();
-    setWindowTitle(tr("PosAtlas — %1").arg(scenario_caption(s)));
+    // The application's name last: platforms that append the display name see it already there and do
+    // not add it a second time ("PosAtlas — … — PosAtlas").
+    setWindowTitle(tr("%1 — %2").arg(scenario_caption(s), QStringLiteral("PosAtlas")));
 
     // The zoom window belongs to the previous matrix shape.
     ViewSettings v = m_scheduler->viewSettings();

@@ -11,6 +11,7 @@
 #include <QMainWindow>
 
 #include <array>
+#include <functional>
 #include <memory>
 
 class QActionGroup;
@@ -26,6 +27,7 @@ struct ConfigImport;
 
 namespace posatlas::ui {
 
+class Autosave;
 class CurveView;
 class HeatmapView;
 class ParameterPanel;
@@ -43,6 +45,8 @@ class MainWindow : public QMainWindow
 public:
     // settingsPath: INI file for the settings (tests); empty = the user's settings.
     explicit MainWindow(const QString& settingsPath = {}, QWidget* parent = nullptr);
+    // The parameter panel never grows beyond this (px): a wider window widens the figures.
+    static constexpr int kMaxPanelWidth = 460;
     ~MainWindow() override;
 
     ScenarioModel* model() const { return m_model; }
@@ -72,6 +76,20 @@ public:
     // llama-3.1-8b preset when the current method is not RoPE. Shown and raised.
     ExplorerWindow* openExplorer();
 
+    // Autosave and crash recovery (autosave.h). With the user's settings the autosave lives in
+    // Autosave::defaultDirectory(); with a settings path (tests, screenshots, portable use) only when
+    // POSATLAS_STATE_DIR names a folder.
+    Autosave* autosave() const { return m_autosave; }
+    // The window's whole state as an autosave: the session, the view in front and the explorer.
+    QByteArray autosaveSnapshot() const;
+    // Asks `text` and answers through `answer(true)` to restore. The default is a window-modal
+    // Restore / Discard box that does not block the caller; tests answer directly.
+    using RecoveryPrompt = std::function<void(const QString& text, std::function<void(bool)> answer)>;
+    void setRecoveryPrompt(RecoveryPrompt prompt) { m_recoveryPrompt = std::move(prompt); }
+    // Offers an autosave left by a run that ended without a clean close (once per window; called
+    // from the event loop right after construction). True when there was one to offer.
+    bool offerRecovery();
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
@@ -94,6 +112,8 @@ private:
     void updateHeatmapPixelSize();
     void setHoverText(const QString& text);
     void showError(const QString& message);
+    void startAutosave(const QString& settingsPath);
+    bool restoreAutosave(const QByteArray& bytes);
 
     std::unique_ptr<Settings> m_settings;
     ScenarioModel* m_model;
@@ -117,6 +137,9 @@ private:
     QString m_lastMessage;
     bool m_computeHidden = false;
     ExplorerWindow* m_explorer = nullptr; // child top-level window, created on first use
+    Autosave* m_autosave = nullptr;
+    RecoveryPrompt m_recoveryPrompt;
+    bool m_recoveryOffered = false;
     bool m_defaultLayoutPending = false;
     // Scenario fields that invalidate the heatmap's zoom window when they change.
     Method m_lastMethod = Method::RoPE;

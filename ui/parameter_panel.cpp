@@ -106,6 +106,9 @@ QWidget* ParameterPanel::makeEditor(const ParamSpec& spec)
             s->spinBox()->setSuffix(QStringLiteral(" ×"));
         s->setAccessibleName(paramText(spec.label));
         connect(s, &LogSlider::valueEdited, this, [this, id = spec.id](double v) { edit(id, v); });
+        connect(s, &LogSlider::valueClamped, this, [this, label = paramText(spec.label)](const QString& text) {
+            emit message(tr("%1: %2").arg(label, text));
+        });
         connect(s, &LogSlider::dragStarted, m_model, &ScenarioModel::beginInteractiveEdit);
         connect(s, &LogSlider::dragFinished, m_model, &ScenarioModel::endInteractiveEdit);
         return s;

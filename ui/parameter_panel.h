@@ -33,6 +33,10 @@ public:
     // True when the row of `id` is currently shown (method and RoPE type filter).
     bool isRowVisible(ParamId id) const;
 
+signals:
+    // A note for the status bar, e.g. a typed value clamped to its parameter's limit.
+    void message(const QString& text);
+
 private:
     void build();
     QWidget* makeEditor(const ParamSpec& spec);

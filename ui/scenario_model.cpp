@@ -460,7 +460,20 @@ bool ScenarioModel::setValue(ParamId id, double value)
         return false;
     }
     const ParamSpec& spec = param_spec(id);
-    const QString text = tr("Change %1").arg(paramText(spec.label));
+    QString text = tr("Change %1").arg(paramText(spec.label));
+    // A scaling type with factor 1 is the identity for most types: picking one would change nothing
+    // visible. Give it a typical factor in the same undo step (when that validates).
+    if (id == ParamId::RopeType && next.rope.rope_type != RopeType::Default && next.rope.factor == 1.0) {
+        Scenario scaled = next;
+        scaled.rope.factor = kDefaultScalingFactor;
+        try {
+            validate_for(scaled, id);
+            next = scaled;
+            text = tr("Change %1 (factor %2)").arg(paramText(spec.label)).arg(kDefaultScalingFactor);
+        } catch (const ParameterError&) {
+            // keep factor 1; the figures say that the scaling is the identity
+        }
+    }
     const int mergeKey = m_interactive ? m_interactiveSerial : -1;
     m_undo->push(new SetScenarioCommand(this, m_scenario, next, text, static_cast<int>(id), mergeKey));
     return true;

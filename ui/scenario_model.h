@@ -130,6 +130,10 @@ void validate_for(const Scenario& s, std::optional<ParamId> changed = std::nullo
 // True when every field of a and b is equal (Scenario has no operator==; RoPE factor lists included).
 bool scenarios_equal(const Scenario& a, const Scenario& b);
 
+// The factor a RoPE scaling type gets when it is chosen while the factor is still 1 (4x: Code Llama's
+// and the PI paper's typical extension).
+inline constexpr double kDefaultScalingFactor = 4.0;
+
 class ScenarioModel : public QObject
 {
     Q_OBJECT

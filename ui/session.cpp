@@ -39,6 +39,8 @@ json settings_to_json(const ViewSettings& v)
             {"pixel_width", v.pixel_width},
             {"pixel_height", v.pixel_height},
             {"small_multiples", v.small_multiples},
+            {"per_panel_scales", v.per_panel_scales},
+            {"subtract_mean", v.subtract_mean},
             {"max_panels", v.max_panels},
             {"max_distance", v.max_distance},
             {"log_x", v.log_x},
@@ -108,6 +110,8 @@ ViewSettings settings_from_json(const json& j)
     read(j, "pixel_width", v.pixel_width, "an integer");
     read(j, "pixel_height", v.pixel_height, "an integer");
     read(j, "small_multiples", v.small_multiples, "true or false");
+    read(j, "per_panel_scales", v.per_panel_scales, "true or false");
+    read(j, "subtract_mean", v.subtract_mean, "true or false");
     read(j, "max_panels", v.max_panels, "an integer");
     read(j, "max_distance", v.max_distance, "an integer");
     read(j, "log_x", v.log_x, "true or false");
@@ -135,6 +139,85 @@ ViewSettings settings_from_json(const json& j)
     if (v.max_distance < 0 || v.max_distance > kMaxDistance)
         fail("views.settings.max_distance: must be in [0, " + std::to_string(kMaxDistance) + "]");
     return v;
+}
+
+json rope_to_json(const RopeParams& p)
+{
+    Scenario s;
+    s.rope = p;
+    return scenario_to_json(s)["rope"];
+}
+
+RopeParams rope_from_json(const json& j, const std::string& where)
+{
+    try {
+        const RopeParams p = scenario_from_json(json{{"rope", j}}).rope;
+        validate(p);
+        return p;
+    } catch (const ScenarioJsonError& e) {
+        fail(where + "." + e.what());
+    } catch (const ParameterError& e) {
+        fail(where + ": " + e.what());
+    }
+}
+
+json explorer_to_json(const ExplorerState& e)
+{
+    json variants = json::array();
+    for (const auto& v : e.variants)
+        variants.push_back({{"kind", v.kind.toStdString()}, {"label", v.label.toStdString()},
+                            {"rope", rope_to_json(v.params)}});
+    return {{"model", rope_to_json(e.model)},
+            {"name", e.name.toStdString()},
+            {"variants", variants},
+            {"target_length", e.target_length},
+            {"current_length", e.current_length},
+            {"tab", e.tab}};
+}
+
+ExplorerState explorer_from_json(const json& j)
+{
+    if (!j.is_object())
+        fail("explorer: expected an object");
+    ExplorerState e;
+    const auto model = j.find("model");
+    if (model == j.end())
+        fail("explorer.model: missing");
+    e.model = rope_from_json(*model, "explorer.model");
+    if (const auto it = j.find("name"); it != j.end()) {
+        if (!it->is_string())
+            fail("explorer.name: expected a string");
+        e.name = QString::fromStdString(it->get<std::string>());
+    }
+    const auto variants = j.find("variants");
+    if (variants == j.end() || !variants->is_array() || variants->size() > 16)
+        fail("explorer.variants: expected an array of at most 16 variants");
+    for (const auto& v : *variants) {
+        if (!v.is_object() || !v.contains("kind") || !v["kind"].is_string() || !v.contains("rope"))
+            fail("explorer.variants: each variant needs a \"kind\" and a \"rope\" object");
+        ExplorerState::Variant out;
+        out.kind = QString::fromStdString(v["kind"].get<std::string>());
+        if (const auto label = v.find("label"); label != v.end() && label->is_string())
+            out.label = QString::fromStdString(label->get<std::string>());
+        out.params = rope_from_json(v["rope"], "explorer.variants.rope");
+        e.variants.push_back(std::move(out));
+    }
+    auto length = [&j](const char* key, std::int64_t& out) {
+        if (const auto it = j.find(key); it != j.end()) {
+            if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > kMaxSeqLen)
+                fail(std::string("explorer.") + key + ": expected an integer in [1, " + std::to_string(kMaxSeqLen)
+                     + "]");
+            out = it->get<std::int64_t>();
+        }
+    };
+    length("target_length", e.target_length);
+    length("current_length", e.current_length);
+    if (const auto it = j.find("tab"); it != j.end()) {
+        if (!it->is_number_integer() || it->get<int>() < 0 || it->get<int>() > 64)
+            fail("explorer.tab: expected a small non-negative integer");
+        e.tab = it->get<int>();
+    }
+    return e;
 }
 
 } // namespace
@@ -165,11 +248,15 @@ QByteArray session_to_json(const Session& s)
     json visible = json::array();
     for (const QString& v : s.visible_views)
         visible.push_back(v.toStdString());
-    const json j{{"format", kFormat},
-                 {"version", kSessionVersion},
-                 {"scenario", scenario_to_json(s.scenario)},
-                 {"views", {{"visible", visible}, {"settings", settings_to_json(s.settings)}}},
-                 {"figure", {{"colormap", s.colormap ? json(colormap_id(*s.colormap).toStdString()) : json("auto")}}}};
+    json j{{"format", kFormat},
+           {"version", kSessionVersion},
+           {"scenario", scenario_to_json(s.scenario)},
+           {"views", {{"visible", visible}, {"settings", settings_to_json(s.settings)}}},
+           {"figure", {{"colormap", s.colormap ? json(colormap_id(*s.colormap).toStdString()) : json("auto")}}}};
+    if (!s.current_view.isEmpty())
+        j["views"]["current"] = s.current_view.toStdString();
+    if (s.explorer)
+        j["explorer"] = explorer_to_json(*s.explorer);
     return QByteArray::fromStdString(j.dump(2)) + '\n';
 }
 
@@ -231,7 +318,14 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir)
                 s.visible_views.push_back(QString::fromStdString(name.get<std::string>()));
             }
         }
+        if (const auto it = views->find("current"); it != views->end()) {
+            if (!it->is_string() || !parse_view_kind(QString::fromStdString(it->get<std::string>())))
+                fail("views.current: unknown view " + it->dump() + " (heatmap, curves, rotation, spectrum)");
+            s.current_view = QString::fromStdString(it->get<std::string>());
+        }
     }
+    if (const auto it = j.find("explorer"); it != j.end())
+        s.explorer = explorer_from_json(*it);
     if (const auto fig = j.find("figure"); fig != j.end() && fig->is_object()) {
         if (const auto it = fig->find("colormap"); it != fig->end()) {
             if (!it->is_string())

@@ -2,7 +2,11 @@
 // opening one shows exactly the same figures, in the GUI or through `posatlas export --session`.
 //
 // Format: {"format": "posatlas-session", "version": 1, "scenario": {...scenario_to_json...},
-//          "views": {"visible": ["heatmap", ...], "settings": {...}}, "figure": {"colormap": "viridis", ...}}
+//          "views": {"visible": ["heatmap", ...], "current": "heatmap", "settings": {...}},
+//          "figure": {"colormap": "viridis", ...},
+//          "explorer": {"model": {...rope...}, "name": "...", "variants": [{"kind": "yarn", "label": "...",
+//                       "rope": {...}}], "target_length": N, "current_length": N, "tab": 0}}
+// "views.current" and "explorer" are optional (autosaves carry them; older readers ignore them).
 // A file whose version is newer than kSessionVersion, or that is not a session, gets a clear
 // SessionError; older versions are upgraded when a reader exists (version 1 is the first).
 #pragma once
@@ -34,12 +38,30 @@ public:
 // Largest session file read (a session is a few kB; LongRoPE factor lists make it longer, never MiBs).
 inline constexpr qint64 kMaxSessionBytes = qint64{64} << 20;
 
+// The context-extension explorer's state: its base model, the compared variants (kind by its stable id,
+// see explorer_model.h variant_kind_id), the target and current lengths and the tab shown.
+struct ExplorerState {
+    struct Variant {
+        QString kind;
+        QString label;
+        RopeParams params;
+    };
+    RopeParams model;
+    QString name;
+    std::vector<Variant> variants;
+    std::int64_t target_length = 0;
+    std::int64_t current_length = 0;
+    int tab = 0;
+};
+
 struct Session {
     Scenario scenario;
     ViewSettings settings;
     std::optional<Colormap> colormap; // nullopt: automatic (diverging for signed data, viridis otherwise)
     QStringList visible_views{QStringLiteral("heatmap"), QStringLiteral("curves"), QStringLiteral("rotation"),
                               QStringLiteral("spectrum")};
+    QString current_view;                // the view in front ("" = not recorded)
+    std::optional<ExplorerState> explorer; // only when the explorer was open
 };
 
 QString view_kind_id(ViewKind k); // "heatmap", "curves", "rotation", "spectrum"

@@ -138,6 +138,12 @@ void SessionActions::syncMenus(const ViewSettings& v, std::optional<Colormap> co
         const QSignalBlocker block(small);
         small->setChecked(v.small_multiples);
     }
+    for (auto [name, on] : {std::pair{"perPanelScalesAction", v.per_panel_scales},
+                            std::pair{"subtractMeanAction", v.subtract_mean}})
+        if (auto* action = w.findChild<QAction*>(QLatin1String(name))) {
+            const QSignalBlocker block(action);
+            action->setChecked(on);
+        }
     if (auto* overlay = w.findChild<QMenu*>(QStringLiteral("overlayMenu")))
         for (QAction* a : overlay->actions()) {
             const QSignalBlocker block(a);

@@ -22,6 +22,7 @@ namespace {
 // Every QSettings key of the application.
 constexpr auto kGeometry = "window/geometry";
 constexpr auto kState = "window/state";
+constexpr auto kExplorerGeometry = "explorer/geometry";
 constexpr auto kScenario = "scenario/last";
 constexpr auto kRecent = "files/recent";
 constexpr auto kColormap = "view/colormap";
@@ -89,6 +90,15 @@ void Settings::setWindowState(const QByteArray& state)
 {
     m_settings->setValue(kState, state);
     m_settings->setValue("window/stateVersion", kStateVersion);
+}
+
+QByteArray Settings::explorerGeometry() const
+{
+    return m_settings->value(kExplorerGeometry).toByteArray();
+}
+void Settings::setExplorerGeometry(const QByteArray& geometry)
+{
+    m_settings->setValue(kExplorerGeometry, geometry);
 }
 
 std::optional<Scenario> Settings::lastScenario() const

@@ -31,6 +31,10 @@ public:
     QByteArray windowState() const;
     void setWindowState(const QByteArray& state);
 
+    // The context-extension explorer's window geometry (saveGeometry()); empty until it was first closed.
+    QByteArray explorerGeometry() const;
+    void setExplorerGeometry(const QByteArray& geometry);
+
     std::optional<Scenario> lastScenario() const;
     void setLastScenario(const Scenario& s);
 

@@ -43,7 +43,8 @@ QString SpectrumView::figureTitle() const
 
 QString SpectrumView::factorText() const
 {
-    return tr("attention factor (logit scale) %1").arg(format_number(m_data.attention_factor, 4));
+    const QString factor = tr("attention factor (logit scale) %1").arg(format_number(m_data.attention_factor, 4));
+    return m_data.note.isEmpty() ? factor : tr("%1 · %2").arg(factor, m_data.note);
 }
 
 CurveData SpectrumView::wavelengthCurves(bool dark) const

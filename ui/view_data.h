@@ -22,6 +22,8 @@ struct HeatmapPanel {
 struct HeatmapData {
     QString title;               // "RoPE logits · base 10000 · d 128"
     QVector<HeatmapPanel> panels; // one panel: a single heatmap; several: small multiples
+    bool per_panel_scales = true;  // ViewSettings' colour choices, so every path that paints this data
+    bool subtract_mean = false;    // (screen, export, command line) colours it the same way
 };
 
 // ----------------------------------------------------------------- curves (decay, buckets, ...)
@@ -79,6 +81,7 @@ struct SpectrumData {
     double target_length = 0.0;
     double attention_factor = 1.0;
     QString scaling_label;                 // "yarn · factor 16"
+    QString note;                          // under the plots: which length θ is for, identity scalings
 };
 
 } // namespace posatlas::ui

@@ -1,6 +1,7 @@
 #include "view_jobs.h"
 
 #include "alibi.h"
+#include "chart_render.h"
 #include "deberta.h"
 #include "decay.h"
 #include "learned.h"
@@ -30,10 +31,59 @@ QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
-// Compact numbers for titles: 10000, 5e+06, 0.0625.
+// Compact numbers for titles, by the GUI's one number policy (chart_render.h format_number): 10000,
+// 5e6, 0.0625.
 QString short_num(double v)
 {
-    return QString::number(v, 'g', 6);
+    return format_number(v, 6);
+}
+
+// The method without its citation, for titles that must fit a docked chart.
+QString short_method_name(Method m)
+{
+    switch (m) {
+    case Method::Sinusoidal: return tr("Sinusoidal");
+    case Method::Learned: return tr("Learned");
+    case Method::Shaw: return tr("Shaw");
+    case Method::TransformerXL: return tr("Transformer-XL");
+    case Method::T5: return tr("T5");
+    case Method::DeBERTa: return tr("DeBERTa");
+    case Method::RoPE: return tr("RoPE");
+    case Method::ALiBi: return tr("ALiBi");
+    case Method::CoPE: return tr("CoPE");
+    }
+    return qs(method_display_name(m));
+}
+
+// Dynamic NTK and LongRoPE choose θ by the current sequence length (rope.seq_len). With none set, every
+// view takes the target length, as core's rope_spectrum does, so the rotation, decay and spectrum views
+// show the same θ; each names that length (length_note).
+bool length_dependent(const RopeParams& p)
+{
+    return p.rope_type == RopeType::Dynamic || p.rope_type == RopeType::LongRope;
+}
+RopeParams rope_for_views(const RopeParams& p)
+{
+    RopeParams q = p;
+    if (length_dependent(p) && p.seq_len == 0)
+        q.seq_len = std::max(p.trained_length(), rope_default_target_length(p));
+    return q;
+}
+QString length_note(const RopeParams& p)
+{
+    if (!length_dependent(p))
+        return {};
+    const std::int64_t n = rope_for_views(p).seq_len;
+    return p.seq_len == 0 ? tr("θ for length %1 (the target length)").arg(n)
+                          : tr("θ for length %1").arg(n);
+}
+// A scaling type whose factor leaves every θ and the attention factor as they were (factor 1, or
+// dynamic NTK below its trained length): the figures say so rather than look unchanged for no reason.
+QString identity_note(const RopeParams& p, const RopeFrequencies& f)
+{
+    if (p.rope_type == RopeType::Default || f.inv_freq != f.inv_freq_original || f.attention_factor != 1.0)
+        return {};
+    return tr("%1 × %2 is the identity here: θ′ = θ").arg(qs(rope_type_id(p.rope_type)), short_num(p.factor));
 }
 
 // Splits [0, 1] into consecutive sub-ranges so that several core calls report one overall progress.
@@ -324,6 +374,8 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     const MatrixKind kind = effective_matrix_kind(s, v);
     HeatmapData data;
     data.title = scenario_caption(s) + QStringLiteral(" · ") + kind_name(kind);
+    data.per_panel_scales = v.per_panel_scales;
+    data.subtract_mean = v.subtract_mean;
 
     MatrixWindow w;
     const std::int64_t n = s.seq_len;
@@ -407,7 +459,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     bool logitCurve = false; // the method's curve is logit against distance (else a unit of its own)
     switch (s.method) {
     case Method::RoPE: {
-        const RopeFrequencies f = compute_rope_frequencies(s.rope);
+        const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.rope));
         data.title = tr("RoPE long-term decay · ") + scenario_caption(s, false);
         data.y_label = tr("relative size");
         // The bound is shown relative to its value at r = 0, so that it shares the axis with the mean
@@ -430,7 +482,10 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
             data.markers.push_back(make_marker(static_cast<double>(rope_default_target_length(s.rope)),
                                                tr("target %1").arg(rope_default_target_length(s.rope))));
         // Short: the note shares a line with the chart's controls. (Bound: Su et al. 2021 sec. 3.4.3.)
-        data.note = tr("bound(0) = %1 · attention factor %2").arg(short_num(bound0), QString::number(f.attention_factor, 'g', 4));
+        data.note = tr("bound(0) = %1 · attention factor %2").arg(short_num(bound0), format_number(f.attention_factor, 4));
+        for (const QString& extra : {length_note(s.rope), identity_note(s.rope, f)})
+            if (!extra.isEmpty())
+                data.note += tr(" · ") + extra;
         break;
     }
     case Method::ALiBi: {
@@ -481,15 +536,29 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     }
     case Method::DeBERTa: {
         data.title = tr("DeBERTa log-bucketed relative position · ") + scenario_caption(s, false);
-        data.y_label = tr("δ(i, j) = bucket(i − j)");
-        CurveSeries series = make_series(tr("bucketed relative position"));
-        series.step = true;
+        data.y_label = tr("relative position δ (bucketed)");
+        // What attention uses is the relative-embedding row, the bucket clamped to the embedding table
+        // (core deberta_c2p_index, minus att_span to read as a relative position); the bucket itself
+        // keeps rising past max_relative_positions, so it is drawn dashed for comparison.
+        const std::int64_t span = deberta_att_span(s.deberta);
+        CurveSeries used = make_series(tr("row used by attention (clamped to ±%1)").arg(span));
+        CurveSeries bucket = make_series(tr("bucket δ before clamping"));
+        used.step = bucket.step = true;
+        bucket.dashed = true;
+        bool clamps = false;
         for (double r : dist) {
-            series.x.push_back(r);
-            series.y.push_back(
-                static_cast<double>(deberta_relative_position(static_cast<std::int64_t>(r), 0, s.deberta)));
+            const auto ri = static_cast<std::int64_t>(r);
+            const auto delta = static_cast<double>(deberta_relative_position(ri, 0, s.deberta));
+            const auto row = static_cast<double>(deberta_c2p_index(s.deberta, ri, 0) - span);
+            clamps = clamps || row != delta;
+            used.x.push_back(r);
+            used.y.push_back(row);
+            bucket.x.push_back(r);
+            bucket.y.push_back(delta);
         }
-        data.series.push_back(std::move(series));
+        data.series.push_back(std::move(used));
+        if (clamps)
+            data.series.push_back(std::move(bucket));
         if (s.deberta.position_buckets > 0)
             data.markers.push_back(make_marker(s.deberta.position_buckets / 2.0,
                                                tr("exact up to %1").arg(s.deberta.position_buckets / 2)));
@@ -498,20 +567,24 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         break;
     }
     default: {
-        data.title = qs(method_display_name(s.method)) + tr(": logit against distance (last query) · ") +
-                     scenario_caption(s, false);
+        // Short: the full method name with its citation made this title longer than a docked chart
+        // (it is in the heatmap's title and the panel); "last query" moves to the note.
+        data.title = tr("%1 logit against distance · %2").arg(short_method_name(s.method), scenario_caption(s, false));
         data.y_label = tr("logit");
         logitCurve = true;
         const std::int64_t query = curve_query(s);
         if (query < s.seq_len - 1) { // a learned table shorter than the sequence
-            data.title = qs(method_display_name(s.method)) +
-                         tr(": logit vs distance (query %1) · ").arg(query) + scenario_caption(s, false);
+            data.title = tr("%1 logit vs distance (query %2) · %3")
+                             .arg(short_method_name(s.method))
+                             .arg(query)
+                             .arg(scenario_caption(s, false));
             data.note = tr("no learned embedding at positions ≥ %1: distances from query %2").arg(query + 1).arg(query);
+        } else {
+            data.note = tr("the last query's logits; distances up to N − 1 = %1: increase the sequence length to "
+                           "see further")
+                            .arg(s.seq_len - 1);
         }
         data.series.push_back(logit_series(s, static_cast<int>(points), cancel, mainProgress, query));
-        if (data.note.isEmpty())
-            data.note =
-                tr("distances up to N − 1 = %1: increase the sequence length to see further").arg(s.seq_len - 1);
         break;
     }
     }
@@ -574,9 +647,11 @@ RotationData rotation_job(const Scenario& s, const ViewSettings& v, const Cancel
     }
     validate(s.rope);
     check_cancel(cancel);
-    const RopeFrequencies f = compute_rope_frequencies(s.rope);
+    const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.rope));
     // m, n and the scaling are in the view's legend and captions; the title names the model's shape.
     data.title = tr("RoPE rotations · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
+    if (const QString note = length_note(s.rope); !note.isEmpty())
+        data.title += tr(" · ") + note;
     data.theta = f.inv_freq;
     data.wavelength = f.wavelength;
     data.angle_q = rope_angles(f, v.query_position);
@@ -613,7 +688,7 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
     const std::int64_t trained = s.rope.trained_length();
     const std::int64_t target = std::max(trained, rope_default_target_length(s.rope));
     const FrequencySpectrum sp = rope_spectrum(s.rope, trained, target);
-    const RopeFrequencies f = compute_rope_frequencies(s.rope);
+    const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.rope));
     data.title =
         tr("RoPE frequency spectrum · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
     data.pair.assign(sp.pair.begin(), sp.pair.end());
@@ -630,6 +705,11 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
         s.rope.rope_type == RopeType::Default
             ? tr("no scaling")
             : tr("%1 · factor %2").arg(qs(rope_type_id(s.rope.rope_type)), short_num(f.factor_used));
+    QStringList notes;
+    for (const QString& extra : {length_note(s.rope), identity_note(s.rope, f)})
+        if (!extra.isEmpty())
+            notes << extra;
+    data.note = notes.join(tr(" · "));
     report_progress(progress, 1.0);
     return data;
 }

@@ -31,6 +31,8 @@ struct ViewSettings {
     int pixel_width = 640, pixel_height = 640; // device pixels of the view: the window is downsampled to this
     bool small_multiples = true;               // per-head methods (ALiBi, T5 bias): one small panel per head
     int max_panels = 16; // heads beyond this are sampled evenly (first and last always shown)
+    bool per_panel_scales = true; // small multiples: one colour scale per panel (else one shared scale)
+    bool subtract_mean = false;   // colour each panel's values minus its mean
 
     // Curves. max_distance 0: automatic (four times the model's context, at most kMaxDistance).
     std::int64_t max_distance = 0;
