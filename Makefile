@@ -42,9 +42,9 @@ test: build
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j$(JOBS)
 
 # The whole suite again in a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer (its own
-# build directory). Any report fails: UBSan halts on the first error, ASan aborts. Leak checking is off:
-# Qt's offscreen platform plugin and fontconfig keep allocations alive until exit by design, which
-# LeakSanitizer reports as leaks on every QApplication test.
+# build directory). Any report fails: UBSan halts on the first error, ASan aborts, and LeakSanitizer
+# stays on (the offscreen QApplication tests run leak-free, so no suppression is needed). About 15 min
+# on two free cores (build ~10, tests ~5).
 SANITIZE_DIR ?= build-sanitize
 SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 sanitize: deps
@@ -52,7 +52,7 @@ sanitize: deps
 	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_DIR) -j$(JOBS)
 	cd $(SANITIZE_DIR) && QT_QPA_PLATFORM=offscreen \
-	  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1 \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ctest --output-on-failure -j$(JOBS)
 
