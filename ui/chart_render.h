@@ -121,12 +121,22 @@ public:
 signals:
     void hovered(const QString& readout);
 
+public:
+    // The keyboard crosshair's x in the plot area as a fraction (0 left, 1 right); negative when hidden.
+    double keyboardCrosshair() const { return m_keyFraction; }
+
 protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    // Left / Right move a crosshair one pixel (Shift: a tenth of the plot), Home / End to the ends,
+    // Escape hides it: the readout the mouse gives, from the keyboard.
+    void keyPressEvent(QKeyEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
 
 private:
+    void showKeyboardCrosshair();
     CurveChart* m_chart;
+    double m_keyFraction = -1.0;
 };
 
 // Paints `data` as a chart into `target` of any painter (QImage, QSvgGenerator, QPdfWriter): a fresh

@@ -59,6 +59,9 @@ public:
     quint64 generation(ViewKind kind) const;
     // A job whose result is still awaited (running or debounced).
     bool busy() const;
+    // Blocks until every worker has returned, superseded jobs included (those are no longer awaited by
+    // busy()): for measurements and tests that need no job to hold memory. False on timeout.
+    bool waitForWorkers(int msecs) { return m_pool.waitForDone(msecs); }
 
 signals:
     void heatmapReady(const posatlas::ui::HeatmapData& data);

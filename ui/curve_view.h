@@ -27,6 +27,7 @@ public:
 
     void renderFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const override;
     QString figureTitle() const override { return m_data.title; }
+    CurveChartView* chartView() const { return m_chartView; }
 
 signals:
     void hovered(const QString& readout); // "x = 12 · RoPE: 0.53 · ALiBi: -1.2"

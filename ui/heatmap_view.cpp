@@ -4,6 +4,7 @@
 #include "heatmap_layout.h"
 
 #include <QFontMetricsF>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -46,7 +47,10 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
 {
     setMouseTracking(true);
     setCursor(Qt::CrossCursor);
+    setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(160, 120);
+    setToolTip(tr("Wheel or + / −: zoom · drag or arrow keys: pan · double-click or 0: show everything · "
+                  "hover: the value under the cursor"));
     setAttribute(Qt::WA_OpaquePaintEvent);
     m_viewportTimer.setSingleShot(true);
     m_viewportTimer.setInterval(kViewportDebounceMs);
@@ -421,9 +425,14 @@ void HeatmapView::wheelEvent(QWheelEvent* event)
     }
     const QRectF heat = L.panels[i].heat;
     const double fx = (pos.x() - heat.left()) / heat.width(), fy = (pos.y() - heat.top()) / heat.height();
-    const double pc = m_view.col0 + fx * m_view.cols, pr = m_view.row0 + fy * m_view.rows;
     // One wheel notch (120) zooms by 20 %; the position under the cursor stays put.
-    const double factor = std::pow(0.8, event->angleDelta().y() / 120.0);
+    zoomAbout(fx, fy, std::pow(0.8, event->angleDelta().y() / 120.0));
+    event->accept();
+}
+
+void HeatmapView::zoomAbout(double fx, double fy, double factor)
+{
+    const double pc = m_view.col0 + fx * m_view.cols, pr = m_view.row0 + fy * m_view.rows;
     m_view.cols *= factor;
     m_view.rows *= factor;
     m_view.rows = std::clamp(m_view.rows, std::min(kMinSpan, m_home.rows), m_home.rows);
@@ -432,7 +441,29 @@ void HeatmapView::wheelEvent(QWheelEvent* event)
     m_view.row0 = pr - fy * m_view.rows;
     clampView();
     viewChanged();
-    event->accept();
+}
+
+void HeatmapView::keyPressEvent(QKeyEvent* event)
+{
+    if (m_home.rows <= 0) {
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    const double step = event->modifiers() & Qt::ShiftModifier ? 1.0 : 0.1;
+    switch (event->key()) {
+    case Qt::Key_Left: m_view.col0 -= step * m_view.cols; break;
+    case Qt::Key_Right: m_view.col0 += step * m_view.cols; break;
+    case Qt::Key_Up: m_view.row0 -= step * m_view.rows; break;
+    case Qt::Key_Down: m_view.row0 += step * m_view.rows; break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomAbout(0.5, 0.5, 0.8); return;
+    case Qt::Key_Minus: zoomAbout(0.5, 0.5, 1.25); return;
+    case Qt::Key_0:
+    case Qt::Key_Home: resetViewport(); return;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    clampView();
+    viewChanged();
 }
 
 void HeatmapView::mousePressEvent(QMouseEvent* event)

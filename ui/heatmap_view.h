@@ -93,6 +93,9 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    // Arrows pan by a tenth of the window (Shift: a whole window), + and − zoom about the centre,
+    // 0 (or Home) shows everything again: what the wheel, a drag and a double-click do.
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     // Extent of a panel's cells along one axis, in positions: cell k covers [lo + k step, lo + (k+1) step).
@@ -133,6 +136,7 @@ private:
     void paintHover(QPainter& painter) const;
     QString readoutAt(const QPointF& pos, int* panel = nullptr) const;
     void clampView();
+    void zoomAbout(double fx, double fy, double factor); // fx, fy: fraction of the window that stays put
     void viewChanged();
     int panelAt(const QPointF& pos, const Layout& layout) const;
     Layout screenLayout() const;

@@ -28,6 +28,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <functional>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QShowEvent>
@@ -228,6 +229,7 @@ void MainWindow::createMenus()
         tr("Read a Hugging Face config.json and apply its positional parameters (one undo step)"));
     m_sessions->addOpenAction(file);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     rebuildRecentMenu();
     file->addSeparator();
     m_sessions->addSaveAndExportActions(file); // Save Session, Export Figure, Export Data
@@ -249,6 +251,7 @@ void MainWindow::createMenus()
 
     // ---- Presets, grouped by family
     QMenu* presets = menuBar()->addMenu(tr("&Presets"));
+    presets->setObjectName(QStringLiteral("presetsMenu"));
     presets->setToolTipsVisible(true);
     std::map<QString, QMenu*> families;
     for (const PresetInfo& p : list_presets()) {
@@ -270,10 +273,25 @@ void MainWindow::createMenus()
 
     // ---- View
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(m_panelDock->toggleViewAction());
-    for (ViewKind k : kAllViewKinds)
-        view->addAction(dock(k)->toggleViewAction());
-    view->addAction(m_importDock->toggleViewAction());
+    // The docks' show/hide entries, with a mnemonic on their first letter (Alt+V, then the letter).
+    for (QDockWidget* d : {m_panelDock, dock(ViewKind::Heatmap), dock(ViewKind::Curves), dock(ViewKind::Rotation),
+                           dock(ViewKind::Spectrum), m_importDock}) {
+        QAction* toggle = d->toggleViewAction();
+        toggle->setText(QLatin1Char('&') + d->windowTitle());
+        view->addAction(toggle);
+    }
+    // Every view from the keyboard: shows its dock, brings it to the front and gives it the focus, where
+    // arrows, + / − and the crosshair keys work (Help > Keyboard and Mouse).
+    QMenu* goTo = view->addMenu(tr("&Go to View"));
+    goTo->setObjectName(QStringLiteral("goToViewMenu"));
+    const std::pair<ViewKind, QString> goTargets[] = {{ViewKind::Heatmap, tr("&Heatmap")},
+                                                      {ViewKind::Curves, tr("&Curves")},
+                                                      {ViewKind::Rotation, tr("&Rotation")},
+                                                      {ViewKind::Spectrum, tr("&Spectrum")}};
+    int goKey = 1;
+    for (const auto& [kind, text] : goTargets) {
+        goTo->addAction(text, QKeySequence(tr("Ctrl+%1").arg(goKey++)), this, [this, kind = kind] { focusView(kind); });
+    }
     view->addSeparator();
     m_matrixKindMenu = view->addMenu(tr("Heatmap &Matrix"));
     m_matrixKindGroup = new QActionGroup(this);
@@ -352,6 +370,8 @@ void MainWindow::createMenus()
 
     // ---- Help
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard and Mouse"), QKeySequence::HelpContents, this,
+                    [this] { showKeyboardHelp(); });
     help->addAction(tr("&About PosAtlas"), this, [this] {
         QMessageBox::about(
             this, tr("About PosAtlas"),
@@ -361,6 +381,70 @@ void MainWindow::createMenus()
                "positions.")
                 .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::focusView(ViewKind kind)
+{
+    QDockWidget* d = dock(kind);
+    d->show();
+    d->raise();
+    QWidget* target = kind == ViewKind::Heatmap   ? static_cast<QWidget*>(m_heatmap)
+                      : kind == ViewKind::Curves  ? static_cast<QWidget*>(m_curves->chartView())
+                      : kind == ViewKind::Rotation ? static_cast<QWidget*>(m_rotationControls)
+                                                   : static_cast<QWidget*>(m_spectrum);
+    // A view built of charts takes the focus in its first chart.
+    if (target->focusPolicy() == Qt::NoFocus)
+        if (auto* chart = target->findChild<CurveChartView*>())
+            target = chart;
+    target->setFocus(Qt::ShortcutFocusReason);
+}
+
+QString MainWindow::keyboardHelpHtml() const
+{
+    // Shortcuts come from the menus themselves, so the list cannot drift from what the keys do.
+    QString rows;
+    const std::function<void(const QMenu*, const QString&)> walk = [&](const QMenu* menu, const QString& path) {
+        for (const QAction* a : menu->actions()) {
+            const QString name = path + QStringLiteral(" › ") + QString(a->text()).remove(QLatin1Char('&'));
+            if (a->menu()) {
+                walk(a->menu(), name);
+                continue;
+            }
+            if (a->shortcut().isEmpty())
+                continue;
+            rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                        .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(), name.toHtmlEscaped());
+        }
+    };
+    for (const QAction* a : menuBar()->actions())
+        if (a->menu())
+            walk(a->menu(), QString(a->text()).remove(QLatin1Char('&')));
+    const std::pair<QString, QString> gestures[] = {
+        {tr("Heatmap: wheel, or + / −"), tr("zoom about the cursor (keys: about the centre)")},
+        {tr("Heatmap: drag, or arrow keys"), tr("pan (Shift + arrows: a whole window)")},
+        {tr("Heatmap: double-click, or 0 / Home"), tr("show the whole matrix again")},
+        {tr("Heatmap: hover"), tr("the value of the cell under the cursor, in the status bar")},
+        {tr("Curves: hover, or Left / Right"), tr("crosshair with the exact values at that distance "
+                                                  "(Shift: larger steps; Home / End: the ends; Esc hides it)")},
+        {tr("Rotation: slider, spin box, Play"), tr("query position m; the key position n has its own box")},
+        {tr("Parameters: drag a slider"), tr("one undo step per drag; Ctrl+Z works from any box")},
+        {tr("Window: drop a config.json or a session"), tr("opens it, as File › Open")},
+        {tr("Tab / Shift+Tab"), tr("move the focus between controls and views")},
+    };
+    QString gestureRows;
+    for (const auto& [what, effect] : gestures)
+        gestureRows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(what.toHtmlEscaped(), effect.toHtmlEscaped());
+    return QStringLiteral("<h3>%1</h3><table cellpadding=3>%2</table><h3>%3</h3><table cellpadding=3>%4</table>")
+        .arg(tr("Mouse and view keys"), gestureRows, tr("Shortcuts"), rows);
+}
+
+void MainWindow::showKeyboardHelp()
+{
+    QMessageBox box(this);
+    box.setWindowTitle(tr("Keyboard and Mouse"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(keyboardHelpHtml());
+    box.exec();
 }
 
 void MainWindow::createStatusBar()
@@ -600,6 +684,10 @@ void MainWindow::onScenarioChanged()
     // The application's name last: platforms that append the display name see it already there and do
     // not add it a second time ("PosAtlas — … — PosAtlas").
     setWindowTitle(tr("%1 — %2").arg(scenario_caption(s), QStringLiteral("PosAtlas")));
+
+    // A readout of another method's figure would describe numbers no longer shown.
+    if (s.method != m_lastMethod)
+        m_hoverLabel->clear();
 
     // The zoom window belongs to the previous matrix shape.
     ViewSettings v = m_scheduler->viewSettings();

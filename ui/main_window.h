@@ -55,6 +55,10 @@ public:
     HeatmapView* heatmapView() const { return m_heatmap; }
     CurveView* curveView() const { return m_curves; }
     RotationView* rotationView() const { return m_rotation; }
+    // Shows, raises and focuses a view (View > Go to View, Ctrl+1 … Ctrl+4).
+    void focusView(ViewKind kind);
+    // Help > Keyboard and Mouse: the gestures, and every shortcut of the menus.
+    QString keyboardHelpHtml() const;
     SpectrumView* spectrumView() const { return m_spectrum; }
     QDockWidget* dock(ViewKind kind) const { return m_viewDocks[static_cast<std::size_t>(kind)]; }
     QDockWidget* importDock() const { return m_importDock; }
@@ -107,6 +111,7 @@ private:
     void saveToSettings();
     void rebuildRecentMenu();
     void showImportReport(const QString& title, const ConfigImport& result);
+    void showKeyboardHelp();
     void onScenarioChanged();
     void updateViewEnabled();
     void updateHeatmapPixelSize();

@@ -13,6 +13,9 @@
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
+#include <QEvent>
+#include <QIcon>
+#include <QPixmap>
 
 #include <algorithm>
 #include <cmath>
@@ -510,11 +513,51 @@ void RotationControls::advance()
     setPositionInternal(m, true);
 }
 
+namespace {
+
+// Play / pause drawn in the palette's button text colour. The style's standard media icons are fixed
+// dark greys: on the dark theme they stood at ~1.2:1 against the background (WCAG AA asks 3:1 of a
+// control's graphics).
+QIcon media_icon(bool playing, const QColor& color)
+{
+    QIcon icon;
+    for (int size : {16, 24, 32, 48}) {
+        QPixmap pm(size, size);
+        pm.fill(Qt::transparent);
+        QPainter p(&pm);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(Qt::NoPen);
+        p.setBrush(color);
+        const double u = size / 16.0;
+        if (playing) {
+            p.drawRect(QRectF(4 * u, 3 * u, 3 * u, 10 * u));
+            p.drawRect(QRectF(9 * u, 3 * u, 3 * u, 10 * u));
+        } else {
+            const QPointF tri[] = {{4.5 * u, 2.5 * u}, {13 * u, 8 * u}, {4.5 * u, 13.5 * u}};
+            p.drawPolygon(tri, 3);
+        }
+        p.end();
+        icon.addPixmap(pm);
+    }
+    return icon;
+}
+
+} // namespace
+
 void RotationControls::updatePlayButton()
 {
     const bool playing = isPlaying();
-    m_play->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    // This widget's palette: on a theme change it is updated before the button's own.
+    m_play->setIcon(media_icon(playing, palette().color(QPalette::ButtonText)));
     m_play->setText(playing ? tr("Pause") : tr("Play"));
+}
+
+void RotationControls::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange ||
+        event->type() == QEvent::StyleChange)
+        updatePlayButton();
+    QWidget::changeEvent(event);
 }
 
 } // namespace posatlas::ui

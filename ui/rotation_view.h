@@ -63,6 +63,7 @@ public:
     void setSpeed(double positions_per_second);
     double speed() const;
     bool isPlaying() const { return m_timer.isActive(); }
+    QToolButton* playButton() const { return m_play; }
 
 public slots:
     void play();
@@ -73,6 +74,9 @@ signals:
     void positionChanged(double m);
     void keyPositionChanged(double n);
     void playingChanged(bool playing);
+
+protected:
+    void changeEvent(QEvent* event) override; // a new palette (theme) repaints the play icon
 
 private:
     void setPositionInternal(double m, bool notify);

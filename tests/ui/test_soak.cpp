@@ -1,7 +1,7 @@
 // A soak test of the main window: a seeded random walk through what a user does (switch method, move
 // parameters through the model, switch and hide views, undo and redo, load presets, toggle view
 // options), bounded in time. It checks that nothing crashes or throws, that the window still computes
-// at the end, and that memory levels off: the resident set grows by less than kMaxSecondHalfGrowth
+// at the end, and that memory levels off: the heap in use grows by less than kMaxSecondHalfGrowth
 // during the second half of the walk, after the first half has filled caches and allocator pools.
 #include "compute_scheduler.h"
 #include "main_window.h"
@@ -34,18 +34,26 @@ namespace {
 const qint64 kWalkMs = qEnvironmentVariableIntValue("POSATLAS_SOAK_MS") > 0
                            ? qEnvironmentVariableIntValue("POSATLAS_SOAK_MS")
                            : 20000;
-constexpr double kMaxSecondHalfGrowth = 16.0 * 1024 * 1024; // bytes, in the canonical state below
+// The undo stack keeps growing by design (about 1 KiB per step: two scenarios); measured: +1.1 MiB over
+// the second half. A leak of a few KiB per step would exceed this.
+constexpr double kMaxSecondHalfGrowth = 4.0 * 1024 * 1024; // bytes in use, in the canonical state below
 
+// What the program holds on the heap: glibc's count of bytes in use in every arena plus its mmapped
+// blocks (mallinfo2). The resident set also counts freed memory that an arena keeps for reuse, which
+// varies with how many worker threads happened to allocate at once; that is not a leak, and made the
+// RSS comparison fail at random. Elsewhere, the resident set.
 double residentBytes()
 {
-#if defined(__GLIBC__)
-    malloc_trim(0); // free pages the allocator kept: measure what is held, not what is cached
-#endif
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    const struct mallinfo2 mi = mallinfo2();
+    return static_cast<double>(mi.uordblks) + static_cast<double>(mi.hblkhd);
+#else
     QFile statm(QStringLiteral("/proc/self/statm"));
     if (!statm.open(QIODevice::ReadOnly))
         return -1.0;
     const QList<QByteArray> fields = statm.readAll().split(' ');
     return fields.size() > 1 ? fields[1].toDouble() * static_cast<double>(sysconf(_SC_PAGESIZE)) : -1.0;
+#endif
 }
 
 bool waitIdle(ComputeScheduler* s, int timeoutMs = 30000)
@@ -135,7 +143,10 @@ private slots:
             model->setScenario(Scenario{}, QStringLiteral("soak checkpoint"));
             waitIdle(w.scheduler());
             // A superseded job can still be finishing on a worker (it stops at its next cancel check,
-            // later on a loaded machine) and holds its matrices until then: wait for a steady reading.
+            // much later on a loaded machine) and holds its matrices until then: the scheduler no longer
+            // waits for it, but the measurement must. Then wait for a steady reading.
+            w.scheduler()->waitForWorkers(60000);
+            QCoreApplication::processEvents();
             double rss = residentBytes();
             for (int i = 0; i < 40; ++i) {
                 QTest::qWait(250);
@@ -162,11 +173,21 @@ private slots:
                 rssHalf = settle();
         }
         const double rssEnd = settle();
-        qInfo("%d steps; RSS at half time %.1f MiB, at the end %.1f MiB", steps, rssHalf / 1048576.0,
+        qInfo("%d steps; heap in use at half time %.1f MiB, at the end %.1f MiB", steps, rssHalf / 1048576.0,
               rssEnd / 1048576.0);
         QVERIFY(steps > 150);
-        QVERIFY2(rssEnd - rssHalf < kMaxSecondHalfGrowth,
-                 qPrintable(QStringLiteral("RSS grew by %1 MiB in the second half").arg((rssEnd - rssHalf) / 1048576.0)));
+#if defined(__SANITIZE_ADDRESS__)
+        // AddressSanitizer keeps freed memory in its quarantine (256 MiB by default) on purpose: the
+        // resident set then measures the quarantine, not what the program holds. It reports real leaks
+        // itself (LeakSanitizer is on in that build), so only the crash and liveness checks run here.
+        const bool measureMemory = false;
+#else
+        const bool measureMemory = true;
+#endif
+        if (measureMemory) {
+            QVERIFY2(rssEnd - rssHalf < kMaxSecondHalfGrowth,
+                 qPrintable(QStringLiteral("the heap in use grew by %1 MiB in the second half").arg((rssEnd - rssHalf) / 1048576.0)));
+        }
 
         // Still alive and computing: every view visible, one more change, results arrive.
         for (ViewKind k : kAllViewKinds)
