@@ -187,23 +187,23 @@ void add_content(const ContentParams& content, bool key, int d, std::int64_t beg
 // Block means of the content vectors over each block [b[t], b[t + 1]) clipped to [lo, hi) (the
 // positions that exist); `valid` receives each block's clipped size. Rows with no position are 0.
 Eigen::MatrixXd content_block_means(const Context& c, bool key, int d, const std::vector<std::int64_t>& b,
-                                    std::int64_t lo, std::int64_t hi, std::vector<std::int64_t>& valid)
+                                    std::int64_t lo, std::int64_t hi, std::vector<std::int64_t>& valid,
+                                    double progress_from, double progress_to)
 {
+    std::vector<std::int64_t> clipped(b.size());
+    for (std::size_t t = 0; t < b.size(); ++t)
+        clipped[t] = std::clamp(b[t], lo, std::max(lo, hi));
+    const Eigen::MatrixXd cum = cumulative_at(
+        clipped, d, [&](std::int64_t begin, std::int64_t end, double* acc) { add_content(c.s.content, key, d, begin, end, acc); },
+        c.cancel, c.progress, progress_from, progress_to);
     const auto n = static_cast<std::int64_t>(b.size()) - 1;
     Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, d);
     valid.assign(static_cast<std::size_t>(n), 0);
-    check_cancel(c.cancel);
-    // Rows of a column-major matrix are strided: sum into a contiguous buffer per block.
-#pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t t = 0; t < n; ++t) {
-        const std::int64_t begin = std::max(lo, b[static_cast<std::size_t>(t)]);
-        const std::int64_t end = std::min(hi, b[static_cast<std::size_t>(t) + 1]);
-        if (begin >= end)
-            continue;
-        Eigen::VectorXd acc = Eigen::VectorXd::Zero(d);
-        add_content(c.s.content, key, d, begin, end, acc.data());
-        m.row(t) = acc.transpose() / static_cast<double>(end - begin);
-        valid[static_cast<std::size_t>(t)] = end - begin;
+        const std::int64_t len = clipped[static_cast<std::size_t>(t) + 1] - clipped[static_cast<std::size_t>(t)];
+        valid[static_cast<std::size_t>(t)] = len;
+        if (len > 0)
+            m.row(t) = (cum.row(t + 1) - cum.row(t)) / static_cast<double>(len);
     }
     return m;
 }
@@ -248,44 +248,42 @@ Eigen::MatrixXd rope_block_means(const Context& c, const RopeFrequencies& f, boo
         return m;
     }
     constexpr std::int64_t kResync = 256;
-    check_cancel(c.cancel);
-#pragma omp parallel
-    {
-        Eigen::VectorXd x(d), acc(d);
-        std::vector<double> cs(static_cast<std::size_t>(pairs)), sn(cs.size()), step_c(cs.size()), step_s(cs.size());
-        for (int i = 0; i < pairs; ++i) {
-            step_c[static_cast<std::size_t>(i)] = std::cos(f.inv_freq[static_cast<std::size_t>(i)]);
-            step_s[static_cast<std::size_t>(i)] = std::sin(f.inv_freq[static_cast<std::size_t>(i)]);
-        }
-#pragma omp for schedule(dynamic, 1)
-        for (std::int64_t t = 0; t < n; ++t) {
-            const std::int64_t begin = b[static_cast<std::size_t>(t)], end = b[static_cast<std::size_t>(t) + 1];
-            acc.setZero();
-            for (std::int64_t p = begin; p < end; ++p) {
-                content_vector_into(c.s.content, key, d, p, x.data());
-                const bool exact = (p - begin) % kResync == 0;
-                for (int i = 0; i < pairs; ++i) {
-                    const auto u = static_cast<std::size_t>(i);
-                    if (exact) {
-                        const double angle = static_cast<double>(p) * f.inv_freq[u];
-                        cs[u] = std::cos(angle);
-                        sn[u] = std::sin(angle);
-                    } else {
-                        const double nc = cs[u] * step_c[u] - sn[u] * step_s[u];
-                        sn[u] = sn[u] * step_c[u] + cs[u] * step_s[u];
-                        cs[u] = nc;
-                    }
-                    const auto [j1, j2] = rope_pair(i, f.rotary_dim, pairing);
-                    acc[j1] += x[j1] * cs[u] - x[j2] * sn[u];
-                    acc[j2] += x[j1] * sn[u] + x[j2] * cs[u];
+    std::vector<double> step_c(static_cast<std::size_t>(pairs)), step_s(step_c.size());
+    for (std::size_t i = 0; i < step_c.size(); ++i) {
+        step_c[i] = std::cos(f.inv_freq[i]);
+        step_s[i] = std::sin(f.inv_freq[i]);
+    }
+    const auto add_rotated = [&](std::int64_t begin, std::int64_t end, double* acc) {
+        std::vector<double> x(static_cast<std::size_t>(d)), cs(step_c.size()), sn(step_c.size());
+        for (std::int64_t p = begin; p < end; ++p) {
+            content_vector_into(c.s.content, key, d, p, x.data());
+            const bool exact = (p - begin) % kResync == 0;
+            for (int i = 0; i < pairs; ++i) {
+                const auto u = static_cast<std::size_t>(i);
+                if (exact) {
+                    const double angle = static_cast<double>(p) * f.inv_freq[u];
+                    cs[u] = std::cos(angle);
+                    sn[u] = std::sin(angle);
+                } else {
+                    const double next = cs[u] * step_c[u] - sn[u] * step_s[u];
+                    sn[u] = sn[u] * step_c[u] + cs[u] * step_s[u];
+                    cs[u] = next;
                 }
-                for (int j = f.rotary_dim; j < d; ++j)
-                    acc[j] += x[j];
+                const auto [j1, j2] = rope_pair(i, f.rotary_dim, pairing);
+                const double x1 = x[static_cast<std::size_t>(j1)], x2 = x[static_cast<std::size_t>(j2)];
+                acc[j1] += x1 * cs[u] - x2 * sn[u];
+                acc[j2] += x1 * sn[u] + x2 * cs[u];
             }
-            const double inv_len = 1.0 / static_cast<double>(end - begin);
-            for (int j = 0; j < d; ++j)
-                m(t, j) = acc[j] * inv_len * (j < f.rotary_dim ? af : 1.0);
+            for (int j = f.rotary_dim; j < d; ++j)
+                acc[j] += x[static_cast<std::size_t>(j)];
         }
+    };
+    const Eigen::MatrixXd cum =
+        cumulative_at(b, d, add_rotated, c.cancel, c.progress, key ? 0.45 : 0.0, key ? 0.9 : 0.45);
+    for (std::int64_t t = 0; t < n; ++t) {
+        const double inv_len = 1.0 / static_cast<double>(b[static_cast<std::size_t>(t) + 1] - b[static_cast<std::size_t>(t)]);
+        for (int j = 0; j < d; ++j)
+            m(t, j) = (cum(t + 1, j) - cum(t, j)) * inv_len * (j < f.rotary_dim ? af : 1.0);
     }
     return m;
 }
@@ -294,9 +292,7 @@ void rope_block_logits(Context& c)
 {
     const RopeFrequencies f = compute_rope_frequencies(c.s.rope);
     const Eigen::MatrixXd q = rope_block_means(c, f, false, c.rb);
-    report_progress(c.progress, 0.4);
     const Eigen::MatrixXd k = rope_block_means(c, f, true, c.cb);
-    report_progress(c.progress, 0.8);
     check_cancel(c.cancel);
     gemm_nt(q, k, 1.0 / std::sqrt(static_cast<double>(c.s.rope.head_dim)), c.precision, c.out.values);
     report_progress(c.progress, 1.0);
@@ -349,10 +345,8 @@ void absolute_block_logits(Context& c)
     const Eigen::MatrixXd pc = position_block_means(c, c.cb, vc);
     const int d = static_cast<int>(pr.cols());
     const std::int64_t limit = c.learned ? c.learned->trained_length() : std::numeric_limits<std::int64_t>::max();
-    const Eigen::MatrixXd q = content_block_means(c, false, d, c.rb, 0, limit, cr) + pr;
-    report_progress(c.progress, 0.4);
-    const Eigen::MatrixXd k = content_block_means(c, true, d, c.cb, 0, limit, cc) + pc;
-    report_progress(c.progress, 0.8);
+    const Eigen::MatrixXd q = content_block_means(c, false, d, c.rb, 0, limit, cr, 0.0, 0.45) + pr;
+    const Eigen::MatrixXd k = content_block_means(c, true, d, c.cb, 0, limit, cc, 0.45, 0.9) + pc;
     check_cancel(c.cancel);
     gemm_nt(q, k, 1.0 / std::sqrt(static_cast<double>(d)), c.precision, c.out.values);
     for (Eigen::Index s = 0; s < c.out.values.cols(); ++s)
@@ -396,13 +390,13 @@ Eigen::MatrixXd masked_content_sums(const Context& c, int d, bool causal)
         [&](std::int64_t b, std::int64_t e, double* acc) {
             add_content(c.s.content, false, d, std::max(b, r_lo), std::min(e, r_hi), acc);
         },
-        c.cancel);
+        c.cancel, c.progress, 0.3, 0.55);
     const Eigen::MatrixXd ck = cumulative_at(
         u, d,
         [&](std::int64_t b, std::int64_t e, double* acc) {
             add_content(c.s.content, true, d, std::max(b, c_lo), std::min(e, c_hi), acc);
         },
-        c.cancel);
+        c.cancel, c.progress, 0.55, 0.8);
     const auto at = [&](std::int64_t x) { return std::lower_bound(u.begin(), u.end(), x) - u.begin(); };
     // Sum over [x, y) of a cumulative table, both ends boundaries.
     const auto range = [&](const Eigen::MatrixXd& cum, std::int64_t x, std::int64_t y) -> Eigen::RowVectorXd {
@@ -410,8 +404,13 @@ Eigen::MatrixXd masked_content_sums(const Context& c, int d, bool causal)
     };
     const auto R = static_cast<std::int64_t>(c.rb.size()) - 1, C = static_cast<std::int64_t>(c.cb.size()) - 1;
     Eigen::MatrixXd sums(R, C);
+    // Column chunks so that cancel is polled (on this thread) between them.
+    constexpr std::int64_t kColumns = 16;
+    for (std::int64_t s0 = 0; s0 < C; s0 += kColumns) {
+    check_cancel(c.cancel);
+    const std::int64_t s1 = std::min(C, s0 + kColumns);
 #pragma omp parallel for schedule(dynamic, 1) collapse(2)
-    for (std::int64_t s = 0; s < C; ++s)
+    for (std::int64_t s = s0; s < s1; ++s)
         for (std::int64_t r = 0; r < R; ++r) {
             const std::int64_t i0 = c.rb[static_cast<std::size_t>(r)], i1 = c.rb[static_cast<std::size_t>(r) + 1];
             const std::int64_t j0 = c.cb[static_cast<std::size_t>(s)], j1 = c.cb[static_cast<std::size_t>(s) + 1];
@@ -438,6 +437,8 @@ Eigen::MatrixXd masked_content_sums(const Context& c, int d, bool causal)
             }
             sums(r, s) = sum;
         }
+    report_progress(c.progress, 0.8 + 0.2 * static_cast<double>(s1) / static_cast<double>(C));
+    }
     return sums;
 }
 

@@ -87,22 +87,42 @@ OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std
 
 Eigen::MatrixXd cumulative_at(const std::vector<std::int64_t>& boundaries, int dim,
                               const std::function<void(std::int64_t, std::int64_t, double*)>& add_segment,
-                              const CancelFn& cancel)
+                              const CancelFn& cancel, const ProgressFn& progress, double progress_from,
+                              double progress_to)
 {
     const auto n = static_cast<std::int64_t>(boundaries.size());
-    // Row-major scratch: one contiguous dim-vector per segment.
-    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> seg =
-        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>::Zero(std::max<std::int64_t>(n, 1), dim);
-    check_cancel(cancel);
+    Eigen::MatrixXd cum = Eigen::MatrixXd::Zero(std::max<std::int64_t>(n, 1), dim);
+    if (n < 2)
+        return cum;
+    // Pieces: (segment t, begin, end) with end - begin <= kCumulativePiece.
+    struct Piece {
+        std::int64_t segment, begin, end;
+    };
+    std::vector<Piece> pieces;
+    for (std::int64_t t = 1; t < n; ++t)
+        for (std::int64_t b = boundaries[static_cast<std::size_t>(t - 1)]; b < boundaries[static_cast<std::size_t>(t)];
+             b += kCumulativePiece)
+            pieces.push_back({t, b, std::min(b + kCumulativePiece, boundaries[static_cast<std::size_t>(t)])});
+    const auto np = static_cast<std::int64_t>(pieces.size());
+    // Row-major scratch: one contiguous dim-vector per piece of the current round.
+    constexpr std::int64_t kRound = 64;
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> part(std::min(np, kRound), dim);
+    for (std::int64_t p0 = 0; p0 < np; p0 += kRound) {
+        check_cancel(cancel);
+        const std::int64_t p1 = std::min(np, p0 + kRound);
+        part.setZero();
 #pragma omp parallel for schedule(dynamic, 1)
+        for (std::int64_t p = p0; p < p1; ++p)
+            add_segment(pieces[static_cast<std::size_t>(p)].begin, pieces[static_cast<std::size_t>(p)].end,
+                        part.row(p - p0).data());
+        // Pieces arrive in segment order: add each to its segment's row, then prefix-sum at the end.
+        for (std::int64_t p = p0; p < p1; ++p)
+            cum.row(pieces[static_cast<std::size_t>(p)].segment) += part.row(p - p0);
+        report_progress(progress, progress_from + (progress_to - progress_from) * static_cast<double>(p1)
+                                                      / static_cast<double>(np));
+    }
     for (std::int64_t t = 1; t < n; ++t)
-        add_segment(boundaries[static_cast<std::size_t>(t - 1)], boundaries[static_cast<std::size_t>(t)],
-                    seg.row(t).data());
-    check_cancel(cancel);
-    Eigen::MatrixXd cum(n, dim);
-    cum.row(0).setZero();
-    for (std::int64_t t = 1; t < n; ++t)
-        cum.row(t) = cum.row(t - 1) + seg.row(t);
+        cum.row(t) += cum.row(t - 1);
     return cum;
 }
 

@@ -50,9 +50,14 @@ OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& row_boundarie
 
 // Cumulative sums at boundaries: row t of the result is sum_{p = boundaries[0]}^{boundaries[t] - 1}
 // v(p) (row 0 is zero), for sorted boundaries. `add_segment(begin, end, acc)` must add
-// sum_{p=begin}^{end-1} v(p) into acc (dim entries); segments are processed in parallel.
+// sum_{p=begin}^{end-1} v(p) into acc (dim entries) and be safe to call from OpenMP threads. Segments
+// are cut into pieces of at most kCumulativePiece positions, run in parallel in rounds; between
+// rounds (on the calling thread) cancel is polled and progress reported from `progress_from` to
+// `progress_to`, so even one block of 10^7 positions can be cancelled within a round.
+inline constexpr std::int64_t kCumulativePiece = std::int64_t{1} << 14;
 Eigen::MatrixXd cumulative_at(const std::vector<std::int64_t>& boundaries, int dim,
                               const std::function<void(std::int64_t, std::int64_t, double*)>& add_segment,
-                              const CancelFn& cancel = {});
+                              const CancelFn& cancel = {}, const ProgressFn& progress = {},
+                              double progress_from = 0.0, double progress_to = 1.0);
 
 } // namespace posatlas

@@ -37,7 +37,8 @@ TEST(BlockBoundaries, ContiguousBlocksWhoseSizesDifferByAtMostOne)
 TEST(BlockBoundaries, DirichletSumEqualsTheGeometricSeries)
 {
     // Reference: the direct sum of e^{i m w}, m = a .. a + n - 1. Tolerance: n terms, each with an
-    // angle error of up to |m w| 2^-53 in either evaluation, so n (2^-51 (a + n) w + 1e-15).
+    // angle error of up to |m w| 2^-53 in either evaluation, plus the naive summation's bound
+    // n^2 2^-53 (Higham eq. 4.4): n (2^-51 (a + n) w) + n^2 2^-52.
     for (double w : {1.0, 0.3, 1e-4, 1e-9, 2.5})
         for (std::int64_t a : {0, 7, 100000})
             for (std::int64_t n : {1, 2, 13, 1000}) {
@@ -45,7 +46,8 @@ TEST(BlockBoundaries, DirichletSumEqualsTheGeometricSeries)
                 for (std::int64_t m = a; m < a + n; ++m)
                     direct += std::polar(1.0, static_cast<double>(m) * w);
                 const double tol = static_cast<double>(n)
-                                   * (std::ldexp(1.0, -51) * static_cast<double>(a + n) * w + 1e-15);
+                                       * (std::ldexp(1.0, -51) * static_cast<double>(a + n) * w)
+                                   + static_cast<double>(n * n) * std::ldexp(1.0, -52);
                 EXPECT_LT(std::abs(dirichlet_sum(w, a, n) - direct), tol)
                     << "w " << w << " a " << a << " n " << n;
             }
