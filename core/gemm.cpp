@@ -16,19 +16,16 @@ void gemm_nt(const Eigen::Ref<const Eigen::MatrixXd>& a, const Eigen::Ref<const 
     const Eigen::MatrixXf af = (scale * a).cast<float>();
     const Eigen::MatrixXf bf = b.cast<float>();
     const Eigen::Index m = a.rows(), n = b.rows();
-    const Eigen::Index tr = (m + kGemmTile - 1) / kGemmTile, tc = (n + kGemmTile - 1) / kGemmTile;
-#pragma omp parallel
-    {
-        Eigen::MatrixXf tile(std::min(m, kGemmTile), std::min(n, kGemmTile));
-#pragma omp for schedule(dynamic, 1) collapse(2)
-        for (Eigen::Index c = 0; c < tc; ++c)
-            for (Eigen::Index r = 0; r < tr; ++r) {
-                const Eigen::Index r0 = r * kGemmTile, c0 = c * kGemmTile;
-                const Eigen::Index nr = std::min(kGemmTile, m - r0), nc = std::min(kGemmTile, n - c0);
-                auto t = tile.topLeftCorner(nr, nc);
-                t.noalias() = af.middleRows(r0, nr) * bf.middleRows(c0, nc).transpose();
-                out.block(r0, c0, nr, nc) = t.cast<double>();
-            }
+    // Row panels: each panel's float product is one large GEMM (threaded by the BLAS, or by Eigen's
+    // OpenMP), and is widened into out while it still sits in the last-level cache.
+    Eigen::MatrixXf panel(std::min(m, kGemmTile), n);
+    for (Eigen::Index r0 = 0; r0 < m; r0 += kGemmTile) {
+        const Eigen::Index nr = std::min(kGemmTile, m - r0);
+        auto p = panel.topRows(nr);
+        p.noalias() = af.middleRows(r0, nr) * bf.transpose();
+#pragma omp parallel for schedule(static) if (nr * n > 65536)
+        for (Eigen::Index c = 0; c < n; ++c)
+            out.col(c).segment(r0, nr) = p.col(c).cast<double>();
     }
 }
 

@@ -1,12 +1,14 @@
 // The one matrix product behind every logit matrix: out = scale * A B^T, A (m x d) the rotated or
 // position-added queries, B (n x d) the keys, in the requested arithmetic.
 //   Double: Eigen's double GEMM straight into out.
-//   Single: A and B rounded to float32 once, the product accumulated in float32 (Eigen's SGEMM) tile
-//           by tile (kGemmTile x kGemmTile) and widened into out while the tile is still in cache, so
-//           the float result never exists as a whole (out stays the only m x n array). Each value
+//   Single: A and B rounded to float32 once, the product accumulated in float32 (SGEMM) in panels of
+//           kGemmTile rows, each widened into out while it is still in cache, so the float result
+//           never exists as a whole (out stays the only m x n array). Each value
 //           differs from the double product by at most about (d + 2) 2^-24 sum_k |a_k b_k| |scale|
 //           (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., eq. 3.5).
-// Tiles run in parallel (OpenMP); inside a tile Eigen's GEMM is single-threaded.
+// The GEMM is Eigen's product, which the build routes to OpenBLAS (EIGEN_USE_BLAS; core/CMakeLists.txt
+// says why): OpenBLAS picks its kernels for the CPU at run time, so a portable x86-64 build still
+// multiplies with AVX2 / AVX-512 where the CPU has them.
 #pragma once
 
 #include <Eigen/Dense>
