@@ -95,7 +95,7 @@ private:
     };
     struct Fonts;
 
-    static Extent extent_of(const std::vector<std::int64_t>& index);
+    static Extent extent_of(const std::vector<std::int64_t>& index, const std::vector<std::int64_t>& block_end);
     void rebuildImages();
     void updateRange();
     Layout computeLayout(const QRectF& target, const Fonts& fonts, QPaintDevice* device) const;
