@@ -43,7 +43,7 @@ def main():
     gb = json.loads(subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout)
     medians, cvs, labels = {}, {}, {}
     for b in gb["benchmarks"]:
-        name = b["run_name"]
+        name = b["run_name"].removesuffix("/real_time")
         if b.get("aggregate_name") == "median":
             medians[name] = b["real_time"] / {"ms": 1e3, "us": 1e6, "ns": 1e9, "s": 1.0}[b["time_unit"]]
             labels[name] = b.get("label", "")
@@ -56,8 +56,8 @@ def main():
 
     peak = medians.get("BM_GemmPeakSingle/4096")
     print(f"\nmedians of {args.repetitions} repetitions; NumPy {ref.get('numpy_version')}; "
-          f"SGEMM peak (N x 128 x N, N = 4096): {peak * 1e3:.1f} ms" if peak else "")
-    print(f"{'kernel':<38} {'median':>10} {'cv':>6} {'NumPy':>10} {'vs NumPy':>9} {'of SGEMM peak':>14}")
+          + (f"SGEMM peak (N x 128 x N, N = 4096): {peak * 1e3:.1f} ms" if peak else "no SGEMM peak in this run"))
+    print(f"{'kernel':<52} {'median':>10} {'cv':>6} {'NumPy':>10} {'vs NumPy':>9} {'of SGEMM peak':>14}")
     for name, t in medians.items():
         task, vs_peak = NUMPY_TASK.get(name, (None, False))
         np_t = ref.get(task) if task else None
@@ -66,10 +66,10 @@ def main():
         shown = name + (f" ({labels[name]})" if labels.get(name) else "")
         np_s = f"{np_t * 1e3:.1f} ms" if np_t else ""
         cv = f"{cvs[name] * 100:.0f} %" if name in cvs else ""
-        print(f"{shown:<38} {t * 1e3:>7.1f} ms {cv:>6} {np_s:>10} {ratio:>9} {frac:>14}")
+        print(f"{shown:<52} {t * 1e3:>7.1f} ms {cv:>6} {np_s:>10} {ratio:>9} {frac:>14}")
     for task, t in ref.items():
         if task != "numpy_version":
-            print(f"{'numpy: ' + task:<38} {t * 1e3:>7.1f} ms")
+            print(f"{'numpy: ' + task:<52} {t * 1e3:>7.1f} ms")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"medians_s": medians, "cv": cvs, "numpy_s": ref}, f, indent=1)

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <limits>
+#include <ostream>
 #include <string>
 
 namespace {
@@ -85,6 +86,9 @@ struct Case {
     ContentKind content;
     bool causal = false; // ALiBi causal / T5 decoder
 };
+
+// ctest shows the case's name, not the bytes of the struct.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 Scenario scenario_for(const Case& k, std::int64_t n)
 {
