@@ -17,9 +17,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <complex>
 #include <limits>
 #include <utility>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace posatlas {
 namespace {
@@ -106,6 +111,27 @@ bool fill_toeplitz(Eigen::MatrixXd& values, const std::vector<std::int64_t>& row
     }
     report_progress(progress, 1.0);
     return true;
+}
+
+// Transparent huge pages for a large result, asked before its first touch. Faulting in a fresh
+// 128 MB matrix page by page (4 KiB) cost more than the whole product on the build machine (about
+// 1 s of the N = 4096 logits); with 2 MiB pages there are 512 times fewer faults. Only advice: where
+// THP is off or unknown, nothing changes.
+void advise_huge_pages(double* data, std::size_t count)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const std::size_t bytes = count * sizeof(double);
+    if (bytes < (std::size_t{16} << 20))
+        return;
+    constexpr std::uintptr_t kPage = 4096;
+    const auto first = (reinterpret_cast<std::uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
+    const auto last = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kPage - 1);
+    if (last > first)
+        ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#else
+    (void)data;
+    (void)count;
+#endif
 }
 
 int content_dim(const Scenario& s)
@@ -881,6 +907,7 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
         out.sampling = downsampled ? MatrixSampling::Point : MatrixSampling::Exact;
     }
     out.values.resize(out_rows, out_cols);
+    advise_huge_pages(out.values.data(), static_cast<std::size_t>(out.values.size()));
     out.row_label = "query position i";
     out.col_label = "key position j";
     out.value_label = "logit";
