@@ -8,9 +8,10 @@ CMAKE_FLAGS ?=
 
 DEBIAN_PACKAGES := cmake g++ make pkgconf \
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools \
-  libgl-dev libeigen3-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
+  libgl-dev libeigen3-dev libopenblas-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
   qt6-qpa-plugins xvfb xauth fonts-dejavu-core fonts-noto-cjk \
-  dpkg-dev file desktop-file-utils appstream shared-mime-info man-db poppler-utils
+  dpkg-dev file desktop-file-utils appstream shared-mime-info man-db poppler-utils \
+  python3-numpy libopenblas0-pthread
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -94,8 +95,12 @@ install: build
 gallery: build
 	$(BUILD_DIR)/app/posatlas gallery --out gallery
 
-bench: build
-	$(BUILD_DIR)/tests/bench/core_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+# Benchmarks are built only here (POSATLAS_BUILD_BENCHMARKS, OFF by default so `make test` skips them),
+# then Google Benchmark, the GEMM peak probe and the NumPy reference run in one go (tests/bench/run_bench.py).
+bench: configure
+	cmake -S . -B $(BUILD_DIR) -DPOSATLAS_BUILD_BENCHMARKS=ON
+	cmake --build $(BUILD_DIR) -j$(JOBS) --target core_bench
+	/usr/bin/python3 tests/bench/run_bench.py $(BUILD_DIR)/tests/bench/core_bench --repetitions 5
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')

@@ -380,6 +380,11 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
     w.cols = o.integer("cols", 1, kBig).value_or(0);
     w.out_rows = o.integer("out-rows", 1, kBig).value_or(0);
     w.out_cols = o.integer("out-cols", 1, kBig).value_or(0);
+    // Downsampled cells are exact block means by default; --sample point gives one cell per block.
+    w.sample = o.choice("sample", {"block-mean", "point"}).value_or("block-mean") == "point" ? SampleMode::Point
+                                                                                           : SampleMode::BlockMean;
+    w.precision = o.choice("precision", {"double", "single"}).value_or("double") == "single" ? Precision::Single
+                                                                                             : Precision::Double;
     const MatrixResult r = compute_matrix(s, kind, w);
     // The matrix fits kMaxMatrixElements; its text is what would blow the budget. Refuse before writing.
     try {
@@ -388,16 +393,43 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
     } catch (const ParameterError& e) {
         rethrow_as_usage(e);
     }
-    if (format_of(o) == Format::Csv)
-        return write_matrix_csv(out, r.values, "row", r.row_index, "col_", r.col_index);
+    if (format_of(o) == Format::Csv) {
+        if (r.sampling != MatrixSampling::BlockMean)
+            return write_matrix_csv(out, r.values, "row", r.row_index, "col_", r.col_index);
+        // Block means: each row and column names its block of positions, first and last.
+        out << "row_first,row_last";
+        for (std::size_t c = 0; c < r.col_index.size(); ++c)
+            out << ",col_" << r.col_index[c] << '-' << r.col_block_end[c] - 1;
+        out << '\n';
+        for (Eigen::Index row = 0; row < r.values.rows(); ++row) {
+            const auto u = static_cast<std::size_t>(row);
+            out << r.row_index[u] << ',' << r.row_block_end[u] - 1;
+            for (Eigen::Index c = 0; c < r.values.cols(); ++c)
+                out << ',' << csv_number(r.values(row, c));
+            out << '\n';
+        }
+        return;
+    }
+    const auto last = [](const std::vector<std::int64_t>& end) {
+        std::vector<std::int64_t> v(end);
+        for (auto& x : v)
+            --x;
+        return v;
+    };
     json j;
     j["method"] = std::string(method_id(s.method));
     j["kind"] = std::string(matrix_kind_id(kind));
     j["row_label"] = r.row_label;
     j["col_label"] = r.col_label;
     j["value_label"] = r.value_label;
+    // "exact" (one cell per entry), "block-mean" (the mean over positions row_index[r] .. row_last[r]
+    // x col_index[c] .. col_last[c]) or "point" (the single cell at row_index[r], col_index[c]).
+    j["sampling"] = std::string(matrix_sampling_id(r.sampling));
+    j["precision"] = w.precision == Precision::Single ? "single" : "double";
     j["row_index"] = r.row_index;
+    j["row_last"] = last(r.row_block_end);
     j["col_index"] = r.col_index;
+    j["col_last"] = last(r.col_block_end);
     j["used_toeplitz"] = r.used_toeplitz;
     j["matrix"] = matrix_json(r.values);
     write_json(out, j);
@@ -516,7 +548,8 @@ const std::vector<Quantity>& quantities()
         {"learned", "learned absolute embeddings of positions --from..--to (null beyond the trained length)",
          Method::Learned, {"from", "to"}, {}, false, learned_quantity},
         {"matrix", "a heatmap matrix of any method (--method, --kind logits|bias|buckets|...)", std::nullopt,
-         {"kind", "row0", "col0", "rows", "cols", "out-rows", "out-cols"}, {}, true, matrix_quantity},
+         {"kind", "row0", "col0", "rows", "cols", "out-rows", "out-cols", "sample", "precision"}, {}, true,
+         matrix_quantity},
     };
     return q;
 }

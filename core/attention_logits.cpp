@@ -1,6 +1,7 @@
 #include "attention_logits.h"
 
 #include "alibi.h"
+#include "block_means.h"
 #include "content.h"
 #include "cope.h"
 #include "deberta.h"
@@ -16,8 +17,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <complex>
 #include <limits>
 #include <utility>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace posatlas {
 namespace {
@@ -106,6 +113,27 @@ bool fill_toeplitz(Eigen::MatrixXd& values, const std::vector<std::int64_t>& row
     return true;
 }
 
+// Transparent huge pages for a large result, asked before its first touch. Faulting in a fresh
+// 128 MB matrix page by page (4 KiB) cost more than the whole product on the build machine (about
+// 1 s of the N = 4096 logits); with 2 MiB pages there are 512 times fewer faults. Only advice: where
+// THP is off or unknown, nothing changes.
+void advise_huge_pages(double* data, std::size_t count)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const std::size_t bytes = count * sizeof(double);
+    if (bytes < (std::size_t{16} << 20))
+        return;
+    constexpr std::uintptr_t kPage = 4096;
+    const auto first = (reinterpret_cast<std::uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
+    const auto last = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kPage - 1);
+    if (last > first)
+        ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#else
+    (void)data;
+    (void)count;
+#endif
+}
+
 int content_dim(const Scenario& s)
 {
     switch (s.method) {
@@ -131,6 +159,9 @@ struct Context {
     const ProgressFn& progress;
     MatrixResult& out;
     const LearnedTable* learned; // loaded once for Method::Learned, else null
+    Precision precision = Precision::Double;
+    // Block boundaries (block_means.h) when computing block means, else empty.
+    std::vector<std::int64_t> rb, cb;
 };
 
 Eigen::MatrixXd queries(const Context& c, int dim) { return content_queries(c.s.content, dim, c.rows); }
@@ -145,6 +176,298 @@ Eigen::MatrixXd content_term(const Context& c, int dim)
     return qk / std::sqrt(static_cast<double>(dim));
 }
 
+// ------------------------------------------------------------------ exact block means
+
+double safe_mean(double sum, double count) { return count > 0.0 ? sum / count : kNaN; }
+
+// values(r, s) = (sum of f(i - j) over the block) / (number of cells), from offset_block_sums.
+void block_from_offsets(Context& c, const std::function<double(std::int64_t)>& by_offset, bool causal)
+{
+    const OffsetBlockSums o = offset_block_sums(c.rb, c.cb, by_offset, causal, c.cancel);
+    for (Eigen::Index s = 0; s < o.sums.cols(); ++s)
+        for (Eigen::Index r = 0; r < o.sums.rows(); ++r)
+            c.out.values(r, s) = safe_mean(o.sums(r, s), o.counts(r, s));
+    c.out.used_toeplitz = true;
+    report_progress(c.progress, 1.0);
+}
+
+// Sum of the content vectors (query, or key when `key`) over positions [begin, end), added into acc.
+void add_content(const ContentParams& content, bool key, int d, std::int64_t begin, std::int64_t end, double* acc)
+{
+    if (begin >= end)
+        return;
+    if (content_is_position_independent(content)) {
+        Eigen::VectorXd x(d);
+        content_vector_into(content, key, d, begin, x.data());
+        Eigen::Map<Eigen::VectorXd>(acc, d) += static_cast<double>(end - begin) * x;
+        return;
+    }
+    Eigen::VectorXd x(d);
+    Eigen::Map<Eigen::VectorXd> sum(acc, d);
+    for (std::int64_t p = begin; p < end; ++p) {
+        content_vector_into(content, key, d, p, x.data());
+        sum += x;
+    }
+}
+
+// Block means of the content vectors over each block [b[t], b[t + 1]) clipped to [lo, hi) (the
+// positions that exist); `valid` receives each block's clipped size. Rows with no position are 0.
+Eigen::MatrixXd content_block_means(const Context& c, bool key, int d, const std::vector<std::int64_t>& b,
+                                    std::int64_t lo, std::int64_t hi, std::vector<std::int64_t>& valid,
+                                    double progress_from, double progress_to)
+{
+    std::vector<std::int64_t> clipped(b.size());
+    for (std::size_t t = 0; t < b.size(); ++t)
+        clipped[t] = std::clamp(b[t], lo, std::max(lo, hi));
+    const Eigen::MatrixXd cum = cumulative_at(
+        clipped, d, [&](std::int64_t begin, std::int64_t end, double* acc) { add_content(c.s.content, key, d, begin, end, acc); },
+        c.cancel, c.progress, progress_from, progress_to);
+    const auto n = static_cast<std::int64_t>(b.size()) - 1;
+    Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, d);
+    valid.assign(static_cast<std::size_t>(n), 0);
+    for (std::int64_t t = 0; t < n; ++t) {
+        const std::int64_t len = clipped[static_cast<std::size_t>(t) + 1] - clipped[static_cast<std::size_t>(t)];
+        valid[static_cast<std::size_t>(t)] = len;
+        if (len > 0)
+            m.row(t) = (cum.row(t + 1) - cum.row(t)) / static_cast<double>(len);
+    }
+    return m;
+}
+
+// Components of RoPE pair i: (2i, 2i + 1) interleaved, (i, i + rotary_dim / 2) half (rope.h).
+std::pair<int, int> rope_pair(int i, int rotary_dim, RopePairing pairing)
+{
+    return pairing == RopePairing::Interleaved ? std::pair{2 * i, 2 * i + 1} : std::pair{i, i + rotary_dim / 2};
+}
+
+// Block means of the rotated content R(p) x_p over each block of b (rows of the result).
+//   Position-independent x: per pair, the complex pair z times the Dirichlet sum of e^{i p theta}
+//   over the block (block_means.h), so O(d) per block whatever its size.
+//   Random x: the rotations are advanced by the angle-addition recurrence from an exact cos/sin at
+//   every kResync-th position, so a block costs one multiply-add per component and position on top
+//   of generating the content; the recurrence's rounding grows by about 2^-53 per step (< 1e-13 here).
+Eigen::MatrixXd rope_block_means(const Context& c, const RopeFrequencies& f, bool key, const std::vector<std::int64_t>& b)
+{
+    const int d = c.s.rope.head_dim;
+    const int pairs = f.pairs();
+    const double af = f.attention_factor;
+    const auto n = static_cast<std::int64_t>(b.size()) - 1;
+    const RopePairing pairing = c.s.rope.pairing;
+    Eigen::MatrixXd m(n, d);
+    if (content_is_position_independent(c.s.content)) {
+        Eigen::VectorXd x(d);
+        content_vector_into(c.s.content, key, d, 0, x.data());
+#pragma omp parallel for schedule(static) if (n * pairs > 4096)
+        for (std::int64_t t = 0; t < n; ++t) {
+            const std::int64_t a = b[static_cast<std::size_t>(t)], len = b[static_cast<std::size_t>(t) + 1] - a;
+            for (int j = f.rotary_dim; j < d; ++j)
+                m(t, j) = x[j];
+            for (int i = 0; i < pairs; ++i) {
+                const auto [j1, j2] = rope_pair(i, f.rotary_dim, pairing);
+                const std::complex<double> z = std::complex<double>(x[j1], x[j2])
+                                               * dirichlet_sum(f.inv_freq[static_cast<std::size_t>(i)], a, len)
+                                               * (af / static_cast<double>(len));
+                m(t, j1) = z.real();
+                m(t, j2) = z.imag();
+            }
+        }
+        return m;
+    }
+    constexpr std::int64_t kResync = 256;
+    std::vector<double> step_c(static_cast<std::size_t>(pairs)), step_s(step_c.size());
+    for (std::size_t i = 0; i < step_c.size(); ++i) {
+        step_c[i] = std::cos(f.inv_freq[i]);
+        step_s[i] = std::sin(f.inv_freq[i]);
+    }
+    const auto add_rotated = [&](std::int64_t begin, std::int64_t end, double* acc) {
+        std::vector<double> x(static_cast<std::size_t>(d)), cs(step_c.size()), sn(step_c.size());
+        for (std::int64_t p = begin; p < end; ++p) {
+            content_vector_into(c.s.content, key, d, p, x.data());
+            const bool exact = (p - begin) % kResync == 0;
+            for (int i = 0; i < pairs; ++i) {
+                const auto u = static_cast<std::size_t>(i);
+                if (exact) {
+                    const double angle = static_cast<double>(p) * f.inv_freq[u];
+                    cs[u] = std::cos(angle);
+                    sn[u] = std::sin(angle);
+                } else {
+                    const double next = cs[u] * step_c[u] - sn[u] * step_s[u];
+                    sn[u] = sn[u] * step_c[u] + cs[u] * step_s[u];
+                    cs[u] = next;
+                }
+                const auto [j1, j2] = rope_pair(i, f.rotary_dim, pairing);
+                const double x1 = x[static_cast<std::size_t>(j1)], x2 = x[static_cast<std::size_t>(j2)];
+                acc[j1] += x1 * cs[u] - x2 * sn[u];
+                acc[j2] += x1 * sn[u] + x2 * cs[u];
+            }
+            for (int j = f.rotary_dim; j < d; ++j)
+                acc[j] += x[static_cast<std::size_t>(j)];
+        }
+    };
+    const Eigen::MatrixXd cum =
+        cumulative_at(b, d, add_rotated, c.cancel, c.progress, key ? 0.45 : 0.0, key ? 0.9 : 0.45);
+    for (std::int64_t t = 0; t < n; ++t) {
+        const double inv_len = 1.0 / static_cast<double>(b[static_cast<std::size_t>(t) + 1] - b[static_cast<std::size_t>(t)]);
+        for (int j = 0; j < d; ++j)
+            m(t, j) = (cum(t + 1, j) - cum(t, j)) * inv_len * (j < f.rotary_dim ? af : 1.0);
+    }
+    return m;
+}
+
+void rope_block_logits(Context& c)
+{
+    const RopeFrequencies f = compute_rope_frequencies(c.s.rope);
+    const Eigen::MatrixXd q = rope_block_means(c, f, false, c.rb);
+    const Eigen::MatrixXd k = rope_block_means(c, f, true, c.cb);
+    check_cancel(c.cancel);
+    gemm_nt(q, k, 1.0 / std::sqrt(static_cast<double>(c.s.rope.head_dim)), c.precision, c.out.values);
+    report_progress(c.progress, 1.0);
+}
+
+// Block means of the absolute position vectors p over each block of b, over the positions that have
+// one ([0, trained length) for a learned table); `valid` receives the count per block.
+//   Sinusoidal: mean sin(p w) and cos(p w) are Im and Re of the Dirichlet sum / block size.
+//   Learned: the mean of the table's rows.
+Eigen::MatrixXd position_block_means(const Context& c, const std::vector<std::int64_t>& b,
+                                     std::vector<std::int64_t>& valid)
+{
+    const auto n = static_cast<std::int64_t>(b.size()) - 1;
+    valid.assign(static_cast<std::size_t>(n), 0);
+    if (c.s.method == Method::Sinusoidal) {
+        const Eigen::VectorXd omega = sinusoidal_frequencies(c.s.sinusoidal);
+        const Eigen::Index half = omega.size();
+        Eigen::MatrixXd m(n, c.s.sinusoidal.dim);
+        for (std::int64_t t = 0; t < n; ++t) {
+            const std::int64_t a = b[static_cast<std::size_t>(t)], len = b[static_cast<std::size_t>(t) + 1] - a;
+            valid[static_cast<std::size_t>(t)] = len;
+            for (Eigen::Index k = 0; k < half; ++k) {
+                const std::complex<double> z = dirichlet_sum(omega[k], a, len) / static_cast<double>(len);
+                const bool interleaved = c.s.sinusoidal.layout == SinusoidalLayout::Interleaved;
+                m(t, interleaved ? 2 * k : k) = z.imag();
+                m(t, interleaved ? 2 * k + 1 : half + k) = z.real();
+            }
+        }
+        return m;
+    }
+    const LearnedTable& table = *c.learned;
+    Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, table.dim());
+    for (std::int64_t t = 0; t < n; ++t) {
+        const std::int64_t a = b[static_cast<std::size_t>(t)];
+        const std::int64_t end = std::min<std::int64_t>(b[static_cast<std::size_t>(t) + 1], table.trained_length());
+        if (a >= end)
+            continue;
+        valid[static_cast<std::size_t>(t)] = end - a;
+        m.row(t) = table.table().middleRows(a, end - a).colwise().mean();
+    }
+    return m;
+}
+
+// (mean_I (q + p)) . (mean_J (k + p)) / sqrt(d): exact because a learned table's valid positions form a
+// product set with the keys' (both are [0, trained length)), so the mean over valid cells factorises.
+void absolute_block_logits(Context& c)
+{
+    std::vector<std::int64_t> vr, vc, cr, cc;
+    const Eigen::MatrixXd pr = position_block_means(c, c.rb, vr);
+    const Eigen::MatrixXd pc = position_block_means(c, c.cb, vc);
+    const int d = static_cast<int>(pr.cols());
+    const std::int64_t limit = c.learned ? c.learned->trained_length() : std::numeric_limits<std::int64_t>::max();
+    const Eigen::MatrixXd q = content_block_means(c, false, d, c.rb, 0, limit, cr, 0.0, 0.45) + pr;
+    const Eigen::MatrixXd k = content_block_means(c, true, d, c.cb, 0, limit, cc, 0.45, 0.9) + pc;
+    check_cancel(c.cancel);
+    gemm_nt(q, k, 1.0 / std::sqrt(static_cast<double>(d)), c.precision, c.out.values);
+    for (Eigen::Index s = 0; s < c.out.values.cols(); ++s)
+        for (Eigen::Index r = 0; r < c.out.values.rows(); ++r)
+            if (vr[static_cast<std::size_t>(r)] == 0 || vc[static_cast<std::size_t>(s)] == 0)
+                c.out.values(r, s) = kNaN;
+    report_progress(c.progress, 1.0);
+}
+
+// Encodings: rows are position blocks, columns dimension blocks; a cell is the mean over both.
+void encoding_block_matrix(Context& c)
+{
+    c.out.row_label = "position";
+    c.out.col_label = "dimension";
+    c.out.value_label = "encoding";
+    c.out.is_signed = true;
+    std::vector<std::int64_t> valid;
+    const Eigen::MatrixXd p = position_block_means(c, c.rb, valid);
+    for (Eigen::Index s = 0; s + 1 < static_cast<Eigen::Index>(c.cb.size()); ++s) {
+        const std::int64_t d0 = c.cb[static_cast<std::size_t>(s)], d1 = c.cb[static_cast<std::size_t>(s) + 1];
+        for (Eigen::Index r = 0; r < p.rows(); ++r)
+            c.out.values(r, s) =
+                valid[static_cast<std::size_t>(r)] == 0 ? kNaN : p.row(r).segment(d0, d1 - d0).mean();
+    }
+    report_progress(c.progress, 1.0);
+}
+
+// Content term of a masked block: sum over the unmasked cells (j <= i when causal) of q_i . k_j.
+// Cumulative content sums at every row and column boundary give whole sub-blocks; only the part of
+// the block on both sides of the diagonal (i and j both in I intersect J) needs single vectors, so
+// the whole matrix costs O((rows + cols) d) content vectors.
+Eigen::MatrixXd masked_content_sums(const Context& c, int d, bool causal)
+{
+    std::vector<std::int64_t> u(c.rb);
+    u.insert(u.end(), c.cb.begin(), c.cb.end());
+    std::sort(u.begin(), u.end());
+    u.erase(std::unique(u.begin(), u.end()), u.end());
+    const std::int64_t r_lo = c.rb.front(), r_hi = c.rb.back(), c_lo = c.cb.front(), c_hi = c.cb.back();
+    const Eigen::MatrixXd cq = cumulative_at(
+        u, d,
+        [&](std::int64_t b, std::int64_t e, double* acc) {
+            add_content(c.s.content, false, d, std::max(b, r_lo), std::min(e, r_hi), acc);
+        },
+        c.cancel, c.progress, 0.3, 0.55);
+    const Eigen::MatrixXd ck = cumulative_at(
+        u, d,
+        [&](std::int64_t b, std::int64_t e, double* acc) {
+            add_content(c.s.content, true, d, std::max(b, c_lo), std::min(e, c_hi), acc);
+        },
+        c.cancel, c.progress, 0.55, 0.8);
+    const auto at = [&](std::int64_t x) { return std::lower_bound(u.begin(), u.end(), x) - u.begin(); };
+    // Sum over [x, y) of a cumulative table, both ends boundaries.
+    const auto range = [&](const Eigen::MatrixXd& cum, std::int64_t x, std::int64_t y) -> Eigen::RowVectorXd {
+        return cum.row(at(y)) - cum.row(at(x));
+    };
+    const auto R = static_cast<std::int64_t>(c.rb.size()) - 1, C = static_cast<std::int64_t>(c.cb.size()) - 1;
+    Eigen::MatrixXd sums(R, C);
+    // Column chunks so that cancel is polled (on this thread) between them.
+    constexpr std::int64_t kColumns = 16;
+    for (std::int64_t s0 = 0; s0 < C; s0 += kColumns) {
+    check_cancel(c.cancel);
+    const std::int64_t s1 = std::min(C, s0 + kColumns);
+#pragma omp parallel for schedule(dynamic, 1) collapse(2)
+    for (std::int64_t s = s0; s < s1; ++s)
+        for (std::int64_t r = 0; r < R; ++r) {
+            const std::int64_t i0 = c.rb[static_cast<std::size_t>(r)], i1 = c.rb[static_cast<std::size_t>(r) + 1];
+            const std::int64_t j0 = c.cb[static_cast<std::size_t>(s)], j1 = c.cb[static_cast<std::size_t>(s) + 1];
+            if (!causal || j1 - 1 <= i0) { // every cell unmasked
+                sums(r, s) = range(cq, i0, i1).dot(range(ck, j0, j1));
+                continue;
+            }
+            if (j0 > i1 - 1) { // every cell masked
+                sums(r, s) = 0.0;
+                continue;
+            }
+            double sum = 0.0;
+            const std::int64_t full = std::max(i0, j1); // rows i >= j1 see the whole column block
+            if (full < i1)
+                sum += range(cq, full, i1).dot(range(ck, j0, j1));
+            const std::int64_t m0 = std::max(i0, j0), m1 = std::min(i1, j1);
+            Eigen::RowVectorXd k = range(ck, j0, m0); // keys j0 .. m0 - 1, seen by every row i >= m0
+            Eigen::VectorXd qi(d), kj(d);
+            for (std::int64_t i = m0; i < m1; ++i) {
+                content_vector_into(c.s.content, true, d, i, kj.data());
+                k += kj.transpose();
+                content_vector_into(c.s.content, false, d, i, qi.data());
+                sum += k.dot(qi.transpose());
+            }
+            sums(r, s) = sum;
+        }
+    report_progress(c.progress, 0.8 + 0.2 * static_cast<double>(s1) / static_cast<double>(C));
+    }
+    return sums;
+}
+
 // ------------------------------------------------------------------ absolute methods
 
 void absolute_logits(Context& c, const Eigen::MatrixXd& pe_rows, const Eigen::MatrixXd& pe_cols,
@@ -154,8 +477,7 @@ void absolute_logits(Context& c, const Eigen::MatrixXd& pe_rows, const Eigen::Ma
     const Eigen::MatrixXd q = queries(c, d) + pe_rows;
     const Eigen::MatrixXd k = keys(c, d) + pe_cols;
     check_cancel(c.cancel);
-    c.out.values.noalias() = q * k.transpose();
-    c.out.values /= std::sqrt(static_cast<double>(d));
+    gemm_nt(q, k, 1.0 / std::sqrt(static_cast<double>(d)), c.precision, c.out.values);
     for (std::size_t r = 0; r < row_ok.size(); ++r)
         for (std::size_t col = 0; col < col_ok.size(); ++col)
             if (!row_ok[r] || !col_ok[col])
@@ -232,12 +554,11 @@ void rope_logits(Context& c)
             c.out.used_toeplitz = true;
             return;
         }
-        fill_cells(c.out.values, c.cancel, c.progress, [&](std::int64_t r, std::int64_t col) {
-            return by_offset(c.rows[static_cast<std::size_t>(r)] - c.cols[static_cast<std::size_t>(col)]);
-        });
-        return;
+        // Nearly as many distinct offsets as cells (a sparse sample of a long sequence): a cos/sin per
+        // pair and cell would cost d/2 sincos per cell; rotating each sampled query and key once and
+        // multiplying (below) costs d/2 sincos per row and column.
     }
-    // Random content: rotate every sampled query and key once, then one matrix product.
+    // Rotate every sampled query and key once, then one matrix product.
     Eigen::MatrixXd q = queries(c, d), k = keys(c, d);
     const auto rotate_rows = [&](Eigen::MatrixXd& m, const std::vector<std::int64_t>& pos) {
         const auto n = static_cast<std::int64_t>(pos.size());
@@ -256,8 +577,7 @@ void rope_logits(Context& c)
     rotate_rows(k, c.cols);
     report_progress(c.progress, 0.5);
     check_cancel(c.cancel);
-    c.out.values.noalias() = q * k.transpose();
-    c.out.values *= inv_sqrt_d;
+    gemm_nt(q, k, inv_sqrt_d, c.precision, c.out.values);
     report_progress(c.progress, 1.0);
 }
 
@@ -266,6 +586,10 @@ void rope_logits(Context& c)
 template <typename Direct, typename ByOffset>
 void relative_fill(Context& c, Direct&& direct, ByOffset&& by_offset)
 {
+    if (!c.rb.empty()) { // block means: only reached with position-independent content
+        block_from_offsets(c, by_offset, false);
+        return;
+    }
     if (content_is_position_independent(c.s.content)
         && fill_toeplitz(c.out.values, c.rows, c.cols, c.cancel, c.progress, by_offset)) {
         c.out.used_toeplitz = true;
@@ -371,6 +695,28 @@ void t5_or_alibi(Context& c, MatrixKind kind)
     auto bias_by_offset = [&](std::int64_t delta) {
         return is_t5 ? t5_bias(table, c.s.t5, delta, 0, c.s.head) : alibi_offset_bias(c.s, slope, delta);
     };
+    if (!c.rb.empty()) {
+        if (kind == MatrixKind::Bias) {
+            c.out.value_label = "bias";
+            block_from_offsets(c, bias_by_offset, causal);
+            return;
+        }
+        const int d = content_dim(c.s);
+        const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+        if (content_is_position_independent(c.s.content)) {
+            const double qk = content_query(c.s.content, d, 0).dot(content_key(c.s.content, d, 0)) * inv_sqrt_d;
+            block_from_offsets(c, [&](std::int64_t delta) { return bias_by_offset(delta) + qk; }, causal);
+            return;
+        }
+        const OffsetBlockSums o = offset_block_sums(c.rb, c.cb, bias_by_offset, causal, c.cancel);
+        report_progress(c.progress, 0.3);
+        const Eigen::MatrixXd content = masked_content_sums(c, d, causal);
+        for (Eigen::Index s = 0; s < o.sums.cols(); ++s)
+            for (Eigen::Index r = 0; r < o.sums.rows(); ++r)
+                c.out.values(r, s) = safe_mean(o.sums(r, s) + content(r, s) * inv_sqrt_d, o.counts(r, s));
+        report_progress(c.progress, 1.0);
+        return;
+    }
     if (kind == MatrixKind::Bias) {
         c.out.value_label = "bias";
         fill_toeplitz(c.out.values, c.rows, c.cols, c.cancel, c.progress, bias_by_offset, true);
@@ -456,6 +802,43 @@ std::optional<MatrixKind> parse_matrix_kind(std::string_view id)
     return std::nullopt;
 }
 
+std::string_view matrix_sampling_id(MatrixSampling s)
+{
+    switch (s) {
+    case MatrixSampling::Exact: return "exact";
+    case MatrixSampling::BlockMean: return "block-mean";
+    case MatrixSampling::Point: return "point";
+    }
+    return "exact";
+}
+
+bool block_mean_supported(const Scenario& s, MatrixKind kind)
+{
+    switch (kind) {
+    case MatrixKind::Encoding:
+    case MatrixKind::Bias: return true;
+    case MatrixKind::Buckets:
+    case MatrixKind::CopePositions:
+    case MatrixKind::CopeGates: return false; // not linear in the cells: a mean of bucket indices means nothing
+    case MatrixKind::Logits:
+        switch (s.method) {
+        case Method::Sinusoidal:
+        case Method::Learned:
+        case Method::RoPE:
+        case Method::T5:
+        case Method::ALiBi: return true;
+        // Their positional term pairs the query (or key) of each position with a vector that depends
+        // on i - j: exact block means with random content would need every row against every column
+        // block. With position-independent content the logit depends on i - j only.
+        case Method::Shaw:
+        case Method::TransformerXL:
+        case Method::DeBERTa: return content_is_position_independent(s.content);
+        case Method::CoPE: return false; // softmax-like gates of running sums: nonlinear
+        }
+    }
+    return false;
+}
+
 std::vector<MatrixKind> matrix_kinds_for(Method m)
 {
     switch (m) {
@@ -503,15 +886,43 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
     require_matrix_fits(encoding ? "seq_len" : "rows", out_rows, out_cols);
 
     MatrixResult out;
-    out.row_index = sample_axis(window.row0, rows, out_rows);
-    out.col_index = sample_axis(window.col0, cols, out_cols);
+    const bool downsampled = out_rows < rows || out_cols < cols;
+    const bool blocks = downsampled && window.sample == SampleMode::BlockMean && block_mean_supported(s, kind);
+    std::vector<std::int64_t> rb, cb;
+    if (blocks) {
+        rb = block_boundaries(window.row0, rows, out_rows);
+        cb = block_boundaries(window.col0, cols, out_cols);
+        out.row_index.assign(rb.begin(), rb.end() - 1);
+        out.row_block_end.assign(rb.begin() + 1, rb.end());
+        out.col_index.assign(cb.begin(), cb.end() - 1);
+        out.col_block_end.assign(cb.begin() + 1, cb.end());
+        out.sampling = MatrixSampling::BlockMean;
+    } else {
+        out.row_index = sample_axis(window.row0, rows, out_rows);
+        out.col_index = sample_axis(window.col0, cols, out_cols);
+        for (const auto i : out.row_index)
+            out.row_block_end.push_back(i + 1);
+        for (const auto j : out.col_index)
+            out.col_block_end.push_back(j + 1);
+        out.sampling = downsampled ? MatrixSampling::Point : MatrixSampling::Exact;
+    }
     out.values.resize(out_rows, out_cols);
+    advise_huge_pages(out.values.data(), static_cast<std::size_t>(out.values.size()));
     out.row_label = "query position i";
     out.col_label = "key position j";
     out.value_label = "logit";
     out.is_signed = true;
-    Context c{s, out.row_index, out.col_index, cancel, progress, out, learned ? &*learned : nullptr};
+    Context c{s, out.row_index, out.col_index, cancel, progress, out, learned ? &*learned : nullptr,
+              window.precision, std::move(rb), std::move(cb)};
 
+    if (blocks && kind == MatrixKind::Encoding)
+        encoding_block_matrix(c);
+    else if (blocks && kind == MatrixKind::Logits
+             && (s.method == Method::Sinusoidal || s.method == Method::Learned))
+        absolute_block_logits(c);
+    else if (blocks && kind == MatrixKind::Logits && s.method == Method::RoPE)
+        rope_block_logits(c);
+    else { // point samples, exact cells, and the block means of offset functions (they branch on c.rb)
     switch (kind) {
     case MatrixKind::Encoding: encoding_matrix(c); break;
     case MatrixKind::Buckets: bucket_matrix(c); break;
@@ -540,6 +951,7 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
         case Method::CoPE: cope_matrix(c, kind); break;
         }
         break;
+    }
     }
 
     bool any = false;

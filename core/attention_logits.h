@@ -17,6 +17,7 @@
 // A NaN cell means "no value": masked by causality, or a position with no learned embedding.
 #pragma once
 
+#include "gemm.h"
 #include "params.h"
 #include "types.h"
 
@@ -42,9 +43,38 @@ std::optional<MatrixKind> parse_matrix_kind(std::string_view id);
 // The kinds that make sense for a method, the most telling first.
 std::vector<MatrixKind> matrix_kinds_for(Method m);
 
+// How a downsampled window is reduced to its output cells.
+enum class SampleMode {
+    BlockMean, // each output cell is the exact mean of the cells of its block (where the kind allows it)
+    Point,     // each output cell is one cell of its block (the old picture; cheaper for nonlinear kinds)
+};
+
+// Precision (gemm.h): Single rounds the final product's factors to float32; each logit then carries
+// an absolute error of at most about (d + 2) 2^-24 sum_k |q_k k_k| / sqrt(d) (gemm.h).
+
+// What an output cell shows.
+enum class MatrixSampling {
+    Exact,     // not downsampled: one cell per output cell
+    BlockMean, // the exact mean of the block's cells (over unmasked cells; NaN if the block has none)
+    Point,     // one cell of the block, at row_index / col_index: downsampled by point sampling
+};
+std::string_view matrix_sampling_id(MatrixSampling s); // "exact", "block-mean", "point"
+
 // The cells to compute. Rows cover positions [row0, row0 + rows), columns [col0, col0 + cols)
-// (for Encoding: dimensions). When out_rows < rows (or out_cols < cols) the window is
-// downsampled by point sampling at row0 + floor((r + 0.5) * rows / out_rows).
+// (for Encoding: dimensions). When out_rows < rows (or out_cols < cols) the window is downsampled.
+// Blocks are contiguous: output row r covers [row0 + floor(r rows / out_rows), row0 + floor((r + 1)
+// rows / out_rows)) (block_means.h), columns likewise.
+//   SampleMode::BlockMean: the cell is the exact mean over its block, for every kind that is linear in
+//     the cells (MatrixResult::sampling = BlockMean):
+//       logits of RoPE and the absolute methods, with any content: bilinear in the rotated or
+//         position-added query and key, so mean = (block mean of queries) . (block mean of keys) / sqrt(d);
+//       T5 and ALiBi biases and logits: the bias depends on i - j, summed by the trapezoid identity;
+//         under a causal mask the mean is over the unmasked cells (j <= i), NaN when there are none;
+//       Shaw, Transformer-XL and DeBERTa logits with position-independent content (a function of i - j);
+//       encodings (positions x dimensions): means over position and dimension blocks.
+//     Every other kind (bucket indices, CoPE's positions, gates and logits, the relative methods with
+//     random content) falls back to point sampling and says so (sampling = Point).
+//   SampleMode::Point: the cell at row0 + floor((r + 0.5) rows / out_rows) (sampling = Point).
 struct MatrixWindow {
     std::int64_t row0 = 0;
     std::int64_t col0 = 0;
@@ -52,12 +82,19 @@ struct MatrixWindow {
     std::int64_t cols = 0; // 0: seq_len (or the encoding dimension for Encoding)
     std::int64_t out_rows = 0; // 0: rows (no downsampling)
     std::int64_t out_cols = 0;
+    SampleMode sample = SampleMode::BlockMean;
+    Precision precision = Precision::Double;
 };
 
 struct MatrixResult {
     Eigen::MatrixXd values;                 // out_rows x out_cols
-    std::vector<std::int64_t> row_index;    // position (or dimension) of each row
+    // Row r shows positions [row_index[r], row_block_end[r]) (a block mean), or the single position
+    // row_index[r] (Exact, Point; then row_block_end[r] = row_index[r] + 1). Columns likewise.
+    std::vector<std::int64_t> row_index;    // first position (or dimension) of each row's block
     std::vector<std::int64_t> col_index;
+    std::vector<std::int64_t> row_block_end; // one past the last position of each row's block
+    std::vector<std::int64_t> col_block_end;
+    MatrixSampling sampling = MatrixSampling::Exact;
     std::string row_label;                  // "query position i"
     std::string col_label;                  // "key position j" / "dimension"
     std::string value_label;                // "logit", "bias", "bucket", ...
@@ -66,6 +103,9 @@ struct MatrixResult {
     bool used_toeplitz = false;             // computed from distinct offsets only
     double min = 0.0, max = 0.0;            // over finite cells
 };
+
+// True when compute_matrix gives exact block means for this scenario and kind (see MatrixWindow).
+bool block_mean_supported(const Scenario& s, MatrixKind kind);
 
 // Throws ParameterError for invalid parameters or a window outside [0, seq_len) / too large,
 // and for a kind that the method does not have; Cancelled when cancel() returns true.

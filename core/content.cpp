@@ -2,6 +2,8 @@
 
 #include "rng.h"
 
+#include <algorithm>
+
 namespace posatlas {
 namespace {
 
@@ -56,6 +58,25 @@ Eigen::MatrixXd content_queries(const ContentParams& c, int dim, const std::vect
 Eigen::MatrixXd content_keys(const ContentParams& c, int dim, const std::vector<std::int64_t>& positions)
 {
     return content_matrix(c, dim, positions, rng::kKeyContent);
+}
+
+void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t position, double* out)
+{
+    switch (c.kind) {
+    case ContentKind::Ones: std::fill(out, out + dim, 1.0); return;
+    case ContentKind::Zero: std::fill(out, out + dim, 0.0); return;
+    case ContentKind::Fixed:
+    case ContentKind::Random: {
+        const std::uint64_t stream = c.kind == ContentKind::Fixed ? rng::kFixedContent
+                                     : key                        ? rng::kKeyContent
+                                                                  : rng::kQueryContent;
+        const std::int64_t at = c.kind == ContentKind::Fixed ? 0 : position;
+        const auto base = static_cast<std::uint64_t>(at) * static_cast<std::uint64_t>(dim);
+        for (int i = 0; i < dim; ++i)
+            out[i] = rng::normal(c.seed, stream, base + static_cast<std::uint64_t>(i));
+        return;
+    }
+    }
 }
 
 bool content_is_position_independent(const ContentParams& c) { return c.kind != ContentKind::Random; }

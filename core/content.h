@@ -26,6 +26,10 @@ Eigen::VectorXd content_key(const ContentParams& c, int dim, std::int64_t positi
 Eigen::MatrixXd content_queries(const ContentParams& c, int dim, const std::vector<std::int64_t>& positions);
 Eigen::MatrixXd content_keys(const ContentParams& c, int dim, const std::vector<std::int64_t>& positions);
 
+// The query (key = false) or key (key = true) content vector of `position` written into out[0 .. dim),
+// without allocating: the inner loop of block sums over millions of positions.
+void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t position, double* out);
+
 // True when q_i and k_j do not depend on position (Ones, Fixed): then every relative method's
 // logit depends on i - j only and the matrix is Toeplitz.
 bool content_is_position_independent(const ContentParams& c);

@@ -69,16 +69,22 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     });
 }
 
-HeatmapView::Extent HeatmapView::extent_of(const std::vector<std::int64_t>& index)
+HeatmapView::Extent HeatmapView::extent_of(const std::vector<std::int64_t>& index,
+                                           const std::vector<std::int64_t>& block_end)
 {
     Extent e;
     e.count = static_cast<qsizetype>(index.size());
     if (index.empty())
         return e;
     e.lo = static_cast<double>(index.front());
+    if (block_end.size() == index.size() && block_end.back() - index.back() > 1) {
+        // Block means (attention_logits.h): contiguous blocks from index.front() to block_end.back().
+        e.step = static_cast<double>(block_end.back() - index.front()) / static_cast<double>(index.size());
+        return e;
+    }
     if (index.size() > 1) {
-        // Downsampled windows are point-sampled at row0 + floor((r + 0.5) * rows / out_rows)
-        // (attention_logits.h), so the stride is rows / out_rows and the first sample sits half a stride in.
+        // Point samples sit at row0 + floor((r + 0.5) * rows / out_rows) (attention_logits.h), so the
+        // stride is rows / out_rows and the first sample sits half a stride in.
         const double step =
             static_cast<double>(index.back() - index.front()) / static_cast<double>(index.size() - 1);
         if (step > 1.0) {
@@ -99,7 +105,8 @@ void HeatmapView::setData(const HeatmapData& data)
     double r0 = std::numeric_limits<double>::infinity(), r1 = -r0, c0 = r0, c1 = -r0;
     bool any_signed = false;
     for (const HeatmapPanel& p : m_data.panels) {
-        const Extent re = extent_of(p.matrix.row_index), ce = extent_of(p.matrix.col_index);
+        const Extent re = extent_of(p.matrix.row_index, p.matrix.row_block_end),
+                     ce = extent_of(p.matrix.col_index, p.matrix.col_block_end);
         m_rowExtent.append(re);
         m_colExtent.append(ce);
         if (re.count > 0 && ce.count > 0) {
@@ -374,14 +381,21 @@ QString HeatmapView::readoutAt(const QPointF& pos, int* panel_out) const
     QStringList parts;
     if (!m_data.panels[i].label.isEmpty())
         parts << m_data.panels[i].label;
-    parts << tr("%1 = %2")
-                 .arg(QString::fromStdString(m.row_label))
-                 .arg(m.row_index[static_cast<std::size_t>(r)]);
-    parts << tr("%1 = %2")
-                 .arg(QString::fromStdString(m.col_label))
-                 .arg(m.col_index[static_cast<std::size_t>(c)]);
-    parts << tr("%1 = %2").arg(
-        QString::fromStdString(m.value_label.empty() ? std::string("value") : m.value_label),
+    // A block-mean pixel covers positions first .. last; say so, and say when a pixel is a point sample.
+    // (A result built by hand may leave the block ends empty: then each pixel is one position.)
+    const auto position = [](const std::vector<std::int64_t>& index, const std::vector<std::int64_t>& end,
+                             qsizetype k) {
+        const auto u = static_cast<std::size_t>(k);
+        const std::int64_t first = index[u], stop = u < end.size() ? end[u] : first + 1;
+        return stop - first > 1 ? QStringLiteral("%1 … %2").arg(first).arg(stop - 1) : QString::number(first);
+    };
+    parts << tr("%1 = %2").arg(QString::fromStdString(m.row_label), position(m.row_index, m.row_block_end, r));
+    parts << tr("%1 = %2").arg(QString::fromStdString(m.col_label), position(m.col_index, m.col_block_end, c));
+    const QString what = m.sampling == MatrixSampling::BlockMean ? tr("mean ")
+                         : m.sampling == MatrixSampling::Point   ? tr("point sample of ")
+                                                                 : QString();
+    parts << tr("%1%2 = %3").arg(
+        what, QString::fromStdString(m.value_label.empty() ? std::string("value") : m.value_label),
         std::isnan(value) ? tr("no value (masked)") : format_number(value, 5));
     return parts.join(QStringLiteral(" · "));
 }

@@ -119,7 +119,7 @@ private:
     };
     struct Fonts;
 
-    static Extent extent_of(const std::vector<std::int64_t>& index);
+    static Extent extent_of(const std::vector<std::int64_t>& index, const std::vector<std::int64_t>& block_end);
     void rebuildImages();
     void updateRange();
     bool usesPanelScales() const { return m_perPanel && m_data.panels.size() > 1; }

@@ -195,6 +195,7 @@ CurveSeries logit_series(const Scenario& s, int points, const CancelFn& cancel, 
     w.cols = query + 1;
     w.out_rows = 1;
     w.out_cols = std::min<std::int64_t>(w.cols, points);
+    w.sample = SampleMode::Point; // a curve of logits at single distances, not means over distance bins
     const MatrixResult m = compute_matrix(s, MatrixKind::Logits, w, cancel, progress);
     CurveSeries series;
     series.name = qs(method_display_name(s.method)) + tr(" · logit");
@@ -409,6 +410,14 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     // cols 0 (a user's table, see above): core caps the output at the table's width.
     const std::int64_t pixelCols = std::max(8, v.pixel_width / gridCols);
     w.out_cols = w.cols > 0 ? std::min<std::int64_t>(w.cols, pixelCols) : pixelCols;
+    // A pixel shows the exact mean of its block (or says it is a point sample: MatrixResult::sampling);
+    // float32 products are far below what a colour map can show (README, Benchmarks). Exact means over
+    // random content generate every position's q and k (seconds beyond ~10^6 positions), too slow for
+    // a slider: there the view asks for point samples, and its readout says so.
+    w.precision = Precision::Single;
+    constexpr std::int64_t kInteractiveRandomPositions = std::int64_t{1} << 19;
+    if (s.content.kind == ContentKind::Random && w.rows + w.cols > kInteractiveRandomPositions)
+        w.sample = SampleMode::Point;
 
     std::vector<double> slopes;
     if (perHead && s.method == Method::ALiBi)

@@ -422,6 +422,77 @@ TEST(CliConfig, PresetsListsTheRequiredIds)
         EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << id;
 }
 
+// ------------------------------------------------------------------ downsampled matrices
+
+TEST(CliMatrix, DownsampledCellsAreBlockMeansNamingTheirBlocks)
+{
+    // 10 positions into 3 x 4 blocks: rows [0, 3), [3, 6), [6, 10); columns [0, 2), [2, 5), [5, 7),
+    // [7, 10) (floor(r * 10 / count)). ALiBi, 8 heads, head 0: slope 1/2 (Press et al. 2022), causal
+    // bias -m (i - j) for j <= i. Block (0, 0): cells (0,0), (1,0), (1,1), (2,0), (2,1) with i - j =
+    // 0, 1, 0, 2, 1: mean -0.5 * 4 / 5 = -0.4; block (0, 2) lies above the diagonal: null (masked).
+    // Block (2, 3): rows 6..9 x cols 7..9, unmasked cells (7,7), (8,7), (8,8), (9,7), (9,8), (9,9):
+    // distances 0, 1, 0, 2, 1, 0, mean -0.5 * 4 / 6. Tolerance 1e-12 (sums of a few binary fractions).
+    const json j = run_json({"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "10",
+                             "--num-heads", "8", "--head", "0", "--out-rows", "3", "--out-cols", "4"});
+    EXPECT_EQ(j["sampling"], "block-mean");
+    EXPECT_EQ(j["row_index"], json::parse("[0, 3, 6]"));
+    EXPECT_EQ(j["row_last"], json::parse("[2, 5, 9]"));
+    EXPECT_EQ(j["col_index"], json::parse("[0, 2, 5, 7]"));
+    EXPECT_EQ(j["col_last"], json::parse("[1, 4, 6, 9]"));
+    EXPECT_NEAR(j["matrix"][0][0].get<double>(), -0.4, 1e-12);
+    EXPECT_TRUE(j["matrix"][0][2].is_null());
+    EXPECT_NEAR(j["matrix"][2][3].get<double>(), -0.5 * 4.0 / 6.0, 1e-12);
+
+    const Result csv = run({"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "10",
+                            "--num-heads", "8", "--head", "0", "--out-rows", "3", "--out-cols", "4", "--format",
+                            "csv"});
+    ASSERT_EQ(csv.status, 0) << csv.err;
+    EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')), "row_first,row_last,col_0-1,col_2-4,col_5-6,col_7-9");
+    EXPECT_EQ(csv.out.substr(csv.out.find('\n') + 1, 5), "0,2,-");
+}
+
+TEST(CliMatrix, SamplePointGivesTheOldPointSamples)
+{
+    // --sample point: cells at floor((r + 0.5) * 10 / 3) = 1, 5, 8; each is one cell, bias -0.5 (i - j).
+    const json j = run_json({"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "10",
+                             "--num-heads", "8", "--head", "0", "--out-rows", "3", "--out-cols", "3", "--sample",
+                             "point"});
+    EXPECT_EQ(j["sampling"], "point");
+    EXPECT_EQ(j["row_index"], json::parse("[1, 5, 8]"));
+    EXPECT_EQ(j["row_last"], json::parse("[1, 5, 8]"));
+    EXPECT_DOUBLE_EQ(j["matrix"][2][0].get<double>(), -0.5 * (8 - 1));
+    const json full = run_json({"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "4"});
+    EXPECT_EQ(full["sampling"], "exact");
+}
+
+TEST(CliMatrix, SinglePrecisionStaysWithinItsBound)
+{
+    // RoPE, d = 64, random content: single differs from double by at most (d + 2) 2^-24 |q| |k| / sqrt(d)
+    // per cell (gemm.h); |q|, |k| ~ sqrt(64) = 8, so well under 1e-4 absolute for logits of size ~8.
+    const std::vector<std::string> base{"compute", "matrix", "--method", "rope", "--head-dim", "64", "--seq-len",
+                                        "300", "--content", "random", "--out-rows", "30", "--out-cols", "30"};
+    auto single = base;
+    single.insert(single.end(), {"--precision", "single"});
+    const json d = run_json(base), s = run_json(single);
+    EXPECT_EQ(d["precision"], "double");
+    EXPECT_EQ(s["precision"], "single");
+    double worst = 0.0;
+    for (std::size_t r = 0; r < 30; ++r)
+        for (std::size_t c = 0; c < 30; ++c)
+            worst = std::max(worst, std::abs(d["matrix"][r][c].get<double>() - s["matrix"][r][c].get<double>()));
+    EXPECT_LT(worst, 1e-4);
+}
+
+TEST(CliMatrix, TenMillionPositionsIntoAPictureNeedOnlyThePicture)
+{
+    // Block means of 10^7 positions with position-independent content: closed forms, O(blocks d).
+    const json j = run_json({"compute", "matrix", "--method", "rope", "--head-dim", "64", "--seq-len", "10000000",
+                             "--out-rows", "16", "--out-cols", "16"});
+    EXPECT_EQ(j["sampling"], "block-mean");
+    EXPECT_EQ(j["row_last"].back(), 9999999);
+    EXPECT_EQ(j["matrix"].size(), 16u);
+}
+
 // ------------------------------------------------------------------ bad input: exit 2, one line naming the option
 
 struct BadCase {
@@ -475,7 +546,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"QueryWrongLength",
                 {"compute", "rope-score", "--head-dim", "4", "--query", "1,2", "--key", "1,2,3,4"}, "--query"},
         BadCase{"MissingValue", {"compute", "rope-frequencies", "--rope-theta"}, "--rope-theta"},
-        BadCase{"BadKind", {"compute", "matrix", "--method", "rope", "--kind", "buckets"}, "--kind"}),
+        BadCase{"BadKind", {"compute", "matrix", "--method", "rope", "--kind", "buckets"}, "--kind"},
+        BadCase{"BadSample", {"compute", "matrix", "--method", "rope", "--sample", "average"}, "--sample"},
+        BadCase{"BadPrecision", {"compute", "matrix", "--method", "rope", "--precision", "half"}, "--precision"},
+        BadCase{"MatrixTooLarge", {"compute", "matrix", "--method", "rope", "--seq-len", "100000"}, "--rows"}),
     [](const auto& info) { return info.param.name; });
 
 TEST(BadInput, MalformedConfigFileIsAClearError)

@@ -79,11 +79,13 @@ TEST(Matrix, WindowIsTheMatchingBlockOfTheFullMatrix)
 
 TEST(Matrix, DownsampledPictureOfAMillionPositionsSamplesCellCentres)
 {
-    // Never allocates 10^6 x 10^6: the result is 64 x 64, sampled at floor((r + 0.5) * N / 64).
+    // Never allocates 10^6 x 10^6: the result is 64 x 64, sampled at floor((r + 0.5) * N / 64)
+    // (SampleMode::Point; block means are tested in test_block_means.cpp).
     Scenario s = rope(1'000'000, ContentKind::Random);
     MatrixWindow w;
     w.out_rows = 64;
     w.out_cols = 64;
+    w.sample = SampleMode::Point;
     const MatrixResult r = compute_matrix(s, MatrixKind::Logits, w);
     ASSERT_EQ(r.values.rows(), 64);
     EXPECT_EQ(r.row_index[0], 7812);   // floor(0.5 * 10^6 / 64)
