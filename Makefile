@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Quick start on Debian 12:  `make run`  (the app)   `make test`  (the whole test suite)
 # Both install the Debian packages that are missing (and only those), then configure and build.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The `posatlas` command line. Everything it prints is computed by core/ (and, for figures, rendered
 // by the same ui/ renderers as the GUI).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `posatlas compute QUANTITY [options]` and `posatlas presets`.
 #pragma once
 

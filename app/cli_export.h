@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `posatlas export` (one figure or its numbers, headless) and `posatlas gallery` (the standard set).
 #pragma once
 

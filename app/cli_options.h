@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Command-line option parsing for `posatlas`: --name value / --name=value / --flag, typed getters
 // that validate through core's require_* primitives so that every message names the option and its
 // allowed range.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `posatlas screenshots --out DIR`: the README's pictures of the main window, each view and the
 // context-extension explorer, made by the app itself (offscreen, 1280x720 / 1400x900).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `posatlas` with no arguments, or with files to open (`posatlas session.posatlas.json`, as the desktop
 // entry's `Exec=posatlas %f` runs it), opens the GUI; with a command it is the command line.
 #include "cli.h"

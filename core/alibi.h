@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ALiBi, Press, Smith, Lewis 2022, "Train Short, Test Long: Attention with Linear Biases Enables
 // Input Length Extrapolation" (ICLR): logit_ij = q_i . k_j - m_h (i - j), one fixed slope per head.
 //

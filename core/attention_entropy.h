@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Entropy of softmax attention against context length, with and without a RoPE scaling's attention
 // temperature: the quantity behind YaRN's "0.1 ln s + 1" (Peng et al. 2023, arXiv:2309.00071,
 // section 3.4: the temperature keeps attention from spreading out as the context grows) and LongRoPE's

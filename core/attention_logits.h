@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Matrices for heatmaps, computed for exactly the cells shown: a window of rows (query positions)
 // and columns (key positions), optionally downsampled, never the full N x N. Where the value
 // depends on i - j only (relative methods with position-independent content, bias tables) the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exact block sums for downsampled matrices: the building blocks that let a heatmap pixel show the
 // mean of the cells it covers instead of one sampled cell, in O((rows + cols) d) rather than O(rows cols).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Content vectors: the "x" that positional information is added to or mixed with, so that the
 // positional part of an attention logit can be seen apart from (or together with) content.
 //   Ones:   q_i = k_j = (1, ..., 1)                   -> logits show the pure positional pattern

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Contextual Position Encoding (CoPE), Golovneva, Wang, Weston, Sukhbaatar 2024, "Contextual Position
 // Encoding: Learning to Count What's Important" (arXiv 2405.18719), following the paper's Python
 // listing (classes CoPE and SelfAttn; also facebookresearch/RAM projects/cope):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // DeBERTa v2/v3 disentangled attention (He et al. 2021, "DeBERTa: Decoding-enhanced BERT with
 // Disentangled Attention", eq. (4); v3: He et al. 2023), following Hugging Face transformers
 // models/deberta_v2/modeling_deberta_v2.py: make_log_bucket_position, build_relative_position and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Long-range decay curves: how a position encoding's attention weight or logit envelope falls with the
 // relative distance r. Loops over distances run OpenMP-parallel in chunks; between chunks the calling
 // thread polls `cancel` (throws Cancelled) and reports `progress`. No callback is ever invoked from an

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes OUT: a C++ source defining posatlas::detail::embedded_presets(), one entry per
 # PRESET_DIR/*.json (id = file name without extension, text = file contents).
 file(GLOB files ${PRESET_DIR}/*.json)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one matrix product behind every logit matrix: out = scale * A B^T, A (m x d) the rotated or
 // position-added queries, B (n x d) the keys, in the requested arithmetic.
 //   Double: Eigen's double GEMM straight into out.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading files the user hands us (model configs, sessions, settings, learned tables) without trusting
 // them: one exception type for every bad input file, bounded reads of regular files only, JSON with a
 // nesting limit, and quoting of untrusted bytes in messages.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Learned absolute position embeddings (BERT: Devlin et al. 2019; GPT-2: Radford et al. 2019): a
 // table of max_position_embeddings rows, one trained vector per position, added to the token
 // embedding. HF BertEmbeddings / GPT2Model: position_embeddings = nn.Embedding(max_position_embeddings,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Import of a Hugging Face model config.json into a Scenario: which positional encoding the model uses
 // and with which parameters, read the way the model's own code reads them.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Private to the model_config*.cpp files: the typed, key-recording JSON reader and the per-method readers
 // shared between model_config.cpp (method detection, key bookkeeping), model_config_rope.cpp (RoPE) and
 // model_config_other.cpp (ALiBi, T5, DeBERTa, learned, sinusoidal). Not part of the public API.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Non-RoPE parts of the model config import: ALiBi (BLOOM, MPT, Falcon), T5 buckets, DeBERTa, learned
 // absolute tables and sinusoidal encodings.
 #include "input_file.h"

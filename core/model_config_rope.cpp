@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RoPE part of the model config import: head_dim, base, partial rotary fraction, max positions,
 // rope_scaling / rope_parameters (rope types and their parameters) and pair layout, with the defaults of each
 // family's HF configuration class.

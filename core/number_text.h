@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One number policy for every CSV the project writes (the command line's `compute` and `export`, and the
 // GUI's Export Data), so that the same number is always the same text:
 //   - integral values of magnitude below 2^53 print as integers: "1000000", never "1e+06" or "1000000.0";

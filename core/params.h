@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Plain parameter structs for every positional-encoding method, and the Scenario that bundles them.
 // Field names follow the Hugging Face config keys where such a key exists, so that a model's
 // config.json, the command line (--rope-theta) and the GUI all speak the same names.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Model presets: real config.json values of well-known models, shipped inside the library
 // (resources/presets/<id>.json, embedded at build time by core/embed_presets.cmake).
 // Each file is a Hugging Face config.json (only the keys that matter for positions and the model's shape)

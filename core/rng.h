@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Counter-based pseudo-random numbers: value k of stream s under seed S is a pure function of
 // (S, s, k). Any window of a seeded table (content vectors, learned embeddings) can therefore be
 // generated on its own, in parallel, without materialising the rows before it, and the same seed

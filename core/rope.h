@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Rotary position embedding (Su et al. 2021, "RoFormer: Enhanced Transformer with Rotary Position
 // Embedding", arXiv:2104.09864, eq. (14)-(16)).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The context-extension explorer's numbers: one row per rotary pair for a RoPE scaling (how its
 // frequency changed, its regime, the rotation angles it reaches in training and at the target length),
 // the regime runs for labelling, YaRN's r = L / lambda thresholds, the attention temperatures of YaRN,

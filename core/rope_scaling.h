@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RoPE frequencies and their context-extension scalings.
 //
 // Reference implementation: Hugging Face transformers, src/transformers/modeling_rope_utils.py,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scenario <-> JSON, for session files (.posatlas.json), saved settings and the command line's
 // --session. Every field is written; reading accepts any subset (missing fields keep `base`), checks
 // each value's JSON type and names the dotted key of a wrong one.

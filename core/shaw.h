@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Relative position representations, Shaw, Uszkoreit, Vaswani 2018, "Self-Attention with Relative
 // Position Representations" (NAACL), eqs. (2)-(5):
 //   relative index      clip(j - i, -k, k)                                   (eq. 5)

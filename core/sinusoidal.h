@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fixed sinusoidal absolute position encodings.
 //
 // Interleaved layout: Vaswani et al. 2017, "Attention Is All You Need", sec. 3.5,

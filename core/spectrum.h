@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The frequency spectrum of RoPE before and after a context-extension scaling: per rotary pair, the
 // frequency theta_i, its wavelength 2 pi / theta_i, how many full turns it makes over the trained and
 // the target context, and how far its angle reaches ("angle coverage"). Frequencies come from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // T5 relative position buckets and per-head scalar biases, Raffel et al. 2020 ("Exploring the Limits
 // of Transfer Learning with a Unified Text-to-Text Transformer", sec. 2.1), following Hugging Face
 // transformers models/t5/modeling_t5.py::T5Attention._relative_position_bucket (itself adapted from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Transformer-XL relative positional attention, Dai et al. 2019, "Transformer-XL: Attentive Language
 // Models Beyond a Fixed-Length Context", eq. (3) (also XLNet, Yang et al. 2019):
 //   A^rel_ij = (a) q_i^T k_j                     content x content      (E_xi^T W_q^T W_{k,E} E_xj)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Common vocabulary of the numerics core: errors, cancellation and progress.
 // No Qt here: the command line, the GUI and the tests all link this library.
 #pragma once

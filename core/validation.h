@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one place where every parameter is checked. Each validate() throws ParameterError naming the
 // parameter (its Hugging Face key) and the allowed range; kernels call the matching validate() on
 // entry, the command line and the GUI call it before they change any state.

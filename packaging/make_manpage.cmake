@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cmake -DEXE=posatlas -DOUT=posatlas.1 -DSUMMARY=... -DHOMEPAGE=... -P make_manpage.cmake
 #
 # Writes the man page from the program's own `--help` and `--version`, so that the two never drift.

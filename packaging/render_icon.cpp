@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Build-time tool: renders the application's SVG icon to a square PNG of the given size, for the
 // hicolor icon theme's fixed-size directories (16x16 ... 512x512). Qt's own SVG renderer, so the
 // build needs no extra package (no rsvg-convert or inkscape).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Autosave and crash recovery: the window's state (a session, see session.h: scenario, view settings,
 // the view in front, the explorer) is written to the user's state folder a short delay after every
 // change and checked periodically, atomically (QSaveFile). A clean close removes the file; a file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers shared by the figure views: theme colours, fonts, tick placement and number formatting for
 // the hand-painted figures (heatmap, rotation diagram), and a Qt Charts chart that shows a CurveData
 // (used by CurveView and, twice, by SpectrumView) together with its export path.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Colour maps for heatmaps: 256-entry tables and the value -> entry mapping shared by the heatmap
 // view, its colour bar and the tests.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs the view jobs off the GUI thread (the Qt mandelbrot example's restart/abort, Hotspot's job
 // tracker). Requests are coalesced for a few milliseconds so that a slider drag produces a steady
 // trickle of recomputes rather than one per mouse event; each request bumps the view's generation

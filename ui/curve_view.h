@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Line and step plots of one CurveData (decay curves, bucket functions, ...) on Qt Charts, with
 // markers, a hover crosshair and a log/linear toggle for x.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer's figures: PlotSpecs built from the job results (explorer_jobs.h), one per view, with a
 // consistent colour per variant slot, and the short explanation shown beside each view.
 #pragma once

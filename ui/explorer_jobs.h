@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The context-extension explorer's computations, all done by core/ (rope_compare.h, rope_scaling.h,
 // decay.h, attention_entropy.h) off the GUI thread, and the runner that schedules them. Three jobs with
 // their own generation counters: the per-variant tables (pairs, temperatures, decay and score curves),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer's control panel: the model picker (RoPE presets grouped by family, "Open config.json…"
 // with a report of the keys read, ignored and unknown), the target context, and one editor per scaling
 // variant (its colour, kind and parameters) with add / remove.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A small hand-painted plot for the context-extension explorer: line / point series on linear or log
 // axes, filled ranges, shaded x bands with labels (the regimes), labelled reference lines (trained and
 // target context, thresholds, regime boundaries) placed so that their labels do not collide, an

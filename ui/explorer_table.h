@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer's per-pair table: one row per rotary pair; columns index, theta, wavelength (the model's
 // unscaled values), then for each variant its scaled theta, ratio theta'/theta and regime, all at the
 // target length (rope_pairs). CSV export writes the same columns.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // File > Export figure…: which views, the file, its format (PNG, SVG, PDF), size (with presets for
 // screens, slides and paper columns), PNG resolution, theme, font scale and an optional caption. The
 // dialog only collects a FigureExportRequest; SessionActions::exportFigures() writes the files, so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One painting routine per figure feeds the screen and every export (PNG through a QImage, SVG
 // through QSvgGenerator, PDF through QPdfWriter): see HOUSE_STYLE (LabPlot's exportPaint).
 #pragma once

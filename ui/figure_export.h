@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exports a Figure to PNG (raster at a chosen DPI), SVG and PDF (true vectors from the same
 // renderFigure() the screen uses), and the numbers behind a view to CSV / JSON. Every file is written
 // atomically through QSaveFile: a failure never leaves a partial file under the target name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The standard figure set of `posatlas gallery`: every method, and the classic figures of the
 // literature with their original parameters (sinusoidal encoding heatmap, RoFormer long-term decay,
 // ALiBi slopes and bias matrices, T5 bucket mapping, YaRN ramp and wavelengths, Llama 3's three

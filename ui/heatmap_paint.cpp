@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // HeatmapView: figure layout and painting (layout computation, panels, axes, colour bar), used by
 // renderFigure() for export and by paintEvent() on screen.
 #include "heatmap_view.h"

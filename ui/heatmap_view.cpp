@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "heatmap_view.h"
 
 #include "chart_render.h"

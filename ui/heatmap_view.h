@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Heatmaps of attention matrices (logits, biases, encodings, bucket indices), as one panel or as small
 // multiples, with hover readout, wheel zoom and drag pan.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A slider with a spin box beside it, for one numeric parameter. Ranges that span decades (a RoPE
 // base of 10 .. 10^8, a sequence length of 8 .. 10^6) map the slider to log10(value) so every decade
 // gets the same travel; the spin box always shows and accepts the exact value. Both are keyboard

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window: the parameter panel and the four views as docks (several visible at once; the
 // layout is saved and restored), menus (File, Edit with undo/redo, Presets grouped by family, View,
 // Help), config.json import by menu or drag-and-drop with a report of what was read and ignored, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // MainWindow's autosave and crash recovery (autosave.h), kept beside main_window.cpp: what a snapshot
 // holds, when it is taken, and how a recovered one is offered and restored. The autosave is a session
 // file (session.h), so it has one format, one reader and one validator with File > Open Session.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "parameter_panel.h"
 
 #include "log_slider.h"

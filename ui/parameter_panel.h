@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The parameter panel: a method selector and, below it, exactly the chosen method's parameters, each a
 // slider with a spin box (log scale where the range spans decades), a check box or a combo box, with
 // its unit and a tooltip that explains it. RoPE's scaling parameters appear only for the scaling type

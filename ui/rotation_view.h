@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RoPE as rotations: for a few pairs i, a unit circle with the query vector at angle m theta_i, the
 // key at n theta_i and the relative angle (m - n) theta_i that the attention logit depends on; and a
 // clock face with one hand per pair (long, outer hands are the fast, high-frequency pairs).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The GUI's single source of truth: a QObject around core's plain Scenario value. Every edit goes
 // through a setter that validates a copy with core's validate() (no state change on ParameterError),
 // returns early when nothing changes, and pushes one QUndoCommand; a slider drag merges into one undo

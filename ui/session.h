@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Session files (.posatlas.json): the method, every parameter, the views and their settings, so that
 // opening one shows exactly the same figures, in the GUI or through `posatlas export --session`.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window's session and figure commands, kept out of main_window.cpp: File > Open Session…,
 // Save Session…, Export Figure…, Export Data…, and Edit > Copy Figure. A friend of MainWindow: it reads
 // and restores the window's view state (view settings, colour map, curve axis, visible docks).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Typed access to everything the GUI remembers between runs (Hotspot's settings object): window
 // geometry and dock layout, the last scenario, recent files and view preferences. The QSettings keys
 // live in settings.cpp only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RoPE frequency spectrum: (a) the wavelength of every pair, original (dashed) and after scaling, on a
 // log axis with the trained and target context lengths as reference lines; (b) the ratio theta'/theta
 // per pair and, for YaRN, the ramp that blends interpolation and extrapolation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Undo commands of the scenario model. Every edit stores the whole Scenario before and after (a few
 // hundred bytes; LongRoPE lists at most a few KB), which makes one command type serve single
 // parameters, method switches, presets and config imports alike.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Plain data handed from the compute jobs (view_jobs.*) to the views. Everything numeric here was
 // computed by core/; views only map it to pixels. Shared contract between the GUI's model/scheduler
 // side and its view side.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Pure functions Scenario (+ per-view settings) -> the plain data a view paints. They run on worker
 // threads (ComputeScheduler), call core only and never re-derive a formula core computes: the UI
 // maps numbers to pixels, nothing more. Each takes core's cancel predicate and progress callback.

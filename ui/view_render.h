@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One figure for one view kind, off screen: builds the view widget, hands it the computed data and
 // exposes its Figure. Shared by `posatlas export`, `posatlas gallery` and the GUI's export of a
 // chosen set of views, so that every path paints through the same renderFigure().

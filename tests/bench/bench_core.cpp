@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Benchmarks of the heavy kernels. Run on purpose: `make bench` (5 repetitions, medians, beside the
 // NumPy reference and the GEMM peak: tests/bench/run_bench.py). Never part of ctest: timings on a
 // shared 2-core machine are not pass/fail material.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """NumPy reference for the kernels of core_bench (Debian's python3-numpy with OpenBLAS).
 
 The same tasks as the C++ benchmarks, written the way one would in NumPy, timed the same way

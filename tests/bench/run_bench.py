@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """`make bench`: Google Benchmark kernels, the GEMM peak probe and the NumPy reference in one run.
 
 Runs core_bench (median of N repetitions, JSON), then tests/bench/numpy_reference.py, and prints per

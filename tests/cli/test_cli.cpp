@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // End-to-end tests of the `posatlas` command line: the real binary is run and its exit status,
 // stdout (JSON / CSV) and stderr are checked. References for the numbers are named per test.
 #include <gtest/gtest.h>

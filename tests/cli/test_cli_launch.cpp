@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // How `posatlas` starts: the GUI without a display (one line and exit status 2, never an abort), files
 // on the command line routed to the GUI rather than taken for commands, and the bash completion script
 // generated from the parser's own option sets. Each test runs the real binary with an environment it

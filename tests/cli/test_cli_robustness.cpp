@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The real `posatlas` binary against hostile input and failing outputs: every case must end quickly with
 // exit status 2 and one line on stderr (or succeed where the input is fine), never crash, hang or exit 1.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reference configurations shared by the RoPE tests, with the config.json each one copies.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ALiBi slopes and biases. References: ofirpress/attention_with_linear_biases
 // fairseq/models/transformer.py::get_slopes (the slopes in the test tables are the values that
 // function returns, worked out by hand: 2^(-8h/n) for powers of two, plus every other slope of 2c

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of softmax_entropy / attention_entropy (core/attention_entropy.h).
 //
 // References: Shannon entropy of a softmax in closed form; an independent recomputation of the documented

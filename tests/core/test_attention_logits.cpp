@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // compute_matrix: windows, downsampling, the Toeplitz fast path, masking, cancellation.
 // References: the per-method kernels (rope_score, alibi_bias, t5_relative_position_bucket, ...),
 // which have their own tests against the papers and reference implementations; here we check that

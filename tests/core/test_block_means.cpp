@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Exact block means of downsampled matrices (block_means.h, MatrixWindow::sample = BlockMean) and the
 // single-precision product (gemm.h).
 // Reference: brute force. The full matrix is computed cell by cell on the exact (not downsampled)

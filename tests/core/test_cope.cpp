@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CoPE, Golovneva et al. 2024 (arXiv 2405.18719), the paper's Python listing (CoPE + SelfAttn).
 #include "cope.h"
 #include "types.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // DeBERTa v2/v3 relative positions and disentangled logits. Reference: HF transformers
 // models/deberta_v2/modeling_deberta_v2.py (make_log_bucket_position, build_relative_position,
 // DisentangledSelfAttention.disentangled_attention_bias). Bucket values below come from a python3 port

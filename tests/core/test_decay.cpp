@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of the decay curves (core/decay.h).
 // References: RoFormer (Su et al. 2021) section 3.4.3 / Figure 2, the bound (1/(d/2)) sum_{j=1}^{d/2} |S_j|,
 // S_j = sum_{k<j} exp(i r theta_k), re-implemented in python3 (double) for the values below;

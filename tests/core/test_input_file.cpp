@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Untrusted input files: nesting limits, number overflow, devices and FIFOs, size limits, escaping of
 // quoted bytes, one exception type, and the keys named in messages. Every test feeds the input that
 // used to crash, hang or print raw bytes.

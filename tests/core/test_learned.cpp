@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Learned absolute position tables (BERT / GPT-2 nn.Embedding(max_position_embeddings, hidden)).
 // Test files in tests/data are written by tests/data/make_learned_tables.py (python3 + struct, NumPy
 // .npy format spec); entry (p, c) of every good table is p + c / 4, exact in float32 and float64, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of the Hugging Face config.json import (core/model_config.h).
 // Expected values are the ones the model's own code derives from the same config: the defaults of the HF
 // configuration classes (transformers src/transformers/models/<family>/configuration_<family>.py) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CSV number policy (core/number_text.h): integers as integers, otherwise the shortest text that
 // reads back to the same double. Reference: the C++17 definition of std::to_chars (shortest round trip)
 // and strtod for the round trip.

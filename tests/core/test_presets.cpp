@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of the embedded model presets (core/presets.h, resources/presets/*.json).
 // Expected values come from each model's published config.json (the preset's _posatlas_source) and the
 // transformers rules in modeling_rope_utils.py; exact comparisons unless stated.

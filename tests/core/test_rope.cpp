@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of the RoPE rotation and scores (core/rope.h).
 // References: RoFormer (Su et al. 2021, arXiv:2104.09864) eq. (13)-(16): the 2x2 rotation
 // [[cos, -sin], [sin, cos]] per pair and the relative-position property (R_m q)^T (R_n k) = q^T R_{n-m} k;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of the context-extension explorer's per-pair tables (core/rope_compare.h).
 //
 // Reference values: a double-precision Python re-implementation of Hugging Face transformers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of compute_rope_frequencies / compute_yarn_llamacpp (core/rope_scaling.h).
 //
 // Reference values: a double-precision Python re-implementation of Hugging Face transformers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Scenario <-> JSON round trip and error messages (session files and saved settings depend on it).
 #include "scenario_json.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shaw, Uszkoreit, Vaswani 2018: relative index clip(j - i, -k, k) (eq. 5), logit
 // q_i . (k_j + a^K_ij) / sqrt(d) (eq. 4), output sum_j alpha_ij (v_j + a^V_ij) (eq. 3).
 #include "shaw.h"

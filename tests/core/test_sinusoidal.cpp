@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Sinusoidal encodings. References: Vaswani et al. 2017 sec. 3.5 (Interleaved) and tensor2tensor
 // layers/common_attention.py::get_timing_signal_1d (Split); expected rows computed by a python3
 // re-implementation of both formulas (math.sin/cos in double), run here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of rope_spectrum (core/spectrum.h). Frequencies follow HF transformers modeling_rope_utils.py;
 // the spectrum's own quantities are the closed forms stated in spectrum.h, re-derived here.
 #include "spectrum.h"

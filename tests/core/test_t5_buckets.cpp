@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // T5 relative position buckets. Reference: HF transformers models/t5/modeling_t5.py::
 // T5Attention._relative_position_bucket, ported to python3 with float32 semantics (every tensor op
 // rounded to float32 with struct.pack('f')) and run here to produce the tables below for relative

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Transformer-XL relative attention, Dai et al. 2019 eq. (3). R_{i-j} reference: a python3 port of
 // kimiyoung/transformer-xl pytorch/mem_transformer.py::PositionalEmbedding (inv_freq = 1 /
 // 10000^(arange(0, d, 2) / d), [sin | cos]), run here.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Reference values of RoFormer's long-term-decay bound and of mean cos(r theta) for the decay tests.
 
 Su et al. 2021 (arXiv:2104.09864), section 3.4.3: bound(r) = (1 / (d/2)) sum_{j=1}^{d/2} |S_j|,

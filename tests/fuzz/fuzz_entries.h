@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The entry functions of the fuzz targets, shared with the corpus replay test (which is built with any
 // compiler): each feeds bytes to one parser the way the program does, and swallows only the errors that
 // mean "bad input, reported" (InputFileError and its subclasses, ParameterError). Anything else that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The session entry lives apart from the others: it needs the Qt ui library, the rest only core, so
 // the core fuzz targets build without Qt.
 #include "fuzz_entries.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One libFuzzer target; POSATLAS_FUZZ_ENTRY names the entry function of fuzz_entries.h it drives.
 #include "fuzz_entries.h"
 

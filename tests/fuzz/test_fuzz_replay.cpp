@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Replays every file of tests/fuzz/corpus/<target>/ through the fuzz targets' entry functions: the seeds
 // and every input that once crashed or hung stay regression tests, with any compiler. Inputs too large to
 // commit (100000 levels of nesting) are generated here.

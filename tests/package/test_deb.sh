@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the Debian package with CPack into a scratch directory, unpacks it with dpkg -x (no root, no
 # installation) and checks that the unpacked program runs and that every file the desktop, the package
 # manager and the shell look for is at its path.

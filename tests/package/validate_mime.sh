@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The shared-mime-info file: update-mime-database accepts it (it rejects invalid XML) and the compiled
 # globs map *.posatlas.json to the session type, with a higher weight than *.json.
 #   validate_mime.sh FILE MIME_TYPE

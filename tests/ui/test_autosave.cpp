@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Autosave and crash recovery of the main window, and failed opens that must leave the work alone.
 // A "crash" is a window destroyed without a close event: its autosave stays on disk, as after kill -9.
 #include "autosave.h"

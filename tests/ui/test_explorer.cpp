@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // QtTest for the context-extension explorer (issue 5): adding and removing methods, a config.json import,
 // the dynamic-NTK length slider, the per-pair table and its CSV, the Llama 3.1 regime boundary labels and
 // offscreen rendering of every view. Reference numbers are computed with python3 re-implementing

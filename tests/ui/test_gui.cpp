@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GUI behaviour under QT_QPA_PLATFORM=offscreen: model + undo, the compute scheduler, the parameter
 // panel and the main window with its docks, presets and config import.
 // Set POSATLAS_SHOTS_DIR to also save screenshots of the main window (1280 x 720) there.

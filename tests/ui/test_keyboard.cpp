@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A keyboard reaches everything: views take the focus (View > Go to View), the heatmap pans and zooms
 // from the keys, the curves have a keyboard crosshair, Help > Keyboard and Mouse lists every shortcut of
 // the menus, menus have mnemonics, and every control meets WCAG 2.1 AA contrast in both themes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Vector exports keep a heatmap's colours exactly: the image embedded in a PDF (decoded with poppler's
 // pdfimages) and in an SVG (a base64 PNG) holds only colours of the colour map's 256-entry table. PDF
 // used to embed JPEG (thousands of blended colours for a 256-colour map). Runs the real `posatlas

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the screen shows is what the model computes: a preset or a model config loaded in the main window
 // gives the same scenario as on the command line (`--preset`, `--config`), whatever was loaded before,
 // and the views mark the context lengths that core (and so `posatlas compute rope-pairs`) reports.

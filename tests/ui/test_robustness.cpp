@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reliability of the UI library under hostile input: tick placement for degenerate ranges (which used
 // to loop forever), writers on a full disk (which used to report success and truncate the file), session
 // and settings files that are too deep, devices, FIFOs, or carry out-of-range values, and raster budgets.

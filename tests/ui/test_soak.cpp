@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A soak test of the main window: a seeded random walk through what a user does (switch method, move
 // parameters through the model, switch and hide views, undo and redo, load presets, toggle view
 // options), bounded in time. It checks that nothing crashes or throws, that the window still computes

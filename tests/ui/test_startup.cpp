@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `posatlas FILE`: the files on the command line (the desktop entry's Exec=posatlas %f, a double-click
 // on a session) open in the main window as File > Open does. QtTest, QT_QPA_PLATFORM=offscreen.
 #include "gui_main.h"

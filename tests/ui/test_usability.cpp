@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a new user meets first: the window's proportions, the explorer on a small screen, typing into
 // number boxes, Ctrl+Z from anywhere, scaling types that visibly scale, figures that say which θ they
 // show, one number format, and dialogs and axes that do not crowd or jump.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // QtTest for the figure views: each view gets synthetic data (hand-made MatrixResult, CurveData, ...),
 // renders through renderFigure() into a QImage, and the pixels are checked. Reference colours are
 // matplotlib 3.6's tables (lib/matplotlib/_cm_listed.py, lib/matplotlib/_cm.py::_coolwarm_data)

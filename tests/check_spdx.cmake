@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Every source, build and script file of the project names its licence in its first lines
+# (`SPDX-License-Identifier: GPL-3.0-or-later`, see LICENSE). Run as: cmake -DROOT=<source dir> -P check_spdx.cmake
+set(missing "")
+file(GLOB_RECURSE files LIST_DIRECTORIES false
+     "${ROOT}/core/*" "${ROOT}/ui/*" "${ROOT}/app/*" "${ROOT}/tests/*" "${ROOT}/packaging/*" "${ROOT}/.ci/*")
+list(APPEND files "${ROOT}/CMakeLists.txt" "${ROOT}/Makefile")
+set(count 0)
+foreach(f IN LISTS files)
+  get_filename_component(name "${f}" NAME)
+  if(NOT (name MATCHES "\\.(cpp|h|py|cmake|sh)$" OR name STREQUAL "CMakeLists.txt" OR name STREQUAL "Makefile"
+          OR f MATCHES "/\\.ci/"))
+    continue()
+  endif()
+  if(f MATCHES "/corpus/")
+    continue()
+  endif()
+  math(EXPR count "${count} + 1")
+  file(READ "${f}" head LIMIT 400)
+  string(FIND "${head}" "SPDX-License-Identifier: GPL-3.0-or-later" at)
+  if(at EQUAL -1)
+    file(RELATIVE_PATH rel "${ROOT}" "${f}")
+    list(APPEND missing "${rel}")
+  endif()
+endforeach()
+if(missing)
+  list(JOIN missing "\n  " text)
+  message(FATAL_ERROR "files without the SPDX licence line:\n  ${text}")
+endif()
+message(STATUS "${count} files carry the SPDX licence line")
