@@ -4,7 +4,12 @@
 #include "cli_options.h"
 #include "model_config.h"
 #include "presets.h"
+#include "methods/registry.h"
 #include "validation.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 #include <limits>
 #include <map>
@@ -15,221 +20,130 @@ namespace posatlas::cli {
 namespace {
 
 // ------------------------------------------------------------------ option sets
+// Every option comes from a field of the method registry: its option name (the config key with
+// dashes) and aliases. A Bool field is a flag (--c2p, --c2p=false, --no-c2p, or a negation: --causal).
 
 const std::vector<std::string> kSourceOptions{"preset", "config"};
-const std::vector<std::string> kRopeOptions{
-    "head-dim", "rope-theta", "partial-rotary-factor", "rope-type", "factor",
-    "original-max-position-embeddings", "max-position-embeddings", "seq-len", "beta-fast", "beta-slow",
-    "mscale", "mscale-all-dim", "attention-factor", "truncate", "low-freq-factor", "high-freq-factor",
-    "short-factor", "long-factor", "pairing"};
-const std::vector<std::string> kOtherMethodOptions{
-    // sinusoidal / transformer-xl
-    "dim", "base", "layout",
-    // learned
-    "table", "initializer-range",
-    // shaw
-    "max-relative-position",
-    // t5
-    "num-buckets", "max-distance",
-    // deberta
-    "position-buckets", "max-relative-positions",
-    // alibi
-    "num-heads", "slope-scale", "alibi-bias", "alibi-scaling", "trained-length", "target-length",
-    // cope
-    "npos-max", "gate-scale",
-    // tables and content
-    "seed", "content", "content-seed", "head", "method"};
-const std::vector<std::string> kScenarioFlags{"causal", "no-c2p", "no-p2c", "no-term-a", "no-term-b",
-                                              "no-term-c", "no-term-d"};
 
-// HF keys whose command-line option has a shorter name than option_name(key).
-std::string option_for_key(const std::string& key)
+bool is_flag(const Field& f) { return f.type == FieldType::Bool; }
+
+// Every name by which `f` may be given, each with the value it implies for a flag (true, or false for
+// --no-x and negations).
+std::vector<std::pair<std::string, bool>> option_names(const Field& f)
 {
-    static const std::map<std::string, std::string> aliases{
-        {"relative_attention_num_buckets", "--num-buckets"},
-        {"relative_attention_max_distance", "--max-distance"},
-        {"max_position_embeddings", "--max-position-embeddings"},
-        {"base", "--base"},
-    };
-    const auto it = aliases.find(key);
-    return it != aliases.end() ? it->second : option_name(key);
+    std::vector<std::pair<std::string, bool>> names{{f.option_name(), true}};
+    for (const std::string& a : f.option_aliases)
+        names.emplace_back(a, true);
+    if (is_flag(f)) {
+        names.emplace_back("no-" + f.option_name(), false);
+        for (const std::string& n : f.negations)
+            names.emplace_back(n, false);
+    }
+    return names;
 }
 
-std::string method_noun(Method m)
+std::vector<const Field*> all_fields()
 {
-    switch (m) {
-    case Method::Sinusoidal: return "sinusoidal absolute positions";
-    case Method::Learned: return "learned absolute positions";
-    case Method::Shaw: return "Shaw relative positions";
-    case Method::TransformerXL: return "Transformer-XL relative positions";
-    case Method::T5: return "T5 relative position buckets";
-    case Method::DeBERTa: return "DeBERTa disentangled relative positions";
-    case Method::RoPE: return "RoPE";
-    case Method::ALiBi: return "ALiBi";
-    case Method::CoPE: return "CoPE";
+    std::vector<const Field*> out;
+    for (const Field& f : common_fields())
+        out.push_back(&f);
+    for (const MethodDescriptor& d : methods())
+        for (const Field& f : d.fields)
+            out.push_back(&f);
+    return out;
+}
+
+// The field of the scenario or of method m that option `name` sets (and the flag value it implies).
+std::optional<std::pair<const Field*, bool>> field_for_option(Method m, const std::string& name)
+{
+    std::vector<const Field*> candidates;
+    for (const Field& f : common_fields())
+        candidates.push_back(&f);
+    for (const Field& f : descriptor(m).fields)
+        candidates.push_back(&f);
+    for (const Field* f : candidates)
+        for (const auto& [n, value] : option_names(*f))
+            if (n == name)
+                return std::pair{f, value};
+    return std::nullopt;
+}
+
+// The value of field f's option `name` as the field's JSON type; UsageError for text of another type.
+nlohmann::json option_value(const Options& o, const Field& f, const std::string& name, bool flag_value)
+{
+    using nlohmann::json;
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    switch (f.type) {
+    case FieldType::Bool: {
+        const bool on = o.flag(name);
+        return on == flag_value;
     }
-    return "unknown";
+    case FieldType::Int: return *o.integer(name, std::numeric_limits<std::int64_t>::min(), kMax);
+    case FieldType::Seed: return static_cast<std::uint64_t>(*o.integer(name, 0, kMax));
+    case FieldType::Real:
+    case FieldType::OptionalReal: return *o.real(name);
+    case FieldType::RealList: return *o.real_list(name);
+    case FieldType::Text:
+    case FieldType::Choice: return *o.text(name);
+    }
+    return nullptr;
 }
 
 std::string quantities_for(Method m)
 {
-    switch (m) {
-    case Method::RoPE: return "rope-frequencies, rope-pairs, rope-decay, rope-score, rope-angles, attention-entropy";
-    case Method::ALiBi: return "alibi-slopes";
-    case Method::T5: return "t5-buckets";
-    case Method::DeBERTa: return "deberta-buckets";
-    case Method::Sinusoidal: return "sinusoidal";
-    case Method::Learned: return "learned";
-    default: return "matrix";
-    }
-}
-
-// ------------------------------------------------------------------ scenario from options
-
-void apply_rope_options(const Options& o, RopeParams& r)
-{
-    if (auto v = o.integer("head-dim", 1, 1 << 20))
-        r.head_dim = static_cast<int>(*v);
-    if (auto v = o.real("rope-theta"))
-        r.rope_theta = *v;
-    if (auto v = o.real("partial-rotary-factor"))
-        r.partial_rotary_factor = *v;
-    if (auto v = o.choice("rope-type", {"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "su"}))
-        r.rope_type = *parse_rope_type(*v);
-    if (auto v = o.real("factor"))
-        r.factor = *v;
-    if (auto v = o.integer("original-max-position-embeddings", 0, 1'000'000'000))
-        r.original_max_position_embeddings = *v;
-    if (auto v = o.integer("max-position-embeddings", 1, 1'000'000'000))
-        r.max_position_embeddings = *v;
-    if (auto v = o.integer("seq-len", 0, 1'000'000'000))
-        r.seq_len = *v;
-    if (auto v = o.real("beta-fast"))
-        r.beta_fast = *v;
-    if (auto v = o.real("beta-slow"))
-        r.beta_slow = *v;
-    if (auto v = o.real("mscale"))
-        r.mscale = *v;
-    if (auto v = o.real("mscale-all-dim"))
-        r.mscale_all_dim = *v;
-    if (auto v = o.real("attention-factor"))
-        r.attention_factor = *v;
-    if (auto v = o.boolean("truncate"))
-        r.truncate = *v;
-    if (auto v = o.real("low-freq-factor"))
-        r.low_freq_factor = *v;
-    if (auto v = o.real("high-freq-factor"))
-        r.high_freq_factor = *v;
-    if (auto v = o.real_list("short-factor"))
-        r.short_factor = *v;
-    if (auto v = o.real_list("long-factor"))
-        r.long_factor = *v;
-    if (auto v = o.choice("pairing", {"interleaved", "half"}))
-        r.pairing = *v == "half" ? RopePairing::Half : RopePairing::Interleaved;
+    const auto& q = descriptor(m).quantities;
+    std::string out;
+    for (const std::string& name : q)
+        out += (out.empty() ? "" : ", ") + name;
+    return out.empty() ? "matrix" : out + ", matrix";
 }
 
 void apply_method_options(const Options& o, Scenario& s)
 {
-    constexpr std::int64_t kBig = 1'000'000'000;
-    const auto seed = o.integer("seed", 0, std::numeric_limits<std::int64_t>::max());
-    const auto head_dim = o.integer("head-dim", 1, 1 << 20);
-    const auto dim = o.integer("dim", 1, 1 << 20);
-    const auto stddev = o.real("initializer-range");
-
-    // Sinusoidal
-    if (dim)
-        s.sinusoidal.dim = static_cast<int>(*dim);
-    if (auto v = o.real("base"))
-        s.sinusoidal.base = s.transformer_xl.base = *v;
-    if (auto v = o.choice("layout", {"interleaved", "split"}))
-        s.sinusoidal.layout = *v == "split" ? SinusoidalLayout::Split : SinusoidalLayout::Interleaved;
-    // Learned
-    if (dim)
-        s.learned.dim = static_cast<int>(*dim);
-    if (auto v = o.integer("max-position-embeddings", 1, kBig))
-        s.learned.trained_length = *v;
-    if (auto v = o.text("table"))
-        s.learned.table_path = *v;
-    // Per-head-dimension methods
-    if (head_dim) {
-        const int d = static_cast<int>(*head_dim);
-        s.shaw.head_dim = s.transformer_xl.head_dim = s.deberta.head_dim = s.cope.head_dim = d;
+    std::vector<std::string> given;
+    for (const Field* f : all_fields())
+        for (const auto& [name, value] : option_names(*f))
+            if (o.has(name) && std::find(given.begin(), given.end(), name) == given.end())
+                given.push_back(name);
+    for (const std::string& name : given) {
+        const auto found = field_for_option(s.method, name);
+        if (!found)
+            continue; // another method's parameter (or a quantity's own option of the same name)
+        const auto& [field, flag_value] = *found;
+        const nlohmann::json v = option_value(o, *field, name, flag_value);
+        try {
+            field->check(v);
+        } catch (const ParameterError& e) {
+            throw UsageError("--" + name + " must be " + e.allowed() + " (got " + e.got() + ")");
+        }
+        field->set(s, v);
     }
-    if (auto v = o.integer("max-relative-position", 0, kBig))
-        s.shaw.max_relative_position = static_cast<int>(*v);
-    if (o.flag("no-term-a"))
-        s.transformer_xl.term_a = false;
-    if (o.flag("no-term-b"))
-        s.transformer_xl.term_b = false;
-    if (o.flag("no-term-c"))
-        s.transformer_xl.term_c = false;
-    if (o.flag("no-term-d"))
-        s.transformer_xl.term_d = false;
-    // T5
-    if (auto v = o.integer("num-buckets", 0, kBig))
-        s.t5.num_buckets = static_cast<int>(*v);
-    if (auto v = o.integer("max-distance", 0, kBig))
-        s.t5.max_distance = static_cast<int>(*v);
-    if (o.flag("causal"))
-        s.t5.bidirectional = false;
-    // DeBERTa
-    if (auto v = o.integer("position-buckets", -1, kBig))
-        s.deberta.position_buckets = static_cast<int>(*v);
-    if (auto v = o.integer("max-relative-positions", -1, kBig))
-        s.deberta.max_relative_positions = static_cast<int>(*v);
-    if (o.flag("no-c2p"))
-        s.deberta.c2p = false;
-    if (o.flag("no-p2c"))
-        s.deberta.p2c = false;
-    // ALiBi (and T5's heads)
-    if (auto v = o.integer("num-heads", 0, kBig))
-        s.alibi.num_heads = s.t5.num_heads = static_cast<int>(*v);
-    if (auto v = o.real("slope-scale"))
-        s.alibi.slope_scale = *v;
-    if (auto v = o.choice("alibi-bias", {"causal", "symmetric"}))
-        s.alibi.bias = *v == "symmetric" ? AlibiBias::Symmetric : AlibiBias::Causal;
-    if (auto v = o.choice("alibi-scaling", {"none", "interpolate", "ntk"}))
-        s.alibi.scaling = *v == "ntk" ? AlibiScaling::Ntk : *v == "interpolate" ? AlibiScaling::Interpolate
-                                                                             : AlibiScaling::None;
-    if (auto v = o.integer("trained-length", 0, kBig))
-        s.alibi.trained_length = *v;
-    if (auto v = o.integer("target-length", 0, kBig))
-        s.alibi.target_length = *v;
-    // CoPE
-    if (auto v = o.integer("npos-max", 0, kBig))
-        s.cope.npos_max = static_cast<int>(*v);
-    if (auto v = o.real("gate-scale"))
-        s.cope.gate_scale = *v;
-    // Seeds and initialiser spread of every seeded table
-    if (seed) {
-        const auto u = static_cast<std::uint64_t>(*seed);
-        s.learned.seed = s.shaw.seed = s.transformer_xl.seed = s.t5.seed = s.deberta.seed = s.cope.seed = u;
-    }
-    if (stddev)
-        s.learned.stddev = s.shaw.stddev = s.transformer_xl.stddev = s.deberta.stddev = s.cope.stddev = *stddev;
-    // Content vectors and the shown head
-    if (auto v = o.choice("content", {"ones", "zero", "fixed", "random"}))
-        s.content.kind = *parse_content_kind(*v);
-    if (auto v = o.integer("content-seed", 0, std::numeric_limits<std::int64_t>::max()))
-        s.content.seed = static_cast<std::uint64_t>(*v);
-    if (auto v = o.integer("head", 0, 1 << 20))
-        s.head = static_cast<int>(*v);
-    apply_rope_options(o, s.rope);
-    // One --seq-len: the positions shown (N) and, for dynamic NTK / LongRoPE, the current length.
-    if (s.rope.seq_len >= 1 && o.has("seq-len"))
-        s.seq_len = s.rope.seq_len;
+    // One --seq-len: the positions shown (N) and, for fields that follow it (RoPE's current length for
+    // dynamic NTK / LongRoPE), their value unless given on their own.
+    if (o.has("seq-len"))
+        for (const Field& f : descriptor(s.method).fields)
+            if (f.follows_seq_len && !o.has(f.option_name()))
+                f.set(s, s.seq_len);
 }
 
 void apply_method_choice(const Options& o, Scenario& s)
 {
     if (auto m = o.text("method")) {
         const auto parsed = parse_method(*m);
-        if (!parsed) {
-            const std::string allowed = join(kAllMethods, "|", [](Method mm) { return std::string(method_id(mm)); });
-            throw UsageError("--method must be one of " + allowed + " (got '" + *m + "')");
-        }
+        if (!parsed)
+            throw UsageError("--method must be one of " + method_ids() + " (got '" + *m + "')");
         s.method = *parsed;
     }
+}
+
+// The option a ParameterError's key is given by: the field with that key (any method; the same key
+// has the same option everywhere).
+std::string option_for_key(const std::string& key)
+{
+    for (const Field* f : all_fields())
+        if (f->key == key)
+            return "--" + f->option_name();
+    return option_name(key);
 }
 
 } // namespace
@@ -254,12 +168,25 @@ Scenario scenario_with_options(const Options& o, Scenario base)
 std::vector<std::string> scenario_value_options()
 {
     std::vector<std::string> v = kSourceOptions;
-    v.insert(v.end(), kRopeOptions.begin(), kRopeOptions.end());
-    v.insert(v.end(), kOtherMethodOptions.begin(), kOtherMethodOptions.end());
+    v.push_back("method");
+    for (const Field* f : all_fields())
+        if (!is_flag(*f))
+            for (const auto& [name, value] : option_names(*f))
+                if (std::find(v.begin(), v.end(), name) == v.end())
+                    v.push_back(name);
     return v;
 }
 
-std::vector<std::string> scenario_flag_options() { return kScenarioFlags; }
+std::vector<std::string> scenario_flag_options()
+{
+    std::vector<std::string> v;
+    for (const Field* f : all_fields())
+        if (is_flag(*f))
+            for (const auto& [name, value] : option_names(*f))
+                if (std::find(v.begin(), v.end(), name) == v.end())
+                    v.push_back(name);
+    return v;
+}
 
 Scenario scenario_from_options(const Options& o, std::optional<Method> required, const std::string& quantity)
 {
@@ -284,7 +211,7 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
     apply_method_choice(o, s);
     if (required) {
         if (!model.empty() && s.method != *required)
-            throw UsageError(model + " uses " + method_noun(s.method) + ", not " + method_noun(*required) + "; "
+            throw UsageError(model + " uses " + descriptor(s.method).noun + ", not " + descriptor(*required).noun + "; "
                              + quantity + " does not apply (try: " + quantities_for(s.method) + ")");
         s.method = *required;
     }

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "gemm.h"
+#include "methods/method.h"
 #include "params.h"
 #include "types.h"
 
@@ -31,15 +32,8 @@
 
 namespace posatlas {
 
-enum class MatrixKind {
-    Logits,        // attention logits, any method
-    Encoding,      // absolute encodings: positions x dimensions (sinusoidal, learned)
-    Bias,          // the additive positional bias alone (T5, ALiBi)
-    Buckets,       // relative-position bucket index (T5, DeBERTa) or clipped index (Shaw)
-    CopePositions, // CoPE contextual positions p_ij
-    CopeGates,     // CoPE gates sigmoid(q_i . k_j)
-};
-std::string_view matrix_kind_id(MatrixKind k); // "logits", "encoding", "bias", "buckets", "cope-positions", "cope-gates"
+// MatrixKind (methods/method.h); the kinds a method offers and their kernels are in its descriptor.
+std::string_view matrix_kind_id(MatrixKind k); // "logits", "encoding", "bias", "buckets", "cope-positions", ...
 std::optional<MatrixKind> parse_matrix_kind(std::string_view id);
 // The kinds that make sense for a method, the most telling first.
 std::vector<MatrixKind> matrix_kinds_for(Method m);
@@ -104,6 +98,9 @@ struct MatrixResult {
     bool used_toeplitz = false;             // computed from distinct offsets only
     double min = 0.0, max = 0.0;            // over finite cells
 };
+
+// Columns of the full matrix: seq_len, or the encoding's dimension for Encoding.
+std::int64_t matrix_columns(const Scenario& s, MatrixKind kind);
 
 // True when compute_matrix gives exact block means for this scenario and kind (see MatrixWindow).
 bool block_mean_supported(const Scenario& s, MatrixKind kind);

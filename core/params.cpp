@@ -16,18 +16,6 @@ std::optional<E> lookup(const std::array<std::pair<std::string_view, E>, N>& tab
     return std::nullopt;
 }
 
-constexpr std::array<std::pair<std::string_view, Method>, 9> kMethodIds{{
-    {"sinusoidal", Method::Sinusoidal},
-    {"learned", Method::Learned},
-    {"shaw", Method::Shaw},
-    {"transformer-xl", Method::TransformerXL},
-    {"t5", Method::T5},
-    {"deberta", Method::DeBERTa},
-    {"rope", Method::RoPE},
-    {"alibi", Method::ALiBi},
-    {"cope", Method::CoPE},
-}};
-
 constexpr std::array<std::pair<std::string_view, RopeType>, 10> kRopeTypeIds{{
     {"default", RopeType::Default},
     {"linear", RopeType::Linear},
@@ -50,32 +38,6 @@ constexpr std::array<std::pair<std::string_view, ContentKind>, 4> kContentIds{{
 }};
 
 } // namespace
-
-std::string_view method_id(Method m)
-{
-    for (const auto& [name, value] : kMethodIds)
-        if (value == m)
-            return name;
-    return "unknown";
-}
-
-std::optional<Method> parse_method(std::string_view id) { return lookup(kMethodIds, id); }
-
-std::string_view method_display_name(Method m)
-{
-    switch (m) {
-    case Method::Sinusoidal: return "Sinusoidal (Vaswani et al. 2017)";
-    case Method::Learned: return "Learned absolute (BERT, GPT-2)";
-    case Method::Shaw: return "Relative (Shaw et al. 2018)";
-    case Method::TransformerXL: return "Transformer-XL / XLNet";
-    case Method::T5: return "T5 relative buckets";
-    case Method::DeBERTa: return "DeBERTa disentangled attention";
-    case Method::RoPE: return "RoPE (Su et al. 2021)";
-    case Method::ALiBi: return "ALiBi (Press et al. 2022)";
-    case Method::CoPE: return "CoPE (Golovneva et al. 2024)";
-    }
-    return "unknown";
-}
 
 std::string_view rope_type_id(RopeType t)
 {

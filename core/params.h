@@ -5,6 +5,9 @@
 // Validation of every field lives in one place: validation.h.
 #pragma once
 
+#include "methods/method.h"
+#include "methods/param_set.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,27 +16,7 @@
 
 namespace posatlas {
 
-enum class Method {
-    Sinusoidal,    // Vaswani et al. 2017
-    Learned,       // BERT / GPT-2 learned absolute table
-    Shaw,          // Shaw, Uszkoreit, Vaswani 2018
-    TransformerXL, // Dai et al. 2019 / XLNet
-    T5,            // Raffel et al. 2020 relative buckets
-    DeBERTa,       // He et al. 2021 (v2/v3) disentangled attention
-    RoPE,          // Su et al. 2021
-    ALiBi,         // Press et al. 2022
-    CoPE,          // Golovneva et al. 2024
-};
-inline constexpr Method kAllMethods[] = {Method::Sinusoidal, Method::Learned, Method::Shaw,
-                                         Method::TransformerXL, Method::T5, Method::DeBERTa,
-                                         Method::RoPE, Method::ALiBi, Method::CoPE};
-
-// Stable lowercase ids ("sinusoidal", "learned", "shaw", "transformer-xl", "t5", "deberta", "rope",
-// "alibi", "cope") used by the command line, presets and session files.
-std::string_view method_id(Method m);
-std::optional<Method> parse_method(std::string_view id);
-// Human-readable name ("Transformer-XL / XLNet").
-std::string_view method_display_name(Method m);
+// Method (methods/method.h) names a method; its descriptor (methods/registry.h) says what it is.
 
 // ---------------------------------------------------------------- sinusoidal
 enum class SinusoidalLayout {
@@ -44,6 +27,8 @@ struct SinusoidalParams {
     int dim = 512;          // d_model; even, >= 2
     double base = 10000.0;  // the 10000 of the paper; > 1
     SinusoidalLayout layout = SinusoidalLayout::Interleaved;
+
+    bool operator==(const SinusoidalParams&) const = default;
 };
 
 // ---------------------------------------------------------------- learned absolute
@@ -53,6 +38,8 @@ struct LearnedParams {
     std::uint64_t seed = 0;                // seeded N(0, stddev) table when no file is given
     double stddev = 0.02;                  // initializer_range of BERT / GPT-2
     std::string table_path;                // optional user table (.csv or .npy); overrides the seed
+
+    bool operator==(const LearnedParams&) const = default;
 };
 
 // ---------------------------------------------------------------- Shaw et al. 2018
@@ -61,6 +48,8 @@ struct ShawParams {
     int max_relative_position = 16; // clip distance k: relative index clip(j - i, -k, k)
     std::uint64_t seed = 0;         // seeded N(0, stddev) tables a^K, a^V of 2k + 1 rows
     double stddev = 0.02;
+
+    bool operator==(const ShawParams&) const = default;
 };
 
 // ---------------------------------------------------------------- Transformer-XL / XLNet
@@ -74,6 +63,8 @@ struct TransformerXLParams {
     bool term_b = true; // content x position     q_i W_q^T W_{k,R} R_{i-j}
     bool term_c = true; // global content bias    u^T W_{k,E} x_j
     bool term_d = true; // global position bias   v^T W_{k,R} R_{i-j}
+
+    bool operator==(const TransformerXLParams&) const = default;
 };
 
 // ---------------------------------------------------------------- T5 buckets
@@ -84,6 +75,8 @@ struct T5Params {
     int num_heads = 12;     // heads of the per-head bias table
     std::uint64_t seed = 0; // seeded N(0, stddev) bias table [num_buckets x num_heads]
     double stddev = 1.0;
+
+    bool operator==(const T5Params&) const = default;
 };
 
 // ---------------------------------------------------------------- DeBERTa v2/v3
@@ -95,6 +88,8 @@ struct DebertaParams {
     bool p2c = true;                  // position-to-content term (pos_att_type "p2c")
     std::uint64_t seed = 0;
     double stddev = 0.02;
+
+    bool operator==(const DebertaParams&) const = default;
 };
 
 // ---------------------------------------------------------------- RoPE and its scalings
@@ -140,6 +135,8 @@ struct RopeParams {
         return original_max_position_embeddings > 0 ? original_max_position_embeddings
                                                     : max_position_embeddings;
     }
+
+    bool operator==(const RopeParams&) const = default;
 };
 
 // ---------------------------------------------------------------- ALiBi
@@ -159,6 +156,8 @@ struct AlibiParams {
     AlibiScaling scaling = AlibiScaling::None;
     std::int64_t trained_length = 2048; // for Interpolate / Ntk
     std::int64_t target_length = 2048;  // for Interpolate / Ntk
+
+    bool operator==(const AlibiParams&) const = default;
 };
 
 // ---------------------------------------------------------------- CoPE
@@ -168,6 +167,8 @@ struct CopeParams {
     double gate_scale = 1.0;  // multiplies q.k inside the sigmoid (teaching knob; 1 = reference)
     std::uint64_t seed = 0;   // seeded position embeddings
     double stddev = 0.02;
+
+    bool operator==(const CopeParams&) const = default;
 };
 
 // ---------------------------------------------------------------- content vectors
@@ -180,6 +181,8 @@ enum class ContentKind {
 struct ContentParams {
     ContentKind kind = ContentKind::Ones;
     std::uint64_t seed = 0;
+
+    bool operator==(const ContentParams&) const = default;
 };
 std::string_view content_kind_id(ContentKind k); // "ones", "zero", "fixed", "random"
 std::optional<ContentKind> parse_content_kind(std::string_view id);
@@ -187,20 +190,22 @@ std::optional<ContentKind> parse_content_kind(std::string_view id);
 // ---------------------------------------------------------------- scenario
 // Everything needed to reproduce one picture: the method, every method's parameters (so that
 // switching methods keeps each one's settings), the content vectors and the sequence length.
+// A method's parameters are read and written as s.params<RopeParams>().
 struct Scenario {
     Method method = Method::RoPE;
     std::int64_t seq_len = 256; // positions shown (N)
     int head = 0;               // head shown for per-head methods
     ContentParams content;
-    SinusoidalParams sinusoidal;
-    LearnedParams learned;
-    ShawParams shaw;
-    TransformerXLParams transformer_xl;
-    T5Params t5;
-    DebertaParams deberta;
-    RopeParams rope;
-    AlibiParams alibi;
-    CopeParams cope;
+
+    template <typename P>
+    P& params() { return m_params.get<P>(); }
+    template <typename P>
+    const P& params() const { return m_params.get<P>(); }
+
+    bool operator==(const Scenario&) const = default;
+
+private:
+    ParamSet m_params;
 };
 
 } // namespace posatlas

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenario_json.h"
 
+#include "methods/registry.h"
+
 #include <nlohmann/json.hpp>
 
 #include <limits>
@@ -120,6 +122,12 @@ public:
         return std::nullopt;
     }
 
+    bool has(const std::string& key) const { return find(key.c_str()) != nullptr; }
+    [[noreturn]] void fail_value(const std::string& key, const std::string& expected, const json& got) const
+    {
+        fail(key, expected, got);
+    }
+
 private:
     const json* find(const char* key) const
     {
@@ -136,214 +144,110 @@ private:
     std::string m_path;
 };
 
-template <typename E>
-std::optional<E> parse_pair(std::string_view id, std::string_view a, E ea, std::string_view b, E eb)
-{
-    if (id == a)
-        return ea;
-    if (id == b)
-        return eb;
-    return std::nullopt;
-}
-
-std::optional<AlibiScaling> parse_alibi_scaling(std::string_view id)
-{
-    if (id == "none")
-        return AlibiScaling::None;
-    if (id == "interpolate")
-        return AlibiScaling::Interpolate;
-    if (id == "ntk")
-        return AlibiScaling::Ntk;
-    return std::nullopt;
-}
-
-const char* alibi_scaling_id(AlibiScaling s)
-{
-    switch (s) {
-    case AlibiScaling::None: return "none";
-    case AlibiScaling::Interpolate: return "interpolate";
-    case AlibiScaling::Ntk: return "ntk";
-    }
-    return "none";
-}
-
-json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
 } // namespace
 
 json scenario_to_json(const Scenario& s)
 {
     json j;
-    j["method"] = std::string(method_id(s.method));
+    j["method"] = std::string(s.method.id());
     j["seq_len"] = s.seq_len;
     j["head"] = s.head;
     j["content"] = {{"kind", std::string(content_kind_id(s.content.kind))}, {"seed", s.content.seed}};
-    j["sinusoidal"] = {{"dim", s.sinusoidal.dim},
-                       {"base", s.sinusoidal.base},
-                       {"layout", s.sinusoidal.layout == SinusoidalLayout::Split ? "split" : "interleaved"}};
-    j["learned"] = {{"dim", s.learned.dim},
-                    {"trained_length", s.learned.trained_length},
-                    {"seed", s.learned.seed},
-                    {"stddev", s.learned.stddev},
-                    {"table_path", s.learned.table_path}};
-    j["shaw"] = {{"head_dim", s.shaw.head_dim},
-                 {"max_relative_position", s.shaw.max_relative_position},
-                 {"seed", s.shaw.seed},
-                 {"stddev", s.shaw.stddev}};
-    const auto& x = s.transformer_xl;
-    j["transformer_xl"] = {{"head_dim", x.head_dim}, {"base", x.base},     {"seed", x.seed},
-                           {"stddev", x.stddev},     {"term_a", x.term_a}, {"term_b", x.term_b},
-                           {"term_c", x.term_c},     {"term_d", x.term_d}};
-    j["t5"] = {{"num_buckets", s.t5.num_buckets}, {"max_distance", s.t5.max_distance},
-               {"bidirectional", s.t5.bidirectional}, {"num_heads", s.t5.num_heads},
-               {"seed", s.t5.seed}, {"stddev", s.t5.stddev}};
-    const auto& d = s.deberta;
-    j["deberta"] = {{"head_dim", d.head_dim}, {"position_buckets", d.position_buckets},
-                    {"max_relative_positions", d.max_relative_positions},
-                    {"c2p", d.c2p}, {"p2c", d.p2c}, {"seed", d.seed}, {"stddev", d.stddev}};
-    const auto& r = s.rope;
-    j["rope"] = {{"head_dim", r.head_dim},
-                 {"rope_theta", r.rope_theta},
-                 {"partial_rotary_factor", r.partial_rotary_factor},
-                 {"rope_type", std::string(rope_type_id(r.rope_type))},
-                 {"pairing", r.pairing == RopePairing::Half ? "half" : "interleaved"},
-                 {"factor", r.factor},
-                 {"max_position_embeddings", r.max_position_embeddings},
-                 {"original_max_position_embeddings", r.original_max_position_embeddings},
-                 {"seq_len", r.seq_len},
-                 {"beta_fast", r.beta_fast},
-                 {"beta_slow", r.beta_slow},
-                 {"mscale", optional_json(r.mscale)},
-                 {"mscale_all_dim", optional_json(r.mscale_all_dim)},
-                 {"attention_factor", optional_json(r.attention_factor)},
-                 {"truncate", r.truncate},
-                 {"low_freq_factor", r.low_freq_factor},
-                 {"high_freq_factor", r.high_freq_factor},
-                 {"short_factor", r.short_factor},
-                 {"long_factor", r.long_factor}};
-    const auto& a = s.alibi;
-    j["alibi"] = {{"num_heads", a.num_heads},
-                  {"slope_scale", a.slope_scale},
-                  {"bias", a.bias == AlibiBias::Symmetric ? "symmetric" : "causal"},
-                  {"scaling", alibi_scaling_id(a.scaling)},
-                  {"trained_length", a.trained_length},
-                  {"target_length", a.target_length}};
-    j["cope"] = {{"head_dim", s.cope.head_dim}, {"npos_max", s.cope.npos_max}, {"gate_scale", s.cope.gate_scale},
-                 {"seed", s.cope.seed}, {"stddev", s.cope.stddev}};
+    for (const MethodDescriptor& d : methods()) {
+        json section = json::object();
+        for (const Field& f : d.fields)
+            section[f.key] = f.get(s);
+        j[d.section] = std::move(section);
+    }
     return j;
 }
+
+namespace {
+
+// Reads one field of a method's section: its key or an older alias. The JSON type must match the
+// field's (ranges are validate()'s business).
+void read_field(const Reader& r, const Field& f, Scenario& s)
+{
+    std::string key = f.key;
+    if (!r.has(key))
+        for (const std::string& alias : f.aliases)
+            if (r.has(alias)) {
+                key = alias;
+                break;
+            }
+    if (!r.has(key))
+        return;
+    switch (f.type) {
+    case FieldType::Int: {
+        std::int64_t v = 0;
+        r.integer(key.c_str(), v);
+        f.set(s, v);
+        return;
+    }
+    case FieldType::Seed: {
+        std::uint64_t v = 0;
+        r.seed(key.c_str(), v);
+        f.set(s, v);
+        return;
+    }
+    case FieldType::Real: {
+        double v = 0;
+        r.number(key.c_str(), v);
+        f.set(s, v);
+        return;
+    }
+    case FieldType::OptionalReal: {
+        std::optional<double> v;
+        r.optional_number(key.c_str(), v);
+        f.set(s, v ? json(*v) : json(nullptr));
+        return;
+    }
+    case FieldType::Bool: {
+        bool v = false;
+        r.boolean(key.c_str(), v);
+        f.set(s, v);
+        return;
+    }
+    case FieldType::Text: {
+        std::string v;
+        r.text(key.c_str(), v);
+        f.set(s, v);
+        return;
+    }
+    case FieldType::RealList: {
+        std::vector<double> v;
+        r.numbers(key.c_str(), v);
+        f.set(s, v);
+        return;
+    }
+    case FieldType::Choice: {
+        std::string v;
+        r.text(key.c_str(), v);
+        if (!f.choice_index(v))
+            r.fail_value(key, f.allowed(), json(v));
+        f.set(s, v);
+        return;
+    }
+    }
+}
+
+} // namespace
 
 Scenario scenario_from_json(const json& j, const Scenario& base)
 {
     Scenario s = base;
     const Reader top(j, "");
-    top.id("method", s.method, [](const std::string& v) { return parse_method(v); },
-           "sinusoidal|learned|shaw|transformer-xl|t5|deberta|rope|alibi|cope");
+    top.id("method", s.method, [](const std::string& v) { return parse_method(v); }, method_ids().c_str());
     top.integer("seq_len", s.seq_len);
     top.integer("head", s.head);
     if (auto c = top.child("content")) {
         c->id("kind", s.content.kind, [](const std::string& v) { return parse_content_kind(v); }, "ones|zero|fixed|random");
         c->seed("seed", s.content.seed);
     }
-    if (auto c = top.child("sinusoidal")) {
-        c->integer("dim", s.sinusoidal.dim);
-        c->number("base", s.sinusoidal.base);
-        c->id("layout", s.sinusoidal.layout,
-              [](const std::string& v) {
-                  return parse_pair(v, "interleaved", SinusoidalLayout::Interleaved, "split", SinusoidalLayout::Split);
-              },
-              "interleaved|split");
-    }
-    if (auto c = top.child("learned")) {
-        c->integer("dim", s.learned.dim);
-        c->integer("trained_length", s.learned.trained_length);
-        c->seed("seed", s.learned.seed);
-        c->number("stddev", s.learned.stddev);
-        c->text("table_path", s.learned.table_path);
-    }
-    if (auto c = top.child("shaw")) {
-        c->integer("head_dim", s.shaw.head_dim);
-        c->integer("max_relative_position", s.shaw.max_relative_position);
-        c->seed("seed", s.shaw.seed);
-        c->number("stddev", s.shaw.stddev);
-    }
-    if (auto c = top.child("transformer_xl")) {
-        auto& x = s.transformer_xl;
-        c->integer("head_dim", x.head_dim);
-        c->number("base", x.base);
-        c->seed("seed", x.seed);
-        c->number("stddev", x.stddev);
-        c->boolean("term_a", x.term_a);
-        c->boolean("term_b", x.term_b);
-        c->boolean("term_c", x.term_c);
-        c->boolean("term_d", x.term_d);
-    }
-    if (auto c = top.child("t5")) {
-        c->integer("num_buckets", s.t5.num_buckets);
-        c->integer("max_distance", s.t5.max_distance);
-        c->boolean("bidirectional", s.t5.bidirectional);
-        c->integer("num_heads", s.t5.num_heads);
-        c->seed("seed", s.t5.seed);
-        c->number("stddev", s.t5.stddev);
-    }
-    if (auto c = top.child("deberta")) {
-        auto& d = s.deberta;
-        c->integer("head_dim", d.head_dim);
-        c->integer("position_buckets", d.position_buckets);
-        c->integer("max_relative_positions", d.max_relative_positions);
-        c->boolean("c2p", d.c2p);
-        c->boolean("p2c", d.p2c);
-        c->seed("seed", d.seed);
-        c->number("stddev", d.stddev);
-    }
-    if (auto c = top.child("rope")) {
-        auto& r = s.rope;
-        c->integer("head_dim", r.head_dim);
-        c->number("rope_theta", r.rope_theta);
-        c->number("partial_rotary_factor", r.partial_rotary_factor);
-        c->id("rope_type", r.rope_type, [](const std::string& v) { return parse_rope_type(v); },
-              "default|linear|ntk|dynamic|yarn|llama3|longrope");
-        c->id("pairing", r.pairing,
-              [](const std::string& v) {
-                  return parse_pair(v, "interleaved", RopePairing::Interleaved, "half", RopePairing::Half);
-              },
-              "interleaved|half");
-        c->number("factor", r.factor);
-        c->integer("max_position_embeddings", r.max_position_embeddings);
-        c->integer("original_max_position_embeddings", r.original_max_position_embeddings);
-        c->integer("seq_len", r.seq_len);
-        c->number("beta_fast", r.beta_fast);
-        c->number("beta_slow", r.beta_slow);
-        c->optional_number("mscale", r.mscale);
-        c->optional_number("mscale_all_dim", r.mscale_all_dim);
-        c->optional_number("attention_factor", r.attention_factor);
-        c->boolean("truncate", r.truncate);
-        c->number("low_freq_factor", r.low_freq_factor);
-        c->number("high_freq_factor", r.high_freq_factor);
-        c->numbers("short_factor", r.short_factor);
-        c->numbers("long_factor", r.long_factor);
-    }
-    if (auto c = top.child("alibi")) {
-        auto& a = s.alibi;
-        c->integer("num_heads", a.num_heads);
-        c->number("slope_scale", a.slope_scale);
-        c->id("bias", a.bias,
-              [](const std::string& v) {
-                  return parse_pair(v, "causal", AlibiBias::Causal, "symmetric", AlibiBias::Symmetric);
-              },
-              "causal|symmetric");
-        c->id("scaling", a.scaling, [](const std::string& v) { return parse_alibi_scaling(v); },
-              "none|interpolate|ntk");
-        c->integer("trained_length", a.trained_length);
-        c->integer("target_length", a.target_length);
-    }
-    if (auto c = top.child("cope")) {
-        c->integer("head_dim", s.cope.head_dim);
-        c->integer("npos_max", s.cope.npos_max);
-        c->number("gate_scale", s.cope.gate_scale);
-        c->seed("seed", s.cope.seed);
-        c->number("stddev", s.cope.stddev);
-    }
+    for (const MethodDescriptor& d : methods())
+        if (auto c = top.child(d.section.c_str()))
+            for (const Field& f : d.fields)
+                read_field(*c, f, s);
     return s;
 }
 
@@ -353,31 +257,10 @@ namespace posatlas {
 
 std::string scenario_json_key(const Scenario& s, const std::string& parameter)
 {
-    if (parameter == "seq_len" || parameter == "head")
+    if (common_field(parameter))
         return parameter;
-    std::string section;
-    switch (s.method) {
-    case Method::Sinusoidal: section = "sinusoidal"; break;
-    case Method::Learned: section = "learned"; break;
-    case Method::Shaw: section = "shaw"; break;
-    case Method::TransformerXL: section = "transformer_xl"; break;
-    case Method::T5: section = "t5"; break;
-    case Method::DeBERTa: section = "deberta"; break;
-    case Method::RoPE: section = "rope"; break;
-    case Method::ALiBi: section = "alibi"; break;
-    case Method::CoPE: section = "cope"; break;
-    }
-    // validate() uses the Hugging Face key; the session JSON names a few fields differently.
-    std::string key = parameter;
-    if (parameter == "initializer_range")
-        key = "stddev";
-    else if (s.method == Method::Learned && parameter == "max_position_embeddings")
-        key = "trained_length";
-    else if (parameter == "relative_attention_num_buckets")
-        key = "num_buckets";
-    else if (parameter == "relative_attention_max_distance")
-        key = "max_distance";
-    return section + "." + key;
+    const MethodDescriptor& d = descriptor(s.method);
+    return d.section + "." + (d.field(parameter) ? d.field(parameter)->key : parameter);
 }
 
 } // namespace posatlas

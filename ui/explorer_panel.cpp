@@ -4,6 +4,7 @@
 #include "chart_render.h"
 #include "log_slider.h"
 #include "presets.h"
+#include "scenario_model.h"
 #include "validation.h"
 
 #include <QComboBox>
@@ -243,7 +244,7 @@ bool ExplorerPanel::loadPreset(const QString& id)
             throw ConfigError(tr("%1 does not use RoPE").arg(id).toStdString());
         const auto info = find_preset(id.toStdString());
         m_presetId = id;
-        m_model->setModel(imp.scenario.rope, info ? qs(info->name) : id, imp);
+        m_model->setModel(imp.scenario.params<RopeParams>(), info ? qs(info->name) : id, imp);
         syncPresetCombo();
         return true;
     } catch (const std::exception& e) {
@@ -258,12 +259,12 @@ bool ExplorerPanel::openConfig(const QString& path)
         const ConfigImport imp = load_model_config(path.toStdString());
         if (imp.scenario.method != Method::RoPE)
             throw ConfigError(tr("the model's positions are %1, not RoPE")
-                                  .arg(qs(std::string(method_display_name(imp.scenario.method))))
+                                  .arg(methodName(imp.scenario.method))
                                   .toStdString());
-        validate(imp.scenario.rope);
+        validate(imp.scenario.params<RopeParams>());
         m_presetId.clear();
         const QFileInfo fi(path);
-        m_model->setModel(imp.scenario.rope, fi.dir().dirName() + QLatin1Char('/') + fi.fileName(), imp);
+        m_model->setModel(imp.scenario.params<RopeParams>(), fi.dir().dirName() + QLatin1Char('/') + fi.fileName(), imp);
         syncPresetCombo();
         return true;
     } catch (const std::exception& e) {

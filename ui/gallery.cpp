@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gallery.h"
 
+#include "methods/cope/cope_method.h"
+
 #include "presets.h"
 #include "spectrum.h"
 
@@ -144,7 +146,7 @@ std::vector<GalleryFigure> standard_gallery()
 
     Scenario alibi;
     alibi.method = Method::ALiBi;
-    alibi.alibi.num_heads = 8;
+    alibi.params<AlibiParams>().num_heads = 8;
     alibi.seq_len = 64;
     g.push_back(figure("alibi-bias-per-head",
                        tr("ALiBi bias −m(i − j) for 8 heads, slopes 1/2 … 1/256 (Press et al. 2022)"),
@@ -162,7 +164,7 @@ std::vector<GalleryFigure> standard_gallery()
     g.push_back(figure("cope-positions",
                        tr("CoPE contextual positions p_ij = Σ_{t=j..i} σ(qᵢ·k_t), seeded random content "
                           "(Golovneva et al. 2024)"),
-                       ViewKind::Heatmap, cope, heatmap(MatrixKind::CopePositions)));
+                       ViewKind::Heatmap, cope, heatmap(kCopePositions)));
 
     g.push_back(figure("yarn-spectrum",
                        tr("YaRN on Yarn-Llama-2-7b-64k (factor 16, original 4096, β 32/1): wavelengths against "
@@ -177,7 +179,7 @@ std::vector<GalleryFigure> standard_gallery()
                        ViewKind::Spectrum, preset("phi-3-mini-128k")));
 
     // Position interpolation against NTK-aware scaling, factor 4 on Llama-2-7B (Chen et al. 2023; bloc97 2023).
-    RopeParams base = preset("llama-2-7b").rope;
+    RopeParams base = preset("llama-2-7b").params<RopeParams>();
     RopeParams pi = base, ntk = base, yarn = base;
     pi.rope_type = RopeType::Linear;
     ntk.rope_type = RopeType::Ntk;

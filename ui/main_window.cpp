@@ -51,17 +51,19 @@ QString qs(std::string_view s)
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-QString kindLabel(MatrixKind k)
+// The View > Matrix menu's entries, with mnemonics for the common kinds; a method's own kinds take
+// their label from its descriptor.
+QString kindMenuLabel(MatrixKind k)
 {
-    switch (k) {
-    case MatrixKind::Logits: return MainWindow::tr("&Logits");
-    case MatrixKind::Encoding: return MainWindow::tr("&Encoding (positions × dimensions)");
-    case MatrixKind::Bias: return MainWindow::tr("&Bias");
-    case MatrixKind::Buckets: return MainWindow::tr("B&ucket indices");
-    case MatrixKind::CopePositions: return MainWindow::tr("CoPE &positions");
-    case MatrixKind::CopeGates: return MainWindow::tr("CoPE &gates");
-    }
-    return {};
+    if (k == MatrixKind::Logits)
+        return MainWindow::tr("&Logits");
+    if (k == MatrixKind::Encoding)
+        return MainWindow::tr("&Encoding (positions × dimensions)");
+    if (k == MatrixKind::Bias)
+        return MainWindow::tr("&Bias");
+    if (k == MatrixKind::Buckets)
+        return MainWindow::tr("B&ucket indices");
+    return kindLabel(k);
 }
 
 QPalette darkPalette()
@@ -347,10 +349,11 @@ void MainWindow::createMenus()
     QMenu* overlay = view->addMenu(tr("&Overlay on Curves"));
     overlay->setToolTipsVisible(true);
     overlay->setObjectName(QStringLiteral("overlayMenu"));
-    for (Method m : kAllMethods) {
-        QAction* a = overlay->addAction(qs(method_display_name(m)));
+    for (const MethodDescriptor& d : methods()) {
+        const Method m = d.method;
+        QAction* a = overlay->addAction(methodName(m));
         a->setCheckable(true);
-        a->setData(static_cast<int>(m));
+        a->setData(QString::fromLatin1(m.id().data(), static_cast<qsizetype>(m.id().size())));
         a->setToolTip(
             tr("Draw this method's logit against distance on the curves, with the same content vectors"));
         connect(a, &QAction::toggled, this, [this, m](bool on) {
@@ -494,7 +497,7 @@ ExplorerWindow* MainWindow::openExplorer()
         m_explorer->restoreGeometry(m_settings->explorerGeometry()); // else as fitted to the screen
         const Scenario& s = m_model->scenario();
         if (s.method == Method::RoPE)
-            m_explorer->setRopeModel(s.rope, tr("Current scenario"));
+            m_explorer->setRopeModel(s.params<RopeParams>(), tr("Current scenario"));
         if (s.method != Method::RoPE || m_explorer->model()->variants().empty())
             m_explorer->loadPreset(QStringLiteral("llama-3.1-8b"));
         for (auto signal : {&ExplorerModel::modelChanged, &ExplorerModel::variantsChanged,
@@ -544,7 +547,7 @@ void MainWindow::onScenarioChanged()
             delete a;
         const MatrixKind current = effective_matrix_kind(s, v);
         for (MatrixKind k : matrix_kinds_for(s.method)) {
-            QAction* a = m_matrixKindMenu->addAction(kindLabel(k));
+            QAction* a = m_matrixKindMenu->addAction(kindMenuLabel(k));
             a->setCheckable(true);
             a->setChecked(k == current);
             m_matrixKindGroup->addAction(a);
@@ -562,7 +565,7 @@ void MainWindow::onScenarioChanged()
     // The rotation slider covers the positions the model knows.
     const double maxPos = s.method == Method::RoPE
                               ? static_cast<double>(std::clamp<std::int64_t>(
-                                    std::max(s.seq_len, rope_default_target_length(s.rope)), 16, kMaxSeqLen))
+                                    std::max(s.seq_len, rope_default_target_length(s.params<RopeParams>())), 16, kMaxSeqLen))
                               : static_cast<double>(s.seq_len);
     m_rotationControls->setRange(0.0, maxPos);
     m_scheduler->setScenario(s);

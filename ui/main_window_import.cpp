@@ -48,7 +48,7 @@ bool MainWindow::openConfig(const QString& path)
     showImportReport(QFileInfo(path).fileName(), result);
     statusBar()->showMessage(
         tr("Imported %1 (%2)")
-            .arg(QFileInfo(path).fileName(), qs(method_display_name(result.scenario.method))),
+            .arg(QFileInfo(path).fileName(), methodName(result.scenario.method)),
         5000);
     return true;
 }
@@ -96,7 +96,7 @@ void MainWindow::showImportReport(const QString& title, const ConfigImport& resu
     html += tr("<p>Model type <b>%1</b> → method <b>%2</b></p>")
                 .arg(result.model_type.empty() ? tr("(none)")
                                                : QString::fromStdString(result.model_type).toHtmlEscaped(),
-                     qs(method_display_name(result.scenario.method)).toHtmlEscaped());
+                     methodName(result.scenario.method).toHtmlEscaped());
     html += QStringLiteral("<h4>%1</h4>").arg(tr("Read")) + list(result.read_keys);
     html += QStringLiteral("<h4>%1</h4>").arg(tr("Read, not modelled yet (about positions)")) +
             list(result.ignored_keys);

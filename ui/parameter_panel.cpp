@@ -18,31 +18,23 @@ namespace posatlas::ui {
 
 namespace {
 
-QString tooltipFor(const ParamSpec& spec)
+QString tooltipFor(const Field& spec)
 {
     QString text = paramText(spec.tooltip);
     const QString unit = paramText(spec.unit);
     if (!unit.isEmpty() && unit != QStringLiteral("×"))
         text += QLatin1Char('\n') + QCoreApplication::translate("ParameterPanel", "Unit: %1").arg(unit);
     text += QLatin1Char('\n') +
-            QCoreApplication::translate("ParameterPanel", "Key: %1").arg(QLatin1String(spec.key));
+            QCoreApplication::translate("ParameterPanel", "Key: %1").arg(QString::fromStdString(spec.key));
     return text;
 }
 
-QString labelFor(const ParamSpec& spec)
+QString labelFor(const Field& spec)
 {
     const QString unit = paramText(spec.unit);
-    if (unit.isEmpty() || spec.kind == ParamKind::Bool)
+    if (unit.isEmpty() || spec.type == FieldType::Bool)
         return paramText(spec.label);
     return QCoreApplication::translate("ParameterPanel", "%1 (%2)").arg(paramText(spec.label), unit);
-}
-
-int methodIndex(Method m)
-{
-    for (int i = 0; i < 9; ++i)
-        if (kAllMethods[i] == m)
-            return i;
-    return 0;
 }
 
 } // namespace
@@ -58,55 +50,47 @@ LogSlider* ParameterPanel::slider(ParamId id) const
 {
     return qobject_cast<LogSlider*>(editor(id));
 }
-QComboBox* ParameterPanel::methodCombo() const
-{
-    return qobject_cast<QComboBox*>(editor(ParamId::Method));
-}
+QComboBox* ParameterPanel::methodCombo() const { return m_methodCombo; }
 
-QWidget* ParameterPanel::makeEditor(const ParamSpec& spec)
+QWidget* ParameterPanel::makeEditor(ParamId id)
 {
+    const Field& spec = *id;
     const QString tip = tooltipFor(spec);
-    switch (spec.kind) {
-    case ParamKind::Bool: {
+    switch (spec.type) {
+    case FieldType::Bool: {
         auto* box = new QCheckBox(paramText(spec.label));
         box->setToolTip(tip);
-        connect(box, &QCheckBox::toggled, this, [this, id = spec.id](bool on) { edit(id, on ? 1.0 : 0.0); });
+        connect(box, &QCheckBox::toggled, this, [this, id](bool on) { edit(id, on ? 1.0 : 0.0); });
         return box;
     }
-    case ParamKind::Choice: {
+    case FieldType::Choice: {
         auto* combo = new QComboBox;
-        if (spec.id == ParamId::Method) {
-            for (Method m : kAllMethods)
-                combo->addItem(QString::fromUtf8(method_display_name(m).data(),
-                                                 static_cast<qsizetype>(method_display_name(m).size())));
-        } else {
-            for (const char* const* c = spec.choices; c && *c; ++c)
-                combo->addItem(paramText(*c));
-        }
+        for (const FieldChoice& c : spec.choices)
+            combo->addItem(paramText(c.label));
         combo->setToolTip(tip);
-        connect(combo, &QComboBox::activated, this, [this, id = spec.id](int index) { edit(id, index); });
+        connect(combo, &QComboBox::activated, this, [this, id](int index) { edit(id, index); });
         return combo;
     }
-    case ParamKind::Int:
-    case ParamKind::Real: {
+    case FieldType::Int:
+    case FieldType::Seed:
+    case FieldType::Real:
+    case FieldType::OptionalReal: {
         LogSlider::Range r;
-        r.min = spec.min;
-        r.max = spec.max;
+        r.min = spec.lo;
+        r.max = spec.hi;
         r.log_scale = spec.log_scale;
-        r.integer = spec.kind == ParamKind::Int;
+        r.integer = spec.type == FieldType::Int || spec.type == FieldType::Seed;
         r.decimals = spec.decimals;
         r.step = spec.step;
-        r.zero_means_unset = spec.zero_means_unset;
+        r.zero_means_unset = spec.unset_label != nullptr;
         auto* s = new LogSlider(r);
         s->setToolTips(tip);
-        if (spec.zero_means_unset)
-            s->setSpecialValueText(spec.id == ParamId::RopeOrigMaxPos ? tr("same as max")
-                                   : spec.id == ParamId::RopeSeqLen   ? tr("none")
-                                                                      : tr("unset"));
+        if (spec.unset_label)
+            s->setSpecialValueText(paramText(spec.unset_label));
         if (QLatin1String(spec.unit) == QLatin1String("×"))
             s->spinBox()->setSuffix(QStringLiteral(" ×"));
         s->setAccessibleName(paramText(spec.label));
-        connect(s, &LogSlider::valueEdited, this, [this, id = spec.id](double v) { edit(id, v); });
+        connect(s, &LogSlider::valueEdited, this, [this, id](double v) { edit(id, v); });
         connect(s, &LogSlider::valueClamped, this, [this, label = paramText(spec.label)](const QString& text) {
             emit message(tr("%1: %2").arg(label, text));
         });
@@ -114,6 +98,8 @@ QWidget* ParameterPanel::makeEditor(const ParamSpec& spec)
         connect(s, &LogSlider::dragFinished, m_model, &ScenarioModel::endInteractiveEdit);
         return s;
     }
+    case FieldType::RealList:
+    case FieldType::Text: return nullptr; // not edited in the panel (panel = false)
     }
     return nullptr;
 }
@@ -142,36 +128,43 @@ void ParameterPanel::build()
     auto* common = new QGroupBox(tr("Scenario"), content);
     auto* commonForm = makeForm(common);
     column->addWidget(common);
-    for (int i = 0; i < 9; ++i) {
-        const Method m = kAllMethods[i];
-        m_methodGroups[static_cast<std::size_t>(i)] =
-            new QGroupBox(tr("%1 parameters")
-                              .arg(QString::fromUtf8(method_display_name(m).data(),
-                                                     static_cast<qsizetype>(method_display_name(m).size()))),
-                          content);
-        makeForm(m_methodGroups[static_cast<std::size_t>(i)]);
-        column->addWidget(m_methodGroups[static_cast<std::size_t>(i)]);
-    }
-    column->addStretch(1);
+    m_methodCombo = new QComboBox;
+    for (const MethodDescriptor& d : methods())
+        m_methodCombo->addItem(methodName(d.method));
+    m_methodCombo->setToolTip(tr("The positional-encoding method whose matrices and curves are shown."));
+    connect(m_methodCombo, &QComboBox::activated, this, [this](int index) {
+        if (!m_syncing && index >= 0 && index < static_cast<int>(methods().size()))
+            m_model->setMethod(methods()[static_cast<std::size_t>(index)].method);
+    });
+    auto* methodLabel = new QLabel(tr("&Method"));
+    methodLabel->setBuddy(m_methodCombo);
+    commonForm->addRow(methodLabel, m_methodCombo);
 
-    for (const ParamSpec& spec : all_param_specs()) {
-        QWidget* editorWidget = makeEditor(spec);
-        const auto idx = static_cast<std::size_t>(spec.id);
-        m_editors[idx] = editorWidget;
-        QFormLayout* form =
-            spec.method ? static_cast<QFormLayout*>(
-                              m_methodGroups[static_cast<std::size_t>(methodIndex(*spec.method))]->layout())
-                        : commonForm;
-        if (spec.kind == ParamKind::Bool) {
+    const auto addRow = [&](QFormLayout* form, const Field& spec) {
+        if (!spec.panel)
+            return;
+        QWidget* editorWidget = makeEditor(&spec);
+        m_editors.insert(&spec, editorWidget);
+        if (spec.type == FieldType::Bool) {
             form->addRow(editorWidget);
         } else {
             auto* label = new QLabel(labelFor(spec));
             label->setToolTip(tooltipFor(spec));
             label->setBuddy(editorWidget); // Alt+letter reaches the editor; screen readers name it
-            m_labels[idx] = label;
+            m_labels.insert(&spec, label);
             form->addRow(label, editorWidget);
         }
-        if (spec.id == ParamId::RopeHighFreq) {
+    };
+    for (const Field& f : common_fields())
+        addRow(commonForm, f);
+    for (const MethodDescriptor& d : methods()) {
+        auto* group = new QGroupBox(tr("%1 parameters").arg(methodName(d.method)), content);
+        auto* form = makeForm(group);
+        m_methodGroups.push_back(group);
+        column->addWidget(group);
+        for (const Field& f : d.fields)
+            addRow(form, f);
+        if (d.method == Method::RoPE) {
             // LongRoPE's per-pair factor lists come from a config or preset: shown, not edited.
             m_longRopeLabel = new QLabel;
             m_longRopeLabel->setWordWrap(true);
@@ -182,6 +175,7 @@ void ParameterPanel::build()
             form->addRow(m_longRopeLabel);
         }
     }
+    column->addStretch(1);
     setMinimumWidth(280);
 }
 
@@ -199,9 +193,15 @@ void ParameterPanel::syncFromModel()
 {
     m_syncing = true;
     const Scenario& s = m_model->scenario();
-    for (const ParamSpec& spec : all_param_specs()) {
-        QWidget* w = m_editors[static_cast<std::size_t>(spec.id)];
-        const double v = param_value(s, spec.id);
+    {
+        const QSignalBlocker block(m_methodCombo);
+        for (std::size_t i = 0; i < methods().size(); ++i)
+            if (methods()[i].method == s.method)
+                m_methodCombo->setCurrentIndex(static_cast<int>(i));
+    }
+    for (auto it = m_editors.constBegin(); it != m_editors.constEnd(); ++it) {
+        QWidget* w = it.value();
+        const double v = param_value(s, it.key());
         if (auto* box = qobject_cast<QCheckBox*>(w)) {
             const QSignalBlocker block(box);
             box->setChecked(v != 0.0);
@@ -224,7 +224,7 @@ void ParameterPanel::syncFromModel()
                 .arg(parts.join(QStringLiteral(", ")), f.size() > 4 ? QStringLiteral(", …") : QString());
         };
         m_longRopeLabel->setText(tr("short_factor: %1\nlong_factor: %2")
-                                     .arg(summary(s.rope.short_factor), summary(s.rope.long_factor)));
+                                     .arg(summary(s.params<RopeParams>().short_factor), summary(s.params<RopeParams>().long_factor)));
     }
     updateVisibility();
     m_syncing = false;
@@ -232,37 +232,36 @@ void ParameterPanel::syncFromModel()
 
 bool ParameterPanel::isRowVisible(ParamId id) const
 {
-    const ParamSpec& spec = param_spec(id);
     const Scenario& s = m_model->scenario();
-    if (spec.method && *spec.method != s.method)
+    const auto method = param_method(id);
+    if (method && *method != s.method)
         return false;
-    if (spec.id == ParamId::Head && s.method != Method::T5 && s.method != Method::ALiBi)
+    if (id->shown && !id->shown(s))
         return false;
-    if (spec.rope_types != 0 && !(spec.rope_types & (1u << static_cast<unsigned>(s.rope.rope_type))))
-        return false;
-    if (id == ParamId::ContentSeed && (s.content.kind == ContentKind::Ones || s.content.kind == ContentKind::Zero))
-        return false;
-    if ((id == ParamId::AlibiTrained || id == ParamId::AlibiTarget) && s.alibi.scaling == AlibiScaling::None)
-        return false;
+    if (id == param("head")) {
+        const MethodDescriptor& d = descriptor(s.method);
+        return d.heads && d.heads(s) > 1;
+    }
+    if (id == param("content_seed"))
+        return s.content.kind == ContentKind::Fixed || s.content.kind == ContentKind::Random;
     return true;
 }
 
 void ParameterPanel::updateVisibility()
 {
     const Scenario& s = m_model->scenario();
-    for (int i = 0; i < 9; ++i)
-        m_methodGroups[static_cast<std::size_t>(i)]->setVisible(kAllMethods[i] == s.method);
-    for (const ParamSpec& spec : all_param_specs()) {
-        const auto idx = static_cast<std::size_t>(spec.id);
-        auto* form = qobject_cast<QFormLayout*>(m_editors[idx]->parentWidget()->layout());
+    for (std::size_t i = 0; i < m_methodGroups.size(); ++i)
+        m_methodGroups[i]->setVisible(methods()[i].method == s.method);
+    for (auto it = m_editors.constBegin(); it != m_editors.constEnd(); ++it) {
+        auto* form = qobject_cast<QFormLayout*>(it.value()->parentWidget()->layout());
         if (form)
-            form->setRowVisible(m_editors[idx], isRowVisible(spec.id));
+            form->setRowVisible(it.value(), isRowVisible(it.key()));
     }
     if (m_longRopeLabel) {
         auto* form = qobject_cast<QFormLayout*>(m_longRopeLabel->parentWidget()->layout());
         if (form)
             form->setRowVisible(m_longRopeLabel,
-                                s.method == Method::RoPE && s.rope.rope_type == RopeType::LongRope);
+                                s.method == Method::RoPE && s.params<RopeParams>().rope_type == RopeType::LongRope);
     }
 }
 

@@ -2,15 +2,16 @@
 // The parameter panel: a method selector and, below it, exactly the chosen method's parameters, each a
 // slider with a spin box (log scale where the range spans decades), a check box or a combo box, with
 // its unit and a tooltip that explains it. RoPE's scaling parameters appear only for the scaling type
-// that reads them. Built from the parameter table of scenario_model.h; edits go to the ScenarioModel,
+// that reads them. Built from the method registry's fields (core/methods/registry.h); edits go to the ScenarioModel,
 // model changes come back through scenarioChanged (a guard flag stops the echo).
 #pragma once
 
 #include "scenario_model.h"
 
+#include <QHash>
 #include <QWidget>
 
-#include <array>
+#include <vector>
 
 class QComboBox;
 class QGroupBox;
@@ -28,7 +29,7 @@ public:
     explicit ParameterPanel(ScenarioModel* model, QWidget* parent = nullptr);
 
     // The editor of a parameter (LogSlider, QCheckBox or QComboBox), for tests and focus handling.
-    QWidget* editor(ParamId id) const { return m_editors[static_cast<std::size_t>(id)]; }
+    QWidget* editor(ParamId id) const { return m_editors.value(id); }
     LogSlider* slider(ParamId id) const;
     QComboBox* methodCombo() const;
     // True when the row of `id` is currently shown (method and RoPE type filter).
@@ -40,15 +41,16 @@ signals:
 
 private:
     void build();
-    QWidget* makeEditor(const ParamSpec& spec);
+    QWidget* makeEditor(ParamId id);
     void syncFromModel();
     void updateVisibility();
     void edit(ParamId id, double value);
 
     ScenarioModel* m_model;
-    std::array<QWidget*, kParamCount> m_editors{};
-    std::array<QWidget*, kParamCount> m_labels{};
-    std::array<QGroupBox*, 9> m_methodGroups{};
+    QComboBox* m_methodCombo = nullptr;
+    QHash<ParamId, QWidget*> m_editors;
+    QHash<ParamId, QWidget*> m_labels;
+    std::vector<QGroupBox*> m_methodGroups; // in registry order
     QLabel* m_longRopeLabel = nullptr;
     bool m_syncing = false;
 };

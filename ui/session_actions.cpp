@@ -148,8 +148,8 @@ void SessionActions::syncMenus(const ViewSettings& v, std::optional<Colormap> co
     if (auto* overlay = w.findChild<QMenu*>(QStringLiteral("overlayMenu")))
         for (QAction* a : overlay->actions()) {
             const QSignalBlocker block(a);
-            a->setChecked(std::find(v.overlay.begin(), v.overlay.end(),
-                                    static_cast<Method>(a->data().toInt())) != v.overlay.end());
+            a->setChecked(std::any_of(v.overlay.begin(), v.overlay.end(),
+                                      [&](Method m) { return a->data().toString().toStdString() == m.id(); }));
         }
     if (auto* group = w.findChild<QActionGroup*>(QStringLiteral("colormapGroup"))) {
         // "Automatic" has no menu entry: no map is checked. (No signal blocker: the group follows

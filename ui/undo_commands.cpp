@@ -46,7 +46,7 @@ bool SetScenarioCommand::mergeWith(const QUndoCommand* other)
     m_after = next->m_after;
     m_lastEdit.restart();
     // A drag that returns to where it started leaves nothing to undo.
-    if (scenarios_equal(m_before, m_after))
+    if (m_before == m_after)
         setObsolete(true);
     return true;
 }

@@ -532,7 +532,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "1,2", "--long-factor", "1,2,3,4"},
                 "--short-factor"},
         BadCase{"UnknownRopeType", {"compute", "rope-frequencies", "--rope-type", "magic"}, "--rope-type"},
-        BadCase{"BadTruncate", {"compute", "rope-frequencies", "--truncate", "maybe"}, "--truncate"},
+        BadCase{"BadTruncate", {"compute", "rope-frequencies", "--truncate=maybe"}, "--truncate"},
         BadCase{"ZeroHeads", {"compute", "alibi-slopes", "--num-heads", "0"}, "--num-heads"},
         BadCase{"MissingRange", {"compute", "t5-buckets"}, "--from"},
         BadCase{"ReversedRange", {"compute", "t5-buckets", "--from", "5", "--to", "-5"}, "--to"},

@@ -237,13 +237,13 @@ TEST(ScenarioJsonKey, NamesTheSessionKeyOfAParameter)
     EXPECT_EQ(scenario_json_key(s, "head_dim"), "rope.head_dim");
     EXPECT_EQ(scenario_json_key(s, "seq_len"), "seq_len");
     s.method = Method::Learned;
-    EXPECT_EQ(scenario_json_key(s, "max_position_embeddings"), "learned.trained_length");
-    EXPECT_EQ(scenario_json_key(s, "initializer_range"), "learned.stddev");
+    EXPECT_EQ(scenario_json_key(s, "max_position_embeddings"), "learned.max_position_embeddings");
+    EXPECT_EQ(scenario_json_key(s, "initializer_range"), "learned.initializer_range");
     s.method = Method::T5;
-    EXPECT_EQ(scenario_json_key(s, "relative_attention_num_buckets"), "t5.num_buckets");
+    EXPECT_EQ(scenario_json_key(s, "relative_attention_num_buckets"), "t5.relative_attention_num_buckets");
     // The mapping agrees with validate(): a session with a bad value names an existing key.
     s.method = Method::RoPE;
-    s.rope.head_dim = -64;
+    s.params<RopeParams>().head_dim = -64;
     try {
         validate(s);
         FAIL();

@@ -115,12 +115,12 @@ Scenario yarnScenario()
     s.seq_len = 300;
     s.content.kind = ContentKind::Random;
     s.content.seed = 7;
-    s.rope.head_dim = 64;
-    s.rope.rope_theta = 500000.0;
-    s.rope.rope_type = RopeType::Yarn;
-    s.rope.factor = 4.0;
-    s.rope.max_position_embeddings = 8192;
-    s.rope.original_max_position_embeddings = 2048;
+    s.params<RopeParams>().head_dim = 64;
+    s.params<RopeParams>().rope_theta = 500000.0;
+    s.params<RopeParams>().rope_type = RopeType::Yarn;
+    s.params<RopeParams>().factor = 4.0;
+    s.params<RopeParams>().max_position_embeddings = 8192;
+    s.params<RopeParams>().original_max_position_embeddings = 2048;
     return s;
 }
 
@@ -388,7 +388,7 @@ private slots:
         const QString file = path(QStringLiteral("round.posatlas.json"));
         QVERIFY(m_window->sessionActions()->saveSession(file));
         const Session saved = load_session(file);
-        QVERIFY(scenarios_equal(saved.scenario, yarnScenario()));
+        QVERIFY((saved.scenario == yarnScenario()));
 
         auto fresh = makeWindow(QStringLiteral("fresh"));
         const int undoBefore = fresh->model()->undoStack()->count();
@@ -397,7 +397,7 @@ private slots:
         QCOMPARE(Settings(path(QStringLiteral("fresh.ini"))).recentFiles().value(0),
                  QFileInfo(file).absoluteFilePath());
         QCOMPARE(fresh->model()->undoStack()->count(), undoBefore + 1); // one undo step
-        QVERIFY(scenarios_equal(fresh->model()->scenario(), m_window->model()->scenario()));
+        QVERIFY((fresh->model()->scenario() == m_window->model()->scenario()));
 
         const ViewSettings a = m_window->scheduler()->viewSettings(), b = fresh->scheduler()->viewSettings();
         QCOMPARE(b.matrix_kind, a.matrix_kind);
@@ -455,7 +455,7 @@ private slots:
 
         // Undo takes the scenario back in one step.
         fresh->model()->undoStack()->undo();
-        QVERIFY(!scenarios_equal(fresh->model()->scenario(), yarnScenario()));
+        QVERIFY(!(fresh->model()->scenario() == yarnScenario()));
     }
 
     void badSessionsChangeNothing()
@@ -495,7 +495,7 @@ private slots:
             QVERIFY(w->statusMessage().contains(file)); // names the file
         }
         QVERIFY(waitIdle(w->scheduler()));
-        QVERIFY(scenarios_equal(w->model()->scenario(), before));
+        QVERIFY((w->model()->scenario() == before));
         QCOMPARE(w->model()->undoStack()->count(), undoBefore);
         QCOMPARE(w->scheduler()->viewSettings().query_position, settingsBefore.query_position);
         QVERIFY(!w->dock(ViewKind::Rotation)->isHidden());

@@ -120,12 +120,12 @@ private slots:
 
     // ------------------------------------------------------------ parameter table and model
 
-    void paramTableIsInIdOrder()
+    void paramIndicesAreStableAndDistinct()
     {
-        const auto specs = all_param_specs();
-        QCOMPARE(static_cast<int>(specs.size()), kParamCount);
-        for (int i = 0; i < kParamCount; ++i)
-            QCOMPARE(static_cast<int>(specs[static_cast<std::size_t>(i)].id), i);
+        const auto all = all_params();
+        QVERIFY(all.size() > 40);
+        for (std::size_t i = 0; i < all.size(); ++i)
+            QCOMPARE(param_index(all[i]), static_cast<int>(i));
     }
 
     void everyParameterRoundTrips()
@@ -133,10 +133,12 @@ private slots:
         // Setting a parameter to its own value through the table leaves the scenario equal, and the
         // default scenario passes core validation for its method.
         const Scenario s;
-        for (const ParamSpec& spec : all_param_specs()) {
+        for (ParamId id : all_params()) {
+            if (id->type == FieldType::RealList || id->type == FieldType::Text)
+                continue; // not numbers: the session round trip covers them
             Scenario t = s;
-            set_param_value(t, spec.id, param_value(s, spec.id));
-            QVERIFY2(scenarios_equal(s, t), spec.key);
+            set_param_value(t, id, param_value(s, id));
+            QVERIFY2(s == t, id->key.c_str());
         }
         validate_for(s);
     }
@@ -148,23 +150,23 @@ private slots:
         QSignalSpy changed(&model, &ScenarioModel::scenarioChanged);
         const Scenario before = model.scenario();
         // core: rope_theta must be > 1 (validation.cpp validate(RopeParams)).
-        QVERIFY(!model.setValue(ParamId::RopeTheta, 0.5));
+        QVERIFY(!model.setValue(param(Method::RoPE, "rope_theta"), 0.5));
         QCOMPARE(rejected.count(), 1);
         QVERIFY(rejected.front().front().toString().contains(QStringLiteral("rope_theta")));
         QCOMPARE(changed.count(), 0);
         QCOMPARE(model.undoStack()->count(), 0);
-        QVERIFY(scenarios_equal(before, model.scenario()));
+        QVERIFY((before == model.scenario()));
         // beta_fast must be >= beta_slow: a cross-field rule also leaves the state alone.
-        QVERIFY(!model.setValue(ParamId::RopeBetaFast, 0.6));
+        QVERIFY(!model.setValue(param(Method::RoPE, "beta_fast"), 0.6));
         QCOMPARE(rejected.count(), 2);
-        QVERIFY(scenarios_equal(before, model.scenario()));
+        QVERIFY((before == model.scenario()));
     }
 
     void unchangedValueDoesNothing()
     {
         ScenarioModel model;
         QSignalSpy changed(&model, &ScenarioModel::scenarioChanged);
-        QVERIFY(model.setValue(ParamId::RopeTheta, model.scenario().rope.rope_theta));
+        QVERIFY(model.setValue(param(Method::RoPE, "rope_theta"), model.scenario().params<RopeParams>().rope_theta));
         QCOMPARE(changed.count(), 0);
         QCOMPARE(model.undoStack()->count(), 0);
     }
@@ -173,21 +175,21 @@ private slots:
     {
         ScenarioModel model;
         QSignalSpy changed(&model, &ScenarioModel::scenarioChanged);
-        QVERIFY(model.setValue(ParamId::RopeTheta, 500000.0));
+        QVERIFY(model.setValue(param(Method::RoPE, "rope_theta"), 500000.0));
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(model.scenario().rope.rope_theta, 500000.0);
+        QCOMPARE(model.scenario().params<RopeParams>().rope_theta, 500000.0);
         model.undoStack()->undo();
         QCOMPARE(changed.count(), 2);
-        QCOMPARE(model.scenario().rope.rope_theta, 10000.0);
+        QCOMPARE(model.scenario().params<RopeParams>().rope_theta, 10000.0);
         model.undoStack()->redo();
-        QCOMPARE(model.scenario().rope.rope_theta, 500000.0);
+        QCOMPARE(model.scenario().params<RopeParams>().rope_theta, 500000.0);
     }
 
     void dragIsOneUndoEntry()
     {
         ScenarioModel model;
         ParameterPanel panel(&model);
-        LogSlider* base = panel.slider(ParamId::RopeTheta);
+        LogSlider* base = panel.slider(param(Method::RoPE, "rope_theta"));
         QVERIFY(base);
         QSlider* s = base->slider();
         const int start = s->value();
@@ -196,10 +198,10 @@ private slots:
             s->setValue(start + 5 * k);
         s->setSliderDown(false); // sliderReleased
         QCOMPARE(model.undoStack()->count(), 1);
-        QVERIFY(model.scenario().rope.rope_theta > 10000.0);
-        QCOMPARE(base->value(), model.scenario().rope.rope_theta);
+        QVERIFY(model.scenario().params<RopeParams>().rope_theta > 10000.0);
+        QCOMPARE(base->value(), model.scenario().params<RopeParams>().rope_theta);
         model.undoStack()->undo();
-        QCOMPARE(model.scenario().rope.rope_theta, 10000.0);
+        QCOMPARE(model.scenario().params<RopeParams>().rope_theta, 10000.0);
         QCOMPARE(base->value(), 10000.0); // the panel follows the model
 
         // A second drag is a second entry; a drag back to the start leaves no entry at all.
@@ -219,7 +221,7 @@ private slots:
     {
         ScenarioModel model;
         QVERIFY(model.setMethod(Method::T5));
-        QVERIFY(model.setValue(ParamId::Head, 11));
+        QVERIFY(model.setValue(param("head"), 11));
         // ALiBi has 8 heads by default: the shown head is clamped rather than the switch rejected.
         QVERIFY(model.setMethod(Method::ALiBi));
         QCOMPARE(model.scenario().head, 7);
@@ -282,29 +284,29 @@ private slots:
         ParameterPanel panel(&model);
         panel.resize(340, 800);
         panel.show();
-        QVERIFY(panel.isRowVisible(ParamId::RopeTheta));
-        QVERIFY(!panel.isRowVisible(ParamId::AlibiHeads));
-        QVERIFY(!panel.isRowVisible(ParamId::RopeBetaFast)); // default RoPE: no YaRN rows
-        QVERIFY(!panel.isRowVisible(ParamId::RopeFactor));
-        QVERIFY(model.setValue(ParamId::RopeType, static_cast<int>(RopeType::Yarn)));
-        QVERIFY(panel.isRowVisible(ParamId::RopeBetaFast));
-        QVERIFY(panel.isRowVisible(ParamId::RopeFactor));
-        QVERIFY(!panel.isRowVisible(ParamId::RopeLowFreq));
-        QVERIFY(panel.editor(ParamId::RopeBetaFast)->isVisible());
-        QVERIFY(!panel.editor(ParamId::RopeLowFreq)->isVisible());
+        QVERIFY(panel.isRowVisible(param(Method::RoPE, "rope_theta")));
+        QVERIFY(!panel.isRowVisible(param(Method::ALiBi, "num_heads")));
+        QVERIFY(!panel.isRowVisible(param(Method::RoPE, "beta_fast"))); // default RoPE: no YaRN rows
+        QVERIFY(!panel.isRowVisible(param(Method::RoPE, "factor")));
+        QVERIFY(model.setValue(param(Method::RoPE, "rope_type"), static_cast<int>(RopeType::Yarn)));
+        QVERIFY(panel.isRowVisible(param(Method::RoPE, "beta_fast")));
+        QVERIFY(panel.isRowVisible(param(Method::RoPE, "factor")));
+        QVERIFY(!panel.isRowVisible(param(Method::RoPE, "low_freq_factor")));
+        QVERIFY(panel.editor(param(Method::RoPE, "beta_fast"))->isVisible());
+        QVERIFY(!panel.editor(param(Method::RoPE, "low_freq_factor"))->isVisible());
         // Method selector drives the groups.
         QComboBox* combo = panel.methodCombo();
-        QCOMPARE(combo->count(), 9);
+        QCOMPARE(combo->count(), static_cast<int>(methods().size()));
         combo->setCurrentIndex(7);
         emit combo->activated(7); // what a user's selection emits
         QCOMPARE(model.scenario().method, Method::ALiBi);
-        QVERIFY(panel.editor(ParamId::AlibiHeads)->isVisible());
-        QVERIFY(!panel.editor(ParamId::RopeTheta)->isVisible());
+        QVERIFY(panel.editor(param(Method::ALiBi, "num_heads"))->isVisible());
+        QVERIFY(!panel.editor(param(Method::RoPE, "rope_theta"))->isVisible());
         // Every editor has a tooltip.
-        for (const ParamSpec& spec : all_param_specs())
-            QVERIFY2(!panel.editor(spec.id)->toolTip().isEmpty() ||
-                         qobject_cast<LogSlider*>(panel.editor(spec.id)),
-                     spec.key);
+        for (ParamId id : all_params())
+            if (id->panel)
+                QVERIFY2(!panel.editor(id)->toolTip().isEmpty() || qobject_cast<LogSlider*>(panel.editor(id)),
+                         id->key.c_str());
     }
 
     void keyboardAdjustsSlider()
@@ -313,13 +315,13 @@ private slots:
         ParameterPanel panel(&model);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        QSlider* s = panel.slider(ParamId::RopeTheta)->slider();
+        QSlider* s = panel.slider(param(Method::RoPE, "rope_theta"))->slider();
         s->setFocus();
         QTest::keyClick(s, Qt::Key_PageUp);
-        QVERIFY(model.scenario().rope.rope_theta > 10000.0);
-        const double afterPage = model.scenario().rope.rope_theta;
+        QVERIFY(model.scenario().params<RopeParams>().rope_theta > 10000.0);
+        const double afterPage = model.scenario().params<RopeParams>().rope_theta;
         QTest::keyClick(s, Qt::Key_Left);
-        QVERIFY(model.scenario().rope.rope_theta < afterPage);
+        QVERIFY(model.scenario().params<RopeParams>().rope_theta < afterPage);
     }
 
     // ------------------------------------------------------------ view jobs
@@ -350,20 +352,20 @@ private slots:
     {
         Scenario s;
         s.method = Method::ALiBi;
-        s.alibi.num_heads = 8;
+        s.params<AlibiParams>().num_heads = 8;
         ViewSettings v;
         v.matrix_kind = MatrixKind::Bias;
         const HeatmapData d = heatmap_job(s, v);
         QCOMPARE(d.panels.size(), 8);
         // Slopes from core (alibi_scaled_slopes); for 8 heads 2^-1 .. 2^-8 (Press et al. 2022, sec. 3).
-        const std::vector<double> slopes = alibi_scaled_slopes(s.alibi);
+        const std::vector<double> slopes = alibi_scaled_slopes(s.params<AlibiParams>());
         for (int h = 0; h < 8; ++h)
             QVERIFY2(d.panels[h].label.endsWith(QStringLiteral("=") +
                                                 QString::number(slopes[static_cast<std::size_t>(h)], 'g', 3)),
                      qPrintable(d.panels[h].label));
         QVERIFY(d.panels[7].label.endsWith(QStringLiteral("=0.00391"))); // 2^-8 to 3 digits
         // More heads than panels: sampled, first and last always shown.
-        s.alibi.num_heads = 64;
+        s.params<AlibiParams>().num_heads = 64;
         v.max_panels = 16;
         const HeatmapData many = heatmap_job(s, v);
         QCOMPARE(many.panels.size(), 16);
@@ -535,16 +537,16 @@ private slots:
         const QImage before = renderToImage(*w->heatmapView());
         QVERIFY(distinctColors(before) > 8);
 
-        QSlider* s = w->parameterPanel()->slider(ParamId::RopeTheta)->slider();
+        QSlider* s = w->parameterPanel()->slider(param(Method::RoPE, "rope_theta"))->slider();
         s->setFocus();
         QTest::keyClick(s, Qt::Key_PageDown); // a smaller base: faster rotations, a different picture
-        QVERIFY(w->model()->scenario().rope.rope_theta < 10000.0);
+        QVERIFY(w->model()->scenario().params<RopeParams>().rope_theta < 10000.0);
         QVERIFY(waitIdle(w->scheduler()));
         const QImage changed = renderToImage(*w->heatmapView());
         QVERIFY(changed != before);
 
         w->model()->undoStack()->undo();
-        QCOMPARE(w->model()->scenario().rope.rope_theta, 10000.0);
+        QCOMPARE(w->model()->scenario().params<RopeParams>().rope_theta, 10000.0);
         QVERIFY(waitIdle(w->scheduler()));
         const QImage restored = renderToImage(*w->heatmapView());
         QVERIFY(restored == before);
@@ -617,23 +619,23 @@ private slots:
         QVERIFY2(w->openConfig(path), qPrintable(w->statusMessage()));
         const Scenario& s = w->model()->scenario();
         QCOMPARE(s.method, Method::RoPE);
-        QCOMPARE(s.rope.rope_theta, 500000.0);
-        QCOMPARE(s.rope.rope_type, RopeType::Llama3);
-        QCOMPARE(s.rope.factor, 8.0);
-        QCOMPARE(s.rope.head_dim, 128); // 4096 / 32
-        QCOMPARE(s.rope.original_max_position_embeddings, std::int64_t{8192});
+        QCOMPARE(s.params<RopeParams>().rope_theta, 500000.0);
+        QCOMPARE(s.params<RopeParams>().rope_type, RopeType::Llama3);
+        QCOMPARE(s.params<RopeParams>().factor, 8.0);
+        QCOMPARE(s.params<RopeParams>().head_dim, 128); // 4096 / 32
+        QCOMPARE(s.params<RopeParams>().original_max_position_embeddings, std::int64_t{8192});
         QCOMPARE(w->model()->undoStack()->index(), index + 1);
         QVERIFY(w->importDock()->isVisible());
         QVERIFY(w->importReportText().contains(QStringLiteral("rope_theta")));
         // The panel shows the imported values.
-        QCOMPARE(w->parameterPanel()->slider(ParamId::RopeTheta)->value(), 500000.0);
-        QVERIFY(w->parameterPanel()->isRowVisible(ParamId::RopeLowFreq));
+        QCOMPARE(w->parameterPanel()->slider(param(Method::RoPE, "rope_theta"))->value(), 500000.0);
+        QVERIFY(w->parameterPanel()->isRowVisible(param(Method::RoPE, "low_freq_factor")));
         QVERIFY(waitIdle(w->scheduler()));
         saveShot(w.get(), QStringLiteral("import"));
         // One undo step takes all of it back.
         w->model()->undoStack()->undo();
-        QCOMPARE(w->model()->scenario().rope.rope_theta, 10000.0);
-        QCOMPARE(w->model()->scenario().rope.rope_type, RopeType::Default);
+        QCOMPARE(w->model()->scenario().params<RopeParams>().rope_theta, 10000.0);
+        QCOMPARE(w->model()->scenario().params<RopeParams>().rope_type, RopeType::Default);
 
         // A broken file: a message, no state change.
         const QString bad = m_dir.filePath(QStringLiteral("bad.json"));
@@ -673,9 +675,9 @@ private slots:
     void invalidEditShowsStatusMessage()
     {
         auto w = makeWindow(QStringLiteral("invalid"));
-        QVERIFY(!w->model()->setValue(ParamId::RopeHeadDim, 7)); // head_dim must be even
+        QVERIFY(!w->model()->setValue(param(Method::RoPE, "head_dim"), 7)); // head_dim must be even
         QVERIFY(w->statusMessage().contains(QStringLiteral("head_dim")));
-        QCOMPARE(w->model()->scenario().rope.head_dim, 128);
+        QCOMPARE(w->model()->scenario().params<RopeParams>().head_dim, 128);
     }
 
     void settingsRestoreAfterRestart()
@@ -684,14 +686,14 @@ private slots:
         {
             auto w = makeWindow(name);
             QVERIFY(w->model()->setMethod(Method::ALiBi));
-            QVERIFY(w->model()->setValue(ParamId::AlibiHeads, 12));
+            QVERIFY(w->model()->setValue(param(Method::ALiBi, "num_heads"), 12));
             w->dock(ViewKind::Spectrum)->hide();
             w->close(); // saves
         }
         {
             auto w = makeWindow(name);
             QCOMPARE(w->model()->scenario().method, Method::ALiBi);
-            QCOMPARE(w->model()->scenario().alibi.num_heads, 12);
+            QCOMPARE(w->model()->scenario().params<AlibiParams>().num_heads, 12);
             QVERIFY(!w->dock(ViewKind::Spectrum)->isVisible());
             QCOMPARE(w->model()->undoStack()->count(), 0); // a restore is not an edit
             w->close();
@@ -711,12 +713,12 @@ private slots:
         Scenario s;
         s.method = Method::CoPE;
         s.seq_len = 4096;
-        s.rope.rope_type = RopeType::LongRope;
-        s.rope.short_factor = {1.0, 1.5, 2.0};
-        s.rope.long_factor = {4.0, 8.0, 16.0};
-        s.rope.mscale = 0.707;
-        s.t5.bidirectional = false;
-        s.cope.gate_scale = -2.5;
+        s.params<RopeParams>().rope_type = RopeType::LongRope;
+        s.params<RopeParams>().short_factor = {1.0, 1.5, 2.0};
+        s.params<RopeParams>().long_factor = {4.0, 8.0, 16.0};
+        s.params<RopeParams>().mscale = 0.707;
+        s.params<T5Params>().bidirectional = false;
+        s.params<CopeParams>().gate_scale = -2.5;
         s.content.kind = ContentKind::Random;
         s.content.seed = 123456789;
         {
@@ -726,7 +728,7 @@ private slots:
         }
         const auto back = Settings(settingsPath(QStringLiteral("scenario-json"))).lastScenario();
         QVERIFY(back);
-        QVERIFY(scenarios_equal(s, *back));
+        QVERIFY((s == *back));
     }
 
     void darkThemeScreenshot()

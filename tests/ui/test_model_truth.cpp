@@ -155,8 +155,8 @@ private slots:
         const Scenario& s = w->model()->scenario();
         QCOMPARE(s.method, Method::RoPE);
         // What `posatlas compute rope-pairs --preset/--config` reports (it prints this table).
-        const RopePairsTable cli = rope_pairs(isConfig ? load_model_config(model.toStdString()).scenario.rope
-                                                       : load_preset(model.toStdString()).scenario.rope);
+        const RopePairsTable cli = rope_pairs(isConfig ? load_model_config(model.toStdString()).scenario.params<RopeParams>()
+                                                       : load_preset(model.toStdString()).scenario.params<RopeParams>());
         const SpectrumData& spectrum = w->spectrumView()->data();
         QCOMPARE(spectrum.trained_length, static_cast<double>(cli.trained_length));
         QCOMPARE(spectrum.target_length, static_cast<double>(cli.target_length));
@@ -178,7 +178,7 @@ private slots:
         ViewSettings v;
         v.curve_points = 300;
         const CurveData data = curve_job(s, v);
-        const RopeFrequencies f = compute_rope_frequencies(s.rope);
+        const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
         const double bound0 = rope_decay_bound(f.inv_freq, {0.0}).front();
         std::vector<double> every;
         for (const CurveSeries& series : data.series) {
@@ -349,7 +349,7 @@ private slots:
     {
         MainWindow* w = m_window.get();
         QVERIFY(w->loadPreset(QStringLiteral("llama-2-7b")));
-        QVERIFY(w->model()->setValue(ParamId::SeqLen, 6000));
+        QVERIFY(w->model()->setValue(param("seq_len"), 6000));
         QVERIFY(waitIdle(w->scheduler()));
         const HeatmapData& shown = w->heatmapView()->data();
         QCOMPARE(shown.panels.size(), 1);
@@ -378,7 +378,7 @@ private slots:
         QVERIFY(rows.contains(m.row_index.front()) && rows.contains(m.row_index.back()));
 
         // Every cell of a small window.
-        QVERIFY(w->model()->setValue(ParamId::SeqLen, 300));
+        QVERIFY(w->model()->setValue(param("seq_len"), 300));
         QVERIFY(waitIdle(w->scheduler()));
         const QString full = m_dir.filePath(QStringLiteral("full.csv"));
         w->sessionActions()->exportNumbers(ViewKind::Heatmap, full, SessionActions::NumbersExtent::FullWindow);
@@ -387,7 +387,7 @@ private slots:
         QCOMPARE(g.readAll().count('\n') - 1, 300 * 300);
 
         // Beyond the cap: refused, nothing written.
-        QVERIFY(w->model()->setValue(ParamId::SeqLen, 5000));
+        QVERIFY(w->model()->setValue(param("seq_len"), 5000));
         const QString big = m_dir.filePath(QStringLiteral("big.csv"));
         QVERIFY_THROWS_EXCEPTION(ExportError, w->sessionActions()->exportNumbers(
                                                   ViewKind::Heatmap, big, SessionActions::NumbersExtent::FullWindow));

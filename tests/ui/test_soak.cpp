@@ -98,27 +98,29 @@ private slots:
 
         auto step = [&] {
             switch (pick(10)) {
-            case 0: model->setMethod(kAllMethods[static_cast<std::size_t>(pick(9))]); break;
+            case 0: model->setMethod(methods()[static_cast<std::size_t>(pick(static_cast<int>(methods().size())))].method); break;
             case 1:
             case 2:
             case 3: {
                 // A numeric parameter of the current method (or a common one), anywhere in its range.
-                std::vector<const ParamSpec*> numeric;
-                for (const ParamSpec& spec : all_param_specs())
-                    if ((spec.kind == ParamKind::Int || spec.kind == ParamKind::Real) &&
-                        (!spec.method || *spec.method == model->scenario().method))
-                        numeric.push_back(&spec);
-                const ParamSpec& spec = *numeric[static_cast<std::size_t>(pick(static_cast<int>(numeric.size())))];
+                std::vector<ParamId> numeric;
+                for (ParamId id : all_params()) {
+                    const auto owner = param_method(id);
+                    if ((id->type == FieldType::Int || id->type == FieldType::Real) &&
+                        (!owner || *owner == model->scenario().method))
+                        numeric.push_back(id);
+                }
+                const Field& spec = *numeric[static_cast<std::size_t>(pick(static_cast<int>(numeric.size())))];
                 const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
-                double v = spec.log_scale && spec.min > 0
-                               ? std::pow(10.0, std::log10(spec.min) + u * (std::log10(spec.max) - std::log10(spec.min)))
-                               : spec.min + u * (spec.max - spec.min);
+                double v = spec.log_scale && spec.lo > 0
+                               ? std::pow(10.0, std::log10(spec.lo) + u * (std::log10(spec.hi) - std::log10(spec.lo)))
+                               : spec.lo + u * (spec.hi - spec.lo);
                 // Keep sequence lengths moderate: the walk is about the GUI, not about a 10^6 matrix.
-                if (spec.id == ParamId::SeqLen)
+                if (&spec == param("seq_len"))
                     v = std::min(v, 4096.0);
-                if (spec.kind == ParamKind::Int)
+                if (spec.type == FieldType::Int)
                     v = std::round(v);
-                model->setValue(spec.id, v); // refusals are part of the walk
+                model->setValue(&spec, v); // refusals are part of the walk
                 break;
             }
             case 4: model->undoStack()->undo(); break;

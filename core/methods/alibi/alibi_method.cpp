@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// ALiBi (Press et al. 2022; ofirpress/attention_with_linear_biases get_slopes): a per-head linear
+// penalty -m_h (i - j) on the logit; length scaling by interpolation or NTK-ALiBi (alibi.h).
+#include "alibi.h"
+#include "matrix_job.h"
+#include "methods/field_binding.h"
+#include "validation.h"
+
+namespace posatlas {
+namespace {
+
+void alibi_matrix(MatrixJob& c)
+{
+    const AlibiParams& p = c.s.params<AlibiParams>();
+    const double slope = alibi_scaled_slopes(p)[static_cast<std::size_t>(c.s.head)];
+    // i - j = delta; a masked (future) cell still gets its formula value here, the kernel masks it.
+    additive_bias_matrix(c, [&](std::int64_t delta) { return alibi_bias(slope, delta, 0, p.bias); },
+                         p.bias == AlibiBias::Causal, 64);
+}
+
+} // namespace
+
+MethodDescriptor describe_alibi()
+{
+    using P = AlibiParams;
+    MethodDescriptor d;
+    d.method = Method::ALiBi;
+    d.section = "alibi";
+    d.name = QT_TRANSLATE_NOOP("Method", "ALiBi (Press et al. 2022)");
+    d.short_name = QT_TRANSLATE_NOOP("Method", "ALiBi");
+    d.noun = "ALiBi";
+    d.reference = "Press, Smith, Lewis 2022, Train Short, Test Long; ofirpress/attention_with_linear_biases";
+    const auto lengths = [](const Scenario& s) { return s.params<P>().scaling != AlibiScaling::None; };
+    d.fields = {
+        make_field("num_heads", FieldType::Int, &P::num_heads,
+                   {.lo = 1, .hi = 1024, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Heads"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Number of heads: slopes form the geometric sequence 2^(-8h/n).")}),
+        make_field("slope_scale", FieldType::Real, &P::slope_scale,
+                   {.lo = 1e-3, .hi = 1e3, .log_scale = true, .decimals = 3, .step = 0.1,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Slope scale"), .unit = "×",
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Multiplies every slope (1 = the paper). Larger slopes make attention more local.")}),
+        make_field("bias", FieldType::Choice, &P::bias,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Bias"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Causal: -m(i - j) for keys before the query. Symmetric: -m|i - j| for encoders."),
+                    .choices = {{"causal", QT_TRANSLATE_NOOP("ParamSpec", "Causal")},
+                                {"symmetric", QT_TRANSLATE_NOOP("ParamSpec", "Symmetric")}},
+                    .option = "alibi-bias"}),
+        make_field("scaling", FieldType::Choice, &P::scaling,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Length scaling"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "How slopes change to reach a longer context: interpolate (m·L_train/L_target) or NTK-ALiBi."),
+                    .choices = {{"none", QT_TRANSLATE_NOOP("ParamSpec", "None")},
+                                {"interpolate", QT_TRANSLATE_NOOP("ParamSpec", "Interpolate")},
+                                {"ntk", QT_TRANSLATE_NOOP("ParamSpec", "NTK-ALiBi")}},
+                    .option = "alibi-scaling"}),
+        make_field("trained_length", FieldType::Int, &P::trained_length,
+                   {.lo = 1, .hi = static_cast<double>(kMaxSeqLen), .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Trained length"),
+                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Context the slopes were trained for (used by the scaling modes)."),
+                    .shown = lengths}),
+        make_field("target_length", FieldType::Int, &P::target_length,
+                   {.lo = 1, .hi = static_cast<double>(kMaxSeqLen), .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Target length"),
+                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Context to reach (used by the scaling modes, >= trained length)."),
+                    .shown = lengths}),
+    };
+    d.kinds = {
+        {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), "bias", alibi_matrix,
+         [](const Scenario&) { return true; }},
+        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", alibi_matrix,
+         [](const Scenario&) { return true; }},
+    };
+    d.quantities = {"alibi-slopes"};
+    d.check = [](const Scenario& s) {
+        const P& p = s.params<P>();
+        if (p.scaling != AlibiScaling::None)
+            require_int("target_length", p.target_length, p.trained_length, kMaxSeqLen);
+    };
+    d.content_dim = [](const Scenario&) { return 64; };
+    d.heads = [](const Scenario& s) { return s.params<P>().num_heads; };
+    d.context_length = [](const Scenario& s) {
+        return std::max(s.params<P>().trained_length, s.params<P>().target_length);
+    };
+    d.caption_fields = {{"num_heads", QT_TRANSLATE_NOOP("Caption", "%1 heads")}, {"slope_scale", QT_TRANSLATE_NOOP("Caption", "slopes × %1")}, {"scaling", QT_TRANSLATE_NOOP("Caption", "%1")}};
+    return d;
+}
+
+} // namespace posatlas

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Contextual position encoding (Golovneva et al. 2024, CoPE; facebookresearch's reference code in the
+// paper's appendix): positions are running sums of gates sigmoid(q_i . k_j), interpolated embeddings.
+#include "cope_method.h"
+
+#include "cope.h"
+#include "matrix_job.h"
+#include "methods/common_fields.h"
+
+#include <limits>
+
+namespace posatlas {
+namespace {
+
+// Largest square CoPE block (its positions need every key between j and i).
+constexpr std::int64_t kMaxCopeSpan = 4096;
+
+void cope_matrix(MatrixJob& c)
+{
+    // CoPE positions need every key between j and i: compute the square causal block covering the
+    // window, then pick the sampled cells.
+    const std::int64_t lo = std::min(c.rows.front(), c.cols.front());
+    const std::int64_t hi = std::max(c.rows.back(), c.cols.back());
+    const std::int64_t span = hi - lo + 1;
+    if (span > kMaxCopeSpan)
+        throw ParameterError("seq_len", "a window of at most " + std::to_string(kMaxCopeSpan)
+                                            + " positions for CoPE (its positions are sums over the window)",
+                             std::to_string(span));
+    std::vector<std::int64_t> positions(static_cast<std::size_t>(span));
+    for (std::int64_t p = 0; p < span; ++p)
+        positions[static_cast<std::size_t>(p)] = lo + p;
+    const CopeParams& p = c.s.params<CopeParams>();
+    const Eigen::MatrixXd q = content_queries(c.s.content, p.head_dim, positions);
+    const Eigen::MatrixXd k = content_keys(c.s.content, p.head_dim, positions);
+    check_cancel(c.cancel);
+    const CopeResult res = cope_attention(q, k, cope_position_embeddings(p), p.gate_scale, true);
+    report_progress(c.progress, 0.8);
+    const Eigen::MatrixXd& src = c.kind == kCopePositions ? res.positions : c.kind == kCopeGates ? res.gates : res.logits;
+    c.out.is_signed = c.kind == MatrixKind::Logits;
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t r = 0; r < c.rows.size(); ++r)
+        for (std::size_t col = 0; col < c.cols.size(); ++col) {
+            const auto i = c.rows[r] - lo, j = c.cols[col] - lo;
+            c.out.values(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(col)) = j > i ? kNaN : src(i, j);
+        }
+    report_progress(c.progress, 1.0);
+}
+
+} // namespace
+
+MethodDescriptor describe_cope()
+{
+    using P = CopeParams;
+    MethodDescriptor d;
+    d.method = Method::CoPE;
+    d.section = "cope";
+    d.name = QT_TRANSLATE_NOOP("Method", "CoPE (Golovneva et al. 2024)");
+    d.short_name = QT_TRANSLATE_NOOP("Method", "CoPE");
+    d.noun = "CoPE";
+    d.reference = "Golovneva et al. 2024, Contextual Position Encoding";
+    d.fields = {
+        make_field("head_dim", FieldType::Int, &P::head_dim,
+                   {.lo = 1, .hi = 4096, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Head dimension"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries, keys and position embeddings.")}),
+        make_field("npos_max", FieldType::Int, &P::npos_max,
+                   {.lo = 1, .hi = 1e6, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Max positions"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "npos_max: number of position embeddings; contextual positions beyond it are clamped.")}),
+        make_field("gate_scale", FieldType::Real, &P::gate_scale,
+                   {.lo = -100, .hi = 100, .decimals = 2, .step = 0.1,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Gate scale"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Multiplies q·k inside the gate sigmoid (1 = the paper): larger values make gates closer to 0/1, so positions count tokens more sharply.")}),
+        seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Embedding seed"),
+                   QT_TRANSLATE_NOOP("ParamSpec", "Seed of the position embeddings.")),
+        initializer_range_field(&P::stddev),
+    };
+    // Softmax-like gates of running sums: nonlinear, no exact block means.
+    d.kinds = {
+        {kCopePositions, QT_TRANSLATE_NOOP("MatrixKind", "contextual positions"), "contextual position p_ij", cope_matrix,
+         nullptr},
+        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", cope_matrix, nullptr},
+        {kCopeGates, QT_TRANSLATE_NOOP("MatrixKind", "gates"), "gate sigmoid(q_i . k_j)", cope_matrix, nullptr},
+    };
+    d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
+    d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().npos_max); };
+    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"npos_max", QT_TRANSLATE_NOOP("Caption", "npos %1")}};
+    return d;
+}
+
+} // namespace posatlas

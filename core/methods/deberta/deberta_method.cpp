@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// DeBERTa v2/v3 disentangled attention (He et al. 2021; Hugging Face DebertaV2 DisentangledSelfAttention,
+// make_log_bucket_position, build_relative_position).
+#include "deberta.h"
+#include "matrix_job.h"
+#include "methods/common_fields.h"
+#include "validation.h"
+
+namespace posatlas {
+namespace {
+
+void deberta_logits(MatrixJob& c)
+{
+    const DebertaModel m = make_deberta_model(c.s.params<DebertaParams>());
+    const int d = c.s.params<DebertaParams>().head_dim;
+    const Eigen::MatrixXd q = job_queries(c, d), k = job_keys(c, d);
+    relative_fill(
+        c,
+        [&](std::int64_t r, std::int64_t col) {
+            return deberta_logit_terms(m, q.row(r).transpose(), k.row(col).transpose(),
+                                       c.rows[static_cast<std::size_t>(r)], c.cols[static_cast<std::size_t>(col)])
+                .total;
+        },
+        [&](std::int64_t delta) {
+            return deberta_logit_terms(m, q.row(0).transpose(), k.row(0).transpose(), delta, 0).total;
+        });
+}
+
+void deberta_buckets(MatrixJob& c)
+{
+    const DebertaParams& p = c.s.params<DebertaParams>();
+    c.out.is_integer = true;
+    fill_by_offset(c, c.out.values,
+                   [&](std::int64_t delta) { return static_cast<double>(deberta_relative_position(delta, 0, p)); }, true);
+    c.out.used_toeplitz = true;
+}
+
+} // namespace
+
+MethodDescriptor describe_deberta()
+{
+    using P = DebertaParams;
+    MethodDescriptor d;
+    d.method = Method::DeBERTa;
+    d.section = "deberta";
+    d.name = QT_TRANSLATE_NOOP("Method", "DeBERTa disentangled attention");
+    d.short_name = QT_TRANSLATE_NOOP("Method", "DeBERTa");
+    d.noun = "DeBERTa disentangled relative positions";
+    d.reference = "He et al. 2021, DeBERTa; Hugging Face modeling_deberta_v2";
+    d.fields = {
+        make_field("head_dim", FieldType::Int, &P::head_dim,
+                   {.lo = 1, .hi = 4096, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Head dimension"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Dimension of content and relative position projections.")}),
+        make_field("position_buckets", FieldType::Int, &P::position_buckets,
+                   {.lo = -1, .hi = 65536,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Position buckets"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "position_buckets: log buckets beyond ±buckets/2 (0 or -1: plain clipped relative positions)."),
+                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "none")}),
+        make_field("max_relative_positions", FieldType::Int, &P::max_relative_positions,
+                   {.lo = 2, .hi = 1e9, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Max relative positions"),
+                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "max_relative_positions: the span the log buckets reach.")}),
+        make_field("c2p", FieldType::Bool, &P::c2p,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Content → position (c2p)"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Include the content-to-position term of pos_att_type.")}),
+        make_field("p2c", FieldType::Bool, &P::p2c,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Position → content (p2c)"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Include the position-to-content term of pos_att_type.")}),
+        seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Projection seed"),
+                   QT_TRANSLATE_NOOP("ParamSpec", "Seed of the stand-in relative embeddings and projections.")),
+        initializer_range_field(&P::stddev),
+    };
+    d.kinds = {
+        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", deberta_logits,
+         [](const Scenario& s) { return content_is_position_independent(s.content); }},
+        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), "bucket", deberta_buckets, nullptr},
+    };
+    d.quantities = {"deberta-buckets"};
+    // make_log_bucket_position: mid = buckets / 2 >= 1 and log((max_position - 1) / mid) > 0.
+    d.check = [](const Scenario& s) {
+        const P& p = s.params<P>();
+        if (p.position_buckets > 0) {
+            require_int("position_buckets", p.position_buckets, 2, 65536);
+            if (p.max_relative_positions - 1 <= p.position_buckets / 2)
+                throw ParameterError("max_relative_positions",
+                                     "> position_buckets / 2 + 1 = " + std::to_string(p.position_buckets / 2 + 1),
+                                     std::to_string(p.max_relative_positions));
+        }
+    };
+    d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
+    d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().max_relative_positions); };
+    d.caption_fields = {{"position_buckets", QT_TRANSLATE_NOOP("Caption", "%1 buckets")}, {"max_relative_positions", QT_TRANSLATE_NOOP("Caption", "span %1")}};
+    return d;
+}
+
+} // namespace posatlas

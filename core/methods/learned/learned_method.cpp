@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Learned absolute position table (BERT, GPT-2: wpe / position_embeddings of max_position_embeddings
+// rows), a seeded N(0, initializer_range) stand-in or the user's own table (.csv, .npy).
+#include "methods/absolute/absolute_kernels.h"
+#include "learned.h"
+#include "methods/common_fields.h"
+#include "validation.h"
+
+namespace posatlas {
+
+MethodDescriptor describe_learned()
+{
+    using P = LearnedParams;
+    MethodDescriptor d;
+    d.method = Method::Learned;
+    d.section = "learned";
+    d.name = QT_TRANSLATE_NOOP("Method", "Learned absolute (BERT, GPT-2)");
+    d.short_name = QT_TRANSLATE_NOOP("Method", "Learned");
+    d.noun = "learned absolute positions";
+    d.reference = "Devlin et al. 2019 (BERT); Radford et al. 2019 (GPT-2); Hugging Face BertEmbeddings";
+    d.fields = {
+        make_field("hidden_size", FieldType::Int, &P::dim,
+                   {.lo = 1, .hi = 65536, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Hidden size"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Width of the learned position table."),
+                    .option_aliases = {"dim"}, .aliases = {"dim"}}),
+        make_field("max_position_embeddings", FieldType::Int, &P::trained_length,
+                   {.lo = 1, .hi = static_cast<double>(kMaxSeqLen), .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Trained length"),
+                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Rows of the learned table (max_position_embeddings): positions beyond it have no embedding."),
+                    .aliases = {"trained_length"}}),
+        seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Table seed"),
+                   QT_TRANSLATE_NOOP("ParamSpec", "Seed of the N(0, σ) stand-in for a trained table.")),
+        initializer_range_field(&P::stddev),
+        make_field("table_path", FieldType::Text, &P::table_path,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Table file"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "A trained position table (.csv or .npy, one row per position); overrides the seed."),
+                    .option = "table", .panel = false}),
+    };
+    d.kinds = {
+        {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"), "encoding", absolute_matrix,
+         [](const Scenario&) { return true; }},
+        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", absolute_matrix,
+         [](const Scenario&) { return true; }},
+    };
+    d.quantities = {"learned"};
+    d.check = [](const Scenario& s) {
+        const P& p = s.params<P>();
+        if (p.table_path.empty())
+            require_matrix_fits("max_position_embeddings", p.trained_length, p.dim);
+    };
+    d.content_dim = [](const Scenario& s) { return s.params<P>().dim; };
+    // A user's table sets its own width.
+    d.encoding_dim = [](const Scenario& s) {
+        const P& p = s.params<P>();
+        return p.table_path.empty() ? static_cast<std::int64_t>(p.dim)
+                                    : static_cast<std::int64_t>(LearnedTable::from_params(p).dim());
+    };
+    d.context_length = [](const Scenario& s) { return s.params<P>().trained_length; };
+    d.caption_fields = {{"hidden_size", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"max_position_embeddings", QT_TRANSLATE_NOOP("Caption", "trained %1")}};
+    return d;
+}
+
+} // namespace posatlas

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "nope.h"
+
+#include "matrix_job.h"
+#include "methods/field_binding.h"
+
+namespace posatlas {
+namespace {
+
+void nope_logits(MatrixJob& job)
+{
+    const NopeParams& p = job.s.params<NopeParams>();
+    additive_bias_matrix(job, [](std::int64_t) { return 0.0; }, p.causal, p.head_dim);
+}
+
+} // namespace
+
+MethodDescriptor describe_nope()
+{
+    using P = NopeParams;
+    MethodDescriptor d;
+    d.method = kNoPE;
+    d.section = "nope";
+    d.name = QT_TRANSLATE_NOOP("Method", "NoPE (no positional encoding)");
+    d.short_name = QT_TRANSLATE_NOOP("Method", "NoPE");
+    d.noun = "no positional encoding";
+    d.reference = "Kazemnejad et al. 2023, The Impact of Positional Encoding on Length Generalization in Transformers";
+    d.fields = {
+        make_field("head_dim", FieldType::Int, &P::head_dim,
+                   {.lo = 1, .hi = 4096, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Head dimension"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries and keys: the logit is q_i·k_j/√d, nothing else.")}),
+        make_field("causal", FieldType::Bool, &P::causal,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Causal mask"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Decoder: keys after the query are masked, the only order a NoPE model sees. Without it the logits are permutation invariant.")}),
+    };
+    // Without position, the logit of constant content is one number: exact block means always.
+    d.kinds = {{MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", nope_logits,
+                [](const Scenario&) { return true; }}};
+    d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
+    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"causal", QT_TRANSLATE_NOOP("Caption", "causal")}};
+    return d;
+}
+
+} // namespace posatlas

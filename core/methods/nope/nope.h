@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// NoPE: no positional encoding at all (Kazemnejad et al. 2023, "The Impact of Positional Encoding on
+// Length Generalization in Transformers"; Haviv et al. 2022, "Transformer Language Models without
+// Positional Encodings Still Learn Positional Information"). The logit is the content term alone,
+// q_i . k_j / sqrt(d); a causal mask is the only source of order a decoder has.
+#pragma once
+
+#include "methods/method.h"
+
+namespace posatlas {
+
+inline constexpr Method kNoPE{"nope"};
+
+struct NopeParams {
+    int head_dim = 64;
+    bool causal = true; // decoder: keys after the query are masked
+
+    bool operator==(const NopeParams&) const = default;
+};
+
+} // namespace posatlas

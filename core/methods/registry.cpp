@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "registry.h"
+
+#include "field_binding.h"
+#include "validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace posatlas {
+
+// ------------------------------------------------------------------ the list
+// One line per method: its descriptor function, defined in its own folder.
+#define POSATLAS_METHODS(X)                                                                                 \
+    X(sinusoidal) X(learned) X(shaw) X(transformer_xl) X(t5) X(deberta) X(rope) X(alibi) X(cope) X(nope) X(xpos)
+
+#define POSATLAS_DECLARE(name) MethodDescriptor describe_##name();
+POSATLAS_METHODS(POSATLAS_DECLARE)
+#undef POSATLAS_DECLARE
+
+namespace {
+
+std::vector<MethodDescriptor> build_registry()
+{
+    std::vector<MethodDescriptor> all;
+#define POSATLAS_ADD(name) all.push_back(describe_##name());
+    POSATLAS_METHODS(POSATLAS_ADD)
+#undef POSATLAS_ADD
+    return all;
+}
+
+constexpr double kSeedMax = 9007199254740992.0; // 2^53: every seed up to it is exact as a double
+
+std::string number_text(double v) { return format_number(v); }
+
+std::string json_text(const nlohmann::json& v)
+{
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+} // namespace
+
+const std::vector<MethodDescriptor>& methods()
+{
+    static const std::vector<MethodDescriptor> all = build_registry();
+    return all;
+}
+
+const MethodDescriptor& descriptor(Method m)
+{
+    for (const MethodDescriptor& d : methods())
+        if (d.method == m)
+            return d;
+    throw ParameterError("method", "one of " + method_ids(), std::string(m.id()));
+}
+
+std::optional<Method> parse_method(std::string_view id)
+{
+    for (const MethodDescriptor& d : methods())
+        if (d.method.id() == id)
+            return d.method;
+    return std::nullopt;
+}
+
+std::string_view method_id(Method m) { return m.id(); }
+
+std::string method_ids(std::string_view sep)
+{
+    std::string out;
+    for (const MethodDescriptor& d : methods()) {
+        if (!out.empty())
+            out += sep;
+        out += d.method.id();
+    }
+    return out;
+}
+
+std::string_view method_display_name(Method m) { return descriptor(m).name; }
+
+const Field* MethodDescriptor::field(std::string_view key) const
+{
+    for (const Field& f : fields)
+        if (f.key == key || std::find(f.aliases.begin(), f.aliases.end(), key) != f.aliases.end())
+            return &f;
+    return nullptr;
+}
+
+const MatrixKindSpec* MethodDescriptor::kind(MatrixKind k) const
+{
+    for (const MatrixKindSpec& spec : kinds)
+        if (spec.kind == k)
+            return &spec;
+    return nullptr;
+}
+
+std::optional<MatrixKind> parse_matrix_kind(std::string_view id)
+{
+    for (const MethodDescriptor& d : methods())
+        for (const MatrixKindSpec& spec : d.kinds)
+            if (spec.kind.id() == id)
+                return spec.kind;
+    return std::nullopt;
+}
+
+std::string_view matrix_kind_id(MatrixKind k) { return k.id(); }
+
+std::vector<MatrixKind> matrix_kinds_for(Method m)
+{
+    std::vector<MatrixKind> out;
+    for (const MatrixKindSpec& spec : descriptor(m).kinds)
+        out.push_back(spec.kind);
+    return out;
+}
+
+const char* matrix_kind_label(MatrixKind k)
+{
+    for (const MethodDescriptor& d : methods())
+        for (const MatrixKindSpec& spec : d.kinds)
+            if (spec.kind == k)
+                return spec.label;
+    return "";
+}
+
+// ------------------------------------------------------------------ fields
+
+std::optional<int> choice_index_of(const std::vector<FieldChoice>& choices,
+                                   const std::vector<std::pair<std::string_view, std::string_view>>& aliases,
+                                   std::string_view id)
+{
+    for (const auto& [alias, canonical] : aliases)
+        if (alias == id)
+            id = canonical;
+    for (std::size_t i = 0; i < choices.size(); ++i)
+        if (choices[i].id == id)
+            return static_cast<int>(i);
+    return std::nullopt;
+}
+
+std::optional<int> Field::choice_index(std::string_view id) const { return choice_index_of(choices, choice_aliases, id); }
+
+std::string Field::option_name() const
+{
+    if (!option.empty())
+        return option;
+    std::string name = key;
+    std::replace(name.begin(), name.end(), '_', '-');
+    return name;
+}
+
+std::string Field::allowed() const
+{
+    const auto integer_range = [&] {
+        return std::string(even ? "an even integer" : "an integer") + " in [" + number_text(lo) + ", "
+               + number_text(hi) + "]";
+    };
+    const auto real_range = [&] { return std::string(lo_open ? "> " : ">= ") + number_text(lo) + " and <= " + number_text(hi); };
+    switch (type) {
+    case FieldType::Int: return integer_range();
+    case FieldType::Real: return real_range();
+    case FieldType::OptionalReal: return real_range() + ", or unset";
+    case FieldType::RealList: return "a list of numbers, each " + real_range();
+    case FieldType::Bool: return "true or false";
+    case FieldType::Seed: return "an integer in [0, " + number_text(kSeedMax) + "]";
+    case FieldType::Text: return "a string";
+    case FieldType::Choice: {
+        std::string out = "one of ";
+        for (std::size_t i = 0; i < choices.size(); ++i)
+            out += (i ? "|" : "") + std::string(choices[i].id);
+        return out;
+    }
+    }
+    return "";
+}
+
+void Field::check(const nlohmann::json& v) const
+{
+    const auto fail = [&] { throw ParameterError(key, allowed(), json_text(v)); };
+    const auto real_ok = [&](double x) {
+        return std::isfinite(x) && (lo_open ? x > lo : x >= lo) && x <= hi;
+    };
+    switch (type) {
+    case FieldType::Int: {
+        if (!v.is_number_integer())
+            fail();
+        const double x = v.is_number_unsigned() ? static_cast<double>(v.get<std::uint64_t>())
+                                                : static_cast<double>(v.get<std::int64_t>());
+        if (x < lo || x > hi || (even && v.get<std::int64_t>() % 2 != 0))
+            fail();
+        return;
+    }
+    case FieldType::Seed:
+        if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0)
+            || static_cast<double>(v.get<std::uint64_t>()) > kSeedMax)
+            fail();
+        return;
+    case FieldType::Real:
+        if (!v.is_number() || !real_ok(v.get<double>()))
+            fail();
+        return;
+    case FieldType::OptionalReal:
+        if (!v.is_null() && (!v.is_number() || !real_ok(v.get<double>())))
+            fail();
+        return;
+    case FieldType::RealList:
+        if (!v.is_array())
+            fail();
+        for (const auto& x : v)
+            if (!x.is_number() || !real_ok(x.get<double>()))
+                throw ParameterError(key, allowed(), json_text(x));
+        return;
+    case FieldType::Bool:
+        if (!v.is_boolean())
+            fail();
+        return;
+    case FieldType::Text:
+        if (!v.is_string())
+            fail();
+        return;
+    case FieldType::Choice:
+        if (!v.is_string() || !choice_index(v.get<std::string>()))
+            fail();
+        return;
+    }
+}
+
+double Field::number(const Scenario& s) const
+{
+    const nlohmann::json v = get(s);
+    switch (type) {
+    case FieldType::Bool: return v.get<bool>() ? 1.0 : 0.0;
+    case FieldType::Choice: return choice_index(v.get<std::string>()).value_or(0);
+    case FieldType::OptionalReal: return v.is_null() ? 0.0 : v.get<double>();
+    case FieldType::Int:
+    case FieldType::Seed:
+    case FieldType::Real: return v.get<double>();
+    case FieldType::RealList:
+    case FieldType::Text: return 0.0;
+    }
+    return 0.0;
+}
+
+void Field::set_number(Scenario& s, double v) const
+{
+    switch (type) {
+    case FieldType::Bool: set(s, v != 0.0); return;
+    case FieldType::Choice: {
+        const auto i = static_cast<std::size_t>(std::clamp<long>(std::lround(v), 0, static_cast<long>(choices.size()) - 1));
+        set(s, std::string(choices[i].id));
+        return;
+    }
+    case FieldType::OptionalReal:
+        set(s, v > 0.0 ? nlohmann::json(v) : nlohmann::json(nullptr));
+        return;
+    case FieldType::Int: set(s, static_cast<std::int64_t>(std::llround(v))); return;
+    case FieldType::Seed: set(s, v <= 0.0 ? std::uint64_t{0} : static_cast<std::uint64_t>(std::llround(v))); return;
+    case FieldType::Real: set(s, v); return;
+    case FieldType::RealList:
+    case FieldType::Text: return;
+    }
+}
+
+// ------------------------------------------------------------------ the scenario's own fields
+
+namespace {
+
+std::vector<Field> build_common_fields()
+{
+    using nlohmann::json;
+    std::vector<Field> f(4);
+    Field& n = f[0];
+    n.key = "seq_len";
+    n.type = FieldType::Int;
+    n.lo = 1;
+    n.hi = static_cast<double>(kMaxSeqLen);
+    n.log_scale = true;
+    n.label = QT_TRANSLATE_NOOP("ParamSpec", "Sequence length");
+    n.unit = QT_TRANSLATE_NOOP("ParamSpec", "positions");
+    n.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Number of positions N shown. Large N is downsampled to the view's pixels, never computed in full.");
+    n.get = [](const Scenario& s) { return json(s.seq_len); };
+    n.set = [](Scenario& s, const json& v) { s.seq_len = v.get<std::int64_t>(); };
+
+    Field& h = f[1];
+    h.key = "head";
+    h.type = FieldType::Int;
+    h.lo = 0;
+    h.hi = 1023;
+    h.label = QT_TRANSLATE_NOOP("ParamSpec", "Head");
+    h.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Attention head shown by single-panel views of per-head methods (ALiBi, T5).");
+    h.get = [](const Scenario& s) { return json(s.head); };
+    h.set = [](Scenario& s, const json& v) { s.head = v.get<int>(); };
+
+    Field& c = f[2];
+    c.key = "content";
+    c.type = FieldType::Choice;
+    c.choices = {{"ones", QT_TRANSLATE_NOOP("ParamSpec", "Ones (pure position)")},
+                 {"zero", QT_TRANSLATE_NOOP("ParamSpec", "Zero (position terms only)")},
+                 {"fixed", QT_TRANSLATE_NOOP("ParamSpec", "Fixed random vector")},
+                 {"random", QT_TRANSLATE_NOOP("ParamSpec", "Random per position")}};
+    c.label = QT_TRANSLATE_NOOP("ParamSpec", "Content vectors");
+    c.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The query/key vectors positions are mixed with: ones show the pure positional pattern; zero keeps only position-position terms (p_i · p_j); random vectors show a real-looking sequence.");
+    c.get = [](const Scenario& s) { return json(std::string(content_kind_id(s.content.kind))); };
+    c.set = [](Scenario& s, const json& v) {
+        if (auto k = parse_content_kind(v.get<std::string>()))
+            s.content.kind = *k;
+    };
+
+    Field& cs = f[3];
+    cs.key = "content_seed";
+    cs.type = FieldType::Seed;
+    cs.lo = 0;
+    cs.hi = kSeedMax;
+    cs.label = QT_TRANSLATE_NOOP("ParamSpec", "Content seed");
+    cs.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Seed of the random content vectors (same seed, same picture).");
+    cs.get = [](const Scenario& s) { return json(s.content.seed); };
+    cs.set = [](Scenario& s, const json& v) { s.content.seed = v.get<std::uint64_t>(); };
+    return f;
+}
+
+} // namespace
+
+const std::vector<Field>& common_fields()
+{
+    static const std::vector<Field> all = build_common_fields();
+    return all;
+}
+
+const Field* common_field(std::string_view key)
+{
+    for (const Field& f : common_fields())
+        if (f.key == key)
+            return &f;
+    return nullptr;
+}
+
+} // namespace posatlas

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The method registry: one MethodDescriptor per positional-encoding method, and one Field per
+// parameter. Everything that lists methods or parameters loops over it: validation, the session JSON
+// reader and writer, the command line's options, help and completion, the parameter panel's rows,
+// the matrix kinds and their kernels, the views' captions. A field's range is written once, here,
+// and the panel, validation and the command line read the same object.
+//
+// Adding a method: a folder under core/methods/ with its parameter struct, its descriptor (a function
+// returning MethodDescriptor) and its kernels, one line in the list of registry.cpp, and its tests.
+#pragma once
+
+#include "method.h"
+#include "types.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace posatlas {
+
+struct Scenario;
+struct MatrixJob;
+
+enum class FieldType {
+    Int,          // integer in [lo, hi] (even when `even`)
+    Real,         // finite number in [lo, hi] (lo excluded when `lo_open`)
+    Bool,
+    Choice,       // one of `choices`, stored by id
+    Seed,         // integer in [0, 2^64)
+    OptionalReal, // a Real or "unset" (JSON null; 0 on a slider; omitted on the command line)
+    RealList,     // a list of Reals, each in [lo, hi]
+    Text,         // a string (a file path)
+};
+
+struct FieldChoice {
+    std::string_view id;  // "yarn": JSON, command line
+    const char* label;    // "yarn": the panel's combo box (translatable, context "ParamSpec")
+};
+
+struct Field {
+    std::string key;                  // Hugging Face config key where one exists ("rope_theta"); session key
+    FieldType type = FieldType::Real;
+    double lo = 0.0, hi = 0.0;        // inclusive, except lo with lo_open
+    bool lo_open = false;
+    bool even = false;                // Int: must be even
+    bool log_scale = false;           // the panel's slider maps log10(value)
+    int decimals = 0;                 // Real: spin box decimals
+    double step = 1.0;                // spin box single step
+    const char* label = "";           // translatable, context "ParamSpec"
+    const char* unit = "";            // "positions", "×", "" (translatable, context "ParamSpec")
+    const char* tooltip = "";         // what it does (translatable, context "ParamSpec")
+    std::vector<FieldChoice> choices; // Choice
+    std::vector<std::pair<std::string_view, std::string_view>> choice_aliases; // accepted id -> canonical id
+    const char* unset_label = nullptr; // Int / OptionalReal: the text shown for 0 / unset ("none")
+    std::string option;               // command-line option without dashes; "" = key with '-' for '_'
+    std::vector<std::string> option_aliases; // other accepted options ("dim" for hidden_size)
+    std::vector<std::string> aliases; // older keys accepted in session files ("stddev")
+    std::vector<std::string> negations; // Bool: flags meaning false ("causal" for bidirectional)
+    bool panel = true;                // has a row in the parameter panel
+    bool follows_seq_len = false;     // takes --seq-len's value on the command line unless given itself
+    std::function<bool(const Scenario&)> shown; // the panel shows the row only when true (null: always)
+
+    // Typed access to the member it describes. get() returns the JSON value (number, bool, choice id,
+    // null for an unset OptionalReal, array, string); set() takes one of the same type, unchecked.
+    std::function<nlohmann::json(const Scenario&)> get;
+    std::function<void(Scenario&, const nlohmann::json&)> set;
+
+    std::string option_name() const; // "rope-theta" (without dashes)
+    // "an integer in [2, 8192]", "> 1 and <= 1e+12", "one of default|linear|...": the allowed values.
+    std::string allowed() const;
+    // Throws ParameterError(key, allowed(), value) unless `value` has the right type and range.
+    void check(const nlohmann::json& value) const;
+    // The value as a number (Bool 0/1, Choice its index, unset 0), and back; for sliders and combos.
+    double number(const Scenario& s) const;
+    void set_number(Scenario& s, double v) const;
+    // The JSON value of a choice's index, and the index of an id or alias (nullopt: not a choice).
+    std::optional<int> choice_index(std::string_view id) const;
+};
+
+// A matrix a method offers, with the kernel that computes it.
+struct MatrixKindSpec {
+    MatrixKind kind;
+    const char* label;       // "logits" (translatable, context "MatrixKind")
+    const char* value_label; // "logit" (the colour bar's quantity)
+    // Fills job.out.values for job's sampled cells, or block means when job.block_means() is set.
+    std::function<void(MatrixJob&)> compute;
+    // True when compute() gives exact block means for this scenario (null: never; point sampling).
+    std::function<bool(const Scenario&)> block_means;
+};
+
+struct MethodDescriptor {
+    Method method;
+    std::string section;      // key of its parameters in session files ("transformer_xl")
+    const char* name;         // "RoPE (Su et al. 2021)" (translatable, context "Method")
+    const char* short_name;   // "RoPE" (translatable, context "Method")
+    const char* noun;         // "RoPE relative rotations": what a message calls it
+    const char* reference;    // the paper and the reference implementation the kernels follow
+    std::vector<Field> fields;
+    std::vector<MatrixKindSpec> kinds; // the most telling first
+    std::vector<std::string> quantities; // `posatlas compute` quantities specific to it
+
+    // Cross-field rules beyond each field's own range (beta_fast >= beta_slow); throws ParameterError.
+    std::function<void(const Scenario&)> check;
+    // Dimension of the content vectors (queries, keys) its logits use.
+    std::function<int(const Scenario&)> content_dim;
+    // Columns of its Encoding kind (absolute methods), else null.
+    std::function<std::int64_t(const Scenario&)> encoding_dim;
+    // Heads of a per-head method (bias tables, slopes); null: one head.
+    std::function<int(const Scenario&)> heads;
+    // The context it knows (trained or target length), for the distance range of curves; null: N.
+    std::function<std::int64_t(const Scenario&)> context_length;
+    // What the figure captions say, in order: a field's key and its caption text, "%1" standing for the
+    // value ({"rope_theta", "θ %1"}; translatable, context "Caption"). A Bool field is captioned only when
+    // true, a Choice only when not at its first (default) choice, a field the panel hides not at all.
+    std::vector<std::pair<std::string, const char*>> caption_fields;
+
+    const Field* field(std::string_view key) const; // by key or alias; null if none
+    const MatrixKindSpec* kind(MatrixKind k) const; // null if it does not offer k
+};
+
+// Every registered method, in the order of menus and listings.
+const std::vector<MethodDescriptor>& methods();
+// The descriptor of m; throws ParameterError("method", ...) for an unknown id.
+const MethodDescriptor& descriptor(Method m);
+std::optional<Method> parse_method(std::string_view id);
+std::string_view method_id(Method m);
+std::string method_ids(std::string_view sep = "|"); // "sinusoidal|learned|..."
+std::string_view method_display_name(Method m);
+
+// Fields of the scenario itself, shown for every method: seq_len, head, content, content_seed.
+const std::vector<Field>& common_fields();
+const Field* common_field(std::string_view key);
+
+// Every matrix kind any method offers, by id (for parsing --kind).
+std::optional<MatrixKind> parse_matrix_kind(std::string_view id);
+std::string_view matrix_kind_id(MatrixKind k);
+// The kinds that make sense for a method, the most telling first.
+std::vector<MatrixKind> matrix_kinds_for(Method m);
+// The translatable label of a kind ("logits", "contextual positions").
+const char* matrix_kind_label(MatrixKind k);
+
+// The index of `id` (or of the choice an alias names) in `choices`.
+std::optional<int> choice_index_of(const std::vector<FieldChoice>& choices,
+                                   const std::vector<std::pair<std::string_view, std::string_view>>& aliases,
+                                   std::string_view id);
+
+// ------------------------------------------------------------------ building descriptors
+// bind(&RopeParams::rope_theta) gives get/set for a member of a parameter struct kept in the
+// Scenario's ParamSet. Enum members map to Choice ids by their integer value (the order of choices).
+namespace field_access {
+template <typename P, typename M>
+void bind(Field& f, M P::*member);
+}
+
+} // namespace posatlas

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Rotary position embedding (Su et al. 2021, RoFormer eq. 34) and its context-extension scalings
+// (rope_scaling.h: PI, NTK-aware, dynamic NTK, YaRN, Llama 3, LongRoPE, after Hugging Face
+// modeling_rope_utils): the logit R(i) q_i . R(j) k_j / sqrt(d).
+#include "block_means.h"
+#include "gemm.h"
+#include "matrix_job.h"
+#include "methods/field_binding.h"
+#include "rope.h"
+#include "rope_compare.h"
+#include "rope_scaling.h"
+#include "validation.h"
+
+#include <cmath>
+#include <complex>
+
+namespace posatlas {
+namespace {
+
+// Components of RoPE pair i: (2i, 2i + 1) interleaved, (i, i + rotary_dim / 2) half (rope.h).
+std::pair<int, int> rope_pair(int i, int rotary_dim, RopePairing pairing)
+{
+    return pairing == RopePairing::Interleaved ? std::pair{2 * i, 2 * i + 1} : std::pair{i, i + rotary_dim / 2};
+}
+
+// Block means of the rotated content R(p) x_p over each block of b (rows of the result).
+//   Position-independent x: per pair, the complex pair z times the Dirichlet sum of e^{i p theta}
+//   over the block (block_means.h), so O(d) per block whatever its size.
+//   Random x: the rotations are advanced by the angle-addition recurrence from an exact cos/sin at
+//   every kResync-th position, so a block costs one multiply-add per component and position on top
+//   of generating the content; the recurrence's rounding grows by about 2^-53 per step (< 1e-13 here).
+Eigen::MatrixXd rope_block_means(const MatrixJob& c, const RopeFrequencies& f, bool key, const std::vector<std::int64_t>& b)
+{
+    const int d = c.s.params<RopeParams>().head_dim;
+    const int pairs = f.pairs();
+    const double af = f.attention_factor;
+    const auto n = static_cast<std::int64_t>(b.size()) - 1;
+    const RopePairing pairing = c.s.params<RopeParams>().pairing;
+    Eigen::MatrixXd m(n, d);
+    if (content_is_position_independent(c.s.content)) {
+        Eigen::VectorXd x(d);
+        content_vector_into(c.s.content, key, d, 0, x.data());
+#pragma omp parallel for schedule(static) if (n * pairs > 4096)
+        for (std::int64_t t = 0; t < n; ++t) {
+            const std::int64_t a = b[static_cast<std::size_t>(t)], len = b[static_cast<std::size_t>(t) + 1] - a;
+            for (int j = f.rotary_dim; j < d; ++j)
+                m(t, j) = x[j];
+            for (int i = 0; i < pairs; ++i) {
+                const auto [j1, j2] = rope_pair(i, f.rotary_dim, pairing);
+                const std::complex<double> z = std::complex<double>(x[j1], x[j2])
+                                               * dirichlet_sum(f.inv_freq[static_cast<std::size_t>(i)], a, len)
+                                               * (af / static_cast<double>(len));
+                m(t, j1) = z.real();
+                m(t, j2) = z.imag();
+            }
+        }
+        return m;
+    }
+    constexpr std::int64_t kResync = 256;
+    std::vector<double> step_c(static_cast<std::size_t>(pairs)), step_s(step_c.size());
+    for (std::size_t i = 0; i < step_c.size(); ++i) {
+        step_c[i] = std::cos(f.inv_freq[i]);
+        step_s[i] = std::sin(f.inv_freq[i]);
+    }
+    const auto add_rotated = [&](std::int64_t begin, std::int64_t end, double* acc) {
+        std::vector<double> x(static_cast<std::size_t>(d)), cs(step_c.size()), sn(step_c.size());
+        for (std::int64_t p = begin; p < end; ++p) {
+            content_vector_into(c.s.content, key, d, p, x.data());
+            const bool exact = (p - begin) % kResync == 0;
+            for (int i = 0; i < pairs; ++i) {
+                const auto u = static_cast<std::size_t>(i);
+                if (exact) {
+                    const double angle = static_cast<double>(p) * f.inv_freq[u];
+                    cs[u] = std::cos(angle);
+                    sn[u] = std::sin(angle);
+                } else {
+                    const double next = cs[u] * step_c[u] - sn[u] * step_s[u];
+                    sn[u] = sn[u] * step_c[u] + cs[u] * step_s[u];
+                    cs[u] = next;
+                }
+                const auto [j1, j2] = rope_pair(i, f.rotary_dim, pairing);
+                const double x1 = x[static_cast<std::size_t>(j1)], x2 = x[static_cast<std::size_t>(j2)];
+                acc[j1] += x1 * cs[u] - x2 * sn[u];
+                acc[j2] += x1 * sn[u] + x2 * cs[u];
+            }
+            for (int j = f.rotary_dim; j < d; ++j)
+                acc[j] += x[static_cast<std::size_t>(j)];
+        }
+    };
+    const Eigen::MatrixXd cum =
+        cumulative_at(b, d, add_rotated, c.cancel, c.progress, key ? 0.45 : 0.0, key ? 0.9 : 0.45);
+    for (std::int64_t t = 0; t < n; ++t) {
+        const double inv_len = 1.0 / static_cast<double>(b[static_cast<std::size_t>(t) + 1] - b[static_cast<std::size_t>(t)]);
+        for (int j = 0; j < d; ++j)
+            m(t, j) = (cum(t + 1, j) - cum(t, j)) * inv_len * (j < f.rotary_dim ? af : 1.0);
+    }
+    return m;
+}
+
+void rope_block_logits(MatrixJob& c)
+{
+    const RopeFrequencies f = compute_rope_frequencies(c.s.params<RopeParams>());
+    const Eigen::MatrixXd q = rope_block_means(c, f, false, c.rb);
+    const Eigen::MatrixXd k = rope_block_means(c, f, true, c.cb);
+    check_cancel(c.cancel);
+    gemm_nt(q, k, 1.0 / std::sqrt(static_cast<double>(c.s.params<RopeParams>().head_dim)), c.precision, c.out.values);
+    report_progress(c.progress, 1.0);
+}
+
+
+void rope_logits(MatrixJob& c)
+{
+    const RopeFrequencies f = compute_rope_frequencies(c.s.params<RopeParams>());
+    const int d = c.s.params<RopeParams>().head_dim;
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+    if (content_is_position_independent(c.s.content)) {
+        const Eigen::VectorXd q = content_query(c.s.content, d, 0);
+        const Eigen::VectorXd k = content_key(c.s.content, d, 0);
+        const RopePairCoefficients coef = rope_pair_coefficients(f, q, k, c.s.params<RopeParams>().pairing);
+        auto by_offset = [&](std::int64_t delta) {
+            return rope_relative_score(f, coef, static_cast<double>(delta)) * inv_sqrt_d;
+        };
+        if (fill_by_offset(c, c.out.values, by_offset)) {
+            c.out.used_toeplitz = true;
+            return;
+        }
+        // Nearly as many distinct offsets as cells (a sparse sample of a long sequence): a cos/sin per
+        // pair and cell would cost d/2 sincos per cell; rotating each sampled query and key once and
+        // multiplying (below) costs d/2 sincos per row and column.
+    }
+    // Rotate every sampled query and key once, then one matrix product.
+    Eigen::MatrixXd q = job_queries(c, d), k = job_keys(c, d);
+    const auto rotate_rows = [&](Eigen::MatrixXd& m, const std::vector<std::int64_t>& pos) {
+        const auto n = static_cast<std::int64_t>(pos.size());
+        for (std::int64_t r0 = 0; r0 < n; r0 += 256) {
+            check_cancel(c.cancel);
+            const std::int64_t r1 = std::min(n, r0 + 256);
+#pragma omp parallel for schedule(static)
+            for (std::int64_t r = r0; r < r1; ++r)
+                m.row(r) = rope_rotate(f, m.row(r).transpose(), static_cast<double>(pos[static_cast<std::size_t>(r)]),
+                                       c.s.params<RopeParams>().pairing)
+                               .transpose();
+        }
+    };
+    rotate_rows(q, c.rows);
+    report_progress(c.progress, 0.25);
+    rotate_rows(k, c.cols);
+    report_progress(c.progress, 0.5);
+    check_cancel(c.cancel);
+    gemm_nt(q, k, inv_sqrt_d, c.precision, c.out.values);
+    report_progress(c.progress, 1.0);
+}
+void rope_matrix(MatrixJob& c)
+{
+    if (c.block_means())
+        rope_block_logits(c);
+    else
+        rope_logits(c);
+}
+
+constexpr unsigned bit(RopeType t) { return 1u << static_cast<unsigned>(t); }
+// The panel shows a scaling parameter only for the rope types that read it.
+std::function<bool(const Scenario&)> for_types(unsigned types)
+{
+    return [types](const Scenario& s) { return (types & bit(s.params<RopeParams>().rope_type)) != 0; };
+}
+
+} // namespace
+
+MethodDescriptor describe_rope()
+{
+    using P = RopeParams;
+    constexpr unsigned kScaled = bit(RopeType::Linear) | bit(RopeType::Ntk) | bit(RopeType::Dynamic)
+                                 | bit(RopeType::Yarn) | bit(RopeType::Llama3) | bit(RopeType::LongRope);
+    MethodDescriptor d;
+    d.method = Method::RoPE;
+    d.section = "rope";
+    d.name = QT_TRANSLATE_NOOP("Method", "RoPE (Su et al. 2021)");
+    d.short_name = QT_TRANSLATE_NOOP("Method", "RoPE");
+    d.noun = "RoPE";
+    d.reference = "Su et al. 2021, RoFormer; Hugging Face modeling_rope_utils; llama.cpp ggml rope";
+    d.fields = {
+        make_field("head_dim", FieldType::Int, &P::head_dim,
+                   {.lo = 2, .hi = 8192, .even = true, .log_scale = true, .step = 2,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Head dimension"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "head_dim: rotary pairs = rotary_dim / 2, one frequency each (even).")}),
+        make_field("rope_theta", FieldType::Real, &P::rope_theta,
+                   {.lo = 1, .hi = 1e12, .lo_open = true, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Base θ (rope_theta)"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "rope_theta: pair i turns by θ_i = base^(-2i/d) per position. Larger bases make the slowest pairs slower (longer contexts).")}),
+        make_field("partial_rotary_factor", FieldType::Real, &P::partial_rotary_factor,
+                   {.lo = 0, .hi = 1, .lo_open = true, .decimals = 2, .step = 0.05,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Partial rotary factor"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Fraction of head_dim that is rotated (GPT-NeoX 0.25, Phi-2 0.4); the rest passes through.")}),
+        make_field("pairing", FieldType::Choice, &P::pairing,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Pairing"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Which dimensions rotate together: (2i, 2i+1) as in RoFormer/Meta Llama, or (i, i + d/2) as in GPT-NeoX/Hugging Face."),
+                    .choices = {{"interleaved", QT_TRANSLATE_NOOP("ParamSpec", "Interleaved (2i, 2i+1)")},
+                                {"half", QT_TRANSLATE_NOOP("ParamSpec", "Half (i, i + d/2)")}}}),
+        make_field("rope_type", FieldType::Choice, &P::rope_type,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Scaling (rope_type)"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "rope_scaling.rope_type: how the frequencies are changed to reach a longer context."),
+                    // In the order of RopeType.
+                    .choices = {{"default", QT_TRANSLATE_NOOP("ParamSpec", "default")},
+                                {"linear", QT_TRANSLATE_NOOP("ParamSpec", "linear (PI)")},
+                                {"ntk", QT_TRANSLATE_NOOP("ParamSpec", "ntk")},
+                                {"dynamic", QT_TRANSLATE_NOOP("ParamSpec", "dynamic NTK")},
+                                {"yarn", QT_TRANSLATE_NOOP("ParamSpec", "yarn")},
+                                {"llama3", QT_TRANSLATE_NOOP("ParamSpec", "llama3")},
+                                {"longrope", QT_TRANSLATE_NOOP("ParamSpec", "longrope")}},
+                    // Legacy ids of published config.json files (parse_rope_type).
+                    .choice_aliases = {{"su", "longrope"}, {"mrope", "default"}, {"ntk-aware", "ntk"}}}),
+        make_field("factor", FieldType::Real, &P::factor,
+                   {.lo = 1, .hi = 1e6, .log_scale = true, .decimals = 2, .step = 0.25,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Scaling factor s"), .unit = "×",
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "rope_scaling.factor: target context / trained context."),
+                    .shown = for_types(kScaled)}),
+        make_field("max_position_embeddings", FieldType::Int, &P::max_position_embeddings,
+                   {.lo = 1, .hi = 1e9, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Max positions"),
+                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "max_position_embeddings: the model's context (trained, or extended when original_max_position_embeddings is set).")}),
+        make_field("original_max_position_embeddings", FieldType::Int, &P::original_max_position_embeddings,
+                   {.lo = 0, .hi = 1e9, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Original context"),
+                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "original_max_position_embeddings: the trained context before scaling (0: same as max positions)."),
+                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "same as max"),
+                    .shown = for_types(bit(RopeType::Yarn) | bit(RopeType::Llama3) | bit(RopeType::LongRope))}),
+        make_field("rope_seq_len", FieldType::Int, &P::seq_len,
+                   {.lo = 0, .hi = 1e9, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Current length"),
+                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The sequence length seen at inference: dynamic NTK and LongRoPE change the frequencies once it exceeds the trained context (0: none)."),
+                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "none"),
+                    .aliases = {"seq_len"}, .follows_seq_len = true,
+                    .shown = for_types(bit(RopeType::Dynamic) | bit(RopeType::LongRope))}),
+        make_field("beta_fast", FieldType::Real, &P::beta_fast,
+                   {.lo = 0, .hi = 1e6, .lo_open = true, .log_scale = true, .decimals = 2,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "β fast"),
+                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "rotations"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "YaRN: pairs that complete more than β_fast rotations over the trained context are left unscaled (extrapolated)."),
+                    .shown = for_types(bit(RopeType::Yarn))}),
+        make_field("beta_slow", FieldType::Real, &P::beta_slow,
+                   {.lo = 0, .hi = 1e6, .lo_open = true, .log_scale = true, .decimals = 2, .step = 0.1,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "β slow"),
+                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "rotations"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "YaRN: pairs that complete fewer than β_slow rotations are fully interpolated (divided by the factor)."),
+                    .shown = for_types(bit(RopeType::Yarn))}),
+        make_field("mscale", FieldType::OptionalReal, &P::mscale,
+                   {.lo = 0, .hi = 1e3, .lo_open = true, .decimals = 3, .step = 0.1,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "mscale"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "YaRN (DeepSeek): numerator coefficient of the attention temperature 0.1·mscale·ln(s) + 1 (unset: the default formula)."),
+                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
+                    .shown = for_types(bit(RopeType::Yarn))}),
+        make_field("mscale_all_dim", FieldType::OptionalReal, &P::mscale_all_dim,
+                   {.lo = 0, .hi = 1e3, .decimals = 3, .step = 0.1,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "mscale_all_dim"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "YaRN (DeepSeek): denominator coefficient of the attention temperature (unset: not used)."),
+                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
+                    .shown = for_types(bit(RopeType::Yarn))}),
+        make_field("attention_factor", FieldType::OptionalReal, &P::attention_factor,
+                   {.lo = 0, .hi = 1e3, .lo_open = true, .decimals = 3, .step = 0.05,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Attention factor"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Explicit multiplier of cos/sin (logits scale by its square). Unset: derived from the factor."),
+                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
+                    .shown = for_types(bit(RopeType::Yarn) | bit(RopeType::LongRope))}),
+        make_field("truncate", FieldType::Bool, &P::truncate,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Truncate correction range"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "YaRN: round the correction range to whole pairs (gpt-oss sets false)."),
+                    .shown = for_types(bit(RopeType::Yarn))}),
+        make_field("low_freq_factor", FieldType::Real, &P::low_freq_factor,
+                   {.lo = 0, .hi = 1e6, .lo_open = true, .log_scale = true, .decimals = 2, .step = 0.5,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Low-frequency factor"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Llama 3: wavelengths longer than original context / low_freq_factor are divided by the factor."),
+                    .shown = for_types(bit(RopeType::Llama3))}),
+        make_field("high_freq_factor", FieldType::Real, &P::high_freq_factor,
+                   {.lo = 0, .hi = 1e6, .lo_open = true, .log_scale = true, .decimals = 2, .step = 0.5,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "High-frequency factor"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Llama 3: wavelengths shorter than original context / high_freq_factor are kept; between the two they are blended."),
+                    .shown = for_types(bit(RopeType::Llama3))}),
+        make_field("short_factor", FieldType::RealList, &P::short_factor,
+                   {.lo = 0, .hi = 1e6, .lo_open = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Short factors"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "LongRoPE: one divisor per rotary pair within the original context."),
+                    .panel = false}),
+        make_field("long_factor", FieldType::RealList, &P::long_factor,
+                   {.lo = 0, .hi = 1e6, .lo_open = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Long factors"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "LongRoPE: one divisor per rotary pair beyond the original context."),
+                    .panel = false}),
+    };
+    d.kinds = {
+        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", rope_matrix,
+         [](const Scenario&) { return true; }},
+    };
+    d.quantities = {"rope-frequencies", "rope-pairs", "rope-decay", "rope-score", "rope-angles", "attention-entropy"};
+    d.check = [](const Scenario& s) {
+        const P& p = s.params<P>();
+        const int rd = p.rotary_dim();
+        if (rd < 2 || rd % 2 != 0)
+            throw ParameterError("partial_rotary_factor", "such that int(head_dim * partial_rotary_factor) is even and >= 2",
+                                 format_number(p.partial_rotary_factor) + ", rotary_dim " + std::to_string(rd));
+        require_real("beta_fast", p.beta_fast, p.beta_slow, 1e6, false);
+        require_real("high_freq_factor", p.high_freq_factor, p.low_freq_factor, 1e6, false);
+        if (p.rope_type == RopeType::LongRope) {
+            const auto pairs = static_cast<std::size_t>(rd / 2);
+            for (const auto* list : {&p.short_factor, &p.long_factor})
+                if (list->size() != pairs)
+                    throw ParameterError(list == &p.short_factor ? "short_factor" : "long_factor",
+                                         "a list of rotary_dim / 2 = " + std::to_string(pairs) + " numbers",
+                                         std::to_string(list->size()) + " numbers");
+        }
+    };
+    d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
+    d.context_length = [](const Scenario& s) { return rope_default_target_length(s.params<P>()); };
+    d.caption_fields = {{"rope_theta", QT_TRANSLATE_NOOP("Caption", "θ %1")}, {"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"rope_type", QT_TRANSLATE_NOOP("Caption", "%1")}, {"factor", QT_TRANSLATE_NOOP("Caption", "× %1")}};
+    return d;
+}
+
+} // namespace posatlas

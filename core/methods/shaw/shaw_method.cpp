@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Relative position representations (Shaw, Uszkoreit, Vaswani 2018, eq. 4-5; tensor2tensor
+// _generate_relative_positions_matrix): logit q_i . (k_j + a^K_{clip(j - i, -k, k)}) / sqrt(d).
+#include "matrix_job.h"
+#include "methods/common_fields.h"
+#include "shaw.h"
+
+namespace posatlas {
+namespace {
+
+void shaw_logits(MatrixJob& c)
+{
+    const ShawTables t = make_shaw_tables(c.s.params<ShawParams>());
+    const int d = c.s.params<ShawParams>().head_dim;
+    const Eigen::MatrixXd q = job_queries(c, d), k = job_keys(c, d);
+    relative_fill(
+        c,
+        [&](std::int64_t r, std::int64_t col) {
+            return shaw_logit(t, q.row(r).transpose(), k.row(col).transpose(), c.rows[static_cast<std::size_t>(r)],
+                              c.cols[static_cast<std::size_t>(col)]);
+        },
+        [&](std::int64_t delta) { // i - j = delta; take i = delta, j = 0
+            return shaw_logit(t, q.row(0).transpose(), k.row(0).transpose(), delta, 0);
+        });
+}
+
+void shaw_indices(MatrixJob& c)
+{
+    const int k = c.s.params<ShawParams>().max_relative_position;
+    c.out.is_integer = true;
+    fill_by_offset(c, c.out.values, [&](std::int64_t delta) { return static_cast<double>(shaw_relative_index(delta, 0, k)); },
+                   true);
+    c.out.used_toeplitz = true;
+}
+
+} // namespace
+
+MethodDescriptor describe_shaw()
+{
+    using P = ShawParams;
+    MethodDescriptor d;
+    d.method = Method::Shaw;
+    d.section = "shaw";
+    d.name = QT_TRANSLATE_NOOP("Method", "Relative (Shaw et al. 2018)");
+    d.short_name = QT_TRANSLATE_NOOP("Method", "Shaw");
+    d.noun = "Shaw relative positions";
+    d.reference = "Shaw, Uszkoreit, Vaswani 2018, Self-Attention with Relative Position Representations, eq. 4";
+    d.fields = {
+        make_field("head_dim", FieldType::Int, &P::head_dim,
+                   {.lo = 1, .hi = 4096, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Head dimension"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries, keys and the relative embeddings a^K.")}),
+        make_field("max_relative_position", FieldType::Int, &P::max_relative_position,
+                   {.lo = 1, .hi = 1e6, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Clip distance k"),
+                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Relative distances are clipped to [-k, k]: beyond k every distance looks the same.")}),
+        seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Table seed"),
+                   QT_TRANSLATE_NOOP("ParamSpec", "Seed of the relative embedding tables.")),
+        initializer_range_field(&P::stddev),
+    };
+    d.kinds = {
+        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", shaw_logits,
+         // Its positional term pairs each query with a vector of i - j: exact block means need
+         // position-independent content (then the logit is a function of i - j).
+         [](const Scenario& s) { return content_is_position_independent(s.content); }},
+        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), "clipped relative index j - i", shaw_indices,
+         nullptr},
+    };
+    d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
+    d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().max_relative_position); };
+    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"max_relative_position", QT_TRANSLATE_NOOP("Caption", "k %1")}};
+    return d;
+}
+
+} // namespace posatlas

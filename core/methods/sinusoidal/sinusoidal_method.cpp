@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Sinusoidal absolute encoding (Vaswani et al. 2017, sec. 3.5; tensor2tensor get_timing_signal_1d for
+// the split layout).
+#include "methods/absolute/absolute_kernels.h"
+#include "methods/field_binding.h"
+
+namespace posatlas {
+
+MethodDescriptor describe_sinusoidal()
+{
+    using P = SinusoidalParams;
+    MethodDescriptor d;
+    d.method = Method::Sinusoidal;
+    d.section = "sinusoidal";
+    d.name = QT_TRANSLATE_NOOP("Method", "Sinusoidal (Vaswani et al. 2017)");
+    d.short_name = QT_TRANSLATE_NOOP("Method", "Sinusoidal");
+    d.noun = "sinusoidal absolute positions";
+    d.reference = "Vaswani et al. 2017, Attention Is All You Need, sec. 3.5";
+    d.fields = {
+        make_field("dim", FieldType::Int, &P::dim,
+                   {.lo = 2, .hi = 65536, .even = true, .log_scale = true, .step = 2,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Model dimension d"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "d_model: the number of sin/cos channels (even).")}),
+        make_field("base", FieldType::Real, &P::base,
+                   {.lo = 1, .hi = 1e12, .lo_open = true, .log_scale = true, .decimals = 1,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Base"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The 10000 of Vaswani et al.: wavelengths grow geometrically from 2π to 2π·base across the channels.")}),
+        make_field("layout", FieldType::Choice, &P::layout,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Layout"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Interleaved sin/cos (the paper) or [sin | cos] halves (tensor2tensor)."),
+                    .choices = {{"interleaved", QT_TRANSLATE_NOOP("ParamSpec", "Interleaved sin/cos")},
+                                {"split", QT_TRANSLATE_NOOP("ParamSpec", "Split halves")}}}),
+    };
+    d.kinds = {
+        {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"), "encoding", absolute_matrix,
+         [](const Scenario&) { return true; }},
+        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", absolute_matrix,
+         [](const Scenario&) { return true; }},
+    };
+    d.quantities = {"sinusoidal"};
+    d.content_dim = [](const Scenario& s) { return s.params<P>().dim; };
+    d.encoding_dim = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().dim); };
+    d.caption_fields = {{"dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"base", QT_TRANSLATE_NOOP("Caption", "base %1")}, {"layout", QT_TRANSLATE_NOOP("Caption", "%1")}};
+    return d;
+}
+
+} // namespace posatlas

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// T5 relative position buckets (Raffel et al. 2020; Hugging Face T5Attention._relative_position_bucket):
+// a learned scalar per bucket and head added to the logit.
+#include "matrix_job.h"
+#include "methods/common_fields.h"
+#include "t5_buckets.h"
+#include "validation.h"
+
+namespace posatlas {
+namespace {
+
+void t5_bias_matrix(MatrixJob& c)
+{
+    const T5Params& p = c.s.params<T5Params>();
+    const Eigen::MatrixXd table = t5_bias_table(p);
+    // T5 itself does not scale q.k by 1/sqrt(d); the content term uses the same 64-dimensional head and
+    // 1/sqrt(d) as the other methods so that panels compare. The Bias kind is T5's bias alone, exactly.
+    additive_bias_matrix(c, [&](std::int64_t delta) { return t5_bias(table, p, delta, 0, c.s.head); }, !p.bidirectional,
+                         64);
+}
+
+void t5_buckets(MatrixJob& c)
+{
+    const T5Params& p = c.s.params<T5Params>();
+    c.out.is_integer = true;
+    c.out.is_signed = false;
+    fill_by_offset(c, c.out.values,
+                   [&](std::int64_t delta) { // delta = i - j: T5's relative_position is j - i
+                       return t5_relative_position_bucket(-delta, p.bidirectional, p.num_buckets, p.max_distance);
+                   },
+                   true);
+    c.out.used_toeplitz = true;
+}
+
+} // namespace
+
+MethodDescriptor describe_t5()
+{
+    using P = T5Params;
+    MethodDescriptor d;
+    d.method = Method::T5;
+    d.section = "t5";
+    d.name = QT_TRANSLATE_NOOP("Method", "T5 relative buckets");
+    d.short_name = QT_TRANSLATE_NOOP("Method", "T5");
+    d.noun = "T5 relative position buckets";
+    d.reference = "Raffel et al. 2020 (T5); Hugging Face T5Attention._relative_position_bucket";
+    d.fields = {
+        make_field("relative_attention_num_buckets", FieldType::Int, &P::num_buckets,
+                   {.lo = 2, .hi = 4096, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Buckets"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "relative_attention_num_buckets: half exact small distances, half log-spaced up to the max distance (even when bidirectional)."),
+                    .option = "num-buckets", .option_aliases = {"relative-attention-num-buckets"},
+                    .aliases = {"num_buckets"}}),
+        make_field("relative_attention_max_distance", FieldType::Int, &P::max_distance,
+                   {.lo = 2, .hi = 1e9, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Max distance"),
+                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "relative_attention_max_distance: every distance beyond it shares the last bucket."),
+                    .option = "max-distance", .option_aliases = {"relative-attention-max-distance"},
+                    .aliases = {"max_distance"}}),
+        make_field("bidirectional", FieldType::Bool, &P::bidirectional,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Bidirectional (encoder)"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Encoder: separate buckets for keys before and after the query. Decoder: causal, one side."),
+                    .negations = {"causal"}}),
+        make_field("num_heads", FieldType::Int, &P::num_heads,
+                   {.lo = 1, .hi = 1024, .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Heads"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Heads of the per-head bias table (one learned scalar per bucket and head).")}),
+        seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Bias seed"),
+                   QT_TRANSLATE_NOOP("ParamSpec", "Seed of the stand-in bias table.")),
+        initializer_range_field(&P::stddev),
+    };
+    d.kinds = {
+        {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), "bias", t5_bias_matrix,
+         [](const Scenario&) { return true; }},
+        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", t5_bias_matrix,
+         [](const Scenario&) { return true; }},
+        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), "bucket", t5_buckets, nullptr},
+    };
+    d.quantities = {"t5-buckets"};
+    // HF T5Attention._relative_position_bucket halves num_buckets when bidirectional and needs
+    // max_exact = num_buckets / 2 >= 1 and max_distance > max_exact for its log branch.
+    d.check = [](const Scenario& s) {
+        const P& p = s.params<P>();
+        if (p.bidirectional)
+            require_even_int("relative_attention_num_buckets", p.num_buckets, 4, 4096);
+        const int half = p.bidirectional ? p.num_buckets / 2 : p.num_buckets;
+        require_int("relative_attention_max_distance", p.max_distance, half / 2 + 1, 1'000'000'000);
+    };
+    d.content_dim = [](const Scenario&) { return 64; };
+    d.heads = [](const Scenario& s) { return s.params<P>().num_heads; };
+    d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().max_distance); };
+    d.caption_fields = {{"relative_attention_num_buckets", QT_TRANSLATE_NOOP("Caption", "%1 buckets")}, {"relative_attention_max_distance", QT_TRANSLATE_NOOP("Caption", "max %1")}, {"bidirectional", QT_TRANSLATE_NOOP("Caption", "bidirectional")}};
+    return d;
+}
+
+} // namespace posatlas

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The method registry's contract: every field of every method has one range that validation enforces
+// (by construction the panel and the command line read the same Field), every field round-trips
+// through the session JSON, and every method computes every kind it offers.
+#include "attention_logits.h"
+#include "methods/registry.h"
+#include "scenario_json.h"
+#include "validation.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <set>
+
+using namespace posatlas;
+using nlohmann::json;
+
+namespace {
+
+// An in-range value different from `current` where the field allows one.
+json other_value(const Field& f, const json& current)
+{
+    switch (f.type) {
+    case FieldType::Int: {
+        const auto lo = static_cast<std::int64_t>(f.lo), hi = static_cast<std::int64_t>(f.hi);
+        std::int64_t v = current.get<std::int64_t>() == hi ? hi - 1 : current.get<std::int64_t>() + 1;
+        if (f.even && v % 2 != 0)
+            v += v + 1 <= hi ? 1 : -1;
+        return std::clamp(v, lo, hi);
+    }
+    case FieldType::Seed: return current.get<std::uint64_t>() + 12345;
+    case FieldType::Real: return current.get<double>() < f.hi ? (current.get<double>() + f.hi) / 2 : (f.lo + f.hi) / 2;
+    case FieldType::OptionalReal: return current.is_null() ? json((f.lo + f.hi) / 2) : json(nullptr);
+    case FieldType::Bool: return !current.get<bool>();
+    case FieldType::Choice: return std::string(f.choices.back().id == current.get<std::string>() ? f.choices.front().id : f.choices.back().id);
+    case FieldType::RealList: return json::array({f.lo + 1, f.lo + 2});
+    case FieldType::Text: return "table.csv";
+    }
+    return nullptr;
+}
+
+} // namespace
+
+TEST(Registry, IdsAreUniqueAndParse)
+{
+    std::set<std::string_view> ids;
+    for (const MethodDescriptor& d : methods()) {
+        EXPECT_TRUE(ids.insert(d.method.id()).second) << d.method.id();
+        EXPECT_EQ(parse_method(d.method.id()), d.method);
+        EXPECT_FALSE(d.kinds.empty()) << d.method.id();
+        EXPECT_TRUE(d.content_dim) << d.method.id();
+        std::set<std::string> keys;
+        for (const Field& f : d.fields)
+            EXPECT_TRUE(keys.insert(f.key).second) << d.method.id() << "." << f.key;
+    }
+    EXPECT_FALSE(parse_method("no-such-method"));
+    EXPECT_THROW(descriptor(Method("no-such-method")), ParameterError);
+}
+
+TEST(Registry, DefaultsAreValidAndRangesAreEnforced)
+{
+    for (const MethodDescriptor& d : methods()) {
+        Scenario s;
+        s.method = d.method;
+        ASSERT_NO_THROW(validate(s)) << d.method.id();
+        for (const Field& f : d.fields) {
+            if (f.type != FieldType::Int && f.type != FieldType::Real)
+                continue;
+            // Just outside the range on either side: ParameterError naming the field and its allowed().
+            for (double outside : {f.lo - 1, f.hi + 1, f.hi * 2}) {
+                Scenario bad = s;
+                if (f.type == FieldType::Int)
+                    f.set(bad, static_cast<std::int64_t>(outside));
+                else
+                    f.set(bad, outside);
+                try {
+                    validate(bad);
+                    ADD_FAILURE() << d.method.id() << "." << f.key << " accepted " << outside;
+                } catch (const ParameterError& e) {
+                    EXPECT_EQ(e.parameter(), f.key);
+                    EXPECT_EQ(e.allowed(), f.allowed());
+                }
+            }
+        }
+    }
+}
+
+TEST(Registry, EveryFieldRoundTripsThroughSessionJson)
+{
+    for (const MethodDescriptor& d : methods())
+        for (const Field& f : d.fields) {
+            Scenario s;
+            s.method = d.method;
+            const json v = other_value(f, f.get(s));
+            f.set(s, v);
+            ASSERT_EQ(f.get(s), v) << d.method.id() << "." << f.key;
+            const Scenario back = scenario_from_json(scenario_to_json(s));
+            EXPECT_EQ(f.get(back), v) << d.method.id() << "." << f.key;
+            EXPECT_TRUE(back == s) << d.method.id() << "." << f.key;
+            EXPECT_FALSE(back == Scenario{}) << d.method.id() << "." << f.key; // the edit is seen by ==
+        }
+}
+
+TEST(Registry, OlderSessionKeysStillRead)
+{
+    const Scenario s = scenario_from_json(json{{"learned", {{"dim", 96}, {"trained_length", 300}, {"stddev", 0.5}}},
+                                               {"t5", {{"num_buckets", 16}}}});
+    EXPECT_EQ(s.params<LearnedParams>().dim, 96);
+    EXPECT_EQ(s.params<LearnedParams>().trained_length, 300);
+    EXPECT_EQ(s.params<LearnedParams>().stddev, 0.5);
+    EXPECT_EQ(s.params<T5Params>().num_buckets, 16);
+}
+
+TEST(Registry, EveryMethodComputesEveryKind)
+{
+    for (const MethodDescriptor& d : methods())
+        for (const MatrixKindSpec& k : d.kinds)
+            for (ContentKind content : {ContentKind::Ones, ContentKind::Random}) {
+                Scenario s;
+                s.method = d.method;
+                s.seq_len = 48;
+                s.content.kind = content;
+                const MatrixResult r = compute_matrix(s, k.kind, {});
+                int finite = 0;
+                for (Eigen::Index i = 0; i < r.values.size(); ++i)
+                    finite += std::isfinite(r.values.data()[i]) ? 1 : 0;
+                EXPECT_GT(finite, 0) << d.method.id() << " " << k.kind.id();
+                // Downsampled: block means where the descriptor says so, else point samples.
+                const MatrixResult down = compute_matrix(s, k.kind, {.out_rows = 6, .out_cols = 6});
+                EXPECT_EQ(down.sampling == MatrixSampling::BlockMean, k.block_means && k.block_means(s))
+                    << d.method.id() << " " << k.kind.id();
+            }
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// xPos against an independent transcription of the reference (microsoft/torchscale,
+// torchscale/component/xpos_relative_position.py: XPOS.forward with fixed_pos_embedding, rotate_every_two,
+// duplicate_interleave; queries scaled by zeta^(n/gamma), keys by zeta^(-m/gamma), positions centred at
+// min_pos = -(length // 2)), and against RoPE as gamma grows.
+#include "attention_logits.h"
+#include "content.h"
+#include "methods/xpos/xpos.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace posatlas;
+
+namespace {
+
+// The reference's steps, for one sequence of `length` positions: returns q'_n and k'_m (rows).
+std::pair<Eigen::MatrixXd, Eigen::MatrixXd> torchscale_xpos(const XposParams& p, const Eigen::MatrixXd& q,
+                                                            const Eigen::MatrixXd& k)
+{
+    const int d = p.head_dim, half = d / 2;
+    const auto length = q.rows();
+    const auto min_pos = -(length / 2);
+    Eigen::MatrixXd qo(length, d), ko(length, d);
+    for (Eigen::Index n = 0; n < length; ++n) {
+        for (int i = 0; i < half; ++i) {
+            const double zeta = (2.0 * i + 0.4 * d) / (1.4 * d);                        // self.scale
+            const double scale = std::pow(zeta, static_cast<double>(min_pos + n) / p.scale_base);
+            const double inv_freq = 1.0 / std::pow(p.base, static_cast<double>(i) / half); // fixed_pos_embedding
+            const double angle = static_cast<double>(n) * inv_freq; // sinusoid_inp uses arange(0, seq_len)
+            const double c = std::cos(angle), s = std::sin(angle);
+            // (x * cos * scale) + (rotate_every_two(x) * sin * scale); keys use 1 / scale (downscale).
+            const auto rot = [&](const Eigen::MatrixXd& x, double sc, Eigen::MatrixXd& out) {
+                const double x1 = x(n, 2 * i), x2 = x(n, 2 * i + 1);
+                out(n, 2 * i) = (x1 * c - x2 * s) * sc;
+                out(n, 2 * i + 1) = (x2 * c + x1 * s) * sc;
+            };
+            rot(q, scale, qo);
+            rot(k, 1.0 / scale, ko);
+        }
+    }
+    return {qo, ko};
+}
+
+Scenario xpos_scenario(int n, bool causal)
+{
+    Scenario s;
+    s.method = kXPos;
+    s.seq_len = n;
+    s.content.kind = ContentKind::Random;
+    s.content.seed = 3;
+    s.params<XposParams>().head_dim = 16;
+    s.params<XposParams>().scale_base = 64; // small gamma: a visible decay within 48 positions
+    s.params<XposParams>().causal = causal;
+    return s;
+}
+
+} // namespace
+
+TEST(Xpos, MatchesTheReferenceImplementation)
+{
+    const int n = 48;
+    const Scenario s = xpos_scenario(n, false);
+    const XposParams& p = s.params<XposParams>();
+    std::vector<std::int64_t> pos(n);
+    for (int i = 0; i < n; ++i)
+        pos[static_cast<std::size_t>(i)] = i;
+    const auto [q, k] = torchscale_xpos(p, content_queries(s.content, p.head_dim, pos), content_keys(s.content, p.head_dim, pos));
+    const Eigen::MatrixXd expected = q * k.transpose() / std::sqrt(16.0);
+    const MatrixResult r = compute_matrix(s, MatrixKind::Logits, {});
+    // Tolerance 1e-10 relative to the largest logit: the reference's centred scales and this
+    // implementation's zeta^((i - j) / gamma) differ only by rounding.
+    const double tol = 1e-10 * expected.cwiseAbs().maxCoeff();
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            ASSERT_NEAR(r.values(i, j), expected(i, j), tol) << i << ", " << j;
+}
+
+TEST(Xpos, CausalMasksTheFutureAndDecays)
+{
+    const Scenario s = xpos_scenario(32, true);
+    const MatrixResult r = compute_matrix(s, MatrixKind::Logits, {});
+    for (int i = 0; i < 32; ++i)
+        for (int j = 0; j < 32; ++j)
+            EXPECT_EQ(std::isnan(r.values(i, j)), j > i) << i << ", " << j;
+    // zeta_p < 1: with constant content the logit's envelope falls with distance (the point of xPos).
+    Scenario ones = s;
+    ones.content.kind = ContentKind::Ones;
+    ones.seq_len = 2048;
+    const MatrixResult far = compute_matrix(ones, MatrixKind::Logits, {.row0 = 2047, .rows = 1});
+    double near_max = 0.0, far_max = 0.0;
+    for (int j = 2047 - 64; j <= 2047; ++j)
+        near_max = std::max(near_max, std::abs(far.values(0, j)));
+    for (int j = 0; j < 1024; ++j)
+        far_max = std::max(far_max, std::abs(far.values(0, j)));
+    // Bound: |a_p cos - b_p sin| <= 2 for ones content, so beyond distance 1024 every logit is at most
+    // sum_p 2 zeta_p^(1024 / gamma) / sqrt(d); without the decay it would reach the near maximum (4).
+    double bound = 0.0;
+    for (double z : xpos_zeta(ones.params<XposParams>()))
+        bound += 2.0 * std::pow(z, 1024.0 / 64.0);
+    bound /= std::sqrt(16.0);
+    EXPECT_LE(far_max, bound);
+    EXPECT_LT(bound, 0.5 * near_max);
+}
+
+TEST(Xpos, LargeScaleBaseIsRope)
+{
+    // gamma -> infinity: zeta^(delta / gamma) -> 1, and xPos is RoPE with interleaved pairs.
+    Scenario x = xpos_scenario(40, false);
+    x.params<XposParams>().scale_base = 1e9;
+    Scenario r = x;
+    r.method = Method::RoPE;
+    r.params<RopeParams>().head_dim = 16;
+    r.params<RopeParams>().pairing = RopePairing::Interleaved;
+    const MatrixResult a = compute_matrix(x, MatrixKind::Logits, {});
+    const MatrixResult b = compute_matrix(r, MatrixKind::Logits, {});
+    // |1 - zeta^(40 / 1e9)| < 1e-7 for zeta >= 0.28: relative tolerance 1e-6.
+    for (Eigen::Index i = 0; i < a.values.size(); ++i)
+        ASSERT_NEAR(a.values.data()[i], b.values.data()[i], 1e-6 * (1.0 + std::abs(b.values.data()[i])));
+}
+
+TEST(Xpos, BlockMeansAreMeansOfTheCells)
+{
+    Scenario s = xpos_scenario(64, true);
+    s.content.kind = ContentKind::Ones;
+    const MatrixResult exact = compute_matrix(s, MatrixKind::Logits, {});
+    const MatrixResult blocks = compute_matrix(s, MatrixKind::Logits, {.out_rows = 8, .out_cols = 8});
+    ASSERT_EQ(blocks.sampling, MatrixSampling::BlockMean);
+    for (int r = 0; r < 8; ++r)
+        for (int c = 0; c < 8; ++c) {
+            double sum = 0.0;
+            int count = 0;
+            for (int i = 8 * r; i < 8 * r + 8; ++i)
+                for (int j = 8 * c; j < 8 * c + 8; ++j)
+                    if (!std::isnan(exact.values(i, j))) {
+                        sum += exact.values(i, j);
+                        ++count;
+                    }
+            if (count == 0)
+                EXPECT_TRUE(std::isnan(blocks.values(r, c)));
+            else
+                EXPECT_NEAR(blocks.values(r, c), sum / count, 1e-10); // summation order only
+        }
+}
