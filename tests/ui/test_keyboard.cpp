@@ -3,8 +3,8 @@
 // from the keys, the curves have a keyboard crosshair, Help > Keyboard and Mouse lists every shortcut of
 // the menus, menus have mnemonics, and every control meets WCAG 2.1 AA contrast in both themes
 // (text 4.5:1, a control's graphics 3:1; relative luminance and ratio as defined by WCAG 2.1, 1.4.3/1.4.11).
-#include "chart_render.h"
 #include "compute_scheduler.h"
+#include "curve_chart.h"
 #include "curve_view.h"
 #include "heatmap_view.h"
 #include "main_window.h"

@@ -6,6 +6,7 @@
 // separate python3 script, not with our code. Set POSATLAS_SHOT_DIR to keep the rendered PNGs.
 #include "colormap.h"
 #include "curve_view.h"
+#include "figure_style.h"
 #include "heatmap_view.h"
 #include "rotation_view.h"
 #include "spectrum_view.h"
