@@ -136,7 +136,7 @@ TEST(LearnedTable, EveryTruncationOfAnNpyFileIsACleanError)
     std::ifstream in(data("learned_4x3_f8.npy"), std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     ASSERT_EQ(bytes.size(), 224u);
-    const auto path = std::filesystem::temp_directory_path() / "posatlas_h2_truncated.npy";
+    const auto path = std::filesystem::temp_directory_path() / "posatlas_truncated_prefix.npy";
     for (std::size_t n = 0; n < bytes.size(); ++n) {
         {
             std::ofstream out(path, std::ios::binary | std::ios::trunc);

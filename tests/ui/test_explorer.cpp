@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// QtTest for the context-extension explorer (issue 5): adding and removing methods, a config.json import,
+// QtTest for the context-extension explorer: adding and removing methods, a config.json import,
 // the dynamic-NTK length slider, the per-pair table and its CSV, the Llama 3.1 regime boundary labels and
 // offscreen rendering of every view. Reference numbers are computed with python3 re-implementing
 // transformers modeling_rope_utils.py (v4.45+ _compute_llama3_parameters / _compute_dynamic_ntk_parameters),

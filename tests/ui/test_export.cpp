@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Figure and data export, sessions and the command line's `posatlas export` against the GUI's own
-// export (issue 4), under QT_QPA_PLATFORM=offscreen.
+// export, under QT_QPA_PLATFORM=offscreen.
 // Set POSATLAS_SHOTS_DIR to also save the export dialog and a few exported files there.
 #include "curve_view.h"
 #include "export_dialog.h"

@@ -37,7 +37,7 @@ const qint64 kWalkMs = qEnvironmentVariableIntValue("POSATLAS_SOAK_MS") > 0
                            : 20000;
 // Measured with the undo history cleared at each checkpoint (it grows by design). Observed: +0.2 to
 // +4.0 MiB over ~600 steps of the second half, depending on the steps the seeded walk times into (not
-// yet explained: caches that level off, or a slow leak of a few KiB per step; see the project notes).
+// yet explained: caches that level off, or a slow leak of a few KiB per step).
 // The bound catches a leak of ~30 KiB per step without failing at random on what was observed.
 constexpr double kMaxSecondHalfGrowth = 16.0 * 1024 * 1024; // bytes in use, in the canonical state below
 
