@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // End-to-end tests of the `posatlas` command line: the real binary is run and its exit status,
 // stdout (JSON / CSV) and stderr are checked. References for the numbers are named per test.
+#include "cli_support.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -23,54 +25,7 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
-
-std::string quote(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-fs::path temp_dir()
-{
-    static const fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("posatlas_cli_tests_" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
-}
-
-Result run(const std::vector<std::string>& args)
-{
-    static int counter = 0;
-    const fs::path out = temp_dir() / ("out" + std::to_string(counter) + ".txt");
-    const fs::path err = temp_dir() / ("err" + std::to_string(counter++) + ".txt");
-    std::string cmd = quote(POSATLAS_EXE);
-    // append() rather than "literal" + std::string: GCC 12 -O2 warns falsely (-Wrestrict) on the latter.
-    for (const auto& a : args)
-        cmd.append(" ").append(quote(a));
-    cmd.append(" >").append(quote(out.string())).append(" 2>").append(quote(err.string())).append(" </dev/null");
-    const int raw = std::system(cmd.c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-}
+using namespace posatlas::test;
 
 json run_json(const std::vector<std::string>& args)
 {
@@ -78,13 +33,6 @@ json run_json(const std::vector<std::string>& args)
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << r.err;
     return json::parse(r.out);
-}
-
-fs::path write_file(const std::string& name, const std::string& text)
-{
-    const fs::path p = temp_dir() / name;
-    std::ofstream(p) << text;
-    return p;
 }
 
 // ------------------------------------------------------------------ every quantity has its keys

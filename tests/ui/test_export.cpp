@@ -13,6 +13,7 @@
 #include "session_actions.h"
 #include "settings.h"
 #include "spectrum_view.h"
+#include "gui_support.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -38,21 +39,9 @@
 
 using namespace posatlas;
 using namespace posatlas::ui;
+using namespace posatlas::test;
 
 namespace {
-
-constexpr int kJobTimeoutMs = 60000; // Debug build on shared cores: generous
-
-bool waitIdle(ComputeScheduler* s)
-{
-    // Idle = nothing debounced and nothing awaited; let the debounce timer fire first.
-    QTest::qWait(60);
-    QElapsedTimer t;
-    t.start();
-    while (s->busy() && t.elapsed() < kJobTimeoutMs)
-        QTest::qWait(10);
-    return !s->busy();
-}
 
 QByteArray readAll(const QString& path)
 {
@@ -95,16 +84,6 @@ PixelDiff comparePixels(const QImage& a0, const QImage& b0, int tolerance)
         }
     }
     return d;
-}
-
-QImage renderToImage(const Figure& figure, QSize size = {800, 520})
-{
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    figure.renderFigure(painter, QRectF(QPointF(0, 0), QSizeF(size)), RenderOptions{});
-    painter.end();
-    return image;
 }
 
 // A scenario far from the defaults, so that a session that forgot a field would show.

@@ -15,6 +15,7 @@
 #include "settings.h"
 #include "spectrum_view.h"
 #include "t5_buckets.h"
+#include "gui_support.h"
 #include "view_jobs.h"
 
 #include <QApplication>
@@ -36,20 +37,9 @@
 
 using namespace posatlas;
 using namespace posatlas::ui;
+using namespace posatlas::test;
 
 namespace {
-
-constexpr int kJobTimeoutMs = 60000; // Debug build, two shared cores: generous
-
-QImage renderToImage(const Figure& figure, QSize size = {800, 520})
-{
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    figure.renderFigure(painter, QRectF(QPointF(0, 0), QSizeF(size)), RenderOptions{});
-    painter.end();
-    return image;
-}
 
 // Number of distinct colours, capped: "not one colour" and "has real content" checks.
 int distinctColors(const QImage& image, int cap = 64)
@@ -97,17 +87,6 @@ private:
             qWarning("window not exposed");
         waitIdle(w->scheduler());
         return w;
-    }
-
-    static bool waitIdle(ComputeScheduler* s)
-    {
-        // Idle = nothing debounced and nothing awaited; give the debounce timer a chance to fire first.
-        QTest::qWait(60);
-        QElapsedTimer t;
-        t.start();
-        while (s->busy() && t.elapsed() < kJobTimeoutMs)
-            QTest::qWait(10);
-        return !s->busy();
     }
 
 private slots:

@@ -10,6 +10,7 @@
 #include "main_window.h"
 #include "rotation_view.h"
 #include "scenario_model.h"
+#include "gui_support.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
@@ -29,18 +30,9 @@
 
 using namespace posatlas;
 using namespace posatlas::ui;
+using namespace posatlas::test;
 
 namespace {
-
-bool waitIdle(ComputeScheduler* s)
-{
-    QTest::qWait(60);
-    QElapsedTimer t;
-    t.start();
-    while (s->busy() && t.elapsed() < 60000)
-        QTest::qWait(10);
-    return !s->busy();
-}
 
 // WCAG 2.1 relative luminance of an sRGB colour.
 double luminance(const QColor& c)
