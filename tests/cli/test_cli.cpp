@@ -2,6 +2,7 @@
 // End-to-end tests of the `posatlas` command line: the real binary is run and its exit status,
 // stdout (JSON / CSV) and stderr are checked. References for the numbers are named per test.
 #include "cli_support.h"
+#include "test_names.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -87,7 +88,16 @@ INSTANTIATE_TEST_SUITE_P(
                  {"relative_position", "bucket"}},
         KeysCase{{"compute", "deberta-buckets", "--preset", "deberta-v3-base", "--from", "-3", "--to", "3"},
                  {"relative_position", "bucket"}},
-        KeysCase{{"compute", "sinusoidal", "--preset", "transformer-base", "--length", "3"}, {"matrix"}}));
+        KeysCase{{"compute", "sinusoidal", "--preset", "transformer-base", "--length", "3"}, {"matrix"}}),
+    // The command and the options that pick a variant: rope_frequencies_yarn, t5_buckets_t5_base.
+    [](const ::testing::TestParamInfo<KeysCase>& info) {
+        const std::vector<std::string>& a = info.param.args;
+        std::string name = a.front() == "compute" && a.size() > 1 ? a[1] : a.front();
+        for (std::size_t i = 0; i + 1 < a.size(); ++i)
+            if (a[i] == "--preset" || a[i] == "--rope-type" || a[i] == "--method")
+                name += " " + a[i + 1];
+        return param_name(name);
+    });
 
 TEST(CliNumbers, RopePairsRowsHaveTheDocumentedFieldsAndLlama3Regimes)
 {
