@@ -227,6 +227,35 @@ TEST(CliGallery, WritesEveryFigureOfTheStandardSet)
         EXPECT_NE(r.out.find(classic), std::string::npos) << classic;
 }
 
+// The screenshots are made by the app, not by the test suite; this checks that the command makes them:
+// every picture it lists is a PNG of its window's size, the README's names among them.
+TEST(CliScreenshots, WritesEveryPictureItListsAtItsWindowSize)
+{
+    const fs::path dir = temp_dir() / "screenshots";
+    const Result r = run({"screenshots", "--out", dir.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> listed;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);)
+        listed.push_back(line);
+    for (const char* name : {"main-window", "view-heatmap", "view-curves", "view-rotation", "view-spectrum",
+                             "main-window-alibi", "explorer-1", "explorer-yarn-1", "main-window-t5",
+                             "main-window-wide", "export-dialog"})
+        EXPECT_NE(std::find(listed.begin(), listed.end(), (dir / (std::string(name) + ".png")).string()),
+                  listed.end())
+            << name;
+    for (const std::string& path : listed) {
+        const auto [width, height] = png_size(slurp(path));
+        EXPECT_GT(width, 100u) << path;
+        EXPECT_GT(height, 100u) << path;
+    }
+    EXPECT_EQ(png_size(slurp(dir / "main-window.png")), std::make_pair(1280u, 720u));
+    EXPECT_EQ(png_size(slurp(dir / "main-window-wide.png")), std::make_pair(1920u, 1080u));
+    EXPECT_EQ(png_size(slurp(dir / "explorer-1.png")), std::make_pair(1400u, 900u));
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()),
+              static_cast<std::ptrdiff_t>(listed.size()));
+}
+
 // ------------------------------------------------------------------ numbers
 
 TEST(CliNumbers, AlibiSlopesForEightHeadsAreHalfToOneOver256)
