@@ -60,7 +60,7 @@ inline fs::path write_file(const std::string& name, const std::string& bytes)
 }
 
 struct RunOptions {
-    std::string stdout_to; // a file that takes stdout instead of the capture (e.g. /dev/full)
+    std::string stdout_to;   // a file that takes stdout instead of the capture (e.g. /dev/full)
     int timeout_seconds = 0; // > 0: killed after that long (coreutils `timeout`), so a hang fails the test
 };
 
