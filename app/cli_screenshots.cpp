@@ -6,8 +6,11 @@
 #include "compute_scheduler.h"
 #include "explorer_jobs.h"
 #include "explorer_window.h"
+#include "export_dialog.h"
 #include "figure_export.h"
 #include "main_window.h"
+#include "scenario_model.h"
+#include "view_jobs.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -114,6 +117,28 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
         explorer_idle();
         save(e, dir, QStringLiteral("explorer-%1").arg(tab + 1), out);
     }
+
+    // Beyond the README: pictures for reviewing the GUI by eye. The explorer on a YaRN model,
+    e->loadPreset(QStringLiteral("yarn-llama-2-7b-64k"));
+    for (int tab = 0; tab < e->tabs()->count(); ++tab) {
+        e->tabs()->setCurrentIndex(tab);
+        explorer_idle();
+        save(e, dir, QStringLiteral("explorer-yarn-%1").arg(tab + 1), out);
+    }
+    e->close();
+    // a bucketed method (step curves),
+    w.loadPreset(QStringLiteral("t5-base"));
+    idle();
+    save(&w, dir, QStringLiteral("main-window-t5"), out);
+    // the figures' share of a full-HD window,
+    w.resize(1920, 1080);
+    idle();
+    save(&w, dir, QStringLiteral("main-window-wide"), out);
+    // and the export dialog with its suggested caption.
+    ExportDialog dialog(ViewKind::Heatmap, scenario_caption(w.model()->scenario()), &w);
+    dialog.show();
+    idle();
+    save(&dialog, dir, QStringLiteral("export-dialog"), out);
     return 0;
 }
 

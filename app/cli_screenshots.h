@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `posatlas screenshots --out DIR`: the README's pictures of the main window, each view and the
-// context-extension explorer, made by the app itself (offscreen, 1280x720 / 1400x900).
+// context-extension explorer, made by the app itself (offscreen, 1280x720 / 1400x900), then a few more
+// for reviewing the GUI by eye: the explorer on a YaRN model (explorer-yarn-N), a T5 model's main window,
+// the main window at 1920x1080 and the export dialog. `--dark` takes them all in the dark theme.
 #pragma once
 
 #include <iosfwd>

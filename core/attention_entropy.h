@@ -4,7 +4,7 @@
 // section 3.4: the temperature keeps attention from spreading out as the context grows) and LongRoPE's
 // sqrt(1 + ln s / ln L) (Ding et al. 2024, arXiv:2402.13753).
 //
-// What is measured, as issue 5 specifies it: the mean entropy of the LAST query's softmax attention over
+// What is measured: the mean entropy of the LAST query's softmax attention over
 // all keys 0 .. N - 1 (causal, itself included), for seeded random queries and keys.
 //
 // Read the curve with this in mind. With independent N(0, I) keys, R(j) k_j is again N(0, I) (a rotation

@@ -3,7 +3,7 @@
 // markers, a hover crosshair and a log/linear toggle for x.
 #pragma once
 
-#include "chart_render.h"
+#include "curve_chart.h"
 #include "figure.h"
 #include "view_data.h"
 

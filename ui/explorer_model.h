@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The state of the context-extension explorer (issue 5): one model's base RoPE configuration, two to
+// The state of the context-extension explorer: one model's base RoPE configuration, two to
 // four scaling variants of it with their parameters, the target context and the "current sequence
 // length" of the dynamic-NTK slider. Variants keep a colour slot for their lifetime, so removing one
 // never recolours the others: every view draws variant `slot` in explorer_variant_color(slot).

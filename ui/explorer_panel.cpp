@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "explorer_panel.h"
 
-#include "chart_render.h"
+#include "figure_style.h"
 #include "log_slider.h"
 #include "presets.h"
 #include "scenario_model.h"

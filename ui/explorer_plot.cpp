@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "explorer_plot.h"
 
-#include "chart_render.h"
+#include "figure_style.h"
 
 #include <QFontMetricsF>
 #include <QPainter>

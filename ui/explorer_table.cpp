@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "explorer_table.h"
 
-#include "chart_render.h"
+#include "figure_style.h"
 #include "explorer_figures.h"
 
 #include <QBrush>

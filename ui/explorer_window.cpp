@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "explorer_window.h"
 
-#include "chart_render.h"
+#include "figure_style.h"
 #include "explorer_panel.h"
 #include "explorer_plot.h"
 #include "explorer_table.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The context-extension explorer (issue 5): a window comparing two to four RoPE scalings of one model on
+// The context-extension explorer: a window comparing two to four RoPE scalings of one model on
 // shared axes. The control panel (explorer_panel.h) sits in a dock; the views are tabs: per-pair scaling,
 // wavelength vs context, angle coverage, dynamic NTK (with the current-length slider), temperature and
 // entropy, relative scores, and the per-pair table. Each view has a short explanation and exports through

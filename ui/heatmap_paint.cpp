@@ -3,7 +3,7 @@
 // renderFigure() for export and by paintEvent() on screen.
 #include "heatmap_view.h"
 
-#include "chart_render.h"
+#include "figure_style.h"
 #include "heatmap_layout.h"
 
 #include <QFontMetricsF>

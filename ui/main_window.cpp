@@ -5,6 +5,7 @@
 #include "autosave.h"
 #include "curve_view.h"
 #include "explorer_window.h"
+#include "figure_style.h"
 #include "heatmap_view.h"
 #include "model_config.h"
 #include "parameter_panel.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The main window from the keyboard: View > Go to View and Help > Keyboard and Mouse.
-#include "chart_render.h"
+#include "curve_chart.h"
 #include "curve_view.h"
 #include "heatmap_view.h"
 #include "main_window.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rotation_view.h"
 
-#include "chart_render.h"
+#include "figure_style.h"
 #include "colormap.h"
 
 #include <QDoubleSpinBox>

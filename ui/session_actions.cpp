@@ -2,6 +2,7 @@
 #include "session_actions.h"
 
 #include "curve_view.h"
+#include "figure_style.h"
 #include "heatmap_view.h"
 #include "input_file.h"
 #include "main_window.h"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "spectrum_view.h"
 
+#include "figure_style.h"
+
 #include <QEvent>
 #include <QLabel>
 #include <QPainter>

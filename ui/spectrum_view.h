@@ -4,7 +4,7 @@
 // per pair and, for YaRN, the ramp that blends interpolation and extrapolation.
 #pragma once
 
-#include "chart_render.h"
+#include "curve_chart.h"
 #include "figure.h"
 #include "view_data.h"
 

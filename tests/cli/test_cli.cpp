@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // End-to-end tests of the `posatlas` command line: the real binary is run and its exit status,
 // stdout (JSON / CSV) and stderr are checked. References for the numbers are named per test.
+#include "cli_support.h"
+#include "test_names.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -23,54 +26,7 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
-
-std::string quote(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-fs::path temp_dir()
-{
-    static const fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("posatlas_cli_tests_" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
-}
-
-Result run(const std::vector<std::string>& args)
-{
-    static int counter = 0;
-    const fs::path out = temp_dir() / ("out" + std::to_string(counter) + ".txt");
-    const fs::path err = temp_dir() / ("err" + std::to_string(counter++) + ".txt");
-    std::string cmd = quote(POSATLAS_EXE);
-    // append() rather than "literal" + std::string: GCC 12 -O2 warns falsely (-Wrestrict) on the latter.
-    for (const auto& a : args)
-        cmd.append(" ").append(quote(a));
-    cmd.append(" >").append(quote(out.string())).append(" 2>").append(quote(err.string())).append(" </dev/null");
-    const int raw = std::system(cmd.c_str());
-    Result r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-}
+using namespace posatlas::test;
 
 json run_json(const std::vector<std::string>& args)
 {
@@ -78,13 +34,6 @@ json run_json(const std::vector<std::string>& args)
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << r.err;
     return json::parse(r.out);
-}
-
-fs::path write_file(const std::string& name, const std::string& text)
-{
-    const fs::path p = temp_dir() / name;
-    std::ofstream(p) << text;
-    return p;
 }
 
 // ------------------------------------------------------------------ every quantity has its keys
@@ -139,7 +88,16 @@ INSTANTIATE_TEST_SUITE_P(
                  {"relative_position", "bucket"}},
         KeysCase{{"compute", "deberta-buckets", "--preset", "deberta-v3-base", "--from", "-3", "--to", "3"},
                  {"relative_position", "bucket"}},
-        KeysCase{{"compute", "sinusoidal", "--preset", "transformer-base", "--length", "3"}, {"matrix"}}));
+        KeysCase{{"compute", "sinusoidal", "--preset", "transformer-base", "--length", "3"}, {"matrix"}}),
+    // The command and the options that pick a variant: rope_frequencies_yarn, t5_buckets_t5_base.
+    [](const ::testing::TestParamInfo<KeysCase>& info) {
+        const std::vector<std::string>& a = info.param.args;
+        std::string name = a.front() == "compute" && a.size() > 1 ? a[1] : a.front();
+        for (std::size_t i = 0; i + 1 < a.size(); ++i)
+            if (a[i] == "--preset" || a[i] == "--rope-type" || a[i] == "--method")
+                name += " " + a[i + 1];
+        return param_name(name);
+    });
 
 TEST(CliNumbers, RopePairsRowsHaveTheDocumentedFieldsAndLlama3Regimes)
 {
@@ -267,6 +225,35 @@ TEST(CliGallery, WritesEveryFigureOfTheStandardSet)
     for (const char* classic : {"sinusoidal-encoding", "rope-long-term-decay", "alibi-bias-per-head", "t5-buckets",
                                 "yarn-spectrum", "llama3-bands", "pi-vs-ntk"})
         EXPECT_NE(r.out.find(classic), std::string::npos) << classic;
+}
+
+// The screenshots are made by the app, not by the test suite; this checks that the command makes them:
+// every picture it lists is a PNG of its window's size, the README's names among them.
+TEST(CliScreenshots, WritesEveryPictureItListsAtItsWindowSize)
+{
+    const fs::path dir = temp_dir() / "screenshots";
+    const Result r = run({"screenshots", "--out", dir.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> listed;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);)
+        listed.push_back(line);
+    for (const char* name : {"main-window", "view-heatmap", "view-curves", "view-rotation", "view-spectrum",
+                             "main-window-alibi", "explorer-1", "explorer-yarn-1", "main-window-t5",
+                             "main-window-wide", "export-dialog"})
+        EXPECT_NE(std::find(listed.begin(), listed.end(), (dir / (std::string(name) + ".png")).string()),
+                  listed.end())
+            << name;
+    for (const std::string& path : listed) {
+        const auto [width, height] = png_size(slurp(path));
+        EXPECT_GT(width, 100u) << path;
+        EXPECT_GT(height, 100u) << path;
+    }
+    EXPECT_EQ(png_size(slurp(dir / "main-window.png")), std::make_pair(1280u, 720u));
+    EXPECT_EQ(png_size(slurp(dir / "main-window-wide.png")), std::make_pair(1920u, 1080u));
+    EXPECT_EQ(png_size(slurp(dir / "explorer-1.png")), std::make_pair(1400u, 900u));
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()),
+              static_cast<std::ptrdiff_t>(listed.size()));
 }
 
 // ------------------------------------------------------------------ numbers

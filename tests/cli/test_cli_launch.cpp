@@ -3,6 +3,8 @@
 // on the command line routed to the GUI rather than taken for commands, and the bash completion script
 // generated from the parser's own option sets. Each test runs the real binary with an environment it
 // controls (fork + execv), not the one ctest gives the other CLI tests.
+#include "cli_support.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,36 +25,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-    int status = -1; // exit status, or 128 + signal
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-fs::path temp_dir()
-{
-    static const fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("posatlas_launch_tests_" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
-}
+using namespace posatlas::test;
 
 // Runs `program args...` with the variables in `unset` removed from the environment.
 Result run_with_env(const std::string& program, const std::vector<std::string>& args,
                     const std::vector<std::string>& unset)
 {
     static int counter = 0;
-    const fs::path out = temp_dir() / ("out" + std::to_string(counter) + ".txt");
-    const fs::path err = temp_dir() / ("err" + std::to_string(counter++) + ".txt");
+    const fs::path out = temp_dir() / ("env_out" + std::to_string(counter) + ".txt");
+    const fs::path err = temp_dir() / ("env_err" + std::to_string(counter++) + ".txt");
     const pid_t pid = ::fork();
     if (pid == 0) {
         for (const auto& name : unset)

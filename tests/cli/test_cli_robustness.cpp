@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The real `posatlas` binary against hostile input and failing outputs: every case must end quickly with
 // exit status 2 and one line on stderr (or succeed where the input is fine), never crash, hang or exit 1.
+#include "cli_support.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -19,66 +21,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-    double seconds = 0;
-};
+using posatlas::test::Result;
+using posatlas::test::slurp;
+using posatlas::test::temp_dir;
+using posatlas::test::write_file;
 
-std::string quote(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-fs::path temp_dir()
-{
-    static const fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("posatlas_cli_robust_" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
-    return dir;
-}
-
-fs::path write_file(const std::string& name, const std::string& bytes)
-{
-    const fs::path p = temp_dir() / name;
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p;
-}
-
-// Runs the binary with a 60 s timeout (coreutils `timeout`: a hang fails the test instead of the suite).
-// `stdout_to` replaces the captured stdout (e.g. /dev/full).
+// Runs the binary with a 60 s timeout (a hang fails the test instead of the suite). `stdout_to` replaces
+// the captured stdout (e.g. /dev/full).
 Result run(const std::vector<std::string>& args, const std::string& stdout_to = {})
 {
-    static int counter = 0;
-    const fs::path out = temp_dir() / ("out" + std::to_string(counter) + ".txt");
-    const fs::path err = temp_dir() / ("err" + std::to_string(counter++) + ".txt");
-    std::string cmd = "timeout -s KILL 60 ";
-    cmd.append(quote(POSATLAS_EXE));
-    for (const auto& a : args)
-        cmd.append(" ").append(quote(a));
-    cmd.append(" >").append(quote(stdout_to.empty() ? out.string() : stdout_to));
-    cmd.append(" 2>").append(quote(err.string())).append(" </dev/null");
-    const auto t0 = std::chrono::steady_clock::now();
-    const int raw = std::system(cmd.c_str());
-    Result r;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-    r.out = stdout_to.empty() ? slurp(out) : std::string();
-    r.err = slurp(err);
-    return r;
+    return posatlas::test::run(args, {stdout_to, 60});
 }
 
 bool one_line(const std::string& s)

@@ -10,6 +10,7 @@
 #include "rope.h"
 #include "rope_scaling.h"
 #include "t5_buckets.h"
+#include "test_names.h"
 #include "validation.h"
 
 #include <gtest/gtest.h>
@@ -58,7 +59,10 @@ TEST_P(RopeMatrix, EveryCellEqualsTheDirectScore)
 }
 
 INSTANTIATE_TEST_SUITE_P(Content, RopeMatrix,
-                         ::testing::Values(ContentKind::Ones, ContentKind::Fixed, ContentKind::Random));
+                         ::testing::Values(ContentKind::Ones, ContentKind::Fixed, ContentKind::Random),
+                         [](const ::testing::TestParamInfo<ContentKind>& info) {
+                             return posatlas::test::param_name(content_kind_id(info.param));
+                         });
 
 TEST(Matrix, WindowIsTheMatchingBlockOfTheFullMatrix)
 {

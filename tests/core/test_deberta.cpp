@@ -5,6 +5,7 @@
 // of make_log_bucket_position with float32 tensor semantics (struct.pack('f') after every op), run
 // here; buckets are integers, compared exactly.
 #include "deberta.h"
+#include "test_names.h"
 #include "types.h"
 
 #include <gtest/gtest.h>
@@ -50,7 +51,12 @@ INSTANTIATE_TEST_SUITE_P(
         BucketCase{512, 512, -1000, -759}, BucketCase{512, 512, 4096, 1279},
         // position_buckets 256, max_relative_positions 1024
         BucketCase{256, 1024, 130, 129}, BucketCase{256, 1024, 200, 156}, BucketCase{256, 1024, 1000, 254},
-        BucketCase{256, 1024, -4096, -340}));
+        BucketCase{256, 1024, -4096, -340}),
+    [](const ::testing::TestParamInfo<BucketCase>& info) { // Buckets256_Max512_At_minus128
+        const BucketCase& c = info.param;
+        return "Buckets" + std::to_string(c.bucket_size) + "_Max" + std::to_string(c.max_position) + "_At_" +
+               posatlas::test::signed_name(c.rel);
+    });
 
 TEST(DebertaBuckets, OddSymmetricAndMonotone)
 {

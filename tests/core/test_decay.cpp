@@ -195,7 +195,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(DistanceCase{0, 2, true}, DistanceCase{1, 2, false}, DistanceCase{10, 11, true},
                       DistanceCase{10, 100, false}, DistanceCase{11, 2, true}, DistanceCase{1000, 500, true},
                       DistanceCase{1000, 500, false}, DistanceCase{1'000'000, 1000, true},
-                      DistanceCase{100'000'000, 4096, true}, DistanceCase{100'000'000, 4096, false}));
+                      DistanceCase{100'000'000, 4096, true}, DistanceCase{100'000'000, 4096, false}),
+    [](const ::testing::TestParamInfo<DistanceCase>& info) { // Max1000_Points500_Log
+        const DistanceCase& c = info.param;
+        return "Max" + std::to_string(c.max_distance) + "_Points" + std::to_string(c.max_points) +
+               (c.log_spaced ? "_Log" : "_Linear");
+    });
 
 TEST(RopeDecay, DistancesLogSpacingIsDenseNearZero)
 {

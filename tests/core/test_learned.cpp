@@ -4,6 +4,7 @@
 // .npy format spec); entry (p, c) of every good table is p + c / 4, exact in float32 and float64, so
 // loads compare exactly.
 #include "learned.h"
+#include "test_names.h"
 #include "types.h"
 
 #include <gtest/gtest.h>
@@ -127,7 +128,10 @@ INSTANTIATE_TEST_SUITE_P(Malformed, LearnedTableBadFiles,
                                            BadFile{"learned_mixed_header.csv", "line 1, column 1"},
                                            BadFile{"learned_header_only.csv", "no data rows"},
                                            BadFile{"does_not_exist.csv", "cannot open the file"},
-                                           BadFile{"make_learned_tables.py", "expected a .csv or .npy"}));
+                                           BadFile{"make_learned_tables.py", "expected a .csv or .npy"}),
+                         [](const ::testing::TestParamInfo<BadFile>& info) { // learned_nan_csv
+                             return posatlas::test::param_name(info.param.name);
+                         });
 
 TEST(LearnedTable, EveryTruncationOfAnNpyFileIsACleanError)
 {
@@ -136,7 +140,7 @@ TEST(LearnedTable, EveryTruncationOfAnNpyFileIsACleanError)
     std::ifstream in(data("learned_4x3_f8.npy"), std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     ASSERT_EQ(bytes.size(), 224u);
-    const auto path = std::filesystem::temp_directory_path() / "posatlas_h2_truncated.npy";
+    const auto path = std::filesystem::temp_directory_path() / "posatlas_truncated_prefix.npy";
     for (std::size_t n = 0; n < bytes.size(); ++n) {
         {
             std::ofstream out(path, std::ios::binary | std::ios::trunc);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Scenario <-> JSON round trip and error messages (session files and saved settings depend on it).
 #include "scenario_json.h"
+#include "test_names.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -83,6 +84,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCase{json{{"alibi", {{"bias", "sideways"}}}}, "alibi.bias"},
                       BadCase{json{{"t5", 3}}, "t5"},
                       BadCase{json{{"content", {{"seed", -1}}}}, "content.seed"},
-                      BadCase{json{{"head", 1e12}}, "head"}));
+                      BadCase{json{{"head", 1e12}}, "head"}),
+    [](const ::testing::TestParamInfo<BadCase>& info) { // rope_rope_theta
+        return posatlas::test::param_name(info.param.key);
+    });
 
 } // namespace

@@ -67,7 +67,12 @@ INSTANTIATE_TEST_SUITE_P(
                 {-0.5063656411097588, -0.997494716382292, 0.21378066605529883, 0.009999833334166656,
                  0.8623188722876839, -0.07074101207510891, 0.9768816851701914, 0.9999500004166653}},
         // d = 2: t2t's max(n - 1, 1) guard gives the single frequency 1.
-        RowCase{SinusoidalLayout::Split, 2, 5, {-0.9589242746631385, 0.28366218546322625}}));
+        RowCase{SinusoidalLayout::Split, 2, 5, {-0.9589242746631385, 0.28366218546322625}}),
+    [](const ::testing::TestParamInfo<RowCase>& info) { // Interleaved_Dim8_Position3
+        const RowCase& c = info.param;
+        return std::string(c.layout == SinusoidalLayout::Interleaved ? "Interleaved" : "Split") + "_Dim" +
+               std::to_string(c.dim) + "_Position" + std::to_string(c.position);
+    });
 
 TEST(Sinusoidal, DotProductDependsOnlyOnOffset)
 {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// QtTest for the context-extension explorer (issue 5): adding and removing methods, a config.json import,
+// QtTest for the context-extension explorer: adding and removing methods, a config.json import,
 // the dynamic-NTK length slider, the per-pair table and its CSV, the Llama 3.1 regime boundary labels and
 // offscreen rendering of every view. Reference numbers are computed with python3 re-implementing
 // transformers modeling_rope_utils.py (v4.45+ _compute_llama3_parameters / _compute_dynamic_ntk_parameters),
-// not with our code. Set POSATLAS_SHOT_DIR to write the window screenshots (h8_*.png).
+// not with our code.
 #include "explorer_figures.h"
 #include "explorer_panel.h"
 #include "explorer_plot.h"
@@ -101,7 +101,6 @@ private slots:
     void invalidParametersReportedPerVariant();
     void mainWindowOpensOneExplorer();
     void nonRopeScenarioSeedsLlama31();
-    void screenshots();
 };
 
 void ExplorerTest::addRemoveChangesSeriesCount()
@@ -382,32 +381,6 @@ void ExplorerTest::nonRopeScenarioSeedsLlama31()
     ExplorerWindow* e = mw.openExplorer();
     QCOMPARE(e->model()->modelName(), QStringLiteral("Llama 3.1 8B"));
     QCOMPARE(e->model()->modelParams().rope_theta, 500000.0);
-}
-
-void ExplorerTest::screenshots()
-{
-    const QString dir = qEnvironmentVariable("POSATLAS_SHOT_DIR");
-    if (dir.isEmpty())
-        QSKIP("POSATLAS_SHOT_DIR not set");
-    QDir().mkpath(dir);
-    struct Shot {
-        const char* preset;
-        const char* name;
-    };
-    for (const Shot& s : {Shot{"llama-3.1-8b", "llama31"}, Shot{"yarn-llama-2-7b-64k", "yarn_llama2"}}) {
-        ExplorerWindow w;
-        w.resize(1400, 900);
-        w.show();
-        QVERIFY(w.loadPreset(QString::fromLatin1(s.preset)));
-        QVERIFY(wait_all(w));
-        for (int t = 0; t < w.tabs()->count(); ++t) {
-            w.tabs()->setCurrentIndex(t);
-            QCoreApplication::processEvents();
-            const QImage img = w.grab().toImage();
-            QVERIFY(img.save(QDir(dir).filePath(
-                QStringLiteral("h8_%1_%2.png").arg(QString::fromLatin1(s.name)).arg(t + 1))));
-        }
-    }
 }
 
 QTEST_MAIN(ExplorerTest)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Figure and data export, sessions and the command line's `posatlas export` against the GUI's own
-// export (issue 4), under QT_QPA_PLATFORM=offscreen.
-// Set POSATLAS_SHOTS_DIR to also save the export dialog and a few exported files there.
+// export, under QT_QPA_PLATFORM=offscreen.
 #include "curve_view.h"
 #include "export_dialog.h"
 #include "figure_export.h"
@@ -13,6 +12,7 @@
 #include "session_actions.h"
 #include "settings.h"
 #include "spectrum_view.h"
+#include "gui_support.h"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -38,21 +38,9 @@
 
 using namespace posatlas;
 using namespace posatlas::ui;
+using namespace posatlas::test;
 
 namespace {
-
-constexpr int kJobTimeoutMs = 60000; // Debug build on shared cores: generous
-
-bool waitIdle(ComputeScheduler* s)
-{
-    // Idle = nothing debounced and nothing awaited; let the debounce timer fire first.
-    QTest::qWait(60);
-    QElapsedTimer t;
-    t.start();
-    while (s->busy() && t.elapsed() < kJobTimeoutMs)
-        QTest::qWait(10);
-    return !s->busy();
-}
 
 QByteArray readAll(const QString& path)
 {
@@ -95,16 +83,6 @@ PixelDiff comparePixels(const QImage& a0, const QImage& b0, int tolerance)
         }
     }
     return d;
-}
-
-QImage renderToImage(const Figure& figure, QSize size = {800, 520})
-{
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    figure.renderFigure(painter, QRectF(QPointF(0, 0), QSizeF(size)), RenderOptions{});
-    painter.end();
-    return image;
 }
 
 // A scenario far from the defaults, so that a session that forgot a field would show.
@@ -192,15 +170,6 @@ private:
         return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     }
 
-    void saveShot(const QString& name, const QString& file)
-    {
-        const QString dir = qEnvironmentVariable("POSATLAS_SHOTS_DIR");
-        if (!dir.isEmpty()) {
-            QFile::remove(dir + QStringLiteral("/h7_") + name);
-            QFile::copy(file, dir + QStringLiteral("/h7_") + name);
-        }
-    }
-
     std::unique_ptr<MainWindow> m_window; // customised once, shared by the export tests
 
 private slots:
@@ -240,7 +209,6 @@ private slots:
         // The heatmap's title is the figure's own.
         const QByteArray heat = readAll(written[0]);
         QVERIFY(heat.contains(m_window->heatmapView()->figureTitle().toHtmlEscaped().toUtf8()));
-        saveShot(QStringLiteral("export_spectrum.svg"), written[3]);
     }
 
     void pdfHasRequestedPageSize()
@@ -263,7 +231,6 @@ private slots:
                      qPrintable(QString::number(box.height())));
             QVERIFY(pdf.contains("/Title"));
             QVERIFY(pdf.contains("PosAtlas scenario")); // XMP dc:description
-            saveShot(QStringLiteral("export_curves_%1.pdf").arg(size.width()), r.path);
         }
     }
 
@@ -290,7 +257,6 @@ private slots:
             QVERIFY(
                 reader.text(QStringLiteral("Description")).contains(QStringLiteral("PosAtlas scenario: {")));
         }
-        saveShot(QStringLiteral("export_spectrum.png"), path(QStringLiteral("spectrum-192.png")));
     }
 
     void csvHasDocumentedHeader()
@@ -551,12 +517,6 @@ private slots:
         QVERIFY2(rc == 0, err.constData());
 
         const QImage gui(r.path), headless(cli);
-        {
-            const QString tag =
-                QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_'));
-            saveShot(QStringLiteral("cli_%1.png").arg(tag), cli);
-            saveShot(QStringLiteral("gui_%1.png").arg(tag), r.path);
-        }
         QCOMPARE(headless.size(), QSize(static_cast<int>(std::lround(width * dpi / 96.0)),
                                         static_cast<int>(std::lround(height * dpi / 96.0))));
         QCOMPARE(gui.size(), headless.size());
@@ -655,13 +615,6 @@ private slots:
         QCOMPARE(r2.path, r.path);
         QCOMPARE(r2.options.size, r.options.size);
         QCOMPARE(r2.options.render.dark, true);
-
-        const QString dir = qEnvironmentVariable("POSATLAS_SHOTS_DIR");
-        if (!dir.isEmpty()) {
-            dialog.show();
-            QTest::qWait(50);
-            QVERIFY(dialog.grab().save(dir + QStringLiteral("/h7_export_dialog.png")));
-        }
     }
 
     void copyFigurePutsImageAndSvgOnTheClipboard()

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // GUI behaviour under QT_QPA_PLATFORM=offscreen: model + undo, the compute scheduler, the parameter
 // panel and the main window with its docks, presets and config import.
-// Set POSATLAS_SHOTS_DIR to also save screenshots of the main window (1280 x 720) there.
 #include "alibi.h"
 #include "compute_scheduler.h"
 #include "curve_view.h"
+#include "figure_style.h"
 #include "heatmap_view.h"
 #include "log_slider.h"
 #include "main_window.h"
@@ -15,6 +15,7 @@
 #include "settings.h"
 #include "spectrum_view.h"
 #include "t5_buckets.h"
+#include "gui_support.h"
 #include "view_jobs.h"
 
 #include <QApplication>
@@ -25,6 +26,7 @@
 #include <QPainter>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QStyle>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -36,20 +38,9 @@
 
 using namespace posatlas;
 using namespace posatlas::ui;
+using namespace posatlas::test;
 
 namespace {
-
-constexpr int kJobTimeoutMs = 60000; // Debug build, two shared cores: generous
-
-QImage renderToImage(const Figure& figure, QSize size = {800, 520})
-{
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    figure.renderFigure(painter, QRectF(QPointF(0, 0), QSizeF(size)), RenderOptions{});
-    painter.end();
-    return image;
-}
 
 // Number of distinct colours, capped: "not one colour" and "has real content" checks.
 int distinctColors(const QImage& image, int cap = 64)
@@ -64,16 +55,6 @@ int distinctColors(const QImage& image, int cap = 64)
         }
     }
     return static_cast<int>(seen.size());
-}
-
-void saveShot(QWidget* widget, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("POSATLAS_SHOTS_DIR");
-    if (dir.isEmpty())
-        return;
-    // Qt Charts lays out (and elides) titles on a posted LayoutRequest: let it run before grabbing.
-    QTest::qWait(50);
-    QVERIFY(widget->grab().save(dir + QStringLiteral("/h4_") + name + QStringLiteral(".png")));
 }
 
 } // namespace
@@ -97,17 +78,6 @@ private:
             qWarning("window not exposed");
         waitIdle(w->scheduler());
         return w;
-    }
-
-    static bool waitIdle(ComputeScheduler* s)
-    {
-        // Idle = nothing debounced and nothing awaited; give the debounce timer a chance to fire first.
-        QTest::qWait(60);
-        QElapsedTimer t;
-        t.start();
-        while (s->busy() && t.elapsed() < kJobTimeoutMs)
-            QTest::qWait(10);
-        return !s->busy();
     }
 
 private slots:
@@ -553,7 +523,6 @@ private slots:
         // Every view shows the restored scenario, not the one before the undo.
         QVERIFY2(w->curveView()->data().title.contains(QStringLiteral("θ 10000")),
                  qPrintable(w->curveView()->data().title));
-        saveShot(w.get(), QStringLiteral("main_default"));
     }
 
     void everyPresetLoadsAndRendersEveryView_data()
@@ -586,21 +555,6 @@ private slots:
             QVERIFY(!w->rotationView()->data().theta.empty());
             QVERIFY(!w->spectrumView()->data().pair.empty());
         }
-        if (id == QStringLiteral("llama-3.1-8b") || id == QStringLiteral("bloom-560m") ||
-            id == QStringLiteral("t5-base")) {
-            w->setComputeHiddenViews(false);
-            saveShot(w, QStringLiteral("preset_") + id);
-            if (w->model()->scenario().method == Method::RoPE) {
-                // The tabbed views: rotation and spectrum in front.
-                w->dock(ViewKind::Rotation)->raise();
-                w->dock(ViewKind::Spectrum)->raise();
-                QVERIFY(waitIdle(w->scheduler()));
-                saveShot(w, QStringLiteral("preset_") + id + QStringLiteral("_rotation_spectrum"));
-                w->dock(ViewKind::Heatmap)->raise();
-                w->dock(ViewKind::Curves)->raise();
-            }
-            w->setComputeHiddenViews(true);
-        }
     }
 
     void configImportAppliesValues()
@@ -631,7 +585,6 @@ private slots:
         QCOMPARE(w->parameterPanel()->slider(param(Method::RoPE, "rope_theta"))->value(), 500000.0);
         QVERIFY(w->parameterPanel()->isRowVisible(param(Method::RoPE, "low_freq_factor")));
         QVERIFY(waitIdle(w->scheduler()));
-        saveShot(w.get(), QStringLiteral("import"));
         // One undo step takes all of it back.
         w->model()->undoStack()->undo();
         QCOMPARE(w->model()->scenario().params<RopeParams>().rope_theta, 10000.0);
@@ -731,14 +684,24 @@ private slots:
         QVERIFY((s == *back));
     }
 
-    void darkThemeScreenshot()
+    // View > Dark Theme darkens the application and the figures, and the next start is dark too.
+    void darkThemeDarkensTheFiguresAndIsRemembered()
     {
-        auto w = makeWindow(QStringLiteral("dark"));
-        w->setDarkTheme(true);
-        QVERIFY(waitIdle(w->scheduler()));
-        QTest::qWait(50);
-        saveShot(w.get(), QStringLiteral("main_dark"));
-        w->setDarkTheme(false);
+        {
+            auto w = makeWindow(QStringLiteral("dark"));
+            w->setDarkTheme(true);
+            QVERIFY(waitIdle(w->scheduler()));
+            QVERIFY(palette_is_dark(QApplication::palette()));
+            QVERIFY(palette_is_dark(w->heatmapView()->palette()));
+            const QImage shown = w->heatmapView()->grab().toImage();
+            QCOMPARE(shown.pixelColor(1, 1), figure_colors(true).background);
+        }
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        QVERIFY(!palette_is_dark(QApplication::palette()));
+        auto again = makeWindow(QStringLiteral("dark"));
+        QVERIFY(palette_is_dark(QApplication::palette()));
+        again->setDarkTheme(false);
+        QVERIFY(!palette_is_dark(QApplication::palette()));
     }
 
     void cleanupTestCase() { m_presetWindow.reset(); }

@@ -3,13 +3,14 @@
 // from the keys, the curves have a keyboard crosshair, Help > Keyboard and Mouse lists every shortcut of
 // the menus, menus have mnemonics, and every control meets WCAG 2.1 AA contrast in both themes
 // (text 4.5:1, a control's graphics 3:1; relative luminance and ratio as defined by WCAG 2.1, 1.4.3/1.4.11).
-#include "chart_render.h"
 #include "compute_scheduler.h"
+#include "curve_chart.h"
 #include "curve_view.h"
 #include "heatmap_view.h"
 #include "main_window.h"
 #include "rotation_view.h"
 #include "scenario_model.h"
+#include "gui_support.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
@@ -29,18 +30,9 @@
 
 using namespace posatlas;
 using namespace posatlas::ui;
+using namespace posatlas::test;
 
 namespace {
-
-bool waitIdle(ComputeScheduler* s)
-{
-    QTest::qWait(60);
-    QElapsedTimer t;
-    t.start();
-    while (s->busy() && t.elapsed() < 60000)
-        QTest::qWait(10);
-    return !s->busy();
-}
 
 // WCAG 2.1 relative luminance of an sRGB colour.
 double luminance(const QColor& c)

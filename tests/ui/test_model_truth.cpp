@@ -11,7 +11,8 @@
 #include "scenario_json.h"
 #include "scenario_model.h"
 #include "spectrum_view.h"
-#include "chart_render.h"
+#include "curve_chart.h"
+#include "figure_style.h"
 #include "decay.h"
 #include "rope_scaling.h"
 #include "view_jobs.h"
@@ -21,6 +22,7 @@
 #include "heatmap_view.h"
 #include "rotation_view.h"
 #include "attention_logits.h"
+#include "gui_support.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -33,10 +35,9 @@
 
 using namespace posatlas;
 using namespace posatlas::ui;
+using namespace posatlas::test;
 
 namespace {
-
-constexpr int kJobTimeoutMs = 60000;
 
 const char* const kShippedConfigs[] = {"llama_tiny.json", "gemma3_12b.json", "gemma3_tiny_v5.json",
                                         "qwen2_vl_7b.json", "qwen2.5_7b_yarn4.json"};
@@ -54,16 +55,6 @@ Scenario viewingChoices(const Scenario& current)
     s.content = current.content;
     s.head = current.head;
     return s;
-}
-
-bool waitIdle(ComputeScheduler* s)
-{
-    QTest::qWait(60);
-    QElapsedTimer t;
-    t.start();
-    while (s->busy() && t.elapsed() < kJobTimeoutMs)
-        QTest::qWait(10);
-    return !s->busy();
 }
 
 QByteArray dump(const Scenario& s)

@@ -2,9 +2,9 @@
 // Reliability of the UI library under hostile input: tick placement for degenerate ranges (which used
 // to loop forever), writers on a full disk (which used to report success and truncate the file), session
 // and settings files that are too deep, devices, FIFOs, or carry out-of-range values, and raster budgets.
-#include "chart_render.h"
 #include "curve_view.h"
 #include "figure_export.h"
+#include "figure_style.h"
 #include "heatmap_view.h"
 #include "session.h"
 #include "settings.h"

@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "presets.h"
 #include "scenario_model.h"
+#include "gui_support.h"
 
 #include <QAction>
 #include <QApplication>
@@ -28,6 +29,7 @@
 
 using namespace posatlas;
 using namespace posatlas::ui;
+using namespace posatlas::test;
 
 namespace {
 
@@ -37,7 +39,7 @@ const qint64 kWalkMs = qEnvironmentVariableIntValue("POSATLAS_SOAK_MS") > 0
                            : 20000;
 // Measured with the undo history cleared at each checkpoint (it grows by design). Observed: +0.2 to
 // +4.0 MiB over ~600 steps of the second half, depending on the steps the seeded walk times into (not
-// yet explained: caches that level off, or a slow leak of a few KiB per step; see the project notes).
+// yet explained: caches that level off, or a slow leak of a few KiB per step).
 // The bound catches a leak of ~30 KiB per step without failing at random on what was observed.
 constexpr double kMaxSecondHalfGrowth = 16.0 * 1024 * 1024; // bytes in use, in the canonical state below
 
@@ -59,15 +61,8 @@ double residentBytes()
 #endif
 }
 
-bool waitIdle(ComputeScheduler* s, int timeoutMs = 30000)
-{
-    QTest::qWait(40);
-    QElapsedTimer t;
-    t.start();
-    while (s->busy() && t.elapsed() < timeoutMs)
-        QTest::qWait(10);
-    return !s->busy();
-}
+// The walk waits for the scheduler at most this long at a time, letting its debounce timer fire first.
+constexpr int kIdleTimeoutMs = 30000, kSettleMs = 40;
 
 } // namespace
 
@@ -87,7 +82,7 @@ private slots:
         w.resize(1280, 720);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(waitIdle(w.scheduler()));
+        QVERIFY(waitIdle(w.scheduler(), kIdleTimeoutMs, kSettleMs));
 
         std::mt19937 rng(20261130); // seeded: a failure replays
         auto pick = [&rng](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
@@ -149,7 +144,7 @@ private slots:
             // The undo history grows by design (two scenarios per step, up to several KiB with LongRoPE
             // factor lists): measured without it, what is left growing is a leak.
             model->undoStack()->clear();
-            waitIdle(w.scheduler());
+            waitIdle(w.scheduler(), kIdleTimeoutMs, kSettleMs);
             // A superseded job can still be finishing on a worker (it stops at its next cancel check,
             // much later on a loaded machine) and holds its matrices until then: the scheduler no longer
             // waits for it, but the measurement must. Then wait for a steady reading.
@@ -201,7 +196,7 @@ private slots:
         for (ViewKind k : kAllViewKinds)
             w.dock(k)->show();
         QVERIFY(model->setMethod(Method::RoPE));
-        QVERIFY(waitIdle(w.scheduler()));
+        QVERIFY(waitIdle(w.scheduler(), kIdleTimeoutMs, kSettleMs));
         QVERIFY(w.scheduler()->generation(ViewKind::Heatmap) > 0);
     }
 };

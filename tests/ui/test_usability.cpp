@@ -101,8 +101,6 @@ private slots:
             left = std::min(left, d->geometry().left());
             right = std::max(right, d->geometry().right());
         }
-        if (const QString dir = qEnvironmentVariable("POSATLAS_SHOTS_DIR"); !dir.isEmpty())
-            QVERIFY(w->grab().save(QStringLiteral("%1/wide-%2.png").arg(dir).arg(size.width())));
         const double share = static_cast<double>(right - left) / w->width();
         QVERIFY2(share >= 0.65, qPrintable(QStringLiteral("views get %1 of the width").arg(share)));
         QVERIFY(w->parameterPanel()->width() <= MainWindow::kMaxPanelWidth);

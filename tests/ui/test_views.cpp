@@ -3,9 +3,10 @@
 // renders through renderFigure() into a QImage, and the pixels are checked. Reference colours are
 // matplotlib 3.6's tables (lib/matplotlib/_cm_listed.py, lib/matplotlib/_cm.py::_coolwarm_data)
 // converted to hex the way matplotlib.colors.to_hex does (round(channel * 255)), computed with a
-// separate python3 script, not with our code. Set POSATLAS_SHOT_DIR to keep the rendered PNGs.
+// separate python3 script, not with our code.
 #include "colormap.h"
 #include "curve_view.h"
+#include "figure_style.h"
 #include "heatmap_view.h"
 #include "rotation_view.h"
 #include "spectrum_view.h"
@@ -49,15 +50,6 @@ QImage render(const Figure& figure, QSize size, const RenderOptions& options = {
     figure.renderFigure(painter, QRectF(QPointF(0, 0), QSizeF(size)), options);
     painter.end();
     return image;
-}
-
-void save_shot(const QImage& image, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("POSATLAS_SHOT_DIR");
-    if (dir.isEmpty())
-        return;
-    QDir().mkpath(dir);
-    QVERIFY2(image.save(QDir(dir).filePath(QStringLiteral("h5_%1.png").arg(name))), qPrintable(name));
 }
 
 int count_near(const QImage& image, QColor c, int tolerance)
@@ -144,7 +136,7 @@ private slots:
     void curveCrosshair();
     void spectrumRender();
     void heatmapHighDpi();
-    void widgetsAt720p();
+    void heatmapWidgetAt720p();
 };
 
 // ----------------------------------------------------------------- colour maps
@@ -279,7 +271,6 @@ void ViewsTest::heatmapRenderedCell()
     const QSize size(900, 600);
     const RenderOptions options;
     const QImage image = render(view, size, options);
-    save_shot(image, QStringLiteral("heatmap_gradient"));
     QVERIFY(distinct_colors(image) > 64);
     const QList<QRectF> rects = view.heatmapRects(QRectF(QPointF(0, 0), QSizeF(size)), options);
     QCOMPARE(rects.size(), 1);
@@ -346,7 +337,6 @@ void ViewsTest::heatmapSmallMultiples()
     view.setData(data);
     const QSize size(1000, 640);
     const QImage image = render(view, size, {false, 1.0, QStringLiteral("ALiBi, causal, 8 heads, seq 32")});
-    save_shot(image, QStringLiteral("heatmap_small_multiples"));
     const QList<QRectF> rects =
         view.heatmapRects(QRectF(QPointF(0, 0), QSizeF(size)), {false, 1.0, QStringLiteral("x")});
     QCOMPARE(rects.size(), 6);
@@ -415,7 +405,6 @@ void ViewsTest::heatmapHoverReadout()
     QVERIFY2(readout.contains(QStringLiteral("query position i = 1003")), qPrintable(readout));
     QVERIFY2(readout.contains(QStringLiteral("key position j = 2007")), qPrintable(readout));
     QVERIFY2(readout.contains(QStringLiteral("logit = 307")), qPrintable(readout));
-    save_shot(view.grab().toImage(), QStringLiteral("heatmap_widget_hover"));
 }
 
 void ViewsTest::heatmapDownsampledExtent()
@@ -430,7 +419,6 @@ void ViewsTest::heatmapDownsampledExtent()
     QCOMPARE(view.viewport().row0, 0.0);
     QCOMPARE(view.viewport().rows, 1000.0);
     QCOMPARE(view.viewport().cols, 1000.0);
-    save_shot(render(view, QSize(700, 500)), QStringLiteral("heatmap_downsampled"));
 }
 
 void ViewsTest::heatmapDark()
@@ -439,7 +427,6 @@ void ViewsTest::heatmapDark()
     view.setData({QStringLiteral("RoPE logits · causal · dark"), {{causal_logits(48), {}}}});
     const QImage image =
         render(view, QSize(960, 640), {true, 1.5, QStringLiteral("dark theme, font scale 1.5")});
-    save_shot(image, QStringLiteral("heatmap_dark"));
     QCOMPARE(image.pixelColor(1, 1), figure_colors(true).background);
     QVERIFY(distinct_colors(image) > 100);
 }
@@ -476,14 +463,12 @@ void ViewsTest::rotationRender()
     RotationView view;
     view.setData(rotation_data(7.0, 3.0));
     const QImage image = render(view, QSize(1100, 560), {false, 1.0, QStringLiteral("m = 7, n = 3")});
-    save_shot(image, QStringLiteral("rotation"));
     QVERIFY(distinct_colors(image) > 50);
     QCOMPARE(count_near(image, Qt::magenta, 0), 0);
     // The query, key and relative-angle colours all appear (arrows, arcs, legend).
     for (int role = 0; role < 3; ++role)
         QVERIFY2(count_near(image, series_color(role, false), 10) > 40, qPrintable(QString::number(role)));
     const QImage dark = render(view, QSize(800, 700), {true, 1.3, {}});
-    save_shot(dark, QStringLiteral("rotation_dark_tall"));
     QCOMPARE(dark.pixelColor(1, 1), figure_colors(true).background);
     QVERIFY(distinct_colors(dark) > 50);
 }
@@ -549,10 +534,6 @@ void ViewsTest::curveRender()
     view.setLogX(logX);
     QCOMPARE(view.logX(), logX);
     const QImage image = render(view, QSize(900, 560), {dark, 1.0, QStringLiteral("caption line")});
-    save_shot(image, QStringLiteral("curve_%1")
-                         .arg(QString::fromLatin1(QTest::currentDataTag())
-                                  .replace(QLatin1Char(' '), QLatin1Char('_'))
-                                  .remove(QLatin1Char(','))));
     QVERIFY(distinct_colors(image) > 30);
     QCOMPARE(count_near(image, Qt::magenta, 0), 0);
     QVERIFY2(count_near(image, series_color(0, dark), 30) > 200, "first series drawn");
@@ -601,7 +582,6 @@ void ViewsTest::curveCrosshair()
     QVERIFY2(std::abs(x - 45.0) < 0.5, qPrintable(readout));
     QVERIFY2(std::abs(match.captured(2).toDouble() - 2 * x) < 0.1, qPrintable(readout));
     QCOMPARE(match.captured(3), QStringLiteral("4"));
-    save_shot(view.grab().toImage(), QStringLiteral("widget_curve_crosshair"));
 }
 
 void ViewsTest::spectrumRender()
@@ -632,12 +612,10 @@ void ViewsTest::spectrumRender()
     view.setData(s);
     QCOMPARE(view.figureTitle(), QStringLiteral("RoPE spectrum · base 10000 · d 128 · yarn · factor 16"));
     const QImage image = render(view, QSize(900, 760), {false, 1.0, QStringLiteral("caption")});
-    save_shot(image, QStringLiteral("spectrum"));
     QVERIFY(distinct_colors(image) > 30);
     QCOMPARE(count_near(image, Qt::magenta, 0), 0);
     QVERIFY(count_near(image, series_color(1, false), 30) > 150); // the scaled wavelengths
     const QImage dark = render(view, QSize(900, 760), {true, 1.4, {}});
-    save_shot(dark, QStringLiteral("spectrum_dark"));
     QCOMPARE(dark.pixelColor(1, 1), figure_colors(true).background);
 }
 
@@ -655,7 +633,6 @@ void ViewsTest::heatmapHighDpi()
         QPainter painter(&image);
         view.renderFigure(painter, QRectF(QPointF(0, 0), QSizeF(logical)), {});
     }
-    save_shot(image, QStringLiteral("heatmap_dpr2"));
     QCOMPARE(count_near(image, Qt::magenta, 0), 0);
     const QRectF heat = view.heatmapRects(QRectF(QPointF(0, 0), QSizeF(logical)), {}).front();
     const QPoint centre(static_cast<int>(2 * (heat.left() + 5.5 * heat.width() / 8)),
@@ -663,64 +640,13 @@ void ViewsTest::heatmapHighDpi()
     QCOMPARE(QColor(image.pixel(centre)).name(), QColor(colormap_table(Colormap::Viridis)[85]).name());
 }
 
-void ViewsTest::widgetsAt720p()
+void ViewsTest::heatmapWidgetAt720p()
 {
-    // The views as docks of a 1280 x 720 window would show them (grab() paints the widget itself).
+    // The heatmap as the dock of a 1280 x 720 window shows it: the matrix keeps most of the width.
     HeatmapView heat;
     heat.resize(640, 400);
     heat.setData({QStringLiteral("RoPE logits · base 10000 · d 128"), {{causal_logits(64), {}}}});
-    save_shot(heat.grab().toImage(), QStringLiteral("widget_heatmap"));
     QVERIFY(heat.heatmapPixelSize().width() > 200);
-
-    RotationView rot;
-    rot.resize(640, 340);
-    rot.setData(rotation_data(100.0, 37.0));
-    save_shot(rot.grab().toImage(), QStringLiteral("widget_rotation"));
-
-    CurveView curve;
-    curve.resize(640, 340);
-    CurveData d;
-    d.title = QStringLiteral("T5 buckets");
-    d.x_label = QStringLiteral("relative position j − i");
-    d.y_label = QStringLiteral("bucket");
-    CurveSeries s;
-    s.name = QStringLiteral("bidirectional");
-    s.step = true;
-    for (int k = -200; k <= 200; ++k) {
-        s.x.push_back(k);
-        const int a = std::abs(k);
-        const double b =
-            a < 8 ? a : std::min(15.0, 8 + std::floor(std::log(a / 8.0) / std::log(128 / 8.0) * 8));
-        s.y.push_back(k < 0 ? b : b + 16);
-    }
-    d.series = {s};
-    d.markers = {{0.0, QStringLiteral("i = j"), true}};
-    curve.setData(d);
-    curve.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&curve));
-    save_shot(curve.grab().toImage(), QStringLiteral("widget_curve"));
-
-    SpectrumView spec;
-    spec.resize(640, 600);
-    SpectrumData sd;
-    sd.title = QStringLiteral("RoPE spectrum");
-    sd.scaling_label = QStringLiteral("linear · factor 4");
-    sd.trained_length = 2048;
-    sd.target_length = 8192;
-    sd.attention_factor = 1.0;
-    for (int i = 0; i < 32; ++i) {
-        const double theta = std::pow(10000.0, -2.0 * i / 64.0);
-        sd.pair.push_back(i);
-        sd.theta_original.push_back(theta);
-        sd.theta_scaled.push_back(theta / 4);
-        sd.wavelength_original.push_back(2 * std::numbers::pi / theta);
-        sd.wavelength_scaled.push_back(8 * std::numbers::pi / theta);
-        sd.ratio.push_back(0.25);
-    }
-    spec.setData(sd);
-    spec.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&spec));
-    save_shot(spec.grab().toImage(), QStringLiteral("widget_spectrum"));
 }
 
 QTEST_MAIN(ViewsTest)

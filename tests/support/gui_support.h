@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the QtTest suites of the GUI share (named gui_, not ui_: AUTOUIC takes ui_*.h for generated forms):
+// waiting until the main window's compute scheduler is idle, and rendering a figure into an image.
+#pragma once
+
+#include "compute_scheduler.h"
+#include "figure.h"
+
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
+#include <QTest>
+
+namespace posatlas::test {
+
+// How long a test waits for the views' jobs (a Debug or sanitizer build on two shared cores: generous).
+inline constexpr int kJobTimeoutMs = 60000;
+
+// Runs the event loop until the scheduler has nothing debounced and nothing awaited, or `timeoutMs`
+// pass; first `settleMs` so that the debounce timer can fire. True when idle.
+inline bool waitIdle(ui::ComputeScheduler* s, int timeoutMs = kJobTimeoutMs, int settleMs = 60)
+{
+    QTest::qWait(settleMs);
+    QElapsedTimer t;
+    t.start();
+    while (s->busy() && t.elapsed() < timeoutMs)
+        QTest::qWait(10);
+    return !s->busy();
+}
+
+// `figure` rendered with the default options on white, as an export would paint it.
+inline QImage renderToImage(const ui::Figure& figure, QSize size = {800, 520})
+{
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    figure.renderFigure(painter, QRectF(QPointF(0, 0), QSizeF(size)), ui::RenderOptions{});
+    painter.end();
+    return image;
+}
+
+} // namespace posatlas::test
