@@ -3,10 +3,10 @@
 
 #include "cli_export.h"
 #include "cli_options.h"
-#include "compute_scheduler.h"
-#include "explorer_jobs.h"
 #include "explorer_window.h"
 #include "figure_export.h"
+#include "explorer_jobs.h"
+#include "job_tracker.h"
 #include "main_window.h"
 
 #include <QApplication>
@@ -81,7 +81,7 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     w.setDarkTheme(o.flag("dark"));
     w.resize(1280, 720);
     w.show();
-    auto idle = [&] { return wait_idle([&] { return w.scheduler()->busy(); }); };
+    auto idle = [&] { return wait_idle([&] { return w.jobs()->busy(); }); };
     idle();
     save(&w, dir, QStringLiteral("main-window"), out);
 

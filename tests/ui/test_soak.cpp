@@ -4,7 +4,7 @@
 // options), bounded in time. It checks that nothing crashes or throws, that the window still computes
 // at the end, and that memory levels off: the heap in use grows by less than kMaxSecondHalfGrowth
 // during the second half of the walk, after the first half has filled caches and allocator pools.
-#include "compute_scheduler.h"
+#include "job_tracker.h"
 #include "main_window.h"
 #include "presets.h"
 #include "scenario_model.h"
@@ -59,7 +59,7 @@ double residentBytes()
 #endif
 }
 
-bool waitIdle(ComputeScheduler* s, int timeoutMs = 30000)
+bool waitIdle(JobTracker* s, int timeoutMs = 30000)
 {
     QTest::qWait(40);
     QElapsedTimer t;
@@ -87,7 +87,7 @@ private slots:
         w.resize(1280, 720);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(waitIdle(w.scheduler()));
+        QVERIFY(waitIdle(w.jobs()));
 
         std::mt19937 rng(20261130); // seeded: a failure replays
         auto pick = [&rng](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
@@ -147,11 +147,11 @@ private slots:
             // The undo history grows by design (two scenarios per step, up to several KiB with LongRoPE
             // factor lists): measured without it, what is left growing is a leak.
             model->undoStack()->clear();
-            waitIdle(w.scheduler());
+            waitIdle(w.jobs());
             // A superseded job can still be finishing on a worker (it stops at its next cancel check,
-            // much later on a loaded machine) and holds its matrices until then: the scheduler no longer
+            // much later on a loaded machine) and holds its matrices until then: the job tracker no longer
             // waits for it, but the measurement must. Then wait for a steady reading.
-            w.scheduler()->waitForWorkers(60000);
+            w.jobs()->waitForWorkers(60000);
             QCoreApplication::processEvents();
             double rss = residentBytes();
             for (int i = 0; i < 40; ++i) {
@@ -199,8 +199,8 @@ private slots:
         for (ViewKind k : kAllViewKinds)
             w.dock(k)->show();
         QVERIFY(model->setMethod(Method::RoPE));
-        QVERIFY(waitIdle(w.scheduler()));
-        QVERIFY(w.scheduler()->generation(ViewKind::Heatmap) > 0);
+        QVERIFY(waitIdle(w.jobs()));
+        QVERIFY(w.jobs()->generation(static_cast<int>(ViewKind::Heatmap)) > 0);
     }
 };
 
