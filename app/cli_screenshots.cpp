@@ -5,7 +5,6 @@
 #include "cli_options.h"
 #include "explorer_window.h"
 #include "figure_export.h"
-#include "explorer_jobs.h"
 #include "job_tracker.h"
 #include "main_window.h"
 
@@ -108,7 +107,7 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     e->resize(1400, 900);
     e->loadPreset(QStringLiteral("llama-3.1-8b"));
     e->show();
-    auto explorer_idle = [&] { return wait_idle([&] { return e->runner()->busy(); }); };
+    auto explorer_idle = [&] { return wait_idle([&] { return e->jobs()->busy(); }); };
     for (int tab = 0; tab < e->tabs()->count(); ++tab) {
         e->tabs()->setCurrentIndex(tab);
         explorer_idle();
