@@ -227,7 +227,7 @@ private slots:
     void progressShownOnlyForLongJobs()
     {
         JobTracker tracker;
-        tracker.setProgressDelayMs(100);
+        tracker.setProgressDelayMs(1000); // generous: a loaded machine still finishes the quick job first
         QSignalSpy visible(&tracker, &JobTracker::progressVisible);
         QSignalSpy total(&tracker, &JobTracker::totalProgressChanged);
         tracker.submit(
@@ -283,6 +283,7 @@ private slots:
         JobTracker tracker;
         tracker.setDebounceMs(200);
         std::atomic<int> runs{0};
+        int submissions = 0;
         QElapsedTimer t;
         t.start();
         while (runs.load() == 0 && t.elapsed() < kWaitMs) {
@@ -293,11 +294,13 @@ private slots:
                     return 0;
                 },
                 [](int) {});
+            ++submissions;
             QTest::qWait(10);
         }
-        QVERIFY(runs.load() > 0);
-        QVERIFY(tracker.busy()); // the burst's latest submission is still pending or running
+        QVERIFY(runs.load() > 0); // a job ran while the submissions went on
+        QVERIFY(submissions > 1); // coalesced: not one job per submission
         QTRY_VERIFY_WITH_TIMEOUT(!tracker.busy(), kWaitMs);
+        QVERIFY(runs.load() < submissions);
     }
 
     void failureReportedForTheNewestOnly()
