@@ -154,20 +154,20 @@ QString kind_name(MatrixKind k)
 
 std::int64_t encoding_dim(const Scenario& s)
 {
-    return s.method == Method::Learned ? s.learned.dim : s.sinusoidal.dim;
+    return s.method == Method::Learned ? s.params<LearnedParams>().dim : s.params<SinusoidalParams>().dim;
 }
 
 // The context a method "knows": distances of interest for curves reach a few times beyond it.
 std::int64_t method_context(const Scenario& s)
 {
     switch (s.method) {
-    case Method::RoPE: return rope_default_target_length(s.rope);
-    case Method::ALiBi: return std::max(s.alibi.trained_length, s.alibi.target_length);
-    case Method::T5: return s.t5.max_distance;
-    case Method::DeBERTa: return s.deberta.max_relative_positions;
-    case Method::Learned: return s.learned.trained_length;
-    case Method::Shaw: return s.shaw.max_relative_position;
-    case Method::CoPE: return s.cope.npos_max;
+    case Method::RoPE: return rope_default_target_length(s.params<RopeParams>());
+    case Method::ALiBi: return std::max(s.params<AlibiParams>().trained_length, s.params<AlibiParams>().target_length);
+    case Method::T5: return s.params<T5Params>().max_distance;
+    case Method::DeBERTa: return s.params<DebertaParams>().max_relative_positions;
+    case Method::Learned: return s.params<LearnedParams>().trained_length;
+    case Method::Shaw: return s.params<ShawParams>().max_relative_position;
+    case Method::CoPE: return s.params<CopeParams>().npos_max;
     default: return s.seq_len;
     }
 }
@@ -218,7 +218,7 @@ std::int64_t curve_query(const Scenario& s)
 {
     if (s.method != Method::Learned)
         return s.seq_len - 1;
-    return std::min(s.seq_len, LearnedTable::from_params(s.learned).trained_length()) - 1;
+    return std::min(s.seq_len, LearnedTable::from_params(s.params<LearnedParams>()).trained_length()) - 1;
 }
 
 CurveSeries make_series(const QString& name, std::vector<double> x = {}, std::vector<double> y = {})
@@ -312,8 +312,8 @@ MatrixKind effective_matrix_kind(const Scenario& s, const ViewSettings& settings
 int per_head_count(const Scenario& s)
 {
     switch (s.method) {
-    case Method::T5: return s.t5.num_heads;
-    case Method::ALiBi: return s.alibi.num_heads;
+    case Method::T5: return s.params<T5Params>().num_heads;
+    case Method::ALiBi: return s.params<AlibiParams>().num_heads;
     default: return 0;
     }
 }
@@ -323,43 +323,43 @@ QString scenario_caption(const Scenario& s, bool with_method)
     QString text = with_method ? qs(method_display_name(s.method)) : QString();
     switch (s.method) {
     case Method::Sinusoidal:
-        text += tr(" · d %1 · base %2").arg(s.sinusoidal.dim).arg(short_num(s.sinusoidal.base));
+        text += tr(" · d %1 · base %2").arg(s.params<SinusoidalParams>().dim).arg(short_num(s.params<SinusoidalParams>().base));
         break;
     case Method::Learned:
         // A user's table: its name, not the stand-in's dimension and length it overrides.
-        if (s.learned.table_path.empty())
-            text += tr(" · d %1 · trained %2").arg(s.learned.dim).arg(s.learned.trained_length);
+        if (s.params<LearnedParams>().table_path.empty())
+            text += tr(" · d %1 · trained %2").arg(s.params<LearnedParams>().dim).arg(s.params<LearnedParams>().trained_length);
         else
-            text += tr(" · table %1").arg(QFileInfo(QFile::decodeName(s.learned.table_path.c_str())).fileName());
+            text += tr(" · table %1").arg(QFileInfo(QFile::decodeName(s.params<LearnedParams>().table_path.c_str())).fileName());
         break;
     case Method::Shaw:
-        text += tr(" · d %1 · k %2").arg(s.shaw.head_dim).arg(s.shaw.max_relative_position);
+        text += tr(" · d %1 · k %2").arg(s.params<ShawParams>().head_dim).arg(s.params<ShawParams>().max_relative_position);
         break;
     case Method::TransformerXL:
-        text += tr(" · d %1 · base %2").arg(s.transformer_xl.head_dim).arg(short_num(s.transformer_xl.base));
+        text += tr(" · d %1 · base %2").arg(s.params<TransformerXLParams>().head_dim).arg(short_num(s.params<TransformerXLParams>().base));
         break;
     case Method::T5:
         text += tr(" · %1 buckets · max %2 · %3")
-                    .arg(s.t5.num_buckets)
-                    .arg(s.t5.max_distance)
-                    .arg(s.t5.bidirectional ? tr("bidirectional") : tr("causal"));
+                    .arg(s.params<T5Params>().num_buckets)
+                    .arg(s.params<T5Params>().max_distance)
+                    .arg(s.params<T5Params>().bidirectional ? tr("bidirectional") : tr("causal"));
         break;
     case Method::DeBERTa:
         text += tr(" · %1 buckets · span %2")
-                    .arg(s.deberta.position_buckets)
-                    .arg(s.deberta.max_relative_positions);
+                    .arg(s.params<DebertaParams>().position_buckets)
+                    .arg(s.params<DebertaParams>().max_relative_positions);
         break;
     case Method::RoPE:
-        text += tr(" · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
-        if (s.rope.rope_type != RopeType::Default)
-            text += tr(" · %1 × %2").arg(qs(rope_type_id(s.rope.rope_type)), short_num(s.rope.factor));
+        text += tr(" · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
+        if (s.params<RopeParams>().rope_type != RopeType::Default)
+            text += tr(" · %1 × %2").arg(qs(rope_type_id(s.params<RopeParams>().rope_type)), short_num(s.params<RopeParams>().factor));
         break;
     case Method::ALiBi:
-        text += tr(" · %1 heads").arg(s.alibi.num_heads);
-        if (s.alibi.slope_scale != 1.0)
-            text += tr(" · slopes × %1").arg(short_num(s.alibi.slope_scale));
+        text += tr(" · %1 heads").arg(s.params<AlibiParams>().num_heads);
+        if (s.params<AlibiParams>().slope_scale != 1.0)
+            text += tr(" · slopes × %1").arg(short_num(s.params<AlibiParams>().slope_scale));
         break;
-    case Method::CoPE: text += tr(" · d %1 · npos %2").arg(s.cope.head_dim).arg(s.cope.npos_max); break;
+    case Method::CoPE: text += tr(" · d %1 · npos %2").arg(s.params<CopeParams>().head_dim).arg(s.params<CopeParams>().npos_max); break;
     }
     text += tr(" · N %1").arg(s.seq_len);
     if (!with_method && text.startsWith(QStringLiteral(" · ")))
@@ -383,7 +383,7 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     const std::int64_t n = s.seq_len;
     w.row0 = std::clamp<std::int64_t>(v.row0, 0, n - 1);
     w.rows = v.rows > 0 ? std::min(v.rows, n - w.row0) : n - w.row0;
-    if (kind == MatrixKind::Encoding && s.method == Method::Learned && !s.learned.table_path.empty()) {
+    if (kind == MatrixKind::Encoding && s.method == Method::Learned && !s.params<LearnedParams>().table_path.empty()) {
         // A user's table has its own width, which core reads when it loads the table (as `compute
         // learned` does); the --dim / slider value describes only the seeded stand-in. Columns left at
         // 0 span the whole table, and a window the user asked for is checked by core against it.
@@ -422,7 +422,7 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
 
     std::vector<double> slopes;
     if (perHead && s.method == Method::ALiBi)
-        slopes = alibi_scaled_slopes(s.alibi);
+        slopes = alibi_scaled_slopes(s.params<AlibiParams>());
 
     for (std::size_t k = 0; k < shown.size(); ++k) {
         check_cancel(cancel);
@@ -469,7 +469,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     bool logitCurve = false; // the method's curve is logit against distance (else a unit of its own)
     switch (s.method) {
     case Method::RoPE: {
-        const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.rope));
+        const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.params<RopeParams>()));
         data.title = tr("RoPE long-term decay · ") + scenario_caption(s, false);
         data.y_label = tr("relative size");
         // The bound is shown relative to its value at r = 0, so that it shares the axis with the mean
@@ -486,14 +486,14 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
             orig.dashed = true;
             data.series.push_back(std::move(orig));
         }
-        data.markers.push_back(make_marker(static_cast<double>(s.rope.trained_length()),
-                                           tr("trained %1").arg(s.rope.trained_length())));
-        if (rope_default_target_length(s.rope) != s.rope.trained_length())
-            data.markers.push_back(make_marker(static_cast<double>(rope_default_target_length(s.rope)),
-                                               tr("target %1").arg(rope_default_target_length(s.rope))));
+        data.markers.push_back(make_marker(static_cast<double>(s.params<RopeParams>().trained_length()),
+                                           tr("trained %1").arg(s.params<RopeParams>().trained_length())));
+        if (rope_default_target_length(s.params<RopeParams>()) != s.params<RopeParams>().trained_length())
+            data.markers.push_back(make_marker(static_cast<double>(rope_default_target_length(s.params<RopeParams>())),
+                                               tr("target %1").arg(rope_default_target_length(s.params<RopeParams>()))));
         // Short: the note shares a line with the chart's controls. (Bound: Su et al. 2021 sec. 3.4.3.)
         data.note = tr("bound(0) = %1 · attention factor %2").arg(short_num(bound0), format_number(f.attention_factor, 4));
-        for (const QString& extra : {length_note(s.rope), identity_note(s.rope, f)})
+        for (const QString& extra : {length_note(s.params<RopeParams>()), identity_note(s.params<RopeParams>(), f)})
             if (!extra.isEmpty())
                 data.note += tr(" · ") + extra;
         break;
@@ -501,7 +501,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     case Method::ALiBi: {
         data.title = tr("ALiBi attention decay exp(−m r) per head · ") + scenario_caption(s, false);
         data.y_label = tr("weight factor exp(−m r)");
-        const std::vector<double> slopes = alibi_scaled_slopes(s.alibi);
+        const std::vector<double> slopes = alibi_scaled_slopes(s.params<AlibiParams>());
         // At most 8 curves: more would not fit a readable legend.
         for (int h : sampled_heads(static_cast<int>(slopes.size()), 8)) {
             check_cancel(cancel);
@@ -510,18 +510,18 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
                                               dist, alibi_decay(m, dist)));
         }
         data.log_y = false;
-        if (s.alibi.scaling != AlibiScaling::None) {
-            data.markers.push_back(make_marker(static_cast<double>(s.alibi.trained_length),
-                                               tr("trained %1").arg(s.alibi.trained_length)));
-            data.markers.push_back(make_marker(static_cast<double>(s.alibi.target_length),
-                                               tr("target %1").arg(s.alibi.target_length)));
+        if (s.params<AlibiParams>().scaling != AlibiScaling::None) {
+            data.markers.push_back(make_marker(static_cast<double>(s.params<AlibiParams>().trained_length),
+                                               tr("trained %1").arg(s.params<AlibiParams>().trained_length)));
+            data.markers.push_back(make_marker(static_cast<double>(s.params<AlibiParams>().target_length),
+                                               tr("target %1").arg(s.params<AlibiParams>().target_length)));
         }
         break;
     }
     case Method::T5: {
         data.title = tr("T5 relative-position buckets · ") + scenario_caption(s, false);
         data.y_label = tr("bucket index");
-        CurveSeries after = make_series(s.t5.bidirectional ? tr("key after query (j − i = +r)")
+        CurveSeries after = make_series(s.params<T5Params>().bidirectional ? tr("key after query (j − i = +r)")
                                                            : tr("key before query (causal)"));
         CurveSeries before = make_series(tr("key before query (j − i = −r)"));
         after.step = before.step = true;
@@ -529,19 +529,19 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
             const auto ri = static_cast<std::int64_t>(r);
             after.x.push_back(r);
             // Causal T5 buckets only keys before the query (relative_position <= 0).
-            after.y.push_back(t5_relative_position_bucket(s.t5.bidirectional ? ri : -ri, s.t5.bidirectional,
-                                                          s.t5.num_buckets, s.t5.max_distance));
-            if (s.t5.bidirectional) {
+            after.y.push_back(t5_relative_position_bucket(s.params<T5Params>().bidirectional ? ri : -ri, s.params<T5Params>().bidirectional,
+                                                          s.params<T5Params>().num_buckets, s.params<T5Params>().max_distance));
+            if (s.params<T5Params>().bidirectional) {
                 before.x.push_back(r);
                 before.y.push_back(
-                    t5_relative_position_bucket(-ri, true, s.t5.num_buckets, s.t5.max_distance));
+                    t5_relative_position_bucket(-ri, true, s.params<T5Params>().num_buckets, s.params<T5Params>().max_distance));
             }
         }
         data.series.push_back(std::move(after));
-        if (s.t5.bidirectional)
+        if (s.params<T5Params>().bidirectional)
             data.series.push_back(std::move(before));
-        data.markers.push_back(make_marker(static_cast<double>(s.t5.max_distance),
-                                           tr("max distance %1").arg(s.t5.max_distance)));
+        data.markers.push_back(make_marker(static_cast<double>(s.params<T5Params>().max_distance),
+                                           tr("max distance %1").arg(s.params<T5Params>().max_distance)));
         break;
     }
     case Method::DeBERTa: {
@@ -550,7 +550,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         // What attention uses is the relative-embedding row, the bucket clamped to the embedding table
         // (core deberta_c2p_index, minus att_span to read as a relative position); the bucket itself
         // keeps rising past max_relative_positions, so it is drawn dashed for comparison.
-        const std::int64_t span = deberta_att_span(s.deberta);
+        const std::int64_t span = deberta_att_span(s.params<DebertaParams>());
         CurveSeries used = make_series(tr("row used by attention (clamped to ±%1)").arg(span));
         CurveSeries bucket = make_series(tr("bucket δ before clamping"));
         used.step = bucket.step = true;
@@ -558,8 +558,8 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         bool clamps = false;
         for (double r : dist) {
             const auto ri = static_cast<std::int64_t>(r);
-            const auto delta = static_cast<double>(deberta_relative_position(ri, 0, s.deberta));
-            const auto row = static_cast<double>(deberta_c2p_index(s.deberta, ri, 0) - span);
+            const auto delta = static_cast<double>(deberta_relative_position(ri, 0, s.params<DebertaParams>()));
+            const auto row = static_cast<double>(deberta_c2p_index(s.params<DebertaParams>(), ri, 0) - span);
             clamps = clamps || row != delta;
             used.x.push_back(r);
             used.y.push_back(row);
@@ -569,11 +569,11 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         data.series.push_back(std::move(used));
         if (clamps)
             data.series.push_back(std::move(bucket));
-        if (s.deberta.position_buckets > 0)
-            data.markers.push_back(make_marker(s.deberta.position_buckets / 2.0,
-                                               tr("exact up to %1").arg(s.deberta.position_buckets / 2)));
-        data.markers.push_back(make_marker(static_cast<double>(s.deberta.max_relative_positions),
-                                           tr("max relative %1").arg(s.deberta.max_relative_positions)));
+        if (s.params<DebertaParams>().position_buckets > 0)
+            data.markers.push_back(make_marker(s.params<DebertaParams>().position_buckets / 2.0,
+                                               tr("exact up to %1").arg(s.params<DebertaParams>().position_buckets / 2)));
+        data.markers.push_back(make_marker(static_cast<double>(s.params<DebertaParams>().max_relative_positions),
+                                           tr("max relative %1").arg(s.params<DebertaParams>().max_relative_positions)));
         break;
     }
     default: {
@@ -655,12 +655,12 @@ RotationData rotation_job(const Scenario& s, const ViewSettings& v, const Cancel
         data.title = tr("The rotation diagram applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
         return data;
     }
-    validate(s.rope);
+    validate(s.params<RopeParams>());
     check_cancel(cancel);
-    const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.rope));
+    const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.params<RopeParams>()));
     // m, n and the scaling are in the view's legend and captions; the title names the model's shape.
-    data.title = tr("RoPE rotations · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
-    if (const QString note = length_note(s.rope); !note.isEmpty())
+    data.title = tr("RoPE rotations · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
+    if (const QString note = length_note(s.params<RopeParams>()); !note.isEmpty())
         data.title += tr(" · ") + note;
     data.theta = f.inv_freq;
     data.wavelength = f.wavelength;
@@ -693,14 +693,14 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
         data.title = tr("The frequency spectrum applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
         return data;
     }
-    validate(s.rope);
+    validate(s.params<RopeParams>());
     check_cancel(cancel);
-    const std::int64_t trained = s.rope.trained_length();
-    const std::int64_t target = std::max(trained, rope_default_target_length(s.rope));
-    const FrequencySpectrum sp = rope_spectrum(s.rope, trained, target);
-    const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.rope));
+    const std::int64_t trained = s.params<RopeParams>().trained_length();
+    const std::int64_t target = std::max(trained, rope_default_target_length(s.params<RopeParams>()));
+    const FrequencySpectrum sp = rope_spectrum(s.params<RopeParams>(), trained, target);
+    const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.params<RopeParams>()));
     data.title =
-        tr("RoPE frequency spectrum · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
+        tr("RoPE frequency spectrum · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
     data.pair.assign(sp.pair.begin(), sp.pair.end());
     data.theta_original = sp.theta_original;
     data.theta_scaled = sp.theta_scaled;
@@ -712,11 +712,11 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
     data.target_length = static_cast<double>(target);
     data.attention_factor = sp.attention_factor;
     data.scaling_label =
-        s.rope.rope_type == RopeType::Default
+        s.params<RopeParams>().rope_type == RopeType::Default
             ? tr("no scaling")
-            : tr("%1 · factor %2").arg(qs(rope_type_id(s.rope.rope_type)), short_num(f.factor_used));
+            : tr("%1 · factor %2").arg(qs(rope_type_id(s.params<RopeParams>().rope_type)), short_num(f.factor_used));
     QStringList notes;
-    for (const QString& extra : {length_note(s.rope), identity_note(s.rope, f)})
+    for (const QString& extra : {length_note(s.params<RopeParams>()), identity_note(s.params<RopeParams>(), f)})
         if (!extra.isEmpty())
             notes << extra;
     data.note = notes.join(tr(" · "));

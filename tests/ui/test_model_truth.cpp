@@ -155,8 +155,8 @@ private slots:
         const Scenario& s = w->model()->scenario();
         QCOMPARE(s.method, Method::RoPE);
         // What `posatlas compute rope-pairs --preset/--config` reports (it prints this table).
-        const RopePairsTable cli = rope_pairs(isConfig ? load_model_config(model.toStdString()).scenario.rope
-                                                       : load_preset(model.toStdString()).scenario.rope);
+        const RopePairsTable cli = rope_pairs(isConfig ? load_model_config(model.toStdString()).scenario.params<RopeParams>()
+                                                       : load_preset(model.toStdString()).scenario.params<RopeParams>());
         const SpectrumData& spectrum = w->spectrumView()->data();
         QCOMPARE(spectrum.trained_length, static_cast<double>(cli.trained_length));
         QCOMPARE(spectrum.target_length, static_cast<double>(cli.target_length));
@@ -178,7 +178,7 @@ private slots:
         ViewSettings v;
         v.curve_points = 300;
         const CurveData data = curve_job(s, v);
-        const RopeFrequencies f = compute_rope_frequencies(s.rope);
+        const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
         const double bound0 = rope_decay_bound(f.inv_freq, {0.0}).front();
         std::vector<double> every;
         for (const CurveSeries& series : data.series) {
