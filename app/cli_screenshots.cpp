@@ -3,11 +3,10 @@
 
 #include "cli_export.h"
 #include "cli_options.h"
-#include "compute_scheduler.h"
-#include "explorer_jobs.h"
 #include "explorer_window.h"
 #include "export_dialog.h"
 #include "figure_export.h"
+#include "job_tracker.h"
 #include "main_window.h"
 #include "scenario_model.h"
 #include "view_jobs.h"
@@ -84,7 +83,7 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     w.setDarkTheme(o.flag("dark"));
     w.resize(1280, 720);
     w.show();
-    auto idle = [&] { return wait_idle([&] { return w.scheduler()->busy(); }); };
+    auto idle = [&] { return wait_idle([&] { return w.jobs()->busy(); }); };
     idle();
     save(&w, dir, QStringLiteral("main-window"), out);
 
@@ -111,7 +110,7 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     e->resize(1400, 900);
     e->loadPreset(QStringLiteral("llama-3.1-8b"));
     e->show();
-    auto explorer_idle = [&] { return wait_idle([&] { return e->runner()->busy(); }); };
+    auto explorer_idle = [&] { return wait_idle([&] { return e->jobs()->busy(); }); };
     for (int tab = 0; tab < e->tabs()->count(); ++tab) {
         e->tabs()->setCurrentIndex(tab);
         explorer_idle();

@@ -6,13 +6,10 @@
 #include "validation.h"
 
 #include <QCoreApplication>
-#include <QFuture>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
-#include <variant>
 
 namespace posatlas::ui {
 
@@ -279,115 +276,6 @@ EntropyResult compute_explorer_entropy(const ExplorerInput& in, const CancelFn& 
         out.curves.push_back(std::move(curve));
     }
     return out;
-}
-
-// ----------------------------------------------------------------- runner
-
-ExplorerJobRunner::ExplorerJobRunner(QObject* parent) : QObject(parent)
-{
-    m_pool.setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
-    m_debounce.setSingleShot(true);
-    m_debounce.setInterval(30);
-    connect(&m_debounce, &QTimer::timeout, this, &ExplorerJobRunner::flush);
-}
-
-ExplorerJobRunner::~ExplorerJobRunner()
-{
-    m_shutdown->store(true);
-    for (Slot& s : m_slots)
-        s.latest->fetch_add(1); // every running job is now stale and cancels at its next poll
-    m_pool.waitForDone();
-}
-
-void ExplorerJobRunner::request(Job job, const ExplorerInput& input)
-{
-    Slot& s = m_slots[job];
-    s.input = input;
-    s.pending = true;
-    s.latest->store(s.generation + 1); // a running job of this kind is superseded: let it stop
-    if (!m_debounce.isActive())
-        m_debounce.start(); // coalesce, never postpone (a slider drag keeps updating)
-    updateBusy();
-}
-
-void ExplorerJobRunner::flush()
-{
-    m_debounce.stop();
-    for (int j = 0; j < kJobCount; ++j)
-        if (m_slots[j].pending)
-            start(static_cast<Job>(j));
-}
-
-bool ExplorerJobRunner::busy() const
-{
-    return std::any_of(m_slots.begin(), m_slots.end(), [](const Slot& s) { return s.pending || s.awaiting; });
-}
-
-void ExplorerJobRunner::start(Job job)
-{
-    Slot& s = m_slots[job];
-    s.pending = false;
-    s.awaiting = true;
-    const quint64 gen = ++s.generation;
-    s.latest->store(gen);
-    auto latest = s.latest;
-    auto shutdown = m_shutdown;
-    CancelFn cancel = [latest, shutdown, gen] { return shutdown->load() || latest->load() != gen; };
-    auto percent = std::make_shared<std::atomic<int>>(-1);
-    ProgressFn progress = [this, percent, latest, gen](double f) {
-        const int p = std::clamp(static_cast<int>(f * 100.0), 0, 100);
-        if (latest->load() != gen || percent->exchange(p) == p)
-            return;
-        QMetaObject::invokeMethod(
-            this, [this, p] { emit entropyProgress(p); }, Qt::QueuedConnection);
-    };
-
-    using Result = std::variant<std::monostate, ExplorerTables, DynamicResult, EntropyResult>;
-    struct Outcome {
-        Result result;
-        QString error;
-    };
-    const ExplorerInput input = s.input;
-    QFuture<Outcome> future = QtConcurrent::run(&m_pool, [job, input, cancel, progress]() {
-        Outcome o;
-        try {
-            if (job == Tables)
-                o.result = compute_explorer_tables(input, cancel);
-            else if (job == Dynamic)
-                o.result = compute_explorer_dynamic(input);
-            else
-                o.result = compute_explorer_entropy(input, cancel, progress);
-        } catch (const Cancelled&) {
-        } catch (const std::exception& e) {
-            o.error = QString::fromUtf8(e.what());
-        }
-        return o;
-    });
-    future.then(this, [this, job, gen](Outcome o) {
-        Slot& slot = m_slots[job];
-        if (gen != slot.generation || slot.pending)
-            return; // stale: a newer request owns the slot (pending: about to start)
-        slot.awaiting = false;
-        if (!o.error.isEmpty())
-            emit jobFailed(job, o.error);
-        else if (auto* t = std::get_if<ExplorerTables>(&o.result))
-            emit tablesReady(*t);
-        else if (auto* d = std::get_if<DynamicResult>(&o.result))
-            emit dynamicReady(*d);
-        else if (auto* e = std::get_if<EntropyResult>(&o.result))
-            emit entropyReady(*e);
-        updateBusy();
-    });
-    updateBusy();
-}
-
-void ExplorerJobRunner::updateBusy()
-{
-    const bool b = busy();
-    if (b != m_busy) {
-        m_busy = b;
-        emit busyChanged(b);
-    }
 }
 
 } // namespace posatlas::ui

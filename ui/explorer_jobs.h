@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The context-extension explorer's computations, all done by core/ (rope_compare.h, rope_scaling.h,
-// decay.h, attention_entropy.h) off the GUI thread, and the runner that schedules them. Three jobs with
-// their own generation counters: the per-variant tables (pairs, temperatures, decay and score curves),
-// the dynamic-NTK frequencies at the slider's length (cheap, follows the slider live) and the attention
-// entropy (the slow one, cancelled whenever its inputs change). A result whose generation is no longer
-// the newest is dropped; the GUI thread never waits.
+// decay.h, attention_entropy.h) off the GUI thread. Three jobs, each a slot of the explorer window's
+// JobTracker (job_tracker.h): the per-variant tables (pairs, temperatures, decay and score curves), the
+// dynamic-NTK frequencies at the slider's length (cheap, follows the slider live) and the attention
+// entropy (the slow one, cancelled whenever its inputs change). A result that is no longer the newest
+// of its job is dropped; the GUI thread never waits.
 #pragma once
 
 #include "attention_entropy.h"
@@ -12,14 +12,8 @@
 #include "rope_compare.h"
 #include "types.h"
 
-#include <QObject>
 #include <QStringList>
-#include <QThreadPool>
-#include <QTimer>
 
-#include <array>
-#include <atomic>
-#include <memory>
 #include <optional>
 
 namespace posatlas::ui {
@@ -102,47 +96,5 @@ struct EntropyResult {
 EntropyResult compute_explorer_entropy(const ExplorerInput& in, const CancelFn& cancel = {},
                                        const ProgressFn& progress = {});
 std::vector<std::int64_t> entropy_lengths(std::int64_t target);
-
-class ExplorerJobRunner : public QObject
-{
-    Q_OBJECT
-public:
-    enum Job { Tables, Dynamic, Entropy };
-    static constexpr int kJobCount = 3;
-
-    explicit ExplorerJobRunner(QObject* parent = nullptr);
-    ~ExplorerJobRunner() override; // cancels every job and waits for the runner's own pool
-
-    // Debounced (coalesced, ~30 ms) request of a job with this input.
-    void request(Job job, const ExplorerInput& input);
-    void flush();
-    bool busy() const;
-    bool busy(Job job) const { return m_slots[job].pending || m_slots[job].awaiting; }
-    quint64 generation(Job job) const { return m_slots[job].generation; }
-
-signals:
-    void tablesReady(const posatlas::ui::ExplorerTables& result);
-    void dynamicReady(const posatlas::ui::DynamicResult& result);
-    void entropyReady(const posatlas::ui::EntropyResult& result);
-    void jobFailed(int job, const QString& message);
-    void entropyProgress(int percent);
-    void busyChanged(bool busy);
-
-private:
-    struct Slot {
-        bool pending = false, awaiting = false;
-        quint64 generation = 0;
-        std::shared_ptr<std::atomic<quint64>> latest = std::make_shared<std::atomic<quint64>>(0);
-        ExplorerInput input;
-    };
-    void start(Job job);
-    void updateBusy();
-
-    std::array<Slot, kJobCount> m_slots;
-    QThreadPool m_pool;
-    QTimer m_debounce;
-    bool m_busy = false;
-    std::shared_ptr<std::atomic<bool>> m_shutdown = std::make_shared<std::atomic<bool>>(false);
-};
 
 } // namespace posatlas::ui

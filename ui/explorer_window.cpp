@@ -63,7 +63,7 @@ private:
 } // namespace
 
 ExplorerWindow::ExplorerWindow(QWidget* parent)
-    : QMainWindow(parent), m_model(new ExplorerModel(this)), m_runner(new ExplorerJobRunner(this))
+    : QMainWindow(parent), m_model(new ExplorerModel(this)), m_jobs(new JobTracker(this))
 {
     setWindowTitle(tr("Context-extension explorer"));
     m_panel = new ExplorerPanel(m_model, this);
@@ -116,12 +116,12 @@ ExplorerWindow::ExplorerWindow(QWidget* parent)
         requestAll();
     });
     connect(m_model, &ExplorerModel::currentLengthChanged, this,
-            [this] { m_runner->request(ExplorerJobRunner::Dynamic, explorer_input(*m_model)); });
-    connect(m_runner, &ExplorerJobRunner::tablesReady, this, &ExplorerWindow::onTables);
-    connect(m_runner, &ExplorerJobRunner::dynamicReady, this, &ExplorerWindow::onDynamic);
-    connect(m_runner, &ExplorerJobRunner::entropyReady, this, &ExplorerWindow::onEntropy);
-    connect(m_runner, &ExplorerJobRunner::jobFailed, this, [this](int, const QString& m) { showStatus(m); });
-    connect(m_runner, &ExplorerJobRunner::entropyProgress, this, [this](int p) {
+            [this] { request(DynamicJob, explorer_input(*m_model)); });
+    m_jobs->setDebounceMs(30); // coalesce the events of a slider drag
+    connect(m_jobs, &JobTracker::jobFailed, this, [this](int, const QString& m) { showStatus(m); });
+    connect(m_jobs, &JobTracker::progressChanged, this, [this](int job, int p) {
+        if (job != EntropyJob)
+            return;
         m_entropyProgress->setValue(p);
         m_entropyProgress->setVisible(p < 100);
     });
@@ -341,9 +341,30 @@ void ExplorerWindow::requestAll()
     if (m_model->variants().empty())
         return;
     const ExplorerInput in = explorer_input(*m_model);
-    m_runner->request(ExplorerJobRunner::Tables, in);
-    m_runner->request(ExplorerJobRunner::Dynamic, in);
-    m_runner->request(ExplorerJobRunner::Entropy, in);
+    request(TablesJob, in);
+    request(DynamicJob, in);
+    request(EntropyJob, in);
+}
+
+void ExplorerWindow::request(Job job, const ExplorerInput& in)
+{
+    switch (job) {
+    case TablesJob:
+        m_jobs->submit(
+            job, [in](const JobControl& c) { return compute_explorer_tables(in, c.cancel); },
+            [this](ExplorerTables&& t) { onTables(t); });
+        break;
+    case DynamicJob:
+        m_jobs->submit(
+            job, [in](const JobControl&) { return compute_explorer_dynamic(in); },
+            [this](DynamicResult&& d) { onDynamic(d); });
+        break;
+    case EntropyJob:
+        m_jobs->submit(
+            job, [in](const JobControl& c) { return compute_explorer_entropy(in, c.cancel, c.progress); },
+            [this](EntropyResult&& e) { onEntropy(e); });
+        break;
+    }
 }
 
 void ExplorerWindow::rebuildLengthSlider()

@@ -3,17 +3,19 @@
 // shared axes. The control panel (explorer_panel.h) sits in a dock; the views are tabs: per-pair scaling,
 // wavelength vs context, angle coverage, dynamic NTK (with the current-length slider), temperature and
 // entropy, relative scores, and the per-pair table. Each view has a short explanation and exports through
-// Figure (PNG / SVG / PDF); the table exports CSV. Work runs in ExplorerJobRunner, never on the GUI thread.
+// Figure (PNG / SVG / PDF); the table exports CSV. Work runs in a JobTracker, never on the GUI thread.
 #pragma once
 
 #include "explorer_figures.h"
 #include "explorer_jobs.h"
 #include "explorer_model.h"
+#include "job_tracker.h"
 #include "session.h"
 
 #include <QMainWindow>
 
 #include <array>
+#include <memory>
 #include <optional>
 
 class QComboBox;
@@ -33,6 +35,10 @@ class ExplorerWindow : public QMainWindow
 {
     Q_OBJECT
 public:
+    // The slots of jobs(): the tables (explorer_jobs.h compute_explorer_tables), the dynamic-NTK
+    // frequencies at the current length, the attention entropy.
+    enum Job { TablesJob, DynamicJob, EntropyJob };
+
     explicit ExplorerWindow(QWidget* parent = nullptr);
     ~ExplorerWindow() override;
 
@@ -48,7 +54,7 @@ public:
 
     ExplorerModel* model() const { return m_model; }
     ExplorerPanel* panel() const { return m_panel; }
-    ExplorerJobRunner* runner() const { return m_runner; }
+    JobTracker* jobs() const { return m_jobs; }
     ExplorerTableModel* tableModel() const { return m_tableModel; }
     QTableView* tableView() const { return m_tableView; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -73,6 +79,7 @@ public:
 private:
     void buildTabs();
     void requestAll();
+    void request(Job job, const ExplorerInput& input);
     void onTables(const ExplorerTables& t);
     void onDynamic(const DynamicResult& d);
     void onEntropy(const EntropyResult& e);
@@ -84,7 +91,7 @@ private:
     QWidget* wrap(QWidget* content, ExplorerView view, QWidget* top = nullptr);
 
     ExplorerModel* m_model;
-    ExplorerJobRunner* m_runner;
+    JobTracker* m_jobs;
     ExplorerPanel* m_panel = nullptr;
     QTabWidget* m_tabs = nullptr;
     std::array<QList<PlotWidget*>, kExplorerViewCount> m_plots;

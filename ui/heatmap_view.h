@@ -10,7 +10,7 @@
 // Each panel's matrix is turned into a QImage once per data or colour-map change (one pixel per cell,
 // filled row by row through scanLine() from the 256-entry table of colormap.h); painting only scales
 // that image. Zoom and pan first repaint the cached image transformed, then, debounced, ask for the
-// exactly visible window through viewportRequested() so the scheduler computes just those cells.
+// exactly visible window through viewportRequested() so that just those cells are computed.
 #pragma once
 
 #include "colormap.h"

@@ -94,7 +94,7 @@ QPalette darkPalette()
 
 MainWindow::MainWindow(const QString& settingsPath, QWidget* parent)
     : QMainWindow(parent), m_settings(std::make_unique<Settings>(settingsPath)),
-      m_model(new ScenarioModel(this)), m_scheduler(new ComputeScheduler(this))
+      m_model(new ScenarioModel(this)), m_jobs(new JobTracker(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/posatlas/icons/posatlas.svg")));
@@ -103,7 +103,7 @@ MainWindow::MainWindow(const QString& settingsPath, QWidget* parent)
     createViews();
     createMenus();
     createStatusBar();
-    connectScheduler();
+    connectJobs();
     connect(m_model, &ScenarioModel::scenarioChanged, this, &MainWindow::onScenarioChanged);
     connect(m_model, &ScenarioModel::parameterRejected, this, &MainWindow::showError);
     restoreFromSettings();
@@ -186,31 +186,31 @@ void MainWindow::createViews()
 
     connect(m_heatmap, &HeatmapView::viewportRequested, this,
             [this](std::int64_t row0, std::int64_t col0, std::int64_t rows, std::int64_t cols) {
-                ViewSettings v = m_scheduler->viewSettings();
+                ViewSettings v = m_viewSettings;
                 v.row0 = row0;
                 v.col0 = col0;
                 v.rows = rows;
                 v.cols = cols;
-                m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+                setViewSettings(v, ViewKind::Heatmap);
             });
     connect(m_curves, &CurveView::logXChanged, this, [this](bool on) {
         m_settings->setCurveLogX(on);
-        ViewSettings v = m_scheduler->viewSettings();
+        ViewSettings v = m_viewSettings;
         v.log_x = on;
-        m_scheduler->setViewSettings(v, ViewKind::Curves);
+        setViewSettings(v, ViewKind::Curves);
     });
     connect(m_rotationControls, &RotationControls::positionChanged, this, [this](double m) {
-        ViewSettings v = m_scheduler->viewSettings();
+        ViewSettings v = m_viewSettings;
         v.query_position = m;
-        m_scheduler->setViewSettings(v, ViewKind::Rotation);
+        setViewSettings(v, ViewKind::Rotation);
     });
     connect(m_rotationControls, &RotationControls::keyPositionChanged, this, [this](double n) {
-        ViewSettings v = m_scheduler->viewSettings();
+        ViewSettings v = m_viewSettings;
         v.key_position = n;
-        m_scheduler->setViewSettings(v, ViewKind::Rotation);
+        setViewSettings(v, ViewKind::Rotation);
     });
-    m_rotationControls->setPosition(m_scheduler->viewSettings().query_position);
-    m_rotationControls->setKeyPosition(m_scheduler->viewSettings().key_position);
+    m_rotationControls->setPosition(m_viewSettings.query_position);
+    m_rotationControls->setKeyPosition(m_viewSettings.key_position);
 
     connect(m_heatmap, &HeatmapView::hovered, this, &MainWindow::setHoverText);
     connect(m_curves, &CurveView::hovered, this, &MainWindow::setHoverText);
@@ -322,20 +322,20 @@ void MainWindow::createMenus()
     small->setObjectName(QStringLiteral("smallMultiplesAction"));
     small->setStatusTip(tr("ALiBi and T5: one small heatmap per head, labelled with its slope"));
     connect(small, &QAction::toggled, this, [this](bool on) {
-        ViewSettings v = m_scheduler->viewSettings();
+        ViewSettings v = m_viewSettings;
         v.small_multiples = on;
-        m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+        setViewSettings(v, ViewKind::Heatmap);
     });
     QAction* perPanel = view->addAction(tr("One Colour Scale &per Panel"));
     perPanel->setCheckable(true);
-    perPanel->setChecked(m_scheduler->viewSettings().per_panel_scales);
+    perPanel->setChecked(m_viewSettings.per_panel_scales);
     perPanel->setObjectName(QStringLiteral("perPanelScalesAction"));
     perPanel->setStatusTip(tr("Small multiples: each head coloured over its own range (off: one scale shared "
                               "by all heads, which makes slow heads look flat)"));
     connect(perPanel, &QAction::toggled, this, [this](bool on) {
-        ViewSettings v = m_scheduler->viewSettings();
+        ViewSettings v = m_viewSettings;
         v.per_panel_scales = on;
-        m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+        setViewSettings(v, ViewKind::Heatmap);
     });
     QAction* centre = view->addAction(tr("Subtract &Mean"));
     centre->setCheckable(true);
@@ -343,9 +343,9 @@ void MainWindow::createMenus()
     centre->setStatusTip(tr("Colour each heatmap's values minus their mean: shows the structure of a matrix "
                             "whose spread is tiny against its mean"));
     connect(centre, &QAction::toggled, this, [this](bool on) {
-        ViewSettings v = m_scheduler->viewSettings();
+        ViewSettings v = m_viewSettings;
         v.subtract_mean = on;
-        m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+        setViewSettings(v, ViewKind::Heatmap);
     });
     QMenu* overlay = view->addMenu(tr("&Overlay on Curves"));
     overlay->setToolTipsVisible(true);
@@ -358,11 +358,11 @@ void MainWindow::createMenus()
         a->setToolTip(
             tr("Draw this method's logit against distance on the curves, with the same content vectors"));
         connect(a, &QAction::toggled, this, [this, m](bool on) {
-            ViewSettings v = m_scheduler->viewSettings();
+            ViewSettings v = m_viewSettings;
             std::erase(v.overlay, m);
             if (on)
                 v.overlay.push_back(m);
-            m_scheduler->setViewSettings(v, ViewKind::Curves);
+            setViewSettings(v, ViewKind::Curves);
         });
     }
     view->addSeparator();
@@ -400,22 +400,6 @@ void MainWindow::createStatusBar()
     m_progress->hide();
     statusBar()->addPermanentWidget(m_hoverLabel);
     statusBar()->addPermanentWidget(m_progress);
-}
-
-void MainWindow::connectScheduler()
-{
-    connect(m_scheduler, &ComputeScheduler::heatmapReady, m_heatmap, &HeatmapView::setData);
-    connect(m_scheduler, &ComputeScheduler::curvesReady, m_curves, &CurveView::setData);
-    connect(m_scheduler, &ComputeScheduler::rotationReady, m_rotation, &RotationView::setData);
-    connect(m_scheduler, &ComputeScheduler::spectrumReady, m_spectrum, &SpectrumView::setData);
-    connect(m_scheduler, &ComputeScheduler::jobFailed, this, [this](int kind, const QString& message) {
-        showError(tr("%1: %2").arg(dock(static_cast<ViewKind>(kind))->windowTitle(), message));
-    });
-    connect(m_scheduler, &ComputeScheduler::progressChanged, m_progress, &QProgressBar::setValue);
-    connect(m_scheduler, &ComputeScheduler::progressVisible, m_progress, &QWidget::setVisible);
-    ViewSettings v = m_scheduler->viewSettings();
-    v.log_x = m_settings->curveLogX();
-    m_scheduler->setViewSettings(v, ViewKind::Curves);
 }
 
 // ---------------------------------------------------------------- settings
@@ -538,10 +522,10 @@ void MainWindow::onScenarioChanged()
         m_hoverLabel->clear();
 
     // The zoom window belongs to the previous matrix shape.
-    ViewSettings v = m_scheduler->viewSettings();
+    ViewSettings v = m_viewSettings;
     if (s.method != m_lastMethod || s.seq_len != m_lastSeqLen) {
         v.row0 = v.col0 = v.rows = v.cols = 0;
-        m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+        setViewSettings(v, ViewKind::Heatmap);
     }
     if (s.method != m_lastMethod || m_matrixKindGroup->actions().isEmpty()) {
         for (QAction* a : m_matrixKindGroup->actions())
@@ -553,10 +537,10 @@ void MainWindow::onScenarioChanged()
             a->setChecked(k == current);
             m_matrixKindGroup->addAction(a);
             connect(a, &QAction::triggered, this, [this, k] {
-                ViewSettings vs = m_scheduler->viewSettings();
+                ViewSettings vs = m_viewSettings;
                 vs.matrix_kind = k;
                 vs.row0 = vs.col0 = vs.rows = vs.cols = 0;
-                m_scheduler->setViewSettings(vs, ViewKind::Heatmap);
+                setViewSettings(vs, ViewKind::Heatmap);
             });
         }
     }
@@ -569,7 +553,7 @@ void MainWindow::onScenarioChanged()
                                     std::max(s.seq_len, rope_default_target_length(s.params<RopeParams>())), 16, kMaxSeqLen))
                               : static_cast<double>(s.seq_len);
     m_rotationControls->setRange(0.0, maxPos);
-    m_scheduler->setScenario(s);
+    requestAllViews();
 }
 
 void MainWindow::updateViewEnabled()
@@ -578,7 +562,7 @@ void MainWindow::updateViewEnabled()
         QDockWidget* d = dock(k);
         // visibleRegion is empty for a dock tabbed away behind another one.
         const bool shown = d->isVisible() && !d->widget()->visibleRegion().isEmpty();
-        m_scheduler->setViewEnabled(k, m_computeHidden || shown);
+        setViewEnabled(k, m_computeHidden || shown);
     }
     updateHeatmapPixelSize();
 }
@@ -588,13 +572,13 @@ void MainWindow::updateHeatmapPixelSize()
     const QSize px = m_heatmap->heatmapPixelSize();
     if (px.width() < 8 || px.height() < 8)
         return;
-    ViewSettings v = m_scheduler->viewSettings();
+    ViewSettings v = m_viewSettings;
     // Small changes (a one-pixel splitter nudge) are not worth a recompute: cells are scaled anyway.
     if (std::abs(px.width() - v.pixel_width) < 16 && std::abs(px.height() - v.pixel_height) < 16)
         return;
     v.pixel_width = px.width();
     v.pixel_height = px.height();
-    m_scheduler->setViewSettings(v, ViewKind::Heatmap);
+    setViewSettings(v, ViewKind::Heatmap);
 }
 
 void MainWindow::showEvent(QShowEvent* event)

@@ -5,7 +5,7 @@
 // a status bar with parameter errors, the hover readout and a progress bar for long computations.
 #pragma once
 
-#include "compute_scheduler.h"
+#include "job_tracker.h"
 #include "scenario_model.h"
 #include "view_jobs.h"
 
@@ -14,6 +14,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QActionGroup;
 class QDockWidget;
@@ -51,7 +52,12 @@ public:
     ~MainWindow() override;
 
     ScenarioModel* model() const { return m_model; }
-    ComputeScheduler* scheduler() const { return m_scheduler; }
+    // Computes the views off the GUI thread, one slot per ViewKind (static_cast<int>(kind)).
+    JobTracker* jobs() const { return m_jobs; }
+    // The settings the views are computed with (zoom window, pixel size, curve axis, rotation positions…).
+    const ViewSettings& viewSettings() const { return m_viewSettings; }
+    // Replaces them and recomputes `kind`, or every view (nullopt).
+    void setViewSettings(const ViewSettings& settings, std::optional<ViewKind> kind = std::nullopt);
     ParameterPanel* parameterPanel() const { return m_panel; }
     HeatmapView* heatmapView() const { return m_heatmap; }
     CurveView* curveView() const { return m_curves; }
@@ -107,7 +113,13 @@ private:
     void createViews();
     void createMenus();
     void createStatusBar();
-    void connectScheduler();
+    void connectJobs();
+    // Hidden views are not computed; enabling one computes it.
+    void setViewEnabled(ViewKind kind, bool enabled);
+    // Submits `kind` with the current scenario and settings (when enabled), or every view.
+    void requestView(ViewKind kind);
+    void requestAllViews();
+    void showViewResult(const ViewResult& result);
     void restoreFromSettings();
     void saveToSettings();
     void rebuildRecentMenu();
@@ -123,7 +135,9 @@ private:
 
     std::unique_ptr<Settings> m_settings;
     ScenarioModel* m_model;
-    ComputeScheduler* m_scheduler;
+    JobTracker* m_jobs;
+    ViewSettings m_viewSettings;
+    std::array<bool, kViewKindCount> m_viewEnabled{true, true, true, true};
     SessionActions* m_sessions = nullptr;
     ParameterPanel* m_panel = nullptr;
     HeatmapView* m_heatmap = nullptr;

@@ -75,7 +75,7 @@ struct SessionActions::Source {
 
 SessionActions::SessionActions(MainWindow* window) : QObject(window), m_window(window)
 {
-    connect(window->scheduler(), &ComputeScheduler::resultDelivered, this,
+    connect(window->jobs(), &JobTracker::resultDelivered, this,
             [this](int kind, quint64 generation) {
                 if (kind >= 0 && kind < kViewKindCount)
                     m_delivered[static_cast<std::size_t>(kind)] = generation;
@@ -123,7 +123,7 @@ Session SessionActions::currentSession() const
     const MainWindow& w = *m_window;
     Session s;
     s.scenario = w.m_model->scenario();
-    s.settings = w.m_scheduler->viewSettings();
+    s.settings = w.m_viewSettings;
     s.colormap = parse_colormap(w.m_settings->colormap()); // "" (automatic) parses to nullopt
     s.visible_views.clear();
     for (ViewKind k : kAllViewKinds)
@@ -135,7 +135,7 @@ Session SessionActions::currentSession() const
 void SessionActions::syncMenus(const ViewSettings& v, std::optional<Colormap> colormap)
 {
     MainWindow& w = *m_window;
-    // Check marks only: the scheduler gets the settings in one piece afterwards.
+    // Check marks only: the views get the settings in one piece afterwards.
     if (auto* small = w.findChild<QAction*>(QStringLiteral("smallMultiplesAction"))) {
         const QSignalBlocker block(small);
         small->setChecked(v.small_multiples);
@@ -175,7 +175,7 @@ bool SessionActions::applySession(const Session& s, const QString& name)
     // onScenarioChanged has run (it resets the zoom window when the method or length changed):
     // now the session's settings replace the views' state in one piece.
     ViewSettings v = s.settings;
-    const ViewSettings here = w.m_scheduler->viewSettings();
+    const ViewSettings here = w.m_viewSettings;
     v.pixel_width = here.pixel_width; // this window's heatmap size, not the saving window's
     v.pixel_height = here.pixel_height;
 
@@ -192,8 +192,7 @@ bool SessionActions::applySession(const Session& s, const QString& name)
     w.m_rotationControls->setPosition(v.query_position);
     w.m_rotationControls->setKeyPosition(v.key_position);
     syncMenus(v, s.colormap);
-    w.m_scheduler->setViewSettings(v, ViewKind::Heatmap);
-    w.m_scheduler->requestAll();
+    w.setViewSettings(v); // every view
     for (ViewKind k : kAllViewKinds)
         w.dock(k)->setVisible(s.visible_views.contains(view_kind_id(k)));
     return true;
@@ -289,9 +288,9 @@ bool SessionActions::eventFilter(QObject* watched, QEvent* event)
 
 bool SessionActions::upToDate(ViewKind kind) const
 {
-    const ComputeScheduler* s = m_window->m_scheduler;
-    const quint64 gen = s->generation(kind);
-    return s->viewEnabled(kind) && !s->busy() && gen > 0 &&
+    const MainWindow& w = *m_window;
+    const quint64 gen = w.m_jobs->generation(static_cast<int>(kind));
+    return w.m_viewEnabled[static_cast<std::size_t>(kind)] && !w.m_jobs->busy() && gen > 0 &&
            m_delivered[static_cast<std::size_t>(kind)] == gen;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Pure functions Scenario (+ per-view settings) -> the plain data a view paints. They run on worker
-// threads (ComputeScheduler), call core only and never re-derive a formula core computes: the UI
-// maps numbers to pixels, nothing more. Each takes core's cancel predicate and progress callback.
+// threads (main_window_jobs.cpp submits them to a JobTracker), call core only and never re-derive a
+// formula core computes: the UI maps numbers to pixels, nothing more. Each takes core's cancel
+// predicate and progress callback.
 #pragma once
 
 #include "attention_logits.h"
@@ -66,8 +67,8 @@ RotationData rotation_job(const Scenario& s, const ViewSettings& settings, const
 SpectrumData spectrum_job(const Scenario& s, const ViewSettings& settings, const CancelFn& cancel = {},
                           const ProgressFn& progress = {});
 
-// Dispatch by kind (the scheduler's default job function). Throws what core throws (ParameterError,
-// Cancelled).
+// Dispatch by kind (the job the main window submits for each view). Throws what core throws
+// (ParameterError, Cancelled).
 ViewResult run_view_job(ViewKind kind, const Scenario& s, const ViewSettings& settings,
                         const CancelFn& cancel, const ProgressFn& progress);
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the QtTest suites of the GUI share (named gui_, not ui_: AUTOUIC takes ui_*.h for generated forms):
-// waiting until the main window's compute scheduler is idle, and rendering a figure into an image.
+// waiting until the main window's job tracker is idle, and rendering a figure into an image.
 #pragma once
 
-#include "compute_scheduler.h"
+#include "job_tracker.h"
 #include "figure.h"
 
 #include <QElapsedTimer>
@@ -16,9 +16,9 @@ namespace posatlas::test {
 // How long a test waits for the views' jobs (a Debug or sanitizer build on two shared cores: generous).
 inline constexpr int kJobTimeoutMs = 60000;
 
-// Runs the event loop until the scheduler has nothing debounced and nothing awaited, or `timeoutMs`
+// Runs the event loop until the tracker has nothing debounced and nothing awaited, or `timeoutMs`
 // pass; first `settleMs` so that the debounce timer can fire. True when idle.
-inline bool waitIdle(ui::ComputeScheduler* s, int timeoutMs = kJobTimeoutMs, int settleMs = 60)
+inline bool waitIdle(ui::JobTracker* s, int timeoutMs = kJobTimeoutMs, int settleMs = 60)
 {
     QTest::qWait(settleMs);
     QElapsedTimer t;

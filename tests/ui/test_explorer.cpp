@@ -64,8 +64,7 @@ bool wait_idle(ExplorerWindow& w, int ms = 60000)
     QCoreApplication::processEvents();
     return QTest::qWaitFor(
         [&w] {
-            return !w.runner()->busy(ExplorerJobRunner::Tables) &&
-                   !w.runner()->busy(ExplorerJobRunner::Dynamic);
+            return !w.jobs()->busy(ExplorerWindow::TablesJob) && !w.jobs()->busy(ExplorerWindow::DynamicJob);
         },
         ms);
 }
@@ -73,7 +72,7 @@ bool wait_idle(ExplorerWindow& w, int ms = 60000)
 bool wait_all(ExplorerWindow& w, int ms = 400000)
 {
     QCoreApplication::processEvents();
-    return QTest::qWaitFor([&w] { return !w.runner()->busy(); }, ms);
+    return QTest::qWaitFor([&w] { return !w.jobs()->busy(); }, ms);
 }
 
 int index_of(const ExplorerWindow& w, VariantKind kind)

@@ -120,7 +120,7 @@ private:
         w->show();
         if (!QTest::qWaitForWindowExposed(w.get()))
             qWarning("window not exposed");
-        waitIdle(w->scheduler());
+        waitIdle(w->jobs());
         return w;
     }
 
@@ -129,8 +129,8 @@ private:
     void customise(MainWindow& w)
     {
         QVERIFY(w.model()->setScenario(yarnScenario(), QStringLiteral("test")));
-        QVERIFY(waitIdle(w.scheduler()));
-        ViewSettings v = w.scheduler()->viewSettings();
+        QVERIFY(waitIdle(w.jobs()));
+        ViewSettings v = w.viewSettings();
         v.matrix_kind = MatrixKind::Logits;
         v.row0 = 20;
         v.col0 = 8;
@@ -141,8 +141,7 @@ private:
         v.query_position = 37.5;
         v.key_position = 9.0;
         v.pairs = {0, 5, 31};
-        w.scheduler()->setViewSettings(v, ViewKind::Heatmap);
-        w.scheduler()->requestAll();
+        w.setViewSettings(v);          // every view
         w.curveView()->setLogX(false); // as the view's own check box: main window updates log_x
         auto* group = w.findChild<QActionGroup*>(QStringLiteral("colormapGroup"));
         QVERIFY(group);
@@ -150,8 +149,8 @@ private:
             if (a->data().toString() == QLatin1String("magma"))
                 a->trigger();
         w.dock(ViewKind::Rotation)->hide();
-        QVERIFY(waitIdle(w.scheduler()));
-        QVERIFY(!w.scheduler()->viewSettings().log_x);
+        QVERIFY(waitIdle(w.jobs()));
+        QVERIFY(!w.viewSettings().log_x);
         QCOMPARE(w.heatmapView()->colormap(), Colormap::Magma);
     }
 
@@ -359,13 +358,13 @@ private slots:
         auto fresh = makeWindow(QStringLiteral("fresh"));
         const int undoBefore = fresh->model()->undoStack()->count();
         QVERIFY(fresh->openFile(file)); // by name: a session, not a config.json
-        QVERIFY(waitIdle(fresh->scheduler()));
+        QVERIFY(waitIdle(fresh->jobs()));
         QCOMPARE(Settings(path(QStringLiteral("fresh.ini"))).recentFiles().value(0),
                  QFileInfo(file).absoluteFilePath());
         QCOMPARE(fresh->model()->undoStack()->count(), undoBefore + 1); // one undo step
         QVERIFY((fresh->model()->scenario() == m_window->model()->scenario()));
 
-        const ViewSettings a = m_window->scheduler()->viewSettings(), b = fresh->scheduler()->viewSettings();
+        const ViewSettings a = m_window->viewSettings(), b = fresh->viewSettings();
         QCOMPARE(b.matrix_kind, a.matrix_kind);
         QCOMPARE(b.row0, a.row0);
         QCOMPARE(b.col0, a.col0);
@@ -428,7 +427,7 @@ private slots:
     {
         auto w = makeWindow(QStringLiteral("bad"));
         const Scenario before = w->model()->scenario();
-        const ViewSettings settingsBefore = w->scheduler()->viewSettings();
+        const ViewSettings settingsBefore = w->viewSettings();
         const int undoBefore = w->model()->undoStack()->count();
 
         Session s;
@@ -460,10 +459,10 @@ private slots:
                      qPrintable(w->statusMessage()));
             QVERIFY(w->statusMessage().contains(file)); // names the file
         }
-        QVERIFY(waitIdle(w->scheduler()));
+        QVERIFY(waitIdle(w->jobs()));
         QVERIFY((w->model()->scenario() == before));
         QCOMPARE(w->model()->undoStack()->count(), undoBefore);
-        QCOMPARE(w->scheduler()->viewSettings().query_position, settingsBefore.query_position);
+        QCOMPARE(w->viewSettings().query_position, settingsBefore.query_position);
         QVERIFY(!w->dock(ViewKind::Rotation)->isHidden());
         // The warning boxes are window-modal and non-blocking: close them.
         for (QWidget* top : QApplication::topLevelWidgets())
@@ -495,7 +494,7 @@ private slots:
         QFETCH(bool, dark);
         const QString session = path(QStringLiteral("cli.posatlas.json"));
         QVERIFY(m_window->sessionActions()->saveSession(session));
-        QVERIFY(waitIdle(m_window->scheduler())); // the curves and spectrum come from the widgets
+        QVERIFY(waitIdle(m_window->jobs())); // the curves and spectrum come from the widgets
 
         FigureExportRequest r;
         r.views = {*parse_view_kind(view)};

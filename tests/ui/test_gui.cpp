@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// GUI behaviour under QT_QPA_PLATFORM=offscreen: model + undo, the compute scheduler, the parameter
+// GUI behaviour under QT_QPA_PLATFORM=offscreen: model + undo, the views' jobs, the parameter
 // panel and the main window with its docks, presets and config import.
 #include "alibi.h"
-#include "compute_scheduler.h"
 #include "curve_view.h"
 #include "figure_style.h"
 #include "heatmap_view.h"
+#include "job_tracker.h"
 #include "log_slider.h"
 #include "main_window.h"
 #include "parameter_panel.h"
@@ -76,7 +76,7 @@ private:
         w->show();
         if (!QTest::qWaitForWindowExposed(w.get()))
             qWarning("window not exposed");
-        waitIdle(w->scheduler());
+        waitIdle(w->jobs());
         return w;
     }
 
@@ -391,111 +391,32 @@ private slots:
         QCOMPARE(rr.shown_pairs, (std::vector<int>{0, 16, 32, 63}));
     }
 
-    // ------------------------------------------------------------ scheduler
+    // ------------------------------------------------------------ view jobs
+    // (the job tracker itself: test_job_tracker.cpp)
 
-    void staleResultIsDropped()
+    void hiddenViewIsComputedOnlyOnceShown()
     {
-        ComputeScheduler scheduler;
-        scheduler.setDebounceMs(0);
-        for (ViewKind k : {ViewKind::Curves, ViewKind::Rotation, ViewKind::Spectrum})
-            scheduler.setViewEnabled(k, false);
-        // Generation 1 (seq_len 1) is slow and ignores cancellation; generation 2 (seq_len 2) is quick.
-        // The old result therefore arrives after the new one and must be dropped.
-        std::atomic<int> calls{0};
-        scheduler.setJobFunction([&calls](ViewKind, const Scenario& s, const ViewSettings&, const CancelFn&,
-                                          const ProgressFn&) -> ViewResult {
-            ++calls;
-            if (s.seq_len == 1)
-                QThread::msleep(400);
-            HeatmapData d;
-            d.title = s.seq_len == 1 ? QStringLiteral("old") : QStringLiteral("new");
-            return d;
-        });
-        QSignalSpy ready(&scheduler, &ComputeScheduler::heatmapReady);
-        QSignalSpy dropped(&scheduler, &ComputeScheduler::staleResultDropped);
-        Scenario a;
-        a.seq_len = 1;
-        scheduler.setScenario(a);
-        scheduler.flush();
-        Scenario b;
-        b.seq_len = 2;
-        scheduler.setScenario(b);
-        scheduler.flush();
-        QTRY_COMPARE_WITH_TIMEOUT(dropped.count(), 1, 5000);
-        QCOMPARE(calls.load(), 2);
-        QCOMPARE(ready.count(), 1);
-        QCOMPARE(ready.front().front().value<HeatmapData>().title, QStringLiteral("new"));
-        QCOMPARE(dropped.front().at(1).toULongLong(), quint64{1});
-        QVERIFY(!scheduler.busy());
-    }
+        auto w = makeWindow(QStringLiteral("hidden"));
+        w->setComputeHiddenViews(false);
+        w->dock(ViewKind::Spectrum)->hide();
+        QVERIFY(waitIdle(w->jobs()));
+        const int spectrum = static_cast<int>(ViewKind::Spectrum);
+        const quint64 before = w->jobs()->generation(spectrum);
+        QSignalSpy delivered(w->jobs(), &JobTracker::resultDelivered);
+        QVERIFY(w->model()->setValue(ParamId::RopeTheta, 5000.0));
+        QVERIFY(waitIdle(w->jobs()));
+        QVERIFY(!delivered.isEmpty()); // the visible views follow the change
+        for (const QList<QVariant>& d : delivered)
+            QVERIFY(d.front().toInt() != spectrum);
+        QCOMPARE(w->jobs()->generation(spectrum), before);
 
-    void cancelPredicateSeesNewerRequest()
-    {
-        ComputeScheduler scheduler;
-        scheduler.setDebounceMs(0);
-        for (ViewKind k : {ViewKind::Curves, ViewKind::Rotation, ViewKind::Spectrum})
-            scheduler.setViewEnabled(k, false);
-        std::atomic<bool> sawCancel{false};
-        scheduler.setJobFunction([&sawCancel](ViewKind, const Scenario& s, const ViewSettings&,
-                                              const CancelFn& cancel,
-                                              const ProgressFn& progress) -> ViewResult {
-            if (s.seq_len == 1) {
-                for (int i = 0; i < 200; ++i) {
-                    progress(i / 200.0);
-                    if (cancel()) {
-                        sawCancel = true;
-                        throw Cancelled();
-                    }
-                    QThread::msleep(5);
-                }
-            }
-            return HeatmapData{};
-        });
-        QSignalSpy ready(&scheduler, &ComputeScheduler::heatmapReady);
-        Scenario a;
-        a.seq_len = 1;
-        scheduler.setScenario(a);
-        scheduler.flush();
-        QTest::qWait(50);
-        Scenario b;
-        b.seq_len = 2;
-        scheduler.setScenario(b);
-        scheduler.flush();
-        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 5000);
-        QTRY_VERIFY_WITH_TIMEOUT(sawCancel.load(), 5000);
-    }
-
-    void progressShownOnlyForLongJobs()
-    {
-        ComputeScheduler scheduler;
-        scheduler.setDebounceMs(0);
-        scheduler.setProgressDelayMs(100);
-        for (ViewKind k : {ViewKind::Curves, ViewKind::Rotation, ViewKind::Spectrum})
-            scheduler.setViewEnabled(k, false);
-        scheduler.setJobFunction([](ViewKind, const Scenario& s, const ViewSettings&, const CancelFn&,
-                                    const ProgressFn& progress) -> ViewResult {
-            if (s.seq_len == 1)
-                for (int i = 0; i <= 10; ++i) {
-                    progress(i / 10.0);
-                    QThread::msleep(30);
-                }
-            return HeatmapData{};
-        });
-        QSignalSpy visible(&scheduler, &ComputeScheduler::progressVisible);
-        QSignalSpy progress(&scheduler, &ComputeScheduler::progressChanged);
-        Scenario quick;
-        quick.seq_len = 2;
-        scheduler.setScenario(quick);
-        QTRY_VERIFY_WITH_TIMEOUT(!scheduler.busy(), 5000);
-        QCOMPARE(visible.count(), 0); // a quick job never flashes a progress bar
-        Scenario slow;
-        slow.seq_len = 1;
-        scheduler.setScenario(slow);
-        QTRY_VERIFY_WITH_TIMEOUT(!scheduler.busy(), 5000);
-        QCOMPARE(visible.count(), 2); // shown, then hidden
-        QCOMPARE(visible.at(0).front().toBool(), true);
-        QCOMPARE(visible.at(1).front().toBool(), false);
-        QVERIFY(progress.count() >= 2);
+        w->setComputeHiddenViews(true); // enabled again: computed with the current scenario
+        QVERIFY(waitIdle(w->jobs()));
+        QVERIFY(w->jobs()->generation(spectrum) > before);
+        QCOMPARE(delivered.back().front().toInt(), spectrum);
+        QCOMPARE(delivered.back().back().toULongLong(), w->jobs()->generation(spectrum));
+        QVERIFY2(w->spectrumView()->data().title.contains(QStringLiteral("θ 5000")),
+                 qPrintable(w->spectrumView()->data().title));
     }
 
     // ------------------------------------------------------------ main window
@@ -511,13 +432,13 @@ private slots:
         s->setFocus();
         QTest::keyClick(s, Qt::Key_PageDown); // a smaller base: faster rotations, a different picture
         QVERIFY(w->model()->scenario().params<RopeParams>().rope_theta < 10000.0);
-        QVERIFY(waitIdle(w->scheduler()));
+        QVERIFY(waitIdle(w->jobs()));
         const QImage changed = renderToImage(*w->heatmapView());
         QVERIFY(changed != before);
 
         w->model()->undoStack()->undo();
         QCOMPARE(w->model()->scenario().params<RopeParams>().rope_theta, 10000.0);
-        QVERIFY(waitIdle(w->scheduler()));
+        QVERIFY(waitIdle(w->jobs()));
         const QImage restored = renderToImage(*w->heatmapView());
         QVERIFY(restored == before);
         // Every view shows the restored scenario, not the one before the undo.
@@ -537,14 +458,14 @@ private slots:
         if (!m_presetWindow)
             m_presetWindow = makeWindow(QStringLiteral("presets"));
         MainWindow* w = m_presetWindow.get();
-        QSignalSpy failed(w->scheduler(), &ComputeScheduler::jobFailed);
+        QSignalSpy failed(w->jobs(), &JobTracker::jobFailed);
         const int steps = w->model()->undoStack()->count();
         const int index = w->model()->undoStack()->index();
         QVERIFY2(w->loadPreset(id), qPrintable(w->statusMessage()));
         // One undo step (none when the scenario already was this preset).
         QVERIFY(w->model()->undoStack()->index() <= index + 1);
         QVERIFY(w->model()->undoStack()->count() <= steps + 1);
-        QVERIFY(waitIdle(w->scheduler()));
+        QVERIFY(waitIdle(w->jobs()));
         QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.front().at(1).toString()));
         const Figure* figures[] = {w->heatmapView(), w->curveView(), w->rotationView(), w->spectrumView()};
         for (const Figure* f : figures) {
@@ -584,7 +505,7 @@ private slots:
         // The panel shows the imported values.
         QCOMPARE(w->parameterPanel()->slider(param(Method::RoPE, "rope_theta"))->value(), 500000.0);
         QVERIFY(w->parameterPanel()->isRowVisible(param(Method::RoPE, "low_freq_factor")));
-        QVERIFY(waitIdle(w->scheduler()));
+        QVERIFY(waitIdle(w->jobs()));
         // One undo step takes all of it back.
         w->model()->undoStack()->undo();
         QCOMPARE(w->model()->scenario().params<RopeParams>().rope_theta, 10000.0);
@@ -607,7 +528,7 @@ private slots:
         // The key position n is a control of its own: editing it re-runs the rotation job and the key's
         // angles become n * theta_i (mod 2 pi) as core's rope_angles computes them.
         auto w = makeWindow(QStringLiteral("keypos"));
-        QVERIFY(waitIdle(w->scheduler()));
+        QVERIFY(waitIdle(w->jobs()));
         auto* controls = w->findChild<RotationControls*>();
         QVERIFY(controls);
         QCOMPARE(controls->keyPosition(), w->rotationView()->data().key_position);
@@ -616,7 +537,7 @@ private slots:
         QSignalSpy spy(controls, &RotationControls::keyPositionChanged);
         spin->setValue(9.0);
         QCOMPARE(spy.count(), 1);
-        QVERIFY(waitIdle(w->scheduler()));
+        QVERIFY(waitIdle(w->jobs()));
         const RotationData& d = w->rotationView()->data();
         QCOMPARE(d.key_position, 9.0);
         // Pair 0 has theta_0 = 1 (default RoPE): its key angle is 9 mod 2 pi. Tolerance 1e-12 rad.
@@ -690,7 +611,7 @@ private slots:
         {
             auto w = makeWindow(QStringLiteral("dark"));
             w->setDarkTheme(true);
-            QVERIFY(waitIdle(w->scheduler()));
+            QVERIFY(waitIdle(w->jobs()));
             QVERIFY(palette_is_dark(QApplication::palette()));
             QVERIFY(palette_is_dark(w->heatmapView()->palette()));
             const QImage shown = w->heatmapView()->grab().toImage();

@@ -3,10 +3,11 @@
 // from the keys, the curves have a keyboard crosshair, Help > Keyboard and Mouse lists every shortcut of
 // the menus, menus have mnemonics, and every control meets WCAG 2.1 AA contrast in both themes
 // (text 4.5:1, a control's graphics 3:1; relative luminance and ratio as defined by WCAG 2.1, 1.4.3/1.4.11).
-#include "compute_scheduler.h"
+#include "job_tracker.h"
 #include "curve_chart.h"
 #include "curve_view.h"
 #include "heatmap_view.h"
+#include "job_tracker.h"
 #include "main_window.h"
 #include "rotation_view.h"
 #include "scenario_model.h"
@@ -66,7 +67,7 @@ private slots:
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         QApplication::setActiveWindow(m_window.get());
-        QVERIFY(waitIdle(m_window->scheduler()));
+        QVERIFY(waitIdle(m_window->jobs()));
     }
 
     void heatmapPansZoomsAndResetsFromTheKeys()

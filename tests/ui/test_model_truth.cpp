@@ -2,7 +2,7 @@
 // What the screen shows is what the model computes: a preset or a model config loaded in the main window
 // gives the same scenario as on the command line (`--preset`, `--config`), whatever was loaded before,
 // and the views mark the context lengths that core (and so `posatlas compute rope-pairs`) reports.
-#include "compute_scheduler.h"
+#include "job_tracker.h"
 #include "curve_view.h"
 #include "main_window.h"
 #include "model_config.h"
@@ -81,7 +81,7 @@ private slots:
         m_window->resize(1280, 720);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        QVERIFY(waitIdle(m_window->scheduler()));
+        QVERIFY(waitIdle(m_window->jobs()));
     }
 
     // Every preset after every other preset: the scenario equals loading it alone.
@@ -142,7 +142,7 @@ private slots:
         MainWindow* w = m_window.get();
         QVERIFY(w->loadPreset(before));
         QVERIFY(isConfig ? w->openConfig(model) : w->loadPreset(model));
-        QVERIFY(waitIdle(w->scheduler()));
+        QVERIFY(waitIdle(w->jobs()));
         const Scenario& s = w->model()->scenario();
         QCOMPARE(s.method, Method::RoPE);
         // What `posatlas compute rope-pairs --preset/--config` reports (it prints this table).
@@ -287,7 +287,7 @@ private slots:
         QVERIFY2(!pdftoppm.isEmpty(), "pdftoppm (poppler-utils, in the Makefile's package list) is required");
         MainWindow* w = m_window.get();
         QVERIFY(w->loadPreset(QStringLiteral("llama-3.1-8b")));
-        QVERIFY(waitIdle(w->scheduler()));
+        QVERIFY(waitIdle(w->jobs()));
         const std::pair<const char*, const Figure*> views[] = {{"heatmap", w->heatmapView()},
                                                                {"curves", w->curveView()},
                                                                {"rotation", w->rotationView()},
@@ -341,7 +341,7 @@ private slots:
         MainWindow* w = m_window.get();
         QVERIFY(w->loadPreset(QStringLiteral("llama-2-7b")));
         QVERIFY(w->model()->setValue(param("seq_len"), 6000));
-        QVERIFY(waitIdle(w->scheduler()));
+        QVERIFY(waitIdle(w->jobs()));
         const HeatmapData& shown = w->heatmapView()->data();
         QCOMPARE(shown.panels.size(), 1);
         const MatrixResult& m = shown.panels.front().matrix;
@@ -370,7 +370,7 @@ private slots:
 
         // Every cell of a small window.
         QVERIFY(w->model()->setValue(param("seq_len"), 300));
-        QVERIFY(waitIdle(w->scheduler()));
+        QVERIFY(waitIdle(w->jobs()));
         const QString full = m_dir.filePath(QStringLiteral("full.csv"));
         w->sessionActions()->exportNumbers(ViewKind::Heatmap, full, SessionActions::NumbersExtent::FullWindow);
         QFile g(full);

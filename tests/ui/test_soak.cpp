@@ -4,7 +4,7 @@
 // options), bounded in time. It checks that nothing crashes or throws, that the window still computes
 // at the end, and that memory levels off: the heap in use grows by less than kMaxSecondHalfGrowth
 // during the second half of the walk, after the first half has filled caches and allocator pools.
-#include "compute_scheduler.h"
+#include "job_tracker.h"
 #include "main_window.h"
 #include "presets.h"
 #include "scenario_model.h"
@@ -82,7 +82,7 @@ private slots:
         w.resize(1280, 720);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(waitIdle(w.scheduler(), kIdleTimeoutMs, kSettleMs));
+        QVERIFY(waitIdle(w.jobs(), kIdleTimeoutMs, kSettleMs));
 
         std::mt19937 rng(20261130); // seeded: a failure replays
         auto pick = [&rng](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
@@ -144,11 +144,11 @@ private slots:
             // The undo history grows by design (two scenarios per step, up to several KiB with LongRoPE
             // factor lists): measured without it, what is left growing is a leak.
             model->undoStack()->clear();
-            waitIdle(w.scheduler(), kIdleTimeoutMs, kSettleMs);
+            waitIdle(w.jobs(), kIdleTimeoutMs, kSettleMs);
             // A superseded job can still be finishing on a worker (it stops at its next cancel check,
-            // much later on a loaded machine) and holds its matrices until then: the scheduler no longer
+            // much later on a loaded machine) and holds its matrices until then: the job tracker no longer
             // waits for it, but the measurement must. Then wait for a steady reading.
-            w.scheduler()->waitForWorkers(60000);
+            w.jobs()->waitForWorkers(60000);
             QCoreApplication::processEvents();
             double rss = residentBytes();
             for (int i = 0; i < 40; ++i) {
@@ -196,8 +196,8 @@ private slots:
         for (ViewKind k : kAllViewKinds)
             w.dock(k)->show();
         QVERIFY(model->setMethod(Method::RoPE));
-        QVERIFY(waitIdle(w.scheduler(), kIdleTimeoutMs, kSettleMs));
-        QVERIFY(w.scheduler()->generation(ViewKind::Heatmap) > 0);
+        QVERIFY(waitIdle(w.jobs(), kIdleTimeoutMs, kSettleMs));
+        QVERIFY(w.jobs()->generation(static_cast<int>(ViewKind::Heatmap)) > 0);
     }
 };
 

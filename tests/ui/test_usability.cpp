@@ -309,15 +309,15 @@ private slots:
         view.setData(job<HeatmapData>(ViewKind::Heatmap, s, v));
         QVERIFY(!view.perPanelScales());
         QVERIFY(view.subtractMean());
-        // The window's View menu changes them through the scheduler.
+        // The window's View menu changes them in the settings its views are computed with.
         auto w = makeWindow(QStringLiteral("colourchoices"));
         auto* shared = w->findChild<QAction*>(QStringLiteral("perPanelScalesAction"));
         auto* centre = w->findChild<QAction*>(QStringLiteral("subtractMeanAction"));
         QVERIFY(shared && centre);
         shared->trigger();
         centre->trigger();
-        QVERIFY(!w->scheduler()->viewSettings().per_panel_scales);
-        QVERIFY(w->scheduler()->viewSettings().subtract_mean);
+        QVERIFY(!w->viewSettings().per_panel_scales);
+        QVERIFY(w->viewSettings().subtract_mean);
     }
 
     void aTinySpreadIsFlaggedAndItsMeanCanBeSubtracted()
