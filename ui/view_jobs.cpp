@@ -697,8 +697,11 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
     check_cancel(cancel);
     const std::int64_t trained = s.rope.trained_length();
     const std::int64_t target = std::max(trained, rope_default_target_length(s.rope));
-    const FrequencySpectrum sp = rope_spectrum(s.rope, trained, target);
-    const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.rope));
+    // One table of core's (rope_pairs, as the explorer and `compute rope-pairs`): its columns and the
+    // frequencies it was formed from (seq_len = target for dynamic NTK / LongRoPE, as rope_for_views).
+    const RopePairsTable table = rope_pairs(s.rope, trained, target);
+    const FrequencySpectrum sp = frequency_spectrum(table);
+    const RopeFrequencies& f = table.frequencies;
     data.title =
         tr("RoPE frequency spectrum · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
     data.pair.assign(sp.pair.begin(), sp.pair.end());
