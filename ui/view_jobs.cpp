@@ -276,6 +276,21 @@ CurveSeries rope_curve_series(const QString& name, RopeCurve curve, const std::v
     return series;
 }
 
+// Curve distances (whole numbers, decay_distances) as the integer positions core's series take.
+std::vector<std::int64_t> integer_distances(const std::vector<double>& dist)
+{
+    std::vector<std::int64_t> out(dist.size());
+    for (std::size_t i = 0; i < dist.size(); ++i)
+        out[i] = static_cast<std::int64_t>(dist[i]);
+    return out;
+}
+
+template <typename T>
+std::vector<double> to_doubles(const std::vector<T>& v)
+{
+    return std::vector<double>(v.begin(), v.end());
+}
+
 CurveMarker make_marker(double value, const QString& label)
 {
     CurveMarker marker;
@@ -521,25 +536,18 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     case Method::T5: {
         data.title = tr("T5 relative-position buckets · ") + scenario_caption(s, false);
         data.y_label = tr("bucket index");
-        CurveSeries after = make_series(s.t5.bidirectional ? tr("key after query (j − i = +r)")
-                                                           : tr("key before query (causal)"));
-        CurveSeries before = make_series(tr("key before query (j − i = −r)"));
-        after.step = before.step = true;
-        for (double r : dist) {
-            const auto ri = static_cast<std::int64_t>(r);
-            after.x.push_back(r);
-            // Causal T5 buckets only keys before the query (relative_position <= 0).
-            after.y.push_back(t5_relative_position_bucket(s.t5.bidirectional ? ri : -ri, s.t5.bidirectional,
-                                                          s.t5.num_buckets, s.t5.max_distance));
-            if (s.t5.bidirectional) {
-                before.x.push_back(r);
-                before.y.push_back(
-                    t5_relative_position_bucket(-ri, true, s.t5.num_buckets, s.t5.max_distance));
-            }
-        }
-        data.series.push_back(std::move(after));
-        if (s.t5.bidirectional)
+        const T5DistanceBuckets b = t5_distance_buckets(s.t5, integer_distances(dist));
+        // Causal T5 buckets only keys before the query (relative_position <= 0): one series.
+        CurveSeries first = s.t5.bidirectional
+                                ? make_series(tr("key after query (j − i = +r)"), dist, to_doubles(b.after))
+                                : make_series(tr("key before query (causal)"), dist, to_doubles(b.before));
+        first.step = true;
+        data.series.push_back(std::move(first));
+        if (s.t5.bidirectional) {
+            CurveSeries before = make_series(tr("key before query (j − i = −r)"), dist, to_doubles(b.before));
+            before.step = true;
             data.series.push_back(std::move(before));
+        }
         data.markers.push_back(make_marker(static_cast<double>(s.t5.max_distance),
                                            tr("max distance %1").arg(s.t5.max_distance)));
         break;
@@ -548,24 +556,15 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         data.title = tr("DeBERTa log-bucketed relative position · ") + scenario_caption(s, false);
         data.y_label = tr("relative position δ (bucketed)");
         // What attention uses is the relative-embedding row, the bucket clamped to the embedding table
-        // (core deberta_c2p_index, minus att_span to read as a relative position); the bucket itself
-        // keeps rising past max_relative_positions, so it is drawn dashed for comparison.
-        const std::int64_t span = deberta_att_span(s.deberta);
-        CurveSeries used = make_series(tr("row used by attention (clamped to ±%1)").arg(span));
-        CurveSeries bucket = make_series(tr("bucket δ before clamping"));
+        // (core deberta_relative_positions: delta_used, in the unit of delta); the bucket itself keeps
+        // rising past max_relative_positions, so it is drawn dashed for comparison.
+        const DebertaPositionSeries p = deberta_relative_positions(s.deberta, integer_distances(dist));
+        CurveSeries used = make_series(tr("row used by attention (clamped to ±%1)").arg(p.att_span), dist,
+                                       to_doubles(p.delta_used));
+        CurveSeries bucket = make_series(tr("bucket δ before clamping"), dist, to_doubles(p.delta));
         used.step = bucket.step = true;
         bucket.dashed = true;
-        bool clamps = false;
-        for (double r : dist) {
-            const auto ri = static_cast<std::int64_t>(r);
-            const auto delta = static_cast<double>(deberta_relative_position(ri, 0, s.deberta));
-            const auto row = static_cast<double>(deberta_c2p_index(s.deberta, ri, 0) - span);
-            clamps = clamps || row != delta;
-            used.x.push_back(r);
-            used.y.push_back(row);
-            bucket.x.push_back(r);
-            bucket.y.push_back(delta);
-        }
+        const bool clamps = p.delta_used != p.delta;
         data.series.push_back(std::move(used));
         if (clamps)
             data.series.push_back(std::move(bucket));
