@@ -152,9 +152,11 @@ QString kind_name(MatrixKind k)
     return {};
 }
 
+// The width of the encoding matrix core computes: a learned table's own (a user's table, loaded by
+// core's learned_shape as compute_matrix loads it), else the sinusoidal dimension.
 std::int64_t encoding_dim(const Scenario& s)
 {
-    return s.method == Method::Learned ? s.learned.dim : s.sinusoidal.dim;
+    return s.method == Method::Learned ? learned_shape(s.learned).dim : s.sinusoidal.dim;
 }
 
 // The context a method "knows": distances of interest for curves reach a few times beyond it.
@@ -218,7 +220,7 @@ std::int64_t curve_query(const Scenario& s)
 {
     if (s.method != Method::Learned)
         return s.seq_len - 1;
-    return std::min(s.seq_len, LearnedTable::from_params(s.learned).trained_length()) - 1;
+    return std::min(s.seq_len, learned_shape(s.learned).trained_length) - 1;
 }
 
 CurveSeries make_series(const QString& name, std::vector<double> x = {}, std::vector<double> y = {})
@@ -398,13 +400,9 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     const std::int64_t n = s.seq_len;
     w.row0 = std::clamp<std::int64_t>(v.row0, 0, n - 1);
     w.rows = v.rows > 0 ? std::min(v.rows, n - w.row0) : n - w.row0;
-    if (kind == MatrixKind::Encoding && s.method == Method::Learned && !s.learned.table_path.empty()) {
-        // A user's table has its own width, which core reads when it loads the table (as `compute
-        // learned` does); the --dim / slider value describes only the seeded stand-in. Columns left at
-        // 0 span the whole table, and a window the user asked for is checked by core against it.
-        w.col0 = std::max<std::int64_t>(v.col0, 0);
-        w.cols = std::max<std::int64_t>(v.cols, 0);
-    } else if (kind == MatrixKind::Encoding) {
+    if (kind == MatrixKind::Encoding) {
+        // Columns are embedding dimensions, as many as core's table has (a user's table sets its own
+        // width: encoding_dim), so the window clamps to them like rows to the sequence.
         const std::int64_t dim = encoding_dim(s);
         w.col0 = std::clamp<std::int64_t>(v.col0, 0, dim - 1);
         w.cols = v.cols > 0 ? std::min(v.cols, dim - w.col0) : dim - w.col0;
@@ -423,9 +421,7 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
         perHead ? static_cast<int>(std::ceil(std::sqrt(static_cast<double>(shown.size())))) : 1;
     const int gridRows = perHead ? static_cast<int>((shown.size() + gridCols - 1) / gridCols) : 1;
     w.out_rows = std::min<std::int64_t>(w.rows, std::max(8, v.pixel_height / gridRows));
-    // cols 0 (a user's table, see above): core caps the output at the table's width.
-    const std::int64_t pixelCols = std::max(8, v.pixel_width / gridCols);
-    w.out_cols = w.cols > 0 ? std::min<std::int64_t>(w.cols, pixelCols) : pixelCols;
+    w.out_cols = std::min<std::int64_t>(w.cols, std::max(8, v.pixel_width / gridCols));
     // A pixel shows the exact mean of its block (or says it is a point sample: MatrixResult::sampling);
     // float32 products are far below what a colour map can show (README, Benchmarks). Exact means over
     // random content generate every position's q and k (seconds beyond ~10^6 positions), too slow for

@@ -394,6 +394,37 @@ private slots:
         QVERIFY(!QFile::exists(big));
     }
 
+    // A user's learned table sets the encoding's width, as core reads it (compute_matrix loads the table),
+    // not the dim parameter, which describes only the seeded stand-in: tests/data/learned_4x3.csv (4
+    // positions x 3 dimensions, entry (p, c) = p + 0.25 c) with dim 8. A window the parameter would allow
+    // clamps to the table's 3 columns, as a window of rows clamps to the sequence.
+    void heatmapEncodingTakesTheTablesWidth()
+    {
+        Scenario s;
+        s.method = Method::Learned;
+        s.seq_len = 4;
+        s.learned.dim = 8;
+        s.learned.table_path = POSATLAS_TEST_DATA "/learned_4x3.csv";
+        ViewSettings v;
+        v.matrix_kind = MatrixKind::Encoding;
+        v.cols = 8; // the parameter's width
+        HeatmapData d = heatmap_job(s, v);
+        QCOMPARE(d.panels.size(), 1);
+        const MatrixResult* m = &d.panels.front().matrix;
+        QCOMPARE(m->values.rows(), 4);
+        QCOMPARE(m->values.cols(), 3);
+        for (Eigen::Index p = 0; p < 4; ++p)
+            for (Eigen::Index c = 0; c < 3; ++c)
+                QCOMPARE(m->values(p, c), static_cast<double>(p) + 0.25 * static_cast<double>(c)); // exact in binary
+        // A window starting past the table (column 5 < dim 8) clamps to its last column.
+        v.col0 = 5;
+        v.cols = 2;
+        d = heatmap_job(s, v);
+        m = &d.panels.front().matrix;
+        QCOMPARE(m->col_index, std::vector<std::int64_t>{2});
+        QCOMPARE(m->values(3, 0), 3.5);
+    }
+
     void cleanupTestCase() { m_window.reset(); }
 };
 
