@@ -48,7 +48,22 @@ std::int64_t rope_default_target_length(const RopeParams& p)
         target = p.original_max_position_embeddings > 0 ? std::max(p.max_position_embeddings, scaled_len)
                                                         : scaled_len;
     }
+    // Never short of the trained context: a default-type config whose original length exceeds
+    // max_position_embeddings still shows its whole trained context.
+    target = std::max(target, p.trained_length());
     return std::clamp<std::int64_t>(target, 1, kMaxSeqLen);
+}
+
+std::int64_t rope_extension_target_length(const RopeParams& p, double factor)
+{
+    validate(p);
+    require_real("factor", factor, 1.0, 1e6, true);
+    if (p.rope_type != RopeType::Default)
+        return rope_default_target_length(p);
+    const auto trained = static_cast<double>(p.trained_length());
+    const double extended = std::min(std::round(trained * factor), static_cast<double>(kMaxSeqLen));
+    return std::clamp<std::int64_t>(std::max(static_cast<std::int64_t>(extended), p.trained_length()), 1,
+                                    kMaxSeqLen);
 }
 
 std::vector<RegimeBoundary> regime_boundaries(const RopeFrequencies& f)

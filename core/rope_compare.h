@@ -81,8 +81,18 @@ struct RopePairsTable {
 //   default type                        : M
 //   scaled types, original length set   : max(M, round(L * s))   (e.g. Llama 3.1: max(131072, 65536))
 //   scaled types, original length unset : round(L * s)            (L = M then)
-// clamped to kMaxSeqLen (validation.h). validate(p) first (ParameterError).
+// then at least L (a default type with an original length above M: L), clamped to kMaxSeqLen
+// (validation.h). validate(p) first (ParameterError). This is the one target length of the views
+// (spectrum, curves, the length dynamic NTK / LongRoPE use there), `compute rope-pairs` and the
+// explorer's scaled models (an unscaled model's explorer target is round(L * factor), the extension it
+// explores: rope_extension_target_length).
 std::int64_t rope_default_target_length(const RopeParams& p);
+
+// The target length a comparison of scalings of p aims at (the context-extension explorer): for a
+// scaled p, rope_default_target_length(p); for rope_type default, round(L * factor) (factor >= 1), the
+// length an extension by `factor` reaches; at least L, clamped to kMaxSeqLen. validate(p) and factor in
+// [1, 1e6] (ParameterError "factor").
+std::int64_t rope_extension_target_length(const RopeParams& p, double factor);
 
 // The per-pair table of p. trained_length 0 means p.trained_length(); target_length 0 means
 // rope_default_target_length(p). Both in [1, kMaxSeqLen] after that (ParameterError "trained_length" /

@@ -67,7 +67,7 @@ RopeParams rope_for_views(const RopeParams& p)
 {
     RopeParams q = p;
     if (length_dependent(p) && p.seq_len == 0)
-        q.seq_len = std::max(p.trained_length(), rope_default_target_length(p));
+        q.seq_len = rope_default_target_length(p);
     return q;
 }
 QString length_note(const RopeParams& p)
@@ -499,9 +499,8 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         }
         data.markers.push_back(make_marker(static_cast<double>(s.rope.trained_length()),
                                            tr("trained %1").arg(s.rope.trained_length())));
-        if (rope_default_target_length(s.rope) != s.rope.trained_length())
-            data.markers.push_back(make_marker(static_cast<double>(rope_default_target_length(s.rope)),
-                                               tr("target %1").arg(rope_default_target_length(s.rope))));
+        if (const std::int64_t target = rope_default_target_length(s.rope); target != s.rope.trained_length())
+            data.markers.push_back(make_marker(static_cast<double>(target), tr("target %1").arg(target)));
         // Short: the note shares a line with the chart's controls. (Bound: Su et al. 2021 sec. 3.4.3.)
         data.note = tr("bound(0) = %1 · attention factor %2").arg(short_num(bound0), format_number(f.attention_factor, 4));
         for (const QString& extra : {length_note(s.rope), identity_note(s.rope, f)})
@@ -691,7 +690,7 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
     validate(s.rope);
     check_cancel(cancel);
     const std::int64_t trained = s.rope.trained_length();
-    const std::int64_t target = std::max(trained, rope_default_target_length(s.rope));
+    const std::int64_t target = rope_default_target_length(s.rope); // >= trained, as the explorer's
     // One table of core's (rope_pairs, as the explorer and `compute rope-pairs`): its columns and the
     // frequencies it was formed from (seq_len = target for dynamic NTK / LongRoPE, as rope_for_views).
     const RopePairsTable table = rope_pairs(s.rope, trained, target);

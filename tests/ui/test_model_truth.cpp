@@ -21,6 +21,8 @@
 #include "heatmap_view.h"
 #include "rotation_view.h"
 #include "attention_logits.h"
+#include "explorer_jobs.h"
+#include "explorer_model.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -423,6 +425,44 @@ private slots:
         m = &d.panels.front().matrix;
         QCOMPARE(m->col_index, std::vector<std::int64_t>{2});
         QCOMPARE(m->values(3, 0), 3.5);
+    }
+
+    // One target length for the explorer and the views, core's (rope_compare.h): Qwen2.5-7B + YaRN x4, whose
+    // max_position_embeddings equals its original length (32768), aims at 4 x 32768 = 131072 in the
+    // explorer's model and tables, the spectrum, the curves' marker and `compute rope-pairs`.
+    void explorerAndViewsShareTheTargetLength()
+    {
+        const ConfigImport imp = load_model_config(configPath("qwen2.5_7b_yarn4.json").toStdString());
+        const Scenario& s = imp.scenario;
+        QCOMPARE(s.rope.max_position_embeddings, std::int64_t{32768});
+        QCOMPARE(s.rope.trained_length(), std::int64_t{32768});
+        constexpr std::int64_t kTarget = 131072;
+        QCOMPARE(rope_pairs(s.rope).target_length, kTarget);
+        ExplorerModel explorer;
+        explorer.setModel(s.rope, QStringLiteral("qwen2.5_7b_yarn4"), imp);
+        QCOMPARE(explorer.targetLength(), kTarget);
+        const ExplorerTables tables = compute_explorer_tables(explorer_input(explorer), {});
+        QCOMPARE(tables.target, kTarget);
+        QVERIFY(!tables.variants.empty());
+        for (const VariantResult& r : tables.variants)
+            if (r.error.isEmpty())
+                QCOMPARE(r.table.target_length, kTarget);
+        QCOMPARE(spectrum_job(s, ViewSettings{}).target_length, static_cast<double>(kTarget));
+        QList<double> marked;
+        for (const CurveMarker& m : curve_job(s, ViewSettings{}).markers)
+            marked.push_back(m.value);
+        QVERIFY(marked.contains(static_cast<double>(kTarget)));
+
+        // A default-type config whose original length exceeds max_position_embeddings: the target is
+        // never short of the trained context, in the views and the command line alike (the curves
+        // once marked 2048 here while the spectrum showed 4096).
+        Scenario d;
+        d.rope.max_position_embeddings = 2048;
+        d.rope.original_max_position_embeddings = 4096;
+        QCOMPARE(rope_pairs(d.rope).target_length, std::int64_t{4096});
+        QCOMPARE(spectrum_job(d, ViewSettings{}).target_length, 4096.0);
+        for (const CurveMarker& m : curve_job(d, ViewSettings{}).markers)
+            QVERIFY2(m.value != 2048.0, qPrintable(m.label));
     }
 
     void cleanupTestCase() { m_window.reset(); }
