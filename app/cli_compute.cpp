@@ -140,7 +140,7 @@ json frequencies_json(const RopeFrequencies& f)
 
 void rope_frequencies(const Options& o, Scenario& s, std::ostream& out)
 {
-    const RopeFrequencies f = compute_rope_frequencies(s.rope);
+    const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
     if (format_of(o) == Format::Json)
         return write_json(out, frequencies_json(f));
     std::vector<double> pair(f.inv_freq.size());
@@ -163,7 +163,7 @@ void rope_decay(const Options& o, Scenario& s, std::ostream& out)
     const auto points = o.integer("points", 2, 10'000'000);
     if (!points && *max_distance >= 10'000'000)
         throw UsageError("--max-distance above 9999999 needs --points N (a log-spaced sample of N distances)");
-    const RopeFrequencies f = compute_rope_frequencies(s.rope);
+    const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
     std::vector<double> distances;
     if (points) {
         distances = decay_distances(*max_distance, static_cast<std::size_t>(*points), true);
@@ -199,22 +199,22 @@ void rope_score(const Options& o, Scenario& s, std::ostream& out)
     const Eigen::VectorXd q = vector_option(o, "query");
     const Eigen::VectorXd k = vector_option(o, "key");
     if (!o.has("head-dim") && !o.has("preset") && !o.has("config")) {
-        s.rope.head_dim = static_cast<int>(q.size());
-        validate(s.rope);
+        s.params<RopeParams>().head_dim = static_cast<int>(q.size());
+        validate(s.params<RopeParams>());
     }
-    if (q.size() != s.rope.head_dim || k.size() != s.rope.head_dim)
-        throw UsageError("--query and --key must each have head-dim = " + std::to_string(s.rope.head_dim)
+    if (q.size() != s.params<RopeParams>().head_dim || k.size() != s.params<RopeParams>().head_dim)
+        throw UsageError("--query and --key must each have head-dim = " + std::to_string(s.params<RopeParams>().head_dim)
                          + " numbers (got " + std::to_string(q.size()) + " and " + std::to_string(k.size()) + ")");
     const auto m = o.real("query-position").value_or(0.0);
     const auto n = o.real("key-position").value_or(0.0);
     for (const auto& [name, v] : {std::pair{"query-position", m}, std::pair{"key-position", n}})
         if (std::abs(v) > 1e15)
             throw UsageError(std::string("--") + name + " must be in [-1e15, 1e15] (got " + format_number(v) + ")");
-    const RopeFrequencies f = compute_rope_frequencies(s.rope);
+    const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
     json j;
-    j["score"] = posatlas::rope_score(f, q, k, m, n, s.rope.pairing);
+    j["score"] = posatlas::rope_score(f, q, k, m, n, s.params<RopeParams>().pairing);
     j["attention_factor"] = f.attention_factor;
-    j["pairing"] = s.rope.pairing == RopePairing::Half ? "half" : "interleaved";
+    j["pairing"] = s.params<RopeParams>().pairing == RopePairing::Half ? "half" : "interleaved";
     write_json(out, j);
 }
 
@@ -225,7 +225,7 @@ void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out)
         throw UsageError("--position is required: the token position m");
     if (std::abs(*position) > 1e15)
         throw UsageError("--position must be in [-1e15, 1e15] (got " + format_number(*position) + ")");
-    const RopeFrequencies f = compute_rope_frequencies(s.rope);
+    const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
     const auto angles = rope_angles(f, *position);
     if (format_of(o) == Format::Csv) {
         std::vector<double> pair(angles.size());
@@ -242,7 +242,7 @@ void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out)
 
 void alibi_slopes_quantity(const Options& o, Scenario& s, std::ostream& out)
 {
-    const auto slopes = alibi_scaled_slopes(s.alibi);
+    const auto slopes = alibi_scaled_slopes(s.params<AlibiParams>());
     if (format_of(o) == Format::Csv) {
         std::vector<double> head(slopes.size());
         for (std::size_t h = 0; h < head.size(); ++h)
@@ -250,10 +250,10 @@ void alibi_slopes_quantity(const Options& o, Scenario& s, std::ostream& out)
         return write_csv(out, {{"head", head}, {"slope", slopes}});
     }
     json j;
-    j["num_heads"] = s.alibi.num_heads;
+    j["num_heads"] = s.params<AlibiParams>().num_heads;
     j["slopes"] = slopes;
-    if (s.alibi.scaling != AlibiScaling::None || s.alibi.slope_scale != 1.0)
-        j["reference_slopes"] = alibi_slopes(s.alibi.num_heads);
+    if (s.params<AlibiParams>().scaling != AlibiScaling::None || s.params<AlibiParams>().slope_scale != 1.0)
+        j["reference_slopes"] = alibi_slopes(s.params<AlibiParams>().num_heads);
     write_json(out, j);
 }
 
@@ -289,7 +289,7 @@ std::vector<std::int64_t> relative_range(const Options& o)
 void t5_buckets(const Options& o, Scenario& s, std::ostream& out)
 {
     const std::vector<std::int64_t> rel = relative_range(o);
-    const std::vector<int> bucket = t5_relative_position_buckets(s.t5, rel);
+    const std::vector<int> bucket = t5_relative_position_buckets(s.params<T5Params>(), rel);
     write_buckets(o, out, rel, std::vector<std::int64_t>(bucket.begin(), bucket.end()));
 }
 
@@ -298,7 +298,7 @@ void deberta_buckets(const Options& o, Scenario& s, std::ostream& out)
     const std::vector<std::int64_t> rel = relative_range(o);
     // bucket: the relative position delta (log-bucketed); bucket_used: the embedding row attention reads,
     // clamped to [-att_span, att_span - 1] (core deberta.h).
-    const DebertaPositionSeries series = deberta_relative_positions(s.deberta, rel);
+    const DebertaPositionSeries series = deberta_relative_positions(s.params<DebertaParams>(), rel);
     write_buckets(o, out, rel, series.delta, "bucket_used", series.delta_used);
 }
 
@@ -308,13 +308,13 @@ void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out)
     if (!length)
         throw UsageError("--length is required: the number of positions, in [1, " + std::to_string(kMaxSeqLen) + "]");
     try {
-        require_matrix_fits("length", *length, s.sinusoidal.dim);
-        require_within_budget("length", *length, s.sinusoidal.dim * kBytesPerOutputNumber,
+        require_matrix_fits("length", *length, s.params<SinusoidalParams>().dim);
+        require_within_budget("length", *length, s.params<SinusoidalParams>().dim * kBytesPerOutputNumber,
                               "the matrix and its text");
     } catch (const ParameterError& e) {
         rethrow_as_usage(e);
     }
-    const Eigen::MatrixXd pe = sinusoidal_encoding(s.sinusoidal, 0, *length);
+    const Eigen::MatrixXd pe = sinusoidal_encoding(s.params<SinusoidalParams>(), 0, *length);
     if (format_of(o) == Format::Csv) {
         std::vector<std::int64_t> rows(static_cast<std::size_t>(pe.rows())), cols(static_cast<std::size_t>(pe.cols()));
         for (std::size_t i = 0; i < rows.size(); ++i)
@@ -324,8 +324,8 @@ void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out)
         return write_matrix_csv(out, pe, "position", rows, "dim_", cols);
     }
     json j;
-    j["layout"] = s.sinusoidal.layout == SinusoidalLayout::Split ? "split" : "interleaved";
-    j["base"] = s.sinusoidal.base;
+    j["layout"] = s.params<SinusoidalParams>().layout == SinusoidalLayout::Split ? "split" : "interleaved";
+    j["base"] = s.params<SinusoidalParams>().base;
     j["matrix"] = matrix_json(pe);
     write_json(out, j);
 }
@@ -336,10 +336,10 @@ void learned_quantity(const Options& o, Scenario& s, std::ostream& out)
     if (from < 0)
         throw UsageError("--from must be >= 0 for absolute positions (got " + std::to_string(from) + ")");
     LearnedTable table = [&] {
-        if (s.learned.table_path.empty())
-            return LearnedTable::seeded(s.learned);
+        if (s.params<LearnedParams>().table_path.empty())
+            return LearnedTable::seeded(s.params<LearnedParams>());
         try {
-            return LearnedTable::load(s.learned.table_path);
+            return LearnedTable::load(s.params<LearnedParams>().table_path);
         } catch (const std::runtime_error& e) {
             throw UsageError(std::string("--table: ") + e.what());
         }
@@ -450,7 +450,7 @@ void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out)
 {
     const auto trained = o.integer("trained-length", 1, kMaxSeqLen).value_or(0);
     const auto target = o.integer("target-length", 1, kMaxSeqLen).value_or(0);
-    const RopePairsTable t = rope_pairs(s.rope, trained, target);
+    const RopePairsTable t = rope_pairs(s.params<RopeParams>(), trained, target);
     if (format_of(o) == Format::Csv) {
         out << "index,theta (rad/token),wavelength (tokens),scaled_theta (rad/token),ratio,regime,"
                "trained_max_angle (rad),target_max_angle (rad)\n";
@@ -519,7 +519,7 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
                          + " with --trials " + std::to_string(trials) + " (got " + std::to_string(keys)
                          + "; the limit is " + std::to_string(kMaxEntropyKeyTrials)
                          + " keys x trials, about a minute)");
-    const EntropyCurve c = attention_entropy(s.rope, lengths, static_cast<std::uint64_t>(seed),
+    const EntropyCurve c = attention_entropy(s.params<RopeParams>(), lengths, static_cast<std::uint64_t>(seed),
                                              static_cast<int>(trials));
     if (format_of(o) == Format::Csv)
         return write_csv(out, {{"length (tokens)", to_doubles(c.length)},
@@ -528,7 +528,7 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
     write_json(out, json{{"length", c.length},
                          {"entropy", c.entropy},
                          {"entropy_with_temperature", c.entropy_with_temperature},
-                         {"attention_factor", compute_rope_frequencies(s.rope).attention_factor},
+                         {"attention_factor", compute_rope_frequencies(s.params<RopeParams>()).attention_factor},
                          {"trials", trials},
                          {"seed", seed}});
 }

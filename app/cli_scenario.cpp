@@ -138,75 +138,75 @@ void apply_method_options(const Options& o, Scenario& s)
 
     // Sinusoidal
     if (dim)
-        s.sinusoidal.dim = static_cast<int>(*dim);
+        s.params<SinusoidalParams>().dim = static_cast<int>(*dim);
     if (auto v = o.real("base"))
-        s.sinusoidal.base = s.transformer_xl.base = *v;
+        s.params<SinusoidalParams>().base = s.params<TransformerXLParams>().base = *v;
     if (auto v = o.choice("layout", {"interleaved", "split"}))
-        s.sinusoidal.layout = *v == "split" ? SinusoidalLayout::Split : SinusoidalLayout::Interleaved;
+        s.params<SinusoidalParams>().layout = *v == "split" ? SinusoidalLayout::Split : SinusoidalLayout::Interleaved;
     // Learned
     if (dim)
-        s.learned.dim = static_cast<int>(*dim);
+        s.params<LearnedParams>().dim = static_cast<int>(*dim);
     if (auto v = o.integer("max-position-embeddings", 1, kBig))
-        s.learned.trained_length = *v;
+        s.params<LearnedParams>().trained_length = *v;
     if (auto v = o.text("table"))
-        s.learned.table_path = *v;
+        s.params<LearnedParams>().table_path = *v;
     // Per-head-dimension methods
     if (head_dim) {
         const int d = static_cast<int>(*head_dim);
-        s.shaw.head_dim = s.transformer_xl.head_dim = s.deberta.head_dim = s.cope.head_dim = d;
+        s.params<ShawParams>().head_dim = s.params<TransformerXLParams>().head_dim = s.params<DebertaParams>().head_dim = s.params<CopeParams>().head_dim = d;
     }
     if (auto v = o.integer("max-relative-position", 0, kBig))
-        s.shaw.max_relative_position = static_cast<int>(*v);
+        s.params<ShawParams>().max_relative_position = static_cast<int>(*v);
     if (o.flag("no-term-a"))
-        s.transformer_xl.term_a = false;
+        s.params<TransformerXLParams>().term_a = false;
     if (o.flag("no-term-b"))
-        s.transformer_xl.term_b = false;
+        s.params<TransformerXLParams>().term_b = false;
     if (o.flag("no-term-c"))
-        s.transformer_xl.term_c = false;
+        s.params<TransformerXLParams>().term_c = false;
     if (o.flag("no-term-d"))
-        s.transformer_xl.term_d = false;
+        s.params<TransformerXLParams>().term_d = false;
     // T5
     if (auto v = o.integer("num-buckets", 0, kBig))
-        s.t5.num_buckets = static_cast<int>(*v);
+        s.params<T5Params>().num_buckets = static_cast<int>(*v);
     if (auto v = o.integer("max-distance", 0, kBig))
-        s.t5.max_distance = static_cast<int>(*v);
+        s.params<T5Params>().max_distance = static_cast<int>(*v);
     if (o.flag("causal"))
-        s.t5.bidirectional = false;
+        s.params<T5Params>().bidirectional = false;
     // DeBERTa
     if (auto v = o.integer("position-buckets", -1, kBig))
-        s.deberta.position_buckets = static_cast<int>(*v);
+        s.params<DebertaParams>().position_buckets = static_cast<int>(*v);
     if (auto v = o.integer("max-relative-positions", -1, kBig))
-        s.deberta.max_relative_positions = static_cast<int>(*v);
+        s.params<DebertaParams>().max_relative_positions = static_cast<int>(*v);
     if (o.flag("no-c2p"))
-        s.deberta.c2p = false;
+        s.params<DebertaParams>().c2p = false;
     if (o.flag("no-p2c"))
-        s.deberta.p2c = false;
+        s.params<DebertaParams>().p2c = false;
     // ALiBi (and T5's heads)
     if (auto v = o.integer("num-heads", 0, kBig))
-        s.alibi.num_heads = s.t5.num_heads = static_cast<int>(*v);
+        s.params<AlibiParams>().num_heads = s.params<T5Params>().num_heads = static_cast<int>(*v);
     if (auto v = o.real("slope-scale"))
-        s.alibi.slope_scale = *v;
+        s.params<AlibiParams>().slope_scale = *v;
     if (auto v = o.choice("alibi-bias", {"causal", "symmetric"}))
-        s.alibi.bias = *v == "symmetric" ? AlibiBias::Symmetric : AlibiBias::Causal;
+        s.params<AlibiParams>().bias = *v == "symmetric" ? AlibiBias::Symmetric : AlibiBias::Causal;
     if (auto v = o.choice("alibi-scaling", {"none", "interpolate", "ntk"}))
-        s.alibi.scaling = *v == "ntk" ? AlibiScaling::Ntk : *v == "interpolate" ? AlibiScaling::Interpolate
+        s.params<AlibiParams>().scaling = *v == "ntk" ? AlibiScaling::Ntk : *v == "interpolate" ? AlibiScaling::Interpolate
                                                                              : AlibiScaling::None;
     if (auto v = o.integer("trained-length", 0, kBig))
-        s.alibi.trained_length = *v;
+        s.params<AlibiParams>().trained_length = *v;
     if (auto v = o.integer("target-length", 0, kBig))
-        s.alibi.target_length = *v;
+        s.params<AlibiParams>().target_length = *v;
     // CoPE
     if (auto v = o.integer("npos-max", 0, kBig))
-        s.cope.npos_max = static_cast<int>(*v);
+        s.params<CopeParams>().npos_max = static_cast<int>(*v);
     if (auto v = o.real("gate-scale"))
-        s.cope.gate_scale = *v;
+        s.params<CopeParams>().gate_scale = *v;
     // Seeds and initialiser spread of every seeded table
     if (seed) {
         const auto u = static_cast<std::uint64_t>(*seed);
-        s.learned.seed = s.shaw.seed = s.transformer_xl.seed = s.t5.seed = s.deberta.seed = s.cope.seed = u;
+        s.params<LearnedParams>().seed = s.params<ShawParams>().seed = s.params<TransformerXLParams>().seed = s.params<T5Params>().seed = s.params<DebertaParams>().seed = s.params<CopeParams>().seed = u;
     }
     if (stddev)
-        s.learned.stddev = s.shaw.stddev = s.transformer_xl.stddev = s.deberta.stddev = s.cope.stddev = *stddev;
+        s.params<LearnedParams>().stddev = s.params<ShawParams>().stddev = s.params<TransformerXLParams>().stddev = s.params<DebertaParams>().stddev = s.params<CopeParams>().stddev = *stddev;
     // Content vectors and the shown head
     if (auto v = o.choice("content", {"ones", "zero", "fixed", "random"}))
         s.content.kind = *parse_content_kind(*v);
@@ -214,10 +214,10 @@ void apply_method_options(const Options& o, Scenario& s)
         s.content.seed = static_cast<std::uint64_t>(*v);
     if (auto v = o.integer("head", 0, 1 << 20))
         s.head = static_cast<int>(*v);
-    apply_rope_options(o, s.rope);
+    apply_rope_options(o, s.params<RopeParams>());
     // One --seq-len: the positions shown (N) and, for dynamic NTK / LongRoPE, the current length.
-    if (s.rope.seq_len >= 1 && o.has("seq-len"))
-        s.seq_len = s.rope.seq_len;
+    if (s.params<RopeParams>().seq_len >= 1 && o.has("seq-len"))
+        s.seq_len = s.params<RopeParams>().seq_len;
 }
 
 void apply_method_choice(const Options& o, Scenario& s)

@@ -138,13 +138,13 @@ void advise_huge_pages(double* data, std::size_t count)
 int content_dim(const Scenario& s)
 {
     switch (s.method) {
-    case Method::Sinusoidal: return s.sinusoidal.dim;
-    case Method::Learned: return s.learned.dim;
-    case Method::Shaw: return s.shaw.head_dim;
-    case Method::TransformerXL: return s.transformer_xl.head_dim;
-    case Method::DeBERTa: return s.deberta.head_dim;
-    case Method::RoPE: return s.rope.head_dim;
-    case Method::CoPE: return s.cope.head_dim;
+    case Method::Sinusoidal: return s.params<SinusoidalParams>().dim;
+    case Method::Learned: return s.params<LearnedParams>().dim;
+    case Method::Shaw: return s.params<ShawParams>().head_dim;
+    case Method::TransformerXL: return s.params<TransformerXLParams>().head_dim;
+    case Method::DeBERTa: return s.params<DebertaParams>().head_dim;
+    case Method::RoPE: return s.params<RopeParams>().head_dim;
+    case Method::CoPE: return s.params<CopeParams>().head_dim;
     // Bias-only methods: the content term uses a conventional 64-dimensional head.
     case Method::T5:
     case Method::ALiBi: return 64;
@@ -249,11 +249,11 @@ std::pair<int, int> rope_pair(int i, int rotary_dim, RopePairing pairing)
 //   of generating the content; the recurrence's rounding grows by about 2^-53 per step (< 1e-13 here).
 Eigen::MatrixXd rope_block_means(const Context& c, const RopeFrequencies& f, bool key, const std::vector<std::int64_t>& b)
 {
-    const int d = c.s.rope.head_dim;
+    const int d = c.s.params<RopeParams>().head_dim;
     const int pairs = f.pairs();
     const double af = f.attention_factor;
     const auto n = static_cast<std::int64_t>(b.size()) - 1;
-    const RopePairing pairing = c.s.rope.pairing;
+    const RopePairing pairing = c.s.params<RopeParams>().pairing;
     Eigen::MatrixXd m(n, d);
     if (content_is_position_independent(c.s.content)) {
         Eigen::VectorXd x(d);
@@ -317,11 +317,11 @@ Eigen::MatrixXd rope_block_means(const Context& c, const RopeFrequencies& f, boo
 
 void rope_block_logits(Context& c)
 {
-    const RopeFrequencies f = compute_rope_frequencies(c.s.rope);
+    const RopeFrequencies f = compute_rope_frequencies(c.s.params<RopeParams>());
     const Eigen::MatrixXd q = rope_block_means(c, f, false, c.rb);
     const Eigen::MatrixXd k = rope_block_means(c, f, true, c.cb);
     check_cancel(c.cancel);
-    gemm_nt(q, k, 1.0 / std::sqrt(static_cast<double>(c.s.rope.head_dim)), c.precision, c.out.values);
+    gemm_nt(q, k, 1.0 / std::sqrt(static_cast<double>(c.s.params<RopeParams>().head_dim)), c.precision, c.out.values);
     report_progress(c.progress, 1.0);
 }
 
@@ -335,15 +335,15 @@ Eigen::MatrixXd position_block_means(const Context& c, const std::vector<std::in
     const auto n = static_cast<std::int64_t>(b.size()) - 1;
     valid.assign(static_cast<std::size_t>(n), 0);
     if (c.s.method == Method::Sinusoidal) {
-        const Eigen::VectorXd omega = sinusoidal_frequencies(c.s.sinusoidal);
+        const Eigen::VectorXd omega = sinusoidal_frequencies(c.s.params<SinusoidalParams>());
         const Eigen::Index half = omega.size();
-        Eigen::MatrixXd m(n, c.s.sinusoidal.dim);
+        Eigen::MatrixXd m(n, c.s.params<SinusoidalParams>().dim);
         for (std::int64_t t = 0; t < n; ++t) {
             const std::int64_t a = b[static_cast<std::size_t>(t)], len = b[static_cast<std::size_t>(t) + 1] - a;
             valid[static_cast<std::size_t>(t)] = len;
             for (Eigen::Index k = 0; k < half; ++k) {
                 const std::complex<double> z = dirichlet_sum(omega[k], a, len) / static_cast<double>(len);
-                const bool interleaved = c.s.sinusoidal.layout == SinusoidalLayout::Interleaved;
+                const bool interleaved = c.s.params<SinusoidalParams>().layout == SinusoidalLayout::Interleaved;
                 m(t, interleaved ? 2 * k : k) = z.imag();
                 m(t, interleaved ? 2 * k + 1 : half + k) = z.real();
             }
@@ -523,7 +523,7 @@ void encoding_matrix(Context& c)
         for (std::size_t r = 0; r < c.rows.size(); ++r) {
             if (r % kRowChunk == 0)
                 check_cancel(c.cancel);
-            pick(sinusoidal_row(c.s.sinusoidal, c.rows[r]), static_cast<Eigen::Index>(r));
+            pick(sinusoidal_row(c.s.params<SinusoidalParams>(), c.rows[r]), static_cast<Eigen::Index>(r));
         }
     } else {
         for (std::size_t r = 0; r < c.rows.size(); ++r) {
@@ -541,13 +541,13 @@ void encoding_matrix(Context& c)
 
 void rope_logits(Context& c)
 {
-    const RopeFrequencies f = compute_rope_frequencies(c.s.rope);
-    const int d = c.s.rope.head_dim;
+    const RopeFrequencies f = compute_rope_frequencies(c.s.params<RopeParams>());
+    const int d = c.s.params<RopeParams>().head_dim;
     const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
     if (content_is_position_independent(c.s.content)) {
         const Eigen::VectorXd q = content_query(c.s.content, d, 0);
         const Eigen::VectorXd k = content_key(c.s.content, d, 0);
-        const RopePairCoefficients coef = rope_pair_coefficients(f, q, k, c.s.rope.pairing);
+        const RopePairCoefficients coef = rope_pair_coefficients(f, q, k, c.s.params<RopeParams>().pairing);
         auto by_offset = [&](std::int64_t delta) {
             return rope_relative_score(f, coef, static_cast<double>(delta)) * inv_sqrt_d;
         };
@@ -569,7 +569,7 @@ void rope_logits(Context& c)
 #pragma omp parallel for schedule(static)
             for (std::int64_t r = r0; r < r1; ++r)
                 m.row(r) = rope_rotate(f, m.row(r).transpose(), static_cast<double>(pos[static_cast<std::size_t>(r)]),
-                                       c.s.rope.pairing)
+                                       c.s.params<RopeParams>().pairing)
                                .transpose();
         }
     };
@@ -601,8 +601,8 @@ void relative_fill(Context& c, Direct&& direct, ByOffset&& by_offset)
 
 void shaw_logits(Context& c)
 {
-    const ShawTables t = make_shaw_tables(c.s.shaw);
-    const int d = c.s.shaw.head_dim;
+    const ShawTables t = make_shaw_tables(c.s.params<ShawParams>());
+    const int d = c.s.params<ShawParams>().head_dim;
     const Eigen::MatrixXd q = queries(c, d), k = keys(c, d);
     relative_fill(
         c,
@@ -617,8 +617,8 @@ void shaw_logits(Context& c)
 
 void txl_logits(Context& c)
 {
-    const TxlModel m = make_txl_model(c.s.transformer_xl);
-    const int d = c.s.transformer_xl.head_dim;
+    const TxlModel m = make_txl_model(c.s.params<TransformerXLParams>());
+    const int d = c.s.params<TransformerXLParams>().head_dim;
     const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
     const Eigen::MatrixXd q = queries(c, d), k = keys(c, d);
     relative_fill(
@@ -626,19 +626,19 @@ void txl_logits(Context& c)
         [&](std::int64_t r, std::int64_t col) {
             return txl_logit_terms(m, q.row(r).transpose(), k.row(col).transpose(),
                                    c.rows[static_cast<std::size_t>(r)], c.cols[static_cast<std::size_t>(col)])
-                       .total(c.s.transformer_xl)
+                       .total(c.s.params<TransformerXLParams>())
                    * inv_sqrt_d;
         },
         [&](std::int64_t delta) {
-            return txl_logit_terms(m, q.row(0).transpose(), k.row(0).transpose(), delta, 0).total(c.s.transformer_xl)
+            return txl_logit_terms(m, q.row(0).transpose(), k.row(0).transpose(), delta, 0).total(c.s.params<TransformerXLParams>())
                    * inv_sqrt_d;
         });
 }
 
 void deberta_logits(Context& c)
 {
-    const DebertaModel m = make_deberta_model(c.s.deberta);
-    const int d = c.s.deberta.head_dim;
+    const DebertaModel m = make_deberta_model(c.s.params<DebertaParams>());
+    const int d = c.s.params<DebertaParams>().head_dim;
     const Eigen::MatrixXd q = queries(c, d), k = keys(c, d);
     relative_fill(
         c,
@@ -675,12 +675,12 @@ void bias_logits(Context& c, Bias&& bias_by_offset, bool causal)
     report_progress(c.progress, 1.0);
 }
 
-std::vector<double> alibi_head_slopes(const Scenario& s) { return alibi_scaled_slopes(s.alibi); }
+std::vector<double> alibi_head_slopes(const Scenario& s) { return alibi_scaled_slopes(s.params<AlibiParams>()); }
 
 double alibi_offset_bias(const Scenario& s, double slope, std::int64_t delta)
 {
     // i - j = delta; a masked (future) cell still gets its formula value here, the caller masks it.
-    return alibi_bias(slope, delta, 0, s.alibi.bias);
+    return alibi_bias(slope, delta, 0, s.params<AlibiParams>().bias);
 }
 
 void t5_or_alibi(Context& c, MatrixKind kind)
@@ -689,12 +689,12 @@ void t5_or_alibi(Context& c, MatrixKind kind)
     Eigen::MatrixXd table;
     double slope = 0.0;
     if (is_t5)
-        table = t5_bias_table(c.s.t5);
+        table = t5_bias_table(c.s.params<T5Params>());
     else
         slope = alibi_head_slopes(c.s)[static_cast<std::size_t>(c.s.head)];
-    const bool causal = is_t5 ? !c.s.t5.bidirectional : c.s.alibi.bias == AlibiBias::Causal;
+    const bool causal = is_t5 ? !c.s.params<T5Params>().bidirectional : c.s.params<AlibiParams>().bias == AlibiBias::Causal;
     auto bias_by_offset = [&](std::int64_t delta) {
-        return is_t5 ? t5_bias(table, c.s.t5, delta, 0, c.s.head) : alibi_offset_bias(c.s, slope, delta);
+        return is_t5 ? t5_bias(table, c.s.params<T5Params>(), delta, 0, c.s.head) : alibi_offset_bias(c.s, slope, delta);
     };
     if (!c.rb.empty()) {
         if (kind == MatrixKind::Bias) {
@@ -740,9 +740,9 @@ void bucket_matrix(Context& c)
     auto by_offset = [&](std::int64_t delta) -> double { // delta = i - j
         switch (c.s.method) {
         case Method::T5:
-            return t5_relative_position_bucket(-delta, c.s.t5.bidirectional, c.s.t5.num_buckets, c.s.t5.max_distance);
-        case Method::DeBERTa: return static_cast<double>(deberta_relative_position(delta, 0, c.s.deberta));
-        case Method::Shaw: return static_cast<double>(shaw_relative_index(delta, 0, c.s.shaw.max_relative_position));
+            return t5_relative_position_bucket(-delta, c.s.params<T5Params>().bidirectional, c.s.params<T5Params>().num_buckets, c.s.params<T5Params>().max_distance);
+        case Method::DeBERTa: return static_cast<double>(deberta_relative_position(delta, 0, c.s.params<DebertaParams>()));
+        case Method::Shaw: return static_cast<double>(shaw_relative_index(delta, 0, c.s.params<ShawParams>().max_relative_position));
         default: return kNaN;
         }
     };
@@ -764,11 +764,11 @@ void cope_matrix(Context& c, MatrixKind kind)
     std::vector<std::int64_t> positions(static_cast<std::size_t>(span));
     for (std::int64_t p = 0; p < span; ++p)
         positions[static_cast<std::size_t>(p)] = lo + p;
-    const int d = c.s.cope.head_dim;
+    const int d = c.s.params<CopeParams>().head_dim;
     const Eigen::MatrixXd q = content_queries(c.s.content, d, positions);
     const Eigen::MatrixXd k = content_keys(c.s.content, d, positions);
     check_cancel(c.cancel);
-    const CopeResult res = cope_attention(q, k, cope_position_embeddings(c.s.cope), c.s.cope.gate_scale, true);
+    const CopeResult res = cope_attention(q, k, cope_position_embeddings(c.s.params<CopeParams>()), c.s.params<CopeParams>().gate_scale, true);
     report_progress(c.progress, 0.8);
     const Eigen::MatrixXd& src = kind == MatrixKind::CopePositions ? res.positions
                                  : kind == MatrixKind::CopeGates   ? res.gates
@@ -874,7 +874,7 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
     const bool encoding = kind == MatrixKind::Encoding;
     std::optional<LearnedTable> learned;
     if (s.method == Method::Learned)
-        learned = LearnedTable::from_params(s.learned); // a user's table sets its own dimension
+        learned = LearnedTable::from_params(s.params<LearnedParams>()); // a user's table sets its own dimension
     const std::int64_t col_extent = !encoding ? s.seq_len : learned ? learned->dim() : content_dim(s);
     const std::int64_t rows = window.rows > 0 ? window.rows : s.seq_len - window.row0;
     const std::int64_t cols = window.cols > 0 ? window.cols : col_extent - window.col0;
@@ -933,7 +933,7 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
     case MatrixKind::Logits:
         switch (s.method) {
         case Method::Sinusoidal: {
-            absolute_logits(c, sinusoidal_rows(s.sinusoidal, c.rows), sinusoidal_rows(s.sinusoidal, c.cols),
+            absolute_logits(c, sinusoidal_rows(s.params<SinusoidalParams>(), c.rows), sinusoidal_rows(s.params<SinusoidalParams>(), c.cols),
                             std::vector<bool>(c.rows.size(), true), std::vector<bool>(c.cols.size(), true));
             break;
         }

@@ -264,7 +264,7 @@ ConfigImport import_impl(const json& cfg, const Scenario& base)
 
     const auto rope_with = [&](const RopeFamily& fam) {
         s.method = Method::RoPE;
-        read_rope(r, cfg, fam, s.rope);
+        read_rope(r, cfg, fam, s.params<RopeParams>());
     };
 
     if (mt == "falcon" || mt == "RefinedWeb" || mt == "RefinedWebModel") {

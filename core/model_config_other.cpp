@@ -50,11 +50,11 @@ void read_alibi_heads(Reader& r, const json& cfg, Scenario& s, std::initializer_
                std::to_string(fallback));
         used = std::string(*keys.begin());
     }
-    s.alibi.num_heads = require_positive(used, *heads);
-    s.alibi.bias = AlibiBias::Causal;
-    r.note("ALiBi slopes m_h = 2^(-8h/n) for n = " + std::to_string(s.alibi.num_heads) +
+    s.params<AlibiParams>().num_heads = require_positive(used, *heads);
+    s.params<AlibiParams>().bias = AlibiBias::Causal;
+    r.note("ALiBi slopes m_h = 2^(-8h/n) for n = " + std::to_string(s.params<AlibiParams>().num_heads) +
            " heads (Press et al.; non-powers of two interleave the next power's slopes)");
-    clamp_head(r, s, s.alibi.num_heads);
+    clamp_head(r, s, s.params<AlibiParams>().num_heads);
 }
 
 void read_bloom(Reader& r, const json& cfg, Scenario& s)
@@ -89,10 +89,10 @@ void read_mpt(Reader& r, const json& cfg, Scenario& s)
         s.method = Method::Learned;
         std::string used;
         const auto d = r.small_int_alias(cfg, {"d_model", "hidden_size"}, &used);
-        s.learned.dim = require_positive(used.empty() ? "d_model" : used, d.value_or(2048));
-        s.learned.trained_length = max_seq.value_or(2048);
+        s.params<LearnedParams>().dim = require_positive(used.empty() ? "d_model" : used, d.value_or(2048));
+        s.params<LearnedParams>().trained_length = max_seq.value_or(2048);
         if (const auto ir = r.number(cfg, "initializer_range", "initializer_range"))
-            s.learned.stddev = *ir;
+            s.params<LearnedParams>().stddev = *ir;
         r.note(
             "attn_config.alibi false: MosaicML's MPT adds a learned position table wpe of max_seq_len rows "
             "(transformers' MptModel always applies ALiBi)");
@@ -100,8 +100,8 @@ void read_mpt(Reader& r, const json& cfg, Scenario& s)
     }
     s.method = Method::ALiBi;
     read_alibi_heads(r, cfg, s, {"n_heads", "num_attention_heads"}, 16, "MptConfig");
-    s.alibi.trained_length = max_seq.value_or(2048);
-    s.alibi.target_length = s.alibi.trained_length;
+    s.params<AlibiParams>().trained_length = max_seq.value_or(2048);
+    s.params<AlibiParams>().target_length = s.params<AlibiParams>().trained_length;
     if (const auto bias_max = r.number(ac, "alibi_bias_max", "attn_config.alibi_bias_max");
         bias_max && *bias_max != 8.0) {
         r.ignore("attn_config.alibi_bias_max");
@@ -109,7 +109,7 @@ void read_mpt(Reader& r, const json& cfg, Scenario& s)
                " is not modelled: slopes use the reference 8");
     }
     if (r.boolean(ac, "prefix_lm", "attn_config.prefix_lm").value_or(false)) {
-        s.alibi.bias = AlibiBias::Symmetric;
+        s.params<AlibiParams>().bias = AlibiBias::Symmetric;
         r.note("attn_config.prefix_lm true: MPT builds the full (non-causal) bias -m|i - j|");
     }
     if (const auto learned = r.boolean(cfg, "learned_pos_emb", "learned_pos_emb"); learned && *learned)
@@ -125,8 +125,8 @@ void read_t5(Reader& r, const json& cfg, Scenario& s, std::string_view model_typ
     auto heads = r.small_int_alias(cfg, {"num_heads", "num_attention_heads"}, &used);
     const int default_heads = model_type == "mt5" ? 6 : 8;
     const std::string cls = model_type == "mt5" ? "MT5Config" : "T5Config";
-    s.t5.num_buckets = buckets.value_or(32);
-    s.t5.max_distance = dist.value_or(128);
+    s.params<T5Params>().num_buckets = buckets.value_or(32);
+    s.params<T5Params>().max_distance = dist.value_or(128);
     if (!buckets)
         r.note("relative_attention_num_buckets absent: " + cls + " default 32");
     if (!dist)
@@ -136,11 +136,11 @@ void read_t5(Reader& r, const json& cfg, Scenario& s, std::string_view model_typ
         used = "num_heads";
         r.note("num_heads absent: " + cls + " default " + std::to_string(default_heads));
     }
-    s.t5.num_heads = require_positive(used, *heads);
-    s.t5.bidirectional = true;
+    s.params<T5Params>().num_heads = require_positive(used, *heads);
+    s.params<T5Params>().bidirectional = true;
     r.note(
         "encoder self-attention (bidirectional buckets) is shown; the decoder uses unidirectional buckets");
-    clamp_head(r, s, s.t5.num_heads);
+    clamp_head(r, s, s.params<T5Params>().num_heads);
 }
 
 void read_learned(Reader& r, const json& cfg, Scenario& s, std::string_view model_type)
@@ -155,16 +155,16 @@ void read_learned(Reader& r, const json& cfg, Scenario& s, std::string_view mode
     const std::string cls = gpt2                   ? "GPT2Config"
                             : model_type == "bert" ? "BertConfig"
                                                    : "the BERT-style default";
-    s.learned.dim =
+    s.params<LearnedParams>().dim =
         require_positive(dim_key.empty() ? (gpt2 ? "n_embd" : "hidden_size") : dim_key, dim.value_or(768));
-    s.learned.trained_length = len.value_or(gpt2 ? 1024 : 512);
+    s.params<LearnedParams>().trained_length = len.value_or(gpt2 ? 1024 : 512);
     if (!dim)
         r.note(std::string(gpt2 ? "n_embd" : "hidden_size") + " absent: " + cls + " default 768");
     if (!len)
         r.note(std::string(gpt2 ? "n_positions" : "max_position_embeddings") + " absent: " + cls +
-               " default " + std::to_string(s.learned.trained_length));
+               " default " + std::to_string(s.params<LearnedParams>().trained_length));
     if (const auto ir = r.number(cfg, "initializer_range", "initializer_range"))
-        s.learned.stddev = *ir;
+        s.params<LearnedParams>().stddev = *ir;
     else
         r.note("initializer_range absent: default 0.02");
     if (!gpt2) {
@@ -214,36 +214,36 @@ void read_deberta(Reader& r, const json& cfg, Scenario& s, std::string_view mode
                 "relative_attention and position_biased_input are both false: this config has no "
                 "positional encoding to show");
         s.method = Method::Learned;
-        s.learned.dim = *hidden;
-        s.learned.trained_length = *max_pos;
+        s.params<LearnedParams>().dim = *hidden;
+        s.params<LearnedParams>().trained_length = *max_pos;
         if (const auto ir = r.number(cfg, "initializer_range", "initializer_range"))
-            s.learned.stddev = *ir;
+            s.params<LearnedParams>().stddev = *ir;
         r.note("relative_attention false: DeBERTa adds only its absolute position table "
                "(position_biased_input)");
         return;
     }
     s.method = Method::DeBERTa;
     if (const auto ahs = r.small_int(cfg, "attention_head_size", "attention_head_size")) {
-        s.deberta.head_dim = require_positive("attention_head_size", *ahs);
+        s.params<DebertaParams>().head_dim = require_positive("attention_head_size", *ahs);
     } else {
-        s.deberta.head_dim = *hidden / *heads;
+        s.params<DebertaParams>().head_dim = *hidden / *heads;
         r.note("head_dim = hidden_size / num_attention_heads = " + std::to_string(*hidden) + " / " +
-               std::to_string(*heads) + " = " + std::to_string(s.deberta.head_dim));
+               std::to_string(*heads) + " = " + std::to_string(s.params<DebertaParams>().head_dim));
     }
     const auto buckets = r.small_int(cfg, "position_buckets", "position_buckets");
-    s.deberta.position_buckets = buckets.value_or(-1);
+    s.params<DebertaParams>().position_buckets = buckets.value_or(-1);
     if (!buckets)
         r.note("position_buckets absent: -1 (no log buckets), the default of modeling_deberta_v2");
     auto mrp = r.integer(cfg, "max_relative_positions", "max_relative_positions");
     const std::int64_t raw = mrp.value_or(-1);
     if (raw < 1) {
-        s.deberta.max_relative_positions = static_cast<int>(std::min<std::int64_t>(*max_pos, 1'000'000'000));
+        s.params<DebertaParams>().max_relative_positions = static_cast<int>(std::min<std::int64_t>(*max_pos, 1'000'000'000));
         r.note("max_relative_positions = " + std::to_string(raw) +
                " < 1: max_position_embeddings = " + std::to_string(*max_pos) + " is used");
     } else {
         if (raw > std::numeric_limits<int>::max())
             throw ConfigError("max_relative_positions is out of range (got " + std::to_string(raw) + ")");
-        s.deberta.max_relative_positions = static_cast<int>(raw);
+        s.params<DebertaParams>().max_relative_positions = static_cast<int>(raw);
     }
     // pos_att_type: ["p2c", "c2p"] or the legacy "p2c|c2p"; absent/null means neither term.
     std::vector<std::string> types;
@@ -273,15 +273,15 @@ void read_deberta(Reader& r, const json& cfg, Scenario& s, std::string_view mode
                 show(*p) + ")");
         }
     }
-    s.deberta.c2p = std::find(types.begin(), types.end(), "c2p") != types.end();
-    s.deberta.p2c = std::find(types.begin(), types.end(), "p2c") != types.end();
+    s.params<DebertaParams>().c2p = std::find(types.begin(), types.end(), "c2p") != types.end();
+    s.params<DebertaParams>().p2c = std::find(types.begin(), types.end(), "p2c") != types.end();
     for (const auto& t : types)
         if (t != "c2p" && t != "p2c")
             r.note("pos_att_type '" + quote_input(t) + "' is not modelled (only c2p and p2c)");
-    if (!s.deberta.c2p && !s.deberta.p2c)
+    if (!s.params<DebertaParams>().c2p && !s.params<DebertaParams>().p2c)
         r.note("pos_att_type has neither c2p nor p2c: only content-to-content attention remains");
     if (const auto ir = r.number(cfg, "initializer_range", "initializer_range"))
-        s.deberta.stddev = *ir;
+        s.params<DebertaParams>().stddev = *ir;
     if (biased.value_or(true)) {
         if (biased)
             r.ignore("position_biased_input");
@@ -296,12 +296,12 @@ void read_sinusoidal(Reader& r, const json& cfg, Scenario& s)
     s.method = Method::Sinusoidal;
     std::string used;
     const auto d = r.small_int_alias(cfg, {"d_model", "hidden_size"}, &used);
-    s.sinusoidal.dim = require_positive(used.empty() ? "d_model" : used, d.value_or(512));
+    s.params<SinusoidalParams>().dim = require_positive(used.empty() ? "d_model" : used, d.value_or(512));
     if (!d)
         r.note("d_model absent: the paper's 512");
     if (const auto b = r.number(cfg, "base", "base"))
-        s.sinusoidal.base = *b;
-    s.sinusoidal.layout = SinusoidalLayout::Interleaved;
+        s.params<SinusoidalParams>().base = *b;
+    s.params<SinusoidalParams>().layout = SinusoidalLayout::Interleaved;
     r.note("model_type 'transformer' is PosAtlas' name for Vaswani et al. 2017 (no HF config exists): "
            "PE[p, 2i] = sin(p / base^(2i/d)), PE[p, 2i+1] = cos(...)");
 }

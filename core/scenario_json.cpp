@@ -178,30 +178,30 @@ json scenario_to_json(const Scenario& s)
     j["seq_len"] = s.seq_len;
     j["head"] = s.head;
     j["content"] = {{"kind", std::string(content_kind_id(s.content.kind))}, {"seed", s.content.seed}};
-    j["sinusoidal"] = {{"dim", s.sinusoidal.dim},
-                       {"base", s.sinusoidal.base},
-                       {"layout", s.sinusoidal.layout == SinusoidalLayout::Split ? "split" : "interleaved"}};
-    j["learned"] = {{"dim", s.learned.dim},
-                    {"trained_length", s.learned.trained_length},
-                    {"seed", s.learned.seed},
-                    {"stddev", s.learned.stddev},
-                    {"table_path", s.learned.table_path}};
-    j["shaw"] = {{"head_dim", s.shaw.head_dim},
-                 {"max_relative_position", s.shaw.max_relative_position},
-                 {"seed", s.shaw.seed},
-                 {"stddev", s.shaw.stddev}};
-    const auto& x = s.transformer_xl;
+    j["sinusoidal"] = {{"dim", s.params<SinusoidalParams>().dim},
+                       {"base", s.params<SinusoidalParams>().base},
+                       {"layout", s.params<SinusoidalParams>().layout == SinusoidalLayout::Split ? "split" : "interleaved"}};
+    j["learned"] = {{"dim", s.params<LearnedParams>().dim},
+                    {"trained_length", s.params<LearnedParams>().trained_length},
+                    {"seed", s.params<LearnedParams>().seed},
+                    {"stddev", s.params<LearnedParams>().stddev},
+                    {"table_path", s.params<LearnedParams>().table_path}};
+    j["shaw"] = {{"head_dim", s.params<ShawParams>().head_dim},
+                 {"max_relative_position", s.params<ShawParams>().max_relative_position},
+                 {"seed", s.params<ShawParams>().seed},
+                 {"stddev", s.params<ShawParams>().stddev}};
+    const auto& x = s.params<TransformerXLParams>();
     j["transformer_xl"] = {{"head_dim", x.head_dim}, {"base", x.base},     {"seed", x.seed},
                            {"stddev", x.stddev},     {"term_a", x.term_a}, {"term_b", x.term_b},
                            {"term_c", x.term_c},     {"term_d", x.term_d}};
-    j["t5"] = {{"num_buckets", s.t5.num_buckets}, {"max_distance", s.t5.max_distance},
-               {"bidirectional", s.t5.bidirectional}, {"num_heads", s.t5.num_heads},
-               {"seed", s.t5.seed}, {"stddev", s.t5.stddev}};
-    const auto& d = s.deberta;
+    j["t5"] = {{"num_buckets", s.params<T5Params>().num_buckets}, {"max_distance", s.params<T5Params>().max_distance},
+               {"bidirectional", s.params<T5Params>().bidirectional}, {"num_heads", s.params<T5Params>().num_heads},
+               {"seed", s.params<T5Params>().seed}, {"stddev", s.params<T5Params>().stddev}};
+    const auto& d = s.params<DebertaParams>();
     j["deberta"] = {{"head_dim", d.head_dim}, {"position_buckets", d.position_buckets},
                     {"max_relative_positions", d.max_relative_positions},
                     {"c2p", d.c2p}, {"p2c", d.p2c}, {"seed", d.seed}, {"stddev", d.stddev}};
-    const auto& r = s.rope;
+    const auto& r = s.params<RopeParams>();
     j["rope"] = {{"head_dim", r.head_dim},
                  {"rope_theta", r.rope_theta},
                  {"partial_rotary_factor", r.partial_rotary_factor},
@@ -221,15 +221,15 @@ json scenario_to_json(const Scenario& s)
                  {"high_freq_factor", r.high_freq_factor},
                  {"short_factor", r.short_factor},
                  {"long_factor", r.long_factor}};
-    const auto& a = s.alibi;
+    const auto& a = s.params<AlibiParams>();
     j["alibi"] = {{"num_heads", a.num_heads},
                   {"slope_scale", a.slope_scale},
                   {"bias", a.bias == AlibiBias::Symmetric ? "symmetric" : "causal"},
                   {"scaling", alibi_scaling_id(a.scaling)},
                   {"trained_length", a.trained_length},
                   {"target_length", a.target_length}};
-    j["cope"] = {{"head_dim", s.cope.head_dim}, {"npos_max", s.cope.npos_max}, {"gate_scale", s.cope.gate_scale},
-                 {"seed", s.cope.seed}, {"stddev", s.cope.stddev}};
+    j["cope"] = {{"head_dim", s.params<CopeParams>().head_dim}, {"npos_max", s.params<CopeParams>().npos_max}, {"gate_scale", s.params<CopeParams>().gate_scale},
+                 {"seed", s.params<CopeParams>().seed}, {"stddev", s.params<CopeParams>().stddev}};
     return j;
 }
 
@@ -246,29 +246,29 @@ Scenario scenario_from_json(const json& j, const Scenario& base)
         c->seed("seed", s.content.seed);
     }
     if (auto c = top.child("sinusoidal")) {
-        c->integer("dim", s.sinusoidal.dim);
-        c->number("base", s.sinusoidal.base);
-        c->id("layout", s.sinusoidal.layout,
+        c->integer("dim", s.params<SinusoidalParams>().dim);
+        c->number("base", s.params<SinusoidalParams>().base);
+        c->id("layout", s.params<SinusoidalParams>().layout,
               [](const std::string& v) {
                   return parse_pair(v, "interleaved", SinusoidalLayout::Interleaved, "split", SinusoidalLayout::Split);
               },
               "interleaved|split");
     }
     if (auto c = top.child("learned")) {
-        c->integer("dim", s.learned.dim);
-        c->integer("trained_length", s.learned.trained_length);
-        c->seed("seed", s.learned.seed);
-        c->number("stddev", s.learned.stddev);
-        c->text("table_path", s.learned.table_path);
+        c->integer("dim", s.params<LearnedParams>().dim);
+        c->integer("trained_length", s.params<LearnedParams>().trained_length);
+        c->seed("seed", s.params<LearnedParams>().seed);
+        c->number("stddev", s.params<LearnedParams>().stddev);
+        c->text("table_path", s.params<LearnedParams>().table_path);
     }
     if (auto c = top.child("shaw")) {
-        c->integer("head_dim", s.shaw.head_dim);
-        c->integer("max_relative_position", s.shaw.max_relative_position);
-        c->seed("seed", s.shaw.seed);
-        c->number("stddev", s.shaw.stddev);
+        c->integer("head_dim", s.params<ShawParams>().head_dim);
+        c->integer("max_relative_position", s.params<ShawParams>().max_relative_position);
+        c->seed("seed", s.params<ShawParams>().seed);
+        c->number("stddev", s.params<ShawParams>().stddev);
     }
     if (auto c = top.child("transformer_xl")) {
-        auto& x = s.transformer_xl;
+        auto& x = s.params<TransformerXLParams>();
         c->integer("head_dim", x.head_dim);
         c->number("base", x.base);
         c->seed("seed", x.seed);
@@ -279,15 +279,15 @@ Scenario scenario_from_json(const json& j, const Scenario& base)
         c->boolean("term_d", x.term_d);
     }
     if (auto c = top.child("t5")) {
-        c->integer("num_buckets", s.t5.num_buckets);
-        c->integer("max_distance", s.t5.max_distance);
-        c->boolean("bidirectional", s.t5.bidirectional);
-        c->integer("num_heads", s.t5.num_heads);
-        c->seed("seed", s.t5.seed);
-        c->number("stddev", s.t5.stddev);
+        c->integer("num_buckets", s.params<T5Params>().num_buckets);
+        c->integer("max_distance", s.params<T5Params>().max_distance);
+        c->boolean("bidirectional", s.params<T5Params>().bidirectional);
+        c->integer("num_heads", s.params<T5Params>().num_heads);
+        c->seed("seed", s.params<T5Params>().seed);
+        c->number("stddev", s.params<T5Params>().stddev);
     }
     if (auto c = top.child("deberta")) {
-        auto& d = s.deberta;
+        auto& d = s.params<DebertaParams>();
         c->integer("head_dim", d.head_dim);
         c->integer("position_buckets", d.position_buckets);
         c->integer("max_relative_positions", d.max_relative_positions);
@@ -297,7 +297,7 @@ Scenario scenario_from_json(const json& j, const Scenario& base)
         c->number("stddev", d.stddev);
     }
     if (auto c = top.child("rope")) {
-        auto& r = s.rope;
+        auto& r = s.params<RopeParams>();
         c->integer("head_dim", r.head_dim);
         c->number("rope_theta", r.rope_theta);
         c->number("partial_rotary_factor", r.partial_rotary_factor);
@@ -324,7 +324,7 @@ Scenario scenario_from_json(const json& j, const Scenario& base)
         c->numbers("long_factor", r.long_factor);
     }
     if (auto c = top.child("alibi")) {
-        auto& a = s.alibi;
+        auto& a = s.params<AlibiParams>();
         c->integer("num_heads", a.num_heads);
         c->number("slope_scale", a.slope_scale);
         c->id("bias", a.bias,
@@ -338,11 +338,11 @@ Scenario scenario_from_json(const json& j, const Scenario& base)
         c->integer("target_length", a.target_length);
     }
     if (auto c = top.child("cope")) {
-        c->integer("head_dim", s.cope.head_dim);
-        c->integer("npos_max", s.cope.npos_max);
-        c->number("gate_scale", s.cope.gate_scale);
-        c->seed("seed", s.cope.seed);
-        c->number("stddev", s.cope.stddev);
+        c->integer("head_dim", s.params<CopeParams>().head_dim);
+        c->integer("npos_max", s.params<CopeParams>().npos_max);
+        c->number("gate_scale", s.params<CopeParams>().gate_scale);
+        c->seed("seed", s.params<CopeParams>().seed);
+        c->number("stddev", s.params<CopeParams>().stddev);
     }
     return s;
 }

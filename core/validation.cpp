@@ -198,21 +198,21 @@ void validate(const Scenario& s)
 {
     require_int("seq_len", s.seq_len, 1, kMaxSeqLen);
     switch (s.method) {
-    case Method::Sinusoidal: validate(s.sinusoidal); break;
-    case Method::Learned: validate(s.learned); break;
-    case Method::Shaw: validate(s.shaw); break;
-    case Method::TransformerXL: validate(s.transformer_xl); break;
+    case Method::Sinusoidal: validate(s.params<SinusoidalParams>()); break;
+    case Method::Learned: validate(s.params<LearnedParams>()); break;
+    case Method::Shaw: validate(s.params<ShawParams>()); break;
+    case Method::TransformerXL: validate(s.params<TransformerXLParams>()); break;
     case Method::T5:
-        validate(s.t5);
-        require_int("head", s.head, 0, s.t5.num_heads - 1);
+        validate(s.params<T5Params>());
+        require_int("head", s.head, 0, s.params<T5Params>().num_heads - 1);
         break;
-    case Method::DeBERTa: validate(s.deberta); break;
-    case Method::RoPE: validate(s.rope); break;
+    case Method::DeBERTa: validate(s.params<DebertaParams>()); break;
+    case Method::RoPE: validate(s.params<RopeParams>()); break;
     case Method::ALiBi:
-        validate(s.alibi);
-        require_int("head", s.head, 0, s.alibi.num_heads - 1);
+        validate(s.params<AlibiParams>());
+        require_int("head", s.head, 0, s.params<AlibiParams>().num_heads - 1);
         break;
-    case Method::CoPE: validate(s.cope); break;
+    case Method::CoPE: validate(s.params<CopeParams>()); break;
     }
 }
 

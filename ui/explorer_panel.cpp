@@ -243,7 +243,7 @@ bool ExplorerPanel::loadPreset(const QString& id)
             throw ConfigError(tr("%1 does not use RoPE").arg(id).toStdString());
         const auto info = find_preset(id.toStdString());
         m_presetId = id;
-        m_model->setModel(imp.scenario.rope, info ? qs(info->name) : id, imp);
+        m_model->setModel(imp.scenario.params<RopeParams>(), info ? qs(info->name) : id, imp);
         syncPresetCombo();
         return true;
     } catch (const std::exception& e) {
@@ -260,10 +260,10 @@ bool ExplorerPanel::openConfig(const QString& path)
             throw ConfigError(tr("the model's positions are %1, not RoPE")
                                   .arg(qs(std::string(method_display_name(imp.scenario.method))))
                                   .toStdString());
-        validate(imp.scenario.rope);
+        validate(imp.scenario.params<RopeParams>());
         m_presetId.clear();
         const QFileInfo fi(path);
-        m_model->setModel(imp.scenario.rope, fi.dir().dirName() + QLatin1Char('/') + fi.fileName(), imp);
+        m_model->setModel(imp.scenario.params<RopeParams>(), fi.dir().dirName() + QLatin1Char('/') + fi.fileName(), imp);
         syncPresetCombo();
         return true;
     } catch (const std::exception& e) {

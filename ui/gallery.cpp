@@ -144,7 +144,7 @@ std::vector<GalleryFigure> standard_gallery()
 
     Scenario alibi;
     alibi.method = Method::ALiBi;
-    alibi.alibi.num_heads = 8;
+    alibi.params<AlibiParams>().num_heads = 8;
     alibi.seq_len = 64;
     g.push_back(figure("alibi-bias-per-head",
                        tr("ALiBi bias −m(i − j) for 8 heads, slopes 1/2 … 1/256 (Press et al. 2022)"),
@@ -177,7 +177,7 @@ std::vector<GalleryFigure> standard_gallery()
                        ViewKind::Spectrum, preset("phi-3-mini-128k")));
 
     // Position interpolation against NTK-aware scaling, factor 4 on Llama-2-7B (Chen et al. 2023; bloc97 2023).
-    RopeParams base = preset("llama-2-7b").rope;
+    RopeParams base = preset("llama-2-7b").params<RopeParams>();
     RopeParams pi = base, ntk = base, yarn = base;
     pi.rope_type = RopeType::Linear;
     ntk.rope_type = RopeType::Ntk;

@@ -494,7 +494,7 @@ ExplorerWindow* MainWindow::openExplorer()
         m_explorer->restoreGeometry(m_settings->explorerGeometry()); // else as fitted to the screen
         const Scenario& s = m_model->scenario();
         if (s.method == Method::RoPE)
-            m_explorer->setRopeModel(s.rope, tr("Current scenario"));
+            m_explorer->setRopeModel(s.params<RopeParams>(), tr("Current scenario"));
         if (s.method != Method::RoPE || m_explorer->model()->variants().empty())
             m_explorer->loadPreset(QStringLiteral("llama-3.1-8b"));
         for (auto signal : {&ExplorerModel::modelChanged, &ExplorerModel::variantsChanged,
@@ -562,7 +562,7 @@ void MainWindow::onScenarioChanged()
     // The rotation slider covers the positions the model knows.
     const double maxPos = s.method == Method::RoPE
                               ? static_cast<double>(std::clamp<std::int64_t>(
-                                    std::max(s.seq_len, rope_default_target_length(s.rope)), 16, kMaxSeqLen))
+                                    std::max(s.seq_len, rope_default_target_length(s.params<RopeParams>())), 16, kMaxSeqLen))
                               : static_cast<double>(s.seq_len);
     m_rotationControls->setRange(0.0, maxPos);
     m_scheduler->setScenario(s);

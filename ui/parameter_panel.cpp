@@ -224,7 +224,7 @@ void ParameterPanel::syncFromModel()
                 .arg(parts.join(QStringLiteral(", ")), f.size() > 4 ? QStringLiteral(", …") : QString());
         };
         m_longRopeLabel->setText(tr("short_factor: %1\nlong_factor: %2")
-                                     .arg(summary(s.rope.short_factor), summary(s.rope.long_factor)));
+                                     .arg(summary(s.params<RopeParams>().short_factor), summary(s.params<RopeParams>().long_factor)));
     }
     updateVisibility();
     m_syncing = false;
@@ -238,11 +238,11 @@ bool ParameterPanel::isRowVisible(ParamId id) const
         return false;
     if (spec.id == ParamId::Head && s.method != Method::T5 && s.method != Method::ALiBi)
         return false;
-    if (spec.rope_types != 0 && !(spec.rope_types & (1u << static_cast<unsigned>(s.rope.rope_type))))
+    if (spec.rope_types != 0 && !(spec.rope_types & (1u << static_cast<unsigned>(s.params<RopeParams>().rope_type))))
         return false;
     if (id == ParamId::ContentSeed && (s.content.kind == ContentKind::Ones || s.content.kind == ContentKind::Zero))
         return false;
-    if ((id == ParamId::AlibiTrained || id == ParamId::AlibiTarget) && s.alibi.scaling == AlibiScaling::None)
+    if ((id == ParamId::AlibiTrained || id == ParamId::AlibiTarget) && s.params<AlibiParams>().scaling == AlibiScaling::None)
         return false;
     return true;
 }
@@ -262,7 +262,7 @@ void ParameterPanel::updateVisibility()
         auto* form = qobject_cast<QFormLayout*>(m_longRopeLabel->parentWidget()->layout());
         if (form)
             form->setRowVisible(m_longRopeLabel,
-                                s.method == Method::RoPE && s.rope.rope_type == RopeType::LongRope);
+                                s.method == Method::RoPE && s.params<RopeParams>().rope_type == RopeType::LongRope);
     }
 }
 

@@ -232,8 +232,8 @@ std::optional<double> to_optional(double v)
 int heads_of(const Scenario& s)
 {
     switch (s.method) {
-    case Method::T5: return s.t5.num_heads;
-    case Method::ALiBi: return s.alibi.num_heads;
+    case Method::T5: return s.params<T5Params>().num_heads;
+    case Method::ALiBi: return s.params<AlibiParams>().num_heads;
     default: return 0;
     }
 }
@@ -269,61 +269,61 @@ double param_value(const Scenario& s, ParamId id)
     case ParamId::Head: return s.head;
     case ParamId::ContentKind: return static_cast<int>(s.content.kind);
     case ParamId::ContentSeed: return static_cast<double>(s.content.seed);
-    case ParamId::SinDim: return s.sinusoidal.dim;
-    case ParamId::SinBase: return s.sinusoidal.base;
-    case ParamId::SinLayout: return static_cast<int>(s.sinusoidal.layout);
-    case ParamId::LearnedDim: return s.learned.dim;
-    case ParamId::LearnedTrained: return static_cast<double>(s.learned.trained_length);
-    case ParamId::LearnedSeed: return static_cast<double>(s.learned.seed);
-    case ParamId::LearnedStddev: return s.learned.stddev;
-    case ParamId::ShawHeadDim: return s.shaw.head_dim;
-    case ParamId::ShawMaxRel: return s.shaw.max_relative_position;
-    case ParamId::ShawSeed: return static_cast<double>(s.shaw.seed);
-    case ParamId::TxlHeadDim: return s.transformer_xl.head_dim;
-    case ParamId::TxlBase: return s.transformer_xl.base;
-    case ParamId::TxlSeed: return static_cast<double>(s.transformer_xl.seed);
-    case ParamId::TxlTermA: return s.transformer_xl.term_a;
-    case ParamId::TxlTermB: return s.transformer_xl.term_b;
-    case ParamId::TxlTermC: return s.transformer_xl.term_c;
-    case ParamId::TxlTermD: return s.transformer_xl.term_d;
-    case ParamId::T5Buckets: return s.t5.num_buckets;
-    case ParamId::T5MaxDistance: return s.t5.max_distance;
-    case ParamId::T5Bidirectional: return s.t5.bidirectional;
-    case ParamId::T5Heads: return s.t5.num_heads;
-    case ParamId::T5Seed: return static_cast<double>(s.t5.seed);
-    case ParamId::DebHeadDim: return s.deberta.head_dim;
-    case ParamId::DebBuckets: return s.deberta.position_buckets;
-    case ParamId::DebMaxRel: return s.deberta.max_relative_positions;
-    case ParamId::DebC2p: return s.deberta.c2p;
-    case ParamId::DebP2c: return s.deberta.p2c;
-    case ParamId::DebSeed: return static_cast<double>(s.deberta.seed);
-    case ParamId::RopeHeadDim: return s.rope.head_dim;
-    case ParamId::RopeTheta: return s.rope.rope_theta;
-    case ParamId::RopePartial: return s.rope.partial_rotary_factor;
-    case ParamId::RopePairing: return static_cast<int>(s.rope.pairing);
-    case ParamId::RopeType: return static_cast<int>(s.rope.rope_type);
-    case ParamId::RopeFactor: return s.rope.factor;
-    case ParamId::RopeMaxPos: return static_cast<double>(s.rope.max_position_embeddings);
-    case ParamId::RopeOrigMaxPos: return static_cast<double>(s.rope.original_max_position_embeddings);
-    case ParamId::RopeSeqLen: return static_cast<double>(s.rope.seq_len);
-    case ParamId::RopeBetaFast: return s.rope.beta_fast;
-    case ParamId::RopeBetaSlow: return s.rope.beta_slow;
-    case ParamId::RopeMscale: return s.rope.mscale.value_or(0.0);
-    case ParamId::RopeMscaleAllDim: return s.rope.mscale_all_dim.value_or(0.0);
-    case ParamId::RopeAttentionFactor: return s.rope.attention_factor.value_or(0.0);
-    case ParamId::RopeTruncate: return s.rope.truncate;
-    case ParamId::RopeLowFreq: return s.rope.low_freq_factor;
-    case ParamId::RopeHighFreq: return s.rope.high_freq_factor;
-    case ParamId::AlibiHeads: return s.alibi.num_heads;
-    case ParamId::AlibiSlopeScale: return s.alibi.slope_scale;
-    case ParamId::AlibiBias: return static_cast<int>(s.alibi.bias);
-    case ParamId::AlibiScaling: return static_cast<int>(s.alibi.scaling);
-    case ParamId::AlibiTrained: return static_cast<double>(s.alibi.trained_length);
-    case ParamId::AlibiTarget: return static_cast<double>(s.alibi.target_length);
-    case ParamId::CopeHeadDim: return s.cope.head_dim;
-    case ParamId::CopeNpos: return s.cope.npos_max;
-    case ParamId::CopeGate: return s.cope.gate_scale;
-    case ParamId::CopeSeed: return static_cast<double>(s.cope.seed);
+    case ParamId::SinDim: return s.params<SinusoidalParams>().dim;
+    case ParamId::SinBase: return s.params<SinusoidalParams>().base;
+    case ParamId::SinLayout: return static_cast<int>(s.params<SinusoidalParams>().layout);
+    case ParamId::LearnedDim: return s.params<LearnedParams>().dim;
+    case ParamId::LearnedTrained: return static_cast<double>(s.params<LearnedParams>().trained_length);
+    case ParamId::LearnedSeed: return static_cast<double>(s.params<LearnedParams>().seed);
+    case ParamId::LearnedStddev: return s.params<LearnedParams>().stddev;
+    case ParamId::ShawHeadDim: return s.params<ShawParams>().head_dim;
+    case ParamId::ShawMaxRel: return s.params<ShawParams>().max_relative_position;
+    case ParamId::ShawSeed: return static_cast<double>(s.params<ShawParams>().seed);
+    case ParamId::TxlHeadDim: return s.params<TransformerXLParams>().head_dim;
+    case ParamId::TxlBase: return s.params<TransformerXLParams>().base;
+    case ParamId::TxlSeed: return static_cast<double>(s.params<TransformerXLParams>().seed);
+    case ParamId::TxlTermA: return s.params<TransformerXLParams>().term_a;
+    case ParamId::TxlTermB: return s.params<TransformerXLParams>().term_b;
+    case ParamId::TxlTermC: return s.params<TransformerXLParams>().term_c;
+    case ParamId::TxlTermD: return s.params<TransformerXLParams>().term_d;
+    case ParamId::T5Buckets: return s.params<T5Params>().num_buckets;
+    case ParamId::T5MaxDistance: return s.params<T5Params>().max_distance;
+    case ParamId::T5Bidirectional: return s.params<T5Params>().bidirectional;
+    case ParamId::T5Heads: return s.params<T5Params>().num_heads;
+    case ParamId::T5Seed: return static_cast<double>(s.params<T5Params>().seed);
+    case ParamId::DebHeadDim: return s.params<DebertaParams>().head_dim;
+    case ParamId::DebBuckets: return s.params<DebertaParams>().position_buckets;
+    case ParamId::DebMaxRel: return s.params<DebertaParams>().max_relative_positions;
+    case ParamId::DebC2p: return s.params<DebertaParams>().c2p;
+    case ParamId::DebP2c: return s.params<DebertaParams>().p2c;
+    case ParamId::DebSeed: return static_cast<double>(s.params<DebertaParams>().seed);
+    case ParamId::RopeHeadDim: return s.params<RopeParams>().head_dim;
+    case ParamId::RopeTheta: return s.params<RopeParams>().rope_theta;
+    case ParamId::RopePartial: return s.params<RopeParams>().partial_rotary_factor;
+    case ParamId::RopePairing: return static_cast<int>(s.params<RopeParams>().pairing);
+    case ParamId::RopeType: return static_cast<int>(s.params<RopeParams>().rope_type);
+    case ParamId::RopeFactor: return s.params<RopeParams>().factor;
+    case ParamId::RopeMaxPos: return static_cast<double>(s.params<RopeParams>().max_position_embeddings);
+    case ParamId::RopeOrigMaxPos: return static_cast<double>(s.params<RopeParams>().original_max_position_embeddings);
+    case ParamId::RopeSeqLen: return static_cast<double>(s.params<RopeParams>().seq_len);
+    case ParamId::RopeBetaFast: return s.params<RopeParams>().beta_fast;
+    case ParamId::RopeBetaSlow: return s.params<RopeParams>().beta_slow;
+    case ParamId::RopeMscale: return s.params<RopeParams>().mscale.value_or(0.0);
+    case ParamId::RopeMscaleAllDim: return s.params<RopeParams>().mscale_all_dim.value_or(0.0);
+    case ParamId::RopeAttentionFactor: return s.params<RopeParams>().attention_factor.value_or(0.0);
+    case ParamId::RopeTruncate: return s.params<RopeParams>().truncate;
+    case ParamId::RopeLowFreq: return s.params<RopeParams>().low_freq_factor;
+    case ParamId::RopeHighFreq: return s.params<RopeParams>().high_freq_factor;
+    case ParamId::AlibiHeads: return s.params<AlibiParams>().num_heads;
+    case ParamId::AlibiSlopeScale: return s.params<AlibiParams>().slope_scale;
+    case ParamId::AlibiBias: return static_cast<int>(s.params<AlibiParams>().bias);
+    case ParamId::AlibiScaling: return static_cast<int>(s.params<AlibiParams>().scaling);
+    case ParamId::AlibiTrained: return static_cast<double>(s.params<AlibiParams>().trained_length);
+    case ParamId::AlibiTarget: return static_cast<double>(s.params<AlibiParams>().target_length);
+    case ParamId::CopeHeadDim: return s.params<CopeParams>().head_dim;
+    case ParamId::CopeNpos: return s.params<CopeParams>().npos_max;
+    case ParamId::CopeGate: return s.params<CopeParams>().gate_scale;
+    case ParamId::CopeSeed: return static_cast<double>(s.params<CopeParams>().seed);
     case ParamId::Count_: break;
     }
     return 0.0;
@@ -341,67 +341,67 @@ void set_param_value(Scenario& s, ParamId id, double v)
     case ParamId::Head: s.head = to_int(v); break;
     case ParamId::ContentKind: s.content.kind = static_cast<ContentKind>(std::clamp(to_int(v), 0, 3)); break;
     case ParamId::ContentSeed: s.content.seed = to_seed(v); break;
-    case ParamId::SinDim: s.sinusoidal.dim = to_int(v); break;
-    case ParamId::SinBase: s.sinusoidal.base = v; break;
-    case ParamId::SinLayout: s.sinusoidal.layout = static_cast<SinusoidalLayout>(std::clamp(to_int(v), 0, 1)); break;
-    case ParamId::LearnedDim: s.learned.dim = to_int(v); break;
-    case ParamId::LearnedTrained: s.learned.trained_length = to_int64(v); break;
-    case ParamId::LearnedSeed: s.learned.seed = to_seed(v); break;
-    case ParamId::LearnedStddev: s.learned.stddev = v; break;
-    case ParamId::ShawHeadDim: s.shaw.head_dim = to_int(v); break;
-    case ParamId::ShawMaxRel: s.shaw.max_relative_position = to_int(v); break;
-    case ParamId::ShawSeed: s.shaw.seed = to_seed(v); break;
-    case ParamId::TxlHeadDim: s.transformer_xl.head_dim = to_int(v); break;
-    case ParamId::TxlBase: s.transformer_xl.base = v; break;
-    case ParamId::TxlSeed: s.transformer_xl.seed = to_seed(v); break;
-    case ParamId::TxlTermA: s.transformer_xl.term_a = b; break;
-    case ParamId::TxlTermB: s.transformer_xl.term_b = b; break;
-    case ParamId::TxlTermC: s.transformer_xl.term_c = b; break;
-    case ParamId::TxlTermD: s.transformer_xl.term_d = b; break;
-    case ParamId::T5Buckets: s.t5.num_buckets = to_int(v); break;
-    case ParamId::T5MaxDistance: s.t5.max_distance = to_int(v); break;
-    case ParamId::T5Bidirectional: s.t5.bidirectional = b; break;
+    case ParamId::SinDim: s.params<SinusoidalParams>().dim = to_int(v); break;
+    case ParamId::SinBase: s.params<SinusoidalParams>().base = v; break;
+    case ParamId::SinLayout: s.params<SinusoidalParams>().layout = static_cast<SinusoidalLayout>(std::clamp(to_int(v), 0, 1)); break;
+    case ParamId::LearnedDim: s.params<LearnedParams>().dim = to_int(v); break;
+    case ParamId::LearnedTrained: s.params<LearnedParams>().trained_length = to_int64(v); break;
+    case ParamId::LearnedSeed: s.params<LearnedParams>().seed = to_seed(v); break;
+    case ParamId::LearnedStddev: s.params<LearnedParams>().stddev = v; break;
+    case ParamId::ShawHeadDim: s.params<ShawParams>().head_dim = to_int(v); break;
+    case ParamId::ShawMaxRel: s.params<ShawParams>().max_relative_position = to_int(v); break;
+    case ParamId::ShawSeed: s.params<ShawParams>().seed = to_seed(v); break;
+    case ParamId::TxlHeadDim: s.params<TransformerXLParams>().head_dim = to_int(v); break;
+    case ParamId::TxlBase: s.params<TransformerXLParams>().base = v; break;
+    case ParamId::TxlSeed: s.params<TransformerXLParams>().seed = to_seed(v); break;
+    case ParamId::TxlTermA: s.params<TransformerXLParams>().term_a = b; break;
+    case ParamId::TxlTermB: s.params<TransformerXLParams>().term_b = b; break;
+    case ParamId::TxlTermC: s.params<TransformerXLParams>().term_c = b; break;
+    case ParamId::TxlTermD: s.params<TransformerXLParams>().term_d = b; break;
+    case ParamId::T5Buckets: s.params<T5Params>().num_buckets = to_int(v); break;
+    case ParamId::T5MaxDistance: s.params<T5Params>().max_distance = to_int(v); break;
+    case ParamId::T5Bidirectional: s.params<T5Params>().bidirectional = b; break;
     case ParamId::T5Heads:
-        s.t5.num_heads = to_int(v);
+        s.params<T5Params>().num_heads = to_int(v);
         clamp_head(s);
         break;
-    case ParamId::T5Seed: s.t5.seed = to_seed(v); break;
-    case ParamId::DebHeadDim: s.deberta.head_dim = to_int(v); break;
-    case ParamId::DebBuckets: s.deberta.position_buckets = to_int(v); break;
-    case ParamId::DebMaxRel: s.deberta.max_relative_positions = to_int(v); break;
-    case ParamId::DebC2p: s.deberta.c2p = b; break;
-    case ParamId::DebP2c: s.deberta.p2c = b; break;
-    case ParamId::DebSeed: s.deberta.seed = to_seed(v); break;
-    case ParamId::RopeHeadDim: s.rope.head_dim = to_int(v); break;
-    case ParamId::RopeTheta: s.rope.rope_theta = v; break;
-    case ParamId::RopePartial: s.rope.partial_rotary_factor = v; break;
-    case ParamId::RopePairing: s.rope.pairing = static_cast<RopePairing>(std::clamp(to_int(v), 0, 1)); break;
-    case ParamId::RopeType: s.rope.rope_type = static_cast<RopeType>(std::clamp(to_int(v), 0, 6)); break;
-    case ParamId::RopeFactor: s.rope.factor = v; break;
-    case ParamId::RopeMaxPos: s.rope.max_position_embeddings = to_int64(v); break;
-    case ParamId::RopeOrigMaxPos: s.rope.original_max_position_embeddings = to_int64(v); break;
-    case ParamId::RopeSeqLen: s.rope.seq_len = to_int64(v); break;
-    case ParamId::RopeBetaFast: s.rope.beta_fast = v; break;
-    case ParamId::RopeBetaSlow: s.rope.beta_slow = v; break;
-    case ParamId::RopeMscale: s.rope.mscale = to_optional(v); break;
-    case ParamId::RopeMscaleAllDim: s.rope.mscale_all_dim = to_optional(v); break;
-    case ParamId::RopeAttentionFactor: s.rope.attention_factor = to_optional(v); break;
-    case ParamId::RopeTruncate: s.rope.truncate = b; break;
-    case ParamId::RopeLowFreq: s.rope.low_freq_factor = v; break;
-    case ParamId::RopeHighFreq: s.rope.high_freq_factor = v; break;
+    case ParamId::T5Seed: s.params<T5Params>().seed = to_seed(v); break;
+    case ParamId::DebHeadDim: s.params<DebertaParams>().head_dim = to_int(v); break;
+    case ParamId::DebBuckets: s.params<DebertaParams>().position_buckets = to_int(v); break;
+    case ParamId::DebMaxRel: s.params<DebertaParams>().max_relative_positions = to_int(v); break;
+    case ParamId::DebC2p: s.params<DebertaParams>().c2p = b; break;
+    case ParamId::DebP2c: s.params<DebertaParams>().p2c = b; break;
+    case ParamId::DebSeed: s.params<DebertaParams>().seed = to_seed(v); break;
+    case ParamId::RopeHeadDim: s.params<RopeParams>().head_dim = to_int(v); break;
+    case ParamId::RopeTheta: s.params<RopeParams>().rope_theta = v; break;
+    case ParamId::RopePartial: s.params<RopeParams>().partial_rotary_factor = v; break;
+    case ParamId::RopePairing: s.params<RopeParams>().pairing = static_cast<RopePairing>(std::clamp(to_int(v), 0, 1)); break;
+    case ParamId::RopeType: s.params<RopeParams>().rope_type = static_cast<RopeType>(std::clamp(to_int(v), 0, 6)); break;
+    case ParamId::RopeFactor: s.params<RopeParams>().factor = v; break;
+    case ParamId::RopeMaxPos: s.params<RopeParams>().max_position_embeddings = to_int64(v); break;
+    case ParamId::RopeOrigMaxPos: s.params<RopeParams>().original_max_position_embeddings = to_int64(v); break;
+    case ParamId::RopeSeqLen: s.params<RopeParams>().seq_len = to_int64(v); break;
+    case ParamId::RopeBetaFast: s.params<RopeParams>().beta_fast = v; break;
+    case ParamId::RopeBetaSlow: s.params<RopeParams>().beta_slow = v; break;
+    case ParamId::RopeMscale: s.params<RopeParams>().mscale = to_optional(v); break;
+    case ParamId::RopeMscaleAllDim: s.params<RopeParams>().mscale_all_dim = to_optional(v); break;
+    case ParamId::RopeAttentionFactor: s.params<RopeParams>().attention_factor = to_optional(v); break;
+    case ParamId::RopeTruncate: s.params<RopeParams>().truncate = b; break;
+    case ParamId::RopeLowFreq: s.params<RopeParams>().low_freq_factor = v; break;
+    case ParamId::RopeHighFreq: s.params<RopeParams>().high_freq_factor = v; break;
     case ParamId::AlibiHeads:
-        s.alibi.num_heads = to_int(v);
+        s.params<AlibiParams>().num_heads = to_int(v);
         clamp_head(s);
         break;
-    case ParamId::AlibiSlopeScale: s.alibi.slope_scale = v; break;
-    case ParamId::AlibiBias: s.alibi.bias = static_cast<AlibiBias>(std::clamp(to_int(v), 0, 1)); break;
-    case ParamId::AlibiScaling: s.alibi.scaling = static_cast<AlibiScaling>(std::clamp(to_int(v), 0, 2)); break;
-    case ParamId::AlibiTrained: s.alibi.trained_length = to_int64(v); break;
-    case ParamId::AlibiTarget: s.alibi.target_length = to_int64(v); break;
-    case ParamId::CopeHeadDim: s.cope.head_dim = to_int(v); break;
-    case ParamId::CopeNpos: s.cope.npos_max = to_int(v); break;
-    case ParamId::CopeGate: s.cope.gate_scale = v; break;
-    case ParamId::CopeSeed: s.cope.seed = to_seed(v); break;
+    case ParamId::AlibiSlopeScale: s.params<AlibiParams>().slope_scale = v; break;
+    case ParamId::AlibiBias: s.params<AlibiParams>().bias = static_cast<AlibiBias>(std::clamp(to_int(v), 0, 1)); break;
+    case ParamId::AlibiScaling: s.params<AlibiParams>().scaling = static_cast<AlibiScaling>(std::clamp(to_int(v), 0, 2)); break;
+    case ParamId::AlibiTrained: s.params<AlibiParams>().trained_length = to_int64(v); break;
+    case ParamId::AlibiTarget: s.params<AlibiParams>().target_length = to_int64(v); break;
+    case ParamId::CopeHeadDim: s.params<CopeParams>().head_dim = to_int(v); break;
+    case ParamId::CopeNpos: s.params<CopeParams>().npos_max = to_int(v); break;
+    case ParamId::CopeGate: s.params<CopeParams>().gate_scale = v; break;
+    case ParamId::CopeSeed: s.params<CopeParams>().seed = to_seed(v); break;
     case ParamId::Count_: break;
     }
 }
@@ -417,15 +417,15 @@ void validate_for(const Scenario& s, std::optional<ParamId> changed)
     if (!method || *method == s.method)
         return;
     switch (*method) {
-    case Method::Sinusoidal: validate(s.sinusoidal); break;
-    case Method::Learned: validate(s.learned); break;
-    case Method::Shaw: validate(s.shaw); break;
-    case Method::TransformerXL: validate(s.transformer_xl); break;
-    case Method::T5: validate(s.t5); break;
-    case Method::DeBERTa: validate(s.deberta); break;
-    case Method::RoPE: validate(s.rope); break;
-    case Method::ALiBi: validate(s.alibi); break;
-    case Method::CoPE: validate(s.cope); break;
+    case Method::Sinusoidal: validate(s.params<SinusoidalParams>()); break;
+    case Method::Learned: validate(s.params<LearnedParams>()); break;
+    case Method::Shaw: validate(s.params<ShawParams>()); break;
+    case Method::TransformerXL: validate(s.params<TransformerXLParams>()); break;
+    case Method::T5: validate(s.params<T5Params>()); break;
+    case Method::DeBERTa: validate(s.params<DebertaParams>()); break;
+    case Method::RoPE: validate(s.params<RopeParams>()); break;
+    case Method::ALiBi: validate(s.params<AlibiParams>()); break;
+    case Method::CoPE: validate(s.params<CopeParams>()); break;
     }
 }
 
@@ -435,13 +435,13 @@ bool scenarios_equal(const Scenario& a, const Scenario& b)
         if (param_value(a, spec.id) != param_value(b, spec.id))
             return false;
     // Fields without a parameter-panel row.
-    return a.learned.table_path == b.learned.table_path && a.learned.stddev == b.learned.stddev
-           && a.shaw.stddev == b.shaw.stddev && a.transformer_xl.stddev == b.transformer_xl.stddev
-           && a.t5.stddev == b.t5.stddev && a.deberta.stddev == b.deberta.stddev
-           && a.cope.stddev == b.cope.stddev && a.rope.short_factor == b.rope.short_factor
-           && a.rope.long_factor == b.rope.long_factor && a.rope.mscale == b.rope.mscale
-           && a.rope.mscale_all_dim == b.rope.mscale_all_dim
-           && a.rope.attention_factor == b.rope.attention_factor;
+    return a.params<LearnedParams>().table_path == b.params<LearnedParams>().table_path && a.params<LearnedParams>().stddev == b.params<LearnedParams>().stddev
+           && a.params<ShawParams>().stddev == b.params<ShawParams>().stddev && a.params<TransformerXLParams>().stddev == b.params<TransformerXLParams>().stddev
+           && a.params<T5Params>().stddev == b.params<T5Params>().stddev && a.params<DebertaParams>().stddev == b.params<DebertaParams>().stddev
+           && a.params<CopeParams>().stddev == b.params<CopeParams>().stddev && a.params<RopeParams>().short_factor == b.params<RopeParams>().short_factor
+           && a.params<RopeParams>().long_factor == b.params<RopeParams>().long_factor && a.params<RopeParams>().mscale == b.params<RopeParams>().mscale
+           && a.params<RopeParams>().mscale_all_dim == b.params<RopeParams>().mscale_all_dim
+           && a.params<RopeParams>().attention_factor == b.params<RopeParams>().attention_factor;
 }
 
 // ---------------------------------------------------------------- ScenarioModel
@@ -464,9 +464,9 @@ bool ScenarioModel::setValue(ParamId id, double value)
     QString text = tr("Change %1").arg(paramText(spec.label));
     // A scaling type with factor 1 is the identity for most types: picking one would change nothing
     // visible. Give it a typical factor in the same undo step (when that validates).
-    if (id == ParamId::RopeType && next.rope.rope_type != RopeType::Default && next.rope.factor == 1.0) {
+    if (id == ParamId::RopeType && next.params<RopeParams>().rope_type != RopeType::Default && next.params<RopeParams>().factor == 1.0) {
         Scenario scaled = next;
-        scaled.rope.factor = kDefaultScalingFactor;
+        scaled.params<RopeParams>().factor = kDefaultScalingFactor;
         try {
             validate_for(scaled, id);
             next = scaled;

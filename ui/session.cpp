@@ -145,14 +145,14 @@ ViewSettings settings_from_json(const json& j)
 json rope_to_json(const RopeParams& p)
 {
     Scenario s;
-    s.rope = p;
+    s.params<RopeParams>() = p;
     return scenario_to_json(s)["rope"];
 }
 
 RopeParams rope_from_json(const json& j, const std::string& where)
 {
     try {
-        const RopeParams p = scenario_from_json(json{{"rope", j}}).rope;
+        const RopeParams p = scenario_from_json(json{{"rope", j}}).params<RopeParams>();
         validate(p);
         return p;
     } catch (const ScenarioJsonError& e) {
@@ -298,10 +298,10 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir)
     }
     // A table next to the session travels with it: resolve a relative path against the session's folder,
     // not against whatever directory the program happens to run in.
-    if (!base_dir.isEmpty() && !s.scenario.learned.table_path.empty()) {
-        const QString table = QString::fromStdString(s.scenario.learned.table_path);
+    if (!base_dir.isEmpty() && !s.scenario.params<LearnedParams>().table_path.empty()) {
+        const QString table = QString::fromStdString(s.scenario.params<LearnedParams>().table_path);
         if (QFileInfo(table).isRelative())
-            s.scenario.learned.table_path = QDir(base_dir).filePath(table).toStdString();
+            s.scenario.params<LearnedParams>().table_path = QDir(base_dir).filePath(table).toStdString();
     }
     if (const auto views = j.find("views"); views != j.end()) {
         if (!views->is_object())

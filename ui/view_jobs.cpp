@@ -156,20 +156,20 @@ QString kind_name(MatrixKind k)
 // core's learned_shape as compute_matrix loads it), else the sinusoidal dimension.
 std::int64_t encoding_dim(const Scenario& s)
 {
-    return s.method == Method::Learned ? learned_shape(s.learned).dim : s.sinusoidal.dim;
+    return s.method == Method::Learned ? learned_shape(s.params<LearnedParams>()).dim : s.params<SinusoidalParams>().dim;
 }
 
 // The context a method "knows": distances of interest for curves reach a few times beyond it.
 std::int64_t method_context(const Scenario& s)
 {
     switch (s.method) {
-    case Method::RoPE: return rope_default_target_length(s.rope);
-    case Method::ALiBi: return std::max(s.alibi.trained_length, s.alibi.target_length);
-    case Method::T5: return s.t5.max_distance;
-    case Method::DeBERTa: return s.deberta.max_relative_positions;
-    case Method::Learned: return s.learned.trained_length;
-    case Method::Shaw: return s.shaw.max_relative_position;
-    case Method::CoPE: return s.cope.npos_max;
+    case Method::RoPE: return rope_default_target_length(s.params<RopeParams>());
+    case Method::ALiBi: return std::max(s.params<AlibiParams>().trained_length, s.params<AlibiParams>().target_length);
+    case Method::T5: return s.params<T5Params>().max_distance;
+    case Method::DeBERTa: return s.params<DebertaParams>().max_relative_positions;
+    case Method::Learned: return s.params<LearnedParams>().trained_length;
+    case Method::Shaw: return s.params<ShawParams>().max_relative_position;
+    case Method::CoPE: return s.params<CopeParams>().npos_max;
     default: return s.seq_len;
     }
 }
@@ -220,7 +220,7 @@ std::int64_t curve_query(const Scenario& s)
 {
     if (s.method != Method::Learned)
         return s.seq_len - 1;
-    return std::min(s.seq_len, learned_shape(s.learned).trained_length) - 1;
+    return std::min(s.seq_len, learned_shape(s.params<LearnedParams>()).trained_length) - 1;
 }
 
 CurveSeries make_series(const QString& name, std::vector<double> x = {}, std::vector<double> y = {})
@@ -329,8 +329,8 @@ MatrixKind effective_matrix_kind(const Scenario& s, const ViewSettings& settings
 int per_head_count(const Scenario& s)
 {
     switch (s.method) {
-    case Method::T5: return s.t5.num_heads;
-    case Method::ALiBi: return s.alibi.num_heads;
+    case Method::T5: return s.params<T5Params>().num_heads;
+    case Method::ALiBi: return s.params<AlibiParams>().num_heads;
     default: return 0;
     }
 }
@@ -340,43 +340,43 @@ QString scenario_caption(const Scenario& s, bool with_method)
     QString text = with_method ? qs(method_display_name(s.method)) : QString();
     switch (s.method) {
     case Method::Sinusoidal:
-        text += tr(" · d %1 · base %2").arg(s.sinusoidal.dim).arg(short_num(s.sinusoidal.base));
+        text += tr(" · d %1 · base %2").arg(s.params<SinusoidalParams>().dim).arg(short_num(s.params<SinusoidalParams>().base));
         break;
     case Method::Learned:
         // A user's table: its name, not the stand-in's dimension and length it overrides.
-        if (s.learned.table_path.empty())
-            text += tr(" · d %1 · trained %2").arg(s.learned.dim).arg(s.learned.trained_length);
+        if (s.params<LearnedParams>().table_path.empty())
+            text += tr(" · d %1 · trained %2").arg(s.params<LearnedParams>().dim).arg(s.params<LearnedParams>().trained_length);
         else
-            text += tr(" · table %1").arg(QFileInfo(QFile::decodeName(s.learned.table_path.c_str())).fileName());
+            text += tr(" · table %1").arg(QFileInfo(QFile::decodeName(s.params<LearnedParams>().table_path.c_str())).fileName());
         break;
     case Method::Shaw:
-        text += tr(" · d %1 · k %2").arg(s.shaw.head_dim).arg(s.shaw.max_relative_position);
+        text += tr(" · d %1 · k %2").arg(s.params<ShawParams>().head_dim).arg(s.params<ShawParams>().max_relative_position);
         break;
     case Method::TransformerXL:
-        text += tr(" · d %1 · base %2").arg(s.transformer_xl.head_dim).arg(short_num(s.transformer_xl.base));
+        text += tr(" · d %1 · base %2").arg(s.params<TransformerXLParams>().head_dim).arg(short_num(s.params<TransformerXLParams>().base));
         break;
     case Method::T5:
         text += tr(" · %1 buckets · max %2 · %3")
-                    .arg(s.t5.num_buckets)
-                    .arg(s.t5.max_distance)
-                    .arg(s.t5.bidirectional ? tr("bidirectional") : tr("causal"));
+                    .arg(s.params<T5Params>().num_buckets)
+                    .arg(s.params<T5Params>().max_distance)
+                    .arg(s.params<T5Params>().bidirectional ? tr("bidirectional") : tr("causal"));
         break;
     case Method::DeBERTa:
         text += tr(" · %1 buckets · span %2")
-                    .arg(s.deberta.position_buckets)
-                    .arg(s.deberta.max_relative_positions);
+                    .arg(s.params<DebertaParams>().position_buckets)
+                    .arg(s.params<DebertaParams>().max_relative_positions);
         break;
     case Method::RoPE:
-        text += tr(" · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
-        if (s.rope.rope_type != RopeType::Default)
-            text += tr(" · %1 × %2").arg(qs(rope_type_id(s.rope.rope_type)), short_num(s.rope.factor));
+        text += tr(" · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
+        if (s.params<RopeParams>().rope_type != RopeType::Default)
+            text += tr(" · %1 × %2").arg(qs(rope_type_id(s.params<RopeParams>().rope_type)), short_num(s.params<RopeParams>().factor));
         break;
     case Method::ALiBi:
-        text += tr(" · %1 heads").arg(s.alibi.num_heads);
-        if (s.alibi.slope_scale != 1.0)
-            text += tr(" · slopes × %1").arg(short_num(s.alibi.slope_scale));
+        text += tr(" · %1 heads").arg(s.params<AlibiParams>().num_heads);
+        if (s.params<AlibiParams>().slope_scale != 1.0)
+            text += tr(" · slopes × %1").arg(short_num(s.params<AlibiParams>().slope_scale));
         break;
-    case Method::CoPE: text += tr(" · d %1 · npos %2").arg(s.cope.head_dim).arg(s.cope.npos_max); break;
+    case Method::CoPE: text += tr(" · d %1 · npos %2").arg(s.params<CopeParams>().head_dim).arg(s.params<CopeParams>().npos_max); break;
     }
     text += tr(" · N %1").arg(s.seq_len);
     if (!with_method && text.startsWith(QStringLiteral(" · ")))
@@ -433,7 +433,7 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
 
     std::vector<double> slopes;
     if (perHead && s.method == Method::ALiBi)
-        slopes = alibi_scaled_slopes(s.alibi);
+        slopes = alibi_scaled_slopes(s.params<AlibiParams>());
 
     for (std::size_t k = 0; k < shown.size(); ++k) {
         check_cancel(cancel);
@@ -480,7 +480,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     bool logitCurve = false; // the method's curve is logit against distance (else a unit of its own)
     switch (s.method) {
     case Method::RoPE: {
-        const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.rope));
+        const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.params<RopeParams>()));
         data.title = tr("RoPE long-term decay · ") + scenario_caption(s, false);
         data.y_label = tr("relative size");
         // The bound is shown relative to its value at r = 0, so that it shares the axis with the mean
@@ -497,13 +497,13 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
             orig.dashed = true;
             data.series.push_back(std::move(orig));
         }
-        data.markers.push_back(make_marker(static_cast<double>(s.rope.trained_length()),
-                                           tr("trained %1").arg(s.rope.trained_length())));
-        if (const std::int64_t target = rope_default_target_length(s.rope); target != s.rope.trained_length())
+        data.markers.push_back(make_marker(static_cast<double>(s.params<RopeParams>().trained_length()),
+                                           tr("trained %1").arg(s.params<RopeParams>().trained_length())));
+        if (const std::int64_t target = rope_default_target_length(s.params<RopeParams>()); target != s.params<RopeParams>().trained_length())
             data.markers.push_back(make_marker(static_cast<double>(target), tr("target %1").arg(target)));
         // Short: the note shares a line with the chart's controls. (Bound: Su et al. 2021 sec. 3.4.3.)
         data.note = tr("bound(0) = %1 · attention factor %2").arg(short_num(bound0), format_number(f.attention_factor, 4));
-        for (const QString& extra : {length_note(s.rope), identity_note(s.rope, f)})
+        for (const QString& extra : {length_note(s.params<RopeParams>()), identity_note(s.params<RopeParams>(), f)})
             if (!extra.isEmpty())
                 data.note += tr(" · ") + extra;
         break;
@@ -511,7 +511,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     case Method::ALiBi: {
         data.title = tr("ALiBi attention decay exp(−m r) per head · ") + scenario_caption(s, false);
         data.y_label = tr("weight factor exp(−m r)");
-        const std::vector<double> slopes = alibi_scaled_slopes(s.alibi);
+        const std::vector<double> slopes = alibi_scaled_slopes(s.params<AlibiParams>());
         // At most 8 curves: more would not fit a readable legend.
         for (int h : sampled_heads(static_cast<int>(slopes.size()), 8)) {
             check_cancel(cancel);
@@ -520,31 +520,31 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
                                               dist, alibi_decay(m, dist)));
         }
         data.log_y = false;
-        if (s.alibi.scaling != AlibiScaling::None) {
-            data.markers.push_back(make_marker(static_cast<double>(s.alibi.trained_length),
-                                               tr("trained %1").arg(s.alibi.trained_length)));
-            data.markers.push_back(make_marker(static_cast<double>(s.alibi.target_length),
-                                               tr("target %1").arg(s.alibi.target_length)));
+        if (s.params<AlibiParams>().scaling != AlibiScaling::None) {
+            data.markers.push_back(make_marker(static_cast<double>(s.params<AlibiParams>().trained_length),
+                                               tr("trained %1").arg(s.params<AlibiParams>().trained_length)));
+            data.markers.push_back(make_marker(static_cast<double>(s.params<AlibiParams>().target_length),
+                                               tr("target %1").arg(s.params<AlibiParams>().target_length)));
         }
         break;
     }
     case Method::T5: {
         data.title = tr("T5 relative-position buckets · ") + scenario_caption(s, false);
         data.y_label = tr("bucket index");
-        const T5DistanceBuckets b = t5_distance_buckets(s.t5, integer_distances(dist));
+        const T5DistanceBuckets b = t5_distance_buckets(s.params<T5Params>(), integer_distances(dist));
         // Causal T5 buckets only keys before the query (relative_position <= 0): one series.
-        CurveSeries first = s.t5.bidirectional
+        CurveSeries first = s.params<T5Params>().bidirectional
                                 ? make_series(tr("key after query (j − i = +r)"), dist, to_doubles(b.after))
                                 : make_series(tr("key before query (causal)"), dist, to_doubles(b.before));
         first.step = true;
         data.series.push_back(std::move(first));
-        if (s.t5.bidirectional) {
+        if (s.params<T5Params>().bidirectional) {
             CurveSeries before = make_series(tr("key before query (j − i = −r)"), dist, to_doubles(b.before));
             before.step = true;
             data.series.push_back(std::move(before));
         }
-        data.markers.push_back(make_marker(static_cast<double>(s.t5.max_distance),
-                                           tr("max distance %1").arg(s.t5.max_distance)));
+        data.markers.push_back(make_marker(static_cast<double>(s.params<T5Params>().max_distance),
+                                           tr("max distance %1").arg(s.params<T5Params>().max_distance)));
         break;
     }
     case Method::DeBERTa: {
@@ -553,7 +553,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         // What attention uses is the relative-embedding row, the bucket clamped to the embedding table
         // (core deberta_relative_positions: delta_used, in the unit of delta); the bucket itself keeps
         // rising past max_relative_positions, so it is drawn dashed for comparison.
-        const DebertaPositionSeries p = deberta_relative_positions(s.deberta, integer_distances(dist));
+        const DebertaPositionSeries p = deberta_relative_positions(s.params<DebertaParams>(), integer_distances(dist));
         CurveSeries used = make_series(tr("row used by attention (clamped to ±%1)").arg(p.att_span), dist,
                                        to_doubles(p.delta_used));
         CurveSeries bucket = make_series(tr("bucket δ before clamping"), dist, to_doubles(p.delta));
@@ -563,11 +563,11 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         data.series.push_back(std::move(used));
         if (clamps)
             data.series.push_back(std::move(bucket));
-        if (s.deberta.position_buckets > 0)
-            data.markers.push_back(make_marker(s.deberta.position_buckets / 2.0,
-                                               tr("exact up to %1").arg(s.deberta.position_buckets / 2)));
-        data.markers.push_back(make_marker(static_cast<double>(s.deberta.max_relative_positions),
-                                           tr("max relative %1").arg(s.deberta.max_relative_positions)));
+        if (s.params<DebertaParams>().position_buckets > 0)
+            data.markers.push_back(make_marker(s.params<DebertaParams>().position_buckets / 2.0,
+                                               tr("exact up to %1").arg(s.params<DebertaParams>().position_buckets / 2)));
+        data.markers.push_back(make_marker(static_cast<double>(s.params<DebertaParams>().max_relative_positions),
+                                           tr("max relative %1").arg(s.params<DebertaParams>().max_relative_positions)));
         break;
     }
     default: {
@@ -649,12 +649,12 @@ RotationData rotation_job(const Scenario& s, const ViewSettings& v, const Cancel
         data.title = tr("The rotation diagram applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
         return data;
     }
-    validate(s.rope);
+    validate(s.params<RopeParams>());
     check_cancel(cancel);
-    const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.rope));
+    const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.params<RopeParams>()));
     // m, n and the scaling are in the view's legend and captions; the title names the model's shape.
-    data.title = tr("RoPE rotations · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
-    if (const QString note = length_note(s.rope); !note.isEmpty())
+    data.title = tr("RoPE rotations · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
+    if (const QString note = length_note(s.params<RopeParams>()); !note.isEmpty())
         data.title += tr(" · ") + note;
     data.theta = f.inv_freq;
     data.wavelength = f.wavelength;
@@ -687,17 +687,17 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
         data.title = tr("The frequency spectrum applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
         return data;
     }
-    validate(s.rope);
+    validate(s.params<RopeParams>());
     check_cancel(cancel);
-    const std::int64_t trained = s.rope.trained_length();
-    const std::int64_t target = rope_default_target_length(s.rope); // >= trained, as the explorer's
+    const std::int64_t trained = s.params<RopeParams>().trained_length();
+    const std::int64_t target = rope_default_target_length(s.params<RopeParams>()); // >= trained, as the explorer's
     // One table of core's (rope_pairs, as the explorer and `compute rope-pairs`): its columns and the
     // frequencies it was formed from (seq_len = target for dynamic NTK / LongRoPE, as rope_for_views).
-    const RopePairsTable table = rope_pairs(s.rope, trained, target);
+    const RopePairsTable table = rope_pairs(s.params<RopeParams>(), trained, target);
     const FrequencySpectrum sp = frequency_spectrum(table);
     const RopeFrequencies& f = table.frequencies;
     data.title =
-        tr("RoPE frequency spectrum · θ %1 · d %2").arg(short_num(s.rope.rope_theta)).arg(s.rope.head_dim);
+        tr("RoPE frequency spectrum · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
     data.pair.assign(sp.pair.begin(), sp.pair.end());
     data.theta_original = sp.theta_original;
     data.theta_scaled = sp.theta_scaled;
@@ -709,11 +709,11 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
     data.target_length = static_cast<double>(target);
     data.attention_factor = sp.attention_factor;
     data.scaling_label =
-        s.rope.rope_type == RopeType::Default
+        s.params<RopeParams>().rope_type == RopeType::Default
             ? tr("no scaling")
-            : tr("%1 · factor %2").arg(qs(rope_type_id(s.rope.rope_type)), short_num(f.factor_used));
+            : tr("%1 · factor %2").arg(qs(rope_type_id(s.params<RopeParams>().rope_type)), short_num(f.factor_used));
     QStringList notes;
-    for (const QString& extra : {length_note(s.rope), identity_note(s.rope, f)})
+    for (const QString& extra : {length_note(s.params<RopeParams>()), identity_note(s.params<RopeParams>(), f)})
         if (!extra.isEmpty())
             notes << extra;
     data.note = notes.join(tr(" · "));

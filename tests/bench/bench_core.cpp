@@ -18,7 +18,7 @@ Scenario rope_scenario(std::int64_t n, ContentKind content)
     Scenario s;
     s.method = Method::RoPE;
     s.seq_len = n;
-    s.rope.head_dim = 128;
+    s.params<RopeParams>().head_dim = 128;
     s.content.kind = content;
     s.content.seed = 1;
     return s;
@@ -151,7 +151,7 @@ void BM_BlockMeanMillion(benchmark::State& state)
         break;
     case 3:
         s.method = Method::Sinusoidal;
-        s.sinusoidal.dim = 128;
+        s.params<SinusoidalParams>().dim = 128;
         label = "sinusoidal-random";
         break;
     default: break;

@@ -24,7 +24,7 @@ Scenario rope(std::int64_t n, ContentKind kind)
     Scenario s;
     s.method = Method::RoPE;
     s.seq_len = n;
-    s.rope.head_dim = 32;
+    s.params<RopeParams>().head_dim = 32;
     s.content.kind = kind;
     s.content.seed = 7;
     return s;
@@ -33,11 +33,11 @@ Scenario rope(std::int64_t n, ContentKind kind)
 // Reference: rope_score on the content vectors at the sampled positions, / sqrt(d).
 double rope_reference(const Scenario& s, std::int64_t i, std::int64_t j)
 {
-    const auto f = compute_rope_frequencies(s.rope);
-    const auto q = content_query(s.content, s.rope.head_dim, i);
-    const auto k = content_key(s.content, s.rope.head_dim, j);
-    return rope_score(f, q, k, static_cast<double>(i), static_cast<double>(j), s.rope.pairing)
-           / std::sqrt(static_cast<double>(s.rope.head_dim));
+    const auto f = compute_rope_frequencies(s.params<RopeParams>());
+    const auto q = content_query(s.content, s.params<RopeParams>().head_dim, i);
+    const auto k = content_key(s.content, s.params<RopeParams>().head_dim, j);
+    return rope_score(f, q, k, static_cast<double>(i), static_cast<double>(j), s.params<RopeParams>().pairing)
+           / std::sqrt(static_cast<double>(s.params<RopeParams>().head_dim));
 }
 
 class RopeMatrix : public ::testing::TestWithParam<ContentKind> {};
@@ -100,13 +100,13 @@ TEST(Matrix, AlibiBiasIsMinusSlopeTimesDistanceAndMasksTheFuture)
     Scenario s;
     s.method = Method::ALiBi;
     s.seq_len = 16;
-    s.alibi.num_heads = 8;
+    s.params<AlibiParams>().num_heads = 8;
     s.head = 2;
     const MatrixResult r = compute_matrix(s, MatrixKind::Bias, {});
     EXPECT_DOUBLE_EQ(r.values(10, 2), -8.0 / 8.0);
     EXPECT_DOUBLE_EQ(r.values(5, 5), 0.0);
     EXPECT_TRUE(std::isnan(r.values(2, 10)));
-    s.alibi.bias = AlibiBias::Symmetric;
+    s.params<AlibiParams>().bias = AlibiBias::Symmetric;
     const MatrixResult sym = compute_matrix(s, MatrixKind::Bias, {});
     EXPECT_DOUBLE_EQ(sym.values(2, 10), -1.0);
 }
@@ -126,8 +126,8 @@ TEST(Matrix, LearnedPositionsBeyondTheTableHaveNoValue)
 {
     Scenario s;
     s.method = Method::Learned;
-    s.learned.dim = 8;
-    s.learned.trained_length = 10;
+    s.params<LearnedParams>().dim = 8;
+    s.params<LearnedParams>().trained_length = 10;
     s.seq_len = 12;
     const MatrixResult enc = compute_matrix(s, MatrixKind::Encoding, {});
     EXPECT_TRUE(std::isfinite(enc.values(9, 0)));
@@ -148,7 +148,7 @@ TEST(Matrix, RelativeMethodsAreToeplitzWithPositionIndependentContent)
         s.method = m;
         s.seq_len = 24;
         s.content.kind = ContentKind::Fixed;
-        s.alibi.bias = AlibiBias::Symmetric;
+        s.params<AlibiParams>().bias = AlibiBias::Symmetric;
         const MatrixResult r = compute_matrix(s, MatrixKind::Logits, {});
         EXPECT_TRUE(r.used_toeplitz) << method_id(m);
         for (int i = 1; i < 24; ++i)

@@ -98,16 +98,16 @@ Scenario scenario_for(const Case& k, std::int64_t n)
     s.seq_len = n;
     s.content.kind = k.content;
     s.content.seed = 11;
-    s.rope.head_dim = 64;
-    s.sinusoidal.dim = 64;
-    s.learned.dim = 32;
-    s.learned.trained_length = 1500; // positions 1500 .. N - 1 have no embedding: masked blocks
-    s.shaw.head_dim = 32;
-    s.shaw.max_relative_position = 40;
-    s.transformer_xl.head_dim = 16;
-    s.deberta.head_dim = 32;
-    s.alibi.bias = k.causal ? AlibiBias::Causal : AlibiBias::Symmetric;
-    s.t5.bidirectional = !k.causal;
+    s.params<RopeParams>().head_dim = 64;
+    s.params<SinusoidalParams>().dim = 64;
+    s.params<LearnedParams>().dim = 32;
+    s.params<LearnedParams>().trained_length = 1500; // positions 1500 .. N - 1 have no embedding: masked blocks
+    s.params<ShawParams>().head_dim = 32;
+    s.params<ShawParams>().max_relative_position = 40;
+    s.params<TransformerXLParams>().head_dim = 16;
+    s.params<DebertaParams>().head_dim = 32;
+    s.params<AlibiParams>().bias = k.causal ? AlibiBias::Causal : AlibiBias::Symmetric;
+    s.params<T5Params>().bidirectional = !k.causal;
     s.head = 2;
     return s;
 }
@@ -278,7 +278,7 @@ TEST(BlockMeansMatrix, PointModeKeepsTheOldSamples)
     Scenario s;
     s.method = Method::RoPE;
     s.seq_len = 1000;
-    s.rope.head_dim = 16;
+    s.params<RopeParams>().head_dim = 16;
     s.content.kind = ContentKind::Fixed;
     const MatrixResult full = compute_matrix(s, MatrixKind::Logits, {});
     MatrixWindow w;
@@ -304,7 +304,7 @@ TEST(BlockMeansMatrix, ARowOfBlocksOverATenMillionPositionSequence)
     Scenario s;
     s.method = Method::RoPE;
     s.seq_len = 10'000'000;
-    s.rope.head_dim = 32;
+    s.params<RopeParams>().head_dim = 32;
     s.content.kind = ContentKind::Ones;
     MatrixWindow w;
     w.out_rows = 4;
@@ -327,8 +327,8 @@ TEST(SinglePrecision, EveryLogitWithinTheFloatDotProductBound)
         Scenario s;
         s.method = Method::RoPE;
         s.seq_len = 700;
-        s.rope.head_dim = 128;
-        s.rope.pairing = pairing;
+        s.params<RopeParams>().head_dim = 128;
+        s.params<RopeParams>().pairing = pairing;
         s.content.kind = ContentKind::Random;
         s.content.seed = 3;
         MatrixWindow w;

@@ -222,7 +222,7 @@ TEST(DebertaSeries, InvalidParametersThrowParameterErrorAtEveryEntryPoint)
     Scenario s;
     s.method = Method::DeBERTa;
     s.seq_len = 600; // beyond 256 OpenMP's parallel Toeplitz fill is on
-    s.deberta = bad;
+    s.params<DebertaParams>() = bad;
     for (MatrixKind kind : {MatrixKind::Buckets, MatrixKind::Logits}) {
         try {
             compute_matrix(s, kind, MatrixWindow{});
@@ -232,6 +232,6 @@ TEST(DebertaSeries, InvalidParametersThrowParameterErrorAtEveryEntryPoint)
         }
     }
     // The same scenario with valid parameters computes (the failure above is the parameters').
-    s.deberta.max_relative_positions = 512;
+    s.params<DebertaParams>().max_relative_positions = 512;
     EXPECT_NO_THROW(compute_matrix(s, MatrixKind::Buckets, MatrixWindow{}));
 }

@@ -243,7 +243,7 @@ TEST(ScenarioJsonKey, NamesTheSessionKeyOfAParameter)
     EXPECT_EQ(scenario_json_key(s, "relative_attention_num_buckets"), "t5.num_buckets");
     // The mapping agrees with validate(): a session with a bad value names an existing key.
     s.method = Method::RoPE;
-    s.rope.head_dim = -64;
+    s.params<RopeParams>().head_dim = -64;
     try {
         validate(s);
         FAIL();

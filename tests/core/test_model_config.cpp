@@ -63,11 +63,11 @@ std::vector<Case> cases()
          Method::RoPE,
          [](const ConfigImport& c) {
              // head_dim = 4096 // 32 = 128 (LlamaConfig.__post_init__).
-             EXPECT_EQ(c.scenario.rope.head_dim, 128);
-             EXPECT_EQ(c.scenario.rope.rope_theta, 10000.0);
-             EXPECT_EQ(c.scenario.rope.max_position_embeddings, 4096);
-             EXPECT_EQ(c.scenario.rope.rope_type, RopeType::Default);
-             EXPECT_EQ(c.scenario.rope.pairing, RopePairing::Half);
+             EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 128);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rope_theta, 10000.0);
+             EXPECT_EQ(c.scenario.params<RopeParams>().max_position_embeddings, 4096);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rope_type, RopeType::Default);
+             EXPECT_EQ(c.scenario.params<RopeParams>().pairing, RopePairing::Half);
              EXPECT_EQ(c.model_type, "llama");
              EXPECT_TRUE(has(c.notes, "head_dim = hidden_size / num_attention_heads = 4096 / 32 = 128"));
              EXPECT_TRUE(has(c.read_keys, "rope_theta"));
@@ -76,31 +76,31 @@ std::vector<Case> cases()
          [](const ConfigImport& c) {
              // LlamaConfig: hidden_size 4096, num_attention_heads 32, max_position_embeddings 2048, theta
              // 1e4.
-             EXPECT_EQ(c.scenario.rope.head_dim, 128);
-             EXPECT_EQ(c.scenario.rope.rope_theta, 10000.0);
-             EXPECT_EQ(c.scenario.rope.max_position_embeddings, 2048);
+             EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 128);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rope_theta, 10000.0);
+             EXPECT_EQ(c.scenario.params<RopeParams>().max_position_embeddings, 2048);
              EXPECT_TRUE(any_contains(c.notes, "LlamaConfig default"));
          }},
         {"explicit_head_dim_wins", R"({"model_type":"qwen3","hidden_size":2560,"num_attention_heads":32,
           "head_dim":128,"rope_theta":1000000})",
-         Method::RoPE, [](const ConfigImport& c) { EXPECT_EQ(c.scenario.rope.head_dim, 128); }},
+         Method::RoPE, [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 128); }},
         {"mistral_default_max_positions",
          R"({"model_type":"mistral","hidden_size":4096,"num_attention_heads":32})", Method::RoPE,
          // MistralConfig: max_position_embeddings = 4096 * 32.
-         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.rope.max_position_embeddings, 131072); }},
+         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<RopeParams>().max_position_embeddings, 131072); }},
         {"linear_scaling", R"({"model_type":"llama","rope_scaling":{"type":"linear","factor":4.0}})",
          Method::RoPE,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.rope.rope_type, RopeType::Linear);
-             EXPECT_EQ(c.scenario.rope.factor, 4.0);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rope_type, RopeType::Linear);
+             EXPECT_EQ(c.scenario.params<RopeParams>().factor, 4.0);
              EXPECT_TRUE(has(c.read_keys, "rope_scaling.factor"));
              EXPECT_TRUE(has(c.read_keys, "rope_scaling.type"));
          }},
         {"dynamic_scaling", R"({"model_type":"llama","rope_scaling":{"rope_type":"dynamic","factor":2}})",
          Method::RoPE,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.rope.rope_type, RopeType::Dynamic);
-             EXPECT_EQ(c.scenario.rope.factor, 2.0);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rope_type, RopeType::Dynamic);
+             EXPECT_EQ(c.scenario.params<RopeParams>().factor, 2.0);
          }},
         {"legacy_su_is_longrope",
          R"({"model_type":"phi3","hidden_size":3072,"num_attention_heads":32,
@@ -109,7 +109,7 @@ std::vector<Case> cases()
              list_of(1.0, 48) + R"(,"long_factor":)" + list_of(2.0, 48) + "}}",
          Method::RoPE,
          [](const ConfigImport& c) {
-             const auto& r = c.scenario.rope;
+             const auto& r = c.scenario.params<RopeParams>();
              EXPECT_EQ(r.rope_type, RopeType::LongRope);
              // _compute_longrope_parameters: factor = 131072 / 4096 = 32 (exact in binary).
              EXPECT_EQ(r.factor, 32.0);
@@ -129,9 +129,9 @@ std::vector<Case> cases()
          [](const ConfigImport& c) {
              // Phi3Config maps 'yarn' to longrope; original defaults to Phi3Config's 4096: factor 8192/4096
              // = 2.
-             EXPECT_EQ(c.scenario.rope.rope_type, RopeType::LongRope);
-             EXPECT_EQ(c.scenario.rope.factor, 2.0);
-             EXPECT_EQ(c.scenario.rope.original_max_position_embeddings, 4096);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rope_type, RopeType::LongRope);
+             EXPECT_EQ(c.scenario.params<RopeParams>().factor, 2.0);
+             EXPECT_EQ(c.scenario.params<RopeParams>().original_max_position_embeddings, 4096);
          }},
         {"phi3_top_level_original_wins",
          R"({"model_type":"phi3","max_position_embeddings":131072,
@@ -140,15 +140,15 @@ std::vector<Case> cases()
              list_of(1.0, 48) + R"(,"long_factor":)" + list_of(1.0, 48) + "}}",
          Method::RoPE,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.rope.original_max_position_embeddings, 4096);
-             EXPECT_EQ(c.scenario.rope.factor, 32.0);
+             EXPECT_EQ(c.scenario.params<RopeParams>().original_max_position_embeddings, 4096);
+             EXPECT_EQ(c.scenario.params<RopeParams>().factor, 32.0);
              EXPECT_TRUE(any_contains(c.notes, "wins over"));
          }},
         {"mrope_is_default", R"({"model_type":"qwen2","hidden_size":3584,"num_attention_heads":28,
           "rope_theta":1000000.0,"rope_scaling":{"type":"mrope","mrope_section":[16,24,24]}})",
          Method::RoPE,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.rope.rope_type, RopeType::Default);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rope_type, RopeType::Default);
              EXPECT_TRUE(has(c.ignored_keys, "rope_scaling.mrope_section"));
              EXPECT_TRUE(any_contains(c.notes, "'mrope' read as default"));
          }},
@@ -157,7 +157,7 @@ std::vector<Case> cases()
           "factor":32.0,"low_freq_factor":1.0,"high_freq_factor":4.0,"original_max_position_embeddings":8192}})",
          Method::RoPE,
          [](const ConfigImport& c) {
-             const auto& r = c.scenario.rope;
+             const auto& r = c.scenario.params<RopeParams>();
              EXPECT_EQ(r.rope_type, RopeType::Llama3);
              EXPECT_EQ(r.rope_theta, 500000.0);
              EXPECT_EQ(r.head_dim, 64);
@@ -174,7 +174,7 @@ std::vector<Case> cases()
           "sliding_attention":{"rope_type":"default","rope_theta":10000.0}}})",
          Method::RoPE,
          [](const ConfigImport& c) {
-             const auto& r = c.scenario.rope;
+             const auto& r = c.scenario.params<RopeParams>();
              EXPECT_EQ(r.rope_type, RopeType::Yarn);
              EXPECT_EQ(r.rope_theta, 150000.0);
              EXPECT_FALSE(r.truncate);
@@ -185,7 +185,7 @@ std::vector<Case> cases()
         {"gpt_oss_default_scaling", R"({"model_type":"gpt_oss"})", Method::RoPE,
          [](const ConfigImport& c) {
              // GptOssConfig: head_dim 64, theta 150000, default yarn dict (configuration_gpt_oss.py).
-             const auto& r = c.scenario.rope;
+             const auto& r = c.scenario.params<RopeParams>();
              EXPECT_EQ(r.head_dim, 64);
              EXPECT_EQ(r.rope_theta, 150000.0);
              EXPECT_EQ(r.rope_type, RopeType::Yarn);
@@ -198,7 +198,7 @@ std::vector<Case> cases()
           "rope_scaling":{"type":"yarn","factor":4.0}})",
          Method::RoPE,
          [](const ConfigImport& c) {
-             const auto& r = c.scenario.rope;
+             const auto& r = c.scenario.params<RopeParams>();
              EXPECT_EQ(r.rope_type, RopeType::Yarn);
              EXPECT_EQ(r.original_max_position_embeddings, 32768);
              EXPECT_EQ(r.beta_fast, 32.0);
@@ -211,9 +211,9 @@ std::vector<Case> cases()
          Method::RoPE,
          [](const ConfigImport& c) {
              // head_dim 6144 / 64 = 96, rotary_ndims = int(96 * 0.25) = 24.
-             EXPECT_EQ(c.scenario.rope.head_dim, 96);
-             EXPECT_EQ(c.scenario.rope.partial_rotary_factor, 0.25);
-             EXPECT_EQ(c.scenario.rope.rotary_dim(), 24);
+             EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 96);
+             EXPECT_EQ(c.scenario.params<RopeParams>().partial_rotary_factor, 0.25);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rotary_dim(), 24);
              EXPECT_TRUE(has(c.read_keys, "rotary_pct"));
              EXPECT_TRUE(has(c.read_keys, "rotary_emb_base"));
          }},
@@ -222,15 +222,15 @@ std::vector<Case> cases()
          Method::RoPE,
          [](const ConfigImport& c) {
              // GPTNeoXConfig: rotary_pct default 0.25; rotary_emb_base is the base.
-             EXPECT_EQ(c.scenario.rope.partial_rotary_factor, 0.25);
-             EXPECT_EQ(c.scenario.rope.rope_theta, 500000.0);
-             EXPECT_EQ(c.scenario.rope.rotary_dim(), 32);
+             EXPECT_EQ(c.scenario.params<RopeParams>().partial_rotary_factor, 0.25);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rope_theta, 500000.0);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rotary_dim(), 32);
          }},
         {"partial_rotary_factor", R"({"model_type":"phi","hidden_size":2560,"num_attention_heads":32,
           "partial_rotary_factor":0.4})",
          Method::RoPE,
          // head_dim 80, rotary_dim = int(80 * 0.4) = 32.
-         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.rope.rotary_dim(), 32); }},
+         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<RopeParams>().rotary_dim(), 32); }},
         {"deepseek_qk_rope_head_dim",
          R"({"model_type":"deepseek_v2","hidden_size":2048,"num_attention_heads":16,
           "qk_nope_head_dim":128,"qk_rope_head_dim":64,"max_position_embeddings":163840,
@@ -238,7 +238,7 @@ std::vector<Case> cases()
           "beta_slow":1,"mscale":0.707,"mscale_all_dim":0.707}})",
          Method::RoPE,
          [](const ConfigImport& c) {
-             const auto& r = c.scenario.rope;
+             const auto& r = c.scenario.params<RopeParams>();
              EXPECT_EQ(r.head_dim, 64);
              EXPECT_EQ(r.pairing, RopePairing::Interleaved);
              EXPECT_EQ(r.factor, 40.0);
@@ -253,78 +253,78 @@ std::vector<Case> cases()
           "n_positions":2048})",
          Method::RoPE,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.rope.head_dim, 256);
-             EXPECT_EQ(c.scenario.rope.rotary_dim(), 64);
-             EXPECT_EQ(c.scenario.rope.pairing, RopePairing::Interleaved);
-             EXPECT_EQ(c.scenario.rope.max_position_embeddings, 2048);
+             EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 256);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rotary_dim(), 64);
+             EXPECT_EQ(c.scenario.params<RopeParams>().pairing, RopePairing::Interleaved);
+             EXPECT_EQ(c.scenario.params<RopeParams>().max_position_embeddings, 2048);
          }},
         {"gptj_rotary_dim_not_exact_in_double",
          R"({"model_type":"gptj","n_embd":440,"n_head":10,"rotary_dim":30})", Method::RoPE,
          // head_dim 44: in double, 44 * (30 / 44) = 29.999... (python3: int(44 * (30 / 44)) == 29), yet
          // int(head_dim * factor) must give GPT-J's rotary_dim 30.
-         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.rope.rotary_dim(), 30); }},
+         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<RopeParams>().rotary_dim(), 30); }},
         {"falcon_rope",
          R"({"model_type":"falcon","hidden_size":4544,"num_attention_heads":71,"alibi":false})", Method::RoPE,
          // 4544 / 71 = 64 (FalconConfig.head_dim).
-         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.rope.head_dim, 64); }},
+         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 64); }},
         {"falcon_alibi", R"({"model_type":"falcon","hidden_size":8192,"n_head":128,"alibi":true})",
          Method::ALiBi,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.alibi.num_heads, 128);
+             EXPECT_EQ(c.scenario.params<AlibiParams>().num_heads, 128);
              EXPECT_TRUE(has(c.read_keys, "alibi"));
          }},
         {"bloom_heads", R"({"model_type":"bloom","hidden_size":1024,"n_head":16})", Method::ALiBi,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.alibi.num_heads, 16);
-             EXPECT_EQ(c.scenario.alibi.bias, AlibiBias::Causal);
+             EXPECT_EQ(c.scenario.params<AlibiParams>().num_heads, 16);
+             EXPECT_EQ(c.scenario.params<AlibiParams>().bias, AlibiBias::Causal);
          }},
         {"bloom_default_heads", R"({"model_type":"bloom"})", Method::ALiBi,
          // BloomConfig: n_head = 8.
-         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.alibi.num_heads, 8); }},
+         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<AlibiParams>().num_heads, 8); }},
         {"mpt_alibi", R"({"model_type":"mpt","d_model":4096,"n_heads":32,"max_seq_len":2048,
           "attn_config":{"alibi":true,"alibi_bias_max":8,"prefix_lm":false}})",
          Method::ALiBi,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.alibi.num_heads, 32);
-             EXPECT_EQ(c.scenario.alibi.trained_length, 2048);
-             EXPECT_EQ(c.scenario.alibi.bias, AlibiBias::Causal);
+             EXPECT_EQ(c.scenario.params<AlibiParams>().num_heads, 32);
+             EXPECT_EQ(c.scenario.params<AlibiParams>().trained_length, 2048);
+             EXPECT_EQ(c.scenario.params<AlibiParams>().bias, AlibiBias::Causal);
              EXPECT_TRUE(has(c.read_keys, "attn_config.alibi"));
          }},
         {"mpt_default_alibi", R"({"model_type":"mpt"})", Method::ALiBi,
          // MptAttentionConfig: alibi = True; MptConfig: n_heads = 16.
-         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.alibi.num_heads, 16); }},
+         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<AlibiParams>().num_heads, 16); }},
         {"mpt_prefix_lm_symmetric", R"({"model_type":"mpt","n_heads":8,"attn_config":{"prefix_lm":true}})",
          Method::ALiBi,
-         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.alibi.bias, AlibiBias::Symmetric); }},
+         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<AlibiParams>().bias, AlibiBias::Symmetric); }},
         {"mpt_without_alibi_is_learned", R"({"model_type":"mpt","d_model":1024,"max_seq_len":4096,
           "attn_config":{"alibi":false}})",
          Method::Learned,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.learned.dim, 1024);
-             EXPECT_EQ(c.scenario.learned.trained_length, 4096);
+             EXPECT_EQ(c.scenario.params<LearnedParams>().dim, 1024);
+             EXPECT_EQ(c.scenario.params<LearnedParams>().trained_length, 4096);
          }},
         {"t5_fields", R"({"model_type":"t5","num_heads":12,"relative_attention_num_buckets":64,
           "relative_attention_max_distance":256})",
          Method::T5,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.t5.num_buckets, 64);
-             EXPECT_EQ(c.scenario.t5.max_distance, 256);
-             EXPECT_EQ(c.scenario.t5.num_heads, 12);
-             EXPECT_TRUE(c.scenario.t5.bidirectional);
+             EXPECT_EQ(c.scenario.params<T5Params>().num_buckets, 64);
+             EXPECT_EQ(c.scenario.params<T5Params>().max_distance, 256);
+             EXPECT_EQ(c.scenario.params<T5Params>().num_heads, 12);
+             EXPECT_TRUE(c.scenario.params<T5Params>().bidirectional);
          }},
         {"t5_defaults", R"({"model_type":"t5"})", Method::T5,
          [](const ConfigImport& c) {
              // T5Config: 32 buckets, max distance 128, 8 heads.
-             EXPECT_EQ(c.scenario.t5.num_buckets, 32);
-             EXPECT_EQ(c.scenario.t5.max_distance, 128);
-             EXPECT_EQ(c.scenario.t5.num_heads, 8);
+             EXPECT_EQ(c.scenario.params<T5Params>().num_buckets, 32);
+             EXPECT_EQ(c.scenario.params<T5Params>().max_distance, 128);
+             EXPECT_EQ(c.scenario.params<T5Params>().num_heads, 8);
          }},
         {"deberta_v3_fields", R"({"model_type":"deberta-v2","hidden_size":768,"num_attention_heads":12,
           "max_position_embeddings":512,"relative_attention":true,"position_buckets":256,
           "max_relative_positions":-1,"pos_att_type":"p2c|c2p","position_biased_input":false})",
          Method::DeBERTa,
          [](const ConfigImport& c) {
-             const auto& d = c.scenario.deberta;
+             const auto& d = c.scenario.params<DebertaParams>();
              EXPECT_EQ(d.head_dim, 64);
              EXPECT_EQ(d.position_buckets, 256);
              EXPECT_EQ(d.max_relative_positions, 512); // -1 -> max_position_embeddings
@@ -335,7 +335,7 @@ std::vector<Case> cases()
           "pos_att_type":["c2p"]})",
          Method::DeBERTa,
          [](const ConfigImport& c) {
-             const auto& d = c.scenario.deberta;
+             const auto& d = c.scenario.params<DebertaParams>();
              // DebertaV2Config: hidden 1536 / 24 heads = 64; position_buckets -1; max_relative 512.
              EXPECT_EQ(d.head_dim, 64);
              EXPECT_EQ(d.position_buckets, -1);
@@ -345,31 +345,31 @@ std::vector<Case> cases()
          }},
         {"deberta_without_relative_attention", R"({"model_type":"deberta-v2","hidden_size":768,
           "max_position_embeddings":512})",
-         Method::Learned, [](const ConfigImport& c) { EXPECT_EQ(c.scenario.learned.dim, 768); }},
+         Method::Learned, [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<LearnedParams>().dim, 768); }},
         {"bert_learned", R"({"model_type":"bert","hidden_size":768,"max_position_embeddings":512,
           "initializer_range":0.02,"position_embedding_type":"absolute"})",
          Method::Learned,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.learned.dim, 768);
-             EXPECT_EQ(c.scenario.learned.trained_length, 512);
-             EXPECT_EQ(c.scenario.learned.stddev, 0.02);
+             EXPECT_EQ(c.scenario.params<LearnedParams>().dim, 768);
+             EXPECT_EQ(c.scenario.params<LearnedParams>().trained_length, 512);
+             EXPECT_EQ(c.scenario.params<LearnedParams>().stddev, 0.02);
          }},
         {"gpt2_learned", R"({"model_type":"gpt2","n_embd":1600,"n_positions":1024,"initializer_range":0.01})",
          Method::Learned,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.learned.dim, 1600);
-             EXPECT_EQ(c.scenario.learned.trained_length, 1024);
-             EXPECT_EQ(c.scenario.learned.stddev, 0.01);
+             EXPECT_EQ(c.scenario.params<LearnedParams>().dim, 1600);
+             EXPECT_EQ(c.scenario.params<LearnedParams>().trained_length, 1024);
+             EXPECT_EQ(c.scenario.params<LearnedParams>().stddev, 0.01);
          }},
         {"transformer_sinusoidal", R"({"model_type":"transformer","d_model":512})", Method::Sinusoidal,
-         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.sinusoidal.dim, 512); }},
+         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<SinusoidalParams>().dim, 512); }},
         {"unknown_type_with_rope_keys",
          R"({"model_type":"my_new_model","hidden_size":1024,"num_attention_heads":8,
           "rope_theta":50000,"weird_key":1})",
          Method::RoPE,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.rope.head_dim, 128);
-             EXPECT_EQ(c.scenario.rope.rope_theta, 50000.0);
+             EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 128);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rope_theta, 50000.0);
              EXPECT_TRUE(any_contains(c.notes, "RoPE is assumed"));
              EXPECT_TRUE(has(c.unknown_keys, "weird_key"));
          }},
@@ -387,13 +387,13 @@ std::vector<Case> cases()
         {"nulls_are_absent",
          R"({"model_type":"llama","rope_scaling":null,"head_dim":null,"rope_theta":null})", Method::RoPE,
          [](const ConfigImport& c) {
-             EXPECT_EQ(c.scenario.rope.rope_type, RopeType::Default);
-             EXPECT_EQ(c.scenario.rope.head_dim, 128);
-             EXPECT_EQ(c.scenario.rope.rope_theta, 10000.0);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rope_type, RopeType::Default);
+             EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 128);
+             EXPECT_EQ(c.scenario.params<RopeParams>().rope_theta, 10000.0);
          }},
         {"integral_float_accepted", R"({"model_type":"llama","max_position_embeddings":4096.0})",
          Method::RoPE,
-         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.rope.max_position_embeddings, 4096); }},
+         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<RopeParams>().max_position_embeddings, 4096); }},
     };
 }
 
@@ -418,28 +418,28 @@ TEST(ModelConfig, ModelStartsFromItsOwnDefaultsNotFromBase)
     base.method = Method::ALiBi;
     base.seq_len = 777;
     base.content.kind = ContentKind::Random;
-    base.t5.num_buckets = 64;
-    base.alibi.num_heads = 5;
-    base.rope.rope_type = RopeType::Yarn;
-    base.rope.factor = 40.0;
-    base.rope.mscale = 0.707;
-    base.rope.original_max_position_embeddings = 4096;
-    base.rope.long_factor = std::vector<double>(48, 2.0);
+    base.params<T5Params>().num_buckets = 64;
+    base.params<AlibiParams>().num_heads = 5;
+    base.params<RopeParams>().rope_type = RopeType::Yarn;
+    base.params<RopeParams>().factor = 40.0;
+    base.params<RopeParams>().mscale = 0.707;
+    base.params<RopeParams>().original_max_position_embeddings = 4096;
+    base.params<RopeParams>().long_factor = std::vector<double>(48, 2.0);
     const auto c = imp(R"({"model_type":"llama","max_position_embeddings":131072})", base);
     EXPECT_EQ(c.scenario.method, Method::RoPE);
     // The viewer's choices stay.
     EXPECT_EQ(c.scenario.seq_len, 777);
     EXPECT_EQ(c.scenario.content.kind, ContentKind::Random);
     // Nothing of the previous model does: LlamaConfig's defaults for every key the config omits.
-    EXPECT_EQ(c.scenario.rope.rope_type, RopeType::Default);
-    EXPECT_EQ(c.scenario.rope.factor, 1.0);
-    EXPECT_FALSE(c.scenario.rope.mscale.has_value());
-    EXPECT_EQ(c.scenario.rope.original_max_position_embeddings, 0);
-    EXPECT_TRUE(c.scenario.rope.long_factor.empty());
-    EXPECT_EQ(c.scenario.rope.trained_length(), 131072);
+    EXPECT_EQ(c.scenario.params<RopeParams>().rope_type, RopeType::Default);
+    EXPECT_EQ(c.scenario.params<RopeParams>().factor, 1.0);
+    EXPECT_FALSE(c.scenario.params<RopeParams>().mscale.has_value());
+    EXPECT_EQ(c.scenario.params<RopeParams>().original_max_position_embeddings, 0);
+    EXPECT_TRUE(c.scenario.params<RopeParams>().long_factor.empty());
+    EXPECT_EQ(c.scenario.params<RopeParams>().trained_length(), 131072);
     // Other methods' parameters are the defaults too, so a later method switch shows no stale values.
-    EXPECT_EQ(c.scenario.t5.num_buckets, T5Params{}.num_buckets);
-    EXPECT_EQ(c.scenario.alibi.num_heads, AlibiParams{}.num_heads);
+    EXPECT_EQ(c.scenario.params<T5Params>().num_buckets, T5Params{}.num_buckets);
+    EXPECT_EQ(c.scenario.params<AlibiParams>().num_heads, AlibiParams{}.num_heads);
 }
 
 TEST(ModelConfig, HeadIsClampedToTheModelsHeads)
@@ -571,9 +571,9 @@ TEST(ModelConfig, LoadFromFile)
     const std::string dir = std::string(POSATLAS_TEST_DATA) + "/configs/";
     const auto c = load_model_config(dir + "llama_tiny.json");
     EXPECT_EQ(c.scenario.method, Method::RoPE);
-    EXPECT_EQ(c.scenario.rope.head_dim, 64); // 256 / 4
-    EXPECT_EQ(c.scenario.rope.rope_type, RopeType::Linear);
-    EXPECT_EQ(c.scenario.rope.factor, 2.0);
+    EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 64); // 256 / 4
+    EXPECT_EQ(c.scenario.params<RopeParams>().rope_type, RopeType::Linear);
+    EXPECT_EQ(c.scenario.params<RopeParams>().factor, 2.0);
     EXPECT_TRUE(has(c.unknown_keys, "some_future_key"));
     EXPECT_NO_THROW(validate(c.scenario));
 }

@@ -97,11 +97,11 @@ TEST(Presets, ViewingChoicesOfTheBaseAreKept)
     Scenario base;
     base.seq_len = 4096;
     base.content.kind = ContentKind::Fixed;
-    base.t5.num_buckets = 128; // a model parameter of another method: not a viewing choice
+    base.params<T5Params>().num_buckets = 128; // a model parameter of another method: not a viewing choice
     const auto c = load_preset("llama-2-7b", base);
     EXPECT_EQ(c.scenario.seq_len, 4096);
     EXPECT_EQ(c.scenario.content.kind, ContentKind::Fixed);
-    EXPECT_EQ(c.scenario.t5.num_buckets, T5Params{}.num_buckets);
+    EXPECT_EQ(c.scenario.params<T5Params>().num_buckets, T5Params{}.num_buckets);
 }
 
 // Values of the published configs (see each preset's _posatlas_source).
@@ -110,7 +110,7 @@ TEST(Presets, RopeValues)
     {
         // openai/gpt-oss-20b: yarn, factor 32, beta 32/1, original 4096, theta 150000, head_dim 64, truncate
         // false.
-        const auto r = load_preset("gpt-oss-20b").scenario.rope;
+        const auto r = load_preset("gpt-oss-20b").scenario.params<RopeParams>();
         EXPECT_EQ(r.rope_type, RopeType::Yarn);
         EXPECT_EQ(r.factor, 32.0);
         EXPECT_EQ(r.beta_fast, 32.0);
@@ -125,7 +125,7 @@ TEST(Presets, RopeValues)
     {
         // microsoft/Phi-3-mini-128k-instruct: 96-dim heads -> 48 factors each; factor 131072 / 4096 = 32.
         const auto c = load_preset("phi-3-mini-128k");
-        const auto& r = c.scenario.rope;
+        const auto& r = c.scenario.params<RopeParams>();
         EXPECT_EQ(r.rope_type, RopeType::LongRope);
         EXPECT_EQ(r.head_dim, 96);
         EXPECT_EQ(r.short_factor.size(), 48u);
@@ -137,7 +137,7 @@ TEST(Presets, RopeValues)
     }
     {
         // meta-llama/Llama-3.1-8B: llama3 scaling, factor 8, low/high 1/4, original 8192, theta 500000.
-        const auto r = load_preset("llama-3.1-8b").scenario.rope;
+        const auto r = load_preset("llama-3.1-8b").scenario.params<RopeParams>();
         EXPECT_EQ(r.rope_type, RopeType::Llama3);
         EXPECT_EQ(r.factor, 8.0);
         EXPECT_EQ(r.low_freq_factor, 1.0);
@@ -148,7 +148,7 @@ TEST(Presets, RopeValues)
     }
     {
         // deepseek-ai/DeepSeek-V2-Lite: rotary part 64, yarn factor 40, mscale 0.707, interleaved pairs.
-        const auto r = load_preset("deepseek-v2-lite").scenario.rope;
+        const auto r = load_preset("deepseek-v2-lite").scenario.params<RopeParams>();
         EXPECT_EQ(r.head_dim, 64);
         EXPECT_EQ(r.rope_type, RopeType::Yarn);
         EXPECT_EQ(r.factor, 40.0);
@@ -160,47 +160,47 @@ TEST(Presets, RopeValues)
     }
     {
         // EleutherAI/gpt-neox-20b: 6144 / 64 = 96, rotary_pct 0.25 -> 24 rotary dims.
-        const auto r = load_preset("gpt-neox-20b").scenario.rope;
+        const auto r = load_preset("gpt-neox-20b").scenario.params<RopeParams>();
         EXPECT_EQ(r.head_dim, 96);
         EXPECT_EQ(r.rotary_dim(), 24);
     }
     {
         // NousResearch/Yarn-Llama-2-7b-64k: yarn factor 16 over 4096 -> 65536.
-        const auto r = load_preset("yarn-llama-2-7b-64k").scenario.rope;
+        const auto r = load_preset("yarn-llama-2-7b-64k").scenario.params<RopeParams>();
         EXPECT_EQ(r.rope_type, RopeType::Yarn);
         EXPECT_EQ(r.factor, 16.0);
         EXPECT_EQ(r.original_max_position_embeddings, 4096);
         EXPECT_EQ(r.max_position_embeddings, 65536);
     }
-    EXPECT_EQ(load_preset("codellama-7b").scenario.rope.rope_theta, 1000000.0);
-    EXPECT_EQ(load_preset("qwen2-7b").scenario.rope.head_dim, 128); // 3584 / 28
-    EXPECT_EQ(load_preset("mistral-7b").scenario.rope.max_position_embeddings, 32768);
+    EXPECT_EQ(load_preset("codellama-7b").scenario.params<RopeParams>().rope_theta, 1000000.0);
+    EXPECT_EQ(load_preset("qwen2-7b").scenario.params<RopeParams>().head_dim, 128); // 3584 / 28
+    EXPECT_EQ(load_preset("mistral-7b").scenario.params<RopeParams>().max_position_embeddings, 32768);
 }
 
 TEST(Presets, OtherMethodValues)
 {
-    const auto t5 = load_preset("t5-base").scenario.t5;
+    const auto t5 = load_preset("t5-base").scenario.params<T5Params>();
     EXPECT_EQ(t5.num_buckets, 32);
     EXPECT_EQ(t5.max_distance, 128); // absent from t5-base's config: T5Config default
     EXPECT_EQ(t5.num_heads, 12);
 
-    const auto d = load_preset("deberta-v3-base").scenario.deberta;
+    const auto d = load_preset("deberta-v3-base").scenario.params<DebertaParams>();
     EXPECT_EQ(d.position_buckets, 256);
     EXPECT_EQ(d.max_relative_positions, 512); // -1 -> max_position_embeddings
     EXPECT_EQ(d.head_dim, 64);
     EXPECT_TRUE(d.c2p && d.p2c);
 
-    EXPECT_EQ(load_preset("bloom-560m").scenario.alibi.num_heads, 16);
-    EXPECT_EQ(load_preset("mpt-7b").scenario.alibi.num_heads, 32);
+    EXPECT_EQ(load_preset("bloom-560m").scenario.params<AlibiParams>().num_heads, 16);
+    EXPECT_EQ(load_preset("mpt-7b").scenario.params<AlibiParams>().num_heads, 32);
 
-    const auto bert = load_preset("bert-base").scenario.learned;
+    const auto bert = load_preset("bert-base").scenario.params<LearnedParams>();
     EXPECT_EQ(bert.dim, 768);
     EXPECT_EQ(bert.trained_length, 512);
-    const auto gpt2 = load_preset("gpt2").scenario.learned;
+    const auto gpt2 = load_preset("gpt2").scenario.params<LearnedParams>();
     EXPECT_EQ(gpt2.dim, 768);
     EXPECT_EQ(gpt2.trained_length, 1024);
 
-    EXPECT_EQ(load_preset("transformer-base").scenario.sinusoidal.dim, 512);
+    EXPECT_EQ(load_preset("transformer-base").scenario.params<SinusoidalParams>().dim, 512);
 }
 
 namespace {
@@ -277,9 +277,9 @@ TEST(Presets, ShippedConfigsHaveTheirModelsContextLengths)
         SCOPED_TRACE(c.file);
         const Scenario s = load_model_config(config_path(c.file)).scenario;
         ASSERT_EQ(s.method, Method::RoPE);
-        EXPECT_EQ(s.rope.trained_length(), c.trained);
-        EXPECT_EQ(rope_default_target_length(s.rope), c.target);
-        const RopePairsTable t = rope_pairs(s.rope);
+        EXPECT_EQ(s.params<RopeParams>().trained_length(), c.trained);
+        EXPECT_EQ(rope_default_target_length(s.params<RopeParams>()), c.target);
+        const RopePairsTable t = rope_pairs(s.params<RopeParams>());
         EXPECT_EQ(t.trained_length, c.trained);
         EXPECT_EQ(t.target_length, c.target);
     }

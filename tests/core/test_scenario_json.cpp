@@ -17,20 +17,20 @@ Scenario non_default()
     s.seq_len = 777;
     s.head = 3;
     s.content = {ContentKind::Random, 99};
-    s.sinusoidal = {256, 500.0, SinusoidalLayout::Split};
-    s.learned.table_path = "/tmp/table.npy";
-    s.transformer_xl.term_c = false;
-    s.t5.bidirectional = false;
-    s.deberta.p2c = false;
-    s.rope.rope_type = RopeType::LongRope;
-    s.rope.pairing = RopePairing::Interleaved;
-    s.rope.mscale = 0.707;
-    s.rope.short_factor = {1.0, 1.5};
-    s.rope.long_factor = {2.0, 3.5};
-    s.rope.truncate = false;
-    s.alibi.scaling = AlibiScaling::Ntk;
-    s.alibi.bias = AlibiBias::Symmetric;
-    s.cope.gate_scale = -0.5;
+    s.params<SinusoidalParams>() = {256, 500.0, SinusoidalLayout::Split};
+    s.params<LearnedParams>().table_path = "/tmp/table.npy";
+    s.params<TransformerXLParams>().term_c = false;
+    s.params<T5Params>().bidirectional = false;
+    s.params<DebertaParams>().p2c = false;
+    s.params<RopeParams>().rope_type = RopeType::LongRope;
+    s.params<RopeParams>().pairing = RopePairing::Interleaved;
+    s.params<RopeParams>().mscale = 0.707;
+    s.params<RopeParams>().short_factor = {1.0, 1.5};
+    s.params<RopeParams>().long_factor = {2.0, 3.5};
+    s.params<RopeParams>().truncate = false;
+    s.params<AlibiParams>().scaling = AlibiScaling::Ntk;
+    s.params<AlibiParams>().bias = AlibiBias::Symmetric;
+    s.params<CopeParams>().gate_scale = -0.5;
     return s;
 }
 
@@ -42,9 +42,9 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     // Serialising the result again must give the identical document (every field survives).
     EXPECT_EQ(scenario_to_json(back), j);
     EXPECT_EQ(back.method, Method::ALiBi);
-    EXPECT_EQ(back.rope.mscale, std::optional<double>(0.707));
-    EXPECT_FALSE(back.rope.mscale_all_dim.has_value());
-    EXPECT_EQ(back.rope.long_factor, (std::vector<double>{2.0, 3.5}));
+    EXPECT_EQ(back.params<RopeParams>().mscale, std::optional<double>(0.707));
+    EXPECT_FALSE(back.params<RopeParams>().mscale_all_dim.has_value());
+    EXPECT_EQ(back.params<RopeParams>().long_factor, (std::vector<double>{2.0, 3.5}));
     EXPECT_EQ(back.content.seed, 99u);
 }
 
@@ -52,7 +52,7 @@ TEST(ScenarioJson, MissingFieldsKeepTheBase)
 {
     const Scenario base = non_default();
     const Scenario s = scenario_from_json(json{{"rope", {{"rope_theta", 5e5}}}}, base);
-    EXPECT_EQ(s.rope.rope_theta, 5e5);
+    EXPECT_EQ(s.params<RopeParams>().rope_theta, 5e5);
     EXPECT_EQ(s.method, Method::ALiBi);
     EXPECT_EQ(s.seq_len, 777);
 }

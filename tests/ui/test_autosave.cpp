@@ -73,7 +73,7 @@ private slots:
         QFile f(autosaveFile());
         QVERIFY(f.open(QIODevice::ReadOnly));
         const Session s = session_from_json(f.readAll()); // the session format, readable as a session
-        QCOMPARE(s.scenario.rope.rope_theta, 500000.0);
+        QCOMPARE(s.scenario.params<RopeParams>().rope_theta, 500000.0);
         QVERIFY(!s.current_view.isEmpty());
         // An unchanged snapshot is not written again.
         const int writes = w->autosave()->writeCount();
@@ -116,7 +116,7 @@ private slots:
         QVERIFY(!w->offerRecovery());
         if (restore) {
             QCOMPARE(w->model()->scenario().method, Method::ALiBi);
-            QCOMPARE(w->model()->scenario().alibi.num_heads, 12);
+            QCOMPARE(w->model()->scenario().params<AlibiParams>().num_heads, 12);
             QVERIFY(w->findChild<ExplorerWindow*>());
             QCOMPARE(w->findChild<ExplorerWindow*>()->model()->targetLength(), std::int64_t{50000});
             QVERIFY(QFile::exists(autosaveFile())); // still there until the next change rewrites it

@@ -115,12 +115,12 @@ Scenario yarnScenario()
     s.seq_len = 300;
     s.content.kind = ContentKind::Random;
     s.content.seed = 7;
-    s.rope.head_dim = 64;
-    s.rope.rope_theta = 500000.0;
-    s.rope.rope_type = RopeType::Yarn;
-    s.rope.factor = 4.0;
-    s.rope.max_position_embeddings = 8192;
-    s.rope.original_max_position_embeddings = 2048;
+    s.params<RopeParams>().head_dim = 64;
+    s.params<RopeParams>().rope_theta = 500000.0;
+    s.params<RopeParams>().rope_type = RopeType::Yarn;
+    s.params<RopeParams>().factor = 4.0;
+    s.params<RopeParams>().max_position_embeddings = 8192;
+    s.params<RopeParams>().original_max_position_embeddings = 2048;
     return s;
 }
 

@@ -164,7 +164,7 @@ private slots:
     {
         ScenarioModel model;
         QSignalSpy changed(&model, &ScenarioModel::scenarioChanged);
-        QVERIFY(model.setValue(ParamId::RopeTheta, model.scenario().rope.rope_theta));
+        QVERIFY(model.setValue(ParamId::RopeTheta, model.scenario().params<RopeParams>().rope_theta));
         QCOMPARE(changed.count(), 0);
         QCOMPARE(model.undoStack()->count(), 0);
     }
@@ -175,12 +175,12 @@ private slots:
         QSignalSpy changed(&model, &ScenarioModel::scenarioChanged);
         QVERIFY(model.setValue(ParamId::RopeTheta, 500000.0));
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(model.scenario().rope.rope_theta, 500000.0);
+        QCOMPARE(model.scenario().params<RopeParams>().rope_theta, 500000.0);
         model.undoStack()->undo();
         QCOMPARE(changed.count(), 2);
-        QCOMPARE(model.scenario().rope.rope_theta, 10000.0);
+        QCOMPARE(model.scenario().params<RopeParams>().rope_theta, 10000.0);
         model.undoStack()->redo();
-        QCOMPARE(model.scenario().rope.rope_theta, 500000.0);
+        QCOMPARE(model.scenario().params<RopeParams>().rope_theta, 500000.0);
     }
 
     void dragIsOneUndoEntry()
@@ -196,10 +196,10 @@ private slots:
             s->setValue(start + 5 * k);
         s->setSliderDown(false); // sliderReleased
         QCOMPARE(model.undoStack()->count(), 1);
-        QVERIFY(model.scenario().rope.rope_theta > 10000.0);
-        QCOMPARE(base->value(), model.scenario().rope.rope_theta);
+        QVERIFY(model.scenario().params<RopeParams>().rope_theta > 10000.0);
+        QCOMPARE(base->value(), model.scenario().params<RopeParams>().rope_theta);
         model.undoStack()->undo();
-        QCOMPARE(model.scenario().rope.rope_theta, 10000.0);
+        QCOMPARE(model.scenario().params<RopeParams>().rope_theta, 10000.0);
         QCOMPARE(base->value(), 10000.0); // the panel follows the model
 
         // A second drag is a second entry; a drag back to the start leaves no entry at all.
@@ -316,10 +316,10 @@ private slots:
         QSlider* s = panel.slider(ParamId::RopeTheta)->slider();
         s->setFocus();
         QTest::keyClick(s, Qt::Key_PageUp);
-        QVERIFY(model.scenario().rope.rope_theta > 10000.0);
-        const double afterPage = model.scenario().rope.rope_theta;
+        QVERIFY(model.scenario().params<RopeParams>().rope_theta > 10000.0);
+        const double afterPage = model.scenario().params<RopeParams>().rope_theta;
         QTest::keyClick(s, Qt::Key_Left);
-        QVERIFY(model.scenario().rope.rope_theta < afterPage);
+        QVERIFY(model.scenario().params<RopeParams>().rope_theta < afterPage);
     }
 
     // ------------------------------------------------------------ view jobs
@@ -350,20 +350,20 @@ private slots:
     {
         Scenario s;
         s.method = Method::ALiBi;
-        s.alibi.num_heads = 8;
+        s.params<AlibiParams>().num_heads = 8;
         ViewSettings v;
         v.matrix_kind = MatrixKind::Bias;
         const HeatmapData d = heatmap_job(s, v);
         QCOMPARE(d.panels.size(), 8);
         // Slopes from core (alibi_scaled_slopes); for 8 heads 2^-1 .. 2^-8 (Press et al. 2022, sec. 3).
-        const std::vector<double> slopes = alibi_scaled_slopes(s.alibi);
+        const std::vector<double> slopes = alibi_scaled_slopes(s.params<AlibiParams>());
         for (int h = 0; h < 8; ++h)
             QVERIFY2(d.panels[h].label.endsWith(QStringLiteral("=") +
                                                 QString::number(slopes[static_cast<std::size_t>(h)], 'g', 3)),
                      qPrintable(d.panels[h].label));
         QVERIFY(d.panels[7].label.endsWith(QStringLiteral("=0.00391"))); // 2^-8 to 3 digits
         // More heads than panels: sampled, first and last always shown.
-        s.alibi.num_heads = 64;
+        s.params<AlibiParams>().num_heads = 64;
         v.max_panels = 16;
         const HeatmapData many = heatmap_job(s, v);
         QCOMPARE(many.panels.size(), 16);
@@ -538,13 +538,13 @@ private slots:
         QSlider* s = w->parameterPanel()->slider(ParamId::RopeTheta)->slider();
         s->setFocus();
         QTest::keyClick(s, Qt::Key_PageDown); // a smaller base: faster rotations, a different picture
-        QVERIFY(w->model()->scenario().rope.rope_theta < 10000.0);
+        QVERIFY(w->model()->scenario().params<RopeParams>().rope_theta < 10000.0);
         QVERIFY(waitIdle(w->scheduler()));
         const QImage changed = renderToImage(*w->heatmapView());
         QVERIFY(changed != before);
 
         w->model()->undoStack()->undo();
-        QCOMPARE(w->model()->scenario().rope.rope_theta, 10000.0);
+        QCOMPARE(w->model()->scenario().params<RopeParams>().rope_theta, 10000.0);
         QVERIFY(waitIdle(w->scheduler()));
         const QImage restored = renderToImage(*w->heatmapView());
         QVERIFY(restored == before);
@@ -617,11 +617,11 @@ private slots:
         QVERIFY2(w->openConfig(path), qPrintable(w->statusMessage()));
         const Scenario& s = w->model()->scenario();
         QCOMPARE(s.method, Method::RoPE);
-        QCOMPARE(s.rope.rope_theta, 500000.0);
-        QCOMPARE(s.rope.rope_type, RopeType::Llama3);
-        QCOMPARE(s.rope.factor, 8.0);
-        QCOMPARE(s.rope.head_dim, 128); // 4096 / 32
-        QCOMPARE(s.rope.original_max_position_embeddings, std::int64_t{8192});
+        QCOMPARE(s.params<RopeParams>().rope_theta, 500000.0);
+        QCOMPARE(s.params<RopeParams>().rope_type, RopeType::Llama3);
+        QCOMPARE(s.params<RopeParams>().factor, 8.0);
+        QCOMPARE(s.params<RopeParams>().head_dim, 128); // 4096 / 32
+        QCOMPARE(s.params<RopeParams>().original_max_position_embeddings, std::int64_t{8192});
         QCOMPARE(w->model()->undoStack()->index(), index + 1);
         QVERIFY(w->importDock()->isVisible());
         QVERIFY(w->importReportText().contains(QStringLiteral("rope_theta")));
@@ -632,8 +632,8 @@ private slots:
         saveShot(w.get(), QStringLiteral("import"));
         // One undo step takes all of it back.
         w->model()->undoStack()->undo();
-        QCOMPARE(w->model()->scenario().rope.rope_theta, 10000.0);
-        QCOMPARE(w->model()->scenario().rope.rope_type, RopeType::Default);
+        QCOMPARE(w->model()->scenario().params<RopeParams>().rope_theta, 10000.0);
+        QCOMPARE(w->model()->scenario().params<RopeParams>().rope_type, RopeType::Default);
 
         // A broken file: a message, no state change.
         const QString bad = m_dir.filePath(QStringLiteral("bad.json"));
@@ -675,7 +675,7 @@ private slots:
         auto w = makeWindow(QStringLiteral("invalid"));
         QVERIFY(!w->model()->setValue(ParamId::RopeHeadDim, 7)); // head_dim must be even
         QVERIFY(w->statusMessage().contains(QStringLiteral("head_dim")));
-        QCOMPARE(w->model()->scenario().rope.head_dim, 128);
+        QCOMPARE(w->model()->scenario().params<RopeParams>().head_dim, 128);
     }
 
     void settingsRestoreAfterRestart()
@@ -691,7 +691,7 @@ private slots:
         {
             auto w = makeWindow(name);
             QCOMPARE(w->model()->scenario().method, Method::ALiBi);
-            QCOMPARE(w->model()->scenario().alibi.num_heads, 12);
+            QCOMPARE(w->model()->scenario().params<AlibiParams>().num_heads, 12);
             QVERIFY(!w->dock(ViewKind::Spectrum)->isVisible());
             QCOMPARE(w->model()->undoStack()->count(), 0); // a restore is not an edit
             w->close();
@@ -711,12 +711,12 @@ private slots:
         Scenario s;
         s.method = Method::CoPE;
         s.seq_len = 4096;
-        s.rope.rope_type = RopeType::LongRope;
-        s.rope.short_factor = {1.0, 1.5, 2.0};
-        s.rope.long_factor = {4.0, 8.0, 16.0};
-        s.rope.mscale = 0.707;
-        s.t5.bidirectional = false;
-        s.cope.gate_scale = -2.5;
+        s.params<RopeParams>().rope_type = RopeType::LongRope;
+        s.params<RopeParams>().short_factor = {1.0, 1.5, 2.0};
+        s.params<RopeParams>().long_factor = {4.0, 8.0, 16.0};
+        s.params<RopeParams>().mscale = 0.707;
+        s.params<T5Params>().bidirectional = false;
+        s.params<CopeParams>().gate_scale = -2.5;
         s.content.kind = ContentKind::Random;
         s.content.seed = 123456789;
         {

@@ -157,8 +157,8 @@ private slots:
         const Scenario& s = w->model()->scenario();
         QCOMPARE(s.method, Method::RoPE);
         // What `posatlas compute rope-pairs --preset/--config` reports (it prints this table).
-        const RopePairsTable cli = rope_pairs(isConfig ? load_model_config(model.toStdString()).scenario.rope
-                                                       : load_preset(model.toStdString()).scenario.rope);
+        const RopePairsTable cli = rope_pairs(isConfig ? load_model_config(model.toStdString()).scenario.params<RopeParams>()
+                                                       : load_preset(model.toStdString()).scenario.params<RopeParams>());
         const SpectrumData& spectrum = w->spectrumView()->data();
         QCOMPARE(spectrum.trained_length, static_cast<double>(cli.trained_length));
         QCOMPARE(spectrum.target_length, static_cast<double>(cli.target_length));
@@ -180,7 +180,7 @@ private slots:
         ViewSettings v;
         v.curve_points = 300;
         const CurveData data = curve_job(s, v);
-        const RopeFrequencies f = compute_rope_frequencies(s.rope);
+        const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
         const double bound0 = rope_decay_bound(f.inv_freq, {0.0}).front();
         std::vector<double> every;
         for (const CurveSeries& series : data.series) {
@@ -405,8 +405,8 @@ private slots:
         Scenario s;
         s.method = Method::Learned;
         s.seq_len = 4;
-        s.learned.dim = 8;
-        s.learned.table_path = POSATLAS_TEST_DATA "/learned_4x3.csv";
+        s.params<LearnedParams>().dim = 8;
+        s.params<LearnedParams>().table_path = POSATLAS_TEST_DATA "/learned_4x3.csv";
         ViewSettings v;
         v.matrix_kind = MatrixKind::Encoding;
         v.cols = 8; // the parameter's width
@@ -434,12 +434,12 @@ private slots:
     {
         const ConfigImport imp = load_model_config(configPath("qwen2.5_7b_yarn4.json").toStdString());
         const Scenario& s = imp.scenario;
-        QCOMPARE(s.rope.max_position_embeddings, std::int64_t{32768});
-        QCOMPARE(s.rope.trained_length(), std::int64_t{32768});
+        QCOMPARE(s.params<RopeParams>().max_position_embeddings, std::int64_t{32768});
+        QCOMPARE(s.params<RopeParams>().trained_length(), std::int64_t{32768});
         constexpr std::int64_t kTarget = 131072;
-        QCOMPARE(rope_pairs(s.rope).target_length, kTarget);
+        QCOMPARE(rope_pairs(s.params<RopeParams>()).target_length, kTarget);
         ExplorerModel explorer;
-        explorer.setModel(s.rope, QStringLiteral("qwen2.5_7b_yarn4"), imp);
+        explorer.setModel(s.params<RopeParams>(), QStringLiteral("qwen2.5_7b_yarn4"), imp);
         QCOMPARE(explorer.targetLength(), kTarget);
         const ExplorerTables tables = compute_explorer_tables(explorer_input(explorer), {});
         QCOMPARE(tables.target, kTarget);
@@ -457,9 +457,9 @@ private slots:
         // never short of the trained context, in the views and the command line alike (the curves
         // once marked 2048 here while the spectrum showed 4096).
         Scenario d;
-        d.rope.max_position_embeddings = 2048;
-        d.rope.original_max_position_embeddings = 4096;
-        QCOMPARE(rope_pairs(d.rope).target_length, std::int64_t{4096});
+        d.params<RopeParams>().max_position_embeddings = 2048;
+        d.params<RopeParams>().original_max_position_embeddings = 4096;
+        QCOMPARE(rope_pairs(d.params<RopeParams>()).target_length, std::int64_t{4096});
         QCOMPARE(spectrum_job(d, ViewSettings{}).target_length, 4096.0);
         for (const CurveMarker& m : curve_job(d, ViewSettings{}).markers)
             QVERIFY2(m.value != 2048.0, qPrintable(m.label));

@@ -441,12 +441,12 @@ void RobustnessTest::sessionTablePathIsRelativeToTheSession()
     f.write(R"({"format":"posatlas-session","version":1,"scenario":{"method":"learned","learned":{"table_path":"tables/pos.csv"}}})");
     f.close();
     const Session s = load_session(path);
-    QCOMPARE(QString::fromStdString(s.scenario.learned.table_path), QDir(sub).filePath(QStringLiteral("tables/pos.csv")));
+    QCOMPARE(QString::fromStdString(s.scenario.params<LearnedParams>().table_path), QDir(sub).filePath(QStringLiteral("tables/pos.csv")));
     // An absolute path stays as it is.
     const Session a = session_from_json(
         R"({"format":"posatlas-session","version":1,"scenario":{"learned":{"table_path":"/abs/t.csv"}}})",
         sub);
-    QCOMPARE(QString::fromStdString(a.scenario.learned.table_path), QStringLiteral("/abs/t.csv"));
+    QCOMPARE(QString::fromStdString(a.scenario.params<LearnedParams>().table_path), QStringLiteral("/abs/t.csv"));
 }
 
 void RobustnessTest::settingsIgnoreDeepScenario()

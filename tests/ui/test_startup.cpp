@@ -38,8 +38,8 @@ private slots:
         // A session unlike the defaults: ALiBi, 12 heads, symmetric, only the curves view visible.
         Session s;
         s.scenario.method = Method::ALiBi;
-        s.scenario.alibi.num_heads = 12;
-        s.scenario.alibi.bias = AlibiBias::Symmetric;
+        s.scenario.params<AlibiParams>().num_heads = 12;
+        s.scenario.params<AlibiParams>().bias = AlibiBias::Symmetric;
         s.visible_views = {QStringLiteral("curves")};
         const QString file = path(QStringLiteral("talk %1.posatlas.json").arg(asUrl ? 1 : 0));
         save_session(s, file);
@@ -50,8 +50,8 @@ private slots:
         const QString arg = asUrl ? QUrl::fromLocalFile(file).toString() : file;
         QCOMPARE(open_paths_at_startup(w, {arg}), 1);
         QCOMPARE(w.model()->scenario().method, Method::ALiBi);
-        QCOMPARE(w.model()->scenario().alibi.num_heads, 12);
-        QCOMPARE(w.model()->scenario().alibi.bias, AlibiBias::Symmetric);
+        QCOMPARE(w.model()->scenario().params<AlibiParams>().num_heads, 12);
+        QCOMPARE(w.model()->scenario().params<AlibiParams>().bias, AlibiBias::Symmetric);
         QVERIFY(w.dock(ViewKind::Curves)->isVisible());
         QVERIFY(!w.dock(ViewKind::Heatmap)->isVisible());
     }
@@ -63,9 +63,9 @@ private slots:
         w.show();
         QCOMPARE(open_paths_at_startup(w, {QStringLiteral(POSATLAS_TEST_DATA "/configs/llama_tiny.json")}), 1);
         QCOMPARE(w.model()->scenario().method, Method::RoPE);
-        QCOMPARE(w.model()->scenario().rope.head_dim, 64);
-        QCOMPARE(w.model()->scenario().rope.rope_type, RopeType::Linear);
-        QCOMPARE(w.model()->scenario().rope.factor, 2.0);
+        QCOMPARE(w.model()->scenario().params<RopeParams>().head_dim, 64);
+        QCOMPARE(w.model()->scenario().params<RopeParams>().rope_type, RopeType::Linear);
+        QCOMPARE(w.model()->scenario().params<RopeParams>().factor, 2.0);
         // One undo step, as File > Open.
         QCOMPARE(w.model()->undoStack()->count(), 1);
     }

@@ -203,29 +203,29 @@ private slots:
     {
         ScenarioModel model;
         QVERIFY(model.setMethod(Method::RoPE));
-        QCOMPARE(model.scenario().rope.factor, 1.0);
+        QCOMPARE(model.scenario().params<RopeParams>().factor, 1.0);
         const int steps = model.undoStack()->count();
         QVERIFY(model.setValue(ParamId::RopeType, static_cast<int>(RopeType::Linear)));
-        QCOMPARE(model.scenario().rope.factor, kDefaultScalingFactor);
+        QCOMPARE(model.scenario().params<RopeParams>().factor, kDefaultScalingFactor);
         QCOMPARE(model.undoStack()->count(), steps + 1); // one step for both
         model.undoStack()->undo();
-        QCOMPARE(model.scenario().rope.rope_type, RopeType::Default);
-        QCOMPARE(model.scenario().rope.factor, 1.0);
+        QCOMPARE(model.scenario().params<RopeParams>().rope_type, RopeType::Default);
+        QCOMPARE(model.scenario().params<RopeParams>().factor, 1.0);
         // A factor the user chose is kept.
         QVERIFY(model.setValue(ParamId::RopeFactor, 2.0));
         QVERIFY(model.setValue(ParamId::RopeType, static_cast<int>(RopeType::Ntk)));
-        QCOMPARE(model.scenario().rope.factor, 2.0);
+        QCOMPARE(model.scenario().params<RopeParams>().factor, 2.0);
     }
 
     void anIdentityScalingSaysSo()
     {
         Scenario s;
         s.method = Method::RoPE;
-        s.rope.rope_type = RopeType::Linear;
-        s.rope.factor = 1.0;
+        s.params<RopeParams>().rope_type = RopeType::Linear;
+        s.params<RopeParams>().factor = 1.0;
         QVERIFY(job<SpectrumData>(ViewKind::Spectrum, s).note.contains(QStringLiteral("identity")));
         QVERIFY(job<CurveData>(ViewKind::Curves, s).note.contains(QStringLiteral("identity")));
-        s.rope.factor = 4.0;
+        s.params<RopeParams>().factor = 4.0;
         QVERIFY(!job<SpectrumData>(ViewKind::Spectrum, s).note.contains(QStringLiteral("identity")));
     }
 
@@ -233,9 +233,9 @@ private slots:
     {
         Scenario s;
         s.method = Method::RoPE;
-        s.rope.rope_type = RopeType::Dynamic;
-        s.rope.factor = 4.0;
-        s.rope.max_position_embeddings = 4096;
+        s.params<RopeParams>().rope_type = RopeType::Dynamic;
+        s.params<RopeParams>().factor = 4.0;
+        s.params<RopeParams>().max_position_embeddings = 4096;
         const auto rotation = job<RotationData>(ViewKind::Rotation, s);
         const auto spectrum = job<SpectrumData>(ViewKind::Spectrum, s);
         QCOMPARE(rotation.theta.size(), spectrum.theta_scaled.size());
@@ -251,28 +251,28 @@ private slots:
     {
         Scenario s;
         s.method = Method::DeBERTa;
-        s.deberta.position_buckets = 256;
-        s.deberta.max_relative_positions = 512;
+        s.params<DebertaParams>().position_buckets = 256;
+        s.params<DebertaParams>().max_relative_positions = 512;
         ViewSettings v;
         v.max_distance = 4000;
         v.log_x = false;
         const auto curves = job<CurveData>(ViewKind::Curves, s, v);
         QVERIFY(curves.series.size() >= 2);
-        const std::int64_t span = deberta_att_span(s.deberta);
+        const std::int64_t span = deberta_att_span(s.params<DebertaParams>());
         const auto& used = curves.series[0];
         const auto& raw = curves.series[1];
         QVERIFY(raw.dashed);
         QCOMPARE(*std::max_element(used.y.begin(), used.y.end()), static_cast<double>(span - 1));
         QVERIFY(*std::max_element(raw.y.begin(), raw.y.end()) > static_cast<double>(span - 1));
         for (std::size_t i = 0; i < used.x.size(); ++i)
-            QCOMPARE(used.y[i], static_cast<double>(deberta_c2p_index(s.deberta, static_cast<std::int64_t>(used.x[i]), 0) - span));
+            QCOMPARE(used.y[i], static_cast<double>(deberta_c2p_index(s.params<DebertaParams>(), static_cast<std::int64_t>(used.x[i]), 0) - span));
     }
 
     void alibiHeadsEachGetAColourScale()
     {
         Scenario s;
         s.method = Method::ALiBi;
-        s.alibi.num_heads = 8;
+        s.params<AlibiParams>().num_heads = 8;
         s.seq_len = 64;
         ViewSettings v;
         v.small_multiples = true;
@@ -358,7 +358,7 @@ private slots:
     {
         Scenario s;
         s.method = Method::RoPE;
-        s.rope.rope_theta = 1e6;
+        s.params<RopeParams>().rope_theta = 1e6;
         const auto spectrum = job<SpectrumData>(ViewKind::Spectrum, s);
         QVERIFY2(!spectrum.title.contains(QStringLiteral("e+")), qPrintable(spectrum.title));
     }
