@@ -259,39 +259,49 @@ void alibi_slopes_quantity(const Options& o, Scenario& s, std::ostream& out)
     write_json(out, j);
 }
 
+// Relative positions from..to and their buckets (core computes the series, validating once); an optional
+// extra column (DeBERTa's clamped row) follows the bucket.
 void write_buckets(const Options& o, std::ostream& out, const std::vector<std::int64_t>& rel,
-                   const std::vector<std::int64_t>& bucket)
+                   const std::vector<std::int64_t>& bucket, const char* extra_name = nullptr,
+                   const std::vector<std::int64_t>& extra = {})
 {
-    if (format_of(o) == Format::Csv)
-        return write_csv(out, {{"relative_position", to_doubles(rel)}, {"bucket", to_doubles(bucket)}});
+    if (format_of(o) == Format::Csv) {
+        std::vector<CsvColumn> columns{{"relative_position", to_doubles(rel)}, {"bucket", to_doubles(bucket)}};
+        if (extra_name)
+            columns.push_back({extra_name, to_doubles(extra)});
+        return write_csv(out, columns);
+    }
     json j;
     j["relative_position"] = rel;
     j["bucket"] = bucket;
+    if (extra_name)
+        j[extra_name] = extra;
     write_json(out, j);
+}
+
+std::vector<std::int64_t> relative_range(const Options& o)
+{
+    const auto [from, to] = range_options(o);
+    std::vector<std::int64_t> rel(static_cast<std::size_t>(to - from + 1));
+    for (std::size_t k = 0; k < rel.size(); ++k)
+        rel[k] = from + static_cast<std::int64_t>(k);
+    return rel;
 }
 
 void t5_buckets(const Options& o, Scenario& s, std::ostream& out)
 {
-    const auto [from, to] = range_options(o);
-    std::vector<std::int64_t> rel, bucket;
-    for (std::int64_t r = from; r <= to; ++r) {
-        rel.push_back(r);
-        bucket.push_back(t5_relative_position_bucket(r, s.params<T5Params>().bidirectional, s.params<T5Params>().num_buckets, s.params<T5Params>().max_distance));
-    }
-    write_buckets(o, out, rel, bucket);
+    const std::vector<std::int64_t> rel = relative_range(o);
+    const std::vector<int> bucket = t5_relative_position_buckets(s.params<T5Params>(), rel);
+    write_buckets(o, out, rel, std::vector<std::int64_t>(bucket.begin(), bucket.end()));
 }
 
 void deberta_buckets(const Options& o, Scenario& s, std::ostream& out)
 {
-    const auto [from, to] = range_options(o);
-    std::vector<std::int64_t> rel, bucket;
-    for (std::int64_t r = from; r <= to; ++r) {
-        rel.push_back(r);
-        bucket.push_back(s.params<DebertaParams>().position_buckets > 0
-                             ? deberta_log_bucket(r, s.params<DebertaParams>().position_buckets, s.params<DebertaParams>().max_relative_positions)
-                             : r);
-    }
-    write_buckets(o, out, rel, bucket);
+    const std::vector<std::int64_t> rel = relative_range(o);
+    // bucket: the relative position delta (log-bucketed); bucket_used: the embedding row attention reads,
+    // clamped to [-att_span, att_span - 1] (core deberta.h).
+    const DebertaPositionSeries series = deberta_relative_positions(s.params<DebertaParams>(), rel);
+    write_buckets(o, out, rel, series.delta, "bucket_used", series.delta_used);
 }
 
 void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out)

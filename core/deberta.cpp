@@ -33,6 +33,35 @@ std::int64_t log_bucket_unchecked(std::int64_t relative_pos, int bucket_size, in
     return static_cast<std::int64_t>(log_pos) * sign;
 }
 
+// Parameters validate(DebertaParams) accepted: the functions below never check, so that kernels (OpenMP
+// loops among them, where an exception would end the process) call them freely after one validate.
+// Far beyond max_position the bucket saturates; clamping to +-kFar keeps |rel| and the float cast defined.
+constexpr std::int64_t kFar = std::int64_t{1} << 62;
+
+std::int64_t relative_unchecked(std::int64_t query_pos, std::int64_t key_pos, const DebertaParams& p)
+{
+    const std::int64_t rel = query_pos - key_pos;
+    if (p.position_buckets > 0 && p.max_relative_positions > 0)
+        return log_bucket_unchecked(std::clamp(rel, -kFar, kFar), p.position_buckets, p.max_relative_positions);
+    return rel;
+}
+
+std::int64_t row_unchecked(std::int64_t delta, std::int64_t span)
+{
+    return std::clamp<std::int64_t>(delta + span, 0, 2 * span - 1);
+}
+
+std::int64_t c2p_unchecked(const DebertaParams& p, std::int64_t i, std::int64_t j)
+{
+    return row_unchecked(relative_unchecked(i, j, p), deberta_att_span(p));
+}
+
+std::int64_t p2c_unchecked(const DebertaParams& p, std::int64_t i, std::int64_t j)
+{
+    // HF: r_pos = build_relative_position(key, key) indexed [key j, query i], then -r_pos + att_span.
+    return row_unchecked(-relative_unchecked(j, i, p), deberta_att_span(p));
+}
+
 } // namespace
 
 std::int64_t deberta_log_bucket(std::int64_t relative_pos, int bucket_size, int max_position)
@@ -41,8 +70,6 @@ std::int64_t deberta_log_bucket(std::int64_t relative_pos, int bucket_size, int 
     p.position_buckets = bucket_size;
     p.max_relative_positions = max_position;
     validate(p);
-    // Far beyond max_position the bucket saturates; clamping keeps |rel| and the float cast defined.
-    constexpr std::int64_t kFar = std::int64_t{1} << 62;
     return log_bucket_unchecked(std::clamp(relative_pos, -kFar, kFar), bucket_size, max_position);
 }
 
@@ -50,13 +77,7 @@ std::int64_t deberta_relative_position(std::int64_t query_pos, std::int64_t key_
                                        const DebertaParams& params)
 {
     validate(params);
-    const std::int64_t rel = query_pos - key_pos;
-    if (params.position_buckets > 0 && params.max_relative_positions > 0) {
-        constexpr std::int64_t kFar = std::int64_t{1} << 62;
-        return log_bucket_unchecked(std::clamp(rel, -kFar, kFar), params.position_buckets,
-                                    params.max_relative_positions);
-    }
-    return rel;
+    return relative_unchecked(query_pos, key_pos, params);
 }
 
 std::int64_t deberta_att_span(const DebertaParams& params)
@@ -66,15 +87,30 @@ std::int64_t deberta_att_span(const DebertaParams& params)
 
 std::int64_t deberta_c2p_index(const DebertaParams& params, std::int64_t i, std::int64_t j)
 {
-    const std::int64_t span = deberta_att_span(params);
-    return std::clamp<std::int64_t>(deberta_relative_position(i, j, params) + span, 0, 2 * span - 1);
+    validate(params);
+    return c2p_unchecked(params, i, j);
 }
 
 std::int64_t deberta_p2c_index(const DebertaParams& params, std::int64_t i, std::int64_t j)
 {
-    // HF: r_pos = build_relative_position(key, key) indexed [key j, query i], then -r_pos + att_span.
-    const std::int64_t span = deberta_att_span(params);
-    return std::clamp<std::int64_t>(-deberta_relative_position(j, i, params) + span, 0, 2 * span - 1);
+    validate(params);
+    return p2c_unchecked(params, i, j);
+}
+
+DebertaPositionSeries deberta_relative_positions(const DebertaParams& params,
+                                                 const std::vector<std::int64_t>& relative_positions)
+{
+    validate(params);
+    DebertaPositionSeries out;
+    out.att_span = deberta_att_span(params);
+    out.delta.resize(relative_positions.size());
+    out.delta_used.resize(relative_positions.size());
+    for (std::size_t k = 0; k < relative_positions.size(); ++k) {
+        const std::int64_t delta = relative_unchecked(relative_positions[k], 0, params);
+        out.delta[k] = delta;
+        out.delta_used[k] = row_unchecked(delta, out.att_span) - out.att_span;
+    }
+    return out;
 }
 
 DebertaModel make_deberta_model(const DebertaParams& params)
@@ -120,9 +156,9 @@ DebertaTerms deberta_logit_terms(const DebertaModel& model, const Eigen::Ref<con
     t.scale = 1.0 / std::sqrt(static_cast<double>(p.head_dim) * scale_factor);
     t.c2c = q_i.dot(k_j) * t.scale;
     if (p.c2p)
-        t.c2p = q_i.dot(model.pos_key.row(deberta_c2p_index(p, i, j)).transpose()) * t.scale;
+        t.c2p = q_i.dot(model.pos_key.row(c2p_unchecked(p, i, j)).transpose()) * t.scale;
     if (p.p2c)
-        t.p2c = k_j.dot(model.pos_query.row(deberta_p2c_index(p, i, j)).transpose()) * t.scale;
+        t.p2c = k_j.dot(model.pos_query.row(p2c_unchecked(p, i, j)).transpose()) * t.scale;
     t.total = t.c2c + t.c2p + t.p2c;
     return t;
 }

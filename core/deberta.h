@@ -30,6 +30,7 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <vector>
 
 namespace posatlas {
 
@@ -38,13 +39,30 @@ namespace posatlas {
 std::int64_t deberta_log_bucket(std::int64_t relative_pos, int bucket_size, int max_position);
 
 // HF build_relative_position for one pair: query_pos - key_pos, bucketed when position_buckets > 0.
+// Checks params (validate, ParameterError) on every call: for single values. Series and kernels validate
+// once and use the unchecked formula (deberta_relative_positions, deberta_logit_terms).
 std::int64_t deberta_relative_position(std::int64_t query_pos, std::int64_t key_pos,
                                        const DebertaParams& params);
+
+// The relative position and the embedding row attention reads, for every entry r of relative_positions
+// (r = query_pos - key_pos, "P_q - P_k"), validating params once (ParameterError):
+//   delta[k]      = deberta_relative_position(r, 0, params), the (log-bucketed) relative position;
+//   delta_used[k] = deberta_c2p_index(params, r, 0) - att_span = clamp(delta, -att_span, att_span - 1),
+//                   the row of K^r that c2p reads (and, bucket() being odd, of Q^r that p2c reads),
+//                   in the same unit as delta. Past +-att_span the bucket keeps rising, the row does not.
+struct DebertaPositionSeries {
+    std::int64_t att_span = 0;
+    std::vector<std::int64_t> delta;
+    std::vector<std::int64_t> delta_used;
+};
+DebertaPositionSeries deberta_relative_positions(const DebertaParams& params,
+                                                 const std::vector<std::int64_t>& relative_positions);
 
 // position_buckets if > 0, else max_relative_positions (HF pos_ebd_size).
 std::int64_t deberta_att_span(const DebertaParams& params);
 
-// Row of K^r used by c2p, and of Q^r used by p2c, for query i and key j (see the header).
+// Row of K^r used by c2p, and of Q^r used by p2c, for query i and key j (see the header). validate(params)
+// per call (ParameterError).
 std::int64_t deberta_c2p_index(const DebertaParams& params, std::int64_t i, std::int64_t j);
 std::int64_t deberta_p2c_index(const DebertaParams& params, std::int64_t i, std::int64_t j);
 
@@ -71,7 +89,8 @@ struct DebertaTerms {
 };
 
 // The disentangled logit for query i with projected content q_i and key j with projected content k_j
-// (head_dim entries each; std::invalid_argument otherwise).
+// (head_dim entries each; std::invalid_argument otherwise). `model` comes from make_deberta_model, which
+// validated its params: no parameter check here, so kernels call it per cell (inside OpenMP loops).
 DebertaTerms deberta_logit_terms(const DebertaModel& model, const Eigen::Ref<const Eigen::VectorXd>& q_i,
                                  const Eigen::Ref<const Eigen::VectorXd>& k_j, std::int64_t i,
                                  std::int64_t j);

@@ -366,6 +366,16 @@ LearnedTable LearnedTable::from_params(const LearnedParams& params)
     return load(params.table_path);
 }
 
+LearnedShape learned_shape(const LearnedParams& params)
+{
+    if (params.table_path.empty()) {
+        validate(params); // what seeded() checks, without building the table
+        return {params.trained_length, params.dim};
+    }
+    const LearnedTable t = LearnedTable::from_params(params);
+    return {t.trained_length(), t.dim()};
+}
+
 LearnedTable LearnedTable::from_matrix(Eigen::MatrixXd table, std::string source)
 {
     if (table.rows() == 0 || table.cols() == 0)

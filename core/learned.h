@@ -74,4 +74,14 @@ private:
     std::string m_source;
 };
 
+// The shape of the table LearnedTable::from_params(params) gives, which is the one compute_matrix uses:
+// a user's table's own rows and columns (the file is loaded and checked; LearnedTableError as load()),
+// else params.trained_length x params.dim (validate, ParameterError; the seeded table is not built). A
+// user's table overrides params.dim and params.trained_length, which describe only the seeded stand-in.
+struct LearnedShape {
+    std::int64_t trained_length = 0; // rows: positions
+    int dim = 0;                     // columns: embedding dimensions
+};
+LearnedShape learned_shape(const LearnedParams& params);
+
 } // namespace posatlas

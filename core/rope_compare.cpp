@@ -8,6 +8,8 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <stdexcept>
+#include <utility>
 
 namespace posatlas {
 
@@ -46,7 +48,22 @@ std::int64_t rope_default_target_length(const RopeParams& p)
         target = p.original_max_position_embeddings > 0 ? std::max(p.max_position_embeddings, scaled_len)
                                                         : scaled_len;
     }
+    // Never short of the trained context: a default-type config whose original length exceeds
+    // max_position_embeddings still shows its whole trained context.
+    target = std::max(target, p.trained_length());
     return std::clamp<std::int64_t>(target, 1, kMaxSeqLen);
+}
+
+std::int64_t rope_extension_target_length(const RopeParams& p, double factor)
+{
+    validate(p);
+    require_real("factor", factor, 1.0, 1e6, true);
+    if (p.rope_type != RopeType::Default)
+        return rope_default_target_length(p);
+    const auto trained = static_cast<double>(p.trained_length());
+    const double extended = std::min(std::round(trained * factor), static_cast<double>(kMaxSeqLen));
+    return std::clamp<std::int64_t>(std::max(static_cast<std::int64_t>(extended), p.trained_length()), 1,
+                                    kMaxSeqLen);
 }
 
 std::vector<RegimeBoundary> regime_boundaries(const RopeFrequencies& f)
@@ -69,7 +86,11 @@ std::vector<RegimeBoundary> regime_boundaries(const RopeFrequencies& f)
     return out;
 }
 
-RopePairsTable rope_pairs(const RopeParams& p, std::int64_t trained_length, std::int64_t target_length)
+namespace {
+
+// Lengths of a table: 0 takes the defaults of rope_pairs, then both must lie in [1, kMaxSeqLen].
+std::pair<std::int64_t, std::int64_t> table_lengths(const RopeParams& p, std::int64_t trained_length,
+                                                    std::int64_t target_length)
 {
     validate(p);
     if (trained_length == 0)
@@ -78,36 +99,63 @@ RopePairsTable rope_pairs(const RopeParams& p, std::int64_t trained_length, std:
         target_length = rope_default_target_length(p);
     require_int("trained_length", trained_length, 1, kMaxSeqLen);
     require_int("target_length", target_length, 1, kMaxSeqLen);
+    return {trained_length, target_length};
+}
 
-    RopeParams q = p;
-    if (q.seq_len == 0)
-        q.seq_len = target_length;
+} // namespace
+
+RopePairsTable rope_pairs_from_frequencies(RopeFrequencies f, std::int64_t trained_length,
+                                           std::int64_t target_length)
+{
+    require_int("trained_length", trained_length, 1, kMaxSeqLen);
+    require_int("target_length", target_length, 1, kMaxSeqLen);
+    const std::size_t n = f.inv_freq.size();
+    if (f.inv_freq_original.size() != n || f.regime.size() != n || (!f.ramp.empty() && f.ramp.size() != n))
+        throw std::invalid_argument("rope_pairs_from_frequencies: inv_freq_original, inv_freq, regime and ramp "
+                                    "must have one entry per pair");
 
     RopePairsTable t;
-    t.frequencies = compute_rope_frequencies(q);
+    t.frequencies = std::move(f);
     t.trained_length = trained_length;
     t.target_length = target_length;
-    const RopeFrequencies& f = t.frequencies;
+    const RopeFrequencies& fr = t.frequencies;
     const auto trained = static_cast<double>(trained_length);
     const auto target = static_cast<double>(target_length);
-    t.rows.resize(f.inv_freq.size());
-    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    t.rows.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
         RopePairRow& r = t.rows[i];
         r.index = static_cast<int>(i);
-        r.theta = f.inv_freq_original[i];
+        r.theta = fr.inv_freq_original[i];
         r.wavelength = kTwoPi / r.theta;
-        r.scaled_theta = f.inv_freq[i];
-        r.scaled_wavelength = f.wavelength[i];
+        r.scaled_theta = fr.inv_freq[i];
+        r.scaled_wavelength = kTwoPi / r.scaled_theta;
         r.ratio = r.scaled_theta / r.theta;
-        r.regime = f.regime[i];
+        r.regime = fr.regime[i];
         r.trained_max_angle = (trained - 1.0) * r.theta;
         r.target_max_angle = (target - 1.0) * r.scaled_theta;
-        r.ramp = f.ramp.empty() ? kNaN : f.ramp[i];
+        r.trained_rotations = trained * r.theta / kTwoPi;
+        r.target_rotations = target * r.scaled_theta / kTwoPi;
+        r.ramp = fr.ramp.empty() ? kNaN : fr.ramp[i];
         // One position step of slack beyond (L - 1) theta: see RopePairRow::unseen_rotation.
         r.unseen_rotation = r.trained_max_angle < kTwoPi && r.target_max_angle >= trained * r.theta;
     }
-    t.boundaries = regime_boundaries(f);
+    t.boundaries = regime_boundaries(fr);
     return t;
+}
+
+RopePairsTable rope_pairs(const RopeParams& p, std::int64_t trained_length, std::int64_t target_length)
+{
+    const auto [trained, target] = table_lengths(p, trained_length, target_length);
+    RopeParams q = p;
+    if (q.seq_len == 0)
+        q.seq_len = target; // dynamic NTK and LongRoPE choose their frequencies by the current length
+    return rope_pairs_from_frequencies(compute_rope_frequencies(q), trained, target);
+}
+
+RopePairsTable yarn_llamacpp_pairs(const RopeParams& p, std::int64_t trained_length, std::int64_t target_length)
+{
+    const auto [trained, target] = table_lengths(p, trained_length, target_length);
+    return rope_pairs_from_frequencies(compute_yarn_llamacpp(p), trained, target);
 }
 
 YarnThresholds yarn_thresholds(const RopeParams& p)

@@ -33,6 +33,9 @@ struct RopePairRow {
     double trained_max_angle = 0.0;
     // Largest angle at the target length with the scaled frequency: (L_target - 1) * theta'_i.
     double target_max_angle = 0.0;
+    // Full turns over the context: L_train * theta_i / (2 pi) and L_target * theta'_i / (2 pi).
+    double trained_rotations = 0.0;
+    double target_rotations = 0.0;
     // YaRN only: HF's linear_ramp_factor of the pair (0 kept, 1 interpolated); NaN for other types.
     double ramp = 0.0;
     // True when the target context rotates this pair to angles it never reached in training:
@@ -78,8 +81,18 @@ struct RopePairsTable {
 //   default type                        : M
 //   scaled types, original length set   : max(M, round(L * s))   (e.g. Llama 3.1: max(131072, 65536))
 //   scaled types, original length unset : round(L * s)            (L = M then)
-// clamped to kMaxSeqLen (validation.h). validate(p) first (ParameterError).
+// then at least L (a default type with an original length above M: L), clamped to kMaxSeqLen
+// (validation.h). validate(p) first (ParameterError). This is the one target length of the views
+// (spectrum, curves, the length dynamic NTK / LongRoPE use there), `compute rope-pairs` and the
+// explorer's scaled models (an unscaled model's explorer target is round(L * factor), the extension it
+// explores: rope_extension_target_length).
 std::int64_t rope_default_target_length(const RopeParams& p);
+
+// The target length a comparison of scalings of p aims at (the context-extension explorer): for a
+// scaled p, rope_default_target_length(p); for rope_type default, round(L * factor) (factor >= 1), the
+// length an extension by `factor` reaches; at least L, clamped to kMaxSeqLen. validate(p) and factor in
+// [1, 1e6] (ParameterError "factor").
+std::int64_t rope_extension_target_length(const RopeParams& p, double factor);
 
 // The per-pair table of p. trained_length 0 means p.trained_length(); target_length 0 means
 // rope_default_target_length(p). Both in [1, kMaxSeqLen] after that (ParameterError "trained_length" /
@@ -89,6 +102,22 @@ std::int64_t rope_default_target_length(const RopeParams& p);
 // RopeFrequencies; angles and unseen_rotation as documented in RopePairRow.
 RopePairsTable rope_pairs(const RopeParams& p, std::int64_t trained_length = 0,
                           std::int64_t target_length = 0);
+
+// The same table from frequencies already computed (the one place that forms the rows: rope_pairs and
+// yarn_llamacpp_pairs call it). f must have inv_freq_original, inv_freq and regime of one size, ramp
+// empty or of that size (std::invalid_argument otherwise); lengths in [1, kMaxSeqLen] (ParameterError
+// "trained_length" / "target_length"). Rows as documented in RopePairRow, boundaries from
+// regime_boundaries(f); f is moved into the table's `frequencies`.
+RopePairsTable rope_pairs_from_frequencies(RopeFrequencies f, std::int64_t trained_length,
+                                           std::int64_t target_length);
+
+// llama.cpp's YaRN (compute_yarn_llamacpp, rope_scaling.h: ggml_rope_yarn_corr_dims and rope_yarn of
+// ggml-cpu) as a per-pair table. Lengths as in rope_pairs (0: p.trained_length(), resp.
+// rope_default_target_length(p)); validate(p) first. The rows differ from rope_pairs(p) where llama.cpp's
+// ramp differs from HF's (always floored / ceiled correction range, max(0.001, high - low) divisor), and
+// frequencies.attention_factor is llama.cpp's attn_factor * (1 + 0.1 ln s).
+RopePairsTable yarn_llamacpp_pairs(const RopeParams& p, std::int64_t trained_length = 0,
+                                   std::int64_t target_length = 0);
 
 // Maximal runs of equal regime in f.regime, with original wavelengths (see RegimeBoundary).
 std::vector<RegimeBoundary> regime_boundaries(const RopeFrequencies& f);

@@ -3,9 +3,14 @@
 // frequency theta_i, its wavelength 2 pi / theta_i, how many full turns it makes over the trained and
 // the target context, and how far its angle reaches ("angle coverage"). Frequencies come from
 // compute_rope_frequencies (rope_scaling.h, following HF transformers modeling_rope_utils.py).
+//
+// The spectrum is a column view of the per-pair table of rope_compare.h: every value is the table's
+// (RopePairRow), copied, never computed a second time, so the spectrum view and the explorer's table
+// (and `posatlas compute rope-pairs`) cannot disagree.
 #pragma once
 
 #include "params.h"
+#include "rope_compare.h"
 #include "rope_scaling.h"
 
 #include <cstdint>
@@ -31,9 +36,16 @@ struct FrequencySpectrum {
     double attention_factor = 1.0;
 };
 
-// Spectrum of p at the given lengths (validate(p); lengths in [1, kMaxSeqLen], else ParameterError
+// The columns of a per-pair table: pair = index, theta_original = theta, theta_scaled = scaled_theta,
+// wavelength_original / _scaled, rotations_original = trained_rotations, rotations_scaled =
+// target_rotations, ratio, the max angles and regime of its rows; attention_factor =
+// t.frequencies.attention_factor.
+FrequencySpectrum frequency_spectrum(const RopePairsTable& t);
+
+// Spectrum of p at the given lengths: frequency_spectrum(rope_pairs(p, trained_length, target_length))
+// (validate(p); lengths in [1, kMaxSeqLen], 0 included in the refusal, else ParameterError
 // "trained_length" / "target_length"). For dynamic NTK and LongRoPE the frequencies depend on the current
-// length: when p.seq_len is 0 it is taken to be target_length.
+// length: when p.seq_len is 0 it is taken to be target_length (as rope_pairs does).
 FrequencySpectrum rope_spectrum(const RopeParams& p, std::int64_t trained_length, std::int64_t target_length);
 
 } // namespace posatlas

@@ -10,15 +10,11 @@
 
 namespace posatlas {
 
-int t5_relative_position_bucket(std::int64_t relative_position, bool bidirectional, int num_buckets,
-                                int max_distance)
-{
-    T5Params p;
-    p.num_buckets = num_buckets;
-    p.max_distance = max_distance;
-    p.bidirectional = bidirectional;
-    validate(p);
+namespace {
 
+// The bucket formula for parameters validate(T5Params) accepts; no check, so that loops call it freely.
+int bucket_unchecked(std::int64_t relative_position, bool bidirectional, int num_buckets, int max_distance)
+{
     // Beyond max_distance every distance lands in the last bucket; clamping first keeps -n defined.
     constexpr std::int64_t kFar = std::int64_t{1} << 62;
     relative_position = std::clamp(relative_position, -kFar, kFar);
@@ -45,6 +41,49 @@ int t5_relative_position_bucket(std::int64_t relative_position, bool bidirection
     // .to(torch.long) truncates toward zero; scaled >= 0 here since n >= max_exact.
     const auto large = static_cast<std::int64_t>(max_exact) + static_cast<std::int64_t>(scaled);
     return static_cast<int>(bucket + std::min<std::int64_t>(large, num_buckets - 1));
+}
+
+} // namespace
+
+int t5_relative_position_bucket(std::int64_t relative_position, bool bidirectional, int num_buckets,
+                                int max_distance)
+{
+    T5Params p;
+    p.num_buckets = num_buckets;
+    p.max_distance = max_distance;
+    p.bidirectional = bidirectional;
+    validate(p);
+    return bucket_unchecked(relative_position, bidirectional, num_buckets, max_distance);
+}
+
+std::vector<int> t5_relative_position_buckets(const T5Params& params,
+                                              const std::vector<std::int64_t>& relative_positions)
+{
+    validate(params);
+    std::vector<int> out(relative_positions.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = bucket_unchecked(relative_positions[i], params.bidirectional, params.num_buckets,
+                                  params.max_distance);
+    return out;
+}
+
+T5DistanceBuckets t5_distance_buckets(const T5Params& params, const std::vector<std::int64_t>& distances)
+{
+    validate(params);
+    T5DistanceBuckets out;
+    out.before.resize(distances.size());
+    if (params.bidirectional)
+        out.after.resize(distances.size());
+    for (std::size_t i = 0; i < distances.size(); ++i) {
+        // Distances are magnitudes: a negative one counts as its absolute value (kFar clamps first).
+        constexpr std::int64_t kFar = std::int64_t{1} << 62;
+        const std::int64_t r = std::clamp(distances[i], -kFar, kFar);
+        const std::int64_t d = r < 0 ? -r : r;
+        out.before[i] = bucket_unchecked(-d, params.bidirectional, params.num_buckets, params.max_distance);
+        if (params.bidirectional)
+            out.after[i] = bucket_unchecked(d, true, params.num_buckets, params.max_distance);
+    }
+    return out;
 }
 
 Eigen::MatrixXd t5_bias_table(const T5Params& params)

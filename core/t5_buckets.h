@@ -26,6 +26,7 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <vector>
 
 namespace posatlas {
 
@@ -33,6 +34,23 @@ namespace posatlas {
 // when num_buckets / max_distance are outside validate(T5Params)'s ranges.
 int t5_relative_position_bucket(std::int64_t relative_position, bool bidirectional, int num_buckets,
                                 int max_distance);
+
+// The same bucket for every entry of relative_positions (key_pos - query_pos): validate(params) once
+// (ParameterError), then the formula per entry without a check (a series of any length, as `posatlas
+// compute t5-buckets` prints it).
+std::vector<int> t5_relative_position_buckets(const T5Params& params,
+                                              const std::vector<std::int64_t>& relative_positions);
+
+// Buckets against distance r = |key_pos - query_pos| (a negative entry counts as its absolute value), as
+// the curve view draws them: `before` is the bucket of a key r positions before the query (relative
+// position -r); `after`, for bidirectional T5 only (else empty), of a key r positions after it (+r).
+// Causal T5 puts every key after the query in bucket 0, so it has no `after` series. validate(params)
+// once (ParameterError).
+struct T5DistanceBuckets {
+    std::vector<int> before;
+    std::vector<int> after;
+};
+T5DistanceBuckets t5_distance_buckets(const T5Params& params, const std::vector<std::int64_t>& distances);
 
 // Seeded per-head bias table (HF relative_attention_bias = nn.Embedding(num_buckets, n_heads)):
 // entry (bucket, head) = rng::normal(seed, kT5Bias, bucket * num_heads + head) * stddev.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "explorer_jobs.h"
 
-#include "chart_render.h"
+#include "figure_style.h"
 #include "decay.h"
 #include "validation.h"
 
@@ -10,12 +10,11 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <variant>
 
 namespace posatlas::ui {
 
 namespace {
-
-constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
 QString tr_(const char* text)
 {
@@ -63,30 +62,11 @@ RopeFrequencies variant_frequencies(const ExplorerVariant& v, std::int64_t seq_l
 
 RopePairsTable variant_pairs(const ExplorerVariant& v, std::int64_t trained, std::int64_t target)
 {
-    if (v.kind != VariantKind::YarnLlamaCpp) {
-        RopeParams p = v.params;
-        p.seq_len = 0; // rope_pairs then takes target as the current length (dynamic, LongRoPE)
-        return rope_pairs(p, trained, target);
-    }
-    // rope_pairs reads HF's frequencies; llama.cpp's differ in the ramp (see rope_scaling.h), so the
-    // same rows are formed here from compute_yarn_llamacpp, by RopePairRow's definitions.
-    RopePairsTable t = rope_pairs(v.params, trained, target);
-    t.frequencies = variant_frequencies(v, target);
-    const RopeFrequencies& f = t.frequencies;
-    const auto L = static_cast<double>(trained);
-    const auto T = static_cast<double>(target);
-    for (std::size_t i = 0; i < t.rows.size(); ++i) {
-        RopePairRow& r = t.rows[i];
-        r.scaled_theta = f.inv_freq[i];
-        r.scaled_wavelength = f.wavelength[i];
-        r.ratio = r.scaled_theta / r.theta;
-        r.regime = f.regime[i];
-        r.target_max_angle = (T - 1.0) * r.scaled_theta;
-        r.ramp = f.ramp.empty() ? r.ramp : f.ramp[i];
-        r.unseen_rotation = r.trained_max_angle < kTwoPi && r.target_max_angle >= L * r.theta;
-    }
-    t.boundaries = regime_boundaries(f);
-    return t;
+    RopeParams p = v.params;
+    p.seq_len = 0; // the table then takes target as the current length (dynamic, LongRoPE)
+    // llama.cpp's frequencies differ from HF's in the ramp (rope_scaling.h); core forms both tables.
+    return v.kind == VariantKind::YarnLlamaCpp ? yarn_llamacpp_pairs(p, trained, target)
+                                               : rope_pairs(p, trained, target);
 }
 
 QStringList boundary_labels(const RopePairsTable& table)

@@ -34,8 +34,8 @@ ExplorerInput explorer_input(const ExplorerModel& model);
 // Frequencies of a variant at current length seq_len (0: none): compute_rope_frequencies, or
 // compute_yarn_llamacpp for VariantKind::YarnLlamaCpp.
 RopeFrequencies variant_frequencies(const ExplorerVariant& v, std::int64_t seq_len);
-// rope_pairs(v.params, trained, target); for YarnLlamaCpp the same table built from llama.cpp's
-// frequencies (rows as documented in rope_compare.h RopePairRow, boundaries from regime_boundaries).
+// Core's per-pair table of the variant (v.params with seq_len 0): rope_pairs, or for YarnLlamaCpp
+// yarn_llamacpp_pairs (llama.cpp's frequencies, the same rows; rope_compare.h).
 RopePairsTable variant_pairs(const ExplorerVariant& v, std::int64_t trained, std::int64_t target);
 // "28/29: λ 1956 | 2339 (kept → blended)" for every boundary between two runs of a table.
 QStringList boundary_labels(const RopePairsTable& table);

@@ -160,12 +160,9 @@ void ExplorerModel::setModel(const RopeParams& model, const QString& name, const
     m_name = name;
     m_import = import;
     const double factor = defaultFactor();
-    m_target = model.rope_type == RopeType::Default
-                   ? std::min<std::int64_t>(static_cast<std::int64_t>(std::llround(
-                                                static_cast<double>(model.trained_length()) * factor)),
-                                            kMaxSeqLen)
-                   : rope_default_target_length(model);
-    m_target = std::max<std::int64_t>(m_target, model.trained_length());
+    // Core's target: the views' (rope_default_target_length) for a scaled model, L * factor for an
+    // unscaled one (the extension explored).
+    m_target = rope_extension_target_length(model, factor);
     m_current = m_target;
     m_variants.clear();
     for (VariantKind k : default_kinds(model)) {

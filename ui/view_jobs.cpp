@@ -4,7 +4,7 @@
 #include "scenario_model.h"
 
 #include "alibi.h"
-#include "chart_render.h"
+#include "figure_style.h"
 #include "deberta.h"
 #include "decay.h"
 #include "learned.h"
@@ -34,7 +34,7 @@ QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
-// Compact numbers for titles, by the GUI's one number policy (chart_render.h format_number): 10000,
+// Compact numbers for titles, by the GUI's one number policy (figure_style.h format_number): 10000,
 // 5e6, 0.0625.
 QString short_num(double v)
 {
@@ -55,7 +55,7 @@ RopeParams rope_for_views(const RopeParams& p)
 {
     RopeParams q = p;
     if (length_dependent(p) && p.seq_len == 0)
-        q.seq_len = std::max(p.trained_length(), rope_default_target_length(p));
+        q.seq_len = rope_default_target_length(p);
     return q;
 }
 QString length_note(const RopeParams& p)
@@ -184,7 +184,7 @@ std::int64_t curve_query(const Scenario& s)
 {
     if (s.method != Method::Learned)
         return s.seq_len - 1;
-    return std::min(s.seq_len, LearnedTable::from_params(s.params<LearnedParams>()).trained_length()) - 1;
+    return std::min(s.seq_len, learned_shape(s.params<LearnedParams>()).trained_length) - 1;
 }
 
 CurveSeries make_series(const QString& name, std::vector<double> x = {}, std::vector<double> y = {})
@@ -240,6 +240,21 @@ CurveSeries rope_curve_series(const QString& name, RopeCurve curve, const std::v
         }
     }
     return series;
+}
+
+// Curve distances (whole numbers, decay_distances) as the integer positions core's series take.
+std::vector<std::int64_t> integer_distances(const std::vector<double>& dist)
+{
+    std::vector<std::int64_t> out(dist.size());
+    for (std::size_t i = 0; i < dist.size(); ++i)
+        out[i] = static_cast<std::int64_t>(dist[i]);
+    return out;
+}
+
+template <typename T>
+std::vector<double> to_doubles(const std::vector<T>& v)
+{
+    return std::vector<double>(v.begin(), v.end());
 }
 
 CurveMarker make_marker(double value, const QString& label)
@@ -337,13 +352,9 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     const std::int64_t n = s.seq_len;
     w.row0 = std::clamp<std::int64_t>(v.row0, 0, n - 1);
     w.rows = v.rows > 0 ? std::min(v.rows, n - w.row0) : n - w.row0;
-    if (kind == MatrixKind::Encoding && s.method == Method::Learned && !s.params<LearnedParams>().table_path.empty()) {
-        // A user's table has its own width, which core reads when it loads the table (as `compute
-        // learned` does); the --dim / slider value describes only the seeded stand-in. Columns left at
-        // 0 span the whole table, and a window the user asked for is checked by core against it.
-        w.col0 = std::max<std::int64_t>(v.col0, 0);
-        w.cols = std::max<std::int64_t>(v.cols, 0);
-    } else if (kind == MatrixKind::Encoding) {
+    if (kind == MatrixKind::Encoding) {
+        // Columns are embedding dimensions, as many as core's table has (a user's table sets its own
+        // width: encoding_dim), so the window clamps to them like rows to the sequence.
         const std::int64_t dim = encoding_dim(s);
         w.col0 = std::clamp<std::int64_t>(v.col0, 0, dim - 1);
         w.cols = v.cols > 0 ? std::min(v.cols, dim - w.col0) : dim - w.col0;
@@ -362,9 +373,7 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
         perHead ? static_cast<int>(std::ceil(std::sqrt(static_cast<double>(shown.size())))) : 1;
     const int gridRows = perHead ? static_cast<int>((shown.size() + gridCols - 1) / gridCols) : 1;
     w.out_rows = std::min<std::int64_t>(w.rows, std::max(8, v.pixel_height / gridRows));
-    // cols 0 (a user's table, see above): core caps the output at the table's width.
-    const std::int64_t pixelCols = std::max(8, v.pixel_width / gridCols);
-    w.out_cols = w.cols > 0 ? std::min<std::int64_t>(w.cols, pixelCols) : pixelCols;
+    w.out_cols = std::min<std::int64_t>(w.cols, std::max(8, v.pixel_width / gridCols));
     // A pixel shows the exact mean of its block (or says it is a point sample: MatrixResult::sampling);
     // float32 products are far below what a colour map can show (README, Benchmarks). Exact means over
     // random content generate every position's q and k (seconds beyond ~10^6 positions), too slow for
@@ -442,15 +451,13 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         }
         data.markers.push_back(make_marker(static_cast<double>(s.params<RopeParams>().trained_length()),
                                            tr("trained %1").arg(s.params<RopeParams>().trained_length())));
-        if (rope_default_target_length(s.params<RopeParams>()) != s.params<RopeParams>().trained_length())
-            data.markers.push_back(make_marker(static_cast<double>(rope_default_target_length(s.params<RopeParams>())),
-                                               tr("target %1").arg(rope_default_target_length(s.params<RopeParams>()))));
+        if (const std::int64_t target = rope_default_target_length(s.params<RopeParams>()); target != s.params<RopeParams>().trained_length())
+            data.markers.push_back(make_marker(static_cast<double>(target), tr("target %1").arg(target)));
         // Short: the note shares a line with the chart's controls. (Bound: Su et al. 2021 sec. 3.4.3.)
         data.note = tr("bound(0) = %1 · attention factor %2").arg(short_num(bound0), format_number(f.attention_factor, 4));
         for (const QString& extra : {length_note(s.params<RopeParams>()), identity_note(s.params<RopeParams>(), f)})
             if (!extra.isEmpty())
                 data.note += tr(" · ") + extra;
-
     } else if (s.method == Method::ALiBi) {
 
         data.title = tr("ALiBi attention decay exp(−m r) per head · ") + scenario_caption(s, false);
@@ -475,51 +482,33 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
 
         data.title = tr("T5 relative-position buckets · ") + scenario_caption(s, false);
         data.y_label = tr("bucket index");
-        CurveSeries after = make_series(s.params<T5Params>().bidirectional ? tr("key after query (j − i = +r)")
-                                                           : tr("key before query (causal)"));
-        CurveSeries before = make_series(tr("key before query (j − i = −r)"));
-        after.step = before.step = true;
-        for (double r : dist) {
-            const auto ri = static_cast<std::int64_t>(r);
-            after.x.push_back(r);
-            // Causal T5 buckets only keys before the query (relative_position <= 0).
-            after.y.push_back(t5_relative_position_bucket(s.params<T5Params>().bidirectional ? ri : -ri, s.params<T5Params>().bidirectional,
-                                                          s.params<T5Params>().num_buckets, s.params<T5Params>().max_distance));
-            if (s.params<T5Params>().bidirectional) {
-                before.x.push_back(r);
-                before.y.push_back(
-                    t5_relative_position_bucket(-ri, true, s.params<T5Params>().num_buckets, s.params<T5Params>().max_distance));
-            }
-        }
-        data.series.push_back(std::move(after));
-        if (s.params<T5Params>().bidirectional)
+        const T5DistanceBuckets b = t5_distance_buckets(s.params<T5Params>(), integer_distances(dist));
+        // Causal T5 buckets only keys before the query (relative_position <= 0): one series.
+        CurveSeries first = s.params<T5Params>().bidirectional
+                                ? make_series(tr("key after query (j − i = +r)"), dist, to_doubles(b.after))
+                                : make_series(tr("key before query (causal)"), dist, to_doubles(b.before));
+        first.step = true;
+        data.series.push_back(std::move(first));
+        if (s.params<T5Params>().bidirectional) {
+            CurveSeries before = make_series(tr("key before query (j − i = −r)"), dist, to_doubles(b.before));
+            before.step = true;
             data.series.push_back(std::move(before));
+        }
         data.markers.push_back(make_marker(static_cast<double>(s.params<T5Params>().max_distance),
                                            tr("max distance %1").arg(s.params<T5Params>().max_distance)));
-
     } else if (s.method == Method::DeBERTa) {
-
         data.title = tr("DeBERTa log-bucketed relative position · ") + scenario_caption(s, false);
         data.y_label = tr("relative position δ (bucketed)");
         // What attention uses is the relative-embedding row, the bucket clamped to the embedding table
-        // (core deberta_c2p_index, minus att_span to read as a relative position); the bucket itself
-        // keeps rising past max_relative_positions, so it is drawn dashed for comparison.
-        const std::int64_t span = deberta_att_span(s.params<DebertaParams>());
-        CurveSeries used = make_series(tr("row used by attention (clamped to ±%1)").arg(span));
-        CurveSeries bucket = make_series(tr("bucket δ before clamping"));
+        // (core deberta_relative_positions: delta_used, in the unit of delta); the bucket itself keeps
+        // rising past max_relative_positions, so it is drawn dashed for comparison.
+        const DebertaPositionSeries p = deberta_relative_positions(s.params<DebertaParams>(), integer_distances(dist));
+        CurveSeries used = make_series(tr("row used by attention (clamped to ±%1)").arg(p.att_span), dist,
+                                       to_doubles(p.delta_used));
+        CurveSeries bucket = make_series(tr("bucket δ before clamping"), dist, to_doubles(p.delta));
         used.step = bucket.step = true;
         bucket.dashed = true;
-        bool clamps = false;
-        for (double r : dist) {
-            const auto ri = static_cast<std::int64_t>(r);
-            const auto delta = static_cast<double>(deberta_relative_position(ri, 0, s.params<DebertaParams>()));
-            const auto row = static_cast<double>(deberta_c2p_index(s.params<DebertaParams>(), ri, 0) - span);
-            clamps = clamps || row != delta;
-            used.x.push_back(r);
-            used.y.push_back(row);
-            bucket.x.push_back(r);
-            bucket.y.push_back(delta);
-        }
+        const bool clamps = p.delta_used != p.delta;
         data.series.push_back(std::move(used));
         if (clamps)
             data.series.push_back(std::move(bucket));
@@ -530,7 +519,6 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
                                            tr("max relative %1").arg(s.params<DebertaParams>().max_relative_positions)));
 
     } else {
-
         // Short: the full method name with its citation made this title longer than a docked chart
         // (it is in the heatmap's title and the panel); "last query" moves to the note.
         data.title = tr("%1 logit against distance · %2").arg(short_method_name(s.method), scenario_caption(s, false));
@@ -650,9 +638,12 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
     validate(s.params<RopeParams>());
     check_cancel(cancel);
     const std::int64_t trained = s.params<RopeParams>().trained_length();
-    const std::int64_t target = std::max(trained, rope_default_target_length(s.params<RopeParams>()));
-    const FrequencySpectrum sp = rope_spectrum(s.params<RopeParams>(), trained, target);
-    const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.params<RopeParams>()));
+    const std::int64_t target = rope_default_target_length(s.params<RopeParams>()); // >= trained, as the explorer's
+    // One table of core's (rope_pairs, as the explorer and `compute rope-pairs`): its columns and the
+    // frequencies it was formed from (seq_len = target for dynamic NTK / LongRoPE, as rope_for_views).
+    const RopePairsTable table = rope_pairs(s.params<RopeParams>(), trained, target);
+    const FrequencySpectrum sp = frequency_spectrum(table);
+    const RopeFrequencies& f = table.frequencies;
     data.title =
         tr("RoPE frequency spectrum · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
     data.pair.assign(sp.pair.begin(), sp.pair.end());

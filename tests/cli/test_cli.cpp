@@ -322,6 +322,23 @@ TEST(CliNumbers, T5BucketsOfHuggingFace)
     EXPECT_EQ(bucket(-200), 15);
 }
 
+TEST(CliNumbers, DebertaBucketsAndTheRowAttentionReads)
+{
+    // HF make_log_bucket_position (256 buckets, 512 positions; python port values, test_deberta.cpp):
+    // 200 -> 169, 1000 -> 317, -1000 -> -317. The row c2p reads clamps to [-256, 255]
+    // (disentangled_attention_bias: clamp(relative_pos + att_span, 0, 2 att_span - 1) - att_span).
+    const json j = run_json({"compute", "deberta-buckets", "--position-buckets", "256", "--max-relative-positions",
+                             "512", "--from", "-1000", "--to", "1000"});
+    auto at = [&](const char* key, int r) { return j[key][r + 1000].get<int>(); };
+    EXPECT_EQ(at("relative_position", 200), 200);
+    EXPECT_EQ(at("bucket", 200), 169);
+    EXPECT_EQ(at("bucket_used", 200), 169);
+    EXPECT_EQ(at("bucket", 1000), 317);
+    EXPECT_EQ(at("bucket_used", 1000), 255);
+    EXPECT_EQ(at("bucket", -1000), -317);
+    EXPECT_EQ(at("bucket_used", -1000), -256);
+}
+
 TEST(CliNumbers, LearnedPositionsBeyondTrainedLengthAreNull)
 {
     const json j = run_json({"compute", "learned", "--dim", "4", "--max-position-embeddings", "8", "--from", "6",

@@ -4,13 +4,16 @@
 // DisentangledSelfAttention.disentangled_attention_bias). Bucket values below come from a python3 port
 // of make_log_bucket_position with float32 tensor semantics (struct.pack('f') after every op), run
 // here; buckets are integers, compared exactly.
+#include "attention_logits.h"
 #include "deberta.h"
 #include "test_names.h"
 #include "types.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace posatlas;
 
@@ -164,3 +167,77 @@ TEST(DebertaModel, SeededAndRejectsOversizedTables)
 }
 
 } // namespace
+
+// The series core gives the CLI (`compute deberta-buckets`) and the curve view. Reference: HF
+// build_relative_position (rel = query - key, then make_log_bucket_position when position_buckets > 0;
+// values from the python port's table above) and DisentangledSelfAttention.disentangled_attention_bias
+// (c2p_pos = torch.clamp(relative_pos + att_span, 0, att_span * 2 - 1)). Integers: exact comparison.
+TEST(DebertaSeries, BucketAndClampedRowMatchHf)
+{
+    struct Want {
+        std::int64_t rel, delta;
+    };
+    // position_buckets 256, max_relative_positions 512 (from the HfMakeLogBucketPosition table).
+    const std::vector<Want> want = {{0, 0},       {1, 1},       {-1, -1},      {127, 127},   {128, 128},
+                                    {-129, -129}, {200, 169},   {255, 192},    {300, 207},   {500, 254},
+                                    {511, 255},   {-511, -255}, {512, 256},    {1000, 317},  {-1000, -317},
+                                    {4096, 446},  {100000, 740}};
+    std::vector<std::int64_t> rel;
+    for (const Want& w : want)
+        rel.push_back(w.rel);
+    const DebertaParams p; // 256 / 512
+    const DebertaPositionSeries s = deberta_relative_positions(p, rel);
+    EXPECT_EQ(s.att_span, 256);
+    ASSERT_EQ(s.delta.size(), want.size());
+    ASSERT_EQ(s.delta_used.size(), want.size());
+    for (std::size_t k = 0; k < want.size(); ++k) {
+        EXPECT_EQ(s.delta[k], want[k].delta) << "rel " << want[k].rel;
+        // HF's gather index minus att_span: clamp(delta + 256, 0, 511) - 256.
+        EXPECT_EQ(s.delta_used[k], std::clamp<std::int64_t>(want[k].delta + 256, 0, 511) - 256) << "rel " << want[k].rel;
+        // The single-value entry points agree (query rel, key 0).
+        EXPECT_EQ(s.delta_used[k], deberta_c2p_index(p, want[k].rel, 0) - 256);
+    }
+    EXPECT_EQ(s.delta_used.back(), 255);  // bucket 740 reads row 2 * 256 - 1
+    EXPECT_EQ(s.delta_used[12], 255);     // bucket 256 already clamps to 255
+    EXPECT_EQ(s.delta_used[11], -255);    // -255 is inside [-256, 255]
+
+    // Without buckets (position_buckets 0): delta = query - key, rows span max_relative_positions.
+    DebertaParams plain;
+    plain.position_buckets = 0;
+    plain.max_relative_positions = 8;
+    const DebertaPositionSeries q = deberta_relative_positions(plain, {-20, -8, -1, 0, 7, 8, 50});
+    EXPECT_EQ(q.att_span, 8);
+    EXPECT_EQ(q.delta, (std::vector<std::int64_t>{-20, -8, -1, 0, 7, 8, 50}));
+    EXPECT_EQ(q.delta_used, (std::vector<std::int64_t>{-8, -8, -1, 0, 7, 7, 7}));
+}
+
+// Parameters are validated once at each public entry point, outside any kernel: an invalid set gives
+// ParameterError, never an exception inside an OpenMP region (which would end the process), also
+// through compute_matrix, whose DeBERTa kernels run in parallel loops.
+TEST(DebertaSeries, InvalidParametersThrowParameterErrorAtEveryEntryPoint)
+{
+    DebertaParams bad; // 256 buckets need max_relative_positions > 129
+    bad.max_relative_positions = 100;
+    EXPECT_THROW(deberta_relative_position(5, 0, bad), ParameterError);
+    EXPECT_THROW(deberta_c2p_index(bad, 5, 0), ParameterError);
+    EXPECT_THROW(deberta_p2c_index(bad, 5, 0), ParameterError);
+    EXPECT_THROW(deberta_relative_positions(bad, {0, 1, 2}), ParameterError);
+    EXPECT_THROW(deberta_relative_positions(bad, {}), ParameterError);
+    EXPECT_THROW(make_deberta_model(bad), ParameterError);
+
+    Scenario s;
+    s.method = Method::DeBERTa;
+    s.seq_len = 600; // beyond 256 OpenMP's parallel Toeplitz fill is on
+    s.params<DebertaParams>() = bad;
+    for (MatrixKind kind : {MatrixKind::Buckets, MatrixKind::Logits}) {
+        try {
+            compute_matrix(s, kind, MatrixWindow{});
+            ADD_FAILURE() << "expected ParameterError for kind " << matrix_kind_id(kind);
+        } catch (const ParameterError& e) {
+            EXPECT_EQ(e.parameter(), "max_relative_positions");
+        }
+    }
+    // The same scenario with valid parameters computes (the failure above is the parameters').
+    s.params<DebertaParams>().max_relative_positions = 512;
+    EXPECT_NO_THROW(compute_matrix(s, MatrixKind::Buckets, MatrixWindow{}));
+}

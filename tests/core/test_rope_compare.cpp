@@ -172,6 +172,26 @@ TEST(RopeCompare, DefaultTargetLengthRule)
     EXPECT_EQ(rope_default_target_length(p), 65536);
     p.factor = 1e6; // 8192e6 clamps to kMaxSeqLen
     EXPECT_EQ(rope_default_target_length(p), kMaxSeqLen);
+
+    // Never below the trained length: a default-type config with original 4096 > max 2048 trained on
+    // 4096 positions (the views once disagreed here: 2048 on Curves, 4096 on Spectrum).
+    RopeParams d;
+    d.max_position_embeddings = 2048;
+    d.original_max_position_embeddings = 4096;
+    EXPECT_EQ(rope_default_target_length(d), 4096);
+    EXPECT_EQ(rope_pairs(d).target_length, 4096);
+}
+
+TEST(RopeCompare, ExtensionTargetLength)
+{
+    // Scaled models: the views' target. Unscaled: round(L * factor), the extension explored.
+    EXPECT_EQ(rope_extension_target_length(llama31_8b(), 3.0), 131072);
+    RopeParams p;
+    p.max_position_embeddings = 2048;
+    EXPECT_EQ(rope_extension_target_length(p, 4.0), 8192);
+    EXPECT_EQ(rope_extension_target_length(p, 1.5), 3072);
+    EXPECT_EQ(rope_extension_target_length(p, 1e6), kMaxSeqLen); // 2048e6 clamps
+    EXPECT_THROW(rope_extension_target_length(p, 0.5), ParameterError);
 }
 
 TEST(RopeCompare, ArgumentChecks)

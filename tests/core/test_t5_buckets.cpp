@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 using namespace posatlas;
 
@@ -145,3 +146,57 @@ TEST(T5Bias, SeededTableLookup)
 }
 
 } // namespace
+
+// The series core gives the CLI (`compute t5-buckets`) and the curve view: the same HF
+// T5Attention._relative_position_bucket values as the port tables above, exactly.
+TEST(T5BucketSeries, RelativePositionsMatchHfPort)
+{
+    std::vector<std::int64_t> rel;
+    for (int r = -200; r <= 200; ++r)
+        rel.push_back(r);
+    T5Params p; // 32 buckets, max_distance 128
+    for (bool bidirectional : {true, false}) {
+        p.bidirectional = bidirectional;
+        const std::vector<int> b = t5_relative_position_buckets(p, rel);
+        ASSERT_EQ(b.size(), rel.size());
+        for (std::size_t k = 0; k < rel.size(); ++k)
+            EXPECT_EQ(b[k], bidirectional ? kBidirectional[k] : kCausal[k]) << "r = " << rel[k];
+    }
+    // The float32 edge of the HF port (T5Buckets.Float32EdgeCase) survives the series too.
+    p.bidirectional = false;
+    p.max_distance = 939;
+    EXPECT_EQ(t5_relative_position_buckets(p, {-728}), std::vector<int>{31});
+}
+
+TEST(T5BucketSeries, DistancesGiveKeysBeforeAndAfter)
+{
+    std::vector<std::int64_t> dist;
+    for (int r = 0; r <= 200; ++r)
+        dist.push_back(r);
+    T5Params p;
+    const T5DistanceBuckets bi = t5_distance_buckets(p, dist);
+    ASSERT_EQ(bi.before.size(), dist.size());
+    ASSERT_EQ(bi.after.size(), dist.size());
+    for (int r = 0; r <= 200; ++r) {
+        EXPECT_EQ(bi.before[r], kBidirectional[200 - r]) << "key r = " << r << " before the query";
+        EXPECT_EQ(bi.after[r], kBidirectional[200 + r]) << "key r = " << r << " after the query";
+    }
+    p.bidirectional = false;
+    const T5DistanceBuckets causal = t5_distance_buckets(p, dist);
+    EXPECT_TRUE(causal.after.empty()); // causal T5: every later key is bucket 0, no series of its own
+    for (int r = 0; r <= 200; ++r)
+        EXPECT_EQ(causal.before[r], kCausal[200 - r]) << "r = " << r;
+    // A negative distance counts as its magnitude.
+    EXPECT_EQ(t5_distance_buckets(p, {-5}).before, t5_distance_buckets(p, {5}).before);
+}
+
+TEST(T5BucketSeries, InvalidParametersThrowOnceBeforeTheLoop)
+{
+    T5Params p;
+    p.num_buckets = 7; // bidirectional needs an even count
+    EXPECT_THROW(t5_relative_position_buckets(p, {0, 1, 2}), ParameterError);
+    EXPECT_THROW(t5_distance_buckets(p, {0, 1, 2}), ParameterError);
+    p.num_buckets = 32;
+    p.max_distance = 8; // must exceed max_exact = 8
+    EXPECT_THROW(t5_relative_position_buckets(p, {}), ParameterError); // even for an empty series
+}

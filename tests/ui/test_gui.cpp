@@ -403,7 +403,7 @@ private slots:
         const int spectrum = static_cast<int>(ViewKind::Spectrum);
         const quint64 before = w->jobs()->generation(spectrum);
         QSignalSpy delivered(w->jobs(), &JobTracker::resultDelivered);
-        QVERIFY(w->model()->setValue(ParamId::RopeTheta, 5000.0));
+        QVERIFY(w->model()->setValue(param(Method::RoPE, "rope_theta"), 5000.0));
         QVERIFY(waitIdle(w->jobs()));
         QVERIFY(!delivered.isEmpty()); // the visible views follow the change
         for (const QList<QVariant>& d : delivered)

@@ -23,6 +23,8 @@
 #include "rotation_view.h"
 #include "attention_logits.h"
 #include "gui_support.h"
+#include "explorer_jobs.h"
+#include "explorer_model.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -383,6 +385,75 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ExportError, w->sessionActions()->exportNumbers(
                                                   ViewKind::Heatmap, big, SessionActions::NumbersExtent::FullWindow));
         QVERIFY(!QFile::exists(big));
+    }
+
+    // A user's learned table sets the encoding's width, as core reads it (compute_matrix loads the table),
+    // not the dim parameter, which describes only the seeded stand-in: tests/data/learned_4x3.csv (4
+    // positions x 3 dimensions, entry (p, c) = p + 0.25 c) with dim 8. A window the parameter would allow
+    // clamps to the table's 3 columns, as a window of rows clamps to the sequence.
+    void heatmapEncodingTakesTheTablesWidth()
+    {
+        Scenario s;
+        s.method = Method::Learned;
+        s.seq_len = 4;
+        s.params<LearnedParams>().dim = 8;
+        s.params<LearnedParams>().table_path = POSATLAS_TEST_DATA "/learned_4x3.csv";
+        ViewSettings v;
+        v.matrix_kind = MatrixKind::Encoding;
+        v.cols = 8; // the parameter's width
+        HeatmapData d = heatmap_job(s, v);
+        QCOMPARE(d.panels.size(), 1);
+        const MatrixResult* m = &d.panels.front().matrix;
+        QCOMPARE(m->values.rows(), 4);
+        QCOMPARE(m->values.cols(), 3);
+        for (Eigen::Index p = 0; p < 4; ++p)
+            for (Eigen::Index c = 0; c < 3; ++c)
+                QCOMPARE(m->values(p, c), static_cast<double>(p) + 0.25 * static_cast<double>(c)); // exact in binary
+        // A window starting past the table (column 5 < dim 8) clamps to its last column.
+        v.col0 = 5;
+        v.cols = 2;
+        d = heatmap_job(s, v);
+        m = &d.panels.front().matrix;
+        QCOMPARE(m->col_index, std::vector<std::int64_t>{2});
+        QCOMPARE(m->values(3, 0), 3.5);
+    }
+
+    // One target length for the explorer and the views, core's (rope_compare.h): Qwen2.5-7B + YaRN x4, whose
+    // max_position_embeddings equals its original length (32768), aims at 4 x 32768 = 131072 in the
+    // explorer's model and tables, the spectrum, the curves' marker and `compute rope-pairs`.
+    void explorerAndViewsShareTheTargetLength()
+    {
+        const ConfigImport imp = load_model_config(configPath("qwen2.5_7b_yarn4.json").toStdString());
+        const Scenario& s = imp.scenario;
+        QCOMPARE(s.params<RopeParams>().max_position_embeddings, std::int64_t{32768});
+        QCOMPARE(s.params<RopeParams>().trained_length(), std::int64_t{32768});
+        constexpr std::int64_t kTarget = 131072;
+        QCOMPARE(rope_pairs(s.params<RopeParams>()).target_length, kTarget);
+        ExplorerModel explorer;
+        explorer.setModel(s.params<RopeParams>(), QStringLiteral("qwen2.5_7b_yarn4"), imp);
+        QCOMPARE(explorer.targetLength(), kTarget);
+        const ExplorerTables tables = compute_explorer_tables(explorer_input(explorer), {});
+        QCOMPARE(tables.target, kTarget);
+        QVERIFY(!tables.variants.empty());
+        for (const VariantResult& r : tables.variants)
+            if (r.error.isEmpty())
+                QCOMPARE(r.table.target_length, kTarget);
+        QCOMPARE(spectrum_job(s, ViewSettings{}).target_length, static_cast<double>(kTarget));
+        QList<double> marked;
+        for (const CurveMarker& m : curve_job(s, ViewSettings{}).markers)
+            marked.push_back(m.value);
+        QVERIFY(marked.contains(static_cast<double>(kTarget)));
+
+        // A default-type config whose original length exceeds max_position_embeddings: the target is
+        // never short of the trained context, in the views and the command line alike (the curves
+        // once marked 2048 here while the spectrum showed 4096).
+        Scenario d;
+        d.params<RopeParams>().max_position_embeddings = 2048;
+        d.params<RopeParams>().original_max_position_embeddings = 4096;
+        QCOMPARE(rope_pairs(d.params<RopeParams>()).target_length, std::int64_t{4096});
+        QCOMPARE(spectrum_job(d, ViewSettings{}).target_length, 4096.0);
+        for (const CurveMarker& m : curve_job(d, ViewSettings{}).markers)
+            QVERIFY2(m.value != 2048.0, qPrintable(m.label));
     }
 
     void cleanupTestCase() { m_window.reset(); }

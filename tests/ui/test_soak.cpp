@@ -110,8 +110,9 @@ private slots:
                 double v = spec.log_scale && spec.lo > 0
                                ? std::pow(10.0, std::log10(spec.lo) + u * (std::log10(spec.hi) - std::log10(spec.lo)))
                                : spec.lo + u * (spec.hi - spec.lo);
-                // Keep sequence lengths moderate: the walk is about the GUI, not about a 10^6 matrix.
-                if (&spec == param("seq_len"))
+                // Keep sizes moderate: the walk is about the GUI, not about a 10^6 matrix or a learned
+                // table of 2^26 entries (the registry's ranges reach 65536 dimensions and 10^7 positions).
+                if (spec.type == FieldType::Int)
                     v = std::min(v, 4096.0);
                 if (spec.type == FieldType::Int)
                     v = std::round(v);

@@ -54,8 +54,7 @@ MethodDescriptor describe_learned()
     // A user's table sets its own width.
     d.encoding_dim = [](const Scenario& s) {
         const P& p = s.params<P>();
-        return p.table_path.empty() ? static_cast<std::int64_t>(p.dim)
-                                    : static_cast<std::int64_t>(LearnedTable::from_params(p).dim());
+        return p.table_path.empty() ? static_cast<std::int64_t>(p.dim) : static_cast<std::int64_t>(learned_shape(p).dim);
     };
     d.context_length = [](const Scenario& s) { return s.params<P>().trained_length; };
     d.caption_fields = {{"hidden_size", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"max_position_embeddings", QT_TRANSLATE_NOOP("Caption", "trained %1")}};
