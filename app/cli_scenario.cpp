@@ -42,17 +42,6 @@ std::vector<std::pair<std::string, bool>> option_names(const Field& f)
     return names;
 }
 
-std::vector<const Field*> all_fields()
-{
-    std::vector<const Field*> out;
-    for (const Field& f : common_fields())
-        out.push_back(&f);
-    for (const MethodDescriptor& d : methods())
-        for (const Field& f : d.fields)
-            out.push_back(&f);
-    return out;
-}
-
 // The field of the scenario or of method m that option `name` sets (and the flag value it implies).
 std::optional<std::pair<const Field*, bool>> field_for_option(Method m, const std::string& name)
 {

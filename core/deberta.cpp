@@ -73,6 +73,13 @@ std::int64_t deberta_log_bucket(std::int64_t relative_pos, int bucket_size, int 
     return log_bucket_unchecked(std::clamp(relative_pos, -kFar, kFar), bucket_size, max_position);
 }
 
+DebertaRelative::DebertaRelative(const DebertaParams& params) : m_params(params) { validate(params); }
+
+std::int64_t DebertaRelative::operator()(std::int64_t query_pos, std::int64_t key_pos) const
+{
+    return relative_unchecked(query_pos, key_pos, m_params);
+}
+
 std::int64_t deberta_relative_position(std::int64_t query_pos, std::int64_t key_pos,
                                        const DebertaParams& params)
 {

@@ -44,6 +44,18 @@ std::int64_t deberta_log_bucket(std::int64_t relative_pos, int bucket_size, int 
 std::int64_t deberta_relative_position(std::int64_t query_pos, std::int64_t key_pos,
                                        const DebertaParams& params);
 
+// Validates params once (ParameterError), then gives deberta_relative_position(query_pos, key_pos) of any
+// pair without a check: for kernels that ask per cell or per offset.
+class DebertaRelative
+{
+public:
+    explicit DebertaRelative(const DebertaParams& params);
+    std::int64_t operator()(std::int64_t query_pos, std::int64_t key_pos) const;
+
+private:
+    DebertaParams m_params;
+};
+
 // The relative position and the embedding row attention reads, for every entry r of relative_positions
 // (r = query_pos - key_pos, "P_q - P_k"), validating params once (ParameterError):
 //   delta[k]      = deberta_relative_position(r, 0, params), the (log-bucketed) relative position;

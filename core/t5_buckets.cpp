@@ -56,6 +56,13 @@ int t5_relative_position_bucket(std::int64_t relative_position, bool bidirection
     return bucket_unchecked(relative_position, bidirectional, num_buckets, max_distance);
 }
 
+T5Bucketer::T5Bucketer(const T5Params& params) : m_params(params) { validate(params); }
+
+int T5Bucketer::operator()(std::int64_t relative_position) const
+{
+    return bucket_unchecked(relative_position, m_params.bidirectional, m_params.num_buckets, m_params.max_distance);
+}
+
 std::vector<int> t5_relative_position_buckets(const T5Params& params,
                                               const std::vector<std::int64_t>& relative_positions)
 {

@@ -35,6 +35,18 @@ namespace posatlas {
 int t5_relative_position_bucket(std::int64_t relative_position, bool bidirectional, int num_buckets,
                                 int max_distance);
 
+// Validates params once (ParameterError), then gives the bucket of any relative position (key_pos -
+// query_pos) without a check: for kernels that ask per cell or per offset, OpenMP loops among them.
+class T5Bucketer
+{
+public:
+    explicit T5Bucketer(const T5Params& params);
+    int operator()(std::int64_t relative_position) const;
+
+private:
+    T5Params m_params;
+};
+
 // The same bucket for every entry of relative_positions (key_pos - query_pos): validate(params) once
 // (ParameterError), then the formula per entry without a check (a series of any length, as `posatlas
 // compute t5-buckets` prints it).

@@ -54,16 +54,7 @@ std::optional<Method> param_method(ParamId id)
     return std::nullopt;
 }
 
-std::vector<ParamId> all_params()
-{
-    std::vector<ParamId> out;
-    for (const Field& f : common_fields())
-        out.push_back(&f);
-    for (const MethodDescriptor& d : methods())
-        for (const Field& f : d.fields)
-            out.push_back(&f);
-    return out;
-}
+std::vector<ParamId> all_params() { return all_fields(); }
 
 int param_index(ParamId id)
 {

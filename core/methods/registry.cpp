@@ -325,6 +325,17 @@ const std::vector<Field>& common_fields()
     return all;
 }
 
+std::vector<const Field*> all_fields()
+{
+    std::vector<const Field*> out;
+    for (const Field& f : common_fields())
+        out.push_back(&f);
+    for (const MethodDescriptor& d : methods())
+        for (const Field& f : d.fields)
+            out.push_back(&f);
+    return out;
+}
+
 const Field* common_field(std::string_view key)
 {
     for (const Field& f : common_fields())

@@ -135,6 +135,8 @@ std::string_view method_display_name(Method m);
 // Fields of the scenario itself, shown for every method: seq_len, head, content, content_seed.
 const std::vector<Field>& common_fields();
 const Field* common_field(std::string_view key);
+// Every field: the scenario's own, then each method's in registry order.
+std::vector<const Field*> all_fields();
 
 // Every matrix kind any method offers, by id (for parsing --kind).
 std::optional<MatrixKind> parse_matrix_kind(std::string_view id);

@@ -3,7 +3,7 @@
 // penalty -m_h (i - j) on the logit; length scaling by interpolation or NTK-ALiBi (alibi.h).
 #include "alibi.h"
 #include "matrix_job.h"
-#include "methods/field_binding.h"
+#include "methods/common_fields.h"
 #include "validation.h"
 
 namespace posatlas {
@@ -68,9 +68,8 @@ MethodDescriptor describe_alibi()
     };
     d.kinds = {
         {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), "bias", alibi_matrix,
-         [](const Scenario&) { return true; }},
-        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", alibi_matrix,
-         [](const Scenario&) { return true; }},
+         always_block_means},
+        logits_kind(alibi_matrix, always_block_means),
     };
     d.quantities = {"alibi-slopes"};
     d.check = [](const Scenario& s) {

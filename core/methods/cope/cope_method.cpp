@@ -59,10 +59,7 @@ MethodDescriptor describe_cope()
     d.noun = "CoPE";
     d.reference = "Golovneva et al. 2024, Contextual Position Encoding";
     d.fields = {
-        make_field("head_dim", FieldType::Int, &P::head_dim,
-                   {.lo = 1, .hi = 4096, .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Head dimension"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries, keys and position embeddings.")}),
+        head_dim_field(&P::head_dim, QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries, keys and position embeddings.")),
         make_field("npos_max", FieldType::Int, &P::npos_max,
                    {.lo = 1, .hi = 1e6, .log_scale = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Max positions"),
@@ -79,7 +76,7 @@ MethodDescriptor describe_cope()
     d.kinds = {
         {kCopePositions, QT_TRANSLATE_NOOP("MatrixKind", "contextual positions"), "contextual position p_ij", cope_matrix,
          nullptr},
-        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", cope_matrix, nullptr},
+        logits_kind(cope_matrix, nullptr),
         {kCopeGates, QT_TRANSLATE_NOOP("MatrixKind", "gates"), "gate sigmoid(q_i . k_j)", cope_matrix, nullptr},
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };

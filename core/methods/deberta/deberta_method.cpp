@@ -28,10 +28,9 @@ void deberta_logits(MatrixJob& c)
 
 void deberta_buckets(MatrixJob& c)
 {
-    const DebertaParams& p = c.s.params<DebertaParams>();
+    const DebertaRelative relative(c.s.params<DebertaParams>()); // validated once, not per offset
     c.out.is_integer = true;
-    fill_by_offset(c, c.out.values,
-                   [&](std::int64_t delta) { return static_cast<double>(deberta_relative_position(delta, 0, p)); }, true);
+    fill_by_offset(c, c.out.values, [&](std::int64_t delta) { return static_cast<double>(relative(delta, 0)); }, true);
     c.out.used_toeplitz = true;
 }
 
@@ -48,10 +47,7 @@ MethodDescriptor describe_deberta()
     d.noun = "DeBERTa disentangled relative positions";
     d.reference = "He et al. 2021, DeBERTa; Hugging Face modeling_deberta_v2";
     d.fields = {
-        make_field("head_dim", FieldType::Int, &P::head_dim,
-                   {.lo = 1, .hi = 4096, .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Head dimension"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Dimension of content and relative position projections.")}),
+        head_dim_field(&P::head_dim, QT_TRANSLATE_NOOP("ParamSpec", "Dimension of content and relative position projections.")),
         make_field("position_buckets", FieldType::Int, &P::position_buckets,
                    {.lo = -1, .hi = 65536,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Position buckets"),
@@ -73,8 +69,7 @@ MethodDescriptor describe_deberta()
         initializer_range_field(&P::stddev),
     };
     d.kinds = {
-        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", deberta_logits,
-         [](const Scenario& s) { return content_is_position_independent(s.content); }},
+        logits_kind(deberta_logits, block_means_with_constant_content),
         {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), "bucket", deberta_buckets, nullptr},
     };
     d.quantities = {"deberta-buckets"};

@@ -40,9 +40,8 @@ MethodDescriptor describe_learned()
     };
     d.kinds = {
         {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"), "encoding", absolute_matrix,
-         [](const Scenario&) { return true; }},
-        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", absolute_matrix,
-         [](const Scenario&) { return true; }},
+         always_block_means},
+        logits_kind(absolute_matrix, always_block_means),
     };
     d.quantities = {"learned"};
     d.check = [](const Scenario& s) {

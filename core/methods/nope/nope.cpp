@@ -2,7 +2,7 @@
 #include "nope.h"
 
 #include "matrix_job.h"
-#include "methods/field_binding.h"
+#include "methods/common_fields.h"
 
 namespace posatlas {
 namespace {
@@ -26,17 +26,13 @@ MethodDescriptor describe_nope()
     d.noun = "no positional encoding";
     d.reference = "Kazemnejad et al. 2023, The Impact of Positional Encoding on Length Generalization in Transformers";
     d.fields = {
-        make_field("head_dim", FieldType::Int, &P::head_dim,
-                   {.lo = 1, .hi = 4096, .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Head dimension"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries and keys: the logit is q_i·k_j/√d, nothing else.")}),
+        head_dim_field(&P::head_dim, QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries and keys: the logit is q_i·k_j/√d, nothing else.")),
         make_field("causal", FieldType::Bool, &P::causal,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Causal mask"),
                     .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Decoder: keys after the query are masked, the only order a NoPE model sees. Without it the logits are permutation invariant.")}),
     };
     // Without position, the logit of constant content is one number: exact block means always.
-    d.kinds = {{MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", nope_logits,
-                [](const Scenario&) { return true; }}};
+    d.kinds = {logits_kind(nope_logits, always_block_means)};
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"causal", QT_TRANSLATE_NOOP("Caption", "causal")}};
     return d;

@@ -5,7 +5,7 @@
 #include "block_means.h"
 #include "gemm.h"
 #include "matrix_job.h"
-#include "methods/field_binding.h"
+#include "methods/common_fields.h"
 #include "rope.h"
 #include "rope_compare.h"
 #include "rope_scaling.h"
@@ -291,8 +291,7 @@ MethodDescriptor describe_rope()
                     .panel = false}),
     };
     d.kinds = {
-        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", rope_matrix,
-         [](const Scenario&) { return true; }},
+        logits_kind(rope_matrix, always_block_means),
     };
     d.quantities = {"rope-frequencies", "rope-pairs", "rope-decay", "rope-score", "rope-angles", "attention-entropy"};
     d.check = [](const Scenario& s) {

@@ -46,10 +46,7 @@ MethodDescriptor describe_shaw()
     d.noun = "Shaw relative positions";
     d.reference = "Shaw, Uszkoreit, Vaswani 2018, Self-Attention with Relative Position Representations, eq. 4";
     d.fields = {
-        make_field("head_dim", FieldType::Int, &P::head_dim,
-                   {.lo = 1, .hi = 4096, .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Head dimension"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries, keys and the relative embeddings a^K.")}),
+        head_dim_field(&P::head_dim, QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries, keys and the relative embeddings a^K.")),
         make_field("max_relative_position", FieldType::Int, &P::max_relative_position,
                    {.lo = 1, .hi = 1e6, .log_scale = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Clip distance k"),
@@ -60,10 +57,7 @@ MethodDescriptor describe_shaw()
         initializer_range_field(&P::stddev),
     };
     d.kinds = {
-        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", shaw_logits,
-         // Its positional term pairs each query with a vector of i - j: exact block means need
-         // position-independent content (then the logit is a function of i - j).
-         [](const Scenario& s) { return content_is_position_independent(s.content); }},
+        logits_kind(shaw_logits, block_means_with_constant_content),
         {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), "clipped relative index j - i", shaw_indices,
          nullptr},
     };

@@ -2,7 +2,7 @@
 // Sinusoidal absolute encoding (Vaswani et al. 2017, sec. 3.5; tensor2tensor get_timing_signal_1d for
 // the split layout).
 #include "methods/absolute/absolute_kernels.h"
-#include "methods/field_binding.h"
+#include "methods/common_fields.h"
 
 namespace posatlas {
 
@@ -33,9 +33,8 @@ MethodDescriptor describe_sinusoidal()
     };
     d.kinds = {
         {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"), "encoding", absolute_matrix,
-         [](const Scenario&) { return true; }},
-        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", absolute_matrix,
-         [](const Scenario&) { return true; }},
+         always_block_means},
+        logits_kind(absolute_matrix, always_block_means),
     };
     d.quantities = {"sinusoidal"};
     d.content_dim = [](const Scenario& s) { return s.params<P>().dim; };

@@ -13,22 +13,20 @@ void t5_bias_matrix(MatrixJob& c)
 {
     const T5Params& p = c.s.params<T5Params>();
     const Eigen::MatrixXd table = t5_bias_table(p);
+    const T5Bucketer bucket(p); // validated once, not per offset
     // T5 itself does not scale q.k by 1/sqrt(d); the content term uses the same 64-dimensional head and
     // 1/sqrt(d) as the other methods so that panels compare. The Bias kind is T5's bias alone, exactly.
-    additive_bias_matrix(c, [&](std::int64_t delta) { return t5_bias(table, p, delta, 0, c.s.head); }, !p.bidirectional,
-                         64);
+    // delta = i - j: T5's relative_position is key - query = -delta (t5_bias).
+    additive_bias_matrix(c, [&](std::int64_t delta) { return table(bucket(-delta), c.s.head); }, !p.bidirectional, 64);
 }
 
 void t5_buckets(MatrixJob& c)
 {
-    const T5Params& p = c.s.params<T5Params>();
+    const T5Bucketer bucket(c.s.params<T5Params>()); // validated once, not per offset
     c.out.is_integer = true;
     c.out.is_signed = false;
-    fill_by_offset(c, c.out.values,
-                   [&](std::int64_t delta) { // delta = i - j: T5's relative_position is j - i
-                       return t5_relative_position_bucket(-delta, p.bidirectional, p.num_buckets, p.max_distance);
-                   },
-                   true);
+    // delta = i - j: T5's relative_position is j - i.
+    fill_by_offset(c, c.out.values, [&](std::int64_t delta) { return static_cast<double>(bucket(-delta)); }, true);
     c.out.used_toeplitz = true;
 }
 
@@ -72,9 +70,8 @@ MethodDescriptor describe_t5()
     };
     d.kinds = {
         {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), "bias", t5_bias_matrix,
-         [](const Scenario&) { return true; }},
-        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", t5_bias_matrix,
-         [](const Scenario&) { return true; }},
+         always_block_means},
+        logits_kind(t5_bias_matrix, always_block_means),
         {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), "bucket", t5_buckets, nullptr},
     };
     d.quantities = {"t5-buckets"};

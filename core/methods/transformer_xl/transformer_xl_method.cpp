@@ -68,8 +68,7 @@ MethodDescriptor describe_transformer_xl()
              QT_TRANSLATE_NOOP("ParamSpec", "Term (d): v·W_{k,R} R_{i-j}, a pure function of the distance.")),
     };
     d.kinds = {
-        {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", txl_logits,
-         [](const Scenario& s) { return content_is_position_independent(s.content); }},
+        logits_kind(txl_logits, block_means_with_constant_content),
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"base", QT_TRANSLATE_NOOP("Caption", "base %1")}};

@@ -2,7 +2,7 @@
 #include "xpos.h"
 
 #include "matrix_job.h"
-#include "methods/field_binding.h"
+#include "methods/common_fields.h"
 
 #include <cmath>
 #include <limits>
@@ -128,8 +128,7 @@ MethodDescriptor describe_xpos()
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Causal mask"),
                     .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Decoder: keys after the query are masked (their factor ζ^((i−j)/γ) would grow without bound).")}),
     };
-    d.kinds = {{MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", xpos_logits,
-                [](const Scenario& s) { return content_is_position_independent(s.content); }}};
+    d.kinds = {logits_kind(xpos_logits, block_means_with_constant_content)};
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().scale_base); };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"base", QT_TRANSLATE_NOOP("Caption", "θ %1")}, {"scale_base", QT_TRANSLATE_NOOP("Caption", "γ %1")}};
