@@ -2,6 +2,7 @@
 #include "registry.h"
 
 #include "field_binding.h"
+#include "input_file.h"
 #include "validation.h"
 
 #include <algorithm>
@@ -32,11 +33,11 @@ std::vector<MethodDescriptor> build_registry()
 
 constexpr double kSeedMax = 9007199254740992.0; // 2^53: every seed up to it is exact as a double
 
-std::string number_text(double v) { return format_number(v); }
-
+// A value for a ParameterError's "got": a string as typed (the command line's text), anything else
+// bounded and escaped by the message policy of input files (an object could be arbitrarily large).
 std::string json_text(const nlohmann::json& v)
 {
-    return v.is_string() ? v.get<std::string>() : v.dump();
+    return v.is_string() ? v.get<std::string>() : json_value_for_message(v);
 }
 
 } // namespace
@@ -151,17 +152,17 @@ std::string Field::option_name() const
 std::string Field::allowed() const
 {
     const auto integer_range = [&] {
-        return std::string(even ? "an even integer" : "an integer") + " in [" + number_text(lo) + ", "
-               + number_text(hi) + "]";
+        return std::string(even ? "an even integer" : "an integer") + " in [" + format_number(lo) + ", "
+               + format_number(hi) + "]";
     };
-    const auto real_range = [&] { return std::string(lo_open ? "> " : ">= ") + number_text(lo) + " and <= " + number_text(hi); };
+    const auto real_range = [&] { return std::string(lo_open ? "> " : ">= ") + format_number(lo) + " and <= " + format_number(hi); };
     switch (type) {
     case FieldType::Int: return integer_range();
     case FieldType::Real: return real_range();
     case FieldType::OptionalReal: return real_range() + ", or unset";
     case FieldType::RealList: return "a list of numbers, each " + real_range();
     case FieldType::Bool: return "true or false";
-    case FieldType::Seed: return "an integer in [0, " + number_text(kSeedMax) + "]";
+    case FieldType::Seed: return "an integer in [0, " + format_number(kSeedMax) + "]";
     case FieldType::Text: return "a string";
     case FieldType::Choice: {
         std::string out = "one of ";
