@@ -236,15 +236,7 @@ bool ParameterPanel::isRowVisible(ParamId id) const
     const auto method = param_method(id);
     if (method && *method != s.method)
         return false;
-    if (id->shown && !id->shown(s))
-        return false;
-    if (id == param("head")) {
-        const MethodDescriptor& d = descriptor(s.method);
-        return d.heads && d.heads(s) > 1;
-    }
-    if (id == param("content_seed"))
-        return s.content.kind == ContentKind::Fixed || s.content.kind == ContentKind::Random;
-    return true;
+    return !id->shown || id->shown(s);
 }
 
 void ParameterPanel::updateVisibility()

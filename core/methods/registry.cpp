@@ -288,6 +288,10 @@ std::vector<Field> build_common_fields()
     h.hi = 1023;
     h.label = QT_TRANSLATE_NOOP("ParamSpec", "Head");
     h.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Attention head shown by single-panel views of per-head methods (ALiBi, T5).");
+    h.shown = [](const Scenario& s) { // per-head methods only
+        const MethodDescriptor& d = descriptor(s.method);
+        return d.heads && d.heads(s) > 1;
+    };
     h.get = [](const Scenario& s) { return json(s.head); };
     h.set = [](Scenario& s, const json& v) { s.head = v.get<int>(); };
 
@@ -313,6 +317,9 @@ std::vector<Field> build_common_fields()
     cs.hi = kSeedMax;
     cs.label = QT_TRANSLATE_NOOP("ParamSpec", "Content seed");
     cs.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Seed of the random content vectors (same seed, same picture).");
+    cs.shown = [](const Scenario& s) { // seeded content only
+        return s.content.kind == ContentKind::Fixed || s.content.kind == ContentKind::Random;
+    };
     cs.get = [](const Scenario& s) { return json(s.content.seed); };
     cs.set = [](Scenario& s, const json& v) { s.content.seed = v.get<std::uint64_t>(); };
     return f;
