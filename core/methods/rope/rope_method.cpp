@@ -217,7 +217,7 @@ MethodDescriptor describe_rope()
                     .shown = for_types(kScaled)}),
         make_field("max_position_embeddings", FieldType::Int, &P::max_position_embeddings,
                    {.lo = 1, .hi = 1e9, .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Max positions"),
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Model context"),
                     .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
                     .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "max_position_embeddings: the model's context (trained, or extended when original_max_position_embeddings is set).")}),
         make_field("original_max_position_embeddings", FieldType::Int, &P::original_max_position_embeddings,
