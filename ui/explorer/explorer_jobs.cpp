@@ -16,10 +16,10 @@ namespace posatlas::ui {
 
 namespace {
 
-QString tr_(const char* text)
-{
-    return QCoreApplication::translate("posatlas::ui::ExplorerJobs", text);
-}
+// The free functions below translate in this context; lupdate reads ExplorerJobs::tr("...") literally.
+struct ExplorerJobs {
+    Q_DECLARE_TR_FUNCTIONS(posatlas::ui::ExplorerJobs)
+};
 
 std::vector<double> log_space(double lo, double hi, int n)
 {
@@ -46,9 +46,9 @@ ExplorerInput explorer_input(const ExplorerModel& model)
 QString regime_name(PairRegime regime)
 {
     switch (regime) {
-    case PairRegime::Kept: return tr_("kept");
-    case PairRegime::Interpolated: return tr_("interpolated");
-    case PairRegime::Blended: return tr_("blended");
+    case PairRegime::Kept: return ExplorerJobs::tr("kept");
+    case PairRegime::Interpolated: return ExplorerJobs::tr("interpolated");
+    case PairRegime::Blended: return ExplorerJobs::tr("blended");
     }
     return {};
 }
@@ -75,7 +75,7 @@ QStringList boundary_labels(const RopePairsTable& table)
     for (std::size_t i = 1; i < table.boundaries.size(); ++i) {
         const RegimeBoundary& a = table.boundaries[i - 1];
         const RegimeBoundary& b = table.boundaries[i];
-        out << tr_("%1/%2: λ %3 | %4 (%5 → %6)")
+        out << ExplorerJobs::tr("%1/%2: λ %3 | %4 (%5 → %6)")
                    .arg(a.last_pair)
                    .arg(b.first_pair)
                    .arg(format_number(a.wavelength_last), format_number(b.wavelength_first),
@@ -173,7 +173,7 @@ DynamicResult compute_explorer_dynamic(const ExplorerInput& in)
         try {
             ExplorerVariant probe = make_variant(VariantKind::Dynamic, in.model, factor, in.target);
             probe.slot = -1;
-            probe.label = tr_("Dynamic NTK (probe, factor %1)").arg(format_number(factor));
+            probe.label = ExplorerJobs::tr("Dynamic NTK (probe, factor %1)").arg(format_number(factor));
             variants.push_back(probe);
         } catch (const ParameterError&) {
         }

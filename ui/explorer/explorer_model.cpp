@@ -15,10 +15,6 @@ namespace posatlas::ui {
 
 namespace {
 
-QString tr_(const char* text)
-{
-    return QCoreApplication::translate("posatlas::ui::ExplorerModel", text);
-}
 
 bool has_factor_lists(const RopeParams& p)
 {
@@ -75,14 +71,14 @@ std::optional<VariantKind> parse_variant_kind(const QString& id)
 QString variant_kind_name(VariantKind kind)
 {
     switch (kind) {
-    case VariantKind::Unscaled: return tr_("Unscaled");
-    case VariantKind::Linear: return tr_("PI (linear)");
-    case VariantKind::Ntk: return tr_("NTK-aware");
-    case VariantKind::Dynamic: return tr_("Dynamic NTK");
-    case VariantKind::Yarn: return tr_("YaRN");
-    case VariantKind::YarnLlamaCpp: return tr_("YaRN (llama.cpp)");
-    case VariantKind::Llama3: return tr_("Llama 3");
-    case VariantKind::LongRope: return tr_("LongRoPE");
+    case VariantKind::Unscaled: return ExplorerModel::tr("Unscaled");
+    case VariantKind::Linear: return ExplorerModel::tr("PI (linear)");
+    case VariantKind::Ntk: return ExplorerModel::tr("NTK-aware");
+    case VariantKind::Dynamic: return ExplorerModel::tr("Dynamic NTK");
+    case VariantKind::Yarn: return ExplorerModel::tr("YaRN");
+    case VariantKind::YarnLlamaCpp: return ExplorerModel::tr("YaRN (llama.cpp)");
+    case VariantKind::Llama3: return ExplorerModel::tr("Llama 3");
+    case VariantKind::LongRope: return ExplorerModel::tr("LongRoPE");
     }
     return {};
 }
@@ -128,7 +124,7 @@ ExplorerVariant make_variant(VariantKind kind, const RopeParams& model, double f
         v.params.seq_len = 0;
         // llama.cpp reads the same config; "(model)" marks only the model's own (HF) scaling.
         v.label = kind == VariantKind::YarnLlamaCpp ? variant_kind_name(kind)
-                                                    : tr_("%1 (model)").arg(variant_kind_name(kind));
+                                                    : ExplorerModel::tr("%1 (model)").arg(variant_kind_name(kind));
         return v;
     }
     const std::vector<ScalingVariant> standard = standard_variants(model, std::max(1.0, factor), target);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window/gui_main.h"
 
+#include "window/language.h"
 #include "window/main_window.h"
 
 #include <QApplication>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QLocale>
 #include <QUrl>
 
 #include <cstdio>
@@ -60,6 +62,10 @@ int run_gui(int argc, char** argv)
     // Wayland compositors and X11 task bars match the window to the installed desktop entry (its icon
     // and name) through this id.
     QGuiApplication::setDesktopFileName(QString::fromLatin1(kAppId));
+    // Before the first widget: every string the window builds is translated, every number uses the
+    // decimal point.
+    installLanguage(resolveLanguage(languageChoice(), QLocale::system().uiLanguages()));
+    applyNumberPolicy();
     MainWindow window;
     window.show();
     // QApplication has removed its own options (-platform, -style, ...): what is left are files.

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window/main_window.h"
 
-
 #include "analysis/rope_compare.h"
 #include "explorer/explorer_window.h"
 #include "io/model_config.h"
@@ -15,6 +14,7 @@
 #include "views/rotation_view.h"
 #include "views/spectrum_view.h"
 #include "widgets/parameter_panel.h"
+#include "window/preferences_dialog.h"
 #include "window/session_actions.h"
 
 #include <QAction>
@@ -252,6 +252,14 @@ void MainWindow::createMenus()
     edit->addAction(redo);
     edit->addSeparator();
     m_sessions->addEditActions(edit); // Copy Figure
+    edit->addSeparator();
+    QAction* preferences = edit->addAction(tr("Pr&eferences…"), this, [this] {
+        PreferencesDialog dialog(this);
+        dialog.exec();
+    });
+    preferences->setObjectName(QStringLiteral("preferencesAction"));
+    preferences->setShortcut(QKeySequence::Preferences);
+    preferences->setMenuRole(QAction::PreferencesRole);
 
     // ---- Presets, grouped by family
     QMenu* presets = menuBar()->addMenu(tr("&Presets"));

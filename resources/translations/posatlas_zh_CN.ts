@@ -1,0 +1,2832 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Caption</name>
+    <message>
+        <source>%1 heads</source>
+        <translation>%1 个头</translation>
+    </message>
+    <message>
+        <source>slopes × %1</source>
+        <translation>斜率 × %1</translation>
+    </message>
+    <message>
+        <source>%1</source>
+        <translation>%1</translation>
+    </message>
+    <message>
+        <source>d %1</source>
+        <translation>d %1</translation>
+    </message>
+    <message>
+        <source>npos %1</source>
+        <translation>npos %1</translation>
+    </message>
+    <message>
+        <source>%1 buckets</source>
+        <translation>%1 个桶</translation>
+    </message>
+    <message>
+        <source>span %1</source>
+        <translation>跨度 %1</translation>
+    </message>
+    <message>
+        <source>trained %1</source>
+        <translation>训练长度 %1</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>因果</translation>
+    </message>
+    <message>
+        <source>θ %1</source>
+        <translation>θ %1</translation>
+    </message>
+    <message>
+        <source>× %1</source>
+        <translation>× %1</translation>
+    </message>
+    <message>
+        <source>k %1</source>
+        <translation>k %1</translation>
+    </message>
+    <message>
+        <source>base %1</source>
+        <translation>基数 %1</translation>
+    </message>
+    <message>
+        <source>max %1</source>
+        <translation>最大 %1</translation>
+    </message>
+    <message>
+        <source>bidirectional</source>
+        <translation>双向</translation>
+    </message>
+    <message>
+        <source>γ %1</source>
+        <translation>γ %1</translation>
+    </message>
+</context>
+<context>
+    <name>Colormap</name>
+    <message>
+        <source>Viridis</source>
+        <translation>Viridis</translation>
+    </message>
+    <message>
+        <source>Magma</source>
+        <translation>Magma</translation>
+    </message>
+    <message>
+        <source>Cividis (colour-blind safe)</source>
+        <translation>Cividis（色盲友好）</translation>
+    </message>
+    <message>
+        <source>Diverging (0 at the centre)</source>
+        <translation>发散型（中心为 0）</translation>
+    </message>
+</context>
+<context>
+    <name>Language</name>
+    <message>
+        <source>System language</source>
+        <translation>系统语言</translation>
+    </message>
+</context>
+<context>
+    <name>MatrixKind</name>
+    <message>
+        <source>bias</source>
+        <translation>偏置</translation>
+    </message>
+    <message>
+        <source>logits</source>
+        <translation>注意力得分 (logits)</translation>
+    </message>
+    <message>
+        <source>contextual positions</source>
+        <translation>上下文位置</translation>
+    </message>
+    <message>
+        <source>gates</source>
+        <translation>门控</translation>
+    </message>
+    <message>
+        <source>buckets</source>
+        <translation>桶</translation>
+    </message>
+    <message>
+        <source>encoding</source>
+        <translation>编码</translation>
+    </message>
+</context>
+<context>
+    <name>Method</name>
+    <message>
+        <source>ALiBi (Press et al. 2022)</source>
+        <translation>ALiBi (Press et al. 2022)</translation>
+    </message>
+    <message>
+        <source>ALiBi</source>
+        <translation>ALiBi</translation>
+    </message>
+    <message>
+        <source>CoPE (Golovneva et al. 2024)</source>
+        <translation>CoPE (Golovneva et al. 2024)</translation>
+    </message>
+    <message>
+        <source>CoPE</source>
+        <translation>CoPE</translation>
+    </message>
+    <message>
+        <source>DeBERTa disentangled attention</source>
+        <translation>DeBERTa 解耦注意力</translation>
+    </message>
+    <message>
+        <source>DeBERTa</source>
+        <translation>DeBERTa</translation>
+    </message>
+    <message>
+        <source>Learned absolute (BERT, GPT-2)</source>
+        <translation>可学习绝对位置编码（BERT、GPT-2）</translation>
+    </message>
+    <message>
+        <source>Learned</source>
+        <translation>可学习</translation>
+    </message>
+    <message>
+        <source>NoPE (no positional encoding)</source>
+        <translation>NoPE（无位置编码）</translation>
+    </message>
+    <message>
+        <source>NoPE</source>
+        <translation>NoPE</translation>
+    </message>
+    <message>
+        <source>RoPE (Su et al. 2021)</source>
+        <translation>RoPE (Su et al. 2021)</translation>
+    </message>
+    <message>
+        <source>RoPE</source>
+        <translation>RoPE</translation>
+    </message>
+    <message>
+        <source>Relative (Shaw et al. 2018)</source>
+        <translation>相对位置编码 (Shaw et al. 2018)</translation>
+    </message>
+    <message>
+        <source>Shaw</source>
+        <translation>Shaw</translation>
+    </message>
+    <message>
+        <source>Sinusoidal (Vaswani et al. 2017)</source>
+        <translation>正弦位置编码 (Vaswani et al. 2017)</translation>
+    </message>
+    <message>
+        <source>Sinusoidal</source>
+        <translation>正弦</translation>
+    </message>
+    <message>
+        <source>T5 relative buckets</source>
+        <translation>T5 相对位置桶</translation>
+    </message>
+    <message>
+        <source>T5</source>
+        <translation>T5</translation>
+    </message>
+    <message>
+        <source>Transformer-XL / XLNet</source>
+        <translation>Transformer-XL / XLNet</translation>
+    </message>
+    <message>
+        <source>Transformer-XL</source>
+        <translation>Transformer-XL</translation>
+    </message>
+    <message>
+        <source>xPos (Sun et al. 2022)</source>
+        <translation>xPos (Sun et al. 2022)</translation>
+    </message>
+    <message>
+        <source>xPos</source>
+        <translation>xPos</translation>
+    </message>
+</context>
+<context>
+    <name>ParamSpec</name>
+    <message>
+        <source>Heads</source>
+        <translation>注意力头数</translation>
+    </message>
+    <message>
+        <source>Number of heads: slopes form the geometric sequence 2^(-8h/n).</source>
+        <translation>注意力头的数量：各头斜率构成等比数列 2^(-8h/n)。</translation>
+    </message>
+    <message>
+        <source>Slope scale</source>
+        <translation>斜率缩放</translation>
+    </message>
+    <message>
+        <source>Multiplies every slope (1 = the paper). Larger slopes make attention more local.</source>
+        <translation>所有斜率乘以该值（1 = 论文设置）。斜率越大，注意力越局部。</translation>
+    </message>
+    <message>
+        <source>Bias</source>
+        <translation>偏置</translation>
+    </message>
+    <message>
+        <source>Causal: -m(i - j) for keys before the query. Symmetric: -m|i - j| for encoders.</source>
+        <translation>因果：对查询之前的键施加 -m(i - j)。对称：编码器使用 -m|i - j|。</translation>
+    </message>
+    <message>
+        <source>Causal</source>
+        <translation>因果</translation>
+    </message>
+    <message>
+        <source>Symmetric</source>
+        <translation>对称</translation>
+    </message>
+    <message>
+        <source>Length scaling</source>
+        <translation>长度缩放</translation>
+    </message>
+    <message>
+        <source>How slopes change to reach a longer context: interpolate (m·L_train/L_target) or NTK-ALiBi.</source>
+        <translation>为达到更长上下文而调整斜率的方式：内插 (m·L_train/L_target) 或 NTK-ALiBi。</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Interpolate</source>
+        <translation>内插</translation>
+    </message>
+    <message>
+        <source>NTK-ALiBi</source>
+        <translation>NTK-ALiBi</translation>
+    </message>
+    <message>
+        <source>Trained length</source>
+        <translation>训练长度</translation>
+    </message>
+    <message>
+        <source>positions</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Context the slopes were trained for (used by the scaling modes).</source>
+        <translation>斜率训练时所用的上下文长度（供缩放模式使用）。</translation>
+    </message>
+    <message>
+        <source>Target length</source>
+        <translation>目标长度</translation>
+    </message>
+    <message>
+        <source>Context to reach (used by the scaling modes, &gt;= trained length).</source>
+        <translation>要达到的上下文长度（供缩放模式使用，&gt;= 训练长度）。</translation>
+    </message>
+    <message>
+        <source>Initializer σ</source>
+        <translation>初始化 σ</translation>
+    </message>
+    <message>
+        <source>Standard deviation of the seeded stand-in table (initializer_range, 0.02 in BERT and GPT-2).</source>
+        <translation>由随机种子生成的替代表的标准差（initializer_range，BERT 和 GPT-2 中为 0.02）。</translation>
+    </message>
+    <message>
+        <source>Head dimension</source>
+        <translation>头维度</translation>
+    </message>
+    <message>
+        <source>Dimension of queries, keys and position embeddings.</source>
+        <translation>查询、键和位置嵌入的维度。</translation>
+    </message>
+    <message>
+        <source>Max positions</source>
+        <translation>最大位置数</translation>
+    </message>
+    <message>
+        <source>npos_max: number of position embeddings; contextual positions beyond it are clamped.</source>
+        <translation>npos_max：位置嵌入的数量；超出该值的上下文位置会被截断到上限。</translation>
+    </message>
+    <message>
+        <source>Gate scale</source>
+        <translation>门控缩放</translation>
+    </message>
+    <message>
+        <source>Multiplies q·k inside the gate sigmoid (1 = the paper): larger values make gates closer to 0/1, so positions count tokens more sharply.</source>
+        <translation>门控 sigmoid 内部 q·k 的乘数（1 = 论文设置）：值越大，门控越接近 0/1，位置对 token 的计数越分明。</translation>
+    </message>
+    <message>
+        <source>Embedding seed</source>
+        <translation>嵌入随机种子</translation>
+    </message>
+    <message>
+        <source>Seed of the position embeddings.</source>
+        <translation>位置嵌入的随机种子。</translation>
+    </message>
+    <message>
+        <source>Dimension of content and relative position projections.</source>
+        <translation>内容投影和相对位置投影的维度。</translation>
+    </message>
+    <message>
+        <source>Position buckets</source>
+        <translation>位置桶</translation>
+    </message>
+    <message>
+        <source>position_buckets: log buckets beyond ±buckets/2 (0 or -1: plain clipped relative positions).</source>
+        <translation>position_buckets：超出 ±buckets/2 的部分使用对数桶（0 或 -1：直接截断的相对位置）。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Max relative positions</source>
+        <translation>最大相对位置</translation>
+    </message>
+    <message>
+        <source>max_relative_positions: the span the log buckets reach.</source>
+        <translation>max_relative_positions：对数桶所覆盖的跨度。</translation>
+    </message>
+    <message>
+        <source>Content → position (c2p)</source>
+        <translation>内容 → 位置 (c2p)</translation>
+    </message>
+    <message>
+        <source>Include the content-to-position term of pos_att_type.</source>
+        <translation>包含 pos_att_type 中的内容到位置项。</translation>
+    </message>
+    <message>
+        <source>Position → content (p2c)</source>
+        <translation>位置 → 内容 (p2c)</translation>
+    </message>
+    <message>
+        <source>Include the position-to-content term of pos_att_type.</source>
+        <translation>包含 pos_att_type 中的位置到内容项。</translation>
+    </message>
+    <message>
+        <source>Projection seed</source>
+        <translation>投影随机种子</translation>
+    </message>
+    <message>
+        <source>Seed of the stand-in relative embeddings and projections.</source>
+        <translation>替代用的相对位置嵌入和投影矩阵的随机种子。</translation>
+    </message>
+    <message>
+        <source>Hidden size</source>
+        <translation>隐藏层大小</translation>
+    </message>
+    <message>
+        <source>Width of the learned position table.</source>
+        <translation>可学习位置表的宽度。</translation>
+    </message>
+    <message>
+        <source>Rows of the learned table (max_position_embeddings): positions beyond it have no embedding.</source>
+        <translation>可学习位置表的行数 (max_position_embeddings)：超出该值的位置没有嵌入。</translation>
+    </message>
+    <message>
+        <source>Table seed</source>
+        <translation>位置表随机种子</translation>
+    </message>
+    <message>
+        <source>Seed of the N(0, σ) stand-in for a trained table.</source>
+        <translation>N(0, σ) 替代表（代替训练得到的表）的随机种子。</translation>
+    </message>
+    <message>
+        <source>Table file</source>
+        <translation>位置表文件</translation>
+    </message>
+    <message>
+        <source>A trained position table (.csv or .npy, one row per position); overrides the seed.</source>
+        <translation>训练得到的位置表（.csv 或 .npy，每行对应一个位置）；设置后将覆盖随机种子。</translation>
+    </message>
+    <message>
+        <source>Dimension of queries and keys: the logit is q_i·k_j/√d, nothing else.</source>
+        <translation>查询和键的维度：注意力得分 (logit) 就是 q_i·k_j/√d，别无其他。</translation>
+    </message>
+    <message>
+        <source>Causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>Decoder: keys after the query are masked, the only order a NoPE model sees. Without it the logits are permutation invariant.</source>
+        <translation>解码器：查询之后的键被掩码，这是 NoPE 模型能感知到的唯一顺序信息。若不使用掩码，注意力得分对置换不变。</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Number of positions N shown. Large N is downsampled to the view's pixels, never computed in full.</source>
+        <translation>显示的位置数 N。N 较大时按视图像素降采样显示，不会完整计算。</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>Attention head shown by single-panel views of per-head methods (ALiBi, T5).</source>
+        <translation>对按头区分的方法（ALiBi、T5），单面板视图所显示的注意力头。</translation>
+    </message>
+    <message>
+        <source>Ones (pure position)</source>
+        <translation>全 1（纯位置）</translation>
+    </message>
+    <message>
+        <source>Zero (position terms only)</source>
+        <translation>全 0（仅位置项）</translation>
+    </message>
+    <message>
+        <source>Fixed random vector</source>
+        <translation>固定随机向量</translation>
+    </message>
+    <message>
+        <source>Random per position</source>
+        <translation>每个位置随机</translation>
+    </message>
+    <message>
+        <source>Content vectors</source>
+        <translation>内容向量</translation>
+    </message>
+    <message>
+        <source>The query/key vectors positions are mixed with: ones show the pure positional pattern; zero keeps only position-position terms (p_i · p_j); random vectors show a real-looking sequence.</source>
+        <translation>与位置混合的查询/键向量：全 1 显示纯位置模式；全 0 只保留位置–位置项 (p_i · p_j)；随机向量呈现接近真实序列的效果。</translation>
+    </message>
+    <message>
+        <source>Content seed</source>
+        <translation>内容随机种子</translation>
+    </message>
+    <message>
+        <source>Seed of the random content vectors (same seed, same picture).</source>
+        <translation>随机内容向量的随机种子（种子相同，图像相同）。</translation>
+    </message>
+    <message>
+        <source>head_dim: rotary pairs = rotary_dim / 2, one frequency each (even).</source>
+        <translation>head_dim：旋转维度对数 = rotary_dim / 2，每对一个频率（须为偶数）。</translation>
+    </message>
+    <message>
+        <source>Base θ (rope_theta)</source>
+        <translation>基数 θ (rope_theta)</translation>
+    </message>
+    <message>
+        <source>rope_theta: pair i turns by θ_i = base^(-2i/d) per position. Larger bases make the slowest pairs slower (longer contexts).</source>
+        <translation>rope_theta：维度对 i 每经过一个位置旋转 θ_i = base^(-2i/d)。基数越大，最慢的维度对转得越慢（适应更长的上下文）。</translation>
+    </message>
+    <message>
+        <source>Partial rotary factor</source>
+        <translation>部分旋转比例</translation>
+    </message>
+    <message>
+        <source>Fraction of head_dim that is rotated (GPT-NeoX 0.25, Phi-2 0.4); the rest passes through.</source>
+        <translation>head_dim 中参与旋转的比例（GPT-NeoX 为 0.25，Phi-2 为 0.4）；其余维度直接透传。</translation>
+    </message>
+    <message>
+        <source>Pairing</source>
+        <translation>配对方式</translation>
+    </message>
+    <message>
+        <source>Which dimensions rotate together: (2i, 2i+1) as in RoFormer/Meta Llama, or (i, i + d/2) as in GPT-NeoX/Hugging Face.</source>
+        <translation>哪些维度一起旋转：(2i, 2i+1)，如 RoFormer/Meta Llama；或 (i, i + d/2)，如 GPT-NeoX/Hugging Face。</translation>
+    </message>
+    <message>
+        <source>Interleaved (2i, 2i+1)</source>
+        <translation>交错 (2i, 2i+1)</translation>
+    </message>
+    <message>
+        <source>Half (i, i + d/2)</source>
+        <translation>分半 (i, i + d/2)</translation>
+    </message>
+    <message>
+        <source>Scaling (rope_type)</source>
+        <translation>缩放 (rope_type)</translation>
+    </message>
+    <message>
+        <source>rope_scaling.rope_type: how the frequencies are changed to reach a longer context.</source>
+        <translation>rope_scaling.rope_type：为达到更长上下文而修改频率的方式。</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>default</translation>
+    </message>
+    <message>
+        <source>linear (PI)</source>
+        <translation>linear (PI)</translation>
+    </message>
+    <message>
+        <source>ntk</source>
+        <translation>ntk</translation>
+    </message>
+    <message>
+        <source>dynamic NTK</source>
+        <translation>dynamic NTK</translation>
+    </message>
+    <message>
+        <source>yarn</source>
+        <translation>yarn</translation>
+    </message>
+    <message>
+        <source>llama3</source>
+        <translation>llama3</translation>
+    </message>
+    <message>
+        <source>longrope</source>
+        <translation>longrope</translation>
+    </message>
+    <message>
+        <source>Scaling factor s</source>
+        <translation>缩放因子 s</translation>
+    </message>
+    <message>
+        <source>rope_scaling.factor: target context / trained context.</source>
+        <translation>rope_scaling.factor：目标上下文 / 训练上下文。</translation>
+    </message>
+    <message>
+        <source>Model context</source>
+        <translation>模型上下文</translation>
+    </message>
+    <message>
+        <source>max_position_embeddings: the model's context (trained, or extended when original_max_position_embeddings is set).</source>
+        <translation>max_position_embeddings：模型的上下文长度（训练长度；若设置了 original_max_position_embeddings，则为扩展后的长度）。</translation>
+    </message>
+    <message>
+        <source>Original context</source>
+        <translation>原始上下文</translation>
+    </message>
+    <message>
+        <source>original_max_position_embeddings: the trained context before scaling (0: same as max positions).</source>
+        <translation>original_max_position_embeddings：缩放前的训练上下文长度（0：与最大位置数相同）。</translation>
+    </message>
+    <message>
+        <source>same as max</source>
+        <translation>与最大值相同</translation>
+    </message>
+    <message>
+        <source>Current length</source>
+        <translation>当前长度</translation>
+    </message>
+    <message>
+        <source>The sequence length seen at inference: dynamic NTK and LongRoPE change the frequencies once it exceeds the trained context (0: none).</source>
+        <translation>推理时看到的序列长度：一旦超过训练上下文，dynamic NTK 和 LongRoPE 就会改变频率（0：无）。</translation>
+    </message>
+    <message>
+        <source>β fast</source>
+        <translation>β fast</translation>
+    </message>
+    <message>
+        <source>rotations</source>
+        <translation>圈</translation>
+    </message>
+    <message>
+        <source>YaRN: pairs that complete more than β_fast rotations over the trained context are left unscaled (extrapolated).</source>
+        <translation>YaRN：在训练上下文内旋转超过 β_fast 圈的维度对不做缩放（外推）。</translation>
+    </message>
+    <message>
+        <source>β slow</source>
+        <translation>β slow</translation>
+    </message>
+    <message>
+        <source>YaRN: pairs that complete fewer than β_slow rotations are fully interpolated (divided by the factor).</source>
+        <translation>YaRN：旋转少于 β_slow 圈的维度对完全内插（除以缩放因子）。</translation>
+    </message>
+    <message>
+        <source>mscale</source>
+        <translation>mscale</translation>
+    </message>
+    <message>
+        <source>YaRN (DeepSeek): numerator coefficient of the attention temperature 0.1·mscale·ln(s) + 1 (unset: the default formula).</source>
+        <translation>YaRN (DeepSeek)：注意力温度 0.1·mscale·ln(s) + 1 中分子的系数（未设置：使用默认公式）。</translation>
+    </message>
+    <message>
+        <source>unset</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>mscale_all_dim</source>
+        <translation>mscale_all_dim</translation>
+    </message>
+    <message>
+        <source>YaRN (DeepSeek): denominator coefficient of the attention temperature (unset: not used).</source>
+        <translation>YaRN (DeepSeek)：注意力温度中分母的系数（未设置：不使用）。</translation>
+    </message>
+    <message>
+        <source>Attention factor</source>
+        <translation>注意力因子</translation>
+    </message>
+    <message>
+        <source>Explicit multiplier of cos/sin (logits scale by its square). Unset: derived from the factor.</source>
+        <translation>cos/sin 的显式乘数（注意力得分按其平方缩放）。未设置：由缩放因子推导。</translation>
+    </message>
+    <message>
+        <source>Truncate correction range</source>
+        <translation>截断校正范围</translation>
+    </message>
+    <message>
+        <source>YaRN: round the correction range to whole pairs (gpt-oss sets false).</source>
+        <translation>YaRN：将校正范围取整到整数个维度对（gpt-oss 设为 false）。</translation>
+    </message>
+    <message>
+        <source>Low-frequency factor</source>
+        <translation>低频因子</translation>
+    </message>
+    <message>
+        <source>Llama 3: wavelengths longer than original context / low_freq_factor are divided by the factor.</source>
+        <translation>Llama 3：波长大于 原始上下文 / low_freq_factor 的维度对除以缩放因子。</translation>
+    </message>
+    <message>
+        <source>High-frequency factor</source>
+        <translation>高频因子</translation>
+    </message>
+    <message>
+        <source>Llama 3: wavelengths shorter than original context / high_freq_factor are kept; between the two they are blended.</source>
+        <translation>Llama 3：波长小于 原始上下文 / high_freq_factor 的维度对保持不变；介于两者之间的进行混合。</translation>
+    </message>
+    <message>
+        <source>Short factors</source>
+        <translation>短因子</translation>
+    </message>
+    <message>
+        <source>LongRoPE: one divisor per rotary pair within the original context.</source>
+        <translation>LongRoPE：原始上下文以内，每个旋转维度对一个除数。</translation>
+    </message>
+    <message>
+        <source>Long factors</source>
+        <translation>长因子</translation>
+    </message>
+    <message>
+        <source>LongRoPE: one divisor per rotary pair beyond the original context.</source>
+        <translation>LongRoPE：超出原始上下文时，每个旋转维度对一个除数。</translation>
+    </message>
+    <message>
+        <source>Dimension of queries, keys and the relative embeddings a^K.</source>
+        <translation>查询、键以及相对位置嵌入 a^K 的维度。</translation>
+    </message>
+    <message>
+        <source>Clip distance k</source>
+        <translation>截断距离 k</translation>
+    </message>
+    <message>
+        <source>Relative distances are clipped to [-k, k]: beyond k every distance looks the same.</source>
+        <translation>相对距离被截断到 [-k, k]：超过 k 后所有距离看起来都一样。</translation>
+    </message>
+    <message>
+        <source>Seed of the relative embedding tables.</source>
+        <translation>相对位置嵌入表的随机种子。</translation>
+    </message>
+    <message>
+        <source>Model dimension d</source>
+        <translation>模型维度 d</translation>
+    </message>
+    <message>
+        <source>d_model: the number of sin/cos channels (even).</source>
+        <translation>d_model：sin/cos 通道的数量（须为偶数）。</translation>
+    </message>
+    <message>
+        <source>Base</source>
+        <translation>基数</translation>
+    </message>
+    <message>
+        <source>The 10000 of Vaswani et al.: wavelengths grow geometrically from 2π to 2π·base across the channels.</source>
+        <translation>即 Vaswani et al. 中的 10000：各通道的波长从 2π 到 2π·base 呈几何增长。</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>布局</translation>
+    </message>
+    <message>
+        <source>Interleaved sin/cos (the paper) or [sin | cos] halves (tensor2tensor).</source>
+        <translation>sin/cos 交错排列（论文）或 [sin | cos] 分为两半（tensor2tensor）。</translation>
+    </message>
+    <message>
+        <source>Interleaved sin/cos</source>
+        <translation>sin/cos 交错</translation>
+    </message>
+    <message>
+        <source>Split halves</source>
+        <translation>分为两半</translation>
+    </message>
+    <message>
+        <source>Buckets</source>
+        <translation>桶数</translation>
+    </message>
+    <message>
+        <source>relative_attention_num_buckets: half exact small distances, half log-spaced up to the max distance (even when bidirectional).</source>
+        <translation>relative_attention_num_buckets：一半用于精确表示的小距离，一半按对数间隔分布直至最大距离（双向时也是如此）。</translation>
+    </message>
+    <message>
+        <source>Max distance</source>
+        <translation>最大距离</translation>
+    </message>
+    <message>
+        <source>relative_attention_max_distance: every distance beyond it shares the last bucket.</source>
+        <translation>relative_attention_max_distance：超过该值的所有距离共用最后一个桶。</translation>
+    </message>
+    <message>
+        <source>Bidirectional (encoder)</source>
+        <translation>双向（编码器）</translation>
+    </message>
+    <message>
+        <source>Encoder: separate buckets for keys before and after the query. Decoder: causal, one side.</source>
+        <translation>编码器：查询之前和之后的键使用各自的桶。解码器：因果，仅单侧。</translation>
+    </message>
+    <message>
+        <source>Heads of the per-head bias table (one learned scalar per bucket and head).</source>
+        <translation>按头偏置表的注意力头数（每个桶、每个头一个可学习标量）。</translation>
+    </message>
+    <message>
+        <source>Bias seed</source>
+        <translation>偏置随机种子</translation>
+    </message>
+    <message>
+        <source>Seed of the stand-in bias table.</source>
+        <translation>替代偏置表的随机种子。</translation>
+    </message>
+    <message>
+        <source>Dimension of the sinusoid R_{i-j} (even).</source>
+        <translation>正弦项 R_{i-j} 的维度（须为偶数）。</translation>
+    </message>
+    <message>
+        <source>Base of the relative sinusoid R_{i-j}.</source>
+        <translation>相对正弦项 R_{i-j} 的基数。</translation>
+    </message>
+    <message>
+        <source>Seed of W_{k,R} and the biases u, v.</source>
+        <translation>W_{k,R} 以及偏置 u、v 的随机种子。</translation>
+    </message>
+    <message>
+        <source>(a) content × content</source>
+        <translation>(a) 内容 × 内容</translation>
+    </message>
+    <message>
+        <source>Term (a) of Dai et al. eq. 3: q_i·W_{k,E} x_j.</source>
+        <translation>Dai et al. 式 3 中的 (a) 项：q_i·W_{k,E} x_j。</translation>
+    </message>
+    <message>
+        <source>(b) content × position</source>
+        <translation>(b) 内容 × 位置</translation>
+    </message>
+    <message>
+        <source>Term (b): q_i·W_{k,R} R_{i-j}, the content-dependent positional bias.</source>
+        <translation>(b) 项：q_i·W_{k,R} R_{i-j}，依赖内容的位置偏置。</translation>
+    </message>
+    <message>
+        <source>(c) global content bias</source>
+        <translation>(c) 全局内容偏置</translation>
+    </message>
+    <message>
+        <source>Term (c): u·W_{k,E} x_j.</source>
+        <translation>(c) 项：u·W_{k,E} x_j。</translation>
+    </message>
+    <message>
+        <source>(d) global position bias</source>
+        <translation>(d) 全局位置偏置</translation>
+    </message>
+    <message>
+        <source>Term (d): v·W_{k,R} R_{i-j}, a pure function of the distance.</source>
+        <translation>(d) 项：v·W_{k,R} R_{i-j}，仅为距离的函数。</translation>
+    </message>
+    <message>
+        <source>head_dim: pairs (2p, 2p+1) rotate by θ_p and decay by ζ_p (even).</source>
+        <translation>head_dim：维度对 (2p, 2p+1) 按 θ_p 旋转、按 ζ_p 衰减（须为偶数）。</translation>
+    </message>
+    <message>
+        <source>Base θ</source>
+        <translation>基数 θ</translation>
+    </message>
+    <message>
+        <source>Rotation base: pair p turns by θ_p = base^(-2p/d) per position (10000 in the reference).</source>
+        <translation>旋转基数：维度对 p 每经过一个位置旋转 θ_p = base^(-2p/d)（参考实现中为 10000）。</translation>
+    </message>
+    <message>
+        <source>Scale base γ</source>
+        <translation>缩放基数 γ</translation>
+    </message>
+    <message>
+        <source>scale_base γ: pair p's logit is multiplied by ζ_p^((i−j)/γ), ζ_p = (2p + 0.4d)/(1.4d). Smaller γ: faster decay (512 in the reference).</source>
+        <translation>scale_base γ：维度对 p 的注意力得分乘以 ζ_p^((i−j)/γ)，ζ_p = (2p + 0.4d)/(1.4d)。γ 越小，衰减越快（参考实现中为 512）。</translation>
+    </message>
+    <message>
+        <source>Decoder: keys after the query are masked (their factor ζ^((i−j)/γ) would grow without bound).</source>
+        <translation>解码器：查询之后的键被掩码（它们的因子 ζ^((i−j)/γ) 会无限增长）。</translation>
+    </message>
+</context>
+<context>
+    <name>ParameterPanel</name>
+    <message>
+        <source>Unit: %1</source>
+        <translation>单位：%1</translation>
+    </message>
+    <message>
+        <source>Key: %1</source>
+        <translation>键名：%1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui</name>
+    <message>
+        <source>pair index i</source>
+        <translation>维度对索引 i</translation>
+    </message>
+    <message>
+        <source>θ′ᵢ / θᵢ (scaled / original frequency)</source>
+        <translation>θ′ᵢ / θᵢ（缩放后 / 原始频率）</translation>
+    </message>
+    <message>
+        <source>Sinusoidal encoding PE[p, i] of the base Transformer (d_model 512, base 10000), Vaswani et al. 2017, interleaved sin/cos</source>
+        <translation>基础版 Transformer 的正弦编码 PE[p, i]（d_model 512，base 10000），Vaswani et al. 2017，sin/cos 交错</translation>
+    </message>
+    <message>
+        <source>PE[i] · PE[j] / √d of the base Transformer: it depends on i − j only and decays away from the diagonal (zero content, position terms only)</source>
+        <translation>基础版 Transformer 的 PE[i] · PE[j] / √d：仅取决于 i − j，并随远离对角线而衰减（内容为零，仅位置项）</translation>
+    </message>
+    <message>
+        <source>BERT-base learned absolute table (seeded N(0, 0.02) stand-in for the trained one): positions from 512 on have no embedding (hatched), never zero</source>
+        <translation>BERT-base 可学习绝对位置表（用随机种子生成的 N(0, 0.02) 替代训练所得的表）：从 512 开始的位置没有嵌入（斜线阴影），而不是零</translation>
+    </message>
+    <message>
+        <source>Shaw et al. 2018: relative index clip(j − i, −16, 16)</source>
+        <translation>Shaw et al. 2018：相对索引 clip(j − i, −16, 16)</translation>
+    </message>
+    <message>
+        <source>Transformer-XL relative attention, terms (a)+(b)+(c)+(d), seeded random content</source>
+        <translation>Transformer-XL 相对注意力，(a)+(b)+(c)+(d) 项，随机种子生成的内容</translation>
+    </message>
+    <message>
+        <source>T5-base relative attention bias per head (seeded table, 32 buckets, max distance 128)</source>
+        <translation>T5-base 每个头的相对注意力偏置（随机种子生成的表，32 个桶，最大距离 128）</translation>
+    </message>
+    <message>
+        <source>T5 bucket of relative position (key − query), 32 buckets, max distance 128, as in Hugging Face T5Attention._relative_position_bucket</source>
+        <translation>相对位置（键 − 查询）的 T5 桶，32 个桶，最大距离 128，与 Hugging Face T5Attention._relative_position_bucket 一致</translation>
+    </message>
+    <message>
+        <source>DeBERTa-v3 log-bucketed relative positions (256 buckets, span 512)</source>
+        <translation>DeBERTa-v3 对数分桶的相对位置（256 个桶，跨度 512）</translation>
+    </message>
+    <message>
+        <source>DeBERTa-v3 disentangled attention logits (c2c + c2p + p2c) for one fixed content vector: the position terms vary with the log bucket of i − j</source>
+        <translation>单个固定内容向量下的 DeBERTa-v3 解耦注意力得分 (c2c + c2p + p2c)：位置项随 i − j 的对数桶变化</translation>
+    </message>
+    <message>
+        <source>RoPE logits of Llama-2-7B (θ 10000, d 128) for all-ones content: the positional pattern, Toeplitz in i − j</source>
+        <translation>全 1 内容下 Llama-2-7B（θ 10000，d 128）的 RoPE 注意力得分：即位置模式，关于 i − j 呈 Toeplitz 结构</translation>
+    </message>
+    <message>
+        <source>RoFormer long-term decay (Su et al., sec. 3.4.3): (1/(d/2)) Σ|Sⱼ| against relative distance, d 128, θ 10000</source>
+        <translation>RoFormer 远程衰减（Su et al.，第 3.4.3 节）：(1/(d/2)) Σ|Sⱼ| 随相对距离的变化，d 128，θ 10000</translation>
+    </message>
+    <message>
+        <source>The same bound and mean cos(rθᵢ) out to r = 10⁶ on a log axis</source>
+        <translation>同一上界与 cos(rθᵢ) 的均值，延伸到 r = 10⁶，对数坐标轴</translation>
+    </message>
+    <message>
+        <source>RoPE rotation of q at m = 12 and k at n = 4 for four pairs, and every pair's hand</source>
+        <translation>q 在 m = 12、k 在 n = 4 处四个维度对的 RoPE 旋转，以及每个维度对的指针</translation>
+    </message>
+    <message>
+        <source>ALiBi bias −m(i − j) for 8 heads, slopes 1/2 … 1/256 (Press et al. 2022)</source>
+        <translation>8 个头的 ALiBi 偏置 −m(i − j)，斜率 1/2 … 1/256 (Press et al. 2022)</translation>
+    </message>
+    <message>
+        <source>ALiBi's exp(−m r) per head: the attention weight factor at distance r</source>
+        <translation>每个头的 ALiBi exp(−m r)：距离为 r 处的注意力权重因子</translation>
+    </message>
+    <message>
+        <source>CoPE contextual positions p_ij = Σ_{t=j..i} σ(qᵢ·k_t), seeded random content (Golovneva et al. 2024)</source>
+        <translation>CoPE 上下文位置 p_ij = Σ_{t=j..i} σ(qᵢ·k_t)，随机种子生成的内容 (Golovneva et al. 2024)</translation>
+    </message>
+    <message>
+        <source>YaRN on Yarn-Llama-2-7b-64k (factor 16, original 4096, β 32/1): wavelengths against the original context and the ramp per pair</source>
+        <translation>Yarn-Llama-2-7b-64k 上的 YaRN（factor 16，原始长度 4096，β 32/1）：各维度对波长与原始上下文的对比，以及每个维度对的斜坡函数</translation>
+    </message>
+    <message>
+        <source>Llama 3.1 8B: high-frequency pairs kept, low-frequency pairs divided by 8, a smooth band between (low 1, high 4, original 8192)</source>
+        <translation>Llama 3.1 8B：高频维度对保持不变，低频维度对除以 8，两者之间平滑过渡（low 1，high 4，原始长度 8192）</translation>
+    </message>
+    <message>
+        <source>Phi-3-mini-128k LongRoPE: per-pair long factors and the attention factor</source>
+        <translation>Phi-3-mini-128k LongRoPE：每个维度对的长因子及注意力因子</translation>
+    </message>
+    <message>
+        <source>PI, NTK-aware and YaRN on Llama-2-7B, factor 4 (Chen et al. 2023; bloc97 2023; Peng et al. 2023): θ′/θ per pair</source>
+        <translation>Llama-2-7B 上的 PI、NTK-aware 和 YaRN，factor 4 (Chen et al. 2023; bloc97 2023; Peng et al. 2023)：每个维度对的 θ′/θ</translation>
+    </message>
+    <message>
+        <source>PI (linear, ×4)</source>
+        <translation>PI（线性，×4）</translation>
+    </message>
+    <message>
+        <source>NTK-aware (×4)</source>
+        <translation>NTK-aware (×4)</translation>
+    </message>
+    <message>
+        <source>YaRN (×4)</source>
+        <translation>YaRN (×4)</translation>
+    </message>
+    <message>
+        <source>θ for length %1 (the target length)</source>
+        <translation>长度 %1（目标长度）下的 θ</translation>
+    </message>
+    <message>
+        <source>θ for length %1</source>
+        <translation>长度 %1 下的 θ</translation>
+    </message>
+    <message>
+        <source>%1 × %2 is the identity here: θ′ = θ</source>
+        <translation>此处 %1 × %2 为恒等变换：θ′ = θ</translation>
+    </message>
+    <message>
+        <source> · logit</source>
+        <translation> · 注意力得分</translation>
+    </message>
+    <message>
+        <source> · table %1</source>
+        <translation> · 位置表 %1</translation>
+    </message>
+    <message>
+        <source> · N %1</source>
+        <translation> · N %1</translation>
+    </message>
+    <message>
+        <source>h%1</source>
+        <translation>h%1</translation>
+    </message>
+    <message>
+        <source>m%1=%2</source>
+        <translation>m%1=%2</translation>
+    </message>
+    <message>
+        <source> · %1 of %2 heads</source>
+        <translation> · %2 个头中的 %1 个</translation>
+    </message>
+    <message>
+        <source>relative distance r (positions)</source>
+        <translation>相对距离 r（位置）</translation>
+    </message>
+    <message>
+        <source>RoPE long-term decay · </source>
+        <translation>RoPE 远程衰减 · </translation>
+    </message>
+    <message>
+        <source>relative size</source>
+        <translation>相对大小</translation>
+    </message>
+    <message>
+        <source>RoFormer bound ÷ bound(0)</source>
+        <translation>RoFormer 上界 ÷ bound(0)</translation>
+    </message>
+    <message>
+        <source>mean cos(r θ_i)</source>
+        <translation>cos(r θ_i) 均值</translation>
+    </message>
+    <message>
+        <source>RoFormer bound ÷ bound(0), unscaled θ</source>
+        <translation>RoFormer 上界 ÷ bound(0)，未缩放的 θ</translation>
+    </message>
+    <message>
+        <source>trained %1</source>
+        <translation>训练长度 %1</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>目标长度 %1</translation>
+    </message>
+    <message>
+        <source>bound(0) = %1 · attention factor %2</source>
+        <translation>bound(0) = %1 · 注意力因子 %2</translation>
+    </message>
+    <message>
+        <source> · </source>
+        <translation> · </translation>
+    </message>
+    <message>
+        <source>ALiBi attention decay exp(−m r) per head · </source>
+        <translation>每个头的 ALiBi 注意力衰减 exp(−m r) · </translation>
+    </message>
+    <message>
+        <source>weight factor exp(−m r)</source>
+        <translation>权重因子 exp(−m r)</translation>
+    </message>
+    <message>
+        <source>T5 relative-position buckets · </source>
+        <translation>T5 相对位置桶 · </translation>
+    </message>
+    <message>
+        <source>bucket index</source>
+        <translation>桶索引</translation>
+    </message>
+    <message>
+        <source>key after query (j − i = +r)</source>
+        <translation>键在查询之后 (j − i = +r)</translation>
+    </message>
+    <message>
+        <source>key before query (causal)</source>
+        <translation>键在查询之前（因果）</translation>
+    </message>
+    <message>
+        <source>key before query (j − i = −r)</source>
+        <translation>键在查询之前 (j − i = −r)</translation>
+    </message>
+    <message>
+        <source>max distance %1</source>
+        <translation>最大距离 %1</translation>
+    </message>
+    <message>
+        <source>DeBERTa log-bucketed relative position · </source>
+        <translation>DeBERTa 对数分桶相对位置 · </translation>
+    </message>
+    <message>
+        <source>relative position δ (bucketed)</source>
+        <translation>相对位置 δ（分桶后）</translation>
+    </message>
+    <message>
+        <source>row used by attention (clamped to ±%1)</source>
+        <translation>注意力实际使用的行（截断到 ±%1）</translation>
+    </message>
+    <message>
+        <source>bucket δ before clamping</source>
+        <translation>截断前的桶 δ</translation>
+    </message>
+    <message>
+        <source>exact up to %1</source>
+        <translation>%1 以内精确</translation>
+    </message>
+    <message>
+        <source>max relative %1</source>
+        <translation>最大相对位置 %1</translation>
+    </message>
+    <message>
+        <source>%1 logit against distance · %2</source>
+        <translation>%1 注意力得分随距离变化 · %2</translation>
+    </message>
+    <message>
+        <source>logit</source>
+        <translation>注意力得分 (logit)</translation>
+    </message>
+    <message>
+        <source>%1 logit vs distance (query %2) · %3</source>
+        <translation>%1 注意力得分随距离变化（查询 %2） · %3</translation>
+    </message>
+    <message>
+        <source>no learned embedding at positions ≥ %1: distances from query %2</source>
+        <translation>位置 ≥ %1 处没有可学习嵌入：与查询 %2 的距离</translation>
+    </message>
+    <message>
+        <source>the last query's logits; distances up to N − 1 = %1: increase the sequence length to see further</source>
+        <translation>最后一个查询的注意力得分；距离最大为 N − 1 = %1：增大序列长度可看到更远处</translation>
+    </message>
+    <message>
+        <source>Logit against distance (last query) · </source>
+        <translation>注意力得分随距离变化（最后一个查询） · </translation>
+    </message>
+    <message>
+        <source>overlay: every curve is the logit of the last query against distance, in one unit</source>
+        <translation>叠加：每条曲线都是最后一个查询的注意力得分随距离的变化，单位统一</translation>
+    </message>
+    <message>
+        <source>The rotation diagram applies to RoPE: choose RoPE (or a RoPE preset) to see it.</source>
+        <translation>旋转示意图仅适用于 RoPE：请选择 RoPE（或 RoPE 预设）查看。</translation>
+    </message>
+    <message>
+        <source>RoPE rotations · θ %1 · d %2</source>
+        <translation>RoPE 旋转 · θ %1 · d %2</translation>
+    </message>
+    <message>
+        <source>The frequency spectrum applies to RoPE: choose RoPE (or a RoPE preset) to see it.</source>
+        <translation>频率频谱仅适用于 RoPE：请选择 RoPE（或 RoPE 预设）查看。</translation>
+    </message>
+    <message>
+        <source>RoPE frequency spectrum · θ %1 · d %2</source>
+        <translation>RoPE 频率频谱 · θ %1 · d %2</translation>
+    </message>
+    <message>
+        <source>no scaling</source>
+        <translation>无缩放</translation>
+    </message>
+    <message>
+        <source>%1 · factor %2</source>
+        <translation>%1 · 因子 %2</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::Autosave</name>
+    <message>
+        <source>cannot create the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>another PosAtlas is running and autosaving to %1</source>
+        <translation>另一个 PosAtlas 正在运行并自动保存到 %1</translation>
+    </message>
+    <message>
+        <source>Autosave to %1 failed: %2</source>
+        <translation>自动保存到 %1 失败：%2</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::CurveChartView</name>
+    <message>
+        <source>Hover, or Left / Right with the keyboard (Shift: larger steps, Home / End): the exact values at that distance</source>
+        <translation>鼠标悬停，或使用键盘左 / 右方向键（Shift：更大步长，Home / End）：查看该距离处的精确值</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::CurveView</name>
+    <message>
+        <source>log x</source>
+        <translation>对数 x</translation>
+    </message>
+    <message>
+        <source>Logarithmic x axis</source>
+        <translation>对数 x 轴</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::ExplorerFigures</name>
+    <message>
+        <source>trained L = %1</source>
+        <translation>训练长度 L = %1</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>目标长度 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Per-pair scaling</source>
+        <translation>逐维度对缩放</translation>
+    </message>
+    <message>
+        <source>Wavelength vs context</source>
+        <translation>波长与上下文</translation>
+    </message>
+    <message>
+        <source>Angle coverage</source>
+        <translation>角度覆盖</translation>
+    </message>
+    <message>
+        <source>Dynamic NTK</source>
+        <translation>动态 NTK</translation>
+    </message>
+    <message>
+        <source>Temperature &amp; entropy</source>
+        <translation>温度 &amp; 熵</translation>
+    </message>
+    <message>
+        <source>Relative scores</source>
+        <translation>相对得分</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>Every number comes from PosAtlas' core, which follows Hugging Face transformers &lt;tt&gt;modeling_rope_utils.py&lt;/tt&gt; (&lt;tt&gt;_compute_*_parameters&lt;/tt&gt;) for the same configuration.</source>
+        <translation>所有数值均来自 PosAtlas 核心，其实现与 Hugging Face transformers &lt;tt&gt;modeling_rope_utils.py&lt;/tt&gt;（&lt;tt&gt;_compute_*_parameters&lt;/tt&gt;）在相同配置下保持一致。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;θ′ᵢ/θᵢ per rotary pair.&lt;/b&gt; 1 means the pair is &lt;i&gt;kept&lt;/i&gt; (extrapolated as trained); 1/s means it is &lt;i&gt;interpolated&lt;/i&gt; (PI divides every pair by s); anything between is &lt;i&gt;blended&lt;/i&gt; (YaRN's and Llama 3's ramps, NTK's larger base). The shaded regimes belong to the variant chosen above the plot; the strips below show every variant's regimes. Boundaries are labelled &lt;i&gt;last/first pair&lt;/i&gt; with their original wavelengths. </source>
+        <translation>&lt;b&gt;每个旋转维度对的 θ′ᵢ/θᵢ。&lt;/b&gt;1 表示该维度对&lt;i&gt;保持&lt;/i&gt;不变（按训练时的方式外推）；1/s 表示其被&lt;i&gt;内插&lt;/i&gt;（PI 将所有维度对都除以 s）；介于两者之间的为&lt;i&gt;混合&lt;/i&gt;（YaRN 和 Llama 3 的斜坡函数、NTK 的更大基数）。阴影区间属于图上方所选的变体；下方的条带显示所有变体的区间。边界标注为&lt;i&gt;最后/第一个维度对&lt;/i&gt;及其原始波长。 </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Wavelength λᵢ = 2π/θ′ᵢ against the context.&lt;/b&gt; Pairs whose wavelength is below the trained context L have turned many times in training; pairs above it never completed a turn. YaRN states its thresholds on r = L/λ (right axis): pairs with r &amp;gt; β_fast are kept, pairs with r &amp;lt; β_slow are interpolated. Llama 3 keeps λ &amp;lt; L/high_freq_factor and interpolates λ &amp;gt; L/low_freq_factor. &lt;b&gt;HF vs llama.cpp YaRN:&lt;/b&gt; llama.cpp always floors/ceils the correction range (HF only with &lt;tt&gt;truncate&lt;/tt&gt;), divides the ramp by max(0.001, high − low) instead of adding 0.001 only when low = high, ignores mscale/mscale_all_dim in the kernel (DeepSeek's mscale lives in its graph) and computes in float32; for ordinary configs the frequencies agree and the 'YaRN (llama.cpp)' curve lies on top of YaRN. </source>
+        <translation>&lt;b&gt;波长 λᵢ = 2π/θ′ᵢ 与上下文的对比。&lt;/b&gt;波长小于训练上下文 L 的维度对在训练中已转过许多圈；波长大于 L 的维度对从未转满一圈。YaRN 的阈值以 r = L/λ 表述（右侧坐标轴）：r &amp;gt; β_fast 的维度对保持不变，r &amp;lt; β_slow 的维度对被内插。Llama 3 保持 λ &amp;lt; L/high_freq_factor 的维度对，内插 λ &amp;gt; L/low_freq_factor 的维度对。&lt;b&gt;HF 与 llama.cpp 的 YaRN 对比：&lt;/b&gt;llama.cpp 总是对校正范围做向下/向上取整（HF 仅在 &lt;tt&gt;truncate&lt;/tt&gt; 时这样做），将斜坡函数除以 max(0.001, high − low)，而不是仅在 low = high 时加 0.001；在内核中忽略 mscale/mscale_all_dim（DeepSeek 的 mscale 在其计算图中处理），并以 float32 计算；对常规配置两者频率一致，'YaRN (llama.cpp)' 曲线与 YaRN 重合。 </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rotation angles seen in training vs used at the target length.&lt;/b&gt; Grey: the range [0, L·θᵢ] pair i covered in training. Lines: the largest angle (T − 1)·θ′ᵢ at the target length T. A pair whose training angle stayed below 2π has only seen part of the circle; if the target reaches beyond L·θᵢ it meets &lt;b&gt;never-seen rotations&lt;/b&gt; (red points and strip cells). Interpolating methods pull those pairs back inside the trained range. Relative to pre-training at L: long-context fine-tuning (e.g. Llama 3.1's at 128k) is not modelled. </source>
+        <translation>&lt;b&gt;训练中见过的旋转角度与目标长度下使用的旋转角度对比。&lt;/b&gt;灰色：维度对 i 在训练中覆盖的范围 [0, L·θᵢ]。线条：目标长度 T 下的最大角度 (T − 1)·θ′ᵢ。训练角度始终小于 2π 的维度对只见过圆周的一部分；若目标角度超过 L·θᵢ，就会遇到&lt;b&gt;从未见过的旋转&lt;/b&gt;（红点和条带单元格）。内插类方法会把这些维度对拉回训练范围内。以上均相对于长度 L 的预训练而言：长上下文微调（例如 Llama 3.1 在 128k 上的微调）未纳入建模。 </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Dynamic NTK&lt;/b&gt; (HF &lt;tt&gt;_compute_dynamic_ntk_parameters&lt;/tt&gt;) recomputes the base for the current sequence length N: base′ = base · (s·N/M − (s − 1))^(d/(d−2)), with M = max_position_embeddings (HF uses M, not the original length). Up to M it equals unscaled RoPE. Drag the slider to watch the base and the frequencies move; LongRoPE switches from its short to its long factors once N exceeds the original length. Other methods do not depend on N. </source>
+        <translation>&lt;b&gt;动态 NTK&lt;/b&gt;（HF &lt;tt&gt;_compute_dynamic_ntk_parameters&lt;/tt&gt;）根据当前序列长度 N 重新计算基数：base′ = base · (s·N/M − (s − 1))^(d/(d−2))，其中 M = max_position_embeddings（HF 使用 M，而不是原始长度）。在 M 以内它与未缩放的 RoPE 相同。拖动滑块可观察基数和频率的变化；当 N 超过原始长度时，LongRoPE 从短因子切换为长因子。其他方法与 N 无关。 </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Attention temperature.&lt;/b&gt; YaRN multiplies q and k by √(1/t) = 0.1 ln s + 1 (logits by 1/t); DeepSeek uses the ratio get_mscale(s, mscale)/get_mscale(s, mscale_all_dim); LongRoPE uses √(1 + ln s / ln L). llama.cpp applies attn_factor·(1 + 0.1 ln s) in its kernel. &lt;b&gt;Entropy:&lt;/b&gt; mean entropy of the last query's softmax attention over N keys for seeded random queries and keys (core &lt;tt&gt;attention_entropy&lt;/tt&gt;). Honest note: for random q and k the curve does not depend on the frequencies at all, only on N, d and the attention factor, so methods differ only through their temperature; it grows like ln N, and the temperature lowers it. </source>
+        <translation>&lt;b&gt;注意力温度。&lt;/b&gt;YaRN 将 q 和 k 乘以 √(1/t) = 0.1 ln s + 1（注意力得分乘以 1/t）；DeepSeek 使用比值 get_mscale(s, mscale)/get_mscale(s, mscale_all_dim)；LongRoPE 使用 √(1 + ln s / ln L)。llama.cpp 在其内核中应用 attn_factor·(1 + 0.1 ln s)。&lt;b&gt;熵：&lt;/b&gt;对随机种子生成的查询和键，最后一个查询在 N 个键上的 softmax 注意力的平均熵（核心 &lt;tt&gt;attention_entropy&lt;/tt&gt;）。说明：对随机的 q 和 k，该曲线完全不依赖频率，只取决于 N、d 和注意力因子，因此各方法的差别仅来自温度；熵按 ln N 增长，温度会使其降低。 </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Effect on relative scores.&lt;/b&gt; Top: RoFormer's long-term-decay bound (Su et al. 2021, §3.4.3) of each variant's frequencies. Bottom: the positional score for all-ones queries and keys, (2a² Σ cos(r θ′ᵢ) + pass-through)/√d, including the temperature a. Stretching frequencies moves the decay to longer distances. </source>
+        <translation>&lt;b&gt;对相对得分的影响。&lt;/b&gt;上图：各变体频率下的 RoFormer 远程衰减上界（Su et al. 2021，§3.4.3）。下图：全 1 查询和键的位置得分 (2a² Σ cos(r θ′ᵢ) + 透传项)/√d，包含温度 a。拉伸频率会把衰减推向更远的距离。 </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per-pair numbers&lt;/b&gt; for every variant at the target length: original θ and wavelength, scaled θ′, the ratio θ′/θ and the regime. Export CSV writes exactly these columns. </source>
+        <translation>&lt;b&gt;逐维度对数值&lt;/b&gt;：目标长度下每个变体的原始 θ 和波长、缩放后的 θ′、比值 θ′/θ 以及所属区间。导出 CSV 写出的正是这些列。 </translation>
+    </message>
+    <message>
+        <source>Per-pair scaling θ′/θ · %1 · L %2 → %3</source>
+        <translation>逐维度对缩放 θ′/θ · %1 · L %2 → %3</translation>
+    </message>
+    <message>
+        <source>pair index i</source>
+        <translation>维度对索引 i</translation>
+    </message>
+    <message>
+        <source>θ′ᵢ / θᵢ</source>
+        <translation>θ′ᵢ / θᵢ</translation>
+    </message>
+    <message>
+        <source>kept: θ′/θ = 1</source>
+        <translation>保持：θ′/θ = 1</translation>
+    </message>
+    <message>
+        <source>interpolated: 1/s = 1/%1</source>
+        <translation>内插：1/s = 1/%1</translation>
+    </message>
+    <message>
+        <source>pair %1</source>
+        <translation>维度对 %1</translation>
+    </message>
+    <message>
+        <source>pairs %1–%2</source>
+        <translation>维度对 %1–%2</translation>
+    </message>
+    <message>
+        <source>%1 · %2
+λ %3–%4</source>
+        <translation>%1 · %2
+λ %3–%4</translation>
+    </message>
+    <message>
+        <source>Shaded regimes and boundary labels: %1 · strips: regimes of every variant</source>
+        <translation>阴影区间和边界标注：%1 · 条带：所有变体的区间</translation>
+    </message>
+    <message>
+        <source>Wavelength λ = 2π/θ′ against context · %1</source>
+        <translation>波长 λ = 2π/θ′ 与上下文对比 · %1</translation>
+    </message>
+    <message>
+        <source>wavelength (tokens)</source>
+        <translation>波长 (token)</translation>
+    </message>
+    <message>
+        <source>YaRN r = L / λ (L = %1)</source>
+        <translation>YaRN r = L / λ (L = %1)</translation>
+    </message>
+    <message>
+        <source>unscaled</source>
+        <translation>未缩放</translation>
+    </message>
+    <message>
+        <source>Llama 3 high-freq λ = L/%1 = %2</source>
+        <translation>Llama 3 高频 λ = L/%1 = %2</translation>
+    </message>
+    <message>
+        <source>Llama 3 low-freq λ = L/%1 = %2</source>
+        <translation>Llama 3 低频 λ = L/%1 = %2</translation>
+    </message>
+    <message>
+        <source>YaRN r = β_fast = %1 (λ = %2): pairs below are kept</source>
+        <translation>YaRN r = β_fast = %1 (λ = %2)：下方的维度对保持不变</translation>
+    </message>
+    <message>
+        <source>YaRN r = β_slow = %1 (λ = %2): pairs above are interpolated</source>
+        <translation>YaRN r = β_slow = %1 (λ = %2)：上方的维度对被内插</translation>
+    </message>
+    <message>
+        <source>YaRN thresholds of the first YaRN variant</source>
+        <translation>第一个 YaRN 变体的 YaRN 阈值</translation>
+    </message>
+    <message>
+        <source>YaRN thresholds at the paper's defaults β_fast 32, β_slow 1</source>
+        <translation>论文默认值 β_fast 32、β_slow 1 下的 YaRN 阈值</translation>
+    </message>
+    <message>
+        <source>Angle coverage: trained [0, L·θᵢ] vs target (T−1)·θ′ᵢ · L %1, T %2</source>
+        <translation>角度覆盖：训练范围 [0, L·θᵢ] 与目标 (T−1)·θ′ᵢ 对比 · L %1，T %2</translation>
+    </message>
+    <message>
+        <source>rotation angle (rad)</source>
+        <translation>旋转角度 (rad)</translation>
+    </message>
+    <message>
+        <source>trained range [0, L·θᵢ]</source>
+        <translation>训练范围 [0, L·θᵢ]</translation>
+    </message>
+    <message>
+        <source>unscaled at target</source>
+        <translation>目标长度下未缩放</translation>
+    </message>
+    <message>
+        <source>never-seen rotation</source>
+        <translation>从未见过的旋转</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n never-seen</source>
+        <translation>
+            <numerusform>%1: %n 个从未见过</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>one full turn 2π</source>
+        <translation>整圈 2π</translation>
+    </message>
+    <message>
+        <source>Frequencies at the current length N = %1 (trained L = %2)</source>
+        <translation>当前长度 N = %1 下的频率（训练长度 L = %2）</translation>
+    </message>
+    <message>
+        <source>θ′ᵢ / θᵢ at N</source>
+        <translation>N 处的 θ′ᵢ / θᵢ</translation>
+    </message>
+    <message>
+        <source>%1: base %2 → %3</source>
+        <translation>%1: 基数 %2 → %3</translation>
+    </message>
+    <message>
+        <source>Attention temperature against the scaling factor s</source>
+        <translation>注意力温度随缩放因子 s 的变化</translation>
+    </message>
+    <message>
+        <source>scaling factor s</source>
+        <translation>缩放因子 s</translation>
+    </message>
+    <message>
+        <source>multiplier of q and k</source>
+        <translation>q 和 k 的乘数</translation>
+    </message>
+    <message>
+        <source>YaRN √(1/t) = 0.1 ln s + 1</source>
+        <translation>YaRN √(1/t) = 0.1 ln s + 1</translation>
+    </message>
+    <message>
+        <source>LongRoPE √(1 + ln s / ln %1)</source>
+        <translation>LongRoPE √(1 + ln s / ln %1)</translation>
+    </message>
+    <message>
+        <source>DeepSeek mscale %1 / mscale_all_dim %2</source>
+        <translation>DeepSeek mscale %1 / mscale_all_dim %2</translation>
+    </message>
+    <message>
+        <source>%1: s %2 → %3</source>
+        <translation>%1: s %2 → %3</translation>
+    </message>
+    <message>
+        <source>Points: each variant's factor s and the temperature it applies</source>
+        <translation>点：每个变体的因子 s 及其施加的温度</translation>
+    </message>
+    <message>
+        <source>Attention entropy against context (random q, k)</source>
+        <translation>注意力熵随上下文的变化（随机 q、k）</translation>
+    </message>
+    <message>
+        <source>context length N</source>
+        <translation>上下文长度 N</translation>
+    </message>
+    <message>
+        <source>entropy (nats)</source>
+        <translation>熵 (nats)</translation>
+    </message>
+    <message>
+        <source>ln N (uniform attention)</source>
+        <translation>ln N（均匀注意力）</translation>
+    </message>
+    <message>
+        <source>without temperature (every method)</source>
+        <translation>无温度（所有方法）</translation>
+    </message>
+    <message>
+        <source>%1 · a = %2</source>
+        <translation>%1 · a = %2</translation>
+    </message>
+    <message>
+        <source>No variant applies a temperature (attention factor 1).</source>
+        <translation>没有变体施加温度（注意力因子为 1）。</translation>
+    </message>
+    <message>
+        <source>Same distribution for every frequency set: only N, d and a matter.</source>
+        <translation>所有频率集合的分布相同：只有 N、d 和 a 有影响。</translation>
+    </message>
+    <message>
+        <source>RoFormer long-term decay bound against distance</source>
+        <translation>RoFormer 远程衰减上界随距离的变化</translation>
+    </message>
+    <message>
+        <source>relative distance r (tokens)</source>
+        <translation>相对距离 r (token)</translation>
+    </message>
+    <message>
+        <source>(1/(d/2)) Σ |S_j|</source>
+        <translation>(1/(d/2)) Σ |S_j|</translation>
+    </message>
+    <message>
+        <source>Positional score against distance (all-ones q, k; head_dim %1)</source>
+        <translation>位置得分随距离的变化（全 1 q、k；head_dim %1）</translation>
+    </message>
+    <message>
+        <source>score / √d</source>
+        <translation>得分 / √d</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::ExplorerJobs</name>
+    <message>
+        <source>kept</source>
+        <translation>保持</translation>
+    </message>
+    <message>
+        <source>interpolated</source>
+        <translation>内插</translation>
+    </message>
+    <message>
+        <source>blended</source>
+        <translation>混合</translation>
+    </message>
+    <message>
+        <source>%1/%2: λ %3 | %4 (%5 → %6)</source>
+        <translation>%1/%2: λ %3 | %4 (%5 → %6)</translation>
+    </message>
+    <message>
+        <source>Dynamic NTK (probe, factor %1)</source>
+        <translation>动态 NTK（探测，因子 %1）</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::ExplorerModel</name>
+    <message>
+        <source>Unscaled</source>
+        <translation>未缩放</translation>
+    </message>
+    <message>
+        <source>PI (linear)</source>
+        <translation>PI（线性）</translation>
+    </message>
+    <message>
+        <source>NTK-aware</source>
+        <translation>NTK-aware</translation>
+    </message>
+    <message>
+        <source>Dynamic NTK</source>
+        <translation>动态 NTK</translation>
+    </message>
+    <message>
+        <source>YaRN</source>
+        <translation>YaRN</translation>
+    </message>
+    <message>
+        <source>YaRN (llama.cpp)</source>
+        <translation>YaRN (llama.cpp)</translation>
+    </message>
+    <message>
+        <source>Llama 3</source>
+        <translation>Llama 3</translation>
+    </message>
+    <message>
+        <source>LongRoPE</source>
+        <translation>LongRoPE</translation>
+    </message>
+    <message>
+        <source>%1 (model)</source>
+        <translation>%1（模型）</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::ExplorerPanel</name>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Preset…</source>
+        <translation>预设…</translation>
+    </message>
+    <message>
+        <source>RoPE models, grouped by family</source>
+        <translation>RoPE 模型，按系列分组</translation>
+    </message>
+    <message>
+        <source>Open config.json…</source>
+        <translation>打开 config.json…</translation>
+    </message>
+    <message>
+        <source>Open config.json</source>
+        <translation>打开 config.json</translation>
+    </message>
+    <message>
+        <source>Model config (*.json);;All files (*)</source>
+        <translation>模型配置 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Import report</source>
+        <translation>导入报告</translation>
+    </message>
+    <message>
+        <source>Target context T</source>
+        <translation>目标上下文 T</translation>
+    </message>
+    <message>
+        <source>Methods (2–4)</source>
+        <translation>方法（2–4 个）</translation>
+    </message>
+    <message>
+        <source>Add method</source>
+        <translation>添加方法</translation>
+    </message>
+    <message>
+        <source>%1 does not use RoPE</source>
+        <translation>%1 未使用 RoPE</translation>
+    </message>
+    <message>
+        <source>Preset %1: %2</source>
+        <translation>预设 %1：%2</translation>
+    </message>
+    <message>
+        <source>the model's positions are %1, not RoPE</source>
+        <translation>该模型的位置编码是 %1，而不是 RoPE</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;head_dim %2 · rotary %3 · base %4 · %5 · trained L = %6</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;head_dim %2 · rotary %3 · base %4 · %5 · 训练长度 L = %6</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Read:&lt;/b&gt; %1&lt;br&gt;</source>
+        <translation>&lt;b&gt;已读取：&lt;/b&gt;%1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b style='color:#d62728'&gt;Not modelled:&lt;/b&gt; %1&lt;br&gt;</source>
+        <translation>&lt;b style='color:#d62728'&gt;未建模：&lt;/b&gt;%1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Unknown keys:&lt;/b&gt; %1&lt;br&gt;</source>
+        <translation>&lt;b&gt;未知键：&lt;/b&gt;%1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>• %1&lt;br&gt;</source>
+        <translation>• %1&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>Seeded from the main window's RoPE scenario (no config keys read).</source>
+        <translation>由主窗口的 RoPE 场景初始化（未读取任何配置键）。</translation>
+    </message>
+    <message>
+        <source>The context length every view aims at (tokens)</source>
+        <translation>所有视图所针对的上下文长度 (token)</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::ExplorerTableModel</name>
+    <message>
+        <source>pair</source>
+        <translation>维度对</translation>
+    </message>
+    <message>
+        <source>θ (rad/token)</source>
+        <translation>θ (rad/token)</translation>
+    </message>
+    <message>
+        <source>λ (tokens)</source>
+        <translation>λ (token)</translation>
+    </message>
+    <message>
+        <source>θ′</source>
+        <translation>θ′</translation>
+    </message>
+    <message>
+        <source>θ′/θ</source>
+        <translation>θ′/θ</translation>
+    </message>
+    <message>
+        <source>regime</source>
+        <translation>区间</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::ExplorerWindow</name>
+    <message>
+        <source>Context-extension explorer</source>
+        <translation>上下文扩展探索器</translation>
+    </message>
+    <message>
+        <source>Model and methods</source>
+        <translation>模型与方法</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Figure…</source>
+        <translation>导出图表(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>Export figure</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG (*.png);;SVG (*.svg);;PDF (*.pdf)</source>
+        <translation>PNG (*.png);;SVG (*.svg);;PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export Table as &amp;CSV…</source>
+        <translation>将表格导出为 CSV(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Export CSV</source>
+        <translation>导出 CSV</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>entropy %p%</source>
+        <translation>熵 %p%</translation>
+    </message>
+    <message>
+        <source>Whose regimes are shaded and labelled</source>
+        <translation>为哪个变体的区间加阴影并标注</translation>
+    </message>
+    <message>
+        <source>Regimes of:</source>
+        <translation>区间标注：</translation>
+    </message>
+    <message>
+        <source>Current sequence length N:</source>
+        <translation>当前序列长度 N：</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Cannot explore this configuration: %1</source>
+        <translation>无法探索此配置：%1</translation>
+    </message>
+    <message>
+        <source>The current sequence length N that dynamic NTK (and LongRoPE's short/long switch) depend on</source>
+        <translation>动态 NTK（以及 LongRoPE 的短/长因子切换）所依赖的当前序列长度 N</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;effective base&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;有效基数&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>PosAtlas context-extension explorer · %1</source>
+        <translation>PosAtlas 上下文扩展探索器 · %1</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::ExportDialog</name>
+    <message>
+        <source>Heatmap</source>
+        <translation>热力图</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>Rotation</source>
+        <translation>旋转</translation>
+    </message>
+    <message>
+        <source>Spectrum</source>
+        <translation>频谱</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>Screen, 1200 × 800</source>
+        <translation>屏幕，1200 × 800</translation>
+    </message>
+    <message>
+        <source>Full HD, 1920 × 1080</source>
+        <translation>全高清，1920 × 1080</translation>
+    </message>
+    <message>
+        <source>Slide 16:9, 1280 × 720, large text</source>
+        <translation>幻灯片 16:9，1280 × 720，大字号</translation>
+    </message>
+    <message>
+        <source>Slide 4:3, 1024 × 768, large text</source>
+        <translation>幻灯片 4:3，1024 × 768，大字号</translation>
+    </message>
+    <message>
+        <source>Paper column, 3.5 × 2.6 in</source>
+        <translation>论文单栏，3.5 × 2.6 英寸</translation>
+    </message>
+    <message>
+        <source>Paper full width, 7 × 3.5 in</source>
+        <translation>论文通栏，7 × 3.5 英寸</translation>
+    </message>
+    <message>
+        <source>Export Figure</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>With several views, one file per view: the view's name is appended to the file name</source>
+        <translation>选择多个视图时，每个视图一个文件：视图名称会附加到文件名后</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>PNG image (raster)</source>
+        <translation>PNG 图像（位图）</translation>
+    </message>
+    <message>
+        <source>SVG (vector)</source>
+        <translation>SVG（矢量）</translation>
+    </message>
+    <message>
+        <source>PDF (vector)</source>
+        <translation>PDF（矢量）</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> px</translation>
+    </message>
+    <message>
+        <source>CSS pixels (1/96 inch): the figure's layout size. PNG pixels = this × dpi / 96</source>
+        <translation>CSS 像素（1/96 英寸）：图表的布局尺寸。PNG 像素 = 该值 × dpi / 96</translation>
+    </message>
+    <message>
+        <source> dpi</source>
+        <translation> dpi</translation>
+    </message>
+    <message>
+        <source>PNG only. 96 dpi = 1x, 192 = 2x (sharp on high-density screens), 300+ for print</source>
+        <translation>仅限 PNG。96 dpi = 1x，192 = 2x（在高分辨率屏幕上清晰），打印用 300 以上</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Larger text for projectors and slides, smaller for paper columns</source>
+        <translation>投影仪和幻灯片用较大字号，论文单栏用较小字号</translation>
+    </message>
+    <message>
+        <source>Ca&amp;ption:</source>
+        <translation>图注(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Views:</source>
+        <translation>视图：</translation>
+    </message>
+    <message>
+        <source>&amp;File:</source>
+        <translation>文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>F&amp;ormat:</source>
+        <translation>格式(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>&amp;Size:</source>
+        <translation>尺寸(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>PNG &amp;resolution:</source>
+        <translation>PNG 分辨率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>主题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Font s&amp;cale:</source>
+        <translation>字号缩放(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG (*.svg);;PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG (*.svg)</source>
+        <translation>SVG (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export figure</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG of %1 × %2 pixels (%3x).</source>
+        <translation>PNG，%1 × %2 像素 (%3x)。</translation>
+    </message>
+    <message>
+        <source>Vector %1, %2 × %3 in (%4 × %5 cm).</source>
+        <translation>矢量 %1，%2 × %3 英寸 (%4 × %5 cm)。</translation>
+    </message>
+    <message>
+        <source>One file per view: %1.</source>
+        <translation>每个视图一个文件：%1。</translation>
+    </message>
+    <message>
+        <source>Choose at least one view to export.</source>
+        <translation>请至少选择一个要导出的视图。</translation>
+    </message>
+    <message>
+        <source>Choose a file name.</source>
+        <translation>请选择文件名。</translation>
+    </message>
+    <message>
+        <source>Replace the existing file(s)?
+%1</source>
+        <translation>是否替换已存在的文件？
+%1</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::HeatmapView</name>
+    <message>
+        <source>max %1</source>
+        <translation>最大 %1</translation>
+    </message>
+    <message>
+        <source>min %1</source>
+        <translation>最小 %1</translation>
+    </message>
+    <message>
+        <source>No data</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>%1 · View &gt; Subtract Mean shows the structure</source>
+        <translation>%1 · “视图 &gt; 减去均值”可显示其结构</translation>
+    </message>
+    <message>
+        <source>%1 %2…%3</source>
+        <translation>%1 %2…%3</translation>
+    </message>
+    <message>
+        <source>panel max</source>
+        <translation>面板最大值</translation>
+    </message>
+    <message>
+        <source>panel min</source>
+        <translation>面板最小值</translation>
+    </message>
+    <message>
+        <source>Wheel or + / −: zoom · drag or arrow keys: pan · double-click or 0: show everything · hover: the value under the cursor</source>
+        <translation>滚轮或 + / −：缩放 · 拖动或方向键：平移 · 双击或 0：显示全部 · 悬停：光标处的数值</translation>
+    </message>
+    <message>
+        <source>each panel's mean subtracted</source>
+        <translation>已减去各面板的均值</translation>
+    </message>
+    <message>
+        <source>mean %1 subtracted</source>
+        <translation>已减去均值 %1</translation>
+    </message>
+    <message>
+        <source>values %1 … %2: spread %3 % of the mean</source>
+        <translation>数值 %1 … %2：离散程度为均值的 %3 %</translation>
+    </message>
+    <message>
+        <source>one colour scale per panel</source>
+        <translation>每个面板单独使用一个色标</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>mean </source>
+        <translation>均值 </translation>
+    </message>
+    <message>
+        <source>point sample of </source>
+        <translation>点采样 </translation>
+    </message>
+    <message>
+        <source>%1%2 = %3</source>
+        <translation>%1%2 = %3</translation>
+    </message>
+    <message>
+        <source>no value (masked)</source>
+        <translation>无数值（已掩码）</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::JobTracker</name>
+    <message>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::LogSlider</name>
+    <message>
+        <source>%1 is above the maximum %2: set to %2</source>
+        <translation>%1 高于最大值 %2：已设为 %2</translation>
+    </message>
+    <message>
+        <source>%1 is below the minimum %2: set to %2</source>
+        <translation>%1 低于最小值 %2：已设为 %2</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::MainWindow</name>
+    <message>
+        <source>&amp;Logits</source>
+        <translation>注意力得分(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Encoding (positions × dimensions)</source>
+        <translation>编码（位置 × 维度）(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Bias</source>
+        <translation>偏置(&amp;B)</translation>
+    </message>
+    <message>
+        <source>B&amp;ucket indices</source>
+        <translation>桶索引(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Heatmap</source>
+        <translation>热力图</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <source>Rotation</source>
+        <translation>旋转</translation>
+    </message>
+    <message>
+        <source>Spectrum</source>
+        <translation>频谱</translation>
+    </message>
+    <message>
+        <source>Config import</source>
+        <translation>配置导入</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open config.json…</source>
+        <translation>打开 config.json(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a model's config.json</source>
+        <translation>打开模型的 config.json</translation>
+    </message>
+    <message>
+        <source>Model configs (*.json);;All files (*)</source>
+        <translation>模型配置 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Read a Hugging Face config.json and apply its positional parameters (one undo step)</source>
+        <translation>读取 Hugging Face config.json 并应用其中的位置参数（可一步撤销）</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Q</source>
+        <translation>Ctrl+Q</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+Z</source>
+        <translation>Ctrl+Shift+Z</translation>
+    </message>
+    <message>
+        <source>&amp;Presets</source>
+        <translation>预设(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Source: %1</source>
+        <translation>来源：%1</translation>
+    </message>
+    <message>
+        <source>%1 · source: %2</source>
+        <translation>%1 · 来源：%2</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Go to View</source>
+        <translation>转到视图(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Heatmap</source>
+        <translation>热力图(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Curves</source>
+        <translation>曲线(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Rotation</source>
+        <translation>旋转(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Spectrum</source>
+        <translation>频谱(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Ctrl+%1</source>
+        <translation>Ctrl+%1</translation>
+    </message>
+    <message>
+        <source>Heatmap &amp;Matrix</source>
+        <translation>热力图矩阵(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Colour Map</source>
+        <translation>配色方案(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Reset &amp;Zoom</source>
+        <translation>重置缩放(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>Heads as &amp;Small Multiples</source>
+        <translation>按头显示小多图(&amp;S)</translation>
+    </message>
+    <message>
+        <source>ALiBi and T5: one small heatmap per head, labelled with its slope</source>
+        <translation>ALiBi 和 T5：每个头一张小热力图，并标注其斜率</translation>
+    </message>
+    <message>
+        <source>One Colour Scale &amp;per Panel</source>
+        <translation>每个面板单独色标(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Small multiples: each head coloured over its own range (off: one scale shared by all heads, which makes slow heads look flat)</source>
+        <translation>小多图：每个头按自身数值范围着色（关闭时：所有头共用一个色标，会使变化慢的头看起来平坦）</translation>
+    </message>
+    <message>
+        <source>Subtract &amp;Mean</source>
+        <translation>减去均值(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Colour each heatmap's values minus their mean: shows the structure of a matrix whose spread is tiny against its mean</source>
+        <translation>对每个热力图的数值减去其均值后再着色：可显示离散程度相对于均值极小的矩阵的结构</translation>
+    </message>
+    <message>
+        <source>&amp;Overlay on Curves</source>
+        <translation>叠加到曲线图(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Draw this method's logit against distance on the curves, with the same content vectors</source>
+        <translation>在曲线图上绘制该方法的注意力得分随距离的变化，使用相同的内容向量</translation>
+    </message>
+    <message>
+        <source>Context-&amp;extension explorer…</source>
+        <translation>上下文扩展探索器(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <source>&amp;Dark Theme</source>
+        <translation>深色主题(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard and Mouse</source>
+        <translation>键盘和鼠标(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About PosAtlas</source>
+        <translation>关于 PosAtlas(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About PosAtlas</source>
+        <translation>关于 PosAtlas</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;PosAtlas&lt;/b&gt; %1&lt;br&gt;See how transformer positional encodings work: sinusoidal, learned, Shaw, Transformer-XL, T5, DeBERTa, RoPE and its scalings, ALiBi and CoPE.&lt;br&gt;Drop a model's config.json on the window to see its positions.</source>
+        <translation>&lt;b&gt;PosAtlas&lt;/b&gt; %1&lt;br&gt;直观了解 Transformer 位置编码的工作原理：正弦、可学习、Shaw、Transformer-XL、T5、DeBERTa、RoPE 及其缩放方法、ALiBi 和 CoPE。&lt;br&gt;将模型的 config.json 拖放到窗口上，即可查看其位置编码。</translation>
+    </message>
+    <message>
+        <source>&amp;%1 %2</source>
+        <translation>&amp;%1 %2</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>&amp;Clear List</source>
+        <translation>清除列表(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Current scenario</source>
+        <translation>当前场景</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Autosave is off: %1</source>
+        <translation>自动保存已关闭：%1</translation>
+    </message>
+    <message>
+        <source>The autosaved work could not be read and was discarded: %1</source>
+        <translation>无法读取自动保存的内容，已将其丢弃：%1</translation>
+    </message>
+    <message>
+        <source>PosAtlas did not close cleanly last time. Restore the work autosaved at %1?
+
+%2</source>
+        <translation>PosAtlas 上次未正常关闭。是否恢复 %1 自动保存的内容？
+
+%2</translation>
+    </message>
+    <message>
+        <source>Restored the autosaved work</source>
+        <translation>已恢复自动保存的内容</translation>
+    </message>
+    <message>
+        <source>Restore autosaved work</source>
+        <translation>恢复自动保存的内容</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation>丢弃(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Cannot restore the autosave: %1</source>
+        <translation>无法恢复自动保存的内容：%1</translation>
+    </message>
+    <message>
+        <source>(recovered)</source>
+        <translation>（已恢复）</translation>
+    </message>
+    <message>
+        <source>The explorer's autosaved state did not fit and was left out</source>
+        <translation>探索器的自动保存状态过大，未能保存</translation>
+    </message>
+    <message>
+        <source>Cannot import %1: %2</source>
+        <translation>无法导入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Import %1</source>
+        <translation>导入 %1</translation>
+    </message>
+    <message>
+        <source>Imported %1 (%2)</source>
+        <translation>已导入 %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Cannot load preset %1: %2</source>
+        <translation>无法加载预设 %1：%2</translation>
+    </message>
+    <message>
+        <source>Preset %1</source>
+        <translation>预设 %1</translation>
+    </message>
+    <message>
+        <source>Preset %1 · source: %2</source>
+        <translation>预设 %1 · 来源：%2</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Model type &lt;b&gt;%1&lt;/b&gt; → method &lt;b&gt;%2&lt;/b&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;模型类型 &lt;b&gt;%1&lt;/b&gt; → 方法 &lt;b&gt;%2&lt;/b&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>已读取</translation>
+    </message>
+    <message>
+        <source>Read, not modelled yet (about positions)</source>
+        <translation>已读取，尚未建模（与位置有关）</translation>
+    </message>
+    <message>
+        <source>Not recognised</source>
+        <translation>无法识别</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Heatmap: wheel, or + / −</source>
+        <translation>热力图：滚轮，或 + / −</translation>
+    </message>
+    <message>
+        <source>zoom about the cursor (keys: about the centre)</source>
+        <translation>以光标为中心缩放（按键：以中心为准）</translation>
+    </message>
+    <message>
+        <source>Heatmap: drag, or arrow keys</source>
+        <translation>热力图：拖动，或方向键</translation>
+    </message>
+    <message>
+        <source>pan (Shift + arrows: a whole window)</source>
+        <translation>平移（Shift + 方向键：整个窗口）</translation>
+    </message>
+    <message>
+        <source>Heatmap: double-click, or 0 / Home</source>
+        <translation>热力图：双击，或 0 / Home</translation>
+    </message>
+    <message>
+        <source>show the whole matrix again</source>
+        <translation>重新显示整个矩阵</translation>
+    </message>
+    <message>
+        <source>Heatmap: hover</source>
+        <translation>热力图：悬停</translation>
+    </message>
+    <message>
+        <source>the value of the cell under the cursor, in the status bar</source>
+        <translation>光标下单元格的数值，显示在状态栏中</translation>
+    </message>
+    <message>
+        <source>Curves: hover, or Left / Right</source>
+        <translation>曲线：悬停，或左 / 右方向键</translation>
+    </message>
+    <message>
+        <source>crosshair with the exact values at that distance (Shift: larger steps; Home / End: the ends; Esc hides it)</source>
+        <translation>显示该距离处精确值的十字准线（Shift：更大步长；Home / End：两端；Esc 隐藏）</translation>
+    </message>
+    <message>
+        <source>Rotation: slider, spin box, Play</source>
+        <translation>旋转：滑块、数值框、播放</translation>
+    </message>
+    <message>
+        <source>query position m; the key position n has its own box</source>
+        <translation>查询位置 m；键位置 n 有单独的数值框</translation>
+    </message>
+    <message>
+        <source>Parameters: drag a slider</source>
+        <translation>参数：拖动滑块</translation>
+    </message>
+    <message>
+        <source>one undo step per drag; Ctrl+Z works from any box</source>
+        <translation>每次拖动为一个撤销步骤；在任何输入框中都可使用 Ctrl+Z</translation>
+    </message>
+    <message>
+        <source>Window: drop a config.json or a session</source>
+        <translation>窗口：拖放 config.json 或会话文件</translation>
+    </message>
+    <message>
+        <source>opens it, as File › Open</source>
+        <translation>将其打开，等同于“文件 › 打开”</translation>
+    </message>
+    <message>
+        <source>Tab / Shift+Tab</source>
+        <translation>Tab / Shift+Tab</translation>
+    </message>
+    <message>
+        <source>move the focus between controls and views</source>
+        <translation>在控件和视图之间移动焦点</translation>
+    </message>
+    <message>
+        <source>Mouse and view keys</source>
+        <translation>鼠标与视图按键</translation>
+    </message>
+    <message>
+        <source>Shortcuts</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>Keyboard and Mouse</source>
+        <translation>键盘和鼠标</translation>
+    </message>
+    <message>
+        <source>Pr&amp;eferences…</source>
+        <translation>首选项(&amp;E)…</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::ParameterPanel</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>The positional-encoding method whose matrices and curves are shown.</source>
+        <translation>显示其矩阵和曲线的位置编码方法。</translation>
+    </message>
+    <message>
+        <source>&amp;Method</source>
+        <translation>方法(&amp;M)</translation>
+    </message>
+    <message>
+        <source>%1 parameters</source>
+        <translation>%1 参数</translation>
+    </message>
+    <message>
+        <source>rope_scaling.short_factor / long_factor: one factor per rotary pair, read from a model's config.json (Phi-3). Load a preset or a config to set them.</source>
+        <translation>rope_scaling.short_factor / long_factor：每个旋转维度对一个因子，从模型的 config.json 中读取 (Phi-3)。加载预设或配置文件即可设置。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n values: %1%2</source>
+        <translation>
+            <numerusform>%n 个值：%1%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>short_factor: %1
+long_factor: %2</source>
+        <translation>short_factor: %1
+long_factor: %2</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>The language of menus, panels, figures and messages. "System language" follows the desktop's locale (Chinese for any Chinese locale, English otherwise).</source>
+        <translation>菜单、面板、图表和提示信息所用的语言。“系统语言”跟随桌面的区域设置（任何中文区域设置为中文，其他为英文）。</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>The new language applies the next time PosAtlas starts.</source>
+        <translation>新的界面语言在下次启动 PosAtlas 时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::RotationControls</name>
+    <message>
+        <source>Key position n: the key vector is rotated by n θᵢ; the arcs show (m − n) θᵢ</source>
+        <translation>键位置 n：键向量旋转 n θᵢ；圆弧表示 (m − n) θᵢ</translation>
+    </message>
+    <message>
+        <source>Play / pause: advance the query position m</source>
+        <translation>播放 / 暂停：推进查询位置 m</translation>
+    </message>
+    <message>
+        <source>Query position m</source>
+        <translation>查询位置 m</translation>
+    </message>
+    <message>
+        <source> pos/s</source>
+        <translation> 位置/秒</translation>
+    </message>
+    <message>
+        <source>Animation speed in positions per second</source>
+        <translation>动画速度，单位为每秒位置数</translation>
+    </message>
+    <message>
+        <source>m</source>
+        <translation>m</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::RotationView</name>
+    <message>
+        <source>query m = %1</source>
+        <translation>查询 m = %1</translation>
+    </message>
+    <message>
+        <source>key n = %1</source>
+        <translation>键 n = %1</translation>
+    </message>
+    <message>
+        <source>relative (m − n) θᵢ, m − n = %1</source>
+        <translation>相对 (m − n) θᵢ，m − n = %1</translation>
+    </message>
+    <message>
+        <source>pair %1 · θ = %2</source>
+        <translation>维度对 %1 · θ = %2</translation>
+    </message>
+    <message>
+        <source>wavelength %1</source>
+        <translation>波长 %1</translation>
+    </message>
+    <message>
+        <source>all %1 pairs at m = %2</source>
+        <translation>m = %2 处的全部 %1 个维度对</translation>
+    </message>
+    <message>
+        <source>outer: pair 0 (fast) · inner: pair %1 (slow)</source>
+        <translation>外圈：维度对 0（快）· 内圈：维度对 %1（慢）</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::ScenarioModel</name>
+    <message>
+        <source>Change %1</source>
+        <translation>更改 %1</translation>
+    </message>
+    <message>
+        <source>Change %1 (factor %2)</source>
+        <translation>更改 %1（因子 %2）</translation>
+    </message>
+    <message>
+        <source>Change Method</source>
+        <translation>更改方法</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::SessionActions</name>
+    <message>
+        <source>Open &amp;Session…</source>
+        <translation>打开会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <source>Open a .posatlas.json session: method, parameters, views and their settings</source>
+        <translation>打开 .posatlas.json 会话：方法、参数、视图及其设置</translation>
+    </message>
+    <message>
+        <source>&amp;Save Session…</source>
+        <translation>保存会话(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save the method, every parameter and the views' settings as a .posatlas.json file</source>
+        <translation>将方法、所有参数和视图设置保存为 .posatlas.json 文件</translation>
+    </message>
+    <message>
+        <source>&amp;Export Figure…</source>
+        <translation>导出图表(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>Write the current view (or several views) as PNG, SVG or PDF</source>
+        <translation>将当前视图（或多个视图）写出为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Export &amp;Data…</source>
+        <translation>导出数据(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Write the numbers behind the current view as CSV or JSON</source>
+        <translation>将当前视图背后的数值写出为 CSV 或 JSON</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Figure</source>
+        <translation>复制图表(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <source>Copy the current view to the clipboard as an image (2x) and SVG</source>
+        <translation>将当前视图以图像 (2x) 和 SVG 形式复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Open Session %1</source>
+        <translation>打开会话 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open the session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>Opened session %1</source>
+        <translation>已打开会话 %1</translation>
+    </message>
+    <message>
+        <source>Cannot save the session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <source>Saved session %1</source>
+        <translation>已保存会话 %1</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>PosAtlas sessions (*.posatlas.json);;JSON (*.json)</source>
+        <translation>PosAtlas 会话 (*.posatlas.json);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>PosAtlas sessions (*.posatlas.json)</source>
+        <translation>PosAtlas 会话 (*.posatlas.json)</translation>
+    </message>
+    <message>
+        <source>cannot compute the %1 view: %2</source>
+        <translation>无法计算 %1 视图：%2</translation>
+    </message>
+    <message>
+        <source>no view chosen</source>
+        <translation>未选择视图</translation>
+    </message>
+    <message>
+        <source>the visible window has %1 × %2 cells%3; Export Data writes at most %4 (2048 × 2048): zoom in, or export the view's grid</source>
+        <translation>可见窗口包含 %1 × %2 个单元格%3；“导出数据”最多写出 %4 个 (2048 × 2048)：请放大，或导出视图的网格</translation>
+    </message>
+    <message>
+        <source> per panel</source>
+        <translation> (每个面板)</translation>
+    </message>
+    <message>
+        <source>Copied %1 to the clipboard</source>
+        <translation>已将 %1 复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Cannot copy the figure</source>
+        <translation>无法复制图表</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>CSV of the view's grid (*.csv)</source>
+        <translation>视图网格的 CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON of the view's grid (*.json)</source>
+        <translation>视图网格的 JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV of every cell in the visible window (*.csv)</source>
+        <translation>可见窗口中所有单元格的 CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON of every cell in the visible window (*.json)</source>
+        <translation>可见窗口中所有单元格的 JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>CSV with a header row (*.csv);;JSON (*.json)</source>
+        <translation>带表头行的 CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export data</source>
+        <translation>导出数据</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::SpectrumView</name>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>attention factor (logit scale) %1</source>
+        <translation>注意力因子（注意力得分缩放）%1</translation>
+    </message>
+    <message>
+        <source>Wavelength per pair</source>
+        <translation>每个维度对的波长</translation>
+    </message>
+    <message>
+        <source>pair i</source>
+        <translation>维度对 i</translation>
+    </message>
+    <message>
+        <source>wavelength (positions)</source>
+        <translation>波长（位置）</translation>
+    </message>
+    <message>
+        <source>original</source>
+        <translation>原始</translation>
+    </message>
+    <message>
+        <source>scaled</source>
+        <translation>缩放后</translation>
+    </message>
+    <message>
+        <source>scaled (%1)</source>
+        <translation>缩放后 (%1)</translation>
+    </message>
+    <message>
+        <source>trained %1</source>
+        <translation>训练长度 %1</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>目标长度 %1</translation>
+    </message>
+    <message>
+        <source>Frequency ratio θ′/θ per pair</source>
+        <translation>每个维度对的频率比 θ′/θ</translation>
+    </message>
+    <message>
+        <source>ratio</source>
+        <translation>比值</translation>
+    </message>
+    <message>
+        <source>θ′/θ</source>
+        <translation>θ′/θ</translation>
+    </message>
+    <message>
+        <source>unscaled θ′ = θ</source>
+        <translation>未缩放 θ′ = θ</translation>
+    </message>
+    <message>
+        <source>YaRN ramp</source>
+        <translation>YaRN 斜坡函数</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::VariantEditor</name>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove this method (two to four methods are compared)</source>
+        <translation>移除此方法（比较 2 到 4 种方法）</translation>
+    </message>
+    <message>
+        <source>The trained frequencies, for reference.</source>
+        <translation>训练时的频率，供参考。</translation>
+    </message>
+    <message>
+        <source>The model's own short/long factor lists; s = %1 / %2.</source>
+        <translation>模型自带的短/长因子列表；s = %1 / %2。</translation>
+    </message>
+    <message>
+        <source>factor s</source>
+        <translation>因子 s</translation>
+    </message>
+    <message>
+        <source>rope_scaling.factor (HF)</source>
+        <translation>rope_scaling.factor (HF)</translation>
+    </message>
+    <message>
+        <source>max_position_embeddings</source>
+        <translation>max_position_embeddings</translation>
+    </message>
+    <message>
+        <source>HF's dynamic NTK scales from max_position_embeddings (not the original length)</source>
+        <translation>HF 的动态 NTK 以 max_position_embeddings（而非原始长度）为基准进行缩放</translation>
+    </message>
+    <message>
+        <source>original context</source>
+        <translation>原始上下文</translation>
+    </message>
+    <message>
+        <source>rope_scaling.original_max_position_embeddings</source>
+        <translation>rope_scaling.original_max_position_embeddings</translation>
+    </message>
+    <message>
+        <source>beta_fast</source>
+        <translation>beta_fast</translation>
+    </message>
+    <message>
+        <source>rope_scaling.beta_fast (α…β of the paper: β)</source>
+        <translation>rope_scaling.beta_fast（论文中 α…β 的 β）</translation>
+    </message>
+    <message>
+        <source>beta_slow</source>
+        <translation>beta_slow</translation>
+    </message>
+    <message>
+        <source>rope_scaling.beta_slow (the paper's α)</source>
+        <translation>rope_scaling.beta_slow（论文中的 α）</translation>
+    </message>
+    <message>
+        <source>mscale</source>
+        <translation>mscale</translation>
+    </message>
+    <message>
+        <source>rope_scaling.mscale (DeepSeek); 0 = not set</source>
+        <translation>rope_scaling.mscale (DeepSeek)；0 = 未设置</translation>
+    </message>
+    <message>
+        <source>mscale_all_dim</source>
+        <translation>mscale_all_dim</translation>
+    </message>
+    <message>
+        <source>rope_scaling.mscale_all_dim (DeepSeek); 0 = not set</source>
+        <translation>rope_scaling.mscale_all_dim (DeepSeek)；0 = 未设置</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>low_freq_factor</source>
+        <translation>low_freq_factor</translation>
+    </message>
+    <message>
+        <source>rope_scaling.low_freq_factor</source>
+        <translation>rope_scaling.low_freq_factor</translation>
+    </message>
+    <message>
+        <source>high_freq_factor</source>
+        <translation>high_freq_factor</translation>
+    </message>
+    <message>
+        <source>rope_scaling.high_freq_factor</source>
+        <translation>rope_scaling.high_freq_factor</translation>
+    </message>
+</context>
+</TS>
