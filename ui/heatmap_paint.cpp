@@ -265,6 +265,7 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
         const QRectF visible = wfull.intersected(heat);
         if (visible.isValid()) {
             painter.save();
+            painter.setRenderHint(QPainter::Antialiasing, false); // no seam along the window's edge
             if (re.count > 0 && ce.count > 0) {
                 QPainterPath outside;
                 outside.addRect(heat);
