@@ -453,13 +453,20 @@ QString HeatmapView::readoutAt(const QPointF& pos, int* panel_out) const
     const QRectF heat = L.panels[i].heat;
     const double pr = m_view.row0 + (pos.y() - heat.top()) / heat.height() * m_view.rows;
     const double pc = m_view.col0 + (pos.x() - heat.left()) / heat.width() * m_view.cols;
-    const Extent& re = m_rowExtent[i];
-    const Extent& ce = m_colExtent[i];
-    const auto r = static_cast<qsizetype>(std::floor((pr - re.lo) / re.step));
-    const auto c = static_cast<qsizetype>(std::floor((pc - ce.lo) / ce.step));
-    if (r < 0 || c < 0 || r >= re.count || c >= ce.count)
-        return {};
-    const MatrixResult& m = m_data.panels[i].matrix;
+    const auto cell = [&](const Extent& re, const Extent& ce, qsizetype& r, qsizetype& c) {
+        r = static_cast<qsizetype>(std::floor((pr - re.lo) / re.step));
+        c = static_cast<qsizetype>(std::floor((pc - ce.lo) / ce.step));
+        return r >= 0 && c >= 0 && r < re.count && c < ce.count;
+    };
+    qsizetype r = 0, c = 0;
+    const MatrixResult* mp = &m_data.panels[i].matrix;
+    if (!cell(m_rowExtent[i], m_colExtent[i], r, c)) {
+        // Outside the computed window, where the whole matrix's picture shows: its cell.
+        if (!m_data.panels[i].whole || !cell(m_wholeRowExtent[i], m_wholeColExtent[i], r, c))
+            return {};
+        mp = m_data.panels[i].whole.get();
+    }
+    const MatrixResult& m = *mp;
     const double value = m.values(r, c);
     QStringList parts;
     if (!m_data.panels[i].label.isEmpty())

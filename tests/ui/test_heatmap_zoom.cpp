@@ -241,6 +241,14 @@ private slots:
         QVERIFY(row >= w.row0 + w.rows && col >= w.col0 + w.cols);
         const double value = view.data().panels.front().whole->values(row, col);
         QCOMPARE(QColor(image.pixel(cellCentre(view, row, col))).name(), QColor(expectedColour(view, value)).name());
+        // Hovering there reads that cell of the whole matrix.
+        QSignalSpy hovered(&view, &HeatmapView::hovered);
+        mouse(view, QEvent::MouseMove, cellCentre(view, row, col), Qt::NoButton);
+        QCOMPARE(hovered.count(), 1);
+        const QString readout = hovered.first().first().toString();
+        QVERIFY2(readout.contains(QStringLiteral("i = %1 ").arg(row)) &&
+                     readout.contains(QStringLiteral("j = %1 ").arg(col)),
+                 qPrintable(readout));
         // The pan asks for its window once the drag settles.
         QVERIFY(requests.wait(5000));
     }
