@@ -398,14 +398,17 @@ ViewSettings normalized_view_settings(const Scenario& s, ViewSettings v)
     if (v.matrix_kind && std::find(kinds.begin(), kinds.end(), *v.matrix_kind) == kinds.end())
         v.matrix_kind.reset();
     const std::int64_t n = std::max<std::int64_t>(s.seq_len, 1);
-    const MatrixKind kind = effective_matrix_kind(s, v);
-    const std::int64_t cols = kind == MatrixKind::Encoding ? std::max<std::int64_t>(encoding_dim(s), 1) : n;
     const auto clamp_axis = [](std::int64_t& first, std::int64_t& count, std::int64_t size) {
         first = std::clamp<std::int64_t>(first, 0, size - 1);
         count = std::clamp<std::int64_t>(count, 0, size - first);
     };
     clamp_axis(v.row0, v.rows, n);
-    clamp_axis(v.col0, v.cols, cols);
+    // An encoding's columns are dimensions, whose number a user's table may only tell by reading the
+    // file (not here, on the GUI thread): the job clamps those to the table's width.
+    if (effective_matrix_kind(s, v) == MatrixKind::Encoding)
+        clamp_axis(v.col0, v.cols, std::numeric_limits<std::int64_t>::max());
+    else
+        clamp_axis(v.col0, v.cols, n);
     return v;
 }
 

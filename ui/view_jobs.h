@@ -56,8 +56,8 @@ using ViewResult = std::variant<HeatmapData, CurveData, RotationData, SpectrumDa
 // The kind shown for `s` under `settings` (validated against matrix_kinds_for).
 MatrixKind effective_matrix_kind(const Scenario& s, const ViewSettings& settings);
 // `settings` as they apply to `s`: a matrix kind the method lacks becomes automatic (nullopt), and the
-// heatmap window lies inside the matrix ([0, seq_len) rows, [0, matrix_columns) columns; rows or cols
-// 0 stay "everything").
+// heatmap window lies inside the matrix ([0, seq_len) rows and, but for an encoding's dimensions,
+// columns; rows or cols 0 stay "everything"). Cheap, no file access: for the GUI thread.
 ViewSettings normalized_view_settings(const Scenario& s, ViewSettings settings);
 // Number of heads of the per-head method (T5, ALiBi), 0 for the others.
 int per_head_count(const Scenario& s);
