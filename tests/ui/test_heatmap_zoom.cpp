@@ -114,6 +114,60 @@ private:
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
+    void jobSendsWholeMatrixWithWindow()
+    {
+        // T5 bucket indices over more positions than pixels: point samples, whose indices alone put
+        // the extent at N + 0.56 (the origin of windows of N + 1 positions).
+        Scenario s;
+        s.method = Method::T5;
+        s.seq_len = 1000;
+        ViewSettings v;
+        v.matrix_kind = MatrixKind::Buckets;
+        v.pixel_width = v.pixel_height = 640;
+        const HeatmapData all = heatmap_job(s, v);
+        QVERIFY(!all.panels.front().whole); // the matrix is the whole matrix
+        QCOMPARE(all.window.rows, std::int64_t(1000));
+        QCOMPARE(all.whole.cols, std::int64_t(1000));
+        HeatmapView view;
+        view.resize(760, 640);
+        view.setData(all);
+        QCOMPARE(view.viewport().rows, 1000.0);
+        QCOMPARE(view.viewport().cols, 1000.0);
+
+        v.row0 = 100;
+        v.col0 = 200;
+        v.rows = v.cols = 50;
+        const HeatmapData zoomed = heatmap_job(s, v);
+        QCOMPARE(zoomed.window.row0, std::int64_t(100));
+        QCOMPARE(zoomed.window.cols, std::int64_t(50));
+        const auto& whole = zoomed.panels.front().whole;
+        QVERIFY(whole);
+        QCOMPARE(whole->min, all.panels.front().matrix.min);
+        QCOMPARE(whole->max, all.panels.front().matrix.max);
+        QCOMPARE(whole->values, all.panels.front().matrix.values);
+    }
+
+    void settingsFollowTheScenario()
+    {
+        Scenario s;
+        s.method = Method::RoPE;
+        s.seq_len = 300;
+        ViewSettings v;
+        v.matrix_kind = MatrixKind::Buckets; // T5's, not RoPE's
+        v.row0 = 250;
+        v.rows = 301;
+        v.col0 = -3;
+        v.cols = 400;
+        const ViewSettings n = normalized_view_settings(s, v);
+        QVERIFY(!n.matrix_kind);
+        QCOMPARE(n.row0, std::int64_t(250));
+        QCOMPARE(n.rows, std::int64_t(50));
+        QCOMPARE(n.col0, std::int64_t(0));
+        QCOMPARE(n.cols, std::int64_t(300));
+        v.matrix_kind = MatrixKind::Logits;
+        QCOMPARE(normalized_view_settings(s, v).matrix_kind, std::optional(MatrixKind::Logits));
+    }
+
     void zoomKeepsCellColour()
     {
         const Scenario s = smallRope();
