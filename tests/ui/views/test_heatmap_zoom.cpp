@@ -2,12 +2,12 @@
 // What the heatmap shows while zooming and panning is what the model computes (issue 13): a cell keeps
 // its colour at any zoom unless the colours are fitted to the view, a pan shows a picture where the
 // old one was until the new window arrives, and a saved session holds the kind and window on screen.
-#include "figure_style.h"
-#include "heatmap_view.h"
-#include "main_window.h"
-#include "session_actions.h"
 #include "gui_support.h"
-#include "view_jobs.h"
+#include "jobs/view_jobs.h"
+#include "views/figure_style.h"
+#include "views/heatmap_view.h"
+#include "window/main_window.h"
+#include "window/session_actions.h"
 
 #include <QAction>
 #include <QApplication>
