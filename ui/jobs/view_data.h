@@ -10,7 +10,9 @@
 #include <QString>
 #include <QVector>
 
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace posatlas::ui {
@@ -19,12 +21,24 @@ namespace posatlas::ui {
 struct HeatmapPanel {
     MatrixResult matrix;
     QString label; // small-multiple caption, e.g. "head 3 · m = 1/16"; empty for a single panel
+    // The panel's whole (unzoomed) matrix, computed as the unzoomed view computes it, when `matrix` is
+    // only a zoomed window of it; null when `matrix` is the whole matrix. Its extremes are the colour
+    // scale a zoomed view keeps (so a cell keeps its colour while zooming), and it is the picture a pan
+    // shows where the window's cells have not arrived yet.
+    std::shared_ptr<const MatrixResult> whole;
+};
+// Positions (rows) and columns [row0, row0 + rows) x [col0, col0 + cols). rows 0: not known.
+struct HeatmapWindow {
+    std::int64_t row0 = 0, col0 = 0, rows = 0, cols = 0;
 };
 struct HeatmapData {
     QString title;               // "RoPE logits · base 10000 · d 128"
     QVector<HeatmapPanel> panels; // one panel: a single heatmap; several: small multiples
     bool per_panel_scales = true;  // ViewSettings' colour choices, so every path that paints this data
     bool subtract_mean = false;    // (screen, export, command line) colours it the same way
+    // The window the panels' matrices cover and the whole matrix (the job knows both exactly; data
+    // built by hand may leave them unknown, then the view estimates the window from the indices).
+    HeatmapWindow window, whole;
 };
 
 // ----------------------------------------------------------------- curves (decay, buckets, ...)

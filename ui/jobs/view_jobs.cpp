@@ -22,6 +22,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <list>
+#include <memory>
+#include <mutex>
 
 namespace posatlas::ui {
 namespace {
@@ -338,6 +341,77 @@ QString scenario_caption(const Scenario& s, bool with_method)
 
 // ---------------------------------------------------------------- heatmap
 
+namespace {
+
+// Whole matrices of recent heatmap jobs: zooming and panning ask for one window after another of the
+// same matrix, whose colour scale is the whole matrix's; it is computed once, not once per window.
+// Shared by the worker threads (a mutex), bounded by the number of cells kept.
+class WholeMatrixCache
+{
+public:
+    struct Key {
+        Scenario scenario;
+        MatrixKind kind;
+        std::int64_t out_rows, out_cols;
+        SampleMode sample;
+        bool operator==(const Key&) const = default;
+    };
+    std::shared_ptr<const MatrixResult> find(const Key& key)
+    {
+        const std::lock_guard lock(m_mutex);
+        for (const auto& [k, m] : m_entries)
+            if (k == key)
+                return m;
+        return nullptr;
+    }
+    void insert(const Key& key, std::shared_ptr<const MatrixResult> m)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_entries.emplace_front(key, std::move(m));
+        std::int64_t cells = 0;
+        for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
+            cells += it->second->values.size();
+            if (cells > kMaxCells && it != m_entries.begin()) {
+                m_entries.erase(it, m_entries.end());
+                break;
+            }
+        }
+    }
+
+private:
+    static constexpr std::int64_t kMaxCells = std::int64_t{8} << 20; // 64 MiB of doubles
+    std::mutex m_mutex;
+    std::list<std::pair<Key, std::shared_ptr<const MatrixResult>>> m_entries;
+};
+
+WholeMatrixCache& whole_matrix_cache()
+{
+    static WholeMatrixCache cache;
+    return cache;
+}
+
+} // namespace
+
+ViewSettings normalized_view_settings(const Scenario& s, ViewSettings v)
+{
+    const std::vector<MatrixKind> kinds = matrix_kinds_for(s.method);
+    if (v.matrix_kind && std::find(kinds.begin(), kinds.end(), *v.matrix_kind) == kinds.end())
+        v.matrix_kind.reset();
+    const std::int64_t n = std::max<std::int64_t>(s.seq_len, 1);
+    const auto clamp_axis = [](std::int64_t& first, std::int64_t& count, std::int64_t size) {
+        first = std::clamp<std::int64_t>(first, 0, size - 1);
+        count = std::clamp<std::int64_t>(count, 0, size - first);
+    };
+    clamp_axis(v.row0, v.rows, n);
+    // An encoding's columns are dimensions, whose number a user's table may only tell by reading the
+    // file (not here, on the GUI thread): the job clamps those to the table's width.
+    if (effective_matrix_kind(s, v) == MatrixKind::Encoding)
+        clamp_axis(v.col0, v.cols, std::numeric_limits<std::int64_t>::max());
+    else
+        clamp_axis(v.col0, v.cols, n);
+    return v;
+}
+
 HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
                         const ProgressFn& progress)
 {
@@ -350,18 +424,15 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
 
     MatrixWindow w;
     const std::int64_t n = s.seq_len;
+    // Columns are positions, or for an encoding embedding dimensions, as many as core's table has (a
+    // user's table sets its own width: encoding_dim), so the window clamps to them like rows to the sequence.
+    const std::int64_t ncols = kind == MatrixKind::Encoding ? encoding_dim(s) : n;
     w.row0 = std::clamp<std::int64_t>(v.row0, 0, n - 1);
     w.rows = v.rows > 0 ? std::min(v.rows, n - w.row0) : n - w.row0;
-    if (kind == MatrixKind::Encoding) {
-        // Columns are embedding dimensions, as many as core's table has (a user's table sets its own
-        // width: encoding_dim), so the window clamps to them like rows to the sequence.
-        const std::int64_t dim = encoding_dim(s);
-        w.col0 = std::clamp<std::int64_t>(v.col0, 0, dim - 1);
-        w.cols = v.cols > 0 ? std::min(v.cols, dim - w.col0) : dim - w.col0;
-    } else {
-        w.col0 = std::clamp<std::int64_t>(v.col0, 0, n - 1);
-        w.cols = v.cols > 0 ? std::min(v.cols, n - w.col0) : n - w.col0;
-    }
+    w.col0 = std::clamp<std::int64_t>(v.col0, 0, ncols - 1);
+    w.cols = v.cols > 0 ? std::min(v.cols, ncols - w.col0) : ncols - w.col0;
+    data.window = {w.row0, w.col0, w.rows, w.cols};
+    data.whole = {0, 0, n, ncols};
 
     const int heads = per_head_count(s);
     const bool perHead =
@@ -372,16 +443,33 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     const int gridCols =
         perHead ? static_cast<int>(std::ceil(std::sqrt(static_cast<double>(shown.size())))) : 1;
     const int gridRows = perHead ? static_cast<int>((shown.size() + gridCols - 1) / gridCols) : 1;
-    w.out_rows = std::min<std::int64_t>(w.rows, std::max(8, v.pixel_height / gridRows));
-    w.out_cols = std::min<std::int64_t>(w.cols, std::max(8, v.pixel_width / gridCols));
+    const std::int64_t pixelRows = std::max(8, v.pixel_height / gridRows);
+    const std::int64_t pixelCols = std::max(8, v.pixel_width / gridCols);
+    w.out_rows = std::min<std::int64_t>(w.rows, pixelRows);
+    w.out_cols = std::min<std::int64_t>(w.cols, pixelCols);
     // A pixel shows the exact mean of its block (or says it is a point sample: MatrixResult::sampling);
     // float32 products are far below what a colour map can show (README, Benchmarks). Exact means over
     // random content generate every position's q and k (seconds beyond ~10^6 positions), too slow for
     // a slider: there the view asks for point samples, and its readout says so.
     w.precision = Precision::Single;
     constexpr std::int64_t kInteractiveRandomPositions = std::int64_t{1} << 19;
-    if (s.content.kind == ContentKind::Random && w.rows + w.cols > kInteractiveRandomPositions)
-        w.sample = SampleMode::Point;
+    const auto sample_for = [&](const MatrixWindow& m) {
+        return s.content.kind == ContentKind::Random && m.rows + m.cols > kInteractiveRandomPositions
+                   ? SampleMode::Point
+                   : SampleMode::BlockMean;
+    };
+    w.sample = sample_for(w);
+
+    // A zoomed window also gets the whole matrix, exactly as the unzoomed view computes it (same
+    // pixel grid, same sampling): its colour scale, so that zooming does not recolour a cell.
+    const bool zoomed = w.row0 != 0 || w.col0 != 0 || w.rows != n || w.cols != ncols;
+    MatrixWindow whole;
+    whole.rows = n;
+    whole.cols = ncols;
+    whole.out_rows = std::min<std::int64_t>(n, pixelRows);
+    whole.out_cols = std::min<std::int64_t>(ncols, pixelCols);
+    whole.precision = w.precision;
+    whole.sample = sample_for(whole);
 
     std::vector<double> slopes;
     if (perHead && s.method == Method::ALiBi)
@@ -392,9 +480,20 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
         Scenario sh = s;
         sh.head = shown[k];
         HeatmapPanel panel;
-        panel.matrix =
-            compute_matrix(sh, kind, w, cancel,
-                           sub_progress(progress, double(k) / shown.size(), double(k + 1) / shown.size()));
+        const double p0 = double(k) / shown.size(), p1 = double(k + 1) / shown.size();
+        double mid = p0;
+        if (zoomed) {
+            const WholeMatrixCache::Key key{sh, kind, whole.out_rows, whole.out_cols, whole.sample};
+            panel.whole = whole_matrix_cache().find(key);
+            if (!panel.whole) {
+                mid = 0.5 * (p0 + p1);
+                auto m = std::make_shared<const MatrixResult>(
+                    compute_matrix(sh, kind, whole, cancel, sub_progress(progress, p0, mid)));
+                whole_matrix_cache().insert(key, m);
+                panel.whole = std::move(m);
+            }
+        }
+        panel.matrix = compute_matrix(sh, kind, w, cancel, sub_progress(progress, mid, p1));
         if (perHead) {
             // Compact: small multiples can be narrow.
             panel.label = tr("h%1").arg(shown[k]);

@@ -35,6 +35,9 @@ struct ViewSettings {
     int max_panels = 16; // heads beyond this are sampled evenly (first and last always shown)
     bool per_panel_scales = true; // small multiples: one colour scale per panel (else one shared scale)
     bool subtract_mean = false;   // colour each panel's values minus its mean
+    // Colour scale of a zoomed heatmap: the visible window's extremes (true), or the whole matrix's
+    // (false, the default: a cell keeps its colour while zooming and panning).
+    bool fit_colors_to_view = false;
 
     // Curves. max_distance 0: automatic (four times the model's context, at most kMaxDistance).
     std::int64_t max_distance = 0;
@@ -52,6 +55,10 @@ using ViewResult = std::variant<HeatmapData, CurveData, RotationData, SpectrumDa
 
 // The kind shown for `s` under `settings` (validated against matrix_kinds_for).
 MatrixKind effective_matrix_kind(const Scenario& s, const ViewSettings& settings);
+// `settings` as they apply to `s`: a matrix kind the method lacks becomes automatic (nullopt), and the
+// heatmap window lies inside the matrix ([0, seq_len) rows and, but for an encoding's dimensions,
+// columns; rows or cols 0 stay "everything"). Cheap, no file access: for the GUI thread.
+ViewSettings normalized_view_settings(const Scenario& s, ViewSettings settings);
 // Number of heads of the per-head method (T5, ALiBi), 0 for the others.
 int per_head_count(const Scenario& s);
 // One line naming the method and its key parameter values ("RoPE · θ 10000 · d 128 · yarn × 16").

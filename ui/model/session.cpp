@@ -44,6 +44,7 @@ json settings_to_json(const ViewSettings& v)
             {"small_multiples", v.small_multiples},
             {"per_panel_scales", v.per_panel_scales},
             {"subtract_mean", v.subtract_mean},
+            {"fit_colors_to_view", v.fit_colors_to_view},
             {"max_panels", v.max_panels},
             {"max_distance", v.max_distance},
             {"log_x", v.log_x},
@@ -115,6 +116,7 @@ ViewSettings settings_from_json(const json& j)
     read(j, "small_multiples", v.small_multiples, "true or false");
     read(j, "per_panel_scales", v.per_panel_scales, "true or false");
     read(j, "subtract_mean", v.subtract_mean, "true or false");
+    read(j, "fit_colors_to_view", v.fit_colors_to_view, "true or false");
     read(j, "max_panels", v.max_panels, "an integer");
     read(j, "max_distance", v.max_distance, "an integer");
     read(j, "log_x", v.log_x, "true or false");

@@ -28,6 +28,7 @@ constexpr auto kScenario = "scenario/last";
 constexpr auto kRecent = "files/recent";
 constexpr auto kColormap = "view/colormap";
 constexpr auto kCurveLogX = "view/curveLogX";
+constexpr auto kFitColorsToView = "view/fitColorsToView";
 constexpr auto kDarkTheme = "view/darkTheme";
 // Bumped when the saved layout would not fit the current set of docks.
 constexpr int kStateVersion = 1;
@@ -154,6 +155,15 @@ void Settings::setColormap(const QString& id)
 {
     m_settings->setValue(kColormap, id);
 }
+bool Settings::fitColorsToView() const
+{
+    return m_settings->value(kFitColorsToView, false).toBool();
+}
+void Settings::setFitColorsToView(bool on)
+{
+    m_settings->setValue(kFitColorsToView, on);
+}
+
 bool Settings::curveLogX() const
 {
     return m_settings->value(kCurveLogX, true).toBool();

@@ -47,6 +47,9 @@ public:
 
     QString colormap() const; // colormap id, "" = automatic
     void setColormap(const QString& id);
+    // Heatmap colour scale fitted to the visible window (off: the whole matrix's scale).
+    bool fitColorsToView() const;
+    void setFitColorsToView(bool on);
     bool curveLogX() const;
     void setCurveLogX(bool on);
 

@@ -8,6 +8,7 @@
 
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QPainterPath>
 
 #include <algorithm>
 #include <cmath>
@@ -59,11 +60,14 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
                        fk.horizontalAdvance(format_number(m_range.hi))});
     const double bar_w = fl.height() * 0.9;
     const QString value_label = QString::fromStdString(m_data.panels.front().matrix.value_label);
-    double cb_w = bar_w + fk.height() * 0.5 + tick_w + (value_label.isEmpty() ? 0 : fl.height() * 1.4);
+    // Strip, ticks, the value's name and, beside it, which scale the colours use (both rotated).
+    double cb_w = bar_w + fk.height() * 0.5 + tick_w + (value_label.isEmpty() ? 0 : fl.height() * 1.4) +
+                  fk.height() * 1.3;
     double data_min = std::numeric_limits<double>::infinity(), data_max = -data_min;
-    for (const HeatmapPanel& p : m_data.panels) {
-        data_min = std::min(data_min, p.matrix.min);
-        data_max = std::max(data_max, p.matrix.max);
+    for (qsizetype i = 0; i < n; ++i) {
+        const MatrixResult& m = scaleMatrix(static_cast<int>(i));
+        data_min = std::min(data_min, m.min);
+        data_max = std::max(data_max, m.max);
     }
     cb_w = std::max({cb_w, fk.horizontalAdvance(tr("max %1").arg(format_number(data_max))),
                      fk.horizontalAdvance(tr("min %1").arg(format_number(data_min)))});
@@ -249,8 +253,35 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
                              QPointF(heat.left() + d + heat.height(), heat.top()));
     }
     const QImage& image = m_images[index];
+    const QRectF full(QPointF(map_x(ce.lo), map_y(re.lo)), QPointF(map_x(ce.hi()), map_y(re.hi())));
+    const QImage& whole = m_wholeImages[index];
+    const Extent& wre = m_wholeRowExtent[index];
+    const Extent& wce = m_wholeColExtent[index];
+    if (!whole.isNull() && wre.count > 0 && wce.count > 0) {
+        // The whole matrix, in the same colours, wherever the window's cells do not reach: a pan or a
+        // zoom out shows the picture at once, coarser, until the new window arrives. (Not under the
+        // window: its masked cells must show the hatch, not the whole matrix's block means.)
+        const QRectF wfull(QPointF(map_x(wce.lo), map_y(wre.lo)), QPointF(map_x(wce.hi()), map_y(wre.hi())));
+        const QRectF visible = wfull.intersected(heat);
+        if (visible.isValid()) {
+            painter.save();
+            painter.setRenderHint(QPainter::Antialiasing, false); // no seam along the window's edge
+            if (re.count > 0 && ce.count > 0) {
+                QPainterPath outside;
+                outside.addRect(heat);
+                QPainterPath window;
+                window.addRect(full);
+                painter.setClipPath(outside.subtracted(window), Qt::IntersectClip);
+            }
+            const double sx = whole.width() / wfull.width(), sy = whole.height() / wfull.height();
+            const QRectF source((visible.left() - wfull.left()) * sx, (visible.top() - wfull.top()) * sy,
+                                visible.width() * sx, visible.height() * sy);
+            painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+            painter.drawImage(visible, whole, source);
+            painter.restore();
+        }
+    }
     if (re.count > 0 && ce.count > 0) {
-        const QRectF full(QPointF(map_x(ce.lo), map_y(re.lo)), QPointF(map_x(ce.hi()), map_y(re.hi())));
         const QRectF visible = full.intersected(heat);
         if (visible.isValid()) {
             // Only the visible part of the image, at its native resolution, scaled without smoothing:
@@ -308,8 +339,8 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
     auto compact = [](double v) { return format_number(std::abs(v) >= 100.0 ? std::round(v) : v, 2); };
     const QString label = usesPanelScales() && panel.matrix.values.size() > 0
                               ? tr("%1 %2…%3")
-                                    .arg(panel.label, compact(panel.matrix.min - panelShift(index)),
-                                         compact(panel.matrix.max - panelShift(index)))
+                                    .arg(panel.label, compact(scaleMatrix(index).min - panelShift(index)),
+                                         compact(scaleMatrix(index).max - panelShift(index)))
                               : panel.label;
     if (!label.isEmpty() && g.label.height() > 0) {
         // Narrow small multiples: shrink the caption (down to 70 %) before eliding it, so a slope such
@@ -354,10 +385,11 @@ void HeatmapView::paintColorbar(QPainter& painter, const Layout& L, const Fonts&
     const double tick_len = fk.height() * 0.3;
     bool integer = true;
     double data_min = std::numeric_limits<double>::infinity(), data_max = -data_min;
-    for (const HeatmapPanel& p : m_data.panels) {
-        integer = integer && p.matrix.is_integer;
-        data_min = std::min(data_min, p.matrix.min);
-        data_max = std::max(data_max, p.matrix.max);
+    for (qsizetype i = 0; i < m_data.panels.size(); ++i) {
+        const MatrixResult& m = scaleMatrix(static_cast<int>(i));
+        integer = integer && m.is_integer;
+        data_min = std::min(data_min, m.min);
+        data_max = std::max(data_max, m.max);
     }
     const double lo = m_range.lo, hi = m_range.hi;
     painter.setFont(fonts.tick);
@@ -399,18 +431,30 @@ void HeatmapView::paintColorbar(QPainter& painter, const Layout& L, const Fonts&
                                 L.colorbarArea.width(), fk.height()),
                          Qt::AlignLeft | Qt::AlignVCenter, tr("min %1").arg(format_number(data_min)));
     }
+    // Rotated beside the ticks: the value's name, then (muted, at the right edge) which scale the
+    // colours use, the whole matrix's or the visible window's.
     const QString value_label = QString::fromStdString(m_data.panels.front().matrix.value_label);
+    const double scale_w = fk.height() * 1.3;
+    const auto rotated_text = [&](double x, double w, const QFont& font, const QColor& color, const QString& text) {
+        const QFontMetricsF fm(font, painter.device());
+        painter.save();
+        painter.setFont(font);
+        painter.setPen(color);
+        painter.translate(x + w / 2, bar.center().y());
+        painter.rotate(-90);
+        const QRectF rotated(-bar.height() / 2, -w / 2, bar.height(), w);
+        painter.drawText(rotated, Qt::AlignCenter, fm.elidedText(text, Qt::ElideRight, rotated.width()));
+        painter.restore();
+    };
     if (!value_label.isEmpty()) {
         const QFontMetricsF fl(fonts.label, painter.device());
-        painter.setFont(fonts.label);
-        painter.setPen(colors.text);
-        const double x = std::max(label_right + fl.height() * 0.2, L.colorbarArea.right() - fl.height());
-        painter.translate(x + fl.height() / 2, bar.center().y());
-        painter.rotate(-90);
-        const QRectF rotated(-bar.height() / 2, -fl.height() / 2, bar.height(), fl.height());
-        painter.drawText(rotated, Qt::AlignCenter,
-                         fl.elidedText(value_label, Qt::ElideRight, rotated.width()));
+        const double x =
+            std::max(label_right + fl.height() * 0.2, L.colorbarArea.right() - scale_w - fl.height());
+        rotated_text(x, fl.height(), fonts.label, colors.text, value_label);
+        label_right = x + fl.height();
     }
+    const double x = std::max(label_right + fk.height() * 0.15, L.colorbarArea.right() - fk.height());
+    rotated_text(x, fk.height(), fonts.tick, colors.muted, scaleLabel());
     painter.restore();
 }
 

@@ -4,8 +4,11 @@
 #include "views/figure_style.h"
 #include "views/heatmap_layout.h"
 
+#include <QAction>
+#include <QContextMenuEvent>
 #include <QFontMetricsF>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -53,6 +56,14 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
     setToolTip(tr("Wheel or + / −: zoom · drag or arrow keys: pan · double-click or 0: show everything · "
                   "hover: the value under the cursor"));
     setAttribute(Qt::WA_OpaquePaintEvent);
+    m_fitAction = new QAction(tr("&Fit Colours to View"), this);
+    m_fitAction->setObjectName(QStringLiteral("fitColorsToViewAction"));
+    m_fitAction->setCheckable(true);
+    m_fitAction->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+    m_fitAction->setStatusTip(tr("Heatmap: colour scale over the visible window's values (off: the whole "
+                                 "matrix's scale, so a cell keeps its colour while you zoom and pan)"));
+    connect(m_fitAction, &QAction::toggled, this, &HeatmapView::setFitColorsToView);
+    addAction(m_fitAction); // its shortcut works wherever the view is
     m_viewportTimer.setSingleShot(true);
     m_viewportTimer.setInterval(kViewportDebounceMs);
     connect(&m_viewportTimer, &QTimer::timeout, this, [this] {
@@ -96,6 +107,46 @@ HeatmapView::Extent HeatmapView::extent_of(const std::vector<std::int64_t>& inde
     return e;
 }
 
+HeatmapView::Extent HeatmapView::row_extent(const MatrixResult& m, const HeatmapWindow& window)
+{
+    if (window.rows <= 0 || m.row_index.empty())
+        return extent_of(m.row_index, m.row_block_end);
+    // Output row r covers [row0 + r rows / out_rows, row0 + (r + 1) rows / out_rows) (attention_logits.h).
+    const auto count = static_cast<qsizetype>(m.row_index.size());
+    return {static_cast<double>(window.row0), static_cast<double>(window.rows) / static_cast<double>(count),
+            count};
+}
+
+HeatmapView::Extent HeatmapView::col_extent(const MatrixResult& m, const HeatmapWindow& window)
+{
+    if (window.cols <= 0 || m.col_index.empty())
+        return extent_of(m.col_index, m.col_block_end);
+    const auto count = static_cast<qsizetype>(m.col_index.size());
+    return {static_cast<double>(window.col0), static_cast<double>(window.cols) / static_cast<double>(count),
+            count};
+}
+
+const MatrixResult& HeatmapView::scaleMatrix(int panel) const
+{
+    const HeatmapPanel& p = m_data.panels[panel];
+    return p.whole && !m_fitToView ? *p.whole : p.matrix;
+}
+
+bool HeatmapView::anySigned() const
+{
+    // The whole matrix's: the colour map does not change with the zoom window.
+    bool any_signed = false;
+    for (const HeatmapPanel& p : m_data.panels)
+        any_signed = any_signed || (p.whole ? p.whole->is_signed : p.matrix.is_signed);
+    return any_signed;
+}
+
+bool HeatmapView::hasWholeMatrix() const
+{
+    return std::any_of(m_data.panels.begin(), m_data.panels.end(),
+                       [](const HeatmapPanel& p) { return p.whole != nullptr; });
+}
+
 void HeatmapView::setData(const HeatmapData& data)
 {
     m_data = data;
@@ -103,22 +154,35 @@ void HeatmapView::setData(const HeatmapData& data)
     m_subtractMean = data.subtract_mean;
     m_rowExtent.clear();
     m_colExtent.clear();
+    m_wholeRowExtent.clear();
+    m_wholeColExtent.clear();
     double r0 = std::numeric_limits<double>::infinity(), r1 = -r0, c0 = r0, c1 = -r0;
-    bool any_signed = false;
     for (const HeatmapPanel& p : m_data.panels) {
-        const Extent re = extent_of(p.matrix.row_index, p.matrix.row_block_end),
-                     ce = extent_of(p.matrix.col_index, p.matrix.col_block_end);
+        const Extent re = row_extent(p.matrix, m_data.window), ce = col_extent(p.matrix, m_data.window);
         m_rowExtent.append(re);
         m_colExtent.append(ce);
+        m_wholeRowExtent.append(p.whole ? row_extent(*p.whole, m_data.whole) : Extent{});
+        m_wholeColExtent.append(p.whole ? col_extent(*p.whole, m_data.whole) : Extent{});
         if (re.count > 0 && ce.count > 0) {
             r0 = std::min(r0, re.lo);
             r1 = std::max(r1, re.hi());
             c0 = std::min(c0, ce.lo);
             c1 = std::max(c1, ce.hi());
         }
-        any_signed = any_signed || p.matrix.is_signed;
     }
-    if (std::isfinite(r0)) {
+    if (std::isfinite(r0) && m_data.whole.rows > 0 && m_data.whole.cols > 0) {
+        // The job says which matrix the window belongs to: zoomed into the same matrix, the view stays
+        // where the user put it (the data is for that window, or one a step behind); otherwise it shows
+        // the data's window of the (new) matrix.
+        const Viewport whole{static_cast<double>(m_data.whole.row0), static_cast<double>(m_data.whole.col0),
+                             static_cast<double>(m_data.whole.rows), static_cast<double>(m_data.whole.cols)};
+        if (!m_zoomed || !same_viewport(whole, m_home)) {
+            m_home = whole;
+            m_view = union_viewport(r0, r1, c0, c1);
+            clampView();
+            m_zoomed = !same_viewport(m_view, m_home);
+        }
+    } else if (std::isfinite(r0)) {
         const Viewport extent = union_viewport(r0, r1, c0, c1);
         // While zoomed, data for (part of) the home window keeps the zoom: it usually is the window
         // this view asked for. Anything else (a new sequence length, a new kind) starts afresh.
@@ -132,7 +196,7 @@ void HeatmapView::setData(const HeatmapData& data)
         m_zoomed = false;
     }
     if (!m_colormapExplicit) {
-        const Colormap automatic = default_colormap(any_signed || m_subtractMean);
+        const Colormap automatic = default_colormap(anySigned() || m_subtractMean);
         if (automatic != m_colormap) {
             m_colormap = automatic;
             emit colormapChanged(m_colormap);
@@ -142,6 +206,23 @@ void HeatmapView::setData(const HeatmapData& data)
     rebuildImages();
     m_hoverText.clear();
     update();
+}
+
+void HeatmapView::setFitColorsToView(bool on)
+{
+    if (on == m_fitToView)
+        return;
+    m_fitToView = on;
+    m_fitAction->setChecked(on); // toggled() comes back here and returns above
+    updateRange();
+    rebuildImages();
+    update();
+    emit fitColorsToViewChanged(on);
+}
+
+QString HeatmapView::scaleLabel() const
+{
+    return m_fitToView ? tr("scale: fitted to view") : tr("scale: whole matrix");
 }
 
 void HeatmapView::setColormap(Colormap map)
@@ -158,10 +239,7 @@ void HeatmapView::setColormap(Colormap map)
 
 void HeatmapView::setAutomaticColormap()
 {
-    bool any_signed = false;
-    for (const HeatmapPanel& p : m_data.panels)
-        any_signed = any_signed || p.matrix.is_signed;
-    setColormap(default_colormap(any_signed));
+    setColormap(default_colormap(anySigned()));
     m_colormapExplicit = false;
 }
 
@@ -192,10 +270,7 @@ void HeatmapView::setSubtractMean(bool on)
         return;
     m_subtractMean = on;
     if (!m_colormapExplicit) { // centred values are signed: the diverging map, unless the user chose one
-        bool any_signed = false;
-        for (const HeatmapPanel& p : m_data.panels)
-            any_signed = any_signed || p.matrix.is_signed;
-        if (const Colormap automatic = default_colormap(any_signed || on); automatic != m_colormap) {
+        if (const Colormap automatic = default_colormap(anySigned() || on); automatic != m_colormap) {
             m_colormap = automatic;
             emit colormapChanged(m_colormap);
         }
@@ -207,14 +282,16 @@ void HeatmapView::setSubtractMean(bool on)
 
 void HeatmapView::updateRange()
 {
+    // The colour scale is the whole matrix's, or the visible window's when fitted to the view
+    // (scaleMatrix): its extremes, and its mean when the mean is subtracted.
     // Means of the finite cells (the matrices carry their extremes, not their means).
     m_panelMeans.clear();
     double sum_all = 0.0;
     qint64 count_all = 0;
-    for (const HeatmapPanel& p : m_data.panels) {
+    for (qsizetype i = 0; i < m_data.panels.size(); ++i) {
         double sum = 0.0;
         qint64 count = 0;
-        const Eigen::MatrixXd& v = p.matrix.values;
+        const Eigen::MatrixXd& v = scaleMatrix(static_cast<int>(i)).values;
         for (Eigen::Index c = 0; c < v.cols(); ++c)
             for (Eigen::Index r = 0; r < v.rows(); ++r)
                 if (std::isfinite(v(r, c))) {
@@ -228,21 +305,21 @@ void HeatmapView::updateRange()
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     m_panelRanges.clear();
     for (qsizetype i = 0; i < m_data.panels.size(); ++i) {
-        const HeatmapPanel& p = m_data.panels[i];
+        const MatrixResult& m = scaleMatrix(static_cast<int>(i));
         const double shift = m_subtractMean ? m_panelMeans[i] : 0.0;
-        m_panelRanges.append(color_range(m_colormap, p.matrix.min - shift, p.matrix.max - shift));
-        if (p.matrix.values.size() == 0)
+        m_panelRanges.append(color_range(m_colormap, m.min - shift, m.max - shift));
+        if (m.values.size() == 0)
             continue;
-        lo = std::min(lo, p.matrix.min - shift);
-        hi = std::max(hi, p.matrix.max - shift);
+        lo = std::min(lo, m.min - shift);
+        hi = std::max(hi, m.max - shift);
     }
     m_range = color_range(m_colormap, lo, hi);
 
     double data_lo = std::numeric_limits<double>::infinity(), data_hi = -data_lo;
-    for (const HeatmapPanel& p : m_data.panels)
-        if (p.matrix.values.size() > 0) {
-            data_lo = std::min(data_lo, p.matrix.min);
-            data_hi = std::max(data_hi, p.matrix.max);
+    for (qsizetype i = 0; i < m_data.panels.size(); ++i)
+        if (const MatrixResult& m = scaleMatrix(static_cast<int>(i)); m.values.size() > 0) {
+            data_lo = std::min(data_lo, m.min);
+            data_hi = std::max(data_hi, m.max);
         }
     const double mean = count_all > 0 ? sum_all / static_cast<double>(count_all) : 0.0;
     const double spread = data_hi - data_lo;
@@ -262,15 +339,12 @@ void HeatmapView::updateRange()
 
 void HeatmapView::rebuildImages()
 {
-    // Rebuilt only here (data or colour map changed); painting and zooming reuse these images.
+    // Rebuilt only here (data, colour map or scale changed); painting and zooming reuse these images.
     const QVector<QRgb> table = colormap_table(m_colormap);
     m_images.clear();
+    m_wholeImages.clear();
     m_hasNan = false;
-    for (qsizetype i = 0; i < m_data.panels.size(); ++i) {
-        const HeatmapPanel& p = m_data.panels[i];
-        const Eigen::MatrixXd& v = p.matrix.values;
-        const ColorRange range = panelRange(static_cast<int>(i));
-        const double shift = m_subtractMean && i < m_panelMeans.size() ? m_panelMeans[i] : 0.0;
+    const auto image_of = [&](const Eigen::MatrixXd& v, const ColorRange& range, double shift) {
         const int rows = static_cast<int>(v.rows()), cols = static_cast<int>(v.cols());
         QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_ARGB32_Premultiplied);
         image.fill(Qt::transparent);
@@ -286,7 +360,15 @@ void HeatmapView::rebuildImages()
                 }
             }
         }
-        m_images.append(image);
+        return image;
+    };
+    for (qsizetype i = 0; i < m_data.panels.size(); ++i) {
+        const HeatmapPanel& p = m_data.panels[i];
+        const ColorRange range = panelRange(static_cast<int>(i));
+        const double shift = m_subtractMean && i < m_panelMeans.size() ? m_panelMeans[i] : 0.0;
+        m_images.append(image_of(p.matrix.values, range, shift));
+        // The same colours for the whole matrix behind the window.
+        m_wholeImages.append(p.whole ? image_of(p.whole->values, range, shift) : QImage());
     }
 }
 
@@ -371,13 +453,20 @@ QString HeatmapView::readoutAt(const QPointF& pos, int* panel_out) const
     const QRectF heat = L.panels[i].heat;
     const double pr = m_view.row0 + (pos.y() - heat.top()) / heat.height() * m_view.rows;
     const double pc = m_view.col0 + (pos.x() - heat.left()) / heat.width() * m_view.cols;
-    const Extent& re = m_rowExtent[i];
-    const Extent& ce = m_colExtent[i];
-    const auto r = static_cast<qsizetype>(std::floor((pr - re.lo) / re.step));
-    const auto c = static_cast<qsizetype>(std::floor((pc - ce.lo) / ce.step));
-    if (r < 0 || c < 0 || r >= re.count || c >= ce.count)
-        return {};
-    const MatrixResult& m = m_data.panels[i].matrix;
+    const auto cell = [&](const Extent& re, const Extent& ce, qsizetype& r, qsizetype& c) {
+        r = static_cast<qsizetype>(std::floor((pr - re.lo) / re.step));
+        c = static_cast<qsizetype>(std::floor((pc - ce.lo) / ce.step));
+        return r >= 0 && c >= 0 && r < re.count && c < ce.count;
+    };
+    qsizetype r = 0, c = 0;
+    const MatrixResult* mp = &m_data.panels[i].matrix;
+    if (!cell(m_rowExtent[i], m_colExtent[i], r, c)) {
+        // Outside the computed window, where the whole matrix's picture shows: its cell.
+        if (!m_data.panels[i].whole || !cell(m_wholeRowExtent[i], m_wholeColExtent[i], r, c))
+            return {};
+        mp = m_data.panels[i].whole.get();
+    }
+    const MatrixResult& m = *mp;
     const double value = m.values(r, c);
     QStringList parts;
     if (!m_data.panels[i].label.isEmpty())
@@ -531,6 +620,15 @@ void HeatmapView::mouseDoubleClickEvent(QMouseEvent* event)
 {
     if (event->button() == Qt::LeftButton)
         resetViewport();
+}
+
+void HeatmapView::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    menu.addAction(m_fitAction);
+    menu.addSeparator();
+    menu.addAction(tr("Reset &Zoom"), this, &HeatmapView::resetViewport);
+    menu.exec(event->globalPos());
 }
 
 void HeatmapView::leaveEvent(QEvent* event)

@@ -11,6 +11,13 @@
 // filled row by row through scanLine() from the 256-entry table of colormap.h); painting only scales
 // that image. Zoom and pan first repaint the cached image transformed, then, debounced, ask for the
 // exactly visible window through viewportRequested() so that just those cells are computed.
+//
+// Zooming keeps the colours: the colour map and the colour scale are those of the whole matrix (the
+// data's HeatmapPanel::whole, which the job computes with every zoomed window), so a cell has the same
+// colour at any zoom. Fitting the scale to the visible window is a choice (setFitColorsToView, the
+// "Fit Colours to View" action), and the colour bar says which scale is in use. Where a pan or zoom
+// shows cells outside the window received so far, the whole matrix's picture fills in until the new
+// window arrives.
 #pragma once
 
 #include "jobs/view_data.h"
@@ -18,6 +25,7 @@
 #include "views/figure.h"
 
 #include <QImage>
+#include <QPointer>
 #include <QTimer>
 #include <QWidget>
 
@@ -55,6 +63,16 @@ public:
     // The line the figure shows under its title: a tiny spread against the mean, a subtracted mean,
     // per-panel scales. Empty when there is nothing to say.
     QString note() const { return m_note; }
+    // Colour scale fitted to the visible window (its extremes) instead of the whole matrix's (default).
+    // Applies at once; the data's own values decide the colours either way.
+    void setFitColorsToView(bool on);
+    bool fitColorsToView() const { return m_fitToView; }
+    // The checkable action behind it (the view's context menu; the main window adds it to View).
+    QAction* fitColorsAction() const { return m_fitAction; }
+    // What the colour bar says about its scale: "scale: whole matrix" or "scale: fitted to view".
+    QString scaleLabel() const;
+    // True when the view shows a zoomed window with the whole matrix's colour scale available.
+    bool hasWholeMatrix() const;
     // True when the values span less than kTinySpread of their mean's magnitude.
     bool spreadIsTiny() const { return m_tinySpread; }
     static constexpr double kTinySpread = 0.01;
@@ -85,6 +103,7 @@ signals:
     // Emitted ~100 ms after the last zoom or pan step with the visible window in whole positions.
     void viewportRequested(std::int64_t row0, std::int64_t col0, std::int64_t rows, std::int64_t cols);
     void colormapChanged(Colormap map);
+    void fitColorsToViewChanged(bool on);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -94,6 +113,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     // Arrows pan by a tenth of the window (Shift: a whole window), + and − zoom about the centre,
     // 0 (or Home) shows everything again: what the wheel, a drag and a double-click do.
     void keyPressEvent(QKeyEvent* event) override;
@@ -121,6 +141,13 @@ private:
     struct Fonts;
 
     static Extent extent_of(const std::vector<std::int64_t>& index, const std::vector<std::int64_t>& block_end);
+    // Exact extents when the window the matrix covers is known, else estimated from the indices.
+    static Extent row_extent(const MatrixResult& m, const HeatmapWindow& window);
+    static Extent col_extent(const MatrixResult& m, const HeatmapWindow& window);
+    // The matrix whose extremes (and mean) give panel i's colour scale: the window's own when fitted
+    // to the view (or when there is no separate whole matrix), else the whole matrix.
+    const MatrixResult& scaleMatrix(int panel) const;
+    bool anySigned() const;
     void rebuildImages();
     void updateRange();
     bool usesPanelScales() const { return m_perPanel && m_data.panels.size() > 1; }
@@ -145,6 +172,12 @@ private:
     HeatmapData m_data;
     QList<QImage> m_images;
     QList<Extent> m_rowExtent, m_colExtent;
+    // The whole matrix behind a zoomed window (null images when there is none): shown where the
+    // window's cells do not reach, e.g. during a pan before the new window arrives.
+    QList<QImage> m_wholeImages;
+    QList<Extent> m_wholeRowExtent, m_wholeColExtent;
+    bool m_fitToView = false;
+    QPointer<QAction> m_fitAction;
     bool m_hasNan = false;
     Colormap m_colormap = Colormap::Viridis;
     bool m_colormapExplicit = false;

@@ -49,9 +49,11 @@ OffscreenFigure::OffscreenFigure(ViewKind kind, const Scenario& s, const ViewSet
                                  std::optional<Colormap> colormap)
     : m_widget(make_view(kind)), m_data(run_view_job(kind, s, settings, {}, {}))
 {
-    if (colormap)
-        if (auto* h = qobject_cast<HeatmapView*>(m_widget.get()))
+    if (auto* h = qobject_cast<HeatmapView*>(m_widget.get())) {
+        if (colormap)
             h->setColormap(*colormap);
+        h->setFitColorsToView(settings.fit_colors_to_view);
+    }
     m_figure = set_view_data(m_widget.get(), m_data);
     m_widget->resize(settings.pixel_width, settings.pixel_height);
 }

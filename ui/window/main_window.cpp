@@ -324,6 +324,17 @@ void MainWindow::createMenus()
         }
     }
     view->addAction(tr("Reset &Zoom"), QKeySequence(tr("Ctrl+0")), m_heatmap, &HeatmapView::resetViewport);
+    // The heatmap's own action (also in its context menu): zooming keeps the whole matrix's colour
+    // scale unless the user asks for the visible window's.
+    QAction* fit = m_heatmap->fitColorsAction();
+    view->addAction(fit);
+    m_viewSettings.fit_colors_to_view = m_settings->fitColorsToView();
+    m_heatmap->setFitColorsToView(m_viewSettings.fit_colors_to_view);
+    connect(m_heatmap, &HeatmapView::fitColorsToViewChanged, this, [this](bool on) {
+        m_settings->setFitColorsToView(on);
+        // Exports and sessions colour like the screen. No recompute: the data has both scales.
+        m_viewSettings.fit_colors_to_view = on;
+    });
     QAction* small = view->addAction(tr("Heads as &Small Multiples"));
     small->setCheckable(true);
     small->setChecked(true);
@@ -529,6 +540,9 @@ void MainWindow::onScenarioChanged()
     if (s.method != m_lastMethod)
         m_hoverLabel->clear();
 
+    // The settings follow the scenario: a matrix kind the new method lacks is dropped (its most
+    // telling kind is shown), a window outside the new matrix is clamped into it.
+    m_viewSettings = normalized_view_settings(s, m_viewSettings);
     // The zoom window belongs to the previous matrix shape.
     ViewSettings v = m_viewSettings;
     if (s.method != m_lastMethod || s.seq_len != m_lastSeqLen) {

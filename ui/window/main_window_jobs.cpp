@@ -33,7 +33,9 @@ void MainWindow::connectJobs()
 
 void MainWindow::setViewSettings(const ViewSettings& settings, std::optional<ViewKind> kind)
 {
-    m_viewSettings = settings;
+    // Never a kind the method lacks nor a window outside the matrix: what is kept here is what a
+    // session saves and what an export computes.
+    m_viewSettings = normalized_view_settings(m_model->scenario(), settings);
     if (kind)
         requestView(*kind);
     else

@@ -123,7 +123,10 @@ Session SessionActions::currentSession() const
     const MainWindow& w = *m_window;
     Session s;
     s.scenario = w.m_model->scenario();
-    s.settings = w.m_viewSettings;
+    // What the views show: the kind on screen (also when it is the method's default), the window
+    // inside the matrix.
+    s.settings = normalized_view_settings(s.scenario, w.m_viewSettings);
+    s.settings.matrix_kind = effective_matrix_kind(s.scenario, s.settings);
     s.colormap = parse_colormap(w.m_settings->colormap()); // "" (automatic) parses to nullopt
     s.visible_views.clear();
     for (ViewKind k : kAllViewKinds)
@@ -184,6 +187,7 @@ bool SessionActions::applySession(const Session& s, const QString& name)
     else
         w.m_heatmap->setAutomaticColormap();
     w.m_settings->setColormap(s.colormap ? colormap_id(*s.colormap) : QString());
+    w.m_heatmap->setFitColorsToView(v.fit_colors_to_view); // its action and QSettings follow
     {
         const QSignalBlocker block(w.m_curves); // logXChanged would schedule the old settings
         w.m_curves->setLogX(v.log_x);
