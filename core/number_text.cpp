@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "number_text.h"
 
+#include <nlohmann/json.hpp>
+
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -62,6 +64,56 @@ void write_csv_columns(std::ostream& out, const std::vector<CsvColumn>& columns)
         }
     }
     out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+void append_json_text(std::string& out, const nlohmann::json& j)
+{
+    using nlohmann::json;
+    switch (j.type()) {
+    case json::value_t::object: {
+        out += '{';
+        bool first = true;
+        for (auto it = j.begin(); it != j.end(); ++it) {
+            if (!first)
+                out += ',';
+            first = false;
+            out += json(it.key()).dump();
+            out += ':';
+            append_json_text(out, it.value());
+        }
+        out += '}';
+        return;
+    }
+    case json::value_t::array: {
+        out += '[';
+        bool first = true;
+        for (const json& v : j) {
+            if (!first)
+                out += ',';
+            first = false;
+            append_json_text(out, v);
+        }
+        out += ']';
+        return;
+    }
+    case json::value_t::number_float:
+        if (!append_number_text(out, j.get<double>()))
+            out += "null";
+        return;
+    case json::value_t::number_integer: {
+        char buf[24];
+        const auto r = std::to_chars(buf, buf + sizeof buf, j.get<std::int64_t>());
+        out.append(buf, r.ptr);
+        return;
+    }
+    case json::value_t::number_unsigned: {
+        char buf[24];
+        const auto r = std::to_chars(buf, buf + sizeof buf, j.get<std::uint64_t>());
+        out.append(buf, r.ptr);
+        return;
+    }
+    default: out += j.dump(); // strings (escaped), booleans, null
+    }
 }
 
 } // namespace posatlas
