@@ -373,6 +373,7 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out)
             const OffscreenFigure fig(g.view, g.scenario, v, g.colormap);
             write_output(fig.figure(), fig.data(), path, options, g.scenario);
         }
+        progress.done(); // the line of paths stays clean when both go to the terminal
         out << path.toStdString() << '\n';
         ++written;
     }
