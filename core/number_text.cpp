@@ -66,6 +66,32 @@ void write_csv_columns(std::ostream& out, const std::vector<CsvColumn>& columns)
     out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
+void write_json_columns(std::ostream& out, const std::vector<CsvColumn>& columns)
+{
+    std::string buf = "{";
+    constexpr std::size_t kFlushAt = 1 << 16;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        if (c)
+            buf += ',';
+        buf += nlohmann::json(columns[c].first).dump();
+        buf += ":[";
+        const std::vector<double>& v = columns[c].second;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (i)
+                buf += ',';
+            if (!append_number_text(buf, v[i]))
+                buf += "null";
+            if (buf.size() >= kFlushAt) {
+                out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+                buf.clear();
+            }
+        }
+        buf += ']';
+    }
+    buf += "}\n";
+    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
 void append_json_text(std::string& out, const nlohmann::json& j)
 {
     using nlohmann::json;
