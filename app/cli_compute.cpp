@@ -681,8 +681,8 @@ OptionTable output_options()
     return {{.name = "format", .type = ArgType::Choice, .help = "Output format.",
              .default_text = "csv when --out ends in .csv, else json", .choices = {"json", "csv"}},
             {.name = "out", .type = ArgType::Path,
-             .help = "Write to FILE (replaced whole, only on success) instead of standard output; - is "
-                     "standard output.",
+             .help = "Write to FILE (replaced whole, only on success; its name is then printed) instead of "
+                     "standard output; - is standard output.",
              .metavar = "FILE|-", .default_value = "-", .allowed = "a file name or -"},
             quiet_option()};
 }
