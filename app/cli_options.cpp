@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_options.h"
 
-#include "number_text.h"
+#include "io/number_text.h"
 
 #include <algorithm>
 #include <charconv>

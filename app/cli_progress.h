@@ -5,7 +5,7 @@
 // when the work is done.
 #pragma once
 
-#include "types.h"
+#include "scenario/types.h"
 
 #include <string>
 

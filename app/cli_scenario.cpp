@@ -3,11 +3,11 @@
 
 #include "cli_help.h"
 #include "cli_options.h"
-#include "number_text.h"
-#include "model_config.h"
-#include "presets.h"
+#include "io/model_config.h"
+#include "io/number_text.h"
+#include "io/presets.h"
 #include "methods/registry.h"
-#include "validation.h"
+#include "scenario/validation.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,11 +2,11 @@
 // Benchmarks of the heavy kernels. Run on purpose: `make bench` (5 repetitions, medians, beside the
 // NumPy reference and the GEMM peak: tests/bench/run_bench.py). Never part of ctest: timings on a
 // shared 2-core machine are not pass/fail material.
-#include "attention_logits.h"
-#include "decay.h"
-#include "gemm.h"
-#include "number_text.h"
-#include "rope_scaling.h"
+#include "analysis/decay.h"
+#include "compute/attention_logits.h"
+#include "compute/gemm.h"
+#include "io/number_text.h"
+#include "methods/rope/rope_scaling.h"
 
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
