@@ -20,18 +20,64 @@ namespace posatlas::cli {
 
 std::string usage()
 {
-    return "usage: posatlas                      open the GUI\n"
-           "       posatlas compute QUANTITY ... print numbers as JSON (or --format csv)\n"
-           "       posatlas export --view heatmap|rotation|decay|spectrum [--preset NAME | --config FILE |\n"
-           "                       --session FILE] [method options] --out FILE.{png,svg,pdf,csv,json}\n"
-           "                       [--width W --height H --dpi D --theme light|dark --caption auto|none|TEXT\n"
-           "                        --font-scale F --colormap auto|viridis|magma|cividis|diverging --kind K\n"
-           "                        --max-distance R --linear-x --query-position M --key-position N]\n"
-           "       posatlas gallery --out DIR [--format png|svg|pdf|csv|json] [--only NAME] [figure options]\n"
-           "       posatlas screenshots --out DIR [--dark]   the README's screenshots of the app\n"
-           "       posatlas presets [--format json]  list the shipped model presets\n"
-           "       posatlas help | --help | --version\n\n"
+    return "usage: posatlas [FILE]               open the GUI (with a .posatlas.json session or a config.json)\n"
+           "       posatlas COMMAND [options]    the command line\n"
+           "       posatlas COMMAND --help       a command's options: meaning, default and allowed values\n"
+           "\n"
+           "commands:\n"
+           "  compute QUANTITY    print numbers as JSON or CSV (compute --help lists the quantities)\n"
+           "  export              one figure (PNG, SVG, PDF) or its numbers (CSV, JSON), without a display\n"
+           "  gallery             the standard set of figures into a folder\n"
+           "  screenshots         the README's screenshots of the app\n"
+           "  presets             list the shipped model presets\n"
+           "  completion bash     print the bash completion script\n"
+           "  help [COMMAND]      this help, or a command's; help --all: every command's and quantity's\n"
+           "\n"
+           "options:\n"
+           "  -h, --help          print this help and exit\n"
+           "  --version           print the version and exit\n"
+           "\n"
+           "Progress of long commands goes to standard error, only when it is a terminal (--quiet: never);\n"
+           "errors are one line on standard error. Exit status: 0 success, 2 bad input, 1 internal failure.\n\n"
            + compute_usage();
+}
+
+// The help of one command ("compute rope-decay" for a quantity); empty for an unknown one.
+std::string command_help(const std::vector<std::string>& words)
+{
+    if (words.empty())
+        return usage();
+    const std::string& c = words.front();
+    if (c == "compute")
+        return words.size() > 1 ? compute_help(words[1]) : compute_usage();
+    if (c == "export")
+        return export_help();
+    if (c == "gallery")
+        return gallery_help();
+    if (c == "screenshots")
+        return screenshots_help();
+    if (c == "presets")
+        return presets_help();
+    if (c == "completion")
+        return completion_help();
+    if (c == "help")
+        return usage();
+    return "";
+}
+
+// Every help text, the overview first: what the man page shows (packaging/make_manpage.cmake).
+std::string full_help()
+{
+    std::string out = usage();
+    const auto section = [&](const std::string& title, const std::string& text) {
+        out += "\n" + std::string(title.size() + 8, '=') + "\n    " + title + "\n" + std::string(title.size() + 8, '=')
+               + "\n\n" + text;
+    };
+    for (const std::string& c : {"export", "gallery", "screenshots", "presets", "completion"})
+        section("posatlas " + c, command_help({c}));
+    for (const std::string& q : quantity_names())
+        section("posatlas compute " + q, compute_help(q));
+    return out;
 }
 
 const std::vector<std::string>& commands()
@@ -85,8 +131,21 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         ~ReleaseApplication() { release_application(); }
     } release;
     try {
-        if (args.empty() || args.front() == "help" || args.front() == "--help" || args.front() == "-h") {
+        if (args.empty() || args.front() == "--help" || args.front() == "-h") {
             out << usage();
+            return 0;
+        }
+        if (args.front() == "help") {
+            const std::vector<std::string> words(args.begin() + 1, args.end());
+            if (words.size() == 1 && words.front() == "--all") {
+                out << full_help();
+                return 0;
+            }
+            const std::string text = command_help(words);
+            if (text.empty() || (words.size() > 1 && words.front() != "compute") || words.size() > 2
+                || (words.size() == 2 && text == compute_usage()))
+                throw UsageError("help takes a command (and for compute a quantity), or --all; see posatlas --help");
+            out << text;
             return 0;
         }
         if (args.front() == "--version") {

@@ -11,5 +11,6 @@
 namespace posatlas::cli {
 
 int run_completion(const std::vector<std::string>& args, std::ostream& out);
+std::string completion_help();
 
 } // namespace posatlas::cli

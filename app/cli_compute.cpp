@@ -6,7 +6,9 @@
 #include "analysis/attention_entropy.h"
 #include "analysis/decay.h"
 #include "analysis/rope_compare.h"
+#include "cli_help.h"
 #include "cli_options.h"
+#include "cli_progress.h"
 #include "compute/attention_logits.h"
 #include "io/model_config.h"
 #include "io/number_text.h"
@@ -24,6 +26,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iomanip>
 #include <map>
@@ -40,9 +47,13 @@ using nlohmann::json;
 
 enum class Format { Json, Csv };
 
+// --format, else the extension of --out FILE (.csv), else JSON.
 Format format_of(const Options& o)
 {
-    return o.choice("format", {"json", "csv"}).value_or("json") == "csv" ? Format::Csv : Format::Json;
+    if (o.has("format"))
+        return *o.choice("format") == "csv" ? Format::Csv : Format::Json;
+    const std::string path = o.text("out").value_or("-");
+    return path.size() > 4 && path.compare(path.size() - 4, 4, ".csv") == 0 ? Format::Csv : Format::Json;
 }
 
 // Numbers in CSV follow core's one policy (number_text.h): integers as integers, else the shortest
@@ -91,13 +102,19 @@ void write_matrix_csv(std::ostream& out, const Eigen::MatrixXd& m, const std::st
     }
 }
 
-void write_json(std::ostream& out, const json& j) { out << j.dump() << '\n'; }
+// JSON numbers follow the same policy as CSV (number_text.h): 1e6 is 1000000, 0.1 is 0.1.
+void write_json(std::ostream& out, const json& j)
+{
+    std::string text;
+    append_json_text(text, j);
+    text += '\n';
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
 
 std::pair<std::int64_t, std::int64_t> range_options(const Options& o)
 {
-    constexpr std::int64_t kLimit = 1'000'000'000;
-    const auto from = o.integer("from", -kLimit, kLimit);
-    const auto to = o.integer("to", -kLimit, kLimit);
+    const auto from = o.integer("from");
+    const auto to = o.integer("to");
     if (!from || !to)
         throw UsageError("--from and --to are required: the range of relative positions, e.g. --from -64 --to 64");
     if (*from > *to)
@@ -114,9 +131,7 @@ struct Quantity {
     std::string name;
     std::string summary;
     std::optional<Method> method; // the encoding it needs
-    std::vector<std::string> options;
-    std::vector<std::string> flags;
-    bool tabular; // accepts --format csv
+    OptionTable options;          // its own options (beside the model's, --format, --out, --quiet)
     std::function<void(const Options&, Scenario&, std::ostream&)> run;
 };
 
@@ -158,11 +173,11 @@ void rope_frequencies(const Options& o, Scenario& s, std::ostream& out)
 
 void rope_decay(const Options& o, Scenario& s, std::ostream& out)
 {
-    const auto max_distance = o.integer("max-distance", 0, kMaxDistance);
+    const auto max_distance = o.integer("max-distance");
     if (!max_distance)
         throw UsageError("--max-distance is required: the largest relative distance r, in [0, "
                          + std::to_string(kMaxDistance) + "]");
-    const auto points = o.integer("points", 2, 10'000'000);
+    const auto points = o.integer("points");
     if (!points && *max_distance >= 10'000'000)
         throw UsageError("--max-distance above 9999999 needs --points N (a log-spaced sample of N distances)");
     const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
@@ -174,18 +189,14 @@ void rope_decay(const Options& o, Scenario& s, std::ostream& out)
         for (std::size_t r = 0; r < distances.size(); ++r)
             distances[r] = static_cast<double>(r);
     }
-    const auto bound = rope_decay_bound(f.inv_freq, distances);
-    const auto mean_cos = rope_mean_cos(f.inv_freq, distances);
+    Progress progress("rope-decay", o.flag("quiet"));
+    const auto bound = rope_decay_bound(f.inv_freq, distances, {}, progress.part(0.0, 0.5));
+    const auto mean_cos = rope_mean_cos(f.inv_freq, distances, {}, progress.part(0.5, 1.0));
+    progress.done();
     if (format_of(o) == Format::Csv)
         return write_csv(out, {{"distance_tokens", distances}, {"bound", bound}, {"mean_cos", mean_cos}});
-    json j;
-    json d = json::array();
-    for (double r : distances)
-        d.push_back(static_cast<std::int64_t>(r));
-    j["distance"] = std::move(d);
-    j["bound"] = bound;
-    j["mean_cos"] = mean_cos;
-    write_json(out, j);
+    // Streamed (10^7 rows need no document in memory); keys in the order of the other quantities' JSON.
+    write_json_columns(out, {{"bound", bound}, {"distance", distances}, {"mean_cos", mean_cos}});
 }
 
 Eigen::VectorXd vector_option(const Options& o, const std::string& name)
@@ -207,14 +218,22 @@ void rope_score(const Options& o, Scenario& s, std::ostream& out)
     if (q.size() != s.params<RopeParams>().head_dim || k.size() != s.params<RopeParams>().head_dim)
         throw UsageError("--query and --key must each have head-dim = " + std::to_string(s.params<RopeParams>().head_dim)
                          + " numbers (got " + std::to_string(q.size()) + " and " + std::to_string(k.size()) + ")");
-    const auto m = o.real("query-position").value_or(0.0);
-    const auto n = o.real("key-position").value_or(0.0);
-    for (const auto& [name, v] : {std::pair{"query-position", m}, std::pair{"key-position", n}})
-        if (std::abs(v) > 1e15)
-            throw UsageError(std::string("--") + name + " must be in [-1e15, 1e15] (got " + format_number(v) + ")");
+    const auto m = *o.real("query-position");
+    const auto n = *o.real("key-position");
     const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
+    const double score = posatlas::rope_score(f, q, k, m, n, s.params<RopeParams>().pairing);
+    if (format_of(o) == Format::Csv) {
+        std::string line = "score,attention_factor,query_position,key_position\n";
+        for (double v : {score, f.attention_factor, m, n}) {
+            append_number_text(line, v);
+            line += ',';
+        }
+        line.back() = '\n';
+        out << line;
+        return;
+    }
     json j;
-    j["score"] = posatlas::rope_score(f, q, k, m, n, s.params<RopeParams>().pairing);
+    j["score"] = score;
     j["attention_factor"] = f.attention_factor;
     j["pairing"] = s.params<RopeParams>().pairing == RopePairing::Half ? "half" : "interleaved";
     write_json(out, j);
@@ -225,8 +244,6 @@ void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out)
     const auto position = o.real("position");
     if (!position)
         throw UsageError("--position is required: the token position m");
-    if (std::abs(*position) > 1e15)
-        throw UsageError("--position must be in [-1e15, 1e15] (got " + format_number(*position) + ")");
     const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
     const auto angles = rope_angles(f, *position);
     if (format_of(o) == Format::Csv) {
@@ -306,7 +323,7 @@ void deberta_buckets(const Options& o, Scenario& s, std::ostream& out)
 
 void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out)
 {
-    const auto length = o.integer("length", 1, kMaxSeqLen);
+    const auto length = o.integer("length");
     if (!length)
         throw UsageError("--length is required: the number of positions, in [1, " + std::to_string(kMaxSeqLen) + "]");
     try {
@@ -353,6 +370,29 @@ void learned_quantity(const Options& o, Scenario& s, std::ostream& out)
     } catch (const ParameterError& e) {
         rethrow_as_usage(e);
     }
+    if (format_of(o) == Format::Csv) {
+        // One row per position, dim_0.. columns; empty cells beyond the trained length (JSON's null).
+        std::string text = "position";
+        for (std::int64_t c = 0; c < table.dim(); ++c)
+            text += ",dim_" + std::to_string(c);
+        text += '\n';
+        for (std::int64_t p = from; p <= to; ++p) {
+            text += std::to_string(p);
+            const auto e = table.embedding(p);
+            for (std::int64_t c = 0; c < table.dim(); ++c) {
+                text += ',';
+                if (e)
+                    append_number_text(text, (*e)[static_cast<Eigen::Index>(c)]);
+            }
+            text += '\n';
+            if (text.size() > (1 << 16)) {
+                out.write(text.data(), static_cast<std::streamsize>(text.size()));
+                text.clear();
+            }
+        }
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        return;
+    }
     json positions = json::array(), embeddings = json::array();
     for (std::int64_t p = from; p <= to; ++p) {
         positions.push_back(p);
@@ -386,18 +426,15 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
         kind = *parsed;
     }
     MatrixWindow w;
-    constexpr std::int64_t kBig = kMaxSeqLen;
-    w.row0 = o.integer("row0", 0, kBig).value_or(0);
-    w.col0 = o.integer("col0", 0, kBig).value_or(0);
-    w.rows = o.integer("rows", 1, kBig).value_or(0);
-    w.cols = o.integer("cols", 1, kBig).value_or(0);
-    w.out_rows = o.integer("out-rows", 1, kBig).value_or(0);
-    w.out_cols = o.integer("out-cols", 1, kBig).value_or(0);
+    w.row0 = o.integer("row0").value_or(0);
+    w.col0 = o.integer("col0").value_or(0);
+    w.rows = o.integer("rows").value_or(0);
+    w.cols = o.integer("cols").value_or(0);
+    w.out_rows = o.integer("out-rows").value_or(0);
+    w.out_cols = o.integer("out-cols").value_or(0);
     // Downsampled cells are exact block means by default; --sample point gives one cell per block.
-    w.sample = o.choice("sample", {"block-mean", "point"}).value_or("block-mean") == "point" ? SampleMode::Point
-                                                                                           : SampleMode::BlockMean;
-    w.precision = o.choice("precision", {"double", "single"}).value_or("double") == "single" ? Precision::Single
-                                                                                             : Precision::Double;
+    w.sample = *o.choice("sample") == "point" ? SampleMode::Point : SampleMode::BlockMean;
+    w.precision = *o.choice("precision") == "single" ? Precision::Single : Precision::Double;
     const MatrixResult r = compute_matrix(s, kind, w);
     // The matrix fits kMaxMatrixElements; its text is what would blow the budget. Refuse before writing.
     try {
@@ -450,8 +487,8 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
 
 void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out)
 {
-    const auto trained = o.integer("trained-length", 1, kMaxSeqLen).value_or(0);
-    const auto target = o.integer("target-length", 1, kMaxSeqLen).value_or(0);
+    const auto trained = o.integer("trained-length").value_or(0);
+    const auto target = o.integer("target-length").value_or(0);
     const RopePairsTable t = rope_pairs(s.params<RopeParams>(), trained, target);
     if (format_of(o) == Format::Csv) {
         out << "index,theta (rad/token),wavelength (tokens),scaled_theta (rad/token),ratio,regime,"
@@ -510,8 +547,8 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
     if (static_cast<std::int64_t>(lengths.size()) > kMaxEntropyLengths)
         throw UsageError("--lengths must list at most " + std::to_string(kMaxEntropyLengths) + " lengths (got "
                          + std::to_string(lengths.size()) + ")");
-    const auto seed = o.integer("seed", 0, std::numeric_limits<std::int64_t>::max()).value_or(0);
-    const auto trials = o.integer("trials", 1, 1024).value_or(8);
+    const auto seed = *o.integer("seed");
+    const auto trials = *o.integer("trials");
     // The command line shows no progress: bound the work (every key of every length, once per trial).
     std::int64_t keys = 0;
     for (std::int64_t n : lengths)
@@ -535,49 +572,143 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
                          {"seed", seed}});
 }
 
+// ------------------------------------------------------------------ the options of the quantities
+// Each declared once; a quantity lists the ones it reads.
+
+const OptionSpec kFrom{.name = "from", .type = ArgType::Int, .help = "First relative (or absolute) position.",
+                       .lo = -1e9, .hi = 1e9, .required = true};
+const OptionSpec kTo{.name = "to", .type = ArgType::Int,
+                     .help = "Last position (inclusive); --to - --from must be below 10000000.", .lo = -1e9,
+                     .hi = 1e9, .required = true};
+const OptionSpec kQueryPosition{.name = "query-position", .type = ArgType::Real,
+                                .help = "Position m the query is rotated to (tokens).", .metavar = "M",
+                                .default_value = "0", .lo = -1e15, .hi = 1e15};
+const OptionSpec kKeyPosition{.name = "key-position", .type = ArgType::Real,
+                              .help = "Position n the key is rotated to (tokens).", .metavar = "N",
+                              .default_value = "0", .lo = -1e15, .hi = 1e15};
+
+std::string integer_text(std::int64_t v) { return std::to_string(v); }
+
 const std::vector<Quantity>& quantities()
 {
     static const std::vector<Quantity> q{
         {"rope-frequencies", "RoPE inverse frequencies, wavelengths, attention factor (and YaRN ramp)",
-         Method::RoPE, {}, {}, true, rope_frequencies},
+         Method::RoPE, {}, rope_frequencies},
         {"rope-decay", "RoFormer long-term decay bound and mean cos(r theta) for r = 0..R", Method::RoPE,
-         {"max-distance", "points"}, {}, true, rope_decay},
+         {{.name = "max-distance", .type = ArgType::Int, .help = "The largest relative distance R (tokens).",
+           .metavar = "R", .lo = 0, .hi = static_cast<double>(kMaxDistance), .required = true},
+          {.name = "points", .type = ArgType::Int,
+           .help = "Sample N log-spaced distances in [0, R] instead of every integer (needed for R >= 10000000).",
+           .default_text = "every distance", .lo = 2, .hi = 1e7}},
+         rope_decay},
         {"rope-score", "q.k after rotating q to position m and k to position n (not divided by sqrt(d))",
-         Method::RoPE, {"query", "key", "query-position", "key-position"}, {}, false, rope_score},
+         Method::RoPE,
+         {{.name = "query", .type = ArgType::RealList,
+           .help = "The query vector q, head-dim numbers (sets --head-dim when neither it nor a model is given).",
+           .metavar = "Q1,Q2,..", .required = true},
+          {.name = "key", .type = ArgType::RealList, .help = "The key vector k, head-dim numbers.",
+           .metavar = "K1,K2,..", .required = true},
+          kQueryPosition, kKeyPosition},
+         rope_score},
         {"rope-angles", "rotation angle of every pair at a position (radians, mod 2 pi)", Method::RoPE,
-         {"position"}, {}, true, rope_angles_quantity},
+         {{.name = "position", .type = ArgType::Real, .help = "The token position m.", .metavar = "M",
+           .lo = -1e15, .hi = 1e15, .required = true}},
+         rope_angles_quantity},
         {"rope-pairs", "per-pair table: theta, wavelength, scaled theta, ratio, regime, max angles (trained/target)",
-         Method::RoPE, {}, {}, true, rope_pairs_quantity},
+         Method::RoPE,
+         {{.name = "trained-length", .type = ArgType::Int, .help = "The context the model was trained on (tokens).",
+           .default_text = "the model's original_max_position_embeddings", .lo = 1,
+           .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "target-length", .type = ArgType::Int, .help = "The context it is extended to (tokens).",
+           .default_text = "the model's max_position_embeddings (trained length x factor)", .lo = 1,
+           .hi = static_cast<double>(kMaxSeqLen)}},
+         rope_pairs_quantity},
         {"attention-entropy", "mean softmax entropy of the last query over N keys, with/without temperature",
-         Method::RoPE, {"lengths", "trials"}, {}, true, attention_entropy_quantity},
-        {"alibi-slopes", "ALiBi head slopes (Press et al.; scaled with --alibi-scaling)", Method::ALiBi, {}, {},
-         true, alibi_slopes_quantity},
+         Method::RoPE,
+         {{.name = "lengths", .type = ArgType::RealList,
+           .help = "Context lengths N (tokens), each an integer in [1, " + integer_text(kMaxSeqLen)
+                   + "], at most " + integer_text(kMaxEntropyLengths) + " of them, adding up to at most "
+                   + integer_text(kMaxEntropyKeyTrials) + " / --trials.",
+           .metavar = "N1,N2,..", .allowed = "comma-separated integers", .required = true},
+          {.name = "trials", .type = ArgType::Int, .help = "Random query/key draws averaged per length.",
+           .default_value = "8", .lo = 1, .hi = 1024},
+          {.name = "seed", .type = ArgType::Int, .help = "Seed of the random queries and keys.",
+           .default_value = "0", .lo = 0, .hi = 9007199254740992.0}},
+         attention_entropy_quantity},
+        {"alibi-slopes", "ALiBi head slopes (Press et al.; scaled with --alibi-scaling)", Method::ALiBi, {},
+         alibi_slopes_quantity},
         {"t5-buckets", "T5 relative position -> bucket (relative position = key - query)", Method::T5,
-         {"from", "to"}, {}, true, t5_buckets},
-        {"deberta-buckets", "DeBERTa log-bucketed relative positions", Method::DeBERTa, {"from", "to"}, {}, true,
+         {kFrom, kTo}, t5_buckets},
+        {"deberta-buckets", "DeBERTa log-bucketed relative positions", Method::DeBERTa, {kFrom, kTo},
          deberta_buckets},
-        {"sinusoidal", "sinusoidal encoding matrix, positions x dimensions", Method::Sinusoidal, {"length"}, {},
-         true, sinusoidal_quantity},
+        {"sinusoidal", "sinusoidal encoding matrix, positions x dimensions", Method::Sinusoidal,
+         {{.name = "length", .type = ArgType::Int, .help = "Number of positions (rows), from 0.", .lo = 1,
+           .hi = static_cast<double>(kMaxSeqLen), .required = true}},
+         sinusoidal_quantity},
         {"learned", "learned absolute embeddings of positions --from..--to (null beyond the trained length)",
-         Method::Learned, {"from", "to"}, {}, false, learned_quantity},
+         Method::Learned, {kFrom, kTo}, learned_quantity},
         {"matrix", "a heatmap matrix of any method (--method, --kind logits|bias|buckets|...)", std::nullopt,
-         {"kind", "row0", "col0", "rows", "cols", "out-rows", "out-cols", "sample", "precision"}, {}, true,
+         {{.name = "kind", .type = ArgType::Text,
+           .help = "Which matrix: logits, encoding, bias, buckets, cope-positions or cope-gates, as the method "
+                   "offers them.",
+           .metavar = "KIND", .default_text = "the method's first (most telling) kind"},
+          {.name = "row0", .type = ArgType::Int, .help = "First row (query position) of the window.",
+           .default_value = "0", .lo = 0, .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "col0", .type = ArgType::Int, .help = "First column (key position) of the window.",
+           .default_value = "0", .lo = 0, .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "rows", .type = ArgType::Int, .help = "Rows of the window (positions).",
+           .default_text = "up to --seq-len", .lo = 1, .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "cols", .type = ArgType::Int, .help = "Columns of the window (positions).",
+           .default_text = "up to --seq-len", .lo = 1, .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "out-rows", .type = ArgType::Int, .help = "Downsample the window to this many rows.",
+           .default_text = "no downsampling", .lo = 1, .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "out-cols", .type = ArgType::Int, .help = "Downsample the window to this many columns.",
+           .default_text = "no downsampling", .lo = 1, .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "sample", .type = ArgType::Choice,
+           .help = "A downsampled cell is the exact mean of its block, or the single cell at its corner.",
+           .default_value = "block-mean", .choices = {"block-mean", "point"}},
+          {.name = "precision", .type = ArgType::Choice,
+           .help = "Arithmetic of the product (single is faster, within a stated bound).",
+           .default_value = "double", .choices = {"double", "single"}}},
          matrix_quantity},
     };
     return q;
 }
 
-OptionSet option_set(const Quantity& q)
+// Options every quantity has: how and where to write.
+OptionTable output_options()
 {
-    const auto scenario_values = scenario_value_options();
-    const auto scenario_flags = scenario_flag_options();
-    OptionSet set{{scenario_values.begin(), scenario_values.end()}, {scenario_flags.begin(), scenario_flags.end()}};
-    set.values.insert(q.options.begin(), q.options.end());
-    if (q.tabular)
-        set.values.insert("format");
-    set.flags.insert(q.flags.begin(), q.flags.end());
-    return set;
+    return {{.name = "format", .type = ArgType::Choice, .help = "Output format.",
+             .default_text = "csv when --out ends in .csv, else json", .choices = {"json", "csv"}},
+            {.name = "out", .type = ArgType::Path,
+             .help = "Write to FILE (replaced whole, only on success; its name is then printed) instead of "
+                     "standard output; - is standard output.",
+             .metavar = "FILE|-", .default_value = "-", .allowed = "a file name or -"},
+            quiet_option()};
 }
+
+std::vector<HelpSection> quantity_sections(const Quantity& q)
+{
+    std::vector<HelpSection> sections{{"Options of " + q.name, q.options}, {"Output", output_options()}};
+    for (HelpSection& s : scenario_sections(q.method))
+        sections.push_back(std::move(s));
+    if (q.method) {
+        // Every quantity accepts every model option, so that one option list serves several quantities
+        // (`--causal` beside `alibi-slopes`); another method's parameters change nothing here.
+        const OptionTable own = flatten(sections);
+        HelpSection other{"Other methods' parameters", {}, true,
+                          "Accepted and ignored (they belong to other methods; posatlas compute matrix --help "
+                          "explains them):"};
+        for (const OptionSpec& s : flatten(scenario_sections(std::nullopt)))
+            if (std::none_of(own.begin(), own.end(), [&](const OptionSpec& o) { return o.name == s.name; }))
+                other.options.push_back(s);
+        sections.push_back(std::move(other));
+    }
+    sections.push_back({"Help", {help_option()}});
+    return sections;
+}
+
+OptionTable quantity_table(const Quantity& q) { return flatten(quantity_sections(q)); }
 
 const Quantity* find_quantity(const std::string& name)
 {
@@ -587,26 +718,78 @@ const Quantity* find_quantity(const std::string& name)
     return nullptr;
 }
 
+std::string quantity_usage(const Quantity& q)
+{
+    return "usage: posatlas compute " + q.name + " [--preset NAME | --config FILE] [options] [--format json|csv] "
+           "[--out FILE|-]";
+}
+
+// Writes the quantity to --out: standard output, or a file replaced only when everything was written.
+void write_quantity(const Quantity& q, const Options& o, Scenario& s, std::ostream& out)
+{
+    const std::string path = *o.text("out");
+    if (path == "-")
+        return q.run(o, s, out);
+    const std::string temp = path + ".posatlas-tmp";
+    {
+        std::ofstream file(temp, std::ios::binary | std::ios::trunc);
+        if (!file)
+            throw UsageError("--out " + path + ": cannot write there (" + std::strerror(errno) + ")");
+        try {
+            q.run(o, s, file);
+        } catch (...) {
+            file.close();
+            std::remove(temp.c_str());
+            throw;
+        }
+        file.flush();
+        if (!file) {
+            const int e = errno;
+            file.close();
+            std::remove(temp.c_str());
+            throw UsageError("--out " + path + ": cannot write (" + std::strerror(e) + ")");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(temp, path, ec);
+    if (ec) {
+        std::remove(temp.c_str());
+        throw UsageError("--out " + path + ": " + ec.message());
+    }
+    out << path << '\n';
+}
+
 } // namespace
 
 std::string compute_usage()
 {
     std::ostringstream u;
-    u << "usage: posatlas compute QUANTITY [--preset NAME | --config config.json] [options] [--format json|csv]\n\n"
+    u << "usage: posatlas compute QUANTITY [--preset NAME | --config FILE] [options] [--format json|csv] "
+         "[--out FILE|-]\n"
+         "Each quantity's options (meaning, default, allowed values): posatlas compute QUANTITY --help\n\n"
          "quantities:\n";
     for (const auto& q : quantities())
         u << "  " << std::left << std::setw(18) << q.name << q.summary << "\n";
-    u << "\nRoPE options (Hugging Face config keys): --head-dim --rope-theta --partial-rotary-factor\n"
-         "  --rope-type default|linear|ntk|dynamic|yarn|llama3|longrope --factor --max-position-embeddings\n"
-         "  --original-max-position-embeddings --seq-len --beta-fast --beta-slow --mscale --mscale-all-dim\n"
-         "  --attention-factor --truncate true|false --low-freq-factor --high-freq-factor --short-factor a,b,..\n"
-         "  --long-factor a,b,.. --pairing interleaved|half\n"
-         "other methods: --dim --base --layout interleaved|split --table FILE --max-relative-position\n"
-         "  --num-buckets --max-distance --causal --position-buckets --max-relative-positions --no-c2p --no-p2c\n"
-         "  --num-heads --slope-scale --alibi-bias causal|symmetric --alibi-scaling none|interpolate|ntk\n"
-         "  --trained-length --target-length --npos-max --gate-scale --seed --initializer-range\n"
-         "  --content ones|zero|fixed|random --content-seed --head --seq-len --method\n";
+    u << "\nEvery quantity takes --format json|csv, --out FILE|- and --quiet, and the model options: --preset or\n"
+         "--config, then the parameters of its method (Hugging Face config keys with dashes; matrix takes\n"
+         "--method and the parameters of every method).\n";
     return u.str();
+}
+
+std::string compute_help(const std::string& quantity)
+{
+    const Quantity* q = find_quantity(quantity);
+    if (!q)
+        return compute_usage();
+    return render_help(quantity_usage(*q), q->summary + ".", quantity_sections(*q));
+}
+
+std::vector<std::string> quantity_names()
+{
+    std::vector<std::string> names;
+    for (const auto& q : quantities())
+        names.push_back(q.name);
+    return names;
 }
 
 int run_compute(const std::vector<std::string>& args, std::ostream& out)
@@ -614,8 +797,8 @@ int run_compute(const std::vector<std::string>& args, std::ostream& out)
     if (args.empty() || args.front() == "--help" || args.front() == "-h") {
         out << compute_usage();
         if (args.empty())
-            throw UsageError("compute needs a QUANTITY: one of rope-frequencies, rope-pairs, rope-decay, rope-score, "
-                             "rope-angles, attention-entropy, alibi-slopes, t5-buckets, deberta-buckets, sinusoidal, learned, matrix");
+            throw UsageError("compute needs a QUANTITY: one of "
+                             + join(quantities(), ", ", [](const Quantity& qq) { return qq.name; }));
         return 0;
     }
     const Quantity* q = find_quantity(args.front());
@@ -623,13 +806,16 @@ int run_compute(const std::vector<std::string>& args, std::ostream& out)
         const std::string names = join(quantities(), ", ", [](const Quantity& qq) { return qq.name; });
         throw UsageError("unknown quantity '" + args.front() + "'; one of " + names);
     }
-    const OptionSet set = option_set(*q);
-    const Options o(std::vector<std::string>(args.begin() + 1, args.end()), set.values, set.flags);
+    const Options o(std::vector<std::string>(args.begin() + 1, args.end()), quantity_table(*q));
+    if (o.help()) {
+        out << compute_help(q->name);
+        return 0;
+    }
     if (!o.positional().empty())
         throw UsageError("unexpected argument '" + o.positional().front() + "'; options start with --");
     Scenario s = scenario_from_options(o, q->method, q->name);
     try {
-        q->run(o, s, out);
+        write_quantity(*q, o, s, out);
     } catch (const ParameterError& e) {
         rethrow_as_usage(e);
     }
@@ -640,19 +826,41 @@ std::vector<std::pair<std::string, OptionSet>> compute_option_sets()
 {
     std::vector<std::pair<std::string, OptionSet>> sets;
     for (const auto& q : quantities())
-        sets.emplace_back(q.name, option_set(q));
+        sets.emplace_back(q.name, option_set(quantity_table(q)));
     return sets;
 }
 
-OptionSet presets_option_set() { return {{"format"}, {}}; }
+namespace {
+
+OptionTable presets_table()
+{
+    return {{.name = "format", .type = ArgType::Choice,
+             .help = "text: one line per preset (id, family, method, source); json: every field.",
+             .default_value = "text", .choices = {"text", "json"}}};
+}
+
+} // namespace
+
+OptionSet presets_option_set() { return option_set(presets_table()); }
+
+std::string presets_help()
+{
+    return render_help("usage: posatlas presets [--format text|json]",
+                       "Lists the shipped model presets (for --preset NAME).",
+                       {{"Options", presets_table()}, {"Help", {help_option()}}});
+}
 
 int run_presets(const std::vector<std::string>& args, std::ostream& out)
 {
-    const OptionSet set = presets_option_set();
-    const Options o(args, set.values, set.flags);
+    const Options o(args, presets_table());
+    if (o.help()) {
+        out << presets_help();
+        return 0;
+    }
     if (!o.positional().empty())
         throw UsageError("unexpected argument '" + o.positional().front() + "'");
-    const auto format = o.choice("format", {"text", "json"}).value_or("text");
+    const auto format = *o.choice("format");
+
     const auto presets = list_presets();
     if (format == "json") {
         json list = json::array();

@@ -15,6 +15,7 @@ namespace posatlas::cli {
 
 class Options;
 struct OptionSet;
+struct HelpSection;
 
 int run_compute(const std::vector<std::string>& args, std::ostream& out);
 // Each quantity of `compute` with the options it accepts, in the order of compute_usage().
@@ -22,6 +23,10 @@ std::vector<std::pair<std::string, OptionSet>> compute_option_sets();
 OptionSet presets_option_set();
 int run_presets(const std::vector<std::string>& args, std::ostream& out);
 std::string compute_usage();
+// `posatlas compute QUANTITY --help` (compute_usage() for an unknown quantity), `presets --help`.
+std::string compute_help(const std::string& quantity);
+std::string presets_help();
+std::vector<std::string> quantity_names();
 
 // Builds the Scenario that --preset / --config and the method options describe (flags override the
 // file). Shared with `export`. `required` is the method the quantity needs, if any: a model that uses
@@ -33,8 +38,9 @@ Scenario scenario_with_options(const Options& o, Scenario base);
 
 // Throws the UsageError for a ParameterError, naming the command-line option of its key.
 [[noreturn]] void rethrow_as_usage(const ParameterError& e);
-// The option names scenario_from_options understands.
-std::vector<std::string> scenario_value_options();
-std::vector<std::string> scenario_flag_options();
+// The options scenario_from_options understands, by help section: --preset, --config (and --method
+// unless `fixed`), the scenario's own fields, then the parameters of `fixed` (or of every method), all
+// generated from the method registry.
+std::vector<HelpSection> scenario_sections(std::optional<Method> fixed);
 
 } // namespace posatlas::cli

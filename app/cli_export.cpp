@@ -2,7 +2,9 @@
 #include "cli_export.h"
 
 #include "cli_compute.h"
+#include "cli_help.h"
 #include "cli_options.h"
+#include "cli_progress.h"
 #include "export/figure_export.h"
 #include "export/gallery.h"
 #include "io/model_config.h"
@@ -14,10 +16,13 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <ostream>
@@ -61,23 +66,107 @@ void release_application() { delete QCoreApplication::instance(); }
 
 namespace {
 
-const std::vector<std::string> kFigureOptions{"out", "width", "height", "dpi", "theme", "caption", "font-scale",
-                                              "colormap"};
-const std::vector<std::string> kViewOptions{"view", "session", "kind", "max-distance", "query-position",
-                                            "key-position", "pairs", "row0", "col0", "rows", "cols"};
+// ------------------------------------------------------------------ option tables (each option once)
 
-FigureExportOptions figure_options(const Options& o, const QString& default_caption, QSizeF default_size)
+const std::vector<std::string> kFileFormats{"png", "svg", "pdf", "csv", "json"};
+
+// How a figure looks: export and gallery.
+OptionTable figure_table()
+{
+    return {{.name = "width", .type = ArgType::Int, .help = "Figure width in CSS pixels (1/96 inch).",
+             .default_value = "1200", .lo = 16, .hi = 20000},
+            {.name = "height", .type = ArgType::Int, .help = "Figure height in CSS pixels.", .default_value = "800",
+             .lo = 16, .hi = 20000},
+            {.name = "dpi", .type = ArgType::Real,
+             .help = "PNG resolution: pixels = size x dpi / 96 (192 = twice the size).", .default_value = "192",
+             .lo = 24, .hi = 1200},
+            {.name = "theme", .type = ArgType::Choice, .help = "Colours of background, axes and text.",
+             .default_value = "light", .choices = {"light", "dark"}},
+            {.name = "caption", .type = ArgType::Text,
+             .help = "Caption under the figure: auto (the model and its parameters), none, or the text given.",
+             .metavar = "auto|none|TEXT", .default_text = "none (gallery: each figure's description)"},
+            {.name = "font-scale", .type = ArgType::Real, .help = "Scales every text of the figure.",
+             .default_value = "1", .lo = 0.5, .hi = 4},
+            {.name = "colormap", .type = ArgType::Choice,
+             .help = "Heatmap colours; auto picks diverging for signed values, else viridis.",
+             .default_value = "auto", .choices = {"auto", "viridis", "magma", "cividis", "diverging"}}};
+}
+
+// What export shows.
+OptionTable view_table()
+{
+    return {{.name = "view", .type = ArgType::Choice,
+             .help = "The figure: the heatmap, RoPE's rotation of a query and key, the decay curves (curves is "
+                     "the same), or the frequency spectrum. Required unless --session gives the visible view.",
+             .choices = {"heatmap", "rotation", "decay", "curves", "spectrum"}},
+            {.name = "session", .type = ArgType::Path,
+             .help = "Take the model and the view settings from a saved .posatlas.json session; options given "
+                     "beside it override it. Exclusive with --preset and --config.",
+             .allowed = "a session file"},
+            {.name = "kind", .type = ArgType::Text,
+             .help = "Heatmap: which matrix (logits, encoding, bias, buckets, cope-positions, cope-gates), as the "
+                     "method offers them.",
+             .metavar = "KIND", .default_text = "the method's first kind"},
+            {.name = "max-distance", .type = ArgType::Int,
+             .help = "Decay: the largest relative distance on the x axis (tokens).",
+             .default_text = "four times the model's context, at most 100000000 (or the session's)", .lo = 1,
+             .hi = static_cast<double>(kMaxDistance)},
+            {.name = "linear-x", .type = ArgType::Flag, .help = "Decay: a linear distance axis instead of log."},
+            {.name = "query-position", .type = ArgType::Real, .help = "Rotation: the query's position m (tokens).",
+             .metavar = "M", .default_text = "12 (or the session's)", .lo = -1e15, .hi = 1e15},
+            {.name = "key-position", .type = ArgType::Real, .help = "Rotation: the key's position n (tokens).",
+             .metavar = "N", .default_text = "4 (or the session's)", .lo = -1e15, .hi = 1e15},
+            {.name = "pairs", .type = ArgType::RealList, .help = "Rotation: the pair indices drawn.",
+             .metavar = "I,J,..", .default_text = "the first, quarter, middle and last pair", .allowed = "comma-separated integers"},
+            {.name = "row0", .type = ArgType::Int, .help = "Heatmap: first row (query position) of the window.",
+             .default_value = "0", .lo = 0, .hi = static_cast<double>(kMaxSeqLen)},
+            {.name = "col0", .type = ArgType::Int, .help = "Heatmap: first column (key position) of the window.",
+             .default_value = "0", .lo = 0, .hi = static_cast<double>(kMaxSeqLen)},
+            {.name = "rows", .type = ArgType::Int, .help = "Heatmap: rows of the window (positions).",
+             .default_text = "up to --seq-len", .lo = 1, .hi = static_cast<double>(kMaxSeqLen)},
+            {.name = "cols", .type = ArgType::Int, .help = "Heatmap: columns of the window (positions).",
+             .default_text = "up to --seq-len", .lo = 1, .hi = static_cast<double>(kMaxSeqLen)}};
+}
+
+std::vector<HelpSection> export_sections()
+{
+    std::vector<HelpSection> sections{
+        {"Output",
+         {{.name = "out", .type = ArgType::Path,
+           .help = "The file to write, its format from the extension (.png, .svg, .pdf: the figure; .csv, .json: "
+                   "its numbers); - writes the bytes to standard output (then give --format).",
+           .metavar = "FILE|-", .allowed = "a file name or -", .required = true},
+          {.name = "format", .type = ArgType::Choice, .help = "The format, needed with --out -.",
+           .default_text = "from the --out extension", .choices = kFileFormats},
+          quiet_option()}},
+        {"View", view_table()},
+        {"Figure", figure_table()}};
+    for (HelpSection& s : scenario_sections(std::nullopt))
+        sections.push_back(std::move(s));
+    sections.push_back({"Help", {help_option()}});
+    return sections;
+}
+
+std::vector<HelpSection> gallery_sections()
+{
+    OptionTable own{{.name = "out", .type = ArgType::Path,
+                     .help = "The folder for the figures (created if missing); one file per figure, named by it.",
+                     .metavar = "DIR", .allowed = "a folder name", .required = true},
+                    {.name = "format", .type = ArgType::Choice, .help = "The figures' format.",
+                     .default_value = "png", .choices = kFileFormats},
+                    {.name = "only", .type = ArgType::Text,
+                     .help = "Only the figures whose name contains TEXT.", .default_text = "every figure"},
+                    quiet_option()};
+    return {{"Options", own}, {"Figure", figure_table()}, {"Help", {help_option()}}};
+}
+
+FigureExportOptions figure_options(const Options& o, const QString& default_caption)
 {
     FigureExportOptions f;
-    f.size = QSizeF(static_cast<double>(o.integer("width", 16, 20000).value_or(static_cast<int>(default_size.width()))),
-                    static_cast<double>(o.integer("height", 16, 20000).value_or(static_cast<int>(default_size.height()))));
-    f.dpi = o.real("dpi").value_or(192.0);
-    if (f.dpi < 24.0 || f.dpi > 1200.0)
-        throw UsageError("--dpi must be in [24, 1200] (got " + std::to_string(f.dpi) + ")");
-    f.render.dark = o.choice("theme", {"light", "dark"}).value_or("light") == "dark";
-    f.render.font_scale = o.real("font-scale").value_or(1.0);
-    if (f.render.font_scale < 0.5 || f.render.font_scale > 4.0)
-        throw UsageError("--font-scale must be in [0.5, 4] (got " + std::to_string(f.render.font_scale) + ")");
+    f.size = QSizeF(static_cast<double>(*o.integer("width")), static_cast<double>(*o.integer("height")));
+    f.dpi = *o.real("dpi");
+    f.render.dark = *o.choice("theme") == "dark";
+    f.render.font_scale = *o.real("font-scale");
     const std::string caption = o.text("caption").value_or("none");
     f.render.caption = caption == "none" ? QString() : caption == "auto" ? default_caption : QString::fromStdString(caption);
     return f;
@@ -85,7 +174,7 @@ FigureExportOptions figure_options(const Options& o, const QString& default_capt
 
 std::optional<Colormap> colormap_option(const Options& o)
 {
-    const auto name = o.choice("colormap", {"auto", "viridis", "magma", "cividis", "diverging"});
+    const auto name = o.choice("colormap");
     if (!name || *name == "auto")
         return std::nullopt;
     return parse_colormap(QString::fromStdString(*name));
@@ -98,7 +187,7 @@ void write_output(const Figure& figure, const ViewResult& data, const QString& p
     const auto format = export_format_from_path(path);
     if (!format)
         throw UsageError("--out " + path.toStdString() + ": unknown extension; use one of "
-                         + export_format_list().toStdString());
+                         + export_format_list().toStdString() + " (or --out - --format FORMAT)");
     set_figure_metadata(options, figure, s); // the same metadata as the GUI's export (session.h)
     try {
         if (*format == ExportFormat::Csv || *format == ExportFormat::Json)
@@ -112,34 +201,54 @@ void write_output(const Figure& figure, const ViewResult& data, const QString& p
 
 } // namespace
 
-OptionSet export_option_set()
+OptionSet export_option_set() { return option_set(flatten(export_sections())); }
+
+OptionSet gallery_option_set() { return option_set(flatten(gallery_sections())); }
+
+std::string export_help()
 {
-    const auto values_list = scenario_value_options();
-    const auto flags_list = scenario_flag_options();
-    OptionSet set{{values_list.begin(), values_list.end()}, {flags_list.begin(), flags_list.end()}};
-    set.values.insert(kFigureOptions.begin(), kFigureOptions.end());
-    set.values.insert(kViewOptions.begin(), kViewOptions.end());
-    set.flags.insert("linear-x");
-    return set;
+    return render_help(
+        "usage: posatlas export --view heatmap|rotation|decay|spectrum [--preset NAME | --config FILE |\n"
+        "                       --session FILE] [options] --out FILE.{png,svg,pdf,csv,json}|- [--format F]",
+        "Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the GUI's "
+        "Export does.",
+        export_sections());
 }
 
-OptionSet gallery_option_set()
+std::string gallery_help()
 {
-    OptionSet set{{kFigureOptions.begin(), kFigureOptions.end()}, {}};
-    set.values.insert({"format", "only"});
-    return set;
+    return render_help("usage: posatlas gallery --out DIR [--format png|svg|pdf|csv|json] [--only TEXT] "
+                       "[figure options]",
+                       "Writes the standard set of figures (the README's gallery) into a folder.",
+                       gallery_sections());
 }
 
 int run_export(const std::vector<std::string>& args, std::ostream& out)
 {
-    const OptionSet set = export_option_set();
-    const Options o(args, set.values, set.flags);
+    const Options o(args, flatten(export_sections()));
+    if (o.help()) {
+        out << export_help();
+        return 0;
+    }
     if (!o.positional().empty())
         throw UsageError("unexpected argument '" + o.positional().front() + "'; options start with --");
-    const auto view_name = o.choice("view", {"heatmap", "rotation", "decay", "curves", "spectrum"});
+    const auto view_name = o.choice("view");
     const auto path = o.text("out");
     if (!path)
-        throw UsageError("--out FILE is required (.png, .svg, .pdf, .csv or .json)");
+        throw UsageError("--out FILE is required (.png, .svg, .pdf, .csv or .json, or - with --format)");
+    const bool to_stdout = *path == "-";
+    const auto format = o.choice("format");
+    if (to_stdout && !format)
+        throw UsageError("--out - needs --format: one of png|svg|pdf|csv|json");
+    if (!to_stdout && format) {
+        const auto from_path = export_format_from_path(QString::fromStdString(*path));
+        const auto named = export_format_from_path(QStringLiteral("x.") + QString::fromStdString(*format));
+        if (from_path && from_path != named)
+            throw UsageError("--format " + *format + " does not match the extension of --out " + *path);
+        if (!from_path)
+            throw UsageError("--out " + *path + ": unknown extension; use one of "
+                             + export_format_list().toStdString());
+    }
 
     Session session;
     if (auto file = o.text("session")) {
@@ -166,7 +275,7 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
                              + "')");
         v.matrix_kind = parsed;
     }
-    if (auto r = o.integer("max-distance", 1, kMaxDistance))
+    if (auto r = o.integer("max-distance"))
         v.max_distance = *r;
     if (o.flag("linear-x"))
         v.log_x = false;
@@ -179,21 +288,44 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
         for (double p : *pairs)
             v.pairs.push_back(static_cast<int>(p));
     }
-    v.row0 = o.integer("row0", 0, kMaxSeqLen).value_or(v.row0);
-    v.col0 = o.integer("col0", 0, kMaxSeqLen).value_or(v.col0);
-    v.rows = o.integer("rows", 1, kMaxSeqLen).value_or(v.rows);
-    v.cols = o.integer("cols", 1, kMaxSeqLen).value_or(v.cols);
-    const FigureExportOptions options = figure_options(o, scenario_caption(s), QSizeF(1200, 800));
+    if (o.has("row0"))
+        v.row0 = *o.integer("row0");
+    if (o.has("col0"))
+        v.col0 = *o.integer("col0");
+    if (o.has("rows"))
+        v.rows = *o.integer("rows");
+    if (o.has("cols"))
+        v.cols = *o.integer("cols");
+    const FigureExportOptions options = figure_options(o, scenario_caption(s));
     // The heatmap is computed at the figure's device resolution, not more (as the GUI's export).
     v = export_view_settings(v, options);
 
     ensure_application();
     std::optional<Colormap> colormap = o.has("colormap") ? colormap_option(o) : session.colormap;
+    Progress progress("export", o.flag("quiet"));
+    // --out -: written to a private file first (the writers are the GUI's, file-based), then copied out.
+    QTemporaryDir temp;
+    const QString target = to_stdout ? temp.filePath(QStringLiteral("figure.") + QString::fromStdString(*format))
+                                     : QString::fromStdString(*path);
+    if (to_stdout && !temp.isValid())
+        throw UsageError("--out -: cannot create a temporary folder (" + temp.errorString().toStdString() + ")");
     try {
+        progress.step(1, 2, "computing and drawing");
         const OffscreenFigure fig(kind, s, v, colormap);
-        write_output(fig.figure(), fig.data(), QString::fromStdString(*path), options, s);
+        progress.step(2, 2, "writing");
+        write_output(fig.figure(), fig.data(), target, options, s);
     } catch (const ParameterError& e) {
         throw UsageError(option_name(e.parameter()) + " must be " + e.allowed() + " (got " + e.got() + ")");
+    }
+    progress.done();
+    if (to_stdout) {
+        QFile file(target);
+        if (!file.open(QIODevice::ReadOnly))
+            throw UsageError("--out -: cannot read back the temporary file (" + file.errorString().toStdString()
+                             + ")");
+        const QByteArray bytes = file.readAll();
+        out.write(bytes.constData(), bytes.size());
+        return 0;
     }
     out << *path << '\n';
     return 0;
@@ -201,25 +333,35 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
 
 int run_gallery(const std::vector<std::string>& args, std::ostream& out)
 {
-    const OptionSet set = gallery_option_set();
-    const Options o(args, set.values, set.flags);
+    const Options o(args, flatten(gallery_sections()));
+    if (o.help()) {
+        out << gallery_help();
+        return 0;
+    }
     if (!o.positional().empty())
         throw UsageError("unexpected argument '" + o.positional().front() + "'");
     const auto dir = o.text("out");
     if (!dir)
         throw UsageError("--out DIR is required: the folder for the figures (created if missing)");
-    const std::string format = o.choice("format", {"png", "svg", "pdf", "csv", "json"}).value_or("png");
+    const std::string format = *o.choice("format");
     const std::string only = o.text("only").value_or("");
     if (!QDir().mkpath(QString::fromStdString(*dir)))
         throw UsageError("--out " + *dir + ": cannot create the folder");
 
     ensure_application();
+    const auto wanted = [&](const GalleryFigure& g) {
+        return only.empty() || g.stem.toStdString().find(only) != std::string::npos;
+    };
+    const auto& gallery = standard_gallery();
+    const int total = static_cast<int>(std::count_if(gallery.begin(), gallery.end(), wanted));
+    Progress progress("gallery", o.flag("quiet"));
     int written = 0;
-    for (const GalleryFigure& g : standard_gallery()) {
-        if (!only.empty() && g.stem.toStdString().find(only) == std::string::npos)
+    for (const GalleryFigure& g : gallery) {
+        if (!wanted(g))
             continue;
+        progress.step(written + 1, total, g.stem.toStdString());
         const QString path = QDir(QString::fromStdString(*dir)).filePath(g.stem + QLatin1Char('.') + QString::fromStdString(format));
-        FigureExportOptions options = figure_options(o, scenario_caption(g.scenario), QSizeF(1200, 800));
+        FigureExportOptions options = figure_options(o, scenario_caption(g.scenario));
         options.render.caption = o.has("caption") ? options.render.caption : g.description;
         const ViewSettings v = export_view_settings(g.settings, options);
         if (!g.rope_variants.empty()) {
@@ -232,9 +374,11 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out)
             const OffscreenFigure fig(g.view, g.scenario, v, g.colormap);
             write_output(fig.figure(), fig.data(), path, options, g.scenario);
         }
+        progress.done(); // the line of paths stays clean when both go to the terminal
         out << path.toStdString() << '\n';
         ++written;
     }
+    progress.done();
     if (written == 0)
         throw UsageError("--only " + only + " matches no gallery figure");
     return 0;

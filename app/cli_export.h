@@ -20,5 +20,8 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out);
 // The options each accepts.
 OptionSet export_option_set();
 OptionSet gallery_option_set();
+// Their --help.
+std::string export_help();
+std::string gallery_help();
 
 } // namespace posatlas::cli

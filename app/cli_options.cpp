@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_options.h"
 
+#include "io/number_text.h"
+
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -15,12 +18,72 @@ std::string option_name(const std::string& key)
     return name;
 }
 
-namespace {
-
-std::string join_options(const std::set<std::string>& names)
+const OptionSpec& help_option()
 {
-    return join(names, ", ", [](const std::string& n) { return "--" + n; });
+    static const OptionSpec spec{.name = "help", .type = ArgType::Flag,
+                                 .help = "Print this help (the options, their meaning, default and allowed values) "
+                                         "and exit.",
+                                 .aliases = {}};
+    return spec;
 }
+
+std::string OptionSpec::allowed_text() const
+{
+    if (!allowed.empty())
+        return allowed;
+    switch (type) {
+    case ArgType::Flag: return "";
+    case ArgType::Int: return "an integer in [" + number_text(lo) + ", " + number_text(hi) + "]";
+    case ArgType::Real: {
+        // Shortest text (1e+15, not 1000000000000000): real bounds are round numbers.
+        const auto shortest = [](double v) {
+            char buf[32];
+            const auto r = std::to_chars(buf, buf + sizeof buf, v);
+            return std::string(buf, r.ptr);
+        };
+        return lo < hi ? "a number in [" + shortest(lo) + ", " + shortest(hi) + "]" : "a number";
+    }
+    case ArgType::RealList: return "comma-separated numbers, like 1,2.5,3";
+    case ArgType::Choice: return "one of " + join(choices, "|", [](const std::string& c) { return c; });
+    case ArgType::Text: return "";
+    case ArgType::Path: return "a file name";
+    }
+    return "";
+}
+
+std::string OptionSpec::value_name() const
+{
+    if (!metavar.empty())
+        return metavar;
+    switch (type) {
+    case ArgType::Flag: return "";
+    case ArgType::Int: return "N";
+    case ArgType::Real: return "X";
+    case ArgType::RealList: return "X,X,..";
+    case ArgType::Choice: return join(choices, "|", [](const std::string& c) { return c; });
+    case ArgType::Text: return "TEXT";
+    case ArgType::Path: return "FILE";
+    }
+    return "";
+}
+
+OptionSet option_set(const OptionTable& table)
+{
+    OptionSet set;
+    for (const OptionSpec& s : table) {
+        auto& names = s.type == ArgType::Flag ? set.flags : set.values;
+        names.insert(s.name);
+        names.insert(s.aliases.begin(), s.aliases.end());
+        if (s.type == ArgType::Path) {
+            set.paths.insert(s.name);
+            set.paths.insert(s.aliases.begin(), s.aliases.end());
+        }
+    }
+    set.flags.insert(help_option().name);
+    return set;
+}
+
+namespace {
 
 double parse_real(const std::string& option, const std::string& text)
 {
@@ -35,9 +98,15 @@ double parse_real(const std::string& option, const std::string& text)
 
 } // namespace
 
-Options::Options(const std::vector<std::string>& args, const std::set<std::string>& value_options,
-                 const std::set<std::string>& flag_options)
+Options::Options(const std::vector<std::string>& args, OptionTable table) : m_table(std::move(table))
 {
+    m_table.push_back(help_option());
+    // --help wins over every other problem: `posatlas export --view nonsense --help` explains.
+    for (const std::string& a : args)
+        if (a == "--help" || a == "-h") {
+            m_help = true;
+            return;
+        }
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a.rfind("--", 0) != 0 || a.size() == 2) {
@@ -52,7 +121,15 @@ Options::Options(const std::vector<std::string>& args, const std::set<std::strin
         }
         if (m_values.count(name) || m_flags.count(name))
             throw UsageError("--" + name + " is given twice; give it once");
-        if (value_options.count(name)) {
+        const OptionSpec* s = spec(name);
+        if (!s) {
+            const OptionSet all = option_set(m_table);
+            std::set<std::string> names = all.values;
+            names.insert(all.flags.begin(), all.flags.end());
+            throw UsageError("unknown option --" + name + "; this command accepts "
+                             + join(names, ", ", [](const std::string& n) { return "--" + n; }));
+        }
+        if (s->type != ArgType::Flag) {
             if (inline_value) {
                 m_values[name] = *inline_value;
             } else {
@@ -60,7 +137,7 @@ Options::Options(const std::vector<std::string>& args, const std::set<std::strin
                     throw UsageError("--" + name + " needs a value");
                 m_values[name] = args[++i];
             }
-        } else if (flag_options.count(name)) {
+        } else {
             if (inline_value && *inline_value != "true" && *inline_value != "false")
                 throw UsageError("--" + name + " is a flag: give it alone or as --" + name + "=true|false (got '"
                                  + *inline_value + "')");
@@ -68,12 +145,16 @@ Options::Options(const std::vector<std::string>& args, const std::set<std::strin
                 m_flags.insert(name);
             else
                 m_values[name] = "false"; // remembered as given, but off
-        } else {
-            std::set<std::string> all = value_options;
-            all.insert(flag_options.begin(), flag_options.end());
-            throw UsageError("unknown option --" + name + "; this command accepts " + join_options(all));
         }
     }
+}
+
+const OptionSpec* Options::spec(const std::string& name) const
+{
+    for (const OptionSpec& s : m_table)
+        if (s.name == name || std::find(s.aliases.begin(), s.aliases.end(), name) != s.aliases.end())
+            return &s;
+    return nullptr;
 }
 
 bool Options::has(const std::string& name) const { return m_values.count(name) || m_flags.count(name); }
@@ -82,10 +163,11 @@ bool Options::flag(const std::string& name) const { return m_flags.count(name) >
 
 std::optional<std::string> Options::text(const std::string& name) const
 {
-    const auto it = m_values.find(name);
-    if (it == m_values.end())
-        return std::nullopt;
-    return it->second;
+    if (const auto it = m_values.find(name); it != m_values.end())
+        return it->second;
+    if (const OptionSpec* s = spec(name); s && !s->default_value.empty() && s->type != ArgType::Flag)
+        return s->default_value;
+    return std::nullopt;
 }
 
 std::optional<double> Options::real(const std::string& name) const
@@ -93,7 +175,18 @@ std::optional<double> Options::real(const std::string& name) const
     const auto t = text(name);
     if (!t)
         return std::nullopt;
-    return parse_real(name, *t);
+    const double v = parse_real(name, *t);
+    if (const OptionSpec* s = spec(name); s && s->type == ArgType::Real && s->lo < s->hi && (v < s->lo || v > s->hi))
+        throw UsageError("--" + name + " must be " + s->allowed_text() + " (got '" + *t + "')");
+    return v;
+}
+
+std::optional<std::int64_t> Options::integer(const std::string& name) const
+{
+    const OptionSpec* s = spec(name);
+    if (!s || s->type != ArgType::Int)
+        throw std::logic_error("--" + name + " is not declared as an integer option");
+    return integer(name, static_cast<std::int64_t>(s->lo), static_cast<std::int64_t>(s->hi));
 }
 
 std::optional<std::int64_t> Options::integer(const std::string& name, std::int64_t lo, std::int64_t hi) const
@@ -109,18 +202,6 @@ std::optional<std::int64_t> Options::integer(const std::string& name, std::int64
         throw UsageError("--" + name + " must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi)
                          + "] (got '" + *t + "')");
     return v;
-}
-
-std::optional<bool> Options::boolean(const std::string& name) const
-{
-    const auto t = text(name);
-    if (!t)
-        return std::nullopt;
-    if (*t == "true" || *t == "1")
-        return true;
-    if (*t == "false" || *t == "0")
-        return false;
-    throw UsageError("--" + name + " must be true or false (got '" + *t + "')");
 }
 
 std::optional<std::vector<double>> Options::real_list(const std::string& name) const
@@ -144,15 +225,16 @@ std::optional<std::vector<double>> Options::real_list(const std::string& name) c
     return out;
 }
 
-std::optional<std::string> Options::choice(const std::string& name, const std::vector<std::string>& choices) const
+std::optional<std::string> Options::choice(const std::string& name) const
 {
+    const OptionSpec* s = spec(name);
+    if (!s || s->type != ArgType::Choice)
+        throw std::logic_error("--" + name + " is not declared as a choice");
     const auto t = text(name);
     if (!t)
         return std::nullopt;
-    if (std::find(choices.begin(), choices.end(), *t) == choices.end()) {
-        const std::string allowed = join(choices, "|", [](const std::string& c) { return c; });
-        throw UsageError("--" + name + " must be one of " + allowed + " (got '" + *t + "')");
-    }
+    if (std::find(s->choices.begin(), s->choices.end(), *t) == s->choices.end())
+        throw UsageError("--" + name + " must be " + s->allowed_text() + " (got '" + *t + "')");
     return t;
 }
 

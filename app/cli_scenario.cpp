@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_compute.h"
 
+#include "cli_help.h"
 #include "cli_options.h"
 #include "io/model_config.h"
+#include "io/number_text.h"
 #include "io/presets.h"
 #include "methods/registry.h"
 #include "scenario/validation.h"
@@ -22,8 +24,6 @@ namespace {
 // ------------------------------------------------------------------ option sets
 // Every option comes from a field of the method registry: its option name (the config key with
 // dashes) and aliases. A Bool field is a flag (--c2p, --c2p=false, --no-c2p, or a negation: --causal).
-
-const std::vector<std::string> kSourceOptions{"preset", "config"};
 
 bool is_flag(const Field& f) { return f.type == FieldType::Bool; }
 
@@ -154,27 +154,113 @@ Scenario scenario_with_options(const Options& o, Scenario base)
     return base;
 }
 
-std::vector<std::string> scenario_value_options()
+namespace {
+
+// The default of a field as help shows it.
+std::string default_text(const Field& f, const Scenario& defaults)
 {
-    std::vector<std::string> v = kSourceOptions;
-    v.push_back("method");
-    for (const Field* f : all_fields())
-        if (!is_flag(*f))
-            for (const auto& [name, value] : option_names(*f))
-                if (std::find(v.begin(), v.end(), name) == v.end())
-                    v.push_back(name);
-    return v;
+    const nlohmann::json v = f.get(defaults);
+    if (v.is_boolean())
+        return v.get<bool>() ? "on" : "off";
+    if (v.is_null())
+        return f.unset_label ? f.unset_label : "unset";
+    if (v.is_string())
+        return v.get<std::string>().empty() ? "none" : v.get<std::string>();
+    if (v.is_number())
+        return number_text(v.get<double>());
+    if (v.is_array()) {
+        if (v.empty())
+            return "none";
+        std::string out;
+        for (const auto& x : v)
+            out += (out.empty() ? "" : ",") + number_text(x.get<double>());
+        return out;
+    }
+    return v.dump();
 }
 
-std::vector<std::string> scenario_flag_options()
+// A registry field as a command-line option: its names, its meaning (label, unit and tooltip), the
+// range the registry checks, and its default for the method.
+OptionSpec field_spec(const Field& f, const Scenario& defaults)
 {
-    std::vector<std::string> v;
-    for (const Field* f : all_fields())
-        if (is_flag(*f))
-            for (const auto& [name, value] : option_names(*f))
-                if (std::find(v.begin(), v.end(), name) == v.end())
-                    v.push_back(name);
-    return v;
+    OptionSpec o;
+    o.name = f.option_name();
+    o.aliases = f.option_aliases;
+    o.help = f.label;
+    if (*f.unit)
+        o.help += std::string(" (") + f.unit + ")";
+    if (*f.tooltip)
+        o.help += std::string(": ") + f.tooltip;
+    else
+        o.help += ".";
+    switch (f.type) {
+    case FieldType::Bool:
+        o.type = ArgType::Flag;
+        o.aliases.push_back("no-" + f.option_name());
+        o.aliases.insert(o.aliases.end(), f.negations.begin(), f.negations.end());
+        o.help += " (--no-" + f.option_name() + (f.negations.empty() ? "" : ", --" + f.negations.front())
+                  + ": off)";
+        break;
+    case FieldType::Int:
+    case FieldType::Seed: o.type = ArgType::Int; break;
+    case FieldType::Real:
+    case FieldType::OptionalReal: o.type = ArgType::Real; break;
+    case FieldType::RealList: o.type = ArgType::RealList; break;
+    case FieldType::Choice:
+        o.type = ArgType::Choice;
+        for (const FieldChoice& c : f.choices)
+            o.choices.emplace_back(c.id);
+        break;
+    case FieldType::Text: o.type = ArgType::Path; break;
+    }
+    if (f.type != FieldType::Bool)
+        o.allowed = f.allowed();
+    o.default_text = default_text(f, defaults);
+    return o;
+}
+
+const OptionSpec kPreset{.name = "preset", .type = ArgType::Text,
+                         .help = "Start from a shipped model preset (posatlas presets lists them); options given "
+                                 "beside it override its values.",
+                         .metavar = "NAME"};
+const OptionSpec kConfig{.name = "config", .type = ArgType::Path,
+                         .help = "Start from a Hugging Face config.json; options given beside it override its "
+                                 "values. Exclusive with --preset.",
+                         .allowed = "a JSON file"};
+
+} // namespace
+
+std::vector<HelpSection> scenario_sections(std::optional<Method> fixed)
+{
+    std::vector<HelpSection> sections;
+    HelpSection model{"Model", {kPreset, kConfig}};
+    if (!fixed) {
+        OptionSpec method{.name = "method", .type = ArgType::Choice,
+                          .help = "The positional encoding (unless the preset or config names one).",
+                          .default_text = "the preset's or config's, else rope"};
+        for (const MethodDescriptor& d : methods())
+            method.choices.emplace_back(method_id(d.method));
+        model.options.push_back(method);
+    }
+    const Scenario defaults;
+    for (const Field& f : common_fields())
+        model.options.push_back(field_spec(f, defaults));
+    sections.push_back(std::move(model));
+    for (const MethodDescriptor& d : methods()) {
+        if (fixed && d.method != *fixed)
+            continue;
+        Scenario s;
+        s.method = d.method;
+        HelpSection section{std::string(d.short_name) + " parameters (--method " + std::string(method_id(d.method))
+                                + ")",
+                            {}};
+        if (fixed)
+            section.title = std::string(d.short_name) + " parameters";
+        for (const Field& f : d.fields)
+            section.options.push_back(field_spec(f, s));
+        sections.push_back(std::move(section));
+    }
+    return sections;
 }
 
 Scenario scenario_from_options(const Options& o, std::optional<Method> required, const std::string& quantity)

@@ -2,6 +2,7 @@
 #include "cli_screenshots.h"
 
 #include "cli_export.h"
+#include "cli_help.h"
 #include "cli_options.h"
 #include "explorer/explorer_window.h"
 #include "export/export_dialog.h"
@@ -63,12 +64,37 @@ void save(QWidget* w, const QDir& dir, const QString& name, std::ostream& out)
 
 } // namespace
 
-OptionSet screenshots_option_set() { return {{"out"}, {"dark"}}; }
+namespace {
+
+OptionTable screenshots_table()
+{
+    return {{.name = "out", .type = ArgType::Path,
+             .help = "The folder for the screenshots (created if missing), PNG files named by what they show.",
+             .metavar = "DIR", .allowed = "a folder name", .required = true},
+            {.name = "dark", .type = ArgType::Flag, .help = "Take them all in the dark theme."}};
+}
+
+} // namespace
+
+OptionSet screenshots_option_set() { return option_set(screenshots_table()); }
+
+std::string screenshots_help()
+{
+    return render_help("usage: posatlas screenshots --out DIR [--dark]",
+                       "Takes the README's screenshots of the app (main window, each view, the context-extension "
+                       "explorer), and a few more for reviewing the GUI, offscreen.",
+                       {{"Options", screenshots_table()}, {"Help", {help_option()}}});
+}
 
 int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
 {
-    const OptionSet set = screenshots_option_set();
-    const Options o(args, set.values, set.flags);
+    const Options o(args, screenshots_table());
+    if (o.help()) {
+        out << screenshots_help();
+        return 0;
+    }
+    if (!o.positional().empty())
+        throw UsageError("unexpected argument '" + o.positional().front() + "'");
     const auto dir_name = o.text("out");
     if (!dir_name)
         throw UsageError("--out DIR is required: the folder for the screenshots");

@@ -15,5 +15,6 @@ struct OptionSet;
 
 int run_screenshots(const std::vector<std::string>& args, std::ostream& out);
 OptionSet screenshots_option_set();
+std::string screenshots_help();
 
 } // namespace posatlas::cli

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # cmake -DEXE=posatlas -DOUT=posatlas.1 -DSUMMARY=... -DHOMEPAGE=... -P make_manpage.cmake
 #
-# Writes the man page from the program's own `--help` and `--version`, so that the two never drift.
+# Writes the man page from the program's own help (`posatlas help --all`: the overview, then every command's
+# and quantity's --help, generated from the option tables) and `--version`, so that they never drift.
 # The help is a hand-laid-out block (aligned columns, wrapped option lists) that help2man's heuristics
 # split into wrong .TP/.IP items, so it goes into the page verbatim (no-fill), roff-escaped.
-execute_process(COMMAND ${EXE} --help OUTPUT_VARIABLE help RESULT_VARIABLE rc1)
+execute_process(COMMAND ${EXE} help --all OUTPUT_VARIABLE help RESULT_VARIABLE rc1)
 execute_process(COMMAND ${EXE} --version OUTPUT_VARIABLE version RESULT_VARIABLE rc2)
 if(NOT rc1 EQUAL 0 OR NOT rc2 EQUAL 0)
-  message(FATAL_ERROR "${EXE} --help / --version failed")
+  message(FATAL_ERROR "${EXE} help --all / --version failed")
 endif()
 string(STRIP "${version}" version)
 
@@ -25,7 +26,7 @@ roff_escape("${SUMMARY}" summary_roff)
 roff_escape("${HOMEPAGE}" homepage_roff)
 
 file(WRITE ${OUT}.tmp
-".\\\" Generated at build time from `posatlas --help` by packaging/make_manpage.cmake; do not edit.
+".\\\" Generated at build time from `posatlas help --all` by packaging/make_manpage.cmake; do not edit.
 .TH POSATLAS 1 \"\" \"${version}\" \"User Commands\"
 .SH NAME
 posatlas \\- ${summary_roff}

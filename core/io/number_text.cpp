@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io/number_text.h"
 
+#include <nlohmann/json.hpp>
+
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -62,6 +64,82 @@ void write_csv_columns(std::ostream& out, const std::vector<CsvColumn>& columns)
         }
     }
     out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+void write_json_columns(std::ostream& out, const std::vector<CsvColumn>& columns)
+{
+    std::string buf = "{";
+    constexpr std::size_t kFlushAt = 1 << 16;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        if (c)
+            buf += ',';
+        buf += nlohmann::json(columns[c].first).dump();
+        buf += ":[";
+        const std::vector<double>& v = columns[c].second;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (i)
+                buf += ',';
+            if (!append_number_text(buf, v[i]))
+                buf += "null";
+            if (buf.size() >= kFlushAt) {
+                out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+                buf.clear();
+            }
+        }
+        buf += ']';
+    }
+    buf += "}\n";
+    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+void append_json_text(std::string& out, const nlohmann::json& j)
+{
+    using nlohmann::json;
+    switch (j.type()) {
+    case json::value_t::object: {
+        out += '{';
+        bool first = true;
+        for (auto it = j.begin(); it != j.end(); ++it) {
+            if (!first)
+                out += ',';
+            first = false;
+            out += json(it.key()).dump();
+            out += ':';
+            append_json_text(out, it.value());
+        }
+        out += '}';
+        return;
+    }
+    case json::value_t::array: {
+        out += '[';
+        bool first = true;
+        for (const json& v : j) {
+            if (!first)
+                out += ',';
+            first = false;
+            append_json_text(out, v);
+        }
+        out += ']';
+        return;
+    }
+    case json::value_t::number_float:
+        if (!append_number_text(out, j.get<double>()))
+            out += "null";
+        return;
+    case json::value_t::number_integer: {
+        char buf[24];
+        const auto r = std::to_chars(buf, buf + sizeof buf, j.get<std::int64_t>());
+        out.append(buf, r.ptr);
+        return;
+    }
+    case json::value_t::number_unsigned: {
+        char buf[24];
+        const auto r = std::to_chars(buf, buf + sizeof buf, j.get<std::uint64_t>());
+        out.append(buf, r.ptr);
+        return;
+    }
+    default: out += j.dump(); // strings (escaped), booleans, null
+    }
 }
 
 } // namespace posatlas

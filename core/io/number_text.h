@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// One number policy for every CSV the project writes (the command line's `compute` and `export`, and the
-// GUI's Export Data), so that the same number is always the same text:
+// One number policy for every CSV and every JSON the command line writes (and the GUI's Export Data
+// CSV), so that the same number is always the same text:
 //   - integral values of magnitude below 2^53 print as integers: "1000000", never "1e+06" or "1000000.0";
 //   - every other finite value prints as the shortest text that reads back to the same double
 //     (std::to_chars; e.g. 0.1 -> "0.1", 1/3 -> "0.3333333333333333", 1e-300 -> "1e-300");
 //   - NaN and infinities have no number text: CSV leaves the cell empty (the caller decides).
 // std::to_chars neither allocates nor consults the locale: a German locale still writes "0.5".
 #pragma once
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
 #include <ostream>
@@ -28,5 +30,15 @@ std::string number_text(double v);
 // callers' names contain no commas or quotes). Throws std::invalid_argument for columns of unequal length.
 using CsvColumn = std::pair<std::string, std::vector<double>>;
 void write_csv_columns(std::ostream& out, const std::vector<CsvColumn>& columns);
+
+// Appends j as compact JSON (nlohmann's dump() layout and string escaping) with every number by the
+// policy above, so CSV and JSON print the same text for the same number: a float that holds an
+// integer prints as one (1000000, not 1000000.0), NaN and infinities as null.
+void append_json_text(std::string& out, const nlohmann::json& j);
+
+// Columns as one JSON object of arrays, {"name":[v0,v1,...],...} in the given order, numbers as above
+// (null for NaN), written in large pieces without building a document: long columns (rope-decay's
+// 10^6 rows) cost about what the same CSV does. Names are written as JSON strings.
+void write_json_columns(std::ostream& out, const std::vector<CsvColumn>& columns);
 
 } // namespace posatlas

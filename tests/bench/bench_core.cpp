@@ -5,9 +5,14 @@
 #include "analysis/decay.h"
 #include "compute/attention_logits.h"
 #include "compute/gemm.h"
+#include "io/number_text.h"
 #include "methods/rope/rope_scaling.h"
 
 #include <benchmark/benchmark.h>
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <streambuf>
 
 namespace {
 
@@ -180,4 +185,100 @@ void BM_RopeDecayBoundMillion(benchmark::State& state)
 }
 BENCHMARK(BM_RopeDecayBoundMillion)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// Writing `posatlas compute rope-decay --max-distance 1000000` (10^6 + 1 rows: distance, bound, mean_cos)
+// as CSV and as JSON, the way the command line does, into a stream that discards the bytes: what the
+// number policy (number_text.h) costs in each format. The curve itself is computed once, outside.
+struct DecayColumns {
+    std::vector<double> distance, bound, mean_cos;
+};
+
+const DecayColumns& decay_columns()
+{
+    static const DecayColumns c = [] {
+        RopeParams p;
+        p.head_dim = 128;
+        const auto f = compute_rope_frequencies(p);
+        DecayColumns d;
+        d.distance.resize(1'000'001);
+        for (std::size_t r = 0; r < d.distance.size(); ++r)
+            d.distance[r] = static_cast<double>(r);
+        d.bound = rope_decay_bound(f.inv_freq, d.distance);
+        d.mean_cos = rope_mean_cos(f.inv_freq, d.distance);
+        return d;
+    }();
+    return c;
+}
+
+class DiscardBuffer : public std::streambuf
+{
+protected:
+    std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+    int_type overflow(int_type c) override { return traits_type::not_eof(c); }
+};
+
+void BM_RopeDecayMillionCsv(benchmark::State& state)
+{
+    const DecayColumns& d = decay_columns();
+    DiscardBuffer buffer;
+    std::ostream out(&buffer);
+    for (auto _ : state)
+        write_csv_columns(out, {{"distance_tokens", d.distance}, {"bound", d.bound}, {"mean_cos", d.mean_cos}});
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(d.distance.size()));
+}
+BENCHMARK(BM_RopeDecayMillionCsv)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+nlohmann::json decay_json(const DecayColumns& d)
+{
+    nlohmann::json j;
+    nlohmann::json distance = nlohmann::json::array();
+    for (double r : d.distance)
+        distance.push_back(static_cast<std::int64_t>(r));
+    j["distance"] = std::move(distance);
+    j["bound"] = d.bound;
+    j["mean_cos"] = d.mean_cos;
+    return j;
+}
+
+// The command line's JSON: the columns streamed by write_json_columns.
+void BM_RopeDecayMillionJson(benchmark::State& state)
+{
+    const DecayColumns& d = decay_columns();
+    DiscardBuffer buffer;
+    std::ostream out(&buffer);
+    for (auto _ : state)
+        write_json_columns(out, {{"bound", d.bound}, {"distance", d.distance}, {"mean_cos", d.mean_cos}});
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(d.distance.size()));
+}
+BENCHMARK(BM_RopeDecayMillionJson)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same through a nlohmann::json document and append_json_text (how the smaller quantities write).
+void BM_RopeDecayMillionJsonDocument(benchmark::State& state)
+{
+    const DecayColumns& d = decay_columns();
+    DiscardBuffer buffer;
+    std::ostream out(&buffer);
+    for (auto _ : state) {
+        std::string text;
+        append_json_text(text, decay_json(d));
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(d.distance.size()));
+}
+BENCHMARK(BM_RopeDecayMillionJsonDocument)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// For reference: the same document through nlohmann's own dump() (what compute wrote before issue 8).
+void BM_RopeDecayMillionJsonNlohmannDump(benchmark::State& state)
+{
+    const DecayColumns& d = decay_columns();
+    DiscardBuffer buffer;
+    std::ostream out(&buffer);
+    for (auto _ : state) {
+        const std::string text = decay_json(d).dump();
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(d.distance.size()));
+}
+BENCHMARK(BM_RopeDecayMillionJsonNlohmannDump)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 } // namespace
+

@@ -53,5 +53,18 @@ warnings=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -
 for q in $("$exe" compute --help | sed -n 's/^  \([a-z0-9-]*\) .*/\1/p'); do
   zcat "$share/man/man1/posatlas.1.gz" | grep -q "^  $(echo "$q" | sed 's/-/\\\\-/g') " || fail "man page lacks $q"
 done
+# ... and every option of every command and quantity (the parser's own list, printed when it refuses an
+# unknown option): the page is `posatlas help --all`, generated from the same option tables. The completion
+# offers them too.
+zcat "$share/man/man1/posatlas.1.gz" >"$tmp/man.roff"
+for ctx in export gallery screenshots presets \
+           $("$exe" compute --help | sed -n 's/^  \([a-z0-9-]*\) .*/compute:\1/p'); do
+  "$exe" $(echo "$ctx" | tr : ' ') --no-such-option 2>&1 | sed -n 's/.*accepts //p' | tr -d ',' | tr ' ' '\n'
+done | sort -u | grep . >"$tmp/options"
+[ "$(wc -l <"$tmp/options")" -gt 80 ] || fail "the parsers list only $(wc -l <"$tmp/options") options"
+while read -r o; do
+  grep -qF -- "$(echo "$o" | sed 's/-/\\-/g')" "$tmp/man.roff" || fail "man page lacks $o"
+  grep -qE -- "[ ']$o[ ']" "$share/bash-completion/completions/posatlas" || fail "completion lacks $o"
+done <"$tmp/options"
 bash -n "$share/bash-completion/completions/posatlas" || fail "completion script does not parse"
 echo "ok: $(basename "$deb") ($(du -k "$deb" | cut -f1) KiB)"

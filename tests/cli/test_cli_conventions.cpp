@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Command-line conventions (issue 8): every command and quantity answers --help and -h, and its help
+// mentions every option its parser accepts (the parser's own list, from its refusal of an unknown
+// option); --out - writes to standard output; integer columns print as integers; progress appears
+// only on a terminal and never with --quiet.
+#include "cli_support.h"
+#include "test_names.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <pty.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using namespace posatlas::test;
+
+// "... one of a, b, c" / "... accepts --a, --b": the comma-separated list after `marker` in `text`.
+std::vector<std::string> list_after(const std::string& text, const std::string& marker)
+{
+    std::vector<std::string> items;
+    const auto at = text.find(marker);
+    if (at == std::string::npos)
+        return items;
+    std::istringstream list(text.substr(at + marker.size()));
+    for (std::string item; std::getline(list, item, ',');) {
+        item.erase(0, item.find_first_not_of(" \n"));
+        item.erase(item.find_last_not_of(" \n") + 1);
+        if (!item.empty())
+            items.push_back(item);
+    }
+    return items;
+}
+
+// The quantities, as the parser lists them when it refuses an unknown one.
+std::vector<std::string> quantities()
+{
+    const Result r = run({"compute", "no-such-quantity"});
+    EXPECT_EQ(r.status, 2);
+    return list_after(r.err, "one of ");
+}
+
+// The options the parser accepts in a context, as it lists them when it refuses an unknown one.
+std::vector<std::string> accepted(std::vector<std::string> context)
+{
+    context.push_back("--no-such-option");
+    const Result r = run(context);
+    EXPECT_EQ(r.status, 2) << r.err;
+    return list_after(r.err, "accepts ");
+}
+
+// `--name` stands in `text` as a whole option (not as the start of a longer one).
+bool mentions(const std::string& text, const std::string& option)
+{
+    for (auto at = text.find(option); at != std::string::npos; at = text.find(option, at + 1)) {
+        const std::size_t end = at + option.size();
+        const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '-');
+        const bool ends = end == text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-');
+        if (starts && ends)
+            return true;
+    }
+    return false;
+}
+
+std::vector<std::vector<std::string>> contexts()
+{
+    std::vector<std::vector<std::string>> c{{"export"}, {"gallery"}, {"screenshots"}, {"presets"}};
+    for (const std::string& q : quantities())
+        c.push_back({"compute", q});
+    return c;
+}
+
+std::string joined(const std::vector<std::string>& words)
+{
+    std::string s;
+    for (const auto& w : words)
+        s += (s.empty() ? "" : " ") + w;
+    return s;
+}
+
+TEST(CliHelp, TheTablesListEveryQuantity)
+{
+    const auto q = quantities();
+    EXPECT_GE(q.size(), 12u);
+    for (const char* name : {"rope-frequencies", "rope-decay", "rope-score", "rope-angles", "rope-pairs",
+                             "attention-entropy", "alibi-slopes", "t5-buckets", "deberta-buckets", "sinusoidal",
+                             "learned", "matrix"})
+        EXPECT_NE(std::find(q.begin(), q.end(), name), q.end()) << name;
+}
+
+// For every command and every quantity: --help and -h exit 0, print on stdout only, and mention every
+// option the parser accepts there. An option added to a parser but not to the help fails here.
+TEST(CliHelp, EveryCommandAndQuantityDocumentsEveryOptionItAccepts)
+{
+    for (const auto& context : contexts()) {
+        const std::vector<std::string> options = accepted(context);
+        EXPECT_GT(options.size(), 1u) << joined(context);
+        for (const char* flag : {"--help", "-h"}) {
+            std::vector<std::string> args = context;
+            args.push_back(flag);
+            const Result r = run(args);
+            EXPECT_EQ(r.status, 0) << joined(args) << ": " << r.err;
+            EXPECT_TRUE(r.err.empty()) << joined(args) << ": " << r.err;
+            EXPECT_NE(r.out.find("usage: posatlas " + context.front()), std::string::npos) << joined(args);
+            for (const std::string& o : options)
+                EXPECT_TRUE(mentions(r.out, o)) << joined(args) << " does not mention " << o;
+        }
+    }
+}
+
+// The help of a quantity states each of its own options' range and default (from the same declaration
+// the parser checks), e.g. rope-decay's --points and attention-entropy's --trials.
+// The text with each run of white space (line wraps) as one space.
+std::string flat(const std::string& text)
+{
+    std::string out;
+    for (char c : text)
+        if (!std::isspace(static_cast<unsigned char>(c)))
+            out += c;
+        else if (!out.empty() && out.back() != ' ')
+            out += ' ';
+    return out;
+}
+
+TEST(CliHelp, OwnOptionsStateRangeAndDefault)
+{
+    Result decay = run({"compute", "rope-decay", "--help"});
+    decay.out = flat(decay.out);
+    EXPECT_NE(decay.out.find("--points N"), std::string::npos) << decay.out;
+    EXPECT_NE(decay.out.find("[2, 10000000]"), std::string::npos) << decay.out;
+    Result entropy = run({"compute", "attention-entropy", "-h"});
+    entropy.out = flat(entropy.out);
+    EXPECT_NE(entropy.out.find("[1, 1024]; default: 8"), std::string::npos) << entropy.out;
+    // The registry supplies the model options' meaning, range and default.
+    EXPECT_NE(decay.out.find("--rope-theta X"), std::string::npos);
+    EXPECT_NE(decay.out.find("default: 10000"), std::string::npos);
+    // And the parser enforces the range the help states.
+    const Result bad = run({"compute", "attention-entropy", "--lengths", "8", "--trials", "2000"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--trials must be an integer in [1, 1024]"), std::string::npos) << bad.err;
+}
+
+TEST(CliHelp, TopLevelHelpListsCommandsAndHelpWinsOverOtherProblems)
+{
+    const Result unknown = run({"no-such-command"});
+    const std::vector<std::string> commands = list_after(unknown.err, "one of ");
+    ASSERT_FALSE(commands.empty()) << unknown.err;
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{"--help"}, {"-h"}, {"help"}}) {
+        const Result r = run(args);
+        EXPECT_EQ(r.status, 0) << r.err;
+        EXPECT_TRUE(r.err.empty()) << r.err;
+        for (std::string c : commands) {
+            c = c.substr(0, c.find(' ')); // the list ends "help (see posatlas --help)"
+            EXPECT_NE(r.out.find("  " + c), std::string::npos) << c;
+        }
+        EXPECT_TRUE(mentions(r.out, "--version"));
+    }
+    // `help COMMAND` is `COMMAND --help`; --help beside a bad value still explains (rc 0).
+    EXPECT_EQ(run({"help", "export"}).out, run({"export", "--help"}).out);
+    EXPECT_EQ(run({"help", "compute", "rope-decay"}).out, run({"compute", "rope-decay", "-h"}).out);
+    const Result bad_then_help = run({"export", "--view", "nonsense", "--help"});
+    EXPECT_EQ(bad_then_help.status, 0) << bad_then_help.err;
+    EXPECT_EQ(run({"completion", "--help"}).status, 0);
+    EXPECT_EQ(run({"help", "frobnicate"}).status, 2);
+}
+
+// The man page is `posatlas help --all`: it must carry every option of every context too.
+TEST(CliHelp, FullHelpForTheManPageListsEveryOption)
+{
+    const Result all = run({"help", "--all"});
+    ASSERT_EQ(all.status, 0) << all.err;
+    for (const auto& context : contexts())
+        for (const std::string& o : accepted(context))
+            EXPECT_TRUE(mentions(all.out, o)) << "help --all lacks " << o << " of " << joined(context);
+    for (const char* o : {"--position", "--query", "--key", "--lengths", "--trials", "--points", "--rows", "--cols",
+                          "--quiet", "--out"})
+        EXPECT_TRUE(mentions(all.out, o)) << o;
+}
+
+// ------------------------------------------------------------------ --out -
+
+TEST(CliOut, ComputeWritesTheSameTextToStdoutAndToAFile)
+{
+    for (const char* format : {"csv", "json"}) {
+        const std::vector<std::string> base{"compute", "rope-frequencies", "--head-dim", "16", "--format", format};
+        const Result plain = run(base);
+        std::vector<std::string> dash = base;
+        dash.insert(dash.end(), {"--out", "-"});
+        const Result to_stdout = run(dash);
+        ASSERT_EQ(to_stdout.status, 0) << to_stdout.err;
+        EXPECT_EQ(to_stdout.out, plain.out);
+        const auto file = temp_dir() / (std::string("freq.") + format);
+        std::vector<std::string> to_file = base;
+        to_file.insert(to_file.end(), {"--out", file.string()});
+        const Result f = run(to_file);
+        ASSERT_EQ(f.status, 0) << f.err;
+        EXPECT_EQ(f.out, file.string() + "\n");
+        EXPECT_EQ(slurp(file), plain.out);
+    }
+    // Without --format, a .csv file name asks for CSV.
+    const auto csv = temp_dir() / "decay.csv";
+    ASSERT_EQ(run({"compute", "rope-decay", "--max-distance", "4", "--out", csv.string()}).status, 0);
+    EXPECT_EQ(slurp(csv).rfind("distance_tokens,bound,mean_cos\n", 0), 0u) << slurp(csv);
+}
+
+TEST(CliOut, EveryQuantityWritesCsvAndJson)
+{
+    const std::vector<std::vector<std::string>> cases{
+        {"rope-score", "--query", "1,0,0,1", "--key", "0,1,1,0", "--query-position", "5"},
+        {"learned", "--dim", "4", "--max-position-embeddings", "8", "--from", "6", "--to", "9"}};
+    for (const auto& c : cases) {
+        std::vector<std::string> args{"compute"};
+        args.insert(args.end(), c.begin(), c.end());
+        std::vector<std::string> csv = args;
+        csv.insert(csv.end(), {"--format", "csv"});
+        const Result r = run(csv);
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_GE(std::count(r.out.begin(), r.out.end(), '\n'), 2) << r.out;
+        EXPECT_EQ(r.out.find('{'), std::string::npos) << r.out;
+    }
+    // learned: positions beyond the trained length are empty cells (JSON's null).
+    const Result learned = run({"compute", "learned", "--dim", "2", "--max-position-embeddings", "8", "--from", "7",
+                                "--to", "8", "--format", "csv"});
+    EXPECT_NE(learned.out.find("\n8,,\n"), std::string::npos) << learned.out;
+}
+
+TEST(CliOut, ExportWritesCsvAndFigureBytesToStdout)
+{
+    const auto file = temp_dir() / "decay.csv";
+    const std::vector<std::string> base{"export", "--view", "decay", "--preset", "llama-3.1-8b"};
+    std::vector<std::string> to_file = base;
+    to_file.insert(to_file.end(), {"--out", file.string()});
+    ASSERT_EQ(run(to_file).status, 0);
+    std::vector<std::string> to_stdout = base;
+    to_stdout.insert(to_stdout.end(), {"--out", "-", "--format", "csv"});
+    const Result r = run(to_stdout);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    EXPECT_EQ(r.out, slurp(file));
+    EXPECT_EQ(r.out.rfind("series,", 0), 0u);
+
+    const std::vector<std::pair<std::string, std::string>> magic{
+        {"png", "\x89PNG\r\n"}, {"pdf", "%PDF-"}, {"svg", "<?xml"}};
+    for (const auto& [format, start] : magic) {
+        const Result fig = run({"export", "--view", "heatmap", "--seq-len", "32", "--width", "200", "--height", "150",
+                                "--out", "-", "--format", format});
+        ASSERT_EQ(fig.status, 0) << format << ": " << fig.err;
+        EXPECT_EQ(fig.out.rfind(start, 0), 0u) << format;
+    }
+    const Result missing = run({"export", "--view", "heatmap", "--out", "-"});
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find("--format"), std::string::npos) << missing.err;
+    const Result mismatch = run({"export", "--view", "heatmap", "--out", (temp_dir() / "a.svg").string(), "--format",
+                                 "png"});
+    EXPECT_EQ(mismatch.status, 2);
+    EXPECT_NE(mismatch.err.find("--format png"), std::string::npos) << mismatch.err;
+}
+
+// ------------------------------------------------------------------ numbers
+
+// Integer columns are integers in CSV and JSON alike (never 1e+06, never 1000000.0); JSON numbers
+// follow the CSV policy, so the same number is the same text in both.
+TEST(CliNumbers, IntegerColumnsAndOnePolicyForCsvAndJson)
+{
+    const Result csv = run({"compute", "rope-frequencies", "--head-dim", "8", "--rope-theta", "1000000", "--format",
+                            "csv"});
+    ASSERT_EQ(csv.status, 0) << csv.err;
+    std::istringstream lines(csv.out);
+    std::string line;
+    std::getline(lines, line);
+    for (int pair = 0; std::getline(lines, line); ++pair)
+        EXPECT_EQ(line.substr(0, line.find(',')), std::to_string(pair));
+    const Result j = run({"compute", "rope-frequencies", "--head-dim", "8", "--rope-theta", "1000000"});
+    EXPECT_NE(j.out.find("\"base\":1000000,"), std::string::npos) << j.out;
+    EXPECT_EQ(j.out.find(".0,"), std::string::npos) << j.out;
+    EXPECT_EQ(j.out.find("e+"), std::string::npos) << j.out;
+    // A wavelength is the same text in the CSV and the JSON.
+    const std::string after = j.out.substr(j.out.find("\"wavelength\":[") + 14);
+    const std::string first = after.substr(0, after.find_first_of(",]"));
+    EXPECT_NE(csv.out.find("," + first + "\n"), std::string::npos) << first << "\n" << csv.out;
+    const Result buckets = run({"compute", "t5-buckets", "--from", "-1000000", "--to", "-999990", "--format", "csv"});
+    ASSERT_EQ(buckets.status, 0) << buckets.err;
+    EXPECT_NE(buckets.out.find("\n-1000000,"), std::string::npos) << buckets.out;
+}
+
+// ------------------------------------------------------------------ progress
+
+// Runs posatlas with stderr (and stdout) on a pseudo-terminal; returns everything the terminal showed.
+std::string run_on_terminal(const std::vector<std::string>& args)
+{
+    int master = -1;
+    const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+    if (pid == 0) {
+        std::vector<char*> argv{const_cast<char*>(POSATLAS_EXE)};
+        for (const auto& a : args)
+            argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(POSATLAS_EXE, argv.data());
+        _exit(127);
+    }
+    EXPECT_GT(pid, 0);
+    std::string shown;
+    char buf[4096];
+    for (ssize_t n; (n = read(master, buf, sizeof buf)) > 0;)
+        shown.append(buf, static_cast<std::size_t>(n));
+    int status = 0;
+    waitpid(pid, &status, 0);
+    close(master);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << shown;
+    return shown;
+}
+
+TEST(CliProgress, OnlyOnATerminalAndNeverWithQuiet)
+{
+    const std::string out = (temp_dir() / "decay-progress.csv").string();
+    const std::vector<std::string> args{"compute", "rope-decay", "--max-distance", "300000", "--out", out};
+    const std::string shown = run_on_terminal(args);
+    EXPECT_NE(shown.find("rope-decay: "), std::string::npos) << shown;
+    EXPECT_NE(shown.find('%'), std::string::npos) << shown;
+    std::vector<std::string> quiet = args;
+    quiet.push_back("--quiet");
+    const std::string silent = run_on_terminal(quiet);
+    EXPECT_EQ(silent.find("rope-decay"), std::string::npos) << silent;
+    EXPECT_EQ(silent, out + "\r\n"); // only the path written (stdout), nothing on stderr
+    // Not a terminal (a pipe, a file): nothing on stderr, with or without --quiet.
+    const Result piped = run(args);
+    EXPECT_EQ(piped.status, 0);
+    EXPECT_TRUE(piped.err.empty()) << piped.err;
+    const std::string gallery = run_on_terminal({"gallery", "--out", (temp_dir() / "gallery-progress").string(),
+                                                 "--only", "alibi", "--format", "csv"});
+    EXPECT_NE(gallery.find("gallery: 1/"), std::string::npos) << gallery;
+}
+
+} // namespace
