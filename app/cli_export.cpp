@@ -13,8 +13,10 @@
 #include "scenario/validation.h"
 #include "views/curve_view.h"
 #include "views/view_render.h"
+#include "window/language.h"
 
 #include <QApplication>
+#include <QLocale>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -60,6 +62,11 @@ void ensure_application()
     // globals, crashes in QInputDevice's destructor. release_application() deletes it in order.
     new QApplication(argc, argv);
     QApplication::setApplicationName(QStringLiteral("PosAtlas"));
+    // Figure texts in the language of the environment (LANG=zh_CN.UTF-8 gives Chinese titles and axis
+    // labels), numbers with a decimal point, as in the GUI. The GUI's stored preference is not read:
+    // a script's output depends on its environment only.
+    ui::installLanguage(ui::resolveLanguage(QStringLiteral("system"), QLocale::system().uiLanguages()));
+    ui::applyNumberPolicy();
 }
 
 void release_application() { delete QCoreApplication::instance(); }

@@ -11,7 +11,10 @@
 namespace posatlas::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("posatlas::ui::Gallery", text); }
+// Texts of the free functions below; lupdate reads Gallery::tr("...") under this context.
+struct Gallery {
+    Q_DECLARE_TR_FUNCTIONS(posatlas::ui::Gallery)
+};
 
 Scenario preset(const char* id) { return load_preset(id).scenario; }
 
@@ -40,8 +43,8 @@ CurveData comparison_curves(const QString& title, const std::vector<std::pair<QS
 {
     CurveData d;
     d.title = title;
-    d.x_label = tr("pair index i");
-    d.y_label = tr("θ′ᵢ / θᵢ (scaled / original frequency)");
+    d.x_label = Gallery::tr("pair index i");
+    d.y_label = Gallery::tr("θ′ᵢ / θᵢ (scaled / original frequency)");
     d.log_y = false; // ratios of one factor span less than a decade: a linear axis keeps its labels
     for (const auto& [label, params] : variants) {
         // core's spectrum carries the ratio; the figure only plots it.
@@ -62,21 +65,21 @@ std::vector<GalleryFigure> standard_gallery()
     Scenario sin = preset("transformer-base");
     sin.seq_len = 256;
     g.push_back(figure("sinusoidal-encoding",
-                       tr("Sinusoidal encoding PE[p, i] of the base Transformer (d_model 512, base 10000), "
+                       Gallery::tr("Sinusoidal encoding PE[p, i] of the base Transformer (d_model 512, base 10000), "
                           "Vaswani et al. 2017, interleaved sin/cos"),
                        ViewKind::Heatmap, sin, heatmap(MatrixKind::Encoding)));
 
     Scenario dot = sin;
     dot.content.kind = ContentKind::Zero;
     g.push_back(figure("sinusoidal-dot-product",
-                       tr("PE[i] · PE[j] / √d of the base Transformer: it depends on i − j only and decays away "
+                       Gallery::tr("PE[i] · PE[j] / √d of the base Transformer: it depends on i − j only and decays away "
                           "from the diagonal (zero content, position terms only)"),
                        ViewKind::Heatmap, dot, heatmap(MatrixKind::Logits)));
 
     Scenario bert = preset("bert-base");
     bert.seq_len = 640;
     g.push_back(figure("learned-table",
-                       tr("BERT-base learned absolute table (seeded N(0, 0.02) stand-in for the trained one): "
+                       Gallery::tr("BERT-base learned absolute table (seeded N(0, 0.02) stand-in for the trained one): "
                           "positions from 512 on have no embedding (hatched), never zero"),
                        ViewKind::Heatmap, bert, heatmap(MatrixKind::Encoding)));
 
@@ -85,7 +88,7 @@ std::vector<GalleryFigure> standard_gallery()
     shaw.seq_len = 64;
     shaw.content.kind = ContentKind::Fixed;
     g.push_back(figure("shaw-clipped-index",
-                       tr("Shaw et al. 2018: relative index clip(j − i, −16, 16)"), ViewKind::Heatmap, shaw,
+                       Gallery::tr("Shaw et al. 2018: relative index clip(j − i, −16, 16)"), ViewKind::Heatmap, shaw,
                        heatmap(MatrixKind::Buckets)));
 
     Scenario txl;
@@ -93,16 +96,16 @@ std::vector<GalleryFigure> standard_gallery()
     txl.seq_len = 128;
     txl.content.kind = ContentKind::Random;
     g.push_back(figure("transformer-xl-logits",
-                       tr("Transformer-XL relative attention, terms (a)+(b)+(c)+(d), seeded random content"),
+                       Gallery::tr("Transformer-XL relative attention, terms (a)+(b)+(c)+(d), seeded random content"),
                        ViewKind::Heatmap, txl, heatmap(MatrixKind::Logits)));
 
     Scenario t5 = preset("t5-base");
     t5.seq_len = 256;
     g.push_back(figure("t5-bias-per-head",
-                       tr("T5-base relative attention bias per head (seeded table, 32 buckets, max distance 128)"),
+                       Gallery::tr("T5-base relative attention bias per head (seeded table, 32 buckets, max distance 128)"),
                        ViewKind::Heatmap, t5, heatmap(MatrixKind::Bias, 900)));
     g.push_back(figure("t5-buckets",
-                       tr("T5 bucket of relative position (key − query), 32 buckets, max distance 128, as in "
+                       Gallery::tr("T5 bucket of relative position (key − query), 32 buckets, max distance 128, as in "
                           "Hugging Face T5Attention._relative_position_bucket"),
                        ViewKind::Curves, t5));
 
@@ -110,16 +113,16 @@ std::vector<GalleryFigure> standard_gallery()
     deberta.seq_len = 256;
     deberta.content.kind = ContentKind::Fixed;
     g.push_back(figure("deberta-buckets",
-                       tr("DeBERTa-v3 log-bucketed relative positions (256 buckets, span 512)"), ViewKind::Curves,
+                       Gallery::tr("DeBERTa-v3 log-bucketed relative positions (256 buckets, span 512)"), ViewKind::Curves,
                        deberta));
-    g.push_back(figure("deberta-logits", tr("DeBERTa-v3 disentangled attention logits (c2c + c2p + p2c) for one fixed content vector: "
+    g.push_back(figure("deberta-logits", Gallery::tr("DeBERTa-v3 disentangled attention logits (c2c + c2p + p2c) for one fixed content vector: "
                           "the position terms vary with the log bucket of i − j"),
                        ViewKind::Heatmap, deberta, heatmap(MatrixKind::Logits)));
 
     Scenario rope = preset("llama-2-7b");
     rope.seq_len = 512;
     g.push_back(figure("rope-logits",
-                       tr("RoPE logits of Llama-2-7B (θ 10000, d 128) for all-ones content: the positional "
+                       Gallery::tr("RoPE logits of Llama-2-7B (θ 10000, d 128) for all-ones content: the positional "
                           "pattern, Toeplitz in i − j"),
                        ViewKind::Heatmap, rope, heatmap(MatrixKind::Logits)));
 
@@ -127,21 +130,21 @@ std::vector<GalleryFigure> standard_gallery()
     decay.max_distance = 256;
     decay.log_x = false;
     g.push_back(figure("rope-long-term-decay",
-                       tr("RoFormer long-term decay (Su et al., sec. 3.4.3): (1/(d/2)) Σ|Sⱼ| against relative "
+                       Gallery::tr("RoFormer long-term decay (Su et al., sec. 3.4.3): (1/(d/2)) Σ|Sⱼ| against relative "
                           "distance, d 128, θ 10000"),
                        ViewKind::Curves, rope, decay));
     ViewSettings decay_long;
     decay_long.max_distance = 1'000'000;
     decay_long.log_x = true;
     g.push_back(figure("rope-decay-to-a-million",
-                       tr("The same bound and mean cos(rθᵢ) out to r = 10⁶ on a log axis"), ViewKind::Curves, rope,
+                       Gallery::tr("The same bound and mean cos(rθᵢ) out to r = 10⁶ on a log axis"), ViewKind::Curves, rope,
                        decay_long));
 
     ViewSettings rot;
     rot.query_position = 12;
     rot.key_position = 4;
     g.push_back(figure("rope-rotation",
-                       tr("RoPE rotation of q at m = 12 and k at n = 4 for four pairs, and every pair's hand"),
+                       Gallery::tr("RoPE rotation of q at m = 12 and k at n = 4 for four pairs, and every pair's hand"),
                        ViewKind::Rotation, rope, rot));
 
     Scenario alibi;
@@ -149,12 +152,12 @@ std::vector<GalleryFigure> standard_gallery()
     alibi.params<AlibiParams>().num_heads = 8;
     alibi.seq_len = 64;
     g.push_back(figure("alibi-bias-per-head",
-                       tr("ALiBi bias −m(i − j) for 8 heads, slopes 1/2 … 1/256 (Press et al. 2022)"),
+                       Gallery::tr("ALiBi bias −m(i − j) for 8 heads, slopes 1/2 … 1/256 (Press et al. 2022)"),
                        ViewKind::Heatmap, alibi, heatmap(MatrixKind::Bias, 900)));
     ViewSettings alibi_decay;
     alibi_decay.max_distance = 256;
     alibi_decay.log_x = false;
-    g.push_back(figure("alibi-decay", tr("ALiBi's exp(−m r) per head: the attention weight factor at distance r"),
+    g.push_back(figure("alibi-decay", Gallery::tr("ALiBi's exp(−m r) per head: the attention weight factor at distance r"),
                        ViewKind::Curves, alibi, alibi_decay));
 
     Scenario cope;
@@ -162,20 +165,20 @@ std::vector<GalleryFigure> standard_gallery()
     cope.seq_len = 96;
     cope.content.kind = ContentKind::Random;
     g.push_back(figure("cope-positions",
-                       tr("CoPE contextual positions p_ij = Σ_{t=j..i} σ(qᵢ·k_t), seeded random content "
+                       Gallery::tr("CoPE contextual positions p_ij = Σ_{t=j..i} σ(qᵢ·k_t), seeded random content "
                           "(Golovneva et al. 2024)"),
                        ViewKind::Heatmap, cope, heatmap(kCopePositions)));
 
     g.push_back(figure("yarn-spectrum",
-                       tr("YaRN on Yarn-Llama-2-7b-64k (factor 16, original 4096, β 32/1): wavelengths against "
+                       Gallery::tr("YaRN on Yarn-Llama-2-7b-64k (factor 16, original 4096, β 32/1): wavelengths against "
                           "the original context and the ramp per pair"),
                        ViewKind::Spectrum, preset("yarn-llama-2-7b-64k")));
     g.push_back(figure("llama3-bands",
-                       tr("Llama 3.1 8B: high-frequency pairs kept, low-frequency pairs divided by 8, a smooth "
+                       Gallery::tr("Llama 3.1 8B: high-frequency pairs kept, low-frequency pairs divided by 8, a smooth "
                           "band between (low 1, high 4, original 8192)"),
                        ViewKind::Spectrum, preset("llama-3.1-8b")));
     g.push_back(figure("longrope-spectrum",
-                       tr("Phi-3-mini-128k LongRoPE: per-pair long factors and the attention factor"),
+                       Gallery::tr("Phi-3-mini-128k LongRoPE: per-pair long factors and the attention factor"),
                        ViewKind::Spectrum, preset("phi-3-mini-128k")));
 
     // Position interpolation against NTK-aware scaling, factor 4 on Llama-2-7B (Chen et al. 2023; bloc97 2023).
@@ -186,10 +189,10 @@ std::vector<GalleryFigure> standard_gallery()
     yarn.rope_type = RopeType::Yarn;
     pi.factor = ntk.factor = yarn.factor = 4.0;
     GalleryFigure cmp = figure("pi-vs-ntk",
-                               tr("PI, NTK-aware and YaRN on Llama-2-7B, factor 4 (Chen et al. 2023; bloc97 2023; Peng "
+                               Gallery::tr("PI, NTK-aware and YaRN on Llama-2-7B, factor 4 (Chen et al. 2023; bloc97 2023; Peng "
                                   "et al. 2023): θ′/θ per pair"),
                                ViewKind::Curves, preset("llama-2-7b"));
-    cmp.rope_variants = {{tr("PI (linear, ×4)"), pi}, {tr("NTK-aware (×4)"), ntk}, {tr("YaRN (×4)"), yarn}};
+    cmp.rope_variants = {{Gallery::tr("PI (linear, ×4)"), pi}, {Gallery::tr("NTK-aware (×4)"), ntk}, {Gallery::tr("YaRN (×4)"), yarn}};
     g.push_back(std::move(cmp));
     for (std::size_t i = 0; i < g.size(); ++i)
         g[i].stem = QStringLiteral("%1-%2").arg(i + 1, 2, 10, QLatin1Char('0')).arg(g[i].stem);

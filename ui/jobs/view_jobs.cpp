@@ -29,10 +29,10 @@
 namespace posatlas::ui {
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("ViewJobs", text);
-}
+// Texts of the free functions below; lupdate reads ViewJobs::tr("...") under this context.
+struct ViewJobs {
+    Q_DECLARE_TR_FUNCTIONS(posatlas::ui::ViewJobs)
+};
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
@@ -66,8 +66,8 @@ QString length_note(const RopeParams& p)
     if (!length_dependent(p))
         return {};
     const std::int64_t n = rope_for_views(p).seq_len;
-    return p.seq_len == 0 ? tr("θ for length %1 (the target length)").arg(n)
-                          : tr("θ for length %1").arg(n);
+    return p.seq_len == 0 ? ViewJobs::tr("θ for length %1 (the target length)").arg(n)
+                          : ViewJobs::tr("θ for length %1").arg(n);
 }
 // A scaling type whose factor leaves every θ and the attention factor as they were (factor 1, or
 // dynamic NTK below its trained length): the figures say so rather than look unchanged for no reason.
@@ -75,7 +75,7 @@ QString identity_note(const RopeParams& p, const RopeFrequencies& f)
 {
     if (p.rope_type == RopeType::Default || f.inv_freq != f.inv_freq_original || f.attention_factor != 1.0)
         return {};
-    return tr("%1 × %2 is the identity here: θ′ = θ").arg(qs(rope_type_id(p.rope_type)), short_num(p.factor));
+    return ViewJobs::tr("%1 × %2 is the identity here: θ′ = θ").arg(qs(rope_type_id(p.rope_type)), short_num(p.factor));
 }
 
 // Splits [0, 1] into consecutive sub-ranges so that several core calls report one overall progress.
@@ -168,7 +168,7 @@ CurveSeries logit_series(const Scenario& s, int points, const CancelFn& cancel, 
     w.sample = SampleMode::Point; // a curve of logits at single distances, not means over distance bins
     const MatrixResult m = compute_matrix(s, MatrixKind::Logits, w, cancel, progress);
     CurveSeries series;
-    series.name = qs(method_display_name(s.method)) + tr(" · logit");
+    series.name = qs(method_display_name(s.method)) + ViewJobs::tr(" · logit");
     // Columns run j = 0 .. query; distance r = query - j, so walk them backwards to get rising x.
     for (std::int64_t c = m.values.cols() - 1; c >= 0; --c) {
         const double y = m.values(0, c);
@@ -306,7 +306,7 @@ QString scenario_caption(const Scenario& s, bool with_method)
     const auto& learned = s.params<LearnedParams>();
     if (s.method == Method::Learned && !learned.table_path.empty()) {
         // A user's table: its name, not the stand-in's dimension and length it overrides.
-        text += tr(" · table %1").arg(QFileInfo(QFile::decodeName(learned.table_path.c_str())).fileName());
+        text += ViewJobs::tr(" · table %1").arg(QFileInfo(QFile::decodeName(learned.table_path.c_str())).fileName());
     } else {
         for (const auto& [key, format] : d.caption_fields) {
             const Field* f = d.field(key);
@@ -333,7 +333,7 @@ QString scenario_caption(const Scenario& s, bool with_method)
             text += QStringLiteral(" · ") + (pattern.contains(QLatin1String("%1")) ? pattern.arg(value) : pattern);
         }
     }
-    text += tr(" · N %1").arg(s.seq_len);
+    text += ViewJobs::tr(" · N %1").arg(s.seq_len);
     if (!with_method && text.startsWith(QStringLiteral(" · ")))
         text.remove(0, 3);
     return text;
@@ -496,9 +496,9 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
         panel.matrix = compute_matrix(sh, kind, w, cancel, sub_progress(progress, mid, p1));
         if (perHead) {
             // Compact: small multiples can be narrow.
-            panel.label = tr("h%1").arg(shown[k]);
+            panel.label = ViewJobs::tr("h%1").arg(shown[k]);
             if (static_cast<std::size_t>(shown[k]) < slopes.size())
-                panel.label = tr("m%1=%2").arg(subscript(shown[k]),
+                panel.label = ViewJobs::tr("m%1=%2").arg(subscript(shown[k]),
                                                // Many small panels are narrow: the power of two then.
                                                shown.size() > 9
                                                    ? power_of_two(slopes[static_cast<std::size_t>(shown[k])])
@@ -508,7 +508,7 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
         data.panels.push_back(std::move(panel));
     }
     if (perHead && shown.size() < static_cast<std::size_t>(heads))
-        data.title += tr(" · %1 of %2 heads").arg(shown.size()).arg(heads);
+        data.title += ViewJobs::tr(" · %1 of %2 heads").arg(shown.size()).arg(heads);
     report_progress(progress, 1.0);
     return data;
 }
@@ -521,7 +521,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     validate(s);
     CurveData data;
     data.log_x = v.log_x;
-    data.x_label = tr("relative distance r (positions)");
+    data.x_label = ViewJobs::tr("relative distance r (positions)");
     const std::int64_t maxD = auto_max_distance(s, v);
     const auto points = static_cast<std::size_t>(std::max(16, v.curve_points));
     const std::vector<double> dist = decay_distances(maxD, points, v.log_x);
@@ -532,79 +532,79 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     if (s.method == Method::RoPE) {
 
         const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.params<RopeParams>()));
-        data.title = tr("RoPE long-term decay · ") + scenario_caption(s, false);
-        data.y_label = tr("relative size");
+        data.title = ViewJobs::tr("RoPE long-term decay · ") + scenario_caption(s, false);
+        data.y_label = ViewJobs::tr("relative size");
         // The bound is shown relative to its value at r = 0, so that it shares the axis with the mean
         // cosine (1 at r = 0): both then show the decay's shape.
         const double bound0 = rope_decay_bound(f.inv_freq, {0.0}).front();
-        data.series.push_back(rope_curve_series(tr("RoFormer bound ÷ bound(0)"), RopeCurve::Bound, f.inv_freq,
+        data.series.push_back(rope_curve_series(ViewJobs::tr("RoFormer bound ÷ bound(0)"), RopeCurve::Bound, f.inv_freq,
                                                 bound0, dist, maxD, cancel, sub_progress(mainProgress, 0, 0.35)));
-        data.series.push_back(rope_curve_series(tr("mean cos(r θ_i)"), RopeCurve::MeanCos, f.inv_freq, 1.0, dist,
+        data.series.push_back(rope_curve_series(ViewJobs::tr("mean cos(r θ_i)"), RopeCurve::MeanCos, f.inv_freq, 1.0, dist,
                                                 maxD, cancel, sub_progress(mainProgress, 0.35, 0.7)));
         if (f.inv_freq != f.inv_freq_original) {
             CurveSeries orig =
-                rope_curve_series(tr("RoFormer bound ÷ bound(0), unscaled θ"), RopeCurve::Bound,
+                rope_curve_series(ViewJobs::tr("RoFormer bound ÷ bound(0), unscaled θ"), RopeCurve::Bound,
                                   f.inv_freq_original, bound0, dist, maxD, cancel, sub_progress(mainProgress, 0.7, 1.0));
             orig.dashed = true;
             data.series.push_back(std::move(orig));
         }
         data.markers.push_back(make_marker(static_cast<double>(s.params<RopeParams>().trained_length()),
-                                           tr("trained %1").arg(s.params<RopeParams>().trained_length())));
+                                           ViewJobs::tr("trained %1").arg(s.params<RopeParams>().trained_length())));
         if (const std::int64_t target = rope_default_target_length(s.params<RopeParams>()); target != s.params<RopeParams>().trained_length())
-            data.markers.push_back(make_marker(static_cast<double>(target), tr("target %1").arg(target)));
+            data.markers.push_back(make_marker(static_cast<double>(target), ViewJobs::tr("target %1").arg(target)));
         // Short: the note shares a line with the chart's controls. (Bound: Su et al. 2021 sec. 3.4.3.)
-        data.note = tr("bound(0) = %1 · attention factor %2").arg(short_num(bound0), format_number(f.attention_factor, 4));
+        data.note = ViewJobs::tr("bound(0) = %1 · attention factor %2").arg(short_num(bound0), format_number(f.attention_factor, 4));
         for (const QString& extra : {length_note(s.params<RopeParams>()), identity_note(s.params<RopeParams>(), f)})
             if (!extra.isEmpty())
-                data.note += tr(" · ") + extra;
+                data.note += ViewJobs::tr(" · ") + extra;
     } else if (s.method == Method::ALiBi) {
 
-        data.title = tr("ALiBi attention decay exp(−m r) per head · ") + scenario_caption(s, false);
-        data.y_label = tr("weight factor exp(−m r)");
+        data.title = ViewJobs::tr("ALiBi attention decay exp(−m r) per head · ") + scenario_caption(s, false);
+        data.y_label = ViewJobs::tr("weight factor exp(−m r)");
         const std::vector<double> slopes = alibi_scaled_slopes(s.params<AlibiParams>());
         // At most 8 curves: more would not fit a readable legend.
         for (int h : sampled_heads(static_cast<int>(slopes.size()), 8)) {
             check_cancel(cancel);
             const double m = slopes[static_cast<std::size_t>(h)];
-            data.series.push_back(make_series(tr("m%1=%2").arg(subscript(h), QString::number(m, 'g', 2)),
+            data.series.push_back(make_series(ViewJobs::tr("m%1=%2").arg(subscript(h), QString::number(m, 'g', 2)),
                                               dist, alibi_decay(m, dist)));
         }
         data.log_y = false;
         if (s.params<AlibiParams>().scaling != AlibiScaling::None) {
             data.markers.push_back(make_marker(static_cast<double>(s.params<AlibiParams>().trained_length),
-                                               tr("trained %1").arg(s.params<AlibiParams>().trained_length)));
+                                               ViewJobs::tr("trained %1").arg(s.params<AlibiParams>().trained_length)));
             data.markers.push_back(make_marker(static_cast<double>(s.params<AlibiParams>().target_length),
-                                               tr("target %1").arg(s.params<AlibiParams>().target_length)));
+                                               ViewJobs::tr("target %1").arg(s.params<AlibiParams>().target_length)));
         }
 
     } else if (s.method == Method::T5) {
 
-        data.title = tr("T5 relative-position buckets · ") + scenario_caption(s, false);
-        data.y_label = tr("bucket index");
+        data.title = ViewJobs::tr("T5 relative-position buckets · ") + scenario_caption(s, false);
+        data.y_label = ViewJobs::tr("bucket index");
         const T5DistanceBuckets b = t5_distance_buckets(s.params<T5Params>(), integer_distances(dist));
         // Causal T5 buckets only keys before the query (relative_position <= 0): one series.
         CurveSeries first = s.params<T5Params>().bidirectional
-                                ? make_series(tr("key after query (j − i = +r)"), dist, to_doubles(b.after))
-                                : make_series(tr("key before query (causal)"), dist, to_doubles(b.before));
+                                ? make_series(ViewJobs::tr("key after query (j − i = +r)"), dist, to_doubles(b.after))
+                                : make_series(ViewJobs::tr("key before query (causal)"), dist, to_doubles(b.before));
         first.step = true;
         data.series.push_back(std::move(first));
         if (s.params<T5Params>().bidirectional) {
-            CurveSeries before = make_series(tr("key before query (j − i = −r)"), dist, to_doubles(b.before));
+            CurveSeries before = make_series(ViewJobs::tr("key before query (j − i = −r)"), dist, to_doubles(b.before));
             before.step = true;
             data.series.push_back(std::move(before));
         }
         data.markers.push_back(make_marker(static_cast<double>(s.params<T5Params>().max_distance),
-                                           tr("max distance %1").arg(s.params<T5Params>().max_distance)));
+                                           ViewJobs::tr("max distance %1").arg(s.params<T5Params>().max_distance)));
     } else if (s.method == Method::DeBERTa) {
-        data.title = tr("DeBERTa log-bucketed relative position · ") + scenario_caption(s, false);
-        data.y_label = tr("relative position δ (bucketed)");
+        data.title = ViewJobs::tr("DeBERTa log-bucketed relative position · ") + scenario_caption(s, false);
+        data.y_label = ViewJobs::tr("relative position δ (bucketed)");
         // What attention uses is the relative-embedding row, the bucket clamped to the embedding table
         // (core deberta_relative_positions: delta_used, in the unit of delta); the bucket itself keeps
         // rising past max_relative_positions, so it is drawn dashed for comparison.
         const DebertaPositionSeries p = deberta_relative_positions(s.params<DebertaParams>(), integer_distances(dist));
-        CurveSeries used = make_series(tr("row used by attention (clamped to ±%1)").arg(p.att_span), dist,
+        CurveSeries used = make_series(ViewJobs::tr("row used by attention (clamped to ±%1)").arg(p.att_span), dist,
                                        to_doubles(p.delta_used));
-        CurveSeries bucket = make_series(tr("bucket δ before clamping"), dist, to_doubles(p.delta));
+        CurveSeries bucket = make_series(ViewJobs::tr("bucket δ before clamping"), dist, to_doubles(p.delta));
         used.step = bucket.step = true;
         bucket.dashed = true;
         const bool clamps = p.delta_used != p.delta;
@@ -613,25 +613,25 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
             data.series.push_back(std::move(bucket));
         if (s.params<DebertaParams>().position_buckets > 0)
             data.markers.push_back(make_marker(s.params<DebertaParams>().position_buckets / 2.0,
-                                               tr("exact up to %1").arg(s.params<DebertaParams>().position_buckets / 2)));
+                                               ViewJobs::tr("exact up to %1").arg(s.params<DebertaParams>().position_buckets / 2)));
         data.markers.push_back(make_marker(static_cast<double>(s.params<DebertaParams>().max_relative_positions),
-                                           tr("max relative %1").arg(s.params<DebertaParams>().max_relative_positions)));
+                                           ViewJobs::tr("max relative %1").arg(s.params<DebertaParams>().max_relative_positions)));
 
     } else {
         // Short: the full method name with its citation made this title longer than a docked chart
         // (it is in the heatmap's title and the panel); "last query" moves to the note.
-        data.title = tr("%1 logit against distance · %2").arg(short_method_name(s.method), scenario_caption(s, false));
-        data.y_label = tr("logit");
+        data.title = ViewJobs::tr("%1 logit against distance · %2").arg(short_method_name(s.method), scenario_caption(s, false));
+        data.y_label = ViewJobs::tr("logit");
         logitCurve = true;
         const std::int64_t query = curve_query(s);
         if (query < s.seq_len - 1) { // a learned table shorter than the sequence
-            data.title = tr("%1 logit vs distance (query %2) · %3")
+            data.title = ViewJobs::tr("%1 logit vs distance (query %2) · %3")
                              .arg(short_method_name(s.method))
                              .arg(query)
                              .arg(scenario_caption(s, false));
-            data.note = tr("no learned embedding at positions ≥ %1: distances from query %2").arg(query + 1).arg(query);
+            data.note = ViewJobs::tr("no learned embedding at positions ≥ %1: distances from query %2").arg(query + 1).arg(query);
         } else {
-            data.note = tr("the last query's logits; distances up to N − 1 = %1: increase the sequence length to "
+            data.note = ViewJobs::tr("the last query's logits; distances up to N − 1 = %1: increase the sequence length to "
                            "see further")
                             .arg(s.seq_len - 1);
         }
@@ -648,9 +648,9 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         data.series.clear();
         data.markers.clear();
         data.series.push_back(logit_series(s, static_cast<int>(points), cancel, mainProgress, curve_query(s)));
-        data.title = tr("Logit against distance (last query) · ") + scenario_caption(s, false);
-        data.y_label = tr("logit");
-        data.note = tr("overlay: every curve is the logit of the last query against distance, in one unit");
+        data.title = ViewJobs::tr("Logit against distance (last query) · ") + scenario_caption(s, false);
+        data.y_label = ViewJobs::tr("logit");
+        data.note = ViewJobs::tr("overlay: every curve is the logit of the last query against distance, in one unit");
     }
     for (std::size_t k = 0; k < v.overlay.size(); ++k) {
         if (v.overlay[k] == s.method)
@@ -693,16 +693,16 @@ RotationData rotation_job(const Scenario& s, const ViewSettings& v, const Cancel
     data.query_position = v.query_position;
     data.key_position = v.key_position;
     if (s.method != Method::RoPE) {
-        data.title = tr("The rotation diagram applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
+        data.title = ViewJobs::tr("The rotation diagram applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
         return data;
     }
     validate(s.params<RopeParams>());
     check_cancel(cancel);
     const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.params<RopeParams>()));
     // m, n and the scaling are in the view's legend and captions; the title names the model's shape.
-    data.title = tr("RoPE rotations · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
+    data.title = ViewJobs::tr("RoPE rotations · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
     if (const QString note = length_note(s.params<RopeParams>()); !note.isEmpty())
-        data.title += tr(" · ") + note;
+        data.title += ViewJobs::tr(" · ") + note;
     data.theta = f.inv_freq;
     data.wavelength = f.wavelength;
     data.angle_q = rope_angles(f, v.query_position);
@@ -731,7 +731,7 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
 {
     SpectrumData data;
     if (s.method != Method::RoPE) {
-        data.title = tr("The frequency spectrum applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
+        data.title = ViewJobs::tr("The frequency spectrum applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
         return data;
     }
     validate(s.params<RopeParams>());
@@ -744,7 +744,7 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
     const FrequencySpectrum sp = frequency_spectrum(table);
     const RopeFrequencies& f = table.frequencies;
     data.title =
-        tr("RoPE frequency spectrum · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
+        ViewJobs::tr("RoPE frequency spectrum · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
     data.pair.assign(sp.pair.begin(), sp.pair.end());
     data.theta_original = sp.theta_original;
     data.theta_scaled = sp.theta_scaled;
@@ -757,13 +757,13 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
     data.attention_factor = sp.attention_factor;
     data.scaling_label =
         s.params<RopeParams>().rope_type == RopeType::Default
-            ? tr("no scaling")
-            : tr("%1 · factor %2").arg(qs(rope_type_id(s.params<RopeParams>().rope_type)), short_num(f.factor_used));
+            ? ViewJobs::tr("no scaling")
+            : ViewJobs::tr("%1 · factor %2").arg(qs(rope_type_id(s.params<RopeParams>().rope_type)), short_num(f.factor_used));
     QStringList notes;
     for (const QString& extra : {length_note(s.params<RopeParams>()), identity_note(s.params<RopeParams>(), f)})
         if (!extra.isEmpty())
             notes << extra;
-    data.note = notes.join(tr(" · "));
+    data.note = notes.join(ViewJobs::tr(" · "));
     report_progress(progress, 1.0);
     return data;
 }
