@@ -7,9 +7,6 @@
 #include <QBuffer>
 #include <QFileInfo>
 #include <QImageWriter>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
@@ -17,7 +14,10 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
+#include <cstdint>
 
 namespace posatlas::ui {
 namespace {
@@ -137,22 +137,27 @@ QString csv_field(const QString& s)
 // Core's one CSV number policy (number_text.h), as the command line writes them.
 QString num(double v) { return QString::fromStdString(number_text(v)); }
 
-QJsonValue json_num(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
+// JSON goes through nlohmann and core's number policy (append_json_text), as the command line writes it:
+// one JSON library and one number text in the project. Non-finite values are null.
+using Json = nlohmann::json;
 
-QJsonArray json_array(const std::vector<double>& v)
+Json json_num(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+Json json_text(const QString& s) { return s.toStdString(); }
+
+Json json_array(const std::vector<double>& v)
 {
-    QJsonArray a;
+    Json a = Json::array();
     for (double x : v)
-        a.append(json_num(x));
+        a.push_back(json_num(x));
     return a;
 }
 
 template <typename Int>
-QJsonArray json_int_array(const std::vector<Int>& v)
+Json json_int_array(const std::vector<Int>& v)
 {
-    QJsonArray a;
+    Json a = Json::array();
     for (auto x : v)
-        a.append(static_cast<qint64>(x));
+        a.push_back(static_cast<std::int64_t>(x));
     return a;
 }
 
@@ -220,45 +225,46 @@ QByteArray rotation_csv(const RotationData& d)
     return out.toUtf8();
 }
 
-QJsonObject heatmap_json(const HeatmapData& d)
+Json heatmap_json(const HeatmapData& d)
 {
-    QJsonArray panels;
+    Json panels = Json::array();
     for (const auto& p : d.panels) {
         const MatrixResult& m = p.matrix;
-        QJsonArray rows;
+        Json rows = Json::array();
         for (Eigen::Index r = 0; r < m.values.rows(); ++r) {
-            QJsonArray row;
+            Json row = Json::array();
             for (Eigen::Index c = 0; c < m.values.cols(); ++c)
-                row.append(json_num(m.values(r, c)));
-            rows.append(row);
+                row.push_back(json_num(m.values(r, c)));
+            rows.push_back(std::move(row));
         }
-        panels.append(QJsonObject{{"label", p.label},
-                                  {"row_label", QString::fromStdString(m.row_label)},
-                                  {"col_label", QString::fromStdString(m.col_label)},
-                                  {"value_label", QString::fromStdString(m.value_label)},
-                                  {"row_index", json_int_array(m.row_index)},
-                                  {"col_index", json_int_array(m.col_index)},
-                                  {"matrix", rows}});
+        panels.push_back(Json{{"label", json_text(p.label)},
+                              {"row_label", m.row_label},
+                              {"col_label", m.col_label},
+                              {"value_label", m.value_label},
+                              {"row_index", json_int_array(m.row_index)},
+                              {"col_index", json_int_array(m.col_index)},
+                              {"matrix", std::move(rows)}});
     }
-    return {{"view", "heatmap"}, {"title", d.title}, {"panels", panels}};
+    return {{"view", "heatmap"}, {"title", json_text(d.title)}, {"panels", std::move(panels)}};
 }
 
-QJsonObject curve_json(const CurveData& d)
+Json curve_json(const CurveData& d)
 {
-    QJsonArray series;
+    Json series = Json::array();
     for (const auto& s : d.series)
-        series.append(QJsonObject{{"name", s.name}, {"x", json_array(s.x)}, {"y", json_array(s.y)}});
-    QJsonArray markers;
+        series.push_back(Json{{"name", json_text(s.name)}, {"x", json_array(s.x)}, {"y", json_array(s.y)}});
+    Json markers = Json::array();
     for (const auto& m : d.markers)
-        markers.append(QJsonObject{{"value", m.value}, {"label", m.label}, {"vertical", m.vertical}});
-    return {{"view", "curves"}, {"title", d.title}, {"x_label", d.x_label}, {"y_label", d.y_label},
-            {"log_x", d.log_x}, {"log_y", d.log_y}, {"series", series}, {"markers", markers}, {"note", d.note}};
+        markers.push_back(Json{{"value", json_num(m.value)}, {"label", json_text(m.label)}, {"vertical", m.vertical}});
+    return {{"view", "curves"}, {"title", json_text(d.title)}, {"x_label", json_text(d.x_label)},
+            {"y_label", json_text(d.y_label)}, {"log_x", d.log_x}, {"log_y", d.log_y}, {"series", std::move(series)},
+            {"markers", std::move(markers)}, {"note", json_text(d.note)}};
 }
 
-QJsonObject spectrum_json(const SpectrumData& d)
+Json spectrum_json(const SpectrumData& d)
 {
-    QJsonObject o{{"view", "spectrum"},
-                  {"title", d.title},
+    Json o{{"view", "spectrum"},
+                  {"title", json_text(d.title)},
                   {"pair", json_array(d.pair)},
                   {"theta_original", json_array(d.theta_original)},
                   {"theta_scaled", json_array(d.theta_scaled)},
@@ -267,20 +273,20 @@ QJsonObject spectrum_json(const SpectrumData& d)
                   {"ratio", json_array(d.ratio)},
                   {"trained_length", d.trained_length},
                   {"target_length", d.target_length},
-                  {"attention_factor", d.attention_factor},
-                  {"scaling", d.scaling_label}};
+                  {"attention_factor", json_num(d.attention_factor)},
+                  {"scaling", json_text(d.scaling_label)}};
     if (!d.ramp.empty())
-        o.insert("ramp", json_array(d.ramp));
+        o["ramp"] = json_array(d.ramp);
     return o;
 }
 
-QJsonObject rotation_json(const RotationData& d)
+Json rotation_json(const RotationData& d)
 {
-    QJsonArray shown;
+    Json shown = Json::array();
     for (int p : d.shown_pairs)
-        shown.append(p);
+        shown.push_back(p);
     return {{"view", "rotation"},
-            {"title", d.title},
+            {"title", json_text(d.title)},
             {"query_position", d.query_position},
             {"key_position", d.key_position},
             {"theta", json_array(d.theta)},
@@ -288,7 +294,7 @@ QJsonObject rotation_json(const RotationData& d)
             {"angle_key", json_array(d.angle_k)},
             {"angle_relative", json_array(d.angle_rel)},
             {"shown_pairs", shown},
-            {"attention_factor", d.attention_factor}};
+            {"attention_factor", json_num(d.attention_factor)}};
 }
 
 template <class... Ts>
@@ -420,12 +426,15 @@ QByteArray numbers_csv(const ViewNumbers& data)
 
 QByteArray numbers_json(const ViewNumbers& data)
 {
-    const QJsonObject o = std::visit(overloaded{[](const HeatmapData& d) { return heatmap_json(d); },
+    const Json o = std::visit(overloaded{[](const HeatmapData& d) { return heatmap_json(d); },
                                                 [](const CurveData& d) { return curve_json(d); },
                                                 [](const RotationData& d) { return rotation_json(d); },
                                                 [](const SpectrumData& d) { return spectrum_json(d); }},
                                      data);
-    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+    std::string out;
+    append_json_text(out, o);
+    out += '\n';
+    return QByteArray::fromStdString(out);
 }
 
 void export_numbers(const ViewNumbers& data, const QString& path)

@@ -22,8 +22,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
@@ -32,6 +30,8 @@
 #include <QStatusBar>
 #include <QSvgGenerator>
 #include <QUndoStack>
+
+#include <nlohmann/json.hpp>
 
 namespace posatlas::ui {
 
@@ -61,9 +61,11 @@ bool is_session_file(const QString& path)
     } catch (const InputFileError&) {
         return false;
     }
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(bytes));
-    return doc.isObject() &&
-           doc.object().value(QLatin1String("format")).toString() == QLatin1String("posatlas-session");
+    const nlohmann::json doc = nlohmann::json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+    if (!doc.is_object())
+        return false;
+    const auto format = doc.find("format");
+    return format != doc.end() && format->is_string() && format->get<std::string>() == "posatlas-session";
 }
 
 // A figure to export and the numbers behind it: a view widget of the window, or an off-screen one.
