@@ -7,7 +7,7 @@
 // the help) and `posatlas completion bash` all read the same declarations; the method parameters'
 // specs are generated from the method registry's fields (cli_scenario.cpp).
 //
-// Why not CLI11 (Debian's libcli11-dev)? We weighed it (issue 8). This parser is ~250 lines and does
+// Why not CLI11 (Debian's libcli11-dev)? We weighed it. This parser is ~250 lines and does
 // everything the command line needs: --name=value, flags given as --flag=true|false, --no-x and named
 // negations, aliases, the same option name meaning a different registry field per --method (decided
 // after parsing, from the preset or config), and one-line messages that name the option and the

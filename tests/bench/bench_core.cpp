@@ -266,7 +266,7 @@ void BM_RopeDecayMillionJsonDocument(benchmark::State& state)
 }
 BENCHMARK(BM_RopeDecayMillionJsonDocument)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// For reference: the same document through nlohmann's own dump() (what compute wrote before issue 8).
+// For reference: the same document through nlohmann's own dump() (what compute wrote before it streamed).
 void BM_RopeDecayMillionJsonNlohmannDump(benchmark::State& state)
 {
     const DecayColumns& d = decay_columns();

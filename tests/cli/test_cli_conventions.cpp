@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Command-line conventions (issue 8): every command and quantity answers --help and -h, and its help
+// Command-line conventions: every command and quantity answers --help and -h, and its help
 // mentions every option its parser accepts (the parser's own list, from its refusal of an unknown
 // option); --out - writes to standard output; integer columns print as integers; progress appears
 // only on a terminal and never with --quiet.

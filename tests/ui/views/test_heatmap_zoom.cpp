@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What the heatmap shows while zooming and panning is what the model computes (issue 13): a cell keeps
+// What the heatmap shows while zooming and panning is what the model computes: a cell keeps
 // its colour at any zoom unless the colours are fitted to the view, a pan shows a picture where the
 // old one was until the new window arrives, and a saved session holds the kind and window on screen.
 #include "gui_support.h"
