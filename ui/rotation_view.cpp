@@ -163,7 +163,7 @@ void RotationView::paintFigure(QPainter& painter, const QRectF& target, const Re
             clock = QRectF(area.left(), area.top(), w, area.height());
             pairs = area.adjusted(w + pad * 2, 0, 0, 0);
         } else {
-            const double h = std::min(area.width() * 1.05, area.height() * 0.5);
+            const double h = std::min(area.width() * 1.05, area.height() * (share + 0.08));
             clock = QRectF(area.left(), area.top(), area.width(), h);
             pairs = area.adjusted(0, h + pad * 2, 0, 0);
         }
