@@ -6,6 +6,7 @@
 // `posatlas compute matrix` prints). Tolerance: 1e-9 * max(1, |value|) (double; the envelope's windows
 // and the reference's window differ only in width).
 #include "curve_chart.h"
+#include "figure_style.h"
 #include "view_jobs.h"
 
 #include "attention_logits.h"
@@ -132,10 +133,11 @@ private slots:
             QVERIFY2(std::abs(curve.value_at(x) - e) <= tol(e), qPrintable(QString::number(x)));
         }
         QVERIFY(std::isnan(curve.value_at(static_cast<double>(n) + 5)));
-        // The chart's readout shows that value.
+        // The chart's readout shows that value (x = 77.6 reads r = 78), as the chart formats numbers.
         CurveChart chart;
         chart.setCurveData(data);
-        QVERIFY(chart.readoutAt(77.6).contains(QString::number(exact[78], 'g', 3).left(4)));
+        const QString readout = chart.readoutAt(77.6);
+        QVERIFY2(readout.contains(format_number(exact[78])), qPrintable(readout + QStringLiteral(" / ") + format_number(exact[78])));
     }
 
     void overlaidMethodsAreEnvelopesToo()
