@@ -4,11 +4,11 @@
 #include "cli_completion.h"
 #include "cli_compute.h"
 #include "cli_export.h"
-#include "cli_screenshots.h"
 #include "cli_options.h"
-#include "input_file.h"
-#include "model_config.h"
-#include "types.h"
+#include "cli_screenshots.h"
+#include "io/input_file.h"
+#include "io/model_config.h"
+#include "scenario/types.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -6,7 +6,7 @@
 #include "cli_export.h"
 #include "cli_options.h"
 #include "cli_screenshots.h"
-#include "presets.h"
+#include "io/presets.h"
 
 #include <ostream>
 #include <utility>

@@ -2,8 +2,8 @@
 // `posatlas compute QUANTITY [options]` and `posatlas presets`.
 #pragma once
 
-#include "params.h"
-#include "types.h"
+#include "scenario/params.h"
+#include "scenario/types.h"
 
 #include <iosfwd>
 #include <optional>

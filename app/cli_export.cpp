@@ -3,14 +3,14 @@
 
 #include "cli_compute.h"
 #include "cli_options.h"
-#include "curve_view.h"
-#include "figure_export.h"
-#include "gallery.h"
-#include "model_config.h"
-#include "scenario_json.h"
-#include "session.h"
-#include "validation.h"
-#include "view_render.h"
+#include "export/figure_export.h"
+#include "export/gallery.h"
+#include "io/model_config.h"
+#include "io/scenario_json.h"
+#include "model/session.h"
+#include "scenario/validation.h"
+#include "views/curve_view.h"
+#include "views/view_render.h"
 
 #include <QApplication>
 #include <QDir>

@@ -2,10 +2,10 @@
 #include "cli_compute.h"
 
 #include "cli_options.h"
-#include "model_config.h"
-#include "presets.h"
+#include "io/model_config.h"
+#include "io/presets.h"
 #include "methods/registry.h"
-#include "validation.h"
+#include "scenario/validation.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,13 +3,13 @@
 
 #include "cli_export.h"
 #include "cli_options.h"
-#include "explorer_window.h"
-#include "export_dialog.h"
-#include "figure_export.h"
-#include "job_tracker.h"
-#include "main_window.h"
-#include "scenario_model.h"
-#include "view_jobs.h"
+#include "explorer/explorer_window.h"
+#include "export/export_dialog.h"
+#include "export/figure_export.h"
+#include "jobs/job_tracker.h"
+#include "jobs/view_jobs.h"
+#include "model/scenario_model.h"
+#include "window/main_window.h"
 
 #include <QApplication>
 #include <QBuffer>

@@ -4,7 +4,7 @@
 #include "cli.h"
 
 #if __has_include("gui_main.h")
-#include "gui_main.h"
+#include "window/gui_main.h"
 #define POSATLAS_HAVE_GUI 1
 #endif
 

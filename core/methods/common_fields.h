@@ -3,8 +3,8 @@
 // head dimension, the logits), written once so that their ranges, labels and keys agree.
 #pragma once
 
-#include "content.h"
-#include "field_binding.h"
+#include "methods/field_binding.h"
+#include "scenario/content.h"
 
 namespace posatlas {
 

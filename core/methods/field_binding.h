@@ -2,8 +2,8 @@
 // How a Field reaches its member: included by the files that build descriptors.
 #pragma once
 
-#include "params.h"
-#include "registry.h"
+#include "methods/registry.h"
+#include "scenario/params.h"
 
 #include <cmath>
 #include <cstdint>

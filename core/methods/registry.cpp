@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "registry.h"
+#include "methods/registry.h"
 
-#include "field_binding.h"
-#include "input_file.h"
-#include "validation.h"
+#include "io/input_file.h"
+#include "methods/field_binding.h"
+#include "scenario/validation.h"
 
 #include <algorithm>
 #include <cmath>

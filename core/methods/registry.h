@@ -9,8 +9,8 @@
 // returning MethodDescriptor) and its kernels, one line in the list of registry.cpp, and its tests.
 #pragma once
 
-#include "method.h"
-#include "types.h"
+#include "methods/method.h"
+#include "scenario/types.h"
 
 #include <nlohmann/json.hpp>
 

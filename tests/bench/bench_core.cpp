@@ -2,10 +2,10 @@
 // Benchmarks of the heavy kernels. Run on purpose: `make bench` (5 repetitions, medians, beside the
 // NumPy reference and the GEMM peak: tests/bench/run_bench.py). Never part of ctest: timings on a
 // shared 2-core machine are not pass/fail material.
-#include "attention_logits.h"
-#include "decay.h"
-#include "gemm.h"
-#include "rope_scaling.h"
+#include "analysis/decay.h"
+#include "compute/attention_logits.h"
+#include "compute/gemm.h"
+#include "methods/rope/rope_scaling.h"
 
 #include <benchmark/benchmark.h>
 

@@ -576,7 +576,7 @@ TEST(BadInput, WrongTypeInConfigNamesTheKey)
 
 } // namespace
 
-// One number policy (core/number_text.h) in every CSV: integer columns as integers (never 1e+06), other
+// One number policy (core/io/number_text.h) in every CSV: integer columns as integers (never 1e+06), other
 // numbers as the shortest text that reads back exactly; compute and export write the same text.
 TEST(CliNumbers, CsvIntegersAreIntegersAndValuesRoundTrip)
 {

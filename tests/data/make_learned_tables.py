@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Writes the small position tables used by tests/core/test_learned.cpp (run from this directory).
+"""Writes the small position tables used by tests/core/methods/learned/test_learned.cpp (run from this directory).
 
 Only the standard library: .npy files are assembled with struct following the NumPy format spec
 (numpy.lib.format: magic \\x93NUMPY, version, header length, a Python-literal dict padded with spaces

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fuzz_entries.h"
 
-#include "input_file.h"
-#include "learned.h"
-#include "model_config.h"
-#include "validation.h"
+#include "io/input_file.h"
+#include "io/model_config.h"
+#include "methods/learned/learned.h"
+#include "scenario/validation.h"
 
 #include <nlohmann/json.hpp>
 

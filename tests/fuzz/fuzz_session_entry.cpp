@@ -3,7 +3,7 @@
 // the core fuzz targets build without Qt.
 #include "fuzz_entries.h"
 
-#include "session.h"
+#include "model/session.h"
 
 #include <QByteArray>
 

@@ -3,8 +3,8 @@
 // waiting until the main window's job tracker is idle, and rendering a figure into an image.
 #pragma once
 
-#include "job_tracker.h"
-#include "figure.h"
+#include "jobs/job_tracker.h"
+#include "views/figure.h"
 
 #include <QElapsedTimer>
 #include <QImage>

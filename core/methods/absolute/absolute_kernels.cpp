@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Kernels of the absolute methods (sinusoidal, learned): logits (q_i + p_i) . (k_j + p_j) / sqrt(d)
 // (Vaswani et al. 2017) and the encodings themselves, exact cells or exact block means.
-#include "absolute_kernels.h"
+#include "methods/absolute/absolute_kernels.h"
 
-#include "block_means.h"
-#include "content.h"
-#include "learned.h"
-#include "sinusoidal.h"
+#include "compute/block_means.h"
+#include "methods/learned/learned.h"
+#include "methods/sinusoidal/sinusoidal.h"
+#include "scenario/content.h"
 
 #include <cmath>
 #include <complex>

@@ -2,7 +2,7 @@
 // The matrix kernel shared by the absolute methods (sinusoidal, learned): Encoding and Logits.
 #pragma once
 
-#include "matrix_job.h"
+#include "compute/matrix_job.h"
 
 namespace posatlas {
 

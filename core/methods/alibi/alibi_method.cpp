@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ALiBi (Press et al. 2022; ofirpress/attention_with_linear_biases get_slopes): a per-head linear
 // penalty -m_h (i - j) on the logit; length scaling by interpolation or NTK-ALiBi (alibi.h).
-#include "alibi.h"
-#include "matrix_job.h"
+#include "compute/matrix_job.h"
+#include "methods/alibi/alibi.h"
 #include "methods/common_fields.h"
-#include "validation.h"
+#include "scenario/validation.h"
 
 namespace posatlas {
 namespace {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Contextual position encoding (Golovneva et al. 2024, CoPE; facebookresearch's reference code in the
 // paper's appendix): positions are running sums of gates sigmoid(q_i . k_j), interpolated embeddings.
-#include "cope_method.h"
+#include "methods/cope/cope_method.h"
 
-#include "cope.h"
-#include "matrix_job.h"
+#include "compute/matrix_job.h"
 #include "methods/common_fields.h"
+#include "methods/cope/cope.h"
 
 #include <limits>
 

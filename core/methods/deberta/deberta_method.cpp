@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // DeBERTa v2/v3 disentangled attention (He et al. 2021; Hugging Face DebertaV2 DisentangledSelfAttention,
 // make_log_bucket_position, build_relative_position).
-#include "deberta.h"
-#include "matrix_job.h"
+#include "compute/matrix_job.h"
 #include "methods/common_fields.h"
-#include "validation.h"
+#include "methods/deberta/deberta.h"
+#include "scenario/validation.h"
 
 namespace posatlas {
 namespace {

@@ -2,9 +2,9 @@
 // Learned absolute position table (BERT, GPT-2: wpe / position_embeddings of max_position_embeddings
 // rows), a seeded N(0, initializer_range) stand-in or the user's own table (.csv, .npy).
 #include "methods/absolute/absolute_kernels.h"
-#include "learned.h"
 #include "methods/common_fields.h"
-#include "validation.h"
+#include "methods/learned/learned.h"
+#include "scenario/validation.h"
 
 namespace posatlas {
 

@@ -2,14 +2,14 @@
 // Rotary position embedding (Su et al. 2021, RoFormer eq. 34) and its context-extension scalings
 // (rope_scaling.h: PI, NTK-aware, dynamic NTK, YaRN, Llama 3, LongRoPE, after Hugging Face
 // modeling_rope_utils): the logit R(i) q_i . R(j) k_j / sqrt(d).
-#include "block_means.h"
-#include "gemm.h"
-#include "matrix_job.h"
+#include "analysis/rope_compare.h"
+#include "compute/block_means.h"
+#include "compute/gemm.h"
+#include "compute/matrix_job.h"
 #include "methods/common_fields.h"
-#include "rope.h"
-#include "rope_compare.h"
-#include "rope_scaling.h"
-#include "validation.h"
+#include "methods/rope/rope.h"
+#include "methods/rope/rope_scaling.h"
+#include "scenario/validation.h"
 
 #include <cmath>
 #include <complex>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Relative position representations (Shaw, Uszkoreit, Vaswani 2018, eq. 4-5; tensor2tensor
 // _generate_relative_positions_matrix): logit q_i . (k_j + a^K_{clip(j - i, -k, k)}) / sqrt(d).
-#include "matrix_job.h"
+#include "compute/matrix_job.h"
 #include "methods/common_fields.h"
-#include "shaw.h"
+#include "methods/shaw/shaw.h"
 
 namespace posatlas {
 namespace {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // T5 relative position buckets (Raffel et al. 2020; Hugging Face T5Attention._relative_position_bucket):
 // a learned scalar per bucket and head added to the logit.
-#include "matrix_job.h"
+#include "compute/matrix_job.h"
 #include "methods/common_fields.h"
-#include "t5_buckets.h"
-#include "validation.h"
+#include "methods/t5/t5_buckets.h"
+#include "scenario/validation.h"
 
 namespace posatlas {
 namespace {

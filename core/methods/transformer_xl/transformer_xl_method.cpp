@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Transformer-XL / XLNet relative attention (Dai et al. 2019, eq. 3: terms (a)-(d)).
-#include "matrix_job.h"
+#include "compute/matrix_job.h"
 #include "methods/common_fields.h"
-#include "transformer_xl.h"
+#include "methods/transformer_xl/transformer_xl.h"
 
 #include <cmath>
 

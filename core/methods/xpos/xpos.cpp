@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "xpos.h"
+#include "methods/xpos/xpos.h"
 
-#include "matrix_job.h"
+#include "compute/matrix_job.h"
 #include "methods/common_fields.h"
 
 #include <cmath>

@@ -2,10 +2,10 @@
 // The method registry's contract: every field of every method has one range that validation enforces
 // (by construction the panel and the command line read the same Field), every field round-trips
 // through the session JSON, and every method computes every kind it offers.
-#include "attention_logits.h"
+#include "compute/attention_logits.h"
+#include "io/scenario_json.h"
 #include "methods/registry.h"
-#include "scenario_json.h"
-#include "validation.h"
+#include "scenario/validation.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

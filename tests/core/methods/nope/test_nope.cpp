@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // NoPE: the logit is the content term alone (Kazemnejad et al. 2023), masked for j > i when causal.
-#include "attention_logits.h"
-#include "content.h"
+#include "compute/attention_logits.h"
 #include "methods/nope/nope.h"
+#include "scenario/content.h"
 
 #include <gtest/gtest.h>
 

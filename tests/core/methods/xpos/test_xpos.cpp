@@ -3,9 +3,9 @@
 // torchscale/component/xpos_relative_position.py: XPOS.forward with fixed_pos_embedding, rotate_every_two,
 // duplicate_interleave; queries scaled by zeta^(n/gamma), keys by zeta^(-m/gamma), positions centred at
 // min_pos = -(length // 2)), and against RoPE as gamma grows.
-#include "attention_logits.h"
-#include "content.h"
+#include "compute/attention_logits.h"
 #include "methods/xpos/xpos.h"
+#include "scenario/content.h"
 
 #include <gtest/gtest.h>
 

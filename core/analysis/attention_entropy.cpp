@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/attention_entropy.h"
+
+#include "methods/rope/rope.h"
+#include "methods/rope/rope_scaling.h"
+#include "scenario/rng.h"
+#include "scenario/validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace posatlas {
+
+namespace {
+
+// Keys per chunk between two cancel polls, and per block (the unit of parallel work with its own
+// accumulator). Blocks are merged in index order, so the sum order does not depend on the threads.
+// A chunk costs about kChunk * trials * head_dim normals: ~0.1 s for 8 trials of head_dim 128.
+constexpr std::int64_t kChunk = 16384;
+constexpr std::int64_t kBlock = 256;
+
+// Online softmax-entropy accumulator over logits l: m = running max, s = sum exp(l - m),
+// t = sum exp(l - m) (l - m) <= 0. Then H = ln s - t / s (see softmax_entropy). Rescaling to a new
+// max m' multiplies by e = exp(m - m') and shifts t by s (m - m').
+struct EntropyAcc {
+    double m = -std::numeric_limits<double>::infinity();
+    double s = 0.0;
+    double t = 0.0;
+
+    void add(double l)
+    {
+        if (s == 0.0) {
+            m = l;
+            s = 1.0;
+            t = 0.0;
+        } else if (l > m) {
+            const double e = std::exp(m - l);
+            t = e * (t + s * (m - l));
+            s = s * e + 1.0;
+            m = l;
+        } else {
+            const double w = std::exp(l - m);
+            s += w;
+            t += w * (l - m);
+        }
+    }
+
+    void merge(const EntropyAcc& o)
+    {
+        if (o.s == 0.0)
+            return;
+        if (s == 0.0) {
+            *this = o;
+            return;
+        }
+        const double mm = std::max(m, o.m);
+        const double ea = std::exp(m - mm);
+        const double eb = std::exp(o.m - mm);
+        t = ea * (t + s * (m - mm)) + eb * (o.t + o.s * (o.m - mm));
+        s = s * ea + o.s * eb;
+        m = mm;
+    }
+
+    double entropy() const { return std::log(s) - t / s; }
+};
+
+std::uint64_t trial_stream(std::uint64_t base, int trial)
+{
+    return base + (static_cast<std::uint64_t>(trial) << 32);
+}
+
+} // namespace
+
+double softmax_entropy(const std::vector<double>& logits)
+{
+    if (logits.empty())
+        throw ParameterError("logits", "a non-empty list of finite numbers", "an empty list");
+    for (double l : logits)
+        if (!std::isfinite(l))
+            throw ParameterError("logits", "finite numbers", format_number(l));
+    const double m = *std::max_element(logits.begin(), logits.end());
+    double s = 0.0;
+    double t = 0.0;
+    for (double l : logits) {
+        const double w = std::exp(l - m);
+        s += w;
+        t += w * (l - m);
+    }
+    return std::log(s) - t / s;
+}
+
+EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64_t>& lengths,
+                               std::uint64_t seed, int trials, const CancelFn& cancel,
+                               const ProgressFn& progress)
+{
+    validate(p);
+    if (lengths.empty())
+        throw ParameterError("lengths",
+                             "a non-empty list of lengths in [1, " + std::to_string(kMaxSeqLen) + "]",
+                             "an empty list");
+    if (static_cast<std::int64_t>(lengths.size()) > kMaxEntropyLengths)
+        throw ParameterError("lengths", "a list of at most " + std::to_string(kMaxEntropyLengths) + " lengths",
+                             std::to_string(lengths.size()) + " lengths");
+    for (std::int64_t n : lengths)
+        require_int("lengths", n, 1, kMaxSeqLen);
+    require_int("trials", trials, 1, 1024);
+
+    const int d = p.head_dim;
+    const int rd = p.rotary_dim();
+    const int pairs = rd / 2;
+    const int npass = d - rd;
+    const auto ntrials = static_cast<std::size_t>(trials);
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+
+    // Component indices of pair i (rope.h): Half (i, i + rd/2), Interleaved (2i, 2i + 1).
+    std::vector<int> first(static_cast<std::size_t>(pairs));
+    std::vector<int> second(static_cast<std::size_t>(pairs));
+    for (int i = 0; i < pairs; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        first[u] = p.pairing == RopePairing::Half ? i : 2 * i;
+        second[u] = p.pairing == RopePairing::Half ? i + pairs : 2 * i + 1;
+    }
+
+    double total_keys = 0.0;
+    for (std::int64_t n : lengths)
+        total_keys += static_cast<double>(n);
+    double done_keys = 0.0;
+
+    EntropyCurve curve;
+    curve.length = lengths;
+    curve.entropy.reserve(lengths.size());
+    curve.entropy_with_temperature.reserve(lengths.size());
+
+    for (const std::int64_t n : lengths) {
+        check_cancel(cancel);
+        RopeParams current = p;
+        current.seq_len = n;
+        RopeFrequencies f = compute_rope_frequencies(current);
+        const double a2 = f.attention_factor * f.attention_factor;
+        f.attention_factor = 1.0; // applied separately, to the rotary part of the logit only
+
+        // Rotated queries R(n - 1) q per trial: pair components (u1, u2) and pass-through components.
+        std::vector<double> u1(ntrials * pairs), u2(ntrials * pairs), qpass(ntrials * npass);
+        Eigen::VectorXd q(d);
+        for (std::size_t t = 0; t < ntrials; ++t) {
+            const std::uint64_t stream = trial_stream(rng::kEntropyQuery, static_cast<int>(t));
+            for (int c = 0; c < d; ++c)
+                q[c] = rng::normal(seed, stream, static_cast<std::uint64_t>(c));
+            const Eigen::VectorXd rq = rope_rotate(f, q, static_cast<double>(n - 1), p.pairing);
+            for (std::size_t i = 0; i < static_cast<std::size_t>(pairs); ++i) {
+                u1[t * pairs + i] = rq[first[i]];
+                u2[t * pairs + i] = rq[second[i]];
+            }
+            for (int c = 0; c < npass; ++c)
+                qpass[t * npass + static_cast<std::size_t>(c)] = rq[rd + c];
+        }
+
+        std::vector<EntropyAcc> plain(ntrials), tempered(ntrials);
+        for (std::int64_t begin = 0; begin < n; begin += kChunk) {
+            check_cancel(cancel);
+            const std::int64_t end = std::min(n, begin + kChunk);
+            const std::int64_t nblocks = (end - begin + kBlock - 1) / kBlock;
+            std::vector<EntropyAcc> block_plain(static_cast<std::size_t>(nblocks) * ntrials);
+            std::vector<EntropyAcc> block_tempered(block_plain.size());
+#pragma omp parallel for schedule(dynamic)
+            for (std::int64_t b = 0; b < nblocks; ++b) {
+                std::vector<double> cs(static_cast<std::size_t>(pairs)), sn(cs.size()),
+                    k(static_cast<std::size_t>(d));
+                const std::int64_t jb = begin + b * kBlock;
+                const std::int64_t je = std::min(end, jb + kBlock);
+                for (std::int64_t j = jb; j < je; ++j) {
+                    const auto pos = static_cast<double>(j);
+                    for (std::size_t i = 0; i < cs.size(); ++i) {
+                        const double angle = pos * f.inv_freq[i]; // formed in double (rope.h)
+                        cs[i] = std::cos(angle);
+                        sn[i] = std::sin(angle);
+                    }
+                    for (std::size_t t = 0; t < ntrials; ++t) {
+                        const std::uint64_t stream = trial_stream(rng::kEntropyKey, static_cast<int>(t));
+                        const auto offset = static_cast<std::uint64_t>(j) * static_cast<std::uint64_t>(d);
+                        for (std::size_t c = 0; c < k.size(); ++c)
+                            k[c] = rng::normal(seed, stream, offset + c);
+                        // (u1, u2) . rot(j theta_i)(x1, x2) = cos (u1 x1 + u2 x2) + sin (u2 x1 - u1 x2)
+                        double rot = 0.0;
+                        for (std::size_t i = 0; i < cs.size(); ++i) {
+                            const double x1 = k[static_cast<std::size_t>(first[i])];
+                            const double x2 = k[static_cast<std::size_t>(second[i])];
+                            const double a1 = u1[t * pairs + i];
+                            const double a2q = u2[t * pairs + i];
+                            rot += cs[i] * (a1 * x1 + a2q * x2) + sn[i] * (a2q * x1 - a1 * x2);
+                        }
+                        double pass = 0.0;
+                        for (int c = 0; c < npass; ++c)
+                            pass += qpass[t * npass + static_cast<std::size_t>(c)] *
+                                    k[static_cast<std::size_t>(rd + c)];
+                        const std::size_t slot = static_cast<std::size_t>(b) * ntrials + t;
+                        block_plain[slot].add((rot + pass) * inv_sqrt_d);
+                        block_tempered[slot].add((a2 * rot + pass) * inv_sqrt_d);
+                    }
+                }
+            }
+            for (std::size_t b = 0; b < static_cast<std::size_t>(nblocks); ++b) {
+                for (std::size_t t = 0; t < ntrials; ++t) {
+                    plain[t].merge(block_plain[b * ntrials + t]);
+                    tempered[t].merge(block_tempered[b * ntrials + t]);
+                }
+            }
+            done_keys += static_cast<double>(end - begin);
+            report_progress(progress, done_keys / total_keys);
+        }
+
+        double h = 0.0;
+        double h_t = 0.0;
+        for (std::size_t t = 0; t < ntrials; ++t) {
+            h += plain[t].entropy();
+            h_t += tempered[t].entropy();
+        }
+        curve.entropy.push_back(h / static_cast<double>(trials));
+        curve.entropy_with_temperature.push_back(h_t / static_cast<double>(trials));
+    }
+    check_cancel(cancel);
+    return curve;
+}
+
+} // namespace posatlas

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Entropy of softmax attention against context length, with and without a RoPE scaling's attention
+// temperature: the quantity behind YaRN's "0.1 ln s + 1" (Peng et al. 2023, arXiv:2309.00071,
+// section 3.4: the temperature keeps attention from spreading out as the context grows) and LongRoPE's
+// sqrt(1 + ln s / ln L) (Ding et al. 2024, arXiv:2402.13753).
+//
+// What is measured: the mean entropy of the LAST query's softmax attention over
+// all keys 0 .. N - 1 (causal, itself included), for seeded random queries and keys.
+//
+// Read the curve with this in mind. With independent N(0, I) keys, R(j) k_j is again N(0, I) (a rotation
+// is orthogonal), so for this content model the distribution of the entropy does not depend on the
+// rotary frequencies at all, only on N, head_dim, rotary_dim and the attention factor; different
+// scalings give different samples of the same distribution. Without positional structure the entropy
+// grows like ln N: for iid Gaussian logits of variance sigma^2 and large N, E[H] ~= ln N - sigma^2 / 2
+// (lognormal moments: ln Z ~= ln N + sigma^2 / 2, E_p[l] ~= sigma^2), with sigma^2 ~= |q|^2 / head_dim ~= 1
+// here, and sigma^2 ~= (a^4 rotary_dim + head_dim - rotary_dim) / head_dim with the temperature a. The
+// temperature therefore lowers the whole curve by about (a^4 - 1) rotary_dim / (2 head_dim) nats, which
+// is the sharpening YaRN introduces to counter the ln N growth.
+#pragma once
+
+#include "scenario/params.h"
+#include "scenario/types.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace posatlas {
+
+// Shannon entropy, in nats, of softmax(logits): H = -sum_j p_j ln p_j, p = softmax(logits), computed
+// stably as H = ln S - T / S with m = max_j l_j, S = sum_j exp(l_j - m), T = sum_j exp(l_j - m)(l_j - m)
+// (both terms non-negative, so no cancellation). All-equal logits give ln N; one logit gives 0.
+// logits non-empty and finite (ParameterError "logits").
+double softmax_entropy(const std::vector<double>& logits);
+
+struct EntropyCurve {
+    std::vector<std::int64_t> length;
+    std::vector<double> entropy;                  // mean over trials, nats, attention factor left out
+    std::vector<double> entropy_with_temperature; // mean over trials, nats, attention factor applied
+};
+
+// For each N in `lengths` and each trial t = 0 .. trials - 1:
+//   content: query q (head_dim components) and keys k_0 .. k_{N-1}, independent N(0, 1) components from
+//     rng::normal (rng.h):  q_c   = rng::normal(seed, rng::kEntropyQuery + (t << 32), c),
+//                           k_j,c = rng::normal(seed, rng::kEntropyKey   + (t << 32), j * head_dim + c).
+//     Distinct streams per trial keep trials independent; key j does not depend on N, so all lengths
+//     share their keys (common random numbers: the curve is smooth in N, and a length's keys are a
+//     prefix of a longer length's).
+//   frequencies: compute_rope_frequencies(p with seq_len = N) (the current length, which dynamic NTK and
+//     LongRoPE use), attention factor a = its attention_factor.
+//   logits: l_j = (R(N-1) q) . (R(j) k_j) / sqrt(head_dim) with the scaled frequencies and p.pairing
+//     (rope.h), WITHOUT a, for `entropy`; WITH a for `entropy_with_temperature`: as HF multiplies cos and
+//     sin by attention_scaling, the rotary components of q and k are multiplied by a, i.e. the rotary part
+//     of each logit by a^2; pass-through components of a partial rotary (index >= rotary_dim) are not
+//     scaled (HF concatenates q_pass unchanged).
+//   H = softmax_entropy(l) (nats).
+// Returns the mean of H over trials for each length, in the order of `lengths`.
+// Cost O(N head_dim) per trial and length (generating the keys dominates); keys run OpenMP-parallel in
+// fixed blocks merged in a fixed order, so the result is bitwise reproducible for a seed whatever the
+// thread count. `cancel` is polled (Cancelled) and `progress` reported on the calling thread between
+// chunks of keys (all trials of a chunk are computed together).
+// Checks: validate(p); 1 to kMaxEntropyLengths lengths, each in [1, kMaxSeqLen] = [1, 10^7]
+// (ParameterError "lengths");
+// trials in [1, 1024] (ParameterError "trials").
+EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64_t>& lengths,
+                               std::uint64_t seed, int trials = 8, const CancelFn& cancel = {},
+                               const ProgressFn& progress = {});
+
+} // namespace posatlas

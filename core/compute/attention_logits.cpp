@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "compute/attention_logits.h"
+
+#include "compute/block_means.h"
+#include "compute/matrix_job.h"
+#include "methods/registry.h"
+#include "scenario/content.h"
+#include "scenario/validation.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <complex>
+#include <limits>
+#include <utility>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace posatlas {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Rows per chunk between cancellation checks and progress reports.
+constexpr std::int64_t kRowChunk = 32;
+// The sampled positions of one axis: start + floor((r + 0.5) * extent / count), or start + r.
+std::vector<std::int64_t> sample_axis(std::int64_t start, std::int64_t extent, std::int64_t count)
+{
+    std::vector<std::int64_t> idx(static_cast<std::size_t>(count));
+    for (std::int64_t r = 0; r < count; ++r)
+        idx[static_cast<std::size_t>(r)] =
+            count == extent ? start + r
+                            : start + static_cast<std::int64_t>((static_cast<double>(r) + 0.5)
+                                                                * static_cast<double>(extent)
+                                                                / static_cast<double>(count));
+    return idx;
+}
+
+// Fills values(r, c) = cell(r, c) row-chunk by row-chunk: OpenMP inside a chunk, cancel checks and
+// progress between chunks on the calling thread.
+template <typename Cell>
+void fill_cells(Eigen::MatrixXd& values, const CancelFn& cancel, const ProgressFn& progress, Cell&& cell)
+{
+    const std::int64_t rows = values.rows(), cols = values.cols();
+    for (std::int64_t r0 = 0; r0 < rows; r0 += kRowChunk) {
+        check_cancel(cancel);
+        const std::int64_t r1 = std::min(rows, r0 + kRowChunk);
+        // Column-major storage: within a chunk of rows, walk down each column.
+#pragma omp parallel for schedule(static) if ((r1 - r0) * cols > 4096)
+        for (std::int64_t c = 0; c < cols; ++c)
+            for (std::int64_t r = r0; r < r1; ++r)
+                values(r, c) = cell(r, c);
+        report_progress(progress, static_cast<double>(r1) / static_cast<double>(rows));
+    }
+}
+
+// Toeplitz fill: value(i, j) = by_offset(i - j) for the sampled positions. The distinct offsets are
+// computed once (in parallel), then scattered. Returns false (doing nothing) when the window has
+// nearly as many distinct offsets as cells, so the direct path is no slower.
+template <typename ByOffset>
+bool fill_toeplitz(Eigen::MatrixXd& values, const std::vector<std::int64_t>& rows,
+                   const std::vector<std::int64_t>& cols, const CancelFn& cancel, const ProgressFn& progress,
+                   ByOffset&& by_offset, bool force = false)
+{
+    const std::int64_t lo = rows.front() - cols.back();
+    const std::int64_t hi = rows.back() - cols.front();
+    const std::int64_t distinct = hi - lo + 1;
+    const std::int64_t cells = static_cast<std::int64_t>(rows.size() * cols.size());
+    if (!force && distinct * 2 > cells)
+        return false;
+    std::vector<double> table(static_cast<std::size_t>(distinct));
+    constexpr std::int64_t kChunk = 4096;
+    for (std::int64_t o0 = 0; o0 < distinct; o0 += kChunk) {
+        check_cancel(cancel);
+        const std::int64_t o1 = std::min(distinct, o0 + kChunk);
+#pragma omp parallel for schedule(static) if (o1 - o0 > 256)
+        for (std::int64_t o = o0; o < o1; ++o)
+            table[static_cast<std::size_t>(o)] = by_offset(lo + o);
+        report_progress(progress, 0.5 * static_cast<double>(o1) / static_cast<double>(distinct));
+    }
+    const auto nr = static_cast<std::int64_t>(rows.size());
+    const auto nc = static_cast<std::int64_t>(cols.size());
+    // Eigen is column-major: walk down each column so the writes are contiguous.
+#pragma omp parallel for schedule(static) if (cells > 16384)
+    for (std::int64_t c = 0; c < nc; ++c) {
+        const std::int64_t shift = cols[static_cast<std::size_t>(c)] + lo;
+        double* column = values.col(c).data();
+        for (std::int64_t r = 0; r < nr; ++r)
+            column[r] = table[static_cast<std::size_t>(rows[static_cast<std::size_t>(r)] - shift)];
+    }
+    report_progress(progress, 1.0);
+    return true;
+}
+
+// Transparent huge pages for a large result, asked before its first touch. Faulting in a fresh
+// 128 MB matrix page by page (4 KiB) cost more than the whole product on the build machine (about
+// 1 s of the N = 4096 logits); with 2 MiB pages there are 512 times fewer faults. Only advice: where
+// THP is off or unknown, nothing changes.
+void advise_huge_pages(double* data, std::size_t count)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const std::size_t bytes = count * sizeof(double);
+    if (bytes < (std::size_t{16} << 20))
+        return;
+    constexpr std::uintptr_t kPage = 4096;
+    const auto first = (reinterpret_cast<std::uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
+    const auto last = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kPage - 1);
+    if (last > first)
+        ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#else
+    (void)data;
+    (void)count;
+#endif
+}
+
+} // namespace
+
+Eigen::MatrixXd job_queries(const MatrixJob& c, int dim) { return content_queries(c.s.content, dim, c.rows); }
+Eigen::MatrixXd job_keys(const MatrixJob& c, int dim) { return content_keys(c.s.content, dim, c.cols); }
+
+// Plain content term q_i . k_j / sqrt(d) for every cell, as one matrix product.
+Eigen::MatrixXd content_term(const MatrixJob& c, int dim)
+{
+    check_cancel(c.cancel);
+    Eigen::MatrixXd qk;
+    qk.noalias() = job_queries(c, dim) * job_keys(c, dim).transpose();
+    return qk / std::sqrt(static_cast<double>(dim));
+}
+
+// ------------------------------------------------------------------ exact block means
+
+double safe_mean(double sum, double count) { return count > 0.0 ? sum / count : kNaN; }
+
+// values(r, s) = (sum of f(i - j) over the block) / (number of cells), from offset_block_sums.
+void block_means_from_offsets(MatrixJob& c, const std::function<double(std::int64_t)>& by_offset, bool causal)
+{
+    const OffsetBlockSums o = offset_block_sums(c.rb, c.cb, by_offset, causal, c.cancel);
+    for (Eigen::Index s = 0; s < o.sums.cols(); ++s)
+        for (Eigen::Index r = 0; r < o.sums.rows(); ++r)
+            c.out.values(r, s) = safe_mean(o.sums(r, s), o.counts(r, s));
+    c.out.used_toeplitz = true;
+    report_progress(c.progress, 1.0);
+}
+
+namespace {
+// Sum of the content vectors (query, or key when `key`) over positions [begin, end), added into acc.
+void add_content(const ContentParams& content, bool key, int d, std::int64_t begin, std::int64_t end, double* acc)
+{
+    if (begin >= end)
+        return;
+    if (content_is_position_independent(content)) {
+        Eigen::VectorXd x(d);
+        content_vector_into(content, key, d, begin, x.data());
+        Eigen::Map<Eigen::VectorXd>(acc, d) += static_cast<double>(end - begin) * x;
+        return;
+    }
+    Eigen::VectorXd x(d);
+    Eigen::Map<Eigen::VectorXd> sum(acc, d);
+    for (std::int64_t p = begin; p < end; ++p) {
+        content_vector_into(content, key, d, p, x.data());
+        sum += x;
+    }
+}
+} // namespace
+
+// Block means of the content vectors over each block [b[t], b[t + 1]) clipped to [lo, hi) (the
+// positions that exist); `valid` receives each block's clipped size. Rows with no position are 0.
+Eigen::MatrixXd content_block_means(const MatrixJob& c, bool key, int d, const std::vector<std::int64_t>& b,
+                                    std::int64_t lo, std::int64_t hi, std::vector<std::int64_t>& valid,
+                                    double progress_from, double progress_to)
+{
+    std::vector<std::int64_t> clipped(b.size());
+    for (std::size_t t = 0; t < b.size(); ++t)
+        clipped[t] = std::clamp(b[t], lo, std::max(lo, hi));
+    const Eigen::MatrixXd cum = cumulative_at(
+        clipped, d, [&](std::int64_t begin, std::int64_t end, double* acc) { add_content(c.s.content, key, d, begin, end, acc); },
+        c.cancel, c.progress, progress_from, progress_to);
+    const auto n = static_cast<std::int64_t>(b.size()) - 1;
+    Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, d);
+    valid.assign(static_cast<std::size_t>(n), 0);
+    for (std::int64_t t = 0; t < n; ++t) {
+        const std::int64_t len = clipped[static_cast<std::size_t>(t) + 1] - clipped[static_cast<std::size_t>(t)];
+        valid[static_cast<std::size_t>(t)] = len;
+        if (len > 0)
+            m.row(t) = (cum.row(t + 1) - cum.row(t)) / static_cast<double>(len);
+    }
+    return m;
+}
+
+// Content term of a masked block: sum over the unmasked cells (j <= i when causal) of q_i . k_j.
+// Cumulative content sums at every row and column boundary give whole sub-blocks; only the part of
+// the block on both sides of the diagonal (i and j both in I intersect J) needs single vectors, so
+// the whole matrix costs O((rows + cols) d) content vectors.
+Eigen::MatrixXd masked_content_sums(const MatrixJob& c, int d, bool causal)
+{
+    std::vector<std::int64_t> u(c.rb);
+    u.insert(u.end(), c.cb.begin(), c.cb.end());
+    std::sort(u.begin(), u.end());
+    u.erase(std::unique(u.begin(), u.end()), u.end());
+    const std::int64_t r_lo = c.rb.front(), r_hi = c.rb.back(), c_lo = c.cb.front(), c_hi = c.cb.back();
+    const Eigen::MatrixXd cq = cumulative_at(
+        u, d,
+        [&](std::int64_t b, std::int64_t e, double* acc) {
+            add_content(c.s.content, false, d, std::max(b, r_lo), std::min(e, r_hi), acc);
+        },
+        c.cancel, c.progress, 0.3, 0.55);
+    const Eigen::MatrixXd ck = cumulative_at(
+        u, d,
+        [&](std::int64_t b, std::int64_t e, double* acc) {
+            add_content(c.s.content, true, d, std::max(b, c_lo), std::min(e, c_hi), acc);
+        },
+        c.cancel, c.progress, 0.55, 0.8);
+    const auto at = [&](std::int64_t x) { return std::lower_bound(u.begin(), u.end(), x) - u.begin(); };
+    // Sum over [x, y) of a cumulative table, both ends boundaries.
+    const auto range = [&](const Eigen::MatrixXd& cum, std::int64_t x, std::int64_t y) -> Eigen::RowVectorXd {
+        return cum.row(at(y)) - cum.row(at(x));
+    };
+    const auto R = static_cast<std::int64_t>(c.rb.size()) - 1, C = static_cast<std::int64_t>(c.cb.size()) - 1;
+    Eigen::MatrixXd sums(R, C);
+    // Column chunks so that cancel is polled (on this thread) between them.
+    constexpr std::int64_t kColumns = 16;
+    for (std::int64_t s0 = 0; s0 < C; s0 += kColumns) {
+    check_cancel(c.cancel);
+    const std::int64_t s1 = std::min(C, s0 + kColumns);
+#pragma omp parallel for schedule(dynamic, 1) collapse(2)
+    for (std::int64_t s = s0; s < s1; ++s)
+        for (std::int64_t r = 0; r < R; ++r) {
+            const std::int64_t i0 = c.rb[static_cast<std::size_t>(r)], i1 = c.rb[static_cast<std::size_t>(r) + 1];
+            const std::int64_t j0 = c.cb[static_cast<std::size_t>(s)], j1 = c.cb[static_cast<std::size_t>(s) + 1];
+            if (!causal || j1 - 1 <= i0) { // every cell unmasked
+                sums(r, s) = range(cq, i0, i1).dot(range(ck, j0, j1));
+                continue;
+            }
+            if (j0 > i1 - 1) { // every cell masked
+                sums(r, s) = 0.0;
+                continue;
+            }
+            double sum = 0.0;
+            const std::int64_t full = std::max(i0, j1); // rows i >= j1 see the whole column block
+            if (full < i1)
+                sum += range(cq, full, i1).dot(range(ck, j0, j1));
+            const std::int64_t m0 = std::max(i0, j0), m1 = std::min(i1, j1);
+            Eigen::RowVectorXd k = range(ck, j0, m0); // keys j0 .. m0 - 1, seen by every row i >= m0
+            Eigen::VectorXd qi(d), kj(d);
+            for (std::int64_t i = m0; i < m1; ++i) {
+                content_vector_into(c.s.content, true, d, i, kj.data());
+                k += kj.transpose();
+                content_vector_into(c.s.content, false, d, i, qi.data());
+                sum += k.dot(qi.transpose());
+            }
+            sums(r, s) = sum;
+        }
+    report_progress(c.progress, 0.8 + 0.2 * static_cast<double>(s1) / static_cast<double>(C));
+    }
+    return sums;
+}
+
+std::string_view matrix_sampling_id(MatrixSampling s)
+{
+    switch (s) {
+    case MatrixSampling::Exact: return "exact";
+    case MatrixSampling::BlockMean: return "block-mean";
+    case MatrixSampling::Point: return "point";
+    }
+    return "exact";
+}
+
+// ------------------------------------------------------------------ building blocks for kernels
+
+bool fill_by_offset(const MatrixJob& job, Eigen::MatrixXd& values, const std::function<double(std::int64_t)>& by_offset,
+                    bool force)
+{
+    return fill_toeplitz(values, job.rows, job.cols, job.cancel, job.progress, by_offset, force);
+}
+
+void mask_future(MatrixJob& job)
+{
+    for (std::size_t r = 0; r < job.rows.size(); ++r)
+        for (std::size_t col = 0; col < job.cols.size(); ++col)
+            if (job.cols[col] > job.rows[r])
+                job.out.values(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(col)) = kNaN;
+}
+
+Eigen::MatrixXd block_cell_counts(const MatrixJob& job, bool causal)
+{
+    const OffsetBlockSums o = offset_block_sums(job.rb, job.cb, [](std::int64_t) { return 0.0; }, causal, job.cancel);
+    return o.counts;
+}
+
+void fill_each_cell(MatrixJob& job, const std::function<double(std::int64_t, std::int64_t)>& cell)
+{
+    fill_cells(job.out.values, job.cancel, job.progress, cell);
+}
+
+void relative_fill(MatrixJob& job, const std::function<double(std::int64_t, std::int64_t)>& direct,
+                   const std::function<double(std::int64_t)>& by_offset)
+{
+    if (job.block_means()) {
+        block_means_from_offsets(job, by_offset, false);
+        return;
+    }
+    if (content_is_position_independent(job.s.content) && fill_by_offset(job, job.out.values, by_offset)) {
+        job.out.used_toeplitz = true;
+        return;
+    }
+    fill_each_cell(job, direct);
+}
+
+void additive_bias_matrix(MatrixJob& c, const std::function<double(std::int64_t)>& bias_by_offset, bool causal, int d)
+{
+    const bool bias_only = c.kind == MatrixKind::Bias;
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+    const bool constant_content = content_is_position_independent(c.s.content);
+    const double qk = bias_only || !constant_content
+                          ? 0.0
+                          : content_query(c.s.content, d, 0).dot(content_key(c.s.content, d, 0)) * inv_sqrt_d;
+    if (c.block_means()) {
+        if (bias_only || constant_content) {
+            block_means_from_offsets(c, [&](std::int64_t delta) { return bias_by_offset(delta) + qk; }, causal);
+            return;
+        }
+        const OffsetBlockSums o = offset_block_sums(c.rb, c.cb, bias_by_offset, causal, c.cancel);
+        report_progress(c.progress, 0.3);
+        const Eigen::MatrixXd content = masked_content_sums(c, d, causal);
+        for (Eigen::Index s = 0; s < o.sums.cols(); ++s)
+            for (Eigen::Index r = 0; r < o.sums.rows(); ++r)
+                c.out.values(r, s) = safe_mean(o.sums(r, s) + content(r, s) * inv_sqrt_d, o.counts(r, s));
+        report_progress(c.progress, 1.0);
+        return;
+    }
+    if (bias_only || constant_content) {
+        fill_toeplitz(c.out.values, c.rows, c.cols, c.cancel, c.progress,
+                      [&](std::int64_t delta) { return bias_by_offset(delta) + qk; }, true);
+        c.out.used_toeplitz = true;
+    } else {
+        Eigen::MatrixXd bias(c.out.values.rows(), c.out.values.cols());
+        fill_toeplitz(bias, c.rows, c.cols, c.cancel, {}, bias_by_offset, true);
+        c.out.values = content_term(c, d) + bias;
+    }
+    if (causal)
+        mask_future(c);
+    report_progress(c.progress, 1.0);
+}
+
+// ------------------------------------------------------------------ compute_matrix
+
+bool block_mean_supported(const Scenario& s, MatrixKind kind)
+{
+    const MatrixKindSpec* spec = descriptor(s.method).kind(kind);
+    return spec && spec->block_means && spec->block_means(s);
+}
+
+std::int64_t matrix_columns(const Scenario& s, MatrixKind kind)
+{
+    const MethodDescriptor& d = descriptor(s.method);
+    return kind == MatrixKind::Encoding && d.encoding_dim ? d.encoding_dim(s) : s.seq_len;
+}
+
+MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWindow& window, const CancelFn& cancel,
+                            const ProgressFn& progress)
+{
+    validate(s);
+    const MethodDescriptor& method = descriptor(s.method);
+    const MatrixKindSpec* spec = method.kind(kind);
+    if (!spec) {
+        std::string allowed;
+        for (const MatrixKindSpec& k : method.kinds)
+            allowed += (allowed.empty() ? "" : "|") + std::string(k.kind.id());
+        throw ParameterError("kind", "one of " + allowed + " for " + std::string(s.method.id()),
+                             std::string(kind.id()));
+    }
+    const std::int64_t col_extent = matrix_columns(s, kind);
+    const std::int64_t rows = window.rows > 0 ? window.rows : s.seq_len - window.row0;
+    const std::int64_t cols = window.cols > 0 ? window.cols : col_extent - window.col0;
+    require_int("row0", window.row0, 0, s.seq_len - 1);
+    require_int("rows", rows, 1, s.seq_len - window.row0);
+    require_int("col0", window.col0, 0, col_extent - 1);
+    require_int("cols", cols, 1, col_extent - window.col0);
+    const std::int64_t out_rows = window.out_rows > 0 ? std::min(window.out_rows, rows) : rows;
+    const std::int64_t out_cols = window.out_cols > 0 ? std::min(window.out_cols, cols) : cols;
+    require_matrix_fits(kind == MatrixKind::Encoding ? "seq_len" : "rows", out_rows, out_cols);
+
+    MatrixResult out;
+    const bool downsampled = out_rows < rows || out_cols < cols;
+    const bool blocks = downsampled && window.sample == SampleMode::BlockMean && block_mean_supported(s, kind);
+    std::vector<std::int64_t> rb, cb;
+    if (blocks) {
+        rb = block_boundaries(window.row0, rows, out_rows);
+        cb = block_boundaries(window.col0, cols, out_cols);
+        out.row_index.assign(rb.begin(), rb.end() - 1);
+        out.row_block_end.assign(rb.begin() + 1, rb.end());
+        out.col_index.assign(cb.begin(), cb.end() - 1);
+        out.col_block_end.assign(cb.begin() + 1, cb.end());
+        out.sampling = MatrixSampling::BlockMean;
+    } else {
+        out.row_index = sample_axis(window.row0, rows, out_rows);
+        out.col_index = sample_axis(window.col0, cols, out_cols);
+        for (const auto i : out.row_index)
+            out.row_block_end.push_back(i + 1);
+        for (const auto j : out.col_index)
+            out.col_block_end.push_back(j + 1);
+        out.sampling = downsampled ? MatrixSampling::Point : MatrixSampling::Exact;
+    }
+    out.values.resize(out_rows, out_cols);
+    advise_huge_pages(out.values.data(), static_cast<std::size_t>(out.values.size()));
+    out.row_label = "query position i";
+    out.col_label = "key position j";
+    out.value_label = spec->value_label;
+    out.is_signed = true;
+    MatrixJob job{s, kind, out.row_index, out.col_index, cancel, progress, out, window.precision, std::move(rb), std::move(cb)};
+    spec->compute(job);
+
+    bool any = false;
+    for (Eigen::Index i = 0; i < out.values.size(); ++i) {
+        const double v = out.values.data()[i];
+        if (!std::isfinite(v))
+            continue;
+        out.min = any ? std::min(out.min, v) : v;
+        out.max = any ? std::max(out.max, v) : v;
+        any = true;
+    }
+    // A diverging map centred on 0 only helps when the values straddle 0; all-positive logits or
+    // all-negative biases read better on a sequential map over [min, max].
+    out.is_signed = out.is_signed && any && out.min < 0.0 && out.max > 0.0;
+    return out;
+}
+
+} // namespace posatlas

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "compute/block_means.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace posatlas {
+
+std::vector<std::int64_t> block_boundaries(std::int64_t start, std::int64_t extent, std::int64_t count)
+{
+    std::vector<std::int64_t> b(static_cast<std::size_t>(count) + 1);
+    // r * extent stays below 2^63 for every extent and count the validation allows (<= 2^31 each).
+    for (std::int64_t r = 0; r <= count; ++r)
+        b[static_cast<std::size_t>(r)] = start + r * extent / count;
+    return b;
+}
+
+std::complex<double> dirichlet_sum(double w, std::int64_t a, std::int64_t n)
+{
+    const double half = std::sin(0.5 * w);
+    // The centre a + (n - 1)/2 is a half-integer, exact in double for any position we allow.
+    const double centre = static_cast<double>(a) + 0.5 * static_cast<double>(n - 1);
+    const double magnitude =
+        half == 0.0 ? static_cast<double>(n) : std::sin(0.5 * static_cast<double>(n) * w) / half;
+    return std::polar(1.0, centre * w) * magnitude;
+}
+
+OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std::vector<std::int64_t>& cb,
+                                  const std::function<double(std::int64_t)>& f, bool causal,
+                                  const CancelFn& cancel)
+{
+    const auto R = static_cast<std::int64_t>(rb.size()) - 1;
+    const auto C = static_cast<std::int64_t>(cb.size()) - 1;
+    const std::int64_t lo = rb.front() - cb.back() + 1;
+    const std::int64_t hi = rb.back() - 1 - cb.front();
+    // Query points x = rb[r] - 1 - cb[s]; G (and the count's G) is wanted at each.
+    const std::size_t nq = static_cast<std::size_t>((R + 1) * (C + 1));
+    std::vector<std::int64_t> x(nq);
+    for (std::int64_t r = 0; r <= R; ++r)
+        for (std::int64_t s = 0; s <= C; ++s)
+            x[static_cast<std::size_t>(r * (C + 1) + s)] = rb[static_cast<std::size_t>(r)] - 1
+                                                            - cb[static_cast<std::size_t>(s)];
+    std::vector<std::size_t> order(nq);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
+    std::vector<long double> g(nq, 0.0L), gc(nq, 0.0L);
+
+    long double f1 = 0.0L, g1 = 0.0L, c1 = 0.0L, cg1 = 0.0L;
+    std::size_t q = 0;
+    while (q < nq && x[order[q]] < lo) // before the first reachable offset both prefixes are 0
+        ++q;
+    constexpr std::int64_t kChunk = 1 << 16;
+    std::vector<double> buf(static_cast<std::size_t>(std::min<std::int64_t>(kChunk, hi - lo + 1)));
+    for (std::int64_t o0 = lo; o0 <= hi; o0 += kChunk) {
+        check_cancel(cancel);
+        const std::int64_t o1 = std::min(hi + 1, o0 + kChunk);
+#pragma omp parallel for schedule(static) if (o1 - o0 > 1024)
+        for (std::int64_t o = o0; o < o1; ++o)
+            buf[static_cast<std::size_t>(o - o0)] = causal && o < 0 ? 0.0 : f(o);
+        for (std::int64_t o = o0; o < o1; ++o) {
+            f1 += buf[static_cast<std::size_t>(o - o0)];
+            g1 += f1;
+            if (!causal || o >= 0)
+                c1 += 1.0L;
+            cg1 += c1;
+            while (q < nq && x[order[q]] == o) {
+                g[order[q]] = g1;
+                gc[order[q]] = cg1;
+                ++q;
+            }
+        }
+    }
+    OffsetBlockSums out;
+    out.sums.resize(R, C);
+    out.counts.resize(R, C);
+    auto at = [&](const std::vector<long double>& v, std::int64_t r, std::int64_t s) {
+        return v[static_cast<std::size_t>(r * (C + 1) + s)];
+    };
+    for (std::int64_t s = 0; s < C; ++s)
+        for (std::int64_t r = 0; r < R; ++r) {
+            out.sums(r, s) = static_cast<double>(at(g, r + 1, s) - at(g, r, s) - at(g, r + 1, s + 1) + at(g, r, s + 1));
+            out.counts(r, s) =
+                static_cast<double>(at(gc, r + 1, s) - at(gc, r, s) - at(gc, r + 1, s + 1) + at(gc, r, s + 1));
+        }
+    return out;
+}
+
+Eigen::MatrixXd cumulative_at(const std::vector<std::int64_t>& boundaries, int dim,
+                              const std::function<void(std::int64_t, std::int64_t, double*)>& add_segment,
+                              const CancelFn& cancel, const ProgressFn& progress, double progress_from,
+                              double progress_to)
+{
+    const auto n = static_cast<std::int64_t>(boundaries.size());
+    Eigen::MatrixXd cum = Eigen::MatrixXd::Zero(std::max<std::int64_t>(n, 1), dim);
+    if (n < 2)
+        return cum;
+    // Pieces: (segment t, begin, end) with end - begin <= kCumulativePiece.
+    struct Piece {
+        std::int64_t segment, begin, end;
+    };
+    std::vector<Piece> pieces;
+    for (std::int64_t t = 1; t < n; ++t)
+        for (std::int64_t b = boundaries[static_cast<std::size_t>(t - 1)]; b < boundaries[static_cast<std::size_t>(t)];
+             b += kCumulativePiece)
+            pieces.push_back({t, b, std::min(b + kCumulativePiece, boundaries[static_cast<std::size_t>(t)])});
+    const auto np = static_cast<std::int64_t>(pieces.size());
+    // Row-major scratch: one contiguous dim-vector per piece of the current round.
+    constexpr std::int64_t kRound = 64;
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> part(std::min(np, kRound), dim);
+    for (std::int64_t p0 = 0; p0 < np; p0 += kRound) {
+        check_cancel(cancel);
+        const std::int64_t p1 = std::min(np, p0 + kRound);
+        part.setZero();
+#pragma omp parallel for schedule(dynamic, 1)
+        for (std::int64_t p = p0; p < p1; ++p)
+            add_segment(pieces[static_cast<std::size_t>(p)].begin, pieces[static_cast<std::size_t>(p)].end,
+                        part.row(p - p0).data());
+        // Pieces arrive in segment order: add each to its segment's row, then prefix-sum at the end.
+        for (std::int64_t p = p0; p < p1; ++p)
+            cum.row(pieces[static_cast<std::size_t>(p)].segment) += part.row(p - p0);
+        report_progress(progress, progress_from + (progress_to - progress_from) * static_cast<double>(p1)
+                                                      / static_cast<double>(np));
+    }
+    for (std::int64_t t = 1; t < n; ++t)
+        cum.row(t) += cum.row(t - 1);
+    return cum;
+}
+
+} // namespace posatlas

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What a method's matrix kernel receives (MatrixKindSpec::compute, methods/registry.h) and the
+// building blocks it may use: content vectors at the sampled positions, Toeplitz filling of functions
+// of i - j, exact block means of such functions, causal masking. compute_matrix (attention_logits.h)
+// validates the scenario and the window, chooses the cells, calls the kernel, and takes min/max.
+#pragma once
+
+#include "compute/attention_logits.h"
+#include "scenario/content.h"
+
+#include <Eigen/Dense>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace posatlas {
+
+struct MatrixJob {
+    const Scenario& s;
+    MatrixKind kind;
+    const std::vector<std::int64_t>& rows; // the positions of the output rows (Exact, Point)
+    const std::vector<std::int64_t>& cols; // the positions (or dimensions) of the output columns
+    const CancelFn& cancel;
+    const ProgressFn& progress;
+    MatrixResult& out; // values are sized; labels preset for logits ("query position i", "logit")
+    Precision precision = Precision::Double;
+    // Block boundaries (block_means.h) when the kernel must give exact block means, else empty.
+    std::vector<std::int64_t> rb, cb;
+
+    bool block_means() const { return !rb.empty(); }
+};
+
+// Content queries (keys) at the job's row (column) positions: rows x dim.
+Eigen::MatrixXd job_queries(const MatrixJob& job, int dim);
+Eigen::MatrixXd job_keys(const MatrixJob& job, int dim);
+// q_i . k_j / sqrt(dim) for every output cell, one matrix product.
+Eigen::MatrixXd content_term(const MatrixJob& job, int dim);
+// values(r, c) = by_offset(rows[r] - cols[c]) from the distinct offsets only; false (nothing written)
+// when there are nearly as many distinct offsets as cells. With `force`, always fills.
+bool fill_by_offset(const MatrixJob& job, Eigen::MatrixXd& values, const std::function<double(std::int64_t)>& by_offset,
+                    bool force = false);
+// Exact block means of f(i - j) (over the unmasked cells j <= i when causal; NaN if none).
+void block_means_from_offsets(MatrixJob& job, const std::function<double(std::int64_t)>& by_offset, bool causal);
+// NaN at every cell whose key comes after its query (j > i).
+void mask_future(MatrixJob& job);
+// Sum over the cells of each block (unmasked ones, j <= i, when causal) of q_i . k_j (not scaled).
+Eigen::MatrixXd masked_content_sums(const MatrixJob& job, int d, bool causal);
+// Block means of the content vectors (keys when `key`) over each block [b[t], b[t + 1]) clipped to
+// [lo, hi) (the positions that exist); `valid` receives each block's clipped size (rows with none are 0).
+Eigen::MatrixXd content_block_means(const MatrixJob& job, bool key, int d, const std::vector<std::int64_t>& b,
+                                    std::int64_t lo, std::int64_t hi, std::vector<std::int64_t>& valid,
+                                    double progress_from, double progress_to);
+// Logits of relative methods: q_i . k_j / sqrt(d) plus a term of i - j (and of q_i with random content).
+// Block means (only reached with position-independent content) and Toeplitz filling use by_offset
+// (i - j = delta); other cells use direct(r, c).
+void relative_fill(MatrixJob& job, const std::function<double(std::int64_t, std::int64_t)>& direct,
+                   const std::function<double(std::int64_t)>& by_offset);
+// Methods whose position enters as an additive bias of i - j (T5, ALiBi; NoPE with a zero bias):
+// the Bias kind is by_offset(i - j) alone, the Logits kind q_i . k_j / sqrt(d) + by_offset(i - j);
+// masked (NaN) where j > i when causal. Exact cells, or exact block means over the unmasked cells.
+void additive_bias_matrix(MatrixJob& job, const std::function<double(std::int64_t)>& by_offset, bool causal, int d);
+// Number of unmasked cells of each block.
+Eigen::MatrixXd block_cell_counts(const MatrixJob& job, bool causal);
+// Fills every cell with cell(r, c) (row-chunked, cancellable, parallel).
+void fill_each_cell(MatrixJob& job, const std::function<double(std::int64_t, std::int64_t)>& cell);
+
+} // namespace posatlas

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "io/input_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace posatlas {
+namespace {
+
+// Closes the descriptor on every path out of read_input_file().
+struct Fd {
+    int fd = -1;
+    ~Fd()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
+const char* file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+// Length of the valid UTF-8 sequence starting at s[i] (2..4), or 0 when it is not one.
+std::size_t utf8_sequence(std::string_view s, std::size_t i)
+{
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    std::size_t n = 0;
+    std::uint32_t cp = 0;
+    if (b0 >= 0xC2 && b0 <= 0xDF) {
+        n = 2;
+        cp = b0 & 0x1Fu;
+    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+        n = 3;
+        cp = b0 & 0x0Fu;
+    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+        n = 4;
+        cp = b0 & 0x07u;
+    } else {
+        return 0;
+    }
+    if (i + n > s.size())
+        return 0;
+    for (std::size_t k = 1; k < n; ++k) {
+        const auto b = static_cast<unsigned char>(s[i + k]);
+        if ((b & 0xC0u) != 0x80u)
+            return 0;
+        cp = (cp << 6) | (b & 0x3Fu);
+    }
+    // Overlong forms, surrogates and code points beyond U+10FFFF are not valid UTF-8.
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    // C1 controls (U+0080..U+009F) act as terminal controls too.
+    if (cp >= 0x80 && cp <= 0x9F)
+        return 0;
+    return n;
+}
+
+void append_hex(std::string& out, unsigned char b)
+{
+    static const char digits[] = "0123456789abcdef";
+    out += "\\x";
+    out += digits[b >> 4];
+    out += digits[b & 0x0F];
+}
+
+} // namespace
+
+std::string read_input_file(const std::string& path, std::int64_t max_bytes)
+{
+    Fd f;
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+    f.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (f.fd < 0)
+        throw InputFileError(path + ": cannot open the file (" + std::strerror(errno) + ")");
+    struct stat st {};
+    if (::fstat(f.fd, &st) != 0)
+        throw InputFileError(path + ": cannot inspect the file (" + std::strerror(errno) + ")");
+    if (!S_ISREG(st.st_mode))
+        throw InputFileError(path + ": " + file_kind(st.st_mode) + ", not a regular file; only regular files "
+                             + "are read");
+    if (st.st_size > max_bytes)
+        throw InputFileError(path + ": the file has " + std::to_string(st.st_size)
+                             + " bytes, more than the limit of " + std::to_string(max_bytes) + " for this kind of file");
+    // A regular file never blocks; clear O_NONBLOCK anyway so that reads behave as usual.
+    ::fcntl(f.fd, F_SETFL, ::fcntl(f.fd, F_GETFL) & ~O_NONBLOCK);
+    std::string bytes;
+    bytes.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t got = 0;
+    // Read at most max_bytes + 1: a file that grows while we read is still refused, never read forever.
+    const auto cap = static_cast<std::size_t>(max_bytes) + 1;
+    while (got < cap) {
+        if (bytes.size() < std::min(cap, got + 65536))
+            bytes.resize(std::min(cap, got + 65536));
+        const ssize_t n = ::read(f.fd, bytes.data() + got, bytes.size() - got);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            throw InputFileError(path + ": reading the file failed (" + std::strerror(errno) + ")");
+        }
+        if (n == 0)
+            break;
+        got += static_cast<std::size_t>(n);
+    }
+    if (got > static_cast<std::size_t>(max_bytes))
+        throw InputFileError(path + ": the file is larger than the limit of " + std::to_string(max_bytes)
+                             + " bytes for this kind of file");
+    bytes.resize(got);
+    return bytes;
+}
+
+nlohmann::json parse_json_input(std::string_view text)
+{
+    // Pre-scan: bracket depth outside strings. Cheap (one pass) and it runs before any DOM exists.
+    int depth = 0;
+    bool in_string = false;
+    bool escaped = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth)
+                throw InputFileError("not accepted as JSON: arrays/objects nested deeper than "
+                                     + std::to_string(kMaxJsonDepth) + " levels (at byte " + std::to_string(i + 1)
+                                     + ")");
+        } else if (c == ']' || c == '}') {
+            --depth; // unbalanced brackets are the parser's to report
+        }
+    }
+    try {
+        return nlohmann::json::parse(text.begin(), text.end());
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputFileError(std::string("not valid JSON: ") + quote_input(e.what(), 300));
+    } catch (const nlohmann::json::exception& e) {
+        // out_of_range 406: a number such as 1e400 that does not fit a double.
+        throw InputFileError(std::string("not valid JSON: ") + quote_input(e.what(), 300));
+    }
+}
+
+std::string quote_input(std::string_view bytes, std::size_t max_chars)
+{
+    std::string out;
+    std::size_t chars = 0;
+    std::size_t i = 0;
+    while (i < bytes.size()) {
+        if (chars == max_chars) {
+            out += "...";
+            break;
+        }
+        const auto b = static_cast<unsigned char>(bytes[i]);
+        if (b >= 0x20 && b < 0x7F) {
+            out += static_cast<char>(b);
+            ++i;
+        } else if (b == '\n') {
+            out += "\\n";
+            ++i;
+        } else if (b == '\t') {
+            out += "\\t";
+            ++i;
+        } else if (b == '\r') {
+            out += "\\r";
+            ++i;
+        } else if (b < 0x80) {
+            append_hex(out, b); // other C0 controls and DEL
+            ++i;
+        } else if (const std::size_t n = utf8_sequence(bytes, i)) {
+            out.append(bytes.substr(i, n));
+            i += n;
+        } else {
+            append_hex(out, b);
+            ++i;
+        }
+        ++chars;
+    }
+    return out;
+}
+
+std::string json_type_phrase(const nlohmann::json& v)
+{
+    switch (v.type()) {
+    case nlohmann::json::value_t::null: return "null";
+    case nlohmann::json::value_t::object: return "an object";
+    case nlohmann::json::value_t::array: return "an array";
+    case nlohmann::json::value_t::string: return "a string";
+    case nlohmann::json::value_t::boolean: return "a boolean";
+    case nlohmann::json::value_t::binary: return "binary data";
+    case nlohmann::json::value_t::discarded: return "nothing";
+    default: return "a number";
+    }
+}
+
+std::string json_value_for_message(const nlohmann::json& v)
+{
+    if (v.is_string())
+        return "the string \"" + quote_input(v.get_ref<const std::string&>()) + "\"";
+    if (v.is_primitive())
+        return quote_input(v.dump());
+    return json_type_phrase(v);
+}
+
+} // namespace posatlas

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Contextual Position Encoding (CoPE), Golovneva, Wang, Weston, Sukhbaatar 2024, "Contextual Position
+// Encoding: Learning to Count What's Important" (arXiv 2405.18719), following the paper's Python
+// listing (classes CoPE and SelfAttn; also facebookresearch/RAM projects/cope):
+//   logits0_ij = q_i . k_j / sqrt(d)                         (SelfAttn divides by sqrt(head_dim))
+//   g_ij       = sigmoid(gate_scale * logits0_ij), 0 where the causal mask removes j > i
+//                (the listing adds mask.log() = -inf before the gates; gate_scale = 1 is the paper)
+//   p_ij       = min(sum_{t=j}^{n-1} g_it, npos_max - 1)     (gates.flip(-1).cumsum(-1).flip(-1),
+//                                                            clamp(max=npos_max-1); causally
+//                                                            sum_{t=j}^{i})
+//   z_ir       = q_i . e[r],  r = 0 .. npos_max - 1           (torch.matmul(query, pos_emb); no
+//                                                            1/sqrt(d) on this term)
+//   w_ij       = p_ij - floor(p_ij)
+//   cope_ij    = z_i[ceil p_ij] w_ij + z_i[floor p_ij] (1 - w_ij)
+//   logits_ij  = logits0_ij + cope_ij for j <= i, -infinity for masked j > i (the listing's
+//                attn_logits + mask.log() + cope).
+#pragma once
+
+#include "scenario/params.h"
+
+#include <Eigen/Dense>
+
+namespace posatlas {
+
+struct CopeResult {
+    Eigen::MatrixXd gates;           // nq x nk, g_ij (0 where masked)
+    Eigen::MatrixXd positions;       // nq x nk, p_ij (0 where masked: a sum of masked gates)
+    Eigen::MatrixXd position_logits; // nq x nk, cope_ij, the interpolated q_i . e[p_ij]
+    Eigen::MatrixXd logits;          // nq x nk, logits0 + cope; -infinity where masked
+};
+
+// q: nq x d queries, k: nk x d keys (query i and key j at positions i and j), pos_emb: npos_max x d
+// (row r = e[r]). When causal, keys j > i are masked. Throws std::invalid_argument on mismatched
+// sizes, ParameterError ("gate_scale", "seq_len") for a non-finite gate_scale or an nq x nk above
+// kMaxMatrixElements. Rows are computed in parallel (OpenMP).
+CopeResult cope_attention(const Eigen::Ref<const Eigen::MatrixXd>& q,
+                          const Eigen::Ref<const Eigen::MatrixXd>& k,
+                          const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
+                          bool causal = true);
+
+// Seeded stand-in for the learned e[r] (npos_max x head_dim): entry (r, c) =
+// rng::normal(seed, kCopePos, r * head_dim + c) * stddev. (The listing initialises pos_emb to zeros
+// before training.) Throws ParameterError for invalid params.
+Eigen::MatrixXd cope_position_embeddings(const CopeParams& params);
+
+} // namespace posatlas

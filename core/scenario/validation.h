@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The one place where every parameter is checked. Each validate() throws ParameterError naming the
+// parameter (its Hugging Face key) and the allowed range; kernels call the matching validate() on
+// entry, the command line and the GUI call it before they change any state.
+#pragma once
+
+#include "scenario/params.h"
+#include "scenario/types.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace posatlas {
+
+// Largest dense matrix a single request may allocate (elements of double: 64 Mi = 512 MiB).
+inline constexpr std::int64_t kMaxMatrixElements = std::int64_t{1} << 26;
+// Memory budget of one request: the output it produces and the working memory it needs on the way
+// (a matrix, its JSON or CSV text, a raster image and its encoded file). Anything larger is refused before
+// it is allocated, with the largest allowed value of the option that sized it.
+inline constexpr std::int64_t kMemoryBudgetBytes = std::int64_t{1} << 30; // 1 GiB
+// What one number costs on its way out of the command line: 8 bytes in the matrix, 16 in the JSON
+// document, ~24 as text (measured: a 2^26-element sinusoidal matrix as JSON took 3.6 GB, ~54 B/number).
+inline constexpr std::int64_t kBytesPerOutputNumber = 56;
+// Largest number of lengths one attention-entropy request evaluates, and the most keys the command line
+// (which shows no progress and cannot be cancelled but by a signal) scores in one request: sum of the
+// lengths x trials, 2^23 ~ one minute. The GUI's explorer computes longer, cancellable, with progress.
+inline constexpr std::int64_t kMaxEntropyLengths = 64;
+inline constexpr std::int64_t kMaxEntropyKeyTrials = std::int64_t{1} << 23;
+// Largest sequence length any view or command accepts.
+inline constexpr std::int64_t kMaxSeqLen = 10'000'000;
+// Largest relative distance for decay curves.
+inline constexpr std::int64_t kMaxDistance = 100'000'000;
+
+// Checks every field of method m (its range, from the registry) and the method's cross-field rules.
+void validate_method(const Scenario& s, Method m);
+// The same for a parameter struct on its own (the explorer's RopeParams, a kernel's entry).
+template <typename P>
+void validate_params(const P& p, Method m)
+{
+    Scenario s;
+    s.method = m;
+    s.params<P>() = p;
+    validate_method(s, m);
+}
+inline void validate(const SinusoidalParams& p) { validate_params(p, Method::Sinusoidal); }
+inline void validate(const LearnedParams& p) { validate_params(p, Method::Learned); }
+inline void validate(const ShawParams& p) { validate_params(p, Method::Shaw); }
+inline void validate(const TransformerXLParams& p) { validate_params(p, Method::TransformerXL); }
+inline void validate(const T5Params& p) { validate_params(p, Method::T5); }
+inline void validate(const DebertaParams& p) { validate_params(p, Method::DeBERTa); }
+inline void validate(const RopeParams& p) { validate_params(p, Method::RoPE); }
+inline void validate(const AlibiParams& p) { validate_params(p, Method::ALiBi); }
+inline void validate(const CopeParams& p) { validate_params(p, Method::CoPE); }
+// Checks seq_len, head, the content, and the parameters of the scenario's current method.
+void validate(const Scenario& s);
+
+// Primitives, also used by the command line for its own options. Bounds are inclusive.
+void require_int(std::string_view name, std::int64_t value, std::int64_t lo, std::int64_t hi);
+void require_even_int(std::string_view name, std::int64_t value, std::int64_t lo, std::int64_t hi);
+// Finite, value > lo (or >= lo when lo_inclusive), value <= hi.
+void require_real(std::string_view name, double value, double lo, double hi, bool lo_inclusive);
+// rows * cols must fit kMaxMatrixElements.
+void require_matrix_fits(std::string_view name, std::int64_t rows, std::int64_t cols);
+// units * bytes_per_unit must fit kMemoryBudgetBytes. Throws ParameterError(name, "at most L (what: N MiB
+// would exceed the 1 GiB memory budget)", units), where L = the largest `units` that fits.
+void require_within_budget(std::string_view name, std::int64_t units, std::int64_t bytes_per_unit,
+                           std::string_view what);
+
+// Shortest round-trip text of a number for messages ("1e+12", "0.5").
+std::string format_number(double v);
+
+} // namespace posatlas

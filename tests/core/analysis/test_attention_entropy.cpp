@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Tests of softmax_entropy / attention_entropy (core/analysis/attention_entropy.h).
+//
+// References: Shannon entropy of a softmax in closed form; an independent recomputation of the documented
+// definition from rope.h's rope_score (full rotation of q and every k_j) and rng::normal with the documented
+// streams; the lognormal moment identity E[H] ~= ln N - sigma^2 / 2 for iid Gaussian logits (checked while
+// writing this test by a pure-Python simulation, N = 4096, d = 128, 8 trials, 3 seeds: deviations from the
+// identity of at most 0.02 nats untempered and 0.06 nats at a^2 = 1.63); YaRN's sqrt(1/t) = 0.1 ln s + 1
+// (Peng et al. 2023, eq. (22)-(23); HF get_mscale).
+#include "analysis/attention_entropy.h"
+#include "methods/rope/rope.h"
+#include "methods/rope/rope_scaling.h"
+#include "scenario/rng.h"
+#include "scenario/types.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+using namespace posatlas;
+
+namespace {
+
+RopeParams yarn_config(int head_dim = 128)
+{
+    // Yarn-Llama-2-7b-64k's scaling (factor 16, original 4096, theta 10000): attention factor 0.1 ln 16 + 1.
+    RopeParams p;
+    p.head_dim = head_dim;
+    p.rope_theta = 10000.0;
+    p.rope_type = RopeType::Yarn;
+    p.factor = 16.0;
+    p.max_position_embeddings = 65536;
+    p.original_max_position_embeddings = 4096;
+    return p;
+}
+
+// -sum p ln p written the textbook way, for the independent recomputation.
+double direct_entropy(const std::vector<double>& l)
+{
+    double m = l[0];
+    for (double x : l)
+        m = std::max(m, x);
+    double z = 0.0;
+    for (double x : l)
+        z += std::exp(x - m);
+    double h = 0.0;
+    for (double x : l) {
+        const double pj = std::exp(x - m) / z;
+        if (pj > 0.0)
+            h -= pj * std::log(pj);
+    }
+    return h;
+}
+
+// The definition of attention_entropy.h, recomputed with rope_score (rope.h): l_j = (R(N-1) q).(R(j) k_j)
+// / sqrt(d), with the attention factor (rope_score scales rotated components by it, not pass-through
+// ones) or with it set to 1.
+EntropyCurve reference_curve(const RopeParams& p, const std::vector<std::int64_t>& lengths,
+                             std::uint64_t seed, int trials)
+{
+    EntropyCurve c;
+    c.length = lengths;
+    const int d = p.head_dim;
+    for (std::int64_t n : lengths) {
+        RopeParams cur = p;
+        cur.seq_len = n;
+        const RopeFrequencies with_a = compute_rope_frequencies(cur);
+        RopeFrequencies without_a = with_a;
+        without_a.attention_factor = 1.0;
+        double h = 0.0, ht = 0.0;
+        for (int t = 0; t < trials; ++t) {
+            const std::uint64_t tt = static_cast<std::uint64_t>(t) << 32;
+            Eigen::VectorXd q(d), k(d);
+            for (int c2 = 0; c2 < d; ++c2)
+                q[c2] = rng::normal(seed, rng::kEntropyQuery + tt, static_cast<std::uint64_t>(c2));
+            std::vector<double> l, lt;
+            for (std::int64_t j = 0; j < n; ++j) {
+                for (int c2 = 0; c2 < d; ++c2)
+                    k[c2] = rng::normal(seed, rng::kEntropyKey + tt, static_cast<std::uint64_t>(j * d + c2));
+                const auto m = static_cast<double>(n - 1);
+                const auto pos = static_cast<double>(j);
+                l.push_back(rope_score(without_a, q, k, m, pos, p.pairing) / std::sqrt(d));
+                lt.push_back(rope_score(with_a, q, k, m, pos, p.pairing) / std::sqrt(d));
+            }
+            h += direct_entropy(l);
+            ht += direct_entropy(lt);
+        }
+        c.entropy.push_back(h / trials);
+        c.entropy_with_temperature.push_back(ht / trials);
+    }
+    return c;
+}
+
+} // namespace
+
+TEST(AttentionEntropy, SoftmaxEntropyClosedForms)
+{
+    // All-equal logits: uniform softmax, H = ln N exactly (S = N, T = 0).
+    for (int n : {1, 2, 7, 1000}) {
+        EXPECT_EQ(softmax_entropy(std::vector<double>(static_cast<std::size_t>(n), 3.5)), std::log(n)) << n;
+    }
+    // {0, ln 3}: p = (1/4, 3/4), H = -(1/4 ln 1/4 + 3/4 ln 3/4) (python 0.5623351446188083); shift-invariant.
+    EXPECT_NEAR(softmax_entropy({0.0, std::log(3.0)}), 0.5623351446188083, 1e-15);
+    EXPECT_NEAR(softmax_entropy({1000.0, 1000.0 + std::log(3.0)}), 0.5623351446188083, 1e-12);
+    // A gap of 1000: exp(-1000) underflows to 0, H = 0 (no NaN from 0 ln 0).
+    EXPECT_EQ(softmax_entropy({0.0, -1000.0}), 0.0);
+    EXPECT_THROW(softmax_entropy({}), ParameterError);
+    EXPECT_THROW(softmax_entropy({0.0, std::nan("")}), ParameterError);
+    EXPECT_THROW(softmax_entropy({0.0, INFINITY}), ParameterError);
+}
+
+TEST(AttentionEntropy, SingleKeyHasZeroEntropy)
+{
+    const EntropyCurve c = attention_entropy(yarn_config(), {1}, 7, 3);
+    ASSERT_EQ(c.length, std::vector<std::int64_t>{1});
+    EXPECT_EQ(c.entropy[0], 0.0);
+    EXPECT_EQ(c.entropy_with_temperature[0], 0.0);
+}
+
+TEST(AttentionEntropy, MatchesIndependentRecomputation)
+{
+    // Tolerance 1e-12 nats: the same sums in a different order and via the full rotation of rope_score.
+    struct Case {
+        const char* name;
+        RopeParams p;
+    };
+    RopeParams partial; // partial rotary, interleaved: pass-through components are not tempered
+    partial.head_dim = 16;
+    partial.partial_rotary_factor = 0.5;
+    partial.pairing = RopePairing::Interleaved;
+    partial.rope_type = RopeType::Yarn;
+    partial.factor = 8.0;
+    partial.max_position_embeddings = 512;
+    partial.original_max_position_embeddings = 64;
+    RopeParams dynamic; // frequencies depend on the current length N
+    dynamic.head_dim = 16;
+    dynamic.rope_type = RopeType::Dynamic;
+    dynamic.factor = 4.0;
+    dynamic.max_position_embeddings = 32;
+    const Case cases[] = {{"yarn", yarn_config(16)}, {"partial", partial}, {"dynamic", dynamic}};
+    const std::vector<std::int64_t> lengths = {1, 2, 5, 40, 300};
+    for (const Case& c : cases) {
+        const EntropyCurve got = attention_entropy(c.p, lengths, 12345, 3);
+        const EntropyCurve want = reference_curve(c.p, lengths, 12345, 3);
+        for (std::size_t i = 0; i < lengths.size(); ++i) {
+            EXPECT_NEAR(got.entropy[i], want.entropy[i], 1e-12) << c.name << " N " << lengths[i];
+            EXPECT_NEAR(got.entropy_with_temperature[i], want.entropy_with_temperature[i], 1e-12)
+                << c.name << " N " << lengths[i];
+        }
+    }
+}
+
+TEST(AttentionEntropy, TemperatureSharpens)
+{
+    // d H(softmax(c l)) / dc = -c Var_p(l) < 0: scaling logits by a^2 > 1 lowers the entropy strictly
+    // whenever the logits are not all equal (N >= 2).
+    const EntropyCurve y = attention_entropy(yarn_config(), {2, 10, 100, 1000}, 1, 4);
+    for (std::size_t i = 0; i < y.length.size(); ++i)
+        EXPECT_LT(y.entropy_with_temperature[i], y.entropy[i]) << "N " << y.length[i];
+    // Attention factor 1 (unscaled RoPE): the two curves are identical (a^2 = 1 multiplies exactly).
+    const EntropyCurve d = attention_entropy(RopeParams{}, {2, 10, 100}, 1, 4);
+    EXPECT_EQ(d.entropy, d.entropy_with_temperature);
+}
+
+TEST(AttentionEntropy, GrowsLikeLogNWithoutPositionalStructure)
+{
+    // iid N(0, I) keys: E[H] ~= ln N - sigma^2 / 2, sigma^2 = |q|^2 / d ~= 1, and with YaRN's temperature
+    // sigma^2 ~= a^4 (a = 0.1 ln 16 + 1, a^4 / 2 = 1.3307, python). Tolerances 0.15 / 0.25 nats cover the
+    // spread of |q|^2 over 8 trials (std ~0.044 of sigma^2) and the finite-N bias seen in simulation.
+    const std::int64_t n = 4096;
+    const EntropyCurve c = attention_entropy(yarn_config(), {n}, 2024, 8);
+    const double a = 0.1 * std::log(16.0) + 1.0;
+    EXPECT_NEAR(c.entropy[0], std::log(4096.0) - 0.5, 0.15);
+    EXPECT_NEAR(c.entropy_with_temperature[0], std::log(4096.0) - std::pow(a, 4) / 2.0, 0.25);
+}
+
+TEST(AttentionEntropy, DeterministicAndLengthsShareKeys)
+{
+    const RopeParams p = yarn_config(32);
+    const EntropyCurve a = attention_entropy(p, {5, 700}, 99, 2);
+    const EntropyCurve b = attention_entropy(p, {5, 700}, 99, 2);
+    EXPECT_EQ(a.entropy, b.entropy);
+    EXPECT_EQ(a.entropy_with_temperature, b.entropy_with_temperature);
+    const EntropyCurve other = attention_entropy(p, {5, 700}, 100, 2);
+    EXPECT_NE(a.entropy[1], other.entropy[1]);
+    // A length's value does not depend on which other lengths are asked for.
+    EXPECT_EQ(attention_entropy(p, {700}, 99, 2).entropy[0], a.entropy[1]);
+#ifdef _OPENMP
+    // Fixed blocks merged in order: bitwise the same with one thread.
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const EntropyCurve one = attention_entropy(p, {5, 700}, 99, 2);
+    omp_set_num_threads(threads);
+    EXPECT_EQ(one.entropy, a.entropy);
+    EXPECT_EQ(one.entropy_with_temperature, a.entropy_with_temperature);
+#endif
+}
+
+TEST(AttentionEntropy, CancelAndProgress)
+{
+    const RopeParams p = yarn_config(16);
+    EXPECT_THROW(attention_entropy(p, {100}, 1, 2, [] { return true; }), Cancelled);
+    // Cancel after the first chunk of the 40000-key length (chunks of 16384 keys).
+    int polls = 0;
+    EXPECT_THROW(attention_entropy(p, {40000}, 1, 1, [&] { return ++polls > 2; }), Cancelled);
+    std::vector<double> fractions;
+    attention_entropy(p, {10, 40000}, 1, 1, {}, [&](double f) { fractions.push_back(f); });
+    ASSERT_FALSE(fractions.empty());
+    for (std::size_t i = 1; i < fractions.size(); ++i)
+        EXPECT_GT(fractions[i], fractions[i - 1]);
+    EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
+}
+
+TEST(AttentionEntropy, ArgumentChecks)
+{
+    const RopeParams p;
+    for (const std::vector<std::int64_t>& bad : {std::vector<std::int64_t>{}, std::vector<std::int64_t>{0},
+                                                 std::vector<std::int64_t>{10, 10'000'001}}) {
+        try {
+            attention_entropy(p, bad, 1);
+            FAIL() << "expected ParameterError";
+        } catch (const ParameterError& e) {
+            EXPECT_EQ(e.parameter(), "lengths");
+        }
+    }
+    try {
+        attention_entropy(p, {10}, 1, 0);
+        FAIL() << "expected ParameterError";
+    } catch (const ParameterError& e) {
+        EXPECT_EQ(e.parameter(), "trials");
+    }
+    RopeParams bad_rope;
+    bad_rope.rope_theta = -1.0;
+    EXPECT_THROW(attention_entropy(bad_rope, {10}, 1), ParameterError);
+}

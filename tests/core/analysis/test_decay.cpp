@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Tests of the decay curves (core/analysis/decay.h).
+// References: RoFormer (Su et al. 2021) section 3.4.3 / Figure 2, the bound (1/(d/2)) sum_{j=1}^{d/2} |S_j|,
+// S_j = sum_{k<j} exp(i r theta_k), re-implemented in python3 (double) for the values below;
+// ALiBi (Press et al. 2022) bias -m r, i.e. weight factor exp(-m r).
+#include "analysis/decay.h"
+#include "methods/rope/rope_scaling.h"
+#include "scenario/types.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+using namespace posatlas;
+
+namespace {
+
+std::vector<double> default_theta_128()
+{
+    RopeParams p; // head_dim 128, base 10000
+    return compute_rope_frequencies(p).inv_freq;
+}
+
+} // namespace
+
+TEST(RopeDecay, BoundAtZeroIsMeanOfOneToHalfDim)
+{
+    // |S_j| = j at r = 0, so the bound is mean(1 .. d/2) = (d/2 + 1) / 2 = 32.5 for d = 128.
+    const std::vector<double> b = rope_decay_bound(default_theta_128(), {0.0});
+    EXPECT_NEAR(b[0], 32.5, 1e-12);
+}
+
+// Exact values for core's double thetas: tests/data/rope_decay_reference.py (60-digit decimal arithmetic).
+// Core forms every angle r * theta exactly (hi + lo), so even r = 1e8 matches to 1e-13 relative; a plain
+// double product would be off by ~1e-9 there.
+struct ExactRow {
+    double r;
+    double bound;
+    double mean_cos;
+};
+constexpr ExactRow kExact[] = {
+    {1.0, 31.538166142658085, 0.9702138094651191},      {10.0, 17.95413713708483, 0.6690628577890171},
+    {100.0, 10.227329948505139, 0.4772414797107915},    {1000.0, 4.470761034248701, 0.15902700206579148},
+    {1e6, 8.337782073688247, -0.022690340616655275},    {1e8, 4.2228407967851815, 0.06289185378710921},
+};
+
+TEST(RopeDecay, BoundMatchesExactReference)
+{
+    std::vector<double> r;
+    for (const ExactRow& row : kExact)
+        r.push_back(row.r);
+    const std::vector<double> b = rope_decay_bound(default_theta_128(), r);
+    for (std::size_t i = 0; i < r.size(); ++i)
+        EXPECT_NEAR(b[i], kExact[i].bound, 1e-13 * kExact[i].bound) << "r = " << r[i];
+    // Negative distances: |S_j| is even in r.
+    EXPECT_NEAR(rope_decay_bound(default_theta_128(), {-10.0})[0], kExact[1].bound, 1e-13 * kExact[1].bound);
+}
+
+// The recurrence path (evenly spaced distances, see decay.cpp) against the direct path (one distance at a
+// time, sin/cos for every pair), at every integer of windows near 0, 10^4, 10^6 and up to 10^8: both form exact
+// angles, so they agree to 1e-12 relative (bound) / 1e-13 absolute (mean cos) everywhere; and the windows
+// that contain a reference distance hit it exactly.
+TEST(RopeDecay, RecurrenceMatchesDirectSumsAtEveryInteger)
+{
+    const std::vector<double> theta = default_theta_128();
+    for (double start : {0.0, 9900.0, 999'000.0, 99'998'001.0}) {
+        SCOPED_TRACE(start);
+        std::vector<double> run(2000);
+        for (std::size_t i = 0; i < run.size(); ++i)
+            run[i] = start + static_cast<double>(i);
+        const std::vector<double> bound = rope_decay_bound(theta, run);
+        const std::vector<double> mean = rope_mean_cos(theta, run);
+        for (std::size_t i = 0; i < run.size(); i += 7) {
+            // Alone, a distance is not an evenly spaced run: the direct sums.
+            const double direct_bound = rope_decay_bound(theta, {run[i]})[0];
+            const double direct_mean = rope_mean_cos(theta, {run[i]})[0];
+            ASSERT_NEAR(bound[i], direct_bound, 1e-12 * direct_bound) << "r = " << run[i];
+            ASSERT_NEAR(mean[i], direct_mean, 1e-13) << "r = " << run[i];
+        }
+        for (const ExactRow& row : kExact) {
+            if (row.r >= start && row.r < start + 2000.0) {
+                const auto i = static_cast<std::size_t>(row.r - start);
+                EXPECT_NEAR(bound[i], row.bound, 1e-13 * row.bound);
+                EXPECT_NEAR(mean[i], row.mean_cos, 1e-13);
+            }
+        }
+    }
+}
+
+TEST(RopeDecay, EnvelopeDecreasesOverDecades)
+{
+    // RoFormer Figure 2: the bound decays with distance. Point values oscillate, so compare the means
+    // over [0,10), [10,100), [100,1000), [1000,10000) (python: 24.13, 12.09, 6.699, 4.796).
+    const std::vector<double> b = rope_decay_bound(default_theta_128(), decay_distances(9999, 20000, false));
+    ASSERT_EQ(b.size(), 10000u);
+    auto mean = [&](std::size_t lo, std::size_t hi) {
+        return std::accumulate(b.begin() + static_cast<std::ptrdiff_t>(lo),
+                               b.begin() + static_cast<std::ptrdiff_t>(hi), 0.0) /
+               static_cast<double>(hi - lo);
+    };
+    const double w[] = {mean(0, 10), mean(10, 100), mean(100, 1000), mean(1000, 10000)};
+    const double want[] = {24.133664622214535, 12.09217362764329, 6.69857550250528, 4.795647110007553};
+    for (int i = 0; i < 4; ++i)
+        EXPECT_NEAR(w[i], want[i], 1e-9 * want[i]);
+    for (int i = 0; i + 1 < 4; ++i)
+        EXPECT_GT(w[i], w[i + 1]);
+}
+
+TEST(RopeDecay, MeanCos)
+{
+    // mean_i cos(r theta_i): exact references above; tolerance 1e-14 absolute.
+    std::vector<double> r = {0.0};
+    for (const ExactRow& row : kExact)
+        r.push_back(row.r);
+    const std::vector<double> c = rope_mean_cos(default_theta_128(), r);
+    EXPECT_EQ(c[0], 1.0);
+    for (std::size_t i = 1; i < r.size(); ++i)
+        EXPECT_NEAR(c[i], kExact[i - 1].mean_cos, 1e-14) << "r = " << r[i];
+}
+
+TEST(RopeDecay, AlibiIsExponential)
+{
+    // ALiBi head 0 of 8 heads: slope 2^-1; exp(-0.5 r).
+    const std::vector<double> a = alibi_decay(0.5, {0.0, 4.0, 100.0});
+    EXPECT_EQ(a[0], 1.0);
+    EXPECT_NEAR(a[1], std::exp(-2.0), 1e-16);
+    EXPECT_NEAR(a[2], std::exp(-50.0), 1e-30);
+    EXPECT_THROW(alibi_decay(-1.0, {1.0}), ParameterError);
+}
+
+TEST(RopeDecay, CancelAndProgressOnCallingThread)
+{
+    const std::vector<double> r = decay_distances(100000, 100001, false);
+    std::vector<double> seen;
+    rope_decay_bound(default_theta_128(), r, {}, [&](double f) { seen.push_back(f); });
+    ASSERT_FALSE(seen.empty());
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+    EXPECT_EQ(seen.back(), 1.0);
+
+    int polls = 0;
+    EXPECT_THROW(rope_mean_cos(default_theta_128(), r, [&] { return ++polls > 2; }), Cancelled);
+    EXPECT_EQ(polls, 3); // stopped at the third poll, between chunks
+}
+
+TEST(RopeDecay, BadInputs)
+{
+    try {
+        rope_decay_bound({}, {1.0});
+        FAIL();
+    } catch (const ParameterError& e) {
+        EXPECT_EQ(e.parameter(), "inv_freq");
+    }
+    try {
+        rope_mean_cos({1.0}, {2e8});
+        FAIL();
+    } catch (const ParameterError& e) {
+        EXPECT_EQ(e.parameter(), "distance");
+    }
+}
+
+struct DistanceCase {
+    std::int64_t max_distance;
+    std::size_t max_points;
+    bool log_spaced;
+};
+
+class DecayDistances : public ::testing::TestWithParam<DistanceCase>
+{
+};
+
+TEST_P(DecayDistances, SortedUniqueIntegersWithEndpoints)
+{
+    const auto [R, n, log_spaced] = GetParam();
+    const std::vector<double> d = decay_distances(R, n, log_spaced);
+    ASSERT_FALSE(d.empty());
+    EXPECT_EQ(d.front(), 0.0);
+    EXPECT_EQ(d.back(), static_cast<double>(R));
+    EXPECT_LE(d.size(), n);
+    EXPECT_TRUE(std::adjacent_find(d.begin(), d.end(), std::greater_equal<>()) ==
+                d.end()); // strictly increasing
+    for (double v : d)
+        EXPECT_EQ(v, std::round(v));
+    if (static_cast<std::size_t>(R) + 1 <= n) {
+        EXPECT_EQ(d.size(), static_cast<std::size_t>(R) + 1); // every integer
+    } else {
+        // A sampled set should use most of the budget (log: the dense low end merges).
+        EXPECT_GE(d.size(), n / 2);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, DecayDistances,
+    ::testing::Values(DistanceCase{0, 2, true}, DistanceCase{1, 2, false}, DistanceCase{10, 11, true},
+                      DistanceCase{10, 100, false}, DistanceCase{11, 2, true}, DistanceCase{1000, 500, true},
+                      DistanceCase{1000, 500, false}, DistanceCase{1'000'000, 1000, true},
+                      DistanceCase{100'000'000, 4096, true}, DistanceCase{100'000'000, 4096, false}),
+    [](const ::testing::TestParamInfo<DistanceCase>& info) { // Max1000_Points500_Log
+        const DistanceCase& c = info.param;
+        return "Max" + std::to_string(c.max_distance) + "_Points" + std::to_string(c.max_points) +
+               (c.log_spaced ? "_Log" : "_Linear");
+    });
+
+TEST(RopeDecay, DistancesLogSpacingIsDenseNearZero)
+{
+    const std::vector<double> d = decay_distances(1'000'000, 1000, true);
+    // Geometric spacing: every small integer present, about as many points per decade at the top.
+    for (int v = 0; v <= 10; ++v)
+        EXPECT_TRUE(std::binary_search(d.begin(), d.end(), static_cast<double>(v))) << v;
+    EXPECT_THROW(decay_distances(-1, 10, true), ParameterError);
+    EXPECT_THROW(decay_distances(10, 1, true), ParameterError);
+}
+
+// The envelope of a bin is the min and max of the curve over every integer in it: checked against the
+// curve evaluated at every integer of [0, 60000) (itself checked against the direct sums above), for
+// bins of 1 integer up to wide log-spaced ones. Tolerance 1e-12 relative (blocks start at other
+// integers in the two computations, so the last bits may differ).
+TEST(RopeDecay, EnvelopeIsTheExactMinAndMaxOfEachBin)
+{
+    const std::vector<double> theta = default_theta_128();
+    std::vector<std::int64_t> edges = {0, 1, 2, 3, 10, 11, 100, 257, 1000, 4097, 10000, 33333, 59999, 60000};
+    std::vector<double> all(60000);
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all[i] = static_cast<double>(i);
+    for (RopeCurve curve : {RopeCurve::Bound, RopeCurve::MeanCos}) {
+        const std::vector<double> every =
+            curve == RopeCurve::Bound ? rope_decay_bound(theta, all) : rope_mean_cos(theta, all);
+        const RopeCurveEnvelope env = rope_curve_envelope(curve, theta, edges);
+        ASSERT_EQ(env.min.size(), edges.size() - 1);
+        ASSERT_EQ(env.max.size(), edges.size() - 1);
+        for (std::size_t b = 0; b + 1 < edges.size(); ++b) {
+            const auto first = every.begin() + edges[b];
+            const auto last = every.begin() + edges[b + 1];
+            const double lo = *std::min_element(first, last);
+            const double hi = *std::max_element(first, last);
+            EXPECT_NEAR(env.min[b], lo, 1e-12 * std::max(1.0, std::abs(lo))) << "bin " << b;
+            EXPECT_NEAR(env.max[b], hi, 1e-12 * std::max(1.0, std::abs(hi))) << "bin " << b;
+            if (edges[b + 1] - edges[b] == 1) {
+                EXPECT_EQ(env.min[b], env.max[b]);
+            }
+        }
+    }
+    // The bound's peaks: a point sample at the left edge of a wide bin is (much) lower than the max.
+    const RopeCurveEnvelope env = rope_curve_envelope(RopeCurve::Bound, theta, {20000, 40000});
+    EXPECT_GT(env.max[0], rope_decay_bound(theta, {20000.0})[0] * 1.2);
+}
+
+TEST(RopeDecay, EnvelopeCancelsAndRejectsBadEdges)
+{
+    const std::vector<double> theta = default_theta_128();
+    int polls = 0;
+    EXPECT_THROW(rope_curve_envelope(RopeCurve::Bound, theta, {0, 10'000'000}, [&] { return ++polls > 1; }),
+                 Cancelled);
+    EXPECT_EQ(polls, 2); // a single wide bin is split into slices: the second poll stops it
+    EXPECT_THROW(rope_curve_envelope(RopeCurve::Bound, theta, {5}), ParameterError);
+    EXPECT_THROW(rope_curve_envelope(RopeCurve::Bound, theta, {5, 5}), ParameterError);
+    EXPECT_THROW(rope_curve_envelope(RopeCurve::Bound, theta, {-1, 5}), ParameterError);
+    EXPECT_THROW(rope_curve_envelope(RopeCurve::MeanCos, {}, {0, 5}), ParameterError);
+}

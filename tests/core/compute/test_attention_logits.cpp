@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// compute_matrix: windows, downsampling, the Toeplitz fast path, masking, cancellation.
+// References: the per-method kernels (rope_score, alibi_bias, t5_relative_position_bucket, ...),
+// which have their own tests against the papers and reference implementations; here we check that
+// the matrix assembly reproduces them cell by cell.
+#include "compute/attention_logits.h"
+#include "methods/alibi/alibi.h"
+#include "methods/registry.h"
+#include "methods/rope/rope.h"
+#include "methods/rope/rope_scaling.h"
+#include "methods/t5/t5_buckets.h"
+#include "scenario/content.h"
+#include "scenario/validation.h"
+#include "test_names.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace {
+
+using namespace posatlas;
+
+Scenario rope(std::int64_t n, ContentKind kind)
+{
+    Scenario s;
+    s.method = Method::RoPE;
+    s.seq_len = n;
+    s.params<RopeParams>().head_dim = 32;
+    s.content.kind = kind;
+    s.content.seed = 7;
+    return s;
+}
+
+// Reference: rope_score on the content vectors at the sampled positions, / sqrt(d).
+double rope_reference(const Scenario& s, std::int64_t i, std::int64_t j)
+{
+    const auto f = compute_rope_frequencies(s.params<RopeParams>());
+    const auto q = content_query(s.content, s.params<RopeParams>().head_dim, i);
+    const auto k = content_key(s.content, s.params<RopeParams>().head_dim, j);
+    return rope_score(f, q, k, static_cast<double>(i), static_cast<double>(j), s.params<RopeParams>().pairing)
+           / std::sqrt(static_cast<double>(s.params<RopeParams>().head_dim));
+}
+
+class RopeMatrix : public ::testing::TestWithParam<ContentKind> {};
+
+TEST_P(RopeMatrix, EveryCellEqualsTheDirectScore)
+{
+    // Tolerance 1e-10 absolute: logits are O(d) = O(32); the Toeplitz path sums the same terms in a
+    // different order (closed form in delta) than rotating both vectors.
+    const Scenario s = rope(48, GetParam());
+    const MatrixResult r = compute_matrix(s, MatrixKind::Logits, {});
+    ASSERT_EQ(r.values.rows(), 48);
+    ASSERT_EQ(r.values.cols(), 48);
+    EXPECT_EQ(r.used_toeplitz, GetParam() != ContentKind::Random);
+    for (std::int64_t i = 0; i < 48; i += 5)
+        for (std::int64_t j = 0; j < 48; j += 3)
+            EXPECT_NEAR(r.values(i, j), rope_reference(s, i, j), 1e-10) << i << "," << j;
+}
+
+INSTANTIATE_TEST_SUITE_P(Content, RopeMatrix,
+                         ::testing::Values(ContentKind::Ones, ContentKind::Fixed, ContentKind::Random),
+                         [](const ::testing::TestParamInfo<ContentKind>& info) {
+                             return posatlas::test::param_name(content_kind_id(info.param));
+                         });
+
+TEST(Matrix, WindowIsTheMatchingBlockOfTheFullMatrix)
+{
+    for (auto kind : {ContentKind::Fixed, ContentKind::Random}) {
+        const Scenario s = rope(64, kind);
+        const MatrixResult full = compute_matrix(s, MatrixKind::Logits, {});
+        MatrixWindow w;
+        w.row0 = 10;
+        w.rows = 20;
+        w.col0 = 33;
+        w.cols = 31;
+        const MatrixResult part = compute_matrix(s, MatrixKind::Logits, w);
+        ASSERT_EQ(part.values.rows(), 20);
+        ASSERT_EQ(part.values.cols(), 31);
+        EXPECT_EQ(part.row_index.front(), 10);
+        EXPECT_EQ(part.col_index.back(), 63);
+        EXPECT_LT((part.values - full.values.block(10, 33, 20, 31)).cwiseAbs().maxCoeff(), 1e-10);
+    }
+}
+
+TEST(Matrix, DownsampledPictureOfAMillionPositionsSamplesCellCentres)
+{
+    // Never allocates 10^6 x 10^6: the result is 64 x 64, sampled at floor((r + 0.5) * N / 64)
+    // (SampleMode::Point; block means are tested in test_block_means.cpp).
+    Scenario s = rope(1'000'000, ContentKind::Random);
+    MatrixWindow w;
+    w.out_rows = 64;
+    w.out_cols = 64;
+    w.sample = SampleMode::Point;
+    const MatrixResult r = compute_matrix(s, MatrixKind::Logits, w);
+    ASSERT_EQ(r.values.rows(), 64);
+    EXPECT_EQ(r.row_index[0], 7812);   // floor(0.5 * 10^6 / 64)
+    EXPECT_EQ(r.row_index[63], 992187); // floor(63.5 * 10^6 / 64)
+    EXPECT_NEAR(r.values(5, 60), rope_reference(s, r.row_index[5], r.col_index[60]), 1e-9);
+}
+
+TEST(Matrix, AlibiBiasIsMinusSlopeTimesDistanceAndMasksTheFuture)
+{
+    // Press et al. 2022: bias = -m (i - j) for j <= i; head 2 of 8 has m = 1/8.
+    Scenario s;
+    s.method = Method::ALiBi;
+    s.seq_len = 16;
+    s.params<AlibiParams>().num_heads = 8;
+    s.head = 2;
+    const MatrixResult r = compute_matrix(s, MatrixKind::Bias, {});
+    EXPECT_DOUBLE_EQ(r.values(10, 2), -8.0 / 8.0);
+    EXPECT_DOUBLE_EQ(r.values(5, 5), 0.0);
+    EXPECT_TRUE(std::isnan(r.values(2, 10)));
+    s.params<AlibiParams>().bias = AlibiBias::Symmetric;
+    const MatrixResult sym = compute_matrix(s, MatrixKind::Bias, {});
+    EXPECT_DOUBLE_EQ(sym.values(2, 10), -1.0);
+}
+
+TEST(Matrix, T5BucketsFollowKeyMinusQuery)
+{
+    Scenario s;
+    s.method = Method::T5;
+    s.seq_len = 40;
+    const MatrixResult r = compute_matrix(s, MatrixKind::Buckets, {});
+    for (std::int64_t i : {0, 7, 39})
+        for (std::int64_t j : {0, 12, 39})
+            EXPECT_EQ(r.values(i, j), t5_relative_position_bucket(j - i, true, 32, 128));
+}
+
+TEST(Matrix, LearnedPositionsBeyondTheTableHaveNoValue)
+{
+    Scenario s;
+    s.method = Method::Learned;
+    s.params<LearnedParams>().dim = 8;
+    s.params<LearnedParams>().trained_length = 10;
+    s.seq_len = 12;
+    const MatrixResult enc = compute_matrix(s, MatrixKind::Encoding, {});
+    EXPECT_TRUE(std::isfinite(enc.values(9, 0)));
+    EXPECT_TRUE(std::isnan(enc.values(10, 0)));
+    const MatrixResult logits = compute_matrix(s, MatrixKind::Logits, {});
+    EXPECT_TRUE(std::isfinite(logits.values(9, 9)));
+    EXPECT_TRUE(std::isnan(logits.values(3, 11)));
+    EXPECT_TRUE(std::isnan(logits.values(11, 3)));
+}
+
+TEST(Matrix, RelativeMethodsAreToeplitzWithPositionIndependentContent)
+{
+    // Property: with fixed content every relative method's logit depends on i - j only, and the
+    // fast path agrees with the direct per-cell path (forced by asking for a random-content window of
+    // equal content: compare diagonals instead).
+    for (Method m : {Method::Shaw, Method::TransformerXL, Method::DeBERTa, Method::T5, Method::ALiBi}) {
+        Scenario s;
+        s.method = m;
+        s.seq_len = 24;
+        s.content.kind = ContentKind::Fixed;
+        s.params<AlibiParams>().bias = AlibiBias::Symmetric;
+        const MatrixResult r = compute_matrix(s, MatrixKind::Logits, {});
+        EXPECT_TRUE(r.used_toeplitz) << method_id(m);
+        for (int i = 1; i < 24; ++i)
+            for (int j = 1; j < 24; ++j)
+                EXPECT_NEAR(r.values(i, j), r.values(i - 1, j - 1), 1e-12) << method_id(m);
+    }
+}
+
+TEST(Matrix, CancelStopsTheComputation)
+{
+    const Scenario s = rope(2048, ContentKind::Random);
+    int calls = 0;
+    EXPECT_THROW(compute_matrix(s, MatrixKind::Logits, {}, [&] { return ++calls > 1; }), Cancelled);
+}
+
+TEST(Matrix, ProgressIsMonotoneAndEndsAtOne)
+{
+    const Scenario s = rope(300, ContentKind::Fixed);
+    std::vector<double> seen;
+    compute_matrix(s, MatrixKind::Logits, {}, {}, [&](double f) { seen.push_back(f); });
+    ASSERT_FALSE(seen.empty());
+    EXPECT_DOUBLE_EQ(seen.back(), 1.0);
+    for (std::size_t i = 1; i < seen.size(); ++i)
+        EXPECT_GE(seen[i], seen[i - 1]);
+}
+
+TEST(Matrix, BadRequestsNameTheParameter)
+{
+    Scenario s = rope(100, ContentKind::Ones);
+    MatrixWindow w;
+    w.row0 = 100;
+    try {
+        compute_matrix(s, MatrixKind::Logits, w);
+        FAIL() << "expected ParameterError";
+    } catch (const ParameterError& e) {
+        EXPECT_EQ(e.parameter(), "row0");
+    }
+    try {
+        compute_matrix(s, MatrixKind::Buckets, {});
+        FAIL() << "expected ParameterError";
+    } catch (const ParameterError& e) {
+        EXPECT_EQ(e.parameter(), "kind");
+    }
+    s.seq_len = 100'000;
+    try {
+        compute_matrix(s, MatrixKind::Logits, {}); // 10^10 cells: refused, not allocated
+        FAIL() << "expected ParameterError";
+    } catch (const ParameterError& e) {
+        EXPECT_EQ(e.parameter(), "rows");
+    }
+}
+
+} // namespace

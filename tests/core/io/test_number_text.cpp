@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The CSV number policy (core/io/number_text.h): integers as integers, otherwise the shortest text that
+// reads back to the same double. Reference: the C++17 definition of std::to_chars (shortest round trip)
+// and strtod for the round trip.
+#include "io/number_text.h"
+
+#include <gtest/gtest.h>
+
+#include <clocale>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <random>
+
+using namespace posatlas;
+
+TEST(NumberText, IntegersPrintAsIntegers)
+{
+    EXPECT_EQ(number_text(0.0), "0");
+    EXPECT_EQ(number_text(1e6), "1000000");
+    EXPECT_EQ(number_text(-4096.0), "-4096");
+    EXPECT_EQ(number_text(131072.0), "131072");
+    EXPECT_EQ(number_text(9007199254740991.0), "9007199254740991"); // 2^53 - 1
+    // From 2^53 on, doubles are not all integers a reader would expect: the shortest round trip.
+    EXPECT_EQ(number_text(1e20), "1e+20");
+}
+
+TEST(NumberText, OtherValuesAreTheShortestRoundTrip)
+{
+    EXPECT_EQ(number_text(0.1), "0.1");
+    EXPECT_EQ(number_text(0.5), "0.5");
+    EXPECT_EQ(number_text(1.0 / 3.0), "0.3333333333333333");
+    EXPECT_EQ(number_text(1e-300), "1e-300");
+    EXPECT_EQ(number_text(2.5e-7), "2.5e-07");
+    EXPECT_EQ(number_text(std::numeric_limits<double>::denorm_min()), "5e-324");
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    for (int i = 0; i < 20000; ++i) {
+        const double v = unit(rng) * std::pow(10.0, static_cast<int>(rng() % 600) - 300);
+        const std::string t = number_text(v);
+        ASSERT_EQ(std::strtod(t.c_str(), nullptr), v) << t;
+    }
+}
+
+TEST(NumberText, NonFiniteHasNoTextAndTheLocaleDoesNotMatter)
+{
+    std::string s = "x";
+    EXPECT_FALSE(append_number_text(s, std::nan("")));
+    EXPECT_FALSE(append_number_text(s, std::numeric_limits<double>::infinity()));
+    EXPECT_EQ(s, "x");
+    EXPECT_EQ(number_text(-std::numeric_limits<double>::infinity()), "");
+    // A decimal comma locale, where the C library's printf would write "0,5".
+    if (std::setlocale(LC_ALL, "de_DE.UTF-8") || std::setlocale(LC_ALL, "de_DE")) {
+        EXPECT_EQ(number_text(0.5), "0.5");
+        std::setlocale(LC_ALL, "C");
+    }
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Scenario <-> JSON round trip and error messages (session files and saved settings depend on it).
+#include "io/scenario_json.h"
+#include "test_names.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+using namespace posatlas;
+using nlohmann::json;
+
+Scenario non_default()
+{
+    Scenario s;
+    s.method = Method::ALiBi;
+    s.seq_len = 777;
+    s.head = 3;
+    s.content = {ContentKind::Random, 99};
+    s.params<SinusoidalParams>() = {256, 500.0, SinusoidalLayout::Split};
+    s.params<LearnedParams>().table_path = "/tmp/table.npy";
+    s.params<TransformerXLParams>().term_c = false;
+    s.params<T5Params>().bidirectional = false;
+    s.params<DebertaParams>().p2c = false;
+    s.params<RopeParams>().rope_type = RopeType::LongRope;
+    s.params<RopeParams>().pairing = RopePairing::Interleaved;
+    s.params<RopeParams>().mscale = 0.707;
+    s.params<RopeParams>().short_factor = {1.0, 1.5};
+    s.params<RopeParams>().long_factor = {2.0, 3.5};
+    s.params<RopeParams>().truncate = false;
+    s.params<AlibiParams>().scaling = AlibiScaling::Ntk;
+    s.params<AlibiParams>().bias = AlibiBias::Symmetric;
+    s.params<CopeParams>().gate_scale = -0.5;
+    return s;
+}
+
+TEST(ScenarioJson, RoundTripKeepsEveryField)
+{
+    const Scenario s = non_default();
+    const json j = scenario_to_json(s);
+    const Scenario back = scenario_from_json(json::parse(j.dump()));
+    // Serialising the result again must give the identical document (every field survives).
+    EXPECT_EQ(scenario_to_json(back), j);
+    EXPECT_EQ(back.method, Method::ALiBi);
+    EXPECT_EQ(back.params<RopeParams>().mscale, std::optional<double>(0.707));
+    EXPECT_FALSE(back.params<RopeParams>().mscale_all_dim.has_value());
+    EXPECT_EQ(back.params<RopeParams>().long_factor, (std::vector<double>{2.0, 3.5}));
+    EXPECT_EQ(back.content.seed, 99u);
+}
+
+TEST(ScenarioJson, MissingFieldsKeepTheBase)
+{
+    const Scenario base = non_default();
+    const Scenario s = scenario_from_json(json{{"rope", {{"rope_theta", 5e5}}}}, base);
+    EXPECT_EQ(s.params<RopeParams>().rope_theta, 5e5);
+    EXPECT_EQ(s.method, Method::ALiBi);
+    EXPECT_EQ(s.seq_len, 777);
+}
+
+struct BadCase {
+    json doc;
+    std::string key;
+};
+
+class ScenarioJsonBad : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(ScenarioJsonBad, ErrorNamesTheDottedKey)
+{
+    try {
+        scenario_from_json(GetParam().doc);
+        FAIL() << "expected ScenarioJsonError";
+    } catch (const ScenarioJsonError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(GetParam().key + ":", 0), 0u) << e.what();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Keys, ScenarioJsonBad,
+    ::testing::Values(BadCase{json{{"rope", {{"rope_theta", "abc"}}}}, "rope.rope_theta"},
+                      BadCase{json{{"method", "magic"}}, "method"},
+                      BadCase{json{{"seq_len", 1.5}}, "seq_len"},
+                      BadCase{json{{"rope", {{"short_factor", {1, "x"}}}}}, "rope.short_factor"},
+                      BadCase{json{{"alibi", {{"bias", "sideways"}}}}, "alibi.bias"},
+                      BadCase{json{{"t5", 3}}, "t5"},
+                      BadCase{json{{"content", {{"seed", -1}}}}, "content.seed"},
+                      BadCase{json{{"head", 1e12}}, "head"}),
+    [](const ::testing::TestParamInfo<BadCase>& info) { // rope_rope_theta
+        return posatlas::test::param_name(info.param.key);
+    });
+
+} // namespace

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CoPE, Golovneva et al. 2024 (arXiv 2405.18719), the paper's Python listing (CoPE + SelfAttn).
+#include "methods/cope/cope.h"
+#include "scenario/types.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace posatlas;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+TEST(Cope, HandComputedZeroLogits)
+{
+    // k = 0 makes every logit 0, so every unmasked gate is sigmoid(0) = 1/2 and the positions are
+    // p_ij = (i - j + 1) / 2, clamped to npos_max - 1 = 1. With e[0] = (1, 2), e[1] = (3, 4):
+    // z(q0) = (1, 3), z(q1) = (2, 4), z(q2) = (3, 7); p = 1/2 interpolates halfway.
+    Eigen::MatrixXd q(3, 2), k = Eigen::MatrixXd::Zero(3, 2), e(2, 2);
+    q << 1, 0, 0, 1, 1, 1;
+    e << 1, 2, 3, 4;
+    const CopeResult r = cope_attention(q, k, e, 1.0);
+    Eigen::MatrixXd gates(3, 3), pos(3, 3), logits(3, 3);
+    gates << 0.5, 0, 0, 0.5, 0.5, 0, 0.5, 0.5, 0.5;
+    pos << 0.5, 0, 0, 1.0, 0.5, 0, 1.0, 1.0, 0.5; // row 2: 1.5 clamps to 1
+    logits << 2, -kInf, -kInf, 4, 3, -kInf, 7, 7, 5;
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            EXPECT_DOUBLE_EQ(r.gates(i, j), gates(i, j)) << i << "," << j;
+            EXPECT_DOUBLE_EQ(r.positions(i, j), pos(i, j)) << i << "," << j;
+            EXPECT_DOUBLE_EQ(r.logits(i, j), logits(i, j)) << i << "," << j; // exact binary values
+        }
+    }
+}
+
+TEST(Cope, MatchesPythonPortOfTheListing)
+{
+    // Values from a pure-python3 port of the listing (attn_logits = q k^T / sqrt(d) + mask.log(),
+    // gates = sigmoid, reverse cumsum, clamp, ceil/floor interpolation), run here.
+    Eigen::MatrixXd q(3, 2), k(3, 2), e(3, 2);
+    q << 1.0, 0.5, -0.5, 1.0, 0.25, -1.0;
+    k << 0.5, 0.5, 1.0, -1.0, -0.75, 0.25;
+    e << 0.1, -0.2, 0.3, 0.4, -0.5, 0.6;
+    const CopeResult r = cope_attention(q, k, e, 1.0);
+    Eigen::MatrixXd g(3, 3), p(3, 3), logits(3, 3);
+    g << 0.6295600959696415, 0, 0, 0.544079443349226, 0.25718331522680704, 0, 0.4340944527981844,
+        0.7076263259745146, 0.4232711544867083;
+    p << 0.6295600959696415, 0, 0, 0.801262758576033, 0.25718331522680704, 0, 1.5649919332594073,
+        1.1308974804612228, 0.4232711544867083;
+    logits << 0.8451101338747313, -kInf, -kInf, 0.3274080745846534, -1.1820685141664176, -kInf,
+        -0.8161618162487181, 0.5065244842986951, -0.31715835173680407;
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            // 1e-14 absolute: same operations, possibly different summation order.
+            EXPECT_NEAR(r.gates(i, j), g(i, j), 1e-14) << i << "," << j;
+            EXPECT_NEAR(r.positions(i, j), p(i, j), 1e-14) << i << "," << j;
+            if (std::isinf(logits(i, j))) {
+                EXPECT_EQ(r.logits(i, j), logits(i, j));
+            } else {
+                EXPECT_NEAR(r.logits(i, j), logits(i, j), 1e-14) << i << "," << j;
+            }
+        }
+    }
+}
+
+TEST(Cope, NonCausalCountsEveryKeyAndGateScaleSharpens)
+{
+    Eigen::MatrixXd q = Eigen::MatrixXd::Ones(4, 2), k = Eigen::MatrixXd::Zero(4, 2);
+    Eigen::MatrixXd e = Eigen::MatrixXd::Zero(8, 2);
+    const CopeResult r = cope_attention(q, k, e, 1.0, false);
+    // Without a mask, p_ij = sum_{t=j}^{3} 1/2 = (4 - j) / 2 for every row.
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            EXPECT_DOUBLE_EQ(r.positions(i, j), (4 - j) / 2.0);
+    // gate_scale multiplies the logit inside the sigmoid: q.k / sqrt(2) = sqrt(2) for q = k = (1, 1).
+    const Eigen::MatrixXd ones = Eigen::MatrixXd::Ones(1, 2);
+    const CopeResult s = cope_attention(ones, ones, e, 3.0);
+    EXPECT_NEAR(s.gates(0, 0), 1.0 / (1.0 + std::exp(-3.0 * std::sqrt(2.0))), 1e-15);
+    EXPECT_THROW(cope_attention(q, Eigen::MatrixXd::Zero(4, 3), e, 1.0), std::invalid_argument);
+    try {
+        cope_attention(q, k, e, std::nan(""));
+        FAIL() << "expected ParameterError";
+    } catch (const ParameterError& err) {
+        EXPECT_EQ(err.parameter(), "gate_scale");
+    }
+}
+
+TEST(Cope, SeededPositionEmbeddings)
+{
+    CopeParams p;
+    p.head_dim = 4;
+    p.npos_max = 6;
+    const Eigen::MatrixXd a = cope_position_embeddings(p);
+    EXPECT_EQ(a.rows(), 6);
+    EXPECT_EQ(a.cols(), 4);
+    EXPECT_TRUE(a.isApprox(cope_position_embeddings(p), 0.0));
+    p.npos_max = 0;
+    try {
+        cope_position_embeddings(p);
+        FAIL() << "expected ParameterError";
+    } catch (const ParameterError& err) {
+        EXPECT_EQ(err.parameter(), "npos_max");
+    }
+}
+
+} // namespace

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Transformer-XL relative attention, Dai et al. 2019 eq. (3). R_{i-j} reference: a python3 port of
+// kimiyoung/transformer-xl pytorch/mem_transformer.py::PositionalEmbedding (inv_freq = 1 /
+// 10000^(arange(0, d, 2) / d), [sin | cos]), run here.
+#include "methods/transformer_xl/transformer_xl.h"
+#include "scenario/types.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using namespace posatlas;
+
+namespace {
+
+TEST(TxlRelativeSinusoid, ConcatenatedSinCosLayout)
+{
+    const std::vector<double> r7 = {0.6569865987187891, 0.31922465060631494, 0.01508047117005742,
+                                    0.7539022543433046, 0.9476790714399449,  0.9998862832288925};
+    const std::vector<double> rm2 = {-0.9092974268256817, -0.09269850077872725, -0.0043088560467428125,
+                                     -0.4161468365471424, 0.9956942241237399,   0.9999907168366957};
+    const Eigen::VectorXd a = txl_relative_sinusoid(6, 10000.0, 7);
+    const Eigen::VectorXd b = txl_relative_sinusoid(6, 10000.0, -2);
+    for (int k = 0; k < 6; ++k) {
+        EXPECT_NEAR(a[k], r7[static_cast<std::size_t>(k)], 1e-15) << k; // angles <= 7 rad: 1e-15 absolute
+        EXPECT_NEAR(b[k], rm2[static_cast<std::size_t>(k)], 1e-15) << k;
+    }
+    EXPECT_THROW(txl_relative_sinusoid(5, 10000.0, 1), ParameterError);
+}
+
+TEST(TxlTerms, FourTermsAndTheirSum)
+{
+    TransformerXLParams p;
+    p.head_dim = 4;
+    p.stddev = 0.3;
+    p.seed = 9;
+    const TxlModel m = make_txl_model(p);
+    ASSERT_EQ(m.w_k_r.rows(), 4);
+    ASSERT_EQ(m.u.size(), 4);
+    Eigen::Vector4d q(1.0, -0.5, 2.0, 0.25), k(0.5, 1.5, -1.0, 2.0);
+    const std::int64_t i = 12, j = 5;
+    const TxlTerms t = txl_logit_terms(m, q, k, i, j);
+    const Eigen::VectorXd wr = m.w_k_r * txl_relative_sinusoid(4, 10000.0, i - j);
+    // Eq. (3) with the caller's projected q_i and k_j; 1e-14 absolute on O(1) dot products.
+    EXPECT_NEAR(t.a, q.dot(k), 1e-14);
+    EXPECT_NEAR(t.b, q.dot(wr), 1e-14);
+    EXPECT_NEAR(t.c, m.u.dot(k), 1e-14);
+    EXPECT_NEAR(t.d, m.v.dot(wr), 1e-14);
+    EXPECT_NEAR(t.total(p), t.a + t.b + t.c + t.d, 1e-14);
+    p.term_b = false;
+    p.term_c = false;
+    EXPECT_NEAR(t.total(p), t.a + t.d, 1e-14);
+    p.term_a = p.term_d = false;
+    EXPECT_EQ(t.total(p), 0.0);
+    // Terms (b), (d) depend on i - j only.
+    const TxlTerms shifted = txl_logit_terms(m, q, k, i + 100, j + 100);
+    EXPECT_NEAR(shifted.b, t.b, 1e-14);
+    EXPECT_NEAR(shifted.d, t.d, 1e-14);
+    EXPECT_THROW(txl_logit_terms(m, Eigen::Vector3d(1, 2, 3), k, 0, 0), std::invalid_argument);
+}
+
+TEST(TxlModel, SeededDeterminism)
+{
+    TransformerXLParams p;
+    p.head_dim = 8;
+    const TxlModel a = make_txl_model(p);
+    const TxlModel b = make_txl_model(p);
+    EXPECT_TRUE(a.w_k_r.isApprox(b.w_k_r, 0.0));
+    EXPECT_FALSE(a.u.isApprox(a.v, 1e-3)); // independent streams for u and v
+    p.head_dim = 3;
+    try {
+        make_txl_model(p);
+        FAIL() << "expected ParameterError";
+    } catch (const ParameterError& e) {
+        EXPECT_EQ(e.parameter(), "head_dim");
+    }
+}
+
+} // namespace

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// QtTest for the context-extension explorer: adding and removing methods, a config.json import,
+// the dynamic-NTK length slider, the per-pair table and its CSV, the Llama 3.1 regime boundary labels and
+// offscreen rendering of every view. Reference numbers are computed with python3 re-implementing
+// transformers modeling_rope_utils.py (v4.45+ _compute_llama3_parameters / _compute_dynamic_ntk_parameters),
+// not with our code.
+#include "explorer/explorer_figures.h"
+#include "explorer/explorer_panel.h"
+#include "explorer/explorer_plot.h"
+#include "explorer/explorer_table.h"
+#include "explorer/explorer_window.h"
+#include "export/figure_export.h"
+#include "widgets/log_slider.h"
+#include "window/main_window.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QSet>
+#include <QSlider>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace posatlas;
+using namespace posatlas::ui;
+
+namespace {
+
+int distinct_colors(const QImage& image)
+{
+    QSet<QRgb> colors;
+    for (int y = 0; y < image.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x)
+            colors.insert(line[x]);
+    }
+    return static_cast<int>(colors.size());
+}
+
+QImage render(const Figure& figure, QSize size = {900, 600})
+{
+    QImage image(size, QImage::Format_ARGB32);
+    image.fill(Qt::magenta);
+    QPainter painter(&image);
+    figure.renderFigure(painter, QRectF(QPointF(0, 0), QSizeF(size)), {});
+    painter.end();
+    return image;
+}
+
+// Waits for the tables and the dynamic-NTK job (the entropy job is slow in Debug builds and only the
+// tests that look at it wait for it: wait_all).
+bool wait_idle(ExplorerWindow& w, int ms = 60000)
+{
+    QCoreApplication::processEvents();
+    return QTest::qWaitFor(
+        [&w] {
+            return !w.jobs()->busy(ExplorerWindow::TablesJob) && !w.jobs()->busy(ExplorerWindow::DynamicJob);
+        },
+        ms);
+}
+
+bool wait_all(ExplorerWindow& w, int ms = 400000)
+{
+    QCoreApplication::processEvents();
+    return QTest::qWaitFor([&w] { return !w.jobs()->busy(); }, ms);
+}
+
+int index_of(const ExplorerWindow& w, VariantKind kind)
+{
+    const auto& v = w.model()->variants();
+    for (std::size_t i = 0; i < v.size(); ++i)
+        if (v[i].kind == kind)
+            return static_cast<int>(i);
+    return -1;
+}
+
+} // namespace
+
+class ExplorerTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void addRemoveChangesSeriesCount();
+    void configImportAppliesValuesAndListsKeys();
+    void dynamicSliderMovesCurves();
+    void tableRowsAndCsvHeader();
+    void llama31BoundaryLabels();
+    void everyViewRenders();
+    void llamaCppYarnAgreesWithHfForYarnLlama2();
+    void invalidParametersReportedPerVariant();
+    void mainWindowOpensOneExplorer();
+    void nonRopeScenarioSeedsLlama31();
+};
+
+void ExplorerTest::addRemoveChangesSeriesCount()
+{
+    ExplorerWindow w;
+    QVERIFY(w.loadPreset(QStringLiteral("llama-3.1-8b")));
+    QVERIFY(wait_idle(w));
+    QCOMPARE(w.model()->variantCount(), 4); // Llama 3 (model), PI, YaRN, Dynamic NTK
+    QCOMPARE(plot_series_count(w.plots(ExplorerView::PerPair).front()->spec()), 4);
+    QVERIFY(!w.model()->canAdd());
+    QVERIFY(!w.model()->addVariant(VariantKind::Ntk)); // at most four
+
+    // Remove through the editor's button (queued), then add through the model.
+    QCOMPARE(w.panel()->editors().size(), 4);
+    QTest::mouseClick(w.panel()->editors().at(1)->removeButton(), Qt::LeftButton);
+    QTRY_COMPARE(w.model()->variantCount(), 3);
+    QVERIFY(wait_idle(w));
+    QCOMPARE(plot_series_count(w.plots(ExplorerView::PerPair).front()->spec()), 3);
+    QCOMPARE(w.tableModel()->columnCount(), 3 + 3 * 3);
+    // Slots are stable: the third variant keeps colour slot 2 after the second is gone.
+    QCOMPARE(w.model()->variants()[1].slot, 2);
+
+    QVERIFY(w.model()->removeVariant(0));
+    QVERIFY(!w.model()->removeVariant(0)); // at least two
+    QVERIFY(w.model()->addVariant(VariantKind::YarnLlamaCpp));
+    QVERIFY(w.model()->addVariant(VariantKind::Ntk));
+    QVERIFY(wait_idle(w));
+    QCOMPARE(plot_series_count(w.plots(ExplorerView::PerPair).front()->spec()), 4);
+    // New variants take the free slots 0 and 1.
+    QCOMPARE(w.model()->variants()[2].slot, 0);
+    QCOMPARE(w.model()->variants()[3].slot, 1);
+    QVERIFY(!variant_available(VariantKind::LongRope, w.model()->modelParams())); // no factor lists
+}
+
+void ExplorerTest::configImportAppliesValuesAndListsKeys()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("config.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"model_type": "llama", "hidden_size": 2048, "num_attention_heads": 32,
+        "max_position_embeddings": 131072, "rope_theta": 500000.0,
+        "rope_scaling": {"rope_type": "llama3", "factor": 32.0, "low_freq_factor": 1.0,
+                         "high_freq_factor": 4.0, "original_max_position_embeddings": 8192},
+        "sliding_window": 4096, "some_unknown_key": 1})");
+    f.close();
+
+    ExplorerWindow w;
+    QVERIFY2(w.openConfig(path), qPrintable(w.statusText()));
+    const RopeParams& p = w.model()->modelParams();
+    QCOMPARE(p.head_dim, 64); // 2048 / 32
+    QCOMPARE(p.rope_theta, 500000.0);
+    QCOMPARE(p.rope_type, RopeType::Llama3);
+    QCOMPARE(p.factor, 32.0);
+    QCOMPARE(w.model()->trainedLength(), std::int64_t{8192});
+    QCOMPARE(w.model()->targetLength(), std::int64_t{262144}); // max(131072, 8192 * 32)
+    QCOMPARE(w.model()->variants().front().kind, VariantKind::Llama3);
+    QCOMPARE(w.model()->variants().front().params.factor, 32.0);
+    const QString report = w.panel()->importReportText();
+    QVERIFY2(report.contains(QStringLiteral("rope_theta")), qPrintable(report));
+    QVERIFY2(report.contains(QStringLiteral("rope_scaling.factor")), qPrintable(report));
+    QVERIFY2(report.contains(QStringLiteral("Not modelled")) &&
+                 report.contains(QStringLiteral("sliding_window")),
+             qPrintable(report));
+    QVERIFY2(report.contains(QStringLiteral("some_unknown_key")), qPrintable(report));
+    QVERIFY(wait_idle(w));
+    QCOMPARE(w.tableModel()->rowCount(), 32);
+
+    // A non-RoPE config is refused with a message, the model stays.
+    const QString bad = dir.filePath(QStringLiteral("bloom.json"));
+    QFile b(bad);
+    QVERIFY(b.open(QIODevice::WriteOnly));
+    b.write(R"({"model_type": "bloom", "n_head": 16, "hidden_size": 1024})");
+    b.close();
+    QVERIFY(!w.openConfig(bad));
+    QVERIFY(w.statusText().contains(QStringLiteral("RoPE")));
+    QCOMPARE(w.model()->modelParams().factor, 32.0);
+}
+
+void ExplorerTest::dynamicSliderMovesCurves()
+{
+    ExplorerWindow w;
+    QVERIFY(w.loadPreset(QStringLiteral("llama-3.1-8b")));
+    QVERIFY(wait_idle(w));
+    const int dyn = index_of(w, VariantKind::Dynamic);
+    QVERIFY(dyn >= 0);
+    LogSlider* slider = w.lengthSlider();
+    QVERIFY(slider);
+
+    auto dynamic_base = [&w] {
+        for (const DynamicEntry& e : w.dynamicResult()->entries)
+            if (e.variant.kind == VariantKind::Dynamic)
+                return e.frequencies.base_used;
+        return 0.0;
+    };
+    // At N <= max_position_embeddings (8192) dynamic NTK is unscaled (HF returns the default inv_freq).
+    slider->slider()->setValue(0);
+    QVERIFY(wait_idle(w));
+    QCOMPARE(w.model()->currentLength(), std::int64_t{8192});
+    QCOMPARE(dynamic_base(), 500000.0);
+    const QImage before = render(*w.figure(ExplorerView::Dynamic));
+    const QString labelBefore = w.baseLabel()->text();
+    QVERIFY2(labelBefore.contains(QStringLiteral("500000")), qPrintable(labelBefore));
+
+    // Through the spin box, an exact length: base' = 500000 * (8 * 65536 / 8192 - 7)^(128/126)
+    // = 30388963.636486538 (python3, HF _compute_dynamic_ntk_parameters in double); tolerance 1e-9 relative.
+    slider->spinBox()->setValue(65536);
+    QVERIFY(wait_idle(w));
+    QCOMPARE(w.model()->currentLength(), std::int64_t{65536});
+    QVERIFY(std::abs(dynamic_base() / 30388963.636486538 - 1.0) < 1e-9);
+    QVERIFY2(w.baseLabel()->text() != labelBefore, qPrintable(w.baseLabel()->text()));
+    const QImage after = render(*w.figure(ExplorerView::Dynamic));
+    QVERIFY(before != after);
+
+    // A slider drag to the far end also moves it (slider maps log10 length).
+    slider->slider()->setValue(slider->slider()->maximum());
+    QVERIFY(wait_idle(w));
+    QCOMPARE(w.model()->currentLength(), 2 * w.model()->targetLength());
+    QVERIFY(dynamic_base() > 30388963.636486538);
+}
+
+void ExplorerTest::tableRowsAndCsvHeader()
+{
+    ExplorerWindow w;
+    QVERIFY(w.loadPreset(QStringLiteral("llama-3.1-8b")));
+    QVERIFY(wait_idle(w));
+    QCOMPARE(w.tableModel()->rowCount(), 64); // head_dim 128 -> 64 pairs
+    QCOMPARE(w.tableModel()->columnCount(), 3 + 4 * 3);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("pairs.csv"));
+    QVERIFY(w.exportCsv(path));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 65);
+    QCOMPARE(lines.front(),
+             QStringLiteral("pair index,theta (rad/position),wavelength (positions),"
+                            "Llama 3 (model) scaled theta (rad/position),Llama 3 (model) ratio (scaled/original),"
+                            "Llama 3 (model) regime,PI (linear) scaled theta (rad/position),"
+                            "PI (linear) ratio (scaled/original),PI (linear) regime,"
+                            "YaRN scaled theta (rad/position),YaRN ratio (scaled/original),YaRN regime,"
+                            "Dynamic NTK scaled theta (rad/position),Dynamic NTK ratio (scaled/original),"
+                            "Dynamic NTK regime"));
+    // Row of pair 63: theta = 500000^(-126/128) (python3: 2.4130e-06 -> 2.413003...e-06); PI ratio 1/8
+    // exactly; Llama 3 interpolates it (wavelength > 8192).
+    const QStringList last = lines.back().split(QLatin1Char(','));
+    QCOMPARE(last[0], QStringLiteral("63"));
+    QVERIFY(std::abs(last[1].toDouble() / std::pow(500000.0, -126.0 / 128.0) - 1.0) < 1e-15);
+    QCOMPARE(last[5], QStringLiteral("interpolated"));
+    QCOMPARE(last[7].toDouble(), 0.125);
+    QCOMPARE(lines[1].split(QLatin1Char(','))[5], QStringLiteral("kept"));
+}
+
+void ExplorerTest::llama31BoundaryLabels()
+{
+    ExplorerWindow w;
+    QVERIFY(w.loadPreset(QStringLiteral("llama-3.1-8b")));
+    QVERIFY(wait_idle(w));
+    // python3 (HF _compute_llama3_parameters): pairs 0-28 keep (lambda < 2048, pair 28: 1956.5), 29-34 blend,
+    // 35-63 interpolate (pair 35: 8218.7 > 8192).
+    const VariantResult& llama = w.tables()->variants.front();
+    QCOMPARE(llama.variant.kind, VariantKind::Llama3);
+    const QStringList labels = boundary_labels(llama.table);
+    QCOMPARE(labels.size(), 2);
+    QVERIFY2(labels[0].startsWith(QStringLiteral("28/29")) && labels[0].contains(QStringLiteral("1956")),
+             qPrintable(labels[0]));
+    QVERIFY2(labels[1].startsWith(QStringLiteral("34/35")) && labels[1].contains(QStringLiteral("8219")),
+             qPrintable(labels[1]));
+    // ... and the per-pair chart carries them as vertical line labels.
+    QStringList shown;
+    for (const PlotLine& l : w.plots(ExplorerView::PerPair).front()->spec().lines)
+        if (l.vertical)
+            shown << l.label;
+    QCOMPARE(shown, labels);
+    QCOMPARE(w.plots(ExplorerView::PerPair).front()->spec().bands.size(), 3);
+}
+
+void ExplorerTest::everyViewRenders()
+{
+    ExplorerWindow w;
+    QVERIFY(w.loadPreset(QStringLiteral("yarn-llama-2-7b-64k")));
+    QElapsedTimer timer;
+    timer.start();
+    QVERIFY(wait_all(w));
+    qInfo("all explorer jobs of yarn-llama-2-7b-64k: %lld ms", static_cast<long long>(timer.elapsed()));
+    QVERIFY(w.entropyResult().has_value());
+    QCOMPARE(w.entropyResult()->curves.size(), std::size_t{1}); // YaRN and YaRN (llama.cpp) share a = 1.2773
+    for (int v = 0; v < kExplorerViewCount; ++v) {
+        const auto view = static_cast<ExplorerView>(v);
+        const Figure* f = w.figure(view);
+        if (view == ExplorerView::Table) {
+            QVERIFY(!f);
+            continue;
+        }
+        QVERIFY(f);
+        const QImage img = render(*f);
+        QVERIFY2(distinct_colors(img) > 40, qPrintable(explorer_view_name(view)));
+        QVERIFY(!img.pixelColor(5, 5).operator==(QColor(Qt::magenta))); // background painted
+        for (PlotWidget* p : w.plots(view))
+            QVERIFY2(plot_series_count(p->spec()) >= 2, qPrintable(p->spec().title));
+    }
+}
+
+void ExplorerTest::llamaCppYarnAgreesWithHfForYarnLlama2()
+{
+    // YaRN Llama 2 (factor 16, L 4096, d 128, beta 32/1): HF with truncate and llama.cpp both floor/ceil the
+    // correction range, so their frequencies agree (rope_scaling.h); llama.cpp's temperature 1 + 0.1 ln 16
+    // = 1.2772588722239781 (python3) equals HF get_mscale(16). Tolerance 1e-12 relative.
+    ExplorerWindow w;
+    QVERIFY(w.loadPreset(QStringLiteral("yarn-llama-2-7b-64k")));
+    QVERIFY(wait_idle(w));
+    const auto& vs = w.tables()->variants;
+    QCOMPARE(vs[0].variant.kind, VariantKind::Yarn);
+    QCOMPARE(vs[1].variant.kind, VariantKind::YarnLlamaCpp);
+    for (std::size_t i = 0; i < vs[0].table.rows.size(); ++i)
+        QVERIFY(std::abs(vs[0].table.rows[i].ratio / vs[1].table.rows[i].ratio - 1.0) < 1e-12);
+    QVERIFY(std::abs(vs[1].temperature.used - 1.2772588722239781) < 1e-12);
+    QVERIFY(std::abs(vs[0].temperature.used - 1.2772588722239781) < 1e-12);
+}
+
+void ExplorerTest::invalidParametersReportedPerVariant()
+{
+    ExplorerWindow w;
+    QVERIFY(w.loadPreset(QStringLiteral("llama-3.1-8b")));
+    QVERIFY(wait_idle(w));
+    const int yarn = index_of(w, VariantKind::Yarn);
+    QVERIFY(yarn >= 0);
+    // Through the editor: beta_slow above beta_fast is rejected by validate(RopeParams) for that variant only.
+    VariantEditor* editor = w.panel()->editors().at(yarn);
+    QDoubleSpinBox* betaSlow = nullptr;
+    for (QDoubleSpinBox* box : editor->findChildren<QDoubleSpinBox*>())
+        if (box->accessibleName() == QStringLiteral("beta_slow"))
+            betaSlow = box;
+    QVERIFY(betaSlow);
+    betaSlow->setValue(64.0);
+    QCOMPARE(w.model()->variants()[static_cast<std::size_t>(yarn)].params.beta_slow, 64.0);
+    QVERIFY(wait_idle(w));
+    QVERIFY(w.tables()->variants[static_cast<std::size_t>(yarn)].error.contains(QStringLiteral("beta_fast")));
+    QCOMPARE(plot_series_count(w.plots(ExplorerView::PerPair).front()->spec()), 3);
+    QVERIFY2(w.statusText().contains(QStringLiteral("beta_fast")), qPrintable(w.statusText()));
+    QCOMPARE(w.tableModel()->columnCount(), 3 + 3 * 3);
+    betaSlow->setValue(1.0);
+    QVERIFY(wait_idle(w));
+    QCOMPARE(plot_series_count(w.plots(ExplorerView::PerPair).front()->spec()), 4);
+}
+
+void ExplorerTest::mainWindowOpensOneExplorer()
+{
+    QTemporaryDir dir;
+    MainWindow mw(dir.filePath(QStringLiteral("settings.ini")));
+    QVERIFY(mw.loadPreset(QStringLiteral("yarn-llama-2-7b-64k")));
+    QAction* action = nullptr;
+    for (QAction* a : mw.findChildren<QAction*>())
+        if (a->shortcut() == QKeySequence(QStringLiteral("Ctrl+Shift+E")))
+            action = a;
+    QVERIFY(action);
+    action->trigger();
+    ExplorerWindow* e = mw.findChild<ExplorerWindow*>();
+    QVERIFY(e);
+    QVERIFY(e->isVisible());
+    // Seeded with the main window's RoPE scenario: YaRN, factor 16, L 4096.
+    QCOMPARE(e->model()->modelParams().rope_type, RopeType::Yarn);
+    QCOMPARE(e->model()->modelParams().factor, 16.0);
+    QCOMPARE(e->model()->trainedLength(), std::int64_t{4096});
+    QCOMPARE(mw.openExplorer(), e); // one instance
+    QCOMPARE(mw.findChildren<ExplorerWindow*>().size(), 1);
+    QVERIFY(wait_idle(*e));
+    QCOMPARE(e->tableModel()->rowCount(), 64);
+}
+
+void ExplorerTest::nonRopeScenarioSeedsLlama31()
+{
+    QTemporaryDir dir;
+    MainWindow mw(dir.filePath(QStringLiteral("settings.ini")));
+    QVERIFY(mw.loadPreset(QStringLiteral("bert-base")));
+    QVERIFY(mw.model()->scenario().method != Method::RoPE);
+    ExplorerWindow* e = mw.openExplorer();
+    QCOMPARE(e->model()->modelName(), QStringLiteral("Llama 3.1 8B"));
+    QCOMPARE(e->model()->modelParams().rope_theta, 500000.0);
+}
+
+QTEST_MAIN(ExplorerTest)
+#include "test_explorer.moc"

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The context-extension explorer's computations, all done by core/ (rope_compare.h, rope_scaling.h,
+// decay.h, attention_entropy.h) off the GUI thread. Three jobs, each a slot of the explorer window's
+// JobTracker (job_tracker.h): the per-variant tables (pairs, temperatures, decay and score curves), the
+// dynamic-NTK frequencies at the slider's length (cheap, follows the slider live) and the attention
+// entropy (the slow one, cancelled whenever its inputs change). A result that is no longer the newest
+// of its job is dropped; the GUI thread never waits.
+#pragma once
+
+#include "analysis/attention_entropy.h"
+#include "analysis/rope_compare.h"
+#include "explorer/explorer_model.h"
+#include "scenario/types.h"
+
+#include <QStringList>
+
+#include <optional>
+
+namespace posatlas::ui {
+
+// A snapshot of the explorer's state, copied into the worker.
+struct ExplorerInput {
+    RopeParams model;
+    QString model_name;
+    std::vector<ExplorerVariant> variants;
+    std::int64_t trained = 0; // L = model.trained_length()
+    std::int64_t target = 0;
+    std::int64_t current = 0; // dynamic-NTK slider
+    std::uint64_t seed = 0;   // entropy content
+    int trials = 2;           // entropy trials (2..4 keeps it interactive)
+};
+ExplorerInput explorer_input(const ExplorerModel& model);
+
+// Frequencies of a variant at current length seq_len (0: none): compute_rope_frequencies, or
+// compute_yarn_llamacpp for VariantKind::YarnLlamaCpp.
+RopeFrequencies variant_frequencies(const ExplorerVariant& v, std::int64_t seq_len);
+// Core's per-pair table of the variant (v.params with seq_len 0): rope_pairs, or for YarnLlamaCpp
+// yarn_llamacpp_pairs (llama.cpp's frequencies, the same rows; rope_compare.h).
+RopePairsTable variant_pairs(const ExplorerVariant& v, std::int64_t trained, std::int64_t target);
+// "28/29: λ 1956 | 2339 (kept → blended)" for every boundary between two runs of a table.
+QStringList boundary_labels(const RopePairsTable& table);
+QString regime_name(PairRegime regime); // translated "kept", "interpolated", "blended"
+
+struct VariantResult {
+    ExplorerVariant variant;
+    QString error; // non-empty: this variant's parameters are invalid; nothing else is valid
+    RopePairsTable table;
+    TemperatureInfo temperature;
+    std::vector<double> decay_bound; // rope_decay_bound over ExplorerTables::distances
+    std::vector<double> score;       // rope_score_vs_distance over ExplorerTables::distances
+};
+
+struct ExplorerTables {
+    QString model_name;
+    std::int64_t trained = 0, target = 0;
+    int head_dim = 0;
+    RopePairsTable unscaled; // the model's unscaled frequencies (the reference of every ratio)
+    YarnThresholds yarn;     // of the first YaRN variant, else of the model with beta 32 / 1
+    bool yarn_from_variant = false;
+    std::vector<VariantResult> variants;
+    std::vector<double> distances; // log-spaced 0 .. target
+    // Temperature formulas over the factor s (attention_temperature of a YaRN configuration of the
+    // model with factor s): YaRN sqrt(1/t), LongRoPE's factor, DeepSeek's ratio (when some variant or
+    // the model sets mscale and mscale_all_dim, with those values).
+    std::vector<double> s, yarn_temperature, longrope_temperature, deepseek_ratio;
+    std::optional<double> deepseek_mscale, deepseek_mscale_all_dim;
+};
+ExplorerTables compute_explorer_tables(const ExplorerInput& in, const CancelFn& cancel = {});
+
+struct DynamicEntry {
+    ExplorerVariant variant; // slot -1: the probe dynamic NTK added when no variant is dynamic
+    QString error;
+    RopeFrequencies frequencies; // at seq_len = current
+};
+struct DynamicResult {
+    std::int64_t current = 0, trained = 0;
+    std::vector<DynamicEntry> entries;
+};
+DynamicResult compute_explorer_dynamic(const ExplorerInput& in);
+
+struct EntropyResult {
+    std::vector<std::int64_t> lengths;
+    std::vector<double> without_temperature; // from the first variant (the same for all, see the note)
+    struct Curve {
+        QString label; // variants sharing the attention factor: "YaRN (model), YaRN (llama.cpp)"
+        int slot = 0;  // colour of the first of them
+        double attention_factor = 1.0;
+        std::vector<double> with_temperature;
+    };
+    std::vector<Curve> curves; // one per distinct attention factor != 1
+};
+// attention_entropy of each distinct attention factor among the variants at `lengths` (log-spaced,
+// 16 .. target, at most 7). Why one per distinct factor: for random q, k the entropy curve depends only
+// on N, head_dim, rotary_dim and the attention factor (attention_entropy.h), so variants with the same
+// factor would only add noise of the same distribution.
+EntropyResult compute_explorer_entropy(const ExplorerInput& in, const CancelFn& cancel = {},
+                                       const ProgressFn& progress = {});
+std::vector<std::int64_t> entropy_lengths(std::int64_t target);
+
+} // namespace posatlas::ui

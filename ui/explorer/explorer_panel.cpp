@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "explorer/explorer_panel.h"
+
+#include "io/presets.h"
+#include "model/scenario_model.h"
+#include "scenario/validation.h"
+#include "views/figure_style.h"
+#include "widgets/log_slider.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFrame>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QStandardItemModel>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace posatlas::ui {
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+// ----------------------------------------------------------------- VariantEditor
+
+VariantEditor::VariantEditor(const ExplorerVariant& variant, bool removable, QWidget* parent)
+    : QWidget(parent), m_variant(variant)
+{
+    auto* frame = new QFrame(this);
+    frame->setFrameShape(QFrame::StyledPanel);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(frame);
+    auto* layout = new QVBoxLayout(frame);
+    layout->setContentsMargins(6, 4, 6, 4);
+    layout->setSpacing(2);
+
+    auto* head = new QHBoxLayout;
+    auto* swatch = new QLabel(frame);
+    swatch->setFixedSize(14, 14);
+    swatch->setStyleSheet(QStringLiteral("background: %1; border-radius: 3px;")
+                              .arg(explorer_variant_color(variant.slot).name()));
+    auto* title = new QLabel(QStringLiteral("<b>%1</b>").arg(variant.label.toHtmlEscaped()), frame);
+    m_remove = new QPushButton(tr("Remove"), frame);
+    m_remove->setEnabled(removable);
+    m_remove->setToolTip(tr("Remove this method (two to four methods are compared)"));
+    head->addWidget(swatch);
+    head->addWidget(title, 1);
+    head->addWidget(m_remove);
+    layout->addLayout(head);
+    connect(m_remove, &QPushButton::clicked, this, &VariantEditor::removeRequested);
+
+    auto* form = new QFormLayout;
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setVerticalSpacing(2);
+    layout->addLayout(form);
+    const RopeParams& p = variant.params;
+    const VariantKind k = variant.kind;
+    if (k == VariantKind::Unscaled) {
+        form->addRow(new QLabel(tr("The trained frequencies, for reference."), frame));
+        return;
+    }
+    if (k == VariantKind::LongRope) {
+        form->addRow(new QLabel(tr("The model's own short/long factor lists; s = %1 / %2.")
+                                    .arg(p.max_position_embeddings)
+                                    .arg(p.original_max_position_embeddings),
+                                frame));
+        return;
+    }
+    m_factor = addSpin(form, tr("factor s"), p.factor, 1.0, 1e6, 3, tr("rope_scaling.factor (HF)"));
+    if (k == VariantKind::Dynamic)
+        m_original = addSpin(
+            form, tr("max_position_embeddings"), static_cast<double>(p.max_position_embeddings), 1, 1e9, 0,
+            tr("HF's dynamic NTK scales from max_position_embeddings (not the original length)"));
+    else
+        m_original = addSpin(form, tr("original context"), static_cast<double>(p.trained_length()), 1, 1e9, 0,
+                             tr("rope_scaling.original_max_position_embeddings"));
+    if (variant_rope_type(k) == RopeType::Yarn) {
+        m_betaFast = addSpin(form, tr("beta_fast"), p.beta_fast, 0.001, 1e6, 3,
+                             tr("rope_scaling.beta_fast (α…β of the paper: β)"));
+        m_betaSlow = addSpin(form, tr("beta_slow"), p.beta_slow, 0.001, 1e6, 3,
+                             tr("rope_scaling.beta_slow (the paper's α)"));
+        m_mscale = addSpin(form, tr("mscale"), p.mscale.value_or(0.0), 0.0, 1e3, 3,
+                           tr("rope_scaling.mscale (DeepSeek); 0 = not set"));
+        m_mscaleAll = addSpin(form, tr("mscale_all_dim"), p.mscale_all_dim.value_or(0.0), 0.0, 1e3, 3,
+                              tr("rope_scaling.mscale_all_dim (DeepSeek); 0 = not set"));
+        m_mscale->setSpecialValueText(tr("not set"));
+        m_mscaleAll->setSpecialValueText(tr("not set"));
+    }
+    if (k == VariantKind::Llama3) {
+        m_lowFreq = addSpin(form, tr("low_freq_factor"), p.low_freq_factor, 0.001, 1e6, 3,
+                            tr("rope_scaling.low_freq_factor"));
+        m_highFreq = addSpin(form, tr("high_freq_factor"), p.high_freq_factor, 0.001, 1e6, 3,
+                             tr("rope_scaling.high_freq_factor"));
+    }
+}
+
+QDoubleSpinBox* VariantEditor::addSpin(QFormLayout* form, const QString& label, double value, double lo,
+                                       double hi, int decimals, const QString& tip)
+{
+    auto* box = new QDoubleSpinBox(this);
+    box->setRange(lo, hi);
+    box->setDecimals(decimals);
+    box->setValue(value);
+    box->setKeyboardTracking(false); // typed values apply on Enter / focus out, arrows immediately
+    box->setToolTip(tip);
+    box->setAccessibleName(label);
+    form->addRow(label, box);
+    connect(box, &QDoubleSpinBox::valueChanged, this, &VariantEditor::emitParams);
+    return box;
+}
+
+void VariantEditor::emitParams()
+{
+    RopeParams p = m_variant.params;
+    if (m_factor)
+        p.factor = m_factor->value();
+    if (m_original) {
+        const auto n = static_cast<std::int64_t>(m_original->value());
+        if (m_variant.kind == VariantKind::Dynamic)
+            p.max_position_embeddings = n;
+        else
+            p.original_max_position_embeddings = n;
+    }
+    if (m_betaFast)
+        p.beta_fast = m_betaFast->value();
+    if (m_betaSlow)
+        p.beta_slow = m_betaSlow->value();
+    if (m_mscale)
+        p.mscale = m_mscale->value() > 0.0 ? std::optional<double>(m_mscale->value()) : std::nullopt;
+    if (m_mscaleAll)
+        p.mscale_all_dim =
+            m_mscaleAll->value() > 0.0 ? std::optional<double>(m_mscaleAll->value()) : std::nullopt;
+    if (m_lowFreq)
+        p.low_freq_factor = m_lowFreq->value();
+    if (m_highFreq)
+        p.high_freq_factor = m_highFreq->value();
+    m_variant.params = p;
+    emit paramsEdited(p);
+}
+
+// ----------------------------------------------------------------- ExplorerPanel
+
+ExplorerPanel::ExplorerPanel(ExplorerModel* model, QWidget* parent)
+    : QWidget(parent), m_model(model), m_presets(new QComboBox(this)), m_modelLabel(new QLabel(this)),
+      m_report(new QTextBrowser(this)), m_targetBox(new QVBoxLayout), m_editorBox(new QVBoxLayout),
+      m_add(new QToolButton(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+
+    // ---- model
+    auto* modelBox = new QGroupBox(tr("Model"), this);
+    auto* ml = new QVBoxLayout(modelBox);
+    auto* items = new QStandardItemModel(m_presets);
+    auto* none = new QStandardItem(tr("Preset…"));
+    items->appendRow(none);
+    std::map<QString, std::vector<PresetInfo>> families;
+    for (const PresetInfo& p : list_presets())
+        if (p.method == Method::RoPE)
+            families[qs(p.family)].push_back(p);
+    for (const auto& [family, list] : families) {
+        auto* header = new QStandardItem(family);
+        header->setFlags(Qt::NoItemFlags); // a family heading, not selectable
+        QFont f = header->font();
+        f.setBold(true);
+        header->setFont(f);
+        items->appendRow(header);
+        for (const PresetInfo& p : list) {
+            auto* item = new QStandardItem(QStringLiteral("   ") + qs(p.name));
+            item->setData(qs(p.id), Qt::UserRole);
+            item->setToolTip(qs(p.description));
+            items->appendRow(item);
+        }
+    }
+    m_presets->setModel(items);
+    m_presets->setToolTip(tr("RoPE models, grouped by family"));
+    connect(m_presets, &QComboBox::activated, this, [this](int index) {
+        const QString id = m_presets->itemData(index, Qt::UserRole).toString();
+        if (!id.isEmpty())
+            loadPreset(id);
+    });
+    auto* open = new QPushButton(tr("Open config.json…"), modelBox);
+    connect(open, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open config.json"), {},
+                                                          tr("Model config (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            openConfig(path);
+    });
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_presets, 1);
+    row->addWidget(open);
+    ml->addLayout(row);
+    m_modelLabel->setWordWrap(true);
+    ml->addWidget(m_modelLabel);
+    m_report->setMaximumHeight(120);
+    m_report->setAccessibleName(tr("Import report"));
+    ml->addWidget(m_report);
+    layout->addWidget(modelBox);
+
+    // ---- target
+    auto* targetBox = new QGroupBox(tr("Target context T"), this);
+    targetBox->setLayout(m_targetBox);
+    layout->addWidget(targetBox);
+
+    // ---- methods
+    auto* methods = new QGroupBox(tr("Methods (2–4)"), this);
+    auto* vl = new QVBoxLayout(methods);
+    vl->addLayout(m_editorBox);
+    m_add->setText(tr("Add method"));
+    m_add->setPopupMode(QToolButton::InstantPopup);
+    m_add->setMenu(new QMenu(m_add));
+    vl->addWidget(m_add);
+    layout->addWidget(methods);
+    layout->addStretch(1);
+
+    connect(m_model, &ExplorerModel::modelChanged, this, [this] {
+        rebuildTarget();
+        showReport();
+    });
+    connect(m_model, &ExplorerModel::variantsChanged, this, &ExplorerPanel::rebuildEditors);
+}
+
+bool ExplorerPanel::loadPreset(const QString& id)
+{
+    try {
+        const ConfigImport imp = load_preset(id.toStdString());
+        if (imp.scenario.method != Method::RoPE)
+            throw ConfigError(tr("%1 does not use RoPE").arg(id).toStdString());
+        const auto info = find_preset(id.toStdString());
+        m_presetId = id;
+        m_model->setModel(imp.scenario.params<RopeParams>(), info ? qs(info->name) : id, imp);
+        syncPresetCombo();
+        return true;
+    } catch (const std::exception& e) {
+        emit errorMessage(tr("Preset %1: %2").arg(id, QString::fromUtf8(e.what())));
+        return false;
+    }
+}
+
+bool ExplorerPanel::openConfig(const QString& path)
+{
+    try {
+        const ConfigImport imp = load_model_config(path.toStdString());
+        if (imp.scenario.method != Method::RoPE)
+            throw ConfigError(tr("the model's positions are %1, not RoPE")
+                                  .arg(methodName(imp.scenario.method))
+                                  .toStdString());
+        validate(imp.scenario.params<RopeParams>());
+        m_presetId.clear();
+        const QFileInfo fi(path);
+        m_model->setModel(imp.scenario.params<RopeParams>(), fi.dir().dirName() + QLatin1Char('/') + fi.fileName(), imp);
+        syncPresetCombo();
+        return true;
+    } catch (const std::exception& e) {
+        emit errorMessage(tr("%1: %2").arg(path, QString::fromUtf8(e.what())));
+        return false;
+    }
+}
+
+void ExplorerPanel::syncPresetCombo()
+{
+    const int i = m_presetId.isEmpty() ? 0 : m_presets->findData(m_presetId, Qt::UserRole);
+    m_presets->setCurrentIndex(std::max(0, i));
+}
+
+QString ExplorerPanel::importReportText() const
+{
+    return m_report->toPlainText();
+}
+
+void ExplorerPanel::showReport()
+{
+    const RopeParams& p = m_model->modelParams();
+    m_modelLabel->setText(tr("<b>%1</b><br>head_dim %2 · rotary %3 · base %4 · %5 · trained L = %6")
+                              .arg(m_model->modelName().toHtmlEscaped())
+                              .arg(p.head_dim)
+                              .arg(p.rotary_dim())
+                              .arg(format_number(p.rope_theta, 8), qs(std::string(rope_type_id(p.rope_type))))
+                              .arg(m_model->trainedLength()));
+    const ConfigImport& imp = m_model->configImport();
+    auto list = [](const std::vector<std::string>& keys) {
+        QStringList out;
+        for (const std::string& k : keys)
+            out << qs(k).toHtmlEscaped();
+        return out.join(QStringLiteral(", "));
+    };
+    QString html;
+    if (!imp.read_keys.empty())
+        html += tr("<b>Read:</b> %1<br>").arg(list(imp.read_keys));
+    if (!imp.ignored_keys.empty())
+        html += tr("<b style='color:#d62728'>Not modelled:</b> %1<br>").arg(list(imp.ignored_keys));
+    if (!imp.unknown_keys.empty())
+        html += tr("<b>Unknown keys:</b> %1<br>").arg(list(imp.unknown_keys));
+    for (const std::string& n : imp.notes)
+        html += tr("• %1<br>").arg(qs(n).toHtmlEscaped());
+    if (html.isEmpty())
+        html = tr("Seeded from the main window's RoPE scenario (no config keys read).");
+    m_report->setHtml(html);
+}
+
+void ExplorerPanel::rebuildTarget()
+{
+    delete m_target;
+    const double lo = static_cast<double>(m_model->trainedLength());
+    LogSlider::Range r;
+    r.min = std::max(1.0, lo);
+    r.max = std::max(r.min * 2.0, std::min(static_cast<double>(kMaxSeqLen), r.min * 256.0));
+    r.log_scale = true;
+    r.integer = true;
+    m_target = new LogSlider(r, this);
+    m_target->setValue(static_cast<double>(m_model->targetLength()));
+    m_target->setToolTips(tr("The context length every view aims at (tokens)"));
+    m_targetBox->addWidget(m_target);
+    connect(m_target, &LogSlider::valueEdited, this,
+            [this](double v) { m_model->setTargetLength(static_cast<std::int64_t>(std::llround(v))); });
+}
+
+void ExplorerPanel::rebuildEditors()
+{
+    qDeleteAll(m_editors);
+    m_editors.clear();
+    const auto& variants = m_model->variants();
+    for (int i = 0; i < static_cast<int>(variants.size()); ++i) {
+        auto* e = new VariantEditor(variants[static_cast<std::size_t>(i)], m_model->canRemove(), this);
+        m_editorBox->addWidget(e);
+        m_editors << e;
+        // The index is looked up at signal time: removing an earlier variant shifts the later ones.
+        connect(e, &VariantEditor::paramsEdited, this, [this, e](const RopeParams& p) {
+            m_model->setVariantParams(static_cast<int>(m_editors.indexOf(e)), p);
+        });
+        connect(e, &VariantEditor::removeRequested, this, [this, e] {
+            const int index = static_cast<int>(m_editors.indexOf(e));
+            // Deferred: the editor that emitted the signal is deleted by the rebuild.
+            QMetaObject::invokeMethod(
+                this, [this, index] { m_model->removeVariant(index); }, Qt::QueuedConnection);
+        });
+    }
+    QMenu* menu = m_add->menu();
+    menu->clear();
+    for (VariantKind k : kAllVariantKinds) {
+        QAction* a = menu->addAction(variant_kind_name(k), this, [this, k] { m_model->addVariant(k); });
+        a->setEnabled(m_model->canAdd() && variant_available(k, m_model->modelParams()));
+    }
+    m_add->setEnabled(m_model->canAdd());
+}
+
+} // namespace posatlas::ui

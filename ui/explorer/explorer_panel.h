@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The explorer's control panel: the model picker (RoPE presets grouped by family, "Open config.json…"
+// with a report of the keys read, ignored and unknown), the target context, and one editor per scaling
+// variant (its colour, kind and parameters) with add / remove.
+#pragma once
+
+#include "explorer/explorer_model.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QPushButton;
+class QTextBrowser;
+class QToolButton;
+class QVBoxLayout;
+
+namespace posatlas::ui {
+
+class LogSlider;
+
+// Editor of one variant's parameters; only the fields its kind reads are shown.
+class VariantEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    VariantEditor(const ExplorerVariant& variant, bool removable, QWidget* parent = nullptr);
+    QPushButton* removeButton() const { return m_remove; }
+    QDoubleSpinBox* factorBox() const { return m_factor; }
+
+signals:
+    void paramsEdited(const posatlas::RopeParams& params);
+    void removeRequested();
+
+private:
+    QDoubleSpinBox* addSpin(QFormLayout* form, const QString& label, double value, double lo, double hi,
+                            int decimals, const QString& tip);
+    void emitParams();
+
+    ExplorerVariant m_variant;
+    QPushButton* m_remove = nullptr;
+    QDoubleSpinBox* m_factor = nullptr;
+    QDoubleSpinBox* m_original = nullptr;
+    QDoubleSpinBox* m_betaFast = nullptr;
+    QDoubleSpinBox* m_betaSlow = nullptr;
+    QDoubleSpinBox* m_mscale = nullptr;
+    QDoubleSpinBox* m_mscaleAll = nullptr;
+    QDoubleSpinBox* m_lowFreq = nullptr;
+    QDoubleSpinBox* m_highFreq = nullptr;
+};
+
+class ExplorerPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ExplorerPanel(ExplorerModel* model, QWidget* parent = nullptr);
+
+    // Loads an embedded preset / a config.json into the model. False (and errorMessage) on failure,
+    // e.g. a model whose positions are not RoPE.
+    bool loadPreset(const QString& id);
+    bool openConfig(const QString& path);
+    // The report of the last import (keys read / ignored / unknown, notes) as plain text.
+    QString importReportText() const;
+
+    QComboBox* presetCombo() const { return m_presets; }
+    QToolButton* addButton() const { return m_add; }
+    LogSlider* targetSlider() const { return m_target; }
+    QList<VariantEditor*> editors() const { return m_editors; }
+
+signals:
+    void errorMessage(const QString& message);
+
+private:
+    void rebuildEditors();
+    void rebuildTarget();
+    void showReport();
+    void syncPresetCombo();
+
+    ExplorerModel* m_model;
+    QComboBox* m_presets;
+    QLabel* m_modelLabel;
+    QTextBrowser* m_report;
+    QVBoxLayout* m_targetBox;
+    LogSlider* m_target = nullptr;
+    QVBoxLayout* m_editorBox;
+    QList<VariantEditor*> m_editors;
+    QToolButton* m_add;
+    QString m_presetId;
+};
+
+} // namespace posatlas::ui

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "export/figure_export.h"
+
+#include "io/number_text.h"
+#include "scenario/validation.h"
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+#include <cmath>
+
+namespace posatlas::ui {
+namespace {
+
+constexpr double kCssDpi = 96.0;
+
+QColor background(const RenderOptions& o) { return o.dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white); }
+
+[[noreturn]] void fail(const QString& message) { throw ExportError(message.toStdString()); }
+
+// Opens a QSaveFile for `path` or throws with the OS reason.
+void open_save_file(QSaveFile& file, const QString& path)
+{
+    file.setFileName(path);
+    if (!file.open(QIODevice::WriteOnly))
+        fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+}
+
+void commit(QSaveFile& file, const QString& path)
+{
+    if (!file.commit())
+        fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+}
+
+// The figure encoded in memory, so that an encoder never writes to the target file itself: its errors
+// (libpng's "Unknown error") cannot hide a full disk, and the bytes go through one checked writer.
+class MemoryDevice
+{
+public:
+    MemoryDevice() : m_buffer(&m_bytes) { m_buffer.open(QIODevice::WriteOnly); }
+    QBuffer* device() { return &m_buffer; }
+    QByteArray take()
+    {
+        m_buffer.close();
+        return m_bytes;
+    }
+
+private:
+    QByteArray m_bytes;
+    QBuffer m_buffer;
+};
+
+// A raster costs 4 bytes per pixel, and its encoded PNG is held in memory before it is written (up to
+// about as much again): 8 bytes per pixel must fit the memory budget of core/scenario/validation.h.
+constexpr double kRasterBytesPerPixel = 8.0;
+
+void check_size(const FigureExportOptions& o, bool raster)
+{
+    const auto ok = [](double v) { return std::isfinite(v) && v >= 16.0 && v <= 20000.0; };
+    if (!ok(o.size.width()) || !ok(o.size.height()))
+        fail(QStringLiteral("the figure size must be between 16 and 20000 pixels per side (got %1 x %2)")
+                 .arg(o.size.width())
+                 .arg(o.size.height()));
+    if (!std::isfinite(o.dpi) || o.dpi < 24.0 || o.dpi > 1200.0)
+        fail(QStringLiteral("the dpi must be between 24 and 1200 (got %1)").arg(o.dpi));
+    if (!raster)
+        return;
+    const double scale = o.dpi / kCssDpi;
+    const double pixels = o.size.width() * scale * o.size.height() * scale;
+    const double max_pixels = static_cast<double>(kMemoryBudgetBytes) / kRasterBytesPerPixel;
+    if (pixels > max_pixels) {
+        const double max_dpi = std::floor(kCssDpi * std::sqrt(max_pixels / (o.size.width() * o.size.height())));
+        const QString advice =
+            max_dpi >= 24.0
+                ? QStringLiteral("at this size the dpi must be at most %1").arg(max_dpi)
+                : QStringLiteral("at 96 dpi a figure may have at most %1 pixels, e.g. %2 x %2")
+                      .arg(static_cast<qint64>(max_pixels))
+                      .arg(static_cast<qint64>(std::floor(std::sqrt(max_pixels))));
+        fail(QStringLiteral("a %1 x %2 figure at %3 dpi is a %4 x %5 pixel image (%6 MiB with its encoded file), "
+                            "beyond the %7 MiB memory budget; %8")
+                 .arg(o.size.width())
+                 .arg(o.size.height())
+                 .arg(o.dpi)
+                 .arg(std::ceil(o.size.width() * scale))
+                 .arg(std::ceil(o.size.height() * scale))
+                 .arg(static_cast<qint64>(pixels * kRasterBytesPerPixel / (1024.0 * 1024.0)))
+                 .arg(kMemoryBudgetBytes >> 20)
+                 .arg(advice));
+    }
+}
+
+void paint(const Figure& figure, QPainter& painter, const FigureExportOptions& o)
+{
+    const QRectF target(QPointF(0, 0), o.size);
+    painter.fillRect(target, background(o.render));
+    figure.renderFigure(painter, target, o.render);
+}
+
+QString xml_escape(const QString& s) { return s.toHtmlEscaped(); }
+
+// XMP packet carrying the title and the subject (dc:description): QPdfWriter has setTitle but no
+// subject setter in Qt 6.4.
+QByteArray xmp_metadata(const FigureExportOptions& o)
+{
+    const QString xmp = QStringLiteral(
+        "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>"
+        "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+        "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
+        "xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\">"
+        "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">%1</rdf:li></rdf:Alt></dc:title>"
+        "<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">%2</rdf:li></rdf:Alt></dc:description>"
+        "<pdf:Producer>PosAtlas</pdf:Producer>"
+        "</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end=\"w\"?>")
+                            .arg(xml_escape(o.title), xml_escape(o.description));
+    return xmp.toUtf8();
+}
+
+// ------------------------------------------------------------------ numbers
+
+QString csv_field(const QString& s)
+{
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')))
+        return QLatin1Char('"') + QString(s).replace(QLatin1String("\""), QLatin1String("\"\"")) + QLatin1Char('"');
+    return s;
+}
+
+// Core's one CSV number policy (number_text.h), as the command line writes them.
+QString num(double v) { return QString::fromStdString(number_text(v)); }
+
+QJsonValue json_num(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
+
+QJsonArray json_array(const std::vector<double>& v)
+{
+    QJsonArray a;
+    for (double x : v)
+        a.append(json_num(x));
+    return a;
+}
+
+template <typename Int>
+QJsonArray json_int_array(const std::vector<Int>& v)
+{
+    QJsonArray a;
+    for (auto x : v)
+        a.append(static_cast<qint64>(x));
+    return a;
+}
+
+QByteArray heatmap_csv(const HeatmapData& d)
+{
+    QString out;
+    const bool panels = d.panels.size() > 1;
+    if (d.panels.isEmpty())
+        return {};
+    const MatrixResult& first = d.panels.front().matrix;
+    if (panels)
+        out += QStringLiteral("panel,");
+    out += csv_field(QString::fromStdString(first.row_label)) + QLatin1Char(',')
+           + csv_field(QString::fromStdString(first.col_label)) + QLatin1Char(',')
+           + csv_field(QString::fromStdString(first.value_label)) + QLatin1Char('\n');
+    for (const auto& p : d.panels) {
+        const MatrixResult& m = p.matrix;
+        for (Eigen::Index r = 0; r < m.values.rows(); ++r)
+            for (Eigen::Index c = 0; c < m.values.cols(); ++c) {
+                if (panels)
+                    out += csv_field(p.label) + QLatin1Char(',');
+                out += QString::number(m.row_index[static_cast<std::size_t>(r)]) + QLatin1Char(',')
+                       + QString::number(m.col_index[static_cast<std::size_t>(c)]) + QLatin1Char(',')
+                       + num(m.values(r, c)) + QLatin1Char('\n');
+            }
+    }
+    return out.toUtf8();
+}
+
+QByteArray curve_csv(const CurveData& d)
+{
+    QString out = QStringLiteral("series,") + csv_field(d.x_label) + QLatin1Char(',') + csv_field(d.y_label)
+                  + QLatin1Char('\n');
+    for (const auto& s : d.series)
+        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
+            out += csv_field(s.name) + QLatin1Char(',') + num(s.x[i]) + QLatin1Char(',') + num(s.y[i])
+                   + QLatin1Char('\n');
+    return out.toUtf8();
+}
+
+QByteArray spectrum_csv(const SpectrumData& d)
+{
+    const bool ramp = !d.ramp.empty();
+    QString out = QStringLiteral("pair,theta_original (rad/token),theta_scaled (rad/token),"
+                                 "wavelength_original (tokens),wavelength_scaled (tokens),ratio theta_scaled/theta");
+    out += ramp ? QStringLiteral(",yarn_ramp\n") : QStringLiteral("\n");
+    for (std::size_t i = 0; i < d.pair.size(); ++i) {
+        out += num(d.pair[i]) + QLatin1Char(',') + num(d.theta_original[i]) + QLatin1Char(',')
+               + num(d.theta_scaled[i]) + QLatin1Char(',') + num(d.wavelength_original[i]) + QLatin1Char(',')
+               + num(d.wavelength_scaled[i]) + QLatin1Char(',') + num(d.ratio[i]);
+        if (ramp)
+            out += QLatin1Char(',') + num(d.ramp[i]);
+        out += QLatin1Char('\n');
+    }
+    return out.toUtf8();
+}
+
+QByteArray rotation_csv(const RotationData& d)
+{
+    QString out = QStringLiteral("pair,theta (rad/token),angle_query m*theta mod 2pi (rad),"
+                                 "angle_key n*theta mod 2pi (rad),angle_relative (m-n)*theta mod 2pi (rad)\n");
+    for (std::size_t i = 0; i < d.theta.size(); ++i)
+        out += QString::number(i) + QLatin1Char(',') + num(d.theta[i]) + QLatin1Char(',') + num(d.angle_q[i])
+               + QLatin1Char(',') + num(d.angle_k[i]) + QLatin1Char(',') + num(d.angle_rel[i]) + QLatin1Char('\n');
+    return out.toUtf8();
+}
+
+QJsonObject heatmap_json(const HeatmapData& d)
+{
+    QJsonArray panels;
+    for (const auto& p : d.panels) {
+        const MatrixResult& m = p.matrix;
+        QJsonArray rows;
+        for (Eigen::Index r = 0; r < m.values.rows(); ++r) {
+            QJsonArray row;
+            for (Eigen::Index c = 0; c < m.values.cols(); ++c)
+                row.append(json_num(m.values(r, c)));
+            rows.append(row);
+        }
+        panels.append(QJsonObject{{"label", p.label},
+                                  {"row_label", QString::fromStdString(m.row_label)},
+                                  {"col_label", QString::fromStdString(m.col_label)},
+                                  {"value_label", QString::fromStdString(m.value_label)},
+                                  {"row_index", json_int_array(m.row_index)},
+                                  {"col_index", json_int_array(m.col_index)},
+                                  {"matrix", rows}});
+    }
+    return {{"view", "heatmap"}, {"title", d.title}, {"panels", panels}};
+}
+
+QJsonObject curve_json(const CurveData& d)
+{
+    QJsonArray series;
+    for (const auto& s : d.series)
+        series.append(QJsonObject{{"name", s.name}, {"x", json_array(s.x)}, {"y", json_array(s.y)}});
+    QJsonArray markers;
+    for (const auto& m : d.markers)
+        markers.append(QJsonObject{{"value", m.value}, {"label", m.label}, {"vertical", m.vertical}});
+    return {{"view", "curves"}, {"title", d.title}, {"x_label", d.x_label}, {"y_label", d.y_label},
+            {"log_x", d.log_x}, {"log_y", d.log_y}, {"series", series}, {"markers", markers}, {"note", d.note}};
+}
+
+QJsonObject spectrum_json(const SpectrumData& d)
+{
+    QJsonObject o{{"view", "spectrum"},
+                  {"title", d.title},
+                  {"pair", json_array(d.pair)},
+                  {"theta_original", json_array(d.theta_original)},
+                  {"theta_scaled", json_array(d.theta_scaled)},
+                  {"wavelength_original", json_array(d.wavelength_original)},
+                  {"wavelength_scaled", json_array(d.wavelength_scaled)},
+                  {"ratio", json_array(d.ratio)},
+                  {"trained_length", d.trained_length},
+                  {"target_length", d.target_length},
+                  {"attention_factor", d.attention_factor},
+                  {"scaling", d.scaling_label}};
+    if (!d.ramp.empty())
+        o.insert("ramp", json_array(d.ramp));
+    return o;
+}
+
+QJsonObject rotation_json(const RotationData& d)
+{
+    QJsonArray shown;
+    for (int p : d.shown_pairs)
+        shown.append(p);
+    return {{"view", "rotation"},
+            {"title", d.title},
+            {"query_position", d.query_position},
+            {"key_position", d.key_position},
+            {"theta", json_array(d.theta)},
+            {"angle_query", json_array(d.angle_q)},
+            {"angle_key", json_array(d.angle_k)},
+            {"angle_relative", json_array(d.angle_rel)},
+            {"shown_pairs", shown},
+            {"attention_factor", d.attention_factor}};
+}
+
+template <class... Ts>
+struct overloaded : Ts... {
+    using Ts::operator()...;
+};
+template <class... Ts>
+overloaded(Ts...) -> overloaded<Ts...>;
+
+} // namespace
+
+std::optional<ExportFormat> export_format_from_path(const QString& path)
+{
+    const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext == QLatin1String("png"))
+        return ExportFormat::Png;
+    if (ext == QLatin1String("svg"))
+        return ExportFormat::Svg;
+    if (ext == QLatin1String("pdf"))
+        return ExportFormat::Pdf;
+    if (ext == QLatin1String("csv"))
+        return ExportFormat::Csv;
+    if (ext == QLatin1String("json"))
+        return ExportFormat::Json;
+    return std::nullopt;
+}
+
+QString export_format_list() { return QStringLiteral("png, svg, pdf, csv, json"); }
+
+QImage render_figure_image(const Figure& figure, const FigureExportOptions& options)
+{
+    check_size(options, true);
+    const double scale = options.dpi / kCssDpi;
+    QImage image(QSize(static_cast<int>(std::lround(options.size.width() * scale)),
+                       static_cast<int>(std::lround(options.size.height() * scale))),
+                 QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull())
+        fail(QStringLiteral("not enough memory for a %1 x %2 pixel image").arg(image.width()).arg(image.height()));
+    // Filled first: when size * dpi / 96 is fractional the last row / column is only partly covered
+    // by the painted background, and would otherwise blend with uninitialised memory.
+    image.fill(background(options.render));
+    // One layout for every format: the figure is laid out in CSS pixels (96 per inch), as for SVG and
+    // PDF, and the device pixel ratio alone turns it into dpi / 96 image pixels per layout pixel. The
+    // image's dots per metre set the logical dpi that point-sized fonts use, so while painting they
+    // must say 96: the requested dpi there scaled the text a second time (1.9x larger than in the PDF,
+    // titles cut, ticks dropped). The file then records the requested dpi.
+    image.setDevicePixelRatio(scale);
+    const auto dots_per_metre = [](double dpi) { return static_cast<int>(std::lround(dpi / 0.0254)); };
+    image.setDotsPerMeterX(dots_per_metre(kCssDpi));
+    image.setDotsPerMeterY(dots_per_metre(kCssDpi));
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    paint(figure, painter, options);
+    painter.end();
+    image.setDotsPerMeterX(dots_per_metre(options.dpi));
+    image.setDotsPerMeterY(dots_per_metre(options.dpi));
+    return image;
+}
+
+void export_figure(const Figure& figure, const QString& path, const FigureExportOptions& options)
+{
+    const auto format = export_format_from_path(path);
+    if (!format || *format == ExportFormat::Csv || *format == ExportFormat::Json)
+        fail(QStringLiteral("%1: a figure can be written as png, svg or pdf (by the file extension)").arg(path));
+    check_size(options, false); // a PNG's raster is checked by render_figure_image()
+    MemoryDevice file;
+    switch (*format) {
+    case ExportFormat::Png: {
+        const QImage image = render_figure_image(figure, options);
+        QImageWriter writer(file.device(), "png");
+        if (!options.title.isEmpty())
+            writer.setText(QStringLiteral("Title"), options.title);
+        if (!options.description.isEmpty())
+            writer.setText(QStringLiteral("Description"), options.description);
+        writer.setText(QStringLiteral("Software"), QStringLiteral("PosAtlas"));
+        if (!writer.write(image))
+            fail(QStringLiteral("cannot write %1: the PNG encoder failed (%2)").arg(path, writer.errorString()));
+        break;
+    }
+    case ExportFormat::Svg: {
+        QSvgGenerator svg;
+        svg.setOutputDevice(file.device());
+        svg.setSize(options.size.toSize());
+        svg.setViewBox(QRectF(QPointF(0, 0), options.size));
+        svg.setResolution(static_cast<int>(kCssDpi));
+        svg.setTitle(options.title);
+        svg.setDescription(options.description);
+        QPainter painter;
+        if (!painter.begin(&svg))
+            fail(QStringLiteral("cannot write %1: the SVG generator did not start").arg(path));
+        paint(figure, painter, options);
+        painter.end();
+        break;
+    }
+    case ExportFormat::Pdf: {
+        QPdfWriter pdf(file.device());
+        pdf.setResolution(static_cast<int>(kCssDpi));
+        // Page = the figure, in points (1/72 in): size * 72 / 96, no margins.
+        pdf.setPageLayout(QPageLayout(QPageSize(options.size * (72.0 / kCssDpi), QPageSize::Point),
+                                      QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        pdf.setTitle(options.title);
+        pdf.setCreator(QStringLiteral("PosAtlas"));
+        pdf.setDocumentXmpMetadata(xmp_metadata(options));
+        QPainter painter;
+        if (!painter.begin(&pdf))
+            fail(QStringLiteral("cannot write %1: the PDF writer did not start").arg(path));
+        // QPdfEngine embeds every 32-bit image as JPEG unless this hint is set (then Flate, lossless):
+        // a heatmap must keep exactly its colour map's 256 colours, not JPEG's blend of them.
+        painter.setRenderHint(QPainter::LosslessImageRendering);
+        paint(figure, painter, options);
+        painter.end();
+        break;
+    }
+    case ExportFormat::Csv:
+    case ExportFormat::Json: break;
+    }
+    write_file_atomically(path, file.take());
+}
+
+QByteArray numbers_csv(const ViewNumbers& data)
+{
+    return std::visit(overloaded{[](const HeatmapData& d) { return heatmap_csv(d); },
+                                 [](const CurveData& d) { return curve_csv(d); },
+                                 [](const RotationData& d) { return rotation_csv(d); },
+                                 [](const SpectrumData& d) { return spectrum_csv(d); }},
+                      data);
+}
+
+QByteArray numbers_json(const ViewNumbers& data)
+{
+    const QJsonObject o = std::visit(overloaded{[](const HeatmapData& d) { return heatmap_json(d); },
+                                                [](const CurveData& d) { return curve_json(d); },
+                                                [](const RotationData& d) { return rotation_json(d); },
+                                                [](const SpectrumData& d) { return spectrum_json(d); }},
+                                     data);
+    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+}
+
+void export_numbers(const ViewNumbers& data, const QString& path)
+{
+    const auto format = export_format_from_path(path);
+    if (format == ExportFormat::Csv)
+        return write_file_atomically(path, numbers_csv(data));
+    if (format == ExportFormat::Json)
+        return write_file_atomically(path, numbers_json(data));
+    fail(QStringLiteral("%1: numbers can be written as csv or json (by the file extension)").arg(path));
+}
+
+void write_all_checked(QIODevice& device, const QByteArray& bytes)
+{
+    if (device.write(bytes) != bytes.size())
+        fail(device.errorString());
+    // QFileDevice buffers writes: ENOSPC may only surface when the buffer goes out. Qt 6.4's
+    // QSaveFile::commit() flushes on close but ignores that error, so flush here and look.
+    if (auto* file = qobject_cast<QFileDevice*>(&device)) {
+        if (!file->flush() || file->error() != QFileDevice::NoError)
+            fail(file->errorString());
+    }
+}
+
+void write_file_atomically(const QString& path, const QByteArray& bytes)
+{
+    QSaveFile file;
+    open_save_file(file, path);
+    try {
+        write_all_checked(file, bytes);
+    } catch (const ExportError& e) {
+        // The previous file under `path` stays as it was; the temporary file goes.
+        file.cancelWriting();
+        fail(QStringLiteral("cannot write %1: %2").arg(path, QString::fromUtf8(e.what())));
+    }
+    commit(file, path);
+}
+
+} // namespace posatlas::ui

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The standard figure set of `posatlas gallery`: every method, and the classic figures of the
+// literature with their original parameters (sinusoidal encoding heatmap, RoFormer long-term decay,
+// ALiBi slopes and bias matrices, T5 bucket mapping, YaRN ramp and wavelengths, Llama 3's three
+// frequency bands, position interpolation against NTK-aware scaling).
+#pragma once
+
+#include "jobs/view_jobs.h"
+#include "views/colormap.h"
+
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace posatlas::ui {
+
+struct GalleryFigure {
+    QString stem;        // file name without extension, e.g. "01-sinusoidal-encoding"
+    QString description; // what it shows and where the parameters come from
+    ViewKind view = ViewKind::Heatmap;
+    Scenario scenario;
+    ViewSettings settings;
+    std::optional<Colormap> colormap;
+    // For figures that compare several RoPE scalings of one model on shared axes (not a single
+    // scenario): the variants, drawn as curves by comparison_curves(). Empty for ordinary figures.
+    std::vector<std::pair<QString, RopeParams>> rope_variants;
+};
+
+// Throws ConfigError if a shipped preset cannot be loaded (a build defect, covered by tests).
+std::vector<GalleryFigure> standard_gallery();
+
+// theta'/theta per pair for each variant on shared axes (PI against NTK-aware, ...), computed by core.
+CurveData comparison_curves(const QString& title, const std::vector<std::pair<QString, RopeParams>>& variants);
+
+} // namespace posatlas::ui

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Pure functions Scenario (+ per-view settings) -> the plain data a view paints. They run on worker
+// threads (main_window_jobs.cpp submits them to a JobTracker), call core only and never re-derive a
+// formula core computes: the UI maps numbers to pixels, nothing more. Each takes core's cancel
+// predicate and progress callback.
+#pragma once
+
+#include "compute/attention_logits.h"
+#include "jobs/view_data.h"
+#include "scenario/params.h"
+#include "scenario/types.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <variant>
+#include <vector>
+
+namespace posatlas::ui {
+
+enum class ViewKind { Heatmap, Curves, Rotation, Spectrum };
+inline constexpr int kViewKindCount = 4;
+inline constexpr ViewKind kAllViewKinds[] = {ViewKind::Heatmap, ViewKind::Curves, ViewKind::Rotation,
+                                             ViewKind::Spectrum};
+
+// What the views ask for besides the scenario itself.
+struct ViewSettings {
+    // Heatmap. matrix_kind nullopt (or a kind the method lacks): the method's most telling kind.
+    std::optional<MatrixKind> matrix_kind;
+    std::int64_t row0 = 0, col0 = 0; // visible window (zoom / pan); rows/cols 0: everything
+    std::int64_t rows = 0, cols = 0;
+    int pixel_width = 640, pixel_height = 640; // device pixels of the view: the window is downsampled to this
+    bool small_multiples = true;               // per-head methods (ALiBi, T5 bias): one small panel per head
+    int max_panels = 16; // heads beyond this are sampled evenly (first and last always shown)
+    bool per_panel_scales = true; // small multiples: one colour scale per panel (else one shared scale)
+    bool subtract_mean = false;   // colour each panel's values minus its mean
+
+    // Curves. max_distance 0: automatic (four times the model's context, at most kMaxDistance).
+    std::int64_t max_distance = 0;
+    bool log_x = true;
+    int curve_points = 1200;     // ~ 1-2 points per pixel of a wide chart
+    std::vector<Method> overlay; // other methods drawn on top (logit against distance), same scenario
+
+    // Rotation diagram (RoPE): query at m, key at n, and the pairs drawn as large circles.
+    double query_position = 12.0;
+    double key_position = 4.0;
+    std::vector<int> pairs; // empty: first, quarter, middle and last pair
+};
+
+using ViewResult = std::variant<HeatmapData, CurveData, RotationData, SpectrumData>;
+
+// The kind shown for `s` under `settings` (validated against matrix_kinds_for).
+MatrixKind effective_matrix_kind(const Scenario& s, const ViewSettings& settings);
+// Number of heads of the per-head method (T5, ALiBi), 0 for the others.
+int per_head_count(const Scenario& s);
+// One line naming the method and its key parameter values ("RoPE · θ 10000 · d 128 · yarn × 16").
+QString scenario_caption(const Scenario& s, bool with_method = true);
+
+HeatmapData heatmap_job(const Scenario& s, const ViewSettings& settings, const CancelFn& cancel = {},
+                        const ProgressFn& progress = {});
+CurveData curve_job(const Scenario& s, const ViewSettings& settings, const CancelFn& cancel = {},
+                    const ProgressFn& progress = {});
+// For a method other than RoPE: empty vectors and a title that says the view applies to RoPE.
+RotationData rotation_job(const Scenario& s, const ViewSettings& settings, const CancelFn& cancel = {},
+                          const ProgressFn& progress = {});
+SpectrumData spectrum_job(const Scenario& s, const ViewSettings& settings, const CancelFn& cancel = {},
+                          const ProgressFn& progress = {});
+
+// Dispatch by kind (the job the main window submits for each view). Throws what core throws
+// (ParameterError, Cancelled).
+ViewResult run_view_job(ViewKind kind, const Scenario& s, const ViewSettings& settings,
+                        const CancelFn& cancel, const ProgressFn& progress);
+
+} // namespace posatlas::ui

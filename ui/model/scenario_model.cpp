@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/scenario_model.h"
+
+#include "model/undo_commands.h"
+#include "scenario/validation.h"
+
+#include <QCoreApplication>
+#include <QUndoStack>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace posatlas::ui {
+namespace {
+
+// Keeps the shown head valid when the method or the head count changes (otherwise switching from a
+// 12-head T5 to an 8-head ALiBi would be rejected for a field the user did not touch).
+void clamp_head(Scenario& s)
+{
+    const MethodDescriptor& d = descriptor(s.method);
+    const int heads = d.heads ? d.heads(s) : 1;
+    if (s.head >= heads)
+        s.head = std::max(0, heads - 1);
+}
+
+QString translated(const char* context, const char* source)
+{
+    return source ? QCoreApplication::translate(context, source) : QString();
+}
+
+} // namespace
+
+ParamId param(std::string_view key)
+{
+    const Field* f = common_field(key);
+    Q_ASSERT(f);
+    return f;
+}
+
+ParamId param(Method m, std::string_view key)
+{
+    const Field* f = descriptor(m).field(key);
+    Q_ASSERT(f);
+    return f;
+}
+
+std::optional<Method> param_method(ParamId id)
+{
+    for (const MethodDescriptor& d : methods())
+        for (const Field& f : d.fields)
+            if (&f == id)
+                return d.method;
+    return std::nullopt;
+}
+
+std::vector<ParamId> all_params() { return all_fields(); }
+
+int param_index(ParamId id)
+{
+    const std::vector<ParamId> all = all_params();
+    const auto it = std::find(all.begin(), all.end(), id);
+    return it == all.end() ? -1 : static_cast<int>(it - all.begin());
+}
+
+QString paramText(const char* source) { return translated("ParamSpec", source); }
+QString methodName(Method m) { return translated("Method", descriptor(m).name); }
+QString methodShortName(Method m) { return translated("Method", descriptor(m).short_name); }
+QString kindLabel(MatrixKind k) { return translated("MatrixKind", matrix_kind_label(k)); }
+
+double param_value(const Scenario& s, ParamId id) { return id->number(s); }
+
+void set_param_value(Scenario& s, ParamId id, double v)
+{
+    id->set_number(s, v);
+    clamp_head(s);
+}
+
+void validate_for(const Scenario& s, std::optional<ParamId> changed)
+{
+    validate(s);
+    if (!changed)
+        return;
+    // validate(Scenario) checks the current method only; an edit of another method's parameter
+    // must not slip through unchecked.
+    const auto method = param_method(*changed);
+    if (method && *method != s.method)
+        validate_method(s, *method);
+}
+
+// ---------------------------------------------------------------- ScenarioModel
+
+ScenarioModel::ScenarioModel(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) {}
+
+bool ScenarioModel::setValue(ParamId id, double value)
+{
+    Scenario next = m_scenario;
+    set_param_value(next, id, value);
+    if (next == m_scenario)
+        return true;
+    try {
+        validate_for(next, id);
+    } catch (const ParameterError& e) {
+        emit parameterRejected(QString::fromStdString(e.what()));
+        return false;
+    }
+    QString text = tr("Change %1").arg(paramText(id->label));
+    // A scaling type with factor 1 is the identity for most types: picking one would change nothing
+    // visible. Give it a typical factor in the same undo step (when that validates).
+    if (id == param(Method::RoPE, "rope_type") && next.params<RopeParams>().rope_type != RopeType::Default
+        && next.params<RopeParams>().factor == 1.0) {
+        Scenario scaled = next;
+        scaled.params<RopeParams>().factor = kDefaultScalingFactor;
+        try {
+            validate_for(scaled, id);
+            next = scaled;
+            text = tr("Change %1 (factor %2)").arg(paramText(id->label)).arg(kDefaultScalingFactor);
+        } catch (const ParameterError&) {
+            // keep factor 1; the figures say that the scaling is the identity
+        }
+    }
+    const int mergeKey = m_interactive ? m_interactiveSerial : -1;
+    m_undo->push(new SetScenarioCommand(this, m_scenario, next, text, param_index(id), mergeKey));
+    return true;
+}
+
+bool ScenarioModel::setMethod(Method m)
+{
+    Scenario next = m_scenario;
+    next.method = m;
+    clamp_head(next);
+    if (next == m_scenario)
+        return true;
+    try {
+        validate_for(next);
+    } catch (const ParameterError& e) {
+        emit parameterRejected(QString::fromStdString(e.what()));
+        return false;
+    }
+    m_undo->push(new SetScenarioCommand(this, m_scenario, next, tr("Change Method"), -1, -1));
+    return true;
+}
+
+bool ScenarioModel::setScenario(const Scenario& s, const QString& text)
+{
+    if (s == m_scenario)
+        return true;
+    try {
+        validate_for(s);
+    } catch (const ParameterError& e) {
+        emit parameterRejected(QString::fromStdString(e.what()));
+        return false;
+    }
+    m_undo->push(new SetScenarioCommand(this, m_scenario, s, text, -1, -1));
+    return true;
+}
+
+bool ScenarioModel::resetScenario(const Scenario& s)
+{
+    try {
+        validate_for(s);
+    } catch (const ParameterError& e) {
+        emit parameterRejected(QString::fromStdString(e.what()));
+        return false;
+    }
+    m_undo->clear();
+    assign(s);
+    return true;
+}
+
+void ScenarioModel::beginInteractiveEdit()
+{
+    m_interactive = true;
+    ++m_interactiveSerial;
+}
+
+void ScenarioModel::endInteractiveEdit() { m_interactive = false; }
+
+void ScenarioModel::applyFromUndo(const Scenario& s) { assign(s); }
+
+void ScenarioModel::assign(const Scenario& s)
+{
+    m_scenario = s;
+    emit scenarioChanged();
+}
+
+} // namespace posatlas::ui

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/session.h"
+
+#include "methods/registry.h"
+
+#include "export/figure_export.h"
+#include "io/scenario_json.h"
+#include "scenario/validation.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+namespace posatlas::ui {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormat = "posatlas-session";
+
+[[noreturn]] void fail(const std::string& message) { throw SessionError(message); }
+
+json settings_to_json(const ViewSettings& v)
+{
+    json pairs = json::array();
+    for (int p : v.pairs)
+        pairs.push_back(p);
+    json overlay = json::array();
+    for (Method m : v.overlay)
+        overlay.push_back(std::string(method_id(m)));
+    return {{"matrix_kind", v.matrix_kind ? json(std::string(matrix_kind_id(*v.matrix_kind))) : json(nullptr)},
+            {"row0", v.row0},
+            {"col0", v.col0},
+            {"rows", v.rows},
+            {"cols", v.cols},
+            {"pixel_width", v.pixel_width},
+            {"pixel_height", v.pixel_height},
+            {"small_multiples", v.small_multiples},
+            {"per_panel_scales", v.per_panel_scales},
+            {"subtract_mean", v.subtract_mean},
+            {"max_panels", v.max_panels},
+            {"max_distance", v.max_distance},
+            {"log_x", v.log_x},
+            {"curve_points", v.curve_points},
+            {"overlay", overlay},
+            {"query_position", v.query_position},
+            {"key_position", v.key_position},
+            {"pairs", pairs}};
+}
+
+// Typed field access with the dotted key in every message.
+template <typename T>
+void read(const json& obj, const char* key, T& out, const char* expected)
+{
+    const auto it = obj.find(key);
+    if (it == obj.end())
+        return;
+    try {
+        if constexpr (std::is_same_v<T, bool>) {
+            if (!it->is_boolean())
+                throw std::invalid_argument("type");
+        } else if constexpr (std::is_integral_v<T>) {
+            if (!it->is_number_integer())
+                throw std::invalid_argument("type");
+            // get<T>() would wrap 4294967297 to 1 and -1 to 2^64 - 1: check the range on 64 bits first.
+            const bool fits = it->is_number_unsigned()
+                                  ? it->template get<std::uint64_t>()
+                                        <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                                  : it->template get<std::int64_t>()
+                                            >= static_cast<std::int64_t>(std::numeric_limits<T>::min())
+                                        && (it->template get<std::int64_t>() < 0
+                                            || static_cast<std::uint64_t>(it->template get<std::int64_t>())
+                                                   <= static_cast<std::uint64_t>(std::numeric_limits<T>::max()));
+            if (!fits)
+                fail(std::string("views.settings.") + key + ": expected an integer in ["
+                     + std::to_string(std::numeric_limits<T>::min()) + ", "
+                     + std::to_string(std::numeric_limits<T>::max()) + "], got " + json_value_for_message(*it));
+        } else if constexpr (std::is_floating_point_v<T>) {
+            if (!it->is_number())
+                throw std::invalid_argument("type");
+        }
+        out = it->get<T>();
+    } catch (const SessionError&) {
+        throw;
+    } catch (const std::exception&) {
+        fail(std::string("views.settings.") + key + ": expected " + expected + ", got "
+             + json_value_for_message(*it));
+    }
+}
+
+ViewSettings settings_from_json(const json& j)
+{
+    ViewSettings v;
+    if (!j.is_object())
+        fail("views.settings: expected an object");
+    if (const auto it = j.find("matrix_kind"); it != j.end() && !it->is_null()) {
+        const auto k = it->is_string() ? parse_matrix_kind(it->get<std::string>()) : std::nullopt;
+        if (!k)
+            fail("views.settings.matrix_kind: expected logits|encoding|bias|buckets|cope-positions|cope-gates, got "
+                 + json_value_for_message(*it));
+        v.matrix_kind = *k;
+    }
+    read(j, "row0", v.row0, "an integer");
+    read(j, "col0", v.col0, "an integer");
+    read(j, "rows", v.rows, "an integer");
+    read(j, "cols", v.cols, "an integer");
+    read(j, "pixel_width", v.pixel_width, "an integer");
+    read(j, "pixel_height", v.pixel_height, "an integer");
+    read(j, "small_multiples", v.small_multiples, "true or false");
+    read(j, "per_panel_scales", v.per_panel_scales, "true or false");
+    read(j, "subtract_mean", v.subtract_mean, "true or false");
+    read(j, "max_panels", v.max_panels, "an integer");
+    read(j, "max_distance", v.max_distance, "an integer");
+    read(j, "log_x", v.log_x, "true or false");
+    read(j, "curve_points", v.curve_points, "an integer");
+    read(j, "query_position", v.query_position, "a number");
+    read(j, "key_position", v.key_position, "a number");
+    read(j, "pairs", v.pairs, "an array of integers");
+    if (const auto it = j.find("overlay"); it != j.end()) {
+        if (!it->is_array())
+            fail("views.settings.overlay: expected an array of method ids");
+        for (const auto& m : *it) {
+            const auto parsed = m.is_string() ? parse_method(m.get<std::string>()) : std::nullopt;
+            if (!parsed)
+                fail("views.settings.overlay: unknown method " + json_value_for_message(m));
+            v.overlay.push_back(*parsed);
+        }
+    }
+    // Values a hand-edited file could make absurd: refuse rather than allocate or loop.
+    if (v.pixel_width < 16 || v.pixel_width > 8192 || v.pixel_height < 16 || v.pixel_height > 8192)
+        fail("views.settings.pixel_width/pixel_height: must be in [16, 8192]");
+    if (v.curve_points < 2 || v.curve_points > 100000)
+        fail("views.settings.curve_points: must be in [2, 100000]");
+    if (v.max_panels < 1 || v.max_panels > 64)
+        fail("views.settings.max_panels: must be in [1, 64]");
+    if (v.max_distance < 0 || v.max_distance > kMaxDistance)
+        fail("views.settings.max_distance: must be in [0, " + std::to_string(kMaxDistance) + "]");
+    return v;
+}
+
+json rope_to_json(const RopeParams& p)
+{
+    Scenario s;
+    s.params<RopeParams>() = p;
+    return scenario_to_json(s)["rope"];
+}
+
+RopeParams rope_from_json(const json& j, const std::string& where)
+{
+    try {
+        const RopeParams p = scenario_from_json(json{{"rope", j}}).params<RopeParams>();
+        validate(p);
+        return p;
+    } catch (const ScenarioJsonError& e) {
+        fail(where + "." + e.what());
+    } catch (const ParameterError& e) {
+        fail(where + ": " + e.what());
+    }
+}
+
+json explorer_to_json(const ExplorerState& e)
+{
+    json variants = json::array();
+    for (const auto& v : e.variants)
+        variants.push_back({{"kind", v.kind.toStdString()}, {"label", v.label.toStdString()},
+                            {"rope", rope_to_json(v.params)}});
+    return {{"model", rope_to_json(e.model)},
+            {"name", e.name.toStdString()},
+            {"variants", variants},
+            {"target_length", e.target_length},
+            {"current_length", e.current_length},
+            {"tab", e.tab}};
+}
+
+ExplorerState explorer_from_json(const json& j)
+{
+    if (!j.is_object())
+        fail("explorer: expected an object");
+    ExplorerState e;
+    const auto model = j.find("model");
+    if (model == j.end())
+        fail("explorer.model: missing");
+    e.model = rope_from_json(*model, "explorer.model");
+    if (const auto it = j.find("name"); it != j.end()) {
+        if (!it->is_string())
+            fail("explorer.name: expected a string");
+        e.name = QString::fromStdString(it->get<std::string>());
+    }
+    const auto variants = j.find("variants");
+    if (variants == j.end() || !variants->is_array() || variants->size() > 16)
+        fail("explorer.variants: expected an array of at most 16 variants");
+    for (const auto& v : *variants) {
+        if (!v.is_object() || !v.contains("kind") || !v["kind"].is_string() || !v.contains("rope"))
+            fail("explorer.variants: each variant needs a \"kind\" and a \"rope\" object");
+        ExplorerState::Variant out;
+        out.kind = QString::fromStdString(v["kind"].get<std::string>());
+        if (const auto label = v.find("label"); label != v.end() && label->is_string())
+            out.label = QString::fromStdString(label->get<std::string>());
+        out.params = rope_from_json(v["rope"], "explorer.variants.rope");
+        e.variants.push_back(std::move(out));
+    }
+    auto length = [&j](const char* key, std::int64_t& out) {
+        if (const auto it = j.find(key); it != j.end()) {
+            if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > kMaxSeqLen)
+                fail(std::string("explorer.") + key + ": expected an integer in [1, " + std::to_string(kMaxSeqLen)
+                     + "]");
+            out = it->get<std::int64_t>();
+        }
+    };
+    length("target_length", e.target_length);
+    length("current_length", e.current_length);
+    if (const auto it = j.find("tab"); it != j.end()) {
+        if (!it->is_number_integer() || it->get<int>() < 0 || it->get<int>() > 64)
+            fail("explorer.tab: expected a small non-negative integer");
+        e.tab = it->get<int>();
+    }
+    return e;
+}
+
+} // namespace
+
+QString view_kind_id(ViewKind k)
+{
+    switch (k) {
+    case ViewKind::Heatmap: return QStringLiteral("heatmap");
+    case ViewKind::Curves: return QStringLiteral("curves");
+    case ViewKind::Rotation: return QStringLiteral("rotation");
+    case ViewKind::Spectrum: return QStringLiteral("spectrum");
+    }
+    return QStringLiteral("heatmap");
+}
+
+std::optional<ViewKind> parse_view_kind(const QString& id)
+{
+    for (ViewKind k : kAllViewKinds)
+        if (view_kind_id(k) == id)
+            return k;
+    if (id == QLatin1String("decay"))
+        return ViewKind::Curves;
+    return std::nullopt;
+}
+
+QByteArray session_to_json(const Session& s)
+{
+    json visible = json::array();
+    for (const QString& v : s.visible_views)
+        visible.push_back(v.toStdString());
+    json j{{"format", kFormat},
+           {"version", kSessionVersion},
+           {"scenario", scenario_to_json(s.scenario)},
+           {"views", {{"visible", visible}, {"settings", settings_to_json(s.settings)}}},
+           {"figure", {{"colormap", s.colormap ? json(colormap_id(*s.colormap).toStdString()) : json("auto")}}}};
+    if (!s.current_view.isEmpty())
+        j["views"]["current"] = s.current_view.toStdString();
+    if (s.explorer)
+        j["explorer"] = explorer_to_json(*s.explorer);
+    return QByteArray::fromStdString(j.dump(2)) + '\n';
+}
+
+Session session_from_json(const QByteArray& bytes, const QString& base_dir)
+{
+    json j;
+    try {
+        j = parse_json_input(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    } catch (const InputFileError& e) {
+        fail(e.what());
+    }
+    if (!j.is_object() || j.value("format", json()) != kFormat)
+        fail("not a PosAtlas session (expected \"format\": \"posatlas-session\")");
+    const auto version = j.find("version");
+    if (version == j.end() || !version->is_number_integer())
+        fail("the session has no integer \"version\"");
+    // Read as 64 bits first: get<int>() would wrap 4294967297 to 1 and accept it.
+    if (version->is_number_unsigned() ? version->get<std::uint64_t>() > std::uint64_t{INT32_MAX}
+                                      : (version->get<std::int64_t>() > INT32_MAX || version->get<std::int64_t>() < INT32_MIN))
+        fail("version: " + json_value_for_message(*version) + " does not fit a 32-bit integer (this PosAtlas reads "
+             "versions 1 to " + std::to_string(kSessionVersion) + ")");
+    const int v = static_cast<int>(version->get<std::int64_t>());
+    if (v > kSessionVersion)
+        fail("the session is version " + std::to_string(v) + ", newer than this PosAtlas understands ("
+             + std::to_string(kSessionVersion) + "); open it with a newer PosAtlas");
+    if (v < 1)
+        fail("the session version " + std::to_string(v) + " is not valid (the first version is 1)");
+    Session s;
+    try {
+        if (const auto it = j.find("scenario"); it != j.end())
+            s.scenario = scenario_from_json(*it);
+        validate(s.scenario);
+    } catch (const ScenarioJsonError& e) {
+        fail(std::string("scenario.") + e.what());
+    } catch (const ParameterError& e) {
+        fail("scenario." + scenario_json_key(s.scenario, e.parameter()) + " must be " + e.allowed() + " (got "
+             + e.got() + ")");
+    }
+    // A table next to the session travels with it: resolve a relative path against the session's folder,
+    // not against whatever directory the program happens to run in.
+    if (!base_dir.isEmpty() && !s.scenario.params<LearnedParams>().table_path.empty()) {
+        const QString table = QString::fromStdString(s.scenario.params<LearnedParams>().table_path);
+        if (QFileInfo(table).isRelative())
+            s.scenario.params<LearnedParams>().table_path = QDir(base_dir).filePath(table).toStdString();
+    }
+    if (const auto views = j.find("views"); views != j.end()) {
+        if (!views->is_object())
+            fail("views: expected an object");
+        if (const auto it = views->find("settings"); it != views->end())
+            s.settings = settings_from_json(*it);
+        if (const auto it = views->find("visible"); it != views->end()) {
+            if (!it->is_array())
+                fail("views.visible: expected an array of view names");
+            s.visible_views.clear();
+            for (const auto& name : *it) {
+                if (!name.is_string() || !parse_view_kind(QString::fromStdString(name.get<std::string>())))
+                    fail("views.visible: unknown view " + json_value_for_message(name)
+                         + " (heatmap, curves, rotation, spectrum)");
+                s.visible_views.push_back(QString::fromStdString(name.get<std::string>()));
+            }
+        }
+        if (const auto it = views->find("current"); it != views->end()) {
+            if (!it->is_string() || !parse_view_kind(QString::fromStdString(it->get<std::string>())))
+                fail("views.current: unknown view " + it->dump() + " (heatmap, curves, rotation, spectrum)");
+            s.current_view = QString::fromStdString(it->get<std::string>());
+        }
+    }
+    if (const auto it = j.find("explorer"); it != j.end())
+        s.explorer = explorer_from_json(*it);
+    if (const auto fig = j.find("figure"); fig != j.end() && fig->is_object()) {
+        if (const auto it = fig->find("colormap"); it != fig->end()) {
+            if (!it->is_string())
+                fail("figure.colormap: expected a colour map name");
+            const QString id = QString::fromStdString(it->get<std::string>());
+            if (id != QLatin1String("auto")) {
+                const auto map = parse_colormap(id);
+                if (!map)
+                    fail("figure.colormap: unknown colour map " + json_value_for_message(*it));
+                s.colormap = *map;
+            }
+        }
+    }
+    return s;
+}
+
+void save_session(const Session& s, const QString& path)
+{
+    try {
+        write_file_atomically(path, session_to_json(s));
+    } catch (const ExportError& e) {
+        fail(e.what());
+    }
+}
+
+QString figure_description(const Scenario& s)
+{
+    return scenario_caption(s) + QStringLiteral("\nPosAtlas scenario: ")
+           + QString::fromStdString(scenario_to_json(s).dump());
+}
+
+void set_figure_metadata(FigureExportOptions& options, const Figure& figure, const Scenario& s)
+{
+    options.title = figure.figureTitle();
+    options.description = figure_description(s);
+}
+
+ViewSettings export_view_settings(ViewSettings settings, const FigureExportOptions& options)
+{
+    settings.pixel_width = static_cast<int>(std::min(4096.0, options.size.width() * options.dpi / 96.0));
+    settings.pixel_height = static_cast<int>(std::min(4096.0, options.size.height() * options.dpi / 96.0));
+    return settings;
+}
+
+Session load_session(const QString& path)
+{
+    const std::string name = QFile::encodeName(path).toStdString();
+    std::string bytes;
+    try {
+        bytes = read_input_file(name, kMaxSessionBytes); // names the path in its message
+    } catch (const InputFileError& e) {
+        fail(e.what());
+    }
+    try {
+        return session_from_json(QByteArray::fromStdString(bytes), QFileInfo(path).absolutePath());
+    } catch (const SessionError& e) {
+        fail(name + ": " + e.what());
+    }
+}
+
+} // namespace posatlas::ui

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Session files (.posatlas.json): the method, every parameter, the views and their settings, so that
+// opening one shows exactly the same figures, in the GUI or through `posatlas export --session`.
+//
+// Format: {"format": "posatlas-session", "version": 1, "scenario": {...scenario_to_json...},
+//          "views": {"visible": ["heatmap", ...], "current": "heatmap", "settings": {...}},
+//          "figure": {"colormap": "viridis", ...},
+//          "explorer": {"model": {...rope...}, "name": "...", "variants": [{"kind": "yarn", "label": "...",
+//                       "rope": {...}}], "target_length": N, "current_length": N, "tab": 0}}
+// "views.current" and "explorer" are optional (autosaves carry them; older readers ignore them).
+// A file whose version is newer than kSessionVersion, or that is not a session, gets a clear
+// SessionError; older versions are upgraded when a reader exists (version 1 is the first).
+#pragma once
+
+#include "export/figure_export.h"
+#include "io/input_file.h"
+#include "jobs/view_jobs.h"
+#include "scenario/params.h"
+#include "views/colormap.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <stdexcept>
+
+namespace posatlas::ui {
+
+inline constexpr int kSessionVersion = 1;
+
+// A session file that cannot be used. An InputFileError, so the command line and the GUI report it like
+// any other bad input file.
+class SessionError : public InputFileError
+{
+public:
+    using InputFileError::InputFileError;
+};
+
+// Largest session file read (a session is a few kB; LongRoPE factor lists make it longer, never MiBs).
+inline constexpr qint64 kMaxSessionBytes = qint64{64} << 20;
+
+// The context-extension explorer's state: its base model, the compared variants (kind by its stable id,
+// see explorer_model.h variant_kind_id), the target and current lengths and the tab shown.
+struct ExplorerState {
+    struct Variant {
+        QString kind;
+        QString label;
+        RopeParams params;
+    };
+    RopeParams model;
+    QString name;
+    std::vector<Variant> variants;
+    std::int64_t target_length = 0;
+    std::int64_t current_length = 0;
+    int tab = 0;
+};
+
+struct Session {
+    Scenario scenario;
+    ViewSettings settings;
+    std::optional<Colormap> colormap; // nullopt: automatic (diverging for signed data, viridis otherwise)
+    QStringList visible_views{QStringLiteral("heatmap"), QStringLiteral("curves"), QStringLiteral("rotation"),
+                              QStringLiteral("spectrum")};
+    QString current_view;                // the view in front ("" = not recorded)
+    std::optional<ExplorerState> explorer; // only when the explorer was open
+};
+
+QString view_kind_id(ViewKind k); // "heatmap", "curves", "rotation", "spectrum"
+std::optional<ViewKind> parse_view_kind(const QString& id); // also accepts "decay" for curves
+
+QByteArray session_to_json(const Session& s);
+// Throws SessionError with a message naming the problem (not JSON, wrong format, newer version, a key
+// of the wrong type). Validates the scenario (ParameterError is reported as a SessionError naming the
+// session key, "scenario.rope.head_dim must be ..."). A relative learned-table path is resolved against
+// `base_dir` when one is given (load_session() passes the session file's folder).
+Session session_from_json(const QByteArray& bytes, const QString& base_dir = {});
+
+// File helpers: atomic write (QSaveFile); read with the path in every error message. Only regular files
+// are read (a FIFO or a device is refused, see read_input_file()), at most kMaxSessionBytes.
+void save_session(const Session& s, const QString& path);
+Session load_session(const QString& path);
+
+// ---- Shared by `posatlas export` and the GUI's File > Export figure, so both write the same file.
+
+// The metadata of an exported figure: title = the figure's title; description = the one-line
+// scenario caption, then "\nPosAtlas scenario: " and the scenario as compact JSON (enough to remake
+// the figure).
+QString figure_description(const Scenario& s);
+void set_figure_metadata(FigureExportOptions& options, const Figure& figure, const Scenario& s);
+// The view settings an export computes with: the heatmap is computed at the figure's device
+// resolution (size * dpi / 96, at most 4096 per side), not at the on-screen widget's.
+ViewSettings export_view_settings(ViewSettings settings, const FigureExportOptions& options);
+
+} // namespace posatlas::ui

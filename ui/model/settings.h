@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Typed access to everything the GUI remembers between runs (Hotspot's settings object): window
+// geometry and dock layout, the last scenario, recent files and view preferences. The QSettings keys
+// live in settings.cpp only.
+#pragma once
+
+#include "scenario/params.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+class QSettings;
+
+namespace posatlas::ui {
+
+class Settings
+{
+public:
+    // Default: the platform's user settings for organisation/application "PosAtlas". With a path: an
+    // INI file there (tests, portable use).
+    explicit Settings(const QString& iniPath = {});
+    ~Settings();
+    Settings(const Settings&) = delete;
+    Settings& operator=(const Settings&) = delete;
+
+    QByteArray windowGeometry() const;
+    void setWindowGeometry(const QByteArray& geometry);
+    QByteArray windowState() const;
+    void setWindowState(const QByteArray& state);
+
+    // The context-extension explorer's window geometry (saveGeometry()); empty until it was first closed.
+    QByteArray explorerGeometry() const;
+    void setExplorerGeometry(const QByteArray& geometry);
+
+    std::optional<Scenario> lastScenario() const;
+    void setLastScenario(const Scenario& s);
+
+    static constexpr int kMaxRecentFiles = 8;
+    QStringList recentFiles() const;
+    // Moves `path` to the front (absolute path), drops duplicates, keeps kMaxRecentFiles.
+    void addRecentFile(const QString& path);
+    void clearRecentFiles();
+
+    QString colormap() const; // colormap id, "" = automatic
+    void setColormap(const QString& id);
+    bool curveLogX() const;
+    void setCurveLogX(bool on);
+
+    // The rotation view's query and key positions m and n: nullopt unless both were saved as finite
+    // numbers in [0, kMaxSeqLen] (anything else falls back to the defaults).
+    std::optional<std::pair<double, double>> rotationPositions() const;
+    void setRotationPositions(double m, double n);
+    // The methods overlaid on the curves, by id: unknown ids and repeats are dropped.
+    std::vector<Method> curveOverlays() const;
+    void setCurveOverlays(const std::vector<Method>& methods);
+    // The heatmap's matrix kind: nullopt when none was chosen or the saved id is not a known kind.
+    std::optional<MatrixKind> matrixKind() const;
+    void setMatrixKind(const std::optional<MatrixKind>& kind);
+
+    bool darkTheme() const;
+    void setDarkTheme(bool on);
+
+    void sync();
+
+private:
+    std::unique_ptr<QSettings> m_settings;
+};
+
+} // namespace posatlas::ui

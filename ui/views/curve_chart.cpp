@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/curve_chart.h"
+
+#include "views/figure_style.h"
+
+#include <QGraphicsLayout>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace posatlas::ui {
+
+// ----------------------------------------------------------------- CurveChart
+
+namespace {
+
+// Points of one series as drawn: step series get a horizontal then a vertical segment per sample;
+// non-finite points and, on log axes, non-positive coordinates are left out (they have no position).
+QList<QPointF> series_points(const CurveSeries& s, bool log_x, bool log_y)
+{
+    QList<QPointF> pts;
+    const std::size_t n = std::min(s.x.size(), s.y.size());
+    pts.reserve(static_cast<qsizetype>(s.step ? 2 * n : n));
+    auto usable = [&](double x, double y) {
+        return std::isfinite(x) && std::isfinite(y) && (!log_x || x > 0) && (!log_y || y > 0);
+    };
+    bool have_prev = false;
+    double prev_y = 0.0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const double x = s.x[k], y = s.y[k];
+        if (!usable(x, y)) {
+            have_prev = false;
+            continue;
+        }
+        if (s.step && have_prev)
+            pts.append(QPointF(x, prev_y));
+        pts.append(QPointF(x, y));
+        prev_y = y;
+        have_prev = true;
+    }
+    return pts;
+}
+
+double axis_min(const QAbstractAxis* a)
+{
+    if (auto* v = qobject_cast<const QValueAxis*>(a))
+        return v->min();
+    if (auto* l = qobject_cast<const QLogValueAxis*>(a))
+        return l->min();
+    return 0.0;
+}
+double axis_max(const QAbstractAxis* a)
+{
+    if (auto* v = qobject_cast<const QValueAxis*>(a))
+        return v->max();
+    if (auto* l = qobject_cast<const QLogValueAxis*>(a))
+        return l->max();
+    return 1.0;
+}
+bool axis_is_log(const QAbstractAxis* a)
+{
+    return qobject_cast<const QLogValueAxis*>(a) != nullptr;
+}
+
+// Fraction of the axis span at which `v` lies (log or linear).
+double axis_fraction(const QAbstractAxis* a, double v)
+{
+    const double lo = axis_min(a), hi = axis_max(a);
+    if (axis_is_log(a)) {
+        if (v <= 0 || lo <= 0 || hi <= lo)
+            return std::numeric_limits<double>::quiet_NaN();
+        return (std::log(v) - std::log(lo)) / (std::log(hi) - std::log(lo));
+    }
+    return hi > lo ? (v - lo) / (hi - lo) : 0.5;
+}
+double axis_value(const QAbstractAxis* a, double fraction)
+{
+    const double lo = axis_min(a), hi = axis_max(a);
+    if (axis_is_log(a))
+        return std::exp(std::log(lo) + fraction * (std::log(hi) - std::log(lo)));
+    return lo + fraction * (hi - lo);
+}
+
+// y of a series at x: linear interpolation between samples, or the held value of a step series.
+double series_value_at(const CurveSeries& s, double x)
+{
+    const std::size_t n = std::min(s.x.size(), s.y.size());
+    if (n == 0)
+        return std::numeric_limits<double>::quiet_NaN();
+    if (x < s.x.front() || x > s.x[n - 1])
+        return std::numeric_limits<double>::quiet_NaN();
+    const auto it = std::upper_bound(s.x.begin(), s.x.begin() + static_cast<std::ptrdiff_t>(n), x);
+    const std::size_t k = static_cast<std::size_t>(it - s.x.begin()); // first sample with x_k > x
+    if (k == 0)
+        return s.y[0];
+    if (k >= n || s.step)
+        return s.y[k - 1];
+    const double x0 = s.x[k - 1], x1 = s.x[k];
+    const double t = x1 > x0 ? (x - x0) / (x1 - x0) : 0.0;
+    return s.y[k - 1] + t * (s.y[k] - s.y[k - 1]);
+}
+
+bool same_structure(const CurveData& a, const CurveData& b)
+{
+    if (a.series.size() != b.series.size() || a.log_x != b.log_x || a.log_y != b.log_y ||
+        a.markers.size() != b.markers.size())
+        return false;
+    for (qsizetype i = 0; i < a.series.size(); ++i) {
+        const CurveSeries &s = a.series[i], &t = b.series[i];
+        if (s.name != t.name || s.step != t.step || s.dashed != t.dashed || s.color != t.color)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+CurveChart::CurveChart(QGraphicsItem* parent) : QChart(parent)
+{
+    setAnimationOptions(QChart::NoAnimation);
+    setBackgroundRoundness(0);
+    setMargins(QMargins(4, 2, 10, 0));
+    // The chart's own layout adds a frame of empty space around the background: none, the view's
+    // title, note and neighbouring chart already separate things.
+    if (QGraphicsLayout* l = layout())
+        l->setContentsMargins(0, 0, 0, 0);
+    legend()->setAlignment(Qt::AlignBottom);
+    legend()->setShowToolTips(true);
+
+    m_crossLine = new QGraphicsLineItem(this);
+    m_crossBox = new QGraphicsRectItem(this);
+    m_crossText = new QGraphicsSimpleTextItem(m_crossBox);
+    for (QGraphicsItem* item :
+         {static_cast<QGraphicsItem*>(m_crossLine), static_cast<QGraphicsItem*>(m_crossBox)}) {
+        item->setZValue(100);
+        item->hide();
+    }
+    connect(this, &QChart::plotAreaChanged, this, [this] { updateOverlays(); });
+    applyStyle();
+}
+
+void CurveChart::setCurveData(const CurveData& data)
+{
+    const bool structural = !same_structure(m_data, data) || m_series.isEmpty() || !m_axisX;
+    m_data = data;
+    if (!m_logXOverridden)
+        m_logX = data.log_x;
+    if (structural) {
+        rebuild();
+        return;
+    }
+    setTitle(m_showTitle ? m_data.title : QString());
+    if (m_axisX)
+        m_axisX->setTitleText(m_data.x_label);
+    if (m_axisY)
+        m_axisY->setTitleText(m_data.y_label);
+    for (qsizetype i = 0; i < m_markerItems.size(); ++i)
+        m_markerItems[i].label->setText(m_data.markers[i].label);
+    updateSeriesData();
+    updateRanges();
+    updateOverlays();
+}
+
+void CurveChart::setLogX(bool log)
+{
+    m_logXOverridden = true;
+    if (log == m_logX && m_axisX)
+        return;
+    m_logX = log;
+    rebuild();
+}
+
+void CurveChart::setChartStyle(const ChartStyle& style)
+{
+    m_style = style;
+    applyStyle();
+    updateOverlays();
+}
+
+void CurveChart::setShowTitle(bool show)
+{
+    m_showTitle = show;
+    setTitle(m_showTitle ? m_data.title : QString());
+}
+
+void CurveChart::rebuild()
+{
+    removeAllSeries(); // deletes them
+    m_series.clear();
+    for (QAbstractAxis* a : axes()) {
+        removeAxis(a);
+        delete a;
+    }
+    m_axisX = m_axisY = nullptr;
+    for (const MarkerItems& m : m_markerItems) {
+        delete m.line;
+        delete m.box; // owns the label
+    }
+    m_markerItems.clear();
+
+    if (m_logX) {
+        auto* ax = new QLogValueAxis;
+        ax->setBase(10.0);
+        ax->setLabelFormat(QStringLiteral("%g"));
+        ax->setMinorTickCount(-1); // Qt: -1 shows the 8 minor ticks of a decade
+        m_axisX = ax;
+    } else {
+        auto* ax = new QValueAxis;
+        ax->setLabelFormat(QStringLiteral("%g"));
+        m_axisX = ax;
+    }
+    if (m_data.log_y) {
+        auto* ay = new QLogValueAxis;
+        ay->setBase(10.0);
+        ay->setLabelFormat(QStringLiteral("%g"));
+        ay->setMinorTickCount(-1);
+        m_axisY = ay;
+    } else {
+        auto* ay = new QValueAxis;
+        ay->setLabelFormat(QStringLiteral("%g"));
+        m_axisY = ay;
+    }
+    m_axisX->setTitleText(m_data.x_label);
+    m_axisY->setTitleText(m_data.y_label);
+    addAxis(m_axisX, Qt::AlignBottom);
+    addAxis(m_axisY, Qt::AlignLeft);
+
+    for (const CurveSeries& s : m_data.series) {
+        auto* series = new QLineSeries;
+        series->setName(s.name);
+        addSeries(series);
+        series->attachAxis(m_axisX);
+        series->attachAxis(m_axisY);
+        m_series.append(series);
+    }
+    for (const CurveMarker& marker : m_data.markers) {
+        MarkerItems items;
+        items.line = new QGraphicsLineItem(this);
+        items.box = new QGraphicsRectItem(this);
+        items.label = new QGraphicsSimpleTextItem(marker.label, items.box);
+        items.line->setZValue(50);
+        items.box->setZValue(51);
+        m_markerItems.append(items);
+    }
+    setTitle(m_showTitle ? m_data.title : QString());
+    updateSeriesData();
+    updateRanges();
+    applyStyle();
+    updateOverlays();
+}
+
+void CurveChart::updateSeriesData()
+{
+    for (qsizetype i = 0; i < m_series.size() && i < m_data.series.size(); ++i)
+        static_cast<QLineSeries*>(m_series[i])
+            ->replace(series_points(m_data.series[i], m_logX, m_data.log_y));
+}
+
+void CurveChart::updateRanges()
+{
+    if (!m_axisX || !m_axisY)
+        return;
+    double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
+    for (const CurveSeries& s : m_data.series)
+        for (const QPointF& p : series_points(s, m_logX, m_data.log_y)) {
+            xlo = std::min(xlo, p.x());
+            xhi = std::max(xhi, p.x());
+            ylo = std::min(ylo, p.y());
+            yhi = std::max(yhi, p.y());
+        }
+    // Markers must be visible: a trained length above every wavelength still gets its line.
+    for (const CurveMarker& m : m_data.markers) {
+        if (!std::isfinite(m.value))
+            continue;
+        if (m.vertical && (!m_logX || m.value > 0)) {
+            xlo = std::min(xlo, m.value);
+            xhi = std::max(xhi, m.value);
+        } else if (!m.vertical && (!m_data.log_y || m.value > 0)) {
+            ylo = std::min(ylo, m.value);
+            yhi = std::max(yhi, m.value);
+        }
+    }
+    if (!std::isfinite(xlo)) {
+        xlo = m_logX ? 1.0 : 0.0;
+        xhi = m_logX ? 10.0 : 1.0;
+    }
+    if (!std::isfinite(ylo)) {
+        ylo = m_data.log_y ? 1.0 : 0.0;
+        yhi = m_data.log_y ? 10.0 : 1.0;
+    }
+    if (xhi <= xlo) {
+        xlo = m_logX ? xlo / 2 : xlo - 1;
+        xhi = m_logX ? xhi * 2 : xhi + 1;
+    }
+    if (yhi <= ylo) {
+        ylo = m_data.log_y ? ylo / 2 : ylo - 1;
+        yhi = m_data.log_y ? yhi * 2 : yhi + 1;
+    }
+    // Ranges equal to within rounding (a ratio of 1 +- 1e-16) or wider than a double: Qt Charts steps
+    // from tick to tick by addition and would never arrive.
+    if (!m_logX)
+        widen_degenerate_range(xlo, xhi);
+    else if (!(xhi > xlo * (1 + 1e-9))) {
+        xlo /= 2;
+        xhi *= 2;
+    }
+    if (!m_data.log_y)
+        widen_degenerate_range(ylo, yhi);
+    if (auto* ax = qobject_cast<QValueAxis*>(m_axisX)) {
+        ax->setRange(xlo, xhi);
+        const auto ticks = nice_ticks(xlo, xhi, 7);
+        if (ticks.size() >= 2) {
+            ax->setTickType(QValueAxis::TicksDynamic);
+            ax->setTickAnchor(ticks.front());
+            ax->setTickInterval(ticks[1] - ticks[0]);
+        }
+    } else if (auto* lx = qobject_cast<QLogValueAxis*>(m_axisX)) {
+        lx->setRange(xlo, xhi);
+    }
+    if (auto* ay = qobject_cast<QValueAxis*>(m_axisY)) {
+        const double pad = 0.05 * (yhi - ylo);
+        ay->setRange(ylo - pad, yhi + pad);
+        const auto ticks = nice_ticks(ylo - pad, yhi + pad, 6);
+        if (ticks.size() >= 2) {
+            ay->setTickType(QValueAxis::TicksDynamic);
+            ay->setTickAnchor(ticks.front());
+            ay->setTickInterval(ticks[1] - ticks[0]);
+        }
+    } else if (auto* ly = qobject_cast<QLogValueAxis*>(m_axisY)) {
+        // Whole decades at both ends, so the log axis always has labelled ticks.
+        const double lo = std::pow(10.0, std::floor(std::log10(ylo)));
+        double hi = std::pow(10.0, std::ceil(std::log10(yhi)));
+        if (!(hi > lo)) // yhi = 10 * (1 + 1e-16): log10 rounds it to a whole decade
+            hi = lo * 10;
+        ly->setRange(lo, hi);
+    }
+    legend()->setVisible(m_data.series.size() > 1);
+}
+
+void CurveChart::applyStyle()
+{
+    const FigureColors c = figure_colors(m_style.dark);
+    setTheme(m_style.dark ? QChart::ChartThemeDark : QChart::ChartThemeLight); // resets fonts and pens
+    setBackgroundBrush(c.background);
+    setBackgroundPen(Qt::NoPen);
+    setPlotAreaBackgroundVisible(false);
+    setTitleBrush(c.text);
+    setTitleFont(scaled_font(m_style.font, m_style.font_scale, 1.15, true));
+    legend()->setFont(scaled_font(m_style.font, m_style.font_scale));
+    legend()->setLabelColor(c.text);
+    for (QAbstractAxis* a : axes()) {
+        a->setLabelsFont(scaled_font(m_style.font, m_style.font_scale, 0.95));
+        a->setLabelsColor(c.muted);
+        a->setTitleFont(scaled_font(m_style.font, m_style.font_scale));
+        a->setTitleBrush(c.text);
+        a->setLinePenColor(c.axis);
+        a->setGridLineColor(c.grid);
+        // Log axes: decade lines only; the eight minor lines per decade turn the plot into a grid.
+        a->setMinorGridLineVisible(false);
+    }
+    for (qsizetype i = 0; i < m_series.size() && i < m_data.series.size(); ++i) {
+        const CurveSeries& s = m_data.series[i];
+        QPen pen(s.color.isValid() ? s.color : series_color(static_cast<int>(i), m_style.dark));
+        pen.setWidthF(2.0 * std::max(1.0, m_style.font_scale * 0.8));
+        pen.setCapStyle(Qt::FlatCap);
+        pen.setStyle(s.dashed ? Qt::DashLine : Qt::SolidLine);
+        static_cast<QLineSeries*>(m_series[i])->setPen(pen);
+    }
+    const QFont marker_font = scaled_font(m_style.font, m_style.font_scale, 0.9);
+    for (const MarkerItems& m : m_markerItems) {
+        QPen pen(c.muted, 1.5, Qt::DashDotLine);
+        m.line->setPen(pen);
+        m.label->setFont(marker_font);
+        m.label->setBrush(c.text);
+        m.box->setBrush(c.overlay);
+        m.box->setPen(Qt::NoPen);
+    }
+    m_crossLine->setPen(QPen(c.muted, 1.0, Qt::DotLine));
+    m_crossBox->setBrush(c.overlay);
+    m_crossBox->setPen(QPen(c.grid, 1.0));
+    m_crossText->setFont(scaled_font(m_style.font, m_style.font_scale, 0.95));
+    m_crossText->setBrush(c.text);
+}
+
+void CurveChart::updateOverlays()
+{
+    if (!m_axisX || !m_axisY)
+        return;
+    const QRectF area = plotArea();
+    const double pad = 3.0;
+    int vertical_rank = 0, horizontal_rank = 0;
+    for (qsizetype i = 0; i < m_markerItems.size() && i < m_data.markers.size(); ++i) {
+        const CurveMarker& marker = m_data.markers[i];
+        const MarkerItems& items = m_markerItems[i];
+        const QAbstractAxis* axis = marker.vertical ? m_axisX : m_axisY;
+        const double f = axis_fraction(axis, marker.value);
+        const bool visible = std::isfinite(f) && f >= -1e-9 && f <= 1 + 1e-9 && area.isValid();
+        items.line->setVisible(visible);
+        items.box->setVisible(visible && !marker.label.isEmpty());
+        if (!visible)
+            continue;
+        const QRectF text = items.label->boundingRect();
+        QRectF box(0, 0, text.width() + 2 * pad, text.height() + pad);
+        if (marker.vertical) {
+            const double x = area.left() + f * area.width();
+            items.line->setLine(x, area.top(), x, area.bottom());
+            // Stagger labels of neighbouring markers vertically so they never overlap, and keep them
+            // inside the plot area.
+            double left = x + pad;
+            if (left + box.width() > area.right())
+                left = x - pad - box.width();
+            box.moveTo(left, area.top() + pad + (vertical_rank % 3) * (box.height() + pad));
+            ++vertical_rank;
+        } else {
+            const double y = area.bottom() - f * area.height();
+            items.line->setLine(area.left(), y, area.right(), y);
+            const double left =
+                horizontal_rank % 2 == 0 ? area.left() + pad : area.right() - pad - box.width();
+            double top = y - box.height() - 1;
+            if (top < area.top())
+                top = y + 1;
+            box.moveTo(left, top);
+            ++horizontal_rank;
+        }
+        items.box->setRect(QRectF(QPointF(0, 0), box.size()));
+        items.box->setPos(box.topLeft());
+        items.label->setPos(pad, pad / 2);
+    }
+}
+
+QString CurveChart::readoutAt(double x) const
+{
+    QStringList parts;
+    const QString xname = m_data.x_label.isEmpty() ? QStringLiteral("x") : m_data.x_label;
+    // Curves that core can evaluate anywhere are read at the integer distance under the cursor.
+    const bool exact = std::any_of(m_data.series.begin(), m_data.series.end(),
+                                   [](const CurveSeries& s) { return bool(s.value_at); });
+    if (exact)
+        x = std::round(x);
+    parts << QStringLiteral("%1 = %2").arg(xname, format_number(x));
+    for (const CurveSeries& s : m_data.series) {
+        double y = std::numeric_limits<double>::quiet_NaN();
+        if (s.value_at) {
+            try {
+                y = s.value_at(x);
+            } catch (const std::exception&) { // outside the curve's domain: no readout for it
+            }
+        } else {
+            y = series_value_at(s, x);
+        }
+        if (std::isfinite(y))
+            parts << QStringLiteral("%1: %2").arg(s.name.isEmpty() ? m_data.y_label : s.name,
+                                                  format_number(y));
+    }
+    return parts.join(QLatin1Char('\n'));
+}
+
+QString CurveChart::showCrosshair(const QPointF& chartPos)
+{
+    const QRectF area = plotArea();
+    if (!area.contains(chartPos) || !m_axisX) {
+        hideCrosshair();
+        return {};
+    }
+    const double x = axis_value(m_axisX, (chartPos.x() - area.left()) / area.width());
+    const QString text = readoutAt(x);
+    m_crossLine->setLine(chartPos.x(), area.top(), chartPos.x(), area.bottom());
+    m_crossText->setText(text);
+    const QRectF tb = m_crossText->boundingRect();
+    const double pad = 5.0;
+    QRectF box(0, 0, tb.width() + 2 * pad, tb.height() + 2 * pad);
+    double left = chartPos.x() + 12;
+    if (left + box.width() > area.right())
+        left = chartPos.x() - 12 - box.width();
+    double top = std::clamp(chartPos.y() - box.height() / 2, area.top(),
+                            std::max(area.top(), area.bottom() - box.height()));
+    m_crossBox->setRect(QRectF(QPointF(0, 0), box.size()));
+    m_crossBox->setPos(left, top);
+    m_crossText->setPos(pad, pad);
+    m_crossLine->show();
+    m_crossBox->show();
+    return text.split(QLatin1Char('\n')).join(QStringLiteral(" · "));
+}
+
+void CurveChart::hideCrosshair()
+{
+    m_crossLine->hide();
+    m_crossBox->hide();
+}
+
+// ----------------------------------------------------------------- CurveChartView
+
+CurveChartView::CurveChartView(CurveChart* chart, QWidget* parent) : QChartView(chart, parent), m_chart(chart)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setToolTip(tr("Hover, or Left / Right with the keyboard (Shift: larger steps, Home / End): the exact values "
+                  "at that distance"));
+    setRubberBand(QChartView::NoRubberBand);
+    setFrameShape(QFrame::NoFrame);
+}
+
+void CurveChartView::setDark(bool dark)
+{
+    setBackgroundBrush(figure_colors(dark).background);
+}
+
+void CurveChartView::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPointF chartPos = m_chart->mapFromScene(mapToScene(event->position().toPoint()));
+    const QString readout = m_chart->showCrosshair(chartPos);
+    if (!readout.isEmpty())
+        emit hovered(readout);
+    QChartView::mouseMoveEvent(event);
+}
+
+void CurveChartView::keyPressEvent(QKeyEvent* event)
+{
+    const QRectF area = m_chart->plotArea();
+    if (area.width() <= 1) {
+        QChartView::keyPressEvent(event);
+        return;
+    }
+    const double pixel = 1.0 / area.width();
+    const double step = event->modifiers() & Qt::ShiftModifier ? 0.1 : pixel;
+    const double start = m_keyFraction < 0 ? 0.5 : m_keyFraction;
+    switch (event->key()) {
+    case Qt::Key_Left: m_keyFraction = start - (m_keyFraction < 0 ? 0 : step); break;
+    case Qt::Key_Right: m_keyFraction = start + (m_keyFraction < 0 ? 0 : step); break;
+    case Qt::Key_Home: m_keyFraction = 0.0; break;
+    case Qt::Key_End: m_keyFraction = 1.0; break;
+    case Qt::Key_Escape:
+        m_keyFraction = -1.0;
+        m_chart->hideCrosshair();
+        return;
+    default: QChartView::keyPressEvent(event); return;
+    }
+    m_keyFraction = std::clamp(m_keyFraction, 0.0, 1.0);
+    showKeyboardCrosshair();
+}
+
+void CurveChartView::showKeyboardCrosshair()
+{
+    const QRectF area = m_chart->plotArea();
+    // Inside the plot area by half a pixel at both ends, where showCrosshair accepts the point.
+    const double x = area.left() + 0.5 + m_keyFraction * std::max(0.0, area.width() - 1.0);
+    const QString readout = m_chart->showCrosshair(QPointF(x, area.center().y()));
+    if (!readout.isEmpty())
+        emit hovered(readout);
+}
+
+void CurveChartView::focusOutEvent(QFocusEvent* event)
+{
+    if (m_keyFraction >= 0) {
+        m_keyFraction = -1.0;
+        m_chart->hideCrosshair();
+    }
+    QChartView::focusOutEvent(event);
+}
+
+void CurveChartView::leaveEvent(QEvent* event)
+{
+    m_chart->hideCrosshair();
+    QChartView::leaveEvent(event);
+}
+
+// ----------------------------------------------------------------- export
+
+void render_curve_chart(const CurveData& data, bool log_x, QPainter& painter, const QRectF& target,
+                        const ChartStyle& style, bool show_title)
+{
+    if (target.width() < 2 || target.height() < 2)
+        return;
+    QGraphicsScene scene;
+    auto* chart = new CurveChart; // owned by the scene from addItem on
+    chart->setChartStyle(style);
+    chart->setShowTitle(show_title);
+    chart->setLogX(log_x);
+    chart->setCurveData(data);
+    scene.addItem(chart);
+    const QRectF local(QPointF(0, 0), target.size());
+    chart->setGeometry(local);
+    // Lay out now (the layout would otherwise wait for an event loop turn): plot area, axes and the
+    // marker overlays must be in place before the scene is painted.
+    if (QGraphicsLayout* layout = chart->layout())
+        layout->activate();
+    scene.setSceneRect(local);
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    scene.render(&painter, target, local, Qt::IgnoreAspectRatio);
+    painter.restore();
+}
+
+} // namespace posatlas::ui

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/figure_style.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPalette>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace posatlas::ui {
+
+FigureColors figure_colors(bool dark)
+{
+    if (dark)
+        return {QColor(0x1e, 0x1f, 0x22), QColor(0xe8, 0xea, 0xed), QColor(0xa8, 0xad, 0xb3),
+                QColor(0xbd, 0xc1, 0xc6), QColor(0x3c, 0x40, 0x43), QColor(0x2b, 0x2d, 0x31, 235)};
+    return {QColor(Qt::white),        QColor(0x20, 0x21, 0x24), QColor(0x5f, 0x63, 0x68),
+            QColor(0x3c, 0x40, 0x43), QColor(0xe3, 0xe5, 0xe8), QColor(0xff, 0xff, 0xff, 235)};
+}
+
+bool palette_is_dark(const QPalette& palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128;
+}
+
+QFont scaled_font(const QFont& base, double scale, double relative, bool bold)
+{
+    QFont f(base);
+    const double factor = std::max(0.1, scale * relative);
+    if (base.pointSizeF() > 0)
+        f.setPointSizeF(std::max(base.pointSizeF(), 9.0) * factor);
+    else if (base.pixelSize() > 0)
+        f.setPixelSize(std::max(1, static_cast<int>(std::lround(base.pixelSize() * factor))));
+    if (bold)
+        f.setBold(true);
+    return f;
+}
+
+QColor series_color(int index, bool dark)
+{
+    // matplotlib's tab10 cycle: distinct hues that stay apart for most colour-vision deficiencies.
+    static const QRgb tab10[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
+                                 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
+    QColor c = QColor::fromRgb(tab10[static_cast<std::size_t>(std::abs(index)) % 10]);
+    return dark ? c.lighter(135) : c;
+}
+
+std::vector<double> nice_ticks(double lo, double hi, int max_ticks)
+{
+    std::vector<double> ticks;
+    if (!std::isfinite(lo) || !std::isfinite(hi) || max_ticks < 1)
+        return ticks;
+    max_ticks = std::min(max_ticks, kMaxTicks);
+    if (hi < lo)
+        std::swap(lo, hi);
+    // Half-spans: hi - lo overflows to infinity for ranges like +-1e300.
+    const double half_span = hi * 0.5 - lo * 0.5;
+    const double magnitude_of_values = std::max(std::abs(lo), std::abs(hi));
+    // A step below ~1e-12 of the values cannot be added to them (1 + 5e-17 == 1): the old loop
+    // `t += step` never ended there. Such a range has one honest tick, its midpoint.
+    if (!(half_span > magnitude_of_values * 1e-12)) {
+        ticks.push_back(lo * 0.5 + hi * 0.5);
+        return ticks;
+    }
+    const double raw = 2.0 * (half_span / std::max(1, max_ticks - 1));
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude;
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        step = m * magnitude;
+        if (step >= raw)
+            break;
+    }
+    if (!(step > 0.0) || !std::isfinite(step)) { // raw underflowed or overflowed
+        ticks.push_back(lo * 0.5 + hi * 0.5);
+        return ticks;
+    }
+    // Ticks by index (k * step), never by accumulation, and never more than kMaxTicks of them.
+    const double k0 = std::ceil(lo / step - 1e-9);
+    const double k1 = std::floor(hi / step + 1e-9);
+    if (!std::isfinite(k0) || !std::isfinite(k1))
+        return ticks;
+    for (int i = 0; i < kMaxTicks && k0 + i <= k1; ++i) {
+        const double k = k0 + i;
+        // Snap values like 0.30000000000000004 and -0 to what a reader expects.
+        const double t = k == 0.0 ? 0.0 : k * step;
+        if (!std::isfinite(t) || (!ticks.empty() && t <= ticks.back()))
+            continue;
+        ticks.push_back(t);
+    }
+    if (ticks.empty()) // one requested tick and no multiple of the step inside: show the midpoint
+        ticks.push_back(lo * 0.5 + hi * 0.5);
+    return ticks;
+}
+
+void widen_degenerate_range(double& lo, double& hi)
+{
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+        return;
+    if (hi < lo)
+        std::swap(lo, hi);
+    const double big = std::numeric_limits<double>::max() / 4;
+    lo = std::clamp(lo, -big, big);
+    hi = std::clamp(hi, -big, big);
+    const double scale = std::max(std::abs(lo), std::abs(hi));
+    // 1e-290: spans of subnormal size are below what an axis can place ticks in either.
+    if (hi - lo <= scale * 1e-9 || hi - lo < 1e-290) {
+        const double mid = lo * 0.5 + hi * 0.5;
+        const double half = std::max(0.5, 0.05 * std::abs(mid));
+        lo = mid - half;
+        hi = mid + half;
+    }
+}
+
+QString format_number(double value, int significant)
+{
+    if (std::isnan(value))
+        return QStringLiteral("NaN");
+    if (std::isinf(value))
+        return value > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
+    QString s;
+    const double mag = std::abs(value);
+    if (value == std::floor(value) && mag < 1e7) {
+        s = QString::number(static_cast<qint64>(value));
+    } else {
+        // Scientific for very small or large values; 'g' also switches to it when the digits do not
+        // reach the decimal point (12000 at 2 digits is "1.2e+04").
+        s = mag != 0.0 && (mag < 1e-3 || mag >= 1e5) ? QString::number(value, 'e', std::max(0, significant - 1))
+                                                     : QString::number(value, 'g', significant);
+        // Compact exponent for labels in narrow panels: 1.2e4, 1.15e-4 (not 1.2e+04, 1.15e-04).
+        if (const auto e = s.indexOf(QLatin1Char('e')); e >= 0)
+            s = s.left(e) + QLatin1Char('e') + QString::number(s.mid(e + 1).toInt());
+    }
+    // A typographic minus reads better on slides than a hyphen.
+    if (s.startsWith(QLatin1Char('-')))
+        s.replace(0, 1, QChar(0x2212));
+    return s;
+}
+
+QRectF paint_title(QPainter& painter, const QRectF& rect, const QString& title, const QFont& font,
+                   const QColor& color)
+{
+    if (title.isEmpty())
+        return rect;
+    const QFontMetricsF fm(font, painter.device());
+    painter.save();
+    painter.setFont(font);
+    painter.setPen(color);
+    const QString text = fm.elidedText(title, Qt::ElideRight, rect.width());
+    const QRectF line(rect.left(), rect.top(), rect.width(), fm.height());
+    painter.drawText(line, Qt::AlignHCenter | Qt::AlignVCenter, text);
+    painter.restore();
+    const double used = fm.height() * 1.35;
+    return rect.adjusted(0, used, 0, 0);
+}
+
+QRectF paint_caption(QPainter& painter, const QRectF& rect, const QString& caption, const QFont& font,
+                     const QColor& color)
+{
+    if (caption.isEmpty())
+        return rect;
+    const QFontMetricsF fm(font, painter.device());
+    painter.save();
+    painter.setFont(font);
+    painter.setPen(color);
+    const QString text = fm.elidedText(caption, Qt::ElideRight, rect.width());
+    const QRectF line(rect.left(), rect.bottom() - fm.height(), rect.width(), fm.height());
+    painter.drawText(line, Qt::AlignLeft | Qt::AlignVCenter, text);
+    painter.restore();
+    return rect.adjusted(0, 0, 0, -fm.height() * 1.3);
+}
+
+} // namespace posatlas::ui

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// HeatmapView: figure layout and painting (layout computation, panels, axes, colour bar), used by
+// renderFigure() for export and by paintEvent() on screen.
+#include "views/heatmap_view.h"
+
+#include "views/figure_style.h"
+#include "views/heatmap_layout.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace posatlas::ui {
+
+namespace {
+
+// Integer positions at "nice" steps inside [lo, hi) (positions are whole numbers; a step below 1
+// would repeat labels).
+std::vector<double> position_ticks(double lo, double hi, int max_ticks)
+{
+    std::vector<double> out;
+    for (double t : nice_ticks(std::ceil(lo), std::max(std::ceil(lo), std::floor(hi - 1e-9)), max_ticks))
+        if (t == std::floor(t) && t >= lo && t < hi)
+            out.push_back(t);
+    return out;
+}
+
+} // namespace
+
+// ----------------------------------------------------------------- layout
+
+HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts& fonts,
+                                               QPaintDevice* device) const
+{
+    Layout L;
+    const QFontMetricsF ft(fonts.title, device), fl(fonts.label, device), fk(fonts.tick, device);
+    const double pad = fl.height() * 0.4;
+    QRectF r = target.adjusted(pad, pad, -pad, -pad);
+    if (!m_data.title.isEmpty()) {
+        L.title = QRectF(r.left(), r.top(), r.width(), ft.height());
+        r.setTop(r.top() + ft.height() * 1.3);
+    }
+    if (!m_note.isEmpty()) {
+        L.note = QRectF(r.left(), r.top(), r.width(), fk.height());
+        r.setTop(r.top() + fk.height() * 1.4);
+    }
+    const qsizetype n = m_data.panels.size();
+    if (n == 0 || r.width() < 20 || r.height() < 20)
+        return L;
+
+    // Colour bar on the right: strip, tick labels, rotated value label; "max"/"min" lines above/below.
+    double tick_w = 0;
+    for (double t : nice_ticks(m_range.lo, m_range.hi, 8))
+        tick_w = std::max(tick_w, fk.horizontalAdvance(format_number(t)));
+    tick_w = std::max({tick_w, fk.horizontalAdvance(format_number(m_range.lo)),
+                       fk.horizontalAdvance(format_number(m_range.hi))});
+    const double bar_w = fl.height() * 0.9;
+    const QString value_label = QString::fromStdString(m_data.panels.front().matrix.value_label);
+    double cb_w = bar_w + fk.height() * 0.5 + tick_w + (value_label.isEmpty() ? 0 : fl.height() * 1.4);
+    double data_min = std::numeric_limits<double>::infinity(), data_max = -data_min;
+    for (const HeatmapPanel& p : m_data.panels) {
+        data_min = std::min(data_min, p.matrix.min);
+        data_max = std::max(data_max, p.matrix.max);
+    }
+    cb_w = std::max({cb_w, fk.horizontalAdvance(tr("max %1").arg(format_number(data_max))),
+                     fk.horizontalAdvance(tr("min %1").arg(format_number(data_min)))});
+    L.colorbarArea = QRectF(r.right() - cb_w, r.top(), cb_w, r.height());
+    r.setRight(r.right() - cb_w - pad * 3);
+
+    // Axis titles, shared by all panels.
+    L.yTitle = QRectF(r.left(), r.top(), fl.height(), r.height());
+    r.setLeft(r.left() + fl.height() * 1.25);
+    L.xTitle = QRectF(r.left(), r.bottom() - fl.height(), r.width(), fl.height());
+    r.setBottom(r.bottom() - fl.height() * 1.25);
+
+    // Tick label space: the widest position label on the left, one text line below.
+    const double tick_len = fk.height() * 0.3;
+    double max_pos = 0;
+    for (qsizetype i = 0; i < n; ++i)
+        max_pos = std::max({max_pos, std::abs(m_rowExtent[i].hi()), std::abs(m_colExtent[i].hi())});
+    const double ytick_w =
+        fk.horizontalAdvance(format_number(std::floor(max_pos))) + tick_len + fk.height() * 0.3;
+    const double xtick_h = fk.height() + tick_len + fk.height() * 0.15;
+    bool shared = true;
+    for (qsizetype i = 1; i < n; ++i)
+        shared = shared && m_rowExtent[i].lo == m_rowExtent[0].lo &&
+                 m_rowExtent[i].hi() == m_rowExtent[0].hi() && m_colExtent[i].lo == m_colExtent[0].lo &&
+                 m_colExtent[i].hi() == m_colExtent[0].hi();
+    bool any_label = false;
+    for (const HeatmapPanel& p : m_data.panels)
+        any_label = any_label || !p.label.isEmpty();
+    const double label_h = any_label ? fl.height() * 1.15 : 0.0;
+    const double gap = n > 1 ? fl.height() * 0.9 : 0.0;
+
+    // Heatmaps keep the aspect of the window in positions when it is not extreme (N x N logits look
+    // square); positions x dimensions of an encoding fill the space instead.
+    const double aspect = m_view.rows > 0 ? m_view.cols / m_view.rows : 1.0;
+    const bool keep_aspect = aspect > 1.0 / 3.0 && aspect < 3.0;
+
+    // Grid: the column count that gives the largest heatmaps.
+    const double avail_w = r.width() - (shared ? ytick_w : 0.0);
+    const double avail_h = r.height() - (shared ? xtick_h : 0.0);
+    auto heat_size = [&](int c) {
+        const int rows = static_cast<int>((n + c - 1) / c);
+        const double w = (avail_w + gap) / c - gap - (shared ? 0.0 : ytick_w);
+        const double h = (avail_h + gap) / rows - gap - (shared ? 0.0 : xtick_h) - label_h;
+        if (keep_aspect) {
+            const double fw = std::min(w, h * aspect);
+            return QSizeF(fw, fw / aspect);
+        }
+        return QSizeF(w, h);
+    };
+    int grid_cols = 1;
+    double best = -1;
+    for (int c = 1; c <= n; ++c) {
+        const QSizeF s = heat_size(c);
+        const double score = std::min(s.width(), s.height());
+        if (score > best) {
+            best = score;
+            grid_cols = c;
+        }
+    }
+    const int grid_rows = static_cast<int>((n + grid_cols - 1) / grid_cols);
+    const QSizeF hs = heat_size(grid_cols);
+    if (hs.width() < 4 || hs.height() < 4)
+        return L;
+    // Panels at a fixed pitch; the block (tick labels included) is centred in the free space so that
+    // the axis titles and the colour bar stay next to the heatmaps instead of at the far edges.
+    const double pitch_x = hs.width() + gap + (shared ? 0.0 : ytick_w);
+    const double pitch_y = label_h + hs.height() + gap + (shared ? 0.0 : xtick_h);
+    const double block_w = grid_cols * pitch_x - gap + (shared ? ytick_w : 0.0);
+    const double block_h = grid_rows * pitch_y - gap + (shared ? xtick_h : 0.0);
+    const double shift_x = std::max(0.0, (r.width() - block_w) / 2);
+    const double shift_y = std::max(0.0, (r.height() - block_h) / 2);
+    const double x0 = r.left() + shift_x + ytick_w, y0 = r.top() + shift_y;
+    for (qsizetype i = 0; i < n; ++i) {
+        const int gc = static_cast<int>(i % grid_cols), gr = static_cast<int>(i / grid_cols);
+        PanelGeometry g;
+        const double left = x0 + gc * pitch_x, top = y0 + gr * pitch_y;
+        g.label = QRectF(left, top, hs.width(), label_h);
+        g.heat = QRectF(left, top + label_h, hs.width(), hs.height());
+        g.yTicks = !shared || gc == 0;
+        // In a shared grid the x labels go under the lowest panel of each column.
+        g.xTicks = !shared || gr == grid_rows - 1 || i + grid_cols >= n;
+        L.panels.append(g);
+    }
+    QRectF heat_union;
+    for (const PanelGeometry& g : L.panels)
+        heat_union = heat_union.united(g.heat);
+    const double text_h = fk.height() * 1.3;
+    L.colorbarArea.moveLeft(std::min(L.colorbarArea.left(), heat_union.right() + pad * 4));
+    L.colorbar = QRectF(L.colorbarArea.left(), heat_union.top() + text_h, bar_w,
+                        std::max(10.0, heat_union.height() - 2 * text_h));
+    // The axis titles centre on the heatmaps and sit right beside their tick labels.
+    L.xTitle = QRectF(heat_union.left(), heat_union.bottom() + xtick_h + fl.height() * 0.1,
+                      heat_union.width(), fl.height());
+    L.yTitle = QRectF(heat_union.left() - ytick_w - fl.height() * 1.2, heat_union.top(), fl.height(),
+                      heat_union.height());
+    return L;
+}
+
+// ----------------------------------------------------------------- painting
+
+void HeatmapView::paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const
+{
+    const FigureColors colors = figure_colors(options.dark);
+    const Fonts fonts{scaled_font(font(), options.font_scale, 1.2, true),
+                      scaled_font(font(), options.font_scale), scaled_font(font(), options.font_scale, 0.9)};
+    painter.save();
+    painter.fillRect(target, colors.background);
+    QRectF area =
+        paint_caption(painter, target.adjusted(4, 0, -4, -4), options.caption, fonts.tick, colors.muted);
+    if (m_data.panels.isEmpty()) {
+        painter.setPen(colors.muted);
+        painter.setFont(fonts.label);
+        painter.drawText(area, Qt::AlignCenter, tr("No data"));
+        painter.restore();
+        return;
+    }
+    const Layout L = computeLayout(area, fonts, painter.device());
+    if (!L.title.isEmpty())
+        paint_title(painter, L.title, m_data.title, fonts.title, colors.text);
+    if (!L.note.isEmpty()) {
+        painter.setFont(fonts.tick);
+        painter.setPen(colors.muted);
+        const QFontMetricsF fk(fonts.tick, painter.device());
+        // On screen (not in exports) the note also says where the remedy is.
+        const QString text = painter.device() == this && m_tinySpread && !m_subtractMean
+                                 ? tr("%1 · View > Subtract Mean shows the structure").arg(m_note)
+                                 : m_note;
+        painter.drawText(L.note, Qt::AlignHCenter | Qt::AlignVCenter,
+                         fk.elidedText(text, Qt::ElideRight, L.note.width()));
+    }
+    for (qsizetype i = 0; i < L.panels.size(); ++i)
+        paintPanel(painter, static_cast<int>(i), L.panels[i], fonts, options);
+
+    // Axis titles.
+    const HeatmapPanel& first = m_data.panels.front();
+    painter.setFont(fonts.label);
+    painter.setPen(colors.text);
+    const QFontMetricsF fl(fonts.label, painter.device());
+    if (!L.xTitle.isEmpty())
+        painter.drawText(
+            L.xTitle, Qt::AlignCenter,
+            fl.elidedText(QString::fromStdString(first.matrix.col_label), Qt::ElideRight, L.xTitle.width()));
+    if (!L.yTitle.isEmpty()) {
+        painter.save();
+        painter.translate(L.yTitle.center());
+        painter.rotate(-90);
+        const QRectF rotated(-L.yTitle.height() / 2, -L.yTitle.width() / 2, L.yTitle.height(),
+                             L.yTitle.width());
+        painter.drawText(
+            rotated, Qt::AlignCenter,
+            fl.elidedText(QString::fromStdString(first.matrix.row_label), Qt::ElideRight, rotated.width()));
+        painter.restore();
+    }
+    paintColorbar(painter, L, fonts, options);
+    painter.restore();
+}
+
+void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& g, const Fonts& fonts,
+                             const RenderOptions& options) const
+{
+    const FigureColors colors = figure_colors(options.dark);
+    const QRectF heat = g.heat;
+    if (heat.width() < 1 || heat.height() < 1 || m_view.rows <= 0 || m_view.cols <= 0)
+        return;
+    const HeatmapPanel& panel = m_data.panels[index];
+    const Extent& re = m_rowExtent[index];
+    const Extent& ce = m_colExtent[index];
+    auto map_x = [&](double p) { return heat.left() + (p - m_view.col0) / m_view.cols * heat.width(); };
+    auto map_y = [&](double p) { return heat.top() + (p - m_view.row0) / m_view.rows * heat.height(); };
+
+    painter.save();
+    painter.setClipRect(heat, Qt::IntersectClip);
+    // Cells without a value: neutral grey with diagonal hatching, drawn as vector lines so that they
+    // keep their spacing in any export resolution.
+    painter.fillRect(heat, m_hasNan ? nan_fill_color(options.dark) : colors.background);
+    if (m_hasNan) {
+        // At least a pixel and at most ~2000 lines: a degenerate font must not make this loop endless.
+        const double spacing = std::max({QFontMetricsF(fonts.tick, painter.device()).height() * 0.45, 1.0,
+                                         (heat.width() + heat.height()) / 2000.0});
+        painter.setPen(QPen(nan_hatch_color(options.dark), std::max(1.0, spacing * 0.18)));
+        for (double d = -heat.height(); d < heat.width(); d += spacing)
+            painter.drawLine(QPointF(heat.left() + d, heat.bottom()),
+                             QPointF(heat.left() + d + heat.height(), heat.top()));
+    }
+    const QImage& image = m_images[index];
+    if (re.count > 0 && ce.count > 0) {
+        const QRectF full(QPointF(map_x(ce.lo), map_y(re.lo)), QPointF(map_x(ce.hi()), map_y(re.hi())));
+        const QRectF visible = full.intersected(heat);
+        if (visible.isValid()) {
+            // Only the visible part of the image, at its native resolution, scaled without smoothing:
+            // cells stay crisp and deep zooms do not scale a huge image.
+            const double sx = image.width() / full.width(), sy = image.height() / full.height();
+            const QRectF source((visible.left() - full.left()) * sx, (visible.top() - full.top()) * sy,
+                                visible.width() * sx, visible.height() * sy);
+            painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+            painter.drawImage(visible, image, source);
+        }
+    }
+    painter.restore();
+
+    painter.save();
+    painter.setPen(QPen(colors.axis, 1.0));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(heat);
+
+    const QFontMetricsF fk(fonts.tick, painter.device());
+    const double tick_len = fk.height() * 0.3;
+    painter.setFont(fonts.tick);
+    if (g.xTicks) {
+        const double label_w = fk.horizontalAdvance(format_number(std::floor(m_view.col0 + m_view.cols)));
+        const int max_ticks = std::max(2, static_cast<int>(heat.width() / (label_w * 1.8 + fk.height())));
+        for (double t : position_ticks(m_view.col0, m_view.col0 + m_view.cols, max_ticks)) {
+            const double x = map_x(t + 0.5);
+            if (x < heat.left() - 0.5 || x > heat.right() + 0.5)
+                continue;
+            painter.setPen(QPen(colors.axis, 1.0));
+            painter.drawLine(QPointF(x, heat.bottom()), QPointF(x, heat.bottom() + tick_len));
+            painter.setPen(colors.muted);
+            const QString s = format_number(t);
+            const double w = fk.horizontalAdvance(s);
+            painter.drawText(QRectF(x - w / 2 - 2, heat.bottom() + tick_len, w + 4, fk.height()),
+                             Qt::AlignCenter, s);
+        }
+    }
+    if (g.yTicks) {
+        const int max_ticks = std::max(2, static_cast<int>(heat.height() / (fk.height() * 2.2)));
+        for (double t : position_ticks(m_view.row0, m_view.row0 + m_view.rows, max_ticks)) {
+            const double y = map_y(t + 0.5);
+            if (y < heat.top() - 0.5 || y > heat.bottom() + 0.5)
+                continue;
+            painter.setPen(QPen(colors.axis, 1.0));
+            painter.drawLine(QPointF(heat.left() - tick_len, y), QPointF(heat.left(), y));
+            painter.setPen(colors.muted);
+            const QString s = format_number(t);
+            const double w = fk.horizontalAdvance(s) + 4;
+            painter.drawText(QRectF(heat.left() - tick_len - w - 2, y - fk.height() / 2, w, fk.height()),
+                             Qt::AlignRight | Qt::AlignVCenter, s);
+        }
+    }
+    // With one colour scale per panel, each caption says what its colours span.
+    // Whole numbers from 100 up (−179, not −1.8e2): short enough for a narrow panel, still exact enough.
+    auto compact = [](double v) { return format_number(std::abs(v) >= 100.0 ? std::round(v) : v, 2); };
+    const QString label = usesPanelScales() && panel.matrix.values.size() > 0
+                              ? tr("%1 %2…%3")
+                                    .arg(panel.label, compact(panel.matrix.min - panelShift(index)),
+                                         compact(panel.matrix.max - panelShift(index)))
+                              : panel.label;
+    if (!label.isEmpty() && g.label.height() > 0) {
+        // Narrow small multiples: shrink the caption (down to 70 %) before eliding it, so a slope such
+        // as "m₁₃=0.0055" stays readable instead of becoming "m₁₃=0.00…".
+        QFont font = fonts.label;
+        const double full = QFontMetricsF(font, painter.device()).horizontalAdvance(label);
+        if (full > g.label.width() && full > 0) {
+            const double scale = std::max(0.7, g.label.width() / full);
+            if (font.pointSizeF() > 0)
+                font.setPointSizeF(font.pointSizeF() * scale);
+            else
+                font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
+        }
+        painter.setFont(font);
+        painter.setPen(colors.text);
+        const QFontMetricsF fl(font, painter.device());
+        painter.drawText(g.label, Qt::AlignHCenter | Qt::AlignTop,
+                         fl.elidedText(label, Qt::ElideRight, g.label.width()));
+    }
+    painter.restore();
+}
+
+void HeatmapView::paintColorbar(QPainter& painter, const Layout& L, const Fonts& fonts,
+                                const RenderOptions& options) const
+{
+    const FigureColors colors = figure_colors(options.dark);
+    const QRectF bar = L.colorbar;
+    if (bar.height() < 10)
+        return;
+    const QVector<QRgb> table = colormap_table(m_colormap);
+    QImage strip(1, kColormapSize, QImage::Format_RGB32);
+    for (int i = 0; i < kColormapSize; ++i)
+        strip.setPixel(0, kColormapSize - 1 - i, table[i]); // high values on top
+    painter.save();
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    painter.drawImage(bar, strip);
+    painter.setPen(QPen(colors.axis, 1.0));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(bar);
+
+    const QFontMetricsF fk(fonts.tick, painter.device());
+    const double tick_len = fk.height() * 0.3;
+    bool integer = true;
+    double data_min = std::numeric_limits<double>::infinity(), data_max = -data_min;
+    for (const HeatmapPanel& p : m_data.panels) {
+        integer = integer && p.matrix.is_integer;
+        data_min = std::min(data_min, p.matrix.min);
+        data_max = std::max(data_max, p.matrix.max);
+    }
+    const double lo = m_range.lo, hi = m_range.hi;
+    painter.setFont(fonts.tick);
+    double label_right = bar.right();
+    if (usesPanelScales()) {
+        // Every panel spans the whole strip with its own values (in its caption): no shared ticks.
+        painter.setPen(colors.muted);
+        painter.drawText(QRectF(L.colorbarArea.left(), bar.top() - fk.height() * 1.25, L.colorbarArea.width(),
+                                fk.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, tr("panel max"));
+        painter.drawText(QRectF(L.colorbarArea.left(), bar.bottom() + fk.height() * 0.25,
+                                L.colorbarArea.width(), fk.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, tr("panel min"));
+        data_max = std::numeric_limits<double>::quiet_NaN(); // no shared extremes below
+    } else if (hi > lo) {
+        const int max_ticks = std::max(2, static_cast<int>(bar.height() / (fk.height() * 1.8)));
+        for (double t : nice_ticks(lo, hi, max_ticks)) {
+            if (integer && t != std::floor(t))
+                continue;
+            // Half-differences: hi - lo is infinite for a +-1e300 range.
+            const double y = bar.bottom() - (t * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5) * bar.height();
+            painter.setPen(QPen(colors.axis, 1.0));
+            painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + tick_len, y));
+            painter.setPen(colors.muted);
+            const QString s = format_number(t);
+            const double w = fk.horizontalAdvance(s);
+            const QRectF box(bar.right() + tick_len + 2, y - fk.height() / 2, w + 2, fk.height());
+            painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, s);
+            label_right = std::max(label_right, box.right());
+        }
+    }
+    // Data extremes above and below the strip (for the diverging map they differ from its ends).
+    painter.setPen(colors.muted);
+    if (std::isfinite(data_max)) {
+        painter.drawText(QRectF(L.colorbarArea.left(), bar.top() - fk.height() * 1.25, L.colorbarArea.width(),
+                                fk.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, tr("max %1").arg(format_number(data_max)));
+        painter.drawText(QRectF(L.colorbarArea.left(), bar.bottom() + fk.height() * 0.25,
+                                L.colorbarArea.width(), fk.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, tr("min %1").arg(format_number(data_min)));
+    }
+    const QString value_label = QString::fromStdString(m_data.panels.front().matrix.value_label);
+    if (!value_label.isEmpty()) {
+        const QFontMetricsF fl(fonts.label, painter.device());
+        painter.setFont(fonts.label);
+        painter.setPen(colors.text);
+        const double x = std::max(label_right + fl.height() * 0.2, L.colorbarArea.right() - fl.height());
+        painter.translate(x + fl.height() / 2, bar.center().y());
+        painter.rotate(-90);
+        const QRectF rotated(-bar.height() / 2, -fl.height() / 2, bar.height(), fl.height());
+        painter.drawText(rotated, Qt::AlignCenter,
+                         fl.elidedText(value_label, Qt::ElideRight, rotated.width()));
+    }
+    painter.restore();
+}
+
+void HeatmapView::renderFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    paintFigure(painter, target, options);
+    painter.restore();
+}
+
+QList<QRectF> HeatmapView::heatmapRects(const QRectF& target, const RenderOptions& options) const
+{
+    // Mirrors paintFigure's geometry (with the default paint device's font metrics, as a QImage has).
+    const Fonts fonts{scaled_font(font(), options.font_scale, 1.2, true),
+                      scaled_font(font(), options.font_scale), scaled_font(font(), options.font_scale, 0.9)};
+    QRectF area = target.adjusted(4, 0, -4, -4);
+    if (!options.caption.isEmpty())
+        area.setBottom(area.bottom() - QFontMetricsF(fonts.tick).height() * 1.3);
+    QList<QRectF> rects;
+    for (const PanelGeometry& g : computeLayout(area, fonts, nullptr).panels)
+        rects.append(g.heat);
+    return rects;
+}
+
+} // namespace posatlas::ui

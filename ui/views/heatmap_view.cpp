@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/heatmap_view.h"
+
+#include "views/figure_style.h"
+#include "views/heatmap_layout.h"
+
+#include <QFontMetricsF>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace posatlas::ui {
+
+namespace {
+
+constexpr int kViewportDebounceMs = 100;
+constexpr double kMinSpan = 4.0; // positions: the deepest zoom still shows a few cells
+
+HeatmapView::Viewport union_viewport(double r0, double r1, double c0, double c1)
+{
+    return {r0, c0, r1 - r0, c1 - c0};
+}
+
+bool inside(const HeatmapView::Viewport& inner, const HeatmapView::Viewport& outer)
+{
+    const double tol = 1e-6 + 0.5; // half a position: windows are whole positions, extents estimates
+    return inner.row0 >= outer.row0 - tol && inner.col0 >= outer.col0 - tol &&
+           inner.row0 + inner.rows <= outer.row0 + outer.rows + tol &&
+           inner.col0 + inner.cols <= outer.col0 + outer.cols + tol;
+}
+
+bool same_viewport(const HeatmapView::Viewport& a, const HeatmapView::Viewport& b)
+{
+    const double tol = 1e-9 * std::max({1.0, std::abs(b.rows), std::abs(b.cols)});
+    return std::abs(a.row0 - b.row0) < tol && std::abs(a.col0 - b.col0) < tol &&
+           std::abs(a.rows - b.rows) < tol && std::abs(a.cols - b.cols) < tol;
+}
+
+} // namespace
+
+HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setCursor(Qt::CrossCursor);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(160, 120);
+    setToolTip(tr("Wheel or + / −: zoom · drag or arrow keys: pan · double-click or 0: show everything · "
+                  "hover: the value under the cursor"));
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    m_viewportTimer.setSingleShot(true);
+    m_viewportTimer.setInterval(kViewportDebounceMs);
+    connect(&m_viewportTimer, &QTimer::timeout, this, [this] {
+        if (m_view.rows <= 0 || m_view.cols <= 0)
+            return;
+        // Whole positions covering the visible window, never outside the matrix first shown.
+        const double hr0 = std::round(m_home.row0), hc0 = std::round(m_home.col0);
+        const double hr1 = std::round(m_home.row0 + m_home.rows), hc1 = std::round(m_home.col0 + m_home.cols);
+        const double r0 = std::clamp(std::floor(m_view.row0), hr0, hr1);
+        const double c0 = std::clamp(std::floor(m_view.col0), hc0, hc1);
+        const double r1 = std::clamp(std::ceil(m_view.row0 + m_view.rows), r0 + 1, std::max(r0 + 1, hr1));
+        const double c1 = std::clamp(std::ceil(m_view.col0 + m_view.cols), c0 + 1, std::max(c0 + 1, hc1));
+        emit viewportRequested(static_cast<std::int64_t>(r0), static_cast<std::int64_t>(c0),
+                               static_cast<std::int64_t>(r1 - r0), static_cast<std::int64_t>(c1 - c0));
+    });
+}
+
+HeatmapView::Extent HeatmapView::extent_of(const std::vector<std::int64_t>& index,
+                                           const std::vector<std::int64_t>& block_end)
+{
+    Extent e;
+    e.count = static_cast<qsizetype>(index.size());
+    if (index.empty())
+        return e;
+    e.lo = static_cast<double>(index.front());
+    if (block_end.size() == index.size() && block_end.back() - index.back() > 1) {
+        // Block means (attention_logits.h): contiguous blocks from index.front() to block_end.back().
+        e.step = static_cast<double>(block_end.back() - index.front()) / static_cast<double>(index.size());
+        return e;
+    }
+    if (index.size() > 1) {
+        // Point samples sit at row0 + floor((r + 0.5) * rows / out_rows) (attention_logits.h), so the
+        // stride is rows / out_rows and the first sample sits half a stride in.
+        const double step =
+            static_cast<double>(index.back() - index.front()) / static_cast<double>(index.size() - 1);
+        if (step > 1.0) {
+            e.step = step;
+            e.lo -= std::floor(0.5 * step);
+        }
+    }
+    return e;
+}
+
+void HeatmapView::setData(const HeatmapData& data)
+{
+    m_data = data;
+    m_perPanel = data.per_panel_scales;
+    m_subtractMean = data.subtract_mean;
+    m_rowExtent.clear();
+    m_colExtent.clear();
+    double r0 = std::numeric_limits<double>::infinity(), r1 = -r0, c0 = r0, c1 = -r0;
+    bool any_signed = false;
+    for (const HeatmapPanel& p : m_data.panels) {
+        const Extent re = extent_of(p.matrix.row_index, p.matrix.row_block_end),
+                     ce = extent_of(p.matrix.col_index, p.matrix.col_block_end);
+        m_rowExtent.append(re);
+        m_colExtent.append(ce);
+        if (re.count > 0 && ce.count > 0) {
+            r0 = std::min(r0, re.lo);
+            r1 = std::max(r1, re.hi());
+            c0 = std::min(c0, ce.lo);
+            c1 = std::max(c1, ce.hi());
+        }
+        any_signed = any_signed || p.matrix.is_signed;
+    }
+    if (std::isfinite(r0)) {
+        const Viewport extent = union_viewport(r0, r1, c0, c1);
+        // While zoomed, data for (part of) the home window keeps the zoom: it usually is the window
+        // this view asked for. Anything else (a new sequence length, a new kind) starts afresh.
+        if (!m_zoomed || !inside(extent, m_home)) {
+            m_home = extent;
+            m_view = extent;
+            m_zoomed = false;
+        }
+    } else {
+        m_home = m_view = Viewport{};
+        m_zoomed = false;
+    }
+    if (!m_colormapExplicit) {
+        const Colormap automatic = default_colormap(any_signed || m_subtractMean);
+        if (automatic != m_colormap) {
+            m_colormap = automatic;
+            emit colormapChanged(m_colormap);
+        }
+    }
+    updateRange();
+    rebuildImages();
+    m_hoverText.clear();
+    update();
+}
+
+void HeatmapView::setColormap(Colormap map)
+{
+    m_colormapExplicit = true;
+    if (map == m_colormap)
+        return;
+    m_colormap = map;
+    updateRange();
+    rebuildImages();
+    update();
+    emit colormapChanged(m_colormap);
+}
+
+void HeatmapView::setAutomaticColormap()
+{
+    bool any_signed = false;
+    for (const HeatmapPanel& p : m_data.panels)
+        any_signed = any_signed || p.matrix.is_signed;
+    setColormap(default_colormap(any_signed));
+    m_colormapExplicit = false;
+}
+
+const QImage& HeatmapView::panelImage(int panel) const
+{
+    static const QImage empty;
+    return panel >= 0 && panel < m_images.size() ? m_images[panel] : empty;
+}
+
+ColorRange HeatmapView::panelRange(int panel) const
+{
+    return usesPanelScales() && panel >= 0 && panel < m_panelRanges.size() ? m_panelRanges[panel] : m_range;
+}
+
+void HeatmapView::setPerPanelScales(bool on)
+{
+    if (on == m_perPanel)
+        return;
+    m_perPanel = on;
+    updateRange();
+    rebuildImages();
+    update();
+}
+
+void HeatmapView::setSubtractMean(bool on)
+{
+    if (on == m_subtractMean)
+        return;
+    m_subtractMean = on;
+    if (!m_colormapExplicit) { // centred values are signed: the diverging map, unless the user chose one
+        bool any_signed = false;
+        for (const HeatmapPanel& p : m_data.panels)
+            any_signed = any_signed || p.matrix.is_signed;
+        if (const Colormap automatic = default_colormap(any_signed || on); automatic != m_colormap) {
+            m_colormap = automatic;
+            emit colormapChanged(m_colormap);
+        }
+    }
+    updateRange();
+    rebuildImages();
+    update();
+}
+
+void HeatmapView::updateRange()
+{
+    // Means of the finite cells (the matrices carry their extremes, not their means).
+    m_panelMeans.clear();
+    double sum_all = 0.0;
+    qint64 count_all = 0;
+    for (const HeatmapPanel& p : m_data.panels) {
+        double sum = 0.0;
+        qint64 count = 0;
+        const Eigen::MatrixXd& v = p.matrix.values;
+        for (Eigen::Index c = 0; c < v.cols(); ++c)
+            for (Eigen::Index r = 0; r < v.rows(); ++r)
+                if (std::isfinite(v(r, c))) {
+                    sum += v(r, c);
+                    ++count;
+                }
+        m_panelMeans.append(count > 0 ? sum / static_cast<double>(count) : 0.0);
+        sum_all += sum;
+        count_all += count;
+    }
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    m_panelRanges.clear();
+    for (qsizetype i = 0; i < m_data.panels.size(); ++i) {
+        const HeatmapPanel& p = m_data.panels[i];
+        const double shift = m_subtractMean ? m_panelMeans[i] : 0.0;
+        m_panelRanges.append(color_range(m_colormap, p.matrix.min - shift, p.matrix.max - shift));
+        if (p.matrix.values.size() == 0)
+            continue;
+        lo = std::min(lo, p.matrix.min - shift);
+        hi = std::max(hi, p.matrix.max - shift);
+    }
+    m_range = color_range(m_colormap, lo, hi);
+
+    double data_lo = std::numeric_limits<double>::infinity(), data_hi = -data_lo;
+    for (const HeatmapPanel& p : m_data.panels)
+        if (p.matrix.values.size() > 0) {
+            data_lo = std::min(data_lo, p.matrix.min);
+            data_hi = std::max(data_hi, p.matrix.max);
+        }
+    const double mean = count_all > 0 ? sum_all / static_cast<double>(count_all) : 0.0;
+    const double spread = data_hi - data_lo;
+    m_tinySpread = std::isfinite(spread) && spread > 0.0 && spread < kTinySpread * std::abs(mean);
+    QStringList notes;
+    if (m_subtractMean)
+        notes << (m_data.panels.size() > 1 ? tr("each panel's mean subtracted")
+                                           : tr("mean %1 subtracted").arg(format_number(mean)));
+    else if (m_tinySpread)
+        notes << tr("values %1 … %2: spread %3 % of the mean")
+                     .arg(format_number(data_lo), format_number(data_hi),
+                          format_number(100.0 * spread / std::abs(mean), 2));
+    if (usesPanelScales())
+        notes << tr("one colour scale per panel");
+    m_note = notes.join(QStringLiteral(" · "));
+}
+
+void HeatmapView::rebuildImages()
+{
+    // Rebuilt only here (data or colour map changed); painting and zooming reuse these images.
+    const QVector<QRgb> table = colormap_table(m_colormap);
+    m_images.clear();
+    m_hasNan = false;
+    for (qsizetype i = 0; i < m_data.panels.size(); ++i) {
+        const HeatmapPanel& p = m_data.panels[i];
+        const Eigen::MatrixXd& v = p.matrix.values;
+        const ColorRange range = panelRange(static_cast<int>(i));
+        const double shift = m_subtractMean && i < m_panelMeans.size() ? m_panelMeans[i] : 0.0;
+        const int rows = static_cast<int>(v.rows()), cols = static_cast<int>(v.cols());
+        QImage image(std::max(cols, 1), std::max(rows, 1), QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::transparent);
+        for (int r = 0; r < rows; ++r) {
+            auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
+            for (int c = 0; c < cols; ++c) {
+                const int idx = colormap_index(v(r, c) - shift, range);
+                if (idx < 0) {
+                    line[c] = 0; // transparent: the NaN hatch underneath shows through
+                    m_hasNan = true;
+                } else {
+                    line[c] = table[idx];
+                }
+            }
+        }
+        m_images.append(image);
+    }
+}
+
+// ----------------------------------------------------------------- screen painting
+
+void HeatmapView::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    RenderOptions options;
+    options.dark = palette_is_dark(palette());
+    paintFigure(painter, rect(), options);
+    paintHover(painter);
+}
+
+void HeatmapView::paintHover(QPainter& painter) const
+{
+    if (m_hoverText.isEmpty())
+        return;
+    const FigureColors colors = figure_colors(palette_is_dark(palette()));
+    const QFontMetricsF fm(font(), this);
+    const QStringList lines = m_hoverText.split(QStringLiteral(" · "));
+    double w = 0;
+    for (const QString& l : lines)
+        w = std::max(w, fm.horizontalAdvance(l));
+    const double pad = fm.height() * 0.35;
+    QRectF box(0, 0, w + 2 * pad, fm.height() * lines.size() + 2 * pad);
+    QPointF at = m_hoverPos + QPointF(16, 16);
+    if (at.x() + box.width() > width())
+        at.setX(m_hoverPos.x() - 12 - box.width());
+    if (at.y() + box.height() > height())
+        at.setY(m_hoverPos.y() - 12 - box.height());
+    box.moveTopLeft(QPointF(std::max(0.0, at.x()), std::max(0.0, at.y())));
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(QPen(colors.grid, 1.0));
+    painter.setBrush(colors.overlay);
+    painter.drawRoundedRect(box, pad, pad);
+    painter.setPen(colors.text);
+    painter.setFont(font());
+    for (qsizetype i = 0; i < lines.size(); ++i)
+        painter.drawText(QRectF(box.left() + pad, box.top() + pad + i * fm.height(), w + 1, fm.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
+    painter.restore();
+}
+
+// ----------------------------------------------------------------- interaction
+
+HeatmapView::Layout HeatmapView::screenLayout() const
+{
+    const Fonts fonts{scaled_font(font(), 1.0, 1.2, true), scaled_font(font(), 1.0),
+                      scaled_font(font(), 1.0, 0.9)};
+    return computeLayout(QRectF(rect()).adjusted(4, 0, -4, -4), fonts, const_cast<HeatmapView*>(this));
+}
+
+QSize HeatmapView::heatmapPixelSize() const
+{
+    const Layout L = screenLayout();
+    if (L.panels.isEmpty())
+        return {};
+    const double dpr = devicePixelRatioF();
+    return QSize(static_cast<int>(std::ceil(L.panels.front().heat.width() * dpr)),
+                 static_cast<int>(std::ceil(L.panels.front().heat.height() * dpr)));
+}
+
+int HeatmapView::panelAt(const QPointF& pos, const Layout& layout) const
+{
+    for (qsizetype i = 0; i < layout.panels.size(); ++i)
+        if (layout.panels[i].heat.contains(pos))
+            return static_cast<int>(i);
+    return -1;
+}
+
+QString HeatmapView::readoutAt(const QPointF& pos, int* panel_out) const
+{
+    const Layout L = screenLayout();
+    const int i = panelAt(pos, L);
+    if (panel_out)
+        *panel_out = i;
+    if (i < 0 || m_view.rows <= 0 || m_view.cols <= 0)
+        return {};
+    const QRectF heat = L.panels[i].heat;
+    const double pr = m_view.row0 + (pos.y() - heat.top()) / heat.height() * m_view.rows;
+    const double pc = m_view.col0 + (pos.x() - heat.left()) / heat.width() * m_view.cols;
+    const Extent& re = m_rowExtent[i];
+    const Extent& ce = m_colExtent[i];
+    const auto r = static_cast<qsizetype>(std::floor((pr - re.lo) / re.step));
+    const auto c = static_cast<qsizetype>(std::floor((pc - ce.lo) / ce.step));
+    if (r < 0 || c < 0 || r >= re.count || c >= ce.count)
+        return {};
+    const MatrixResult& m = m_data.panels[i].matrix;
+    const double value = m.values(r, c);
+    QStringList parts;
+    if (!m_data.panels[i].label.isEmpty())
+        parts << m_data.panels[i].label;
+    // A block-mean pixel covers positions first .. last; say so, and say when a pixel is a point sample.
+    // (A result built by hand may leave the block ends empty: then each pixel is one position.)
+    const auto position = [](const std::vector<std::int64_t>& index, const std::vector<std::int64_t>& end,
+                             qsizetype k) {
+        const auto u = static_cast<std::size_t>(k);
+        const std::int64_t first = index[u], stop = u < end.size() ? end[u] : first + 1;
+        return stop - first > 1 ? QStringLiteral("%1 … %2").arg(first).arg(stop - 1) : QString::number(first);
+    };
+    parts << tr("%1 = %2").arg(QString::fromStdString(m.row_label), position(m.row_index, m.row_block_end, r));
+    parts << tr("%1 = %2").arg(QString::fromStdString(m.col_label), position(m.col_index, m.col_block_end, c));
+    const QString what = m.sampling == MatrixSampling::BlockMean ? tr("mean ")
+                         : m.sampling == MatrixSampling::Point   ? tr("point sample of ")
+                                                                 : QString();
+    parts << tr("%1%2 = %3").arg(
+        what, QString::fromStdString(m.value_label.empty() ? std::string("value") : m.value_label),
+        std::isnan(value) ? tr("no value (masked)") : format_number(value, 5));
+    return parts.join(QStringLiteral(" · "));
+}
+
+void HeatmapView::clampView()
+{
+    m_view.rows = std::clamp(m_view.rows, std::min(kMinSpan, m_home.rows), m_home.rows);
+    m_view.cols = std::clamp(m_view.cols, std::min(kMinSpan, m_home.cols), m_home.cols);
+    m_view.row0 = std::clamp(m_view.row0, m_home.row0, m_home.row0 + m_home.rows - m_view.rows);
+    m_view.col0 = std::clamp(m_view.col0, m_home.col0, m_home.col0 + m_home.cols - m_view.cols);
+}
+
+void HeatmapView::viewChanged()
+{
+    m_zoomed = !same_viewport(m_view, m_home);
+    update(); // the cached images, transformed, right away
+    m_viewportTimer.start();
+}
+
+void HeatmapView::resetViewport()
+{
+    m_view = m_home;
+    m_zoomed = false;
+    m_viewportTimer.stop();
+    update();
+    if (m_home.rows > 0 && m_home.cols > 0)
+        emit viewportRequested(static_cast<std::int64_t>(std::round(m_home.row0)),
+                               static_cast<std::int64_t>(std::round(m_home.col0)),
+                               static_cast<std::int64_t>(std::round(m_home.rows)),
+                               static_cast<std::int64_t>(std::round(m_home.cols)));
+}
+
+void HeatmapView::wheelEvent(QWheelEvent* event)
+{
+    const Layout L = screenLayout();
+    const QPointF pos = event->position();
+    const int i = panelAt(pos, L);
+    if (i < 0 || m_home.rows <= 0) {
+        event->ignore();
+        return;
+    }
+    const QRectF heat = L.panels[i].heat;
+    const double fx = (pos.x() - heat.left()) / heat.width(), fy = (pos.y() - heat.top()) / heat.height();
+    // One wheel notch (120) zooms by 20 %; the position under the cursor stays put.
+    zoomAbout(fx, fy, std::pow(0.8, event->angleDelta().y() / 120.0));
+    event->accept();
+}
+
+void HeatmapView::zoomAbout(double fx, double fy, double factor)
+{
+    const double pc = m_view.col0 + fx * m_view.cols, pr = m_view.row0 + fy * m_view.rows;
+    m_view.cols *= factor;
+    m_view.rows *= factor;
+    m_view.rows = std::clamp(m_view.rows, std::min(kMinSpan, m_home.rows), m_home.rows);
+    m_view.cols = std::clamp(m_view.cols, std::min(kMinSpan, m_home.cols), m_home.cols);
+    m_view.col0 = pc - fx * m_view.cols;
+    m_view.row0 = pr - fy * m_view.rows;
+    clampView();
+    viewChanged();
+}
+
+void HeatmapView::keyPressEvent(QKeyEvent* event)
+{
+    if (m_home.rows <= 0) {
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    const double step = event->modifiers() & Qt::ShiftModifier ? 1.0 : 0.1;
+    switch (event->key()) {
+    case Qt::Key_Left: m_view.col0 -= step * m_view.cols; break;
+    case Qt::Key_Right: m_view.col0 += step * m_view.cols; break;
+    case Qt::Key_Up: m_view.row0 -= step * m_view.rows; break;
+    case Qt::Key_Down: m_view.row0 += step * m_view.rows; break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomAbout(0.5, 0.5, 0.8); return;
+    case Qt::Key_Minus: zoomAbout(0.5, 0.5, 1.25); return;
+    case Qt::Key_0:
+    case Qt::Key_Home: resetViewport(); return;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    clampView();
+    viewChanged();
+}
+
+void HeatmapView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton && panelAt(event->position(), screenLayout()) >= 0) {
+        m_dragging = true;
+        m_dragStart = event->position();
+        m_dragView = m_view;
+        setCursor(Qt::ClosedHandCursor);
+        m_hoverText.clear();
+        update();
+    }
+    QWidget::mousePressEvent(event);
+}
+
+void HeatmapView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_dragging) {
+        const Layout L = screenLayout();
+        if (!L.panels.isEmpty()) {
+            const QRectF heat = L.panels.front().heat;
+            const QPointF d = event->position() - m_dragStart;
+            m_view.col0 = m_dragView.col0 - d.x() / heat.width() * m_view.cols;
+            m_view.row0 = m_dragView.row0 - d.y() / heat.height() * m_view.rows;
+            clampView();
+            viewChanged();
+        }
+        return;
+    }
+    const QString readout = readoutAt(event->position());
+    m_hoverPos = event->position();
+    if (readout != m_hoverText || !readout.isEmpty()) {
+        m_hoverText = readout;
+        update();
+        if (!readout.isEmpty())
+            emit hovered(readout);
+    }
+}
+
+void HeatmapView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton && m_dragging) {
+        m_dragging = false;
+        setCursor(Qt::CrossCursor);
+    }
+    QWidget::mouseReleaseEvent(event);
+}
+
+void HeatmapView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton)
+        resetViewport();
+}
+
+void HeatmapView::leaveEvent(QEvent* event)
+{
+    m_hoverText.clear();
+    update();
+    QWidget::leaveEvent(event);
+}
+
+} // namespace posatlas::ui

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Heatmaps of attention matrices (logits, biases, encodings, bucket indices), as one panel or as small
+// multiples, with hover readout, wheel zoom and drag pan.
+//
+// Small multiples get one colour scale per panel by default (ALiBi's slow heads span a hundredth of the
+// fast ones' range and would look flat on a shared scale); a shared scale is a choice. A matrix whose
+// spread is tiny against its mean (DeBERTa, Shaw, Transformer-XL logits: 4.612 .. 4.626) is flagged on
+// the figure, and its mean can be subtracted to show the structure.
+//
+// Each panel's matrix is turned into a QImage once per data or colour-map change (one pixel per cell,
+// filled row by row through scanLine() from the 256-entry table of colormap.h); painting only scales
+// that image. Zoom and pan first repaint the cached image transformed, then, debounced, ask for the
+// exactly visible window through viewportRequested() so that just those cells are computed.
+#pragma once
+
+#include "jobs/view_data.h"
+#include "views/colormap.h"
+#include "views/figure.h"
+
+#include <QImage>
+#include <QTimer>
+#include <QWidget>
+
+#include <cstdint>
+
+namespace posatlas::ui {
+
+class HeatmapView : public QWidget, public Figure
+{
+    Q_OBJECT
+public:
+    explicit HeatmapView(QWidget* parent = nullptr);
+
+    void setData(const HeatmapData& data);
+    const HeatmapData& data() const { return m_data; }
+
+    // Until setColormap() is called the view picks default_colormap(): diverging for signed data.
+    void setColormap(Colormap map);
+    // Back to the automatic choice (default_colormap of the data), e.g. when a session says "auto".
+    void setAutomaticColormap();
+    Colormap colormap() const { return m_colormap; }
+
+    // The value interval the colour table spans over all panels (symmetric about 0 for the diverging
+    // map), and the one panel `i` is coloured with (its own with per-panel scales, else colorRange()).
+    ColorRange colorRange() const { return m_range; }
+    ColorRange panelRange(int panel) const;
+
+    // One colour scale per small-multiple panel (default) or one shared by all. setData() takes both
+    // choices from the data (ViewSettings); these setters change them until the next data.
+    void setPerPanelScales(bool on);
+    bool perPanelScales() const { return m_perPanel; }
+    // Colours each panel's values minus the panel's mean (readouts keep the values themselves).
+    void setSubtractMean(bool on);
+    bool subtractMean() const { return m_subtractMean; }
+    // The line the figure shows under its title: a tiny spread against the mean, a subtracted mean,
+    // per-panel scales. Empty when there is nothing to say.
+    QString note() const { return m_note; }
+    // True when the values span less than kTinySpread of their mean's magnitude.
+    bool spreadIsTiny() const { return m_tinySpread; }
+    static constexpr double kTinySpread = 0.01;
+    // One pixel per matrix cell, ARGB32 premultiplied; NaN cells are transparent (the hatch shows).
+    const QImage& panelImage(int panel) const;
+
+    // Where renderFigure() puts each panel's heatmap inside `target` (for tests and export tools).
+    QList<QRectF> heatmapRects(const QRectF& target, const RenderOptions& options) const;
+    // Device-pixel size of one panel's heatmap on screen: requesting out_rows x out_cols of this size
+    // makes one matrix cell one physical pixel on high-DPI screens.
+    QSize heatmapPixelSize() const;
+
+    // The visible window in positions: rows [row0, row0 + rows), columns [col0, col0 + cols).
+    struct Viewport {
+        double row0 = 0, col0 = 0, rows = 0, cols = 0;
+    };
+    Viewport viewport() const { return m_view; }
+
+    void renderFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const override;
+    QString figureTitle() const override { return m_data.title; }
+
+public slots:
+    // Back to the whole matrix (as first received); emits viewportRequested at once.
+    void resetViewport();
+
+signals:
+    void hovered(const QString& readout); // "query position i = 12 · key position j = 40 · logit = 0.53"
+    // Emitted ~100 ms after the last zoom or pan step with the visible window in whole positions.
+    void viewportRequested(std::int64_t row0, std::int64_t col0, std::int64_t rows, std::int64_t cols);
+    void colormapChanged(Colormap map);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    // Arrows pan by a tenth of the window (Shift: a whole window), + and − zoom about the centre,
+    // 0 (or Home) shows everything again: what the wheel, a drag and a double-click do.
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    // Extent of a panel's cells along one axis, in positions: cell k covers [lo + k step, lo + (k+1) step).
+    struct Extent {
+        double lo = 0, step = 1;
+        qsizetype count = 0;
+        double hi() const { return lo + step * static_cast<double>(count); }
+    };
+    struct PanelGeometry {
+        QRectF heat;  // the heatmap itself
+        QRectF label; // small-multiple caption above it
+        bool xTicks = true, yTicks = true;
+    };
+    struct Layout {
+        QRectF title;
+        QRectF note; // under the title: tiny spread, subtracted mean, per-panel scales
+        QList<PanelGeometry> panels;
+        QRectF colorbar;     // the colour strip
+        QRectF colorbarArea; // strip + ticks + label
+        QRectF xTitle, yTitle;
+    };
+    struct Fonts;
+
+    static Extent extent_of(const std::vector<std::int64_t>& index, const std::vector<std::int64_t>& block_end);
+    void rebuildImages();
+    void updateRange();
+    bool usesPanelScales() const { return m_perPanel && m_data.panels.size() > 1; }
+    double panelShift(int panel) const
+    {
+        return m_subtractMean && panel >= 0 && panel < m_panelMeans.size() ? m_panelMeans[panel] : 0.0;
+    }
+    Layout computeLayout(const QRectF& target, const Fonts& fonts, QPaintDevice* device) const;
+    void paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const;
+    void paintPanel(QPainter& painter, int index, const PanelGeometry& geometry, const Fonts& fonts,
+                    const RenderOptions& options) const;
+    void paintColorbar(QPainter& painter, const Layout& layout, const Fonts& fonts,
+                       const RenderOptions& options) const;
+    void paintHover(QPainter& painter) const;
+    QString readoutAt(const QPointF& pos, int* panel = nullptr) const;
+    void clampView();
+    void zoomAbout(double fx, double fy, double factor); // fx, fy: fraction of the window that stays put
+    void viewChanged();
+    int panelAt(const QPointF& pos, const Layout& layout) const;
+    Layout screenLayout() const;
+
+    HeatmapData m_data;
+    QList<QImage> m_images;
+    QList<Extent> m_rowExtent, m_colExtent;
+    bool m_hasNan = false;
+    Colormap m_colormap = Colormap::Viridis;
+    bool m_colormapExplicit = false;
+    ColorRange m_range;
+    QList<ColorRange> m_panelRanges;
+    QList<double> m_panelMeans;
+    bool m_perPanel = true;
+    bool m_subtractMean = false;
+    bool m_tinySpread = false;
+    QString m_note;
+
+    Viewport m_view, m_home;
+    bool m_zoomed = false;
+    bool m_dragging = false;
+    QPointF m_dragStart;
+    Viewport m_dragView;
+    QTimer m_viewportTimer;
+
+    QString m_hoverText;
+    QPointF m_hoverPos;
+};
+
+} // namespace posatlas::ui

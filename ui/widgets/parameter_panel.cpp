@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "widgets/parameter_panel.h"
+
+#include "widgets/log_slider.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+namespace posatlas::ui {
+
+namespace {
+
+QString tooltipFor(const Field& spec)
+{
+    QString text = paramText(spec.tooltip);
+    const QString unit = paramText(spec.unit);
+    if (!unit.isEmpty() && unit != QStringLiteral("×"))
+        text += QLatin1Char('\n') + QCoreApplication::translate("ParameterPanel", "Unit: %1").arg(unit);
+    text += QLatin1Char('\n') +
+            QCoreApplication::translate("ParameterPanel", "Key: %1").arg(QString::fromStdString(spec.key));
+    return text;
+}
+
+QString labelFor(const Field& spec)
+{
+    const QString unit = paramText(spec.unit);
+    if (unit.isEmpty() || spec.type == FieldType::Bool)
+        return paramText(spec.label);
+    return QCoreApplication::translate("ParameterPanel", "%1 (%2)").arg(paramText(spec.label), unit);
+}
+
+} // namespace
+
+ParameterPanel::ParameterPanel(ScenarioModel* model, QWidget* parent) : QWidget(parent), m_model(model)
+{
+    build();
+    syncFromModel();
+    connect(m_model, &ScenarioModel::scenarioChanged, this, &ParameterPanel::syncFromModel);
+}
+
+LogSlider* ParameterPanel::slider(ParamId id) const
+{
+    return qobject_cast<LogSlider*>(editor(id));
+}
+QComboBox* ParameterPanel::methodCombo() const { return m_methodCombo; }
+
+QWidget* ParameterPanel::makeEditor(ParamId id)
+{
+    const Field& spec = *id;
+    const QString tip = tooltipFor(spec);
+    switch (spec.type) {
+    case FieldType::Bool: {
+        auto* box = new QCheckBox(paramText(spec.label));
+        box->setToolTip(tip);
+        connect(box, &QCheckBox::toggled, this, [this, id](bool on) { edit(id, on ? 1.0 : 0.0); });
+        return box;
+    }
+    case FieldType::Choice: {
+        auto* combo = new QComboBox;
+        for (const FieldChoice& c : spec.choices)
+            combo->addItem(paramText(c.label));
+        combo->setToolTip(tip);
+        connect(combo, &QComboBox::activated, this, [this, id](int index) { edit(id, index); });
+        return combo;
+    }
+    case FieldType::Int:
+    case FieldType::Seed:
+    case FieldType::Real:
+    case FieldType::OptionalReal: {
+        LogSlider::Range r;
+        r.min = spec.lo;
+        r.max = spec.hi;
+        r.log_scale = spec.log_scale;
+        r.integer = spec.type == FieldType::Int || spec.type == FieldType::Seed;
+        r.decimals = spec.decimals;
+        r.step = spec.step;
+        r.zero_means_unset = spec.unset_label != nullptr;
+        auto* s = new LogSlider(r);
+        s->setToolTips(tip);
+        if (spec.unset_label)
+            s->setSpecialValueText(paramText(spec.unset_label));
+        if (QLatin1String(spec.unit) == QLatin1String("×"))
+            s->spinBox()->setSuffix(QStringLiteral(" ×"));
+        s->setAccessibleName(paramText(spec.label));
+        connect(s, &LogSlider::valueEdited, this, [this, id](double v) { edit(id, v); });
+        connect(s, &LogSlider::valueClamped, this, [this, label = paramText(spec.label)](const QString& text) {
+            emit message(tr("%1: %2").arg(label, text));
+        });
+        connect(s, &LogSlider::dragStarted, m_model, &ScenarioModel::beginInteractiveEdit);
+        connect(s, &LogSlider::dragFinished, m_model, &ScenarioModel::endInteractiveEdit);
+        return s;
+    }
+    case FieldType::RealList:
+    case FieldType::Text: return nullptr; // not edited in the panel (panel = false)
+    }
+    return nullptr;
+}
+
+void ParameterPanel::build()
+{
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    outer->addWidget(scroll);
+    auto* content = new QWidget;
+    auto* column = new QVBoxLayout(content);
+    scroll->setWidget(content);
+
+    auto makeForm = [](QGroupBox* box) {
+        auto* form = new QFormLayout(box);
+        // Labels above their editors: long names with units never clip in a narrow dock.
+        form->setRowWrapPolicy(QFormLayout::WrapAllRows);
+        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+        return form;
+    };
+
+    auto* common = new QGroupBox(tr("Scenario"), content);
+    auto* commonForm = makeForm(common);
+    column->addWidget(common);
+    m_methodCombo = new QComboBox;
+    for (const MethodDescriptor& d : methods())
+        m_methodCombo->addItem(methodName(d.method));
+    m_methodCombo->setToolTip(tr("The positional-encoding method whose matrices and curves are shown."));
+    connect(m_methodCombo, &QComboBox::activated, this, [this](int index) {
+        if (!m_syncing && index >= 0 && index < static_cast<int>(methods().size()))
+            m_model->setMethod(methods()[static_cast<std::size_t>(index)].method);
+    });
+    auto* methodLabel = new QLabel(tr("&Method"));
+    methodLabel->setBuddy(m_methodCombo);
+    commonForm->addRow(methodLabel, m_methodCombo);
+
+    const auto addRow = [&](QFormLayout* form, const Field& spec) {
+        if (!spec.panel)
+            return;
+        QWidget* editorWidget = makeEditor(&spec);
+        m_editors.insert(&spec, editorWidget);
+        if (spec.type == FieldType::Bool) {
+            form->addRow(editorWidget);
+        } else {
+            auto* label = new QLabel(labelFor(spec));
+            label->setToolTip(tooltipFor(spec));
+            label->setBuddy(editorWidget); // Alt+letter reaches the editor; screen readers name it
+            m_labels.insert(&spec, label);
+            form->addRow(label, editorWidget);
+        }
+    };
+    for (const Field& f : common_fields())
+        addRow(commonForm, f);
+    for (const MethodDescriptor& d : methods()) {
+        auto* group = new QGroupBox(tr("%1 parameters").arg(methodName(d.method)), content);
+        auto* form = makeForm(group);
+        m_methodGroups.push_back(group);
+        column->addWidget(group);
+        for (const Field& f : d.fields)
+            addRow(form, f);
+        if (d.method == Method::RoPE) {
+            // LongRoPE's per-pair factor lists come from a config or preset: shown, not edited.
+            m_longRopeLabel = new QLabel;
+            m_longRopeLabel->setWordWrap(true);
+            m_longRopeLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            m_longRopeLabel->setToolTip(
+                tr("rope_scaling.short_factor / long_factor: one factor per rotary pair, "
+                   "read from a model's config.json (Phi-3). Load a preset or a config to set them."));
+            form->addRow(m_longRopeLabel);
+        }
+    }
+    column->addStretch(1);
+    setMinimumWidth(280);
+}
+
+void ParameterPanel::edit(ParamId id, double value)
+{
+    if (m_syncing)
+        return;
+    if (!m_model->setValue(id, value)) {
+        // Rejected: show the model's (unchanged) value again.
+        syncFromModel();
+    }
+}
+
+void ParameterPanel::syncFromModel()
+{
+    m_syncing = true;
+    const Scenario& s = m_model->scenario();
+    {
+        const QSignalBlocker block(m_methodCombo);
+        for (std::size_t i = 0; i < methods().size(); ++i)
+            if (methods()[i].method == s.method)
+                m_methodCombo->setCurrentIndex(static_cast<int>(i));
+    }
+    for (auto it = m_editors.constBegin(); it != m_editors.constEnd(); ++it) {
+        QWidget* w = it.value();
+        const double v = param_value(s, it.key());
+        if (auto* box = qobject_cast<QCheckBox*>(w)) {
+            const QSignalBlocker block(box);
+            box->setChecked(v != 0.0);
+        } else if (auto* combo = qobject_cast<QComboBox*>(w)) {
+            const QSignalBlocker block(combo);
+            combo->setCurrentIndex(static_cast<int>(v));
+        } else if (auto* slider = qobject_cast<LogSlider*>(w)) {
+            if (slider->value() != v)
+                slider->setValue(v);
+        }
+    }
+    if (m_longRopeLabel) {
+        auto summary = [](const std::vector<double>& f) {
+            if (f.empty())
+                return tr("none");
+            QStringList parts;
+            for (std::size_t i = 0; i < f.size() && i < 4; ++i)
+                parts << QString::number(f[i], 'g', 4);
+            return tr("%n values: %1%2", nullptr, static_cast<int>(f.size()))
+                .arg(parts.join(QStringLiteral(", ")), f.size() > 4 ? QStringLiteral(", …") : QString());
+        };
+        m_longRopeLabel->setText(tr("short_factor: %1\nlong_factor: %2")
+                                     .arg(summary(s.params<RopeParams>().short_factor), summary(s.params<RopeParams>().long_factor)));
+    }
+    updateVisibility();
+    m_syncing = false;
+}
+
+bool ParameterPanel::isRowVisible(ParamId id) const
+{
+    const Scenario& s = m_model->scenario();
+    const auto method = param_method(id);
+    if (method && *method != s.method)
+        return false;
+    return !id->shown || id->shown(s);
+}
+
+void ParameterPanel::updateVisibility()
+{
+    const Scenario& s = m_model->scenario();
+    for (std::size_t i = 0; i < m_methodGroups.size(); ++i)
+        m_methodGroups[i]->setVisible(methods()[i].method == s.method);
+    for (auto it = m_editors.constBegin(); it != m_editors.constEnd(); ++it) {
+        auto* form = qobject_cast<QFormLayout*>(it.value()->parentWidget()->layout());
+        if (form)
+            form->setRowVisible(it.value(), isRowVisible(it.key()));
+    }
+    if (m_longRopeLabel) {
+        auto* form = qobject_cast<QFormLayout*>(m_longRopeLabel->parentWidget()->layout());
+        if (form)
+            form->setRowVisible(m_longRopeLabel,
+                                s.method == Method::RoPE && s.params<RopeParams>().rope_type == RopeType::LongRope);
+    }
+}
+
+} // namespace posatlas::ui

@@ -1,0 +1,662 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "window/main_window.h"
+
+
+#include "analysis/rope_compare.h"
+#include "explorer/explorer_window.h"
+#include "io/model_config.h"
+#include "io/presets.h"
+#include "model/autosave.h"
+#include "model/settings.h"
+#include "scenario/validation.h"
+#include "views/curve_view.h"
+#include "views/figure_style.h"
+#include "views/heatmap_view.h"
+#include "views/rotation_view.h"
+#include "views/spectrum_view.h"
+#include "widgets/parameter_panel.h"
+#include "window/session_actions.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <functional>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QShowEvent>
+#include <QSignalBlocker>
+#include <QStatusBar>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTextBrowser>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace posatlas::ui {
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+// The View > Matrix menu's entries, with mnemonics for the common kinds; a method's own kinds take
+// their label from its descriptor.
+QString kindMenuLabel(MatrixKind k)
+{
+    if (k == MatrixKind::Logits)
+        return MainWindow::tr("&Logits");
+    if (k == MatrixKind::Encoding)
+        return MainWindow::tr("&Encoding (positions × dimensions)");
+    if (k == MatrixKind::Bias)
+        return MainWindow::tr("&Bias");
+    if (k == MatrixKind::Buckets)
+        return MainWindow::tr("B&ucket indices");
+    return kindLabel(k);
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x31), base(0x1e, 0x1f, 0x22), text(0xe6, 0xe6, 0xe6);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, QColor(0x6c, 0xa6, 0xf0));
+    p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, QColor(0x80, 0x80, 0x80));
+    return p;
+}
+
+} // namespace
+
+MainWindow::MainWindow(const QString& settingsPath, QWidget* parent)
+    : QMainWindow(parent), m_settings(std::make_unique<Settings>(settingsPath)),
+      m_model(new ScenarioModel(this)), m_jobs(new JobTracker(this))
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    setWindowIcon(QIcon(QStringLiteral(":/posatlas/icons/posatlas.svg")));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    createViews();
+    createMenus();
+    createStatusBar();
+    connectJobs();
+    connect(m_model, &ScenarioModel::scenarioChanged, this, &MainWindow::onScenarioChanged);
+    connect(m_model, &ScenarioModel::parameterRejected, this, &MainWindow::showError);
+    restoreFromSettings();
+    onScenarioChanged();
+    restoreRotationPositions();
+    startAutosave(settingsPath);
+}
+
+MainWindow::~MainWindow()
+{
+    // ~QWidget hides the docks after this object's MainWindow part is gone: their visibility
+    // signals must not reach it any more.
+    for (ViewKind k : kAllViewKinds)
+        disconnect(dock(k), nullptr, this, nullptr);
+    m_heatmap->removeEventFilter(this);
+}
+
+// ---------------------------------------------------------------- construction
+
+void MainWindow::createViews()
+{
+    // No central widget: every view is a dock, so any of them can be shown side by side, tabbed,
+    // floated or closed, and the arrangement is what saveState() stores.
+    auto makeDock = [this](const QString& title, const QString& name, QWidget* content) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(content);
+        dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable |
+                          QDockWidget::DockWidgetFloatable);
+        return dock;
+    };
+
+    m_panel = new ParameterPanel(m_model);
+    connect(m_panel, &ParameterPanel::message, this, &MainWindow::showError);
+    m_panelDock = makeDock(tr("Parameters"), QStringLiteral("ParametersDock"), m_panel);
+    addDockWidget(Qt::LeftDockWidgetArea, m_panelDock);
+    // The figures get the space a wide window adds; the sliders need no more than this.
+    m_panel->setMaximumWidth(kMaxPanelWidth);
+
+    m_heatmap = new HeatmapView;
+    m_heatmap->installEventFilter(this);
+    m_curves = new CurveView;
+    m_curves->setLogX(m_settings->curveLogX());
+    m_rotation = new RotationView;
+    m_rotationControls = new RotationControls;
+    auto* rotationBox = new QWidget;
+    auto* rotationLayout = new QVBoxLayout(rotationBox);
+    rotationLayout->setContentsMargins(0, 0, 0, 0);
+    rotationLayout->addWidget(m_rotation, 1);
+    rotationLayout->addWidget(m_rotationControls);
+    m_spectrum = new SpectrumView;
+
+    auto& docks = m_viewDocks;
+    docks[static_cast<std::size_t>(ViewKind::Heatmap)] =
+        makeDock(tr("Heatmap"), QStringLiteral("HeatmapDock"), m_heatmap);
+    docks[static_cast<std::size_t>(ViewKind::Curves)] =
+        makeDock(tr("Curves"), QStringLiteral("CurvesDock"), m_curves);
+    docks[static_cast<std::size_t>(ViewKind::Rotation)] =
+        makeDock(tr("Rotation"), QStringLiteral("RotationDock"), rotationBox);
+    docks[static_cast<std::size_t>(ViewKind::Spectrum)] =
+        makeDock(tr("Spectrum"), QStringLiteral("SpectrumDock"), m_spectrum);
+
+    // Default layout: heatmap and curves side by side; rotation and spectrum as tabs behind them.
+    addDockWidget(Qt::RightDockWidgetArea, dock(ViewKind::Heatmap));
+    splitDockWidget(dock(ViewKind::Heatmap), dock(ViewKind::Curves), Qt::Horizontal);
+    tabifyDockWidget(dock(ViewKind::Heatmap), dock(ViewKind::Rotation));
+    tabifyDockWidget(dock(ViewKind::Curves), dock(ViewKind::Spectrum));
+    dock(ViewKind::Heatmap)->raise();
+    dock(ViewKind::Curves)->raise();
+
+    m_importReport = new QTextBrowser;
+    m_importReport->setOpenExternalLinks(true);
+    m_importDock = makeDock(tr("Config import"), QStringLiteral("ImportDock"), m_importReport);
+    addDockWidget(Qt::LeftDockWidgetArea, m_importDock);
+    tabifyDockWidget(m_panelDock, m_importDock);
+    m_importDock->hide();
+    m_panelDock->raise();
+
+    for (ViewKind k : kAllViewKinds)
+        connect(dock(k), &QDockWidget::visibilityChanged, this, &MainWindow::updateViewEnabled);
+
+    connect(m_heatmap, &HeatmapView::viewportRequested, this,
+            [this](std::int64_t row0, std::int64_t col0, std::int64_t rows, std::int64_t cols) {
+                ViewSettings v = m_viewSettings;
+                v.row0 = row0;
+                v.col0 = col0;
+                v.rows = rows;
+                v.cols = cols;
+                setViewSettings(v, ViewKind::Heatmap);
+            });
+    connect(m_curves, &CurveView::logXChanged, this, [this](bool on) {
+        m_settings->setCurveLogX(on);
+        ViewSettings v = m_viewSettings;
+        v.log_x = on;
+        setViewSettings(v, ViewKind::Curves);
+    });
+    connect(m_rotationControls, &RotationControls::positionChanged, this, [this](double m) {
+        ViewSettings v = m_viewSettings;
+        v.query_position = m;
+        setViewSettings(v, ViewKind::Rotation);
+    });
+    connect(m_rotationControls, &RotationControls::keyPositionChanged, this, [this](double n) {
+        ViewSettings v = m_viewSettings;
+        v.key_position = n;
+        setViewSettings(v, ViewKind::Rotation);
+    });
+    m_rotationControls->setPosition(m_viewSettings.query_position);
+    m_rotationControls->setKeyPosition(m_viewSettings.key_position);
+
+    connect(m_heatmap, &HeatmapView::hovered, this, &MainWindow::setHoverText);
+    connect(m_curves, &CurveView::hovered, this, &MainWindow::setHoverText);
+    connect(m_spectrum, &SpectrumView::hovered, this, &MainWindow::setHoverText);
+}
+
+void MainWindow::createMenus()
+{
+    // ---- File
+    m_sessions = new SessionActions(this);
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open config.json…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a model's config.json"), QString(),
+                                                          tr("Model configs (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            openConfig(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    open->setStatusTip(
+        tr("Read a Hugging Face config.json and apply its positional parameters (one undo step)"));
+    m_sessions->addOpenAction(file);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    m_sessions->addSaveAndExportActions(file); // Save Session, Export Figure, Export Data
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence(tr("Ctrl+Q")));
+    quit->setMenuRole(QAction::QuitRole);
+
+    // ---- Edit
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_model->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_model->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence::Redo});
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    m_sessions->addEditActions(edit); // Copy Figure
+
+    // ---- Presets, grouped by family
+    QMenu* presets = menuBar()->addMenu(tr("&Presets"));
+    presets->setObjectName(QStringLiteral("presetsMenu"));
+    presets->setToolTipsVisible(true);
+    std::map<QString, QMenu*> families;
+    for (const PresetInfo& p : list_presets()) {
+        const QString family = qs(p.family);
+        QMenu*& sub = families[family];
+        if (!sub) {
+            sub = new QMenu(family, presets);
+            sub->setToolTipsVisible(true);
+        }
+        QAction* a = sub->addAction(qs(p.name));
+        const QString tip = qs(p.description) + QStringLiteral("\n") + tr("Source: %1").arg(qs(p.source));
+        a->setToolTip(tip);
+        a->setStatusTip(tr("%1 · source: %2").arg(qs(p.description), qs(p.source)));
+        a->setData(qs(p.id));
+        connect(a, &QAction::triggered, this, [this, id = qs(p.id)] { loadPreset(id); });
+    }
+    for (auto& [name, menu] : families)
+        presets->addMenu(menu);
+
+    // ---- View
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    // The docks' show/hide entries, with a mnemonic on their first letter (Alt+V, then the letter).
+    for (QDockWidget* d : {m_panelDock, dock(ViewKind::Heatmap), dock(ViewKind::Curves), dock(ViewKind::Rotation),
+                           dock(ViewKind::Spectrum), m_importDock}) {
+        QAction* toggle = d->toggleViewAction();
+        toggle->setText(QLatin1Char('&') + d->windowTitle());
+        view->addAction(toggle);
+    }
+    // Every view from the keyboard: shows its dock, brings it to the front and gives it the focus, where
+    // arrows, + / − and the crosshair keys work (Help > Keyboard and Mouse).
+    QMenu* goTo = view->addMenu(tr("&Go to View"));
+    goTo->setObjectName(QStringLiteral("goToViewMenu"));
+    const std::pair<ViewKind, QString> goTargets[] = {{ViewKind::Heatmap, tr("&Heatmap")},
+                                                      {ViewKind::Curves, tr("&Curves")},
+                                                      {ViewKind::Rotation, tr("&Rotation")},
+                                                      {ViewKind::Spectrum, tr("&Spectrum")}};
+    int goKey = 1;
+    for (const auto& [kind, text] : goTargets) {
+        goTo->addAction(text, QKeySequence(tr("Ctrl+%1").arg(goKey++)), this, [this, kind = kind] { focusView(kind); });
+    }
+    view->addSeparator();
+    m_matrixKindMenu = view->addMenu(tr("Heatmap &Matrix"));
+    m_matrixKindMenu->setObjectName(QStringLiteral("matrixKindMenu"));
+    m_matrixKindGroup = new QActionGroup(this);
+    QMenu* colormaps = view->addMenu(tr("&Colour Map"));
+    auto* cmGroup = new QActionGroup(this);
+    cmGroup->setObjectName(QStringLiteral("colormapGroup")); // SessionActions syncs the check marks
+    for (Colormap map : all_colormaps()) {
+        QAction* a = colormaps->addAction(colormap_name(map), this, [this, map] {
+            m_heatmap->setColormap(map);
+            m_settings->setColormap(colormap_id(map));
+        });
+        a->setCheckable(true);
+        a->setData(colormap_id(map));
+        cmGroup->addAction(a);
+        if (m_settings->colormap() == colormap_id(map)) {
+            a->setChecked(true);
+            m_heatmap->setColormap(map);
+        }
+    }
+    view->addAction(tr("Reset &Zoom"), QKeySequence(tr("Ctrl+0")), m_heatmap, &HeatmapView::resetViewport);
+    QAction* small = view->addAction(tr("Heads as &Small Multiples"));
+    small->setCheckable(true);
+    small->setChecked(true);
+    small->setObjectName(QStringLiteral("smallMultiplesAction"));
+    small->setStatusTip(tr("ALiBi and T5: one small heatmap per head, labelled with its slope"));
+    connect(small, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_viewSettings;
+        v.small_multiples = on;
+        setViewSettings(v, ViewKind::Heatmap);
+    });
+    QAction* perPanel = view->addAction(tr("One Colour Scale &per Panel"));
+    perPanel->setCheckable(true);
+    perPanel->setChecked(m_viewSettings.per_panel_scales);
+    perPanel->setObjectName(QStringLiteral("perPanelScalesAction"));
+    perPanel->setStatusTip(tr("Small multiples: each head coloured over its own range (off: one scale shared "
+                              "by all heads, which makes slow heads look flat)"));
+    connect(perPanel, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_viewSettings;
+        v.per_panel_scales = on;
+        setViewSettings(v, ViewKind::Heatmap);
+    });
+    QAction* centre = view->addAction(tr("Subtract &Mean"));
+    centre->setCheckable(true);
+    centre->setObjectName(QStringLiteral("subtractMeanAction"));
+    centre->setStatusTip(tr("Colour each heatmap's values minus their mean: shows the structure of a matrix "
+                            "whose spread is tiny against its mean"));
+    connect(centre, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_viewSettings;
+        v.subtract_mean = on;
+        setViewSettings(v, ViewKind::Heatmap);
+    });
+    QMenu* overlay = view->addMenu(tr("&Overlay on Curves"));
+    overlay->setToolTipsVisible(true);
+    overlay->setObjectName(QStringLiteral("overlayMenu"));
+    for (const MethodDescriptor& d : methods()) {
+        const Method m = d.method;
+        QAction* a = overlay->addAction(methodName(m));
+        a->setCheckable(true);
+        a->setData(QString::fromLatin1(m.id().data(), static_cast<qsizetype>(m.id().size())));
+        a->setToolTip(
+            tr("Draw this method's logit against distance on the curves, with the same content vectors"));
+        connect(a, &QAction::toggled, this, [this, m](bool on) {
+            ViewSettings v = m_viewSettings;
+            std::erase(v.overlay, m);
+            if (on)
+                v.overlay.push_back(m);
+            setViewSettings(v, ViewKind::Curves);
+        });
+    }
+    view->addSeparator();
+    view->addAction(tr("Context-&extension explorer…"), QKeySequence(tr("Ctrl+Shift+E")), this,
+                    [this] { openExplorer(); });
+    QAction* dark = view->addAction(tr("&Dark Theme"));
+    dark->setCheckable(true);
+    dark->setChecked(palette_is_dark(QApplication::palette()));
+    connect(dark, &QAction::toggled, this, &MainWindow::setDarkTheme);
+
+    // ---- Help
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard and Mouse"), QKeySequence::HelpContents, this,
+                    [this] { showKeyboardHelp(); });
+    help->addAction(tr("&About PosAtlas"), this, [this] {
+        QMessageBox::about(
+            this, tr("About PosAtlas"),
+            tr("<b>PosAtlas</b> %1<br>See how transformer positional encodings work: "
+               "sinusoidal, learned, Shaw, Transformer-XL, T5, DeBERTa, RoPE and its scalings, "
+               "ALiBi and CoPE.<br>Drop a model's config.json on the window to see its "
+               "positions.")
+                .arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::createStatusBar()
+{
+    m_hoverLabel = new QLabel;
+    m_hoverLabel->setMinimumWidth(200);
+    m_hoverLabel->setTextFormat(Qt::PlainText);
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 100);
+    m_progress->setMaximumWidth(160);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    statusBar()->addPermanentWidget(m_hoverLabel);
+    statusBar()->addPermanentWidget(m_progress);
+}
+
+// ---------------------------------------------------------------- settings
+
+void MainWindow::restoreFromSettings()
+{
+    // The views' own state first (the settings read it validated: unknown ids and out-of-range positions
+    // fall back to the defaults): onScenarioChanged, reached from resetScenario below or next in the
+    // constructor, builds the matrix kind menu from m_viewSettings and sets the rotation slider's range;
+    // restoreRotationPositions then clamps m to it.
+    ViewSettings v = m_viewSettings;
+    v.matrix_kind = m_settings->matrixKind();
+    v.overlay = m_settings->curveOverlays();
+    if (const auto mn = m_settings->rotationPositions()) {
+        v.query_position = mn->first;
+        v.key_position = mn->second;
+    }
+    m_viewSettings = v;
+    if (auto* overlay = findChild<QMenu*>(QStringLiteral("overlayMenu")))
+        for (QAction* a : overlay->actions()) {
+            const QSignalBlocker block(a);
+            a->setChecked(std::any_of(v.overlay.begin(), v.overlay.end(), [&](Method m) {
+                return a->data().toString().toStdString() == m.id();
+            }));
+        }
+    if (auto s = m_settings->lastScenario()) {
+        if (!m_model->resetScenario(*s))
+            m_lastMessage.clear(); // an outdated saved scenario just falls back to the defaults
+    }
+    if (!restoreGeometry(m_settings->windowGeometry()))
+        resize(1280, 720);
+    m_defaultLayoutPending = !restoreState(m_settings->windowState());
+    if (m_settings->darkTheme())
+        setDarkTheme(true);
+}
+
+void MainWindow::restoreRotationPositions()
+{
+    // After onScenarioChanged set the slider's range: m as the slider shows it.
+    m_rotationControls->setPosition(m_viewSettings.query_position);
+    m_rotationControls->setKeyPosition(m_viewSettings.key_position);
+    m_viewSettings.query_position = m_rotationControls->position();
+    m_viewSettings.key_position = m_rotationControls->keyPosition();
+}
+
+void MainWindow::saveToSettings()
+{
+    m_settings->setWindowGeometry(saveGeometry());
+    m_settings->setWindowState(saveState());
+    if (m_explorer)
+        m_settings->setExplorerGeometry(m_explorer->saveGeometry());
+    m_settings->setLastScenario(m_model->scenario());
+    m_settings->setRotationPositions(m_viewSettings.query_position, m_viewSettings.key_position);
+    m_settings->setCurveOverlays(m_viewSettings.overlay);
+    m_settings->setMatrixKind(m_viewSettings.matrix_kind);
+    m_settings->sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveToSettings();
+    m_autosave->finish(); // a clean close: nothing to recover next time
+    event->accept();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = m_settings->recentFiles();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString& path = files[i];
+        QAction* a = m_recentMenu->addAction(tr("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        a->setStatusTip(path);
+        a->setToolTip(path);
+        connect(a, &QAction::triggered, this, [this, path] { openFile(path); });
+    }
+    if (files.isEmpty()) {
+        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+    } else {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("&Clear List"), this, [this] {
+            m_settings->clearRecentFiles();
+            rebuildRecentMenu();
+        });
+    }
+}
+
+// ---------------------------------------------------------------- actions
+
+void MainWindow::showError(const QString& message)
+{
+    m_lastMessage = message;
+    statusBar()->showMessage(message, 10000);
+}
+
+void MainWindow::setHoverText(const QString& text)
+{
+    m_hoverLabel->setText(text);
+}
+
+void MainWindow::setComputeHiddenViews(bool on)
+{
+    m_computeHidden = on;
+    updateViewEnabled();
+}
+
+ExplorerWindow* MainWindow::openExplorer()
+{
+    if (!m_explorer) {
+        m_explorer = new ExplorerWindow(this); // a QMainWindow: its own top-level window, deleted with this one
+        m_explorer->restoreGeometry(m_settings->explorerGeometry()); // else as fitted to the screen
+        const Scenario& s = m_model->scenario();
+        if (s.method == Method::RoPE)
+            m_explorer->setRopeModel(s.params<RopeParams>(), tr("Current scenario"));
+        if (s.method != Method::RoPE || m_explorer->model()->variants().empty())
+            m_explorer->loadPreset(QStringLiteral("llama-3.1-8b"));
+        for (auto signal : {&ExplorerModel::modelChanged, &ExplorerModel::variantsChanged,
+                            &ExplorerModel::parametersChanged, &ExplorerModel::currentLengthChanged})
+            connect(m_explorer->model(), signal, m_autosave, &Autosave::markDirty);
+        m_autosave->markDirty();
+    }
+    m_explorer->show();
+    m_explorer->raise();
+    m_explorer->activateWindow();
+    return m_explorer;
+}
+
+void MainWindow::setDarkTheme(bool dark)
+{
+    // Fusion draws every widget from the palette, so a dark palette is honoured on every platform.
+    if (dark) {
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(darkPalette());
+    } else {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+    }
+    m_settings->setDarkTheme(dark);
+}
+
+// ---------------------------------------------------------------- scenario and views
+
+void MainWindow::onScenarioChanged()
+{
+    const Scenario& s = m_model->scenario();
+    // The application's name last: platforms that append the display name see it already there and do
+    // not add it a second time ("PosAtlas — … — PosAtlas").
+    setWindowTitle(tr("%1 — %2").arg(scenario_caption(s), QStringLiteral("PosAtlas")));
+
+    // A readout of another method's figure would describe numbers no longer shown.
+    if (s.method != m_lastMethod)
+        m_hoverLabel->clear();
+
+    // The zoom window belongs to the previous matrix shape.
+    ViewSettings v = m_viewSettings;
+    if (s.method != m_lastMethod || s.seq_len != m_lastSeqLen) {
+        v.row0 = v.col0 = v.rows = v.cols = 0;
+        setViewSettings(v, ViewKind::Heatmap);
+    }
+    if (s.method != m_lastMethod || m_matrixKindGroup->actions().isEmpty()) {
+        for (QAction* a : m_matrixKindGroup->actions())
+            delete a;
+        const MatrixKind current = effective_matrix_kind(s, v);
+        for (MatrixKind k : matrix_kinds_for(s.method)) {
+            QAction* a = m_matrixKindMenu->addAction(kindMenuLabel(k));
+            a->setCheckable(true);
+            a->setChecked(k == current);
+            m_matrixKindGroup->addAction(a);
+            connect(a, &QAction::triggered, this, [this, k] {
+                ViewSettings vs = m_viewSettings;
+                vs.matrix_kind = k;
+                vs.row0 = vs.col0 = vs.rows = vs.cols = 0;
+                setViewSettings(vs, ViewKind::Heatmap);
+            });
+        }
+    }
+    m_lastMethod = s.method;
+    m_lastSeqLen = s.seq_len;
+
+    // The rotation slider covers the positions the model knows.
+    const double maxPos = s.method == Method::RoPE
+                              ? static_cast<double>(std::clamp<std::int64_t>(
+                                    std::max(s.seq_len, rope_default_target_length(s.params<RopeParams>())), 16, kMaxSeqLen))
+                              : static_cast<double>(s.seq_len);
+    m_rotationControls->setRange(0.0, maxPos);
+    requestAllViews();
+}
+
+void MainWindow::updateViewEnabled()
+{
+    for (ViewKind k : kAllViewKinds) {
+        QDockWidget* d = dock(k);
+        // visibleRegion is empty for a dock tabbed away behind another one.
+        const bool shown = d->isVisible() && !d->widget()->visibleRegion().isEmpty();
+        setViewEnabled(k, m_computeHidden || shown);
+    }
+    updateHeatmapPixelSize();
+}
+
+void MainWindow::updateHeatmapPixelSize()
+{
+    const QSize px = m_heatmap->heatmapPixelSize();
+    if (px.width() < 8 || px.height() < 8)
+        return;
+    ViewSettings v = m_viewSettings;
+    // Small changes (a one-pixel splitter nudge) are not worth a recompute: cells are scaled anyway.
+    if (std::abs(px.width() - v.pixel_width) < 16 && std::abs(px.height() - v.pixel_height) < 16)
+        return;
+    v.pixel_width = px.width();
+    v.pixel_height = px.height();
+    setViewSettings(v, ViewKind::Heatmap);
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_defaultLayoutPending)
+        return;
+    m_defaultLayoutPending = false;
+    // First start: the panel gets what its sliders need, the two visible views share the rest.
+    // (resizeDocks only takes effect once the window has its final size, hence here.)
+    const int panel = std::max(300, m_panelDock->sizeHint().width());
+    const int rest = std::max(400, width() - panel);
+    resizeDocks({m_panelDock, dock(ViewKind::Heatmap), dock(ViewKind::Curves)}, {panel, rest / 2, rest / 2},
+                Qt::Horizontal);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_heatmap && (event->type() == QEvent::Resize || event->type() == QEvent::Show))
+        updateHeatmapPixelSize();
+    return QMainWindow::eventFilter(watched, event);
+}
+
+// ---------------------------------------------------------------- drag and drop
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile() &&
+        urls.front().toLocalFile().endsWith(QStringLiteral(".json"), Qt::CaseInsensitive))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile()) {
+        event->acceptProposedAction();
+        // Queued: a modal error box inside the drop handler would block the drag source.
+        const QString path = urls.front().toLocalFile();
+        QMetaObject::invokeMethod(
+            this, [this, path] { openFile(path); }, Qt::QueuedConnection);
+    }
+}
+
+} // namespace posatlas::ui

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The main window: the parameter panel and the four views as docks (several visible at once; the
+// layout is saved and restored), menus (File, Edit with undo/redo, Presets grouped by family, View,
+// Help), config.json import by menu or drag-and-drop with a report of what was read and ignored, and
+// a status bar with parameter errors, the hover readout and a progress bar for long computations.
+#pragma once
+
+#include "jobs/job_tracker.h"
+#include "jobs/view_jobs.h"
+#include "model/scenario_model.h"
+
+#include <QMainWindow>
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QTextBrowser;
+
+namespace posatlas {
+struct ConfigImport;
+}
+
+namespace posatlas::ui {
+
+class Autosave;
+class CurveView;
+class HeatmapView;
+class ParameterPanel;
+class RotationControls;
+class RotationView;
+class SessionActions;
+class Settings;
+class SpectrumView;
+class Figure;
+class ExplorerWindow;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    // settingsPath: INI file for the settings (tests); empty = the user's settings.
+    explicit MainWindow(const QString& settingsPath = {}, QWidget* parent = nullptr);
+    // The parameter panel never grows beyond this (px): a wider window widens the figures.
+    static constexpr int kMaxPanelWidth = 460;
+    ~MainWindow() override;
+
+    ScenarioModel* model() const { return m_model; }
+    // Computes the views off the GUI thread, one slot per ViewKind (static_cast<int>(kind)).
+    JobTracker* jobs() const { return m_jobs; }
+    // The settings the views are computed with (zoom window, pixel size, curve axis, rotation positions…).
+    const ViewSettings& viewSettings() const { return m_viewSettings; }
+    // Replaces them and recomputes `kind`, or every view (nullopt).
+    void setViewSettings(const ViewSettings& settings, std::optional<ViewKind> kind = std::nullopt);
+    ParameterPanel* parameterPanel() const { return m_panel; }
+    HeatmapView* heatmapView() const { return m_heatmap; }
+    CurveView* curveView() const { return m_curves; }
+    RotationView* rotationView() const { return m_rotation; }
+    // Shows, raises and focuses a view (View > Go to View, Ctrl+1 … Ctrl+4).
+    void focusView(ViewKind kind);
+    // Help > Keyboard and Mouse: the gestures, and every shortcut of the menus.
+    QString keyboardHelpHtml() const;
+    SpectrumView* spectrumView() const { return m_spectrum; }
+    QDockWidget* dock(ViewKind kind) const { return m_viewDocks[static_cast<std::size_t>(kind)]; }
+    QDockWidget* importDock() const { return m_importDock; }
+    QString importReportText() const;
+    QString statusMessage() const;
+
+    // Applies a config.json as one undo step and shows the import report. False (and a message) on error.
+    bool openConfig(const QString& path);
+    // A session (.posatlas.json, see session_actions.h) or a config.json, by its name or content.
+    bool openFile(const QString& path);
+    // Sessions, figure and data export, copy figure.
+    SessionActions* sessionActions() const { return m_sessions; }
+    // Applies an embedded preset as one undo step.
+    bool loadPreset(const QString& id);
+    // Compute every view even when its dock is hidden or tabbed away (tests, batch screenshots).
+    void setComputeHiddenViews(bool on);
+    void setDarkTheme(bool dark);
+    // The context-extension explorer (one instance), seeded with the current RoPE scenario, or with the
+    // llama-3.1-8b preset when the current method is not RoPE. Shown and raised.
+    ExplorerWindow* openExplorer();
+
+    // Autosave and crash recovery (autosave.h). With the user's settings the autosave lives in
+    // Autosave::defaultDirectory(); with a settings path (tests, screenshots, portable use) only when
+    // POSATLAS_STATE_DIR names a folder.
+    Autosave* autosave() const { return m_autosave; }
+    // The window's whole state as an autosave: the session, the view in front and the explorer.
+    QByteArray autosaveSnapshot() const;
+    // Asks `text` and answers through `answer(true)` to restore. The default is a window-modal
+    // Restore / Discard box that does not block the caller; tests answer directly.
+    using RecoveryPrompt = std::function<void(const QString& text, std::function<void(bool)> answer)>;
+    void setRecoveryPrompt(RecoveryPrompt prompt) { m_recoveryPrompt = std::move(prompt); }
+    // Offers an autosave left by a run that ended without a clean close (once per window; called
+    // from the event loop right after construction). True when there was one to offer.
+    bool offerRecovery();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    friend class SessionActions; // restores and reads the view state below
+    void createViews();
+    void createMenus();
+    void createStatusBar();
+    void connectJobs();
+    // Hidden views are not computed; enabling one computes it.
+    void setViewEnabled(ViewKind kind, bool enabled);
+    // Submits `kind` with the current scenario and settings (when enabled), or every view.
+    void requestView(ViewKind kind);
+    void requestAllViews();
+    void showViewResult(const ViewResult& result);
+    void restoreFromSettings();
+    void saveToSettings();
+    void restoreRotationPositions(); // after onScenarioChanged: the restored m and n, within the slider
+    void rebuildRecentMenu();
+    void showImportReport(const QString& title, const ConfigImport& result);
+    void showKeyboardHelp();
+    void onScenarioChanged();
+    void updateViewEnabled();
+    void updateHeatmapPixelSize();
+    void setHoverText(const QString& text);
+    void showError(const QString& message);
+    void startAutosave(const QString& settingsPath);
+    bool restoreAutosave(const QByteArray& bytes);
+
+    std::unique_ptr<Settings> m_settings;
+    ScenarioModel* m_model;
+    JobTracker* m_jobs;
+    ViewSettings m_viewSettings;
+    std::array<bool, kViewKindCount> m_viewEnabled{true, true, true, true};
+    SessionActions* m_sessions = nullptr;
+    ParameterPanel* m_panel = nullptr;
+    HeatmapView* m_heatmap = nullptr;
+    CurveView* m_curves = nullptr;
+    RotationView* m_rotation = nullptr;
+    RotationControls* m_rotationControls = nullptr;
+    SpectrumView* m_spectrum = nullptr;
+    std::array<QDockWidget*, kViewKindCount> m_viewDocks{};
+    QDockWidget* m_panelDock = nullptr;
+    QDockWidget* m_importDock = nullptr;
+    QTextBrowser* m_importReport = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_matrixKindMenu = nullptr;
+    QActionGroup* m_matrixKindGroup = nullptr;
+    QLabel* m_hoverLabel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QString m_lastMessage;
+    bool m_computeHidden = false;
+    ExplorerWindow* m_explorer = nullptr; // child top-level window, created on first use
+    Autosave* m_autosave = nullptr;
+    RecoveryPrompt m_recoveryPrompt;
+    bool m_recoveryOffered = false;
+    bool m_defaultLayoutPending = false;
+    // Scenario fields that invalidate the heatmap's zoom window when they change.
+    Method m_lastMethod = Method::RoPE;
+    std::int64_t m_lastSeqLen = 0;
+};
+
+} // namespace posatlas::ui
