@@ -217,17 +217,17 @@ std::vector<double> rope_sum(RopeSum what, const std::vector<double>& inv_freq,
     return out;
 }
 
-// Min and max of the curve over the integers [first, last): blocks of kBlock consecutive integers, each
-// by the recurrence (or directly when a block is too short for the lanes).
-void integer_range_extremes(RopeSum what, const std::vector<double>& inv_freq, std::int64_t first,
-                            std::int64_t last, double& lo, double& hi)
+// The curve at every integer of [first, last) into out: blocks of kBlock consecutive integers, each by
+// the recurrence (or directly when a block is too short for the lanes).
+void integer_range_values(RopeSum what, const std::vector<double>& inv_freq, std::int64_t first,
+                          std::int64_t last, double* out)
 {
     double r[kBlock];
-    double v[kBlock];
     for (std::int64_t begin = first; begin < last; begin += static_cast<std::int64_t>(kBlock)) {
         const auto n = static_cast<std::size_t>(std::min<std::int64_t>(kBlock, last - begin));
         for (std::size_t i = 0; i < n; ++i)
             r[i] = static_cast<double>(begin + static_cast<std::int64_t>(i));
+        double* v = out + (begin - first);
         if (n >= 2 * kLanes) {
             if (what == RopeSum::Bound)
                 recurrence_block<RopeSum::Bound>(inv_freq, r, n, v);
@@ -236,10 +236,6 @@ void integer_range_extremes(RopeSum what, const std::vector<double>& inv_freq, s
         } else {
             for (std::size_t i = 0; i < n; ++i)
                 v[i] = direct_sum(what, inv_freq, r[i]);
-        }
-        for (std::size_t i = 0; i < n; ++i) {
-            lo = std::min(lo, v[i]);
-            hi = std::max(hi, v[i]);
         }
     }
 }
@@ -251,62 +247,15 @@ RopeCurveEnvelope rope_curve_envelope(RopeCurve curve, const std::vector<double>
                                       const ProgressFn& progress)
 {
     check_inv_freq(inv_freq);
-    if (edges.size() < 2)
-        throw ParameterError("edges", "at least two bin edges", std::to_string(edges.size()));
-    for (std::size_t i = 0; i < edges.size(); ++i) {
-        require_int("edges", edges[i], 0, kMaxDistance + 1);
-        if (i > 0 && edges[i] <= edges[i - 1])
-            throw ParameterError("edges", "strictly increasing integers",
-                                 std::to_string(edges[i - 1]) + " then " + std::to_string(edges[i]));
-    }
-    const std::size_t bins = edges.size() - 1;
-    RopeCurveEnvelope out;
-    out.min.assign(bins, std::numeric_limits<double>::infinity());
-    out.max.assign(bins, -std::numeric_limits<double>::infinity());
-    // Work is proportional to the integers covered: poll cancel and report progress after about
-    // kChunk * 16 integers, splitting wide bins into slices so that a single bin of 10^8 distances
-    // stays cancellable. Slices run in parallel; each writes only its own bin's partial extremes.
-    constexpr std::int64_t kSlice = static_cast<std::int64_t>(kChunk) * 16;
-    struct Slice {
-        std::size_t bin;
-        std::int64_t first, last;
-    };
-    std::vector<Slice> slices;
-    for (std::size_t b = 0; b < bins; ++b)
-        for (std::int64_t first = edges[b]; first < edges[b + 1]; first += kSlice)
-            slices.push_back({b, first, std::min(edges[b + 1], first + kSlice)});
-    std::vector<double> slice_lo(slices.size()), slice_hi(slices.size());
-    const double total = static_cast<double>(edges.back() - edges.front());
-    double done = 0.0;
-    // Groups of slices between two polls: about two slices' worth of integers per thread.
-    std::size_t begin = 0;
-    while (begin < slices.size()) {
-        check_cancel(cancel);
-        std::size_t end = begin;
-        std::int64_t covered = 0;
-        while (end < slices.size() && covered < 4 * kSlice) {
-            covered += slices[end].last - slices[end].first;
-            ++end;
-        }
-#pragma omp parallel for schedule(dynamic)
-        for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(begin); i < static_cast<std::ptrdiff_t>(end); ++i) {
-            const auto k = static_cast<std::size_t>(i);
-            double lo = std::numeric_limits<double>::infinity();
-            double hi = -lo;
-            integer_range_extremes(curve, inv_freq, slices[k].first, slices[k].last, lo, hi);
-            slice_lo[k] = lo;
-            slice_hi[k] = hi;
-        }
-        done += static_cast<double>(covered);
-        report_progress(progress, total > 0 ? std::min(1.0, done / total) : 1.0);
-        begin = end;
-    }
-    check_cancel(cancel);
-    for (std::size_t k = 0; k < slices.size(); ++k) {
-        out.min[slices[k].bin] = std::min(out.min[slices[k].bin], slice_lo[k]);
-        out.max[slices[k].bin] = std::max(out.max[slices[k].bin], slice_hi[k]);
-    }
-    return out;
+    // Work is proportional to the integers covered: chunks of kChunk * 16 integers, run in parallel by
+    // the shared envelope helper (curve_envelope.h); each chunk is evaluated by the recurrence.
+    const RopeSum what = curve;
+    return integer_envelope(
+        edges, kMaxDistance + 1,
+        [&](std::int64_t first, std::int64_t last, double* out) {
+            integer_range_values(what, inv_freq, first, last, out);
+        },
+        static_cast<std::int64_t>(kChunk) * 16, true, cancel, progress);
 }
 
 std::vector<double> rope_decay_bound(const std::vector<double>& inv_freq,

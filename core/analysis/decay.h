@@ -6,6 +6,7 @@
 // (1e8) keep ~1e-8 rad absolute accuracy at theta = 1.
 #pragma once
 
+#include "analysis/curve_envelope.h"
 #include "scenario/types.h"
 
 #include <cstddef>
@@ -39,9 +40,8 @@ enum class RopeCurve { Bound, MeanCos };
 // r in [edges[b], edges[b + 1]); edges: strictly increasing integers in [0, kMaxDistance + 1]
 // (ParameterError "edges"), at least two. Every integer is evaluated (by the recurrence of
 // rope_decay_bound), so the cost is (edges.back() - edges.front()) * d/2 multiply-adds.
-struct RopeCurveEnvelope {
-    std::vector<double> min, max; // one entry per bin
-};
+// The bins are folded by the envelope helper every method's curve uses (curve_envelope.h).
+using RopeCurveEnvelope = CurveEnvelope;
 RopeCurveEnvelope rope_curve_envelope(RopeCurve curve, const std::vector<double>& inv_freq,
                                       const std::vector<std::int64_t>& edges, const CancelFn& cancel = {},
                                       const ProgressFn& progress = {});

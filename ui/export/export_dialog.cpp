@@ -36,11 +36,23 @@ QString viewTitle(ViewKind k)
     return {};
 }
 
-bool isFigureFormat(const QString& path)
+// The combo's data id of a file name's extension ("svg" of "fig.SVG"), empty for an unknown one.
+QString formatId(const QString& path)
 {
     const auto f = export_format_from_path(path);
-    return f == ExportFormat::Png || f == ExportFormat::Svg || f == ExportFormat::Pdf;
+    if (!f)
+        return {};
+    switch (*f) {
+    case ExportFormat::Png: return QStringLiteral("png");
+    case ExportFormat::Svg: return QStringLiteral("svg");
+    case ExportFormat::Pdf: return QStringLiteral("pdf");
+    case ExportFormat::Csv: return QStringLiteral("csv");
+    case ExportFormat::Json: return QStringLiteral("json");
+    }
+    return {};
 }
+
+bool isKnownFormat(const QString& path) { return !formatId(path).isEmpty(); }
 
 } // namespace
 
@@ -98,7 +110,9 @@ ExportDialog::ExportDialog(ViewKind current, const QString& caption, QWidget* pa
         new QLineEdit(QDir::home().filePath(QStringLiteral("posatlas-%1.png").arg(view_kind_id(current))));
     m_file->setMinimumWidth(360);
     connect(m_file, &QLineEdit::editingFinished, this, &ExportDialog::fileEdited);
-    connect(m_file, &QLineEdit::textChanged, this, &ExportDialog::updateSummary);
+    // The format follows the name as it is typed (not only when the field loses focus): "fig.svg"
+    // shows SVG before the user presses Export.
+    connect(m_file, &QLineEdit::textChanged, this, &ExportDialog::fileEdited);
     auto* browseButton = new QPushButton(tr("&Browse…"));
     connect(browseButton, &QPushButton::clicked, this, &ExportDialog::browse);
     auto* fileRow = new QHBoxLayout;
@@ -109,6 +123,8 @@ ExportDialog::ExportDialog(ViewKind current, const QString& caption, QWidget* pa
     m_format->addItem(tr("PNG image (raster)"), QStringLiteral("png"));
     m_format->addItem(tr("SVG (vector)"), QStringLiteral("svg"));
     m_format->addItem(tr("PDF (vector)"), QStringLiteral("pdf"));
+    m_format->addItem(tr("CSV (the view's numbers)"), QStringLiteral("csv"));
+    m_format->addItem(tr("JSON (the view's numbers)"), QStringLiteral("json"));
     connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::formatChosen);
 
     m_preset = new QComboBox;
@@ -227,7 +243,7 @@ FigureExportRequest ExportDialog::request() const
         if (viewCheck(k)->isChecked())
             r.views.append(k);
     r.path = m_file->text().trimmed();
-    if (!r.path.isEmpty() && !isFigureFormat(r.path))
+    if (!r.path.isEmpty() && !isKnownFormat(r.path))
         r.path += QLatin1Char('.') + extension();
     r.options.size = QSizeF(m_width->value(), m_height->value());
     r.options.dpi = m_dpi->value();
@@ -244,10 +260,10 @@ QString ExportDialog::extension() const
 
 void ExportDialog::browse()
 {
-    const QString filter = tr("PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)");
-    QString selected = m_format->currentIndex() == 0   ? tr("PNG image (*.png)")
-                       : m_format->currentIndex() == 1 ? tr("SVG (*.svg)")
-                                                       : tr("PDF (*.pdf)");
+    const QStringList filters{tr("PNG image (*.png)"), tr("SVG (*.svg)"), tr("PDF (*.pdf)"), tr("CSV (*.csv)"),
+                              tr("JSON (*.json)")};
+    const QString filter = filters.join(QStringLiteral(";;"));
+    QString selected = filters.value(m_format->currentIndex(), filters.front());
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Export figure"), request().path, filter, &selected);
     if (path.isEmpty())
@@ -259,17 +275,13 @@ void ExportDialog::browse()
 
 void ExportDialog::fileEdited()
 {
-    // A typed extension picks the format.
-    const auto f = export_format_from_path(m_file->text().trimmed());
-    const QString ext = f == ExportFormat::Png   ? QStringLiteral("png")
-                        : f == ExportFormat::Svg ? QStringLiteral("svg")
-                        : f == ExportFormat::Pdf ? QStringLiteral("pdf")
-                                                 : QString();
+    // A typed extension picks the format; an unknown one keeps it (request() then appends its extension).
+    const QString ext = formatId(m_file->text().trimmed());
     if (!ext.isEmpty() && ext != extension()) {
         const QSignalBlocker block(m_format);
         m_format->setCurrentIndex(m_format->findData(ext));
     }
-    m_dpi->setEnabled(extension() == QLatin1String("png"));
+    updateEnabled();
     updateSummary();
 }
 
@@ -278,12 +290,29 @@ void ExportDialog::formatChosen()
     // The chosen format replaces the file's figure extension (or is appended).
     QString path = m_file->text().trimmed();
     if (!path.isEmpty()) {
-        if (isFigureFormat(path))
+        if (isKnownFormat(path))
             path.chop(QFileInfo(path).suffix().size() + 1);
+        const QSignalBlocker block(m_file); // the new name has the chosen format: nothing to follow
         m_file->setText(path + QLatin1Char('.') + extension());
     }
-    m_dpi->setEnabled(extension() == QLatin1String("png"));
+    updateEnabled();
     updateSummary();
+}
+
+bool ExportDialog::isDataFormat() const
+{
+    return extension() == QLatin1String("csv") || extension() == QLatin1String("json");
+}
+
+void ExportDialog::updateEnabled()
+{
+    // Numbers have no size, resolution, theme or caption; a vector figure has no resolution.
+    const bool figure = !isDataFormat();
+    m_dpi->setEnabled(extension() == QLatin1String("png"));
+    for (QWidget* w : std::initializer_list<QWidget*>{m_preset, m_width, m_height, m_theme, m_fontScale, m_captionOn, m_caption})
+        w->setEnabled(figure);
+    if (figure)
+        m_caption->setEnabled(m_captionOn->isChecked());
 }
 
 void ExportDialog::presetChosen()
@@ -320,7 +349,9 @@ void ExportDialog::updateSummary()
 {
     const FigureExportRequest r = request();
     QString text;
-    if (extension() == QLatin1String("png")) {
+    if (isDataFormat()) {
+        text = tr("The numbers the view shows, as %1.").arg(extension().toUpper());
+    } else if (extension() == QLatin1String("png")) {
         const double scale = r.options.dpi / kCssDpi;
         text = tr("PNG of %1 × %2 pixels (%3x).")
                    .arg(std::lround(r.options.size.width() * scale))

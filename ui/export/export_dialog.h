@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// File > Export figure…: which views, the file, its format (PNG, SVG, PDF), size (with presets for
+// File > Export figure…: which views, the file, its format (PNG, SVG, PDF; or the view's numbers as CSV
+// or JSON), size (with presets for
 // screens, slides and paper columns), PNG resolution, theme, font scale and an optional caption. The
 // dialog only collects a FigureExportRequest; SessionActions::exportFigures() writes the files, so the
 // same request can be run without the dialog (tests, scripts).
@@ -51,8 +52,8 @@ public:
 
     // Restores earlier choices (the views are kept as given; the caption text only if non-empty).
     void setRequest(const FigureExportRequest& request);
-    // What the dialog shows now. The path always ends in .png, .svg or .pdf: the format's extension
-    // is appended when the name has none of these.
+    // What the dialog shows now. The path always ends in .png, .svg, .pdf, .csv or .json: the format's
+    // extension is appended when the name has none of these.
     FigureExportRequest request() const;
 
     // Widgets, for tests and screenshots.
@@ -78,7 +79,9 @@ private:
     void presetChosen();
     void sizeEdited();
     void updateSummary();
-    QString extension() const; // "png", "svg" or "pdf" of the format combo
+    QString extension() const; // "png", "svg", "pdf", "csv" or "json" of the format combo
+    bool isDataFormat() const; // csv or json: the view's numbers, not a figure
+    void updateEnabled();      // the options the format uses
 
     std::array<QCheckBox*, kViewKindCount> m_viewChecks{};
     QLineEdit* m_file;

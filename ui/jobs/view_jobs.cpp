@@ -149,34 +149,60 @@ std::int64_t auto_max_distance(const Scenario& s, const ViewSettings& v)
     return std::clamp<std::int64_t>(4 * ctx, 64, kMaxDistance);
 }
 
+// The series of an envelope (core's CurveEnvelope over bins starting at `dist`, divided by `scale`): for
+// each bin its min and max at the bin's first distance, alternately min-max and max-min so that
+// neighbouring bins join at the nearer extreme. Bins without a value are left out.
+void append_envelope(CurveSeries& series, const std::vector<double>& dist, const CurveEnvelope& env, double scale)
+{
+    series.envelope = true;
+    series.x.reserve(2 * dist.size());
+    series.y.reserve(2 * dist.size());
+    for (std::size_t b = 0; b < dist.size(); ++b) {
+        if (!std::isfinite(env.min[b]) || !std::isfinite(env.max[b]))
+            continue;
+        const bool up = b % 2 == 0;
+        series.x.push_back(dist[b]);
+        series.y.push_back((up ? env.min[b] : env.max[b]) / scale);
+        if (env.max[b] != env.min[b]) {
+            series.x.push_back(dist[b]);
+            series.y.push_back((up ? env.max[b] : env.min[b]) / scale);
+        }
+    }
+}
+
 // Logit of query `query` (default: the last position) against keys at distance r = query - j >= 0, from
 // core's compute_matrix: the curve for methods without a closed-form decay, and the common unit for
-// overlaid methods. The window is one row; point sampling over the columns keeps it to at most `points`
-// values.
-CurveSeries logit_series(const Scenario& s, int points, const CancelFn& cancel, const ProgressFn& progress,
-                         std::int64_t query = -1)
+// overlaid methods. Up to `points` distances (log-spaced with log_x): every integer when they fit, else
+// the exact min and max over every integer distance of each bin (core's logit_curve_envelope), so that
+// an oscillating curve keeps its peaks at any N. The crosshair reads the exact logit at the integer r.
+CurveSeries logit_series(const Scenario& s, int points, bool log_x, const CancelFn& cancel,
+                         const ProgressFn& progress, std::int64_t query = -1)
 {
     if (query < 0)
         query = s.seq_len - 1;
-    MatrixWindow w;
-    w.row0 = query;
-    w.rows = 1;
-    w.col0 = 0;
-    w.cols = query + 1;
-    w.out_rows = 1;
-    w.out_cols = std::min<std::int64_t>(w.cols, points);
-    w.sample = SampleMode::Point; // a curve of logits at single distances, not means over distance bins
-    const MatrixResult m = compute_matrix(s, MatrixKind::Logits, w, cancel, progress);
     CurveSeries series;
     series.name = qs(method_display_name(s.method)) + ViewJobs::tr(" · logit");
-    // Columns run j = 0 .. query; distance r = query - j, so walk them backwards to get rising x.
-    for (std::int64_t c = m.values.cols() - 1; c >= 0; --c) {
-        const double y = m.values(0, c);
-        if (!std::isfinite(y))
-            continue;
-        series.x.push_back(static_cast<double>(query - m.col_index[static_cast<std::size_t>(c)]));
-        series.y.push_back(y);
+    series.value_at = [s, query](double x) {
+        const double r = std::round(x);
+        if (!(r >= 0.0 && r <= static_cast<double>(query)))
+            return std::numeric_limits<double>::quiet_NaN();
+        return logit_at_distance(s, query, static_cast<std::int64_t>(r));
+    };
+    const std::vector<double> dist = decay_distances(query, static_cast<std::size_t>(std::max(2, points)), log_x);
+    std::vector<std::int64_t> edges(dist.size() + 1);
+    for (std::size_t i = 0; i < dist.size(); ++i)
+        edges[i] = static_cast<std::int64_t>(dist[i]);
+    edges.back() = query + 1;
+    const CurveEnvelope env = logit_curve_envelope(s, query, edges, cancel, progress);
+    if (dist.size() == static_cast<std::size_t>(query) + 1) { // every integer: the values themselves
+        for (std::size_t b = 0; b < dist.size(); ++b)
+            if (std::isfinite(env.min[b])) {
+                series.x.push_back(dist[b]);
+                series.y.push_back(env.min[b]);
+            }
+        return series;
     }
+    append_envelope(series, dist, env, 1.0);
     return series;
 }
 
@@ -228,20 +254,7 @@ CurveSeries rope_curve_series(const QString& name, RopeCurve curve, const std::v
     for (std::size_t i = 0; i < dist.size(); ++i)
         edges[i] = static_cast<std::int64_t>(dist[i]);
     edges.back() = max_d + 1;
-    const RopeCurveEnvelope env = rope_curve_envelope(curve, inv_freq, edges, cancel, progress);
-    series.envelope = true;
-    series.x.reserve(2 * dist.size());
-    series.y.reserve(2 * dist.size());
-    for (std::size_t b = 0; b < dist.size(); ++b) {
-        // Alternate min-max and max-min so that neighbouring bins join at the nearer extreme.
-        const bool up = b % 2 == 0;
-        series.x.push_back(dist[b]);
-        series.y.push_back((up ? env.min[b] : env.max[b]) / scale);
-        if (env.max[b] != env.min[b]) {
-            series.x.push_back(dist[b]);
-            series.y.push_back((up ? env.max[b] : env.min[b]) / scale);
-        }
-    }
+    append_envelope(series, dist, rope_curve_envelope(curve, inv_freq, edges, cancel, progress), scale);
     return series;
 }
 
@@ -635,7 +648,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
                            "see further")
                             .arg(s.seq_len - 1);
         }
-        data.series.push_back(logit_series(s, static_cast<int>(points), cancel, mainProgress, query));
+        data.series.push_back(logit_series(s, static_cast<int>(points), v.log_x, cancel, mainProgress, query));
 
     }
 
@@ -647,7 +660,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     if (overlaid && !logitCurve) {
         data.series.clear();
         data.markers.clear();
-        data.series.push_back(logit_series(s, static_cast<int>(points), cancel, mainProgress, curve_query(s)));
+        data.series.push_back(logit_series(s, static_cast<int>(points), v.log_x, cancel, mainProgress, curve_query(s)));
         data.title = ViewJobs::tr("Logit against distance (last query) · ") + scenario_caption(s, false);
         data.y_label = ViewJobs::tr("logit");
         data.note = ViewJobs::tr("overlay: every curve is the logit of the last query against distance, in one unit");
@@ -660,7 +673,7 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         o.method = v.overlay[k];
         o.head = 0;
         CurveSeries series =
-            logit_series(o, static_cast<int>(points), cancel,
+            logit_series(o, static_cast<int>(points), v.log_x, cancel,
                          sub_progress(progress, overlayShare + (1 - overlayShare) * k / v.overlay.size(),
                                       overlayShare + (1 - overlayShare) * (k + 1) / v.overlay.size()),
                          curve_query(o));

@@ -3,6 +3,7 @@
 
 #include "io/input_file.h"
 #include "io/scenario_json.h"
+#include "methods/registry.h"
 #include "scenario/validation.h"
 
 #include <QDir>
@@ -11,6 +12,8 @@
 #include <QSettings>
 #include <QStandardPaths>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include <sys/stat.h>
@@ -30,6 +33,10 @@ constexpr auto kColormap = "view/colormap";
 constexpr auto kCurveLogX = "view/curveLogX";
 constexpr auto kFitColorsToView = "view/fitColorsToView";
 constexpr auto kDarkTheme = "view/darkTheme";
+constexpr auto kRotationQuery = "view/rotationQueryPosition";
+constexpr auto kRotationKey = "view/rotationKeyPosition";
+constexpr auto kCurveOverlays = "view/curveOverlays";
+constexpr auto kMatrixKind = "view/matrixKind";
 // Bumped when the saved layout would not fit the current set of docks.
 constexpr int kStateVersion = 1;
 
@@ -171,6 +178,55 @@ bool Settings::curveLogX() const
 void Settings::setCurveLogX(bool on)
 {
     m_settings->setValue(kCurveLogX, on);
+}
+
+std::optional<std::pair<double, double>> Settings::rotationPositions() const
+{
+    bool okM = false, okN = false;
+    const double m = m_settings->value(kRotationQuery).toDouble(&okM);
+    const double n = m_settings->value(kRotationKey).toDouble(&okN);
+    const auto usable = [](bool ok, double v) {
+        return ok && std::isfinite(v) && v >= 0.0 && v <= static_cast<double>(kMaxSeqLen);
+    };
+    if (!usable(okM, m) || !usable(okN, n))
+        return std::nullopt;
+    return std::pair{m, n};
+}
+void Settings::setRotationPositions(double m, double n)
+{
+    m_settings->setValue(kRotationQuery, m);
+    m_settings->setValue(kRotationKey, n);
+}
+
+std::vector<Method> Settings::curveOverlays() const
+{
+    std::vector<Method> out;
+    for (const QString& id : m_settings->value(kCurveOverlays).toStringList())
+        if (const auto m = parse_method(id.toStdString()); m && std::find(out.begin(), out.end(), *m) == out.end())
+            out.push_back(*m);
+    return out;
+}
+void Settings::setCurveOverlays(const std::vector<Method>& methods)
+{
+    QStringList ids;
+    for (Method m : methods)
+        ids.append(QString::fromLatin1(m.id().data(), static_cast<qsizetype>(m.id().size())));
+    m_settings->setValue(kCurveOverlays, ids);
+}
+
+std::optional<MatrixKind> Settings::matrixKind() const
+{
+    const QString id = m_settings->value(kMatrixKind).toString();
+    if (id.isEmpty())
+        return std::nullopt;
+    return parse_matrix_kind(id.toStdString());
+}
+void Settings::setMatrixKind(const std::optional<MatrixKind>& kind)
+{
+    if (kind)
+        m_settings->setValue(kMatrixKind, QString::fromLatin1(kind->id().data(), static_cast<qsizetype>(kind->id().size())));
+    else
+        m_settings->remove(kMatrixKind);
 }
 
 bool Settings::darkTheme() const

@@ -12,6 +12,8 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 class QSettings;
 
@@ -52,6 +54,17 @@ public:
     void setFitColorsToView(bool on);
     bool curveLogX() const;
     void setCurveLogX(bool on);
+
+    // The rotation view's query and key positions m and n: nullopt unless both were saved as finite
+    // numbers in [0, kMaxSeqLen] (anything else falls back to the defaults).
+    std::optional<std::pair<double, double>> rotationPositions() const;
+    void setRotationPositions(double m, double n);
+    // The methods overlaid on the curves, by id: unknown ids and repeats are dropped.
+    std::vector<Method> curveOverlays() const;
+    void setCurveOverlays(const std::vector<Method>& methods);
+    // The heatmap's matrix kind: nullopt when none was chosen or the saved id is not a known kind.
+    std::optional<MatrixKind> matrixKind() const;
+    void setMatrixKind(const std::optional<MatrixKind>& kind);
 
     bool darkTheme() const;
     void setDarkTheme(bool on);

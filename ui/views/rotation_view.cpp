@@ -155,12 +155,15 @@ void RotationView::paintFigure(QPainter& painter, const QRectF& target, const Re
     // Clock face on the left (or on top in a tall area), the chosen pairs in a grid beside it.
     QRectF clock = area, pairs;
     if (!shown.empty()) {
+        // Many pairs need a larger face for a ring each: up to 56 % of the width at 32 pairs or more.
+        const std::size_t pairCount = m_data.theta.size();
+        const double share = pairCount >= 32 ? 0.56 : pairCount >= 16 ? 0.48 : 0.42;
         if (area.width() >= area.height() * 1.2) {
-            const double w = std::min(area.height() * 1.05, area.width() * 0.42);
+            const double w = std::min(area.height() * 1.05, area.width() * share);
             clock = QRectF(area.left(), area.top(), w, area.height());
             pairs = area.adjusted(w + pad * 2, 0, 0, 0);
         } else {
-            const double h = std::min(area.width() * 1.05, area.height() * 0.5);
+            const double h = std::min(area.width() * 1.05, area.height() * (share + 0.08));
             clock = QRectF(area.left(), area.top(), area.width(), h);
             pairs = area.adjusted(0, h + pad * 2, 0, 0);
         }
@@ -289,23 +292,52 @@ void RotationView::paintPair(QPainter& painter, const QRectF& cell, int pair,
     painter.restore();
 }
 
+ClockLayout clock_layout(const QRectF& cell, std::size_t n, double text_h)
+{
+    ClockLayout out;
+    const double d = std::min(cell.width(), cell.height() - text_h) * 0.96;
+    if (d < 8 || n == 0)
+        return out;
+    const double R = d / 2;
+    out.outer = R;
+    out.centre = QPointF(cell.center().x(), cell.top() + (cell.height() - text_h) / 2);
+    // A small hub: the slowest pair's ring still has room for its dot, and the other rings share all
+    // the rest of the radius evenly (pair 0, the fastest, outermost: on a clock the fastest hand is the
+    // longest).
+    const double inner = R * 0.07;
+    out.radius.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        out.radius[i] = n > 1 ? R - (R - inner) * static_cast<double>(i) / static_cast<double>(n - 1) : R;
+    const double spacing = n > 1 ? (R - inner) / static_cast<double>(n - 1) : R;
+    // Dots never touch their neighbours' (diameter below the spacing), and stay visible.
+    out.dot = std::clamp(std::min(R * 0.035, spacing * 0.42), 1.0, std::max(1.0, R * 0.035));
+    // Numbered rings: the first, the quarters and the last.
+    const int last = static_cast<int>(n) - 1;
+    for (int q = 0; q <= 4 && last > 0; ++q) {
+        const int p = static_cast<int>(std::lround(static_cast<double>(last) * q / 4.0));
+        if (out.labelled.empty() || out.labelled.back() != p)
+            out.labelled.push_back(p);
+    }
+    if (last == 0)
+        out.labelled.push_back(0);
+    return out;
+}
+
 void RotationView::paintClock(QPainter& painter, const QRectF& cell, const RenderOptions& options) const
 {
     const FigureColors colors = figure_colors(options.dark);
     const QFont f = scaled_font(font(), options.font_scale, 0.95);
     const QFontMetricsF fm(f, painter.device());
     const double text_h = fm.height() * 2.3;
-    const double d = std::min(cell.width(), cell.height() - text_h) * 0.9;
-    if (d < 8)
-        return;
-    const double R = d / 2;
-    const QPointF c(cell.center().x(), cell.top() + (cell.height() - text_h) / 2);
     const std::size_t n = std::min(m_data.theta.size(), m_data.angle_q.size());
-    const double inner = R * 0.22;
-    // Pair 0 (the fastest) on the outer ring: on a clock the fastest hand is the longest.
-    auto ring = [&](std::size_t i) {
-        return n > 1 ? R - (R - inner) * static_cast<double>(i) / static_cast<double>(n - 1) : R;
-    };
+    m_lastClock = clock_layout(cell, n, text_h);
+    const ClockLayout& L = m_lastClock;
+    if (L.radius.empty())
+        return;
+    const double R = L.outer;
+    const QPointF c = L.centre;
+    auto ring = [&](std::size_t i) { return L.radius[i]; };
+    const double dot = L.dot;
 
     painter.save();
     painter.setPen(QPen(colors.axis, 1.2));
@@ -316,21 +348,42 @@ void RotationView::paintClock(QPainter& painter, const QRectF& cell, const Rende
         const double a = h * kPi / 6;
         painter.drawLine(on_circle(c, R * 1.04, a), on_circle(c, R * (h % 3 == 0 ? 0.92 : 0.97), a));
     }
-    const std::size_t ring_every = std::max<std::size_t>(1, n / 8);
-    for (std::size_t i = 0; i < n; i += ring_every)
-        painter.drawEllipse(c, ring(i), ring(i));
+    // Faint guide rings at the numbered pairs.
+    for (int p : L.labelled)
+        painter.drawEllipse(c, ring(static_cast<std::size_t>(p)), ring(static_cast<std::size_t>(p)));
 
-    const double dot = std::max(1.5, std::min(R * 0.035, (R - inner) / std::max<std::size_t>(1, n) * 0.9));
+    // Hands: thin enough that the many slow pairs, which point almost the same way, do not fill a
+    // wedge; every tip is a dot on its own ring.
+    const double spacing = n > 1 ? ring(0) - ring(1) : R;
+    const double handWidth = std::clamp(spacing * 0.35, 0.6, std::max(0.6, dot * 0.45));
     for (std::size_t k = n; k-- > 0;) { // slow, inner hands first: fast ones stay on top
         const QColor col = pair_color(static_cast<int>(k), static_cast<int>(n), options.dark);
         QColor hand = col;
-        hand.setAlphaF(0.55);
+        hand.setAlphaF(n > 16 ? 0.35 : 0.55);
         const QPointF tip = on_circle(c, ring(k), m_data.angle_q[k]);
-        painter.setPen(QPen(hand, std::max(1.0, dot * 0.45), Qt::SolidLine, Qt::RoundCap));
+        painter.setPen(QPen(hand, handWidth, Qt::SolidLine, Qt::RoundCap));
         painter.drawLine(c, tip);
         painter.setPen(Qt::NoPen);
         painter.setBrush(col);
         painter.drawEllipse(tip, dot, dot);
+    }
+    // Ring numbers on a ruler straight down from the centre (6 o'clock), on a halo of the background.
+    {
+        painter.setFont(scaled_font(font(), options.font_scale, 0.75));
+        const QFontMetricsF fr(painter.font(), painter.device());
+        for (int p : L.labelled) {
+            const QString s = QString::number(p);
+            const double w = fr.horizontalAdvance(s) + 4;
+            const QPointF at = on_circle(c, ring(static_cast<std::size_t>(p)), -kPi / 2);
+            const QRectF box(at.x() - w / 2, at.y() - fr.height() / 2, w, fr.height());
+            QColor halo = colors.background;
+            halo.setAlphaF(0.8);
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(halo);
+            painter.drawRoundedRect(box, 3, 3);
+            painter.setPen(colors.muted);
+            painter.drawText(box, Qt::AlignCenter, s);
+        }
     }
     // The pairs drawn large on the right are ringed and numbered here too.
     painter.setFont(scaled_font(font(), options.font_scale, 0.8));
@@ -373,6 +426,7 @@ RotationControls::RotationControls(QWidget* parent)
     : QWidget(parent), m_play(new QToolButton(this)), m_slider(new QSlider(Qt::Horizontal, this)),
       m_spin(new QDoubleSpinBox(this)), m_speed(new QDoubleSpinBox(this)), m_key(new QDoubleSpinBox(this))
 {
+    m_spin->setObjectName(QStringLiteral("queryPosition"));
     m_key->setObjectName(QStringLiteral("keyPosition"));
     m_key->setDecimals(2);
     m_key->setRange(0.0, 1e9);

@@ -12,11 +12,29 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <vector>
+
 class QDoubleSpinBox;
 class QSlider;
 class QToolButton;
 
 namespace posatlas::ui {
+
+// Where the clock face puts its rings: centre, outer radius and one radius per pair (pair 0, the
+// fastest, outermost), in the coordinates of the figure it was laid out for.
+struct ClockLayout {
+    QPointF centre;
+    double outer = 0.0;
+    std::vector<double> radius; // one per pair, decreasing
+    double dot = 0.0;           // radius of the dot at each hand's tip
+    std::vector<int> labelled;  // pairs whose ring is numbered on the face
+};
+
+// The clock face of `pairs` pairs in `cell`, leaving `text_height` below it for its two lines of text.
+// Rings are evenly spaced from the outer radius down to a small hub; every pair gets its own ring, and
+// each tip's dot is smaller than half the spacing, so that neighbouring slow pairs (which point in nearly
+// the same direction) stay apart. A handful of rings are numbered (first, quarters, last).
+ClockLayout clock_layout(const QRectF& cell, std::size_t pairs, double text_height);
 
 class RotationView : public QWidget, public Figure
 {
@@ -31,6 +49,8 @@ public:
     QString figureTitle() const override { return m_data.title; }
 
     QSize sizeHint() const override { return {520, 360}; }
+    // The clock face as last painted (on screen or exported): for tests of its legibility.
+    const ClockLayout& lastClockLayout() const { return m_lastClock; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -42,6 +62,7 @@ private:
     void paintLegend(QPainter& painter, const QRectF& rect, const RenderOptions& options) const;
 
     RotationData m_data;
+    mutable ClockLayout m_lastClock;
 };
 
 // Position slider with play/pause: the animation advances m at a chosen speed and wraps at the end of

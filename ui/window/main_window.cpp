@@ -28,12 +28,14 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <functional>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QShowEvent>
+#include <QSignalBlocker>
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleFactory>
@@ -108,6 +110,7 @@ MainWindow::MainWindow(const QString& settingsPath, QWidget* parent)
     connect(m_model, &ScenarioModel::parameterRejected, this, &MainWindow::showError);
     restoreFromSettings();
     onScenarioChanged();
+    restoreRotationPositions();
     startAutosave(settingsPath);
 }
 
@@ -306,6 +309,7 @@ void MainWindow::createMenus()
     }
     view->addSeparator();
     m_matrixKindMenu = view->addMenu(tr("Heatmap &Matrix"));
+    m_matrixKindMenu->setObjectName(QStringLiteral("matrixKindMenu"));
     m_matrixKindGroup = new QActionGroup(this);
     QMenu* colormaps = view->addMenu(tr("&Colour Map"));
     auto* cmGroup = new QActionGroup(this);
@@ -425,6 +429,25 @@ void MainWindow::createStatusBar()
 
 void MainWindow::restoreFromSettings()
 {
+    // The views' own state first (the settings read it validated: unknown ids and out-of-range positions
+    // fall back to the defaults): onScenarioChanged, reached from resetScenario below or next in the
+    // constructor, builds the matrix kind menu from m_viewSettings and sets the rotation slider's range;
+    // restoreRotationPositions then clamps m to it.
+    ViewSettings v = m_viewSettings;
+    v.matrix_kind = m_settings->matrixKind();
+    v.overlay = m_settings->curveOverlays();
+    if (const auto mn = m_settings->rotationPositions()) {
+        v.query_position = mn->first;
+        v.key_position = mn->second;
+    }
+    m_viewSettings = v;
+    if (auto* overlay = findChild<QMenu*>(QStringLiteral("overlayMenu")))
+        for (QAction* a : overlay->actions()) {
+            const QSignalBlocker block(a);
+            a->setChecked(std::any_of(v.overlay.begin(), v.overlay.end(), [&](Method m) {
+                return a->data().toString().toStdString() == m.id();
+            }));
+        }
     if (auto s = m_settings->lastScenario()) {
         if (!m_model->resetScenario(*s))
             m_lastMessage.clear(); // an outdated saved scenario just falls back to the defaults
@@ -436,6 +459,15 @@ void MainWindow::restoreFromSettings()
         setDarkTheme(true);
 }
 
+void MainWindow::restoreRotationPositions()
+{
+    // After onScenarioChanged set the slider's range: m as the slider shows it.
+    m_rotationControls->setPosition(m_viewSettings.query_position);
+    m_rotationControls->setKeyPosition(m_viewSettings.key_position);
+    m_viewSettings.query_position = m_rotationControls->position();
+    m_viewSettings.key_position = m_rotationControls->keyPosition();
+}
+
 void MainWindow::saveToSettings()
 {
     m_settings->setWindowGeometry(saveGeometry());
@@ -443,6 +475,9 @@ void MainWindow::saveToSettings()
     if (m_explorer)
         m_settings->setExplorerGeometry(m_explorer->saveGeometry());
     m_settings->setLastScenario(m_model->scenario());
+    m_settings->setRotationPositions(m_viewSettings.query_position, m_viewSettings.key_position);
+    m_settings->setCurveOverlays(m_viewSettings.overlay);
+    m_settings->setMatrixKind(m_viewSettings.matrix_kind);
     m_settings->sync();
 }
 

@@ -122,6 +122,7 @@ private:
     void showViewResult(const ViewResult& result);
     void restoreFromSettings();
     void saveToSettings();
+    void restoreRotationPositions(); // after onScenarioChanged: the restored m and n, within the slider
     void rebuildRecentMenu();
     void showImportReport(const QString& title, const ConfigImport& result);
     void showKeyboardHelp();

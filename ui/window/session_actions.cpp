@@ -332,6 +332,13 @@ QStringList SessionActions::exportFigures(const FigureExportRequest& request)
         throw ExportError(tr("no view chosen").toStdString());
     const QStringList paths = figure_export_paths(request.path, request.views);
     const Scenario scenario = m_window->m_model->scenario();
+    // A .csv or .json name (the export dialog's data formats) writes each view's numbers instead.
+    const auto format = export_format_from_path(request.path);
+    if (format == ExportFormat::Csv || format == ExportFormat::Json) {
+        for (qsizetype i = 0; i < request.views.size(); ++i)
+            exportNumbers(request.views[i], paths[i], NumbersExtent::View);
+        return paths;
+    }
     for (qsizetype i = 0; i < request.views.size(); ++i) {
         FigureExportOptions options = request.options;
         const Source src = source(request.views[i], options);

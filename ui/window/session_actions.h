@@ -57,6 +57,7 @@ public:
     // scenario as metadata. Views whose widget shows the newest result are exported from the widget;
     // the heatmap (its on-screen data is downsampled to the widget), hidden views and views still
     // computing are computed off screen exactly as `posatlas export` does. Throws ExportError.
+    // A .csv or .json path writes each view's numbers (exportNumbers, NumbersExtent::View) instead.
     // Returns the paths written.
     QStringList exportFigures(const FigureExportRequest& request);
     // The numbers behind a view as CSV or JSON (by extension). For the heatmap, what the view shows:

@@ -114,10 +114,7 @@ void absolute_logits(MatrixJob& c, const Eigen::MatrixXd& pe_rows, const Eigen::
 
 Eigen::MatrixXd sinusoidal_rows(const SinusoidalParams& p, const std::vector<std::int64_t>& positions)
 {
-    Eigen::MatrixXd m(static_cast<Eigen::Index>(positions.size()), p.dim);
-    for (std::size_t r = 0; r < positions.size(); ++r)
-        m.row(static_cast<Eigen::Index>(r)) = sinusoidal_row(p, positions[r]).transpose();
-    return m;
+    return sinusoidal_rows_at(p, positions); // frequencies once, rows in parallel
 }
 
 // Rows of the learned table (zero where missing) and which positions exist.

@@ -15,8 +15,38 @@ namespace {
 // Largest square CoPE block (its positions need every key between j and i).
 constexpr std::int64_t kMaxCopeSpan = 4096;
 
+// One query row (a curve of logits against distance): its positions need only the keys between j and the
+// query itself, so the row costs O(N d) at any length, with no square block. Without the causal mask over
+// exactly the keys lo .. i, p_ij = sum_{t=j}^{i} g_it: the causal block's row, term for term.
+void cope_row(MatrixJob& c)
+{
+    const std::int64_t i = c.rows.front();
+    const std::int64_t lo = std::min(c.cols.front(), i);
+    std::vector<std::int64_t> keys(static_cast<std::size_t>(i - lo + 1));
+    for (std::int64_t p = lo; p <= i; ++p)
+        keys[static_cast<std::size_t>(p - lo)] = p;
+    const CopeParams& p = c.s.params<CopeParams>();
+    const Eigen::MatrixXd q = content_queries(c.s.content, p.head_dim, c.rows);
+    const Eigen::MatrixXd k = content_keys(c.s.content, p.head_dim, keys);
+    check_cancel(c.cancel);
+    const CopeResult res = cope_attention(q, k, cope_position_embeddings(p), p.gate_scale, false);
+    report_progress(c.progress, 0.8);
+    const Eigen::MatrixXd& src = c.kind == kCopePositions ? res.positions : c.kind == kCopeGates ? res.gates : res.logits;
+    c.out.is_signed = c.kind == MatrixKind::Logits;
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t col = 0; col < c.cols.size(); ++col) {
+        const std::int64_t j = c.cols[col];
+        c.out.values(0, static_cast<Eigen::Index>(col)) = j > i ? kNaN : src(0, j - lo);
+    }
+    report_progress(c.progress, 1.0);
+}
+
 void cope_matrix(MatrixJob& c)
 {
+    if (c.rows.size() == 1) {
+        cope_row(c);
+        return;
+    }
     // CoPE positions need every key between j and i: compute the square causal block covering the
     // window, then pick the sampled cells.
     const std::int64_t lo = std::min(c.rows.front(), c.cols.front());

@@ -64,6 +64,18 @@ Eigen::MatrixXd sinusoidal_encoding(const SinusoidalParams& params, std::int64_t
     return pe;
 }
 
+Eigen::MatrixXd sinusoidal_rows_at(const SinusoidalParams& params, const std::vector<std::int64_t>& positions)
+{
+    const Eigen::VectorXd omega = sinusoidal_frequencies(params);
+    const auto count = static_cast<std::int64_t>(positions.size());
+    require_matrix_fits("seq_len", std::max<std::int64_t>(count, 1), params.dim);
+    Eigen::MatrixXd pe(count, params.dim);
+#pragma omp parallel for schedule(static) if (count > 256)
+    for (std::int64_t r = 0; r < count; ++r)
+        fill_row(omega, params.layout, positions[static_cast<std::size_t>(r)], pe.row(r));
+    return pe;
+}
+
 Eigen::VectorXd sinusoidal_row(const SinusoidalParams& params, std::int64_t position)
 {
     const Eigen::VectorXd omega = sinusoidal_frequencies(params);

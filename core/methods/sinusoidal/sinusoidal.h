@@ -25,6 +25,7 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <vector>
 
 namespace posatlas {
 
@@ -36,6 +37,10 @@ Eigen::VectorXd sinusoidal_frequencies(const SinusoidalParams& params);
 // kMaxMatrixElements. Rows are computed in parallel (OpenMP).
 Eigen::MatrixXd sinusoidal_encoding(const SinusoidalParams& params, std::int64_t first_position,
                                     std::int64_t count);
+
+// The encoding's rows at arbitrary positions (positions.size() x dim), frequencies computed once, rows
+// in parallel: what a curve of every distance (10^6 rows) needs. Same values as sinusoidal_row.
+Eigen::MatrixXd sinusoidal_rows_at(const SinusoidalParams& params, const std::vector<std::int64_t>& positions);
 
 // The single row PE[position].
 Eigen::VectorXd sinusoidal_row(const SinusoidalParams& params, std::int64_t position);

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analysis/curve_envelope.h"
+
+#include "compute/attention_logits.h"
+#include "scenario/params.h"
+#include "scenario/validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace posatlas {
+
+CurveEnvelope integer_envelope(const std::vector<std::int64_t>& edges, std::int64_t edge_max,
+                               const RangeValuesFn& values, std::int64_t chunk, bool parallel,
+                               const CancelFn& cancel, const ProgressFn& progress)
+{
+    if (edges.size() < 2)
+        throw ParameterError("edges", "at least two bin edges", std::to_string(edges.size()));
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        require_int("edges", edges[i], 0, edge_max);
+        if (i > 0 && edges[i] <= edges[i - 1])
+            throw ParameterError("edges", "strictly increasing integers",
+                                 std::to_string(edges[i - 1]) + " then " + std::to_string(edges[i]));
+    }
+    chunk = std::max<std::int64_t>(1, chunk);
+    const std::size_t bins = edges.size() - 1;
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    CurveEnvelope out;
+    out.min.assign(bins, inf);
+    out.max.assign(bins, -inf);
+
+    // What one chunk found: the extremes of each bin it overlaps (bins first_bin, first_bin + 1, ...).
+    struct Partial {
+        std::size_t first_bin = 0;
+        std::vector<double> lo, hi;
+    };
+    const auto evaluate = [&](std::int64_t a, std::int64_t b, Partial& part, std::vector<double>& buffer) {
+        buffer.resize(static_cast<std::size_t>(b - a));
+        values(a, b, buffer.data());
+        // The bin holding a: the last edge <= a.
+        std::size_t bin = static_cast<std::size_t>(std::upper_bound(edges.begin(), edges.end(), a) - edges.begin()) - 1;
+        part.first_bin = bin;
+        part.lo.assign(1, inf);
+        part.hi.assign(1, -inf);
+        for (std::int64_t r = a; r < b; ++r) {
+            while (r >= edges[bin + 1]) {
+                ++bin;
+                part.lo.push_back(inf);
+                part.hi.push_back(-inf);
+            }
+            const double v = buffer[static_cast<std::size_t>(r - a)];
+            if (!std::isfinite(v))
+                continue;
+            part.lo.back() = std::min(part.lo.back(), v);
+            part.hi.back() = std::max(part.hi.back(), v);
+        }
+    };
+
+    const std::int64_t begin = edges.front(), end = edges.back();
+    const double total = static_cast<double>(end - begin);
+    // Groups of chunks between two polls: two per thread when parallel, else one.
+    const std::int64_t group = parallel ? 8 : 1;
+    for (std::int64_t g = begin; g < end; g += group * chunk) {
+        check_cancel(cancel);
+        const std::int64_t count = std::min<std::int64_t>(group, (end - g + chunk - 1) / chunk);
+        std::vector<Partial> parts(static_cast<std::size_t>(count));
+        if (parallel) {
+#pragma omp parallel
+            {
+                std::vector<double> buffer;
+#pragma omp for schedule(dynamic)
+                for (std::int64_t k = 0; k < count; ++k) {
+                    const std::int64_t a = g + k * chunk;
+                    evaluate(a, std::min(end, a + chunk), parts[static_cast<std::size_t>(k)], buffer);
+                }
+            }
+        } else {
+            std::vector<double> buffer;
+            for (std::int64_t k = 0; k < count; ++k) {
+                const std::int64_t a = g + k * chunk;
+                evaluate(a, std::min(end, a + chunk), parts[static_cast<std::size_t>(k)], buffer);
+            }
+        }
+        for (const Partial& part : parts)
+            for (std::size_t i = 0; i < part.lo.size(); ++i) {
+                out.min[part.first_bin + i] = std::min(out.min[part.first_bin + i], part.lo[i]);
+                out.max[part.first_bin + i] = std::max(out.max[part.first_bin + i], part.hi[i]);
+            }
+        report_progress(progress, total > 0 ? std::min(1.0, static_cast<double>(std::min(end, g + group * chunk) - begin) / total) : 1.0);
+    }
+    check_cancel(cancel);
+    for (std::size_t b = 0; b < bins; ++b)
+        if (out.min[b] > out.max[b]) // no finite value in the bin
+            out.min[b] = out.max[b] = std::numeric_limits<double>::quiet_NaN();
+    return out;
+}
+
+namespace {
+
+void check_query(const Scenario& s, std::int64_t query)
+{
+    require_int("query", query, 0, s.seq_len - 1);
+}
+
+// One row of compute_matrix over the keys of distances [first, last): exact cells, no downsampling.
+MatrixResult logit_row(const Scenario& s, std::int64_t query, std::int64_t first, std::int64_t last,
+                       const CancelFn& cancel)
+{
+    MatrixWindow w;
+    w.row0 = query;
+    w.rows = 1;
+    w.col0 = query - (last - 1);
+    w.cols = last - first;
+    w.out_rows = 1;
+    w.out_cols = w.cols;
+    w.sample = SampleMode::Point;
+    return compute_matrix(s, MatrixKind::Logits, w, cancel);
+}
+
+} // namespace
+
+double logit_at_distance(const Scenario& s, std::int64_t query, std::int64_t r)
+{
+    check_query(s, query);
+    require_int("distance", r, 0, query);
+    return logit_row(s, query, r, r + 1, {}).values(0, 0);
+}
+
+CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const std::vector<std::int64_t>& edges,
+                                   const CancelFn& cancel, const ProgressFn& progress)
+{
+    check_query(s, query);
+    // compute_matrix is itself parallel: chunks run one after the other, each a row of up to 2^13 keys (a
+    // block of 2^13 x d keys stays small, far below kMaxMatrixElements). CoPE's row needs every key from
+    // j up to the query whatever the window, so it is computed in windows as wide as allowed instead.
+    const std::int64_t chunk = s.method == Method::CoPE ? std::int64_t{1} << 20 : std::int64_t{1} << 13;
+    return integer_envelope(
+        edges, query + 1,
+        [&](std::int64_t first, std::int64_t last, double* out) {
+            const MatrixResult m = logit_row(s, query, first, last, cancel);
+            // Columns run j = query - (last - 1) .. query - first: distance r = query - j, backwards.
+            const Eigen::Index cols = m.values.cols();
+            for (Eigen::Index c = 0; c < cols; ++c)
+                out[cols - 1 - c] = m.values(0, c);
+        },
+        chunk, false, cancel, progress);
+}
+
+} // namespace posatlas

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Tests of the exact curve envelopes (core/analysis/curve_envelope.h) that the Curves view draws when a curve has
+// more integer distances than pixel columns.
+// Reference: the logit curve's value at distance r is the cell (query, query - r) of compute_matrix for the
+// Logits kind (what `posatlas compute matrix` prints); here the whole row, computed exactly (one cell per
+// column, no downsampling). Tolerance: 1e-9 * max(1, |value|), double against double computed by the same
+// kernels in windows of different widths (only the summation order of a product can differ).
+#include "analysis/curve_envelope.h"
+#include "analysis/decay.h"
+#include "compute/attention_logits.h"
+#include "methods/registry.h"
+#include "methods/rope/rope_scaling.h"
+#include "scenario/params.h"
+#include "scenario/types.h"
+#include "scenario/validation.h"
+
+#include "test_names.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cmath>
+#include <limits>
+#include <string>
+
+using namespace posatlas;
+
+namespace {
+
+constexpr double kTol = 1e-9;
+
+double tol(double v) { return kTol * std::max(1.0, std::abs(v)); }
+
+// Every logit of the last query against keys j = 0 .. query, indexed by distance r = query - j.
+std::vector<double> exact_row(const Scenario& s, std::int64_t query)
+{
+    MatrixWindow w;
+    w.row0 = query;
+    w.rows = 1;
+    w.col0 = 0;
+    w.cols = query + 1;
+    const MatrixResult m = compute_matrix(s, MatrixKind::Logits, w);
+    EXPECT_EQ(m.sampling, MatrixSampling::Exact);
+    std::vector<double> byDistance(static_cast<std::size_t>(query + 1));
+    for (std::int64_t j = 0; j <= query; ++j)
+        byDistance[static_cast<std::size_t>(query - j)] = m.values(0, j);
+    return byDistance;
+}
+
+// Bin edges as the Curves view makes them: log-spaced distances, then one past the last distance.
+std::vector<std::int64_t> view_edges(std::int64_t query, std::size_t points)
+{
+    const std::vector<double> d = decay_distances(query, points, true);
+    std::vector<std::int64_t> edges(d.begin(), d.end());
+    edges.push_back(query + 1);
+    return edges;
+}
+
+void expect_envelope_exact(const CurveEnvelope& env, const std::vector<std::int64_t>& edges,
+                           const std::vector<double>& exact, const std::string& what)
+{
+    ASSERT_EQ(env.min.size(), edges.size() - 1) << what;
+    ASSERT_EQ(env.max.size(), edges.size() - 1) << what;
+    for (std::size_t b = 0; b + 1 < edges.size(); ++b) {
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        for (std::int64_t r = edges[b]; r < edges[b + 1]; ++r) {
+            const double v = exact[static_cast<std::size_t>(r)];
+            if (std::isfinite(v)) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+        }
+        if (lo > hi) { // no finite value in the bin
+            EXPECT_TRUE(std::isnan(env.min[b]) && std::isnan(env.max[b])) << what << " bin " << b;
+            continue;
+        }
+        EXPECT_NEAR(env.min[b], lo, tol(lo)) << what << " bin [" << edges[b] << ", " << edges[b + 1] << ")";
+        EXPECT_NEAR(env.max[b], hi, tol(hi)) << what << " bin [" << edges[b] << ", " << edges[b + 1] << ")";
+    }
+}
+
+struct MethodCase {
+    std::string id;
+};
+
+std::vector<MethodCase> every_method()
+{
+    std::vector<MethodCase> out;
+    for (const MethodDescriptor& d : methods())
+        out.push_back({std::string(d.method.id())});
+    return out;
+}
+
+class LogitEnvelope : public ::testing::TestWithParam<MethodCase>
+{
+};
+
+} // namespace
+
+TEST(CurveEnvelope, FoldsEveryIntegerOfEachBinAndRejectsBadEdges)
+{
+    // f(r) = (-1)^r r: point samples at the bins' first distances (all even) would see only the rising
+    // positive side; the envelope has each bin's most negative odd value.
+    const auto f = [](std::int64_t r) { return (r % 2 ? -1.0 : 1.0) * static_cast<double>(r); };
+    const std::vector<std::int64_t> edges{0, 10, 100, 1000};
+    const CurveEnvelope env = integer_envelope(
+        edges, 1000,
+        [&](std::int64_t first, std::int64_t last, double* out) {
+            for (std::int64_t r = first; r < last; ++r)
+                out[r - first] = f(r);
+        },
+        7, true);
+    EXPECT_EQ(env.min, (std::vector<double>{-9.0, -99.0, -999.0}));
+    EXPECT_EQ(env.max, (std::vector<double>{8.0, 98.0, 998.0}));
+    const RangeValuesFn none = [](std::int64_t first, std::int64_t last, double* out) {
+        std::fill(out, out + (last - first), std::numeric_limits<double>::quiet_NaN());
+    };
+    EXPECT_THROW(integer_envelope({0}, 10, none, 4, false), ParameterError);
+    EXPECT_THROW(integer_envelope({0, 5, 5}, 10, none, 4, false), ParameterError);
+    EXPECT_THROW(integer_envelope({0, 11}, 10, none, 4, false), ParameterError);
+    const CurveEnvelope empty = integer_envelope({0, 3}, 10, none, 4, false);
+    EXPECT_TRUE(std::isnan(empty.min[0]) && std::isnan(empty.max[0]));
+}
+
+TEST(CurveEnvelope, RopeEnvelopeStillMatchesEveryDistance)
+{
+    // Through the shared helper: each bin of the RoPE mean-cosine envelope against rope_mean_cos at every
+    // integer (tolerance 1e-12 absolute: the recurrence's error at r < 3000 is ~1e-14).
+    RopeParams p;
+    const std::vector<double> inv = compute_rope_frequencies(p).inv_freq;
+    const std::vector<std::int64_t> edges = view_edges(2999, 80);
+    const RopeCurveEnvelope env = rope_curve_envelope(RopeCurve::MeanCos, inv, edges);
+    std::vector<double> r(3000);
+    for (std::size_t i = 0; i < r.size(); ++i)
+        r[i] = static_cast<double>(i);
+    const std::vector<double> exact = rope_mean_cos(inv, r);
+    for (std::size_t b = 0; b + 1 < edges.size(); ++b) {
+        const auto first = exact.begin() + edges[b], last = exact.begin() + edges[b + 1];
+        EXPECT_NEAR(env.min[b], *std::min_element(first, last), 1e-12) << b;
+        EXPECT_NEAR(env.max[b], *std::max_element(first, last), 1e-12) << b;
+    }
+}
+
+TEST_P(LogitEnvelope, EachBinIsTheExactMinAndMaxAndTheCrosshairTheExactValue)
+{
+    for (const ContentKind content : {ContentKind::Ones, ContentKind::Random}) {
+        Scenario s;
+        s.method = Method(descriptor(Method(GetParam().id)).method.id());
+        s.seq_len = 3000;
+        s.content.kind = content;
+        const std::string what = GetParam().id + (content == ContentKind::Random ? " random" : " ones");
+        const std::int64_t query = s.seq_len - 1;
+        const std::vector<double> exact = exact_row(s, query);
+        const std::vector<std::int64_t> edges = view_edges(query, 90);
+        ASSERT_LT(edges.size(), exact.size()) << "the bins must be wider than one distance";
+        expect_envelope_exact(logit_curve_envelope(s, query, edges), edges, exact, what);
+        // A window in the middle of the curve, one bin per distance: the envelope is the curve itself.
+        std::vector<std::int64_t> unit;
+        for (std::int64_t r = 1000; r <= 1040; ++r)
+            unit.push_back(r);
+        expect_envelope_exact(logit_curve_envelope(s, query, unit), unit, exact, what + " unit bins");
+        // The crosshair: the exact value at the integer distance.
+        for (std::int64_t r : {std::int64_t{0}, std::int64_t{1}, std::int64_t{7}, std::int64_t{1234}, query}) {
+            const double v = logit_at_distance(s, query, r);
+            const double e = exact[static_cast<std::size_t>(r)];
+            if (std::isnan(e))
+                EXPECT_TRUE(std::isnan(v)) << what << " r=" << r;
+            else
+                EXPECT_NEAR(v, e, tol(e)) << what << " r=" << r;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryMethod, LogitEnvelope, ::testing::ValuesIn(every_method()),
+                         [](const auto& info) { return test::param_name(info.param.id); });
+
+TEST(LogitEnvelope, KeepsThePeaksThatPointSamplesMiss)
+{
+    // Sinusoidal with all-ones content at N = 10^5: the logit oscillates with r (the dot product of two
+    // sinusoidal encodings). Over the log-spaced bins of a 1 200-point plot the envelope's range must
+    // exceed what the samples at the bins' first distances span: the aliasing the envelope removes.
+    Scenario s;
+    s.method = Method::Sinusoidal;
+    s.seq_len = 100000;
+    const std::int64_t query = s.seq_len - 1;
+    const std::vector<std::int64_t> edges = view_edges(query, 1200);
+    const CurveEnvelope env = logit_curve_envelope(s, query, edges);
+    // Point samples at the bins' first distances, joined by lines, show at most max(v_b, v_b+1) over
+    // bin b; the envelope's max is the true peak. Far out, where a bin holds many periods, some bin's
+    // peak must stand well above both samples (by a tenth of the curve's range, at least).
+    double env_lo = std::numeric_limits<double>::infinity(), env_hi = -env_lo, missed = 0.0;
+    for (std::size_t b = 0; b + 2 < edges.size(); ++b) {
+        const double v = logit_at_distance(s, query, edges[b]);
+        const double next = logit_at_distance(s, query, edges[b + 1]);
+        EXPECT_LE(env.min[b], v + tol(v));
+        EXPECT_GE(env.max[b], v - tol(v));
+        env_lo = std::min(env_lo, env.min[b]);
+        env_hi = std::max(env_hi, env.max[b]);
+        if (edges[b] >= 10000)
+            missed = std::max(missed, env.max[b] - std::max(v, next));
+    }
+    std::printf("range %.4g, largest peak the samples miss %.4g\n", env_hi - env_lo, missed);
+    EXPECT_GT(missed, 0.1 * (env_hi - env_lo));
+    EXPECT_THROW(logit_at_distance(s, query, query + 1), ParameterError);
+    EXPECT_THROW(logit_at_distance(s, s.seq_len, 0), ParameterError);
+}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Curves view at huge N: every method's logit curve (its own, or overlaid) is the exact per-bin
+// min/max envelope over every integer distance, not point samples, and the crosshair reads the exact
+// logit at the integer r under the cursor.
+// Reference: compute_matrix(Logits) over the whole row of the last query, one exact cell per key (what
+// `posatlas compute matrix` prints). Tolerance: 1e-9 * max(1, |value|) (double; the envelope's windows
+// and the reference's window differ only in width).
+#include "jobs/view_jobs.h"
+#include "views/curve_chart.h"
+#include "views/figure_style.h"
+
+#include "analysis/curve_envelope.h"
+#include "compute/attention_logits.h"
+#include "methods/registry.h"
+
+#include <QApplication>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace posatlas;
+using namespace posatlas::ui;
+
+namespace {
+
+double tol(double v) { return 1e-9 * std::max(1.0, std::abs(v)); }
+
+std::vector<double> exact_row(const Scenario& s)
+{
+    // In windows of 50 000 keys (a 10^6 x 512 block would exceed kMaxMatrixElements), exact cells.
+    const std::int64_t query = s.seq_len - 1;
+    std::vector<double> byDistance(static_cast<std::size_t>(s.seq_len));
+    for (std::int64_t col0 = 0; col0 <= query; col0 += 50000) {
+        MatrixWindow w;
+        w.row0 = query;
+        w.rows = 1;
+        w.col0 = col0;
+        w.cols = std::min<std::int64_t>(50000, query + 1 - col0);
+        const MatrixResult m = compute_matrix(s, MatrixKind::Logits, w);
+        for (std::int64_t c = 0; c < w.cols; ++c)
+            byDistance[static_cast<std::size_t>(query - (col0 + c))] = m.values(0, c);
+    }
+    return byDistance;
+}
+
+// Checks a drawn series against the exact curve: each bin (the distances from one x of the series to
+// the next) shows exactly the min and max of the curve over its integers. Returns the number of bins.
+int checkEnvelope(const CurveSeries& series, const std::vector<double>& exact, std::int64_t maxR)
+{
+    if (!series.envelope) {
+        QTest::qFail("not an envelope", __FILE__, __LINE__);
+        return 0;
+    }
+    int bins = 0, failures = 0;
+    std::size_t i = 0;
+    while (i < series.x.size()) {
+        const double x = series.x[i];
+        double lo = series.y[i], hi = series.y[i];
+        std::size_t k = i + 1;
+        while (k < series.x.size() && series.x[k] == x) {
+            lo = std::min(lo, series.y[k]);
+            hi = std::max(hi, series.y[k]);
+            ++k;
+        }
+        const auto first = static_cast<std::int64_t>(x);
+        const std::int64_t last = k < series.x.size() ? static_cast<std::int64_t>(series.x[k]) : maxR + 1;
+        double elo = std::numeric_limits<double>::infinity(), ehi = -elo;
+        for (std::int64_t r = first; r < last; ++r) {
+            elo = std::min(elo, exact[static_cast<std::size_t>(r)]);
+            ehi = std::max(ehi, exact[static_cast<std::size_t>(r)]);
+        }
+        if (std::abs(lo - elo) > tol(elo) || std::abs(hi - ehi) > tol(ehi)) {
+            if (++failures <= 5)
+                qWarning("bin [%lld, %lld): drawn [%.12g, %.12g], exact [%.12g, %.12g]", static_cast<long long>(first),
+                         static_cast<long long>(last), lo, hi, elo, ehi);
+        }
+        ++bins;
+        i = k;
+    }
+    if (failures)
+        QTest::qFail(qPrintable(QStringLiteral("%1 bins differ from the exact extremes").arg(failures)), __FILE__,
+                     __LINE__);
+    return bins;
+}
+
+} // namespace
+
+class CurveEnvelopeViewTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void logitCurvesAtAMillionPositionsAreExactEnvelopes_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<qint64>("n");
+        QTest::addColumn<bool>("logX");
+        QTest::newRow("sinusoidal N=1e6 log x") << QStringLiteral("sinusoidal") << qint64(1000000) << true;
+        QTest::newRow("sinusoidal N=2e5 linear x") << QStringLiteral("sinusoidal") << qint64(200000) << false;
+        QTest::newRow("xpos N=1e6 log x") << QStringLiteral("xpos") << qint64(1000000) << true;
+        QTest::newRow("transformer-xl N=2e5 log x") << QStringLiteral("transformer-xl") << qint64(200000) << true;
+        QTest::newRow("deberta N=2e5 log x") << QStringLiteral("deberta") << qint64(200000) << true;
+    }
+
+    void logitCurvesAtAMillionPositionsAreExactEnvelopes()
+    {
+        QFETCH(QString, method);
+        QFETCH(qint64, n);
+        QFETCH(bool, logX);
+        Scenario s;
+        s.method = *parse_method(method.toStdString());
+        s.seq_len = n;
+        ViewSettings v;
+        v.log_x = logX;
+        // Through the view's job, as the Curves view gets it. DeBERTa's own curve is its bucket function:
+        // its logit is drawn once another method is overlaid.
+        if (s.method == Method::DeBERTa)
+            v.overlay = {Method::ALiBi};
+        const CurveData data = curve_job(s, v);
+        QVERIFY(!data.series.isEmpty());
+        const CurveSeries& curve = data.series.front();
+        const std::vector<double> exact = exact_row(s);
+        const int bins = checkEnvelope(curve, exact, n - 1);
+        QVERIFY(bins > 100 && bins <= v.curve_points); // one bin per point of a wide chart, not per distance
+        // The crosshair: the exact logit at the integer nearest the cursor's x.
+        for (double x : {1.0, 2.4, 77.6, 12345.5, 654321.2, static_cast<double>(n - 1)}) {
+            if (x > n - 1)
+                continue;
+            const double e = exact[static_cast<std::size_t>(std::lround(x))];
+            QVERIFY(curve.value_at);
+            QVERIFY2(std::abs(curve.value_at(x) - e) <= tol(e), qPrintable(QString::number(x)));
+        }
+        QVERIFY(std::isnan(curve.value_at(static_cast<double>(n) + 5)));
+        // The chart's readout shows that value (x = 77.6 reads r = 78), as the chart formats numbers.
+        CurveChart chart;
+        chart.setCurveData(data);
+        const QString readout = chart.readoutAt(77.6);
+        QVERIFY2(readout.contains(format_number(exact[78])), qPrintable(readout + QStringLiteral(" / ") + format_number(exact[78])));
+    }
+
+    void overlaidMethodsAreEnvelopesToo()
+    {
+        Scenario s; // RoPE, its own decay curves replaced by logits once another method is overlaid
+        s.seq_len = 100000;
+        ViewSettings v;
+        v.overlay = {Method::Sinusoidal, Method::CoPE};
+        const CurveData data = curve_job(s, v);
+        QCOMPARE(data.series.size(), 3);
+        for (qsizetype k = 0; k < data.series.size(); ++k) {
+            Scenario o = s;
+            o.method = k == 0 ? Method::RoPE : v.overlay[static_cast<std::size_t>(k - 1)];
+            o.head = 0;
+            const std::vector<double> exact = exact_row(o);
+            QVERIFY(checkEnvelope(data.series[k], exact, s.seq_len - 1) > 100);
+            const double e = exact[4321];
+            QVERIFY(std::abs(data.series[k].value_at(4321.3) - e) <= tol(e));
+        }
+    }
+};
+
+QTEST_MAIN(CurveEnvelopeViewTest)
+#include "test_curve_envelope_view.moc"
