@@ -269,6 +269,27 @@ void CurveChart::updateSeriesData()
             ->replace(series_points(m_data.series[i], m_logX, m_data.log_y));
 }
 
+namespace {
+
+// A value axis's range with nice dynamic ticks. The axis lays its ticks out on every change, so the
+// previous data's tick interval must not meet the new range: an interval of 0.2 left over from a
+// range of 1 laid over a range of 10^9 makes Qt Charts create 5 x 10^9 tick items on the GUI thread
+// (a freeze). Fixed ticks (a handful) while the range changes, then the new interval.
+void set_value_axis(QValueAxis* axis, double lo, double hi, int target)
+{
+    axis->setTickType(QValueAxis::TicksFixed);
+    axis->setRange(lo, hi);
+    const auto ticks = nice_ticks(lo, hi, target);
+    const double step = ticks.size() >= 2 ? ticks[1] - ticks[0] : 0.0;
+    if (step > 0 && (hi - lo) / step <= 4.0 * target) {
+        axis->setTickAnchor(ticks.front());
+        axis->setTickInterval(step);
+        axis->setTickType(QValueAxis::TicksDynamic);
+    }
+}
+
+} // namespace
+
 void CurveChart::updateRanges()
 {
     if (!m_axisX || !m_axisY)
@@ -320,25 +341,13 @@ void CurveChart::updateRanges()
     if (!m_data.log_y)
         widen_degenerate_range(ylo, yhi);
     if (auto* ax = qobject_cast<QValueAxis*>(m_axisX)) {
-        ax->setRange(xlo, xhi);
-        const auto ticks = nice_ticks(xlo, xhi, 7);
-        if (ticks.size() >= 2) {
-            ax->setTickType(QValueAxis::TicksDynamic);
-            ax->setTickAnchor(ticks.front());
-            ax->setTickInterval(ticks[1] - ticks[0]);
-        }
+        set_value_axis(ax, xlo, xhi, 7);
     } else if (auto* lx = qobject_cast<QLogValueAxis*>(m_axisX)) {
         lx->setRange(xlo, xhi);
     }
     if (auto* ay = qobject_cast<QValueAxis*>(m_axisY)) {
         const double pad = 0.05 * (yhi - ylo);
-        ay->setRange(ylo - pad, yhi + pad);
-        const auto ticks = nice_ticks(ylo - pad, yhi + pad, 6);
-        if (ticks.size() >= 2) {
-            ay->setTickType(QValueAxis::TicksDynamic);
-            ay->setTickAnchor(ticks.front());
-            ay->setTickInterval(ticks[1] - ticks[0]);
-        }
+        set_value_axis(ay, ylo - pad, yhi + pad, 6);
     } else if (auto* ly = qobject_cast<QLogValueAxis*>(m_axisY)) {
         // Whole decades at both ends, so the log axis always has labelled ticks.
         const double lo = std::pow(10.0, std::floor(std::log10(ylo)));

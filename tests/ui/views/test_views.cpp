@@ -5,6 +5,7 @@
 // converted to hex the way matplotlib.colors.to_hex does (round(channel * 255)), computed with a
 // separate python3 script, not with our code.
 #include "views/colormap.h"
+#include "views/curve_chart.h"
 #include "views/curve_view.h"
 #include "views/figure_style.h"
 #include "views/heatmap_view.h"
@@ -18,6 +19,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <QValueAxis>
 #include <QWheelEvent>
 
 #include <cmath>
@@ -111,6 +113,7 @@ class ViewsTest : public QObject
     Q_OBJECT
 
 private slots:
+    void curveAxesSurviveARangeJump();
     void colormapTables_data();
     void colormapTables();
     void colormapIndex_data();
@@ -647,6 +650,45 @@ void ViewsTest::heatmapWidgetAt720p()
     heat.resize(640, 400);
     heat.setData({QStringLiteral("RoPE logits · base 10000 · d 128"), {{causal_logits(64), {}}}});
     QVERIFY(heat.heatmapPixelSize().width() > 200);
+}
+
+// A curve whose values jump from a range of 1 to a range of 10^9 (a new method or overlay): the axes take
+// the new range with a handful of ticks. Laying the old tick interval (0.2) over the new range made
+// Qt Charts create billions of tick items on the GUI thread, a freeze that the soak test caught.
+void ViewsTest::curveAxesSurviveARangeJump()
+{
+    // On screen: Qt Charts lays the axes out only in a shown view.
+    auto* chartPtr = new CurveChart;
+    CurveChartView view(chartPtr);
+    CurveChart& chart = *chartPtr;
+    view.resize(700, 450);
+    CurveData small;
+    small.title = QStringLiteral("small");
+    small.series.push_back(CurveSeries{QStringLiteral("a"), {0.0, 1.0}, {0.0, 1.0}});
+    chart.setCurveData(small);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    CurveData huge = small;
+    huge.series.front().x = {0.0, 1e9};
+    huge.series.front().y = {-1e9, 1e9};
+    chart.setCurveData(huge);
+    QCoreApplication::processEvents();
+    for (QAbstractAxis* axis : chart.axes()) {
+        auto* v = qobject_cast<QValueAxis*>(axis);
+        QVERIFY(v);
+        QVERIFY(v->max() >= 1e9 * 0.99);
+        if (v->tickType() == QValueAxis::TicksDynamic)
+            QVERIFY2((v->max() - v->min()) / v->tickInterval() <= 40, qPrintable(QString::number(v->tickInterval())));
+        else
+            QVERIFY(v->tickCount() <= 40);
+    }
+    chart.setCurveData(small); // and back
+    for (QAbstractAxis* axis : chart.axes()) {
+        auto* v = qobject_cast<QValueAxis*>(axis);
+        QVERIFY(v->max() <= 2.0);
+        if (v->tickType() == QValueAxis::TicksDynamic)
+            QVERIFY((v->max() - v->min()) / v->tickInterval() <= 40);
+    }
 }
 
 QTEST_MAIN(ViewsTest)
