@@ -405,8 +405,8 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
     }
     out.values.resize(out_rows, out_cols);
     advise_huge_pages(out.values.data(), static_cast<std::size_t>(out.values.size()));
-    out.row_label = "query position i";
-    out.col_label = "key position j";
+    out.row_label = QT_TRANSLATE_NOOP("MatrixLabel", "query position i");
+    out.col_label = QT_TRANSLATE_NOOP("MatrixLabel", "key position j");
     out.value_label = spec->value_label;
     out.is_signed = true;
     MatrixJob job{s, kind, out.row_index, out.col_index, cancel, progress, out, window.precision, std::move(rb), std::move(cb)};

@@ -48,7 +48,7 @@ inline bool block_means_with_constant_content(const Scenario& s) { return conten
 inline MatrixKindSpec logits_kind(std::function<void(MatrixJob&)> compute,
                                   std::function<bool(const Scenario&)> block_means)
 {
-    return {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), "logit", std::move(compute),
+    return {MatrixKind::Logits, QT_TRANSLATE_NOOP("MatrixKind", "logits"), QT_TRANSLATE_NOOP("MatrixLabel", "logit"), std::move(compute),
             std::move(block_means)};
 }
 

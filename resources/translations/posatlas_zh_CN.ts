@@ -122,6 +122,53 @@
     </message>
 </context>
 <context>
+    <name>MatrixLabel</name>
+    <message>
+        <source>query position i</source>
+        <translation>查询位置 i</translation>
+    </message>
+    <message>
+        <source>key position j</source>
+        <translation>键位置 j</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>encoding</source>
+        <translation>编码</translation>
+    </message>
+    <message>
+        <source>bias</source>
+        <translation>偏置</translation>
+    </message>
+    <message>
+        <source>logit</source>
+        <translation>注意力得分 (logit)</translation>
+    </message>
+    <message>
+        <source>contextual position p_ij</source>
+        <translation>上下文位置 p_ij</translation>
+    </message>
+    <message>
+        <source>gate sigmoid(q_i . k_j)</source>
+        <translation>门控 sigmoid(q_i · k_j)</translation>
+    </message>
+    <message>
+        <source>bucket</source>
+        <translation>桶</translation>
+    </message>
+    <message>
+        <source>clipped relative index j - i</source>
+        <translation>截断的相对索引 j − i</translation>
+    </message>
+</context>
+<context>
     <name>Method</name>
     <message>
         <source>ALiBi (Press et al. 2022)</source>
@@ -508,31 +555,31 @@
     </message>
     <message>
         <source>default</source>
-        <translation>default</translation>
+        <translation>默认 (default)</translation>
     </message>
     <message>
         <source>linear (PI)</source>
-        <translation>linear (PI)</translation>
+        <translation>线性内插 PI (linear)</translation>
     </message>
     <message>
         <source>ntk</source>
-        <translation>ntk</translation>
+        <translation>NTK-aware (ntk)</translation>
     </message>
     <message>
         <source>dynamic NTK</source>
-        <translation>dynamic NTK</translation>
+        <translation>动态 NTK (dynamic)</translation>
     </message>
     <message>
         <source>yarn</source>
-        <translation>yarn</translation>
+        <translation>YaRN (yarn)</translation>
     </message>
     <message>
         <source>llama3</source>
-        <translation>llama3</translation>
+        <translation>Llama 3 (llama3)</translation>
     </message>
     <message>
         <source>longrope</source>
-        <translation>longrope</translation>
+        <translation>LongRoPE (longrope)</translation>
     </message>
     <message>
         <source>Scaling factor s</source>
@@ -1540,10 +1587,6 @@
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <source>PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)</source>
-        <translation>PNG 图像 (*.png);;SVG (*.svg);;PDF (*.pdf)</translation>
-    </message>
-    <message>
         <source>PNG image (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
@@ -1584,6 +1627,26 @@
 %1</source>
         <translation>是否替换已存在的文件？
 %1</translation>
+    </message>
+    <message>
+        <source>CSV (the view&apos;s numbers)</source>
+        <translation>CSV（视图中的数值）</translation>
+    </message>
+    <message>
+        <source>JSON (the view&apos;s numbers)</source>
+        <translation>JSON（视图中的数值）</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>The numbers the view shows, as %1.</source>
+        <translation>视图所显示的数值，格式为 %1。</translation>
     </message>
 </context>
 <context>
@@ -1782,6 +1845,10 @@
     <message>
         <source>Reset &amp;Zoom</source>
         <translation>重置缩放(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>数值</translation>
     </message>
 </context>
 <context>

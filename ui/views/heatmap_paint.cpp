@@ -59,7 +59,7 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
     tick_w = std::max({tick_w, fk.horizontalAdvance(format_number(m_range.lo)),
                        fk.horizontalAdvance(format_number(m_range.hi))});
     const double bar_w = fl.height() * 0.9;
-    const QString value_label = QString::fromStdString(m_data.panels.front().matrix.value_label);
+    const QString value_label = matrixLabel(m_data.panels.front().matrix.value_label);
     // Strip, ticks, the value's name and, beside it, which scale the colours use (both rotated).
     double cb_w = bar_w + fk.height() * 0.5 + tick_w + (value_label.isEmpty() ? 0 : fl.height() * 1.4) +
                   fk.height() * 1.3;
@@ -209,7 +209,7 @@ void HeatmapView::paintFigure(QPainter& painter, const QRectF& target, const Ren
     if (!L.xTitle.isEmpty())
         painter.drawText(
             L.xTitle, Qt::AlignCenter,
-            fl.elidedText(QString::fromStdString(first.matrix.col_label), Qt::ElideRight, L.xTitle.width()));
+            fl.elidedText(matrixLabel(first.matrix.col_label), Qt::ElideRight, L.xTitle.width()));
     if (!L.yTitle.isEmpty()) {
         painter.save();
         painter.translate(L.yTitle.center());
@@ -218,7 +218,7 @@ void HeatmapView::paintFigure(QPainter& painter, const QRectF& target, const Ren
                              L.yTitle.width());
         painter.drawText(
             rotated, Qt::AlignCenter,
-            fl.elidedText(QString::fromStdString(first.matrix.row_label), Qt::ElideRight, rotated.width()));
+            fl.elidedText(matrixLabel(first.matrix.row_label), Qt::ElideRight, rotated.width()));
         painter.restore();
     }
     paintColorbar(painter, L, fonts, options);
@@ -433,7 +433,7 @@ void HeatmapView::paintColorbar(QPainter& painter, const Layout& L, const Fonts&
     }
     // Rotated beside the ticks: the value's name, then (muted, at the right edge) which scale the
     // colours use, the whole matrix's or the visible window's.
-    const QString value_label = QString::fromStdString(m_data.panels.front().matrix.value_label);
+    const QString value_label = matrixLabel(m_data.panels.front().matrix.value_label);
     const double scale_w = fk.height() * 1.3;
     const auto rotated_text = [&](double x, double w, const QFont& font, const QColor& color, const QString& text) {
         const QFontMetricsF fm(font, painter.device());

@@ -4,6 +4,7 @@
 #include "views/figure_style.h"
 #include "views/heatmap_layout.h"
 
+#include <QCoreApplication>
 #include <QAction>
 #include <QContextMenuEvent>
 #include <QFontMetricsF>
@@ -19,6 +20,11 @@
 #include <limits>
 
 namespace posatlas::ui {
+
+QString matrixLabel(const std::string& label)
+{
+    return QCoreApplication::translate("MatrixLabel", label.c_str());
+}
 
 namespace {
 
@@ -479,13 +485,13 @@ QString HeatmapView::readoutAt(const QPointF& pos, int* panel_out) const
         const std::int64_t first = index[u], stop = u < end.size() ? end[u] : first + 1;
         return stop - first > 1 ? QStringLiteral("%1 … %2").arg(first).arg(stop - 1) : QString::number(first);
     };
-    parts << tr("%1 = %2").arg(QString::fromStdString(m.row_label), position(m.row_index, m.row_block_end, r));
-    parts << tr("%1 = %2").arg(QString::fromStdString(m.col_label), position(m.col_index, m.col_block_end, c));
+    parts << tr("%1 = %2").arg(matrixLabel(m.row_label), position(m.row_index, m.row_block_end, r));
+    parts << tr("%1 = %2").arg(matrixLabel(m.col_label), position(m.col_index, m.col_block_end, c));
     const QString what = m.sampling == MatrixSampling::BlockMean ? tr("mean ")
                          : m.sampling == MatrixSampling::Point   ? tr("point sample of ")
                                                                  : QString();
     parts << tr("%1%2 = %3").arg(
-        what, QString::fromStdString(m.value_label.empty() ? std::string("value") : m.value_label),
+        what, m.value_label.empty() ? tr("value") : matrixLabel(m.value_label),
         std::isnan(value) ? tr("no value (masked)") : format_number(value, 5));
     return parts.join(QStringLiteral(" · "));
 }

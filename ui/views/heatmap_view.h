@@ -33,6 +33,10 @@
 
 namespace posatlas::ui {
 
+// A matrix's axis or value label as core names it ("query position i", "logit"; context "MatrixLabel"),
+// in the interface's language. Data exports keep core's English names.
+QString matrixLabel(const std::string& label);
+
 class HeatmapView : public QWidget, public Figure
 {
     Q_OBJECT

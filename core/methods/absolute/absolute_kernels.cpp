@@ -3,6 +3,8 @@
 // (Vaswani et al. 2017) and the encodings themselves, exact cells or exact block means.
 #include "methods/absolute/absolute_kernels.h"
 
+#include "methods/method.h"
+
 #include "compute/block_means.h"
 #include "methods/learned/learned.h"
 #include "methods/sinusoidal/sinusoidal.h"
@@ -80,9 +82,9 @@ void absolute_block_logits(MatrixJob& c, const LearnedTable* learned)
 // Encodings: rows are position blocks, columns dimension blocks; a cell is the mean over both.
 void encoding_block_matrix(MatrixJob& c, const LearnedTable* learned)
 {
-    c.out.row_label = "position";
-    c.out.col_label = "dimension";
-    c.out.value_label = "encoding";
+    c.out.row_label = QT_TRANSLATE_NOOP("MatrixLabel", "position");
+    c.out.col_label = QT_TRANSLATE_NOOP("MatrixLabel", "dimension");
+    c.out.value_label = QT_TRANSLATE_NOOP("MatrixLabel", "encoding");
     c.out.is_signed = true;
     std::vector<std::int64_t> valid;
     const Eigen::MatrixXd p = position_block_means(c, learned, c.rb, valid);
@@ -134,9 +136,9 @@ std::pair<Eigen::MatrixXd, std::vector<bool>> learned_rows(const LearnedTable& t
 void encoding_matrix(MatrixJob& c, const LearnedTable* learned)
 {
     // Rows are positions, columns are dimensions.
-    c.out.row_label = "position";
-    c.out.col_label = "dimension";
-    c.out.value_label = "encoding";
+    c.out.row_label = QT_TRANSLATE_NOOP("MatrixLabel", "position");
+    c.out.col_label = QT_TRANSLATE_NOOP("MatrixLabel", "dimension");
+    c.out.value_label = QT_TRANSLATE_NOOP("MatrixLabel", "encoding");
     c.out.is_signed = true;
     auto pick = [&](const Eigen::VectorXd& row, Eigen::Index r) {
         for (std::size_t col = 0; col < c.cols.size(); ++col)

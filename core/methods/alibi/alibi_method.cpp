@@ -67,7 +67,7 @@ MethodDescriptor describe_alibi()
                     .shown = lengths}),
     };
     d.kinds = {
-        {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), "bias", alibi_matrix,
+        {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), QT_TRANSLATE_NOOP("MatrixLabel", "bias"), alibi_matrix,
          always_block_means},
         logits_kind(alibi_matrix, always_block_means),
     };

@@ -104,10 +104,10 @@ MethodDescriptor describe_cope()
     };
     // Softmax-like gates of running sums: nonlinear, no exact block means.
     d.kinds = {
-        {kCopePositions, QT_TRANSLATE_NOOP("MatrixKind", "contextual positions"), "contextual position p_ij", cope_matrix,
+        {kCopePositions, QT_TRANSLATE_NOOP("MatrixKind", "contextual positions"), QT_TRANSLATE_NOOP("MatrixLabel", "contextual position p_ij"), cope_matrix,
          nullptr},
         logits_kind(cope_matrix, nullptr),
-        {kCopeGates, QT_TRANSLATE_NOOP("MatrixKind", "gates"), "gate sigmoid(q_i . k_j)", cope_matrix, nullptr},
+        {kCopeGates, QT_TRANSLATE_NOOP("MatrixKind", "gates"), QT_TRANSLATE_NOOP("MatrixLabel", "gate sigmoid(q_i . k_j)"), cope_matrix, nullptr},
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().npos_max); };

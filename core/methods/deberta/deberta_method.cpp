@@ -70,7 +70,7 @@ MethodDescriptor describe_deberta()
     };
     d.kinds = {
         logits_kind(deberta_logits, block_means_with_constant_content),
-        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), "bucket", deberta_buckets, nullptr},
+        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), QT_TRANSLATE_NOOP("MatrixLabel", "bucket"), deberta_buckets, nullptr},
     };
     d.quantities = {"deberta-buckets"};
     // make_log_bucket_position: mid = buckets / 2 >= 1 and log((max_position - 1) / mid) > 0.

@@ -39,7 +39,7 @@ MethodDescriptor describe_learned()
                     .option = "table", .panel = false}),
     };
     d.kinds = {
-        {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"), "encoding", absolute_matrix,
+        {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"), QT_TRANSLATE_NOOP("MatrixLabel", "encoding"), absolute_matrix,
          always_block_means},
         logits_kind(absolute_matrix, always_block_means),
     };

@@ -58,7 +58,7 @@ MethodDescriptor describe_shaw()
     };
     d.kinds = {
         logits_kind(shaw_logits, block_means_with_constant_content),
-        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), "clipped relative index j - i", shaw_indices,
+        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), QT_TRANSLATE_NOOP("MatrixLabel", "clipped relative index j - i"), shaw_indices,
          nullptr},
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };

@@ -32,7 +32,7 @@ MethodDescriptor describe_sinusoidal()
                                 {"split", QT_TRANSLATE_NOOP("ParamSpec", "Split halves")}}}),
     };
     d.kinds = {
-        {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"), "encoding", absolute_matrix,
+        {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"), QT_TRANSLATE_NOOP("MatrixLabel", "encoding"), absolute_matrix,
          always_block_means},
         logits_kind(absolute_matrix, always_block_means),
     };

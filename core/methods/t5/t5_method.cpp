@@ -69,10 +69,10 @@ MethodDescriptor describe_t5()
         initializer_range_field(&P::stddev),
     };
     d.kinds = {
-        {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), "bias", t5_bias_matrix,
+        {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), QT_TRANSLATE_NOOP("MatrixLabel", "bias"), t5_bias_matrix,
          always_block_means},
         logits_kind(t5_bias_matrix, always_block_means),
-        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), "bucket", t5_buckets, nullptr},
+        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), QT_TRANSLATE_NOOP("MatrixLabel", "bucket"), t5_buckets, nullptr},
     };
     d.quantities = {"t5-buckets"};
     // HF T5Attention._relative_position_bucket halves num_buckets when bidirectional and needs

@@ -92,19 +92,19 @@ class CurveEnvelopeViewTest : public QObject
     Q_OBJECT
 
 private slots:
-    void logitCurvesAtAMillionPositionsAreExactEnvelopes_data()
+    void logitCurvesAtHugeNAreExactEnvelopes_data()
     {
         QTest::addColumn<QString>("method");
         QTest::addColumn<qint64>("n");
         QTest::addColumn<bool>("logX");
-        QTest::newRow("sinusoidal N=1e6 log x") << QStringLiteral("sinusoidal") << qint64(1000000) << true;
+        QTest::newRow("sinusoidal N=3e5 log x") << QStringLiteral("sinusoidal") << qint64(300000) << true;
         QTest::newRow("sinusoidal N=2e5 linear x") << QStringLiteral("sinusoidal") << qint64(200000) << false;
-        QTest::newRow("xpos N=1e6 log x") << QStringLiteral("xpos") << qint64(1000000) << true;
+        QTest::newRow("xpos N=3e5 log x") << QStringLiteral("xpos") << qint64(300000) << true;
         QTest::newRow("transformer-xl N=2e5 log x") << QStringLiteral("transformer-xl") << qint64(200000) << true;
         QTest::newRow("deberta N=2e5 log x") << QStringLiteral("deberta") << qint64(200000) << true;
     }
 
-    void logitCurvesAtAMillionPositionsAreExactEnvelopes()
+    void logitCurvesAtHugeNAreExactEnvelopes()
     {
         QFETCH(QString, method);
         QFETCH(qint64, n);
@@ -123,7 +123,10 @@ private slots:
         const CurveSeries& curve = data.series.front();
         const std::vector<double> exact = exact_row(s);
         const int bins = checkEnvelope(curve, exact, n - 1);
-        QVERIFY(bins > 100 && bins <= v.curve_points); // one bin per point of a wide chart, not per distance
+        // One bin per point of a wide chart, not per distance: at N = 3 x 10^5 a bin covers hundreds of
+        // distances at the far end, which is where point samples lose the peaks. (10^6 behaves the same
+        // and costs three times as much; the suite also runs under AddressSanitizer.)
+        QVERIFY(bins > 100 && bins <= v.curve_points);
         // The crosshair: the exact logit at the integer nearest the cursor's x.
         for (double x : {1.0, 2.4, 77.6, 12345.5, 654321.2, static_cast<double>(n - 1)}) {
             if (x > n - 1)

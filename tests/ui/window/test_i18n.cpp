@@ -7,6 +7,8 @@
 // are allowed. Numbers follow one policy: decimal point, no group separator, whatever the locale.
 #include "explorer/explorer_window.h"
 #include "gui_support.h"
+#include "io/presets.h"
+#include "methods/registry.h"
 #include "views/curve_view.h"
 #include "views/heatmap_view.h"
 #include "views/rotation_view.h"
@@ -46,6 +48,7 @@ const QSet<QString> kKeptNames = {
     QStringLiteral("Yarn"),     QStringLiteral("English"),     QStringLiteral("Plasma"), QStringLiteral("Twilight"),
     QStringLiteral("Coolwarm"), QStringLiteral("Gray"),        QStringLiteral("Grey"),   QStringLiteral("Falcon"),
     QStringLiteral("Deepseek"), QStringLiteral("Yi"),          QStringLiteral("Baichuan"), QStringLiteral("Mixtral"),
+    QStringLiteral("aware"),    QStringLiteral("yarn"),        QStringLiteral("longrope"), QStringLiteral("ntk"),
     QStringLiteral("Pythia"),   QStringLiteral("Bloom"),       QStringLiteral("Mpt"),    QStringLiteral("Olmo"),
 };
 
@@ -67,12 +70,30 @@ QString plain(QString s)
     return s.remove(QLatin1Char('&'));
 }
 
-// The first ordinary English word of a text without CJK characters, or an empty string.
+// Texts that are names, not language: the presets' model names ("Phi-3 mini 128k") and the Hugging Face
+// config keys the fields are named by ("mscale").
+const QSet<QString>& keptTexts()
+{
+    static const QSet<QString> texts = [] {
+        QSet<QString> t;
+        for (const PresetInfo& p : list_presets())
+            t.insert(QString::fromStdString(p.name));
+        for (const Field* f : all_fields())
+            t.insert(QString::fromStdString(f->key));
+        return t;
+    }();
+    return texts;
+}
+
+// The first ordinary English word of a text without CJK characters, or an empty string. Citations
+// ("Press et al. 2022") name authors and stay as written.
 QString englishWord(const QString& text)
 {
-    const QString s = plain(text);
-    if (hasCjk(s))
+    QString s = plain(text).trimmed();
+    if (hasCjk(s) || keptTexts().contains(s))
         return {};
+    static const QRegularExpression citation(QStringLiteral("[A-Z][a-z]+ et al\\. \\d{4}"));
+    s.remove(citation);
     static const QRegularExpression token(QStringLiteral("[A-Za-z][A-Za-z0-9_'.]*"));
     static const QRegularExpression word(QStringLiteral("^[A-Za-z][a-z]{2,}$"));
     for (auto it = token.globalMatch(s); it.hasNext();) {
@@ -209,8 +230,9 @@ private slots:
             collect(&window, found);
         }
         found.removeDuplicates();
-        QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1 texts in English:\n  ").arg(found.size())
-                                             + found.join(QStringLiteral("\n  "))));
+        for (const QString& f : found)
+            qWarning("English: %s", qPrintable(f));
+        QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1 texts in English (listed above)").arg(found.size())));
     }
 
     // Figure texts are built in the view jobs, away from any widget: their titles come out in Chinese too
@@ -248,8 +270,9 @@ private slots:
         if (explorer.menuBar())
             collectMenus(explorer.menuBar(), found);
         found.removeDuplicates();
-        QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1 texts in English:\n  ").arg(found.size())
-                                             + found.join(QStringLiteral("\n  "))));
+        for (const QString& f : found)
+            qWarning("English: %s", qPrintable(f));
+        QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1 texts in English (listed above)").arg(found.size())));
     }
 
     void numbersUseTheDecimalPointUnderAnyLocale()
