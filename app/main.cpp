@@ -3,7 +3,7 @@
 // entry's `Exec=posatlas %f` runs it), opens the GUI; with a command it is the command line.
 #include "cli.h"
 
-#if __has_include("gui_main.h")
+#if __has_include("window/gui_main.h")
 #include "window/gui_main.h"
 #define POSATLAS_HAVE_GUI 1
 #endif
