@@ -28,6 +28,8 @@
 #include <QSlider>
 #include <QStyle>
 #include <QTemporaryDir>
+#include <QLabel>
+#include <QStatusBar>
 #include <QTest>
 #include <QThread>
 #include <QUndoStack>
@@ -561,6 +563,26 @@ private slots:
         QVERIFY(!w->model()->setValue(param(Method::RoPE, "head_dim"), 7)); // head_dim must be even
         QVERIFY(w->statusMessage().contains(QStringLiteral("head_dim")));
         QCOMPARE(w->model()->scenario().params<RopeParams>().head_dim, 128);
+    }
+
+    // The status bar's hover readout describes the figure under the cursor; after a method change that
+    // figure is gone, so the readout goes too (a RoPE cell's logit must not stay beside an ALiBi map).
+    void hoverReadoutClearsWhenTheMethodChanges()
+    {
+        auto w = makeWindow(QStringLiteral("readout"));
+        const QString readout = QStringLiteral("query position i = 12 · key position j = 40 · logit = 0.53");
+        emit w->heatmapView()->hovered(readout);
+        auto showing = [&] {
+            for (QLabel* l : w->statusBar()->findChildren<QLabel*>())
+                if (l->text() == readout)
+                    return true;
+            return false;
+        };
+        QVERIFY(showing());
+        QVERIFY(w->model()->setValue(param(Method::RoPE, "rope_theta"), 20000.0)); // same method: kept
+        QVERIFY(showing());
+        QVERIFY(w->model()->setMethod(Method::ALiBi));
+        QVERIFY(!showing());
     }
 
     void settingsRestoreAfterRestart()
