@@ -1650,6 +1650,57 @@
     </message>
 </context>
 <context>
+    <name>posatlas::ui::FigureExport</name>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>the figure size must be between 16 and 20000 pixels per side (got %1 x %2)</source>
+        <translation>图的尺寸每边必须在 16 到 20000 像素之间（实际为 %1 × %2）</translation>
+    </message>
+    <message>
+        <source>the dpi must be between 24 and 1200 (got %1)</source>
+        <translation>dpi 必须在 24 到 1200 之间（实际为 %1）</translation>
+    </message>
+    <message>
+        <source>at this size the dpi must be at most %1</source>
+        <translation>在此尺寸下 dpi 最多为 %1</translation>
+    </message>
+    <message>
+        <source>at 96 dpi a figure may have at most %1 pixels, e.g. %2 x %2</source>
+        <translation>在 96 dpi 下一幅图最多 %1 像素，例如 %2 × %2</translation>
+    </message>
+    <message>
+        <source>a %1 x %2 figure at %3 dpi is a %4 x %5 pixel image (%6 MiB with its encoded file), beyond the %7 MiB memory budget; %8</source>
+        <translation>%1 × %2 的图在 %3 dpi 下是 %4 × %5 像素的图像（连同编码后的文件共 %6 MiB），超出 %7 MiB 的内存预算；%8</translation>
+    </message>
+    <message>
+        <source>not enough memory for a %1 x %2 pixel image</source>
+        <translation>内存不足，无法生成 %1 × %2 像素的图像</translation>
+    </message>
+    <message>
+        <source>%1: a figure can be written as png, svg or pdf (by the file extension)</source>
+        <translation>%1：图只能写为 png、svg 或 pdf（按文件扩展名）</translation>
+    </message>
+    <message>
+        <source>cannot write %1: the PNG encoder failed (%2)</source>
+        <translation>无法写入 %1：PNG 编码失败（%2）</translation>
+    </message>
+    <message>
+        <source>cannot write %1: the SVG generator did not start</source>
+        <translation>无法写入 %1：SVG 生成器未能启动</translation>
+    </message>
+    <message>
+        <source>cannot write %1: the PDF writer did not start</source>
+        <translation>无法写入 %1：PDF 写入器未能启动</translation>
+    </message>
+    <message>
+        <source>%1: numbers can be written as csv or json (by the file extension)</source>
+        <translation>%1：数值只能写为 csv 或 json（按文件扩展名）</translation>
+    </message>
+</context>
+<context>
     <name>posatlas::ui::Gallery</name>
     <message>
         <source>pair index i</source>

@@ -5,6 +5,7 @@
 #include "scenario/validation.h"
 
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QPageLayout>
@@ -26,6 +27,12 @@ constexpr double kCssDpi = 96.0;
 
 QColor background(const RenderOptions& o) { return o.dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white); }
 
+// Messages of the free functions below (shown by the export dialog and the command line, in the
+// interface's or the environment's language); lupdate reads FigureExport::tr("...") under this context.
+struct FigureExport {
+    Q_DECLARE_TR_FUNCTIONS(posatlas::ui::FigureExport)
+};
+
 [[noreturn]] void fail(const QString& message) { throw ExportError(message.toStdString()); }
 
 // Opens a QSaveFile for `path` or throws with the OS reason.
@@ -33,13 +40,13 @@ void open_save_file(QSaveFile& file, const QString& path)
 {
     file.setFileName(path);
     if (!file.open(QIODevice::WriteOnly))
-        fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+        fail(FigureExport::tr("cannot write %1: %2").arg(path, file.errorString()));
 }
 
 void commit(QSaveFile& file, const QString& path)
 {
     if (!file.commit())
-        fail(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+        fail(FigureExport::tr("cannot write %1: %2").arg(path, file.errorString()));
 }
 
 // The figure encoded in memory, so that an encoder never writes to the target file itself: its errors
@@ -68,11 +75,11 @@ void check_size(const FigureExportOptions& o, bool raster)
 {
     const auto ok = [](double v) { return std::isfinite(v) && v >= 16.0 && v <= 20000.0; };
     if (!ok(o.size.width()) || !ok(o.size.height()))
-        fail(QStringLiteral("the figure size must be between 16 and 20000 pixels per side (got %1 x %2)")
+        fail(FigureExport::tr("the figure size must be between 16 and 20000 pixels per side (got %1 x %2)")
                  .arg(o.size.width())
                  .arg(o.size.height()));
     if (!std::isfinite(o.dpi) || o.dpi < 24.0 || o.dpi > 1200.0)
-        fail(QStringLiteral("the dpi must be between 24 and 1200 (got %1)").arg(o.dpi));
+        fail(FigureExport::tr("the dpi must be between 24 and 1200 (got %1)").arg(o.dpi));
     if (!raster)
         return;
     const double scale = o.dpi / kCssDpi;
@@ -82,11 +89,11 @@ void check_size(const FigureExportOptions& o, bool raster)
         const double max_dpi = std::floor(kCssDpi * std::sqrt(max_pixels / (o.size.width() * o.size.height())));
         const QString advice =
             max_dpi >= 24.0
-                ? QStringLiteral("at this size the dpi must be at most %1").arg(max_dpi)
-                : QStringLiteral("at 96 dpi a figure may have at most %1 pixels, e.g. %2 x %2")
+                ? FigureExport::tr("at this size the dpi must be at most %1").arg(max_dpi)
+                : FigureExport::tr("at 96 dpi a figure may have at most %1 pixels, e.g. %2 x %2")
                       .arg(static_cast<qint64>(max_pixels))
                       .arg(static_cast<qint64>(std::floor(std::sqrt(max_pixels))));
-        fail(QStringLiteral("a %1 x %2 figure at %3 dpi is a %4 x %5 pixel image (%6 MiB with its encoded file), "
+        fail(FigureExport::tr("a %1 x %2 figure at %3 dpi is a %4 x %5 pixel image (%6 MiB with its encoded file), "
                             "beyond the %7 MiB memory budget; %8")
                  .arg(o.size.width())
                  .arg(o.size.height())
@@ -332,7 +339,7 @@ QImage render_figure_image(const Figure& figure, const FigureExportOptions& opti
                        static_cast<int>(std::lround(options.size.height() * scale))),
                  QImage::Format_ARGB32_Premultiplied);
     if (image.isNull())
-        fail(QStringLiteral("not enough memory for a %1 x %2 pixel image").arg(image.width()).arg(image.height()));
+        fail(FigureExport::tr("not enough memory for a %1 x %2 pixel image").arg(image.width()).arg(image.height()));
     // Filled first: when size * dpi / 96 is fractional the last row / column is only partly covered
     // by the painted background, and would otherwise blend with uninitialised memory.
     image.fill(background(options.render));
@@ -359,7 +366,7 @@ void export_figure(const Figure& figure, const QString& path, const FigureExport
 {
     const auto format = export_format_from_path(path);
     if (!format || *format == ExportFormat::Csv || *format == ExportFormat::Json)
-        fail(QStringLiteral("%1: a figure can be written as png, svg or pdf (by the file extension)").arg(path));
+        fail(FigureExport::tr("%1: a figure can be written as png, svg or pdf (by the file extension)").arg(path));
     check_size(options, false); // a PNG's raster is checked by render_figure_image()
     MemoryDevice file;
     switch (*format) {
@@ -372,7 +379,7 @@ void export_figure(const Figure& figure, const QString& path, const FigureExport
             writer.setText(QStringLiteral("Description"), options.description);
         writer.setText(QStringLiteral("Software"), QStringLiteral("PosAtlas"));
         if (!writer.write(image))
-            fail(QStringLiteral("cannot write %1: the PNG encoder failed (%2)").arg(path, writer.errorString()));
+            fail(FigureExport::tr("cannot write %1: the PNG encoder failed (%2)").arg(path, writer.errorString()));
         break;
     }
     case ExportFormat::Svg: {
@@ -385,7 +392,7 @@ void export_figure(const Figure& figure, const QString& path, const FigureExport
         svg.setDescription(options.description);
         QPainter painter;
         if (!painter.begin(&svg))
-            fail(QStringLiteral("cannot write %1: the SVG generator did not start").arg(path));
+            fail(FigureExport::tr("cannot write %1: the SVG generator did not start").arg(path));
         paint(figure, painter, options);
         painter.end();
         break;
@@ -401,7 +408,7 @@ void export_figure(const Figure& figure, const QString& path, const FigureExport
         pdf.setDocumentXmpMetadata(xmp_metadata(options));
         QPainter painter;
         if (!painter.begin(&pdf))
-            fail(QStringLiteral("cannot write %1: the PDF writer did not start").arg(path));
+            fail(FigureExport::tr("cannot write %1: the PDF writer did not start").arg(path));
         // QPdfEngine embeds every 32-bit image as JPEG unless this hint is set (then Flate, lossless):
         // a heatmap must keep exactly its colour map's 256 colours, not JPEG's blend of them.
         painter.setRenderHint(QPainter::LosslessImageRendering);
@@ -444,7 +451,7 @@ void export_numbers(const ViewNumbers& data, const QString& path)
         return write_file_atomically(path, numbers_csv(data));
     if (format == ExportFormat::Json)
         return write_file_atomically(path, numbers_json(data));
-    fail(QStringLiteral("%1: numbers can be written as csv or json (by the file extension)").arg(path));
+    fail(FigureExport::tr("%1: numbers can be written as csv or json (by the file extension)").arg(path));
 }
 
 void write_all_checked(QIODevice& device, const QByteArray& bytes)
@@ -468,7 +475,7 @@ void write_file_atomically(const QString& path, const QByteArray& bytes)
     } catch (const ExportError& e) {
         // The previous file under `path` stays as it was; the temporary file goes.
         file.cancelWriting();
-        fail(QStringLiteral("cannot write %1: %2").arg(path, QString::fromUtf8(e.what())));
+        fail(FigureExport::tr("cannot write %1: %2").arg(path, QString::fromUtf8(e.what())));
     }
     commit(file, path);
 }
