@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli_quantities.h"
+
+#include "cli_compute.h"
+
+
+#include "methods/registry.h"
+
+#include "analysis/attention_entropy.h"
+#include "analysis/decay.h"
+#include "analysis/rope_compare.h"
+#include "cli_options.h"
+#include "cli_progress.h"
+#include "compute/attention_logits.h"
+#include "io/model_config.h"
+#include "io/number_text.h"
+#include "methods/alibi/alibi.h"
+#include "methods/deberta/deberta.h"
+#include "methods/learned/learned.h"
+#include "methods/rope/rope.h"
+#include "methods/rope/rope_scaling.h"
+#include "methods/sinusoidal/sinusoidal.h"
+#include "methods/t5/t5_buckets.h"
+#include "scenario/validation.h"
+
+#include <Eigen/Dense>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+namespace posatlas::cli::quantity_kernels {
+
+using nlohmann::json;
+
+// ------------------------------------------------------------------ output helpers
+
+enum class Format { Json, Csv };
+
+// --format, else the extension of --out FILE (.csv), else JSON.
+Format format_of(const Options& o)
+{
+    if (o.has("format"))
+        return *o.choice("format") == "csv" ? Format::Csv : Format::Json;
+    const std::string path = o.text("out").value_or("-");
+    return path.size() > 4 && path.compare(path.size() - 4, 4, ".csv") == 0 ? Format::Csv : Format::Json;
+}
+
+// Numbers in CSV follow core's one policy (number_text.h): integers as integers, else the shortest
+// round trip; NaN is an empty cell.
+std::string csv_number(double v) { return number_text(v); }
+
+void write_csv(std::ostream& out, const std::vector<CsvColumn>& columns) { write_csv_columns(out, columns); }
+
+template <typename T>
+std::vector<double> to_doubles(const std::vector<T>& v)
+{
+    return std::vector<double>(v.begin(), v.end());
+}
+
+json matrix_json(const Eigen::MatrixXd& m)
+{
+    json rows = json::array();
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        json row = json::array();
+        for (Eigen::Index c = 0; c < m.cols(); ++c) {
+            const double v = m(r, c);
+            row.push_back(std::isfinite(v) ? json(v) : json(nullptr));
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+void write_matrix_csv(std::ostream& out, const Eigen::MatrixXd& m, const std::string& row_name,
+                      const std::vector<std::int64_t>& row_index, const std::string& col_prefix,
+                      const std::vector<std::int64_t>& col_index)
+{
+    out << row_name;
+    for (Eigen::Index c = 0; c < m.cols(); ++c)
+        out << ',' << col_prefix << col_index[static_cast<std::size_t>(c)];
+    out << '\n';
+    std::string line;
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        line = std::to_string(row_index[static_cast<std::size_t>(r)]);
+        for (Eigen::Index c = 0; c < m.cols(); ++c) {
+            line += ',';
+            append_number_text(line, m(r, c));
+        }
+        line += '\n';
+        out.write(line.data(), static_cast<std::streamsize>(line.size()));
+    }
+}
+
+// JSON numbers follow the same policy as CSV (number_text.h): 1e6 is 1000000, 0.1 is 0.1.
+void write_json(std::ostream& out, const json& j)
+{
+    std::string text;
+    append_json_text(text, j);
+    text += '\n';
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+std::pair<std::int64_t, std::int64_t> range_options(const Options& o)
+{
+    const auto from = o.integer("from");
+    const auto to = o.integer("to");
+    if (!from || !to)
+        throw UsageError("--from and --to are required: the range of relative positions, e.g. --from -64 --to 64");
+    if (*from > *to)
+        throw UsageError("--to must be >= --from (got --from " + std::to_string(*from) + " --to "
+                         + std::to_string(*to) + ")");
+    if (*to - *from >= 10'000'000)
+        throw UsageError("--to - --from must be < 10000000 (got " + std::to_string(*to - *from) + ")");
+    return {*from, *to};
+}
+
+
+json frequencies_json(const RopeFrequencies& f)
+{
+    json j;
+    j["rope_type"] = std::string(rope_type_id(f.rope_type));
+    j["rotary_dim"] = f.rotary_dim;
+    j["base"] = f.base_used;
+    j["factor"] = f.factor_used;
+    j["inv_freq"] = f.inv_freq;
+    j["inv_freq_original"] = f.inv_freq_original;
+    j["attention_factor"] = f.attention_factor;
+    j["wavelength"] = f.wavelength;
+    if (!f.ramp.empty())
+        j["ramp"] = f.ramp;
+    std::vector<std::string> regime;
+    for (auto r : f.regime)
+        regime.emplace_back(pair_regime_id(r));
+    j["regime"] = regime;
+    return j;
+}
+
+void rope_frequencies(const Options& o, Scenario& s, std::ostream& out)
+{
+    const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
+    if (format_of(o) == Format::Json)
+        return write_json(out, frequencies_json(f));
+    std::vector<double> pair(f.inv_freq.size());
+    for (std::size_t i = 0; i < pair.size(); ++i)
+        pair[i] = static_cast<double>(i);
+    std::vector<std::pair<std::string, std::vector<double>>> cols{
+        {"pair", pair}, {"inv_freq_rad_per_token", f.inv_freq},
+        {"inv_freq_original_rad_per_token", f.inv_freq_original}, {"wavelength_tokens", f.wavelength}};
+    if (!f.ramp.empty())
+        cols.emplace_back("ramp", f.ramp);
+    write_csv(out, cols);
+}
+
+void rope_decay(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto max_distance = o.integer("max-distance");
+    if (!max_distance)
+        throw UsageError("--max-distance is required: the largest relative distance r, in [0, "
+                         + std::to_string(kMaxDistance) + "]");
+    const auto points = o.integer("points");
+    if (!points && *max_distance >= 10'000'000)
+        throw UsageError("--max-distance above 9999999 needs --points N (a log-spaced sample of N distances)");
+    const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
+    std::vector<double> distances;
+    if (points) {
+        distances = decay_distances(*max_distance, static_cast<std::size_t>(*points), true);
+    } else {
+        distances.resize(static_cast<std::size_t>(*max_distance + 1));
+        for (std::size_t r = 0; r < distances.size(); ++r)
+            distances[r] = static_cast<double>(r);
+    }
+    Progress progress("rope-decay", o.flag("quiet"));
+    const auto bound = rope_decay_bound(f.inv_freq, distances, {}, progress.part(0.0, 0.5));
+    const auto mean_cos = rope_mean_cos(f.inv_freq, distances, {}, progress.part(0.5, 1.0));
+    progress.done();
+    if (format_of(o) == Format::Csv)
+        return write_csv(out, {{"distance_tokens", distances}, {"bound", bound}, {"mean_cos", mean_cos}});
+    // Streamed (10^7 rows need no document in memory); keys in the order of the other quantities' JSON.
+    write_json_columns(out, {{"bound", bound}, {"distance", distances}, {"mean_cos", mean_cos}});
+}
+
+Eigen::VectorXd vector_option(const Options& o, const std::string& name)
+{
+    const auto v = o.real_list(name);
+    if (!v)
+        throw UsageError("--" + name + " is required: a comma-separated vector of head-dim numbers");
+    return Eigen::Map<const Eigen::VectorXd>(v->data(), static_cast<Eigen::Index>(v->size()));
+}
+
+void rope_score(const Options& o, Scenario& s, std::ostream& out)
+{
+    const Eigen::VectorXd q = vector_option(o, "query");
+    const Eigen::VectorXd k = vector_option(o, "key");
+    if (!o.has("head-dim") && !o.has("preset") && !o.has("config")) {
+        s.params<RopeParams>().head_dim = static_cast<int>(q.size());
+        validate(s.params<RopeParams>());
+    }
+    if (q.size() != s.params<RopeParams>().head_dim || k.size() != s.params<RopeParams>().head_dim)
+        throw UsageError("--query and --key must each have head-dim = " + std::to_string(s.params<RopeParams>().head_dim)
+                         + " numbers (got " + std::to_string(q.size()) + " and " + std::to_string(k.size()) + ")");
+    const auto m = *o.real("query-position");
+    const auto n = *o.real("key-position");
+    const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
+    const double score = posatlas::rope_score(f, q, k, m, n, s.params<RopeParams>().pairing);
+    if (format_of(o) == Format::Csv) {
+        std::string line = "score,attention_factor,query_position,key_position\n";
+        for (double v : {score, f.attention_factor, m, n}) {
+            append_number_text(line, v);
+            line += ',';
+        }
+        line.back() = '\n';
+        out << line;
+        return;
+    }
+    json j;
+    j["score"] = score;
+    j["attention_factor"] = f.attention_factor;
+    j["pairing"] = s.params<RopeParams>().pairing == RopePairing::Half ? "half" : "interleaved";
+    write_json(out, j);
+}
+
+void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto position = o.real("position");
+    if (!position)
+        throw UsageError("--position is required: the token position m");
+    const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
+    const auto angles = rope_angles(f, *position);
+    if (format_of(o) == Format::Csv) {
+        std::vector<double> pair(angles.size());
+        for (std::size_t i = 0; i < pair.size(); ++i)
+            pair[i] = static_cast<double>(i);
+        return write_csv(out, {{"pair", pair}, {"angle_rad", angles}, {"inv_freq_rad_per_token", f.inv_freq}});
+    }
+    json j;
+    j["position"] = *position;
+    j["angle"] = angles;
+    j["inv_freq"] = f.inv_freq;
+    write_json(out, j);
+}
+
+void alibi_slopes_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto slopes = alibi_scaled_slopes(s.params<AlibiParams>());
+    if (format_of(o) == Format::Csv) {
+        std::vector<double> head(slopes.size());
+        for (std::size_t h = 0; h < head.size(); ++h)
+            head[h] = static_cast<double>(h);
+        return write_csv(out, {{"head", head}, {"slope", slopes}});
+    }
+    json j;
+    j["num_heads"] = s.params<AlibiParams>().num_heads;
+    j["slopes"] = slopes;
+    if (s.params<AlibiParams>().scaling != AlibiScaling::None || s.params<AlibiParams>().slope_scale != 1.0)
+        j["reference_slopes"] = alibi_slopes(s.params<AlibiParams>().num_heads);
+    write_json(out, j);
+}
+
+// Relative positions from..to and their buckets (core computes the series, validating once); an optional
+// extra column (DeBERTa's clamped row) follows the bucket.
+void write_buckets(const Options& o, std::ostream& out, const std::vector<std::int64_t>& rel,
+                   const std::vector<std::int64_t>& bucket, const char* extra_name = nullptr,
+                   const std::vector<std::int64_t>& extra = {})
+{
+    if (format_of(o) == Format::Csv) {
+        std::vector<CsvColumn> columns{{"relative_position", to_doubles(rel)}, {"bucket", to_doubles(bucket)}};
+        if (extra_name)
+            columns.push_back({extra_name, to_doubles(extra)});
+        return write_csv(out, columns);
+    }
+    json j;
+    j["relative_position"] = rel;
+    j["bucket"] = bucket;
+    if (extra_name)
+        j[extra_name] = extra;
+    write_json(out, j);
+}
+
+std::vector<std::int64_t> relative_range(const Options& o)
+{
+    const auto [from, to] = range_options(o);
+    std::vector<std::int64_t> rel(static_cast<std::size_t>(to - from + 1));
+    for (std::size_t k = 0; k < rel.size(); ++k)
+        rel[k] = from + static_cast<std::int64_t>(k);
+    return rel;
+}
+
+void t5_buckets(const Options& o, Scenario& s, std::ostream& out)
+{
+    const std::vector<std::int64_t> rel = relative_range(o);
+    const std::vector<int> bucket = t5_relative_position_buckets(s.params<T5Params>(), rel);
+    write_buckets(o, out, rel, std::vector<std::int64_t>(bucket.begin(), bucket.end()));
+}
+
+void deberta_buckets(const Options& o, Scenario& s, std::ostream& out)
+{
+    const std::vector<std::int64_t> rel = relative_range(o);
+    // bucket: the relative position delta (log-bucketed); bucket_used: the embedding row attention reads,
+    // clamped to [-att_span, att_span - 1] (core deberta.h).
+    const DebertaPositionSeries series = deberta_relative_positions(s.params<DebertaParams>(), rel);
+    write_buckets(o, out, rel, series.delta, "bucket_used", series.delta_used);
+}
+
+void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto length = o.integer("length");
+    if (!length)
+        throw UsageError("--length is required: the number of positions, in [1, " + std::to_string(kMaxSeqLen) + "]");
+    try {
+        require_matrix_fits("length", *length, s.params<SinusoidalParams>().dim);
+        require_within_budget("length", *length, s.params<SinusoidalParams>().dim * kBytesPerOutputNumber,
+                              "the matrix and its text");
+    } catch (const ParameterError& e) {
+        rethrow_as_usage(e);
+    }
+    const Eigen::MatrixXd pe = sinusoidal_encoding(s.params<SinusoidalParams>(), 0, *length);
+    if (format_of(o) == Format::Csv) {
+        std::vector<std::int64_t> rows(static_cast<std::size_t>(pe.rows())), cols(static_cast<std::size_t>(pe.cols()));
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            rows[i] = static_cast<std::int64_t>(i);
+        for (std::size_t i = 0; i < cols.size(); ++i)
+            cols[i] = static_cast<std::int64_t>(i);
+        return write_matrix_csv(out, pe, "position", rows, "dim_", cols);
+    }
+    json j;
+    j["layout"] = s.params<SinusoidalParams>().layout == SinusoidalLayout::Split ? "split" : "interleaved";
+    j["base"] = s.params<SinusoidalParams>().base;
+    j["matrix"] = matrix_json(pe);
+    write_json(out, j);
+}
+
+void learned_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto [from, to] = range_options(o);
+    if (from < 0)
+        throw UsageError("--from must be >= 0 for absolute positions (got " + std::to_string(from) + ")");
+    LearnedTable table = [&] {
+        if (s.params<LearnedParams>().table_path.empty())
+            return LearnedTable::seeded(s.params<LearnedParams>());
+        try {
+            return LearnedTable::load(s.params<LearnedParams>().table_path);
+        } catch (const std::runtime_error& e) {
+            throw UsageError(std::string("--table: ") + e.what());
+        }
+    }();
+    // Rows that exist are printed with every dimension; the rest as null.
+    const std::int64_t shown = std::max<std::int64_t>(0, std::min(to, table.trained_length() - 1) - from + 1);
+    try {
+        require_within_budget("to", from + shown, table.dim() * kBytesPerOutputNumber, "the embeddings as text");
+    } catch (const ParameterError& e) {
+        rethrow_as_usage(e);
+    }
+    if (format_of(o) == Format::Csv) {
+        // One row per position, dim_0.. columns; empty cells beyond the trained length (JSON's null).
+        std::string text = "position";
+        for (std::int64_t c = 0; c < table.dim(); ++c)
+            text += ",dim_" + std::to_string(c);
+        text += '\n';
+        for (std::int64_t p = from; p <= to; ++p) {
+            text += std::to_string(p);
+            const auto e = table.embedding(p);
+            for (std::int64_t c = 0; c < table.dim(); ++c) {
+                text += ',';
+                if (e)
+                    append_number_text(text, (*e)[static_cast<Eigen::Index>(c)]);
+            }
+            text += '\n';
+            if (text.size() > (1 << 16)) {
+                out.write(text.data(), static_cast<std::streamsize>(text.size()));
+                text.clear();
+            }
+        }
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        return;
+    }
+    json positions = json::array(), embeddings = json::array();
+    for (std::int64_t p = from; p <= to; ++p) {
+        positions.push_back(p);
+        const auto e = table.embedding(p);
+        if (e)
+            embeddings.push_back(std::vector<double>(e->data(), e->data() + e->size()));
+        else
+            embeddings.push_back(nullptr);
+    }
+    json j;
+    j["trained_length"] = table.trained_length();
+    j["dim"] = table.dim();
+    j["position"] = std::move(positions);
+    j["embedding"] = std::move(embeddings);
+    j["note"] = "positions >= trained_length have no learned embedding: null";
+    write_json(out, j);
+}
+
+void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto kinds = matrix_kinds_for(s.method);
+    MatrixKind kind = kinds.front();
+    if (auto k = o.text("kind")) {
+        const auto parsed = parse_matrix_kind(*k);
+        if (!parsed || std::find(kinds.begin(), kinds.end(), *parsed) == kinds.end()) {
+            const std::string allowed =
+                join(kinds, "|", [](MatrixKind kk) { return std::string(matrix_kind_id(kk)); });
+            throw UsageError("--kind must be one of " + allowed + " for method " + std::string(method_id(s.method))
+                             + " (got '" + *k + "')");
+        }
+        kind = *parsed;
+    }
+    MatrixWindow w;
+    w.row0 = o.integer("row0").value_or(0);
+    w.col0 = o.integer("col0").value_or(0);
+    w.rows = o.integer("rows").value_or(0);
+    w.cols = o.integer("cols").value_or(0);
+    w.out_rows = o.integer("out-rows").value_or(0);
+    w.out_cols = o.integer("out-cols").value_or(0);
+    // Downsampled cells are exact block means by default; --sample point gives one cell per block.
+    w.sample = *o.choice("sample") == "point" ? SampleMode::Point : SampleMode::BlockMean;
+    w.precision = *o.choice("precision") == "single" ? Precision::Single : Precision::Double;
+    const MatrixResult r = compute_matrix(s, kind, w);
+    // The matrix fits kMaxMatrixElements; its text is what would blow the budget. Refuse before writing.
+    try {
+        require_within_budget(o.has("out-rows") ? "out_rows" : o.has("rows") ? "rows" : "seq_len", r.values.rows(),
+                              r.values.cols() * kBytesPerOutputNumber, "the matrix and its text");
+    } catch (const ParameterError& e) {
+        rethrow_as_usage(e);
+    }
+    if (format_of(o) == Format::Csv) {
+        if (r.sampling != MatrixSampling::BlockMean)
+            return write_matrix_csv(out, r.values, "row", r.row_index, "col_", r.col_index);
+        // Block means: each row and column names its block of positions, first and last.
+        out << "row_first,row_last";
+        for (std::size_t c = 0; c < r.col_index.size(); ++c)
+            out << ",col_" << r.col_index[c] << '-' << r.col_block_end[c] - 1;
+        out << '\n';
+        for (Eigen::Index row = 0; row < r.values.rows(); ++row) {
+            const auto u = static_cast<std::size_t>(row);
+            out << r.row_index[u] << ',' << r.row_block_end[u] - 1;
+            for (Eigen::Index c = 0; c < r.values.cols(); ++c)
+                out << ',' << csv_number(r.values(row, c));
+            out << '\n';
+        }
+        return;
+    }
+    const auto last = [](const std::vector<std::int64_t>& end) {
+        std::vector<std::int64_t> v(end);
+        for (auto& x : v)
+            --x;
+        return v;
+    };
+    json j;
+    j["method"] = std::string(method_id(s.method));
+    j["kind"] = std::string(matrix_kind_id(kind));
+    j["row_label"] = r.row_label;
+    j["col_label"] = r.col_label;
+    j["value_label"] = r.value_label;
+    // "exact" (one cell per entry), "block-mean" (the mean over positions row_index[r] .. row_last[r]
+    // x col_index[c] .. col_last[c]) or "point" (the single cell at row_index[r], col_index[c]).
+    j["sampling"] = std::string(matrix_sampling_id(r.sampling));
+    j["precision"] = w.precision == Precision::Single ? "single" : "double";
+    j["row_index"] = r.row_index;
+    j["row_last"] = last(r.row_block_end);
+    j["col_index"] = r.col_index;
+    j["col_last"] = last(r.col_block_end);
+    j["used_toeplitz"] = r.used_toeplitz;
+    j["matrix"] = matrix_json(r.values);
+    write_json(out, j);
+}
+
+void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto trained = o.integer("trained-length").value_or(0);
+    const auto target = o.integer("target-length").value_or(0);
+    const RopePairsTable t = rope_pairs(s.params<RopeParams>(), trained, target);
+    if (format_of(o) == Format::Csv) {
+        out << "index,theta (rad/token),wavelength (tokens),scaled_theta (rad/token),ratio,regime,"
+               "trained_max_angle (rad),target_max_angle (rad)\n";
+        for (const auto& r : t.rows)
+            out << r.index << ',' << csv_number(r.theta) << ',' << csv_number(r.wavelength) << ','
+                << csv_number(r.scaled_theta) << ',' << csv_number(r.ratio) << ',' << pair_regime_id(r.regime) << ','
+                << csv_number(r.trained_max_angle) << ',' << csv_number(r.target_max_angle) << '\n';
+        return;
+    }
+    json pairs = json::array();
+    for (const auto& r : t.rows) {
+        json row{{"index", r.index},
+                 {"theta", r.theta},
+                 {"wavelength", r.wavelength},
+                 {"scaled_theta", r.scaled_theta},
+                 {"scaled_wavelength", r.scaled_wavelength},
+                 {"ratio", r.ratio},
+                 {"regime", std::string(pair_regime_id(r.regime))},
+                 {"trained_max_angle", r.trained_max_angle},
+                 {"target_max_angle", r.target_max_angle},
+                 {"unseen_rotation", r.unseen_rotation}};
+        if (std::isfinite(r.ramp))
+            row["ramp"] = r.ramp;
+        pairs.push_back(std::move(row));
+    }
+    json boundaries = json::array();
+    for (const auto& b : t.boundaries)
+        boundaries.push_back({{"first_pair", b.first_pair},
+                              {"last_pair", b.last_pair},
+                              {"regime", std::string(pair_regime_id(b.regime))},
+                              {"wavelength_first", b.wavelength_first},
+                              {"wavelength_last", b.wavelength_last}});
+    write_json(out, json{{"rope_type", std::string(rope_type_id(t.frequencies.rope_type))},
+                         {"rotary_dim", t.frequencies.rotary_dim},
+                         {"attention_factor", t.frequencies.attention_factor},
+                         {"trained_length", t.trained_length},
+                         {"target_length", t.target_length},
+                         {"pairs", std::move(pairs)},
+                         {"boundaries", std::move(boundaries)}});
+}
+
+void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto list = o.real_list("lengths");
+    if (!list)
+        throw UsageError("--lengths is required: context lengths N, comma-separated, each in [1, "
+                         + std::to_string(kMaxSeqLen) + "], e.g. 256,1024,4096");
+    std::vector<std::int64_t> lengths;
+    for (double v : *list) {
+        if (v != std::floor(v) || v < 1 || v > static_cast<double>(kMaxSeqLen))
+            throw UsageError("--lengths must be integers in [1, " + std::to_string(kMaxSeqLen) + "] (got "
+                             + format_number(v) + ")");
+        lengths.push_back(static_cast<std::int64_t>(v));
+    }
+    if (static_cast<std::int64_t>(lengths.size()) > kMaxEntropyLengths)
+        throw UsageError("--lengths must list at most " + std::to_string(kMaxEntropyLengths) + " lengths (got "
+                         + std::to_string(lengths.size()) + ")");
+    const auto seed = *o.integer("seed");
+    const auto trials = *o.integer("trials");
+    // The command line shows no progress: bound the work (every key of every length, once per trial).
+    std::int64_t keys = 0;
+    for (std::int64_t n : lengths)
+        keys += n;
+    if (keys > kMaxEntropyKeyTrials / trials)
+        throw UsageError("--lengths must add up to at most " + std::to_string(kMaxEntropyKeyTrials / trials)
+                         + " with --trials " + std::to_string(trials) + " (got " + std::to_string(keys)
+                         + "; the limit is " + std::to_string(kMaxEntropyKeyTrials)
+                         + " keys x trials, about a minute)");
+    const EntropyCurve c = attention_entropy(s.params<RopeParams>(), lengths, static_cast<std::uint64_t>(seed),
+                                             static_cast<int>(trials));
+    if (format_of(o) == Format::Csv)
+        return write_csv(out, {{"length (tokens)", to_doubles(c.length)},
+                               {"entropy (nats)", c.entropy},
+                               {"entropy_with_temperature (nats)", c.entropy_with_temperature}});
+    write_json(out, json{{"length", c.length},
+                         {"entropy", c.entropy},
+                         {"entropy_with_temperature", c.entropy_with_temperature},
+                         {"attention_factor", compute_rope_frequencies(s.params<RopeParams>()).attention_factor},
+                         {"trials", trials},
+                         {"seed", seed}});
+}
+
+
+} // namespace posatlas::cli::quantity_kernels

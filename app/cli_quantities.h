@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The quantities of `posatlas compute`: one function each, writing JSON or CSV (by --format or the
+// extension of --out) to a stream. cli_compute.cpp holds their option table, help and dispatch.
+
+#include "cli_options.h"
+#include "scenario/params.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <ostream>
+
+namespace posatlas::cli::quantity_kernels {
+
+void rope_frequencies(const Options& o, Scenario& s, std::ostream& out);
+void rope_decay(const Options& o, Scenario& s, std::ostream& out);
+void rope_score(const Options& o, Scenario& s, std::ostream& out);
+void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out);
+void alibi_slopes_quantity(const Options& o, Scenario& s, std::ostream& out);
+void t5_buckets(const Options& o, Scenario& s, std::ostream& out);
+void deberta_buckets(const Options& o, Scenario& s, std::ostream& out);
+void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out);
+void learned_quantity(const Options& o, Scenario& s, std::ostream& out);
+void matrix_quantity(const Options& o, Scenario& s, std::ostream& out);
+void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out);
+void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out);
+
+// One JSON document and a newline, numbers through core's number policy.
+void write_json(std::ostream& out, const nlohmann::json& j);
+
+} // namespace posatlas::cli::quantity_kernels
