@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// Helpers the view jobs share (view_jobs.cpp: heatmap, rotation, spectrum; curve_job.cpp: curves): the
+// translation context of their texts, compact numbers, RoPE settings as the views show them, progress.
+
+#include "analysis/decay.h"
+#include "analysis/rope_compare.h"
+#include "analysis/spectrum.h"
+#include "methods/alibi/alibi.h"
+#include "methods/deberta/deberta.h"
+#include "methods/learned/learned.h"
+#include "methods/rope/rope.h"
+#include "methods/rope/rope_scaling.h"
+#include "methods/t5/t5_buckets.h"
+#include "scenario/validation.h"
+#include "views/figure_style.h"
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <list>
+#include <memory>
+#include <mutex>
+#include "jobs/view_jobs.h"
+#include "model/scenario_model.h"
+
+namespace posatlas::ui::view_job_support {
+
+// Texts of the free functions below; lupdate reads ViewJobs::tr("...") under this context.
+struct ViewJobs {
+    Q_DECLARE_TR_FUNCTIONS(posatlas::ui::ViewJobs)
+};
+inline QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+// Compact numbers for titles, by the GUI's one number policy (figure_style.h format_number): 10000,
+// 5e6, 0.0625.
+inline QString short_num(double v)
+{
+    return format_number(v, 6);
+}
+
+// The method without its citation, for titles that must fit a docked chart.
+inline QString short_method_name(Method m) { return methodShortName(m); }
+
+// Dynamic NTK and LongRoPE choose θ by the current sequence length (rope.seq_len). With none set, every
+// view takes the target length, as core's rope_spectrum does, so the rotation, decay and spectrum views
+// show the same θ; each names that length (length_note).
+inline bool length_dependent(const RopeParams& p)
+{
+    return p.rope_type == RopeType::Dynamic || p.rope_type == RopeType::LongRope;
+}
+inline RopeParams rope_for_views(const RopeParams& p)
+{
+    RopeParams q = p;
+    if (length_dependent(p) && p.seq_len == 0)
+        q.seq_len = rope_default_target_length(p);
+    return q;
+}
+inline QString length_note(const RopeParams& p)
+{
+    if (!length_dependent(p))
+        return {};
+    const std::int64_t n = rope_for_views(p).seq_len;
+    return p.seq_len == 0 ? ViewJobs::tr("θ for length %1 (the target length)").arg(n)
+                          : ViewJobs::tr("θ for length %1").arg(n);
+}
+// A scaling type whose factor leaves every θ and the attention factor as they were (factor 1, or
+// dynamic NTK below its trained length): the figures say so rather than look unchanged for no reason.
+inline QString identity_note(const RopeParams& p, const RopeFrequencies& f)
+{
+    if (p.rope_type == RopeType::Default || f.inv_freq != f.inv_freq_original || f.attention_factor != 1.0)
+        return {};
+    return ViewJobs::tr("%1 × %2 is the identity here: θ′ = θ").arg(qs(rope_type_id(p.rope_type)), short_num(p.factor));
+}
+
+// Splits [0, 1] into consecutive sub-ranges so that several core calls report one overall progress.
+inline ProgressFn sub_progress(const ProgressFn& progress, double lo, double hi)
+{
+    if (!progress)
+        return {};
+    return [progress, lo, hi](double f) { progress(lo + (hi - lo) * std::clamp(f, 0.0, 1.0)); };
+}
+
+// Head index as Unicode subscript digits: "m₁₅" reads as the paper's m_h and stays short.
+inline QString subscript(int n)
+{
+    static const char16_t digits[] = u"₀₁₂₃₄₅₆₇₈₉";
+    QString out;
+    for (QChar c : QString::number(n))
+        out += QChar(digits[c.unicode() - u'0']);
+    return out;
+}
+
+// "2⁻⁷·⁵" for a slope of 2^-7.5: ALiBi's slopes are a geometric sequence in powers of two (Press et al.
+// sec. 3), and the exponent is the compact label for narrow small multiples.
+inline QString power_of_two(double value)
+{
+    static const char16_t digits[] = u"⁰¹²³⁴⁵⁶⁷⁸⁹";
+    const QString exponent = QString::number(std::log2(value), 'g', 3);
+    QString out = QStringLiteral("2");
+    for (QChar c : exponent) {
+        if (c == QLatin1Char('-'))
+            out += QChar(u'⁻');
+        else if (c == QLatin1Char('.'))
+            out += QChar(u'·');
+        else if (c.isDigit())
+            out += QChar(digits[c.unicode() - u'0']);
+    }
+    return out;
+}
+
+// Heads shown as small multiples: all of them up to max_panels, else evenly spaced, first and last
+// always included.
+inline std::vector<int> sampled_heads(int heads, int max_panels)
+{
+    std::vector<int> out;
+    if (heads <= max_panels) {
+        for (int h = 0; h < heads; ++h)
+            out.push_back(h);
+        return out;
+    }
+    for (int k = 0; k < max_panels; ++k)
+        out.push_back(static_cast<int>(std::lround(static_cast<double>(k) * (heads - 1) / (max_panels - 1))));
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+inline QString kind_name(MatrixKind k) { return kindLabel(k); }
+
+inline std::int64_t encoding_dim(const Scenario& s) { return matrix_columns(s, MatrixKind::Encoding); }
+
+// The context a method "knows": distances of interest for curves reach a few times beyond it.
+inline std::int64_t method_context(const Scenario& s)
+{
+    const MethodDescriptor& d = descriptor(s.method);
+    return d.context_length ? d.context_length(s) : s.seq_len;
+}
+
+inline std::int64_t auto_max_distance(const Scenario& s, const ViewSettings& v)
+{
+    if (v.max_distance > 0)
+        return std::min<std::int64_t>(v.max_distance, kMaxDistance);
+    const std::int64_t ctx = std::max<std::int64_t>(method_context(s), s.seq_len);
+    return std::clamp<std::int64_t>(4 * ctx, 64, kMaxDistance);
+}
+
+// The series of an envelope (core's CurveEnvelope over bins starting at `dist`, divided by `scale`): for
+// each bin its min and max at the bin's first distance, alternately min-max and max-min so that
+// neighbouring bins join at the nearer extreme. Bins without a value are left out.
+
+} // namespace posatlas::ui::view_job_support
