@@ -12,6 +12,7 @@
 #include "cli_options.h"
 #include "cli_progress.h"
 #include "compute/attention_logits.h"
+#include "io/columns.h"
 #include "io/model_config.h"
 #include "io/number_text.h"
 #include "methods/alibi/alibi.h"
@@ -133,16 +134,16 @@ json frequencies_json(const RopeFrequencies& f)
     j["rotary_dim"] = f.rotary_dim;
     j["base"] = f.base_used;
     j["factor"] = f.factor_used;
-    j["inv_freq"] = f.inv_freq;
-    j["inv_freq_original"] = f.inv_freq_original;
+    j[columns::kInvFreq] = f.inv_freq;
+    j[columns::kInvFreqOriginal] = f.inv_freq_original;
     j["attention_factor"] = f.attention_factor;
-    j["wavelength"] = f.wavelength;
+    j[columns::kWavelength] = f.wavelength;
     if (!f.ramp.empty())
-        j["ramp"] = f.ramp;
+        j[columns::kRamp] = f.ramp;
     std::vector<std::string> regime;
     for (auto r : f.regime)
         regime.emplace_back(pair_regime_id(r));
-    j["regime"] = regime;
+    j[columns::kRegime] = regime;
     return j;
 }
 
@@ -155,10 +156,10 @@ void rope_frequencies(const Options& o, Scenario& s, std::ostream& out)
     for (std::size_t i = 0; i < pair.size(); ++i)
         pair[i] = static_cast<double>(i);
     std::vector<std::pair<std::string, std::vector<double>>> cols{
-        {"pair", pair}, {"inv_freq_rad_per_token", f.inv_freq},
-        {"inv_freq_original_rad_per_token", f.inv_freq_original}, {"wavelength_tokens", f.wavelength}};
+        {columns::kPair, pair}, {columns::kInvFreq, f.inv_freq},
+        {columns::kInvFreqOriginal, f.inv_freq_original}, {columns::kWavelength, f.wavelength}};
     if (!f.ramp.empty())
-        cols.emplace_back("ramp", f.ramp);
+        cols.emplace_back(columns::kRamp, f.ramp);
     write_csv(out, cols);
 }
 
@@ -185,9 +186,9 @@ void rope_decay(const Options& o, Scenario& s, std::ostream& out)
     const auto mean_cos = rope_mean_cos(f.inv_freq, distances, {}, progress.part(0.5, 1.0));
     progress.done();
     if (format_of(o) == Format::Csv)
-        return write_csv(out, {{"distance_tokens", distances}, {"bound", bound}, {"mean_cos", mean_cos}});
-    // Streamed (10^7 rows need no document in memory); keys in the order of the other quantities' JSON.
-    write_json_columns(out, {{"bound", bound}, {"distance", distances}, {"mean_cos", mean_cos}});
+        return write_csv(out, {{columns::kDistance, distances}, {columns::kBound, bound}, {columns::kMeanCos, mean_cos}});
+    // Streamed (10^7 rows need no document in memory); the same keys as the CSV's columns.
+    write_json_columns(out, {{columns::kDistance, distances}, {columns::kBound, bound}, {columns::kMeanCos, mean_cos}});
 }
 
 Eigen::VectorXd vector_option(const Options& o, const std::string& name)
@@ -241,12 +242,12 @@ void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out)
         std::vector<double> pair(angles.size());
         for (std::size_t i = 0; i < pair.size(); ++i)
             pair[i] = static_cast<double>(i);
-        return write_csv(out, {{"pair", pair}, {"angle_rad", angles}, {"inv_freq_rad_per_token", f.inv_freq}});
+        return write_csv(out, {{columns::kPair, pair}, {columns::kAngle, angles}, {columns::kInvFreq, f.inv_freq}});
     }
     json j;
-    j["position"] = *position;
-    j["angle"] = angles;
-    j["inv_freq"] = f.inv_freq;
+    j[columns::kPosition] = *position;
+    j[columns::kAngle] = angles;
+    j[columns::kInvFreq] = f.inv_freq;
     write_json(out, j);
 }
 
@@ -257,7 +258,7 @@ void alibi_slopes_quantity(const Options& o, Scenario& s, std::ostream& out)
         std::vector<double> head(slopes.size());
         for (std::size_t h = 0; h < head.size(); ++h)
             head[h] = static_cast<double>(h);
-        return write_csv(out, {{"head", head}, {"slope", slopes}});
+        return write_csv(out, {{columns::kHead, head}, {columns::kSlope, slopes}});
     }
     json j;
     j["num_heads"] = s.params<AlibiParams>().num_heads;
@@ -274,14 +275,14 @@ void write_buckets(const Options& o, std::ostream& out, const std::vector<std::i
                    const std::vector<std::int64_t>& extra = {})
 {
     if (format_of(o) == Format::Csv) {
-        std::vector<CsvColumn> columns{{"relative_position", to_doubles(rel)}, {"bucket", to_doubles(bucket)}};
+        std::vector<CsvColumn> cols{{columns::kRelativePosition, to_doubles(rel)}, {columns::kBucket, to_doubles(bucket)}};
         if (extra_name)
-            columns.push_back({extra_name, to_doubles(extra)});
-        return write_csv(out, columns);
+            cols.push_back({extra_name, to_doubles(extra)});
+        return write_csv(out, cols);
     }
     json j;
-    j["relative_position"] = rel;
-    j["bucket"] = bucket;
+    j[columns::kRelativePosition] = rel;
+    j[columns::kBucket] = bucket;
     if (extra_name)
         j[extra_name] = extra;
     write_json(out, j);
@@ -309,7 +310,7 @@ void deberta_buckets(const Options& o, Scenario& s, std::ostream& out)
     // bucket: the relative position delta (log-bucketed); bucket_used: the embedding row attention reads,
     // clamped to [-att_span, att_span - 1] (core deberta.h).
     const DebertaPositionSeries series = deberta_relative_positions(s.params<DebertaParams>(), rel);
-    write_buckets(o, out, rel, series.delta, "bucket_used", series.delta_used);
+    write_buckets(o, out, rel, series.delta, columns::kBucketUsed, series.delta_used);
 }
 
 void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out)
@@ -331,7 +332,7 @@ void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out)
             rows[i] = static_cast<std::int64_t>(i);
         for (std::size_t i = 0; i < cols.size(); ++i)
             cols[i] = static_cast<std::int64_t>(i);
-        return write_matrix_csv(out, pe, "position", rows, "dim_", cols);
+        return write_matrix_csv(out, pe, columns::kPosition, rows, std::string(columns::kDimension) + '_', cols);
     }
     json j;
     j["layout"] = s.params<SinusoidalParams>().layout == SinusoidalLayout::Split ? "split" : "interleaved";
@@ -362,10 +363,10 @@ void learned_quantity(const Options& o, Scenario& s, std::ostream& out)
         rethrow_as_usage(e);
     }
     if (format_of(o) == Format::Csv) {
-        // One row per position, dim_0.. columns; empty cells beyond the trained length (JSON's null).
-        std::string text = "position";
+        // One row per position, dimension_0.. columns; empty cells beyond the trained length (JSON's null).
+        std::string text = columns::kPosition;
         for (std::int64_t c = 0; c < table.dim(); ++c)
-            text += ",dim_" + std::to_string(c);
+            text += std::string(",") + columns::kDimension + '_' + std::to_string(c);
         text += '\n';
         for (std::int64_t p = from; p <= to; ++p) {
             text += std::to_string(p);
@@ -436,11 +437,11 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
     }
     if (format_of(o) == Format::Csv) {
         if (r.sampling != MatrixSampling::BlockMean)
-            return write_matrix_csv(out, r.values, "row", r.row_index, "col_", r.col_index);
+            return write_matrix_csv(out, r.values, r.row_name, r.row_index, r.col_name + '_', r.col_index);
         // Block means: each row and column names its block of positions, first and last.
-        out << "row_first,row_last";
+        out << r.row_name << "_first," << r.row_name << "_last";
         for (std::size_t c = 0; c < r.col_index.size(); ++c)
-            out << ",col_" << r.col_index[c] << '-' << r.col_block_end[c] - 1;
+            out << ',' << r.col_name << '_' << r.col_index[c] << '-' << r.col_block_end[c] - 1;
         out << '\n';
         for (Eigen::Index row = 0; row < r.values.rows(); ++row) {
             const auto u = static_cast<std::size_t>(row);
@@ -482,28 +483,37 @@ void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out)
     const auto target = o.integer("target-length").value_or(0);
     const RopePairsTable t = rope_pairs(s.params<RopeParams>(), trained, target);
     if (format_of(o) == Format::Csv) {
-        out << "index,theta (rad/token),wavelength (tokens),scaled_theta (rad/token),ratio,regime,"
-               "trained_max_angle (rad),target_max_angle (rad)\n";
-        for (const auto& r : t.rows)
-            out << r.index << ',' << csv_number(r.theta) << ',' << csv_number(r.wavelength) << ','
-                << csv_number(r.scaled_theta) << ',' << csv_number(r.ratio) << ',' << pair_regime_id(r.regime) << ','
-                << csv_number(r.trained_max_angle) << ',' << csv_number(r.target_max_angle) << '\n';
+        // The columns (and their order) of the spectrum view's export, then the table's own.
+        const bool ramp = !t.rows.empty() && std::isfinite(t.rows.front().ramp);
+        out << columns::kPair << ',' << columns::kInvFreqOriginal << ',' << columns::kInvFreq << ','
+            << columns::kWavelengthOriginal << ',' << columns::kWavelength << ',' << columns::kRatio << ','
+            << columns::kRegime << ',' << columns::kTrainedMaxAngle << ',' << columns::kTargetMaxAngle << ','
+            << columns::kUnseenRotation << (ramp ? std::string(",") + columns::kRamp : std::string()) << '\n';
+        for (const auto& r : t.rows) {
+            out << r.index << ',' << csv_number(r.theta) << ',' << csv_number(r.scaled_theta) << ','
+                << csv_number(r.wavelength) << ',' << csv_number(r.scaled_wavelength) << ',' << csv_number(r.ratio)
+                << ',' << pair_regime_id(r.regime) << ',' << csv_number(r.trained_max_angle) << ','
+                << csv_number(r.target_max_angle) << ',' << (r.unseen_rotation ? 1 : 0);
+            if (ramp)
+                out << ',' << csv_number(r.ramp);
+            out << '\n';
+        }
         return;
     }
     json pairs = json::array();
     for (const auto& r : t.rows) {
-        json row{{"index", r.index},
-                 {"theta", r.theta},
-                 {"wavelength", r.wavelength},
-                 {"scaled_theta", r.scaled_theta},
-                 {"scaled_wavelength", r.scaled_wavelength},
-                 {"ratio", r.ratio},
-                 {"regime", std::string(pair_regime_id(r.regime))},
-                 {"trained_max_angle", r.trained_max_angle},
-                 {"target_max_angle", r.target_max_angle},
-                 {"unseen_rotation", r.unseen_rotation}};
+        json row{{columns::kPair, r.index},
+                 {columns::kInvFreqOriginal, r.theta},
+                 {columns::kInvFreq, r.scaled_theta},
+                 {columns::kWavelengthOriginal, r.wavelength},
+                 {columns::kWavelength, r.scaled_wavelength},
+                 {columns::kRatio, r.ratio},
+                 {columns::kRegime, std::string(pair_regime_id(r.regime))},
+                 {columns::kTrainedMaxAngle, r.trained_max_angle},
+                 {columns::kTargetMaxAngle, r.target_max_angle},
+                 {columns::kUnseenRotation, r.unseen_rotation}};
         if (std::isfinite(r.ramp))
-            row["ramp"] = r.ramp;
+            row[columns::kRamp] = r.ramp;
         pairs.push_back(std::move(row));
     }
     json boundaries = json::array();
@@ -552,12 +562,12 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
     const EntropyCurve c = attention_entropy(s.params<RopeParams>(), lengths, static_cast<std::uint64_t>(seed),
                                              static_cast<int>(trials));
     if (format_of(o) == Format::Csv)
-        return write_csv(out, {{"length (tokens)", to_doubles(c.length)},
-                               {"entropy (nats)", c.entropy},
-                               {"entropy_with_temperature (nats)", c.entropy_with_temperature}});
-    write_json(out, json{{"length", c.length},
-                         {"entropy", c.entropy},
-                         {"entropy_with_temperature", c.entropy_with_temperature},
+        return write_csv(out, {{columns::kLength, to_doubles(c.length)},
+                               {columns::kEntropy, c.entropy},
+                               {columns::kEntropyWithTemperature, c.entropy_with_temperature}});
+    write_json(out, json{{columns::kLength, c.length},
+                         {columns::kEntropy, c.entropy},
+                         {columns::kEntropyWithTemperature, c.entropy_with_temperature},
                          {"attention_factor", compute_rope_frequencies(s.params<RopeParams>()).attention_factor},
                          {"trials", trials},
                          {"seed", seed}});

@@ -2,6 +2,7 @@
 #include "compute/attention_logits.h"
 
 #include "compute/block_means.h"
+#include "io/columns.h"
 #include "compute/matrix_job.h"
 #include "methods/registry.h"
 #include "scenario/content.h"
@@ -408,6 +409,10 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
     out.row_label = QT_TRANSLATE_NOOP("MatrixLabel", "query position i");
     out.col_label = QT_TRANSLATE_NOOP("MatrixLabel", "key position j");
     out.value_label = spec->value_label;
+    out.row_name = columns::kQueryPosition;
+    out.col_name = columns::kKeyPosition;
+    out.value_name = std::string(kind.id());
+    std::replace(out.value_name.begin(), out.value_name.end(), '-', '_');
     out.is_signed = true;
     MatrixJob job{s, kind, out.row_index, out.col_index, cancel, progress, out, window.precision, std::move(rb), std::move(cb)};
     spec->compute(job);

@@ -93,6 +93,9 @@ struct MatrixResult {
     std::string row_label;                  // "query position i"
     std::string col_label;                  // "key position j" / "dimension"
     std::string value_label;                // "logit", "bias", "bucket", ...
+    // The same three as machine names (columns.h) for CSV headers: "query_position", "key_position"
+    // (or "position", "dimension"), and the kind's id in snake_case ("logits", "cope_gates").
+    std::string row_name, col_name, value_name;
     bool is_signed = false;                 // values straddle 0: suggests a diverging colour map centred on 0
     bool is_integer = false;                // bucket indices
     bool used_toeplitz = false;             // computed from distinct offsets only

@@ -56,10 +56,10 @@ INSTANTIATE_TEST_SUITE_P(
     Cli, QuantityKeys,
     ::testing::Values(
         KeysCase{{"compute", "rope-frequencies", "--head-dim", "64"},
-                 {"rope_type", "rotary_dim", "inv_freq", "attention_factor", "wavelength"}},
+                 {"rope_type", "rotary_dim", "inv_freq_rad_per_token", "attention_factor", "wavelength_tokens"}},
         KeysCase{{"compute", "rope-frequencies", "--rope-type", "yarn", "--factor", "4",
                   "--original-max-position-embeddings", "4096"},
-                 {"rope_type", "rotary_dim", "inv_freq", "attention_factor", "wavelength", "ramp"}},
+                 {"rope_type", "rotary_dim", "inv_freq_rad_per_token", "attention_factor", "wavelength_tokens", "yarn_ramp"}},
         KeysCase{{"compute", "alibi-slopes", "--num-heads", "12"}, {"slopes"}},
         KeysCase{{"compute", "t5-buckets", "--num-buckets", "32", "--max-distance", "128", "--from", "-5", "--to",
                   "5"},
@@ -69,11 +69,11 @@ INSTANTIATE_TEST_SUITE_P(
                  {"relative_position", "bucket"}},
         KeysCase{{"compute", "sinusoidal", "--length", "4", "--dim", "8"}, {"matrix"}},
         KeysCase{{"compute", "rope-decay", "--head-dim", "16", "--rope-theta", "10000", "--max-distance", "10"},
-                 {"distance", "bound"}},
+                 {"distance_tokens", "bound", "mean_cos"}},
         KeysCase{{"compute", "rope-score", "--head-dim", "4", "--rope-theta", "10000", "--query", "1,0,0,1", "--key",
                   "0,1,1,0", "--query-position", "5", "--key-position", "2"},
                  {"score"}},
-        KeysCase{{"compute", "rope-angles", "--head-dim", "8", "--position", "3"}, {"angle", "inv_freq"}},
+        KeysCase{{"compute", "rope-angles", "--head-dim", "8", "--position", "3"}, {"angle_rad", "inv_freq_rad_per_token"}},
         KeysCase{{"compute", "learned", "--dim", "4", "--max-position-embeddings", "8", "--from", "6", "--to", "9"},
                  {"position", "embedding", "trained_length"}},
         KeysCase{{"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "16"},
@@ -83,7 +83,7 @@ INSTANTIATE_TEST_SUITE_P(
                  {"pairs", "boundaries", "trained_length", "target_length"}},
         KeysCase{{"compute", "attention-entropy", "--head-dim", "32", "--lengths", "1,8,64", "--seed", "3",
                   "--trials", "2"},
-                 {"length", "entropy", "entropy_with_temperature"}},
+                 {"length_tokens", "entropy_nats", "entropy_with_temperature_nats"}},
         KeysCase{{"compute", "t5-buckets", "--preset", "t5-base", "--from", "-3", "--to", "3"},
                  {"relative_position", "bucket"}},
         KeysCase{{"compute", "deberta-buckets", "--preset", "deberta-v3-base", "--from", "-3", "--to", "3"},
@@ -105,14 +105,15 @@ TEST(CliNumbers, RopePairsRowsHaveTheDocumentedFieldsAndLlama3Regimes)
     // 29-34 blended, 35-63 interpolated (HF _compute_llama3_parameters; see test_rope_compare.cpp).
     const json j = run_json({"compute", "rope-pairs", "--preset", "llama-3.1-8b"});
     ASSERT_EQ(j["pairs"].size(), 64u);
-    for (const char* key : {"index", "theta", "wavelength", "scaled_theta", "ratio", "regime", "trained_max_angle",
-                            "target_max_angle"})
+    for (const char* key : {"pair", "inv_freq_original_rad_per_token", "inv_freq_rad_per_token",
+                            "wavelength_original_tokens", "wavelength_tokens", "ratio_scaled_to_original", "regime",
+                            "trained_max_angle_rad", "target_max_angle_rad", "unseen_rotation"})
         EXPECT_TRUE(j["pairs"][10].contains(key)) << key;
     EXPECT_EQ(j["pairs"][28]["regime"], "kept");
     EXPECT_EQ(j["pairs"][29]["regime"], "blended");
     EXPECT_EQ(j["pairs"][34]["regime"], "blended");
     EXPECT_EQ(j["pairs"][35]["regime"], "interpolated");
-    EXPECT_NEAR(j["pairs"][40]["ratio"].get<double>(), 1.0 / 8.0, 1e-12);
+    EXPECT_NEAR(j["pairs"][40]["ratio_scaled_to_original"].get<double>(), 1.0 / 8.0, 1e-12);
 }
 
 TEST(CliNumbers, AttentionEntropyOfOneKeyIsZeroAndTemperatureSharpens)
@@ -121,9 +122,9 @@ TEST(CliNumbers, AttentionEntropyOfOneKeyIsZeroAndTemperatureSharpens)
     // the tempered logits are sharper and their entropy lower (YaRN eq. 22).
     const json j = run_json({"compute", "attention-entropy", "--preset", "yarn-llama-2-7b-64k", "--lengths",
                              "1,512", "--trials", "2"});
-    EXPECT_DOUBLE_EQ(j["entropy"][0].get<double>(), 0.0);
-    EXPECT_LT(j["entropy_with_temperature"][1].get<double>(), j["entropy"][1].get<double>());
-    EXPECT_LT(j["entropy"][1].get<double>(), std::log(512.0) + 1e-9); // never above the uniform ln N
+    EXPECT_DOUBLE_EQ(j["entropy_nats"][0].get<double>(), 0.0);
+    EXPECT_LT(j["entropy_with_temperature_nats"][1].get<double>(), j["entropy_nats"][1].get<double>());
+    EXPECT_LT(j["entropy_nats"][1].get<double>(), std::log(512.0) + 1e-9); // never above the uniform ln N
 }
 
 // ------------------------------------------------------------------ export and gallery (headless)
@@ -182,8 +183,8 @@ TEST(CliExport, CsvOfTheNumbersHasAHeader)
               0);
     const std::string text = slurp(csv);
     EXPECT_EQ(text.substr(0, text.find('\n')),
-              "pair,theta_original (rad/token),theta_scaled (rad/token),wavelength_original (tokens),"
-              "wavelength_scaled (tokens),ratio theta_scaled/theta,yarn_ramp");
+              "pair,inv_freq_original_rad_per_token,inv_freq_rad_per_token,wavelength_original_tokens,"
+              "wavelength_tokens,ratio_scaled_to_original,yarn_ramp");
     EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 65); // header + 64 pairs
 }
 
@@ -274,12 +275,12 @@ TEST(CliNumbers, LinearScalingDividesDefaultFrequenciesByFactor)
     const json l = run_json(
         {"compute", "rope-frequencies", "--head-dim", "128", "--rope-theta", "10000", "--rope-type", "linear",
          "--factor", "4"});
-    ASSERT_EQ(d["inv_freq"].size(), 64u);
-    ASSERT_EQ(l["inv_freq"].size(), 64u);
-    EXPECT_DOUBLE_EQ(d["inv_freq"][0].get<double>(), 1.0);
+    ASSERT_EQ(d["inv_freq_rad_per_token"].size(), 64u);
+    ASSERT_EQ(l["inv_freq_rad_per_token"].size(), 64u);
+    EXPECT_DOUBLE_EQ(d["inv_freq_rad_per_token"][0].get<double>(), 1.0);
     for (std::size_t i = 0; i < 64; ++i)
-        EXPECT_NEAR(l["inv_freq"][i].get<double>(), d["inv_freq"][i].get<double>() / 4.0,
-                    1e-12 * d["inv_freq"][i].get<double>());
+        EXPECT_NEAR(l["inv_freq_rad_per_token"][i].get<double>(), d["inv_freq_rad_per_token"][i].get<double>() / 4.0,
+                    1e-12 * d["inv_freq_rad_per_token"][i].get<double>());
 }
 
 TEST(CliNumbers, RopeScoreMatchesHandRotation)
@@ -303,8 +304,8 @@ TEST(CliNumbers, DecayBoundAtZeroIsMeanOfOneToHalfD)
     // RoFormer 3.4.3: at r = 0, |S_j| = j, so (1/(d/2)) sum_{j=1}^{d/2} j = (d/2 + 1) / 2. d = 16 -> 4.5.
     const json j = run_json({"compute", "rope-decay", "--head-dim", "16", "--rope-theta", "10000",
                              "--max-distance", "100"});
-    ASSERT_EQ(j["distance"].size(), 101u);
-    EXPECT_EQ(j["distance"][100].get<int>(), 100);
+    ASSERT_EQ(j["distance_tokens"].size(), 101u);
+    EXPECT_EQ(j["distance_tokens"][100].get<int>(), 100);
     EXPECT_NEAR(j["bound"][0].get<double>(), 4.5, 1e-12);
 }
 
@@ -394,9 +395,9 @@ TEST(CliConfig, FlagsOverrideTheConfig)
         "num_attention_heads": 32, "rope_theta": 500000.0, "max_position_embeddings": 8192})");
     const json a = run_json({"compute", "rope-frequencies", "--config", cfg.string()});
     EXPECT_EQ(a["rotary_dim"].get<int>(), 128);
-    EXPECT_NEAR(a["inv_freq"][1].get<double>(), std::pow(500000.0, -2.0 / 128.0), 1e-15);
+    EXPECT_NEAR(a["inv_freq_rad_per_token"][1].get<double>(), std::pow(500000.0, -2.0 / 128.0), 1e-15);
     const json b = run_json({"compute", "rope-frequencies", "--config", cfg.string(), "--rope-theta", "10000"});
-    EXPECT_NEAR(b["inv_freq"][1].get<double>(), std::pow(10000.0, -2.0 / 128.0), 1e-15);
+    EXPECT_NEAR(b["inv_freq_rad_per_token"][1].get<double>(), std::pow(10000.0, -2.0 / 128.0), 1e-15);
 }
 
 TEST(CliConfig, PresetOfAlibiModelGivesItsHeads)
@@ -452,7 +453,7 @@ TEST(CliMatrix, DownsampledCellsAreBlockMeansNamingTheirBlocks)
                             "--num-heads", "8", "--head", "0", "--out-rows", "3", "--out-cols", "4", "--format",
                             "csv"});
     ASSERT_EQ(csv.status, 0) << csv.err;
-    EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')), "row_first,row_last,col_0-1,col_2-4,col_5-6,col_7-9");
+    EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')), "query_position_first,query_position_last,key_position_0-1,key_position_2-4,key_position_5-6,key_position_7-9");
     EXPECT_EQ(csv.out.substr(csv.out.find('\n') + 1, 5), "0,2,-");
 }
 
@@ -593,7 +594,7 @@ TEST(CliNumbers, CsvIntegersAreIntegersAndValuesRoundTrip)
     while (std::getline(lines, line)) {
         const auto a = line.find(','), b = line.find(',', a + 1);
         ASSERT_LT(row, j["bound"].size());
-        EXPECT_EQ(std::stoll(line.substr(0, a)), j["distance"][row].get<std::int64_t>());
+        EXPECT_EQ(std::stoll(line.substr(0, a)), j["distance_tokens"][row].get<std::int64_t>());
         EXPECT_EQ(std::strtod(line.substr(a + 1, b - a - 1).c_str(), nullptr), j["bound"][row].get<double>());
         EXPECT_EQ(std::strtod(line.substr(b + 1).c_str(), nullptr), j["mean_cos"][row].get<double>());
         ++row;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -286,12 +287,113 @@ TEST(CliNumbers, IntegerColumnsAndOnePolicyForCsvAndJson)
     EXPECT_EQ(j.out.find(".0,"), std::string::npos) << j.out;
     EXPECT_EQ(j.out.find("e+"), std::string::npos) << j.out;
     // A wavelength is the same text in the CSV and the JSON.
-    const std::string after = j.out.substr(j.out.find("\"wavelength\":[") + 14);
+    const std::string after = j.out.substr(j.out.find("\"wavelength_tokens\":[") + 21);
     const std::string first = after.substr(0, after.find_first_of(",]"));
     EXPECT_NE(csv.out.find("," + first + "\n"), std::string::npos) << first << "\n" << csv.out;
     const Result buckets = run({"compute", "t5-buckets", "--from", "-1000000", "--to", "-999990", "--format", "csv"});
     ASSERT_EQ(buckets.status, 0) << buckets.err;
     EXPECT_NE(buckets.out.find("\n-1000000,"), std::string::npos) << buckets.out;
+}
+
+// A CSV text as its header's names and, per name, the column's cells (as text, so that "the same
+// number" means the same shortest round-trip text).
+static std::map<std::string, std::vector<std::string>> csv_columns(const std::string& text, std::vector<std::string>* header = nullptr)
+{
+    std::istringstream lines(text);
+    std::string line;
+    std::vector<std::string> names;
+    std::getline(lines, line);
+    for (std::string::size_type a = 0, b = 0; b != std::string::npos; a = b + 1) {
+        b = line.find(',', a);
+        names.push_back(line.substr(a, b == std::string::npos ? std::string::npos : b - a));
+    }
+    std::map<std::string, std::vector<std::string>> cols;
+    while (std::getline(lines, line)) {
+        std::size_t k = 0;
+        for (std::string::size_type a = 0, b = 0; b != std::string::npos && k < names.size(); a = b + 1, ++k) {
+            b = line.find(',', a);
+            cols[names[k]].push_back(line.substr(a, b == std::string::npos ? std::string::npos : b - a));
+        }
+    }
+    if (header)
+        *header = names;
+    return cols;
+}
+
+// `compute` and `export` name a quantity the same way (core/io/columns.h) and write the same number as
+// the same text: every column of an export's CSV that `compute` also has holds identical cells.
+TEST(CliNumbers, ComputeAndExportShareColumnNamesAndNumbers)
+{
+    // Spectrum view <-> compute rope-pairs (one per-pair table, core rope_pairs), YaRN so the ramp is in.
+    std::vector<std::string> header;
+    const Result spectrum = run({"export", "--view", "spectrum", "--preset", "yarn-llama-2-7b-64k", "--out", "-",
+                                 "--format", "csv"});
+    const Result pairs = run({"compute", "rope-pairs", "--preset", "yarn-llama-2-7b-64k", "--format", "csv"});
+    ASSERT_EQ(spectrum.status, 0) << spectrum.err;
+    ASSERT_EQ(pairs.status, 0) << pairs.err;
+    const auto exported = csv_columns(spectrum.out, &header);
+    const auto computed = csv_columns(pairs.out);
+    EXPECT_EQ(header.size(), 7u);
+    for (const std::string& name : header) {
+        ASSERT_TRUE(computed.count(name)) << "compute rope-pairs has no column " << name;
+        EXPECT_EQ(exported.at(name), computed.at(name)) << name;
+    }
+
+    // Rotation view at m = 37 <-> compute rope-angles --position 37: the query's angles and theta.
+    const Result rotation = run({"export", "--view", "rotation", "--head-dim", "16", "--query-position", "37",
+                                 "--key-position", "5", "--out", "-", "--format", "csv"});
+    const Result angles = run({"compute", "rope-angles", "--head-dim", "16", "--position", "37", "--format", "csv"});
+    ASSERT_EQ(rotation.status, 0) << rotation.err;
+    ASSERT_EQ(angles.status, 0) << angles.err;
+    const auto rot = csv_columns(rotation.out, &header);
+    const auto ang = csv_columns(angles.out);
+    EXPECT_EQ(header, (std::vector<std::string>{"pair", "inv_freq_rad_per_token", "angle_query_rad", "angle_key_rad",
+                                                "angle_relative_rad"}));
+    EXPECT_EQ(rot.at("pair"), ang.at("pair"));
+    EXPECT_EQ(rot.at("inv_freq_rad_per_token"), ang.at("inv_freq_rad_per_token"));
+    EXPECT_EQ(rot.at("angle_query_rad"), ang.at("angle_rad"));
+
+    // Curves view of RoPE <-> compute rope-decay: distance_tokens, and the mean cosine (relative size
+    // 1 at r = 0, so the view's values are compute's own) at every distance 1..100 (log axis: no r = 0).
+    const Result curves = run({"export", "--view", "curves", "--head-dim", "16", "--max-distance", "100", "--out",
+                               "-", "--format", "csv"});
+    const Result decay = run({"compute", "rope-decay", "--head-dim", "16", "--max-distance", "100", "--format", "csv"});
+    ASSERT_EQ(curves.status, 0) << curves.err;
+    ASSERT_EQ(decay.status, 0) << decay.err;
+    const auto cur = csv_columns(curves.out, &header);
+    EXPECT_EQ(header, (std::vector<std::string>{"series", "distance_tokens", "relative_size"}));
+    const auto dec = csv_columns(decay.out, &header);
+    EXPECT_EQ(header, (std::vector<std::string>{"distance_tokens", "bound", "mean_cos"}));
+    std::vector<std::string> mean_cos_distance, mean_cos;
+    for (std::size_t i = 0; i < cur.at("series").size(); ++i)
+        if (cur.at("series")[i] == "mean_cos") {
+            mean_cos_distance.push_back(cur.at("distance_tokens")[i]);
+            mean_cos.push_back(cur.at("relative_size")[i]);
+        }
+    ASSERT_EQ(mean_cos.size(), 100u);
+    EXPECT_EQ(mean_cos_distance, std::vector<std::string>(dec.at("distance_tokens").begin() + 1, dec.at("distance_tokens").end()));
+    EXPECT_EQ(mean_cos, std::vector<std::string>(dec.at("mean_cos").begin() + 1, dec.at("mean_cos").end()));
+
+    // Heatmap <-> compute matrix: the row and column names, and the same logits at the same cells.
+    // (One head: with several, the heatmap shows small multiples and its CSV gains a panel column.)
+    const Result heat = run({"export", "--view", "heatmap", "--method", "alibi", "--num-heads", "1", "--kind",
+                             "logits", "--seq-len", "6", "--out", "-", "--format", "csv"});
+    const Result matrix = run({"compute", "matrix", "--method", "alibi", "--num-heads", "1", "--kind", "logits",
+                               "--seq-len", "6", "--format", "csv"});
+    ASSERT_EQ(heat.status, 0) << heat.err;
+    ASSERT_EQ(matrix.status, 0) << matrix.err;
+    const auto hm = csv_columns(heat.out, &header);
+    EXPECT_EQ(header, (std::vector<std::string>{"query_position", "key_position", "logits"}));
+    const auto mx = csv_columns(matrix.out, &header);
+    ASSERT_EQ(header.size(), 7u);
+    EXPECT_EQ(header[0], "query_position");
+    EXPECT_EQ(header[3], "key_position_2");
+    ASSERT_EQ(hm.at("logits").size(), 36u);
+    for (std::size_t c = 0; c < 36; ++c) {
+        const std::string& i = hm.at("query_position")[c];
+        const std::string& j = hm.at("key_position")[c];
+        EXPECT_EQ(hm.at("logits")[c], mx.at("key_position_" + j).at(std::stoul(i))) << i << "," << j;
+    }
 }
 
 // ------------------------------------------------------------------ progress

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "export/figure_export.h"
 
+#include "io/columns.h"
 #include "io/number_text.h"
 #include "scenario/validation.h"
 
@@ -177,9 +178,9 @@ QByteArray heatmap_csv(const HeatmapData& d)
     const MatrixResult& first = d.panels.front().matrix;
     if (panels)
         out += QStringLiteral("panel,");
-    out += csv_field(QString::fromStdString(first.row_label)) + QLatin1Char(',')
-           + csv_field(QString::fromStdString(first.col_label)) + QLatin1Char(',')
-           + csv_field(QString::fromStdString(first.value_label)) + QLatin1Char('\n');
+    // Machine names (columns.h), as `posatlas compute matrix` names its rows and columns.
+    out += QString::fromStdString(first.row_name) + QLatin1Char(',') + QString::fromStdString(first.col_name)
+           + QLatin1Char(',') + QString::fromStdString(first.value_name) + QLatin1Char('\n');
     for (const auto& p : d.panels) {
         const MatrixResult& m = p.matrix;
         for (Eigen::Index r = 0; r < m.values.rows(); ++r)
@@ -196,11 +197,13 @@ QByteArray heatmap_csv(const HeatmapData& d)
 
 QByteArray curve_csv(const CurveData& d)
 {
-    QString out = QStringLiteral("series,") + csv_field(d.x_label) + QLatin1Char(',') + csv_field(d.y_label)
-                  + QLatin1Char('\n');
+    // Long format: one row per point, the series by its id; machine names for the columns (columns.h),
+    // as `posatlas compute` names them ("distance_tokens"), whatever the interface's language.
+    QString out = QLatin1String(columns::kSeries) + QLatin1Char(',') + csv_field(d.x_column) + QLatin1Char(',')
+                  + csv_field(d.y_column) + QLatin1Char('\n');
     for (const auto& s : d.series)
         for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
-            out += csv_field(s.name) + QLatin1Char(',') + num(s.x[i]) + QLatin1Char(',') + num(s.y[i])
+            out += csv_field(s.id) + QLatin1Char(',') + num(s.x[i]) + QLatin1Char(',') + num(s.y[i])
                    + QLatin1Char('\n');
     return out.toUtf8();
 }
@@ -208,9 +211,13 @@ QByteArray curve_csv(const CurveData& d)
 QByteArray spectrum_csv(const SpectrumData& d)
 {
     const bool ramp = !d.ramp.empty();
-    QString out = QStringLiteral("pair,theta_original (rad/token),theta_scaled (rad/token),"
-                                 "wavelength_original (tokens),wavelength_scaled (tokens),ratio theta_scaled/theta");
-    out += ramp ? QStringLiteral(",yarn_ramp\n") : QStringLiteral("\n");
+    // The first columns of `posatlas compute rope-pairs`, by the same names (columns.h).
+    QStringList header{QLatin1String(columns::kPair), QLatin1String(columns::kInvFreqOriginal),
+                       QLatin1String(columns::kInvFreq), QLatin1String(columns::kWavelengthOriginal),
+                       QLatin1String(columns::kWavelength), QLatin1String(columns::kRatio)};
+    if (ramp)
+        header << QLatin1String(columns::kRamp);
+    QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (std::size_t i = 0; i < d.pair.size(); ++i) {
         out += num(d.pair[i]) + QLatin1Char(',') + num(d.theta_original[i]) + QLatin1Char(',')
                + num(d.theta_scaled[i]) + QLatin1Char(',') + num(d.wavelength_original[i]) + QLatin1Char(',')
@@ -224,8 +231,12 @@ QByteArray spectrum_csv(const SpectrumData& d)
 
 QByteArray rotation_csv(const RotationData& d)
 {
-    QString out = QStringLiteral("pair,theta (rad/token),angle_query m*theta mod 2pi (rad),"
-                                 "angle_key n*theta mod 2pi (rad),angle_relative (m-n)*theta mod 2pi (rad)\n");
+    // Angles in [0, 2 pi) as `posatlas compute rope-angles` gives them (angle_rad at one position).
+    QString out = QStringList{QLatin1String(columns::kPair), QLatin1String(columns::kInvFreq),
+                              QLatin1String(columns::kAngleQuery), QLatin1String(columns::kAngleKey),
+                              QLatin1String(columns::kAngleRelative)}
+                      .join(QLatin1Char(','))
+                  + QLatin1Char('\n');
     for (std::size_t i = 0; i < d.theta.size(); ++i)
         out += QString::number(i) + QLatin1Char(',') + num(d.theta[i]) + QLatin1Char(',') + num(d.angle_q[i])
                + QLatin1Char(',') + num(d.angle_k[i]) + QLatin1Char(',') + num(d.angle_rel[i]) + QLatin1Char('\n');
@@ -248,6 +259,9 @@ Json heatmap_json(const HeatmapData& d)
                               {"row_label", m.row_label},
                               {"col_label", m.col_label},
                               {"value_label", m.value_label},
+                              {"row_name", m.row_name},
+                              {"col_name", m.col_name},
+                              {"value_name", m.value_name},
                               {"row_index", json_int_array(m.row_index)},
                               {"col_index", json_int_array(m.col_index)},
                               {"matrix", std::move(rows)}});
@@ -259,12 +273,12 @@ Json curve_json(const CurveData& d)
 {
     Json series = Json::array();
     for (const auto& s : d.series)
-        series.push_back(Json{{"name", json_text(s.name)}, {"x", json_array(s.x)}, {"y", json_array(s.y)}});
+        series.push_back(Json{{"name", json_text(s.name)}, {"id", json_text(s.id)}, {"x", json_array(s.x)}, {"y", json_array(s.y)}});
     Json markers = Json::array();
     for (const auto& m : d.markers)
         markers.push_back(Json{{"value", json_num(m.value)}, {"label", json_text(m.label)}, {"vertical", m.vertical}});
     return {{"view", "curves"}, {"title", json_text(d.title)}, {"x_label", json_text(d.x_label)},
-            {"y_label", json_text(d.y_label)}, {"log_x", d.log_x}, {"log_y", d.log_y}, {"series", std::move(series)},
+            {"y_label", json_text(d.y_label)}, {"x_column", json_text(d.x_column)}, {"y_column", json_text(d.y_column)}, {"log_x", d.log_x}, {"log_y", d.log_y}, {"series", std::move(series)},
             {"markers", std::move(markers)}, {"note", json_text(d.note)}};
 }
 
@@ -272,18 +286,18 @@ Json spectrum_json(const SpectrumData& d)
 {
     Json o{{"view", "spectrum"},
                   {"title", json_text(d.title)},
-                  {"pair", json_array(d.pair)},
-                  {"theta_original", json_array(d.theta_original)},
-                  {"theta_scaled", json_array(d.theta_scaled)},
-                  {"wavelength_original", json_array(d.wavelength_original)},
-                  {"wavelength_scaled", json_array(d.wavelength_scaled)},
-                  {"ratio", json_array(d.ratio)},
+                  {columns::kPair, json_array(d.pair)},
+                  {columns::kInvFreqOriginal, json_array(d.theta_original)},
+                  {columns::kInvFreq, json_array(d.theta_scaled)},
+                  {columns::kWavelengthOriginal, json_array(d.wavelength_original)},
+                  {columns::kWavelength, json_array(d.wavelength_scaled)},
+                  {columns::kRatio, json_array(d.ratio)},
                   {"trained_length", d.trained_length},
                   {"target_length", d.target_length},
                   {"attention_factor", json_num(d.attention_factor)},
                   {"scaling", json_text(d.scaling_label)}};
     if (!d.ramp.empty())
-        o["ramp"] = json_array(d.ramp);
+        o[columns::kRamp] = json_array(d.ramp);
     return o;
 }
 
@@ -296,10 +310,10 @@ Json rotation_json(const RotationData& d)
             {"title", json_text(d.title)},
             {"query_position", d.query_position},
             {"key_position", d.key_position},
-            {"theta", json_array(d.theta)},
-            {"angle_query", json_array(d.angle_q)},
-            {"angle_key", json_array(d.angle_k)},
-            {"angle_relative", json_array(d.angle_rel)},
+            {columns::kInvFreq, json_array(d.theta)},
+            {columns::kAngleQuery, json_array(d.angle_q)},
+            {columns::kAngleKey, json_array(d.angle_k)},
+            {columns::kAngleRelative, json_array(d.angle_rel)},
             {"shown_pairs", shown},
             {"attention_factor", json_num(d.attention_factor)}};
 }

@@ -55,6 +55,7 @@ struct CurveSeries {
     // The curve's exact value at x (computed by core, not interpolated): the crosshair's readout. Empty:
     // the readout interpolates the samples. Cheap (one distance) and safe to call on the GUI thread.
     std::function<double(double)> value_at;
+    QString id;               // its machine name in data exports ("mean_cos", "head_3"; columns.h)
 };
 struct CurveMarker {
     double value = 0.0;       // x for vertical markers, y for horizontal ones
@@ -64,6 +65,8 @@ struct CurveMarker {
 struct CurveData {
     QString title;
     QString x_label, y_label;
+    // The axes' machine names for data exports (columns.h): "distance_tokens", "relative_size", ...
+    QString x_column, y_column;
     bool log_x = false, log_y = false;
     QVector<CurveSeries> series;
     QVector<CurveMarker> markers;

@@ -6,6 +6,7 @@
 #include "methods/method.h"
 
 #include "compute/block_means.h"
+#include "io/columns.h"
 #include "methods/learned/learned.h"
 #include "methods/sinusoidal/sinusoidal.h"
 #include "scenario/content.h"
@@ -85,6 +86,8 @@ void encoding_block_matrix(MatrixJob& c, const LearnedTable* learned)
     c.out.row_label = QT_TRANSLATE_NOOP("MatrixLabel", "position");
     c.out.col_label = QT_TRANSLATE_NOOP("MatrixLabel", "dimension");
     c.out.value_label = QT_TRANSLATE_NOOP("MatrixLabel", "encoding");
+    c.out.row_name = columns::kPosition;
+    c.out.col_name = columns::kDimension;
     c.out.is_signed = true;
     std::vector<std::int64_t> valid;
     const Eigen::MatrixXd p = position_block_means(c, learned, c.rb, valid);
@@ -139,6 +142,8 @@ void encoding_matrix(MatrixJob& c, const LearnedTable* learned)
     c.out.row_label = QT_TRANSLATE_NOOP("MatrixLabel", "position");
     c.out.col_label = QT_TRANSLATE_NOOP("MatrixLabel", "dimension");
     c.out.value_label = QT_TRANSLATE_NOOP("MatrixLabel", "encoding");
+    c.out.row_name = columns::kPosition;
+    c.out.col_name = columns::kDimension;
     c.out.is_signed = true;
     auto pick = [&](const Eigen::VectorXd& row, Eigen::Index r) {
         for (std::size_t col = 0; col < c.cols.size(); ++col)

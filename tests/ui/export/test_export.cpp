@@ -263,7 +263,7 @@ private slots:
         // figure_export.h: a header row naming each column and its unit, then tidy rows.
         const QString heat = path(QStringLiteral("heat.csv"));
         m_window->sessionActions()->exportNumbers(ViewKind::Heatmap, heat);
-        QCOMPARE(readAll(heat).split('\n').front(), QByteArray("query position i,key position j,logit"));
+        QCOMPARE(readAll(heat).split('\n').front(), QByteArray("query_position,key_position,logits"));
         // The zoom window of the session: rows start at 20, columns at 8 (no downsampling at 150 x 200).
         QVERIFY(readAll(heat).split('\n').at(1).startsWith("20,8,"));
 
@@ -271,15 +271,19 @@ private slots:
         m_window->sessionActions()->exportNumbers(ViewKind::Curves, curves);
         const CurveData& cd = m_window->curveView()->data();
         QCOMPARE(cd.x_label, QStringLiteral("relative distance r (positions)"));
+        // Machine names (columns.h), whatever the language: the series by id, the axes by column name.
         QCOMPARE(QString::fromUtf8(readAll(curves).split('\n').front()),
-                 QStringLiteral("series,%1,%2").arg(cd.x_label, cd.y_label));
+                 QStringLiteral("series,distance_tokens,%1").arg(cd.y_column));
+        QVERIFY(!cd.y_column.isEmpty());
+        for (const CurveSeries& s : cd.series)
+            QVERIFY2(readAll(curves).contains("\n" + s.id.toUtf8() + ','), qPrintable(s.id));
 
         const QString spectrum = path(QStringLiteral("spectrum.csv"));
         m_window->sessionActions()->exportNumbers(ViewKind::Spectrum, spectrum);
         QCOMPARE(readAll(spectrum).split('\n').front(),
                  QByteArray(
-                     "pair,theta_original (rad/token),theta_scaled (rad/token),wavelength_original (tokens),"
-                     "wavelength_scaled (tokens),ratio theta_scaled/theta,yarn_ramp"));
+                     "pair,inv_freq_original_rad_per_token,inv_freq_rad_per_token,wavelength_original_tokens,"
+                     "wavelength_tokens,ratio_scaled_to_original,yarn_ramp"));
         // RoPE head_dim 64: 32 pairs, one row each.
         QCOMPARE(readAll(spectrum).trimmed().split('\n').size(), 1 + 32);
 
@@ -287,9 +291,7 @@ private slots:
         m_window->sessionActions()->exportNumbers(ViewKind::Rotation, rotation);
         QCOMPARE(
             readAll(rotation).split('\n').front(),
-            QByteArray(
-                "pair,theta (rad/token),angle_query m*theta mod 2pi (rad),angle_key n*theta mod 2pi (rad),"
-                "angle_relative (m-n)*theta mod 2pi (rad)"));
+            QByteArray("pair,inv_freq_rad_per_token,angle_query_rad,angle_key_rad,angle_relative_rad"));
 
         const QString json = path(QStringLiteral("spectrum.json"));
         m_window->sessionActions()->exportNumbers(ViewKind::Spectrum, json);
