@@ -155,6 +155,8 @@ const std::vector<Quantity>& quantities()
            .help = "Arithmetic of the product (single is faster, within a stated bound).",
            .default_value = "double", .choices = {"double", "single"}}},
          matrix_quantity},
+        {"scenario", "the model the options describe (preset or config, then each option), as a session's scenario",
+         std::nullopt, {}, scenario_quantity},
     };
     return q;
 }

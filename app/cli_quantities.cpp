@@ -15,6 +15,7 @@
 #include "io/columns.h"
 #include "io/model_config.h"
 #include "io/number_text.h"
+#include "io/scenario_json.h"
 #include "methods/alibi/alibi.h"
 #include "methods/deberta/deberta.h"
 #include "methods/learned/learned.h"
@@ -573,5 +574,39 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
                          {"seed", seed}});
 }
 
+
+void scenario_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    // What the command line made of its options: the preset or config, then each option over it,
+    // validated as every other quantity validates it. JSON: the "scenario" of a session file (so the
+    // result can be saved and opened); CSV: one row per value, its dotted key and its JSON text.
+    validate(s);
+    const json j = scenario_to_json(s);
+    if (format_of(o) == Format::Json)
+        return write_json(out, j);
+    std::string text = "key,value\n";
+    const std::function<void(const std::string&, const json&)> add = [&](const std::string& key, const json& v) {
+        if (v.is_object()) {
+            for (const auto& [k, item] : v.items())
+                add(key.empty() ? k : key + "." + k, item);
+            return;
+        }
+        std::string value;
+        if (v.is_string())
+            value = v.get<std::string>();
+        else
+            append_json_text(value, v);
+        const bool quote = value.find_first_of(",\"\n") != std::string::npos;
+        if (quote) {
+            std::string q = "\"";
+            for (char c : value)
+                q += c == '"' ? std::string("\"\"") : std::string(1, c);
+            value = q + "\"";
+        }
+        text += key + "," + value + "\n";
+    };
+    add("", j);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+}
 
 } // namespace posatlas::cli::quantity_kernels

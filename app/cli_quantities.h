@@ -24,6 +24,7 @@ void learned_quantity(const Options& o, Scenario& s, std::ostream& out);
 void matrix_quantity(const Options& o, Scenario& s, std::ostream& out);
 void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out);
 void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out);
+void scenario_quantity(const Options& o, Scenario& s, std::ostream& out);
 
 // One JSON document and a newline, numbers through core's number policy.
 void write_json(std::ostream& out, const nlohmann::json& j);

@@ -3,6 +3,7 @@
 // (by construction the panel and the command line read the same Field), every field round-trips
 // through the session JSON, and every method computes every kind it offers.
 #include "compute/attention_logits.h"
+#include "field_values.h"
 #include "io/scenario_json.h"
 #include "methods/registry.h"
 #include "scenario/validation.h"
@@ -16,31 +17,7 @@
 using namespace posatlas;
 using nlohmann::json;
 
-namespace {
-
-// An in-range value different from `current` where the field allows one.
-json other_value(const Field& f, const json& current)
-{
-    switch (f.type) {
-    case FieldType::Int: {
-        const auto lo = static_cast<std::int64_t>(f.lo), hi = static_cast<std::int64_t>(f.hi);
-        std::int64_t v = current.get<std::int64_t>() == hi ? hi - 1 : current.get<std::int64_t>() + 1;
-        if (f.even && v % 2 != 0)
-            v += v + 1 <= hi ? 1 : -1;
-        return std::clamp(v, lo, hi);
-    }
-    case FieldType::Seed: return current.get<std::uint64_t>() + 12345;
-    case FieldType::Real: return current.get<double>() < f.hi ? (current.get<double>() + f.hi) / 2 : (f.lo + f.hi) / 2;
-    case FieldType::OptionalReal: return current.is_null() ? json((f.lo + f.hi) / 2) : json(nullptr);
-    case FieldType::Bool: return !current.get<bool>();
-    case FieldType::Choice: return std::string(f.choices.back().id == current.get<std::string>() ? f.choices.front().id : f.choices.back().id);
-    case FieldType::RealList: return json::array({f.lo + 1, f.lo + 2});
-    case FieldType::Text: return "table.csv";
-    }
-    return nullptr;
-}
-
-} // namespace
+using posatlas::test::other_value;
 
 TEST(Registry, IdsAreUniqueAndParse)
 {
