@@ -120,7 +120,7 @@ public:
     {
         std::string v = le_bytes(8, 4) + le_bytes(n, 8);
         for (std::uint64_t i = 0; i < n; ++i)
-            v += str("t" + std::to_string(i));
+            v += str(std::string("t").append(std::to_string(i))); // append(): GCC 12 -Wrestrict false positive
         return raw_kv(key, 9, v);
     }
     GgufWriter& u32_array(const std::string& key, const std::vector<std::uint32_t>& xs)
