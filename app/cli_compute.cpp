@@ -129,7 +129,8 @@ const std::vector<Quantity>& quantities()
          {{.name = "length", .type = ArgType::Int, .help = "Number of positions (rows), from 0.", .lo = 1,
            .hi = static_cast<double>(kMaxSeqLen), .required = true}},
          sinusoidal_quantity},
-        {"learned", "learned absolute embeddings of positions --from..--to (null beyond the trained length)",
+        {"learned", "learned absolute embeddings of positions --from..--to: the seeded table, --table FILE, or "
+                    "--weights CHECKPOINT.safetensors [--tensor NAME] as stored (null beyond the trained length)",
          Method::Learned, {kFrom, kTo}, learned_quantity},
         {"matrix", "a heatmap matrix of any method (--method, --kind logits|bias|buckets|...)", std::nullopt,
          {{.name = "kind", .type = ArgType::Text,

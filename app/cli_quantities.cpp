@@ -351,9 +351,10 @@ void learned_quantity(const Options& o, Scenario& s, std::ostream& out)
         if (s.params<LearnedParams>().table_path.empty())
             return LearnedTable::seeded(s.params<LearnedParams>());
         try {
-            return LearnedTable::load(s.params<LearnedParams>().table_path);
+            return LearnedTable::load(s.params<LearnedParams>().table_path, s.params<LearnedParams>().table_tensor);
         } catch (const std::runtime_error& e) {
-            throw UsageError(std::string("--table: ") + e.what());
+            // --weights is an alias of --table: name the option the way the user gave it.
+            throw UsageError(std::string(o.has("weights") ? "--weights: " : "--table: ") + e.what());
         }
     }();
     // Rows that exist are printed with every dimension; the rest as null.
@@ -400,6 +401,11 @@ void learned_quantity(const Options& o, Scenario& s, std::ostream& out)
     j["dim"] = table.dim();
     j["position"] = std::move(positions);
     j["embedding"] = std::move(embeddings);
+    if (!table.tensor().empty()) {
+        j["tensor"] = table.tensor();
+        // OPT: position p is the stored row p + 2 (HF OPTLearnedPositionalEmbedding).
+        j["row_offset"] = table.row_offset();
+    }
     j["note"] = "positions >= trained_length have no learned embedding: null";
     write_json(out, j);
 }

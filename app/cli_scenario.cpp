@@ -211,7 +211,15 @@ OptionSpec field_spec(const Field& f, const Scenario& defaults)
         for (const FieldChoice& c : f.choices)
             o.choices.emplace_back(c.id);
         break;
-    case FieldType::Text: o.type = ArgType::Path; break;
+    case FieldType::Text:
+        // A text field is a file when its key says so (table_path); otherwise a name (table_tensor).
+        if (f.key.size() > 5 && f.key.compare(f.key.size() - 5, 5, "_path") == 0) {
+            o.type = ArgType::Path;
+        } else {
+            o.type = ArgType::Text;
+            o.metavar = "NAME";
+        }
+        break;
     }
     if (f.type != FieldType::Bool)
         o.allowed = f.allowed();
@@ -224,9 +232,10 @@ const OptionSpec kPreset{.name = "preset", .type = ArgType::Text,
                                  "beside it override its values.",
                          .metavar = "NAME"};
 const OptionSpec kConfig{.name = "config", .type = ArgType::Path,
-                         .help = "Start from a Hugging Face config.json; options given beside it override its "
-                                 "values. Exclusive with --preset.",
-                         .allowed = "a JSON file"};
+                         .help = "Start from a Hugging Face config.json, or the metadata of a llama.cpp .gguf "
+                                 "file (read as the equivalent config.json); options given beside it override "
+                                 "its values. Exclusive with --preset.",
+                         .allowed = "a JSON or .gguf file"};
 
 } // namespace
 

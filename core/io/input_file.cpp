@@ -126,6 +126,61 @@ std::string read_input_file(const std::string& path, std::int64_t max_bytes)
     return bytes;
 }
 
+RangeFile::RangeFile(const std::string& path) : m_path(path)
+{
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+    m_fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (m_fd < 0)
+        throw InputFileError(path + ": cannot open the file (" + std::strerror(errno) + ")");
+    struct stat st {};
+    std::string why;
+    if (::fstat(m_fd, &st) != 0)
+        why = std::string("cannot inspect the file (") + std::strerror(errno) + ")";
+    else if (!S_ISREG(st.st_mode))
+        why = std::string(file_kind(st.st_mode)) + ", not a regular file; only regular files are read";
+    if (!why.empty()) {
+        ::close(m_fd);
+        m_fd = -1;
+        throw InputFileError(path + ": " + why);
+    }
+    ::fcntl(m_fd, F_SETFL, ::fcntl(m_fd, F_GETFL) & ~O_NONBLOCK);
+    m_size = static_cast<std::uint64_t>(st.st_size);
+}
+
+RangeFile::~RangeFile()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+void RangeFile::read(std::uint64_t offset, void* dst, std::size_t n) const
+{
+    if (offset > m_size || n > m_size - offset)
+        throw InputFileError(m_path + ": the file is truncated (needs bytes " + std::to_string(offset) + ".."
+                             + std::to_string(offset + n) + ", the file has " + std::to_string(m_size) + ")");
+    auto* out = static_cast<char*>(dst);
+    std::size_t got = 0;
+    while (got < n) {
+        const ssize_t r = ::pread(m_fd, out + got, n - got, static_cast<off_t>(offset + got));
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            throw InputFileError(m_path + ": reading the file failed (" + std::strerror(errno) + ")");
+        }
+        if (r == 0) // the file shrank since it was opened
+            throw InputFileError(m_path + ": the file is truncated (it ended at byte " + std::to_string(offset + got)
+                                 + " while reading)");
+        got += static_cast<std::size_t>(r);
+    }
+}
+
+std::string RangeFile::read(std::uint64_t offset, std::size_t n) const
+{
+    std::string bytes(n, '\0');
+    read(offset, bytes.data(), n);
+    return bytes;
+}
+
 nlohmann::json parse_json_input(std::string_view text)
 {
     // Pre-scan: bracket depth outside strings. Cheap (one pass) and it runs before any DOM exists.

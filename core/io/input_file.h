@@ -33,6 +33,29 @@ inline constexpr int kMaxJsonDepth = 64;
 // Throws InputFileError "PATH: reason".
 std::string read_input_file(const std::string& path, std::int64_t max_bytes);
 
+// A regular file read by ranges, never whole (safetensors checkpoints, GGUF headers): opened with the
+// same checks as read_input_file() (no blocking on a FIFO, regular files only). Every read names the
+// path in its InputFileError; a range past the end of the file is reported as a truncated file.
+class RangeFile
+{
+public:
+    explicit RangeFile(const std::string& path); // InputFileError "PATH: reason"
+    ~RangeFile();
+    RangeFile(const RangeFile&) = delete;
+    RangeFile& operator=(const RangeFile&) = delete;
+
+    const std::string& path() const { return m_path; }
+    std::uint64_t size() const { return m_size; }
+    // Exactly `n` bytes at `offset` (pread); InputFileError when the range passes the end of the file.
+    void read(std::uint64_t offset, void* dst, std::size_t n) const;
+    std::string read(std::uint64_t offset, std::size_t n) const;
+
+private:
+    std::string m_path;
+    int m_fd = -1;
+    std::uint64_t m_size = 0;
+};
+
 // Parses JSON text. Nesting deeper than kMaxJsonDepth is refused by a pre-scan before any DOM is built;
 // syntax errors and numbers that do not fit a double (1e400) become InputFileError "not valid JSON: ...".
 // Callers add the file name.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io/model_config.h"
 
+#include "io/gguf.h"
 #include "io/input_file.h"
 #include "io/model_config_detail.h"
 #include "scenario/validation.h"
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -335,6 +337,13 @@ ConfigImport import_model_config(const nlohmann::json& config, const Scenario& b
 
 ConfigImport load_model_config(const std::string& path, const Scenario& base)
 {
+    // A llama.cpp model file: its metadata keys, mapped to the same import.
+    if (path.size() >= 5) {
+        std::string ext = path.substr(path.size() - 5);
+        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        if (ext == ".gguf")
+            return load_gguf_config(path, base);
+    }
     json cfg;
     try {
         cfg = parse_json_input(read_input_file(path, kMaxConfigBytes));

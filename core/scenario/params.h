@@ -37,7 +37,9 @@ struct LearnedParams {
     std::int64_t trained_length = 512;     // max_position_embeddings: rows of the table
     std::uint64_t seed = 0;                // seeded N(0, stddev) table when no file is given
     double stddev = 0.02;                  // initializer_range of BERT / GPT-2
-    std::string table_path;                // optional user table (.csv or .npy); overrides the seed
+    std::string table_path;                // optional user table (.csv, .npy, .safetensors or a sharded
+                                           // checkpoint's model.safetensors.index.json); overrides the seed
+    std::string table_tensor;              // the tensor of a safetensors checkpoint ("" = the known name)
 
     bool operator==(const LearnedParams&) const = default;
 };

@@ -198,7 +198,7 @@ ExplorerPanel::ExplorerPanel(ExplorerModel* model, QWidget* parent)
     auto* open = new QPushButton(tr("Open config.json…"), modelBox);
     connect(open, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open config.json"), {},
-                                                          tr("Model config (*.json);;All files (*)"));
+                                                          tr("Model config (*.json *.gguf);;All files (*)"));
         if (!path.isEmpty())
             openConfig(path);
     });

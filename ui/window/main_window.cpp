@@ -227,13 +227,13 @@ void MainWindow::createMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open config.json…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a model's config.json"), QString(),
-                                                          tr("Model configs (*.json);;All files (*)"));
+                                                          tr("Model configs (*.json *.gguf);;All files (*)"));
         if (!path.isEmpty())
             openConfig(path);
     });
     open->setShortcut(QKeySequence::Open);
     open->setStatusTip(
-        tr("Read a Hugging Face config.json and apply its positional parameters (one undo step)"));
+        tr("Read a Hugging Face config.json or a llama.cpp .gguf file's metadata and apply its positional parameters (one undo step)"));
     m_sessions->addOpenAction(file);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/learned/learned.h"
 
+#include "io/safetensors.h"
 #include "scenario/rng.h"
 #include "scenario/validation.h"
 
@@ -319,6 +320,7 @@ LearnedTable LearnedTable::seeded(const LearnedParams& params)
 {
     LearnedParams p = params;
     p.table_path.clear(); // seeded() never reads the file, so the size check must apply
+    p.table_tensor.clear();
     validate(p);
     Eigen::MatrixXd table(p.trained_length, p.dim);
 #pragma omp parallel for schedule(static)
@@ -332,6 +334,7 @@ std::optional<Eigen::VectorXd> LearnedTable::seeded_row(const LearnedParams& par
 {
     LearnedParams p = params;
     p.table_path.clear();
+    p.table_tensor.clear();
     validate(p);
     if (position < 0 || position >= p.trained_length)
         return std::nullopt;
@@ -341,10 +344,15 @@ std::optional<Eigen::VectorXd> LearnedTable::seeded_row(const LearnedParams& par
     return row;
 }
 
-LearnedTable LearnedTable::load(const std::string& path)
+LearnedTable LearnedTable::load(const std::string& path, const std::string& tensor)
 {
+    if (ends_with_ci(path, ".safetensors") || ends_with_ci(path, ".json"))
+        return load_safetensors_table(path, tensor);
     if (!ends_with_ci(path, ".csv") && !ends_with_ci(path, ".npy"))
-        fail(path, "unknown file type; expected a .csv or .npy file");
+        fail(path, "unknown file type; expected a .csv, .npy or .safetensors file (or a model.safetensors.index.json)");
+    if (!tensor.empty())
+        fail(path, "a tensor name ('" + quote_input(tensor) + "') applies only to a .safetensors checkpoint, not to a "
+                   ".csv or .npy table");
     const std::string bytes = read_file_bytes(path);
     return parse(bytes, path);
 }
@@ -358,12 +366,69 @@ LearnedTable LearnedTable::parse(std::string_view bytes, const std::string& name
     fail(name, "unknown file type; expected a .csv or .npy file");
 }
 
+LearnedTable LearnedTable::load_safetensors_table(const std::string& path, const std::string& tensor)
+{
+    SafetensorsCatalog cat;
+    try {
+        cat = read_safetensors(path);
+    } catch (const SafetensorsError& e) {
+        throw LearnedTableError(std::string("cannot load position table: ") + e.what());
+    }
+    const SafetensorsTensor* t = nullptr;
+    if (tensor.empty()) {
+        for (const KnownPositionTensor& k : known_position_tensors())
+            if (k.method == "learned" && (t = cat.find(k.name)) != nullptr)
+                break;
+        if (!t) {
+            std::string others;
+            for (const KnownPositionTensor& k : known_position_tensors())
+                if (k.method != "learned" && cat.find(k.name))
+                    others += "; it has " + std::string(k.family) + "'s " + std::string(k.name) +
+                              " (method " + std::string(k.method) + "), which --tensor can name";
+            fail(path, "no learned position table of a known architecture (GPT-2 wpe.weight, BERT "
+                       "embeddings.position_embeddings.weight, OPT decoder.embed_positions.weight, with or without "
+                       "their model prefix)" + others + ". Name one with --tensor; tensors: " + cat.listing());
+        }
+    } else if (!(t = cat.find(tensor))) {
+        fail(path, "no tensor '" + quote_input(tensor, 120) + "'; tensors: " + cat.listing());
+    }
+    const std::string who = "tensor '" + quote_input(t->name, 120) + "'";
+    if (t->shape.size() != 2)
+        fail(path, who + " has shape " + t->shape_text() + "; a position table is 2-D (positions x dimensions)");
+    const KnownPositionTensor* known = known_position_tensor(t->name);
+    const int offset = known ? known->row_offset : 0;
+    const std::int64_t rows = t->shape[0] - offset;
+    const std::int64_t cols = t->shape[1];
+    if (rows < 1 || cols < 1)
+        fail(path, who + " has shape " + t->shape_text() + ": no position rows" +
+                       (offset ? " after the " + std::to_string(offset) + " offset rows" : std::string()));
+    std::vector<double> values;
+    try {
+        values = read_safetensors_values(*t, kMaxMatrixElements);
+    } catch (const SafetensorsError& e) {
+        throw LearnedTableError(std::string("cannot load position table: ") + e.what());
+    }
+    Eigen::MatrixXd table(rows, cols);
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t c = 0; c < cols; ++c) {
+            const double v = values[static_cast<std::size_t>((r + offset) * cols + c)];
+            if (!std::isfinite(v))
+                fail(path, who + ": value at stored row " + std::to_string(r + offset) + ", column " +
+                               std::to_string(c) + " is not finite (NaN and infinity are rejected)");
+            table(r, c) = v;
+        }
+    LearnedTable out(std::move(table), path);
+    out.m_tensor = t->name;
+    out.m_row_offset = offset;
+    return out;
+}
+
 LearnedTable LearnedTable::from_params(const LearnedParams& params)
 {
     if (params.table_path.empty())
         return seeded(params);
     validate(params);
-    return load(params.table_path);
+    return load(params.table_path, params.table_tensor);
 }
 
 LearnedShape learned_shape(const LearnedParams& params)

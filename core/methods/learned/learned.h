@@ -41,16 +41,22 @@ public:
     //  .csv: one row per line, comma-separated numbers; an optional first row of column names (no
     //        numbers in it); blank lines and lines starting with '#' are skipped.
     //  .npy: NumPy format v1.0/2.0/3.0, dtype '<f8' or '<f4', 2-D, C order (Fortran order is also read).
-    // Any other extension is an error. Every problem (missing file, bad magic, unsupported dtype, wrong
+    //  .safetensors, or a sharded checkpoint's index (a name ending in .json, model.safetensors.index.json):
+    //        the 2-D tensor `tensor` (rows = positions), F32/F16/BF16/F64 widened exactly to double; with
+    //        `tensor` empty, the first known learned position table present (known_position_tensors():
+    //        GPT-2 wpe, BERT position_embeddings, OPT embed_positions). OPT's table starts at row 2
+    //        (HF OPTLearnedPositionalEmbedding offset), so position p is stored row p + 2. Only the header
+    //        and the tensor's own bytes are read. An unknown name lists the tensors the file has.
+    // Any other extension is an error, and so is a `tensor` for a .csv or .npy file. Every problem (missing file, bad magic, unsupported dtype, wrong
     // rank, truncated data, ragged rows, text in a data row, NaN or infinity, empty table, more than
     // kMaxMatrixElements values, a device or FIFO instead of a regular file) throws LearnedTableError whose
     // message names the path and, for CSV, the line and column; quoted fields are escaped (quote_input).
-    static LearnedTable load(const std::string& path);
+    static LearnedTable load(const std::string& path, const std::string& tensor = "");
     // The same parsers on bytes already in memory; `name` picks the format by its extension and is the
     // name used in messages (the fuzz targets and load() use this).
     static LearnedTable parse(std::string_view bytes, const std::string& name);
 
-    // load(params.table_path) when a path is given, seeded(params) otherwise.
+    // load(params.table_path, params.table_tensor) when a path is given, seeded(params) otherwise.
     static LearnedTable from_params(const LearnedParams& params);
 
     // Wraps an existing matrix (rows = positions). Throws std::invalid_argument if it is empty or not
@@ -66,12 +72,18 @@ public:
     const Eigen::MatrixXd& table() const { return m_table; }
     // "seed <n>" or the file path the table came from.
     const std::string& source() const { return m_source; }
+    // For a safetensors table: the tensor read and the stored rows before position 0 (OPT: 2); else "", 0.
+    const std::string& tensor() const { return m_tensor; }
+    int row_offset() const { return m_row_offset; }
 
 private:
     LearnedTable(Eigen::MatrixXd table, std::string source);
+    static LearnedTable load_safetensors_table(const std::string& path, const std::string& tensor);
 
     Eigen::MatrixXd m_table;
     std::string m_source;
+    std::string m_tensor;
+    int m_row_offset = 0;
 };
 
 // The shape of the table LearnedTable::from_params(params) gives, which is the one compute_matrix uses:

@@ -35,8 +35,12 @@ MethodDescriptor describe_learned()
         initializer_range_field(&P::stddev),
         make_field("table_path", FieldType::Text, &P::table_path,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Table file"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "A trained position table (.csv or .npy, one row per position); overrides the seed."),
-                    .option = "table", .panel = false}),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "A trained position table (.csv or .npy, one row per position, or a .safetensors checkpoint or its model.safetensors.index.json); overrides the seed."),
+                    .option = "table", .option_aliases = {"weights"}, .panel = false}),
+        make_field("table_tensor", FieldType::Text, &P::table_tensor,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Checkpoint tensor"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The tensor of a .safetensors table file (e.g. wpe.weight); empty: the position table of a known architecture (GPT-2, BERT, OPT)."),
+                    .option = "tensor", .panel = false}),
     };
     d.kinds = {
         {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"), QT_TRANSLATE_NOOP("MatrixLabel", "encoding"), absolute_matrix,
@@ -48,6 +52,10 @@ MethodDescriptor describe_learned()
         const P& p = s.params<P>();
         if (p.table_path.empty())
             require_matrix_fits("max_position_embeddings", p.trained_length, p.dim);
+        // A tensor name only picks a tensor of a checkpoint file; alone it would be silently ignored.
+        if (p.table_path.empty() && !p.table_tensor.empty())
+            throw ParameterError("table_tensor", "empty unless table_path names a .safetensors checkpoint",
+                                 "'" + quote_input(p.table_tensor) + "'");
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().dim; };
     // A user's table sets its own width.

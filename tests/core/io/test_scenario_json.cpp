@@ -19,7 +19,8 @@ Scenario non_default()
     s.head = 3;
     s.content = {ContentKind::Random, 99};
     s.params<SinusoidalParams>() = {256, 500.0, SinusoidalLayout::Split};
-    s.params<LearnedParams>().table_path = "/tmp/table.npy";
+    s.params<LearnedParams>().table_path = "/tmp/model.safetensors";
+    s.params<LearnedParams>().table_tensor = "transformer.wpe.weight";
     s.params<TransformerXLParams>().term_c = false;
     s.params<T5Params>().bidirectional = false;
     s.params<DebertaParams>().p2c = false;

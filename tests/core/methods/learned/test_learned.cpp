@@ -128,7 +128,7 @@ INSTANTIATE_TEST_SUITE_P(Malformed, LearnedTableBadFiles,
                                            BadFile{"learned_mixed_header.csv", "line 1, column 1"},
                                            BadFile{"learned_header_only.csv", "no data rows"},
                                            BadFile{"does_not_exist.csv", "cannot open the file"},
-                                           BadFile{"make_learned_tables.py", "expected a .csv or .npy"}),
+                                           BadFile{"make_learned_tables.py", "expected a .csv, .npy or .safetensors"}),
                          [](const ::testing::TestParamInfo<BadFile>& info) { // learned_nan_csv
                              return posatlas::test::param_name(info.param.name);
                          });

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "io/gguf.h"
+
+#include "io/input_file.h"
+#include "io/number_text.h"
+#include "methods/method.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <type_traits>
+
+namespace posatlas {
+namespace {
+
+using json = nlohmann::json;
+
+// Sequential reads of a RangeFile through a small buffer; every error names the path and the byte.
+class Cursor
+{
+public:
+    explicit Cursor(const RangeFile& f) : m_file(f) {}
+
+    std::uint64_t pos() const { return m_pos; }
+    std::uint64_t remaining() const { return m_file.size() - m_pos; }
+
+    [[noreturn]] void fail(const std::string& what) const
+    {
+        throw ConfigError(quote_input(m_file.path(), 200) + ": " + what + " (at byte " + std::to_string(m_pos) + ")");
+    }
+
+    void bytes(void* dst, std::size_t n, const char* what)
+    {
+        if (n > remaining())
+            fail(std::string("truncated GGUF file: ") + what + " needs " + std::to_string(n) + " bytes, " +
+                 std::to_string(remaining()) + " remain");
+        auto* out = static_cast<unsigned char*>(dst);
+        while (n > 0) {
+            if (m_pos < m_buf_at || m_pos >= m_buf_at + m_buf.size())
+                refill();
+            const std::size_t off = static_cast<std::size_t>(m_pos - m_buf_at);
+            const std::size_t take = std::min(n, m_buf.size() - off);
+            std::memcpy(out, m_buf.data() + off, take);
+            out += take;
+            n -= take;
+            m_pos += take;
+        }
+    }
+
+    void skip(std::uint64_t n, const char* what)
+    {
+        if (n > remaining())
+            fail(std::string("truncated GGUF file: ") + what + " needs " + std::to_string(n) + " bytes, " +
+                 std::to_string(remaining()) + " remain");
+        m_pos += n;
+    }
+
+    template <typename T> T le(const char* what)
+    {
+        unsigned char b[sizeof(T)];
+        bytes(b, sizeof(T), what);
+        std::uint64_t v = 0;
+        for (int i = static_cast<int>(sizeof(T)) - 1; i >= 0; --i)
+            v = (v << 8) | b[i];
+        const auto u = static_cast<std::make_unsigned_t<T>>(v);
+        T out;
+        std::memcpy(&out, &u, sizeof(T)); // two's complement for the signed types
+        return out;
+    }
+
+    // A gguf_string: uint64 length, then bytes. Longer than `keep`: skipped, returned as nullopt.
+    std::optional<std::string> string(const char* what, std::uint64_t keep)
+    {
+        const auto n = le<std::uint64_t>(what);
+        if (n > remaining())
+            fail(std::string(what) + " has length " + std::to_string(n) + ", more than the " +
+                 std::to_string(remaining()) + " bytes left in the file");
+        if (n > keep || n > m_budget) {
+            skip(n, what);
+            return std::nullopt;
+        }
+        m_budget -= n;
+        std::string s(static_cast<std::size_t>(n), '\0');
+        bytes(s.data(), s.size(), what);
+        return s;
+    }
+
+    // Takes `n` bytes of the memory kept for values; false (and nothing taken) when they do not fit.
+    bool take(std::uint64_t n)
+    {
+        if (n > m_budget)
+            return false;
+        m_budget -= n;
+        return true;
+    }
+
+private:
+    void refill()
+    {
+        m_buf_at = m_pos;
+        const std::uint64_t n = std::min<std::uint64_t>(kChunk, m_file.size() - m_pos);
+        m_buf.resize(static_cast<std::size_t>(n));
+        try {
+            m_file.read(m_pos, m_buf.data(), m_buf.size());
+        } catch (const InputFileError& e) {
+            throw ConfigError(e.what());
+        }
+    }
+
+    static constexpr std::uint64_t kChunk = 1 << 16;
+    const RangeFile& m_file;
+    std::uint64_t m_pos = 0;
+    std::uint64_t m_buf_at = 0;
+    std::string m_buf;
+    // Bytes of keys and values kept in memory: whatever the file says, the header costs at most this.
+    std::uint64_t m_budget = kGgufKeptBytes;
+};
+
+const char* type_name(std::uint32_t t)
+{
+    static const char* kNames[] = {"uint8", "int8",  "uint16", "int16",  "uint32", "int32",  "float32",
+                                   "bool",  "string", "array", "uint64", "int64",  "float64"};
+    return t < 13 ? kNames[t] : "unknown";
+}
+
+// Bytes of one scalar of type t (0 for string and array, whose size is in the data).
+int scalar_size(std::uint32_t t)
+{
+    switch (t) {
+    case 0: case 1: case 7: return 1;
+    case 2: case 3: return 2;
+    case 4: case 5: case 6: return 4;
+    case 10: case 11: case 12: return 8;
+    default: return 0;
+    }
+}
+
+json read_value(Cursor& c, std::uint32_t type, const std::string& key, int depth, std::uint64_t* array_length)
+{
+    switch (type) {
+    case 0: return c.le<std::uint8_t>("a uint8");
+    case 1: return c.le<std::int8_t>("an int8");
+    case 2: return c.le<std::uint16_t>("a uint16");
+    case 3: return c.le<std::int16_t>("an int16");
+    case 4: return c.le<std::uint32_t>("a uint32");
+    case 5: return c.le<std::int32_t>("an int32");
+    case 6: {
+        const auto bits = c.le<std::uint32_t>("a float32");
+        float f = 0.0f;
+        std::memcpy(&f, &bits, 4);
+        return static_cast<double>(f);
+    }
+    case 7: {
+        const auto b = c.le<std::uint8_t>("a bool");
+        if (b > 1)
+            c.fail("key '" + quote_input(key) + "': a bool must be 0 or 1 (got " + std::to_string(b) + ")");
+        return b == 1;
+    }
+    case 8: {
+        auto s = c.string("a string value", kGgufKeptString);
+        return s ? json(*s) : json("");
+    }
+    case 9: {
+        if (depth >= 4)
+            c.fail("key '" + quote_input(key) + "': arrays nested deeper than 4 levels");
+        const auto elem = c.le<std::uint32_t>("an array's element type");
+        if (elem > 12)
+            c.fail("key '" + quote_input(key) + "': unknown array element type " + std::to_string(elem));
+        const auto n = c.le<std::uint64_t>("an array's length");
+        // Every element takes at least one byte (strings and arrays at least 8): a count the rest of the
+        // file cannot hold is refused before anything is read or allocated.
+        const std::uint64_t least = elem == 8 ? 8 : elem == 9 ? 12 : static_cast<std::uint64_t>(scalar_size(elem));
+        if (n > c.remaining() / least)
+            c.fail("key '" + quote_input(key) + "': array length " + std::to_string(n) + " of " + type_name(elem) +
+                   " needs more than the " + std::to_string(c.remaining()) + " bytes left in the file");
+        if (array_length)
+            *array_length = n;
+        json out = json::array();
+        if (elem != 8 && elem != 9 && n > kGgufKeptArray) {
+            c.skip(n * least, "an array");
+            return out;
+        }
+        // Only a top-level array keeps elements: nested arrays are walked, not stored, so a small file
+        // cannot make 64^4 values.
+        for (std::uint64_t i = 0; i < n; ++i) {
+            json v = read_value(c, elem, key, depth + 1, nullptr);
+            if (i < kGgufKeptArray && depth == 0 && elem != 9 && c.take(sizeof(json)))
+                out.push_back(std::move(v));
+        }
+        return out;
+    }
+    case 10: return c.le<std::uint64_t>("a uint64");
+    case 11: return c.le<std::int64_t>("an int64");
+    case 12: {
+        const auto bits = c.le<std::uint64_t>("a float64");
+        double d = 0.0;
+        std::memcpy(&d, &bits, 8);
+        return d;
+    }
+    default:
+        c.fail("key '" + quote_input(key) + "': unknown value type " + std::to_string(type) +
+               " (GGUF types are 0..12)");
+    }
+}
+
+// llama.cpp architecture names (src/llama-arch.cpp LLM_ARCH_NAMES) -> Hugging Face model_type.
+std::string model_type_of(const std::string& arch)
+{
+    static const std::map<std::string, std::string> kMap = {
+        {"llama", "llama"},       {"mistral3", "mistral"}, {"qwen2", "qwen2"},           {"qwen2moe", "qwen2_moe"},
+        {"qwen3", "qwen3"},       {"qwen3moe", "qwen3_moe"}, {"phi2", "phi"},           {"phi3", "phi3"},
+        {"gptneox", "gpt_neox"},  {"gptj", "gptj"},         {"falcon", "falcon"},       {"bloom", "bloom"},
+        {"mpt", "mpt"},           {"t5", "t5"},             {"t5encoder", "t5"},        {"deepseek2", "deepseek_v2"},
+        {"gpt2", "gpt2"},         {"bert", "bert"},         {"gpt-oss", "gpt_oss"},     {"mixtral", "mixtral"},
+    };
+    const auto it = kMap.find(arch);
+    return it == kMap.end() ? arch : it->second;
+}
+
+// {arch}.* keys that say nothing about positions: recognised, not reported as unknown.
+constexpr std::string_view kNonPositional[] = {
+    "block_count", "feed_forward_length", "vocab_size", "use_parallel_residual", "tensor_data_layout",
+    "expert_count", "expert_used_count", "expert_shared_count", "expert_feed_forward_length",
+    "expert_weights_scale", "expert_weights_norm", "expert_gating_func", "leading_dense_block_count",
+    "pooling_type", "logit_scale", "decoder_start_token_id", "attention.head_count_kv",
+    "attention.layer_norm_epsilon", "attention.layer_norm_rms_epsilon", "attention.value_length",
+    "attention.clamp_kqv", "attention.causal", "attention.q_lora_rank", "attention.kv_lora_rank",
+    "attention.key_length_mla", "attention.value_length_mla", "attention.sliding_window",
+    "expert_group_count", "expert_group_used_count", "final_logit_softcapping", "attn_logit_softcapping",
+};
+
+// llama.cpp-only YaRN/attention knobs: positional, read by llama.cpp, not by the HF code PosAtlas follows.
+constexpr std::string_view kLlamaCppOnly[] = {
+    "rope.scaling.yarn_ext_factor", "rope.scaling.yarn_attn_factor", "rope.scaling.yarn_log_multiplier",
+    "rope.scaling.attn_factor", "rope.scaling.finetuned",
+};
+
+template <std::size_t N> bool listed(const std::string_view (&list)[N], std::string_view key)
+{
+    return std::find(std::begin(list), std::end(list), key) != std::end(list);
+}
+
+} // namespace
+
+const GgufKeyValue* GgufHeader::find(const std::string& key) const
+{
+    for (const auto& kv : this->kv)
+        if (kv.key == key)
+            return &kv;
+    return nullptr;
+}
+
+GgufHeader read_gguf_header(const std::string& path)
+{
+    std::unique_ptr<RangeFile> file;
+    try {
+        file = std::make_unique<RangeFile>(path);
+    } catch (const InputFileError& e) {
+        throw ConfigError(e.what());
+    }
+    Cursor c(*file);
+    char magic[4];
+    if (file->size() < 4)
+        c.fail("not a GGUF file: " + std::to_string(file->size()) + " bytes, shorter than the magic \"GGUF\"");
+    c.bytes(magic, 4, "the magic");
+    if (std::memcmp(magic, "GGUF", 4) != 0)
+        c.fail("not a GGUF file: the first bytes are '" + quote_input(std::string_view(magic, 4)) +
+               "', not the magic \"GGUF\"");
+    GgufHeader h;
+    h.version = c.le<std::uint32_t>("the version");
+    if (h.version == 0x02000000u || h.version == 0x03000000u)
+        c.fail("a big-endian GGUF file; only little-endian files are read");
+    if (h.version != 2 && h.version != 3)
+        c.fail("GGUF version " + std::to_string(h.version) + " is not read (versions 2 and 3 are)");
+    h.tensor_count = c.le<std::uint64_t>("the tensor count");
+    const auto kv_count = c.le<std::uint64_t>("the key-value count");
+    // A key-value takes at least 8 (key length) + 4 (type) + 1 (value) bytes.
+    if (kv_count > c.remaining() / 13)
+        c.fail("the key-value count " + std::to_string(kv_count) + " needs more than the " +
+               std::to_string(c.remaining()) + " bytes left in the file");
+    if (kv_count > kGgufMaxKeyValues)
+        c.fail("the key-value count " + std::to_string(kv_count) + " exceeds the limit of " +
+               std::to_string(kGgufMaxKeyValues) + " (real models have a few dozen)");
+    for (std::uint64_t i = 0; i < kv_count; ++i) {
+        GgufKeyValue kv;
+        // gguf.md: keys are ASCII, at most 65535 bytes.
+        auto key = c.string("a key", 65535);
+        if (!key)
+            c.fail("key " + std::to_string(i) + " is longer than 65535 bytes, or the keys exceed " +
+                   std::to_string(kGgufKeptBytes) + " bytes in all");
+        kv.key = std::move(*key);
+        kv.type = c.le<std::uint32_t>("a value type");
+        if (kv.type > 12)
+            c.fail("key '" + quote_input(kv.key) + "': unknown value type " + std::to_string(kv.type) +
+                   " (GGUF types are 0..12)");
+        kv.value = read_value(c, kv.type, kv.key, 0, &kv.array_length);
+        h.kv.push_back(std::move(kv));
+    }
+    return h;
+}
+
+ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
+{
+    const GgufKeyValue* arch_kv = h.find("general.architecture");
+    if (!arch_kv)
+        throw ConfigError("the GGUF file has no general.architecture key: cannot tell which model it is");
+    if (!arch_kv->value.is_string())
+        throw ConfigError(std::string("general.architecture must be a string (got a ") + type_name(arch_kv->type) + ")");
+    const std::string arch = arch_kv->value.get<std::string>();
+    const std::string mt = model_type_of(arch);
+    const std::string pre = arch + ".";
+
+    json cfg = json::object();
+    std::map<std::string, std::string> hf_to_gguf; // dotted HF key -> GGUF key, for the report
+    cfg["model_type"] = mt;
+    hf_to_gguf["model_type"] = "general.architecture";
+    const auto get = [&](const std::string& suffix) -> const GgufKeyValue* { return h.find(pre + suffix); };
+    const auto put = [&](const std::string& hf, const std::string& suffix, const json& v) {
+        const auto dot = hf.find('.');
+        if (dot == std::string::npos)
+            cfg[hf] = v;
+        else
+            cfg[hf.substr(0, dot)][hf.substr(dot + 1)] = v;
+        hf_to_gguf[hf] = pre + suffix;
+    };
+    const auto copy = [&](const std::string& hf, const std::string& suffix) {
+        if (const auto* kv = get(suffix))
+            put(hf, suffix, kv->value);
+    };
+
+    copy(mt == "gptj" ? "n_positions" : mt == "mpt" ? "max_seq_len" : "max_position_embeddings", "context_length");
+    copy(mt == "mpt" ? "d_model" : "hidden_size", "embedding_length");
+    copy(mt == "mpt" ? "n_heads" : "num_attention_heads", "attention.head_count");
+    copy("head_dim", "attention.key_length");
+    copy("rope_theta", "rope.freq_base");
+    copy("relative_attention_num_buckets", "attention.relative_buckets_count");
+    if (mt == "mpt")
+        copy("attn_config.alibi_bias_max", "attention.max_alibi_bias");
+
+    std::vector<std::string> notes;
+    if (const auto* nrot = get("rope.dimension_count")) {
+        if (mt == "gptj") {
+            put("rotary_dim", "rope.dimension_count", nrot->value);
+        } else if (mt == "deepseek_v2") {
+            put("qk_rope_head_dim", "rope.dimension_count", nrot->value);
+        } else {
+            // The rotary fraction the HF config states: dimension_count / head_dim (llama.cpp n_rot).
+            const auto* kl = get("attention.key_length");
+            const auto* emb = get("embedding_length");
+            const auto* heads = get("attention.head_count");
+            double head_dim = 0.0;
+            if (kl && kl->value.is_number())
+                head_dim = kl->value.get<double>();
+            else if (emb && heads && emb->value.is_number() && heads->value.is_number() && heads->value.get<double>() > 0)
+                head_dim = std::floor(emb->value.get<double>() / heads->value.get<double>());
+            if (!nrot->value.is_number() || nrot->value.get<double>() <= 0)
+                throw ConfigError(pre + "rope.dimension_count must be a positive integer");
+            if (head_dim <= 0)
+                throw ConfigError(pre + "rope.dimension_count needs the head size: " + pre + "attention.key_length, or " +
+                                  pre + "embedding_length and " + pre + "attention.head_count");
+            const double fraction = nrot->value.get<double>() / head_dim;
+            put(mt == "gpt_neox" ? "rotary_pct" : "partial_rotary_factor", "rope.dimension_count", fraction);
+            notes.push_back(pre + "rope.dimension_count = " + number_text(nrot->value.get<double>()) +
+                            " rotary dimensions of a head of " + number_text(head_dim) + ": fraction " +
+                            number_text(fraction));
+        }
+    }
+
+    // RoPE scaling: the type, then the numbers that go with it.
+    std::string scaling;
+    if (const auto* t = get("rope.scaling.type")) {
+        if (!t->value.is_string())
+            throw ConfigError(pre + "rope.scaling.type must be a string (got a " + std::string(type_name(t->type)) + ")");
+        scaling = t->value.get<std::string>();
+        if (scaling != "none" && scaling != "linear" && scaling != "yarn" && scaling != "longrope")
+            throw ConfigError(pre + "rope.scaling.type must be one of none|linear|yarn|longrope (got '" +
+                              quote_input(scaling) + "')");
+        if (scaling != "none")
+            put("rope_scaling.rope_type", "rope.scaling.type", scaling);
+        else
+            hf_to_gguf["rope_scaling"] = pre + "rope.scaling.type";
+    } else if (const auto* lin = get("rope.scale_linear")) {
+        // gguf-py Keys.Rope.SCALE_LINEAR: the legacy key of linear scaling.
+        scaling = "linear";
+        cfg["rope_scaling"]["rope_type"] = "linear";
+        put("rope_scaling.factor", "rope.scale_linear", lin->value);
+    }
+    std::vector<std::string> ignored;
+    const auto scaling_key = [&](const std::string& hf, const std::string& suffix) {
+        if (!get(suffix))
+            return;
+        if (scaling.empty() || scaling == "none")
+            ignored.push_back(pre + suffix);
+        else
+            copy("rope_scaling." + hf, suffix);
+    };
+    scaling_key("factor", "rope.scaling.factor");
+    scaling_key("original_max_position_embeddings", "rope.scaling.original_context_length");
+    if (scaling == "yarn") {
+        scaling_key("beta_fast", "rope.scaling.yarn_beta_fast");
+        scaling_key("beta_slow", "rope.scaling.yarn_beta_slow");
+    } else {
+        for (const char* k : {"rope.scaling.yarn_beta_fast", "rope.scaling.yarn_beta_slow"})
+            if (get(k))
+                ignored.push_back(pre + k);
+    }
+    if (scaling == "none" && (get("rope.scaling.factor") || get("rope.scaling.original_context_length")))
+        notes.push_back(pre + "rope.scaling.type is none: the scaling factor and original context are not used");
+    for (std::string_view k : kLlamaCppOnly)
+        if (get(std::string(k))) {
+            ignored.push_back(pre + std::string(k));
+            notes.push_back(pre + std::string(k) + " is a llama.cpp setting with no Hugging Face counterpart; "
+                            "it is not modelled");
+        }
+
+    ConfigImport out;
+    try {
+        out = import_model_config(cfg, base);
+    } catch (const ConfigError& e) {
+        // Name the GGUF key instead of the config.json key the message starts with.
+        std::string what = e.what();
+        for (const auto& [hf, gg] : hf_to_gguf)
+            if (what.rfind(hf + " ", 0) == 0 || what.rfind(hf + "[", 0) == 0) {
+                what = gg + what.substr(hf.size());
+                break;
+            }
+        throw ConfigError(what);
+    }
+    // The report in GGUF keys.
+    const auto to_gguf = [&](std::vector<std::string>& keys) {
+        std::vector<std::string> mapped;
+        for (const auto& k : keys) {
+            const auto it = hf_to_gguf.find(k);
+            const std::string g = it != hf_to_gguf.end() ? it->second : "";
+            if (!g.empty() && std::find(mapped.begin(), mapped.end(), g) == mapped.end())
+                mapped.push_back(g);
+        }
+        keys = std::move(mapped);
+    };
+    to_gguf(out.read_keys);
+    to_gguf(out.ignored_keys);
+    out.unknown_keys.clear();
+    for (const auto& k : ignored)
+        if (std::find(out.ignored_keys.begin(), out.ignored_keys.end(), k) == out.ignored_keys.end())
+            out.ignored_keys.push_back(k);
+    for (const auto& kv : h.kv) {
+        const std::string& k = kv.key;
+        if (k.rfind("general.", 0) == 0 || k.rfind("tokenizer.", 0) == 0 || k.rfind("split.", 0) == 0)
+            continue;
+        const bool ours = k.rfind(pre, 0) == 0;
+        const std::string suffix = ours ? k.substr(pre.size()) : "";
+        const bool used = std::find(out.read_keys.begin(), out.read_keys.end(), k) != out.read_keys.end() ||
+                          std::find(out.ignored_keys.begin(), out.ignored_keys.end(), k) != out.ignored_keys.end();
+        if (used || (ours && listed(kNonPositional, suffix)))
+            continue;
+        // A mapped key the import did not look at (e.g. head_dim for a family that derives it).
+        bool mapped = false;
+        for (const auto& [hf, gg] : hf_to_gguf)
+            mapped = mapped || gg == k;
+        if (mapped)
+            out.ignored_keys.push_back(k);
+        else
+            out.unknown_keys.push_back(k);
+    }
+    // llama.cpp's max_alibi_bias is the 8 of m_h = 2^(-8 h / n) (Press et al.; HF build_alibi_tensor): read
+    // when it is 8 for an ALiBi model, else not modelled (MPT's went through attn_config.alibi_bias_max).
+    const std::string bias_key = pre + "attention.max_alibi_bias";
+    if (const auto* mb = get("attention.max_alibi_bias"); mb && mt != "mpt") {
+        const bool eight = mb->value.is_number() && mb->value.get<double>() == 8.0;
+        if (eight && out.scenario.method == Method::ALiBi) {
+            out.read_keys.push_back(bias_key);
+        } else {
+            out.ignored_keys.push_back(bias_key);
+            if (out.scenario.method == Method::ALiBi || (mb->value.is_number() && mb->value.get<double>() != 0.0))
+                notes.push_back(bias_key + " is not modelled: ALiBi slopes use the reference 8");
+        }
+    }
+    out.notes.insert(out.notes.begin(), notes.begin(), notes.end());
+    out.notes.insert(out.notes.begin(), "GGUF architecture '" + quote_input(arch) +
+                                            "' read as the Hugging Face model type '" + quote_input(mt) + "'");
+    return out;
+}
+
+ConfigImport load_gguf_config(const std::string& path, const Scenario& base)
+{
+    const GgufHeader h = read_gguf_header(path); // its errors name the path
+    try {
+        return import_gguf_config(h, base);
+    } catch (const ConfigError& e) {
+        throw ConfigError(path + ": " + e.what());
+    }
+}
+
+} // namespace posatlas

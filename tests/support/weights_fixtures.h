@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Checkpoint fixtures written byte by byte from the format specs, for the core and command-line tests:
+// .safetensors (huggingface/safetensors README: u64 LE header length, JSON header, byte buffer) and GGUF
+// headers (ggml docs/gguf.md: "GGUF", u32 version, u64 tensor count, u64 kv count, typed key-values).
+// Header-only; no PosAtlas code is used to write them, so a reader bug cannot cancel out.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace posatlas::test {
+
+inline std::string le_bytes(std::uint64_t v, int n)
+{
+    std::string s;
+    for (int i = 0; i < n; ++i)
+        s += static_cast<char>((v >> (8 * i)) & 0xFF);
+    return s;
+}
+
+inline std::string f32_bytes(float f)
+{
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, 4);
+    return le_bytes(bits, 4);
+}
+
+inline std::string f64_bytes(double d)
+{
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &d, 8);
+    return le_bytes(bits, 8);
+}
+
+inline std::string u16_bytes(std::uint16_t v) { return le_bytes(v, 2); }
+
+struct StTensor {
+    std::string name;
+    std::string dtype;
+    std::vector<std::int64_t> shape;
+    std::string data; // raw little-endian bytes
+};
+
+// The JSON header of `tensors` laid out one after another, with optional __metadata__.
+inline std::string safetensors_header(const std::vector<StTensor>& tensors, const std::string& metadata = "")
+{
+    std::string h = "{";
+    if (!metadata.empty())
+        h += "\"__metadata__\":" + metadata + ",";
+    std::uint64_t off = 0;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        const StTensor& t = tensors[i];
+        h += "\"" + t.name + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":[";
+        for (std::size_t d = 0; d < t.shape.size(); ++d)
+            h.append(d ? "," : "").append(std::to_string(t.shape[d])); // append(): GCC 12 -Wrestrict false positive
+        h += "],\"data_offsets\":[" + std::to_string(off) + "," + std::to_string(off + t.data.size()) + "]}";
+        h += i + 1 < tensors.size() ? "," : "";
+        off += t.data.size();
+    }
+    return h + "}";
+}
+
+// A file from a header text and a byte buffer: u64 LE length, header, buffer.
+inline std::string safetensors_raw(const std::string& header, const std::string& buffer)
+{
+    return le_bytes(header.size(), 8) + header + buffer;
+}
+
+inline std::string safetensors_file(const std::vector<StTensor>& tensors, const std::string& metadata = "")
+{
+    std::string data;
+    for (const auto& t : tensors)
+        data += t.data;
+    return safetensors_raw(safetensors_header(tensors, metadata), data);
+}
+
+// A tensor of F32 values, row-major.
+inline StTensor f32_tensor(const std::string& name, std::int64_t rows, std::int64_t cols, const std::vector<float>& v)
+{
+    StTensor t{name, "F32", {rows, cols}, ""};
+    for (float f : v)
+        t.data += f32_bytes(f);
+    return t;
+}
+
+inline StTensor u16_tensor(const std::string& name, const std::string& dtype, std::vector<std::int64_t> shape,
+                           const std::vector<std::uint16_t>& v)
+{
+    StTensor t{name, dtype, std::move(shape), ""};
+    for (std::uint16_t b : v)
+        t.data += u16_bytes(b);
+    return t;
+}
+
+// GGUF metadata writer: header, then key-values appended in order.
+class GgufWriter
+{
+public:
+    GgufWriter(std::uint32_t version = 3, std::uint64_t tensors = 0) : m_version(version), m_tensors(tensors) {}
+
+    static std::string str(const std::string& s) { return le_bytes(s.size(), 8) + s; }
+
+    GgufWriter& raw_kv(const std::string& key, std::uint32_t type, const std::string& value)
+    {
+        m_kv += str(key) + le_bytes(type, 4) + value;
+        ++m_count;
+        return *this;
+    }
+    GgufWriter& u32(const std::string& key, std::uint32_t v) { return raw_kv(key, 4, le_bytes(v, 4)); }
+    GgufWriter& u64(const std::string& key, std::uint64_t v) { return raw_kv(key, 10, le_bytes(v, 8)); }
+    GgufWriter& i32(const std::string& key, std::int32_t v) { return raw_kv(key, 5, le_bytes(static_cast<std::uint32_t>(v), 4)); }
+    GgufWriter& f32(const std::string& key, float v) { return raw_kv(key, 6, f32_bytes(v)); }
+    GgufWriter& f64(const std::string& key, double v) { return raw_kv(key, 12, f64_bytes(v)); }
+    GgufWriter& boolean(const std::string& key, bool v) { return raw_kv(key, 7, std::string(1, v ? '\1' : '\0')); }
+    GgufWriter& string(const std::string& key, const std::string& v) { return raw_kv(key, 8, str(v)); }
+    // An array of n strings "t0", "t1", ... (a tokenizer vocabulary).
+    GgufWriter& string_array(const std::string& key, std::uint64_t n)
+    {
+        std::string v = le_bytes(8, 4) + le_bytes(n, 8);
+        for (std::uint64_t i = 0; i < n; ++i)
+            v += str(std::string("t").append(std::to_string(i))); // append(): GCC 12 -Wrestrict false positive
+        return raw_kv(key, 9, v);
+    }
+    GgufWriter& u32_array(const std::string& key, const std::vector<std::uint32_t>& xs)
+    {
+        std::string v = le_bytes(4, 4) + le_bytes(xs.size(), 8);
+        for (auto x : xs)
+            v += le_bytes(x, 4);
+        return raw_kv(key, 9, v);
+    }
+
+    std::string bytes() const
+    {
+        return std::string("GGUF") + le_bytes(m_version, 4) + le_bytes(m_tensors, 8) + le_bytes(m_count, 8) + m_kv;
+    }
+
+private:
+    std::uint32_t m_version;
+    std::uint64_t m_tensors;
+    std::uint64_t m_count = 0;
+    std::string m_kv;
+};
+
+} // namespace posatlas::test
