@@ -5,6 +5,7 @@
 #include "model/scenario_model.h"
 #include "model/settings.h"
 #include "views/figure_style.h"
+#include "widgets/parameter_panel.h"
 #include "window/main_window.h"
 
 #include <QAbstractButton>
@@ -331,6 +332,8 @@ void Presentation::leave()
             QApplication::setStyle(style);
     QApplication::setPalette(s.palette);
     m_window->setFont(s.ownFont ? s.font : QFont()); // an empty font: inherit the application's again
+    m_overlay->setFont(QFont());
+    m_window->parameterPanel()->setMaximumWidth(MainWindow::kMaxPanelWidth);
 
     // Chrome and layout.
     for (QDockWidget* d : m_window->findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
@@ -452,7 +455,20 @@ void Presentation::applyFontScale()
     else if (f.pixelSize() > 0)
         f.setPixelSize(std::max(1, static_cast<int>(std::lround(f.pixelSize() * m_fontScale))));
     m_window->setFont(f);
+    m_overlay->setFont(f); // its style sheet keeps it from inheriting the window's font
+    fitPanel();
     placeOverlay();
+}
+
+void Presentation::fitPanel()
+{
+    if (!m_active)
+        return;
+    const int width = std::min(static_cast<int>(MainWindow::kMaxPanelWidth * m_fontScale),
+                               static_cast<int>(m_window->width() * 0.38));
+    m_window->parameterPanel()->setMaximumWidth(std::max(200, width));
+    if (m_showPanel)
+        m_window->resizeDocks({m_window->panelDock()}, {std::max(200, width)}, Qt::Horizontal);
 }
 
 void Presentation::applyTheme()
@@ -477,6 +493,7 @@ void Presentation::applyTheme()
 void Presentation::applyPanel()
 {
     m_window->panelDock()->setVisible(m_showPanel);
+    fitPanel();
 }
 
 void Presentation::updateOverlay()
@@ -500,6 +517,7 @@ bool Presentation::eventFilter(QObject* watched, QEvent* event)
     if (!m_active)
         return false;
     if (watched == m_window && event->type() == QEvent::Resize) {
+        fitPanel();
         placeOverlay();
         return false;
     }

@@ -139,6 +139,8 @@ private:
     void applyFontScale();
     void applyTheme();
     void applyPanel();
+    // The panel as wide as its widgets need at the font scale, within 38 % of the window; no gap beside it.
+    void fitPanel();
     void updateOverlay();
     void placeOverlay();
     std::optional<ViewKind> frontView() const;
