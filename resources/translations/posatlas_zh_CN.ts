@@ -2342,6 +2342,10 @@
         <source>Read a Hugging Face config.json or a llama.cpp .gguf file's metadata and apply its positional parameters (one undo step)</source>
         <translation>读取 Hugging Face config.json 或 llama.cpp .gguf 文件的元数据，并应用其中的位置参数（可一步撤销）</translation>
     </message>
+    <message>
+        <source>Presentation Te&amp;xt Size (%1 %)</source>
+        <translation>演示文字大小(&amp;X)（%1 %）</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ParameterPanel</name>
@@ -2403,6 +2407,69 @@ long_factor: %2</translation>
     <message>
         <source>The new language applies the next time PosAtlas starts.</source>
         <translation>新的界面语言在下次启动 PosAtlas 时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::Presentation</name>
+    <message>
+        <source>Prese&amp;nt</source>
+        <translation>演示(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Full screen for a projector: one figure, larger text, PgDn / PgUp step through the presets; Esc or F5 leaves</source>
+        <translation>全屏用于投影：单个图表、更大的文字，PgDn / PgUp 逐个切换预设；按 Esc 或 F5 退出</translation>
+    </message>
+    <message>
+        <source>&amp;Larger Text</source>
+        <translation>增大文字(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Ctrl+=</source>
+        <translation>Ctrl+=</translation>
+    </message>
+    <message>
+        <source>Ctrl++</source>
+        <translation>Ctrl++</translation>
+    </message>
+    <message>
+        <source>&amp;Smaller Text</source>
+        <translation>减小文字(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Ctrl+-</source>
+        <translation>Ctrl+-</translation>
+    </message>
+    <message>
+        <source>&amp;Normal Text (100 %)</source>
+        <translation>正常文字(&amp;N)（100 %）</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>H&amp;igh-Contrast Theme</source>
+        <translation>高对比度主题(&amp;I)</translation>
+    </message>
+    <message>
+        <source>While presenting: white background, black text and thicker lines</source>
+        <translation>演示时：白色背景、黑色文字和更粗的线条</translation>
+    </message>
+    <message>
+        <source>Show Parameters &amp;While Presenting</source>
+        <translation>演示时显示参数(&amp;W)</translation>
+    </message>
+    <message>
+        <source>While presenting: show the parameter panel beside the figure</source>
+        <translation>演示时：在图表旁显示参数面板</translation>
+    </message>
+    <message>
+        <source>– / %1 · PgDn: next</source>
+        <translation>– / %1 · PgDn：下一步</translation>
+    </message>
+    <message>
+        <source>%1 / %2 · %3</source>
+        <translation>%1 / %2 · %3</translation>
     </message>
 </context>
 <context>

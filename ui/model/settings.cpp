@@ -37,6 +37,9 @@ constexpr auto kRotationQuery = "view/rotationQueryPosition";
 constexpr auto kRotationKey = "view/rotationKeyPosition";
 constexpr auto kCurveOverlays = "view/curveOverlays";
 constexpr auto kMatrixKind = "view/matrixKind";
+constexpr auto kPresentFontScale = "presentation/fontScale";
+constexpr auto kPresentHighContrast = "presentation/highContrast";
+constexpr auto kPresentShowPanel = "presentation/showPanel";
 // Bumped when the saved layout would not fit the current set of docks.
 constexpr int kStateVersion = 1;
 
@@ -236,6 +239,37 @@ bool Settings::darkTheme() const
 void Settings::setDarkTheme(bool on)
 {
     m_settings->setValue(kDarkTheme, on);
+}
+
+double Settings::presentationFontScale() const
+{
+    bool ok = false;
+    const double v = m_settings->value(kPresentFontScale, kDefaultFontScale).toDouble(&ok);
+    return ok && std::isfinite(v) && v >= kMinFontScale && v <= kMaxFontScale ? v : kDefaultFontScale;
+}
+void Settings::setPresentationFontScale(double scale)
+{
+    if (!std::isfinite(scale))
+        scale = kDefaultFontScale;
+    m_settings->setValue(kPresentFontScale, std::clamp(scale, kMinFontScale, kMaxFontScale));
+}
+
+bool Settings::presentationHighContrast() const
+{
+    return m_settings->value(kPresentHighContrast, true).toBool();
+}
+void Settings::setPresentationHighContrast(bool on)
+{
+    m_settings->setValue(kPresentHighContrast, on);
+}
+
+bool Settings::presentationShowsPanel() const
+{
+    return m_settings->value(kPresentShowPanel, true).toBool();
+}
+void Settings::setPresentationShowsPanel(bool on)
+{
+    m_settings->setValue(kPresentShowPanel, on);
 }
 
 void Settings::sync()

@@ -69,6 +69,21 @@ public:
     bool darkTheme() const;
     void setDarkTheme(bool on);
 
+    // Presentation mode (window/presentation.h). The font scale is a presentation-only setting:
+    // kMinFontScale … kMaxFontScale (1.0 = the normal size); out-of-range or unreadable values fall
+    // back to kDefaultFontScale, and setting one is clamped into the range.
+    static constexpr double kMinFontScale = 1.0;
+    static constexpr double kMaxFontScale = 2.5;
+    static constexpr double kDefaultFontScale = 1.5;
+    double presentationFontScale() const;
+    void setPresentationFontScale(double scale);
+    // The high-contrast light theme while presenting (default on) and the parameter panel's visibility
+    // while presenting (default shown).
+    bool presentationHighContrast() const;
+    void setPresentationHighContrast(bool on);
+    bool presentationShowsPanel() const;
+    void setPresentationShowsPanel(bool on);
+
     void sync();
 
 private:

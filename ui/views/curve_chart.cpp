@@ -375,7 +375,10 @@ void CurveChart::applyStyle()
         a->setLabelsColor(c.muted);
         a->setTitleFont(scaled_font(m_style.font, m_style.font_scale));
         a->setTitleBrush(c.text);
-        a->setLinePenColor(c.axis);
+        QPen axisPen = a->linePen();
+        axisPen.setColor(c.axis);
+        axisPen.setWidthF(std::max(1.0, axisPen.widthF()) * c.line_scale);
+        a->setLinePen(axisPen);
         a->setGridLineColor(c.grid);
         // Log axes: decade lines only; the eight minor lines per decade turn the plot into a grid.
         a->setMinorGridLineVisible(false);
@@ -383,7 +386,7 @@ void CurveChart::applyStyle()
     for (qsizetype i = 0; i < m_series.size() && i < m_data.series.size(); ++i) {
         const CurveSeries& s = m_data.series[i];
         QPen pen(s.color.isValid() ? s.color : series_color(static_cast<int>(i), m_style.dark));
-        pen.setWidthF(2.0 * std::max(1.0, m_style.font_scale * 0.8));
+        pen.setWidthF(2.0 * std::max(1.0, m_style.font_scale * 0.8) * c.line_scale);
         pen.setCapStyle(Qt::FlatCap);
         pen.setStyle(s.dashed ? Qt::DashLine : Qt::SolidLine);
         static_cast<QLineSeries*>(m_series[i])->setPen(pen);

@@ -11,8 +11,26 @@
 
 namespace posatlas::ui {
 
+namespace {
+bool g_high_contrast = false;
+} // namespace
+
+void set_high_contrast_figures(bool on)
+{
+    g_high_contrast = on;
+}
+
+bool high_contrast_figures()
+{
+    return g_high_contrast;
+}
+
 FigureColors figure_colors(bool dark)
 {
+    if (!dark && g_high_contrast)
+        // Grid lines stay grey (they are not text) but dark enough to show on a washed-out projector.
+        return {QColor(Qt::white), QColor(Qt::black), QColor(Qt::black), QColor(Qt::black),
+                QColor(0xa0, 0xa0, 0xa0), QColor(0xff, 0xff, 0xff, 245), 1.75};
     if (dark)
         return {QColor(0x1e, 0x1f, 0x22), QColor(0xe8, 0xea, 0xed), QColor(0xa8, 0xad, 0xb3),
                 QColor(0xbd, 0xc1, 0xc6), QColor(0x3c, 0x40, 0x43), QColor(0x2b, 0x2d, 0x31, 235)};
@@ -44,7 +62,10 @@ QColor series_color(int index, bool dark)
     static const QRgb tab10[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
                                  0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
     QColor c = QColor::fromRgb(tab10[static_cast<std::size_t>(std::abs(index)) % 10]);
-    return dark ? c.lighter(135) : c;
+    if (dark)
+        return c.lighter(135);
+    // High contrast: tab10's pale members (grey, olive, cyan) darkened to stand out on white.
+    return g_high_contrast ? c.darker(130) : c;
 }
 
 std::vector<double> nice_ticks(double lo, double hi, int max_ticks)

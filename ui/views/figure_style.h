@@ -19,8 +19,16 @@ namespace posatlas::ui {
 // ----------------------------------------------------------------- colours, fonts
 struct FigureColors {
     QColor background, text, muted, axis, grid, overlay; // overlay: readout box background
+    double line_scale = 1.0; // multiplies the width of axis lines and curves (high contrast: thicker)
 };
+// The light colours become the high-contrast theme while it is on (see set_high_contrast_figures).
 FigureColors figure_colors(bool dark);
+// The high-contrast light theme of presentation mode (window/presentation.h): white background, black
+// text, axes and secondary text (no light grey text), darker series colours and thicker lines. One
+// switch for the whole application, like its palette: the views repaint on the palette change that
+// comes with it, and exports made meanwhile look like the screen. Dark figures are not affected.
+void set_high_contrast_figures(bool on);
+bool high_contrast_figures();
 // True when the palette's window colour is dark (lightness < 128): the views then switch to dark colours.
 bool palette_is_dark(const QPalette& palette);
 // `base` with its point size multiplied by scale * relative (pixel-sized fonts are scaled in pixels).

@@ -296,7 +296,7 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
     painter.restore();
 
     painter.save();
-    painter.setPen(QPen(colors.axis, 1.0));
+    painter.setPen(QPen(colors.axis, 1.0 * colors.line_scale));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(heat);
 
@@ -310,7 +310,7 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
             const double x = map_x(t + 0.5);
             if (x < heat.left() - 0.5 || x > heat.right() + 0.5)
                 continue;
-            painter.setPen(QPen(colors.axis, 1.0));
+            painter.setPen(QPen(colors.axis, 1.0 * colors.line_scale));
             painter.drawLine(QPointF(x, heat.bottom()), QPointF(x, heat.bottom() + tick_len));
             painter.setPen(colors.muted);
             const QString s = format_number(t);
@@ -325,7 +325,7 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
             const double y = map_y(t + 0.5);
             if (y < heat.top() - 0.5 || y > heat.bottom() + 0.5)
                 continue;
-            painter.setPen(QPen(colors.axis, 1.0));
+            painter.setPen(QPen(colors.axis, 1.0 * colors.line_scale));
             painter.drawLine(QPointF(heat.left() - tick_len, y), QPointF(heat.left(), y));
             painter.setPen(colors.muted);
             const QString s = format_number(t);
@@ -377,7 +377,7 @@ void HeatmapView::paintColorbar(QPainter& painter, const Layout& L, const Fonts&
     painter.save();
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
     painter.drawImage(bar, strip);
-    painter.setPen(QPen(colors.axis, 1.0));
+    painter.setPen(QPen(colors.axis, 1.0 * colors.line_scale));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(bar);
 
@@ -411,7 +411,7 @@ void HeatmapView::paintColorbar(QPainter& painter, const Layout& L, const Fonts&
                 continue;
             // Half-differences: hi - lo is infinite for a +-1e300 range.
             const double y = bar.bottom() - (t * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5) * bar.height();
-            painter.setPen(QPen(colors.axis, 1.0));
+            painter.setPen(QPen(colors.axis, 1.0 * colors.line_scale));
             painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + tick_len, y));
             painter.setPen(colors.muted);
             const QString s = format_number(t);

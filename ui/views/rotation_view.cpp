@@ -251,7 +251,7 @@ void RotationView::paintPair(QPainter& painter, const QRectF& cell, int pair,
     painter.setPen(QPen(colors.grid, 1.0));
     painter.drawLine(QPointF(c.x() - R, c.y()), QPointF(c.x() + R, c.y()));
     painter.drawLine(QPointF(c.x(), c.y() - R), QPointF(c.x(), c.y() + R));
-    painter.setPen(QPen(colors.axis, 1.2));
+    painter.setPen(QPen(colors.axis, 1.2 * colors.line_scale));
     painter.setBrush(Qt::NoBrush);
     painter.drawEllipse(c, R, R);
 
@@ -340,7 +340,7 @@ void RotationView::paintClock(QPainter& painter, const QRectF& cell, const Rende
     const double dot = L.dot;
 
     painter.save();
-    painter.setPen(QPen(colors.axis, 1.2));
+    painter.setPen(QPen(colors.axis, 1.2 * colors.line_scale));
     painter.setBrush(Qt::NoBrush);
     painter.drawEllipse(c, R * 1.04, R * 1.04);
     painter.setPen(QPen(colors.grid, 1.0));
@@ -393,7 +393,7 @@ void RotationView::paintClock(QPainter& painter, const QRectF& cell, const Rende
             continue;
         const auto k = static_cast<std::size_t>(p);
         const QPointF tip = on_circle(c, ring(k), m_data.angle_q[k]);
-        painter.setPen(QPen(colors.text, 1.2));
+        painter.setPen(QPen(colors.text, 1.2 * colors.line_scale));
         painter.setBrush(Qt::NoBrush);
         painter.drawEllipse(tip, dot * 2.0, dot * 2.0);
         const QString s = QString::number(p);

@@ -15,6 +15,7 @@
 #include "views/spectrum_view.h"
 #include "widgets/parameter_panel.h"
 #include "window/preferences_dialog.h"
+#include "window/presentation.h"
 #include "window/session_actions.h"
 
 #include <QAction>
@@ -327,7 +328,8 @@ void MainWindow::createMenus()
             m_heatmap->setColormap(map);
         }
     }
-    view->addAction(tr("Reset &Zoom"), QKeySequence(tr("Ctrl+0")), m_heatmap, &HeatmapView::resetViewport);
+    view->addAction(tr("Reset &Zoom"), QKeySequence(tr("Ctrl+0")), m_heatmap, &HeatmapView::resetViewport)
+        ->setObjectName(QStringLiteral("resetZoomAction")); // presentation mode lends its Ctrl+0 to the text size
     // The heatmap's own action (also in its context menu): zooming keeps the whole matrix's colour
     // scale unless the user asks for the visible window's.
     QAction* fit = m_heatmap->fitColorsAction();
@@ -395,6 +397,22 @@ void MainWindow::createMenus()
     dark->setCheckable(true);
     dark->setChecked(palette_is_dark(QApplication::palette()));
     connect(dark, &QAction::toggled, this, &MainWindow::setDarkTheme);
+    // Presentation mode (presentation.h): F5, with its text size, theme and panel settings.
+    view->addSeparator();
+    m_presentation = new Presentation(this, m_settings.get());
+    view->addAction(m_presentation->presentAction());
+    QMenu* textSize = view->addMenu(QString()); // titled below, with the current size
+    textSize->setObjectName(QStringLiteral("presentationTextSizeMenu"));
+    textSize->addAction(m_presentation->largerAction());
+    textSize->addAction(m_presentation->smallerAction());
+    textSize->addAction(m_presentation->resetScaleAction());
+    const auto updateTextSizeTitle = [textSize](double scale) {
+        textSize->setTitle(tr("Presentation Te&xt Size (%1 %)").arg(qRound(scale * 100)));
+    };
+    updateTextSizeTitle(m_presentation->fontScale());
+    connect(m_presentation, &Presentation::fontScaleChanged, textSize, updateTextSizeTitle);
+    view->addAction(m_presentation->highContrastAction());
+    view->addAction(m_presentation->panelAction());
 
     // ---- Help
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -483,6 +501,7 @@ void MainWindow::saveToSettings()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    m_presentation->leave(); // the layout saved is the normal one, not the presentation's
     saveToSettings();
     m_autosave->finish(); // a clean close: nothing to recover next time
     event->accept();

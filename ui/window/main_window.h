@@ -33,6 +33,7 @@ class Autosave;
 class CurveView;
 class HeatmapView;
 class ParameterPanel;
+class Presentation;
 class RotationControls;
 class RotationView;
 class SessionActions;
@@ -69,6 +70,9 @@ public:
     SpectrumView* spectrumView() const { return m_spectrum; }
     QDockWidget* dock(ViewKind kind) const { return m_viewDocks[static_cast<std::size_t>(kind)]; }
     QDockWidget* importDock() const { return m_importDock; }
+    QDockWidget* panelDock() const { return m_panelDock; }
+    // View > Present (F5): full screen, one figure, larger fonts, steps through the presets.
+    Presentation* presentation() const { return m_presentation; }
     QString importReportText() const;
     QString statusMessage() const;
 
@@ -157,6 +161,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QString m_lastMessage;
     bool m_computeHidden = false;
+    Presentation* m_presentation = nullptr;
     ExplorerWindow* m_explorer = nullptr; // child top-level window, created on first use
     Autosave* m_autosave = nullptr;
     RecoveryPrompt m_recoveryPrompt;

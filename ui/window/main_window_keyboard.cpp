@@ -6,6 +6,7 @@
 #include "views/rotation_view.h"
 #include "views/spectrum_view.h"
 #include "window/main_window.h"
+#include "window/presentation.h"
 
 #include <QDockWidget>
 #include <QMenu>
@@ -19,6 +20,8 @@ namespace posatlas::ui {
 void MainWindow::focusView(ViewKind kind)
 {
     QDockWidget* d = dock(kind);
+    if (m_presentation && m_presentation->isActive())
+        m_presentation->showView(kind); // one figure at a time while presenting
     d->show();
     d->raise();
     QWidget* target = kind == ViewKind::Heatmap   ? static_cast<QWidget*>(m_heatmap)
