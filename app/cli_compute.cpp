@@ -132,10 +132,11 @@ const std::vector<Quantity>& quantities()
         {"learned", "learned absolute embeddings of positions --from..--to: the seeded table, --table FILE, or "
                     "--weights CHECKPOINT.safetensors [--tensor NAME] as stored (null beyond the trained length)",
          Method::Learned, {kFrom, kTo}, learned_quantity},
-        {"matrix", "a heatmap matrix of any method (--method, --kind logits|bias|buckets|...)", std::nullopt,
+        {"matrix", "a heatmap matrix of any method (--method, --kind logits|weights|bias|buckets|...)", std::nullopt,
          {{.name = "kind", .type = ArgType::Text,
-           .help = "Which matrix: logits, encoding, bias, buckets, cope-positions or cope-gates, as the method "
-                   "offers them.",
+           .help = "Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the keys "
+                   "after the query, --text \"the dog bit the man\" makes the words the positions), encoding, bias, "
+                   "buckets, cope-positions or cope-gates, as the method offers them.",
            .metavar = "KIND", .default_text = "the method's first (most telling) kind"},
           {.name = "row0", .type = ArgType::Int, .help = "First row (query position) of the window.",
            .default_value = "0", .lo = 0, .hi = static_cast<double>(kMaxSeqLen)},

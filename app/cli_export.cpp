@@ -111,7 +111,7 @@ OptionTable view_table()
                      "beside it override it. Exclusive with --preset and --config.",
              .allowed = "a session file"},
             {.name = "kind", .type = ArgType::Text,
-             .help = "Heatmap: which matrix (logits, encoding, bias, buckets, cope-positions, cope-gates), as the "
+             .help = "Heatmap: which matrix (logits, weights, encoding, bias, buckets, cope-positions, cope-gates), as the "
                      "method offers them.",
              .metavar = "KIND", .default_text = "the method's first kind"},
             {.name = "max-distance", .type = ArgType::Int,
@@ -278,7 +278,7 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
     if (auto k = o.text("kind")) {
         const auto parsed = parse_matrix_kind(*k);
         if (!parsed)
-            throw UsageError("--kind must be one of logits|encoding|bias|buckets|cope-positions|cope-gates (got '" + *k
+            throw UsageError("--kind must be one of logits|weights|encoding|bias|buckets|cope-positions|cope-gates (got '" + *k
                              + "')");
         v.matrix_kind = parsed;
     }

@@ -480,6 +480,10 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
     j["col_index"] = r.col_index;
     j["col_last"] = last(r.col_block_end);
     j["used_toeplitz"] = r.used_toeplitz;
+    if (!s.content.tokens.empty())
+        j["tokens"] = s.content.tokens; // position p is tokens[p]
+    if (kind == MatrixKind::Weights)
+        j["causal"] = s.causal;
     j["matrix"] = matrix_json(r.values);
     write_json(out, j);
 }

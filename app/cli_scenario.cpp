@@ -7,6 +7,7 @@
 #include "io/number_text.h"
 #include "io/presets.h"
 #include "methods/registry.h"
+#include "scenario/content.h"
 #include "scenario/validation.h"
 
 #include <nlohmann/json.hpp>
@@ -42,19 +43,24 @@ std::vector<std::pair<std::string, bool>> option_names(const Field& f)
     return names;
 }
 
-// The field of the scenario or of method m that option `name` sets (and the flag value it implies).
-std::optional<std::pair<const Field*, bool>> field_for_option(Method m, const std::string& name)
+// The fields of the scenario and of method m that option `name` sets (each with the flag value it implies).
+// Usually one; --causal sets both the scenario's causal weights and the method's own causal mask (NoPE,
+// xPos; T5's decoder buckets), so that the weights and the logits agree.
+std::vector<std::pair<const Field*, bool>> fields_for_option(Method m, const std::string& name)
 {
     std::vector<const Field*> candidates;
     for (const Field& f : common_fields())
         candidates.push_back(&f);
     for (const Field& f : descriptor(m).fields)
         candidates.push_back(&f);
+    std::vector<std::pair<const Field*, bool>> out;
     for (const Field* f : candidates)
         for (const auto& [n, value] : option_names(*f))
-            if (n == name)
-                return std::pair{f, value};
-    return std::nullopt;
+            if (n == name) {
+                out.emplace_back(f, value);
+                break;
+            }
+    return out;
 }
 
 // The value of field f's option `name` as the field's JSON type; UsageError for text of another type.
@@ -95,18 +101,27 @@ void apply_method_options(const Options& o, Scenario& s)
             if (o.has(name) && std::find(given.begin(), given.end(), name) == given.end())
                 given.push_back(name);
     for (const std::string& name : given) {
-        const auto found = field_for_option(s.method, name);
-        if (!found)
-            continue; // another method's parameter (or a quantity's own option of the same name)
-        const auto& [field, flag_value] = *found;
-        const nlohmann::json v = option_value(o, *field, name, flag_value);
-        try {
-            field->check(v);
-        } catch (const ParameterError& e) {
-            throw UsageError("--" + name + " must be " + e.allowed() + " (got " + e.got() + ")");
+        // None: another method's parameter (or a quantity's own option of the same name).
+        for (const auto& [field, flag_value] : fields_for_option(s.method, name)) {
+            const nlohmann::json v = option_value(o, *field, name, flag_value);
+            try {
+                field->check(v);
+            } catch (const ParameterError& e) {
+                throw UsageError("--" + name + " must be " + e.allowed() + " (got " + e.got() + ")");
+            }
+            // A sentence given on the command line must have a word: "" would silently mean "no sentence".
+            if (field->key == "text" && tokenize_text(v.get<std::string>()).empty())
+                throw UsageError("--" + name + " must be a sentence of 1 to " + std::to_string(kMaxTextTokens)
+                                 + " words (got '" + v.get<std::string>() + "')");
+            field->set(s, v);
         }
-        field->set(s, v);
     }
+    // A sentence sets the positions: --seq-len beside it must agree.
+    if (o.has("text") && o.has("seq-len")
+        && *o.integer("seq-len", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max())
+               != static_cast<std::int64_t>(s.content.tokens.size()))
+        throw UsageError("--seq-len must be " + std::to_string(s.content.tokens.size())
+                         + ", the number of tokens of --text, or be left out (got " + *o.text("seq-len") + ")");
     // One --seq-len: the positions shown (N) and, for fields that follow it (RoPE's current length for
     // dynamic NTK / LongRoPE), their value unless given on their own.
     if (o.has("seq-len"))
@@ -211,14 +226,8 @@ OptionSpec field_spec(const Field& f, const Scenario& defaults)
         for (const FieldChoice& c : f.choices)
             o.choices.emplace_back(c.id);
         break;
-    case FieldType::Text:
-        // A text field is a file when its key says so (table_path); otherwise a name (table_tensor).
-        if (f.key.size() > 5 && f.key.compare(f.key.size() - 5, 5, "_path") == 0) {
-            o.type = ArgType::Path;
-        } else {
-            o.type = ArgType::Text;
-            o.metavar = "NAME";
-        }
+    case FieldType::Text: // a file (table_path) or a name / sentence (table_tensor, text)
+        o.type = f.path ? ArgType::Path : ArgType::Text;
         break;
     }
     if (f.type != FieldType::Bool)

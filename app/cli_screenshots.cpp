@@ -9,6 +9,8 @@
 #include "export/figure_export.h"
 #include "jobs/job_tracker.h"
 #include "jobs/view_jobs.h"
+#include "methods/nope/nope.h"
+#include "methods/registry.h"
 #include "model/scenario_model.h"
 #include "window/main_window.h"
 
@@ -164,6 +166,20 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     dialog.show();
     idle();
     save(&dialog, dir, QStringLiteral("export-dialog"), out);
+    dialog.close();
+    // Last, a sentence as the positions: NoPE's attention weights over its words (issue #11, the
+    // permutation invariance of self-attention), the axes labelled with the words.
+    Scenario sentence;
+    sentence.method = kNoPE;
+    common_field("text")->set(sentence, std::string("the dog bit the man"));
+    w.model()->setScenario(sentence, QStringLiteral("the dog bit the man"));
+    ViewSettings weights = w.viewSettings();
+    weights.matrix_kind = MatrixKind::Weights;
+    w.setViewSettings(weights);
+    w.resize(1280, 720);
+    w.dock(ViewKind::Heatmap)->raise();
+    idle();
+    save(&w, dir, QStringLiteral("main-window-sentence"), out);
     return 0;
 }
 

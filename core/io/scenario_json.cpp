@@ -153,6 +153,9 @@ json scenario_to_json(const Scenario& s)
     j["seq_len"] = s.seq_len;
     j["head"] = s.head;
     j["content"] = {{"kind", std::string(content_kind_id(s.content.kind))}, {"seed", s.content.seed}};
+    if (!s.content.text.empty())
+        j["content"]["text"] = s.content.text;
+    j["causal"] = s.causal;
     for (const MethodDescriptor& d : methods()) {
         json section = json::object();
         for (const Field& f : d.fields)
@@ -243,7 +246,14 @@ Scenario scenario_from_json(const json& j, const Scenario& base)
     if (auto c = top.child("content")) {
         c->id("kind", s.content.kind, [](const std::string& v) { return parse_content_kind(v); }, "ones|zero|fixed|random");
         c->seed("seed", s.content.seed);
+        if (c->has("text")) {
+            std::string text;
+            c->text("text", text);
+            common_field("text")->set(s, text); // the tokens, and seq_len = their number
+        }
     }
+    if (top.has("causal"))
+        top.boolean("causal", s.causal);
     for (const MethodDescriptor& d : methods())
         if (auto c = top.child(d.section.c_str()))
             for (const Field& f : d.fields)

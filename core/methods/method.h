@@ -48,6 +48,7 @@ public:
     friend constexpr bool operator<(MatrixKind a, MatrixKind b) { return a.m_id < b.m_id; }
 
     static const MatrixKind Logits;   // attention logits, any method
+    static const MatrixKind Weights;  // softmax of each row of the logits: every method with logits
     static const MatrixKind Encoding; // absolute encodings: positions x dimensions
     static const MatrixKind Bias;     // the additive positional bias alone
     static const MatrixKind Buckets;  // relative-position bucket (or clipped) index
@@ -57,6 +58,7 @@ private:
 };
 
 inline constexpr MatrixKind MatrixKind::Logits{"logits"};
+inline constexpr MatrixKind MatrixKind::Weights{"weights"};
 inline constexpr MatrixKind MatrixKind::Encoding{"encoding"};
 inline constexpr MatrixKind MatrixKind::Bias{"bias"};
 inline constexpr MatrixKind MatrixKind::Buckets{"buckets"};

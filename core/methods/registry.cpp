@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/registry.h"
 
+#include "compute/attention_weights.h"
 #include "io/input_file.h"
 #include "methods/field_binding.h"
+#include "scenario/content.h"
 #include "scenario/validation.h"
 
 #include <algorithm>
@@ -22,12 +24,30 @@ POSATLAS_METHODS(POSATLAS_DECLARE)
 
 namespace {
 
+// The Weights kind, right after the Logits kind of every method that has one: the row-wise softmax of
+// that method's logits (compute/attention_weights.h). Written once here, not in each method's folder.
+void add_weights_kind(MethodDescriptor& d)
+{
+    const auto logits = std::find_if(d.kinds.begin(), d.kinds.end(),
+                                     [](const MatrixKindSpec& k) { return k.kind == MatrixKind::Logits; });
+    if (logits == d.kinds.end() || d.kind(MatrixKind::Weights))
+        return;
+    std::function<void(MatrixJob&)> compute_logits = logits->compute;
+    MatrixKindSpec weights{MatrixKind::Weights, QT_TRANSLATE_NOOP("MatrixKind", "attention weights"),
+                           QT_TRANSLATE_NOOP("MatrixLabel", "weight"),
+                           [compute_logits](MatrixJob& job) { attention_weights(job, compute_logits); },
+                           nullptr}; // nonlinear in the logits: point sampling of exact rows
+    d.kinds.insert(logits + 1, std::move(weights));
+}
+
 std::vector<MethodDescriptor> build_registry()
 {
     std::vector<MethodDescriptor> all;
 #define POSATLAS_ADD(name) all.push_back(describe_##name());
     POSATLAS_METHODS(POSATLAS_ADD)
 #undef POSATLAS_ADD
+    for (MethodDescriptor& d : all)
+        add_weights_kind(d);
     return all;
 }
 
@@ -268,7 +288,7 @@ namespace {
 std::vector<Field> build_common_fields()
 {
     using nlohmann::json;
-    std::vector<Field> f(4);
+    std::vector<Field> f(6);
     Field& n = f[0];
     n.key = "seq_len";
     n.type = FieldType::Int;
@@ -278,6 +298,7 @@ std::vector<Field> build_common_fields()
     n.label = QT_TRANSLATE_NOOP("ParamSpec", "Sequence length");
     n.unit = QT_TRANSLATE_NOOP("ParamSpec", "positions");
     n.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Number of positions N shown. Large N is downsampled to the view's pixels, never computed in full.");
+    n.shown = [](const Scenario& s) { return s.content.tokens.empty(); }; // a sentence sets N
     n.get = [](const Scenario& s) { return json(s.seq_len); };
     n.set = [](Scenario& s, const json& v) { s.seq_len = v.get<std::int64_t>(); };
 
@@ -304,6 +325,7 @@ std::vector<Field> build_common_fields()
                  {"random", QT_TRANSLATE_NOOP("ParamSpec", "Random per position")}};
     c.label = QT_TRANSLATE_NOOP("ParamSpec", "Content vectors");
     c.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The query/key vectors positions are mixed with: ones show the pure positional pattern; zero keeps only position-position terms (p_i · p_j); random vectors show a real-looking sequence.");
+    c.shown = [](const Scenario& s) { return s.content.tokens.empty(); }; // a sentence's tokens are the content
     c.get = [](const Scenario& s) { return json(std::string(content_kind_id(s.content.kind))); };
     c.set = [](Scenario& s, const json& v) {
         if (auto k = parse_content_kind(v.get<std::string>()))
@@ -318,10 +340,31 @@ std::vector<Field> build_common_fields()
     cs.label = QT_TRANSLATE_NOOP("ParamSpec", "Content seed");
     cs.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Seed of the random content vectors (same seed, same picture).");
     cs.shown = [](const Scenario& s) { // seeded content only
-        return s.content.kind == ContentKind::Fixed || s.content.kind == ContentKind::Random;
+        return s.content.kind == ContentKind::Fixed || s.content.kind == ContentKind::Random || !s.content.tokens.empty();
     };
     cs.get = [](const Scenario& s) { return json(s.content.seed); };
     cs.set = [](Scenario& s, const json& v) { s.content.seed = v.get<std::uint64_t>(); };
+
+    Field& t = f[4];
+    t.key = "text";
+    t.type = FieldType::Text;
+    t.path = false;
+    t.label = QT_TRANSLATE_NOOP("ParamSpec", "Sentence");
+    t.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Words as positions: each word (each character of Chinese) is a token with its own seeded query and key vectors, the same word the same vectors; the sequence length becomes the number of tokens. Empty: no sentence.");
+    t.get = [](const Scenario& s) { return json(s.content.text); };
+    t.set = [](Scenario& s, const json& v) {
+        set_content_text(s.content, v.get<std::string>());
+        if (!s.content.tokens.empty())
+            s.seq_len = static_cast<std::int64_t>(s.content.tokens.size());
+    };
+
+    Field& m = f[5];
+    m.key = "causal";
+    m.type = FieldType::Bool;
+    m.label = QT_TRANSLATE_NOOP("ParamSpec", "Causal weights");
+    m.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Attention weights: keys after the query get weight 0 and each row sums to 1 over the keys up to the query (a decoder); off, every key is seen. It decides the weights' mask, also for methods with a causal mask of their own, which shapes their logits.");
+    m.get = [](const Scenario& s) { return json(s.causal); };
+    m.set = [](Scenario& s, const json& v) { s.causal = v.get<bool>(); };
     return f;
 }
 

@@ -34,7 +34,7 @@ enum class FieldType {
     Seed,         // integer in [0, 2^64)
     OptionalReal, // a Real or "unset" (JSON null; 0 on a slider; omitted on the command line)
     RealList,     // a list of Reals, each in [lo, hi]
-    Text,         // a string (a file path)
+    Text,         // a string: a file path, or free text when !Field::path
 };
 
 struct FieldChoice {
@@ -63,6 +63,7 @@ struct Field {
     std::vector<std::string> negations; // Bool: flags meaning false ("causal" for bidirectional)
     bool panel = true;                // has a row in the parameter panel
     bool follows_seq_len = false;     // takes --seq-len's value on the command line unless given itself
+    bool path = true;                 // Text: a file name (false: free text, such as a sentence)
     std::function<bool(const Scenario&)> shown; // the panel shows the row only when true (null: always)
 
     // Typed access to the member it describes. get() returns the JSON value (number, bool, choice id,
@@ -132,7 +133,7 @@ std::string_view method_id(Method m);
 std::string method_ids(std::string_view sep = "|"); // "sinusoidal|learned|..."
 std::string_view method_display_name(Method m);
 
-// Fields of the scenario itself, shown for every method: seq_len, head, content, content_seed.
+// Fields of the scenario itself, shown for every method: seq_len, head, content, content_seed, text, causal.
 const std::vector<Field>& common_fields();
 const Field* common_field(std::string_view key);
 // Every field: the scenario's own, then each method's in registry order.

@@ -4,6 +4,7 @@
 #include "scenario/rng.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace posatlas {
 namespace {
@@ -17,8 +18,19 @@ Eigen::VectorXd seeded_vector(std::uint64_t seed, std::uint64_t stream, int dim,
     return v;
 }
 
+// The seed of a token's vectors: (content seed, token hash) mixed by the counter-based generator.
+std::uint64_t token_seed(const ContentParams& c, std::int64_t position)
+{
+    // Positions beyond the sentence (a curve asking for more than seq_len) repeat it.
+    const auto n = static_cast<std::int64_t>(c.tokens.size());
+    const std::string& token = c.tokens[static_cast<std::size_t>(((position % n) + n) % n)];
+    return rng::hash(c.seed, rng::kTokenContent, fnv1a64(token));
+}
+
 Eigen::VectorXd content_vector(const ContentParams& c, int dim, std::int64_t position, std::uint64_t stream)
 {
+    if (!c.tokens.empty())
+        return seeded_vector(token_seed(c, position), stream, dim, 0);
     switch (c.kind) {
     case ContentKind::Ones: return Eigen::VectorXd::Ones(dim);
     case ContentKind::Zero: return Eigen::VectorXd::Zero(dim);
@@ -63,6 +75,13 @@ Eigen::MatrixXd content_keys(const ContentParams& c, int dim, const std::vector<
 
 void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t position, double* out)
 {
+    if (!c.tokens.empty()) {
+        const std::uint64_t seed = token_seed(c, position);
+        const std::uint64_t stream = key ? rng::kKeyContent : rng::kQueryContent;
+        for (int i = 0; i < dim; ++i)
+            out[i] = rng::normal(seed, stream, static_cast<std::uint64_t>(i));
+        return;
+    }
     switch (c.kind) {
     case ContentKind::Ones: std::fill(out, out + dim, 1.0); return;
     case ContentKind::Zero: std::fill(out, out + dim, 0.0); return;
@@ -80,6 +99,90 @@ void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t
     }
 }
 
-bool content_is_position_independent(const ContentParams& c) { return c.kind != ContentKind::Random; }
+bool content_is_position_independent(const ContentParams& c)
+{
+    return c.tokens.empty() && c.kind != ContentKind::Random;
+}
+
+std::uint64_t fnv1a64(std::string_view bytes)
+{
+    std::uint64_t h = 14695981039346656037ULL;
+    for (const char ch : bytes) {
+        h ^= static_cast<unsigned char>(ch);
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+namespace {
+
+// The code point of the UTF-8 sequence at text[i] and its length; a byte that does not start a valid
+// sequence is returned as itself with length 1.
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t i)
+{
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char c0 = b(i);
+    const auto continuation = [&](std::size_t k) { return k < text.size() && (b(k) & 0xC0) == 0x80; };
+    if (c0 < 0x80)
+        return {c0, 1};
+    if ((c0 & 0xE0) == 0xC0 && continuation(i + 1))
+        return {static_cast<char32_t>(((c0 & 0x1F) << 6) | (b(i + 1) & 0x3F)), 2};
+    if ((c0 & 0xF0) == 0xE0 && continuation(i + 1) && continuation(i + 2))
+        return {static_cast<char32_t>(((c0 & 0x0F) << 12) | ((b(i + 1) & 0x3F) << 6) | (b(i + 2) & 0x3F)), 3};
+    if ((c0 & 0xF8) == 0xF0 && continuation(i + 1) && continuation(i + 2) && continuation(i + 3))
+        return {static_cast<char32_t>(((c0 & 0x07) << 18) | ((b(i + 1) & 0x3F) << 12) | ((b(i + 2) & 0x3F) << 6)
+                                      | (b(i + 3) & 0x3F)),
+                4};
+    return {c0, 1};
+}
+
+bool is_space(char32_t u)
+{
+    return u == ' ' || u == '\t' || u == '\n' || u == '\r' || u == '\v' || u == '\f' || u == 0x00A0 || u == 0x3000;
+}
+
+// Characters written without spaces between words: each one is a token.
+bool is_cjk(char32_t u)
+{
+    return (u >= 0x4E00 && u <= 0x9FFF)      // CJK Unified Ideographs
+           || (u >= 0x3400 && u <= 0x4DBF)   // Extension A
+           || (u >= 0x20000 && u <= 0x3134F) // Extensions B to G
+           || (u >= 0xF900 && u <= 0xFAFF)   // Compatibility Ideographs
+           || (u >= 0x3001 && u <= 0x30FF)   // CJK punctuation, hiragana, katakana
+           || (u >= 0xFF01 && u <= 0xFF60);  // full-width forms (，！？)
+}
+
+} // namespace
+
+std::vector<std::string> tokenize_text(std::string_view text)
+{
+    std::vector<std::string> tokens;
+    std::string word;
+    const auto flush = [&] {
+        if (!word.empty())
+            tokens.push_back(std::move(word));
+        word.clear();
+    };
+    for (std::size_t i = 0; i < text.size();) {
+        const auto [u, len] = decode_utf8(text, i);
+        if (is_space(u)) {
+            flush();
+        } else if (is_cjk(u)) {
+            flush();
+            tokens.emplace_back(text.substr(i, len));
+        } else {
+            word.append(text.substr(i, len));
+        }
+        i += len;
+    }
+    flush();
+    return tokens;
+}
+
+void set_content_text(ContentParams& c, std::string text)
+{
+    c.tokens = tokenize_text(text);
+    c.text = std::move(text);
+}
 
 } // namespace posatlas

@@ -183,6 +183,12 @@ enum class ContentKind {
 struct ContentParams {
     ContentKind kind = ContentKind::Ones;
     std::uint64_t seed = 0;
+    // A sentence typed by the user (empty: none). When it has tokens, position p is token p: its query
+    // and key vectors are seeded from the token's text and `seed` (the same word, the same vectors), the
+    // content kind is not used, and the scenario's seq_len is the number of tokens. Set both with
+    // set_content_text (scenario/content.h), which keeps `tokens` the tokenization of `text`.
+    std::string text;
+    std::vector<std::string> tokens;
 
     bool operator==(const ContentParams&) const = default;
 };
@@ -198,6 +204,9 @@ struct Scenario {
     std::int64_t seq_len = 256; // positions shown (N)
     int head = 0;               // head shown for per-head methods
     ContentParams content;
+    // Attention weights only: keys after the query get weight 0 (a decoder's mask). Logits keep the
+    // method's own mask (NoPE's, ALiBi's, CoPE's), which the weights honour as well.
+    bool causal = false;
 
     template <typename P>
     P& params() { return m_params.get<P>(); }

@@ -45,6 +45,7 @@ enum Stream : std::uint64_t {
     kQueryContent = 1,
     kKeyContent = 2,
     kFixedContent = 3,
+    kTokenContent = 4, // content.h: a token's seed is hash(seed, kTokenContent, FNV-1a of its text)
     kLearnedTable = 10,
     kShawKey = 20,
     kShawValue = 21,

@@ -2,10 +2,12 @@
 #include "scenario/validation.h"
 
 #include "methods/registry.h"
+#include "scenario/content.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace posatlas {
 
@@ -95,6 +97,16 @@ void validate(const Scenario& s)
 {
     for (const Field& f : common_fields())
         f.check(f.get(s));
+    if (!s.content.tokens.empty()) {
+        const auto tokens = static_cast<std::int64_t>(s.content.tokens.size());
+        if (tokens > kMaxTextTokens)
+            throw ParameterError("text", "a sentence of at most " + std::to_string(kMaxTextTokens) + " tokens",
+                                 std::to_string(tokens) + " tokens");
+        // The sentence is the sequence: one position per token.
+        if (s.seq_len != tokens)
+            throw ParameterError("seq_len", std::to_string(tokens) + ", the number of tokens of the sentence",
+                                 std::to_string(s.seq_len));
+    }
     const MethodDescriptor& d = descriptor(s.method);
     validate_method(s, s.method);
     // The shown head matters to per-head methods only (others keep whatever head was last shown).

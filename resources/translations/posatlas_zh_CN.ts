@@ -120,6 +120,10 @@
         <source>encoding</source>
         <translation>编码</translation>
     </message>
+    <message>
+        <source>attention weights</source>
+        <translation>注意力权重</translation>
+    </message>
 </context>
 <context>
     <name>MatrixLabel</name>
@@ -166,6 +170,10 @@
     <message>
         <source>clipped relative index j - i</source>
         <translation>截断的相对索引 j − i</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>注意力权重</translation>
     </message>
 </context>
 <context>
@@ -864,6 +872,22 @@
     <message>
         <source>The tensor of a .safetensors table file (e.g. wpe.weight); empty: the position table of a known architecture (GPT-2, BERT, OPT).</source>
         <translation>.safetensors 表文件中的张量（例如 wpe.weight）；留空：使用已知架构（GPT-2、BERT、OPT）的位置表。</translation>
+    </message>
+    <message>
+        <source>Sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>Words as positions: each word (each character of Chinese) is a token with its own seeded query and key vectors, the same word the same vectors; the sequence length becomes the number of tokens. Empty: no sentence.</source>
+        <translation>以词为位置：每个词（中文为每个字）是一个词元，带有各自的种子查询向量和键向量，相同的词对应相同的向量；序列长度变为词元数。留空：不使用句子。</translation>
+    </message>
+    <message>
+        <source>Causal weights</source>
+        <translation>因果权重</translation>
+    </message>
+    <message>
+        <source>Attention weights: keys after the query get weight 0 and each row sums to 1 over the keys up to the query (a decoder); off, every key is seen. It decides the weights' mask, also for methods with a causal mask of their own, which shapes their logits.</source>
+        <translation>注意力权重：查询之后的键权重为 0，每行在查询及其之前的键上和为 1（解码器）；关闭时可见所有键。它决定权重的掩码，对自带因果掩码的方法也是如此（其自带掩码只影响注意力得分）。</translation>
     </message>
 </context>
 <context>
@@ -2346,6 +2370,10 @@
         <source>Presentation Te&amp;xt Size (%1 %)</source>
         <translation>演示文字大小(&amp;X)（%1 %）</translation>
     </message>
+    <message>
+        <source>Attention &amp;weights (softmax)</source>
+        <translation>注意力权重(&amp;W) (softmax)</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ParameterPanel</name>
@@ -2388,6 +2416,10 @@
 long_factor: %2</source>
         <translation>short_factor: %1
 long_factor: %2</translation>
+    </message>
+    <message>
+        <source>e.g. the dog bit the man</source>
+        <translation>例如：今天天气很好</translation>
     </message>
 </context>
 <context>
@@ -3047,6 +3079,10 @@ long_factor: %2</translation>
     <message>
         <source>%1 · factor %2</source>
         <translation>%1 · 因子 %2</translation>
+    </message>
+    <message>
+        <source> · causal</source>
+        <translation> · 因果</translation>
     </message>
 </context>
 </TS>

@@ -241,7 +241,7 @@ TEST(CliScreenshots, WritesEveryPictureItListsAtItsWindowSize)
         listed.push_back(line);
     for (const char* name : {"main-window", "view-heatmap", "view-curves", "view-rotation", "view-spectrum",
                              "main-window-alibi", "explorer-1", "explorer-yarn-1", "main-window-t5",
-                             "main-window-wide", "export-dialog"})
+                             "main-window-wide", "export-dialog", "main-window-sentence"})
         EXPECT_NE(std::find(listed.begin(), listed.end(), (dir / (std::string(name) + ".png")).string()),
                   listed.end())
             << name;
@@ -600,4 +600,102 @@ TEST(CliNumbers, CsvIntegersAreIntegersAndValuesRoundTrip)
         ++row;
     }
     EXPECT_EQ(row, j["bound"].size());
+}
+
+// Attention weights over the words of a sentence (issue #11): the row-wise softmax of the logits.
+// Rows sum to 1 within 1e-12 (a softmax in double precision); the causal mask gives exact zeros.
+TEST(CliWeights, SentenceGivesTokensAndRowsThatSumToOne)
+{
+    const json j = run_json({"compute", "matrix", "--method", "nope", "--kind", "weights", "--text",
+                             "the dog bit the man", "--format", "json"});
+    ASSERT_EQ(j["tokens"].size(), 5u);
+    EXPECT_EQ(j["tokens"][1], "dog");
+    EXPECT_EQ(j["kind"], "weights");
+    EXPECT_FALSE(j["causal"].get<bool>());
+    ASSERT_EQ(j["matrix"].size(), 5u);
+    bool above_diagonal = false;
+    for (std::size_t i = 0; i < 5; ++i) {
+        double sum = 0.0;
+        for (std::size_t k = 0; k < 5; ++k) {
+            sum += j["matrix"][i][k].get<double>();
+            above_diagonal = above_diagonal || (k > i && j["matrix"][i][k].get<double>() > 0.0);
+        }
+        EXPECT_NEAR(sum, 1.0, 1e-12) << "row " << i;
+    }
+    EXPECT_TRUE(above_diagonal) << "bidirectional unless --causal";
+    // "the" at positions 0 and 3: the same content, so (NoPE) the same row of weights.
+    for (std::size_t k = 0; k < 5; ++k)
+        EXPECT_EQ(j["matrix"][0][k].get<double>(), j["matrix"][3][k].get<double>());
+}
+
+TEST(CliWeights, CausalMasksTheKeysAfterTheQuery)
+{
+    for (const char* method : {"nope", "rope", "alibi", "t5"}) {
+        const json j = run_json({"compute", "matrix", "--method", method, "--kind", "weights", "--text",
+                                 "今天天气很好", "--causal"});
+        ASSERT_EQ(j["tokens"].size(), 6u) << method;
+        EXPECT_TRUE(j["causal"].get<bool>());
+        for (std::size_t i = 0; i < 6; ++i) {
+            double sum = 0.0;
+            for (std::size_t k = 0; k < 6; ++k) {
+                sum += j["matrix"][i][k].get<double>();
+                if (k > i)
+                    EXPECT_EQ(j["matrix"][i][k].get<double>(), 0.0) << method << " (" << i << ", " << k << ")";
+            }
+            EXPECT_NEAR(sum, 1.0, 1e-12) << method << " row " << i;
+        }
+    }
+}
+
+TEST(CliWeights, TextWorksWithLogitsToo)
+{
+    const json j = run_json({"compute", "matrix", "--method", "rope", "--kind", "logits", "--text", "a b c"});
+    EXPECT_EQ(j["tokens"].size(), 3u);
+    EXPECT_EQ(j["matrix"].size(), 3u);
+}
+
+TEST(CliWeights, EmptyOrConflictingTextIsAClearError)
+{
+    Result r = run({"compute", "matrix", "--method", "nope", "--kind", "weights", "--text", ""});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--text must be a sentence"), std::string::npos) << r.err;
+    r = run({"compute", "matrix", "--method", "nope", "--kind", "weights", "--text", "   "});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--text"), std::string::npos) << r.err;
+    r = run({"compute", "matrix", "--method", "nope", "--text", "a b", "--seq-len", "3"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--seq-len must be 2"), std::string::npos) << r.err;
+    r = run({"compute", "matrix", "--method", "rope", "--kind", "weights", "--seq-len", "20000", "--out-rows", "4",
+             "--out-cols", "4"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--seq-len must be an integer in [1, 16384]"), std::string::npos) << r.err;
+}
+
+TEST(CliWeights, SessionKeepsTheSentence)
+{
+    const std::string session =
+        R"({"format":"posatlas-session","version":1,"scenario":{"method":"nope","causal":true,)"
+        R"("content":{"kind":"ones","seed":3,"text":"the man bit the dog"}},)"
+        R"("views":{"visible":["heatmap"],"settings":{"matrix_kind":"weights"}}})";
+    const fs::path ses = write_file("sentence.posatlas.json", session);
+    const fs::path out = temp_dir() / "sentence.json";
+    fs::remove(out);
+    const Result r = run({"export", "--session", ses.string(), "--out", out.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::ifstream in(out);
+    const json j = json::parse(in);
+    ASSERT_EQ(j["row_tokens"].size(), 5u) << j.dump().substr(0, 400);
+    EXPECT_EQ(j["row_tokens"][1], "man");
+    EXPECT_EQ(j["col_tokens"], j["row_tokens"]);
+    const json& m = j["panels"][0]["matrix"];
+    ASSERT_EQ(m.size(), 5u);
+    for (std::size_t i = 0; i < 5; ++i) { // the session's causal weights
+        double sum = 0.0;
+        for (std::size_t k = 0; k < 5; ++k) {
+            sum += m[i][k].get<double>();
+            if (k > i)
+                EXPECT_EQ(m[i][k].get<double>(), 0.0);
+        }
+        EXPECT_NEAR(sum, 1.0, 1e-6) << "row " << i; // the view computes in single precision (gemm.h)
+    }
 }

@@ -266,7 +266,19 @@ Json heatmap_json(const HeatmapData& d)
                               {"col_index", json_int_array(m.col_index)},
                               {"matrix", std::move(rows)}});
     }
-    return {{"view", "heatmap"}, {"title", json_text(d.title)}, {"panels", std::move(panels)}};
+    Json o{{"view", "heatmap"}, {"title", json_text(d.title)}, {"panels", std::move(panels)}};
+    // A sentence's words at the positions (position p is tokens[p]).
+    const auto words = [](const QStringList& tokens) {
+        Json a = Json::array();
+        for (const QString& t : tokens)
+            a.push_back(json_text(t));
+        return a;
+    };
+    if (!d.row_tokens.isEmpty())
+        o["row_tokens"] = words(d.row_tokens);
+    if (!d.col_tokens.isEmpty())
+        o["col_tokens"] = words(d.col_tokens);
+    return o;
 }
 
 Json curve_json(const CurveData& d)

@@ -8,6 +8,7 @@
 
 #include <QColor>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <cstdint>
@@ -39,6 +40,9 @@ struct HeatmapData {
     // The window the panels' matrices cover and the whole matrix (the job knows both exactly; data
     // built by hand may leave them unknown, then the view estimates the window from the indices).
     HeatmapWindow window, whole;
+    // The words at the positions when the scenario has a sentence (ContentParams::tokens): the axes
+    // label rows (and columns, unless they are dimensions) with them where the cells are wide enough.
+    QStringList row_tokens, col_tokens;
 };
 
 // ----------------------------------------------------------------- curves (decay, buckets, ...)

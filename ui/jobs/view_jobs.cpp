@@ -8,6 +8,7 @@
 #include "analysis/decay.h"
 #include "analysis/rope_compare.h"
 #include "analysis/spectrum.h"
+#include "compute/attention_weights.h"
 #include "methods/alibi/alibi.h"
 #include "methods/deberta/deberta.h"
 #include "methods/learned/learned.h"
@@ -167,7 +168,15 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     validate(s);
     const MatrixKind kind = effective_matrix_kind(s, v);
     HeatmapData data;
-    data.title = scenario_caption(s) + QStringLiteral(" · ") + kind_name(kind);
+    // The weights' caption names their own mask: a method's causal field follows the scenario's.
+    data.title = scenario_caption(kind == MatrixKind::Weights ? weights_logits_scenario(s) : s) + QStringLiteral(" · ")
+                 + kind_name(kind);
+    if (kind == MatrixKind::Weights && s.causal && !descriptor(s.method).field("causal"))
+        data.title += ViewJobs::tr(" · causal");
+    for (const std::string& t : s.content.tokens)
+        data.row_tokens.push_back(QString::fromStdString(t));
+    if (kind != MatrixKind::Encoding)
+        data.col_tokens = data.row_tokens;
     data.per_panel_scales = v.per_panel_scales;
     data.subtract_mean = v.subtract_mean;
 
@@ -185,7 +194,7 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
 
     const int heads = per_head_count(s);
     const bool perHead =
-        v.small_multiples && heads > 1 && (kind == MatrixKind::Bias || kind == MatrixKind::Logits);
+        v.small_multiples && heads > 1 && (kind == MatrixKind::Bias || kind == MatrixKind::Logits || kind == MatrixKind::Weights);
     const std::vector<int> shown =
         perHead ? sampled_heads(heads, std::max(1, v.max_panels)) : std::vector<int>{s.head};
     // Small multiples share the view: a grid of about sqrt(count) columns, each panel its share of pixels.

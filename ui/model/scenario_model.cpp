@@ -92,6 +92,23 @@ void validate_for(const Scenario& s, std::optional<ParamId> changed)
 
 ScenarioModel::ScenarioModel(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) {}
 
+bool ScenarioModel::setText(ParamId id, const QString& text)
+{
+    Scenario next = m_scenario;
+    id->set(next, nlohmann::json(text.toStdString()));
+    if (next == m_scenario)
+        return true;
+    try {
+        validate_for(next, id);
+    } catch (const ParameterError& e) {
+        emit parameterRejected(QString::fromStdString(e.what()));
+        return false;
+    }
+    m_undo->push(new SetScenarioCommand(this, m_scenario, next, tr("Change %1").arg(paramText(id->label)),
+                                        param_index(id), -1));
+    return true;
+}
+
 bool ScenarioModel::setValue(ParamId id, double value)
 {
     Scenario next = m_scenario;

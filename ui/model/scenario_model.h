@@ -68,6 +68,8 @@ public:
     // Validated, undoable edit of one parameter. Returns false (and emits parameterRejected) when
     // core rejects the value; returns true when it was applied or did not change anything.
     bool setValue(ParamId id, double value);
+    // The same for a text field (the sentence): validated, one undo step.
+    bool setText(ParamId id, const QString& text);
     // Switches the method (one undo step); the shown head is clamped to the new method's heads.
     bool setMethod(Method m);
     // The whole scenario at once (preset, config import, restore) as one undo step labelled `text`.

@@ -103,7 +103,7 @@ ViewSettings settings_from_json(const json& j)
     if (const auto it = j.find("matrix_kind"); it != j.end() && !it->is_null()) {
         const auto k = it->is_string() ? parse_matrix_kind(it->get<std::string>()) : std::nullopt;
         if (!k)
-            fail("views.settings.matrix_kind: expected logits|encoding|bias|buckets|cope-positions|cope-gates, got "
+            fail("views.settings.matrix_kind: expected logits|weights|encoding|bias|buckets|cope-positions|cope-gates, got "
                  + json_value_for_message(*it));
         v.matrix_kind = *k;
     }

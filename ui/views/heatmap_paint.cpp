@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace posatlas::ui {
 
@@ -26,6 +28,23 @@ std::vector<double> position_ticks(double lo, double hi, int max_ticks)
     for (double t : nice_ticks(std::ceil(lo), std::max(std::ceil(lo), std::floor(hi - 1e-9)), max_ticks))
         if (t == std::floor(t) && t >= lo && t < hi)
             out.push_back(t);
+    return out;
+}
+
+// Widest a word label on the row axis may be (longer words are elided), in tick-font line heights.
+constexpr double kMaxTokenLabelLines = 8.0;
+
+// The word at each whole position of [lo, hi) that has one, when there are few enough positions to
+// label each; empty otherwise (then the axis shows position numbers).
+std::vector<std::pair<std::int64_t, QString>> token_ticks(const QStringList& tokens, double lo, double hi,
+                                                          double pixels, double min_pixels_per_cell)
+{
+    std::vector<std::pair<std::int64_t, QString>> out;
+    if (tokens.isEmpty() || hi <= lo || pixels / (hi - lo) < min_pixels_per_cell)
+        return out;
+    for (auto t = static_cast<std::int64_t>(std::ceil(lo)); static_cast<double>(t) < hi; ++t)
+        if (t >= 0 && t < tokens.size())
+            out.emplace_back(t, tokens[static_cast<qsizetype>(t)]);
     return out;
 }
 
@@ -85,8 +104,10 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
     double max_pos = 0;
     for (qsizetype i = 0; i < n; ++i)
         max_pos = std::max({max_pos, std::abs(m_rowExtent[i].hi()), std::abs(m_colExtent[i].hi())});
-    const double ytick_w =
-        fk.horizontalAdvance(format_number(std::floor(max_pos))) + tick_len + fk.height() * 0.3;
+    double label_w = fk.horizontalAdvance(format_number(std::floor(max_pos)));
+    for (const QString& t : m_data.row_tokens) // words label the rows when they fit (paintPanel)
+        label_w = std::max(label_w, std::min(fk.horizontalAdvance(t), fk.height() * kMaxTokenLabelLines));
+    const double ytick_w = label_w + tick_len + fk.height() * 0.3;
     const double xtick_h = fk.height() + tick_len + fk.height() * 0.15;
     bool shared = true;
     for (qsizetype i = 1; i < n; ++i)
@@ -303,7 +324,23 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
     const QFontMetricsF fk(fonts.tick, painter.device());
     const double tick_len = fk.height() * 0.3;
     painter.setFont(fonts.tick);
-    if (g.xTicks) {
+    // A sentence's words label the axes when every visible position gets a cell wide (tall) enough for
+    // some text; elided to the cell. Otherwise, and for positions without a word, position numbers.
+    const auto col_words = token_ticks(m_data.col_tokens, m_view.col0, m_view.col0 + m_view.cols, heat.width(),
+                                       fk.height() * 1.2);
+    const auto row_words = token_ticks(m_data.row_tokens, m_view.row0, m_view.row0 + m_view.rows, heat.height(),
+                                       fk.height() * 0.9);
+    if (g.xTicks && !col_words.empty()) {
+        const double cell = heat.width() / m_view.cols;
+        for (const auto& [t, word] : col_words) {
+            const double x = map_x(static_cast<double>(t) + 0.5);
+            painter.setPen(QPen(colors.axis, 1.0));
+            painter.drawLine(QPointF(x, heat.bottom()), QPointF(x, heat.bottom() + tick_len));
+            painter.setPen(colors.text);
+            const QString s = fk.elidedText(word, Qt::ElideRight, cell - 2);
+            painter.drawText(QRectF(x - cell / 2, heat.bottom() + tick_len, cell, fk.height()), Qt::AlignCenter, s);
+        }
+    } else if (g.xTicks) {
         const double label_w = fk.horizontalAdvance(format_number(std::floor(m_view.col0 + m_view.cols)));
         const int max_ticks = std::max(2, static_cast<int>(heat.width() / (label_w * 1.8 + fk.height())));
         for (double t : position_ticks(m_view.col0, m_view.col0 + m_view.cols, max_ticks)) {
@@ -319,7 +356,19 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
                              Qt::AlignCenter, s);
         }
     }
-    if (g.yTicks) {
+    if (g.yTicks && !row_words.empty()) {
+        const double max_w = fk.height() * kMaxTokenLabelLines;
+        for (const auto& [t, word] : row_words) {
+            const double y = map_y(static_cast<double>(t) + 0.5);
+            painter.setPen(QPen(colors.axis, 1.0));
+            painter.drawLine(QPointF(heat.left() - tick_len, y), QPointF(heat.left(), y));
+            painter.setPen(colors.text);
+            const QString s = fk.elidedText(word, Qt::ElideRight, max_w);
+            const double w = fk.horizontalAdvance(s) + 4;
+            painter.drawText(QRectF(heat.left() - tick_len - w - 2, y - fk.height() / 2, w, fk.height()),
+                             Qt::AlignRight | Qt::AlignVCenter, s);
+        }
+    } else if (g.yTicks) {
         const int max_ticks = std::max(2, static_cast<int>(heat.height() / (fk.height() * 2.2)));
         for (double t : position_ticks(m_view.row0, m_view.row0 + m_view.rows, max_ticks)) {
             const double y = map_y(t + 0.5);

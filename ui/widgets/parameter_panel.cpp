@@ -10,6 +10,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
@@ -98,8 +99,21 @@ QWidget* ParameterPanel::makeEditor(ParamId id)
         connect(s, &LogSlider::dragFinished, m_model, &ScenarioModel::endInteractiveEdit);
         return s;
     }
-    case FieldType::RealList:
-    case FieldType::Text: return nullptr; // not edited in the panel (panel = false)
+    case FieldType::Text:
+        if (!spec.path) { // free text: the sentence, applied when editing finishes (Enter, focus out)
+            auto* line = new QLineEdit;
+            line->setToolTip(tip);
+            line->setClearButtonEnabled(true);
+            line->setPlaceholderText(tr("e.g. the dog bit the man"));
+            line->setAccessibleName(paramText(spec.label));
+            connect(line, &QLineEdit::editingFinished, this, [this, id, line] {
+                if (!m_syncing && !m_model->setText(id, line->text()))
+                    syncFromModel();
+            });
+            return line;
+        }
+        return nullptr; // a file name: not edited in the panel (panel = false)
+    case FieldType::RealList: return nullptr; // not edited in the panel (panel = false)
     }
     return nullptr;
 }
@@ -211,6 +225,12 @@ void ParameterPanel::syncFromModel()
         } else if (auto* slider = qobject_cast<LogSlider*>(w)) {
             if (slider->value() != v)
                 slider->setValue(v);
+        } else if (auto* line = qobject_cast<QLineEdit*>(w)) {
+            const QString text = QString::fromStdString(it.key()->get(s).get<std::string>());
+            if (line->text() != text) {
+                const QSignalBlocker block(line);
+                line->setText(text);
+            }
         }
     }
     if (m_longRopeLabel) {

@@ -61,6 +61,8 @@ QString kindMenuLabel(MatrixKind k)
 {
     if (k == MatrixKind::Logits)
         return MainWindow::tr("&Logits");
+    if (k == MatrixKind::Weights)
+        return MainWindow::tr("Attention &weights (softmax)");
     if (k == MatrixKind::Encoding)
         return MainWindow::tr("&Encoding (positions × dimensions)");
     if (k == MatrixKind::Bias)

@@ -40,7 +40,7 @@ MethodDescriptor describe_learned()
         make_field("table_tensor", FieldType::Text, &P::table_tensor,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Checkpoint tensor"),
                     .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The tensor of a .safetensors table file (e.g. wpe.weight); empty: the position table of a known architecture (GPT-2, BERT, OPT)."),
-                    .option = "tensor", .panel = false}),
+                    .option = "tensor", .panel = false, .path = false}),
     };
     d.kinds = {
         {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"), QT_TRANSLATE_NOOP("MatrixLabel", "encoding"), absolute_matrix,

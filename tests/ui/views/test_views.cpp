@@ -4,6 +4,10 @@
 // matplotlib 3.6's tables (lib/matplotlib/_cm_listed.py, lib/matplotlib/_cm.py::_coolwarm_data)
 // converted to hex the way matplotlib.colors.to_hex does (round(channel * 255)), computed with a
 // separate python3 script, not with our code.
+#include "export/figure_export.h"
+#include "jobs/view_jobs.h"
+#include "methods/nope/nope.h"
+#include "methods/registry.h"
 #include "views/colormap.h"
 #include "views/curve_chart.h"
 #include "views/curve_view.h"
@@ -13,6 +17,7 @@
 #include "views/spectrum_view.h"
 
 #include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QPainter>
 #include <QRegularExpression>
@@ -130,6 +135,7 @@ private slots:
     void heatmapHoverReadout();
     void heatmapDownsampledExtent();
     void heatmapDark();
+    void heatmapWordAxes();
 
     void rotationRender();
     void rotationControls();
@@ -585,6 +591,50 @@ void ViewsTest::curveCrosshair()
     QVERIFY2(std::abs(x - 45.0) < 0.5, qPrintable(readout));
     QVERIFY2(std::abs(match.captured(2).toDouble() - 2 * x) < 0.1, qPrintable(readout));
     QCOMPARE(match.captured(3), QStringLiteral("4"));
+}
+
+// A sentence's words label both axes of the attention weights (issue #11): the figure, written as SVG
+// (text stays text), names each word at its row and column; a long sentence falls back to positions.
+void ViewsTest::heatmapWordAxes()
+{
+    Scenario s;
+    s.method = kNoPE;
+    common_field("text")->set(s, std::string("the dog bit the man"));
+    ViewSettings v;
+    v.matrix_kind = MatrixKind::Weights;
+    v.pixel_width = 400;
+    v.pixel_height = 400;
+    HeatmapView view;
+    view.setData(heatmap_job(s, v));
+    QCOMPARE(view.data().row_tokens.size(), 5);
+    QCOMPARE(view.data().col_tokens, view.data().row_tokens);
+    const QString file = QDir(QDir::tempPath()).filePath(QStringLiteral("posatlas_word_axes.svg"));
+    FigureExportOptions options;
+    options.size = QSizeF(700, 560);
+    const auto read_svg = [&] {
+        QFile in(file);
+        return in.open(QIODevice::ReadOnly) ? QString::fromUtf8(in.readAll()) : QString();
+    };
+    export_figure(view, file, options);
+    const QString svg = read_svg();
+    const auto labels = [&](const QString& word) {
+        return svg.count(QRegularExpression(QStringLiteral(">\\s*%1\\s*</text>").arg(word)));
+    };
+    QCOMPARE(labels(QStringLiteral("dog")), 2); // one row, one column
+    QCOMPARE(labels(QStringLiteral("the")), 4);  // at positions 0 and 3 of both axes
+    QCOMPARE(labels(QStringLiteral("bit")), 2);
+    QCOMPARE(labels(QStringLiteral("man")), 2);
+    // 300 words in 400 pixels: too many to read, positions instead (no word at all).
+    std::string many;
+    for (int k = 0; k < 300; ++k)
+        many += k % 2 ? "dog " : "cat ";
+    common_field("text")->set(s, many);
+    view.setData(heatmap_job(s, v));
+    export_figure(view, file, options);
+    const QString svg2 = read_svg();
+    QVERIFY(!svg2.contains(QRegularExpression(QStringLiteral(">\\s*dog\\s*</text>"))));
+    QVERIFY(svg2.contains(QRegularExpression(QStringLiteral(">\\s*100\\s*</text>"))));
+    QFile::remove(file);
 }
 
 void ViewsTest::spectrumRender()

@@ -29,6 +29,7 @@
 #include <QStyle>
 #include <QTemporaryDir>
 #include <QLabel>
+#include <QLineEdit>
 #include <QStatusBar>
 #include <QTest>
 #include <QThread>
@@ -187,6 +188,33 @@ private slots:
         s->setValue(s->value() - 30);
         s->setSliderDown(false);
         QCOMPARE(model.undoStack()->index(), index);
+    }
+
+    // The sentence of issue #11: a line edit in the panel, one undo step, the positions follow it and
+    // the rows it replaces (sequence length, content kind) are hidden while it is set.
+    void sentenceFieldSetsTheTokens()
+    {
+        ScenarioModel model;
+        ParameterPanel panel(&model);
+        panel.show();
+        auto* line = qobject_cast<QLineEdit*>(panel.editor(param("text")));
+        QVERIFY(line);
+        QVERIFY(panel.isRowVisible(param("seq_len")));
+        line->setText(QStringLiteral("今天天气很好"));
+        emit line->editingFinished();
+        QCOMPARE(model.scenario().content.text, std::string("今天天气很好"));
+        QCOMPARE(model.scenario().seq_len, std::int64_t{6});
+        QCOMPARE(model.undoStack()->count(), 1);
+        QVERIFY(!panel.isRowVisible(param("seq_len")));
+        QVERIFY(!panel.isRowVisible(param("content")));
+        QVERIFY(panel.isRowVisible(param("content_seed")));
+        model.undoStack()->undo();
+        QVERIFY(model.scenario().content.text.empty());
+        QCOMPARE(line->text(), QString()); // the panel follows the model
+        QVERIFY(panel.isRowVisible(param("seq_len")));
+        // The weights kind is offered beside the logits.
+        const auto kinds = matrix_kinds_for(model.scenario().method);
+        QVERIFY(std::find(kinds.begin(), kinds.end(), MatrixKind::Weights) != kinds.end());
     }
 
     void presetIsOneUndoStepAndMethodSwitchKeepsHeadValid()
