@@ -81,6 +81,8 @@ struct FieldCase {
 std::vector<FieldCase> every_field()
 {
     std::vector<FieldCase> cases;
+    for (const Field& f : common_fields()) // the scenario's own (seq_len, content, text, ...), under RoPE
+        cases.push_back({Method::RoPE, &f});
     for (const MethodDescriptor& d : methods())
         for (const Field& f : d.fields)
             cases.push_back({d.method, &f});
@@ -100,8 +102,8 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
     s.method = d.method;
     json v;
     for (json c : candidates(f, f.get(s))) {
-        if (f.type == FieldType::Text) // a path the method reads: a real table of the test data
-            c = std::string(POSATLAS_TEST_DATA) + "/learned_4x3.csv";
+        if (f.type == FieldType::Text) // a file the method reads (a real table of the test data), or a sentence
+            c = f.path ? std::string(POSATLAS_TEST_DATA) + "/learned_4x3.csv" : std::string("the dog bit the man");
         Scenario t = s;
         f.set(t, c);
         try {
@@ -126,12 +128,18 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
     EXPECT_EQ(f.get(back), v) << "--" << f.option_name() << " " << option_text(v) << " gave " << f.get(back).dump();
     // Nothing else moved: the same edit made directly on a default scenario is the same scenario.
     f.set(s, v);
+    if (&f == common_field("seq_len")) // --seq-len also sets the fields that follow it (rope_seq_len)
+        for (const Field* g : all_fields())
+            if (g->follows_seq_len)
+                g->set(s, v);
     EXPECT_TRUE(back == s) << r.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, CliField, ::testing::ValuesIn(every_field()),
                          [](const ::testing::TestParamInfo<FieldCase>& info) {
-                             return param_name(std::string(info.param.method.id()) + " " + info.param.field->key);
+                             const bool common = common_field(info.param.field->key) == info.param.field;
+                             return param_name((common ? std::string("scenario") : std::string(info.param.method.id()))
+                                               + " " + info.param.field->key);
                          });
 
 TEST(CliScenario, CsvListsEveryValueByItsDottedKey)

@@ -60,7 +60,7 @@ TEST(CliWeights, ComputeLearnedPrintsTheStoredRowsExactly)
     // Without --tensor the GPT-2 name is found; CSV gives the same numbers.
     const Result c = run({"compute", "learned", "--weights", f, "--from", "0", "--to", "1", "--format", "csv"});
     ASSERT_EQ(c.status, 0) << c.err;
-    EXPECT_EQ(c.out, "position,dim_0,dim_1\n0,0,5.960464477539063e-08\n1,1,0.333251953125\n");
+    EXPECT_EQ(c.out, "position,dimension_0,dimension_1\n0,0,5.960464477539063e-08\n1,1,0.333251953125\n");
 }
 
 TEST(CliWeights, UnknownTensorListsTheTensorsAndExitsTwo)
@@ -128,7 +128,7 @@ TEST(CliWeights, GgufConfigWorksLikeAConfigJson)
     const json j = json::parse(r.out);
     EXPECT_EQ(j["rotary_dim"].get<int>(), 128);
     // inv_freq[i] = base^(-2i/d) (HF _compute_default_rope_parameters); tolerance 1e-15 as in CliConfig.
-    EXPECT_NEAR(j["inv_freq"][1].get<double>(), std::pow(500000.0, -2.0 / 128.0), 1e-15);
+    EXPECT_NEAR(j["inv_freq_rad_per_token"][1].get<double>(), std::pow(500000.0, -2.0 / 128.0), 1e-15);
 
     const auto bad = write_file("bad.gguf", std::string("GGUF") + le_bytes(3, 4) + le_bytes(0, 8) + le_bytes(~std::uint64_t{0}, 8));
     const Result b = run({"compute", "rope-frequencies", "--config", bad.string()});
