@@ -12,11 +12,13 @@
 
 namespace posatlas::test {
 
+// The n lowest bytes of v, little-endian; bytes past the 8th are 0 (le_bytes(0, 16): zero padding).
+// (Shifting a 64-bit value by 64 or more is undefined: UBSan stopped core_tests on it.)
 inline std::string le_bytes(std::uint64_t v, int n)
 {
     std::string s;
     for (int i = 0; i < n; ++i)
-        s += static_cast<char>((v >> (8 * i)) & 0xFF);
+        s += static_cast<char>(i < 8 ? (v >> (8 * i)) & 0xFF : 0);
     return s;
 }
 
