@@ -92,18 +92,26 @@ void validate_for(const Scenario& s, std::optional<ParamId> changed)
 
 ScenarioModel::ScenarioModel(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) {}
 
+// Validates an edit of `id`; a rejected one is reported (parameterRejected) and leaves the model as it was.
+bool ScenarioModel::acceptEdit(const Scenario& next, ParamId id)
+{
+    try {
+        validate_for(next, id);
+        return true;
+    } catch (const ParameterError& e) {
+        emit parameterRejected(QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
 bool ScenarioModel::setText(ParamId id, const QString& text)
 {
     Scenario next = m_scenario;
     id->set(next, nlohmann::json(text.toStdString()));
     if (next == m_scenario)
         return true;
-    try {
-        validate_for(next, id);
-    } catch (const ParameterError& e) {
-        emit parameterRejected(QString::fromStdString(e.what()));
+    if (!acceptEdit(next, id))
         return false;
-    }
     m_undo->push(new SetScenarioCommand(this, m_scenario, next, tr("Change %1").arg(paramText(id->label)),
                                         param_index(id), -1));
     return true;
@@ -115,12 +123,8 @@ bool ScenarioModel::setValue(ParamId id, double value)
     set_param_value(next, id, value);
     if (next == m_scenario)
         return true;
-    try {
-        validate_for(next, id);
-    } catch (const ParameterError& e) {
-        emit parameterRejected(QString::fromStdString(e.what()));
+    if (!acceptEdit(next, id))
         return false;
-    }
     QString text = tr("Change %1").arg(paramText(id->label));
     // A scaling type with factor 1 is the identity for most types: picking one would change nothing
     // visible. Give it a typical factor in the same undo step (when that validates).

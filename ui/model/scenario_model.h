@@ -91,6 +91,7 @@ signals:
     void parameterRejected(const QString& message);
 
 private:
+    bool acceptEdit(const Scenario& next, ParamId id);
     void assign(const Scenario& s);
 
     Scenario m_scenario;
