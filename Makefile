@@ -10,7 +10,7 @@ CMAKE_FLAGS ?=
 DEBIAN_PACKAGES := cmake g++ make pkgconf \
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n \
   libgl-dev libeigen3-dev libopenblas-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
-  qt6-qpa-plugins xvfb xauth fonts-dejavu-core fonts-noto-cjk \
+  qt6-qpa-plugins xvfb xauth fonts-dejavu-core fonts-dejavu-extra fonts-noto-cjk \
   dpkg-dev file desktop-file-utils appstream shared-mime-info man-db poppler-utils \
   python3 python3-numpy libopenblas0-pthread
 

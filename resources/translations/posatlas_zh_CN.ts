@@ -3085,4 +3085,203 @@ long_factor: %2</translation>
         <translation> · 因果</translation>
     </message>
 </context>
+<context>
+    <name>posatlas::ui::math::Formula</name>
+    <message>
+        <source>nesting deeper than %1 levels</source>
+        <translation>嵌套超过 %1 层</translation>
+    </message>
+    <message>
+        <source>a backslash at the end of the formula</source>
+        <translation>公式末尾有一个反斜杠</translation>
+    </message>
+    <message>
+        <source>&apos;{&apos; is never closed by &apos;}&apos;</source>
+        <translation>&apos;{&apos; 没有对应的 &apos;}&apos;</translation>
+    </message>
+    <message>
+        <source>&apos;[&apos; is never closed by &apos;]&apos;</source>
+        <translation>&apos;[&apos; 没有对应的 &apos;]&apos;</translation>
+    </message>
+    <message>
+        <source>\begin without \end</source>
+        <translation>\begin 没有对应的 \end</translation>
+    </message>
+    <message>
+        <source>\left without \right</source>
+        <translation>\left 没有对应的 \right</translation>
+    </message>
+    <message>
+        <source>&apos;}&apos; without an opening &apos;{&apos;</source>
+        <translation>&apos;}&apos; 没有对应的 &apos;{&apos;</translation>
+    </message>
+    <message>
+        <source>&apos;&amp;&apos; outside a matrix, cases or aligned environment</source>
+        <translation>&apos;&amp;&apos; 只能用在 matrix、cases 或 aligned 环境中</translation>
+    </message>
+    <message>
+        <source>&apos;\\&apos; (new row) outside a matrix, cases or aligned environment</source>
+        <translation>&apos;\\&apos;（换行）只能用在 matrix、cases 或 aligned 环境中</translation>
+    </message>
+    <message>
+        <source>\end without \begin</source>
+        <translation>\end 没有对应的 \begin</translation>
+    </message>
+    <message>
+        <source>\right without \left</source>
+        <translation>\right 没有对应的 \left</translation>
+    </message>
+    <message>
+        <source>\middle outside \left ... \right</source>
+        <translation>\middle 只能用在 \left ... \right 之间</translation>
+    </message>
+    <message>
+        <source>\%1 must follow an operator such as \sum</source>
+        <translation>\%1 必须紧跟在 \sum 等运算符之后</translation>
+    </message>
+    <message>
+        <source>a prime after a superscript; write x&apos;^2 instead of x^2&apos;</source>
+        <translation>上标之后不能再加撇号；请写 x&apos;^2 而不是 x^2&apos;</translation>
+    </message>
+    <message>
+        <source>a superscript after &apos;^&apos;</source>
+        <translation>&apos;^&apos; 之后的上标</translation>
+    </message>
+    <message>
+        <source>double superscript; use braces, e.g. {x^a}^b</source>
+        <translation>重复的上标；请用花括号，例如 {x^a}^b</translation>
+    </message>
+    <message>
+        <source>double subscript; use braces, e.g. {x_a}_b</source>
+        <translation>重复的下标；请用花括号，例如 {x_a}_b</translation>
+    </message>
+    <message>
+        <source>a subscript after &apos;_&apos;</source>
+        <translation>&apos;_&apos; 之后的下标</translation>
+    </message>
+    <message>
+        <source>missing %1</source>
+        <translation>缺少%1</translation>
+    </message>
+    <message>
+        <source>only letters are allowed in %1</source>
+        <translation>%1 中只允许字母</translation>
+    </message>
+    <message>
+        <source>missing {text} after \text</source>
+        <translation>\text 之后缺少 {文字}</translation>
+    </message>
+    <message>
+        <source>math inside \text is not supported; close the text first</source>
+        <translation>不支持在 \text 中嵌入公式；请先结束文字</translation>
+    </message>
+    <message>
+        <source>\%1 is not supported inside \text</source>
+        <translation>\text 中不支持 \%1</translation>
+    </message>
+    <message>
+        <source>invalid control character</source>
+        <translation>无效的控制字符</translation>
+    </message>
+    <message>
+        <source>%1 must be followed by a delimiter such as ( or \{</source>
+        <translation>%1 之后必须是定界符，例如 ( 或 \{</translation>
+    </message>
+    <message>
+        <source>&apos;$&apos; inside a formula; write the formula without $ delimiters</source>
+        <translation>公式中出现 &apos;$&apos;；请去掉 $ 定界符书写公式</translation>
+    </message>
+    <message>
+        <source>&apos;#&apos; is not allowed in a formula; write \# for the sign</source>
+        <translation>公式中不允许 &apos;#&apos;；该符号请写作 \#</translation>
+    </message>
+    <message>
+        <source>invalid character</source>
+        <translation>无效字符</translation>
+    </message>
+    <message>
+        <source>unknown command \%1</source>
+        <translation>未知命令 \%1</translation>
+    </message>
+    <message>
+        <source>{name} after \operatorname</source>
+        <translation>\operatorname 之后的 {名称}</translation>
+    </message>
+    <message>
+        <source>empty \operatorname</source>
+        <translation>\operatorname 为空</translation>
+    </message>
+    <message>
+        <source>the first argument of \%1</source>
+        <translation>\%1 的第一个参数</translation>
+    </message>
+    <message>
+        <source>the second argument of \%1</source>
+        <translation>\%1 的第二个参数</translation>
+    </message>
+    <message>
+        <source>the argument of \sqrt</source>
+        <translation>\sqrt 的参数</translation>
+    </message>
+    <message>
+        <source>the argument of \%1</source>
+        <translation>\%1 的参数</translation>
+    </message>
+    <message>
+        <source>{letters} after \%1</source>
+        <translation>\%1 之后的 {字母}</translation>
+    </message>
+    <message>
+        <source>\%1 takes capital letters A-Z</source>
+        <translation>\%1 只接受大写字母 A-Z</translation>
+    </message>
+    <message>
+        <source>{environment} after \begin</source>
+        <translation>\begin 之后的 {环境名}</translation>
+    </message>
+    <message>
+        <source>unknown environment &apos;%1&apos; (supported: %2)</source>
+        <translation>未知环境 &apos;%1&apos;（支持：%2）</translation>
+    </message>
+    <message>
+        <source>more than %1 matrix cells</source>
+        <translation>矩阵单元格超过 %1 个</translation>
+    </message>
+    <message>
+        <source>{environment} after \end</source>
+        <translation>\end 之后的 {环境名}</translation>
+    </message>
+    <message>
+        <source>\begin{%1} is ended by \end{%2}</source>
+        <translation>\begin{%1} 被 \end{%2} 结束</translation>
+    </message>
+    <message>
+        <source>the formula is longer than %1 characters</source>
+        <translation>公式超过 %1 个字符</translation>
+    </message>
+    <message>
+        <source>the formula is empty</source>
+        <translation>公式为空</translation>
+    </message>
+    <message>
+        <source>point size %1 is outside 0 &lt; size &lt;= 1000</source>
+        <translation>字号 %1 超出范围 0 &lt; 字号 &lt;= 1000</translation>
+    </message>
+    <message>
+        <source>column %1: %2</source>
+        <translation>第 %1 列：%2</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>internal error</source>
+        <translation>内部错误</translation>
+    </message>
+    <message>
+        <source>the image of %1 x %2 pixels could not be allocated</source>
+        <translation>无法分配 %1 x %2 像素的图像</translation>
+    </message>
+</context>
 </TS>
