@@ -9,16 +9,20 @@
 #include "export/figure_export.h"
 #include "jobs/job_tracker.h"
 #include "jobs/view_jobs.h"
+#include "lessons/lesson.h"
 #include "methods/nope/nope.h"
 #include "methods/registry.h"
 #include "model/scenario_model.h"
+#include "window/language.h"
 #include "window/main_window.h"
+#include "window/presentation.h"
 
 #include <QApplication>
 #include <QBuffer>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QThread>
@@ -103,6 +107,18 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     if (!QDir().mkpath(QString::fromStdString(*dir_name)))
         throw UsageError("--out " + *dir_name + ": cannot create the folder");
     const QDir dir(QString::fromStdString(*dir_name));
+    // A 1920x1080 offscreen screen (unless the caller chose a platform): presentation mode goes full
+    // screen, and the lesson screenshots show it at a projector's size.
+    QTemporaryDir platform;
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && platform.isValid()) {
+        QFile config(platform.filePath(QStringLiteral("offscreen.json")));
+        if (config.open(QIODevice::WriteOnly)) {
+            config.write(R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1920, "height": 1080,)"
+                         R"( "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
+            config.close();
+            qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + QFile::encodeName(config.fileName()));
+        }
+    }
     ensure_application();
     // A private settings file: screenshots never depend on (or change) the user's saved layout.
     QTemporaryDir settings;
@@ -180,6 +196,22 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     w.dock(ViewKind::Heatmap)->raise();
     idle();
     save(&w, dir, QStringLiteral("main-window-sentence"), out);
+
+    // A lesson step in presentation mode, full screen (1920x1080), at 150 % text: lesson 8's second
+    // step (RoPE's score depends on m - n only), in the language of the environment
+    // (LANG=zh_CN.UTF-8 for the Chinese one).
+    const QStringList lessons = course_lessons(course_language(currentLanguage()));
+    const QString rope = lessons.filter(QStringLiteral("08-")).value(0);
+    if (!rope.isEmpty() && w.openLesson(rope)) {
+        w.presentation()->enter();
+        w.presentation()->setFontScale(1.5);
+        w.presentation()->goToStep(1);
+        idle();
+        QApplication::processEvents();
+        save(&w, dir, QStringLiteral("lesson-present-%1").arg(currentLanguage()), out);
+        w.presentation()->leave();
+        w.closeLesson();
+    }
     return 0;
 }
 

@@ -38,6 +38,7 @@ constexpr auto kRotationKey = "view/rotationKeyPosition";
 constexpr auto kCurveOverlays = "view/curveOverlays";
 constexpr auto kMatrixKind = "view/matrixKind";
 constexpr auto kPresentFontScale = "presentation/fontScale";
+constexpr auto kCourseStartPageShown = "course/startPageShown";
 constexpr auto kPresentHighContrast = "presentation/highContrast";
 constexpr auto kPresentShowPanel = "presentation/showPanel";
 // Bumped when the saved layout would not fit the current set of docks.
@@ -270,6 +271,15 @@ bool Settings::presentationShowsPanel() const
 void Settings::setPresentationShowsPanel(bool on)
 {
     m_settings->setValue(kPresentShowPanel, on);
+}
+
+bool Settings::courseStartPageShown() const
+{
+    return m_settings->value(kCourseStartPageShown, false).toBool();
+}
+void Settings::setCourseStartPageShown(bool shown)
+{
+    m_settings->setValue(kCourseStartPageShown, shown);
 }
 
 void Settings::sync()

@@ -84,6 +84,10 @@ public:
     bool presentationShowsPanel() const;
     void setPresentationShowsPanel(bool on);
 
+    // Whether the course's start page was shown (the first launch shows it once).
+    bool courseStartPageShown() const;
+    void setCourseStartPageShown(bool shown);
+
     void sync();
 
 private:

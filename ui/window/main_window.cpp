@@ -96,6 +96,7 @@ MainWindow::MainWindow(const QString& settingsPath, QWidget* parent)
     setDockNestingEnabled(true);
     createViews();
     createMenus();
+    createLessonDock(); // after the menus: it follows the presentation they create
     createStatusBar();
     connectJobs();
     connect(m_model, &ScenarioModel::scenarioChanged, this, &MainWindow::onScenarioChanged);
@@ -104,6 +105,10 @@ MainWindow::MainWindow(const QString& settingsPath, QWidget* parent)
     onScenarioChanged();
     restoreRotationPositions();
     startAutosave(settingsPath);
+    // The first launch opens on the course (only with the user's own settings: tests and screenshots
+    // that pass a settings file get the window they set up).
+    if (settingsPath.isEmpty())
+        showStartPageOnce();
 }
 
 MainWindow::~MainWindow()

@@ -7,6 +7,7 @@
 
 #include "jobs/job_tracker.h"
 #include "jobs/view_jobs.h"
+#include "lessons/lesson.h"
 #include "model/scenario_model.h"
 
 #include <QMainWindow>
@@ -32,6 +33,7 @@ namespace posatlas::ui {
 class Autosave;
 class CurveView;
 class HeatmapView;
+class LessonPanel;
 class ParameterPanel;
 class Presentation;
 class RotationControls;
@@ -73,6 +75,23 @@ public:
     QDockWidget* panelDock() const { return m_panelDock; }
     // View > Present (F5): full screen, one figure, larger fonts, steps through the presets.
     Presentation* presentation() const { return m_presentation; }
+    // ---- Lessons (main_window_lessons.cpp, lesson.h)
+    // Opens a lesson (a file, or a course resource) at its first step: false, with a message naming the
+    // file, the line and what is wrong, when it cannot be read (the state stays as it was).
+    bool openLesson(const QString& path);
+    void openLessonDialog();
+    // Help > Course: the Lesson dock with the course page.
+    void showCourse();
+    // The course page on the first launch (with the user's settings): once, then never again.
+    bool showStartPageOnce();
+    // Applies step `index` of the open lesson (one undo step) and brings its view to the front.
+    bool goToLessonStep(int index);
+    // Leaves the lesson: the scenario and views shown before it come back.
+    void closeLesson();
+    const Lesson* currentLesson() const;
+    int currentLessonStep() const { return m_lessonStep; }
+    LessonPanel* lessonPanel() const { return m_lessonPanel; }
+    QDockWidget* lessonDock() const { return m_lessonDock; }
     QString importReportText() const;
     QString statusMessage() const;
 
@@ -116,6 +135,9 @@ private:
     friend class SessionActions; // restores and reads the view state below
     void createViews();
     void createMenus();
+    void createLessonDock();
+    void loadCourse();
+    void showLessonDock(); // shown at 30 % of the window's width the first time
     void createStatusBar();
     void connectJobs();
     // Hidden views are not computed; enabling one computes it.
@@ -153,6 +175,13 @@ private:
     std::array<QDockWidget*, kViewKindCount> m_viewDocks{};
     QDockWidget* m_panelDock = nullptr;
     QDockWidget* m_importDock = nullptr;
+    LessonPanel* m_lessonPanel = nullptr;
+    QDockWidget* m_lessonDock = nullptr;
+    std::vector<Lesson> m_course;       // the built-in lessons in the interface's language
+    std::optional<Lesson> m_lesson;     // the open lesson
+    int m_lessonStep = -1;
+    std::optional<Session> m_beforeLesson; // what the window showed before the lesson
+    QString m_lessonDir;
     QTextBrowser* m_importReport = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_matrixKindMenu = nullptr;

@@ -52,6 +52,9 @@ void MainWindow::createMenus()
     open->setStatusTip(
         tr("Read a Hugging Face config.json or a llama.cpp .gguf file's metadata and apply its positional parameters (one undo step)"));
     m_sessions->addOpenAction(file);
+    QAction* openLessonAction = file->addAction(tr("Open &Lesson…"), this, &MainWindow::openLessonDialog);
+    openLessonAction->setObjectName(QStringLiteral("openLessonAction"));
+    openLessonAction->setStatusTip(tr("Open a lesson file (Markdown with a scenario per step, see the course's format)"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     rebuildRecentMenu();
@@ -232,6 +235,10 @@ void MainWindow::createMenus()
 
     // ---- Help
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* course = help->addAction(tr("&Course"), this, &MainWindow::showCourse);
+    course->setObjectName(QStringLiteral("courseAction"));
+    course->setShortcut(QKeySequence(Qt::Key_F2));
+    course->setStatusTip(tr("The built-in course on positional encoding: lessons that set up the figures step by step"));
     help->addAction(tr("&Keyboard and Mouse"), QKeySequence::HelpContents, this,
                     [this] { showKeyboardHelp(); });
     help->addAction(tr("&About PosAtlas"), this, [this] {

@@ -298,7 +298,7 @@ void Presentation::enter()
     qApp->installEventFilter(this);
     m_window->showFullScreen();
     updateOverlay();
-    m_overlay->show();
+    m_overlay->setVisible(!(m_steps && m_steps->showsOwnLabel()));
     m_overlay->raise();
     {
         const QSignalBlocker block(m_presentAction);
@@ -370,6 +370,14 @@ bool Presentation::goToStep(int index)
     updateOverlay();
     emit stepChanged(index);
     return true;
+}
+
+void Presentation::syncStep(int index)
+{
+    if (!m_steps || index < 0 || index >= m_steps->count() || index == m_current)
+        return;
+    m_current = index;
+    updateOverlay();
 }
 
 bool Presentation::nextStep()
@@ -498,6 +506,8 @@ void Presentation::applyPanel()
 
 void Presentation::updateOverlay()
 {
+    if (m_active)
+        m_overlay->setVisible(!(m_steps && m_steps->showsOwnLabel()));
     m_overlay->setText(stepLabel());
     placeOverlay();
 }

@@ -62,6 +62,8 @@ public:
     virtual bool show(int index) = 0;
     // The step the window shows now, when it can tell (the overlay then starts there); nullopt if none.
     virtual std::optional<int> current() const { return std::nullopt; }
+    // True when the source shows its own step label (a lesson's panel): the overlay then stays hidden.
+    virtual bool showsOwnLabel() const { return false; }
 };
 
 // The built-in presets, in the File menu's order (by id). Each step applies the preset onto the scenario
@@ -102,6 +104,8 @@ public:
     // -1 until a step was shown (or the source recognised the current scenario).
     int currentStep() const { return m_current; }
     bool goToStep(int index);
+    // The source moved to `index` by itself (the lesson panel's buttons): the overlay follows.
+    void syncStep(int index);
     bool nextStep();
     bool previousStep();
     // "k / n · name", or "– / n" before the first step; what the overlay shows.

@@ -28,6 +28,8 @@ class SessionActions : public QObject
 {
     Q_OBJECT
 public:
+    // A window-modal warning that does not block the caller, and the same text in the status bar.
+    void reportError(const QString& title, const QString& message);
     explicit SessionActions(MainWindow* window);
     ~SessionActions() override;
 
@@ -81,7 +83,6 @@ private:
     struct Source;
     Source source(ViewKind kind, const FigureExportOptions& options) const;
     bool upToDate(ViewKind kind) const;
-    void reportError(const QString& title, const QString& message);
     void syncMenus(const ViewSettings& settings, std::optional<Colormap> colormap);
 
     MainWindow* m_window;

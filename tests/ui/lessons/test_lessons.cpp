@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Lessons (lessons/lesson.h, lesson_panel.h, window/main_window_lessons.cpp): the file format's reader
+// and every message it gives (file, line, what); formulas found and typeset; the built-in course in
+// both languages (same steps, same scenarios, every formula typesets, every step rendered offscreen
+// with its figure); steps applied, restored and undone; closing returns to the scenario before the
+// lesson; presentation mode steps through the lesson.
+//
+// Screenshots: with POSATLAS_SCREENSHOT_DIR set, everyStepRendersInBothLanguages() also saves the window
+// (1600x1000) at every lesson's first step there, with the interface in the lesson's language.
+#include "gui_support.h"
+#include "jobs/view_jobs.h"
+#include "lessons/lesson.h"
+#include "lessons/lesson_document.h"
+#include "lessons/lesson_panel.h"
+#include "model/scenario_model.h"
+#include "views/heatmap_view.h"
+#include "window/language.h"
+#include "window/main_window.h"
+#include "window/presentation.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QListWidget>
+#include <QDockWidget>
+#include <QFile>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QToolButton>
+#include <QUndoStack>
+
+using namespace posatlas;
+using namespace posatlas::ui;
+using namespace posatlas::test;
+
+namespace {
+
+const char* kGood = R"(# A lesson
+
+Its summary, with $x^2$.
+
+## First step
+
+Text with an inline formula $\theta_i = b^{-2i/d}$ and a dollar sign \$5.
+
+$$
+\frac{a}{b}
+$$
+
+```posatlas
+{"scenario": {"method": "rope", "seq_len": 64, "rope": {"rope_theta": 500}},
+ "views": {"current": "curves"}}
+```
+
+::: try
+Move **Base**.
+:::
+
+::: question
+Why $m - n$?
+::: answer
+Because.
+:::
+
+## Second step
+
+`$not a formula$`
+
+```posatlas
+{"scenario": {"method": "alibi"}}
+```
+)";
+
+QString lessonWith(const QString& step)
+{
+    return QStringLiteral("# L\n\n## S\n\n") + step;
+}
+
+QString errorOf(const QString& text, const FormulaChecker& check = {})
+{
+    try {
+        parse_lesson(text, QStringLiteral("x.md"), check);
+    } catch (const LessonError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return QString();
+}
+
+int formulaCount(const QString& markdown)
+{
+    int n = 0;
+    for (const LessonPiece& p : split_formulas(markdown, QStringLiteral("t"), 1))
+        n += p.formula.has_value();
+    return n;
+}
+
+} // namespace
+
+class LessonTests : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void readsSteps();
+    void splitsFormulas_data();
+    void splitsFormulas();
+    void refusesBadLessons_data();
+    void refusesBadLessons();
+    void namesFormulaErrors();
+    void typesetsFormulas();
+    void courseInBothLanguages();
+    void everyStepRendersInBothLanguages();
+    void stepsApplyRestoreAndClose();
+    void badLessonFileKeepsState();
+    void presentationStepsThroughLesson();
+    void startPageOnce();
+};
+
+void LessonTests::readsSteps()
+{
+    const Lesson l = parse_lesson(QString::fromUtf8(kGood), QStringLiteral("good.md"));
+    QCOMPARE(l.title, QStringLiteral("A lesson"));
+    QCOMPARE(l.summary, QStringLiteral("Its summary, with $x^2$."));
+    QCOMPARE(l.steps.size(), std::size_t{2});
+    const LessonStep& s = l.steps[0];
+    QCOMPARE(s.title, QStringLiteral("First step"));
+    QCOMPARE(s.line, 5);
+    QVERIFY(s.text.startsWith(QStringLiteral("Text with an inline")));
+    QVERIFY(!s.text.contains(QStringLiteral("posatlas"))); // the block is not text
+    QCOMPARE(s.tryThis, QStringLiteral("Move **Base**."));
+    QCOMPARE(s.question, QStringLiteral("Why $m - n$?"));
+    QCOMPARE(s.answer, QStringLiteral("Because."));
+    QCOMPARE(s.session.scenario.method, Method::RoPE);
+    QCOMPARE(s.session.scenario.seq_len, std::int64_t{64});
+    QCOMPARE(s.session.scenario.params<RopeParams>().rope_theta, 500.0);
+    QCOMPARE(s.currentView, QStringLiteral("curves"));
+    // What the block leaves out takes the defaults, not the previous step's values.
+    const LessonStep& t = l.steps[1];
+    QCOMPARE(t.session.scenario.method, Method::ALiBi);
+    QCOMPARE(t.session.scenario.seq_len, Scenario{}.seq_len);
+    QCOMPARE(t.session.scenario.params<RopeParams>().rope_theta, RopeParams{}.rope_theta);
+    QVERIFY(t.tryThis.isEmpty() && t.question.isEmpty());
+    QCOMPARE(t.currentView, QString());
+}
+
+void LessonTests::splitsFormulas_data()
+{
+    QTest::addColumn<QString>("markdown");
+    QTest::addColumn<int>("formulas");
+    QTest::addColumn<QString>("firstLatex");
+    QTest::addColumn<bool>("display");
+    QTest::addColumn<int>("line");
+    QTest::newRow("inline") << "a $x_1$ b $y$" << 2 << "x_1" << false << 1;
+    QTest::newRow("display over lines") << "a\n\n$$\n\\frac{1}{2}\n$$\nb $z$" << 2 << "\\frac{1}{2}" << true << 3;
+    QTest::newRow("escaped dollar") << "costs \\$5 and \\$6" << 0 << "" << false << 0;
+    QTest::newRow("code span") << "`$a$` then $b$" << 1 << "b" << false << 1;
+    QTest::newRow("fenced code") << "x\n```\n$a$\n```\n\n$c$" << 1 << "c" << false << 6;
+    QTest::newRow("display on one line") << "\n\n$$ a^2 $$" << 1 << "a^2" << true << 3;
+}
+
+void LessonTests::splitsFormulas()
+{
+    QFETCH(QString, markdown);
+    QFETCH(int, formulas);
+    QFETCH(QString, firstLatex);
+    QFETCH(bool, display);
+    QFETCH(int, line);
+    const auto pieces = split_formulas(markdown, QStringLiteral("t"), 1);
+    QCOMPARE(formulaCount(markdown), formulas);
+    QString text;
+    for (const LessonPiece& p : pieces) {
+        if (p.formula) {
+            QCOMPARE(p.formula->latex, firstLatex);
+            QCOMPARE(p.formula->display, display);
+            QCOMPARE(p.formula->line, line);
+            break;
+        }
+        text += p.markdown;
+    }
+    if (!formulas) // nothing lost: the text comes back as written
+        QCOMPARE(text, markdown);
+}
+
+void LessonTests::refusesBadLessons_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("where");
+    QTest::addColumn<QString>("what");
+    const QString block = QStringLiteral("```posatlas\n{}\n```\n");
+    QTest::newRow("empty") << "" << "x.md:1:" << "empty";
+    QTest::newRow("no title") << "## S\n" << "x.md:1:" << "# Title";
+    QTest::newRow("no steps") << "# L\n\ntext\n" << "x.md:" << "no steps";
+    QTest::newRow("step without block") << "# L\n\n## S\n\ntext\n" << "x.md:3:" << "no ```posatlas block";
+    QTest::newRow("two blocks") << lessonWith(block + block) << "x.md:8:" << "second ```posatlas";
+    QTest::newRow("bad json") << lessonWith("```posatlas\n{\"scenario\":\n {\"method\": }\n}\n```\n") << "x.md:7:"
+                              << "not valid JSON";
+    QTest::newRow("not an object") << lessonWith("```posatlas\n[1]\n```\n") << "x.md:5:" << "JSON object";
+    QTest::newRow("unknown key") << lessonWith("```posatlas\n{\"scenery\": {}}\n```\n") << "x.md:5:"
+                                 << "unknown key \"scenery\"";
+    QTest::newRow("out of range") << lessonWith("```posatlas\n{\"scenario\": {\"seq_len\": 0}}\n```\n") << "x.md:5:"
+                                  << "seq_len";
+    QTest::newRow("unknown method") << lessonWith("```posatlas\n{\"scenario\": {\"method\": \"ropey\"}}\n```\n")
+                                    << "x.md:5:" << "ropey";
+    QTest::newRow("unknown view") << lessonWith("```posatlas\n{\"views\": {\"current\": \"table\"}}\n```\n")
+                                  << "x.md:5:" << "views.current";
+    QTest::newRow("unclosed block") << lessonWith("```posatlas\n{}\n") << "x.md:5:" << "not closed";
+    QTest::newRow("unclosed try") << lessonWith(block + "::: try\nmove\n") << "x.md:8:" << "::: try";
+    QTest::newRow("try across steps") << lessonWith(block + "::: try\nmove\n## T\n" + block) << "x.md:8:"
+                                      << "before the next step";
+    QTest::newRow("question without answer") << lessonWith(block + "::: question\nwhy?\n:::\n") << "x.md:8:"
+                                             << "no answer";
+    QTest::newRow("answer alone") << lessonWith(block + "::: answer\nx\n:::\n") << "x.md:8:" << "must follow";
+    QTest::newRow("unknown container") << lessonWith(block + "::: hint\nx\n:::\n") << "x.md:8:" << "::: hint";
+    QTest::newRow("stray close") << lessonWith(block + ":::\n") << "x.md:8:" << "closes nothing";
+    QTest::newRow("second title") << lessonWith(block + "# Again\n") << "x.md:8:" << "one title";
+    QTest::newRow("unclosed formula") << lessonWith("a $x\n" + block) << "x.md:5:" << "not closed";
+    QTest::newRow("unclosed display") << lessonWith("$$ x\n\n" + block) << "x.md:5:" << "$$";
+    QTest::newRow("empty formula") << lessonWith("$$ $$\n" + block) << "x.md:5:" << "empty formula";
+    QTest::newRow("block before steps") << QStringLiteral("# L\n") + block << "x.md:2:" << "before the first step";
+    QTest::newRow("empty step title") << "# L\n\n## \n" << "x.md:3:" << "title";
+}
+
+void LessonTests::refusesBadLessons()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, where);
+    QFETCH(QString, what);
+    const QString error = errorOf(text);
+    QVERIFY2(error.startsWith(where), qPrintable(error));
+    QVERIFY2(error.contains(what), qPrintable(error));
+}
+
+void LessonTests::namesFormulaErrors()
+{
+    const QString text = lessonWith("fine $x$\n\nbroken $\\frac{a}$ here\n\n```posatlas\n{}\n```\n");
+    const QString error = errorOf(text, typeset_checker());
+    QVERIFY2(error.startsWith(QStringLiteral("x.md:7: formula \\frac{a}")), qPrintable(error));
+    QVERIFY(errorOf(lessonWith("fine $\\frac{a}{b}$\n\n```posatlas\n{}\n```\n"), typeset_checker()).isEmpty());
+}
+
+void LessonTests::typesetsFormulas()
+{
+    QTextDocument doc;
+    LessonTextStyle style;
+    style.pointSize = 12;
+    set_lesson_markdown(&doc, QStringLiteral("Inline $x^2$ and\n\n$$\\sum_{i=0}^{n} i$$\n\nend \\$1"), style);
+    QCOMPARE(lesson_formula_count(&doc), 2);
+    // The images are in the text (Qt's Markdown reader drops an image without alternative text).
+    int images = 0;
+    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it)
+            images += it.fragment().charFormat().isImageFormat();
+    QCOMPARE(images, 2);
+    QVERIFY(doc.toPlainText().contains(QStringLiteral("Inline")));
+    QVERIFY(doc.toPlainText().contains(QStringLiteral("end $1"))); // \$ is a dollar sign
+    QVERIFY(!doc.toPlainText().contains(QStringLiteral("x^2")));     // typeset, not shown as source
+    // A larger font typesets larger formulas (presentation's font scale reaches them).
+    const QImage small = doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:1"))).value<QImage>();
+    style.pointSize = 24;
+    set_lesson_markdown(&doc, QStringLiteral("Inline $x^2$ and\n\n$$\\sum_{i=0}^{n} i$$"), style);
+    const QImage large = doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:1"))).value<QImage>();
+    QVERIFY(!small.isNull() && !large.isNull());
+    QVERIFY2(large.height() > small.height() * 3 / 2, qPrintable(QStringLiteral("%1 vs %2").arg(large.height()).arg(small.height())));
+}
+
+void LessonTests::courseInBothLanguages()
+{
+    const QStringList en = course_lessons(QStringLiteral("en"));
+    const QStringList zh = course_lessons(QStringLiteral("zh_CN"));
+    QVERIFY2(en.size() >= 11, qPrintable(QString::number(en.size())));
+    QCOMPARE(zh.size(), en.size());
+    for (int i = 0; i < en.size(); ++i) {
+        QCOMPARE(QFileInfo(zh[i]).fileName(), QFileInfo(en[i]).fileName());
+        const Lesson a = load_lesson(en[i], typeset_checker()); // throws (and fails) on any error
+        const Lesson b = load_lesson(zh[i], typeset_checker());
+        QVERIFY2(a.steps.size() >= 2, qPrintable(en[i]));
+        QCOMPARE(b.steps.size(), a.steps.size());
+        QVERIFY(!a.summary.isEmpty() && !b.summary.isEmpty());
+        for (std::size_t s = 0; s < a.steps.size(); ++s) {
+            // The same figures in both languages: the blocks are identical.
+            QVERIFY2(a.steps[s].block == b.steps[s].block, qPrintable(QStringLiteral("%1 step %2").arg(zh[i]).arg(s + 1)));
+            QVERIFY2(!a.steps[s].text.isEmpty() && !b.steps[s].text.isEmpty(), qPrintable(en[i]));
+            QCOMPARE(b.steps[s].tryThis.isEmpty(), a.steps[s].tryThis.isEmpty());
+            QCOMPARE(b.steps[s].question.isEmpty(), a.steps[s].question.isEmpty());
+            QCOMPARE(formulaCount(b.steps[s].text) > 0, formulaCount(a.steps[s].text) > 0);
+        }
+        // The Chinese lesson is in Chinese: CJK characters in its title.
+        QVERIFY2(std::any_of(b.title.begin(), b.title.end(), [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; }),
+                 qPrintable(b.title));
+    }
+}
+
+void LessonTests::everyStepRendersInBothLanguages()
+{
+    const QString shots = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR");
+    QTemporaryDir dir;
+    for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+        QVERIFY(installLanguage(lang));
+        MainWindow w(dir.filePath(QStringLiteral("settings-%1.ini").arg(lang)));
+        w.resize(1600, 1000);
+        w.show();
+        w.setComputeHiddenViews(true);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (const QString& path : course_lessons(lang)) {
+            QVERIFY2(w.openLesson(path), qPrintable(w.statusMessage()));
+            const Lesson* lesson = w.currentLesson();
+            QVERIFY(lesson);
+            for (int s = 0; s < static_cast<int>(lesson->steps.size()); ++s) {
+                const QString where = QStringLiteral("%1 step %2").arg(path).arg(s + 1);
+                QVERIFY2(w.goToLessonStep(s), qPrintable(where));
+                QVERIFY2(waitIdle(w.jobs()), qPrintable(where));
+                const LessonStep& step = lesson->steps[static_cast<std::size_t>(s)];
+                QVERIFY2(w.model()->scenario() == step.session.scenario, qPrintable(where));
+                // Every formula of the step's text and prompts became an image in the panel.
+                const int expected = formulaCount(step.text) + formulaCount(step.tryThis) + formulaCount(step.question);
+                QCOMPARE(lesson_formula_count(w.lessonPanel()->textBrowser()->document()), expected);
+                // The panel and the figure are painted: the panel's text is not empty, the heatmap has ink.
+                QVERIFY2(w.lessonPanel()->textBrowser()->document()->toPlainText().contains(step.title), qPrintable(where));
+                const QImage heatmap = renderToImage(*w.heatmapView(), {400, 300});
+                QVERIFY2(!heatmap.isNull(), qPrintable(where));
+                if (!shots.isEmpty() && s == 0)
+                    w.grab().save(QDir(shots).filePath(
+                        QStringLiteral("lesson-%1-%2.png").arg(lang, QFileInfo(path).completeBaseName())));
+                if (step.question.size()) {
+                    w.lessonPanel()->answerButton()->click();
+                    QVERIFY(w.lessonPanel()->answerShown());
+                    QCOMPARE(lesson_formula_count(w.lessonPanel()->textBrowser()->document()),
+                             expected + formulaCount(step.answer));
+                }
+            }
+        }
+    }
+    installLanguage(QStringLiteral("en"));
+}
+
+void LessonTests::stepsApplyRestoreAndClose()
+{
+    QTemporaryDir dir;
+    QFile file(dir.filePath(QStringLiteral("good.md")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(kGood);
+    file.close();
+    MainWindow w(dir.filePath(QStringLiteral("settings.ini")));
+    w.show();
+    QVERIFY(w.model()->setValue(param("seq_len"), 100));
+    const Scenario before = w.model()->scenario();
+    QVERIFY(w.openLesson(file.fileName()));
+    QVERIFY(w.lessonDock()->isVisible());
+    QCOMPARE(w.currentLessonStep(), 0);
+    const Scenario step0 = w.currentLesson()->steps[0].session.scenario;
+    QCOMPARE(w.model()->scenario(), step0);
+    // The live controls work inside a lesson; "Restore this step" and coming back put the step back.
+    QVERIFY(w.model()->setValue(param("seq_len"), 80));
+    QVERIFY(w.model()->scenario() != step0);
+    w.lessonPanel()->restoreButton()->click();
+    QCOMPARE(w.model()->scenario(), step0);
+    QVERIFY(w.model()->setValue(param("seq_len"), 80));
+    w.lessonPanel()->nextButton()->click();
+    QCOMPARE(w.currentLessonStep(), 1);
+    QCOMPARE(w.model()->scenario().method, Method::ALiBi);
+    QCOMPARE(w.lessonPanel()->stepBox()->currentIndex(), 1);
+    QVERIFY(!w.lessonPanel()->nextButton()->isEnabled());
+    w.lessonPanel()->previousButton()->click();
+    QCOMPARE(w.model()->scenario(), step0);
+    // Each step is one undo step.
+    w.model()->undoStack()->undo();
+    QCOMPARE(w.model()->scenario().method, Method::ALiBi);
+    // Closing returns to what was on screen before the lesson, and the course page shows.
+    w.closeLesson();
+    QVERIFY(!w.currentLesson());
+    QCOMPARE(w.model()->scenario(), before);
+    QVERIFY(w.lessonPanel()->isCoursePageShown());
+}
+
+void LessonTests::badLessonFileKeepsState()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("broken.md"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("# Broken\n\n## Step\n\n```posatlas\n{\"scenario\": {\"rope\": {\"rope_theta\": -1}}}\n```\n");
+    file.close();
+    MainWindow w(dir.filePath(QStringLiteral("settings.ini")));
+    const Scenario before = w.model()->scenario();
+    QVERIFY(!w.openLesson(path));
+    QVERIFY2(w.statusMessage().contains(QStringLiteral("broken.md:5:")), qPrintable(w.statusMessage()));
+    QVERIFY2(w.statusMessage().contains(QStringLiteral("rope_theta")), qPrintable(w.statusMessage()));
+    QCOMPARE(w.model()->scenario(), before);
+    QVERIFY(!w.currentLesson());
+    // A missing file and a binary file are messages too.
+    QVERIFY(!w.openLesson(dir.filePath(QStringLiteral("missing.md"))));
+    QVERIFY(w.statusMessage().contains(QStringLiteral("missing.md")));
+    QFile binary(dir.filePath(QStringLiteral("bin.md")));
+    QVERIFY(binary.open(QIODevice::WriteOnly));
+    binary.write(QByteArray("\xff\xfe\x00\x01# x", 7));
+    binary.close();
+    QVERIFY(!w.openLesson(binary.fileName()));
+    QCOMPARE(w.model()->scenario(), before);
+}
+
+void LessonTests::presentationStepsThroughLesson()
+{
+    QTemporaryDir dir;
+    MainWindow w(dir.filePath(QStringLiteral("settings.ini")));
+    w.show();
+    const QString path = course_lessons(QStringLiteral("en")).value(0);
+    QVERIFY(w.openLesson(path));
+    w.presentation()->enter();
+    QTRY_VERIFY(w.isFullScreen());
+    QCOMPARE(w.presentation()->stepSource()->count(), static_cast<int>(w.currentLesson()->steps.size()));
+    QCOMPARE(w.presentation()->currentStep(), 0);
+    QVERIFY(w.lessonDock()->isVisible()); // the lesson text stays beside the figure
+    QTest::keyClick(&w, Qt::Key_PageDown);
+    QCOMPARE(w.currentLessonStep(), 1);
+    QCOMPARE(w.lessonPanel()->step(), 1);
+    QVERIFY(w.presentation()->stepLabel().contains(w.currentLesson()->steps[1].title));
+    w.lessonPanel()->previousButton()->click(); // the panel's buttons move the overlay too
+    QCOMPARE(w.presentation()->currentStep(), 0);
+    w.presentation()->leave();
+}
+
+void LessonTests::startPageOnce()
+{
+    QTemporaryDir dir;
+    MainWindow w(dir.filePath(QStringLiteral("settings.ini")));
+    QVERIFY(!w.lessonDock()->isVisibleTo(&w)); // a settings file of its own: no start page by itself
+    QVERIFY(w.showStartPageOnce());
+    QVERIFY(w.lessonDock()->isVisibleTo(&w));
+    QVERIFY(w.lessonPanel()->isCoursePageShown());
+    QVERIFY(w.lessonPanel()->courseList()->count() >= 11);
+    QVERIFY(!w.showStartPageOnce());
+    // Choosing a lesson on the course page opens it.
+    emit w.lessonPanel()->lessonChosen(1);
+    QVERIFY(w.currentLesson());
+    QCOMPARE(w.currentLesson()->source, course_lessons(course_language(currentLanguage())).value(1));
+}
+
+QTEST_MAIN(LessonTests)
+#include "test_lessons.moc"
