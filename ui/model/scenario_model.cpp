@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/scenario_model.h"
 
+#include "model/parameter_message.h"
 #include "model/undo_commands.h"
 #include "scenario/validation.h"
 
@@ -99,7 +100,7 @@ bool ScenarioModel::acceptEdit(const Scenario& next, ParamId id)
         validate_for(next, id);
         return true;
     } catch (const ParameterError& e) {
-        emit parameterRejected(QString::fromStdString(e.what()));
+        emit parameterRejected(parameterErrorText(e, next));
         return false;
     }
 }
@@ -155,7 +156,7 @@ bool ScenarioModel::setMethod(Method m)
     try {
         validate_for(next);
     } catch (const ParameterError& e) {
-        emit parameterRejected(QString::fromStdString(e.what()));
+        emit parameterRejected(parameterErrorText(e, next));
         return false;
     }
     m_undo->push(new SetScenarioCommand(this, m_scenario, next, tr("Change Method"), -1, -1));
@@ -169,7 +170,7 @@ bool ScenarioModel::setScenario(const Scenario& s, const QString& text)
     try {
         validate_for(s);
     } catch (const ParameterError& e) {
-        emit parameterRejected(QString::fromStdString(e.what()));
+        emit parameterRejected(parameterErrorText(e, s));
         return false;
     }
     m_undo->push(new SetScenarioCommand(this, m_scenario, s, text, -1, -1));
@@ -181,7 +182,7 @@ bool ScenarioModel::resetScenario(const Scenario& s)
     try {
         validate_for(s);
     } catch (const ParameterError& e) {
-        emit parameterRejected(QString::fromStdString(e.what()));
+        emit parameterRejected(parameterErrorText(e, s));
         return false;
     }
     m_undo->clear();

@@ -8,6 +8,10 @@
 #include "explorer/explorer_window.h"
 #include "gui_support.h"
 #include "io/presets.h"
+#include "lessons/lesson.h"
+#include "lessons/lesson_panel.h"
+#include "model/parameter_message.h"
+#include "model/scenario_model.h"
 #include "methods/registry.h"
 #include "views/curve_view.h"
 #include "views/heatmap_view.h"
@@ -29,7 +33,9 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabBar>
+#include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QTest>
 #include <QTextDocument>
 
@@ -256,6 +262,52 @@ private slots:
             QVERIFY2(!title.isEmpty(), name);
             QVERIFY2(hasCjk(title), qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(name), title)));
         }
+    }
+
+    // The core's validation messages (English data: key, allowed values, value) are said in Chinese:
+    // the parameter by its panel label and key, the allowed range from its translated template.
+    void validationMessagesAreChinese()
+    {
+        QVERIFY(installLanguage(QStringLiteral("zh_CN")));
+        MainWindow window(m_dir.filePath(QStringLiteral("messages.ini")));
+        const Scenario before = window.model()->scenario();
+        QSignalSpy rejected(window.model(), &ScenarioModel::parameterRejected);
+        QVERIFY(!window.model()->setValue(param("seq_len"), 0));
+        QCOMPARE(rejected.size(), 1);
+        const QString message = rejected.front().front().toString();
+        QVERIFY2(hasCjk(message), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("seq_len")), qPrintable(message)); // the key stays, for the CLI and sessions
+        QVERIFY2(message.contains(QStringLiteral("[1, ")), qPrintable(message));    // the range as numbers
+        QCOMPARE(window.model()->scenario(), before);
+        // Every template the core phrases comes out translated (an untranslated one would equal the English).
+        for (const char* allowed : {"an integer in [1, 8]", "an even integer in [2, 8192]", "> 0 and <= 1e+12",
+                                    ">= 1 and <= 64", "one of a|b", "one of logits|bias for rope", "finite",
+                                    "at most 5 (the logits: 9 MiB would exceed the 8 MiB memory budget)"}) {
+            const QString text = allowedText(allowed);
+            QVERIFY2(text != QLatin1String(allowed) && hasCjk(text), allowed);
+        }
+        installLanguage(QStringLiteral("en"));
+        QCOMPARE(allowedText("an integer in [1, 8]"), QStringLiteral("an integer in [1, 8]"));
+    }
+
+    // The course page and a lesson's controls are in Chinese, and so is the shipped lesson text.
+    void lessonPanelIsChinese()
+    {
+        QVERIFY(installLanguage(QStringLiteral("zh_CN")));
+        MainWindow window(m_dir.filePath(QStringLiteral("lesson.ini")));
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showCourse();
+        QStringList found;
+        collect(window.lessonPanel(), found);
+        QVERIFY(window.openLesson(course_lessons(QStringLiteral("zh_CN")).value(0)));
+        collect(window.lessonPanel(), found);
+        found.removeDuplicates();
+        for (const QString& f : found)
+            qWarning("English: %s", qPrintable(f));
+        QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1 texts in English (listed above)").arg(found.size())));
+        QVERIFY(hasCjk(window.lessonPanel()->textBrowser()->toPlainText()));
     }
 
     void noEnglishLeftInTheExplorer()
