@@ -8,6 +8,9 @@
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QFont>
+#include <QFontInfo>
+#include <QStringList>
 #include <QImageWriter>
 #include <QPageLayout>
 #include <QPageSize>
@@ -67,6 +70,49 @@ private:
     QByteArray m_bytes;
     QBuffer m_buffer;
 };
+
+// QSvgGenerator names the family the painter was given ("Sans Serif", a fontconfig alias), which a
+// browser or Inkscape on another machine maps to whatever it likes, often without Chinese glyphs. Each
+// font-family becomes a CSS list: the family this machine resolved it to, the CJK families the app's
+// Chinese text uses here and on the other common systems, and the generic family.
+QByteArray name_svg_fonts(const QByteArray& svg)
+{
+    QByteArray out;
+    out.reserve(svg.size() + svg.size() / 8);
+    const QByteArray key = "font-family=\"";
+    qsizetype from = 0;
+    while (true) {
+        const qsizetype at = svg.indexOf(key, from);
+        const qsizetype end = at < 0 ? -1 : svg.indexOf('"', at + key.size());
+        if (at < 0 || end < 0) {
+            out += svg.mid(from);
+            return out;
+        }
+        const QString family = QString::fromUtf8(svg.mid(at + key.size(), end - at - key.size()));
+        const QFontInfo resolved{QFont(family)};
+        const bool serif = resolved.styleHint() == QFont::Serif ||
+                           (resolved.family().contains(QLatin1String("Serif"), Qt::CaseInsensitive) &&
+                            !resolved.family().contains(QLatin1String("Sans"), Qt::CaseInsensitive));
+        QStringList list{resolved.family()};
+        // fontconfig's aliases mean nothing to another program: the generic family at the end stands for them.
+        static const QStringList aliases{QStringLiteral("Sans Serif"), QStringLiteral("Sans"), QStringLiteral("Serif"),
+                                         QStringLiteral("Monospace"), QStringLiteral("sans-serif"), QStringLiteral("serif")};
+        if (!aliases.contains(family, Qt::CaseInsensitive))
+            list << family;
+        list << (serif ? QStringList{QStringLiteral("Noto Serif CJK SC"), QStringLiteral("Source Han Serif SC"),
+                                     QStringLiteral("SimSun"), QStringLiteral("Songti SC")}
+                       : QStringList{QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Source Han Sans SC"),
+                                     QStringLiteral("Microsoft YaHei"), QStringLiteral("PingFang SC")});
+        list.removeDuplicates();
+        for (QString& f : list)
+            f = QLatin1Char('\'') + QString(f).remove(QLatin1Char('\'')).remove(QLatin1Char('"')).toHtmlEscaped() +
+                QLatin1Char('\'');
+        list << (serif ? QStringLiteral("serif") : QStringLiteral("sans-serif"));
+        out += svg.mid(from, at - from);
+        out += key + list.join(QStringLiteral(", ")).toUtf8() + '"';
+        from = end + 1;
+    }
+}
 
 // A raster costs 4 bytes per pixel, and its encoded PNG is held in memory before it is written (up to
 // about as much again): 8 bytes per pixel must fit the memory budget of core/scenario/validation.h.
@@ -421,7 +467,8 @@ void export_figure(const Figure& figure, const QString& path, const FigureExport
             fail(FigureExport::tr("cannot write %1: the SVG generator did not start").arg(path));
         paint(figure, painter, options);
         painter.end();
-        break;
+        write_file_atomically(path, name_svg_fonts(file.take()));
+        return;
     }
     case ExportFormat::Pdf: {
         QPdfWriter pdf(file.device());

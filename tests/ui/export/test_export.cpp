@@ -205,8 +205,13 @@ private slots:
             QVERIFY2(svg.contains("PosAtlas scenario: {"), qPrintable(file));
             QVERIFY(svg.contains("500000"));
         }
-        // The heatmap's title is the figure's own.
+        // Every text names a font list another machine can resolve: a CJK family for Chinese labels and
+        // the generic family last, never fontconfig's alias alone.
         const QByteArray heat = readAll(written[0]);
+        QVERIFY(!heat.contains("font-family=\"Sans Serif\""));
+        QVERIFY2(heat.contains("'Noto Sans CJK SC'") && heat.contains("sans-serif\""),
+                 heat.mid(heat.indexOf("font-family"), 160).constData());
+        // The heatmap's title is the figure's own.
         QVERIFY(heat.contains(m_window->heatmapView()->figureTitle().toHtmlEscaped().toUtf8()));
     }
 
