@@ -367,8 +367,11 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
     const MatrixKindSpec* spec = method.kind(kind);
     if (!spec) {
         std::string allowed;
-        for (const MatrixKindSpec& k : method.kinds)
-            allowed += (allowed.empty() ? "" : "|") + std::string(k.kind.id());
+        for (const MatrixKindSpec& k : method.kinds) {
+            if (!allowed.empty())
+                allowed += '|';
+            allowed += k.kind.id(); // appended, not `"|" + std::string(...)`: GCC 12 warns a false -Wrestrict there
+        }
         throw ParameterError("kind", "one of " + allowed + " for " + std::string(s.method.id()),
                              std::string(kind.id()));
     }

@@ -485,8 +485,22 @@ QString HeatmapView::readoutAt(const QPointF& pos, int* panel_out) const
         const std::int64_t first = index[u], stop = u < end.size() ? end[u] : first + 1;
         return stop - first > 1 ? QStringLiteral("%1 … %2").arg(first).arg(stop - 1) : QString::number(first);
     };
-    parts << tr("%1 = %2").arg(matrixLabel(m.row_label), position(m.row_index, m.row_block_end, r));
-    parts << tr("%1 = %2").arg(matrixLabel(m.col_label), position(m.col_index, m.col_block_end, c));
+    // With a sentence as the positions, a single position is read with its word, as the axes show it.
+    const auto withWord = [this](const QString& text, const QStringList& tokens, const std::vector<std::int64_t>& index,
+                                 const std::vector<std::int64_t>& end, qsizetype k) {
+        const auto u = static_cast<std::size_t>(k);
+        const std::int64_t first = index[u];
+        const bool single = u >= end.size() || end[u] - first <= 1;
+        if (!single || first < 0 || first >= tokens.size())
+            return text;
+        return tr("%1 “%2”", "a position and the word at it").arg(text, tokens[static_cast<qsizetype>(first)]);
+    };
+    parts << tr("%1 = %2").arg(matrixLabel(m.row_label),
+                               withWord(position(m.row_index, m.row_block_end, r), m_data.row_tokens, m.row_index,
+                                        m.row_block_end, r));
+    parts << tr("%1 = %2").arg(matrixLabel(m.col_label),
+                               withWord(position(m.col_index, m.col_block_end, c), m_data.col_tokens, m.col_index,
+                                        m.col_block_end, c));
     const QString what = m.sampling == MatrixSampling::BlockMean ? tr("mean ")
                          : m.sampling == MatrixSampling::Point   ? tr("point sample of ")
                                                                  : QString();

@@ -97,6 +97,8 @@ public:
 
     void renderFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const override;
     QString figureTitle() const override { return m_data.title; }
+    // What the hover readout says at widget position `pos` ("" outside the cells); `panel`: which panel.
+    QString readoutAt(const QPointF& pos, int* panel = nullptr) const;
 
 public slots:
     // Back to the whole matrix (as first received); emits viewportRequested at once.
@@ -166,7 +168,6 @@ private:
     void paintColorbar(QPainter& painter, const Layout& layout, const Fonts& fonts,
                        const RenderOptions& options) const;
     void paintHover(QPainter& painter) const;
-    QString readoutAt(const QPointF& pos, int* panel = nullptr) const;
     void clampView();
     void zoomAbout(double fx, double fy, double factor); // fx, fy: fraction of the window that stays put
     void viewChanged();

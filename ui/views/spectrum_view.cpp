@@ -46,7 +46,10 @@ QString SpectrumView::figureTitle() const
 
 QString SpectrumView::factorText() const
 {
-    const QString factor = tr("attention factor (logit scale) %1").arg(format_number(m_data.attention_factor, 4));
+    // HF multiplies cos and sin by the factor, so queries and keys both carry it: logits scale by its square.
+    const QString factor = tr("attention factor %1 on cos and sin (logits × %2)")
+                               .arg(format_number(m_data.attention_factor, 4),
+                                    format_number(m_data.attention_factor * m_data.attention_factor, 4));
     return m_data.note.isEmpty() ? factor : tr("%1 · %2").arg(factor, m_data.note);
 }
 

@@ -624,6 +624,15 @@ void ViewsTest::heatmapWordAxes()
     QCOMPARE(labels(QStringLiteral("the")), 4);  // at positions 0 and 3 of both axes
     QCOMPARE(labels(QStringLiteral("bit")), 2);
     QCOMPARE(labels(QStringLiteral("man")), 2);
+    // The hover readout names the words as the axes do: some cell reads "… = 2 “bit” · … = 1 “dog” · …".
+    view.resize(700, 560);
+    bool found = false;
+    for (int y = 0; y < 560 && !found; y += 4)
+        for (int x = 0; x < 700 && !found; x += 4) {
+            const QString r = view.readoutAt(QPointF(x, y));
+            found = r.contains(QStringLiteral("= 2 “bit”")) && r.contains(QStringLiteral("= 1 “dog”"));
+        }
+    QVERIFY(found);
     // 300 words in 400 pixels: too many to read, positions instead (no word at all).
     std::string many;
     for (int k = 0; k < 300; ++k)
