@@ -921,6 +921,33 @@
     </message>
 </context>
 <context>
+    <name>posatlas::ui::CompareDialog</name>
+    <message>
+        <source>Compare Methods</source>
+        <translation>比较方法</translation>
+    </message>
+    <message>
+        <source>Show %1 to %2 methods side by side on the current sequence, each with its own parameters: one heatmap panel per method and their curves on shared axes.</source>
+        <translation>在当前序列上并排显示 %1 到 %2 种方法，各用自己的参数：每种方法一个热力图面板，曲线画在共同的坐标轴上。</translation>
+    </message>
+    <message>
+        <source>Methods</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>One colour scale &amp;per panel (off: one scale shared by all methods)</source>
+        <translation>每个面板单独色标(&amp;P)（关闭：所有方法共用一个色标）</translation>
+    </message>
+    <message>
+        <source>Methods chosen: %1.</source>
+        <translation>已选方法：%1。</translation>
+    </message>
+    <message>
+        <source>Choose %1 to %2 methods (%3 chosen).</source>
+        <translation>请选择 %1 到 %2 种方法（已选 %3 种）。</translation>
+    </message>
+</context>
+<context>
     <name>posatlas::ui::CurveChartView</name>
     <message>
         <source>Hover, or Left / Right with the keyboard (Shift: larger steps, Home / End): the exact values at that distance</source>
@@ -2374,6 +2401,42 @@
         <source>Attention &amp;weights (softmax)</source>
         <translation>注意力权重(&amp;W) (softmax)</translation>
     </message>
+    <message>
+        <source>Compare Met&amp;hods…</source>
+        <translation>比较方法(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+M</source>
+        <translation>Ctrl+Shift+M</translation>
+    </message>
+    <message>
+        <source>Show 2 to 4 methods side by side: one heatmap panel per method, their curves overlaid</source>
+        <translation>并排显示 2 到 4 种方法：每种方法一个热力图面板，曲线叠加显示</translation>
+    </message>
+    <message>
+        <source>Compare: Sinusoidal, RoPE, &amp;ALiBi</source>
+        <translation>比较：正弦、RoPE、ALiBi(&amp;A)</translation>
+    </message>
+    <message>
+        <source>The three common encodings side by side, each with its own parameters</source>
+        <translation>并排显示三种常见的位置编码，各用自己的参数</translation>
+    </message>
+    <message>
+        <source>S&amp;top Comparing</source>
+        <translation>停止比较(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Back to the current method alone</source>
+        <translation>回到只显示当前方法</translation>
+    </message>
+    <message>
+        <source>Compare methods: %1</source>
+        <translation>比较方法：%1</translation>
+    </message>
+    <message>
+        <source>Comparing: %1 — %2 — %3</source>
+        <translation>正在比较：%1 — %2 — %3</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ParameterPanel</name>
@@ -3083,6 +3146,30 @@ long_factor: %2</translation>
     <message>
         <source> · causal</source>
         <translation> · 因果</translation>
+    </message>
+    <message>
+        <source>each method&apos;s own matrix</source>
+        <translation>各方法自己的矩阵</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 · %2 (its default)</source>
+        <translation>%1 · %2（其默认矩阵）</translation>
+    </message>
+    <message>
+        <source>%1 · logit against distance · N %2</source>
+        <translation>%1 · 注意力得分 (logit) 随距离变化 · N %2</translation>
+    </message>
+    <message>
+        <source>the last query&apos;s logits, each method with its own parameters</source>
+        <translation>最后一个查询的注意力得分 (logit)，各方法用自己的参数</translation>
+    </message>
+    <message>
+        <source> · %1 only (not compared)</source>
+        <translation> · 仅 %1（不参与比较）</translation>
     </message>
 </context>
 </TS>
