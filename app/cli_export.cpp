@@ -114,6 +114,11 @@ OptionTable view_table()
              .help = "Heatmap: which matrix (logits, weights, encoding, bias, buckets, cope-positions, cope-gates), as the "
                      "method offers them.",
              .metavar = "KIND", .default_text = "the method's first kind"},
+            {.name = "compare", .type = ArgType::Text,
+             .help = "Heatmap and decay: 2 to 4 methods side by side, each with its own parameters (heatmap: one "
+                     "panel per method; decay: their logits against distance on shared axes).",
+             .metavar = "M1,M2,..", .default_text = "no comparison (or the session's)",
+             .allowed = "2 to 4 distinct method ids, comma-separated"},
             {.name = "max-distance", .type = ArgType::Int,
              .help = "Decay: the largest relative distance on the x axis (tokens).",
              .default_text = "four times the model's context, at most 100000000 (or the session's)", .lo = 1,
@@ -281,6 +286,21 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
             throw UsageError("--kind must be one of logits|weights|encoding|bias|buckets|cope-positions|cope-gates (got '" + *k
                              + "')");
         v.matrix_kind = parsed;
+    }
+    if (auto list = o.text("compare")) {
+        std::vector<std::string> ids;
+        std::size_t start = 0;
+        while (start <= list->size()) {
+            const std::size_t comma = std::min(list->find(',', start), list->size());
+            if (comma > start)
+                ids.push_back(list->substr(start, comma - start));
+            start = comma + 1;
+        }
+        std::string problem;
+        const auto parsed = parse_compare_list(ids, &problem);
+        if (!parsed)
+            throw UsageError("--compare: " + problem);
+        v.compare = *parsed;
     }
     if (auto r = o.integer("max-distance"))
         v.max_distance = *r;

@@ -183,6 +183,32 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     idle();
     save(&dialog, dir, QStringLiteral("export-dialog"), out);
     dialog.close();
+    // Methods side by side (issue #11, the lesson "Choosing an encoding"): sinusoidal, RoPE and ALiBi as
+    // heatmap panels and overlaid curves, in a full-HD window and presented at 200 % text size, where
+    // long captions and legends are the first to be clipped.
+    w.loadPreset(QStringLiteral("llama-3.1-8b"));
+    w.setComparedMethods(ui::classic_comparison());
+    w.resize(1920, 1080);
+    w.dock(ViewKind::Heatmap)->raise();
+    w.dock(ViewKind::Curves)->show();
+    w.dock(ViewKind::Curves)->raise();
+    idle();
+    save(&w, dir, QStringLiteral("main-window-compare"), out);
+    {
+        Presentation* p = w.presentation();
+        const double scale = p->fontScale();
+        p->setFontScale(2.0);
+        p->enter();
+        for (const auto& [name, kind] :
+             {std::pair{"present-compare-heatmap", ViewKind::Heatmap}, std::pair{"present-compare-curves", ViewKind::Curves}}) {
+            p->showView(kind);
+            idle();
+            save(&w, dir, QString::fromLatin1(name), out);
+        }
+        p->leave();
+        p->setFontScale(scale);
+    }
+    w.setComparedMethods({});
     // Last, a sentence as the positions: NoPE's attention weights over its words (issue #11, the
     // permutation invariance of self-attention), the axes labelled with the words.
     Scenario sentence;

@@ -72,14 +72,45 @@ void drop_nonpositive_x(CurveSeries& series)
     series.y.resize(k);
 }
 
-} // namespace
-
-// ---------------------------------------------------------------- curves
-
-CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
-                    const ProgressFn& progress)
+// Methods side by side: every compared method's logit of the last query against distance, on shared
+// axes. Their own curves are in different units (RoPE's relative size, ALiBi's weight factor, bucket
+// indices), so, as with overlays, the one unit they share is the logit. Colours: the view's palette by
+// series index, so each method has its own.
+CurveData compare_curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
+                            const ProgressFn& progress)
 {
-    validate(s);
+    check_compare_list(v.compare);
+    CurveData data;
+    data.log_x = v.log_x;
+    data.x_label = ViewJobs::tr("relative distance r (positions)");
+    data.x_column = column(columns::kDistance);
+    data.y_label = ViewJobs::tr("logit");
+    data.y_column = column(columns::kLogit);
+    // The methods first (a narrow figure elides the title's end; the window title says "Comparing: …").
+    data.title = ViewJobs::tr("%1 · logit against distance · N %2").arg(compare_names(v.compare)).arg(s.seq_len);
+    data.note = ViewJobs::tr("the last query's logits, each method with its own parameters");
+    const int points = std::max(16, v.curve_points);
+    const std::size_t count = v.compare.size();
+    for (std::size_t k = 0; k < count; ++k) {
+        check_cancel(cancel);
+        Scenario o = s;
+        o.method = v.compare[k];
+        if (o.method != s.method)
+            o.head = 0;
+        validate(o);
+        CurveSeries series = logit_series(o, points, v.log_x, cancel,
+                                          sub_progress(progress, double(k) / count, double(k + 1) / count),
+                                          curve_query(o));
+        series.name = short_method_name(o.method); // the legend names the methods
+        data.series.push_back(std::move(series));
+    }
+    return data;
+}
+
+// The current method's own curve, and the overlays.
+CurveData single_curve_data(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
+                            const ProgressFn& progress)
+{
     CurveData data;
     data.log_x = v.log_x;
     data.x_label = ViewJobs::tr("relative distance r (positions)");
@@ -142,6 +173,22 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
         series.dashed = true;
         data.series.push_back(std::move(series));
     }
+    return data;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- curves
+
+CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
+                    const ProgressFn& progress)
+{
+    validate(s);
+    CurveData data;
+    if (!v.compare.empty())
+        data = compare_curve_job(s, v, cancel, progress);
+    else
+        data = single_curve_data(s, v, cancel, progress);
 
     if (data.log_x)
         for (auto& series : data.series)

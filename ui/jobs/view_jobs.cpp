@@ -89,6 +89,101 @@ QString scenario_caption(const Scenario& s, bool with_method)
     return text;
 }
 
+// ---------------------------------------------------------------- comparison lists
+
+std::string compare_list_problem(const std::vector<Method>& list)
+{
+    if (list.empty())
+        return {};
+    const std::string allowed = " (allowed: " + std::to_string(kMinCompared) + " to " + std::to_string(kMaxCompared)
+                                + " distinct methods of " + method_ids(", ") + ")";
+    if (list.size() < static_cast<std::size_t>(kMinCompared) || list.size() > static_cast<std::size_t>(kMaxCompared))
+        return "expected " + std::to_string(kMinCompared) + " to " + std::to_string(kMaxCompared) + " methods, got "
+               + std::to_string(list.size()) + allowed;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        if (!parse_method(method_id(list[i])))
+            return "unknown method" + allowed;
+        for (std::size_t j = 0; j < i; ++j)
+            if (list[j] == list[i])
+                return "method " + std::string(method_id(list[i])) + " is listed twice" + allowed;
+    }
+    return {};
+}
+
+void check_compare_list(const std::vector<Method>& list)
+{
+    const std::string problem = compare_list_problem(list);
+    if (problem.empty())
+        return;
+    std::string ids;
+    for (Method m : list) {
+        if (!ids.empty())
+            ids += ',';
+        ids += method_id(m);
+    }
+    throw ParameterError("compare", "2 to 4 distinct methods of " + method_ids(", "), ids + ": " + problem);
+}
+
+std::optional<std::vector<Method>> parse_compare_list(const std::vector<std::string>& ids, std::string* error)
+{
+    std::vector<Method> list;
+    for (const std::string& id : ids) {
+        const std::optional<Method> m = parse_method(id);
+        if (!m) {
+            if (error)
+                *error = "unknown method '" + id + "' (allowed: " + std::to_string(kMinCompared) + " to "
+                         + std::to_string(kMaxCompared) + " distinct methods of " + method_ids(", ") + ")";
+            return std::nullopt;
+        }
+        list.push_back(*m);
+    }
+    // Empty is "off" for a stored setting, but a list asked for by name must name some methods.
+    const std::string problem = ids.empty() ? "expected " + std::to_string(kMinCompared) + " to "
+                                                  + std::to_string(kMaxCompared) + " methods, got none (allowed: "
+                                                  + method_ids(", ") + ")"
+                                            : compare_list_problem(list);
+    if (!problem.empty()) {
+        if (error)
+            *error = problem;
+        return std::nullopt;
+    }
+    return list;
+}
+
+std::vector<Method> classic_comparison() { return {Method::Sinusoidal, Method::RoPE, Method::ALiBi}; }
+
+QString compare_names(const std::vector<Method>& list)
+{
+    QStringList names;
+    for (Method m : list)
+        names << short_method_name(m);
+    return names.join(QStringLiteral(", "));
+}
+
+std::vector<MatrixKind> compared_matrix_kinds(const std::vector<Method>& list, const ViewSettings& settings)
+{
+    const auto all_offer = [&](MatrixKind k) {
+        return std::all_of(list.begin(), list.end(), [&](Method m) {
+            const std::vector<MatrixKind> kinds = matrix_kinds_for(m);
+            return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
+        });
+    };
+    std::vector<MatrixKind> candidates;
+    if (settings.matrix_kind)
+        candidates.push_back(*settings.matrix_kind);
+    candidates.push_back(MatrixKind::Logits);
+    candidates.push_back(MatrixKind::Weights);
+    for (MatrixKind k : candidates)
+        if (all_offer(k))
+            return std::vector<MatrixKind>(list.size(), k);
+    std::vector<MatrixKind> own;
+    for (Method m : list) {
+        const std::vector<MatrixKind> kinds = matrix_kinds_for(m);
+        own.push_back(kinds.empty() ? MatrixKind::Logits : kinds.front());
+    }
+    return own;
+}
+
 // ---------------------------------------------------------------- heatmap
 
 namespace {
@@ -162,9 +257,73 @@ ViewSettings normalized_view_settings(const Scenario& s, ViewSettings v)
     return v;
 }
 
+namespace {
+
+// Methods side by side: one panel per compared method, each exactly the panel heatmap_job computes for
+// that method alone (its own parameters, the scenario's sequence, content and mask; heads not split
+// into small multiples: the current head for the current method, head 0 for the others), at its
+// share of the view's pixels.
+HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
+                                const ProgressFn& progress)
+{
+    check_compare_list(v.compare);
+    const std::vector<MatrixKind> kinds = compared_matrix_kinds(v.compare, v);
+    const bool same_kind = std::all_of(kinds.begin(), kinds.end(), [&](MatrixKind k) { return k == kinds.front(); });
+    const std::size_t count = v.compare.size();
+    // The view's grid (heatmap_paint.cpp) is about sqrt(count) columns: each panel gets that share.
+    const int gridCols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(count))));
+    const int gridRows = static_cast<int>((count + gridCols - 1) / gridCols);
+    HeatmapData data;
+    // The methods first: a narrow (presentation) figure elides the title's end, and the window title
+    // says "Comparing: …".
+    data.title = compare_names(v.compare) + QStringLiteral(" · ")
+                 + (same_kind ? kind_name(kinds.front()) : ViewJobs::tr("each method's own matrix"))
+                 + ViewJobs::tr(" · N %1").arg(s.seq_len);
+    data.per_panel_scales = v.per_panel_scales;
+    data.subtract_mean = v.subtract_mean;
+    for (std::size_t k = 0; k < count; ++k) {
+        check_cancel(cancel);
+        Scenario one = s;
+        one.method = v.compare[k];
+        if (one.method != s.method)
+            one.head = 0;
+        ViewSettings single = v;
+        single.compare.clear();
+        single.matrix_kind = kinds[k];
+        single.small_multiples = false;
+        single.pixel_width = std::max(8, v.pixel_width / gridCols);
+        single.pixel_height = std::max(8, v.pixel_height / gridRows);
+        HeatmapData d = heatmap_job(one, single, cancel,
+                                    sub_progress(progress, double(k) / count, double(k + 1) / count));
+        if (k == 0) {
+            data.row_tokens = d.row_tokens;
+            data.col_tokens = d.col_tokens;
+            data.window = d.window;
+            data.whole = d.whole;
+        } else if (d.window.rows != data.window.rows || d.window.cols != data.window.cols
+                   || d.whole.cols != data.whole.cols) {
+            // An encoding's columns are dimensions: the panels cover different windows, which the view
+            // then reads from each matrix's indices.
+            data.window = {};
+            data.whole = {};
+            data.col_tokens.clear();
+        }
+        HeatmapPanel panel = std::move(d.panels.front());
+        panel.label = same_kind ? ViewJobs::tr("%1 · %2").arg(short_method_name(one.method), kind_name(kinds[k]))
+                                : ViewJobs::tr("%1 · %2 (its default)").arg(short_method_name(one.method), kind_name(kinds[k]));
+        data.panels.push_back(std::move(panel));
+    }
+    report_progress(progress, 1.0);
+    return data;
+}
+
+} // namespace
+
 HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
                         const ProgressFn& progress)
 {
+    if (!v.compare.empty())
+        return compare_heatmap_job(s, v, cancel, progress);
     validate(s);
     const MatrixKind kind = effective_matrix_kind(s, v);
     HeatmapData data;
@@ -358,11 +517,23 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
 ViewResult run_view_job(ViewKind kind, const Scenario& s, const ViewSettings& settings,
                         const CancelFn& cancel, const ProgressFn& progress)
 {
+    // Rotation and spectrum are one method's figures: while comparing, their titles say whose.
+    const QString only = settings.compare.empty()
+                             ? QString()
+                             : ViewJobs::tr(" · %1 only (not compared)").arg(short_method_name(s.method));
     switch (kind) {
     case ViewKind::Heatmap: return heatmap_job(s, settings, cancel, progress);
     case ViewKind::Curves: return curve_job(s, settings, cancel, progress);
-    case ViewKind::Rotation: return rotation_job(s, settings, cancel, progress);
-    case ViewKind::Spectrum: return spectrum_job(s, settings, cancel, progress);
+    case ViewKind::Rotation: {
+        RotationData data = rotation_job(s, settings, cancel, progress);
+        data.title += only;
+        return data;
+    }
+    case ViewKind::Spectrum: {
+        SpectrumData data = spectrum_job(s, settings, cancel, progress);
+        data.title += only;
+        return data;
+    }
     }
     return HeatmapData{};
 }

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -45,6 +46,12 @@ struct ViewSettings {
     int curve_points = 1200;     // ~ 1-2 points per pixel of a wide chart
     std::vector<Method> overlay; // other methods drawn on top (logit against distance), same scenario
 
+    // Methods side by side (issue #11): 2 to 4 distinct methods, empty = off. Each uses its own
+    // parameters from the same scenario, on its common seq_len / content / causal settings. The heatmap
+    // shows one panel per method (colour scale shared or per panel: per_panel_scales), the curves one
+    // logit series per method on shared axes; rotation and spectrum keep showing the current method.
+    std::vector<Method> compare;
+
     // Rotation diagram (RoPE): query at m, key at n, and the pairs drawn as large circles.
     double query_position = 12.0;
     double key_position = 4.0;
@@ -52,6 +59,25 @@ struct ViewSettings {
 };
 
 using ViewResult = std::variant<HeatmapData, CurveData, RotationData, SpectrumData>;
+
+// Comparison lists: at least kMinCompared, at most kMaxCompared distinct, known methods.
+inline constexpr int kMinCompared = 2, kMaxCompared = 4;
+// What is wrong with `list` as a comparison (empty: nothing; an empty list is "off" and fine), in
+// words that name the allowed values; the caller prefixes the key or option it came from.
+std::string compare_list_problem(const std::vector<Method>& list);
+// Throws ParameterError("compare", the allowed values, the list) when compare_list_problem finds one.
+void check_compare_list(const std::vector<Method>& list);
+// Parses method ids ("sinusoidal", "rope", ...) into a comparison list. Unknown ids, duplicates or a
+// count outside [2, 4]: nullopt, and `error` (when given) says what is wrong and the allowed values.
+std::optional<std::vector<Method>> parse_compare_list(const std::vector<std::string>& ids, std::string* error);
+// Sinusoidal, RoPE and ALiBi: View > Compare: Sinusoidal, RoPE, ALiBi (the lesson "Choosing an encoding").
+std::vector<Method> classic_comparison();
+// "Sinusoidal, RoPE, ALiBi": the compared methods' short names.
+QString compare_names(const std::vector<Method>& list);
+// The matrix kind each compared method shows: the asked kind (settings.matrix_kind, else logits) when
+// every compared method offers it, else logits or weights when every one offers that, else each
+// method's own first kind.
+std::vector<MatrixKind> compared_matrix_kinds(const std::vector<Method>& list, const ViewSettings& settings);
 
 // The kind shown for `s` under `settings` (validated against matrix_kinds_for).
 MatrixKind effective_matrix_kind(const Scenario& s, const ViewSettings& settings);

@@ -34,6 +34,9 @@ json settings_to_json(const ViewSettings& v)
     json overlay = json::array();
     for (Method m : v.overlay)
         overlay.push_back(std::string(method_id(m)));
+    json compare = json::array();
+    for (Method m : v.compare)
+        compare.push_back(std::string(method_id(m)));
     return {{"matrix_kind", v.matrix_kind ? json(std::string(matrix_kind_id(*v.matrix_kind))) : json(nullptr)},
             {"row0", v.row0},
             {"col0", v.col0},
@@ -50,6 +53,7 @@ json settings_to_json(const ViewSettings& v)
             {"log_x", v.log_x},
             {"curve_points", v.curve_points},
             {"overlay", overlay},
+            {"compare", compare},
             {"query_position", v.query_position},
             {"key_position", v.key_position},
             {"pairs", pairs}};
@@ -132,6 +136,26 @@ ViewSettings settings_from_json(const json& j)
             if (!parsed)
                 fail("views.settings.overlay: unknown method " + json_value_for_message(m));
             v.overlay.push_back(*parsed);
+        }
+    }
+    // Methods side by side; absent in sessions saved before it existed: off.
+    if (const auto it = j.find("compare"); it != j.end()) {
+        if (!it->is_array())
+            fail("views.settings.compare: expected an array of 2 to 4 distinct method ids of " + method_ids(", ")
+                 + " (or [] for no comparison), got " + json_value_for_message(*it));
+        std::vector<std::string> ids;
+        for (const auto& m : *it) {
+            if (!m.is_string())
+                fail("views.settings.compare: expected method ids (" + method_ids(", ") + "), got "
+                     + json_value_for_message(m));
+            ids.push_back(m.get<std::string>());
+        }
+        if (!ids.empty()) {
+            std::string problem;
+            const auto list = parse_compare_list(ids, &problem);
+            if (!list)
+                fail("views.settings.compare: " + problem);
+            v.compare = *list;
         }
     }
     // Values a hand-edited file could make absurd: refuse rather than allocate or loop.

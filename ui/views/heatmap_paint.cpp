@@ -386,22 +386,40 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
     // With one colour scale per panel, each caption says what its colours span.
     // Whole numbers from 100 up (−179, not −1.8e2): short enough for a narrow panel, still exact enough.
     auto compact = [](double v) { return format_number(std::abs(v) >= 100.0 ? std::round(v) : v, 2); };
-    const QString label = usesPanelScales() && panel.matrix.values.size() > 0
-                              ? tr("%1 %2…%3")
-                                    .arg(panel.label, compact(scaleMatrix(index).min - panelShift(index)),
-                                         compact(scaleMatrix(index).max - panelShift(index)))
-                              : panel.label;
+    const auto withRange = [&](const QString& text) {
+        return usesPanelScales() && panel.matrix.values.size() > 0
+                   ? tr("%1 %2…%3")
+                         .arg(text, compact(scaleMatrix(index).min - panelShift(index)),
+                              compact(scaleMatrix(index).max - panelShift(index)))
+                   : text;
+    };
+    QString label = withRange(panel.label);
+    // A caption of several parts ("RoPE · logits", the methods side by side) that does not fit even
+    // at 70 % keeps its first part and the range rather than losing the range to the ellipsis (the
+    // figure's title names the kind; the readout has the whole caption).
+    if (const qsizetype dot = panel.label.indexOf(QStringLiteral(" · "));
+        dot > 0 && g.label.width() > 0
+        && QFontMetricsF(fonts.label, painter.device()).horizontalAdvance(label) * 0.7 > g.label.width())
+        label = withRange(panel.label.left(dot));
     if (!label.isEmpty() && g.label.height() > 0) {
         // Narrow small multiples: shrink the caption (down to 70 %) before eliding it, so a slope such
         // as "m₁₃=0.0055" stays readable instead of becoming "m₁₃=0.00…".
         QFont font = fonts.label;
         const double full = QFontMetricsF(font, painter.device()).horizontalAdvance(label);
         if (full > g.label.width() && full > 0) {
-            const double scale = std::max(0.7, g.label.width() / full);
-            if (font.pointSizeF() > 0)
-                font.setPointSizeF(font.pointSizeF() * scale);
-            else
-                font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
+            // Text width is not exactly proportional to the point size (hinting): shrink in small steps
+            // until it fits, so that a caption a hair too wide is not elided at almost its full size.
+            const QFont base = font;
+            for (double scale = std::min(1.0, g.label.width() / full); ; scale -= 0.03) {
+                scale = std::max(0.7, scale);
+                font = base;
+                if (font.pointSizeF() > 0)
+                    font.setPointSizeF(font.pointSizeF() * scale);
+                else
+                    font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
+                if (scale <= 0.7 || QFontMetricsF(font, painter.device()).horizontalAdvance(label) <= g.label.width())
+                    break;
+            }
         }
         painter.setFont(font);
         painter.setPen(colors.text);

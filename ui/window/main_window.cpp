@@ -376,7 +376,7 @@ void MainWindow::onScenarioChanged()
     const Scenario& s = m_model->scenario();
     // The application's name last: platforms that append the display name see it already there and do
     // not add it a second time ("PosAtlas — … — PosAtlas").
-    setWindowTitle(tr("%1 — %2").arg(scenario_caption(s), QStringLiteral("PosAtlas")));
+    updateWindowTitle();
 
     // A readout of another method's figure would describe numbers no longer shown.
     if (s.method != m_lastMethod)

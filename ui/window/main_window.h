@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 
+class QAction;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
@@ -61,6 +62,12 @@ public:
     const ViewSettings& viewSettings() const { return m_viewSettings; }
     // Replaces them and recomputes `kind`, or every view (nullopt).
     void setViewSettings(const ViewSettings& settings, std::optional<ViewKind> kind = std::nullopt);
+    // Methods side by side (View > Compare Methods…, issue #11): 2 to 4 distinct methods, or empty to
+    // stop comparing. An invalid list is refused: false, the settings as they were, and `error` (when
+    // given; else the status bar) says why, naming the allowed values. perPanelScales: also set the
+    // heatmap's shared / per-panel colour scale.
+    bool setComparedMethods(const std::vector<Method>& list, std::optional<bool> perPanelScales = std::nullopt,
+                            QString* error = nullptr);
     ParameterPanel* parameterPanel() const { return m_panel; }
     HeatmapView* heatmapView() const { return m_heatmap; }
     CurveView* curveView() const { return m_curves; }
@@ -139,6 +146,9 @@ private:
     void loadCourse();
     void showLessonDock(); // shown at 30 % of the window's width the first time
     void createStatusBar();
+    void createCompareActions(QMenu* view);
+    // The window title and the Stop Comparing action follow the scenario and the comparison.
+    void updateWindowTitle();
     void connectJobs();
     // Hidden views are not computed; enabling one computes it.
     void setViewEnabled(ViewKind kind, bool enabled);
@@ -186,6 +196,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_matrixKindMenu = nullptr;
     QActionGroup* m_matrixKindGroup = nullptr;
+    QAction* m_stopComparing = nullptr;
     QLabel* m_hoverLabel = nullptr;
     QProgressBar* m_progress = nullptr;
     QString m_lastMessage;

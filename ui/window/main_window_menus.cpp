@@ -209,6 +209,7 @@ void MainWindow::createMenus()
             setViewSettings(v, ViewKind::Curves);
         });
     }
+    createCompareActions(view);
     view->addSeparator();
     view->addAction(tr("Context-&extension explorer…"), QKeySequence(tr("Ctrl+Shift+E")), this,
                     [this] { openExplorer(); });

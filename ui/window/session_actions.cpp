@@ -367,7 +367,9 @@ void SessionActions::exportNumbers(ViewKind kind, const QString& path, NumbersEx
         const std::int64_t n = s.scenario.seq_len;
         const std::int64_t rows = settings.rows > 0 ? settings.rows : n;
         const std::int64_t cols = settings.cols > 0 ? settings.cols : n;
-        const int panels = settings.small_multiples ? std::max(1, per_head_count(s.scenario)) : 1;
+        const int panels = !settings.compare.empty() ? static_cast<int>(settings.compare.size())
+                           : settings.small_multiples ? std::max(1, per_head_count(s.scenario))
+                                                      : 1;
         const double cells = static_cast<double>(rows) * static_cast<double>(cols) * std::min(panels, settings.max_panels);
         if (cells > static_cast<double>(kMaxExportCells))
             throw ExportError(tr("the visible window has %1 × %2 cells%3; Export Data writes at most %4 (2048 × 2048): "
