@@ -12,6 +12,16 @@
     </message>
 </context>
 <context>
+    <name>posatlas::ui::ListSliders</name>
+    <message numerus="yes">
+        <source>%n of them have a chosen slope.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>posatlas::ui::ParameterPanel</name>
     <message numerus="yes">
         <source>%n values: %1%2</source>

@@ -67,6 +67,10 @@
         <source>γ %1</source>
         <translation>γ %1</translation>
     </message>
+    <message>
+        <source>slopes %1</source>
+        <translation>斜率 %1</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>
@@ -888,6 +892,14 @@
     <message>
         <source>Attention weights: keys after the query get weight 0 and each row sums to 1 over the keys up to the query (a decoder); off, every key is seen. It decides the weights&apos; mask, also for methods with a causal mask of their own, which shapes their logits.</source>
         <translation>注意力权重：查询之后的键权重为 0，每行在查询及其之前的键上和为 1（解码器）；关闭时可见所有键。它决定权重的掩码，对自带因果掩码的方法也是如此（其自带掩码只影响注意力得分）。</translation>
+    </message>
+    <message>
+        <source>Head slopes</source>
+        <translation>各头斜率</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s slope m (before the length scaling and the slope scale). A larger slope makes the head look less far back. Unset heads keep the paper&apos;s 2^(-8h/n).</source>
+        <translation>每个头的斜率 m（在长度缩放和斜率缩放之前）。斜率越大，该头向前看得越近。未设置的头保持论文中的 2^(-8h/n)。</translation>
     </message>
 </context>
 <context>
@@ -1942,6 +1954,55 @@
     </message>
 </context>
 <context>
+    <name>posatlas::ui::ListSliders</name>
+    <message>
+        <source>Reset all</source>
+        <translation>全部重置</translation>
+    </message>
+    <message>
+        <source>Give every head the paper&apos;s slope 2^(-8h/n) again.</source>
+        <translation>将所有头恢复为论文中的斜率 2^(-8h/n)。</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Slope of head %1</source>
+        <translation>头 %1 的斜率</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Reset the slope of head %1</source>
+        <translation>重置头 %1 的斜率</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Reset to the paper&apos;s slope 2^(-8h/n) = %1</source>
+        <translation>重置为论文中的斜率 2^(-8h/n) = %1</translation>
+    </message>
+    <message>
+        <source>Heads %1 to %2 are not shown here: they keep the paper&apos;s slope unless a session or --slopes sets them.</source>
+        <translation>此处未显示头 %1 到 %2：除非会话文件或 --slopes 设置了它们，它们保持论文中的斜率。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of them have a chosen slope.</source>
+        <translation>
+            <numerusform>其中 %n 个头设置了自定义斜率。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Slope of head %1 (h%2 in the figures, --head %2)</source>
+        <translation>头 %1 的斜率（图中为 h%2，命令行 --head %2）</translation>
+    </message>
+</context>
+<context>
     <name>posatlas::ui::LogSlider</name>
     <message>
         <source>%1 is above the maximum %2: set to %2</source>
@@ -2588,6 +2649,18 @@ long_factor: %2</translation>
         <source>Change Method</source>
         <translation>更改方法</translation>
     </message>
+    <message>
+        <source>Change %1 (head %2)</source>
+        <translation>更改%1（头 %2）</translation>
+    </message>
+    <message>
+        <source>Reset %1 (head %2)</source>
+        <translation>重置%1（头 %2）</translation>
+    </message>
+    <message>
+        <source>Reset %1</source>
+        <translation>重置%1</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::SessionActions</name>
@@ -3083,6 +3156,10 @@ long_factor: %2</translation>
     <message>
         <source> · causal</source>
         <translation> · 因果</translation>
+    </message>
+    <message>
+        <source> (+%1 more)</source>
+        <translation>（另有 %1 个）</translation>
     </message>
 </context>
 </TS>
