@@ -15,9 +15,9 @@
     <name>posatlas::ui::ListSliders</name>
     <message numerus="yes">
         <source>%n of them have a chosen slope.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n of them has a chosen slope.</numerusform>
+            <numerusform>%n of them have a chosen slope.</numerusform>
         </translation>
     </message>
 </context>
