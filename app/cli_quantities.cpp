@@ -264,7 +264,10 @@ void alibi_slopes_quantity(const Options& o, Scenario& s, std::ostream& out)
     json j;
     j["num_heads"] = s.params<AlibiParams>().num_heads;
     j["slopes"] = slopes;
-    if (s.params<AlibiParams>().scaling != AlibiScaling::None || s.params<AlibiParams>().slope_scale != 1.0)
+    // The paper's slopes beside the ones in effect whenever they differ (a scaling, a slope scale, or
+    // per-head slopes chosen with --slopes).
+    if (s.params<AlibiParams>().scaling != AlibiScaling::None || s.params<AlibiParams>().slope_scale != 1.0
+        || !s.params<AlibiParams>().slopes.empty())
         j["reference_slopes"] = alibi_slopes(s.params<AlibiParams>().num_heads);
     write_json(out, j);
 }

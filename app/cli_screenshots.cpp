@@ -13,6 +13,7 @@
 #include "methods/nope/nope.h"
 #include "methods/registry.h"
 #include "model/scenario_model.h"
+#include "widgets/parameter_panel.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/presentation.h"
@@ -23,6 +24,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QThread>
@@ -222,6 +224,35 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     w.dock(ViewKind::Heatmap)->raise();
     idle();
     save(&w, dir, QStringLiteral("main-window-sentence"), out);
+    // ALiBi's per-head slopes (issue #11): BLOOM's 16 heads with head 3 looking further (0.0123 for the
+    // paper's 2^-1.5), the panel's slope rows scrolled into view, the curves that answer it, and the
+    // panel again while presenting at 200 % font scale.
+    w.loadPreset(QStringLiteral("bloom-560m"));
+    w.model()->setListElement(descriptor(Method::ALiBi).field("slopes"), 2, 0.0123);
+    ViewSettings curves = w.viewSettings();
+    curves.max_distance = 256;
+    curves.log_x = false;
+    w.setViewSettings(curves);
+    idle();
+    const auto show_slopes = [&] {
+        if (auto* scroll = w.parameterPanel()->findChild<QScrollArea*>())
+            scroll->ensureWidgetVisible(w.parameterPanel()->editor(descriptor(Method::ALiBi).field("slopes")), 0, 0);
+        QApplication::processEvents();
+    };
+    show_slopes();
+    save(w.panelDock(), dir, QStringLiteral("panel-alibi-slopes"), out);
+    w.dock(ViewKind::Curves)->show();
+    w.dock(ViewKind::Curves)->raise();
+    idle();
+    save(w.dock(ViewKind::Curves), dir, QStringLiteral("view-curves-alibi-slope"), out);
+    w.presentation()->enter();
+    w.presentation()->setFontScale(2.0);
+    w.presentation()->setShowsPanel(true);
+    idle();
+    show_slopes();
+    save(w.panelDock(), dir, QStringLiteral("panel-alibi-slopes-presenting"), out);
+    w.presentation()->setFontScale(1.0);
+    w.presentation()->leave();
 
     // A lesson step in presentation mode, full screen (1920x1080), at 150 % text: lesson 8's second
     // step (RoPE's score depends on m - n only), in the language of the environment

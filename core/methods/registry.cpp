@@ -281,6 +281,35 @@ void Field::set_number(Scenario& s, double v) const
     }
 }
 
+std::vector<double> Field::list_values(const Scenario& s) const
+{
+    if (type != FieldType::RealList || !list_defaults)
+        return {};
+    std::vector<double> values = list_defaults(s);
+    const nlohmann::json list = get(s);
+    for (std::size_t k = 0; k < list.size() && k < values.size(); ++k)
+        values[k] = list[k].get<double>();
+    return values;
+}
+
+nlohmann::json Field::list_with(const Scenario& s, std::size_t index, std::optional<double> value) const
+{
+    if (type != FieldType::RealList || !list_defaults)
+        return get(s);
+    const std::vector<double> defaults = list_defaults(s);
+    std::vector<double> list = get(s).get<std::vector<double>>();
+    if (index >= defaults.size())
+        return list;
+    if (list.size() <= index)
+        list.insert(list.end(), defaults.begin() + static_cast<std::ptrdiff_t>(list.size()),
+                    defaults.begin() + static_cast<std::ptrdiff_t>(index) + 1);
+    list[index] = value.value_or(defaults[index]);
+    // Shortest form: a trailing element equal to its default says nothing the defaults do not.
+    while (!list.empty() && list.size() <= defaults.size() && list.back() == defaults[list.size() - 1])
+        list.pop_back();
+    return list;
+}
+
 // ------------------------------------------------------------------ the scenario's own fields
 
 namespace {

@@ -65,6 +65,16 @@ struct Field {
     bool follows_seq_len = false;     // takes --seq-len's value on the command line unless given itself
     bool path = true;                 // Text: a file name (false: free text, such as a sentence)
     std::function<bool(const Scenario&)> shown; // the panel shows the row only when true (null: always)
+    // RealList edited in the panel, one slider per element: the values the elements have when the
+    // list does not set them (ALiBi: the paper's slope of every head); its size is the number of
+    // sliders. Null: the list is not edited in the panel.
+    //
+    // Such a list overrides a prefix of the defaults: element k of the list replaces default k, the
+    // defaults past its end stay. It is stored in its shortest form (list_with): trailing elements
+    // equal to their default are dropped, so resetting the last chosen value shortens the list and
+    // resetting all of them leaves it empty, and a session saved after "Reset all" is the paper's.
+    // An element equal to its default before a chosen one is kept, as the prefix needs it.
+    std::function<std::vector<double>(const Scenario&)> list_defaults;
 
     // Typed access to the member it describes. get() returns the JSON value (number, bool, choice id,
     // null for an unset OptionalReal, array, string); set() takes one of the same type, unchecked.
@@ -81,6 +91,12 @@ struct Field {
     void set_number(Scenario& s, double v) const;
     // The JSON value of a choice's index, and the index of an id or alias (nullopt: not a choice).
     std::optional<int> choice_index(std::string_view id) const;
+    // RealList with list_defaults: the value of every element in effect (the list's, then the
+    // defaults), as many as list_defaults gives.
+    std::vector<double> list_values(const Scenario& s) const;
+    // RealList with list_defaults: the JSON list after setting element `index` to `value` (nullopt:
+    // back to its default), in the shortest form described at list_defaults. Unchecked (check() it).
+    nlohmann::json list_with(const Scenario& s, std::size_t index, std::optional<double> value) const;
 };
 
 // A matrix a method offers, with the kernel that computes it.

@@ -158,6 +158,10 @@ struct AlibiParams {
     AlibiScaling scaling = AlibiScaling::None;
     std::int64_t trained_length = 2048; // for Interpolate / Ntk
     std::int64_t target_length = 2048;  // for Interpolate / Ntk
+    // Per-head slopes m_h chosen by the user for heads 0 .. size-1 (the later heads keep the paper's);
+    // empty: every head has the paper's slope. At most num_heads entries. The scaling and slope_scale
+    // apply to them as to the paper's (alibi.h).
+    std::vector<double> slopes;
 
     bool operator==(const AlibiParams&) const = default;
 };

@@ -12,6 +12,16 @@
     </message>
 </context>
 <context>
+    <name>posatlas::ui::ListSliders</name>
+    <message numerus="yes">
+        <source>%n of them have a chosen slope.</source>
+        <translation>
+            <numerusform>%n of them has a chosen slope.</numerusform>
+            <numerusform>%n of them have a chosen slope.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>posatlas::ui::ParameterPanel</name>
     <message numerus="yes">
         <source>%n values: %1%2</source>

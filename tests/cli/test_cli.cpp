@@ -241,7 +241,8 @@ TEST(CliScreenshots, WritesEveryPictureItListsAtItsWindowSize)
         listed.push_back(line);
     for (const char* name : {"main-window", "view-heatmap", "view-curves", "view-rotation", "view-spectrum",
                              "main-window-alibi", "explorer-1", "explorer-yarn-1", "main-window-t5",
-                             "main-window-wide", "export-dialog", "main-window-sentence"})
+                             "main-window-wide", "export-dialog", "main-window-sentence", "panel-alibi-slopes",
+                             "view-curves-alibi-slope", "panel-alibi-slopes-presenting"})
         EXPECT_NE(std::find(listed.begin(), listed.end(), (dir / (std::string(name) + ".png")).string()),
                   listed.end())
             << name;
@@ -457,6 +458,34 @@ TEST(CliMatrix, DownsampledCellsAreBlockMeansNamingTheirBlocks)
     EXPECT_EQ(csv.out.substr(csv.out.find('\n') + 1, 5), "0,2,-");
 }
 
+TEST(CliMatrix, ChosenHeadSlopeChangesOnlyItsHeadsBias)
+{
+    // --slopes 0.5,0.25,0.0123: the paper's 2^-1, 2^-2 for heads h = 1, 2 and 0.0123 for h = 3 (--head 2,
+    // heads counted from 0 on the command line). Symmetric bias -m |i - j| (Press et al. 2022; HF
+    // build_alibi_tensor), 8 heads: the others keep 2^(-8h/8) = 2^-h. Tolerance 1e-15 relative (one
+    // product of the slope and an integer distance, printed with round-trip precision).
+    const auto bias = [](int head) {
+        return run_json({"compute", "matrix", "--method", "alibi", "--kind", "bias", "--alibi-bias", "symmetric",
+                         "--seq-len", "12", "--num-heads", "8", "--slopes", "0.5,0.25,0.0123", "--head",
+                         std::to_string(head)});
+    };
+    for (int head = 0; head < 8; ++head) {
+        const json j = bias(head);
+        const double m = head == 2 ? 0.0123 : std::exp2(-(head + 1));
+        for (int i = 0; i < 12; ++i)
+            for (int k = 0; k < 12; ++k) {
+                const double want = -m * std::abs(i - k);
+                EXPECT_NEAR(j["matrix"][i][k].get<double>(), want, 1e-15 * std::abs(want)) << head << " " << i << "," << k;
+            }
+    }
+    const json slopes = run_json({"compute", "alibi-slopes", "--num-heads", "8", "--slopes", "0.5,0.25,0.0123"});
+    EXPECT_EQ(slopes["slopes"][2].get<double>(), 0.0123);
+    EXPECT_EQ(slopes["reference_slopes"][2].get<double>(), 0.125);
+    // The scenario carries them: `compute scenario` prints the list a session stores.
+    const json scenario = run_json({"compute", "scenario", "--method", "alibi", "--slopes", "0.5,0.25,0.0123"});
+    EXPECT_EQ(scenario["alibi"]["slopes"], json({0.5, 0.25, 0.0123}));
+}
+
 TEST(CliMatrix, SamplePointGivesTheOldPointSamples)
 {
     // --sample point: cells at floor((r + 0.5) * 10 / 3) = 1, 5, 8; each is one cell, bias -0.5 (i - j).
@@ -539,6 +568,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"UnknownRopeType", {"compute", "rope-frequencies", "--rope-type", "magic"}, "--rope-type"},
         BadCase{"BadTruncate", {"compute", "rope-frequencies", "--truncate=maybe"}, "--truncate"},
         BadCase{"ZeroHeads", {"compute", "alibi-slopes", "--num-heads", "0"}, "--num-heads"},
+        BadCase{"SlopeAboveRange", {"compute", "alibi-slopes", "--slopes", "0.5,20"}, "--slopes"},
+        BadCase{"SlopeZero", {"compute", "matrix", "--method", "alibi", "--slopes", "0"}, "--slopes"},
+        BadCase{"SlopesMalformed", {"compute", "alibi-slopes", "--slopes", "0.5,,0.25"}, "--slopes"},
+        BadCase{"MoreSlopesThanHeads", {"compute", "alibi-slopes", "--num-heads", "2", "--slopes", "0.5,0.25,0.1"},
+                "--slopes"},
         BadCase{"MissingRange", {"compute", "t5-buckets"}, "--from"},
         BadCase{"ReversedRange", {"compute", "t5-buckets", "--from", "5", "--to", "-5"}, "--to"},
         BadCase{"TooFewBuckets", {"compute", "t5-buckets", "--num-buckets", "1", "--from", "0", "--to", "1"},

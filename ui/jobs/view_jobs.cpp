@@ -76,6 +76,26 @@ QString scenario_caption(const Scenario& s, bool with_method)
                 value = qs(f->choices[static_cast<std::size_t>(index)].id);
                 break;
             }
+            case FieldType::RealList: {
+                // Elements that differ from their defaults (ALiBi's chosen head slopes), named as the
+                // curves' legend names heads (m₂ = head index 2); none: no caption.
+                if (!f->list_defaults)
+                    continue;
+                const std::vector<double> values = f->list_values(s), defaults = f->list_defaults(s);
+                QStringList parts;
+                int more = 0;
+                for (std::size_t k = 0; k < values.size(); ++k)
+                    if (values[k] != defaults[k]) {
+                        if (parts.size() < 3)
+                            parts << QStringLiteral("m%1=%2").arg(subscript(static_cast<int>(k)), short_num(values[k]));
+                        else
+                            ++more;
+                    }
+                if (parts.isEmpty())
+                    continue;
+                value = parts.join(QStringLiteral(", ")) + (more ? ViewJobs::tr(" (+%1 more)").arg(more) : QString());
+                break;
+            }
             case FieldType::Int:
             case FieldType::Seed: value = QString::number(static_cast<qlonglong>(f->number(s))); break;
             default: value = short_num(f->number(s)); break;

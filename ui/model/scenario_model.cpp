@@ -146,6 +146,46 @@ bool ScenarioModel::setValue(ParamId id, double value)
     return true;
 }
 
+bool ScenarioModel::setList(ParamId id, const nlohmann::json& list, const QString& text, int mergeId)
+{
+    try {
+        id->check(list); // before set(): a wrong element must not reach the parameter struct
+    } catch (const ParameterError& e) {
+        emit parameterRejected(QString::fromStdString(e.what()));
+        return false;
+    }
+    Scenario next = m_scenario;
+    id->set(next, list);
+    if (next == m_scenario)
+        return true;
+    if (!acceptEdit(next, id))
+        return false;
+    const int mergeKey = m_interactive ? m_interactiveSerial : -1;
+    m_undo->push(new SetScenarioCommand(this, m_scenario, next, text, mergeId, mergeKey));
+    return true;
+}
+
+bool ScenarioModel::setListElement(ParamId id, int index, std::optional<double> value)
+{
+    if (index < 0 || id->type != FieldType::RealList || !id->list_defaults)
+        return false;
+    const nlohmann::json list = id->list_with(m_scenario, static_cast<std::size_t>(index), value);
+    // One undo id per (field, element), above the plain fields' ids, so that a quick edit of head 4
+    // after one of head 3 stays a step of its own.
+    const int fields = static_cast<int>(all_params().size());
+    const int mergeId = fields * (1 + index) + param_index(id);
+    const QString text = value ? tr("Change %1 (head %2)").arg(paramText(id->label)).arg(index + 1)
+                               : tr("Reset %1 (head %2)").arg(paramText(id->label)).arg(index + 1);
+    return setList(id, list, text, value ? mergeId : -1);
+}
+
+bool ScenarioModel::resetList(ParamId id)
+{
+    if (id->type != FieldType::RealList)
+        return false;
+    return setList(id, nlohmann::json::array(), tr("Reset %1").arg(paramText(id->label)), -1);
+}
+
 bool ScenarioModel::setMethod(Method m)
 {
     Scenario next = m_scenario;

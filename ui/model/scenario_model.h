@@ -70,6 +70,12 @@ public:
     bool setValue(ParamId id, double value);
     // The same for a text field (the sentence): validated, one undo step.
     bool setText(ParamId id, const QString& text);
+    // The same for element `index` of a list field with list_defaults (ALiBi's head slopes): value
+    // nullopt puts the element back to its default (Field::list_with gives the stored form). A drag
+    // merges into one undo entry per element; quick repeats of one element merge like setValue's.
+    bool setListElement(ParamId id, int index, std::optional<double> value);
+    // Every element of such a list back to its default (an empty list), one undo step.
+    bool resetList(ParamId id);
     // Switches the method (one undo step); the shown head is clamped to the new method's heads.
     bool setMethod(Method m);
     // The whole scenario at once (preset, config import, restore) as one undo step labelled `text`.
@@ -92,6 +98,7 @@ signals:
 
 private:
     bool acceptEdit(const Scenario& next, ParamId id);
+    bool setList(ParamId id, const nlohmann::json& list, const QString& text, int mergeId);
     void assign(const Scenario& s);
 
     Scenario m_scenario;

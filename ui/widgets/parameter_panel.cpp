@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/parameter_panel.h"
 
+#include "widgets/list_sliders.h"
 #include "widgets/log_slider.h"
 
 #include <QCheckBox>
@@ -50,6 +51,10 @@ ParameterPanel::ParameterPanel(ScenarioModel* model, QWidget* parent) : QWidget(
 LogSlider* ParameterPanel::slider(ParamId id) const
 {
     return qobject_cast<LogSlider*>(editor(id));
+}
+ListSliders* ParameterPanel::listSliders(ParamId id) const
+{
+    return qobject_cast<ListSliders*>(editor(id));
 }
 QComboBox* ParameterPanel::methodCombo() const { return m_methodCombo; }
 
@@ -113,7 +118,14 @@ QWidget* ParameterPanel::makeEditor(ParamId id)
             return line;
         }
         return nullptr; // a file name: not edited in the panel (panel = false)
-    case FieldType::RealList: return nullptr; // not edited in the panel (panel = false)
+    case FieldType::RealList: {
+        if (!spec.list_defaults)
+            return nullptr; // not edited in the panel (panel = false)
+        // One slider per element (ALiBi's head slopes), folded under a header (widgets/list_sliders.h).
+        auto* list = new ListSliders(m_model, id);
+        connect(list, &ListSliders::message, this, &ParameterPanel::message);
+        return list;
+    }
     }
     return nullptr;
 }
@@ -158,8 +170,10 @@ void ParameterPanel::build()
         if (!spec.panel)
             return;
         QWidget* editorWidget = makeEditor(&spec);
+        if (!editorWidget)
+            return;
         m_editors.insert(&spec, editorWidget);
-        if (spec.type == FieldType::Bool) {
+        if (spec.type == FieldType::Bool || spec.type == FieldType::RealList) { // they carry their own label
             form->addRow(editorWidget);
         } else {
             auto* label = new QLabel(labelFor(spec));
@@ -225,6 +239,8 @@ void ParameterPanel::syncFromModel()
         } else if (auto* slider = qobject_cast<LogSlider*>(w)) {
             if (slider->value() != v)
                 slider->setValue(v);
+        } else if (auto* list = qobject_cast<ListSliders*>(w)) {
+            list->syncFromModel();
         } else if (auto* line = qobject_cast<QLineEdit*>(w)) {
             const QString text = QString::fromStdString(it.key()->get(s).get<std::string>());
             if (line->text() != text) {

@@ -20,6 +20,7 @@ class QCheckBox;
 
 namespace posatlas::ui {
 
+class ListSliders;
 class LogSlider;
 
 class ParameterPanel : public QWidget
@@ -31,6 +32,8 @@ public:
     // The editor of a parameter (LogSlider, QCheckBox or QComboBox), for tests and focus handling.
     QWidget* editor(ParamId id) const { return m_editors.value(id); }
     LogSlider* slider(ParamId id) const;
+    // The per-element sliders of a list field with defaults (ALiBi's head slopes); null otherwise.
+    ListSliders* listSliders(ParamId id) const;
     QComboBox* methodCombo() const;
     // True when the row of `id` is currently shown (method and RoPE type filter).
     bool isRowVisible(ParamId id) const;

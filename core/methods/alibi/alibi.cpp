@@ -46,6 +46,8 @@ std::vector<double> alibi_scaled_slopes(const AlibiParams& params)
 {
     validate(params);
     std::vector<double> slopes = alibi_slopes(params.num_heads);
+    for (std::size_t h = 0; h < params.slopes.size() && h < slopes.size(); ++h)
+        slopes[h] = params.slopes[h];
     const double a = static_cast<double>(params.target_length) / static_cast<double>(params.trained_length);
     switch (params.scaling) {
     case AlibiScaling::None: break;

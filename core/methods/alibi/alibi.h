@@ -26,6 +26,8 @@
 //    of a non-power-of-two count unchanged ("todo: fix ntk-alibi when num_heads is not power of 2");
 //    we do exactly that. For H = 1 the exponent 0/0 is taken as 0 (the slope is unchanged), where the
 //    reference code would divide by zero.
+// Per-head slopes (params.slopes, a teaching knob: "what if head 3 looked further?") replace the
+// paper's m_h of the first heads before the scaling, which then treats them as it treats the paper's.
 // slope_scale then multiplies every slope (an exploration knob; 1 reproduces the reference).
 #pragma once
 
@@ -40,7 +42,8 @@ namespace posatlas {
 // "num_heads" otherwise).
 std::vector<double> alibi_slopes(int num_heads);
 
-// alibi_slopes(num_heads) with params.scaling applied, times params.slope_scale (see the header).
+// alibi_slopes(num_heads), the first heads replaced by params.slopes, with params.scaling applied,
+// times params.slope_scale (see the header).
 std::vector<double> alibi_scaled_slopes(const AlibiParams& params);
 
 // The bias added to the logit of query i and key j:

@@ -31,11 +31,37 @@ MethodDescriptor describe_alibi()
     d.noun = "ALiBi";
     d.reference = "Press, Smith, Lewis 2022, Train Short, Test Long; ofirpress/attention_with_linear_biases";
     const auto lengths = [](const Scenario& s) { return s.params<P>().scaling != AlibiScaling::None; };
+    Field heads = make_field("num_heads", FieldType::Int, &P::num_heads,
+                             {.lo = 1, .hi = 1024, .log_scale = true,
+                              .label = QT_TRANSLATE_NOOP("ParamSpec", "Heads"),
+                              .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Number of heads: slopes form the geometric sequence 2^(-8h/n).")});
+    // A new head count keeps the per-head slopes consistent with it: an element that held the paper's
+    // slope for the old count (a placeholder before a chosen one, see Field::list_defaults) takes the
+    // paper's slope for the new count, a chosen slope stays as it is, the slopes of heads that are gone
+    // are dropped (the panel's sliders never meet a list longer than the heads), and the list is
+    // trimmed to its shortest form again. Readers set num_heads before slopes (registry order), so a
+    // session or command line that lists more slopes than heads is still refused by check below.
+    heads.set = [set = heads.set](Scenario& s, const nlohmann::json& v) {
+        P& p = s.params<P>();
+        const int old_heads = p.num_heads;
+        set(s, v);
+        const auto valid = [](int n) { return n >= 1 && n <= 1024; };
+        if (p.slopes.empty() || !valid(p.num_heads))
+            return;
+        if (p.slopes.size() > static_cast<std::size_t>(p.num_heads))
+            p.slopes.resize(static_cast<std::size_t>(p.num_heads));
+        const std::vector<double> now = alibi_slopes(p.num_heads);
+        if (valid(old_heads)) {
+            const std::vector<double> before = alibi_slopes(old_heads);
+            for (std::size_t h = 0; h < p.slopes.size() && h < before.size(); ++h)
+                if (p.slopes[h] == before[h])
+                    p.slopes[h] = now[h];
+        }
+        while (!p.slopes.empty() && p.slopes.back() == now[p.slopes.size() - 1])
+            p.slopes.pop_back();
+    };
     d.fields = {
-        make_field("num_heads", FieldType::Int, &P::num_heads,
-                   {.lo = 1, .hi = 1024, .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Heads"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Number of heads: slopes form the geometric sequence 2^(-8h/n).")}),
+        std::move(heads),
         make_field("slope_scale", FieldType::Real, &P::slope_scale,
                    {.lo = 1e-3, .hi = 1e3, .log_scale = true, .decimals = 3, .step = 0.1,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Slope scale"), .unit = "×",
@@ -65,6 +91,11 @@ MethodDescriptor describe_alibi()
                     .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
                     .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Context to reach (used by the scaling modes, >= trained length)."),
                     .shown = lengths}),
+        make_field("slopes", FieldType::RealList, &P::slopes,
+                   {.lo = 1e-6, .hi = 16, .log_scale = true, .decimals = 6, .step = 0.01,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Head slopes"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Each head's slope m (before the length scaling and the slope scale). A larger slope makes the head look less far back. Unset heads keep the paper's 2^(-8h/n)."),
+                    .list_defaults = [](const Scenario& s) { return alibi_slopes(s.params<P>().num_heads); }}),
     };
     d.kinds = {
         {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), QT_TRANSLATE_NOOP("MatrixLabel", "bias"), alibi_matrix,
@@ -74,6 +105,10 @@ MethodDescriptor describe_alibi()
     d.quantities = {"alibi-slopes"};
     d.check = [](const Scenario& s) {
         const P& p = s.params<P>();
+        if (p.slopes.size() > static_cast<std::size_t>(p.num_heads))
+            throw ParameterError("slopes",
+                                 "at most num_heads = " + std::to_string(p.num_heads) + " values, one per head",
+                                 std::to_string(p.slopes.size()) + " values");
         if (p.scaling != AlibiScaling::None)
             require_int("target_length", p.target_length, p.trained_length, kMaxSeqLen);
     };
@@ -82,7 +117,7 @@ MethodDescriptor describe_alibi()
     d.context_length = [](const Scenario& s) {
         return std::max(s.params<P>().trained_length, s.params<P>().target_length);
     };
-    d.caption_fields = {{"num_heads", QT_TRANSLATE_NOOP("Caption", "%1 heads")}, {"slope_scale", QT_TRANSLATE_NOOP("Caption", "slopes × %1")}, {"scaling", QT_TRANSLATE_NOOP("Caption", "%1")}};
+    d.caption_fields = {{"num_heads", QT_TRANSLATE_NOOP("Caption", "%1 heads")}, {"slope_scale", QT_TRANSLATE_NOOP("Caption", "slopes × %1")}, {"scaling", QT_TRANSLATE_NOOP("Caption", "%1")}, {"slopes", QT_TRANSLATE_NOOP("Caption", "slopes %1")}};
     return d;
 }
 
