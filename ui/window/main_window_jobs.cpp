@@ -36,6 +36,7 @@ void MainWindow::setViewSettings(const ViewSettings& settings, std::optional<Vie
     // Never a kind the method lacks nor a window outside the matrix: what is kept here is what a
     // session saves and what an export computes.
     m_viewSettings = normalized_view_settings(m_model->scenario(), settings);
+    updateExplanations(); // the heatmap's text follows its matrix kind
     if (kind)
         requestView(*kind);
     else
