@@ -31,6 +31,7 @@ constexpr auto kScenario = "scenario/last";
 constexpr auto kRecent = "files/recent";
 constexpr auto kColormap = "view/colormap";
 constexpr auto kCurveLogX = "view/curveLogX";
+constexpr auto kExplanationExpanded = "view/explanationExpanded/"; // + the view's id
 constexpr auto kFitColorsToView = "view/fitColorsToView";
 constexpr auto kDarkTheme = "view/darkTheme";
 constexpr auto kRotationQuery = "view/rotationQueryPosition";
@@ -173,6 +174,15 @@ bool Settings::fitColorsToView() const
 void Settings::setFitColorsToView(bool on)
 {
     m_settings->setValue(kFitColorsToView, on);
+}
+
+bool Settings::explanationExpanded(const QString& view) const
+{
+    return m_settings->value(QLatin1String(kExplanationExpanded) + view, false).toBool();
+}
+void Settings::setExplanationExpanded(const QString& view, bool on)
+{
+    m_settings->setValue(QLatin1String(kExplanationExpanded) + view, on);
 }
 
 bool Settings::curveLogX() const

@@ -52,6 +52,10 @@ public:
     // Heatmap colour scale fitted to the visible window (off: the whole matrix's scale).
     bool fitColorsToView() const;
     void setFitColorsToView(bool on);
+    // The "What am I looking at?" panel under a view, expanded (default: collapsed). `view`: a stable id
+    // ("heatmap", "curves", "rotation", "spectrum").
+    bool explanationExpanded(const QString& view) const;
+    void setExplanationExpanded(const QString& view, bool on);
     bool curveLogX() const;
     void setCurveLogX(bool on);
 

@@ -8,10 +8,12 @@
 #include "model/settings.h"
 #include "scenario/validation.h"
 #include "views/curve_view.h"
+#include "views/explanations.h"
 #include "views/figure_style.h"
 #include "views/heatmap_view.h"
 #include "views/rotation_view.h"
 #include "views/spectrum_view.h"
+#include "widgets/explanation_panel.h"
 #include "widgets/parameter_panel.h"
 #include "window/presentation.h"
 #include "window/session_actions.h"
@@ -155,15 +157,30 @@ void MainWindow::createViews()
     rotationLayout->addWidget(m_rotationControls);
     m_spectrum = new SpectrumView;
 
+    // Each view with its "What am I looking at?" panel below it; the panel's expanded state is remembered.
+    auto withExplanation = [this](ViewKind kind, const QString& id, QWidget* view) {
+        auto* panel = new ExplanationPanel;
+        panel->setExpanded(m_settings->explanationExpanded(id));
+        connect(panel, &ExplanationPanel::expandedChanged, this,
+                [this, id](bool on) { m_settings->setExplanationExpanded(id, on); });
+        m_explanations[static_cast<std::size_t>(kind)] = panel;
+        auto* box = new QWidget;
+        auto* layout = new QVBoxLayout(box);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->setSpacing(0);
+        layout->addWidget(view, 1);
+        layout->addWidget(panel);
+        return box;
+    };
     auto& docks = m_viewDocks;
-    docks[static_cast<std::size_t>(ViewKind::Heatmap)] =
-        makeDock(tr("Heatmap"), QStringLiteral("HeatmapDock"), m_heatmap);
-    docks[static_cast<std::size_t>(ViewKind::Curves)] =
-        makeDock(tr("Curves"), QStringLiteral("CurvesDock"), m_curves);
-    docks[static_cast<std::size_t>(ViewKind::Rotation)] =
-        makeDock(tr("Rotation"), QStringLiteral("RotationDock"), rotationBox);
-    docks[static_cast<std::size_t>(ViewKind::Spectrum)] =
-        makeDock(tr("Spectrum"), QStringLiteral("SpectrumDock"), m_spectrum);
+    docks[static_cast<std::size_t>(ViewKind::Heatmap)] = makeDock(
+        tr("Heatmap"), QStringLiteral("HeatmapDock"), withExplanation(ViewKind::Heatmap, QStringLiteral("heatmap"), m_heatmap));
+    docks[static_cast<std::size_t>(ViewKind::Curves)] = makeDock(
+        tr("Curves"), QStringLiteral("CurvesDock"), withExplanation(ViewKind::Curves, QStringLiteral("curves"), m_curves));
+    docks[static_cast<std::size_t>(ViewKind::Rotation)] = makeDock(
+        tr("Rotation"), QStringLiteral("RotationDock"), withExplanation(ViewKind::Rotation, QStringLiteral("rotation"), rotationBox));
+    docks[static_cast<std::size_t>(ViewKind::Spectrum)] = makeDock(
+        tr("Spectrum"), QStringLiteral("SpectrumDock"), withExplanation(ViewKind::Spectrum, QStringLiteral("spectrum"), m_spectrum));
 
     // Default layout: heatmap and curves side by side; rotation and spectrum as tabs behind them.
     addDockWidget(Qt::RightDockWidgetArea, dock(ViewKind::Heatmap));
@@ -417,7 +434,16 @@ void MainWindow::onScenarioChanged()
                                     std::max(s.seq_len, rope_default_target_length(s.params<RopeParams>())), 16, kMaxSeqLen))
                               : static_cast<double>(s.seq_len);
     m_rotationControls->setRange(0.0, maxPos);
+    updateExplanations();
     requestAllViews();
+}
+
+void MainWindow::updateExplanations()
+{
+    const Scenario& s = m_model->scenario();
+    for (ViewKind k : kAllViewKinds)
+        if (ExplanationPanel* panel = explanationPanel(k)) // nullptr only while the views are built
+            panel->setText(explanation(k, s, m_viewSettings.matrix_kind));
 }
 
 void MainWindow::updateViewEnabled()

@@ -44,6 +44,7 @@ class Settings;
 class SpectrumView;
 class Figure;
 class ExplorerWindow;
+class ExplanationPanel;
 
 class MainWindow : public QMainWindow
 {
@@ -77,6 +78,8 @@ public:
     // Help > Keyboard and Mouse: the gestures, and every shortcut of the menus.
     QString keyboardHelpHtml() const;
     SpectrumView* spectrumView() const { return m_spectrum; }
+    // The "What am I looking at?" panel under each view (its text follows the scenario and matrix kind).
+    ExplanationPanel* explanationPanel(ViewKind kind) const { return m_explanations[static_cast<std::size_t>(kind)]; }
     QDockWidget* dock(ViewKind kind) const { return m_viewDocks[static_cast<std::size_t>(kind)]; }
     QDockWidget* importDock() const { return m_importDock; }
     QDockWidget* panelDock() const { return m_panelDock; }
@@ -163,6 +166,7 @@ private:
     void showImportReport(const QString& title, const ConfigImport& result);
     void showKeyboardHelp();
     void onScenarioChanged();
+    void updateExplanations();
     void updateViewEnabled();
     void updateHeatmapPixelSize();
     void setHoverText(const QString& text);
@@ -183,6 +187,7 @@ private:
     RotationControls* m_rotationControls = nullptr;
     SpectrumView* m_spectrum = nullptr;
     std::array<QDockWidget*, kViewKindCount> m_viewDocks{};
+    std::array<ExplanationPanel*, kViewKindCount> m_explanations{};
     QDockWidget* m_panelDock = nullptr;
     QDockWidget* m_importDock = nullptr;
     LessonPanel* m_lessonPanel = nullptr;

@@ -37,6 +37,7 @@ void MainWindow::setViewSettings(const ViewSettings& settings, std::optional<Vie
     // session saves and what an export computes.
     m_viewSettings = normalized_view_settings(m_model->scenario(), settings);
     updateWindowTitle();
+    updateExplanations(); // the heatmap's text follows its matrix kind
     if (kind)
         requestView(*kind);
     else
