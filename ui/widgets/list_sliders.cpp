@@ -47,7 +47,8 @@ ListSliders::ListSliders(ScenarioModel* model, ParamId id, QWidget* parent)
     auto* gridHolder = new QWidget(m_body);
     m_grid = new QGridLayout(gridHolder);
     m_grid->setContentsMargins(0, 0, 0, 0);
-    m_grid->setColumnStretch(1, 1);
+    m_grid->setColumnStretch(0, 1);
+    m_grid->setVerticalSpacing(2);
     bodyColumn->addWidget(gridHolder);
 
     m_more = new QLabel(m_body);
@@ -131,9 +132,12 @@ void ListSliders::rebuildRows(int count)
             if (!m_model->setListElement(m_id, k, std::nullopt))
                 syncFromModel();
         });
-        m_grid->addWidget(row.label, k, 0);
-        m_grid->addWidget(row.slider, k, 1);
-        m_grid->addWidget(row.reset, k, 2);
+        // Two lines per head, like the panel's other rows (labels above their editors): the name and
+        // its reset button, then the slider with its spin box across the whole width, so that nothing
+        // clips in a narrow dock or at a presentation font scale.
+        m_grid->addWidget(row.label, 2 * k, 0);
+        m_grid->addWidget(row.reset, 2 * k, 1, Qt::AlignRight);
+        m_grid->addWidget(row.slider, 2 * k + 1, 0, 1, 2);
         m_rows.push_back(row);
     }
     // Tab order follows the rows: slider, its spin box, its reset button, then the next head.
