@@ -289,6 +289,11 @@ void LessonTests::courseInBothLanguages()
             QCOMPARE(b.steps[s].question.isEmpty(), a.steps[s].question.isEmpty());
             QCOMPARE(formulaCount(b.steps[s].text) > 0, formulaCount(a.steps[s].text) > 0);
         }
+        // Lesson 12 opens on the methods side by side (the comparison layout), in both languages.
+        if (en[i].contains(QStringLiteral("12-choosing"))) {
+            const std::vector<Method> classic{Method::Sinusoidal, Method::RoPE, Method::ALiBi};
+            QVERIFY(a.steps[0].session.settings.compare == classic);
+        }
         // The Chinese lesson is in Chinese: CJK characters in its title.
         QVERIFY2(std::any_of(b.title.begin(), b.title.end(), [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; }),
                  qPrintable(b.title));
