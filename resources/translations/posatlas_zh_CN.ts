@@ -67,6 +67,10 @@
         <source>γ %1</source>
         <translation>γ %1</translation>
     </message>
+    <message>
+        <source>slopes %1</source>
+        <translation>斜率 %1</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>
@@ -889,6 +893,14 @@
         <source>Attention weights: keys after the query get weight 0 and each row sums to 1 over the keys up to the query (a decoder); off, every key is seen. It decides the weights' mask, also for methods with a causal mask of their own, which shapes their logits.</source>
         <translation>注意力权重：查询之后的键权重为 0，每行在查询及其之前的键上和为 1（解码器）；关闭时可见所有键。它决定权重的掩码，对自带因果掩码的方法也是如此（其自带掩码只影响注意力得分）。</translation>
     </message>
+    <message>
+        <source>Head slopes</source>
+        <translation>各头斜率</translation>
+    </message>
+    <message>
+        <source>Each head's slope m (before the length scaling and the slope scale). A larger slope makes the head look less far back. Unset heads keep the paper's 2^(-8h/n).</source>
+        <translation>每个头的斜率 m（在长度缩放和斜率缩放之前）。斜率越大，该头向前看得越近。未设置的头保持论文中的 2^(-8h/n)。</translation>
+    </message>
 </context>
 <context>
     <name>ParameterPanel</name>
@@ -918,6 +930,33 @@
     <message>
         <source>Autosave to %1 failed: %2</source>
         <translation>自动保存到 %1 失败：%2</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::CompareDialog</name>
+    <message>
+        <source>Compare Methods</source>
+        <translation>比较方法</translation>
+    </message>
+    <message>
+        <source>Show %1 to %2 methods side by side on the current sequence, each with its own parameters: one heatmap panel per method and their curves on shared axes.</source>
+        <translation>在当前序列上并排显示 %1 到 %2 种方法，各用自己的参数：每种方法一个热力图面板，曲线画在共同的坐标轴上。</translation>
+    </message>
+    <message>
+        <source>Methods</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>One colour scale &amp;per panel (off: one scale shared by all methods)</source>
+        <translation>每个面板单独色标(&amp;P)（关闭：所有方法共用一个色标）</translation>
+    </message>
+    <message>
+        <source>Methods chosen: %1.</source>
+        <translation>已选方法：%1。</translation>
+    </message>
+    <message>
+        <source>Choose %1 to %2 methods (%3 chosen).</source>
+        <translation>请选择 %1 到 %2 种方法（已选 %3 种）。</translation>
     </message>
 </context>
 <context>
@@ -952,7 +991,7 @@
 <context>
     <name>posatlas::ui::Explanations</name>
     <message>
-        <source>Rows are positions (0 at the top), columns are the dimensions of each position&apos;s vector: row p is the vector added to the token at position p.</source>
+        <source>Rows are positions (0 at the top), columns are the dimensions of each position's vector: row p is the vector added to the token at position p.</source>
         <translation>行是位置（0 在最上方），列是每个位置向量的各个维度：第 p 行就是加到位置 p 上 token 的向量。</translation>
     </message>
     <message>
@@ -968,7 +1007,7 @@
         <translation>在默认色图下，深紫色是最小值，黄色是最大值。</translation>
     </message>
     <message>
-        <source>The colour bar shows the scale&apos;s ends and the data&apos;s minimum and maximum. &quot;scale: whole matrix&quot; keeps a cell&apos;s colour while you zoom; Fit Colours to View rescales to the visible window.</source>
+        <source>The colour bar shows the scale's ends and the data's minimum and maximum. "scale: whole matrix" keeps a cell's colour while you zoom; Fit Colours to View rescales to the visible window.</source>
         <translation>色条标出色标的两端以及数据的最小值和最大值。“色标：整个矩阵”时，缩放过程中每个格子的颜色保持不变；“颜色适应视图”则按可见窗口重新定标。</translation>
     </message>
     <message>
@@ -988,7 +1027,7 @@
         <translation>每个位置都是同一个向量时，矩阵沿每条对角线为常数：注意力得分只取决于 i − j。对角线上最大；离开对角线后，快维度对形成细条纹，慢维度对形成宽缓的衰减。</translation>
     </message>
     <message>
-        <source>With different vectors at each position the content changes every cell, so the diagonals are no longer constant: the relative pattern lies under the content&apos;s noise.</source>
+        <source>With different vectors at each position the content changes every cell, so the diagonals are no longer constant: the relative pattern lies under the content's noise.</source>
         <translation>各位置向量不同时，内容会改变每个格子，对角线不再是常数：相对位置的图样被内容的噪声掩盖。</translation>
     </message>
     <message>
@@ -1004,7 +1043,7 @@
         <translation>每个头有自己固定的斜率 m；%1 个头（2 的幂）时参考斜率为 m = 2^(−8h/%1)，h = 1 … %1：第一个头最陡，只看附近，最后一个头能看到很远的过去。</translation>
     </message>
     <message>
-        <source>The slopes are rescaled here (slope scale or ALiBi scaling), so the ramps are flatter or steeper than the reference&apos;s.</source>
+        <source>The slopes are rescaled here (slope scale or ALiBi scaling), so the ramps are flatter or steeper than the reference's.</source>
         <translation>这里的斜率经过了缩放（斜率倍数或 ALiBi 缩放），因此坡度比参考值更平或更陡。</translation>
     </message>
     <message>
@@ -1044,7 +1083,7 @@
         <translation>内容为零时只剩 p_i · p_j：即各频率 ω 上 (i − j)·ω 的余弦之和，沿每条对角线相同。</translation>
     </message>
     <message>
-        <source>With zero content only p_i · p_j remains: how alike the two positions&apos; vectors are.</source>
+        <source>With zero content only p_i · p_j remains: how alike the two positions' vectors are.</source>
         <translation>内容为零时只剩 p_i · p_j：两个位置的向量有多相似。</translation>
     </message>
     <message>
@@ -1092,11 +1131,11 @@
         <translation>logit 为 q_i · k_j / √d 加上偏置 −m·(i − j)。</translation>
     </message>
     <message>
-        <source>With constant content the first term is the same everywhere, so only the bias&apos;s straight ramp shows.</source>
+        <source>With constant content the first term is the same everywhere, so only the bias's straight ramp shows.</source>
         <translation>内容恒定时第一项处处相同，因此只看得到偏置的线性坡。</translation>
     </message>
     <message>
-        <source>The content adds its own pattern on top of the bias&apos;s ramp.</source>
+        <source>The content adds its own pattern on top of the bias's ramp.</source>
         <translation>内容在偏置的线性坡之上叠加了自己的图样。</translation>
     </message>
     <message>
@@ -1140,11 +1179,11 @@
         <translation>横轴是查询与键之间的距离 r，单位为位置（默认对数刻度，可以关闭）。</translation>
     </message>
     <message>
-        <source>Both lines are relative to r = 0: RoFormer&apos;s upper bound on the logit and the mean of cos(r·θ) over the pairs. Both fall with distance, with ripples from the slow pairs; the vertical lines mark the trained and target context, and a dashed line shows the unscaled θ when a scaling is set.</source>
+        <source>Both lines are relative to r = 0: RoFormer's upper bound on the logit and the mean of cos(r·θ) over the pairs. Both fall with distance, with ripples from the slow pairs; the vertical lines mark the trained and target context, and a dashed line shows the unscaled θ when a scaling is set.</source>
         <translation>两条曲线都相对于 r = 0：RoFormer 给出的 logit 上界，以及各维度对上 r·θ 的余弦平均值。两者都随距离下降，慢维度对带来起伏；竖线标出训练长度和目标长度，设置了缩放时虚线显示未缩放 θ 的结果。</translation>
     </message>
     <message>
-        <source>One line per head: exp(−m·r), the factor by which the bias multiplies a key&apos;s softmax weight at distance r. Steep heads forget within a few tokens; the flattest head still sees far back.</source>
+        <source>One line per head: exp(−m·r), the factor by which the bias multiplies a key's softmax weight at distance r. Steep heads forget within a few tokens; the flattest head still sees far back.</source>
         <translation>每个头一条曲线：e^(−m·r)，即偏置使距离 r 处键的 softmax 权重所乘的因子。陡的头几个 token 之后就“忘了”；最平的头仍能看到很远的过去。</translation>
     </message>
     <message>
@@ -1164,7 +1203,7 @@
         <translation>内容恒定时这条线是平的。</translation>
     </message>
     <message>
-        <source>This view shows RoPE&apos;s rotations only: choose RoPE (or a RoPE preset) to see them.</source>
+        <source>This view shows RoPE's rotations only: choose RoPE (or a RoPE preset) to see them.</source>
         <translation>此视图只显示 RoPE 的旋转：请选择 RoPE（或某个 RoPE 预设）来查看。</translation>
     </message>
     <message>
@@ -1180,7 +1219,7 @@
         <translation>线性缩放（位置内插）把每个频率都除以因子 %1：每个维度对的比值都是 1/%1。</translation>
     </message>
     <message>
-        <source>NTK-aware scaling raises the base: the fast pairs stay almost unchanged, the slowest pair is divided by the factor %1 (dynamic NTK only once the sequence is longer than the model&apos;s context).</source>
+        <source>NTK-aware scaling raises the base: the fast pairs stay almost unchanged, the slowest pair is divided by the factor %1 (dynamic NTK only once the sequence is longer than the model's context).</source>
         <translation>NTK 感知缩放增大基数：快维度对几乎不变，最慢的维度对被除以因子 %1（动态 NTK 只有在序列长于模型上下文时才生效）。</translation>
     </message>
     <message>
@@ -2308,6 +2347,55 @@
     </message>
 </context>
 <context>
+    <name>posatlas::ui::ListSliders</name>
+    <message>
+        <source>Reset all</source>
+        <translation>全部重置</translation>
+    </message>
+    <message>
+        <source>Give every head the paper's slope 2^(-8h/n) again.</source>
+        <translation>将所有头恢复为论文中的斜率 2^(-8h/n)。</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Slope of head %1</source>
+        <translation>头 %1 的斜率</translation>
+    </message>
+    <message>
+        <source>Slope of head %1 (h%2 in the figures, --head %2)</source>
+        <translation>头 %1 的斜率（图中为 h%2，命令行 --head %2）</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Reset the slope of head %1</source>
+        <translation>重置头 %1 的斜率</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Reset to the paper's slope 2^(-8h/n) = %1</source>
+        <translation>重置为论文中的斜率 2^(-8h/n) = %1</translation>
+    </message>
+    <message>
+        <source>Heads %1 to %2 are not shown here: they keep the paper's slope unless a session or --slopes sets them.</source>
+        <translation>此处未显示头 %1 到 %2：除非会话文件或 --slopes 设置了它们，它们保持论文中的斜率。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of them have a chosen slope.</source>
+        <translation>
+            <numerusform>其中 %n 个头设置了自定义斜率。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>posatlas::ui::LogSlider</name>
     <message>
         <source>%1 is above the maximum %2: set to %2</source>
@@ -2780,6 +2868,42 @@
         <source>The built-in course on positional encoding: lessons that set up the figures step by step</source>
         <translation>内置的位置编码课程：逐步设置图表的课程</translation>
     </message>
+    <message>
+        <source>Compare Met&amp;hods…</source>
+        <translation>比较方法(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+M</source>
+        <translation>Ctrl+Shift+M</translation>
+    </message>
+    <message>
+        <source>Show 2 to 4 methods side by side: one heatmap panel per method, their curves overlaid</source>
+        <translation>并排显示 2 到 4 种方法：每种方法一个热力图面板，曲线叠加显示</translation>
+    </message>
+    <message>
+        <source>Compare: Sinusoidal, RoPE, &amp;ALiBi</source>
+        <translation>比较：正弦、RoPE、ALiBi(&amp;A)</translation>
+    </message>
+    <message>
+        <source>The three common encodings side by side, each with its own parameters</source>
+        <translation>并排显示三种常见的位置编码，各用自己的参数</translation>
+    </message>
+    <message>
+        <source>S&amp;top Comparing</source>
+        <translation>停止比较(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Back to the current method alone</source>
+        <translation>回到只显示当前方法</translation>
+    </message>
+    <message>
+        <source>Compare methods: %1</source>
+        <translation>比较方法：%1</translation>
+    </message>
+    <message>
+        <source>Comparing: %1 — %2 — %3</source>
+        <translation>正在比较：%1 — %2 — %3</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ParameterMessage</name>
@@ -3049,6 +3173,18 @@ long_factor: %2</translation>
     <message>
         <source>Change Method</source>
         <translation>更改方法</translation>
+    </message>
+    <message>
+        <source>Change %1 (head %2)</source>
+        <translation>更改%1（头 %2）</translation>
+    </message>
+    <message>
+        <source>Reset %1 (head %2)</source>
+        <translation>重置%1（头 %2）</translation>
+    </message>
+    <message>
+        <source>Reset %1</source>
+        <translation>重置%1</translation>
     </message>
 </context>
 <context>
@@ -3545,6 +3681,34 @@ long_factor: %2</translation>
     <message>
         <source> · causal</source>
         <translation> · 因果</translation>
+    </message>
+    <message>
+        <source>%1 · logit against distance · N %2</source>
+        <translation>%1 · 注意力得分 (logit) 随距离变化 · N %2</translation>
+    </message>
+    <message>
+        <source>the last query's logits, each method with its own parameters</source>
+        <translation>最后一个查询的注意力得分 (logit)，各方法用自己的参数</translation>
+    </message>
+    <message>
+        <source> (+%1 more)</source>
+        <translation>（另有 %1 个）</translation>
+    </message>
+    <message>
+        <source>each method's own matrix</source>
+        <translation>各方法自己的矩阵</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 · %2 (its default)</source>
+        <translation>%1 · %2（其默认矩阵）</translation>
+    </message>
+    <message>
+        <source> · %1 only (not compared)</source>
+        <translation> · 仅 %1（不参与比较）</translation>
     </message>
 </context>
 <context>
