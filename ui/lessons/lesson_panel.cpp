@@ -7,7 +7,6 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListWidget>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalBlocker>
@@ -15,6 +14,7 @@
 #include <QStyle>
 #include <QTextBrowser>
 #include <QToolButton>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -48,22 +48,21 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent)
     m_courseTitle->setWordWrap(true);
     m_courseHint = new QLabel(course);
     m_courseHint->setWordWrap(true);
-    m_list = new QListWidget(course);
-    m_list->setObjectName(QStringLiteral("courseList"));
-    m_list->setWordWrap(true);
-    m_list->setTextElideMode(Qt::ElideNone);
-    m_list->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    // The lessons as a small document: each title a link, its summary with typeset formulas under it.
+    m_courseText = new QTextBrowser(course);
+    m_courseText->setObjectName(QStringLiteral("courseText"));
+    m_courseText->setOpenLinks(false);
     m_openFile = new QPushButton(course);
     m_openFile->setObjectName(QStringLiteral("openLessonFileButton"));
     cl->addWidget(m_courseTitle);
     cl->addWidget(m_courseHint);
-    cl->addWidget(m_list, 1);
+    cl->addWidget(m_courseText, 1);
     cl->addWidget(m_openFile, 0, Qt::AlignLeft);
     m_stack->addWidget(course);
-    connect(m_list, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* item) { emit lessonChosen(m_list->row(item)); });
-    connect(m_list, &QListWidget::itemClicked, this,
-            [this](QListWidgetItem* item) { emit lessonChosen(m_list->row(item)); });
+    connect(m_courseText, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() == QLatin1String("lesson"))
+            emit lessonChosen(url.path().toInt());
+    });
     connect(m_openFile, &QPushButton::clicked, this, &LessonPanel::openFileRequested);
 
     // Lesson page.
@@ -140,21 +139,35 @@ void LessonPanel::retranslate()
 
 void LessonPanel::setCourse(const std::vector<Lesson>& lessons)
 {
-    m_list->clear();
-    int n = 0;
-    for (const Lesson& l : lessons) {
-        auto* item = new QListWidgetItem(tr("%1. %2").arg(++n).arg(l.title), m_list);
-        QFont bold = item->font();
-        bold.setBold(true);
-        item->setFont(bold);
-        item->setToolTip(l.summary);
-        if (!l.summary.isEmpty()) {
-            // The summary as plain text under the title (formulas and markup are kept for the lesson page).
-            QString plain = l.summary;
-            plain.remove(QLatin1Char('*')).remove(QLatin1Char('`'));
-            item->setText(item->text() + QLatin1Char('\n') + plain);
-        }
+    m_courseEntries.clear();
+    for (const Lesson& l : lessons)
+        m_courseEntries.push_back({l.title, l.summary});
+    renderCourse();
+}
+
+void LessonPanel::renderCourse()
+{
+    QString md;
+    for (std::size_t i = 0; i < m_courseEntries.size(); ++i) {
+        QString title = m_courseEntries[i].first;
+        title.replace(QLatin1Char('['), QStringLiteral("\\[")).replace(QLatin1Char(']'), QStringLiteral("\\]"));
+        md += QStringLiteral("#### [%1](lesson:%2)\n\n%3\n\n")
+                  .arg(tr("%1. %2").arg(i + 1).arg(title))
+                  .arg(i)
+                  .arg(m_courseEntries[i].second);
     }
+    const QFont f = font();
+    LessonTextStyle style;
+    style.pointSize = f.pointSizeF() > 0 ? f.pointSizeF() : 10.0;
+    style.color = palette().color(QPalette::Text);
+    style.devicePixelRatio = std::max<qreal>(2.0, devicePixelRatioF());
+    style.maxDisplayWidth = std::max(120, m_courseText->viewport()->width() - 24);
+    set_lesson_markdown(m_courseText->document(), md, style);
+}
+
+int LessonPanel::courseCount() const
+{
+    return static_cast<int>(m_courseEntries.size());
 }
 
 void LessonPanel::showCoursePage()
@@ -252,10 +265,12 @@ void LessonPanel::changeEvent(QEvent* event)
     case QEvent::FontChange:
     case QEvent::PaletteChange:
         render(); // formulas follow the font scale and the theme
+        renderCourse();
         break;
     case QEvent::LanguageChange:
         retranslate();
         render();
+        renderCourse();
         break;
     default: break;
     }

@@ -9,11 +9,11 @@
 
 #include <QWidget>
 
+#include <utility>
 #include <vector>
 
 class QComboBox;
 class QLabel;
-class QListWidget;
 class QPushButton;
 class QStackedWidget;
 class QTextBrowser;
@@ -41,7 +41,8 @@ public:
     void setAnswerShown(bool shown);
 
     QTextBrowser* textBrowser() const { return m_text; }
-    QListWidget* courseList() const { return m_list; }
+    QTextBrowser* courseText() const { return m_courseText; }
+    int courseCount() const;
     QPushButton* answerButton() const { return m_answerButton; }
     QPushButton* restoreButton() const { return m_restoreButton; }
     QToolButton* nextButton() const { return m_next; }
@@ -62,10 +63,12 @@ protected:
 
 private:
     void render();
+    void renderCourse();
     void retranslate();
 
     QStackedWidget* m_stack;
-    QListWidget* m_list;
+    QTextBrowser* m_courseText;
+    std::vector<std::pair<QString, QString>> m_courseEntries; // title, summary
     QLabel* m_courseTitle;
     QLabel* m_courseHint;
     QPushButton* m_openFile;

@@ -437,10 +437,22 @@ void LessonTests::startPageOnce()
     QVERIFY(w.showStartPageOnce());
     QVERIFY(w.lessonDock()->isVisibleTo(&w));
     QVERIFY(w.lessonPanel()->isCoursePageShown());
-    QVERIFY(w.lessonPanel()->courseList()->count() >= 11);
+    QVERIFY(w.lessonPanel()->courseCount() >= 11);
+    // The course page typesets its summaries' formulas (no raw $…$ left) and links every lesson.
+    const QTextDocument* course = w.lessonPanel()->courseText()->document();
+    QVERIFY(lesson_formula_count(course) > 0);
+    QVERIFY2(!course->toPlainText().contains(QLatin1Char('$')), qPrintable(course->toPlainText().left(400)));
+    QVERIFY(course->toHtml().contains(QStringLiteral("lesson:11")));
+    if (const QString shots = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(waitIdle(w.jobs()));
+        w.grab().save(QDir(shots).filePath(QStringLiteral("course-page.png")));
+    }
     QVERIFY(!w.showStartPageOnce());
-    // Choosing a lesson on the course page opens it.
-    emit w.lessonPanel()->lessonChosen(1);
+    // Choosing a lesson on the course page (its link) opens it.
+    emit w.lessonPanel()->courseText()->anchorClicked(QUrl(QStringLiteral("lesson:1")));
     QVERIFY(w.currentLesson());
     QCOMPARE(w.currentLesson()->source, course_lessons(course_language(currentLanguage())).value(1));
 }
