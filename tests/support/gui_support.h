@@ -5,11 +5,14 @@
 
 #include "jobs/job_tracker.h"
 #include "views/figure.h"
+#include "window/main_window.h"
 
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
 #include <QTest>
+
+#include <memory>
 
 namespace posatlas::test {
 
@@ -43,6 +46,20 @@ inline QImage renderToImage(const ui::Figure& figure, QSize size = {800, 520})
     figure.renderFigure(painter, QRectF(QPointF(0, 0), QSizeF(size)), ui::RenderOptions{});
     painter.end();
     return image;
+}
+
+// A main window on the settings file `settingsPath` with every view computed (hidden ones too), shown at
+// 1280x720, after its first results.
+inline std::unique_ptr<ui::MainWindow> showMainWindow(const QString& settingsPath)
+{
+    auto w = std::make_unique<ui::MainWindow>(settingsPath);
+    w->setComputeHiddenViews(true);
+    w->resize(1280, 720);
+    w->show();
+    if (!QTest::qWaitForWindowExposed(w.get()))
+        qWarning("window not exposed");
+    waitIdle(w->jobs());
+    return w;
 }
 
 } // namespace posatlas::test

@@ -93,10 +93,7 @@ CurveData compare_curve_job(const Scenario& s, const ViewSettings& v, const Canc
     const std::size_t count = v.compare.size();
     for (std::size_t k = 0; k < count; ++k) {
         check_cancel(cancel);
-        Scenario o = s;
-        o.method = v.compare[k];
-        if (o.method != s.method)
-            o.head = 0;
+        Scenario o = as_method(s, v.compare[k]);
         validate(o);
         CurveSeries series = logit_series(o, points, v.log_x, cancel,
                                           sub_progress(progress, double(k) / count, double(k + 1) / count),
@@ -162,9 +159,7 @@ CurveData single_curve_data(const Scenario& s, const ViewSettings& v, const Canc
         if (v.overlay[k] == s.method)
             continue;
         check_cancel(cancel);
-        Scenario o = s;
-        o.method = v.overlay[k];
-        o.head = 0;
+        const Scenario o = as_method(s, v.overlay[k]);
         CurveSeries series =
             logit_series(o, static_cast<int>(points), v.log_x, cancel,
                          sub_progress(progress, overlayShare + (1 - overlayShare) * k / v.overlay.size(),

@@ -129,6 +129,17 @@ inline std::vector<int> sampled_heads(int heads, int max_panels)
     return out;
 }
 
+// The scenario shown with method `m` beside the current one (comparison panels, curve overlays): every
+// parameter as it is; the head index is the current method's, so another method shows its head 0.
+inline Scenario as_method(const Scenario& s, Method m)
+{
+    Scenario o = s;
+    o.method = m;
+    if (m != s.method)
+        o.head = 0;
+    return o;
+}
+
 inline QString kind_name(MatrixKind k) { return kindLabel(k); }
 
 inline std::int64_t encoding_dim(const Scenario& s) { return matrix_columns(s, MatrixKind::Encoding); }

@@ -303,10 +303,7 @@ HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const 
     data.subtract_mean = v.subtract_mean;
     for (std::size_t k = 0; k < count; ++k) {
         check_cancel(cancel);
-        Scenario one = s;
-        one.method = v.compare[k];
-        if (one.method != s.method)
-            one.head = 0;
+        Scenario one = as_method(s, v.compare[k]);
         ViewSettings single = v;
         single.compare.clear();
         single.matrix_kind = kinds[k];

@@ -114,14 +114,7 @@ private:
 
     std::unique_ptr<MainWindow> makeWindow(const QString& settingsName)
     {
-        auto w = std::make_unique<MainWindow>(path(settingsName + QStringLiteral(".ini")));
-        w->setComputeHiddenViews(true);
-        w->resize(1280, 720);
-        w->show();
-        if (!QTest::qWaitForWindowExposed(w.get()))
-            qWarning("window not exposed");
-        waitIdle(w->jobs());
-        return w;
+        return showMainWindow(path(settingsName + QStringLiteral(".ini")));
     }
 
     // The yarn scenario plus view settings away from their defaults: a zoom window, matrix kind,

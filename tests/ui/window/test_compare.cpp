@@ -48,14 +48,7 @@ private:
 
     std::unique_ptr<MainWindow> makeWindow(const QString& name)
     {
-        auto w = std::make_unique<MainWindow>(m_dir.filePath(name + QStringLiteral(".ini")));
-        w->setComputeHiddenViews(true);
-        w->resize(1280, 720);
-        w->show();
-        if (!QTest::qWaitForWindowExposed(w.get()))
-            qWarning("window not exposed");
-        waitIdle(w->jobs());
-        return w;
+        return showMainWindow(m_dir.filePath(name + QStringLiteral(".ini")));
     }
 
 private slots:

@@ -73,14 +73,7 @@ private:
     // Shows a main window with every view computed, waits for the first results.
     std::unique_ptr<MainWindow> makeWindow(const QString& settingsName)
     {
-        auto w = std::make_unique<MainWindow>(settingsPath(settingsName));
-        w->setComputeHiddenViews(true);
-        w->resize(1280, 720);
-        w->show();
-        if (!QTest::qWaitForWindowExposed(w.get()))
-            qWarning("window not exposed");
-        waitIdle(w->jobs());
-        return w;
+        return showMainWindow(settingsPath(settingsName));
     }
 
 private slots:
