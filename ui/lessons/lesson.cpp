@@ -253,7 +253,6 @@ private:
             fail(m_source, m_blockLine, QStringLiteral("posatlas block: %1").arg(QString::fromUtf8(e.what())));
         }
         m_step->block = m_block.toUtf8();
-        m_step->currentView = m_step->session.current_view;
     }
 
     void checkFormulas(const Segment& s)

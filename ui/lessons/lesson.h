@@ -49,8 +49,8 @@ struct LessonStep {
     QString tryThis;          // the "::: try" block's Markdown ("" = none)
     QString question, answer; // "::: question" / "::: answer" ("" = none)
     QByteArray block;         // the ```posatlas block's JSON, verbatim
-    Session session;          // the block read as a session (defaults for what it leaves out)
-    QString currentView;      // session.current_view, or "" (the view in front stays)
+    Session session;          // the block read as a session (defaults for what it leaves out);
+                              // its current_view ("": the view in front stays) is brought to the front
 };
 
 struct Lesson {

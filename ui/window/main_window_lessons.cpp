@@ -65,9 +65,8 @@ void MainWindow::createLessonDock()
     addDockWidget(Qt::RightDockWidgetArea, m_lessonDock, Qt::Horizontal);
     m_lessonDock->hide();
     connect(m_lessonPanel, &LessonPanel::lessonChosen, this, [this](int index) {
-        const QStringList paths = course_lessons(course_language(currentLanguage()));
-        if (index >= 0 && index < paths.size())
-            openLesson(paths[index]);
+        if (index >= 0 && index < static_cast<int>(m_course.size()))
+            openLesson(m_course[static_cast<std::size_t>(index)].source); // the lesson the page listed
     });
     connect(m_lessonPanel, &LessonPanel::openFileRequested, this, &MainWindow::openLessonDialog);
     connect(m_lessonPanel, &LessonPanel::stepRequested, this, &MainWindow::goToLessonStep);
@@ -171,7 +170,7 @@ bool MainWindow::goToLessonStep(int index)
         return false;
     m_lessonStep = index;
     m_lessonPanel->setStep(index);
-    if (const auto kind = parse_view_kind(step.currentView)) {
+    if (const auto kind = parse_view_kind(step.session.current_view)) {
         if (m_presentation->isActive())
             m_presentation->showView(*kind);
         else

@@ -138,14 +138,14 @@ void LessonTests::readsSteps()
     QCOMPARE(s.session.scenario.method, Method::RoPE);
     QCOMPARE(s.session.scenario.seq_len, std::int64_t{64});
     QCOMPARE(s.session.scenario.params<RopeParams>().rope_theta, 500.0);
-    QCOMPARE(s.currentView, QStringLiteral("curves"));
+    QCOMPARE(s.session.current_view, QStringLiteral("curves"));
     // What the block leaves out takes the defaults, not the previous step's values.
     const LessonStep& t = l.steps[1];
     QCOMPARE(t.session.scenario.method, Method::ALiBi);
     QCOMPARE(t.session.scenario.seq_len, Scenario{}.seq_len);
     QCOMPARE(t.session.scenario.params<RopeParams>().rope_theta, RopeParams{}.rope_theta);
     QVERIFY(t.tryThis.isEmpty() && t.question.isEmpty());
-    QCOMPARE(t.currentView, QString());
+    QCOMPARE(t.session.current_view, QString());
 }
 
 void LessonTests::splitsFormulas_data()
