@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QNetworkProxyFactory>
+
 #include <unistd.h>
 
 namespace posatlas::cli {
@@ -159,6 +161,8 @@ int run_download(const std::vector<std::string>& args, std::ostream& out, std::o
     request.weights = !o.flag("config-only");
     request.timeout_ms = static_cast<int>(*o.integer("timeout")) * 1000;
     ensure_application();
+    // http_proxy / https_proxy / no_proxy, as huggingface_hub (requests) honours them.
+    QNetworkProxyFactory::setUseSystemConfiguration(true);
     const bool show = !o.flag("quiet") && ::isatty(STDERR_FILENO);
     const auto progress = [&](std::int64_t done, std::int64_t total, const std::string& what) {
         if (show)
