@@ -37,6 +37,7 @@ OptionTable download_table()
             {.name = "timeout",
              .type = ArgType::Int,
              .help = "Give up when the Hub sends nothing for this many seconds.",
+             .metavar = "S",
              .default_value = "30",
              .lo = 1,
              .hi = 3600},
