@@ -4,6 +4,7 @@
 #include "cli_completion.h"
 #include "cli_compute.h"
 #include "cli_export.h"
+#include "cli_hub.h"
 #include "cli_options.h"
 #include "cli_screenshots.h"
 #include "io/input_file.h"
@@ -30,6 +31,8 @@ std::string usage()
            "  gallery             the standard set of figures into a folder\n"
            "  screenshots         the README's screenshots of the app\n"
            "  presets             list the shipped model presets\n"
+           "  models              list the models in the local Hugging Face cache (for --model ORG/NAME)\n"
+           "  download ORG/NAME   fetch a model's config.json and position tensors from the Hugging Face Hub\n"
            "  completion bash     print the bash completion script\n"
            "  help [COMMAND]      this help, or a command's; help --all: every command's and quantity's\n"
            "\n"
@@ -58,6 +61,10 @@ std::string command_help(const std::vector<std::string>& words)
         return screenshots_help();
     if (c == "presets")
         return presets_help();
+    if (c == "models")
+        return models_help();
+    if (c == "download")
+        return download_help();
     if (c == "completion")
         return completion_help();
     if (c == "help")
@@ -73,7 +80,7 @@ std::string full_help()
         out += "\n" + std::string(title.size() + 8, '=') + "\n    " + title + "\n" + std::string(title.size() + 8, '=')
                + "\n\n" + text;
     };
-    for (const std::string& c : {"export", "gallery", "screenshots", "presets", "completion"})
+    for (const std::string& c : {"export", "gallery", "screenshots", "presets", "models", "download", "completion"})
         section("posatlas " + c, command_help({c}));
     for (const std::string& q : quantity_names())
         section("posatlas compute " + q, compute_help(q));
@@ -82,7 +89,7 @@ std::string full_help()
 
 const std::vector<std::string>& commands()
 {
-    static const std::vector<std::string> names{"compute", "export", "gallery", "screenshots", "presets", "help"};
+    static const std::vector<std::string> names{"compute", "export", "gallery", "screenshots", "presets", "models", "download", "help"};
     return names;
 }
 
@@ -157,6 +164,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             return run_compute(rest, out);
         if (args.front() == "presets")
             return run_presets(rest, out);
+        if (args.front() == "models")
+            return run_models(rest, out);
+        if (args.front() == "download")
+            return run_download(rest, out, err);
         if (args.front() == "export")
             return run_export(rest, out);
         if (args.front() == "gallery")

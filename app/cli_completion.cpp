@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "cli_compute.h"
 #include "cli_export.h"
+#include "cli_hub.h"
 #include "cli_options.h"
 #include "cli_screenshots.h"
 #include "io/presets.h"
@@ -49,6 +50,8 @@ void write_bash(std::ostream& out)
     write_context(out, "gallery", gallery_option_set());
     write_context(out, "screenshots", screenshots_option_set());
     write_context(out, "presets", presets_option_set());
+    write_context(out, "models", models_option_set());
+    write_context(out, "download", download_option_set());
     out << "    esac\n}\n\n"
            "_posatlas()\n{\n"
            "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"

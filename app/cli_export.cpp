@@ -264,8 +264,8 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
 
     Session session;
     if (auto file = o.text("session")) {
-        if (o.has("preset") || o.has("config"))
-            throw UsageError("--session is exclusive with --preset and --config");
+        if (o.has("preset") || o.has("config") || o.has("model"))
+            throw UsageError("--session is exclusive with --preset, --config and --model");
         try {
             session = load_session(QString::fromStdString(*file));
         } catch (const SessionError& e) {

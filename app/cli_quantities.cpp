@@ -204,7 +204,7 @@ void rope_score(const Options& o, Scenario& s, std::ostream& out)
 {
     const Eigen::VectorXd q = vector_option(o, "query");
     const Eigen::VectorXd k = vector_option(o, "key");
-    if (!o.has("head-dim") && !o.has("preset") && !o.has("config")) {
+    if (!o.has("head-dim") && !o.has("preset") && !o.has("config") && !o.has("model")) {
         s.params<RopeParams>().head_dim = static_cast<int>(q.size());
         validate(s.params<RopeParams>());
     }

@@ -3,6 +3,7 @@
 
 #include "cli_help.h"
 #include "cli_options.h"
+#include "io/hf_cache.h"
 #include "io/model_config.h"
 #include "io/number_text.h"
 #include "io/presets.h"
@@ -245,13 +246,21 @@ const OptionSpec kConfig{.name = "config", .type = ArgType::Path,
                                  "file (read as the equivalent config.json); options given beside it override "
                                  "its values. Exclusive with --preset.",
                          .allowed = "a JSON or .gguf file"};
+const OptionSpec kModel{.name = "model", .type = ArgType::Text,
+                        .help = "Start from a model in the local Hugging Face cache ($HF_HUB_CACHE, else $HF_HOME/hub, "
+                                "else ~/.cache/huggingface/hub; posatlas models lists it): its config.json exactly as "
+                                "--config would read it, and for learned absolute positions its cached weights "
+                                "(the known position tensor) unless --weights is given. Nothing is downloaded: "
+                                "posatlas download fetches a model. Exclusive with --preset and --config.",
+                        .metavar = "ORG/NAME[@REV]",
+                        .allowed = "a cached model, like openai-community/gpt2 or org/name@revision"};
 
 } // namespace
 
 std::vector<HelpSection> scenario_sections(std::optional<Method> fixed)
 {
     std::vector<HelpSection> sections;
-    HelpSection model{"Model", {kPreset, kConfig}};
+    HelpSection model{"Model", {kPreset, kConfig, kModel}};
     if (!fixed) {
         OptionSpec method{.name = "method", .type = ArgType::Choice,
                           .help = "The positional encoding (unless the preset or config names one).",
@@ -283,11 +292,24 @@ std::vector<HelpSection> scenario_sections(std::optional<Method> fixed)
 
 Scenario scenario_from_options(const Options& o, std::optional<Method> required, const std::string& quantity)
 {
-    if (o.has("preset") && o.has("config"))
-        throw UsageError("--preset and --config are exclusive: give one model");
+    if (int(o.has("preset")) + int(o.has("config")) + int(o.has("model")) > 1)
+        throw UsageError("--preset, --config and --model are exclusive: give one model");
     Scenario s;
     std::string model;
     std::string source; // where values not given as options came from, for messages
+    std::string cached_weights; // --model: the snapshot's checkpoint, if it has one
+    if (auto name = o.text("model")) {
+        HfResolvedModel m;
+        try {
+            m = resolve_hf_model(hf_cache_root().path, parse_hf_model_ref(*name));
+            s = load_model_config(m.config.string()).scenario;
+        } catch (const InputFileError& e) { // HfCacheError, ConfigError
+            throw UsageError(std::string("--model: ") + e.what());
+        }
+        model = "model " + *name;
+        source = m.config.string();
+        cached_weights = m.weights.string();
+    }
     try {
         if (auto id = o.text("preset")) {
             s = load_preset(*id).scenario;
@@ -308,6 +330,9 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
                              + quantity + " does not apply (try: " + quantities_for(s.method) + ")");
         s.method = *required;
     }
+    // The cached checkpoint feeds the learned table, as --weights would; --weights given by hand wins.
+    if (!cached_weights.empty() && s.method == Method::Learned && !o.has("table") && !o.has("weights"))
+        s.params<LearnedParams>().table_path = cached_weights;
     apply_method_options(o, s);
     try {
         validate(s);

@@ -75,7 +75,7 @@ bool mentions(const std::string& text, const std::string& option)
 
 std::vector<std::vector<std::string>> contexts()
 {
-    std::vector<std::vector<std::string>> c{{"export"}, {"gallery"}, {"screenshots"}, {"presets"}};
+    std::vector<std::vector<std::string>> c{{"export"}, {"gallery"}, {"screenshots"}, {"presets"}, {"models"}, {"download"}};
     for (const std::string& q : quantities())
         c.push_back({"compute", q});
     return c;

@@ -192,6 +192,7 @@ INSTANTIATE_TEST_SUITE_P(
     Cli, CompletionMatchesParser,
     ::testing::Values(ContextCase{"Export", {"export"}}, ContextCase{"Gallery", {"gallery"}},
                       ContextCase{"Screenshots", {"screenshots"}}, ContextCase{"Presets", {"presets"}},
+                      ContextCase{"Models", {"models"}}, ContextCase{"Download", {"download"}},
                       ContextCase{"RopeScore", {"compute", "rope-score"}},
                       ContextCase{"Matrix", {"compute", "matrix"}},
                       ContextCase{"Learned", {"compute", "learned"}}),

@@ -55,8 +55,15 @@ QString scenario_caption(const Scenario& s, bool with_method)
     const MethodDescriptor& d = descriptor(s.method);
     const auto& learned = s.params<LearnedParams>();
     if (s.method == Method::Learned && !learned.table_path.empty()) {
-        // A user's table: its name, not the stand-in's dimension and length it overrides.
-        text += ViewJobs::tr(" · table %1").arg(QFileInfo(QFile::decodeName(learned.table_path.c_str())).fileName());
+        // A user's table: its name, not the stand-in's dimension and length it overrides. A checkpoint's
+        // tensor is a trained table: say so, and which tensor.
+        const QString file = QFileInfo(QFile::decodeName(learned.table_path.c_str())).fileName();
+        if (!learned.table_tensor.empty())
+            text += ViewJobs::tr(" · trained %1 from %2").arg(QString::fromStdString(learned.table_tensor), file);
+        else if (file.endsWith(QStringLiteral(".safetensors")) || file.endsWith(QStringLiteral(".json")))
+            text += ViewJobs::tr(" · trained table %1").arg(file);
+        else
+            text += ViewJobs::tr(" · table %1").arg(file);
     } else {
         for (const auto& [key, format] : d.caption_fields) {
             const Field* f = d.field(key);

@@ -497,8 +497,9 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
     const QList<QUrl> urls = event->mimeData()->urls();
-    if (urls.size() == 1 && urls.front().isLocalFile() &&
-        urls.front().toLocalFile().endsWith(QStringLiteral(".json"), Qt::CaseInsensitive))
+    if (urls.size() == 1 && urls.front().isLocalFile()
+        && (urls.front().toLocalFile().endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)
+            || urls.front().toLocalFile().endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive)))
         event->acceptProposedAction();
 }
 

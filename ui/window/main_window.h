@@ -107,8 +107,19 @@ public:
 
     // Applies a config.json as one undo step and shows the import report. False (and a message) on error.
     bool openConfig(const QString& path);
-    // A session (.posatlas.json, see session_actions.h) or a config.json, by its name or content.
+    // A session (.posatlas.json, see session_actions.h) or a config.json, by its name or content; a
+    // .safetensors checkpoint or its index opens the weights picker.
     bool openFile(const QString& path);
+    // A model of the local Hugging Face cache (ORG/NAME[@REV]): its config.json, and for a learned table its
+    // cached position tensor, as one undo step. False (and a message) when it is not cached.
+    bool openCachedModel(const QString& ref);
+    // File > Open Model…: the cache and the Hub download (hub/model_dialog.h).
+    void openModelDialog();
+    // File > Open Weights…: the tensors of `path` (hub/weights_dialog.h); the one chosen becomes the
+    // learned table. An empty path asks for a file first.
+    void openWeightsDialog(const QString& path = {});
+    // Sets the learned method's table to `tensor` of the checkpoint `path` (one undo step).
+    bool useWeights(const QString& path, const QString& tensor);
     // Sessions, figure and data export, copy figure.
     SessionActions* sessionActions() const { return m_sessions; }
     // Applies an embedded preset as one undo step.

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Models into the main window: config.json import, presets, and the import report (read, not modelled
 // yet, not recognised).
+#include "hub/model_dialog.h"
+#include "hub/weights_dialog.h"
+#include "io/hf_cache.h"
 #include "io/model_config.h"
 #include "io/presets.h"
+#include "io/safetensors.h"
 #include "model/scenario_model.h"
 #include "model/settings.h"
 #include "scenario/validation.h"
@@ -11,6 +15,7 @@
 
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QStatusBar>
 #include <QTextBrowser>
@@ -55,7 +60,92 @@ bool MainWindow::openConfig(const QString& path)
 
 bool MainWindow::openFile(const QString& path)
 {
+    if (path.endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive)
+        || path.endsWith(QStringLiteral(".safetensors.index.json"), Qt::CaseInsensitive)) {
+        openWeightsDialog(path);
+        return true;
+    }
     return is_session_file(path) ? m_sessions->openSession(path) : openConfig(path);
+}
+
+bool MainWindow::openCachedModel(const QString& ref)
+{
+    HfResolvedModel cached;
+    ConfigImport result;
+    try {
+        cached = resolve_hf_model(hf_cache_root().path, parse_hf_model_ref(ref.toStdString()));
+        result = load_model_config(cached.config.string(), m_model->scenario());
+        // The snapshot's checkpoint feeds the learned table, as `--model` does on the command line.
+        if (result.scenario.method == Method::Learned && !cached.weights.empty()) {
+            result.scenario.params<LearnedParams>().table_path = cached.weights.string();
+            result.scenario.params<LearnedParams>().table_tensor.clear();
+            result.notes.push_back("position table read from " + cached.weights.filename().string());
+        }
+        validate(result.scenario);
+    } catch (const std::exception& e) {
+        showError(tr("Cannot open model %1: %2").arg(ref, QString::fromUtf8(e.what())));
+        return false;
+    }
+    const QString name = QString::fromStdString(cached.repo_id);
+    if (!m_model->setScenario(result.scenario, tr("Open model %1").arg(name)))
+        return false;
+    showImportReport(name, result);
+    statusBar()->showMessage(tr("Opened %1 (%2)").arg(name, methodName(result.scenario.method)), 5000);
+    return true;
+}
+
+void MainWindow::openModelDialog()
+{
+    ModelDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted && !dialog.selectedModel().isEmpty())
+        openCachedModel(dialog.selectedModel());
+}
+
+void MainWindow::openWeightsDialog(const QString& given)
+{
+    QString path = given;
+    if (path.isEmpty())
+        path = QFileDialog::getOpenFileName(this, tr("Open weights"), QString(),
+                                            tr("Checkpoints (*.safetensors *.safetensors.index.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    SafetensorsCatalog catalog;
+    try {
+        catalog = read_safetensors(QFile::encodeName(path).toStdString());
+    } catch (const std::exception& e) {
+        showError(tr("Cannot open %1: %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+        return;
+    }
+    WeightsDialog dialog(catalog, this);
+    if (dialog.exec() == QDialog::Accepted && !dialog.tensor().isEmpty())
+        useWeights(path, dialog.tensor());
+}
+
+bool MainWindow::useWeights(const QString& path, const QString& tensor)
+{
+    Scenario s = m_model->scenario();
+    s.method = Method::Learned;
+    s.params<LearnedParams>().table_path = QFile::encodeName(path).toStdString();
+    s.params<LearnedParams>().table_tensor = tensor.toStdString();
+    try {
+        // Only the header: the tensor must be a float matrix (positions x dimensions); the table itself is
+        // read by the views' jobs, off the GUI thread.
+        const SafetensorsCatalog catalog = read_safetensors(s.params<LearnedParams>().table_path);
+        const SafetensorsTensor* t = catalog.find(s.params<LearnedParams>().table_tensor);
+        if (!t)
+            throw SafetensorsError("no tensor '" + s.params<LearnedParams>().table_tensor + "'");
+        if (t->shape.size() != 2 || !(t->dtype == "F32" || t->dtype == "F64" || t->dtype == "F16" || t->dtype == "BF16"))
+            throw SafetensorsError(t->name + " (" + t->dtype + ", " + t->shape_text()
+                                   + ") is not a matrix of F32, F64, F16 or BF16 values");
+        validate(s);
+    } catch (const std::exception& e) {
+        showError(tr("Cannot use %1 of %2: %3").arg(tensor, QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+        return false;
+    }
+    if (!m_model->setScenario(s, tr("Weights %1").arg(tensor)))
+        return false;
+    statusBar()->showMessage(tr("Learned table: %1 of %2").arg(tensor, QFileInfo(path).fileName()), 5000);
+    return true;
 }
 
 bool MainWindow::loadPreset(const QString& id)

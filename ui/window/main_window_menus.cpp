@@ -51,6 +51,13 @@ void MainWindow::createMenus()
     open->setShortcut(QKeySequence::Open);
     open->setStatusTip(
         tr("Read a Hugging Face config.json or a llama.cpp .gguf file's metadata and apply its positional parameters (one undo step)"));
+    QAction* openModel = file->addAction(tr("Open &Model…"), this, &MainWindow::openModelDialog);
+    openModel->setObjectName(QStringLiteral("openModelAction"));
+    openModel->setStatusTip(tr("Open a model from the local Hugging Face cache, or download its config and position "
+                               "tensors from the Hub"));
+    QAction* openWeights = file->addAction(tr("Open &Weights…"), this, [this] { openWeightsDialog(); });
+    openWeights->setObjectName(QStringLiteral("openWeightsAction"));
+    openWeights->setStatusTip(tr("Use a tensor of a .safetensors checkpoint as the learned position table"));
     m_sessions->addOpenAction(file);
     QAction* openLessonAction = file->addAction(tr("Open &Lesson…"), this, &MainWindow::openLessonDialog);
     openLessonAction->setObjectName(QStringLiteral("openLessonAction"));

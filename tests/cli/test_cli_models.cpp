@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Models from the local Hugging Face cache on the command line: `posatlas models` and `--model ORG/NAME`,
+// on a fake cache built by the test in huggingface_hub's layout (models--ORG--NAME/refs/main,
+// blobs/ETAG, snapshots/COMMIT/FILE -> ../../blobs/ETAG), found through $HF_HUB_CACHE.
+#include "cli_support.h"
+#include "weights_fixtures.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+using nlohmann::json;
+using namespace posatlas::test;
+
+void put(const fs::path& p, const std::string& bytes)
+{
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << bytes;
+}
+
+void cached(const fs::path& model, const std::string& name, const std::string& bytes)
+{
+    put(model / "blobs" / ("etag-" + name), bytes);
+    fs::create_directories(model / "snapshots" / "c0ffee");
+    fs::create_symlink(fs::path("../../blobs") / ("etag-" + name), model / "snapshots" / "c0ffee" / name);
+}
+
+// A cache with a GPT-2-like model (config + checkpoint whose wpe rows are [p, 2p]) and a config-only llama.
+fs::path fake_cache()
+{
+    const fs::path root = temp_dir() / "hf_cache";
+    fs::remove_all(root);
+    const fs::path gpt2 = root / "models--org--tiny-gpt2";
+    cached(gpt2, "config.json", R"({"model_type":"gpt2","n_positions":4,"n_embd":2,"n_head":1})");
+    std::vector<float> wpe;
+    for (int p = 0; p < 4; ++p) {
+        wpe.push_back(static_cast<float>(p));
+        wpe.push_back(static_cast<float>(2 * p));
+    }
+    cached(gpt2, "model.safetensors", safetensors_file({f32_tensor("wpe.weight", 4, 2, wpe)}));
+    put(gpt2 / "refs" / "main", "c0ffee");
+    const fs::path llama = root / "models--org--llama";
+    cached(llama, "config.json", slurp(fs::path(POSATLAS_TEST_DATA) / "configs" / "llama_tiny.json"));
+    put(llama / "refs" / "main", "c0ffee");
+    ::setenv("HF_HUB_CACHE", root.c_str(), 1);
+    return root;
+}
+
+TEST(CliModels, ListsTheCacheAsTextAndJson)
+{
+    const fs::path root = fake_cache();
+    const Result t = run({"models"});
+    ASSERT_EQ(t.status, 0) << t.err;
+    EXPECT_NE(t.out.find("# Hugging Face cache " + root.string() + " (from HF_HUB_CACHE)"), std::string::npos)
+        << t.out;
+    EXPECT_NE(t.out.find("org/tiny-gpt2  c0ffee  config.json, model.safetensors\n"), std::string::npos)
+        << t.out;
+    EXPECT_NE(t.out.find("org/llama  c0ffee  config.json\n"), std::string::npos) << t.out;
+    const Result j = run({"models", "--format", "json"});
+    ASSERT_EQ(j.status, 0) << j.err;
+    const json m = json::parse(j.out);
+    ASSERT_EQ(m["models"].size(), 2u);
+    EXPECT_EQ(m["models"][1]["model"], "org/tiny-gpt2");
+    EXPECT_EQ(m["models"][1]["refs"]["main"], "c0ffee");
+    EXPECT_EQ(m["models"][1]["snapshots"][0]["safetensors"][0], "model.safetensors");
+}
+
+TEST(CliModels, ModelOpensTheCachedConfigAndWeightsLikeConfigAndWeights)
+{
+    const fs::path root = fake_cache();
+    const Result r = run({"compute", "learned", "--model", "org/tiny-gpt2", "--from", "0", "--to", "3"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["tensor"], "wpe.weight"); // the known position tensor, picked without --tensor
+    EXPECT_EQ(j["trained_length"], 4);
+    for (int p = 0; p < 4; ++p)
+        EXPECT_EQ(j["embedding"][p][1].get<double>(), 2.0 * p) << p;
+
+    // The same numbers as --config and --weights on the snapshot's files.
+    const fs::path snap = root / "models--org--tiny-gpt2" / "snapshots" / "c0ffee";
+    const Result same = run({"compute", "learned", "--config", (snap / "config.json").string(), "--weights",
+                             (snap / "model.safetensors").string(), "--from", "0", "--to", "3"});
+    ASSERT_EQ(same.status, 0) << same.err;
+    EXPECT_EQ(same.out, r.out);
+
+    // A RoPE model's config: identical to --config on the cached file.
+    const Result a = run({"compute", "rope-frequencies", "--model", "org/llama"});
+    const Result b = run({"compute", "rope-frequencies", "--config",
+                          (root / "models--org--llama" / "snapshots" / "c0ffee" / "config.json").string()});
+    ASSERT_EQ(a.status, 0) << a.err;
+    EXPECT_EQ(a.out, b.out);
+}
+
+TEST(CliModels, UncachedOrMalformedModelsAreClearUsageErrors)
+{
+    fake_cache();
+    const Result absent = run({"compute", "rope-frequencies", "--model", "org/absent"});
+    EXPECT_EQ(absent.status, 2);
+    EXPECT_TRUE(absent.out.empty());
+    EXPECT_NE(absent.err.find("--model: model org/absent is not in the Hugging Face cache"),
+              std::string::npos)
+        << absent.err;
+    EXPECT_NE(absent.err.find("posatlas download org/absent"), std::string::npos) << absent.err;
+
+    const Result bad = run({"compute", "rope-frequencies", "--model", "../../etc"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("is not a Hugging Face model name"), std::string::npos) << bad.err;
+
+    const Result both =
+        run({"compute", "rope-frequencies", "--model", "org/llama", "--preset", "llama-3-8b"});
+    EXPECT_EQ(both.status, 2);
+    EXPECT_NE(both.err.find("exclusive"), std::string::npos) << both.err;
+
+    const Result dl = run({"download"});
+    EXPECT_EQ(dl.status, 2);
+    EXPECT_NE(dl.err.find("download takes one model"), std::string::npos) << dl.err;
+}
+
+} // namespace

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "hub/weights_dialog.h"
+
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace posatlas::ui {
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+// A learned table is a matrix: positions x dimensions.
+bool usable(const SafetensorsTensor& t)
+{
+    const int size = safetensors_dtype_size(t.dtype);
+    return t.shape.size() == 2 &&
+           (t.dtype == "F32" || t.dtype == "F64" || t.dtype == "F16" || t.dtype == "BF16") && size > 0;
+}
+
+} // namespace
+
+WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Open Weights: %1").arg(QFileInfo(QString::fromStdString(catalog.path)).fileName()));
+    auto* layout = new QVBoxLayout(this);
+    auto* intro =
+        new QLabel(tr("Choose the tensor that holds the learned position table (positions × dimensions). "
+                      "Known position tensors are marked; only the header has been read."),
+                   this);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    m_list = new QTreeWidget(this);
+    m_list->setObjectName(QStringLiteral("weightsTensorList"));
+    m_list->setHeaderLabels({tr("Tensor"), tr("Type"), tr("Shape"), tr("Position table")});
+    m_list->setRootIsDecorated(false);
+    m_list->setAlternatingRowColors(true);
+    QTreeWidgetItem* preselect = nullptr;
+    for (const SafetensorsTensor& t : catalog.tensors) {
+        auto* item = new QTreeWidgetItem(m_list);
+        item->setText(0, QString::fromStdString(t.name));
+        item->setText(1, QString::fromStdString(t.dtype));
+        item->setText(2, QString::fromStdString(t.shape_text()));
+        if (const KnownPositionTensor* k = known_position_tensor(t.name)) {
+            item->setText(3, tr("%1 (%2)").arg(qs(k->family), qs(k->method)));
+            QFont bold = item->font(0);
+            bold.setBold(true);
+            for (int c = 0; c < 4; ++c)
+                item->setFont(c, bold);
+            if (!preselect && k->method == "learned" && usable(t))
+                preselect = item;
+        }
+        if (!usable(t)) {
+            item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
+            item->setToolTip(0, tr("Not a floating-point matrix: cannot be a position table"));
+        }
+    }
+    m_list->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int c = 1; c < 4; ++c)
+        m_list->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    layout->addWidget(m_list, 1);
+    m_hint = new QLabel(this);
+    m_hint->setWordWrap(true);
+    layout->addWidget(m_hint);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Use as Learned Table"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_list, &QTreeWidget::itemSelectionChanged, this, &WeightsDialog::updateState);
+    connect(m_list, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+        if (item && (item->flags() & Qt::ItemIsEnabled))
+            accept();
+    });
+    layout->addWidget(m_buttons);
+    if (preselect)
+        m_list->setCurrentItem(preselect);
+    updateState();
+    resize(640, 420);
+}
+
+QString WeightsDialog::tensor() const
+{
+    const QTreeWidgetItem* item = m_list->currentItem();
+    return item && item->isSelected() && (item->flags() & Qt::ItemIsEnabled) ? item->text(0) : QString();
+}
+
+void WeightsDialog::selectTensor(const QString& name)
+{
+    const auto found = m_list->findItems(name, Qt::MatchExactly, 0);
+    if (!found.isEmpty())
+        m_list->setCurrentItem(found.front());
+}
+
+void WeightsDialog::updateState()
+{
+    const bool chosen = !tensor().isEmpty();
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(chosen);
+    m_hint->setText(
+        chosen ? tr("The learned method will show %1 instead of its seeded stand-in (one undo step).")
+                     .arg(tensor())
+               : tr("Select a tensor of two dimensions (positions × dimensions)."));
+}
+
+} // namespace posatlas::ui
