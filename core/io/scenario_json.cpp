@@ -278,6 +278,8 @@ namespace posatlas {
 
 std::string scenario_json_key(const Scenario& s, const std::string& parameter)
 {
+    if (parameter == "queries" || parameter == "keys" || parameter == "queries_tensor" || parameter == "keys_tensor")
+        return "content." + parameter; // written under "content", as the sentence's text
     if (common_field(parameter))
         return parameter;
     const MethodDescriptor& d = descriptor(s.method);

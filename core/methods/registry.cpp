@@ -369,7 +369,8 @@ std::vector<Field> build_common_fields()
     cs.label = QT_TRANSLATE_NOOP("ParamSpec", "Content seed");
     cs.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Seed of the random content vectors (same seed, same picture).");
     cs.shown = [](const Scenario& s) { // seeded content only
-        return s.content.kind == ContentKind::Fixed || s.content.kind == ContentKind::Random || !s.content.tokens.empty();
+        return !s.content.from_files()
+               && (s.content.kind == ContentKind::Fixed || s.content.kind == ContentKind::Random || !s.content.tokens.empty());
     };
     cs.get = [](const Scenario& s) { return json(s.content.seed); };
     cs.set = [](Scenario& s, const json& v) { s.content.seed = v.get<std::uint64_t>(); };

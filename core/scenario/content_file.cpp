@@ -167,7 +167,16 @@ void validate_content_files(const Scenario& s)
     const MethodDescriptor& d = descriptor(s.method);
     const int dim = d.content_dim ? d.content_dim(s) : 0;
     for (const auto& [f, role] : {std::pair{&c.queries, "queries"}, std::pair{&c.keys, "keys"}}) {
-        const auto m = f->data ? f->data : load_content_file(*f, role);
+        // A file that cannot be read is a bad value of its parameter, like any other: every caller (command
+        // line, GUI edits, sessions) already reports ParameterError, and none is surprised by another type.
+        std::shared_ptr<const ContentMatrix> m = f->data;
+        if (!m) {
+            try {
+                m = load_content_file(*f, role);
+            } catch (const ContentFileError& e) {
+                throw ParameterError(role, "a readable .npy (float16/32/64), .csv or .safetensors file", e.what());
+            }
+        }
         if (s.seq_len > m->rows())
             throw ParameterError("seq_len",
                                  "an integer in [1, " + std::to_string(m->rows()) + "] (the rows of the " + role

@@ -69,7 +69,8 @@ void content_file_row_into(const ContentParams& c, bool key, int dim, std::int64
 int content_width(const ContentParams& c, int fallback);
 
 // The rules above, for scenario s (its content files loaded through the cache). Throws ParameterError
-// naming queries, keys, text, seq_len or the head dimension, or ContentFileError.
+// naming queries, keys, text or seq_len; a file that cannot be read is a ParameterError of its option
+// whose `got` is the ContentFileError's message.
 void validate_content_files(const Scenario& s);
 
 // Empties the cache (tests).

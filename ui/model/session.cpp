@@ -6,7 +6,6 @@
 #include "export/figure_export.h"
 #include "io/scenario_json.h"
 #include "scenario/validation.h"
-#include "scenario/content_file.h"
 
 #include <QDir>
 #include <QFile>
@@ -325,8 +324,6 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir)
                 if (!f->empty() && QFileInfo(QString::fromStdString(f->path)).isRelative())
                     f->path = QDir(base_dir).filePath(QString::fromStdString(f->path)).toStdString();
         validate(s.scenario);
-    } catch (const ContentFileError& e) {
-        fail(std::string("scenario.content: ") + e.what());
     } catch (const ScenarioJsonError& e) {
         fail(std::string("scenario.") + e.what());
     } catch (const ParameterError& e) {

@@ -267,7 +267,8 @@ TEST_F(ContentFiles, MissingFileAndHalfAPairAreClearErrors)
     try {
         validate(s);
         FAIL() << "a missing file was accepted";
-    } catch (const ContentFileError& e) {
+    } catch (const ParameterError& e) {
+        EXPECT_EQ(e.parameter(), "queries");
         const std::string what = e.what();
         EXPECT_NE(what.find("--queries"), std::string::npos) << what;
         EXPECT_NE(what.find("does_not_exist.npy"), std::string::npos) << what;
@@ -318,14 +319,14 @@ TEST_F(ContentFiles, SafetensorsTensorsAreNamed)
     try {
         validate(s);
         FAIL() << "a safetensors file without a tensor name was accepted";
-    } catch (const ContentFileError& e) {
+    } catch (const ParameterError& e) {
         EXPECT_NE(std::string(e.what()).find("--keys-tensor"), std::string::npos) << e.what();
     }
     s.content.keys.tensor = "nope";
     try {
         validate(s);
         FAIL() << "an unknown tensor was accepted";
-    } catch (const ContentFileError& e) {
+    } catch (const ParameterError& e) {
         EXPECT_NE(std::string(e.what()).find("layer0.q"), std::string::npos) << e.what(); // the listing
     }
     std::filesystem::remove(st);
