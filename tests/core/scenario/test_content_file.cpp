@@ -13,6 +13,7 @@
 #include "weights_fixtures.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -29,7 +30,10 @@ namespace {
 
 std::string temp_path(const std::string& name)
 {
-    return (std::filesystem::temp_directory_path() / ("posatlas_content_file_" + name)).string();
+    // Per process: ctest runs each case in its own process, two at a time, and they must not share files.
+    return (std::filesystem::temp_directory_path()
+            / ("posatlas_content_file_" + std::to_string(::getpid()) + "_" + name))
+        .string();
 }
 
 void write_bytes(const std::string& path, const std::string& bytes)
