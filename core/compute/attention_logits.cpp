@@ -6,6 +6,7 @@
 #include "compute/matrix_job.h"
 #include "methods/registry.h"
 #include "scenario/content.h"
+#include "scenario/content_file.h"
 #include "scenario/validation.h"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <complex>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #if defined(__linux__)
@@ -417,7 +419,14 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
     out.value_name = std::string(kind.id());
     std::replace(out.value_name.begin(), out.value_name.end(), '-', '_');
     out.is_signed = true;
-    MatrixJob job{s, kind, out.row_index, out.col_index, cancel, progress, out, window.precision, std::move(rb), std::move(cb)};
+    // The user's queries and keys are read (or taken from the cache) once here: kernels then read rows
+    // without a lookup per cell.
+    std::optional<Scenario> with_files;
+    if (s.content.from_files()) {
+        with_files = s;
+        resolve_content_files(with_files->content);
+    }
+    MatrixJob job{with_files ? *with_files : s, kind, out.row_index, out.col_index, cancel, progress, out, window.precision, std::move(rb), std::move(cb)};
     spec->compute(job);
 
     bool any = false;

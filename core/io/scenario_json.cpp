@@ -155,6 +155,11 @@ json scenario_to_json(const Scenario& s)
     j["content"] = {{"kind", std::string(content_kind_id(s.content.kind))}, {"seed", s.content.seed}};
     if (!s.content.text.empty())
         j["content"]["text"] = s.content.text;
+    // The user's queries and keys: paths as given (a session's relative paths are resolved against its
+    // folder when it is opened), and the tensor of a safetensors file.
+    for (const char* key : {"queries", "queries_tensor", "keys", "keys_tensor"})
+        if (const json v = common_field(key)->get(s); !v.get<std::string>().empty())
+            j["content"][key] = v;
     j["causal"] = s.causal;
     for (const MethodDescriptor& d : methods()) {
         json section = json::object();
@@ -251,6 +256,12 @@ Scenario scenario_from_json(const json& j, const Scenario& base)
             c->text("text", text);
             common_field("text")->set(s, text); // the tokens, and seq_len = their number
         }
+        for (const char* key : {"queries", "queries_tensor", "keys", "keys_tensor"})
+            if (c->has(key)) {
+                std::string v;
+                c->text(key, v);
+                common_field(key)->set(s, v);
+            }
     }
     if (top.has("causal"))
         top.boolean("causal", s.causal);
@@ -267,6 +278,8 @@ namespace posatlas {
 
 std::string scenario_json_key(const Scenario& s, const std::string& parameter)
 {
+    if (parameter == "queries" || parameter == "keys" || parameter == "queries_tensor" || parameter == "keys_tensor")
+        return "content." + parameter; // written under "content", as the sentence's text
     if (common_field(parameter))
         return parameter;
     const MethodDescriptor& d = descriptor(s.method);

@@ -317,7 +317,7 @@ namespace {
 std::vector<Field> build_common_fields()
 {
     using nlohmann::json;
-    std::vector<Field> f(6);
+    std::vector<Field> f(10);
     Field& n = f[0];
     n.key = "seq_len";
     n.type = FieldType::Int;
@@ -369,7 +369,8 @@ std::vector<Field> build_common_fields()
     cs.label = QT_TRANSLATE_NOOP("ParamSpec", "Content seed");
     cs.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Seed of the random content vectors (same seed, same picture).");
     cs.shown = [](const Scenario& s) { // seeded content only
-        return s.content.kind == ContentKind::Fixed || s.content.kind == ContentKind::Random || !s.content.tokens.empty();
+        return !s.content.from_files()
+               && (s.content.kind == ContentKind::Fixed || s.content.kind == ContentKind::Random || !s.content.tokens.empty());
     };
     cs.get = [](const Scenario& s) { return json(s.content.seed); };
     cs.set = [](Scenario& s, const json& v) { s.content.seed = v.get<std::uint64_t>(); };
@@ -394,6 +395,36 @@ std::vector<Field> build_common_fields()
     m.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Attention weights: keys after the query get weight 0 and each row sums to 1 over the keys up to the query (a decoder); off, every key is seen. It decides the weights' mask, also for methods with a causal mask of their own, which shapes their logits.");
     m.get = [](const Scenario& s) { return json(s.causal); };
     m.set = [](Scenario& s, const json& v) { s.causal = v.get<bool>(); };
+
+    // The user's own queries and keys (scenario/content_file.h). The data pointer of a ContentFile is
+    // dropped whenever its path or tensor changes: the next compute reads the file through the cache.
+    const auto file_field = [](Field& x, const char* key, ContentFile ContentParams::*member, bool tensor) {
+        x.key = key;
+        x.type = FieldType::Text;
+        x.panel = false; // the content combo box's "From file..." entry sets them
+        x.path = !tensor;
+        x.get = [member, tensor](const Scenario& s) {
+            const ContentFile& cf = s.content.*member;
+            return json(tensor ? cf.tensor : cf.path);
+        };
+        x.set = [member, tensor](Scenario& s, const json& v) {
+            ContentFile& cf = s.content.*member;
+            (tensor ? cf.tensor : cf.path) = v.get<std::string>();
+            cf.data.reset();
+        };
+    };
+    file_field(f[6], "queries", &ContentParams::queries, false);
+    f[6].label = QT_TRANSLATE_NOOP("ParamSpec", "Queries file");
+    f[6].tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Your own queries, N x d, one row per position (.npy float16/32/64, .csv, or a .safetensors file with its tensor named); with the keys file they replace the seeded content for every method.");
+    file_field(f[7], "queries_tensor", &ContentParams::queries, true);
+    f[7].label = QT_TRANSLATE_NOOP("ParamSpec", "Queries tensor");
+    f[7].tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The tensor of a .safetensors queries file.");
+    file_field(f[8], "keys", &ContentParams::keys, false);
+    f[8].label = QT_TRANSLATE_NOOP("ParamSpec", "Keys file");
+    f[8].tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Your own keys, N x d, one row per position, in the formats of the queries file.");
+    file_field(f[9], "keys_tensor", &ContentParams::keys, true);
+    f[9].label = QT_TRANSLATE_NOOP("ParamSpec", "Keys tensor");
+    f[9].tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The tensor of a .safetensors keys file.");
     return f;
 }
 

@@ -149,7 +149,8 @@ std::string_view method_id(Method m);
 std::string method_ids(std::string_view sep = "|"); // "sinusoidal|learned|..."
 std::string_view method_display_name(Method m);
 
-// Fields of the scenario itself, shown for every method: seq_len, head, content, content_seed, text, causal.
+// Fields of the scenario itself, shown for every method: seq_len, head, content, content_seed, text, causal,
+// and the content files queries, queries_tensor, keys, keys_tensor (not in the panel).
 const std::vector<Field>& common_fields();
 const Field* common_field(std::string_view key);
 // Every field: the scenario's own, then each method's in registry order.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenario/content.h"
 
+#include "scenario/content_file.h"
 #include "scenario/rng.h"
 
 #include <algorithm>
@@ -29,6 +30,11 @@ std::uint64_t token_seed(const ContentParams& c, std::int64_t position)
 
 Eigen::VectorXd content_vector(const ContentParams& c, int dim, std::int64_t position, std::uint64_t stream)
 {
+    if (c.from_files()) {
+        Eigen::VectorXd v(dim);
+        content_file_row_into(c, stream == rng::kKeyContent, dim, position, v.data());
+        return v;
+    }
     if (!c.tokens.empty())
         return seeded_vector(token_seed(c, position), stream, dim, 0);
     switch (c.kind) {
@@ -45,6 +51,20 @@ Eigen::MatrixXd content_matrix(const ContentParams& c, int dim, const std::vecto
 {
     Eigen::MatrixXd m(static_cast<Eigen::Index>(positions.size()), dim);
     const auto n = static_cast<std::int64_t>(positions.size());
+    if (c.from_files()) {
+        // The file's matrix is looked up (or loaded, which may throw) here, not inside the parallel loop.
+        ContentParams resolved = c;
+        const bool key = stream == rng::kKeyContent;
+        ContentFile& f = key ? resolved.keys : resolved.queries;
+        if (!f.data)
+            f.data = load_content_file(f, key ? "keys" : "queries");
+        Eigen::VectorXd x(dim);
+        for (std::int64_t r = 0; r < n; ++r) {
+            content_file_row_into(resolved, key, dim, positions[static_cast<std::size_t>(r)], x.data());
+            m.row(r) = x.transpose();
+        }
+        return m;
+    }
 #pragma omp parallel for schedule(static) if (n * dim > 16384)
     for (std::int64_t r = 0; r < n; ++r)
         m.row(r) = content_vector(c, dim, positions[static_cast<std::size_t>(r)], stream).transpose();
@@ -75,6 +95,10 @@ Eigen::MatrixXd content_keys(const ContentParams& c, int dim, const std::vector<
 
 void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t position, double* out)
 {
+    if (c.from_files()) {
+        content_file_row_into(c, key, dim, position, out);
+        return;
+    }
     if (!c.tokens.empty()) {
         const std::uint64_t seed = token_seed(c, position);
         const std::uint64_t stream = key ? rng::kKeyContent : rng::kQueryContent;
@@ -101,7 +125,7 @@ void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t
 
 bool content_is_position_independent(const ContentParams& c)
 {
-    return c.tokens.empty() && c.kind != ContentKind::Random;
+    return !c.from_files() && c.tokens.empty() && c.kind != ContentKind::Random;
 }
 
 std::uint64_t fnv1a64(std::string_view bytes)

@@ -11,6 +11,8 @@
 //           seeded N(0,1) vectors drawn from (seed, FNV-1a hash of the token's text): the same word gets
 //           the same vectors at every position. Without positional information the attention weights
 //           then permute exactly with the words (the permutation invariance of self-attention).
+//   Files:  the user's own queries and keys (ContentParams::queries/keys, scenario/content_file.h): row p
+//           of each file is position p; they take precedence over the kind, the seed and the text.
 // Vectors are generated per position from core/scenario/rng.h, so any window of positions is produced
 // without materialising the positions before it.
 #pragma once
@@ -37,7 +39,7 @@ Eigen::MatrixXd content_keys(const ContentParams& c, int dim, const std::vector<
 // without allocating: the inner loop of block sums over millions of positions.
 void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t position, double* out);
 
-// True when q_i and k_j do not depend on position (Ones, Fixed, and no text): then every relative
+// True when q_i and k_j do not depend on position (Ones, Fixed, no text, no files): then every relative
 // method's logit depends on i - j only and the matrix is Toeplitz.
 bool content_is_position_independent(const ContentParams& c);
 

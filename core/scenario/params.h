@@ -9,6 +9,7 @@
 #include "methods/param_set.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -184,6 +185,19 @@ enum class ContentKind {
     Fixed,  // one seeded random vector, repeated at every position
     Random, // seeded N(0, 1) vectors, independent per position (query and key differ)
 };
+// Queries or keys read from a file (scenario/content_file.h): N x d, one row per position. `data` is the
+// loaded matrix, shared and immutable, filled by resolve_content_files() (a cache keyed by path, tensor and
+// modification time); it is not part of the value: two references to the same file compare equal.
+struct ContentMatrix;
+struct ContentFile {
+    std::string path;   // "" = none
+    std::string tensor; // the tensor of a .safetensors file (required there); "" for .npy / .csv
+    std::shared_ptr<const ContentMatrix> data;
+
+    bool empty() const { return path.empty(); }
+    bool operator==(const ContentFile& o) const { return path == o.path && tensor == o.tensor; }
+};
+
 struct ContentParams {
     ContentKind kind = ContentKind::Ones;
     std::uint64_t seed = 0;
@@ -193,7 +207,12 @@ struct ContentParams {
     // set_content_text (scenario/content.h), which keeps `tokens` the tokenization of `text`.
     std::string text;
     std::vector<std::string> tokens;
+    // The user's own queries and keys (both or neither): they replace kind, seed and text for every
+    // method; position p is row p of each file.
+    ContentFile queries;
+    ContentFile keys;
 
+    bool from_files() const { return !queries.empty() || !keys.empty(); }
     bool operator==(const ContentParams&) const = default;
 };
 std::string_view content_kind_id(ContentKind k); // "ones", "zero", "fixed", "random"

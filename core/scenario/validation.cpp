@@ -3,6 +3,7 @@
 
 #include "methods/registry.h"
 #include "scenario/content.h"
+#include "scenario/content_file.h"
 
 #include <cmath>
 #include <cstdio>
@@ -109,6 +110,7 @@ void validate(const Scenario& s)
     }
     const MethodDescriptor& d = descriptor(s.method);
     validate_method(s, s.method);
+    validate_content_files(s); // after the method's own fields: its head dimension is known to be valid
     // The shown head matters to per-head methods only (others keep whatever head was last shown).
     if (d.heads)
         require_int("head", s.head, 0, d.heads(s) - 1);

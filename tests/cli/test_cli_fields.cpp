@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -115,6 +116,32 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
         table.set(s, checkpoint.string());
         args.insert(args.end(), {"--" + table.option_name(), checkpoint.string()});
         text_value = "wpe.weight";
+    }
+    // The user's queries and keys come in pairs of files whose shape fits the scenario: two 4 x 4 tensors
+    // of one safetensors file, with seq_len 4 and head_dim 4; the field under test is given last.
+    const std::vector<std::pair<std::string, std::string>> content_files{
+        {"queries", ""}, {"queries_tensor", "q"}, {"keys", ""}, {"keys_tensor", "k"}};
+    if (std::any_of(content_files.begin(), content_files.end(), [&](const auto& c) { return c.first == f.key; })) {
+        std::string data;
+        for (int i = 0; i < 16; ++i)
+            data += f32_bytes(static_cast<float>(i) / 4.0f);
+        const std::string st = write_file("fields_content.safetensors",
+                                          safetensors_file({{"k", "F32", {4, 4}, data}, {"q", "F32", {4, 4}, data}}))
+                                   .string();
+        for (const Field* g : all_fields())
+            if (g == common_field("seq_len") || g->follows_seq_len)
+                g->set(s, 4);
+        d.field("head_dim")->set(s, 4);
+        args.insert(args.end(), {"--seq-len", "4", "--head-dim", "4"});
+        for (const auto& [key, value] : content_files) {
+            const std::string text = value.empty() ? st : value;
+            if (key == f.key) {
+                text_value = text;
+                continue;
+            }
+            common_field(key)->set(s, text);
+            args.insert(args.end(), {"--" + common_field(key)->option_name(), text});
+        }
     }
     json v;
     for (json c : candidates(f, f.get(s))) {

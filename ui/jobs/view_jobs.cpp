@@ -4,6 +4,7 @@
 #include "jobs/view_job_support.h"
 
 #include "model/scenario_model.h"
+#include "widgets/content_file_picker.h"
 
 #include "analysis/decay.h"
 #include "analysis/rope_compare.h"
@@ -110,6 +111,8 @@ QString scenario_caption(const Scenario& s, bool with_method)
             text += QStringLiteral(" · ") + (pattern.contains(QLatin1String("%1")) ? pattern.arg(value) : pattern);
         }
     }
+    if (s.content.from_files()) // the user's own queries and keys, not seeded vectors
+        text += ViewJobs::tr(" · q, k from %1").arg(content_files_text(s.content));
     text += ViewJobs::tr(" · N %1").arg(s.seq_len);
     if (!with_method && text.startsWith(QStringLiteral(" · ")))
         text.remove(0, 3);

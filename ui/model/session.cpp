@@ -317,6 +317,12 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir)
     try {
         if (const auto it = j.find("scenario"); it != j.end())
             s.scenario = scenario_from_json(*it);
+        // Queries and keys next to the session travel with it, as a table does (below); they are read by
+        // validate(), so their paths are resolved first.
+        if (!base_dir.isEmpty())
+            for (ContentFile* f : {&s.scenario.content.queries, &s.scenario.content.keys})
+                if (!f->empty() && QFileInfo(QString::fromStdString(f->path)).isRelative())
+                    f->path = QDir(base_dir).filePath(QString::fromStdString(f->path)).toStdString();
         validate(s.scenario);
     } catch (const ScenarioJsonError& e) {
         fail(std::string("scenario.") + e.what());

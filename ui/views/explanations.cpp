@@ -7,6 +7,8 @@
 #include "methods/registry.h"
 #include "methods/xpos/xpos.h"
 #include "model/scenario_model.h"
+#include "scenario/content.h"
+#include "widgets/content_file_picker.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -37,9 +39,12 @@ QString roundedCount(double v)
 
 bool constantContent(const Scenario& s)
 {
-    return s.content.tokens.empty() && (s.content.kind == ContentKind::Ones || s.content.kind == ContentKind::Fixed);
+    return content_is_position_independent(s.content) && s.content.kind != ContentKind::Zero;
 }
-bool zeroContent(const Scenario& s) { return s.content.tokens.empty() && s.content.kind == ContentKind::Zero; }
+bool zeroContent(const Scenario& s)
+{
+    return !s.content.from_files() && s.content.tokens.empty() && s.content.kind == ContentKind::Zero;
+}
 
 // Kinds whose values can lie on both sides of 0. The heatmap picks the diverging map only when the
 // matrix's values straddle 0 (MatrixData::is_signed), else the sequential one; ALiBi's bias (≤ 0, 0 on
@@ -364,7 +369,10 @@ QStringList notes(ViewKind view, const Scenario& s, MatrixKind k)
     QStringList n;
     if (view != ViewKind::Heatmap && view != ViewKind::Curves)
         return n;
-    if (!s.content.tokens.empty())
+    if (s.content.from_files())
+        n << Explanations::tr("Queries and keys are your own, from %1: position p is row p of each file.")
+                 .arg(content_files_text(s.content));
+    else if (!s.content.tokens.empty())
         n << Explanations::tr("The sequence is your sentence: position p is the p-th word, and the same word always gets the same "
                 "vectors.");
     else if (s.content.kind == ContentKind::Random && k != MatrixKind::Encoding && k != MatrixKind::Buckets)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/parameter_panel.h"
 
+#include "widgets/content_file_picker.h"
 #include "widgets/list_sliders.h"
 #include "widgets/log_slider.h"
 
@@ -74,6 +75,14 @@ QWidget* ParameterPanel::makeEditor(ParamId id)
         for (const FieldChoice& c : spec.choices)
             combo->addItem(paramText(c.label));
         combo->setToolTip(tip);
+        if (&spec == common_field("content")) {
+            // The user's own queries and keys: one more entry after the seeded kinds (content_file_picker.h).
+            combo->addItem(tr("From file…"));
+            connect(combo, &QComboBox::activated, this, [this, id, count = static_cast<int>(spec.choices.size())](int index) {
+                editContent(id, index, count);
+            });
+            return combo;
+        }
         connect(combo, &QComboBox::activated, this, [this, id](int index) { edit(id, index); });
         return combo;
     }
@@ -207,6 +216,30 @@ void ParameterPanel::build()
     setMinimumWidth(280);
 }
 
+void ParameterPanel::editContent(ParamId id, int index, int seededKinds)
+{
+    if (m_syncing)
+        return;
+    const Scenario& s = m_model->scenario();
+    if (index >= seededKinds) {
+        if (const auto next = pick_content_files(this, s))
+            m_model->setScenario(*next, tr("Content from files"));
+        syncFromModel(); // cancelled or rejected: the combo shows the content in effect again
+        return;
+    }
+    if (!s.content.from_files()) {
+        edit(id, index);
+        return;
+    }
+    // Back to seeded content: the files are let go in the same undo step.
+    Scenario next = s;
+    next.content.queries = {};
+    next.content.keys = {};
+    id->set_number(next, index);
+    m_model->setScenario(next, tr("Content vectors"));
+    syncFromModel();
+}
+
 void ParameterPanel::edit(ParamId id, double value)
 {
     if (m_syncing)
@@ -235,7 +268,11 @@ void ParameterPanel::syncFromModel()
             box->setChecked(v != 0.0);
         } else if (auto* combo = qobject_cast<QComboBox*>(w)) {
             const QSignalBlocker block(combo);
-            combo->setCurrentIndex(static_cast<int>(v));
+            const bool files = it.key() == common_field("content") && s.content.from_files();
+            combo->setCurrentIndex(files ? combo->count() - 1 : static_cast<int>(v));
+            if (it.key() == common_field("content"))
+                combo->setToolTip(files ? tr("Queries and keys from %1.").arg(content_files_text(s.content))
+                                        : tooltipFor(*it.key()));
         } else if (auto* slider = qobject_cast<LogSlider*>(w)) {
             if (slider->value() != v)
                 slider->setValue(v);

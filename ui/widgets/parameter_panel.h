@@ -48,6 +48,8 @@ private:
     void syncFromModel();
     void updateVisibility();
     void edit(ParamId id, double value);
+    // The content combo box: a seeded kind (dropping any files), or its last entry, From file...
+    void editContent(ParamId id, int index, int seededKinds);
 
     ScenarioModel* m_model;
     QComboBox* m_methodCombo = nullptr;

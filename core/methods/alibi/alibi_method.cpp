@@ -4,6 +4,7 @@
 #include "compute/matrix_job.h"
 #include "methods/alibi/alibi.h"
 #include "methods/common_fields.h"
+#include "scenario/content_file.h"
 #include "scenario/validation.h"
 
 namespace posatlas {
@@ -15,7 +16,7 @@ void alibi_matrix(MatrixJob& c)
     const double slope = alibi_scaled_slopes(p)[static_cast<std::size_t>(c.s.head)];
     // i - j = delta; a masked (future) cell still gets its formula value here, the kernel masks it.
     additive_bias_matrix(c, [&](std::int64_t delta) { return alibi_bias(slope, delta, 0, p.bias); },
-                         p.bias == AlibiBias::Causal, 64);
+                         p.bias == AlibiBias::Causal, content_width(c.s.content, 64));
 }
 
 } // namespace
@@ -112,7 +113,7 @@ MethodDescriptor describe_alibi()
         if (p.scaling != AlibiScaling::None)
             require_int("target_length", p.target_length, p.trained_length, kMaxSeqLen);
     };
-    d.content_dim = [](const Scenario&) { return 64; };
+    d.content_dim = [](const Scenario& s) { return content_width(s.content, 64); }; // a file sets its own d
     d.heads = [](const Scenario& s) { return s.params<P>().num_heads; };
     d.context_length = [](const Scenario& s) {
         return std::max(s.params<P>().trained_length, s.params<P>().target_length);

@@ -238,9 +238,11 @@ Eigen::MatrixXd parse_npy(std::string_view bytes, const std::string& path)
         item = 8;
     else if (descr == "<f4")
         item = 4;
+    else if (descr == "<f2")
+        item = 2; // float16, widened exactly (half_to_float)
     else
         fail(path, "unsupported dtype '" + quote_input(descr) +
-                       "'; expected little-endian float64 '<f8' or float32 '<f4'");
+                       "'; expected little-endian float64 '<f8', float32 '<f4' or float16 '<f2'");
 
     const std::string_view order = dict_value(path, header, "fortran_order");
     bool fortran = false;
@@ -286,6 +288,8 @@ Eigen::MatrixXd parse_npy(std::string_view bytes, const std::string& path)
         if (item == 8) {
             const std::uint64_t bits = read_le(p, 8);
             std::memcpy(&v, &bits, 8);
+        } else if (item == 2) {
+            v = half_to_float(static_cast<std::uint16_t>(read_le(p, 2)));
         } else {
             const auto bits = static_cast<std::uint32_t>(read_le(p, 4));
             float f = 0.0f;

@@ -40,7 +40,7 @@ public:
     // A user table from a file; rows = positions, columns = embedding dimensions.
     //  .csv: one row per line, comma-separated numbers; an optional first row of column names (no
     //        numbers in it); blank lines and lines starting with '#' are skipped.
-    //  .npy: NumPy format v1.0/2.0/3.0, dtype '<f8' or '<f4', 2-D, C order (Fortran order is also read).
+    //  .npy: NumPy format v1.0/2.0/3.0, dtype '<f8', '<f4' or '<f2' (float16, widened exactly), 2-D, C order (Fortran order is also read).
     //  .safetensors, or a sharded checkpoint's index (a name ending in .json, model.safetensors.index.json):
     //        the 2-D tensor `tensor` (rows = positions), F32/F16/BF16/F64 widened exactly to double; with
     //        `tensor` empty, the first known learned position table present (known_position_tensors():

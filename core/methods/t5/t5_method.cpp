@@ -3,6 +3,7 @@
 // a learned scalar per bucket and head added to the logit.
 #include "compute/matrix_job.h"
 #include "methods/common_fields.h"
+#include "scenario/content_file.h"
 #include "methods/t5/t5_buckets.h"
 #include "scenario/validation.h"
 
@@ -17,7 +18,8 @@ void t5_bias_matrix(MatrixJob& c)
     // T5 itself does not scale q.k by 1/sqrt(d); the content term uses the same 64-dimensional head and
     // 1/sqrt(d) as the other methods so that panels compare. The Bias kind is T5's bias alone, exactly.
     // delta = i - j: T5's relative_position is key - query = -delta (t5_bias).
-    additive_bias_matrix(c, [&](std::int64_t delta) { return table(bucket(-delta), c.s.head); }, !p.bidirectional, 64);
+    additive_bias_matrix(c, [&](std::int64_t delta) { return table(bucket(-delta), c.s.head); }, !p.bidirectional,
+                         content_width(c.s.content, 64));
 }
 
 void t5_buckets(MatrixJob& c)
@@ -84,7 +86,7 @@ MethodDescriptor describe_t5()
         const int half = p.bidirectional ? p.num_buckets / 2 : p.num_buckets;
         require_int("relative_attention_max_distance", p.max_distance, half / 2 + 1, 1'000'000'000);
     };
-    d.content_dim = [](const Scenario&) { return 64; };
+    d.content_dim = [](const Scenario& s) { return content_width(s.content, 64); }; // a file sets its own d
     d.heads = [](const Scenario& s) { return s.params<P>().num_heads; };
     d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().max_distance); };
     d.caption_fields = {{"relative_attention_num_buckets", QT_TRANSLATE_NOOP("Caption", "%1 buckets")}, {"relative_attention_max_distance", QT_TRANSLATE_NOOP("Caption", "max %1")}, {"bidirectional", QT_TRANSLATE_NOOP("Caption", "bidirectional")}};
