@@ -474,7 +474,7 @@
         <translation>序列长度</translation>
     </message>
     <message>
-        <source>Number of positions N shown. Large N is downsampled to the view&apos;s pixels, never computed in full.</source>
+        <source>Number of positions N shown. Large N is downsampled to the view's pixels, never computed in full.</source>
         <translation>显示的位置数 N。N 较大时按视图像素降采样显示，不会完整计算。</translation>
     </message>
     <message>
@@ -602,7 +602,7 @@
         <translation>模型上下文</translation>
     </message>
     <message>
-        <source>max_position_embeddings: the model&apos;s context (trained, or extended when original_max_position_embeddings is set).</source>
+        <source>max_position_embeddings: the model's context (trained, or extended when original_max_position_embeddings is set).</source>
         <translation>max_position_embeddings：模型的上下文长度（训练长度；若设置了 original_max_position_embeddings，则为扩展后的长度）。</translation>
     </message>
     <message>
@@ -858,7 +858,7 @@
         <translation>缩放基数 γ</translation>
     </message>
     <message>
-        <source>scale_base γ: pair p&apos;s logit is multiplied by ζ_p^((i−j)/γ), ζ_p = (2p + 0.4d)/(1.4d). Smaller γ: faster decay (512 in the reference).</source>
+        <source>scale_base γ: pair p's logit is multiplied by ζ_p^((i−j)/γ), ζ_p = (2p + 0.4d)/(1.4d). Smaller γ: faster decay (512 in the reference).</source>
         <translation>scale_base γ：维度对 p 的注意力得分乘以 ζ_p^((i−j)/γ)，ζ_p = (2p + 0.4d)/(1.4d)。γ 越小，衰减越快（参考实现中为 512）。</translation>
     </message>
     <message>
@@ -890,7 +890,7 @@
         <translation>因果权重</translation>
     </message>
     <message>
-        <source>Attention weights: keys after the query get weight 0 and each row sums to 1 over the keys up to the query (a decoder); off, every key is seen. It decides the weights&apos; mask, also for methods with a causal mask of their own, which shapes their logits.</source>
+        <source>Attention weights: keys after the query get weight 0 and each row sums to 1 over the keys up to the query (a decoder); off, every key is seen. It decides the weights' mask, also for methods with a causal mask of their own, which shapes their logits.</source>
         <translation>注意力权重：查询之后的键权重为 0，每行在查询及其之前的键上和为 1（解码器）；关闭时可见所有键。它决定权重的掩码，对自带因果掩码的方法也是如此（其自带掩码只影响注意力得分）。</translation>
     </message>
     <message>
@@ -898,7 +898,7 @@
         <translation>各头斜率</translation>
     </message>
     <message>
-        <source>Each head&apos;s slope m (before the length scaling and the slope scale). A larger slope makes the head look less far back. Unset heads keep the paper&apos;s 2^(-8h/n).</source>
+        <source>Each head's slope m (before the length scaling and the slope scale). A larger slope makes the head look less far back. Unset heads keep the paper's 2^(-8h/n).</source>
         <translation>每个头的斜率 m（在长度缩放和斜率缩放之前）。斜率越大，该头向前看得越近。未设置的头保持论文中的 2^(-8h/n)。</translation>
     </message>
 </context>
@@ -991,7 +991,7 @@
 <context>
     <name>posatlas::ui::Explanations</name>
     <message>
-        <source>Rows are positions (0 at the top), columns are the dimensions of each position&apos;s vector: row p is the vector added to the token at position p.</source>
+        <source>Rows are positions (0 at the top), columns are the dimensions of each position's vector: row p is the vector added to the token at position p.</source>
         <translation>行是位置（0 在最上方），列是每个位置向量的各个维度：第 p 行就是加到位置 p 上 token 的向量。</translation>
     </message>
     <message>
@@ -1007,7 +1007,7 @@
         <translation>在默认色图下，深紫色是最小值，黄色是最大值。</translation>
     </message>
     <message>
-        <source>The colour bar shows the scale&apos;s ends and the data&apos;s minimum and maximum. &quot;scale: whole matrix&quot; keeps a cell&apos;s colour while you zoom; Fit Colours to View rescales to the visible window.</source>
+        <source>The colour bar shows the scale's ends and the data's minimum and maximum. "scale: whole matrix" keeps a cell's colour while you zoom; Fit Colours to View rescales to the visible window.</source>
         <translation>色条标出色标的两端以及数据的最小值和最大值。“色标：整个矩阵”时，缩放过程中每个格子的颜色保持不变；“颜色适应视图”则按可见窗口重新定标。</translation>
     </message>
     <message>
@@ -1027,7 +1027,7 @@
         <translation>每个位置都是同一个向量时，矩阵沿每条对角线为常数：注意力得分只取决于 i − j。对角线上最大；离开对角线后，快维度对形成细条纹，慢维度对形成宽缓的衰减。</translation>
     </message>
     <message>
-        <source>With different vectors at each position the content changes every cell, so the diagonals are no longer constant: the relative pattern lies under the content&apos;s noise.</source>
+        <source>With different vectors at each position the content changes every cell, so the diagonals are no longer constant: the relative pattern lies under the content's noise.</source>
         <translation>各位置向量不同时，内容会改变每个格子，对角线不再是常数：相对位置的图样被内容的噪声掩盖。</translation>
     </message>
     <message>
@@ -1043,7 +1043,7 @@
         <translation>每个头有自己固定的斜率 m；%1 个头（2 的幂）时参考斜率为 m = 2^(−8h/%1)，h = 1 … %1：第一个头最陡，只看附近，最后一个头能看到很远的过去。</translation>
     </message>
     <message>
-        <source>The slopes are rescaled here (slope scale or ALiBi scaling), so the ramps are flatter or steeper than the reference&apos;s.</source>
+        <source>The slopes are rescaled here (slope scale or ALiBi scaling), so the ramps are flatter or steeper than the reference's.</source>
         <translation>这里的斜率经过了缩放（斜率倍数或 ALiBi 缩放），因此坡度比参考值更平或更陡。</translation>
     </message>
     <message>
@@ -1083,7 +1083,7 @@
         <translation>内容为零时只剩 p_i · p_j：即各频率 ω 上 (i − j)·ω 的余弦之和，沿每条对角线相同。</translation>
     </message>
     <message>
-        <source>With zero content only p_i · p_j remains: how alike the two positions&apos; vectors are.</source>
+        <source>With zero content only p_i · p_j remains: how alike the two positions' vectors are.</source>
         <translation>内容为零时只剩 p_i · p_j：两个位置的向量有多相似。</translation>
     </message>
     <message>
@@ -1131,11 +1131,11 @@
         <translation>logit 为 q_i · k_j / √d 加上偏置 −m·(i − j)。</translation>
     </message>
     <message>
-        <source>With constant content the first term is the same everywhere, so only the bias&apos;s straight ramp shows.</source>
+        <source>With constant content the first term is the same everywhere, so only the bias's straight ramp shows.</source>
         <translation>内容恒定时第一项处处相同，因此只看得到偏置的线性坡。</translation>
     </message>
     <message>
-        <source>The content adds its own pattern on top of the bias&apos;s ramp.</source>
+        <source>The content adds its own pattern on top of the bias's ramp.</source>
         <translation>内容在偏置的线性坡之上叠加了自己的图样。</translation>
     </message>
     <message>
@@ -1179,11 +1179,11 @@
         <translation>横轴是查询与键之间的距离 r，单位为位置（默认对数刻度，可以关闭）。</translation>
     </message>
     <message>
-        <source>Both lines are relative to r = 0: RoFormer&apos;s upper bound on the logit and the mean of cos(r·θ) over the pairs. Both fall with distance, with ripples from the slow pairs; the vertical lines mark the trained and target context, and a dashed line shows the unscaled θ when a scaling is set.</source>
+        <source>Both lines are relative to r = 0: RoFormer's upper bound on the logit and the mean of cos(r·θ) over the pairs. Both fall with distance, with ripples from the slow pairs; the vertical lines mark the trained and target context, and a dashed line shows the unscaled θ when a scaling is set.</source>
         <translation>两条曲线都相对于 r = 0：RoFormer 给出的 logit 上界，以及各维度对上 r·θ 的余弦平均值。两者都随距离下降，慢维度对带来起伏；竖线标出训练长度和目标长度，设置了缩放时虚线显示未缩放 θ 的结果。</translation>
     </message>
     <message>
-        <source>One line per head: exp(−m·r), the factor by which the bias multiplies a key&apos;s softmax weight at distance r. Steep heads forget within a few tokens; the flattest head still sees far back.</source>
+        <source>One line per head: exp(−m·r), the factor by which the bias multiplies a key's softmax weight at distance r. Steep heads forget within a few tokens; the flattest head still sees far back.</source>
         <translation>每个头一条曲线：e^(−m·r)，即偏置使距离 r 处键的 softmax 权重所乘的因子。陡的头几个 token 之后就“忘了”；最平的头仍能看到很远的过去。</translation>
     </message>
     <message>
@@ -1203,7 +1203,7 @@
         <translation>内容恒定时这条线是平的。</translation>
     </message>
     <message>
-        <source>This view shows RoPE&apos;s rotations only: choose RoPE (or a RoPE preset) to see them.</source>
+        <source>This view shows RoPE's rotations only: choose RoPE (or a RoPE preset) to see them.</source>
         <translation>此视图只显示 RoPE 的旋转：请选择 RoPE（或某个 RoPE 预设）来查看。</translation>
     </message>
     <message>
@@ -1219,7 +1219,7 @@
         <translation>线性缩放（位置内插）把每个频率都除以因子 %1：每个维度对的比值都是 1/%1。</translation>
     </message>
     <message>
-        <source>NTK-aware scaling raises the base: the fast pairs stay almost unchanged, the slowest pair is divided by the factor %1 (dynamic NTK only once the sequence is longer than the model&apos;s context).</source>
+        <source>NTK-aware scaling raises the base: the fast pairs stay almost unchanged, the slowest pair is divided by the factor %1 (dynamic NTK only once the sequence is longer than the model's context).</source>
         <translation>NTK 感知缩放增大基数：快维度对几乎不变，最慢的维度对被除以因子 %1（动态 NTK 只有在序列长于模型上下文时才生效）。</translation>
     </message>
     <message>
@@ -1314,19 +1314,19 @@
         <translation>表格</translation>
     </message>
     <message>
-        <source>Every number comes from PosAtlas&apos; core, which follows Hugging Face transformers &lt;tt&gt;modeling_rope_utils.py&lt;/tt&gt; (&lt;tt&gt;_compute_*_parameters&lt;/tt&gt;) for the same configuration.</source>
+        <source>Every number comes from PosAtlas' core, which follows Hugging Face transformers &lt;tt&gt;modeling_rope_utils.py&lt;/tt&gt; (&lt;tt&gt;_compute_*_parameters&lt;/tt&gt;) for the same configuration.</source>
         <translation>所有数值均来自 PosAtlas 核心，其实现与 Hugging Face transformers &lt;tt&gt;modeling_rope_utils.py&lt;/tt&gt;（&lt;tt&gt;_compute_*_parameters&lt;/tt&gt;）在相同配置下保持一致。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;θ′ᵢ/θᵢ per rotary pair.&lt;/b&gt; 1 means the pair is &lt;i&gt;kept&lt;/i&gt; (extrapolated as trained); 1/s means it is &lt;i&gt;interpolated&lt;/i&gt; (PI divides every pair by s); anything between is &lt;i&gt;blended&lt;/i&gt; (YaRN&apos;s and Llama 3&apos;s ramps, NTK&apos;s larger base). The shaded regimes belong to the variant chosen above the plot; the strips below show every variant&apos;s regimes. Boundaries are labelled &lt;i&gt;last/first pair&lt;/i&gt; with their original wavelengths. </source>
+        <source>&lt;b&gt;θ′ᵢ/θᵢ per rotary pair.&lt;/b&gt; 1 means the pair is &lt;i&gt;kept&lt;/i&gt; (extrapolated as trained); 1/s means it is &lt;i&gt;interpolated&lt;/i&gt; (PI divides every pair by s); anything between is &lt;i&gt;blended&lt;/i&gt; (YaRN's and Llama 3's ramps, NTK's larger base). The shaded regimes belong to the variant chosen above the plot; the strips below show every variant's regimes. Boundaries are labelled &lt;i&gt;last/first pair&lt;/i&gt; with their original wavelengths. </source>
         <translation>&lt;b&gt;每个旋转维度对的 θ′ᵢ/θᵢ。&lt;/b&gt;1 表示该维度对&lt;i&gt;保持&lt;/i&gt;不变（按训练时的方式外推）；1/s 表示其被&lt;i&gt;内插&lt;/i&gt;（PI 将所有维度对都除以 s）；介于两者之间的为&lt;i&gt;混合&lt;/i&gt;（YaRN 和 Llama 3 的斜坡函数、NTK 的更大基数）。阴影区间属于图上方所选的变体；下方的条带显示所有变体的区间。边界标注为&lt;i&gt;最后/第一个维度对&lt;/i&gt;及其原始波长。 </translation>
     </message>
     <message>
-        <source>&lt;b&gt;Wavelength λᵢ = 2π/θ′ᵢ against the context.&lt;/b&gt; Pairs whose wavelength is below the trained context L have turned many times in training; pairs above it never completed a turn. YaRN states its thresholds on r = L/λ (right axis): pairs with r &amp;gt; β_fast are kept, pairs with r &amp;lt; β_slow are interpolated. Llama 3 keeps λ &amp;lt; L/high_freq_factor and interpolates λ &amp;gt; L/low_freq_factor. &lt;b&gt;HF vs llama.cpp YaRN:&lt;/b&gt; llama.cpp always floors/ceils the correction range (HF only with &lt;tt&gt;truncate&lt;/tt&gt;), divides the ramp by max(0.001, high − low) instead of adding 0.001 only when low = high, ignores mscale/mscale_all_dim in the kernel (DeepSeek&apos;s mscale lives in its graph) and computes in float32; for ordinary configs the frequencies agree and the &apos;YaRN (llama.cpp)&apos; curve lies on top of YaRN. </source>
-        <translation>&lt;b&gt;波长 λᵢ = 2π/θ′ᵢ 与上下文的对比。&lt;/b&gt;波长小于训练上下文 L 的维度对在训练中已转过许多圈；波长大于 L 的维度对从未转满一圈。YaRN 的阈值以 r = L/λ 表述（右侧坐标轴）：r &amp;gt; β_fast 的维度对保持不变，r &amp;lt; β_slow 的维度对被内插。Llama 3 保持 λ &amp;lt; L/high_freq_factor 的维度对，内插 λ &amp;gt; L/low_freq_factor 的维度对。&lt;b&gt;HF 与 llama.cpp 的 YaRN 对比：&lt;/b&gt;llama.cpp 总是对校正范围做向下/向上取整（HF 仅在 &lt;tt&gt;truncate&lt;/tt&gt; 时这样做），将斜坡函数除以 max(0.001, high − low)，而不是仅在 low = high 时加 0.001；在内核中忽略 mscale/mscale_all_dim（DeepSeek 的 mscale 在其计算图中处理），并以 float32 计算；对常规配置两者频率一致，&apos;YaRN (llama.cpp)&apos; 曲线与 YaRN 重合。 </translation>
+        <source>&lt;b&gt;Wavelength λᵢ = 2π/θ′ᵢ against the context.&lt;/b&gt; Pairs whose wavelength is below the trained context L have turned many times in training; pairs above it never completed a turn. YaRN states its thresholds on r = L/λ (right axis): pairs with r &amp;gt; β_fast are kept, pairs with r &amp;lt; β_slow are interpolated. Llama 3 keeps λ &amp;lt; L/high_freq_factor and interpolates λ &amp;gt; L/low_freq_factor. &lt;b&gt;HF vs llama.cpp YaRN:&lt;/b&gt; llama.cpp always floors/ceils the correction range (HF only with &lt;tt&gt;truncate&lt;/tt&gt;), divides the ramp by max(0.001, high − low) instead of adding 0.001 only when low = high, ignores mscale/mscale_all_dim in the kernel (DeepSeek's mscale lives in its graph) and computes in float32; for ordinary configs the frequencies agree and the 'YaRN (llama.cpp)' curve lies on top of YaRN. </source>
+        <translation>&lt;b&gt;波长 λᵢ = 2π/θ′ᵢ 与上下文的对比。&lt;/b&gt;波长小于训练上下文 L 的维度对在训练中已转过许多圈；波长大于 L 的维度对从未转满一圈。YaRN 的阈值以 r = L/λ 表述（右侧坐标轴）：r &amp;gt; β_fast 的维度对保持不变，r &amp;lt; β_slow 的维度对被内插。Llama 3 保持 λ &amp;lt; L/high_freq_factor 的维度对，内插 λ &amp;gt; L/low_freq_factor 的维度对。&lt;b&gt;HF 与 llama.cpp 的 YaRN 对比：&lt;/b&gt;llama.cpp 总是对校正范围做向下/向上取整（HF 仅在 &lt;tt&gt;truncate&lt;/tt&gt; 时这样做），将斜坡函数除以 max(0.001, high − low)，而不是仅在 low = high 时加 0.001；在内核中忽略 mscale/mscale_all_dim（DeepSeek 的 mscale 在其计算图中处理），并以 float32 计算；对常规配置两者频率一致，'YaRN (llama.cpp)' 曲线与 YaRN 重合。 </translation>
     </message>
     <message>
-        <source>&lt;b&gt;Rotation angles seen in training vs used at the target length.&lt;/b&gt; Grey: the range [0, L·θᵢ] pair i covered in training. Lines: the largest angle (T − 1)·θ′ᵢ at the target length T. A pair whose training angle stayed below 2π has only seen part of the circle; if the target reaches beyond L·θᵢ it meets &lt;b&gt;never-seen rotations&lt;/b&gt; (red points and strip cells). Interpolating methods pull those pairs back inside the trained range. Relative to pre-training at L: long-context fine-tuning (e.g. Llama 3.1&apos;s at 128k) is not modelled. </source>
+        <source>&lt;b&gt;Rotation angles seen in training vs used at the target length.&lt;/b&gt; Grey: the range [0, L·θᵢ] pair i covered in training. Lines: the largest angle (T − 1)·θ′ᵢ at the target length T. A pair whose training angle stayed below 2π has only seen part of the circle; if the target reaches beyond L·θᵢ it meets &lt;b&gt;never-seen rotations&lt;/b&gt; (red points and strip cells). Interpolating methods pull those pairs back inside the trained range. Relative to pre-training at L: long-context fine-tuning (e.g. Llama 3.1's at 128k) is not modelled. </source>
         <translation>&lt;b&gt;训练中见过的旋转角度与目标长度下使用的旋转角度对比。&lt;/b&gt;灰色：维度对 i 在训练中覆盖的范围 [0, L·θᵢ]。线条：目标长度 T 下的最大角度 (T − 1)·θ′ᵢ。训练角度始终小于 2π 的维度对只见过圆周的一部分；若目标角度超过 L·θᵢ，就会遇到&lt;b&gt;从未见过的旋转&lt;/b&gt;（红点和条带单元格）。内插类方法会把这些维度对拉回训练范围内。以上均相对于长度 L 的预训练而言：长上下文微调（例如 Llama 3.1 在 128k 上的微调）未纳入建模。 </translation>
     </message>
     <message>
@@ -1334,11 +1334,11 @@
         <translation>&lt;b&gt;动态 NTK&lt;/b&gt;（HF &lt;tt&gt;_compute_dynamic_ntk_parameters&lt;/tt&gt;）根据当前序列长度 N 重新计算基数：base′ = base · (s·N/M − (s − 1))^(d/(d−2))，其中 M = max_position_embeddings（HF 使用 M，而不是原始长度）。在 M 以内它与未缩放的 RoPE 相同。拖动滑块可观察基数和频率的变化；当 N 超过原始长度时，LongRoPE 从短因子切换为长因子。其他方法与 N 无关。 </translation>
     </message>
     <message>
-        <source>&lt;b&gt;Attention temperature.&lt;/b&gt; YaRN multiplies q and k by √(1/t) = 0.1 ln s + 1 (logits by 1/t); DeepSeek uses the ratio get_mscale(s, mscale)/get_mscale(s, mscale_all_dim); LongRoPE uses √(1 + ln s / ln L). llama.cpp applies attn_factor·(1 + 0.1 ln s) in its kernel. &lt;b&gt;Entropy:&lt;/b&gt; mean entropy of the last query&apos;s softmax attention over N keys for seeded random queries and keys (core &lt;tt&gt;attention_entropy&lt;/tt&gt;). Honest note: for random q and k the curve does not depend on the frequencies at all, only on N, d and the attention factor, so methods differ only through their temperature; it grows like ln N, and the temperature lowers it. </source>
+        <source>&lt;b&gt;Attention temperature.&lt;/b&gt; YaRN multiplies q and k by √(1/t) = 0.1 ln s + 1 (logits by 1/t); DeepSeek uses the ratio get_mscale(s, mscale)/get_mscale(s, mscale_all_dim); LongRoPE uses √(1 + ln s / ln L). llama.cpp applies attn_factor·(1 + 0.1 ln s) in its kernel. &lt;b&gt;Entropy:&lt;/b&gt; mean entropy of the last query's softmax attention over N keys for seeded random queries and keys (core &lt;tt&gt;attention_entropy&lt;/tt&gt;). Honest note: for random q and k the curve does not depend on the frequencies at all, only on N, d and the attention factor, so methods differ only through their temperature; it grows like ln N, and the temperature lowers it. </source>
         <translation>&lt;b&gt;注意力温度。&lt;/b&gt;YaRN 将 q 和 k 乘以 √(1/t) = 0.1 ln s + 1（注意力得分乘以 1/t）；DeepSeek 使用比值 get_mscale(s, mscale)/get_mscale(s, mscale_all_dim)；LongRoPE 使用 √(1 + ln s / ln L)。llama.cpp 在其内核中应用 attn_factor·(1 + 0.1 ln s)。&lt;b&gt;熵：&lt;/b&gt;对随机种子生成的查询和键，最后一个查询在 N 个键上的 softmax 注意力的平均熵（核心 &lt;tt&gt;attention_entropy&lt;/tt&gt;）。说明：对随机的 q 和 k，该曲线完全不依赖频率，只取决于 N、d 和注意力因子，因此各方法的差别仅来自温度；熵按 ln N 增长，温度会使其降低。 </translation>
     </message>
     <message>
-        <source>&lt;b&gt;Effect on relative scores.&lt;/b&gt; Top: RoFormer&apos;s long-term-decay bound (Su et al. 2021, §3.4.3) of each variant&apos;s frequencies. Bottom: the positional score for all-ones queries and keys, (2a² Σ cos(r θ′ᵢ) + pass-through)/√d, including the temperature a. Stretching frequencies moves the decay to longer distances. </source>
+        <source>&lt;b&gt;Effect on relative scores.&lt;/b&gt; Top: RoFormer's long-term-decay bound (Su et al. 2021, §3.4.3) of each variant's frequencies. Bottom: the positional score for all-ones queries and keys, (2a² Σ cos(r θ′ᵢ) + pass-through)/√d, including the temperature a. Stretching frequencies moves the decay to longer distances. </source>
         <translation>&lt;b&gt;对相对得分的影响。&lt;/b&gt;上图：各变体频率下的 RoFormer 远程衰减上界（Su et al. 2021，§3.4.3）。下图：全 1 查询和键的位置得分 (2a² Σ cos(r θ′ᵢ) + 透传项)/√d，包含温度 a。拉伸频率会把衰减推向更远的距离。 </translation>
     </message>
     <message>
@@ -1420,7 +1420,7 @@
         <translation>第一个 YaRN 变体的 YaRN 阈值</translation>
     </message>
     <message>
-        <source>YaRN thresholds at the paper&apos;s defaults β_fast 32, β_slow 1</source>
+        <source>YaRN thresholds at the paper's defaults β_fast 32, β_slow 1</source>
         <translation>论文默认值 β_fast 32、β_slow 1 下的 YaRN 阈值</translation>
     </message>
     <message>
@@ -1494,7 +1494,7 @@
         <translation>%1: s %2 → %3</translation>
     </message>
     <message>
-        <source>Points: each variant&apos;s factor s and the temperature it applies</source>
+        <source>Points: each variant's factor s and the temperature it applies</source>
         <translation>点：每个变体的因子 s 及其施加的温度</translation>
     </message>
     <message>
@@ -1659,7 +1659,7 @@
         <translation>预设 %1：%2</translation>
     </message>
     <message>
-        <source>the model&apos;s positions are %1, not RoPE</source>
+        <source>the model's positions are %1, not RoPE</source>
         <translation>该模型的位置编码是 %1，而不是 RoPE</translation>
     </message>
     <message>
@@ -1675,8 +1675,8 @@
         <translation>&lt;b&gt;已读取：&lt;/b&gt;%1&lt;br&gt;</translation>
     </message>
     <message>
-        <source>&lt;b style=&apos;color:#d62728&apos;&gt;Not modelled:&lt;/b&gt; %1&lt;br&gt;</source>
-        <translation>&lt;b style=&apos;color:#d62728&apos;&gt;未建模：&lt;/b&gt;%1&lt;br&gt;</translation>
+        <source>&lt;b style='color:#d62728'&gt;Not modelled:&lt;/b&gt; %1&lt;br&gt;</source>
+        <translation>&lt;b style='color:#d62728'&gt;未建模：&lt;/b&gt;%1&lt;br&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;Unknown keys:&lt;/b&gt; %1&lt;br&gt;</source>
@@ -1687,7 +1687,7 @@
         <translation>• %1&lt;br&gt;</translation>
     </message>
     <message>
-        <source>Seeded from the main window&apos;s RoPE scenario (no config keys read).</source>
+        <source>Seeded from the main window's RoPE scenario (no config keys read).</source>
         <translation>由主窗口的 RoPE 场景初始化（未读取任何配置键）。</translation>
     </message>
     <message>
@@ -1797,7 +1797,7 @@
         <translation>无法探索此配置：%1</translation>
     </message>
     <message>
-        <source>The current sequence length N that dynamic NTK (and LongRoPE&apos;s short/long switch) depend on</source>
+        <source>The current sequence length N that dynamic NTK (and LongRoPE's short/long switch) depend on</source>
         <translation>动态 NTK（以及 LongRoPE 的短/长因子切换）所依赖的当前序列长度 N</translation>
     </message>
     <message>
@@ -1868,7 +1868,7 @@
         <translation>导出图表</translation>
     </message>
     <message>
-        <source>With several views, one file per view: the view&apos;s name is appended to the file name</source>
+        <source>With several views, one file per view: the view's name is appended to the file name</source>
         <translation>选择多个视图时，每个视图一个文件：视图名称会附加到文件名后</translation>
     </message>
     <message>
@@ -1892,7 +1892,7 @@
         <translation> px</translation>
     </message>
     <message>
-        <source>CSS pixels (1/96 inch): the figure&apos;s layout size. PNG pixels = this × dpi / 96</source>
+        <source>CSS pixels (1/96 inch): the figure's layout size. PNG pixels = this × dpi / 96</source>
         <translation>CSS 像素（1/96 英寸）：图表的布局尺寸。PNG 像素 = 该值 × dpi / 96</translation>
     </message>
     <message>
@@ -1994,11 +1994,11 @@
 %1</translation>
     </message>
     <message>
-        <source>CSV (the view&apos;s numbers)</source>
+        <source>CSV (the view's numbers)</source>
         <translation>CSV（视图中的数值）</translation>
     </message>
     <message>
-        <source>JSON (the view&apos;s numbers)</source>
+        <source>JSON (the view's numbers)</source>
         <translation>JSON（视图中的数值）</translation>
     </message>
     <message>
@@ -2124,7 +2124,7 @@
         <translation>同一上界与 cos(rθᵢ) 的均值，延伸到 r = 10⁶，对数坐标轴</translation>
     </message>
     <message>
-        <source>RoPE rotation of q at m = 12 and k at n = 4 for four pairs, and every pair&apos;s hand</source>
+        <source>RoPE rotation of q at m = 12 and k at n = 4 for four pairs, and every pair's hand</source>
         <translation>q 在 m = 12、k 在 n = 4 处四个维度对的 RoPE 旋转，以及每个维度对的指针</translation>
     </message>
     <message>
@@ -2132,7 +2132,7 @@
         <translation>8 个头的 ALiBi 偏置 −m(i − j)，斜率 1/2 … 1/256 (Press et al. 2022)</translation>
     </message>
     <message>
-        <source>ALiBi&apos;s exp(−m r) per head: the attention weight factor at distance r</source>
+        <source>ALiBi's exp(−m r) per head: the attention weight factor at distance r</source>
         <translation>每个头的 ALiBi exp(−m r)：距离为 r 处的注意力权重因子</translation>
     </message>
     <message>
@@ -2203,7 +2203,7 @@
         <translation>滚轮或 + / −：缩放 · 拖动或方向键：平移 · 双击或 0：显示全部 · 悬停：光标处的数值</translation>
     </message>
     <message>
-        <source>each panel&apos;s mean subtracted</source>
+        <source>each panel's mean subtracted</source>
         <translation>已减去各面板的均值</translation>
     </message>
     <message>
@@ -2247,7 +2247,7 @@
         <translation>Ctrl+Shift+F</translation>
     </message>
     <message>
-        <source>Heatmap: colour scale over the visible window&apos;s values (off: the whole matrix&apos;s scale, so a cell keeps its colour while you zoom and pan)</source>
+        <source>Heatmap: colour scale over the visible window's values (off: the whole matrix's scale, so a cell keeps its colour while you zoom and pan)</source>
         <translation>热力图：色标取可见窗口内的数值范围（关闭时使用整个矩阵的色标，缩放和平移时每个单元格的颜色保持不变）</translation>
     </message>
     <message>
@@ -2314,7 +2314,7 @@
         <translation>恢复本步</translation>
     </message>
     <message>
-        <source>Put the step&apos;s scenario back after moving the controls</source>
+        <source>Put the step's scenario back after moving the controls</source>
         <translation>拖动控件之后，恢复本步原来的场景</translation>
     </message>
     <message>
@@ -2353,7 +2353,7 @@
         <translation>全部重置</translation>
     </message>
     <message>
-        <source>Give every head the paper&apos;s slope 2^(-8h/n) again.</source>
+        <source>Give every head the paper's slope 2^(-8h/n) again.</source>
         <translation>将所有头恢复为论文中的斜率 2^(-8h/n)。</translation>
     </message>
     <message>
@@ -2381,11 +2381,11 @@
         <translation>%1: %2</translation>
     </message>
     <message>
-        <source>Reset to the paper&apos;s slope 2^(-8h/n) = %1</source>
+        <source>Reset to the paper's slope 2^(-8h/n) = %1</source>
         <translation>重置为论文中的斜率 2^(-8h/n) = %1</translation>
     </message>
     <message>
-        <source>Heads %1 to %2 are not shown here: they keep the paper&apos;s slope unless a session or --slopes sets them.</source>
+        <source>Heads %1 to %2 are not shown here: they keep the paper's slope unless a session or --slopes sets them.</source>
         <translation>此处未显示头 %1 到 %2：除非会话文件或 --slopes 设置了它们，它们保持论文中的斜率。</translation>
     </message>
     <message numerus="yes">
@@ -2457,7 +2457,7 @@
         <translation>打开 config.json(&amp;O)…</translation>
     </message>
     <message>
-        <source>Open a model&apos;s config.json</source>
+        <source>Open a model's config.json</source>
         <translation>打开模型的 config.json</translation>
     </message>
     <message>
@@ -2565,7 +2565,7 @@
         <translation>减去均值(&amp;M)</translation>
     </message>
     <message>
-        <source>Colour each heatmap&apos;s values minus their mean: shows the structure of a matrix whose spread is tiny against its mean</source>
+        <source>Colour each heatmap's values minus their mean: shows the structure of a matrix whose spread is tiny against its mean</source>
         <translation>对每个热力图的数值减去其均值后再着色：可显示离散程度相对于均值极小的矩阵的结构</translation>
     </message>
     <message>
@@ -2573,7 +2573,7 @@
         <translation>叠加到曲线图(&amp;O)</translation>
     </message>
     <message>
-        <source>Draw this method&apos;s logit against distance on the curves, with the same content vectors</source>
+        <source>Draw this method's logit against distance on the curves, with the same content vectors</source>
         <translation>在曲线图上绘制该方法的注意力得分随距离的变化，使用相同的内容向量</translation>
     </message>
     <message>
@@ -2605,7 +2605,7 @@
         <translation>关于 PosAtlas</translation>
     </message>
     <message>
-        <source>&lt;b&gt;PosAtlas&lt;/b&gt; %1&lt;br&gt;See how transformer positional encodings work: sinusoidal, learned, Shaw, Transformer-XL, T5, DeBERTa, RoPE and its scalings, ALiBi and CoPE.&lt;br&gt;Drop a model&apos;s config.json on the window to see its positions.</source>
+        <source>&lt;b&gt;PosAtlas&lt;/b&gt; %1&lt;br&gt;See how transformer positional encodings work: sinusoidal, learned, Shaw, Transformer-XL, T5, DeBERTa, RoPE and its scalings, ALiBi and CoPE.&lt;br&gt;Drop a model's config.json on the window to see its positions.</source>
         <translation>&lt;b&gt;PosAtlas&lt;/b&gt; %1&lt;br&gt;直观了解 Transformer 位置编码的工作原理：正弦、可学习、Shaw、Transformer-XL、T5、DeBERTa、RoPE 及其缩放方法、ALiBi 和 CoPE。&lt;br&gt;将模型的 config.json 拖放到窗口上，即可查看其位置编码。</translation>
     </message>
     <message>
@@ -2669,7 +2669,7 @@
         <translation>（已恢复）</translation>
     </message>
     <message>
-        <source>The explorer&apos;s autosaved state did not fit and was left out</source>
+        <source>The explorer's autosaved state did not fit and was left out</source>
         <translation>探索器的自动保存状态过大，未能保存</translation>
     </message>
     <message>
@@ -2817,7 +2817,7 @@
         <translation>模型配置 (*.json *.gguf);;所有文件 (*)</translation>
     </message>
     <message>
-        <source>Read a Hugging Face config.json or a llama.cpp .gguf file&apos;s metadata and apply its positional parameters (one undo step)</source>
+        <source>Read a Hugging Face config.json or a llama.cpp .gguf file's metadata and apply its positional parameters (one undo step)</source>
         <translation>读取 Hugging Face config.json 或 llama.cpp .gguf 文件的元数据，并应用其中的位置参数（可一步撤销）</translation>
     </message>
     <message>
@@ -2857,7 +2857,7 @@
         <translation>打开课程(&amp;L)…</translation>
     </message>
     <message>
-        <source>Open a lesson file (Markdown with a scenario per step, see the course&apos;s format)</source>
+        <source>Open a lesson file (Markdown with a scenario per step, see the course's format)</source>
         <translation>打开课程文件（Markdown 格式，每一步附带一个场景，格式见课程说明）</translation>
     </message>
     <message>
@@ -2903,6 +2903,26 @@
     <message>
         <source>Comparing: %1 — %2 — %3</source>
         <translation>正在比较：%1 — %2 — %3</translation>
+    </message>
+    <message>
+        <source>timings: waiting for a view to compute</source>
+        <translation>耗时：等待视图完成计算</translation>
+    </message>
+    <message>
+        <source>Point Sample &amp;beside Mean</source>
+        <translation>在块均值旁显示点采样(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Heatmap: the point sample of the same window beside its exact block means, on one colour scale, to show what aliasing draws</source>
+        <translation>热图：在同一窗口的精确块均值旁显示其点采样，使用同一色标，以展示混叠画出的图样</translation>
+    </message>
+    <message>
+        <source>Show &amp;Timings</source>
+        <translation>显示耗时(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Show in the status bar how many milliseconds each visible view takes to compute and to paint</source>
+        <translation>在状态栏显示每个可见视图计算和绘制所用的毫秒数</translation>
     </message>
 </context>
 <context>
@@ -2984,7 +3004,7 @@
         <translation>%1 参数</translation>
     </message>
     <message>
-        <source>rope_scaling.short_factor / long_factor: one factor per rotary pair, read from a model&apos;s config.json (Phi-3). Load a preset or a config to set them.</source>
+        <source>rope_scaling.short_factor / long_factor: one factor per rotary pair, read from a model's config.json (Phi-3). Load a preset or a config to set them.</source>
         <translation>rope_scaling.short_factor / long_factor：每个旋转维度对一个因子，从模型的 config.json 中读取 (Phi-3)。加载预设或配置文件即可设置。</translation>
     </message>
     <message>
@@ -3015,7 +3035,7 @@ long_factor: %2</translation>
         <translation>首选项</translation>
     </message>
     <message>
-        <source>The language of menus, panels, figures and messages. &quot;System language&quot; follows the desktop&apos;s locale (Chinese for any Chinese locale, English otherwise).</source>
+        <source>The language of menus, panels, figures and messages. "System language" follows the desktop's locale (Chinese for any Chinese locale, English otherwise).</source>
         <translation>菜单、面板、图表和提示信息所用的语言。“系统语言”跟随桌面的区域设置（任何中文区域设置为中文，其他为英文）。</translation>
     </message>
     <message>
@@ -3206,7 +3226,7 @@ long_factor: %2</translation>
         <translation>保存会话(&amp;S)…</translation>
     </message>
     <message>
-        <source>Save the method, every parameter and the views&apos; settings as a .posatlas.json file</source>
+        <source>Save the method, every parameter and the views' settings as a .posatlas.json file</source>
         <translation>将方法、所有参数和视图设置保存为 .posatlas.json 文件</translation>
     </message>
     <message>
@@ -3286,7 +3306,7 @@ long_factor: %2</translation>
         <translation>未选择视图</translation>
     </message>
     <message>
-        <source>the visible window has %1 × %2 cells%3; Export Data writes at most %4 (2048 × 2048): zoom in, or export the view&apos;s grid</source>
+        <source>the visible window has %1 × %2 cells%3; Export Data writes at most %4 (2048 × 2048): zoom in, or export the view's grid</source>
         <translation>可见窗口包含 %1 × %2 个单元格%3；“导出数据”最多写出 %4 个 (2048 × 2048)：请放大，或导出视图的网格</translation>
     </message>
     <message>
@@ -3310,11 +3330,11 @@ long_factor: %2</translation>
         <translation>导出失败</translation>
     </message>
     <message>
-        <source>CSV of the view&apos;s grid (*.csv)</source>
+        <source>CSV of the view's grid (*.csv)</source>
         <translation>视图网格的 CSV (*.csv)</translation>
     </message>
     <message>
-        <source>JSON of the view&apos;s grid (*.json)</source>
+        <source>JSON of the view's grid (*.json)</source>
         <translation>视图网格的 JSON (*.json)</translation>
     </message>
     <message>
@@ -3412,7 +3432,7 @@ long_factor: %2</translation>
         <translation>训练时的频率，供参考。</translation>
     </message>
     <message>
-        <source>The model&apos;s own short/long factor lists; s = %1 / %2.</source>
+        <source>The model's own short/long factor lists; s = %1 / %2.</source>
         <translation>模型自带的短/长因子列表；s = %1 / %2。</translation>
     </message>
     <message>
@@ -3428,7 +3448,7 @@ long_factor: %2</translation>
         <translation>max_position_embeddings</translation>
     </message>
     <message>
-        <source>HF&apos;s dynamic NTK scales from max_position_embeddings (not the original length)</source>
+        <source>HF's dynamic NTK scales from max_position_embeddings (not the original length)</source>
         <translation>HF 的动态 NTK 以 max_position_embeddings（而非原始长度）为基准进行缩放</translation>
     </message>
     <message>
@@ -3452,7 +3472,7 @@ long_factor: %2</translation>
         <translation>beta_slow</translation>
     </message>
     <message>
-        <source>rope_scaling.beta_slow (the paper&apos;s α)</source>
+        <source>rope_scaling.beta_slow (the paper's α)</source>
         <translation>rope_scaling.beta_slow（论文中的 α）</translation>
     </message>
     <message>
@@ -3643,7 +3663,7 @@ long_factor: %2</translation>
         <translation>位置 ≥ %1 处没有可学习嵌入：与查询 %2 的距离</translation>
     </message>
     <message>
-        <source>the last query&apos;s logits; distances up to N − 1 = %1: increase the sequence length to see further</source>
+        <source>the last query's logits; distances up to N − 1 = %1: increase the sequence length to see further</source>
         <translation>最后一个查询的注意力得分；距离最大为 N − 1 = %1：增大序列长度可看到更远处</translation>
     </message>
     <message>
@@ -3687,7 +3707,7 @@ long_factor: %2</translation>
         <translation>%1 · 注意力得分 (logit) 随距离变化 · N %2</translation>
     </message>
     <message>
-        <source>the last query&apos;s logits, each method with its own parameters</source>
+        <source>the last query's logits, each method with its own parameters</source>
         <translation>最后一个查询的注意力得分 (logit)，各方法用自己的参数</translation>
     </message>
     <message>
@@ -3695,7 +3715,7 @@ long_factor: %2</translation>
         <translation>（另有 %1 个）</translation>
     </message>
     <message>
-        <source>each method&apos;s own matrix</source>
+        <source>each method's own matrix</source>
         <translation>各方法自己的矩阵</translation>
     </message>
     <message>
@@ -3710,6 +3730,37 @@ long_factor: %2</translation>
         <source> · %1 only (not compared)</source>
         <translation> · 仅 %1（不参与比较）</translation>
     </message>
+    <message>
+        <source>each pixel: the cell at its block's centre, not a mean (random content is not averaged at this length)</source>
+        <translation>每个像素：其块中心处的单元格，而非均值（在此长度下随机内容不做平均）</translation>
+    </message>
+    <message>
+        <source>each pixel: the cell at its block's centre, not a mean (not linear in the cells); zoom in for exact cells</source>
+        <translation>每个像素：其块中心处的单元格，而非均值（该量对单元格非线性）；放大可看到精确单元格</translation>
+    </message>
+    <message>
+        <source>exact: one cell per pixel in this zoomed window</source>
+        <translation>精确：在此放大窗口中每个像素对应一个单元格</translation>
+    </message>
+    <message>
+        <source>point sample: one cell per pixel (aliases)</source>
+        <translation>点采样：每个像素取一个单元格（会混叠）</translation>
+    </message>
+    <message>
+        <source>block mean: every cell counted</source>
+        <translation>块均值：计入每个单元格</translation>
+    </message>
+    <message>
+        <source>no point sample beside it: this picture has no block means</source>
+        <translation>不显示旁边的点采样：此图没有块均值</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::ViewTimings</name>
+    <message>
+        <source>%1: compute %2 ms · paint %3 ms</source>
+        <translation>%1：计算 %2 毫秒 · 绘制 %3 毫秒</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::math::Formula</name>
@@ -3722,12 +3773,12 @@ long_factor: %2</translation>
         <translation>公式末尾有一个反斜杠</translation>
     </message>
     <message>
-        <source>&apos;{&apos; is never closed by &apos;}&apos;</source>
-        <translation>&apos;{&apos; 没有对应的 &apos;}&apos;</translation>
+        <source>'{' is never closed by '}'</source>
+        <translation>'{' 没有对应的 '}'</translation>
     </message>
     <message>
-        <source>&apos;[&apos; is never closed by &apos;]&apos;</source>
-        <translation>&apos;[&apos; 没有对应的 &apos;]&apos;</translation>
+        <source>'[' is never closed by ']'</source>
+        <translation>'[' 没有对应的 ']'</translation>
     </message>
     <message>
         <source>\begin without \end</source>
@@ -3738,16 +3789,16 @@ long_factor: %2</translation>
         <translation>\left 没有对应的 \right</translation>
     </message>
     <message>
-        <source>&apos;}&apos; without an opening &apos;{&apos;</source>
-        <translation>&apos;}&apos; 没有对应的 &apos;{&apos;</translation>
+        <source>'}' without an opening '{'</source>
+        <translation>'}' 没有对应的 '{'</translation>
     </message>
     <message>
-        <source>&apos;&amp;&apos; outside a matrix, cases or aligned environment</source>
-        <translation>&apos;&amp;&apos; 只能用在 matrix、cases 或 aligned 环境中</translation>
+        <source>'&amp;' outside a matrix, cases or aligned environment</source>
+        <translation>'&amp;' 只能用在 matrix、cases 或 aligned 环境中</translation>
     </message>
     <message>
-        <source>&apos;\\&apos; (new row) outside a matrix, cases or aligned environment</source>
-        <translation>&apos;\\&apos;（换行）只能用在 matrix、cases 或 aligned 环境中</translation>
+        <source>'\\' (new row) outside a matrix, cases or aligned environment</source>
+        <translation>'\\'（换行）只能用在 matrix、cases 或 aligned 环境中</translation>
     </message>
     <message>
         <source>\end without \begin</source>
@@ -3766,12 +3817,12 @@ long_factor: %2</translation>
         <translation>\%1 必须紧跟在 \sum 等运算符之后</translation>
     </message>
     <message>
-        <source>a prime after a superscript; write x&apos;^2 instead of x^2&apos;</source>
-        <translation>上标之后不能再加撇号；请写 x&apos;^2 而不是 x^2&apos;</translation>
+        <source>a prime after a superscript; write x'^2 instead of x^2'</source>
+        <translation>上标之后不能再加撇号；请写 x'^2 而不是 x^2'</translation>
     </message>
     <message>
-        <source>a superscript after &apos;^&apos;</source>
-        <translation>&apos;^&apos; 之后的上标</translation>
+        <source>a superscript after '^'</source>
+        <translation>'^' 之后的上标</translation>
     </message>
     <message>
         <source>double superscript; use braces, e.g. {x^a}^b</source>
@@ -3782,8 +3833,8 @@ long_factor: %2</translation>
         <translation>重复的下标；请用花括号，例如 {x_a}_b</translation>
     </message>
     <message>
-        <source>a subscript after &apos;_&apos;</source>
-        <translation>&apos;_&apos; 之后的下标</translation>
+        <source>a subscript after '_'</source>
+        <translation>'_' 之后的下标</translation>
     </message>
     <message>
         <source>missing %1</source>
@@ -3814,12 +3865,12 @@ long_factor: %2</translation>
         <translation>%1 之后必须是定界符，例如 ( 或 \{</translation>
     </message>
     <message>
-        <source>&apos;$&apos; inside a formula; write the formula without $ delimiters</source>
-        <translation>公式中出现 &apos;$&apos;；请去掉 $ 定界符书写公式</translation>
+        <source>'$' inside a formula; write the formula without $ delimiters</source>
+        <translation>公式中出现 '$'；请去掉 $ 定界符书写公式</translation>
     </message>
     <message>
-        <source>&apos;#&apos; is not allowed in a formula; write \# for the sign</source>
-        <translation>公式中不允许 &apos;#&apos;；该符号请写作 \#</translation>
+        <source>'#' is not allowed in a formula; write \# for the sign</source>
+        <translation>公式中不允许 '#'；该符号请写作 \#</translation>
     </message>
     <message>
         <source>invalid character</source>
@@ -3866,8 +3917,8 @@ long_factor: %2</translation>
         <translation>\begin 之后的 {环境名}</translation>
     </message>
     <message>
-        <source>unknown environment &apos;%1&apos; (supported: %2)</source>
-        <translation>未知环境 &apos;%1&apos;（支持：%2）</translation>
+        <source>unknown environment '%1' (supported: %2)</source>
+        <translation>未知环境 '%1'（支持：%2）</translation>
     </message>
     <message>
         <source>more than %1 matrix cells</source>
