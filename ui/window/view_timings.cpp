@@ -82,7 +82,8 @@ void ViewTimings::commitPaint(std::size_t index)
     emit changed(static_cast<ViewKind>(index));
 }
 
-QString ViewTimings::text(const std::vector<ViewKind>& kinds, const std::array<QString, kViewKindCount>& names) const
+QString ViewTimings::text(const std::vector<ViewKind>& kinds,
+                          const std::array<QString, kViewKindCount>& names) const
 {
     const QLocale c = QLocale::c(); // one number format under any locale, like the readouts
     auto ms = [&](double v) { return c.toString(v, 'f', v < 10 ? 1 : 0); };
@@ -92,7 +93,8 @@ QString ViewTimings::text(const std::vector<ViewKind>& kinds, const std::array<Q
         if (t.computeMs < 0)
             continue;
         const double paint = t.deliverMs + std::max(0.0, t.paintMs);
-        parts << tr("%1: compute %2 ms · paint %3 ms").arg(names[static_cast<std::size_t>(k)], ms(t.computeMs), ms(paint));
+        parts << tr("%1: compute %2 ms · paint %3 ms")
+                     .arg(names[static_cast<std::size_t>(k)], ms(t.computeMs), ms(paint));
     }
     return parts.join(QStringLiteral(" | "));
 }

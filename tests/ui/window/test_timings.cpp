@@ -75,9 +75,11 @@ private slots:
             QVERIFY2(t.computeMs >= 0 && t.paintMs >= 0, qPrintable(label->text()));
             QCOMPARE(t.computeMs, w->jobs()->lastRunMs(static_cast<int>(ViewKind::Heatmap)));
             // "Heatmap: compute 12 ms · paint 3.4 ms" for each visible view.
-            const QRegularExpression numbers(QStringLiteral("compute [0-9]+(\\.[0-9])? ms · paint [0-9]+(\\.[0-9])? ms"));
+            const QRegularExpression numbers(
+                QStringLiteral("compute [0-9]+(\\.[0-9])? ms · paint [0-9]+(\\.[0-9])? ms"));
             QVERIFY2(numbers.match(label->text()).hasMatch(), qPrintable(label->text()));
-            QVERIFY2(label->text().contains(w->dock(ViewKind::Heatmap)->windowTitle()), qPrintable(label->text()));
+            QVERIFY2(label->text().contains(w->dock(ViewKind::Heatmap)->windowTitle()),
+                     qPrintable(label->text()));
             if (!screenshotDir().isEmpty())
                 w->grab().save(QDir(screenshotDir()).filePath(QStringLiteral("timings_status_bar.png")));
         }
@@ -101,7 +103,12 @@ private slots:
             deliverMs = deliver;
         });
         jobs.submit(
-            3, [](const JobControl&) { QThread::msleep(40); return 1; }, [](int) { QThread::msleep(20); });
+            3,
+            [](const JobControl&) {
+                QThread::msleep(40);
+                return 1;
+            },
+            [](int) { QThread::msleep(20); });
         QVERIFY(test::waitIdle(&jobs));
         // Sleeps are lower bounds of wall time (upper bounds would fail on a loaded machine).
         QVERIFY2(runMs >= 39.0, qPrintable(QString::number(runMs)));
@@ -159,7 +166,8 @@ private slots:
         QVERIFY(!block_mean_supported(s, MatrixKind::Weights));
         const HeatmapData weights = heatmap_job(s, small_view(MatrixKind::Weights));
         QCOMPARE(weights.panels.front().matrix.sampling, MatrixSampling::Point);
-        QVERIFY2(weights.sampling_note.contains(QStringLiteral("not linear")), qPrintable(weights.sampling_note));
+        QVERIFY2(weights.sampling_note.contains(QStringLiteral("not linear")),
+                 qPrintable(weights.sampling_note));
         HeatmapView view;
         view.setData(weights);
         QVERIFY2(view.note().contains(weights.sampling_note), qPrintable(view.note()));
@@ -180,6 +188,21 @@ private slots:
         QVERIFY2(exact.sampling_note.startsWith(QStringLiteral("exact")), qPrintable(exact.sampling_note));
         // A kind with exact block means gets no such line.
         QVERIFY(heatmap_job(s, small_view(MatrixKind::Logits)).sampling_note.isEmpty());
+        if (!screenshotDir().isEmpty()) {
+            // The label on screen, in the main window at 1920x1080.
+            QTemporaryDir dir;
+            auto w = test::showMainWindow(dir.filePath(QStringLiteral("settings.ini")));
+            w->resize(1920, 1080);
+            QVERIFY(w->model()->setValue(param("seq_len"), 4096.0));
+            ViewSettings v = w->viewSettings();
+            v.matrix_kind = MatrixKind::Weights;
+            w->setViewSettings(v);
+            QVERIFY(test::waitIdle(w->jobs()));
+            QVERIFY2(w->heatmapView()->note().contains(QStringLiteral("not linear")),
+                     qPrintable(w->heatmapView()->note()));
+            QTest::qWait(50);
+            w->grab().save(QDir(screenshotDir()).filePath(QStringLiteral("nonlinear_kind_label.png")));
+        }
     }
 };
 
