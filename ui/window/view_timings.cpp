@@ -4,6 +4,7 @@
 #include "jobs/job_tracker.h"
 
 #include <QAbstractScrollArea>
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QLocale>
@@ -54,12 +55,14 @@ bool ViewTimings::eventFilter(QObject* watched, QEvent* event)
             index = static_cast<std::size_t>(kind);
     if (index == kCount)
         return QObject::eventFilter(watched, event);
-    // Deliver the paint event here, inside the paint context the repaint manager has set up, to time
-    // the widget's own painting; returning true keeps it from being delivered twice.
+    // Deliver the paint event from here, inside the paint context the repaint manager has set up, to
+    // time the widget's own painting. sendEvent passes it through the other filters too (a chart
+    // view's viewport is painted by its scroll area's filter); this one lets it pass while m_inPaint,
+    // and returning true keeps the original delivery from painting a second time.
     m_inPaint = true;
     QElapsedTimer clock;
     clock.start();
-    watched->event(event);
+    QCoreApplication::sendEvent(watched, event);
     m_pendingPaintMs[index] += static_cast<double>(clock.nsecsElapsed()) * 1e-6;
     m_inPaint = false;
     // A repaint pass paints every dirty widget of the window in one go: commit once it is over.

@@ -80,8 +80,10 @@ private slots:
             QVERIFY2(numbers.match(label->text()).hasMatch(), qPrintable(label->text()));
             QVERIFY2(label->text().contains(w->dock(ViewKind::Heatmap)->windowTitle()),
                      qPrintable(label->text()));
-            if (!screenshotDir().isEmpty())
+            if (!screenshotDir().isEmpty()) {
+                QTest::qWait(50); // the status bar lays the new text out
                 w->grab().save(QDir(screenshotDir()).filePath(QStringLiteral("timings_status_bar.png")));
+            }
         }
         // Persisted like the other view settings; off hides the label again.
         QVERIFY(Settings(ini).showTimings());
