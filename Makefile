@@ -97,11 +97,13 @@ gallery: build
 	$(BUILD_DIR)/app/posatlas gallery --out gallery
 
 # Benchmarks are built only here (POSATLAS_BUILD_BENCHMARKS, OFF by default so `make test` skips them),
-# then Google Benchmark, the GEMM peak probe and the NumPy reference run in one go (tests/bench/run_bench.py).
+# then Google Benchmark, the GEMM peak probe and the NumPy reference run in one go (tests/bench/run_bench.py),
+# then the GUI latency benchmark (tests/bench/gui_latency.cpp; GUI_LATENCY_ARGS=--quick for a short run).
 bench: configure
 	cmake -S . -B $(BUILD_DIR) -DPOSATLAS_BUILD_BENCHMARKS=ON
-	cmake --build $(BUILD_DIR) -j$(JOBS) --target core_bench
+	cmake --build $(BUILD_DIR) -j$(JOBS) --target core_bench gui_latency
 	/usr/bin/python3 tests/bench/run_bench.py $(BUILD_DIR)/tests/bench/core_bench --repetitions 5
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/tests/bench/gui_latency $(GUI_LATENCY_ARGS)
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.h')

@@ -3015,6 +3015,26 @@
         <source>Use a tensor of a .safetensors checkpoint as the learned position table</source>
         <translation>将 .safetensors 检查点中的一个张量用作可学习位置表</translation>
     </message>
+    <message>
+        <source>timings: waiting for a view to compute</source>
+        <translation>耗时：等待视图完成计算</translation>
+    </message>
+    <message>
+        <source>Point Sample &amp;beside Mean</source>
+        <translation>在块均值旁显示点采样(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Heatmap: the point sample of the same window beside its exact block means, on one colour scale, to show what aliasing draws</source>
+        <translation>热图：在同一窗口的精确块均值旁显示其点采样，使用同一色标，以展示混叠画出的图样</translation>
+    </message>
+    <message>
+        <source>Show &amp;Timings</source>
+        <translation>显示耗时(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Show in the status bar how many milliseconds each visible view takes to compute and to paint</source>
+        <translation>在状态栏显示每个可见视图计算和绘制所用的毫秒数</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>
@@ -3903,6 +3923,37 @@ long_factor: %2</translation>
     <message>
         <source> · q, k from %1</source>
         <translation> · q、k 来自 %1</translation>
+    </message>
+    <message>
+        <source>each pixel: the cell at its block&apos;s centre, not a mean (random content is not averaged at this length)</source>
+        <translation>每个像素：其块中心处的单元格，而非均值（在此长度下随机内容不做平均）</translation>
+    </message>
+    <message>
+        <source>each pixel: the cell at its block&apos;s centre, not a mean (not linear in the cells); zoom in for exact cells</source>
+        <translation>每个像素：其块中心处的单元格，而非均值（该量对单元格非线性）；放大可看到精确单元格</translation>
+    </message>
+    <message>
+        <source>exact: one cell per pixel in this zoomed window</source>
+        <translation>精确：在此放大窗口中每个像素对应一个单元格</translation>
+    </message>
+    <message>
+        <source>point sample: one cell per pixel (aliases)</source>
+        <translation>点采样：每个像素取一个单元格（会混叠）</translation>
+    </message>
+    <message>
+        <source>block mean: every cell counted</source>
+        <translation>块均值：计入每个单元格</translation>
+    </message>
+    <message>
+        <source>no point sample beside it: this picture has no block means</source>
+        <translation>不显示旁边的点采样：此图没有块均值</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::ViewTimings</name>
+    <message>
+        <source>%1: compute %2 ms · paint %3 ms</source>
+        <translation>%1：计算 %2 毫秒 · 绘制 %3 毫秒</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "jobs/job_tracker.h"
 
+#include <QElapsedTimer>
 #include <QMetaObject>
 #include <QThread>
 
@@ -91,6 +92,12 @@ bool JobTracker::busy(int slot) const
     return it != m_slots.end() && (it->second.pending || it->second.awaiting);
 }
 
+double JobTracker::lastRunMs(int slot) const
+{
+    const auto it = m_slots.find(slot);
+    return it == m_slots.end() ? -1.0 : it->second.lastRunMs;
+}
+
 quint64 JobTracker::generation(int slot) const
 {
     const auto it = m_slots.find(slot);
@@ -127,6 +134,8 @@ void JobTracker::start(int slot)
     m_pool.start([this, slot, gen, run = std::move(job.run), deliver = std::move(job.deliver),
                   control = std::move(control)]() {
         Outcome out;
+        QElapsedTimer clock;
+        clock.start();
         try {
             out.result = run(control);
         } catch (const Cancelled&) {
@@ -136,6 +145,7 @@ void JobTracker::start(int slot)
         } catch (...) {
             out.unknownError = true; // translated on the GUI thread
         }
+        out.runMs = static_cast<double>(clock.nsecsElapsed()) * 1e-6;
         QMetaObject::invokeMethod(
             this,
             [this, slot, gen, deliver, out = std::move(out)]() mutable {
@@ -161,7 +171,12 @@ void JobTracker::finish(int slot, quint64 gen, const std::function<void(Result)>
     } else if (!outcome.error.isEmpty()) {
         emit jobFailed(slot, outcome.error);
     } else {
+        s.lastRunMs = outcome.runMs;
+        QElapsedTimer clock;
+        clock.start();
         deliver(std::move(outcome.result));
+        const double deliverMs = static_cast<double>(clock.nsecsElapsed()) * 1e-6;
+        emit resultTimed(slot, outcome.runMs, deliverMs);
         emit resultDelivered(slot, gen);
     }
     updateBusy();

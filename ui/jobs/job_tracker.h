@@ -72,12 +72,18 @@ public:
     // Blocks until every worker has returned, superseded jobs included (those are no longer awaited by
     // busy()): for measurements and tests that need no job to hold memory. False on timeout.
     bool waitForWorkers(int msecs) { return m_pool.waitForDone(msecs); }
+    // Run time (ms, measured on the worker thread around the work itself, queueing excluded) of the
+    // slot's last delivered result; negative before the first (View > Show timings).
+    double lastRunMs(int slot) const;
 
 signals:
     // Emitted for the slot's newest generation only.
     void jobFailed(int slot, const QString& message);
     // After deliver() of the newest generation has returned.
     void resultDelivered(int slot, quint64 generation);
+    // With resultDelivered (just before it): how long the job ran on its worker, and how long deliver()
+    // took on the GUI thread (e.g. a view's image build), in milliseconds.
+    void resultTimed(int slot, double runMs, double deliverMs);
     void staleResultDropped(int slot, quint64 generation);
     // Progress of the newest job of a slot, 0..100.
     void progressChanged(int slot, int percent);
@@ -98,12 +104,14 @@ private:
         QString error;
         bool cancelled = false;
         bool unknownError = false;
+        double runMs = 0; // the work's wall time on its worker
     };
     struct Slot {
         std::optional<Job> pending; // submitted, waiting for the debounce interval
         bool awaiting = false;      // started; its result not delivered yet
         quint64 generation = 0;
         int percent = 0; // last progress of the awaited job
+        double lastRunMs = -1; // of the last delivered result
         // Read by the workers' cancel predicates: the newest generation of the slot.
         std::shared_ptr<std::atomic<quint64>> latest = std::make_shared<std::atomic<quint64>>(0);
     };

@@ -43,6 +43,10 @@ struct HeatmapData {
     // The words at the positions when the scenario has a sentence (ContentParams::tokens): the axes
     // label rows (and columns, unless they are dimensions) with them where the cells are wide enough.
     QStringList row_tokens, col_tokens;
+    // What a pixel shows when it is not the exact mean of the cells it covers (point samples of a kind
+    // that is not linear in the cells, random content sampled at a length a slider cannot average,
+    // exact cells of a zoomed window): the view prints it under the title. Empty otherwise.
+    QString sampling_note;
 };
 
 // ----------------------------------------------------------------- curves (decay, buckets, ...)

@@ -384,11 +384,20 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     const std::vector<int> shown =
         perHead ? sampled_heads(heads, std::max(1, v.max_panels)) : std::vector<int>{s.head};
     // Small multiples share the view: a grid of about sqrt(count) columns, each panel its share of pixels.
-    const int gridCols =
-        perHead ? static_cast<int>(std::ceil(std::sqrt(static_cast<double>(shown.size())))) : 1;
+    // Point sample beside the mean: two panels side by side, each half the width.
+    const bool besideMean = v.show_point_sample && !perHead;
+    const int gridCols = perHead      ? static_cast<int>(std::ceil(std::sqrt(static_cast<double>(shown.size()))))
+                         : besideMean ? 2
+                                      : 1;
     const int gridRows = perHead ? static_cast<int>((shown.size() + gridCols - 1) / gridCols) : 1;
-    const std::int64_t pixelRows = std::max(8, v.pixel_height / gridRows);
-    const std::int64_t pixelCols = std::max(8, v.pixel_width / gridCols);
+    std::int64_t pixelRows = std::max(8, v.pixel_height / gridRows);
+    std::int64_t pixelCols = std::max(8, v.pixel_width / gridCols);
+    if (besideMean) {
+        // The view puts the two panels side by side or one above the other, whichever gives larger
+        // square panels: compute that square, so that one cell is one pixel in either layout.
+        const int side = std::max(std::min(v.pixel_width / 2, v.pixel_height), std::min(v.pixel_width, v.pixel_height / 2));
+        pixelRows = pixelCols = std::max(8, side);
+    }
     w.out_rows = std::min<std::int64_t>(w.rows, pixelRows);
     w.out_cols = std::min<std::int64_t>(w.cols, pixelCols);
     // A pixel shows the exact mean of its block (or says it is a point sample: MatrixResult::sampling);
@@ -453,6 +462,46 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     }
     if (perHead && shown.size() < static_cast<std::size_t>(heads))
         data.title += ViewJobs::tr(" · %1 of %2 heads").arg(shown.size()).arg(heads);
+
+    // Nothing silently point-sampled (issue #14): say what a pixel shows when it is not a block mean.
+    const MatrixSampling sampling = data.panels.front().matrix.sampling;
+    const bool linear = block_mean_supported(s, kind);
+    if (sampling == MatrixSampling::Point)
+        data.sampling_note = linear ? ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
+                                                   "(random content is not averaged at this length)")
+                                    : ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
+                                                   "(not linear in the cells); zoom in for exact cells");
+    else if (sampling == MatrixSampling::Exact && !linear && zoomed)
+        data.sampling_note = ViewJobs::tr("exact: one cell per pixel in this zoomed window");
+
+    if (besideMean && sampling == MatrixSampling::BlockMean) {
+        // The same window point-sampled, for teaching aliasing; one colour scale, so that the two
+        // panels compare cell for cell.
+        HeatmapPanel point;
+        MatrixWindow pw = w;
+        pw.sample = SampleMode::Point;
+        Scenario sh = s;
+        sh.head = shown.front();
+        if (zoomed) {
+            MatrixWindow pwhole = whole;
+            pwhole.sample = SampleMode::Point;
+            const WholeMatrixCache::Key key{sh, kind, pwhole.out_rows, pwhole.out_cols, pwhole.sample};
+            point.whole = whole_matrix_cache().find(key);
+            if (!point.whole) {
+                auto m = std::make_shared<const MatrixResult>(compute_matrix(sh, kind, pwhole, cancel));
+                whole_matrix_cache().insert(key, m);
+                point.whole = std::move(m);
+            }
+        }
+        point.matrix = compute_matrix(sh, kind, pw, cancel);
+        point.label = ViewJobs::tr("point sample: one cell per pixel (aliases)");
+        data.panels.front().label = ViewJobs::tr("block mean: every cell counted");
+        data.panels.push_back(std::move(point));
+        data.per_panel_scales = false;
+    } else if (besideMean) {
+        data.sampling_note += (data.sampling_note.isEmpty() ? QString() : ViewJobs::tr(" · "))
+                              + ViewJobs::tr("no point sample beside it: this picture has no block means");
+    }
     report_progress(progress, 1.0);
     return data;
 }

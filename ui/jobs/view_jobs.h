@@ -39,6 +39,9 @@ struct ViewSettings {
     // Colour scale of a zoomed heatmap: the visible window's extremes (true), or the whole matrix's
     // (false, the default: a cell keeps its colour while zooming and panning).
     bool fit_colors_to_view = false;
+    // View > Point Sample beside Mean (teaching aliasing): a downsampled single heatmap whose kind has
+    // exact block means gets a second panel, the point sample of the same window, on one colour scale.
+    bool show_point_sample = false;
 
     // Curves. max_distance 0: automatic (four times the model's context, at most kMaxDistance).
     std::int64_t max_distance = 0;

@@ -33,6 +33,7 @@ constexpr auto kColormap = "view/colormap";
 constexpr auto kCurveLogX = "view/curveLogX";
 constexpr auto kExplanationExpanded = "view/explanationExpanded/"; // + the view's id
 constexpr auto kFitColorsToView = "view/fitColorsToView";
+constexpr auto kShowTimings = "view/showTimings";
 constexpr auto kDarkTheme = "view/darkTheme";
 constexpr auto kRotationQuery = "view/rotationQueryPosition";
 constexpr auto kRotationKey = "view/rotationKeyPosition";
@@ -174,6 +175,14 @@ bool Settings::fitColorsToView() const
 void Settings::setFitColorsToView(bool on)
 {
     m_settings->setValue(kFitColorsToView, on);
+}
+bool Settings::showTimings() const
+{
+    return m_settings->value(kShowTimings, false).toBool();
+}
+void Settings::setShowTimings(bool on)
+{
+    m_settings->setValue(kShowTimings, on);
 }
 
 bool Settings::explanationExpanded(const QString& view) const

@@ -52,6 +52,9 @@ public:
     // Heatmap colour scale fitted to the visible window (off: the whole matrix's scale).
     bool fitColorsToView() const;
     void setFitColorsToView(bool on);
+    // View > Show Timings: compute and paint milliseconds per view in the status bar (default off).
+    bool showTimings() const;
+    void setShowTimings(bool on);
     // The "What am I looking at?" panel under a view, expanded (default: collapsed). `view`: a stable id
     // ("heatmap", "curves", "rotation", "spectrum").
     bool explanationExpanded(const QString& view) const;

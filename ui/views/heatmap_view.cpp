@@ -340,6 +340,8 @@ void HeatmapView::updateRange()
                           format_number(100.0 * spread / std::abs(mean), 2));
     if (usesPanelScales())
         notes << tr("one colour scale per panel");
+    if (!m_data.sampling_note.isEmpty())
+        notes << m_data.sampling_note;
     m_note = notes.join(QStringLiteral(" · "));
 }
 

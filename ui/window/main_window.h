@@ -42,6 +42,7 @@ class RotationView;
 class SessionActions;
 class Settings;
 class SpectrumView;
+class ViewTimings;
 class Figure;
 class ExplorerWindow;
 class ExplanationPanel;
@@ -104,6 +105,12 @@ public:
     QDockWidget* lessonDock() const { return m_lessonDock; }
     QString importReportText() const;
     QString statusMessage() const;
+    // View > Show Timings (persisted): compute and paint milliseconds of each visible view in the status
+    // bar (view_timings.h).
+    void setShowTimings(bool on);
+    bool showTimings() const;
+    ViewTimings* viewTimings() const { return m_timings; }
+    QLabel* timingsLabel() const { return m_timingsLabel; }
 
     // Applies a config.json as one undo step and shows the import report. False (and a message) on error.
     bool openConfig(const QString& path);
@@ -181,6 +188,7 @@ private:
     void updateViewEnabled();
     void updateHeatmapPixelSize();
     void setHoverText(const QString& text);
+    void updateTimingsLabel();
     void showError(const QString& message);
     void startAutosave(const QString& settingsPath);
     bool restoreAutosave(const QByteArray& bytes);
@@ -215,6 +223,9 @@ private:
     QAction* m_stopComparing = nullptr;
     QLabel* m_hoverLabel = nullptr;
     QProgressBar* m_progress = nullptr;
+    ViewTimings* m_timings = nullptr;
+    QLabel* m_timingsLabel = nullptr;
+    QAction* m_showTimingsAction = nullptr;
     QString m_lastMessage;
     bool m_computeHidden = false;
     Presentation* m_presentation = nullptr;

@@ -8,9 +8,13 @@
 #include "views/rotation_view.h"
 #include "views/spectrum_view.h"
 #include "window/main_window.h"
+#include "window/view_timings.h"
 
+#include <QAction>
 #include <QDockWidget>
+#include <QLabel>
 #include <QProgressBar>
+#include <QStatusBar>
 
 #include <type_traits>
 #include <variant>
@@ -26,9 +30,55 @@ void MainWindow::connectJobs()
     });
     connect(m_jobs, &JobTracker::totalProgressChanged, m_progress, &QProgressBar::setValue);
     connect(m_jobs, &JobTracker::progressVisible, m_progress, &QWidget::setVisible);
+    // View > Show Timings: measured per view (view_timings.h), shown for the visible ones.
+    m_timings = new ViewTimings(m_jobs, this);
+    m_timings->watch(ViewKind::Heatmap, m_heatmap);
+    m_timings->watch(ViewKind::Curves, m_curves);
+    m_timings->watch(ViewKind::Rotation, m_rotation);
+    m_timings->watch(ViewKind::Spectrum, m_spectrum);
+    m_timingsLabel = new QLabel;
+    m_timingsLabel->setObjectName(QStringLiteral("timingsLabel"));
+    m_timingsLabel->setTextFormat(Qt::PlainText);
+    m_timingsLabel->hide();
+    statusBar()->insertPermanentWidget(0, m_timingsLabel);
+    connect(m_timings, &ViewTimings::changed, this, &MainWindow::updateTimingsLabel);
+    if (m_showTimingsAction)
+        m_showTimingsAction->setChecked(m_settings->showTimings()); // calls setShowTimings when on
     ViewSettings v = m_viewSettings;
     v.log_x = m_settings->curveLogX();
     setViewSettings(v, ViewKind::Curves);
+}
+
+void MainWindow::setShowTimings(bool on)
+{
+    m_settings->setShowTimings(on);
+    if (m_showTimingsAction && m_showTimingsAction->isChecked() != on)
+        m_showTimingsAction->setChecked(on);
+    if (!m_timingsLabel)
+        return;
+    m_timingsLabel->setVisible(on);
+    updateTimingsLabel();
+}
+
+bool MainWindow::showTimings() const
+{
+    return m_showTimingsAction && m_showTimingsAction->isChecked();
+}
+
+void MainWindow::updateTimingsLabel()
+{
+    if (!m_timingsLabel || !showTimings())
+        return;
+    std::vector<ViewKind> visible;
+    std::array<QString, kViewKindCount> names;
+    for (ViewKind k : kAllViewKinds) {
+        names[static_cast<std::size_t>(k)] = dock(k)->windowTitle();
+        // Views on screen only (a tabbed-away dock has an empty visible region).
+        if (dock(k)->isVisible() && !dock(k)->widget()->visibleRegion().isEmpty())
+            visible.push_back(k);
+    }
+    const QString text = m_timings->text(visible, names);
+    m_timingsLabel->setText(text.isEmpty() ? tr("timings: waiting for a view to compute") : text);
 }
 
 void MainWindow::setViewSettings(const ViewSettings& settings, std::optional<ViewKind> kind)

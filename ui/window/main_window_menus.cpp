@@ -198,6 +198,16 @@ void MainWindow::createMenus()
         v.subtract_mean = on;
         setViewSettings(v, ViewKind::Heatmap);
     });
+    QAction* beside = view->addAction(tr("Point Sample &beside Mean"));
+    beside->setCheckable(true);
+    beside->setObjectName(QStringLiteral("pointSampleBesideMeanAction"));
+    beside->setStatusTip(tr("Heatmap: the point sample of the same window beside its exact block means, on one "
+                            "colour scale, to show what aliasing draws"));
+    connect(beside, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_viewSettings;
+        v.show_point_sample = on;
+        setViewSettings(v, ViewKind::Heatmap);
+    });
     QMenu* overlay = view->addMenu(tr("&Overlay on Curves"));
     overlay->setToolTipsVisible(true);
     overlay->setObjectName(QStringLiteral("overlayMenu"));
@@ -224,6 +234,12 @@ void MainWindow::createMenus()
     dark->setCheckable(true);
     dark->setChecked(palette_is_dark(QApplication::palette()));
     connect(dark, &QAction::toggled, this, &MainWindow::setDarkTheme);
+    m_showTimingsAction = view->addAction(tr("Show &Timings"));
+    m_showTimingsAction->setCheckable(true);
+    m_showTimingsAction->setObjectName(QStringLiteral("showTimingsAction"));
+    m_showTimingsAction->setStatusTip(tr("Show in the status bar how many milliseconds each visible view takes "
+                                         "to compute and to paint"));
+    connect(m_showTimingsAction, &QAction::toggled, this, &MainWindow::setShowTimings);
     // Presentation mode (presentation.h): F5, with its text size, theme and panel settings.
     view->addSeparator();
     m_presentation = new Presentation(this, m_settings.get());
