@@ -496,11 +496,16 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
+    // What openFile() opens: sessions and config.json (.json), llama.cpp files (.gguf), checkpoints.
     const QList<QUrl> urls = event->mimeData()->urls();
-    if (urls.size() == 1 && urls.front().isLocalFile()
-        && (urls.front().toLocalFile().endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)
-            || urls.front().toLocalFile().endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive)))
-        event->acceptProposedAction();
+    if (urls.size() != 1 || !urls.front().isLocalFile())
+        return;
+    const QString path = urls.front().toLocalFile();
+    for (const char* suffix : {".json", ".gguf", ".safetensors"})
+        if (path.endsWith(QLatin1String(suffix), Qt::CaseInsensitive)) {
+            event->acceptProposedAction();
+            return;
+        }
 }
 
 void MainWindow::dropEvent(QDropEvent* event)
