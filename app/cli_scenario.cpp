@@ -8,6 +8,7 @@
 #include "io/number_text.h"
 #include "io/presets.h"
 #include "methods/registry.h"
+#include "methods/t5/t5_buckets.h"
 #include "scenario/content.h"
 #include "scenario/validation.h"
 
@@ -333,6 +334,20 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
     // The cached checkpoint feeds the learned table, as --weights would; --weights given by hand wins.
     if (!cached_weights.empty() && s.method == Method::Learned && !o.has("table") && !o.has("weights"))
         s.params<LearnedParams>().table_path = cached_weights;
+    // T5: a trained bias table (--weights, or the cached checkpoint of --model when it has one) brings
+    // its bucket count, head count and direction; options given beside it still override them, and
+    // validate() then names the one the table contradicts.
+    if (s.method == Method::T5) {
+        const char* given = o.has("weights") ? "weights" : o.has("bias-table") ? "bias-table" : nullptr;
+        try {
+            if (given)
+                t5_use_trained_bias(s.params<T5Params>(), *o.text(given), o.text("tensor").value_or(""));
+            else if (!cached_weights.empty())
+                t5_use_checkpoint_bias(s.params<T5Params>(), cached_weights);
+        } catch (const InputFileError& e) {
+            throw UsageError(std::string(given ? "--" + std::string(given) : std::string("--model")) + ": " + e.what());
+        }
+    }
     apply_method_options(o, s);
     try {
         validate(s);

@@ -43,6 +43,7 @@ inline constexpr const char* kLogit = "logit";
 inline constexpr const char* kRelativePosition = "relative_position";
 inline constexpr const char* kBucket = "bucket";
 inline constexpr const char* kBucketUsed = "bucket_used";
+inline constexpr const char* kBias = "bias";           // T5's learned scalar of a bucket and head
 
 // Matrices: the row and column axes (MatrixResult::row_name, col_name) and one head per slope.
 inline constexpr const char* kQueryPosition = "query_position";

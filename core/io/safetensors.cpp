@@ -395,6 +395,9 @@ const std::vector<KnownPositionTensor>& known_position_tensors()
         {"encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", "T5", "t5", 0,
          "HF T5Attention.relative_attention_bias = nn.Embedding(relative_attention_num_buckets, n_heads): "
          "buckets x heads"},
+        // The decoder's own table (T5Stack: only block 0 has_relative_attention_bias): causal buckets.
+        {"decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", "T5", "t5", 0,
+         "HF T5Attention.relative_attention_bias of the decoder (causal buckets): buckets x heads"},
         {"deberta.encoder.rel_embeddings.weight", "DeBERTa", "deberta", 0,
          "HF DebertaV2Encoder.rel_embeddings = nn.Embedding(2 * position_buckets (or 2 * max_relative_positions), "
          "hidden_size)"},

@@ -78,6 +78,9 @@ struct T5Params {
     int num_heads = 12;     // heads of the per-head bias table
     std::uint64_t seed = 0; // seeded N(0, stddev) bias table [num_buckets x num_heads]
     double stddev = 1.0;
+    std::string bias_path;   // optional trained table (.safetensors checkpoint or its index, .csv, .npy):
+                             // num_buckets rows x num_heads columns; overrides the seed
+    std::string bias_tensor; // the tensor of a checkpoint ("" = T5's encoder, else decoder, layer-0 bias)
 
     bool operator==(const T5Params&) const = default;
 };

@@ -956,6 +956,18 @@
         <source>The tensor of a .safetensors keys file.</source>
         <translation>.safetensors 键文件中的张量。</translation>
     </message>
+    <message>
+        <source>Trained bias table</source>
+        <translation>训练所得偏置表</translation>
+    </message>
+    <message>
+        <source>A trained relative_attention_bias (buckets x heads): a .safetensors checkpoint or its model.safetensors.index.json, or a .csv / .npy table; overrides the seed and sets the bucket and head counts.</source>
+        <translation>训练所得的 relative_attention_bias（桶数 × 头数）：.safetensors 检查点或其 model.safetensors.index.json，或 .csv / .npy 表；取代随机种子，并决定桶数与头数。</translation>
+    </message>
+    <message>
+        <source>The tensor of a .safetensors checkpoint; empty: the encoder&apos;s layer-0 relative_attention_bias, else the decoder&apos;s.</source>
+        <translation>.safetensors 检查点中的张量；留空时取编码器第 0 层的 relative_attention_bias，没有则取解码器的。</translation>
+    </message>
 </context>
 <context>
     <name>ParameterPanel</name>
@@ -3035,6 +3047,10 @@
         <source>Show in the status bar how many milliseconds each visible view takes to compute and to paint</source>
         <translation>在状态栏显示每个可见视图计算和绘制所用的毫秒数</translation>
     </message>
+    <message>
+        <source>T5 bias table: %1 of %2</source>
+        <translation>T5 偏置表：%2 中的 %1</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>
@@ -3948,6 +3964,34 @@ long_factor: %2</translation>
         <source>no point sample beside it: this picture has no block means</source>
         <translation>不显示旁边的点采样：此图没有块均值</translation>
     </message>
+    <message>
+        <source> · trained decoder bias from %1</source>
+        <translation> · 训练所得解码器偏置（来自 %1）</translation>
+    </message>
+    <message>
+        <source> · trained encoder bias from %1</source>
+        <translation> · 训练所得编码器偏置（来自 %1）</translation>
+    </message>
+    <message>
+        <source>T5 learned bias per head against distance · </source>
+        <translation>T5 各头学得的偏置随距离变化 · </translation>
+    </message>
+    <message>
+        <source>bias added to the logit</source>
+        <translation>加到 logit 上的偏置</translation>
+    </message>
+    <message>
+        <source>h%1 key before</source>
+        <translation>h%1 键在前</translation>
+    </message>
+    <message>
+        <source>h%1 key after</source>
+        <translation>h%1 键在后</translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads; the heatmap shows every head</source>
+        <translation>显示 %2 个头中的 %1 个；热图显示全部头</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ViewTimings</name>
@@ -3961,10 +4005,6 @@ long_factor: %2</translation>
     <message>
         <source>Open Weights: %1</source>
         <translation>打开权重：%1</translation>
-    </message>
-    <message>
-        <source>Choose the tensor that holds the learned position table (positions × dimensions). Known position tensors are marked; only the header has been read.</source>
-        <translation>选择保存可学习位置表（位置 × 维度）的张量。已知的位置张量已标出；目前只读取了文件头。</translation>
     </message>
     <message>
         <source>Tensor</source>
@@ -4001,6 +4041,18 @@ long_factor: %2</translation>
     <message>
         <source>Select a tensor of two dimensions (positions × dimensions).</source>
         <translation>请选择一个二维张量（位置 × 维度）。</translation>
+    </message>
+    <message>
+        <source>Choose the tensor that holds the position table: a learned table (positions × dimensions) or T5&apos;s relative_attention_bias (buckets × heads). Known position tensors are marked; only the header has been read.</source>
+        <translation>选择存放位置表的张量：可学习位置表（位置 × 维度）或 T5 的 relative_attention_bias（桶 × 头）。已知的位置张量以粗体标出；目前只读取了文件头。</translation>
+    </message>
+    <message>
+        <source>Use as T5 Bias Table</source>
+        <translation>用作 T5 偏置表</translation>
+    </message>
+    <message>
+        <source>The T5 method will show %1 instead of its seeded stand-in; its bucket and head counts follow the table (one undo step).</source>
+        <translation>T5 方法将显示 %1，取代随机生成的替身；桶数与头数随该表而定（一步撤销）。</translation>
     </message>
 </context>
 <context>

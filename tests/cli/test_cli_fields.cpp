@@ -10,6 +10,7 @@
 #include "io/number_text.h"
 #include "io/scenario_json.h"
 #include "methods/registry.h"
+#include "methods/t5/t5_buckets.h"
 #include "scenario/validation.h"
 #include "test_names.h"
 #include "weights_fixtures.h"
@@ -116,6 +117,23 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
         table.set(s, checkpoint.string());
         args.insert(args.end(), {"--" + table.option_name(), checkpoint.string()});
         text_value = "wpe.weight";
+    }
+    // T5's trained bias table brings its shape (buckets x heads) and, from a checkpoint, its direction:
+    // the expected scenario takes them as the command line does (t5_use_trained_bias).
+    if (f.key == "bias_weights") {
+        t5_use_trained_bias(s.params<T5Params>(), std::string(POSATLAS_TEST_DATA) + "/learned_4x3.csv");
+        s.params<T5Params>().bias_path.clear();
+    }
+    if (f.key == "bias_tensor") {
+        std::string data;
+        for (int i = 0; i < 8 * 3; ++i)
+            data += f32_bytes(static_cast<float>(i) - 2.5f);
+        const fs::path checkpoint = write_file(
+            "fields_t5.safetensors",
+            safetensors_file({{"decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", "F32", {8, 3}, data}}));
+        t5_use_trained_bias(s.params<T5Params>(), checkpoint.string());
+        args.insert(args.end(), {"--" + d.field("bias_weights")->option_name(), checkpoint.string()});
+        text_value = s.params<T5Params>().bias_tensor;
     }
     // The user's queries and keys come in pairs of files whose shape fits the scenario: two 4 x 4 tensors
     // of one safetensors file, with seq_len 4 and head_dim 4; the field under test is given last.

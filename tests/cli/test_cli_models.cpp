@@ -96,6 +96,31 @@ TEST(CliModels, ModelOpensTheCachedConfigAndWeightsLikeConfigAndWeights)
     EXPECT_EQ(a.out, b.out);
 }
 
+TEST(CliModels, ACachedT5ModelBringsItsTrainedBiasTable)
+{
+    const fs::path root = temp_dir() / "hf_cache_t5";
+    fs::remove_all(root);
+    const fs::path t5 = root / "models--org--tiny-t5";
+    cached(t5, "config.json",
+           R"({"model_type":"t5","num_heads":2,"d_model":8,"d_kv":4,"relative_attention_num_buckets":8,"relative_attention_max_distance":16})");
+    // The encoder's layer-0 table, 8 buckets x 2 heads: (b, h) = 10 h + b.
+    std::vector<float> bias;
+    for (int b = 0; b < 8; ++b)
+        for (int h = 0; h < 2; ++h)
+            bias.push_back(static_cast<float>(10 * h + b));
+    cached(t5, "model.safetensors",
+           safetensors_file({f32_tensor("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", 8, 2, bias)}));
+    put(t5 / "refs" / "main", "c0ffee");
+    ::setenv("HF_HUB_CACHE", root.c_str(), 1);
+    // Query 0, key 1: relative +1, bidirectional bucket 4 + 1 = 5; head 1 reads 15.
+    const Result r = run({"compute", "matrix", "--model", "org/tiny-t5", "--kind", "bias", "--seq-len", "2", "--head", "1"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["matrix"][0][1].get<double>(), 15.0);
+    EXPECT_EQ(j["matrix"][1][0].get<double>(), 11.0); // relative -1: bucket 1
+    EXPECT_EQ(j["matrix"][0][0].get<double>(), 10.0); // relative 0: bucket 0
+}
+
 TEST(CliModels, UncachedOrMalformedModelsAreClearUsageErrors)
 {
     fake_cache();

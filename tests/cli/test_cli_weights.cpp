@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -138,3 +139,81 @@ TEST(CliWeights, GgufConfigWorksLikeAConfigJson)
 }
 
 } // namespace
+
+namespace {
+
+// T5-small-like: the encoder's layer-0 relative_attention_bias, 32 buckets x 8 heads in BF16, entry
+// (b, h) = b - 2h as a bfloat16 (exact: small integers), and the decoder's, (b, h) = -(b + h).
+std::string t5_file()
+{
+    const auto bf16 = [](float f) {
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &f, 4);
+        return static_cast<std::uint16_t>(bits >> 16); // exact for these integers
+    };
+    std::vector<std::uint16_t> enc, dec;
+    for (int b = 0; b < 32; ++b)
+        for (int h = 0; h < 8; ++h) {
+            enc.push_back(bf16(static_cast<float>(b - 2 * h)));
+            dec.push_back(bf16(static_cast<float>(-(b + h))));
+        }
+    return write_file("t5.safetensors",
+                      safetensors_file({u16_tensor("decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
+                                                   "BF16", {32, 8}, dec),
+                                        u16_tensor("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
+                                                   "BF16", {32, 8}, enc)}))
+        .string();
+}
+
+} // namespace
+
+TEST(CliWeights, T5BiasFromACheckpointIsTheTrainedTableInEveryCell)
+{
+    const std::string f = t5_file();
+    // Head 3 of the encoder's table: cell (i, j) = bucket(j - i) - 6. The buckets of relative positions
+    // -3..3 at 32 bidirectional buckets are 3 2 1 0 17 18 19 (HF _relative_position_bucket).
+    const Result r = run({"compute", "matrix", "--method", "t5", "--weights", f, "--kind", "bias", "--seq-len", "4",
+                          "--head", "3"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = json::parse(r.out);
+    const int bucket[7] = {3, 2, 1, 0, 17, 18, 19};
+    for (int i = 0; i < 4; ++i)
+        for (int k = 0; k < 4; ++k)
+            EXPECT_EQ(j["matrix"][i][k].get<double>(), bucket[k - i + 3] - 6) << i << ", " << k;
+    // The scenario names the tensor it found and takes the table's shape.
+    const json s = json::parse(run({"compute", "scenario", "--method", "t5", "--weights", f}).out);
+    EXPECT_EQ(s["t5"]["bias_tensor"], "encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight");
+    EXPECT_EQ(s["t5"]["num_heads"], 8);
+    EXPECT_EQ(s["t5"]["bidirectional"], true);
+
+    // The decoder's table: causal buckets, and a causal decoder masks keys after the query (null).
+    const Result d = run({"compute", "matrix", "--method", "t5", "--weights", f, "--tensor",
+                          "decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", "--kind", "bias",
+                          "--seq-len", "4", "--head", "3"});
+    ASSERT_EQ(d.status, 0) << d.err;
+    const json dj = json::parse(d.out);
+    EXPECT_TRUE(dj["matrix"][0][3].is_null()) << dj["matrix"][0][3];
+    EXPECT_EQ(dj["matrix"][3][0].get<double>(), -6.0); // relative -3: causal bucket 3, -(3 + 3)
+    EXPECT_EQ(dj["matrix"][2][1].get<double>(), -4.0); // relative -1: bucket 1, -(1 + 3)
+}
+
+TEST(CliWeights, T5BiasThatContradictsAnOptionOrIsMissingIsAUsageError)
+{
+    const std::string f = t5_file();
+    const Result heads = run({"compute", "matrix", "--method", "t5", "--weights", f, "--num-heads", "12", "--kind",
+                              "bias", "--seq-len", "4"});
+    EXPECT_EQ(heads.status, 2);
+    EXPECT_TRUE(heads.out.empty());
+    EXPECT_NE(heads.err.find("--num-heads must be 8, the columns of the trained"), std::string::npos) << heads.err;
+
+    const Result missing = run({"compute", "matrix", "--method", "t5", "--weights", "/nonexistent/t5.safetensors",
+                                "--kind", "bias", "--seq-len", "4"});
+    EXPECT_EQ(missing.status, 2);
+    EXPECT_NE(missing.err.find("--weights"), std::string::npos) << missing.err;
+    EXPECT_NE(missing.err.find("/nonexistent/t5.safetensors"), std::string::npos) << missing.err;
+
+    const Result gpt2 = run({"compute", "matrix", "--method", "t5", "--weights", gpt2_file(), "--kind", "bias",
+                             "--seq-len", "4"});
+    EXPECT_EQ(gpt2.status, 2);
+    EXPECT_NE(gpt2.err.find("no T5 relative_attention_bias"), std::string::npos) << gpt2.err;
+}

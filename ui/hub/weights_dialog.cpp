@@ -9,6 +9,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <cstdint>
+
 namespace posatlas::ui {
 
 namespace {
@@ -33,8 +35,9 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
     setWindowTitle(tr("Open Weights: %1").arg(QFileInfo(QString::fromStdString(catalog.path)).fileName()));
     auto* layout = new QVBoxLayout(this);
     auto* intro =
-        new QLabel(tr("Choose the tensor that holds the learned position table (positions × dimensions). "
-                      "Known position tensors are marked; only the header has been read."),
+        new QLabel(tr("Choose the tensor that holds the position table: a learned table (positions × dimensions) "
+                      "or T5's relative_attention_bias (buckets × heads). Known position tensors are marked; only "
+                      "the header has been read."),
                    this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -44,6 +47,7 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
     m_list->setRootIsDecorated(false);
     m_list->setAlternatingRowColors(true);
     QTreeWidgetItem* preselect = nullptr;
+    std::size_t preselect_rank = SIZE_MAX;
     for (const SafetensorsTensor& t : catalog.tensors) {
         auto* item = new QTreeWidgetItem(m_list);
         item->setText(0, QString::fromStdString(t.name));
@@ -55,8 +59,12 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
             bold.setBold(true);
             for (int c = 0; c < 4; ++c)
                 item->setFont(c, bold);
-            if (!preselect && k->method == "learned" && usable(t))
+            // The first of known_position_tensors() order wins: a learned table, else T5's encoder table.
+            const auto rank = static_cast<std::size_t>(k - known_position_tensors().data());
+            if ((k->method == "learned" || k->method == "t5") && usable(t) && rank < preselect_rank) {
                 preselect = item;
+                preselect_rank = rank;
+            }
         }
         if (!usable(t)) {
             item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
@@ -71,7 +79,6 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
     m_hint->setWordWrap(true);
     layout->addWidget(m_hint);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Use as Learned Table"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_list, &QTreeWidget::itemSelectionChanged, this, &WeightsDialog::updateState);
@@ -103,10 +110,19 @@ void WeightsDialog::updateState()
 {
     const bool chosen = !tensor().isEmpty();
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(chosen);
-    m_hint->setText(
-        chosen ? tr("The learned method will show %1 instead of its seeded stand-in (one undo step).")
-                     .arg(tensor())
-               : tr("Select a tensor of two dimensions (positions × dimensions)."));
+    // T5's bias goes to the T5 method (MainWindow::useWeights); every other tensor is a learned table.
+    const KnownPositionTensor* known = known_position_tensor(tensor().toStdString());
+    const bool t5 = known && known->method == "t5";
+    m_buttons->button(QDialogButtonBox::Ok)->setText(t5 ? tr("Use as T5 Bias Table") : tr("Use as Learned Table"));
+    if (!chosen)
+        m_hint->setText(tr("Select a tensor of two dimensions (positions × dimensions)."));
+    else if (t5)
+        m_hint->setText(tr("The T5 method will show %1 instead of its seeded stand-in; its bucket and head counts "
+                           "follow the table (one undo step).")
+                            .arg(tensor()));
+    else
+        m_hint->setText(tr("The learned method will show %1 instead of its seeded stand-in (one undo step).")
+                            .arg(tensor()));
 }
 
 } // namespace posatlas::ui

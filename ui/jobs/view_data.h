@@ -54,6 +54,7 @@ struct CurveSeries {
     QString name;             // legend entry
     std::vector<double> x, y; // already decimated by the job to <= ~2 points per pixel of a wide view
     QColor color;             // invalid: the view picks from its palette by series index
+    int color_index = -1;     // >= 0: the palette's colour of this index instead (pairs of series of one head)
     bool step = false;        // draw as a step function (bucket plots)
     bool dashed = false;      // e.g. the unscaled reference
     // x/y hold, for each bin of distances, the exact min and max of the curve over every integer in it

@@ -66,6 +66,20 @@ QString scenario_caption(const Scenario& s, bool with_method)
         else
             text += ViewJobs::tr(" · table %1").arg(file);
     } else {
+        const auto& t5 = s.params<T5Params>();
+        if (s.method == Method::T5 && !t5.bias_path.empty()) {
+            // A trained bias table: which stack's (the full tensor name would not fit a title) and the file.
+            const QString file = QFileInfo(QFile::decodeName(t5.bias_path.c_str())).fileName();
+            const QString tensor = QString::fromStdString(t5.bias_tensor);
+            if (tensor.isEmpty())
+                text += ViewJobs::tr(" · trained table %1").arg(file);
+            else if (tensor.startsWith(QLatin1String("decoder.")) || tensor.contains(QLatin1String(".decoder.")))
+                text += ViewJobs::tr(" · trained decoder bias from %1").arg(file);
+            else if (tensor.startsWith(QLatin1String("encoder.")) || tensor.contains(QLatin1String(".encoder.")))
+                text += ViewJobs::tr(" · trained encoder bias from %1").arg(file);
+            else
+                text += ViewJobs::tr(" · trained %1 from %2").arg(tensor, file);
+        }
         for (const auto& [key, format] : d.caption_fields) {
             const Field* f = d.field(key);
             if (!f || (f->shown && !f->shown(s)))

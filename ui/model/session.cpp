@@ -317,25 +317,31 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir)
     try {
         if (const auto it = j.find("scenario"); it != j.end())
             s.scenario = scenario_from_json(*it);
-        // Queries and keys next to the session travel with it, as a table does (below); they are read by
-        // validate(), so their paths are resolved first.
-        if (!base_dir.isEmpty())
+        // Files next to the session travel with it: a relative path (queries and keys, a learned table, a
+        // T5 bias table: every file field of the registry) is resolved against the session's folder, not
+        // against whatever directory the program runs in. validate() reads some of them, so first.
+        if (!base_dir.isEmpty()) {
+            const auto resolve = [&](const std::string& path) {
+                return QFileInfo(QString::fromStdString(path)).isRelative()
+                           ? QDir(base_dir).filePath(QString::fromStdString(path)).toStdString()
+                           : path;
+            };
             for (ContentFile* f : {&s.scenario.content.queries, &s.scenario.content.keys})
-                if (!f->empty() && QFileInfo(QString::fromStdString(f->path)).isRelative())
-                    f->path = QDir(base_dir).filePath(QString::fromStdString(f->path)).toStdString();
+                if (!f->empty())
+                    f->path = resolve(f->path);
+            for (const Field* f : all_fields())
+                if (f->type == FieldType::Text && f->path) {
+                    const nlohmann::json value = f->get(s.scenario);
+                    if (value.is_string() && !value.get<std::string>().empty())
+                        f->set(s.scenario, resolve(value.get<std::string>()));
+                }
+        }
         validate(s.scenario);
     } catch (const ScenarioJsonError& e) {
         fail(std::string("scenario.") + e.what());
     } catch (const ParameterError& e) {
         fail("scenario." + scenario_json_key(s.scenario, e.parameter()) + " must be " + e.allowed() + " (got "
              + e.got() + ")");
-    }
-    // A table next to the session travels with it: resolve a relative path against the session's folder,
-    // not against whatever directory the program happens to run in.
-    if (!base_dir.isEmpty() && !s.scenario.params<LearnedParams>().table_path.empty()) {
-        const QString table = QString::fromStdString(s.scenario.params<LearnedParams>().table_path);
-        if (QFileInfo(table).isRelative())
-            s.scenario.params<LearnedParams>().table_path = QDir(base_dir).filePath(table).toStdString();
     }
     if (const auto views = j.find("views"); views != j.end()) {
         if (!views->is_object())

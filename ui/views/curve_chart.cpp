@@ -120,7 +120,8 @@ bool same_structure(const CurveData& a, const CurveData& b)
         return false;
     for (qsizetype i = 0; i < a.series.size(); ++i) {
         const CurveSeries &s = a.series[i], &t = b.series[i];
-        if (s.name != t.name || s.step != t.step || s.dashed != t.dashed || s.color != t.color)
+        if (s.name != t.name || s.step != t.step || s.dashed != t.dashed || s.color != t.color
+            || s.color_index != t.color_index)
             return false;
     }
     return true;
@@ -385,7 +386,8 @@ void CurveChart::applyStyle()
     }
     for (qsizetype i = 0; i < m_series.size() && i < m_data.series.size(); ++i) {
         const CurveSeries& s = m_data.series[i];
-        QPen pen(s.color.isValid() ? s.color : series_color(static_cast<int>(i), m_style.dark));
+        QPen pen(s.color.isValid() ? s.color
+                                   : series_color(s.color_index >= 0 ? s.color_index : static_cast<int>(i), m_style.dark));
         pen.setWidthF(2.0 * std::max(1.0, m_style.font_scale * 0.8) * c.line_scale);
         pen.setCapStyle(Qt::FlatCap);
         pen.setStyle(s.dashed ? Qt::DashLine : Qt::SolidLine);

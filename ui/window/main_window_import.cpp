@@ -7,6 +7,7 @@
 #include "io/model_config.h"
 #include "io/presets.h"
 #include "io/safetensors.h"
+#include "methods/t5/t5_buckets.h"
 #include "model/scenario_model.h"
 #include "model/settings.h"
 #include "scenario/validation.h"
@@ -81,6 +82,11 @@ bool MainWindow::openCachedModel(const QString& ref)
             result.scenario.params<LearnedParams>().table_tensor.clear();
             result.notes.push_back("position table read from " + cached.weights.filename().string());
         }
+        // ... and T5's bias table, when the checkpoint has one (else the seeded stand-in stays).
+        if (result.scenario.method == Method::T5 && !cached.weights.empty()
+            && t5_use_checkpoint_bias(result.scenario.params<T5Params>(), cached.weights.string()))
+            result.notes.push_back("T5 bias table " + result.scenario.params<T5Params>().bias_tensor + " read from "
+                                   + cached.weights.filename().string());
         validate(result.scenario);
     } catch (const std::exception& e) {
         showError(tr("Cannot open model %1: %2").arg(ref, QString::fromUtf8(e.what())));
@@ -124,6 +130,23 @@ void MainWindow::openWeightsDialog(const QString& given)
 bool MainWindow::useWeights(const QString& path, const QString& tensor)
 {
     Scenario s = m_model->scenario();
+    // T5's relative_attention_bias feeds the T5 method (its buckets, heads and direction come with it);
+    // every other tensor is read as a learned position table (rows = positions).
+    const KnownPositionTensor* known = known_position_tensor(tensor.toStdString());
+    if (known && known->method == "t5") {
+        s.method = Method::T5;
+        try {
+            t5_use_trained_bias(s.params<T5Params>(), QFile::encodeName(path).toStdString(), tensor.toStdString());
+            validate(s);
+        } catch (const std::exception& e) {
+            showError(tr("Cannot use %1 of %2: %3").arg(tensor, QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+            return false;
+        }
+        if (!m_model->setScenario(s, tr("Weights %1").arg(tensor)))
+            return false;
+        statusBar()->showMessage(tr("T5 bias table: %1 of %2").arg(tensor, QFileInfo(path).fileName()), 5000);
+        return true;
+    }
     s.method = Method::Learned;
     s.params<LearnedParams>().table_path = QFile::encodeName(path).toStdString();
     s.params<LearnedParams>().table_tensor = tensor.toStdString();

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/t5/t5_buckets.h"
 
+#include "io/input_file.h"
+#include "io/safetensors.h"
+#include "methods/learned/learned.h"
 #include "scenario/rng.h"
 #include "scenario/validation.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <stdexcept>
 
@@ -93,9 +97,111 @@ T5DistanceBuckets t5_distance_buckets(const T5Params& params, const std::vector<
     return out;
 }
 
+namespace {
+
+bool is_checkpoint(const std::string& path)
+{
+    const auto ends = [&](std::string_view suffix) {
+        if (path.size() < suffix.size())
+            return false;
+        for (std::size_t i = 0; i < suffix.size(); ++i)
+            if (std::tolower(static_cast<unsigned char>(path[path.size() - suffix.size() + i])) != suffix[i])
+                return false;
+        return true;
+    };
+    return ends(".safetensors") || ends(".json");
+}
+
+[[noreturn]] void fail(const std::string& path, const std::string& problem)
+{
+    throw LearnedTableError(path + ": " + problem);
+}
+
+constexpr std::int64_t kMaxBuckets = 4096; // validate(T5Params): relative_attention_num_buckets
+constexpr std::int64_t kMaxHeads = 1024;   // validate(T5Params): num_heads
+
+void check_bias_shape(const std::string& path, const std::string& who, std::int64_t rows, std::int64_t cols)
+{
+    if (rows < 2 || rows > kMaxBuckets || cols < 1 || cols > kMaxHeads)
+        fail(path, who + " is " + std::to_string(rows) + "x" + std::to_string(cols) +
+                       "; a T5 bias table is buckets x heads, with 2 to " + std::to_string(kMaxBuckets) +
+                       " buckets and 1 to " + std::to_string(kMaxHeads) + " heads");
+}
+
+} // namespace
+
+T5TrainedBias t5_trained_bias(const std::string& path, const std::string& tensor)
+{
+    T5TrainedBias out;
+    std::string name = tensor;
+    if (is_checkpoint(path)) {
+        // The header first: pick the tensor and check its shape before any value is read.
+        SafetensorsCatalog cat;
+        try {
+            cat = read_safetensors(path);
+        } catch (const SafetensorsError& e) {
+            throw LearnedTableError(std::string("cannot load T5 bias table: ") + e.what());
+        }
+        const SafetensorsTensor* t = nullptr;
+        if (name.empty()) {
+            for (const KnownPositionTensor& k : known_position_tensors())
+                if (k.method == "t5" && (t = cat.find(k.name)) != nullptr)
+                    break;
+            if (!t)
+                fail(path, "no T5 relative_attention_bias (encoder.block.0.layer.0.SelfAttention."
+                           "relative_attention_bias.weight, or the decoder's). Name one with --tensor; tensors: " +
+                               cat.listing());
+            name = t->name;
+        } else if (!(t = cat.find(name))) {
+            fail(path, "no tensor '" + quote_input(name, 120) + "'; tensors: " + cat.listing());
+        }
+        const std::string who = "tensor '" + quote_input(t->name, 120) + "'";
+        if (t->shape.size() != 2)
+            fail(path, who + " has shape " + t->shape_text() + "; a T5 bias table is 2-D (buckets x heads)");
+        check_bias_shape(path, who, t->shape[0], t->shape[1]);
+        out.tensor = t->name;
+        out.decoder = t->name.rfind("decoder.", 0) == 0 || t->name.find(".decoder.") != std::string::npos;
+    }
+    LearnedTable table = LearnedTable::load(path, name); // the exact values, finite, or LearnedTableError
+    if (out.tensor.empty())
+        check_bias_shape(path, "the table", table.trained_length(), table.dim());
+    out.table = table.table();
+    return out;
+}
+
+T5TrainedBias t5_use_trained_bias(T5Params& params, const std::string& path, const std::string& tensor)
+{
+    T5TrainedBias t = t5_trained_bias(path, tensor);
+    params.bias_path = path;
+    params.bias_tensor = t.tensor; // the tensor found when none was named: sessions name it
+    params.num_buckets = static_cast<int>(t.table.rows());
+    params.num_heads = static_cast<int>(t.table.cols());
+    if (!t.tensor.empty())
+        params.bidirectional = !t.decoder;
+    return t;
+}
+
+bool t5_use_checkpoint_bias(T5Params& params, const std::string& checkpoint)
+{
+    SafetensorsCatalog cat;
+    try {
+        cat = read_safetensors(checkpoint);
+    } catch (const SafetensorsError& e) {
+        throw LearnedTableError(std::string("cannot load T5 bias table: ") + e.what());
+    }
+    for (const KnownPositionTensor& k : known_position_tensors())
+        if (k.method == "t5" && cat.find(k.name)) {
+            t5_use_trained_bias(params, checkpoint);
+            return true;
+        }
+    return false;
+}
+
 Eigen::MatrixXd t5_bias_table(const T5Params& params)
 {
     validate(params);
+    if (!params.bias_path.empty())
+        return t5_trained_bias(params.bias_path, params.bias_tensor).table;
     Eigen::MatrixXd table(params.num_buckets, params.num_heads);
     for (int b = 0; b < params.num_buckets; ++b)
         for (int h = 0; h < params.num_heads; ++h)

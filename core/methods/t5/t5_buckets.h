@@ -26,6 +26,7 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace posatlas {
@@ -64,9 +65,36 @@ struct T5DistanceBuckets {
 };
 T5DistanceBuckets t5_distance_buckets(const T5Params& params, const std::vector<std::int64_t>& distances);
 
-// Seeded per-head bias table (HF relative_attention_bias = nn.Embedding(num_buckets, n_heads)):
-// entry (bucket, head) = rng::normal(seed, kT5Bias, bucket * num_heads + head) * stddev.
+// The per-head bias table (HF relative_attention_bias = nn.Embedding(num_buckets, n_heads)), num_buckets x
+// num_heads. With params.bias_path empty, the seeded stand-in: entry (bucket, head) = rng::normal(seed,
+// kT5Bias, bucket * num_heads + head) * stddev. Otherwise the trained table t5_trained_bias() reads, whose
+// shape validate(params) has checked against num_buckets x num_heads.
 Eigen::MatrixXd t5_bias_table(const T5Params& params);
+
+// A trained bias table: HF T5Attention.relative_attention_bias.weight, which only block 0 of the encoder
+// and of the decoder hold (T5Stack: has_relative_attention_bias=bool(i == 0)); every layer reuses it.
+struct T5TrainedBias {
+    Eigen::MatrixXd table; // buckets x heads, the stored values (F16 / BF16 widened exactly)
+    std::string tensor;    // the checkpoint tensor read; "" for a .csv or .npy table
+    bool decoder = false;  // the decoder's table: trained on causal buckets
+};
+
+// Reads a trained T5 bias table from `path`: a .safetensors checkpoint or its model.safetensors.index.json
+// (the tensor `tensor`, or with `tensor` empty the encoder's layer-0 relative_attention_bias, else the
+// decoder's), or a .csv / .npy of buckets x heads. The tensor must be 2-D with 2 .. 4096 rows (buckets)
+// and 1 .. 1024 columns (heads), checked on the header before any value is read. Every problem throws
+// LearnedTableError naming the file (an unknown tensor lists the tensors the file has).
+T5TrainedBias t5_trained_bias(const std::string& path, const std::string& tensor = "");
+
+// Points params at a trained table and gives them its shape: bias_path = path, bias_tensor = the tensor read,
+// num_buckets = rows, num_heads = columns, and for a checkpoint's tensor bidirectional = !decoder. Returns
+// the table; LearnedTableError (params unchanged) when the file holds no usable table.
+T5TrainedBias t5_use_trained_bias(T5Params& params, const std::string& path, const std::string& tensor = "");
+
+// A model's checkpoint (opened from the Hugging Face cache): when it holds a known T5 bias tensor,
+// t5_use_trained_bias(params, checkpoint) and true; otherwise params unchanged and false. A file that
+// cannot be read throws LearnedTableError.
+bool t5_use_checkpoint_bias(T5Params& params, const std::string& checkpoint);
 
 // table(bucket(key_pos - query_pos), head): the scalar added to the logit of (query_pos, key_pos).
 // The table must be num_buckets x num_heads (std::invalid_argument) and head in [0, num_heads)

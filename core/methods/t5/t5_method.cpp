@@ -5,6 +5,7 @@
 #include "methods/common_fields.h"
 #include "scenario/content_file.h"
 #include "methods/t5/t5_buckets.h"
+#include "io/input_file.h"
 #include "scenario/validation.h"
 
 namespace posatlas {
@@ -30,6 +31,13 @@ void t5_buckets(MatrixJob& c)
     // delta = i - j: T5's relative_position is j - i.
     fill_by_offset(c, c.out.values, [&](std::int64_t delta) { return static_cast<double>(bucket(-delta)); }, true);
     c.out.used_toeplitz = true;
+}
+
+// The stand-in's seed and spread have no row in the panel while a trained table replaces the stand-in.
+Field seeded_only(Field f)
+{
+    f.shown = [](const Scenario& s) { return s.params<T5Params>().bias_path.empty(); };
+    return f;
 }
 
 } // namespace
@@ -66,9 +74,17 @@ MethodDescriptor describe_t5()
                    {.lo = 1, .hi = 1024, .log_scale = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Heads"),
                     .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Heads of the per-head bias table (one learned scalar per bucket and head).")}),
-        seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Bias seed"),
-                   QT_TRANSLATE_NOOP("ParamSpec", "Seed of the stand-in bias table.")),
-        initializer_range_field(&P::stddev),
+        seeded_only(seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Bias seed"),
+                               QT_TRANSLATE_NOOP("ParamSpec", "Seed of the stand-in bias table."))),
+        seeded_only(initializer_range_field(&P::stddev)),
+        make_field("bias_weights", FieldType::Text, &P::bias_path,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Trained bias table"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "A trained relative_attention_bias (buckets x heads): a .safetensors checkpoint or its model.safetensors.index.json, or a .csv / .npy table; overrides the seed and sets the bucket and head counts."),
+                    .option = "weights", .option_aliases = {"bias-table"}, .panel = false}),
+        make_field("bias_tensor", FieldType::Text, &P::bias_tensor,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Checkpoint tensor"),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The tensor of a .safetensors checkpoint; empty: the encoder's layer-0 relative_attention_bias, else the decoder's."),
+                    .option = "tensor", .panel = false, .path = false}),
     };
     d.kinds = {
         {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), QT_TRANSLATE_NOOP("MatrixLabel", "bias"), t5_bias_matrix,
@@ -85,6 +101,38 @@ MethodDescriptor describe_t5()
             require_even_int("relative_attention_num_buckets", p.num_buckets, 4, 4096);
         const int half = p.bidirectional ? p.num_buckets / 2 : p.num_buckets;
         require_int("relative_attention_max_distance", p.max_distance, half / 2 + 1, 1'000'000'000);
+        if (p.bias_path.empty()) {
+            // A tensor name only picks a tensor of a checkpoint; alone it would be silently ignored.
+            if (!p.bias_tensor.empty())
+                throw ParameterError("bias_tensor", "empty unless bias_weights names a .safetensors checkpoint",
+                                     "'" + quote_input(p.bias_tensor) + "'");
+            return;
+        }
+        // A trained table fixes the bucket and head counts it was trained with, and a checkpoint's tensor
+        // whether its buckets are bidirectional (encoder) or causal (decoder): anything else would index
+        // it with buckets it never learned.
+        T5TrainedBias t;
+        try {
+            t = t5_trained_bias(p.bias_path, p.bias_tensor);
+        } catch (const InputFileError& e) {
+            throw ParameterError("bias_weights",
+                                 "a T5 bias table: a .safetensors checkpoint with a relative_attention_bias, or a "
+                                 ".csv / .npy of buckets x heads",
+                                 e.what());
+        }
+        const std::string what = t.tensor.empty() ? std::string("the trained table") : "the trained " + t.tensor;
+        if (t.table.rows() != p.num_buckets)
+            throw ParameterError("relative_attention_num_buckets",
+                                 std::to_string(t.table.rows()) + ", the rows of " + what,
+                                 std::to_string(p.num_buckets));
+        if (t.table.cols() != p.num_heads)
+            throw ParameterError("num_heads", std::to_string(t.table.cols()) + ", the columns of " + what,
+                                 std::to_string(p.num_heads));
+        if (!t.tensor.empty() && p.bidirectional == t.decoder)
+            throw ParameterError("bidirectional",
+                                 t.decoder ? "off: " + what + " is the decoder's, trained on causal buckets"
+                                           : "on: " + what + " is the encoder's, trained on bidirectional buckets",
+                                 p.bidirectional ? "on" : "off");
     };
     d.content_dim = [](const Scenario& s) { return content_width(s.content, 64); }; // a file sets its own d
     d.heads = [](const Scenario& s) { return s.params<P>().num_heads; };

@@ -5,6 +5,8 @@
 // on 127.0.0.1 running off the GUI thread, cancel) and opening a cached model. Fake caches are built here in
 // huggingface_hub's layout; nothing reaches the network. With POSATLAS_SCREENSHOT_DIR set, both dialogs
 // are saved as PNG there for a look.
+#include "explorer/explorer_window.h"
+#include "explorer/explorer_model.h"
 #include "fake_hub.h"
 #include "gui_support.h"
 #include "hub/model_dialog.h"
@@ -13,7 +15,12 @@
 #include "model/scenario_model.h"
 #include "weights_fixtures.h"
 
+#include <QDialogButtonBox>
 #include <QListWidget>
+#include <QMimeData>
+#include <QDropEvent>
+#include <QApplication>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -45,6 +52,21 @@ std::string checkpoint()
     return safetensors_file({f32_tensor("wpe.weight", 8, 4, wpe), f32_tensor("h.0.attn.bias", 1, 2, {1, 2}),
                              u16_tensor("wte.weight", "F16", {3, 4}, std::vector<std::uint16_t>(12, 0x3C00)),
                              u16_tensor("ids", "U16", {3}, {1, 2, 3})});
+}
+
+// T5-small-like: the encoder's and decoder's layer-0 relative_attention_bias, 32 buckets x 8 heads,
+// entry (b, h) = b - h (decoder: + 100), and a shared embedding that is not a position table.
+std::string t5_checkpoint()
+{
+    std::vector<float> enc, dec;
+    for (int b = 0; b < 32; ++b)
+        for (int h = 0; h < 8; ++h) {
+            enc.push_back(static_cast<float>(b - h));
+            dec.push_back(static_cast<float>(b - h + 100));
+        }
+    return safetensors_file({f32_tensor("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", 32, 8, enc),
+                             f32_tensor("decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", 32, 8, dec),
+                             f32_tensor("shared.weight", 2, 4, {1, 2, 3, 4, 5, 6, 7, 8})});
 }
 
 void screenshot(QWidget& w, const QString& name)
@@ -123,6 +145,125 @@ private slots:
         // A tensor that is not a table: a message, no undo step.
         QVERIFY(!w->useWeights(path, QStringLiteral("ids")));
         QCOMPARE(w->model()->undoStack()->count(), before + 1);
+    }
+
+    void aT5BiasTensorFeedsTheT5MethodWithItsShapeAndDirection()
+    {
+        auto w = showMainWindow(settings());
+        const QString path = QString::fromStdString((root().parent_path() / "t5.safetensors").string());
+        put(path.toStdString(), t5_checkpoint());
+        {
+            // The dialog preselects the encoder's table (though the decoder's sorts first) and says where it goes.
+            ui::WeightsDialog dialog(read_safetensors(path.toStdString()));
+            QCOMPARE(dialog.tensor(), QStringLiteral("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"));
+            auto* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+            QCOMPARE(ok->text(), QStringLiteral("Use as T5 Bias Table"));
+            dialog.selectTensor(QStringLiteral("shared.weight"));
+            QCOMPARE(ok->text(), QStringLiteral("Use as Learned Table"));
+            dialog.selectTensor(QStringLiteral("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"));
+            screenshot(dialog, QStringLiteral("open_weights_t5.png"));
+        }
+        const int before = w->model()->undoStack()->count();
+        QVERIFY(w->useWeights(path, QStringLiteral("decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight")));
+        QCOMPARE(w->model()->undoStack()->count(), before + 1);
+        Scenario s = w->model()->scenario();
+        QCOMPARE(s.method, Method::T5);
+        QCOMPARE(s.params<T5Params>().num_heads, 8);
+        QCOMPARE(s.params<T5Params>().num_buckets, 32);
+        QVERIFY(!s.params<T5Params>().bidirectional); // the decoder's table: causal buckets
+        QVERIFY2(ui::scenario_caption(s).contains(QStringLiteral("trained decoder bias from t5.safetensors")),
+                 qPrintable(ui::scenario_caption(s)));
+        QVERIFY(waitIdle(w->jobs()));
+        // The curves view shows each head's learned bias against distance: the decoder's (b, h) = b - h + 100,
+        // and a key 5 before the query is causal bucket 5, so head 3 reads 102 there.
+        const ui::CurveData c = ui::curve_job(s, ui::ViewSettings{}, {}, {});
+        QCOMPARE(c.series.size(), 8); // causal: one series per head
+        QCOMPARE(c.y_column, QStringLiteral("bias"));
+        QVERIFY2(c.title.contains(QStringLiteral("learned bias per head")), qPrintable(c.title));
+        QCOMPARE(c.series[3].value_at(5.0), 102.0);
+        const auto at5 = std::find(c.series[3].x.begin(), c.series[3].x.end(), 5.0);
+        QVERIFY(at5 != c.series[3].x.end());
+        QCOMPARE(c.series[3].y[static_cast<std::size_t>(at5 - c.series[3].x.begin())], 102.0);
+        // The panel cannot set what the table fixes: 12 heads is refused with the reason, nothing changes.
+        QVERIFY(!w->model()->setValue(ui::param(Method::T5, "num_heads"), 12.0));
+        QCOMPARE(w->model()->scenario().params<T5Params>().num_heads, 8);
+        w->model()->undoStack()->undo();
+        QVERIFY(w->model()->scenario().params<T5Params>().bias_path.empty());
+    }
+
+    void openingACachedT5ModelReadsItsTrainedBias()
+    {
+        // In the cache for this test only (the model dialog's test counts the cached models).
+        const fs::path t5 = root() / "models--org--tiny-t5";
+        put(t5 / "blobs" / "e1", R"({"model_type":"t5","num_heads":8,"d_model":32,"d_kv":4,"relative_attention_num_buckets":32,"relative_attention_max_distance":128})");
+        put(t5 / "blobs" / "e2", t5_checkpoint());
+        fs::create_directories(t5 / "snapshots" / "c0ffee");
+        fs::create_symlink("../../blobs/e1", t5 / "snapshots" / "c0ffee" / "config.json");
+        fs::create_symlink("../../blobs/e2", t5 / "snapshots" / "c0ffee" / "model.safetensors");
+        put(t5 / "refs" / "main", "c0ffee");
+        struct Cleanup {
+            fs::path dir;
+            ~Cleanup() { fs::remove_all(dir); }
+        } cleanup{t5};
+        auto w = showMainWindow(settings());
+        QVERIFY(w->openCachedModel(QStringLiteral("org/tiny-t5")));
+        const Scenario s = w->model()->scenario();
+        QCOMPARE(s.method, Method::T5);
+        QCOMPARE(QString::fromStdString(s.params<T5Params>().bias_tensor),
+                 QStringLiteral("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"));
+        QVERIFY(s.params<T5Params>().bidirectional);
+        QVERIFY2(ui::scenario_caption(s).contains(QStringLiteral("trained encoder bias from model.safetensors")),
+                 qPrintable(ui::scenario_caption(s)));
+        QVERIFY(waitIdle(w->jobs()));
+    }
+
+    void ggufOpensByPathByDragAndDropAndInTheExplorer()
+    {
+        // A llama.cpp file's metadata (gguf-py constants): base 500000, head dim 4096 / 32 = 128, 8192 trained.
+        const auto gguf = [](float base) {
+            GgufWriter w;
+            w.string("general.architecture", "llama")
+                .u32("llama.context_length", 8192)
+                .u32("llama.embedding_length", 4096)
+                .u32("llama.attention.head_count", 32)
+                .f32("llama.rope.freq_base", base)
+                .u32("llama.rope.dimension_count", 128);
+            return w.bytes() + std::string(64, '\0'); // tensor data is never read
+        };
+        const fs::path a = root().parent_path() / "model-a.gguf";
+        const fs::path b = root().parent_path() / "model-b.GGUF";
+        put(a, gguf(500000.0f));
+        put(b, gguf(1000000.0f));
+
+        auto w = showMainWindow(settings());
+        QVERIFY(w->openFile(QString::fromStdString(a.string()))); // File > Open config.json… takes this path
+        QCOMPARE(w->model()->scenario().method, Method::RoPE);
+        QCOMPARE(w->model()->scenario().params<RopeParams>().rope_theta, 500000.0);
+        QCOMPARE(w->model()->scenario().params<RopeParams>().head_dim, 128);
+        QVERIFY2(w->importReportText().contains(QStringLiteral("llama.rope.freq_base")), qPrintable(w->importReportText()));
+
+        // Dropped on the window: accepted on entry, opened after the drop returns.
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(b.string()))});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w.get(), &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w.get(), &drop);
+        QTRY_COMPARE(w->model()->scenario().params<RopeParams>().rope_theta, 1000000.0);
+        // Anything else is refused at the door.
+        QMimeData other;
+        other.setUrls({QUrl::fromLocalFile(QStringLiteral("/tmp/notes.txt"))});
+        QDragEnterEvent refused(QPoint(10, 10), Qt::CopyAction, &other, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w.get(), &refused);
+        QVERIFY(!refused.isAccepted());
+        QVERIFY(waitIdle(w->jobs()));
+
+        ui::ExplorerWindow explorer;
+        QVERIFY2(explorer.openConfig(QString::fromStdString(a.string())), qPrintable(explorer.statusText()));
+        QCOMPARE(explorer.model()->modelParams().rope_theta, 500000.0);
+        QCOMPARE(explorer.model()->trainedLength(), std::int64_t{8192});
+        QVERIFY(QTest::qWaitFor([&explorer] { return !explorer.jobs()->busy(); }, 400000));
     }
 
     void openingACachedModelReadsItsConfigAndPositionTable()
