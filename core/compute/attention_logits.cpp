@@ -137,9 +137,10 @@ Eigen::MatrixXd content_term(const MatrixJob& c, int dim)
 double safe_mean(double sum, double count) { return count > 0.0 ? sum / count : kNaN; }
 
 // values(r, s) = (sum of f(i - j) over the block) / (number of cells), from offset_block_sums.
-void block_means_from_offsets(MatrixJob& c, const std::function<double(std::int64_t)>& by_offset, bool causal)
+void block_means_from_offsets(MatrixJob& c, const std::function<double(std::int64_t)>& by_offset, bool causal,
+                              const std::vector<std::int64_t>* changes)
 {
-    const OffsetBlockSums o = offset_block_sums(c.rb, c.cb, by_offset, causal, c.cancel);
+    const OffsetBlockSums o = offset_block_sums(c.rb, c.cb, by_offset, causal, c.cancel, changes);
     for (Eigen::Index s = 0; s < o.sums.cols(); ++s)
         for (Eigen::Index r = 0; r < o.sums.rows(); ++r)
             c.out.values(r, s) = safe_mean(o.sums(r, s), o.counts(r, s));
@@ -311,7 +312,8 @@ void relative_fill(MatrixJob& job, const std::function<double(std::int64_t, std:
     fill_each_cell(job, direct);
 }
 
-void additive_bias_matrix(MatrixJob& c, const std::function<double(std::int64_t)>& bias_by_offset, bool causal, int d)
+void additive_bias_matrix(MatrixJob& c, const std::function<double(std::int64_t)>& bias_by_offset, bool causal, int d,
+                          const std::vector<std::int64_t>* changes)
 {
     const bool bias_only = c.kind == MatrixKind::Bias;
     const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
@@ -321,10 +323,11 @@ void additive_bias_matrix(MatrixJob& c, const std::function<double(std::int64_t)
                           : content_query(c.s.content, d, 0).dot(content_key(c.s.content, d, 0)) * inv_sqrt_d;
     if (c.block_means()) {
         if (bias_only || constant_content) {
-            block_means_from_offsets(c, [&](std::int64_t delta) { return bias_by_offset(delta) + qk; }, causal);
+            block_means_from_offsets(c, [&](std::int64_t delta) { return bias_by_offset(delta) + qk; }, causal,
+                                     changes);
             return;
         }
-        const OffsetBlockSums o = offset_block_sums(c.rb, c.cb, bias_by_offset, causal, c.cancel);
+        const OffsetBlockSums o = offset_block_sums(c.rb, c.cb, bias_by_offset, causal, c.cancel, changes);
         report_progress(c.progress, 0.3);
         const Eigen::MatrixXd content = masked_content_sums(c, d, causal);
         for (Eigen::Index s = 0; s < o.sums.cols(); ++s)

@@ -26,9 +26,88 @@ std::complex<double> dirichlet_sum(double w, std::int64_t a, std::int64_t n)
     return std::polar(1.0, centre * w) * magnitude;
 }
 
+std::vector<std::int64_t> monotone_change_points(const std::function<std::int64_t(std::int64_t)>& g,
+                                                 std::int64_t lo, std::int64_t hi)
+{
+    std::vector<std::int64_t> out;
+    // Changes inside [a, b] of a monotone piece: none when g(a) == g(b); else split (the values at both
+    // ends are known, so each call evaluates one new point).
+    std::function<void(std::int64_t, std::int64_t, std::int64_t, std::int64_t)> scan =
+        [&](std::int64_t a, std::int64_t b, std::int64_t ga, std::int64_t gb) {
+            if (ga == gb)
+                return;
+            if (b == a + 1) {
+                out.push_back(b);
+                return;
+            }
+            const std::int64_t m = a + (b - a) / 2;
+            const std::int64_t gm = g(m);
+            scan(a, m, ga, gm);
+            scan(m, b, gm, gb);
+        };
+    const auto piece = [&](std::int64_t a, std::int64_t b) { // monotone on [a, b]
+        if (a <= b)
+            scan(a, b, g(a), g(b));
+    };
+    const auto boundary = [&](std::int64_t o) { // o - 1 and o in different pieces
+        if (o > lo && o <= hi && g(o) != g(o - 1))
+            out.push_back(o);
+    };
+    piece(lo, std::min<std::int64_t>(hi, -1));
+    boundary(0);
+    boundary(1);
+    piece(std::max<std::int64_t>(lo, 1), hi);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+namespace {
+
+// offset_block_sums for a piecewise-constant f: one f call per run, each run added in closed form.
+void piecewise_prefixes(std::int64_t lo, std::int64_t hi, const std::function<double(std::int64_t)>& f, bool causal,
+                        const std::vector<std::int64_t>& changes, const std::vector<std::int64_t>& x,
+                        const std::vector<std::size_t>& order, std::size_t q, std::vector<long double>& g,
+                        std::vector<long double>& gc, const CancelFn& cancel)
+{
+    long double f1 = 0.0L, g1 = 0.0L, c1 = 0.0L, cg1 = 0.0L;
+    auto next = std::upper_bound(changes.begin(), changes.end(), lo);
+    std::size_t runs = 0;
+    for (std::int64_t a = lo; a <= hi;) {
+        if (++runs % 4096 == 0)
+            check_cancel(cancel);
+        std::int64_t b = next == changes.end() ? hi : std::min(hi, *next - 1);
+        if (causal && a < 0)
+            b = std::min<std::int64_t>(b, -1); // the masked offsets form runs of their own
+        const bool kept = !causal || a >= 0;
+        const long double v = kept ? static_cast<long double>(f(a)) : 0.0L;
+        const long double c = kept ? 1.0L : 0.0L;
+        // After k offsets of the run: f1 + v k, g1 + f1 k + v k (k + 1) / 2 (and the same for counts).
+        const auto second = [](long double first, long double value, std::int64_t k) {
+            const auto kk = static_cast<long double>(k);
+            return first * kk + value * kk * (kk + 1.0L) * 0.5L;
+        };
+        for (; q < order.size() && x[order[q]] <= b; ++q) {
+            const std::int64_t k = x[order[q]] - a + 1;
+            g[order[q]] = g1 + second(f1, v, k);
+            gc[order[q]] = cg1 + second(c1, c, k);
+        }
+        const std::int64_t k = b - a + 1;
+        g1 += second(f1, v, k);
+        cg1 += second(c1, c, k);
+        f1 += v * static_cast<long double>(k);
+        c1 += c * static_cast<long double>(k);
+        a = b + 1;
+        while (next != changes.end() && *next <= a)
+            ++next;
+    }
+}
+
+} // namespace
+
 OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std::vector<std::int64_t>& cb,
                                   const std::function<double(std::int64_t)>& f, bool causal,
-                                  const CancelFn& cancel)
+                                  const CancelFn& cancel, const std::vector<std::int64_t>* changes)
 {
     const auto R = static_cast<std::int64_t>(rb.size()) - 1;
     const auto C = static_cast<std::int64_t>(cb.size()) - 1;
@@ -50,9 +129,13 @@ OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std
     std::size_t q = 0;
     while (q < nq && x[order[q]] < lo) // before the first reachable offset both prefixes are 0
         ++q;
+    if (changes) {
+        piecewise_prefixes(lo, hi, f, causal, *changes, x, order, q, g, gc, cancel);
+        q = nq; // every query answered; skip the per-offset walk
+    }
     constexpr std::int64_t kChunk = 1 << 16;
     std::vector<double> buf(static_cast<std::size_t>(std::min<std::int64_t>(kChunk, hi - lo + 1)));
-    for (std::int64_t o0 = lo; o0 <= hi; o0 += kChunk) {
+    for (std::int64_t o0 = changes ? hi + 1 : lo; o0 <= hi; o0 += kChunk) {
         check_cancel(cancel);
         const std::int64_t o1 = std::min(hi + 1, o0 + kChunk);
 #pragma omp parallel for schedule(static) if (o1 - o0 > 1024)

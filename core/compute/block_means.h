@@ -44,10 +44,22 @@ struct OffsetBlockSums {
     Eigen::MatrixXd sums;   // rows blocks x cols blocks
     Eigen::MatrixXd counts; // cells summed per block
 };
+//
+// `changes`, when given, makes f piecewise constant: a sorted list of the offsets o where f(o) may differ
+// from f(o - 1) (f is constant between consecutive entries). f is then evaluated once per constant run
+// and each run's contribution is added in closed form (a run of value v adds v k to the first prefix and
+// v k (k + 1) / 2 to the second after k offsets), so the cost is O(runs + blocks log blocks), whatever the
+// number of offsets: T5's bias has at most its bucket count of runs however long the sequence.
 OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& row_boundaries,
                                   const std::vector<std::int64_t>& col_boundaries,
                                   const std::function<double(std::int64_t)>& f, bool causal,
-                                  const CancelFn& cancel = {});
+                                  const CancelFn& cancel = {}, const std::vector<std::int64_t>* changes = nullptr);
+
+// The offsets o in (lo, hi] where g(o) != g(o - 1), sorted, for an integer-valued g that is monotone
+// (non-decreasing or non-increasing) on [lo, -1] and on [1, hi] (any value at 0): found by bisection,
+// O(changes x log(hi - lo)) calls of g. T5's bucket of an offset is such a function.
+std::vector<std::int64_t> monotone_change_points(const std::function<std::int64_t(std::int64_t)>& g,
+                                                 std::int64_t lo, std::int64_t hi);
 
 // Cumulative sums at boundaries: row t of the result is sum_{p = boundaries[0]}^{boundaries[t] - 1}
 // v(p) (row 0 is zero), for sorted boundaries. `add_segment(begin, end, acc)` must add

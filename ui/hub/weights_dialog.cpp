@@ -46,6 +46,7 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
     m_list->setHeaderLabels({tr("Tensor"), tr("Type"), tr("Shape"), tr("Position table")});
     m_list->setRootIsDecorated(false);
     m_list->setAlternatingRowColors(true);
+    m_list->setTextElideMode(Qt::ElideMiddle); // the stack (encoder.…) and the kind (….weight) both show
     QTreeWidgetItem* preselect = nullptr;
     std::size_t preselect_rank = SIZE_MAX;
     for (const SafetensorsTensor& t : catalog.tensors) {

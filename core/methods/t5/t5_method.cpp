@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // T5 relative position buckets (Raffel et al. 2020; Hugging Face T5Attention._relative_position_bucket):
 // a learned scalar per bucket and head added to the logit.
+#include "compute/block_means.h"
 #include "compute/matrix_job.h"
 #include "methods/common_fields.h"
 #include "scenario/content_file.h"
@@ -19,8 +20,14 @@ void t5_bias_matrix(MatrixJob& c)
     // T5 itself does not scale q.k by 1/sqrt(d); the content term uses the same 64-dimensional head and
     // 1/sqrt(d) as the other methods so that panels compare. The Bias kind is T5's bias alone, exactly.
     // delta = i - j: T5's relative_position is key - query = -delta (t5_bias).
+    // The bias is constant between bucket changes: block means add each bucket's run in closed form
+    // (at most num_buckets runs), not each of the 2N - 1 offsets.
+    std::vector<std::int64_t> changes;
+    if (c.block_means())
+        changes = monotone_change_points([&](std::int64_t delta) { return std::int64_t{bucket(-delta)}; },
+                                         c.rb.front() - c.cb.back() + 1, c.rb.back() - 1 - c.cb.front());
     additive_bias_matrix(c, [&](std::int64_t delta) { return table(bucket(-delta), c.s.head); }, !p.bidirectional,
-                         content_width(c.s.content, 64));
+                         content_width(c.s.content, 64), c.block_means() ? &changes : nullptr);
 }
 
 void t5_buckets(MatrixJob& c)

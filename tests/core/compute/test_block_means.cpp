@@ -7,12 +7,14 @@
 // to max |cell| of the full matrix (double arithmetic; the block sums reorder O(N^2) terms).
 #include "compute/attention_logits.h"
 #include "compute/block_means.h"
+#include "methods/t5/t5_buckets.h"
 #include "methods/rope/rope.h"
 #include "methods/rope/rope_scaling.h"
 #include "scenario/content.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <ostream>
@@ -357,3 +359,56 @@ TEST(SinglePrecision, EveryLogitWithinTheFloatDotProductBound)
 }
 
 } // namespace
+
+// Piecewise-constant offset functions (T5's bias): each run added in closed form must give the same block
+// sums as the walk over every offset, causal or not, with runs that start before, inside and after the
+// reachable offsets. Tolerance 1e-12 relative to the block's sum of |f| (both accumulate in long double).
+TEST(OffsetBlockSums, ClosedFormRunsEqualTheWalkOverEveryOffset)
+{
+    const std::vector<std::int64_t> rb = block_boundaries(0, 3001, 37);
+    const std::vector<std::int64_t> cb = block_boundaries(0, 3001, 29);
+    // Runs change at these offsets (some outside [-3000, 3000], one at 0 and one at 1).
+    const std::vector<std::int64_t> changes = {-5000, -2999, -700, -3, 0, 1, 2, 64, 65, 1999, 2500, 9000};
+    const auto f = [&](std::int64_t o) {
+        const auto run = std::upper_bound(changes.begin(), changes.end(), o) - changes.begin();
+        return std::sin(1.7 * static_cast<double>(run)) * 10.0 + 0.25 * static_cast<double>(run);
+    };
+    for (bool causal : {false, true}) {
+        const OffsetBlockSums walk = offset_block_sums(rb, cb, f, causal);
+        const OffsetBlockSums runs = offset_block_sums(rb, cb, f, causal, {}, &changes);
+        ASSERT_EQ(runs.sums.rows(), 37);
+        ASSERT_EQ(runs.sums.cols(), 29);
+        for (Eigen::Index s = 0; s < 29; ++s)
+            for (Eigen::Index r = 0; r < 37; ++r) {
+                EXPECT_EQ(runs.counts(r, s), walk.counts(r, s)) << r << ", " << s << (causal ? " causal" : "");
+                EXPECT_NEAR(runs.sums(r, s), walk.sums(r, s), 1e-12 * (1.0 + 11.0 * walk.counts(r, s)))
+                    << r << ", " << s << (causal ? " causal" : "");
+            }
+    }
+}
+
+TEST(OffsetBlockSums, ChangePointsOfAMonotoneStepFunctionAreFoundExactly)
+{
+    // T5's buckets against offset i - j at 32 bidirectional buckets, max distance 128: every offset where
+    // the bucket changes, against a scan of every offset.
+    T5Params p;
+    const T5Bucketer bucket(p);
+    const auto g = [&](std::int64_t delta) { return std::int64_t{bucket(-delta)}; };
+    const std::vector<std::int64_t> found = monotone_change_points(g, -100000, 100000);
+    std::vector<std::int64_t> scanned;
+    for (std::int64_t o = -99999; o <= 100000; ++o)
+        if (g(o) != g(o - 1))
+            scanned.push_back(o);
+    EXPECT_EQ(found, scanned);
+    // Keys after the query use buckets 17..31 (16 would be relative 0), keys before 0..15: 14 + 1 + 15.
+    EXPECT_EQ(found.size(), 30u);
+    p.bidirectional = false;
+    const T5Bucketer causal(p);
+    const std::vector<std::int64_t> c =
+        monotone_change_points([&](std::int64_t d) { return std::int64_t{causal(-d)}; }, -5000, 5000);
+    std::vector<std::int64_t> cs;
+    for (std::int64_t o = -4999; o <= 5000; ++o)
+        if (causal(-o) != causal(-(o - 1)))
+            cs.push_back(o);
+    EXPECT_EQ(c, cs);
+}
