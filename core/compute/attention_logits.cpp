@@ -138,7 +138,7 @@ double safe_mean(double sum, double count) { return count > 0.0 ? sum / count : 
 
 // values(r, s) = (sum of f(i - j) over the block) / (number of cells), from offset_block_sums.
 void block_means_from_offsets(MatrixJob& c, const std::function<double(std::int64_t)>& by_offset, bool causal,
-                              const std::vector<std::int64_t>* changes)
+                              const OffsetRuns* changes)
 {
     const OffsetBlockSums o = offset_block_sums(c.rb, c.cb, by_offset, causal, c.cancel, changes);
     for (Eigen::Index s = 0; s < o.sums.cols(); ++s)
@@ -313,7 +313,7 @@ void relative_fill(MatrixJob& job, const std::function<double(std::int64_t, std:
 }
 
 void additive_bias_matrix(MatrixJob& c, const std::function<double(std::int64_t)>& bias_by_offset, bool causal, int d,
-                          const std::vector<std::int64_t>* changes)
+                          const OffsetRuns* changes)
 {
     const bool bias_only = c.kind == MatrixKind::Bias;
     const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));

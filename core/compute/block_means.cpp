@@ -64,39 +64,51 @@ std::vector<std::int64_t> monotone_change_points(const std::function<std::int64_
 
 namespace {
 
-// offset_block_sums for a piecewise-constant f: one f call per run, each run added in closed form.
+// offset_block_sums for a piecewise-linear f: one f call per run, each run added in closed form.
 void piecewise_prefixes(std::int64_t lo, std::int64_t hi, const std::function<double(std::int64_t)>& f, bool causal,
-                        const std::vector<std::int64_t>& changes, const std::vector<std::int64_t>& x,
+                        const OffsetRuns& runs, const std::vector<std::int64_t>& x,
                         const std::vector<std::size_t>& order, std::size_t q, std::vector<long double>& g,
                         std::vector<long double>& gc, const CancelFn& cancel)
 {
+    const std::vector<std::int64_t>& changes = runs.changes;
     long double f1 = 0.0L, g1 = 0.0L, c1 = 0.0L, cg1 = 0.0L;
     auto next = std::upper_bound(changes.begin(), changes.end(), lo);
-    std::size_t runs = 0;
+    std::size_t count = 0;
+    // The run containing lo starts at or before it: its slope is the one of that start.
+    auto start_of = [&](std::int64_t a) {
+        const auto it = std::upper_bound(changes.begin(), changes.end(), a);
+        return it == changes.begin() ? lo : *(it - 1);
+    };
+    // After k offsets of value v, slope w: the first prefix grows by v k + w k (k - 1) / 2, the second by
+    // first k + v k (k + 1) / 2 + w (k + 1) k (k - 1) / 6.
+    const auto first_growth = [](long double v, long double w, std::int64_t k) {
+        const auto kk = static_cast<long double>(k);
+        return v * kk + w * kk * (kk - 1.0L) * 0.5L;
+    };
+    const auto second_growth = [](long double first, long double v, long double w, std::int64_t k) {
+        const auto kk = static_cast<long double>(k);
+        return first * kk + v * kk * (kk + 1.0L) * 0.5L + w * (kk + 1.0L) * kk * (kk - 1.0L) / 6.0L;
+    };
     for (std::int64_t a = lo; a <= hi;) {
-        if (++runs % 4096 == 0)
+        if (++count % 4096 == 0)
             check_cancel(cancel);
         std::int64_t b = next == changes.end() ? hi : std::min(hi, *next - 1);
         if (causal && a < 0)
             b = std::min<std::int64_t>(b, -1); // the masked offsets form runs of their own
         const bool kept = !causal || a >= 0;
         const long double v = kept ? static_cast<long double>(f(a)) : 0.0L;
+        const long double w = kept && runs.slope ? static_cast<long double>(runs.slope(start_of(a))) : 0.0L;
         const long double c = kept ? 1.0L : 0.0L;
-        // After k offsets of the run: f1 + v k, g1 + f1 k + v k (k + 1) / 2 (and the same for counts).
-        const auto second = [](long double first, long double value, std::int64_t k) {
-            const auto kk = static_cast<long double>(k);
-            return first * kk + value * kk * (kk + 1.0L) * 0.5L;
-        };
         for (; q < order.size() && x[order[q]] <= b; ++q) {
             const std::int64_t k = x[order[q]] - a + 1;
-            g[order[q]] = g1 + second(f1, v, k);
-            gc[order[q]] = cg1 + second(c1, c, k);
+            g[order[q]] = g1 + second_growth(f1, v, w, k);
+            gc[order[q]] = cg1 + second_growth(c1, c, 0.0L, k);
         }
         const std::int64_t k = b - a + 1;
-        g1 += second(f1, v, k);
-        cg1 += second(c1, c, k);
-        f1 += v * static_cast<long double>(k);
-        c1 += c * static_cast<long double>(k);
+        g1 += second_growth(f1, v, w, k);
+        cg1 += second_growth(c1, c, 0.0L, k);
+        f1 += first_growth(v, w, k);
+        c1 += first_growth(c, 0.0L, k);
         a = b + 1;
         while (next != changes.end() && *next <= a)
             ++next;
@@ -107,7 +119,7 @@ void piecewise_prefixes(std::int64_t lo, std::int64_t hi, const std::function<do
 
 OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std::vector<std::int64_t>& cb,
                                   const std::function<double(std::int64_t)>& f, bool causal,
-                                  const CancelFn& cancel, const std::vector<std::int64_t>* changes)
+                                  const CancelFn& cancel, const OffsetRuns* changes)
 {
     const auto R = static_cast<std::int64_t>(rb.size()) - 1;
     const auto C = static_cast<std::int64_t>(cb.size()) - 1;

@@ -45,15 +45,20 @@ struct OffsetBlockSums {
     Eigen::MatrixXd counts; // cells summed per block
 };
 //
-// `changes`, when given, makes f piecewise constant: a sorted list of the offsets o where f(o) may differ
-// from f(o - 1) (f is constant between consecutive entries). f is then evaluated once per constant run
-// and each run's contribution is added in closed form (a run of value v adds v k to the first prefix and
-// v k (k + 1) / 2 to the second after k offsets), so the cost is O(runs + blocks log blocks), whatever the
-// number of offsets: T5's bias has at most its bucket count of runs however long the sequence.
+// `runs`, when given, makes f piecewise linear: runs->changes is the sorted list of offsets where a new run
+// starts, and on the run that starts at a, f(a + t) = f(a) + runs->slope(a) t (slope empty: 0, constant
+// runs). f is then evaluated once per run and each run is added in closed form (after k offsets of value
+// v and slope w, the first prefix grows by v k + w k (k - 1) / 2 and the second by v k (k + 1) / 2 +
+// w (k + 1) k (k - 1) / 6), so the cost is O(runs + blocks log blocks) whatever the number of offsets:
+// T5's bias has at most its bucket count of constant runs, ALiBi's two linear ones.
+struct OffsetRuns {
+    std::vector<std::int64_t> changes;
+    std::function<double(std::int64_t)> slope;
+};
 OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& row_boundaries,
                                   const std::vector<std::int64_t>& col_boundaries,
                                   const std::function<double(std::int64_t)>& f, bool causal,
-                                  const CancelFn& cancel = {}, const std::vector<std::int64_t>* changes = nullptr);
+                                  const CancelFn& cancel = {}, const OffsetRuns* runs = nullptr);
 
 // The offsets o in (lo, hi] where g(o) != g(o - 1), sorted, for an integer-valued g that is monotone
 // (non-decreasing or non-increasing) on [lo, -1] and on [1, hi] (any value at 0): found by bisection,

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "compute/attention_logits.h"
+#include "compute/block_means.h"
 #include "scenario/content.h"
 
 #include <Eigen/Dense>
@@ -41,7 +42,7 @@ bool fill_by_offset(const MatrixJob& job, Eigen::MatrixXd& values, const std::fu
                     bool force = false);
 // Exact block means of f(i - j) (over the unmasked cells j <= i when causal; NaN if none).
 void block_means_from_offsets(MatrixJob& job, const std::function<double(std::int64_t)>& by_offset, bool causal,
-                              const std::vector<std::int64_t>* changes = nullptr);
+                              const OffsetRuns* changes = nullptr);
 // NaN at every cell whose key comes after its query (j > i).
 void mask_future(MatrixJob& job);
 // Sum over the cells of each block (unmasked ones, j <= i, when causal) of q_i . k_j (not scaled).
@@ -59,10 +60,10 @@ void relative_fill(MatrixJob& job, const std::function<double(std::int64_t, std:
 // Methods whose position enters as an additive bias of i - j (T5, ALiBi; NoPE with a zero bias):
 // the Bias kind is by_offset(i - j) alone, the Logits kind q_i . k_j / sqrt(d) + by_offset(i - j);
 // masked (NaN) where j > i when causal. Exact cells, or exact block means over the unmasked cells.
-// `changes` (optional): by_offset is piecewise constant, changing only at these sorted offsets
-// (offset_block_sums): block means then cost O(runs), not O(offsets).
+// `changes` (optional): by_offset is piecewise constant or linear on these runs (offset_block_sums):
+// block means then cost O(runs), not O(offsets).
 void additive_bias_matrix(MatrixJob& job, const std::function<double(std::int64_t)>& by_offset, bool causal, int d,
-                          const std::vector<std::int64_t>* changes = nullptr);
+                          const OffsetRuns* changes = nullptr);
 // Number of unmasked cells of each block.
 Eigen::MatrixXd block_cell_counts(const MatrixJob& job, bool causal);
 // Fills every cell with cell(r, c) (row-chunked, cancellable, parallel).

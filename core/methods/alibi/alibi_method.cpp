@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ALiBi (Press et al. 2022; ofirpress/attention_with_linear_biases get_slopes): a per-head linear
 // penalty -m_h (i - j) on the logit; length scaling by interpolation or NTK-ALiBi (alibi.h).
+#include "compute/block_means.h"
 #include "compute/matrix_job.h"
 #include "methods/alibi/alibi.h"
 #include "methods/common_fields.h"
@@ -15,8 +16,13 @@ void alibi_matrix(MatrixJob& c)
     const AlibiParams& p = c.s.params<AlibiParams>();
     const double slope = alibi_scaled_slopes(p)[static_cast<std::size_t>(c.s.head)];
     // i - j = delta; a masked (future) cell still gets its formula value here, the kernel masks it.
+    // Linear on each side of delta = 0 (-m delta; symmetric: -m |delta|): block means add the two runs in
+    // closed form instead of every offset.
+    OffsetRuns runs;
+    runs.changes = {0};
+    runs.slope = [&](std::int64_t start) { return start < 0 && p.bias != AlibiBias::Causal ? slope : -slope; };
     additive_bias_matrix(c, [&](std::int64_t delta) { return alibi_bias(slope, delta, 0, p.bias); },
-                         p.bias == AlibiBias::Causal, content_width(c.s.content, 64));
+                         p.bias == AlibiBias::Causal, content_width(c.s.content, 64), c.block_means() ? &runs : nullptr);
 }
 
 } // namespace

@@ -22,9 +22,9 @@ void t5_bias_matrix(MatrixJob& c)
     // delta = i - j: T5's relative_position is key - query = -delta (t5_bias).
     // The bias is constant between bucket changes: block means add each bucket's run in closed form
     // (at most num_buckets runs), not each of the 2N - 1 offsets.
-    std::vector<std::int64_t> changes;
+    OffsetRuns changes;
     if (c.block_means())
-        changes = monotone_change_points([&](std::int64_t delta) { return std::int64_t{bucket(-delta)}; },
+        changes.changes = monotone_change_points([&](std::int64_t delta) { return std::int64_t{bucket(-delta)}; },
                                          c.rb.front() - c.cb.back() + 1, c.rb.back() - 1 - c.cb.front());
     additive_bias_matrix(c, [&](std::int64_t delta) { return table(bucket(-delta), c.s.head); }, !p.bidirectional,
                          content_width(c.s.content, 64), c.block_means() ? &changes : nullptr);

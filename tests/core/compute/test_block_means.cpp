@@ -375,7 +375,8 @@ TEST(OffsetBlockSums, ClosedFormRunsEqualTheWalkOverEveryOffset)
     };
     for (bool causal : {false, true}) {
         const OffsetBlockSums walk = offset_block_sums(rb, cb, f, causal);
-        const OffsetBlockSums runs = offset_block_sums(rb, cb, f, causal, {}, &changes);
+        const OffsetRuns pieces{changes, {}};
+        const OffsetBlockSums runs = offset_block_sums(rb, cb, f, causal, {}, &pieces);
         ASSERT_EQ(runs.sums.rows(), 37);
         ASSERT_EQ(runs.sums.cols(), 29);
         for (Eigen::Index s = 0; s < 29; ++s)
@@ -411,4 +412,36 @@ TEST(OffsetBlockSums, ChangePointsOfAMonotoneStepFunctionAreFoundExactly)
         if (causal(-o) != causal(-(o - 1)))
             cs.push_back(o);
     EXPECT_EQ(c, cs);
+}
+
+// Piecewise-linear runs (ALiBi's -m |i - j|, and runs of other slopes): the closed form (v k + w k (k-1)/2,
+// v k (k+1)/2 + w (k+1) k (k-1)/6) against the walk over every offset. N = 3001 into 37 x 29 blocks, and
+// 10^5 into 16 x 16 blocks (the cubic term is ~10^14 there). Tolerance 1e-12 relative to the block sum's
+// magnitude (both accumulate in long double).
+TEST(OffsetBlockSums, ClosedFormLinearRunsEqualTheWalkOverEveryOffset)
+{
+    const std::vector<std::int64_t> changes = {-2000, -1, 0, 1, 17, 900};
+    const auto slope = [&](std::int64_t start) { return start < 0 ? 0.125 : start == 0 ? -0.5 : start == 1 ? -0.03125 : -0.75; };
+    // f continuous or not at the changes; within a run f(a + t) = f(a) + slope(a) t exactly.
+    const auto f = [&](std::int64_t o) {
+        const auto it = std::upper_bound(changes.begin(), changes.end(), o);
+        const std::int64_t start = it == changes.begin() ? std::int64_t{-1'000'000} : *(it - 1);
+        const double base = it == changes.begin() ? 3.0 : static_cast<double>(it - changes.begin());
+        return base + slope(start) * static_cast<double>(o - start);
+    };
+    const OffsetRuns runs{changes, slope};
+    for (const auto& [n, blocks] : {std::pair<std::int64_t, std::int64_t>{3001, 37}, {100000, 16}})
+        for (bool causal : {false, true}) {
+            const std::vector<std::int64_t> rb = block_boundaries(0, n, blocks);
+            const std::vector<std::int64_t> cb = block_boundaries(0, n, blocks - 8);
+            const OffsetBlockSums walk = offset_block_sums(rb, cb, f, causal);
+            const OffsetBlockSums closed = offset_block_sums(rb, cb, f, causal, {}, &runs);
+            for (Eigen::Index s = 0; s < walk.sums.cols(); ++s)
+                for (Eigen::Index r = 0; r < walk.sums.rows(); ++r) {
+                    EXPECT_EQ(closed.counts(r, s), walk.counts(r, s)) << n << ": " << r << ", " << s;
+                    const double scale = 1.0 + walk.counts(r, s) * (4.0 + 0.75 * static_cast<double>(n));
+                    EXPECT_NEAR(closed.sums(r, s), walk.sums(r, s), 1e-12 * scale)
+                        << n << ": " << r << ", " << s << (causal ? " causal" : "");
+                }
+        }
 }
