@@ -130,36 +130,31 @@ void MainWindow::openWeightsDialog(const QString& given)
 bool MainWindow::useWeights(const QString& path, const QString& tensor)
 {
     Scenario s = m_model->scenario();
+    const std::string file = QFile::encodeName(path).toStdString();
     // T5's relative_attention_bias feeds the T5 method (its buckets, heads and direction come with it);
     // every other tensor is read as a learned position table (rows = positions).
     const KnownPositionTensor* known = known_position_tensor(tensor.toStdString());
-    if (known && known->method == "t5") {
-        s.method = Method::T5;
-        try {
-            t5_use_trained_bias(s.params<T5Params>(), QFile::encodeName(path).toStdString(), tensor.toStdString());
-            validate(s);
-        } catch (const std::exception& e) {
-            showError(tr("Cannot use %1 of %2: %3").arg(tensor, QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
-            return false;
-        }
-        if (!m_model->setScenario(s, tr("Weights %1").arg(tensor)))
-            return false;
-        statusBar()->showMessage(tr("T5 bias table: %1 of %2").arg(tensor, QFileInfo(path).fileName()), 5000);
-        return true;
-    }
-    s.method = Method::Learned;
-    s.params<LearnedParams>().table_path = QFile::encodeName(path).toStdString();
-    s.params<LearnedParams>().table_tensor = tensor.toStdString();
+    const bool t5 = known && known->method == "t5";
     try {
-        // Only the header: the tensor must be a float matrix (positions x dimensions); the table itself is
-        // read by the views' jobs, off the GUI thread.
-        const SafetensorsCatalog catalog = read_safetensors(s.params<LearnedParams>().table_path);
-        const SafetensorsTensor* t = catalog.find(s.params<LearnedParams>().table_tensor);
-        if (!t)
-            throw SafetensorsError("no tensor '" + s.params<LearnedParams>().table_tensor + "'");
-        if (t->shape.size() != 2 || !(t->dtype == "F32" || t->dtype == "F64" || t->dtype == "F16" || t->dtype == "BF16"))
-            throw SafetensorsError(t->name + " (" + t->dtype + ", " + t->shape_text()
-                                   + ") is not a matrix of F32, F64, F16 or BF16 values");
+        if (t5) {
+            s.method = Method::T5;
+            // A few kB (buckets x heads): read here, so that a bad table is refused before the undo step.
+            t5_use_trained_bias(s.params<T5Params>(), file, tensor.toStdString());
+        } else {
+            s.method = Method::Learned;
+            s.params<LearnedParams>().table_path = file;
+            s.params<LearnedParams>().table_tensor = tensor.toStdString();
+            // Only the header: the tensor must be a float matrix (positions x dimensions); the table itself
+            // is read by the views' jobs, off the GUI thread.
+            const SafetensorsCatalog catalog = read_safetensors(file);
+            const SafetensorsTensor* t = catalog.find(tensor.toStdString());
+            if (!t)
+                throw SafetensorsError("no tensor '" + tensor.toStdString() + "'");
+            if (t->shape.size() != 2
+                || !(t->dtype == "F32" || t->dtype == "F64" || t->dtype == "F16" || t->dtype == "BF16"))
+                throw SafetensorsError(t->name + " (" + t->dtype + ", " + t->shape_text()
+                                       + ") is not a matrix of F32, F64, F16 or BF16 values");
+        }
         validate(s);
     } catch (const std::exception& e) {
         showError(tr("Cannot use %1 of %2: %3").arg(tensor, QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
@@ -167,7 +162,9 @@ bool MainWindow::useWeights(const QString& path, const QString& tensor)
     }
     if (!m_model->setScenario(s, tr("Weights %1").arg(tensor)))
         return false;
-    statusBar()->showMessage(tr("Learned table: %1 of %2").arg(tensor, QFileInfo(path).fileName()), 5000);
+    statusBar()->showMessage((t5 ? tr("T5 bias table: %1 of %2") : tr("Learned table: %1 of %2"))
+                                 .arg(tensor, QFileInfo(path).fileName()),
+                             5000);
     return true;
 }
 

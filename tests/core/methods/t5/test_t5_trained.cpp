@@ -17,6 +17,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -57,6 +58,17 @@ std::string t5_checkpoint()
                                    f32_tensor("shared.weight", 3, 2, {1, 2, 3, 4, 5, 6})}));
 }
 
+// The ParameterError validate(p) throws, or nullopt when it accepts p.
+std::optional<ParameterError> refusal(const T5Params& p)
+{
+    try {
+        validate(p);
+    } catch (const ParameterError& e) {
+        return e;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 TEST(T5Trained, CheckpointWithoutTensorNameGivesTheEncoderTableAndItsShape)
@@ -89,12 +101,11 @@ TEST(T5Trained, DecoderTableIsCausal)
     EXPECT_EQ(t5_bias_table(p)(5, 2), 5.0 + 2.0 / 8.0 - 3.0 + 100.0);
     // Bidirectional buckets would index a causal table with buckets it never learned.
     p.bidirectional = true;
-    try {
-        validate(p);
-        FAIL() << "bidirectional buckets accepted for the decoder's table";
-    } catch (const ParameterError& e) {
-        EXPECT_EQ(e.parameter(), "bidirectional");
-        EXPECT_NE(e.allowed().find("decoder"), std::string::npos) << e.allowed();
+    {
+        const auto e = refusal(p);
+        ASSERT_TRUE(e) << "bidirectional buckets accepted for the decoder's table";
+        EXPECT_EQ(e->parameter(), "bidirectional");
+        EXPECT_NE(e->allowed().find("decoder"), std::string::npos) << e->allowed();
     }
 }
 
@@ -123,22 +134,20 @@ TEST(T5Trained, ShapeMismatchNamesTheParameterAndTheTable)
     T5Params p;
     t5_use_trained_bias(p, t5_checkpoint());
     p.num_buckets = 64;
-    try {
-        validate(p);
-        FAIL() << "64 buckets accepted for a 32-row table";
-    } catch (const ParameterError& e) {
-        EXPECT_EQ(e.parameter(), "relative_attention_num_buckets");
-        EXPECT_NE(e.allowed().find("32, the rows of the trained"), std::string::npos) << e.allowed();
-        EXPECT_EQ(e.got(), "64");
+    {
+        const auto e = refusal(p);
+        ASSERT_TRUE(e) << "64 buckets accepted for a 32-row table";
+        EXPECT_EQ(e->parameter(), "relative_attention_num_buckets");
+        EXPECT_NE(e->allowed().find("32, the rows of the trained"), std::string::npos) << e->allowed();
+        EXPECT_EQ(e->got(), "64");
     }
     p.num_buckets = 32;
     p.num_heads = 12;
-    try {
-        validate(p);
-        FAIL() << "12 heads accepted for an 8-column table";
-    } catch (const ParameterError& e) {
-        EXPECT_EQ(e.parameter(), "num_heads");
-        EXPECT_NE(e.allowed().find("8, the columns"), std::string::npos) << e.allowed();
+    {
+        const auto e = refusal(p);
+        ASSERT_TRUE(e) << "12 heads accepted for an 8-column table";
+        EXPECT_EQ(e->parameter(), "num_heads");
+        EXPECT_NE(e->allowed().find("8, the columns"), std::string::npos) << e->allowed();
     }
 }
 
@@ -180,23 +189,21 @@ TEST(T5Trained, BadFilesAreRefusedWithTheFileNamedAndParamsUntouched)
     EXPECT_EQ(p, before);
     // A tensor name without a file is refused, not ignored.
     p.bias_tensor = kEncoder;
-    try {
-        validate(p);
-        FAIL() << "bias_tensor without bias_weights accepted";
-    } catch (const ParameterError& e) {
-        EXPECT_EQ(e.parameter(), "bias_tensor");
+    {
+        const auto e = refusal(p);
+        ASSERT_TRUE(e) << "bias_tensor without bias_weights accepted";
+        EXPECT_EQ(e->parameter(), "bias_tensor");
     }
     // A file that disappears after it was chosen: validate names the field, not a crash.
     p = before;
     const std::string gone = write("gone.safetensors", whole);
     t5_use_trained_bias(p, gone);
     fs::remove(gone);
-    try {
-        validate(p);
-        FAIL() << "a missing table accepted";
-    } catch (const ParameterError& e) {
-        EXPECT_EQ(e.parameter(), "bias_weights");
-        EXPECT_NE(e.got().find("gone.safetensors"), std::string::npos) << e.got();
+    {
+        const auto e = refusal(p);
+        ASSERT_TRUE(e) << "a missing table accepted";
+        EXPECT_EQ(e->parameter(), "bias_weights");
+        EXPECT_NE(e->got().find("gone.safetensors"), std::string::npos) << e->got();
     }
 }
 
