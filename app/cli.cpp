@@ -80,8 +80,8 @@ std::string full_help()
         out += "\n" + std::string(title.size() + 8, '=') + "\n    " + title + "\n" + std::string(title.size() + 8, '=')
                + "\n\n" + text;
     };
-    for (const std::string& c : {"export", "gallery", "screenshots", "presets", "models", "download", "completion"})
-        section("posatlas " + c, command_help({c}));
+    for (const char* c : {"export", "gallery", "screenshots", "presets", "models", "download", "completion"})
+        section(std::string("posatlas ") + c, command_help({c}));
     for (const std::string& q : quantity_names())
         section("posatlas compute " + q, compute_help(q));
     return out;
