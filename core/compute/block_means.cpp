@@ -64,21 +64,14 @@ std::vector<std::int64_t> monotone_change_points(const std::function<std::int64_
 
 namespace {
 
-// offset_block_sums for a piecewise-linear f: one f call per run, each run added in closed form.
+// offset_block_sums for a piecewise-linear f: one f call per run, each run added in closed form. The runs
+// and both prefixes at each run's start are built first; every query is then answered on its own (a
+// binary search for its run), so no sort of the queries is needed.
 void piecewise_prefixes(std::int64_t lo, std::int64_t hi, const std::function<double(std::int64_t)>& f, bool causal,
-                        const OffsetRuns& runs, const std::vector<std::int64_t>& x,
-                        const std::vector<std::size_t>& order, std::size_t q, std::vector<long double>& g,
+                        const OffsetRuns& runs, const std::vector<std::int64_t>& x, std::vector<long double>& g,
                         std::vector<long double>& gc, const CancelFn& cancel)
 {
     const std::vector<std::int64_t>& changes = runs.changes;
-    long double f1 = 0.0L, g1 = 0.0L, c1 = 0.0L, cg1 = 0.0L;
-    auto next = std::upper_bound(changes.begin(), changes.end(), lo);
-    std::size_t count = 0;
-    // The run containing lo starts at or before it: its slope is the one of that start.
-    auto start_of = [&](std::int64_t a) {
-        const auto it = std::upper_bound(changes.begin(), changes.end(), a);
-        return it == changes.begin() ? lo : *(it - 1);
-    };
     // After k offsets of value v, slope w: the first prefix grows by v k + w k (k - 1) / 2, the second by
     // first k + v k (k + 1) / 2 + w (k + 1) k (k - 1) / 6.
     const auto first_growth = [](long double v, long double w, std::int64_t k) {
@@ -89,29 +82,53 @@ void piecewise_prefixes(std::int64_t lo, std::int64_t hi, const std::function<do
         const auto kk = static_cast<long double>(k);
         return first * kk + v * kk * (kk + 1.0L) * 0.5L + w * (kk + 1.0L) * kk * (kk - 1.0L) / 6.0L;
     };
+    struct Run {
+        std::int64_t a;
+        long double v, w, c;       // value at a, slope, 1 (kept) or 0 (masked)
+        long double f1, g1, c1, cg1; // both prefixes (and the counts') before a
+    };
+    std::vector<Run> list;
+    std::vector<std::int64_t> starts;
+    // The run containing lo starts at or before it: its slope is the one of that start.
+    const auto start_of = [&](std::int64_t a) {
+        const auto it = std::upper_bound(changes.begin(), changes.end(), a);
+        return it == changes.begin() ? lo : *(it - 1);
+    };
+    long double f1 = 0.0L, g1 = 0.0L, c1 = 0.0L, cg1 = 0.0L;
+    auto next = std::upper_bound(changes.begin(), changes.end(), lo);
     for (std::int64_t a = lo; a <= hi;) {
-        if (++count % 4096 == 0)
+        if (list.size() % 4096 == 4095)
             check_cancel(cancel);
         std::int64_t b = next == changes.end() ? hi : std::min(hi, *next - 1);
         if (causal && a < 0)
             b = std::min<std::int64_t>(b, -1); // the masked offsets form runs of their own
         const bool kept = !causal || a >= 0;
-        const long double v = kept ? static_cast<long double>(f(a)) : 0.0L;
-        const long double w = kept && runs.slope ? static_cast<long double>(runs.slope(start_of(a))) : 0.0L;
-        const long double c = kept ? 1.0L : 0.0L;
-        for (; q < order.size() && x[order[q]] <= b; ++q) {
-            const std::int64_t k = x[order[q]] - a + 1;
-            g[order[q]] = g1 + second_growth(f1, v, w, k);
-            gc[order[q]] = cg1 + second_growth(c1, c, 0.0L, k);
-        }
+        Run r{a, kept ? static_cast<long double>(f(a)) : 0.0L,
+              kept && runs.slope ? static_cast<long double>(runs.slope(start_of(a))) : 0.0L, kept ? 1.0L : 0.0L,
+              f1, g1, c1, cg1};
+        list.push_back(r);
+        starts.push_back(a);
         const std::int64_t k = b - a + 1;
-        g1 += second_growth(f1, v, w, k);
-        cg1 += second_growth(c1, c, 0.0L, k);
-        f1 += first_growth(v, w, k);
-        c1 += first_growth(c, 0.0L, k);
+        g1 += second_growth(f1, r.v, r.w, k);
+        cg1 += second_growth(c1, r.c, 0.0L, k);
+        f1 += first_growth(r.v, r.w, k);
+        c1 += first_growth(r.c, 0.0L, k);
         a = b + 1;
         while (next != changes.end() && *next <= a)
             ++next;
+    }
+    check_cancel(cancel);
+    const auto nq = static_cast<std::int64_t>(x.size());
+#pragma omp parallel for schedule(static) if (nq > 4096)
+    for (std::int64_t i = 0; i < nq; ++i) {
+        const std::int64_t xi = x[static_cast<std::size_t>(i)];
+        if (xi < lo) // before the first reachable offset both prefixes are 0
+            continue;
+        const auto at = std::upper_bound(starts.begin(), starts.end(), xi) - starts.begin() - 1;
+        const Run& r = list[static_cast<std::size_t>(at)];
+        const std::int64_t k = xi - r.a + 1;
+        g[static_cast<std::size_t>(i)] = r.g1 + second_growth(r.f1, r.v, r.w, k);
+        gc[static_cast<std::size_t>(i)] = r.cg1 + second_growth(r.c1, r.c, 0.0L, k);
     }
 }
 
@@ -132,21 +149,19 @@ OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std
         for (std::int64_t s = 0; s <= C; ++s)
             x[static_cast<std::size_t>(r * (C + 1) + s)] = rb[static_cast<std::size_t>(r)] - 1
                                                             - cb[static_cast<std::size_t>(s)];
-    std::vector<std::size_t> order(nq);
+    std::vector<long double> g(nq, 0.0L), gc(nq, 0.0L);
+    if (changes)
+        piecewise_prefixes(lo, hi, f, causal, *changes, x, g, gc, cancel);
+    // Otherwise the walk over every offset, answering the queries in sorted order.
+    std::vector<std::size_t> order(changes ? 0 : nq);
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
-    std::vector<long double> g(nq, 0.0L), gc(nq, 0.0L);
-
     long double f1 = 0.0L, g1 = 0.0L, c1 = 0.0L, cg1 = 0.0L;
     std::size_t q = 0;
-    while (q < nq && x[order[q]] < lo) // before the first reachable offset both prefixes are 0
+    while (q < order.size() && x[order[q]] < lo) // before the first reachable offset both prefixes are 0
         ++q;
-    if (changes) {
-        piecewise_prefixes(lo, hi, f, causal, *changes, x, order, q, g, gc, cancel);
-        q = nq; // every query answered; skip the per-offset walk
-    }
     constexpr std::int64_t kChunk = 1 << 16;
-    std::vector<double> buf(static_cast<std::size_t>(std::min<std::int64_t>(kChunk, hi - lo + 1)));
+    std::vector<double> buf(changes ? 0 : static_cast<std::size_t>(std::min<std::int64_t>(kChunk, hi - lo + 1)));
     for (std::int64_t o0 = changes ? hi + 1 : lo; o0 <= hi; o0 += kChunk) {
         check_cancel(cancel);
         const std::int64_t o1 = std::min(hi + 1, o0 + kChunk);
@@ -159,7 +174,7 @@ OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std
             if (!causal || o >= 0)
                 c1 += 1.0L;
             cg1 += c1;
-            while (q < nq && x[order[q]] == o) {
+            while (q < order.size() && x[order[q]] == o) {
                 g[order[q]] = g1;
                 gc[order[q]] = cg1;
                 ++q;
