@@ -132,6 +132,42 @@ void piecewise_prefixes(std::int64_t lo, std::int64_t hi, const std::function<do
     }
 }
 
+// offset_block_sums for any f: f at every offset (in parallel chunks), both prefixes summed in order, and
+// the queries answered as the walk passes them (sorted once).
+void walk_prefixes(std::int64_t lo, std::int64_t hi, const std::function<double(std::int64_t)>& f, bool causal,
+                   const std::vector<std::int64_t>& x, std::vector<long double>& g, std::vector<long double>& gc,
+                   const CancelFn& cancel)
+{
+    std::vector<std::size_t> order(x.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
+    long double f1 = 0.0L, g1 = 0.0L, c1 = 0.0L, cg1 = 0.0L;
+    std::size_t q = 0;
+    while (q < order.size() && x[order[q]] < lo) // before the first reachable offset both prefixes are 0
+        ++q;
+    constexpr std::int64_t kChunk = 1 << 16;
+    std::vector<double> buf(static_cast<std::size_t>(std::min<std::int64_t>(kChunk, hi - lo + 1)));
+    for (std::int64_t o0 = lo; o0 <= hi; o0 += kChunk) {
+        check_cancel(cancel);
+        const std::int64_t o1 = std::min(hi + 1, o0 + kChunk);
+#pragma omp parallel for schedule(static) if (o1 - o0 > 1024)
+        for (std::int64_t o = o0; o < o1; ++o)
+            buf[static_cast<std::size_t>(o - o0)] = causal && o < 0 ? 0.0 : f(o);
+        for (std::int64_t o = o0; o < o1; ++o) {
+            f1 += buf[static_cast<std::size_t>(o - o0)];
+            g1 += f1;
+            if (!causal || o >= 0)
+                c1 += 1.0L;
+            cg1 += c1;
+            while (q < order.size() && x[order[q]] == o) {
+                g[order[q]] = g1;
+                gc[order[q]] = cg1;
+                ++q;
+            }
+        }
+    }
+}
+
 } // namespace
 
 OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std::vector<std::int64_t>& cb,
@@ -152,35 +188,8 @@ OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std
     std::vector<long double> g(nq, 0.0L), gc(nq, 0.0L);
     if (changes)
         piecewise_prefixes(lo, hi, f, causal, *changes, x, g, gc, cancel);
-    // Otherwise the walk over every offset, answering the queries in sorted order.
-    std::vector<std::size_t> order(changes ? 0 : nq);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
-    long double f1 = 0.0L, g1 = 0.0L, c1 = 0.0L, cg1 = 0.0L;
-    std::size_t q = 0;
-    while (q < order.size() && x[order[q]] < lo) // before the first reachable offset both prefixes are 0
-        ++q;
-    constexpr std::int64_t kChunk = 1 << 16;
-    std::vector<double> buf(changes ? 0 : static_cast<std::size_t>(std::min<std::int64_t>(kChunk, hi - lo + 1)));
-    for (std::int64_t o0 = changes ? hi + 1 : lo; o0 <= hi; o0 += kChunk) {
-        check_cancel(cancel);
-        const std::int64_t o1 = std::min(hi + 1, o0 + kChunk);
-#pragma omp parallel for schedule(static) if (o1 - o0 > 1024)
-        for (std::int64_t o = o0; o < o1; ++o)
-            buf[static_cast<std::size_t>(o - o0)] = causal && o < 0 ? 0.0 : f(o);
-        for (std::int64_t o = o0; o < o1; ++o) {
-            f1 += buf[static_cast<std::size_t>(o - o0)];
-            g1 += f1;
-            if (!causal || o >= 0)
-                c1 += 1.0L;
-            cg1 += c1;
-            while (q < order.size() && x[order[q]] == o) {
-                g[order[q]] = g1;
-                gc[order[q]] = cg1;
-                ++q;
-            }
-        }
-    }
+    else
+        walk_prefixes(lo, hi, f, causal, x, g, gc, cancel);
     OffsetBlockSums out;
     out.sums.resize(R, C);
     out.counts.resize(R, C);

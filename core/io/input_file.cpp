@@ -280,4 +280,17 @@ std::string json_value_for_message(const nlohmann::json& v)
     return json_type_phrase(v);
 }
 
+bool ends_with_ci(std::string_view s, std::string_view suffix)
+{
+    if (s.size() < suffix.size())
+        return false;
+    for (std::size_t i = 0; i < suffix.size(); ++i) {
+        const char a = s[s.size() - suffix.size() + i];
+        const char lower = (a >= 'A' && a <= 'Z') ? static_cast<char>(a - 'A' + 'a') : a;
+        if (lower != suffix[i])
+            return false;
+    }
+    return true;
+}
+
 } // namespace posatlas

@@ -66,6 +66,9 @@ nlohmann::json parse_json_input(std::string_view text);
 // after `max_chars` characters of input with "...". The message never carries raw terminal escapes.
 std::string quote_input(std::string_view bytes, std::size_t max_chars = 40);
 
+// True when `s` ends with `suffix` (given in lower case), ignoring ASCII case: file types by extension.
+bool ends_with_ci(std::string_view s, std::string_view suffix);
+
 // The JSON type of a value, for messages ("a string", "an array", ...): never the value itself, which
 // may be arbitrarily large or deep. Scalars may be shown with json_scalar_text().
 std::string json_type_phrase(const nlohmann::json& v);

@@ -413,4 +413,13 @@ const KnownPositionTensor* known_position_tensor(std::string_view name)
     return nullptr;
 }
 
+const SafetensorsTensor* find_known_tensor(const SafetensorsCatalog& catalog, std::string_view method)
+{
+    for (const KnownPositionTensor& k : known_position_tensors())
+        if (k.method == method)
+            if (const SafetensorsTensor* t = catalog.find(k.name))
+                return t;
+    return nullptr;
+}
+
 } // namespace posatlas

@@ -87,5 +87,8 @@ struct KnownPositionTensor {
 const std::vector<KnownPositionTensor>& known_position_tensors();
 // The entry for `name`, or nullptr.
 const KnownPositionTensor* known_position_tensor(std::string_view name);
+// The first tensor of `catalog` that is a known position tensor of `method` ("learned", "t5", ...), in
+// known_position_tensors() order, or nullptr.
+const SafetensorsTensor* find_known_tensor(const SafetensorsCatalog& catalog, std::string_view method);
 
 } // namespace posatlas

@@ -17,19 +17,6 @@
 namespace posatlas {
 namespace {
 
-bool ends_with_ci(const std::string& s, std::string_view suffix)
-{
-    if (s.size() < suffix.size())
-        return false;
-    for (std::size_t i = 0; i < suffix.size(); ++i) {
-        char a = s[s.size() - suffix.size() + i];
-        if (a >= 'A' && a <= 'Z')
-            a = static_cast<char>(a - 'A' + 'a');
-        if (a != suffix[i])
-            return false;
-    }
-    return true;
-}
 
 struct CacheEntry {
     std::string path, tensor;

@@ -34,18 +34,6 @@ std::string_view trim(std::string_view s)
     return s.substr(first, last - first + 1);
 }
 
-bool ends_with_ci(const std::string& s, std::string_view suffix)
-{
-    if (s.size() < suffix.size())
-        return false;
-    for (std::size_t i = 0; i < suffix.size(); ++i) {
-        const char a = s[s.size() - suffix.size() + i];
-        const char lower = (a >= 'A' && a <= 'Z') ? static_cast<char>(a - 'A' + 'a') : a;
-        if (lower != suffix[i])
-            return false;
-    }
-    return true;
-}
 
 std::string read_file_bytes(const std::string& path)
 {
@@ -380,9 +368,7 @@ LearnedTable LearnedTable::load_safetensors_table(const std::string& path, const
     }
     const SafetensorsTensor* t = nullptr;
     if (tensor.empty()) {
-        for (const KnownPositionTensor& k : known_position_tensors())
-            if (k.method == "learned" && (t = cat.find(k.name)) != nullptr)
-                break;
+        t = find_known_tensor(cat, "learned");
         if (!t) {
             std::string others;
             for (const KnownPositionTensor& k : known_position_tensors())

@@ -8,7 +8,6 @@
 #include "scenario/validation.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <stdexcept>
 
@@ -99,19 +98,6 @@ T5DistanceBuckets t5_distance_buckets(const T5Params& params, const std::vector<
 
 namespace {
 
-bool is_checkpoint(const std::string& path)
-{
-    const auto ends = [&](std::string_view suffix) {
-        if (path.size() < suffix.size())
-            return false;
-        for (std::size_t i = 0; i < suffix.size(); ++i)
-            if (std::tolower(static_cast<unsigned char>(path[path.size() - suffix.size() + i])) != suffix[i])
-                return false;
-        return true;
-    };
-    return ends(".safetensors") || ends(".json");
-}
-
 [[noreturn]] void fail(const std::string& path, const std::string& problem)
 {
     throw LearnedTableError(path + ": " + problem);
@@ -134,7 +120,7 @@ T5TrainedBias t5_trained_bias(const std::string& path, const std::string& tensor
 {
     T5TrainedBias out;
     std::string name = tensor;
-    if (is_checkpoint(path)) {
+    if (ends_with_ci(path, ".safetensors") || ends_with_ci(path, ".json")) {
         // The header first: pick the tensor and check its shape before any value is read.
         SafetensorsCatalog cat;
         try {
@@ -144,10 +130,7 @@ T5TrainedBias t5_trained_bias(const std::string& path, const std::string& tensor
         }
         const SafetensorsTensor* t = nullptr;
         if (name.empty()) {
-            for (const KnownPositionTensor& k : known_position_tensors())
-                if (k.method == "t5" && (t = cat.find(k.name)) != nullptr)
-                    break;
-            if (!t)
+            if (!(t = find_known_tensor(cat, "t5")))
                 fail(path, "no T5 relative_attention_bias (encoder.block.0.layer.0.SelfAttention."
                            "relative_attention_bias.weight, or the decoder's). Name one with --tensor; tensors: " +
                                cat.listing());
@@ -189,12 +172,10 @@ bool t5_use_checkpoint_bias(T5Params& params, const std::string& checkpoint)
     } catch (const SafetensorsError& e) {
         throw LearnedTableError(std::string("cannot load T5 bias table: ") + e.what());
     }
-    for (const KnownPositionTensor& k : known_position_tensors())
-        if (k.method == "t5" && cat.find(k.name)) {
-            t5_use_trained_bias(params, checkpoint);
-            return true;
-        }
-    return false;
+    if (!find_known_tensor(cat, "t5"))
+        return false;
+    t5_use_trained_bias(params, checkpoint);
+    return true;
 }
 
 Eigen::MatrixXd t5_bias_table(const T5Params& params)
