@@ -76,6 +76,12 @@ struct Field {
     // An element equal to its default before a chosen one is kept, as the prefix needs it.
     std::function<std::vector<double>(const Scenario&)> list_defaults;
 
+    // Text field naming a file with one of the method's own learned tables (methods/table_files.h): the
+    // shape the scenario needs it to have, and (for File > Open Weights…) how a scenario takes the shape of
+    // a rows x cols table (sets the sizes the table fixes; null: the table must fit as it is).
+    std::function<TableShape(const Scenario&)> table_shape;
+    std::function<void(Scenario&, std::int64_t rows, std::int64_t cols)> table_adopt;
+
     // Typed access to the member it describes. get() returns the JSON value (number, bool, choice id,
     // null for an unset OptionalReal, array, string); set() takes one of the same type, unchecked.
     std::function<nlohmann::json(const Scenario&)> get;

@@ -26,11 +26,16 @@ struct CacheEntry {
 };
 
 // A few files at most (queries and keys of the current and the previous scenario): a loaded matrix can be
-// 512 MiB, so old entries go as soon as they are not the most recent ones.
-constexpr std::size_t kCacheEntries = 4;
-
-std::mutex g_mutex;
-std::list<CacheEntry> g_cache; // most recent first
+// 512 MiB, so old entries go as soon as they are not the most recent ones. Methods' own tables (Shaw's
+// a^K, DeBERTa's relative embeddings, ...) have a cache of their own, so that reading them never evicts
+// the queries and keys a running job reads through content_file_matrix().
+struct FileCache {
+    std::size_t capacity;
+    std::mutex mutex;
+    std::list<CacheEntry> entries; // most recent first
+};
+FileCache g_content{4, {}, {}};
+FileCache g_tables{8, {}, {}};
 
 std::string option_of(const char* role) { return std::string("--") + role; }
 
@@ -76,7 +81,9 @@ std::shared_ptr<const ContentMatrix> read_matrix(const ContentFile& f, const cha
 
 } // namespace
 
-std::shared_ptr<const ContentMatrix> load_content_file(const ContentFile& f, const char* role)
+namespace {
+
+std::shared_ptr<const ContentMatrix> load_cached(FileCache& cache, const ContentFile& f, const char* role)
 {
     struct stat st {};
     if (::stat(f.path.c_str(), &st) != 0)
@@ -84,21 +91,33 @@ std::shared_ptr<const ContentMatrix> load_content_file(const ContentFile& f, con
     const std::int64_t mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
     const auto size = static_cast<std::int64_t>(st.st_size);
     {
-        const std::lock_guard lock(g_mutex);
-        for (auto it = g_cache.begin(); it != g_cache.end(); ++it)
+        const std::lock_guard lock(cache.mutex);
+        for (auto it = cache.entries.begin(); it != cache.entries.end(); ++it)
             if (it->path == f.path && it->tensor == f.tensor && it->mtime_ns == mtime_ns && it->size == size) {
-                g_cache.splice(g_cache.begin(), g_cache, it);
-                return g_cache.front().matrix;
+                cache.entries.splice(cache.entries.begin(), cache.entries, it);
+                return cache.entries.front().matrix;
             }
     }
     // Read outside the lock: another thread may read another file meanwhile.
     auto matrix = read_matrix(f, role);
-    const std::lock_guard lock(g_mutex);
-    g_cache.remove_if([&](const CacheEntry& e) { return e.path == f.path && e.tensor == f.tensor; });
-    g_cache.push_front({f.path, f.tensor, mtime_ns, size, matrix});
-    while (g_cache.size() > kCacheEntries)
-        g_cache.pop_back();
+    const std::lock_guard lock(cache.mutex);
+    cache.entries.remove_if([&](const CacheEntry& e) { return e.path == f.path && e.tensor == f.tensor; });
+    cache.entries.push_front({f.path, f.tensor, mtime_ns, size, matrix});
+    while (cache.entries.size() > cache.capacity)
+        cache.entries.pop_back();
     return matrix;
+}
+
+} // namespace
+
+std::shared_ptr<const ContentMatrix> load_content_file(const ContentFile& f, const char* role)
+{
+    return load_cached(g_content, f, role);
+}
+
+std::shared_ptr<const ContentMatrix> load_table_file(const ContentFile& f, const char* role)
+{
+    return load_cached(g_tables, f, role);
 }
 
 void resolve_content_files(ContentParams& c)
@@ -115,10 +134,10 @@ const ContentMatrix& content_file_matrix(const ContentFile& f, bool key)
         return *f.data;
     {
         // The matrix validate() loaded, without looking at the file again.
-        const std::lock_guard lock(g_mutex);
-        for (const CacheEntry& e : g_cache)
+        const std::lock_guard lock(g_content.mutex);
+        for (const CacheEntry& e : g_content.entries)
             if (e.path == f.path && e.tensor == f.tensor)
-                return *e.matrix; // kept alive by the cache until kCacheEntries newer files are read
+                return *e.matrix; // kept alive by the cache until 4 newer files are read
     }
     return *load_content_file(f, key ? "keys" : "queries");
 }
@@ -180,8 +199,10 @@ void validate_content_files(const Scenario& s)
 
 void clear_content_file_cache()
 {
-    const std::lock_guard lock(g_mutex);
-    g_cache.clear();
+    for (FileCache* cache : {&g_content, &g_tables}) {
+        const std::lock_guard lock(cache->mutex);
+        cache->entries.clear();
+    }
 }
 
 } // namespace posatlas

@@ -53,6 +53,10 @@ public:
 // was read, else read now. `role` is "queries" or "keys", for messages. Throws ContentFileError.
 std::shared_ptr<const ContentMatrix> load_content_file(const ContentFile& f, const char* role);
 
+// The same for a method's own table file (methods/table_files.h), from a cache of its own: `role` is the
+// option without dashes ("key-table"), so that messages say --key-table and --key-table-tensor.
+std::shared_ptr<const ContentMatrix> load_table_file(const ContentFile& f, const char* role);
+
 // Sets c.queries.data and c.keys.data (load_content_file). No-op without files.
 void resolve_content_files(ContentParams& c);
 
@@ -73,7 +77,7 @@ int content_width(const ContentParams& c, int fallback);
 // whose `got` is the ContentFileError's message.
 void validate_content_files(const Scenario& s);
 
-// Empties the cache (tests).
+// Empties both caches (tests).
 void clear_content_file_cache();
 
 } // namespace posatlas

@@ -51,6 +51,9 @@ struct ShawParams {
     int max_relative_position = 16; // clip distance k: relative index clip(j - i, -k, k)
     std::uint64_t seed = 0;         // seeded N(0, stddev) tables a^K, a^V of 2k + 1 rows
     double stddev = 0.02;
+    // Trained tables from files (methods/table_files.h), each replacing its stand-in; "" = seeded.
+    std::string key_table, key_table_tensor;     // a^K: (2k + 1) x head_dim, row r + k = w^K_r
+    std::string value_table, value_table_tensor; // a^V: the same shape
 
     bool operator==(const ShawParams&) const = default;
 };
@@ -66,6 +69,10 @@ struct TransformerXLParams {
     bool term_b = true; // content x position     q_i W_q^T W_{k,R} R_{i-j}
     bool term_c = true; // global content bias    u^T W_{k,E} x_j
     bool term_d = true; // global position bias   v^T W_{k,R} R_{i-j}
+    // Trained tables from files (methods/table_files.h), each replacing its stand-in; "" = seeded.
+    std::string r_net, r_net_tensor;       // W_{k,R}: head_dim x e, e (even) the dimension of R_{i-j}
+    std::string r_w_bias, r_w_bias_tensor; // u: head_dim values
+    std::string r_r_bias, r_r_bias_tensor; // v: head_dim values
 
     bool operator==(const TransformerXLParams&) const = default;
 };
@@ -94,6 +101,10 @@ struct DebertaParams {
     bool p2c = true;                  // position-to-content term (pos_att_type "p2c")
     std::uint64_t seed = 0;
     double stddev = 0.02;
+    // Trained tables from files (methods/table_files.h), each replacing its stand-in; "" = seeded.
+    std::string rel_embeddings, rel_embeddings_tensor; // 2 att_span x e (e = hidden size of a checkpoint)
+    std::string pos_key_proj, pos_key_proj_tensor;     // W_k: head_dim x e
+    std::string pos_query_proj, pos_query_proj_tensor; // W_q: head_dim x e
 
     bool operator==(const DebertaParams&) const = default;
 };
@@ -177,6 +188,7 @@ struct CopeParams {
     double gate_scale = 1.0;  // multiplies q.k inside the sigmoid (teaching knob; 1 = reference)
     std::uint64_t seed = 0;   // seeded position embeddings
     double stddev = 0.02;
+    std::string pos_emb, pos_emb_tensor; // trained e[r] from a file: npos_max x head_dim ("" = seeded)
 
     bool operator==(const CopeParams&) const = default;
 };

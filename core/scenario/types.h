@@ -19,6 +19,17 @@ using ProgressFn = std::function<void(double)>;
 
 // A parameter outside its allowed range. `parameter()` is the Hugging Face config key
 // (snake_case, e.g. "rope_theta"); the command line shows it as --rope-theta.
+// The shape a method's table file must have (issue #12: Shaw's a^K, DeBERTa's relative embeddings, ...):
+// rows x cols, -1 = any; a vector (u, v of Transformer-XL) is 1 x cols and may be stored as cols x 1 too.
+struct TableShape {
+    std::int64_t rows = -1, cols = -1;
+    bool vector = false;
+    const char* meaning = ""; // "(2 max_relative_position + 1) x head_dim": how the shape follows the scenario
+    // A .safetensors file without a tensor name: the first known position tensor of this method
+    // (io/safetensors.h known_position_tensors: "deberta"); null: the tensor must be named.
+    const char* known = nullptr;
+};
+
 class ParameterError : public std::invalid_argument
 {
 public:

@@ -968,6 +968,82 @@
         <source>The tensor of a .safetensors checkpoint; empty: the encoder&apos;s layer-0 relative_attention_bias, else the decoder&apos;s.</source>
         <translation>.safetensors 检查点中的张量；留空时取编码器第 0 层的 relative_attention_bias，没有则取解码器的。</translation>
     </message>
+    <message>
+        <source>position embeddings table</source>
+        <translation>位置嵌入表</translation>
+    </message>
+    <message>
+        <source>CoPE&apos;s position embeddings e[0..npos_max-1] from a file: npos_max x head_dim, row r = e[r] (the reference stores pos_emb as 1 x head_dim x npos_max: transpose it). Overrides the seeded table.</source>
+        <translation>从文件读取 CoPE 的位置嵌入 e[0..npos_max-1]：npos_max × head_dim，第 r 行为 e[r]（参考实现把 pos_emb 存为 1 × head_dim × npos_max，需要先转置）。替换随机种子生成的表。</translation>
+    </message>
+    <message>
+        <source>relative embeddings table</source>
+        <translation>相对位置嵌入表</translation>
+    </message>
+    <message>
+        <source>DeBERTa&apos;s rel_embeddings from a file: 2 att_span x e (e = hidden_size in a checkpoint; without a tensor name a checkpoint&apos;s deberta.encoder.rel_embeddings.weight). Overrides the seeded table; LayerNorm is not applied.</source>
+        <translation>从文件读取 DeBERTa 的 rel_embeddings：2 att_span × e（检查点中 e = hidden_size；未给张量名时取检查点的 deberta.encoder.rel_embeddings.weight）。替换随机种子生成的表；不做 LayerNorm。</translation>
+    </message>
+    <message>
+        <source>W_k table (relative keys)</source>
+        <translation>W_k 表（相对位置的键）</translation>
+    </message>
+    <message>
+        <source>One head&apos;s slice of the key projection applied to the relative embeddings (pos_key_proj, or key_proj with share_att_key): head_dim x e. Overrides the seeded W_k.</source>
+        <translation>作用于相对位置嵌入的键投影中一个头的切片（pos_key_proj；share_att_key 时为 key_proj）：head_dim × e。替换随机种子生成的 W_k。</translation>
+    </message>
+    <message>
+        <source>W_q table (relative queries)</source>
+        <translation>W_q 表（相对位置的查询）</translation>
+    </message>
+    <message>
+        <source>One head&apos;s slice of the query projection applied to the relative embeddings (pos_query_proj, or query_proj with share_att_key): head_dim x e. Overrides the seeded W_q.</source>
+        <translation>作用于相对位置嵌入的查询投影中一个头的切片（pos_query_proj；share_att_key 时为 query_proj）：head_dim × e。替换随机种子生成的 W_q。</translation>
+    </message>
+    <message>
+        <source>a^K table</source>
+        <translation>a^K 表</translation>
+    </message>
+    <message>
+        <source>The relative key embeddings w^K_{-k..k} from a file: (2k + 1) x head_dim, row r + k for relative position r; overrides the seeded a^K.</source>
+        <translation>从文件读取相对位置的键嵌入 w^K_{-k..k}：(2k + 1) × head_dim，相对位置 r 在第 r + k 行；替换随机种子生成的 a^K。</translation>
+    </message>
+    <message>
+        <source>a^V table</source>
+        <translation>a^V 表</translation>
+    </message>
+    <message>
+        <source>The relative value embeddings w^V_{-k..k} from a file: (2k + 1) x head_dim; overrides the seeded a^V.</source>
+        <translation>从文件读取相对位置的值嵌入 w^V_{-k..k}：(2k + 1) × head_dim；替换随机种子生成的 a^V。</translation>
+    </message>
+    <message>
+        <source>The tensor of a .safetensors checkpoint holding the table above.</source>
+        <translation>.safetensors 检查点中存放上述表的张量。</translation>
+    </message>
+    <message>
+        <source>W_{k,R} table</source>
+        <translation>W_{k,R} 表</translation>
+    </message>
+    <message>
+        <source>The projection of the relative sinusoid (r_net in the original code) from a file: head_dim x e, e even; R_{i-j} then has e dimensions. Overrides the seeded W_{k,R}.</source>
+        <translation>从文件读取相对正弦编码的投影（原始代码中的 r_net）：head_dim × e，e 为偶数；此时 R_{i-j} 为 e 维。替换随机种子生成的 W_{k,R}。</translation>
+    </message>
+    <message>
+        <source>u table</source>
+        <translation>u 表</translation>
+    </message>
+    <message>
+        <source>The global content bias u (r_w_bias) from a file: head_dim values. Overrides the seeded u.</source>
+        <translation>从文件读取全局内容偏置 u（r_w_bias）：head_dim 个数。替换随机种子生成的 u。</translation>
+    </message>
+    <message>
+        <source>v table</source>
+        <translation>v 表</translation>
+    </message>
+    <message>
+        <source>The global position bias v (r_r_bias) from a file: head_dim values. Overrides the seeded v.</source>
+        <translation>从文件读取全局位置偏置 v（r_r_bias）：head_dim 个数。替换随机种子生成的 v。</translation>
+    </message>
 </context>
 <context>
     <name>ParameterPanel</name>
@@ -3051,6 +3127,10 @@
         <source>T5 bias table: %1 of %2</source>
         <translation>T5 偏置表：%2 中的 %1</translation>
     </message>
+    <message>
+        <source>%1: %2 of %3</source>
+        <translation>%1：%3 中的 %2</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>
@@ -3992,6 +4072,10 @@ long_factor: %2</translation>
         <source>%1 of %2 heads; the heatmap shows every head</source>
         <translation>显示 %2 个头中的 %1 个；热图显示全部头</translation>
     </message>
+    <message>
+        <source> · trained %1 from files</source>
+        <translation> · 来自文件的训练所得%1</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ViewTimings</name>
@@ -4043,16 +4127,40 @@ long_factor: %2</translation>
         <translation>请选择一个二维张量（位置 × 维度）。</translation>
     </message>
     <message>
-        <source>Choose the tensor that holds the position table: a learned table (positions × dimensions) or T5&apos;s relative_attention_bias (buckets × heads). Known position tensors are marked; only the header has been read.</source>
-        <translation>选择存放位置表的张量：可学习位置表（位置 × 维度）或 T5 的 relative_attention_bias（桶 × 头）。已知的位置张量以粗体标出；目前只读取了文件头。</translation>
-    </message>
-    <message>
         <source>Use as T5 Bias Table</source>
         <translation>用作 T5 偏置表</translation>
     </message>
     <message>
         <source>The T5 method will show %1 instead of its seeded stand-in; its bucket and head counts follow the table (one undo step).</source>
         <translation>T5 方法将显示 %1，取代随机生成的替身；桶数与头数随该表而定（一步撤销）。</translation>
+    </message>
+    <message>
+        <source>Choose the tensor that holds the position table: a learned table (positions × dimensions), T5&apos;s relative_attention_bias (buckets × heads) or one of a method&apos;s own tables (Use as). Known position tensors are marked; only the header has been read.</source>
+        <translation>选择存放位置表的张量：可学习的位置表（位置 × 维度）、T5 的 relative_attention_bias（桶 × 头），或某个方法自己的表（见“用作”）。已知的位置张量已标出；只读取了文件头。</translation>
+    </message>
+    <message>
+        <source>Learned position table (positions × dimensions)</source>
+        <translation>可学习的位置表（位置 × 维度）</translation>
+    </message>
+    <message>
+        <source>T5 bias table (buckets × heads)</source>
+        <translation>T5 偏置表（桶 × 头）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Use as:</source>
+        <translation>用作：</translation>
+    </message>
+    <message>
+        <source>Use as Method Table</source>
+        <translation>用作方法的表</translation>
+    </message>
+    <message>
+        <source>%1 will be %2 instead of the seeded stand-in; the sizes the table fixes follow it (one undo step).</source>
+        <translation>%1 将作为 %2，替换随机种子生成的替身；表所确定的尺寸随之改变（一步撤销）。</translation>
     </message>
 </context>
 <context>

@@ -135,6 +135,32 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
         args.insert(args.end(), {"--" + d.field("bias_weights")->option_name(), checkpoint.string()});
         text_value = s.params<T5Params>().bias_tensor;
     }
+    // A method's own table (Shaw's a^K, DeBERTa's relative embeddings, ...) must have the shape the
+    // scenario gives it: a .csv of that shape for the file field, a .safetensors tensor of it for the
+    // tensor field (its file field set first).
+    const auto table_csv = [&](const Field& table) {
+        const TableShape shape = table.table_shape(s);
+        const std::int64_t rows = shape.vector ? 1 : shape.rows, cols = shape.cols < 0 ? 2 : shape.cols;
+        std::string text;
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t c = 0; c < cols; ++c)
+                text += std::to_string(static_cast<double>(r * cols + c) / 4.0) + (c + 1 < cols ? "," : "\n");
+        return std::make_pair(write_file("fields_" + table.key + ".csv", text).string(), std::make_pair(rows, cols));
+    };
+    if (f.table_shape)
+        text_value = table_csv(f).first;
+    if (const Field* table = f.key.size() > 7 ? d.field(f.key.substr(0, f.key.size() - 7)) : nullptr;
+        table && table->table_shape && f.key.ends_with("_tensor")) {
+        const auto [rows, cols] = table_csv(*table).second;
+        std::string data;
+        for (std::int64_t i = 0; i < rows * cols; ++i)
+            data += f32_bytes(static_cast<float>(i) / 4.0f);
+        const fs::path checkpoint =
+            write_file("fields_" + table->key + ".safetensors", safetensors_file({{"t", "F32", {rows, cols}, data}}));
+        table->set(s, checkpoint.string());
+        args.insert(args.end(), {"--" + table->option_name(), checkpoint.string()});
+        text_value = "t";
+    }
     // The user's queries and keys come in pairs of files whose shape fits the scenario: two 4 x 4 tensors
     // of one safetensors file, with seq_len 4 and head_dim 4; the field under test is given last.
     const std::vector<std::pair<std::string, std::string>> content_files{

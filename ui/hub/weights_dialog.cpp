@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "hub/weights_dialog.h"
 
+#include "methods/registry.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
+#include <QFormLayout>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
@@ -35,9 +40,9 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
     setWindowTitle(tr("Open Weights: %1").arg(QFileInfo(QString::fromStdString(catalog.path)).fileName()));
     auto* layout = new QVBoxLayout(this);
     auto* intro =
-        new QLabel(tr("Choose the tensor that holds the position table: a learned table (positions × dimensions) "
-                      "or T5's relative_attention_bias (buckets × heads). Known position tensors are marked; only "
-                      "the header has been read."),
+        new QLabel(tr("Choose the tensor that holds the position table: a learned table (positions × dimensions), "
+                      "T5's relative_attention_bias (buckets × heads) or one of a method's own tables (Use as). "
+                      "Known position tensors are marked; only the header has been read."),
                    this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
@@ -76,13 +81,32 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
     for (int c = 1; c < 4; ++c)
         m_list->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     layout->addWidget(m_list, 1);
+    m_target = new QComboBox(this);
+    m_target->setObjectName(QStringLiteral("weightsTarget"));
+    m_target->addItem(tr("Learned position table (positions × dimensions)"), QStringLiteral("learned"));
+    m_target->addItem(tr("T5 bias table (buckets × heads)"), QStringLiteral("t5"));
+    for (const MethodDescriptor& d : methods())
+        for (const Field& f : d.fields)
+            if (f.table_shape)
+                m_target->addItem(tr("%1: %2").arg(QCoreApplication::translate("Method", d.short_name),
+                                                   QCoreApplication::translate("ParamSpec", f.label)),
+                                  qs(d.method.id()) + QLatin1Char('/') + QString::fromStdString(f.key));
+    auto* form = new QFormLayout;
+    form->addRow(tr("Use as:"), m_target);
+    layout->addLayout(form);
     m_hint = new QLabel(this);
     m_hint->setWordWrap(true);
     layout->addWidget(m_hint);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_list, &QTreeWidget::itemSelectionChanged, this, &WeightsDialog::updateState);
+    connect(m_list, &QTreeWidget::itemSelectionChanged, this, [this] {
+        // A known tensor brings its use; the user may still change it.
+        if (!tensor().isEmpty())
+            setTarget(defaultTarget(tensor()));
+        updateState();
+    });
+    connect(m_target, &QComboBox::currentIndexChanged, this, &WeightsDialog::updateState);
     connect(m_list, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
         if (item && (item->flags() & Qt::ItemIsEnabled))
             accept();
@@ -90,6 +114,13 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
     layout->addWidget(m_buttons);
     if (preselect)
         m_list->setCurrentItem(preselect);
+    else // a checkpoint without a learned or T5 table: its first known tensor of another method
+        for (int i = 0; i < m_list->topLevelItemCount(); ++i)
+            if (QTreeWidgetItem* item = m_list->topLevelItem(i);
+                known_position_tensor(item->text(0).toStdString()) && (item->flags() & Qt::ItemIsEnabled)) {
+                m_list->setCurrentItem(item);
+                break;
+            }
     updateState();
     resize(640, 420);
 }
@@ -107,23 +138,51 @@ void WeightsDialog::selectTensor(const QString& name)
         m_list->setCurrentItem(found.front());
 }
 
+QString WeightsDialog::target() const { return m_target->currentData().toString(); }
+
+void WeightsDialog::setTarget(const QString& target)
+{
+    const int index = m_target->findData(target);
+    if (index >= 0)
+        m_target->setCurrentIndex(index);
+}
+
+QString WeightsDialog::defaultTarget(const QString& tensor)
+{
+    const KnownPositionTensor* known = known_position_tensor(tensor.toStdString());
+    if (!known || known->method == "learned")
+        return QStringLiteral("learned");
+    if (known->method == "t5")
+        return QStringLiteral("t5");
+    // A known table of another method: its first table field (DeBERTa: rel_embeddings).
+    if (const auto method = parse_method(known->method))
+        for (const Field& f : descriptor(*method).fields)
+            if (f.table_shape)
+                return qs(method->id()) + QLatin1Char('/') + QString::fromStdString(f.key);
+    return QStringLiteral("learned");
+}
+
 void WeightsDialog::updateState()
 {
     const bool chosen = !tensor().isEmpty();
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(chosen);
-    // T5's bias goes to the T5 method (MainWindow::useWeights); every other tensor is a learned table.
-    const KnownPositionTensor* known = known_position_tensor(tensor().toStdString());
-    const bool t5 = known && known->method == "t5";
-    m_buttons->button(QDialogButtonBox::Ok)->setText(t5 ? tr("Use as T5 Bias Table") : tr("Use as Learned Table"));
+    m_buttons->button(QDialogButtonBox::Ok)->setText(target() == QLatin1String("t5")        ? tr("Use as T5 Bias Table")
+                                                     : target() == QLatin1String("learned") ? tr("Use as Learned Table")
+                                                                                            : tr("Use as Method Table"));
+    const QString use = m_target->currentText();
     if (!chosen)
         m_hint->setText(tr("Select a tensor of two dimensions (positions × dimensions)."));
-    else if (t5)
+    else if (target() == QLatin1String("t5"))
         m_hint->setText(tr("The T5 method will show %1 instead of its seeded stand-in; its bucket and head counts "
                            "follow the table (one undo step).")
                             .arg(tensor()));
-    else
+    else if (target() == QLatin1String("learned"))
         m_hint->setText(tr("The learned method will show %1 instead of its seeded stand-in (one undo step).")
                             .arg(tensor()));
+    else
+        m_hint->setText(tr("%1 will be %2 instead of the seeded stand-in; the sizes the table fixes follow it "
+                           "(one undo step).")
+                            .arg(tensor(), use));
 }
 
 } // namespace posatlas::ui

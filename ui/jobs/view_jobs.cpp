@@ -80,6 +80,25 @@ QString scenario_caption(const Scenario& s, bool with_method)
             else
                 text += ViewJobs::tr(" · trained %1 from %2").arg(tensor, file);
         }
+        // A method's own tables from files (Shaw's a^K, DeBERTa's relative embeddings, ...): which ones, and
+        // from which file, so that a figure never passes a trained table off as the stand-in or back.
+        QStringList tables;
+        QString table_file;
+        bool one_file = true;
+        for (const Field& f : d.fields) {
+            if (!f.table_shape)
+                continue;
+            const std::string path = f.get(s).get<std::string>();
+            if (path.empty())
+                continue;
+            const QString file = QFileInfo(QFile::decodeName(path.c_str())).fileName();
+            one_file = one_file && (table_file.isEmpty() || table_file == file);
+            table_file = file;
+            tables << QCoreApplication::translate("ParamSpec", f.label);
+        }
+        if (!tables.isEmpty())
+            text += one_file ? ViewJobs::tr(" · trained %1 from %2").arg(tables.join(QStringLiteral(", ")), table_file)
+                             : ViewJobs::tr(" · trained %1 from files").arg(tables.join(QStringLiteral(", ")));
         for (const auto& [key, format] : d.caption_fields) {
             const Field* f = d.field(key);
             if (!f || (f->shown && !f->shown(s)))

@@ -126,7 +126,9 @@ public:
     // learned table. An empty path asks for a file first.
     void openWeightsDialog(const QString& path = {});
     // Sets the learned method's table to `tensor` of the checkpoint `path` (one undo step).
-    bool useWeights(const QString& path, const QString& tensor);
+    // `target` as WeightsDialog::target(): "learned", "t5" or "METHOD/FIELD"; empty: the known tensor's
+    // default (WeightsDialog::defaultTarget).
+    bool useWeights(const QString& path, const QString& tensor, const QString& target = {});
     // Sessions, figure and data export, copy figure.
     SessionActions* sessionActions() const { return m_sessions; }
     // Applies an embedded preset as one undo step.

@@ -7,6 +7,7 @@
 #include "io/model_config.h"
 #include "io/presets.h"
 #include "io/safetensors.h"
+#include "methods/registry.h"
 #include "methods/t5/t5_buckets.h"
 #include "model/scenario_model.h"
 #include "model/settings.h"
@@ -14,6 +15,7 @@
 #include "window/main_window.h"
 #include "window/session_actions.h"
 
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
@@ -124,36 +126,49 @@ void MainWindow::openWeightsDialog(const QString& given)
     }
     WeightsDialog dialog(catalog, this);
     if (dialog.exec() == QDialog::Accepted && !dialog.tensor().isEmpty())
-        useWeights(path, dialog.tensor());
+        useWeights(path, dialog.tensor(), dialog.target());
 }
 
-bool MainWindow::useWeights(const QString& path, const QString& tensor)
+bool MainWindow::useWeights(const QString& path, const QString& tensor, const QString& target)
 {
     Scenario s = m_model->scenario();
     const std::string file = QFile::encodeName(path).toStdString();
-    // T5's relative_attention_bias feeds the T5 method (its buckets, heads and direction come with it);
-    // every other tensor is read as a learned position table (rows = positions).
-    const KnownPositionTensor* known = known_position_tensor(tensor.toStdString());
-    const bool t5 = known && known->method == "t5";
+    // T5's relative_attention_bias feeds the T5 method (its buckets, heads and direction come with it); a
+    // method's own table (METHOD/FIELD) that method, taking the sizes the table fixes; every other tensor
+    // is read as a learned position table (rows = positions).
+    const QString use = target.isEmpty() ? WeightsDialog::defaultTarget(tensor) : target;
+    const bool t5 = use == QLatin1String("t5");
+    const Field* table_field = nullptr;
     try {
+        // Only the header: the tensor must be a float matrix. The table itself is read by validation (a
+        // method's table, T5's bias: a few kB to MB) or by the views' jobs, off the GUI thread (learned).
+        const SafetensorsCatalog catalog = read_safetensors(file);
+        const SafetensorsTensor* t = catalog.find(tensor.toStdString());
+        if (!t)
+            throw SafetensorsError("no tensor '" + tensor.toStdString() + "'");
+        if (t->shape.size() != 2
+            || !(t->dtype == "F32" || t->dtype == "F64" || t->dtype == "F16" || t->dtype == "BF16"))
+            throw SafetensorsError(t->name + " (" + t->dtype + ", " + t->shape_text()
+                                   + ") is not a matrix of F32, F64, F16 or BF16 values");
         if (t5) {
             s.method = Method::T5;
-            // A few kB (buckets x heads): read here, so that a bad table is refused before the undo step.
             t5_use_trained_bias(s.params<T5Params>(), file, tensor.toStdString());
-        } else {
+        } else if (use == QLatin1String("learned")) {
             s.method = Method::Learned;
             s.params<LearnedParams>().table_path = file;
             s.params<LearnedParams>().table_tensor = tensor.toStdString();
-            // Only the header: the tensor must be a float matrix (positions x dimensions); the table itself
-            // is read by the views' jobs, off the GUI thread.
-            const SafetensorsCatalog catalog = read_safetensors(file);
-            const SafetensorsTensor* t = catalog.find(tensor.toStdString());
-            if (!t)
-                throw SafetensorsError("no tensor '" + tensor.toStdString() + "'");
-            if (t->shape.size() != 2
-                || !(t->dtype == "F32" || t->dtype == "F64" || t->dtype == "F16" || t->dtype == "BF16"))
-                throw SafetensorsError(t->name + " (" + t->dtype + ", " + t->shape_text()
-                                       + ") is not a matrix of F32, F64, F16 or BF16 values");
+        } else {
+            const QStringList parts = use.split(QLatin1Char('/'));
+            const auto method = parts.size() == 2 ? parse_method(parts[0].toStdString()) : std::nullopt;
+            table_field = method ? descriptor(*method).field(parts[1].toStdString()) : nullptr;
+            const Field* name_field = method ? descriptor(*method).field(parts[1].toStdString() + "_tensor") : nullptr;
+            if (!table_field || !table_field->table_shape || !name_field)
+                throw SafetensorsError("no table '" + use.toStdString() + "'");
+            s.method = *method;
+            table_field->set(s, file);
+            name_field->set(s, tensor.toStdString());
+            if (table_field->table_adopt)
+                table_field->table_adopt(s, t->shape[0], t->shape[1]);
         }
         validate(s);
     } catch (const std::exception& e) {
@@ -162,8 +177,11 @@ bool MainWindow::useWeights(const QString& path, const QString& tensor)
     }
     if (!m_model->setScenario(s, tr("Weights %1").arg(tensor)))
         return false;
-    statusBar()->showMessage((t5 ? tr("T5 bias table: %1 of %2") : tr("Learned table: %1 of %2"))
-                                 .arg(tensor, QFileInfo(path).fileName()),
+    const QString name = QFileInfo(path).fileName();
+    statusBar()->showMessage(t5             ? tr("T5 bias table: %1 of %2").arg(tensor, name)
+                             : table_field ? tr("%1: %2 of %3")
+                                                 .arg(QCoreApplication::translate("ParamSpec", table_field->label), tensor, name)
+                                           : tr("Learned table: %1 of %2").arg(tensor, name),
                              5000);
     return true;
 }

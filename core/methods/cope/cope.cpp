@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/cope/cope.h"
 
+#include "methods/table_files.h"
+
 #include "scenario/rng.h"
 #include "scenario/validation.h"
 
@@ -85,10 +87,17 @@ CopeResult cope_attention(const Eigen::Ref<const Eigen::MatrixXd>& q,
     return res;
 }
 
+TableShape cope_pos_emb_shape(const CopeParams& params)
+{
+    return {params.npos_max, params.head_dim, false, "npos_max x head_dim"};
+}
+
 Eigen::MatrixXd cope_position_embeddings(const CopeParams& params)
 {
     validate(params);
     require_matrix_fits("npos_max", params.npos_max, params.head_dim);
+    if (!params.pos_emb.empty())
+        return table_from_file(params.pos_emb, params.pos_emb_tensor, "pos_emb", cope_pos_emb_shape(params));
     Eigen::MatrixXd e(params.npos_max, params.head_dim);
     for (int r = 0; r < params.npos_max; ++r)
         for (int c = 0; c < params.head_dim; ++c)

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "scenario/params.h"
+#include "scenario/types.h"
 
 #include <Eigen/Dense>
 
@@ -38,9 +39,13 @@ CopeResult cope_attention(const Eigen::Ref<const Eigen::MatrixXd>& q,
                           const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
                           bool causal = true);
 
-// Seeded stand-in for the learned e[r] (npos_max x head_dim): entry (r, c) =
-// rng::normal(seed, kCopePos, r * head_dim + c) * stddev. (The listing initialises pos_emb to zeros
-// before training.) Throws ParameterError for invalid params.
+// The shape of e from a file: npos_max x head_dim.
+TableShape cope_pos_emb_shape(const CopeParams& params);
+
+// The position embeddings e[r] (npos_max x head_dim): CopeParams::pos_emb's file as stored, else the
+// seeded stand-in, entry (r, c) = rng::normal(seed, kCopePos, r * head_dim + c) * stddev. (The listing
+// initialises pos_emb to zeros before training.) Throws ParameterError for invalid params, or a file that
+// cannot be read or has another shape ("pos_emb").
 Eigen::MatrixXd cope_position_embeddings(const CopeParams& params);
 
 } // namespace posatlas

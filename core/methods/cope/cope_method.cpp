@@ -6,7 +6,9 @@
 #include "compute/matrix_job.h"
 #include "methods/common_fields.h"
 #include "methods/cope/cope.h"
+#include "methods/table_files.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace posatlas {
@@ -102,6 +104,16 @@ MethodDescriptor describe_cope()
                    QT_TRANSLATE_NOOP("ParamSpec", "Seed of the position embeddings.")),
         initializer_range_field(&P::stddev),
     };
+    add_table_fields(d.fields, table_fields("pos_emb", &P::pos_emb, &P::pos_emb_tensor,
+                                            QT_TRANSLATE_NOOP("ParamSpec", "position embeddings table"),
+                                            QT_TRANSLATE_NOOP("ParamSpec", "CoPE's position embeddings e[0..npos_max-1] from a file: npos_max x head_dim, row r = e[r] (the reference stores pos_emb as 1 x head_dim x npos_max: transpose it). Overrides the seeded table."),
+                                            [](const Scenario& s) { return cope_pos_emb_shape(s.params<P>()); },
+                                            [](Scenario& s, std::int64_t rows, std::int64_t cols) {
+                                                s.params<P>().npos_max = static_cast<int>(std::clamp<std::int64_t>(rows, 1, 1'000'000));
+                                                s.params<P>().head_dim = static_cast<int>(std::clamp<std::int64_t>(cols, 1, 4096));
+                                            }));
+    show_seed_while_a_table_is_seeded(d.fields);
+    d.check = [](const Scenario& s) { check_method_tables(descriptor(Method::CoPE), s); };
     // Softmax-like gates of running sums: nonlinear, no exact block means.
     d.kinds = {
         {kCopePositions, QT_TRANSLATE_NOOP("MatrixKind", "contextual positions"), QT_TRANSLATE_NOOP("MatrixLabel", "contextual position p_ij"), cope_matrix,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/deberta/deberta.h"
 
+#include "methods/table_files.h"
+
 #include "scenario/rng.h"
 #include "scenario/validation.h"
 
@@ -120,6 +122,19 @@ DebertaPositionSeries deberta_relative_positions(const DebertaParams& params,
     return out;
 }
 
+TableShape deberta_rel_shape(const DebertaParams& params)
+{
+    return {2 * deberta_att_span(params), -1, false, "2 att_span x e", "deberta"};
+}
+
+TableShape deberta_proj_shape(const DebertaParams& params)
+{
+    const Eigen::MatrixXd rel =
+        table_from_file(params.rel_embeddings, params.rel_embeddings_tensor, "rel_embeddings", deberta_rel_shape(params));
+    return {params.head_dim, rel.size() ? rel.cols() : params.head_dim, false,
+            "head_dim x e, e the width of the relative embeddings"};
+}
+
 DebertaModel make_deberta_model(const DebertaParams& params)
 {
     validate(params);
@@ -130,19 +145,33 @@ DebertaModel make_deberta_model(const DebertaParams& params)
     require_matrix_fits(params.position_buckets > 0 ? "position_buckets" : "max_relative_positions",
                         2 * m.att_span, d);
     const std::int64_t rows = 2 * m.att_span;
-    m.rel_embeddings.resize(rows, d);
-    Eigen::MatrixXd w_q(d, d), w_k(d, d);
+    m.rel_embeddings =
+        table_from_file(params.rel_embeddings, params.rel_embeddings_tensor, "rel_embeddings", deberta_rel_shape(params));
+    if (m.rel_embeddings.size() == 0) {
+        m.rel_embeddings.resize(rows, d);
 #pragma omp parallel for schedule(static)
-    for (std::int64_t r = 0; r < rows; ++r)
-        for (int c = 0; c < d; ++c)
-            m.rel_embeddings(r, c) =
-                rng::normal(params.seed, rng::kDebertaRel, static_cast<std::uint64_t>(r * d + c)) *
-                params.stddev;
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (int c = 0; c < d; ++c)
+                m.rel_embeddings(r, c) =
+                    rng::normal(params.seed, rng::kDebertaRel, static_cast<std::uint64_t>(r * d + c)) *
+                    params.stddev;
+    }
+    const Eigen::Index e = m.rel_embeddings.cols();
+    const TableShape proj{d, e, false, "head_dim x e, e the width of the relative embeddings"};
+    Eigen::MatrixXd w_q = table_from_file(params.pos_query_proj, params.pos_query_proj_tensor, "pos_query_proj", proj);
+    Eigen::MatrixXd w_k = table_from_file(params.pos_key_proj, params.pos_key_proj_tensor, "pos_key_proj", proj);
+    const bool seed_q = w_q.size() == 0, seed_k = w_k.size() == 0;
+    if (seed_q)
+        w_q.resize(d, e);
+    if (seed_k)
+        w_k.resize(d, e);
     for (int r = 0; r < d; ++r) {
-        for (int c = 0; c < d; ++c) {
-            const auto index = static_cast<std::uint64_t>(r) * d + c;
-            w_q(r, c) = rng::normal(params.seed, rng::kDebertaWq, index) * params.stddev;
-            w_k(r, c) = rng::normal(params.seed, rng::kDebertaWk, index) * params.stddev;
+        for (Eigen::Index c = 0; c < e; ++c) {
+            const auto index = static_cast<std::uint64_t>(r) * static_cast<std::uint64_t>(e) + static_cast<std::uint64_t>(c);
+            if (seed_q)
+                w_q(r, c) = rng::normal(params.seed, rng::kDebertaWq, index) * params.stddev;
+            if (seed_k)
+                w_k(r, c) = rng::normal(params.seed, rng::kDebertaWk, index) * params.stddev;
         }
     }
     // nn.Linear: y = x W^T (+ bias, zero at initialisation).

@@ -21,12 +21,17 @@
 // (query i, key j) uses -delta(j, i); since bucket() is odd this equals delta(i, j), i.e. the same row
 // index as c2p. The paper's eq. (4) writes delta(j, i) instead; we follow the code.
 //
-// Simplification for a single head: the relative embeddings live in head_dim space and W_q, W_k are
-// head_dim x head_dim (HF uses hidden_size and slices heads after projecting); projection biases are 0
-// as initialised by HF (_init_weights zeroes Linear biases).
+// Simplification for a single head: W_q and W_k are the head's head_dim x e slice of HF's projections
+// (HF projects the hidden_size-wide relative embeddings for all heads at once, then splits the heads);
+// the seeded stand-in has e = head_dim. Projection biases are 0 as initialised by HF (_init_weights zeroes
+// Linear biases). A trained rel_embeddings (DebertaParams::rel_embeddings, 2 att_span x e; HF
+// DebertaV2Encoder.rel_embeddings, e = hidden_size) and trained projections (pos_key_proj, pos_query_proj,
+// head_dim x e) replace the stand-ins exactly as stored; HF's LayerNorm of the relative embeddings
+// (norm_rel_ebd "layer_norm") is not applied: a file holds the embeddings as attention reads them.
 #pragma once
 
 #include "scenario/params.h"
+#include "scenario/types.h"
 
 #include <Eigen/Dense>
 #include <cstdint>
@@ -81,15 +86,23 @@ std::int64_t deberta_p2c_index(const DebertaParams& params, std::int64_t i, std:
 struct DebertaModel {
     DebertaParams params;
     std::int64_t att_span = 0;
-    Eigen::MatrixXd rel_embeddings; // 2 att_span x d: rng::normal(seed, kDebertaRel, r * d + c) * stddev
+    // 2 att_span x e: rng::normal(seed, kDebertaRel, r * e + c) * stddev (e = d), or rel_embeddings's file
+    Eigen::MatrixXd rel_embeddings;
     Eigen::MatrixXd
-        pos_key; // K^r = rel_embeddings W_k^T, W_k(r, c) = normal(seed, kDebertaWk, r*d+c) * stddev
+        pos_key; // K^r = rel_embeddings W_k^T, W_k(r, c) = normal(seed, kDebertaWk, r*e+c) * stddev, or a file
     Eigen::MatrixXd
-        pos_query; // Q^r = rel_embeddings W_q^T, W_q(r, c) = normal(seed, kDebertaWq, r*d+c) * stddev
+        pos_query; // Q^r = rel_embeddings W_q^T, W_q(r, c) = normal(seed, kDebertaWq, r*e+c) * stddev, or a file
 };
 
-// Seeded model. Throws ParameterError for invalid params or a table above kMaxMatrixElements
-// (named "position_buckets" or "max_relative_positions", whichever sets att_span).
+// Shapes of the tables from files: rel_embeddings 2 att_span x e (any e), the projections head_dim x e
+// with e the relative embeddings' width (head_dim when they are seeded; reads rel_embeddings's file).
+TableShape deberta_rel_shape(const DebertaParams& params);
+TableShape deberta_proj_shape(const DebertaParams& params);
+
+// The model: each table from its file when params names one, else seeded. Throws ParameterError for
+// invalid params, a table above kMaxMatrixElements (named "position_buckets" or "max_relative_positions",
+// whichever sets att_span), or a file that cannot be read or has another shape (named "rel_embeddings",
+// "pos_key_proj", "pos_query_proj").
 DebertaModel make_deberta_model(const DebertaParams& params);
 
 struct DebertaTerms {

@@ -4,7 +4,10 @@
 #include "compute/matrix_job.h"
 #include "methods/common_fields.h"
 #include "methods/deberta/deberta.h"
+#include "methods/table_files.h"
 #include "scenario/validation.h"
+
+#include <algorithm>
 
 namespace posatlas {
 namespace {
@@ -33,6 +36,7 @@ void deberta_buckets(MatrixJob& c)
     fill_by_offset(c, c.out.values, [&](std::int64_t delta) { return static_cast<double>(relative(delta, 0)); }, true);
     c.out.used_toeplitz = true;
 }
+
 
 } // namespace
 
@@ -68,6 +72,34 @@ MethodDescriptor describe_deberta()
                    QT_TRANSLATE_NOOP("ParamSpec", "Seed of the stand-in relative embeddings and projections.")),
         initializer_range_field(&P::stddev),
     };
+    add_table_fields(d.fields, table_fields("rel_embeddings", &P::rel_embeddings, &P::rel_embeddings_tensor,
+                                            QT_TRANSLATE_NOOP("ParamSpec", "relative embeddings table"),
+                                            QT_TRANSLATE_NOOP("ParamSpec", "DeBERTa's rel_embeddings from a file: 2 att_span x e (e = hidden_size in a checkpoint; without a tensor name a checkpoint's deberta.encoder.rel_embeddings.weight). Overrides the seeded table; LayerNorm is not applied."),
+                                            [](const Scenario& s) { return deberta_rel_shape(s.params<P>()); },
+                                            [](Scenario& s, std::int64_t rows, std::int64_t) {
+                                                // The rows are 2 att_span: att_span is position_buckets when
+                                                // buckets are on, else max_relative_positions.
+                                                P& p = s.params<P>();
+                                                if (rows % 2 != 0 || rows < 4)
+                                                    return;
+                                                if (p.position_buckets > 0)
+                                                    p.position_buckets = static_cast<int>(std::min<std::int64_t>(rows / 2, 65536));
+                                                else
+                                                    p.max_relative_positions = static_cast<int>(rows / 2);
+                                            }));
+    const auto proj_shape = [](const Scenario& s) { return deberta_proj_shape(s.params<P>()); };
+    const auto proj_adopt = [](Scenario& s, std::int64_t rows, std::int64_t) {
+        s.params<P>().head_dim = static_cast<int>(std::clamp<std::int64_t>(rows, 1, 4096));
+    };
+    add_table_fields(d.fields, table_fields("pos_key_proj", &P::pos_key_proj, &P::pos_key_proj_tensor,
+                                            QT_TRANSLATE_NOOP("ParamSpec", "W_k table (relative keys)"),
+                                            QT_TRANSLATE_NOOP("ParamSpec", "One head's slice of the key projection applied to the relative embeddings (pos_key_proj, or key_proj with share_att_key): head_dim x e. Overrides the seeded W_k."),
+                                            proj_shape, proj_adopt));
+    add_table_fields(d.fields, table_fields("pos_query_proj", &P::pos_query_proj, &P::pos_query_proj_tensor,
+                                            QT_TRANSLATE_NOOP("ParamSpec", "W_q table (relative queries)"),
+                                            QT_TRANSLATE_NOOP("ParamSpec", "One head's slice of the query projection applied to the relative embeddings (pos_query_proj, or query_proj with share_att_key): head_dim x e. Overrides the seeded W_q."),
+                                            proj_shape, proj_adopt));
+    show_seed_while_a_table_is_seeded(d.fields);
     d.kinds = {
         logits_kind(deberta_logits, block_means_with_constant_content),
         {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), QT_TRANSLATE_NOOP("MatrixLabel", "bucket"), deberta_buckets, nullptr},
@@ -83,6 +115,7 @@ MethodDescriptor describe_deberta()
                                      "> position_buckets / 2 + 1 = " + std::to_string(p.position_buckets / 2 + 1),
                                      std::to_string(p.max_relative_positions));
         }
+        check_method_tables(descriptor(Method::DeBERTa), s);
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().max_relative_positions); };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/shaw/shaw.h"
 
+#include "methods/table_files.h"
+
 #include "scenario/rng.h"
 #include "scenario/validation.h"
 
@@ -15,6 +17,12 @@ std::int64_t shaw_relative_index(std::int64_t i, std::int64_t j, int k)
     return std::clamp<std::int64_t>(j - i, -k, k);
 }
 
+TableShape shaw_table_shape(const ShawParams& params)
+{
+    return {2 * static_cast<std::int64_t>(params.max_relative_position) + 1, params.head_dim, false,
+            "(2 max_relative_position + 1) x head_dim"};
+}
+
 ShawTables make_shaw_tables(const ShawParams& params)
 {
     validate(params);
@@ -22,14 +30,24 @@ ShawTables make_shaw_tables(const ShawParams& params)
     require_matrix_fits("max_relative_position", rows, params.head_dim);
     ShawTables t;
     t.k = params.max_relative_position;
-    t.a_key.resize(rows, params.head_dim);
-    t.a_value.resize(rows, params.head_dim);
+    const TableShape shape = shaw_table_shape(params);
+    // A table from a file is used as stored; the other stays seeded (seeded entries do not depend on
+    // whether the other table came from a file).
+    t.a_key = table_from_file(params.key_table, params.key_table_tensor, "key_table", shape);
+    t.a_value = table_from_file(params.value_table, params.value_table_tensor, "value_table", shape);
+    const bool seed_key = t.a_key.size() == 0, seed_value = t.a_value.size() == 0;
+    if (seed_key)
+        t.a_key.resize(rows, params.head_dim);
+    if (seed_value)
+        t.a_value.resize(rows, params.head_dim);
 #pragma omp parallel for schedule(static)
     for (std::int64_t r = 0; r < rows; ++r) {
         for (int c = 0; c < params.head_dim; ++c) {
             const auto index = static_cast<std::uint64_t>(r * params.head_dim + c);
-            t.a_key(r, c) = rng::normal(params.seed, rng::kShawKey, index) * params.stddev;
-            t.a_value(r, c) = rng::normal(params.seed, rng::kShawValue, index) * params.stddev;
+            if (seed_key)
+                t.a_key(r, c) = rng::normal(params.seed, rng::kShawKey, index) * params.stddev;
+            if (seed_value)
+                t.a_value(r, c) = rng::normal(params.seed, rng::kShawValue, index) * params.stddev;
         }
     }
     return t;

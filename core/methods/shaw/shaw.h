@@ -6,10 +6,12 @@
 //   output              z_i  = sum_j alpha_ij (v_j + a^V_ij)                 (eq. 3)
 // where q_i = x_i W^Q, k_j = x_j W^K, v_j = x_j W^V are the caller's projected vectors and
 // a^K_ij = w^K_{clip(j - i, -k, k)}, a^V_ij = w^V_{clip(j - i, -k, k)} are learned per relative
-// distance (2k + 1 vectors each). Here the tables are seeded stand-ins N(0, stddev).
+// distance (2k + 1 vectors each). Here the tables are seeded stand-ins N(0, stddev), or trained tables
+// read from files (ShawParams::key_table, value_table; methods/table_files.h).
 #pragma once
 
 #include "scenario/params.h"
+#include "scenario/types.h"
 
 #include <Eigen/Dense>
 #include <cstdint>
@@ -25,9 +27,13 @@ struct ShawTables {
     int k = 0;               // max_relative_position
 };
 
-// Seeded tables: a_key(row, c) = rng::normal(seed, kShawKey, row * head_dim + c) * stddev, a_value
-// likewise with kShawValue. Throws ParameterError for invalid params or tables above
-// kMaxMatrixElements.
+// The shape of a^K and a^V: (2k + 1) x head_dim.
+TableShape shaw_table_shape(const ShawParams& params);
+
+// The tables: each from its file when ShawParams names one (exactly as stored), else seeded:
+// a_key(row, c) = rng::normal(seed, kShawKey, row * head_dim + c) * stddev, a_value likewise with
+// kShawValue. Throws ParameterError for invalid params, tables above kMaxMatrixElements, or a file that
+// cannot be read or has another shape (named "key_table" / "value_table").
 ShawTables make_shaw_tables(const ShawParams& params);
 
 // e_ij = q_i . (k_j + a^K_{clip(j-i)}) / sqrt(d) with d = q_i.size() (Shaw eq. 4). q_i and k_j must

@@ -4,6 +4,9 @@
 #include "compute/matrix_job.h"
 #include "methods/common_fields.h"
 #include "methods/shaw/shaw.h"
+#include "methods/table_files.h"
+
+#include <algorithm>
 
 namespace posatlas {
 namespace {
@@ -33,6 +36,15 @@ void shaw_indices(MatrixJob& c)
     c.out.used_toeplitz = true;
 }
 
+
+// A table of 2k + 1 rows and d columns sets the clip distance and the head dimension.
+void adopt_shape(Scenario& s, std::int64_t rows, std::int64_t cols)
+{
+    if (rows % 2 == 1 && rows >= 3)
+        s.params<ShawParams>().max_relative_position = static_cast<int>(std::min<std::int64_t>((rows - 1) / 2, 1'000'000));
+    s.params<ShawParams>().head_dim = static_cast<int>(std::clamp<std::int64_t>(cols, 1, 4096));
+}
+
 } // namespace
 
 MethodDescriptor describe_shaw()
@@ -56,6 +68,17 @@ MethodDescriptor describe_shaw()
                    QT_TRANSLATE_NOOP("ParamSpec", "Seed of the relative embedding tables.")),
         initializer_range_field(&P::stddev),
     };
+    const auto shape = [](const Scenario& s) { return shaw_table_shape(s.params<P>()); };
+    add_table_fields(d.fields, table_fields("key_table", &P::key_table, &P::key_table_tensor,
+                                            QT_TRANSLATE_NOOP("ParamSpec", "a^K table"),
+                                            QT_TRANSLATE_NOOP("ParamSpec", "The relative key embeddings w^K_{-k..k} from a file: (2k + 1) x head_dim, row r + k for relative position r; overrides the seeded a^K."),
+                                            shape, adopt_shape));
+    add_table_fields(d.fields, table_fields("value_table", &P::value_table, &P::value_table_tensor,
+                                            QT_TRANSLATE_NOOP("ParamSpec", "a^V table"),
+                                            QT_TRANSLATE_NOOP("ParamSpec", "The relative value embeddings w^V_{-k..k} from a file: (2k + 1) x head_dim; overrides the seeded a^V."),
+                                            shape, adopt_shape));
+    show_seed_while_a_table_is_seeded(d.fields);
+    d.check = [](const Scenario& s) { check_method_tables(descriptor(Method::Shaw), s); };
     d.kinds = {
         logits_kind(shaw_logits, block_means_with_constant_content),
         {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), QT_TRANSLATE_NOOP("MatrixLabel", "clipped relative index j - i"), shaw_indices,

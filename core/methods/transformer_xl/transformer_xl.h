@@ -17,6 +17,7 @@
 #pragma once
 
 #include "scenario/params.h"
+#include "scenario/types.h"
 
 #include <Eigen/Dense>
 #include <cstdint>
@@ -29,13 +30,24 @@ Eigen::VectorXd txl_relative_sinusoid(int dim, double base, std::int64_t relativ
 
 struct TxlModel {
     TransformerXLParams params;
-    Eigen::MatrixXd w_k_r; // d x d: W_{k,R}(r, c) = rng::normal(seed, kTxlWkR, r * d + c) * stddev
-    Eigen::VectorXd u;     // d: rng::normal(seed, kTxlU, c) * stddev
-    Eigen::VectorXd v;     // d: rng::normal(seed, kTxlV, c) * stddev
+    // d x e: W_{k,R}(r, c) = rng::normal(seed, kTxlWkR, r * d + c) * stddev with e = d, or r_net's file
+    // (any even e: R_{i-j} then has e dimensions, as a checkpoint's r_net maps d_model to the heads).
+    Eigen::MatrixXd w_k_r;
+    Eigen::VectorXd u;     // d: rng::normal(seed, kTxlU, c) * stddev, or r_w_bias's file
+    Eigen::VectorXd v;     // d: rng::normal(seed, kTxlV, c) * stddev, or r_r_bias's file
 };
 
-// Seeded W_{k,R}, u, v. Throws ParameterError for invalid params.
+// Shapes of the tables from files: r_net head_dim x e (any even e), r_w_bias and r_r_bias head_dim values.
+TableShape txl_r_net_shape(const TransformerXLParams& params);
+TableShape txl_bias_shape(const TransformerXLParams& params);
+
+// W_{k,R}, u, v: each from its file when params names one (exactly as stored; methods/table_files.h), else
+// seeded. Throws ParameterError for invalid params, or a file that cannot be read or has another shape
+// (named "r_net", "r_w_bias", "r_r_bias").
 TxlModel make_txl_model(const TransformerXLParams& params);
+
+// Reads only the files of params and checks their shapes (what make_txl_model would throw for them).
+void check_txl_tables(const TransformerXLParams& params);
 
 // W_{k,R} R_{relative}: the projected relative embedding shared by terms (b) and (d). It depends only
 // on i - j, so callers drawing a Toeplitz picture can compute it once per distance.

@@ -2,8 +2,10 @@
 // Transformer-XL / XLNet relative attention (Dai et al. 2019, eq. 3: terms (a)-(d)).
 #include "compute/matrix_job.h"
 #include "methods/common_fields.h"
+#include "methods/table_files.h"
 #include "methods/transformer_xl/transformer_xl.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace posatlas {
@@ -33,6 +35,7 @@ Field term(std::string key, bool TransformerXLParams::*member, const char* label
 {
     return make_field(std::move(key), FieldType::Bool, member, {.label = label, .tooltip = tooltip});
 }
+
 
 } // namespace
 
@@ -67,6 +70,30 @@ MethodDescriptor describe_transformer_xl()
         term("term_d", &P::term_d, QT_TRANSLATE_NOOP("ParamSpec", "(d) global position bias"),
              QT_TRANSLATE_NOOP("ParamSpec", "Term (d): v·W_{k,R} R_{i-j}, a pure function of the distance.")),
     };
+    const auto bias_shape = [](const Scenario& s) { return txl_bias_shape(s.params<P>()); };
+    const auto bias_adopt = [](Scenario& s, std::int64_t rows, std::int64_t cols) {
+        const std::int64_t n = rows == 1 ? cols : rows; // 1 x d or d x 1
+        if (n % 2 == 0)
+            s.params<P>().head_dim = static_cast<int>(std::clamp<std::int64_t>(n, 2, 4096));
+    };
+    add_table_fields(d.fields, table_fields("r_net", &P::r_net, &P::r_net_tensor,
+                                            QT_TRANSLATE_NOOP("ParamSpec", "W_{k,R} table"),
+                                            QT_TRANSLATE_NOOP("ParamSpec", "The projection of the relative sinusoid (r_net in the original code) from a file: head_dim x e, e even; R_{i-j} then has e dimensions. Overrides the seeded W_{k,R}."),
+                                            [](const Scenario& s) { return txl_r_net_shape(s.params<P>()); },
+                                            [](Scenario& s, std::int64_t rows, std::int64_t) {
+                                                if (rows % 2 == 0)
+                                                    s.params<P>().head_dim = static_cast<int>(std::clamp<std::int64_t>(rows, 2, 4096));
+                                            }));
+    add_table_fields(d.fields, table_fields("r_w_bias", &P::r_w_bias, &P::r_w_bias_tensor,
+                                            QT_TRANSLATE_NOOP("ParamSpec", "u table"),
+                                            QT_TRANSLATE_NOOP("ParamSpec", "The global content bias u (r_w_bias) from a file: head_dim values. Overrides the seeded u."),
+                                            bias_shape, bias_adopt));
+    add_table_fields(d.fields, table_fields("r_r_bias", &P::r_r_bias, &P::r_r_bias_tensor,
+                                            QT_TRANSLATE_NOOP("ParamSpec", "v table"),
+                                            QT_TRANSLATE_NOOP("ParamSpec", "The global position bias v (r_r_bias) from a file: head_dim values. Overrides the seeded v."),
+                                            bias_shape, bias_adopt));
+    show_seed_while_a_table_is_seeded(d.fields);
+    d.check = [](const Scenario& s) { check_txl_tables(s.params<P>()); };
     d.kinds = {
         logits_kind(txl_logits, block_means_with_constant_content),
     };

@@ -12,9 +12,13 @@
 #include "hub/model_dialog.h"
 #include "hub/weights_dialog.h"
 #include "jobs/view_jobs.h"
+#include "methods/shaw/shaw.h"
+#include "views/heatmap_view.h"
+#include "widgets/parameter_panel.h"
 #include "model/scenario_model.h"
 #include "weights_fixtures.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QListWidget>
 #include <QMimeData>
@@ -189,6 +193,70 @@ private slots:
         QCOMPARE(w->model()->scenario().params<T5Params>().num_heads, 8);
         w->model()->undoStack()->undo();
         QVERIFY(w->model()->scenario().params<T5Params>().bias_path.empty());
+    }
+
+    void aDebertaCheckpointFeedsTheDebertaMethodAndAnyTensorCanBeAMethodsTable()
+    {
+        auto w = showMainWindow(settings());
+        const QString path = QString::fromStdString((root().parent_path() / "deberta.safetensors").string());
+        // DeBERTa-v3-like: rel_embeddings 2 x 4 buckets = 8 rows of hidden size 6 (entry (r, c) = r - c), a
+        // word embedding, and a 5 x 3 matrix that fits Shaw's a^K with k = 2 and head_dim 3.
+        std::vector<float> rel, shaw;
+        for (int r = 0; r < 8; ++r)
+            for (int c = 0; c < 6; ++c)
+                rel.push_back(static_cast<float>(r - c));
+        for (int r = 0; r < 5; ++r)
+            for (int c = 0; c < 3; ++c)
+                shaw.push_back(static_cast<float>(10 * r + c));
+        put(path.toStdString(),
+            safetensors_file({f32_tensor("deberta.embeddings.word_embeddings.weight", 4, 6, std::vector<float>(24, 1.0f)),
+                              f32_tensor("deberta.encoder.rel_embeddings.weight", 8, 6, rel),
+                              f32_tensor("layer0.a_k", 5, 3, shaw)}));
+        {
+            // The dialog preselects the known tensor and sends it to DeBERTa's relative embeddings.
+            ui::WeightsDialog dialog(read_safetensors(path.toStdString()));
+            QCOMPARE(dialog.tensor(), QStringLiteral("deberta.encoder.rel_embeddings.weight"));
+            QCOMPARE(dialog.target(), QStringLiteral("deberta/rel_embeddings"));
+            auto* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+            QCOMPARE(ok->text(), QStringLiteral("Use as Method Table"));
+            // Every method table is offered.
+            QVERIFY(dialog.targetBox()->findData(QStringLiteral("shaw/key_table")) >= 0);
+            QVERIFY(dialog.targetBox()->findData(QStringLiteral("transformer-xl/r_net")) >= 0);
+            QVERIFY(dialog.targetBox()->findData(QStringLiteral("cope/pos_emb")) >= 0);
+            screenshot(dialog, QStringLiteral("open_weights_deberta.png"));
+        }
+        const int before = w->model()->undoStack()->count();
+        QVERIFY2(w->useWeights(path, QStringLiteral("deberta.encoder.rel_embeddings.weight")), qPrintable(w->statusMessage()));
+        QCOMPARE(w->model()->undoStack()->count(), before + 1);
+        Scenario s = w->model()->scenario();
+        QCOMPARE(s.method, Method::DeBERTa);
+        QCOMPARE(s.params<DebertaParams>().position_buckets, 4); // 8 rows = 2 att_span
+        QCOMPARE(s.params<DebertaParams>().rel_embeddings_tensor, std::string("deberta.encoder.rel_embeddings.weight"));
+        QVERIFY2(ui::scenario_caption(s).contains(QStringLiteral("trained relative embeddings table from deberta.safetensors")),
+                 qPrintable(ui::scenario_caption(s)));
+        QVERIFY(waitIdle(w->jobs()));
+        QVERIFY(!w->heatmapView()->data().title.isEmpty());
+        // The seeded stand-in's seed row stays (the projections are still seeded).
+        QVERIFY(w->parameterPanel()->isRowVisible(ui::param(Method::DeBERTa, "seed")));
+
+        // Any 2-D tensor can be a method's table: layer0.a_k as Shaw's a^K, which sets k and head_dim.
+        QVERIFY2(w->useWeights(path, QStringLiteral("layer0.a_k"), QStringLiteral("shaw/key_table")),
+                 qPrintable(w->statusMessage()));
+        s = w->model()->scenario();
+        QCOMPARE(s.method, Method::Shaw);
+        QCOMPARE(s.params<ShawParams>().max_relative_position, 2);
+        QCOMPARE(s.params<ShawParams>().head_dim, 3);
+        QCOMPARE(make_shaw_tables(s.params<ShawParams>()).a_key(4, 2), 42.0);
+        QVERIFY(waitIdle(w->jobs()));
+        // A table its method cannot take: 8 rows are no 2k + 1, and its 6 columns would contradict the
+        // 3-wide a^K already set. A message, no undo step, nothing changed.
+        const int count = w->model()->undoStack()->count();
+        QVERIFY(!w->useWeights(path, QStringLiteral("deberta.encoder.rel_embeddings.weight"), QStringLiteral("shaw/value_table")));
+        QCOMPARE(w->model()->undoStack()->count(), count);
+        QCOMPARE(w->model()->scenario().params<ShawParams>().value_table, std::string());
+        w->model()->undoStack()->undo();
+        w->model()->undoStack()->undo();
+        QCOMPARE(w->model()->scenario().params<DebertaParams>().rel_embeddings, std::string());
     }
 
     void openingACachedT5ModelReadsItsTrainedBias()
