@@ -9,7 +9,6 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
-#include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -152,12 +151,22 @@ void ParameterPanel::build()
     auto* column = new QVBoxLayout(content);
     scroll->setWidget(content);
 
-    auto makeForm = [](QGroupBox* box) {
-        auto* form = new QFormLayout(box);
-        // Labels above their editors: long names with units never clip in a narrow dock.
-        form->setRowWrapPolicy(QFormLayout::WrapAllRows);
-        form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-        return form;
+    // Rows in a plain column, each a widget of its own with its label above its editor (long names with
+    // units never clip in a narrow dock), shown and hidden as a whole. Not a QFormLayout: in Qt 6.4,
+    // QFormLayout::setRowVisible() writes past the end of the layout's row array when a row's visibility
+    // changes while its group is being shown (valgrind: "Invalid write of size 4" in QFormLayout::
+    // setGeometry under setRowVisible), which corrupted the heap and crashed the window at random later.
+    auto makeForm = [](QGroupBox* box) { return new QVBoxLayout(box); };
+    const auto addToForm = [](QVBoxLayout* form, QWidget* label, QWidget* field) {
+        auto* row = new QWidget;
+        auto* rowLayout = new QVBoxLayout(row);
+        rowLayout->setContentsMargins(0, 0, 0, 0);
+        rowLayout->setSpacing(2);
+        if (label)
+            rowLayout->addWidget(label);
+        rowLayout->addWidget(field);
+        form->addWidget(row);
+        return row;
     };
 
     auto* common = new QGroupBox(tr("Scenario"), content);
@@ -173,9 +182,9 @@ void ParameterPanel::build()
     });
     auto* methodLabel = new QLabel(tr("&Method"));
     methodLabel->setBuddy(m_methodCombo);
-    commonForm->addRow(methodLabel, m_methodCombo);
+    addToForm(commonForm, methodLabel, m_methodCombo);
 
-    const auto addRow = [&](QFormLayout* form, const Field& spec) {
+    const auto addRow = [&](QVBoxLayout* form, const Field& spec) {
         if (!spec.panel)
             return;
         QWidget* editorWidget = makeEditor(&spec);
@@ -183,13 +192,13 @@ void ParameterPanel::build()
             return;
         m_editors.insert(&spec, editorWidget);
         if (spec.type == FieldType::Bool || spec.type == FieldType::RealList) { // they carry their own label
-            form->addRow(editorWidget);
+            m_rows.insert(&spec, addToForm(form, nullptr, editorWidget));
         } else {
             auto* label = new QLabel(labelFor(spec));
             label->setToolTip(tooltipFor(spec));
             label->setBuddy(editorWidget); // Alt+letter reaches the editor; screen readers name it
             m_labels.insert(&spec, label);
-            form->addRow(label, editorWidget);
+            m_rows.insert(&spec, addToForm(form, label, editorWidget));
         }
     };
     for (const Field& f : common_fields())
@@ -209,7 +218,7 @@ void ParameterPanel::build()
             m_longRopeLabel->setToolTip(
                 tr("rope_scaling.short_factor / long_factor: one factor per rotary pair, "
                    "read from a model's config.json (Phi-3). Load a preset or a config to set them."));
-            form->addRow(m_longRopeLabel);
+            form->addWidget(m_longRopeLabel);
         }
     }
     column->addStretch(1);
@@ -317,17 +326,10 @@ void ParameterPanel::updateVisibility()
     const Scenario& s = m_model->scenario();
     for (std::size_t i = 0; i < m_methodGroups.size(); ++i)
         m_methodGroups[i]->setVisible(methods()[i].method == s.method);
-    for (auto it = m_editors.constBegin(); it != m_editors.constEnd(); ++it) {
-        auto* form = qobject_cast<QFormLayout*>(it.value()->parentWidget()->layout());
-        if (form)
-            form->setRowVisible(it.value(), isRowVisible(it.key()));
-    }
-    if (m_longRopeLabel) {
-        auto* form = qobject_cast<QFormLayout*>(m_longRopeLabel->parentWidget()->layout());
-        if (form)
-            form->setRowVisible(m_longRopeLabel,
-                                s.method == Method::RoPE && s.params<RopeParams>().rope_type == RopeType::LongRope);
-    }
+    for (auto it = m_rows.constBegin(); it != m_rows.constEnd(); ++it)
+        it.value()->setVisible(isRowVisible(it.key()));
+    if (m_longRopeLabel)
+        m_longRopeLabel->setVisible(s.method == Method::RoPE && s.params<RopeParams>().rope_type == RopeType::LongRope);
 }
 
 } // namespace posatlas::ui

@@ -31,6 +31,7 @@ public:
 
     // The editor of a parameter (LogSlider, QCheckBox or QComboBox), for tests and focus handling.
     QWidget* editor(ParamId id) const { return m_editors.value(id); }
+    QWidget* label(ParamId id) const { return m_labels.value(id); } // null for rows that label themselves
     LogSlider* slider(ParamId id) const;
     // The per-element sliders of a list field with defaults (ALiBi's head slopes); null otherwise.
     ListSliders* listSliders(ParamId id) const;
@@ -55,6 +56,8 @@ private:
     QComboBox* m_methodCombo = nullptr;
     QHash<ParamId, QWidget*> m_editors;
     QHash<ParamId, QWidget*> m_labels;
+    // Each row's container (its label above its editor): rows are shown and hidden as whole widgets.
+    QHash<ParamId, QWidget*> m_rows;
     std::vector<QGroupBox*> m_methodGroups; // in registry order
     QLabel* m_longRopeLabel = nullptr;
     bool m_syncing = false;
