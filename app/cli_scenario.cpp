@@ -8,6 +8,7 @@
 #include "io/number_text.h"
 #include "io/presets.h"
 #include "methods/registry.h"
+#include "methods/deberta/deberta.h"
 #include "methods/t5/t5_buckets.h"
 #include "scenario/content.h"
 #include "scenario/validation.h"
@@ -346,6 +347,14 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
                 t5_use_checkpoint_bias(s.params<T5Params>(), cached_weights);
         } catch (const InputFileError& e) {
             throw UsageError(std::string(given ? "--" + std::string(given) : std::string("--model")) + ": " + e.what());
+        }
+    }
+    // DeBERTa: the cached checkpoint's relative embeddings, when it has them and none were given.
+    if (s.method == Method::DeBERTa && !cached_weights.empty() && !o.has("rel-embeddings")) {
+        try {
+            deberta_use_checkpoint_rel_embeddings(s.params<DebertaParams>(), cached_weights);
+        } catch (const InputFileError& e) {
+            throw UsageError(std::string("--model: ") + e.what());
         }
     }
     apply_method_options(o, s);

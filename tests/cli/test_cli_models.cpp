@@ -121,6 +121,34 @@ TEST(CliModels, ACachedT5ModelBringsItsTrainedBiasTable)
     EXPECT_EQ(j["matrix"][0][0].get<double>(), 10.0); // relative 0: bucket 0
 }
 
+TEST(CliModels, ACachedDebertaModelBringsItsRelativeEmbeddings)
+{
+    const fs::path root = temp_dir() / "hf_cache_deberta";
+    fs::remove_all(root);
+    const fs::path model = root / "models--org--tiny-deberta";
+    // position_buckets 2: att_span 2, 4 rows of hidden size 3 (entry (r, c) = r + c / 4).
+    cached(model, "config.json",
+           R"({"model_type":"deberta-v2","hidden_size":3,"num_attention_heads":1,"position_buckets":2,"max_relative_positions":8,"relative_attention":true})");
+    std::vector<float> rel;
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 3; ++c)
+            rel.push_back(static_cast<float>(r) + static_cast<float>(c) / 4.0f);
+    cached(model, "model.safetensors", safetensors_file({f32_tensor("deberta.encoder.rel_embeddings.weight", 4, 3, rel)}));
+    put(model / "refs" / "main", "c0ffee");
+    ::setenv("HF_HUB_CACHE", root.c_str(), 1);
+    const Result r = run({"compute", "scenario", "--model", "org/tiny-deberta"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["deberta"]["rel_embeddings_tensor"].get<std::string>(), "deberta.encoder.rel_embeddings.weight") << r.out;
+    EXPECT_NE(j["deberta"]["rel_embeddings"].get<std::string>().find("model.safetensors"), std::string::npos) << r.out;
+    // A table given by hand wins over the cached one.
+    const fs::path own = temp_dir() / "own_rel.csv";
+    put(own, "1,2,3\n4,5,6\n7,8,9\n1,1,1\n");
+    const Result mine = run({"compute", "scenario", "--model", "org/tiny-deberta", "--rel-embeddings", own.string()});
+    ASSERT_EQ(mine.status, 0) << mine.err;
+    EXPECT_EQ(json::parse(mine.out)["deberta"]["rel_embeddings"].get<std::string>(), own.string());
+}
+
 TEST(CliModels, UncachedOrMalformedModelsAreClearUsageErrors)
 {
     fake_cache();

@@ -7,6 +7,7 @@
 #include "io/model_config.h"
 #include "io/presets.h"
 #include "io/safetensors.h"
+#include "methods/deberta/deberta.h"
 #include "methods/registry.h"
 #include "methods/t5/t5_buckets.h"
 #include "model/scenario_model.h"
@@ -89,6 +90,11 @@ bool MainWindow::openCachedModel(const QString& ref)
             && t5_use_checkpoint_bias(result.scenario.params<T5Params>(), cached.weights.string()))
             result.notes.push_back("T5 bias table " + result.scenario.params<T5Params>().bias_tensor + " read from "
                                    + cached.weights.filename().string());
+        // ... and DeBERTa's relative embeddings, when the checkpoint has them.
+        if (result.scenario.method == Method::DeBERTa && !cached.weights.empty()
+            && deberta_use_checkpoint_rel_embeddings(result.scenario.params<DebertaParams>(), cached.weights.string()))
+            result.notes.push_back("relative embeddings " + result.scenario.params<DebertaParams>().rel_embeddings_tensor
+                                   + " read from " + cached.weights.filename().string());
         validate(result.scenario);
     } catch (const std::exception& e) {
         showError(tr("Cannot open model %1: %2").arg(ref, QString::fromUtf8(e.what())));

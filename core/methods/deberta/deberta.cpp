@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/deberta/deberta.h"
 
+#include "io/safetensors.h"
 #include "methods/table_files.h"
 
 #include "scenario/rng.h"
@@ -120,6 +121,17 @@ DebertaPositionSeries deberta_relative_positions(const DebertaParams& params,
         out.delta_used[k] = row_unchecked(delta, out.att_span) - out.att_span;
     }
     return out;
+}
+
+bool deberta_use_checkpoint_rel_embeddings(DebertaParams& params, const std::string& checkpoint)
+{
+    const SafetensorsCatalog catalog = read_safetensors(checkpoint);
+    const SafetensorsTensor* t = find_known_tensor(catalog, "deberta");
+    if (!t)
+        return false;
+    params.rel_embeddings = checkpoint;
+    params.rel_embeddings_tensor = t->name; // named, so that a session reproduces it
+    return true;
 }
 
 TableShape deberta_rel_shape(const DebertaParams& params)

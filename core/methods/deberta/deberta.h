@@ -35,6 +35,7 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace posatlas {
@@ -98,6 +99,12 @@ struct DebertaModel {
 // with e the relative embeddings' width (head_dim when they are seeded; reads rel_embeddings's file).
 TableShape deberta_rel_shape(const DebertaParams& params);
 TableShape deberta_proj_shape(const DebertaParams& params);
+
+// A model's checkpoint (a cached snapshot's, for --model): when it holds the known relative embeddings
+// (io/safetensors.h: deberta.encoder.rel_embeddings.weight), params.rel_embeddings and its tensor name
+// them and true is returned; else params is unchanged and false. Throws SafetensorsError for a
+// checkpoint that cannot be read.
+bool deberta_use_checkpoint_rel_embeddings(DebertaParams& params, const std::string& checkpoint);
 
 // The model: each table from its file when params names one, else seeded. Throws ParameterError for
 // invalid params, a table above kMaxMatrixElements (named "position_buckets" or "max_relative_positions",
