@@ -89,6 +89,27 @@ TEST(RopeDecay, RecurrenceMatchesDirectSumsAtEveryInteger)
     }
 }
 
+// Lane rotations are built once per spacing (decay.cpp lane_rotations) and reused by every block of that
+// spacing; a block of another spacing builds its own. A series whose first blocks step by 3 and whose
+// later blocks step by 0.5 (each block evenly spaced on its own) must match the direct sums in both parts,
+// to the same 1e-12 relative / 1e-13 absolute.
+TEST(RopeDecay, RecurrenceWithAnotherSpacingPerBlockMatchesDirectSums)
+{
+    const std::vector<double> theta = default_theta_128();
+    std::vector<double> run;
+    for (int i = 0; i < 512; ++i) // blocks 0 and 1: spacing 3
+        run.push_back(12'345.0 + 3.0 * i);
+    for (int i = 0; i < 512; ++i) // blocks 2 and 3: spacing 0.5
+        run.push_back(700'000.0 + 0.5 * i);
+    const std::vector<double> bound = rope_decay_bound(theta, run);
+    const std::vector<double> mean = rope_mean_cos(theta, run);
+    for (std::size_t i = 0; i < run.size(); i += 5) {
+        const double direct_bound = rope_decay_bound(theta, {run[i]})[0];
+        ASSERT_NEAR(bound[i], direct_bound, 1e-12 * direct_bound) << "r = " << run[i];
+        ASSERT_NEAR(mean[i], rope_mean_cos(theta, {run[i]})[0], 1e-13) << "r = " << run[i];
+    }
+}
+
 TEST(RopeDecay, EnvelopeDecreasesOverDecades)
 {
     // RoFormer Figure 2: the bound decays with distance. Point values oscillate, so compare the means
