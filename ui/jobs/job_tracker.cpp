@@ -39,7 +39,7 @@ JobTracker::~JobTracker()
 
 void JobTracker::setDebounceMs(int ms)
 {
-    m_debounce.setInterval(std::max(0, ms));
+    m_debounceMs = std::max(0, ms);
 }
 
 void JobTracker::setProgressDelayMs(int ms)
@@ -49,10 +49,12 @@ void JobTracker::setProgressDelayMs(int ms)
 
 void JobTracker::enqueue(int slot, Job job)
 {
+    const bool idle = !busy();
     m_slots[slot].pending = std::move(job);
-    // Coalesce, do not postpone: never restart a running interval.
+    // Coalesce, do not postpone: never restart a running interval. From idle, no interval at all: the
+    // next pass of the event loop (the other submissions of this change join before it).
     if (!m_debounce.isActive())
-        m_debounce.start();
+        m_debounce.start(idle ? 0 : m_debounceMs);
     updateBusy();
 }
 

@@ -7,7 +7,11 @@
 // does not start it: submissions are coalesced for the debounce interval, so that a slider drag
 // produces a steady trickle of recomputes rather than one per mouse event, and a newer submission to
 // the same slot replaces a pending one. The interval is not restarted by later submissions (that would
-// starve a continuous drag of any update until the mouse stops). When a job starts it becomes its
+// starve a continuous drag of any update until the mouse stops). Leading edge: a submission that
+// finds the tracker idle (nothing pending, nothing running) starts on the next pass of the event loop
+// instead, so that a single change (a click, a key, the first step of a drag) costs no debounce; the
+// submissions of that pass (one per view) still go together, and whatever arrives while they run waits
+// for the interval as before. When a job starts it becomes its
 // slot's newest generation: the job it supersedes sees its cancel predicate turn true and stops at its
 // next poll; its result, should it still arrive, is dropped. (Until then the older job runs on, and a
 // result it delivers while its successor is pending is shown: a drag keeps getting updates.)
@@ -47,7 +51,8 @@ public:
     explicit JobTracker(QObject* parent = nullptr);
     ~JobTracker() override;
 
-    // Coalescing interval of submissions (default 0: the job starts on the next pass of the event loop).
+    // Coalescing interval of submissions while jobs run (default 0: the job starts on the next pass of
+    // the event loop). From idle, a submission always starts on the next pass (see above).
     void setDebounceMs(int ms);
     // Jobs longer than this show progress (progressVisible(true)); shorter ones never flash a bar.
     void setProgressDelayMs(int ms);
@@ -125,6 +130,7 @@ private:
     std::map<int, Slot> m_slots; // std::map: a Slot& stays valid while callbacks add slots
     QThreadPool m_pool;
     QTimer m_debounce;
+    int m_debounceMs = 0;
     QTimer m_progressDelay;
     bool m_busy = false;
     bool m_progressShown = false;

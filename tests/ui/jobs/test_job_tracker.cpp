@@ -279,28 +279,65 @@ private slots:
     void debounceDoesNotStarveAContinuousBurst()
     {
         // Submissions keep coming more often than the interval: if each restarted it, nothing would
-        // ever start until the burst stops. The interval is counted from the first one instead.
+        // ever start until the burst stops. The interval is counted from the first one instead. (The
+        // first submission finds the tracker idle and starts at once; the job is kept running until a
+        // few submissions have piled up behind it, so that those go through the interval.)
         JobTracker tracker;
         tracker.setDebounceMs(200);
         std::atomic<int> runs{0};
+        auto hold = std::make_shared<std::atomic<bool>>(true);
         int submissions = 0;
         QElapsedTimer t;
         t.start();
-        while (runs.load() == 0 && t.elapsed() < kWaitMs) {
+        while (runs.load() < 2 && t.elapsed() < kWaitMs) {
             tracker.submit(
                 0,
-                [&runs](const JobControl&) {
+                [&runs, hold](const JobControl& job) {
                     ++runs;
+                    while (*hold && !job.cancel())
+                        QThread::msleep(1);
                     return 0;
                 },
                 [](int) {});
             ++submissions;
             QTest::qWait(10);
+            if (submissions == 3)
+                *hold = false;
         }
-        QVERIFY(runs.load() > 0); // a job ran while the submissions went on
-        QVERIFY(submissions > 1); // coalesced: not one job per submission
+        QVERIFY(runs.load() >= 2); // jobs ran while the submissions went on
+        QVERIFY(submissions > 2);  // coalesced: not one job per submission
         QTRY_VERIFY_WITH_TIMEOUT(!tracker.busy(), kWaitMs);
         QVERIFY(runs.load() < submissions);
+    }
+
+    void aSubmissionFromIdleStartsWithoutTheInterval()
+    {
+        // A single change is not delayed by the interval: from idle the job starts on the next pass of
+        // the event loop. While it runs, the next submission waits for the interval.
+        JobTracker tracker;
+        tracker.setDebounceMs(5000);
+        auto release = std::make_shared<std::atomic<bool>>(false);
+        std::atomic<int> runs{0};
+        QList<int> shown;
+        tracker.submit(
+            0,
+            [&runs, release](const JobControl&) {
+                ++runs;
+                while (!*release)
+                    QThread::msleep(1);
+                return 1;
+            },
+            [&shown](int v) { shown << v; });
+        QCOMPARE(tracker.generation(0), quint64{0}); // not from inside submit()
+        QTRY_COMPARE_WITH_TIMEOUT(runs.load(), 1, 2000); // well before the 5 s interval
+        tracker.submit(
+            0, [&runs](const JobControl&) { ++runs; return 2; }, [&shown](int v) { shown << v; });
+        QTest::qWait(200);
+        QCOMPARE(tracker.generation(0), quint64{1}); // still waiting for the interval
+        *release = true;
+        tracker.cancel(0);
+        QTRY_VERIFY_WITH_TIMEOUT(!tracker.busy(), kWaitMs);
+        QCOMPARE(runs.load(), 1);
     }
 
     void failureReportedForTheNewestOnly()
