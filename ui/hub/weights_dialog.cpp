@@ -90,7 +90,7 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
             if (f.table_shape)
                 m_target->addItem(tr("%1: %2").arg(QCoreApplication::translate("Method", d.short_name),
                                                    QCoreApplication::translate("ParamSpec", f.label)),
-                                  qs(d.method.id()) + QLatin1Char('/') + QString::fromStdString(f.key));
+                                  tableTarget(d.method.id(), f.key));
     auto* form = new QFormLayout;
     form->addRow(tr("Use as:"), m_target);
     layout->addLayout(form);
@@ -158,8 +158,13 @@ QString WeightsDialog::defaultTarget(const QString& tensor)
     if (const auto method = parse_method(known->method))
         for (const Field& f : descriptor(*method).fields)
             if (f.table_shape)
-                return qs(method->id()) + QLatin1Char('/') + QString::fromStdString(f.key);
+                return tableTarget(method->id(), f.key);
     return QStringLiteral("learned");
+}
+
+QString WeightsDialog::tableTarget(std::string_view method, const std::string& field)
+{
+    return qs(method) + QLatin1Char('/') + QString::fromStdString(field);
 }
 
 void WeightsDialog::updateState()

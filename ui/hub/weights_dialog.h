@@ -11,6 +11,9 @@
 
 #include <QDialog>
 
+#include <string>
+#include <string_view>
+
 class QDialogButtonBox;
 class QComboBox;
 class QLabel;
@@ -35,6 +38,8 @@ public:
     QComboBox* targetBox() const { return m_target; }
     // The target a known tensor goes to by default (learned for an unknown one).
     static QString defaultTarget(const QString& tensor);
+    // The target of a method's table field: "METHOD/FIELD" (MainWindow::useWeights parses it).
+    static QString tableTarget(std::string_view method, const std::string& field);
 
 private:
     void updateState();

@@ -139,12 +139,21 @@ TableShape deberta_rel_shape(const DebertaParams& params)
     return {2 * deberta_att_span(params), -1, false, "2 att_span x e", "deberta"};
 }
 
+namespace {
+
+// W_k and W_q map the relative embeddings' e columns to the head's: head_dim x e.
+TableShape proj_shape(const DebertaParams& params, Eigen::Index e)
+{
+    return {params.head_dim, e, false, "head_dim x e, e the width of the relative embeddings"};
+}
+
+} // namespace
+
 TableShape deberta_proj_shape(const DebertaParams& params)
 {
     const Eigen::MatrixXd rel =
         table_from_file(params.rel_embeddings, params.rel_embeddings_tensor, "rel_embeddings", deberta_rel_shape(params));
-    return {params.head_dim, rel.size() ? rel.cols() : params.head_dim, false,
-            "head_dim x e, e the width of the relative embeddings"};
+    return proj_shape(params, rel.size() ? rel.cols() : params.head_dim);
 }
 
 DebertaModel make_deberta_model(const DebertaParams& params)
@@ -169,7 +178,7 @@ DebertaModel make_deberta_model(const DebertaParams& params)
                     params.stddev;
     }
     const Eigen::Index e = m.rel_embeddings.cols();
-    const TableShape proj{d, e, false, "head_dim x e, e the width of the relative embeddings"};
+    const TableShape proj = proj_shape(params, e);
     Eigen::MatrixXd w_q = table_from_file(params.pos_query_proj, params.pos_query_proj_tensor, "pos_query_proj", proj);
     Eigen::MatrixXd w_k = table_from_file(params.pos_key_proj, params.pos_key_proj_tensor, "pos_key_proj", proj);
     const bool seed_q = w_q.size() == 0, seed_k = w_k.size() == 0;
