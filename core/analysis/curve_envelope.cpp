@@ -9,12 +9,14 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 namespace posatlas {
 
-CurveEnvelope integer_envelope(const std::vector<std::int64_t>& edges, std::int64_t edge_max,
-                               const RangeValuesFn& values, std::int64_t chunk, bool parallel,
-                               const CancelFn& cancel, const ProgressFn& progress)
+std::vector<CurveEnvelope> integer_envelopes(const std::vector<std::int64_t>& edges, std::int64_t edge_max,
+                                             std::size_t curves, const MultiRangeValuesFn& values,
+                                             std::int64_t chunk, bool parallel, const CancelFn& cancel,
+                                             const ProgressFn& progress)
 {
     if (edges.size() < 2)
         throw ParameterError("edges", "at least two bin edges", std::to_string(edges.size()));
@@ -24,37 +26,53 @@ CurveEnvelope integer_envelope(const std::vector<std::int64_t>& edges, std::int6
             throw ParameterError("edges", "strictly increasing integers",
                                  std::to_string(edges[i - 1]) + " then " + std::to_string(edges[i]));
     }
+    if (curves < 1 || curves > 16)
+        throw ParameterError("curves", "1 to 16 curves evaluated together", std::to_string(curves));
     chunk = std::max<std::int64_t>(1, chunk);
     const std::size_t bins = edges.size() - 1;
     constexpr double inf = std::numeric_limits<double>::infinity();
-    CurveEnvelope out;
-    out.min.assign(bins, inf);
-    out.max.assign(bins, -inf);
+    std::vector<CurveEnvelope> out(curves);
+    for (CurveEnvelope& e : out) {
+        e.min.assign(bins, inf);
+        e.max.assign(bins, -inf);
+    }
 
-    // What one chunk found: the extremes of each bin it overlaps (bins first_bin, first_bin + 1, ...).
+    // What one chunk found: the extremes of each bin it overlaps (bins first_bin, first_bin + 1, ...),
+    // curve after curve: lo[c][i], hi[c][i].
     struct Partial {
         std::size_t first_bin = 0;
-        std::vector<double> lo, hi;
+        std::vector<std::vector<double>> lo, hi;
     };
     const auto evaluate = [&](std::int64_t a, std::int64_t b, Partial& part, std::vector<double>& buffer) {
-        buffer.resize(static_cast<std::size_t>(b - a));
+        const auto n = static_cast<std::size_t>(b - a);
+        buffer.resize(n * curves);
         values(a, b, buffer.data());
         // The bin holding a: the last edge <= a.
-        std::size_t bin = static_cast<std::size_t>(std::upper_bound(edges.begin(), edges.end(), a) - edges.begin()) - 1;
-        part.first_bin = bin;
-        part.lo.assign(1, inf);
-        part.hi.assign(1, -inf);
-        for (std::int64_t r = a; r < b; ++r) {
-            while (r >= edges[bin + 1]) {
-                ++bin;
-                part.lo.push_back(inf);
-                part.hi.push_back(-inf);
+        const std::size_t bin0 =
+            static_cast<std::size_t>(std::upper_bound(edges.begin(), edges.end(), a) - edges.begin()) - 1;
+        part.first_bin = bin0;
+        part.lo.assign(curves, {});
+        part.hi.assign(curves, {});
+        for (std::size_t c = 0; c < curves; ++c) {
+            const double* v = buffer.data() + c * n;
+            std::vector<double>& lo = part.lo[c];
+            std::vector<double>& hi = part.hi[c];
+            std::size_t bin = bin0;
+            // The bin's integers [from, to) within the chunk, folded in one tight loop each.
+            for (std::int64_t from = a; from < b; ++bin) {
+                const std::int64_t to = std::min(b, edges[bin + 1]);
+                double l = inf, h = -inf;
+                for (std::int64_t r = from; r < to; ++r) {
+                    const double x = v[r - a];
+                    if (std::isfinite(x)) {
+                        l = std::min(l, x);
+                        h = std::max(h, x);
+                    }
+                }
+                lo.push_back(l);
+                hi.push_back(h);
+                from = to;
             }
-            const double v = buffer[static_cast<std::size_t>(r - a)];
-            if (!std::isfinite(v))
-                continue;
-            part.lo.back() = std::min(part.lo.back(), v);
-            part.hi.back() = std::max(part.hi.back(), v);
         }
     };
 
@@ -84,17 +102,26 @@ CurveEnvelope integer_envelope(const std::vector<std::int64_t>& edges, std::int6
             }
         }
         for (const Partial& part : parts)
-            for (std::size_t i = 0; i < part.lo.size(); ++i) {
-                out.min[part.first_bin + i] = std::min(out.min[part.first_bin + i], part.lo[i]);
-                out.max[part.first_bin + i] = std::max(out.max[part.first_bin + i], part.hi[i]);
-            }
+            for (std::size_t c = 0; c < curves; ++c)
+                for (std::size_t i = 0; i < part.lo[c].size(); ++i) {
+                    out[c].min[part.first_bin + i] = std::min(out[c].min[part.first_bin + i], part.lo[c][i]);
+                    out[c].max[part.first_bin + i] = std::max(out[c].max[part.first_bin + i], part.hi[c][i]);
+                }
         report_progress(progress, total > 0 ? std::min(1.0, static_cast<double>(std::min(end, g + group * chunk) - begin) / total) : 1.0);
     }
     check_cancel(cancel);
-    for (std::size_t b = 0; b < bins; ++b)
-        if (out.min[b] > out.max[b]) // no finite value in the bin
-            out.min[b] = out.max[b] = std::numeric_limits<double>::quiet_NaN();
+    for (CurveEnvelope& e : out)
+        for (std::size_t b = 0; b < bins; ++b)
+            if (e.min[b] > e.max[b]) // no finite value in the bin
+                e.min[b] = e.max[b] = std::numeric_limits<double>::quiet_NaN();
     return out;
+}
+
+CurveEnvelope integer_envelope(const std::vector<std::int64_t>& edges, std::int64_t edge_max,
+                               const RangeValuesFn& values, std::int64_t chunk, bool parallel,
+                               const CancelFn& cancel, const ProgressFn& progress)
+{
+    return std::move(integer_envelopes(edges, edge_max, 1, values, chunk, parallel, cancel, progress).front());
 }
 
 namespace {

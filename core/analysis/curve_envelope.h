@@ -34,6 +34,17 @@ CurveEnvelope integer_envelope(const std::vector<std::int64_t>& edges, std::int6
                                const RangeValuesFn& values, std::int64_t chunk, bool parallel,
                                const CancelFn& cancel = {}, const ProgressFn& progress = {});
 
+// Several curves that one evaluation yields together (RoPE's bound and mean cosine share their
+// rotations): writes curve c's value at r in [first, last) to out[c * (last - first) + (r - first)].
+using MultiRangeValuesFn = std::function<void(std::int64_t first, std::int64_t last, double* out)>;
+
+// The envelopes of `curves` such curves over the same bins, in one pass over the integers; otherwise as
+// integer_envelope (which is this with one curve). curves >= 1 (ParameterError "curves").
+std::vector<CurveEnvelope> integer_envelopes(const std::vector<std::int64_t>& edges, std::int64_t edge_max,
+                                             std::size_t curves, const MultiRangeValuesFn& values,
+                                             std::int64_t chunk, bool parallel, const CancelFn& cancel = {},
+                                             const ProgressFn& progress = {});
+
 // The logit curve of any method: the logit of query position `query` against the key at distance r,
 // key position query - r, for r in [0, query]. This is exactly the cell (query, query - r) of
 // compute_matrix(s, Logits) (what `posatlas compute matrix` prints); NaN where the method has no value.

@@ -4,9 +4,15 @@
 #include "scenario/validation.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 namespace posatlas {
 
@@ -128,14 +134,138 @@ LaneRotations lane_rotations(const std::vector<double>& inv_freq, double delta)
     return t;
 }
 
+// The bound's inner loop over pairs for one block of kLanes distances, z (pairs x kLanes, rotated in
+// place by w): sr = sum_k Re z_k and acc = sum_j |S_j|. Its cost is the square roots: 64 per distance
+// for d = 128, and a vector square root (vsqrtpd) takes ~16 cycles on the machines measured, more than
+// the rest of the loop together. With AVX-512 or AVX2 the root comes instead from the hardware's
+// reciprocal-square-root estimate y0 (relative error <= 2^-14 for vrsqrt14pd, <= 1.5 * 2^-12 for
+// vrsqrtps on the value rounded to float) and one correction by the series
+//   1 / sqrt(x) = y0 (1 - e)^(-1/2) = y0 (1 + e/2 + 3e^2/8 + 5e^3/16 + 35e^4/128 + ...),  e = 1 - x y0^2,
+// cut where the next term is below 2^-53: after e^3 for AVX-512 (|e| <= 2^-13: next term <= 1e-16
+// relative), after e^4 for AVX2 (|e| <= 7.4e-4: next term <= 6e-17). sqrt(x) = x y then carries a few
+// roundings more than a correctly rounded root, ~1e-15 relative, far inside the curves' 1e-12.
+// x = |S_j|^2 is finite and >= 0 and at most (d/2)^2; x = 0 gives 0 (the estimate of max(x, tiny) is
+// finite, so x y = 0 exactly and the correction multiplies 0).
+using LaneIsa = RopeLaneIsa;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// GCC 12's avx512fintrin.h builds _mm512_max_pd / _mm512_rsqrt14_pd on an "undefined" vector it then
+// reports as maybe uninitialised (a known false positive); nothing here reads an undefined lane.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+[[gnu::target("avx512f")]] void bound_lanes_avx512(double* zr, double* zi, const double* wr, const double* wi,
+                                                   std::size_t pairs, double* acc_out, double* sr_out)
+{
+    static_assert(kLanes == 8, "one AVX-512 vector per lane block");
+    __m512d sr = _mm512_setzero_pd(), si = _mm512_setzero_pd(), acc = _mm512_setzero_pd();
+    const __m512d one = _mm512_set1_pd(1.0), tiny = _mm512_set1_pd(std::numeric_limits<double>::min());
+    const __m512d c1 = _mm512_set1_pd(0.5), c2 = _mm512_set1_pd(0.375), c3 = _mm512_set1_pd(0.3125);
+    for (std::size_t k = 0; k < pairs; ++k) {
+        const __m512d pr = _mm512_loadu_pd(zr + k * kLanes), pi = _mm512_loadu_pd(zi + k * kLanes);
+        sr = _mm512_add_pd(sr, pr);
+        si = _mm512_add_pd(si, pi);
+        const __m512d x = _mm512_fmadd_pd(sr, sr, _mm512_mul_pd(si, si));
+        const __m512d y = _mm512_rsqrt14_pd(_mm512_max_pd(x, tiny));
+        const __m512d t = _mm512_mul_pd(x, y);         // sqrt(x) to 14 bits
+        const __m512d e = _mm512_fnmadd_pd(t, y, one); // 1 - x y^2
+        __m512d q = _mm512_fmadd_pd(e, c3, c2);
+        q = _mm512_fmadd_pd(q, e, c1);
+        q = _mm512_mul_pd(q, e);
+        acc = _mm512_add_pd(acc, _mm512_fmadd_pd(t, q, t));
+        const __m512d c = _mm512_set1_pd(wr[k]), s = _mm512_set1_pd(wi[k]);
+        _mm512_storeu_pd(zr + k * kLanes, _mm512_fmsub_pd(pr, c, _mm512_mul_pd(pi, s)));
+        _mm512_storeu_pd(zi + k * kLanes, _mm512_fmadd_pd(pr, s, _mm512_mul_pd(pi, c)));
+    }
+    _mm512_storeu_pd(acc_out, acc);
+    _mm512_storeu_pd(sr_out, sr);
+}
+#pragma GCC diagnostic pop
+
+[[gnu::target("avx2,fma")]] void bound_lanes_avx2(double* zr, double* zi, const double* wr, const double* wi,
+                                                  std::size_t pairs, double* acc_out, double* sr_out)
+{
+    static_assert(kLanes == 8, "two AVX2 vectors per lane block");
+    __m256d sr[2], si[2], acc[2];
+    for (int h = 0; h < 2; ++h)
+        sr[h] = si[h] = acc[h] = _mm256_setzero_pd();
+    const __m256d one = _mm256_set1_pd(1.0), tiny = _mm256_set1_pd(1e-30);
+    const __m256d c1 = _mm256_set1_pd(0.5), c2 = _mm256_set1_pd(0.375), c3 = _mm256_set1_pd(0.3125),
+                  c4 = _mm256_set1_pd(35.0 / 128.0);
+    for (std::size_t k = 0; k < pairs; ++k) {
+        const __m256d c = _mm256_set1_pd(wr[k]), s = _mm256_set1_pd(wi[k]);
+        for (int h = 0; h < 2; ++h) {
+            double* pzr = zr + k * kLanes + 4 * h;
+            double* pzi = zi + k * kLanes + 4 * h;
+            const __m256d pr = _mm256_loadu_pd(pzr), pi = _mm256_loadu_pd(pzi);
+            sr[h] = _mm256_add_pd(sr[h], pr);
+            si[h] = _mm256_add_pd(si[h], pi);
+            const __m256d x = _mm256_fmadd_pd(sr[h], sr[h], _mm256_mul_pd(si[h], si[h]));
+            // The estimate in float (x <= (d/2)^2 fits; below 1e-30 the root is below 1e-15 and the
+            // clamp keeps the float estimate finite, x y then being the tiny root to a few bits).
+            const __m256d y =
+                _mm256_cvtps_pd(_mm_rsqrt_ps(_mm256_cvtpd_ps(_mm256_max_pd(x, tiny))));
+            const __m256d t = _mm256_mul_pd(x, y);
+            const __m256d e = _mm256_fnmadd_pd(t, y, one);
+            __m256d q = _mm256_fmadd_pd(e, c4, c3);
+            q = _mm256_fmadd_pd(q, e, c2);
+            q = _mm256_fmadd_pd(q, e, c1);
+            q = _mm256_mul_pd(q, e);
+            acc[h] = _mm256_add_pd(acc[h], _mm256_fmadd_pd(t, q, t));
+            _mm256_storeu_pd(pzr, _mm256_fmsub_pd(pr, c, _mm256_mul_pd(pi, s)));
+            _mm256_storeu_pd(pzi, _mm256_fmadd_pd(pr, s, _mm256_mul_pd(pi, c)));
+        }
+    }
+    for (int h = 0; h < 2; ++h) {
+        _mm256_storeu_pd(acc_out + 4 * h, acc[h]);
+        _mm256_storeu_pd(sr_out + 4 * h, sr[h]);
+    }
+}
+
+LaneIsa best_lane_isa()
+{
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return LaneIsa::Avx512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return LaneIsa::Avx2;
+    return LaneIsa::Portable;
+}
+#else
+LaneIsa best_lane_isa() { return LaneIsa::Portable; }
+#endif
+
+bool lane_isa_available(LaneIsa isa)
+{
+    const LaneIsa best = best_lane_isa();
+    switch (isa) {
+    case LaneIsa::Portable:
+        return true;
+    case LaneIsa::Avx2:
+        return best == LaneIsa::Avx2 || best == LaneIsa::Avx512;
+    case LaneIsa::Avx512:
+        return best == LaneIsa::Avx512;
+    }
+    return false;
+}
+
+// What the bound's lanes run on: the best the CPU has, or what a test chose (use_rope_lane_isa).
+std::atomic<int>& lane_isa_choice()
+{
+    static std::atomic<int> isa{static_cast<int>(best_lane_isa())};
+    return isa;
+}
+
 // out[i] for the n evenly spaced distances r[0..n) (n <= kBlock), by the rotation recurrence. `rot`
 // holds the lane and step rotations of the block's spacing (lane_rotations). Each lane starts from the
 // exact exp(i r0 theta) times its exact lane rotation: one sin/cos per pair and block, and one more
 // rounding than an exact start of its own (~1e-16, against the 1e-12 the curves promise).
+// With `both`, the bound goes to out and the mean cosine to out2: the bound's running sum S_{d/2} after
+// the last pair is sum_k z_k, whose real part is the mean cosine's sum, so the second curve is free.
 // A template so that the pair loop has no branch and the lane loops vectorise.
-template <RopeSum what>
+template <RopeSum what, bool both>
 [[gnu::always_inline]] inline void recurrence_kernel(const std::vector<double>& inv_freq, const double* r,
-                                                     std::size_t n, const LaneRotations& rot, double* out)
+                                                     std::size_t n, const LaneRotations& rot, double* out,
+                                                     double* out2)
 {
     const std::size_t pairs = inv_freq.size();
     const double r0 = r[0];
@@ -151,70 +281,95 @@ template <RopeSum what>
     const std::vector<double>& wr = rot.wr;
     const std::vector<double>& wi = rot.wi;
     const double inv_half = 1.0 / static_cast<double>(pairs);
+    const auto isa = static_cast<LaneIsa>(lane_isa_choice().load(std::memory_order_relaxed));
     for (std::size_t base = 0; base < n; base += kLanes) {
         double sr[kLanes] = {};
         double si[kLanes] = {};
         double acc[kLanes] = {};
-        for (std::size_t k = 0; k < pairs; ++k) {
-            double* __restrict pr = zrv.data() + k * kLanes;
-            double* __restrict pi = ziv.data() + k * kLanes;
-            const double c = wr[k];
-            const double s = wi[k];
-            if constexpr (what == RopeSum::MeanCos) {
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (what == RopeSum::Bound && isa == LaneIsa::Avx512) {
+            bound_lanes_avx512(zrv.data(), ziv.data(), wr.data(), wi.data(), pairs, acc, sr);
+        } else if (what == RopeSum::Bound && isa == LaneIsa::Avx2) {
+            bound_lanes_avx2(zrv.data(), ziv.data(), wr.data(), wi.data(), pairs, acc, sr);
+        } else
+#endif
+        {
+            for (std::size_t k = 0; k < pairs; ++k) {
+                double* __restrict pr = zrv.data() + k * kLanes;
+                double* __restrict pi = ziv.data() + k * kLanes;
+                const double c = wr[k];
+                const double s = wi[k];
+                if constexpr (what == RopeSum::MeanCos) {
 #pragma omp simd
-                for (std::size_t b = 0; b < kLanes; ++b) {
-                    acc[b] += pr[b];
-                    const double nr = pr[b] * c - pi[b] * s;
-                    pi[b] = pr[b] * s + pi[b] * c;
-                    pr[b] = nr;
-                }
-            } else {
+                    for (std::size_t b = 0; b < kLanes; ++b) {
+                        acc[b] += pr[b];
+                        const double nr = pr[b] * c - pi[b] * s;
+                        pi[b] = pr[b] * s + pi[b] * c;
+                        pr[b] = nr;
+                    }
+                } else {
 #pragma omp simd
-                for (std::size_t b = 0; b < kLanes; ++b) {
-                    sr[b] += pr[b];
-                    si[b] += pi[b];
-                    acc[b] += std::sqrt(sr[b] * sr[b] + si[b] * si[b]);
-                    const double nr = pr[b] * c - pi[b] * s;
-                    pi[b] = pr[b] * s + pi[b] * c;
-                    pr[b] = nr;
+                    for (std::size_t b = 0; b < kLanes; ++b) {
+                        sr[b] += pr[b];
+                        si[b] += pi[b];
+                        acc[b] += std::sqrt(sr[b] * sr[b] + si[b] * si[b]);
+                        const double nr = pr[b] * c - pi[b] * s;
+                        pi[b] = pr[b] * s + pi[b] * c;
+                        pr[b] = nr;
+                    }
                 }
             }
         }
-        for (std::size_t b = 0; b < kLanes && base + b < n; ++b)
+        for (std::size_t b = 0; b < kLanes && base + b < n; ++b) {
             out[base + b] = acc[b] * inv_half;
+            if constexpr (both)
+                out2[base + b] = sr[b] * inv_half;
+        }
     }
 }
 
-// The default build targets any x86-64 (SSE2: two doubles per vector). GCC compiles the lane loops a
-// second time for AVX2 + FMA (four per vector) and the loader picks the version the CPU runs, so the
-// .deb stays portable and fast machines are not held back (per-function multi-versioning).
+// The default build targets any x86-64 (SSE2: two doubles per vector). GCC compiles the lane loops again
+// for x86-64-v3 (AVX2 + FMA: four per vector) and x86-64-v4 (AVX-512: one lane block per vector) and the
+// loader picks the version the CPU runs, so the .deb stays portable and fast machines are not held back
+// (per-function multi-versioning). Each string of target_clones is one clone: "avx2,fma" would have
+// been two clones, neither with both.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define POSATLAS_CLONES [[gnu::target_clones("avx2,fma", "default")]]
+#define POSATLAS_CLONES [[gnu::target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")]]
 #else
 #define POSATLAS_CLONES
 #endif
 POSATLAS_CLONES void recurrence_bound(const std::vector<double>& inv_freq, const double* r, std::size_t n,
                                       const LaneRotations& rot, double* out)
 {
-    recurrence_kernel<RopeSum::Bound>(inv_freq, r, n, rot, out);
+    recurrence_kernel<RopeSum::Bound, false>(inv_freq, r, n, rot, out, nullptr);
 }
 POSATLAS_CLONES void recurrence_mean_cos(const std::vector<double>& inv_freq, const double* r, std::size_t n,
                                          const LaneRotations& rot, double* out)
 {
-    recurrence_kernel<RopeSum::MeanCos>(inv_freq, r, n, rot, out);
+    recurrence_kernel<RopeSum::MeanCos, false>(inv_freq, r, n, rot, out, nullptr);
 }
-// `rot` is the rotations of one spacing; a block of another spacing gets its own.
+POSATLAS_CLONES void recurrence_both(const std::vector<double>& inv_freq, const double* r, std::size_t n,
+                                     const LaneRotations& rot, double* bound, double* mean_cos)
+{
+    recurrence_kernel<RopeSum::Bound, true>(inv_freq, r, n, rot, bound, mean_cos);
+}
+// `rot` is the rotations of one spacing; a block of another spacing gets its own. out2: the mean cosine
+// besides the bound (what = Bound only), or null.
 template <RopeSum what>
 void recurrence_block(const std::vector<double>& inv_freq, const double* r, std::size_t n, const LaneRotations& rot,
-                      double* out)
+                      double* out, double* out2 = nullptr)
 {
     const double delta = r[1] - r[0];
     const LaneRotations own = delta == rot.delta ? LaneRotations{} : lane_rotations(inv_freq, delta);
     const LaneRotations& use = delta == rot.delta ? rot : own;
-    if constexpr (what == RopeSum::Bound)
-        recurrence_bound(inv_freq, r, n, use, out);
-    else
+    if constexpr (what == RopeSum::Bound) {
+        if (out2)
+            recurrence_both(inv_freq, r, n, use, out, out2);
+        else
+            recurrence_bound(inv_freq, r, n, use, out);
+    } else {
         recurrence_mean_cos(inv_freq, r, n, use, out);
+    }
 }
 
 std::vector<double> rope_sum(RopeSum what, const std::vector<double>& inv_freq,
@@ -257,9 +412,10 @@ std::vector<double> rope_sum(RopeSum what, const std::vector<double>& inv_freq,
 }
 
 // The curve at every integer of [first, last) into out: blocks of kBlock consecutive integers, each by
-// the recurrence (or directly when a block is too short for the lanes).
+// the recurrence (or directly when a block is too short for the lanes). out2 (what = Bound only): the
+// mean cosine at the same integers, from the same rotations, or null.
 void integer_range_values(RopeSum what, const std::vector<double>& inv_freq, const LaneRotations& rot,
-                          std::int64_t first, std::int64_t last, double* out)
+                          std::int64_t first, std::int64_t last, double* out, double* out2 = nullptr)
 {
     double r[kBlock];
     for (std::int64_t begin = first; begin < last; begin += static_cast<std::int64_t>(kBlock)) {
@@ -267,14 +423,18 @@ void integer_range_values(RopeSum what, const std::vector<double>& inv_freq, con
         for (std::size_t i = 0; i < n; ++i)
             r[i] = static_cast<double>(begin + static_cast<std::int64_t>(i));
         double* v = out + (begin - first);
+        double* v2 = out2 ? out2 + (begin - first) : nullptr;
         if (n >= 2 * kLanes) {
             if (what == RopeSum::Bound)
-                recurrence_block<RopeSum::Bound>(inv_freq, r, n, rot, v);
+                recurrence_block<RopeSum::Bound>(inv_freq, r, n, rot, v, v2);
             else
                 recurrence_block<RopeSum::MeanCos>(inv_freq, r, n, rot, v);
         } else {
-            for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t i = 0; i < n; ++i) {
                 v[i] = direct_sum(what, inv_freq, r[i]);
+                if (v2)
+                    v2[i] = direct_sum(RopeSum::MeanCos, inv_freq, r[i]);
+            }
         }
     }
 }
@@ -296,6 +456,30 @@ RopeCurveEnvelope rope_curve_envelope(RopeCurve curve, const std::vector<double>
             integer_range_values(what, inv_freq, rot, first, last, out);
         },
         static_cast<std::int64_t>(kChunk) * 16, true, cancel, progress);
+}
+
+bool use_rope_lane_isa(RopeLaneIsa isa)
+{
+    if (!lane_isa_available(isa))
+        return false;
+    lane_isa_choice().store(static_cast<int>(isa));
+    return true;
+}
+
+RopeLaneIsa rope_lane_isa() { return static_cast<RopeLaneIsa>(lane_isa_choice().load()); }
+
+RopeCurveEnvelopes rope_curve_envelopes(const std::vector<double>& inv_freq, const std::vector<std::int64_t>& edges,
+                                        const CancelFn& cancel, const ProgressFn& progress)
+{
+    check_inv_freq(inv_freq);
+    const LaneRotations rot = lane_rotations(inv_freq, 1.0);
+    std::vector<CurveEnvelope> env = integer_envelopes(
+        edges, kMaxDistance + 1, 2,
+        [&](std::int64_t first, std::int64_t last, double* out) {
+            integer_range_values(RopeSum::Bound, inv_freq, rot, first, last, out, out + (last - first));
+        },
+        static_cast<std::int64_t>(kChunk) * 16, true, cancel, progress);
+    return {std::move(env[0]), std::move(env[1])};
 }
 
 std::vector<double> rope_decay_bound(const std::vector<double>& inv_freq,

@@ -46,6 +46,22 @@ RopeCurveEnvelope rope_curve_envelope(RopeCurve curve, const std::vector<double>
                                       const std::vector<std::int64_t>& edges, const CancelFn& cancel = {},
                                       const ProgressFn& progress = {});
 
+// Both curves' envelopes over the same bins in one pass: the bound's recurrence yields the mean cosine's
+// sum on the way (the real part of S_{d/2}), so this costs what the bound alone costs. Same arguments.
+struct RopeCurveEnvelopes {
+    CurveEnvelope bound, mean_cos;
+};
+RopeCurveEnvelopes rope_curve_envelopes(const std::vector<double>& inv_freq, const std::vector<std::int64_t>& edges,
+                                        const CancelFn& cancel = {}, const ProgressFn& progress = {});
+
+// The instruction set the bound's inner loop runs on (decay.cpp explains the square roots): chosen at
+// start from the CPU (AVX-512, else AVX2 + FMA, else portable SSE2 code with std::sqrt). For tests and
+// benchmarks, use_rope_lane_isa switches to another one the CPU has (false, and no change, if it lacks
+// it); not meant to be called while curves are computed.
+enum class RopeLaneIsa { Portable, Avx2, Avx512 };
+bool use_rope_lane_isa(RopeLaneIsa isa);
+RopeLaneIsa rope_lane_isa();
+
 // ALiBi's multiplicative decay of the attention weight, exp(-slope * r) (Press et al. 2022: the bias
 // -slope * r added to the logit). slope >= 0 and finite (ParameterError "slope"); distances as above.
 std::vector<double> alibi_decay(double slope, const std::vector<double>& distances);

@@ -185,6 +185,28 @@ void BM_RopeDecayBoundMillion(benchmark::State& state)
 }
 BENCHMARK(BM_RopeDecayBoundMillion)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The curves view's RoPE job at N = 10^6: the exact envelopes of the bound and the mean cosine over
+// every integer distance 0 .. 4 * 10^6 (the view's automatic range), in 1200 log-spaced bins, d = 128.
+// Arg 0: each curve in its own pass (before); 1: both in one pass (rope_curve_envelopes).
+void BM_RopeCurveEnvelopes(benchmark::State& state)
+{
+    RopeParams p;
+    p.head_dim = 128;
+    const auto f = compute_rope_frequencies(p);
+    const std::vector<double> dist = decay_distances(4'000'000, 1200, true);
+    std::vector<std::int64_t> edges(dist.begin(), dist.end());
+    edges.push_back(4'000'001);
+    for (auto _ : state) {
+        if (state.range(0) == 0) {
+            benchmark::DoNotOptimize(rope_curve_envelope(RopeCurve::Bound, f.inv_freq, edges).max.data());
+            benchmark::DoNotOptimize(rope_curve_envelope(RopeCurve::MeanCos, f.inv_freq, edges).max.data());
+        } else {
+            benchmark::DoNotOptimize(rope_curve_envelopes(f.inv_freq, edges).bound.max.data());
+        }
+    }
+}
+BENCHMARK(BM_RopeCurveEnvelopes)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // Writing `posatlas compute rope-decay --max-distance 1000000` (10^6 + 1 rows: distance, bound, mean_cos)
 // as CSV and as JSON, the way the command line does, into a stream that discards the bytes: what the
 // number policy (number_text.h) costs in each format. The curve itself is computed once, outside.

@@ -89,6 +89,50 @@ TEST(RopeDecay, RecurrenceMatchesDirectSumsAtEveryInteger)
     }
 }
 
+// The bound's square roots come from the CPU's reciprocal-square-root estimate plus a series correction
+// on AVX-512 and AVX2, and from std::sqrt on the portable path (decay.cpp). Every path this CPU has,
+// forced in turn, against the direct sums (std::sqrt, sin/cos per pair) at every integer of windows near
+// 0, 10^6 and 10^8: 1e-13 relative, ten times inside the curves' 1e-12 (the correction's own error is
+// ~1e-15). And a pair of frequencies a half-turn apart, so that |S_2| = |z_0 + z_1| falls to ~1e-16 at
+// r = 1, 3, 5, ...: the root of a (near) zero stays (near) zero instead of becoming NaN or inf.
+TEST(RopeDecay, EveryLaneInstructionSetMatchesTheDirectSums)
+{
+    const RopeLaneIsa before = rope_lane_isa();
+    const std::vector<double> theta = default_theta_128();
+    const double pi = std::acos(-1.0);
+    const std::vector<double> half_turn = {1.0, 1.0 + pi};
+    int tried = 0;
+    for (RopeLaneIsa isa : {RopeLaneIsa::Portable, RopeLaneIsa::Avx2, RopeLaneIsa::Avx512}) {
+        if (!use_rope_lane_isa(isa))
+            continue; // this CPU lacks it
+        ++tried;
+        EXPECT_EQ(rope_lane_isa(), isa);
+        SCOPED_TRACE(static_cast<int>(isa));
+        for (double start : {0.0, 999'000.0, 99'998'001.0}) {
+            std::vector<double> run(1024);
+            for (std::size_t i = 0; i < run.size(); ++i)
+                run[i] = start + static_cast<double>(i);
+            const std::vector<double> bound = rope_decay_bound(theta, run);
+            for (std::size_t i = 0; i < run.size(); i += 3) {
+                const double direct = rope_decay_bound(theta, {run[i]})[0];
+                ASSERT_NEAR(bound[i], direct, 1e-13 * direct) << "r = " << run[i];
+            }
+        }
+        std::vector<double> run(256);
+        for (std::size_t i = 0; i < run.size(); ++i)
+            run[i] = static_cast<double>(i);
+        const std::vector<double> bound = rope_decay_bound(half_turn, run);
+        for (std::size_t i = 0; i < run.size(); ++i) {
+            ASSERT_TRUE(std::isfinite(bound[i])) << "r = " << i;
+            ASSERT_NEAR(bound[i], rope_decay_bound(half_turn, {run[i]})[0], 1e-13) << "r = " << i;
+        }
+        EXPECT_NEAR(bound[1], 0.5, 1e-13); // (|z_0| + |z_0 + z_1|) / 2 with z_1 = -z_0
+    }
+    EXPECT_GE(tried, 1);
+    EXPECT_FALSE(use_rope_lane_isa(static_cast<RopeLaneIsa>(99)));
+    ASSERT_TRUE(use_rope_lane_isa(before));
+}
+
 // Lane rotations are built once per spacing (decay.cpp lane_rotations) and reused by every block of that
 // spacing; a block of another spacing builds its own. A series whose first blocks step by 3 and whose
 // later blocks step by 0.5 (each block evenly spaced on its own) must match the direct sums in both parts,
@@ -265,6 +309,31 @@ TEST(RopeDecay, EnvelopeIsTheExactMinAndMaxOfEachBin)
     // The bound's peaks: a point sample at the left edge of a wide bin is (much) lower than the max.
     const RopeCurveEnvelope env = rope_curve_envelope(RopeCurve::Bound, theta, {20000, 40000});
     EXPECT_GT(env.max[0], rope_decay_bound(theta, {20000.0})[0] * 1.2);
+}
+
+// Both envelopes from one pass (the curves view's path) against each curve's own pass: the bound is the
+// same computation (bit for bit); the mean cosine is the real part of the bound's last running sum;
+// bins of 1 integer up to 10^5 wide, across blocks and chunks.
+TEST(RopeDecay, BothEnvelopesInOnePassEqualEachCurvesOwn)
+{
+    const std::vector<double> theta = default_theta_128();
+    const std::vector<std::int64_t> edges = {0, 1, 2, 17, 300, 301, 5000, 65535, 65536, 70001, 170001};
+    const RopeCurveEnvelopes both = rope_curve_envelopes(theta, edges);
+    const RopeCurveEnvelope bound = rope_curve_envelope(RopeCurve::Bound, theta, edges);
+    const RopeCurveEnvelope mean_cos = rope_curve_envelope(RopeCurve::MeanCos, theta, edges);
+    EXPECT_EQ(both.bound.min, bound.min);
+    EXPECT_EQ(both.bound.max, bound.max);
+    // The mean cosine: the bound's lanes may rotate with other instructions (fused multiply-adds) than
+    // the mean cosine's own kernel, so the two agree to rounding, 1e-14 absolute (|mean cos| <= 1).
+    for (std::size_t b = 0; b + 1 < edges.size(); ++b) {
+        EXPECT_NEAR(both.mean_cos.min[b], mean_cos.min[b], 1e-14) << b;
+        EXPECT_NEAR(both.mean_cos.max[b], mean_cos.max[b], 1e-14) << b;
+    }
+    // And a bin's extremes are values of the curve: r = 0 alone gives mean cos 1 and bound (d/2 + 1) / 2.
+    EXPECT_DOUBLE_EQ(both.mean_cos.max[0], 1.0);
+    EXPECT_DOUBLE_EQ(both.bound.max[0], (static_cast<double>(theta.size()) + 1.0) / 2.0);
+    EXPECT_THROW(rope_curve_envelopes(theta, {3}), ParameterError);
+    EXPECT_THROW(rope_curve_envelopes({}, {0, 3}), ParameterError);
 }
 
 TEST(RopeDecay, EnvelopeCancelsAndRejectsBadEdges)

@@ -18,9 +18,8 @@ namespace {
 // the samples skip integers, each sample stands for the bin of integers up to the next one and the
 // series is the exact envelope of that bin (core's rope_curve_envelope); otherwise the values
 // themselves. Either way the crosshair reads the exact value at the integer under the cursor.
-CurveSeries rope_curve_series(const QString& name, const QString& id, RopeCurve curve,
-                              const std::vector<double>& inv_freq, double scale, const std::vector<double>& dist,
-                              std::int64_t max_d, const CancelFn& cancel, const ProgressFn& progress)
+CurveSeries rope_series_shell(const QString& name, const QString& id, RopeCurve curve,
+                              const std::vector<double>& inv_freq, double scale, std::int64_t max_d)
 {
     CurveSeries series = make_series(name, id);
     series.value_at = [curve, inv_freq, scale, max_d](double x) {
@@ -31,16 +30,34 @@ CurveSeries rope_curve_series(const QString& name, const QString& id, RopeCurve 
             curve == RopeCurve::Bound ? rope_decay_bound(inv_freq, {r}) : rope_mean_cos(inv_freq, {r});
         return v.front() / scale;
     };
-    if (dist.size() == static_cast<std::size_t>(max_d) + 1) { // every integer: nothing to hide
-        series.x = dist;
-        series.y = curve == RopeCurve::Bound ? rope_decay_bound(inv_freq, dist, cancel, progress)
-                                             : rope_mean_cos(inv_freq, dist, cancel, progress);
-        for (double& y : series.y)
-            y /= scale;
-        return series;
-    }
-    append_envelope(series, dist, rope_curve_envelope(curve, inv_freq, bin_edges(dist, max_d), cancel, progress),
-                    scale);
+    return series;
+}
+
+bool every_integer(const std::vector<double>& dist, std::int64_t max_d)
+{
+    return dist.size() == static_cast<std::size_t>(max_d) + 1;
+}
+
+void fill_values(CurveSeries& series, RopeCurve curve, const std::vector<double>& inv_freq, double scale,
+                 const std::vector<double>& dist, const CancelFn& cancel, const ProgressFn& progress)
+{
+    series.x = dist;
+    series.y = curve == RopeCurve::Bound ? rope_decay_bound(inv_freq, dist, cancel, progress)
+                                         : rope_mean_cos(inv_freq, dist, cancel, progress);
+    for (double& y : series.y)
+        y /= scale;
+}
+
+CurveSeries rope_curve_series(const QString& name, const QString& id, RopeCurve curve,
+                              const std::vector<double>& inv_freq, double scale, const std::vector<double>& dist,
+                              std::int64_t max_d, const CancelFn& cancel, const ProgressFn& progress)
+{
+    CurveSeries series = rope_series_shell(name, id, curve, inv_freq, scale, max_d);
+    if (every_integer(dist, max_d)) // every integer: nothing to hide
+        fill_values(series, curve, inv_freq, scale, dist, cancel, progress);
+    else
+        append_envelope(series, dist, rope_curve_envelope(curve, inv_freq, bin_edges(dist, max_d), cancel, progress),
+                        scale);
     return series;
 }
 
@@ -56,17 +73,30 @@ void rope_curves(const CurveRequest& r, CurveData& data)
     // The bound is shown relative to its value at r = 0, so that it shares the axis with the mean
     // cosine (1 at r = 0): both then show the decay's shape.
     const double bound0 = rope_decay_bound(f.inv_freq, {0.0}).front();
-    data.series.push_back(rope_curve_series(ViewJobs::tr("RoFormer bound ÷ bound(0)"), QStringLiteral("bound_relative"),
-                                            RopeCurve::Bound, f.inv_freq, bound0, r.dist, r.max_distance, r.cancel,
-                                            sub_progress(r.progress, 0, 0.35)));
-    data.series.push_back(rope_curve_series(ViewJobs::tr("mean cos(r θ_i)"), column(columns::kMeanCos),
-                                            RopeCurve::MeanCos, f.inv_freq, 1.0, r.dist, r.max_distance, r.cancel,
-                                            sub_progress(r.progress, 0.35, 0.7)));
-    if (f.inv_freq != f.inv_freq_original) {
+    CurveSeries bound = rope_series_shell(ViewJobs::tr("RoFormer bound ÷ bound(0)"), QStringLiteral("bound_relative"),
+                                          RopeCurve::Bound, f.inv_freq, bound0, r.max_distance);
+    CurveSeries mean_cos = rope_series_shell(ViewJobs::tr("mean cos(r θ_i)"), column(columns::kMeanCos),
+                                             RopeCurve::MeanCos, f.inv_freq, 1.0, r.max_distance);
+    const bool unscaled = f.inv_freq != f.inv_freq_original;
+    const double done = unscaled ? 0.6 : 1.0;
+    if (every_integer(r.dist, r.max_distance)) {
+        fill_values(bound, RopeCurve::Bound, f.inv_freq, bound0, r.dist, r.cancel, sub_progress(r.progress, 0, done / 2));
+        fill_values(mean_cos, RopeCurve::MeanCos, f.inv_freq, 1.0, r.dist, r.cancel,
+                    sub_progress(r.progress, done / 2, done));
+    } else {
+        // Both envelopes from one pass over the integers (the bound's rotations give the mean cosine).
+        const RopeCurveEnvelopes env =
+            rope_curve_envelopes(f.inv_freq, bin_edges(r.dist, r.max_distance), r.cancel, sub_progress(r.progress, 0, done));
+        append_envelope(bound, r.dist, env.bound, bound0);
+        append_envelope(mean_cos, r.dist, env.mean_cos, 1.0);
+    }
+    data.series.push_back(std::move(bound));
+    data.series.push_back(std::move(mean_cos));
+    if (unscaled) {
         CurveSeries orig = rope_curve_series(ViewJobs::tr("RoFormer bound ÷ bound(0), unscaled θ"),
                                              QStringLiteral("bound_relative_unscaled"), RopeCurve::Bound,
                                              f.inv_freq_original, bound0, r.dist, r.max_distance, r.cancel,
-                                             sub_progress(r.progress, 0.7, 1.0));
+                                             sub_progress(r.progress, done, 1.0));
         orig.dashed = true;
         data.series.push_back(std::move(orig));
     }
