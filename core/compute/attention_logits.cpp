@@ -73,6 +73,26 @@ bool fill_toeplitz(Eigen::MatrixXd& values, const std::vector<std::int64_t>& row
     const std::int64_t cells = static_cast<std::int64_t>(rows.size() * cols.size());
     if (!force && distinct * 2 > cells)
         return false;
+    const auto nr = static_cast<std::int64_t>(rows.size());
+    const auto nc = static_cast<std::int64_t>(cols.size());
+    if (distinct > cells) {
+        // A sparse point sample (512 x 512 cells of 10^6 positions span 2 x 10^6 offsets): evaluating
+        // each cell's offset is fewer calls than tabulating every offset of the span.
+        constexpr std::int64_t kColumns = 64;
+        for (std::int64_t c0 = 0; c0 < nc; c0 += kColumns) {
+            check_cancel(cancel);
+            const std::int64_t c1 = std::min(nc, c0 + kColumns);
+#pragma omp parallel for schedule(static) if ((c1 - c0) * nr > 16384)
+            for (std::int64_t c = c0; c < c1; ++c) {
+                const std::int64_t col = cols[static_cast<std::size_t>(c)];
+                double* column = values.col(c).data();
+                for (std::int64_t r = 0; r < nr; ++r)
+                    column[r] = by_offset(rows[static_cast<std::size_t>(r)] - col);
+            }
+            report_progress(progress, static_cast<double>(c1) / static_cast<double>(nc));
+        }
+        return true;
+    }
     std::vector<double> table(static_cast<std::size_t>(distinct));
     constexpr std::int64_t kChunk = 4096;
     for (std::int64_t o0 = 0; o0 < distinct; o0 += kChunk) {
@@ -83,8 +103,6 @@ bool fill_toeplitz(Eigen::MatrixXd& values, const std::vector<std::int64_t>& row
             table[static_cast<std::size_t>(o)] = by_offset(lo + o);
         report_progress(progress, 0.5 * static_cast<double>(o1) / static_cast<double>(distinct));
     }
-    const auto nr = static_cast<std::int64_t>(rows.size());
-    const auto nc = static_cast<std::int64_t>(cols.size());
     // Eigen is column-major: walk down each column so the writes are contiguous.
 #pragma omp parallel for schedule(static) if (cells > 16384)
     for (std::int64_t c = 0; c < nc; ++c) {

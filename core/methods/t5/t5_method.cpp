@@ -9,6 +9,8 @@
 #include "io/input_file.h"
 #include "scenario/validation.h"
 
+#include <algorithm>
+
 namespace posatlas {
 namespace {
 
@@ -20,14 +22,24 @@ void t5_bias_matrix(MatrixJob& c)
     // T5 itself does not scale q.k by 1/sqrt(d); the content term uses the same 64-dimensional head and
     // 1/sqrt(d) as the other methods so that panels compare. The Bias kind is T5's bias alone, exactly.
     // delta = i - j: T5's relative_position is key - query = -delta (t5_bias).
-    // The bias is constant between bucket changes: block means add each bucket's run in closed form
-    // (at most num_buckets runs), not each of the 2N - 1 offsets.
+    // The bias is constant between bucket changes (at most num_buckets runs), found once by bisection:
+    // block means add each run in closed form, not each of the 2N - 1 offsets, and a point sample reads
+    // a cell's bias from its run (a binary search) instead of evaluating the bucket's logarithms.
+    const bool means = c.block_means();
+    const std::int64_t lo = means ? c.rb.front() - c.cb.back() + 1 : c.rows.front() - c.cols.back();
+    const std::int64_t hi = means ? c.rb.back() - 1 - c.cb.front() : c.rows.back() - c.cols.front();
     OffsetRuns changes;
-    if (c.block_means())
-        changes.changes = monotone_change_points([&](std::int64_t delta) { return std::int64_t{bucket(-delta)}; },
-                                         c.rb.front() - c.cb.back() + 1, c.rb.back() - 1 - c.cb.front());
-    additive_bias_matrix(c, [&](std::int64_t delta) { return table(bucket(-delta), c.s.head); }, !p.bidirectional,
-                         content_width(c.s.content, 64), c.block_means() ? &changes : nullptr);
+    changes.changes = monotone_change_points([&](std::int64_t delta) { return std::int64_t{bucket(-delta)}; }, lo, hi);
+    // run_bias[k]: the bias on [changes[k - 1], changes[k]) (run 0 starts at lo).
+    std::vector<double> run_bias(changes.changes.size() + 1);
+    run_bias[0] = table(bucket(-lo), c.s.head);
+    for (std::size_t k = 0; k < changes.changes.size(); ++k)
+        run_bias[k + 1] = table(bucket(-changes.changes[k]), c.s.head);
+    const auto by_offset = [&](std::int64_t delta) {
+        const auto k = std::upper_bound(changes.changes.begin(), changes.changes.end(), delta) - changes.changes.begin();
+        return run_bias[static_cast<std::size_t>(k)];
+    };
+    additive_bias_matrix(c, by_offset, !p.bidirectional, content_width(c.s.content, 64), means ? &changes : nullptr);
 }
 
 void t5_buckets(MatrixJob& c)

@@ -127,6 +127,44 @@ TEST(Matrix, T5BucketsFollowKeyMinusQuery)
             EXPECT_EQ(r.values(i, j), t5_relative_position_bucket(j - i, true, 32, 128));
 }
 
+// A point sample of 10^6 positions (64 x 64 cells spanning 2 x 10^6 offsets): each cell's bias is read
+// from its bucket run (t5_method.cpp) and each cell evaluated once, not every offset of the span. Every
+// cell must still be exactly t5_bias, HF's bucket of key - query looked up in the table, for the
+// bidirectional encoder and the causal decoder, both with a max distance (4096) far inside the span.
+TEST(Matrix, T5PointSampleOfAMillionPositionsIsTheBucketBiasOfEveryCell)
+{
+    for (bool bidirectional : {true, false}) {
+        SCOPED_TRACE(bidirectional);
+        Scenario s;
+        s.method = Method::T5;
+        s.seq_len = 1'000'000;
+        s.head = 3;
+        T5Params& p = s.params<T5Params>();
+        p.bidirectional = bidirectional;
+        p.max_distance = 4096;
+        MatrixWindow w;
+        w.out_rows = w.out_cols = 64;
+        w.sample = SampleMode::Point;
+        const MatrixResult r = compute_matrix(s, MatrixKind::Bias, w);
+        ASSERT_EQ(r.values.rows(), 64);
+        ASSERT_EQ(r.row_index.size(), 64u);
+        const Eigen::MatrixXd table = t5_bias_table(p);
+        int finite = 0;
+        for (Eigen::Index i = 0; i < 64; ++i)
+            for (Eigen::Index j = 0; j < 64; ++j) {
+                const std::int64_t qi = r.row_index[static_cast<std::size_t>(i)];
+                const std::int64_t kj = r.col_index[static_cast<std::size_t>(j)];
+                if (!bidirectional && kj > qi) {
+                    EXPECT_TRUE(std::isnan(r.values(i, j)));
+                    continue;
+                }
+                ASSERT_EQ(r.values(i, j), t5_bias(table, p, qi, kj, s.head)) << qi << ", " << kj;
+                ++finite;
+            }
+        EXPECT_GT(finite, 2000);
+    }
+}
+
 TEST(Matrix, LearnedPositionsBeyondTheTableHaveNoValue)
 {
     Scenario s;
