@@ -6,6 +6,7 @@
 #include "scenario/rng.h"
 #include "scenario/validation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -59,29 +60,37 @@ CopeResult cope_attention(const Eigen::Ref<const Eigen::MatrixXd>& q,
     res.positions.resize(nq, nk);
     res.position_logits.resize(nq, nk);
 
-#pragma omp parallel for schedule(static)
+    // z_ir = q_i . e[r] for every query at once (one product, not one per row).
+    const Eigen::MatrixXd z_all = q * pos_emb.transpose(); // nq x npos
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+#pragma omp parallel for schedule(dynamic, 16)
     for (Eigen::Index i = 0; i < nq; ++i) {
-        const Eigen::VectorXd z = pos_emb * q.row(i).transpose(); // z_r = q_i . e[r]
-        for (Eigen::Index j = 0; j < nk; ++j) {
-            const bool masked = causal && j > i;
-            res.gates(i, j) = masked ? 0.0 : sigmoid(gate_scale * res.logits(i, j));
-        }
+        // Causally only keys 0 .. i count; the masked ones get gate 0, position 0 (their sum of
+        // masked gates) and logit -infinity without evaluating them.
+        const Eigen::Index last = causal ? std::min(i, nk - 1) : nk - 1;
+        double* gate = res.gates.row(i).data();
+        double* pos = res.positions.row(i).data();
+        double* pl = res.position_logits.row(i).data();
+        double* logit = res.logits.row(i).data();
+        for (Eigen::Index j = 0; j <= last; ++j)
+            gate[j] = sigmoid(gate_scale * logit[j]);
         double running = 0.0; // reverse cumulative sum over j
-        for (Eigen::Index j = nk - 1; j >= 0; --j) {
-            running += res.gates(i, j);
+        for (Eigen::Index j = last; j >= 0; --j) {
+            running += gate[j];
             const double p = std::min(running, max_pos);
             const double lo = std::floor(p);
             const double w = p - lo;
             const auto f = static_cast<Eigen::Index>(lo);
             const auto c = static_cast<Eigen::Index>(std::ceil(p));
-            res.positions(i, j) = p;
-            res.position_logits(i, j) = z[c] * w + z[f] * (1.0 - w);
+            pos[j] = p;
+            pl[j] = z_all(i, c) * w + z_all(i, f) * (1.0 - w);
+            logit[j] += pl[j];
         }
-        for (Eigen::Index j = 0; j < nk; ++j) {
-            if (causal && j > i)
-                res.logits(i, j) = -std::numeric_limits<double>::infinity();
-            else
-                res.logits(i, j) += res.position_logits(i, j);
+        for (Eigen::Index j = last + 1; j < nk; ++j) {
+            gate[j] = 0.0;
+            pos[j] = 0.0;
+            pl[j] = z_all(i, 0); // the interpolation at p = 0, as the full computation gives
+            logit[j] = -kInf;
         }
     }
     return res;

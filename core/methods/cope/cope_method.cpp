@@ -33,7 +33,7 @@ void cope_row(MatrixJob& c)
     check_cancel(c.cancel);
     const CopeResult res = cope_attention(q, k, cope_position_embeddings(p), p.gate_scale, false);
     report_progress(c.progress, 0.8);
-    const Eigen::MatrixXd& src = c.kind == kCopePositions ? res.positions : c.kind == kCopeGates ? res.gates : res.logits;
+    const CopeMatrix& src = c.kind == kCopePositions ? res.positions : c.kind == kCopeGates ? res.gates : res.logits;
     c.out.is_signed = c.kind == MatrixKind::Logits;
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t col = 0; col < c.cols.size(); ++col) {
@@ -67,7 +67,7 @@ void cope_matrix(MatrixJob& c)
     check_cancel(c.cancel);
     const CopeResult res = cope_attention(q, k, cope_position_embeddings(p), p.gate_scale, true);
     report_progress(c.progress, 0.8);
-    const Eigen::MatrixXd& src = c.kind == kCopePositions ? res.positions : c.kind == kCopeGates ? res.gates : res.logits;
+    const CopeMatrix& src = c.kind == kCopePositions ? res.positions : c.kind == kCopeGates ? res.gates : res.logits;
     c.out.is_signed = c.kind == MatrixKind::Logits;
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t r = 0; r < c.rows.size(); ++r)
