@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/decay.h"
 
+#include "compute/exact_angle.h"
 #include "scenario/validation.h"
 
 #include <algorithm>
@@ -50,29 +51,13 @@ namespace {
 // angle and to |z|. Blocks that are not evenly spaced (log-spaced curves) use the direct sums.
 //
 // Angles: r * theta rounded to double is off by up to |r theta| 2^-53 (1e-8 rad at r = 1e8), which would
-// dominate both paths' error. Every angle is therefore formed exactly as hi + lo (lo = fma(r, theta, -hi)
-// recovers the product's rounding error) and sin/cos take the first-order correction in lo, so both
+// dominate both paths' error. Every angle is therefore formed exactly (compute/exact_angle.h), so both
 // paths are within ~1e-15 rad of the exact angle of the double theta at any distance up to kMaxDistance.
 constexpr std::size_t kLanes = 8;
 constexpr std::size_t kBlock = 256;
 
 // RopeCurve::Bound: (1 / (d/2)) sum_j |S_j|, S_j = sum_{k<j} z_k; RopeCurve::MeanCos: (1 / (d/2)) sum_k Re z_k.
 using RopeSum = RopeCurve;
-
-struct CosSin {
-    double c;
-    double s;
-};
-
-// cos and sin of the exact product r * theta (see above): the double product plus its rounding error.
-CosSin exact_cos_sin(double r, double theta)
-{
-    const double hi = r * theta;
-    const double lo = std::fma(r, theta, -hi);
-    const double c = std::cos(hi);
-    const double s = std::sin(hi);
-    return {c - s * lo, s + c * lo};
-}
 
 double direct_sum(RopeSum what, const std::vector<double>& inv_freq, double r)
 {
