@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/decay.h"
 
+#include "compute/clones.h"
 #include "compute/exact_angle.h"
 #include "scenario/validation.h"
 
@@ -313,16 +314,7 @@ template <RopeSum what, bool both>
     }
 }
 
-// The default build targets any x86-64 (SSE2: two doubles per vector). GCC compiles the lane loops again
-// for x86-64-v3 (AVX2 + FMA: four per vector) and x86-64-v4 (AVX-512: one lane block per vector) and the
-// loader picks the version the CPU runs, so the .deb stays portable and fast machines are not held back
-// (per-function multi-versioning). Each string of target_clones is one clone: "avx2,fma" would have
-// been two clones, neither with both.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define POSATLAS_CLONES [[gnu::target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")]]
-#else
-#define POSATLAS_CLONES
-#endif
+// The lane loops are compiled for SSE2, AVX2 and AVX-512 (compute/clones.h).
 POSATLAS_CLONES void recurrence_bound(const std::vector<double>& inv_freq, const double* r, std::size_t n,
                                       const LaneRotations& rot, double* out)
 {

@@ -122,6 +122,27 @@ Eigen::MatrixXd sinusoidal_rows(const SinusoidalParams& p, const std::vector<std
     return sinusoidal_rows_at(p, positions); // frequencies once, rows in parallel
 }
 
+// One query against many keys (a logit curve: up to 2^13 keys per call, 10^6 in all): with
+// a = q_i + p_i the logit is (a . k_j + a . p_j) / sqrt(d); a . p_j comes from sinusoidal_dots (no
+// 2^13 x d matrices of rows), a . k_j from one vector when the content does not depend on the position.
+void sinusoidal_row_logits(MatrixJob& c, const SinusoidalParams& p)
+{
+    const int d = p.dim;
+    const Eigen::VectorXd a = job_queries(c, d).row(0).transpose() + sinusoidal_row(p, c.rows.front());
+    check_cancel(c.cancel);
+    const std::vector<double> positional = sinusoidal_dots(p, a, c.cols);
+    Eigen::VectorXd content;
+    if (content_is_position_independent(c.s.content))
+        content = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(c.cols.size()),
+                                            a.dot(content_key(c.s.content, d, c.cols.front())));
+    else
+        content = job_keys(c, d) * a;
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+    for (std::size_t col = 0; col < c.cols.size(); ++col)
+        c.out.values(0, static_cast<Eigen::Index>(col)) = (content[static_cast<Eigen::Index>(col)] + positional[col]) * inv_sqrt_d;
+    report_progress(c.progress, 1.0);
+}
+
 // Rows of the learned table (zero where missing) and which positions exist.
 std::pair<Eigen::MatrixXd, std::vector<bool>> learned_rows(const LearnedTable& t,
                                                            const std::vector<std::int64_t>& positions)
@@ -194,6 +215,10 @@ void absolute_matrix(MatrixJob& job)
         return;
     }
     const SinusoidalParams& p = job.s.params<SinusoidalParams>();
+    if (job.rows.size() == 1 && job.cols.size() > 256) {
+        sinusoidal_row_logits(job, p);
+        return;
+    }
     absolute_logits(job, sinusoidal_rows(p, job.rows), sinusoidal_rows(p, job.cols),
                     std::vector<bool>(job.rows.size(), true), std::vector<bool>(job.cols.size(), true));
 }

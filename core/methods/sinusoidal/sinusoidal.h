@@ -45,4 +45,10 @@ Eigen::MatrixXd sinusoidal_rows_at(const SinusoidalParams& params, const std::ve
 // The single row PE[position].
 Eigen::VectorXd sinusoidal_row(const SinusoidalParams& params, std::int64_t position);
 
+// a . p_j for every position j of `positions` (a: dim entries, ParameterError "dim" otherwise): one
+// query's positional term against many keys without forming their rows, runs of consecutive positions
+// by rotation as in sinusoidal_rows_at (parallel; what the logit curve of every distance needs).
+std::vector<double> sinusoidal_dots(const SinusoidalParams& params, const Eigen::VectorXd& a,
+                                    const std::vector<std::int64_t>& positions);
+
 } // namespace posatlas

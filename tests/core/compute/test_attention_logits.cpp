@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 namespace {
 
@@ -163,6 +164,34 @@ TEST(Matrix, T5PointSampleOfAMillionPositionsIsTheBucketBiasOfEveryCell)
             }
         EXPECT_GT(finite, 2000);
     }
+}
+
+// One query row of sinusoidal logits (a curve's window: more than 256 keys) goes through
+// sinusoidal_dots instead of two matrices of rows and a product. Its cells against the same cells of a
+// two-row window (the product path), ones / fixed / random content, near 0 and near 10^6: 1e-12.
+TEST(Matrix, SinusoidalQueryRowEqualsTheProductPath)
+{
+    for (ContentKind kind : {ContentKind::Ones, ContentKind::Fixed, ContentKind::Random})
+        for (std::int64_t query : {std::int64_t{700}, std::int64_t{999'999}}) {
+            SCOPED_TRACE(std::to_string(static_cast<int>(kind)) + " " + std::to_string(query));
+            Scenario s;
+            s.method = Method::Sinusoidal;
+            s.seq_len = 1'000'000;
+            s.content.kind = kind;
+            MatrixWindow one;
+            one.row0 = query;
+            one.rows = 1;
+            one.col0 = query - 600;
+            one.cols = 600;
+            one.sample = SampleMode::Point;
+            MatrixWindow two = one;
+            two.row0 = query - 1;
+            two.rows = 2;
+            const MatrixResult a = compute_matrix(s, MatrixKind::Logits, one);
+            const MatrixResult b = compute_matrix(s, MatrixKind::Logits, two);
+            for (Eigen::Index j = 0; j < 600; ++j)
+                ASSERT_NEAR(a.values(0, j), b.values(1, j), 1e-12) << j;
+        }
 }
 
 TEST(Matrix, LearnedPositionsBeyondTheTableHaveNoValue)

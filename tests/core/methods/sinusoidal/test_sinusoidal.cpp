@@ -4,6 +4,7 @@
 // re-implementation of both formulas (math.sin/cos in double), run here.
 #include "methods/sinusoidal/sinusoidal.h"
 #include "scenario/types.h"
+#include "scenario/validation.h"
 
 #include <gtest/gtest.h>
 
@@ -118,6 +119,42 @@ TEST(Sinusoidal, LargePositionsKeepDoublePrecision)
     const Eigen::MatrixXd pe = sinusoidal_encoding(p, 1'000'000, 2);
     EXPECT_NEAR(pe(0, 0), std::sin(1e6), 1e-12);
     EXPECT_NEAR(pe(1, 1), std::cos(1e6 + 1.0), 1e-12);
+}
+
+// Consecutive positions are filled by rotation from exact angles every 64 rows, other positions one by
+// one (sinusoidal.cpp); sinusoidal_dots does the same for a . p_j without the rows. Against
+// sinusoidal_row (a sine and a cosine per entry, exact angle) for both layouts, d = 512, runs near 0 and
+// near 10^6 with jumps and repeats between them: entries to 1e-13, dots to 1e-12 (|a| ~ 20).
+TEST(Sinusoidal, RotatedRunsAndDotsMatchRowByRow)
+{
+    for (SinusoidalLayout layout : {SinusoidalLayout::Interleaved, SinusoidalLayout::Split}) {
+        SCOPED_TRACE(static_cast<int>(layout));
+        SinusoidalParams p;
+        p.dim = 512;
+        p.layout = layout;
+        std::vector<std::int64_t> pos;
+        for (std::int64_t i = 0; i < 300; ++i)
+            pos.push_back(i); // a run longer than the restart interval
+        for (std::int64_t i : {5, 5, 999, 3})
+            pos.push_back(i); // jumps and a repeat
+        for (std::int64_t i = 0; i < 700; ++i)
+            pos.push_back(999'700 + i);
+        const Eigen::MatrixXd rows = sinusoidal_rows_at(p, pos);
+        const Eigen::MatrixXd enc = sinusoidal_encoding(p, 999'700, 700);
+        Eigen::VectorXd a(512);
+        for (int c = 0; c < 512; ++c)
+            a[c] = std::sin(0.37 * c + 1.0);
+        const std::vector<double> dots = sinusoidal_dots(p, a, pos);
+        ASSERT_EQ(dots.size(), pos.size());
+        for (std::size_t r = 0; r < pos.size(); ++r) {
+            const Eigen::VectorXd want = sinusoidal_row(p, pos[r]);
+            ASSERT_LE((rows.row(static_cast<Eigen::Index>(r)).transpose() - want).cwiseAbs().maxCoeff(), 1e-13) << pos[r];
+            ASSERT_NEAR(dots[r], a.dot(want), 1e-12) << pos[r];
+            if (pos[r] >= 999'700 && r >= 304)
+                ASSERT_LE((enc.row(pos[r] - 999'700).transpose() - want).cwiseAbs().maxCoeff(), 1e-13) << pos[r];
+        }
+        EXPECT_THROW(sinusoidal_dots(p, Eigen::VectorXd::Ones(8), pos), ParameterError);
+    }
 }
 
 TEST(Sinusoidal, EmptyAndInvalid)
