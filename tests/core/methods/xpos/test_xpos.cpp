@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 using namespace posatlas;
 
@@ -118,6 +120,51 @@ TEST(Xpos, LargeScaleBaseIsRope)
     // |1 - zeta^(40 / 1e9)| < 1e-7 for zeta >= 0.28: relative tolerance 1e-6.
     for (Eigen::Index i = 0; i < a.values.size(); ++i)
         ASSERT_NEAR(a.values.data()[i], b.values.data()[i], 1e-6 * (1.0 + std::abs(b.values.data()[i])));
+}
+
+// The factors of consecutive offsets come from one step's rotation and decay, restarted exactly every 64
+// offsets (xpos.cpp for_each_offset), as a table per offset or per window. Every cell against
+// xpos_logit (exp, sin and cos of the cell's own offset): windows near 0 and near 10^6 (a curve's row
+// of 3000 keys, and a 40 x 40 window), fixed and random content, causal and not; 1e-12 relative.
+TEST(Xpos, OffsetWalkMatchesEveryCellsOwnFactors)
+{
+    struct Case {
+        std::int64_t row0, rows, col0, cols;
+    };
+    for (ContentKind kind : {ContentKind::Fixed, ContentKind::Random})
+        for (bool causal : {true, false})
+            for (const Case& w : {Case{2999, 1, 0, 3000}, Case{999'999, 1, 997'000, 3000}, Case{999'900, 40, 999'890, 40}}) {
+                SCOPED_TRACE(std::to_string(static_cast<int>(kind)) + (causal ? " causal " : " ") + std::to_string(w.row0));
+                Scenario s;
+                s.method = kXPos;
+                s.seq_len = 1'000'000;
+                s.content.kind = kind;
+                XposParams& p = s.params<XposParams>();
+                p.head_dim = 16;
+                p.scale_base = causal ? 512.0 : 1e6; // non-causal: a slow decay, so that j > i stays finite
+                p.causal = causal;
+                MatrixWindow m;
+                m.row0 = w.row0;
+                m.rows = w.rows;
+                m.col0 = w.col0;
+                m.cols = w.cols;
+                m.sample = SampleMode::Point;
+                const MatrixResult r = compute_matrix(s, MatrixKind::Logits, m);
+                int checked = 0;
+                for (Eigen::Index i = 0; i < r.values.rows(); ++i)
+                    for (Eigen::Index j = 0; j < r.values.cols(); j += 7) {
+                        const std::int64_t qi = r.row_index[static_cast<std::size_t>(i)];
+                        const std::int64_t kj = r.col_index[static_cast<std::size_t>(j)];
+                        if (causal && kj > qi) {
+                            EXPECT_TRUE(std::isnan(r.values(i, j)));
+                            continue;
+                        }
+                        const double want = xpos_logit(p, content_query(s.content, 16, qi), content_key(s.content, 16, kj), qi, kj);
+                        ASSERT_NEAR(r.values(i, j), want, 1e-12 * std::max(1.0, std::abs(want))) << qi << ", " << kj;
+                        ++checked;
+                    }
+                EXPECT_GT(checked, 100);
+            }
 }
 
 TEST(Xpos, BlockMeansAreMeansOfTheCells)
