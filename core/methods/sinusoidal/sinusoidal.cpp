@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/sinusoidal/sinusoidal.h"
 
-#include "compute/clones.h"
+#include "compute/sinusoid_sums.h"
 #include "compute/exact_angle.h"
 #include "scenario/validation.h"
 
@@ -130,49 +130,6 @@ Eigen::MatrixXd sinusoidal_rows_at(const SinusoidalParams& params, const std::ve
     return pe;
 }
 
-namespace {
-
-// Dot products with runs of up to kDotRun positions: exact angles at the start and after any jump,
-// one rotation per consecutive step (~1e-16 each: ~3e-14 after 255), the pair loop vectorised.
-constexpr std::int64_t kDotRun = 256;
-
-POSATLAS_CLONES void dots_chunk(const Eigen::VectorXd& omega, const std::vector<double>& ws, const std::vector<double>& wc,
-                                const std::vector<CosSin>& step, const std::int64_t* positions, std::int64_t count,
-                                double* out)
-{
-    const auto n = static_cast<std::size_t>(omega.size());
-    std::vector<double> zc(n), zs(n), sc(n), ss(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        sc[k] = step[k].c;
-        ss[k] = step[k].s;
-    }
-    for (std::int64_t r = 0; r < count; ++r) {
-        if (r == 0 || positions[r] != positions[r - 1] + 1) {
-            for (std::size_t k = 0; k < n; ++k) {
-                const CosSin z = exact_cos_sin(static_cast<double>(positions[r]), omega[static_cast<Eigen::Index>(k)]);
-                zc[k] = z.c;
-                zs[k] = z.s;
-            }
-        } else {
-            double* __restrict pc = zc.data();
-            double* __restrict ps = zs.data();
-#pragma omp simd
-            for (std::size_t k = 0; k < n; ++k) {
-                const double c = pc[k] * sc[k] - ps[k] * ss[k];
-                ps[k] = ps[k] * sc[k] + pc[k] * ss[k];
-                pc[k] = c;
-            }
-        }
-        double acc = 0.0;
-#pragma omp simd reduction(+ : acc)
-        for (std::size_t k = 0; k < n; ++k)
-            acc += ws[k] * zs[k] + wc[k] * zc[k];
-        out[r] = acc;
-    }
-}
-
-} // namespace
-
 std::vector<double> sinusoidal_dots(const SinusoidalParams& params, const Eigen::VectorXd& a,
                                     const std::vector<std::int64_t>& positions)
 {
@@ -181,22 +138,12 @@ std::vector<double> sinusoidal_dots(const SinusoidalParams& params, const Eigen:
         throw ParameterError("dim", std::to_string(params.dim) + " entries in the query vector", std::to_string(a.size()));
     const auto n = omega.size();
     const bool interleaved = params.layout == SinusoidalLayout::Interleaved;
-    std::vector<double> ws(static_cast<std::size_t>(n)), wc(static_cast<std::size_t>(n));
-    std::vector<CosSin> step(static_cast<std::size_t>(n));
+    std::vector<double> w(omega.data(), omega.data() + n), ws(static_cast<std::size_t>(n)), wc(static_cast<std::size_t>(n));
     for (Eigen::Index k = 0; k < n; ++k) {
         ws[static_cast<std::size_t>(k)] = a[interleaved ? 2 * k : k];
         wc[static_cast<std::size_t>(k)] = a[interleaved ? 2 * k + 1 : n + k];
-        step[static_cast<std::size_t>(k)] = exact_cos_sin(1.0, omega[k]);
     }
-    const auto count = static_cast<std::int64_t>(positions.size());
-    std::vector<double> out(positions.size());
-    const std::int64_t chunks = (count + kDotRun - 1) / kDotRun;
-#pragma omp parallel for schedule(static) if (count > 256)
-    for (std::int64_t t = 0; t < chunks; ++t) {
-        const std::int64_t r0 = t * kDotRun;
-        dots_chunk(omega, ws, wc, step, positions.data() + r0, std::min(count, r0 + kDotRun) - r0, out.data() + r0);
-    }
-    return out;
+    return sinusoid_sums(w, ws, wc, positions);
 }
 
 Eigen::VectorXd sinusoidal_row(const SinusoidalParams& params, std::int64_t position)

@@ -9,6 +9,7 @@
 #include "scenario/types.h"
 
 #include <cmath>
+#include <string>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -68,7 +69,8 @@ TEST(TxlTerms, FourTermsAndTheirSum)
 }
 
 // With random content the matrix is one product of factors (transformer_xl_method.cpp: the
-// angle-difference expansion of W_{k,R} R_{i-j}). Every cell against eq. (3) term by term
+// angle-difference expansion of W_{k,R} R_{i-j}); with fixed content one weighted sinusoid sum per
+// offset (sinusoid_sums). Every cell against eq. (3) term by term
 // (txl_logit_terms, a sinusoid and a d x e product per cell): exact windows near 0 and near 10^6, a
 // point sample of 10^6 positions, each term switched off in turn, and an r_net from a file whose
 // R_{i-j} has e = 12 dimensions for head_dim 8. Tolerance 1e-11 absolute: the per-cell reference
@@ -91,12 +93,13 @@ TEST(TxlMatrix, FactoredLogitsEqualEveryCellsFourTerms)
                           {"point sample", 0, 0, 1'000'000, 1'000'000, 24, 0}, {"no a", 0, 0, 20, 20, 0, 1},
                           {"no b", 0, 0, 20, 20, 0, 2},            {"no c", 0, 0, 20, 20, 0, 3},
                           {"no d", 5, 0, 20, 20, 0, 4},            {"r_net e = 12", 100, 90, 20, 20, 0, -1}};
+    for (ContentKind kind : {ContentKind::Random, ContentKind::Fixed})
     for (const Case& t : cases) {
-        SCOPED_TRACE(t.name);
+        SCOPED_TRACE(std::string(t.name) + (kind == ContentKind::Fixed ? " fixed" : " random"));
         Scenario s;
         s.method = Method::TransformerXL;
         s.seq_len = 1'000'000;
-        s.content.kind = ContentKind::Random;
+        s.content.kind = kind;
         s.content.seed = 5;
         TransformerXLParams& p = s.params<TransformerXLParams>();
         p.head_dim = 8;
