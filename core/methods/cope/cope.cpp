@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 #include <limits>
 #include <stdexcept>
 
@@ -94,6 +95,52 @@ CopeResult cope_attention(const Eigen::Ref<const Eigen::MatrixXd>& q,
         }
     }
     return res;
+}
+
+CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, const Eigen::Ref<const Eigen::MatrixXd>& k,
+                            const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
+                            const std::vector<std::int64_t>& row_offsets, CopeQuantity what)
+{
+    require_real("gate_scale", gate_scale, -1e3, 1e3, true);
+    const Eigen::Index d = q_rows.cols(), nr = q_rows.rows(), span = k.rows();
+    if (d < 1 || k.cols() != d || pos_emb.cols() != d || pos_emb.rows() < 1 ||
+        static_cast<Eigen::Index>(row_offsets.size()) != nr)
+        throw std::invalid_argument("cope_causal_rows: q_rows, k and pos_emb need the same columns, one offset per row");
+    for (std::int64_t o : row_offsets)
+        if (o < 0 || o >= span)
+            throw std::invalid_argument("cope_causal_rows: a row offset outside the keys");
+    require_matrix_fits("seq_len", std::max<Eigen::Index>(nr, 1), std::max<Eigen::Index>(span, 1));
+    const double max_pos = static_cast<double>(pos_emb.rows() - 1);
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+    CopeMatrix out = (q_rows * k.transpose()) * inv_sqrt_d; // logits0 for every sampled row
+    const Eigen::MatrixXd z_all = q_rows * pos_emb.transpose();
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+#pragma omp parallel for schedule(dynamic, 8)
+    for (Eigen::Index r = 0; r < nr; ++r) {
+        const auto last = static_cast<Eigen::Index>(row_offsets[static_cast<std::size_t>(r)]);
+        double* row = out.row(r).data();
+        std::vector<double> gate(static_cast<std::size_t>(last + 1));
+        for (Eigen::Index j = 0; j <= last; ++j)
+            gate[static_cast<std::size_t>(j)] = sigmoid(gate_scale * row[j]);
+        double running = 0.0; // reverse cumulative sum over j, as cope_attention
+        for (Eigen::Index j = last; j >= 0; --j) {
+            const double g = gate[static_cast<std::size_t>(j)];
+            running += g;
+            const double p = std::min(running, max_pos);
+            if (what == CopeQuantity::Gates) {
+                row[j] = g;
+            } else if (what == CopeQuantity::Positions) {
+                row[j] = p;
+            } else {
+                const double lo = std::floor(p);
+                const double w = p - lo;
+                row[j] += z_all(r, static_cast<Eigen::Index>(std::ceil(p))) * w + z_all(r, static_cast<Eigen::Index>(lo)) * (1.0 - w);
+            }
+        }
+        for (Eigen::Index j = last + 1; j < span; ++j)
+            row[j] = kNaN;
+    }
+    return out;
 }
 
 TableShape cope_pos_emb_shape(const CopeParams& params)

@@ -21,6 +21,9 @@
 
 #include <Eigen/Dense>
 
+#include <cstdint>
+#include <vector>
+
 namespace posatlas {
 
 // Row-major: every step of CoPE walks one query's keys (the gates' reverse cumulative sum), so a row
@@ -43,6 +46,19 @@ CopeResult cope_attention(const Eigen::Ref<const Eigen::MatrixXd>& q,
                           const Eigen::Ref<const Eigen::MatrixXd>& k,
                           const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
                           bool causal = true);
+
+// One of CoPE's per-cell quantities.
+enum class CopeQuantity { Gates, Positions, Logits };
+
+// The causal rows of CoPE for some queries only, against every key of a window: q_rows is R x d (the
+// sampled queries), k is span x d (keys at positions lo .. lo + span - 1), query r sits at position
+// lo + row_offsets[r] (0 <= row_offsets[r] < span, std::invalid_argument otherwise). Entry (r, t) is
+// `what` at key lo + t for t <= row_offsets[r], exactly as cope_attention's causal block row (same
+// gates, same reverse sum), and NaN after. Costs R x span instead of span^2: a heatmap of 4096 positions
+// at 900 px computes 900 rows, not 4096, and never holds four span x span matrices.
+CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, const Eigen::Ref<const Eigen::MatrixXd>& k,
+                            const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
+                            const std::vector<std::int64_t>& row_offsets, CopeQuantity what);
 
 // The shape of e from a file: npos_max x head_dim.
 TableShape cope_pos_emb_shape(const CopeParams& params);

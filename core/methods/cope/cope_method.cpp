@@ -58,22 +58,29 @@ void cope_matrix(MatrixJob& c)
         throw ParameterError("seq_len", "a window of at most " + std::to_string(kMaxCopeSpan)
                                             + " positions for CoPE (its positions are sums over the window)",
                              std::to_string(span));
-    std::vector<std::int64_t> positions(static_cast<std::size_t>(span));
+    // Every key of the window, the sampled queries only (cope_causal_rows: rows x span, not span^2).
+    std::vector<std::int64_t> keys(static_cast<std::size_t>(span));
     for (std::int64_t p = 0; p < span; ++p)
-        positions[static_cast<std::size_t>(p)] = lo + p;
+        keys[static_cast<std::size_t>(p)] = lo + p;
+    std::vector<std::int64_t> offsets(c.rows.size());
+    for (std::size_t r = 0; r < c.rows.size(); ++r)
+        offsets[r] = c.rows[r] - lo;
     const CopeParams& p = c.s.params<CopeParams>();
-    const Eigen::MatrixXd q = content_queries(c.s.content, p.head_dim, positions);
-    const Eigen::MatrixXd k = content_keys(c.s.content, p.head_dim, positions);
+    const Eigen::MatrixXd q = content_queries(c.s.content, p.head_dim, c.rows);
+    const Eigen::MatrixXd k = content_keys(c.s.content, p.head_dim, keys);
     check_cancel(c.cancel);
-    const CopeResult res = cope_attention(q, k, cope_position_embeddings(p), p.gate_scale, true);
+    const CopeQuantity what = c.kind == kCopePositions ? CopeQuantity::Positions
+                              : c.kind == kCopeGates   ? CopeQuantity::Gates
+                                                       : CopeQuantity::Logits;
+    const CopeMatrix src = cope_causal_rows(q, k, cope_position_embeddings(p), p.gate_scale, offsets, what);
     report_progress(c.progress, 0.8);
-    const CopeMatrix& src = c.kind == kCopePositions ? res.positions : c.kind == kCopeGates ? res.gates : res.logits;
     c.out.is_signed = c.kind == MatrixKind::Logits;
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t r = 0; r < c.rows.size(); ++r)
         for (std::size_t col = 0; col < c.cols.size(); ++col) {
-            const auto i = c.rows[r] - lo, j = c.cols[col] - lo;
-            c.out.values(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(col)) = j > i ? kNaN : src(i, j);
+            const auto j = c.cols[col] - lo;
+            c.out.values(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(col)) =
+                c.cols[col] > c.rows[r] ? kNaN : src(static_cast<Eigen::Index>(r), j);
         }
     report_progress(c.progress, 1.0);
 }

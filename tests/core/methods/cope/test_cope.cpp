@@ -106,4 +106,40 @@ TEST(Cope, SeededPositionEmbeddings)
     }
 }
 
+
+// The sampled-rows path (what the heatmap computes: the sampled queries against every key of the
+// window) against cope_attention's causal block, row by row, for the three quantities: same gates,
+// same reverse sums, so equal to 1e-12 (the two GEMMs may sum in another order); NaN after the query.
+TEST(Cope, SampledCausalRowsEqualTheFullBlock)
+{
+    const Eigen::Index span = 97, d = 6;
+    Eigen::MatrixXd q(span, d), k(span, d), e(9, d);
+    for (Eigen::Index i = 0; i < span; ++i)
+        for (Eigen::Index c = 0; c < d; ++c) {
+            q(i, c) = std::sin(0.7 * i + 1.3 * c);
+            k(i, c) = std::cos(0.3 * i - 0.9 * c);
+        }
+    for (Eigen::Index r = 0; r < e.rows(); ++r)
+        for (Eigen::Index c = 0; c < d; ++c)
+            e(r, c) = 0.1 * (r + 1) * std::sin(static_cast<double>(c + r));
+    const CopeResult full = cope_attention(q, k, e, 2.0, true);
+    const std::vector<std::int64_t> rows = {0, 5, 50, 96};
+    Eigen::MatrixXd qs(static_cast<Eigen::Index>(rows.size()), d);
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        qs.row(static_cast<Eigen::Index>(r)) = q.row(rows[r]);
+    for (CopeQuantity what : {CopeQuantity::Gates, CopeQuantity::Positions, CopeQuantity::Logits}) {
+        const CopeMatrix got = cope_causal_rows(qs, k, e, 2.0, rows, what);
+        const CopeMatrix& want = what == CopeQuantity::Gates ? full.gates : what == CopeQuantity::Positions ? full.positions : full.logits;
+        for (std::size_t r = 0; r < rows.size(); ++r)
+            for (Eigen::Index j = 0; j < span; ++j) {
+                const double g = got(static_cast<Eigen::Index>(r), j);
+                if (j > rows[r])
+                    EXPECT_TRUE(std::isnan(g));
+                else
+                    ASSERT_NEAR(g, want(rows[r], j), 1e-12) << static_cast<int>(what) << " " << rows[r] << ", " << j;
+            }
+    }
+    EXPECT_THROW(cope_causal_rows(qs, k, e, 2.0, {0, 5, 50, 97}, CopeQuantity::Gates), std::invalid_argument);
+}
+
 } // namespace
