@@ -175,4 +175,87 @@ CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const 
         chunk, false, cancel, progress);
 }
 
+namespace {
+
+// Progress of a part of the work, mapped to [lo, hi] of the whole.
+ProgressFn part_progress(const ProgressFn& progress, double lo, double hi)
+{
+    if (!progress)
+        return {};
+    return [progress, lo, hi](double f) { progress(lo + (hi - lo) * f); };
+}
+
+} // namespace
+
+SampledCurveEnvelope sampled_logit_curve_envelope(const Scenario& s, std::int64_t query,
+                                                  const std::vector<std::int64_t>& edges, std::int64_t samples,
+                                                  const CancelFn& cancel, const ProgressFn& progress)
+{
+    check_query(s, query);
+    require_int("samples", samples, 64, std::int64_t{1} << 24);
+    if (edges.size() < 2)
+        throw ParameterError("edges", "at least two bin edges", std::to_string(edges.size()));
+    const std::int64_t end = edges.back();
+    // Distances below `samples` are evaluated exactly (that part costs no more than the sampled one), and
+    // so are the bins narrower than the spacing the rest would get; the rest gets `samples` evenly spaced
+    // samples. A later bin no sample falls in (the last bin's single distance) is evaluated exactly below.
+    const std::size_t bins = edges.size() - 1;
+    std::size_t split = bins;
+    for (std::size_t b = 0; b < bins; ++b)
+        if (edges[b] >= samples &&
+            static_cast<double>(edges[b + 1] - edges[b]) * static_cast<double>(samples) >= static_cast<double>(end - edges[b])) {
+            split = b; // and this bin is at least one spacing wide: the bins after it get samples
+            break;
+        }
+    SampledCurveEnvelope out;
+    out.sampled_from = edges[split];
+    out.spacing = split < bins ? std::max(1.0, static_cast<double>(end - edges[split]) / static_cast<double>(samples)) : 1.0;
+    if (split == bins || out.spacing <= 1.0) { // nothing worth sampling: every distance
+        out.envelope = logit_curve_envelope(s, query, edges, cancel, progress);
+        out.sampled_from = end;
+        out.spacing = 1.0;
+        return out;
+    }
+    const std::vector<std::int64_t> exact_edges(edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(split) + 1);
+    const double exact_share = exact_edges.size() > 1
+                                   ? static_cast<double>(exact_edges.back() - exact_edges.front()) /
+                                         static_cast<double>(exact_edges.back() - exact_edges.front() + samples)
+                                   : 0.0;
+    if (exact_edges.size() > 1)
+        out.envelope = logit_curve_envelope(s, query, exact_edges, cancel, part_progress(progress, 0.0, exact_share));
+    // The sampled part: keys j = query - r for r in [sampled_from, end), one row point-sampled.
+    MatrixWindow w;
+    w.row0 = query;
+    w.rows = 1;
+    w.col0 = query - (end - 1);
+    w.cols = end - out.sampled_from;
+    w.out_rows = 1;
+    w.out_cols = std::min<std::int64_t>(w.cols, samples);
+    w.sample = SampleMode::Point;
+    const MatrixResult m = compute_matrix(s, MatrixKind::Logits, w, cancel, part_progress(progress, exact_share, 1.0));
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    std::vector<double> lo(bins - split, inf), hi(bins - split, -inf);
+    for (Eigen::Index c = 0; c < m.values.cols(); ++c) {
+        const double v = m.values(0, c);
+        if (!std::isfinite(v))
+            continue;
+        const std::int64_t r = query - m.col_index[static_cast<std::size_t>(c)];
+        const auto b = static_cast<std::size_t>(std::upper_bound(edges.begin(), edges.end(), r) - edges.begin()) - 1;
+        if (b < split || b >= bins)
+            continue;
+        lo[b - split] = std::min(lo[b - split], v);
+        hi[b - split] = std::max(hi[b - split], v);
+    }
+    for (std::size_t b = 0; b < bins - split; ++b) {
+        if (lo[b] > hi[b]) { // no sample fell in this bin: its own distances, exactly
+            const CurveEnvelope one = logit_curve_envelope(s, query, {edges[split + b], edges[split + b + 1]}, cancel);
+            lo[b] = one.min.front();
+            hi[b] = one.max.front();
+        }
+        out.envelope.min.push_back(lo[b]);
+        out.envelope.max.push_back(hi[b]);
+    }
+    return out;
+}
+
 } // namespace posatlas

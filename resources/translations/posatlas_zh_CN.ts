@@ -4076,6 +4076,10 @@ long_factor: %2</translation>
         <source> · trained %1 from files</source>
         <translation> · 来自文件的训练所得%1</translation>
     </message>
+    <message>
+        <source>generated content: distances ≥ %1 sampled, 1 in %2</source>
+        <translation>逐位置生成的内容：距离 ≥ %1 处为抽样，每 %2 个取 1 个</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ViewTimings</name>

@@ -8,6 +8,10 @@
 #include "io/columns.h"
 
 #include "analysis/curve_envelope.h"
+#include "methods/registry.h"
+
+#include <cmath>
+#include "scenario/content.h"
 
 namespace posatlas::ui {
 
@@ -35,7 +39,29 @@ CurveSeries logit_series(const Scenario& s, int points, bool log_x, const Cancel
         return logit_at_distance(s, query, static_cast<std::int64_t>(r));
     };
     const std::vector<double> dist = decay_distances(query, static_cast<std::size_t>(std::max(2, points)), log_x);
-    const CurveEnvelope env = logit_curve_envelope(s, query, bin_edges(dist, query), cancel, progress);
+    // Content drawn for every position (random vectors, a sentence's tokens) costs d normals per key:
+    // 5 x 10^8 for a sinusoidal curve of 10^6 distances (11 s). Beyond `samples` distances the envelope
+    // is then taken over evenly spaced samples (core's sampled_logit_curve_envelope), and the figure's
+    // note says so.
+    // The budget is in normals: 2^20 / d samples (2^14 for d = 64, 2^11 for a 512-wide sinusoidal
+    // model). CoPE's row needs every key between j and the query whatever is sampled: nothing to save.
+    const MethodDescriptor& method = descriptor(s.method);
+    const int dim = std::max(1, method.content_dim ? method.content_dim(s) : 64);
+    const std::int64_t samples = std::clamp<std::int64_t>((std::int64_t{1} << 20) / dim, 1024, std::int64_t{1} << 14);
+    const bool generated =
+        !content_is_position_independent(s.content) && !s.content.from_files() && s.method != Method::CoPE;
+    CurveEnvelope env;
+    if (generated && query + 1 > 2 * samples) {
+        const SampledCurveEnvelope sampled =
+            sampled_logit_curve_envelope(s, query, bin_edges(dist, query), samples, cancel, progress);
+        env = sampled.envelope;
+        if (sampled.sampled_from <= query)
+            series.sampling = ViewJobs::tr("generated content: distances ≥ %1 sampled, 1 in %2")
+                                  .arg(sampled.sampled_from)
+                                  .arg(std::llround(sampled.spacing));
+    } else {
+        env = logit_curve_envelope(s, query, bin_edges(dist, query), cancel, progress);
+    }
     if (dist.size() == static_cast<std::size_t>(query) + 1) { // every integer: the values themselves
         for (std::size_t b = 0; b < dist.size(); ++b)
             if (std::isfinite(env.min[b])) {
@@ -188,6 +214,12 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     if (data.log_x)
         for (auto& series : data.series)
             drop_nonpositive_x(series);
+    // Say what a sampled envelope shows (the first such series speaks for all: same rule, same N).
+    for (const auto& series : data.series)
+        if (!series.sampling.isEmpty()) {
+            data.note += (data.note.isEmpty() ? QString() : ViewJobs::tr(" · ")) + series.sampling;
+            break;
+        }
     // A vertical marker beyond the curves (a 4096 context on a 256-distance plot) would stretch the
     // axis and squash the data into a corner: keep only the markers inside the plotted range.
     double x_max = 0.0;

@@ -61,6 +61,9 @@ struct CurveSeries {
     // (two points at the bin's first distance): an envelope that keeps every peak, where point samples
     // would alias.
     bool envelope = false;
+    // Non-empty: the envelope is over sampled distances beyond some r (random content at long range),
+    // and this says where and how densely; the job adds it to the figure's note.
+    QString sampling;
     // The curve's exact value at x (computed by core, not interpolated): the crosshair's readout. Empty:
     // the readout interpolates the samples. Cheap (one distance) and safe to call on the GUI thread.
     std::function<double(double)> value_at;

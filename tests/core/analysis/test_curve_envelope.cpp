@@ -123,6 +123,53 @@ TEST(CurveEnvelope, FoldsEveryIntegerOfEachBinAndRejectsBadEdges)
     EXPECT_TRUE(std::isnan(empty.min[0]) && std::isnan(empty.max[0]));
 }
 
+// The sampled envelope (generated content at long range, curve_job.cpp): bins below sampled_from are the
+// exact envelope; beyond, each bin's extremes are values the curve takes at some distance of the bin
+// (inside the exact extremes; a sampled min equal to the exact min of the bin is not required), every
+// bin has a value, and the spacing is what was sampled. Shaw, d = 8, random content, N = 200 000, 1200
+// log-spaced bins, 1024 samples; and with too few distances to sample, the exact envelope itself.
+TEST(CurveEnvelope, SampledEnvelopeIsExactBelowItsSplitAndInsideTheExactOneBeyond)
+{
+    Scenario s;
+    s.method = Method::Shaw;
+    s.seq_len = 200'000;
+    s.content.kind = ContentKind::Random;
+    s.params<ShawParams>().head_dim = 8;
+    const std::int64_t query = s.seq_len - 1;
+    const std::vector<std::int64_t> edges = view_edges(query, 1200);
+    const std::vector<double> exact = exact_row(s, query);
+    const SampledCurveEnvelope sampled = sampled_logit_curve_envelope(s, query, edges, 1024);
+    ASSERT_GE(sampled.sampled_from, 1024);
+    ASSERT_LT(sampled.sampled_from, query);
+    EXPECT_NEAR(sampled.spacing, static_cast<double>(query + 1 - sampled.sampled_from) / 1024.0, 1e-9);
+    const CurveEnvelope full = logit_curve_envelope(s, query, edges);
+    ASSERT_EQ(sampled.envelope.min.size(), edges.size() - 1);
+    int narrower = 0;
+    for (std::size_t b = 0; b + 1 < edges.size(); ++b) {
+        ASSERT_TRUE(std::isfinite(sampled.envelope.min[b]) && std::isfinite(sampled.envelope.max[b])) << b;
+        if (edges[b] < sampled.sampled_from) {
+            EXPECT_EQ(sampled.envelope.min[b], full.min[b]) << b;
+            EXPECT_EQ(sampled.envelope.max[b], full.max[b]) << b;
+            continue;
+        }
+        EXPECT_GE(sampled.envelope.min[b], full.min[b] - tol(full.min[b])) << b;
+        EXPECT_LE(sampled.envelope.max[b], full.max[b] + tol(full.max[b])) << b;
+        // The sampled extremes are values of the curve at distances of the bin.
+        for (double v : {sampled.envelope.min[b], sampled.envelope.max[b]}) {
+            bool found = false;
+            for (std::int64_t r = edges[b]; r < edges[b + 1] && !found; ++r)
+                found = std::abs(exact[static_cast<std::size_t>(r)] - v) <= tol(v);
+            EXPECT_TRUE(found) << "bin " << b << " value " << v;
+        }
+        narrower += sampled.envelope.max[b] - sampled.envelope.min[b] < full.max[b] - full.min[b] - 1e-9;
+    }
+    EXPECT_GT(narrower, 10); // it did sample: some bins miss their extremes
+    const SampledCurveEnvelope none = sampled_logit_curve_envelope(s, 3000, view_edges(3000, 200), 4096);
+    EXPECT_EQ(none.sampled_from, 3001);
+    EXPECT_EQ(none.envelope.max, logit_curve_envelope(s, 3000, view_edges(3000, 200)).max);
+    EXPECT_THROW(sampled_logit_curve_envelope(s, query, edges, 10), ParameterError);
+}
+
 TEST(CurveEnvelope, RopeEnvelopeStillMatchesEveryDistance)
 {
     // Through the shared helper: each bin of the RoPE mean-cosine envelope against rope_mean_cos at every
