@@ -317,10 +317,10 @@ void fill_each_cell(MatrixJob& job, const std::function<double(std::int64_t, std
 }
 
 void relative_fill(MatrixJob& job, const std::function<double(std::int64_t, std::int64_t)>& direct,
-                   const std::function<double(std::int64_t)>& by_offset)
+                   const std::function<double(std::int64_t)>& by_offset, const OffsetRuns* runs)
 {
     if (job.block_means()) {
-        block_means_from_offsets(job, by_offset, false);
+        block_means_from_offsets(job, by_offset, false, runs);
         return;
     }
     if (content_is_position_independent(job.s.content) && fill_by_offset(job, job.out.values, by_offset)) {
@@ -328,6 +328,21 @@ void relative_fill(MatrixJob& job, const std::function<double(std::int64_t, std:
         return;
     }
     fill_each_cell(job, direct);
+}
+
+OffsetRuns bucket_runs(const MatrixJob& job, const std::vector<std::function<std::int64_t(std::int64_t)>>& buckets)
+{
+    OffsetRuns runs;
+    if (!job.block_means())
+        return runs;
+    const std::int64_t lo = job.rb.front() - job.cb.back() + 1, hi = job.rb.back() - 1 - job.cb.front();
+    for (const auto& g : buckets) {
+        const std::vector<std::int64_t> c = monotone_change_points(g, lo, hi);
+        runs.changes.insert(runs.changes.end(), c.begin(), c.end());
+    }
+    std::sort(runs.changes.begin(), runs.changes.end());
+    runs.changes.erase(std::unique(runs.changes.begin(), runs.changes.end()), runs.changes.end());
+    return runs;
 }
 
 void additive_bias_matrix(MatrixJob& c, const std::function<double(std::int64_t)>& bias_by_offset, bool causal, int d,

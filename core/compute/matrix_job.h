@@ -55,8 +55,14 @@ Eigen::MatrixXd content_block_means(const MatrixJob& job, bool key, int d, const
 // Logits of relative methods: q_i . k_j / sqrt(d) plus a term of i - j (and of q_i with random content).
 // Block means (only reached with position-independent content) and Toeplitz filling use by_offset
 // (i - j = delta); other cells use direct(r, c).
+// `runs` (optional): by_offset is constant on these runs (bucket_runs), so block means cost O(runs).
 void relative_fill(MatrixJob& job, const std::function<double(std::int64_t, std::int64_t)>& direct,
-                   const std::function<double(std::int64_t)>& by_offset);
+                   const std::function<double(std::int64_t)>& by_offset, const OffsetRuns* runs = nullptr);
+// The runs of a function of the offset that is constant wherever every one of `buckets` is (each
+// integer-valued and monotone on [lo, -1] and on [1, hi], as monotone_change_points needs: Shaw's
+// clipped relative position, DeBERTa's log buckets), over the offsets the job's block means read: the
+// union of their change points. Empty changes when the job has no block means.
+OffsetRuns bucket_runs(const MatrixJob& job, const std::vector<std::function<std::int64_t(std::int64_t)>>& buckets);
 // Methods whose position enters as an additive bias of i - j (T5, ALiBi; NoPE with a zero bias):
 // the Bias kind is by_offset(i - j) alone, the Logits kind q_i . k_j / sqrt(d) + by_offset(i - j);
 // masked (NaN) where j > i when causal. Exact cells, or exact block means over the unmasked cells.

@@ -17,6 +17,11 @@ void deberta_logits(MatrixJob& c)
     const DebertaModel m = make_deberta_model(c.s.params<DebertaParams>());
     const int d = c.s.params<DebertaParams>().head_dim;
     const Eigen::MatrixXd q = job_queries(c, d), k = job_keys(c, d);
+    // c2p reads the bucket of i - j, p2c that of j - i: the logit of an offset is constant wherever both
+    // are, so block means add their runs (log buckets: a few hundred), not 2N - 1 offsets (0.4 s at 10^6).
+    const DebertaRelative relative(c.s.params<DebertaParams>());
+    const OffsetRuns runs = bucket_runs(c, {[&](std::int64_t delta) { return relative(delta, 0); },
+                                            [&](std::int64_t delta) { return relative(0, delta); }});
     relative_fill(
         c,
         [&](std::int64_t r, std::int64_t col) {
@@ -26,7 +31,8 @@ void deberta_logits(MatrixJob& c)
         },
         [&](std::int64_t delta) {
             return deberta_logit_terms(m, q.row(0).transpose(), k.row(0).transpose(), delta, 0).total;
-        });
+        },
+        &runs);
 }
 
 void deberta_buckets(MatrixJob& c)

@@ -16,6 +16,8 @@ void shaw_logits(MatrixJob& c)
     const ShawTables t = make_shaw_tables(c.s.params<ShawParams>());
     const int d = c.s.params<ShawParams>().head_dim;
     const Eigen::MatrixXd q = job_queries(c, d), k = job_keys(c, d);
+    const int clip = c.s.params<ShawParams>().max_relative_position;
+    const OffsetRuns runs = bucket_runs(c, {[clip](std::int64_t delta) { return shaw_relative_index(delta, 0, clip); }});
     relative_fill(
         c,
         [&](std::int64_t r, std::int64_t col) {
@@ -24,7 +26,10 @@ void shaw_logits(MatrixJob& c)
         },
         [&](std::int64_t delta) { // i - j = delta; take i = delta, j = 0
             return shaw_logit(t, q.row(0).transpose(), k.row(0).transpose(), delta, 0);
-        });
+        },
+        // Constant beyond +-k (the clipped relative position): block means add 2k + 2 runs, not 2N - 1
+        // offsets (a heatmap of 10^6 positions: 0.3 s).
+        &runs);
 }
 
 void shaw_indices(MatrixJob& c)

@@ -71,9 +71,10 @@ TEST(AttentionWeights, RowsSumToOneForEveryMethod)
             for (Eigen::Index i = 0; i < w.rows(); ++i) {
                 EXPECT_NEAR(w.row(i).sum(), 1.0, 1e-12) << d.method.id() << " row " << i;
                 EXPECT_GE(w.row(i).minCoeff(), 0.0) << d.method.id();
-                if (causal)
+                if (causal) {
                     for (Eigen::Index j = i + 1; j < w.cols(); ++j)
                         EXPECT_EQ(w(i, j), 0.0) << d.method.id() << " (" << i << ", " << j << ")";
+                }
             }
         }
     }
