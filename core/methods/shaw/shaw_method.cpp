@@ -7,6 +7,7 @@
 #include "methods/table_files.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace posatlas {
 namespace {
@@ -18,6 +19,23 @@ void shaw_logits(MatrixJob& c)
     const Eigen::MatrixXd q = job_queries(c, d), k = job_keys(c, d);
     const int clip = c.s.params<ShawParams>().max_relative_position;
     const OffsetRuns runs = bucket_runs(c, {[clip](std::int64_t delta) { return shaw_relative_index(delta, 0, clip); }});
+    if (content_is_position_independent(c.s.content)) {
+        // One logit per clipped relative position (2k + 1 of them), whatever the number of cells: a
+        // curve's 10^6 distances read this table instead of a d-wide dot product each.
+        std::vector<double> by_index(static_cast<std::size_t>(2 * clip + 1));
+        for (int idx = -clip; idx <= clip; ++idx)
+            by_index[static_cast<std::size_t>(idx + clip)] = shaw_logit(t, q.row(0).transpose(), k.row(0).transpose(), -idx, 0);
+        const auto lookup = [&](std::int64_t delta) {
+            return by_index[static_cast<std::size_t>(shaw_relative_index(delta, 0, clip) + clip)];
+        };
+        relative_fill(
+            c,
+            [&](std::int64_t r, std::int64_t col) {
+                return lookup(c.rows[static_cast<std::size_t>(r)] - c.cols[static_cast<std::size_t>(col)]);
+            },
+            lookup, &runs);
+        return;
+    }
     relative_fill(
         c,
         [&](std::int64_t r, std::int64_t col) {
