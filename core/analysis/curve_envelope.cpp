@@ -2,6 +2,8 @@
 #include "analysis/curve_envelope.h"
 
 #include "compute/attention_logits.h"
+#include "scenario/content.h"
+#include "methods/registry.h"
 #include "scenario/params.h"
 #include "scenario/validation.h"
 
@@ -162,7 +164,15 @@ CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const 
     // compute_matrix is itself parallel: chunks run one after the other, each a row of up to 2^13 keys (a
     // block of 2^13 x d keys stays small, far below kMaxMatrixElements). CoPE's row needs every key from
     // j up to the query whatever the window, so it is computed in windows as wide as allowed instead.
-    const std::int64_t chunk = s.method == Method::CoPE ? std::int64_t{1} << 20 : std::int64_t{1} << 13;
+    // Each call has a fixed cost (validation, the method's seeded tables): with position-independent
+    // content, whose key matrix is one repeated vector, rows of up to 2^22 / d keys (2^16 for d = 64)
+    // make 16 calls of a 10^6-distance curve instead of 122.
+    const MethodDescriptor& method = descriptor(s.method);
+    const std::int64_t dim = std::max(1, method.content_dim ? method.content_dim(s) : 64);
+    const std::int64_t wide = std::clamp<std::int64_t>((std::int64_t{1} << 22) / dim, std::int64_t{1} << 13, std::int64_t{1} << 16);
+    const std::int64_t chunk = s.method == Method::CoPE                 ? std::int64_t{1} << 20
+                               : content_is_position_independent(s.content) ? wide
+                                                                            : std::int64_t{1} << 13;
     return integer_envelope(
         edges, query + 1,
         [&](std::int64_t first, std::int64_t last, double* out) {
