@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <vector>
 
 namespace posatlas {
@@ -84,8 +85,8 @@ void txl_factored_logits(MatrixJob& c, const TxlModel& m)
 // alpha = W_s^T g, beta = W_c^T g (W_{k,R} = [W_s | W_c] over R's halves), every offset's logit is
 //   ([a] q + [c] u) . k + sum_t alpha_t sin(delta w_t) + beta_t cos(delta w_t),
 // one weighted sinusoid sum per offset (sinusoid_sums: a rotation per term), instead of a sinusoid and
-// a d x e product per offset (the 10^6-distance curve: 1.4 s). Then the Toeplitz fill or the exact
-// block means read the table.
+// a d x e product per offset (the 10^6-distance curve: 1.4 s). Then the Toeplitz fill reads the table
+// (block means: txl_block_logits).
 void txl_offset_logits(MatrixJob& c, const TxlModel& m)
 {
     const TransformerXLParams& p = c.s.params<TransformerXLParams>();
@@ -107,9 +108,7 @@ void txl_offset_logits(MatrixJob& c, const TxlModel& m)
         wc(beta.data(), beta.data() + half);
     for (int t = 0; t < half; ++t)
         w[static_cast<std::size_t>(t)] = 1.0 / std::pow(p.base, (2.0 * t) / e); // as txl_relative_sinusoid
-    const bool means = c.block_means();
-    const std::int64_t lo = means ? c.rb.front() - c.cb.back() + 1 : c.rows.front() - c.cols.back();
-    const std::int64_t hi = means ? c.rb.back() - 1 - c.cb.front() : c.rows.back() - c.cols.front();
+    const std::int64_t lo = c.rows.front() - c.cols.back(), hi = c.rows.back() - c.cols.front();
     std::vector<std::int64_t> offsets(static_cast<std::size_t>(hi - lo + 1));
     for (std::size_t t = 0; t < offsets.size(); ++t)
         offsets[t] = lo + static_cast<std::int64_t>(t);
@@ -120,12 +119,97 @@ void txl_offset_logits(MatrixJob& c, const TxlModel& m)
         v = (v + content) * inv_sqrt_d;
     report_progress(c.progress, 0.3);
     const auto by_offset = [&](std::int64_t delta) { return table[static_cast<std::size_t>(delta - lo)]; };
-    if (means) {
-        block_means_from_offsets(c, by_offset, false);
-        return;
-    }
     fill_by_offset(c, c.out.values, by_offset, true);
     c.out.used_toeplitz = true;
+}
+
+// Exact block means for any content. The logits are bilinear, left_i . right_j with left_i = [Q'_i | A_i]
+// and right_j = [k_j | cos(j w) | sin(j w)] (txl_factored_logits), so the mean over a block I x J is
+// (mean_I left) . (mean_J right). The keys' and queries' means come from the cumulative content sums;
+// the sinusoids' means in closed form (dirichlet_sum); A_i = [alpha_i sin(i w) + beta_i cos(i w) |
+// beta_i sin(i w) - alpha_i cos(i w)] has constant alpha, beta with position-independent content
+// (closed form again) and otherwise is summed over the block's positions (O(N d e), the content's own
+// cost order).
+void txl_block_logits(MatrixJob& c, const TxlModel& m)
+{
+    const TransformerXLParams& p = c.s.params<TransformerXLParams>();
+    const int d = p.head_dim;
+    const auto e = static_cast<int>(m.w_k_r.cols());
+    const int half = e / 2;
+    const auto R = static_cast<Eigen::Index>(c.rb.size()) - 1, C = static_cast<Eigen::Index>(c.cb.size()) - 1;
+    std::vector<double> w(static_cast<std::size_t>(half));
+    for (int t = 0; t < half; ++t)
+        w[static_cast<std::size_t>(t)] = 1.0 / std::pow(p.base, (2.0 * t) / e); // as txl_relative_sinusoid
+    std::vector<std::int64_t> vr, vc;
+    const Eigen::MatrixXd qbar = content_block_means(c, false, d, c.rb, 0, c.s.seq_len, vr, 0.0, 0.3);
+    const Eigen::MatrixXd kbar = content_block_means(c, true, d, c.cb, 0, c.s.seq_len, vc, 0.3, 0.5);
+    Eigen::MatrixXd left = Eigen::MatrixXd::Zero(R, d + e), right(C, d + e);
+    if (p.term_a)
+        left.leftCols(d) = qbar;
+    if (p.term_c)
+        left.leftCols(d).rowwise() += m.u.transpose();
+    right.leftCols(d) = kbar;
+    const Eigen::MatrixXd ws = m.w_k_r.leftCols(half), wc = m.w_k_r.rightCols(half);
+    // Mean sine and cosine of (block start + n) w over a block of len positions.
+    const auto mean_sc = [&](std::int64_t a, std::int64_t len, int t) {
+        return dirichlet_sum(w[static_cast<std::size_t>(t)], a, len) / static_cast<double>(len);
+    };
+    for (Eigen::Index col = 0; col < C; ++col) {
+        const std::int64_t a = c.cb[static_cast<std::size_t>(col)], len = c.cb[static_cast<std::size_t>(col) + 1] - a;
+        for (int t = 0; t < half; ++t) {
+            const std::complex<double> z = mean_sc(a, len, t);
+            right(col, d + t) = z.real();
+            right(col, d + half + t) = z.imag();
+        }
+    }
+    if (content_is_position_independent(c.s.content)) {
+        Eigen::VectorXd g = Eigen::VectorXd::Zero(d);
+        if (p.term_b)
+            g += content_query(c.s.content, d, 0);
+        if (p.term_d)
+            g += m.v;
+        const Eigen::VectorXd alpha = ws.transpose() * g, beta = wc.transpose() * g;
+        for (Eigen::Index r = 0; r < R; ++r) {
+            const std::int64_t a = c.rb[static_cast<std::size_t>(r)], len = c.rb[static_cast<std::size_t>(r) + 1] - a;
+            for (int t = 0; t < half; ++t) {
+                const std::complex<double> z = mean_sc(a, len, t); // (mean cos, mean sin)
+                left(r, d + t) = alpha[t] * z.imag() + beta[t] * z.real();
+                left(r, d + half + t) = beta[t] * z.imag() - alpha[t] * z.real();
+            }
+        }
+    } else {
+        constexpr Eigen::Index kBlocksPerPoll = 16;
+        for (Eigen::Index r0 = 0; r0 < R; r0 += kBlocksPerPoll) {
+            check_cancel(c.cancel);
+            const Eigen::Index r1 = std::min(R, r0 + kBlocksPerPoll);
+#pragma omp parallel for schedule(dynamic, 1)
+            for (Eigen::Index r = r0; r < r1; ++r) {
+                const std::int64_t a = c.rb[static_cast<std::size_t>(r)], b = c.rb[static_cast<std::size_t>(r) + 1];
+                Eigen::VectorXd q(d), g(d), sum_a = Eigen::VectorXd::Zero(half), sum_b = Eigen::VectorXd::Zero(half);
+                for (std::int64_t i = a; i < b; ++i) {
+                    content_vector_into(c.s.content, false, d, i, q.data());
+                    g.setZero();
+                    if (p.term_b)
+                        g += q;
+                    if (p.term_d)
+                        g += m.v;
+                    const Eigen::VectorXd alpha = ws.transpose() * g, beta = wc.transpose() * g;
+                    for (int t = 0; t < half; ++t) {
+                        const CosSin z = exact_cos_sin(static_cast<double>(i), w[static_cast<std::size_t>(t)]);
+                        sum_a[t] += alpha[t] * z.s + beta[t] * z.c;
+                        sum_b[t] += beta[t] * z.s - alpha[t] * z.c;
+                    }
+                }
+                const double len = static_cast<double>(b - a);
+                left.block(r, d, 1, half) = (sum_a / len).transpose();
+                left.block(r, d + half, 1, half) = (sum_b / len).transpose();
+            }
+            report_progress(c.progress, 0.5 + 0.4 * static_cast<double>(r1) / static_cast<double>(R));
+        }
+    }
+    check_cancel(c.cancel);
+    gemm_nt(left, right, 1.0 / std::sqrt(static_cast<double>(d)), c.precision, c.out.values);
+    report_progress(c.progress, 1.0);
 }
 
 void txl_logits(MatrixJob& c)
@@ -134,7 +218,11 @@ void txl_logits(MatrixJob& c)
     const TxlModel m = make_txl_model(p);
     const int d = p.head_dim;
     const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
-    if (!c.block_means() && !content_is_position_independent(c.s.content)) {
+    if (c.block_means()) {
+        txl_block_logits(c, m);
+        return;
+    }
+    if (!content_is_position_independent(c.s.content)) {
         txl_factored_logits(c, m);
         return;
     }
@@ -220,7 +308,7 @@ MethodDescriptor describe_transformer_xl()
     show_seed_while_a_table_is_seeded(d.fields);
     d.check = [](const Scenario& s) { check_txl_tables(s.params<P>()); };
     d.kinds = {
-        logits_kind(txl_logits, block_means_with_constant_content),
+        logits_kind(txl_logits, always_block_means),
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"base", QT_TRANSLATE_NOOP("Caption", "base %1")}};

@@ -130,9 +130,9 @@ std::vector<Case> exact_cases()
         cases.push_back({"alibi_symmetric_" + c, Method::ALiBi, MatrixKind::Logits, content});
         cases.push_back({"t5_causal_" + c, Method::T5, MatrixKind::Logits, content, true});
         cases.push_back({"t5_" + c, Method::T5, MatrixKind::Logits, content});
+        cases.push_back({"txl_" + c, Method::TransformerXL, MatrixKind::Logits, content}); // bilinear: any content
         if (content != ContentKind::Random) {
             cases.push_back({"shaw_" + c, Method::Shaw, MatrixKind::Logits, content});
-            cases.push_back({"txl_" + c, Method::TransformerXL, MatrixKind::Logits, content});
             cases.push_back({"deberta_" + c, Method::DeBERTa, MatrixKind::Logits, content});
         }
     }
