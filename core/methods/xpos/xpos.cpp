@@ -138,18 +138,36 @@ void xpos_logits(MatrixJob& job)
         job.out.used_toeplitz = true;
     } else {
         // Random content: row-major query and key vectors, the pair factors of each cell's offset:
-        // from a table when the window's offsets are few (a curve's row, a heatmap of 4096 positions),
-        // else per cell (a sparse point sample of 10^6 positions spans 2 x 10^6 offsets).
+        // from a table when the window's offsets are few (a curve's row, a heatmap of 4096 positions);
+        // else (a sparse point sample of 10^6 positions spans 2 x 10^6 offsets) from two small tables,
+        // since the factors are exponentials, f(a + b) = f(a) f(b) per pair: offset lo + kFine h + l is
+        // coarse[h] times fine[l], a complex product per pair instead of an exp, a sin and a cos.
         const auto cells = static_cast<std::int64_t>(job.rows.size() * job.cols.size());
         const bool tabulate = count <= 4 * cells && count * pairs <= kMaxFactors;
-        FactorTable table;
+        constexpr std::int64_t kFine = 1024;
+        FactorTable table, coarse;
+        const auto fill = [&](FactorTable& t, std::int64_t first, std::int64_t n, std::int64_t stride) {
+            t.c.resize(pairs, n);
+            t.s.resize(pairs, n);
+            if (stride == 1) {
+                for_each_offset(log_zeta, theta, p.scale_base, first, n, job.cancel, [&](std::int64_t o, const double* fc, const double* fs) {
+                    std::copy(fc, fc + pairs, t.c.col(o).data());
+                    std::copy(fs, fs + pairs, t.s.col(o).data());
+                });
+                return;
+            }
+#pragma omp parallel for schedule(static)
+            for (std::int64_t h = 0; h < n; ++h) {
+                const PairFactors f = pair_factors(log_zeta, theta, p.scale_base, first + h * stride);
+                t.c.col(h) = f.c;
+                t.s.col(h) = f.s;
+            }
+        };
         if (tabulate) {
-            table.c.resize(pairs, count);
-            table.s.resize(pairs, count);
-            for_each_offset(log_zeta, theta, p.scale_base, lo, count, job.cancel, [&](std::int64_t t, const double* c, const double* sn) {
-                std::copy(c, c + pairs, table.c.col(t).data());
-                std::copy(sn, sn + pairs, table.s.col(t).data());
-            });
+            fill(table, lo, count, 1);
+        } else {
+            fill(table, 0, kFine, 1);                                // fine: offsets 0 .. kFine - 1
+            fill(coarse, lo, (count + kFine - 1) / kFine, kFine);    // coarse: lo + kFine h
         }
         const Eigen::MatrixXd q = job_queries(job, d).transpose(), k = job_keys(job, d).transpose();
         fill_each_cell(job, [&](std::int64_t r, std::int64_t c) {
@@ -159,8 +177,17 @@ void xpos_logits(MatrixJob& job)
             if (tabulate)
                 return logit_from(table.c.col(delta - lo).data(), table.s.col(delta - lo).data(), pairs, q.col(r).data(),
                                   k.col(c).data(), inv_sqrt_d);
-            return logit_from(pair_factors(log_zeta, theta, p.scale_base, delta), q.col(r).data(), k.col(c).data(),
-                              inv_sqrt_d);
+            const std::int64_t h = (delta - lo) / kFine, l = (delta - lo) % kFine;
+            const double* qc = q.col(r).data();
+            const double* kc = k.col(c).data();
+            double sum = 0.0;
+            for (Eigen::Index i = 0; i < pairs; ++i) {
+                const double ac = coarse.c(i, h), as = coarse.s(i, h), bc = table.c(i, l), bs = table.s(i, l);
+                const double fc = ac * bc - as * bs, fs = ac * bs + as * bc;
+                const double q1 = qc[2 * i], q2 = qc[2 * i + 1], k1 = kc[2 * i], k2 = kc[2 * i + 1];
+                sum += fc * (q1 * k1 + q2 * k2) - fs * (q2 * k1 - q1 * k2);
+            }
+            return sum * inv_sqrt_d;
         });
     }
     if (p.causal)

@@ -165,6 +165,27 @@ TEST(Xpos, OffsetWalkMatchesEveryCellsOwnFactors)
                     }
                 EXPECT_GT(checked, 100);
             }
+    // A sparse point sample of 10^6 positions (2 x 10^6 offsets for 32 x 32 cells): each cell's factors
+    // are a coarse and a fine table's product, f(a + b) = f(a) f(b); non-causal with a slow decay so
+    // that every cell is finite.
+    Scenario s;
+    s.method = kXPos;
+    s.seq_len = 1'000'000;
+    s.content.kind = ContentKind::Random;
+    XposParams& p = s.params<XposParams>();
+    p.head_dim = 16;
+    p.scale_base = 1e6;
+    p.causal = false;
+    MatrixWindow m;
+    m.out_rows = m.out_cols = 32;
+    m.sample = SampleMode::Point;
+    const MatrixResult r = compute_matrix(s, MatrixKind::Logits, m);
+    for (Eigen::Index i = 0; i < 32; ++i)
+        for (Eigen::Index j = 0; j < 32; ++j) {
+            const std::int64_t qi = r.row_index[static_cast<std::size_t>(i)], kj = r.col_index[static_cast<std::size_t>(j)];
+            const double want = xpos_logit(p, content_query(s.content, 16, qi), content_key(s.content, 16, kj), qi, kj);
+            ASSERT_NEAR(r.values(i, j), want, 1e-12 * std::max(1.0, std::abs(want))) << qi << ", " << kj;
+        }
 }
 
 TEST(Xpos, BlockMeansAreMeansOfTheCells)
