@@ -206,15 +206,14 @@ SampledCurveEnvelope sampled_logit_curve_envelope(const Scenario& s, std::int64_
     if (edges.size() < 2)
         throw ParameterError("edges", "at least two bin edges", std::to_string(edges.size()));
     const std::int64_t end = edges.back();
-    // Distances below `samples` are evaluated exactly (that part costs no more than the sampled one), and
-    // so are the bins narrower than the spacing the rest would get; the rest gets `samples` evenly spaced
-    // samples. A later bin no sample falls in (the last bin's single distance) is evaluated exactly below.
+    // Distances below `samples` are evaluated exactly (that part costs no more than the sampled one); the
+    // rest gets `samples` evenly spaced samples, and a bin no sample falls in (narrower than the spacing)
+    // up to 8 of its own below.
     const std::size_t bins = edges.size() - 1;
     std::size_t split = bins;
     for (std::size_t b = 0; b < bins; ++b)
-        if (edges[b] >= samples &&
-            static_cast<double>(edges[b + 1] - edges[b]) * static_cast<double>(samples) >= static_cast<double>(end - edges[b])) {
-            split = b; // and this bin is at least one spacing wide: the bins after it get samples
+        if (edges[b] >= samples) {
+            split = b;
             break;
         }
     SampledCurveEnvelope out;
@@ -257,13 +256,29 @@ SampledCurveEnvelope sampled_logit_curve_envelope(const Scenario& s, std::int64_
         hi[b - split] = std::max(hi[b - split], v);
     }
     for (std::size_t b = 0; b < bins - split; ++b) {
-        if (lo[b] > hi[b]) { // no sample fell in this bin: its own distances, exactly
-            const CurveEnvelope one = logit_curve_envelope(s, query, {edges[split + b], edges[split + b + 1]}, cancel);
-            lo[b] = one.min.front();
-            hi[b] = one.max.front();
+        if (lo[b] > hi[b]) {
+            // No sample fell in this bin (narrower than the spacing): up to kPerBin samples of its own,
+            // denser than the rest, or every distance of a bin that small.
+            constexpr std::int64_t kPerBin = 8;
+            const std::int64_t first = edges[split + b], last = edges[split + b + 1];
+            MatrixWindow bw;
+            bw.row0 = query;
+            bw.rows = 1;
+            bw.col0 = query - (last - 1);
+            bw.cols = last - first;
+            bw.out_rows = 1;
+            bw.out_cols = std::min<std::int64_t>(bw.cols, kPerBin);
+            bw.sample = SampleMode::Point;
+            const MatrixResult one = compute_matrix(s, MatrixKind::Logits, bw, cancel);
+            for (Eigen::Index c = 0; c < one.values.cols(); ++c)
+                if (const double v = one.values(0, c); std::isfinite(v)) {
+                    lo[b] = std::min(lo[b], v);
+                    hi[b] = std::max(hi[b], v);
+                }
         }
-        out.envelope.min.push_back(lo[b]);
-        out.envelope.max.push_back(hi[b]);
+        const bool none = lo[b] > hi[b];
+        out.envelope.min.push_back(none ? std::numeric_limits<double>::quiet_NaN() : lo[b]);
+        out.envelope.max.push_back(none ? std::numeric_limits<double>::quiet_NaN() : hi[b]);
     }
     return out;
 }

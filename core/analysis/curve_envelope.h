@@ -61,9 +61,10 @@ CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const 
 // content generates every key's vector: 5 x 10^8 normals for a sinusoidal curve of 10^6 distances).
 // Bins below distance `samples` stay exact; beyond, each bin's extremes are over `samples` evenly
 // spaced distances of that range (the centres of equal runs; compute_matrix's point samples) instead of
-// over every integer, and a bin no sample falls in is evaluated exactly. `sampled_from` is the first
-// distance of the sampled part (edges.back(): nothing sampled) and `spacing` the distances per sample
-// there, so that a view can say what its curve shows. samples in [64, 2^24] (ParameterError "samples").
+// over every integer, and a bin no sample falls in (narrower than the spacing) gets up to 8 samples of
+// its own (all its distances when it has no more). `sampled_from` is the first distance of the sampled
+// part (edges.back(): nothing sampled) and `spacing` the largest number of distances per sample there,
+// so that a view can say what its curve shows. samples in [64, 2^24] (ParameterError "samples").
 struct SampledCurveEnvelope {
     CurveEnvelope envelope;
     std::int64_t sampled_from = 0;

@@ -4077,8 +4077,8 @@ long_factor: %2</translation>
         <translation> · 来自文件的训练所得%1</translation>
     </message>
     <message>
-        <source>generated content: distances ≥ %1 sampled, 1 in %2</source>
-        <translation>逐位置生成的内容：距离 ≥ %1 处为抽样，每 %2 个取 1 个</translation>
+        <source>generated content: distances ≥ %1 sampled, at least 1 in %2</source>
+        <translation>逐位置生成的内容：距离 ≥ %1 处为抽样，每 %2 个至少取 1 个</translation>
     </message>
 </context>
 <context>

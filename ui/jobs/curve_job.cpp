@@ -56,7 +56,7 @@ CurveSeries logit_series(const Scenario& s, int points, bool log_x, const Cancel
             sampled_logit_curve_envelope(s, query, bin_edges(dist, query), samples, cancel, progress);
         env = sampled.envelope;
         if (sampled.sampled_from <= query)
-            series.sampling = ViewJobs::tr("generated content: distances ≥ %1 sampled, 1 in %2")
+            series.sampling = ViewJobs::tr("generated content: distances ≥ %1 sampled, at least 1 in %2")
                                   .arg(sampled.sampled_from)
                                   .arg(std::llround(sampled.spacing));
     } else {
