@@ -212,15 +212,16 @@ void CurveChart::rebuild()
     }
     m_markerItems.clear();
 
+    // Distances are integers: "%.10g" writes 10^6 as 1000000 beside 100000 ("%g" gave 1e+06 there).
     if (m_logX) {
         auto* ax = new QLogValueAxis;
         ax->setBase(10.0);
-        ax->setLabelFormat(QStringLiteral("%g"));
+        ax->setLabelFormat(QStringLiteral("%.10g"));
         ax->setMinorTickCount(-1); // Qt: -1 shows the 8 minor ticks of a decade
         m_axisX = ax;
     } else {
         auto* ax = new QValueAxis;
-        ax->setLabelFormat(QStringLiteral("%g"));
+        ax->setLabelFormat(QStringLiteral("%.10g"));
         m_axisX = ax;
     }
     if (m_data.log_y) {
