@@ -133,9 +133,10 @@ void check_query(const Scenario& s, std::int64_t query)
     require_int("query", query, 0, s.seq_len - 1);
 }
 
-// One row of compute_matrix over the keys of distances [first, last): exact cells, no downsampling.
+// One row of compute_matrix over the keys of distances [first, last): exact cells, or with `samples`
+// > 0 at most that many point samples (the centres of equal runs of keys).
 MatrixResult logit_row(const Scenario& s, std::int64_t query, std::int64_t first, std::int64_t last,
-                       const CancelFn& cancel)
+                       const CancelFn& cancel, std::int64_t samples = 0, const ProgressFn& progress = {})
 {
     MatrixWindow w;
     w.row0 = query;
@@ -143,9 +144,9 @@ MatrixResult logit_row(const Scenario& s, std::int64_t query, std::int64_t first
     w.col0 = query - (last - 1);
     w.cols = last - first;
     w.out_rows = 1;
-    w.out_cols = w.cols;
+    w.out_cols = samples > 0 ? std::min(w.cols, samples) : w.cols;
     w.sample = SampleMode::Point;
-    return compute_matrix(s, MatrixKind::Logits, w, cancel);
+    return compute_matrix(s, MatrixKind::Logits, w, cancel, progress);
 }
 
 } // namespace
@@ -233,15 +234,8 @@ SampledCurveEnvelope sampled_logit_curve_envelope(const Scenario& s, std::int64_
     if (exact_edges.size() > 1)
         out.envelope = logit_curve_envelope(s, query, exact_edges, cancel, part_progress(progress, 0.0, exact_share));
     // The sampled part: keys j = query - r for r in [sampled_from, end), one row point-sampled.
-    MatrixWindow w;
-    w.row0 = query;
-    w.rows = 1;
-    w.col0 = query - (end - 1);
-    w.cols = end - out.sampled_from;
-    w.out_rows = 1;
-    w.out_cols = std::min<std::int64_t>(w.cols, samples);
-    w.sample = SampleMode::Point;
-    const MatrixResult m = compute_matrix(s, MatrixKind::Logits, w, cancel, part_progress(progress, exact_share, 1.0));
+    const MatrixResult m =
+        logit_row(s, query, out.sampled_from, end, cancel, samples, part_progress(progress, exact_share, 1.0));
     constexpr double inf = std::numeric_limits<double>::infinity();
     std::vector<double> lo(bins - split, inf), hi(bins - split, -inf);
     for (Eigen::Index c = 0; c < m.values.cols(); ++c) {
@@ -261,15 +255,7 @@ SampledCurveEnvelope sampled_logit_curve_envelope(const Scenario& s, std::int64_
             // denser than the rest, or every distance of a bin that small.
             constexpr std::int64_t kPerBin = 8;
             const std::int64_t first = edges[split + b], last = edges[split + b + 1];
-            MatrixWindow bw;
-            bw.row0 = query;
-            bw.rows = 1;
-            bw.col0 = query - (last - 1);
-            bw.cols = last - first;
-            bw.out_rows = 1;
-            bw.out_cols = std::min<std::int64_t>(bw.cols, kPerBin);
-            bw.sample = SampleMode::Point;
-            const MatrixResult one = compute_matrix(s, MatrixKind::Logits, bw, cancel);
+            const MatrixResult one = logit_row(s, query, first, last, cancel, kPerBin);
             for (Eigen::Index c = 0; c < one.values.cols(); ++c)
                 if (const double v = one.values(0, c); std::isfinite(v)) {
                     lo[b] = std::min(lo[b], v);
