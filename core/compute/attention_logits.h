@@ -102,6 +102,10 @@ struct MatrixResult {
     double min = 0.0, max = 0.0;            // over finite cells
 };
 
+// The smallest and largest finite value of v[0 .. n) (NaN and +-inf skipped) into lo and hi; false, and
+// lo > hi, when there is none. MatrixResult::min and max come from it.
+bool finite_extremes(const double* v, std::int64_t n, double& lo, double& hi);
+
 // Columns of the full matrix: seq_len, or the encoding's dimension for Encoding.
 std::int64_t matrix_columns(const Scenario& s, MatrixKind kind);
 

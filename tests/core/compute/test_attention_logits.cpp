@@ -16,7 +16,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -64,6 +67,47 @@ INSTANTIATE_TEST_SUITE_P(Content, RopeMatrix,
                          [](const ::testing::TestParamInfo<ContentKind>& info) {
                              return posatlas::test::param_name(content_kind_id(info.param));
                          });
+
+// finite_extremes against std::min / std::max over the finite values, for lengths around the 8-wide
+// vectors and the threading threshold, with NaN and +-inf anywhere, and with no finite value at all.
+TEST(Matrix, FiniteExtremesSkipNaNAndInfinities)
+{
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+    std::mt19937_64 gen(5);
+    std::uniform_real_distribution<double> u(-1e3, 1e3);
+    for (const std::int64_t n : {1, 7, 8, 9, 17, 1000, (1 << 18) + 3, 1 << 20}) {
+        std::vector<double> v(static_cast<std::size_t>(n));
+        for (double& x : v)
+            x = u(gen);
+        // Specials at the ends, in the middle and in the tail that the vectors do not cover.
+        for (const std::int64_t at : {std::int64_t{0}, n / 2, n - 1})
+            v[static_cast<std::size_t>(at)] = at == 0 ? inf : (at == n / 2 ? -inf : nan);
+        double want_lo = inf, want_hi = -inf;
+        for (const double x : v)
+            if (std::isfinite(x)) {
+                want_lo = std::min(want_lo, x);
+                want_hi = std::max(want_hi, x);
+            }
+        double lo = 0.0, hi = 0.0;
+        const bool any = finite_extremes(v.data(), n, lo, hi);
+        EXPECT_EQ(any, want_lo <= want_hi) << n;
+        if (any) {
+            EXPECT_EQ(lo, want_lo) << n;
+            EXPECT_EQ(hi, want_hi) << n;
+        }
+    }
+    std::vector<double> none(20, nan);
+    none[3] = inf;
+    none[19] = -inf;
+    double lo = 0.0, hi = 0.0;
+    EXPECT_FALSE(finite_extremes(none.data(), static_cast<std::int64_t>(none.size()), lo, hi));
+    // The most negative and the largest finite doubles count; the extremes of a result are exact values.
+    std::vector<double> edge = {nan, -std::numeric_limits<double>::max(), 0.0, std::numeric_limits<double>::max(), inf,
+                                1.0, 2.0, 3.0, 4.0};
+    EXPECT_TRUE(finite_extremes(edge.data(), static_cast<std::int64_t>(edge.size()), lo, hi));
+    EXPECT_EQ(lo, -std::numeric_limits<double>::max());
+    EXPECT_EQ(hi, std::numeric_limits<double>::max());
+}
 
 TEST(Matrix, WindowIsTheMatchingBlockOfTheFullMatrix)
 {
