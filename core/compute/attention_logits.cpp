@@ -391,6 +391,50 @@ void fill_each_cell(MatrixJob& job, const std::function<double(std::int64_t, std
     fill_cells(job.out.values, job.cancel, job.progress, cell);
 }
 
+void content_plus_gathered(MatrixJob& job, const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, double scale,
+                           const std::vector<GatheredTerm>& terms)
+{
+    check_cancel(job.cancel);
+    Eigen::MatrixXd& v = job.out.values;
+    gemm_nt(q, k, scale, job.precision, v);
+    const auto rows = static_cast<std::int64_t>(job.rows.size()), cols = static_cast<std::int64_t>(job.cols.size());
+    const std::int64_t cells = rows * cols;
+    const std::int64_t lo = job.rows.front() - job.cols.back(), hi = job.rows.back() - job.cols.front();
+    const bool by_offset_table = hi - lo + 1 <= cells;
+    struct Prepared {
+        const GatheredTerm* term;
+        Eigen::MatrixXd products;          // (rows or cols) x E, scaled; empty: a dot product per cell
+        std::vector<std::int32_t> index;   // per offset - lo, when by_offset_table
+    };
+    std::vector<Prepared> prepared;
+    for (const GatheredTerm& t : terms) {
+        Prepared p{&t, {}, {}};
+        const Eigen::MatrixXd& x = t.by_key ? k : q;
+        if (x.rows() * t.embeddings.rows() <= std::max<std::int64_t>(cells, std::int64_t{1} << 22))
+            gemm_nt(x, t.embeddings, scale, Precision::Double, p.products);
+        if (by_offset_table) {
+            p.index.resize(static_cast<std::size_t>(hi - lo + 1));
+#pragma omp parallel for schedule(static) if (hi - lo > 4096)
+            for (std::int64_t o = lo; o <= hi; ++o)
+                p.index[static_cast<std::size_t>(o - lo)] = static_cast<std::int32_t>(t.index(o));
+        }
+        prepared.push_back(std::move(p));
+        check_cancel(job.cancel);
+    }
+    fill_cells(v, job.cancel, job.progress, [&](std::int64_t r, std::int64_t c) {
+        const std::int64_t delta = job.rows[static_cast<std::size_t>(r)] - job.cols[static_cast<std::size_t>(c)];
+        double value = v(r, c);
+        for (const Prepared& p : prepared) {
+            const std::int64_t e = by_offset_table ? p.index[static_cast<std::size_t>(delta - lo)] : p.term->index(delta);
+            const std::int64_t x = p.term->by_key ? c : r;
+            value += p.products.size() > 0
+                         ? p.products(x, e)
+                         : scale * (p.term->by_key ? k : q).row(x).dot(p.term->embeddings.row(e));
+        }
+        return value;
+    });
+}
+
 void relative_fill(MatrixJob& job, const std::function<double(std::int64_t, std::int64_t)>& direct,
                    const std::function<double(std::int64_t)>& by_offset, const OffsetRuns* runs)
 {

@@ -75,4 +75,21 @@ Eigen::MatrixXd block_cell_counts(const MatrixJob& job, bool causal);
 // Fills every cell with cell(r, c) (row-chunked, cancellable, parallel).
 void fill_each_cell(MatrixJob& job, const std::function<double(std::int64_t, std::int64_t)>& cell);
 
+// A term x . e_{index(i - j)} of a relative logit, where x is the query (by_key false) or the key
+// (by_key true) of the cell and e_t is row t of `embeddings` (E x d): Shaw's q_i . a^K_{clip(j - i)},
+// DeBERTa's c2p q_i . K^r_{row} and p2c k_j . Q^r_{row}.
+struct GatheredTerm {
+    const Eigen::MatrixXd& embeddings;
+    bool by_key = false;
+    std::function<std::int64_t(std::int64_t)> index; // row of embeddings for the offset i - j, in [0, E)
+};
+// Every cell of the job (no block means): scale (q_r . k_c + sum of the terms), where q and k are the
+// job's content at its rows and columns. As a reference implementation does it (Hugging Face's DeBERTa:
+// c2p_att = query_layer @ pos_key_layer^T, then torch.gather), the content term is one product and each
+// term one product of the sampled vectors with every embedding row, E values per row that the cells then
+// read; the row each cell reads comes from a table per distinct offset when there are fewer of those than
+// cells. A term whose product would hold more than max(cells, 2^22) values is a dot product per cell.
+void content_plus_gathered(MatrixJob& job, const Eigen::MatrixXd& q, const Eigen::MatrixXd& k, double scale,
+                           const std::vector<GatheredTerm>& terms);
+
 } // namespace posatlas

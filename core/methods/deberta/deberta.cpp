@@ -83,6 +83,10 @@ std::int64_t DebertaRelative::operator()(std::int64_t query_pos, std::int64_t ke
     return relative_unchecked(query_pos, key_pos, m_params);
 }
 
+std::int64_t DebertaRelative::c2p_row(std::int64_t delta) const { return c2p_unchecked(m_params, delta, 0); }
+
+std::int64_t DebertaRelative::p2c_row(std::int64_t delta) const { return p2c_unchecked(m_params, delta, 0); }
+
 std::int64_t deberta_relative_position(std::int64_t query_pos, std::int64_t key_pos,
                                        const DebertaParams& params)
 {

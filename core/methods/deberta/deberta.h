@@ -57,6 +57,10 @@ class DebertaRelative
 public:
     explicit DebertaRelative(const DebertaParams& params);
     std::int64_t operator()(std::int64_t query_pos, std::int64_t key_pos) const;
+    // The rows of K^r (c2p) and Q^r (p2c) that a query i and a key j read, delta = i - j
+    // (deberta_c2p_index, deberta_p2c_index without the check).
+    std::int64_t c2p_row(std::int64_t delta) const;
+    std::int64_t p2c_row(std::int64_t delta) const;
 
 private:
     DebertaParams m_params;

@@ -8,6 +8,8 @@
 #include "scenario/validation.h"
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 namespace posatlas {
 namespace {
@@ -20,6 +22,21 @@ void deberta_logits(MatrixJob& c)
     // c2p reads the bucket of i - j, p2c that of j - i: the logit of an offset is constant wherever both
     // are, so block means add their runs (log buckets: a few hundred), not 2N - 1 offsets (0.4 s at 10^6).
     const DebertaRelative relative(c.s.params<DebertaParams>());
+    if (!content_is_position_independent(c.s.content)) {
+        // Position-dependent content: no block means (block_means_with_constant_content), every cell, as
+        // Hugging Face computes it: c2c one product, c2p Q (K^r)^T and p2c K (Q^r)^T one product each,
+        // which the cells read at their rows (a 900 x 900 picture of 4096 positions with random content:
+        // three d-wide dot products per cell took ~120 ms).
+        const DebertaParams& p = c.s.params<DebertaParams>();
+        std::vector<GatheredTerm> terms;
+        if (p.c2p)
+            terms.push_back({m.pos_key, false, [&](std::int64_t delta) { return relative.c2p_row(delta); }});
+        if (p.p2c)
+            terms.push_back({m.pos_query, true, [&](std::int64_t delta) { return relative.p2c_row(delta); }});
+        const int scale_factor = 1 + (p.c2p ? 1 : 0) + (p.p2c ? 1 : 0);
+        content_plus_gathered(c, q, k, 1.0 / std::sqrt(static_cast<double>(d) * scale_factor), terms);
+        return;
+    }
     const OffsetRuns runs = bucket_runs(c, {[&](std::int64_t delta) { return relative(delta, 0); },
                                             [&](std::int64_t delta) { return relative(0, delta); }});
     relative_fill(

@@ -7,6 +7,7 @@
 #include "methods/table_files.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace posatlas {
@@ -36,18 +37,15 @@ void shaw_logits(MatrixJob& c)
             lookup, &runs);
         return;
     }
-    relative_fill(
-        c,
-        [&](std::int64_t r, std::int64_t col) {
-            return shaw_logit(t, q.row(r).transpose(), k.row(col).transpose(), c.rows[static_cast<std::size_t>(r)],
-                              c.cols[static_cast<std::size_t>(col)]);
-        },
-        [&](std::int64_t delta) { // i - j = delta; take i = delta, j = 0
-            return shaw_logit(t, q.row(0).transpose(), k.row(0).transpose(), delta, 0);
-        },
-        // Constant beyond +-k (the clipped relative position): block means add 2k + 2 runs, not 2N - 1
-        // offsets (a heatmap of 10^6 positions: 0.3 s).
-        &runs);
+    // Position-dependent content: no block means (block_means_with_constant_content), every cell. q_i . k_j
+    // as one product, q_i . a^K_t for every sampled query and table row t as another; each cell then adds
+    // the entry of its clipped relative position (a 900 x 900 picture of 4096 positions with random
+    // content: a d-wide dot product per cell took ~55 ms).
+    content_plus_gathered(c, q, k, 1.0 / std::sqrt(static_cast<double>(d)),
+                          {{t.a_key, false, [clip](std::int64_t delta) {
+                                // i - j = delta: the relative position j - i = -delta, clipped, + k
+                                return shaw_relative_index(delta, 0, clip) + clip;
+                            }}});
 }
 
 void shaw_indices(MatrixJob& c)

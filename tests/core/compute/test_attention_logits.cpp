@@ -5,9 +5,11 @@
 // the matrix assembly reproduces them cell by cell.
 #include "compute/attention_logits.h"
 #include "methods/alibi/alibi.h"
+#include "methods/deberta/deberta.h"
 #include "methods/registry.h"
 #include "methods/rope/rope.h"
 #include "methods/rope/rope_scaling.h"
+#include "methods/shaw/shaw.h"
 #include "methods/t5/t5_buckets.h"
 #include "scenario/content.h"
 #include "scenario/validation.h"
@@ -108,6 +110,82 @@ TEST(Matrix, FiniteExtremesSkipNaNAndInfinities)
     EXPECT_EQ(lo, -std::numeric_limits<double>::max());
     EXPECT_EQ(hi, std::numeric_limits<double>::max());
 }
+
+// Shaw and DeBERTa with position-dependent content read one product of the sampled vectors with every
+// relative embedding row per term (content_plus_gathered). Reference: shaw_logit (Shaw et al. 2018,
+// eq. 4) and deberta_logit_terms (Hugging Face DisentangledSelfAttention), one cell at a time.
+struct GatheredCase {
+    std::string name;
+    Method method;
+    int shaw_clip = 16;         // Shaw's k; 10^6 makes the table product too large: a dot per cell
+    bool c2p = true, p2c = true; // DeBERTa's terms
+    int buckets = 256;          // DeBERTa's position_buckets (0: plain clipped relative positions)
+    std::int64_t n = 4096;      // 10^6: more distinct offsets than cells, the row per cell directly
+    bool tokens = false;
+};
+
+class GatheredRelativeLogits : public ::testing::TestWithParam<GatheredCase> {};
+
+TEST_P(GatheredRelativeLogits, EveryCellEqualsThePerCellLogit)
+{
+    const GatheredCase& g = GetParam();
+    Scenario s;
+    s.method = g.method;
+    s.seq_len = g.n;
+    s.content.kind = ContentKind::Random;
+    s.content.seed = 11;
+    if (g.tokens) { // a sentence of g.n tokens, 17 distinct words
+        for (std::int64_t t = 0; t < g.n; ++t)
+            s.content.tokens.push_back("w" + std::to_string(t % 17));
+    }
+    s.params<ShawParams>().max_relative_position = g.shaw_clip;
+    s.params<ShawParams>().head_dim = 24;
+    DebertaParams& dp = s.params<DebertaParams>();
+    dp.head_dim = 24;
+    dp.c2p = g.c2p;
+    dp.p2c = g.p2c;
+    dp.position_buckets = g.buckets;
+    // Within the window: exact cells near the diagonal; the point sample spans the whole sequence.
+    for (const bool point : {false, true}) {
+        MatrixWindow w;
+        if (point) {
+            w.out_rows = 37;
+            w.out_cols = 41;
+            w.sample = SampleMode::Point;
+        } else {
+            w.row0 = 200;
+            w.rows = 40;
+            w.col0 = 180;
+            w.cols = 45;
+        }
+        const MatrixResult r = compute_matrix(s, MatrixKind::Logits, w);
+        const ShawTables shaw = make_shaw_tables(s.params<ShawParams>());
+        const DebertaModel deberta = make_deberta_model(dp);
+        double worst = 0.0;
+        for (Eigen::Index a = 0; a < r.values.rows(); ++a)
+            for (Eigen::Index b = 0; b < r.values.cols(); ++b) {
+                const std::int64_t i = r.row_index[static_cast<std::size_t>(a)], j = r.col_index[static_cast<std::size_t>(b)];
+                const Eigen::VectorXd q = content_query(s.content, 24, i), k = content_key(s.content, 24, j);
+                const double expected = g.method == Method::Shaw ? shaw_logit(shaw, q, k, i, j)
+                                                                 : deberta_logit_terms(deberta, q, k, i, j).total;
+                worst = std::max(worst, std::abs(r.values(a, b) - expected) / std::max(1.0, std::abs(expected)));
+            }
+        // Both sides sum the same d products in another order: a few roundings of the largest term.
+        EXPECT_LT(worst, 1e-13) << (point ? "point sample" : "window");
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ShawAndDeberta, GatheredRelativeLogits,
+    ::testing::Values(GatheredCase{"shaw", Method::Shaw}, GatheredCase{"shaw_tokens", Method::Shaw, 16, true, true, 256, 300, true},
+                      GatheredCase{"shaw_huge_clip", Method::Shaw, 1'000'000},
+                      GatheredCase{"shaw_million", Method::Shaw, 64, true, true, 256, 1'000'000},
+                      GatheredCase{"deberta", Method::DeBERTa}, GatheredCase{"deberta_c2p", Method::DeBERTa, 16, true, false},
+                      GatheredCase{"deberta_p2c", Method::DeBERTa, 16, false, true},
+                      GatheredCase{"deberta_c2c", Method::DeBERTa, 16, false, false},
+                      GatheredCase{"deberta_plain", Method::DeBERTa, 16, true, true, 0},
+                      GatheredCase{"deberta_million", Method::DeBERTa, 16, true, true, 256, 1'000'000}),
+    [](const ::testing::TestParamInfo<GatheredCase>& info) { return info.param.name; });
 
 TEST(Matrix, WindowIsTheMatchingBlockOfTheFullMatrix)
 {
