@@ -4080,6 +4080,10 @@ long_factor: %2</translation>
         <source>generated content: distances ≥ %1 sampled, at least 1 in %2</source>
         <translation>逐位置生成的内容：距离 ≥ %1 处为抽样，每 %2 个至少取 1 个</translation>
     </message>
+    <message>
+        <source>each pixel: the cell at its block&apos;s centre, not a mean (averaged only for position-independent content); zoom in for exact cells</source>
+        <translation>每个像素：其块中心处的单元格，而非均值（仅对与位置无关的内容求块均值）；放大可看到精确单元格</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ViewTimings</name>

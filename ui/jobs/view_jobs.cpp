@@ -499,11 +499,21 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     // Nothing silently point-sampled (issue #14): say what a pixel shows when it is not a block mean.
     const MatrixSampling sampling = data.panels.front().matrix.sampling;
     const bool linear = block_mean_supported(s, kind);
+    // Logits that are linear in the cells but whose block means this method computes only for
+    // position-independent content (Shaw, DeBERTa, xPos with random or token content) must not be
+    // called "not linear".
+    Scenario constant = s;
+    constant.content = ContentParams{};
+    const bool linear_for_constant = !linear && block_mean_supported(constant, kind);
     if (sampling == MatrixSampling::Point)
         data.sampling_note = linear ? ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
                                                    "(random content is not averaged at this length)")
-                                    : ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
-                                                   "(not linear in the cells); zoom in for exact cells");
+                             : linear_for_constant
+                                 ? ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
+                                                "(averaged only for position-independent content); zoom "
+                                                "in for exact cells")
+                                 : ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
+                                                "(not linear in the cells); zoom in for exact cells");
     else if (sampling == MatrixSampling::Exact && !linear && zoomed)
         data.sampling_note = ViewJobs::tr("exact: one cell per pixel in this zoomed window");
 

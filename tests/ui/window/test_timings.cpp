@@ -190,6 +190,17 @@ private slots:
         QVERIFY2(exact.sampling_note.startsWith(QStringLiteral("exact")), qPrintable(exact.sampling_note));
         // A kind with exact block means gets no such line.
         QVERIFY(heatmap_job(s, small_view(MatrixKind::Logits)).sampling_note.isEmpty());
+        // Logits that are linear but averaged only for position-independent content (DeBERTa with
+        // random content) say that, not "not linear".
+        Scenario deberta = s;
+        deberta.method = Method::DeBERTa;
+        deberta.content.kind = ContentKind::Random;
+        QVERIFY(!block_mean_supported(deberta, MatrixKind::Logits));
+        const HeatmapData random = heatmap_job(deberta, small_view(MatrixKind::Logits));
+        QCOMPARE(random.panels.front().matrix.sampling, MatrixSampling::Point);
+        QVERIFY2(random.sampling_note.contains(QStringLiteral("averaged only for position-independent content")),
+                 qPrintable(random.sampling_note));
+        QVERIFY2(!random.sampling_note.contains(QStringLiteral("not linear")), qPrintable(random.sampling_note));
         if (!screenshotDir().isEmpty()) {
             // The label on screen, in the main window at 1920x1080.
             QTemporaryDir dir;
