@@ -181,6 +181,7 @@ OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std
     // Query points x = rb[r] - 1 - cb[s]; G (and the count's G) is wanted at each.
     const std::size_t nq = static_cast<std::size_t>((R + 1) * (C + 1));
     std::vector<std::int64_t> x(nq);
+#pragma omp parallel for schedule(static) if (nq > 65536)
     for (std::int64_t r = 0; r <= R; ++r)
         for (std::int64_t s = 0; s <= C; ++s)
             x[static_cast<std::size_t>(r * (C + 1) + s)] = rb[static_cast<std::size_t>(r)] - 1
@@ -196,6 +197,9 @@ OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std
     auto at = [&](const std::vector<long double>& v, std::int64_t r, std::int64_t s) {
         return v[static_cast<std::size_t>(r * (C + 1) + s)];
     };
+    // Four long-double lookups per block and output: split over threads (a 900 x 900 picture: 0.8 M
+    // blocks, ~10 ms on one core).
+#pragma omp parallel for schedule(static) if (R * C > 65536)
     for (std::int64_t s = 0; s < C; ++s)
         for (std::int64_t r = 0; r < R; ++r) {
             out.sums(r, s) = static_cast<double>(at(g, r + 1, s) - at(g, r, s) - at(g, r + 1, s + 1) + at(g, r, s + 1));
