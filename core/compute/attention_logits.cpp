@@ -143,10 +143,10 @@ void advise_huge_pages(double* data, std::size_t count)
 
 } // namespace
 
-// Split over threads, in
-// 8-wide vectors (GCC's vector extensions: one AVX-512 register, two AVX2 or four SSE2 ones, per clone):
-// the compiler does not vectorise a floating-point min / max reduction by itself, and the serial loop
-// that stored both running extremes to memory on every cell took ~35 ms of the 4096 x 4096 RoPE job.
+// finite_extremes (attention_logits.h), split over threads and in 8-wide vectors (GCC's vector
+// extensions: one AVX-512 register, two AVX2 or four SSE2 ones, per clone): the compiler does not
+// vectorise a floating-point min / max reduction by itself, and the serial loop that stored both
+// running extremes to memory on every cell took ~35 ms of the 4096 x 4096 RoPE job.
 using Vec8d = double __attribute__((vector_size(64)));
 using Vec8l = std::int64_t __attribute__((vector_size(64)));
 
