@@ -97,6 +97,69 @@ CopeResult cope_attention(const Eigen::Ref<const Eigen::MatrixXd>& q,
     return res;
 }
 
+CopeConstantContent cope_constant_content(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                          const Eigen::Ref<const Eigen::VectorXd>& k,
+                                          const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale)
+{
+    require_real("gate_scale", gate_scale, -1e3, 1e3, true);
+    const Eigen::Index d = q.size();
+    if (d < 1 || k.size() != d || pos_emb.cols() != d || pos_emb.rows() < 1)
+        throw std::invalid_argument("cope_constant_content: q, k and pos_emb need the same dimension, pos_emb a row");
+    CopeConstantContent c;
+    c.logit0 = q.dot(k) / std::sqrt(static_cast<double>(d));
+    c.gate = sigmoid(gate_scale * c.logit0);
+    c.max_pos = static_cast<double>(pos_emb.rows() - 1);
+    c.z = pos_emb * q;
+    return c;
+}
+
+double CopeConstantContent::at(CopeQuantity what, std::int64_t delta) const
+{
+    if (what == CopeQuantity::Gates)
+        return gate;
+    // As cope_attention: clamp, then interpolate between the embeddings at floor and ceil.
+    const double p = std::min(static_cast<double>(delta + 1) * gate, max_pos);
+    if (what == CopeQuantity::Positions)
+        return p;
+    const double lo = std::floor(p);
+    const double w = p - lo;
+    return logit0 + z[static_cast<Eigen::Index>(std::ceil(p))] * w + z[static_cast<Eigen::Index>(lo)] * (1.0 - w);
+}
+
+std::vector<std::int64_t> CopeConstantContent::floor_changes(std::int64_t hi) const
+{
+    std::vector<std::int64_t> out;
+    if (!(gate > 0.0))
+        return out; // p = 0 everywhere
+    const auto floor_at = [&](std::int64_t delta) { return std::floor(at(CopeQuantity::Positions, delta)); };
+    for (std::int64_t k = 1; k <= static_cast<std::int64_t>(max_pos); ++k) {
+        // The first delta with (delta + 1) g >= k, from the real quotient, then corrected by the rounded
+        // product that `at` evaluates (so a run never straddles a change of the floor).
+        const double guess = std::ceil(static_cast<double>(k) / gate) - 1.0;
+        if (guess > static_cast<double>(hi) + 1.0)
+            break;
+        auto delta = static_cast<std::int64_t>(std::max(0.0, guess));
+        while (delta > 0 && floor_at(delta - 1) >= static_cast<double>(k))
+            --delta;
+        while (delta <= hi && floor_at(delta) < static_cast<double>(k))
+            ++delta;
+        if (delta >= 1 && delta <= hi && (out.empty() || out.back() != delta))
+            out.push_back(delta);
+    }
+    return out;
+}
+
+double CopeConstantContent::slope(CopeQuantity what, std::int64_t a) const
+{
+    const double p = at(CopeQuantity::Positions, a);
+    if (what == CopeQuantity::Gates || p >= max_pos)
+        return 0.0;
+    if (what == CopeQuantity::Positions)
+        return gate;
+    const auto f = static_cast<Eigen::Index>(std::floor(p));
+    return gate * (z[f + 1] - z[f]);
+}
+
 CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, const Eigen::Ref<const Eigen::MatrixXd>& k,
                             const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
                             const std::vector<std::int64_t>& row_offsets, CopeQuantity what)

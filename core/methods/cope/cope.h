@@ -60,6 +60,33 @@ CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, con
                             const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
                             const std::vector<std::int64_t>& row_offsets, CopeQuantity what);
 
+// CoPE when every query is q and every key is k (position-independent content: ones, zero, fixed).
+// Every gate is then the same g = sigmoid(gate_scale q . k / sqrt(d)), so the causal quantities
+// depend on the offset delta = i - j >= 0 alone: p(delta) = min((delta + 1) g, npos_max - 1) and the
+// logit q . k / sqrt(d) + the interpolated q . e[p(delta)]. A heatmap is then a Toeplitz fill (or exact
+// block means of a function of i - j) and a curve of 10^6 distances costs 10^6 evaluations, not
+// 10^6 x d products. p is formed as (delta + 1) g, not by the reverse running sum of cope_attention:
+// the two differ by the running sum's rounding, at most about (delta + 1)^2 2^-53 g (Higham eq. 4.4).
+struct CopeConstantContent {
+    double logit0 = 0.0;   // q . k / sqrt(d)
+    double gate = 0.0;     // g
+    double max_pos = 0.0;  // npos_max - 1
+    Eigen::VectorXd z;     // z_r = q . e[r]
+    // `what` at offset delta >= 0.
+    double at(CopeQuantity what, std::int64_t delta) const;
+    // The offsets delta in [1, hi] where floor(p(delta)) differs from floor(p(delta - 1)), sorted: between
+    // two of them p is linear in delta and so is every quantity (the interpolation is linear in p while
+    // its floor stays), with slope(what, a) per offset on the run that starts at a; 0 once p is clamped.
+    // At most npos_max - 1 of them: block means then add runs in closed form (block_means.h OffsetRuns).
+    std::vector<std::int64_t> floor_changes(std::int64_t hi) const;
+    double slope(CopeQuantity what, std::int64_t a) const;
+};
+// q, k: d-vectors; pos_emb: npos_max x d. Throws as cope_attention for a non-finite gate_scale or
+// mismatched sizes.
+CopeConstantContent cope_constant_content(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                          const Eigen::Ref<const Eigen::VectorXd>& k,
+                                          const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale);
+
 // The shape of e from a file: npos_max x head_dim.
 TableShape cope_pos_emb_shape(const CopeParams& params);
 

@@ -7,9 +7,11 @@
 // to max |cell| of the full matrix (double arithmetic; the block sums reorder O(N^2) terms).
 #include "compute/attention_logits.h"
 #include "compute/block_means.h"
+#include "methods/cope/cope_method.h"
 #include "methods/t5/t5_buckets.h"
 #include "methods/rope/rope.h"
 #include "methods/rope/rope_scaling.h"
+#include "methods/xpos/xpos.h"
 #include "scenario/content.h"
 
 #include <gtest/gtest.h>
@@ -110,6 +112,7 @@ Scenario scenario_for(const Case& k, std::int64_t n)
     s.params<DebertaParams>().head_dim = 32;
     s.params<AlibiParams>().bias = k.causal ? AlibiBias::Causal : AlibiBias::Symmetric;
     s.params<T5Params>().bidirectional = !k.causal;
+    s.params<XposParams>().causal = k.causal;
     s.head = 2;
     return s;
 }
@@ -134,6 +137,9 @@ std::vector<Case> exact_cases()
         if (content != ContentKind::Random) {
             cases.push_back({"shaw_" + c, Method::Shaw, MatrixKind::Logits, content});
             cases.push_back({"deberta_" + c, Method::DeBERTa, MatrixKind::Logits, content});
+            // a function of i - j for position-independent content (cope_constant_content)
+            cases.push_back({"cope_causal_" + c, Method::CoPE, MatrixKind::Logits, content, true});
+            cases.push_back({"cope_positions_causal_" + c, Method::CoPE, kCopePositions, content, true});
         }
     }
     cases.push_back({"alibi_bias_causal", Method::ALiBi, MatrixKind::Bias, ContentKind::Ones, true});

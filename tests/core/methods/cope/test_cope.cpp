@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CoPE, Golovneva et al. 2024 (arXiv 2405.18719), the paper's Python listing (CoPE + SelfAttn).
+#include "compute/attention_logits.h"
 #include "methods/cope/cope.h"
+#include "methods/cope/cope_method.h"
+#include "scenario/content.h"
 #include "scenario/types.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 using namespace posatlas;
 
@@ -143,3 +148,144 @@ TEST(Cope, SampledCausalRowsEqualTheFullBlock)
 }
 
 } // namespace
+
+// Position-independent content (ones, fixed): every gate is the same, and compute_matrix takes the
+// closed form p = min((i - j + 1) g, npos_max - 1) of cope_constant_content instead of the running sums.
+// Reference: cope_attention on the content's own (repeated) query and key rows, the paper's listing
+// step by step. Tolerance: the running sum's rounding, (i - j + 1)^2 2^-53 g <= 300^2 2^-53 < 1e-11,
+// times the largest |z_r| for the logits' interpolation; 1e-10 (1 + |value|) covers both. Cases with
+// the clamp at npos_max - 1 reached (npos_max 16) and not (400), gate scales that make g near 0, 1/2
+// and 1, and every quantity; masked (NaN) exactly above the diagonal.
+TEST(Cope, ConstantContentEqualsTheRunningSums)
+{
+    const int n = 300, d = 8;
+    for (ContentKind kind : {ContentKind::Ones, ContentKind::Fixed})
+        for (int npos : {16, 400})
+            for (double gate_scale : {-3.0, 0.4, 5.0}) {
+                Scenario s;
+                s.method = Method::CoPE;
+                s.seq_len = n;
+                s.content.kind = kind;
+                s.content.seed = 21;
+                CopeParams& p = s.params<CopeParams>();
+                p.head_dim = d;
+                p.npos_max = npos;
+                p.gate_scale = gate_scale;
+                std::vector<std::int64_t> pos(n);
+                for (int i = 0; i < n; ++i)
+                    pos[static_cast<std::size_t>(i)] = i;
+                const CopeResult ref = cope_attention(content_queries(s.content, d, pos), content_keys(s.content, d, pos),
+                                                      cope_position_embeddings(p), gate_scale, true);
+                const std::pair<MatrixKind, const CopeMatrix*> kinds[] = {
+                    {kCopePositions, &ref.positions}, {kCopeGates, &ref.gates}, {MatrixKind::Logits, &ref.logits}};
+                for (const auto& [mk, want] : kinds) {
+                    const std::string what = std::string(matrix_kind_id(mk)) + " content " + std::to_string(static_cast<int>(kind))
+                                             + " npos " + std::to_string(npos) + " gate scale " + std::to_string(gate_scale);
+                    const MatrixResult got = compute_matrix(s, mk, {});
+                    ASSERT_EQ(got.values.rows(), n) << what;
+                    for (int i = 0; i < n; ++i)
+                        for (int j = 0; j < n; ++j) {
+                            const double v = got.values(i, j);
+                            if (j > i) {
+                                ASSERT_TRUE(std::isnan(v)) << what << " " << i << "," << j;
+                                continue;
+                            }
+                            const double w = (*want)(i, j);
+                            ASSERT_NEAR(v, w, 1e-10 * (1.0 + std::abs(w))) << what << " " << i << "," << j;
+                        }
+                }
+            }
+}
+
+// With position-independent content the heatmap of 10^6 positions is no longer refused: exact block
+// means of a function of i - j. The mean of 2 x 2 blocks equals the mean of the 1 x 1 request's four
+// quarters weighted by their unmasked cells (the lower-left quarter full, the diagonal ones half plus
+// their diagonal): a wrong block range or count shows. Reference: the 1 x 1 block; 1e-9 relative.
+TEST(Cope, ConstantContentHeatmapOfAMillionPositionsIsExactBlockMeans)
+{
+    Scenario s;
+    s.method = Method::CoPE;
+    s.seq_len = 1'000'000;
+    s.content.kind = ContentKind::Fixed;
+    s.params<CopeParams>().head_dim = 16;
+    s.params<CopeParams>().npos_max = 64;
+    MatrixWindow w;
+    w.out_rows = w.out_cols = 2;
+    const MatrixResult m2 = compute_matrix(s, MatrixKind::Logits, w);
+    ASSERT_EQ(m2.sampling, MatrixSampling::BlockMean);
+    EXPECT_TRUE(std::isnan(m2.values(0, 1))) << "the upper-right quarter is wholly masked";
+    w.out_rows = w.out_cols = 1;
+    const MatrixResult m1 = compute_matrix(s, MatrixKind::Logits, w);
+    const double h = 500'000.0;
+    const double diag = h * (h + 1.0) / 2.0, full = h * h;
+    const double want = (m2.values(0, 0) * diag + m2.values(1, 1) * diag + m2.values(1, 0) * full) / (2.0 * diag + full);
+    EXPECT_NEAR(m1.values(0, 0), want, 1e-9 * std::abs(want));
+    // Random content still needs every key between j and i: refused beyond the window, naming seq_len.
+    s.content.kind = ContentKind::Random;
+    w.sample = SampleMode::Point;
+    w.out_rows = w.out_cols = 64;
+    try {
+        compute_matrix(s, MatrixKind::Logits, w);
+        FAIL() << "expected ParameterError";
+    } catch (const ParameterError& err) {
+        EXPECT_EQ(err.parameter(), "seq_len");
+    }
+}
+
+// Block means of the constant-content quantities add linear runs between changes of floor(p) in closed
+// form (floor_changes, slope). Against brute force over the exact matrix's cells (itself checked against
+// the running sums above), for gates near 0 (runs of ~100 offsets), near 1/2 and near 1 (a run per offset),
+// the clamp reached within the window and not, uneven blocks of an offset window; 1e-9 of max |cell|.
+TEST(Cope, ConstantContentBlockMeansByLinearRuns)
+{
+    for (double gate_scale : {-40.0, 0.0, 0.3, 30.0})
+        for (int npos : {8, 3000})
+            for (CopeQuantity q : {CopeQuantity::Logits, CopeQuantity::Positions}) {
+                Scenario s;
+                s.method = Method::CoPE;
+                s.seq_len = 2000;
+                s.content.kind = ContentKind::Fixed;
+                s.content.seed = 4;
+                s.params<CopeParams>().head_dim = 16;
+                s.params<CopeParams>().npos_max = npos;
+                s.params<CopeParams>().gate_scale = gate_scale;
+                const MatrixKind kind = q == CopeQuantity::Logits ? MatrixKind::Logits : kCopePositions;
+                const std::string what = "gate scale " + std::to_string(gate_scale) + " npos " + std::to_string(npos)
+                                         + " " + std::string(matrix_kind_id(kind));
+                MatrixWindow full;
+                full.row0 = 300;
+                full.rows = 1700;
+                full.col0 = 100;
+                full.cols = 1500;
+                const MatrixResult exact = compute_matrix(s, kind, full);
+                MatrixWindow w = full;
+                w.out_rows = 37;
+                w.out_cols = 41;
+                const MatrixResult blocks = compute_matrix(s, kind, w);
+                ASSERT_EQ(blocks.sampling, MatrixSampling::BlockMean) << what;
+                double scale = 1.0;
+                for (Eigen::Index i = 0; i < exact.values.size(); ++i)
+                    if (std::isfinite(exact.values.data()[i]))
+                        scale = std::max(scale, std::abs(exact.values.data()[i]));
+                for (Eigen::Index r = 0; r < 37; ++r)
+                    for (Eigen::Index c = 0; c < 41; ++c) {
+                        long double sum = 0.0L;
+                        std::int64_t n = 0;
+                        for (std::int64_t i = blocks.row_index[static_cast<std::size_t>(r)];
+                             i < blocks.row_block_end[static_cast<std::size_t>(r)]; ++i)
+                            for (std::int64_t j = blocks.col_index[static_cast<std::size_t>(c)];
+                                 j < blocks.col_block_end[static_cast<std::size_t>(c)]; ++j) {
+                                const double v = exact.values(i - 300, j - 100);
+                                if (!std::isnan(v)) {
+                                    sum += v;
+                                    ++n;
+                                }
+                            }
+                        if (n == 0)
+                            ASSERT_TRUE(std::isnan(blocks.values(r, c))) << what << " " << r << "," << c;
+                        else
+                            ASSERT_NEAR(blocks.values(r, c), static_cast<double>(sum / n), 1e-9 * scale)
+                                << what << " " << r << "," << c;
+                    }
+            }
+}
