@@ -169,6 +169,12 @@ CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const 
     // content, whose key matrix is one repeated vector, rows of up to 2^22 / d keys (2^16 for d = 64)
     // make 16 calls of a 10^6-distance curve instead of 122.
     const MethodDescriptor& method = descriptor(s.method);
+    if (method.offset_logits && content_is_position_independent(s.content)) {
+        // A function of the distance alone: the method's own evaluator, chunks in parallel, no matrices.
+        validate(s);
+        const MethodDescriptor::OffsetLogitsFn by_distance = method.offset_logits(s);
+        return integer_envelope(edges, query + 1, by_distance, std::int64_t{1} << 14, true, cancel, progress);
+    }
     const std::int64_t dim = std::max(1, method.content_dim ? method.content_dim(s) : 64);
     const std::int64_t wide = std::clamp<std::int64_t>((std::int64_t{1} << 22) / dim, std::int64_t{1} << 13, std::int64_t{1} << 16);
     const std::int64_t chunk = s.method == Method::CoPE                 ? std::int64_t{1} << 20

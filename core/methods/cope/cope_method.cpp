@@ -170,6 +170,12 @@ MethodDescriptor describe_cope()
          block_means_with_constant_content},
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
+    d.offset_logits = [](const Scenario& s) -> MethodDescriptor::OffsetLogitsFn {
+        return [f = cope_constant_of(s)](std::int64_t first, std::int64_t last, double* out) {
+            for (std::int64_t delta = first; delta < last; ++delta)
+                out[delta - first] = f.at(CopeQuantity::Logits, delta);
+        };
+    };
     d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().npos_max); };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"npos_max", QT_TRANSLATE_NOOP("Caption", "npos %1")}};
     return d;

@@ -4,6 +4,9 @@
 #include "compute/matrix_job.h"
 #include "methods/common_fields.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace posatlas {
 namespace {
 
@@ -37,6 +40,13 @@ MethodDescriptor describe_nope()
     // Without position, the logit of constant content is one number: exact block means always.
     d.kinds = {logits_kind(nope_logits, always_block_means)};
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
+    // q . k / sqrt(d) at every distance (additive_bias_matrix's content term with a zero bias).
+    d.offset_logits = [](const Scenario& s) -> MethodDescriptor::OffsetLogitsFn {
+        const int dim = s.params<P>().head_dim;
+        const double v = content_query(s.content, dim, 0).dot(content_key(s.content, dim, 0))
+                         * (1.0 / std::sqrt(static_cast<double>(dim)));
+        return [v](std::int64_t first, std::int64_t last, double* out) { std::fill(out, out + (last - first), v); };
+    };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"causal", QT_TRANSLATE_NOOP("Caption", "causal")}};
     return d;
 }

@@ -13,22 +13,42 @@
 namespace posatlas {
 namespace {
 
+// Position-independent content: one logit per clipped relative position (2k + 1 of them), whatever
+// the number of cells; by_offset(delta) reads it (a curve's 10^6 distances read this table instead of
+// a d-wide dot product each).
+struct ShawConstant {
+    int clip = 0;
+    std::vector<double> by_index; // relative position j - i = idx at idx + clip
+
+    double by_offset(std::int64_t delta) const
+    {
+        return by_index[static_cast<std::size_t>(shaw_relative_index(delta, 0, clip) + clip)];
+    }
+};
+
+ShawConstant shaw_constant(const Scenario& s, const ShawTables& t)
+{
+    const int d = s.params<ShawParams>().head_dim;
+    ShawConstant c;
+    c.clip = s.params<ShawParams>().max_relative_position;
+    const Eigen::VectorXd q = content_query(s.content, d, 0), k = content_key(s.content, d, 0);
+    c.by_index.resize(static_cast<std::size_t>(2 * c.clip + 1));
+    for (int idx = -c.clip; idx <= c.clip; ++idx)
+        c.by_index[static_cast<std::size_t>(idx + c.clip)] = shaw_logit(t, q, k, -idx, 0);
+    return c;
+}
+
 void shaw_logits(MatrixJob& c)
 {
     const ShawTables t = make_shaw_tables(c.s.params<ShawParams>());
     const int d = c.s.params<ShawParams>().head_dim;
-    const Eigen::MatrixXd q = job_queries(c, d), k = job_keys(c, d);
     const int clip = c.s.params<ShawParams>().max_relative_position;
     const OffsetRuns runs = bucket_runs(c, {[clip](std::int64_t delta) { return shaw_relative_index(delta, 0, clip); }});
     if (content_is_position_independent(c.s.content)) {
-        // One logit per clipped relative position (2k + 1 of them), whatever the number of cells: a
-        // curve's 10^6 distances read this table instead of a d-wide dot product each.
-        std::vector<double> by_index(static_cast<std::size_t>(2 * clip + 1));
-        for (int idx = -clip; idx <= clip; ++idx)
-            by_index[static_cast<std::size_t>(idx + clip)] = shaw_logit(t, q.row(0).transpose(), k.row(0).transpose(), -idx, 0);
-        const auto lookup = [&](std::int64_t delta) {
-            return by_index[static_cast<std::size_t>(shaw_relative_index(delta, 0, clip) + clip)];
-        };
+        // No rows x d and cols x d content matrices of one repeated vector (16 calls of 2^16 keys each
+        // for a 10^6-distance curve).
+        const ShawConstant table = shaw_constant(c.s, t);
+        const auto lookup = [&](std::int64_t delta) { return table.by_offset(delta); };
         relative_fill(
             c,
             [&](std::int64_t r, std::int64_t col) {
@@ -37,6 +57,7 @@ void shaw_logits(MatrixJob& c)
             lookup, &runs);
         return;
     }
+    const Eigen::MatrixXd q = job_queries(c, d), k = job_keys(c, d);
     // Position-dependent content: no block means (block_means_with_constant_content), every cell. q_i . k_j
     // as one product, q_i . a^K_t for every sampled query and table row t as another; each cell then adds
     // the entry of its clipped relative position (a 900 x 900 picture of 4096 positions with random
@@ -106,6 +127,12 @@ MethodDescriptor describe_shaw()
          nullptr},
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
+    d.offset_logits = [](const Scenario& s) -> MethodDescriptor::OffsetLogitsFn {
+        return [table = shaw_constant(s, make_shaw_tables(s.params<P>()))](std::int64_t first, std::int64_t last, double* out) {
+            for (std::int64_t delta = first; delta < last; ++delta)
+                out[delta - first] = table.by_offset(delta);
+        };
+    };
     d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().max_relative_position); };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"max_relative_position", QT_TRANSLATE_NOOP("Caption", "k %1")}};
     return d;

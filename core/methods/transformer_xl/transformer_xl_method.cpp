@@ -87,13 +87,28 @@ void txl_factored_logits(MatrixJob& c, const TxlModel& m)
 // one weighted sinusoid sum per offset (sinusoid_sums: a rotation per term), instead of a sinusoid and
 // a d x e product per offset (the 10^6-distance curve: 1.4 s). Then the Toeplitz fill reads the table
 // (block means: txl_block_logits).
-void txl_offset_logits(MatrixJob& c, const TxlModel& m)
+struct TxlOffsetSums {
+    std::vector<double> w, ws, wc; // the sinusoids' frequencies and weights (alpha, beta)
+    double content = 0.0;          // ([a] q + [c] u) . k
+    double inv_sqrt_d = 1.0;
+
+    // The logits of the offsets in `offsets` (sinusoid_sums: parallel when called from one thread).
+    std::vector<double> logits(const std::vector<std::int64_t>& offsets) const
+    {
+        std::vector<double> table = sinusoid_sums(w, ws, wc, offsets);
+        for (double& v : table)
+            v = (v + content) * inv_sqrt_d;
+        return table;
+    }
+};
+
+TxlOffsetSums txl_offset_sums(const Scenario& s, const TxlModel& m)
 {
-    const TransformerXLParams& p = c.s.params<TransformerXLParams>();
+    const TransformerXLParams& p = s.params<TransformerXLParams>();
     const int d = p.head_dim;
     const auto e = static_cast<int>(m.w_k_r.cols());
     const int half = e / 2;
-    const Eigen::VectorXd q = content_query(c.s.content, d, 0), k = content_key(c.s.content, d, 0);
+    const Eigen::VectorXd q = content_query(s.content, d, 0), k = content_key(s.content, d, 0);
     Eigen::VectorXd g = Eigen::VectorXd::Zero(d), h = Eigen::VectorXd::Zero(d);
     if (p.term_b)
         g += q;
@@ -104,19 +119,26 @@ void txl_offset_logits(MatrixJob& c, const TxlModel& m)
     if (p.term_c)
         h += m.u;
     const Eigen::VectorXd alpha = m.w_k_r.leftCols(half).transpose() * g, beta = m.w_k_r.rightCols(half).transpose() * g;
-    std::vector<double> w(static_cast<std::size_t>(half)), ws(alpha.data(), alpha.data() + half),
-        wc(beta.data(), beta.data() + half);
+    TxlOffsetSums o;
+    o.w.resize(static_cast<std::size_t>(half));
+    o.ws.assign(alpha.data(), alpha.data() + half);
+    o.wc.assign(beta.data(), beta.data() + half);
     for (int t = 0; t < half; ++t)
-        w[static_cast<std::size_t>(t)] = 1.0 / std::pow(p.base, (2.0 * t) / e); // as txl_relative_sinusoid
+        o.w[static_cast<std::size_t>(t)] = 1.0 / std::pow(p.base, (2.0 * t) / e); // as txl_relative_sinusoid
+    o.content = h.dot(k);
+    o.inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+    return o;
+}
+
+void txl_offset_logits(MatrixJob& c, const TxlModel& m)
+{
+    const TxlOffsetSums sums = txl_offset_sums(c.s, m);
     const std::int64_t lo = c.rows.front() - c.cols.back(), hi = c.rows.back() - c.cols.front();
     std::vector<std::int64_t> offsets(static_cast<std::size_t>(hi - lo + 1));
     for (std::size_t t = 0; t < offsets.size(); ++t)
         offsets[t] = lo + static_cast<std::int64_t>(t);
     check_cancel(c.cancel);
-    std::vector<double> table = sinusoid_sums(w, ws, wc, offsets);
-    const double content = h.dot(k), inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
-    for (double& v : table)
-        v = (v + content) * inv_sqrt_d;
+    const std::vector<double> table = sums.logits(offsets);
     report_progress(c.progress, 0.3);
     const auto by_offset = [&](std::int64_t delta) { return table[static_cast<std::size_t>(delta - lo)]; };
     fill_by_offset(c, c.out.values, by_offset, true);
@@ -311,6 +333,21 @@ MethodDescriptor describe_transformer_xl()
         logits_kind(txl_logits, always_block_means),
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
+    // One weighted sinusoid sum per offset (txl_offset_sums), in pieces of 256 offsets: sinusoid_sums
+    // restarts from exact angles every 256 positions anyway, and starts no OpenMP team for so few.
+    d.offset_logits = [](const Scenario& s) -> MethodDescriptor::OffsetLogitsFn {
+        return [sums = txl_offset_sums(s, make_txl_model(s.params<P>()))](std::int64_t first, std::int64_t last, double* out) {
+            constexpr std::int64_t kPiece = 256;
+            std::vector<std::int64_t> offsets;
+            for (std::int64_t a = first; a < last; a += kPiece) {
+                offsets.resize(static_cast<std::size_t>(std::min(last, a + kPiece) - a));
+                for (std::size_t t = 0; t < offsets.size(); ++t)
+                    offsets[t] = a + static_cast<std::int64_t>(t);
+                const std::vector<double> v = sums.logits(offsets);
+                std::copy(v.begin(), v.end(), out + (a - first));
+            }
+        };
+    };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"base", QT_TRANSLATE_NOOP("Caption", "base %1")}};
     return d;
 }

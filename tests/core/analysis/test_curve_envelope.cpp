@@ -252,3 +252,46 @@ TEST(LogitEnvelope, KeepsThePeaksThatPointSamplesMiss)
     EXPECT_THROW(logit_at_distance(s, query, query + 1), ParameterError);
     EXPECT_THROW(logit_at_distance(s, s.seq_len, 0), ParameterError);
 }
+
+// Relative methods with position-independent content give their curve from offset_logits (registry.h)
+// instead of rows of compute_matrix. Each value must still be the matrix cell (query, query - r):
+// against logit_at_distance (a 1 x 1 window of compute_matrix) at the first and the last 40 distances of
+// a 10^6-position curve, ones and fixed content, the envelope of a wide bin included. Tolerance
+// 1e-12 max(1, |v|): the two paths restart their recurrences (xPos's factors, Transformer-XL's
+// sinusoids) from exact angles at different offsets, ~1e-14 apart. The methods that have the hook are
+// listed, so that dropping one (and falling back to 16 matrix rows per curve) fails here.
+TEST(LogitEnvelope, OffsetLogitsOfRelativeMethodsAreTheMatrixCells)
+{
+    std::vector<std::string> with_hook;
+    for (const MethodDescriptor& d : methods()) {
+        if (!d.offset_logits)
+            continue;
+        with_hook.emplace_back(d.method.id());
+        for (const ContentKind content : {ContentKind::Ones, ContentKind::Fixed}) {
+            Scenario s;
+            s.method = d.method;
+            s.seq_len = 1'000'000;
+            s.content.kind = content;
+            s.content.seed = 17;
+            const std::string what = std::string(d.method.id()) + (content == ContentKind::Ones ? " ones" : " fixed");
+            const std::int64_t query = s.seq_len - 1;
+            const MethodDescriptor::OffsetLogitsFn f = d.offset_logits(s);
+            std::vector<double> near(40), far(40);
+            f(0, 40, near.data());
+            f(query - 39, query + 1, far.data());
+            for (std::int64_t r = 0; r < 40; ++r) {
+                const double a = logit_at_distance(s, query, r), b = logit_at_distance(s, query, query - 39 + r);
+                EXPECT_NEAR(near[static_cast<std::size_t>(r)], a, 1e-12 * std::max(1.0, std::abs(a))) << what << " r=" << r;
+                EXPECT_NEAR(far[static_cast<std::size_t>(r)], b, 1e-12 * std::max(1.0, std::abs(b)))
+                    << what << " r=" << query - 39 + r;
+            }
+            // The envelope over [0, 10) and [query - 39, query + 1): extremes of those very values.
+            const CurveEnvelope env = logit_curve_envelope(s, query, {0, 10, query - 39, query + 1});
+            EXPECT_EQ(env.min[0], *std::min_element(near.begin(), near.begin() + 10)) << what;
+            EXPECT_EQ(env.max[0], *std::max_element(near.begin(), near.begin() + 10)) << what;
+            EXPECT_NEAR(env.min[2], *std::min_element(far.begin(), far.end()), 1e-12 * std::max(1.0, std::abs(env.min[2]))) << what;
+            EXPECT_NEAR(env.max[2], *std::max_element(far.begin(), far.end()), 1e-12 * std::max(1.0, std::abs(env.max[2]))) << what;
+        }
+    }
+    EXPECT_EQ(with_hook, (std::vector<std::string>{"shaw", "transformer-xl", "cope", "nope"}));
+}
