@@ -293,5 +293,5 @@ TEST(LogitEnvelope, OffsetLogitsOfRelativeMethodsAreTheMatrixCells)
             EXPECT_NEAR(env.max[2], *std::max_element(far.begin(), far.end()), 1e-12 * std::max(1.0, std::abs(env.max[2]))) << what;
         }
     }
-    EXPECT_EQ(with_hook, (std::vector<std::string>{"shaw", "transformer-xl", "cope", "nope"}));
+    EXPECT_EQ(with_hook, (std::vector<std::string>{"shaw", "transformer-xl", "cope", "nope", "xpos"}));
 }

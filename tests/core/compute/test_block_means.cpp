@@ -137,6 +137,9 @@ std::vector<Case> exact_cases()
         if (content != ContentKind::Random) {
             cases.push_back({"shaw_" + c, Method::Shaw, MatrixKind::Logits, content});
             cases.push_back({"deberta_" + c, Method::DeBERTa, MatrixKind::Logits, content});
+            // causal: the geometric series in closed form; not causal: the walk over every offset
+            cases.push_back({"xpos_causal_" + c, kXPos, MatrixKind::Logits, content, true});
+            cases.push_back({"xpos_" + c, kXPos, MatrixKind::Logits, content});
             // a function of i - j for position-independent content (cope_constant_content)
             cases.push_back({"cope_causal_" + c, Method::CoPE, MatrixKind::Logits, content, true});
             cases.push_back({"cope_positions_causal_" + c, Method::CoPE, kCopePositions, content, true});

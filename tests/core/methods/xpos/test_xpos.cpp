@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <vector>
 
 using namespace posatlas;
 
@@ -210,4 +212,164 @@ TEST(Xpos, BlockMeansAreMeansOfTheCells)
             else
                 EXPECT_NEAR(blocks.values(r, c), sum / count, 1e-10); // summation order only
         }
+}
+
+namespace {
+
+// Reference for a block mean of the causal logits with position-independent content, where the logit
+// depends on o = i - j alone: sum over the offsets o >= 0 the block reaches of f(o) times the number of
+// its cells with that offset (a trapezoid in o), in long double, f from xpos_logit (exp, sin and cos of
+// the offset itself, nothing shared with the closed form). Also returns the mean of |cell| over the
+// block, the scale that the tolerance is relative to (a block far from the diagonal holds values like
+// 1e-80: an error relative to the largest cell of the picture would not see it).
+struct BlockRef {
+    double mean = std::numeric_limits<double>::quiet_NaN();
+    double mean_abs = 0.0;
+};
+BlockRef offset_reference(const std::vector<double>& f, std::int64_t i0, std::int64_t i1, std::int64_t j0, std::int64_t j1)
+{
+    long double sum = 0.0L, abs_sum = 0.0L, cells = 0.0L;
+    for (std::int64_t o = std::max<std::int64_t>(0, i0 - (j1 - 1)); o <= i1 - 1 - j0; ++o) {
+        // Cells (i, i - o) with i in [i0, i1) and i - o in [j0, j1).
+        const std::int64_t n = std::min(i1, j1 + o) - std::max(i0, j0 + o);
+        if (n <= 0)
+            continue;
+        const double v = f[static_cast<std::size_t>(o)];
+        sum += static_cast<long double>(v) * n;
+        abs_sum += static_cast<long double>(std::abs(v)) * n;
+        cells += n;
+    }
+    BlockRef r;
+    if (cells > 0) {
+        r.mean = static_cast<double>(sum / cells);
+        r.mean_abs = static_cast<double>(abs_sum / cells);
+    }
+    return r;
+}
+
+// Checks every block of `w` against offset_reference; tolerance 1e-10 of the block's mean |cell| (plus
+// 1e-300 for blocks whose every term underflows). Returns the number of masked (NaN) blocks.
+int expect_causal_blocks(const Scenario& s, const MatrixWindow& w, const std::string& what)
+{
+    const XposParams& p = s.params<XposParams>();
+    const int d = p.head_dim;
+    const MatrixResult m = compute_matrix(s, MatrixKind::Logits, w);
+    EXPECT_EQ(m.sampling, MatrixSampling::BlockMean) << what;
+    std::vector<std::int64_t> rb(m.row_index), cb(m.col_index);
+    rb.push_back(m.row_block_end.back());
+    cb.push_back(m.col_block_end.back());
+    const Eigen::VectorXd q = content_query(s.content, d, 0), k = content_key(s.content, d, 0);
+    std::vector<double> f(static_cast<std::size_t>(std::max<std::int64_t>(0, rb.back() - cb.front())));
+    for (std::size_t o = 0; o < f.size(); ++o)
+        f[o] = xpos_logit(p, q, k, static_cast<std::int64_t>(o), 0);
+    int nan = 0, bad = 0;
+    for (std::size_t r = 0; r + 1 < rb.size(); ++r)
+        for (std::size_t c = 0; c + 1 < cb.size(); ++c) {
+            const BlockRef ref = offset_reference(f, rb[r], rb[r + 1], cb[c], cb[c + 1]);
+            const double got = m.values(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c));
+            if (std::isnan(ref.mean)) {
+                ++nan;
+                if (!std::isnan(got) && bad++ < 3)
+                    ADD_FAILURE() << what << " block " << r << "," << c << ": want NaN, got " << got;
+            } else if (!(std::abs(got - ref.mean) <= 1e-10 * ref.mean_abs + 1e-300) && bad++ < 3) {
+                ADD_FAILURE() << what << " block " << r << "," << c << " [" << rb[r] << "," << rb[r + 1] << ") x ["
+                              << cb[c] << "," << cb[c + 1] << "): got " << got << " want " << ref.mean
+                              << " (mean |cell| " << ref.mean_abs << ")";
+            }
+        }
+    return nan;
+}
+
+} // namespace
+
+// Causal block means with ones / fixed content come from the geometric double series in tiles plus the
+// trapezoid identity near the diagonal (xpos.cpp causal_constant_block_means). Against brute force over
+// the same blocks' cells (the exact path, itself checked against xpos_logit above) for uneven blocks of
+// offset windows, so that blocks straddle the diagonal at every phase; 1e-9 of max |cell|.
+TEST(Xpos, CausalConstantBlockMeansEqualBruteForce)
+{
+    for (ContentKind kind : {ContentKind::Ones, ContentKind::Fixed})
+        for (double gamma : {4.0, 64.0, 512.0})
+            for (int d : {16, 64}) {
+                const std::string what = "content " + std::to_string(static_cast<int>(kind)) + " gamma "
+                                         + std::to_string(gamma) + " d " + std::to_string(d);
+                Scenario s;
+                s.method = kXPos;
+                s.seq_len = 2048;
+                s.content.kind = kind;
+                s.content.seed = 5;
+                s.params<XposParams>().head_dim = d;
+                s.params<XposParams>().scale_base = gamma;
+                MatrixWindow full;
+                full.row0 = 700;
+                full.rows = 1000;
+                full.col0 = 150;
+                full.cols = 1300;
+                const MatrixResult exact = compute_matrix(s, MatrixKind::Logits, full);
+                MatrixWindow w = full;
+                w.out_rows = 48;
+                w.out_cols = 61;
+                const MatrixResult blocks = compute_matrix(s, MatrixKind::Logits, w);
+                ASSERT_EQ(blocks.sampling, MatrixSampling::BlockMean) << what;
+                double scale = 0.0;
+                for (Eigen::Index i = 0; i < exact.values.size(); ++i)
+                    if (std::isfinite(exact.values.data()[i]))
+                        scale = std::max(scale, std::abs(exact.values.data()[i]));
+                int masked = 0;
+                for (Eigen::Index r = 0; r < 48; ++r)
+                    for (Eigen::Index c = 0; c < 61; ++c) {
+                        long double sum = 0.0L;
+                        std::int64_t n = 0;
+                        for (std::int64_t i = blocks.row_index[static_cast<std::size_t>(r)];
+                             i < blocks.row_block_end[static_cast<std::size_t>(r)]; ++i)
+                            for (std::int64_t j = blocks.col_index[static_cast<std::size_t>(c)];
+                                 j < blocks.col_block_end[static_cast<std::size_t>(c)]; ++j) {
+                                const double v = exact.values(i - 700, j - 150);
+                                if (!std::isnan(v)) {
+                                    sum += v;
+                                    ++n;
+                                }
+                            }
+                        if (n == 0) {
+                            ++masked;
+                            ASSERT_TRUE(std::isnan(blocks.values(r, c))) << what << " " << r << "," << c;
+                        } else {
+                            ASSERT_NEAR(blocks.values(r, c), static_cast<double>(sum / n), 1e-9 * scale)
+                                << what << " " << r << "," << c;
+                        }
+                    }
+                EXPECT_GT(masked, 0) << what; // some blocks lie wholly above the diagonal
+                // The same blocks against the offset reference, relative to each block's own magnitude.
+                expect_causal_blocks(s, w, what);
+            }
+}
+
+// Long sequences, where the blocks far from the diagonal hold values many orders of magnitude below the
+// diagonal's and the fast pairs' factors underflow: 10^6 positions into 40 x 50 blocks and a window of
+// 3 x 10^5 positions ending at 10^6 into 37 x 29, every block within 1e-10 of its own mean |cell|
+// (offset_reference). gamma 4 makes almost every far term underflow to 0.
+TEST(Xpos, CausalConstantBlockMeansOfLongSequences)
+{
+    for (double gamma : {4.0, 512.0, 1e5}) {
+        Scenario s;
+        s.method = kXPos;
+        s.seq_len = 1'000'000;
+        s.content.kind = ContentKind::Fixed;
+        s.content.seed = 9;
+        s.params<XposParams>().head_dim = 16;
+        s.params<XposParams>().scale_base = gamma;
+        MatrixWindow w;
+        w.out_rows = 40;
+        w.out_cols = 50;
+        EXPECT_EQ(expect_causal_blocks(s, w, "whole, gamma " + std::to_string(gamma)), 960)
+            << "blocks of 25000 rows and 20000 columns: block (r, c) is masked iff 25000 (r + 1) <= 20000 c";
+        MatrixWindow z;
+        z.row0 = 700'000;
+        z.rows = 300'000;
+        z.col0 = 650'000;
+        z.cols = 310'000;
+        z.out_rows = 37;
+        z.out_cols = 29;
+        expect_causal_blocks(s, z, "window, gamma " + std::to_string(gamma));
+    }
 }
