@@ -169,10 +169,10 @@ CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const 
     // content, whose key matrix is one repeated vector, rows of up to 2^22 / d keys (2^16 for d = 64)
     // make 16 calls of a 10^6-distance curve instead of 122.
     const MethodDescriptor& method = descriptor(s.method);
-    if (method.offset_logits && content_is_position_independent(s.content)) {
-        // A function of the distance alone: the method's own evaluator, chunks in parallel, no matrices.
+    if (method.distance_logits && content_is_position_independent(s.content)) {
+        // The method's own evaluator of the row: chunks in parallel, no matrices.
         validate(s);
-        const MethodDescriptor::OffsetLogitsFn by_distance = method.offset_logits(s);
+        const MethodDescriptor::DistanceLogitsFn by_distance = method.distance_logits(s, query);
         return integer_envelope(edges, query + 1, by_distance, std::int64_t{1} << 14, true, cancel, progress);
     }
     const std::int64_t dim = std::max(1, method.content_dim ? method.content_dim(s) : 64);

@@ -11,40 +11,75 @@ namespace posatlas {
 
 namespace {
 
-constexpr std::int64_t kRun = 256;
+constexpr std::int64_t kRun = kSinusoidRun;
+constexpr std::size_t kLanes = kSinusoidLanes;
 
-POSATLAS_CLONES void sums_chunk(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
-                                const std::vector<double>& step_c, const std::vector<double>& step_s,
-                                const std::int64_t* positions, std::int64_t count, double* out)
+// One term's lanes: their weighted sum into sum, then one rotation by the step.
+inline void lane_term(double* __restrict c, double* __restrict s, double sc, double ss, double a, double b,
+                      double* __restrict sum)
+{
+#pragma omp simd
+    for (std::size_t j = 0; j < kLanes; ++j) {
+        const double cj = c[j], sj = s[j];
+        sum[j] += a * sj + b * cj;
+        c[j] = cj * sc - sj * ss;
+        s[j] = sj * sc + cj * ss;
+    }
+}
+
+} // namespace
+
+// Four terms per iteration, each into its own partial sums (locals, so they stay in registers: an
+// array indexed by k % 4 went through memory at every term).
+POSATLAS_CLONES void lane_rotation_sums(std::size_t n, std::int64_t count, const double* __restrict ws,
+                                        const double* __restrict wc, const double* __restrict step_c,
+                                        const double* __restrict step_s, double* __restrict lc, double* __restrict ls,
+                                        double* __restrict out)
+{
+    for (std::int64_t t = 0; t < count; t += static_cast<std::int64_t>(kLanes)) {
+        double s0[kLanes] = {}, s1[kLanes] = {}, s2[kLanes] = {}, s3[kLanes] = {};
+        std::size_t k = 0;
+        for (; k + 4 <= n; k += 4) {
+            lane_term(lc + k * kLanes, ls + k * kLanes, step_c[k], step_s[k], ws[k], wc[k], s0);
+            lane_term(lc + (k + 1) * kLanes, ls + (k + 1) * kLanes, step_c[k + 1], step_s[k + 1], ws[k + 1], wc[k + 1], s1);
+            lane_term(lc + (k + 2) * kLanes, ls + (k + 2) * kLanes, step_c[k + 2], step_s[k + 2], ws[k + 2], wc[k + 2], s2);
+            lane_term(lc + (k + 3) * kLanes, ls + (k + 3) * kLanes, step_c[k + 3], step_s[k + 3], ws[k + 3], wc[k + 3], s3);
+        }
+        for (; k < n; ++k)
+            lane_term(lc + k * kLanes, ls + k * kLanes, step_c[k], step_s[k], ws[k], wc[k], s0);
+        const auto m = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(kLanes), count - t));
+        for (std::size_t j = 0; j < m; ++j)
+            out[t + static_cast<std::int64_t>(j)] = (s0[j] + s1[j]) + (s2[j] + s3[j]);
+    }
+}
+
+namespace {
+
+// One chunk of at most kRun positions: each run of consecutive positions starts from exact angles at
+// its first position (the other lanes one step each), then lane_rotation_sums.
+void sums_chunk(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
+                const std::vector<double>& step_c, const std::vector<double>& step_s, const std::vector<double>& step8_c,
+                const std::vector<double>& step8_s, const std::int64_t* positions, std::int64_t count, double* out)
 {
     const std::size_t n = w.size();
-    std::vector<double> zc(n), zs(n);
-    for (std::int64_t r = 0; r < count; ++r) {
-        if (r == 0 || positions[r] != positions[r - 1] + 1) {
-            for (std::size_t k = 0; k < n; ++k) {
-                const CosSin z = exact_cos_sin(static_cast<double>(positions[r]), w[k]);
-                zc[k] = z.c;
-                zs[k] = z.s;
-            }
-        } else {
-            double* __restrict pc = zc.data();
-            double* __restrict ps = zs.data();
-            const double* __restrict sc = step_c.data();
-            const double* __restrict ss = step_s.data();
-#pragma omp simd
-            for (std::size_t k = 0; k < n; ++k) {
-                const double c = pc[k] * sc[k] - ps[k] * ss[k];
-                ps[k] = ps[k] * sc[k] + pc[k] * ss[k];
-                pc[k] = c;
+    std::vector<double> lc(n * kLanes), ls(n * kLanes);
+    for (std::int64_t r = 0; r < count;) {
+        std::int64_t len = 1;
+        while (r + len < count && positions[r + len] == positions[r + len - 1] + 1)
+            ++len;
+        for (std::size_t k = 0; k < n; ++k) {
+            const CosSin z = exact_cos_sin(static_cast<double>(positions[r]), w[k]);
+            double c = z.c, sn = z.s;
+            for (std::size_t j = 0; j < kLanes; ++j) {
+                lc[k * kLanes + j] = c;
+                ls[k * kLanes + j] = sn;
+                const double next = c * step_c[k] - sn * step_s[k];
+                sn = sn * step_c[k] + c * step_s[k];
+                c = next;
             }
         }
-        double acc = 0.0;
-        const double* __restrict a = ws.data();
-        const double* __restrict b = wc.data();
-#pragma omp simd reduction(+ : acc)
-        for (std::size_t k = 0; k < n; ++k)
-            acc += a[k] * zs[k] + b[k] * zc[k];
-        out[r] = acc;
+        lane_rotation_sums(n, len, ws.data(), wc.data(), step8_c.data(), step8_s.data(), lc.data(), ls.data(), out + r);
+        r += len;
     }
 }
 
@@ -55,19 +90,23 @@ std::vector<double> sinusoid_sums(const std::vector<double>& w, const std::vecto
 {
     if (ws.size() != w.size() || wc.size() != w.size())
         throw std::invalid_argument("sinusoid_sums: w, ws and wc must have the same number of terms");
-    std::vector<double> step_c(w.size()), step_s(w.size());
+    std::vector<double> step_c(w.size()), step_s(w.size()), step8_c(w.size()), step8_s(w.size());
     for (std::size_t k = 0; k < w.size(); ++k) {
         const CosSin z = exact_cos_sin(1.0, w[k]);
         step_c[k] = z.c;
         step_s[k] = z.s;
+        const CosSin z8 = exact_cos_sin(static_cast<double>(kLanes), w[k]);
+        step8_c[k] = z8.c;
+        step8_s[k] = z8.s;
     }
     const auto count = static_cast<std::int64_t>(positions.size());
     std::vector<double> out(positions.size());
     const std::int64_t chunks = (count + kRun - 1) / kRun;
-#pragma omp parallel for schedule(static) if (count > 256)
+#pragma omp parallel for schedule(static) if (count > kRun)
     for (std::int64_t t = 0; t < chunks; ++t) {
         const std::int64_t r0 = t * kRun;
-        sums_chunk(w, ws, wc, step_c, step_s, positions.data() + r0, std::min(count, r0 + kRun) - r0, out.data() + r0);
+        sums_chunk(w, ws, wc, step_c, step_s, step8_c, step8_s, positions.data() + r0, std::min(count, r0 + kRun) - r0,
+                   out.data() + r0);
     }
     return out;
 }

@@ -2,17 +2,31 @@
 // Weighted sums of sinusoids at many integer positions:
 //   out[r] = sum_k ws[k] sin(p_r w_k) + wc[k] cos(p_r w_k),   p_r = positions[r].
 // What a sinusoidal query against many keys (a . p_j) and Transformer-XL's relative term for every
-// offset (g . W_{k,R} R_delta) reduce to. Runs of consecutive positions advance every sinusoid by one
-// rotation, restarted from exact angles (exact_angle.h) every 256 positions and after any jump: one
-// complex product per term and position instead of a sine and a cosine (~1 ns against ~20 ns), within
-// ~3e-14 relative of the exact-angle sums. Parallel (OpenMP), the term loop vectorised for SSE2, AVX2
-// and AVX-512 (clones.h).
+// offset (g . W_{k,R} R_delta) reduce to. Runs of consecutive positions advance every sinusoid by
+// rotation, restarted from exact angles (exact_angle.h) every kSinusoidRun positions and after any
+// jump: one complex product per term and position instead of a sine and a cosine (~1 ns against
+// ~20 ns). Eight consecutive positions are the eight lanes of one vector per term, each advanced by
+// 8 w_k at once (the lanes start one rotation apart), so neither a horizontal sum per position nor one
+// chain of dependent rotations limits the loop: at most 7 + 256 roundings per angle, within ~3e-14
+// relative of the exact-angle sums. Parallel (OpenMP) over chunks of kSinusoidRun positions when there
+// are more (a call with at most that many starts no OpenMP team); the lane loops vectorised for SSE2,
+// AVX2 and AVX-512 (clones.h).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 namespace posatlas {
+
+inline constexpr std::int64_t kSinusoidRun = 2048; // positions between exact restarts; chunks of this many
+inline constexpr std::size_t kSinusoidLanes = 8;
+
+// The kernel: count consecutive positions from lanes lc, ls (n terms x kSinusoidLanes: cos and sin of
+// the angles at positions p .. p + 7, term-major), each term advanced by (step_c, step_s) = e^{8 i w_k}
+// (or any complex step: xPos's decaying z^8) per block of eight; out[t] = sum_k ws[k] s_k + wc[k] c_k.
+// Lanes past count are advanced too (not written). Compiled for SSE2, AVX2 + FMA and AVX-512.
+void lane_rotation_sums(std::size_t n, std::int64_t count, const double* ws, const double* wc, const double* step_c,
+                        const double* step_s, double* lc, double* ls, double* out);
 
 // w, ws, wc: the same number of terms (std::invalid_argument otherwise).
 std::vector<double> sinusoid_sums(const std::vector<double>& w, const std::vector<double>& ws,

@@ -137,15 +137,17 @@ struct MethodDescriptor {
     std::function<int(const Scenario&)> heads;
     // The context it knows (trained or target length), for the distance range of curves; null: N.
     std::function<std::int64_t(const Scenario&)> context_length;
-    // Relative methods with position-independent content (content_is_position_independent): the logit
-    // of query i and key j depends on delta = i - j alone. offset_logits(s) (s validated) builds the
-    // method's tables once and returns an evaluator that writes the logits of the offsets [first, last)
-    // (0 <= first) to out: each the cell (i, i - delta) of compute_matrix(s, Logits) within rounding.
-    // The evaluator is called from several OpenMP threads at once and starts no parallel work of its
-    // own. Logit curves use it instead of rows of compute_matrix (curve_envelope.h), which paid the
-    // matrix machinery per row: Shaw's 10^6-distance curve took 0.21 s. Null: the method has none.
-    using OffsetLogitsFn = std::function<void(std::int64_t first, std::int64_t last, double* out)>;
-    std::function<OffsetLogitsFn(const Scenario&)> offset_logits;
+    // A logit curve with position-independent content (content_is_position_independent) straight from
+    // the method: distance_logits(s, query) (s validated, query in [0, seq_len)) builds the method's
+    // tables once and returns an evaluator that writes the logits of `query` against the keys at the
+    // distances r in [first, last) (0 <= first, last <= query + 1) to out[r - first]: each the cell
+    // (query, query - r) of compute_matrix(s, Logits) within rounding. For relative methods that is a
+    // function of r alone. The evaluator is called from several OpenMP threads at once and starts no
+    // parallel work of its own. Logit curves use it instead of rows of compute_matrix
+    // (curve_envelope.h), which paid the matrix machinery per row of 2^16 keys: Shaw's
+    // 10^6-distance curve took 0.21 s. Null: the method has none.
+    using DistanceLogitsFn = std::function<void(std::int64_t first, std::int64_t last, double* out)>;
+    std::function<DistanceLogitsFn(const Scenario&, std::int64_t query)> distance_logits;
     // What the figure captions say, in order: a field's key and its caption text, "%1" standing for the
     // value ({"rope_theta", "θ %1"}; translatable, context "Caption"). A Bool field is captioned only when
     // true, a Choice only when not at its first (default) choice, a field the panel hides not at all.

@@ -130,20 +130,27 @@ Eigen::MatrixXd sinusoidal_rows_at(const SinusoidalParams& params, const std::ve
     return pe;
 }
 
-std::vector<double> sinusoidal_dots(const SinusoidalParams& params, const Eigen::VectorXd& a,
-                                    const std::vector<std::int64_t>& positions)
+SinusoidWeights sinusoidal_weights(const SinusoidalParams& params, const Eigen::VectorXd& a)
 {
     const Eigen::VectorXd omega = sinusoidal_frequencies(params);
     if (a.size() != params.dim)
         throw ParameterError("dim", std::to_string(params.dim) + " entries in the query vector", std::to_string(a.size()));
     const auto n = omega.size();
     const bool interleaved = params.layout == SinusoidalLayout::Interleaved;
-    std::vector<double> w(omega.data(), omega.data() + n), ws(static_cast<std::size_t>(n)), wc(static_cast<std::size_t>(n));
+    SinusoidWeights sw{std::vector<double>(omega.data(), omega.data() + n), std::vector<double>(static_cast<std::size_t>(n)),
+                       std::vector<double>(static_cast<std::size_t>(n))};
     for (Eigen::Index k = 0; k < n; ++k) {
-        ws[static_cast<std::size_t>(k)] = a[interleaved ? 2 * k : k];
-        wc[static_cast<std::size_t>(k)] = a[interleaved ? 2 * k + 1 : n + k];
+        sw.ws[static_cast<std::size_t>(k)] = a[interleaved ? 2 * k : k];
+        sw.wc[static_cast<std::size_t>(k)] = a[interleaved ? 2 * k + 1 : n + k];
     }
-    return sinusoid_sums(w, ws, wc, positions);
+    return sw;
+}
+
+std::vector<double> sinusoidal_dots(const SinusoidalParams& params, const Eigen::VectorXd& a,
+                                    const std::vector<std::int64_t>& positions)
+{
+    const SinusoidWeights sw = sinusoidal_weights(params, a);
+    return sinusoid_sums(sw.w, sw.ws, sw.wc, positions);
 }
 
 Eigen::VectorXd sinusoidal_row(const SinusoidalParams& params, std::int64_t position)

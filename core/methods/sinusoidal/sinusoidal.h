@@ -45,6 +45,13 @@ Eigen::MatrixXd sinusoidal_rows_at(const SinusoidalParams& params, const std::ve
 // The single row PE[position].
 Eigen::VectorXd sinusoidal_row(const SinusoidalParams& params, std::int64_t position);
 
+// a . p_j as a weighted sinusoid sum (sinusoid_sums.h): a's entries on the sin and cos channels of
+// each frequency, in the chosen layout. a: dim entries (ParameterError "dim" otherwise).
+struct SinusoidWeights {
+    std::vector<double> w, ws, wc;
+};
+SinusoidWeights sinusoidal_weights(const SinusoidalParams& params, const Eigen::VectorXd& a);
+
 // a . p_j for every position j of `positions` (a: dim entries, ParameterError "dim" otherwise): one
 // query's positional term against many keys without forming their rows, runs of consecutive positions
 // by rotation as in sinusoidal_rows_at (parallel; what the logit curve of every distance needs).

@@ -333,11 +333,11 @@ MethodDescriptor describe_transformer_xl()
         logits_kind(txl_logits, always_block_means),
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
-    // One weighted sinusoid sum per offset (txl_offset_sums), in pieces of 256 offsets: sinusoid_sums
-    // restarts from exact angles every 256 positions anyway, and starts no OpenMP team for so few.
-    d.offset_logits = [](const Scenario& s) -> MethodDescriptor::OffsetLogitsFn {
+    // One weighted sinusoid sum per offset (txl_offset_sums), in pieces of kSinusoidRun offsets:
+    // sinusoid_sums restarts from exact angles that often anyway, and starts no OpenMP team for so few.
+    d.distance_logits = [](const Scenario& s, std::int64_t) -> MethodDescriptor::DistanceLogitsFn {
         return [sums = txl_offset_sums(s, make_txl_model(s.params<P>()))](std::int64_t first, std::int64_t last, double* out) {
-            constexpr std::int64_t kPiece = 256;
+            constexpr std::int64_t kPiece = kSinusoidRun;
             std::vector<std::int64_t> offsets;
             for (std::int64_t a = first; a < last; a += kPiece) {
                 offsets.resize(static_cast<std::size_t>(std::min(last, a + kPiece) - a));

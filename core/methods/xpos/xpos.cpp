@@ -4,6 +4,7 @@
 #include "compute/clones.h"
 #include "compute/exact_angle.h"
 #include "compute/gemm.h"
+#include "compute/sinusoid_sums.h"
 #include "compute/matrix_job.h"
 #include "methods/common_fields.h"
 
@@ -120,48 +121,20 @@ void for_each_offset(const Eigen::VectorXd& log_zeta, const Eigen::VectorXd& the
 // z_p^8: the lanes are independent, so the sum over pairs needs no horizontal reduction per offset and
 // no chain of dependent rotations (one pair at a time per offset, as walk_run does, was latency-bound).
 // Runs of kConstantRun offsets restart from exact factors (pair_factors) at their first offset, the
-// other lanes by one step each; ~kConstantRun / 8 + 8 roundings per factor: ~1e-14 relative.
+// other lanes by one step each; ~kConstantRun / 8 + 8 roundings per factor: ~3e-14 relative.
 // Pairs whose factor |z_p|^delta is below kFlush at a run's start are left out of the run: they would
 // decay through the subnormal range, where every multiplication costs ~100 cycles (a 10^7-distance
 // curve passes it pair after pair; 230 of its 250 ms). zeta_p grows with p, so the kept pairs are a
 // suffix. The terms dropped are below 1e-280 |a_p| + |b_p|.
-constexpr std::int64_t kConstantRun = 256;
-constexpr std::size_t kLanes = 8;
+constexpr std::int64_t kConstantRun = 1024;
+constexpr std::size_t kLanes = kSinusoidLanes;
 constexpr double kFlush = 1e-280;
-
-// count offsets from the lanes lc, ls (pairs x kLanes: the factors of offsets first .. first + 7), pairs
-// p0 .. pairs - 1; step: z_p^8. Compiled for SSE2, AVX2 + FMA and AVX-512 (clones.h).
-POSATLAS_CLONES
-void decaying_rotation_sums(std::size_t p0, std::size_t pairs, std::int64_t count, const double* __restrict step_c,
-                            const double* __restrict step_s, const double* __restrict a, const double* __restrict b,
-                            double* __restrict lc, double* __restrict ls, double scale, double* __restrict out)
-{
-    for (std::int64_t t = 0; t < count; t += static_cast<std::int64_t>(kLanes)) {
-        double acc[4][kLanes] = {}; // four partial sums: no single chain of dependent additions
-        for (std::size_t p = p0; p < pairs; ++p) {
-            double* __restrict c = lc + p * kLanes;
-            double* __restrict s = ls + p * kLanes;
-            double* __restrict sum = acc[p % 4];
-            const double sc = step_c[p], ss = step_s[p], ap = a[p], bp = b[p];
-#pragma omp simd
-            for (std::size_t j = 0; j < kLanes; ++j) {
-                const double cj = c[j], sj = s[j];
-                sum[j] += cj * ap - sj * bp;
-                c[j] = cj * sc - sj * ss;
-                s[j] = sj * sc + cj * ss;
-            }
-        }
-        const auto n = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(kLanes), count - t));
-        for (std::size_t j = 0; j < n; ++j)
-            out[t + static_cast<std::int64_t>(j)] = ((acc[0][j] + acc[1][j]) + (acc[2][j] + acc[3][j])) * scale;
-    }
-}
 
 struct ConstantOffsetLogits {
     Eigen::VectorXd log_zeta, theta;
     double gamma = 1.0;
     PairFactors step, step8; // z and z^8
-    std::vector<double> a, b;
+    std::vector<double> a, b;     // the sin and cos weights of sinusoid_sums: -b_p and a_p, / sqrt(d)
     double inv_sqrt_d = 1.0;
 
     ConstantOffsetLogits(const XposParams& p, const Eigen::VectorXd& q, const Eigen::VectorXd& k)
@@ -172,8 +145,9 @@ struct ConstantOffsetLogits {
         for (std::size_t i = 0; i < a.size(); ++i) {
             const auto e = static_cast<Eigen::Index>(i);
             const double q1 = q[2 * e], q2 = q[2 * e + 1], k1 = k[2 * e], k2 = k[2 * e + 1];
-            a[i] = q1 * k1 + q2 * k2;
-            b[i] = q2 * k1 - q1 * k2;
+            // Re(z) a_p - Im(z) b_p = ws Im(z) + wc Re(z) with ws = -b_p, wc = a_p (lane_rotation_sums).
+            a[i] = -(q2 * k1 - q1 * k2) * inv_sqrt_d;
+            b[i] = (q1 * k1 + q2 * k2) * inv_sqrt_d;
         }
     }
 
@@ -200,8 +174,9 @@ struct ConstantOffsetLogits {
                     c = next;
                 }
             }
-            decaying_rotation_sums(p0, pairs, std::min(last, r + kConstantRun) - r, step8.c.data(), step8.s.data(),
-                                   a.data(), b.data(), lc.data(), ls.data(), inv_sqrt_d, out + (r - first));
+            lane_rotation_sums(pairs - p0, std::min(last, r + kConstantRun) - r, a.data() + p0, b.data() + p0,
+                               step8.c.data() + p0, step8.s.data() + p0, lc.data() + p0 * kLanes, ls.data() + p0 * kLanes,
+                               out + (r - first));
         }
     }
 
@@ -532,7 +507,7 @@ MethodDescriptor describe_xpos()
     d.kinds = {logits_kind(xpos_logits, block_means_with_constant_content)};
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     // ConstantOffsetLogits on the calling thread (no mask: offsets >= 0).
-    d.offset_logits = [](const Scenario& s) -> MethodDescriptor::OffsetLogitsFn {
+    d.distance_logits = [](const Scenario& s, std::int64_t) -> MethodDescriptor::DistanceLogitsFn {
         const P& p = s.params<P>();
         return ConstantOffsetLogits(p, content_query(s.content, p.head_dim, 0), content_key(s.content, p.head_dim, 0));
     };

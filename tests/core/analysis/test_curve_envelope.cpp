@@ -253,18 +253,19 @@ TEST(LogitEnvelope, KeepsThePeaksThatPointSamplesMiss)
     EXPECT_THROW(logit_at_distance(s, s.seq_len, 0), ParameterError);
 }
 
-// Relative methods with position-independent content give their curve from offset_logits (registry.h)
-// instead of rows of compute_matrix. Each value must still be the matrix cell (query, query - r):
-// against logit_at_distance (a 1 x 1 window of compute_matrix) at the first and the last 40 distances of
-// a 10^6-position curve, ones and fixed content, the envelope of a wide bin included. Tolerance
-// 1e-12 max(1, |v|): the two paths restart their recurrences (xPos's factors, Transformer-XL's
-// sinusoids) from exact angles at different offsets, ~1e-14 apart. The methods that have the hook are
-// listed, so that dropping one (and falling back to 16 matrix rows per curve) fails here.
-TEST(LogitEnvelope, OffsetLogitsOfRelativeMethodsAreTheMatrixCells)
+// With position-independent content a method's curve comes from its distance_logits (registry.h), a
+// function of the distance alone for the relative methods, instead of rows of compute_matrix. Each value
+// must still be the matrix cell (query, query - r): against logit_at_distance (a 1 x 1 window of
+// compute_matrix) at the first and the last 40 distances of a 10^6-position curve, ones and fixed content,
+// the envelope of a wide bin included. Tolerance 1e-12 max(1, |v|): the paths restart their recurrences
+// (xPos's factors, the sinusoids of Transformer-XL and of the sinusoidal encoding) from exact angles at
+// other offsets, ~1e-14 apart. The methods that have the hook are listed, so that dropping one (and falling
+// back to 16 matrix rows per curve) fails here.
+TEST(LogitEnvelope, DistanceLogitsAreTheMatrixCells)
 {
     std::vector<std::string> with_hook;
     for (const MethodDescriptor& d : methods()) {
-        if (!d.offset_logits)
+        if (!d.distance_logits)
             continue;
         with_hook.emplace_back(d.method.id());
         for (const ContentKind content : {ContentKind::Ones, ContentKind::Fixed}) {
@@ -275,7 +276,7 @@ TEST(LogitEnvelope, OffsetLogitsOfRelativeMethodsAreTheMatrixCells)
             s.content.seed = 17;
             const std::string what = std::string(d.method.id()) + (content == ContentKind::Ones ? " ones" : " fixed");
             const std::int64_t query = s.seq_len - 1;
-            const MethodDescriptor::OffsetLogitsFn f = d.offset_logits(s);
+            const MethodDescriptor::DistanceLogitsFn f = d.distance_logits(s, query);
             std::vector<double> near(40), far(40);
             f(0, 40, near.data());
             f(query - 39, query + 1, far.data());
@@ -287,11 +288,11 @@ TEST(LogitEnvelope, OffsetLogitsOfRelativeMethodsAreTheMatrixCells)
             }
             // The envelope over [0, 10) and [query - 39, query + 1): extremes of those very values.
             const CurveEnvelope env = logit_curve_envelope(s, query, {0, 10, query - 39, query + 1});
-            EXPECT_EQ(env.min[0], *std::min_element(near.begin(), near.begin() + 10)) << what;
-            EXPECT_EQ(env.max[0], *std::max_element(near.begin(), near.begin() + 10)) << what;
+            EXPECT_NEAR(env.min[0], *std::min_element(near.begin(), near.begin() + 10), 1e-12 * std::max(1.0, std::abs(env.min[0]))) << what;
+            EXPECT_NEAR(env.max[0], *std::max_element(near.begin(), near.begin() + 10), 1e-12 * std::max(1.0, std::abs(env.max[0]))) << what;
             EXPECT_NEAR(env.min[2], *std::min_element(far.begin(), far.end()), 1e-12 * std::max(1.0, std::abs(env.min[2]))) << what;
             EXPECT_NEAR(env.max[2], *std::max_element(far.begin(), far.end()), 1e-12 * std::max(1.0, std::abs(env.max[2]))) << what;
         }
     }
-    EXPECT_EQ(with_hook, (std::vector<std::string>{"shaw", "transformer-xl", "cope", "nope", "xpos"}));
+    EXPECT_EQ(with_hook, (std::vector<std::string>{"sinusoidal", "shaw", "transformer-xl", "cope", "nope", "xpos"}));
 }
