@@ -65,10 +65,11 @@ std::string_view matrix_sampling_id(MatrixSampling s); // "exact", "block-mean",
 //         position-added query and key, so mean = (block mean of queries) . (block mean of keys) / sqrt(d);
 //       T5 and ALiBi biases and logits: the bias depends on i - j, summed by the trapezoid identity;
 //         under a causal mask the mean is over the unmasked cells (j <= i), NaN when there are none;
-//       Shaw, Transformer-XL and DeBERTa logits with position-independent content (a function of i - j);
+//       Shaw, Transformer-XL (any content), DeBERTa, xPos and CoPE (positions, gates, logits) with
+//         position-independent content (a function of i - j; xPos's causal blocks as geometric series);
 //       encodings (positions x dimensions): means over position and dimension blocks.
-//     Every other kind (bucket indices, CoPE's positions, gates and logits, the relative methods with
-//     random content) falls back to point sampling and says so (sampling = Point).
+//     Every other kind (bucket indices, CoPE with random content, Shaw, DeBERTa and xPos with random
+//     content) falls back to point sampling and says so (sampling = Point).
 //   SampleMode::Point: the cell at row0 + floor((r + 0.5) rows / out_rows) (sampling = Point).
 struct MatrixWindow {
     std::int64_t row0 = 0;
