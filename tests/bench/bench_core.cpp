@@ -2,11 +2,14 @@
 // Benchmarks of the heavy kernels. Run on purpose: `make bench` (5 repetitions, medians, beside the
 // NumPy reference and the GEMM peak: tests/bench/run_bench.py). Never part of ctest: timings on a
 // shared 2-core machine are not pass/fail material.
+#include "analysis/curve_envelope.h"
 #include "analysis/decay.h"
 #include "compute/attention_logits.h"
 #include "compute/gemm.h"
 #include "io/number_text.h"
+#include "methods/registry.h"
 #include "methods/rope/rope_scaling.h"
+#include "methods/xpos/xpos.h"
 
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
@@ -206,6 +209,42 @@ void BM_RopeCurveEnvelopes(benchmark::State& state)
     }
 }
 BENCHMARK(BM_RopeCurveEnvelopes)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// xPos heatmap of N positions with all-ones content at 900 x 900 px: exact causal block means (the
+// geometric double series in tiles, the trapezoid near the diagonal). Before: the logit of every one of
+// the N offsets, summed by the trapezoid identity.
+void BM_XposBlockMeans(benchmark::State& state)
+{
+    Scenario s;
+    s.method = kXPos;
+    s.seq_len = state.range(0);
+    s.content.kind = ContentKind::Ones;
+    MatrixWindow w;
+    w.out_rows = w.out_cols = 900;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(compute_matrix(s, MatrixKind::Logits, w).values.data());
+}
+BENCHMARK(BM_XposBlockMeans)->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The Curves view's logit envelope of the last query at N = 10^6 with fixed content, 1200 log-spaced
+// bins over every integer distance, for the methods whose curve comes from distance_logits
+// (registry.h): Arg = index into kCurveMethods.
+const char* const kCurveMethods[] = {"sinusoidal", "shaw", "transformer-xl", "xpos", "cope"};
+void BM_ConstantContentCurve(benchmark::State& state)
+{
+    Scenario s;
+    s.method = descriptor(Method(kCurveMethods[state.range(0)])).method;
+    s.seq_len = 1'000'000;
+    s.content.kind = ContentKind::Fixed;
+    const std::int64_t query = s.seq_len - 1;
+    const std::vector<double> dist = decay_distances(query, 1200, true);
+    std::vector<std::int64_t> edges(dist.begin(), dist.end());
+    edges.push_back(query + 1);
+    state.SetLabel(kCurveMethods[state.range(0)]);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(logit_curve_envelope(s, query, edges).max.data());
+}
+BENCHMARK(BM_ConstantContentCurve)->DenseRange(0, 4)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Writing `posatlas compute rope-decay --max-distance 1000000` (10^6 + 1 rows: distance, bound, mean_cos)
 // as CSV and as JSON, the way the command line does, into a stream that discards the bytes: what the

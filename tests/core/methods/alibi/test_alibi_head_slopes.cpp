@@ -61,9 +61,10 @@ TEST(AlibiHeadSlopes, ReplaceOnlyTheirHeads)
     const std::vector<double> m = alibi_scaled_slopes(p);
     ASSERT_EQ(m.size(), 8U);
     EXPECT_EQ(m[2], 0.01);
-    for (int h = 1; h <= 8; ++h)
-        if (h != 3)
+    for (int h = 1; h <= 8; ++h) {
+        if (h != 3) // EXPECT_EQ expands to an if/else: braces, or GCC warns of a dangling else
             EXPECT_EQ(m[static_cast<std::size_t>(h - 1)], std::exp2(-8.0 * h / 8)) << h;
+    }
 }
 
 TEST(AlibiHeadSlopes, ScalingAndSlopeScaleTreatAChosenSlopeAsThePapers)
