@@ -62,8 +62,9 @@ TEST(AlibiHeadSlopes, ReplaceOnlyTheirHeads)
     ASSERT_EQ(m.size(), 8U);
     EXPECT_EQ(m[2], 0.01);
     for (int h = 1; h <= 8; ++h) {
-        if (h != 3) // EXPECT_EQ expands to an if/else: braces, or GCC warns of a dangling else
+        if (h != 3) { // EXPECT_EQ expands to an if/else: braces, or GCC warns of a dangling else
             EXPECT_EQ(m[static_cast<std::size_t>(h - 1)], std::exp2(-8.0 * h / 8)) << h;
+        }
     }
 }
 

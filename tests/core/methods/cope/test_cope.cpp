@@ -6,6 +6,8 @@
 #include "scenario/content.h"
 #include "scenario/types.h"
 
+#include "block_mean_reference.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -252,40 +254,13 @@ TEST(Cope, ConstantContentBlockMeansByLinearRuns)
                 const MatrixKind kind = q == CopeQuantity::Logits ? MatrixKind::Logits : kCopePositions;
                 const std::string what = "gate scale " + std::to_string(gate_scale) + " npos " + std::to_string(npos)
                                          + " " + std::string(matrix_kind_id(kind));
-                MatrixWindow full;
-                full.row0 = 300;
-                full.rows = 1700;
-                full.col0 = 100;
-                full.cols = 1500;
-                const MatrixResult exact = compute_matrix(s, kind, full);
-                MatrixWindow w = full;
+                MatrixWindow w;
+                w.row0 = 300;
+                w.rows = 1700;
+                w.col0 = 100;
+                w.cols = 1500;
                 w.out_rows = 37;
                 w.out_cols = 41;
-                const MatrixResult blocks = compute_matrix(s, kind, w);
-                ASSERT_EQ(blocks.sampling, MatrixSampling::BlockMean) << what;
-                double scale = 1.0;
-                for (Eigen::Index i = 0; i < exact.values.size(); ++i)
-                    if (std::isfinite(exact.values.data()[i]))
-                        scale = std::max(scale, std::abs(exact.values.data()[i]));
-                for (Eigen::Index r = 0; r < 37; ++r)
-                    for (Eigen::Index c = 0; c < 41; ++c) {
-                        long double sum = 0.0L;
-                        std::int64_t n = 0;
-                        for (std::int64_t i = blocks.row_index[static_cast<std::size_t>(r)];
-                             i < blocks.row_block_end[static_cast<std::size_t>(r)]; ++i)
-                            for (std::int64_t j = blocks.col_index[static_cast<std::size_t>(c)];
-                                 j < blocks.col_block_end[static_cast<std::size_t>(c)]; ++j) {
-                                const double v = exact.values(i - 300, j - 100);
-                                if (!std::isnan(v)) {
-                                    sum += v;
-                                    ++n;
-                                }
-                            }
-                        if (n == 0)
-                            ASSERT_TRUE(std::isnan(blocks.values(r, c))) << what << " " << r << "," << c;
-                        else
-                            ASSERT_NEAR(blocks.values(r, c), static_cast<double>(sum / n), 1e-9 * scale)
-                                << what << " " << r << "," << c;
-                    }
+                test::expect_block_means_exact(s, kind, w, what);
             }
 }
