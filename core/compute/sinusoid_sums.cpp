@@ -55,30 +55,53 @@ POSATLAS_CLONES void lane_rotation_sums(std::size_t n, std::int64_t count, const
 
 namespace {
 
-// One chunk of at most kRun positions: each run of consecutive positions starts from exact angles at
-// its first position (the other lanes one step each), then lane_rotation_sums.
-void sums_chunk(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
-                const std::vector<double>& step_c, const std::vector<double>& step_s, const std::vector<double>& step8_c,
-                const std::vector<double>& step8_s, const std::int64_t* positions, std::int64_t count, double* out)
+// The steps e^{i w_k} (one lane to the next) and e^{8 i w_k} (one block of lanes to the next).
+struct Steps {
+    std::vector<double> c, s, c8, s8;
+
+    explicit Steps(const std::vector<double>& w) : c(w.size()), s(w.size()), c8(w.size()), s8(w.size())
+    {
+        for (std::size_t k = 0; k < w.size(); ++k) {
+            const CosSin z = exact_cos_sin(1.0, w[k]);
+            c[k] = z.c;
+            s[k] = z.s;
+            const CosSin z8 = exact_cos_sin(static_cast<double>(kLanes), w[k]);
+            c8[k] = z8.c;
+            s8[k] = z8.s;
+        }
+    }
+};
+
+void check_terms(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc)
+{
+    if (ws.size() != w.size() || wc.size() != w.size())
+        throw std::invalid_argument("sinusoid_sums: w, ws and wc must have the same number of terms");
+}
+
+// The positions p .. p + len - 1 (consecutive): exact angles at p, the other lanes one step each, then
+// lane_rotation_sums. lc, ls: scratch of n x kLanes.
+void consecutive_sums(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
+                      const Steps& st, std::int64_t p, std::int64_t len, std::vector<double>& lc, std::vector<double>& ls,
+                      double* out)
 {
     const std::size_t n = w.size();
-    std::vector<double> lc(n * kLanes), ls(n * kLanes);
+    for (std::size_t k = 0; k < n; ++k) {
+        const CosSin z = exact_cos_sin(static_cast<double>(p), w[k]);
+        start_lanes(z.c, z.s, st.c[k], st.s[k], lc.data() + k * kLanes, ls.data() + k * kLanes);
+    }
+    lane_rotation_sums(n, len, ws.data(), wc.data(), st.c8.data(), st.s8.data(), lc.data(), ls.data(), out);
+}
+
+// One chunk of at most kRun positions, each run of consecutive positions by consecutive_sums.
+void sums_chunk(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
+                const Steps& st, const std::int64_t* positions, std::int64_t count, double* out)
+{
+    std::vector<double> lc(w.size() * kLanes), ls(lc.size());
     for (std::int64_t r = 0; r < count;) {
         std::int64_t len = 1;
         while (r + len < count && positions[r + len] == positions[r + len - 1] + 1)
             ++len;
-        for (std::size_t k = 0; k < n; ++k) {
-            const CosSin z = exact_cos_sin(static_cast<double>(positions[r]), w[k]);
-            double c = z.c, sn = z.s;
-            for (std::size_t j = 0; j < kLanes; ++j) {
-                lc[k * kLanes + j] = c;
-                ls[k * kLanes + j] = sn;
-                const double next = c * step_c[k] - sn * step_s[k];
-                sn = sn * step_c[k] + c * step_s[k];
-                c = next;
-            }
-        }
-        lane_rotation_sums(n, len, ws.data(), wc.data(), step8_c.data(), step8_s.data(), lc.data(), ls.data(), out + r);
+        consecutive_sums(w, ws, wc, st, positions[r], len, lc, ls, out + r);
         r += len;
     }
 }
@@ -88,27 +111,27 @@ void sums_chunk(const std::vector<double>& w, const std::vector<double>& ws, con
 std::vector<double> sinusoid_sums(const std::vector<double>& w, const std::vector<double>& ws,
                                   const std::vector<double>& wc, const std::vector<std::int64_t>& positions)
 {
-    if (ws.size() != w.size() || wc.size() != w.size())
-        throw std::invalid_argument("sinusoid_sums: w, ws and wc must have the same number of terms");
-    std::vector<double> step_c(w.size()), step_s(w.size()), step8_c(w.size()), step8_s(w.size());
-    for (std::size_t k = 0; k < w.size(); ++k) {
-        const CosSin z = exact_cos_sin(1.0, w[k]);
-        step_c[k] = z.c;
-        step_s[k] = z.s;
-        const CosSin z8 = exact_cos_sin(static_cast<double>(kLanes), w[k]);
-        step8_c[k] = z8.c;
-        step8_s[k] = z8.s;
-    }
+    check_terms(w, ws, wc);
+    const Steps st(w);
     const auto count = static_cast<std::int64_t>(positions.size());
     std::vector<double> out(positions.size());
     const std::int64_t chunks = (count + kRun - 1) / kRun;
 #pragma omp parallel for schedule(static) if (count > kRun)
     for (std::int64_t t = 0; t < chunks; ++t) {
         const std::int64_t r0 = t * kRun;
-        sums_chunk(w, ws, wc, step_c, step_s, step8_c, step8_s, positions.data() + r0, std::min(count, r0 + kRun) - r0,
-                   out.data() + r0);
+        sums_chunk(w, ws, wc, st, positions.data() + r0, std::min(count, r0 + kRun) - r0, out.data() + r0);
     }
     return out;
+}
+
+void sinusoid_sums_range(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
+                         std::int64_t first, std::int64_t count, double* out)
+{
+    check_terms(w, ws, wc);
+    const Steps st(w);
+    std::vector<double> lc(w.size() * kLanes), ls(lc.size());
+    for (std::int64_t r = 0; r < count; r += kRun)
+        consecutive_sums(w, ws, wc, st, first + r, std::min(count - r, kRun), lc, ls, out + r);
 }
 
 } // namespace posatlas

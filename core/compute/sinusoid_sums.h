@@ -28,8 +28,26 @@ inline constexpr std::size_t kSinusoidLanes = 8;
 void lane_rotation_sums(std::size_t n, std::int64_t count, const double* ws, const double* wc, const double* step_c,
                         const double* step_s, double* lc, double* ls, double* out);
 
+// Lane j of one term (j = 0 .. kSinusoidLanes - 1) from the term's value (c, s) at the first position:
+// (c, s) rotated j times by (step_c, step_s), the start of lane_rotation_sums after an exact restart.
+inline void start_lanes(double c, double s, double step_c, double step_s, double* lc, double* ls)
+{
+    for (std::size_t j = 0; j < kSinusoidLanes; ++j) {
+        lc[j] = c;
+        ls[j] = s;
+        const double next = c * step_c - s * step_s;
+        s = s * step_c + c * step_s;
+        c = next;
+    }
+}
+
 // w, ws, wc: the same number of terms (std::invalid_argument otherwise).
 std::vector<double> sinusoid_sums(const std::vector<double>& w, const std::vector<double>& ws,
                                   const std::vector<double>& wc, const std::vector<std::int64_t>& positions);
+
+// The same sums at the consecutive positions first .. first + count - 1, into out, on the calling
+// thread (no OpenMP team): for callers that are parallel over ranges themselves (a curve's chunks).
+void sinusoid_sums_range(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
+                         std::int64_t first, std::int64_t count, double* out);
 
 } // namespace posatlas

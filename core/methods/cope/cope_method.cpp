@@ -48,8 +48,7 @@ CopeQuantity quantity_of(MatrixKind kind)
     return kind == kCopePositions ? CopeQuantity::Positions : kind == kCopeGates ? CopeQuantity::Gates : CopeQuantity::Logits;
 }
 
-// Position-independent content: a function of i - j (cope_constant_content), so a Toeplitz fill of any
-// window (10^6 positions too) or exact block means by the trapezoid identity, masked above the diagonal.
+// CoPE's constant-content closed form for a scenario's content and tables.
 CopeConstantContent cope_constant_of(const Scenario& s)
 {
     const CopeParams& p = s.params<CopeParams>();
@@ -57,6 +56,8 @@ CopeConstantContent cope_constant_of(const Scenario& s)
                                  cope_position_embeddings(p), p.gate_scale);
 }
 
+// Position-independent content: a function of i - j (cope_constant_content), so a Toeplitz fill of any
+// window (10^6 positions too) or exact block means by the trapezoid identity, masked above the diagonal.
 void cope_constant(MatrixJob& c)
 {
     const CopeConstantContent f = cope_constant_of(c.s);

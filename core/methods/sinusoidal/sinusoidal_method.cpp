@@ -48,24 +48,18 @@ MethodDescriptor describe_sinusoidal()
     d.encoding_dim = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().dim); };
     // One query's row with position-independent content, as sinusoidal_row_logits computes it:
     // (a . x_k + a . p_j) / sqrt(d), a = x_q + p_query, a . p_j one weighted sinusoid sum over the
-    // ascending key positions, in pieces of kSinusoidRun (sinusoid_sums then starts no OpenMP team).
+    // ascending key positions (sinusoid_sums_range, on the calling thread), read back by distance.
     d.distance_logits = [](const Scenario& s, std::int64_t query) -> MethodDescriptor::DistanceLogitsFn {
         const P& p = s.params<P>();
         const Eigen::VectorXd a = content_query(s.content, p.dim, query) + sinusoidal_row(p, query);
         const double content = a.dot(content_key(s.content, p.dim, 0));
         return [sw = sinusoidal_weights(p, a), content, inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(p.dim)),
                 query](std::int64_t first, std::int64_t last, double* out) {
-            constexpr std::int64_t kPiece = kSinusoidRun;
-            std::vector<std::int64_t> keys;
-            for (std::int64_t r0 = first; r0 < last; r0 += kPiece) {
-                const std::int64_t r1 = std::min(last, r0 + kPiece);
-                keys.resize(static_cast<std::size_t>(r1 - r0));
-                for (std::size_t t = 0; t < keys.size(); ++t) // distance r1 - 1 - t: ascending keys
-                    keys[t] = query - (r1 - 1) + static_cast<std::int64_t>(t);
-                const std::vector<double> v = sinusoid_sums(sw.w, sw.ws, sw.wc, keys);
-                for (std::size_t t = 0; t < keys.size(); ++t)
-                    out[(query - keys[t]) - first] = (content + v[t]) * inv_sqrt_d;
-            }
+            const std::int64_t count = last - first;
+            std::vector<double> by_key(static_cast<std::size_t>(count)); // keys query - last + 1 .. query - first
+            sinusoid_sums_range(sw.w, sw.ws, sw.wc, query - (last - 1), count, by_key.data());
+            for (std::int64_t t = 0; t < count; ++t) // key query - (last - 1) + t is at distance last - 1 - t
+                out[last - 1 - t - first] = (content + by_key[static_cast<std::size_t>(t)]) * inv_sqrt_d;
         };
     };
     d.caption_fields = {{"dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"base", QT_TRANSLATE_NOOP("Caption", "base %1")}, {"layout", QT_TRANSLATE_NOOP("Caption", "%1")}};

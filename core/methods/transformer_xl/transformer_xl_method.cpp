@@ -92,13 +92,12 @@ struct TxlOffsetSums {
     double content = 0.0;          // ([a] q + [c] u) . k
     double inv_sqrt_d = 1.0;
 
-    // The logits of the offsets in `offsets` (sinusoid_sums: parallel when called from one thread).
-    std::vector<double> logits(const std::vector<std::int64_t>& offsets) const
+    // The logits of the offsets first .. first + count - 1 into out, on the calling thread.
+    void logits(std::int64_t first, std::int64_t count, double* out) const
     {
-        std::vector<double> table = sinusoid_sums(w, ws, wc, offsets);
-        for (double& v : table)
-            v = (v + content) * inv_sqrt_d;
-        return table;
+        sinusoid_sums_range(w, ws, wc, first, count, out);
+        for (std::int64_t t = 0; t < count; ++t)
+            out[t] = (out[t] + content) * inv_sqrt_d;
     }
 };
 
@@ -134,11 +133,13 @@ void txl_offset_logits(MatrixJob& c, const TxlModel& m)
 {
     const TxlOffsetSums sums = txl_offset_sums(c.s, m);
     const std::int64_t lo = c.rows.front() - c.cols.back(), hi = c.rows.back() - c.cols.front();
-    std::vector<std::int64_t> offsets(static_cast<std::size_t>(hi - lo + 1));
-    for (std::size_t t = 0; t < offsets.size(); ++t)
-        offsets[t] = lo + static_cast<std::int64_t>(t);
     check_cancel(c.cancel);
-    const std::vector<double> table = sums.logits(offsets);
+    // In parallel over pieces of kSinusoidRun offsets (each restarts from exact angles anyway).
+    std::vector<double> table(static_cast<std::size_t>(hi - lo + 1));
+    const auto count = static_cast<std::int64_t>(table.size());
+#pragma omp parallel for schedule(static) if (count > kSinusoidRun)
+    for (std::int64_t a = 0; a < count; a += kSinusoidRun)
+        sums.logits(lo + a, std::min(kSinusoidRun, count - a), table.data() + a);
     report_progress(c.progress, 0.3);
     const auto by_offset = [&](std::int64_t delta) { return table[static_cast<std::size_t>(delta - lo)]; };
     fill_by_offset(c, c.out.values, by_offset, true);
@@ -333,19 +334,10 @@ MethodDescriptor describe_transformer_xl()
         logits_kind(txl_logits, always_block_means),
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
-    // One weighted sinusoid sum per offset (txl_offset_sums), in pieces of kSinusoidRun offsets:
-    // sinusoid_sums restarts from exact angles that often anyway, and starts no OpenMP team for so few.
+    // One weighted sinusoid sum per offset (txl_offset_sums), on the calling thread.
     d.distance_logits = [](const Scenario& s, std::int64_t) -> MethodDescriptor::DistanceLogitsFn {
         return [sums = txl_offset_sums(s, make_txl_model(s.params<P>()))](std::int64_t first, std::int64_t last, double* out) {
-            constexpr std::int64_t kPiece = kSinusoidRun;
-            std::vector<std::int64_t> offsets;
-            for (std::int64_t a = first; a < last; a += kPiece) {
-                offsets.resize(static_cast<std::size_t>(std::min(last, a + kPiece) - a));
-                for (std::size_t t = 0; t < offsets.size(); ++t)
-                    offsets[t] = a + static_cast<std::int64_t>(t);
-                const std::vector<double> v = sums.logits(offsets);
-                std::copy(v.begin(), v.end(), out + (a - first));
-            }
+            sums.logits(first, last - first, out);
         };
     };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"base", QT_TRANSLATE_NOOP("Caption", "base %1")}};

@@ -78,40 +78,32 @@ double logit_from(const PairFactors& f, const double* q, const double* k, double
 // complex product per pair and offset instead of an exp, a sin and a cos (~60 ns: a 10^6-distance
 // curve spent 7 s on them). Each step adds ~1 rounding: ~1e-14 relative after kRun - 1 of them. Runs
 // are visited in parallel (visit must be thread-safe); cancel is polled between groups of runs.
-constexpr std::int64_t kRun = 64;
-
-// One run of for_each_offset, on the calling thread: visit(t, c, s) for t = first .. last - 1, offset
-// lo + t, from exact factors at lo + first and the step after.
-template <typename Visit>
-void walk_run(const Eigen::VectorXd& log_zeta, const Eigen::VectorXd& theta, double gamma, const PairFactors& step,
-              std::int64_t lo, std::int64_t first, std::int64_t last, Visit&& visit)
-{
-    const Eigen::Index pairs = theta.size();
-    PairFactors f = pair_factors(log_zeta, theta, gamma, lo + first);
-    for (std::int64_t o = first; o < last; ++o) {
-        if (o > first)
-            for (Eigen::Index i = 0; i < pairs; ++i) {
-                const double c = f.c[i], sn = f.s[i];
-                f.c[i] = c * step.c[i] - sn * step.s[i];
-                f.s[i] = sn * step.c[i] + c * step.s[i];
-            }
-        visit(o, f.c.data(), f.s.data());
-    }
-}
-
 template <typename Visit>
 void for_each_offset(const Eigen::VectorXd& log_zeta, const Eigen::VectorXd& theta, double gamma, std::int64_t lo,
                      std::int64_t count, const CancelFn& cancel, Visit&& visit)
 {
+    constexpr std::int64_t kRun = 64;
     constexpr std::int64_t kRunsPerPoll = 1024;
+    const Eigen::Index pairs = theta.size();
     const PairFactors step = pair_factors(log_zeta, theta, gamma, 1);
     const std::int64_t runs = (count + kRun - 1) / kRun;
     for (std::int64_t r0 = 0; r0 < runs; r0 += kRunsPerPoll) {
         check_cancel(cancel);
         const std::int64_t r1 = std::min(runs, r0 + kRunsPerPoll);
 #pragma omp parallel for schedule(static)
-        for (std::int64_t run = r0; run < r1; ++run)
-            walk_run(log_zeta, theta, gamma, step, lo, run * kRun, std::min(count, run * kRun + kRun), visit);
+        for (std::int64_t run = r0; run < r1; ++run) {
+            const std::int64_t first = run * kRun, last = std::min(count, first + kRun);
+            PairFactors f = pair_factors(log_zeta, theta, gamma, lo + first);
+            for (std::int64_t o = first; o < last; ++o) {
+                if (o > first)
+                    for (Eigen::Index i = 0; i < pairs; ++i) {
+                        const double c = f.c[i], sn = f.s[i];
+                        f.c[i] = c * step.c[i] - sn * step.s[i];
+                        f.s[i] = sn * step.c[i] + c * step.s[i];
+                    }
+                visit(o, f.c.data(), f.s.data());
+            }
+        }
     }
 }
 
@@ -119,7 +111,7 @@ void for_each_offset(const Eigen::VectorXd& log_zeta, const Eigen::VectorXd& the
 // with a_p = q_2p k_2p + q_2p+1 k_2p+1 and b_p = q_2p+1 k_2p - q_2p k_2p+1 formed once (logit_from forms
 // them per offset). Eight consecutive offsets are eight lanes of one vector per pair, each advanced by
 // z_p^8: the lanes are independent, so the sum over pairs needs no horizontal reduction per offset and
-// no chain of dependent rotations (one pair at a time per offset, as walk_run does, was latency-bound).
+// no chain of dependent rotations (one pair vector per offset, as for_each_offset does, was latency-bound).
 // Runs of kConstantRun offsets restart from exact factors (pair_factors) at their first offset, the
 // other lanes by one step each; ~kConstantRun / 8 + 8 roundings per factor: ~3e-14 relative.
 // Pairs whose factor |z_p|^delta is below kFlush at a run's start are left out of the run: they would
@@ -165,14 +157,7 @@ struct ConstantOffsetLogits {
                 const auto e = static_cast<Eigen::Index>(p);
                 const CosSin z = exact_cos_sin(static_cast<double>(r), theta[e]);
                 const double m = std::exp(log_zeta[e] * static_cast<double>(r) / gamma);
-                double c = m * z.c, s = m * z.s;
-                for (std::size_t j = 0; j < kLanes; ++j) {
-                    lc[p * kLanes + j] = c;
-                    ls[p * kLanes + j] = s;
-                    const double next = c * step.c[e] - s * step.s[e];
-                    s = s * step.c[e] + c * step.s[e];
-                    c = next;
-                }
+                start_lanes(m * z.c, m * z.s, step.c[e], step.s[e], lc.data() + p * kLanes, ls.data() + p * kLanes);
             }
             lane_rotation_sums(pairs - p0, std::min(last, r + kConstantRun) - r, a.data() + p0, b.data() + p0,
                                step8.c.data() + p0, step8.s.data() + p0, lc.data() + p0 * kLanes, ls.data() + p0 * kLanes,
@@ -213,21 +198,19 @@ struct ConstantOffsetLogits {
 // row factors against that table. Accuracy: the row factors advance by z^|I| from an exact power every
 // kResync rows (~kResync roundings, ~1e-14 relative); the geometric sums and powers are within a few
 // roundings; reference: the brute-force and walk-over-offsets tests in test_xpos.cpp.
-void causal_constant_block_means(MatrixJob& job, const Eigen::VectorXd& log_zeta, const Eigen::VectorXd& theta,
-                                 double gamma, const Eigen::VectorXd& q, const Eigen::VectorXd& k, double inv_sqrt_d,
-                                 const ConstantOffsetLogits& constant)
+void causal_constant_block_means(MatrixJob& job, const ConstantOffsetLogits& constant)
 {
     using cd = std::complex<double>;
     const std::vector<std::int64_t>& rb = job.rb;
     const std::vector<std::int64_t>& cb = job.cb;
     const auto R = static_cast<std::int64_t>(rb.size()) - 1, C = static_cast<std::int64_t>(cb.size()) - 1;
+    const Eigen::VectorXd& theta = constant.theta;
     const Eigen::Index pairs = theta.size();
-    const Eigen::VectorXd lz = log_zeta / gamma; // log |z_p|, < 0
+    const Eigen::VectorXd lz = constant.log_zeta / constant.gamma; // log |z_p|, < 0
+    // c_p / sqrt(d) = (a_p + i b_p) / sqrt(d) from ConstantOffsetLogits' weights (ws = -b_p, wc = a_p).
     std::vector<cd> coef(static_cast<std::size_t>(pairs));
-    for (Eigen::Index p = 0; p < pairs; ++p) {
-        const double q1 = q[2 * p], q2 = q[2 * p + 1], k1 = k[2 * p], k2 = k[2 * p + 1];
-        coef[static_cast<std::size_t>(p)] = cd(q1 * k1 + q2 * k2, q2 * k1 - q1 * k2);
-    }
+    for (std::size_t p = 0; p < coef.size(); ++p)
+        coef[p] = cd(constant.b[p], -constant.a[p]);
     // z_p^e for an integer e >= 0, the angle exact (exact_angle.h).
     const auto power = [&](Eigen::Index p, std::int64_t e) {
         const auto ee = static_cast<double>(e);
@@ -321,8 +304,8 @@ void causal_constant_block_means(MatrixJob& job, const Eigen::VectorXd& log_zeta
         const std::int64_t sa = t * K, fr = first_row[static_cast<std::size_t>(t)];
         if (fr >= R)
             continue;
-        gemm_nt(a_tiles[static_cast<std::size_t>(t)], b_tiles[static_cast<std::size_t>(t)], inv_sqrt_d,
-                Precision::Double, prod);
+        gemm_nt(a_tiles[static_cast<std::size_t>(t)], b_tiles[static_cast<std::size_t>(t)], 1.0, Precision::Double,
+                prod);
         for (Eigen::Index s = 0; s < prod.cols(); ++s) {
             const auto nj = static_cast<double>(cb[static_cast<std::size_t>(sa + s) + 1] - cb[static_cast<std::size_t>(sa + s)]);
             for (Eigen::Index r = 0; r < prod.rows(); ++r) {
@@ -392,8 +375,8 @@ void xpos_logits(MatrixJob& job)
     const std::int64_t hi = means ? job.rb.back() - 1 - job.cb.front() : job.rows.back() - job.cols.front();
     const std::int64_t count = hi - lo + 1;
     if (content_is_position_independent(job.s.content) && means && p.causal) {
-        const Eigen::VectorXd q = content_query(job.s.content, d, 0), k = content_key(job.s.content, d, 0);
-        causal_constant_block_means(job, log_zeta, theta, p.scale_base, q, k, inv_sqrt_d, ConstantOffsetLogits(p, q, k));
+        causal_constant_block_means(
+            job, ConstantOffsetLogits(p, content_query(job.s.content, d, 0), content_key(job.s.content, d, 0)));
         return;
     }
     if (content_is_position_independent(job.s.content)) {
