@@ -154,7 +154,8 @@ const std::vector<Quantity>& quantities()
            .help = "A downsampled cell is the exact mean of its block, or the single cell at its corner.",
            .default_value = "block-mean", .choices = {"block-mean", "point"}},
           {.name = "precision", .type = ArgType::Choice,
-           .help = "Arithmetic of the product (single is faster, within a stated bound).",
+           .help = "Arithmetic of the product: single rounds its factors to float32 and writes the float32 result "
+                   "(faster, shorter numbers, within the bound in the README).",
            .default_value = "double", .choices = {"double", "single"}}},
          matrix_quantity},
         {"scenario", "the model the options describe (preset or config, then each option), as a session's scenario",

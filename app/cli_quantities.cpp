@@ -70,21 +70,27 @@ std::vector<double> to_doubles(const std::vector<T>& v)
     return std::vector<double>(v.begin(), v.end());
 }
 
-json matrix_json(const Eigen::MatrixXd& m)
+// A cell's text: doubles by number_text's policy, float32 results (--precision single) by its float form.
+bool append_cell(std::string& out, double v) { return append_number_text(out, v); }
+bool append_cell(std::string& out, float v) { return append_float_text(out, v); }
+json cell_json(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json cell_json(float v) { return std::isfinite(v) ? json(float_as_short_double(v)) : json(nullptr); }
+
+template <typename Matrix>
+json matrix_json(const Matrix& m)
 {
     json rows = json::array();
     for (Eigen::Index r = 0; r < m.rows(); ++r) {
         json row = json::array();
-        for (Eigen::Index c = 0; c < m.cols(); ++c) {
-            const double v = m(r, c);
-            row.push_back(std::isfinite(v) ? json(v) : json(nullptr));
-        }
+        for (Eigen::Index c = 0; c < m.cols(); ++c)
+            row.push_back(cell_json(m(r, c)));
         rows.push_back(std::move(row));
     }
     return rows;
 }
 
-void write_matrix_csv(std::ostream& out, const Eigen::MatrixXd& m, const std::string& row_name,
+template <typename Matrix>
+void write_matrix_csv(std::ostream& out, const Matrix& m, const std::string& row_name,
                       const std::vector<std::int64_t>& row_index, const std::string& col_prefix,
                       const std::vector<std::int64_t>& col_index)
 {
@@ -97,7 +103,7 @@ void write_matrix_csv(std::ostream& out, const Eigen::MatrixXd& m, const std::st
         line = std::to_string(row_index[static_cast<std::size_t>(r)]);
         for (Eigen::Index c = 0; c < m.cols(); ++c) {
             line += ',';
-            append_number_text(line, m(r, c));
+            append_cell(line, m(r, c));
         }
         line += '\n';
         out.write(line.data(), static_cast<std::streamsize>(line.size()));
@@ -413,55 +419,31 @@ void learned_quantity(const Options& o, Scenario& s, std::ostream& out)
     write_json(out, j);
 }
 
-void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
+// Block means as CSV: each row and column names its block of positions, first and last.
+template <typename Matrix>
+void write_block_mean_csv(std::ostream& out, const MatrixResult& r, const Matrix& values)
 {
-    const auto kinds = matrix_kinds_for(s.method);
-    MatrixKind kind = kinds.front();
-    if (auto k = o.text("kind")) {
-        const auto parsed = parse_matrix_kind(*k);
-        if (!parsed || std::find(kinds.begin(), kinds.end(), *parsed) == kinds.end()) {
-            const std::string allowed =
-                join(kinds, "|", [](MatrixKind kk) { return std::string(matrix_kind_id(kk)); });
-            throw UsageError("--kind must be one of " + allowed + " for method " + std::string(method_id(s.method))
-                             + " (got '" + *k + "')");
+    out << r.row_name << "_first," << r.row_name << "_last";
+    for (std::size_t c = 0; c < r.col_index.size(); ++c)
+        out << ',' << r.col_name << '_' << r.col_index[c] << '-' << r.col_block_end[c] - 1;
+    out << '\n';
+    std::string line;
+    for (Eigen::Index row = 0; row < values.rows(); ++row) {
+        const auto u = static_cast<std::size_t>(row);
+        line = std::to_string(r.row_index[u]) + ',' + std::to_string(r.row_block_end[u] - 1);
+        for (Eigen::Index c = 0; c < values.cols(); ++c) {
+            line += ',';
+            append_cell(line, values(row, c));
         }
-        kind = *parsed;
+        line += '\n';
+        out.write(line.data(), static_cast<std::streamsize>(line.size()));
     }
-    MatrixWindow w;
-    w.row0 = o.integer("row0").value_or(0);
-    w.col0 = o.integer("col0").value_or(0);
-    w.rows = o.integer("rows").value_or(0);
-    w.cols = o.integer("cols").value_or(0);
-    w.out_rows = o.integer("out-rows").value_or(0);
-    w.out_cols = o.integer("out-cols").value_or(0);
-    // Downsampled cells are exact block means by default; --sample point gives one cell per block.
-    w.sample = *o.choice("sample") == "point" ? SampleMode::Point : SampleMode::BlockMean;
-    w.precision = *o.choice("precision") == "single" ? Precision::Single : Precision::Double;
-    const MatrixResult r = compute_matrix(s, kind, w);
-    // The matrix fits kMaxMatrixElements; its text is what would blow the budget. Refuse before writing.
-    try {
-        require_within_budget(o.has("out-rows") ? "out_rows" : o.has("rows") ? "rows" : "seq_len", r.values.rows(),
-                              r.values.cols() * kBytesPerOutputNumber, "the matrix and its text");
-    } catch (const ParameterError& e) {
-        rethrow_as_usage(e);
-    }
-    if (format_of(o) == Format::Csv) {
-        if (r.sampling != MatrixSampling::BlockMean)
-            return write_matrix_csv(out, r.values, r.row_name, r.row_index, r.col_name + '_', r.col_index);
-        // Block means: each row and column names its block of positions, first and last.
-        out << r.row_name << "_first," << r.row_name << "_last";
-        for (std::size_t c = 0; c < r.col_index.size(); ++c)
-            out << ',' << r.col_name << '_' << r.col_index[c] << '-' << r.col_block_end[c] - 1;
-        out << '\n';
-        for (Eigen::Index row = 0; row < r.values.rows(); ++row) {
-            const auto u = static_cast<std::size_t>(row);
-            out << r.row_index[u] << ',' << r.row_block_end[u] - 1;
-            for (Eigen::Index c = 0; c < r.values.cols(); ++c)
-                out << ',' << csv_number(r.values(row, c));
-            out << '\n';
-        }
-        return;
-    }
+}
+
+template <typename Matrix>
+void write_matrix_json(std::ostream& out, const Scenario& s, MatrixKind kind, const MatrixWindow& w,
+                       const MatrixResult& r, const Matrix& values)
+{
     const auto last = [](const std::vector<std::int64_t>& end) {
         std::vector<std::int64_t> v(end);
         for (auto& x : v)
@@ -487,8 +469,58 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
         j["tokens"] = s.content.tokens; // position p is tokens[p]
     if (kind == MatrixKind::Weights)
         j["causal"] = s.causal;
-    j["matrix"] = matrix_json(r.values);
+    j["matrix"] = matrix_json(values);
     write_json(out, j);
+}
+
+
+void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto kinds = matrix_kinds_for(s.method);
+    MatrixKind kind = kinds.front();
+    if (auto k = o.text("kind")) {
+        const auto parsed = parse_matrix_kind(*k);
+        if (!parsed || std::find(kinds.begin(), kinds.end(), *parsed) == kinds.end()) {
+            const std::string allowed =
+                join(kinds, "|", [](MatrixKind kk) { return std::string(matrix_kind_id(kk)); });
+            throw UsageError("--kind must be one of " + allowed + " for method " + std::string(method_id(s.method))
+                             + " (got '" + *k + "')");
+        }
+        kind = *parsed;
+    }
+    MatrixWindow w;
+    w.row0 = o.integer("row0").value_or(0);
+    w.col0 = o.integer("col0").value_or(0);
+    w.rows = o.integer("rows").value_or(0);
+    w.cols = o.integer("cols").value_or(0);
+    w.out_rows = o.integer("out-rows").value_or(0);
+    w.out_cols = o.integer("out-cols").value_or(0);
+    // Downsampled cells are exact block means by default; --sample point gives one cell per block.
+    w.sample = *o.choice("sample") == "point" ? SampleMode::Point : SampleMode::BlockMean;
+    w.precision = *o.choice("precision") == "single" ? Precision::Single : Precision::Double;
+    // --precision single: the float32 result itself (half the memory, shorter numbers), not widened.
+    w.single_result = w.precision == Precision::Single;
+    const MatrixResult r = compute_matrix(s, kind, w);
+    // The matrix fits kMaxMatrixElements; its text is what would blow the budget. Refuse before writing.
+    try {
+        require_within_budget(o.has("out-rows") ? "out_rows" : o.has("rows") ? "rows" : "seq_len", r.rows(),
+                              r.cols() * kBytesPerOutputNumber, "the matrix and its text");
+    } catch (const ParameterError& e) {
+        rethrow_as_usage(e);
+    }
+    const auto write = [&](const auto& values) {
+        if (format_of(o) == Format::Csv) {
+            if (r.sampling != MatrixSampling::BlockMean)
+                return write_matrix_csv(out, values, r.row_name, r.row_index, r.col_name + '_', r.col_index);
+            write_block_mean_csv(out, r, values);
+            return;
+        }
+        write_matrix_json(out, s, kind, w, r, values);
+    };
+    if (r.single())
+        write(r.values_f);
+    else
+        write(r.values);
 }
 
 void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out)

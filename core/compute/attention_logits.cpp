@@ -124,10 +124,9 @@ bool fill_toeplitz(Eigen::MatrixXd& values, const std::vector<std::int64_t>& row
 // 128 MB matrix page by page (4 KiB) cost more than the whole product on the build machine (about
 // 1 s of the N = 4096 logits); with 2 MiB pages there are 512 times fewer faults. Only advice: where
 // THP is off or unknown, nothing changes.
-void advise_huge_pages(double* data, std::size_t count)
+void advise_huge_pages(void* data, std::size_t bytes)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const std::size_t bytes = count * sizeof(double);
     if (bytes < (std::size_t{16} << 20))
         return;
     constexpr std::uintptr_t kPage = 4096;
@@ -137,58 +136,119 @@ void advise_huge_pages(double* data, std::size_t count)
         ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 #else
     (void)data;
-    (void)count;
+    (void)bytes;
 #endif
 }
 
 } // namespace
 
-// finite_extremes (attention_logits.h), split over threads and in 8-wide vectors (GCC's vector
+// finite_extremes (attention_logits.h), split over threads and in 64-byte vectors (GCC's vector
 // extensions: one AVX-512 register, two AVX2 or four SSE2 ones, per clone): the compiler does not
 // vectorise a floating-point min / max reduction by itself, and the serial loop that stored both
-// running extremes to memory on every cell took ~35 ms of the 4096 x 4096 RoPE job.
-using Vec8d = double __attribute__((vector_size(64)));
-using Vec8l = std::int64_t __attribute__((vector_size(64)));
+// running extremes to memory on every cell took ~35 ms of the 4096 x 4096 RoPE job. One body for
+// double and float results. (GCC 12 does not build vector types of a template parameter, hence the
+// two spelled-out Lanes.)
+namespace {
+template <typename T>
+struct Lanes;
+template <>
+struct Lanes<double> {
+    using Vec = double __attribute__((vector_size(64)));
+    using VecBits = std::int64_t __attribute__((vector_size(64)));
+    using Bits = std::int64_t;
+};
+template <>
+struct Lanes<float> {
+    using Vec = float __attribute__((vector_size(64)));
+    using VecBits = std::int32_t __attribute__((vector_size(64)));
+    using Bits = std::int32_t;
+};
 
-POSATLAS_CLONES bool finite_extremes(const double* v, std::int64_t n, double& lo_out, double& hi_out)
+// One part, serially, in vectors; lo and hi are updated.
+template <typename T>
+[[gnu::always_inline]] inline void extremes_lanes(const T* v, std::int64_t n, T& lo, T& hi)
 {
-    constexpr double inf = std::numeric_limits<double>::infinity();
-    constexpr double big = std::numeric_limits<double>::max();
-    constexpr std::int64_t kLanes = 8;
-    double lo = inf, hi = -inf;
-#pragma omp parallel reduction(min : lo) reduction(max : hi) if (n > (1 << 18))
-    {
-        const Vec8d vinf = {inf, inf, inf, inf, inf, inf, inf, inf};
-        const Vec8d vbig = {big, big, big, big, big, big, big, big};
-        const Vec8l no_sign = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
-        Vec8d l = vinf, h = -vinf;
-#pragma omp for schedule(static)
-        for (std::int64_t b = 0; b < n / kLanes; ++b) {
-            Vec8d x;
-            std::memcpy(&x, v + b * kLanes, sizeof x);
-            Vec8l bits;
-            std::memcpy(&bits, &x, sizeof bits);
-            bits &= no_sign;
-            Vec8d magnitude;
-            std::memcpy(&magnitude, &bits, sizeof magnitude);
-            const Vec8l finite = magnitude <= vbig; // false for NaN and +-inf
-            const Vec8d a = finite ? x : vinf, c = finite ? x : -vinf;
-            l = a < l ? a : l;
-            h = c > h ? c : h;
-        }
-        for (std::int64_t k = 0; k < kLanes; ++k) {
-            lo = std::min(lo, l[k]);
-            hi = std::max(hi, h[k]);
-        }
+    using Vec = typename Lanes<T>::Vec;
+    using VecBits = typename Lanes<T>::VecBits;
+    using Bits = typename Lanes<T>::Bits;
+    constexpr std::int64_t kLanes = 64 / sizeof(T);
+    constexpr T inf = std::numeric_limits<T>::infinity();
+    const Vec vinf = Vec{} + inf;
+    const Vec vbig = Vec{} + std::numeric_limits<T>::max();
+    const VecBits no_sign = VecBits{} + std::numeric_limits<Bits>::max();
+    Vec l = vinf, h = -vinf;
+    for (std::int64_t b = 0; b < n / kLanes; ++b) {
+        Vec x;
+        std::memcpy(&x, v + b * kLanes, sizeof x);
+        VecBits bits;
+        std::memcpy(&bits, &x, sizeof bits);
+        bits &= no_sign;
+        Vec magnitude;
+        std::memcpy(&magnitude, &bits, sizeof magnitude);
+        const VecBits finite = magnitude <= vbig; // false for NaN and +-inf
+        const Vec a = finite ? x : vinf, c = finite ? x : -vinf;
+        l = a < l ? a : l;
+        h = c > h ? c : h;
+    }
+    for (std::int64_t k = 0; k < kLanes; ++k) {
+        lo = std::min(lo, l[k]);
+        hi = std::max(hi, h[k]);
     }
     for (std::int64_t i = n / kLanes * kLanes; i < n; ++i)
         if (std::isfinite(v[i])) {
             lo = std::min(lo, v[i]);
             hi = std::max(hi, v[i]);
         }
+}
+
+// The vector loop lives in these cloned functions (an OpenMP region inside a template would be
+// outlined for the default target and lose the clones' vector width: 25 % of the float32 RoPE job).
+POSATLAS_CLONES void extremes_part(const double* v, std::int64_t n, double& lo, double& hi)
+{
+    extremes_lanes(v, n, lo, hi);
+}
+POSATLAS_CLONES void extremes_part(const float* v, std::int64_t n, float& lo, float& hi)
+{
+    extremes_lanes(v, n, lo, hi);
+}
+
+template <typename T>
+bool finite_extremes_parts(const T* v, std::int64_t n, double& lo_out, double& hi_out)
+{
+    constexpr std::int64_t kPart = std::int64_t{1} << 18;
+    const std::int64_t parts = (n + kPart - 1) / kPart;
+    T lo = std::numeric_limits<T>::infinity(), hi = -lo;
+#pragma omp parallel for schedule(static) reduction(min : lo) reduction(max : hi) if (parts > 1)
+    for (std::int64_t p = 0; p < parts; ++p)
+        extremes_part(v + p * kPart, std::min(kPart, n - p * kPart), lo, hi);
     lo_out = lo;
     hi_out = hi;
     return lo <= hi;
+}
+
+} // namespace
+
+bool finite_extremes(const double* v, std::int64_t n, double& lo, double& hi)
+{
+    return finite_extremes_parts(v, n, lo, hi);
+}
+
+bool finite_extremes(const float* v, std::int64_t n, double& lo, double& hi)
+{
+    return finite_extremes_parts(v, n, lo, hi);
+}
+
+void final_product(MatrixJob& job, const Eigen::Ref<const Eigen::MatrixXd>& a,
+                   const Eigen::Ref<const Eigen::MatrixXd>& b, double scale)
+{
+    if (job.single_result && job.precision == Precision::Single) {
+        job.out.values = Eigen::MatrixXd(); // never touched, so never faulted in
+        job.out.values_f.resize(a.rows(), b.rows());
+        advise_huge_pages(job.out.values_f.data(), static_cast<std::size_t>(job.out.values_f.size()) * sizeof(float));
+        gemm_nt_single(a, b, scale, job.out.values_f);
+        return;
+    }
+    gemm_nt(a, b, scale, job.precision, job.out.values);
 }
 
 Eigen::MatrixXd job_queries(const MatrixJob& c, int dim) { return content_queries(c.s.content, dim, c.rows); }
@@ -566,6 +626,8 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
     const std::int64_t out_rows = window.out_rows > 0 ? std::min(window.out_rows, rows) : rows;
     const std::int64_t out_cols = window.out_cols > 0 ? std::min(window.out_cols, cols) : cols;
     require_matrix_fits(kind == MatrixKind::Encoding ? "seq_len" : "rows", out_rows, out_cols);
+    if (window.single_result && window.precision != Precision::Single)
+        throw ParameterError("precision", "single when a float32 result is asked for", "double");
 
     MatrixResult out;
     const bool downsampled = out_rows < rows || out_cols < cols;
@@ -589,7 +651,7 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
         out.sampling = downsampled ? MatrixSampling::Point : MatrixSampling::Exact;
     }
     out.values.resize(out_rows, out_cols);
-    advise_huge_pages(out.values.data(), static_cast<std::size_t>(out.values.size()));
+    advise_huge_pages(out.values.data(), static_cast<std::size_t>(out.values.size()) * sizeof(double));
     out.row_label = QT_TRANSLATE_NOOP("MatrixLabel", "query position i");
     out.col_label = QT_TRANSLATE_NOOP("MatrixLabel", "key position j");
     out.value_label = spec->value_label;
@@ -606,10 +668,17 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
         resolve_content_files(with_files->content);
     }
     MatrixJob job{with_files ? *with_files : s, kind, out.row_index, out.col_index, cancel, progress, out, window.precision, std::move(rb), std::move(cb)};
+    job.single_result = window.single_result;
     spec->compute(job);
 
+    if (window.single_result && !out.single()) {
+        // The kernel computed in double: one rounding to float32 per value, and the double array freed.
+        out.values_f = out.values.cast<float>();
+        out.values = Eigen::MatrixXd();
+    }
     double lo = 0.0, hi = 0.0;
-    const bool any = finite_extremes(out.values.data(), out.values.size(), lo, hi);
+    const bool any = out.single() ? finite_extremes(out.values_f.data(), out.values_f.size(), lo, hi)
+                                  : finite_extremes(out.values.data(), out.values.size(), lo, hi);
     if (any) {
         out.min = lo;
         out.max = hi;

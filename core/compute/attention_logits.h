@@ -80,10 +80,18 @@ struct MatrixWindow {
     std::int64_t out_cols = 0;
     SampleMode sample = SampleMode::BlockMean;
     Precision precision = Precision::Double;
+    // With Precision::Single: return the values in float32 (MatrixResult::values_f) instead of widening
+    // them into double. Half the memory, and the kernels whose last step is the product (RoPE,
+    // Transformer-XL) write it straight from SGEMM, with no widening pass over the result. For callers
+    // that read values_f: `posatlas compute matrix --precision single` and the benchmarks. Every other
+    // kind's values are computed in double and rounded to float32 once at the end.
+    bool single_result = false;
 };
 
 struct MatrixResult {
-    Eigen::MatrixXd values;                 // out_rows x out_cols
+    Eigen::MatrixXd values;                 // out_rows x out_cols (empty when values_f holds them)
+    Eigen::MatrixXf values_f;               // out_rows x out_cols in float32 when the window asked for a
+                                            // single_result (then `values` is empty), else empty
     // Row r shows positions [row_index[r], row_block_end[r]) (a block mean), or the single position
     // row_index[r] (Exact, Point; then row_block_end[r] = row_index[r] + 1). Columns likewise.
     std::vector<std::int64_t> row_index;    // first position (or dimension) of each row's block
@@ -101,11 +109,17 @@ struct MatrixResult {
     bool is_integer = false;                // bucket indices
     bool used_toeplitz = false;             // computed from distinct offsets only
     double min = 0.0, max = 0.0;            // over finite cells
+
+    bool single() const { return values_f.size() > 0; }
+    Eigen::Index rows() const { return single() ? values_f.rows() : values.rows(); }
+    Eigen::Index cols() const { return single() ? values_f.cols() : values.cols(); }
+    double at(Eigen::Index r, Eigen::Index c) const { return single() ? values_f(r, c) : values(r, c); }
 };
 
 // The smallest and largest finite value of v[0 .. n) (NaN and +-inf skipped) into lo and hi; false, and
 // lo > hi, when there is none. MatrixResult::min and max come from it.
 bool finite_extremes(const double* v, std::int64_t n, double& lo, double& hi);
+bool finite_extremes(const float* v, std::int64_t n, double& lo, double& hi);
 
 // Columns of the full matrix: seq_len, or the encoding's dimension for Encoding.
 std::int64_t matrix_columns(const Scenario& s, MatrixKind kind);

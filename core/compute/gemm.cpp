@@ -62,6 +62,12 @@ void gemm_nt(const Eigen::Ref<const Eigen::MatrixXd>& a, const Eigen::Ref<const 
     }
 }
 
+void gemm_nt_single(const Eigen::Ref<const Eigen::MatrixXd>& a, const Eigen::Ref<const Eigen::MatrixXd>& b,
+                    double scale, Eigen::MatrixXf& out)
+{
+    sgemm_nt((scale * a).cast<float>(), b.cast<float>(), out);
+}
+
 void sgemm_nt(const Eigen::MatrixXf& a, const Eigen::MatrixXf& b, Eigen::MatrixXf& out)
 {
     out.resize(a.rows(), b.rows());

@@ -25,6 +25,11 @@ inline constexpr Eigen::Index kGemmTile = 512;
 void gemm_nt(const Eigen::Ref<const Eigen::MatrixXd>& a, const Eigen::Ref<const Eigen::MatrixXd>& b, double scale,
              Precision precision, Eigen::MatrixXd& out);
 
+// The same product in float32 kept as float32: A and B rounded once (scale folded into A), one SGEMM
+// straight into out with beta = 0 (no panels, no widening). The same error bound as Single above.
+void gemm_nt_single(const Eigen::Ref<const Eigen::MatrixXd>& a, const Eigen::Ref<const Eigen::MatrixXd>& b,
+                    double scale, Eigen::MatrixXf& out);
+
 // The bare float32 product a b^T through the same Eigen SGEMM (no widening): the peak that the
 // benchmarks compare the kernels with.
 void sgemm_nt(const Eigen::MatrixXf& a, const Eigen::MatrixXf& b, Eigen::MatrixXf& out);

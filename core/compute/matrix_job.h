@@ -27,9 +27,17 @@ struct MatrixJob {
     Precision precision = Precision::Double;
     // Block boundaries (block_means.h) when the kernel must give exact block means, else empty.
     std::vector<std::int64_t> rb, cb;
+    // MatrixWindow::single_result: a kernel may put its values in out.values_f (and empty out.values);
+    // compute_matrix rounds a double result to float32 itself otherwise.
+    bool single_result = false;
 
     bool block_means() const { return !rb.empty(); }
 };
+
+// The job's values as scale a b^T (gemm_nt in the job's precision), when that product is the kernel's
+// last step: with a single_result, SGEMM writes the float32 result directly (out.values freed).
+void final_product(MatrixJob& job, const Eigen::Ref<const Eigen::MatrixXd>& a,
+                   const Eigen::Ref<const Eigen::MatrixXd>& b, double scale);
 
 // Content queries (keys) at the job's row (column) positions: rows x dim.
 Eigen::MatrixXd job_queries(const MatrixJob& job, int dim);

@@ -29,6 +29,25 @@ bool append_number_text(std::string& out, double v)
     return true;
 }
 
+bool append_float_text(std::string& out, float v)
+{
+    // Through the double of the float's shortest text, so that CSV and JSON (which holds doubles) print
+    // the same text for the same float: 0.1f -> "0.1", 2^40 as an integer like any integral double.
+    return append_number_text(out, float_as_short_double(v));
+}
+
+double float_as_short_double(float v)
+{
+    if (!std::isfinite(v))
+        return static_cast<double>(v);
+    char buf[24];
+    const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v);
+    double d = static_cast<double>(v);
+    if (r.ec == std::errc())
+        std::from_chars(buf, r.ptr, d);
+    return d;
+}
+
 std::string number_text(double v)
 {
     std::string s;

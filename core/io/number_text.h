@@ -24,6 +24,15 @@ bool append_number_text(std::string& out, double v);
 // The text of v as above ("" for NaN and infinity).
 std::string number_text(double v);
 
+// The same policy for a float32 value (`compute matrix --precision single`), applied to the double that
+// the float's shortest text denotes (float_as_short_double): integral values below 2^53 as integers, else
+// the float's shortest round trip (0.1f -> "0.1", not the widened double's "0.10000000149011612");
+// nothing for NaN or infinity. Returns whether v was finite. Every text reads back (strtof) to v.
+bool append_float_text(std::string& out, float v);
+// The double that the float's shortest text denotes (0.1f -> 0.1): put into a JSON document of doubles,
+// it prints as that same short text. NaN and infinities are returned as they are.
+double float_as_short_double(float v);
+
 // Columns of equal length as CSV: a header row of the column names, then one row per index, numbers by
 // the policy above (empty cells for NaN). Rows are assembled in a buffer and written in large pieces, so
 // 10^6 rows take about as long as the same numbers as JSON. Column names are written as given (the

@@ -21,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 NUMPY_TASK = {
     "BM_RopeLogitsRandomSingle/4096": ("rope_logits_random_4096", True),
     "BM_RopeLogitsRandom/4096": ("rope_logits_random_4096", True),
+    "BM_RopeLogitsRandomFloat32/4096": ("rope_logits_random_4096", True),
     "BM_GemmPeakSingle/4096": ("sgemm_4096", True),
     "BM_GemmPeakDouble/4096": ("dgemm_4096", True),
     "BM_GemmSingleIntoDouble/4096": ("sgemm_4096", True),

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -518,6 +519,53 @@ TEST(CliMatrix, SinglePrecisionStaysWithinItsBound)
     EXPECT_LT(worst, 1e-4);
 }
 
+// --precision single writes the float32 result: every number in the CSV is a float's shortest text
+// (reads back with strtof to the float it denotes, at most 9 significant digits), the JSON's too.
+// Reference: the double run of the same matrix, within the bound of the test above.
+TEST(CliMatrix, SinglePrecisionWritesFloat32Numbers)
+{
+    const std::vector<std::string> base{"compute", "matrix", "--method", "rope", "--head-dim", "64",
+                                        "--seq-len", "40", "--content", "random"};
+    auto csv = base;
+    csv.insert(csv.end(), {"--precision", "single", "--format", "csv"});
+    const Result r = run(csv);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    std::getline(lines, line); // header
+    std::vector<std::vector<double>> cells;
+    while (std::getline(lines, line)) {
+        std::istringstream fields(line);
+        std::string f;
+        std::getline(fields, f, ','); // query position
+        cells.emplace_back();
+        while (std::getline(fields, f, ',')) {
+            ASSERT_FALSE(f.empty());
+            const float v = std::strtof(f.c_str(), nullptr);
+            char buf[32];
+            const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr; // shortest round trip of the float
+            if (v != std::trunc(v)) {
+                EXPECT_EQ(std::string(buf, end), f) << "not a float's shortest text: " << f;
+            }
+            cells.back().push_back(v);
+        }
+    }
+    ASSERT_EQ(cells.size(), 40U);
+    auto single_json = base;
+    single_json.insert(single_json.end(), {"--precision", "single"});
+    const json d = run_json(base), s = run_json(single_json);
+    EXPECT_EQ(s["precision"], "single");
+    double worst = 0.0;
+    for (std::size_t i = 0; i < 40; ++i)
+        for (std::size_t j = 0; j < 40; ++j) {
+            const double sv = s["matrix"][i][j].get<double>();
+            EXPECT_EQ(static_cast<double>(static_cast<float>(sv)), static_cast<double>(static_cast<float>(cells[i][j])));
+            worst = std::max(worst, std::abs(d["matrix"][i][j].get<double>() - sv));
+        }
+    EXPECT_LT(worst, 1e-4);
+    EXPECT_GT(worst, 0.0) << "the single run must be float32";
+}
+
 TEST(CliMatrix, TenMillionPositionsIntoAPictureNeedOnlyThePicture)
 {
     // Block means of 10^7 positions with position-independent content: closed forms, O(blocks d).
@@ -673,8 +721,9 @@ TEST(CliWeights, CausalMasksTheKeysAfterTheQuery)
             double sum = 0.0;
             for (std::size_t k = 0; k < 6; ++k) {
                 sum += j["matrix"][i][k].get<double>();
-                if (k > i)
+                if (k > i) {
                     EXPECT_EQ(j["matrix"][i][k].get<double>(), 0.0) << method << " (" << i << ", " << k << ")";
+                }
             }
             EXPECT_NEAR(sum, 1.0, 1e-12) << method << " row " << i;
         }
@@ -727,8 +776,9 @@ TEST(CliWeights, SessionKeepsTheSentence)
         double sum = 0.0;
         for (std::size_t k = 0; k < 5; ++k) {
             sum += m[i][k].get<double>();
-            if (k > i)
+            if (k > i) {
                 EXPECT_EQ(m[i][k].get<double>(), 0.0);
+            }
         }
         EXPECT_NEAR(sum, 1.0, 1e-6) << "row " << i; // the view computes in single precision (gemm.h)
     }

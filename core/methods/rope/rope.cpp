@@ -23,6 +23,19 @@ PairIndex pair_index(int i, int rotary_dim, RopePairing pairing)
     return {i, i + rotary_dim / 2};
 }
 
+// apply(j1, j2, a cos(position theta_i), a sin(position theta_i)) for every rotary pair i, a the
+// attention factor: the one definition of R(position) behind rope_rotate and rope_rotate_row.
+template <typename Apply>
+void for_each_rotation(const RopeFrequencies& f, double position, RopePairing pairing, Apply&& apply)
+{
+    const double a = f.attention_factor;
+    for (int i = 0; i < f.pairs(); ++i) {
+        const auto [j1, j2] = pair_index(i, f.rotary_dim, pairing);
+        const double angle = position * f.inv_freq[static_cast<std::size_t>(i)];
+        apply(j1, j2, std::cos(angle) * a, std::sin(angle) * a);
+    }
+}
+
 void require_fits(const RopeFrequencies& f, Eigen::Index size, const char* what)
 {
     if (f.rotary_dim < 2 || f.inv_freq.size() != static_cast<std::size_t>(f.rotary_dim / 2))
@@ -42,16 +55,26 @@ Eigen::VectorXd rope_rotate(const RopeFrequencies& f, const Eigen::Ref<const Eig
 {
     require_fits(f, x.size(), "x");
     Eigen::VectorXd out = x;
-    const double a = f.attention_factor;
-    for (int i = 0; i < f.pairs(); ++i) {
-        const auto [j1, j2] = pair_index(i, f.rotary_dim, pairing);
-        const double angle = position * f.inv_freq[static_cast<std::size_t>(i)];
-        const double c = std::cos(angle) * a;
-        const double s = std::sin(angle) * a;
+    for_each_rotation(f, position, pairing, [&](Eigen::Index j1, Eigen::Index j2, double c, double s) {
         out[j1] = x[j1] * c - x[j2] * s;
         out[j2] = x[j1] * s + x[j2] * c;
-    }
+    });
     return out;
+}
+
+void rope_rotate_row(const RopeFrequencies& f, Eigen::MatrixXd& m, Eigen::MatrixXd* also, Eigen::Index r,
+                     double position, RopePairing pairing)
+{
+    const auto rotate = [r](Eigen::MatrixXd& x, Eigen::Index j1, Eigen::Index j2, double c, double s) {
+        const double x1 = x(r, j1), x2 = x(r, j2);
+        x(r, j1) = x1 * c - x2 * s;
+        x(r, j2) = x1 * s + x2 * c;
+    };
+    for_each_rotation(f, position, pairing, [&](Eigen::Index j1, Eigen::Index j2, double c, double s) {
+        rotate(m, j1, j2, c, s);
+        if (also)
+            rotate(*also, j1, j2, c, s);
+    });
 }
 
 double rope_score(const RopeFrequencies& f, const Eigen::Ref<const Eigen::VectorXd>& q,

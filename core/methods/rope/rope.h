@@ -29,6 +29,12 @@ namespace posatlas {
 // ParameterError "head_dim").
 Eigen::VectorXd rope_rotate(const RopeFrequencies& f, const Eigen::Ref<const Eigen::VectorXd>& x,
                             double position, RopePairing pairing);
+// Row r of m replaced by R(position) applied to it, in place (the rows of a matrix of queries or keys);
+// with `also`, row r of a second matrix at the same position, rotated with the same cos and sin (one
+// sin/cos per angle for both). m (and also) have at least f.rotary_dim columns (not checked: a hot loop;
+// callers size them from the same parameters).
+void rope_rotate_row(const RopeFrequencies& f, Eigen::MatrixXd& m, Eigen::MatrixXd* also, Eigen::Index r,
+                     double position, RopePairing pairing);
 
 // The attention logit (R(m) q) . (R(n) k), not divided by sqrt(d). Depends on m and n only through
 // m - n (RoFormer eq. (16)).

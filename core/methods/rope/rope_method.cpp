@@ -103,7 +103,7 @@ void rope_block_logits(MatrixJob& c)
     const Eigen::MatrixXd q = rope_block_means(c, f, false, c.rb);
     const Eigen::MatrixXd k = rope_block_means(c, f, true, c.cb);
     check_cancel(c.cancel);
-    gemm_nt(q, k, 1.0 / std::sqrt(static_cast<double>(c.s.params<RopeParams>().head_dim)), c.precision, c.out.values);
+    final_product(c, q, k, 1.0 / std::sqrt(static_cast<double>(c.s.params<RopeParams>().head_dim)));
     report_progress(c.progress, 1.0);
 }
 
@@ -128,26 +128,32 @@ void rope_logits(MatrixJob& c)
         // pair and cell would cost d/2 sincos per cell; rotating each sampled query and key once and
         // multiplying (below) costs d/2 sincos per row and column.
     }
-    // Rotate every sampled query and key once, then one matrix product.
+    // Rotate every sampled query and key once, then one matrix product. When the keys sit at the
+    // queries' positions (the whole matrix, or a square window) each angle's cos and sin serve both.
     Eigen::MatrixXd q = job_queries(c, d), k = job_keys(c, d);
-    const auto rotate_rows = [&](Eigen::MatrixXd& m, const std::vector<std::int64_t>& pos) {
+    const RopePairing pairing = c.s.params<RopeParams>().pairing;
+    const auto rotate_rows = [&](Eigen::MatrixXd& m, Eigen::MatrixXd* same_positions,
+                                 const std::vector<std::int64_t>& pos, double from, double to) {
         const auto n = static_cast<std::int64_t>(pos.size());
-        for (std::int64_t r0 = 0; r0 < n; r0 += 256) {
+        constexpr std::int64_t kChunk = 1024;
+        for (std::int64_t r0 = 0; r0 < n; r0 += kChunk) {
             check_cancel(c.cancel);
-            const std::int64_t r1 = std::min(n, r0 + 256);
+            const std::int64_t r1 = std::min(n, r0 + kChunk);
 #pragma omp parallel for schedule(static)
             for (std::int64_t r = r0; r < r1; ++r)
-                m.row(r) = rope_rotate(f, m.row(r).transpose(), static_cast<double>(pos[static_cast<std::size_t>(r)]),
-                                       c.s.params<RopeParams>().pairing)
-                               .transpose();
+                rope_rotate_row(f, m, same_positions, r, static_cast<double>(pos[static_cast<std::size_t>(r)]),
+                                pairing);
+            report_progress(c.progress, from + (to - from) * static_cast<double>(r1) / static_cast<double>(n));
         }
     };
-    rotate_rows(q, c.rows);
-    report_progress(c.progress, 0.25);
-    rotate_rows(k, c.cols);
-    report_progress(c.progress, 0.5);
+    if (c.rows == c.cols) {
+        rotate_rows(q, &k, c.rows, 0.0, 0.5);
+    } else {
+        rotate_rows(q, nullptr, c.rows, 0.0, 0.25);
+        rotate_rows(k, nullptr, c.cols, 0.25, 0.5);
+    }
     check_cancel(c.cancel);
-    gemm_nt(q, k, inv_sqrt_d, c.precision, c.out.values);
+    final_product(c, q, k, inv_sqrt_d);
     report_progress(c.progress, 1.0);
 }
 void rope_matrix(MatrixJob& c)

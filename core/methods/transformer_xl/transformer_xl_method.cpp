@@ -77,7 +77,7 @@ void txl_factored_logits(MatrixJob& c, const TxlModel& m)
     }
     report_progress(c.progress, 0.3);
     check_cancel(c.cancel);
-    gemm_nt(left, right, 1.0 / std::sqrt(static_cast<double>(d)), c.precision, c.out.values);
+    final_product(c, left, right, 1.0 / std::sqrt(static_cast<double>(d)));
     report_progress(c.progress, 1.0);
 }
 
@@ -231,40 +231,22 @@ void txl_block_logits(MatrixJob& c, const TxlModel& m)
         }
     }
     check_cancel(c.cancel);
-    gemm_nt(left, right, 1.0 / std::sqrt(static_cast<double>(d)), c.precision, c.out.values);
+    final_product(c, left, right, 1.0 / std::sqrt(static_cast<double>(d)));
     report_progress(c.progress, 1.0);
 }
 
 void txl_logits(MatrixJob& c)
 {
-    const TransformerXLParams& p = c.s.params<TransformerXLParams>();
-    const TxlModel m = make_txl_model(p);
-    const int d = p.head_dim;
-    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+    const TxlModel m = make_txl_model(c.s.params<TransformerXLParams>());
     if (c.block_means()) {
         txl_block_logits(c, m);
         return;
     }
-    if (!content_is_position_independent(c.s.content)) {
-        txl_factored_logits(c, m);
-        return;
-    }
-    if (content_is_position_independent(c.s.content)) {
+    // Generated or file content: one product of factors; position-independent content: a function of i - j.
+    if (content_is_position_independent(c.s.content))
         txl_offset_logits(c, m);
-        return;
-    }
-    const Eigen::MatrixXd q = job_queries(c, d), k = job_keys(c, d);
-    relative_fill(
-        c,
-        [&](std::int64_t r, std::int64_t col) {
-            return txl_logit_terms(m, q.row(r).transpose(), k.row(col).transpose(),
-                                   c.rows[static_cast<std::size_t>(r)], c.cols[static_cast<std::size_t>(col)])
-                       .total(p)
-                   * inv_sqrt_d;
-        },
-        [&](std::int64_t delta) {
-            return txl_logit_terms(m, q.row(0).transpose(), k.row(0).transpose(), delta, 0).total(p) * inv_sqrt_d;
-        });
+    else
+        txl_factored_logits(c, m);
 }
 
 Field term(std::string key, bool TransformerXLParams::*member, const char* label, const char* tooltip)

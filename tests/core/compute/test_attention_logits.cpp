@@ -70,22 +70,24 @@ INSTANTIATE_TEST_SUITE_P(Content, RopeMatrix,
                              return posatlas::test::param_name(content_kind_id(info.param));
                          });
 
-// finite_extremes against std::min / std::max over the finite values, for lengths around the 8-wide
-// vectors and the threading threshold, with NaN and +-inf anywhere, and with no finite value at all.
-TEST(Matrix, FiniteExtremesSkipNaNAndInfinities)
+// finite_extremes against std::min / std::max over the finite values, for lengths around the vectors
+// (8 doubles, 16 floats) and the threading threshold, with NaN and +-inf anywhere, and with no finite
+// value at all; for double and for float32 results.
+template <typename T>
+void check_finite_extremes()
 {
-    const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+    const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
     std::mt19937_64 gen(5);
     std::uniform_real_distribution<double> u(-1e3, 1e3);
-    for (const std::int64_t n : {1, 7, 8, 9, 17, 1000, (1 << 18) + 3, 1 << 20}) {
-        std::vector<double> v(static_cast<std::size_t>(n));
-        for (double& x : v)
-            x = u(gen);
+    for (const std::int64_t n : {1, 7, 8, 9, 15, 16, 17, 33, 1000, (1 << 18) + 3, 1 << 20, (1 << 20) + 5}) {
+        std::vector<T> v(static_cast<std::size_t>(n));
+        for (T& x : v)
+            x = static_cast<T>(u(gen));
         // Specials at the ends, in the middle and in the tail that the vectors do not cover.
         for (const std::int64_t at : {std::int64_t{0}, n / 2, n - 1})
             v[static_cast<std::size_t>(at)] = at == 0 ? inf : (at == n / 2 ? -inf : nan);
-        double want_lo = inf, want_hi = -inf;
-        for (const double x : v)
+        T want_lo = inf, want_hi = -inf;
+        for (const T x : v)
             if (std::isfinite(x)) {
                 want_lo = std::min(want_lo, x);
                 want_hi = std::max(want_hi, x);
@@ -98,18 +100,24 @@ TEST(Matrix, FiniteExtremesSkipNaNAndInfinities)
             EXPECT_EQ(hi, want_hi) << n;
         }
     }
-    std::vector<double> none(20, nan);
+    std::vector<T> none(40, nan);
     none[3] = inf;
-    none[19] = -inf;
+    none[39] = -inf;
     double lo = 0.0, hi = 0.0;
     EXPECT_FALSE(finite_extremes(none.data(), static_cast<std::int64_t>(none.size()), lo, hi));
-    // The most negative and the largest finite doubles count; the extremes of a result are exact values.
-    std::vector<double> edge = {nan, -std::numeric_limits<double>::max(), 0.0, std::numeric_limits<double>::max(), inf,
-                                1.0, 2.0, 3.0, 4.0};
+    // The most negative and the largest finite values count; the extremes of a result are exact values.
+    std::vector<T> edge(37, T(1));
+    edge[0] = nan;
+    edge[20] = -std::numeric_limits<T>::max();
+    edge[35] = std::numeric_limits<T>::max();
+    edge[36] = inf;
     EXPECT_TRUE(finite_extremes(edge.data(), static_cast<std::int64_t>(edge.size()), lo, hi));
-    EXPECT_EQ(lo, -std::numeric_limits<double>::max());
-    EXPECT_EQ(hi, std::numeric_limits<double>::max());
+    EXPECT_EQ(lo, -std::numeric_limits<T>::max());
+    EXPECT_EQ(hi, std::numeric_limits<T>::max());
 }
+
+TEST(Matrix, FiniteExtremesSkipNaNAndInfinities) { check_finite_extremes<double>(); }
+TEST(Matrix, FiniteExtremesOfFloat32Results) { check_finite_extremes<float>(); }
 
 // Shaw and DeBERTa with position-dependent content read one product of the sampled vectors with every
 // relative embedding row per term (content_plus_gathered). Reference: shaw_logit (Shaw et al. 2018,

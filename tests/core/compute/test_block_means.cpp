@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <ostream>
@@ -309,6 +310,86 @@ TEST(SinglePrecision, EveryLogitWithinTheFloatDotProductBound)
         // What the README quotes: the error relative to max |logit|.
         const double rel = (sgl.values - dbl.values).cwiseAbs().maxCoeff() / dbl.values.cwiseAbs().maxCoeff();
         EXPECT_LT(rel, 1e-5);
+    }
+}
+
+// A float32 result (MatrixWindow::single_result, `compute matrix --precision single`): RoPE and
+// Transformer-XL write SGEMM's result directly; every other kind is its double result rounded once.
+// References: the double result of the same call and the bound of the test above; min / max are the
+// float values' own extremes.
+TEST(SinglePrecision, Float32ResultsKeepTheBoundWithoutTheDoubleArray)
+{
+    const auto float_window = [](std::int64_t row0, std::int64_t rows, std::int64_t col0, std::int64_t cols) {
+        MatrixWindow w;
+        w.row0 = row0;
+        w.rows = rows;
+        w.col0 = col0;
+        w.cols = cols;
+        w.precision = Precision::Single;
+        w.single_result = true;
+        return w;
+    };
+    for (const Method method : {Method::RoPE, Method::TransformerXL}) {
+        Scenario s;
+        s.method = method;
+        s.seq_len = 600;
+        s.content.kind = ContentKind::Random;
+        s.content.seed = 9;
+        // The square window shares each angle's cos and sin between queries and keys; the other does not.
+        for (const auto& [row0, rows, col0, cols] : {std::array<std::int64_t, 4>{0, 600, 0, 600},
+                                                     std::array<std::int64_t, 4>{100, 300, 7, 411}}) {
+            const MatrixWindow fw = float_window(row0, rows, col0, cols);
+            MatrixWindow dw = fw;
+            dw.precision = Precision::Double;
+            dw.single_result = false;
+            const MatrixResult dbl = compute_matrix(s, MatrixKind::Logits, dw);
+            const MatrixResult flt = compute_matrix(s, MatrixKind::Logits, fw);
+            ASSERT_TRUE(flt.single());
+            EXPECT_EQ(flt.values.size(), 0) << "no double array beside the float one";
+            ASSERT_EQ(flt.values_f.rows(), rows);
+            ASSERT_EQ(flt.values_f.cols(), cols);
+            EXPECT_EQ(flt.rows(), rows);
+            EXPECT_EQ(flt.cols(), cols);
+            // Every cell within 1e-5 of max |logit| of the double one (the test above checks RoPE's
+            // per-cell bound; the README quotes 4.7e-7 of max |logit| measured).
+            const double scale = dbl.values.cwiseAbs().maxCoeff();
+            double worst = 0.0;
+            for (Eigen::Index c = 0; c < cols; ++c)
+                for (Eigen::Index r = 0; r < rows; ++r)
+                    worst = std::max(worst, std::abs(flt.at(r, c) - dbl.values(r, c)));
+            EXPECT_LT(worst, 1e-5 * scale) << method.id() << " window at " << row0 << ", " << col0;
+            EXPECT_GT(worst, 0.0) << "float32 must actually round";
+            EXPECT_EQ(flt.min, static_cast<double>(flt.values_f.minCoeff()));
+            EXPECT_EQ(flt.max, static_cast<double>(flt.values_f.maxCoeff()));
+        }
+    }
+    // A kind computed in double (causal ALiBi bias, NaN above the diagonal): exactly its double values
+    // rounded to float32, NaN where they are NaN.
+    Scenario a;
+    a.method = Method::ALiBi;
+    a.seq_len = 300;
+    a.causal = true;
+    MatrixWindow w;
+    const MatrixResult dbl = compute_matrix(a, MatrixKind::Bias, w);
+    w.precision = Precision::Single;
+    w.single_result = true;
+    const MatrixResult flt = compute_matrix(a, MatrixKind::Bias, w);
+    ASSERT_TRUE(flt.single());
+    for (Eigen::Index c = 0; c < 300; ++c)
+        for (Eigen::Index r = 0; r < 300; ++r) {
+            if (std::isnan(dbl.values(r, c)))
+                EXPECT_TRUE(std::isnan(flt.values_f(r, c))) << r << ", " << c;
+            else
+                EXPECT_EQ(flt.values_f(r, c), static_cast<float>(dbl.values(r, c))) << r << ", " << c;
+        }
+    // A float32 result needs single arithmetic: asked with double, the call names the parameter.
+    MatrixWindow bad;
+    bad.single_result = true;
+    try {
+        compute_matrix(a, MatrixKind::Bias, bad);
+        ADD_FAILURE() << "single_result with double precision was accepted";
+    } catch (const ParameterError& e) {
+        EXPECT_EQ(e.parameter(), "precision");
     }
 }
 

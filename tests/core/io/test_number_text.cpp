@@ -55,3 +55,37 @@ TEST(NumberText, NonFiniteHasNoTextAndTheLocaleDoesNotMatter)
         std::setlocale(LC_ALL, "C");
     }
 }
+
+// Float32 results (`compute matrix --precision single`): integers as integers, else the shortest text
+// that reads back to the same float (std::to_chars(float)); float_as_short_double is the double of that
+// text, so a JSON document of doubles prints it as the same text. Reference: strtof for the round trip.
+TEST(NumberText, FloatsPrintTheirOwnShortestText)
+{
+    const auto text = [](float v) {
+        std::string s;
+        append_float_text(s, v);
+        return s;
+    };
+    EXPECT_EQ(text(0.1F), "0.1");
+    EXPECT_EQ(text(-2.5F), "-2.5");
+    EXPECT_EQ(text(1e6F), "1000000");
+    EXPECT_EQ(text(16777217.0F), "16777216"); // not a float: rounds to 2^24, printed as that integer
+    EXPECT_EQ(text(1e-30F), "1e-30");
+    EXPECT_EQ(text(1099511627776.0F), "1099511627776"); // 2^40: integral, so an integer as for doubles
+    EXPECT_EQ(text(std::numeric_limits<float>::quiet_NaN()), "");
+    EXPECT_EQ(text(std::numeric_limits<float>::infinity()), "");
+    EXPECT_EQ(number_text(float_as_short_double(0.1F)), "0.1");
+    EXPECT_TRUE(std::isnan(float_as_short_double(std::numeric_limits<float>::quiet_NaN())));
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    for (int i = 0; i < 20000; ++i) {
+        const auto v = static_cast<float>(unit(rng) * std::pow(10.0, static_cast<int>(rng() % 70) - 35));
+        const std::string t = text(v);
+        ASSERT_FALSE(t.empty()) << v;
+        EXPECT_EQ(std::strtof(t.c_str(), nullptr), v) << t;
+        if (v != std::trunc(v)) {
+            EXPECT_LE(t.size(), 15U) << t; // at most 9 significant digits, a sign, a point and an exponent
+        }
+        EXPECT_EQ(number_text(float_as_short_double(v)), t);
+    }
+}
