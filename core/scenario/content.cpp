@@ -13,9 +13,7 @@ namespace {
 Eigen::VectorXd seeded_vector(std::uint64_t seed, std::uint64_t stream, int dim, std::int64_t position)
 {
     Eigen::VectorXd v(dim);
-    const auto base = static_cast<std::uint64_t>(position) * static_cast<std::uint64_t>(dim);
-    for (int c = 0; c < dim; ++c)
-        v[c] = rng::normal(seed, stream, base + static_cast<std::uint64_t>(c));
+    rng::normals(seed, stream, static_cast<std::uint64_t>(position) * static_cast<std::uint64_t>(dim), dim, v.data());
     return v;
 }
 
@@ -72,9 +70,15 @@ Eigen::MatrixXd content_matrix(const ContentParams& c, int dim, const std::vecto
             m.rowwise() = content_vector(c, dim, positions.front(), stream).transpose();
         return m;
     }
-#pragma omp parallel for schedule(static) if (n * dim > 16384)
-    for (std::int64_t r = 0; r < n; ++r)
-        m.row(r) = content_vector(c, dim, positions[static_cast<std::size_t>(r)], stream).transpose();
+#pragma omp parallel if (n * dim > 16384)
+    {
+        Eigen::RowVectorXd row(dim);
+#pragma omp for schedule(static)
+        for (std::int64_t r = 0; r < n; ++r) {
+            content_vector_into(c, stream == rng::kKeyContent, dim, positions[static_cast<std::size_t>(r)], row.data());
+            m.row(r) = row;
+        }
+    }
     return m;
 }
 
@@ -108,9 +112,7 @@ void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t
     }
     if (!c.tokens.empty()) {
         const std::uint64_t seed = token_seed(c, position);
-        const std::uint64_t stream = key ? rng::kKeyContent : rng::kQueryContent;
-        for (int i = 0; i < dim; ++i)
-            out[i] = rng::normal(seed, stream, static_cast<std::uint64_t>(i));
+        rng::normals(seed, key ? rng::kKeyContent : rng::kQueryContent, 0, dim, out);
         return;
     }
     switch (c.kind) {
@@ -122,9 +124,7 @@ void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t
                                      : key                        ? rng::kKeyContent
                                                                   : rng::kQueryContent;
         const std::int64_t at = c.kind == ContentKind::Fixed ? 0 : position;
-        const auto base = static_cast<std::uint64_t>(at) * static_cast<std::uint64_t>(dim);
-        for (int i = 0; i < dim; ++i)
-            out[i] = rng::normal(c.seed, stream, base + static_cast<std::uint64_t>(i));
+        rng::normals(c.seed, stream, static_cast<std::uint64_t>(at) * static_cast<std::uint64_t>(dim), dim, out);
         return;
     }
     }
