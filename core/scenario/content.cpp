@@ -70,13 +70,21 @@ Eigen::MatrixXd content_matrix(const ContentParams& c, int dim, const std::vecto
             m.rowwise() = content_vector(c, dim, positions.front(), stream).transpose();
         return m;
     }
+    // Blocks of rows generated row by row into a row-major buffer, then copied into the column-major
+    // result a block at a time: writing each row straight into m strode across its columns (a 16384-row
+    // chunk of keys: 128 kB between neighbours) and took a fifth of a CoPE curve's time.
+    constexpr std::int64_t kBlock = 64;
+    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
 #pragma omp parallel if (n * dim > 16384)
     {
-        Eigen::RowVectorXd row(dim);
+        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> buf(kBlock, dim);
 #pragma omp for schedule(static)
-        for (std::int64_t r = 0; r < n; ++r) {
-            content_vector_into(c, stream == rng::kKeyContent, dim, positions[static_cast<std::size_t>(r)], row.data());
-            m.row(r) = row;
+        for (std::int64_t b = 0; b < blocks; ++b) {
+            const std::int64_t r0 = b * kBlock, nr = std::min(kBlock, n - r0);
+            for (std::int64_t r = 0; r < nr; ++r)
+                content_vector_into(c, stream == rng::kKeyContent, dim, positions[static_cast<std::size_t>(r0 + r)],
+                                    buf.row(r).data());
+            m.middleRows(r0, nr) = buf.topRows(nr);
         }
     }
     return m;
