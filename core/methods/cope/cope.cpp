@@ -25,6 +25,20 @@ double sigmoid(double x)
     return e / (1.0 + e);
 }
 
+// `what` at a cell with content logit logit0, gate g and (clamped) position p; z(r) = q . e[r] is read at
+// floor(p) and ceil(p) for the logits (linear interpolation between integer positions, as CoPE).
+template <typename Z>
+double cope_cell(CopeQuantity what, double logit0, double g, double p, const Z& z)
+{
+    if (what == CopeQuantity::Gates)
+        return g;
+    if (what == CopeQuantity::Positions)
+        return p;
+    const double lo = std::floor(p);
+    const double w = p - lo;
+    return logit0 + z(static_cast<Eigen::Index>(std::ceil(p))) * w + z(static_cast<Eigen::Index>(lo)) * (1.0 - w);
+}
+
 } // namespace
 
 CopeResult cope_attention(const Eigen::Ref<const Eigen::MatrixXd>& q,
@@ -189,21 +203,45 @@ CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, con
         for (Eigen::Index j = last; j >= 0; --j) {
             const double g = gate[static_cast<std::size_t>(j)];
             running += g;
-            const double p = std::min(running, max_pos);
-            if (what == CopeQuantity::Gates) {
-                row[j] = g;
-            } else if (what == CopeQuantity::Positions) {
-                row[j] = p;
-            } else {
-                const double lo = std::floor(p);
-                const double w = p - lo;
-                row[j] += z_all(r, static_cast<Eigen::Index>(std::ceil(p))) * w + z_all(r, static_cast<Eigen::Index>(lo)) * (1.0 - w);
-            }
+            row[j] = cope_cell(what, row[j], g, std::min(running, max_pos), [&](Eigen::Index t) { return z_all(r, t); });
         }
         for (Eigen::Index j = last + 1; j < span; ++j)
             row[j] = kNaN;
     }
     return out;
+}
+
+std::vector<double> cope_streamed_row(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t lo, std::int64_t i,
+                                      const std::function<Eigen::MatrixXd(std::int64_t, std::int64_t)>& keys,
+                                      const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
+                                      CopeQuantity what, const CancelFn& cancel, const ProgressFn& progress)
+{
+    require_real("gate_scale", gate_scale, -1e3, 1e3, true);
+    const Eigen::Index d = q.size();
+    if (d < 1 || pos_emb.cols() != d || pos_emb.rows() < 1 || lo < 0 || lo > i)
+        throw std::invalid_argument("cope_streamed_row: q and pos_emb need the same columns, and 0 <= lo <= i");
+    const double max_pos = static_cast<double>(pos_emb.rows() - 1);
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+    const Eigen::VectorXd z = pos_emb * q;
+    std::vector<double> row(static_cast<std::size_t>(i - lo + 1));
+    double running = 0.0; // reverse cumulative sum over the keys, carried across chunks
+    for (std::int64_t b = i + 1; b > lo; b -= kCopeRowChunk) {
+        check_cancel(cancel);
+        const std::int64_t a = std::max(lo, b - kCopeRowChunk);
+        const Eigen::MatrixXd k = keys(a, b);
+        if (k.rows() != b - a || k.cols() != d)
+            throw std::invalid_argument("cope_streamed_row: keys(a, b) must give (b - a) x d");
+        const Eigen::VectorXd logit0 = (k * q) * inv_sqrt_d;
+        for (std::int64_t j = b - 1; j >= a; --j) {
+            const double l0 = logit0[static_cast<Eigen::Index>(j - a)];
+            const double g = sigmoid(gate_scale * l0);
+            running += g;
+            row[static_cast<std::size_t>(j - lo)] =
+                cope_cell(what, l0, g, std::min(running, max_pos), [&](Eigen::Index t) { return z[t]; });
+        }
+        report_progress(progress, static_cast<double>(i + 1 - a) / static_cast<double>(i + 1 - lo));
+    }
+    return row;
 }
 
 TableShape cope_pos_emb_shape(const CopeParams& params)

@@ -22,6 +22,7 @@
 #include <Eigen/Dense>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace posatlas {
@@ -59,6 +60,18 @@ enum class CopeQuantity { Gates, Positions, Logits };
 CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, const Eigen::Ref<const Eigen::MatrixXd>& k,
                             const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
                             const std::vector<std::int64_t>& row_offsets, CopeQuantity what);
+
+// One query's row against the keys lo .. i (the query at i), streamed from the query down in chunks of
+// kCopeRowChunk keys: keys(a, b) returns the keys at positions a .. b - 1 ((b - a) x d). Entry t of the
+// result is `what` at key lo + t, as cope_causal_rows's row for that query (the same gates and the same
+// reverse sum, carried from chunk to chunk). Holds one chunk of keys, not i - lo + 1 of them (a curve of
+// 10^7 positions with generated content needed 5.1 GB of keys). cancel() is asked between chunks.
+inline constexpr std::int64_t kCopeRowChunk = 16384;
+std::vector<double> cope_streamed_row(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t lo, std::int64_t i,
+                                      const std::function<Eigen::MatrixXd(std::int64_t, std::int64_t)>& keys,
+                                      const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
+                                      CopeQuantity what, const CancelFn& cancel = {},
+                                      const ProgressFn& progress = {});
 
 // CoPE when every query is q and every key is k (position-independent content: ones, zero, fixed).
 // Every gate is then the same g = sigmoid(gate_scale q . k / sqrt(d)), so the causal quantities

@@ -17,35 +17,36 @@ namespace {
 // Largest square CoPE block (its positions need every key between j and i).
 constexpr std::int64_t kMaxCopeSpan = 4096;
 
+CopeQuantity quantity_of(MatrixKind kind)
+{
+    return kind == kCopePositions ? CopeQuantity::Positions : kind == kCopeGates ? CopeQuantity::Gates : CopeQuantity::Logits;
+}
+
 // One query row (a curve of logits against distance): its positions need only the keys between j and the
-// query itself, so the row costs O(N d) at any length, with no square block. Without the causal mask over
-// exactly the keys lo .. i, p_ij = sum_{t=j}^{i} g_it: the causal block's row, term for term.
+// query itself, so the row costs O(N d) at any length, with no square block, and the keys are generated
+// and used one chunk at a time (cope_streamed_row): memory is the row, not N x d keys.
 void cope_row(MatrixJob& c)
 {
     const std::int64_t i = c.rows.front();
     const std::int64_t lo = std::min(c.cols.front(), i);
-    std::vector<std::int64_t> keys(static_cast<std::size_t>(i - lo + 1));
-    for (std::int64_t p = lo; p <= i; ++p)
-        keys[static_cast<std::size_t>(p - lo)] = p;
     const CopeParams& p = c.s.params<CopeParams>();
-    const Eigen::MatrixXd q = content_queries(c.s.content, p.head_dim, c.rows);
-    const Eigen::MatrixXd k = content_keys(c.s.content, p.head_dim, keys);
-    check_cancel(c.cancel);
-    const CopeResult res = cope_attention(q, k, cope_position_embeddings(p), p.gate_scale, false);
-    report_progress(c.progress, 0.8);
-    const CopeMatrix& src = c.kind == kCopePositions ? res.positions : c.kind == kCopeGates ? res.gates : res.logits;
+    const Eigen::VectorXd q = content_query(c.s.content, p.head_dim, i);
+    const auto keys = [&](std::int64_t a, std::int64_t b) {
+        std::vector<std::int64_t> at(static_cast<std::size_t>(b - a));
+        for (std::int64_t t = a; t < b; ++t)
+            at[static_cast<std::size_t>(t - a)] = t;
+        return content_keys(c.s.content, p.head_dim, at);
+    };
+    const std::vector<double> row = cope_streamed_row(q, lo, i, keys, cope_position_embeddings(p), p.gate_scale,
+                                                      quantity_of(c.kind), c.cancel,
+                                                      [&](double f) { report_progress(c.progress, 0.95 * f); });
     c.out.is_signed = c.kind == MatrixKind::Logits;
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t col = 0; col < c.cols.size(); ++col) {
         const std::int64_t j = c.cols[col];
-        c.out.values(0, static_cast<Eigen::Index>(col)) = j > i ? kNaN : src(0, j - lo);
+        c.out.values(0, static_cast<Eigen::Index>(col)) = j > i ? kNaN : row[static_cast<std::size_t>(j - lo)];
     }
     report_progress(c.progress, 1.0);
-}
-
-CopeQuantity quantity_of(MatrixKind kind)
-{
-    return kind == kCopePositions ? CopeQuantity::Positions : kind == kCopeGates ? CopeQuantity::Gates : CopeQuantity::Logits;
 }
 
 // CoPE's constant-content closed form for a scenario's content and tables.

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -140,13 +141,55 @@ TEST(Cope, SampledCausalRowsEqualTheFullBlock)
         for (std::size_t r = 0; r < rows.size(); ++r)
             for (Eigen::Index j = 0; j < span; ++j) {
                 const double g = got(static_cast<Eigen::Index>(r), j);
-                if (j > rows[r])
+                if (j > rows[r]) {
                     EXPECT_TRUE(std::isnan(g));
-                else
+                } else {
                     ASSERT_NEAR(g, want(rows[r], j), 1e-12) << static_cast<int>(what) << " " << rows[r] << ", " << j;
+                }
             }
     }
     EXPECT_THROW(cope_causal_rows(qs, k, e, 2.0, {0, 5, 50, 97}, CopeQuantity::Gates), std::invalid_argument);
+}
+
+// The streamed row (a curve's query against every key below it, chunk by chunk) against
+// cope_causal_rows's row for the same query over all keys at once (itself checked against the paper's
+// full block above). Keys span three chunks plus a part, lo > 0, the clamp at npos_max - 1 is reached
+// (gate scale 3: mean gate ~1/2, 45000 keys >> 400 positions) and every quantity. Tolerance 1e-9
+// (1 + |value|): the content logit as a product per chunk instead of one product (a few ulps), carried
+// through a running sum of up to 45000 gates (45000 * 2^-53 relative) and the interpolation.
+TEST(Cope, StreamedRowEqualsTheWholeRow)
+{
+    const Eigen::Index d = 8, npos = 400;
+    const std::int64_t lo = 123, i = lo + 3 * kCopeRowChunk + 777;
+    const Eigen::Index span = i - lo + 1;
+    Eigen::MatrixXd k(span, d), e(npos, d);
+    Eigen::VectorXd q(d);
+    for (Eigen::Index c = 0; c < d; ++c)
+        q[c] = std::cos(0.4 * c + 0.2);
+    for (Eigen::Index t = 0; t < span; ++t)
+        for (Eigen::Index c = 0; c < d; ++c)
+            k(t, c) = std::sin(0.37 * static_cast<double>(t) * (c + 1) + 0.5 * c);
+    for (Eigen::Index r = 0; r < npos; ++r)
+        for (Eigen::Index c = 0; c < d; ++c)
+            e(r, c) = 0.1 * std::sin(0.05 * static_cast<double>(r * (c + 2)));
+    std::int64_t largest_chunk = 0;
+    const auto keys = [&](std::int64_t a, std::int64_t b) {
+        largest_chunk = std::max(largest_chunk, b - a);
+        return Eigen::MatrixXd(k.middleRows(a - lo, b - a));
+    };
+    for (CopeQuantity what : {CopeQuantity::Gates, CopeQuantity::Positions, CopeQuantity::Logits}) {
+        const std::vector<double> got = cope_streamed_row(q, lo, i, keys, e, 3.0, what);
+        const CopeMatrix want = cope_causal_rows(q.transpose(), k, e, 3.0, {span - 1}, what);
+        ASSERT_EQ(static_cast<Eigen::Index>(got.size()), span);
+        for (Eigen::Index t = 0; t < span; ++t)
+            ASSERT_NEAR(got[static_cast<std::size_t>(t)], want(0, t), 1e-9 * (1.0 + std::abs(want(0, t))))
+                << static_cast<int>(what) << " key " << lo + t;
+        if (what == CopeQuantity::Positions) {
+            EXPECT_EQ(got.front(), static_cast<double>(npos - 1)) << "the clamp must be reached";
+        }
+    }
+    EXPECT_EQ(largest_chunk, kCopeRowChunk) << "at most one chunk of keys at a time";
+    EXPECT_THROW(cope_streamed_row(q, i + 1, i, keys, e, 3.0, CopeQuantity::Gates), std::invalid_argument);
 }
 
 } // namespace
