@@ -56,10 +56,13 @@ enum class CopeQuantity { Gates, Positions, Logits };
 // lo + row_offsets[r] (0 <= row_offsets[r] < span, std::invalid_argument otherwise). Entry (r, t) is
 // `what` at key lo + t for t <= row_offsets[r], exactly as cope_attention's causal block row (same
 // gates, same reverse sum), and NaN after. Costs R x span instead of span^2: a heatmap of 4096 positions
-// at 900 px computes 900 rows, not 4096, and never holds four span x span matrices.
+// at 900 px computes 900 rows, not 4096, and never holds four span x span matrices. With `columns`
+// (ascending key offsets in [0, span)), entry (r, c) is the value at key lo + columns[c] and the result
+// is R x columns->size(): a point-sampled picture keeps only its columns.
 CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, const Eigen::Ref<const Eigen::MatrixXd>& k,
                             const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
-                            const std::vector<std::int64_t>& row_offsets, CopeQuantity what);
+                            const std::vector<std::int64_t>& row_offsets, CopeQuantity what,
+                            const std::vector<std::int64_t>* columns = nullptr);
 
 // One query's row against the keys lo .. i (the query at i), streamed from the query down in chunks of
 // kCopeRowChunk keys: keys(a, b) returns the keys at positions a .. b - 1 ((b - a) x d). Entry t of the

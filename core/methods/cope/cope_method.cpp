@@ -113,16 +113,12 @@ void cope_matrix(MatrixJob& c)
     const Eigen::MatrixXd k = content_keys(c.s.content, p.head_dim, keys);
     check_cancel(c.cancel);
     const CopeQuantity what = quantity_of(c.kind);
-    const CopeMatrix src = cope_causal_rows(q, k, cope_position_embeddings(p), p.gate_scale, offsets, what);
-    report_progress(c.progress, 0.8);
+    std::vector<std::int64_t> columns(c.cols.size());
+    for (std::size_t col = 0; col < c.cols.size(); ++col)
+        columns[col] = c.cols[col] - lo;
+    // The sampled cells only (NaN where the key comes after the query).
+    c.out.values = cope_causal_rows(q, k, cope_position_embeddings(p), p.gate_scale, offsets, what, &columns);
     c.out.is_signed = c.kind == MatrixKind::Logits;
-    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t r = 0; r < c.rows.size(); ++r)
-        for (std::size_t col = 0; col < c.cols.size(); ++col) {
-            const auto j = c.cols[col] - lo;
-            c.out.values(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(col)) =
-                c.cols[col] > c.rows[r] ? kNaN : src(static_cast<Eigen::Index>(r), j);
-        }
     report_progress(c.progress, 1.0);
 }
 

@@ -149,6 +149,24 @@ TEST(Cope, SampledCausalRowsEqualTheFullBlock)
             }
     }
     EXPECT_THROW(cope_causal_rows(qs, k, e, 2.0, {0, 5, 50, 97}, CopeQuantity::Gates), std::invalid_argument);
+    // Only some columns (a point-sampled picture): the same values at those keys, NaN after each query.
+    const std::vector<std::int64_t> cols = {0, 3, 5, 49, 50, 51, 96};
+    for (CopeQuantity what : {CopeQuantity::Gates, CopeQuantity::Positions, CopeQuantity::Logits}) {
+        const CopeMatrix got = cope_causal_rows(qs, k, e, 2.0, rows, what, &cols);
+        const CopeMatrix& want = what == CopeQuantity::Gates ? full.gates : what == CopeQuantity::Positions ? full.positions : full.logits;
+        ASSERT_EQ(got.cols(), static_cast<Eigen::Index>(cols.size()));
+        for (std::size_t r = 0; r < rows.size(); ++r)
+            for (std::size_t c = 0; c < cols.size(); ++c) {
+                const double g = got(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c));
+                if (cols[c] > rows[r]) {
+                    EXPECT_TRUE(std::isnan(g)) << rows[r] << ", " << cols[c];
+                } else {
+                    ASSERT_NEAR(g, want(rows[r], cols[c]), 1e-12) << static_cast<int>(what) << " " << rows[r] << ", " << cols[c];
+                }
+            }
+    }
+    const std::vector<std::int64_t> unsorted = {5, 3};
+    EXPECT_THROW(cope_causal_rows(qs, k, e, 2.0, rows, CopeQuantity::Gates, &unsorted), std::invalid_argument);
 }
 
 // The streamed row (a curve's query against every key below it, chunk by chunk) against
