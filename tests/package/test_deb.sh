@@ -21,6 +21,10 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for lib in libqt6widgets6 libqt6charts6 libqt6svg6 libgomp1 libc6; do
   echo "$depends" | grep -q "$lib" || fail "Depends lacks $lib: $depends"
 done
+# Linked against OpenBLAS's OpenMP build (a RUNPATH to its directory): the package must pull it in.
+if readelf -d "$build/app/posatlas" | grep -q "openblas-openmp"; then
+  echo "$depends" | grep -q "libopenblas0-openmp" || fail "Depends lacks libopenblas0-openmp: $depends"
+fi
 [ "$(dpkg-deb -f "$deb" Section)" = science ] || fail "Section: $(dpkg-deb -f "$deb" Section)"
 [ -n "$(dpkg-deb -f "$deb" Maintainer)" ] || fail "no Maintainer"
 [ -n "$(dpkg-deb -f "$deb" Homepage)" ] || fail "no Homepage"
