@@ -7,10 +7,22 @@
 
 #include "compute/clones.h"
 
+#include <array>
+#include <cstddef>
 #include <cstring>
 
 namespace posatlas::rng {
 namespace {
+
+// c[0] z^(N-1) + ... + c[N-1] by Horner's rule (unrolled; the same operations in every clone).
+template <std::size_t N>
+inline double horner(double z, const std::array<double, N>& c)
+{
+    double p = c[0];
+    for (std::size_t i = 1; i < N; ++i)
+        p = p * z + c[i];
+    return p;
+}
 
 inline double bits_to_double(std::uint64_t b)
 {
@@ -53,16 +65,10 @@ inline double log_unit(double u)
     const double de = exact_double(b >> 52) - (high ? 1022.0 : 1023.0); // the exponent e, exactly
     const double s = (f - 1.0) / (f + 1.0);
     const double z = s * s;
-    double p = 1.0 / 21.0;
-    p = p * z + 1.0 / 19.0;
-    p = p * z + 1.0 / 17.0;
-    p = p * z + 1.0 / 15.0;
-    p = p * z + 1.0 / 13.0;
-    p = p * z + 1.0 / 11.0;
-    p = p * z + 1.0 / 9.0;
-    p = p * z + 1.0 / 7.0;
-    p = p * z + 1.0 / 5.0;
-    p = p * z + 1.0 / 3.0;
+    // 1/3 + z/5 + ... + z^9/21: 2 atanh(s) = 2 s + 2 s z p.
+    constexpr std::array<double, 10> kAtanh = {1.0 / 21.0, 1.0 / 19.0, 1.0 / 17.0, 1.0 / 15.0, 1.0 / 13.0,
+                                               1.0 / 11.0, 1.0 / 9.0,  1.0 / 7.0,  1.0 / 5.0,  1.0 / 3.0};
+    const double p = horner(z, kAtanh);
     const double ln_f = 2.0 * s + 2.0 * s * z * p;
     constexpr double kLn2Hi = 6.93147180369123816490e-01; // 0x3fe62e42fee00000: 32 significant bits
     constexpr double kLn2Lo = 1.90821492927058770002e-10; // ln 2 - kLn2Hi
@@ -78,24 +84,15 @@ inline double cos_two_pi(double u)
     const double q = static_cast<double>(static_cast<int>(t + 0.5)); // t >= 0: rounds half up
     const double y = (t - q) * 1.5707963267948966;
     const double z = y * y;
-    double c = 1.0 / 20922789888000.0; // 1/16!
-    c = c * z - 1.0 / 87178291200.0;   // 1/14!
-    c = c * z + 1.0 / 479001600.0;     // 1/12!
-    c = c * z - 1.0 / 3628800.0;       // 1/10!
-    c = c * z + 1.0 / 40320.0;         // 1/8!
-    c = c * z - 1.0 / 720.0;           // 1/6!
-    c = c * z + 1.0 / 24.0;            // 1/4!
-    c = c * z - 0.5;
-    c = c * z + 1.0;
-    double s = 1.0 / 355687428096000.0; // 1/17!
-    s = s * z - 1.0 / 1307674368000.0;  // 1/15!
-    s = s * z + 1.0 / 6227020800.0;     // 1/13!
-    s = s * z - 1.0 / 39916800.0;       // 1/11!
-    s = s * z + 1.0 / 362880.0;         // 1/9!
-    s = s * z - 1.0 / 5040.0;           // 1/7!
-    s = s * z + 1.0 / 120.0;            // 1/5!
-    s = s * z - 1.0 / 6.0;
-    s = y + y * z * s;
+    // cos y = sum (-1)^n z^n / (2n)!, n <= 8; sin y = y + y z sum (-1)^(n+1) z^n / (2n + 3)!, n <= 7.
+    constexpr std::array<double, 9> kCos = {1.0 / 20922789888000.0, -1.0 / 87178291200.0, 1.0 / 479001600.0,
+                                            -1.0 / 3628800.0,       1.0 / 40320.0,        -1.0 / 720.0,
+                                            1.0 / 24.0,             -0.5,                 1.0};
+    constexpr std::array<double, 8> kSin = {1.0 / 355687428096000.0, -1.0 / 1307674368000.0, 1.0 / 6227020800.0,
+                                            -1.0 / 39916800.0,       1.0 / 362880.0,         -1.0 / 5040.0,
+                                            1.0 / 120.0,             -1.0 / 6.0};
+    const double c = horner(z, kCos);
+    const double s = y + y * z * horner(z, kSin);
     // q = 0: cos y, 1: -sin y, 2: -cos y, 3: sin y, 4: cos y.
     const int k = static_cast<int>(q);
     const double v = (k & 1) != 0 ? s : c;
