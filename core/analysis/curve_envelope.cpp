@@ -177,9 +177,15 @@ CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const 
     }
     const std::int64_t dim = std::max(1, method.content_dim ? method.content_dim(s) : 64);
     const std::int64_t wide = std::clamp<std::int64_t>((std::int64_t{1} << 22) / dim, std::int64_t{1} << 13, std::int64_t{1} << 16);
-    const std::int64_t chunk = s.method == Method::CoPE                 ? std::int64_t{1} << 20
-                               : content_is_position_independent(s.content) ? wide
-                                                                            : std::int64_t{1} << 13;
+    if (method.streamed_distance_logits) {
+        // A row that cannot be cut (CoPE): one stream from the query down, pieces in order, one thread.
+        // As rows of compute_matrix in chunks of distances, each chunk streamed again every key above
+        // it: quadratic in the chunks, 15 s for a curve of 10^7 positions.
+        validate(s);
+        return integer_envelope(edges, query + 1, method.streamed_distance_logits(s, query), std::int64_t{1} << 16,
+                                false, cancel, progress);
+    }
+    const std::int64_t chunk = content_is_position_independent(s.content) ? wide : std::int64_t{1} << 13;
     return integer_envelope(
         edges, query + 1,
         [&](std::int64_t first, std::int64_t last, double* out) {

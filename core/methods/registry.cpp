@@ -186,8 +186,11 @@ std::string Field::allowed() const
     case FieldType::Text: return "a string";
     case FieldType::Choice: {
         std::string out = "one of ";
-        for (std::size_t i = 0; i < choices.size(); ++i)
-            out += (i ? "|" : "") + std::string(choices[i].id);
+        for (std::size_t i = 0; i < choices.size(); ++i) {
+            if (i)
+                out += '|'; // appended, not `"|" + std::string(...)`: GCC 12 warns a false -Wrestrict there
+            out += choices[i].id;
+        }
         return out;
     }
     }

@@ -148,6 +148,14 @@ struct MethodDescriptor {
     // 10^6-distance curve took 0.21 s. Null: the method has none.
     using DistanceLogitsFn = std::function<void(std::int64_t first, std::int64_t last, double* out)>;
     std::function<DistanceLogitsFn(const Scenario&, std::int64_t query)> distance_logits;
+    // A logit curve whose cells cannot be computed apart, for any content (CoPE: a key's position sums
+    // the gates of every key between it and the query): streamed_distance_logits(s, query) (s validated)
+    // returns an evaluator as above that is called from one thread, with ranges of distances that
+    // follow each other upward ([a, b), then [b, c), ...; a first range not starting at 0 streams the
+    // distances before it and drops them). It carries its running state from call to call and holds
+    // one piece of keys at a time. Sampling distances saves nothing for such a method (each sample
+    // needs every key up to the query), so its curves take every distance. Null: the method has none.
+    std::function<DistanceLogitsFn(const Scenario&, std::int64_t query)> streamed_distance_logits;
     // What the figure captions say, in order: a field's key and its caption text, "%1" standing for the
     // value ({"rope_theta", "θ %1"}; translatable, context "Caption"). A Bool field is captioned only when
     // true, a Choice only when not at its first (default) choice, a field the panel hides not at all.

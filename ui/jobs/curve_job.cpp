@@ -44,12 +44,13 @@ CurveSeries logit_series(const Scenario& s, int points, bool log_x, const Cancel
     // is then taken over evenly spaced samples (core's sampled_logit_curve_envelope), and the figure's
     // note says so.
     // The budget is in normals: 2^20 / d samples (2^14 for d = 64, 2^11 for a 512-wide sinusoidal
-    // model). CoPE's row needs every key between j and the query whatever is sampled: nothing to save.
+    // model). A row that is streamed (CoPE: each sample needs every key between it and the query) has
+    // nothing to save by sampling.
     const MethodDescriptor& method = descriptor(s.method);
     const int dim = std::max(1, method.content_dim ? method.content_dim(s) : 64);
     const std::int64_t samples = std::clamp<std::int64_t>((std::int64_t{1} << 20) / dim, 1024, std::int64_t{1} << 14);
-    const bool generated =
-        !content_is_position_independent(s.content) && !s.content.from_files() && s.method != Method::CoPE;
+    const bool generated = !content_is_position_independent(s.content) && !s.content.from_files()
+                           && !method.streamed_distance_logits;
     CurveEnvelope env;
     if (generated && query + 1 > 2 * samples) {
         const SampledCurveEnvelope sampled =

@@ -11,6 +11,8 @@
 #include <vector>
 #include <limits>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace posatlas {
 
@@ -235,37 +237,57 @@ CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, con
     return out;
 }
 
+CopeRowStream::CopeRowStream(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t query, KeysFn keys,
+                             const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale, CopeQuantity what)
+    : m_q(q), m_query(query), m_keys(std::move(keys)), m_gate_scale(gate_scale), m_what(what)
+{
+    require_real("gate_scale", gate_scale, -1e3, 1e3, true);
+    if (q.size() < 1 || pos_emb.cols() != q.size() || pos_emb.rows() < 1 || query < 0)
+        throw std::invalid_argument("CopeRowStream: q and pos_emb need the same columns, and query >= 0");
+    m_z = pos_emb * q;
+    m_max_pos = static_cast<double>(pos_emb.rows() - 1);
+    m_inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(q.size()));
+}
+
+void CopeRowStream::next(std::int64_t n, double* out, const CancelFn& cancel)
+{
+    if (n < 0 || m_given + n > m_query + 1)
+        throw std::invalid_argument("CopeRowStream::next: only " + std::to_string(m_query + 1 - m_given) + " keys left");
+    const Eigen::Index d = m_q.size();
+    for (std::int64_t done = 0; done < n;) {
+        check_cancel(cancel);
+        const std::int64_t piece = std::min(kCopeRowChunk, n - done);
+        const std::int64_t b = m_query - m_given + 1, a = b - piece; // keys a .. b - 1, taken from b - 1 down
+        const Eigen::MatrixXd k = m_keys(a, b);
+        if (k.rows() != piece || k.cols() != d)
+            throw std::invalid_argument("CopeRowStream: keys(a, b) must give (b - a) x d");
+        const Eigen::VectorXd logit0 = (k * m_q) * m_inv_sqrt_d;
+        for (std::int64_t t = piece - 1; t >= 0; --t) {
+            const double l0 = logit0[static_cast<Eigen::Index>(t)];
+            const double g = sigmoid(m_gate_scale * l0);
+            m_running += g;
+            *out++ = cope_cell(m_what, l0, g, std::min(m_running, m_max_pos), [&](Eigen::Index r) { return m_z[r]; });
+        }
+        m_given += piece;
+        done += piece;
+    }
+}
+
 std::vector<double> cope_streamed_row(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t lo, std::int64_t i,
-                                      const std::function<Eigen::MatrixXd(std::int64_t, std::int64_t)>& keys,
+                                      const CopeRowStream::KeysFn& keys,
                                       const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
                                       CopeQuantity what, const CancelFn& cancel, const ProgressFn& progress)
 {
-    require_real("gate_scale", gate_scale, -1e3, 1e3, true);
-    const Eigen::Index d = q.size();
-    if (d < 1 || pos_emb.cols() != d || pos_emb.rows() < 1 || lo < 0 || lo > i)
-        throw std::invalid_argument("cope_streamed_row: q and pos_emb need the same columns, and 0 <= lo <= i");
-    const double max_pos = static_cast<double>(pos_emb.rows() - 1);
-    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
-    const Eigen::VectorXd z = pos_emb * q;
-    std::vector<double> row(static_cast<std::size_t>(i - lo + 1));
-    double running = 0.0; // reverse cumulative sum over the keys, carried across chunks
-    for (std::int64_t b = i + 1; b > lo; b -= kCopeRowChunk) {
-        check_cancel(cancel);
-        const std::int64_t a = std::max(lo, b - kCopeRowChunk);
-        const Eigen::MatrixXd k = keys(a, b);
-        if (k.rows() != b - a || k.cols() != d)
-            throw std::invalid_argument("cope_streamed_row: keys(a, b) must give (b - a) x d");
-        const Eigen::VectorXd logit0 = (k * q) * inv_sqrt_d;
-        for (std::int64_t j = b - 1; j >= a; --j) {
-            const double l0 = logit0[static_cast<Eigen::Index>(j - a)];
-            const double g = sigmoid(gate_scale * l0);
-            running += g;
-            row[static_cast<std::size_t>(j - lo)] =
-                cope_cell(what, l0, g, std::min(running, max_pos), [&](Eigen::Index t) { return z[t]; });
-        }
-        report_progress(progress, static_cast<double>(i + 1 - a) / static_cast<double>(i + 1 - lo));
+    if (lo < 0 || lo > i)
+        throw std::invalid_argument("cope_streamed_row: 0 <= lo <= i");
+    CopeRowStream stream(q, i, keys, pos_emb, gate_scale, what);
+    const std::int64_t n = i - lo + 1;
+    std::vector<double> down(static_cast<std::size_t>(n)); // nearest the query first
+    for (std::int64_t done = 0; done < n; done += kCopeRowChunk) {
+        stream.next(std::min(kCopeRowChunk, n - done), down.data() + done, cancel);
+        report_progress(progress, static_cast<double>(std::min(n, done + kCopeRowChunk)) / static_cast<double>(n));
     }
-    return row;
+    return {down.rbegin(), down.rend()};
 }
 
 TableShape cope_pos_emb_shape(const CopeParams& params)

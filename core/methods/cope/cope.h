@@ -64,14 +64,38 @@ CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, con
                             const std::vector<std::int64_t>& row_offsets, CopeQuantity what,
                             const std::vector<std::int64_t>* columns = nullptr);
 
-// One query's row against the keys lo .. i (the query at i), streamed from the query down in chunks of
-// kCopeRowChunk keys: keys(a, b) returns the keys at positions a .. b - 1 ((b - a) x d). Entry t of the
-// result is `what` at key lo + t, as cope_causal_rows's row for that query (the same gates and the same
-// reverse sum, carried from chunk to chunk). Holds one chunk of keys, not i - lo + 1 of them (a curve of
-// 10^7 positions with generated content needed 5.1 GB of keys). cancel() is asked between chunks.
+// One query's row of CoPE, produced a piece at a time from the query down: next(n, out) writes `what` at
+// the n keys below those given so far, nearest the query first (out[t] is key query - given() - t,
+// i.e. distance given() + t). keys(a, b) returns the keys at positions a .. b - 1 ((b - a) x d); they
+// are asked for in pieces of at most kCopeRowChunk and only one piece is held. The gates' reverse sum
+// is carried from piece to piece, so the values are those of cope_causal_rows's row for the query
+// (the same gates, the same order of the sum). A curve of 10^7 positions with generated content
+// needed 5.1 GB of keys at once, and computed in independent chunks of distances it streamed every key
+// above each chunk again.
 inline constexpr std::int64_t kCopeRowChunk = 16384;
+class CopeRowStream
+{
+public:
+    using KeysFn = std::function<Eigen::MatrixXd(std::int64_t, std::int64_t)>;
+    CopeRowStream(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t query, KeysFn keys,
+                  const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale, CopeQuantity what);
+    // Throws std::invalid_argument when fewer than n keys are left (given() + n > query + 1).
+    void next(std::int64_t n, double* out, const CancelFn& cancel = {});
+    std::int64_t given() const { return m_given; }
+
+private:
+    Eigen::VectorXd m_q, m_z;
+    std::int64_t m_query;
+    KeysFn m_keys;
+    double m_gate_scale, m_max_pos, m_inv_sqrt_d;
+    CopeQuantity m_what;
+    double m_running = 0.0; // the gates of every key given so far
+    std::int64_t m_given = 0;
+};
+
+// The row of CopeRowStream for the keys lo .. i (the query at i) as one vector, entry t at key lo + t.
 std::vector<double> cope_streamed_row(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t lo, std::int64_t i,
-                                      const std::function<Eigen::MatrixXd(std::int64_t, std::int64_t)>& keys,
+                                      const CopeRowStream::KeysFn& keys,
                                       const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
                                       CopeQuantity what, const CancelFn& cancel = {},
                                       const ProgressFn& progress = {});

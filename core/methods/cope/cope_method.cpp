@@ -7,9 +7,13 @@
 #include "methods/common_fields.h"
 #include "methods/cope/cope.h"
 #include "methods/table_files.h"
+#include "scenario/content.h"
+#include "scenario/content_file.h"
 
 #include <algorithm>
 #include <limits>
+#include <memory>
+#include <optional>
 
 namespace posatlas {
 namespace {
@@ -172,6 +176,34 @@ MethodDescriptor describe_cope()
         return [f = cope_constant_of(s)](std::int64_t first, std::int64_t last, double* out) {
             for (std::int64_t delta = first; delta < last; ++delta)
                 out[delta - first] = f.at(CopeQuantity::Logits, delta);
+        };
+    };
+    d.streamed_distance_logits = [](const Scenario& scenario, std::int64_t query) -> MethodDescriptor::DistanceLogitsFn {
+        // The row's keys as compute_matrix reads them (files resolved once), streamed from the query down.
+        auto s = std::make_shared<Scenario>(scenario);
+        if (s->content.from_files())
+            resolve_content_files(s->content);
+        auto stream = std::make_shared<std::optional<CopeRowStream>>();
+        auto scratch = std::make_shared<std::vector<double>>();
+        const auto start = [s, query, stream] {
+            const CopeParams& cp = s->params<P>();
+            stream->emplace(content_query(s->content, cp.head_dim, query), query,
+                            [s, d = cp.head_dim](std::int64_t a, std::int64_t b) {
+                                std::vector<std::int64_t> at(static_cast<std::size_t>(b - a));
+                                for (std::int64_t t = a; t < b; ++t)
+                                    at[static_cast<std::size_t>(t - a)] = t;
+                                return content_keys(s->content, d, at);
+                            },
+                            cope_position_embeddings(cp), cp.gate_scale, CopeQuantity::Logits);
+        };
+        return [start, stream, scratch](std::int64_t first, std::int64_t last, double* out) {
+            if (!stream->has_value() || (*stream)->given() > first)
+                start(); // the first call, or a range behind the stream: from the query again
+            if (const std::int64_t skip = first - (*stream)->given(); skip > 0) {
+                scratch->resize(static_cast<std::size_t>(skip));
+                (*stream)->next(skip, scratch->data());
+            }
+            (*stream)->next(last - first, out);
         };
     };
     d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().npos_max); };

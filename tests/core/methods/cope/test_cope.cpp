@@ -3,6 +3,7 @@
 #include "compute/attention_logits.h"
 #include "methods/cope/cope.h"
 #include "methods/cope/cope_method.h"
+#include "methods/registry.h"
 #include "scenario/content.h"
 #include "scenario/types.h"
 
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace posatlas;
@@ -208,6 +210,69 @@ TEST(Cope, StreamedRowEqualsTheWholeRow)
     }
     EXPECT_EQ(largest_chunk, kCopeRowChunk) << "at most one chunk of keys at a time";
     EXPECT_THROW(cope_streamed_row(q, i + 1, i, keys, e, 3.0, CopeQuantity::Gates), std::invalid_argument);
+}
+
+// The stream behind cope_streamed_row, asked for in uneven pieces (one key, 100, a chunk and 5, the
+// rest): the same values as one call, to 1e-12 (1 + |value|) (the content logits are one product per
+// piece, whose rounding may differ by an ulp where the pieces are cut differently); no more keys than
+// the query has.
+TEST(Cope, RowStreamInPiecesGivesTheSameValues)
+{
+    const Eigen::Index d = 8, npos = 64;
+    const std::int64_t i = 2 * kCopeRowChunk + 300;
+    Eigen::MatrixXd k(i + 1, d), e(npos, d);
+    Eigen::VectorXd q(d);
+    for (Eigen::Index c = 0; c < d; ++c)
+        q[c] = std::sin(0.3 * c + 0.1);
+    for (Eigen::Index t = 0; t <= i; ++t)
+        for (Eigen::Index c = 0; c < d; ++c)
+            k(t, c) = std::cos(0.11 * static_cast<double>(t) * (c + 1) - 0.2 * c);
+    for (Eigen::Index r = 0; r < npos; ++r)
+        for (Eigen::Index c = 0; c < d; ++c)
+            e(r, c) = 0.2 * std::cos(0.07 * static_cast<double>(r * (c + 1)));
+    const auto keys = [&](std::int64_t a, std::int64_t b) { return Eigen::MatrixXd(k.middleRows(a, b - a)); };
+    const std::vector<double> whole = cope_streamed_row(q, 0, i, keys, e, 1.5, CopeQuantity::Logits);
+    CopeRowStream stream(q, i, keys, e, 1.5, CopeQuantity::Logits);
+    std::vector<double> pieces;
+    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{100}, kCopeRowChunk + 5, std::int64_t{0}}) {
+        const std::int64_t take = n > 0 ? n : i + 1 - stream.given();
+        std::vector<double> part(static_cast<std::size_t>(take));
+        stream.next(take, part.data());
+        pieces.insert(pieces.end(), part.begin(), part.end());
+    }
+    ASSERT_EQ(pieces.size(), whole.size());
+    for (std::size_t t = 0; t < pieces.size(); ++t)
+        ASSERT_NEAR(pieces[t], whole[whole.size() - 1 - t], 1e-12 * (1.0 + std::abs(pieces[t]))) << "distance " << t;
+    double one = 0.0;
+    EXPECT_THROW(stream.next(1, &one), std::invalid_argument);
+}
+
+// The registry's streamed curve of CoPE with generated content: ranges that follow each other, one that
+// starts past 0 (the distances before it streamed and dropped) and one behind the stream (started
+// again), each against the cells of compute_matrix's row of the same query (the same arithmetic).
+TEST(Cope, StreamedCurveIsTheMatrixRow)
+{
+    Scenario s;
+    s.method = Method::CoPE;
+    s.seq_len = 40000;
+    s.content.kind = ContentKind::Random;
+    s.content.seed = 3;
+    const std::int64_t query = s.seq_len - 1;
+    MatrixWindow w;
+    w.row0 = query;
+    w.rows = 1;
+    const MatrixResult row = compute_matrix(s, MatrixKind::Logits, w);
+    const MethodDescriptor& m = descriptor(s.method);
+    ASSERT_TRUE(m.streamed_distance_logits);
+    const MethodDescriptor::DistanceLogitsFn curve = m.streamed_distance_logits(s, query);
+    for (const auto& [first, last] : {std::pair<std::int64_t, std::int64_t>{5, 1000}, {1000, 40000}, {0, 10}}) {
+        std::vector<double> out(static_cast<std::size_t>(last - first));
+        curve(first, last, out.data());
+        for (std::int64_t r = first; r < last; ++r) {
+            const double want = row.values(0, query - r);
+            ASSERT_NEAR(out[static_cast<std::size_t>(r - first)], want, 1e-12 * (1.0 + std::abs(want))) << "distance " << r;
+        }
+    }
 }
 
 } // namespace
