@@ -31,9 +31,22 @@ bool append_number_text(std::string& out, double v)
 
 bool append_float_text(std::string& out, float v)
 {
-    // Through the double of the float's shortest text, so that CSV and JSON (which holds doubles) print
-    // the same text for the same float: 0.1f -> "0.1", 2^40 as an integer like any integral double.
-    return append_number_text(out, float_as_short_double(v));
+    // The same text as number_text(float_as_short_double(v)), which JSON (holding doubles) prints: an
+    // integral float as that double's integer; any other float as its own shortest text,
+    // which is also the shortest text of the double that text denotes (a decimal of at most 9 digits
+    // reads back exactly through a double). Written directly: going through the double took three
+    // conversions per number (a 4096-position CSV: 2.6 s against 1.5 s for doubles).
+    if (!std::isfinite(v))
+        return false;
+    constexpr float kExactIntegers = 9007199254740992.0F; // 2^53
+    if (v == std::trunc(v) && std::abs(v) < kExactIntegers) // rare: as JSON has it (2^40 + 2^17 -> 1099511800000)
+        return append_number_text(out, float_as_short_double(v));
+    char buf[24]; // the longest shortest-round-trip float is 15 characters ("-1.17549435e-38")
+    const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v);
+    if (r.ec != std::errc())
+        return false;
+    out.append(buf, r.ptr);
+    return true;
 }
 
 double float_as_short_double(float v)

@@ -78,7 +78,7 @@ TEST(NumberText, FloatsPrintTheirOwnShortestText)
     EXPECT_TRUE(std::isnan(float_as_short_double(std::numeric_limits<float>::quiet_NaN())));
     std::mt19937_64 rng(11);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    for (int i = 0; i < 20000; ++i) {
+    for (int i = 0; i < 200000; ++i) {
         const auto v = static_cast<float>(unit(rng) * std::pow(10.0, static_cast<int>(rng() % 70) - 35));
         const std::string t = text(v);
         ASSERT_FALSE(t.empty()) << v;
