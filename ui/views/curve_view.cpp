@@ -16,9 +16,13 @@ CurveView::CurveView(QWidget* parent)
     : QWidget(parent), m_chart(new CurveChart), m_chartView(new CurveChartView(m_chart, this)),
       m_note(new QLabel(this)), m_logX(new QCheckBox(tr("log x"), this))
 {
-    m_note->setWordWrap(false);
+    // Wrapped, never cut: a narrow dock (1280-px screens) cut the note under the check box mid-word.
+    // Ignored width: the note never widens the dock; it takes a second line instead.
+    m_note->setWordWrap(true);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_note->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // elide-free: never widens the dock
+    QSizePolicy notePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    notePolicy.setHeightForWidth(true);
+    m_note->setSizePolicy(notePolicy);
     m_logX->setToolTip(tr("Logarithmic x axis"));
 
     auto* bottom = new QHBoxLayout;
