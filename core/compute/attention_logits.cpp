@@ -241,7 +241,7 @@ bool finite_extremes(const float* v, std::int64_t n, double& lo, double& hi)
 void final_product(MatrixJob& job, const Eigen::Ref<const Eigen::MatrixXd>& a,
                    const Eigen::Ref<const Eigen::MatrixXd>& b, double scale)
 {
-    if (job.single_result && job.precision == Precision::Single) {
+    if (job.single_result) { // compute_matrix refuses a float32 result with double arithmetic
         job.out.values = Eigen::MatrixXd(); // never touched, so never faulted in
         job.out.values_f.resize(a.rows(), b.rows());
         advise_huge_pages(job.out.values_f.data(), static_cast<std::size_t>(job.out.values_f.size()) * sizeof(float));

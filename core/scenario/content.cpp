@@ -10,13 +10,6 @@
 namespace posatlas {
 namespace {
 
-Eigen::VectorXd seeded_vector(std::uint64_t seed, std::uint64_t stream, int dim, std::int64_t position)
-{
-    Eigen::VectorXd v(dim);
-    rng::normals(seed, stream, static_cast<std::uint64_t>(position) * static_cast<std::uint64_t>(dim), dim, v.data());
-    return v;
-}
-
 // The seed of a token's vectors: (content seed, token hash) mixed by the counter-based generator.
 std::uint64_t token_seed(const ContentParams& c, std::int64_t position)
 {
@@ -26,22 +19,12 @@ std::uint64_t token_seed(const ContentParams& c, std::int64_t position)
     return rng::hash(c.seed, rng::kTokenContent, fnv1a64(token));
 }
 
+// One position's vector: content_vector_into's dispatch (the streams are the query's and the key's).
 Eigen::VectorXd content_vector(const ContentParams& c, int dim, std::int64_t position, std::uint64_t stream)
 {
-    if (c.from_files()) {
-        Eigen::VectorXd v(dim);
-        content_file_row_into(c, stream == rng::kKeyContent, dim, position, v.data());
-        return v;
-    }
-    if (!c.tokens.empty())
-        return seeded_vector(token_seed(c, position), stream, dim, 0);
-    switch (c.kind) {
-    case ContentKind::Ones: return Eigen::VectorXd::Ones(dim);
-    case ContentKind::Zero: return Eigen::VectorXd::Zero(dim);
-    case ContentKind::Fixed: return seeded_vector(c.seed, rng::kFixedContent, dim, 0);
-    case ContentKind::Random: return seeded_vector(c.seed, stream, dim, position);
-    }
-    return Eigen::VectorXd::Ones(dim);
+    Eigen::VectorXd v(dim);
+    content_vector_into(c, stream == rng::kKeyContent, dim, position, v.data());
+    return v;
 }
 
 Eigen::MatrixXd content_matrix(const ContentParams& c, int dim, const std::vector<std::int64_t>& positions,

@@ -26,6 +26,17 @@ CopeQuantity quantity_of(MatrixKind kind)
     return kind == kCopePositions ? CopeQuantity::Positions : kind == kCopeGates ? CopeQuantity::Gates : CopeQuantity::Logits;
 }
 
+// The keys at positions a .. b - 1 of a scenario's content, as CopeRowStream asks for them.
+CopeRowStream::KeysFn keys_between(const ContentParams& content, int d)
+{
+    return [&content, d](std::int64_t a, std::int64_t b) {
+        std::vector<std::int64_t> at(static_cast<std::size_t>(b - a));
+        for (std::int64_t t = a; t < b; ++t)
+            at[static_cast<std::size_t>(t - a)] = t;
+        return content_keys(content, d, at);
+    };
+}
+
 // One query row (a curve of logits against distance): its positions need only the keys between j and the
 // query itself, so the row costs O(N d) at any length, with no square block, and the keys are generated
 // and used one chunk at a time (cope_streamed_row): memory is the row, not N x d keys.
@@ -35,13 +46,8 @@ void cope_row(MatrixJob& c)
     const std::int64_t lo = std::min(c.cols.front(), i);
     const CopeParams& p = c.s.params<CopeParams>();
     const Eigen::VectorXd q = content_query(c.s.content, p.head_dim, i);
-    const auto keys = [&](std::int64_t a, std::int64_t b) {
-        std::vector<std::int64_t> at(static_cast<std::size_t>(b - a));
-        for (std::int64_t t = a; t < b; ++t)
-            at[static_cast<std::size_t>(t - a)] = t;
-        return content_keys(c.s.content, p.head_dim, at);
-    };
-    const std::vector<double> row = cope_streamed_row(q, lo, i, keys, cope_position_embeddings(p), p.gate_scale,
+    const std::vector<double> row = cope_streamed_row(q, lo, i, keys_between(c.s.content, p.head_dim),
+                                                      cope_position_embeddings(p), p.gate_scale,
                                                       quantity_of(c.kind), c.cancel,
                                                       [&](double f) { report_progress(c.progress, 0.95 * f); });
     c.out.is_signed = c.kind == MatrixKind::Logits;
@@ -187,13 +193,8 @@ MethodDescriptor describe_cope()
         auto scratch = std::make_shared<std::vector<double>>();
         const auto start = [s, query, stream] {
             const CopeParams& cp = s->params<P>();
-            stream->emplace(content_query(s->content, cp.head_dim, query), query,
-                            [s, d = cp.head_dim](std::int64_t a, std::int64_t b) {
-                                std::vector<std::int64_t> at(static_cast<std::size_t>(b - a));
-                                for (std::int64_t t = a; t < b; ++t)
-                                    at[static_cast<std::size_t>(t - a)] = t;
-                                return content_keys(s->content, d, at);
-                            },
+            // keys_between refers to s->content, which the evaluator keeps alive through `s`.
+            stream->emplace(content_query(s->content, cp.head_dim, query), query, keys_between(s->content, cp.head_dim),
                             cope_position_embeddings(cp), cp.gate_scale, CopeQuantity::Logits);
         };
         return [start, stream, scratch](std::int64_t first, std::int64_t last, double* out) {
