@@ -121,7 +121,7 @@ OptionTable view_table()
              .allowed = "2 to 4 distinct method ids, comma-separated"},
             {.name = "max-distance", .type = ArgType::Int,
              .help = "Decay: the largest relative distance on the x axis (tokens).",
-             .default_text = "four times the model's context, at most 100000000 (or the session's)", .lo = 1,
+             .default_text = "four times the model's context, or N - 1 if that is further; 64 to 100000000 (or the session's)", .lo = 1,
              .hi = static_cast<double>(kMaxDistance)},
             {.name = "linear-x", .type = ArgType::Flag, .help = "Decay: a linear distance axis instead of log."},
             {.name = "query-position", .type = ArgType::Real, .help = "Rotation: the query's position m (tokens).",

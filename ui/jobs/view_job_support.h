@@ -155,8 +155,11 @@ inline std::int64_t auto_max_distance(const Scenario& s, const ViewSettings& v)
 {
     if (v.max_distance > 0)
         return std::min<std::int64_t>(v.max_distance, kMaxDistance);
-    const std::int64_t ctx = std::max<std::int64_t>(method_context(s), s.seq_len);
-    return std::clamp<std::int64_t>(4 * ctx, 64, kMaxDistance);
+    // Four times the model's context shows what happens past it; a longer sequence adds its own
+    // distances, up to N - 1, the farthest it has (four times N drew RoPE's decay at 10^6 positions to
+    // 4 x 10^6, three quarters of it at distances no pair of the sequence has).
+    const std::int64_t context = method_context(s);
+    return std::clamp<std::int64_t>(std::max<std::int64_t>(4 * context, s.seq_len - 1), 64, kMaxDistance);
 }
 
 // The series of an envelope (core's CurveEnvelope over bins starting at `dist`, divided by `scale`): for

@@ -43,7 +43,8 @@ struct ViewSettings {
     // exact block means gets a second panel, the point sample of the same window, on one colour scale.
     bool show_point_sample = false;
 
-    // Curves. max_distance 0: automatic (four times the model's context, at most kMaxDistance).
+    // Curves. max_distance 0: automatic (four times the model's context, or N - 1 if that is further;
+    // from 64 to kMaxDistance).
     std::int64_t max_distance = 0;
     bool log_x = true;
     int curve_points = 1200;     // ~ 1-2 points per pixel of a wide chart

@@ -143,6 +143,47 @@ private slots:
         QVERIFY2(readout.contains(format_number(exact[78])), qPrintable(readout + QStringLiteral(" / ") + format_number(exact[78])));
     }
 
+    // The automatic range (ViewSettings::max_distance = 0): four times the model's context, or N - 1
+    // when the sequence reaches further (its farthest distance; none beyond occurs in it). The RoPE
+    // series answers at its last distance and not one past it; every series' x ends in its last bin.
+    void automaticRangeIsFourContextsOrTheSequence_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<qint64>("n");
+        QTest::addColumn<qint64>("expected");
+        Scenario rope; // its context is the target length (no scaling: the trained length)
+        const qint64 context = descriptor(rope.method).context_length(rope);
+        QTest::newRow("rope N=1000") << QStringLiteral("rope") << qint64(1000) << 4 * context;
+        QTest::newRow("rope N=2 context") << QStringLiteral("rope") << 2 * context << 4 * context;
+        QTest::newRow("rope N=10^6") << QStringLiteral("rope") << qint64(1000000) << qint64(999999);
+        QTest::newRow("t5 N=4096") << QStringLiteral("t5") << qint64(4096) << qint64(4095); // context 128
+        QTest::newRow("t5 N=100") << QStringLiteral("t5") << qint64(100) << qint64(512);
+    }
+
+    void automaticRangeIsFourContextsOrTheSequence()
+    {
+        QFETCH(QString, method);
+        QFETCH(qint64, n);
+        QFETCH(qint64, expected);
+        Scenario s;
+        s.method = *parse_method(method.toStdString());
+        s.seq_len = n;
+        const CurveData data = curve_job(s, ViewSettings{});
+        QVERIFY(!data.series.isEmpty());
+        double x_max = 0;
+        for (const CurveSeries& series : data.series) {
+            if (s.method == Method::RoPE) { // RoPE's readout knows the range (T5's reads any bucket)
+                QVERIFY(series.value_at);
+                QVERIFY2(std::isfinite(series.value_at(static_cast<double>(expected))), qPrintable(series.name));
+                QVERIFY2(std::isnan(series.value_at(static_cast<double>(expected + 1))), qPrintable(series.name));
+            }
+            for (double x : series.x)
+                x_max = std::max(x_max, x);
+        }
+        QVERIFY2(x_max <= static_cast<double>(expected) && x_max >= 0.9 * static_cast<double>(expected),
+                 qPrintable(QString::number(x_max)));
+    }
+
     void overlaidMethodsAreEnvelopesToo()
     {
         Scenario s; // RoPE, its own decay curves replaced by logits once another method is overlaid
