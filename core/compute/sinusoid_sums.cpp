@@ -55,22 +55,12 @@ POSATLAS_CLONES void lane_rotation_sums(std::size_t n, std::int64_t count, const
 
 namespace {
 
-// The steps e^{i w_k} (one lane to the next) and e^{8 i w_k} (one block of lanes to the next).
-struct Steps {
-    std::vector<double> c, s, c8, s8;
+constexpr std::size_t kTable = 32; // positions per block of the table kernel: four AVX-512 vectors
 
-    explicit Steps(const std::vector<double>& w) : c(w.size()), s(w.size()), c8(w.size()), s8(w.size())
-    {
-        for (std::size_t k = 0; k < w.size(); ++k) {
-            const CosSin z = exact_cos_sin(1.0, w[k]);
-            c[k] = z.c;
-            s[k] = z.s;
-            const CosSin z8 = exact_cos_sin(static_cast<double>(kLanes), w[k]);
-            c8[k] = z8.c;
-            s8[k] = z8.s;
-        }
-    }
-};
+// Eight doubles: the table kernel's unit (in the AVX2 clone two registers, in the SSE2 clone four), read
+// from the table unaligned through a may_alias type (a function returning one would change the ABI).
+using V8 = double __attribute__((vector_size(64)));
+using V8Load = double __attribute__((vector_size(64), aligned(8), may_alias));
 
 void check_terms(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc)
 {
@@ -78,60 +68,157 @@ void check_terms(const std::vector<double>& w, const std::vector<double>& ws, co
         throw std::invalid_argument("sinusoid_sums: w, ws and wc must have the same number of terms");
 }
 
-// The positions p .. p + len - 1 (consecutive): exact angles at p, the other lanes one step each, then
-// lane_rotation_sums. lc, ls: scratch of n x kLanes.
-void consecutive_sums(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
-                      const Steps& st, std::int64_t p, std::int64_t len, std::vector<double>& lc, std::vector<double>& ls,
-                      double* out)
+// count positions from v (vr, vi: the terms' v_k at the first position, advanced in place): per block of
+// 32, out[t + b] = sum_k vr_k lane_c[k][b] - vi_k lane_s[k][b], then v_k *= e^{32 i w_k}. The 32 sums are
+// four vectors of accumulators that stay in registers over the terms: two multiply-adds per term and
+// position, against six operations and a store per term and position for the rotating lanes.
+POSATLAS_CLONES void table_sums(std::size_t n, std::int64_t count, const double* __restrict lane_c,
+                                const double* __restrict lane_s, const double* __restrict stride_c,
+                                const double* __restrict stride_s, double* __restrict vr, double* __restrict vi,
+                                double* __restrict out)
 {
-    const std::size_t n = w.size();
-    for (std::size_t k = 0; k < n; ++k) {
-        const CosSin z = exact_cos_sin(static_cast<double>(p), w[k]);
-        start_lanes(z.c, z.s, st.c[k], st.s[k], lc.data() + k * kLanes, ls.data() + k * kLanes);
-    }
-    lane_rotation_sums(n, len, ws.data(), wc.data(), st.c8.data(), st.s8.data(), lc.data(), ls.data(), out);
-}
-
-// One chunk of at most kRun positions, each run of consecutive positions by consecutive_sums.
-void sums_chunk(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
-                const Steps& st, const std::int64_t* positions, std::int64_t count, double* out)
-{
-    std::vector<double> lc(w.size() * kLanes), ls(lc.size());
-    for (std::int64_t r = 0; r < count;) {
-        std::int64_t len = 1;
-        while (r + len < count && positions[r + len] == positions[r + len - 1] + 1)
-            ++len;
-        consecutive_sums(w, ws, wc, st, positions[r], len, lc, ls, out + r);
-        r += len;
+    for (std::int64_t t = 0; t < count; t += static_cast<std::int64_t>(kTable)) {
+        V8 a0 = {}, a1 = {}, a2 = {}, a3 = {};
+        for (std::size_t k = 0; k < n; ++k) {
+            const double r = vr[k], i = -vi[k];
+            const auto* c = reinterpret_cast<const V8Load*>(lane_c + k * kTable);
+            const auto* s = reinterpret_cast<const V8Load*>(lane_s + k * kTable);
+            a0 += r * c[0];
+            a1 += r * c[1];
+            a2 += r * c[2];
+            a3 += r * c[3];
+            a0 += i * s[0];
+            a1 += i * s[1];
+            a2 += i * s[2];
+            a3 += i * s[3];
+        }
+#pragma omp simd
+        for (std::size_t k = 0; k < n; ++k) {
+            const double r = vr[k] * stride_c[k] - vi[k] * stride_s[k];
+            vi[k] = vr[k] * stride_s[k] + vi[k] * stride_c[k];
+            vr[k] = r;
+        }
+        const std::int64_t m = std::min<std::int64_t>(static_cast<std::int64_t>(kTable), count - t);
+        if (m == static_cast<std::int64_t>(kTable)) {
+            __builtin_memcpy(out + t, &a0, sizeof a0);
+            __builtin_memcpy(out + t + 8, &a1, sizeof a1);
+            __builtin_memcpy(out + t + 16, &a2, sizeof a2);
+            __builtin_memcpy(out + t + 24, &a3, sizeof a3);
+        } else {
+            double block[kTable];
+            __builtin_memcpy(block, &a0, sizeof a0);
+            __builtin_memcpy(block + 8, &a1, sizeof a1);
+            __builtin_memcpy(block + 16, &a2, sizeof a2);
+            __builtin_memcpy(block + 24, &a3, sizeof a3);
+            std::copy(block, block + m, out + t);
+        }
     }
 }
 
 } // namespace
 
-std::vector<double> sinusoid_sums(const std::vector<double>& w, const std::vector<double>& ws,
-                                  const std::vector<double>& wc, const std::vector<std::int64_t>& positions)
+SinusoidSum::SinusoidSum(std::vector<double> w, std::vector<double> ws, std::vector<double> wc)
+    : w_(std::move(w)), ws_(std::move(ws)), wc_(std::move(wc))
 {
-    check_terms(w, ws, wc);
-    const Steps st(w);
+    check_terms(w_, ws_, wc_);
+    const std::size_t n = w_.size();
+    step_c_.resize(n);
+    step_s_.resize(n);
+    step8_c_.resize(n);
+    step8_s_.resize(n);
+    stride_c_.resize(n);
+    stride_s_.resize(n);
+    lane_c_.resize(n * kTable);
+    lane_s_.resize(n * kTable);
+    for (std::size_t k = 0; k < n; ++k) {
+        const CosSin z = exact_cos_sin(1.0, w_[k]);
+        step_c_[k] = z.c;
+        step_s_[k] = z.s;
+        const CosSin z8 = exact_cos_sin(static_cast<double>(kLanes), w_[k]);
+        step8_c_[k] = z8.c;
+        step8_s_[k] = z8.s;
+        const CosSin z32 = exact_cos_sin(static_cast<double>(kTable), w_[k]);
+        stride_c_[k] = z32.c;
+        stride_s_[k] = z32.s;
+        for (std::size_t b = 0; b < kTable; ++b) {
+            const CosSin e = exact_cos_sin(static_cast<double>(b), w_[k]);
+            lane_c_[k * kTable + b] = e.c;
+            lane_s_[k * kTable + b] = e.s;
+        }
+    }
+}
+
+struct SinusoidSum::Scratch {
+    std::vector<double> a, b; // the lanes (n x 8, cos and sin) or v (n, real and imaginary parts)
+
+    explicit Scratch(std::size_t n) : a(n * kLanes), b(n * kLanes) {}
+};
+
+// The positions p .. p + len - 1 (consecutive, len <= kRun), from exact angles at p.
+void SinusoidSum::run(std::int64_t p, std::int64_t len, Scratch& scratch, double* out) const
+{
+    const std::size_t n = w_.size();
+    if (len >= static_cast<std::int64_t>(kTable)) {
+        for (std::size_t k = 0; k < n; ++k) {
+            const CosSin z = exact_cos_sin(static_cast<double>(p), w_[k]);
+            scratch.a[k] = wc_[k] * z.c + ws_[k] * z.s; // (wc - i ws) e^{i p w}
+            scratch.b[k] = wc_[k] * z.s - ws_[k] * z.c;
+        }
+        table_sums(n, len, lane_c_.data(), lane_s_.data(), stride_c_.data(), stride_s_.data(), scratch.a.data(),
+                   scratch.b.data(), out);
+        return;
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+        const CosSin z = exact_cos_sin(static_cast<double>(p), w_[k]);
+        start_lanes(z.c, z.s, step_c_[k], step_s_[k], scratch.a.data() + k * kLanes, scratch.b.data() + k * kLanes);
+    }
+    lane_rotation_sums(n, len, ws_.data(), wc_.data(), step8_c_.data(), step8_s_.data(), scratch.a.data(),
+                       scratch.b.data(), out);
+}
+
+// One chunk of at most kRun positions, each run of consecutive positions by run().
+void SinusoidSum::chunk(const std::int64_t* positions, std::int64_t count, double* out) const
+{
+    Scratch scratch(w_.size());
+    for (std::int64_t r = 0; r < count;) {
+        std::int64_t len = 1;
+        while (r + len < count && positions[r + len] == positions[r + len - 1] + 1)
+            ++len;
+        run(positions[r], len, scratch, out + r);
+        r += len;
+    }
+}
+
+std::vector<double> SinusoidSum::at(const std::vector<std::int64_t>& positions) const
+{
     const auto count = static_cast<std::int64_t>(positions.size());
     std::vector<double> out(positions.size());
     const std::int64_t chunks = (count + kRun - 1) / kRun;
 #pragma omp parallel for schedule(static) if (count > kRun)
     for (std::int64_t t = 0; t < chunks; ++t) {
         const std::int64_t r0 = t * kRun;
-        sums_chunk(w, ws, wc, st, positions.data() + r0, std::min(count, r0 + kRun) - r0, out.data() + r0);
+        chunk(positions.data() + r0, std::min(count, r0 + kRun) - r0, out.data() + r0);
     }
     return out;
+}
+
+void SinusoidSum::range(std::int64_t first, std::int64_t count, double* out) const
+{
+    Scratch scratch(w_.size());
+    for (std::int64_t r = 0; r < count; r += kRun)
+        run(first + r, std::min(count - r, kRun), scratch, out + r);
+}
+
+std::vector<double> sinusoid_sums(const std::vector<double>& w, const std::vector<double>& ws,
+                                  const std::vector<double>& wc, const std::vector<std::int64_t>& positions)
+{
+    return SinusoidSum(w, ws, wc).at(positions);
 }
 
 void sinusoid_sums_range(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
                          std::int64_t first, std::int64_t count, double* out)
 {
-    check_terms(w, ws, wc);
-    const Steps st(w);
-    std::vector<double> lc(w.size() * kLanes), ls(lc.size());
-    for (std::int64_t r = 0; r < count; r += kRun)
-        consecutive_sums(w, ws, wc, st, first + r, std::min(count - r, kRun), lc, ls, out + r);
+    SinusoidSum(w, ws, wc).range(first, count, out);
 }
 
 } // namespace posatlas

@@ -2,15 +2,16 @@
 // Weighted sums of sinusoids at many integer positions:
 //   out[r] = sum_k ws[k] sin(p_r w_k) + wc[k] cos(p_r w_k),   p_r = positions[r].
 // What a sinusoidal query against many keys (a . p_j) and Transformer-XL's relative term for every
-// offset (g . W_{k,R} R_delta) reduce to. Runs of consecutive positions advance every sinusoid by
-// rotation, restarted from exact angles (exact_angle.h) every kSinusoidRun positions and after any
-// jump: one complex product per term and position instead of a sine and a cosine (~1 ns against
-// ~20 ns). Eight consecutive positions are the eight lanes of one vector per term, each advanced by
-// 8 w_k at once (the lanes start one rotation apart), so neither a horizontal sum per position nor one
-// chain of dependent rotations limits the loop: at most 7 + 256 roundings per angle, within ~3e-14
-// relative of the exact-angle sums. Parallel (OpenMP) over chunks of kSinusoidRun positions when there
-// are more (a call with at most that many starts no OpenMP team); the lane loops vectorised for SSE2,
-// AVX2 and AVX-512 (clones.h).
+// offset (g . W_{k,R} R_delta) reduce to. A sine and a cosine per term and position cost ~20 ns; here a
+// run of consecutive positions p + t, t = 32 m + b, is
+//   sum_k Re(v_k(m) e^{i b w_k}),   v_k(m) = (wc_k - i ws_k) e^{i (p + 32 m) w_k},
+// with e^{i b w_k} (b < 32) a table of exact values built once per sum (SinusoidSum) and v_k advanced by
+// e^{32 i w_k} per block of 32 positions, restarted from exact angles (exact_angle.h) every kSinusoidRun
+// positions: two multiply-adds per term and position, the table read from cache, and at most 63
+// rotations of v between restarts (within ~1e-14 relative of the exact-angle sums). Runs shorter than
+// 32 positions (jumps in a list) rotate eight lanes per term instead (lane_rotation_sums). The list
+// form is parallel (OpenMP) over chunks of kSinusoidRun positions when there are more; the range form
+// runs on the calling thread. Kernels compiled for SSE2, AVX2 and AVX-512 (clones.h).
 #pragma once
 
 #include <cstdint>
@@ -41,12 +42,37 @@ inline void start_lanes(double c, double s, double step_c, double step_s, double
     }
 }
 
-// w, ws, wc: the same number of terms (std::invalid_argument otherwise).
+// A weighted sinusoid sum prepared once (its terms' steps and lane table) for many positions or ranges:
+// what a curve evaluates in hundreds of chunks. w, ws, wc: the same number of terms
+// (std::invalid_argument otherwise).
+class SinusoidSum
+{
+public:
+    SinusoidSum(std::vector<double> w, std::vector<double> ws, std::vector<double> wc);
+
+    // The sums at positions (any order; consecutive runs are the fast path), parallel over chunks.
+    std::vector<double> at(const std::vector<std::int64_t>& positions) const;
+    // The sums at the consecutive positions first .. first + count - 1, into out, on the calling thread
+    // (no OpenMP team): for callers that are parallel over ranges themselves (a curve's chunks). The
+    // same numbers as `at` gives for the same positions, bit for bit (restarts at the same places).
+    void range(std::int64_t first, std::int64_t count, double* out) const;
+
+    std::size_t terms() const { return w_.size(); }
+
+private:
+    struct Scratch;
+    void run(std::int64_t p, std::int64_t len, Scratch& scratch, double* out) const;
+    void chunk(const std::int64_t* positions, std::int64_t count, double* out) const;
+
+    std::vector<double> w_, ws_, wc_;
+    std::vector<double> step_c_, step_s_, step8_c_, step8_s_; // e^{i w_k}, e^{8 i w_k}: the lane kernel's
+    std::vector<double> lane_c_, lane_s_;                     // terms x 32: e^{i b w_k}, b = 0 .. 31
+    std::vector<double> stride_c_, stride_s_;                 // e^{32 i w_k}
+};
+
+// One-off forms of SinusoidSum(w, ws, wc).at(positions) and .range(first, count, out).
 std::vector<double> sinusoid_sums(const std::vector<double>& w, const std::vector<double>& ws,
                                   const std::vector<double>& wc, const std::vector<std::int64_t>& positions);
-
-// The same sums at the consecutive positions first .. first + count - 1, into out, on the calling
-// thread (no OpenMP team): for callers that are parallel over ranges themselves (a curve's chunks).
 void sinusoid_sums_range(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
                          std::int64_t first, std::int64_t count, double* out);
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 namespace posatlas {
@@ -48,16 +49,18 @@ MethodDescriptor describe_sinusoidal()
     d.encoding_dim = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().dim); };
     // One query's row with position-independent content, as sinusoidal_row_logits computes it:
     // (a . x_k + a . p_j) / sqrt(d), a = x_q + p_query, a . p_j one weighted sinusoid sum over the
-    // ascending key positions (sinusoid_sums_range, on the calling thread), read back by distance.
+    // ascending key positions (SinusoidSum::range, on the calling thread; its table built once), read back by distance.
     d.distance_logits = [](const Scenario& s, std::int64_t query) -> MethodDescriptor::DistanceLogitsFn {
         const P& p = s.params<P>();
         const Eigen::VectorXd a = content_query(s.content, p.dim, query) + sinusoidal_row(p, query);
         const double content = a.dot(content_key(s.content, p.dim, 0));
-        return [sw = sinusoidal_weights(p, a), content, inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(p.dim)),
+        SinusoidWeights sw = sinusoidal_weights(p, a);
+        auto sum = std::make_shared<const SinusoidSum>(std::move(sw.w), std::move(sw.ws), std::move(sw.wc));
+        return [sum, content, inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(p.dim)),
                 query](std::int64_t first, std::int64_t last, double* out) {
             const std::int64_t count = last - first;
             std::vector<double> by_key(static_cast<std::size_t>(count)); // keys query - last + 1 .. query - first
-            sinusoid_sums_range(sw.w, sw.ws, sw.wc, query - (last - 1), count, by_key.data());
+            sum->range(query - (last - 1), count, by_key.data());
             for (std::int64_t t = 0; t < count; ++t) // key query - (last - 1) + t is at distance last - 1 - t
                 out[last - 1 - t - first] = (content + by_key[static_cast<std::size_t>(t)]) * inv_sqrt_d;
         };

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <memory>
 #include <vector>
 
 namespace posatlas {
@@ -88,14 +89,14 @@ void txl_factored_logits(MatrixJob& c, const TxlModel& m)
 // a d x e product per offset (the 10^6-distance curve: 1.4 s). Then the Toeplitz fill reads the table
 // (block means: txl_block_logits).
 struct TxlOffsetSums {
-    std::vector<double> w, ws, wc; // the sinusoids' frequencies and weights (alpha, beta)
-    double content = 0.0;          // ([a] q + [c] u) . k
+    std::shared_ptr<const SinusoidSum> sum; // the sinusoids' frequencies and weights (alpha, beta)
+    double content = 0.0;                   // ([a] q + [c] u) . k
     double inv_sqrt_d = 1.0;
 
     // The logits of the offsets first .. first + count - 1 into out, on the calling thread.
     void logits(std::int64_t first, std::int64_t count, double* out) const
     {
-        sinusoid_sums_range(w, ws, wc, first, count, out);
+        sum->range(first, count, out);
         for (std::int64_t t = 0; t < count; ++t)
             out[t] = (out[t] + content) * inv_sqrt_d;
     }
@@ -118,12 +119,12 @@ TxlOffsetSums txl_offset_sums(const Scenario& s, const TxlModel& m)
     if (p.term_c)
         h += m.u;
     const Eigen::VectorXd alpha = m.w_k_r.leftCols(half).transpose() * g, beta = m.w_k_r.rightCols(half).transpose() * g;
-    TxlOffsetSums o;
-    o.w.resize(static_cast<std::size_t>(half));
-    o.ws.assign(alpha.data(), alpha.data() + half);
-    o.wc.assign(beta.data(), beta.data() + half);
+    std::vector<double> w(static_cast<std::size_t>(half));
     for (int t = 0; t < half; ++t)
-        o.w[static_cast<std::size_t>(t)] = 1.0 / std::pow(p.base, (2.0 * t) / e); // as txl_relative_sinusoid
+        w[static_cast<std::size_t>(t)] = 1.0 / std::pow(p.base, (2.0 * t) / e); // as txl_relative_sinusoid
+    TxlOffsetSums o;
+    o.sum = std::make_shared<const SinusoidSum>(std::move(w), std::vector<double>(alpha.data(), alpha.data() + half),
+                                                std::vector<double>(beta.data(), beta.data() + half));
     o.content = h.dot(k);
     o.inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
     return o;

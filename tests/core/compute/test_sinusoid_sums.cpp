@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Weighted sinusoid sums (compute/sinusoid_sums.h): eight-lane rotations restarted from exact angles.
+// Weighted sinusoid sums (compute/sinusoid_sums.h): a table of exact lane rotations over blocks of 32
+// positions, eight rotating lanes for short runs, both restarted from exact angles.
 // Reference: the direct sum with std::sin / std::cos of each exact angle (the product p w formed
 // exactly, as exact_cos_sin does, so the reference itself carries no ~p 2^-53 angle error). Tolerance:
 // 1e-12 of sum_k |ws_k| + |wc_k| (the recurrences' ~3e-14 relative, with margin).
@@ -80,6 +81,40 @@ TEST(SinusoidSums, RangeEqualsTheListOfTheSamePositions)
     }
     std::vector<double> out(4);
     EXPECT_THROW(sinusoid_sums_range(t.w, {1.0}, t.wc, 0, 4, out.data()), std::invalid_argument);
+}
+
+// Runs on both sides of the two kernels' boundaries (the table's 32-position blocks, the lanes' 8, the
+// restarts every kSinusoidRun) and a prepared sum used for many ranges, with 256 terms (a d = 512
+// sinusoidal model) far from 0. Planting a wrong table column (b + 1 instead of b) or skipping the
+// stride rotation of v moves values by O(1) of the scale.
+TEST(SinusoidSums, EveryRunLengthAroundTheKernelBoundaries)
+{
+    const Terms t = terms(256);
+    std::vector<std::int64_t> pos;
+    std::int64_t p = 999'000;
+    for (const std::int64_t len : {1, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100, 2047, 2048, 2049, 4097}) {
+        for (std::int64_t r = 0; r < len; ++r)
+            pos.push_back(p + r);
+        p += len + 1000; // a jump ends the run
+    }
+    const SinusoidSum sum(t.w, t.ws, t.wc);
+    EXPECT_EQ(sum.terms(), 256u);
+    const std::vector<double> got = sum.at(pos);
+    for (std::size_t r = 0; r < pos.size(); ++r)
+        ASSERT_NEAR(got[r], direct(t, pos[r]), 1e-12 * t.scale) << "position " << pos[r] << " (index " << r << ")";
+    EXPECT_EQ(got, sinusoid_sums(t.w, t.ws, t.wc, pos)); // the one-off form is the prepared one
+    // One prepared sum, many ranges (a curve's chunks), each as the one-off range form gives it.
+    for (const std::int64_t first : {std::int64_t{0}, std::int64_t{123'457}, std::int64_t{10'000'000}}) {
+        for (const std::int64_t count : {std::int64_t{5}, std::int64_t{32}, std::int64_t{16'384}}) {
+            std::vector<double> a(static_cast<std::size_t>(count)), b(a.size());
+            sum.range(first, count, a.data());
+            sinusoid_sums_range(t.w, t.ws, t.wc, first, count, b.data());
+            ASSERT_EQ(a, b);
+            for (std::int64_t r = 0; r < count; r += 97)
+                ASSERT_NEAR(a[static_cast<std::size_t>(r)], direct(t, first + r), 1e-12 * t.scale) << first + r;
+        }
+    }
+    EXPECT_THROW(SinusoidSum(t.w, {1.0}, t.wc), std::invalid_argument);
 }
 
 } // namespace
