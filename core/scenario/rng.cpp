@@ -75,10 +75,14 @@ inline double log_unit(double u)
     return de * kLn2Hi + (ln_f + de * kLn2Lo);
 }
 
-// cos(2 pi u) for u in (0, 1): t = 4u (exact), q = nearest integer to t, r = t - q in [-1/2, 1/2]
-// (exact), y = r pi / 2 in [-pi/4, pi/4]; cos(2 pi u) = cos(q pi/2 + y) is +-cos y or +-sin y by q.
-// Taylor series to y^16 and y^17 (the next terms are below 2^-58).
-inline double cos_two_pi(double u)
+// cos(2 pi u) and sin(2 pi u) for u in (0, 1): t = 4u (exact), q = nearest integer to t, r = t - q in
+// [-1/2, 1/2] (exact), y = r pi / 2 in [-pi/4, pi/4]; 2 pi u = q pi/2 + y, so each is +-cos y or +-sin y
+// by q. Taylor series to y^16 and y^17 (the next terms are below 2^-58).
+struct CosSin2Pi {
+    double c, s;
+};
+
+inline CosSin2Pi cos_sin_two_pi(double u)
 {
     const double t = 4.0 * u;
     const double q = static_cast<double>(static_cast<int>(t + 0.5)); // t >= 0: rounds half up
@@ -93,26 +97,52 @@ inline double cos_two_pi(double u)
                                             1.0 / 120.0,             -1.0 / 6.0};
     const double c = horner(z, kCos);
     const double s = y + y * z * horner(z, kSin);
-    // q = 0: cos y, 1: -sin y, 2: -cos y, 3: sin y, 4: cos y.
+    // q = 0: (cos y, sin y), 1: (-sin y, cos y), 2: (-cos y, -sin y), 3: (sin y, -cos y), 4: as 0.
     const int k = static_cast<int>(q);
-    const double v = (k & 1) != 0 ? s : c;
-    return ((k + 1) & 2) != 0 ? -v : v;
+    const bool odd = (k & 1) != 0;
+    const double vc = odd ? s : c, vs = odd ? c : s;
+    return {((k + 1) & 2) != 0 ? -vc : vc, (k & 2) != 0 ? -vs : vs};
+}
+
+// The pair 2p, 2p + 1 (rng.h): out[0] = r cos, out[1] = r sin.
+inline void normal_pair(std::uint64_t stream_key, std::uint64_t p, double& even, double& odd)
+{
+    const double u1 = uniform_of(stream_key, 4 * p);
+    const double u2 = uniform_of(stream_key, 4 * p + 1);
+    const double r = std::sqrt(-2.0 * log_unit(u1));
+    const CosSin2Pi z = cos_sin_two_pi(u2);
+    even = r * z.c;
+    odd = r * z.s;
 }
 
 inline double normal_at(std::uint64_t stream_key, std::uint64_t index)
 {
-    const double u1 = uniform_of(stream_key, 2 * index);
-    const double u2 = uniform_of(stream_key, 2 * index + 1);
-    return std::sqrt(-2.0 * log_unit(u1)) * cos_two_pi(u2);
+    double even, odd;
+    normal_pair(stream_key, index / 2, even, odd);
+    return (index & 1) != 0 ? odd : even;
 }
 
 inline std::uint64_t stream_key(std::uint64_t seed, std::uint64_t stream) { return mix64(mix64(seed) ^ stream); }
 
+// Whole pairs in the vector loop (one logarithm, root, sine and cosine for two values); an odd first
+// index or a last index that is even are the halves of pairs, taken from normal_at.
 POSATLAS_CLONES void normals_loop(std::uint64_t key, std::uint64_t first, std::int64_t count, double* out)
 {
+    if (count <= 0)
+        return;
+    std::int64_t i = 0;
+    if ((first & 1) != 0) {
+        out[0] = normal_at(key, first);
+        i = 1;
+    }
+    const std::int64_t pairs = (count - i) / 2;
+    const std::uint64_t p0 = (first + static_cast<std::uint64_t>(i)) / 2;
+    double* o = out + i;
 #pragma omp simd
-    for (std::int64_t i = 0; i < count; ++i)
-        out[i] = normal_at(key, first + static_cast<std::uint64_t>(i));
+    for (std::int64_t t = 0; t < pairs; ++t)
+        normal_pair(key, p0 + static_cast<std::uint64_t>(t), o[2 * t], o[2 * t + 1]);
+    if (i + 2 * pairs < count)
+        out[count - 1] = normal_at(key, first + static_cast<std::uint64_t>(count - 1));
 }
 
 } // namespace

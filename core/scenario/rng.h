@@ -32,11 +32,14 @@ inline double uniform(std::uint64_t seed, std::uint64_t stream, std::uint64_t in
     return (static_cast<double>(hash(seed, stream, index) >> 11) + 0.5) * 0x1.0p-53;
 }
 
-// Standard normal by Box-Muller on two independent uniforms of the same counter:
-// sqrt(-2 ln u1) cos(2 pi u2), u1 = uniform(2 index), u2 = uniform(2 index + 1). The logarithm and the
-// cosine are PosAtlas's own (rng.cpp: series with IEEE operations only, no libm, compiled without
-// contraction into FMA), so the same seed gives the same bits on every CPU and C library, and
-// normals() below gives exactly these values in vectors. Accurate to a few units in the last place.
+// Standard normal by Box-Muller, both of its outputs: the pair of indices 2p and 2p + 1 shares
+// u1 = uniform(4p), u2 = uniform(4p + 1) and is sqrt(-2 ln u1) (cos, sin)(2 pi u2), two independent
+// normals for one logarithm and one square root. (Until 2026-12 every index drew its own pair and kept
+// the cosine: the even indices give the same values as then, the odd ones are the sines now.) The
+// logarithm, cosine and sine are PosAtlas's own (rng.cpp: series with IEEE operations only, no libm,
+// compiled without contraction into FMA), so the same seed gives the same bits on every CPU and C
+// library, and normals() below gives exactly these values in vectors. Accurate to a few units in the
+// last place.
 double normal(std::uint64_t seed, std::uint64_t stream, std::uint64_t index);
 
 // out[i] = normal(seed, stream, first + i) for i in [0, count): the same values, bit for bit, computed
