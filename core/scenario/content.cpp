@@ -95,6 +95,43 @@ Eigen::MatrixXd content_keys(const ContentParams& c, int dim, const std::vector<
     return content_matrix(c, dim, positions, rng::kKeyContent);
 }
 
+void content_key_dots(const ContentParams& c, int dim, std::int64_t a, std::int64_t b, const double* q, double* out)
+{
+    const std::int64_t n = b - a;
+    if (n <= 0)
+        return;
+    const Eigen::Map<const Eigen::VectorXd> qv(q, dim);
+    if (c.from_files() || content_is_position_independent(c)) {
+        // A file's rows are looked up (or loaded) by content_matrix; a constant key is one product.
+        const std::vector<std::int64_t> at = content_is_position_independent(c) ? std::vector<std::int64_t>{a} : [&] {
+            std::vector<std::int64_t> v(static_cast<std::size_t>(n));
+            for (std::int64_t t = 0; t < n; ++t)
+                v[static_cast<std::size_t>(t)] = a + t;
+            return v;
+        }();
+        const Eigen::VectorXd dots = content_keys(c, dim, at) * qv;
+        for (std::int64_t t = 0; t < n; ++t)
+            out[t] = dots[static_cast<Eigen::Index>(at.size() == 1 ? 0 : t)];
+        return;
+    }
+    // Blocks of 64 generated keys in a row-major buffer, multiplied by q while in L1: a CoPE curve of
+    // 10^6 random-content positions copied each block into a column-major 16384 x d matrix (strided
+    // writes: an eighth of its time) only to multiply that matrix by q.
+    constexpr std::int64_t kBlock = 64;
+    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+#pragma omp parallel if (n * dim > 16384)
+    {
+        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> buf(kBlock, dim);
+#pragma omp for schedule(static)
+        for (std::int64_t blk = 0; blk < blocks; ++blk) {
+            const std::int64_t r0 = blk * kBlock, nr = std::min(kBlock, n - r0);
+            for (std::int64_t r = 0; r < nr; ++r)
+                content_vector_into(c, true, dim, a + r0 + r, buf.row(r).data());
+            Eigen::Map<Eigen::VectorXd>(out + r0, nr).noalias() = buf.topRows(nr) * qv;
+        }
+    }
+}
+
 void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t position, double* out)
 {
     if (c.from_files()) {

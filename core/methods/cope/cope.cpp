@@ -237,9 +237,19 @@ CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, con
     return out;
 }
 
-CopeRowStream::CopeRowStream(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t query, KeysFn keys,
+CopeRowStream::KeyDotsFn key_dots_from(CopeRowStream::KeysFn keys)
+{
+    return [keys = std::move(keys)](std::int64_t a, std::int64_t b, const Eigen::VectorXd& q, double* out) {
+        const Eigen::MatrixXd k = keys(a, b);
+        if (k.rows() != b - a || k.cols() != q.size())
+            throw std::invalid_argument("CopeRowStream: keys(a, b) must give (b - a) x d");
+        Eigen::Map<Eigen::VectorXd>(out, b - a).noalias() = k * q;
+    };
+}
+
+CopeRowStream::CopeRowStream(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t query, KeyDotsFn dots,
                              const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale, CopeQuantity what)
-    : m_q(q), m_query(query), m_keys(std::move(keys)), m_gate_scale(gate_scale), m_what(what)
+    : m_q(q), m_query(query), m_dots(std::move(dots)), m_gate_scale(gate_scale), m_what(what)
 {
     require_real("gate_scale", gate_scale, -1e3, 1e3, true);
     if (q.size() < 1 || pos_emb.cols() != q.size() || pos_emb.rows() < 1 || query < 0)
@@ -249,21 +259,24 @@ CopeRowStream::CopeRowStream(const Eigen::Ref<const Eigen::VectorXd>& q, std::in
     m_inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(q.size()));
 }
 
+CopeRowStream::CopeRowStream(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t query, const KeysFn& keys,
+                             const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale, CopeQuantity what)
+    : CopeRowStream(q, query, key_dots_from(keys), pos_emb, gate_scale, what)
+{
+}
+
 void CopeRowStream::next(std::int64_t n, double* out, const CancelFn& cancel)
 {
     if (n < 0 || m_given + n > m_query + 1)
         throw std::invalid_argument("CopeRowStream::next: only " + std::to_string(m_query + 1 - m_given) + " keys left");
-    const Eigen::Index d = m_q.size();
     for (std::int64_t done = 0; done < n;) {
         check_cancel(cancel);
         const std::int64_t piece = std::min(kCopeRowChunk, n - done);
         const std::int64_t b = m_query - m_given + 1, a = b - piece; // keys a .. b - 1, taken from b - 1 down
-        const Eigen::MatrixXd k = m_keys(a, b);
-        if (k.rows() != piece || k.cols() != d)
-            throw std::invalid_argument("CopeRowStream: keys(a, b) must give (b - a) x d");
-        const Eigen::VectorXd logit0 = (k * m_q) * m_inv_sqrt_d;
+        m_logit0.resize(piece);
+        m_dots(a, b, m_q, m_logit0.data());
         for (std::int64_t t = piece - 1; t >= 0; --t) {
-            const double l0 = logit0[static_cast<Eigen::Index>(t)];
+            const double l0 = m_logit0[static_cast<Eigen::Index>(t)] * m_inv_sqrt_d;
             const double g = sigmoid(m_gate_scale * l0);
             m_running += g;
             *out++ = cope_cell(m_what, l0, g, std::min(m_running, m_max_pos), [&](Eigen::Index r) { return m_z[r]; });
@@ -274,13 +287,13 @@ void CopeRowStream::next(std::int64_t n, double* out, const CancelFn& cancel)
 }
 
 std::vector<double> cope_streamed_row(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t lo, std::int64_t i,
-                                      const CopeRowStream::KeysFn& keys,
+                                      const CopeRowStream::KeyDotsFn& dots,
                                       const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
                                       CopeQuantity what, const CancelFn& cancel, const ProgressFn& progress)
 {
     if (lo < 0 || lo > i)
         throw std::invalid_argument("cope_streamed_row: 0 <= lo <= i");
-    CopeRowStream stream(q, i, keys, pos_emb, gate_scale, what);
+    CopeRowStream stream(q, i, dots, pos_emb, gate_scale, what);
     const std::int64_t n = i - lo + 1;
     std::vector<double> down(static_cast<std::size_t>(n)); // nearest the query first
     for (std::int64_t done = 0; done < n; done += kCopeRowChunk) {

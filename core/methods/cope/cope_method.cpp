@@ -26,14 +26,11 @@ CopeQuantity quantity_of(MatrixKind kind)
     return kind == kCopePositions ? CopeQuantity::Positions : kind == kCopeGates ? CopeQuantity::Gates : CopeQuantity::Logits;
 }
 
-// The keys at positions a .. b - 1 of a scenario's content, as CopeRowStream asks for them.
-CopeRowStream::KeysFn keys_between(const ContentParams& content, int d)
+// q . k_j for the keys at positions a .. b - 1 of a scenario's content, as CopeRowStream asks for them.
+CopeRowStream::KeyDotsFn key_dots_between(const ContentParams& content, int d)
 {
-    return [&content, d](std::int64_t a, std::int64_t b) {
-        std::vector<std::int64_t> at(static_cast<std::size_t>(b - a));
-        for (std::int64_t t = a; t < b; ++t)
-            at[static_cast<std::size_t>(t - a)] = t;
-        return content_keys(content, d, at);
+    return [&content, d](std::int64_t a, std::int64_t b, const Eigen::VectorXd& q, double* out) {
+        content_key_dots(content, d, a, b, q.data(), out);
     };
 }
 
@@ -46,7 +43,7 @@ void cope_row(MatrixJob& c)
     const std::int64_t lo = std::min(c.cols.front(), i);
     const CopeParams& p = c.s.params<CopeParams>();
     const Eigen::VectorXd q = content_query(c.s.content, p.head_dim, i);
-    const std::vector<double> row = cope_streamed_row(q, lo, i, keys_between(c.s.content, p.head_dim),
+    const std::vector<double> row = cope_streamed_row(q, lo, i, key_dots_between(c.s.content, p.head_dim),
                                                       cope_position_embeddings(p), p.gate_scale,
                                                       quantity_of(c.kind), c.cancel,
                                                       [&](double f) { report_progress(c.progress, 0.95 * f); });
@@ -193,8 +190,8 @@ MethodDescriptor describe_cope()
         auto scratch = std::make_shared<std::vector<double>>();
         const auto start = [s, query, stream] {
             const CopeParams& cp = s->params<P>();
-            // keys_between refers to s->content, which the evaluator keeps alive through `s`.
-            stream->emplace(content_query(s->content, cp.head_dim, query), query, keys_between(s->content, cp.head_dim),
+            // key_dots_between refers to s->content, which the evaluator keeps alive through `s`.
+            stream->emplace(content_query(s->content, cp.head_dim, query), query, key_dots_between(s->content, cp.head_dim),
                             cope_position_embeddings(cp), cp.gate_scale, CopeQuantity::Logits);
         };
         return [start, stream, scratch](std::int64_t first, std::int64_t last, double* out) {

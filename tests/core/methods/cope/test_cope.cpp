@@ -198,7 +198,7 @@ TEST(Cope, StreamedRowEqualsTheWholeRow)
         return Eigen::MatrixXd(k.middleRows(a - lo, b - a));
     };
     for (CopeQuantity what : {CopeQuantity::Gates, CopeQuantity::Positions, CopeQuantity::Logits}) {
-        const std::vector<double> got = cope_streamed_row(q, lo, i, keys, e, 3.0, what);
+        const std::vector<double> got = cope_streamed_row(q, lo, i, key_dots_from(keys), e, 3.0, what);
         const CopeMatrix want = cope_causal_rows(q.transpose(), k, e, 3.0, {span - 1}, what);
         ASSERT_EQ(static_cast<Eigen::Index>(got.size()), span);
         for (Eigen::Index t = 0; t < span; ++t)
@@ -209,7 +209,7 @@ TEST(Cope, StreamedRowEqualsTheWholeRow)
         }
     }
     EXPECT_EQ(largest_chunk, kCopeRowChunk) << "at most one chunk of keys at a time";
-    EXPECT_THROW(cope_streamed_row(q, i + 1, i, keys, e, 3.0, CopeQuantity::Gates), std::invalid_argument);
+    EXPECT_THROW(cope_streamed_row(q, i + 1, i, key_dots_from(keys), e, 3.0, CopeQuantity::Gates), std::invalid_argument);
 }
 
 // The stream behind cope_streamed_row, asked for in uneven pieces (one key, 100, a chunk and 5, the
@@ -231,7 +231,7 @@ TEST(Cope, RowStreamInPiecesGivesTheSameValues)
         for (Eigen::Index c = 0; c < d; ++c)
             e(r, c) = 0.2 * std::cos(0.07 * static_cast<double>(r * (c + 1)));
     const auto keys = [&](std::int64_t a, std::int64_t b) { return Eigen::MatrixXd(k.middleRows(a, b - a)); };
-    const std::vector<double> whole = cope_streamed_row(q, 0, i, keys, e, 1.5, CopeQuantity::Logits);
+    const std::vector<double> whole = cope_streamed_row(q, 0, i, key_dots_from(keys), e, 1.5, CopeQuantity::Logits);
     CopeRowStream stream(q, i, keys, e, 1.5, CopeQuantity::Logits);
     std::vector<double> pieces;
     for (const std::int64_t n : {std::int64_t{1}, std::int64_t{100}, kCopeRowChunk + 5, std::int64_t{0}}) {
