@@ -19,6 +19,28 @@ std::uint64_t token_seed(const ContentParams& c, std::int64_t position)
     return rng::hash(c.seed, rng::kTokenContent, fnv1a64(token));
 }
 
+// Generated content (seeded or a sentence's) for n rows in blocks of 64: each block generated row by
+// row into a row-major buffer of its thread and handed to use(r0, nr, buf) while in L1. Writing rows
+// straight into a column-major matrix strode across its columns (a 16384-row chunk of keys: 128 kB
+// between neighbours) and took a fifth of a CoPE curve's time. Parallel (OpenMP) when large.
+template <typename PositionAt, typename Use>
+void generated_blocks(const ContentParams& c, bool key, int dim, std::int64_t n, PositionAt position_at, Use use)
+{
+    constexpr std::int64_t kBlock = 64;
+    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+#pragma omp parallel if (n * dim > 16384)
+    {
+        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> buf(kBlock, dim);
+#pragma omp for schedule(static)
+        for (std::int64_t b = 0; b < blocks; ++b) {
+            const std::int64_t r0 = b * kBlock, nr = std::min(kBlock, n - r0);
+            for (std::int64_t r = 0; r < nr; ++r)
+                content_vector_into(c, key, dim, position_at(r0 + r), buf.row(r).data());
+            use(r0, nr, buf);
+        }
+    }
+}
+
 // One position's vector: content_vector_into's dispatch (the streams are the query's and the key's).
 Eigen::VectorXd content_vector(const ContentParams& c, int dim, std::int64_t position, std::uint64_t stream)
 {
@@ -53,23 +75,9 @@ Eigen::MatrixXd content_matrix(const ContentParams& c, int dim, const std::vecto
             m.rowwise() = content_vector(c, dim, positions.front(), stream).transpose();
         return m;
     }
-    // Blocks of rows generated row by row into a row-major buffer, then copied into the column-major
-    // result a block at a time: writing each row straight into m strode across its columns (a 16384-row
-    // chunk of keys: 128 kB between neighbours) and took a fifth of a CoPE curve's time.
-    constexpr std::int64_t kBlock = 64;
-    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
-#pragma omp parallel if (n * dim > 16384)
-    {
-        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> buf(kBlock, dim);
-#pragma omp for schedule(static)
-        for (std::int64_t b = 0; b < blocks; ++b) {
-            const std::int64_t r0 = b * kBlock, nr = std::min(kBlock, n - r0);
-            for (std::int64_t r = 0; r < nr; ++r)
-                content_vector_into(c, stream == rng::kKeyContent, dim, positions[static_cast<std::size_t>(r0 + r)],
-                                    buf.row(r).data());
-            m.middleRows(r0, nr) = buf.topRows(nr);
-        }
-    }
+    generated_blocks(c, stream == rng::kKeyContent, dim, n,
+                     [&](std::int64_t r) { return positions[static_cast<std::size_t>(r)]; },
+                     [&](std::int64_t r0, std::int64_t nr, const auto& buf) { m.middleRows(r0, nr) = buf.topRows(nr); });
     return m;
 }
 
@@ -114,22 +122,12 @@ void content_key_dots(const ContentParams& c, int dim, std::int64_t a, std::int6
             out[t] = dots[static_cast<Eigen::Index>(at.size() == 1 ? 0 : t)];
         return;
     }
-    // Blocks of 64 generated keys in a row-major buffer, multiplied by q while in L1: a CoPE curve of
-    // 10^6 random-content positions copied each block into a column-major 16384 x d matrix (strided
-    // writes: an eighth of its time) only to multiply that matrix by q.
-    constexpr std::int64_t kBlock = 64;
-    const std::int64_t blocks = (n + kBlock - 1) / kBlock;
-#pragma omp parallel if (n * dim > 16384)
-    {
-        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> buf(kBlock, dim);
-#pragma omp for schedule(static)
-        for (std::int64_t blk = 0; blk < blocks; ++blk) {
-            const std::int64_t r0 = blk * kBlock, nr = std::min(kBlock, n - r0);
-            for (std::int64_t r = 0; r < nr; ++r)
-                content_vector_into(c, true, dim, a + r0 + r, buf.row(r).data());
-            Eigen::Map<Eigen::VectorXd>(out + r0, nr).noalias() = buf.topRows(nr) * qv;
-        }
-    }
+    // Each block of generated keys multiplied by q while in L1: the CoPE stream asked for a column-major
+    // 16384 x d matrix per piece only to multiply it by q.
+    generated_blocks(c, true, dim, n, [a](std::int64_t r) { return a + r; },
+                     [&](std::int64_t r0, std::int64_t nr, const auto& buf) {
+                         Eigen::Map<Eigen::VectorXd>(out + r0, nr).noalias() = buf.topRows(nr) * qv;
+                     });
 }
 
 void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t position, double* out)

@@ -27,6 +27,14 @@ namespace {
 
 double tol(double v) { return 1e-9 * std::max(1.0, std::abs(v)); }
 
+Scenario scenario_of(const QString& method, std::int64_t n)
+{
+    Scenario s;
+    s.method = *parse_method(method.toStdString());
+    s.seq_len = n;
+    return s;
+}
+
 std::vector<double> exact_row(const Scenario& s)
 {
     // In windows of 50 000 keys (a 10^6 x 512 block would exceed kMaxMatrixElements), exact cells.
@@ -109,9 +117,7 @@ private slots:
         QFETCH(QString, method);
         QFETCH(qint64, n);
         QFETCH(bool, logX);
-        Scenario s;
-        s.method = *parse_method(method.toStdString());
-        s.seq_len = n;
+        const Scenario s = scenario_of(method, n);
         ViewSettings v;
         v.log_x = logX;
         // Through the view's job, as the Curves view gets it. DeBERTa's own curve is its bucket function:
@@ -165,9 +171,7 @@ private slots:
         QFETCH(QString, method);
         QFETCH(qint64, n);
         QFETCH(qint64, expected);
-        Scenario s;
-        s.method = *parse_method(method.toStdString());
-        s.seq_len = n;
+        const Scenario s = scenario_of(method, n);
         const CurveData data = curve_job(s, ViewSettings{});
         QVERIFY(!data.series.isEmpty());
         double x_max = 0;
