@@ -19,6 +19,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QLogValueAxis>
 #include <QPainter>
 #include <QRegularExpression>
 #include <QSet>
@@ -142,6 +143,7 @@ private slots:
 
     void curveRender_data();
     void curveRender();
+    void curveLogAxisTicks();
     void curveCrosshair();
     void spectrumRender();
     void heatmapHighDpi();
@@ -548,6 +550,36 @@ void ViewsTest::curveRender()
     QVERIFY2(count_near(image, series_color(0, dark), 30) > 200, "first series drawn");
     QVERIFY2(count_near(image, series_color(1, dark), 30) > 100, "second (dashed) series drawn");
     QCOMPARE(image.pixelColor(1, 1), figure_colors(dark).background);
+}
+
+// A log distance axis labels at least three ticks: powers of 2 below two decades (a five-word sentence's
+// distances 1 ... 4), decades above.
+void ViewsTest::curveLogAxisTicks()
+{
+    for (const double last : {4.0, 60.0, 4000.0}) {
+        CurveData d;
+        d.log_x = true;
+        CurveSeries line;
+        line.name = QStringLiteral("line");
+        for (double x = 1; x <= last; x *= 1.5) {
+            line.x.push_back(x);
+            line.y.push_back(1.0 / x);
+        }
+        line.x.push_back(last);
+        line.y.push_back(1.0 / last);
+        d.series = {line};
+        CurveView view;
+        view.resize(700, 450);
+        view.setData(d);
+        auto* chartView = view.findChild<CurveChartView*>();
+        QVERIFY(chartView);
+        const QList<QAbstractAxis*> axes = chartView->curveChart()->axes(Qt::Horizontal);
+        QCOMPARE(axes.size(), 1);
+        auto* axis = qobject_cast<QLogValueAxis*>(axes.front());
+        QVERIFY(axis);
+        QCOMPARE(axis->base(), last < 100 ? 2.0 : 10.0);
+        QVERIFY2(axis->tickCount() >= 3, qPrintable(QString::number(axis->tickCount())));
+    }
 }
 
 void ViewsTest::curveCrosshair()
