@@ -170,8 +170,13 @@ void CurveChart::setCurveData(const CurveData& data)
         m_axisY->setTitleText(m_data.y_label);
     for (qsizetype i = 0; i < m_markerItems.size(); ++i)
         m_markerItems[i].label->setText(m_data.markers[i].label);
-    updateSeriesData();
+    // The axes first, over emptied series: every range change lays out every series' points again
+    // (Qt Charts' LineChartItem::updateGeometry), and with the old points still in place the x and the y
+    // range each cost a pass over 2400 points per envelope series before the new points' own pass.
+    for (QAbstractSeries* series : m_series)
+        static_cast<QLineSeries*>(series)->clear();
     updateRanges();
+    updateSeriesData();
     updateOverlays();
 }
 
