@@ -5,10 +5,11 @@
 // offset (g . W_{k,R} R_delta) reduce to. A sine and a cosine per term and position cost ~20 ns; here a
 // run of consecutive positions p + t, t = 32 m + b, is
 //   sum_k Re(v_k(m) e^{i b w_k}),   v_k(m) = (wc_k - i ws_k) e^{i (p + 32 m) w_k},
-// with e^{i b w_k} (b < 32) a table of exact values built once per sum (SinusoidSum) and v_k advanced by
-// e^{32 i w_k} per block of 32 positions, restarted from exact angles (exact_angle.h) every kSinusoidRun
-// positions: two multiply-adds per term and position, the table read from cache, and at most 63
-// rotations of v between restarts (within ~1e-14 relative of the exact-angle sums). Runs shorter than
+// with e^{i b w_k} (b < 32) a table built once per sum (SinusoidSum: exact at every eighth b, one
+// rotation to each b between) and v_k advanced by e^{32 i w_k} per block of 32 positions, restarted from
+// exact angles (exact_angle.h) every kSinusoidRun positions: two multiply-adds per term and position,
+// the table read from cache, and at most 7 + 63 rotations between exact values (within ~1e-14 relative
+// of the exact-angle sums). Runs shorter than
 // 32 positions (jumps in a list) rotate eight lanes per term instead (lane_rotation_sums). The list
 // form is parallel (OpenMP) over chunks of kSinusoidRun positions when there are more; the range form
 // runs on the calling thread. Kernels compiled for SSE2, AVX2 and AVX-512 (clones.h).
