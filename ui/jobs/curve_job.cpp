@@ -44,13 +44,12 @@ CurveSeries logit_series(const Scenario& s, int points, bool log_x, const Cancel
     // is then taken over evenly spaced samples (core's sampled_logit_curve_envelope), and the figure's
     // note says so.
     // The budget is in normals: 2^20 / d samples (2^14 for d = 64, 2^11 for a 512-wide sinusoidal
-    // model). A row that is streamed (CoPE: each sample needs every key between it and the query) has
-    // nothing to save by sampling.
+    // model). CoPE's row is streamed, but its samples cost one key each too once its positions are
+    // clamped at npos_max - 1, a few hundred keys from the query (cope_row).
     const MethodDescriptor& method = descriptor(s.method);
     const int dim = std::max(1, method.content_dim ? method.content_dim(s) : 64);
     const std::int64_t samples = std::clamp<std::int64_t>((std::int64_t{1} << 20) / dim, 1024, std::int64_t{1} << 14);
-    const bool generated = !content_is_position_independent(s.content) && !s.content.from_files()
-                           && !method.streamed_distance_logits;
+    const bool generated = !content_is_position_independent(s.content) && !s.content.from_files();
     CurveEnvelope env;
     if (generated && query + 1 > 2 * samples) {
         const SampledCurveEnvelope sampled =

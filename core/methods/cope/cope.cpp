@@ -286,6 +286,14 @@ void CopeRowStream::next(std::int64_t n, double* out, const CancelFn& cancel)
     }
 }
 
+double CopeRowStream::clamped_value(double dot) const
+{
+    if (!clamped())
+        throw std::invalid_argument("CopeRowStream::clamped_value: the positions are not clamped yet");
+    const double l0 = dot * m_inv_sqrt_d;
+    return cope_cell(m_what, l0, sigmoid(m_gate_scale * l0), m_max_pos, [&](Eigen::Index r) { return m_z[r]; });
+}
+
 std::vector<double> cope_streamed_row(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t lo, std::int64_t i,
                                       const CopeRowStream::KeyDotsFn& dots,
                                       const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,

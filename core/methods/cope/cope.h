@@ -86,6 +86,13 @@ public:
     // Throws std::invalid_argument when fewer than n keys are left (given() + n > query + 1).
     void next(std::int64_t n, double* out, const CancelFn& cancel = {});
     std::int64_t given() const { return m_given; }
+    // Once the gates given so far sum to the largest position (npos_max - 1), every key further down has
+    // that position whatever the keys between: each gate is >= 0, so the sum only grows, and CoPE clamps
+    // it (Golovneva et al. 2024, p_ij = min(sum, npos_max - 1)). Such a key's value then needs only
+    // q . k_j: clamped_value(dot) is the value next() would give a key with q . k_j = dot (the same
+    // operations; the dot itself may round differently where it is computed in another grouping).
+    bool clamped() const { return m_running >= m_max_pos; }
+    double clamped_value(double dot) const;
 
 private:
     Eigen::VectorXd m_q, m_z;

@@ -34,26 +34,91 @@ CopeRowStream::KeyDotsFn key_dots_between(const ContentParams& content, int d)
     };
 }
 
-// One query row (a curve of logits against distance): its positions need only the keys between j and the
-// query itself, so the row costs O(N d) at any length, with no square block, and the keys are generated
-// and used one chunk at a time (cope_streamed_row): memory is the row, not N x d keys.
+// Row r of a window (query c.rows[r]): its positions need only the keys between j and the query, streamed
+// from the query down (CopeRowStream) in pieces that grow from 256 keys, and only until the positions are
+// clamped at npos_max - 1 (usually within a few hundred keys: gates average about 1/2). Every column
+// below that point is evaluated from its own key alone (clamped_value): from `key_dots` (q . k_j of
+// every column, when the caller computed them for many rows at once) or from the keys of each run of
+// consecutive columns. A row of 2^14 sampled columns of a 10^7-position sequence then costs ~2^14 keys,
+// not 10^7 (streaming all of them: 1.3 s). With `limit` > 0, a row whose positions are not clamped
+// after `limit` keys is refused (ParameterError seq_len): its columns would need every key between.
+void cope_row_into(MatrixJob& c, std::size_t r, const Eigen::MatrixXd& pos_emb, const Eigen::VectorXd* key_dots,
+                   std::int64_t limit)
+{
+    const std::int64_t i = c.rows[r];
+    const auto row = static_cast<Eigen::Index>(r);
+    const CopeParams& p = c.s.params<CopeParams>();
+    const int d = p.head_dim;
+    const Eigen::VectorXd q = content_query(c.s.content, d, i);
+    CopeRowStream stream(q, i, key_dots_between(c.s.content, d), pos_emb, p.gate_scale, quantity_of(c.kind));
+    auto& out = c.out.values;
+    const auto ncols = static_cast<std::int64_t>(c.cols.size());
+    const auto j_at = [&](std::int64_t col) { return c.cols[static_cast<std::size_t>(col)]; };
+    std::int64_t col = ncols - 1; // columns ascend: the walk goes from the query down
+    for (; col >= 0 && j_at(col) > i; --col)
+        out(row, col) = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> piece;
+    for (std::int64_t step = 256; col >= 0 && !stream.clamped(); step = std::min(2 * step, kCopeRowChunk)) {
+        if (limit > 0 && stream.given() >= limit)
+            throw ParameterError("seq_len",
+                                 "a window of at most " + std::to_string(kMaxCopeSpan)
+                                     + " positions for CoPE, unless each query's positions reach npos_max - 1 = "
+                                     + std::to_string(p.npos_max - 1) + " within " + std::to_string(limit)
+                                     + " keys (its positions are sums over the keys between)",
+                                 std::to_string(c.cols.back() - c.cols.front() + 1));
+        const std::int64_t top = i - stream.given(); // the next key the stream gives
+        const std::int64_t n = std::min(step, top - j_at(0) + 1);
+        piece.resize(static_cast<std::size_t>(n));
+        stream.next(n, piece.data(), c.cancel); // keys top, top - 1, ..., top - n + 1
+        for (; col >= 0 && j_at(col) > top - n; --col)
+            out(row, col) = piece[static_cast<std::size_t>(top - j_at(col))];
+    }
+    std::vector<double> dots;
+    for (std::int64_t runs = 0; col >= 0; ++runs) {
+        if (runs % 1024 == 0)
+            check_cancel(c.cancel);
+        if (key_dots) {
+            out(row, col) = stream.clamped_value((*key_dots)[col]);
+            --col;
+            continue;
+        }
+        std::int64_t first = col; // the run of consecutive keys that ends at column col
+        while (first > 0 && j_at(first - 1) == j_at(first) - 1)
+            --first;
+        const std::int64_t a = j_at(first), b = j_at(col) + 1;
+        dots.resize(static_cast<std::size_t>(b - a));
+        content_key_dots(c.s.content, d, a, b, q.data(), dots.data());
+        for (std::int64_t t = first; t <= col; ++t)
+            out(row, t) = stream.clamped_value(dots[static_cast<std::size_t>(j_at(t) - a)]);
+        col = first - 1;
+    }
+}
+
+// One query row (a curve, a readout, point samples of one): no limit on the keys streamed.
 void cope_row(MatrixJob& c)
 {
-    const std::int64_t i = c.rows.front();
-    const std::int64_t lo = std::min(c.cols.front(), i);
-    const CopeParams& p = c.s.params<CopeParams>();
-    const Eigen::VectorXd q = content_query(c.s.content, p.head_dim, i);
-    const std::vector<double> row = cope_streamed_row(q, lo, i, key_dots_between(c.s.content, p.head_dim),
-                                                      cope_position_embeddings(p), p.gate_scale,
-                                                      quantity_of(c.kind), c.cancel,
-                                                      [&](double f) { report_progress(c.progress, 0.95 * f); });
     c.out.is_signed = c.kind == MatrixKind::Logits;
-    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t col = 0; col < c.cols.size(); ++col) {
-        const std::int64_t j = c.cols[col];
-        c.out.values(0, static_cast<Eigen::Index>(col)) = j > i ? kNaN : row[static_cast<std::size_t>(j - lo)];
-    }
+    cope_row_into(c, 0, cope_position_embeddings(c.s.params<CopeParams>()), nullptr, 0);
     report_progress(c.progress, 1.0);
+}
+
+// Point samples of a window wider than kMaxCopeSpan (a heatmap of 10^6 or 10^7 positions with generated
+// content): each sampled query's row as cope_row_into makes it, the sampled columns' keys generated once
+// and multiplied by every query (one product); exact values at the sampled cells, as the square block
+// gives them within its span. A row whose positions are not clamped within kMaxCopeSpan keys is refused.
+void cope_clamped_rows(MatrixJob& c)
+{
+    const CopeParams& p = c.s.params<CopeParams>();
+    const int d = p.head_dim;
+    const Eigen::MatrixXd pos_emb = cope_position_embeddings(p); // once: 4096 seeded normals, ~0.15 ms
+    const Eigen::MatrixXd dots = content_queries(c.s.content, d, c.rows) * content_keys(c.s.content, d, c.cols).transpose();
+    c.out.is_signed = c.kind == MatrixKind::Logits;
+    for (std::size_t r = 0; r < c.rows.size(); ++r) {
+        check_cancel(c.cancel);
+        const Eigen::VectorXd row_dots = dots.row(static_cast<Eigen::Index>(r)).transpose();
+        cope_row_into(c, r, pos_emb, &row_dots, kMaxCopeSpan);
+        report_progress(c.progress, static_cast<double>(r + 1) / static_cast<double>(c.rows.size()));
+    }
 }
 
 // CoPE's constant-content closed form for a scenario's content and tables.
@@ -104,10 +169,10 @@ void cope_matrix(MatrixJob& c)
     const std::int64_t lo = std::min(c.rows.front(), c.cols.front());
     const std::int64_t hi = std::max(c.rows.back(), c.cols.back());
     const std::int64_t span = hi - lo + 1;
-    if (span > kMaxCopeSpan)
-        throw ParameterError("seq_len", "a window of at most " + std::to_string(kMaxCopeSpan)
-                                            + " positions for CoPE (its positions are sums over the window)",
-                             std::to_string(span));
+    if (span > kMaxCopeSpan) {
+        cope_clamped_rows(c);
+        return;
+    }
     // Every key of the window, the sampled queries only (cope_causal_rows: rows x span, not span^2).
     std::vector<std::int64_t> keys(static_cast<std::size_t>(span));
     for (std::int64_t p = 0; p < span; ++p)

@@ -275,6 +275,117 @@ TEST(Cope, StreamedCurveIsTheMatrixRow)
     }
 }
 
+// A single row of compute_matrix streams from the query only until the positions are clamped at
+// npos_max - 1, then evaluates each column from its own key (CopeRowStream::clamped_value). Reference:
+// the whole row streamed (cope_streamed_row, every key's gate summed), for every quantity; the row
+// dense and point-sampled (600 of 50000 columns), with the clamp reached within a few hundred keys
+// (npos_max 64) and late (npos_max 20000: ~40000 keys, so most of the row is streamed). Tolerance
+// 1e-12 (1 + |value|): the dot products q . k_j may be summed in another grouping. Planting the clamp
+// one position too low (m_max_pos - 1) or using the key above j fails it.
+TEST(Cope, ClampedRowsEvaluateEachKeyAlone)
+{
+    for (const int npos : {64, 20000}) {
+        Scenario s;
+        s.method = Method::CoPE;
+        s.seq_len = 50000;
+        s.content.kind = ContentKind::Random;
+        s.content.seed = 5;
+        CopeParams& p = s.params<CopeParams>();
+        p.npos_max = npos;
+        const std::int64_t query = s.seq_len - 1;
+        const int d = p.head_dim;
+        const Eigen::VectorXd q = content_query(s.content, d, query);
+        const auto dots = [&](std::int64_t a, std::int64_t b, const Eigen::VectorXd& qq, double* out) {
+            content_key_dots(s.content, d, a, b, qq.data(), out);
+        };
+        for (const auto& [kind, what] : {std::pair{MatrixKind::Logits, CopeQuantity::Logits},
+                                         std::pair{kCopePositions, CopeQuantity::Positions},
+                                         std::pair{kCopeGates, CopeQuantity::Gates}}) {
+            const std::vector<double> full =
+                cope_streamed_row(q, 0, query, dots, cope_position_embeddings(p), p.gate_scale, what);
+            if (what == CopeQuantity::Positions) {
+                ASSERT_EQ(full.front(), static_cast<double>(npos - 1)) << "the clamp must be reached, npos " << npos;
+            }
+            for (const std::int64_t out_cols : {std::int64_t{0}, std::int64_t{600}}) {
+                MatrixWindow w;
+                w.row0 = query;
+                w.rows = 1;
+                w.out_cols = out_cols;
+                w.sample = SampleMode::Point;
+                const MatrixResult row = compute_matrix(s, kind, w);
+                ASSERT_EQ(row.values.cols(), out_cols > 0 ? out_cols : s.seq_len);
+                for (Eigen::Index c = 0; c < row.values.cols(); ++c) {
+                    const std::int64_t j = out_cols > 0 ? row.col_index[static_cast<std::size_t>(c)] : c;
+                    const double want = full[static_cast<std::size_t>(j)];
+                    ASSERT_NEAR(row.values(0, c), want, 1e-12 * (1.0 + std::abs(want)))
+                        << "npos " << npos << ", quantity " << static_cast<int>(what) << ", key " << j;
+                }
+            }
+        }
+    }
+    // Not clamped yet: nothing to evaluate alone.
+    const Eigen::VectorXd q = Eigen::VectorXd::Ones(4);
+    const CopeRowStream fresh(q, 10, [](std::int64_t a, std::int64_t b, const Eigen::VectorXd&, double* out) {
+        std::fill(out, out + (b - a), 0.0);
+    }, Eigen::MatrixXd::Ones(8, 4), 1.0, CopeQuantity::Logits);
+    EXPECT_FALSE(fresh.clamped());
+    EXPECT_THROW(fresh.clamped_value(0.0), std::invalid_argument);
+}
+
+// A point-sampled window wider than the square block allows (a heatmap of 10^5 positions with generated
+// content, 40 x 40 samples): every sampled cell equals the cell of its query's whole row streamed
+// (cope_streamed_row), for every quantity, 1e-12 (1 + |value|) as above; the masked half is NaN. With
+// npos_max so large that no query's positions are clamped within 4096 keys, the window is refused,
+// naming seq_len, as before.
+TEST(Cope, WideWindowsArePointSampledFromClampedRows)
+{
+    Scenario s;
+    s.method = Method::CoPE;
+    s.seq_len = 100000;
+    s.content.kind = ContentKind::Random;
+    s.content.seed = 8;
+    const CopeParams& p = s.params<CopeParams>();
+    const int d = p.head_dim;
+    MatrixWindow w;
+    w.out_rows = w.out_cols = 40;
+    w.sample = SampleMode::Point;
+    const auto dots = [&](std::int64_t a, std::int64_t b, const Eigen::VectorXd& qq, double* out) {
+        content_key_dots(s.content, d, a, b, qq.data(), out);
+    };
+    for (const auto& [kind, what] : {std::pair{MatrixKind::Logits, CopeQuantity::Logits},
+                                     std::pair{kCopePositions, CopeQuantity::Positions}}) {
+        const MatrixResult m = compute_matrix(s, kind, w);
+        ASSERT_EQ(m.values.rows(), 40);
+        ASSERT_EQ(m.values.cols(), 40);
+        int below = 0;
+        for (Eigen::Index r = 0; r < 40; ++r) {
+            const std::int64_t i = m.row_index[static_cast<std::size_t>(r)];
+            const std::vector<double> full = cope_streamed_row(content_query(s.content, d, i), 0, i, dots,
+                                                               cope_position_embeddings(p), p.gate_scale, what);
+            for (Eigen::Index c = 0; c < 40; ++c) {
+                const std::int64_t j = m.col_index[static_cast<std::size_t>(c)];
+                if (j > i) {
+                    ASSERT_TRUE(std::isnan(m.values(r, c))) << i << ", " << j;
+                    continue;
+                }
+                ++below;
+                const double want = full[static_cast<std::size_t>(j)];
+                ASSERT_NEAR(m.values(r, c), want, 1e-12 * (1.0 + std::abs(want))) << i << ", " << j;
+            }
+        }
+        EXPECT_GT(below, 700);
+    }
+    Scenario unclamped = s;
+    unclamped.params<CopeParams>().npos_max = 20000; // ~40000 keys to reach: more than 4096
+    try {
+        compute_matrix(unclamped, MatrixKind::Logits, w);
+        FAIL() << "expected ParameterError";
+    } catch (const ParameterError& err) {
+        EXPECT_EQ(err.parameter(), "seq_len");
+        EXPECT_NE(std::string(err.what()).find("npos_max"), std::string::npos) << err.what();
+    }
+}
+
 } // namespace
 
 // Position-independent content (ones, fixed): every gate is the same, and compute_matrix takes the
@@ -348,16 +459,16 @@ TEST(Cope, ConstantContentHeatmapOfAMillionPositionsIsExactBlockMeans)
     const double diag = h * (h + 1.0) / 2.0, full = h * h;
     const double want = (m2.values(0, 0) * diag + m2.values(1, 1) * diag + m2.values(1, 0) * full) / (2.0 * diag + full);
     EXPECT_NEAR(m1.values(0, 0), want, 1e-9 * std::abs(want));
-    // Random content still needs every key between j and i: refused beyond the window, naming seq_len.
+    // Random content needs the keys between j and i until the positions are clamped: point samples of
+    // clamped rows (checked cell by cell in WideWindowsArePointSampledFromClampedRows), finite on and
+    // below the diagonal, NaN above it.
     s.content.kind = ContentKind::Random;
     w.sample = SampleMode::Point;
     w.out_rows = w.out_cols = 64;
-    try {
-        compute_matrix(s, MatrixKind::Logits, w);
-        FAIL() << "expected ParameterError";
-    } catch (const ParameterError& err) {
-        EXPECT_EQ(err.parameter(), "seq_len");
-    }
+    const MatrixResult sampled = compute_matrix(s, MatrixKind::Logits, w);
+    for (Eigen::Index r = 0; r < 64; ++r)
+        for (Eigen::Index c = 0; c < 64; ++c)
+            EXPECT_EQ(std::isfinite(sampled.values(r, c)), sampled.col_index[c] <= sampled.row_index[r]) << r << ", " << c;
 }
 
 // Block means of the constant-content quantities add linear runs between changes of floor(p) in closed
