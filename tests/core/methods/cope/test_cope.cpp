@@ -24,6 +24,25 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// CoPE over n positions of seeded random content.
+Scenario random_cope(std::int64_t n, std::uint64_t seed)
+{
+    Scenario s;
+    s.method = Method::CoPE;
+    s.seq_len = n;
+    s.content.kind = ContentKind::Random;
+    s.content.seed = seed;
+    return s;
+}
+
+// q . k_j of a scenario's keys, as CopeRowStream asks for them.
+CopeRowStream::KeyDotsFn key_dots_of(const Scenario& s)
+{
+    return [&s](std::int64_t a, std::int64_t b, const Eigen::VectorXd& q, double* out) {
+        content_key_dots(s.content, static_cast<int>(q.size()), a, b, q.data(), out);
+    };
+}
+
 TEST(Cope, HandComputedZeroLogits)
 {
     // k = 0 makes every logit 0, so every unmasked gate is sigmoid(0) = 1/2 and the positions are
@@ -252,11 +271,7 @@ TEST(Cope, RowStreamInPiecesGivesTheSameValues)
 // again), each against the cells of compute_matrix's row of the same query (the same arithmetic).
 TEST(Cope, StreamedCurveIsTheMatrixRow)
 {
-    Scenario s;
-    s.method = Method::CoPE;
-    s.seq_len = 40000;
-    s.content.kind = ContentKind::Random;
-    s.content.seed = 3;
+    Scenario s = random_cope(40000, 3);
     const std::int64_t query = s.seq_len - 1;
     MatrixWindow w;
     w.row0 = query;
@@ -285,19 +300,13 @@ TEST(Cope, StreamedCurveIsTheMatrixRow)
 TEST(Cope, ClampedRowsEvaluateEachKeyAlone)
 {
     for (const int npos : {64, 20000}) {
-        Scenario s;
-        s.method = Method::CoPE;
-        s.seq_len = 50000;
-        s.content.kind = ContentKind::Random;
-        s.content.seed = 5;
+        Scenario s = random_cope(50000, 5);
         CopeParams& p = s.params<CopeParams>();
         p.npos_max = npos;
         const std::int64_t query = s.seq_len - 1;
         const int d = p.head_dim;
         const Eigen::VectorXd q = content_query(s.content, d, query);
-        const auto dots = [&](std::int64_t a, std::int64_t b, const Eigen::VectorXd& qq, double* out) {
-            content_key_dots(s.content, d, a, b, qq.data(), out);
-        };
+        const CopeRowStream::KeyDotsFn dots = key_dots_of(s);
         for (const auto& [kind, what] : {std::pair{MatrixKind::Logits, CopeQuantity::Logits},
                                          std::pair{kCopePositions, CopeQuantity::Positions},
                                          std::pair{kCopeGates, CopeQuantity::Gates}}) {
@@ -339,19 +348,13 @@ TEST(Cope, ClampedRowsEvaluateEachKeyAlone)
 // naming seq_len, as before.
 TEST(Cope, WideWindowsArePointSampledFromClampedRows)
 {
-    Scenario s;
-    s.method = Method::CoPE;
-    s.seq_len = 100000;
-    s.content.kind = ContentKind::Random;
-    s.content.seed = 8;
+    Scenario s = random_cope(100000, 8);
     const CopeParams& p = s.params<CopeParams>();
     const int d = p.head_dim;
     MatrixWindow w;
     w.out_rows = w.out_cols = 40;
     w.sample = SampleMode::Point;
-    const auto dots = [&](std::int64_t a, std::int64_t b, const Eigen::VectorXd& qq, double* out) {
-        content_key_dots(s.content, d, a, b, qq.data(), out);
-    };
+    const CopeRowStream::KeyDotsFn dots = key_dots_of(s);
     for (const auto& [kind, what] : {std::pair{MatrixKind::Logits, CopeQuantity::Logits},
                                      std::pair{kCopePositions, CopeQuantity::Positions}}) {
         const MatrixResult m = compute_matrix(s, kind, w);
