@@ -72,6 +72,8 @@ void cope_row_into(MatrixJob& c, std::size_t r, const Eigen::MatrixXd& pos_emb, 
         stream.next(n, piece.data(), c.cancel); // keys top, top - 1, ..., top - n + 1
         for (; col >= 0 && j_at(col) > top - n; --col)
             out(row, col) = piece[static_cast<std::size_t>(top - j_at(col))];
+        if (c.rows.size() == 1) // a long unclamped row (npos_max near N) streams for a while
+            report_progress(c.progress, 0.95 * static_cast<double>(ncols - 1 - col) / static_cast<double>(ncols));
     }
     std::vector<double> dots;
     for (std::int64_t runs = 0; col >= 0; ++runs) {
