@@ -228,10 +228,4 @@ std::vector<double> sinusoid_sums(const std::vector<double>& w, const std::vecto
     return SinusoidSum(w, ws, wc).at(positions);
 }
 
-void sinusoid_sums_range(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
-                         std::int64_t first, std::int64_t count, double* out)
-{
-    SinusoidSum(w, ws, wc).range(first, count, out);
-}
-
 } // namespace posatlas

@@ -71,10 +71,8 @@ private:
     std::vector<double> stride_c_, stride_s_;                 // e^{32 i w_k}
 };
 
-// One-off forms of SinusoidSum(w, ws, wc).at(positions) and .range(first, count, out).
+// The one-off form of SinusoidSum(w, ws, wc).at(positions).
 std::vector<double> sinusoid_sums(const std::vector<double>& w, const std::vector<double>& ws,
                                   const std::vector<double>& wc, const std::vector<std::int64_t>& positions);
-void sinusoid_sums_range(const std::vector<double>& w, const std::vector<double>& ws, const std::vector<double>& wc,
-                         std::int64_t first, std::int64_t count, double* out);
 
 } // namespace posatlas

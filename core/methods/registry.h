@@ -153,8 +153,8 @@ struct MethodDescriptor {
     // returns an evaluator as above that is called from one thread, with ranges of distances that
     // follow each other upward ([a, b), then [b, c), ...; a first range not starting at 0 streams the
     // distances before it and drops them). It carries its running state from call to call and holds
-    // one piece of keys at a time. Sampling distances saves nothing for such a method (each sample
-    // needs every key up to the query), so its curves take every distance. Null: the method has none.
+    // one piece of keys at a time. Null: the method has none. (Its sampled curves over generated content
+    // go through compute_matrix's rows, which for CoPE stop streaming once the positions are clamped.)
     std::function<DistanceLogitsFn(const Scenario&, std::int64_t query)> streamed_distance_logits;
     // What the figure captions say, in order: a field's key and its caption text, "%1" standing for the
     // value ({"rope_theta", "θ %1"}; translatable, context "Caption"). A Bool field is captioned only when

@@ -109,17 +109,15 @@ void content_key_dots(const ContentParams& c, int dim, std::int64_t a, std::int6
     if (n <= 0)
         return;
     const Eigen::Map<const Eigen::VectorXd> qv(q, dim);
-    if (c.from_files() || content_is_position_independent(c)) {
-        // A file's rows are looked up (or loaded) by content_matrix; a constant key is one product.
-        const std::vector<std::int64_t> at = content_is_position_independent(c) ? std::vector<std::int64_t>{a} : [&] {
-            std::vector<std::int64_t> v(static_cast<std::size_t>(n));
-            for (std::int64_t t = 0; t < n; ++t)
-                v[static_cast<std::size_t>(t)] = a + t;
-            return v;
-        }();
-        const Eigen::VectorXd dots = content_keys(c, dim, at) * qv;
+    if (content_is_position_independent(c)) { // one key for every position: one product
+        std::fill(out, out + n, content_key(c, dim, a).dot(qv));
+        return;
+    }
+    if (c.from_files()) { // the file's rows, looked up (or loaded) by content_matrix
+        std::vector<std::int64_t> at(static_cast<std::size_t>(n));
         for (std::int64_t t = 0; t < n; ++t)
-            out[t] = dots[static_cast<Eigen::Index>(at.size() == 1 ? 0 : t)];
+            at[static_cast<std::size_t>(t)] = a + t;
+        Eigen::Map<Eigen::VectorXd>(out, n).noalias() = content_keys(c, dim, at) * qv;
         return;
     }
     // Each block of generated keys multiplied by q while in L1: the CoPE stream asked for a column-major

@@ -6,6 +6,7 @@
 #include "scenario/rng.h"
 
 #include "compute/clones.h"
+#include "compute/exact_angle.h" // CosSin
 
 #include <array>
 #include <cstddef>
@@ -78,11 +79,7 @@ inline double log_unit(double u)
 // cos(2 pi u) and sin(2 pi u) for u in (0, 1): t = 4u (exact), q = nearest integer to t, r = t - q in
 // [-1/2, 1/2] (exact), y = r pi / 2 in [-pi/4, pi/4]; 2 pi u = q pi/2 + y, so each is +-cos y or +-sin y
 // by q. Taylor series to y^16 and y^17 (the next terms are below 2^-58).
-struct CosSin2Pi {
-    double c, s;
-};
-
-inline CosSin2Pi cos_sin_two_pi(double u)
+inline CosSin cos_sin_two_pi(double u)
 {
     const double t = 4.0 * u;
     const double q = static_cast<double>(static_cast<int>(t + 0.5)); // t >= 0: rounds half up
@@ -104,13 +101,13 @@ inline CosSin2Pi cos_sin_two_pi(double u)
     return {((k + 1) & 2) != 0 ? -vc : vc, (k & 2) != 0 ? -vs : vs};
 }
 
-// The pair 2p, 2p + 1 (rng.h): out[0] = r cos, out[1] = r sin.
+// The pair 2p, 2p + 1 (rng.h): even = r cos(2 pi u2), odd = r sin(2 pi u2).
 inline void normal_pair(std::uint64_t stream_key, std::uint64_t p, double& even, double& odd)
 {
     const double u1 = uniform_of(stream_key, 4 * p);
     const double u2 = uniform_of(stream_key, 4 * p + 1);
     const double r = std::sqrt(-2.0 * log_unit(u1));
-    const CosSin2Pi z = cos_sin_two_pi(u2);
+    const CosSin z = cos_sin_two_pi(u2);
     even = r * z.c;
     odd = r * z.s;
 }

@@ -259,12 +259,6 @@ CopeRowStream::CopeRowStream(const Eigen::Ref<const Eigen::VectorXd>& q, std::in
     m_inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(q.size()));
 }
 
-CopeRowStream::CopeRowStream(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t query, const KeysFn& keys,
-                             const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale, CopeQuantity what)
-    : CopeRowStream(q, query, key_dots_from(keys), pos_emb, gate_scale, what)
-{
-}
-
 void CopeRowStream::next(std::int64_t n, double* out, const CancelFn& cancel)
 {
     if (n < 0 || m_given + n > m_query + 1)
@@ -292,23 +286,6 @@ double CopeRowStream::clamped_value(double dot) const
         throw std::invalid_argument("CopeRowStream::clamped_value: the positions are not clamped yet");
     const double l0 = dot * m_inv_sqrt_d;
     return cope_cell(m_what, l0, sigmoid(m_gate_scale * l0), m_max_pos, [&](Eigen::Index r) { return m_z[r]; });
-}
-
-std::vector<double> cope_streamed_row(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t lo, std::int64_t i,
-                                      const CopeRowStream::KeyDotsFn& dots,
-                                      const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
-                                      CopeQuantity what, const CancelFn& cancel, const ProgressFn& progress)
-{
-    if (lo < 0 || lo > i)
-        throw std::invalid_argument("cope_streamed_row: 0 <= lo <= i");
-    CopeRowStream stream(q, i, dots, pos_emb, gate_scale, what);
-    const std::int64_t n = i - lo + 1;
-    std::vector<double> down(static_cast<std::size_t>(n)); // nearest the query first
-    for (std::int64_t done = 0; done < n; done += kCopeRowChunk) {
-        stream.next(std::min(kCopeRowChunk, n - done), down.data() + done, cancel);
-        report_progress(progress, static_cast<double>(std::min(n, done + kCopeRowChunk)) / static_cast<double>(n));
-    }
-    return {down.rbegin(), down.rend()};
 }
 
 TableShape cope_pos_emb_shape(const CopeParams& params)

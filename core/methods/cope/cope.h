@@ -66,13 +66,12 @@ CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, con
 
 // One query's row of CoPE, produced a piece at a time from the query down: next(n, out) writes `what` at
 // the n keys below those given so far, nearest the query first (out[t] is key query - given() - t,
-// i.e. distance given() + t). dots(a, b, q, out) writes q . k_j for the keys j = a .. b - 1 (content_key_dots:
-// no key matrix), or keys(a, b) returns those keys ((b - a) x d); either is asked for in pieces of at most
-// kCopeRowChunk. The gates' reverse sum
-// is carried from piece to piece, so the values are those of cope_causal_rows's row for the query
-// (the same gates, the same order of the sum). A curve of 10^7 positions with generated content
-// needed 5.1 GB of keys at once, and computed in independent chunks of distances it streamed every key
-// above each chunk again.
+// i.e. distance given() + t). dots(a, b, q, out) writes q . k_j for the keys j = a .. b - 1, asked for
+// in pieces of at most kCopeRowChunk (content_key_dots: no key matrix; key_dots_from for a caller that
+// has the keys). The gates' reverse sum is carried from piece to piece, so the values are those of
+// cope_causal_rows's row for the query (the same gates, the same order of the sum). A curve of 10^7
+// positions with generated content needed 5.1 GB of keys at once, and computed in independent chunks
+// of distances it streamed every key above each chunk again.
 inline constexpr std::int64_t kCopeRowChunk = 16384;
 class CopeRowStream
 {
@@ -80,8 +79,6 @@ public:
     using KeysFn = std::function<Eigen::MatrixXd(std::int64_t, std::int64_t)>;
     using KeyDotsFn = std::function<void(std::int64_t, std::int64_t, const Eigen::VectorXd&, double*)>;
     CopeRowStream(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t query, KeyDotsFn dots,
-                  const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale, CopeQuantity what);
-    CopeRowStream(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t query, const KeysFn& keys,
                   const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale, CopeQuantity what);
     // Throws std::invalid_argument when fewer than n keys are left (given() + n > query + 1).
     void next(std::int64_t n, double* out, const CancelFn& cancel = {});
@@ -105,15 +102,9 @@ private:
     std::int64_t m_given = 0;
 };
 
-// The dot products of keys(a, b) with q, for callers that have key matrices (tests, tables).
+// The dot products of keys(a, b) ((b - a) x d) with q, for callers that have key matrices.
 CopeRowStream::KeyDotsFn key_dots_from(CopeRowStream::KeysFn keys);
 
-// The row of CopeRowStream for the keys lo .. i (the query at i) as one vector, entry t at key lo + t.
-std::vector<double> cope_streamed_row(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t lo, std::int64_t i,
-                                      const CopeRowStream::KeyDotsFn& dots,
-                                      const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
-                                      CopeQuantity what, const CancelFn& cancel = {},
-                                      const ProgressFn& progress = {});
 
 // CoPE when every query is q and every key is k (position-independent content: ones, zero, fixed).
 // Every gate is then the same g = sigmoid(gate_scale q . k / sqrt(d)), so the causal quantities

@@ -76,11 +76,10 @@ TEST(SinusoidSums, RangeEqualsTheListOfTheSamePositions)
             pos[static_cast<std::size_t>(r)] = first + r;
         const std::vector<double> list = sinusoid_sums(t.w, t.ws, t.wc, pos);
         std::vector<double> range(static_cast<std::size_t>(count));
-        sinusoid_sums_range(t.w, t.ws, t.wc, first, count, range.data());
+        SinusoidSum(t.w, t.ws, t.wc).range(first, count, range.data());
         EXPECT_EQ(range, list) << "first " << first;
     }
-    std::vector<double> out(4);
-    EXPECT_THROW(sinusoid_sums_range(t.w, {1.0}, t.wc, 0, 4, out.data()), std::invalid_argument);
+    EXPECT_THROW(sinusoid_sums(t.w, {1.0}, t.wc, {0, 1}), std::invalid_argument);
 }
 
 // Runs on both sides of the two kernels' boundaries (the table's 32-position blocks, the lanes' 8, the
@@ -103,12 +102,12 @@ TEST(SinusoidSums, EveryRunLengthAroundTheKernelBoundaries)
     for (std::size_t r = 0; r < pos.size(); ++r)
         ASSERT_NEAR(got[r], direct(t, pos[r]), 1e-12 * t.scale) << "position " << pos[r] << " (index " << r << ")";
     EXPECT_EQ(got, sinusoid_sums(t.w, t.ws, t.wc, pos)); // the one-off form is the prepared one
-    // One prepared sum, many ranges (a curve's chunks), each as the one-off range form gives it.
+    // One prepared sum, many ranges (a curve's chunks), each as a sum prepared for it alone gives it.
     for (const std::int64_t first : {std::int64_t{0}, std::int64_t{123'457}, std::int64_t{10'000'000}}) {
         for (const std::int64_t count : {std::int64_t{5}, std::int64_t{32}, std::int64_t{16'384}}) {
             std::vector<double> a(static_cast<std::size_t>(count)), b(a.size());
             sum.range(first, count, a.data());
-            sinusoid_sums_range(t.w, t.ws, t.wc, first, count, b.data());
+            SinusoidSum(t.w, t.ws, t.wc).range(first, count, b.data()); // a sum of its own
             ASSERT_EQ(a, b);
             for (std::int64_t r = 0; r < count; r += 97)
                 ASSERT_NEAR(a[static_cast<std::size_t>(r)], direct(t, first + r), 1e-12 * t.scale) << first + r;

@@ -150,6 +150,16 @@ TEST_F(ContentFiles, EveryMethodReadsTheFileRowsAsItsContent)
     const Eigen::MatrixXd keys = content_keys(s.content, 4, {2, 0});
     EXPECT_EQ(keys(0, 1), 2.0);
     EXPECT_EQ(keys(1, 1), 0.0);
+    // q . k_j without the key matrix (content_key_dots, CoPE's row stream) reads the same rows.
+    const double qd[4] = {1.0, -2.0, 0.5, 3.0};
+    double dots[3] = {};
+    content_key_dots(s.content, 4, 0, 3, qd, dots);
+    for (std::size_t p = 0; p < 3; ++p) {
+        double want = 0.0;
+        for (std::size_t c = 0; c < 4; ++c)
+            want += kK[4 * p + c] * qd[c];
+        EXPECT_NEAR(dots[p], want, 1e-12 * (1.0 + std::abs(want))) << "key " << p;
+    }
     // Every method with logits accepts the files when its head dimension is 4 (T5 and ALiBi take the
     // file's width), and its logits differ from those of the seeded content.
     for (const MethodDescriptor& d : methods()) {
