@@ -159,7 +159,7 @@ double logit_at_distance(const Scenario& s, std::int64_t query, std::int64_t r)
 }
 
 CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const std::vector<std::int64_t>& edges,
-                                   const CancelFn& cancel, const ProgressFn& progress)
+                                   const CancelFn& cancel, const ProgressFn& progress, Precision precision)
 {
     check_query(s, query);
     // compute_matrix is itself parallel: chunks run one after the other, each a row of up to 2^13 keys (a
@@ -172,7 +172,7 @@ CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const 
     if (method.distance_logits && content_is_position_independent(s.content)) {
         // The method's own evaluator of the row: chunks in parallel, no matrices.
         validate(s);
-        const MethodDescriptor::DistanceLogitsFn by_distance = method.distance_logits(s, query);
+        const MethodDescriptor::DistanceLogitsFn by_distance = method.distance_logits(s, query, precision);
         return integer_envelope(edges, query + 1, by_distance, std::int64_t{1} << 14, true, cancel, progress);
     }
     const std::int64_t dim = std::max(1, method.content_dim ? method.content_dim(s) : 64);

@@ -53,9 +53,13 @@ double logit_at_distance(const Scenario& s, std::int64_t query, std::int64_t r);
 
 // The exact envelope of that curve over the bins `edges` (edges in [0, query + 1]): every integer
 // distance is evaluated, in windows of one row of compute_matrix (up to 2^13 keys each), so the cost is
-// that of one row of (edges.back() - edges.front()) cells.
+// that of one row of (edges.back() - edges.front()) cells. Precision::Single (the curves view) lets a
+// method with a float32 kernel for its curve use it (MethodDescriptor::distance_logits: sinusoidal and
+// Transformer-XL with position-independent content, within SinusoidSum's stated bound); every other
+// curve is computed in double either way.
 CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const std::vector<std::int64_t>& edges,
-                                   const CancelFn& cancel = {}, const ProgressFn& progress = {});
+                                   const CancelFn& cancel = {}, const ProgressFn& progress = {},
+                                   Precision precision = Precision::Double);
 
 // The same envelope where evaluating every distance would cost more than the picture is worth (random
 // content generates every key's vector: 5 x 10^8 normals for a sinusoidal curve of 10^6 distances).

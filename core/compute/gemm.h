@@ -12,13 +12,11 @@
 // multiplies with AVX2 / AVX-512 where the CPU has them.
 #pragma once
 
+#include "scenario/types.h"
+
 #include <Eigen/Dense>
 
 namespace posatlas {
-
-// Arithmetic of the final product (the GEMM). Angles, rotations, content and block sums are always
-// double. Single rounds the two factors to float32 and accumulates in float32.
-enum class Precision { Double, Single };
 
 inline constexpr Eigen::Index kGemmTile = 512;
 

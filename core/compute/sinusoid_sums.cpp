@@ -116,10 +116,66 @@ POSATLAS_CLONES void table_sums(std::size_t n, std::int64_t count, const double*
     }
 }
 
+// Sixteen floats: the single-precision table kernel's unit (one AVX-512 register, two AVX2 ones).
+using F16 = float __attribute__((vector_size(64)));
+using F16Load = float __attribute__((vector_size(64), aligned(4), may_alias));
+
+// table_sums in single precision (SinusoidSum with Precision::Single): the same blocks and panels, with
+// the table and each block's v_k rounded to float32 (v_k advanced in double as above, rounded once per
+// block) and the products summed in float32 over a panel of kPanel terms, each panel's sums then added
+// into the double acc. Sixteen lanes per vector instead of eight; cosine and sine parts in separate
+// accumulators so that no chain of dependent multiply-adds sets the pace. vf: 2 * kPanel *
+// ceil(count / 32) floats of scratch.
+POSATLAS_CLONES void table_sums_single(std::size_t n, std::int64_t count, const float* __restrict lane_c,
+                                       const float* __restrict lane_s, const double* __restrict stride_c,
+                                       const double* __restrict stride_s, double* __restrict vr, double* __restrict vi,
+                                       float* __restrict vf, double* __restrict acc)
+{
+    const std::int64_t blocks = (count + static_cast<std::int64_t>(kTable) - 1) / static_cast<std::int64_t>(kTable);
+    for (std::size_t k0 = 0; k0 < n; k0 += kPanel) {
+        const std::size_t k1 = std::min(n, k0 + kPanel);
+        const std::size_t width = k1 - k0;
+        // The panel's v_k for every block: fr[m * kPanel + kk], fi[...] = -Im.
+        float* fr = vf;
+        float* fi = vf + static_cast<std::size_t>(blocks) * kPanel;
+        for (std::int64_t m = 0; m < blocks; ++m) {
+            float* r = fr + m * static_cast<std::int64_t>(kPanel);
+            float* i = fi + m * static_cast<std::int64_t>(kPanel);
+#pragma omp simd
+            for (std::size_t k = k0; k < k1; ++k) {
+                r[k - k0] = static_cast<float>(vr[k]);
+                i[k - k0] = static_cast<float>(-vi[k]);
+                const double nr = vr[k] * stride_c[k] - vi[k] * stride_s[k];
+                vi[k] = vr[k] * stride_s[k] + vi[k] * stride_c[k];
+                vr[k] = nr;
+            }
+        }
+        for (std::int64_t m = 0; m < blocks; ++m) {
+            const float* r = fr + m * static_cast<std::int64_t>(kPanel);
+            const float* i = fi + m * static_cast<std::int64_t>(kPanel);
+            F16 c0 = {}, c1 = {}, s0 = {}, s1 = {};
+            for (std::size_t kk = 0; kk < width; ++kk) {
+                const auto* c = reinterpret_cast<const F16Load*>(lane_c + (k0 + kk) * kTable);
+                const auto* s = reinterpret_cast<const F16Load*>(lane_s + (k0 + kk) * kTable);
+                c0 += r[kk] * c[0];
+                c1 += r[kk] * c[1];
+                s0 += i[kk] * s[0];
+                s1 += i[kk] * s[1];
+            }
+            const F16 a0 = c0 + s0, a1 = c1 + s1;
+            double* o = acc + m * static_cast<std::int64_t>(kTable);
+            for (std::size_t l = 0; l < 16; ++l) {
+                o[l] += static_cast<double>(a0[l]);
+                o[l + 16] += static_cast<double>(a1[l]);
+            }
+        }
+    }
+}
+
 } // namespace
 
-SinusoidSum::SinusoidSum(std::vector<double> w, std::vector<double> ws, std::vector<double> wc)
-    : w_(std::move(w)), ws_(std::move(ws)), wc_(std::move(wc))
+SinusoidSum::SinusoidSum(std::vector<double> w, std::vector<double> ws, std::vector<double> wc, Precision precision)
+    : w_(std::move(w)), ws_(std::move(ws)), wc_(std::move(wc)), precision_(precision)
 {
     check_terms(w_, ws_, wc_);
     const std::size_t n = w_.size();
@@ -156,16 +212,29 @@ SinusoidSum::SinusoidSum(std::vector<double> w, std::vector<double> ws, std::vec
             lane_s_[k * kTable + b] = e.s;
         }
     }
+    if (precision_ == Precision::Single) {
+        // Every entry from its exact angle, rounded once (the rotated doubles above are within 1e-15).
+        lane_cf_.resize(n * kTable);
+        lane_sf_.resize(n * kTable);
+        for (std::size_t i = 0; i < n * kTable; ++i) {
+            lane_cf_[i] = static_cast<float>(lane_c_[i]);
+            lane_sf_[i] = static_cast<float>(lane_s_[i]);
+        }
+    }
 }
 
 struct SinusoidSum::Scratch {
     std::vector<double> a, b; // the lanes (n x 8, cos and sin) or v (n, real and imaginary parts)
     std::vector<double> sums; // the table kernel's: a run rounded up to whole blocks
+    std::vector<float> vf;    // the single-precision kernel's v_k per block of a panel
 
-    explicit Scratch(std::size_t n) : a(n * kLanes), b(n * kLanes), sums(static_cast<std::size_t>(kRun) + kTable) {}
+    Scratch(std::size_t n, Precision precision, std::int64_t run_length)
+        : a(n * kLanes), b(n * kLanes), sums(static_cast<std::size_t>(run_length) + kTable),
+          vf(precision == Precision::Single ? 2 * kPanel * (static_cast<std::size_t>(run_length) / kTable + 1) : 0)
+    {}
 };
 
-// The positions p .. p + len - 1 (consecutive, len <= kRun), from exact angles at p.
+// The positions p .. p + len - 1 (consecutive, len <= run_length()), from exact angles at p.
 void SinusoidSum::run(std::int64_t p, std::int64_t len, Scratch& scratch, double* out) const
 {
     const std::size_t n = w_.size();
@@ -176,8 +245,12 @@ void SinusoidSum::run(std::int64_t p, std::int64_t len, Scratch& scratch, double
             scratch.b[k] = wc_[k] * z.s - ws_[k] * z.c;
         }
         std::fill(scratch.sums.begin(), scratch.sums.end(), 0.0);
-        table_sums(n, len, lane_c_.data(), lane_s_.data(), stride_c_.data(), stride_s_.data(), scratch.a.data(),
-                   scratch.b.data(), scratch.sums.data());
+        if (precision_ == Precision::Single)
+            table_sums_single(n, len, lane_cf_.data(), lane_sf_.data(), stride_c_.data(), stride_s_.data(),
+                              scratch.a.data(), scratch.b.data(), scratch.vf.data(), scratch.sums.data());
+        else
+            table_sums(n, len, lane_c_.data(), lane_s_.data(), stride_c_.data(), stride_s_.data(), scratch.a.data(),
+                       scratch.b.data(), scratch.sums.data());
         std::copy(scratch.sums.begin(), scratch.sums.begin() + len, out);
         return;
     }
@@ -192,7 +265,7 @@ void SinusoidSum::run(std::int64_t p, std::int64_t len, Scratch& scratch, double
 // One chunk of at most kRun positions, each run of consecutive positions by run().
 void SinusoidSum::chunk(const std::int64_t* positions, std::int64_t count, double* out) const
 {
-    Scratch scratch(w_.size());
+    Scratch scratch(w_.size(), precision_, run_length());
     for (std::int64_t r = 0; r < count;) {
         std::int64_t len = 1;
         while (r + len < count && positions[r + len] == positions[r + len - 1] + 1)
@@ -217,9 +290,18 @@ std::vector<double> SinusoidSum::at(const std::vector<std::int64_t>& positions) 
 
 void SinusoidSum::range(std::int64_t first, std::int64_t count, double* out) const
 {
-    Scratch scratch(w_.size());
-    for (std::int64_t r = 0; r < count; r += kRun)
-        run(first + r, std::min(count - r, kRun), scratch, out + r);
+    Scratch scratch(w_.size(), precision_, run_length());
+    const std::int64_t len = run_length();
+    for (std::int64_t r = 0; r < count; r += len)
+        run(first + r, std::min(count - r, len), scratch, out + r);
+}
+
+std::int64_t SinusoidSum::run_length() const
+{
+    // Single precision restarts from exact angles 8x less often: v_k's double rotations then drift by
+    // ~512 roundings, 6e-14, against float32's 6e-8; the restarts' sines and cosines (256 terms per
+    // run) had been a fifth of a 10^6-distance curve's time.
+    return precision_ == Precision::Single ? 8 * kRun : kRun;
 }
 
 std::vector<double> sinusoid_sums(const std::vector<double>& w, const std::vector<double>& ws,

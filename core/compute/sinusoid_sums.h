@@ -15,6 +15,8 @@
 // runs on the calling thread. Kernels compiled for SSE2, AVX2 and AVX-512 (clones.h).
 #pragma once
 
+#include "scenario/types.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -46,10 +48,19 @@ inline void start_lanes(double c, double s, double step_c, double step_s, double
 // A weighted sinusoid sum prepared once (its terms' steps and lane table) for many positions or ranges:
 // what a curve evaluates in hundreds of chunks. w, ws, wc: the same number of terms
 // (std::invalid_argument otherwise).
+// Precision::Single (views' curves) runs the table kernel on float32: the table entries and each block's
+// v_k rounded once, the products summed in float32 over panels of 32 terms and the panels in double,
+// sixteen positions per AVX-512 vector. Each value of a run of >= 32 positions is then within
+// 36 * 2^-24 * sum_k |(ws_k, wc_k)| of the double one (three roundings per product, one per addition
+// over at most 32 terms plus the panel's widening; Higham, Accuracy and Stability of Numerical
+// Algorithms, eq. 3.5), ~2e-6 of the largest possible value: below a pixel of any figure. Shorter runs
+// (jumps in a list) stay double. range() restarts from exact angles every 8 kSinusoidRun positions
+// instead of every kSinusoidRun (the double rotations between drift by ~6e-14, far inside the bound).
 class SinusoidSum
 {
 public:
-    SinusoidSum(std::vector<double> w, std::vector<double> ws, std::vector<double> wc);
+    SinusoidSum(std::vector<double> w, std::vector<double> ws, std::vector<double> wc,
+                Precision precision = Precision::Double);
 
     // The sums at positions (any order; consecutive runs are the fast path), parallel over chunks.
     std::vector<double> at(const std::vector<std::int64_t>& positions) const;
@@ -64,11 +75,14 @@ private:
     struct Scratch;
     void run(std::int64_t p, std::int64_t len, Scratch& scratch, double* out) const;
     void chunk(const std::int64_t* positions, std::int64_t count, double* out) const;
+    std::int64_t run_length() const; // positions between exact restarts in range()
 
     std::vector<double> w_, ws_, wc_;
     std::vector<double> step_c_, step_s_, step8_c_, step8_s_; // e^{i w_k}, e^{8 i w_k}: the lane kernel's
     std::vector<double> lane_c_, lane_s_;                     // terms x 32: e^{i b w_k}, b = 0 .. 31
     std::vector<double> stride_c_, stride_s_;                 // e^{32 i w_k}
+    Precision precision_ = Precision::Double;
+    std::vector<float> lane_cf_, lane_sf_; // Single: the lane table in float32
 };
 
 // The one-off form of SinusoidSum(w, ws, wc).at(positions).

@@ -146,8 +146,10 @@ struct MethodDescriptor {
     // parallel work of its own. Logit curves use it instead of rows of compute_matrix
     // (curve_envelope.h), which paid the matrix machinery per row of 2^16 keys: Shaw's
     // 10^6-distance curve took 0.21 s. Null: the method has none.
+    // With Precision::Single (the curves view) the evaluator may sum in float32 from exact angles where
+    // it has such a kernel (sinusoidal, Transformer-XL: SinusoidSum's stated bound); others ignore it.
     using DistanceLogitsFn = std::function<void(std::int64_t first, std::int64_t last, double* out)>;
-    std::function<DistanceLogitsFn(const Scenario&, std::int64_t query)> distance_logits;
+    std::function<DistanceLogitsFn(const Scenario&, std::int64_t query, Precision precision)> distance_logits;
     // A logit curve whose cells cannot be computed apart, for any content (CoPE: a key's position sums
     // the gates of every key between it and the query): streamed_distance_logits(s, query) (s validated)
     // returns an evaluator as above that is called from one thread, with ranges of distances that

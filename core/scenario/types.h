@@ -17,6 +17,12 @@ using CancelFn = std::function<bool()>;
 // (never from OpenMP worker threads).
 using ProgressFn = std::function<void(double)>;
 
+// Arithmetic of a kernel's last steps. For matrices (compute/gemm.h) the final product: Single rounds
+// its two factors to float32 and accumulates in float32. For curves (analysis/decay.h, sinusoid sums)
+// the products and running sums after exact angles. Angles, rotations, content and block sums are
+// always double. Views use Single; `posatlas compute` keeps Double unless asked.
+enum class Precision { Double, Single };
+
 // A parameter outside its allowed range. `parameter()` is the Hugging Face config key
 // (snake_case, e.g. "rope_theta"); the command line shows it as --rope-theta.
 // The shape a method's table file must have (issue #12: Shaw's a^K, DeBERTa's relative embeddings, ...):

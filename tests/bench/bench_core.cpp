@@ -210,7 +210,8 @@ BENCHMARK(BM_RopeDecayBoundMillion)->Arg(1'000'000)->Unit(benchmark::kMillisecon
 
 // The curves view's RoPE job at N = 10^6: the exact envelopes of the bound and the mean cosine over
 // every integer distance 0 .. 4 * 10^6 (the view's automatic range), in 1200 log-spaced bins, d = 128.
-// Arg 0: each curve in its own pass (before); 1: both in one pass (rope_curve_envelopes).
+// Arg 0: each curve in its own pass (before); 1: both in one pass (rope_curve_envelopes); 2: both in
+// one pass in single precision (what the view asks for: analysis/decay_single.h).
 void BM_RopeCurveEnvelopes(benchmark::State& state)
 {
     RopeParams p;
@@ -224,11 +225,12 @@ void BM_RopeCurveEnvelopes(benchmark::State& state)
             benchmark::DoNotOptimize(rope_curve_envelope(RopeCurve::Bound, f.inv_freq, edges).max.data());
             benchmark::DoNotOptimize(rope_curve_envelope(RopeCurve::MeanCos, f.inv_freq, edges).max.data());
         } else {
-            benchmark::DoNotOptimize(rope_curve_envelopes(f.inv_freq, edges).bound.max.data());
+            const Precision precision = state.range(0) == 2 ? Precision::Single : Precision::Double;
+            benchmark::DoNotOptimize(rope_curve_envelopes(f.inv_freq, edges, {}, {}, precision).bound.max.data());
         }
     }
 }
-BENCHMARK(BM_RopeCurveEnvelopes)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RopeCurveEnvelopes)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // xPos heatmap of N positions with all-ones content at 900 x 900 px: exact causal block means (the
 // geometric double series in tiles, the trapezoid near the diagonal). Before: the logit of every one of
@@ -248,10 +250,12 @@ BENCHMARK(BM_XposBlockMeans)->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::k
 
 // The Curves view's logit envelope of the last query at N = 10^6 with fixed content, 1200 log-spaced
 // bins over every integer distance, for the methods whose curve comes from distance_logits
-// (registry.h): Arg = index into kCurveMethods.
+// (registry.h): first Arg = index into kCurveMethods; second: 0 double (posatlas compute), 1 single
+// (the view's: SinusoidSum's float32 kernel where the method has one).
 const char* const kCurveMethods[] = {"sinusoidal", "shaw", "transformer-xl", "xpos", "cope"};
 void BM_ConstantContentCurve(benchmark::State& state)
 {
+    const Precision precision = state.range(1) == 1 ? Precision::Single : Precision::Double;
     Scenario s;
     s.method = descriptor(Method(kCurveMethods[state.range(0)])).method;
     s.seq_len = 1'000'000;
@@ -260,11 +264,11 @@ void BM_ConstantContentCurve(benchmark::State& state)
     const std::vector<double> dist = decay_distances(query, 1200, true);
     std::vector<std::int64_t> edges(dist.begin(), dist.end());
     edges.push_back(query + 1);
-    state.SetLabel(kCurveMethods[state.range(0)]);
+    state.SetLabel(std::string(kCurveMethods[state.range(0)]) + (precision == Precision::Single ? " single" : ""));
     for (auto _ : state)
-        benchmark::DoNotOptimize(logit_curve_envelope(s, query, edges).max.data());
+        benchmark::DoNotOptimize(logit_curve_envelope(s, query, edges, {}, {}, precision).max.data());
 }
-BENCHMARK(BM_ConstantContentCurve)->DenseRange(0, 4)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ConstantContentCurve)->ArgsProduct({{0, 1, 2, 3, 4}, {0}})->Args({0, 1})->Args({2, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Writing `posatlas compute rope-decay --max-distance 1000000` (10^6 + 1 rows: distance, bound, mean_cos)
 // as CSV and as JSON, the way the command line does, into a stream that discards the bytes: what the

@@ -60,7 +60,7 @@ CurveSeries logit_series(const Scenario& s, int points, bool log_x, const Cancel
                                   .arg(sampled.sampled_from)
                                   .arg(std::llround(sampled.spacing));
     } else {
-        env = logit_curve_envelope(s, query, bin_edges(dist, query), cancel, progress);
+        env = logit_curve_envelope(s, query, bin_edges(dist, query), cancel, progress, Precision::Single);
     }
     if (dist.size() == static_cast<std::size_t>(query) + 1) { // every integer: the values themselves
         for (std::size_t b = 0; b < dist.size(); ++b)

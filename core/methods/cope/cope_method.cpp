@@ -242,7 +242,7 @@ MethodDescriptor describe_cope()
          block_means_with_constant_content},
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
-    d.distance_logits = [](const Scenario& s, std::int64_t) -> MethodDescriptor::DistanceLogitsFn {
+    d.distance_logits = [](const Scenario& s, std::int64_t, Precision) -> MethodDescriptor::DistanceLogitsFn {
         return [f = cope_constant_of(s)](std::int64_t first, std::int64_t last, double* out) {
             for (std::int64_t delta = first; delta < last; ++delta)
                 out[delta - first] = f.at(CopeQuantity::Logits, delta);

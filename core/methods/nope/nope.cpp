@@ -41,7 +41,7 @@ MethodDescriptor describe_nope()
     d.kinds = {logits_kind(nope_logits, always_block_means)};
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     // q . k / sqrt(d) at every distance (additive_bias_matrix's content term with a zero bias).
-    d.distance_logits = [](const Scenario& s, std::int64_t) -> MethodDescriptor::DistanceLogitsFn {
+    d.distance_logits = [](const Scenario& s, std::int64_t, Precision) -> MethodDescriptor::DistanceLogitsFn {
         const int dim = s.params<P>().head_dim;
         const double v = content_query(s.content, dim, 0).dot(content_key(s.content, dim, 0))
                          * (1.0 / std::sqrt(static_cast<double>(dim)));

@@ -127,7 +127,7 @@ MethodDescriptor describe_shaw()
          nullptr},
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
-    d.distance_logits = [](const Scenario& s, std::int64_t) -> MethodDescriptor::DistanceLogitsFn {
+    d.distance_logits = [](const Scenario& s, std::int64_t, Precision) -> MethodDescriptor::DistanceLogitsFn {
         return [table = shaw_constant(s, make_shaw_tables(s.params<P>()))](std::int64_t first, std::int64_t last, double* out) {
             for (std::int64_t delta = first; delta < last; ++delta)
                 out[delta - first] = table.by_offset(delta);

@@ -50,12 +50,12 @@ MethodDescriptor describe_sinusoidal()
     // One query's row with position-independent content, as sinusoidal_row_logits computes it:
     // (a . x_k + a . p_j) / sqrt(d), a = x_q + p_query, a . p_j one weighted sinusoid sum over the
     // ascending key positions (SinusoidSum::range, on the calling thread; its table built once), read back by distance.
-    d.distance_logits = [](const Scenario& s, std::int64_t query) -> MethodDescriptor::DistanceLogitsFn {
+    d.distance_logits = [](const Scenario& s, std::int64_t query, Precision precision) -> MethodDescriptor::DistanceLogitsFn {
         const P& p = s.params<P>();
         const Eigen::VectorXd a = content_query(s.content, p.dim, query) + sinusoidal_row(p, query);
         const double content = a.dot(content_key(s.content, p.dim, 0));
         SinusoidWeights sw = sinusoidal_weights(p, a);
-        auto sum = std::make_shared<const SinusoidSum>(std::move(sw.w), std::move(sw.ws), std::move(sw.wc));
+        auto sum = std::make_shared<const SinusoidSum>(std::move(sw.w), std::move(sw.ws), std::move(sw.wc), precision);
         return [sum, content, inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(p.dim)),
                 query](std::int64_t first, std::int64_t last, double* out) {
             const std::int64_t count = last - first;

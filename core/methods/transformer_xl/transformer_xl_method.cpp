@@ -102,7 +102,7 @@ struct TxlOffsetSums {
     }
 };
 
-TxlOffsetSums txl_offset_sums(const Scenario& s, const TxlModel& m)
+TxlOffsetSums txl_offset_sums(const Scenario& s, const TxlModel& m, Precision precision = Precision::Double)
 {
     const TransformerXLParams& p = s.params<TransformerXLParams>();
     const int d = p.head_dim;
@@ -124,7 +124,7 @@ TxlOffsetSums txl_offset_sums(const Scenario& s, const TxlModel& m)
         w[static_cast<std::size_t>(t)] = 1.0 / std::pow(p.base, (2.0 * t) / e); // as txl_relative_sinusoid
     TxlOffsetSums o;
     o.sum = std::make_shared<const SinusoidSum>(std::move(w), std::vector<double>(alpha.data(), alpha.data() + half),
-                                                std::vector<double>(beta.data(), beta.data() + half));
+                                                std::vector<double>(beta.data(), beta.data() + half), precision);
     o.content = h.dot(k);
     o.inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
     return o;
@@ -318,8 +318,9 @@ MethodDescriptor describe_transformer_xl()
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     // One weighted sinusoid sum per offset (txl_offset_sums), on the calling thread.
-    d.distance_logits = [](const Scenario& s, std::int64_t) -> MethodDescriptor::DistanceLogitsFn {
-        return [sums = txl_offset_sums(s, make_txl_model(s.params<P>()))](std::int64_t first, std::int64_t last, double* out) {
+    d.distance_logits = [](const Scenario& s, std::int64_t, Precision precision) -> MethodDescriptor::DistanceLogitsFn {
+        return [sums = txl_offset_sums(s, make_txl_model(s.params<P>()), precision)](std::int64_t first, std::int64_t last,
+                                                                                  double* out) {
             sums.logits(first, last - first, out);
         };
     };

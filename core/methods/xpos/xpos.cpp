@@ -490,7 +490,7 @@ MethodDescriptor describe_xpos()
     d.kinds = {logits_kind(xpos_logits, block_means_with_constant_content)};
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     // ConstantOffsetLogits on the calling thread (no mask: offsets >= 0).
-    d.distance_logits = [](const Scenario& s, std::int64_t) -> MethodDescriptor::DistanceLogitsFn {
+    d.distance_logits = [](const Scenario& s, std::int64_t, Precision) -> MethodDescriptor::DistanceLogitsFn {
         const P& p = s.params<P>();
         return ConstantOffsetLogits(p, content_query(s.content, p.head_dim, 0), content_key(s.content, p.head_dim, 0));
     };

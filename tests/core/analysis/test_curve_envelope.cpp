@@ -10,6 +10,8 @@
 #include "compute/attention_logits.h"
 #include "methods/registry.h"
 #include "methods/rope/rope_scaling.h"
+#include "methods/sinusoidal/sinusoidal.h"
+#include "scenario/content.h"
 #include "scenario/params.h"
 #include "scenario/types.h"
 #include "scenario/validation.h"
@@ -283,7 +285,7 @@ TEST(LogitEnvelope, DistanceLogitsAreTheMatrixCells)
             s.content.seed = 17;
             const std::string what = std::string(d.method.id()) + (content == ContentKind::Ones ? " ones" : " fixed");
             const std::int64_t query = s.seq_len - 1;
-            const MethodDescriptor::DistanceLogitsFn f = d.distance_logits(s, query);
+            const MethodDescriptor::DistanceLogitsFn f = d.distance_logits(s, query, Precision::Double);
             std::vector<double> near(40), far(40);
             f(0, 40, near.data());
             f(query - 39, query + 1, far.data());
@@ -302,4 +304,47 @@ TEST(LogitEnvelope, DistanceLogitsAreTheMatrixCells)
         }
     }
     EXPECT_EQ(with_hook, (std::vector<std::string>{"sinusoidal", "shaw", "transformer-xl", "cope", "nope", "xpos"}));
+}
+
+// The curves view's precision (Precision::Single): the sinusoidal logit curve of N = 10^5 (fixed
+// content, 1200 log-spaced bins over every distance) within the bound SinusoidSum states for its
+// weights, 36 * 2^-24 * sum_k |(ws_k, wc_k)| / sqrt(d) (the method divides by sqrt(d)), bin by bin
+// against the double curve (the reference, itself the matrix cells: DistanceLogitsAreTheMatrixCells);
+// and not bit-equal to it (the single kernel ran). Transformer-XL's curve goes through the same
+// SinusoidSum: there, within 1e-5 of the curve's range. Methods without a float32 curve kernel give
+// the double envelope bit for bit.
+TEST(LogitEnvelope, SinglePrecisionCurvesWithinTheSinusoidBound)
+{
+    Scenario s;
+    s.method = Method::Sinusoidal;
+    s.seq_len = 100'000;
+    s.content.kind = ContentKind::Fixed;
+    s.content.seed = 5;
+    const std::int64_t query = s.seq_len - 1;
+    const SinusoidalParams& p = s.params<SinusoidalParams>();
+    const Eigen::VectorXd a = content_query(s.content, p.dim, query) + sinusoidal_row(p, query);
+    const SinusoidWeights sw = sinusoidal_weights(p, a);
+    double modulus = 0.0;
+    for (std::size_t k = 0; k < sw.w.size(); ++k)
+        modulus += std::hypot(sw.ws[k], sw.wc[k]);
+    const double bound = 36.0 * 0x1p-24 * modulus / std::sqrt(static_cast<double>(p.dim));
+    const std::vector<std::int64_t> edges = view_edges(query, 1200);
+    const CurveEnvelope exact = logit_curve_envelope(s, query, edges);
+    const CurveEnvelope single = logit_curve_envelope(s, query, edges, {}, {}, Precision::Single);
+    for (std::size_t b = 0; b < exact.min.size(); ++b) {
+        ASSERT_NEAR(single.min[b], exact.min[b], bound) << "bin " << b;
+        ASSERT_NEAR(single.max[b], exact.max[b], bound) << "bin " << b;
+    }
+    EXPECT_NE(single.max, exact.max);
+
+    s.method = Method::TransformerXL;
+    const CurveEnvelope txl = logit_curve_envelope(s, query, edges);
+    const CurveEnvelope txl_single = logit_curve_envelope(s, query, edges, {}, {}, Precision::Single);
+    const double range = *std::max_element(txl.max.begin(), txl.max.end()) - *std::min_element(txl.min.begin(), txl.min.end());
+    for (std::size_t b = 0; b < txl.min.size(); ++b)
+        ASSERT_NEAR(txl_single.max[b], txl.max[b], 1e-5 * range) << "bin " << b;
+    EXPECT_NE(txl_single.max, txl.max);
+
+    s.method = Method::Shaw;
+    EXPECT_EQ(logit_curve_envelope(s, query, edges, {}, {}, Precision::Single).max, logit_curve_envelope(s, query, edges).max);
 }

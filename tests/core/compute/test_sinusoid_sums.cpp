@@ -116,4 +116,41 @@ TEST(SinusoidSums, EveryRunLengthAroundTheKernelBoundaries)
     EXPECT_THROW(SinusoidSum(t.w, {1.0}, t.wc), std::invalid_argument);
 }
 
+// Single precision (the curves view): every value of ranges and lists within the bound the header
+// states, 36 * 2^-24 * sum_k |(ws_k, wc_k)|, for 256 terms (eight panels), 45 (a partial panel) and 1;
+// ranges longer than one single-precision restart (8 kSinusoidRun = 16384) and at 10^7. Runs shorter
+// than a block stay double (within 1e-12 as above). Reference: the double direct sum. Dropping the
+// panel's sine part, or advancing v_k once too often per block, fails it by orders of magnitude.
+TEST(SinusoidSums, SinglePrecisionWithinTheStatedBound)
+{
+    for (const std::size_t n : {std::size_t{256}, std::size_t{45}, std::size_t{1}}) {
+        const Terms t = terms(n);
+        double modulus = 0.0; // sum_k |(ws_k, wc_k)|
+        for (std::size_t k = 0; k < n; ++k)
+            modulus += std::hypot(t.ws[k], t.wc[k]);
+        const double bound = 36.0 * 0x1p-24 * modulus;
+        const SinusoidSum single(t.w, t.ws, t.wc, Precision::Single);
+        double worst = 0.0;
+        for (const std::int64_t first : {std::int64_t{0}, std::int64_t{16'384 - 3000}, std::int64_t{10'000'000}}) {
+            const std::int64_t count = 40'000;
+            std::vector<double> got(static_cast<std::size_t>(count));
+            single.range(first, count, got.data());
+            for (std::int64_t r = 0; r < count; r += (r < 70 || (r > 16'300 && r < 16'500)) ? 1 : 37) {
+                const double want = direct(t, first + r);
+                ASSERT_NEAR(got[static_cast<std::size_t>(r)], want, bound) << n << " terms, position " << first + r;
+                worst = std::max(worst, std::abs(got[static_cast<std::size_t>(r)] - want));
+            }
+        }
+        EXPECT_GT(worst, 1e-12 * t.scale) << n << " terms: float32 that agrees to double's 1e-12 is not float32";
+        // The list form: long runs in float32, a lone position after a jump in double.
+        std::vector<std::int64_t> pos;
+        for (std::int64_t r = 0; r < 100; ++r)
+            pos.push_back(5'000 + r);
+        pos.push_back(7'777);
+        const std::vector<double> list = single.at(pos);
+        for (std::size_t r = 0; r < pos.size(); ++r)
+            ASSERT_NEAR(list[r], direct(t, pos[r]), r < 100 ? bound : 1e-12 * t.scale) << pos[r];
+    }
+}
+
 } // namespace

@@ -186,7 +186,11 @@ private slots:
             for (double& y : exact)
                 y /= isBound ? bound0 : 1.0;
             // Group the series' points by bin (points at the same x) and compare with every integer in
-            // [x_b, x_{b+1}). Tolerance 1e-12 (relative to the curve's scale of 1).
+            // [x_b, x_{b+1}). The view sums in float32 from exact angles: tolerance the bound
+            // analysis/decay_single.h states, (P + 4)^2 2^-24 / bound(0) for the bound (relative to
+            // bound(0), as drawn) and (P + 4) 2^-24 for the mean cosine, P = d/2 pairs.
+            const double pairs = static_cast<double>(f.inv_freq.size());
+            const double tolerance = isBound ? (pairs + 4) * (pairs + 4) * 0x1p-24 / bound0 : (pairs + 4) * 0x1p-24;
             std::size_t i = 0;
             int wide = 0;
             while (i < series.x.size()) {
@@ -201,7 +205,7 @@ private slots:
                 const std::size_t last = j < series.x.size() ? static_cast<std::size_t>(series.x[j]) : exact.size();
                 const auto [mn, mx] = std::minmax_element(exact.begin() + static_cast<std::ptrdiff_t>(first),
                                                           exact.begin() + static_cast<std::ptrdiff_t>(last));
-                QVERIFY2(std::abs(lo - *mn) <= 1e-12 && std::abs(hi - *mx) <= 1e-12,
+                QVERIFY2(std::abs(lo - *mn) <= tolerance && std::abs(hi - *mx) <= tolerance,
                          qPrintable(series.name + QStringLiteral(" bin at r = %1").arg(x0)));
                 wide += last - first > 1 ? 1 : 0;
                 i = j;
