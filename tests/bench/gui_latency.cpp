@@ -27,6 +27,8 @@
 #include "window/main_window.h"
 #include "window/view_timings.h"
 
+#include "compute/memory_reuse.h"
+
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
@@ -261,6 +263,7 @@ int main(int argc, char** argv)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    posatlas::keep_freed_memory_for_reuse(); // as app/main.cpp does: measure the application's policy
     QApplication app(argc, argv);
     Options o;
     const QStringList args = app.arguments();
