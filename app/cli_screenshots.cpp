@@ -149,6 +149,9 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     w.loadPreset(QStringLiteral("bloom-560m"));
     idle();
     w.dock(ViewKind::Heatmap)->raise();
+    // The curves (ALiBi's decay per head), not the spectrum tab the loop above left in front: RoPE's
+    // spectrum has nothing to show for ALiBi.
+    w.dock(ViewKind::Curves)->raise();
     idle();
     save(&w, dir, QStringLiteral("main-window-alibi"), out);
 

@@ -3849,8 +3849,8 @@ long_factor: %2</translation>
         <translation>cos(r θ_i) 均值</translation>
     </message>
     <message>
-        <source>RoFormer bound ÷ bound(0), unscaled θ</source>
-        <translation>RoFormer 上界 ÷ bound(0)，未缩放的 θ</translation>
+        <source>unscaled θ: RoFormer bound ÷ bound(0)</source>
+        <translation>未缩放的 θ：RoFormer 上界 ÷ bound(0)</translation>
     </message>
     <message>
         <source>trained %1</source>

@@ -367,6 +367,12 @@ void CurveChart::updateRanges()
         ly->setRange(lo, hi);
     }
     legend()->setVisible(m_data.series.size() > 1);
+    // Qt Charts gives a bottom legend one row, each entry an equal share of the width: eight ALiBi heads
+    // in a docked chart were elided to "m₀…", hiding the slopes. More than four entries go in a column
+    // at the right, each label whole.
+    const Qt::Alignment side = m_data.series.size() > 4 ? Qt::AlignRight : Qt::AlignBottom;
+    if (legend()->alignment() != side)
+        legend()->setAlignment(side);
 }
 
 void CurveChart::applyStyle()

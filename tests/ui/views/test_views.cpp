@@ -120,6 +120,7 @@ class ViewsTest : public QObject
 
 private slots:
     void curveAxesSurviveARangeJump();
+    void curveLegendOfManySeriesInAColumn();
     void colormapTables_data();
     void colormapTables();
     void colormapIndex_data();
@@ -780,6 +781,38 @@ void ViewsTest::curveAxesSurviveARangeJump()
         if (v->tickType() == QValueAxis::TicksDynamic)
             QVERIFY((v->max() - v->min()) / v->tickInterval() <= 40);
     }
+}
+
+// Eight ALiBi heads in a docked chart (490 px wide): a bottom legend gives each entry an eighth of the
+// width, and Qt Charts elided "m₁₅=0.0039" to "m₁…", hiding the slopes. More than four series go in a
+// column at the right, wide enough for the longest label; two go back to the bottom.
+void ViewsTest::curveLegendOfManySeriesInAColumn()
+{
+    auto* chartPtr = new CurveChart;
+    CurveChartView view(chartPtr);
+    CurveChart& chart = *chartPtr;
+    view.resize(490, 650);
+    CurveData heads;
+    heads.title = QStringLiteral("ALiBi attention decay");
+    QString longest;
+    for (int h = 0; h < 8; ++h) {
+        const QString name = QStringLiteral("m%1=%2").arg(h * 2 + 1).arg(std::pow(2.0, -1.0 - h), 0, 'g', 2);
+        longest = name.size() > longest.size() ? name : longest;
+        heads.series.push_back(CurveSeries{name, {1.0, 10.0, 100.0}, {0.9, 0.5 / (h + 1), 0.01}});
+    }
+    chart.setCurveData(heads);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QCoreApplication::processEvents();
+    QCOMPARE(chart.legend()->alignment(), Qt::AlignRight);
+    QVERIFY(chart.legend()->isVisible());
+    const QFontMetricsF fm(chart.legend()->font());
+    QVERIFY2(chart.legend()->geometry().width() >= fm.horizontalAdvance(longest),
+             qPrintable(QStringLiteral("legend %1 px for \"%2\"").arg(chart.legend()->geometry().width()).arg(longest)));
+    CurveData two = heads;
+    two.series.resize(2);
+    chart.setCurveData(two);
+    QCOMPARE(chart.legend()->alignment(), Qt::AlignBottom);
 }
 
 QTEST_MAIN(ViewsTest)

@@ -97,7 +97,8 @@ void rope_curves(const CurveRequest& r, CurveData& data)
     data.series.push_back(std::move(bound));
     data.series.push_back(std::move(mean_cos));
     if (unscaled) {
-        CurveSeries orig = rope_curve_series(ViewJobs::tr("RoFormer bound ÷ bound(0), unscaled θ"),
+        // What tells it from the scaled bound first: a docked chart's legend elides the end of each label.
+        CurveSeries orig = rope_curve_series(ViewJobs::tr("unscaled θ: RoFormer bound ÷ bound(0)"),
                                              QStringLiteral("bound_relative_unscaled"), RopeCurve::Bound,
                                              f.inv_freq_original, bound0, r.dist, r.max_distance, r.cancel,
                                              sub_progress(r.progress, done, 1.0));
