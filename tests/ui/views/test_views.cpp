@@ -29,6 +29,7 @@
 #include <QWheelEvent>
 
 #include <cmath>
+#include <memory>
 #include <limits>
 #include <numbers>
 
@@ -744,22 +745,28 @@ void ViewsTest::heatmapWidgetAt720p()
     QVERIFY(heat.heatmapPixelSize().width() > 200);
 }
 
+// A chart in its view, not yet shown, of the given size.
+std::unique_ptr<CurveChartView> chart_view(QSize size)
+{
+    auto view = std::make_unique<CurveChartView>(new CurveChart);
+    view->resize(size);
+    return view;
+}
+
 // A curve whose values jump from a range of 1 to a range of 10^9 (a new method or overlay): the axes take
 // the new range with a handful of ticks. Laying the old tick interval (0.2) over the new range made
 // Qt Charts create billions of tick items on the GUI thread, a freeze that the soak test caught.
 void ViewsTest::curveAxesSurviveARangeJump()
 {
     // On screen: Qt Charts lays the axes out only in a shown view.
-    auto* chartPtr = new CurveChart;
-    CurveChartView view(chartPtr);
-    CurveChart& chart = *chartPtr;
-    view.resize(700, 450);
+    const auto view = chart_view(QSize(700, 450));
+    CurveChart& chart = *view->curveChart();
     CurveData small;
     small.title = QStringLiteral("small");
     small.series.push_back(CurveSeries{QStringLiteral("a"), {0.0, 1.0}, {0.0, 1.0}});
     chart.setCurveData(small);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view.get()));
     CurveData huge = small;
     huge.series.front().x = {0.0, 1e9};
     huge.series.front().y = {-1e9, 1e9};
@@ -788,10 +795,8 @@ void ViewsTest::curveAxesSurviveARangeJump()
 // column at the right, wide enough for the longest label; two go back to the bottom.
 void ViewsTest::curveLegendOfManySeriesInAColumn()
 {
-    auto* chartPtr = new CurveChart;
-    CurveChartView view(chartPtr);
-    CurveChart& chart = *chartPtr;
-    view.resize(490, 650);
+    const auto view = chart_view(QSize(490, 650));
+    CurveChart& chart = *view->curveChart();
     CurveData heads;
     heads.title = QStringLiteral("ALiBi attention decay");
     QString longest;
@@ -801,8 +806,8 @@ void ViewsTest::curveLegendOfManySeriesInAColumn()
         heads.series.push_back(CurveSeries{name, {1.0, 10.0, 100.0}, {0.9, 0.5 / (h + 1), 0.01}});
     }
     chart.setCurveData(heads);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view.get()));
     QCoreApplication::processEvents();
     QCOMPARE(chart.legend()->alignment(), Qt::AlignRight);
     QVERIFY(chart.legend()->isVisible());
