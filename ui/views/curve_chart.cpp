@@ -364,6 +364,9 @@ void CurveChart::updateRanges()
         double hi = std::pow(10.0, std::ceil(std::log10(yhi)));
         if (!(hi > lo)) // yhi = 10 * (1 + 1e-16): log10 rounds it to a whole decade
             hi = lo * 10;
+        // Eight minor ticks per decade over more than four decades (the spectrum's wavelengths, 1 to
+        // 10^8, in a docked chart) drew the axis as a thick dashed line: decade ticks alone there.
+        ly->setMinorTickCount(hi / lo > 1e4 ? 0 : -1);
         ly->setRange(lo, hi);
     }
     legend()->setVisible(m_data.series.size() > 1);

@@ -122,6 +122,7 @@ class ViewsTest : public QObject
 private slots:
     void curveAxesSurviveARangeJump();
     void curveLegendOfManySeriesInAColumn();
+    void curveLogYMinorTicksOnlyOverFewDecades();
     void colormapTables_data();
     void colormapTables();
     void colormapIndex_data();
@@ -818,6 +819,29 @@ void ViewsTest::curveLegendOfManySeriesInAColumn()
     two.series.resize(2);
     chart.setCurveData(two);
     QCOMPARE(chart.legend()->alignment(), Qt::AlignBottom);
+}
+
+// The spectrum's wavelengths span 1 to 10^8: eight minor ticks per decade drew the docked chart's axis
+// as a thick dashed line. Over more than four decades only the decade ticks; over two, the minor ones.
+void ViewsTest::curveLogYMinorTicksOnlyOverFewDecades()
+{
+    const auto view = chart_view(QSize(490, 650));
+    CurveChart& chart = *view->curveChart();
+    CurveData wide;
+    wide.log_y = true;
+    wide.series.push_back(CurveSeries{QStringLiteral("wavelength"), {0.0, 63.0}, {6.28, 2.0e7}});
+    chart.setCurveData(wide);
+    const auto minorTicks = [&] {
+        for (QAbstractAxis* axis : chart.axes(Qt::Vertical))
+            if (auto* log = qobject_cast<QLogValueAxis*>(axis))
+                return log->minorTickCount();
+        return -2;
+    };
+    QCOMPARE(minorTicks(), 0);
+    CurveData narrow = wide;
+    narrow.series.front().y = {2.0, 50.0};
+    chart.setCurveData(narrow);
+    QCOMPARE(minorTicks(), -1); // Qt's "all eight per decade"
 }
 
 QTEST_MAIN(ViewsTest)
