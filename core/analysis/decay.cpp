@@ -540,20 +540,24 @@ std::vector<double> decay_distances(std::int64_t max_distance, std::size_t max_p
         bool log_spaced;
         std::vector<double> grid;
     };
-    static std::mutex mutex;
-    static std::vector<Entry> cache; // most recent last
+    // Never destroyed: a view job still running while the process exits may call this after static
+    // destructors have run.
+    static auto* const mutex = new std::mutex;
+    static auto* const cache = new std::vector<Entry>; // least recently used first
     {
-        const std::lock_guard<std::mutex> lock(mutex);
-        for (const Entry& e : cache)
-            if (e.max_distance == max_distance && e.max_points == max_points && e.log_spaced == log_spaced)
-                return e.grid;
+        const std::lock_guard<std::mutex> lock(*mutex);
+        for (auto it = cache->begin(); it != cache->end(); ++it)
+            if (it->max_distance == max_distance && it->max_points == max_points && it->log_spaced == log_spaced) {
+                std::rotate(it, it + 1, cache->end()); // now the most recently used
+                return cache->back().grid;
+            }
     }
     std::vector<double> grid = compute_decay_distances(max_distance, max_points, log_spaced);
     if (max_points <= kCachedPoints) {
-        const std::lock_guard<std::mutex> lock(mutex);
-        if (cache.size() == kCached)
-            cache.erase(cache.begin());
-        cache.push_back({max_distance, max_points, log_spaced, grid});
+        const std::lock_guard<std::mutex> lock(*mutex);
+        if (cache->size() == kCached)
+            cache->erase(cache->begin());
+        cache->push_back({max_distance, max_points, log_spaced, grid});
     }
     return grid;
 }

@@ -11,8 +11,9 @@ namespace posatlas {
 
 // Raises glibc's mmap threshold to 32 MB (its maximum on 64-bit) and its trim threshold to 256 MB, so
 // that freed blocks up to 32 MB stay in the allocator's arenas and are reused; larger ones still go back
-// at once. The peak is unchanged (a kept block is reused before the heap grows); what a process holds
-// between computations is at most about the last computation's working set. Returns whether the policy
+// at once. The peak is unchanged (a kept block is reused before the heap grows); between computations
+// each thread's arena keeps up to its own high-water mark below the trim threshold (a block freed in one
+// arena does not serve another thread's). Returns whether the policy
 // is in force: false with another C library or under AddressSanitizer (whose allocator ignores it).
 // Call once at startup, before the threads that compute start.
 bool keep_freed_memory_for_reuse();

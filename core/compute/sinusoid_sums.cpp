@@ -76,6 +76,8 @@ void check_terms(const std::vector<double>& w, const std::vector<double>& ws, co
 // kPanel, every block of the run for one panel before the next, so that the panel's table (16 kB) and
 // the run's sums (at most 16 kB) stay in L1: the whole table of 256 terms (128 kB) came from L2 at every
 // block, and that bandwidth, not the multiply-adds, set the pace (0.6 cycles per term and position).
+// (The single-precision kernel's runs are 8x longer: their sums and v_k come from L2, read once per
+// panel and block against 32 terms' multiply-adds.)
 constexpr std::size_t kPanel = 32;
 
 POSATLAS_CLONES void table_sums(std::size_t n, std::int64_t count, const double* __restrict lane_c,
@@ -265,7 +267,7 @@ void SinusoidSum::run(std::int64_t p, std::int64_t len, Scratch& scratch, double
 // One chunk of at most kRun positions, each run of consecutive positions by run().
 void SinusoidSum::chunk(const std::int64_t* positions, std::int64_t count, double* out) const
 {
-    Scratch scratch(w_.size(), precision_, run_length());
+    Scratch scratch(w_.size(), precision_, kRun); // a chunk is at most kRun positions
     for (std::int64_t r = 0; r < count;) {
         std::int64_t len = 1;
         while (r + len < count && positions[r + len] == positions[r + len - 1] + 1)

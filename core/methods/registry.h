@@ -138,10 +138,11 @@ struct MethodDescriptor {
     // The context it knows (trained or target length), for the distance range of curves; null: N.
     std::function<std::int64_t(const Scenario&)> context_length;
     // A logit curve with position-independent content (content_is_position_independent) straight from
-    // the method: distance_logits(s, query) (s validated, query in [0, seq_len)) builds the method's
-    // tables once and returns an evaluator that writes the logits of `query` against the keys at the
-    // distances r in [first, last) (0 <= first, last <= query + 1) to out[r - first]: each the cell
-    // (query, query - r) of compute_matrix(s, Logits) within rounding. For relative methods that is a
+    // the method: distance_logits(s, query, precision) (s validated, query in [0, seq_len)) builds the
+    // method's tables once and returns an evaluator that writes the logits of `query` against the keys at
+    // the distances r in [first, last) (0 <= first, last <= query + 1) to out[r - first]: each the cell
+    // (query, query - r) of compute_matrix(s, Logits) within rounding (with Precision::Double; below,
+    // Single's bound). For relative methods that is a
     // function of r alone. The evaluator is called from several OpenMP threads at once and starts no
     // parallel work of its own. Logit curves use it instead of rows of compute_matrix
     // (curve_envelope.h), which paid the matrix machinery per row of 2^16 keys: Shaw's

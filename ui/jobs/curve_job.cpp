@@ -23,7 +23,7 @@ namespace {
 // Logit of query `query` (default: the last position) against keys at distance r = query - j >= 0, from
 // core's compute_matrix: the curve for methods without a closed-form decay, and the common unit for
 // overlaid methods. Up to `points` distances (log-spaced with log_x): every integer when they fit, else
-// the exact min and max over every integer distance of each bin (core's logit_curve_envelope), so that
+// the min and max over every integer distance of each bin (core's logit_curve_envelope), so that
 // an oscillating curve keeps its peaks at any N. The crosshair reads the exact logit at the integer r.
 CurveSeries logit_series(const Scenario& s, int points, bool log_x, const CancelFn& cancel,
                          const ProgressFn& progress, std::int64_t query = -1)
@@ -60,7 +60,12 @@ CurveSeries logit_series(const Scenario& s, int points, bool log_x, const Cancel
                                   .arg(sampled.sampled_from)
                                   .arg(std::llround(sampled.spacing));
     } else {
-        env = logit_curve_envelope(s, query, bin_edges(dist, query), cancel, progress, Precision::Single);
+        // Wide bins (more distances than points): float32 sums where the method has them (registry.h,
+        // distance_logits; SinusoidSum's bound, far below a pixel). Every integer drawn: its values, in
+        // double, as the crosshair and `posatlas compute` give them.
+        const bool everyInteger = dist.size() == static_cast<std::size_t>(query) + 1;
+        env = logit_curve_envelope(s, query, bin_edges(dist, query), cancel, progress,
+                                   everyInteger ? Precision::Double : Precision::Single);
     }
     if (dist.size() == static_cast<std::size_t>(query) + 1) { // every integer: the values themselves
         for (std::size_t b = 0; b < dist.size(); ++b)

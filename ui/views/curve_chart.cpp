@@ -366,7 +366,8 @@ void CurveChart::updateRanges()
             hi = lo * 10;
         // Eight minor ticks per decade over more than four decades (the spectrum's wavelengths, 1 to
         // 10^8, in a docked chart) drew the axis as a thick dashed line: decade ticks alone there.
-        ly->setMinorTickCount(hi / lo > 1e4 ? 0 : -1);
+        const double decades = std::round(std::log10(hi) - std::log10(lo)); // whole decades by construction
+        ly->setMinorTickCount(decades > 4 ? 0 : -1);
         ly->setRange(lo, hi);
     }
     legend()->setVisible(m_data.series.size() > 1);
