@@ -7,6 +7,25 @@
 // path, and its compute p50 went 24.7 -> 12.2 ms with the blocks kept (README, GUI latency).
 #pragma once
 
+#include <cstdlib> // defines __GLIBC__ (through <features.h>) when the C library is glibc
+
+// 1 where this build can set the policy below: glibc's allocator, not AddressSanitizer's (which ignores
+// mallopt). The function and its test both go by it.
+#if defined(__SANITIZE_ADDRESS__)
+#define POSATLAS_MEMORY_REUSE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define POSATLAS_MEMORY_REUSE 0
+#endif
+#endif
+#if !defined(POSATLAS_MEMORY_REUSE)
+#if defined(__GLIBC__)
+#define POSATLAS_MEMORY_REUSE 1
+#else
+#define POSATLAS_MEMORY_REUSE 0
+#endif
+#endif
+
 namespace posatlas {
 
 // Raises glibc's mmap threshold to 32 MB (its maximum on 64-bit) and its trim threshold to 256 MB, so
