@@ -5,6 +5,7 @@
 #include "cli_compute.h"
 #include "cli_export.h"
 #include "cli_hub.h"
+#include "cli_lesson.h"
 #include "cli_options.h"
 #include "cli_screenshots.h"
 #include "io/input_file.h"
@@ -21,7 +22,8 @@ namespace posatlas::cli {
 
 std::string usage()
 {
-    return "usage: posatlas [FILE]               open the GUI (with a .posatlas.json session or a config.json)\n"
+    return "usage: posatlas [FILE]               open the GUI (with a .posatlas.json session or a "
+           "config.json)\n"
            "       posatlas COMMAND [options]    the command line\n"
            "       posatlas COMMAND --help       a command's options: meaning, default and allowed values\n"
            "\n"
@@ -30,9 +32,11 @@ std::string usage()
            "  export              one figure (PNG, SVG, PDF) or its numbers (CSV, JSON), without a display\n"
            "  gallery             the standard set of figures into a folder\n"
            "  screenshots         the README's screenshots of the app\n"
+           "  lesson check        compute every number a lesson quotes and compare it with the text\n"
            "  presets             list the shipped model presets\n"
            "  models              list the models in the local Hugging Face cache (for --model ORG/NAME)\n"
-           "  download ORG/NAME   fetch a model's config.json and position tensors from the Hugging Face Hub\n"
+           "  download ORG/NAME   fetch a model's config.json and position tensors from the Hugging Face "
+           "Hub\n"
            "  completion bash     print the bash completion script\n"
            "  help [COMMAND]      this help, or a command's; help --all: every command's and quantity's\n"
            "\n"
@@ -41,8 +45,9 @@ std::string usage()
            "  --version           print the version and exit\n"
            "\n"
            "Progress of long commands goes to standard error, only when it is a terminal (--quiet: never);\n"
-           "errors are one line on standard error. Exit status: 0 success, 2 bad input, 1 internal failure.\n\n"
-           + compute_usage();
+           "errors are one line on standard error. Exit status: 0 success, 2 bad input, 1 internal "
+           "failure.\n\n" +
+           compute_usage();
 }
 
 // The help of one command ("compute rope-decay" for a quantity); empty for an unknown one.
@@ -59,6 +64,8 @@ std::string command_help(const std::vector<std::string>& words)
         return gallery_help();
     if (c == "screenshots")
         return screenshots_help();
+    if (c == "lesson")
+        return lesson_help();
     if (c == "presets")
         return presets_help();
     if (c == "models")
@@ -77,10 +84,11 @@ std::string full_help()
 {
     std::string out = usage();
     const auto section = [&](const std::string& title, const std::string& text) {
-        out += "\n" + std::string(title.size() + 8, '=') + "\n    " + title + "\n" + std::string(title.size() + 8, '=')
-               + "\n\n" + text;
+        out += "\n" + std::string(title.size() + 8, '=') + "\n    " + title + "\n" +
+               std::string(title.size() + 8, '=') + "\n\n" + text;
     };
-    for (const char* c : {"export", "gallery", "screenshots", "presets", "models", "download", "completion"})
+    for (const char* c :
+         {"export", "gallery", "screenshots", "lesson", "presets", "models", "download", "completion"})
         section(std::string("posatlas ") + c, command_help({c}));
     for (const std::string& q : quantity_names())
         section("posatlas compute " + q, compute_help(q));
@@ -89,7 +97,8 @@ std::string full_help()
 
 const std::vector<std::string>& commands()
 {
-    static const std::vector<std::string> names{"compute", "export", "gallery", "screenshots", "presets", "models", "download", "help"};
+    static const std::vector<std::string> names{"compute", "export", "gallery",  "screenshots", "lesson",
+                                                "presets", "models", "download", "help"};
     return names;
 }
 
@@ -98,12 +107,13 @@ bool is_command_line(const std::vector<std::string>& args)
     if (args.empty())
         return false;
     const std::string& first = args.front();
-    if (first.empty() || first.front() == '-' || first == "completion"
-        || std::find(commands().begin(), commands().end(), first) != commands().end())
+    if (first.empty() || first.front() == '-' || first == "completion" ||
+        std::find(commands().begin(), commands().end(), first) != commands().end())
         return true;
     std::error_code ec;
-    const bool looks_like_file = std::filesystem::is_regular_file(first, ec) || first.find('/') != std::string::npos
-                                 || (first.size() > 5 && first.compare(first.size() - 5, 5, ".json") == 0);
+    const bool looks_like_file = std::filesystem::is_regular_file(first, ec) ||
+                                 first.find('/') != std::string::npos ||
+                                 (first.size() > 5 && first.compare(first.size() - 5, 5, ".json") == 0);
     return !looks_like_file;
 }
 
@@ -122,8 +132,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     out.flush();
     if (!out) {
         const int e = errno;
-        err << "posatlas: cannot write to standard output" << (e != 0 ? std::string(" (") + std::strerror(e) + ")" : "")
-            << '\n';
+        err << "posatlas: cannot write to standard output"
+            << (e != 0 ? std::string(" (") + std::strerror(e) + ")" : "") << '\n';
         return 2;
     }
     return status;
@@ -149,9 +159,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
                 return 0;
             }
             const std::string text = command_help(words);
-            if (text.empty() || (words.size() > 1 && words.front() != "compute") || words.size() > 2
-                || (words.size() == 2 && text == compute_usage()))
-                throw UsageError("help takes a command (and for compute a quantity), or --all; see posatlas --help");
+            if (text.empty() || (words.size() > 1 && words.front() != "compute") || words.size() > 2 ||
+                (words.size() == 2 && text == compute_usage()))
+                throw UsageError(
+                    "help takes a command (and for compute a quantity), or --all; see posatlas --help");
             out << text;
             return 0;
         }
@@ -174,11 +185,13 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             return run_gallery(rest, out);
         if (args.front() == "screenshots")
             return run_screenshots(rest, out);
+        if (args.front() == "lesson")
+            return run_lesson(rest, out);
         if (args.front() == "completion")
             return run_completion(rest, out);
-        throw UsageError("unknown command '" + args.front() + "'; one of "
-                         + join(commands(), ", ", [](const std::string& c) { return c; })
-                         + " (see posatlas --help)");
+        throw UsageError("unknown command '" + args.front() + "'; one of " +
+                         join(commands(), ", ", [](const std::string& c) { return c; }) +
+                         " (see posatlas --help)");
     } catch (const UsageError& e) {
         // Option values are quoted in these messages: escape them as file contents are (idempotent).
         err << "posatlas: " << quote_input(e.what(), 2000) << '\n';

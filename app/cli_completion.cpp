@@ -5,6 +5,7 @@
 #include "cli_compute.h"
 #include "cli_export.h"
 #include "cli_hub.h"
+#include "cli_lesson.h"
 #include "cli_options.h"
 #include "cli_screenshots.h"
 #include "io/presets.h"
@@ -49,6 +50,7 @@ void write_bash(std::ostream& out)
     write_context(out, "export", export_option_set());
     write_context(out, "gallery", gallery_option_set());
     write_context(out, "screenshots", screenshots_option_set());
+    write_context(out, "lesson", lesson_option_set());
     write_context(out, "presets", presets_option_set());
     write_context(out, "models", models_option_set());
     write_context(out, "download", download_option_set());
@@ -109,7 +111,8 @@ void write_bash(std::ostream& out)
 std::string completion_help()
 {
     return "usage: posatlas completion bash\n\n"
-           "Prints the bash completion script (installed as /usr/share/bash-completion/completions/posatlas).\n"
+           "Prints the bash completion script (installed as "
+           "/usr/share/bash-completion/completions/posatlas).\n"
            "Try it without installing: source <(posatlas completion bash)\n";
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "lessons/lesson.h"
 
+#include "lessons/lesson_quotes.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -19,7 +21,8 @@ using json = nlohmann::json;
 
 [[noreturn]] void fail(const QString& source, int line, const QString& what)
 {
-    throw LessonError((source + QLatin1Char(':') + QString::number(line) + QStringLiteral(": ") + what).toStdString());
+    throw LessonError(
+        (source + QLatin1Char(':') + QString::number(line) + QStringLiteral(": ") + what).toStdString());
 }
 
 enum class Part { Text, Try, Question, Answer };
@@ -95,7 +98,8 @@ public:
         while (i < lines.size() && lines[i].trimmed().isEmpty())
             ++i;
         if (i == lines.size())
-            fail(m_source, 1, QStringLiteral("the lesson is empty (it starts with its title, a line \"# Title\")"));
+            fail(m_source, 1,
+                 QStringLiteral("the lesson is empty (it starts with its title, a line \"# Title\")"));
         if (!lines[i].startsWith(QLatin1String("# ")) || lines[i].mid(2).trimmed().isEmpty())
             fail(m_source, i + 1, QStringLiteral("a lesson starts with its title, a line \"# Title\""));
         lesson.title = lines[i].mid(2).trimmed();
@@ -103,16 +107,23 @@ public:
         for (++i; i < lines.size(); ++i)
             line(lesson, summary, lines[i], i + 1);
         if (m_fence)
-            fail(m_source, m_fenceLine, QStringLiteral("the %1 block opened here is not closed")
-                                            .arg(QString(m_fence->length, m_fence->ch)));
+            fail(m_source, m_fenceLine,
+                 QStringLiteral("the %1 block opened here is not closed")
+                     .arg(QString(m_fence->length, m_fence->ch)));
         if (m_open)
-            fail(m_source, m_openLine, QStringLiteral("the %1 opened here is not closed (a line \":::\" closes it)")
-                                           .arg(partName(*m_open)));
+            fail(m_source, m_openLine,
+                 QStringLiteral("the %1 opened here is not closed (a line \":::\" closes it)")
+                     .arg(partName(*m_open)));
         if (!m_step)
             fail(m_source, static_cast<int>(lines.size()),
                  QStringLiteral("the lesson has no steps (each step starts with a line \"## Step title\")"));
         finishStep(lesson);
         checkFormulas(summary);
+        if (const auto quotes = find_lesson_quotes(summary.text, m_source, summary.firstLine);
+            !quotes.empty())
+            fail(m_source, quotes.front().line,
+                 QStringLiteral("a quoted number [[…]] belongs in a step (it is computed on the step's "
+                                "scenario), not in the summary"));
         lesson.summary = summary.text.trimmed();
         return lesson;
     }
@@ -141,15 +152,19 @@ private:
             m_fenceLine = number;
             if (fence->info == QLatin1String("posatlas")) {
                 if (!m_step)
-                    fail(m_source, number, QStringLiteral("a ```posatlas block before the first step (\"## Step title\")"));
+                    fail(m_source, number,
+                         QStringLiteral("a ```posatlas block before the first step (\"## Step title\")"));
                 if (m_open)
-                    fail(m_source, number, QStringLiteral("a ```posatlas block inside the %1 opened at line %2")
-                                               .arg(partName(*m_open))
-                                               .arg(m_openLine));
+                    fail(m_source, number,
+                         QStringLiteral("a ```posatlas block inside the %1 opened at line %2")
+                             .arg(partName(*m_open))
+                             .arg(m_openLine));
                 if (m_blockLine)
-                    fail(m_source, number, QStringLiteral("step \"%1\" has a second ```posatlas block (the first is at line %2)")
-                                               .arg(m_step->title)
-                                               .arg(m_blockLine));
+                    fail(
+                        m_source, number,
+                        QStringLiteral("step \"%1\" has a second ```posatlas block (the first is at line %2)")
+                            .arg(m_step->title)
+                            .arg(m_blockLine));
                 m_inBlock = true;
                 m_blockLine = number;
                 m_block.clear();
@@ -165,8 +180,9 @@ private:
         }
         if (text.startsWith(QLatin1String("## "))) {
             if (m_open)
-                fail(m_source, m_openLine, QStringLiteral("the %1 opened here is not closed (a line \":::\") before the next step")
-                                               .arg(partName(*m_open)));
+                fail(m_source, m_openLine,
+                     QStringLiteral("the %1 opened here is not closed (a line \":::\") before the next step")
+                         .arg(partName(*m_open)));
             if (m_step)
                 finishStep(lesson);
             if (static_cast<int>(lesson.steps.size()) >= kMaxLessonSteps)
@@ -183,7 +199,8 @@ private:
             return;
         }
         if (text.startsWith(QLatin1String("# ")))
-            fail(m_source, number, QStringLiteral("a lesson has one title (\"# …\"); its steps are \"## …\" headings"));
+            fail(m_source, number,
+                 QStringLiteral("a lesson has one title (\"# …\"); its steps are \"## …\" headings"));
         segment(summary).append(text, number);
     }
 
@@ -191,14 +208,19 @@ private:
     {
         if (word.isEmpty()) {
             if (!m_open)
-                fail(m_source, number, QStringLiteral("\":::\" closes nothing (open one with \"::: try\" or \"::: question\")"));
+                fail(
+                    m_source, number,
+                    QStringLiteral("\":::\" closes nothing (open one with \"::: try\" or \"::: question\")"));
             if (*m_open == Part::Question)
-                fail(m_source, m_openLine, QStringLiteral("the question has no answer (\"::: answer\" before the closing \":::\")"));
+                fail(
+                    m_source, m_openLine,
+                    QStringLiteral("the question has no answer (\"::: answer\" before the closing \":::\")"));
             m_open.reset();
             return;
         }
         if (!m_step)
-            fail(m_source, number, QStringLiteral("\"::: %1\" before the first step (\"## Step title\")").arg(word));
+            fail(m_source, number,
+                 QStringLiteral("\"::: %1\" before the first step (\"## Step title\")").arg(word));
         if (word == QLatin1String("answer")) {
             if (m_open != Part::Question)
                 fail(m_source, number, QStringLiteral("\"::: answer\" must follow a \"::: question\""));
@@ -206,14 +228,17 @@ private:
             return;
         }
         if (word != QLatin1String("try") && word != QLatin1String("question"))
-            fail(m_source, number, QStringLiteral("unknown block \"::: %1\" (try, question, answer)").arg(word));
+            fail(m_source, number,
+                 QStringLiteral("unknown block \"::: %1\" (try, question, answer)").arg(word));
         if (m_open)
-            fail(m_source, number, QStringLiteral("\"::: %1\" inside the %2 opened at line %3 (close it with \":::\" first)")
-                                       .arg(word, partName(*m_open))
-                                       .arg(m_openLine));
+            fail(m_source, number,
+                 QStringLiteral("\"::: %1\" inside the %2 opened at line %3 (close it with \":::\" first)")
+                     .arg(word, partName(*m_open))
+                     .arg(m_openLine));
         const Part part = word == QLatin1String("try") ? Part::Try : Part::Question;
         if (!m_parts[static_cast<int>(part)].text.isEmpty() || (part == Part::Question && m_questionLine))
-            fail(m_source, number, QStringLiteral("step \"%1\" has a second \"::: %2\"").arg(m_step->title, word));
+            fail(m_source, number,
+                 QStringLiteral("step \"%1\" has a second \"::: %2\"").arg(m_step->title, word));
         if (part == Part::Question)
             m_questionLine = number;
         m_open = part;
@@ -237,20 +262,24 @@ private:
             const std::string before = bytes.substr(0, std::min<std::size_t>(e.byte, bytes.size()));
             const int offset = static_cast<int>(std::count(before.begin(), before.end(), '\n'));
             fail(m_source, m_blockLine + 1 + offset,
-                 QStringLiteral("the posatlas block is not valid JSON (%1)").arg(QString::fromStdString(e.what())));
+                 QStringLiteral("the posatlas block is not valid JSON (%1)")
+                     .arg(QString::fromStdString(e.what())));
         }
         if (!j.is_object())
-            fail(m_source, m_blockLine, QStringLiteral("the posatlas block must be a JSON object {\"scenario\": …, \"views\": …}"));
+            fail(m_source, m_blockLine,
+                 QStringLiteral("the posatlas block must be a JSON object {\"scenario\": …, \"views\": …}"));
         for (const auto& [key, value] : j.items())
             if (key != "scenario" && key != "views" && key != "figure")
-                fail(m_source, m_blockLine, QStringLiteral("unknown key \"%1\" in the posatlas block (scenario, views, figure)")
-                                                .arg(QString::fromStdString(key)));
+                fail(m_source, m_blockLine,
+                     QStringLiteral("unknown key \"%1\" in the posatlas block (scenario, views, figure)")
+                         .arg(QString::fromStdString(key)));
         j["format"] = "posatlas-session";
         j["version"] = kSessionVersion;
         try {
             m_step->session = session_from_json(QByteArray::fromStdString(j.dump()), m_baseDir);
         } catch (const SessionError& e) {
-            fail(m_source, m_blockLine, QStringLiteral("posatlas block: %1").arg(QString::fromUtf8(e.what())));
+            fail(m_source, m_blockLine,
+                 QStringLiteral("posatlas block: %1").arg(QString::fromUtf8(e.what())));
         }
         m_step->block = m_block.toUtf8();
     }
@@ -259,9 +288,10 @@ private:
     {
         for (const LessonPiece& p : split_formulas(s.text, m_source, s.firstLine))
             if (p.formula && m_check) {
-                const QString error = m_check(p.formula->latex);
+                const QString error = m_check(show_lesson_quotes(p.formula->latex, QuoteForm::Latex));
                 if (!error.isEmpty())
-                    fail(m_source, p.formula->line, QStringLiteral("formula %1: %2").arg(p.formula->latex.left(60), error));
+                    fail(m_source, p.formula->line,
+                         QStringLiteral("formula %1: %2").arg(p.formula->latex.left(60), error));
             }
     }
 
@@ -269,9 +299,13 @@ private:
     {
         if (!m_blockLine)
             fail(m_source, m_step->line,
-                 QStringLiteral("step \"%1\" has no ```posatlas block (the scenario it shows)").arg(m_step->title));
-        for (const Segment& s : m_parts)
+                 QStringLiteral("step \"%1\" has no ```posatlas block (the scenario it shows)")
+                     .arg(m_step->title));
+        for (const Segment& s : m_parts) {
             checkFormulas(s);
+            for (LessonQuote& q : find_lesson_quotes(s.text, m_source, s.firstLine))
+                m_step->quotes.push_back(std::move(q));
+        }
         m_step->text = m_parts[static_cast<int>(Part::Text)].text.trimmed();
         m_step->tryThis = m_parts[static_cast<int>(Part::Try)].text.trimmed();
         m_step->question = m_parts[static_cast<int>(Part::Question)].text.trimmed();
@@ -350,7 +384,8 @@ std::vector<LessonPiece> split_formulas(const QString& markdown, const QString& 
         if (c == QLatin1Char('`'))
             inCode = !inCode;
         if (inCode || c != QLatin1Char('$')) {
-            if (c == QLatin1Char('\\') && !inCode && i + 1 < markdown.size() && markdown[i + 1] == QLatin1Char('$')) {
+            if (c == QLatin1Char('\\') && !inCode && i + 1 < markdown.size() &&
+                markdown[i + 1] == QLatin1Char('$')) {
                 text += QStringLiteral("\\$");
                 ++i;
                 continue;
@@ -362,8 +397,9 @@ std::vector<LessonPiece> split_formulas(const QString& markdown, const QString& 
         const qsizetype start = i + (display ? 2 : 1);
         const qsizetype close = findDollar(markdown, start, display, display);
         if (close < 0)
-            fail(source, line, display ? QStringLiteral("$$ is not closed")
-                                       : QStringLiteral("$ is not closed on its line (write \\$ for a dollar sign)"));
+            fail(source, line,
+                 display ? QStringLiteral("$$ is not closed")
+                         : QStringLiteral("$ is not closed on its line (write \\$ for a dollar sign)"));
         const QString latex = markdown.mid(start, close - start).trimmed();
         if (latex.isEmpty())
             fail(source, line, QStringLiteral("an empty formula"));

@@ -42,6 +42,17 @@ struct LessonPiece {
     std::optional<LessonFormula> formula; // a formula
 };
 
+// A number the step's text quotes, tied to a computed value (lessons/lesson_quotes.h).
+struct LessonQuote {
+    QString printed;    // "0.034", "-1015.5", "3.16e-4", as written
+    QString expression; // "weights(2, 1)", or "cited"
+    QString patch;      // the JSON object after "@" ("" = none)
+    int line = 0;       // of the file
+    qsizetype offset = 0, length = 0; // of the whole [[…]] in the text it was found in
+
+    bool cited() const { return expression == QLatin1String("cited"); }
+};
+
 struct LessonStep {
     QString title;
     int line = 0;             // of the "## " heading
@@ -51,6 +62,7 @@ struct LessonStep {
     QByteArray block;         // the ```posatlas block's JSON, verbatim
     Session session;          // the block read as a session (defaults for what it leaves out);
                               // its current_view ("": the view in front stays) is brought to the front
+    std::vector<LessonQuote> quotes; // in its text, try, question and answer, in file order
 };
 
 struct Lesson {

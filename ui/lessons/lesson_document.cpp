@@ -2,6 +2,7 @@
 #include "lessons/lesson_document.h"
 
 #include "lessons/lesson.h"
+#include "lessons/lesson_quotes.h"
 #include "math/formula.h"
 
 #include <QFontMetricsF>
@@ -50,21 +51,24 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
     std::vector<Typeset> images;
     for (const LessonPiece& piece : pieces) {
         if (!piece.formula) {
-            md += piece.markdown;
+            md += join_cjk_line_breaks(show_lesson_quotes(piece.markdown, QuoteForm::Text));
             continue;
         }
-        const LessonFormula& f = *piece.formula;
+        LessonFormula f = *piece.formula;
+        f.latex = show_lesson_quotes(f.latex, QuoteForm::Latex);
         math::FormulaStyle fs;
         fs.pointSize = style.pointSize * 1.1;
         fs.color = style.color;
         fs.display = f.display;
         math::Formula formula = math::Formula::parse(f.latex, fs);
-        if (formula.isValid() && f.display && style.maxDisplayWidth > 0 && formula.size().width() > style.maxDisplayWidth) {
+        if (formula.isValid() && f.display && style.maxDisplayWidth > 0 &&
+            formula.size().width() > style.maxDisplayWidth) {
             fs.pointSize *= std::max(0.5, style.maxDisplayWidth / formula.size().width());
             formula = math::Formula::parse(f.latex, fs);
         }
         if (!formula.isValid()) {
-            md += QStringLiteral("`") + QString(f.latex).replace(QLatin1Char('`'), QLatin1Char('\'')) + QStringLiteral("`");
+            md += QStringLiteral("`") + QString(f.latex).replace(QLatin1Char('`'), QLatin1Char('\'')) +
+                  QStringLiteral("`");
             continue;
         }
         const QSizeF size = formula.size();
@@ -85,13 +89,15 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
         const QString name = QStringLiteral("%1:%2").arg(QLatin1String(kScheme)).arg(images.size());
         images.push_back({std::move(image), logical, f.display});
         // Qt's Markdown reader inserts an image when it reads its alternative text: an empty one drops it.
-        md += f.display ? QStringLiteral("\n\n![formula](%1)\n\n").arg(name) : QStringLiteral("![formula](%1)").arg(name);
+        md += f.display ? QStringLiteral("\n\n![formula](%1)\n\n").arg(name)
+                        : QStringLiteral("![formula](%1)").arg(name);
     }
     document->clear();
     document->setMarkdown(md);
     for (std::size_t i = 0; i < images.size(); ++i)
         document->addResource(QTextDocument::ImageResource,
-                              QUrl(QStringLiteral("%1:%2").arg(QLatin1String(kScheme)).arg(i)), images[i].image);
+                              QUrl(QStringLiteral("%1:%2").arg(QLatin1String(kScheme)).arg(i)),
+                              images[i].image);
 
     // Sizes in logical units (the images are dpr times larger), alignment, centred display formulas.
     // Collected first: changing a fragment's format while walking the fragments would invalidate the walk.

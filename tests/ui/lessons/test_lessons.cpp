@@ -12,6 +12,7 @@
 #include "lessons/lesson.h"
 #include "lessons/lesson_document.h"
 #include "lessons/lesson_panel.h"
+#include "lessons/lesson_quotes.h"
 #include "model/scenario_model.h"
 #include "views/heatmap_view.h"
 #include "window/language.h"
@@ -20,11 +21,14 @@
 
 #include <QComboBox>
 #include <QDir>
-#include <QFileInfo>
-#include <QListWidget>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -39,6 +43,18 @@ using namespace posatlas::ui;
 using namespace posatlas::test;
 
 namespace {
+
+// A posatlas block without its scenario's example sentence (content.text), as compact JSON.
+QString withoutSentence(const QByteArray& block)
+{
+    QJsonObject o = QJsonDocument::fromJson(block).object();
+    QJsonObject scenario = o.value(QStringLiteral("scenario")).toObject();
+    QJsonObject content = scenario.value(QStringLiteral("content")).toObject();
+    content.remove(QStringLiteral("text"));
+    scenario[QStringLiteral("content")] = content;
+    o[QStringLiteral("scenario")] = scenario;
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
 
 const char* kGood = R"(# A lesson
 
@@ -114,6 +130,11 @@ private slots:
     void namesFormulaErrors();
     void typesetsFormulas();
     void courseInBothLanguages();
+    void readsQuotedNumbers();
+    void quotedNumbersAreCheckedAtTheirPrecision();
+    void everyQuotedNumberIsTheAppsNumber();
+    void noUntiedNumbersInTheCourse();
+    void chineseLineBreaksAddNoSpace();
     void everyStepRendersInBothLanguages();
     void stepsApplyRestoreAndClose();
     void badLessonFileKeepsState();
@@ -156,7 +177,8 @@ void LessonTests::splitsFormulas_data()
     QTest::addColumn<bool>("display");
     QTest::addColumn<int>("line");
     QTest::newRow("inline") << "a $x_1$ b $y$" << 2 << "x_1" << false << 1;
-    QTest::newRow("display over lines") << "a\n\n$$\n\\frac{1}{2}\n$$\nb $z$" << 2 << "\\frac{1}{2}" << true << 3;
+    QTest::newRow("display over lines")
+        << "a\n\n$$\n\\frac{1}{2}\n$$\nb $z$" << 2 << "\\frac{1}{2}" << true << 3;
     QTest::newRow("escaped dollar") << "costs \\$5 and \\$6" << 0 << "" << false << 0;
     QTest::newRow("code span") << "`$a$` then $b$" << 1 << "b" << false << 1;
     QTest::newRow("fenced code") << "x\n```\n$a$\n```\n\n$c$" << 1 << "c" << false << 6;
@@ -192,37 +214,78 @@ void LessonTests::refusesBadLessons_data()
     QTest::addColumn<QString>("where");
     QTest::addColumn<QString>("what");
     const QString block = QStringLiteral("```posatlas\n{}\n```\n");
-    QTest::newRow("empty") << "" << "x.md:1:" << "empty";
-    QTest::newRow("no title") << "## S\n" << "x.md:1:" << "# Title";
-    QTest::newRow("no steps") << "# L\n\ntext\n" << "x.md:" << "no steps";
-    QTest::newRow("step without block") << "# L\n\n## S\n\ntext\n" << "x.md:3:" << "no ```posatlas block";
-    QTest::newRow("two blocks") << lessonWith(block + block) << "x.md:8:" << "second ```posatlas";
-    QTest::newRow("bad json") << lessonWith("```posatlas\n{\"scenario\":\n {\"method\": }\n}\n```\n") << "x.md:7:"
+    QTest::newRow("empty") << ""
+                           << "x.md:1:"
+                           << "empty";
+    QTest::newRow("no title") << "## S\n"
+                              << "x.md:1:"
+                              << "# Title";
+    QTest::newRow("no steps") << "# L\n\ntext\n"
+                              << "x.md:"
+                              << "no steps";
+    QTest::newRow("step without block") << "# L\n\n## S\n\ntext\n"
+                                        << "x.md:3:"
+                                        << "no ```posatlas block";
+    QTest::newRow("two blocks") << lessonWith(block + block) << "x.md:8:"
+                                << "second ```posatlas";
+    QTest::newRow("bad json") << lessonWith("```posatlas\n{\"scenario\":\n {\"method\": }\n}\n```\n")
+                              << "x.md:7:"
                               << "not valid JSON";
-    QTest::newRow("not an object") << lessonWith("```posatlas\n[1]\n```\n") << "x.md:5:" << "JSON object";
+    QTest::newRow("not an object") << lessonWith("```posatlas\n[1]\n```\n") << "x.md:5:"
+                                   << "JSON object";
     QTest::newRow("unknown key") << lessonWith("```posatlas\n{\"scenery\": {}}\n```\n") << "x.md:5:"
                                  << "unknown key \"scenery\"";
-    QTest::newRow("out of range") << lessonWith("```posatlas\n{\"scenario\": {\"seq_len\": 0}}\n```\n") << "x.md:5:"
+    QTest::newRow("out of range") << lessonWith("```posatlas\n{\"scenario\": {\"seq_len\": 0}}\n```\n")
+                                  << "x.md:5:"
                                   << "seq_len";
-    QTest::newRow("unknown method") << lessonWith("```posatlas\n{\"scenario\": {\"method\": \"ropey\"}}\n```\n")
-                                    << "x.md:5:" << "ropey";
+    QTest::newRow("unknown method") << lessonWith(
+                                           "```posatlas\n{\"scenario\": {\"method\": \"ropey\"}}\n```\n")
+                                    << "x.md:5:"
+                                    << "ropey";
     QTest::newRow("unknown view") << lessonWith("```posatlas\n{\"views\": {\"current\": \"table\"}}\n```\n")
-                                  << "x.md:5:" << "views.current";
-    QTest::newRow("unclosed block") << lessonWith("```posatlas\n{}\n") << "x.md:5:" << "not closed";
-    QTest::newRow("unclosed try") << lessonWith(block + "::: try\nmove\n") << "x.md:8:" << "::: try";
+                                  << "x.md:5:"
+                                  << "views.current";
+    QTest::newRow("unclosed block") << lessonWith("```posatlas\n{}\n") << "x.md:5:"
+                                    << "not closed";
+    QTest::newRow("unclosed try") << lessonWith(block + "::: try\nmove\n") << "x.md:8:"
+                                  << "::: try";
     QTest::newRow("try across steps") << lessonWith(block + "::: try\nmove\n## T\n" + block) << "x.md:8:"
                                       << "before the next step";
     QTest::newRow("question without answer") << lessonWith(block + "::: question\nwhy?\n:::\n") << "x.md:8:"
                                              << "no answer";
-    QTest::newRow("answer alone") << lessonWith(block + "::: answer\nx\n:::\n") << "x.md:8:" << "must follow";
-    QTest::newRow("unknown container") << lessonWith(block + "::: hint\nx\n:::\n") << "x.md:8:" << "::: hint";
-    QTest::newRow("stray close") << lessonWith(block + ":::\n") << "x.md:8:" << "closes nothing";
-    QTest::newRow("second title") << lessonWith(block + "# Again\n") << "x.md:8:" << "one title";
-    QTest::newRow("unclosed formula") << lessonWith("a $x\n" + block) << "x.md:5:" << "not closed";
-    QTest::newRow("unclosed display") << lessonWith("$$ x\n\n" + block) << "x.md:5:" << "$$";
-    QTest::newRow("empty formula") << lessonWith("$$ $$\n" + block) << "x.md:5:" << "empty formula";
-    QTest::newRow("block before steps") << QStringLiteral("# L\n") + block << "x.md:2:" << "before the first step";
-    QTest::newRow("empty step title") << "# L\n\n## \n" << "x.md:3:" << "title";
+    QTest::newRow("answer alone") << lessonWith(block + "::: answer\nx\n:::\n") << "x.md:8:"
+                                  << "must follow";
+    QTest::newRow("unknown container") << lessonWith(block + "::: hint\nx\n:::\n") << "x.md:8:"
+                                       << "::: hint";
+    QTest::newRow("stray close") << lessonWith(block + ":::\n") << "x.md:8:"
+                                 << "closes nothing";
+    QTest::newRow("second title") << lessonWith(block + "# Again\n") << "x.md:8:"
+                                  << "one title";
+    QTest::newRow("unclosed formula") << lessonWith("a $x\n" + block) << "x.md:5:"
+                                      << "not closed";
+    QTest::newRow("unclosed display") << lessonWith("$$ x\n\n" + block) << "x.md:5:"
+                                      << "$$";
+    QTest::newRow("empty formula") << lessonWith("$$ $$\n" + block) << "x.md:5:"
+                                   << "empty formula";
+    QTest::newRow("block before steps") << QStringLiteral("# L\n") + block << "x.md:2:"
+                                        << "before the first step";
+    QTest::newRow("empty step title") << "# L\n\n## \n"
+                                      << "x.md:3:"
+                                      << "title";
+    QTest::newRow("quote without =") << lessonWith(block + "a [[0.5 theta(0)]]\n") << "x.md:8:"
+                                     << "\"=\" is missing";
+    QTest::newRow("quote not a number") << lessonWith(block + "a [[half = theta(0)]]\n") << "x.md:8:"
+                                        << "not a number";
+    QTest::newRow("quote unknown function") << lessonWith(block + "\nb [[0.5 = tehta(0)]]\n") << "x.md:9:"
+                                            << "unknown function \"tehta\"";
+    QTest::newRow("quote not closed") << lessonWith(block + "a [[0.5 = theta(0)\n\nmore\n") << "x.md:8:"
+                                      << "not closed";
+    QTest::newRow("quote bad patch") << lessonWith(block + "a [[0.5 = theta(0) @ {\"seq_len\": ]]\n")
+                                     << "x.md:8:"
+                                     << "JSON";
+    QTest::newRow("quote in summary")
+        << QStringLiteral("# L\n\n[[1 = theta(0)]]\n\n## S\n\n") + block << "x.md:3:"
+        << "belongs in a step";
 }
 
 void LessonTests::refusesBadLessons()
@@ -240,7 +303,8 @@ void LessonTests::namesFormulaErrors()
     const QString text = lessonWith("fine $x$\n\nbroken $\\frac{a}$ here\n\n```posatlas\n{}\n```\n");
     const QString error = errorOf(text, typeset_checker());
     QVERIFY2(error.startsWith(QStringLiteral("x.md:7: formula \\frac{a}")), qPrintable(error));
-    QVERIFY(errorOf(lessonWith("fine $\\frac{a}{b}$\n\n```posatlas\n{}\n```\n"), typeset_checker()).isEmpty());
+    QVERIFY(
+        errorOf(lessonWith("fine $\\frac{a}{b}$\n\n```posatlas\n{}\n```\n"), typeset_checker()).isEmpty());
 }
 
 void LessonTests::typesetsFormulas()
@@ -258,14 +322,19 @@ void LessonTests::typesetsFormulas()
     QCOMPARE(images, 2);
     QVERIFY(doc.toPlainText().contains(QStringLiteral("Inline")));
     QVERIFY(doc.toPlainText().contains(QStringLiteral("end $1"))); // \$ is a dollar sign
-    QVERIFY(!doc.toPlainText().contains(QStringLiteral("x^2")));     // typeset, not shown as source
+    QVERIFY(!doc.toPlainText().contains(QStringLiteral("x^2")));   // typeset, not shown as source
     // A larger font typesets larger formulas (presentation's font scale reaches them).
-    const QImage small = doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:1"))).value<QImage>();
+    const QImage small =
+        doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:1")))
+            .value<QImage>();
     style.pointSize = 24;
     set_lesson_markdown(&doc, QStringLiteral("Inline $x^2$ and\n\n$$\\sum_{i=0}^{n} i$$"), style);
-    const QImage large = doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:1"))).value<QImage>();
+    const QImage large =
+        doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:1")))
+            .value<QImage>();
     QVERIFY(!small.isNull() && !large.isNull());
-    QVERIFY2(large.height() > small.height() * 3 / 2, qPrintable(QStringLiteral("%1 vs %2").arg(large.height()).arg(small.height())));
+    QVERIFY2(large.height() > small.height() * 3 / 2,
+             qPrintable(QStringLiteral("%1 vs %2").arg(large.height()).arg(small.height())));
 }
 
 void LessonTests::courseInBothLanguages()
@@ -282,8 +351,10 @@ void LessonTests::courseInBothLanguages()
         QCOMPARE(b.steps.size(), a.steps.size());
         QVERIFY(!a.summary.isEmpty() && !b.summary.isEmpty());
         for (std::size_t s = 0; s < a.steps.size(); ++s) {
-            // The same figures in both languages: the blocks are identical.
-            QVERIFY2(a.steps[s].block == b.steps[s].block, qPrintable(QStringLiteral("%1 step %2").arg(zh[i]).arg(s + 1)));
+            // The same figures in both languages: the blocks are identical, but for the example sentence
+            // (a Chinese class reads 狗咬人 / 人咬狗 where an English one reads "the dog bit the man").
+            QVERIFY2(withoutSentence(a.steps[s].block) == withoutSentence(b.steps[s].block),
+                     qPrintable(QStringLiteral("%1 step %2").arg(zh[i]).arg(s + 1)));
             QVERIFY2(!a.steps[s].text.isEmpty() && !b.steps[s].text.isEmpty(), qPrintable(en[i]));
             QCOMPARE(b.steps[s].tryThis.isEmpty(), a.steps[s].tryThis.isEmpty());
             QCOMPARE(b.steps[s].question.isEmpty(), a.steps[s].question.isEmpty());
@@ -295,9 +366,145 @@ void LessonTests::courseInBothLanguages()
             QVERIFY(a.steps[0].session.settings.compare == classic);
         }
         // The Chinese lesson is in Chinese: CJK characters in its title.
-        QVERIFY2(std::any_of(b.title.begin(), b.title.end(), [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; }),
+        QVERIFY2(std::any_of(b.title.begin(), b.title.end(),
+                             [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; }),
                  qPrintable(b.title));
     }
+}
+
+void LessonTests::readsQuotedNumbers()
+{
+    const Lesson lesson =
+        parse_lesson(lessonWith(QStringLiteral(
+                         "```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n"
+                         "Pair 0 turns [[1 = theta(0)]] rad,\nthe last $[[1.15e-4 = theta(63)]]$ rad;\n"
+                         "at base 500 [[0.0 = theta(63) @ {\"rope\": {\"rope_theta\": 500}}]].\n"
+                         "::: question\nq [[-0.5 = -1/2]]\n::: answer\na [[15.2 = cited]]\n:::\n")),
+                     QStringLiteral("x.md"));
+    const std::vector<LessonQuote>& q = lesson.steps.at(0).quotes;
+    QCOMPARE(q.size(), std::size_t{5});
+    QCOMPARE(q[0].printed, QStringLiteral("1"));
+    QCOMPARE(q[0].expression, QStringLiteral("theta(0)"));
+    QCOMPARE(q[0].line, 8);
+    QCOMPARE(q[1].line, 9);
+    QCOMPARE(q[2].patch, QStringLiteral("{\"rope\": {\"rope_theta\": 500}}"));
+    QCOMPARE(q[2].line, 10);
+    QCOMPARE(q[3].line, 12); // in the question
+    QVERIFY(q[4].cited());
+    // Shown as the printed number: a Unicode minus and "× 10⁻⁴" in text, LaTeX in formulas.
+    QCOMPARE(
+        show_lesson_quotes(QStringLiteral("a [[-0.5 = -1/2]] b [[1.15e-4 = theta(63)]]"), QuoteForm::Text),
+        QStringLiteral("a \u22120.5 b 1.15 × 10\u207B\u2074"));
+    QCOMPARE(show_lesson_quotes(QStringLiteral("[[1.15e-4 = theta(63)]]"), QuoteForm::Latex),
+             QStringLiteral("1.15 \\times 10^{-4}"));
+    QCOMPARE(
+        show_lesson_quotes(QStringLiteral("[[0.5 = weights(0, 1) @ {\"content\": {\"text\": \"a b\"}}]]!"),
+                           QuoteForm::Text),
+        QStringLiteral("0.5!"));
+}
+
+void LessonTests::quotedNumbersAreCheckedAtTheirPrecision()
+{
+    // theta(63) at d = 128, base 10000 is 1.1548e-4; 0.0 at base 500 is 6.0e-6 (rounds to 0.0).
+    const Lesson lesson =
+        parse_lesson(lessonWith(QStringLiteral("```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n"
+                                               "[[1.15e-4 = theta(63)]] [[1.16e-4 = theta(63)]] [[0.0 = "
+                                               "theta(63) @ {\"rope\": {\"rope_theta\": 500}}]]\n"
+                                               "[[0.5 = theta(0)]] [[1 = slope(0)]] [[9.9 = cited]]\n")),
+                     QStringLiteral("x.md"));
+    const std::vector<CheckedQuote> c = check_lesson_quotes(lesson);
+    QCOMPARE(c.size(), std::size_t{6});
+    QVERIFY(c[0].matches);
+    QVERIFY(!c[1].matches);
+    QCOMPARE(c[1].update, QStringLiteral("1.15e-4"));
+    QVERIFY2(c[2].matches, qPrintable(QString::number(c[2].value.value_or(-1))));
+    QVERIFY(!c[3].matches);
+    QCOMPARE(c[3].update, QStringLiteral("1.0"));
+    QVERIFY(!c[4].matches); // slope() on a RoPE step: an error, named
+    QVERIFY2(c[4].error.contains(QStringLiteral("ALiBi")), qPrintable(c[4].error));
+    QVERIFY(c[5].matches && !c[5].value);
+}
+
+// Every number the course quotes, in every lesson and both languages, is what the app computes on that
+// step's scenario, to the printed precision; the two languages quote as many numbers in each step.
+void LessonTests::everyQuotedNumberIsTheAppsNumber()
+{
+    const QStringList en = course_lessons(QStringLiteral("en"));
+    const QStringList zh = course_lessons(QStringLiteral("zh_CN"));
+    QCOMPARE(zh.size(), en.size());
+    int checked = 0;
+    for (int i = 0; i < en.size(); ++i) {
+        const Lesson a = load_lesson(en[i]);
+        const Lesson b = load_lesson(zh[i]);
+        QCOMPARE(b.steps.size(), a.steps.size());
+        for (std::size_t s = 0; s < a.steps.size(); ++s)
+            QVERIFY2(a.steps[s].quotes.size() == b.steps[s].quotes.size(),
+                     qPrintable(QStringLiteral("%1 step %2: %3 quoted numbers in English, %4 in Chinese")
+                                    .arg(zh[i])
+                                    .arg(s + 1)
+                                    .arg(a.steps[s].quotes.size())
+                                    .arg(b.steps[s].quotes.size())));
+        for (const Lesson* lesson : {&a, &b})
+            for (const CheckedQuote& c : check_lesson_quotes(*lesson)) {
+                QVERIFY2(
+                    c.matches,
+                    qPrintable(
+                        QStringLiteral("%1:%2: %3 = %4 is %5 (%6)")
+                            .arg(lesson->source)
+                            .arg(c.quote.line)
+                            .arg(c.quote.printed, c.quote.expression)
+                            .arg(c.value ? QString::number(*c.value, 'g', 9) : QStringLiteral("not computed"))
+                            .arg(c.error.isEmpty() ? QStringLiteral("prints as ") + c.update : c.error)));
+                ++checked;
+            }
+    }
+    QVERIFY2(checked >= 150, qPrintable(QString::number(checked)));
+}
+
+// A decimal number in a lesson's prose is a quoted number: [[…]] ties it to the app (or marks it cited).
+// Not counted: numbers inside formulas and code spans (the formulas' own constants, 0.1 ln s + 1, and
+// commands), the values a "try this" prompt tells the reader to set, and model names (Llama 3.1).
+void LessonTests::noUntiedNumbersInTheCourse()
+{
+    static const QRegularExpression decimal(QStringLiteral("(?<![\\w.])(?<!Llama )\\d+\\.\\d+(?![\\w.])"));
+    static const QRegularExpression code(QStringLiteral("`[^`]*`"));
+    QStringList untied;
+    for (const QString& language : {QStringLiteral("en"), QStringLiteral("zh_CN")})
+        for (const QString& path : course_lessons(language)) {
+            const Lesson lesson = load_lesson(path);
+            for (const LessonStep& step : lesson.steps)
+                for (const QString& part : {step.text, step.question, step.answer}) {
+                    QString prose;
+                    for (const LessonPiece& piece : split_formulas(part, path, 1))
+                        if (!piece.formula)
+                            prose += piece.markdown;
+                    for (const LessonQuote& q : find_lesson_quotes(prose, path, 1))
+                        prose.replace(q.offset, q.length, QString(q.length, QLatin1Char(' ')));
+                    prose.replace(code, QStringLiteral(" "));
+                    auto it = decimal.globalMatch(prose);
+                    while (it.hasNext()) {
+                        const auto m = it.next();
+                        untied << QStringLiteral("%1 \"%2\": %3")
+                                      .arg(QFileInfo(path).fileName(), step.title, m.captured());
+                    }
+                }
+        }
+    QVERIFY2(untied.isEmpty(), qPrintable(untied.join(QLatin1Char('\n'))));
+}
+
+void LessonTests::chineseLineBreaksAddNoSpace()
+{
+    QCOMPARE(join_cjk_line_breaks(QStringLiteral("平移就是\n编码的旋转")),
+             QStringLiteral("平移就是编码的旋转"));
+    QCOMPARE(join_cjk_line_breaks(QStringLiteral("权重，\n“注意力”")), QStringLiteral("权重，“注意力”"));
+    QCOMPARE(join_cjk_line_breaks(QStringLiteral("the dog\nbit")), QStringLiteral("the dog\nbit"));
+    QCOMPARE(join_cjk_line_breaks(QStringLiteral("编码\n\n旋转")),
+             QStringLiteral("编码\n\n旋转")); // a paragraph
+    QCOMPARE(join_cjk_line_breaks(QStringLiteral("编码\nRoPE")), QStringLiteral("编码\nRoPE"));
+    // What the lesson panel shows: no space between the two characters.
+    QTextDocument document;
+    set_lesson_markdown(&document, QStringLiteral("平移就是\n编码的旋转 [[0.5 = 1/2]]"), LessonTextStyle{});
+    QCOMPARE(document.toPlainText(), QStringLiteral("平移就是编码的旋转 0.5"));
 }
 
 void LessonTests::everyStepRendersInBothLanguages()
@@ -322,10 +529,12 @@ void LessonTests::everyStepRendersInBothLanguages()
                 const LessonStep& step = lesson->steps[static_cast<std::size_t>(s)];
                 QVERIFY2(w.model()->scenario() == step.session.scenario, qPrintable(where));
                 // Every formula of the step's text and prompts became an image in the panel.
-                const int expected = formulaCount(step.text) + formulaCount(step.tryThis) + formulaCount(step.question);
+                const int expected =
+                    formulaCount(step.text) + formulaCount(step.tryThis) + formulaCount(step.question);
                 QCOMPARE(lesson_formula_count(w.lessonPanel()->textBrowser()->document()), expected);
                 // The panel and the figure are painted: the panel's text is not empty, the heatmap has ink.
-                QVERIFY2(w.lessonPanel()->textBrowser()->document()->toPlainText().contains(step.title), qPrintable(where));
+                QVERIFY2(w.lessonPanel()->textBrowser()->document()->toPlainText().contains(step.title),
+                         qPrintable(where));
                 const QImage heatmap = renderToImage(*w.heatmapView(), {400, 300});
                 QVERIFY2(!heatmap.isNull(), qPrintable(where));
                 if (!shots.isEmpty() && s == 0)
