@@ -14,11 +14,11 @@
 #include "window/session_actions.h"
 
 #include <QDockWidget>
-#include <algorithm>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QStatusBar>
 #include <QTimer>
+#include <algorithm>
 
 namespace posatlas::ui {
 
@@ -36,7 +36,8 @@ public:
     QString title(int index) const override
     {
         const Lesson* l = m_window->currentLesson();
-        return l && index >= 0 && index < count() ? l->steps[static_cast<std::size_t>(index)].title : QString();
+        return l && index >= 0 && index < count() ? l->steps[static_cast<std::size_t>(index)].title
+                                                  : QString();
     }
     bool show(int index) override { return m_window->goToLessonStep(index); }
     bool showsOwnLabel() const override { return true; } // the lesson panel's step list
@@ -71,7 +72,14 @@ void MainWindow::createLessonDock()
     connect(m_lessonPanel, &LessonPanel::openFileRequested, this, &MainWindow::openLessonDialog);
     connect(m_lessonPanel, &LessonPanel::stepRequested, this, &MainWindow::goToLessonStep);
     connect(m_lessonPanel, &LessonPanel::restoreRequested, this, [this] { goToLessonStep(m_lessonStep); });
-    connect(m_lessonPanel, &LessonPanel::courseRequested, this, &MainWindow::showCourse);
+    // Back to the list leaves the lesson: the figures return to what was on screen before it, as Close does
+    // (the list with the last step's scenario still showing looked like a step without its text).
+    connect(m_lessonPanel, &LessonPanel::courseRequested, this, [this] {
+        if (m_lesson)
+            closeLesson(); // shows the course page
+        else
+            showCourse();
+    });
     connect(m_lessonPanel, &LessonPanel::closeRequested, this, &MainWindow::closeLesson);
     // Presenting a lesson: its text takes a third of the screen beside the figure (the window is full
     // screen once the event loop has run; leaving restores the docks as they were).
@@ -170,6 +178,13 @@ bool MainWindow::goToLessonStep(int index)
         return false;
     m_lessonStep = index;
     m_lessonPanel->setStep(index);
+    // A step decides every figure on screen, whatever the step before left in front: each tab group shows
+    // its view that every method has (heatmap; curves), then the step's own view comes to the front of
+    // its group. Otherwise a step on ALiBi after a RoPE step kept "the spectrum applies to RoPE" beside it.
+    if (!m_presentation->isActive())
+        for (const ViewKind k : {ViewKind::Heatmap, ViewKind::Curves})
+            if (dock(k)->isVisible())
+                dock(k)->raise();
     if (const auto kind = parse_view_kind(step.session.current_view)) {
         if (m_presentation->isActive())
             m_presentation->showView(*kind);

@@ -137,6 +137,7 @@ private slots:
     void chineseLineBreaksAddNoSpace();
     void everyStepRendersInBothLanguages();
     void stepsApplyRestoreAndClose();
+    void eachStepChoosesTheFiguresInFront();
     void badLessonFileKeepsState();
     void presentationStepsThroughLesson();
     void startPageOnce();
@@ -586,6 +587,42 @@ void LessonTests::stepsApplyRestoreAndClose()
     QCOMPARE(w.model()->scenario().method, Method::ALiBi);
     // Closing returns to what was on screen before the lesson, and the course page shows.
     w.closeLesson();
+    QVERIFY(!w.currentLesson());
+    QCOMPARE(w.model()->scenario(), before);
+    QVERIFY(w.lessonPanel()->isCoursePageShown());
+}
+
+// A step on ALiBi after a RoPE step that showed the spectrum: the spectrum's group shows the curves again
+// (the spectrum only says "applies to RoPE" there). Back to the list leaves the lesson.
+void LessonTests::eachStepChoosesTheFiguresInFront()
+{
+    QTemporaryDir dir;
+    QFile file(dir.filePath(QStringLiteral("docks.md")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("# Docks\n\n## RoPE spectrum\n\ntext\n\n```posatlas\n{\"scenario\": {\"method\": \"rope\"}, "
+               "\"views\": "
+               "{\"current\": \"spectrum\"}}\n```\n\n## ALiBi heatmap\n\ntext\n\n```posatlas\n{\"scenario\": "
+               "{\"method\": \"alibi\"}, \"views\": {\"current\": \"heatmap\"}}\n```\n");
+    file.close();
+    MainWindow w(dir.filePath(QStringLiteral("settings.ini")));
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const Scenario before = w.model()->scenario();
+    QVERIFY(w.openLesson(file.fileName()));
+    QTest::qWait(50);
+    const auto inFront = [&](ViewKind k) {
+        return w.dock(k)->isVisible() && !w.dock(k)->widget()->visibleRegion().isEmpty();
+    };
+    QVERIFY(inFront(ViewKind::Spectrum));
+    QVERIFY(inFront(ViewKind::Heatmap));
+    QVERIFY(w.goToLessonStep(1));
+    QTest::qWait(50);
+    QVERIFY(inFront(ViewKind::Heatmap));
+    QVERIFY(inFront(ViewKind::Curves));
+    QVERIFY(!inFront(ViewKind::Spectrum));
+    // The list button: the lesson closes and the figures return to the scenario before it.
+    w.lessonPanel()->findChild<QToolButton*>(QStringLiteral("lessonCourseButton"))->click();
     QVERIFY(!w.currentLesson());
     QCOMPARE(w.model()->scenario(), before);
     QVERIFY(w.lessonPanel()->isCoursePageShown());
