@@ -125,9 +125,11 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent)
 
 void LessonPanel::retranslate()
 {
-    m_courseTitle->setText(QStringLiteral("<b>%1</b>").arg(tr("Course: positional encoding in transformers")));
-    m_courseHint->setText(tr("Choose a lesson. Each step sets up the figures; every control stays live, so move "
-                             "them and watch. PgDn / PgUp walk through the steps in presentation mode (F5)."));
+    m_courseTitle->setText(
+        QStringLiteral("<b>%1</b>").arg(tr("Course: positional encoding in transformers")));
+    m_courseHint->setText(
+        tr("Choose a lesson. Each step sets up the figures; every control stays live, so move "
+           "them and watch. PgDn / PgUp walk through the steps in presentation mode (F5)."));
     m_openFile->setText(tr("Open a lesson file…"));
     m_courseButton->setToolTip(tr("Back to the course"));
     m_closeButton->setToolTip(tr("Close the lesson (the figures go back to what they showed before it)"));
@@ -150,7 +152,8 @@ void LessonPanel::renderCourse()
     QString md;
     for (std::size_t i = 0; i < m_courseEntries.size(); ++i) {
         QString title = m_courseEntries[i].first;
-        title.replace(QLatin1Char('['), QStringLiteral("\\[")).replace(QLatin1Char(']'), QStringLiteral("\\]"));
+        title.replace(QLatin1Char('['), QStringLiteral("\\["))
+            .replace(QLatin1Char(']'), QStringLiteral("\\]"));
         md += QStringLiteral("#### [%1](lesson:%2)\n\n%3\n\n")
                   .arg(tr("%1. %2").arg(i + 1).arg(title))
                   .arg(i)
@@ -173,6 +176,8 @@ int LessonPanel::courseCount() const
 void LessonPanel::showCoursePage()
 {
     m_stack->setCurrentIndex(0);
+    // The list starts at lesson 1 (a re-rendered document could leave the view scrolled down the list).
+    m_courseText->verticalScrollBar()->setValue(0);
 }
 
 bool LessonPanel::isCoursePageShown() const
@@ -189,7 +194,8 @@ void LessonPanel::showLesson(const Lesson* lesson, int step)
         m_steps->clear();
         if (lesson)
             for (std::size_t i = 0; i < lesson->steps.size(); ++i)
-                m_steps->addItem(tr("%1 / %2 · %3").arg(i + 1).arg(lesson->steps.size()).arg(lesson->steps[i].title));
+                m_steps->addItem(
+                    tr("%1 / %2 · %3").arg(i + 1).arg(lesson->steps.size()).arg(lesson->steps[i].title));
     }
     m_title->setText(lesson ? QStringLiteral("<b>%1</b>").arg(lesson->title.toHtmlEscaped()) : QString());
     m_stack->setCurrentIndex(1);
@@ -240,7 +246,8 @@ void LessonPanel::render()
     style.pointSize = (f.pointSizeF() > 0 ? f.pointSizeF() : 10.0) * 1.15;
     style.color = palette().color(QPalette::Text);
     style.devicePixelRatio = std::max<qreal>(2.0, devicePixelRatioF());
-    style.maxDisplayWidth = std::max(120.0, m_text->viewport()->width() - 2 * m_text->document()->documentMargin() - 8);
+    style.maxDisplayWidth =
+        std::max(120.0, m_text->viewport()->width() - 2 * m_text->document()->documentMargin() - 8);
     m_renderedWidth = m_text->viewport()->width();
     const int scroll = m_text->verticalScrollBar()->value();
     set_lesson_markdown(m_text->document(), md, style);
