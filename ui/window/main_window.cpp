@@ -30,7 +30,6 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
-#include <functional>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QShowEvent>
@@ -40,7 +39,7 @@
 #include <QStyleFactory>
 #include <QTextBrowser>
 #include <QVBoxLayout>
-
+#include <functional>
 
 namespace posatlas::ui {
 
@@ -173,14 +172,18 @@ void MainWindow::createViews()
         return box;
     };
     auto& docks = m_viewDocks;
-    docks[static_cast<std::size_t>(ViewKind::Heatmap)] = makeDock(
-        tr("Heatmap"), QStringLiteral("HeatmapDock"), withExplanation(ViewKind::Heatmap, QStringLiteral("heatmap"), m_heatmap));
-    docks[static_cast<std::size_t>(ViewKind::Curves)] = makeDock(
-        tr("Curves"), QStringLiteral("CurvesDock"), withExplanation(ViewKind::Curves, QStringLiteral("curves"), m_curves));
-    docks[static_cast<std::size_t>(ViewKind::Rotation)] = makeDock(
-        tr("Rotation"), QStringLiteral("RotationDock"), withExplanation(ViewKind::Rotation, QStringLiteral("rotation"), rotationBox));
-    docks[static_cast<std::size_t>(ViewKind::Spectrum)] = makeDock(
-        tr("Spectrum"), QStringLiteral("SpectrumDock"), withExplanation(ViewKind::Spectrum, QStringLiteral("spectrum"), m_spectrum));
+    docks[static_cast<std::size_t>(ViewKind::Heatmap)] =
+        makeDock(tr("Heatmap"), QStringLiteral("HeatmapDock"),
+                 withExplanation(ViewKind::Heatmap, QStringLiteral("heatmap"), m_heatmap));
+    docks[static_cast<std::size_t>(ViewKind::Curves)] =
+        makeDock(tr("Curves"), QStringLiteral("CurvesDock"),
+                 withExplanation(ViewKind::Curves, QStringLiteral("curves"), m_curves));
+    docks[static_cast<std::size_t>(ViewKind::Rotation)] =
+        makeDock(tr("Rotation"), QStringLiteral("RotationDock"),
+                 withExplanation(ViewKind::Rotation, QStringLiteral("rotation"), rotationBox));
+    docks[static_cast<std::size_t>(ViewKind::Spectrum)] =
+        makeDock(tr("Spectrum"), QStringLiteral("SpectrumDock"),
+                 withExplanation(ViewKind::Spectrum, QStringLiteral("spectrum"), m_spectrum));
 
     // Default layout: heatmap and curves side by side; rotation and spectrum as tabs behind them.
     addDockWidget(Qt::RightDockWidgetArea, dock(ViewKind::Heatmap));
@@ -347,6 +350,11 @@ void MainWindow::setHoverText(const QString& text)
     m_hoverLabel->setText(text);
 }
 
+QString MainWindow::hoverText() const
+{
+    return m_hoverLabel->text();
+}
+
 void MainWindow::setComputeHiddenViews(bool on)
 {
     m_computeHidden = on;
@@ -356,7 +364,8 @@ void MainWindow::setComputeHiddenViews(bool on)
 ExplorerWindow* MainWindow::openExplorer()
 {
     if (!m_explorer) {
-        m_explorer = new ExplorerWindow(this); // a QMainWindow: its own top-level window, deleted with this one
+        m_explorer =
+            new ExplorerWindow(this); // a QMainWindow: its own top-level window, deleted with this one
         m_explorer->restoreGeometry(m_settings->explorerGeometry()); // else as fitted to the screen
         const Scenario& s = m_model->scenario();
         if (s.method == Method::RoPE)
@@ -395,9 +404,9 @@ void MainWindow::onScenarioChanged()
     // not add it a second time ("PosAtlas — … — PosAtlas").
     updateWindowTitle();
 
-    // A readout of another method's figure would describe numbers no longer shown.
-    if (s.method != m_lastMethod)
-        m_hoverLabel->clear();
+    // The readout described the figure before this change: its numbers are no longer on screen (a lecturer
+    // must not read a value the figure does not show). The next hover or crosshair move reads the new one.
+    m_hoverLabel->clear();
 
     // The settings follow the scenario: a matrix kind the new method lacks is dropped (its most
     // telling kind is shown), a window outside the new matrix is clamped into it.
@@ -429,10 +438,11 @@ void MainWindow::onScenarioChanged()
     m_lastSeqLen = s.seq_len;
 
     // The rotation slider covers the positions the model knows.
-    const double maxPos = s.method == Method::RoPE
-                              ? static_cast<double>(std::clamp<std::int64_t>(
-                                    std::max(s.seq_len, rope_default_target_length(s.params<RopeParams>())), 16, kMaxSeqLen))
-                              : static_cast<double>(s.seq_len);
+    const double maxPos =
+        s.method == Method::RoPE
+            ? static_cast<double>(std::clamp<std::int64_t>(
+                  std::max(s.seq_len, rope_default_target_length(s.params<RopeParams>())), 16, kMaxSeqLen))
+            : static_cast<double>(s.seq_len);
     m_rotationControls->setRange(0.0, maxPos);
     updateExplanations();
     requestAllViews();

@@ -68,8 +68,8 @@ public:
     // stop comparing. An invalid list is refused: false, the settings as they were, and `error` (when
     // given; else the status bar) says why, naming the allowed values. perPanelScales: also set the
     // heatmap's shared / per-panel colour scale.
-    bool setComparedMethods(const std::vector<Method>& list, std::optional<bool> perPanelScales = std::nullopt,
-                            QString* error = nullptr);
+    bool setComparedMethods(const std::vector<Method>& list,
+                            std::optional<bool> perPanelScales = std::nullopt, QString* error = nullptr);
     ParameterPanel* parameterPanel() const { return m_panel; }
     HeatmapView* heatmapView() const { return m_heatmap; }
     CurveView* curveView() const { return m_curves; }
@@ -80,8 +80,13 @@ public:
     QString keyboardHelpHtml() const;
     SpectrumView* spectrumView() const { return m_spectrum; }
     // The "What am I looking at?" panel under each view (its text follows the scenario and matrix kind).
-    ExplanationPanel* explanationPanel(ViewKind kind) const { return m_explanations[static_cast<std::size_t>(kind)]; }
+    ExplanationPanel* explanationPanel(ViewKind kind) const
+    {
+        return m_explanations[static_cast<std::size_t>(kind)];
+    }
     QDockWidget* dock(ViewKind kind) const { return m_viewDocks[static_cast<std::size_t>(kind)]; }
+    // The hover or crosshair readout in the status bar ("" when none is current).
+    QString hoverText() const;
     QDockWidget* importDock() const { return m_importDock; }
     QDockWidget* panelDock() const { return m_panelDock; }
     // View > Present (F5): full screen, one figure, larger fonts, steps through the presets.
@@ -213,8 +218,8 @@ private:
     QDockWidget* m_importDock = nullptr;
     LessonPanel* m_lessonPanel = nullptr;
     QDockWidget* m_lessonDock = nullptr;
-    std::vector<Lesson> m_course;       // the built-in lessons in the interface's language
-    std::optional<Lesson> m_lesson;     // the open lesson
+    std::vector<Lesson> m_course;   // the built-in lessons in the interface's language
+    std::optional<Lesson> m_lesson; // the open lesson
     int m_lessonStep = -1;
     std::optional<Session> m_beforeLesson; // what the window showed before the lesson
     QString m_lessonDir;

@@ -20,18 +20,18 @@
 
 #include <QApplication>
 #include <QComboBox>
-#include <QFormLayout>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QStatusBar>
 #include <QStyle>
 #include <QTemporaryDir>
-#include <QLabel>
-#include <QLineEdit>
-#include <QStatusBar>
 #include <QTest>
 #include <QThread>
 #include <QUndoStack>
@@ -110,6 +110,21 @@ private slots:
         validate_for(s);
     }
 
+    // A hover readout describes the figure it was read from: any change of the scenario clears it, not only
+    // a change of method (it stayed after a change of seq_len or base, naming a number no longer shown).
+    void hoverReadoutClearsWhenTheScenarioChanges()
+    {
+        auto w = makeWindow(QStringLiteral("hover"));
+        QVERIFY(w->model()->setValue(param(Method::RoPE, "rope_theta"), 10000));
+        emit w->heatmapView()->hovered(QStringLiteral("query 3, key 1: logit 0.25"));
+        QCOMPARE(w->hoverText(), QStringLiteral("query 3, key 1: logit 0.25"));
+        QVERIFY(w->model()->setValue(param(Method::RoPE, "rope_theta"), 500));
+        QCOMPARE(w->hoverText(), QString());
+        emit w->heatmapView()->hovered(QStringLiteral("query 3, key 1: logit 0.5"));
+        QVERIFY(w->model()->setValue(param("seq_len"), 64));
+        QCOMPARE(w->hoverText(), QString());
+    }
+
     void invalidParameterLeavesStateAndEmitsMessage()
     {
         ScenarioModel model;
@@ -133,7 +148,8 @@ private slots:
     {
         ScenarioModel model;
         QSignalSpy changed(&model, &ScenarioModel::scenarioChanged);
-        QVERIFY(model.setValue(param(Method::RoPE, "rope_theta"), model.scenario().params<RopeParams>().rope_theta));
+        QVERIFY(model.setValue(param(Method::RoPE, "rope_theta"),
+                               model.scenario().params<RopeParams>().rope_theta));
         QCOMPARE(changed.count(), 0);
         QCOMPARE(model.undoStack()->count(), 0);
     }
