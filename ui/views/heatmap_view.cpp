@@ -4,9 +4,9 @@
 #include "views/figure_style.h"
 #include "views/heatmap_layout.h"
 
-#include <QCoreApplication>
 #include <QAction>
 #include <QContextMenuEvent>
+#include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QKeyEvent>
 #include <QMenu>
@@ -228,6 +228,10 @@ void HeatmapView::setFitColorsToView(bool on)
 
 QString HeatmapView::scaleLabel() const
 {
+    // With one scale per panel the strip has no shared numbers: each panel's range is in its caption.
+    if (usesPanelScales())
+        return m_fitToView ? tr("scale: each panel's view (range in its title)")
+                           : tr("scale: each panel's own (range in its title)");
     return m_fitToView ? tr("scale: fitted to view") : tr("scale: whole matrix");
 }
 
@@ -488,27 +492,29 @@ QString HeatmapView::readoutAt(const QPointF& pos, int* panel_out) const
         return stop - first > 1 ? QStringLiteral("%1 … %2").arg(first).arg(stop - 1) : QString::number(first);
     };
     // With a sentence as the positions, a single position is read with its word, as the axes show it.
-    const auto withWord = [this](const QString& text, const QStringList& tokens, const std::vector<std::int64_t>& index,
-                                 const std::vector<std::int64_t>& end, qsizetype k) {
+    const auto withWord = [this](const QString& text, const QStringList& tokens,
+                                 const std::vector<std::int64_t>& index, const std::vector<std::int64_t>& end,
+                                 qsizetype k) {
         const auto u = static_cast<std::size_t>(k);
         const std::int64_t first = index[u];
         const bool single = u >= end.size() || end[u] - first <= 1;
         if (!single || first < 0 || first >= tokens.size())
             return text;
-        return tr("%1 “%2”", "a position and the word at it").arg(text, tokens[static_cast<qsizetype>(first)]);
+        return tr("%1 “%2”", "a position and the word at it")
+            .arg(text, tokens[static_cast<qsizetype>(first)]);
     };
     parts << tr("%1 = %2").arg(matrixLabel(m.row_label),
-                               withWord(position(m.row_index, m.row_block_end, r), m_data.row_tokens, m.row_index,
-                                        m.row_block_end, r));
+                               withWord(position(m.row_index, m.row_block_end, r), m_data.row_tokens,
+                                        m.row_index, m.row_block_end, r));
     parts << tr("%1 = %2").arg(matrixLabel(m.col_label),
-                               withWord(position(m.col_index, m.col_block_end, c), m_data.col_tokens, m.col_index,
-                                        m.col_block_end, c));
+                               withWord(position(m.col_index, m.col_block_end, c), m_data.col_tokens,
+                                        m.col_index, m.col_block_end, c));
     const QString what = m.sampling == MatrixSampling::BlockMean ? tr("mean ")
                          : m.sampling == MatrixSampling::Point   ? tr("point sample of ")
                                                                  : QString();
-    parts << tr("%1%2 = %3").arg(
-        what, m.value_label.empty() ? tr("value") : matrixLabel(m.value_label),
-        std::isnan(value) ? tr("no value (masked)") : format_number(value, 5));
+    parts << tr("%1%2 = %3")
+                 .arg(what, m.value_label.empty() ? tr("value") : matrixLabel(m.value_label),
+                      std::isnan(value) ? tr("no value (masked)") : format_number(value, 5));
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -29,8 +29,8 @@
 #include <QWheelEvent>
 
 #include <cmath>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <numbers>
 
 using namespace posatlas;
@@ -120,6 +120,7 @@ class ViewsTest : public QObject
     Q_OBJECT
 
 private slots:
+    void perPanelScaleIsNamedAsSuch();
     void curveAxesSurviveARangeJump();
     void curveLegendOfManySeriesInAColumn();
     void curveLogYMinorTicksOnlyOverFewDecades();
@@ -656,7 +657,7 @@ void ViewsTest::heatmapWordAxes()
         return svg.count(QRegularExpression(QStringLiteral(">\\s*%1\\s*</text>").arg(word)));
     };
     QCOMPARE(labels(QStringLiteral("dog")), 2); // one row, one column
-    QCOMPARE(labels(QStringLiteral("the")), 4);  // at positions 0 and 3 of both axes
+    QCOMPARE(labels(QStringLiteral("the")), 4); // at positions 0 and 3 of both axes
     QCOMPARE(labels(QStringLiteral("bit")), 2);
     QCOMPARE(labels(QStringLiteral("man")), 2);
     // The hover readout names the words as the axes do: some cell reads "… = 2 “bit” · … = 1 “dog” · …".
@@ -778,7 +779,8 @@ void ViewsTest::curveAxesSurviveARangeJump()
         QVERIFY(v);
         QVERIFY(v->max() >= 1e9 * 0.99);
         if (v->tickType() == QValueAxis::TicksDynamic)
-            QVERIFY2((v->max() - v->min()) / v->tickInterval() <= 40, qPrintable(QString::number(v->tickInterval())));
+            QVERIFY2((v->max() - v->min()) / v->tickInterval() <= 40,
+                     qPrintable(QString::number(v->tickInterval())));
         else
             QVERIFY(v->tickCount() <= 40);
     }
@@ -813,8 +815,10 @@ void ViewsTest::curveLegendOfManySeriesInAColumn()
     QCOMPARE(chart.legend()->alignment(), Qt::AlignRight);
     QVERIFY(chart.legend()->isVisible());
     const QFontMetricsF fm(chart.legend()->font());
-    QVERIFY2(chart.legend()->geometry().width() >= fm.horizontalAdvance(longest),
-             qPrintable(QStringLiteral("legend %1 px for \"%2\"").arg(chart.legend()->geometry().width()).arg(longest)));
+    QVERIFY2(
+        chart.legend()->geometry().width() >= fm.horizontalAdvance(longest),
+        qPrintable(
+            QStringLiteral("legend %1 px for \"%2\"").arg(chart.legend()->geometry().width()).arg(longest)));
     CurveData two = heads;
     two.series.resize(2);
     chart.setCurveData(two);
@@ -846,3 +850,24 @@ void ViewsTest::curveLogYMinorTicksOnlyOverFewDecades()
 
 QTEST_MAIN(ViewsTest)
 #include "test_views.moc"
+
+// The colour bar names the scale the panels use: with one scale per panel (small multiples) it cannot
+// say "whole matrix" while the subtitle says "one colour scale per panel".
+void ViewsTest::perPanelScaleIsNamedAsSuch()
+{
+    Scenario s;
+    s.method = Method::ALiBi;
+    s.seq_len = 32;
+    ViewSettings v;
+    v.matrix_kind = MatrixKind::Bias;
+    v.small_multiples = true;
+    v.pixel_width = 400;
+    v.pixel_height = 400;
+    HeatmapView view;
+    view.setData(heatmap_job(s, v));
+    QVERIFY(view.data().panels.size() > 1);
+    view.setPerPanelScales(true);
+    QVERIFY2(view.scaleLabel().contains(QStringLiteral("each panel")), qPrintable(view.scaleLabel()));
+    view.setPerPanelScales(false);
+    QVERIFY2(view.scaleLabel().contains(QStringLiteral("whole matrix")), qPrintable(view.scaleLabel()));
+}
