@@ -27,11 +27,13 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QScreen>
 #include <QShowEvent>
 #include <QSignalBlocker>
 #include <QStatusBar>
@@ -279,7 +281,9 @@ void MainWindow::restoreFromSettings()
             m_lastMessage.clear(); // an outdated saved scenario just falls back to the defaults
     }
     if (!restoreGeometry(m_settings->windowGeometry()))
-        resize(1280, 720);
+        resize(first_launch_size(QGuiApplication::primaryScreen()
+                                     ? QGuiApplication::primaryScreen()->availableGeometry().size()
+                                     : QSize()));
     m_defaultLayoutPending = !restoreState(m_settings->windowState());
     if (m_settings->darkTheme())
         setDarkTheme(true);
@@ -528,6 +532,15 @@ void MainWindow::dropEvent(QDropEvent* event)
         QMetaObject::invokeMethod(
             this, [this, path] { openFile(path); }, Qt::QueuedConnection);
     }
+}
+
+QSize first_launch_size(QSize available)
+{
+    if (available.isEmpty())
+        return {1280, 720};
+    return QSize(available.width() * 9 / 10, available.height() * 9 / 10)
+        .expandedTo(QSize(1280, 720))
+        .boundedTo(available);
 }
 
 } // namespace posatlas::ui

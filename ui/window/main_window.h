@@ -47,6 +47,12 @@ class Figure;
 class ExplorerWindow;
 class ExplanationPanel;
 
+// The window's size at the first launch (no saved geometry) on a screen whose available area is
+// `available`: nine tenths of it, so that a 1080p projector shows the figures at a readable size with
+// their titles whole (at 1280 x 720 the heatmap's title was cut); at least 1280 x 720, never more than
+// the screen. 1280 x 720 when the size is unknown (empty).
+QSize first_launch_size(QSize available);
+
 class MainWindow : public QMainWindow
 {
     Q_OBJECT

@@ -25,6 +25,15 @@ private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
 
 private slots:
+    // The first launch fills most of the screen: on a 1080p projector the figures get the room they need.
+    void firstLaunchFitsTheScreen()
+    {
+        QCOMPARE(first_launch_size(QSize(1920, 1080)), QSize(1728, 972));
+        QCOMPARE(first_launch_size(QSize(1366, 728)), QSize(1280, 720)); // never below 1280 x 720 ...
+        QCOMPARE(first_launch_size(QSize(1024, 600)), QSize(1024, 600)); // ... nor beyond the screen
+        QCOMPARE(first_launch_size(QSize()), QSize(1280, 720));
+    }
+
     void opensSessionFromCommandLine_data()
     {
         QTest::addColumn<bool>("asUrl");
@@ -61,7 +70,8 @@ private slots:
         // tests/data/configs/llama_tiny.json: RoPE, head_dim 256 / 4 = 64, linear scaling factor 2.
         MainWindow w(path(QStringLiteral("settings-config.ini")));
         w.show();
-        QCOMPARE(open_paths_at_startup(w, {QStringLiteral(POSATLAS_TEST_DATA "/configs/llama_tiny.json")}), 1);
+        QCOMPARE(open_paths_at_startup(w, {QStringLiteral(POSATLAS_TEST_DATA "/configs/llama_tiny.json")}),
+                 1);
         QCOMPARE(w.model()->scenario().method, Method::RoPE);
         QCOMPARE(w.model()->scenario().params<RopeParams>().head_dim, 64);
         QCOMPARE(w.model()->scenario().params<RopeParams>().rope_type, RopeType::Linear);
@@ -76,7 +86,8 @@ private slots:
         w.show();
         const Scenario before = w.model()->scenario();
         QCOMPARE(open_paths_at_startup(w, {path(QStringLiteral("no-such.posatlas.json"))}), 0);
-        QVERIFY2(w.statusMessage().contains(QStringLiteral("no-such.posatlas.json")), qPrintable(w.statusMessage()));
+        QVERIFY2(w.statusMessage().contains(QStringLiteral("no-such.posatlas.json")),
+                 qPrintable(w.statusMessage()));
         QCOMPARE(w.model()->scenario().method, before.method);
         QCOMPARE(w.model()->undoStack()->count(), 0);
     }
