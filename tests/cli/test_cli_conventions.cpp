@@ -65,8 +65,10 @@ bool mentions(const std::string& text, const std::string& option)
 {
     for (auto at = text.find(option); at != std::string::npos; at = text.find(option, at + 1)) {
         const std::size_t end = at + option.size();
-        const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '-');
-        const bool ends = end == text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-');
+        const bool starts =
+            at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '-');
+        const bool ends =
+            end == text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-');
         if (starts && ends)
             return true;
     }
@@ -75,7 +77,8 @@ bool mentions(const std::string& text, const std::string& option)
 
 std::vector<std::vector<std::string>> contexts()
 {
-    std::vector<std::vector<std::string>> c{{"export"}, {"gallery"}, {"screenshots"}, {"presets"}, {"models"}, {"download"}};
+    std::vector<std::vector<std::string>> c{{"export"},  {"gallery"}, {"screenshots"},
+                                            {"presets"}, {"models"},  {"download"}};
     for (const std::string& q : quantities())
         c.push_back({"compute", q});
     return c;
@@ -93,9 +96,9 @@ TEST(CliHelp, TheTablesListEveryQuantity)
 {
     const auto q = quantities();
     EXPECT_GE(q.size(), 12u);
-    for (const char* name : {"rope-frequencies", "rope-decay", "rope-score", "rope-angles", "rope-pairs",
-                             "attention-entropy", "alibi-slopes", "t5-buckets", "deberta-buckets", "sinusoidal",
-                             "learned", "matrix"})
+    for (const char* name :
+         {"rope-frequencies", "rope-decay", "rope-score", "rope-angles", "rope-pairs", "attention-entropy",
+          "alibi-slopes", "t5-buckets", "deberta-buckets", "sinusoidal", "learned", "matrix"})
         EXPECT_NE(std::find(q.begin(), q.end(), name), q.end()) << name;
 }
 
@@ -184,8 +187,8 @@ TEST(CliHelp, FullHelpForTheManPageListsEveryOption)
     for (const auto& context : contexts())
         for (const std::string& o : accepted(context))
             EXPECT_TRUE(mentions(all.out, o)) << "help --all lacks " << o << " of " << joined(context);
-    for (const char* o : {"--position", "--query", "--key", "--lengths", "--trials", "--points", "--rows", "--cols",
-                          "--quiet", "--out"})
+    for (const char* o : {"--position", "--query", "--key", "--lengths", "--trials", "--points", "--rows",
+                          "--cols", "--quiet", "--out"})
         EXPECT_TRUE(mentions(all.out, o)) << o;
 }
 
@@ -194,7 +197,8 @@ TEST(CliHelp, FullHelpForTheManPageListsEveryOption)
 TEST(CliOut, ComputeWritesTheSameTextToStdoutAndToAFile)
 {
     for (const char* format : {"csv", "json"}) {
-        const std::vector<std::string> base{"compute", "rope-frequencies", "--head-dim", "16", "--format", format};
+        const std::vector<std::string> base{"compute", "rope-frequencies", "--head-dim",
+                                            "16",      "--format",         format};
         const Result plain = run(base);
         std::vector<std::string> dash = base;
         dash.insert(dash.end(), {"--out", "-"});
@@ -231,8 +235,8 @@ TEST(CliOut, EveryQuantityWritesCsvAndJson)
         EXPECT_EQ(r.out.find('{'), std::string::npos) << r.out;
     }
     // learned: positions beyond the trained length are empty cells (JSON's null).
-    const Result learned = run({"compute", "learned", "--dim", "2", "--max-position-embeddings", "8", "--from", "7",
-                                "--to", "8", "--format", "csv"});
+    const Result learned = run({"compute", "learned", "--dim", "2", "--max-position-embeddings", "8",
+                                "--from", "7", "--to", "8", "--format", "csv"});
     EXPECT_NE(learned.out.find("\n8,,\n"), std::string::npos) << learned.out;
 }
 
@@ -254,16 +258,16 @@ TEST(CliOut, ExportWritesCsvAndFigureBytesToStdout)
     const std::vector<std::pair<std::string, std::string>> magic{
         {"png", "\x89PNG\r\n"}, {"pdf", "%PDF-"}, {"svg", "<?xml"}};
     for (const auto& [format, start] : magic) {
-        const Result fig = run({"export", "--view", "heatmap", "--seq-len", "32", "--width", "200", "--height", "150",
-                                "--out", "-", "--format", format});
+        const Result fig = run({"export", "--view", "heatmap", "--seq-len", "32", "--width", "200",
+                                "--height", "150", "--out", "-", "--format", format});
         ASSERT_EQ(fig.status, 0) << format << ": " << fig.err;
         EXPECT_EQ(fig.out.rfind(start, 0), 0u) << format;
     }
     const Result missing = run({"export", "--view", "heatmap", "--out", "-"});
     EXPECT_EQ(missing.status, 2);
     EXPECT_NE(missing.err.find("--format"), std::string::npos) << missing.err;
-    const Result mismatch = run({"export", "--view", "heatmap", "--out", (temp_dir() / "a.svg").string(), "--format",
-                                 "png"});
+    const Result mismatch =
+        run({"export", "--view", "heatmap", "--out", (temp_dir() / "a.svg").string(), "--format", "png"});
     EXPECT_EQ(mismatch.status, 2);
     EXPECT_NE(mismatch.err.find("--format png"), std::string::npos) << mismatch.err;
 }
@@ -274,8 +278,8 @@ TEST(CliOut, ExportWritesCsvAndFigureBytesToStdout)
 // follow the CSV policy, so the same number is the same text in both.
 TEST(CliNumbers, IntegerColumnsAndOnePolicyForCsvAndJson)
 {
-    const Result csv = run({"compute", "rope-frequencies", "--head-dim", "8", "--rope-theta", "1000000", "--format",
-                            "csv"});
+    const Result csv =
+        run({"compute", "rope-frequencies", "--head-dim", "8", "--rope-theta", "1000000", "--format", "csv"});
     ASSERT_EQ(csv.status, 0) << csv.err;
     std::istringstream lines(csv.out);
     std::string line;
@@ -290,14 +294,16 @@ TEST(CliNumbers, IntegerColumnsAndOnePolicyForCsvAndJson)
     const std::string after = j.out.substr(j.out.find("\"wavelength_tokens\":[") + 21);
     const std::string first = after.substr(0, after.find_first_of(",]"));
     EXPECT_NE(csv.out.find("," + first + "\n"), std::string::npos) << first << "\n" << csv.out;
-    const Result buckets = run({"compute", "t5-buckets", "--from", "-1000000", "--to", "-999990", "--format", "csv"});
+    const Result buckets =
+        run({"compute", "t5-buckets", "--from", "-1000000", "--to", "-999990", "--format", "csv"});
     ASSERT_EQ(buckets.status, 0) << buckets.err;
     EXPECT_NE(buckets.out.find("\n-1000000,"), std::string::npos) << buckets.out;
 }
 
 // A CSV text as its header's names and, per name, the column's cells (as text, so that "the same
 // number" means the same shortest round-trip text).
-static std::map<std::string, std::vector<std::string>> csv_columns(const std::string& text, std::vector<std::string>* header = nullptr)
+static std::map<std::string, std::vector<std::string>> csv_columns(const std::string& text,
+                                                                   std::vector<std::string>* header = nullptr)
 {
     std::istringstream lines(text);
     std::string line;
@@ -310,7 +316,8 @@ static std::map<std::string, std::vector<std::string>> csv_columns(const std::st
     std::map<std::string, std::vector<std::string>> cols;
     while (std::getline(lines, line)) {
         std::size_t k = 0;
-        for (std::string::size_type a = 0, b = 0; b != std::string::npos && k < names.size(); a = b + 1, ++k) {
+        for (std::string::size_type a = 0, b = 0; b != std::string::npos && k < names.size();
+             a = b + 1, ++k) {
             b = line.find(',', a);
             cols[names[k]].push_back(line.substr(a, b == std::string::npos ? std::string::npos : b - a));
         }
@@ -326,8 +333,8 @@ TEST(CliNumbers, ComputeAndExportShareColumnNamesAndNumbers)
 {
     // Spectrum view <-> compute rope-pairs (one per-pair table, core rope_pairs), YaRN so the ramp is in.
     std::vector<std::string> header;
-    const Result spectrum = run({"export", "--view", "spectrum", "--preset", "yarn-llama-2-7b-64k", "--out", "-",
-                                 "--format", "csv"});
+    const Result spectrum = run(
+        {"export", "--view", "spectrum", "--preset", "yarn-llama-2-7b-64k", "--out", "-", "--format", "csv"});
     const Result pairs = run({"compute", "rope-pairs", "--preset", "yarn-llama-2-7b-64k", "--format", "csv"});
     ASSERT_EQ(spectrum.status, 0) << spectrum.err;
     ASSERT_EQ(pairs.status, 0) << pairs.err;
@@ -342,22 +349,24 @@ TEST(CliNumbers, ComputeAndExportShareColumnNamesAndNumbers)
     // Rotation view at m = 37 <-> compute rope-angles --position 37: the query's angles and theta.
     const Result rotation = run({"export", "--view", "rotation", "--head-dim", "16", "--query-position", "37",
                                  "--key-position", "5", "--out", "-", "--format", "csv"});
-    const Result angles = run({"compute", "rope-angles", "--head-dim", "16", "--position", "37", "--format", "csv"});
+    const Result angles =
+        run({"compute", "rope-angles", "--head-dim", "16", "--position", "37", "--format", "csv"});
     ASSERT_EQ(rotation.status, 0) << rotation.err;
     ASSERT_EQ(angles.status, 0) << angles.err;
     const auto rot = csv_columns(rotation.out, &header);
     const auto ang = csv_columns(angles.out);
-    EXPECT_EQ(header, (std::vector<std::string>{"pair", "inv_freq_rad_per_token", "angle_query_rad", "angle_key_rad",
-                                                "angle_relative_rad"}));
+    EXPECT_EQ(header, (std::vector<std::string>{"pair", "inv_freq_rad_per_token", "angle_query_rad",
+                                                "angle_key_rad", "angle_relative_rad"}));
     EXPECT_EQ(rot.at("pair"), ang.at("pair"));
     EXPECT_EQ(rot.at("inv_freq_rad_per_token"), ang.at("inv_freq_rad_per_token"));
     EXPECT_EQ(rot.at("angle_query_rad"), ang.at("angle_rad"));
 
     // Curves view of RoPE <-> compute rope-decay: distance_tokens, and the mean cosine (relative size
     // 1 at r = 0, so the view's values are compute's own) at every distance 1..100 (log axis: no r = 0).
-    const Result curves = run({"export", "--view", "curves", "--head-dim", "16", "--max-distance", "100", "--out",
-                               "-", "--format", "csv"});
-    const Result decay = run({"compute", "rope-decay", "--head-dim", "16", "--max-distance", "100", "--format", "csv"});
+    const Result curves = run({"export", "--view", "curves", "--head-dim", "16", "--max-distance", "100",
+                               "--out", "-", "--format", "csv"});
+    const Result decay =
+        run({"compute", "rope-decay", "--head-dim", "16", "--max-distance", "100", "--format", "csv"});
     ASSERT_EQ(curves.status, 0) << curves.err;
     ASSERT_EQ(decay.status, 0) << decay.err;
     const auto cur = csv_columns(curves.out, &header);
@@ -371,15 +380,16 @@ TEST(CliNumbers, ComputeAndExportShareColumnNamesAndNumbers)
             mean_cos.push_back(cur.at("relative_size")[i]);
         }
     ASSERT_EQ(mean_cos.size(), 100u);
-    EXPECT_EQ(mean_cos_distance, std::vector<std::string>(dec.at("distance_tokens").begin() + 1, dec.at("distance_tokens").end()));
+    EXPECT_EQ(mean_cos_distance, std::vector<std::string>(dec.at("distance_tokens").begin() + 1,
+                                                          dec.at("distance_tokens").end()));
     EXPECT_EQ(mean_cos, std::vector<std::string>(dec.at("mean_cos").begin() + 1, dec.at("mean_cos").end()));
 
     // Heatmap <-> compute matrix: the row and column names, and the same logits at the same cells.
     // (One head: with several, the heatmap shows small multiples and its CSV gains a panel column.)
     const Result heat = run({"export", "--view", "heatmap", "--method", "alibi", "--num-heads", "1", "--kind",
                              "logits", "--seq-len", "6", "--out", "-", "--format", "csv"});
-    const Result matrix = run({"compute", "matrix", "--method", "alibi", "--num-heads", "1", "--kind", "logits",
-                               "--seq-len", "6", "--format", "csv"});
+    const Result matrix = run({"compute", "matrix", "--method", "alibi", "--num-heads", "1", "--kind",
+                               "logits", "--seq-len", "6", "--format", "csv"});
     ASSERT_EQ(heat.status, 0) << heat.err;
     ASSERT_EQ(matrix.status, 0) << matrix.err;
     const auto hm = csv_columns(heat.out, &header);
@@ -439,9 +449,52 @@ TEST(CliProgress, OnlyOnATerminalAndNeverWithQuiet)
     const Result piped = run(args);
     EXPECT_EQ(piped.status, 0);
     EXPECT_TRUE(piped.err.empty()) << piped.err;
-    const std::string gallery = run_on_terminal({"gallery", "--out", (temp_dir() / "gallery-progress").string(),
-                                                 "--only", "alibi", "--format", "csv"});
+    const std::string gallery =
+        run_on_terminal({"gallery", "--out", (temp_dir() / "gallery-progress").string(), "--only", "alibi",
+                         "--format", "csv"});
     EXPECT_NE(gallery.find("gallery: 1/"), std::string::npos) << gallery;
+}
+
+} // namespace
+
+namespace {
+
+// `posatlas lesson check`: every quoted number of a lesson file computed on its step's scenario (RoPE,
+// d = 128, base 10000: theta_0 = 1, theta_63 = 10000^(-126/128) = 1.1548e-4); a wrong one exits 2 and
+// says what it prints as; --update rewrites exactly that number; the built-in course checks clean.
+TEST(CliLesson, ChecksAndUpdatesQuotedNumbers)
+{
+    const std::string text = "# L\n\n## S\n\n```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n\n"
+                             "Pair 0 turns [[1 = theta(0)]] rad, pair 63 [[1.20e-4 = theta(63)]] rad.\n";
+    const fs::path file = write_file("quotes.md", text);
+    const Result wrong = run({"lesson", "check", file.string()});
+    EXPECT_EQ(wrong.status, 2) << wrong.err;
+    EXPECT_NE(wrong.out.find(":9: step 1: 1 = theta(0)  -> 1  ok"), std::string::npos) << wrong.out;
+    EXPECT_NE(wrong.out.find("DIFFERS (prints as 1.15e-4)"), std::string::npos) << wrong.out;
+    EXPECT_NE(wrong.out.find("2 quoted numbers: 1 agree with the app, 1 differ"), std::string::npos)
+        << wrong.out;
+
+    const Result updated = run({"lesson", "check", "--update", file.string()});
+    EXPECT_EQ(updated.status, 0) << updated.err;
+    std::string expected = text;
+    expected.replace(expected.find("1.20e-4"), 7, "1.15e-4");
+    EXPECT_EQ(slurp(file), expected);
+    EXPECT_EQ(run({"lesson", "check", file.string()}).status, 0);
+
+    const Result bad =
+        run({"lesson", "check",
+             write_file("bad.md", "# L\n\n## S\n\n```posatlas\n{}\n```\n[[1 = tehta(0)]]\n").string()});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("bad.md:8: quoted number 1: column 1: unknown function \"tehta\""),
+              std::string::npos)
+        << bad.err;
+
+    const Result course = run({"lesson", "check"});
+    EXPECT_EQ(course.status, 0) << course.out;
+    EXPECT_NE(course.out.find(" differ, 0 cannot be computed"), std::string::npos);
+    EXPECT_NE(course.out.find(":/posatlas/lessons/zh_CN/"), std::string::npos);
+    EXPECT_EQ(run({"lesson", "check", "--update"}).status, 2); // the built-in course is not a file to rewrite
+    EXPECT_EQ(run({"lesson"}).status, 2);
 }
 
 } // namespace
