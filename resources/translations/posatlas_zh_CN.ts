@@ -129,7 +129,7 @@
     </message>
     <message>
         <source>logits</source>
-        <translation>注意力得分 (logits)</translation>
+        <translation>注意力分数 (logits)</translation>
     </message>
     <message>
         <source>contextual positions</source>
@@ -180,7 +180,7 @@
     </message>
     <message>
         <source>logit</source>
-        <translation>注意力得分 (logit)</translation>
+        <translation>注意力分数 (logit)</translation>
     </message>
     <message>
         <source>contextual position p_ij</source>
@@ -482,7 +482,7 @@
     </message>
     <message>
         <source>Dimension of queries and keys: the logit is q_i·k_j/√d, nothing else.</source>
-        <translation>查询和键的维度：注意力得分 (logit) 就是 q_i·k_j/√d，别无其他。</translation>
+        <translation>查询和键的维度：注意力分数 (logit) 就是 q_i·k_j/√d，别无其他。</translation>
     </message>
     <message>
         <source>Causal mask</source>
@@ -490,7 +490,7 @@
     </message>
     <message>
         <source>Decoder: keys after the query are masked, the only order a NoPE model sees. Without it the logits are permutation invariant.</source>
-        <translation>解码器：查询之后的键被掩码，这是 NoPE 模型能感知到的唯一顺序信息。若不使用掩码，注意力得分对置换不变。</translation>
+        <translation>解码器：查询之后的键被掩码，这是 NoPE 模型能感知到的唯一顺序信息。若不使用掩码，注意力分数对置换不变。</translation>
     </message>
     <message>
         <source>Sequence length</source>
@@ -694,7 +694,7 @@
     </message>
     <message>
         <source>Explicit multiplier of cos/sin (logits scale by its square). Unset: derived from the factor.</source>
-        <translation>cos/sin 的显式乘数（注意力得分按其平方缩放）。未设置：由缩放因子推导。</translation>
+        <translation>cos/sin 的显式乘数（注意力分数按其平方缩放）。未设置：由缩放因子推导。</translation>
     </message>
     <message>
         <source>Truncate correction range</source>
@@ -882,7 +882,7 @@
     </message>
     <message>
         <source>scale_base γ: pair p&apos;s logit is multiplied by ζ_p^((i−j)/γ), ζ_p = (2p + 0.4d)/(1.4d). Smaller γ: faster decay (512 in the reference).</source>
-        <translation>scale_base γ：维度对 p 的注意力得分乘以 ζ_p^((i−j)/γ)，ζ_p = (2p + 0.4d)/(1.4d)。γ 越小，衰减越快（参考实现中为 512）。</translation>
+        <translation>scale_base γ：维度对 p 的注意力分数乘以 ζ_p^((i−j)/γ)，ζ_p = (2p + 0.4d)/(1.4d)。γ 越小，衰减越快（参考实现中为 512）。</translation>
     </message>
     <message>
         <source>Decoder: keys after the query are masked (their factor ζ^((i−j)/γ) would grow without bound).</source>
@@ -914,7 +914,7 @@
     </message>
     <message>
         <source>Attention weights: keys after the query get weight 0 and each row sums to 1 over the keys up to the query (a decoder); off, every key is seen. It decides the weights&apos; mask, also for methods with a causal mask of their own, which shapes their logits.</source>
-        <translation>注意力权重：查询之后的键权重为 0，每行在查询及其之前的键上和为 1（解码器）；关闭时可见所有键。它决定权重的掩码，对自带因果掩码的方法也是如此（其自带掩码只影响注意力得分）。</translation>
+        <translation>注意力权重：查询之后的键权重为 0，每行在查询及其之前的键上和为 1（解码器）；关闭时可见所有键。它决定权重的掩码，对自带因果掩码的方法也是如此（其自带掩码只影响注意力分数）。</translation>
     </message>
     <message>
         <source>Head slopes</source>
@@ -1167,7 +1167,7 @@
     </message>
     <message>
         <source>With the same vector at every position the matrix is constant along each diagonal: the score depends on i − j only. It is largest on the diagonal; away from it the fast pairs make fine stripes and the slow pairs a broad decay.</source>
-        <translation>每个位置都是同一个向量时，矩阵沿每条对角线为常数：注意力得分只取决于 i − j。对角线上最大；离开对角线后，快维度对形成细条纹，慢维度对形成宽缓的衰减。</translation>
+        <translation>每个位置都是同一个向量时，矩阵沿每条对角线为常数：注意力分数只取决于 i − j。对角线上最大；离开对角线后，快维度对形成细条纹，慢维度对形成宽缓的衰减。</translation>
     </message>
     <message>
         <source>With different vectors at each position the content changes every cell, so the diagonals are no longer constant: the relative pattern lies under the content&apos;s noise.</source>
@@ -1219,7 +1219,7 @@
     </message>
     <message>
         <source>The logit is (q_i + p_i) · (k_j + p_j) / √d: the position vectors are added to the content before the product, so the score mixes content, position and their cross terms.</source>
-        <translation>logit 为 (q_i + p_i) · (k_j + p_j) / √d：位置向量在点积之前加到内容上，所以得分混合了内容、位置以及它们的交叉项。</translation>
+        <translation>logit 为 (q_i + p_i) · (k_j + p_j) / √d：位置向量在点积之前加到内容上，所以注意力分数混合了内容、位置以及它们的交叉项。</translation>
     </message>
     <message>
         <source>With zero content only p_i · p_j remains: a sum of cos((i − j)·ω), the same along each diagonal.</source>
@@ -1307,7 +1307,7 @@
     </message>
     <message>
         <source>xPos is RoPE with a decay: each pair is also scaled by ζ^((i − j)/γ) with ζ &lt; 1, so the scores fade with the distance to earlier keys, fastest for the fast pairs.</source>
-        <translation>xPos 是带衰减的 RoPE：每个维度对还乘以 ζ^((i − j)/γ)，其中 ζ &lt; 1，因此得分随到之前键的距离而减弱，快维度对衰减最快。</translation>
+        <translation>xPos 是带衰减的 RoPE：每个维度对还乘以 ζ^((i − j)/γ)，其中 ζ &lt; 1，因此注意力分数随到之前键的距离而减弱，快维度对衰减最快。</translation>
     </message>
     <message>
         <source>With the same vector at every position the matrix is constant along each diagonal.</source>
@@ -1454,7 +1454,7 @@
     </message>
     <message>
         <source>Relative scores</source>
-        <translation>相对得分</translation>
+        <translation>相对分数</translation>
     </message>
     <message>
         <source>Table</source>
@@ -1482,11 +1482,11 @@
     </message>
     <message>
         <source>&lt;b&gt;Attention temperature.&lt;/b&gt; YaRN multiplies q and k by √(1/t) = 0.1 ln s + 1 (logits by 1/t); DeepSeek uses the ratio get_mscale(s, mscale)/get_mscale(s, mscale_all_dim); LongRoPE uses √(1 + ln s / ln L). llama.cpp applies attn_factor·(1 + 0.1 ln s) in its kernel. &lt;b&gt;Entropy:&lt;/b&gt; mean entropy of the last query&apos;s softmax attention over N keys for seeded random queries and keys (core &lt;tt&gt;attention_entropy&lt;/tt&gt;). Honest note: for random q and k the curve does not depend on the frequencies at all, only on N, d and the attention factor, so methods differ only through their temperature; it grows like ln N, and the temperature lowers it. </source>
-        <translation>&lt;b&gt;注意力温度。&lt;/b&gt;YaRN 将 q 和 k 乘以 √(1/t) = 0.1 ln s + 1（注意力得分乘以 1/t）；DeepSeek 使用比值 get_mscale(s, mscale)/get_mscale(s, mscale_all_dim)；LongRoPE 使用 √(1 + ln s / ln L)。llama.cpp 在其内核中应用 attn_factor·(1 + 0.1 ln s)。&lt;b&gt;熵：&lt;/b&gt;对随机种子生成的查询和键，最后一个查询在 N 个键上的 softmax 注意力的平均熵（核心 &lt;tt&gt;attention_entropy&lt;/tt&gt;）。说明：对随机的 q 和 k，该曲线完全不依赖频率，只取决于 N、d 和注意力因子，因此各方法的差别仅来自温度；熵按 ln N 增长，温度会使其降低。 </translation>
+        <translation>&lt;b&gt;注意力温度。&lt;/b&gt;YaRN 将 q 和 k 乘以 √(1/t) = 0.1 ln s + 1（注意力分数乘以 1/t）；DeepSeek 使用比值 get_mscale(s, mscale)/get_mscale(s, mscale_all_dim)；LongRoPE 使用 √(1 + ln s / ln L)。llama.cpp 在其内核中应用 attn_factor·(1 + 0.1 ln s)。&lt;b&gt;熵：&lt;/b&gt;对随机种子生成的查询和键，最后一个查询在 N 个键上的 softmax 注意力的平均熵（核心 &lt;tt&gt;attention_entropy&lt;/tt&gt;）。说明：对随机的 q 和 k，该曲线完全不依赖频率，只取决于 N、d 和注意力因子，因此各方法的差别仅来自温度；熵按 ln N 增长，温度会使其降低。 </translation>
     </message>
     <message>
         <source>&lt;b&gt;Effect on relative scores.&lt;/b&gt; Top: RoFormer&apos;s long-term-decay bound (Su et al. 2021, §3.4.3) of each variant&apos;s frequencies. Bottom: the positional score for all-ones queries and keys, (2a² Σ cos(r θ′ᵢ) + pass-through)/√d, including the temperature a. Stretching frequencies moves the decay to longer distances. </source>
-        <translation>&lt;b&gt;对相对得分的影响。&lt;/b&gt;上图：各变体频率下的 RoFormer 远程衰减上界（Su et al. 2021，§3.4.3）。下图：全 1 查询和键的位置得分 (2a² Σ cos(r θ′ᵢ) + 透传项)/√d，包含温度 a。拉伸频率会把衰减推向更远的距离。 </translation>
+        <translation>&lt;b&gt;对相对分数的影响。&lt;/b&gt;上图：各变体频率下的 RoFormer 远程衰减上界（Su et al. 2021，§3.4.3）。下图：全 1 查询和键的位置分数 (2a² Σ cos(r θ′ᵢ) + 透传项)/√d，包含温度 a。拉伸频率会把衰减推向更远的距离。 </translation>
     </message>
     <message>
         <source>&lt;b&gt;Per-pair numbers&lt;/b&gt; for every variant at the target length: original θ and wavelength, scaled θ′, the ratio θ′/θ and the regime. Export CSV writes exactly these columns. </source>
@@ -1690,11 +1690,11 @@
     </message>
     <message>
         <source>Positional score against distance (all-ones q, k; head_dim %1)</source>
-        <translation>位置得分随距离的变化（全 1 q、k；head_dim %1）</translation>
+        <translation>位置分数随距离的变化（全 1 q、k；head_dim %1）</translation>
     </message>
     <message>
         <source>score / √d</source>
-        <translation>得分 / √d</translation>
+        <translation>分数 / √d</translation>
     </message>
 </context>
 <context>
@@ -2256,11 +2256,11 @@
     </message>
     <message>
         <source>DeBERTa-v3 disentangled attention logits (c2c + c2p + p2c) for one fixed content vector: the position terms vary with the log bucket of i − j</source>
-        <translation>单个固定内容向量下的 DeBERTa-v3 解耦注意力得分 (c2c + c2p + p2c)：位置项随 i − j 的对数桶变化</translation>
+        <translation>单个固定内容向量下的 DeBERTa-v3 解耦注意力分数 (c2c + c2p + p2c)：位置项随 i − j 的对数桶变化</translation>
     </message>
     <message>
         <source>RoPE logits of Llama-2-7B (θ 10000, d 128) for all-ones content: the positional pattern, Toeplitz in i − j</source>
-        <translation>全 1 内容下 Llama-2-7B（θ 10000，d 128）的 RoPE 注意力得分：即位置模式，关于 i − j 呈 Toeplitz 结构</translation>
+        <translation>全 1 内容下 Llama-2-7B（θ 10000，d 128）的 RoPE 注意力分数：即位置模式，关于 i − j 呈 Toeplitz 结构</translation>
     </message>
     <message>
         <source>RoFormer long-term decay (Su et al., sec. 3.4.3): (1/(d/2)) Σ|Sⱼ| against relative distance, d 128, θ 10000</source>
@@ -2418,6 +2418,14 @@
         <comment>a position and the word at it</comment>
         <translation>%1「%2」</translation>
     </message>
+    <message>
+        <source>scale: each panel&apos;s view (range in its title)</source>
+        <translation>色标：各面板的可见区域（范围见面板标题）</translation>
+    </message>
+    <message>
+        <source>scale: each panel&apos;s own (range in its title)</source>
+        <translation>色标：各面板各自的范围（见面板标题）</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::JobTracker</name>
@@ -2557,7 +2565,7 @@
     <name>posatlas::ui::MainWindow</name>
     <message>
         <source>&amp;Logits</source>
-        <translation>注意力得分(&amp;L)</translation>
+        <translation>注意力分数(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Encoding (positions × dimensions)</source>
@@ -2721,7 +2729,7 @@
     </message>
     <message>
         <source>Draw this method&apos;s logit against distance on the curves, with the same content vectors</source>
-        <translation>在曲线图上绘制该方法的注意力得分随距离的变化，使用相同的内容向量</translation>
+        <translation>在曲线图上绘制该方法的注意力分数随距离的变化，使用相同的内容向量</translation>
     </message>
     <message>
         <source>Context-&amp;extension explorer…</source>
@@ -3692,7 +3700,7 @@ long_factor: %2</translation>
     </message>
     <message>
         <source>attention factor %1 on cos and sin (logits × %2)</source>
-        <translation>注意力因子 %1（作用于 cos 与 sin，注意力得分 × %2）</translation>
+        <translation>注意力因子 %1（作用于 cos 与 sin，注意力分数 × %2）</translation>
     </message>
 </context>
 <context>
@@ -3806,7 +3814,7 @@ long_factor: %2</translation>
     </message>
     <message>
         <source> · logit</source>
-        <translation> · 注意力得分</translation>
+        <translation> · 注意力分数</translation>
     </message>
     <message>
         <source> · table %1</source>
@@ -3926,15 +3934,15 @@ long_factor: %2</translation>
     </message>
     <message>
         <source>%1 logit against distance · %2</source>
-        <translation>%1 注意力得分随距离变化 · %2</translation>
+        <translation>%1 注意力分数随距离变化 · %2</translation>
     </message>
     <message>
         <source>logit</source>
-        <translation>注意力得分 (logit)</translation>
+        <translation>注意力分数 (logit)</translation>
     </message>
     <message>
         <source>%1 logit vs distance (query %2) · %3</source>
-        <translation>%1 注意力得分随距离变化（查询 %2） · %3</translation>
+        <translation>%1 注意力分数随距离变化（查询 %2） · %3</translation>
     </message>
     <message>
         <source>no learned embedding at positions ≥ %1: distances from query %2</source>
@@ -3942,15 +3950,15 @@ long_factor: %2</translation>
     </message>
     <message>
         <source>the last query&apos;s logits; distances up to N − 1 = %1: increase the sequence length to see further</source>
-        <translation>最后一个查询的注意力得分；距离最大为 N − 1 = %1：增大序列长度可看到更远处</translation>
+        <translation>最后一个查询的注意力分数；距离最大为 N − 1 = %1：增大序列长度可看到更远处</translation>
     </message>
     <message>
         <source>Logit against distance (last query) · </source>
-        <translation>注意力得分随距离变化（最后一个查询） · </translation>
+        <translation>注意力分数随距离变化（最后一个查询） · </translation>
     </message>
     <message>
         <source>overlay: every curve is the logit of the last query against distance, in one unit</source>
-        <translation>叠加：每条曲线都是最后一个查询的注意力得分随距离的变化，单位统一</translation>
+        <translation>叠加：每条曲线都是最后一个查询的注意力分数随距离的变化，单位统一</translation>
     </message>
     <message>
         <source>The rotation diagram applies to RoPE: choose RoPE (or a RoPE preset) to see it.</source>
@@ -3982,11 +3990,11 @@ long_factor: %2</translation>
     </message>
     <message>
         <source>%1 · logit against distance · N %2</source>
-        <translation>%1 · 注意力得分 (logit) 随距离变化 · N %2</translation>
+        <translation>%1 · 注意力分数 (logit) 随距离变化 · N %2</translation>
     </message>
     <message>
         <source>the last query&apos;s logits, each method with its own parameters</source>
-        <translation>最后一个查询的注意力得分 (logit)，各方法用自己的参数</translation>
+        <translation>最后一个查询的注意力分数 (logit)，各方法用自己的参数</translation>
     </message>
     <message>
         <source> (+%1 more)</source>
