@@ -23,6 +23,11 @@ def update(lupdate, root, ts_dir):
                         '-locations', 'none', '-silent', *extra], cwd=root, check=True)
 
 
+# Words a Chinese class reads wrongly, and the terms it expects instead (注意力分数 for logits, before the
+# softmax; 注意力权重 after it).
+AVOID = {'得分': '注意力分数 / 分数', '一袋词': '词袋', '频率谱': '频谱', '键词': '键'}
+
+
 def problems(ts_file, full):
     out = []
     for context in ET.parse(ts_file).getroot().iter('context'):
@@ -37,6 +42,9 @@ def problems(ts_file, full):
                 out.append(f'[{name}] "{source}": {kind}')
             elif full and not (text.strip() or any(f and f.strip() for f in forms)):
                 out.append(f'[{name}] "{source}": empty')
+            for word, instead in (AVOID.items() if full else []):
+                if word in text or any(f and word in f for f in forms):
+                    out.append(f'[{name}] "{source}": says {word}, write {instead}')
     return out
 
 

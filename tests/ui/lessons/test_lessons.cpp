@@ -135,6 +135,7 @@ private slots:
     void everyQuotedNumberIsTheAppsNumber();
     void noUntiedNumbersInTheCourse();
     void chineseLineBreaksAddNoSpace();
+    void chineseCourseUsesTheClassTerms();
     void everyStepRendersInBothLanguages();
     void stepsApplyRestoreAndClose();
     void eachStepChoosesTheFiguresInFront();
@@ -506,6 +507,34 @@ void LessonTests::chineseLineBreaksAddNoSpace()
     QTextDocument document;
     set_lesson_markdown(&document, QStringLiteral("平移就是\n编码的旋转 [[0.5 = 1/2]]"), LessonTextStyle{});
     QCOMPARE(document.toPlainText(), QStringLiteral("平移就是编码的旋转 0.5"));
+}
+
+// The Chinese course says what a Chinese class expects (resources/translations/translations.py AVOID has
+// the interface's list): 注意力分数 / 注意力权重, 词袋, 频谱; full-width quotes in its prose.
+void LessonTests::chineseCourseUsesTheClassTerms()
+{
+    QStringList found;
+    for (const QString& path : course_lessons(QStringLiteral("zh_CN"))) {
+        const Lesson lesson = load_lesson(path);
+        for (const LessonStep& step : lesson.steps)
+            for (const QString& part : {step.text, step.tryThis, step.question, step.answer}) {
+                QString prose;
+                for (const LessonPiece& piece : split_formulas(part, path, 1))
+                    if (!piece.formula)
+                        prose += piece.markdown;
+                for (const LessonQuote& q : find_lesson_quotes(prose, path, 1))
+                    prose.replace(q.offset, q.length, QString(q.length, QLatin1Char(' ')));
+                prose.replace(QRegularExpression(QStringLiteral("`[^`]*`")), QStringLiteral(" "));
+                for (const char* word : {"得分", "一袋词", "频率谱", "键词", "按比例弯折"})
+                    if (prose.contains(QString::fromUtf8(word)))
+                        found << QStringLiteral("%1 \"%2\": %3")
+                                     .arg(QFileInfo(path).fileName(), step.title, QString::fromUtf8(word));
+                if (prose.contains(QLatin1Char('"')))
+                    found << QStringLiteral("%1 \"%2\": ASCII quotes (write “…”)")
+                                 .arg(QFileInfo(path).fileName(), step.title);
+            }
+    }
+    QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
 }
 
 void LessonTests::everyStepRendersInBothLanguages()
