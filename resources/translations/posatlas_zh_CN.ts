@@ -2566,14 +2566,6 @@
         </translation>
     </message>
     <message>
-        <source>interpolated</source>
-        <translation>内插</translation>
-    </message>
-    <message>
-        <source>× %1</source>
-        <translation>× %1</translation>
-    </message>
-    <message>
         <source>, </source>
         <translation>，</translation>
     </message>
@@ -2590,16 +2582,28 @@
         <translation>重置头 %2 的斜率 %1</translation>
     </message>
     <message>
-        <source>Head %1: %2 = %3 → %4 in the figures (%5)</source>
-        <translation>头 %1：%2 = %3 → 图中为 %4（%5）</translation>
-    </message>
-    <message>
         <source>Head %1: %2</source>
         <translation>头 %1：%2</translation>
     </message>
     <message>
         <source>Reset to the paper&apos;s slope 2^(-8h/n) with h = %1: %2</source>
         <translation>重置为论文中的斜率 2^(-8h/n)，h = %1：%2</translation>
+    </message>
+    <message>
+        <source>interpolation</source>
+        <translation>内插</translation>
+    </message>
+    <message>
+        <source>slope scale × %1</source>
+        <translation>斜率缩放 × %1</translation>
+    </message>
+    <message>
+        <source>Head %1: %2 → %3 (%4)</source>
+        <translation>头 %1：%2 → %3（%4）</translation>
+    </message>
+    <message>
+        <source>The figures use %1 = %2: the slider&apos;s %3 under %4.</source>
+        <translation>图中使用 %1 = %2：即滑块的 %3 经 %4 之后的值。</translation>
     </message>
 </context>
 <context>

@@ -39,9 +39,9 @@ QString scalingReason(const Scenario& s)
     if (p.scaling == AlibiScaling::Ntk)
         why << QStringLiteral("NTK-ALiBi");
     else if (p.scaling == AlibiScaling::Interpolate)
-        why << ListSliders::tr("interpolated");
+        why << ListSliders::tr("interpolation");
     if (p.slope_scale != 1.0)
-        why << ListSliders::tr("× %1").arg(numberText(p.slope_scale));
+        why << ListSliders::tr("slope scale × %1").arg(numberText(p.slope_scale));
     return why.join(ListSliders::tr(", "));
 }
 } // namespace
@@ -123,7 +123,6 @@ void ListSliders::rebuildRows(int count)
     for (int k = 0; k < count; ++k) {
         Row row{};
         row.label = new QLabel(holder);
-        row.label->setWordWrap(true);
         LogSlider::Range range;
         range.min = spec.lo;
         range.max = spec.hi;
@@ -210,11 +209,17 @@ void ListSliders::syncFromModel()
             r.slider->setValue(values[i]);
         const bool changed = values[i] != defaults[i];
         const double used = i < effective.size() ? effective[i] : values[i];
-        r.label->setText(used != values[i] ? tr("Head %1: %2 = %3 → %4 in the figures (%5)")
-                                                 .arg(k)
-                                                 .arg(slopeName(k), numberText(values[i]),
-                                                      QString::number(used, 'g', 3), reason)
-                                           : tr("Head %1: %2").arg(k).arg(slopeName(k)));
+        // Short enough for one line of a narrow panel; the tooltip says it in full.
+        if (used != values[i]) {
+            r.label->setText(
+                tr("Head %1: %2 → %3 (%4)").arg(k).arg(slopeName(k), QString::number(used, 'g', 3), reason));
+            r.label->setToolTip(
+                tr("The figures use %1 = %2: the slider's %3 under %4.")
+                    .arg(slopeName(k), QString::number(used, 'g', 6), numberText(values[i]), reason));
+        } else {
+            r.label->setText(tr("Head %1: %2").arg(k).arg(slopeName(k)));
+            r.label->setToolTip(r.slider->accessibleName());
+        }
         QFont font = r.label->font();
         font.setBold(changed); // a chosen slope stands out from the paper's
         r.label->setFont(font);
