@@ -71,6 +71,42 @@
         <source>slopes %1</source>
         <translation>斜率 %1</translation>
     </message>
+    <message>
+        <source>linear (PI)</source>
+        <translation>线性插值 (PI)</translation>
+    </message>
+    <message>
+        <source>NTK-aware</source>
+        <translation>NTK-aware（NTK 感知）</translation>
+    </message>
+    <message>
+        <source>dynamic NTK</source>
+        <translation>动态 NTK</translation>
+    </message>
+    <message>
+        <source>YaRN</source>
+        <translation>YaRN</translation>
+    </message>
+    <message>
+        <source>Llama 3</source>
+        <translation>Llama 3</translation>
+    </message>
+    <message>
+        <source>LongRoPE</source>
+        <translation>LongRoPE</translation>
+    </message>
+    <message>
+        <source>interpolated slopes</source>
+        <translation>斜率内插</translation>
+    </message>
+    <message>
+        <source>NTK-ALiBi</source>
+        <translation>NTK-ALiBi</translation>
+    </message>
+    <message>
+        <source>split halves</source>
+        <translation>分为两半</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>
@@ -119,6 +155,10 @@
     <message>
         <source>System language</source>
         <translation>系统语言</translation>
+    </message>
+    <message>
+        <source>d MMM yyyy, HH:mm</source>
+        <translation>yyyy年M月d日 HH:mm</translation>
     </message>
 </context>
 <context>
@@ -2334,10 +2374,6 @@
         <translation>%1 · “视图 &gt; 减去均值”可显示其结构</translation>
     </message>
     <message>
-        <source>%1 %2…%3</source>
-        <translation>%1 %2…%3</translation>
-    </message>
-    <message>
         <source>panel max</source>
         <translation>面板最大值</translation>
     </message>
@@ -2426,6 +2462,14 @@
         <source>scale: each panel&apos;s own (range in its title)</source>
         <translation>色标：各面板各自的范围（见面板标题）</translation>
     </message>
+    <message>
+        <source>%1…%2</source>
+        <translation>%1…%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2…%3)</source>
+        <translation>%1（%2…%3）</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::JobTracker</name>
@@ -2512,32 +2556,12 @@
         <translation>将所有头恢复为论文中的斜率 2^(-8h/n)。</translation>
     </message>
     <message>
-        <source>Head %1</source>
-        <translation>头 %1</translation>
-    </message>
-    <message>
-        <source>Slope of head %1</source>
-        <translation>头 %1 的斜率</translation>
-    </message>
-    <message>
-        <source>Slope of head %1 (h%2 in the figures, --head %2)</source>
-        <translation>头 %1 的斜率（图中为 h%2，命令行 --head %2）</translation>
-    </message>
-    <message>
         <source>Reset</source>
         <translation>重置</translation>
     </message>
     <message>
-        <source>Reset the slope of head %1</source>
-        <translation>重置头 %1 的斜率</translation>
-    </message>
-    <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
-    </message>
-    <message>
-        <source>Reset to the paper&apos;s slope 2^(-8h/n) = %1</source>
-        <translation>重置为论文中的斜率 2^(-8h/n) = %1</translation>
     </message>
     <message>
         <source>Heads %1 to %2 are not shown here: they keep the paper&apos;s slope unless a session or --slopes sets them.</source>
@@ -2548,6 +2572,46 @@
         <translation>
             <numerusform>其中 %n 个头设置了自定义斜率。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>interpolation</source>
+        <translation>内插</translation>
+    </message>
+    <message>
+        <source>slope scale × %1</source>
+        <translation>斜率缩放 × %1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>Slope %1 of head %2</source>
+        <translation>头 %2 的斜率 %1</translation>
+    </message>
+    <message>
+        <source>Slope %1 of head %2: heads are counted from 0, as in the figures and --head %2 (the paper&apos;s h = %3)</source>
+        <translation>头 %2 的斜率 %1：头从 0 开始编号，与图中及 --head %2 一致（论文中的 h = %3）</translation>
+    </message>
+    <message>
+        <source>Reset the slope %1 of head %2</source>
+        <translation>重置头 %2 的斜率 %1</translation>
+    </message>
+    <message>
+        <source>Head %1: %2 → %3 (%4)</source>
+        <translation>头 %1：%2 → %3（%4）</translation>
+    </message>
+    <message>
+        <source>The figures use %1 = %2: the slider&apos;s %3 under %4.</source>
+        <translation>图中使用 %1 = %2：即滑块的 %3 经 %4 之后的值。</translation>
+    </message>
+    <message>
+        <source>Head %1: %2</source>
+        <translation>头 %1：%2</translation>
+    </message>
+    <message>
+        <source>Reset to the paper&apos;s slope 2^(-8h/n) with h = %1: %2</source>
+        <translation>重置为论文中的斜率 2^(-8h/n)，h = %1：%2</translation>
     </message>
 </context>
 <context>
@@ -2714,10 +2778,6 @@
     <message>
         <source>Small multiples: each head coloured over its own range (off: one scale shared by all heads, which makes slow heads look flat)</source>
         <translation>小多图：每个头按自身数值范围着色（关闭时：所有头共用一个色标，会使变化慢的头看起来平坦）</translation>
-    </message>
-    <message>
-        <source>Subtract &amp;Mean</source>
-        <translation>减去均值(&amp;M)</translation>
     </message>
     <message>
         <source>Colour each heatmap&apos;s values minus their mean: shows the structure of a matrix whose spread is tiny against its mean</source>
@@ -3044,10 +3104,6 @@
         <translation>并排显示三种常见的位置编码，各用自己的参数</translation>
     </message>
     <message>
-        <source>S&amp;top Comparing</source>
-        <translation>停止比较(&amp;T)</translation>
-    </message>
-    <message>
         <source>Back to the current method alone</source>
         <translation>回到只显示当前方法</translation>
     </message>
@@ -3138,6 +3194,26 @@
     <message>
         <source>%1: %2 of %3</source>
         <translation>%1：%3 中的 %2</translation>
+    </message>
+    <message>
+        <source>Stop Compa&amp;ring</source>
+        <translation>停止比较(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Pane&amp;ls</source>
+        <translation>面板(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Parameters</source>
+        <translation>参数(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Config &amp;import</source>
+        <translation>配置导入(&amp;I)</translation>
+    </message>
+    <message>
+        <source>S&amp;ubtract Mean</source>
+        <translation>减去均值(&amp;U)</translation>
     </message>
 </context>
 <context>
@@ -3496,10 +3572,6 @@ long_factor: %2</translation>
 <context>
     <name>posatlas::ui::SessionActions</name>
     <message>
-        <source>Open &amp;Session…</source>
-        <translation>打开会话(&amp;S)…</translation>
-    </message>
-    <message>
         <source>Ctrl+Shift+O</source>
         <translation>Ctrl+Shift+O</translation>
     </message>
@@ -3638,6 +3710,10 @@ long_factor: %2</translation>
     <message>
         <source>Export data</source>
         <translation>导出数据</translation>
+    </message>
+    <message>
+        <source>Open Sessio&amp;n…</source>
+        <translation>打开会话(&amp;N)…</translation>
     </message>
 </context>
 <context>
@@ -3850,15 +3926,11 @@ long_factor: %2</translation>
     </message>
     <message>
         <source>RoFormer bound ÷ bound(0)</source>
-        <translation>RoFormer 上界 ÷ bound(0)</translation>
-    </message>
-    <message>
-        <source>mean cos(r θ_i)</source>
-        <translation>cos(r θ_i) 均值</translation>
+        <translation>RoFormer 上界（相对 r = 0）</translation>
     </message>
     <message>
         <source>unscaled θ: RoFormer bound ÷ bound(0)</source>
-        <translation>未缩放的 θ：RoFormer 上界 ÷ bound(0)</translation>
+        <translation>未缩放的 θ：RoFormer 上界（相对 r = 0）</translation>
     </message>
     <message>
         <source>trained %1</source>
@@ -3870,7 +3942,7 @@ long_factor: %2</translation>
     </message>
     <message>
         <source>bound(0) = %1 · attention factor %2</source>
-        <translation>bound(0) = %1 · 注意力因子 %2</translation>
+        <translation>r = 0 处的上界 %1 · 注意力因子 %2</translation>
     </message>
     <message>
         <source> · </source>
@@ -4091,6 +4163,15 @@ long_factor: %2</translation>
     <message>
         <source>each pixel: the cell at its block&apos;s centre, not a mean (averaged only for position-independent content); zoom in for exact cells</source>
         <translation>每个像素：其块中心处的单元格，而非均值（仅对与位置无关的内容求块均值）；放大可看到精确单元格</translation>
+    </message>
+    <message>
+        <source>mean cos(r θᵢ)</source>
+        <translation>cos(rθᵢ) 的均值</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the items of a list</comment>
+        <translation>、</translation>
     </message>
 </context>
 <context>

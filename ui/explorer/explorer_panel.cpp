@@ -2,6 +2,7 @@
 #include "explorer/explorer_panel.h"
 
 #include "io/presets.h"
+#include "jobs/view_jobs.h"
 #include "model/scenario_model.h"
 #include "scenario/validation.h"
 #include "views/figure_style.h"
@@ -291,7 +292,7 @@ void ExplorerPanel::showReport()
                               .arg(m_model->modelName().toHtmlEscaped())
                               .arg(p.head_dim)
                               .arg(p.rotary_dim())
-                              .arg(format_number(p.rope_theta, 8), qs(std::string(rope_type_id(p.rope_type))))
+                              .arg(format_number(p.rope_theta, 8), rope_scaling_name(p.rope_type))
                               .arg(m_model->trainedLength()));
     const ConfigImport& imp = m_model->configImport();
     auto list = [](const std::vector<std::string>& keys) {

@@ -74,7 +74,8 @@ inline QString identity_note(const RopeParams& p, const RopeFrequencies& f)
 {
     if (p.rope_type == RopeType::Default || f.inv_freq != f.inv_freq_original || f.attention_factor != 1.0)
         return {};
-    return ViewJobs::tr("%1 × %2 is the identity here: θ′ = θ").arg(qs(rope_type_id(p.rope_type)), short_num(p.factor));
+    return ViewJobs::tr("%1 × %2 is the identity here: θ′ = θ")
+        .arg(rope_scaling_name(p.rope_type), short_num(p.factor));
 }
 
 // Splits [0, 1] into consecutive sub-ranges so that several core calls report one overall progress.
@@ -92,24 +93,6 @@ inline QString subscript(int n)
     QString out;
     for (QChar c : QString::number(n))
         out += QChar(digits[c.unicode() - u'0']);
-    return out;
-}
-
-// "2⁻⁷·⁵" for a slope of 2^-7.5: ALiBi's slopes are a geometric sequence in powers of two (Press et al.
-// sec. 3), and the exponent is the compact label for narrow small multiples.
-inline QString power_of_two(double value)
-{
-    static const char16_t digits[] = u"⁰¹²³⁴⁵⁶⁷⁸⁹";
-    const QString exponent = QString::number(std::log2(value), 'g', 3);
-    QString out = QStringLiteral("2");
-    for (QChar c : exponent) {
-        if (c == QLatin1Char('-'))
-            out += QChar(u'⁻');
-        else if (c == QLatin1Char('.'))
-            out += QChar(u'·');
-        else if (c.isDigit())
-            out += QChar(digits[c.unicode() - u'0']);
-    }
     return out;
 }
 

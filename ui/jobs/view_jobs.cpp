@@ -27,6 +27,7 @@
 #include <cmath>
 #include <limits>
 #include <list>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -97,8 +98,8 @@ QString scenario_caption(const Scenario& s, bool with_method)
             tables << QCoreApplication::translate("ParamSpec", f.label);
         }
         if (!tables.isEmpty())
-            text += one_file ? ViewJobs::tr(" · trained %1 from %2").arg(tables.join(QStringLiteral(", ")), table_file)
-                             : ViewJobs::tr(" · trained %1 from files").arg(tables.join(QStringLiteral(", ")));
+            text += one_file ? ViewJobs::tr(" · trained %1 from %2").arg(list_join(tables), table_file)
+                             : ViewJobs::tr(" · trained %1 from files").arg(list_join(tables));
         for (const auto& [key, format] : d.caption_fields) {
             const Field* f = d.field(key);
             if (!f || (f->shown && !f->shown(s)))
@@ -114,7 +115,7 @@ QString scenario_caption(const Scenario& s, bool with_method)
                 const int index = static_cast<int>(f->number(s));
                 if (index == 0)
                     continue;
-                value = qs(f->choices[static_cast<std::size_t>(index)].id);
+                value = choice_caption(*f, index);
                 break;
             }
             case FieldType::RealList: {
@@ -134,7 +135,7 @@ QString scenario_caption(const Scenario& s, bool with_method)
                     }
                 if (parts.isEmpty())
                     continue;
-                value = parts.join(QStringLiteral(", ")) + (more ? ViewJobs::tr(" (+%1 more)").arg(more) : QString());
+                value = list_join(parts) + (more ? ViewJobs::tr(" (+%1 more)").arg(more) : QString());
                 break;
             }
             case FieldType::Int:
@@ -220,7 +221,38 @@ QString compare_names(const std::vector<Method>& list)
     QStringList names;
     for (Method m : list)
         names << short_method_name(m);
-    return names.join(QStringLiteral(", "));
+    return list_join(names);
+}
+
+QString choice_caption(const Field& f, int index)
+{
+    // The names the papers and model cards use, where the config id or the panel's label is not one.
+    static const std::map<std::pair<std::string_view, std::string_view>, const char*> names = {
+        {{"rope_type", "linear"}, QT_TRANSLATE_NOOP("Caption", "linear (PI)")},
+        {{"rope_type", "ntk"}, QT_TRANSLATE_NOOP("Caption", "NTK-aware")},
+        {{"rope_type", "dynamic"}, QT_TRANSLATE_NOOP("Caption", "dynamic NTK")},
+        {{"rope_type", "yarn"}, QT_TRANSLATE_NOOP("Caption", "YaRN")},
+        {{"rope_type", "llama3"}, QT_TRANSLATE_NOOP("Caption", "Llama 3")},
+        {{"rope_type", "longrope"}, QT_TRANSLATE_NOOP("Caption", "LongRoPE")},
+        {{"scaling", "interpolate"}, QT_TRANSLATE_NOOP("Caption", "interpolated slopes")},
+        {{"scaling", "ntk"}, QT_TRANSLATE_NOOP("Caption", "NTK-ALiBi")},
+        {{"layout", "split"}, QT_TRANSLATE_NOOP("Caption", "split halves")},
+    };
+    const FieldChoice& c = f.choices.at(static_cast<std::size_t>(index));
+    const auto it = names.find({std::string_view(f.key), c.id});
+    return it != names.end() ? QCoreApplication::translate("Caption", it->second)
+                             : QCoreApplication::translate("ParamSpec", c.label);
+}
+
+QString rope_scaling_name(RopeType type)
+{
+    // The field's choices are in the order of RopeType (rope_method.cpp).
+    return choice_caption(*descriptor(Method::RoPE).field("rope_type"), static_cast<int>(type));
+}
+
+QString list_join(const QStringList& items)
+{
+    return items.join(ViewJobs::tr(", ", "between the items of a list"));
 }
 
 std::vector<MatrixKind> compared_matrix_kinds(const std::vector<Method>& list, const ViewSettings& settings)
@@ -484,12 +516,12 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
             // Compact: small multiples can be narrow.
             panel.label = ViewJobs::tr("h%1").arg(shown[k]);
             if (static_cast<std::size_t>(shown[k]) < slopes.size())
-                panel.label = ViewJobs::tr("m%1=%2").arg(subscript(shown[k]),
-                                               // Many small panels are narrow: the power of two then.
-                                               shown.size() > 9
-                                                   ? power_of_two(slopes[static_cast<std::size_t>(shown[k])])
-                                                   : QString::number(slopes[static_cast<std::size_t>(shown[k])],
-                                                                     'g', 3));
+                // A decimal slope, as the curves' legend and the panel's sliders write it (a power of two
+                // such as 2^-1.5 needs a superscript period that Unicode lacks); many small panels are
+                // narrow: two digits then.
+                panel.label = ViewJobs::tr("m%1=%2").arg(
+                    subscript(shown[k]), QString::number(slopes[static_cast<std::size_t>(shown[k])], 'g',
+                                                         shown.size() > 9 ? 2 : 3));
         }
         data.panels.push_back(std::move(panel));
     }
@@ -623,7 +655,8 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
     data.scaling_label =
         s.params<RopeParams>().rope_type == RopeType::Default
             ? ViewJobs::tr("no scaling")
-            : ViewJobs::tr("%1 · factor %2").arg(qs(rope_type_id(s.params<RopeParams>().rope_type)), short_num(f.factor_used));
+            : ViewJobs::tr("%1 · factor %2")
+                  .arg(rope_scaling_name(s.params<RopeParams>().rope_type), short_num(f.factor_used));
     QStringList notes;
     for (const QString& extra : {length_note(s.params<RopeParams>()), identity_note(s.params<RopeParams>(), f)})
         if (!extra.isEmpty())

@@ -11,12 +11,17 @@
 #include "scenario/types.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
+
+namespace posatlas {
+struct Field;
+}
 
 namespace posatlas::ui {
 
@@ -91,8 +96,15 @@ MatrixKind effective_matrix_kind(const Scenario& s, const ViewSettings& settings
 ViewSettings normalized_view_settings(const Scenario& s, ViewSettings settings);
 // Number of heads of the per-head method (T5, ALiBi), 0 for the others.
 int per_head_count(const Scenario& s);
-// One line naming the method and its key parameter values ("RoPE · θ 10000 · d 128 · yarn × 16").
+// One line naming the method and its key parameter values ("RoPE · θ 10000 · d 128 · YaRN · × 16").
 QString scenario_caption(const Scenario& s, bool with_method = true);
+// The name titles give choice `index` of a Choice field: its caption ("YaRN"), else its panel label,
+// translated.
+QString choice_caption(const Field& f, int index);
+// RoPE's scaling by that name ("YaRN", "Llama 3", "linear (PI)"), never the config id ("yarn").
+QString rope_scaling_name(RopeType type);
+// Items of a list in running text: "a, b" (Chinese "a、b").
+QString list_join(const QStringList& items);
 
 HeatmapData heatmap_job(const Scenario& s, const ViewSettings& settings, const CancelFn& cancel = {},
                         const ProgressFn& progress = {});

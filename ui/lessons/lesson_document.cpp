@@ -31,6 +31,139 @@ struct Typeset {
     bool display = false;
 };
 
+// A piece of a displayed formula between two places where a line may break, and what joins it to the
+// piece before it on one line ("\quad " where a \quad was the break, nothing after a comma or before a
+// relation).
+struct Piece {
+    QString join;
+    QString latex;
+};
+
+// Where a displayed formula may break, weakest break first: 0 at a top-level \quad or \qquad (removed
+// at the break), 1 after a top-level comma, 2 before a top-level relation (the line after starts with
+// it). Top level: outside braces, brackets, parentheses, \left ... \right and environments.
+struct Break {
+    int at, end; // the break's text [at, end) is dropped (a \quad); at == end otherwise
+    int strength;
+};
+
+std::vector<Break> display_breaks(const QString& latex)
+{
+    static const QStringList relations = {
+        QStringLiteral("le"),     QStringLiteral("leq"),    QStringLiteral("ge"),
+        QStringLiteral("geq"),    QStringLiteral("approx"), QStringLiteral("equiv"),
+        QStringLiteral("sim"),    QStringLiteral("ne"),     QStringLiteral("neq"),
+        QStringLiteral("propto"), QStringLiteral("to"),     QStringLiteral("Rightarrow")};
+    std::vector<Break> out;
+    int depth = 0;
+    const int n = static_cast<int>(latex.size());
+    for (int i = 0; i < n;) {
+        const QChar c = latex.at(i);
+        if (c == u'\\') {
+            int j = i + 1;
+            while (j < n && latex.at(j).isLetter())
+                ++j;
+            if (j == i + 1 && j < n)
+                ++j; // \{ \, \\ ...: one character
+            const QString name = latex.mid(i + 1, j - i - 1);
+            if (name == QLatin1String("left") || name == QLatin1String("begin"))
+                ++depth;
+            else if (name == QLatin1String("right") || name == QLatin1String("end"))
+                --depth;
+            else if (depth == 0 && (name == QLatin1String("quad") || name == QLatin1String("qquad")))
+                out.push_back({i, j, 0});
+            else if (depth == 0 && relations.contains(name))
+                out.push_back({i, i, 2});
+            // The delimiter after \left / \right is not a bracket of its own.
+            if (name == QLatin1String("left") || name == QLatin1String("right")) {
+                while (j < n && latex.at(j).isSpace())
+                    ++j;
+                if (j < n && latex.at(j) == u'\\') {
+                    ++j;
+                    while (j < n && latex.at(j).isLetter())
+                        ++j;
+                    if (j < n && !latex.at(j - 1).isLetter())
+                        ++j;
+                } else if (j < n) {
+                    ++j;
+                }
+            }
+            i = j;
+            continue;
+        }
+        if (c == u'{' || c == u'(' || c == u'[')
+            ++depth;
+        else if (c == u'}' || c == u')' || c == u']')
+            --depth;
+        else if (depth == 0 && c == u',')
+            out.push_back({i + 1, i + 1, 1});
+        else if (depth == 0 && (c == u'=' || c == u'<' || c == u'>'))
+            out.push_back({i, i, 2});
+        ++i;
+    }
+    return out;
+}
+
+std::vector<Piece> display_pieces(const QString& latex, const std::vector<Break>& breaks, int strongest)
+{
+    std::vector<Piece> out;
+    QString join;
+    int from = 0;
+    for (const Break& b : breaks) {
+        if (b.strength > strongest)
+            continue;
+        const QString text = latex.mid(from, b.at - from).trimmed();
+        if (!text.isEmpty())
+            out.push_back({join, text});
+        join = b.end > b.at ? latex.mid(b.at, b.end - b.at) + QLatin1Char(' ') : QString();
+        from = b.end;
+    }
+    const QString rest = latex.mid(from).trimmed();
+    if (!rest.isEmpty())
+        out.push_back({join, rest});
+    return out;
+}
+
+// The lines of a displayed formula too wide for `maxWidth`: broken at its weakest top-level breaks that
+// make every line fit, else at all of them (a line that still does not fit scrolls). The formula is
+// never typeset smaller than the text around it.
+std::vector<QString> display_lines(const QString& latex, const math::FormulaStyle& fs, qreal maxWidth)
+{
+    const std::vector<Break> breaks = display_breaks(latex);
+    std::vector<QString> best = {latex};
+    for (int strongest = 0; strongest <= 2; ++strongest) {
+        const std::vector<Piece> pieces = display_pieces(latex, breaks, strongest);
+        if (pieces.size() < 2)
+            continue;
+        std::vector<QString> lines;
+        bool fits = true, valid = true;
+        QString line;
+        const auto close = [&] {
+            const math::Formula f = math::Formula::parse(line, fs);
+            valid = valid && f.isValid();
+            fits = fits && f.isValid() && f.size().width() <= maxWidth;
+            lines.push_back(line);
+        };
+        for (const Piece& p : pieces) {
+            const QString longer = line.isEmpty() ? p.latex : line + QLatin1Char(' ') + p.join + p.latex;
+            const math::Formula f = math::Formula::parse(longer, fs);
+            if (line.isEmpty() || (f.isValid() && f.size().width() <= maxWidth)) {
+                line = longer;
+                continue;
+            }
+            close();
+            line = p.latex;
+        }
+        close();
+        if (!valid)
+            continue;
+        best = std::move(lines);
+        if (fits)
+            break;
+    }
+    return best;
+}
+
 } // namespace
 
 void set_lesson_markdown(QTextDocument* document, const QString& markdown, const LessonTextStyle& style)
@@ -60,18 +193,24 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
         fs.pointSize = style.pointSize * 1.1;
         fs.color = style.color;
         fs.display = f.display;
-        math::Formula formula = math::Formula::parse(f.latex, fs);
-        if (formula.isValid() && f.display && style.maxDisplayWidth > 0 &&
-            formula.size().width() > style.maxDisplayWidth) {
-            fs.pointSize *= std::max(0.5, style.maxDisplayWidth / formula.size().width());
-            formula = math::Formula::parse(f.latex, fs);
-        }
+        const math::Formula formula = math::Formula::parse(f.latex, fs);
         if (!formula.isValid()) {
             md += QStringLiteral("`") + QString(f.latex).replace(QLatin1Char('`'), QLatin1Char('\'')) +
                   QStringLiteral("`");
             continue;
         }
-        const QSizeF size = formula.size();
+        // A displayed formula wider than the column: lines, each at the full size.
+        std::vector<math::Formula> lines = {formula};
+        if (f.display && style.maxDisplayWidth > 0 && formula.size().width() > style.maxDisplayWidth) {
+            lines.clear();
+            for (const QString& line : display_lines(f.latex, fs, style.maxDisplayWidth))
+                lines.push_back(math::Formula::parse(line, fs));
+        }
+        const qreal gap = 0.3 * fs.pointSize * 96.0 / 72.0;
+        QSizeF size(0, 0);
+        for (const math::Formula& line : lines)
+            size = QSizeF(std::max(size.width(), line.size().width()), size.height() + line.size().height());
+        size.rheight() += gap * static_cast<qreal>(lines.size() - 1);
         const qreal depth = size.height() - formula.baseline();
         // Inline: the image's bottom sits on the line's bottom (AlignBottom); padding below the formula's
         // depth up to the text's descent puts the formula's baseline on the text's.
@@ -84,7 +223,11 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
             QPainter painter(&image);
             painter.setRenderHint(QPainter::Antialiasing);
             painter.setRenderHint(QPainter::TextAntialiasing);
-            formula.paint(&painter, QPointF(1, 1));
+            qreal y = 1;
+            for (const math::Formula& line : lines) {
+                line.paint(&painter, QPointF(1 + (size.width() - line.size().width()) / 2, y));
+                y += line.size().height() + gap;
+            }
         }
         const QString name = QStringLiteral("%1:%2").arg(QLatin1String(kScheme)).arg(images.size());
         images.push_back({std::move(image), logical, f.display});

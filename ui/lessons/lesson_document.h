@@ -18,8 +18,10 @@ struct LessonTextStyle {
     qreal pointSize = 11;   // of the body text; formulas are typeset 10 % larger, as LaTeX's math looks
     QColor color = Qt::black;
     qreal devicePixelRatio = 1;
-    // Displayed formulas wider than this (logical px) are typeset smaller to fit, down to half size
-    // (a projector's narrow column must not cut an equation off); 0 = no limit.
+    // Displayed formulas wider than this (logical px) are broken into lines at their top-level \quad,
+    // commas or relations, each line at the full size (a projector's narrow column must not cut an
+    // equation off, nor shrink it below the text); a part that still does not fit is wider than the
+    // column and scrolls. 0 = no limit.
     qreal maxDisplayWidth = 0;
 };
 

@@ -49,12 +49,16 @@ Box Layout::delimiter(const QString& delim, qreal height, Style st)
     if (c == u'(' || c == u')') {
         w = e * std::min(0.3 + 0.05 * hEm, 0.6);
         const qreal tk = std::min(0.075 * e + 0.015 * height, 0.14 * e); // the stroke's thickness mid-height
-        const qreal xl = 0, xr = w, end = 1.0 * t;
-        const qreal cOut = xl, cIn = xl + (tk + 0.25 * end) / 0.75;
-        p.moveTo(xr, top);
-        p.cubicTo(cOut, top + height * 0.28, cOut, bottom - height * 0.28, xr, bottom);
-        p.lineTo(xr - end, bottom);
-        p.cubicTo(cIn, bottom - height * 0.28, cIn, top + height * 0.28, xr - end, top);
+        // Outer and inner outlines meet the ends side by side (the outer one left of the inner one), so
+        // the stroke never pinches: with the ends the other way round the two outlines crossed near each
+        // end, and a 14 pt parenthesis read as three broken pieces on screen. The ends are thinner than
+        // the middle, as a font's, but not hairlines.
+        const qreal xl = 0, xr = w, end = std::max(1.5 * t, 0.4 * tk);
+        const qreal cOut = xl, cIn = xl + (tk - 0.25 * end) / 0.75; // mid-height: 0.25 end + 0.75 cIn = tk
+        p.moveTo(xr - end, top);
+        p.cubicTo(cOut, top + height * 0.28, cOut, bottom - height * 0.28, xr - end, bottom);
+        p.lineTo(xr, bottom);
+        p.cubicTo(cIn, bottom - height * 0.28, cIn, top + height * 0.28, xr, top);
         p.closeSubpath();
         if (c == u')')
             p = QTransform(-1, 0, 0, 1, w, 0).map(p);

@@ -5,8 +5,36 @@
 
 namespace posatlas::ui::math::detail {
 
+// Primes drawn as TeX draws \prime: a wedge about half an em tall that stands on the baseline, made to
+// be read at script size (cmsy10's prime: height 0.56 em, width 0.275 em). A font's U+2032 is a text
+// prime already placed high and small: as a superscript it shrank to a faint dot above the letter.
+Box Layout::primes(int count, qreal px)
+{
+    Box b;
+    const qreal pitch = 0.25 * px;
+    QPainterPath p;
+    for (int k = 0; k < count; ++k) {
+        const qreal x = k * pitch;
+        QPainterPath wedge;
+        wedge.moveTo(x + 0.13 * px, -0.51 * px);
+        wedge.cubicTo(x + 0.15 * px, -0.6 * px, x + 0.29 * px, -0.6 * px, x + 0.285 * px, -0.5 * px);
+        wedge.lineTo(x + 0.095 * px, -0.045 * px);
+        wedge.quadTo(x + 0.07 * px, -0.005 * px, x + 0.05 * px, -0.05 * px);
+        wedge.closeSubpath();
+        p.addPath(wedge);
+    }
+    b.items.push_back(pathItem(QStringLiteral("prime"), p));
+    b.w = (count - 1) * pitch + 0.3 * px;
+    b.h = 0.59 * px;
+    b.d = 0;
+    return b;
+}
+
 Box Layout::symbol(const Node& n, Style st)
 {
+    if (n.font == Font::Math && !n.text.isEmpty() &&
+        std::all_of(n.text.begin(), n.text.end(), [](QChar c) { return c == QChar(0x2032); }))
+        return primes(int(n.text.size()), em(st));
     qreal px = em(st);
     Font font = n.font;
     bool bold = false, italic = false;

@@ -181,6 +181,7 @@ private:
         return out.simplified();
     }
 
+    Box primes(int count, qreal px);
     Box symbol(const Node& n, Style st);
     Box atom(const Node& n, Style st, bool cramped, qreal middleHeight);
     Box scripts(Box nucleus, const Node& n, Style st, bool cramped);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/explanations.h"
 
+#include "jobs/view_jobs.h"
 #include "methods/alibi/alibi.h"
 #include "methods/cope/cope_method.h"
 #include "methods/nope/nope.h"
@@ -384,7 +385,7 @@ QStringList notes(ViewKind view, const Scenario& s, MatrixKind k)
         k != MatrixKind::Buckets)
         n << Explanations::tr("The scaling (%1) changes the frequencies θ′ (see the Spectrum view): the pattern stretches where "
                 "θ′ < θ.")
-                 .arg(QString::fromUtf8(rope_type_id(s.params<RopeParams>().rope_type).data()));
+                 .arg(rope_scaling_name(s.params<RopeParams>().rope_type));
     return n;
 }
 

@@ -387,11 +387,12 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
     // Whole numbers from 100 up (−179, not −1.8e2): short enough for a narrow panel, still exact enough.
     auto compact = [](double v) { return format_number(std::abs(v) >= 100.0 ? std::round(v) : v, 2); };
     const auto withRange = [&](const QString& text) {
-        return usesPanelScales() && panel.matrix.values.size() > 0
-                   ? tr("%1 %2…%3")
-                         .arg(text, compact(scaleMatrix(index).min - panelShift(index)),
-                              compact(scaleMatrix(index).max - panelShift(index)))
-                   : text;
+        if (!usesPanelScales() || panel.matrix.values.size() == 0)
+            return text;
+        const QString lo = compact(scaleMatrix(index).min - panelShift(index));
+        const QString hi = compact(scaleMatrix(index).max - panelShift(index));
+        // In brackets: a range after a slope ("m₆=0.0078 −0.5…0") read as one number.
+        return text.isEmpty() ? tr("%1…%2").arg(lo, hi) : tr("%1 (%2…%3)").arg(text, lo, hi);
     };
     QString label = withRange(panel.label);
     // A caption of several parts ("RoPE · logits", the methods side by side) that does not fit even

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/list_sliders.h"
 
+#include "jobs/view_job_support.h"
+#include "methods/alibi/alibi.h"
 #include "widgets/log_slider.h"
 
 #include <QCoreApplication>
@@ -19,6 +21,29 @@ namespace posatlas::ui {
 
 namespace {
 QString numberText(double v) { return QString::number(v, 'g', 6); }
+
+// The slope's name as the figures write it: m₀ for head index 0 (the heatmap's panels, the curves'
+// legend, --head 0); the paper's h = 1.
+QString slopeName(int k)
+{
+    return QStringLiteral("m") + view_job_support::subscript(k);
+}
+
+// Why the figures use another slope than the slider's: ALiBi's length scaling and its slope scale.
+QString scalingReason(const Scenario& s)
+{
+    if (s.method != Method::ALiBi)
+        return {};
+    const AlibiParams& p = s.params<AlibiParams>();
+    QStringList why;
+    if (p.scaling == AlibiScaling::Ntk)
+        why << QStringLiteral("NTK-ALiBi");
+    else if (p.scaling == AlibiScaling::Interpolate)
+        why << ListSliders::tr("interpolation");
+    if (p.slope_scale != 1.0)
+        why << ListSliders::tr("slope scale × %1").arg(numberText(p.slope_scale));
+    return why.join(ListSliders::tr(", "));
+}
 } // namespace
 
 ListSliders::ListSliders(ScenarioModel* model, ParamId id, QWidget* parent)
@@ -97,7 +122,7 @@ void ListSliders::rebuildRows(int count)
     QWidget* holder = m_grid->parentWidget();
     for (int k = 0; k < count; ++k) {
         Row row{};
-        row.label = new QLabel(tr("Head %1").arg(k + 1), holder);
+        row.label = new QLabel(holder);
         LogSlider::Range range;
         range.min = spec.lo;
         range.max = spec.hi;
@@ -105,18 +130,22 @@ void ListSliders::rebuildRows(int count)
         range.decimals = spec.decimals;
         range.step = spec.step;
         row.slider = new LogSlider(range, holder);
-        const QString name = tr("Slope of head %1").arg(k + 1);
+        const QString name = tr("Slope %1 of head %2").arg(slopeName(k)).arg(k);
         row.slider->setAccessibleName(name);
-        // The panel counts heads from 1 like the paper's h; the figures and --head count from 0.
-        row.slider->setToolTips(tr("Slope of head %1 (h%2 in the figures, --head %2)").arg(k + 1).arg(k)
-                                + QLatin1Char('\n') + paramText(spec.tooltip));
+        // Heads are counted from 0 as in the figures (m₀ is the first head's slope); the paper's h is k + 1.
+        row.slider->setToolTips(tr("Slope %1 of head %2: heads are counted from 0, as in the figures and "
+                                   "--head %2 (the paper's h = %3)")
+                                    .arg(slopeName(k))
+                                    .arg(k)
+                                    .arg(k + 1) +
+                                QLatin1Char('\n') + paramText(spec.tooltip));
         row.label->setBuddy(row.slider->spinBox());
         row.label->setToolTip(name);
         row.reset = new QToolButton(holder);
         row.reset->setIcon(style()->standardIcon(QStyle::SP_DialogResetButton));
         row.reset->setText(tr("Reset"));
         row.reset->setAutoRaise(true);
-        row.reset->setAccessibleName(tr("Reset the slope of head %1").arg(k + 1));
+        row.reset->setAccessibleName(tr("Reset the slope %1 of head %2").arg(slopeName(k)).arg(k));
         // Tab reaches it like the other editors (a tool button takes no focus by default).
         row.reset->setFocusPolicy(Qt::StrongFocus);
         connect(row.slider, &LogSlider::valueEdited, this, [this, k](double v) {
@@ -164,6 +193,10 @@ void ListSliders::syncFromModel()
     }
     const std::vector<double> defaults = spec.list_defaults(s);
     const std::vector<double> values = spec.list_values(s);
+    // The slopes the figures use: ALiBi's length scaling and slope scale change them after the sliders.
+    const std::vector<double> effective =
+        s.method == Method::ALiBi ? alibi_scaled_slopes(s.params<AlibiParams>()) : values;
+    const QString reason = scalingReason(s);
     const int count = static_cast<int>(defaults.size());
     const int shown = std::min(count, kMaxRows);
     if (shown != rowCount())
@@ -175,11 +208,25 @@ void ListSliders::syncFromModel()
         if (r.slider->value() != values[i])
             r.slider->setValue(values[i]);
         const bool changed = values[i] != defaults[i];
+        const double used = i < effective.size() ? effective[i] : values[i];
+        // Short enough for one line of a narrow panel; the tooltip says it in full.
+        if (used != values[i]) {
+            r.label->setText(
+                tr("Head %1: %2 → %3 (%4)").arg(k).arg(slopeName(k), QString::number(used, 'g', 3), reason));
+            r.label->setToolTip(
+                tr("The figures use %1 = %2: the slider's %3 under %4.")
+                    .arg(slopeName(k), QString::number(used, 'g', 6), numberText(values[i]), reason));
+        } else {
+            r.label->setText(tr("Head %1: %2").arg(k).arg(slopeName(k)));
+            r.label->setToolTip(r.slider->accessibleName());
+        }
         QFont font = r.label->font();
         font.setBold(changed); // a chosen slope stands out from the paper's
         r.label->setFont(font);
         r.reset->setEnabled(changed);
-        r.reset->setToolTip(tr("Reset to the paper's slope 2^(-8h/n) = %1").arg(numberText(defaults[i])));
+        r.reset->setToolTip(tr("Reset to the paper's slope 2^(-8h/n) with h = %1: %2")
+                                .arg(k + 1)
+                                .arg(numberText(defaults[i])));
     }
     if (count > shown) {
         int chosenBeyond = 0;
@@ -187,8 +234,8 @@ void ListSliders::syncFromModel()
             chosenBeyond += values[k] != defaults[k] ? 1 : 0;
         QString text = tr("Heads %1 to %2 are not shown here: they keep the paper's slope unless a session "
                           "or --slopes sets them.")
-                           .arg(shown + 1)
-                           .arg(count);
+                           .arg(shown)
+                           .arg(count - 1);
         if (chosenBeyond > 0)
             text += QLatin1Char(' ') + tr("%n of them have a chosen slope.", nullptr, chosenBeyond);
         m_more->setText(text);

@@ -100,4 +100,14 @@ void applyNumberPolicy()
     QLocale::setDefault(c);
 }
 
+QString dateTimeText(const QDateTime& when)
+{
+    // The pattern is the translation's (Chinese: 2026年12月6日); month names come from the language's
+    // locale, not QLocale()'s C locale.
+    const QLocale locale(currentLanguage() == QLatin1String("zh_CN") ? QLocale::Chinese : QLocale::English,
+                         currentLanguage() == QLatin1String("zh_CN") ? QLocale::China
+                                                                     : QLocale::UnitedKingdom);
+    return locale.toString(when, QCoreApplication::translate("Language", "d MMM yyyy, HH:mm"));
+}
+
 } // namespace posatlas::ui

@@ -9,9 +9,11 @@
 //
 // Numbers: one policy for every spin box, line edit and figure: a decimal point and no group
 // separators, whatever the locale (a German locale would otherwise show 8,000 in a spin box for 8
-// while the plots print 0.01). Dates and times still follow the system locale.
+// while the plots print 0.01). Dates and times are written as the interface language writes them
+// (dateTimeText), not in the C locale the number policy installs.
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QString>
 #include <QStringList>
 
@@ -37,5 +39,8 @@ QString currentLanguage();
 
 // Decimal point, no group separators, for every QLocale() that widgets use.
 void applyNumberPolicy();
+
+// A date and time in the installed language: "6 Dec 2026, 14:05", "2026年12月6日 14:05".
+QString dateTimeText(const QDateTime& when);
 
 } // namespace posatlas::ui

@@ -4,13 +4,13 @@
 // file (session.h), so it has one format, one reader and one validator with File > Open Session.
 #include "explorer/explorer_window.h"
 #include "model/autosave.h"
+#include "window/language.h"
 #include "window/main_window.h"
 #include "window/session_actions.h"
 
 #include <QDateTime>
 #include <QDockWidget>
 #include <QFileInfo>
-#include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStatusBar>
@@ -66,7 +66,7 @@ bool MainWindow::offerRecovery()
     const QDateTime when = QFileInfo(m_autosave->filePath()).lastModified();
     const QString text =
         tr("PosAtlas did not close cleanly last time. Restore the work autosaved at %1?\n\n%2")
-            .arg(QLocale().toString(when, QLocale::ShortFormat), scenario_caption(session.scenario));
+            .arg(dateTimeText(when), scenario_caption(session.scenario));
     auto answer = [this, bytes](bool restore) {
         if (restore && restoreAutosave(bytes)) {
             m_autosave->acceptRecoverable();

@@ -31,7 +31,7 @@ void MainWindow::createCompareActions(QMenu* view)
                                        [this] { setComparedMethods(classic_comparison()); });
     classic->setObjectName(QStringLiteral("compareClassicAction"));
     classic->setStatusTip(tr("The three common encodings side by side, each with its own parameters"));
-    m_stopComparing = view->addAction(tr("S&top Comparing"), this, [this] { setComparedMethods({}); });
+    m_stopComparing = view->addAction(tr("Stop Compa&ring"), this, [this] { setComparedMethods({}); });
     m_stopComparing->setObjectName(QStringLiteral("stopComparingAction"));
     m_stopComparing->setStatusTip(tr("Back to the current method alone"));
     m_stopComparing->setEnabled(false);

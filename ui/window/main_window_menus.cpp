@@ -115,12 +115,21 @@ void MainWindow::createMenus()
 
     // ---- View
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    // The docks' show/hide entries, with a mnemonic on their first letter (Alt+V, then the letter).
-    for (QDockWidget* d : {m_panelDock, dock(ViewKind::Heatmap), dock(ViewKind::Curves), dock(ViewKind::Rotation),
-                           dock(ViewKind::Spectrum), m_importDock}) {
+    // The docks' show/hide entries in a submenu of their own: the View menu has more entries than
+    // letters to give them unique mnemonics (Alt+V, L, then the letter). Their own texts, not the dock
+    // titles: a Chinese title would get its mnemonic on a Chinese character.
+    QMenu* panels = view->addMenu(tr("Pane&ls"));
+    panels->setObjectName(QStringLiteral("panelsMenu"));
+    const std::pair<QDockWidget*, QString> toggles[] = {{m_panelDock, tr("&Parameters")},
+                                                        {dock(ViewKind::Heatmap), tr("&Heatmap")},
+                                                        {dock(ViewKind::Curves), tr("&Curves")},
+                                                        {dock(ViewKind::Rotation), tr("&Rotation")},
+                                                        {dock(ViewKind::Spectrum), tr("&Spectrum")},
+                                                        {m_importDock, tr("Config &import")}};
+    for (const auto& [d, text] : toggles) {
         QAction* toggle = d->toggleViewAction();
-        toggle->setText(QLatin1Char('&') + d->windowTitle());
-        view->addAction(toggle);
+        toggle->setText(text);
+        panels->addAction(toggle);
     }
     // Every view from the keyboard: shows its dock, brings it to the front and gives it the focus, where
     // arrows, + / − and the crosshair keys work (Help > Keyboard and Mouse).
@@ -188,7 +197,7 @@ void MainWindow::createMenus()
         v.per_panel_scales = on;
         setViewSettings(v, ViewKind::Heatmap);
     });
-    QAction* centre = view->addAction(tr("Subtract &Mean"));
+    QAction* centre = view->addAction(tr("S&ubtract Mean"));
     centre->setCheckable(true);
     centre->setObjectName(QStringLiteral("subtractMeanAction"));
     centre->setStatusTip(tr("Colour each heatmap's values minus their mean: shows the structure of a matrix "

@@ -92,7 +92,7 @@ SessionActions::~SessionActions() = default;
 
 void SessionActions::addOpenAction(QMenu* file)
 {
-    QAction* a = file->addAction(tr("Open &Session…"), this, &SessionActions::openSessionDialog);
+    QAction* a = file->addAction(tr("Open Sessio&n…"), this, &SessionActions::openSessionDialog);
     a->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
     a->setStatusTip(tr("Open a .posatlas.json session: method, parameters, views and their settings"));
 }

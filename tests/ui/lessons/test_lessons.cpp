@@ -13,6 +13,7 @@
 #include "lessons/lesson_document.h"
 #include "lessons/lesson_panel.h"
 #include "lessons/lesson_quotes.h"
+#include "math/formula.h"
 #include "model/scenario_model.h"
 #include "views/heatmap_view.h"
 #include "window/language.h"
@@ -29,6 +30,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -129,6 +131,7 @@ private slots:
     void refusesBadLessons();
     void namesFormulaErrors();
     void typesetsFormulas();
+    void displayFormulasKeepTheTextSize();
     void courseInBothLanguages();
     void readsQuotedNumbers();
     void quotedNumbersAreCheckedAtTheirPrecision();
@@ -337,6 +340,64 @@ void LessonTests::typesetsFormulas()
     QVERIFY(!small.isNull() && !large.isNull());
     QVERIFY2(large.height() > small.height() * 3 / 2,
              qPrintable(QStringLiteral("%1 vs %2").arg(large.height()).arg(small.height())));
+}
+
+// A displayed formula wider than the column is broken into lines at its top-level \quad (then commas,
+// then relations), each line at the full formula size, never typeset smaller than the text; one without
+// a place to break keeps its size and scrolls sideways in the lesson panel. Lesson 2's sinusoidal PE
+// formula was shrunk to half size (about 6 px letters) in a narrow panel.
+void LessonTests::displayFormulasKeepTheTextSize()
+{
+    const Lesson sinusoidal = load_lesson(course_lessons(QStringLiteral("en")).value(1), typeset_checker());
+    QString latex;
+    for (const LessonPiece& p : split_formulas(sinusoidal.steps[0].text, QStringLiteral("t"), 1))
+        if (p.formula && p.formula->display && latex.isEmpty())
+            latex = p.formula->latex;
+    QVERIFY2(latex.contains(QStringLiteral("\\omega_i")), qPrintable(latex));
+    LessonTextStyle style;
+    style.pointSize = 12;
+    style.maxDisplayWidth = 260;
+    math::FormulaStyle full;
+    full.pointSize = style.pointSize * 1.1; // as set_lesson_markdown typesets
+    const math::Formula line = math::Formula::parse(latex, full);
+    QVERIFY(line.size().width() > 1.5 * style.maxDisplayWidth); // too wide for the column at full size
+    QTextDocument doc;
+    set_lesson_markdown(&doc, QStringLiteral("Before\n\n$$\n") + latex + QStringLiteral("\n$$\n\nafter"),
+                        style);
+    const QImage wrapped =
+        doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:0")))
+            .value<QImage>();
+    QVERIFY(!wrapped.isNull());
+    const QSizeF logical = wrapped.deviceIndependentSize();
+    // Lines at the full size: at least two lines tall, none wider than the column.
+    QVERIFY2(
+        logical.height() >= 1.8 * line.size().height(),
+        qPrintable(QStringLiteral("%1 px for a %2 px line").arg(logical.height()).arg(line.size().height())));
+    QVERIFY2(logical.width() <= style.maxDisplayWidth + 4, qPrintable(QString::number(logical.width())));
+
+    // Nowhere to break: the full size, wider than the column, and the panel scrolls to it.
+    const QString unbreakable =
+        QStringLiteral("\\frac{q_{1} k_{1} + q_{2} k_{2} + q_{3} k_{3} + q_{4} k_{4} + q_{5} k_{5} "
+                       "+ q_{6} k_{6} + q_{7} k_{7} + q_{8} k_{8}}{\\sqrt{d}}");
+    const math::Formula one = math::Formula::parse(unbreakable, full);
+    set_lesson_markdown(&doc, QStringLiteral("$$\n") + unbreakable + QStringLiteral("\n$$"), style);
+    const QImage wide = doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:0")))
+                            .value<QImage>();
+    QVERIFY(wide.deviceIndependentSize().width() >= one.size().width());
+    QVERIFY(wide.deviceIndependentSize().width() > style.maxDisplayWidth);
+
+    const Lesson lesson =
+        parse_lesson(QStringLiteral("# L\n\n## S\n\nText.\n\n$$\n") + unbreakable +
+                         QStringLiteral("\n$$\n\n```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n"),
+                     QStringLiteral("x.md"), typeset_checker());
+    LessonPanel panel;
+    panel.resize(300, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.showLesson(&lesson, 0);
+    QCoreApplication::processEvents();
+    QScrollBar* sideways = panel.textBrowser()->horizontalScrollBar();
+    QVERIFY2(sideways->maximum() > 0, "the wide formula scrolls in the panel");
 }
 
 void LessonTests::courseInBothLanguages()

@@ -70,14 +70,22 @@ int inkPixels(const QImage& image)
 // The course's formulas (PE lessons): sinusoidal PE, RoPE, YaRN's ramp, ALiBi, attention.
 const QStringList kCourse = {
     QStringLiteral("PE_{(pos,2i)} = \\sin\\left(\\frac{pos}{10000^{2i/d}}\\right)"),
-    QStringLiteral("R_{\\Theta,m} = \\begin{pmatrix} \\cos m\\theta_i & -\\sin m\\theta_i \\\\ \\sin m\\theta_i & \\cos m\\theta_i \\end{pmatrix}"),
+    QStringLiteral("R_{\\Theta,m} = \\begin{pmatrix} \\cos m\\theta_i & -\\sin m\\theta_i \\\\ \\sin "
+                   "m\\theta_i & \\cos m\\theta_i \\end{pmatrix}"),
     QStringLiteral("(R_m q)^\\top (R_n k) = q^\\top R_{n-m} k"),
-    QStringLiteral("\\gamma(r) = \\begin{cases} 0, & r < \\alpha \\\\ 1, & r > \\beta \\\\ \\frac{r-\\alpha}{\\beta-\\alpha}, & \\text{otherwise} \\end{cases}"),
+    QStringLiteral("\\gamma(r) = \\begin{cases} 0, & r < \\alpha \\\\ 1, & r > \\beta \\\\ "
+                   "\\frac{r-\\alpha}{\\beta-\\alpha}, & \\text{otherwise} \\end{cases}"),
     QStringLiteral("m_h = 2^{-8h/H}, \\quad h = 1, \\ldots, H"),
     QStringLiteral("\\operatorname{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d}} + B\\right) V"),
     QStringLiteral("\\theta_i = b^{-2i/d}, \\quad i = 0, 1, \\ldots, \\frac{d}{2} - 1"),
-    QStringLiteral("\\sum_{i=0}^{d/2-1} \\left\\| \\hat{q}_i \\right\\| \\cdot \\tilde{k}_i \\le \\sqrt[3]{x^2 + y_j^2} \\text{（位置编码）}"),
-    QStringLiteral("\\lambda_i = \\frac{2\\pi}{\\theta_i}, \\quad r(i) = \\frac{L}{\\lambda_i}, \\quad \\sqrt{\\frac{1}{t}} = 0.1 \\ln s + 1"),
+    QStringLiteral("\\sum_{i=0}^{d/2-1} \\left\\| \\hat{q}_i \\right\\| \\cdot \\tilde{k}_i \\le "
+                   "\\sqrt[3]{x^2 + y_j^2} \\text{（位置编码）}"),
+    QStringLiteral("\\lambda_i = \\frac{2\\pi}{\\theta_i}, \\quad r(i) = \\frac{L}{\\lambda_i}, \\quad "
+                   "\\sqrt{\\frac{1}{t}} = 0.1 \\ln s + 1"),
+    // Lesson 8, step 1: primes on q and the rotation matrix in tall parentheses.
+    QStringLiteral("\\begin{pmatrix} q'_{2i} \\\\ q'_{2i+1} \\end{pmatrix} = \\begin{pmatrix} \\cos "
+                   "m\\theta_i & -\\sin m\\theta_i \\\\ \\sin m\\theta_i & \\cos m\\theta_i \\end{pmatrix} "
+                   "\\begin{pmatrix} q_{2i} \\\\ q_{2i+1} \\end{pmatrix}"),
 };
 
 } // namespace
@@ -213,6 +221,86 @@ private slots:
         const Formula bm = valid("\\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\\\ \\end{bmatrix}");
         QCOMPARE(pathsOf(bm, "[").size(), size_t(1));
         QVERIFY(std::abs(bm.size().height() - m.size().height()) < 0.3 * em);
+    }
+
+    // q' as TeX sets it: a prime wedge at script size, readable (its ink several pixels tall at 14 pt,
+    // 1x), above the letter's x-height and right of it; '' gives two. The font's U+2032 at script size
+    // was a faint dot.
+    void primeIsAReadableSuperscript()
+    {
+        FormulaStyle style;
+        style.pointSize = 14;
+        const QString latex = QStringLiteral("q'_{2i} + x''");
+        const Formula f = Formula::parse(latex, style);
+        QVERIFY(f.isValid());
+        const auto primes = pathsOf(f, QStringLiteral("prime"));
+        QCOMPARE(primes.size(), size_t(2));
+        const FormulaItem q = onlyGlyph(f, "q"), two = onlyGlyph(f, "2");
+        const qreal em = q.sizePx;
+        const FormulaItem& prime = primes[0];
+        QVERIFY2(prime.box.height() >= 0.3 * em, qPrintable(QString::number(prime.box.height() / em)));
+        QVERIFY(prime.box.left() >= q.box.right() - 0.05 * em);
+        QVERIFY2(prime.box.bottom() < q.baseline - 0.3 * em, "above the x-height's middle");
+        QVERIFY2(prime.box.bottom() < two.box.top(), "above the subscript");
+        QVERIFY(primes[1].box.width() > 1.6 * prime.box.width() * 0.8); // two wedges side by side
+        // On screen: at least 0.3 em of pixel rows with solid ink in the prime's columns.
+        const QImage img = renderFormula(latex, style, 1.0);
+        int rows = 0;
+        for (int y = 0; y < img.height(); ++y) {
+            int darkest = 0;
+            for (int x = int(prime.box.left()); x <= int(std::ceil(prime.box.right())) && x < img.width();
+                 ++x)
+                if (y >= int(prime.box.top()) - 1 && y <= int(prime.box.bottom()) + 1)
+                    darkest = std::max(darkest, qAlpha(img.pixel(x, y)));
+            rows += darkest >= 128 ? 1 : 0;
+        }
+        QVERIFY2(rows >= int(std::floor(0.3 * em)),
+                 qPrintable(QStringLiteral("%1 rows of ink, em %2").arg(rows).arg(em)));
+    }
+
+    // A drawn parenthesis is one stroke from end to end at screen sizes: every pixel row of its box has
+    // solid ink (its thin ends faded out at 14 pt, 1x, and the parenthesis looked broken in three).
+    void tallParenthesesAreContinuous_data()
+    {
+        QTest::addColumn<QString>("latex");
+        QTest::addColumn<qreal>("dpr");
+        QTest::newRow("lesson 8 step 1, 1x") << kCourse.back() << 1.0;
+        QTest::newRow("lesson 8 step 1, 2x") << kCourse.back() << 2.0;
+        QTest::newRow("fraction") << QStringLiteral("\\left( \\frac{a}{b} \\right)") << 1.0;
+        QTest::newRow("four rows") << QStringLiteral("\\begin{pmatrix} a \\\\ b \\\\ c \\\\ d \\end{pmatrix}")
+                                   << 1.0;
+    }
+    void tallParenthesesAreContinuous()
+    {
+        QFETCH(QString, latex);
+        QFETCH(qreal, dpr);
+        FormulaStyle style;
+        style.pointSize = 14;
+        const Formula f = Formula::parse(latex, style);
+        QVERIFY(f.isValid());
+        const QImage img = renderFormula(latex, style, dpr);
+        int checked = 0;
+        for (const QString& which : {QStringLiteral("("), QStringLiteral(")")})
+            for (const FormulaItem& paren : pathsOf(f, which)) {
+                // Every row inside the box (renderFormula paints at the origin), end to end.
+                const int x0 = int(std::floor(paren.box.left() * dpr)),
+                          x1 = int(std::ceil(paren.box.right() * dpr));
+                const int y0 = int(std::ceil(paren.box.top() * dpr)) + 1,
+                          y1 = int(std::floor(paren.box.bottom() * dpr)) - 1;
+                for (int y = y0; y <= y1; ++y) {
+                    int darkest = 0;
+                    for (int x = std::max(0, x0); x <= std::min(img.width() - 1, x1); ++x)
+                        darkest = std::max(darkest, qAlpha(img.pixel(x, y)));
+                    QVERIFY2(darkest >= 160, qPrintable(QStringLiteral("%1 at row %2 of %3..%4: alpha %5")
+                                                            .arg(which)
+                                                            .arg(y)
+                                                            .arg(y0)
+                                                            .arg(y1)
+                                                            .arg(darkest)));
+                }
+                ++checked;
+            }
+        QVERIFY(checked >= 2);
     }
 
     void leftRightGrowsWithContent()

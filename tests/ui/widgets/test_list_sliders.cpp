@@ -4,8 +4,10 @@
 // view answering a changed slope. References: the paper's slopes 2^(-8h/n) (Press et al. 2022,
 // ofirpress/attention_with_linear_biases get_slopes; exact in binary for n = 8), the bias -m |i - j|
 // (HF transformers build_alibi_tensor), the curves' weight factor exp(-m r) (alibi_curves.cpp).
-// Heads: the panel counts them from 1 like the paper's h; the scenario's `head`, the heatmap's panels
-// and the curves count from 0, so the panel's "Head 3" is head index 2 everywhere else.
+// Heads: counted from 0 everywhere, as the figures name their slopes (m₀ is the first head's): the
+// panel's "Head 2: m₂" is the heatmap's panel m₂, the curves' head_2 and --head 2 (the paper's h = 3).
+// Under a length scaling the slider keeps the slope the user chose and its label says the slope the
+// figures use.
 #include "jobs/view_jobs.h"
 #include "methods/alibi/alibi.h"
 #include "model/scenario_model.h"
@@ -13,10 +15,13 @@
 #include "widgets/list_sliders.h"
 #include "widgets/log_slider.h"
 #include "widgets/parameter_panel.h"
+#include "window/language.h"
 
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
@@ -33,6 +38,15 @@ namespace {
 ParamId slopesId() { return param(Method::ALiBi, "slopes"); }
 
 double paper(int h, int n) { return std::exp2(-8.0 * h / n); } // h = 1..n
+
+// The name label of head k's row (the one whose buddy is the slider's spin box).
+QLabel* label(ListSliders* list, int k)
+{
+    for (QLabel* l : list->findChildren<QLabel*>())
+        if (l->buddy() == list->slider(k)->spinBox())
+            return l;
+    qFatal("no label for head %d", k);
+}
 
 } // namespace
 
@@ -53,6 +67,11 @@ private slots:
         QCOMPARE(list->rowCount(), 8);
         for (int k = 0; k < 8; ++k) {
             QCOMPARE(list->slider(k)->value(), paper(k + 1, 8));
+            // Named like the figures' slopes, from 0, and the tooltip says so.
+            const QString name = QStringLiteral("m") + QString(QChar(0x2080 + k));
+            QVERIFY2(label(list, k)->text().contains(name), qPrintable(label(list, k)->text()));
+            QVERIFY(label(list, k)->text().contains(QStringLiteral("Head %1").arg(k)));
+            QVERIFY(list->slider(k)->slider()->toolTip().contains(QStringLiteral("counted from 0")));
             QVERIFY(!list->resetButton(k)->isEnabled()); // nothing to reset yet
             QVERIFY(list->resetButton(k)->toolTip().contains(QString::number(paper(k + 1, 8), 'g', 6)));
         }
@@ -156,12 +175,82 @@ private slots:
         QVERIFY(model.setValue(param(Method::ALiBi, "num_heads"), 64));
         QCOMPARE(list->rowCount(), ListSliders::kMaxRows);
         QVERIFY(list->moreNote()->isVisible());
-        QVERIFY(list->moreNote()->text().contains(QStringLiteral("17")));
-        QVERIFY(list->moreNote()->text().contains(QStringLiteral("64")));
+        QVERIFY2(list->moreNote()->text().contains(QStringLiteral("16 to 63")),
+                 qPrintable(list->moreNote()->text()));
         QCOMPARE(list->slider(15)->value(), paper(16, 64));
         // The largest count: still 16 rows.
         QVERIFY(model.setValue(param(Method::ALiBi, "num_heads"), 1024));
         QCOMPARE(list->rowCount(), ListSliders::kMaxRows);
+    }
+
+    // NTK-ALiBi (and interpolation, and the slope scale) change the slopes after the sliders: each row
+    // says the slope the figures use, which is the slope the heatmap's panel caption shows.
+    // In both languages; with POSATLAS_SCREENSHOT_DIR set, the panel is saved there for a look.
+    void scaledSlopesAreShownBesideTheSliders_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+    void scaledSlopesAreShownBesideTheSliders()
+    {
+        QFETCH(QString, language);
+        QVERIFY(installLanguage(language));
+        const auto english = qScopeGuard([] { installLanguage(QStringLiteral("en")); });
+        ScenarioModel model;
+        QVERIFY(model.setMethod(Method::ALiBi));
+        ParameterPanel panel(&model);
+        panel.resize(340, 1200);
+        panel.show();
+        ListSliders* list = panel.listSliders(slopesId());
+        QVERIFY(!label(list, 1)->text().contains(QStringLiteral("→"))); // unscaled: nothing to say
+        QVERIFY(model.setValue(param(Method::ALiBi, "scaling"), 2));    // NTK-ALiBi
+        QVERIFY(model.setValue(param(Method::ALiBi, "target_length"), 8192));
+        const AlibiParams& p = model.scenario().params<AlibiParams>();
+        QVERIFY(p.scaling == AlibiScaling::Ntk);
+        QVERIFY(p.target_length > p.trained_length);
+        const std::vector<double> used = alibi_scaled_slopes(p);
+        for (int k = 1; k < 4; ++k) {
+            const QString text = label(list, k)->text();
+            QVERIFY2(text.contains(QStringLiteral("→")) &&
+                         text.contains(QString::number(used[static_cast<std::size_t>(k)], 'g', 3)),
+                     qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("NTK-ALiBi")), qPrintable(text));
+            QCOMPARE(list->slider(k)->value(), paper(k + 1, 8)); // the slider keeps the chosen slope
+        }
+        if (const QString shots = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR"); !shots.isEmpty())
+            panel.grab().save(QDir(shots).filePath(QStringLiteral("alibi-ntk-sliders-%1.png").arg(language)));
+        // The heatmap's small multiples caption the same scaled slope.
+        ViewSettings v;
+        v.matrix_kind = MatrixKind::Bias;
+        Scenario small = model.scenario();
+        small.seq_len = 16;
+        const HeatmapData heat = heatmap_job(small, v);
+        QVERIFY2(heat.panels[1].label.contains(QString::number(used[1], 'g', 3)),
+                 qPrintable(heat.panels[1].label));
+        QVERIFY2(heat.panels[1].label.startsWith(QStringLiteral("m₁=")), qPrintable(heat.panels[1].label));
+        // Back to no scaling: the plain name again.
+        QVERIFY(model.setValue(param(Method::ALiBi, "scaling"), 0));
+        QVERIFY(!label(list, 1)->text().contains(QStringLiteral("→")));
+    }
+
+    // Small-multiple captions of many heads give the slope as a decimal (a power of two such as 2⁻¹·⁵
+    // needs a superscript period that Unicode lacks: its middle dot read as a bullet).
+    void manyHeadsCaptionDecimalSlopes()
+    {
+        Scenario s;
+        s.method = Method::ALiBi;
+        s.seq_len = 16;
+        s.params<AlibiParams>().num_heads = 12;
+        ViewSettings v;
+        v.matrix_kind = MatrixKind::Bias;
+        const HeatmapData heat = heatmap_job(s, v);
+        QVERIFY(heat.panels.size() > 9);
+        for (const HeatmapPanel& p : heat.panels) {
+            QVERIFY2(!p.label.contains(QChar(0x00B7)) && !p.label.contains(QChar(0x207B)),
+                     qPrintable(p.label));
+            QVERIFY2(p.label.contains(QStringLiteral("=0.")), qPrintable(p.label));
+        }
     }
 
     void outOfRangeIsRejectedAndLeavesTheScenario()

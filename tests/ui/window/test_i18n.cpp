@@ -8,12 +8,15 @@
 #include "explorer/explorer_window.h"
 #include "gui_support.h"
 #include "io/presets.h"
+#include "jobs/view_jobs.h"
 #include "lessons/lesson.h"
 #include "lessons/lesson_panel.h"
+#include "methods/registry.h"
+#include "model/autosave.h"
 #include "model/parameter_message.h"
 #include "model/scenario_model.h"
-#include "methods/registry.h"
 #include "views/curve_view.h"
+#include "views/explanations.h"
 #include "views/heatmap_view.h"
 #include "views/rotation_view.h"
 #include "views/spectrum_view.h"
@@ -25,18 +28,19 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QGroupBox>
 #include <QLabel>
 #include <QMenuBar>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabBar>
-#include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QTextBrowser>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTextDocument>
 
 using namespace posatlas;
@@ -161,6 +165,83 @@ void collectMenus(QMenuBar* bar, QStringList& found)
             walk(a->menu());
 }
 
+// Every text a figure shows for `s`: titles, legends, notes, markers, panel captions, the explanation.
+QStringList figureTexts(const Scenario& s)
+{
+    ViewSettings v;
+    v.max_distance = 256;
+    QStringList out;
+    const HeatmapData heat = heatmap_job(s, v);
+    out << heat.title << heat.sampling_note;
+    for (const HeatmapPanel& p : heat.panels)
+        out << p.label;
+    const CurveData curves = curve_job(s, v);
+    out << curves.title << curves.note << curves.x_label << curves.y_label;
+    for (const CurveSeries& c : curves.series)
+        out << c.name;
+    for (const CurveMarker& m : curves.markers)
+        out << m.label;
+    if (s.method == Method::RoPE) {
+        const SpectrumData spectrum = spectrum_job(s, v);
+        out << spectrum.title << spectrum.scaling_label << spectrum.note;
+        out << rotation_job(s, v).title;
+    }
+    for (ViewKind k : kAllViewKinds)
+        out << explanation(k, s);
+    return out;
+}
+
+// The mnemonic letter of a menu entry ("Show &Timings" -> 'T'; "&&" is an ampersand), or a null QChar.
+QChar mnemonic(const QString& text)
+{
+    for (qsizetype i = 0; i + 1 < text.size(); ++i)
+        if (text.at(i) == QLatin1Char('&')) {
+            if (text.at(i + 1) == QLatin1Char('&')) {
+                ++i;
+                continue;
+            }
+            return text.at(i + 1).toUpper();
+        }
+    return {};
+}
+
+// Every menu of the menu bar and its submenus: entries whose mnemonics collide within one menu (Alt and
+// the letter would only cycle between them), and mnemonics that are not a Latin letter or digit (a
+// Chinese character cannot be typed with Alt).
+void checkMnemonics(QMenuBar* bar, QStringList& problems)
+{
+    std::function<void(QMenu*)> walk = [&](QMenu* menu) {
+        QHash<QChar, QString> taken;
+        for (QAction* a : menu->actions()) {
+            if (a->isSeparator())
+                continue;
+            if (a->menu())
+                walk(a->menu());
+            const QChar m = mnemonic(a->text());
+            if (m.isNull())
+                continue;
+            if (!(m.unicode() < 128 && m.isLetterOrNumber()))
+                problems << QStringLiteral("%1 › %2: mnemonic '%3' is not a Latin letter")
+                                .arg(menu->title(), a->text(), m);
+            else if (taken.contains(m))
+                problems << QStringLiteral("%1 › \"%2\" and \"%3\" share &%4")
+                                .arg(menu->title(), taken[m], a->text(), m);
+            else
+                taken.insert(m, a->text());
+        }
+    };
+    QHash<QChar, QString> top;
+    for (QAction* a : bar->actions()) {
+        if (const QChar m = mnemonic(a->text()); !m.isNull()) {
+            if (top.contains(m))
+                problems << QStringLiteral("menu bar: \"%1\" and \"%2\" share &%3").arg(top[m], a->text(), m);
+            top.insert(m, a->text());
+        }
+        if (a->menu())
+            walk(a->menu());
+    }
+}
+
 } // namespace
 
 class I18nTest : public QObject
@@ -262,6 +343,164 @@ private slots:
             QVERIFY2(!title.isEmpty(), name);
             QVERIFY2(hasCjk(title), qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(name), title)));
         }
+    }
+
+    // Scalings are named as papers and model cards name them (YaRN, Llama 3, 线性插值 (PI)), never by their
+    // config ids ("yarn", "llama3"), and the curves' legends and notes have no ASCII stand-ins ("bound(0)",
+    // "θ_i") in Chinese. English keeps "linear (PI)", "dynamic NTK" and "split halves", which hold the ids as
+    // words.
+    void figureTextsNameScalingsNotConfigIds_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+        QTest::newRow("en") << QStringLiteral("en");
+    }
+    void figureTextsNameScalingsNotConfigIds()
+    {
+        QFETCH(QString, language);
+        QVERIFY(installLanguage(language));
+        const bool zh = language == QLatin1String("zh_CN");
+        const QRegularExpression ids(
+            zh ? QStringLiteral(
+                     "\\b(yarn|llama3|longrope|ntk|linear|dynamic|interpolate|split)\\b|bound\\(0\\)|θ_")
+               : QStringLiteral("\\b(yarn|llama3|longrope|ntk|interpolate)\\b|θ_"));
+        std::vector<std::pair<QString, Scenario>> scenarios;
+        for (const char* type : {"linear", "ntk", "dynamic", "yarn", "llama3", "longrope"}) {
+            Scenario s;
+            s.method = Method::RoPE;
+            s.seq_len = 64;
+            param(Method::RoPE, "rope_type")->set(s, type);
+            s.params<RopeParams>().factor = 4;
+            if (QLatin1String(type) == QLatin1String("longrope")) { // Phi-3's per-pair factors, one per pair
+                s.params<RopeParams>().short_factor.assign(
+                    static_cast<std::size_t>(s.params<RopeParams>().rotary_dim() / 2), 1.0);
+                s.params<RopeParams>().long_factor.assign(
+                    static_cast<std::size_t>(s.params<RopeParams>().rotary_dim() / 2), 4.0);
+            }
+            scenarios.emplace_back(QString::fromLatin1(type), s);
+        }
+        for (const char* scaling : {"interpolate", "ntk"}) {
+            Scenario s;
+            s.method = Method::ALiBi;
+            s.seq_len = 64;
+            param(Method::ALiBi, "scaling")->set(s, scaling);
+            scenarios.emplace_back(QStringLiteral("alibi ") + QLatin1String(scaling), s);
+        }
+        Scenario split;
+        split.method = Method::Sinusoidal;
+        split.seq_len = 64;
+        param(Method::Sinusoidal, "layout")->set(split, "split");
+        scenarios.emplace_back(QStringLiteral("sinusoidal split"), split);
+        QStringList found;
+        for (const auto& [name, s] : scenarios) {
+            QStringList texts;
+            try {
+                texts = figureTexts(s);
+            } catch (const std::exception& e) {
+                QFAIL(qPrintable(name + QStringLiteral(": ") + QString::fromUtf8(e.what())));
+            }
+            for (const QString& text : texts)
+                if (const auto m = ids.match(text); m.hasMatch())
+                    found << QStringLiteral("%1: \"%2\" in \"%3\"").arg(name, m.captured(), text.left(160));
+        }
+        found.removeDuplicates();
+        for (const QString& f : found)
+            qWarning("%s", qPrintable(f));
+        QVERIFY2(found.isEmpty(),
+                 qPrintable(QStringLiteral("%1 texts with a config id (listed above)").arg(found.size())));
+        // And the names themselves, in the title's scenario caption.
+        if (zh) {
+            QVERIFY2(scenario_caption(scenarios[0].second).contains(QStringLiteral("线性插值")),
+                     qPrintable(scenario_caption(scenarios[0].second)));
+            QVERIFY(scenario_caption(scenarios[1].second).contains(QStringLiteral("NTK 感知")));
+        } else {
+            QVERIFY(scenario_caption(scenarios[3].second).contains(QStringLiteral("YaRN")));
+            QVERIFY(scenario_caption(scenarios[4].second).contains(QStringLiteral("Llama 3")));
+        }
+    }
+
+    // Every menu of the main window, in both languages: no two entries of one menu share a mnemonic (the
+    // View menu's 停止比较 and 显示耗时 were both T), and every mnemonic can be typed.
+    void menusHaveNoDuplicateMnemonics_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+        QTest::newRow("en") << QStringLiteral("en");
+    }
+    void menusHaveNoDuplicateMnemonics()
+    {
+        QFETCH(QString, language);
+        QVERIFY(installLanguage(language));
+        MainWindow window(m_dir.filePath(QStringLiteral("mnemonics-%1.ini").arg(language)));
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QStringList problems;
+        checkMnemonics(window.menuBar(), problems);
+        // The menus that fill in with the scenario: the matrix kinds of another method.
+        QVERIFY(window.model()->setMethod(Method::T5));
+        QCoreApplication::processEvents();
+        checkMnemonics(window.menuBar(), problems);
+        problems.removeDuplicates();
+        for (const QString& p : problems)
+            qWarning("%s", qPrintable(p));
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QStringLiteral("%1 mnemonic problems (listed above)").arg(problems.size())));
+    }
+
+    // The restore dialog's date as a Chinese reader writes it (2026年12月6日), not the C locale's
+    // "6 Dec 2026"; English keeps its own.
+    void restoreDialogDateIsInTheLanguage()
+    {
+        const QDateTime when(QDate(2026, 12, 6), QTime(14, 5));
+        QVERIFY(installLanguage(QStringLiteral("en")));
+        QCOMPARE(dateTimeText(when), QStringLiteral("6 Dec 2026, 14:05"));
+        QVERIFY(installLanguage(QStringLiteral("zh_CN")));
+        QCOMPARE(dateTimeText(when), QStringLiteral("2026年12月6日 14:05"));
+
+        // The dialog itself: a crash's autosave offered in Chinese.
+        QTemporaryDir state;
+        qputenv("POSATLAS_STATE_DIR", state.path().toLocal8Bit());
+        const QString settings = m_dir.filePath(QStringLiteral("restore.ini"));
+        {
+            MainWindow crashed(settings);
+            QVERIFY(crashed.model()->setValue(param("seq_len"), 300));
+            QVERIFY(crashed.autosave()->saveNow());
+        }
+        QVERIFY(QFile::exists(QDir(state.path()).filePath(QLatin1String(Autosave::kFileName))));
+        MainWindow window(settings);
+        QString asked;
+        window.setRecoveryPrompt([&asked](const QString& text, std::function<void(bool)> answer) {
+            asked = text;
+            answer(false);
+        });
+        window.show();
+        QTRY_VERIFY(!asked.isEmpty());
+        qunsetenv("POSATLAS_STATE_DIR");
+        QVERIFY2(asked.contains(QStringLiteral("年")) && asked.contains(QStringLiteral("日")),
+                 qPrintable(asked));
+        static const QRegularExpression month(
+            QStringLiteral("\\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\\b"));
+        QVERIFY2(!month.match(asked).hasMatch(), qPrintable(asked));
+    }
+
+    // Lists in Chinese titles are joined with 、, not ", " (the window title of a comparison).
+    void windowTitleListsUseTheChineseSeparator()
+    {
+        QVERIFY(installLanguage(QStringLiteral("zh_CN")));
+        MainWindow window(m_dir.filePath(QStringLiteral("separators.ini")));
+        window.show();
+        window.setComparedMethods({Method::Sinusoidal, Method::RoPE, Method::ALiBi});
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("正弦、RoPE、ALiBi")) ||
+                     window.windowTitle().contains(QStringLiteral("、RoPE、")),
+                 qPrintable(window.windowTitle()));
+        QVERIFY2(!window.windowTitle().contains(QStringLiteral(", ")), qPrintable(window.windowTitle()));
+        // An ALiBi caption with chosen slopes: the slopes joined the same way.
+        Scenario s;
+        s.method = Method::ALiBi;
+        s.params<AlibiParams>().slopes = {0.3, 0.2};
+        QVERIFY2(scenario_caption(s).contains(QStringLiteral("、")), qPrintable(scenario_caption(s)));
+        QVERIFY2(!scenario_caption(s).contains(QStringLiteral(", ")), qPrintable(scenario_caption(s)));
     }
 
     // The core's validation messages (English data: key, allowed values, value) are said in Chinese:

@@ -78,7 +78,7 @@ void rope_curves(const CurveRequest& r, CurveData& data)
     const double bound0 = rope_decay_bound(f.inv_freq, {0.0}).front();
     CurveSeries bound = rope_series_shell(ViewJobs::tr("RoFormer bound ÷ bound(0)"), QStringLiteral("bound_relative"),
                                           RopeCurve::Bound, f.inv_freq, bound0, r.max_distance);
-    CurveSeries mean_cos = rope_series_shell(ViewJobs::tr("mean cos(r θ_i)"), column(columns::kMeanCos),
+    CurveSeries mean_cos = rope_series_shell(ViewJobs::tr("mean cos(r θᵢ)"), column(columns::kMeanCos),
                                              RopeCurve::MeanCos, f.inv_freq, 1.0, r.max_distance);
     const bool unscaled = f.inv_freq != f.inv_freq_original;
     const double done = unscaled ? 0.6 : 1.0;
