@@ -579,6 +579,10 @@ void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out)
                          {"attention_factor", t.frequencies.attention_factor},
                          {"logit_multiplier", t.frequencies.logit_multiplier()},
                          {"trained_length", t.trained_length},
+                         // A linear / NTK config without an original length: the trained length is a guess
+                         // (max_position_embeddings) that --original-max-position-embeddings corrects.
+                         {"trained_length_assumed",
+                          trained == 0 && trained_length_ambiguous(s.params<RopeParams>())},
                          {"target_length", t.target_length},
                          {"pairs", std::move(pairs)},
                          {"boundaries", std::move(boundaries)}});

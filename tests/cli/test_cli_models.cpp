@@ -202,6 +202,21 @@ TEST(CliModels, DeepSeekV3LogitMultiplierAndDynamicNtk)
     ASSERT_EQ(dyn.status, 0) << dyn.err;
     EXPECT_EQ(json::parse(dyn.out)["base"].get<double>(), 10000.0);
 
+    // rope-pairs: DeepSeek's trained length is given; llama_tiny's (linear x2, no original length) is
+    // assumed.
+    const Result pairs = run({"compute", "rope-pairs", "--config", cfg});
+    ASSERT_EQ(pairs.status, 0) << pairs.err;
+    EXPECT_FALSE(json::parse(pairs.out)["trained_length_assumed"].get<bool>());
+    const std::string tiny = std::string(POSATLAS_TEST_DATA) + "/configs/llama_tiny.json";
+    const Result assumed = run({"compute", "rope-pairs", "--config", tiny});
+    ASSERT_EQ(assumed.status, 0) << assumed.err;
+    EXPECT_TRUE(json::parse(assumed.out)["trained_length_assumed"].get<bool>());
+    const Result given =
+        run({"compute", "rope-pairs", "--config", tiny, "--original-max-position-embeddings", "512"});
+    ASSERT_EQ(given.status, 0) << given.err;
+    EXPECT_FALSE(json::parse(given.out)["trained_length_assumed"].get<bool>());
+    EXPECT_EQ(json::parse(given.out)["trained_length"].get<int>(), 512);
+
     // Asked for on a YaRN model without mscale_all_dim: refused with the reason.
     const Result bad =
         run({"compute", "rope-frequencies", "--preset", "yarn-llama-2-7b-64k", "--softmax-mscale"});
