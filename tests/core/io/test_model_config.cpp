@@ -399,8 +399,7 @@ std::vector<Case> cases()
              EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 128);
              EXPECT_EQ(c.scenario.params<RopeParams>().rope_theta, 10000.0);
          }},
-        // DeepSeek's attention multiplies the softmax scale by yarn_get_mscale(factor, mscale_all_dim)^2
-        // (transformers DeepseekV3Attention.__init__; deepseek-ai/DeepSeek-V3 config.json below, reduced).
+        // DeepSeek-V3 (reduced): softmax scale x yarn_get_mscale(40, 1)^2 (DeepseekV3Attention.__init__).
         {"deepseek_v3_softmax_mscale",
          R"({"model_type":"deepseek_v3","hidden_size":7168,"num_attention_heads":128,"qk_nope_head_dim":128,
           "qk_rope_head_dim":64,"max_position_embeddings":163840,"rope_theta":10000,
@@ -423,8 +422,7 @@ std::vector<Case> cases()
          Method::RoPE,
          // HF: "if mscale_all_dim:" is false for 0 -> no softmax multiplier.
          [](const ConfigImport& c) { EXPECT_FALSE(c.scenario.params<RopeParams>().softmax_mscale); }},
-        // Gemma 3 4B/12B/27B: pre-trained at 32768, RoPE rescaled by linear 8 to 131072 (Gemma 3 Technical
-        // Report, arXiv:2503.19786); the config says only {linear, 8} and max 131072.
+        // Gemma 3 4B/12B/27B: pre-trained at 32768, rescaled by linear 8 to 131072 (arXiv:2503.19786).
         {"gemma3_text_linear8_trained_32768",
          R"({"model_type":"gemma3_text","head_dim":256,"hidden_size":3840,"num_attention_heads":16,
           "max_position_embeddings":131072,"rope_theta":1000000.0,"rope_scaling":{"factor":8.0,"rope_type":"linear"}})",
@@ -451,7 +449,6 @@ std::vector<Case> cases()
              EXPECT_EQ(r.trained_length(), 32768);
              EXPECT_TRUE(any_contains(c.notes, "text_config"));
          }},
-        // Linear without an original length and no documented family value: said to be ambiguous.
         {"linear_without_original_is_ambiguous",
          R"({"model_type":"llama","max_position_embeddings":8192,"rope_scaling":{"type":"linear","factor":4}})",
          Method::RoPE,
@@ -469,8 +466,7 @@ std::vector<Case> cases()
              EXPECT_FALSE(any_contains(c.notes, "ambiguous"));
              EXPECT_TRUE(has(c.read_keys, "rope_scaling.original_max_position_embeddings"));
          }},
-        // Qwen2.5-7B-Instruct config.json (reduced): use_sliding_window false, so sliding_window and
-        // max_window_layers are not in effect (Qwen2Config: sliding_window if use_sliding_window else None).
+        // Qwen2.5-7B-Instruct (reduced): Qwen2Config keeps sliding_window only if use_sliding_window.
         {"qwen25_sliding_window_off",
          R"({"model_type":"qwen2","hidden_size":3584,"num_attention_heads":28,"max_position_embeddings":32768,
           "max_window_layers":28,"rope_theta":1000000.0,"sliding_window":131072,"use_sliding_window":false})",
