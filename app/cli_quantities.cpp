@@ -144,6 +144,9 @@ json frequencies_json(const RopeFrequencies& f)
     j[columns::kInvFreq] = f.inv_freq;
     j[columns::kInvFreqOriginal] = f.inv_freq_original;
     j["attention_factor"] = f.attention_factor;
+    // The attention module's extra softmax multiplier (DeepSeek's mscale^2) and what the logits get in all.
+    j["softmax_scale"] = f.softmax_scale;
+    j["logit_multiplier"] = f.logit_multiplier();
     j[columns::kWavelength] = f.wavelength;
     if (!f.ramp.empty())
         j[columns::kRamp] = f.ramp;
@@ -234,6 +237,8 @@ void rope_score(const Options& o, Scenario& s, std::ostream& out)
     json j;
     j["score"] = score;
     j["attention_factor"] = f.attention_factor;
+    j["softmax_scale"] = f.softmax_scale;
+    j["logit_multiplier"] = f.logit_multiplier();
     j["pairing"] = s.params<RopeParams>().pairing == RopePairing::Half ? "half" : "interleaved";
     write_json(out, j);
 }
@@ -572,7 +577,12 @@ void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out)
     write_json(out, json{{"rope_type", std::string(rope_type_id(t.frequencies.rope_type))},
                          {"rotary_dim", t.frequencies.rotary_dim},
                          {"attention_factor", t.frequencies.attention_factor},
+                         {"logit_multiplier", t.frequencies.logit_multiplier()},
                          {"trained_length", t.trained_length},
+                         // A linear / NTK config without an original length: the trained length is a guess
+                         // (max_position_embeddings) that --original-max-position-embeddings corrects.
+                         {"trained_length_assumed",
+                          trained == 0 && trained_length_ambiguous(s.params<RopeParams>())},
                          {"target_length", t.target_length},
                          {"pairs", std::move(pairs)},
                          {"boundaries", std::move(boundaries)}});
@@ -611,12 +621,14 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
         return write_csv(out, {{columns::kLength, to_doubles(c.length)},
                                {columns::kEntropy, c.entropy},
                                {columns::kEntropyWithTemperature, c.entropy_with_temperature}});
-    write_json(out, json{{columns::kLength, c.length},
-                         {columns::kEntropy, c.entropy},
-                         {columns::kEntropyWithTemperature, c.entropy_with_temperature},
-                         {"attention_factor", compute_rope_frequencies(s.params<RopeParams>()).attention_factor},
-                         {"trials", trials},
-                         {"seed", seed}});
+    write_json(out,
+               json{{columns::kLength, c.length},
+                    {columns::kEntropy, c.entropy},
+                    {columns::kEntropyWithTemperature, c.entropy_with_temperature},
+                    {"attention_factor", compute_rope_frequencies(s.params<RopeParams>()).attention_factor},
+                    {"logit_multiplier", compute_rope_frequencies(s.params<RopeParams>()).logit_multiplier()},
+                    {"trials", trials},
+                    {"seed", seed}});
 }
 
 

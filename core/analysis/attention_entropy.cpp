@@ -138,8 +138,12 @@ EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64
         RopeParams current = p;
         current.seq_len = n;
         RopeFrequencies f = compute_rope_frequencies(current);
+        // Applied separately: a^2 to the rotary part of the logit only, the softmax multiplier c
+        // (DeepSeek's mscale^2, else 1) to the whole logit.
         const double a2 = f.attention_factor * f.attention_factor;
-        f.attention_factor = 1.0; // applied separately, to the rotary part of the logit only
+        const double c = f.softmax_scale;
+        f.attention_factor = 1.0;
+        f.softmax_scale = 1.0;
 
         // Rotated queries R(n - 1) q per trial: pair components (u1, u2) and pass-through components.
         std::vector<double> u1(ntrials * pairs), u2(ntrials * pairs), qpass(ntrials * npass);
@@ -197,7 +201,7 @@ EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64
                                     k[static_cast<std::size_t>(rd + c)];
                         const std::size_t slot = static_cast<std::size_t>(b) * ntrials + t;
                         block_plain[slot].add((rot + pass) * inv_sqrt_d);
-                        block_tempered[slot].add((a2 * rot + pass) * inv_sqrt_d);
+                        block_tempered[slot].add(c * (a2 * rot + pass) * inv_sqrt_d);
                     }
                 }
             }

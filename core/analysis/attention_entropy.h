@@ -9,7 +9,7 @@
 //
 // Read the curve with this in mind. With independent N(0, I) keys, R(j) k_j is again N(0, I) (a rotation
 // is orthogonal), so for this content model the distribution of the entropy does not depend on the
-// rotary frequencies at all, only on N, head_dim, rotary_dim and the attention factor; different
+// rotary frequencies at all, only on N, head_dim, rotary_dim and the logit multiplier; different
 // scalings give different samples of the same distribution. Without positional structure the entropy
 // grows like ln N: for iid Gaussian logits of variance sigma^2 and large N, E[H] ~= ln N - sigma^2 / 2
 // (lognormal moments: ln Z ~= ln N + sigma^2 / 2, E_p[l] ~= sigma^2), with sigma^2 ~= |q|^2 / head_dim ~= 1
@@ -34,8 +34,8 @@ double softmax_entropy(const std::vector<double>& logits);
 
 struct EntropyCurve {
     std::vector<std::int64_t> length;
-    std::vector<double> entropy;                  // mean over trials, nats, attention factor left out
-    std::vector<double> entropy_with_temperature; // mean over trials, nats, attention factor applied
+    std::vector<double> entropy;                  // mean over trials, nats, temperature left out
+    std::vector<double> entropy_with_temperature; // mean over trials, nats, temperature applied
 };
 
 // For each N in `lengths` and each trial t = 0 .. trials - 1:
@@ -46,12 +46,15 @@ struct EntropyCurve {
 //     share their keys (common random numbers: the curve is smooth in N, and a length's keys are a
 //     prefix of a longer length's).
 //   frequencies: compute_rope_frequencies(p with seq_len = N) (the current length, which dynamic NTK and
-//     LongRoPE use), attention factor a = its attention_factor.
+//     LongRoPE use), attention factor a = its attention_factor, softmax multiplier c = its softmax_scale
+//     (DeepSeek's get_mscale(s, mscale_all_dim)^2, else 1).
 //   logits: l_j = (R(N-1) q) . (R(j) k_j) / sqrt(head_dim) with the scaled frequencies and p.pairing
-//     (rope.h), WITHOUT a, for `entropy`; WITH a for `entropy_with_temperature`: as HF multiplies cos and
-//     sin by attention_scaling, the rotary components of q and k are multiplied by a, i.e. the rotary part
-//     of each logit by a^2; pass-through components of a partial rotary (index >= rotary_dim) are not
-//     scaled (HF concatenates q_pass unchanged).
+//     (rope.h), WITHOUT a and c, for `entropy`; WITH them for `entropy_with_temperature`: as HF multiplies
+//     cos and sin by attention_scaling, the rotary components of q and k are multiplied by a, i.e. the
+//     rotary part of each logit by a^2; pass-through components of a partial rotary (index >= rotary_dim)
+//     are not scaled (HF concatenates q_pass unchanged); c multiplies the whole logit, as DeepSeek's
+//     attention multiplies its softmax scale (rope_scaling.h). So the rotary part is scaled by
+//     f.logit_multiplier() = a^2 c.
 //   H = softmax_entropy(l) (nats).
 // Returns the mean of H over trials for each length, in the order of `lengths`.
 // Cost O(N head_dim) per trial and length (generating the keys dominates); keys run OpenMP-parallel in

@@ -45,13 +45,23 @@ std::int64_t rope_default_target_length(const RopeParams& p)
     if (p.rope_type != RopeType::Default) {
         const double scaled = std::round(static_cast<double>(p.trained_length()) * p.factor);
         const auto scaled_len = static_cast<std::int64_t>(std::min(scaled, static_cast<double>(kMaxSeqLen)));
-        target = p.original_max_position_embeddings > 0 ? std::max(p.max_position_embeddings, scaled_len)
-                                                        : scaled_len;
+        if (p.original_max_position_embeddings <= 0)
+            target = scaled_len;
+        else if (p.max_position_embeddings > p.original_max_position_embeddings)
+            target = p.max_position_embeddings;
+        else
+            target = std::max(p.max_position_embeddings, scaled_len);
     }
     // Never short of the trained context: a default-type config whose original length exceeds
     // max_position_embeddings still shows its whole trained context.
     target = std::max(target, p.trained_length());
     return std::clamp<std::int64_t>(target, 1, kMaxSeqLen);
+}
+
+bool trained_length_ambiguous(const RopeParams& p)
+{
+    return (p.rope_type == RopeType::Linear || p.rope_type == RopeType::Ntk) && p.factor != 1.0 &&
+           p.original_max_position_embeddings <= 0;
 }
 
 std::int64_t rope_extension_target_length(const RopeParams& p, double factor)
@@ -197,7 +207,14 @@ TemperatureInfo attention_temperature(const RopeParams& p)
     // ln L is 0 for L = 1; the formula is then undefined, and 1 (no scaling) is the only sensible value.
     t.longrope_factor = (s <= 1.0 || trained <= 1.0) ? 1.0 : std::sqrt(1.0 + std::log(s) / std::log(trained));
     t.llamacpp_yarn = p.attention_factor.value_or(1.0) * (1.0 + 0.1 * std::log(s));
-    t.used = compute_rope_frequencies(p).attention_factor;
+    t.deepseek_softmax =
+        (p.rope_type == RopeType::Yarn && p.softmax_mscale && p.mscale_all_dim && *p.mscale_all_dim != 0.0)
+            ? get_mscale(s, *p.mscale_all_dim) * get_mscale(s, *p.mscale_all_dim)
+            : kNaN;
+    const RopeFrequencies f = compute_rope_frequencies(p);
+    t.used = f.attention_factor;
+    t.softmax_scale = f.softmax_scale;
+    t.logit_multiplier = f.logit_multiplier();
     return t;
 }
 
@@ -243,10 +260,8 @@ std::vector<ScalingVariant> standard_variants(const RopeParams& model, double fa
     unscaled.original_max_position_embeddings = 0;
     add("PI (linear)", RopeType::Linear);
     add("NTK-aware", RopeType::Ntk);
-    RopeParams& dynamic = add("Dynamic NTK", RopeType::Dynamic);
-    dynamic.max_position_embeddings = trained;
-    dynamic.original_max_position_embeddings = 0;
-    dynamic.seq_len = target_length;
+    out.push_back({"Dynamic NTK", dynamic_ntk_params(model, factor)});
+    out.back().params.seq_len = target_length;
     RopeParams& yarn = add("YaRN", RopeType::Yarn);
     yarn.beta_fast = 32.0;
     yarn.beta_slow = 1.0;
@@ -262,6 +277,23 @@ std::vector<ScalingVariant> standard_variants(const RopeParams& model, double fa
     for (const ScalingVariant& v : out)
         validate(v.params); // e.g. ntk / dynamic need rotary_dim >= 4: fail here, not in a later view
     return out;
+}
+
+RopeParams dynamic_ntk_params(const RopeParams& model, double factor)
+{
+    validate(model);
+    require_real("factor", factor, 1.0, 1e6, true);
+    RopeParams p;
+    p.head_dim = model.head_dim;
+    p.rope_theta = model.rope_theta;
+    p.partial_rotary_factor = model.partial_rotary_factor;
+    p.pairing = model.pairing;
+    p.rope_type = RopeType::Dynamic;
+    p.factor = factor;
+    p.max_position_embeddings = model.max_position_embeddings;
+    p.original_max_position_embeddings = model.original_max_position_embeddings; // not read by dynamic
+    validate(p);
+    return p;
 }
 
 std::vector<double> rope_score_vs_distance(const RopeFrequencies& f,

@@ -79,7 +79,9 @@ struct RopePairsTable {
 // The context length the scaling of p aims at, when the user gives none. With L = p.trained_length(),
 // s = p.factor, M = p.max_position_embeddings:
 //   default type                        : M
-//   scaled types, original length set   : max(M, round(L * s))   (e.g. Llama 3.1: max(131072, 65536))
+//   scaled types, original length set   : M when M > L, the context the config extends to
+//                                         (Llama 3.1: 131072 from 8192 x 8; Gemma 3: 131072 from
+//                                         32768 x 8), else round(L * s) (Qwen2.5: 32768 x 4 = 131072)
 //   scaled types, original length unset : round(L * s)            (L = M then)
 // then at least L (a default type with an original length above M: L), clamped to kMaxSeqLen
 // (validation.h). validate(p) first (ParameterError). This is the one target length of the views
@@ -87,6 +89,12 @@ struct RopePairsTable {
 // explorer's scaled models (an unscaled model's explorer target is round(L * factor), the extension it
 // explores: rope_extension_target_length).
 std::int64_t rope_default_target_length(const RopeParams& p);
+
+// True when p's trained length is a guess: linear or static NTK scaling (factor != 1) without
+// original_max_position_embeddings. Those scalings read only the factor, so max_position_embeddings M may
+// be the trained context (extended to M * factor) or already the extended one (Gemma 3: trained M /
+// factor); trained_length() then takes M, and the views say so (the user sets the original length).
+bool trained_length_ambiguous(const RopeParams& p);
 
 // The target length a comparison of scalings of p aims at (the context-extension explorer): for a
 // scaled p, rope_default_target_length(p); for rope_type default, round(L * factor) (factor >= 1), the
@@ -163,6 +171,14 @@ struct TemperatureInfo {
     double llamacpp_yarn = 1.0;
     // What HF applies for p: compute_rope_frequencies(p).attention_factor (multiplies cos and sin).
     double used = 1.0;
+    // DeepSeek's attention (p.softmax_mscale, yarn): get_mscale(s, mscale_all_dim)^2 multiplies the softmax
+    // scale (transformers DeepseekV3Attention.__init__); NaN when p does not set it.
+    double deepseek_softmax = 0.0;
+    // What p's model multiplies the rotary part of q.k / sqrt(d) by: used^2 * softmax_scale, with
+    // softmax_scale = compute_rope_frequencies(p).softmax_scale (RopeFrequencies::logit_multiplier).
+    // DeepSeek-V3 (factor 40, mscale = mscale_all_dim = 1): used = 1, logit_multiplier = 1.8739.
+    double softmax_scale = 1.0;
+    double logit_multiplier = 1.0;
 };
 TemperatureInfo attention_temperature(const RopeParams& p);
 
@@ -183,9 +199,9 @@ std::vector<RopePairsTable> compare_scalings(const std::vector<ScalingVariant>& 
 //   "Default (unscaled)"  rope_type default, the reference the others change;
 //   "PI (linear)"         linear, factor;
 //   "NTK-aware"           ntk (static), factor;
-//   "Dynamic NTK"         dynamic, factor, max_position_embeddings = L and seq_len = target_length: HF's
-//                         _compute_dynamic_ntk_parameters scales from max_position_embeddings, which
-//                         must therefore be the trained length;
+//   "Dynamic NTK"         dynamic_ntk_params(model, factor) with seq_len = target_length: the model's own
+//                         max_position_embeddings M, from which HF scales (for a model whose M is already
+//                         the extended length, e.g. Llama 3.1 or DeepSeek-V3, nothing changes up to M);
 //   "YaRN"                yarn, factor, beta_fast 32, beta_slow 1, truncate, default mscale
 //                         (no mscale / mscale_all_dim / attention_factor), original = L;
 //   "Llama 3"             llama3, factor, low_freq_factor 1, high_freq_factor 4, original = L;
@@ -197,14 +213,27 @@ std::vector<RopePairsTable> compare_scalings(const std::vector<ScalingVariant>& 
 std::vector<ScalingVariant> standard_variants(const RopeParams& model, double factor,
                                               std::int64_t target_length);
 
+// The model's configuration read as dynamic NTK with scaling factor `factor`: what transformers computes
+// when the model's config.json says rope_scaling {"rope_type": "dynamic", "factor": factor}, and what
+// `posatlas compute rope-frequencies --config <model> --rope-type dynamic --factor <factor>` computes. Base
+// fields (head_dim, rope_theta, partial_rotary_factor, pairing), max_position_embeddings and
+// original_max_position_embeddings are the model's; every other scaling field takes its default. The
+// frequencies depend on M = max_position_embeddings only: HF's _compute_dynamic_ntk_parameters reads
+// config.max_position_embeddings, in v4.4x and in v5, never the original length (rope_scaling.h); the
+// original length is kept as the trained length the views show. seq_len = 0 (compute_rope_frequencies
+// then uses M). The one
+// definition of the explorer's dynamic NTK (its variants and its probe). validate(model) first; factor in
+// [1, 1e6] (ParameterError "factor").
+RopeParams dynamic_ntk_params(const RopeParams& model, double factor);
+
 // The positional part of the attention score against relative distance r:
 //   score(r) = rope_relative_score(f, q, k, r) / sqrt(head_dim)   with q = k = the all-ones vector of
 // head_dim components. With all-ones content every pair contributes 2 a^2 cos(r theta_i) in either
-// pairing (the sine terms vanish), so score(r) = (2 a^2 sum_i cos(r theta_i) + (head_dim - rotary_dim))
-// / sqrt(head_dim), a = f.attention_factor: what content-free queries and keys see of position alone,
-// including the scaling's temperature. head_dim in [f.rotary_dim, 8192] (ParameterError "head_dim");
-// distances finite with |r| <= kMaxDistance (ParameterError "distance"). OpenMP over distances; cancel
-// polled and progress reported between chunks on the calling thread.
+// pairing (the sine terms vanish), so score(r) = c (2 a^2 sum_i cos(r theta_i) + (head_dim - rotary_dim))
+// / sqrt(head_dim), a = f.attention_factor, c = f.softmax_scale (DeepSeek's, else 1): what content-free
+// queries and keys see of position alone, including the scaling's temperature. head_dim in [f.rotary_dim,
+// 8192] (ParameterError "head_dim"); distances finite with |r| <= kMaxDistance (ParameterError "distance").
+// OpenMP over distances; cancel polled and progress reported between chunks on the calling thread.
 std::vector<double> rope_score_vs_distance(const RopeFrequencies& f, int head_dim,
                                            const std::vector<double>& distances, const CancelFn& cancel = {},
                                            const ProgressFn& progress = {});

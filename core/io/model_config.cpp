@@ -227,8 +227,28 @@ bool has_rope_keys(const json& cfg)
     return false;
 }
 
+// Keys of a sliding window that use_sliding_window switches on (Qwen2, Qwen2-MoE, Qwen2-VL).
+constexpr std::string_view kSlidingWindowKeys[] = {"sliding_window", "use_sliding_window",
+                                                   "max_window_layers"};
+
 void finish_unknown(Reader& r, const json& cfg, ConfigImport& out)
 {
+    // use_sliding_window false: no layer has a window (Qwen2Config: self.sliding_window = sliding_window if
+    // use_sliding_window else None), so these keys say nothing about positions: read, not "not modelled".
+    const auto flag = cfg.find("use_sliding_window");
+    if (flag != cfg.end() && flag->is_boolean() && !flag->get<bool>() && !r.seen_top("use_sliding_window")) {
+        std::string unused;
+        for (std::string_view k : kSlidingWindowKeys) {
+            if (!cfg.contains(std::string(k)))
+                continue;
+            add_unique(out.read_keys, std::string(k));
+            r.mark_top(std::string(k));
+            if (k != "use_sliding_window")
+                unused += (unused.empty() ? "" : ", ") + std::string(k);
+        }
+        r.note("use_sliding_window is false: every layer attends to the whole sequence" +
+               (unused.empty() ? std::string() : " (" + unused + " not in effect)"));
+    }
     for (auto it = cfg.begin(); it != cfg.end(); ++it) {
         const std::string& k = it.key();
         if (k.rfind("_posatlas_", 0) == 0 || r.seen_top(k) || contains(kKnownNonPositional, k))
@@ -246,10 +266,26 @@ void finish_unknown(Reader& r, const json& cfg, ConfigImport& out)
     }
 }
 
-ConfigImport import_impl(const json& cfg, const Scenario& base)
+// Gemma 3's multimodal config (model_type gemma3) keeps the text model's keys in text_config: read as if
+// they stood at the top level (text_config wins), the rest of the outer config beside them.
+json gemma3_flattened(const json& cfg)
 {
-    if (!cfg.is_object())
-        throw ConfigError("a model config must be a JSON object (got " + show(cfg) + ")");
+    json flat = cfg;
+    flat.erase("text_config");
+    for (auto it = cfg.at("text_config").begin(); it != cfg.at("text_config").end(); ++it)
+        if (it.key() != "model_type")
+            flat[it.key()] = it.value();
+    return flat;
+}
+
+ConfigImport import_impl(const json& outer, const Scenario& base)
+{
+    if (!outer.is_object())
+        throw ConfigError("a model config must be a JSON object (got " + show(outer) + ")");
+    const bool gemma3_text_config = outer.value("model_type", json()) == "gemma3" &&
+                                    outer.contains("text_config") && outer.at("text_config").is_object();
+    const json flat = gemma3_text_config ? gemma3_flattened(outer) : json();
+    const json& cfg = gemma3_text_config ? flat : outer;
     ConfigImport out;
     // A model starts from the defaults of its own code, exactly as on the command line: nothing of the
     // previous model's parameters carries over (a Qwen2 config loaded after DeepSeek-V2 must not keep
@@ -263,6 +299,9 @@ ConfigImport import_impl(const json& cfg, const Scenario& base)
     out.model_type = model_type_opt.value_or("");
     const std::string& mt = out.model_type;
     Scenario& s = out.scenario;
+    if (gemma3_text_config)
+        r.note("Gemma 3 (multimodal config): the text model's keys are read from text_config, keys it omits "
+               "take Gemma3TextConfig's defaults");
 
     const auto rope_with = [&](const RopeFamily& fam) {
         s.method = Method::RoPE;

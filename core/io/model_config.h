@@ -52,7 +52,8 @@ inline constexpr std::int64_t kMaxConfigBytes = std::int64_t{16} << 20;
 
 // Reads `config` (the parsed config.json). Decides the method from model_type and the keys present:
 //   RoPE   llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, phi, phi3, deepseek_v2, deepseek_v3,
-//          gpt_oss, gpt_neox, gptj, falcon (alibi false), and any unknown model_type with rope keys;
+//          gpt_oss, gpt_neox, gptj, falcon (alibi false), gemma3_text and gemma3 (its text_config read as
+//          the text model's keys), and any unknown model_type with rope keys;
 //   ALiBi  bloom, mpt (attn_config.alibi, default true), falcon (alibi true);
 //   T5     t5, mt5 (relative buckets); DeBERTa: deberta-v2, deberta (relative_attention true);
 //   Learned bert, roberta, gpt2, ... (max_position_embeddings / n_positions, hidden_size / n_embd,
@@ -66,6 +67,10 @@ inline constexpr std::int64_t kMaxConfigBytes = std::int64_t{16} << 20;
 //   longrope); yarn/llama3 without original_max_position_embeddings use max_position_embeddings; longrope
 //   factor = max_position_embeddings / original_max_position_embeddings (top-level key first). Pairing:
 //   rotate_half (RopePairing::Half) as in the HF ports, except GPT-J and DeepSeek (interleaved).
+//   DeepSeek with a non-zero rope_scaling.mscale_all_dim: softmax_mscale (its attention multiplies the
+//   softmax scale by get_mscale(factor, mscale_all_dim)^2). Linear / NTK without an original length:
+//   Gemma 3's factor 8 gets its documented 32768, anything else a note that the trained length is assumed.
+//   use_sliding_window false: sliding_window / max_window_layers are read (off), not "not modelled".
 // Never calls validate(): the caller does. Throws ConfigError; never crashes on any JSON value.
 ConfigImport import_model_config(const nlohmann::json& config, const Scenario& base = {});
 

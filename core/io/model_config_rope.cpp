@@ -17,7 +17,7 @@
 namespace posatlas::detail {
 
 // ---------------------------------------------------------------- RoPE families
-enum class RopeStyle { Standard, NeoX, GptJ, DeepSeek, Phi3 };
+enum class RopeStyle { Standard, NeoX, GptJ, DeepSeek, Phi3, Gemma3 };
 
 // Defaults of the HF configuration class of each RoPE model type (configuration_<family>.py).
 struct RopeFamily {
@@ -34,7 +34,7 @@ struct RopeFamily {
 
 namespace {
 
-constexpr std::array<RopeFamily, 15> kRopeFamilies{{
+constexpr std::array<RopeFamily, 17> kRopeFamilies{{
     {"llama", "LlamaConfig", 4096, 32, 0, 2048, 10000.0, 1.0, RopeStyle::Standard},
     {"mistral", "MistralConfig", 4096, 32, 0, 4096 * 32, 10000.0, 1.0, RopeStyle::Standard},
     {"mixtral", "MixtralConfig", 4096, 32, 0, 4096 * 32, 1e6, 1.0, RopeStyle::Standard},
@@ -50,7 +50,18 @@ constexpr std::array<RopeFamily, 15> kRopeFamilies{{
     {"falcon", "FalconConfig", 4544, 71, 0, 2048, 10000.0, 1.0, RopeStyle::Standard},
     {"RefinedWeb", "FalconConfig", 4544, 71, 0, 2048, 10000.0, 1.0, RopeStyle::Standard},
     {"RefinedWebModel", "FalconConfig", 4544, 71, 0, 2048, 10000.0, 1.0, RopeStyle::Standard},
+    // Gemma 3: the text model's keys (a multimodal "gemma3" config holds them in text_config, which
+    // import_model_config reads); the global layers' RoPE, rope_theta, is the one shown.
+    {"gemma3_text", "Gemma3TextConfig", 2304, 8, 256, 131072, 1e6, 1.0, RopeStyle::Gemma3},
+    {"gemma3", "Gemma3TextConfig", 2304, 8, 256, 131072, 1e6, 1.0, RopeStyle::Gemma3},
 }};
+
+// Gemma 3 4B / 12B / 27B: pre-trained on 32K sequences, then RoPE of the global layers rescaled by
+// position interpolation with factor 8 to reach the 128K context (Gemma Team 2025, "Gemma 3 Technical
+// Report", arXiv:2503.19786, long context). Their configs say only {rope_type: linear, factor: 8} and
+// max_position_embeddings 131072, the extended length.
+constexpr double kGemma3LinearFactor = 8.0;
+constexpr std::int64_t kGemma3TrainedLength = 32768;
 
 // Unknown model types that carry RoPE keys are read with LlamaConfig's defaults.
 constexpr RopeFamily kGenericRope{"", "LlamaConfig", 4096, 32, 0, 2048, 10000.0, 1.0, RopeStyle::Standard};
@@ -424,7 +435,10 @@ private:
         switch (m_rope.rope_type) {
         case RopeType::Default: use_top_original_if_phi3(); return;
         case RopeType::Linear:
-        case RopeType::Ntk: m_rope.factor = required_factor(dict); return;
+        case RopeType::Ntk:
+            m_rope.factor = required_factor(dict);
+            read_trained_length_of_linear(dict);
+            return;
         case RopeType::Dynamic:
             m_rope.factor = required_factor(dict);
             m_r.note("dynamic NTK: HF's _compute_dynamic_ntk_parameters treats max_position_embeddings = " +
@@ -434,6 +448,47 @@ private:
         case RopeType::Llama3: read_llama3(dict); return;
         case RopeType::LongRope: read_longrope(dict); return;
         }
+    }
+
+    // Linear (and static NTK) scaling reads only the factor, so a config without an original length does
+    // not say whether max_position_embeddings M is the trained context (extended to M * factor) or already
+    // the extended one (trained M / factor, as Gemma 3's). An original_max_position_embeddings given
+    // (rope_scaling, else top level) is taken as the trained length; a family with documented values gets
+    // them; otherwise the note says the trained length is assumed to be M and how to change it.
+    void read_trained_length_of_linear(const json& dict)
+    {
+        consume("original_max_position_embeddings");
+        const auto in_dict =
+            m_r.integer(dict, "original_max_position_embeddings", key("original_max_position_embeddings"));
+        const std::optional<std::int64_t> given = in_dict ? in_dict : m_top_original;
+        if (given && *given > 0) {
+            m_rope.original_max_position_embeddings = *given;
+            m_top_original_used = !in_dict || (m_top_original && *m_top_original == *in_dict);
+            m_r.note("trained length = original_max_position_embeddings = " + std::to_string(*given) +
+                     " (linear scaling itself reads only the factor)");
+            return;
+        }
+        if (m_rope.factor == 1.0)
+            return;
+        if (m_fam.style == RopeStyle::Gemma3 && m_rope.factor == kGemma3LinearFactor) {
+            m_rope.original_max_position_embeddings = kGemma3TrainedLength;
+            m_r.note(
+                "Gemma 3: trained length 32768, the documented pre-training length of the 4B / 12B / 27B "
+                "models, whose RoPE was then rescaled by linear factor 8 to the 131072-token context "
+                "(Gemma 3 Technical Report, arXiv:2503.19786); the config gives no "
+                "original_max_position_embeddings");
+            return;
+        }
+        m_r.note("ambiguous trained length: " + std::string(rope_type_id(m_rope.rope_type)) +
+                 " scaling without original_max_position_embeddings does not say whether "
+                 "max_position_embeddings " +
+                 std::to_string(m_rope.max_position_embeddings) + " is the trained context (extended to " +
+                 num(static_cast<double>(m_rope.max_position_embeddings) * m_rope.factor) +
+                 ") or already the extended one (trained " +
+                 num(static_cast<double>(m_rope.max_position_embeddings) / m_rope.factor) +
+                 "); the trained length is taken to be " + std::to_string(m_rope.max_position_embeddings) +
+                 ": set the original context (original_max_position_embeddings) if the model was trained "
+                 "shorter");
     }
 
     void read_yarn(const json& dict)
@@ -450,6 +505,8 @@ private:
         m_rope.mscale = dict_number(dict, "mscale");
         m_rope.mscale_all_dim = dict_number(dict, "mscale_all_dim");
         m_rope.attention_factor = dict_number(dict, "attention_factor");
+        if (m_fam.style == RopeStyle::DeepSeek)
+            read_deepseek_softmax_mscale();
         consume("truncate");
         m_rope.truncate = m_r.boolean(dict, "truncate", key("truncate")).value_or(true);
         const double implicit =
@@ -460,6 +517,23 @@ private:
                      " differs from max_position_embeddings / "
                      "original_max_position_embeddings = " +
                      num(implicit) + "; the explicit factor is used, as transformers does");
+    }
+
+    // DeepSeek's attention multiplies its softmax scale by get_mscale(factor, mscale_all_dim)^2 when
+    // rope_scaling has a non-zero mscale_all_dim: transformers DeepseekV3Attention.__init__ and DeepSeek's
+    // own modeling_deepseek.py (V2 and V3; HF's in-library DeepseekV2Attention leaves it out).
+    void read_deepseek_softmax_mscale()
+    {
+        if (!m_rope.mscale_all_dim || *m_rope.mscale_all_dim == 0.0)
+            return;
+        m_rope.softmax_mscale = true;
+        const double s = m_rope.factor;
+        const double m = s <= 1.0 ? 1.0 : 0.1 * *m_rope.mscale_all_dim * std::log(s) + 1.0;
+        m_r.note("softmax scale x get_mscale(factor " + num(s) + ", mscale_all_dim " +
+                 num(*m_rope.mscale_all_dim) + ")^2 = " + num(m * m) +
+                 ": DeepSeek's attention (transformers DeepseekV3Attention, DeepSeek's modeling_deepseek.py) "
+                 "multiplies every logit by it, beside the rotary attention factor on cos and sin "
+                 "(softmax_mscale)");
     }
 
     void read_llama3(const json& dict)

@@ -138,6 +138,10 @@ struct RopeParams {
     std::optional<double> mscale;
     std::optional<double> mscale_all_dim;
     std::optional<double> attention_factor;        // explicit override (yarn, longrope)
+    // DeepSeek-V2/V3 attention (yarn only): the softmax scale 1/sqrt(d) is also multiplied by
+    // get_mscale(factor, mscale_all_dim)^2, beside the attention factor on cos and sin (rope_scaling.h,
+    // RopeFrequencies::softmax_scale). Needs mscale_all_dim set and non-zero.
+    bool softmax_mscale = false;
     bool truncate = true;
     // Llama 3
     double low_freq_factor = 1.0;

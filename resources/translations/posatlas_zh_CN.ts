@@ -1084,6 +1084,14 @@
         <source>The global position bias v (r_r_bias) from a file: head_dim values. Overrides the seeded v.</source>
         <translation>从文件读取全局位置偏置 v（r_r_bias）：head_dim 个数。替换随机种子生成的 v。</translation>
     </message>
+    <message>
+        <source>Softmax scale × mscale² (DeepSeek)</source>
+        <translation>softmax 缩放 × mscale²（DeepSeek）</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V2/V3 attention: the softmax scale 1/√d is also multiplied by (0.1·mscale_all_dim·ln s + 1)², beside the attention factor on cos and sin (DeepseekV3Attention in transformers). Needs mscale_all_dim.</source>
+        <translation>DeepSeek-V2/V3 的注意力：softmax 缩放 1/√d 还要再乘以 (0.1·mscale_all_dim·ln s + 1)²，与作用于 cos 和 sin 的注意力因子并存（见 transformers 的 DeepseekV3Attention）。需要设置 mscale_all_dim。</translation>
+    </message>
 </context>
 <context>
     <name>ParameterPanel</name>
@@ -1517,18 +1525,6 @@
         <translation>&lt;b&gt;训练中见过的旋转角度与目标长度下使用的旋转角度对比。&lt;/b&gt;灰色：维度对 i 在训练中覆盖的范围 [0, L·θᵢ]。线条：目标长度 T 下的最大角度 (T − 1)·θ′ᵢ。训练角度始终小于 2π 的维度对只见过圆周的一部分；若目标角度超过 L·θᵢ，就会遇到&lt;b&gt;从未见过的旋转&lt;/b&gt;（红点和条带单元格）。内插类方法会把这些维度对拉回训练范围内。以上均相对于长度 L 的预训练而言：长上下文微调（例如 Llama 3.1 在 128k 上的微调）未纳入建模。 </translation>
     </message>
     <message>
-        <source>&lt;b&gt;Dynamic NTK&lt;/b&gt; (HF &lt;tt&gt;_compute_dynamic_ntk_parameters&lt;/tt&gt;) recomputes the base for the current sequence length N: base′ = base · (s·N/M − (s − 1))^(d/(d−2)), with M = max_position_embeddings (HF uses M, not the original length). Up to M it equals unscaled RoPE. Drag the slider to watch the base and the frequencies move; LongRoPE switches from its short to its long factors once N exceeds the original length. Other methods do not depend on N. </source>
-        <translation>&lt;b&gt;动态 NTK&lt;/b&gt;（HF &lt;tt&gt;_compute_dynamic_ntk_parameters&lt;/tt&gt;）根据当前序列长度 N 重新计算基数：base′ = base · (s·N/M − (s − 1))^(d/(d−2))，其中 M = max_position_embeddings（HF 使用 M，而不是原始长度）。在 M 以内它与未缩放的 RoPE 相同。拖动滑块可观察基数和频率的变化；当 N 超过原始长度时，LongRoPE 从短因子切换为长因子。其他方法与 N 无关。 </translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Attention temperature.&lt;/b&gt; YaRN multiplies q and k by √(1/t) = 0.1 ln s + 1 (logits by 1/t); DeepSeek uses the ratio get_mscale(s, mscale)/get_mscale(s, mscale_all_dim); LongRoPE uses √(1 + ln s / ln L). llama.cpp applies attn_factor·(1 + 0.1 ln s) in its kernel. &lt;b&gt;Entropy:&lt;/b&gt; mean entropy of the last query&apos;s softmax attention over N keys for seeded random queries and keys (core &lt;tt&gt;attention_entropy&lt;/tt&gt;). Honest note: for random q and k the curve does not depend on the frequencies at all, only on N, d and the attention factor, so methods differ only through their temperature; it grows like ln N, and the temperature lowers it. </source>
-        <translation>&lt;b&gt;注意力温度。&lt;/b&gt;YaRN 将 q 和 k 乘以 √(1/t) = 0.1 ln s + 1（注意力分数乘以 1/t）；DeepSeek 使用比值 get_mscale(s, mscale)/get_mscale(s, mscale_all_dim)；LongRoPE 使用 √(1 + ln s / ln L)。llama.cpp 在其内核中应用 attn_factor·(1 + 0.1 ln s)。&lt;b&gt;熵：&lt;/b&gt;对随机种子生成的查询和键，最后一个查询在 N 个键上的 softmax 注意力的平均熵（核心 &lt;tt&gt;attention_entropy&lt;/tt&gt;）。说明：对随机的 q 和 k，该曲线完全不依赖频率，只取决于 N、d 和注意力因子，因此各方法的差别仅来自温度；熵按 ln N 增长，温度会使其降低。 </translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Effect on relative scores.&lt;/b&gt; Top: RoFormer&apos;s long-term-decay bound (Su et al. 2021, §3.4.3) of each variant&apos;s frequencies. Bottom: the positional score for all-ones queries and keys, (2a² Σ cos(r θ′ᵢ) + pass-through)/√d, including the temperature a. Stretching frequencies moves the decay to longer distances. </source>
-        <translation>&lt;b&gt;对相对分数的影响。&lt;/b&gt;上图：各变体频率下的 RoFormer 远程衰减上界（Su et al. 2021，§3.4.3）。下图：全 1 查询和键的位置分数 (2a² Σ cos(r θ′ᵢ) + 透传项)/√d，包含温度 a。拉伸频率会把衰减推向更远的距离。 </translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Per-pair numbers&lt;/b&gt; for every variant at the target length: original θ and wavelength, scaled θ′, the ratio θ′/θ and the regime. Export CSV writes exactly these columns. </source>
         <translation>&lt;b&gt;逐维度对数值&lt;/b&gt;：目标长度下每个变体的原始 θ 和波长、缩放后的 θ′、比值 θ′/θ 以及所属区间。导出 CSV 写出的正是这些列。 </translation>
     </message>
@@ -1649,40 +1645,12 @@
         <translation>N 处的 θ′ᵢ / θᵢ</translation>
     </message>
     <message>
-        <source>%1: base %2 → %3</source>
-        <translation>%1: 基数 %2 → %3</translation>
-    </message>
-    <message>
         <source>Attention temperature against the scaling factor s</source>
         <translation>注意力温度随缩放因子 s 的变化</translation>
     </message>
     <message>
         <source>scaling factor s</source>
         <translation>缩放因子 s</translation>
-    </message>
-    <message>
-        <source>multiplier of q and k</source>
-        <translation>q 和 k 的乘数</translation>
-    </message>
-    <message>
-        <source>YaRN √(1/t) = 0.1 ln s + 1</source>
-        <translation>YaRN √(1/t) = 0.1 ln s + 1</translation>
-    </message>
-    <message>
-        <source>LongRoPE √(1 + ln s / ln %1)</source>
-        <translation>LongRoPE √(1 + ln s / ln %1)</translation>
-    </message>
-    <message>
-        <source>DeepSeek mscale %1 / mscale_all_dim %2</source>
-        <translation>DeepSeek mscale %1 / mscale_all_dim %2</translation>
-    </message>
-    <message>
-        <source>%1: s %2 → %3</source>
-        <translation>%1: s %2 → %3</translation>
-    </message>
-    <message>
-        <source>Points: each variant&apos;s factor s and the temperature it applies</source>
-        <translation>点：每个变体的因子 s 及其施加的温度</translation>
     </message>
     <message>
         <source>Attention entropy against context (random q, k)</source>
@@ -1705,18 +1673,6 @@
         <translation>无温度（所有方法）</translation>
     </message>
     <message>
-        <source>%1 · a = %2</source>
-        <translation>%1 · a = %2</translation>
-    </message>
-    <message>
-        <source>No variant applies a temperature (attention factor 1).</source>
-        <translation>没有变体施加温度（注意力因子为 1）。</translation>
-    </message>
-    <message>
-        <source>Same distribution for every frequency set: only N, d and a matter.</source>
-        <translation>所有频率集合的分布相同：只有 N、d 和 a 有影响。</translation>
-    </message>
-    <message>
         <source>RoFormer long-term decay bound against distance</source>
         <translation>RoFormer 远程衰减上界随距离的变化</translation>
     </message>
@@ -1735,6 +1691,62 @@
     <message>
         <source>score / √d</source>
         <translation>分数 / √d</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Dynamic NTK&lt;/b&gt; (HF &lt;tt&gt;_compute_dynamic_ntk_parameters&lt;/tt&gt;) recomputes the base for the current sequence length N: base′ = base · (s·N/M − (s − 1))^(d/(d−2)), with M = max_position_embeddings (HF uses M, not the original length): the model&apos;s own value, as &lt;tt&gt;posatlas compute rope-frequencies --rope-type dynamic&lt;/tt&gt; reads it (core &lt;tt&gt;dynamic_ntk_params&lt;/tt&gt;). Up to M it equals unscaled RoPE, so a model whose M is already the extended length (DeepSeek-V3: 163840) is unchanged up to M; set a Dynamic variant&apos;s M to the trained length to extend from there. Drag the slider to watch the base and the frequencies move; LongRoPE switches from its short to its long factors once N exceeds the original length. Other methods do not depend on N. </source>
+        <translation>&lt;b&gt;动态 NTK&lt;/b&gt;（HF &lt;tt&gt;_compute_dynamic_ntk_parameters&lt;/tt&gt;）根据当前序列长度 N 重新计算基数：base′ = base · (s·N/M − (s − 1))^(d/(d−2))，其中 M = max_position_embeddings（HF 使用 M，而不是原始长度），取模型配置自身的值，与 &lt;tt&gt;posatlas compute rope-frequencies --rope-type dynamic&lt;/tt&gt; 读取的相同（核心 &lt;tt&gt;dynamic_ntk_params&lt;/tt&gt;）。在 M 以内它与未缩放的 RoPE 相同，所以 M 已是扩展后长度的模型（DeepSeek-V3：163840）在 M 以内不变；若要从训练长度开始扩展，请把动态 NTK 变体的 M 设为训练长度。拖动滑块可观察基数和频率的变化；当 N 超过原始长度时，LongRoPE 从短因子切换为长因子。其他方法与 N 无关。 </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Attention temperature.&lt;/b&gt; YaRN multiplies q and k by √(1/t) = 0.1 ln s + 1 (logits by 1/t); DeepSeek uses the ratio get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) on cos and sin, and its attention multiplies the softmax scale by get_mscale(s, mscale_all_dim)², so its logits get get_mscale(s, mscale)² in all (1.874 for DeepSeek-V3 at s = 40); LongRoPE uses √(1 + ln s / ln L). llama.cpp applies attn_factor·(1 + 0.1 ln s) in its kernel. The figure plots what the logits are multiplied by (the square of the factor on q and k). &lt;b&gt;Entropy:&lt;/b&gt; mean entropy of the last query&apos;s softmax attention over N keys for seeded random queries and keys (core &lt;tt&gt;attention_entropy&lt;/tt&gt;). Honest note: for random q and k the curve does not depend on the frequencies at all, only on N, d and the logit multiplier, so methods differ only through their temperature; it grows like ln N, and the temperature lowers it. </source>
+        <translation>&lt;b&gt;注意力温度。&lt;/b&gt;YaRN 将 q 和 k 乘以 √(1/t) = 0.1 ln s + 1（注意力分数乘以 1/t）；DeepSeek 在 cos 和 sin 上使用比值 get_mscale(s, mscale)/get_mscale(s, mscale_all_dim)，它的注意力还把 softmax 缩放乘以 get_mscale(s, mscale_all_dim)²，所以注意力分数总共乘以 get_mscale(s, mscale)²（DeepSeek-V3 在 s = 40 时为 1.874）；LongRoPE 使用 √(1 + ln s / ln L)。llama.cpp 在其内核中应用 attn_factor·(1 + 0.1 ln s)。图中画的是注意力分数的乘数（即 q、k 上因子的平方）。&lt;b&gt;熵：&lt;/b&gt;对随机种子生成的查询和键，最后一个查询在 N 个键上的 softmax 注意力的平均熵（核心 &lt;tt&gt;attention_entropy&lt;/tt&gt;）。说明：对随机的 q 和 k，该曲线完全不依赖频率，只取决于 N、d 和注意力分数的乘数，因此各方法的差别仅来自温度；熵按 ln N 增长，温度会使其降低。 </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Effect on relative scores.&lt;/b&gt; Top: RoFormer&apos;s long-term-decay bound (Su et al. 2021, §3.4.3) of each variant&apos;s frequencies. Bottom: the positional score for all-ones queries and keys, c (2a² Σ cos(r θ′ᵢ) + pass-through)/√d, including the temperature a and DeepSeek&apos;s softmax multiplier c. Stretching frequencies moves the decay to longer distances. </source>
+        <translation>&lt;b&gt;对相对分数的影响。&lt;/b&gt;上图：各变体频率下的 RoFormer 远程衰减上界（Su et al. 2021，§3.4.3）。下图：全 1 查询和键的位置分数 c (2a² Σ cos(r θ′ᵢ) + 透传项)/√d，包含温度 a 和 DeepSeek 的 softmax 乘数 c。拉伸频率会把衰减推向更远的距离。 </translation>
+    </message>
+    <message>
+        <source>%1: base %2 → %3 (M = %4)</source>
+        <translation>%1：基数 %2 → %3（M = %4）</translation>
+    </message>
+    <message>
+        <source>multiplier of the logits q·k/√d</source>
+        <translation>注意力分数 q·k/√d 的乘数</translation>
+    </message>
+    <message>
+        <source>YaRN 1/t = (0.1 ln s + 1)²</source>
+        <translation>YaRN 1/t = (0.1 ln s + 1)²</translation>
+    </message>
+    <message>
+        <source>LongRoPE 1 + ln s / ln %1</source>
+        <translation>LongRoPE 1 + ln s / ln %1</translation>
+    </message>
+    <message>
+        <source>DeepSeek (mscale %1, mscale_all_dim %2): ratio² × softmax get_mscale(s, %2)²</source>
+        <translation>DeepSeek（mscale %1，mscale_all_dim %2）：比值² × softmax get_mscale(s, %2)²</translation>
+    </message>
+    <message>
+        <source>DeepSeek ratio² (mscale %1 / mscale_all_dim %2)</source>
+        <translation>DeepSeek 比值²（mscale %1 / mscale_all_dim %2）</translation>
+    </message>
+    <message>
+        <source>%1: s %2 → logits × %3</source>
+        <translation>%1：s %2 → 注意力分数 × %3</translation>
+    </message>
+    <message>
+        <source>Points: each variant&apos;s factor s and what its logits are multiplied by in all</source>
+        <translation>点：每个变体的因子 s，以及它的注意力分数总共乘以多少</translation>
+    </message>
+    <message>
+        <source>%1 · logits × %2</source>
+        <translation>%1 · 注意力分数 × %2</translation>
+    </message>
+    <message>
+        <source>No variant applies a temperature (logits × 1).</source>
+        <translation>没有变体施加温度（注意力分数 × 1）。</translation>
+    </message>
+    <message>
+        <source>Same distribution for every frequency set: only N, d and the logit multiplier matter.</source>
+        <translation>所有频率集合的分布相同：只有 N、d 和注意力分数的乘数有影响。</translation>
     </message>
 </context>
 <context>
@@ -1884,6 +1896,14 @@
     <message>
         <source>Model config (*.json *.gguf);;All files (*)</source>
         <translation>模型配置 (*.json *.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source> · logits × %1</source>
+        <translation> · 注意力分数 × %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;span style=&apos;color:#d62728&apos;&gt;Trained length assumed: the config does not say whether max_position_embeddings %1 is the trained or the extended context. Set the original context in the main window&apos;s panel.&lt;/span&gt;</source>
+        <translation>&lt;br&gt;&lt;span style=&apos;color:#d62728&apos;&gt;训练长度是假定的：配置没有说明 max_position_embeddings %1 是训练时的上下文还是扩展后的上下文。请在主窗口的参数面板中设置“原始上下文”。&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -3778,6 +3798,10 @@ long_factor: %2</translation>
         <source>attention factor %1 on cos and sin (logits × %2)</source>
         <translation>注意力因子 %1（作用于 cos 与 sin，注意力分数 × %2）</translation>
     </message>
+    <message>
+        <source>attention factor %1 on cos and sin, softmax scale × %2 (logits × %3)</source>
+        <translation>注意力因子 %1（作用于 cos 与 sin），softmax 缩放 × %2（注意力分数 × %3）</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::VariantEditor</name>
@@ -4172,6 +4196,10 @@ long_factor: %2</translation>
         <source>, </source>
         <comment>between the items of a list</comment>
         <translation>、</translation>
+    </message>
+    <message>
+        <source>trained length %1 assumed: the config does not say whether max_position_embeddings is the trained or the extended context; set Original context</source>
+        <translation>训练长度假定为 %1：配置没有说明 max_position_embeddings 是训练时的还是扩展后的上下文；请设置“原始上下文”</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -172,6 +173,56 @@ TEST(CliModels, UncachedOrMalformedModelsAreClearUsageErrors)
     const Result dl = run({"download"});
     EXPECT_EQ(dl.status, 2);
     EXPECT_NE(dl.err.find("download takes one model"), std::string::npos) << dl.err;
+}
+
+// Real models' numbers on the command line, from their config.json (tests/data/configs, reduced copies).
+// DeepSeek-V3's attention multiplies its softmax scale by yarn_get_mscale(40, mscale_all_dim 1)^2
+// (transformers DeepseekV3Attention.__init__), beside the rotary attention factor get_mscale(40, 1) /
+// get_mscale(40, 1) = 1
+// (_compute_yarn_parameters); reference recomputed from the formula, tolerance 1e-14 relative.
+TEST(CliModels, DeepSeekV3LogitMultiplierAndDynamicNtk)
+{
+    const std::string cfg = std::string(POSATLAS_TEST_DATA) + "/configs/deepseek_v3.json";
+    const double m = 0.1 * std::log(40.0) + 1.0;
+    const Result r = run({"compute", "rope-frequencies", "--config", cfg});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_EQ(j["attention_factor"].get<double>(), 1.0);
+    EXPECT_NEAR(j["softmax_scale"].get<double>(), m * m, 1e-14 * m * m);
+    EXPECT_NEAR(j["logit_multiplier"].get<double>(), m * m, 1e-14 * m * m);
+
+    const Result off = run({"compute", "rope-frequencies", "--config", cfg, "--no-softmax-mscale"});
+    ASSERT_EQ(off.status, 0) << off.err;
+    EXPECT_EQ(json::parse(off.out)["logit_multiplier"].get<double>(), 1.0);
+
+    // Dynamic NTK on this config reads its max_position_embeddings 163840 (HF
+    // _compute_dynamic_ntk_parameters): the base stays 10000 at N = 163840, as the explorer's probe shows.
+    const Result dyn = run({"compute", "rope-frequencies", "--config", cfg, "--rope-type", "dynamic",
+                            "--rope-seq-len", "163840"});
+    ASSERT_EQ(dyn.status, 0) << dyn.err;
+    EXPECT_EQ(json::parse(dyn.out)["base"].get<double>(), 10000.0);
+
+    // rope-pairs: DeepSeek's trained length is given; llama_tiny's (linear x2, no original length) is
+    // assumed.
+    const Result pairs = run({"compute", "rope-pairs", "--config", cfg});
+    ASSERT_EQ(pairs.status, 0) << pairs.err;
+    EXPECT_FALSE(json::parse(pairs.out)["trained_length_assumed"].get<bool>());
+    const std::string tiny = std::string(POSATLAS_TEST_DATA) + "/configs/llama_tiny.json";
+    const Result assumed = run({"compute", "rope-pairs", "--config", tiny});
+    ASSERT_EQ(assumed.status, 0) << assumed.err;
+    EXPECT_TRUE(json::parse(assumed.out)["trained_length_assumed"].get<bool>());
+    const Result given =
+        run({"compute", "rope-pairs", "--config", tiny, "--original-max-position-embeddings", "512"});
+    ASSERT_EQ(given.status, 0) << given.err;
+    EXPECT_FALSE(json::parse(given.out)["trained_length_assumed"].get<bool>());
+    EXPECT_EQ(json::parse(given.out)["trained_length"].get<int>(), 512);
+
+    // Asked for on a YaRN model without mscale_all_dim: refused with the reason.
+    const Result bad =
+        run({"compute", "rope-frequencies", "--preset", "yarn-llama-2-7b-64k", "--softmax-mscale"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--softmax-mscale"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("mscale_all_dim"), std::string::npos) << bad.err;
 }
 
 } // namespace

@@ -121,31 +121,46 @@ QString explorer_explanation(ExplorerView view)
                    "modelled. ") +
                source;
     case ExplorerView::Dynamic:
-        return ExplorerFigures::tr("<b>Dynamic NTK</b> (HF <tt>_compute_dynamic_ntk_parameters</tt>) recomputes the base for "
+        return ExplorerFigures::tr(
+                   "<b>Dynamic NTK</b> (HF <tt>_compute_dynamic_ntk_parameters</tt>) recomputes the base for "
                    "the current sequence length N: base′ = base · (s·N/M − (s − 1))^(d/(d−2)), with M = "
-                   "max_position_embeddings (HF uses M, not the original length). Up to M it equals unscaled "
-                   "RoPE. Drag the slider to watch the base and the frequencies move; LongRoPE switches from "
+                   "max_position_embeddings (HF uses M, not the original length): the model's own value, as "
+                   "<tt>posatlas compute rope-frequencies --rope-type dynamic</tt> reads it (core "
+                   "<tt>dynamic_ntk_params</tt>). Up to M it equals unscaled "
+                   "RoPE, so a model whose M is already the extended length (DeepSeek-V3: 163840) is "
+                   "unchanged "
+                   "up to M; set a Dynamic variant's M to the trained length to extend from there. Drag the "
+                   "slider to watch the base and the frequencies move; LongRoPE switches from "
                    "its short to its long factors once N exceeds the original length. Other methods do not "
                    "depend on N. ") +
                source;
     case ExplorerView::Temperature:
-        return ExplorerFigures::tr("<b>Attention temperature.</b> YaRN multiplies q and k by √(1/t) = 0.1 ln s + 1 (logits "
+        return ExplorerFigures::tr(
+                   "<b>Attention temperature.</b> YaRN multiplies q and k by √(1/t) = 0.1 ln s + 1 (logits "
                    "by "
-                   "1/t); DeepSeek uses the ratio get_mscale(s, mscale)/get_mscale(s, mscale_all_dim); "
-                   "LongRoPE "
-                   "uses √(1 + ln s / ln L). llama.cpp applies attn_factor·(1 + 0.1 ln s) in its kernel. "
+                   "1/t); DeepSeek uses the ratio get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) on cos "
+                   "and "
+                   "sin, and its attention multiplies the softmax scale by get_mscale(s, mscale_all_dim)², "
+                   "so its "
+                   "logits get get_mscale(s, mscale)² in all (1.874 for DeepSeek-V3 at s = 40); LongRoPE "
+                   "uses √(1 + ln s / ln L). llama.cpp applies attn_factor·(1 + 0.1 ln s) in its kernel. The "
+                   "figure plots what the logits are multiplied by (the square of the factor on q and k). "
                    "<b>Entropy:</b> mean entropy of the last query's softmax attention over N keys for "
                    "seeded "
                    "random queries and keys (core <tt>attention_entropy</tt>). Honest note: for random q and "
                    "k "
-                   "the curve does not depend on the frequencies at all, only on N, d and the attention "
-                   "factor, so methods differ only through their temperature; it grows like ln N, and the "
+                   "the curve does not depend on the frequencies at all, only on N, d and the logit "
+                   "multiplier, so methods differ only through their temperature; it grows like ln N, and "
+                   "the "
                    "temperature lowers it. ") +
                source;
     case ExplorerView::Scores:
-        return ExplorerFigures::tr("<b>Effect on relative scores.</b> Top: RoFormer's long-term-decay bound (Su et al. 2021, "
+        return ExplorerFigures::tr(
+                   "<b>Effect on relative scores.</b> Top: RoFormer's long-term-decay bound (Su et al. 2021, "
                    "§3.4.3) of each variant's frequencies. Bottom: the positional score for all-ones queries "
-                   "and keys, (2a² Σ cos(r θ′ᵢ) + pass-through)/√d, including the temperature a. Stretching "
+                   "and keys, c (2a² Σ cos(r θ′ᵢ) + pass-through)/√d, including the temperature a and "
+                   "DeepSeek's "
+                   "softmax multiplier c. Stretching "
                    "frequencies moves the decay to longer distances. ") +
                source;
     case ExplorerView::Table:
@@ -380,9 +395,10 @@ QString dynamic_base_text(const DynamicResult& d)
     QStringList parts;
     for (const DynamicEntry& e : d.entries)
         if (e.error.isEmpty() && e.variant.kind == VariantKind::Dynamic)
-            parts << ExplorerFigures::tr("%1: base %2 → %3")
+            parts << ExplorerFigures::tr("%1: base %2 → %3 (M = %4)")
                          .arg(e.variant.label, format_number(e.variant.params.rope_theta, 6),
-                              format_number(e.frequencies.base_used, 6));
+                              format_number(e.frequencies.base_used, 6))
+                         .arg(e.variant.params.max_position_embeddings);
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -391,34 +407,41 @@ PlotSpec temperature_spec(const ExplorerTables& t, bool dark)
     PlotSpec s;
     s.title = ExplorerFigures::tr("Attention temperature against the scaling factor s");
     s.x_label = ExplorerFigures::tr("scaling factor s");
-    s.y_label = ExplorerFigures::tr("multiplier of q and k");
+    s.y_label = ExplorerFigures::tr("multiplier of the logits q·k/√d");
     s.log_x = true;
     const FigureColors fc = figure_colors(dark);
-    s.series << PlotSeries{ExplorerFigures::tr("YaRN √(1/t) = 0.1 ln s + 1"), t.s, t.yarn_temperature, fc.text, false};
-    s.series << PlotSeries{ExplorerFigures::tr("LongRoPE √(1 + ln s / ln %1)").arg(len(t.trained)), t.s,
-                           t.longrope_temperature, fc.muted, true};
-    if (!t.deepseek_ratio.empty())
-        s.series << PlotSeries{
-            ExplorerFigures::tr("DeepSeek mscale %1 / mscale_all_dim %2")
-                .arg(format_number(*t.deepseek_mscale), format_number(*t.deepseek_mscale_all_dim)),
-            t.s, t.deepseek_ratio, QColor(0x8c, 0x56, 0x4b), false};
+    s.series << PlotSeries{ExplorerFigures::tr("YaRN 1/t = (0.1 ln s + 1)²"), t.s, t.yarn_logit, fc.text,
+                           false};
+    s.series << PlotSeries{ExplorerFigures::tr("LongRoPE 1 + ln s / ln %1").arg(len(t.trained)), t.s,
+                           t.longrope_logit, fc.muted, true};
+    if (!t.deepseek_logit.empty()) {
+        const QString ms = format_number(*t.deepseek_mscale), all = format_number(*t.deepseek_mscale_all_dim);
+        const QString name =
+            t.deepseek_softmax
+                ? ExplorerFigures::tr(
+                      "DeepSeek (mscale %1, mscale_all_dim %2): ratio² × softmax get_mscale(s, %2)²")
+                      .arg(ms, all)
+                : ExplorerFigures::tr("DeepSeek ratio² (mscale %1 / mscale_all_dim %2)").arg(ms, all);
+        s.series << PlotSeries{name, t.s, t.deepseek_logit, QColor(0x8c, 0x56, 0x4b), false};
+    }
     for (const VariantResult& r : t.variants) {
         if (!r.error.isEmpty())
             continue;
         // Named points: the legend carries each variant's numbers (several may sit on the same spot).
-        const QString name = ExplorerFigures::tr("%1: s %2 → %3")
+        const QString name = ExplorerFigures::tr("%1: s %2 → logits × %3")
                                  .arg(r.variant.label, format_number(r.temperature.factor),
-                                      format_number(r.temperature.used, 5));
+                                      format_number(r.temperature.logit_multiplier, 5));
         s.series << PlotSeries{name,
                                {r.temperature.factor},
-                               {r.temperature.used},
+                               {r.temperature.logit_multiplier},
                                variant_color(r.variant.slot, dark),
                                false,
                                false,
                                true,
                                3.5};
     }
-    s.note = ExplorerFigures::tr("Points: each variant's factor s and the temperature it applies");
+    s.note =
+        ExplorerFigures::tr("Points: each variant's factor s and what its logits are multiplied by in all");
     return s;
 }
 
@@ -446,17 +469,21 @@ PlotSpec entropy_spec(const EntropyResult& e, std::int64_t trained, std::int64_t
                                2.0};
     }
     for (const EntropyResult::Curve& c : e.curves)
-        s.series << PlotSeries{ExplorerFigures::tr("%1 · a = %2").arg(c.label, format_number(c.attention_factor, 4)),
-                               x,
-                               c.with_temperature,
-                               variant_color(c.slot, dark),
-                               false,
-                               true,
-                               true,
-                               2.0};
+        s.series << PlotSeries{
+            ExplorerFigures::tr("%1 · logits × %2").arg(c.label, format_number(c.logit_multiplier, 4)),
+            x,
+            c.with_temperature,
+            variant_color(c.slot, dark),
+            false,
+            true,
+            true,
+            2.0};
     context_lines(s, trained, target, true, dark);
-    s.note = e.curves.empty() ? ExplorerFigures::tr("No variant applies a temperature (attention factor 1).")
-                              : ExplorerFigures::tr("Same distribution for every frequency set: only N, d and a matter.");
+    s.note =
+        e.curves.empty()
+            ? ExplorerFigures::tr("No variant applies a temperature (logits × 1).")
+            : ExplorerFigures::tr(
+                  "Same distribution for every frequency set: only N, d and the logit multiplier matter.");
     return s;
 }
 

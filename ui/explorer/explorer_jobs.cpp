@@ -106,8 +106,12 @@ ExplorerTables compute_explorer_tables(const ExplorerInput& in, const CancelFn& 
         try {
             r.table = variant_pairs(v, in.trained, in.target);
             r.temperature = attention_temperature(v.params);
-            if (v.kind == VariantKind::YarnLlamaCpp)
+            if (v.kind == VariantKind::YarnLlamaCpp) {
+                // llama.cpp's kernel factor; DeepSeek's softmax mscale lives in its graph (rope_scaling.h).
                 r.temperature.used = r.temperature.llamacpp_yarn;
+                r.temperature.softmax_scale = 1.0;
+                r.temperature.logit_multiplier = r.temperature.used * r.temperature.used;
+            }
             r.decay_bound = rope_decay_bound(r.table.frequencies.inv_freq, out.distances, cancel);
             r.score = rope_score_vs_distance(r.table.frequencies, v.params.head_dim, out.distances, cancel);
             if (!yarn_set && variant_rope_type(v.kind) == RopeType::Yarn) {
@@ -117,6 +121,7 @@ ExplorerTables compute_explorer_tables(const ExplorerInput& in, const CancelFn& 
             if (v.params.mscale && v.params.mscale_all_dim && !out.deepseek_mscale) {
                 out.deepseek_mscale = v.params.mscale;
                 out.deepseek_mscale_all_dim = v.params.mscale_all_dim;
+                out.deepseek_softmax = v.params.softmax_mscale && *v.params.mscale_all_dim != 0.0;
             }
         } catch (const ParameterError& e) {
             r.error = QString::fromUtf8(e.what());
@@ -126,6 +131,7 @@ ExplorerTables compute_explorer_tables(const ExplorerInput& in, const CancelFn& 
     if (!out.deepseek_mscale && in.model.mscale && in.model.mscale_all_dim) {
         out.deepseek_mscale = in.model.mscale;
         out.deepseek_mscale_all_dim = in.model.mscale_all_dim;
+        out.deepseek_softmax = in.model.softmax_mscale && *in.model.mscale_all_dim != 0.0;
     }
 
     // A YaRN configuration of the model, for the thresholds (when no variant is YaRN) and the
@@ -145,13 +151,15 @@ ExplorerTables compute_explorer_tables(const ExplorerInput& in, const CancelFn& 
     out.s = log_space(1.0, s_max, 160);
     yarn.mscale = out.deepseek_mscale;
     yarn.mscale_all_dim = out.deepseek_mscale_all_dim;
+    yarn.softmax_mscale = out.deepseek_softmax;
     for (double s : out.s) {
         yarn.factor = s;
         const TemperatureInfo t = attention_temperature(yarn);
-        out.yarn_temperature.push_back(t.yarn_sqrt_inv_t);
-        out.longrope_temperature.push_back(t.longrope_factor);
+        out.yarn_logit.push_back(t.yarn_sqrt_inv_t * t.yarn_sqrt_inv_t);
+        out.longrope_logit.push_back(t.longrope_factor * t.longrope_factor);
         if (out.deepseek_mscale)
-            out.deepseek_ratio.push_back(t.deepseek_mscale_ratio);
+            out.deepseek_logit.push_back(t.deepseek_mscale_ratio * t.deepseek_mscale_ratio *
+                                         (out.deepseek_softmax ? t.deepseek_softmax : 1.0));
     }
     return out;
 }
@@ -208,7 +216,7 @@ EntropyResult compute_explorer_entropy(const ExplorerInput& in, const CancelFn& 
 {
     EntropyResult out;
     out.lengths = entropy_lengths(in.target);
-    // Distinct attention factors (at the target length), in variant order.
+    // Distinct logit multipliers (at the target length), in variant order.
     struct Group {
         double factor;
         std::vector<const ExplorerVariant*> members;
@@ -217,7 +225,7 @@ EntropyResult compute_explorer_entropy(const ExplorerInput& in, const CancelFn& 
     for (const ExplorerVariant& v : in.variants) {
         double a = 1.0;
         try {
-            a = variant_frequencies(v, in.target).attention_factor;
+            a = variant_frequencies(v, in.target).logit_multiplier();
         } catch (const ParameterError&) {
             continue; // the tables job reports it
         }
@@ -251,7 +259,7 @@ EntropyResult compute_explorer_entropy(const ExplorerInput& in, const CancelFn& 
             names << v->label;
         curve.label = names.join(QStringLiteral(", "));
         curve.slot = first.slot;
-        curve.attention_factor = groups[g].factor;
+        curve.logit_multiplier = groups[g].factor;
         curve.with_temperature = c.entropy_with_temperature;
         out.curves.push_back(std::move(curve));
     }

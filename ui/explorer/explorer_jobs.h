@@ -59,11 +59,14 @@ struct ExplorerTables {
     bool yarn_from_variant = false;
     std::vector<VariantResult> variants;
     std::vector<double> distances; // log-spaced 0 .. target
-    // Temperature formulas over the factor s (attention_temperature of a YaRN configuration of the
-    // model with factor s): YaRN sqrt(1/t), LongRoPE's factor, DeepSeek's ratio (when some variant or
-    // the model sets mscale and mscale_all_dim, with those values).
-    std::vector<double> s, yarn_temperature, longrope_temperature, deepseek_ratio;
+    // Temperature formulas over the factor s as multipliers of the logits (attention_temperature of a
+    // YaRN configuration of the model with factor s): YaRN 1/t = (0.1 ln s + 1)^2, LongRoPE's factor
+    // squared, DeepSeek's ratio squared times, when its attention multiplies the softmax scale
+    // (softmax_mscale), get_mscale(s, mscale_all_dim)^2 (when some variant or the model sets mscale and
+    // mscale_all_dim, with those values).
+    std::vector<double> s, yarn_logit, longrope_logit, deepseek_logit;
     std::optional<double> deepseek_mscale, deepseek_mscale_all_dim;
+    bool deepseek_softmax = false;
 };
 ExplorerTables compute_explorer_tables(const ExplorerInput& in, const CancelFn& cancel = {});
 
@@ -82,17 +85,18 @@ struct EntropyResult {
     std::vector<std::int64_t> lengths;
     std::vector<double> without_temperature; // from the first variant (the same for all, see the note)
     struct Curve {
-        QString label; // variants sharing the attention factor: "YaRN (model), YaRN (llama.cpp)"
+        QString label; // variants sharing the logit multiplier: "YaRN (model), YaRN (llama.cpp)"
         int slot = 0;  // colour of the first of them
-        double attention_factor = 1.0;
+        double logit_multiplier =
+            1.0; // RopeFrequencies::logit_multiplier: a^2 times DeepSeek's softmax scale
         std::vector<double> with_temperature;
     };
-    std::vector<Curve> curves; // one per distinct attention factor != 1
+    std::vector<Curve> curves; // one per distinct logit multiplier != 1
 };
-// attention_entropy of each distinct attention factor among the variants at `lengths` (log-spaced,
-// 16 .. target, at most 7). Why one per distinct factor: for random q, k the entropy curve depends only
-// on N, head_dim, rotary_dim and the attention factor (attention_entropy.h), so variants with the same
-// factor would only add noise of the same distribution.
+// attention_entropy of each distinct logit multiplier among the variants at `lengths` (log-spaced,
+// 16 .. target, at most 7). Why one per distinct multiplier: for random q, k the entropy curve depends
+// only on N, head_dim, rotary_dim and the logit multiplier (attention_entropy.h), so variants with the
+// same multiplier would only add noise of the same distribution.
 EntropyResult compute_explorer_entropy(const ExplorerInput& in, const CancelFn& cancel = {},
                                        const ProgressFn& progress = {});
 std::vector<std::int64_t> entropy_lengths(std::int64_t target);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "explorer/explorer_panel.h"
 
+#include "analysis/rope_compare.h"
 #include "io/presets.h"
 #include "jobs/view_jobs.h"
 #include "model/scenario_model.h"
@@ -285,15 +286,29 @@ QString ExplorerPanel::importReportText() const
     return m_report->toPlainText();
 }
 
+QString ExplorerPanel::modelSummaryText() const
+{
+    return m_modelLabel->text();
+}
+
 void ExplorerPanel::showReport()
 {
     const RopeParams& p = m_model->modelParams();
-    m_modelLabel->setText(tr("<b>%1</b><br>head_dim %2 · rotary %3 · base %4 · %5 · trained L = %6")
-                              .arg(m_model->modelName().toHtmlEscaped())
-                              .arg(p.head_dim)
-                              .arg(p.rotary_dim())
-                              .arg(format_number(p.rope_theta, 8), rope_scaling_name(p.rope_type))
-                              .arg(m_model->trainedLength()));
+    QString label = tr("<b>%1</b><br>head_dim %2 · rotary %3 · base %4 · %5 · trained L = %6")
+                        .arg(m_model->modelName().toHtmlEscaped())
+                        .arg(p.head_dim)
+                        .arg(p.rotary_dim())
+                        .arg(format_number(p.rope_theta, 8), rope_scaling_name(p.rope_type))
+                        .arg(m_model->trainedLength());
+    const TemperatureInfo t = attention_temperature(p);
+    if (t.logit_multiplier != 1.0)
+        label += tr(" · logits × %1").arg(format_number(t.logit_multiplier, 4));
+    if (trained_length_ambiguous(p))
+        label += tr("<br><span style='color:#d62728'>Trained length assumed: the config does not say whether "
+                    "max_position_embeddings %1 is the trained or the extended context. Set the original "
+                    "context in the main window's panel.</span>")
+                     .arg(p.max_position_embeddings);
+    m_modelLabel->setText(label);
     const ConfigImport& imp = m_model->configImport();
     auto list = [](const std::vector<std::string>& keys) {
         QStringList out;

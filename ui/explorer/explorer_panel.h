@@ -63,6 +63,8 @@ public:
     bool openConfig(const QString& path);
     // The report of the last import (keys read / ignored / unknown, notes) as plain text.
     QString importReportText() const;
+    // The model line above the report (rich text): shape, trained length, logit multiplier, warnings.
+    QString modelSummaryText() const;
 
     QComboBox* presetCombo() const { return m_presets; }
     QToolButton* addButton() const { return m_add; }

@@ -353,6 +353,8 @@ Json spectrum_json(const SpectrumData& d)
                   {"trained_length", d.trained_length},
                   {"target_length", d.target_length},
                   {"attention_factor", json_num(d.attention_factor)},
+                  {"softmax_scale", json_num(d.softmax_scale)},
+                  {"logit_multiplier", json_num(d.attention_factor * d.attention_factor * d.softmax_scale)},
                   {"scaling", json_text(d.scaling_label)}};
     if (!d.ramp.empty())
         o[columns::kRamp] = json_array(d.ramp);

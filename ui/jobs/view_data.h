@@ -110,6 +110,7 @@ struct SpectrumData {
     double trained_length = 0.0;           // horizontal line on the wavelength plot
     double target_length = 0.0;
     double attention_factor = 1.0;
+    double softmax_scale = 1.0;            // the attention module's extra softmax multiplier (DeepSeek)
     QString scaling_label;                 // "yarn · factor 16"
     QString note;                          // under the plots: which length θ is for, identity scalings
 };

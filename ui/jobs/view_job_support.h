@@ -72,10 +72,22 @@ inline QString length_note(const RopeParams& p)
 // dynamic NTK below its trained length): the figures say so rather than look unchanged for no reason.
 inline QString identity_note(const RopeParams& p, const RopeFrequencies& f)
 {
-    if (p.rope_type == RopeType::Default || f.inv_freq != f.inv_freq_original || f.attention_factor != 1.0)
+    if (p.rope_type == RopeType::Default || f.inv_freq != f.inv_freq_original || f.logit_multiplier() != 1.0)
         return {};
     return ViewJobs::tr("%1 × %2 is the identity here: θ′ = θ")
         .arg(rope_scaling_name(p.rope_type), short_num(p.factor));
+}
+
+// A linear / static NTK config without an original length (trained_length_ambiguous, rope_compare.h): the
+// trained length shown is max_position_embeddings, a guess the user can correct.
+inline QString trained_length_note(const RopeParams& p)
+{
+    if (!trained_length_ambiguous(p))
+        return {};
+    return ViewJobs::tr(
+               "trained length %1 assumed: the config does not say whether max_position_embeddings is the "
+               "trained or the extended context; set Original context")
+        .arg(p.max_position_embeddings);
 }
 
 // Splits [0, 1] into consecutive sub-ranges so that several core calls report one overall progress.

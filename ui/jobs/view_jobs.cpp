@@ -652,13 +652,16 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
     data.trained_length = static_cast<double>(trained);
     data.target_length = static_cast<double>(target);
     data.attention_factor = sp.attention_factor;
+    data.softmax_scale = f.softmax_scale;
     data.scaling_label =
         s.params<RopeParams>().rope_type == RopeType::Default
             ? ViewJobs::tr("no scaling")
             : ViewJobs::tr("%1 · factor %2")
                   .arg(rope_scaling_name(s.params<RopeParams>().rope_type), short_num(f.factor_used));
     QStringList notes;
-    for (const QString& extra : {length_note(s.params<RopeParams>()), identity_note(s.params<RopeParams>(), f)})
+    for (const QString& extra :
+         {length_note(s.params<RopeParams>()), identity_note(s.params<RopeParams>(), f),
+          trained_length_note(s.params<RopeParams>())})
         if (!extra.isEmpty())
             notes << extra;
     data.note = notes.join(ViewJobs::tr(" · "));

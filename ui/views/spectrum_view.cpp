@@ -47,9 +47,15 @@ QString SpectrumView::figureTitle() const
 QString SpectrumView::factorText() const
 {
     // HF multiplies cos and sin by the factor, so queries and keys both carry it: logits scale by its square.
-    const QString factor = tr("attention factor %1 on cos and sin (logits × %2)")
-                               .arg(format_number(m_data.attention_factor, 4),
-                                    format_number(m_data.attention_factor * m_data.attention_factor, 4));
+    const double a2 = m_data.attention_factor * m_data.attention_factor;
+    // DeepSeek's attention also multiplies its softmax scale: the caption names both and their product.
+    const QString factor =
+        m_data.softmax_scale == 1.0
+            ? tr("attention factor %1 on cos and sin (logits × %2)")
+                  .arg(format_number(m_data.attention_factor, 4), format_number(a2, 4))
+            : tr("attention factor %1 on cos and sin, softmax scale × %2 (logits × %3)")
+                  .arg(format_number(m_data.attention_factor, 4), format_number(m_data.softmax_scale, 4),
+                       format_number(a2 * m_data.softmax_scale, 4));
     return m_data.note.isEmpty() ? factor : tr("%1 · %2").arg(factor, m_data.note);
 }
 

@@ -84,7 +84,7 @@ double rope_score(const RopeFrequencies& f, const Eigen::Ref<const Eigen::Vector
     if (k.size() != q.size())
         throw ParameterError("head_dim", "the same for q and k (" + std::to_string(q.size()) + ")",
                              std::to_string(k.size()));
-    return rope_rotate(f, q, m, pairing).dot(rope_rotate(f, k, n, pairing));
+    return rope_rotate(f, q, m, pairing).dot(rope_rotate(f, k, n, pairing)) * f.softmax_scale;
 }
 
 RopePairCoefficients rope_pair_coefficients(const RopeFrequencies& f,
@@ -99,7 +99,7 @@ RopePairCoefficients rope_pair_coefficients(const RopeFrequencies& f,
     const auto pairs = static_cast<std::size_t>(f.pairs());
     c.cos_coef.resize(pairs);
     c.sin_coef.resize(pairs);
-    const double a2 = f.attention_factor * f.attention_factor;
+    const double a2 = f.logit_multiplier(); // a^2 c
     for (std::size_t i = 0; i < pairs; ++i) {
         const auto [j1, j2] = pair_index(static_cast<int>(i), f.rotary_dim, pairing);
         c.cos_coef[i] = a2 * (q[j1] * k[j1] + q[j2] * k[j2]);
@@ -107,6 +107,7 @@ RopePairCoefficients rope_pair_coefficients(const RopeFrequencies& f,
     }
     for (Eigen::Index j = f.rotary_dim; j < q.size(); ++j)
         c.passthrough += q[j] * k[j];
+    c.passthrough *= f.softmax_scale;
     return c;
 }
 

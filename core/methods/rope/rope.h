@@ -36,15 +36,17 @@ Eigen::VectorXd rope_rotate(const RopeFrequencies& f, const Eigen::Ref<const Eig
 void rope_rotate_row(const RopeFrequencies& f, Eigen::MatrixXd& m, Eigen::MatrixXd* also, Eigen::Index r,
                      double position, RopePairing pairing);
 
-// The attention logit (R(m) q) . (R(n) k), not divided by sqrt(d). Depends on m and n only through
-// m - n (RoFormer eq. (16)).
+// The attention logit (R(m) q) . (R(n) k) * f.softmax_scale, not divided by sqrt(d): with the
+// attention module's extra softmax multiplier (1 but for DeepSeek, rope_scaling.h), so that every
+// consumer of a RoPE logit sees what the model computes. Depends on m and n only through m - n
+// (RoFormer eq. (16)).
 double rope_score(const RopeFrequencies& f, const Eigen::Ref<const Eigen::VectorXd>& q,
                   const Eigen::Ref<const Eigen::VectorXd>& k, double m, double n, RopePairing pairing);
 
 // The same value from delta = m - n alone, in O(d):
-//   s(delta) = a^2 * sum_i [ (q1 k1 + q2 k2) cos(delta theta_i) + (q1 k2 - q2 k1) sin(delta theta_i) ]
-//              + sum_{j >= rotary_dim} q_j k_j,
-// with (q1, q2), (k1, k2) the components of pair i and a = f.attention_factor.
+//   s(delta) = c * ( a^2 * sum_i [ (q1 k1 + q2 k2) cos(delta theta_i) + (q1 k2 - q2 k1) sin(delta theta_i) ]
+//              + sum_{j >= rotary_dim} q_j k_j ),
+// with (q1, q2), (k1, k2) the components of pair i, a = f.attention_factor and c = f.softmax_scale.
 double rope_relative_score(const RopeFrequencies& f, const Eigen::Ref<const Eigen::VectorXd>& q,
                            const Eigen::Ref<const Eigen::VectorXd>& k, double delta, RopePairing pairing);
 
@@ -52,9 +54,9 @@ double rope_relative_score(const RopeFrequencies& f, const Eigen::Ref<const Eige
 // deltas costs one cos/sin per pair and delta: score(delta) = passthrough
 //   + sum_i cos_coef[i] cos(delta theta_i) + sin_coef[i] sin(delta theta_i).
 struct RopePairCoefficients {
-    std::vector<double> cos_coef; // a^2 (q1 k1 + q2 k2)
-    std::vector<double> sin_coef; // a^2 (q1 k2 - q2 k1)
-    double passthrough = 0.0;     // sum over components >= rotary_dim of q_j k_j
+    std::vector<double> cos_coef; // c a^2 (q1 k1 + q2 k2)
+    std::vector<double> sin_coef; // c a^2 (q1 k2 - q2 k1)
+    double passthrough = 0.0;     // c * sum over components >= rotary_dim of q_j k_j
 };
 RopePairCoefficients rope_pair_coefficients(const RopeFrequencies& f,
                                             const Eigen::Ref<const Eigen::VectorXd>& q,

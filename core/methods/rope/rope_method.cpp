@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Rotary position embedding (Su et al. 2021, RoFormer eq. 34) and its context-extension scalings
 // (rope_scaling.h: PI, NTK-aware, dynamic NTK, YaRN, Llama 3, LongRoPE, after Hugging Face
-// modeling_rope_utils): the logit R(i) q_i . R(j) k_j / sqrt(d).
+// modeling_rope_utils): the logit c R(i) q_i . R(j) k_j / sqrt(d), c the attention module's extra
+// softmax multiplier (RopeFrequencies::softmax_scale: DeepSeek's mscale^2, else 1).
 #include "analysis/rope_compare.h"
 #include "compute/block_means.h"
 #include "compute/gemm.h"
@@ -103,7 +104,9 @@ void rope_block_logits(MatrixJob& c)
     const Eigen::MatrixXd q = rope_block_means(c, f, false, c.rb);
     const Eigen::MatrixXd k = rope_block_means(c, f, true, c.cb);
     check_cancel(c.cancel);
-    final_product(c, q, k, 1.0 / std::sqrt(static_cast<double>(c.s.params<RopeParams>().head_dim)));
+    // The rotated means carry a; the attention module's softmax multiplier (DeepSeek) scales the product.
+    final_product(c, q, k,
+                  f.softmax_scale / std::sqrt(static_cast<double>(c.s.params<RopeParams>().head_dim)));
     report_progress(c.progress, 1.0);
 }
 
@@ -130,6 +133,7 @@ void rope_logits(MatrixJob& c)
     }
     // Rotate every sampled query and key once, then one matrix product. When the keys sit at the
     // queries' positions (the whole matrix, or a square window) each angle's cos and sin serve both.
+    // Rotated below (with a); the softmax multiplier scales the final product.
     Eigen::MatrixXd q = job_queries(c, d), k = job_keys(c, d);
     const RopePairing pairing = c.s.params<RopeParams>().pairing;
     const auto rotate_rows = [&](Eigen::MatrixXd& m, Eigen::MatrixXd* same_positions,
@@ -153,7 +157,7 @@ void rope_logits(MatrixJob& c)
         rotate_rows(k, nullptr, c.cols, 0.25, 0.5);
     }
     check_cancel(c.cancel);
-    final_product(c, q, k, inv_sqrt_d);
+    final_product(c, q, k, inv_sqrt_d * f.softmax_scale);
     report_progress(c.progress, 1.0);
 }
 void rope_matrix(MatrixJob& c)
@@ -187,25 +191,45 @@ MethodDescriptor describe_rope()
     d.reference = "Su et al. 2021, RoFormer; Hugging Face modeling_rope_utils; llama.cpp ggml rope";
     d.fields = {
         make_field("head_dim", FieldType::Int, &P::head_dim,
-                   {.lo = 2, .hi = 8192, .even = true, .log_scale = true, .step = 2,
+                   {.lo = 2,
+                    .hi = 8192,
+                    .even = true,
+                    .log_scale = true,
+                    .step = 2,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Head dimension"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "head_dim: rotary pairs = rotary_dim / 2, one frequency each (even).")}),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "head_dim: rotary pairs = rotary_dim / 2, one frequency each (even).")}),
         make_field("rope_theta", FieldType::Real, &P::rope_theta,
-                   {.lo = 1, .hi = 1e12, .lo_open = true, .log_scale = true,
+                   {.lo = 1,
+                    .hi = 1e12,
+                    .lo_open = true,
+                    .log_scale = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Base θ (rope_theta)"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "rope_theta: pair i turns by θ_i = base^(-2i/d) per position. Larger bases make the slowest pairs slower (longer contexts).")}),
-        make_field("partial_rotary_factor", FieldType::Real, &P::partial_rotary_factor,
-                   {.lo = 0, .hi = 1, .lo_open = true, .decimals = 2, .step = 0.05,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Partial rotary factor"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Fraction of head_dim that is rotated (GPT-NeoX 0.25, Phi-2 0.4); the rest passes through.")}),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "rope_theta: pair i turns by θ_i = base^(-2i/d) per position. Larger "
+                                     "bases make the slowest pairs slower (longer contexts).")}),
+        make_field(
+            "partial_rotary_factor", FieldType::Real, &P::partial_rotary_factor,
+            {.lo = 0,
+             .hi = 1,
+             .lo_open = true,
+             .decimals = 2,
+             .step = 0.05,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Partial rotary factor"),
+             .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Fraction of head_dim that is rotated (GPT-NeoX 0.25, "
+                                                       "Phi-2 0.4); the rest passes through.")}),
         make_field("pairing", FieldType::Choice, &P::pairing,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Pairing"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Which dimensions rotate together: (2i, 2i+1) as in RoFormer/Meta Llama, or (i, i + d/2) as in GPT-NeoX/Hugging Face."),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "Which dimensions rotate together: (2i, 2i+1) as in RoFormer/Meta "
+                                     "Llama, or (i, i + d/2) as in GPT-NeoX/Hugging Face."),
                     .choices = {{"interleaved", QT_TRANSLATE_NOOP("ParamSpec", "Interleaved (2i, 2i+1)")},
                                 {"half", QT_TRANSLATE_NOOP("ParamSpec", "Half (i, i + d/2)")}}}),
         make_field("rope_type", FieldType::Choice, &P::rope_type,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Scaling (rope_type)"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "rope_scaling.rope_type: how the frequencies are changed to reach a longer context."),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec",
+                        "rope_scaling.rope_type: how the frequencies are changed to reach a longer context."),
                     // In the order of RopeType.
                     .choices = {{"default", QT_TRANSLATE_NOOP("ParamSpec", "default")},
                                 {"linear", QT_TRANSLATE_NOOP("ParamSpec", "linear (PI)")},
@@ -217,83 +241,164 @@ MethodDescriptor describe_rope()
                     // Legacy ids of published config.json files (parse_rope_type).
                     .choice_aliases = {{"su", "longrope"}, {"mrope", "default"}, {"ntk-aware", "ntk"}}}),
         make_field("factor", FieldType::Real, &P::factor,
-                   {.lo = 1, .hi = 1e6, .log_scale = true, .decimals = 2, .step = 0.25,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Scaling factor s"), .unit = "×",
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "rope_scaling.factor: target context / trained context."),
+                   {.lo = 1,
+                    .hi = 1e6,
+                    .log_scale = true,
+                    .decimals = 2,
+                    .step = 0.25,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Scaling factor s"),
+                    .unit = "×",
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                                 "rope_scaling.factor: target context / trained context."),
                     .shown = for_types(kScaled)}),
         make_field("max_position_embeddings", FieldType::Int, &P::max_position_embeddings,
-                   {.lo = 1, .hi = 1e9, .log_scale = true,
+                   {.lo = 1,
+                    .hi = 1e9,
+                    .log_scale = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Model context"),
                     .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "max_position_embeddings: the model's context (trained, or extended when original_max_position_embeddings is set).")}),
-        make_field("original_max_position_embeddings", FieldType::Int, &P::original_max_position_embeddings,
-                   {.lo = 0, .hi = 1e9, .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Original context"),
-                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "original_max_position_embeddings: the trained context before scaling (0: same as max positions)."),
-                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "same as max"),
-                    .shown = for_types(bit(RopeType::Yarn) | bit(RopeType::Llama3) | bit(RopeType::LongRope))}),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                                 "max_position_embeddings: the model's context (trained, or "
+                                                 "extended when original_max_position_embeddings is set).")}),
+        make_field(
+            "original_max_position_embeddings", FieldType::Int, &P::original_max_position_embeddings,
+            {.lo = 0,
+             .hi = 1e9,
+             .log_scale = true,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Original context"),
+             .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
+             .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "original_max_position_embeddings: the trained "
+                                                       "context before scaling (0: same as max positions)."),
+             .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "same as max"),
+             // Linear / NTK read only the factor; the trained length they are shown against is
+             // still the user's to set (a config may not say it: trained_length_ambiguous).
+             .shown = for_types(bit(RopeType::Linear) | bit(RopeType::Ntk) | bit(RopeType::Yarn) |
+                                bit(RopeType::Llama3) | bit(RopeType::LongRope))}),
         make_field("rope_seq_len", FieldType::Int, &P::seq_len,
-                   {.lo = 0, .hi = 1e9, .log_scale = true,
+                   {.lo = 0,
+                    .hi = 1e9,
+                    .log_scale = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Current length"),
                     .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The sequence length seen at inference: dynamic NTK and LongRoPE change the frequencies once it exceeds the trained context (0: none)."),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "The sequence length seen at inference: dynamic NTK and LongRoPE change "
+                                     "the frequencies once it exceeds the trained context (0: none)."),
                     .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "none"),
-                    .aliases = {"seq_len"}, .follows_seq_len = true,
+                    .aliases = {"seq_len"},
+                    .follows_seq_len = true,
                     .shown = for_types(bit(RopeType::Dynamic) | bit(RopeType::LongRope))}),
         make_field("beta_fast", FieldType::Real, &P::beta_fast,
-                   {.lo = 0, .hi = 1e6, .lo_open = true, .log_scale = true, .decimals = 2,
+                   {.lo = 0,
+                    .hi = 1e6,
+                    .lo_open = true,
+                    .log_scale = true,
+                    .decimals = 2,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "β fast"),
                     .unit = QT_TRANSLATE_NOOP("ParamSpec", "rotations"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "YaRN: pairs that complete more than β_fast rotations over the trained context are left unscaled (extrapolated)."),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                                 "YaRN: pairs that complete more than β_fast rotations over "
+                                                 "the trained context are left unscaled (extrapolated)."),
                     .shown = for_types(bit(RopeType::Yarn))}),
         make_field("beta_slow", FieldType::Real, &P::beta_slow,
-                   {.lo = 0, .hi = 1e6, .lo_open = true, .log_scale = true, .decimals = 2, .step = 0.1,
+                   {.lo = 0,
+                    .hi = 1e6,
+                    .lo_open = true,
+                    .log_scale = true,
+                    .decimals = 2,
+                    .step = 0.1,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "β slow"),
                     .unit = QT_TRANSLATE_NOOP("ParamSpec", "rotations"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "YaRN: pairs that complete fewer than β_slow rotations are fully interpolated (divided by the factor)."),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                                 "YaRN: pairs that complete fewer than β_slow rotations are "
+                                                 "fully interpolated (divided by the factor)."),
                     .shown = for_types(bit(RopeType::Yarn))}),
         make_field("mscale", FieldType::OptionalReal, &P::mscale,
-                   {.lo = 0, .hi = 1e3, .lo_open = true, .decimals = 3, .step = 0.1,
+                   {.lo = 0,
+                    .hi = 1e3,
+                    .lo_open = true,
+                    .decimals = 3,
+                    .step = 0.1,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "mscale"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "YaRN (DeepSeek): numerator coefficient of the attention temperature 0.1·mscale·ln(s) + 1 (unset: the default formula)."),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "YaRN (DeepSeek): numerator coefficient of the attention temperature "
+                                     "0.1·mscale·ln(s) + 1 (unset: the default formula)."),
                     .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
                     .shown = for_types(bit(RopeType::Yarn))}),
-        make_field("mscale_all_dim", FieldType::OptionalReal, &P::mscale_all_dim,
-                   {.lo = 0, .hi = 1e3, .decimals = 3, .step = 0.1,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "mscale_all_dim"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "YaRN (DeepSeek): denominator coefficient of the attention temperature (unset: not used)."),
-                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
+        make_field(
+            "mscale_all_dim", FieldType::OptionalReal, &P::mscale_all_dim,
+            {.lo = 0,
+             .hi = 1e3,
+             .decimals = 3,
+             .step = 0.1,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "mscale_all_dim"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "ParamSpec",
+                 "YaRN (DeepSeek): denominator coefficient of the attention temperature (unset: not used)."),
+             .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
+             .shown = for_types(bit(RopeType::Yarn))}),
+        make_field(
+            "attention_factor", FieldType::OptionalReal, &P::attention_factor,
+            {.lo = 0,
+             .hi = 1e3,
+             .lo_open = true,
+             .decimals = 3,
+             .step = 0.05,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Attention factor"),
+             .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Explicit multiplier of cos/sin (logits scale by its "
+                                                       "square). Unset: derived from the factor."),
+             .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
+             .shown = for_types(bit(RopeType::Yarn) | bit(RopeType::LongRope))}),
+        make_field("softmax_mscale", FieldType::Bool, &P::softmax_mscale,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Softmax scale × mscale² (DeepSeek)"),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "DeepSeek-V2/V3 attention: the softmax scale 1/√d is also multiplied by "
+                                     "(0.1·mscale_all_dim·ln s + 1)², beside the attention factor on cos and "
+                                     "sin (DeepseekV3Attention in transformers). Needs mscale_all_dim."),
                     .shown = for_types(bit(RopeType::Yarn))}),
-        make_field("attention_factor", FieldType::OptionalReal, &P::attention_factor,
-                   {.lo = 0, .hi = 1e3, .lo_open = true, .decimals = 3, .step = 0.05,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Attention factor"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Explicit multiplier of cos/sin (logits scale by its square). Unset: derived from the factor."),
-                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
-                    .shown = for_types(bit(RopeType::Yarn) | bit(RopeType::LongRope))}),
         make_field("truncate", FieldType::Bool, &P::truncate,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Truncate correction range"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "YaRN: round the correction range to whole pairs (gpt-oss sets false)."),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "YaRN: round the correction range to whole pairs (gpt-oss sets false)."),
                     .shown = for_types(bit(RopeType::Yarn))}),
-        make_field("low_freq_factor", FieldType::Real, &P::low_freq_factor,
-                   {.lo = 0, .hi = 1e6, .lo_open = true, .log_scale = true, .decimals = 2, .step = 0.5,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Low-frequency factor"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Llama 3: wavelengths longer than original context / low_freq_factor are divided by the factor."),
-                    .shown = for_types(bit(RopeType::Llama3))}),
+        make_field(
+            "low_freq_factor", FieldType::Real, &P::low_freq_factor,
+            {.lo = 0,
+             .hi = 1e6,
+             .lo_open = true,
+             .log_scale = true,
+             .decimals = 2,
+             .step = 0.5,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Low-frequency factor"),
+             .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Llama 3: wavelengths longer than original context / "
+                                                       "low_freq_factor are divided by the factor."),
+             .shown = for_types(bit(RopeType::Llama3))}),
         make_field("high_freq_factor", FieldType::Real, &P::high_freq_factor,
-                   {.lo = 0, .hi = 1e6, .lo_open = true, .log_scale = true, .decimals = 2, .step = 0.5,
+                   {.lo = 0,
+                    .hi = 1e6,
+                    .lo_open = true,
+                    .log_scale = true,
+                    .decimals = 2,
+                    .step = 0.5,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "High-frequency factor"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Llama 3: wavelengths shorter than original context / high_freq_factor are kept; between the two they are blended."),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "Llama 3: wavelengths shorter than original context / high_freq_factor "
+                                     "are kept; between the two they are blended."),
                     .shown = for_types(bit(RopeType::Llama3))}),
         make_field("short_factor", FieldType::RealList, &P::short_factor,
-                   {.lo = 0, .hi = 1e6, .lo_open = true,
+                   {.lo = 0,
+                    .hi = 1e6,
+                    .lo_open = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Short factors"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "LongRoPE: one divisor per rotary pair within the original context."),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "LongRoPE: one divisor per rotary pair within the original context."),
                     .panel = false}),
         make_field("long_factor", FieldType::RealList, &P::long_factor,
-                   {.lo = 0, .hi = 1e6, .lo_open = true,
+                   {.lo = 0,
+                    .hi = 1e6,
+                    .lo_open = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Long factors"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "LongRoPE: one divisor per rotary pair beyond the original context."),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "LongRoPE: one divisor per rotary pair beyond the original context."),
                     .panel = false}),
     };
     d.kinds = {
@@ -308,6 +413,14 @@ MethodDescriptor describe_rope()
                                  format_number(p.partial_rotary_factor) + ", rotary_dim " + std::to_string(rd));
         require_real("beta_fast", p.beta_fast, p.beta_slow, 1e6, false);
         require_real("high_freq_factor", p.high_freq_factor, p.low_freq_factor, 1e6, false);
+        if (p.rope_type == RopeType::Yarn && p.softmax_mscale &&
+            !(p.mscale_all_dim && *p.mscale_all_dim != 0.0))
+            throw ParameterError(
+                "softmax_mscale",
+                "used with mscale_all_dim set and non-zero: DeepSeek's attention multiplies the "
+                "softmax scale by get_mscale(factor, mscale_all_dim)^2 (set mscale_all_dim, or "
+                "turn softmax_mscale off)",
+                p.mscale_all_dim ? "mscale_all_dim 0" : "mscale_all_dim unset");
         if (p.rope_type == RopeType::LongRope) {
             const auto pairs = static_cast<std::size_t>(rd / 2);
             for (const auto* list : {&p.short_factor, &p.long_factor})

@@ -147,6 +147,12 @@ RopeFrequencies compute_rope_frequencies(const RopeParams& p)
         } else {
             f.attention_factor = get_mscale(s);
         }
+        // DeepseekV3Attention.__init__: self.scaling *= yarn_get_mscale(factor, mscale_all_dim)^2
+        // (validate(p) has checked that mscale_all_dim is set and non-zero).
+        if (p.softmax_mscale && p.mscale_all_dim && *p.mscale_all_dim != 0.0) {
+            const double m = get_mscale(s, *p.mscale_all_dim);
+            f.softmax_scale = m * m;
+        }
         double low = find_correction_dim(p.beta_fast, d, p.rope_theta, trained);
         double high = find_correction_dim(p.beta_slow, d, p.rope_theta, trained);
         if (p.truncate) {

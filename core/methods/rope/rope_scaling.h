@@ -44,6 +44,13 @@ struct RopeFrequencies {
     std::vector<double> inv_freq_original; // theta_i = rope_theta^(-2i / rotary_dim)
     std::vector<double> inv_freq;          // scaled theta'_i
     double attention_factor = 1.0;         // HF "attention_scaling": multiplies cos and sin
+    // Extra multiplier of the softmax scale 1/sqrt(d), applied by the attention module rather than the
+    // rotary embedding, so to the whole logit q.k (rotary and pass-through parts). 1 except for
+    // DeepSeek-V2/V3 (p.softmax_mscale): get_mscale(s, mscale_all_dim)^2, see compute_rope_frequencies.
+    double softmax_scale = 1.0;
+    // What the model multiplies the rotary part of q.k / sqrt(d) by: attention_factor^2 * softmax_scale
+    // (e.g. DeepSeek-V3, factor 40, mscale = mscale_all_dim = 1: 1 * (0.1 ln 40 + 1)^2 = 1.8739).
+    double logit_multiplier() const { return attention_factor * attention_factor * softmax_scale; }
     std::vector<double> wavelength;        // 2 pi / inv_freq (scaled), in tokens
     // YaRN only: HF linear_ramp_factor per pair; 0 keeps the original frequency, 1 is fully
     // interpolated (inv_freq = (1 - ramp) * theta_i + ramp * theta_i / factor). Empty otherwise.
@@ -72,8 +79,13 @@ struct RopeFrequencies {
 //             without any fine-tuning", r/LocalLLaMA, June 2023; no longer in HF main). Needs d >= 4.
 //  dynamic  : HF _compute_dynamic_ntk_parameters: len = max(seq_len, max_position_embeddings) (seq_len 0:
 //             max_position_embeddings), base' = rope_theta * (s * len / max_position_embeddings
-//             - (s - 1))^(d / (d - 2)). HF uses max_position_embeddings here, NOT the original length
-//             (its code carries a TODO about that). Equals default while seq_len <= max_position_embeddings.
+//             - (s - 1))^(d / (d - 2)). HF uses config.max_position_embeddings here, NOT the original
+//             length: in v4.4x (with a TODO "use the new original_max_position_embeddings") and still in
+//             the v5 rewrite (rope_parameters; seq_len = max(seq_len, config.max_position_embeddings)).
+//             original_max_position_embeddings is therefore ignored: a DeepSeek-V3 config (163840, original
+//             4096) switched to dynamic keeps rope_theta up to 163840. Equals default while seq_len <=
+//             max_position_embeddings. The one definition behind `compute rope-frequencies --rope-type
+//             dynamic` and the explorer (dynamic_ntk_params, rope_compare.h).
 //  yarn     : HF _compute_yarn_parameters (Peng et al. 2023, "YaRN", arXiv:2309.00071):
 //             find_correction_dim(r) = d ln(L / (2 pi r)) / (2 ln rope_theta);
 //             low = find_correction_dim(beta_fast), high = find_correction_dim(beta_slow), floored /
@@ -83,6 +95,15 @@ struct RopeFrequencies {
 //             Attention factor: attention_factor if given; else, when mscale and mscale_all_dim are both
 //             set and non-zero, get_mscale(s, mscale) / get_mscale(s, mscale_all_dim); else get_mscale(s),
 //             where get_mscale(s, m) = 1 for s <= 1, else 0.1 m ln(s) + 1.
+//             Softmax scale (p.softmax_mscale, DeepSeek): get_mscale(s, mscale_all_dim)^2. This is not
+//             in modeling_rope_utils but in the attention module: transformers
+//             models/deepseek_v3/modeling_deepseek_v3.py DeepseekV3Attention.__init__ ("if
+//             self.config.rope_scaling is not None: mscale_all_dim = rope_scaling.get('mscale_all_dim', 0)
+//             ... if mscale_all_dim: mscale = yarn_get_mscale(scaling_factor, mscale_all_dim);
+//             self.scaling = self.scaling * mscale * mscale"), and DeepSeek's own modeling_deepseek.py
+//             (DeepseekV2Attention / DeepseekV3Attention.__init__, softmax_scale), which HF's in-library
+//             DeepSeek-V2 port leaves out. With mscale == mscale_all_dim the attention factor is 1 and
+//             this square is the whole temperature: (0.1 ln 40 + 1)^2 = 1.8739 for DeepSeek-V3.
 //             Factor rule: the explicit `factor` is used (HF v5: `factor` wins, max/original is only a
 //             fallback when factor is absent, and a mismatch is merely warned about). HF v4.45-v4.57
 //             instead replaced factor by max_position_embeddings / original_max_position_embeddings
@@ -111,7 +132,10 @@ RopeFrequencies compute_rope_frequencies(const RopeParams& p);
 //  * the attention factor is attn_factor * (1 + 0.1 ln(1 / freq_scale)) = attn_factor * (1 + 0.1 ln s)
 //    applied inside the kernel whenever ext_factor != 0 (here ext_factor = 1, the YaRN default);
 //    mscale / mscale_all_dim of the HF config are not read by the kernel (llama.cpp handles
-//    DeepSeek's mscale in the model graph via rope_yarn_log_mul). `attention_factor`, when set, is
+//    DeepSeek's mscale in the model graph via rope_yarn_log_mul: kq_scale = mscale^2 / sqrt(d) with the
+//    kernel's factor divided out, the same logit multiplier as HF's softmax_scale; softmax_scale is left
+//    1 here, so that logit_multiplier() = (1 + 0.1 ln s)^2 is that value for mscale_all_dim = 1, e.g.
+//    DeepSeek-V3). `attention_factor`, when set, is
 //    taken as llama.cpp's attn_factor multiplier (cparams.yarn_attn_factor * hparams.rope_attn_factor),
 //    otherwise 1;
 //  * ggml computes in float32.

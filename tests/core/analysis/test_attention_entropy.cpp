@@ -72,6 +72,7 @@ EntropyCurve reference_curve(const RopeParams& p, const std::vector<std::int64_t
         const RopeFrequencies with_a = compute_rope_frequencies(cur);
         RopeFrequencies without_a = with_a;
         without_a.attention_factor = 1.0;
+        without_a.softmax_scale = 1.0; // rope_score multiplies by it (DeepSeek's softmax multiplier)
         double h = 0.0, ht = 0.0;
         for (int t = 0; t < trials; ++t) {
             const std::uint64_t tt = static_cast<std::uint64_t>(t) << 32;
@@ -142,7 +143,12 @@ TEST(AttentionEntropy, MatchesIndependentRecomputation)
     dynamic.rope_type = RopeType::Dynamic;
     dynamic.factor = 4.0;
     dynamic.max_position_embeddings = 32;
-    const Case cases[] = {{"yarn", yarn_config(16)}, {"partial", partial}, {"dynamic", dynamic}};
+    RopeParams deepseek = partial; // partial rotary keeps a pass-through part for c to scale as well
+    deepseek.mscale = 1.0;
+    deepseek.mscale_all_dim = 0.8;
+    deepseek.softmax_mscale = true;
+    const Case cases[] = {
+        {"yarn", yarn_config(16)}, {"partial", partial}, {"dynamic", dynamic}, {"deepseek", deepseek}};
     const std::vector<std::int64_t> lengths = {1, 2, 5, 40, 300};
     for (const Case& c : cases) {
         const EntropyCurve got = attention_entropy(c.p, lengths, 12345, 3);
@@ -165,6 +171,30 @@ TEST(AttentionEntropy, TemperatureSharpens)
     // Attention factor 1 (unscaled RoPE): the two curves are identical (a^2 = 1 multiplies exactly).
     const EntropyCurve d = attention_entropy(RopeParams{}, {2, 10, 100}, 1, 4);
     EXPECT_EQ(d.entropy, d.entropy_with_temperature);
+}
+
+// DeepSeek-V3 (factor 40, mscale = mscale_all_dim = 1): the rotary attention factor is 1, and the whole
+// temperature is the softmax multiplier yarn_get_mscale(40, 1)^2 of DeepseekV3Attention. The tempered curve
+// must therefore equal that of a YaRN configuration whose cos and sin carry its square root, and differ from
+// the untempered one. Tolerance 1e-12 nats (the same logits up to rounding of the product).
+TEST(AttentionEntropy, DeepSeekTemperatureIsTheSoftmaxMultiplier)
+{
+    RopeParams v3 = yarn_config(64);
+    v3.factor = 40.0;
+    v3.max_position_embeddings = 163840;
+    v3.mscale = 1.0;
+    v3.mscale_all_dim = 1.0;
+    v3.softmax_mscale = true;
+    RopeParams same = v3;
+    same.softmax_mscale = false;
+    same.attention_factor = 0.1 * std::log(40.0) + 1.0; // sqrt of the multiplier, on cos and sin
+    const std::vector<std::int64_t> lengths = {10, 300, 2000};
+    const EntropyCurve a = attention_entropy(v3, lengths, 7, 2);
+    const EntropyCurve b = attention_entropy(same, lengths, 7, 2);
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+        EXPECT_NEAR(a.entropy_with_temperature[i], b.entropy_with_temperature[i], 1e-12) << lengths[i];
+        EXPECT_LT(a.entropy_with_temperature[i], a.entropy[i] - 0.05) << lengths[i];
+    }
 }
 
 TEST(AttentionEntropy, GrowsLikeLogNWithoutPositionalStructure)

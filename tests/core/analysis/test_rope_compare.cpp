@@ -168,7 +168,12 @@ TEST(RopeCompare, PiAllInterpolatedDefaultAllKept)
 TEST(RopeCompare, DefaultTargetLengthRule)
 {
     RopeParams p = llama31_8b();
-    p.max_position_embeddings = 8192 * 4; // below 8192 * 8: the factor rule wins
+    // An original length below max_position_embeddings: the config's own context is the target, even
+    // below original * factor (Gemma 3: 32768 x 8 = 262144, but the released context is 131072).
+    p.max_position_embeddings = 8192 * 4;
+    EXPECT_EQ(rope_default_target_length(p), 32768);
+    // Original = max (Qwen2.5's YaRN block: 32768 with factor 4): the factor rule, 8192 * 8.
+    p.max_position_embeddings = 8192;
     EXPECT_EQ(rope_default_target_length(p), 65536);
     p.factor = 1e6; // 8192e6 clamps to kMaxSeqLen
     EXPECT_EQ(rope_default_target_length(p), kMaxSeqLen);
@@ -282,9 +287,12 @@ TEST(RopeCompare, StandardVariantsOfLlama31)
     expect_rel(t[2].frequencies.base_used, 4134231.132028111);
     expect_runs(t[2],
                 {{0, 0, PairRegime::Kept}, {1, 62, PairRegime::Blended}, {63, 63, PairRegime::Interpolated}});
-    // Dynamic NTK at seq_len 131072 with max_position_embeddings 8192 (HF _compute_dynamic_ntk_parameters):
-    // base' = 500000 * (8 * 131072 / 8192 - 7)^(128/126) (python 65285308.382959254).
-    expect_rel(t[3].frequencies.base_used, 65285308.382959254);
+    // Dynamic NTK reads the model's own max_position_embeddings 131072, as HF
+    // _compute_dynamic_ntk_parameters does (config.max_position_embeddings, not the original 8192): at
+    // seq_len 131072 = M the base is unchanged.
+    EXPECT_EQ(v[3].params.max_position_embeddings, 131072);
+    EXPECT_EQ(t[3].frequencies.base_used, 500000.0);
+    expect_runs(t[3], {{0, 63, PairRegime::Kept}});
     // YaRN on Llama 3.1's base: python find_correction_range(32, 1, 128, 500000, 8192) = (18, 35).
     EXPECT_EQ(*t[4].frequencies.yarn_low, 18.0);
     EXPECT_EQ(*t[4].frequencies.yarn_high, 35.0);
@@ -309,6 +317,53 @@ TEST(RopeCompare, StandardVariantsOfLlama31)
     const RopePairsTable lt = rope_pairs(pv.back().params, 4096, 131072);
     for (const RopePairRow& r : lt.rows)
         expect_rel(r.ratio, 0.5); // theta / long_factor 2
+}
+
+// The explorer's dynamic NTK (its probe and its variants) and `compute rope-frequencies --rope-type dynamic`
+// on a config are one definition: the model's config with rope_type dynamic. HF
+// _compute_dynamic_ntk_parameters: base' = base * (s * N / M - (s - 1))^(d / (d - 2)) for N > M, M =
+// config.max_position_embeddings (v4.4x and v5), else base. Reference recomputed from that formula here;
+// tolerance 1e-12 relative.
+TEST(RopeCompare, DynamicNtkOfDeepSeekV3ReadsItsOwnMaxPositions)
+{
+    // deepseek-ai/DeepSeek-V3: qk_rope_head_dim 64, rope_theta 10000, max 163840, yarn factor 40 from 4096.
+    RopeParams v3;
+    v3.head_dim = 64;
+    v3.pairing = RopePairing::Interleaved;
+    v3.rope_type = RopeType::Yarn;
+    v3.factor = 40.0;
+    v3.max_position_embeddings = 163840;
+    v3.original_max_position_embeddings = 4096;
+    v3.mscale = 1.0;
+    v3.mscale_all_dim = 1.0;
+    v3.softmax_mscale = true;
+    RopeParams d = dynamic_ntk_params(v3, 40.0);
+    EXPECT_EQ(d.rope_type, RopeType::Dynamic);
+    EXPECT_EQ(d.max_position_embeddings, 163840);
+    EXPECT_EQ(d.trained_length(), 4096); // kept for the views, not read by dynamic NTK
+
+    // What the command line computes: the imported config with --rope-type dynamic (rope_type replaced).
+    RopeParams cli = v3;
+    cli.rope_type = RopeType::Dynamic;
+    for (std::int64_t n : {std::int64_t{4096}, std::int64_t{163840}, std::int64_t{327680}}) {
+        d.seq_len = n;
+        cli.seq_len = n;
+        const double want =
+            n <= 163840 ? 10000.0
+                        : 10000.0 * std::pow(40.0 * static_cast<double>(n) / 163840.0 - 39.0, 64.0 / 62.0);
+        expect_rel(compute_rope_frequencies(d).base_used, want);
+        EXPECT_EQ(compute_rope_frequencies(d).inv_freq, compute_rope_frequencies(cli).inv_freq) << n;
+    }
+    // At N = 163840 = M: rope_theta unchanged (the explorer used to take M = 4096 and show 1.98e7).
+    d.seq_len = 163840;
+    EXPECT_EQ(compute_rope_frequencies(d).base_used, 10000.0);
+    // The standard Dynamic NTK variant is the same configuration.
+    const std::vector<ScalingVariant> sv = standard_variants(v3, 40.0, 163840);
+    EXPECT_EQ(sv[3].label, "Dynamic NTK");
+    RopeParams from_variants = sv[3].params;
+    from_variants.seq_len = 0;
+    d.seq_len = 0;
+    EXPECT_EQ(from_variants, d);
 }
 
 TEST(RopeCompare, ScoreVsDistance)

@@ -70,6 +70,38 @@ INSTANTIATE_TEST_SUITE_P(Content, RopeMatrix,
                              return posatlas::test::param_name(content_kind_id(info.param));
                          });
 
+// DeepSeek's attention multiplies its softmax scale by yarn_get_mscale(factor, mscale_all_dim)^2
+// (transformers DeepseekV3Attention.__init__): every logit of the matrix, on every path (Toeplitz, rotated
+// product, exact block means), is the plain YaRN logit times that square, recomputed here from the formula.
+// Tolerance 1e-12 relative to the largest logit: the same sums, scaled once.
+TEST(Matrix, DeepSeekSoftmaxMscaleMultipliesEveryLogit)
+{
+    const double m = 0.1 * 1.0 * std::log(40.0) + 1.0; // yarn_get_mscale(40, mscale_all_dim 1)
+    for (auto kind : {ContentKind::Ones, ContentKind::Fixed, ContentKind::Random}) {
+        Scenario plain = rope(64, kind);
+        RopeParams& p = plain.params<RopeParams>();
+        p.rope_type = RopeType::Yarn;
+        p.factor = 40.0;
+        p.max_position_embeddings = 163840;
+        p.original_max_position_embeddings = 4096;
+        p.mscale = 1.0;
+        p.mscale_all_dim = 1.0;
+        Scenario deepseek = plain;
+        deepseek.params<RopeParams>().softmax_mscale = true;
+        MatrixWindow blocks;
+        blocks.out_rows = 16;
+        blocks.out_cols = 8;
+        for (const MatrixWindow& w : {MatrixWindow{}, blocks}) {
+            const MatrixResult a = compute_matrix(plain, MatrixKind::Logits, w);
+            const MatrixResult b = compute_matrix(deepseek, MatrixKind::Logits, w);
+            ASSERT_EQ(a.values.rows(), b.values.rows());
+            const double scale = a.values.cwiseAbs().maxCoeff() * m * m;
+            EXPECT_LT((b.values - a.values * (m * m)).cwiseAbs().maxCoeff(), 1e-12 * scale)
+                << content_kind_id(kind) << " " << w.out_rows;
+        }
+    }
+}
+
 // finite_extremes against std::min / std::max over the finite values, for lengths around the vectors
 // (8 doubles, 16 floats) and the threading threshold, with NaN and +-inf anywhere, and with no finite
 // value at all; for double and for float32 results.

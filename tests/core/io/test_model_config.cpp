@@ -5,12 +5,14 @@
 // rules of modeling_rope_utils.py, worked out by hand in the comments. Integer and exact-binary quantities
 // are compared exactly; derived ratios with EXPECT_DOUBLE_EQ (4 ulp).
 #include "io/model_config.h"
+#include "methods/rope/rope_scaling.h"
 #include "scenario/validation.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -83,11 +85,14 @@ std::vector<Case> cases()
          }},
         {"explicit_head_dim_wins", R"({"model_type":"qwen3","hidden_size":2560,"num_attention_heads":32,
           "head_dim":128,"rope_theta":1000000})",
-         Method::RoPE, [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 128); }},
+         Method::RoPE,
+         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 128); }},
         {"mistral_default_max_positions",
          R"({"model_type":"mistral","hidden_size":4096,"num_attention_heads":32})", Method::RoPE,
          // MistralConfig: max_position_embeddings = 4096 * 32.
-         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<RopeParams>().max_position_embeddings, 131072); }},
+         [](const ConfigImport& c) {
+             EXPECT_EQ(c.scenario.params<RopeParams>().max_position_embeddings, 131072);
+         }},
         {"linear_scaling", R"({"model_type":"llama","rope_scaling":{"type":"linear","factor":4.0}})",
          Method::RoPE,
          [](const ConfigImport& c) {
@@ -295,7 +300,9 @@ std::vector<Case> cases()
          [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<AlibiParams>().num_heads, 16); }},
         {"mpt_prefix_lm_symmetric", R"({"model_type":"mpt","n_heads":8,"attn_config":{"prefix_lm":true}})",
          Method::ALiBi,
-         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<AlibiParams>().bias, AlibiBias::Symmetric); }},
+         [](const ConfigImport& c) {
+             EXPECT_EQ(c.scenario.params<AlibiParams>().bias, AlibiBias::Symmetric);
+         }},
         {"mpt_without_alibi_is_learned", R"({"model_type":"mpt","d_model":1024,"max_seq_len":4096,
           "attn_config":{"alibi":false}})",
          Method::Learned,
@@ -345,7 +352,8 @@ std::vector<Case> cases()
          }},
         {"deberta_without_relative_attention", R"({"model_type":"deberta-v2","hidden_size":768,
           "max_position_embeddings":512})",
-         Method::Learned, [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<LearnedParams>().dim, 768); }},
+         Method::Learned,
+         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<LearnedParams>().dim, 768); }},
         {"bert_learned", R"({"model_type":"bert","hidden_size":768,"max_position_embeddings":512,
           "initializer_range":0.02,"position_embedding_type":"absolute"})",
          Method::Learned,
@@ -391,9 +399,97 @@ std::vector<Case> cases()
              EXPECT_EQ(c.scenario.params<RopeParams>().head_dim, 128);
              EXPECT_EQ(c.scenario.params<RopeParams>().rope_theta, 10000.0);
          }},
+        // DeepSeek-V3 (reduced): softmax scale x yarn_get_mscale(40, 1)^2 (DeepseekV3Attention.__init__).
+        {"deepseek_v3_softmax_mscale",
+         R"({"model_type":"deepseek_v3","hidden_size":7168,"num_attention_heads":128,"qk_nope_head_dim":128,
+          "qk_rope_head_dim":64,"max_position_embeddings":163840,"rope_theta":10000,
+          "rope_scaling":{"beta_fast":32,"beta_slow":1,"factor":40,"mscale":1.0,"mscale_all_dim":1.0,
+          "original_max_position_embeddings":4096,"type":"yarn"}})",
+         Method::RoPE,
+         [](const ConfigImport& c) {
+             const auto& r = c.scenario.params<RopeParams>();
+             EXPECT_TRUE(r.softmax_mscale);
+             const RopeFrequencies f = compute_rope_frequencies(r);
+             EXPECT_EQ(f.attention_factor, 1.0);
+             const double m = 0.1 * std::log(40.0) + 1.0; // yarn_get_mscale(40, 1)
+             EXPECT_NEAR(f.logit_multiplier(), m * m, 1e-14 * m * m);
+             EXPECT_TRUE(any_contains(c.notes, "softmax scale"));
+         }},
+        {"deepseek_v3_mscale_all_dim_zero",
+         R"({"model_type":"deepseek_v3","qk_rope_head_dim":64,"max_position_embeddings":163840,
+          "rope_scaling":{"factor":40,"mscale":1.0,"mscale_all_dim":0,"original_max_position_embeddings":4096,
+          "type":"yarn"}})",
+         Method::RoPE,
+         // HF: "if mscale_all_dim:" is false for 0 -> no softmax multiplier.
+         [](const ConfigImport& c) { EXPECT_FALSE(c.scenario.params<RopeParams>().softmax_mscale); }},
+        // Gemma 3 4B/12B/27B: pre-trained at 32768, rescaled by linear 8 to 131072 (arXiv:2503.19786).
+        {"gemma3_text_linear8_trained_32768",
+         R"({"model_type":"gemma3_text","head_dim":256,"hidden_size":3840,"num_attention_heads":16,
+          "max_position_embeddings":131072,"rope_theta":1000000.0,"rope_scaling":{"factor":8.0,"rope_type":"linear"}})",
+         Method::RoPE,
+         [](const ConfigImport& c) {
+             EXPECT_EQ(c.scenario.params<RopeParams>().trained_length(), 32768);
+             EXPECT_TRUE(any_contains(c.notes, "Gemma 3"));
+             EXPECT_FALSE(any_contains(c.notes, "not known to PosAtlas"));
+         }},
+        // The Hub's multimodal config (google/gemma-3-12b-it, reduced): the text keys sit in text_config and
+        // omit head_dim, rope_theta and max_position_embeddings (Gemma3TextConfig: 256, 1e6, 131072).
+        {"gemma3_multimodal_text_config",
+         R"({"architectures":["Gemma3ForConditionalGeneration"],"model_type":"gemma3",
+          "text_config":{"hidden_size":3840,"model_type":"gemma3_text","num_attention_heads":16,
+          "rope_scaling":{"factor":8.0,"rope_type":"linear"},"sliding_window":1024}})",
+         Method::RoPE,
+         [](const ConfigImport& c) {
+             const auto& r = c.scenario.params<RopeParams>();
+             EXPECT_EQ(r.head_dim, 256);
+             EXPECT_EQ(r.rope_theta, 1e6);
+             EXPECT_EQ(r.max_position_embeddings, 131072);
+             EXPECT_EQ(r.rope_type, RopeType::Linear);
+             EXPECT_EQ(r.factor, 8.0);
+             EXPECT_EQ(r.trained_length(), 32768);
+             EXPECT_TRUE(any_contains(c.notes, "text_config"));
+         }},
+        {"linear_without_original_is_ambiguous",
+         R"({"model_type":"llama","max_position_embeddings":8192,"rope_scaling":{"type":"linear","factor":4}})",
+         Method::RoPE,
+         [](const ConfigImport& c) {
+             EXPECT_EQ(c.scenario.params<RopeParams>().trained_length(), 8192);
+             EXPECT_TRUE(any_contains(c.notes, "ambiguous trained length"));
+             EXPECT_FALSE(has(c.ignored_keys, "rope_scaling.original_max_position_embeddings"));
+         }},
+        {"linear_with_original_is_not",
+         R"({"model_type":"llama","max_position_embeddings":8192,
+          "rope_scaling":{"type":"linear","factor":4,"original_max_position_embeddings":2048}})",
+         Method::RoPE,
+         [](const ConfigImport& c) {
+             EXPECT_EQ(c.scenario.params<RopeParams>().trained_length(), 2048);
+             EXPECT_FALSE(any_contains(c.notes, "ambiguous"));
+             EXPECT_TRUE(has(c.read_keys, "rope_scaling.original_max_position_embeddings"));
+         }},
+        // Qwen2.5-7B-Instruct (reduced): Qwen2Config keeps sliding_window only if use_sliding_window.
+        {"qwen25_sliding_window_off",
+         R"({"model_type":"qwen2","hidden_size":3584,"num_attention_heads":28,"max_position_embeddings":32768,
+          "max_window_layers":28,"rope_theta":1000000.0,"sliding_window":131072,"use_sliding_window":false})",
+         Method::RoPE,
+         [](const ConfigImport& c) {
+             EXPECT_FALSE(any_contains(c.notes, "sliding_window is not modelled"));
+             for (const char* k : {"sliding_window", "use_sliding_window", "max_window_layers"}) {
+                 EXPECT_FALSE(has(c.ignored_keys, k)) << k;
+                 EXPECT_FALSE(has(c.unknown_keys, k)) << k;
+             }
+             EXPECT_TRUE(any_contains(c.notes, "use_sliding_window is false"));
+         }},
+        {"qwen2_sliding_window_on",
+         R"({"model_type":"qwen2","sliding_window":4096,"use_sliding_window":true})", Method::RoPE,
+         [](const ConfigImport& c) {
+             EXPECT_TRUE(any_contains(c.notes, "sliding_window is not modelled"));
+             EXPECT_TRUE(has(c.ignored_keys, "sliding_window"));
+         }},
         {"integral_float_accepted", R"({"model_type":"llama","max_position_embeddings":4096.0})",
          Method::RoPE,
-         [](const ConfigImport& c) { EXPECT_EQ(c.scenario.params<RopeParams>().max_position_embeddings, 4096); }},
+         [](const ConfigImport& c) {
+             EXPECT_EQ(c.scenario.params<RopeParams>().max_position_embeddings, 4096);
+         }},
     };
 }
 

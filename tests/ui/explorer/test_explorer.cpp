@@ -100,6 +100,7 @@ private slots:
     void invalidParametersReportedPerVariant();
     void mainWindowOpensOneExplorer();
     void nonRopeScenarioSeedsLlama31();
+    void deepSeekV3ProbeAndLogitMultiplier();
 };
 
 void ExplorerTest::addRemoveChangesSeriesCount()
@@ -156,7 +157,8 @@ void ExplorerTest::configImportAppliesValuesAndListsKeys()
     QCOMPARE(p.rope_type, RopeType::Llama3);
     QCOMPARE(p.factor, 32.0);
     QCOMPARE(w.model()->trainedLength(), std::int64_t{8192});
-    QCOMPARE(w.model()->targetLength(), std::int64_t{262144}); // max(131072, 8192 * 32)
+    // The config's context (Llama 3.2's 131072 from 8192), not 8192 * 32: rope_default_target_length.
+    QCOMPARE(w.model()->targetLength(), std::int64_t{131072});
     QCOMPARE(w.model()->variants().front().kind, VariantKind::Llama3);
     QCOMPARE(w.model()->variants().front().params.factor, 32.0);
     const QString report = w.panel()->importReportText();
@@ -205,12 +207,18 @@ void ExplorerTest::dynamicSliderMovesCurves()
     const QString labelBefore = w.baseLabel()->text();
     QVERIFY2(labelBefore.contains(QStringLiteral("500000")), qPrintable(labelBefore));
 
-    // Through the spin box, an exact length: base' = 500000 * (8 * 65536 / 8192 - 7)^(128/126)
-    // = 30388963.636486538 (python3, HF _compute_dynamic_ntk_parameters in double); tolerance 1e-9 relative.
+    // Dynamic NTK scales from the config's max_position_embeddings M = 131072 (HF
+    // _compute_dynamic_ntk_parameters reads config.max_position_embeddings, not the original 8192): still
+    // unscaled at 65536.
     slider->spinBox()->setValue(65536);
     QVERIFY(wait_idle(w));
-    QCOMPARE(w.model()->currentLength(), std::int64_t{65536});
-    QVERIFY(std::abs(dynamic_base() / 30388963.636486538 - 1.0) < 1e-9);
+    QCOMPARE(dynamic_base(), 500000.0);
+    // Through the spin box, an exact length beyond M: base' = 500000 * (8 * 196608 / 131072 - 7)^(128/126)
+    // = 2564689.3634076216 (python3, HF's formula in double); tolerance 1e-9 relative.
+    slider->spinBox()->setValue(196608);
+    QVERIFY(wait_idle(w));
+    QCOMPARE(w.model()->currentLength(), std::int64_t{196608});
+    QVERIFY(std::abs(dynamic_base() / 2564689.3634076216 - 1.0) < 1e-9);
     QVERIFY2(w.baseLabel()->text() != labelBefore, qPrintable(w.baseLabel()->text()));
     const QImage after = render(*w.figure(ExplorerView::Dynamic));
     QVERIFY(before != after);
@@ -219,7 +227,7 @@ void ExplorerTest::dynamicSliderMovesCurves()
     slider->slider()->setValue(slider->slider()->maximum());
     QVERIFY(wait_idle(w));
     QCOMPARE(w.model()->currentLength(), 2 * w.model()->targetLength());
-    QVERIFY(dynamic_base() > 30388963.636486538);
+    QVERIFY(dynamic_base() > 2564689.3634076216);
 }
 
 void ExplorerTest::tableRowsAndCsvHeader()
@@ -380,6 +388,46 @@ void ExplorerTest::nonRopeScenarioSeedsLlama31()
     ExplorerWindow* e = mw.openExplorer();
     QCOMPARE(e->model()->modelName(), QStringLiteral("Llama 3.1 8B"));
     QCOMPARE(e->model()->modelParams().rope_theta, 500000.0);
+}
+
+// DeepSeek-V3 (tests/data/configs/deepseek_v3.json): the dynamic-NTK probe is the config read as dynamic NTK,
+// M = max_position_embeddings 163840 (HF _compute_dynamic_ntk_parameters; core dynamic_ntk_params, as
+// `compute rope-frequencies --rope-type dynamic`), so at N = 163840 the base stays 10000 (it used to show
+// 1.98e7 from M = 4096). Temperature and entropy use the effective logit multiplier: the rotary attention
+// factor 1 times the softmax scale yarn_get_mscale(40, 1)^2 of DeepseekV3Attention.__init__ =
+// 1.8738542070926265 (python3); tolerance 1e-12 relative.
+void ExplorerTest::deepSeekV3ProbeAndLogitMultiplier()
+{
+    ExplorerWindow w;
+    QVERIFY2(w.openConfig(QStringLiteral(POSATLAS_TEST_DATA "/configs/deepseek_v3.json")),
+             qPrintable(w.statusText()));
+    QVERIFY(wait_idle(w));
+    QCOMPARE(index_of(w, VariantKind::Dynamic), -1); // so the view adds its probe
+    w.model()->setCurrentLength(163840);
+    QVERIFY(wait_idle(w));
+    bool probe = false;
+    for (const DynamicEntry& e : w.dynamicResult()->entries) {
+        if (e.variant.slot >= 0)
+            continue;
+        probe = true;
+        QCOMPARE(e.variant.params.max_position_embeddings, std::int64_t{163840});
+        QCOMPARE(e.frequencies.base_used, 10000.0);
+    }
+    QVERIFY(probe);
+
+    const double m2 = 1.8738542070926265;
+    const auto& vs = w.tables()->variants;
+    QCOMPARE(vs[0].variant.kind, VariantKind::Yarn);
+    QCOMPARE(vs[0].temperature.used, 1.0);
+    QVERIFY(std::abs(vs[0].temperature.logit_multiplier / m2 - 1.0) < 1e-12);
+    QVERIFY(std::abs(vs[1].temperature.logit_multiplier / m2 - 1.0) < 1e-12); // llama.cpp: (1 + 0.1 ln 40)^2
+    const QString summary = w.panel()->modelSummaryText();
+    QVERIFY2(summary.contains(QStringLiteral("logits × 1.874")), qPrintable(summary));
+    QVERIFY(wait_all(w));
+    const auto& curves = w.entropyResult()->curves;
+    QCOMPARE(curves.size(), std::size_t{1}); // YaRN (model) and YaRN (llama.cpp): the same multiplier
+    QVERIFY(std::abs(curves[0].logit_multiplier / m2 - 1.0) < 1e-12);
+    QVERIFY(curves[0].label.contains(QStringLiteral("(model)")));
 }
 
 QTEST_MAIN(ExplorerTest)

@@ -42,7 +42,8 @@ using namespace posatlas::test;
 namespace {
 
 const char* const kShippedConfigs[] = {"llama_tiny.json", "gemma3_12b.json", "gemma3_tiny_v5.json",
-                                        "qwen2_vl_7b.json", "qwen2.5_7b_yarn4.json"};
+                                        "qwen2_vl_7b.json", "qwen2.5_7b_yarn4.json",
+                                        "qwen2.5_7b_instruct.json", "deepseek_v3.json"};
 
 QString configPath(const char* name)
 {
@@ -458,6 +459,29 @@ private slots:
         QCOMPARE(spectrum_job(d, ViewSettings{}).target_length, 4096.0);
         for (const CurveMarker& m : curve_job(d, ViewSettings{}).markers)
             QVERIFY2(m.value != 2048.0, qPrintable(m.label));
+    }
+
+    // Gemma 3 12B (linear x8, max_position_embeddings 131072): pre-trained at 32768 (Gemma 3 Technical
+    // Report), so the views mark trained 32768 and target 131072, not 131072 -> 1048576. A linear config
+    // without an original length and no documented value (llama_tiny: x2 on 1024) is shown with the trained
+    // length assumed, said on screen under the spectrum and the curves, until the user sets it.
+    void linearTrainedLengthOnScreen()
+    {
+        const Scenario gemma = load_model_config(configPath("gemma3_12b.json").toStdString()).scenario;
+        const SpectrumData g = spectrum_job(gemma, ViewSettings{});
+        QCOMPARE(g.trained_length, 32768.0);
+        QCOMPARE(g.target_length, 131072.0);
+        QVERIFY2(!g.note.contains(QStringLiteral("assumed")), qPrintable(g.note));
+
+        Scenario tiny = load_model_config(configPath("llama_tiny.json").toStdString()).scenario;
+        QVERIFY2(
+            spectrum_job(tiny, ViewSettings{}).note.contains(QStringLiteral("trained length 1024 assumed")),
+            qPrintable(spectrum_job(tiny, ViewSettings{}).note));
+        QVERIFY(curve_job(tiny, ViewSettings{}).note.contains(QStringLiteral("trained length 1024 assumed")));
+        tiny.params<RopeParams>().original_max_position_embeddings = 512; // the user sets it
+        const SpectrumData t = spectrum_job(tiny, ViewSettings{});
+        QVERIFY2(!t.note.contains(QStringLiteral("assumed")), qPrintable(t.note));
+        QCOMPARE(t.trained_length, 512.0);
     }
 
     void cleanupTestCase() { m_window.reset(); }

@@ -111,7 +111,7 @@ void rope_curves(const CurveRequest& r, CurveData& data)
         data.markers.push_back(make_marker(static_cast<double>(target), ViewJobs::tr("target %1").arg(target)));
     // Short: the note shares a line with the chart's controls.
     data.note = ViewJobs::tr("bound(0) = %1 · attention factor %2").arg(short_num(bound0), format_number(f.attention_factor, 4));
-    for (const QString& extra : {length_note(p), identity_note(p, f)})
+    for (const QString& extra : {length_note(p), identity_note(p, f), trained_length_note(p)})
         if (!extra.isEmpty())
             data.note += ViewJobs::tr(" · ") + extra;
 }

@@ -180,6 +180,61 @@ TEST(RopeScaling, YarnDeepSeekV2LiteEqualMscales)
     EXPECT_EQ(compute_rope_frequencies(p).attention_factor, 0.5);
 }
 
+// DeepSeek's attention multiplies its softmax scale by yarn_get_mscale(factor, mscale_all_dim)^2, beside the
+// rotary attention factor (transformers models/deepseek_v3/modeling_deepseek_v3.py
+// DeepseekV3Attention.__init__: "if mscale_all_dim: mscale = yarn_get_mscale(scaling_factor,
+// mscale_all_dim); self.scaling = self.scaling * mscale * mscale", yarn_get_mscale(s, m) = 0.1 m ln s + 1
+// for s > 1). Reference recomputed here from that formula; tolerance 1e-14 relative (one log, one square).
+TEST(RopeScaling, DeepSeekSoftmaxScaleIsMscaleAllDimSquared)
+{
+    const auto yarn_get_mscale = [](double s, double m) {
+        return s <= 1.0 ? 1.0 : 0.1 * m * std::log(s) + 1.0;
+    };
+    // deepseek-ai/DeepSeek-V3 config.json: factor 40, mscale 1.0, mscale_all_dim 1.0.
+    RopeParams p;
+    p.head_dim = 64;
+    p.rope_type = RopeType::Yarn;
+    p.factor = 40.0;
+    p.max_position_embeddings = 163840;
+    p.original_max_position_embeddings = 4096;
+    p.mscale = 1.0;
+    p.mscale_all_dim = 1.0;
+    p.softmax_mscale = true;
+    const RopeFrequencies f = compute_rope_frequencies(p);
+    EXPECT_EQ(f.attention_factor, 1.0); // _compute_yarn_parameters: get_mscale(40, 1) / get_mscale(40, 1)
+    const double v3 = yarn_get_mscale(40.0, 1.0) * yarn_get_mscale(40.0, 1.0);
+    expect_rel(f.softmax_scale, v3, 1e-14);
+    expect_rel(f.logit_multiplier(), v3, 1e-14);
+    EXPECT_NEAR(f.logit_multiplier(), 1.8739, 5e-5); // the value the issue quotes, to its 4 decimals
+
+    // DeepSeek-V2-Lite: mscale = mscale_all_dim = 0.707.
+    p.mscale = 0.707;
+    p.mscale_all_dim = 0.707;
+    const double lite = yarn_get_mscale(40.0, 0.707) * yarn_get_mscale(40.0, 0.707);
+    expect_rel(compute_rope_frequencies(p).logit_multiplier(), lite, 1e-14);
+
+    // Unequal mscales: the rotary factor squared times the softmax square is get_mscale(s, mscale)^2.
+    p.mscale = 1.0;
+    p.mscale_all_dim = 0.8;
+    expect_rel(compute_rope_frequencies(p).logit_multiplier(),
+               yarn_get_mscale(40.0, 1.0) * yarn_get_mscale(40.0, 1.0), 1e-14);
+
+    // Off (every other model): no extra multiplier.
+    p.softmax_mscale = false;
+    EXPECT_EQ(compute_rope_frequencies(p).softmax_scale, 1.0);
+
+    // On without mscale_all_dim: refused, naming the parameter.
+    p.softmax_mscale = true;
+    p.mscale_all_dim.reset();
+    try {
+        compute_rope_frequencies(p);
+        FAIL() << "softmax_mscale without mscale_all_dim accepted";
+    } catch (const ParameterError& e) {
+        EXPECT_EQ(e.parameter(), "softmax_mscale");
+        EXPECT_NE(std::string(e.allowed()).find("mscale_all_dim"), std::string::npos);
+    }
+}
+
 TEST(RopeScaling, Llama31Bands)
 {
     const RopeFrequencies f = compute_rope_frequencies(llama31_8b());
