@@ -18,7 +18,10 @@
 namespace posatlas::ui {
 
 namespace {
-QString numberText(double v) { return QString::number(v, 'g', 6); }
+QString numberText(double v)
+{
+    return QString::number(v, 'g', 6);
+}
 } // namespace
 
 ListSliders::ListSliders(ScenarioModel* model, ParamId id, QWidget* parent)
@@ -34,8 +37,9 @@ ListSliders::ListSliders(ScenarioModel* model, ParamId id, QWidget* parent)
     m_header->setChecked(true);
     m_header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_header->setAutoRaise(true);
-    m_header->setToolTip(paramText(id->tooltip) + QLatin1Char('\n')
-                         + QCoreApplication::translate("ParameterPanel", "Key: %1").arg(QString::fromStdString(id->key)));
+    m_header->setToolTip(
+        paramText(id->tooltip) + QLatin1Char('\n') +
+        QCoreApplication::translate("ParameterPanel", "Key: %1").arg(QString::fromStdString(id->key)));
     m_header->setAccessibleName(paramText(id->label));
     setToolTip(m_header->toolTip());
     connect(m_header, &QToolButton::toggled, this, &ListSliders::setExpanded);
@@ -108,8 +112,8 @@ void ListSliders::rebuildRows(int count)
         const QString name = tr("Slope of head %1").arg(k + 1);
         row.slider->setAccessibleName(name);
         // The panel counts heads from 1 like the paper's h; the figures and --head count from 0.
-        row.slider->setToolTips(tr("Slope of head %1 (h%2 in the figures, --head %2)").arg(k + 1).arg(k)
-                                + QLatin1Char('\n') + paramText(spec.tooltip));
+        row.slider->setToolTips(tr("Slope of head %1 (h%2 in the figures, --head %2)").arg(k + 1).arg(k) +
+                                QLatin1Char('\n') + paramText(spec.tooltip));
         row.label->setBuddy(row.slider->spinBox());
         row.label->setToolTip(name);
         row.reset = new QToolButton(holder);
@@ -123,9 +127,8 @@ void ListSliders::rebuildRows(int count)
             if (!m_syncing && !m_model->setListElement(m_id, k, v))
                 syncFromModel();
         });
-        connect(row.slider, &LogSlider::valueClamped, this, [this, name](const QString& text) {
-            emit message(tr("%1: %2").arg(name, text));
-        });
+        connect(row.slider, &LogSlider::valueClamped, this,
+                [this, name](const QString& text) { emit message(tr("%1: %2").arg(name, text)); });
         connect(row.slider, &LogSlider::dragStarted, m_model, &ScenarioModel::beginInteractiveEdit);
         connect(row.slider, &LogSlider::dragFinished, m_model, &ScenarioModel::endInteractiveEdit);
         connect(row.reset, &QToolButton::clicked, this, [this, k] {
@@ -175,9 +178,11 @@ void ListSliders::syncFromModel()
         if (r.slider->value() != values[i])
             r.slider->setValue(values[i]);
         const bool changed = values[i] != defaults[i];
-        QFont font = r.label->font();
-        font.setBold(changed); // a chosen slope stands out from the paper's
-        r.label->setFont(font);
+        // A chosen slope stands out from the paper's. Only the weight is the label's own: a copy of its
+        // whole font would pin the size it had then (a presentation's) after the window's font changes.
+        QFont font;
+        font.setBold(true);
+        r.label->setFont(changed ? font : QFont());
         r.reset->setEnabled(changed);
         r.reset->setToolTip(tr("Reset to the paper's slope 2^(-8h/n) = %1").arg(numberText(defaults[i])));
     }

@@ -14,11 +14,11 @@
 #include "window/session_actions.h"
 
 #include <QDockWidget>
-#include <algorithm>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QStatusBar>
 #include <QTimer>
+#include <algorithm>
 
 namespace posatlas::ui {
 
@@ -36,7 +36,8 @@ public:
     QString title(int index) const override
     {
         const Lesson* l = m_window->currentLesson();
-        return l && index >= 0 && index < count() ? l->steps[static_cast<std::size_t>(index)].title : QString();
+        return l && index >= 0 && index < count() ? l->steps[static_cast<std::size_t>(index)].title
+                                                  : QString();
     }
     bool show(int index) override { return m_window->goToLessonStep(index); }
     bool showsOwnLabel() const override { return true; } // the lesson panel's step list
@@ -73,13 +74,14 @@ void MainWindow::createLessonDock()
     connect(m_lessonPanel, &LessonPanel::restoreRequested, this, [this] { goToLessonStep(m_lessonStep); });
     connect(m_lessonPanel, &LessonPanel::courseRequested, this, &MainWindow::showCourse);
     connect(m_lessonPanel, &LessonPanel::closeRequested, this, &MainWindow::closeLesson);
-    // Presenting a lesson: its text takes a third of the screen beside the figure (the window is full
-    // screen once the event loop has run; leaving restores the docks as they were).
+    // Presenting a lesson: its text takes a quarter of the screen beside the figure, which keeps at
+    // least half beside the parameter panel (the window is full screen once the event loop has run;
+    // leaving restores the docks as they were).
     connect(m_presentation, &Presentation::activeChanged, this, [this](bool active) {
         if (active && m_lessonDock->isVisible() && !m_lessonDock->isFloating())
             QTimer::singleShot(0, this, [this] {
                 if (m_presentation->isActive())
-                    resizeDocks({m_lessonDock}, {width() / 3}, Qt::Horizontal);
+                    resizeDocks({m_lessonDock}, {width() / 4}, Qt::Horizontal);
             });
     });
 }
