@@ -374,6 +374,10 @@ private slots:
             QTest::keyClick(w.get(), Qt::Key_Minus, Qt::ControlModifier);
             QTest::keyClick(w.get(), Qt::Key_Equal, Qt::ControlModifier);
             QCOMPARE(p->fontScale(), scale);
+            // A slope moved and put back while presenting: the panel's rows sync at the large font.
+            QVERIFY(w->model()->setListElement(param(Method::ALiBi, "slopes"), 1, 0.3));
+            QVERIFY(w->model()->setListElement(param(Method::ALiBi, "slopes"), 1, 0.25));
+            QVERIFY(waitIdle(w->jobs()));
             (void)w->grab();
             p->leave();
         }
