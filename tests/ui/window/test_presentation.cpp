@@ -337,6 +337,26 @@ private slots:
                 QApplication::palette().color(QPalette::Window) != QColor(Qt::white));
     }
 
+    void stepLabelStaysOnTheFigure()
+    {
+        // With the course beside the figure, the step label sits on the figure, not over the course
+        // panel's "Open a lesson file…" button at the window's corner.
+        auto w = makeWindow(QStringLiteral("overlay"));
+        w->showCourse();
+        QVERIFY(w->lessonDock()->isVisible());
+        Presentation* p = w->presentation();
+        p->enter();
+        QVERIFY(p->overlay()->isVisible());
+        QDockWidget* figure = nullptr;
+        for (ViewKind k : kAllViewKinds)
+            if (w->dock(k)->isVisible())
+                figure = w->dock(k);
+        QVERIFY(figure);
+        QTRY_VERIFY(figure->geometry().contains(p->overlay()->geometry()));
+        QVERIFY(!w->lessonDock()->geometry().intersects(p->overlay()->geometry()));
+        p->leave();
+    }
+
     void leavingRestoresTheNormalWindowPixels()
     {
         // Present at 150, 200 and 250 % with the text size changed while presenting, twice at the same
