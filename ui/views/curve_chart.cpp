@@ -8,11 +8,11 @@
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
+#include <QKeyEvent>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QValueAxis>
@@ -26,6 +26,9 @@ namespace posatlas::ui {
 // ----------------------------------------------------------------- CurveChart
 
 namespace {
+
+// Axis lines in device-independent pixels (times the theme's line_scale): they do not grow with the text.
+constexpr double kAxisLineWidth = 1.0;
 
 // Points of one series as drawn: step series get a horizontal then a vertical segment per sample;
 // non-finite points and, on log axes, non-positive coordinates are left out (they have no position).
@@ -120,8 +123,8 @@ bool same_structure(const CurveData& a, const CurveData& b)
         return false;
     for (qsizetype i = 0; i < a.series.size(); ++i) {
         const CurveSeries &s = a.series[i], &t = b.series[i];
-        if (s.name != t.name || s.step != t.step || s.dashed != t.dashed || s.color != t.color
-            || s.color_index != t.color_index)
+        if (s.name != t.name || s.step != t.step || s.dashed != t.dashed || s.color != t.color ||
+            s.color_index != t.color_index)
             return false;
     }
     return true;
@@ -395,9 +398,12 @@ void CurveChart::applyStyle()
         a->setLabelsColor(c.muted);
         a->setTitleFont(scaled_font(m_style.font, m_style.font_scale));
         a->setTitleBrush(c.text);
+        // An absolute width: setTheme() resets nothing when the theme stays the same, so a width
+        // derived from the current pen grew by line_scale on every restyle (each font or palette change
+        // while presenting) into a bar over the tick labels that outlived the presentation.
         QPen axisPen = a->linePen();
         axisPen.setColor(c.axis);
-        axisPen.setWidthF(std::max(1.0, axisPen.widthF()) * c.line_scale);
+        axisPen.setWidthF(kAxisLineWidth * c.line_scale);
         a->setLinePen(axisPen);
         a->setGridLineColor(c.grid);
         // Log axes: decade lines only; the eight minor lines per decade turn the plot into a grid.
@@ -405,12 +411,24 @@ void CurveChart::applyStyle()
     }
     for (qsizetype i = 0; i < m_series.size() && i < m_data.series.size(); ++i) {
         const CurveSeries& s = m_data.series[i];
-        QPen pen(s.color.isValid() ? s.color
-                                   : series_color(s.color_index >= 0 ? s.color_index : static_cast<int>(i), m_style.dark));
+        QPen pen(s.color.isValid()
+                     ? s.color
+                     : series_color(s.color_index >= 0 ? s.color_index : static_cast<int>(i), m_style.dark));
         pen.setWidthF(2.0 * std::max(1.0, m_style.font_scale * 0.8) * c.line_scale);
         pen.setCapStyle(Qt::FlatCap);
         pen.setStyle(s.dashed ? Qt::DashLine : Qt::SolidLine);
         static_cast<QLineSeries*>(m_series[i])->setPen(pen);
+    }
+    // Legend keys from the series' colours, set here: Qt Charts gives a key either the theme's border or
+    // the series' pen depending on the order of its updates, so a chart that had restyled (presenting)
+    // drew other keys than a fresh one.
+    for (QLegendMarker* marker : legend()->markers()) {
+        const auto* line = qobject_cast<const QLineSeries*>(marker->series());
+        if (!line)
+            continue;
+        const QColor color = line->pen().color();
+        marker->setBrush(color);
+        marker->setPen(QPen(color.darker(150), 1.0));
     }
     const QFont marker_font = scaled_font(m_style.font, m_style.font_scale, 0.9);
     for (const MarkerItems& m : m_markerItems) {
@@ -541,8 +559,9 @@ CurveChartView::CurveChartView(CurveChart* chart, QWidget* parent) : QChartView(
     setRenderHint(QPainter::Antialiasing);
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
-    setToolTip(tr("Hover, or Left / Right with the keyboard (Shift: larger steps, Home / End): the exact values "
-                  "at that distance"));
+    setToolTip(
+        tr("Hover, or Left / Right with the keyboard (Shift: larger steps, Home / End): the exact values "
+           "at that distance"));
     setRubberBand(QChartView::NoRubberBand);
     setFrameShape(QFrame::NoFrame);
 }

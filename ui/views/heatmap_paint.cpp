@@ -31,6 +31,10 @@ std::vector<double> position_ticks(double lo, double hi, int max_ticks)
     return out;
 }
 
+// How small a two-line caption (name, then range) may shrink before it is elided: its lines are short,
+// and the panels that need it are narrow ones under large (presentation) text.
+constexpr double kMinTwoLineScale = 0.55;
+
 // Widest a word label on the row axis may be (longer words are elided), in tick-font line heights.
 constexpr double kMaxTokenLabelLines = 8.0;
 
@@ -117,7 +121,7 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
     bool any_label = false;
     for (const HeatmapPanel& p : m_data.panels)
         any_label = any_label || !p.label.isEmpty();
-    const double label_h = any_label ? fl.height() * 1.15 : 0.0;
+    double label_h = any_label ? fl.height() * 1.15 : 0.0;
     const double gap = n > 1 ? fl.height() * 0.9 : 0.0;
 
     // Heatmaps keep the aspect of the window in positions when it is not extreme (N x N logits look
@@ -138,15 +142,41 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
         }
         return QSizeF(w, h);
     };
-    int grid_cols = 1;
-    double best = -1;
-    for (int c = 1; c <= n; ++c) {
-        const QSizeF s = heat_size(c);
-        const double score = std::min(s.width(), s.height());
-        if (score > best) {
-            best = score;
-            grid_cols = c;
+    // Captions with their panel's range ("m₆=0.00781 −1.9…0") that do not fit one line even at the
+    // 70 % paintPanel shrinks to get a second line for the range instead of losing it, and most of the
+    // name, to the ellipsis (narrow panels, large presentation text); the grid then prefers columns
+    // wide enough for them.
+    const auto captions_fit = [&](double width, bool two_lines) {
+        for (qsizetype i = 0; i < n; ++i) {
+            const QString& name = m_data.panels[i].label;
+            const int index = static_cast<int>(i);
+            const double need =
+                two_lines ? std::max(fl.horizontalAdvance(name), fl.horizontalAdvance(panelRangeText(index)))
+                          : fl.horizontalAdvance(withPanelRange(index, name));
+            if (need * (two_lines ? kMinTwoLineScale : 0.7) > width)
+                return false;
         }
+        return true;
+    };
+    const auto best_grid = [&](bool two_lines) {
+        int cols = 1;
+        double best = -1;
+        for (int c = 1; c <= n; ++c) {
+            const QSizeF s = heat_size(c);
+            double score = std::min(s.width(), s.height());
+            if (two_lines && !captions_fit(s.width(), true))
+                score *= 0.6;
+            if (score > best) {
+                best = score;
+                cols = c;
+            }
+        }
+        return cols;
+    };
+    int grid_cols = best_grid(false);
+    if (any_label && usesPanelScales() && !captions_fit(heat_size(grid_cols).width(), false)) {
+        label_h = fl.height() * 2.2;
+        grid_cols = best_grid(true);
     }
     const int grid_rows = static_cast<int>((n + grid_cols - 1) / grid_cols);
     const QSizeF hs = heat_size(grid_cols);
@@ -237,13 +267,33 @@ void HeatmapView::paintFigure(QPainter& painter, const QRectF& target, const Ren
         painter.rotate(-90);
         const QRectF rotated(-L.yTitle.height() / 2, -L.yTitle.width() / 2, L.yTitle.height(),
                              L.yTitle.width());
-        painter.drawText(
-            rotated, Qt::AlignCenter,
-            fl.elidedText(matrixLabel(first.matrix.row_label), Qt::ElideRight, rotated.width()));
+        painter.drawText(rotated, Qt::AlignCenter,
+                         fl.elidedText(matrixLabel(first.matrix.row_label), Qt::ElideRight, rotated.width()));
         painter.restore();
     }
     paintColorbar(painter, L, fonts, options);
     painter.restore();
+}
+
+QString HeatmapView::panelRangeText(int index) const
+{
+    if (!usesPanelScales() || index < 0 || index >= m_data.panels.size() ||
+        m_data.panels[index].matrix.values.size() == 0)
+        return {};
+    // Whole numbers from 100 up (−179, not −1.8e2): short enough for a narrow panel, still exact enough.
+    auto compact = [](double v) { return format_number(std::abs(v) >= 100.0 ? std::round(v) : v, 2); };
+    return QStringLiteral("%1…%2").arg(compact(scaleMatrix(index).min - panelShift(index)),
+                                       compact(scaleMatrix(index).max - panelShift(index)));
+}
+
+QString HeatmapView::withPanelRange(int index, const QString& text) const
+{
+    const QString range = panelRangeText(index);
+    if (range.isEmpty())
+        return text;
+    const qsizetype dots = range.indexOf(QChar(0x2026));
+    // In brackets: a range after a slope ("m₆=0.0078 −0.5…0") read as one number.
+    return tr("%1 (%2…%3)").arg(text, range.left(dots), range.mid(dots + 1));
 }
 
 void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& g, const Fonts& fonts,
@@ -326,10 +376,10 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
     painter.setFont(fonts.tick);
     // A sentence's words label the axes when every visible position gets a cell wide (tall) enough for
     // some text; elided to the cell. Otherwise, and for positions without a word, position numbers.
-    const auto col_words = token_ticks(m_data.col_tokens, m_view.col0, m_view.col0 + m_view.cols, heat.width(),
-                                       fk.height() * 1.2);
-    const auto row_words = token_ticks(m_data.row_tokens, m_view.row0, m_view.row0 + m_view.rows, heat.height(),
-                                       fk.height() * 0.9);
+    const auto col_words = token_ticks(m_data.col_tokens, m_view.col0, m_view.col0 + m_view.cols,
+                                       heat.width(), fk.height() * 1.2);
+    const auto row_words = token_ticks(m_data.row_tokens, m_view.row0, m_view.row0 + m_view.rows,
+                                       heat.height(), fk.height() * 0.9);
     if (g.xTicks && !col_words.empty()) {
         const double cell = heat.width() / m_view.cols;
         for (const auto& [t, word] : col_words) {
@@ -338,7 +388,8 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
             painter.drawLine(QPointF(x, heat.bottom()), QPointF(x, heat.bottom() + tick_len));
             painter.setPen(colors.text);
             const QString s = fk.elidedText(word, Qt::ElideRight, cell - 2);
-            painter.drawText(QRectF(x - cell / 2, heat.bottom() + tick_len, cell, fk.height()), Qt::AlignCenter, s);
+            painter.drawText(QRectF(x - cell / 2, heat.bottom() + tick_len, cell, fk.height()),
+                             Qt::AlignCenter, s);
         }
     } else if (g.xTicks) {
         const double label_w = fk.horizontalAdvance(format_number(std::floor(m_view.col0 + m_view.cols)));
@@ -383,51 +434,57 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
                              Qt::AlignRight | Qt::AlignVCenter, s);
         }
     }
-    // With one colour scale per panel, each caption says what its colours span.
-    // Whole numbers from 100 up (−179, not −1.8e2): short enough for a narrow panel, still exact enough.
-    auto compact = [](double v) { return format_number(std::abs(v) >= 100.0 ? std::round(v) : v, 2); };
-    const auto withRange = [&](const QString& text) {
-        if (!usesPanelScales() || panel.matrix.values.size() == 0)
-            return text;
-        const QString lo = compact(scaleMatrix(index).min - panelShift(index));
-        const QString hi = compact(scaleMatrix(index).max - panelShift(index));
-        // In brackets: a range after a slope ("m₆=0.0078 −0.5…0") read as one number.
-        return text.isEmpty() ? tr("%1…%2").arg(lo, hi) : tr("%1 (%2…%3)").arg(text, lo, hi);
-    };
-    QString label = withRange(panel.label);
-    // A caption of several parts ("RoPE · logits", the methods side by side) that does not fit even
-    // at 70 % keeps its first part and the range rather than losing the range to the ellipsis (the
-    // figure's title names the kind; the readout has the whole caption).
-    if (const qsizetype dot = panel.label.indexOf(QStringLiteral(" · "));
-        dot > 0 && g.label.width() > 0
-        && QFontMetricsF(fonts.label, painter.device()).horizontalAdvance(label) * 0.7 > g.label.width())
-        label = withRange(panel.label.left(dot));
-    if (!label.isEmpty() && g.label.height() > 0) {
-        // Narrow small multiples: shrink the caption (down to 70 %) before eliding it, so a slope such
-        // as "m₁₃=0.0055" stays readable instead of becoming "m₁₃=0.00…".
+    if ((panel.label.isEmpty() && panelRangeText(index).isEmpty()) || g.label.height() <= 0) {
+        painter.restore();
+        return;
+    }
+    // Narrow small multiples: shrink a caption line (down to `min_scale`) before eliding it, so a slope such
+    // as "m₁₃=0.0055" stays readable instead of becoming "m₁₃=0.00…".
+    const auto drawLine = [&](const QString& text, const QRectF& rect, double min_scale) {
         QFont font = fonts.label;
-        const double full = QFontMetricsF(font, painter.device()).horizontalAdvance(label);
-        if (full > g.label.width() && full > 0) {
+        const double full = QFontMetricsF(font, painter.device()).horizontalAdvance(text);
+        if (full > rect.width() && full > 0) {
             // Text width is not exactly proportional to the point size (hinting): shrink in small steps
             // until it fits, so that a caption a hair too wide is not elided at almost its full size.
             const QFont base = font;
-            for (double scale = std::min(1.0, g.label.width() / full); ; scale -= 0.03) {
-                scale = std::max(0.7, scale);
+            for (double scale = std::min(1.0, rect.width() / full);; scale -= 0.03) {
+                scale = std::max(min_scale, scale);
                 font = base;
                 if (font.pointSizeF() > 0)
                     font.setPointSizeF(font.pointSizeF() * scale);
                 else
                     font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
-                if (scale <= 0.7 || QFontMetricsF(font, painter.device()).horizontalAdvance(label) <= g.label.width())
+                if (scale <= min_scale ||
+                    QFontMetricsF(font, painter.device()).horizontalAdvance(text) <= rect.width())
                     break;
             }
         }
         painter.setFont(font);
         painter.setPen(colors.text);
-        const QFontMetricsF fl(font, painter.device());
-        painter.drawText(g.label, Qt::AlignHCenter | Qt::AlignTop,
-                         fl.elidedText(label, Qt::ElideRight, g.label.width()));
+        const QFontMetricsF fm(font, painter.device());
+        painter.drawText(rect, Qt::AlignHCenter | Qt::AlignTop,
+                         fm.elidedText(text, Qt::ElideRight, rect.width()));
+    };
+    const QFontMetricsF fl(fonts.label, painter.device());
+    const QString range = panelRangeText(index);
+    if (!range.isEmpty() && g.label.height() >= fl.height() * 2) {
+        // Two lines (computeLayout made room): the panel's name, then the range of its colours.
+        drawLine(panel.label, QRectF(g.label.left(), g.label.top(), g.label.width(), fl.height()),
+                 kMinTwoLineScale);
+        drawLine(range, QRectF(g.label.left(), g.label.top() + fl.height(), g.label.width(), fl.height()),
+                 kMinTwoLineScale);
+        painter.restore();
+        return;
     }
+    // With one colour scale per panel, each caption says what its colours span. A caption of several
+    // parts ("RoPE · logits", the methods side by side) that does not fit even at 70 % keeps its first
+    // part and the range rather than losing the range to the ellipsis (the figure's title names the
+    // kind; the readout has the whole caption).
+    QString label = withPanelRange(index, panel.label);
+    if (const qsizetype dot = panel.label.indexOf(QStringLiteral(" · "));
+        dot > 0 && g.label.width() > 0 && fl.horizontalAdvance(label) * 0.7 > g.label.width())
+        label = withPanelRange(index, panel.label.left(dot));
+    drawLine(label, g.label, 0.7);
     painter.restore();
 }
 
@@ -503,7 +560,8 @@ void HeatmapView::paintColorbar(QPainter& painter, const Layout& L, const Fonts&
     // colours use, the whole matrix's or the visible window's.
     const QString value_label = matrixLabel(m_data.panels.front().matrix.value_label);
     const double scale_w = fk.height() * 1.3;
-    const auto rotated_text = [&](double x, double w, const QFont& font, const QColor& color, const QString& text) {
+    const auto rotated_text = [&](double x, double w, const QFont& font, const QColor& color,
+                                  const QString& text) {
         const QFontMetricsF fm(font, painter.device());
         painter.save();
         painter.setFont(font);

@@ -146,7 +146,8 @@ private:
     };
     struct Fonts;
 
-    static Extent extent_of(const std::vector<std::int64_t>& index, const std::vector<std::int64_t>& block_end);
+    static Extent extent_of(const std::vector<std::int64_t>& index,
+                            const std::vector<std::int64_t>& block_end);
     // Exact extents when the window the matrix covers is known, else estimated from the indices.
     static Extent row_extent(const MatrixResult& m, const HeatmapWindow& window);
     static Extent col_extent(const MatrixResult& m, const HeatmapWindow& window);
@@ -161,6 +162,10 @@ private:
     {
         return m_subtractMean && panel >= 0 && panel < m_panelMeans.size() ? m_panelMeans[panel] : 0.0;
     }
+    // With per-panel scales, the span of panel `index`'s colours ("−205…0"); empty otherwise.
+    QString panelRangeText(int index) const;
+    // `text` followed by that span, as one caption line ("m₀=0.84 −205…0").
+    QString withPanelRange(int index, const QString& text) const;
     Layout computeLayout(const QRectF& target, const Fonts& fonts, QPaintDevice* device) const;
     void paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const;
     void paintPanel(QPainter& painter, int index, const PanelGeometry& geometry, const Fonts& fonts,

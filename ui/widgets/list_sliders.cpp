@@ -59,8 +59,9 @@ ListSliders::ListSliders(ScenarioModel* model, ParamId id, QWidget* parent)
     m_header->setChecked(true);
     m_header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_header->setAutoRaise(true);
-    m_header->setToolTip(paramText(id->tooltip) + QLatin1Char('\n')
-                         + QCoreApplication::translate("ParameterPanel", "Key: %1").arg(QString::fromStdString(id->key)));
+    m_header->setToolTip(
+        paramText(id->tooltip) + QLatin1Char('\n') +
+        QCoreApplication::translate("ParameterPanel", "Key: %1").arg(QString::fromStdString(id->key)));
     m_header->setAccessibleName(paramText(id->label));
     setToolTip(m_header->toolTip());
     connect(m_header, &QToolButton::toggled, this, &ListSliders::setExpanded);
@@ -152,9 +153,8 @@ void ListSliders::rebuildRows(int count)
             if (!m_syncing && !m_model->setListElement(m_id, k, v))
                 syncFromModel();
         });
-        connect(row.slider, &LogSlider::valueClamped, this, [this, name](const QString& text) {
-            emit message(tr("%1: %2").arg(name, text));
-        });
+        connect(row.slider, &LogSlider::valueClamped, this,
+                [this, name](const QString& text) { emit message(tr("%1: %2").arg(name, text)); });
         connect(row.slider, &LogSlider::dragStarted, m_model, &ScenarioModel::beginInteractiveEdit);
         connect(row.slider, &LogSlider::dragFinished, m_model, &ScenarioModel::endInteractiveEdit);
         connect(row.reset, &QToolButton::clicked, this, [this, k] {
@@ -220,9 +220,11 @@ void ListSliders::syncFromModel()
             r.label->setText(tr("Head %1: %2").arg(k).arg(slopeName(k)));
             r.label->setToolTip(r.slider->accessibleName());
         }
-        QFont font = r.label->font();
-        font.setBold(changed); // a chosen slope stands out from the paper's
-        r.label->setFont(font);
+        // A chosen slope stands out from the paper's. Only the weight is the label's own: a copy of its
+        // whole font would pin the size it had then (a presentation's) after the window's font changes.
+        QFont font;
+        font.setBold(true);
+        r.label->setFont(changed ? font : QFont());
         r.reset->setEnabled(changed);
         r.reset->setToolTip(tr("Reset to the paper's slope 2^(-8h/n) with h = %1: %2")
                                 .arg(k + 1)

@@ -13,8 +13,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
+#include <QStyle>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace posatlas::ui {
 
@@ -56,7 +60,10 @@ ListSliders* ParameterPanel::listSliders(ParamId id) const
 {
     return qobject_cast<ListSliders*>(editor(id));
 }
-QComboBox* ParameterPanel::methodCombo() const { return m_methodCombo; }
+QComboBox* ParameterPanel::methodCombo() const
+{
+    return m_methodCombo;
+}
 
 QWidget* ParameterPanel::makeEditor(ParamId id)
 {
@@ -77,9 +84,10 @@ QWidget* ParameterPanel::makeEditor(ParamId id)
         if (&spec == common_field("content")) {
             // The user's own queries and keys: one more entry after the seeded kinds (content_file_picker.h).
             combo->addItem(tr("From file…"));
-            connect(combo, &QComboBox::activated, this, [this, id, count = static_cast<int>(spec.choices.size())](int index) {
-                editContent(id, index, count);
-            });
+            connect(combo, &QComboBox::activated, this,
+                    [this, id, count = static_cast<int>(spec.choices.size())](int index) {
+                        editContent(id, index, count);
+                    });
             return combo;
         }
         connect(combo, &QComboBox::activated, this, [this, id](int index) { edit(id, index); });
@@ -105,9 +113,10 @@ QWidget* ParameterPanel::makeEditor(ParamId id)
             s->spinBox()->setSuffix(QStringLiteral(" ×"));
         s->setAccessibleName(paramText(spec.label));
         connect(s, &LogSlider::valueEdited, this, [this, id](double v) { edit(id, v); });
-        connect(s, &LogSlider::valueClamped, this, [this, label = paramText(spec.label)](const QString& text) {
-            emit message(tr("%1: %2").arg(label, text));
-        });
+        connect(s, &LogSlider::valueClamped, this,
+                [this, label = paramText(spec.label)](const QString& text) {
+                    emit message(tr("%1: %2").arg(label, text));
+                });
         connect(s, &LogSlider::dragStarted, m_model, &ScenarioModel::beginInteractiveEdit);
         connect(s, &LogSlider::dragFinished, m_model, &ScenarioModel::endInteractiveEdit);
         return s;
@@ -143,6 +152,7 @@ void ParameterPanel::build()
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     auto* scroll = new QScrollArea(this);
+    m_scroll = scroll;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -223,6 +233,15 @@ void ParameterPanel::build()
     }
     column->addStretch(1);
     setMinimumWidth(280);
+}
+
+int ParameterPanel::contentMinimumWidth() const
+{
+    const QWidget* content = m_scroll->widget();
+    const int bar =
+        m_scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_scroll->verticalScrollBar());
+    const int frame = 2 * m_scroll->frameWidth();
+    return std::max(minimumWidth(), content->minimumSizeHint().width() + bar + frame);
 }
 
 void ParameterPanel::editContent(ParamId id, int index, int seededKinds)
@@ -306,7 +325,8 @@ void ParameterPanel::syncFromModel()
                 .arg(parts.join(QStringLiteral(", ")), f.size() > 4 ? QStringLiteral(", …") : QString());
         };
         m_longRopeLabel->setText(tr("short_factor: %1\nlong_factor: %2")
-                                     .arg(summary(s.params<RopeParams>().short_factor), summary(s.params<RopeParams>().long_factor)));
+                                     .arg(summary(s.params<RopeParams>().short_factor),
+                                          summary(s.params<RopeParams>().long_factor)));
     }
     updateVisibility();
     m_syncing = false;
@@ -329,7 +349,8 @@ void ParameterPanel::updateVisibility()
     for (auto it = m_rows.constBegin(); it != m_rows.constEnd(); ++it)
         it.value()->setVisible(isRowVisible(it.key()));
     if (m_longRopeLabel)
-        m_longRopeLabel->setVisible(s.method == Method::RoPE && s.params<RopeParams>().rope_type == RopeType::LongRope);
+        m_longRopeLabel->setVisible(s.method == Method::RoPE &&
+                                    s.params<RopeParams>().rope_type == RopeType::LongRope);
 }
 
 } // namespace posatlas::ui

@@ -2,8 +2,8 @@
 // The parameter panel: a method selector and, below it, exactly the chosen method's parameters, each a
 // slider with a spin box (log scale where the range spans decades), a check box or a combo box, with
 // its unit and a tooltip that explains it. RoPE's scaling parameters appear only for the scaling type
-// that reads them. Built from the method registry's fields (core/methods/registry.h); edits go to the ScenarioModel,
-// model changes come back through scenarioChanged (a guard flag stops the echo).
+// that reads them. Built from the method registry's fields (core/methods/registry.h); edits go to the
+// ScenarioModel, model changes come back through scenarioChanged (a guard flag stops the echo).
 #pragma once
 
 #include "model/scenario_model.h"
@@ -16,6 +16,7 @@
 class QComboBox;
 class QGroupBox;
 class QLabel;
+class QScrollArea;
 class QCheckBox;
 
 namespace posatlas::ui {
@@ -38,6 +39,9 @@ public:
     QComboBox* methodCombo() const;
     // True when the row of `id` is currently shown (method and RoPE type filter).
     bool isRowVisible(ParamId id) const;
+    // The narrowest the panel can be without clipping its rows (at its current font and style): the
+    // rows' minimum width, the vertical scroll bar and the frame.
+    int contentMinimumWidth() const;
 
 signals:
     // A note for the status bar, e.g. a typed value clamped to its parameter's limit.
@@ -60,6 +64,7 @@ private:
     QHash<ParamId, QWidget*> m_rows;
     std::vector<QGroupBox*> m_methodGroups; // in registry order
     QLabel* m_longRopeLabel = nullptr;
+    QScrollArea* m_scroll = nullptr;
     bool m_syncing = false;
 };
 

@@ -501,7 +501,10 @@ void MainWindow::showEvent(QShowEvent* event)
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_heatmap && (event->type() == QEvent::Resize || event->type() == QEvent::Show))
+    // The font too: it sizes the titles and tick labels around the panels (presentation mode's text
+    // size), so the panels' pixel size changes with it, and back when presenting ends.
+    if (watched == m_heatmap && (event->type() == QEvent::Resize || event->type() == QEvent::Show ||
+                                 event->type() == QEvent::FontChange))
         updateHeatmapPixelSize();
     return QMainWindow::eventFilter(watched, event);
 }

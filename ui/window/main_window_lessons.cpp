@@ -81,13 +81,14 @@ void MainWindow::createLessonDock()
             showCourse();
     });
     connect(m_lessonPanel, &LessonPanel::closeRequested, this, &MainWindow::closeLesson);
-    // Presenting a lesson: its text takes a third of the screen beside the figure (the window is full
-    // screen once the event loop has run; leaving restores the docks as they were).
+    // Presenting a lesson: its text takes a quarter of the screen beside the figure, which keeps at
+    // least half beside the parameter panel (the window is full screen once the event loop has run;
+    // leaving restores the docks as they were).
     connect(m_presentation, &Presentation::activeChanged, this, [this](bool active) {
         if (active && m_lessonDock->isVisible() && !m_lessonDock->isFloating())
             QTimer::singleShot(0, this, [this] {
                 if (m_presentation->isActive())
-                    resizeDocks({m_lessonDock}, {width() / 3}, Qt::Horizontal);
+                    resizeDocks({m_lessonDock}, {width() / 4}, Qt::Horizontal);
             });
     });
 }

@@ -7,6 +7,7 @@
 #include "views/figure_style.h"
 #include "widgets/parameter_panel.h"
 #include "window/main_window.h"
+#include "window/presentation_style.h"
 
 #include <QAbstractButton>
 #include <QAbstractSlider>
@@ -175,7 +176,8 @@ Presentation::Presentation(MainWindow* window, Settings* settings)
     m_highContrastAction->setObjectName(QStringLiteral("presentHighContrastAction"));
     m_highContrastAction->setCheckable(true);
     m_highContrastAction->setChecked(m_highContrast);
-    m_highContrastAction->setStatusTip(tr("While presenting: white background, black text and thicker lines"));
+    m_highContrastAction->setStatusTip(
+        tr("While presenting: white background, black text and thicker lines"));
     connect(m_highContrastAction, &QAction::toggled, this, &Presentation::setHighContrast);
 
     m_panelAction = new QAction(tr("Show Parameters &While Presenting"), this);
@@ -195,8 +197,9 @@ Presentation::Presentation(MainWindow* window, Settings* settings)
     m_overlay->setTextFormat(Qt::PlainText);
     m_overlay->setAttribute(Qt::WA_TransparentForMouseEvents);
     // Black on white whatever the theme: legible on a light or dark figure, and small.
-    m_overlay->setStyleSheet(QStringLiteral("QLabel { background: rgba(255, 255, 255, 225); color: black; "
-                                            "border: 1px solid black; border-radius: 4px; padding: 2px 8px; }"));
+    m_overlay->setStyleSheet(
+        QStringLiteral("QLabel { background: rgba(255, 255, 255, 225); color: black; "
+                       "border: 1px solid black; border-radius: 4px; padding: 2px 8px; }"));
     m_overlay->hide();
 }
 
@@ -251,6 +254,7 @@ void Presentation::enter()
     s.palette = QApplication::palette();
     s.style = QApplication::style()->name();
     s.highContrast = high_contrast_figures();
+    s.panelMinimumWidth = m_window->parameterPanel()->contentMinimumWidth();
     const ViewKind front = frontView().value_or(ViewKind::Heatmap);
     m_saved = s;
     m_active = true;
@@ -325,15 +329,17 @@ void Presentation::leave()
     if (auto* resetZoom = m_window->findChild<QAction*>(QStringLiteral("resetZoomAction")))
         resetZoom->setShortcut(QKeySequence(s.resetZoomShortcut, QKeySequence::PortableText));
 
-    // Theme and fonts as they were.
-    set_high_contrast_figures(s.highContrast);
-    if (QApplication::style()->name().compare(s.style, Qt::CaseInsensitive) != 0)
-        if (QStyle* style = QStyleFactory::create(s.style))
-            QApplication::setStyle(style);
-    QApplication::setPalette(s.palette);
+    // Fonts and theme as they were. The fonts first: the style change after them makes every widget
+    // measure itself again (combo boxes keep the sizes a font change alone leaves them, the
+    // presentation's), with the plain style again (presenting installed a ScaledStyle over it).
+    m_window->parameterPanel()->setFont(QFont());    // inherits the window's again
     m_window->setFont(s.ownFont ? s.font : QFont()); // an empty font: inherit the application's again
     m_overlay->setFont(QFont());
     m_window->parameterPanel()->setMaximumWidth(MainWindow::kMaxPanelWidth);
+    set_high_contrast_figures(s.highContrast);
+    if (QStyle* style = QStyleFactory::create(s.style))
+        QApplication::setStyle(style);
+    QApplication::setPalette(s.palette);
 
     // Chrome and layout.
     for (QDockWidget* d : m_window->findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
@@ -449,19 +455,27 @@ void Presentation::showView(ViewKind kind)
     for (ViewKind k : kAllViewKinds)
         m_window->dock(k)->setVisible(k == kind);
     m_window->dock(kind)->raise();
+    placeOverlay();
+}
+
+QFont Presentation::fontAt(double scale) const
+{
+    // At least 9 pt before scaling, as the figures' scaled_font() does (figure_style.h).
+    QFont f = m_saved ? m_saved->font : m_window->font();
+    if (f.pointSizeF() > 0)
+        f.setPointSizeF(std::max(f.pointSizeF(), 9.0) * scale);
+    else if (f.pixelSize() > 0)
+        f.setPixelSize(std::max(1, static_cast<int>(std::lround(f.pixelSize() * scale))));
+    return f;
 }
 
 void Presentation::applyFontScale()
 {
     if (!m_saved)
         return;
-    // The window's font scaled: every view paints from its widget font, and the panel's widgets inherit it.
-    // At least 9 pt before scaling, as the figures' scaled_font() does (figure_style.h).
-    QFont f = m_saved->font;
-    if (f.pointSizeF() > 0)
-        f.setPointSizeF(std::max(f.pointSizeF(), 9.0) * m_fontScale);
-    else if (f.pixelSize() > 0)
-        f.setPixelSize(std::max(1, static_cast<int>(std::lround(f.pixelSize() * m_fontScale))));
+    applyStyle(); // first: the panel's widths (fitPanel) depend on the style's sizes too
+    // The window's font scaled: every view paints from its widget font.
+    const QFont f = fontAt(m_fontScale);
     m_window->setFont(f);
     m_overlay->setFont(f); // its style sheet keeps it from inheriting the window's font
     fitPanel();
@@ -472,30 +486,48 @@ void Presentation::fitPanel()
 {
     if (!m_active)
         return;
-    const int width = std::min(static_cast<int>(MainWindow::kMaxPanelWidth * m_fontScale),
-                               static_cast<int>(m_window->width() * 0.38));
-    m_window->parameterPanel()->setMaximumWidth(std::max(200, width));
-    if (m_showPanel)
-        m_window->resizeDocks({m_window->panelDock()}, {std::max(200, width)}, Qt::Horizontal);
+    ParameterPanel* panel = m_window->parameterPanel();
+    const int limit = std::max(200, static_cast<int>(m_window->width() * kMaxPanelShare));
+    // The figure has priority: the panel's text at the presentation's scale when its rows, which grow
+    // about in proportion, fit within the limit, else at the largest quarter step that fits (at least the
+    // normal size). Estimated from the width they needed before presenting: combo boxes keep the width
+    // they first had, so the widths measured after a font change are not the ones a smaller font needs.
+    const int normal = std::max(1, m_saved ? m_saved->panelMinimumWidth : panel->contentMinimumWidth());
+    const double fits = std::floor(4.0 * limit / normal) / 4.0;
+    const double scale = std::clamp(fits, 1.0, m_fontScale);
+    panel->setFont(fontAt(scale));
+    // Never narrower than its rows (they would be cut off), else as wide as they like within the limit.
+    const int width = std::max(panel->contentMinimumWidth(),
+                               std::min(limit, static_cast<int>(MainWindow::kMaxPanelWidth * scale)));
+    panel->setMaximumWidth(width);
+    if (m_showPanel) {
+        // The dock is wider than the panel by its frame.
+        const int frame = std::max(0, m_window->panelDock()->width() - panel->width());
+        m_window->resizeDocks({m_window->panelDock()}, {width + frame}, Qt::Horizontal);
+    }
 }
 
 void Presentation::applyTheme()
 {
     if (!m_saved)
         return;
-    if (m_highContrast) {
-        set_high_contrast_figures(true);
-        // Fusion draws every widget from the palette (as the dark theme does, main_window.cpp).
-        if (QApplication::style()->name().compare(QStringLiteral("fusion"), Qt::CaseInsensitive) != 0)
-            QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-        QApplication::setPalette(highContrastPalette()); // the views repaint on the palette change
-    } else {
-        set_high_contrast_figures(m_saved->highContrast);
-        if (QApplication::style()->name().compare(m_saved->style, Qt::CaseInsensitive) != 0)
-            if (QStyle* style = QStyleFactory::create(m_saved->style))
-                QApplication::setStyle(style);
-        QApplication::setPalette(m_saved->palette);
-    }
+    applyStyle(); // the views repaint on the palette change that comes with it
+}
+
+void Presentation::applyStyle()
+{
+    if (!m_saved)
+        return;
+    // Fusion draws every widget from the palette (as the dark theme does, main_window.cpp); scaled, so
+    // that check boxes, icons and arrows grow with the text.
+    // The figures' theme first: the views restyle on the style and palette changes below, whichever
+    // of the font scale or the theme asked for them.
+    set_high_contrast_figures(m_highContrast || m_saved->highContrast);
+    const QString base = m_highContrast ? QStringLiteral("fusion") : m_saved->style;
+    const auto* current = qobject_cast<const ScaledStyle*>(QApplication::style());
+    if (!current || current->scale() != m_fontScale || current->baseStyleName() != base)
+        QApplication::setStyle(new ScaledStyle(base, m_fontScale));
+    QApplication::setPalette(m_highContrast ? highContrastPalette() : m_saved->palette);
 }
 
 void Presentation::applyPanel()
@@ -515,10 +547,17 @@ void Presentation::updateOverlay()
 void Presentation::placeOverlay()
 {
     m_overlay->adjustSize();
-    // Bottom-right corner, clear of the figures' titles (top) and most of their axes.
+    // Bottom-right corner of the figure, clear of its title (top) and of the docks beside it (the
+    // lesson panel's buttons at the window's corner); the window's corner when no figure is shown.
     const int margin = 8;
-    m_overlay->move(std::max(0, m_window->width() - m_overlay->width() - margin),
-                    std::max(0, m_window->height() - m_overlay->height() - margin));
+    QRect area = m_window->rect();
+    if (m_shownView) {
+        const QDockWidget* d = m_window->dock(*m_shownView);
+        if (d->isVisible() && !d->isFloating() && d->width() > 0)
+            area = QRect(d->mapTo(m_window, QPoint(0, 0)), d->size());
+    }
+    m_overlay->move(std::max(0, area.right() + 1 - m_overlay->width() - margin),
+                    std::max(0, area.bottom() + 1 - m_overlay->height() - margin));
     m_overlay->raise();
 }
 
@@ -529,6 +568,11 @@ bool Presentation::eventFilter(QObject* watched, QEvent* event)
     if (watched == m_window && event->type() == QEvent::Resize) {
         fitPanel();
         placeOverlay();
+        return false;
+    }
+    if (m_shownView && watched == m_window->dock(*m_shownView) &&
+        (event->type() == QEvent::Resize || event->type() == QEvent::Move)) {
+        placeOverlay(); // the dock layout settles after the window's resize
         return false;
     }
     if (watched == m_overlay && event->type() == QEvent::FontChange) {
@@ -556,33 +600,23 @@ bool Presentation::handleKey(int key, Qt::KeyboardModifiers modifiers)
     case Qt::Key_PageDown: // a clicker's "next": always a step, even on a focused slider
         nextStep();
         return true;
-    case Qt::Key_PageUp:
-        previousStep();
-        return true;
-    default:
-        break;
+    case Qt::Key_PageUp: previousStep(); return true;
+    default: break;
     }
     if (isInputControl(QApplication::focusWidget()))
         return false; // a slider, box or button keeps its arrows, Space, Home and End
     switch (key) {
     case Qt::Key_Right:
     case Qt::Key_Down:
-    case Qt::Key_Space:
-        nextStep();
-        return true;
+    case Qt::Key_Space: nextStep(); return true;
     case Qt::Key_Left:
-    case Qt::Key_Up:
-        previousStep();
-        return true;
-    case Qt::Key_Home:
-        goToStep(0);
-        return true;
+    case Qt::Key_Up: previousStep(); return true;
+    case Qt::Key_Home: goToStep(0); return true;
     case Qt::Key_End:
         if (m_steps)
             goToStep(m_steps->count() - 1);
         return true;
-    default:
-        return false;
+    default: return false;
     }
 }
 

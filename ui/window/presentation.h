@@ -90,6 +90,9 @@ class Presentation : public QObject
 {
     Q_OBJECT
 public:
+    // The parameter panel's largest share of the window's width while presenting.
+    static constexpr double kMaxPanelShare = 0.24;
+
     Presentation(MainWindow* window, Settings* settings);
     ~Presentation() override;
 
@@ -140,10 +143,16 @@ protected:
 
 private:
     bool handleKey(int key, Qt::KeyboardModifiers modifiers);
+    // The window's font as it was before presenting, times `scale`.
+    QFont fontAt(double scale) const;
     void applyFontScale();
     void applyTheme();
+    // The application's style (Fusion for the high-contrast theme) scaled by the font scale
+    // (presentation_style.h), and the theme's palette.
+    void applyStyle();
     void applyPanel();
-    // The panel as wide as its widgets need at the font scale, within 38 % of the window; no gap beside it.
+    // The panel as wide as its widgets need at the font scale, within kMaxPanelShare of the window (the
+    // figure has priority); no gap beside it.
     void fitPanel();
     void updateOverlay();
     void placeOverlay();
@@ -162,7 +171,8 @@ private:
     // What leave() restores.
     struct Saved {
         QByteArray geometry, state;
-        QRect normalGeometry; // geometry(): the client area, which restoreGeometry alone can miss by the frame
+        QRect
+            normalGeometry; // geometry(): the client area, which restoreGeometry alone can miss by the frame
         Qt::WindowStates windowState;
         bool menuBar = true, statusBar = true;
         bool ownFont = false;
@@ -171,6 +181,7 @@ private:
         QString style;
         bool highContrast = false;
         QString resetZoomShortcut;
+        int panelMinimumWidth = 0; // ParameterPanel::contentMinimumWidth() at the normal font
     };
     std::optional<Saved> m_saved;
     std::vector<QPointer<QAction>> m_addedActions; // menu actions reachable while the menu bar is hidden

@@ -35,9 +35,15 @@ using namespace posatlas::ui;
 
 namespace {
 
-ParamId slopesId() { return param(Method::ALiBi, "slopes"); }
+ParamId slopesId()
+{
+    return param(Method::ALiBi, "slopes");
+}
 
-double paper(int h, int n) { return std::exp2(-8.0 * h / n); } // h = 1..n
+double paper(int h, int n)
+{
+    return std::exp2(-8.0 * h / n);
+} // h = 1..n
 
 // The name label of head k's row (the one whose buddy is the slider's spin box).
 QLabel* label(ListSliders* list, int k)
@@ -82,6 +88,38 @@ private slots:
         QVERIFY(!list->slider(0)->isVisible());
         QTest::mouseClick(list->header(), Qt::LeftButton);
         QVERIFY(list->slider(0)->isVisible());
+    }
+
+    void headLabelsFollowThePanelsFont()
+    {
+        // A chosen slope's label is bold, the others plain; all follow the panel's size as it changes
+        // (presentation mode's text size) and back. Synced while the font was large, a label used to
+        // keep that size.
+        ScenarioModel model;
+        QVERIFY(model.setMethod(Method::ALiBi));
+        ParameterPanel panel(&model);
+        panel.show();
+        const ListSliders* list = panel.listSliders(slopesId());
+        QVERIFY(list);
+        const auto headLabel = [&](int k) {
+            for (QLabel* label : list->findChildren<QLabel*>())
+                if (label->buddy() == list->slider(k)->spinBox())
+                    return label;
+            return static_cast<QLabel*>(nullptr);
+        };
+        QVERIFY(headLabel(0) && headLabel(1));
+        const double normal = panel.font().pointSizeF();
+        QFont large = panel.font();
+        large.setPointSizeF(2 * normal);
+        panel.setFont(large);
+        QVERIFY(model.setListElement(slopesId(), 1, 0.3)); // synced at the large size
+        QVERIFY(headLabel(1)->font().bold());
+        QVERIFY(!headLabel(0)->font().bold());
+        QCOMPARE(headLabel(1)->font().pointSizeF(), 2 * normal);
+        panel.setFont(QFont());
+        for (int k : {0, 1})
+            QCOMPARE(headLabel(k)->font().pointSizeF(), normal);
+        QVERIFY(headLabel(1)->font().bold());
     }
 
     void movingHeadThreeChangesItsSlopeOnlyAndResetAndUndoRestore()

@@ -4,7 +4,7 @@
 // sliders still work; the high-contrast theme paints white and black.
 //
 // Screenshots: with POSATLAS_SCREENSHOT_DIR set, presentationScreenshots() also saves the full-screen
-// window at 100 % and 200 % there (POSATLAS_SCREENSHOT_LANG=zh_CN for the Chinese interface; run under
+// window at 150, 200 and 250 % there (POSATLAS_SCREENSHOT_LANG=zh_CN for the Chinese interface; run under
 // QT_QPA_PLATFORM=offscreen:configfile=FILE with a 1920x1080 screen for the projector size).
 #include "gui_support.h"
 #include "io/presets.h"
@@ -14,12 +14,14 @@
 #include "views/curve_view.h"
 #include "views/figure_style.h"
 #include "views/heatmap_view.h"
+#include "widgets/list_sliders.h"
 #include "widgets/log_slider.h"
 #include "widgets/parameter_panel.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/presentation.h"
 
+#include <QAbstractAxis>
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
@@ -29,10 +31,13 @@
 #include <QScreen>
 #include <QSlider>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <map>
+#include <utility>
+#include <vector>
 
 using namespace posatlas;
 using namespace posatlas::ui;
@@ -142,6 +147,13 @@ private slots:
         QVERIFY(p->overlay()->isVisible());
         QVERIFY2(p->overlay()->text().contains(QString::number(static_cast<int>(list_presets().size()))),
                  qPrintable(p->overlay()->text()));
+        // On the figure, not over the docks beside it (the lesson panel's buttons at the window's corner).
+        QTRY_VERIFY2(w->dock(ViewKind::Heatmap)->geometry().contains(p->overlay()->geometry()),
+                     qPrintable(QStringLiteral("overlay %1,%2 %3x%4")
+                                    .arg(p->overlay()->x())
+                                    .arg(p->overlay()->y())
+                                    .arg(p->overlay()->width())
+                                    .arg(p->overlay()->height())));
         // The panel hides on request (F6) and comes back.
         QTest::keyClick(w, Qt::Key_F6);
         QVERIFY(!w->panelDock()->isVisible());
@@ -192,9 +204,12 @@ private slots:
         QCOMPARE(p->fontScale(), 2.0);
         const int heatmap200 = titlePixelSize(w->heatmapView()->font());
         const int chart200 = QFontInfo(w->curveView()->chartView()->chart()->titleFont()).pixelSize();
-        QVERIFY2(heatmap200 >= 2 * heatmap100, qPrintable(QStringLiteral("%1 %2").arg(heatmap100).arg(heatmap200)));
+        QVERIFY2(heatmap200 >= 2 * heatmap100,
+                 qPrintable(QStringLiteral("%1 %2").arg(heatmap100).arg(heatmap200)));
         QVERIFY2(chart200 >= 2 * chart100, qPrintable(QStringLiteral("%1 %2").arg(chart100).arg(chart200)));
-        QCOMPARE(w->parameterPanel()->font().pointSizeF(), 2.0 * panel100);
+        // The panel grows with the text as far as its share of the screen allows (the figure first).
+        const double panel200 = w->parameterPanel()->font().pointSizeF();
+        QVERIFY2(panel200 >= panel100 && panel200 <= 2.0 * panel100, qPrintable(QString::number(panel200)));
 
         // Clamped to 250 %, remembered, and Ctrl+0 goes back to 100 % while presenting.
         for (int i = 0; i < 10; ++i)
@@ -221,7 +236,9 @@ private slots:
         const Scenario base = w->model()->scenario();
         const auto presets = list_presets();
         QVERIFY(presets.size() >= 3);
-        const auto expected = [&](int i) { return load_preset(presets[static_cast<std::size_t>(i)].id, base).scenario; };
+        const auto expected = [&](int i) {
+            return load_preset(presets[static_cast<std::size_t>(i)].id, base).scenario;
+        };
         QCOMPARE(p->currentStep(), -1);
 
         QWidget* target = w->heatmapView();
@@ -320,9 +337,154 @@ private slots:
                 QApplication::palette().color(QPalette::Window) != QColor(Qt::white));
     }
 
+    void stepLabelStaysOnTheFigure()
+    {
+        // With the course beside the figure, the step label sits on the figure, not over the course
+        // panel's "Open a lesson file…" button at the window's corner.
+        auto w = makeWindow(QStringLiteral("overlay"));
+        w->showCourse();
+        QVERIFY(w->lessonDock()->isVisible());
+        Presentation* p = w->presentation();
+        p->enter();
+        QVERIFY(p->overlay()->isVisible());
+        QDockWidget* figure = nullptr;
+        for (ViewKind k : kAllViewKinds)
+            if (w->dock(k)->isVisible())
+                figure = w->dock(k);
+        QVERIFY(figure);
+        QTRY_VERIFY(figure->geometry().contains(p->overlay()->geometry()));
+        QVERIFY(!w->lessonDock()->geometry().intersects(p->overlay()->geometry()));
+        p->leave();
+    }
+
+    void leavingRestoresTheNormalWindowPixels()
+    {
+        // Present at 150, 200 and 250 % with the text size changed while presenting, twice at the same
+        // scale, then leave: the curves and the panel are pixel for pixel what the window showed before
+        // it ever presented, as a fresh window shows them. (Axis pens grew with every restyle into bars over
+        // the tick labels, the ALiBi head labels kept the presentation's font, neither came back; a second
+        // presentation painted the figures in the normal theme under the high-contrast palette.)
+        auto w = makeWindow(QStringLiteral("pixels"));
+        w->model()->resetScenario(load_preset("mpt-7b", Scenario{}).scenario);
+        // A chosen slope: its label is bold, a font of its own.
+        QVERIFY(w->model()->setListElement(param(Method::ALiBi, "slopes"), 1, 0.25));
+        w->focusView(ViewKind::Curves);
+        QVERIFY(waitIdle(w->jobs()));
+        QTest::qWait(50);
+        // (The heatmap's matrix is computed at the resolution its panels ask for, which follows their
+        // size with some hysteresis: its cells may be sampled differently, so its font and size are
+        // compared instead, below.)
+        const std::vector<std::pair<QString, QWidget*>> parts = {
+            {QStringLiteral("curves"), w->curveView()}, {QStringLiteral("panel"), w->parameterPanel()}};
+        const QFont heatmapFont = w->heatmapView()->font();
+        const QSize heatmapSize = w->heatmapView()->size();
+        std::vector<QImage> fresh;
+        for (const auto& part : parts)
+            fresh.push_back(part.second->grab().toImage().convertToFormat(QImage::Format_RGB32));
+
+        Presentation* p = w->presentation();
+        p->setHighContrast(true);
+        for (double scale : {1.5, 2.0, 2.5}) {
+            p->setFontScale(scale);
+            p->enter();
+            w->focusView(ViewKind::Curves);
+            QVERIFY(waitIdle(w->jobs()));
+            QTest::qWait(50);
+            (void)w->grab();
+            QTest::keyClick(w.get(), Qt::Key_Minus, Qt::ControlModifier);
+            QTest::keyClick(w.get(), Qt::Key_Equal, Qt::ControlModifier);
+            QCOMPARE(p->fontScale(), scale);
+            // A slope moved and put back while presenting: the panel's rows sync at the large font.
+            QVERIFY(w->model()->setListElement(param(Method::ALiBi, "slopes"), 1, 0.3));
+            QVERIFY(w->model()->setListElement(param(Method::ALiBi, "slopes"), 1, 0.25));
+            QVERIFY(waitIdle(w->jobs()));
+            (void)w->grab();
+            p->leave();
+        }
+        // A second presentation at the same scale paints what the first did.
+        const auto presentCurves = [&] {
+            p->enter();
+            w->focusView(ViewKind::Curves);
+            waitIdle(w->jobs());
+            QTest::qWait(50);
+            const QImage image = w->curveView()->grab().toImage();
+            p->leave();
+            return image;
+        };
+        const QImage first = presentCurves();
+        const QImage second = presentCurves();
+        QVERIFY2(first == second, "the second presentation paints the curves differently");
+
+        QVERIFY(waitIdle(w->jobs()));
+        QTest::qWait(50);
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            const QImage& a = fresh[i];
+            const QImage b = parts[i].second->grab().toImage().convertToFormat(QImage::Format_RGB32);
+            QCOMPARE(b.size(), a.size());
+            int differing = 0;
+            for (int y = 0; y < a.height(); ++y)
+                for (int x = 0; x < a.width(); ++x)
+                    differing += a.pixel(x, y) != b.pixel(x, y);
+            // Exact: the same scenario in the same size paints the same pixels.
+            QVERIFY2(differing == 0, qPrintable(QStringLiteral("%1: %2 pixels differ from before presenting")
+                                                    .arg(parts[i].first)
+                                                    .arg(differing)));
+        }
+        QCOMPARE(w->heatmapView()->font(), heatmapFont);
+        QCOMPARE(w->heatmapView()->size(), heatmapSize);
+        // The ALiBi head labels follow the window's font again.
+        const ListSliders* heads = w->parameterPanel()->listSliders(param(Method::ALiBi, "slopes"));
+        QVERIFY(heads && heads->rowCount() > 1);
+        for (const QLabel* label : heads->findChildren<QLabel*>())
+            QCOMPARE(label->font().pointSizeF(), w->parameterPanel()->font().pointSizeF());
+    }
+
+    void defaultScaleIsLegibleOnAProjector()
+    {
+        // The default presentation scale, on a 1080p projector: the figures' tick digits at least 16 px
+        // tall; the figure keeps at least half the width beside the panel, whose rows are never cut;
+        // check boxes and icons grow with the text, and are back to normal after.
+        auto w = makeWindow(QStringLiteral("default-scale"));
+        w->model()->resetScenario(Scenario{});
+        Presentation* p = w->presentation();
+        QCOMPARE(p->fontScale(), Settings::kDefaultFontScale);
+        const int indicator = QApplication::style()->pixelMetric(QStyle::PM_IndicatorWidth);
+        const int icon = QApplication::style()->pixelMetric(QStyle::PM_SmallIconSize);
+        p->enter();
+        w->focusView(ViewKind::Curves);
+        QVERIFY(waitIdle(w->jobs()));
+        const auto digitHeight = [](const QFont& font) {
+            return QFontMetrics(font).tightBoundingRect(QStringLiteral("0123456789")).height();
+        };
+        // The heatmap's tick labels (heatmap_paint.cpp) and the curves' axis labels.
+        const int heatmapTicks = digitHeight(scaled_font(w->heatmapView()->font(), 1.0, 0.9));
+        QVERIFY2(heatmapTicks >= 16, qPrintable(QString::number(heatmapTicks)));
+        const QList<QAbstractAxis*> axes = w->curveView()->chartView()->chart()->axes();
+        QVERIFY(!axes.isEmpty());
+        for (const QAbstractAxis* axis : axes) {
+            QVERIFY2(digitHeight(axis->labelsFont()) >= 16,
+                     qPrintable(QString::number(digitHeight(axis->labelsFont()))));
+            QCOMPARE(axis->linePen().widthF(), 1.75); // not scaled with the text (high contrast: 1.75 px)
+        }
+        QCOMPARE(QApplication::style()->pixelMetric(QStyle::PM_IndicatorWidth),
+                 qRound(indicator * p->fontScale()));
+        QCOMPARE(QApplication::style()->pixelMetric(QStyle::PM_SmallIconSize), qRound(icon * p->fontScale()));
+        for (double scale : {1.5, 2.0, 2.5}) {
+            p->setFontScale(scale);
+            QTest::qWait(20);
+            const QDockWidget* figure = w->dock(ViewKind::Curves);
+            QVERIFY2(
+                figure->width() >= w->width() / 2,
+                qPrintable(QStringLiteral("%1 of %2 at %3").arg(figure->width()).arg(w->width()).arg(scale)));
+        }
+        p->leave();
+        QCOMPARE(QApplication::style()->pixelMetric(QStyle::PM_IndicatorWidth), indicator);
+        QCOMPARE(QApplication::style()->pixelMetric(QStyle::PM_SmallIconSize), icon);
+    }
+
     void presentationScreenshots()
     {
-        // Full screen at 100 % and 200 %, every part of the window painted: the figure has content.
+        // Full screen at 150, 200 and 250 %, every part of the window painted: the figure has content.
         const QString dir = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR");
         const QString lang = qEnvironmentVariable("POSATLAS_SCREENSHOT_LANG", QStringLiteral("en"));
         if (lang != QStringLiteral("en"))
@@ -332,7 +494,7 @@ private slots:
         Presentation* p = w->presentation();
         p->setHighContrast(true);
         for (ViewKind kind : {ViewKind::Heatmap, ViewKind::Curves}) {
-            for (double scale : {1.0, 2.0}) {
+            for (double scale : {1.5, 2.0, 2.5}) {
                 p->setFontScale(scale);
                 p->enter();
                 w->focusView(kind);
@@ -348,9 +510,10 @@ private slots:
                 QVERIFY2(nonWhitePixels(shot, area) > area.width() * area.height() / 400,
                          qPrintable(QStringLiteral("empty figure at %1").arg(scale)));
                 if (!dir.isEmpty())
-                    QVERIFY(shot.save(QDir(dir).filePath(QStringLiteral("present-%1-%2-%3.png")
-                                                             .arg(lang, kind == ViewKind::Heatmap ? "heatmap" : "curves")
-                                                             .arg(qRound(scale * 100)))));
+                    QVERIFY(shot.save(
+                        QDir(dir).filePath(QStringLiteral("present-%1-%2-%3.png")
+                                               .arg(lang, kind == ViewKind::Heatmap ? "heatmap" : "curves")
+                                               .arg(qRound(scale * 100)))));
                 p->leave();
             }
         }
@@ -358,10 +521,7 @@ private slots:
             installLanguage(QStringLiteral("en"));
     }
 
-    void cleanupTestCase()
-    {
-        m_window.reset();
-    }
+    void cleanupTestCase() { m_window.reset(); }
 };
 
 QTEST_MAIN(PresentationTest)
