@@ -11,7 +11,7 @@ DEBIAN_PACKAGES := cmake g++ make pkgconf \
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n \
   libgl-dev libeigen3-dev libopenblas-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
   qt6-qpa-plugins xvfb xauth fonts-dejavu-core fonts-dejavu-extra fonts-noto-cjk \
-  dpkg-dev file desktop-file-utils appstream shared-mime-info man-db poppler-utils \
+  dpkg-dev file desktop-file-utils appstream shared-mime-info man-db poppler-utils lintian \
   libopenblas0-openmp python3 python3-numpy libopenblas0-pthread
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -248,6 +248,23 @@ void BM_XposBlockMeans(benchmark::State& state)
 }
 BENCHMARK(BM_XposBlockMeans)->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The same without the causal mask (the cells above the diagonal grow; gamma 10^5 keeps them within double
+// at 10^7): the geometric series on both sides of the diagonal, the band's suffix sums between.
+void BM_XposBlockMeansNoMask(benchmark::State& state)
+{
+    Scenario s;
+    s.method = kXPos;
+    s.seq_len = state.range(0);
+    s.content.kind = ContentKind::Ones;
+    s.params<XposParams>().causal = false;
+    s.params<XposParams>().scale_base = 1e5;
+    MatrixWindow w;
+    w.out_rows = w.out_cols = 900;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(compute_matrix(s, MatrixKind::Logits, w).values.data());
+}
+BENCHMARK(BM_XposBlockMeansNoMask)->Arg(4096)->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // The Curves view's logit envelope of the last query at N = 10^6 with fixed content, 1200 log-spaced
 // bins over every integer distance, for the methods whose curve comes from distance_logits
 // (registry.h): Arg = index into kCurveMethods. Double, as `posatlas compute` has it;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Builds the Debian package with CPack into a scratch directory, unpacks it with dpkg -x (no root, no
-# installation) and checks that the unpacked program runs and that every file the desktop, the package
+# Builds the Debian package with CPack into a scratch directory, checks it with lintian (any error fails),
+# unpacks it with dpkg -x (no root, no installation) and checks that the unpacked program runs, with
+# OpenBLAS's OpenMP build where the build tree has it, and that every file the desktop, the package
 # manager and the shell look for is at its path.
 #   test_deb.sh BUILD_DIR APP_ID VERSION
 set -eu
@@ -21,8 +22,11 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for lib in libqt6widgets6 libqt6charts6 libqt6svg6 libgomp1 libc6; do
   echo "$depends" | grep -q "$lib" || fail "Depends lacks $lib: $depends"
 done
-# Linked against OpenBLAS's OpenMP build (a RUNPATH to its directory): the package must pull it in.
+# Linked against OpenBLAS's OpenMP build (the build tree's RPATH names its directory): the package must
+# pull it in.
+openmp=false
 if readelf -d "$build/app/posatlas" | grep -q "openblas-openmp"; then
+  openmp=true
   echo "$depends" | grep -q "libopenblas0-openmp" || fail "Depends lacks libopenblas0-openmp: $depends"
 fi
 [ "$(dpkg-deb -f "$deb" Section)" = science ] || fail "Section: $(dpkg-deb -f "$deb" Section)"
@@ -30,9 +34,33 @@ fi
 [ -n "$(dpkg-deb -f "$deb" Homepage)" ] || fail "no Homepage"
 [ "$(dpkg-deb -f "$deb" Description | wc -l)" -gt 2 ] || fail "no extended Description"
 
+# lintian: no error (E:) at all; warnings and the rest are printed.
+lintian "$deb" >"$tmp/lintian.log" 2>&1 || true
+cat "$tmp/lintian.log"
+! grep -q '^E: ' "$tmp/lintian.log" || fail "lintian reports errors"
+
 root="$tmp/root"
 dpkg -x "$deb" "$root"
 exe="$root/usr/bin/posatlas"
+# The installed program finds OpenBLAS's OpenMP build through a link in the package's own directory
+# ($ORIGIN/../lib/posatlas), relative, pointing at the build's place on this system; RUNPATH names no
+# other directory. Run as installed (the OpenMP build placed under the unpacked tree as the dependency
+# puts it under /), the dynamic loader takes libopenblas.so.0 from that link.
+if $openmp; then
+  runpath=$(readelf -d "$exe" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+  case "$runpath" in '$ORIGIN/'*posatlas) ;; *) fail "RUNPATH: '$runpath'" ;; esac
+  link=$(find "$root/usr/lib" -path '*/posatlas/libopenblas.so.0')
+  [ -L "$link" ] || fail "no link libopenblas.so.0 in the package's library directory"
+  target=$(readlink "$link")
+  case "$target" in /*) fail "absolute link $target" ;; esac
+  installed=$(realpath -m "$(dirname "${link#"$root"}")/$target")
+  [ -e "$installed" ] || fail "the link points to $installed, which is not on this system"
+  mkdir -p "$root$(dirname "$(dirname "$installed")")"
+  ln -s "$(dirname "$installed")" "$root$(dirname "$installed")"
+  loaded=$(LD_TRACE_LOADED_OBJECTS=1 "$exe" | sed -n 's/^[[:space:]]*libopenblas\.so\.0 => \([^ ]*\) .*/\1/p')
+  case "$loaded" in */posatlas/libopenblas.so.0) ;; *) fail "libopenblas.so.0 loaded from '$loaded'" ;; esac
+  [ "$(readlink -f "$loaded")" = "$(readlink -f "$installed")" ] || fail "$loaded is not $installed"
+fi
 [ "$("$exe" --version)" = "posatlas $version" ] || fail "--version: $("$exe" --version)"
 (cd "$tmp" && QT_QPA_PLATFORM=offscreen "$exe" export --view heatmap --method rope --seq-len 64 --out x.png) \
   >"$tmp/export.log" 2>&1 || { cat "$tmp/export.log" >&2; fail "headless export"; }

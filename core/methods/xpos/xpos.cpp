@@ -143,7 +143,8 @@ struct ConstantOffsetLogits {
         }
     }
 
-    // The logits of offsets [first, last) (first >= 0) into out, on the calling thread.
+    // The logits of offsets [first, last) into out, on the calling thread (negative offsets: keys after
+    // the query, unmasked; their factors start large and shrink along the run).
     void operator()(std::int64_t first, std::int64_t last, double* out) const
     {
         const std::size_t pairs = a.size();
@@ -181,24 +182,37 @@ struct ConstantOffsetLogits {
     }
 };
 
-// Causal block means with position-independent content in closed form: O(blocks x pairs) whatever the
-// block size, where summing the logit of every offset cost O(N) (280 ms for 10^6 positions, 3-6 s for
-// 10^7; issue #14). With z_p = zeta_p^(1/gamma) e^{i theta_p} and c_p = a_p + i b_p (xpos.h), the logit
-// is f(delta) = Re sum_p c_p z_p^delta / sqrt(d), so over a block I x J with every cell unmasked
-// (delta_min = i0 - (j1 - 1) >= 0) the sum is a geometric double series:
-//   sum_{i in I, j in J} z^(i - j) = z^delta_min S(|I|) S(|J|),   S(n) = sum_{a<n} z^a = expm1(n w) / expm1(w),
-// w = log(zeta) / gamma + i theta (expm1 of the complex w keeps S accurate when z is close to 1).
-// Splitting z^delta_min into a row factor times a column factor makes the blocks one real product per
-// tile of K column blocks, [Re A | -Im A] [Re B | Im B]^T, with the tile's last column position P as
-// pivot: A(r, p) = c_p S_p(|I_r|) z_p^(i0 - P), B(s, p) = S_p(|J_s|) z_p^(P - j1 + 1). For the rows with
-// i0 >= P both exponents are >= 0, so |z^e| <= 1: nothing overflows, whatever N and gamma (a factor
-// that underflows belongs to a term below 1e-308 of the largest). Blocks near the diagonal (i0 < P),
-// including those the mask cuts, add the logits of their offsets 0 .. O_max by the trapezoid identity
-// (block_means.h), O_max about K + 2 block sizes. K = sqrt(rows x cols / block size) balances the tiles'
-// row factors against that table. Accuracy: the row factors advance by z^|I| from an exact power every
-// kResync rows (~kResync roundings, ~1e-14 relative); the geometric sums and powers are within a few
-// roundings; reference: the brute-force and walk-over-offsets tests in test_xpos.cpp.
-void causal_constant_block_means(MatrixJob& job, const ConstantOffsetLogits& constant)
+// Block means with position-independent content in closed form, with or without the causal mask:
+// O(blocks x pairs) whatever the block size, where summing the logit of every offset cost O(N) (280 ms
+// for 10^6 positions, 3-6 s for 10^7). With z_p = zeta_p^(1/gamma) e^{i theta_p} and c_p = a_p + i b_p
+// (xpos.h), the logit is f(delta) = Re sum_p c_p z_p^delta / sqrt(d), |z_p| < 1: it decays with
+// delta >= 0 and grows without bound with delta < 0 (keys after the query, unmasked). Over a block
+// I x J the sum is a geometric double series; written from the block's cell of largest magnitude it has
+// only factors of modulus <= 1 besides that cell's own, on either side of the diagonal:
+//   delta >= 0 everywhere (i0 >= j1 - 1):  sum z^(i - j) = z^(i0 - (j1 - 1)) S(|I|) S(|J|),
+//   delta <= 0 everywhere (i1 - 1 <= j0):  the same formula, its first factor now the largest (>= 1),
+//   S(n) = sum_{a<n} z^a = expm1(n w) / expm1(w),  w = log(zeta) / gamma + i theta
+// (expm1 of the complex w keeps S accurate when z is close to 1). Splitting z^(i0 - j1 + 1) into a row
+// factor times a column factor makes the blocks one real product per tile of K column blocks,
+// [Re A | -Im A] [Re B | Im B]^T, with a pivot position P: A(r, p) = c_p S_p(|I_r|) z_p^(i0 - P),
+// B(s, p) = S_p(|J_s|) z_p^(P - j1 + 1). Below the diagonal P is the tile's last column and the rows
+// are those with i0 >= P: both exponents >= 0, |z^e| <= 1, nothing overflows whatever N and gamma (a
+// factor that underflows belongs to a term below 1e-308 of the largest). Above it (no mask) P is the
+// tile's first column and the rows those with i1 - 1 <= P: both exponents <= 0 and each factor at most
+// the block's largest cell, so a factor overflows only where the logits themselves do. One sum of
+// terms that grow and decay by many orders of magnitude (the walk over offsets from the most negative)
+// cancelled catastrophically: block means of 0 where the cells average 3.46.
+// The blocks of the band between (those the diagonal cuts, and their neighbours within the tile) add the
+// logits of their offsets o_lo .. o_hi by the trapezoid identity (block_means.h) written with suffix
+// sums: Gs(x) = sum_{o >= x + 2} (o - x - 1) f(o). Both ways from the diagonal, |f| falls as o grows
+// above x + 2, so each Gs is dominated by the terms next to the block's own corner, and the four-term
+// difference keeps the accuracy of the block's largest cells (the prefix form, from o_lo upward, kept it
+// relative to the largest logit of the table). The masked offsets (o < 0 when causal) are f = 0; the
+// cell count is the same identity with f = 1. K = sqrt(rows x cols / block size) balances the tiles' row
+// factors against that table. Accuracy: the row factors advance by z^|I| (modulus <= 1) from an exact
+// power every kResync rows (~kResync roundings, ~1e-14 relative); the geometric sums and powers are
+// within a few roundings; reference: the brute-force and walk-over-offsets tests in test_xpos.cpp.
+void constant_block_means(MatrixJob& job, const ConstantOffsetLogits& constant, bool causal)
 {
     using cd = std::complex<double>;
     const std::vector<std::int64_t>& rb = job.rb;
@@ -211,7 +225,7 @@ void causal_constant_block_means(MatrixJob& job, const ConstantOffsetLogits& con
     std::vector<cd> coef(static_cast<std::size_t>(pairs));
     for (std::size_t p = 0; p < coef.size(); ++p)
         coef[p] = cd(constant.b[p], -constant.a[p]);
-    // z_p^e for an integer e >= 0, the angle exact (exact_angle.h).
+    // z_p^e for an integer e, the angle exact (exact_angle.h).
     const auto power = [&](Eigen::Index p, std::int64_t e) {
         const auto ee = static_cast<double>(e);
         const CosSin a = exact_cos_sin(ee, theta[p]);
@@ -245,91 +259,125 @@ void causal_constant_block_means(MatrixJob& job, const ConstantOffsetLogits& con
     const auto length = [&](const std::vector<std::int64_t>& b, std::int64_t t) -> const Length& {
         return lengths.at(b[static_cast<std::size_t>(t) + 1] - b[static_cast<std::size_t>(t)]);
     };
+    const auto at = [](const std::vector<std::int64_t>& b, std::int64_t t) { return b[static_cast<std::size_t>(t)]; };
 
-    // Tiles of K column blocks; tile t's GEMM rows are r >= first_row[t] (rb[r] >= its pivot).
+    // Tiles of K column blocks. Tile t: rows r >= below[t] (rb[r] >= its last column) in the product below
+    // the diagonal, rows r < above[t] (rb[r + 1] - 1 <= its first column; none when causal) in the
+    // product above it, the rows between in the band.
     const double mean_block = static_cast<double>(cb.back() - cb.front()) / static_cast<double>(C);
     const auto K = std::clamp<std::int64_t>(
         std::llround(std::sqrt(static_cast<double>(R) * static_cast<double>(C) / std::max(1.0, mean_block))), 1, C);
     const std::int64_t tiles = (C + K - 1) / K;
-    std::vector<std::int64_t> first_row(static_cast<std::size_t>(tiles));
-    std::int64_t o_max = -1; // the largest offset a cell of a non-GEMM, unmasked block has
+    std::vector<std::int64_t> below(static_cast<std::size_t>(tiles)), above(below.size());
+    std::int64_t o_lo = 0, o_hi = -1; // the offsets the band's unmasked cells have
     for (std::int64_t t = 0; t < tiles; ++t) {
         const std::int64_t sa = t * K, sb = std::min(C, sa + K);
-        const std::int64_t pivot = cb[static_cast<std::size_t>(sb)] - 1;
-        const auto fr = std::lower_bound(rb.begin(), rb.end() - 1, pivot) - rb.begin();
-        first_row[static_cast<std::size_t>(t)] = fr;
-        if (fr > 0) // row fr - 1 against column sa: the widest offset of the tile's remaining blocks
-            o_max = std::max(o_max, rb[static_cast<std::size_t>(fr)] - 1 - cb[static_cast<std::size_t>(sa)]);
+        const std::int64_t fr = std::lower_bound(rb.begin(), rb.end() - 1, at(cb, sb) - 1) - rb.begin();
+        const std::int64_t ar =
+            causal ? 0 : std::min<std::int64_t>(fr, std::upper_bound(rb.begin() + 1, rb.end(), at(cb, sa) + 1) - (rb.begin() + 1));
+        below[static_cast<std::size_t>(t)] = fr;
+        above[static_cast<std::size_t>(t)] = ar;
+        if (fr > ar) { // rows ar .. fr - 1 against columns sa .. sb - 1
+            o_hi = std::max(o_hi, at(rb, fr) - 1 - at(cb, sa));
+            if (!causal)
+                o_lo = std::min(o_lo, at(rb, ar) - (at(cb, sb) - 1));
+        }
     }
-    Eigen::MatrixXd& out = job.out.values;
+    // The factors of rows r0 .. r1 - 1 (A) and of column blocks sa .. sb - 1 (B) about pivot P. A pair whose
+    // coefficient is 0 stays 0 in both, so that an overflowing factor cannot turn it into inf x 0.
     constexpr std::int64_t kResync = 64;
-    std::vector<Eigen::MatrixXd> a_tiles(static_cast<std::size_t>(tiles)), b_tiles(a_tiles.size());
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t t = 0; t < tiles; ++t) {
-        const std::int64_t sa = t * K, sb = std::min(C, sa + K);
-        const std::int64_t pivot = cb[static_cast<std::size_t>(sb)] - 1;
-        const std::int64_t fr = first_row[static_cast<std::size_t>(t)];
-        Eigen::MatrixXd& a = a_tiles[static_cast<std::size_t>(t)];
-        Eigen::MatrixXd& b = b_tiles[static_cast<std::size_t>(t)];
-        a.resize(R - fr, 2 * pairs);
-        b.resize(sb - sa, 2 * pairs);
+    const auto row_factors = [&](Eigen::MatrixXd& a, std::int64_t r0, std::int64_t r1, std::int64_t P) {
+        a.setZero(r1 - r0, 2 * pairs);
+        std::vector<cd> zr(static_cast<std::size_t>(pairs)); // z^(rb[r] - P)
+        for (std::int64_t r = r0; r < r1; ++r) {
+            const Length& l = length(rb, r);
+            for (Eigen::Index p = 0; p < pairs; ++p) {
+                if (coef[static_cast<std::size_t>(p)] == 0.0)
+                    continue;
+                cd& z = zr[static_cast<std::size_t>(p)];
+                if ((r - r0) % kResync == 0)
+                    z = power(p, at(rb, r) - P);
+                const cd v = coef[static_cast<std::size_t>(p)] * l.geo[static_cast<std::size_t>(p)] * z;
+                a(r - r0, p) = v.real();
+                a(r - r0, pairs + p) = -v.imag();
+                z *= l.step[static_cast<std::size_t>(p)];
+            }
+        }
+    };
+    const auto col_factors = [&](Eigen::MatrixXd& b, std::int64_t sa, std::int64_t sb, std::int64_t P) {
+        b.setZero(sb - sa, 2 * pairs);
         for (std::int64_t s = sa; s < sb; ++s) {
             const Length& l = length(cb, s);
-            const std::int64_t e = pivot - cb[static_cast<std::size_t>(s) + 1] + 1;
             for (Eigen::Index p = 0; p < pairs; ++p) {
-                const cd v = l.geo[static_cast<std::size_t>(p)] * power(p, e);
+                if (coef[static_cast<std::size_t>(p)] == 0.0)
+                    continue;
+                const cd v = l.geo[static_cast<std::size_t>(p)] * power(p, P - at(cb, s + 1) + 1);
                 b(s - sa, p) = v.real();
                 b(s - sa, pairs + p) = v.imag();
             }
         }
-        std::vector<cd> zr(static_cast<std::size_t>(pairs)); // z^(rb[r] - pivot)
-        for (std::int64_t r = fr; r < R; ++r) {
-            const Length& l = length(rb, r);
-            for (Eigen::Index p = 0; p < pairs; ++p) {
-                cd& z = zr[static_cast<std::size_t>(p)];
-                if ((r - fr) % kResync == 0)
-                    z = power(p, rb[static_cast<std::size_t>(r)] - pivot);
-                const cd v = coef[static_cast<std::size_t>(p)] * l.geo[static_cast<std::size_t>(p)] * z;
-                a(r - fr, p) = v.real();
-                a(r - fr, pairs + p) = -v.imag();
-                z *= l.step[static_cast<std::size_t>(p)];
+    };
+    struct Product {
+        Eigen::MatrixXd a, b;
+        std::int64_t r0 = 0, sa = 0;
+    };
+    std::vector<Product> products(static_cast<std::size_t>(2 * tiles));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t u = 0; u < 2 * tiles; ++u) {
+        const std::int64_t t = u / 2, sa = t * K, sb = std::min(C, sa + K);
+        Product& pr = products[static_cast<std::size_t>(u)];
+        pr.sa = sa;
+        if (u % 2 == 0) { // below the diagonal, pivot the tile's last column
+            pr.r0 = below[static_cast<std::size_t>(t)];
+            if (pr.r0 < R) {
+                row_factors(pr.a, pr.r0, R, at(cb, sb) - 1);
+                col_factors(pr.b, sa, sb, at(cb, sb) - 1);
             }
+        } else if (above[static_cast<std::size_t>(t)] > 0) { // above it, pivot the tile's first column
+            row_factors(pr.a, 0, above[static_cast<std::size_t>(t)], at(cb, sa));
+            col_factors(pr.b, sa, sb, at(cb, sa));
         }
     }
     check_cancel(job.cancel);
     report_progress(job.progress, 0.4);
-    // The products, one tile after the other (the BLAS threads each): sums / (|I| |J|).
+    // The products, one after the other (the BLAS threads each): sums / (|I| |J|).
+    Eigen::MatrixXd& out = job.out.values;
     Eigen::MatrixXd prod;
-    for (std::int64_t t = 0; t < tiles; ++t) {
-        const std::int64_t sa = t * K, fr = first_row[static_cast<std::size_t>(t)];
-        if (fr >= R)
+    for (const Product& pr : products) {
+        if (pr.a.rows() == 0)
             continue;
-        gemm_nt(a_tiles[static_cast<std::size_t>(t)], b_tiles[static_cast<std::size_t>(t)], 1.0, Precision::Double,
-                prod);
+        gemm_nt(pr.a, pr.b, 1.0, Precision::Double, prod);
         for (Eigen::Index s = 0; s < prod.cols(); ++s) {
-            const auto nj = static_cast<double>(cb[static_cast<std::size_t>(sa + s) + 1] - cb[static_cast<std::size_t>(sa + s)]);
+            const auto nj = static_cast<double>(at(cb, pr.sa + s + 1) - at(cb, pr.sa + s));
             for (Eigen::Index r = 0; r < prod.rows(); ++r) {
-                const auto ni = static_cast<double>(rb[static_cast<std::size_t>(fr + r) + 1] - rb[static_cast<std::size_t>(fr + r)]);
-                out(fr + r, sa + s) = prod(r, s) / (ni * nj);
+                const auto ni = static_cast<double>(at(rb, pr.r0 + r + 1) - at(rb, pr.r0 + r));
+                out(pr.r0 + r, pr.sa + s) = prod(r, s) / (ni * nj);
             }
         }
     }
     check_cancel(job.cancel);
     report_progress(job.progress, 0.6);
-    // The other blocks: the logit of every offset 0 .. o_max, its two prefix sums in long double, and per
-    // block the trapezoid identity; G(x) = 0 for x < 0 (masked offsets), the cell count likewise from
-    // H(x) = (x + 1)(x + 2) / 2.
-    std::vector<long double> g(static_cast<std::size_t>(std::max<std::int64_t>(o_max + 1, 0)));
-    if (o_max >= 0) {
-        const std::vector<double> logit = constant.table(0, o_max + 1, job.cancel);
-        long double f1 = 0.0L, g1 = 0.0L;
-        for (std::size_t o = 0; o < g.size(); ++o) {
-            f1 += logit[o];
-            g1 += f1;
-            g[o] = g1;
+    // The band: the logit of every offset o_lo .. o_hi, its suffix sums fs(o) = sum_{o' >= o} f(o') and
+    // ss(o) = sum_{o' >= o} (o' - o + 1) f(o') in long double, and per block the trapezoid identity with
+    // Gs(x) = ss(x + 2) (0 above o_hi; below o_lo, where f = 0, ss(o_lo) + (o_lo - x - 2) fs(o_lo)). The
+    // cell count of a masked block from the prefix form H(x) = (x + 1)(x + 2) / 2 (integers, exact).
+    const std::int64_t n_band = std::max<std::int64_t>(o_hi - o_lo + 1, 0);
+    std::vector<long double> fs(static_cast<std::size_t>(n_band) + 1, 0.0L), ss(fs.size(), 0.0L);
+    if (n_band > 0) {
+        const std::vector<double> logit = constant.table(o_lo, n_band, job.cancel);
+        for (std::int64_t o = n_band - 1; o >= 0; --o) {
+            fs[static_cast<std::size_t>(o)] = fs[static_cast<std::size_t>(o) + 1] + logit[static_cast<std::size_t>(o)];
+            ss[static_cast<std::size_t>(o)] = ss[static_cast<std::size_t>(o) + 1] + fs[static_cast<std::size_t>(o)];
         }
     }
-    const auto G = [&](std::int64_t x) { return x < 0 ? 0.0L : g[static_cast<std::size_t>(x)]; };
+    const auto Gs = [&](std::int64_t x) {
+        const std::int64_t y = x + 2;
+        if (y > o_hi)
+            return 0.0L;
+        if (y >= o_lo)
+            return ss[static_cast<std::size_t>(y - o_lo)];
+        return ss[0] + static_cast<long double>(o_lo - y) * fs[0];
+    };
     const auto H = [](std::int64_t x) {
         return x < 0 ? 0.0L : static_cast<long double>(x + 1) * static_cast<long double>(x + 2) * 0.5L;
     };
@@ -340,14 +388,15 @@ void causal_constant_block_means(MatrixJob& job, const ConstantOffsetLogits& con
     for (std::int64_t t = 0; t < tiles; ++t) {
         const std::int64_t sa = t * K, sb = std::min(C, sa + K);
         for (std::int64_t s = sa; s < sb; ++s)
-            for (std::int64_t r = 0; r < first_row[static_cast<std::size_t>(t)]; ++r) {
-                const std::int64_t i0 = rb[static_cast<std::size_t>(r)], i1 = rb[static_cast<std::size_t>(r) + 1];
-                const std::int64_t j0 = cb[static_cast<std::size_t>(s)], j1 = cb[static_cast<std::size_t>(s) + 1];
-                if (i1 - 1 < j0) {
+            for (std::int64_t r = above[static_cast<std::size_t>(t)]; r < below[static_cast<std::size_t>(t)]; ++r) {
+                const std::int64_t i0 = at(rb, r), i1 = at(rb, r + 1), j0 = at(cb, s), j1 = at(cb, s + 1);
+                if (causal && i1 - 1 < j0) {
                     out(r, s) = std::numeric_limits<double>::quiet_NaN(); // every cell masked
                     continue;
                 }
-                out(r, s) = static_cast<double>(trapezoid(G, i0, i1, j0, j1) / trapezoid(H, i0, i1, j0, j1));
+                const long double cells = causal ? trapezoid(H, i0, i1, j0, j1)
+                                                 : static_cast<long double>(i1 - i0) * static_cast<long double>(j1 - j0);
+                out(r, s) = static_cast<double>(trapezoid(Gs, i0, i1, j0, j1) / cells);
             }
     }
     job.out.used_toeplitz = true;
@@ -369,25 +418,21 @@ void xpos_logits(MatrixJob& job)
     const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(p.head_dim));
     const int d = p.head_dim;
     const Eigen::Index pairs = theta.size();
-    // The offsets i - j the cells (or the blocks) need.
-    const bool means = job.block_means();
-    const std::int64_t lo = means ? job.rb.front() - job.cb.back() + 1 : job.rows.front() - job.cols.back();
-    const std::int64_t hi = means ? job.rb.back() - 1 - job.cb.front() : job.rows.back() - job.cols.front();
-    const std::int64_t count = hi - lo + 1;
-    if (content_is_position_independent(job.s.content) && means && p.causal) {
-        causal_constant_block_means(
-            job, ConstantOffsetLogits(p, content_query(job.s.content, d, 0), content_key(job.s.content, d, 0)));
+    // Block means exist only for position-independent content (block_means_with_constant_content).
+    if (job.block_means()) {
+        constant_block_means(
+            job, ConstantOffsetLogits(p, content_query(job.s.content, d, 0), content_key(job.s.content, d, 0)), p.causal);
         return;
     }
+    // The offsets i - j the cells need.
+    const std::int64_t lo = job.rows.front() - job.cols.back();
+    const std::int64_t hi = job.rows.back() - job.cols.front();
+    const std::int64_t count = hi - lo + 1;
     if (content_is_position_independent(job.s.content)) {
         // One logit per offset (count doubles, like the Toeplitz fill's own table), from the run walk.
         const Eigen::VectorXd q = content_query(job.s.content, d, 0), k = content_key(job.s.content, d, 0);
         const std::vector<double> logit = ConstantOffsetLogits(p, q, k).table(lo, count, job.cancel);
         const auto by_offset = [&](std::int64_t delta) { return logit[static_cast<std::size_t>(delta - lo)]; };
-        if (means) {
-            block_means_from_offsets(job, by_offset, p.causal);
-            return;
-        }
         fill_by_offset(job, job.out.values, by_offset, true);
         job.out.used_toeplitz = true;
     } else {

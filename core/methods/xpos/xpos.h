@@ -10,7 +10,9 @@
 //   delta = i - j, theta_p = base^(-2p / d), a_p = q_2p k_2p + q_2p+1 k_2p+1, b_p = q_2p+1 k_2p - q_2p k_2p+1.
 //
 // The reference centres positions (min_pos = -(length) // 2) so that neither factor under- or overflows;
-// the product depends on i - j only, which is how it is evaluated here (no overflow at any length).
+// the product depends on i - j only, which is how it is evaluated here (no overflow at any length with
+// the mask). Without the mask the keys after the query carry zeta_p^(-(j - i) / gamma) > 1: those logits
+// themselves leave double's range once (j - i) ln(1.4 / 0.4) / gamma > ~709 (gamma 512: j - i ~ 290000).
 #pragma once
 
 #include "methods/method.h"

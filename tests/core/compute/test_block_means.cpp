@@ -3,8 +3,9 @@
 // single-precision product (gemm.h).
 // Reference: brute force. The full matrix is computed cell by cell on the exact (not downsampled)
 // path, whose cells are checked against the per-method kernels in test_attention_logits.cpp, and each
-// block's mean is summed in long double over the same block's finite cells. Tolerance: 1e-9 relative
-// to max |cell| of the full matrix (double arithmetic; the block sums reorder O(N^2) terms).
+// block's mean is summed in long double over the same block's finite cells. Tolerance: 1e-9 of the
+// block's own mean |cell| (block_mean_reference.h; double arithmetic, the block sums reorder O(N^2) terms).
+// The same comparison at the edges of every method's parameters: test_block_means_extreme.cpp.
 #include "compute/attention_logits.h"
 #include "compute/block_means.h"
 #include "methods/cope/cope_method.h"

@@ -491,7 +491,8 @@ TEST(Cope, ConstantContentHeatmapOfAMillionPositionsIsExactBlockMeans)
 // Block means of the constant-content quantities add linear runs between changes of floor(p) in closed
 // form (floor_changes, slope). Against brute force over the exact matrix's cells (itself checked against
 // the running sums above), for gates near 0 (runs of ~100 offsets), near 1/2 and near 1 (a run per offset),
-// the clamp reached within the window and not, uneven blocks of an offset window; 1e-9 of max |cell|.
+// the clamp reached within the window and not, uneven blocks of an offset window; 1e-9 of each block's
+// mean |cell|.
 TEST(Cope, ConstantContentBlockMeansByLinearRuns)
 {
     for (double gate_scale : {-40.0, 0.0, 0.3, 30.0})

@@ -284,36 +284,45 @@ int expect_causal_blocks(const Scenario& s, const MatrixWindow& w, const std::st
 
 } // namespace
 
-// Causal block means with ones / fixed content come from the geometric double series in tiles plus the
-// trapezoid identity near the diagonal (xpos.cpp causal_constant_block_means). Against brute force over
-// the same blocks' cells (the exact path, itself checked against xpos_logit above) for uneven blocks of
-// offset windows, so that blocks straddle the diagonal at every phase; 1e-9 of max |cell|.
-TEST(Xpos, CausalConstantBlockMeansEqualBruteForce)
+// Block means with ones / fixed content come from the geometric double series in tiles plus the
+// trapezoid identity near the diagonal (xpos.cpp constant_block_means), with the mask and without it
+// (then the cells above the diagonal grow as zeta^((i - j) / gamma): up to 1e176 here for gamma 4).
+// Against brute force over the same blocks' cells (the exact path, itself checked against xpos_logit
+// above) for uneven blocks of offset windows, so that blocks straddle the diagonal at every phase; 1e-9
+// of each block's mean |cell| (block_mean_reference.h).
+TEST(Xpos, ConstantBlockMeansEqualBruteForce)
 {
-    for (ContentKind kind : {ContentKind::Ones, ContentKind::Fixed})
-        for (double gamma : {4.0, 64.0, 512.0})
-            for (int d : {16, 64}) {
-                const std::string what = "content " + std::to_string(static_cast<int>(kind)) + " gamma "
-                                         + std::to_string(gamma) + " d " + std::to_string(d);
-                Scenario s;
-                s.method = kXPos;
-                s.seq_len = 2048;
-                s.content.kind = kind;
-                s.content.seed = 5;
-                s.params<XposParams>().head_dim = d;
-                s.params<XposParams>().scale_base = gamma;
-                MatrixWindow w;
-                w.row0 = 700;
-                w.rows = 1000;
-                w.col0 = 150;
-                w.cols = 1300;
-                w.out_rows = 48;
-                w.out_cols = 61;
-                const int masked = test::expect_block_means_exact(s, MatrixKind::Logits, w, what);
-                EXPECT_GT(masked, 0) << what; // some blocks lie wholly above the diagonal
-                // The same blocks against the offset reference, relative to each block's own magnitude.
-                expect_causal_blocks(s, w, what);
-            }
+    for (bool causal : {true, false})
+        for (ContentKind kind : {ContentKind::Ones, ContentKind::Fixed})
+            for (double gamma : {4.0, 64.0, 512.0})
+                for (int d : {16, 64}) {
+                    const std::string what = std::string(causal ? "causal" : "no mask") + " content "
+                                             + std::to_string(static_cast<int>(kind)) + " gamma "
+                                             + std::to_string(gamma) + " d " + std::to_string(d);
+                    Scenario s;
+                    s.method = kXPos;
+                    s.seq_len = 2048;
+                    s.content.kind = kind;
+                    s.content.seed = 5;
+                    s.params<XposParams>().head_dim = d;
+                    s.params<XposParams>().scale_base = gamma;
+                    s.params<XposParams>().causal = causal;
+                    MatrixWindow w;
+                    w.row0 = 700;
+                    w.rows = 1000;
+                    w.col0 = 150;
+                    w.cols = 1300;
+                    w.out_rows = 48;
+                    w.out_cols = 61;
+                    const int masked = test::expect_block_means_exact(s, MatrixKind::Logits, w, what);
+                    if (!causal) {
+                        EXPECT_EQ(masked, 0) << what;
+                        continue;
+                    }
+                    EXPECT_GT(masked, 0) << what; // some blocks lie wholly above the diagonal
+                    // The same blocks against the offset reference, relative to each block's own magnitude.
+                    expect_causal_blocks(s, w, what);
+                }
 }
 
 // Long sequences, where the blocks far from the diagonal hold values many orders of magnitude below the
