@@ -2483,10 +2483,6 @@
         <translation>色标：各面板各自的范围（见面板标题）</translation>
     </message>
     <message>
-        <source>%1…%2</source>
-        <translation>%1…%2</translation>
-    </message>
-    <message>
         <source>%1 (%2…%3)</source>
         <translation>%1（%2…%3）</translation>
     </message>
