@@ -354,11 +354,6 @@ void MainWindow::setHoverText(const QString& text)
     m_hoverLabel->setText(text);
 }
 
-QString MainWindow::hoverText() const
-{
-    return m_hoverLabel->text();
-}
-
 void MainWindow::setComputeHiddenViews(bool on)
 {
     m_computeHidden = on;

@@ -91,8 +91,6 @@ public:
         return m_explanations[static_cast<std::size_t>(kind)];
     }
     QDockWidget* dock(ViewKind kind) const { return m_viewDocks[static_cast<std::size_t>(kind)]; }
-    // The hover or crosshair readout in the status bar ("" when none is current).
-    QString hoverText() const;
     QDockWidget* importDock() const { return m_importDock; }
     QDockWidget* panelDock() const { return m_panelDock; }
     // View > Present (F5): full screen, one figure, larger fonts, steps through the presets.
