@@ -29,8 +29,13 @@ FigureColors figure_colors(bool dark)
 {
     if (!dark && g_high_contrast)
         // Grid lines stay grey (they are not text) but dark enough to show on a washed-out projector.
-        return {QColor(Qt::white), QColor(Qt::black), QColor(Qt::black), QColor(Qt::black),
-                QColor(0xa0, 0xa0, 0xa0), QColor(0xff, 0xff, 0xff, 245), 1.75};
+        return {QColor(Qt::white),
+                QColor(Qt::black),
+                QColor(Qt::black),
+                QColor(Qt::black),
+                QColor(0xa0, 0xa0, 0xa0),
+                QColor(0xff, 0xff, 0xff, 245),
+                1.75};
     if (dark)
         return {QColor(0x1e, 0x1f, 0x22), QColor(0xe8, 0xea, 0xed), QColor(0xa8, 0xad, 0xb3),
                 QColor(0xbd, 0xc1, 0xc6), QColor(0x3c, 0x40, 0x43), QColor(0x2b, 0x2d, 0x31, 235)};
@@ -147,8 +152,9 @@ QString format_number(double value, int significant)
     } else {
         // Scientific for very small or large values; 'g' also switches to it when the digits do not
         // reach the decimal point (12000 at 2 digits is "1.2e+04").
-        s = mag != 0.0 && (mag < 1e-3 || mag >= 1e5) ? QString::number(value, 'e', std::max(0, significant - 1))
-                                                     : QString::number(value, 'g', significant);
+        s = mag != 0.0 && (mag < 1e-3 || mag >= 1e5)
+                ? QString::number(value, 'e', std::max(0, significant - 1))
+                : QString::number(value, 'g', significant);
         // Compact exponent for labels in narrow panels: 1.2e4, 1.15e-4 (not 1.2e+04, 1.15e-04).
         if (const auto e = s.indexOf(QLatin1Char('e')); e >= 0)
             s = s.left(e) + QLatin1Char('e') + QString::number(s.mid(e + 1).toInt());
@@ -168,12 +174,31 @@ QRectF paint_title(QPainter& painter, const QRectF& rect, const QString& title, 
     painter.save();
     painter.setFont(font);
     painter.setPen(color);
-    const QString text = fm.elidedText(title, Qt::ElideRight, rect.width());
-    const QRectF line(rect.left(), rect.top(), rect.width(), fm.height());
-    painter.drawText(line, Qt::AlignHCenter | Qt::AlignVCenter, text);
+    const QStringList lines = title_lines(title, fm, rect.width());
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QRectF line(rect.left(), rect.top() + fm.height() * static_cast<double>(i), rect.width(),
+                          fm.height());
+        painter.drawText(line, Qt::AlignHCenter | Qt::AlignVCenter, lines[i]);
+    }
     painter.restore();
-    const double used = fm.height() * 1.35;
+    const double used = fm.height() * (static_cast<double>(lines.size()) + 0.35);
     return rect.adjusted(0, used, 0, 0);
+}
+
+QStringList title_lines(const QString& title, const QFontMetricsF& fm, double width)
+{
+    if (fm.horizontalAdvance(title) <= width)
+        return {title};
+    // The last separator whose left part fits: the first line is as full as it can be.
+    qsizetype best = -1;
+    for (const QString& sep : {QStringLiteral(" · "), QStringLiteral(" • ")})
+        for (qsizetype at = title.indexOf(sep); at > 0; at = title.indexOf(sep, at + 1))
+            if (fm.horizontalAdvance(title.left(at)) <= width && at > best)
+                best = at;
+    if (best < 0)
+        return {fm.elidedText(title, Qt::ElideRight, width)};
+    const QString rest = title.mid(best + 3);
+    return {title.left(best), fm.elidedText(rest, Qt::ElideRight, width)};
 }
 
 QRectF paint_caption(QPainter& painter, const QRectF& rect, const QString& caption, const QFont& font,

@@ -6,8 +6,10 @@
 
 #include <QColor>
 #include <QFont>
+#include <QFontMetricsF>
 #include <QRectF>
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -57,6 +59,10 @@ QString format_number(double value, int significant = 4);
 // returning the rect above it. Both elide rather than clip.
 QRectF paint_title(QPainter& painter, const QRectF& rect, const QString& title, const QFont& font,
                    const QColor& color);
+// The lines a title takes in `width`: one when it fits; else two, broken after the last " · " (or " • ")
+// separator that keeps the first line within the width ("RoPE · θ 10000 · d 128 · N 256" / "注意力分数
+// (logit)"), the second elided only if it still does not fit. paint_title draws them.
+QStringList title_lines(const QString& title, const QFontMetricsF& fm, double width);
 QRectF paint_caption(QPainter& painter, const QRectF& rect, const QString& caption, const QFont& font,
                      const QColor& color);
 

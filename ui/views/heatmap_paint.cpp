@@ -64,8 +64,9 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
     const double pad = fl.height() * 0.4;
     QRectF r = target.adjusted(pad, pad, -pad, -pad);
     if (!m_data.title.isEmpty()) {
-        L.title = QRectF(r.left(), r.top(), r.width(), ft.height());
-        r.setTop(r.top() + ft.height() * 1.3);
+        const auto lines = static_cast<double>(title_lines(m_data.title, ft, r.width()).size());
+        L.title = QRectF(r.left(), r.top(), r.width(), ft.height() * lines);
+        r.setTop(r.top() + ft.height() * (lines + 0.3));
     }
     if (!m_note.isEmpty()) {
         L.note = QRectF(r.left(), r.top(), r.width(), fk.height());

@@ -121,6 +121,7 @@ class ViewsTest : public QObject
 
 private slots:
     void perPanelScaleIsNamedAsSuch();
+    void longTitlesBreakAtASeparator();
     void curveAxesSurviveARangeJump();
     void curveLegendOfManySeriesInAColumn();
     void curveLogYMinorTicksOnlyOverFewDecades();
@@ -870,4 +871,26 @@ void ViewsTest::perPanelScaleIsNamedAsSuch()
     QVERIFY2(view.scaleLabel().contains(QStringLiteral("each panel")), qPrintable(view.scaleLabel()));
     view.setPerPanelScales(false);
     QVERIFY2(view.scaleLabel().contains(QStringLiteral("whole matrix")), qPrintable(view.scaleLabel()));
+}
+
+// A figure title too long for a docked view breaks after a " · " instead of losing its end to an
+// ellipsis (the heatmap's "… · 注意力分数 (log…" in a 1280-px window).
+void ViewsTest::longTitlesBreakAtASeparator()
+{
+    QFont font;
+    font.setPixelSize(14);
+    const QFontMetricsF fm(font);
+    const QString title =
+        QStringLiteral("RoPE (Su et al. 2021) · θ 10000 · d 128 · N 256 · 注意力分数 (logit)");
+    const double full = fm.horizontalAdvance(title);
+    QCOMPARE(title_lines(title, fm, full + 1), QStringList{title});
+    const QString tail = QStringLiteral("注意力分数 (logit)");
+    const QStringList two = title_lines(title, fm, full - fm.horizontalAdvance(tail) / 2);
+    QCOMPARE(two.size(), 2);
+    QCOMPARE(two.at(0), QStringLiteral("RoPE (Su et al. 2021) · θ 10000 · d 128 · N 256"));
+    QCOMPARE(two.at(1), tail);
+    // No separator fits: one elided line.
+    const QStringList one = title_lines(title, fm, fm.horizontalAdvance(QStringLiteral("RoPE (Su")));
+    QCOMPARE(one.size(), 1);
+    QVERIFY(one.at(0).endsWith(QChar(0x2026)));
 }
