@@ -58,6 +58,19 @@ QString withoutSentence(const QByteArray& block)
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
+// A lesson part's prose: its Markdown without formulas, quoted numbers and code spans (blanked out).
+QString lessonProse(const QString& part, const QString& path)
+{
+    QString prose;
+    for (const LessonPiece& piece : split_formulas(part, path, 1))
+        if (!piece.formula)
+            prose += piece.markdown;
+    for (const LessonQuote& q : find_lesson_quotes(prose, path, 1))
+        prose.replace(q.offset, q.length, QString(q.length, QLatin1Char(' ')));
+    static const QRegularExpression code(QStringLiteral("`[^`]*`"));
+    return prose.replace(code, QStringLiteral(" "));
+}
+
 const char* kGood = R"(# A lesson
 
 Its summary, with $x^2$.
@@ -530,20 +543,13 @@ void LessonTests::everyQuotedNumberIsTheAppsNumber()
 void LessonTests::noUntiedNumbersInTheCourse()
 {
     static const QRegularExpression decimal(QStringLiteral("(?<![\\w.])(?<!Llama )\\d+\\.\\d+(?![\\w.])"));
-    static const QRegularExpression code(QStringLiteral("`[^`]*`"));
     QStringList untied;
     for (const QString& language : {QStringLiteral("en"), QStringLiteral("zh_CN")})
         for (const QString& path : course_lessons(language)) {
             const Lesson lesson = load_lesson(path);
             for (const LessonStep& step : lesson.steps)
                 for (const QString& part : {step.text, step.question, step.answer}) {
-                    QString prose;
-                    for (const LessonPiece& piece : split_formulas(part, path, 1))
-                        if (!piece.formula)
-                            prose += piece.markdown;
-                    for (const LessonQuote& q : find_lesson_quotes(prose, path, 1))
-                        prose.replace(q.offset, q.length, QString(q.length, QLatin1Char(' ')));
-                    prose.replace(code, QStringLiteral(" "));
+                    const QString prose = lessonProse(part, path);
                     auto it = decimal.globalMatch(prose);
                     while (it.hasNext()) {
                         const auto m = it.next();
@@ -579,13 +585,7 @@ void LessonTests::chineseCourseUsesTheClassTerms()
         const Lesson lesson = load_lesson(path);
         for (const LessonStep& step : lesson.steps)
             for (const QString& part : {step.text, step.tryThis, step.question, step.answer}) {
-                QString prose;
-                for (const LessonPiece& piece : split_formulas(part, path, 1))
-                    if (!piece.formula)
-                        prose += piece.markdown;
-                for (const LessonQuote& q : find_lesson_quotes(prose, path, 1))
-                    prose.replace(q.offset, q.length, QString(q.length, QLatin1Char(' ')));
-                prose.replace(QRegularExpression(QStringLiteral("`[^`]*`")), QStringLiteral(" "));
+                const QString prose = lessonProse(part, path);
                 for (const char* word : {"得分", "一袋词", "频率谱", "键词", "按比例弯折"})
                     if (prose.contains(QString::fromUtf8(word)))
                         found << QStringLiteral("%1 \"%2\": %3")
