@@ -28,6 +28,9 @@ public:
     using InputFileError::InputFileError;
 };
 
+// Throws LessonError "<source>:<line>: <what>", the form of every lesson message.
+[[noreturn]] void throw_lesson_error(const QString& source, int line, const QString& what);
+
 // A formula as written in a lesson: the LaTeX between the dollars, displayed ($$…$$) or inline ($…$),
 // and the 1-based line of the file its opening dollar is on.
 struct LessonFormula {
