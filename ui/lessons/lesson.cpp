@@ -21,8 +21,7 @@ using json = nlohmann::json;
 
 [[noreturn]] void fail(const QString& source, int line, const QString& what)
 {
-    throw LessonError(
-        (source + QLatin1Char(':') + QString::number(line) + QStringLiteral(": ") + what).toStdString());
+    throw_lesson_error(source, line, what);
 }
 
 enum class Part { Text, Try, Question, Answer };
@@ -410,6 +409,12 @@ std::vector<LessonPiece> split_formulas(const QString& markdown, const QString& 
     }
     flush();
     return pieces;
+}
+
+void throw_lesson_error(const QString& source, int line, const QString& what)
+{
+    throw LessonError(
+        (source + QLatin1Char(':') + QString::number(line) + QStringLiteral(": ") + what).toStdString());
 }
 
 Lesson parse_lesson(const QString& text, const QString& source, const FormulaChecker& check)

@@ -47,10 +47,10 @@ struct LessonPiece {
 
 // A number the step's text quotes, tied to a computed value (lessons/lesson_quotes.h).
 struct LessonQuote {
-    QString printed;    // "0.034", "-1015.5", "3.16e-4", as written
-    QString expression; // "weights(2, 1)", or "cited"
-    QString patch;      // the JSON object after "@" ("" = none)
-    int line = 0;       // of the file
+    QString printed;                  // "0.034", "-1015.5", "3.16e-4", as written
+    QString expression;               // "weights(2, 1)", or "cited"
+    QString patch;                    // the JSON object after "@" ("" = none)
+    int line = 0;                     // of the file
     qsizetype offset = 0, length = 0; // of the whole [[…]] in the text it was found in
 
     bool cited() const { return expression == QLatin1String("cited"); }

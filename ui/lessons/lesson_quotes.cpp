@@ -16,8 +16,7 @@ using json = nlohmann::json;
 
 [[noreturn]] void fail(const QString& source, int line, const QString& what)
 {
-    throw LessonError(
-        (source + QLatin1Char(':') + QString::number(line) + QStringLiteral(": ") + what).toStdString());
+    throw_lesson_error(source, line, what);
 }
 
 // The end (one past) of a JSON object starting at `from` ('{'), honouring strings; -1 when unclosed.
