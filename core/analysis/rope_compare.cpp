@@ -76,6 +76,14 @@ std::int64_t rope_extension_target_length(const RopeParams& p, double factor)
                                     kMaxSeqLen);
 }
 
+double extension_factor(std::int64_t trained_length, std::int64_t target_length)
+{
+    require_int("trained_length", trained_length, 1, kMaxSeqLen);
+    require_int("target_length", target_length, 1, kMaxSeqLen);
+    const double s = static_cast<double>(target_length) / static_cast<double>(trained_length);
+    return std::clamp(s, 1.0, 1e6);
+}
+
 std::vector<RegimeBoundary> regime_boundaries(const RopeFrequencies& f)
 {
     std::vector<RegimeBoundary> out;

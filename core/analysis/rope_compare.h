@@ -102,6 +102,13 @@ bool trained_length_ambiguous(const RopeParams& p);
 // [1, 1e6] (ParameterError "factor").
 std::int64_t rope_extension_target_length(const RopeParams& p, double factor);
 
+// The scaling factor that stretches the trained context L = trained_length to the target T =
+// target_length: T / L, at least 1 (a target inside the trained context needs no scaling) and at most
+// 1e6 (the largest factor validate accepts). The factor the explorer gives the methods that follow its
+// target (PI, NTK-aware, dynamic NTK, YaRN, Llama 3: each reads "factor" as the context multiple it
+// reaches). Lengths in [1, kMaxSeqLen] (ParameterError "trained_length" / "target_length").
+double extension_factor(std::int64_t trained_length, std::int64_t target_length);
+
 // The per-pair table of p. trained_length 0 means p.trained_length(); target_length 0 means
 // rope_default_target_length(p). Both in [1, kMaxSeqLen] after that (ParameterError "trained_length" /
 // "target_length"). As in rope_spectrum, when p.seq_len is 0 the current length is taken to be

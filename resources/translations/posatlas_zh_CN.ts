@@ -3893,6 +3893,30 @@ long_factor: %2</translation>
         <source>rope_scaling.high_freq_factor</source>
         <translation>rope_scaling.high_freq_factor</translation>
     </message>
+    <message>
+        <source>Follow T</source>
+        <translation>跟随 T</translation>
+    </message>
+    <message>
+        <source>Let the factor follow the target context again: s = T / L</source>
+        <translation>让因子重新跟随目标上下文：s = T / L</translation>
+    </message>
+    <message>
+        <source>pinned</source>
+        <translation>已固定</translation>
+    </message>
+    <message>
+        <source>The factor stays as set (by hand, or the model&apos;s own) when the target context T changes</source>
+        <translation>目标上下文 T 改变时，因子保持设定值（手动设定的，或模型自身的）</translation>
+    </message>
+    <message>
+        <source>s = T / L: the factor that stretches the trained length L to the target context T. Setting it by hand pins it.</source>
+        <translation>s = T / L：把训练长度 L 拉伸到目标上下文 T 所需的因子。手动设定后即固定。</translation>
+    </message>
+    <message>
+        <source>follows T: s = T / L</source>
+        <translation>跟随 T：s = T / L</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ViewJobs</name>

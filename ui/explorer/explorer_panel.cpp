@@ -84,7 +84,20 @@ VariantEditor::VariantEditor(const ExplorerVariant& variant, bool removable, QWi
                                 frame));
         return;
     }
+    // The factor, and under it its state: it follows the target T unless it was set by hand (or is the
+    // model's own). A row of its own keeps the panel narrow.
     m_factor = addSpin(form, tr("factor s"), p.factor, 1.0, 1e6, 3, tr("rope_scaling.factor (HF)"));
+    m_factorState = new QLabel(frame);
+    m_follow = new QPushButton(tr("Follow T"), frame);
+    m_follow->setToolTip(tr("Let the factor follow the target context again: s = T / L"));
+    connect(m_follow, &QPushButton::clicked, this, &VariantEditor::followTargetRequested);
+    auto* stateRow = new QHBoxLayout;
+    stateRow->setContentsMargins(0, 0, 0, 0);
+    stateRow->addWidget(m_factorState);
+    stateRow->addWidget(m_follow);
+    stateRow->addStretch(1);
+    form->addRow(QString(), stateRow);
+    showFactorState();
     if (k == VariantKind::Dynamic)
         m_original = addSpin(
             form, tr("max_position_embeddings"), static_cast<double>(p.max_position_embeddings), 1, 1e9, 0,
@@ -127,10 +140,50 @@ QDoubleSpinBox* VariantEditor::addSpin(QFormLayout* form, const QString& label, 
     return box;
 }
 
+void VariantEditor::showFactorState()
+{
+    if (!m_factorState)
+        return;
+    const bool pinned = m_variant.factor_pinned;
+    m_factorState->setText(pinned ? tr("pinned") : tr("follows T: s = T / L"));
+    m_factorState->setToolTip(
+        pinned ? tr("The factor stays as set (by hand, or the model's own) when the target context T changes")
+               : tr("s = T / L: the factor that stretches the trained length L to the target context T. "
+                    "Setting it by hand pins it."));
+    m_follow->setVisible(pinned);
+}
+
+void VariantEditor::showVariant(const ExplorerVariant& variant)
+{
+    m_variant.params = variant.params;
+    m_variant.factor_pinned = variant.factor_pinned;
+    const RopeParams& p = variant.params;
+    auto show = [](QDoubleSpinBox* box, double value) {
+        if (!box)
+            return;
+        const QSignalBlocker block(box);
+        box->setValue(value);
+    };
+    show(m_factor, p.factor);
+    if (m_original)
+        show(m_original,
+             static_cast<double>(m_variant.kind == VariantKind::Dynamic ? p.max_position_embeddings
+                                                                        : p.trained_length()));
+    show(m_betaFast, p.beta_fast);
+    show(m_betaSlow, p.beta_slow);
+    show(m_mscale, p.mscale.value_or(0.0));
+    show(m_mscaleAll, p.mscale_all_dim.value_or(0.0));
+    show(m_lowFreq, p.low_freq_factor);
+    show(m_highFreq, p.high_freq_factor);
+    showFactorState();
+}
+
 void VariantEditor::emitParams()
 {
     RopeParams p = m_variant.params;
-    if (m_factor)
+    // The factor only when it was edited: the box shows 3 decimals of T / L (100000 / 8192 = 12.20703125),
+    // and editing beta_fast must neither round the factor nor pin it.
+    if (m_factor && sender() == m_factor)
         p.factor = m_factor->value();
     if (m_original) {
         const auto n = static_cast<std::int64_t>(m_original->value());
@@ -236,6 +289,13 @@ ExplorerPanel::ExplorerPanel(ExplorerModel* model, QWidget* parent)
         showReport();
     });
     connect(m_model, &ExplorerModel::variantsChanged, this, &ExplorerPanel::rebuildEditors);
+    connect(m_model, &ExplorerModel::parametersChanged, this, [this] {
+        const auto& variants = m_model->variants();
+        if (static_cast<std::size_t>(m_editors.size()) != variants.size())
+            return;
+        for (std::size_t i = 0; i < variants.size(); ++i)
+            m_editors[static_cast<qsizetype>(i)]->showVariant(variants[i]);
+    });
 }
 
 bool ExplorerPanel::loadPreset(const QString& id)
@@ -266,7 +326,8 @@ bool ExplorerPanel::openConfig(const QString& path)
         validate(imp.scenario.params<RopeParams>());
         m_presetId.clear();
         const QFileInfo fi(path);
-        m_model->setModel(imp.scenario.params<RopeParams>(), fi.dir().dirName() + QLatin1Char('/') + fi.fileName(), imp);
+        m_model->setModel(imp.scenario.params<RopeParams>(),
+                          fi.dir().dirName() + QLatin1Char('/') + fi.fileName(), imp);
         syncPresetCombo();
         return true;
     } catch (const std::exception& e) {
@@ -360,6 +421,8 @@ void ExplorerPanel::rebuildEditors()
         connect(e, &VariantEditor::paramsEdited, this, [this, e](const RopeParams& p) {
             m_model->setVariantParams(static_cast<int>(m_editors.indexOf(e)), p);
         });
+        connect(e, &VariantEditor::followTargetRequested, this,
+                [this, e] { m_model->setFactorPinned(static_cast<int>(m_editors.indexOf(e)), false); });
         connect(e, &VariantEditor::removeRequested, this, [this, e] {
             const int index = static_cast<int>(m_editors.indexOf(e));
             // Deferred: the editor that emitted the signal is deleted by the rebuild.

@@ -29,19 +29,29 @@ public:
     VariantEditor(const ExplorerVariant& variant, bool removable, QWidget* parent = nullptr);
     QPushButton* removeButton() const { return m_remove; }
     QDoubleSpinBox* factorBox() const { return m_factor; }
+    // "follows T" or "pinned" next to the factor, and the button that makes a pinned factor follow T
+    // (nullptr for kinds without a factor).
+    QLabel* factorState() const { return m_factorState; }
+    QPushButton* followButton() const { return m_follow; }
+    // Shows the variant's current numbers (same kind): the target moved, or a factor was released.
+    void showVariant(const ExplorerVariant& variant);
 
 signals:
     void paramsEdited(const posatlas::RopeParams& params);
     void removeRequested();
+    void followTargetRequested();
 
 private:
     QDoubleSpinBox* addSpin(QFormLayout* form, const QString& label, double value, double lo, double hi,
                             int decimals, const QString& tip);
     void emitParams();
+    void showFactorState();
 
     ExplorerVariant m_variant;
     QPushButton* m_remove = nullptr;
     QDoubleSpinBox* m_factor = nullptr;
+    QLabel* m_factorState = nullptr;
+    QPushButton* m_follow = nullptr;
     QDoubleSpinBox* m_original = nullptr;
     QDoubleSpinBox* m_betaFast = nullptr;
     QDoubleSpinBox* m_betaSlow = nullptr;

@@ -10,17 +10,17 @@
 #include "widgets/log_slider.h"
 
 #include <QApplication>
-#include <QGuiApplication>
-#include <QScreen>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
@@ -258,7 +258,7 @@ ExplorerState ExplorerWindow::state() const
     s.model = m_model->modelParams();
     s.name = m_model->modelName();
     for (const ExplorerVariant& v : m_model->variants())
-        s.variants.push_back({variant_kind_id(v.kind), v.label, v.params});
+        s.variants.push_back({variant_kind_id(v.kind), v.label, v.params, v.factor_pinned});
     s.target_length = m_model->targetLength();
     s.current_length = m_model->currentLength();
     s.tab = m_tabs->currentIndex();
@@ -278,12 +278,19 @@ bool ExplorerWindow::applyState(const ExplorerState& state)
         } catch (const ParameterError&) {
             return false;
         }
-        variants.push_back({*kind, 0, v.label, v.params});
+        variants.push_back({*kind, 0, v.label, v.params, v.factor_pinned.value_or(false)});
     }
     if (static_cast<int>(variants.size()) < kMinVariants || static_cast<int>(variants.size()) > kMaxVariants)
         return false;
     try {
         m_model->setModel(state.model, state.name);
+        // Sessions written before factors followed the target: a factor that differs from T / L stays
+        // as it was saved (pinned), so the session shows what it showed.
+        const std::int64_t target = state.target_length > 0 ? state.target_length : m_model->targetLength();
+        const double follow = extension_factor(m_model->trainedLength(), std::min(target, kMaxSeqLen));
+        for (std::size_t i = 0; i < variants.size(); ++i)
+            if (!state.variants[i].factor_pinned && variant_has_factor(variants[i].kind))
+                variants[i].factor_pinned = variants[i].params.factor != follow;
     } catch (const ParameterError&) {
         return false;
     }

@@ -193,9 +193,13 @@ RopeParams rope_from_json(const json& j, const std::string& where)
 json explorer_to_json(const ExplorerState& e)
 {
     json variants = json::array();
-    for (const auto& v : e.variants)
-        variants.push_back({{"kind", v.kind.toStdString()}, {"label", v.label.toStdString()},
-                            {"rope", rope_to_json(v.params)}});
+    for (const auto& v : e.variants) {
+        json out = {{"kind", v.kind.toStdString()}, {"label", v.label.toStdString()},
+                    {"rope", rope_to_json(v.params)}};
+        if (v.factor_pinned)
+            out["factor_pinned"] = *v.factor_pinned;
+        variants.push_back(std::move(out));
+    }
     return {{"model", rope_to_json(e.model)},
             {"name", e.name.toStdString()},
             {"variants", variants},
@@ -229,6 +233,11 @@ ExplorerState explorer_from_json(const json& j)
         if (const auto label = v.find("label"); label != v.end() && label->is_string())
             out.label = QString::fromStdString(label->get<std::string>());
         out.params = rope_from_json(v["rope"], "explorer.variants.rope");
+        if (const auto pinned = v.find("factor_pinned"); pinned != v.end()) {
+            if (!pinned->is_boolean())
+                fail("explorer.variants.factor_pinned: expected true or false");
+            out.factor_pinned = pinned->get<bool>();
+        }
         e.variants.push_back(std::move(out));
     }
     auto length = [&j](const char* key, std::int64_t& out) {

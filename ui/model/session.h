@@ -46,6 +46,9 @@ struct ExplorerState {
         QString kind;
         QString label;
         RopeParams params;
+        // The factor stays when the target changes (else it follows it). Unset in sessions written before
+        // factors followed the target: the explorer then pins the factors that differ from T / L.
+        std::optional<bool> factor_pinned;
     };
     RopeParams model;
     QString name;

@@ -10,6 +10,7 @@
 #include "explorer/explorer_table.h"
 #include "explorer/explorer_window.h"
 #include "export/figure_export.h"
+#include "model/session.h"
 #include "widgets/log_slider.h"
 #include "window/main_window.h"
 
@@ -101,6 +102,9 @@ private slots:
     void mainWindowOpensOneExplorer();
     void nonRopeScenarioSeedsLlama31();
     void deepSeekV3ProbeAndLogitMultiplier();
+    void targetDrivesUnpinnedFactors();
+    void pinnedFactorsSurviveSessions();
+    void openingAnotherModelKeepsTheMethods();
 };
 
 void ExplorerTest::addRemoveChangesSeriesCount()
@@ -209,16 +213,17 @@ void ExplorerTest::dynamicSliderMovesCurves()
 
     // Dynamic NTK scales from the config's max_position_embeddings M = 131072 (HF
     // _compute_dynamic_ntk_parameters reads config.max_position_embeddings, not the original 8192): still
-    // unscaled at 65536.
+    // unscaled at 65536. Its factor follows the target: s = T / L = 131072 / 8192 = 16.
+    QCOMPARE(w.model()->variants()[static_cast<std::size_t>(dyn)].params.factor, 16.0);
     slider->spinBox()->setValue(65536);
     QVERIFY(wait_idle(w));
     QCOMPARE(dynamic_base(), 500000.0);
-    // Through the spin box, an exact length beyond M: base' = 500000 * (8 * 196608 / 131072 - 7)^(128/126)
-    // = 2564689.3634076216 (python3, HF's formula in double); tolerance 1e-9 relative.
+    // Through the spin box, an exact length beyond M: base' = 500000 * (16 * 196608 / 131072 - 15)^(128/126)
+    // = 4659713.555022214 (python3, HF's formula in double); tolerance 1e-9 relative.
     slider->spinBox()->setValue(196608);
     QVERIFY(wait_idle(w));
     QCOMPARE(w.model()->currentLength(), std::int64_t{196608});
-    QVERIFY(std::abs(dynamic_base() / 2564689.3634076216 - 1.0) < 1e-9);
+    QVERIFY(std::abs(dynamic_base() / 4659713.555022214 - 1.0) < 1e-9);
     QVERIFY2(w.baseLabel()->text() != labelBefore, qPrintable(w.baseLabel()->text()));
     const QImage after = render(*w.figure(ExplorerView::Dynamic));
     QVERIFY(before != after);
@@ -227,7 +232,7 @@ void ExplorerTest::dynamicSliderMovesCurves()
     slider->slider()->setValue(slider->slider()->maximum());
     QVERIFY(wait_idle(w));
     QCOMPARE(w.model()->currentLength(), 2 * w.model()->targetLength());
-    QVERIFY(dynamic_base() > 2564689.3634076216);
+    QVERIFY(dynamic_base() > 4659713.555022214);
 }
 
 void ExplorerTest::tableRowsAndCsvHeader()
@@ -244,21 +249,23 @@ void ExplorerTest::tableRowsAndCsvHeader()
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 65);
-    QCOMPARE(lines.front(),
-             QStringLiteral("pair index,theta (rad/position),wavelength (positions),"
-                            "Llama 3 (model) scaled theta (rad/position),Llama 3 (model) ratio (scaled/original),"
-                            "Llama 3 (model) regime,PI (linear) scaled theta (rad/position),"
-                            "PI (linear) ratio (scaled/original),PI (linear) regime,"
-                            "YaRN scaled theta (rad/position),YaRN ratio (scaled/original),YaRN regime,"
-                            "Dynamic NTK scaled theta (rad/position),Dynamic NTK ratio (scaled/original),"
-                            "Dynamic NTK regime"));
-    // Row of pair 63: theta = 500000^(-126/128) (python3: 2.4130e-06 -> 2.413003...e-06); PI ratio 1/8
-    // exactly; Llama 3 interpolates it (wavelength > 8192).
+    QCOMPARE(
+        lines.front(),
+        QStringLiteral("pair index,theta (rad/position),wavelength (positions),"
+                       "Llama 3 (model) scaled theta (rad/position),Llama 3 (model) ratio (scaled/original),"
+                       "Llama 3 (model) regime,PI (linear) scaled theta (rad/position),"
+                       "PI (linear) ratio (scaled/original),PI (linear) regime,"
+                       "YaRN scaled theta (rad/position),YaRN ratio (scaled/original),YaRN regime,"
+                       "Dynamic NTK scaled theta (rad/position),Dynamic NTK ratio (scaled/original),"
+                       "Dynamic NTK regime"));
+    // Row of pair 63: theta = 500000^(-126/128) (python3: 2.4130e-06 -> 2.413003...e-06); PI ratio 1/16
+    // exactly (PI follows the target: s = T / L = 131072 / 8192); Llama 3 interpolates it (wavelength >
+    // 8192).
     const QStringList last = lines.back().split(QLatin1Char(','));
     QCOMPARE(last[0], QStringLiteral("63"));
     QVERIFY(std::abs(last[1].toDouble() / std::pow(500000.0, -126.0 / 128.0) - 1.0) < 1e-15);
     QCOMPARE(last[5], QStringLiteral("interpolated"));
-    QCOMPARE(last[7].toDouble(), 0.125);
+    QCOMPARE(last[7].toDouble(), 0.0625);
     QCOMPARE(lines[1].split(QLatin1Char(','))[5], QStringLiteral("kept"));
 }
 
@@ -336,7 +343,8 @@ void ExplorerTest::invalidParametersReportedPerVariant()
     QVERIFY(wait_idle(w));
     const int yarn = index_of(w, VariantKind::Yarn);
     QVERIFY(yarn >= 0);
-    // Through the editor: beta_slow above beta_fast is rejected by validate(RopeParams) for that variant only.
+    // Through the editor: beta_slow above beta_fast is rejected by validate(RopeParams) for that variant
+    // only.
     VariantEditor* editor = w.panel()->editors().at(yarn);
     QDoubleSpinBox* betaSlow = nullptr;
     for (QDoubleSpinBox* box : editor->findChildren<QDoubleSpinBox*>())
@@ -428,6 +436,165 @@ void ExplorerTest::deepSeekV3ProbeAndLogitMultiplier()
     QCOMPARE(curves.size(), std::size_t{1}); // YaRN (model) and YaRN (llama.cpp): the same multiplier
     QVERIFY(std::abs(curves[0].logit_multiplier / m2 - 1.0) < 1e-12);
     QVERIFY(curves[0].label.contains(QStringLiteral("(model)")));
+}
+
+// The target T drives the factor of every method that follows it: s = T / L (PI's ratio is then 1 / s
+// exactly, HF _compute_linear_scaling_parameters). A factor set by hand, or the model's own, stays pinned.
+void ExplorerTest::targetDrivesUnpinnedFactors()
+{
+    ExplorerWindow w;
+    QVERIFY(w.loadPreset(QStringLiteral("llama-3.1-8b")));
+    const int llama = index_of(w, VariantKind::Llama3), pi = index_of(w, VariantKind::Linear),
+              yarn = index_of(w, VariantKind::Yarn), dyn = index_of(w, VariantKind::Dynamic);
+    QVERIFY(llama >= 0 && pi >= 0 && yarn >= 0 && dyn >= 0);
+    auto variant = [&w](int i) { return w.model()->variants()[static_cast<std::size_t>(i)]; };
+    // L = 8192, T = 131072: s = 16 for the followers; Llama 3 (model) keeps the model's 8, pinned.
+    QCOMPARE(variant(pi).params.factor, 16.0);
+    QVERIFY(!variant(pi).factor_pinned);
+    QCOMPARE(variant(llama).params.factor, 8.0);
+    QVERIFY(variant(llama).factor_pinned);
+    QVERIFY(!w.panel()->editors().at(llama)->followButton()->isHidden());
+
+    // YaRN's factor set by hand in its editor: pinned, with a way back.
+    VariantEditor* yarnEditor = w.panel()->editors().at(yarn);
+    QVERIFY(yarnEditor->followButton()->isHidden());
+    QCOMPARE(yarnEditor->factorState()->text(), QStringLiteral("follows T: s = T / L"));
+    yarnEditor->factorBox()->setValue(6.0);
+    QVERIFY(variant(yarn).factor_pinned);
+    QCOMPARE(yarnEditor->factorState()->text(), QStringLiteral("pinned"));
+    QVERIFY(!yarnEditor->followButton()->isHidden());
+
+    // T = 32768 through the panel's slider: s = 4 for PI and dynamic NTK, shown in their editors; the
+    // pinned factors stay; the dynamic-NTK length, at the old target, follows.
+    w.panel()->targetSlider()->spinBox()->setValue(32768);
+    QCOMPARE(w.model()->targetLength(), std::int64_t{32768});
+    QCOMPARE(variant(pi).params.factor, 4.0);
+    QCOMPARE(variant(pi).params.max_position_embeddings, std::int64_t{32768});
+    QCOMPARE(variant(dyn).params.factor, 4.0);
+    QCOMPARE(variant(yarn).params.factor, 6.0);
+    QCOMPARE(variant(llama).params.factor, 8.0);
+    QCOMPARE(w.panel()->editors().at(pi)->factorBox()->value(), 4.0);
+    QCOMPARE(w.model()->currentLength(), std::int64_t{32768});
+    QVERIFY(wait_idle(w));
+    QCOMPARE(w.tables()->variants[static_cast<std::size_t>(pi)].table.rows.back().ratio, 0.25);
+
+    // "Follow T" releases YaRN's factor: s = 4 again.
+    QTest::mouseClick(yarnEditor->followButton(), Qt::LeftButton);
+    QVERIFY(!variant(yarn).factor_pinned);
+    QCOMPARE(variant(yarn).params.factor, 4.0);
+    QCOMPARE(yarnEditor->factorBox()->value(), 4.0);
+    QVERIFY(yarnEditor->followButton()->isHidden());
+    // A length the user moved the slider to stays when T changes.
+    w.model()->setCurrentLength(20000);
+    w.model()->setTargetLength(65536);
+    QCOMPARE(w.model()->currentLength(), std::int64_t{20000});
+    QCOMPARE(variant(yarn).params.factor, 8.0);
+    // Editing another parameter leaves a factor the box rounds (T / L = 100000 / 8192 = 12.20703125) exact
+    // and following.
+    w.model()->setTargetLength(100000);
+    QDoubleSpinBox* betaFast = nullptr;
+    for (QDoubleSpinBox* box : yarnEditor->findChildren<QDoubleSpinBox*>())
+        if (box->accessibleName() == QStringLiteral("beta_fast"))
+            betaFast = box;
+    QVERIFY(betaFast);
+    betaFast->setValue(16.0);
+    QCOMPARE(variant(yarn).params.beta_fast, 16.0);
+    QCOMPARE(variant(yarn).params.factor, 12.20703125);
+    QVERIFY(!variant(yarn).factor_pinned);
+}
+
+void ExplorerTest::pinnedFactorsSurviveSessions()
+{
+    ExplorerWindow w;
+    QVERIFY(w.loadPreset(QStringLiteral("llama-3.1-8b")));
+    const int pi = index_of(w, VariantKind::Linear), yarn = index_of(w, VariantKind::Yarn);
+    RopeParams p = w.model()->variants()[static_cast<std::size_t>(pi)].params;
+    p.factor = 5.0;
+    w.model()->setVariantParams(pi, p);
+    Session session;
+    session.explorer = w.state();
+    const Session loaded = session_from_json(session_to_json(session));
+    QVERIFY(loaded.explorer);
+    QCOMPARE(loaded.explorer->variants[static_cast<std::size_t>(pi)].factor_pinned,
+             std::optional<bool>(true));
+    QCOMPARE(loaded.explorer->variants[static_cast<std::size_t>(yarn)].factor_pinned,
+             std::optional<bool>(false));
+
+    ExplorerWindow restored;
+    QVERIFY(restored.applyState(*loaded.explorer));
+    auto factor = [&restored](int i) {
+        return restored.model()->variants()[static_cast<std::size_t>(i)].params.factor;
+    };
+    restored.model()->setTargetLength(65536);
+    QCOMPARE(factor(pi), 5.0);
+    QCOMPARE(factor(yarn), 8.0);
+
+    // A session written before factors followed the target has no factor_pinned: the factors that differ
+    // from T / L stay as saved, the others follow.
+    ExplorerState old = *loaded.explorer;
+    for (auto& v : old.variants)
+        v.factor_pinned.reset();
+    ExplorerWindow legacy;
+    QVERIFY(legacy.applyState(old));
+    QCOMPARE(legacy.model()->variants()[static_cast<std::size_t>(pi)].params.factor, 5.0);
+    QVERIFY(legacy.model()->variants()[static_cast<std::size_t>(pi)].factor_pinned);
+    QVERIFY(!legacy.model()->variants()[static_cast<std::size_t>(yarn)].factor_pinned);
+    legacy.model()->setTargetLength(65536);
+    QCOMPARE(legacy.model()->variants()[static_cast<std::size_t>(pi)].params.factor, 5.0);
+    QCOMPARE(legacy.model()->variants()[static_cast<std::size_t>(yarn)].params.factor, 8.0);
+}
+
+// Opening another model keeps the compared kinds and what was set by hand; the factors that follow the
+// target are re-derived from the new model's lengths (Qwen2.5 7B: unscaled, L = 32768, T = 4 L).
+void ExplorerTest::openingAnotherModelKeepsTheMethods()
+{
+    ExplorerWindow w;
+    QVERIFY(w.loadPreset(QStringLiteral("llama-3.1-8b")));
+    QVERIFY(w.model()->removeVariant(index_of(w, VariantKind::Dynamic)));
+    QVERIFY(w.model()->addVariant(VariantKind::YarnLlamaCpp));
+    const int pi = index_of(w, VariantKind::Linear), yarn = index_of(w, VariantKind::Yarn);
+    RopeParams p = w.model()->variants()[static_cast<std::size_t>(pi)].params;
+    p.factor = 5.0; // pinned
+    w.model()->setVariantParams(pi, p);
+    p = w.model()->variants()[static_cast<std::size_t>(yarn)].params;
+    p.beta_fast = 16.0; // set by hand, the factor still follows T
+    w.model()->setVariantParams(yarn, p);
+    std::vector<int> slot_of;
+    for (const ExplorerVariant& v : w.model()->variants())
+        slot_of.push_back(v.slot);
+
+    QVERIFY2(w.openConfig(QStringLiteral(POSATLAS_TEST_DATA "/configs/qwen2.5_7b_instruct.json")),
+             qPrintable(w.statusText()));
+    QCOMPARE(w.model()->trainedLength(), std::int64_t{32768});
+    QCOMPARE(w.model()->targetLength(), std::int64_t{131072});
+    const auto& vs = w.model()->variants();
+    QCOMPARE(vs.size(), std::size_t{4});
+    const VariantKind kinds[] = {VariantKind::Llama3, VariantKind::Linear, VariantKind::Yarn,
+                                 VariantKind::YarnLlamaCpp};
+    for (std::size_t i = 0; i < 4; ++i) {
+        QCOMPARE(vs[i].kind, kinds[i]);
+        QCOMPARE(vs[i].slot, slot_of[i]); // colours stay
+        QCOMPARE(vs[i].params.rope_theta, 1e6);
+        QCOMPARE(vs[i].params.head_dim, 128); // 3584 / 28
+    }
+    // Llama 3 was the model's own (factor 8): now a compared method following T, s = 4.
+    QCOMPARE(vs[0].label, QStringLiteral("Llama 3"));
+    QCOMPARE(vs[0].params.factor, 4.0);
+    QVERIFY(!vs[0].factor_pinned);
+    QCOMPARE(vs[0].params.original_max_position_embeddings, std::int64_t{32768});
+    QCOMPARE(vs[1].params.factor, 5.0);
+    QVERIFY(vs[1].factor_pinned);
+    QCOMPARE(vs[2].params.factor, 4.0);
+    QCOMPARE(vs[2].params.beta_fast, 16.0);
+    QCOMPARE(vs[3].params.beta_fast, 32.0); // not set by hand: the standard
+    QVERIFY(wait_idle(w));
+    QCOMPARE(w.tableModel()->rowCount(), 64);
+
+    // A preset the same way; its own scaling (YaRN, factor 16) shows as the model's.
+    QVERIFY(w.loadPreset(QStringLiteral("yarn-llama-2-7b-64k")));
+    QCOMPARE(w.model()->variants()[2].label, QStringLiteral("YaRN (model)"));
+    QCOMPARE(w.model()->variants()[2].params.factor, 16.0);
+    QCOMPARE(w.model()->variants()[1].params.factor, 5.0);
 }
 
 QTEST_MAIN(ExplorerTest)
