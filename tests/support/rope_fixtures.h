@@ -34,6 +34,24 @@ inline RopeParams llama31_8b()
     return p;
 }
 
+inline RopeParams deepseek_v3()
+{
+    // deepseek-ai/DeepSeek-V3 config.json: qk_rope_head_dim 64, rope_theta 10000, interleaved pairs,
+    // max_position_embeddings 163840, rope_scaling {type: yarn, factor 40, original_max_position_embeddings
+    // 4096, mscale 1.0, mscale_all_dim 1.0}; DeepseekV3Attention multiplies the softmax scale by mscale².
+    RopeParams p;
+    p.head_dim = 64;
+    p.pairing = RopePairing::Interleaved;
+    p.rope_type = RopeType::Yarn;
+    p.factor = 40.0;
+    p.max_position_embeddings = 163840;
+    p.original_max_position_embeddings = 4096;
+    p.mscale = 1.0;
+    p.mscale_all_dim = 1.0;
+    p.softmax_mscale = true;
+    return p;
+}
+
 inline RopeParams llama2_yarn_64k()
 {
     // NousResearch/Yarn-Llama-2-7b-64k config.json: head_dim 4096/32 = 128, rope_theta 10000,

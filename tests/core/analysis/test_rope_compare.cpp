@@ -326,17 +326,7 @@ TEST(RopeCompare, StandardVariantsOfLlama31)
 // tolerance 1e-12 relative.
 TEST(RopeCompare, DynamicNtkOfDeepSeekV3ReadsItsOwnMaxPositions)
 {
-    // deepseek-ai/DeepSeek-V3: qk_rope_head_dim 64, rope_theta 10000, max 163840, yarn factor 40 from 4096.
-    RopeParams v3;
-    v3.head_dim = 64;
-    v3.pairing = RopePairing::Interleaved;
-    v3.rope_type = RopeType::Yarn;
-    v3.factor = 40.0;
-    v3.max_position_embeddings = 163840;
-    v3.original_max_position_embeddings = 4096;
-    v3.mscale = 1.0;
-    v3.mscale_all_dim = 1.0;
-    v3.softmax_mscale = true;
+    const RopeParams v3 = test::deepseek_v3(); // max 163840, yarn factor 40 from 4096
     RopeParams d = dynamic_ntk_params(v3, 40.0);
     EXPECT_EQ(d.rope_type, RopeType::Dynamic);
     EXPECT_EQ(d.max_position_embeddings, 163840);

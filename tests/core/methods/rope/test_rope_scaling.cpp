@@ -190,16 +190,7 @@ TEST(RopeScaling, DeepSeekSoftmaxScaleIsMscaleAllDimSquared)
     const auto yarn_get_mscale = [](double s, double m) {
         return s <= 1.0 ? 1.0 : 0.1 * m * std::log(s) + 1.0;
     };
-    // deepseek-ai/DeepSeek-V3 config.json: factor 40, mscale 1.0, mscale_all_dim 1.0.
-    RopeParams p;
-    p.head_dim = 64;
-    p.rope_type = RopeType::Yarn;
-    p.factor = 40.0;
-    p.max_position_embeddings = 163840;
-    p.original_max_position_embeddings = 4096;
-    p.mscale = 1.0;
-    p.mscale_all_dim = 1.0;
-    p.softmax_mscale = true;
+    RopeParams p = test::deepseek_v3(); // factor 40, mscale 1.0, mscale_all_dim 1.0
     const RopeFrequencies f = compute_rope_frequencies(p);
     EXPECT_EQ(f.attention_factor, 1.0); // _compute_yarn_parameters: get_mscale(40, 1) / get_mscale(40, 1)
     const double v3 = yarn_get_mscale(40.0, 1.0) * yarn_get_mscale(40.0, 1.0);
