@@ -55,111 +55,232 @@ struct Quantity {
     std::function<void(const Options&, Scenario&, std::ostream&)> run;
 };
 
-
 // ------------------------------------------------------------------ the options of the quantities
 // Each declared once; a quantity lists the ones it reads.
 
-const OptionSpec kFrom{.name = "from", .type = ArgType::Int, .help = "First relative (or absolute) position.",
-                       .lo = -1e9, .hi = 1e9, .required = true};
-const OptionSpec kTo{.name = "to", .type = ArgType::Int,
-                     .help = "Last position (inclusive); --to - --from must be below 10000000.", .lo = -1e9,
-                     .hi = 1e9, .required = true};
-const OptionSpec kQueryPosition{.name = "query-position", .type = ArgType::Real,
-                                .help = "Position m the query is rotated to (tokens).", .metavar = "M",
-                                .default_value = "0", .lo = -1e15, .hi = 1e15};
-const OptionSpec kKeyPosition{.name = "key-position", .type = ArgType::Real,
-                              .help = "Position n the key is rotated to (tokens).", .metavar = "N",
-                              .default_value = "0", .lo = -1e15, .hi = 1e15};
+const OptionSpec kFrom{.name = "from",
+                       .type = ArgType::Int,
+                       .help = "First relative (or absolute) position.",
+                       .lo = -1e9,
+                       .hi = 1e9,
+                       .required = true};
+const OptionSpec kTo{.name = "to",
+                     .type = ArgType::Int,
+                     .help = "Last position (inclusive); --to - --from must be below 10000000.",
+                     .lo = -1e9,
+                     .hi = 1e9,
+                     .required = true};
+const OptionSpec kQueryPosition{.name = "query-position",
+                                .type = ArgType::Real,
+                                .help = "Position m the query is rotated to (tokens).",
+                                .metavar = "M",
+                                .default_value = "0",
+                                .lo = -1e15,
+                                .hi = 1e15};
+const OptionSpec kKeyPosition{.name = "key-position",
+                              .type = ArgType::Real,
+                              .help = "Position n the key is rotated to (tokens).",
+                              .metavar = "N",
+                              .default_value = "0",
+                              .lo = -1e15,
+                              .hi = 1e15};
 
-std::string integer_text(std::int64_t v) { return std::to_string(v); }
+std::string integer_text(std::int64_t v)
+{
+    return std::to_string(v);
+}
 
 const std::vector<Quantity>& quantities()
 {
     static const std::vector<Quantity> q{
-        {"rope-frequencies", "RoPE inverse frequencies, wavelengths, attention factor (and YaRN ramp)",
-         Method::RoPE, {}, rope_frequencies},
-        {"rope-decay", "RoFormer long-term decay bound and mean cos(r theta) for r = 0..R", Method::RoPE,
-         {{.name = "max-distance", .type = ArgType::Int, .help = "The largest relative distance R (tokens).",
-           .metavar = "R", .lo = 0, .hi = static_cast<double>(kMaxDistance), .required = true},
-          {.name = "points", .type = ArgType::Int,
-           .help = "Sample N log-spaced distances in [0, R] instead of every integer (needed for R >= 10000000).",
-           .default_text = "every distance", .lo = 2, .hi = 1e7}},
+        {"rope-frequencies",
+         "RoPE inverse frequencies, wavelengths, attention factor (and YaRN ramp)",
+         Method::RoPE,
+         {},
+         rope_frequencies},
+        {"rope-decay",
+         "RoFormer long-term decay bound and mean cos(r theta) for r = 0..R",
+         Method::RoPE,
+         {{.name = "max-distance",
+           .type = ArgType::Int,
+           .help = "The largest relative distance R (tokens).",
+           .metavar = "R",
+           .lo = 0,
+           .hi = static_cast<double>(kMaxDistance),
+           .required = true},
+          {.name = "points",
+           .type = ArgType::Int,
+           .help =
+               "Sample N log-spaced distances in [0, R] instead of every integer (needed for R >= 10000000).",
+           .default_text = "every distance",
+           .lo = 2,
+           .hi = 1e7}},
          rope_decay},
-        {"rope-score", "q.k after rotating q to position m and k to position n (not divided by sqrt(d))",
+        {"rope-score",
+         "q.k after rotating q to position m and k to position n (not divided by sqrt(d))",
          Method::RoPE,
-         {{.name = "query", .type = ArgType::RealList,
-           .help = "The query vector q, head-dim numbers (sets --head-dim when neither it nor a model is given).",
-           .metavar = "Q1,Q2,..", .required = true},
-          {.name = "key", .type = ArgType::RealList, .help = "The key vector k, head-dim numbers.",
-           .metavar = "K1,K2,..", .required = true},
-          kQueryPosition, kKeyPosition},
+         {{.name = "query",
+           .type = ArgType::RealList,
+           .help =
+               "The query vector q, head-dim numbers (sets --head-dim when neither it nor a model is given).",
+           .metavar = "Q1,Q2,..",
+           .required = true},
+          {.name = "key",
+           .type = ArgType::RealList,
+           .help = "The key vector k, head-dim numbers.",
+           .metavar = "K1,K2,..",
+           .required = true},
+          kQueryPosition,
+          kKeyPosition},
          rope_score},
-        {"rope-angles", "rotation angle of every pair at a position (radians, mod 2 pi)", Method::RoPE,
-         {{.name = "position", .type = ArgType::Real, .help = "The token position m.", .metavar = "M",
-           .lo = -1e15, .hi = 1e15, .required = true}},
-         rope_angles_quantity},
-        {"rope-pairs", "per-pair table: theta, wavelength, scaled theta, ratio, regime, max angles (trained/target)",
+        {"rope-angles",
+         "rotation angle of every pair at a position (radians, mod 2 pi)",
          Method::RoPE,
-         {{.name = "trained-length", .type = ArgType::Int, .help = "The context the model was trained on (tokens).",
-           .default_text = "the model's original_max_position_embeddings", .lo = 1,
+         {{.name = "position",
+           .type = ArgType::Real,
+           .help = "The token position m.",
+           .metavar = "M",
+           .lo = -1e15,
+           .hi = 1e15,
+           .required = true}},
+         rope_angles_quantity},
+        {"rope-pairs",
+         "per-pair table: theta, wavelength, scaled theta, ratio, regime, max angles (trained/target)",
+         Method::RoPE,
+         {{.name = "trained-length",
+           .type = ArgType::Int,
+           .help = "The context the model was trained on (tokens).",
+           .default_text = "the model's original_max_position_embeddings",
+           .lo = 1,
            .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "target-length", .type = ArgType::Int, .help = "The context it is extended to (tokens).",
-           .default_text = "the model's max_position_embeddings (trained length x factor)", .lo = 1,
+          {.name = "target-length",
+           .type = ArgType::Int,
+           .help = "The context it is extended to (tokens).",
+           .default_text = "the model's max_position_embeddings (trained length x factor)",
+           .lo = 1,
            .hi = static_cast<double>(kMaxSeqLen)}},
          rope_pairs_quantity},
-        {"attention-entropy", "mean softmax entropy of the last query over N keys, with/without temperature",
+        {"attention-entropy",
+         "mean softmax entropy of the last query over N keys, with/without temperature",
          Method::RoPE,
-         {{.name = "lengths", .type = ArgType::RealList,
-           .help = "Context lengths N (tokens), each an integer in [1, " + integer_text(kMaxSeqLen)
-                   + "], at most " + integer_text(kMaxEntropyLengths) + " of them, adding up to at most "
-                   + integer_text(kMaxEntropyKeyTrials) + " / --trials.",
-           .metavar = "N1,N2,..", .allowed = "comma-separated integers", .required = true},
-          {.name = "trials", .type = ArgType::Int, .help = "Random query/key draws averaged per length.",
-           .default_value = "8", .lo = 1, .hi = 1024},
-          {.name = "seed", .type = ArgType::Int, .help = "Seed of the random queries and keys.",
-           .default_value = "0", .lo = 0, .hi = 9007199254740992.0}},
+         {{.name = "lengths",
+           .type = ArgType::RealList,
+           .help = "Context lengths N (tokens), each an integer in [1, " + integer_text(kMaxSeqLen) +
+                   "], at most " + integer_text(kMaxEntropyLengths) + " of them, adding up to at most " +
+                   integer_text(kMaxEntropyKeyTrials) + " / --trials.",
+           .metavar = "N1,N2,..",
+           .allowed = "comma-separated integers",
+           .required = true},
+          {.name = "trials",
+           .type = ArgType::Int,
+           .help = "Random query/key draws averaged per length.",
+           .default_value = "8",
+           .lo = 1,
+           .hi = 1024},
+          {.name = "seed",
+           .type = ArgType::Int,
+           .help = "Seed of the random queries and keys.",
+           .default_value = "0",
+           .lo = 0,
+           .hi = 9007199254740992.0}},
          attention_entropy_quantity},
-        {"alibi-slopes", "ALiBi head slopes (Press et al.; scaled with --alibi-scaling)", Method::ALiBi, {},
+        {"alibi-slopes",
+         "ALiBi head slopes (Press et al.; scaled with --alibi-scaling)",
+         Method::ALiBi,
+         {},
          alibi_slopes_quantity},
-        {"t5-buckets", "T5 relative position -> bucket (relative position = key - query)", Method::T5,
-         {kFrom, kTo}, t5_buckets},
-        {"deberta-buckets", "DeBERTa log-bucketed relative positions", Method::DeBERTa, {kFrom, kTo},
+        {"t5-buckets",
+         "T5 relative position -> bucket (relative position = key - query)",
+         Method::T5,
+         {kFrom, kTo},
+         t5_buckets},
+        {"deberta-buckets",
+         "DeBERTa log-bucketed relative positions",
+         Method::DeBERTa,
+         {kFrom, kTo},
          deberta_buckets},
-        {"sinusoidal", "sinusoidal encoding matrix, positions x dimensions", Method::Sinusoidal,
-         {{.name = "length", .type = ArgType::Int, .help = "Number of positions (rows), from 0.", .lo = 1,
-           .hi = static_cast<double>(kMaxSeqLen), .required = true}},
+        {"sinusoidal",
+         "sinusoidal encoding matrix, positions x dimensions",
+         Method::Sinusoidal,
+         {{.name = "length",
+           .type = ArgType::Int,
+           .help = "Number of positions (rows), from 0.",
+           .lo = 1,
+           .hi = static_cast<double>(kMaxSeqLen),
+           .required = true}},
          sinusoidal_quantity},
-        {"learned", "learned absolute embeddings of positions --from..--to: the seeded table, --table FILE, or "
-                    "--weights CHECKPOINT.safetensors [--tensor NAME] as stored (null beyond the trained length)",
-         Method::Learned, {kFrom, kTo}, learned_quantity},
-        {"matrix", "a heatmap matrix of any method (--method, --kind logits|weights|bias|buckets|...)", std::nullopt,
-         {{.name = "kind", .type = ArgType::Text,
-           .help = "Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the keys "
-                   "after the query, --text \"the dog bit the man\" makes the words the positions), encoding, bias, "
+        {"learned",
+         "learned absolute embeddings of positions --from..--to: the seeded table, --table FILE, or "
+         "--weights CHECKPOINT.safetensors [--tensor NAME] as stored (null beyond the trained length)",
+         Method::Learned,
+         {kFrom, kTo},
+         learned_quantity},
+        {"matrix",
+         "a heatmap matrix of any method (--method, --kind logits|weights|bias|buckets|...)",
+         std::nullopt,
+         {{.name = "kind",
+           .type = ArgType::Text,
+           .help = "Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the "
+                   "keys "
+                   "after the query, --text \"the dog bit the man\" makes the words the positions), "
+                   "encoding, bias, "
                    "buckets, cope-positions or cope-gates, as the method offers them.",
-           .metavar = "KIND", .default_text = "the method's first (most telling) kind"},
-          {.name = "row0", .type = ArgType::Int, .help = "First row (query position) of the window.",
-           .default_value = "0", .lo = 0, .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "col0", .type = ArgType::Int, .help = "First column (key position) of the window.",
-           .default_value = "0", .lo = 0, .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "rows", .type = ArgType::Int, .help = "Rows of the window (positions).",
-           .default_text = "up to --seq-len", .lo = 1, .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "cols", .type = ArgType::Int, .help = "Columns of the window (positions).",
-           .default_text = "up to --seq-len", .lo = 1, .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "out-rows", .type = ArgType::Int, .help = "Downsample the window to this many rows.",
-           .default_text = "no downsampling", .lo = 1, .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "out-cols", .type = ArgType::Int, .help = "Downsample the window to this many columns.",
-           .default_text = "no downsampling", .lo = 1, .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "sample", .type = ArgType::Choice,
+           .metavar = "KIND",
+           .default_text = "the method's first (most telling) kind"},
+          {.name = "row0",
+           .type = ArgType::Int,
+           .help = "First row (query position) of the window.",
+           .default_value = "0",
+           .lo = 0,
+           .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "col0",
+           .type = ArgType::Int,
+           .help = "First column (key position) of the window.",
+           .default_value = "0",
+           .lo = 0,
+           .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "rows",
+           .type = ArgType::Int,
+           .help = "Rows of the window (positions).",
+           .default_text = "up to --seq-len",
+           .lo = 1,
+           .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "cols",
+           .type = ArgType::Int,
+           .help = "Columns of the window (positions).",
+           .default_text = "up to --seq-len",
+           .lo = 1,
+           .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "out-rows",
+           .type = ArgType::Int,
+           .help = "Downsample the window to this many rows.",
+           .default_text = "no downsampling",
+           .lo = 1,
+           .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "out-cols",
+           .type = ArgType::Int,
+           .help = "Downsample the window to this many columns.",
+           .default_text = "no downsampling",
+           .lo = 1,
+           .hi = static_cast<double>(kMaxSeqLen)},
+          {.name = "sample",
+           .type = ArgType::Choice,
            .help = "A downsampled cell is the exact mean of its block, or the single cell at its corner.",
-           .default_value = "block-mean", .choices = {"block-mean", "point"}},
-          {.name = "precision", .type = ArgType::Choice,
-           .help = "Arithmetic of the product: single rounds its factors to float32 and writes the float32 result "
+           .default_value = "block-mean",
+           .choices = {"block-mean", "point"}},
+          {.name = "precision",
+           .type = ArgType::Choice,
+           .help = "Arithmetic of the product: single rounds its factors to float32 and writes the float32 "
+                   "result "
                    "(faster, shorter numbers, within the bound in the README).",
-           .default_value = "double", .choices = {"double", "single"}}},
+           .default_value = "double",
+           .choices = {"double", "single"}}},
          matrix_quantity},
-        {"scenario", "the model the options describe (preset or config, then each option), as a session's scenario",
-         std::nullopt, {}, scenario_quantity},
+        {"scenario",
+         "the model the options describe (preset or config, then each option), as a session's scenario",
+         std::nullopt,
+         {},
+         scenario_quantity},
     };
     return q;
 }
@@ -167,12 +288,18 @@ const std::vector<Quantity>& quantities()
 // Options every quantity has: how and where to write.
 OptionTable output_options()
 {
-    return {{.name = "format", .type = ArgType::Choice, .help = "Output format.",
-             .default_text = "csv when --out ends in .csv, else json", .choices = {"json", "csv"}},
-            {.name = "out", .type = ArgType::Path,
+    return {{.name = "format",
+             .type = ArgType::Choice,
+             .help = "Output format.",
+             .default_text = "csv when --out ends in .csv, else json",
+             .choices = {"json", "csv"}},
+            {.name = "out",
+             .type = ArgType::Path,
              .help = "Write to FILE (replaced whole, only on success; its name is then printed) instead of "
                      "standard output; - is standard output.",
-             .metavar = "FILE|-", .default_value = "-", .allowed = "a file name or -"},
+             .metavar = "FILE|-",
+             .default_value = "-",
+             .allowed = "a file name or -"},
             quiet_option()};
 }
 
@@ -185,9 +312,12 @@ std::vector<HelpSection> quantity_sections(const Quantity& q)
         // Every quantity accepts every model option, so that one option list serves several quantities
         // (`--causal` beside `alibi-slopes`); another method's parameters change nothing here.
         const OptionTable own = flatten(sections);
-        HelpSection other{"Other methods' parameters", {}, true,
-                          "Accepted and ignored (they belong to other methods; posatlas compute matrix --help "
-                          "explains them):"};
+        HelpSection other{
+            "Other methods' parameters",
+            {},
+            true,
+            "Accepted and ignored (they belong to other methods; posatlas compute matrix --help "
+            "explains them):"};
         for (const OptionSpec& s : flatten(scenario_sections(std::nullopt)))
             if (std::none_of(own.begin(), own.end(), [&](const OptionSpec& o) { return o.name == s.name; }))
                 other.options.push_back(s);
@@ -197,7 +327,10 @@ std::vector<HelpSection> quantity_sections(const Quantity& q)
     return sections;
 }
 
-OptionTable quantity_table(const Quantity& q) { return flatten(quantity_sections(q)); }
+OptionTable quantity_table(const Quantity& q)
+{
+    return flatten(quantity_sections(q));
+}
 
 const Quantity* find_quantity(const std::string& name)
 {
@@ -209,7 +342,8 @@ const Quantity* find_quantity(const std::string& name)
 
 std::string quantity_usage(const Quantity& q)
 {
-    return "usage: posatlas compute " + q.name + " [--preset NAME | --config FILE] [options] [--format json|csv] "
+    return "usage: posatlas compute " + q.name +
+           " [--preset NAME | --config FILE] [options] [--format json|csv] "
            "[--out FILE|-]";
 }
 
@@ -259,7 +393,8 @@ std::string compute_usage()
          "quantities:\n";
     for (const auto& q : quantities())
         u << "  " << std::left << std::setw(18) << q.name << q.summary << "\n";
-    u << "\nEvery quantity takes --format json|csv, --out FILE|- and --quiet, and the model options: --preset or\n"
+    u << "\nEvery quantity takes --format json|csv, --out FILE|- and --quiet, and the model options: "
+         "--preset or\n"
          "--config, then the parameters of its method (Hugging Face config keys with dashes; matrix takes\n"
          "--method and the parameters of every method).\n";
     return u.str();
@@ -286,8 +421,8 @@ int run_compute(const std::vector<std::string>& args, std::ostream& out)
     if (args.empty() || args.front() == "--help" || args.front() == "-h") {
         out << compute_usage();
         if (args.empty())
-            throw UsageError("compute needs a QUANTITY: one of "
-                             + join(quantities(), ", ", [](const Quantity& qq) { return qq.name; }));
+            throw UsageError("compute needs a QUANTITY: one of " +
+                             join(quantities(), ", ", [](const Quantity& qq) { return qq.name; }));
         return 0;
     }
     const Quantity* q = find_quantity(args.front());
@@ -323,14 +458,19 @@ namespace {
 
 OptionTable presets_table()
 {
-    return {{.name = "format", .type = ArgType::Choice,
+    return {{.name = "format",
+             .type = ArgType::Choice,
              .help = "text: one line per preset (id, family, method, source); json: every field.",
-             .default_value = "text", .choices = {"text", "json"}}};
+             .default_value = "text",
+             .choices = {"text", "json"}}};
 }
 
 } // namespace
 
-OptionSet presets_option_set() { return option_set(presets_table()); }
+OptionSet presets_option_set()
+{
+    return option_set(presets_table());
+}
 
 std::string presets_help()
 {
@@ -354,8 +494,11 @@ int run_presets(const std::vector<std::string>& args, std::ostream& out)
     if (format == "json") {
         json list = json::array();
         for (const auto& p : presets)
-            list.push_back({{"id", p.id}, {"name", p.name}, {"family", p.family},
-                            {"method", std::string(method_id(p.method))}, {"source", p.source},
+            list.push_back({{"id", p.id},
+                            {"name", p.name},
+                            {"family", p.family},
+                            {"method", std::string(method_id(p.method))},
+                            {"source", p.source},
                             {"description", p.description}});
         write_json(out, json{{"presets", list}});
         return 0;

@@ -16,10 +16,10 @@
 #include "window/language.h"
 
 #include <QApplication>
-#include <QLocale>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLocale>
 #include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
@@ -69,7 +69,10 @@ void ensure_application()
     ui::applyNumberPolicy();
 }
 
-void release_application() { delete QCoreApplication::instance(); }
+void release_application()
+{
+    delete QCoreApplication::instance();
+}
 
 namespace {
 
@@ -80,76 +83,147 @@ const std::vector<std::string> kFileFormats{"png", "svg", "pdf", "csv", "json"};
 // How a figure looks: export and gallery.
 OptionTable figure_table()
 {
-    return {{.name = "width", .type = ArgType::Int, .help = "Figure width in CSS pixels (1/96 inch).",
-             .default_value = "1200", .lo = 16, .hi = 20000},
-            {.name = "height", .type = ArgType::Int, .help = "Figure height in CSS pixels.", .default_value = "800",
-             .lo = 16, .hi = 20000},
-            {.name = "dpi", .type = ArgType::Real,
-             .help = "PNG resolution: pixels = size x dpi / 96 (192 = twice the size).", .default_value = "192",
-             .lo = 24, .hi = 1200},
-            {.name = "theme", .type = ArgType::Choice, .help = "Colours of background, axes and text.",
-             .default_value = "light", .choices = {"light", "dark"}},
-            {.name = "caption", .type = ArgType::Text,
-             .help = "Caption under the figure: auto (the model and its parameters), none, or the text given.",
-             .metavar = "auto|none|TEXT", .default_text = "none (gallery: each figure's description)"},
-            {.name = "font-scale", .type = ArgType::Real, .help = "Scales every text of the figure.",
-             .default_value = "1", .lo = 0.5, .hi = 4},
-            {.name = "colormap", .type = ArgType::Choice,
-             .help = "Heatmap colours; auto picks diverging for signed values, else viridis.",
-             .default_value = "auto", .choices = {"auto", "viridis", "magma", "cividis", "diverging"}}};
+    return {
+        {.name = "width",
+         .type = ArgType::Int,
+         .help = "Figure width in CSS pixels (1/96 inch).",
+         .default_value = "1200",
+         .lo = 16,
+         .hi = 20000},
+        {.name = "height",
+         .type = ArgType::Int,
+         .help = "Figure height in CSS pixels.",
+         .default_value = "800",
+         .lo = 16,
+         .hi = 20000},
+        {.name = "dpi",
+         .type = ArgType::Real,
+         .help = "PNG resolution: pixels = size x dpi / 96 (192 = twice the size).",
+         .default_value = "192",
+         .lo = 24,
+         .hi = 1200},
+        {.name = "theme",
+         .type = ArgType::Choice,
+         .help = "Colours of background, axes and text.",
+         .default_value = "light",
+         .choices = {"light", "dark"}},
+        {.name = "caption",
+         .type = ArgType::Text,
+         .help = "Caption under the figure: auto (the model and its parameters), none, or the text given.",
+         .metavar = "auto|none|TEXT",
+         .default_text = "none (gallery: each figure's description)"},
+        {.name = "font-scale",
+         .type = ArgType::Real,
+         .help = "Scales every text of the figure.",
+         .default_value = "1",
+         .lo = 0.5,
+         .hi = 4},
+        {.name = "colormap",
+         .type = ArgType::Choice,
+         .help = "Heatmap colours; auto picks diverging for signed values, else viridis.",
+         .default_value = "auto",
+         .choices = {"auto", "viridis", "magma", "cividis", "diverging"}}};
 }
 
 // What export shows.
 OptionTable view_table()
 {
-    return {{.name = "view", .type = ArgType::Choice,
-             .help = "The figure: the heatmap, RoPE's rotation of a query and key, the decay curves (curves is "
-                     "the same), or the frequency spectrum. Required unless --session gives the visible view.",
-             .choices = {"heatmap", "rotation", "decay", "curves", "spectrum"}},
-            {.name = "session", .type = ArgType::Path,
-             .help = "Take the model and the view settings from a saved .posatlas.json session; options given "
-                     "beside it override it. Exclusive with --preset and --config.",
-             .allowed = "a session file"},
-            {.name = "kind", .type = ArgType::Text,
-             .help = "Heatmap: which matrix (logits, weights, encoding, bias, buckets, cope-positions, cope-gates), as the "
-                     "method offers them.",
-             .metavar = "KIND", .default_text = "the method's first kind"},
-            {.name = "compare", .type = ArgType::Text,
-             .help = "Heatmap and decay: 2 to 4 methods side by side, each with its own parameters (heatmap: one "
-                     "panel per method; decay: their logits against distance on shared axes).",
-             .metavar = "M1,M2,..", .default_text = "no comparison (or the session's)",
-             .allowed = "2 to 4 distinct method ids, comma-separated"},
-            {.name = "max-distance", .type = ArgType::Int,
-             .help = "Decay: the largest relative distance on the x axis (tokens).",
-             .default_text = "four times the model's context, or N - 1 if that is further; 64 to 100000000 (or the session's)", .lo = 1,
-             .hi = static_cast<double>(kMaxDistance)},
-            {.name = "linear-x", .type = ArgType::Flag, .help = "Decay: a linear distance axis instead of log."},
-            {.name = "query-position", .type = ArgType::Real, .help = "Rotation: the query's position m (tokens).",
-             .metavar = "M", .default_text = "12 (or the session's)", .lo = -1e15, .hi = 1e15},
-            {.name = "key-position", .type = ArgType::Real, .help = "Rotation: the key's position n (tokens).",
-             .metavar = "N", .default_text = "4 (or the session's)", .lo = -1e15, .hi = 1e15},
-            {.name = "pairs", .type = ArgType::RealList, .help = "Rotation: the pair indices drawn.",
-             .metavar = "I,J,..", .default_text = "the first, quarter, middle and last pair", .allowed = "comma-separated integers"},
-            {.name = "row0", .type = ArgType::Int, .help = "Heatmap: first row (query position) of the window.",
-             .default_value = "0", .lo = 0, .hi = static_cast<double>(kMaxSeqLen)},
-            {.name = "col0", .type = ArgType::Int, .help = "Heatmap: first column (key position) of the window.",
-             .default_value = "0", .lo = 0, .hi = static_cast<double>(kMaxSeqLen)},
-            {.name = "rows", .type = ArgType::Int, .help = "Heatmap: rows of the window (positions).",
-             .default_text = "up to --seq-len", .lo = 1, .hi = static_cast<double>(kMaxSeqLen)},
-            {.name = "cols", .type = ArgType::Int, .help = "Heatmap: columns of the window (positions).",
-             .default_text = "up to --seq-len", .lo = 1, .hi = static_cast<double>(kMaxSeqLen)}};
+    return {
+        {.name = "view",
+         .type = ArgType::Choice,
+         .help = "The figure: the heatmap, RoPE's rotation of a query and key, the decay curves (curves is "
+                 "the same), or the frequency spectrum. Required unless --session gives the visible view.",
+         .choices = {"heatmap", "rotation", "decay", "curves", "spectrum"}},
+        {.name = "session",
+         .type = ArgType::Path,
+         .help = "Take the model and the view settings from a saved .posatlas.json session; options given "
+                 "beside it override it. Exclusive with --preset and --config.",
+         .allowed = "a session file"},
+        {.name = "kind",
+         .type = ArgType::Text,
+         .help = "Heatmap: which matrix (logits, weights, encoding, bias, buckets, cope-positions, "
+                 "cope-gates), as the "
+                 "method offers them.",
+         .metavar = "KIND",
+         .default_text = "the method's first kind"},
+        {.name = "compare",
+         .type = ArgType::Text,
+         .help = "Heatmap and decay: 2 to 4 methods side by side, each with its own parameters (heatmap: one "
+                 "panel per method; decay: their logits against distance on shared axes).",
+         .metavar = "M1,M2,..",
+         .default_text = "no comparison (or the session's)",
+         .allowed = "2 to 4 distinct method ids, comma-separated"},
+        {.name = "max-distance",
+         .type = ArgType::Int,
+         .help = "Decay: the largest relative distance on the x axis (tokens).",
+         .default_text = "four times the model's context, or N - 1 if that is further; 64 to 100000000 (or "
+                         "the session's)",
+         .lo = 1,
+         .hi = static_cast<double>(kMaxDistance)},
+        {.name = "linear-x", .type = ArgType::Flag, .help = "Decay: a linear distance axis instead of log."},
+        {.name = "query-position",
+         .type = ArgType::Real,
+         .help = "Rotation: the query's position m (tokens).",
+         .metavar = "M",
+         .default_text = "12 (or the session's)",
+         .lo = -1e15,
+         .hi = 1e15},
+        {.name = "key-position",
+         .type = ArgType::Real,
+         .help = "Rotation: the key's position n (tokens).",
+         .metavar = "N",
+         .default_text = "4 (or the session's)",
+         .lo = -1e15,
+         .hi = 1e15},
+        {.name = "pairs",
+         .type = ArgType::RealList,
+         .help = "Rotation: the pair indices drawn.",
+         .metavar = "I,J,..",
+         .default_text = "the first, quarter, middle and last pair",
+         .allowed = "comma-separated integers"},
+        {.name = "row0",
+         .type = ArgType::Int,
+         .help = "Heatmap: first row (query position) of the window.",
+         .default_value = "0",
+         .lo = 0,
+         .hi = static_cast<double>(kMaxSeqLen)},
+        {.name = "col0",
+         .type = ArgType::Int,
+         .help = "Heatmap: first column (key position) of the window.",
+         .default_value = "0",
+         .lo = 0,
+         .hi = static_cast<double>(kMaxSeqLen)},
+        {.name = "rows",
+         .type = ArgType::Int,
+         .help = "Heatmap: rows of the window (positions).",
+         .default_text = "up to --seq-len",
+         .lo = 1,
+         .hi = static_cast<double>(kMaxSeqLen)},
+        {.name = "cols",
+         .type = ArgType::Int,
+         .help = "Heatmap: columns of the window (positions).",
+         .default_text = "up to --seq-len",
+         .lo = 1,
+         .hi = static_cast<double>(kMaxSeqLen)}};
 }
 
 std::vector<HelpSection> export_sections()
 {
     std::vector<HelpSection> sections{
         {"Output",
-         {{.name = "out", .type = ArgType::Path,
-           .help = "The file to write, its format from the extension (.png, .svg, .pdf: the figure; .csv, .json: "
-                   "its numbers); - writes the bytes to standard output (then give --format).",
-           .metavar = "FILE|-", .allowed = "a file name or -", .required = true},
-          {.name = "format", .type = ArgType::Choice, .help = "The format, needed with --out -.",
-           .default_text = "from the --out extension", .choices = kFileFormats},
+         {{.name = "out",
+           .type = ArgType::Path,
+           .help =
+               "The file to write, its format from the extension (.png, .svg, .pdf: the figure; .csv, .json: "
+               "its numbers); - writes the bytes to standard output (then give --format).",
+           .metavar = "FILE|-",
+           .allowed = "a file name or -",
+           .required = true},
+          {.name = "format",
+           .type = ArgType::Choice,
+           .help = "The format, needed with --out -.",
+           .default_text = "from the --out extension",
+           .choices = kFileFormats},
           quiet_option()}},
         {"View", view_table()},
         {"Figure", figure_table()}};
@@ -161,14 +235,23 @@ std::vector<HelpSection> export_sections()
 
 std::vector<HelpSection> gallery_sections()
 {
-    OptionTable own{{.name = "out", .type = ArgType::Path,
-                     .help = "The folder for the figures (created if missing); one file per figure, named by it.",
-                     .metavar = "DIR", .allowed = "a folder name", .required = true},
-                    {.name = "format", .type = ArgType::Choice, .help = "The figures' format.",
-                     .default_value = "png", .choices = kFileFormats},
-                    {.name = "only", .type = ArgType::Text,
-                     .help = "Only the figures whose name contains TEXT.", .default_text = "every figure"},
-                    quiet_option()};
+    OptionTable own{
+        {.name = "out",
+         .type = ArgType::Path,
+         .help = "The folder for the figures (created if missing); one file per figure, named by it.",
+         .metavar = "DIR",
+         .allowed = "a folder name",
+         .required = true},
+        {.name = "format",
+         .type = ArgType::Choice,
+         .help = "The figures' format.",
+         .default_value = "png",
+         .choices = kFileFormats},
+        {.name = "only",
+         .type = ArgType::Text,
+         .help = "Only the figures whose name contains TEXT.",
+         .default_text = "every figure"},
+        quiet_option()};
     return {{"Options", own}, {"Figure", figure_table()}, {"Help", {help_option()}}};
 }
 
@@ -180,7 +263,9 @@ FigureExportOptions figure_options(const Options& o, const QString& default_capt
     f.render.dark = *o.choice("theme") == "dark";
     f.render.font_scale = *o.real("font-scale");
     const std::string caption = o.text("caption").value_or("none");
-    f.render.caption = caption == "none" ? QString() : caption == "auto" ? default_caption : QString::fromStdString(caption);
+    f.render.caption = caption == "none"   ? QString()
+                       : caption == "auto" ? default_caption
+                                           : QString::fromStdString(caption);
     return f;
 }
 
@@ -193,13 +278,13 @@ std::optional<Colormap> colormap_option(const Options& o)
 }
 
 // Writes a figure or its numbers according to the extension; maps every failure to a UsageError.
-void write_output(const Figure& figure, const ViewResult& data, const QString& path, FigureExportOptions options,
-                  const Scenario& s)
+void write_output(const Figure& figure, const ViewResult& data, const QString& path,
+                  FigureExportOptions options, const Scenario& s)
 {
     const auto format = export_format_from_path(path);
     if (!format)
-        throw UsageError("--out " + path.toStdString() + ": unknown extension; use one of "
-                         + export_format_list().toStdString() + " (or --out - --format FORMAT)");
+        throw UsageError("--out " + path.toStdString() + ": unknown extension; use one of " +
+                         export_format_list().toStdString() + " (or --out - --format FORMAT)");
     set_figure_metadata(options, figure, s); // the same metadata as the GUI's export (session.h)
     try {
         if (*format == ExportFormat::Csv || *format == ExportFormat::Json)
@@ -213,16 +298,23 @@ void write_output(const Figure& figure, const ViewResult& data, const QString& p
 
 } // namespace
 
-OptionSet export_option_set() { return option_set(flatten(export_sections())); }
+OptionSet export_option_set()
+{
+    return option_set(flatten(export_sections()));
+}
 
-OptionSet gallery_option_set() { return option_set(flatten(gallery_sections())); }
+OptionSet gallery_option_set()
+{
+    return option_set(flatten(gallery_sections()));
+}
 
 std::string export_help()
 {
     return render_help(
         "usage: posatlas export --view heatmap|rotation|decay|spectrum [--preset NAME | --config FILE |\n"
         "                       --session FILE] [options] --out FILE.{png,svg,pdf,csv,json}|- [--format F]",
-        "Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the GUI's "
+        "Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the "
+        "GUI's "
         "Export does.",
         export_sections());
 }
@@ -258,8 +350,8 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
         if (from_path && from_path != named)
             throw UsageError("--format " + *format + " does not match the extension of --out " + *path);
         if (!from_path)
-            throw UsageError("--out " + *path + ": unknown extension; use one of "
-                             + export_format_list().toStdString());
+            throw UsageError("--out " + *path + ": unknown extension; use one of " +
+                             export_format_list().toStdString());
     }
 
     Session session;
@@ -278,13 +370,15 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
     ViewSettings v = session.settings;
     if (!view_name && !o.has("session"))
         throw UsageError("--view is required: heatmap, rotation, decay (curves) or spectrum");
-    const ViewKind kind = view_name ? *parse_view_kind(QString::fromStdString(*view_name))
-                                    : *parse_view_kind(session.visible_views.value(0, QStringLiteral("heatmap")));
+    const ViewKind kind = view_name
+                              ? *parse_view_kind(QString::fromStdString(*view_name))
+                              : *parse_view_kind(session.visible_views.value(0, QStringLiteral("heatmap")));
     if (auto k = o.text("kind")) {
         const auto parsed = parse_matrix_kind(*k);
         if (!parsed)
-            throw UsageError("--kind must be one of logits|weights|encoding|bias|buckets|cope-positions|cope-gates (got '" + *k
-                             + "')");
+            throw UsageError("--kind must be one of "
+                             "logits|weights|encoding|bias|buckets|cope-positions|cope-gates (got '" +
+                             *k + "')");
         v.matrix_kind = parsed;
     }
     if (auto list = o.text("compare")) {
@@ -332,10 +426,12 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
     Progress progress("export", o.flag("quiet"));
     // --out -: written to a private file first (the writers are the GUI's, file-based), then copied out.
     QTemporaryDir temp;
-    const QString target = to_stdout ? temp.filePath(QStringLiteral("figure.") + QString::fromStdString(*format))
-                                     : QString::fromStdString(*path);
+    const QString target = to_stdout
+                               ? temp.filePath(QStringLiteral("figure.") + QString::fromStdString(*format))
+                               : QString::fromStdString(*path);
     if (to_stdout && !temp.isValid())
-        throw UsageError("--out -: cannot create a temporary folder (" + temp.errorString().toStdString() + ")");
+        throw UsageError("--out -: cannot create a temporary folder (" + temp.errorString().toStdString() +
+                         ")");
     try {
         progress.step(1, 2, "computing and drawing");
         const OffscreenFigure fig(kind, s, v, colormap);
@@ -348,8 +444,8 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
     if (to_stdout) {
         QFile file(target);
         if (!file.open(QIODevice::ReadOnly))
-            throw UsageError("--out -: cannot read back the temporary file (" + file.errorString().toStdString()
-                             + ")");
+            throw UsageError("--out -: cannot read back the temporary file (" +
+                             file.errorString().toStdString() + ")");
         const QByteArray bytes = file.readAll();
         out.write(bytes.constData(), bytes.size());
         return 0;
@@ -387,14 +483,15 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out)
         if (!wanted(g))
             continue;
         progress.step(written + 1, total, g.stem.toStdString());
-        const QString path = QDir(QString::fromStdString(*dir)).filePath(g.stem + QLatin1Char('.') + QString::fromStdString(format));
+        const QString path = QDir(QString::fromStdString(*dir))
+                                 .filePath(g.stem + QLatin1Char('.') + QString::fromStdString(format));
         FigureExportOptions options = figure_options(o, scenario_caption(g.scenario));
         options.render.caption = o.has("caption") ? options.render.caption : g.description;
         const ViewSettings v = export_view_settings(g.settings, options);
         if (!g.rope_variants.empty()) {
             CurveView view;
-            const CurveData data = comparison_curves(g.description.section(QLatin1Char('('), 0, 0).trimmed(),
-                                                     g.rope_variants);
+            const CurveData data =
+                comparison_curves(g.description.section(QLatin1Char('('), 0, 0).trimmed(), g.rope_variants);
             view.setData(data);
             write_output(view, data, path, options, g.scenario);
         } else {

@@ -81,7 +81,8 @@ std::string option_text(const OptionSpec& s)
 const OptionSpec& quiet_option()
 {
     static const OptionSpec spec{
-        .name = "quiet", .type = ArgType::Flag,
+        .name = "quiet",
+        .type = ArgType::Flag,
         .help = "Show no progress. Progress goes to standard error, and only when it is a terminal."};
     return spec;
 }
@@ -145,7 +146,8 @@ OptionTable flatten(const std::vector<HelpSection>& sections)
     OptionTable table;
     for (const HelpSection& section : sections)
         for (const OptionSpec& s : section.options)
-            if (std::none_of(table.begin(), table.end(), [&](const OptionSpec& t) { return t.name == s.name; }))
+            if (std::none_of(table.begin(), table.end(),
+                             [&](const OptionSpec& t) { return t.name == s.name; }))
                 table.push_back(s);
     return table;
 }

@@ -4,8 +4,8 @@
 #include "io/number_text.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 
@@ -20,10 +20,12 @@ std::string option_name(const std::string& key)
 
 const OptionSpec& help_option()
 {
-    static const OptionSpec spec{.name = "help", .type = ArgType::Flag,
-                                 .help = "Print this help (the options, their meaning, default and allowed values) "
-                                         "and exit.",
-                                 .aliases = {}};
+    static const OptionSpec spec{
+        .name = "help",
+        .type = ArgType::Flag,
+        .help = "Print this help (the options, their meaning, default and allowed values) "
+                "and exit.",
+        .aliases = {}};
     return spec;
 }
 
@@ -126,8 +128,8 @@ Options::Options(const std::vector<std::string>& args, OptionTable table) : m_ta
             const OptionSet all = option_set(m_table);
             std::set<std::string> names = all.values;
             names.insert(all.flags.begin(), all.flags.end());
-            throw UsageError("unknown option --" + name + "; this command accepts "
-                             + join(names, ", ", [](const std::string& n) { return "--" + n; }));
+            throw UsageError("unknown option --" + name + "; this command accepts " +
+                             join(names, ", ", [](const std::string& n) { return "--" + n; }));
         }
         if (s->type != ArgType::Flag) {
             if (inline_value) {
@@ -139,8 +141,8 @@ Options::Options(const std::vector<std::string>& args, OptionTable table) : m_ta
             }
         } else {
             if (inline_value && *inline_value != "true" && *inline_value != "false")
-                throw UsageError("--" + name + " is a flag: give it alone or as --" + name + "=true|false (got '"
-                                 + *inline_value + "')");
+                throw UsageError("--" + name + " is a flag: give it alone or as --" + name +
+                                 "=true|false (got '" + *inline_value + "')");
             if (!inline_value || *inline_value == "true")
                 m_flags.insert(name);
             else
@@ -157,9 +159,15 @@ const OptionSpec* Options::spec(const std::string& name) const
     return nullptr;
 }
 
-bool Options::has(const std::string& name) const { return m_values.count(name) || m_flags.count(name); }
+bool Options::has(const std::string& name) const
+{
+    return m_values.count(name) || m_flags.count(name);
+}
 
-bool Options::flag(const std::string& name) const { return m_flags.count(name) > 0; }
+bool Options::flag(const std::string& name) const
+{
+    return m_flags.count(name) > 0;
+}
 
 std::optional<std::string> Options::text(const std::string& name) const
 {
@@ -176,7 +184,8 @@ std::optional<double> Options::real(const std::string& name) const
     if (!t)
         return std::nullopt;
     const double v = parse_real(name, *t);
-    if (const OptionSpec* s = spec(name); s && s->type == ArgType::Real && s->lo < s->hi && (v < s->lo || v > s->hi))
+    if (const OptionSpec* s = spec(name);
+        s && s->type == ArgType::Real && s->lo < s->hi && (v < s->lo || v > s->hi))
         throw UsageError("--" + name + " must be " + s->allowed_text() + " (got '" + *t + "')");
     return v;
 }
@@ -199,8 +208,8 @@ std::optional<std::int64_t> Options::integer(const std::string& name, std::int64
     errno = 0;
     const long long v = std::strtoll(begin, &end, 10);
     if (t->empty() || end != begin + t->size() || errno == ERANGE || v < lo || v > hi)
-        throw UsageError("--" + name + " must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi)
-                         + "] (got '" + *t + "')");
+        throw UsageError("--" + name + " must be an integer in [" + std::to_string(lo) + ", " +
+                         std::to_string(hi) + "] (got '" + *t + "')");
     return v;
 }
 
@@ -213,10 +222,11 @@ std::optional<std::vector<double>> Options::real_list(const std::string& name) c
     std::size_t start = 0;
     while (true) {
         const auto comma = t->find(',', start);
-        const std::string item = t->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        const std::string item =
+            t->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (item.empty())
-            throw UsageError("--" + name + " must be a comma-separated list of numbers, like 1,2.5,3 (got '" + *t
-                             + "')");
+            throw UsageError("--" + name + " must be a comma-separated list of numbers, like 1,2.5,3 (got '" +
+                             *t + "')");
         out.push_back(parse_real(name, item));
         if (comma == std::string::npos)
             break;

@@ -71,7 +71,7 @@ enum class ArgType {
 
 // One option, declared once: what it means, its default and its allowed values.
 struct OptionSpec {
-    std::string name;                 // without the leading dashes: "max-distance"
+    std::string name; // without the leading dashes: "max-distance"
     ArgType type = ArgType::Text;
     std::string help;                 // what it means, one or two sentences
     std::string metavar;              // "N", "FILE"; empty: from the type

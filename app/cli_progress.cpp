@@ -14,7 +14,10 @@ Progress::Progress(std::string what, bool quiet)
 {
 }
 
-Progress::~Progress() { done(); }
+Progress::~Progress()
+{
+    done();
+}
 
 void Progress::draw(const std::string& text)
 {

@@ -3,7 +3,6 @@
 
 #include "cli_compute.h"
 
-
 #include "methods/registry.h"
 
 #include "analysis/attention_entropy.h"
@@ -60,24 +59,40 @@ Format format_of(const Options& o)
 
 // Numbers in CSV follow core's one policy (number_text.h): integers as integers, else the shortest
 // round trip; NaN is an empty cell.
-std::string csv_number(double v) { return number_text(v); }
+std::string csv_number(double v)
+{
+    return number_text(v);
+}
 
-void write_csv(std::ostream& out, const std::vector<CsvColumn>& columns) { write_csv_columns(out, columns); }
+void write_csv(std::ostream& out, const std::vector<CsvColumn>& columns)
+{
+    write_csv_columns(out, columns);
+}
 
-template <typename T>
-std::vector<double> to_doubles(const std::vector<T>& v)
+template <typename T> std::vector<double> to_doubles(const std::vector<T>& v)
 {
     return std::vector<double>(v.begin(), v.end());
 }
 
 // A cell's text: doubles by number_text's policy, float32 results (--precision single) by its float form.
-bool append_cell(std::string& out, double v) { return append_number_text(out, v); }
-bool append_cell(std::string& out, float v) { return append_float_text(out, v); }
-json cell_json(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-json cell_json(float v) { return std::isfinite(v) ? json(float_as_short_double(v)) : json(nullptr); }
+bool append_cell(std::string& out, double v)
+{
+    return append_number_text(out, v);
+}
+bool append_cell(std::string& out, float v)
+{
+    return append_float_text(out, v);
+}
+json cell_json(double v)
+{
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
+json cell_json(float v)
+{
+    return std::isfinite(v) ? json(float_as_short_double(v)) : json(nullptr);
+}
 
-template <typename Matrix>
-json matrix_json(const Matrix& m)
+template <typename Matrix> json matrix_json(const Matrix& m)
 {
     json rows = json::array();
     for (Eigen::Index r = 0; r < m.rows(); ++r) {
@@ -124,15 +139,15 @@ std::pair<std::int64_t, std::int64_t> range_options(const Options& o)
     const auto from = o.integer("from");
     const auto to = o.integer("to");
     if (!from || !to)
-        throw UsageError("--from and --to are required: the range of relative positions, e.g. --from -64 --to 64");
+        throw UsageError(
+            "--from and --to are required: the range of relative positions, e.g. --from -64 --to 64");
     if (*from > *to)
-        throw UsageError("--to must be >= --from (got --from " + std::to_string(*from) + " --to "
-                         + std::to_string(*to) + ")");
+        throw UsageError("--to must be >= --from (got --from " + std::to_string(*from) + " --to " +
+                         std::to_string(*to) + ")");
     if (*to - *from >= 10'000'000)
         throw UsageError("--to - --from must be < 10000000 (got " + std::to_string(*to - *from) + ")");
     return {*from, *to};
 }
-
 
 json frequencies_json(const RopeFrequencies& f)
 {
@@ -166,8 +181,10 @@ void rope_frequencies(const Options& o, Scenario& s, std::ostream& out)
     for (std::size_t i = 0; i < pair.size(); ++i)
         pair[i] = static_cast<double>(i);
     std::vector<std::pair<std::string, std::vector<double>>> cols{
-        {columns::kPair, pair}, {columns::kInvFreq, f.inv_freq},
-        {columns::kInvFreqOriginal, f.inv_freq_original}, {columns::kWavelength, f.wavelength}};
+        {columns::kPair, pair},
+        {columns::kInvFreq, f.inv_freq},
+        {columns::kInvFreqOriginal, f.inv_freq_original},
+        {columns::kWavelength, f.wavelength}};
     if (!f.ramp.empty())
         cols.emplace_back(columns::kRamp, f.ramp);
     write_csv(out, cols);
@@ -177,11 +194,12 @@ void rope_decay(const Options& o, Scenario& s, std::ostream& out)
 {
     const auto max_distance = o.integer("max-distance");
     if (!max_distance)
-        throw UsageError("--max-distance is required: the largest relative distance r, in [0, "
-                         + std::to_string(kMaxDistance) + "]");
+        throw UsageError("--max-distance is required: the largest relative distance r, in [0, " +
+                         std::to_string(kMaxDistance) + "]");
     const auto points = o.integer("points");
     if (!points && *max_distance >= 10'000'000)
-        throw UsageError("--max-distance above 9999999 needs --points N (a log-spaced sample of N distances)");
+        throw UsageError(
+            "--max-distance above 9999999 needs --points N (a log-spaced sample of N distances)");
     const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
     std::vector<double> distances;
     if (points) {
@@ -196,9 +214,11 @@ void rope_decay(const Options& o, Scenario& s, std::ostream& out)
     const auto mean_cos = rope_mean_cos(f.inv_freq, distances, {}, progress.part(0.5, 1.0));
     progress.done();
     if (format_of(o) == Format::Csv)
-        return write_csv(out, {{columns::kDistance, distances}, {columns::kBound, bound}, {columns::kMeanCos, mean_cos}});
+        return write_csv(
+            out, {{columns::kDistance, distances}, {columns::kBound, bound}, {columns::kMeanCos, mean_cos}});
     // Streamed (10^7 rows need no document in memory); the same keys as the CSV's columns.
-    write_json_columns(out, {{columns::kDistance, distances}, {columns::kBound, bound}, {columns::kMeanCos, mean_cos}});
+    write_json_columns(
+        out, {{columns::kDistance, distances}, {columns::kBound, bound}, {columns::kMeanCos, mean_cos}});
 }
 
 Eigen::VectorXd vector_option(const Options& o, const std::string& name)
@@ -218,8 +238,9 @@ void rope_score(const Options& o, Scenario& s, std::ostream& out)
         validate(s.params<RopeParams>());
     }
     if (q.size() != s.params<RopeParams>().head_dim || k.size() != s.params<RopeParams>().head_dim)
-        throw UsageError("--query and --key must each have head-dim = " + std::to_string(s.params<RopeParams>().head_dim)
-                         + " numbers (got " + std::to_string(q.size()) + " and " + std::to_string(k.size()) + ")");
+        throw UsageError(
+            "--query and --key must each have head-dim = " + std::to_string(s.params<RopeParams>().head_dim) +
+            " numbers (got " + std::to_string(q.size()) + " and " + std::to_string(k.size()) + ")");
     const auto m = *o.real("query-position");
     const auto n = *o.real("key-position");
     const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
@@ -254,7 +275,8 @@ void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out)
         std::vector<double> pair(angles.size());
         for (std::size_t i = 0; i < pair.size(); ++i)
             pair[i] = static_cast<double>(i);
-        return write_csv(out, {{columns::kPair, pair}, {columns::kAngle, angles}, {columns::kInvFreq, f.inv_freq}});
+        return write_csv(
+            out, {{columns::kPair, pair}, {columns::kAngle, angles}, {columns::kInvFreq, f.inv_freq}});
     }
     json j;
     j[columns::kPosition] = *position;
@@ -277,8 +299,8 @@ void alibi_slopes_quantity(const Options& o, Scenario& s, std::ostream& out)
     j["slopes"] = slopes;
     // The paper's slopes beside the ones in effect whenever they differ (a scaling, a slope scale, or
     // per-head slopes chosen with --slopes).
-    if (s.params<AlibiParams>().scaling != AlibiScaling::None || s.params<AlibiParams>().slope_scale != 1.0
-        || !s.params<AlibiParams>().slopes.empty())
+    if (s.params<AlibiParams>().scaling != AlibiScaling::None || s.params<AlibiParams>().slope_scale != 1.0 ||
+        !s.params<AlibiParams>().slopes.empty())
         j["reference_slopes"] = alibi_slopes(s.params<AlibiParams>().num_heads);
     write_json(out, j);
 }
@@ -290,7 +312,8 @@ void write_buckets(const Options& o, std::ostream& out, const std::vector<std::i
                    const std::vector<std::int64_t>& extra = {})
 {
     if (format_of(o) == Format::Csv) {
-        std::vector<CsvColumn> cols{{columns::kRelativePosition, to_doubles(rel)}, {columns::kBucket, to_doubles(bucket)}};
+        std::vector<CsvColumn> cols{{columns::kRelativePosition, to_doubles(rel)},
+                                    {columns::kBucket, to_doubles(bucket)}};
         if (extra_name)
             cols.push_back({extra_name, to_doubles(extra)});
         return write_csv(out, cols);
@@ -332,7 +355,8 @@ void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out)
 {
     const auto length = o.integer("length");
     if (!length)
-        throw UsageError("--length is required: the number of positions, in [1, " + std::to_string(kMaxSeqLen) + "]");
+        throw UsageError("--length is required: the number of positions, in [1, " +
+                         std::to_string(kMaxSeqLen) + "]");
     try {
         require_matrix_fits("length", *length, s.params<SinusoidalParams>().dim);
         require_within_budget("length", *length, s.params<SinusoidalParams>().dim * kBytesPerOutputNumber,
@@ -342,12 +366,14 @@ void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out)
     }
     const Eigen::MatrixXd pe = sinusoidal_encoding(s.params<SinusoidalParams>(), 0, *length);
     if (format_of(o) == Format::Csv) {
-        std::vector<std::int64_t> rows(static_cast<std::size_t>(pe.rows())), cols(static_cast<std::size_t>(pe.cols()));
+        std::vector<std::int64_t> rows(static_cast<std::size_t>(pe.rows())),
+            cols(static_cast<std::size_t>(pe.cols()));
         for (std::size_t i = 0; i < rows.size(); ++i)
             rows[i] = static_cast<std::int64_t>(i);
         for (std::size_t i = 0; i < cols.size(); ++i)
             cols[i] = static_cast<std::int64_t>(i);
-        return write_matrix_csv(out, pe, columns::kPosition, rows, std::string(columns::kDimension) + '_', cols);
+        return write_matrix_csv(out, pe, columns::kPosition, rows, std::string(columns::kDimension) + '_',
+                                cols);
     }
     json j;
     j["layout"] = s.params<SinusoidalParams>().layout == SinusoidalLayout::Split ? "split" : "interleaved";
@@ -365,7 +391,8 @@ void learned_quantity(const Options& o, Scenario& s, std::ostream& out)
         if (s.params<LearnedParams>().table_path.empty())
             return LearnedTable::seeded(s.params<LearnedParams>());
         try {
-            return LearnedTable::load(s.params<LearnedParams>().table_path, s.params<LearnedParams>().table_tensor);
+            return LearnedTable::load(s.params<LearnedParams>().table_path,
+                                      s.params<LearnedParams>().table_tensor);
         } catch (const std::runtime_error& e) {
             // --weights is an alias of --table: name the option the way the user gave it.
             throw UsageError(std::string(o.has("weights") ? "--weights: " : "--table: ") + e.what());
@@ -374,7 +401,8 @@ void learned_quantity(const Options& o, Scenario& s, std::ostream& out)
     // Rows that exist are printed with every dimension; the rest as null.
     const std::int64_t shown = std::max<std::int64_t>(0, std::min(to, table.trained_length() - 1) - from + 1);
     try {
-        require_within_budget("to", from + shown, table.dim() * kBytesPerOutputNumber, "the embeddings as text");
+        require_within_budget("to", from + shown, table.dim() * kBytesPerOutputNumber,
+                              "the embeddings as text");
     } catch (const ParameterError& e) {
         rethrow_as_usage(e);
     }
@@ -478,7 +506,6 @@ void write_matrix_json(std::ostream& out, const Scenario& s, MatrixKind kind, co
     write_json(out, j);
 }
 
-
 void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
 {
     const auto kinds = matrix_kinds_for(s.method);
@@ -488,8 +515,8 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
         if (!parsed || std::find(kinds.begin(), kinds.end(), *parsed) == kinds.end()) {
             const std::string allowed =
                 join(kinds, "|", [](MatrixKind kk) { return std::string(matrix_kind_id(kk)); });
-            throw UsageError("--kind must be one of " + allowed + " for method " + std::string(method_id(s.method))
-                             + " (got '" + *k + "')");
+            throw UsageError("--kind must be one of " + allowed + " for method " +
+                             std::string(method_id(s.method)) + " (got '" + *k + "')");
         }
         kind = *parsed;
     }
@@ -508,8 +535,10 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
     const MatrixResult r = compute_matrix(s, kind, w);
     // The matrix fits kMaxMatrixElements; its text is what would blow the budget. Refuse before writing.
     try {
-        require_within_budget(o.has("out-rows") ? "out_rows" : o.has("rows") ? "rows" : "seq_len", r.rows(),
-                              r.cols() * kBytesPerOutputNumber, "the matrix and its text");
+        require_within_budget(o.has("out-rows") ? "out_rows"
+                              : o.has("rows")   ? "rows"
+                                                : "seq_len",
+                              r.rows(), r.cols() * kBytesPerOutputNumber, "the matrix and its text");
     } catch (const ParameterError& e) {
         rethrow_as_usage(e);
     }
@@ -542,9 +571,10 @@ void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out)
             << columns::kUnseenRotation << (ramp ? std::string(",") + columns::kRamp : std::string()) << '\n';
         for (const auto& r : t.rows) {
             out << r.index << ',' << csv_number(r.theta) << ',' << csv_number(r.scaled_theta) << ','
-                << csv_number(r.wavelength) << ',' << csv_number(r.scaled_wavelength) << ',' << csv_number(r.ratio)
-                << ',' << pair_regime_id(r.regime) << ',' << csv_number(r.trained_max_angle) << ','
-                << csv_number(r.target_max_angle) << ',' << (r.unseen_rotation ? 1 : 0);
+                << csv_number(r.wavelength) << ',' << csv_number(r.scaled_wavelength) << ','
+                << csv_number(r.ratio) << ',' << pair_regime_id(r.regime) << ','
+                << csv_number(r.trained_max_angle) << ',' << csv_number(r.target_max_angle) << ','
+                << (r.unseen_rotation ? 1 : 0);
             if (ramp)
                 out << ',' << csv_number(r.ramp);
             out << '\n';
@@ -592,18 +622,18 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
 {
     const auto list = o.real_list("lengths");
     if (!list)
-        throw UsageError("--lengths is required: context lengths N, comma-separated, each in [1, "
-                         + std::to_string(kMaxSeqLen) + "], e.g. 256,1024,4096");
+        throw UsageError("--lengths is required: context lengths N, comma-separated, each in [1, " +
+                         std::to_string(kMaxSeqLen) + "], e.g. 256,1024,4096");
     std::vector<std::int64_t> lengths;
     for (double v : *list) {
         if (v != std::floor(v) || v < 1 || v > static_cast<double>(kMaxSeqLen))
-            throw UsageError("--lengths must be integers in [1, " + std::to_string(kMaxSeqLen) + "] (got "
-                             + format_number(v) + ")");
+            throw UsageError("--lengths must be integers in [1, " + std::to_string(kMaxSeqLen) + "] (got " +
+                             format_number(v) + ")");
         lengths.push_back(static_cast<std::int64_t>(v));
     }
     if (static_cast<std::int64_t>(lengths.size()) > kMaxEntropyLengths)
-        throw UsageError("--lengths must list at most " + std::to_string(kMaxEntropyLengths) + " lengths (got "
-                         + std::to_string(lengths.size()) + ")");
+        throw UsageError("--lengths must list at most " + std::to_string(kMaxEntropyLengths) +
+                         " lengths (got " + std::to_string(lengths.size()) + ")");
     const auto seed = *o.integer("seed");
     const auto trials = *o.integer("trials");
     // The command line shows no progress: bound the work (every key of every length, once per trial).
@@ -611,12 +641,12 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
     for (std::int64_t n : lengths)
         keys += n;
     if (keys > kMaxEntropyKeyTrials / trials)
-        throw UsageError("--lengths must add up to at most " + std::to_string(kMaxEntropyKeyTrials / trials)
-                         + " with --trials " + std::to_string(trials) + " (got " + std::to_string(keys)
-                         + "; the limit is " + std::to_string(kMaxEntropyKeyTrials)
-                         + " keys x trials, about a minute)");
-    const EntropyCurve c = attention_entropy(s.params<RopeParams>(), lengths, static_cast<std::uint64_t>(seed),
-                                             static_cast<int>(trials));
+        throw UsageError("--lengths must add up to at most " + std::to_string(kMaxEntropyKeyTrials / trials) +
+                         " with --trials " + std::to_string(trials) + " (got " + std::to_string(keys) +
+                         "; the limit is " + std::to_string(kMaxEntropyKeyTrials) +
+                         " keys x trials, about a minute)");
+    const EntropyCurve c = attention_entropy(s.params<RopeParams>(), lengths,
+                                             static_cast<std::uint64_t>(seed), static_cast<int>(trials));
     if (format_of(o) == Format::Csv)
         return write_csv(out, {{columns::kLength, to_doubles(c.length)},
                                {columns::kEntropy, c.entropy},
@@ -631,7 +661,6 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
                     {"seed", seed}});
 }
 
-
 void scenario_quantity(const Options& o, Scenario& s, std::ostream& out)
 {
     // What the command line made of its options: the preset or config, then each option over it,
@@ -642,7 +671,8 @@ void scenario_quantity(const Options& o, Scenario& s, std::ostream& out)
     if (format_of(o) == Format::Json)
         return write_json(out, j);
     std::string text = "key,value\n";
-    const std::function<void(const std::string&, const json&)> add = [&](const std::string& key, const json& v) {
+    const std::function<void(const std::string&, const json&)> add = [&](const std::string& key,
+                                                                         const json& v) {
         if (v.is_object()) {
             for (const auto& [k, item] : v.items())
                 add(key.empty() ? k : key + "." + k, item);

@@ -7,8 +7,8 @@
 #include "io/model_config.h"
 #include "io/number_text.h"
 #include "io/presets.h"
-#include "methods/registry.h"
 #include "methods/deberta/deberta.h"
+#include "methods/registry.h"
 #include "methods/t5/t5_buckets.h"
 #include "scenario/content.h"
 #include "scenario/validation.h"
@@ -29,7 +29,10 @@ namespace {
 // Every option comes from a field of the method registry: its option name (the config key with
 // dashes) and aliases. A Bool field is a flag (--c2p, --c2p=false, --no-c2p, or a negation: --causal).
 
-bool is_flag(const Field& f) { return f.type == FieldType::Bool; }
+bool is_flag(const Field& f)
+{
+    return f.type == FieldType::Bool;
+}
 
 // Every name by which `f` may be given, each with the value it implies for a flag (true, or false for
 // --no-x and negations).
@@ -114,17 +117,19 @@ void apply_method_options(const Options& o, Scenario& s)
             }
             // A sentence given on the command line must have a word: "" would silently mean "no sentence".
             if (field->key == "text" && tokenize_text(v.get<std::string>()).empty())
-                throw UsageError("--" + name + " must be a sentence of 1 to " + std::to_string(kMaxTextTokens)
-                                 + " words (got '" + v.get<std::string>() + "')");
+                throw UsageError("--" + name + " must be a sentence of 1 to " +
+                                 std::to_string(kMaxTextTokens) + " words (got '" + v.get<std::string>() +
+                                 "')");
             field->set(s, v);
         }
     }
     // A sentence sets the positions: --seq-len beside it must agree.
-    if (o.has("text") && o.has("seq-len")
-        && *o.integer("seq-len", std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max())
-               != static_cast<std::int64_t>(s.content.tokens.size()))
-        throw UsageError("--seq-len must be " + std::to_string(s.content.tokens.size())
-                         + ", the number of tokens of --text, or be left out (got " + *o.text("seq-len") + ")");
+    if (o.has("text") && o.has("seq-len") &&
+        *o.integer("seq-len", std::numeric_limits<std::int64_t>::min(),
+                   std::numeric_limits<std::int64_t>::max()) !=
+            static_cast<std::int64_t>(s.content.tokens.size()))
+        throw UsageError("--seq-len must be " + std::to_string(s.content.tokens.size()) +
+                         ", the number of tokens of --text, or be left out (got " + *o.text("seq-len") + ")");
     // One --seq-len: the positions shown (N) and, for fields that follow it (RoPE's current length for
     // dynamic NTK / LongRoPE), their value unless given on their own.
     if (o.has("seq-len"))
@@ -216,8 +221,8 @@ OptionSpec field_spec(const Field& f, const Scenario& defaults)
         o.type = ArgType::Flag;
         o.aliases.push_back("no-" + f.option_name());
         o.aliases.insert(o.aliases.end(), f.negations.begin(), f.negations.end());
-        o.help += " (--no-" + f.option_name() + (f.negations.empty() ? "" : ", --" + f.negations.front())
-                  + ": off)";
+        o.help += " (--no-" + f.option_name() + (f.negations.empty() ? "" : ", --" + f.negations.front()) +
+                  ": off)";
         break;
     case FieldType::Int:
     case FieldType::Seed: o.type = ArgType::Int; break;
@@ -239,23 +244,29 @@ OptionSpec field_spec(const Field& f, const Scenario& defaults)
     return o;
 }
 
-const OptionSpec kPreset{.name = "preset", .type = ArgType::Text,
-                         .help = "Start from a shipped model preset (posatlas presets lists them); options given "
-                                 "beside it override its values.",
+const OptionSpec kPreset{.name = "preset",
+                         .type = ArgType::Text,
+                         .help =
+                             "Start from a shipped model preset (posatlas presets lists them); options given "
+                             "beside it override its values.",
                          .metavar = "NAME"};
-const OptionSpec kConfig{.name = "config", .type = ArgType::Path,
-                         .help = "Start from a Hugging Face config.json, or the metadata of a llama.cpp .gguf "
-                                 "file (read as the equivalent config.json); options given beside it override "
-                                 "its values. Exclusive with --preset.",
+const OptionSpec kConfig{.name = "config",
+                         .type = ArgType::Path,
+                         .help =
+                             "Start from a Hugging Face config.json, or the metadata of a llama.cpp .gguf "
+                             "file (read as the equivalent config.json); options given beside it override "
+                             "its values. Exclusive with --preset.",
                          .allowed = "a JSON or .gguf file"};
-const OptionSpec kModel{.name = "model", .type = ArgType::Text,
-                        .help = "Start from a model in the local Hugging Face cache ($HF_HUB_CACHE, else $HF_HOME/hub, "
-                                "else ~/.cache/huggingface/hub; posatlas models lists it): its config.json exactly as "
-                                "--config would read it, and for learned absolute positions its cached weights "
-                                "(the known position tensor) unless --weights is given. Nothing is downloaded: "
-                                "posatlas download fetches a model. Exclusive with --preset and --config.",
-                        .metavar = "ORG/NAME[@REV]",
-                        .allowed = "a cached model, like openai-community/gpt2 or org/name@revision"};
+const OptionSpec kModel{
+    .name = "model",
+    .type = ArgType::Text,
+    .help = "Start from a model in the local Hugging Face cache ($HF_HUB_CACHE, else $HF_HOME/hub, "
+            "else ~/.cache/huggingface/hub; posatlas models lists it): its config.json exactly as "
+            "--config would read it, and for learned absolute positions its cached weights "
+            "(the known position tensor) unless --weights is given. Nothing is downloaded: "
+            "posatlas download fetches a model. Exclusive with --preset and --config.",
+    .metavar = "ORG/NAME[@REV]",
+    .allowed = "a cached model, like openai-community/gpt2 or org/name@revision"};
 
 } // namespace
 
@@ -264,7 +275,8 @@ std::vector<HelpSection> scenario_sections(std::optional<Method> fixed)
     std::vector<HelpSection> sections;
     HelpSection model{"Model", {kPreset, kConfig, kModel}};
     if (!fixed) {
-        OptionSpec method{.name = "method", .type = ArgType::Choice,
+        OptionSpec method{.name = "method",
+                          .type = ArgType::Choice,
                           .help = "The positional encoding (unless the preset or config names one).",
                           .default_text = "the preset's or config's, else rope"};
         for (const MethodDescriptor& d : methods())
@@ -280,8 +292,8 @@ std::vector<HelpSection> scenario_sections(std::optional<Method> fixed)
             continue;
         Scenario s;
         s.method = d.method;
-        HelpSection section{std::string(d.short_name) + " parameters (--method " + std::string(method_id(d.method))
-                                + ")",
+        HelpSection section{std::string(d.short_name) + " parameters (--method " +
+                                std::string(method_id(d.method)) + ")",
                             {}};
         if (fixed)
             section.title = std::string(d.short_name) + " parameters";
@@ -298,7 +310,7 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
         throw UsageError("--preset, --config and --model are exclusive: give one model");
     Scenario s;
     std::string model;
-    std::string source; // where values not given as options came from, for messages
+    std::string source;         // where values not given as options came from, for messages
     std::string cached_weights; // --model: the snapshot's checkpoint, if it has one
     if (auto name = o.text("model")) {
         HfResolvedModel m;
@@ -328,8 +340,9 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
     apply_method_choice(o, s);
     if (required) {
         if (!model.empty() && s.method != *required)
-            throw UsageError(model + " uses " + descriptor(s.method).noun + ", not " + descriptor(*required).noun + "; "
-                             + quantity + " does not apply (try: " + quantities_for(s.method) + ")");
+            throw UsageError(model + " uses " + descriptor(s.method).noun + ", not " +
+                             descriptor(*required).noun + "; " + quantity +
+                             " does not apply (try: " + quantities_for(s.method) + ")");
         s.method = *required;
     }
     // The cached checkpoint feeds the learned table, as --weights would; --weights given by hand wins.
@@ -346,7 +359,8 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
             else if (!cached_weights.empty())
                 t5_use_checkpoint_bias(s.params<T5Params>(), cached_weights);
         } catch (const InputFileError& e) {
-            throw UsageError(std::string(given ? "--" + std::string(given) : std::string("--model")) + ": " + e.what());
+            throw UsageError(std::string(given ? "--" + std::string(given) : std::string("--model")) + ": " +
+                             e.what());
         }
     }
     // DeBERTa: the cached checkpoint's relative embeddings, when it has them and none were given.
@@ -366,7 +380,8 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
         const std::string option = option_for_key(e.parameter());
         if (source.empty() || o.has(option.substr(2)))
             rethrow_as_usage(e);
-        throw UsageError(source + ": " + e.parameter() + " must be " + e.allowed() + " (got " + e.got() + ")");
+        throw UsageError(source + ": " + e.parameter() + " must be " + e.allowed() + " (got " + e.got() +
+                         ")");
     }
     return s;
 }

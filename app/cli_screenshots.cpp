@@ -37,8 +37,7 @@ namespace {
 using namespace posatlas::ui;
 
 // Runs the event loop until `busy` turns false (after letting debounce timers fire) or 60 s pass.
-template <typename Busy>
-bool wait_idle(Busy&& busy)
+template <typename Busy> bool wait_idle(Busy&& busy)
 {
     QDeadlineTimer settle(120);
     while (!settle.hasExpired())
@@ -76,22 +75,30 @@ namespace {
 
 OptionTable screenshots_table()
 {
-    return {{.name = "out", .type = ArgType::Path,
-             .help = "The folder for the screenshots (created if missing), PNG files named by what they show.",
-             .metavar = "DIR", .allowed = "a folder name", .required = true},
-            {.name = "dark", .type = ArgType::Flag, .help = "Take them all in the dark theme."}};
+    return {
+        {.name = "out",
+         .type = ArgType::Path,
+         .help = "The folder for the screenshots (created if missing), PNG files named by what they show.",
+         .metavar = "DIR",
+         .allowed = "a folder name",
+         .required = true},
+        {.name = "dark", .type = ArgType::Flag, .help = "Take them all in the dark theme."}};
 }
 
 } // namespace
 
-OptionSet screenshots_option_set() { return option_set(screenshots_table()); }
+OptionSet screenshots_option_set()
+{
+    return option_set(screenshots_table());
+}
 
 std::string screenshots_help()
 {
-    return render_help("usage: posatlas screenshots --out DIR [--dark]",
-                       "Takes the README's screenshots of the app (main window, each view, the context-extension "
-                       "explorer), and a few more for reviewing the GUI, offscreen.",
-                       {{"Options", screenshots_table()}, {"Help", {help_option()}}});
+    return render_help(
+        "usage: posatlas screenshots --out DIR [--dark]",
+        "Takes the README's screenshots of the app (main window, each view, the context-extension "
+        "explorer), and a few more for reviewing the GUI, offscreen.",
+        {{"Options", screenshots_table()}, {"Help", {help_option()}}});
 }
 
 int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
@@ -115,10 +122,12 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && platform.isValid()) {
         QFile config(platform.filePath(QStringLiteral("offscreen.json")));
         if (config.open(QIODevice::WriteOnly)) {
-            config.write(R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1920, "height": 1080,)"
-                         R"( "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
+            config.write(
+                R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1920, "height": 1080,)"
+                R"( "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
             config.close();
-            qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + QFile::encodeName(config.fileName()));
+            qputenv("QT_QPA_PLATFORM",
+                    QByteArray("offscreen:configfile=") + QFile::encodeName(config.fileName()));
         }
     }
     ensure_application();
@@ -204,8 +213,8 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
         const double scale = p->fontScale();
         p->setFontScale(2.0);
         p->enter();
-        for (const auto& [name, kind] :
-             {std::pair{"present-compare-heatmap", ViewKind::Heatmap}, std::pair{"present-compare-curves", ViewKind::Curves}}) {
+        for (const auto& [name, kind] : {std::pair{"present-compare-heatmap", ViewKind::Heatmap},
+                                         std::pair{"present-compare-curves", ViewKind::Curves}}) {
             p->showView(kind);
             idle();
             save(&w, dir, QString::fromLatin1(name), out);
@@ -239,7 +248,8 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     idle();
     const auto show_slopes = [&] {
         if (auto* scroll = w.parameterPanel()->findChild<QScrollArea*>())
-            scroll->ensureWidgetVisible(w.parameterPanel()->editor(descriptor(Method::ALiBi).field("slopes")), 0, 0);
+            scroll->ensureWidgetVisible(w.parameterPanel()->editor(descriptor(Method::ALiBi).field("slopes")),
+                                        0, 0);
         QApplication::processEvents();
     };
     show_slopes();

@@ -101,7 +101,8 @@ EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64
                              "a non-empty list of lengths in [1, " + std::to_string(kMaxSeqLen) + "]",
                              "an empty list");
     if (static_cast<std::int64_t>(lengths.size()) > kMaxEntropyLengths)
-        throw ParameterError("lengths", "a list of at most " + std::to_string(kMaxEntropyLengths) + " lengths",
+        throw ParameterError("lengths",
+                             "a list of at most " + std::to_string(kMaxEntropyLengths) + " lengths",
                              std::to_string(lengths.size()) + " lengths");
     for (std::int64_t n : lengths)
         require_int("lengths", n, 1, kMaxSeqLen);

@@ -2,8 +2,8 @@
 #include "analysis/curve_envelope.h"
 
 #include "compute/attention_logits.h"
-#include "scenario/content.h"
 #include "methods/registry.h"
+#include "scenario/content.h"
 #include "scenario/params.h"
 #include "scenario/validation.h"
 
@@ -109,7 +109,10 @@ std::vector<CurveEnvelope> integer_envelopes(const std::vector<std::int64_t>& ed
                     out[c].min[part.first_bin + i] = std::min(out[c].min[part.first_bin + i], part.lo[c][i]);
                     out[c].max[part.first_bin + i] = std::max(out[c].max[part.first_bin + i], part.hi[c][i]);
                 }
-        report_progress(progress, total > 0 ? std::min(1.0, static_cast<double>(std::min(end, g + group * chunk) - begin) / total) : 1.0);
+        report_progress(
+            progress,
+            total > 0 ? std::min(1.0, static_cast<double>(std::min(end, g + group * chunk) - begin) / total)
+                      : 1.0);
     }
     check_cancel(cancel);
     for (CurveEnvelope& e : out)
@@ -123,7 +126,8 @@ CurveEnvelope integer_envelope(const std::vector<std::int64_t>& edges, std::int6
                                const RangeValuesFn& values, std::int64_t chunk, bool parallel,
                                const CancelFn& cancel, const ProgressFn& progress)
 {
-    return std::move(integer_envelopes(edges, edge_max, 1, values, chunk, parallel, cancel, progress).front());
+    return std::move(
+        integer_envelopes(edges, edge_max, 1, values, chunk, parallel, cancel, progress).front());
 }
 
 namespace {
@@ -158,8 +162,9 @@ double logit_at_distance(const Scenario& s, std::int64_t query, std::int64_t r)
     return logit_row(s, query, r, r + 1, {}).values(0, 0);
 }
 
-CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const std::vector<std::int64_t>& edges,
-                                   const CancelFn& cancel, const ProgressFn& progress, Precision precision)
+CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query,
+                                   const std::vector<std::int64_t>& edges, const CancelFn& cancel,
+                                   const ProgressFn& progress, Precision precision)
 {
     check_query(s, query);
     // compute_matrix is itself parallel: chunks run one after the other, each a row of up to 2^13 keys (a
@@ -176,14 +181,15 @@ CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const 
         return integer_envelope(edges, query + 1, by_distance, std::int64_t{1} << 14, true, cancel, progress);
     }
     const std::int64_t dim = std::max(1, method.content_dim ? method.content_dim(s) : 64);
-    const std::int64_t wide = std::clamp<std::int64_t>((std::int64_t{1} << 22) / dim, std::int64_t{1} << 13, std::int64_t{1} << 16);
+    const std::int64_t wide =
+        std::clamp<std::int64_t>((std::int64_t{1} << 22) / dim, std::int64_t{1} << 13, std::int64_t{1} << 16);
     if (method.streamed_distance_logits) {
         // A row that cannot be cut (CoPE): one stream from the query down, pieces in order, one thread.
         // As rows of compute_matrix in chunks of distances, each chunk streamed again every key above
         // it: quadratic in the chunks, 15 s for a curve of 10^7 positions.
         validate(s);
-        return integer_envelope(edges, query + 1, method.streamed_distance_logits(s, query), std::int64_t{1} << 16,
-                                false, cancel, progress);
+        return integer_envelope(edges, query + 1, method.streamed_distance_logits(s, query),
+                                std::int64_t{1} << 16, false, cancel, progress);
     }
     const std::int64_t chunk = content_is_position_independent(s.content) ? wide : std::int64_t{1} << 13;
     return integer_envelope(
@@ -211,8 +217,9 @@ ProgressFn part_progress(const ProgressFn& progress, double lo, double hi)
 } // namespace
 
 SampledCurveEnvelope sampled_logit_curve_envelope(const Scenario& s, std::int64_t query,
-                                                  const std::vector<std::int64_t>& edges, std::int64_t samples,
-                                                  const CancelFn& cancel, const ProgressFn& progress)
+                                                  const std::vector<std::int64_t>& edges,
+                                                  std::int64_t samples, const CancelFn& cancel,
+                                                  const ProgressFn& progress)
 {
     check_query(s, query);
     require_int("samples", samples, 64, std::int64_t{1} << 24);
@@ -231,23 +238,27 @@ SampledCurveEnvelope sampled_logit_curve_envelope(const Scenario& s, std::int64_
         }
     SampledCurveEnvelope out;
     out.sampled_from = edges[split];
-    out.spacing = split < bins ? std::max(1.0, static_cast<double>(end - edges[split]) / static_cast<double>(samples)) : 1.0;
+    out.spacing = split < bins
+                      ? std::max(1.0, static_cast<double>(end - edges[split]) / static_cast<double>(samples))
+                      : 1.0;
     if (split == bins || out.spacing <= 1.0) { // nothing worth sampling: every distance
         out.envelope = logit_curve_envelope(s, query, edges, cancel, progress);
         out.sampled_from = end;
         out.spacing = 1.0;
         return out;
     }
-    const std::vector<std::int64_t> exact_edges(edges.begin(), edges.begin() + static_cast<std::ptrdiff_t>(split) + 1);
-    const double exact_share = exact_edges.size() > 1
-                                   ? static_cast<double>(exact_edges.back() - exact_edges.front()) /
-                                         static_cast<double>(exact_edges.back() - exact_edges.front() + samples)
-                                   : 0.0;
+    const std::vector<std::int64_t> exact_edges(edges.begin(),
+                                                edges.begin() + static_cast<std::ptrdiff_t>(split) + 1);
+    const double exact_share =
+        exact_edges.size() > 1 ? static_cast<double>(exact_edges.back() - exact_edges.front()) /
+                                     static_cast<double>(exact_edges.back() - exact_edges.front() + samples)
+                               : 0.0;
     if (exact_edges.size() > 1)
-        out.envelope = logit_curve_envelope(s, query, exact_edges, cancel, part_progress(progress, 0.0, exact_share));
+        out.envelope =
+            logit_curve_envelope(s, query, exact_edges, cancel, part_progress(progress, 0.0, exact_share));
     // The sampled part: keys j = query - r for r in [sampled_from, end), one row point-sampled.
-    const MatrixResult m =
-        logit_row(s, query, out.sampled_from, end, cancel, samples, part_progress(progress, exact_share, 1.0));
+    const MatrixResult m = logit_row(s, query, out.sampled_from, end, cancel, samples,
+                                     part_progress(progress, exact_share, 1.0));
     constexpr double inf = std::numeric_limits<double>::infinity();
     std::vector<double> lo(bins - split, inf), hi(bins - split, -inf);
     for (Eigen::Index c = 0; c < m.values.cols(); ++c) {
@@ -255,7 +266,8 @@ SampledCurveEnvelope sampled_logit_curve_envelope(const Scenario& s, std::int64_
         if (!std::isfinite(v))
             continue;
         const std::int64_t r = query - m.col_index[static_cast<std::size_t>(c)];
-        const auto b = static_cast<std::size_t>(std::upper_bound(edges.begin(), edges.end(), r) - edges.begin()) - 1;
+        const auto b =
+            static_cast<std::size_t>(std::upper_bound(edges.begin(), edges.end(), r) - edges.begin()) - 1;
         if (b < split || b >= bins)
             continue;
         lo[b - split] = std::min(lo[b - split], v);

@@ -57,9 +57,9 @@ double logit_at_distance(const Scenario& s, std::int64_t query, std::int64_t r);
 // method with a float32 kernel for its curve use it (MethodDescriptor::distance_logits: sinusoidal and
 // Transformer-XL with position-independent content, within SinusoidSum's stated bound); every other
 // curve is computed in double either way.
-CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query, const std::vector<std::int64_t>& edges,
-                                   const CancelFn& cancel = {}, const ProgressFn& progress = {},
-                                   Precision precision = Precision::Double);
+CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query,
+                                   const std::vector<std::int64_t>& edges, const CancelFn& cancel = {},
+                                   const ProgressFn& progress = {}, Precision precision = Precision::Double);
 
 // The same envelope where evaluating every distance would cost more than the picture is worth (random
 // content generates every key's vector: 5 x 10^8 normals for a sinusoidal curve of 10^6 distances).
@@ -75,7 +75,8 @@ struct SampledCurveEnvelope {
     double spacing = 1.0;
 };
 SampledCurveEnvelope sampled_logit_curve_envelope(const Scenario& s, std::int64_t query,
-                                                  const std::vector<std::int64_t>& edges, std::int64_t samples,
-                                                  const CancelFn& cancel = {}, const ProgressFn& progress = {});
+                                                  const std::vector<std::int64_t>& edges,
+                                                  std::int64_t samples, const CancelFn& cancel = {},
+                                                  const ProgressFn& progress = {});
 
 } // namespace posatlas

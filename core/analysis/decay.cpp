@@ -60,7 +60,8 @@ namespace {
 constexpr std::size_t kLanes = 8;
 constexpr std::size_t kBlock = 256;
 
-// RopeCurve::Bound: (1 / (d/2)) sum_j |S_j|, S_j = sum_{k<j} z_k; RopeCurve::MeanCos: (1 / (d/2)) sum_k Re z_k.
+// RopeCurve::Bound: (1 / (d/2)) sum_j |S_j|, S_j = sum_{k<j} z_k; RopeCurve::MeanCos: (1 / (d/2)) sum_k Re
+// z_k.
 using RopeSum = RopeCurve;
 
 double direct_sum(RopeSum what, const std::vector<double>& inv_freq, double r)
@@ -191,8 +192,7 @@ using LaneIsa = RopeLaneIsa;
             const __m256d x = _mm256_fmadd_pd(sr[h], sr[h], _mm256_mul_pd(si[h], si[h]));
             // The estimate in float (x <= (d/2)^2 fits; below 1e-30 the root is below 1e-15 and the
             // clamp keeps the float estimate finite, x y then being the tiny root to a few bits).
-            const __m256d y =
-                _mm256_cvtps_pd(_mm_rsqrt_ps(_mm256_cvtpd_ps(_mm256_max_pd(x, tiny))));
+            const __m256d y = _mm256_cvtps_pd(_mm_rsqrt_ps(_mm256_cvtpd_ps(_mm256_max_pd(x, tiny))));
             const __m256d t = _mm256_mul_pd(x, y);
             const __m256d e = _mm256_fnmadd_pd(t, y, one);
             __m256d q = _mm256_fmadd_pd(e, c4, c3);
@@ -220,19 +220,19 @@ LaneIsa best_lane_isa()
     return LaneIsa::Portable;
 }
 #else
-LaneIsa best_lane_isa() { return LaneIsa::Portable; }
+LaneIsa best_lane_isa()
+{
+    return LaneIsa::Portable;
+}
 #endif
 
 bool lane_isa_available(LaneIsa isa)
 {
     const LaneIsa best = best_lane_isa();
     switch (isa) {
-    case LaneIsa::Portable:
-        return true;
-    case LaneIsa::Avx2:
-        return best == LaneIsa::Avx2 || best == LaneIsa::Avx512;
-    case LaneIsa::Avx512:
-        return best == LaneIsa::Avx512;
+    case LaneIsa::Portable: return true;
+    case LaneIsa::Avx2: return best == LaneIsa::Avx2 || best == LaneIsa::Avx512;
+    case LaneIsa::Avx512: return best == LaneIsa::Avx512;
     }
     return false;
 }
@@ -336,8 +336,8 @@ POSATLAS_CLONES void recurrence_both(const std::vector<double>& inv_freq, const 
 // `rot` is the rotations of one spacing; a block of another spacing gets its own. out2: the mean cosine
 // besides the bound (what = Bound only), or null.
 template <RopeSum what>
-void recurrence_block(const std::vector<double>& inv_freq, const double* r, std::size_t n, const LaneRotations& rot,
-                      double* out, double* out2 = nullptr)
+void recurrence_block(const std::vector<double>& inv_freq, const double* r, std::size_t n,
+                      const LaneRotations& rot, double* out, double* out2 = nullptr)
 {
     const double delta = r[1] - r[0];
     const LaneRotations own = delta == rot.delta ? LaneRotations{} : lane_rotations(inv_freq, delta);
@@ -450,10 +450,14 @@ bool use_rope_lane_isa(RopeLaneIsa isa)
     return true;
 }
 
-RopeLaneIsa rope_lane_isa() { return static_cast<RopeLaneIsa>(lane_isa_choice().load()); }
+RopeLaneIsa rope_lane_isa()
+{
+    return static_cast<RopeLaneIsa>(lane_isa_choice().load());
+}
 
-RopeCurveEnvelopes rope_curve_envelopes(const std::vector<double>& inv_freq, const std::vector<std::int64_t>& edges,
-                                        const CancelFn& cancel, const ProgressFn& progress, Precision precision)
+RopeCurveEnvelopes rope_curve_envelopes(const std::vector<double>& inv_freq,
+                                        const std::vector<std::int64_t>& edges, const CancelFn& cancel,
+                                        const ProgressFn& progress, Precision precision)
 {
     check_inv_freq(inv_freq);
     if (precision == Precision::Single) {
@@ -521,7 +525,8 @@ std::vector<double> log_samples(std::int64_t max_distance, std::size_t n)
 }
 
 // decay_distances(max_distance, max_points, log_spaced) without the cache.
-std::vector<double> compute_decay_distances(std::int64_t max_distance, std::size_t max_points, bool log_spaced);
+std::vector<double> compute_decay_distances(std::int64_t max_distance, std::size_t max_points,
+                                            bool log_spaced);
 
 } // namespace
 
@@ -547,7 +552,8 @@ std::vector<double> decay_distances(std::int64_t max_distance, std::size_t max_p
     {
         const std::lock_guard<std::mutex> lock(*mutex);
         for (auto it = cache->begin(); it != cache->end(); ++it)
-            if (it->max_distance == max_distance && it->max_points == max_points && it->log_spaced == log_spaced) {
+            if (it->max_distance == max_distance && it->max_points == max_points &&
+                it->log_spaced == log_spaced) {
                 std::rotate(it, it + 1, cache->end()); // now the most recently used
                 return cache->back().grid;
             }
@@ -564,7 +570,8 @@ std::vector<double> decay_distances(std::int64_t max_distance, std::size_t max_p
 
 namespace {
 
-std::vector<double> compute_decay_distances(std::int64_t max_distance, std::size_t max_points, bool log_spaced)
+std::vector<double> compute_decay_distances(std::int64_t max_distance, std::size_t max_points,
+                                            bool log_spaced)
 {
     const auto count = static_cast<std::size_t>(max_distance) + 1;
     std::vector<double> out;

@@ -47,15 +47,17 @@ enum class RopeCurve { Bound, MeanCos };
 using RopeCurveEnvelope = CurveEnvelope;
 RopeCurveEnvelope rope_curve_envelope(RopeCurve curve, const std::vector<double>& inv_freq,
                                       const std::vector<std::int64_t>& edges, const CancelFn& cancel = {},
-                                      const ProgressFn& progress = {}, Precision precision = Precision::Double);
+                                      const ProgressFn& progress = {},
+                                      Precision precision = Precision::Double);
 
 // Both curves' envelopes over the same bins in one pass: the bound's recurrence yields the mean cosine's
 // sum on the way (the real part of S_{d/2}), so this costs what the bound alone costs. Same arguments.
 struct RopeCurveEnvelopes {
     CurveEnvelope bound, mean_cos;
 };
-RopeCurveEnvelopes rope_curve_envelopes(const std::vector<double>& inv_freq, const std::vector<std::int64_t>& edges,
-                                        const CancelFn& cancel = {}, const ProgressFn& progress = {},
+RopeCurveEnvelopes rope_curve_envelopes(const std::vector<double>& inv_freq,
+                                        const std::vector<std::int64_t>& edges, const CancelFn& cancel = {},
+                                        const ProgressFn& progress = {},
                                         Precision precision = Precision::Double);
 
 // The instruction set the bound's inner loop runs on (decay.cpp explains the square roots): chosen at

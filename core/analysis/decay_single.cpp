@@ -45,8 +45,7 @@ POSATLAS_CLONES void single_run(const float* vr, const float* vi, const float* t
 
 } // namespace
 
-RopeSingleCurves::RopeSingleCurves(const std::vector<double>& inv_freq)
-    : m_theta(inv_freq)
+RopeSingleCurves::RopeSingleCurves(const std::vector<double>& inv_freq) : m_theta(inv_freq)
 {
     const std::size_t pairs = inv_freq.size();
     m_tr.resize(pairs * kRun);
@@ -92,7 +91,8 @@ void RopeSingleCurves::range(std::int64_t first, std::int64_t last, double* boun
             vd_r[k] = nr;
         }
         single_run(vr.data(), vi.data(), m_tr.data(), m_ti.data(), pairs, acc, sr);
-        const auto n = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(kRun), last - r0));
+        const auto n =
+            static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(kRun), last - r0));
         double* out = bound + (r0 - first);
         for (std::size_t l = 0; l < n; ++l)
             out[l] = static_cast<double>(acc[l]) * inv_pairs;

@@ -33,7 +33,8 @@
 
 namespace posatlas::decay_detail {
 
-class RopeSingleCurves {
+class RopeSingleCurves
+{
 public:
     // inv_freq: checked by the caller (non-empty, finite, positive).
     explicit RopeSingleCurves(const std::vector<double>& inv_freq);
@@ -47,8 +48,8 @@ public:
 
 private:
     std::vector<double> m_theta;
-    std::vector<float> m_tr, m_ti;     // t_k(b): [k * kRun + b]
-    std::vector<double> m_wr, m_wi;    // exp(i kRun theta_k)
+    std::vector<float> m_tr, m_ti;  // t_k(b): [k * kRun + b]
+    std::vector<double> m_wr, m_wi; // exp(i kRun theta_k)
 };
 
 } // namespace posatlas::decay_detail

@@ -129,8 +129,9 @@ RopePairsTable rope_pairs_from_frequencies(RopeFrequencies f, std::int64_t train
     require_int("target_length", target_length, 1, kMaxSeqLen);
     const std::size_t n = f.inv_freq.size();
     if (f.inv_freq_original.size() != n || f.regime.size() != n || (!f.ramp.empty() && f.ramp.size() != n))
-        throw std::invalid_argument("rope_pairs_from_frequencies: inv_freq_original, inv_freq, regime and ramp "
-                                    "must have one entry per pair");
+        throw std::invalid_argument(
+            "rope_pairs_from_frequencies: inv_freq_original, inv_freq, regime and ramp "
+            "must have one entry per pair");
 
     RopePairsTable t;
     t.frequencies = std::move(f);
@@ -170,7 +171,8 @@ RopePairsTable rope_pairs(const RopeParams& p, std::int64_t trained_length, std:
     return rope_pairs_from_frequencies(compute_rope_frequencies(q), trained, target);
 }
 
-RopePairsTable yarn_llamacpp_pairs(const RopeParams& p, std::int64_t trained_length, std::int64_t target_length)
+RopePairsTable yarn_llamacpp_pairs(const RopeParams& p, std::int64_t trained_length,
+                                   std::int64_t target_length)
 {
     const auto [trained, target] = table_lengths(p, trained_length, target_length);
     return rope_pairs_from_frequencies(compute_yarn_llamacpp(p), trained, target);

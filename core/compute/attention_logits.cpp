@@ -4,8 +4,8 @@
 #include "compute/block_means.h"
 #include "compute/clones.h"
 #include "compute/gemm.h"
-#include "io/columns.h"
 #include "compute/matrix_job.h"
+#include "io/columns.h"
 #include "methods/registry.h"
 #include "scenario/content.h"
 #include "scenario/content_file.h"
@@ -14,9 +14,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstring>
-#include <complex>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -39,10 +39,10 @@ std::vector<std::int64_t> sample_axis(std::int64_t start, std::int64_t extent, s
     std::vector<std::int64_t> idx(static_cast<std::size_t>(count));
     for (std::int64_t r = 0; r < count; ++r)
         idx[static_cast<std::size_t>(r)] =
-            count == extent ? start + r
-                            : start + static_cast<std::int64_t>((static_cast<double>(r) + 0.5)
-                                                                * static_cast<double>(extent)
-                                                                / static_cast<double>(count));
+            count == extent
+                ? start + r
+                : start + static_cast<std::int64_t>((static_cast<double>(r) + 0.5) *
+                                                    static_cast<double>(extent) / static_cast<double>(count));
     return idx;
 }
 
@@ -149,16 +149,13 @@ void advise_huge_pages(void* data, std::size_t bytes)
 // double and float results. (GCC 12 does not build vector types of a template parameter, hence the
 // two spelled-out Lanes.)
 namespace {
-template <typename T>
-struct Lanes;
-template <>
-struct Lanes<double> {
+template <typename T> struct Lanes;
+template <> struct Lanes<double> {
     using Vec = double __attribute__((vector_size(64)));
     using VecBits = std::int64_t __attribute__((vector_size(64)));
     using Bits = std::int64_t;
 };
-template <>
-struct Lanes<float> {
+template <> struct Lanes<float> {
     using Vec = float __attribute__((vector_size(64)));
     using VecBits = std::int32_t __attribute__((vector_size(64)));
     using Bits = std::int32_t;
@@ -212,8 +209,7 @@ POSATLAS_CLONES void extremes_part(const float* v, std::int64_t n, float& lo, fl
     extremes_lanes(v, n, lo, hi);
 }
 
-template <typename T>
-bool finite_extremes_parts(const T* v, std::int64_t n, double& lo_out, double& hi_out)
+template <typename T> bool finite_extremes_parts(const T* v, std::int64_t n, double& lo_out, double& hi_out)
 {
     constexpr std::int64_t kPart = std::int64_t{1} << 18;
     const std::int64_t parts = (n + kPart - 1) / kPart;
@@ -241,18 +237,25 @@ bool finite_extremes(const float* v, std::int64_t n, double& lo, double& hi)
 void final_product(MatrixJob& job, const Eigen::Ref<const Eigen::MatrixXd>& a,
                    const Eigen::Ref<const Eigen::MatrixXd>& b, double scale)
 {
-    if (job.single_result) { // compute_matrix refuses a float32 result with double arithmetic
+    if (job.single_result) {                // compute_matrix refuses a float32 result with double arithmetic
         job.out.values = Eigen::MatrixXd(); // never touched, so never faulted in
         job.out.values_f.resize(a.rows(), b.rows());
-        advise_huge_pages(job.out.values_f.data(), static_cast<std::size_t>(job.out.values_f.size()) * sizeof(float));
+        advise_huge_pages(job.out.values_f.data(),
+                          static_cast<std::size_t>(job.out.values_f.size()) * sizeof(float));
         gemm_nt_single(a, b, scale, job.out.values_f);
         return;
     }
     gemm_nt(a, b, scale, job.precision, job.out.values);
 }
 
-Eigen::MatrixXd job_queries(const MatrixJob& c, int dim) { return content_queries(c.s.content, dim, c.rows); }
-Eigen::MatrixXd job_keys(const MatrixJob& c, int dim) { return content_keys(c.s.content, dim, c.cols); }
+Eigen::MatrixXd job_queries(const MatrixJob& c, int dim)
+{
+    return content_queries(c.s.content, dim, c.rows);
+}
+Eigen::MatrixXd job_keys(const MatrixJob& c, int dim)
+{
+    return content_keys(c.s.content, dim, c.cols);
+}
 
 // Plain content term q_i . k_j / sqrt(d) for every cell, as one matrix product.
 Eigen::MatrixXd content_term(const MatrixJob& c, int dim)
@@ -265,7 +268,10 @@ Eigen::MatrixXd content_term(const MatrixJob& c, int dim)
 
 // ------------------------------------------------------------------ exact block means
 
-double safe_mean(double sum, double count) { return count > 0.0 ? sum / count : kNaN; }
+double safe_mean(double sum, double count)
+{
+    return count > 0.0 ? sum / count : kNaN;
+}
 
 // values(r, s) = (sum of f(i - j) over the block) / (number of cells), from offset_block_sums.
 void block_means_from_offsets(MatrixJob& c, const std::function<double(std::int64_t)>& by_offset, bool causal,
@@ -281,7 +287,8 @@ void block_means_from_offsets(MatrixJob& c, const std::function<double(std::int6
 
 namespace {
 // Sum of the content vectors (query, or key when `key`) over positions [begin, end), added into acc.
-void add_content(const ContentParams& content, bool key, int d, std::int64_t begin, std::int64_t end, double* acc)
+void add_content(const ContentParams& content, bool key, int d, std::int64_t begin, std::int64_t end,
+                 double* acc)
 {
     if (begin >= end)
         return;
@@ -310,13 +317,17 @@ Eigen::MatrixXd content_block_means(const MatrixJob& c, bool key, int d, const s
     for (std::size_t t = 0; t < b.size(); ++t)
         clipped[t] = std::clamp(b[t], lo, std::max(lo, hi));
     const Eigen::MatrixXd cum = cumulative_at(
-        clipped, d, [&](std::int64_t begin, std::int64_t end, double* acc) { add_content(c.s.content, key, d, begin, end, acc); },
+        clipped, d,
+        [&](std::int64_t begin, std::int64_t end, double* acc) {
+            add_content(c.s.content, key, d, begin, end, acc);
+        },
         c.cancel, c.progress, progress_from, progress_to);
     const auto n = static_cast<std::int64_t>(b.size()) - 1;
     Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, d);
     valid.assign(static_cast<std::size_t>(n), 0);
     for (std::int64_t t = 0; t < n; ++t) {
-        const std::int64_t len = clipped[static_cast<std::size_t>(t) + 1] - clipped[static_cast<std::size_t>(t)];
+        const std::int64_t len =
+            clipped[static_cast<std::size_t>(t) + 1] - clipped[static_cast<std::size_t>(t)];
         valid[static_cast<std::size_t>(t)] = len;
         if (len > 0)
             m.row(t) = (cum.row(t + 1) - cum.row(t)) / static_cast<double>(len);
@@ -365,10 +376,16 @@ Eigen::MatrixXd masked_content_sums(const MatrixJob& c, int d, bool causal)
             sum += (key ? k_all : q_all).row(p - base);
     };
     const Eigen::MatrixXd cq = cumulative_at(
-        u, d, [&](std::int64_t b, std::int64_t e, double* acc) { add(false, std::max(b, r_lo), std::min(e, r_hi), acc); },
+        u, d,
+        [&](std::int64_t b, std::int64_t e, double* acc) {
+            add(false, std::max(b, r_lo), std::min(e, r_hi), acc);
+        },
         c.cancel, c.progress, 0.3, 0.55);
     const Eigen::MatrixXd ck = cumulative_at(
-        u, d, [&](std::int64_t b, std::int64_t e, double* acc) { add(true, std::max(b, c_lo), std::min(e, c_hi), acc); },
+        u, d,
+        [&](std::int64_t b, std::int64_t e, double* acc) {
+            add(true, std::max(b, c_lo), std::min(e, c_hi), acc);
+        },
         c.cancel, c.progress, 0.55, 0.8);
     const auto at = [&](std::int64_t x) { return std::lower_bound(u.begin(), u.end(), x) - u.begin(); };
     // Sum over [x, y) of a cumulative table, both ends boundaries.
@@ -398,8 +415,10 @@ Eigen::MatrixXd masked_content_sums(const MatrixJob& c, int d, bool causal)
     std::vector<Straddle> straddles;
     for (std::int64_t s = 0; s < C; ++s)
         for (std::int64_t r = 0; r < R; ++r) {
-            const std::int64_t i0 = c.rb[static_cast<std::size_t>(r)], i1 = c.rb[static_cast<std::size_t>(r) + 1];
-            const std::int64_t j0 = c.cb[static_cast<std::size_t>(s)], j1 = c.cb[static_cast<std::size_t>(s) + 1];
+            const std::int64_t i0 = c.rb[static_cast<std::size_t>(r)],
+                               i1 = c.rb[static_cast<std::size_t>(r) + 1];
+            const std::int64_t j0 = c.cb[static_cast<std::size_t>(s)],
+                               j1 = c.cb[static_cast<std::size_t>(s) + 1];
             if (j1 - 1 <= i0) // every cell unmasked
                 continue;
             if (j0 > i1 - 1) // every cell masked
@@ -414,9 +433,12 @@ Eigen::MatrixXd masked_content_sums(const MatrixJob& c, int d, bool causal)
         const std::int64_t t1 = std::min(ns, t0 + kStraddles);
 #pragma omp parallel for schedule(dynamic, 1)
         for (std::int64_t t = t0; t < t1; ++t) {
-            const std::int64_t r = straddles[static_cast<std::size_t>(t)].r, s = straddles[static_cast<std::size_t>(t)].s;
-            const std::int64_t i0 = c.rb[static_cast<std::size_t>(r)], i1 = c.rb[static_cast<std::size_t>(r) + 1];
-            const std::int64_t j0 = c.cb[static_cast<std::size_t>(s)], j1 = c.cb[static_cast<std::size_t>(s) + 1];
+            const std::int64_t r = straddles[static_cast<std::size_t>(t)].r,
+                               s = straddles[static_cast<std::size_t>(t)].s;
+            const std::int64_t i0 = c.rb[static_cast<std::size_t>(r)],
+                               i1 = c.rb[static_cast<std::size_t>(r) + 1];
+            const std::int64_t j0 = c.cb[static_cast<std::size_t>(s)],
+                               j1 = c.cb[static_cast<std::size_t>(s) + 1];
             double sum = 0.0;
             const std::int64_t full = std::max(i0, j1); // rows i >= j1 see the whole column block
             if (full < i1)
@@ -449,8 +471,8 @@ std::string_view matrix_sampling_id(MatrixSampling s)
 
 // ------------------------------------------------------------------ building blocks for kernels
 
-bool fill_by_offset(const MatrixJob& job, Eigen::MatrixXd& values, const std::function<double(std::int64_t)>& by_offset,
-                    bool force)
+bool fill_by_offset(const MatrixJob& job, Eigen::MatrixXd& values,
+                    const std::function<double(std::int64_t)>& by_offset, bool force)
 {
     return fill_toeplitz(values, job.rows, job.cols, job.cancel, job.progress, by_offset, force);
 }
@@ -466,7 +488,8 @@ void mask_future(MatrixJob& job)
 Eigen::MatrixXd block_cell_counts(const MatrixJob& job, bool causal)
 {
     const OffsetRuns one_run; // f = 0 is one constant run: the counts in closed form
-    const OffsetBlockSums o = offset_block_sums(job.rb, job.cb, [](std::int64_t) { return 0.0; }, causal, job.cancel, &one_run);
+    const OffsetBlockSums o = offset_block_sums(
+        job.rb, job.cb, [](std::int64_t) { return 0.0; }, causal, job.cancel, &one_run);
     return o.counts;
 }
 
@@ -481,14 +504,15 @@ void content_plus_gathered(MatrixJob& job, const Eigen::MatrixXd& q, const Eigen
     check_cancel(job.cancel);
     Eigen::MatrixXd& v = job.out.values;
     gemm_nt(q, k, scale, job.precision, v);
-    const auto rows = static_cast<std::int64_t>(job.rows.size()), cols = static_cast<std::int64_t>(job.cols.size());
+    const auto rows = static_cast<std::int64_t>(job.rows.size()),
+               cols = static_cast<std::int64_t>(job.cols.size());
     const std::int64_t cells = rows * cols;
     const std::int64_t lo = job.rows.front() - job.cols.back(), hi = job.rows.back() - job.cols.front();
     const bool by_offset_table = hi - lo + 1 <= cells;
     struct Prepared {
         const GatheredTerm* term;
-        Eigen::MatrixXd products;          // (rows or cols) x E, scaled; empty: a dot product per cell
-        std::vector<std::int32_t> index;   // per offset - lo, when by_offset_table
+        Eigen::MatrixXd products;        // (rows or cols) x E, scaled; empty: a dot product per cell
+        std::vector<std::int32_t> index; // per offset - lo, when by_offset_table
     };
     std::vector<Prepared> prepared;
     for (const GatheredTerm& t : terms) {
@@ -506,10 +530,12 @@ void content_plus_gathered(MatrixJob& job, const Eigen::MatrixXd& q, const Eigen
         check_cancel(job.cancel);
     }
     fill_cells(v, job.cancel, job.progress, [&](std::int64_t r, std::int64_t c) {
-        const std::int64_t delta = job.rows[static_cast<std::size_t>(r)] - job.cols[static_cast<std::size_t>(c)];
+        const std::int64_t delta =
+            job.rows[static_cast<std::size_t>(r)] - job.cols[static_cast<std::size_t>(c)];
         double value = v(r, c);
         for (const Prepared& p : prepared) {
-            const std::int64_t e = by_offset_table ? p.index[static_cast<std::size_t>(delta - lo)] : p.term->index(delta);
+            const std::int64_t e =
+                by_offset_table ? p.index[static_cast<std::size_t>(delta - lo)] : p.term->index(delta);
             const std::int64_t x = p.term->by_key ? c : r;
             value += p.products.size() > 0
                          ? p.products(x, e)
@@ -533,7 +559,8 @@ void relative_fill(MatrixJob& job, const std::function<double(std::int64_t, std:
     fill_each_cell(job, direct);
 }
 
-OffsetRuns bucket_runs(const MatrixJob& job, const std::vector<std::function<std::int64_t(std::int64_t)>>& buckets)
+OffsetRuns bucket_runs(const MatrixJob& job,
+                       const std::vector<std::function<std::int64_t(std::int64_t)>>& buckets)
 {
     OffsetRuns runs;
     if (!job.block_means())
@@ -548,8 +575,8 @@ OffsetRuns bucket_runs(const MatrixJob& job, const std::vector<std::function<std
     return runs;
 }
 
-void additive_bias_matrix(MatrixJob& c, const std::function<double(std::int64_t)>& bias_by_offset, bool causal, int d,
-                          const OffsetRuns* changes)
+void additive_bias_matrix(MatrixJob& c, const std::function<double(std::int64_t)>& bias_by_offset,
+                          bool causal, int d, const OffsetRuns* changes)
 {
     const bool bias_only = c.kind == MatrixKind::Bias;
     const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
@@ -559,8 +586,8 @@ void additive_bias_matrix(MatrixJob& c, const std::function<double(std::int64_t)
                           : content_query(c.s.content, d, 0).dot(content_key(c.s.content, d, 0)) * inv_sqrt_d;
     if (c.block_means()) {
         if (bias_only || constant_content) {
-            block_means_from_offsets(c, [&](std::int64_t delta) { return bias_by_offset(delta) + qk; }, causal,
-                                     changes);
+            block_means_from_offsets(
+                c, [&](std::int64_t delta) { return bias_by_offset(delta) + qk; }, causal, changes);
             return;
         }
         const OffsetBlockSums o = offset_block_sums(c.rb, c.cb, bias_by_offset, causal, c.cancel, changes);
@@ -573,8 +600,9 @@ void additive_bias_matrix(MatrixJob& c, const std::function<double(std::int64_t)
         return;
     }
     if (bias_only || constant_content) {
-        fill_toeplitz(c.out.values, c.rows, c.cols, c.cancel, c.progress,
-                      [&](std::int64_t delta) { return bias_by_offset(delta) + qk; }, true);
+        fill_toeplitz(
+            c.out.values, c.rows, c.cols, c.cancel, c.progress,
+            [&](std::int64_t delta) { return bias_by_offset(delta) + qk; }, true);
         c.out.used_toeplitz = true;
     } else {
         Eigen::MatrixXd bias(c.out.values.rows(), c.out.values.cols());
@@ -600,8 +628,8 @@ std::int64_t matrix_columns(const Scenario& s, MatrixKind kind)
     return kind == MatrixKind::Encoding && d.encoding_dim ? d.encoding_dim(s) : s.seq_len;
 }
 
-MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWindow& window, const CancelFn& cancel,
-                            const ProgressFn& progress)
+MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWindow& window,
+                            const CancelFn& cancel, const ProgressFn& progress)
 {
     validate(s);
     const MethodDescriptor& method = descriptor(s.method);
@@ -611,7 +639,8 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
         for (const MatrixKindSpec& k : method.kinds) {
             if (!allowed.empty())
                 allowed += '|';
-            allowed += k.kind.id(); // appended, not `"|" + std::string(...)`: GCC 12 warns a false -Wrestrict there
+            allowed +=
+                k.kind.id(); // appended, not `"|" + std::string(...)`: GCC 12 warns a false -Wrestrict there
         }
         throw ParameterError("kind", "one of " + allowed + " for " + std::string(s.method.id()),
                              std::string(kind.id()));
@@ -631,7 +660,8 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
 
     MatrixResult out;
     const bool downsampled = out_rows < rows || out_cols < cols;
-    const bool blocks = downsampled && window.sample == SampleMode::BlockMean && block_mean_supported(s, kind);
+    const bool blocks =
+        downsampled && window.sample == SampleMode::BlockMean && block_mean_supported(s, kind);
     std::vector<std::int64_t> rb, cb;
     if (blocks) {
         rb = block_boundaries(window.row0, rows, out_rows);
@@ -667,7 +697,16 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
         with_files = s;
         resolve_content_files(with_files->content);
     }
-    MatrixJob job{with_files ? *with_files : s, kind, out.row_index, out.col_index, cancel, progress, out, window.precision, std::move(rb), std::move(cb)};
+    MatrixJob job{with_files ? *with_files : s,
+                  kind,
+                  out.row_index,
+                  out.col_index,
+                  cancel,
+                  progress,
+                  out,
+                  window.precision,
+                  std::move(rb),
+                  std::move(cb)};
     job.single_result = window.single_result;
     spec->compute(job);
 

@@ -8,9 +8,10 @@
 //   Sinusoidal / Learned: (q_i + p_i) . (k_j + p_j) / sqrt(d)                (Vaswani et al. 2017)
 //   Shaw:                 q_i . (k_j + a^K_{clip(j-i)}) / sqrt(d)               (Shaw et al. 2018 eq. 4)
 //   Transformer-XL:       (a) + (b) + (c) + (d), the enabled terms, / sqrt(d)   (Dai et al. 2019 eq. 3)
-//   T5:                   q_i . k_j / sqrt(d) + bias[bucket(j - i), head]      (T5 does not scale by sqrt(d): the
-//                         content term here uses the same 1/sqrt(d) as the others so that panels are comparable;
-//                         the Bias kind shows T5's bias alone, exactly)
+//   T5:                   q_i . k_j / sqrt(d) + bias[bucket(j - i), head]      (T5 does not scale by sqrt(d):
+//   the
+//                         content term here uses the same 1/sqrt(d) as the others so that panels are
+//                         comparable; the Bias kind shows T5's bias alone, exactly)
 //   DeBERTa:              (c2c + c2p + p2c) / sqrt(d * (1 + #position terms))   (He et al. 2021)
 //   RoPE:                 R(i) q_i . R(j) k_j / sqrt(d)                         (Su et al. 2021)
 //   ALiBi:                q_i . k_j / sqrt(d) - m_h (i - j), masked for j > i when causal (Press et al. 2022)
@@ -26,14 +27,15 @@
 #include <Eigen/Dense>
 #include <cstdint>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace posatlas {
 
 // MatrixKind (methods/method.h); the kinds a method offers and their kernels are in its descriptor.
-std::string_view matrix_kind_id(MatrixKind k); // "logits", "encoding", "bias", "buckets", "cope-positions", ...
+std::string_view
+matrix_kind_id(MatrixKind k); // "logits", "encoding", "bias", "buckets", "cope-positions", ...
 std::optional<MatrixKind> parse_matrix_kind(std::string_view id);
 // The kinds that make sense for a method, the most telling first.
 std::vector<MatrixKind> matrix_kinds_for(Method m);
@@ -74,8 +76,8 @@ std::string_view matrix_sampling_id(MatrixSampling s); // "exact", "block-mean",
 struct MatrixWindow {
     std::int64_t row0 = 0;
     std::int64_t col0 = 0;
-    std::int64_t rows = 0; // 0: the scenario's seq_len
-    std::int64_t cols = 0; // 0: seq_len (or the encoding dimension for Encoding)
+    std::int64_t rows = 0;     // 0: the scenario's seq_len
+    std::int64_t cols = 0;     // 0: seq_len (or the encoding dimension for Encoding)
     std::int64_t out_rows = 0; // 0: rows (no downsampling)
     std::int64_t out_cols = 0;
     SampleMode sample = SampleMode::BlockMean;
@@ -89,26 +91,26 @@ struct MatrixWindow {
 };
 
 struct MatrixResult {
-    Eigen::MatrixXd values;                 // out_rows x out_cols (empty when values_f holds them)
-    Eigen::MatrixXf values_f;               // out_rows x out_cols in float32 when the window asked for a
-                                            // single_result (then `values` is empty), else empty
+    Eigen::MatrixXd values;   // out_rows x out_cols (empty when values_f holds them)
+    Eigen::MatrixXf values_f; // out_rows x out_cols in float32 when the window asked for a
+                              // single_result (then `values` is empty), else empty
     // Row r shows positions [row_index[r], row_block_end[r]) (a block mean), or the single position
     // row_index[r] (Exact, Point; then row_block_end[r] = row_index[r] + 1). Columns likewise.
-    std::vector<std::int64_t> row_index;    // first position (or dimension) of each row's block
+    std::vector<std::int64_t> row_index; // first position (or dimension) of each row's block
     std::vector<std::int64_t> col_index;
     std::vector<std::int64_t> row_block_end; // one past the last position of each row's block
     std::vector<std::int64_t> col_block_end;
     MatrixSampling sampling = MatrixSampling::Exact;
-    std::string row_label;                  // "query position i"
-    std::string col_label;                  // "key position j" / "dimension"
-    std::string value_label;                // "logit", "bias", "bucket", ...
+    std::string row_label;   // "query position i"
+    std::string col_label;   // "key position j" / "dimension"
+    std::string value_label; // "logit", "bias", "bucket", ...
     // The same three as machine names (columns.h) for CSV headers: "query_position", "key_position"
     // (or "position", "dimension"), and the kind's id in snake_case ("logits", "cope_gates").
     std::string row_name, col_name, value_name;
-    bool is_signed = false;                 // values straddle 0: suggests a diverging colour map centred on 0
-    bool is_integer = false;                // bucket indices
-    bool used_toeplitz = false;             // computed from distinct offsets only
-    double min = 0.0, max = 0.0;            // over finite cells
+    bool is_signed = false;      // values straddle 0: suggests a diverging colour map centred on 0
+    bool is_integer = false;     // bucket indices
+    bool used_toeplitz = false;  // computed from distinct offsets only
+    double min = 0.0, max = 0.0; // over finite cells
 
     bool single() const { return values_f.size() > 0; }
     Eigen::Index rows() const { return single() ? values_f.rows() : values.rows(); }

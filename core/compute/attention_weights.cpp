@@ -26,13 +26,14 @@ void attention_weights(MatrixJob& job, const std::function<void(MatrixJob&)>& lo
     const auto rows = static_cast<std::int64_t>(job.rows.size());
     if (n > kMaxWeightsSeqLen)
         throw ParameterError("seq_len",
-                             "an integer in [1, " + std::to_string(kMaxWeightsSeqLen)
-                                 + "] for attention weights (each row is normalised over all N keys)",
+                             "an integer in [1, " + std::to_string(kMaxWeightsSeqLen) +
+                                 "] for attention weights (each row is normalised over all N keys)",
                              std::to_string(n));
     if (rows * n > kMaxWeightsLogits)
         throw ParameterError("seq_len",
-                             "at most " + std::to_string(kMaxWeightsLogits / rows) + " for attention weights of "
-                                 + std::to_string(rows) + " query rows (each row needs the logits of all N keys)",
+                             "at most " + std::to_string(kMaxWeightsLogits / rows) +
+                                 " for attention weights of " + std::to_string(rows) +
+                                 " query rows (each row needs the logits of all N keys)",
                              std::to_string(n));
     // The logits under the weights' own mask: a method's causal field follows the scenario's `causal`.
     const Scenario masked = weights_logits_scenario(job.s);
@@ -49,7 +50,8 @@ void attention_weights(MatrixJob& job, const std::function<void(MatrixJob&)>& lo
         const std::vector<std::int64_t> queries(job.rows.begin() + r0, job.rows.begin() + r1);
         MatrixResult full;
         full.values.resize(r1 - r0, n);
-        MatrixJob sub{masked, MatrixKind::Logits, queries, keys, cancel, no_progress, full, job.precision, {}, {}};
+        MatrixJob sub{masked, MatrixKind::Logits, queries, keys, cancel, no_progress,
+                      full,   job.precision,      {},      {}};
         logits(sub);
         for (std::int64_t r = r0; r < r1; ++r) {
             const std::int64_t i = job.rows[static_cast<std::size_t>(r)];
@@ -71,7 +73,8 @@ void attention_weights(MatrixJob& job, const std::function<void(MatrixJob&)>& lo
                 sum += w[static_cast<std::size_t>(j)];
             }
             for (Eigen::Index c = 0; c < job.out.values.cols(); ++c)
-                job.out.values(r, c) = w[static_cast<std::size_t>(job.cols[static_cast<std::size_t>(c)])] / sum;
+                job.out.values(r, c) =
+                    w[static_cast<std::size_t>(job.cols[static_cast<std::size_t>(c)])] / sum;
         }
         report_progress(job.progress, static_cast<double>(r1) / static_cast<double>(rows));
     }

@@ -67,9 +67,9 @@ namespace {
 // offset_block_sums for a piecewise-linear f: one f call per run, each run added in closed form. The runs
 // and both prefixes at each run's start are built first; every query is then answered on its own (a
 // binary search for its run), so no sort of the queries is needed.
-void piecewise_prefixes(std::int64_t lo, std::int64_t hi, const std::function<double(std::int64_t)>& f, bool causal,
-                        const OffsetRuns& runs, const std::vector<std::int64_t>& x, std::vector<long double>& g,
-                        std::vector<std::int64_t>& gc, const CancelFn& cancel)
+void piecewise_prefixes(std::int64_t lo, std::int64_t hi, const std::function<double(std::int64_t)>& f,
+                        bool causal, const OffsetRuns& runs, const std::vector<std::int64_t>& x,
+                        std::vector<long double>& g, std::vector<std::int64_t>& gc, const CancelFn& cancel)
 {
     const std::vector<std::int64_t>& changes = runs.changes;
     // After k offsets of value v, slope w: the first prefix grows by v k + w k (k - 1) / 2, the second by
@@ -89,10 +89,10 @@ void piecewise_prefixes(std::int64_t lo, std::int64_t hi, const std::function<do
     };
     struct Run {
         std::int64_t a;
-        long double v, w;           // value at a, slope
-        std::int64_t c;             // 1 (kept) or 0 (masked)
-        long double f1, g1;         // both prefixes before a
-        std::int64_t c1, cg1;       // and the counts'
+        long double v, w;     // value at a, slope
+        std::int64_t c;       // 1 (kept) or 0 (masked)
+        long double f1, g1;   // both prefixes before a
+        std::int64_t c1, cg1; // and the counts'
     };
     std::vector<Run> list;
     std::vector<std::int64_t> starts;
@@ -111,9 +111,14 @@ void piecewise_prefixes(std::int64_t lo, std::int64_t hi, const std::function<do
         if (causal && a < 0)
             b = std::min<std::int64_t>(b, -1); // the masked offsets form runs of their own
         const bool kept = !causal || a >= 0;
-        Run r{a, kept ? static_cast<long double>(f(a)) : 0.0L,
-              kept && runs.slope ? static_cast<long double>(runs.slope(start_of(a))) : 0.0L, kept ? 1 : 0,
-              f1, g1, c1, cg1};
+        Run r{a,
+              kept ? static_cast<long double>(f(a)) : 0.0L,
+              kept && runs.slope ? static_cast<long double>(runs.slope(start_of(a))) : 0.0L,
+              kept ? 1 : 0,
+              f1,
+              g1,
+              c1,
+              cg1};
         list.push_back(r);
         starts.push_back(a);
         const std::int64_t k = b - a + 1;
@@ -142,9 +147,9 @@ void piecewise_prefixes(std::int64_t lo, std::int64_t hi, const std::function<do
 
 // offset_block_sums for any f: f at every offset (in parallel chunks), both prefixes summed in order, and
 // the queries answered as the walk passes them (sorted once).
-void walk_prefixes(std::int64_t lo, std::int64_t hi, const std::function<double(std::int64_t)>& f, bool causal,
-                   const std::vector<std::int64_t>& x, std::vector<long double>& g, std::vector<std::int64_t>& gc,
-                   const CancelFn& cancel)
+void walk_prefixes(std::int64_t lo, std::int64_t hi, const std::function<double(std::int64_t)>& f,
+                   bool causal, const std::vector<std::int64_t>& x, std::vector<long double>& g,
+                   std::vector<std::int64_t>& gc, const CancelFn& cancel)
 {
     std::vector<std::size_t> order(x.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
@@ -193,8 +198,8 @@ OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std
 #pragma omp parallel for schedule(static) if (nq > 65536)
     for (std::int64_t r = 0; r <= R; ++r)
         for (std::int64_t s = 0; s <= C; ++s)
-            x[static_cast<std::size_t>(r * (C + 1) + s)] = rb[static_cast<std::size_t>(r)] - 1
-                                                            - cb[static_cast<std::size_t>(s)];
+            x[static_cast<std::size_t>(r * (C + 1) + s)] =
+                rb[static_cast<std::size_t>(r)] - 1 - cb[static_cast<std::size_t>(s)];
     std::vector<long double> g(nq, 0.0L);
     std::vector<std::int64_t> gc(nq, 0);
     if (changes)
@@ -204,15 +209,18 @@ OffsetBlockSums offset_block_sums(const std::vector<std::int64_t>& rb, const std
     OffsetBlockSums out;
     out.sums.resize(R, C);
     out.counts.resize(R, C);
-    auto at = [&](const auto& v, std::int64_t r, std::int64_t s) { return v[static_cast<std::size_t>(r * (C + 1) + s)]; };
-    // Four long-double and four integer lookups per block and output: split over threads (a 900 x 900 picture: 0.8 M
-    // blocks, ~10 ms on one core).
+    auto at = [&](const auto& v, std::int64_t r, std::int64_t s) {
+        return v[static_cast<std::size_t>(r * (C + 1) + s)];
+    };
+    // Four long-double and four integer lookups per block and output: split over threads (a 900 x 900
+    // picture: 0.8 M blocks, ~10 ms on one core).
 #pragma omp parallel for schedule(static) if (R * C > 65536)
     for (std::int64_t s = 0; s < C; ++s)
         for (std::int64_t r = 0; r < R; ++r) {
-            out.sums(r, s) = static_cast<double>(at(g, r + 1, s) - at(g, r, s) - at(g, r + 1, s + 1) + at(g, r, s + 1));
-            out.counts(r, s) =
-                static_cast<double>(at(gc, r + 1, s) - at(gc, r, s) - at(gc, r + 1, s + 1) + at(gc, r, s + 1));
+            out.sums(r, s) =
+                static_cast<double>(at(g, r + 1, s) - at(g, r, s) - at(g, r + 1, s + 1) + at(g, r, s + 1));
+            out.counts(r, s) = static_cast<double>(at(gc, r + 1, s) - at(gc, r, s) - at(gc, r + 1, s + 1) +
+                                                   at(gc, r, s + 1));
         }
     return out;
 }
@@ -232,8 +240,8 @@ Eigen::MatrixXd cumulative_at(const std::vector<std::int64_t>& boundaries, int d
     };
     std::vector<Piece> pieces;
     for (std::int64_t t = 1; t < n; ++t)
-        for (std::int64_t b = boundaries[static_cast<std::size_t>(t - 1)]; b < boundaries[static_cast<std::size_t>(t)];
-             b += kCumulativePiece)
+        for (std::int64_t b = boundaries[static_cast<std::size_t>(t - 1)];
+             b < boundaries[static_cast<std::size_t>(t)]; b += kCumulativePiece)
             pieces.push_back({t, b, std::min(b + kCumulativePiece, boundaries[static_cast<std::size_t>(t)])});
     const auto np = static_cast<std::int64_t>(pieces.size());
     // Row-major scratch: one contiguous dim-vector per piece of the current round.
@@ -250,8 +258,8 @@ Eigen::MatrixXd cumulative_at(const std::vector<std::int64_t>& boundaries, int d
         // Pieces arrive in segment order: add each to its segment's row, then prefix-sum at the end.
         for (std::int64_t p = p0; p < p1; ++p)
             cum.row(pieces[static_cast<std::size_t>(p)].segment) += part.row(p - p0);
-        report_progress(progress, progress_from + (progress_to - progress_from) * static_cast<double>(p1)
-                                                      / static_cast<double>(np));
+        report_progress(progress, progress_from + (progress_to - progress_from) * static_cast<double>(p1) /
+                                                      static_cast<double>(np));
     }
     for (std::int64_t t = 1; t < n; ++t)
         cum.row(t) += cum.row(t - 1);

@@ -20,8 +20,8 @@ namespace posatlas {
 
 inline constexpr Eigen::Index kGemmTile = 512;
 
-void gemm_nt(const Eigen::Ref<const Eigen::MatrixXd>& a, const Eigen::Ref<const Eigen::MatrixXd>& b, double scale,
-             Precision precision, Eigen::MatrixXd& out);
+void gemm_nt(const Eigen::Ref<const Eigen::MatrixXd>& a, const Eigen::Ref<const Eigen::MatrixXd>& b,
+             double scale, Precision precision, Eigen::MatrixXd& out);
 
 // The same product in float32 kept as float32: A and B rounded once (scale folded into A), one SGEMM
 // straight into out with beta = 0 (no panels, no widening). The same error bound as Single above.

@@ -46,11 +46,11 @@ Eigen::MatrixXd job_keys(const MatrixJob& job, int dim);
 Eigen::MatrixXd content_term(const MatrixJob& job, int dim);
 // values(r, c) = by_offset(rows[r] - cols[c]) from the distinct offsets only; false (nothing written)
 // when there are nearly as many distinct offsets as cells. With `force`, always fills.
-bool fill_by_offset(const MatrixJob& job, Eigen::MatrixXd& values, const std::function<double(std::int64_t)>& by_offset,
-                    bool force = false);
+bool fill_by_offset(const MatrixJob& job, Eigen::MatrixXd& values,
+                    const std::function<double(std::int64_t)>& by_offset, bool force = false);
 // Exact block means of f(i - j) (over the unmasked cells j <= i when causal; NaN if none).
-void block_means_from_offsets(MatrixJob& job, const std::function<double(std::int64_t)>& by_offset, bool causal,
-                              const OffsetRuns* changes = nullptr);
+void block_means_from_offsets(MatrixJob& job, const std::function<double(std::int64_t)>& by_offset,
+                              bool causal, const OffsetRuns* changes = nullptr);
 // NaN at every cell whose key comes after its query (j > i).
 void mask_future(MatrixJob& job);
 // Sum over the cells of each block (unmasked ones, j <= i, when causal) of q_i . k_j (not scaled).
@@ -70,14 +70,15 @@ void relative_fill(MatrixJob& job, const std::function<double(std::int64_t, std:
 // integer-valued and monotone on [lo, -1] and on [1, hi], as monotone_change_points needs: Shaw's
 // clipped relative position, DeBERTa's log buckets), over the offsets the job's block means read: the
 // union of their change points. Empty changes when the job has no block means.
-OffsetRuns bucket_runs(const MatrixJob& job, const std::vector<std::function<std::int64_t(std::int64_t)>>& buckets);
+OffsetRuns bucket_runs(const MatrixJob& job,
+                       const std::vector<std::function<std::int64_t(std::int64_t)>>& buckets);
 // Methods whose position enters as an additive bias of i - j (T5, ALiBi; NoPE with a zero bias):
 // the Bias kind is by_offset(i - j) alone, the Logits kind q_i . k_j / sqrt(d) + by_offset(i - j);
 // masked (NaN) where j > i when causal. Exact cells, or exact block means over the unmasked cells.
 // `changes` (optional): by_offset is piecewise constant or linear on these runs (offset_block_sums):
 // block means then cost O(runs), not O(offsets).
-void additive_bias_matrix(MatrixJob& job, const std::function<double(std::int64_t)>& by_offset, bool causal, int d,
-                          const OffsetRuns* changes = nullptr);
+void additive_bias_matrix(MatrixJob& job, const std::function<double(std::int64_t)>& by_offset, bool causal,
+                          int d, const OffsetRuns* changes = nullptr);
 // Number of unmasked cells of each block.
 Eigen::MatrixXd block_cell_counts(const MatrixJob& job, bool causal);
 // Fills every cell with cell(r, c) (row-chunked, cancellable, parallel).

@@ -33,21 +33,25 @@ inline void lane_term(double* __restrict c, double* __restrict s, double sc, dou
 // array indexed by k % 4 went through memory at every term).
 POSATLAS_CLONES void lane_rotation_sums(std::size_t n, std::int64_t count, const double* __restrict ws,
                                         const double* __restrict wc, const double* __restrict step_c,
-                                        const double* __restrict step_s, double* __restrict lc, double* __restrict ls,
-                                        double* __restrict out)
+                                        const double* __restrict step_s, double* __restrict lc,
+                                        double* __restrict ls, double* __restrict out)
 {
     for (std::int64_t t = 0; t < count; t += static_cast<std::int64_t>(kLanes)) {
         double s0[kLanes] = {}, s1[kLanes] = {}, s2[kLanes] = {}, s3[kLanes] = {};
         std::size_t k = 0;
         for (; k + 4 <= n; k += 4) {
             lane_term(lc + k * kLanes, ls + k * kLanes, step_c[k], step_s[k], ws[k], wc[k], s0);
-            lane_term(lc + (k + 1) * kLanes, ls + (k + 1) * kLanes, step_c[k + 1], step_s[k + 1], ws[k + 1], wc[k + 1], s1);
-            lane_term(lc + (k + 2) * kLanes, ls + (k + 2) * kLanes, step_c[k + 2], step_s[k + 2], ws[k + 2], wc[k + 2], s2);
-            lane_term(lc + (k + 3) * kLanes, ls + (k + 3) * kLanes, step_c[k + 3], step_s[k + 3], ws[k + 3], wc[k + 3], s3);
+            lane_term(lc + (k + 1) * kLanes, ls + (k + 1) * kLanes, step_c[k + 1], step_s[k + 1], ws[k + 1],
+                      wc[k + 1], s1);
+            lane_term(lc + (k + 2) * kLanes, ls + (k + 2) * kLanes, step_c[k + 2], step_s[k + 2], ws[k + 2],
+                      wc[k + 2], s2);
+            lane_term(lc + (k + 3) * kLanes, ls + (k + 3) * kLanes, step_c[k + 3], step_s[k + 3], ws[k + 3],
+                      wc[k + 3], s3);
         }
         for (; k < n; ++k)
             lane_term(lc + k * kLanes, ls + k * kLanes, step_c[k], step_s[k], ws[k], wc[k], s0);
-        const auto m = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(kLanes), count - t));
+        const auto m =
+            static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(kLanes), count - t));
         for (std::size_t j = 0; j < m; ++j)
             out[t + static_cast<std::int64_t>(j)] = (s0[j] + s1[j]) + (s2[j] + s3[j]);
     }
@@ -82,10 +86,11 @@ constexpr std::size_t kPanel = 32;
 
 POSATLAS_CLONES void table_sums(std::size_t n, std::int64_t count, const double* __restrict lane_c,
                                 const double* __restrict lane_s, const double* __restrict stride_c,
-                                const double* __restrict stride_s, double* __restrict vr, double* __restrict vi,
-                                double* __restrict acc)
+                                const double* __restrict stride_s, double* __restrict vr,
+                                double* __restrict vi, double* __restrict acc)
 {
-    const std::int64_t blocks = (count + static_cast<std::int64_t>(kTable) - 1) / static_cast<std::int64_t>(kTable);
+    const std::int64_t blocks =
+        (count + static_cast<std::int64_t>(kTable) - 1) / static_cast<std::int64_t>(kTable);
     for (std::size_t k0 = 0; k0 < n; k0 += kPanel) {
         const std::size_t k1 = std::min(n, k0 + kPanel);
         for (std::int64_t m = 0; m < blocks; ++m) {
@@ -130,10 +135,11 @@ using F16Load = float __attribute__((vector_size(64), aligned(4), may_alias));
 // ceil(count / 32) floats of scratch.
 POSATLAS_CLONES void table_sums_single(std::size_t n, std::int64_t count, const float* __restrict lane_c,
                                        const float* __restrict lane_s, const double* __restrict stride_c,
-                                       const double* __restrict stride_s, double* __restrict vr, double* __restrict vi,
-                                       float* __restrict vf, double* __restrict acc)
+                                       const double* __restrict stride_s, double* __restrict vr,
+                                       double* __restrict vi, float* __restrict vf, double* __restrict acc)
 {
-    const std::int64_t blocks = (count + static_cast<std::int64_t>(kTable) - 1) / static_cast<std::int64_t>(kTable);
+    const std::int64_t blocks =
+        (count + static_cast<std::int64_t>(kTable) - 1) / static_cast<std::int64_t>(kTable);
     for (std::size_t k0 = 0; k0 < n; k0 += kPanel) {
         const std::size_t k1 = std::min(n, k0 + kPanel);
         const std::size_t width = k1 - k0;
@@ -176,7 +182,8 @@ POSATLAS_CLONES void table_sums_single(std::size_t n, std::int64_t count, const 
 
 } // namespace
 
-SinusoidSum::SinusoidSum(std::vector<double> w, std::vector<double> ws, std::vector<double> wc, Precision precision)
+SinusoidSum::SinusoidSum(std::vector<double> w, std::vector<double> ws, std::vector<double> wc,
+                         Precision precision)
     : w_(std::move(w)), ws_(std::move(ws)), wc_(std::move(wc)), precision_(precision)
 {
     check_terms(w_, ws_, wc_);
@@ -232,8 +239,10 @@ struct SinusoidSum::Scratch {
 
     Scratch(std::size_t n, Precision precision, std::int64_t run_length)
         : a(n * kLanes), b(n * kLanes), sums(static_cast<std::size_t>(run_length) + kTable),
-          vf(precision == Precision::Single ? 2 * kPanel * (static_cast<std::size_t>(run_length) / kTable + 1) : 0)
-    {}
+          vf(precision == Precision::Single ? 2 * kPanel * (static_cast<std::size_t>(run_length) / kTable + 1)
+                                            : 0)
+    {
+    }
 };
 
 // The positions p .. p + len - 1 (consecutive, len <= run_length()), from exact angles at p.
@@ -251,14 +260,15 @@ void SinusoidSum::run(std::int64_t p, std::int64_t len, Scratch& scratch, double
             table_sums_single(n, len, lane_cf_.data(), lane_sf_.data(), stride_c_.data(), stride_s_.data(),
                               scratch.a.data(), scratch.b.data(), scratch.vf.data(), scratch.sums.data());
         else
-            table_sums(n, len, lane_c_.data(), lane_s_.data(), stride_c_.data(), stride_s_.data(), scratch.a.data(),
-                       scratch.b.data(), scratch.sums.data());
+            table_sums(n, len, lane_c_.data(), lane_s_.data(), stride_c_.data(), stride_s_.data(),
+                       scratch.a.data(), scratch.b.data(), scratch.sums.data());
         std::copy(scratch.sums.begin(), scratch.sums.begin() + len, out);
         return;
     }
     for (std::size_t k = 0; k < n; ++k) {
         const CosSin z = exact_cos_sin(static_cast<double>(p), w_[k]);
-        start_lanes(z.c, z.s, step_c_[k], step_s_[k], scratch.a.data() + k * kLanes, scratch.b.data() + k * kLanes);
+        start_lanes(z.c, z.s, step_c_[k], step_s_[k], scratch.a.data() + k * kLanes,
+                    scratch.b.data() + k * kLanes);
     }
     lane_rotation_sums(n, len, ws_.data(), wc_.data(), step8_c_.data(), step8_s_.data(), scratch.a.data(),
                        scratch.b.data(), out);

@@ -29,8 +29,8 @@ inline constexpr std::size_t kSinusoidLanes = 8;
 // the angles at positions p .. p + 7, term-major), each term advanced by (step_c, step_s) = e^{8 i w_k}
 // (or any complex step: xPos's decaying z^8) per block of eight; out[t] = sum_k ws[k] s_k + wc[k] c_k.
 // Lanes past count are advanced too (not written). Compiled for SSE2, AVX2 + FMA and AVX-512.
-void lane_rotation_sums(std::size_t n, std::int64_t count, const double* ws, const double* wc, const double* step_c,
-                        const double* step_s, double* lc, double* ls, double* out);
+void lane_rotation_sums(std::size_t n, std::int64_t count, const double* ws, const double* wc,
+                        const double* step_c, const double* step_s, double* lc, double* ls, double* out);
 
 // Lane j of one term (j = 0 .. kSinusoidLanes - 1) from the term's value (c, s) at the first position:
 // (c, s) rotated j times by (step_c, step_s), the start of lane_rotation_sums after an exact restart.

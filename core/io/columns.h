@@ -32,9 +32,9 @@ inline constexpr const char* kAngleRelative = "angle_relative_rad";
 
 // Curves against relative distance r = i - j >= 0.
 inline constexpr const char* kDistance = "distance_tokens";
-inline constexpr const char* kSeries = "series";           // a curve's id in a long-format table
-inline constexpr const char* kBound = "bound";             // RoFormer's bound, absolute
-inline constexpr const char* kMeanCos = "mean_cos";        // mean over pairs of cos(r theta_i)
+inline constexpr const char* kSeries = "series";              // a curve's id in a long-format table
+inline constexpr const char* kBound = "bound";                // RoFormer's bound, absolute
+inline constexpr const char* kMeanCos = "mean_cos";           // mean over pairs of cos(r theta_i)
 inline constexpr const char* kRelativeSize = "relative_size"; // a RoPE curve divided by its value at r = 0
 inline constexpr const char* kWeightFactor = "weight_factor"; // ALiBi's exp(-m r)
 inline constexpr const char* kLogit = "logit";
@@ -43,7 +43,7 @@ inline constexpr const char* kLogit = "logit";
 inline constexpr const char* kRelativePosition = "relative_position";
 inline constexpr const char* kBucket = "bucket";
 inline constexpr const char* kBucketUsed = "bucket_used";
-inline constexpr const char* kBias = "bias";           // T5's learned scalar of a bucket and head
+inline constexpr const char* kBias = "bias"; // T5's learned scalar of a bucket and head
 
 // Matrices: the row and column axes (MatrixResult::row_name, col_name) and one head per slope.
 inline constexpr const char* kQueryPosition = "query_position";

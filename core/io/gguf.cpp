@@ -29,7 +29,8 @@ public:
 
     [[noreturn]] void fail(const std::string& what) const
     {
-        throw ConfigError(quote_input(m_file.path(), 200) + ": " + what + " (at byte " + std::to_string(m_pos) + ")");
+        throw ConfigError(quote_input(m_file.path(), 200) + ": " + what + " (at byte " +
+                          std::to_string(m_pos) + ")");
     }
 
     void bytes(void* dst, std::size_t n, const char* what)
@@ -121,8 +122,8 @@ private:
 
 const char* type_name(std::uint32_t t)
 {
-    static const char* kNames[] = {"uint8", "int8",  "uint16", "int16",  "uint32", "int32",  "float32",
-                                   "bool",  "string", "array", "uint64", "int64",  "float64"};
+    static const char* kNames[] = {"uint8", "int8",   "uint16", "int16",  "uint32", "int32",  "float32",
+                                   "bool",  "string", "array",  "uint64", "int64",  "float64"};
     return t < 13 ? kNames[t] : "unknown";
 }
 
@@ -130,10 +131,17 @@ const char* type_name(std::uint32_t t)
 int scalar_size(std::uint32_t t)
 {
     switch (t) {
-    case 0: case 1: case 7: return 1;
-    case 2: case 3: return 2;
-    case 4: case 5: case 6: return 4;
-    case 10: case 11: case 12: return 8;
+    case 0:
+    case 1:
+    case 7: return 1;
+    case 2:
+    case 3: return 2;
+    case 4:
+    case 5:
+    case 6: return 4;
+    case 10:
+    case 11:
+    case 12: return 8;
     default: return 0;
     }
 }
@@ -172,10 +180,13 @@ json read_value(Cursor& c, std::uint32_t type, const std::string& key, int depth
         const auto n = c.le<std::uint64_t>("an array's length");
         // Every element takes at least one byte (strings and arrays at least 8): a count the rest of the
         // file cannot hold is refused before anything is read or allocated.
-        const std::uint64_t least = elem == 8 ? 8 : elem == 9 ? 12 : static_cast<std::uint64_t>(scalar_size(elem));
+        const std::uint64_t least = elem == 8   ? 8
+                                    : elem == 9 ? 12
+                                                : static_cast<std::uint64_t>(scalar_size(elem));
         if (n > c.remaining() / least)
-            c.fail("key '" + quote_input(key) + "': array length " + std::to_string(n) + " of " + type_name(elem) +
-                   " needs more than the " + std::to_string(c.remaining()) + " bytes left in the file");
+            c.fail("key '" + quote_input(key) + "': array length " + std::to_string(n) + " of " +
+                   type_name(elem) + " needs more than the " + std::to_string(c.remaining()) +
+                   " bytes left in the file");
         if (array_length)
             *array_length = n;
         json out = json::array();
@@ -210,11 +221,16 @@ json read_value(Cursor& c, std::uint32_t type, const std::string& key, int depth
 std::string model_type_of(const std::string& arch)
 {
     static const std::map<std::string, std::string> kMap = {
-        {"llama", "llama"},       {"mistral3", "mistral"}, {"qwen2", "qwen2"},           {"qwen2moe", "qwen2_moe"},
-        {"qwen3", "qwen3"},       {"qwen3moe", "qwen3_moe"}, {"phi2", "phi"},           {"phi3", "phi3"},
-        {"gptneox", "gpt_neox"},  {"gptj", "gptj"},         {"falcon", "falcon"},       {"bloom", "bloom"},
-        {"mpt", "mpt"},           {"t5", "t5"},             {"t5encoder", "t5"},        {"deepseek2", "deepseek_v2"},
-        {"gpt2", "gpt2"},         {"bert", "bert"},         {"gpt-oss", "gpt_oss"},     {"mixtral", "mixtral"},
+        {"llama", "llama"},      {"mistral3", "mistral"},
+        {"qwen2", "qwen2"},      {"qwen2moe", "qwen2_moe"},
+        {"qwen3", "qwen3"},      {"qwen3moe", "qwen3_moe"},
+        {"phi2", "phi"},         {"phi3", "phi3"},
+        {"gptneox", "gpt_neox"}, {"gptj", "gptj"},
+        {"falcon", "falcon"},    {"bloom", "bloom"},
+        {"mpt", "mpt"},          {"t5", "t5"},
+        {"t5encoder", "t5"},     {"deepseek2", "deepseek_v2"},
+        {"gpt2", "gpt2"},        {"bert", "bert"},
+        {"gpt-oss", "gpt_oss"},  {"mixtral", "mixtral"},
     };
     const auto it = kMap.find(arch);
     return it == kMap.end() ? arch : it->second;
@@ -222,20 +238,43 @@ std::string model_type_of(const std::string& arch)
 
 // {arch}.* keys that say nothing about positions: recognised, not reported as unknown.
 constexpr std::string_view kNonPositional[] = {
-    "block_count", "feed_forward_length", "vocab_size", "use_parallel_residual", "tensor_data_layout",
-    "expert_count", "expert_used_count", "expert_shared_count", "expert_feed_forward_length",
-    "expert_weights_scale", "expert_weights_norm", "expert_gating_func", "leading_dense_block_count",
-    "pooling_type", "logit_scale", "decoder_start_token_id", "attention.head_count_kv",
-    "attention.layer_norm_epsilon", "attention.layer_norm_rms_epsilon", "attention.value_length",
-    "attention.clamp_kqv", "attention.causal", "attention.q_lora_rank", "attention.kv_lora_rank",
-    "attention.key_length_mla", "attention.value_length_mla", "attention.sliding_window",
-    "expert_group_count", "expert_group_used_count", "final_logit_softcapping", "attn_logit_softcapping",
+    "block_count",
+    "feed_forward_length",
+    "vocab_size",
+    "use_parallel_residual",
+    "tensor_data_layout",
+    "expert_count",
+    "expert_used_count",
+    "expert_shared_count",
+    "expert_feed_forward_length",
+    "expert_weights_scale",
+    "expert_weights_norm",
+    "expert_gating_func",
+    "leading_dense_block_count",
+    "pooling_type",
+    "logit_scale",
+    "decoder_start_token_id",
+    "attention.head_count_kv",
+    "attention.layer_norm_epsilon",
+    "attention.layer_norm_rms_epsilon",
+    "attention.value_length",
+    "attention.clamp_kqv",
+    "attention.causal",
+    "attention.q_lora_rank",
+    "attention.kv_lora_rank",
+    "attention.key_length_mla",
+    "attention.value_length_mla",
+    "attention.sliding_window",
+    "expert_group_count",
+    "expert_group_used_count",
+    "final_logit_softcapping",
+    "attn_logit_softcapping",
 };
 
 // llama.cpp-only YaRN/attention knobs: positional, read by llama.cpp, not by the HF code PosAtlas follows.
 constexpr std::string_view kLlamaCppOnly[] = {
     "rope.scaling.yarn_ext_factor", "rope.scaling.yarn_attn_factor", "rope.scaling.yarn_log_multiplier",
-    "rope.scaling.attn_factor", "rope.scaling.finetuned",
+    "rope.scaling.attn_factor",     "rope.scaling.finetuned",
 };
 
 template <std::size_t N> bool listed(const std::string_view (&list)[N], std::string_view key)
@@ -264,7 +303,8 @@ GgufHeader read_gguf_header(const std::string& path)
     Cursor c(*file);
     char magic[4];
     if (file->size() < 4)
-        c.fail("not a GGUF file: " + std::to_string(file->size()) + " bytes, shorter than the magic \"GGUF\"");
+        c.fail("not a GGUF file: " + std::to_string(file->size()) +
+               " bytes, shorter than the magic \"GGUF\"");
     c.bytes(magic, 4, "the magic");
     if (std::memcmp(magic, "GGUF", 4) != 0)
         c.fail("not a GGUF file: the first bytes are '" + quote_input(std::string_view(magic, 4)) +
@@ -308,7 +348,8 @@ ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
     if (!arch_kv)
         throw ConfigError("the GGUF file has no general.architecture key: cannot tell which model it is");
     if (!arch_kv->value.is_string())
-        throw ConfigError(std::string("general.architecture must be a string (got a ") + type_name(arch_kv->type) + ")");
+        throw ConfigError(std::string("general.architecture must be a string (got a ") +
+                          type_name(arch_kv->type) + ")");
     const std::string arch = arch_kv->value.get<std::string>();
     const std::string mt = model_type_of(arch);
     const std::string pre = arch + ".";
@@ -331,7 +372,10 @@ ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
             put(hf, suffix, kv->value);
     };
 
-    copy(mt == "gptj" ? "n_positions" : mt == "mpt" ? "max_seq_len" : "max_position_embeddings", "context_length");
+    copy(mt == "gptj"  ? "n_positions"
+         : mt == "mpt" ? "max_seq_len"
+                       : "max_position_embeddings",
+         "context_length");
     copy(mt == "mpt" ? "d_model" : "hidden_size", "embedding_length");
     copy(mt == "mpt" ? "n_heads" : "num_attention_heads", "attention.head_count");
     copy("head_dim", "attention.key_length");
@@ -354,13 +398,15 @@ ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
             double head_dim = 0.0;
             if (kl && kl->value.is_number())
                 head_dim = kl->value.get<double>();
-            else if (emb && heads && emb->value.is_number() && heads->value.is_number() && heads->value.get<double>() > 0)
+            else if (emb && heads && emb->value.is_number() && heads->value.is_number() &&
+                     heads->value.get<double>() > 0)
                 head_dim = std::floor(emb->value.get<double>() / heads->value.get<double>());
             if (!nrot->value.is_number() || nrot->value.get<double>() <= 0)
                 throw ConfigError(pre + "rope.dimension_count must be a positive integer");
             if (head_dim <= 0)
-                throw ConfigError(pre + "rope.dimension_count needs the head size: " + pre + "attention.key_length, or " +
-                                  pre + "embedding_length and " + pre + "attention.head_count");
+                throw ConfigError(pre + "rope.dimension_count needs the head size: " + pre +
+                                  "attention.key_length, or " + pre + "embedding_length and " + pre +
+                                  "attention.head_count");
             const double fraction = nrot->value.get<double>() / head_dim;
             put(mt == "gpt_neox" ? "rotary_pct" : "partial_rotary_factor", "rope.dimension_count", fraction);
             notes.push_back(pre + "rope.dimension_count = " + number_text(nrot->value.get<double>()) +
@@ -373,7 +419,8 @@ ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
     std::string scaling;
     if (const auto* t = get("rope.scaling.type")) {
         if (!t->value.is_string())
-            throw ConfigError(pre + "rope.scaling.type must be a string (got a " + std::string(type_name(t->type)) + ")");
+            throw ConfigError(pre + "rope.scaling.type must be a string (got a " +
+                              std::string(type_name(t->type)) + ")");
         scaling = t->value.get<std::string>();
         if (scaling != "none" && scaling != "linear" && scaling != "yarn" && scaling != "longrope")
             throw ConfigError(pre + "rope.scaling.type must be one of none|linear|yarn|longrope (got '" +
@@ -408,11 +455,13 @@ ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
                 ignored.push_back(pre + k);
     }
     if (scaling == "none" && (get("rope.scaling.factor") || get("rope.scaling.original_context_length")))
-        notes.push_back(pre + "rope.scaling.type is none: the scaling factor and original context are not used");
+        notes.push_back(pre +
+                        "rope.scaling.type is none: the scaling factor and original context are not used");
     for (std::string_view k : kLlamaCppOnly)
         if (get(std::string(k))) {
             ignored.push_back(pre + std::string(k));
-            notes.push_back(pre + std::string(k) + " is a llama.cpp setting with no Hugging Face counterpart; "
+            notes.push_back(pre + std::string(k) +
+                            " is a llama.cpp setting with no Hugging Face counterpart; "
                             "it is not modelled");
         }
 
@@ -452,8 +501,9 @@ ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
             continue;
         const bool ours = k.rfind(pre, 0) == 0;
         const std::string suffix = ours ? k.substr(pre.size()) : "";
-        const bool used = std::find(out.read_keys.begin(), out.read_keys.end(), k) != out.read_keys.end() ||
-                          std::find(out.ignored_keys.begin(), out.ignored_keys.end(), k) != out.ignored_keys.end();
+        const bool used =
+            std::find(out.read_keys.begin(), out.read_keys.end(), k) != out.read_keys.end() ||
+            std::find(out.ignored_keys.begin(), out.ignored_keys.end(), k) != out.ignored_keys.end();
         if (used || (ours && listed(kNonPositional, suffix)))
             continue;
         // A mapped key the import did not look at (e.g. head_dim for a family that derives it).
@@ -474,13 +524,15 @@ ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
             out.read_keys.push_back(bias_key);
         } else {
             out.ignored_keys.push_back(bias_key);
-            if (out.scenario.method == Method::ALiBi || (mb->value.is_number() && mb->value.get<double>() != 0.0))
+            if (out.scenario.method == Method::ALiBi ||
+                (mb->value.is_number() && mb->value.get<double>() != 0.0))
                 notes.push_back(bias_key + " is not modelled: ALiBi slopes use the reference 8");
         }
     }
     out.notes.insert(out.notes.begin(), notes.begin(), notes.end());
     out.notes.insert(out.notes.begin(), "GGUF architecture '" + quote_input(arch) +
-                                            "' read as the Hugging Face model type '" + quote_input(mt) + "'");
+                                            "' read as the Hugging Face model type '" + quote_input(mt) +
+                                            "'");
     return out;
 }
 

@@ -180,7 +180,8 @@ std::vector<HfCachedModel> list_hf_cache(const fs::path& root)
         for (fs::recursive_directory_iterator r(m.dir / "refs", rec), rend; !rec && r != rend;
              r.increment(rec))
             if (exists_file(r->path()))
-                m.refs[r->path().lexically_relative(m.dir / "refs").generic_string()] = read_small_text(r->path());
+                m.refs[r->path().lexically_relative(m.dir / "refs").generic_string()] =
+                    read_small_text(r->path());
         std::error_code sec;
         for (fs::directory_iterator s(m.dir / "snapshots", sec), send; !sec && s != send; s.increment(sec)) {
             std::error_code d;

@@ -65,7 +65,8 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i)
         cp = (cp << 6) | (b & 0x3Fu);
     }
     // Overlong forms, surrogates and code points beyond U+10FFFF are not valid UTF-8.
-    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
         return 0;
     // C1 controls (U+0080..U+009F) act as terminal controls too.
     if (cp >= 0x80 && cp <= 0x9F)
@@ -90,15 +91,17 @@ std::string read_input_file(const std::string& path, std::int64_t max_bytes)
     f.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (f.fd < 0)
         throw InputFileError(path + ": cannot open the file (" + std::strerror(errno) + ")");
-    struct stat st {};
+    struct stat st {
+    };
     if (::fstat(f.fd, &st) != 0)
         throw InputFileError(path + ": cannot inspect the file (" + std::strerror(errno) + ")");
     if (!S_ISREG(st.st_mode))
-        throw InputFileError(path + ": " + file_kind(st.st_mode) + ", not a regular file; only regular files "
-                             + "are read");
+        throw InputFileError(path + ": " + file_kind(st.st_mode) +
+                             ", not a regular file; only regular files " + "are read");
     if (st.st_size > max_bytes)
-        throw InputFileError(path + ": the file has " + std::to_string(st.st_size)
-                             + " bytes, more than the limit of " + std::to_string(max_bytes) + " for this kind of file");
+        throw InputFileError(path + ": the file has " + std::to_string(st.st_size) +
+                             " bytes, more than the limit of " + std::to_string(max_bytes) +
+                             " for this kind of file");
     // A regular file never blocks; clear O_NONBLOCK anyway so that reads behave as usual.
     ::fcntl(f.fd, F_SETFL, ::fcntl(f.fd, F_GETFL) & ~O_NONBLOCK);
     std::string bytes;
@@ -120,8 +123,8 @@ std::string read_input_file(const std::string& path, std::int64_t max_bytes)
         got += static_cast<std::size_t>(n);
     }
     if (got > static_cast<std::size_t>(max_bytes))
-        throw InputFileError(path + ": the file is larger than the limit of " + std::to_string(max_bytes)
-                             + " bytes for this kind of file");
+        throw InputFileError(path + ": the file is larger than the limit of " + std::to_string(max_bytes) +
+                             " bytes for this kind of file");
     bytes.resize(got);
     return bytes;
 }
@@ -132,7 +135,8 @@ RangeFile::RangeFile(const std::string& path) : m_path(path)
     m_fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (m_fd < 0)
         throw InputFileError(path + ": cannot open the file (" + std::strerror(errno) + ")");
-    struct stat st {};
+    struct stat st {
+    };
     std::string why;
     if (::fstat(m_fd, &st) != 0)
         why = std::string("cannot inspect the file (") + std::strerror(errno) + ")";
@@ -156,8 +160,9 @@ RangeFile::~RangeFile()
 void RangeFile::read(std::uint64_t offset, void* dst, std::size_t n) const
 {
     if (offset > m_size || n > m_size - offset)
-        throw InputFileError(m_path + ": the file is truncated (needs bytes " + std::to_string(offset) + ".."
-                             + std::to_string(offset + n) + ", the file has " + std::to_string(m_size) + ")");
+        throw InputFileError(m_path + ": the file is truncated (needs bytes " + std::to_string(offset) +
+                             ".." + std::to_string(offset + n) + ", the file has " + std::to_string(m_size) +
+                             ")");
     auto* out = static_cast<char*>(dst);
     std::size_t got = 0;
     while (got < n) {
@@ -168,8 +173,8 @@ void RangeFile::read(std::uint64_t offset, void* dst, std::size_t n) const
             throw InputFileError(m_path + ": reading the file failed (" + std::strerror(errno) + ")");
         }
         if (r == 0) // the file shrank since it was opened
-            throw InputFileError(m_path + ": the file is truncated (it ended at byte " + std::to_string(offset + got)
-                                 + " while reading)");
+            throw InputFileError(m_path + ": the file is truncated (it ended at byte " +
+                                 std::to_string(offset + got) + " while reading)");
         got += static_cast<std::size_t>(r);
     }
 }
@@ -202,9 +207,9 @@ nlohmann::json parse_json_input(std::string_view text)
             in_string = true;
         } else if (c == '[' || c == '{') {
             if (++depth > kMaxJsonDepth)
-                throw InputFileError("not accepted as JSON: arrays/objects nested deeper than "
-                                     + std::to_string(kMaxJsonDepth) + " levels (at byte " + std::to_string(i + 1)
-                                     + ")");
+                throw InputFileError("not accepted as JSON: arrays/objects nested deeper than " +
+                                     std::to_string(kMaxJsonDepth) + " levels (at byte " +
+                                     std::to_string(i + 1) + ")");
         } else if (c == ']' || c == '}') {
             --depth; // unbalanced brackets are the parser's to report
         }

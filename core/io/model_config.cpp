@@ -258,8 +258,9 @@ void finish_unknown(Reader& r, const json& cfg, ConfigImport& out)
             if (k == "sliding_window" && !it->is_null())
                 r.note("sliding_window is not modelled: attention spans the whole sequence shown");
             if (k == "rope_local_base_freq")
-                r.note("rope_local_base_freq (Gemma 3: the RoPE base of the sliding-window layers) is read, not "
-                       "modelled yet: the views show the global layers' rope_theta");
+                r.note(
+                    "rope_local_base_freq (Gemma 3: the RoPE base of the sliding-window layers) is read, not "
+                    "modelled yet: the views show the global layers' rope_theta");
             continue;
         }
         add_unique(out.unknown_keys, k);
@@ -330,7 +331,8 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
         read_sinusoidal(r, cfg, s);
     } else {
         // Unknown model type: decide from the keys present.
-        const std::string who = mt.empty() ? "a config without model_type" : "model_type '" + quote_input(mt) + "'";
+        const std::string who =
+            mt.empty() ? "a config without model_type" : "model_type '" + quote_input(mt) + "'";
         if (has_rope_keys(cfg)) {
             r.note(who + " is not known to PosAtlas: RoPE is assumed because of its rope keys, with "
                          "LlamaConfig's defaults for missing keys");
@@ -379,7 +381,8 @@ ConfigImport load_model_config(const std::string& path, const Scenario& base)
     // A llama.cpp model file: its metadata keys, mapped to the same import.
     if (path.size() >= 5) {
         std::string ext = path.substr(path.size() - 5);
-        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        std::transform(ext.begin(), ext.end(), ext.begin(),
+                       [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
         if (ext == ".gguf")
             return load_gguf_config(path, base);
     }

@@ -75,8 +75,8 @@ inline constexpr std::int64_t kMaxConfigBytes = std::int64_t{16} << 20;
 ConfigImport import_model_config(const nlohmann::json& config, const Scenario& base = {});
 
 // Parses the file at `path` and imports it. A path ending in .gguf is a llama.cpp model file: its metadata
-// is imported by load_gguf_config() (io/gguf.h). Absent/unreadable file or malformed JSON -> ConfigError with the
-// path and the reason (for JSON, the parser's message with its byte position).
+// is imported by load_gguf_config() (io/gguf.h). Absent/unreadable file or malformed JSON -> ConfigError with
+// the path and the reason (for JSON, the parser's message with its byte position).
 ConfigImport load_model_config(const std::string& path, const Scenario& base = {});
 
 } // namespace posatlas

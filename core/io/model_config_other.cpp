@@ -171,7 +171,8 @@ void read_learned(Reader& r, const json& cfg, Scenario& s, std::string_view mode
         if (const auto pet = r.string(cfg, "position_embedding_type", "position_embedding_type");
             pet && *pet != "absolute") {
             r.ignore("position_embedding_type");
-            r.note("position_embedding_type '" + quote_input(*pet) + "' is not modelled: the absolute table is shown");
+            r.note("position_embedding_type '" + quote_input(*pet) +
+                   "' is not modelled: the absolute table is shown");
         }
     }
     if (model_type == "roberta" || model_type == "xlm-roberta" || model_type == "camembert")
@@ -237,7 +238,8 @@ void read_deberta(Reader& r, const json& cfg, Scenario& s, std::string_view mode
     auto mrp = r.integer(cfg, "max_relative_positions", "max_relative_positions");
     const std::int64_t raw = mrp.value_or(-1);
     if (raw < 1) {
-        s.params<DebertaParams>().max_relative_positions = static_cast<int>(std::min<std::int64_t>(*max_pos, 1'000'000'000));
+        s.params<DebertaParams>().max_relative_positions =
+            static_cast<int>(std::min<std::int64_t>(*max_pos, 1'000'000'000));
         r.note("max_relative_positions = " + std::to_string(raw) +
                " < 1: max_position_embeddings = " + std::to_string(*max_pos) + " is used");
     } else {

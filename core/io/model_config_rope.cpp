@@ -361,8 +361,8 @@ private:
         consume("type");
         std::string name = rope_type ? *rope_type : legacy ? *legacy : "default";
         if (rope_type && legacy && *rope_type != *legacy)
-            m_r.note(key("rope_type") + " '" + quote_input(*rope_type) + "' is used; " + key("type") + " '" + quote_input(*legacy) +
-                     "' is overridden");
+            m_r.note(key("rope_type") + " '" + quote_input(*rope_type) + "' is used; " + key("type") + " '" +
+                     quote_input(*legacy) + "' is overridden");
         const std::string used_key = rope_type ? key("rope_type") : key("type");
         if (!rope_type && !legacy)
             m_r.note(m_prefix + " has no rope_type: 'default' assumed");

@@ -39,7 +39,8 @@ bool append_float_text(std::string& out, float v)
     if (!std::isfinite(v))
         return false;
     constexpr float kExactIntegers = 9007199254740992.0F; // 2^53
-    if (v == std::trunc(v) && std::abs(v) < kExactIntegers) // rare: as JSON has it (2^40 + 2^17 -> 1099511800000)
+    if (v == std::trunc(v) &&
+        std::abs(v) < kExactIntegers) // rare: as JSON has it (2^40 + 2^17 -> 1099511800000)
         return append_number_text(out, float_as_short_double(v));
     char buf[24]; // the longest shortest-round-trip float is 15 characters ("-1.17549435e-38")
     const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v);
@@ -74,7 +75,8 @@ void write_csv_columns(std::ostream& out, const std::vector<CsvColumn>& columns)
     for (const CsvColumn& c : columns)
         if (c.second.size() != rows)
             throw std::invalid_argument("write_csv_columns: column " + c.first + " has " +
-                                        std::to_string(c.second.size()) + " values, not " + std::to_string(rows));
+                                        std::to_string(c.second.size()) + " values, not " +
+                                        std::to_string(rows));
     std::string buf;
     for (std::size_t c = 0; c < columns.size(); ++c) {
         if (c)

@@ -43,7 +43,8 @@ std::optional<std::uint64_t> header_uint(const json& v)
 }
 
 // Reads and checks one .safetensors header; appends its tensors.
-void read_one(const std::string& path, std::vector<SafetensorsTensor>& out, std::map<std::string, std::string>* metadata)
+void read_one(const std::string& path, std::vector<SafetensorsTensor>& out,
+              std::map<std::string, std::string>* metadata)
 {
     std::unique_ptr<RangeFile> file;
     try {
@@ -93,7 +94,8 @@ void read_one(const std::string& path, std::vector<SafetensorsTensor>& out, std:
         }
         const std::string who = tensor_label(name);
         if (!v.is_object())
-            fail(path, who + " must be an object with dtype, shape and data_offsets (got " + json_type_phrase(v) + ")");
+            fail(path, who + " must be an object with dtype, shape and data_offsets (got " +
+                           json_type_phrase(v) + ")");
         SafetensorsTensor t;
         t.name = name;
         t.file = path;
@@ -104,9 +106,10 @@ void read_one(const std::string& path, std::vector<SafetensorsTensor>& out, std:
         t.dtype = dt->get<std::string>();
         const int item = safetensors_dtype_size(t.dtype);
         if (item == 0)
-            fail(path, who + ": unknown dtype '" + quote_input(t.dtype) +
-                           "' (the safetensors dtypes are BOOL, U8, I8, F8_E5M2, F8_E4M3, I16, U16, F16, BF16, "
-                           "I32, U32, F32, F64, I64, U64)");
+            fail(path,
+                 who + ": unknown dtype '" + quote_input(t.dtype) +
+                     "' (the safetensors dtypes are BOOL, U8, I8, F8_E5M2, F8_E4M3, I16, U16, F16, BF16, "
+                     "I32, U32, F32, F64, I64, U64)");
         const auto sh = v.find("shape");
         if (sh == v.end() || !sh->is_array())
             fail(path, who + ": shape must be a list of non-negative integers");
@@ -116,7 +119,8 @@ void read_one(const std::string& path, std::vector<SafetensorsTensor>& out, std:
         for (const json& d : *sh) {
             const auto dim = header_uint(d);
             if (!dim)
-                fail(path, who + ": shape must be a list of non-negative integers (got " + json_value_for_message(d) + ")");
+                fail(path, who + ": shape must be a list of non-negative integers (got " +
+                               json_value_for_message(d) + ")");
             if (*dim > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
                 fail(path, who + ": shape entry " + std::to_string(*dim) + " is too large");
             t.shape.push_back(static_cast<std::int64_t>(*dim));
@@ -135,9 +139,11 @@ void read_one(const std::string& path, std::vector<SafetensorsTensor>& out, std:
             fail(path, who + ": data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
                            "] begin after their end");
         if (t.end > buffer)
-            fail(path, who + ": data_offsets end at " + std::to_string(t.end) + ", past the end of the data (" +
-                           std::to_string(buffer) + " bytes follow the header): truncated file or bad offsets");
-        const std::uint64_t bytes = count > kHuge / static_cast<std::uint64_t>(item) ? kHuge + 1 : count * item;
+            fail(path, who + ": data_offsets end at " + std::to_string(t.end) +
+                           ", past the end of the data (" + std::to_string(buffer) +
+                           " bytes follow the header): truncated file or bad offsets");
+        const std::uint64_t bytes =
+            count > kHuge / static_cast<std::uint64_t>(item) ? kHuge + 1 : count * item;
         if (bytes != t.end - t.begin)
             fail(path, who + ": dtype " + t.dtype + " and shape " + t.shape_text() + " need " +
                            (bytes > kHuge ? std::string("more than 2^62") : std::to_string(bytes)) +
@@ -154,10 +160,11 @@ void read_one(const std::string& path, std::vector<SafetensorsTensor>& out, std:
     });
     for (std::size_t i = 1; i < by_offset.size(); ++i)
         if (by_offset[i]->begin < by_offset[i - 1]->end)
-            fail(path, tensor_label(by_offset[i]->name) + " overlaps " + tensor_label(by_offset[i - 1]->name) +
-                           " (data_offsets [" + std::to_string(by_offset[i]->begin) + ", " +
-                           std::to_string(by_offset[i]->end) + "] and [" + std::to_string(by_offset[i - 1]->begin) +
-                           ", " + std::to_string(by_offset[i - 1]->end) + "])");
+            fail(path, tensor_label(by_offset[i]->name) + " overlaps " +
+                           tensor_label(by_offset[i - 1]->name) + " (data_offsets [" +
+                           std::to_string(by_offset[i]->begin) + ", " + std::to_string(by_offset[i]->end) +
+                           "] and [" + std::to_string(by_offset[i - 1]->begin) + ", " +
+                           std::to_string(by_offset[i - 1]->end) + "])");
     for (auto& t : mine)
         out.push_back(std::move(t));
 }
@@ -213,8 +220,8 @@ void read_index(const std::string& path, SafetensorsCatalog& cat)
         // The same name in two shards would make the map ambiguous.
         const auto [at, fresh] = by_name.emplace(t.name, &t);
         if (!fresh)
-            fail(path, tensor_label(t.name) + " is in two shards ('" + quote_input(at->second->file, 200) + "' and '" +
-                           quote_input(t.file, 200) + "')");
+            fail(path, tensor_label(t.name) + " is in two shards ('" + quote_input(at->second->file, 200) +
+                           "' and '" + quote_input(t.file, 200) + "')");
     }
     for (auto it = map.begin(); it != map.end(); ++it) {
         const auto found = by_name.find(it.key());
@@ -262,7 +269,13 @@ std::string SafetensorsCatalog::listing(std::size_t max) const
             s += ", ... and " + std::to_string(tensors.size() - max) + " more";
             break;
         }
-        s.append(shown ? ", " : "").append(quote_input(t.name, 120)).append(" (").append(t.dtype).append(", ").append(t.shape_text()).append(")");
+        s.append(shown ? ", " : "")
+            .append(quote_input(t.name, 120))
+            .append(" (")
+            .append(t.dtype)
+            .append(", ")
+            .append(t.shape_text())
+            .append(")");
         ++shown;
     }
     return s.empty() ? "no tensors" : s;
@@ -272,8 +285,9 @@ int safetensors_dtype_size(std::string_view dtype)
 {
     // huggingface/safetensors safetensors/src/tensor.rs, enum Dtype and Dtype::size().
     static const std::pair<std::string_view, int> kSizes[] = {
-        {"BOOL", 1}, {"U8", 1},  {"I8", 1},  {"F8_E5M2", 1}, {"F8_E4M3", 1}, {"I16", 2}, {"U16", 2}, {"F16", 2},
-        {"BF16", 2}, {"I32", 4}, {"U32", 4}, {"F32", 4},     {"F64", 8},     {"I64", 8}, {"U64", 8},
+        {"BOOL", 1}, {"U8", 1},  {"I8", 1},  {"F8_E5M2", 1}, {"F8_E4M3", 1},
+        {"I16", 2},  {"U16", 2}, {"F16", 2}, {"BF16", 2},    {"I32", 4},
+        {"U32", 4},  {"F32", 4}, {"F64", 8}, {"I64", 8},     {"U64", 8},
     };
     for (const auto& [name, size] : kSizes)
         if (name == dtype)
@@ -338,7 +352,8 @@ std::vector<double> read_safetensors_values(const SafetensorsTensor& t, std::int
     const std::string who = tensor_label(t.name);
     const int item = safetensors_dtype_size(t.dtype);
     if (t.dtype != "F32" && t.dtype != "F16" && t.dtype != "BF16" && t.dtype != "F64")
-        fail(t.file, who + " has dtype " + t.dtype + "; only floating-point tables are read (F32, F16, BF16, F64)");
+        fail(t.file,
+             who + " has dtype " + t.dtype + "; only floating-point tables are read (F32, F16, BF16, F64)");
     const std::int64_t n = t.elements();
     if (n > max_elements)
         fail(t.file, who + " has " + std::to_string(n) + " values, more than the limit of " +
@@ -348,7 +363,8 @@ std::vector<double> read_safetensors_values(const SafetensorsTensor& t, std::int
     try {
         file = std::make_unique<RangeFile>(t.file);
         // The header was validated against this file's size; a file that shrank since is caught by read().
-        bytes = file->read(t.data_start + t.begin, static_cast<std::size_t>(n) * static_cast<std::size_t>(item));
+        bytes =
+            file->read(t.data_start + t.begin, static_cast<std::size_t>(n) * static_cast<std::size_t>(item));
     } catch (const SafetensorsError&) {
         throw;
     } catch (const InputFileError& e) {
@@ -359,10 +375,12 @@ std::vector<double> read_safetensors_values(const SafetensorsTensor& t, std::int
     for (std::int64_t i = 0; i < n; ++i, p += item) {
         if (item == 2) {
             const auto bits = static_cast<std::uint16_t>(p[0] | (p[1] << 8));
-            values[static_cast<std::size_t>(i)] = t.dtype == "F16" ? half_to_float(bits) : bfloat16_to_float(bits);
+            values[static_cast<std::size_t>(i)] =
+                t.dtype == "F16" ? half_to_float(bits) : bfloat16_to_float(bits);
         } else if (item == 4) {
-            const std::uint32_t bits = static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
-                                       static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+            const std::uint32_t bits =
+                static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+                static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
             float f = 0.0f;
             std::memcpy(&f, &bits, 4);
             values[static_cast<std::size_t>(i)] = f;
@@ -381,13 +399,15 @@ const std::vector<KnownPositionTensor>& known_position_tensors()
     // Learned absolute tables first: without --tensor the first one present is used.
     static const std::vector<KnownPositionTensor> kKnown = {
         {"wpe.weight", "GPT-2", "learned", 0, "HF GPT2Model.wpe = nn.Embedding(n_positions, n_embd)"},
-        {"transformer.wpe.weight", "GPT-2", "learned", 0, "HF GPT2Model.wpe = nn.Embedding(n_positions, n_embd)"},
+        {"transformer.wpe.weight", "GPT-2", "learned", 0,
+         "HF GPT2Model.wpe = nn.Embedding(n_positions, n_embd)"},
         {"embeddings.position_embeddings.weight", "BERT", "learned", 0,
          "HF BertEmbeddings.position_embeddings = nn.Embedding(max_position_embeddings, hidden_size)"},
         {"bert.embeddings.position_embeddings.weight", "BERT", "learned", 0,
          "HF BertEmbeddings.position_embeddings = nn.Embedding(max_position_embeddings, hidden_size)"},
         // HF models/opt/modeling_opt.py OPTLearnedPositionalEmbedding: "OPT is set up so that if padding_idx
-        // is specified then offset the embedding ids by 2": num_embeddings + 2 rows, position p reads row p + 2.
+        // is specified then offset the embedding ids by 2": num_embeddings + 2 rows, position p reads row p
+        // + 2.
         {"decoder.embed_positions.weight", "OPT", "learned", 2,
          "HF OPTLearnedPositionalEmbedding (offset 2: position p is row p + 2)"},
         {"model.decoder.embed_positions.weight", "OPT", "learned", 2,
@@ -399,7 +419,8 @@ const std::vector<KnownPositionTensor>& known_position_tensors()
         {"decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", "T5", "t5", 0,
          "HF T5Attention.relative_attention_bias of the decoder (causal buckets): buckets x heads"},
         {"deberta.encoder.rel_embeddings.weight", "DeBERTa", "deberta", 0,
-         "HF DebertaV2Encoder.rel_embeddings = nn.Embedding(2 * position_buckets (or 2 * max_relative_positions), "
+         "HF DebertaV2Encoder.rel_embeddings = nn.Embedding(2 * position_buckets (or 2 * "
+         "max_relative_positions), "
          "hidden_size)"},
     };
     return kKnown;

@@ -38,17 +38,17 @@ struct SafetensorsTensor {
     std::vector<std::int64_t> shape; // [] for a scalar
     std::uint64_t begin = 0;         // data_offsets, relative to the byte buffer
     std::uint64_t end = 0;
-    std::string file;                // the .safetensors file that holds it
-    std::uint64_t data_start = 0;    // where the byte buffer starts in `file` (8 + header length)
+    std::string file;             // the .safetensors file that holds it
+    std::uint64_t data_start = 0; // where the byte buffer starts in `file` (8 + header length)
 
     std::int64_t elements() const;
-    std::string shape_text() const;  // "1024x768", "scalar"
+    std::string shape_text() const; // "1024x768", "scalar"
 };
 
 struct SafetensorsCatalog {
-    std::string path;                               // the file or index the user named
-    std::vector<SafetensorsTensor> tensors;         // in name order
-    std::map<std::string, std::string> metadata;    // __metadata__ of the (first) file
+    std::string path;                            // the file or index the user named
+    std::vector<SafetensorsTensor> tensors;      // in name order
+    std::map<std::string, std::string> metadata; // __metadata__ of the (first) file
 
     const SafetensorsTensor* find(std::string_view name) const;
     // "name (dtype, shape)" for every tensor, at most `max` of them, then "... and N more".

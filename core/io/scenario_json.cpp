@@ -43,23 +43,23 @@ public:
             out = v->get<double>();
         }
     }
-    template <typename Int>
-    void integer(const char* key, Int& out) const
+    template <typename Int> void integer(const char* key, Int& out) const
     {
         if (const json* v = find(key)) {
             if (!v->is_number_integer())
                 fail(key, "an integer", *v);
             // Negative values compare against min only: cast to unsigned, -64 looked larger than INT_MAX.
-            const bool fits = v->is_number_unsigned()
-                                  ? v->get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max())
-                                  : v->get<std::int64_t>() < 0
-                                        ? v->get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<Int>::min())
-                                        : static_cast<std::uint64_t>(v->get<std::int64_t>())
-                                              <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max());
+            const bool fits =
+                v->is_number_unsigned()
+                    ? v->get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max())
+                : v->get<std::int64_t>() < 0
+                    ? v->get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<Int>::min())
+                    : static_cast<std::uint64_t>(v->get<std::int64_t>()) <=
+                          static_cast<std::uint64_t>(std::numeric_limits<Int>::max());
             if (!fits)
                 fail(key,
-                     "an integer in [" + std::to_string(std::numeric_limits<Int>::min()) + ", "
-                         + std::to_string(std::numeric_limits<Int>::max()) + "]",
+                     "an integer in [" + std::to_string(std::numeric_limits<Int>::min()) + ", " +
+                         std::to_string(std::numeric_limits<Int>::max()) + "]",
                      *v);
             out = static_cast<Int>(v->get<std::int64_t>());
         }
@@ -245,11 +245,14 @@ Scenario scenario_from_json(const json& j, const Scenario& base)
 {
     Scenario s = base;
     const Reader top(j, "");
-    top.id("method", s.method, [](const std::string& v) { return parse_method(v); }, method_ids().c_str());
+    top.id(
+        "method", s.method, [](const std::string& v) { return parse_method(v); }, method_ids().c_str());
     top.integer("seq_len", s.seq_len);
     top.integer("head", s.head);
     if (auto c = top.child("content")) {
-        c->id("kind", s.content.kind, [](const std::string& v) { return parse_content_kind(v); }, "ones|zero|fixed|random");
+        c->id(
+            "kind", s.content.kind, [](const std::string& v) { return parse_content_kind(v); },
+            "ones|zero|fixed|random");
         c->seed("seed", s.content.seed);
         if (c->has("text")) {
             std::string text;
@@ -278,7 +281,8 @@ namespace posatlas {
 
 std::string scenario_json_key(const Scenario& s, const std::string& parameter)
 {
-    if (parameter == "queries" || parameter == "keys" || parameter == "queries_tensor" || parameter == "keys_tensor")
+    if (parameter == "queries" || parameter == "keys" || parameter == "queries_tensor" ||
+        parameter == "keys_tensor")
         return "content." + parameter; // written under "content", as the sentence's text
     if (common_field(parameter))
         return parameter;

@@ -14,8 +14,7 @@
 
 namespace posatlas::field_access {
 
-template <typename P, typename M>
-void bind(Field& f, M P::*member)
+template <typename P, typename M> void bind(Field& f, M P::*member)
 {
     using nlohmann::json;
     if constexpr (std::is_enum_v<M>) {
@@ -54,8 +53,7 @@ void bind(Field& f, M P::*member)
 namespace posatlas {
 
 // Shorthands for descriptor tables: a field of type T bound to member m.
-template <typename P, typename M>
-Field make_field(std::string key, FieldType type, M P::*member, Field f)
+template <typename P, typename M> Field make_field(std::string key, FieldType type, M P::*member, Field f)
 {
     f.key = std::move(key);
     f.type = type;

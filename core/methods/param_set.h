@@ -29,16 +29,14 @@ public:
     ParamSet(ParamSet&&) noexcept = default;
     ParamSet& operator=(ParamSet&&) noexcept = default;
 
-    template <typename P>
-    const P& get() const
+    template <typename P> const P& get() const
     {
         if (const Slot* slot = find(typeid(P)))
             return static_cast<const Box<P>*>(slot)->value;
         static const P defaults{};
         return defaults;
     }
-    template <typename P>
-    P& get()
+    template <typename P> P& get()
     {
         if (Slot* slot = find(typeid(P)))
             return static_cast<Box<P>*>(slot)->value;
@@ -56,8 +54,7 @@ private:
         virtual std::unique_ptr<Slot> clone() const = 0;
         virtual bool equals(const Slot* other) const = 0; // other == nullptr: compare with the defaults
     };
-    template <typename P>
-    struct Box final : Slot {
+    template <typename P> struct Box final : Slot {
         P value{};
         std::unique_ptr<Slot> clone() const override { return std::make_unique<Box>(*this); }
         bool equals(const Slot* other) const override
@@ -68,13 +65,11 @@ private:
 
     const Slot* find(std::type_index t) const
     {
-        const auto it = std::find_if(m_slots.begin(), m_slots.end(), [&](const auto& e) { return e.first == t; });
+        const auto it =
+            std::find_if(m_slots.begin(), m_slots.end(), [&](const auto& e) { return e.first == t; });
         return it == m_slots.end() ? nullptr : it->second.get();
     }
-    Slot* find(std::type_index t)
-    {
-        return const_cast<Slot*>(static_cast<const ParamSet*>(this)->find(t));
-    }
+    Slot* find(std::type_index t) { return const_cast<Slot*>(static_cast<const ParamSet*>(this)->find(t)); }
     // Every slot of this set equals the other's (or the defaults where the other has none).
     bool covers(const ParamSet& other) const
     {

@@ -15,8 +15,9 @@ namespace posatlas {
 
 // ------------------------------------------------------------------ the list
 // One line per method: its descriptor function, defined in its own folder.
-#define POSATLAS_METHODS(X)                                                                                 \
-    X(sinusoidal) X(learned) X(shaw) X(transformer_xl) X(t5) X(deberta) X(rope) X(alibi) X(cope) X(nope) X(xpos)
+#define POSATLAS_METHODS(X)                                                                                  \
+    X(sinusoidal)                                                                                            \
+    X(learned) X(shaw) X(transformer_xl) X(t5) X(deberta) X(rope) X(alibi) X(cope) X(nope) X(xpos)
 
 #define POSATLAS_DECLARE(name) MethodDescriptor describe_##name();
 POSATLAS_METHODS(POSATLAS_DECLARE)
@@ -84,7 +85,10 @@ std::optional<Method> parse_method(std::string_view id)
     return std::nullopt;
 }
 
-std::string_view method_id(Method m) { return m.id(); }
+std::string_view method_id(Method m)
+{
+    return m.id();
+}
 
 std::string method_ids(std::string_view sep)
 {
@@ -97,7 +101,10 @@ std::string method_ids(std::string_view sep)
     return out;
 }
 
-std::string_view method_display_name(Method m) { return descriptor(m).name; }
+std::string_view method_display_name(Method m)
+{
+    return descriptor(m).name;
+}
 
 const Field* MethodDescriptor::field(std::string_view key) const
 {
@@ -124,7 +131,10 @@ std::optional<MatrixKind> parse_matrix_kind(std::string_view id)
     return std::nullopt;
 }
 
-std::string_view matrix_kind_id(MatrixKind k) { return k.id(); }
+std::string_view matrix_kind_id(MatrixKind k)
+{
+    return k.id();
+}
 
 std::vector<MatrixKind> matrix_kinds_for(Method m)
 {
@@ -158,7 +168,10 @@ std::optional<int> choice_index_of(const std::vector<FieldChoice>& choices,
     return std::nullopt;
 }
 
-std::optional<int> Field::choice_index(std::string_view id) const { return choice_index_of(choices, choice_aliases, id); }
+std::optional<int> Field::choice_index(std::string_view id) const
+{
+    return choice_index_of(choices, choice_aliases, id);
+}
 
 std::string Field::option_name() const
 {
@@ -172,10 +185,12 @@ std::string Field::option_name() const
 std::string Field::allowed() const
 {
     const auto integer_range = [&] {
-        return std::string(even ? "an even integer" : "an integer") + " in [" + format_number(lo) + ", "
-               + format_number(hi) + "]";
+        return std::string(even ? "an even integer" : "an integer") + " in [" + format_number(lo) + ", " +
+               format_number(hi) + "]";
     };
-    const auto real_range = [&] { return std::string(lo_open ? "> " : ">= ") + format_number(lo) + " and <= " + format_number(hi); };
+    const auto real_range = [&] {
+        return std::string(lo_open ? "> " : ">= ") + format_number(lo) + " and <= " + format_number(hi);
+    };
     switch (type) {
     case FieldType::Int: return integer_range();
     case FieldType::Real: return real_range();
@@ -214,8 +229,8 @@ void Field::check(const nlohmann::json& v) const
         return;
     }
     case FieldType::Seed:
-        if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0)
-            || static_cast<double>(v.get<std::uint64_t>()) > kSeedMax)
+        if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0) ||
+            static_cast<double>(v.get<std::uint64_t>()) > kSeedMax)
             fail();
         return;
     case FieldType::Real:
@@ -269,15 +284,16 @@ void Field::set_number(Scenario& s, double v) const
     switch (type) {
     case FieldType::Bool: set(s, v != 0.0); return;
     case FieldType::Choice: {
-        const auto i = static_cast<std::size_t>(std::clamp<long>(std::lround(v), 0, static_cast<long>(choices.size()) - 1));
+        const auto i = static_cast<std::size_t>(
+            std::clamp<long>(std::lround(v), 0, static_cast<long>(choices.size()) - 1));
         set(s, std::string(choices[i].id));
         return;
     }
-    case FieldType::OptionalReal:
-        set(s, v > 0.0 ? nlohmann::json(v) : nlohmann::json(nullptr));
-        return;
+    case FieldType::OptionalReal: set(s, v > 0.0 ? nlohmann::json(v) : nlohmann::json(nullptr)); return;
     case FieldType::Int: set(s, static_cast<std::int64_t>(std::llround(v))); return;
-    case FieldType::Seed: set(s, v <= 0.0 ? std::uint64_t{0} : static_cast<std::uint64_t>(std::llround(v))); return;
+    case FieldType::Seed:
+        set(s, v <= 0.0 ? std::uint64_t{0} : static_cast<std::uint64_t>(std::llround(v)));
+        return;
     case FieldType::Real: set(s, v); return;
     case FieldType::RealList:
     case FieldType::Text: return;
@@ -329,7 +345,9 @@ std::vector<Field> build_common_fields()
     n.log_scale = true;
     n.label = QT_TRANSLATE_NOOP("ParamSpec", "Sequence length");
     n.unit = QT_TRANSLATE_NOOP("ParamSpec", "positions");
-    n.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Number of positions N shown. Large N is downsampled to the view's pixels, never computed in full.");
+    n.tooltip = QT_TRANSLATE_NOOP(
+        "ParamSpec",
+        "Number of positions N shown. Large N is downsampled to the view's pixels, never computed in full.");
     n.shown = [](const Scenario& s) { return s.content.tokens.empty(); }; // a sentence sets N
     n.get = [](const Scenario& s) { return json(s.seq_len); };
     n.set = [](Scenario& s, const json& v) { s.seq_len = v.get<std::int64_t>(); };
@@ -340,7 +358,8 @@ std::vector<Field> build_common_fields()
     h.lo = 0;
     h.hi = 1023;
     h.label = QT_TRANSLATE_NOOP("ParamSpec", "Head");
-    h.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Attention head shown by single-panel views of per-head methods (ALiBi, T5).");
+    h.tooltip = QT_TRANSLATE_NOOP(
+        "ParamSpec", "Attention head shown by single-panel views of per-head methods (ALiBi, T5).");
     h.shown = [](const Scenario& s) { // per-head methods only
         const MethodDescriptor& d = descriptor(s.method);
         return d.heads && d.heads(s) > 1;
@@ -356,8 +375,13 @@ std::vector<Field> build_common_fields()
                  {"fixed", QT_TRANSLATE_NOOP("ParamSpec", "Fixed random vector")},
                  {"random", QT_TRANSLATE_NOOP("ParamSpec", "Random per position")}};
     c.label = QT_TRANSLATE_NOOP("ParamSpec", "Content vectors");
-    c.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The query/key vectors positions are mixed with: ones show the pure positional pattern; zero keeps only position-position terms (p_i · p_j); random vectors show a real-looking sequence.");
-    c.shown = [](const Scenario& s) { return s.content.tokens.empty(); }; // a sentence's tokens are the content
+    c.tooltip = QT_TRANSLATE_NOOP(
+        "ParamSpec",
+        "The query/key vectors positions are mixed with: ones show the pure positional pattern; zero keeps "
+        "only position-position terms (p_i · p_j); random vectors show a real-looking sequence.");
+    c.shown = [](const Scenario& s) {
+        return s.content.tokens.empty();
+    }; // a sentence's tokens are the content
     c.get = [](const Scenario& s) { return json(std::string(content_kind_id(s.content.kind))); };
     c.set = [](Scenario& s, const json& v) {
         if (auto k = parse_content_kind(v.get<std::string>()))
@@ -370,10 +394,12 @@ std::vector<Field> build_common_fields()
     cs.lo = 0;
     cs.hi = kSeedMax;
     cs.label = QT_TRANSLATE_NOOP("ParamSpec", "Content seed");
-    cs.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Seed of the random content vectors (same seed, same picture).");
+    cs.tooltip =
+        QT_TRANSLATE_NOOP("ParamSpec", "Seed of the random content vectors (same seed, same picture).");
     cs.shown = [](const Scenario& s) { // seeded content only
-        return !s.content.from_files()
-               && (s.content.kind == ContentKind::Fixed || s.content.kind == ContentKind::Random || !s.content.tokens.empty());
+        return !s.content.from_files() &&
+               (s.content.kind == ContentKind::Fixed || s.content.kind == ContentKind::Random ||
+                !s.content.tokens.empty());
     };
     cs.get = [](const Scenario& s) { return json(s.content.seed); };
     cs.set = [](Scenario& s, const json& v) { s.content.seed = v.get<std::uint64_t>(); };
@@ -383,7 +409,10 @@ std::vector<Field> build_common_fields()
     t.type = FieldType::Text;
     t.path = false;
     t.label = QT_TRANSLATE_NOOP("ParamSpec", "Sentence");
-    t.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Words as positions: each word (each character of Chinese) is a token with its own seeded query and key vectors, the same word the same vectors; the sequence length becomes the number of tokens. Empty: no sentence.");
+    t.tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                  "Words as positions: each word (each character of Chinese) is a token with "
+                                  "its own seeded query and key vectors, the same word the same vectors; the "
+                                  "sequence length becomes the number of tokens. Empty: no sentence.");
     t.get = [](const Scenario& s) { return json(s.content.text); };
     t.set = [](Scenario& s, const json& v) {
         set_content_text(s.content, v.get<std::string>());
@@ -395,7 +424,10 @@ std::vector<Field> build_common_fields()
     m.key = "causal";
     m.type = FieldType::Bool;
     m.label = QT_TRANSLATE_NOOP("ParamSpec", "Causal weights");
-    m.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Attention weights: keys after the query get weight 0 and each row sums to 1 over the keys up to the query (a decoder); off, every key is seen. It decides the weights' mask, also for methods with a causal mask of their own, which shapes their logits.");
+    m.tooltip = QT_TRANSLATE_NOOP(
+        "ParamSpec", "Attention weights: keys after the query get weight 0 and each row sums to 1 over the "
+                     "keys up to the query (a decoder); off, every key is seen. It decides the weights' "
+                     "mask, also for methods with a causal mask of their own, which shapes their logits.");
     m.get = [](const Scenario& s) { return json(s.causal); };
     m.set = [](Scenario& s, const json& v) { s.causal = v.get<bool>(); };
 
@@ -418,13 +450,17 @@ std::vector<Field> build_common_fields()
     };
     file_field(f[6], "queries", &ContentParams::queries, false);
     f[6].label = QT_TRANSLATE_NOOP("ParamSpec", "Queries file");
-    f[6].tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Your own queries, N x d, one row per position (.npy float16/32/64, .csv, or a .safetensors file with its tensor named); with the keys file they replace the seeded content for every method.");
+    f[6].tooltip = QT_TRANSLATE_NOOP(
+        "ParamSpec",
+        "Your own queries, N x d, one row per position (.npy float16/32/64, .csv, or a .safetensors file "
+        "with its tensor named); with the keys file they replace the seeded content for every method.");
     file_field(f[7], "queries_tensor", &ContentParams::queries, true);
     f[7].label = QT_TRANSLATE_NOOP("ParamSpec", "Queries tensor");
     f[7].tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The tensor of a .safetensors queries file.");
     file_field(f[8], "keys", &ContentParams::keys, false);
     f[8].label = QT_TRANSLATE_NOOP("ParamSpec", "Keys file");
-    f[8].tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Your own keys, N x d, one row per position, in the formats of the queries file.");
+    f[8].tooltip = QT_TRANSLATE_NOOP(
+        "ParamSpec", "Your own keys, N x d, one row per position, in the formats of the queries file.");
     file_field(f[9], "keys_tensor", &ContentParams::keys, true);
     f[9].label = QT_TRANSLATE_NOOP("ParamSpec", "Keys tensor");
     f[9].tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The tensor of a .safetensors keys file.");

@@ -27,8 +27,8 @@ struct Scenario;
 struct MatrixJob;
 
 enum class FieldType {
-    Int,          // integer in [lo, hi] (even when `even`)
-    Real,         // finite number in [lo, hi] (lo excluded when `lo_open`)
+    Int,  // integer in [lo, hi] (even when `even`)
+    Real, // finite number in [lo, hi] (lo excluded when `lo_open`)
     Bool,
     Choice,       // one of `choices`, stored by id
     Seed,         // integer in [0, 2^64)
@@ -38,14 +38,14 @@ enum class FieldType {
 };
 
 struct FieldChoice {
-    std::string_view id;  // "yarn": JSON, command line
-    const char* label;    // "yarn": the panel's combo box (translatable, context "ParamSpec")
+    std::string_view id; // "yarn": JSON, command line
+    const char* label;   // "yarn": the panel's combo box (translatable, context "ParamSpec")
 };
 
 struct Field {
-    std::string key;                  // Hugging Face config key where one exists ("rope_theta"); session key
+    std::string key; // Hugging Face config key where one exists ("rope_theta"); session key
     FieldType type = FieldType::Real;
-    double lo = 0.0, hi = 0.0;        // inclusive, except lo with lo_open
+    double lo = 0.0, hi = 0.0; // inclusive, except lo with lo_open
     bool lo_open = false;
     bool even = false;                // Int: must be even
     bool log_scale = false;           // the panel's slider maps log10(value)
@@ -56,14 +56,14 @@ struct Field {
     const char* tooltip = "";         // what it does (translatable, context "ParamSpec")
     std::vector<FieldChoice> choices; // Choice
     std::vector<std::pair<std::string_view, std::string_view>> choice_aliases; // accepted id -> canonical id
-    const char* unset_label = nullptr; // Int / OptionalReal: the text shown for 0 / unset ("none")
-    std::string option;               // command-line option without dashes; "" = key with '-' for '_'
+    const char* unset_label = nullptr;       // Int / OptionalReal: the text shown for 0 / unset ("none")
+    std::string option;                      // command-line option without dashes; "" = key with '-' for '_'
     std::vector<std::string> option_aliases; // other accepted options ("dim" for hidden_size)
-    std::vector<std::string> aliases; // older keys accepted in session files ("stddev")
-    std::vector<std::string> negations; // Bool: flags meaning false ("causal" for bidirectional)
-    bool panel = true;                // has a row in the parameter panel
-    bool follows_seq_len = false;     // takes --seq-len's value on the command line unless given itself
-    bool path = true;                 // Text: a file name (false: free text, such as a sentence)
+    std::vector<std::string> aliases;        // older keys accepted in session files ("stddev")
+    std::vector<std::string> negations;      // Bool: flags meaning false ("causal" for bidirectional)
+    bool panel = true;                       // has a row in the parameter panel
+    bool follows_seq_len = false; // takes --seq-len's value on the command line unless given itself
+    bool path = true;             // Text: a file name (false: free text, such as a sentence)
     std::function<bool(const Scenario&)> shown; // the panel shows the row only when true (null: always)
     // RealList edited in the panel, one slider per element: the values the elements have when the
     // list does not set them (ALiBi: the paper's slope of every head); its size is the number of
@@ -118,13 +118,13 @@ struct MatrixKindSpec {
 
 struct MethodDescriptor {
     Method method;
-    std::string section;      // key of its parameters in session files ("transformer_xl")
-    const char* name;         // "RoPE (Su et al. 2021)" (translatable, context "Method")
-    const char* short_name;   // "RoPE" (translatable, context "Method")
-    const char* noun;         // "RoPE relative rotations": what a message calls it
-    const char* reference;    // the paper and the reference implementation the kernels follow
+    std::string section;    // key of its parameters in session files ("transformer_xl")
+    const char* name;       // "RoPE (Su et al. 2021)" (translatable, context "Method")
+    const char* short_name; // "RoPE" (translatable, context "Method")
+    const char* noun;       // "RoPE relative rotations": what a message calls it
+    const char* reference;  // the paper and the reference implementation the kernels follow
     std::vector<Field> fields;
-    std::vector<MatrixKindSpec> kinds; // the most telling first
+    std::vector<MatrixKindSpec> kinds;   // the most telling first
     std::vector<std::string> quantities; // `posatlas compute` quantities specific to it
 
     // Cross-field rules beyond each field's own range (beta_fast >= beta_slow); throws ParameterError.
@@ -201,8 +201,7 @@ std::optional<int> choice_index_of(const std::vector<FieldChoice>& choices,
 // bind(&RopeParams::rope_theta) gives get/set for a member of a parameter struct kept in the
 // Scenario's ParamSet. Enum members map to Choice ids by their integer value (the order of choices).
 namespace field_access {
-template <typename P, typename M>
-void bind(Field& f, M P::*member);
+template <typename P, typename M> void bind(Field& f, M P::*member);
 }
 
 } // namespace posatlas

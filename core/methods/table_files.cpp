@@ -12,8 +12,8 @@ namespace posatlas {
 std::string table_shape_text(const TableShape& shape)
 {
     const auto n = [](std::int64_t v) { return v < 0 ? std::string("any") : std::to_string(v); };
-    std::string text = shape.vector ? "a vector of " + n(shape.cols) + " values (1 x " + n(shape.cols) + " or "
-                                          + n(shape.cols) + " x 1)"
+    std::string text = shape.vector ? "a vector of " + n(shape.cols) + " values (1 x " + n(shape.cols) +
+                                          " or " + n(shape.cols) + " x 1)"
                                     : "a " + n(shape.rows) + " x " + n(shape.cols) + " table";
     if (shape.meaning && *shape.meaning)
         text += std::string(" (") + shape.meaning + ")";
@@ -36,7 +36,8 @@ Eigen::MatrixXd table_from_file(const std::string& path, const std::string& tens
     f.tensor = tensor;
     std::shared_ptr<const ContentMatrix> m;
     try {
-        if (f.tensor.empty() && shape.known && (ends_with_ci(path, ".safetensors") || ends_with_ci(path, ".json"))) {
+        if (f.tensor.empty() && shape.known &&
+            (ends_with_ci(path, ".safetensors") || ends_with_ci(path, ".json"))) {
             // The architecture's known tensor (DeBERTa's rel_embeddings), as for learned tables.
             const SafetensorsCatalog catalog = read_safetensors(path);
             if (const SafetensorsTensor* t = find_known_tensor(catalog, shape.known))
@@ -44,7 +45,8 @@ Eigen::MatrixXd table_from_file(const std::string& path, const std::string& tens
         }
         m = load_table_file(f, option.c_str());
     } catch (const InputFileError& e) {
-        throw ParameterError(key, table_shape_text(shape) + " in a .npy, .csv or .safetensors file", e.what());
+        throw ParameterError(key, table_shape_text(shape) + " in a .npy, .csv or .safetensors file",
+                             e.what());
     }
     std::int64_t rows = m->rows(), cols = m->dim();
     const bool transposed = shape.vector && cols == 1 && rows != 1;
@@ -52,8 +54,8 @@ Eigen::MatrixXd table_from_file(const std::string& path, const std::string& tens
         std::swap(rows, cols);
     if ((shape.rows >= 0 && rows != shape.rows) || (shape.cols >= 0 && cols != shape.cols))
         throw ParameterError(key, table_shape_text(shape),
-                             std::to_string(m->rows()) + " x " + std::to_string(m->dim()) + " from "
-                                 + quote_input(m->source, 200));
+                             std::to_string(m->rows()) + " x " + std::to_string(m->dim()) + " from " +
+                                 quote_input(m->source, 200));
     if (transposed)
         return m->values.transpose();
     return m->values;
@@ -78,8 +80,9 @@ void show_seed_while_a_table_is_seeded(std::vector<Field>& fields)
     for (Field& f : fields)
         if (f.key == "seed" || f.key == "initializer_range")
             f.shown = [paths](const Scenario& s) {
-                return std::any_of(paths.begin(), paths.end(),
-                                   [&](const auto& path) { return path(s).template get<std::string>().empty(); });
+                return std::any_of(paths.begin(), paths.end(), [&](const auto& path) {
+                    return path(s).template get<std::string>().empty();
+                });
             };
 }
 

@@ -47,18 +47,21 @@ std::string table_shape_text(const TableShape& shape);
 // key + "_tensor" (the tensor of a .safetensors file). Neither has a panel row: the window sets
 // them from File > Open Weights… (its "Use as" list names every table field).
 template <typename P>
-std::pair<Field, Field> table_fields(const std::string& key, std::string P::*path, std::string P::*tensor,
-                                     const char* label, const char* tooltip, std::function<TableShape(const Scenario&)> shape,
-                                     std::function<void(Scenario&, std::int64_t, std::int64_t)> adopt = nullptr)
+std::pair<Field, Field>
+table_fields(const std::string& key, std::string P::*path, std::string P::*tensor, const char* label,
+             const char* tooltip, std::function<TableShape(const Scenario&)> shape,
+             std::function<void(Scenario&, std::int64_t, std::int64_t)> adopt = nullptr)
 {
-    Field file = make_field(key, FieldType::Text, path,
-                            {.label = label, .tooltip = tooltip, .panel = false});
+    Field file = make_field(key, FieldType::Text, path, {.label = label, .tooltip = tooltip, .panel = false});
     file.table_shape = std::move(shape);
     file.table_adopt = std::move(adopt);
-    Field name = make_field(key + "_tensor", FieldType::Text, tensor,
-                            {.label = QT_TRANSLATE_NOOP("ParamSpec", "Checkpoint tensor"),
-                             .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The tensor of a .safetensors checkpoint holding the table above."),
-                             .panel = false, .path = false});
+    Field name =
+        make_field(key + "_tensor", FieldType::Text, tensor,
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Checkpoint tensor"),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "The tensor of a .safetensors checkpoint holding the table above."),
+                    .panel = false,
+                    .path = false});
     return {std::move(file), std::move(name)};
 }
 

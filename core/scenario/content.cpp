@@ -24,7 +24,8 @@ std::uint64_t token_seed(const ContentParams& c, std::int64_t position)
 // straight into a column-major matrix strode across its columns (a 16384-row chunk of keys: 128 kB
 // between neighbours) and took a fifth of a CoPE curve's time. Parallel (OpenMP) when large.
 template <typename PositionAt, typename Use>
-void generated_blocks(const ContentParams& c, bool key, int dim, std::int64_t n, PositionAt position_at, Use use)
+void generated_blocks(const ContentParams& c, bool key, int dim, std::int64_t n, PositionAt position_at,
+                      Use use)
 {
     constexpr std::int64_t kBlock = 64;
     const std::int64_t blocks = (n + kBlock - 1) / kBlock;
@@ -75,9 +76,10 @@ Eigen::MatrixXd content_matrix(const ContentParams& c, int dim, const std::vecto
             m.rowwise() = content_vector(c, dim, positions.front(), stream).transpose();
         return m;
     }
-    generated_blocks(c, stream == rng::kKeyContent, dim, n,
-                     [&](std::int64_t r) { return positions[static_cast<std::size_t>(r)]; },
-                     [&](std::int64_t r0, std::int64_t nr, const auto& buf) { m.middleRows(r0, nr) = buf.topRows(nr); });
+    generated_blocks(
+        c, stream == rng::kKeyContent, dim, n,
+        [&](std::int64_t r) { return positions[static_cast<std::size_t>(r)]; },
+        [&](std::int64_t r0, std::int64_t nr, const auto& buf) { m.middleRows(r0, nr) = buf.topRows(nr); });
     return m;
 }
 
@@ -103,7 +105,8 @@ Eigen::MatrixXd content_keys(const ContentParams& c, int dim, const std::vector<
     return content_matrix(c, dim, positions, rng::kKeyContent);
 }
 
-void content_key_dots(const ContentParams& c, int dim, std::int64_t a, std::int64_t b, const double* q, double* out)
+void content_key_dots(const ContentParams& c, int dim, std::int64_t a, std::int64_t b, const double* q,
+                      double* out)
 {
     const std::int64_t n = b - a;
     if (n <= 0)
@@ -122,10 +125,11 @@ void content_key_dots(const ContentParams& c, int dim, std::int64_t a, std::int6
     }
     // Each block of generated keys multiplied by q while in L1: the CoPE stream asked for a column-major
     // 16384 x d matrix per piece only to multiply it by q.
-    generated_blocks(c, true, dim, n, [a](std::int64_t r) { return a + r; },
-                     [&](std::int64_t r0, std::int64_t nr, const auto& buf) {
-                         Eigen::Map<Eigen::VectorXd>(out + r0, nr).noalias() = buf.topRows(nr) * qv;
-                     });
+    generated_blocks(
+        c, true, dim, n, [a](std::int64_t r) { return a + r; },
+        [&](std::int64_t r0, std::int64_t nr, const auto& buf) {
+            Eigen::Map<Eigen::VectorXd>(out + r0, nr).noalias() = buf.topRows(nr) * qv;
+        });
 }
 
 void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t position, double* out)
@@ -148,7 +152,8 @@ void content_vector_into(const ContentParams& c, bool key, int dim, std::int64_t
                                      : key                        ? rng::kKeyContent
                                                                   : rng::kQueryContent;
         const std::int64_t at = c.kind == ContentKind::Fixed ? 0 : position;
-        rng::normals(c.seed, stream, static_cast<std::uint64_t>(at) * static_cast<std::uint64_t>(dim), dim, out);
+        rng::normals(c.seed, stream, static_cast<std::uint64_t>(at) * static_cast<std::uint64_t>(dim), dim,
+                     out);
         return;
     }
     }
@@ -185,15 +190,16 @@ std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t 
     if ((c0 & 0xF0) == 0xE0 && continuation(i + 1) && continuation(i + 2))
         return {static_cast<char32_t>(((c0 & 0x0F) << 12) | ((b(i + 1) & 0x3F) << 6) | (b(i + 2) & 0x3F)), 3};
     if ((c0 & 0xF8) == 0xF0 && continuation(i + 1) && continuation(i + 2) && continuation(i + 3))
-        return {static_cast<char32_t>(((c0 & 0x07) << 18) | ((b(i + 1) & 0x3F) << 12) | ((b(i + 2) & 0x3F) << 6)
-                                      | (b(i + 3) & 0x3F)),
+        return {static_cast<char32_t>(((c0 & 0x07) << 18) | ((b(i + 1) & 0x3F) << 12) |
+                                      ((b(i + 2) & 0x3F) << 6) | (b(i + 3) & 0x3F)),
                 4};
     return {c0, 1};
 }
 
 bool is_space(char32_t u)
 {
-    return u == ' ' || u == '\t' || u == '\n' || u == '\r' || u == '\v' || u == '\f' || u == 0x00A0 || u == 0x3000;
+    return u == ' ' || u == '\t' || u == '\n' || u == '\r' || u == '\v' || u == '\f' || u == 0x00A0 ||
+           u == 0x3000;
 }
 
 // Characters written without spaces between words: each one is a token.

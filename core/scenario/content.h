@@ -38,7 +38,8 @@ Eigen::MatrixXd content_keys(const ContentParams& c, int dim, const std::vector<
 // out[t] = q . k_{a + t} for the keys at positions a .. b - 1 (q: dim entries), without the (b - a) x dim
 // key matrix: rows generated a block at a time and multiplied while in cache. Parallel (OpenMP) when
 // large. The same values as content_keys(c, dim, {a .. b - 1}) * q, to the rounding of the sums.
-void content_key_dots(const ContentParams& c, int dim, std::int64_t a, std::int64_t b, const double* q, double* out);
+void content_key_dots(const ContentParams& c, int dim, std::int64_t a, std::int64_t b, const double* q,
+                      double* out);
 
 // The query (key = false) or key (key = true) content vector of `position` written into out[0 .. dim),
 // without allocating: the inner loop of block sums over millions of positions.

@@ -17,7 +17,6 @@
 namespace posatlas {
 namespace {
 
-
 struct CacheEntry {
     std::string path, tensor;
     std::int64_t mtime_ns = 0;
@@ -37,20 +36,24 @@ struct FileCache {
 FileCache g_content{4, {}, {}};
 FileCache g_tables{8, {}, {}};
 
-std::string option_of(const char* role) { return std::string("--") + role; }
+std::string option_of(const char* role)
+{
+    return std::string("--") + role;
+}
 
 [[noreturn]] void fail(const char* role, const ContentFile& f, const std::string& what)
 {
-    throw ContentFileError("cannot load " + std::string(role) + " file (" + option_of(role) + ") '"
-                           + quote_input(f.path, 200) + "': " + what);
+    throw ContentFileError("cannot load " + std::string(role) + " file (" + option_of(role) + ") '" +
+                           quote_input(f.path, 200) + "': " + what);
 }
 
 std::shared_ptr<const ContentMatrix> read_matrix(const ContentFile& f, const char* role)
 {
     const bool safetensors = ends_with_ci(f.path, ".safetensors") || ends_with_ci(f.path, ".json");
     if (safetensors && f.tensor.empty())
-        fail(role, f, "a .safetensors file holds many tensors; name the " + std::string(role) + " one with "
-                          + option_of(role) + "-tensor");
+        fail(role, f,
+             "a .safetensors file holds many tensors; name the " + std::string(role) + " one with " +
+                 option_of(role) + "-tensor");
     if (!safetensors && !f.tensor.empty())
         fail(role, f, "a tensor name ('" + quote_input(f.tensor) + "') applies only to a .safetensors file");
     if (!safetensors && !ends_with_ci(f.path, ".npy") && !ends_with_ci(f.path, ".csv"))
@@ -85,15 +88,18 @@ namespace {
 
 std::shared_ptr<const ContentMatrix> load_cached(FileCache& cache, const ContentFile& f, const char* role)
 {
-    struct stat st {};
+    struct stat st {
+    };
     if (::stat(f.path.c_str(), &st) != 0)
         fail(role, f, "no such file (or it cannot be read)");
-    const std::int64_t mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    const std::int64_t mtime_ns =
+        static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
     const auto size = static_cast<std::int64_t>(st.st_size);
     {
         const std::lock_guard lock(cache.mutex);
         for (auto it = cache.entries.begin(); it != cache.entries.end(); ++it)
-            if (it->path == f.path && it->tensor == f.tensor && it->mtime_ns == mtime_ns && it->size == size) {
+            if (it->path == f.path && it->tensor == f.tensor && it->mtime_ns == mtime_ns &&
+                it->size == size) {
                 cache.entries.splice(cache.entries.begin(), cache.entries, it);
                 return cache.entries.front().matrix;
             }
@@ -168,7 +174,8 @@ void validate_content_files(const Scenario& s)
     if (c.keys.empty())
         throw ParameterError("keys", "a file as well when queries is given (both or neither)", "none");
     if (!c.tokens.empty())
-        throw ParameterError("text", "empty when queries and keys come from files (the files are the content)",
+        throw ParameterError("text",
+                             "empty when queries and keys come from files (the files are the content)",
                              "'" + quote_input(c.text, 60) + "'");
     const MethodDescriptor& d = descriptor(s.method);
     const int dim = d.content_dim ? d.content_dim(s) : 0;
@@ -180,20 +187,21 @@ void validate_content_files(const Scenario& s)
             try {
                 m = load_content_file(*f, role);
             } catch (const ContentFileError& e) {
-                throw ParameterError(role, "a readable .npy (float16/32/64), .csv or .safetensors file", e.what());
+                throw ParameterError(role, "a readable .npy (float16/32/64), .csv or .safetensors file",
+                                     e.what());
             }
         }
         if (s.seq_len > m->rows())
             throw ParameterError("seq_len",
-                                 "an integer in [1, " + std::to_string(m->rows()) + "] (the rows of the " + role
-                                     + " file '" + quote_input(m->source, 120) + "', one per position)",
+                                 "an integer in [1, " + std::to_string(m->rows()) + "] (the rows of the " +
+                                     role + " file '" + quote_input(m->source, 120) + "', one per position)",
                                  std::to_string(s.seq_len));
         if (dim > 0 && m->dim() != dim)
             throw ParameterError(role,
-                                 "a file of " + std::to_string(dim) + " columns, d = " + std::to_string(dim)
-                                     + ", the head dimension " + d.noun + " use for queries and keys",
-                                 "'" + quote_input(m->source, 120) + "' with " + std::to_string(m->dim())
-                                     + " columns");
+                                 "a file of " + std::to_string(dim) + " columns, d = " + std::to_string(dim) +
+                                     ", the head dimension " + d.noun + " use for queries and keys",
+                                 "'" + quote_input(m->source, 120) + "' with " + std::to_string(m->dim()) +
+                                     " columns");
     }
 }
 

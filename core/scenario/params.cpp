@@ -25,8 +25,8 @@ constexpr std::array<std::pair<std::string_view, RopeType>, 10> kRopeTypeIds{{
     {"llama3", RopeType::Llama3},
     {"longrope", RopeType::LongRope},
     // Legacy aliases found in published config.json files.
-    {"su", RopeType::LongRope},      // Phi-3 before transformers 4.42
-    {"mrope", RopeType::Default},    // Qwen2-VL: multimodal sections, default frequencies
+    {"su", RopeType::LongRope},   // Phi-3 before transformers 4.42
+    {"mrope", RopeType::Default}, // Qwen2-VL: multimodal sections, default frequencies
     {"ntk-aware", RopeType::Ntk},
 }};
 
@@ -47,7 +47,10 @@ std::string_view rope_type_id(RopeType t)
     return "default";
 }
 
-std::optional<RopeType> parse_rope_type(std::string_view id) { return lookup(kRopeTypeIds, id); }
+std::optional<RopeType> parse_rope_type(std::string_view id)
+{
+    return lookup(kRopeTypeIds, id);
+}
 
 std::string_view content_kind_id(ContentKind k)
 {
@@ -57,6 +60,9 @@ std::string_view content_kind_id(ContentKind k)
     return "ones";
 }
 
-std::optional<ContentKind> parse_content_kind(std::string_view id) { return lookup(kContentIds, id); }
+std::optional<ContentKind> parse_content_kind(std::string_view id)
+{
+    return lookup(kContentIds, id);
+}
 
 } // namespace posatlas

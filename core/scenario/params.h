@@ -25,8 +25,8 @@ enum class SinusoidalLayout {
     Split,       // [sin ... | cos ...] halves (tensor2tensor get_timing_signal_1d)
 };
 struct SinusoidalParams {
-    int dim = 512;          // d_model; even, >= 2
-    double base = 10000.0;  // the 10000 of the paper; > 1
+    int dim = 512;         // d_model; even, >= 2
+    double base = 10000.0; // the 10000 of the paper; > 1
     SinusoidalLayout layout = SinusoidalLayout::Interleaved;
 
     bool operator==(const SinusoidalParams&) const = default;
@@ -34,13 +34,13 @@ struct SinusoidalParams {
 
 // ---------------------------------------------------------------- learned absolute
 struct LearnedParams {
-    int dim = 768;                         // hidden size
-    std::int64_t trained_length = 512;     // max_position_embeddings: rows of the table
-    std::uint64_t seed = 0;                // seeded N(0, stddev) table when no file is given
-    double stddev = 0.02;                  // initializer_range of BERT / GPT-2
-    std::string table_path;                // optional user table (.csv, .npy, .safetensors or a sharded
-                                           // checkpoint's model.safetensors.index.json); overrides the seed
-    std::string table_tensor;              // the tensor of a safetensors checkpoint ("" = the known name)
+    int dim = 768;                     // hidden size
+    std::int64_t trained_length = 512; // max_position_embeddings: rows of the table
+    std::uint64_t seed = 0;            // seeded N(0, stddev) table when no file is given
+    double stddev = 0.02;              // initializer_range of BERT / GPT-2
+    std::string table_path;            // optional user table (.csv, .npy, .safetensors or a sharded
+                                       // checkpoint's model.safetensors.index.json); overrides the seed
+    std::string table_tensor;          // the tensor of a safetensors checkpoint ("" = the known name)
 
     bool operator==(const LearnedParams&) const = default;
 };
@@ -60,7 +60,7 @@ struct ShawParams {
 
 // ---------------------------------------------------------------- Transformer-XL / XLNet
 struct TransformerXLParams {
-    int head_dim = 64;      // d of the sinusoid R_{i-j}
+    int head_dim = 64; // d of the sinusoid R_{i-j}
     double base = 10000.0;
     std::uint64_t seed = 0; // seeded projections W_{k,R} and biases u, v
     double stddev = 0.02;
@@ -79,11 +79,11 @@ struct TransformerXLParams {
 
 // ---------------------------------------------------------------- T5 buckets
 struct T5Params {
-    int num_buckets = 32;   // relative_attention_num_buckets
-    int max_distance = 128; // relative_attention_max_distance
+    int num_buckets = 32;      // relative_attention_num_buckets
+    int max_distance = 128;    // relative_attention_max_distance
     bool bidirectional = true; // encoder: true; decoder (causal): false
-    int num_heads = 12;     // heads of the per-head bias table
-    std::uint64_t seed = 0; // seeded N(0, stddev) bias table [num_buckets x num_heads]
+    int num_heads = 12;        // heads of the per-head bias table
+    std::uint64_t seed = 0;    // seeded N(0, stddev) bias table [num_buckets x num_heads]
     double stddev = 1.0;
     std::string bias_path;   // optional trained table (.safetensors checkpoint or its index, .csv, .npy):
                              // num_buckets rows x num_heads columns; overrides the seed
@@ -123,21 +123,21 @@ enum class RopePairing {
 };
 
 struct RopeParams {
-    int head_dim = 128;                  // head_dim, or hidden_size / num_attention_heads
-    double rope_theta = 10000.0;         // base
-    double partial_rotary_factor = 1.0;  // rotary_dim = int(head_dim * partial_rotary_factor)
+    int head_dim = 128;                 // head_dim, or hidden_size / num_attention_heads
+    double rope_theta = 10000.0;        // base
+    double partial_rotary_factor = 1.0; // rotary_dim = int(head_dim * partial_rotary_factor)
     RopeType rope_type = RopeType::Default;
     RopePairing pairing = RopePairing::Half;
-    double factor = 1.0;                           // scaling factor s
-    std::int64_t max_position_embeddings = 2048;   // the model's (possibly extended) context
+    double factor = 1.0;                               // scaling factor s
+    std::int64_t max_position_embeddings = 2048;       // the model's (possibly extended) context
     std::int64_t original_max_position_embeddings = 0; // trained context; 0: same as max_position_embeddings
-    std::int64_t seq_len = 0;                      // current length for dynamic NTK / longrope; 0: none
+    std::int64_t seq_len = 0;                          // current length for dynamic NTK / longrope; 0: none
     // YaRN
     double beta_fast = 32.0;
     double beta_slow = 1.0;
     std::optional<double> mscale;
     std::optional<double> mscale_all_dim;
-    std::optional<double> attention_factor;        // explicit override (yarn, longrope)
+    std::optional<double> attention_factor; // explicit override (yarn, longrope)
     // DeepSeek-V2/V3 attention (yarn only): the softmax scale 1/sqrt(d) is also multiplied by
     // get_mscale(factor, mscale_all_dim)^2, beside the attention factor on cos and sin (rope_scaling.h,
     // RopeFrequencies::softmax_scale). Needs mscale_all_dim set and non-zero.
@@ -167,12 +167,13 @@ enum class AlibiBias {
 };
 enum class AlibiScaling {
     None,
-    Interpolate, // m' = m * L_train / L_target (Al-Khateeb et al. 2023, "Position Interpolation Improves ALiBi Extrapolation")
+    Interpolate, // m' = m * L_train / L_target (Al-Khateeb et al. 2023, "Position Interpolation Improves
+                 // ALiBi Extrapolation")
     Ntk,         // NTK-ALiBi (see alibi.h for the formula and its source)
 };
 struct AlibiParams {
     int num_heads = 8;
-    double slope_scale = 1.0;        // multiplies every slope (exploration knob; 1 = reference)
+    double slope_scale = 1.0; // multiplies every slope (exploration knob; 1 = reference)
     AlibiBias bias = AlibiBias::Causal;
     AlibiScaling scaling = AlibiScaling::None;
     std::int64_t trained_length = 2048; // for Interpolate / Ntk
@@ -188,9 +189,9 @@ struct AlibiParams {
 // ---------------------------------------------------------------- CoPE
 struct CopeParams {
     int head_dim = 64;
-    int npos_max = 64;        // number of position embeddings e[0..npos_max-1]; positions clamp to npos_max - 1
-    double gate_scale = 1.0;  // multiplies q.k inside the sigmoid (teaching knob; 1 = reference)
-    std::uint64_t seed = 0;   // seeded position embeddings
+    int npos_max = 64; // number of position embeddings e[0..npos_max-1]; positions clamp to npos_max - 1
+    double gate_scale = 1.0; // multiplies q.k inside the sigmoid (teaching knob; 1 = reference)
+    std::uint64_t seed = 0;  // seeded position embeddings
     double stddev = 0.02;
     std::string pos_emb, pos_emb_tensor; // trained e[r] from a file: npos_max x head_dim ("" = seeded)
 
@@ -250,10 +251,8 @@ struct Scenario {
     // method's own mask (NoPE's, ALiBi's, CoPE's), which the weights honour as well.
     bool causal = false;
 
-    template <typename P>
-    P& params() { return m_params.get<P>(); }
-    template <typename P>
-    const P& params() const { return m_params.get<P>(); }
+    template <typename P> P& params() { return m_params.get<P>(); }
+    template <typename P> const P& params() const { return m_params.get<P>(); }
 
     bool operator==(const Scenario&) const = default;
 

@@ -16,8 +16,7 @@ namespace posatlas::rng {
 namespace {
 
 // c[0] z^(N-1) + ... + c[N-1] by Horner's rule (unrolled; the same operations in every clone).
-template <std::size_t N>
-inline double horner(double z, const std::array<double, N>& c)
+template <std::size_t N> inline double horner(double z, const std::array<double, N>& c)
 {
     double p = c[0];
     for (std::size_t i = 1; i < N; ++i)
@@ -86,12 +85,18 @@ inline CosSin cos_sin_two_pi(double u)
     const double y = (t - q) * 1.5707963267948966;
     const double z = y * y;
     // cos y = sum (-1)^n z^n / (2n)!, n <= 8; sin y = y + y z sum (-1)^(n+1) z^n / (2n + 3)!, n <= 7.
-    constexpr std::array<double, 9> kCos = {1.0 / 20922789888000.0, -1.0 / 87178291200.0, 1.0 / 479001600.0,
-                                            -1.0 / 3628800.0,       1.0 / 40320.0,        -1.0 / 720.0,
-                                            1.0 / 24.0,             -0.5,                 1.0};
-    constexpr std::array<double, 8> kSin = {1.0 / 355687428096000.0, -1.0 / 1307674368000.0, 1.0 / 6227020800.0,
-                                            -1.0 / 39916800.0,       1.0 / 362880.0,         -1.0 / 5040.0,
-                                            1.0 / 120.0,             -1.0 / 6.0};
+    constexpr std::array<double, 9> kCos = {1.0 / 20922789888000.0,
+                                            -1.0 / 87178291200.0,
+                                            1.0 / 479001600.0,
+                                            -1.0 / 3628800.0,
+                                            1.0 / 40320.0,
+                                            -1.0 / 720.0,
+                                            1.0 / 24.0,
+                                            -0.5,
+                                            1.0};
+    constexpr std::array<double, 8> kSin = {
+        1.0 / 355687428096000.0, -1.0 / 1307674368000.0, 1.0 / 6227020800.0, -1.0 / 39916800.0,
+        1.0 / 362880.0,          -1.0 / 5040.0,          1.0 / 120.0,        -1.0 / 6.0};
     const double c = horner(z, kCos);
     const double s = y + y * z * horner(z, kSin);
     // q = 0: (cos y, sin y), 1: (-sin y, cos y), 2: (-cos y, -sin y), 3: (sin y, -cos y), 4: as 0.
@@ -119,7 +124,10 @@ inline double normal_at(std::uint64_t stream_key, std::uint64_t index)
     return (index & 1) != 0 ? odd : even;
 }
 
-inline std::uint64_t stream_key(std::uint64_t seed, std::uint64_t stream) { return mix64(mix64(seed) ^ stream); }
+inline std::uint64_t stream_key(std::uint64_t seed, std::uint64_t stream)
+{
+    return mix64(mix64(seed) ^ stream);
+}
 
 // Whole pairs in the vector loop (one logarithm, root, sine and cosine for two values); an odd first
 // index or a last index that is even are the halves of pairs, taken from normal_at.

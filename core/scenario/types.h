@@ -30,7 +30,8 @@ enum class Precision { Double, Single };
 struct TableShape {
     std::int64_t rows = -1, cols = -1;
     bool vector = false;
-    const char* meaning = ""; // "(2 max_relative_position + 1) x head_dim": how the shape follows the scenario
+    const char* meaning =
+        ""; // "(2 max_relative_position + 1) x head_dim": how the shape follows the scenario
     // A .safetensors file without a tensor name: the first known position tensor of this method
     // (io/safetensors.h known_position_tensors: "deberta"); null: the tensor must be named.
     const char* known = nullptr;

@@ -54,8 +54,8 @@ void require_real(std::string_view name, double value, double lo, double hi, boo
     const bool ok = std::isfinite(value) && (lo_inclusive ? value >= lo : value > lo) && value <= hi;
     if (!ok)
         throw ParameterError(std::string(name),
-                             std::string(lo_inclusive ? ">= " : "> ") + format_number(lo) + " and <= "
-                                 + format_number(hi),
+                             std::string(lo_inclusive ? ">= " : "> ") + format_number(lo) +
+                                 " and <= " + format_number(hi),
                              format_number(value));
 }
 
@@ -66,11 +66,12 @@ void require_within_budget(std::string_view name, std::int64_t units, std::int64
         bytes_per_unit = 1;
     const std::int64_t largest = kMemoryBudgetBytes / bytes_per_unit;
     if (units > largest) {
-        const double mib = static_cast<double>(units) * static_cast<double>(bytes_per_unit) / (1024.0 * 1024.0);
+        const double mib =
+            static_cast<double>(units) * static_cast<double>(bytes_per_unit) / (1024.0 * 1024.0);
         throw ParameterError(std::string(name),
-                             "at most " + std::to_string(largest) + " (" + std::string(what) + ": "
-                                 + std::to_string(static_cast<std::int64_t>(mib)) + " MiB would exceed the "
-                                 + std::to_string(kMemoryBudgetBytes >> 20) + " MiB memory budget)",
+                             "at most " + std::to_string(largest) + " (" + std::string(what) + ": " +
+                                 std::to_string(static_cast<std::int64_t>(mib)) + " MiB would exceed the " +
+                                 std::to_string(kMemoryBudgetBytes >> 20) + " MiB memory budget)",
                              std::to_string(units));
     }
 }
@@ -79,9 +80,9 @@ void require_matrix_fits(std::string_view name, std::int64_t rows, std::int64_t 
 {
     if (rows < 1 || cols < 1 || rows > kMaxMatrixElements / cols)
         throw ParameterError(std::string(name),
-                             "small enough that the matrix (" + std::to_string(rows) + " x "
-                                 + std::to_string(cols) + ") has at most "
-                                 + std::to_string(kMaxMatrixElements) + " elements",
+                             "small enough that the matrix (" + std::to_string(rows) + " x " +
+                                 std::to_string(cols) + ") has at most " +
+                                 std::to_string(kMaxMatrixElements) + " elements",
                              std::to_string(rows) + " x " + std::to_string(cols));
 }
 
@@ -101,7 +102,8 @@ void validate(const Scenario& s)
     if (!s.content.tokens.empty()) {
         const auto tokens = static_cast<std::int64_t>(s.content.tokens.size());
         if (tokens > kMaxTextTokens)
-            throw ParameterError("text", "a sentence of at most " + std::to_string(kMaxTextTokens) + " tokens",
+            throw ParameterError("text",
+                                 "a sentence of at most " + std::to_string(kMaxTextTokens) + " tokens",
                                  std::to_string(tokens) + " tokens");
         // The sentence is the sequence: one position per token.
         if (s.seq_len != tokens)

@@ -97,9 +97,9 @@ void BM_GemmPeakSingle(benchmark::State& state)
         sgemm_nt(a, b, out);
         benchmark::DoNotOptimize(out.data());
     }
-    state.counters["GFLOPS"] = benchmark::Counter(2.0 * 128.0 * static_cast<double>(n * n),
-                                                  benchmark::Counter::kIsIterationInvariantRate,
-                                                  benchmark::Counter::kIs1000);
+    state.counters["GFLOPS"] =
+        benchmark::Counter(2.0 * 128.0 * static_cast<double>(n * n),
+                           benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 BENCHMARK(BM_GemmPeakSingle)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -113,9 +113,9 @@ void BM_GemmPeakDouble(benchmark::State& state)
         gemm_nt(a, b, 1.0, Precision::Double, out);
         benchmark::DoNotOptimize(out.data());
     }
-    state.counters["GFLOPS"] = benchmark::Counter(2.0 * 128.0 * static_cast<double>(n * n),
-                                                  benchmark::Counter::kIsIterationInvariantRate,
-                                                  benchmark::Counter::kIs1000);
+    state.counters["GFLOPS"] =
+        benchmark::Counter(2.0 * 128.0 * static_cast<double>(n * n),
+                           benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 BENCHMARK(BM_GemmPeakDouble)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -226,7 +226,8 @@ void BM_RopeCurveEnvelopes(benchmark::State& state)
             benchmark::DoNotOptimize(rope_curve_envelope(RopeCurve::MeanCos, f.inv_freq, edges).max.data());
         } else {
             const Precision precision = state.range(0) == 2 ? Precision::Single : Precision::Double;
-            benchmark::DoNotOptimize(rope_curve_envelopes(f.inv_freq, edges, {}, {}, precision).bound.max.data());
+            benchmark::DoNotOptimize(
+                rope_curve_envelopes(f.inv_freq, edges, {}, {}, precision).bound.max.data());
         }
     }
 }
@@ -263,7 +264,12 @@ void BM_XposBlockMeansNoMask(benchmark::State& state)
     for (auto _ : state)
         benchmark::DoNotOptimize(compute_matrix(s, MatrixKind::Logits, w).values.data());
 }
-BENCHMARK(BM_XposBlockMeansNoMask)->Arg(4096)->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_XposBlockMeansNoMask)
+    ->Arg(4096)
+    ->Arg(1'000'000)
+    ->Arg(10'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // The Curves view's logit envelope of the last query at N = 10^6 with fixed content, 1200 log-spaced
 // bins over every integer distance, for the methods whose curve comes from distance_logits
@@ -285,8 +291,14 @@ void constant_content_curve(benchmark::State& state, Precision precision)
     for (auto _ : state)
         benchmark::DoNotOptimize(logit_curve_envelope(s, query, edges, {}, {}, precision).max.data());
 }
-void BM_ConstantContentCurve(benchmark::State& state) { constant_content_curve(state, Precision::Double); }
-void BM_ConstantContentCurveSingle(benchmark::State& state) { constant_content_curve(state, Precision::Single); }
+void BM_ConstantContentCurve(benchmark::State& state)
+{
+    constant_content_curve(state, Precision::Double);
+}
+void BM_ConstantContentCurveSingle(benchmark::State& state)
+{
+    constant_content_curve(state, Precision::Single);
+}
 BENCHMARK(BM_ConstantContentCurveSingle)->Arg(0)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ConstantContentCurve)->DenseRange(0, 4)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -327,7 +339,8 @@ void BM_RopeDecayMillionCsv(benchmark::State& state)
     DiscardBuffer buffer;
     std::ostream out(&buffer);
     for (auto _ : state)
-        write_csv_columns(out, {{"distance_tokens", d.distance}, {"bound", d.bound}, {"mean_cos", d.mean_cos}});
+        write_csv_columns(out,
+                          {{"distance_tokens", d.distance}, {"bound", d.bound}, {"mean_cos", d.mean_cos}});
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(d.distance.size()));
 }
 BENCHMARK(BM_RopeDecayMillionCsv)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -399,4 +412,3 @@ void BM_SeededNormals(benchmark::State& state)
 BENCHMARK(BM_SeededNormals)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
-

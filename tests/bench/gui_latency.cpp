@@ -387,8 +387,8 @@ int main(int argc, char** argv)
                 }
                 std::fflush(stdout);
             }
-    std::printf(
-        "\n%d rows, %d over their target, %d failed jobs; %s (p95 nearest rank; each change from idle: no debounce)\n",
-        rows, over, failures, o.quick ? "quick run" : "full run");
+    std::printf("\n%d rows, %d over their target, %d failed jobs; %s (p95 nearest rank; each change from "
+                "idle: no debounce)\n",
+                rows, over, failures, o.quick ? "quick run" : "full run");
     return 0;
 }

@@ -44,7 +44,9 @@ struct KeysCase {
     std::vector<std::string> keys;
 };
 
-class QuantityKeys : public ::testing::TestWithParam<KeysCase> {};
+class QuantityKeys : public ::testing::TestWithParam<KeysCase>
+{
+};
 
 TEST_P(QuantityKeys, JsonParsesAndHasStatedKeys)
 {
@@ -56,26 +58,31 @@ TEST_P(QuantityKeys, JsonParsesAndHasStatedKeys)
 INSTANTIATE_TEST_SUITE_P(
     Cli, QuantityKeys,
     ::testing::Values(
-        KeysCase{{"compute", "rope-frequencies", "--head-dim", "64"},
-                 {"rope_type", "rotary_dim", "inv_freq_rad_per_token", "attention_factor", "wavelength_tokens"}},
+        KeysCase{
+            {"compute", "rope-frequencies", "--head-dim", "64"},
+            {"rope_type", "rotary_dim", "inv_freq_rad_per_token", "attention_factor", "wavelength_tokens"}},
         KeysCase{{"compute", "rope-frequencies", "--rope-type", "yarn", "--factor", "4",
                   "--original-max-position-embeddings", "4096"},
-                 {"rope_type", "rotary_dim", "inv_freq_rad_per_token", "attention_factor", "wavelength_tokens", "yarn_ramp"}},
+                 {"rope_type", "rotary_dim", "inv_freq_rad_per_token", "attention_factor",
+                  "wavelength_tokens", "yarn_ramp"}},
         KeysCase{{"compute", "alibi-slopes", "--num-heads", "12"}, {"slopes"}},
-        KeysCase{{"compute", "t5-buckets", "--num-buckets", "32", "--max-distance", "128", "--from", "-5", "--to",
-                  "5"},
+        KeysCase{{"compute", "t5-buckets", "--num-buckets", "32", "--max-distance", "128", "--from", "-5",
+                  "--to", "5"},
                  {"relative_position", "bucket"}},
-        KeysCase{{"compute", "deberta-buckets", "--position-buckets", "256", "--max-relative-positions", "512",
-                  "--from", "-3", "--to", "3"},
+        KeysCase{{"compute", "deberta-buckets", "--position-buckets", "256", "--max-relative-positions",
+                  "512", "--from", "-3", "--to", "3"},
                  {"relative_position", "bucket"}},
         KeysCase{{"compute", "sinusoidal", "--length", "4", "--dim", "8"}, {"matrix"}},
-        KeysCase{{"compute", "rope-decay", "--head-dim", "16", "--rope-theta", "10000", "--max-distance", "10"},
-                 {"distance_tokens", "bound", "mean_cos"}},
-        KeysCase{{"compute", "rope-score", "--head-dim", "4", "--rope-theta", "10000", "--query", "1,0,0,1", "--key",
-                  "0,1,1,0", "--query-position", "5", "--key-position", "2"},
+        KeysCase{
+            {"compute", "rope-decay", "--head-dim", "16", "--rope-theta", "10000", "--max-distance", "10"},
+            {"distance_tokens", "bound", "mean_cos"}},
+        KeysCase{{"compute", "rope-score", "--head-dim", "4", "--rope-theta", "10000", "--query", "1,0,0,1",
+                  "--key", "0,1,1,0", "--query-position", "5", "--key-position", "2"},
                  {"score"}},
-        KeysCase{{"compute", "rope-angles", "--head-dim", "8", "--position", "3"}, {"angle_rad", "inv_freq_rad_per_token"}},
-        KeysCase{{"compute", "learned", "--dim", "4", "--max-position-embeddings", "8", "--from", "6", "--to", "9"},
+        KeysCase{{"compute", "rope-angles", "--head-dim", "8", "--position", "3"},
+                 {"angle_rad", "inv_freq_rad_per_token"}},
+        KeysCase{{"compute", "learned", "--dim", "4", "--max-position-embeddings", "8", "--from", "6", "--to",
+                  "9"},
                  {"position", "embedding", "trained_length"}},
         KeysCase{{"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "16"},
                  {"matrix", "row_index", "col_index", "kind"}},
@@ -107,8 +114,8 @@ TEST(CliNumbers, RopePairsRowsHaveTheDocumentedFieldsAndLlama3Regimes)
     const json j = run_json({"compute", "rope-pairs", "--preset", "llama-3.1-8b"});
     ASSERT_EQ(j["pairs"].size(), 64u);
     for (const char* key : {"pair", "inv_freq_original_rad_per_token", "inv_freq_rad_per_token",
-                            "wavelength_original_tokens", "wavelength_tokens", "ratio_scaled_to_original", "regime",
-                            "trained_max_angle_rad", "target_max_angle_rad", "unseen_rotation"})
+                            "wavelength_original_tokens", "wavelength_tokens", "ratio_scaled_to_original",
+                            "regime", "trained_max_angle_rad", "target_max_angle_rad", "unseen_rotation"})
         EXPECT_TRUE(j["pairs"][10].contains(key)) << key;
     EXPECT_EQ(j["pairs"][28]["regime"], "kept");
     EXPECT_EQ(j["pairs"][29]["regime"], "blended");
@@ -134,8 +141,9 @@ TEST(CliNumbers, AttentionEntropyOfOneKeyIsZeroAndTemperatureSharpens)
 std::pair<std::uint32_t, std::uint32_t> png_size(const std::string& bytes)
 {
     auto be32 = [&](std::size_t at) {
-        return (std::uint32_t(std::uint8_t(bytes[at])) << 24) | (std::uint32_t(std::uint8_t(bytes[at + 1])) << 16)
-               | (std::uint32_t(std::uint8_t(bytes[at + 2])) << 8) | std::uint32_t(std::uint8_t(bytes[at + 3]));
+        return (std::uint32_t(std::uint8_t(bytes[at])) << 24) |
+               (std::uint32_t(std::uint8_t(bytes[at + 1])) << 16) |
+               (std::uint32_t(std::uint8_t(bytes[at + 2])) << 8) | std::uint32_t(std::uint8_t(bytes[at + 3]));
     };
     if (bytes.size() < 24 || bytes.compare(1, 3, "PNG") != 0)
         return {0, 0};
@@ -155,15 +163,16 @@ TEST(CliExport, PngHasTheRequestedPixelSize)
 TEST(CliExport, SvgAndPdfAreVectorsWithMetadata)
 {
     const fs::path svg = temp_dir() / "spectrum.svg";
-    ASSERT_EQ(run({"export", "--view", "spectrum", "--preset", "llama-3.1-8b", "--out", svg.string()}).status, 0);
+    ASSERT_EQ(run({"export", "--view", "spectrum", "--preset", "llama-3.1-8b", "--out", svg.string()}).status,
+              0);
     const std::string text = slurp(svg);
     EXPECT_NE(text.find("<svg"), std::string::npos);
     EXPECT_NE(text.find("<text"), std::string::npos);
     EXPECT_NE(text.find("<title>"), std::string::npos);
     EXPECT_NE(text.find("rope_theta"), std::string::npos); // the scenario travels in <desc>
     const fs::path pdf = temp_dir() / "decay.pdf";
-    ASSERT_EQ(run({"export", "--view", "decay", "--preset", "llama-2-7b", "--out", pdf.string(), "--width", "960",
-                   "--height", "480"})
+    ASSERT_EQ(run({"export", "--view", "decay", "--preset", "llama-2-7b", "--out", pdf.string(), "--width",
+                   "960", "--height", "480"})
                   .status,
               0);
     const std::string bytes = slurp(pdf);
@@ -180,7 +189,8 @@ TEST(CliExport, SvgAndPdfAreVectorsWithMetadata)
 TEST(CliExport, CsvOfTheNumbersHasAHeader)
 {
     const fs::path csv = temp_dir() / "spectrum.csv";
-    ASSERT_EQ(run({"export", "--view", "spectrum", "--preset", "yarn-llama-2-7b-64k", "--out", csv.string()}).status,
+    ASSERT_EQ(run({"export", "--view", "spectrum", "--preset", "yarn-llama-2-7b-64k", "--out", csv.string()})
+                  .status,
               0);
     const std::string text = slurp(csv);
     EXPECT_EQ(text.substr(0, text.find('\n')),
@@ -216,7 +226,8 @@ TEST(CliExport, ExistingFileSurvivesAFailedExport)
 TEST(CliGallery, WritesEveryFigureOfTheStandardSet)
 {
     const fs::path dir = temp_dir() / "gallery";
-    const Result r = run({"gallery", "--out", dir.string(), "--dpi", "48", "--width", "400", "--height", "300"});
+    const Result r =
+        run({"gallery", "--out", dir.string(), "--dpi", "48", "--width", "400", "--height", "300"});
     ASSERT_EQ(r.status, 0) << r.err;
     std::size_t files = 0;
     for (const auto& e : fs::directory_iterator(dir)) {
@@ -224,8 +235,8 @@ TEST(CliGallery, WritesEveryFigureOfTheStandardSet)
         EXPECT_EQ(png_size(slurp(e.path())), std::make_pair(200u, 150u)) << e.path();
     }
     EXPECT_GE(files, 20u);
-    for (const char* classic : {"sinusoidal-encoding", "rope-long-term-decay", "alibi-bias-per-head", "t5-buckets",
-                                "yarn-spectrum", "llama3-bands", "pi-vs-ntk"})
+    for (const char* classic : {"sinusoidal-encoding", "rope-long-term-decay", "alibi-bias-per-head",
+                                "t5-buckets", "yarn-spectrum", "llama3-bands", "pi-vs-ntk"})
         EXPECT_NE(r.out.find(classic), std::string::npos) << classic;
 }
 
@@ -240,10 +251,11 @@ TEST(CliScreenshots, WritesEveryPictureItListsAtItsWindowSize)
     std::istringstream lines(r.out);
     for (std::string line; std::getline(lines, line);)
         listed.push_back(line);
-    for (const char* name : {"main-window", "view-heatmap", "view-curves", "view-rotation", "view-spectrum",
-                             "main-window-alibi", "explorer-1", "explorer-yarn-1", "main-window-t5",
-                             "main-window-wide", "export-dialog", "main-window-sentence", "panel-alibi-slopes",
-                             "view-curves-alibi-slope", "panel-alibi-slopes-presenting"})
+    for (const char* name :
+         {"main-window", "view-heatmap", "view-curves", "view-rotation", "view-spectrum", "main-window-alibi",
+          "explorer-1", "explorer-yarn-1", "main-window-t5", "main-window-wide", "export-dialog",
+          "main-window-sentence", "panel-alibi-slopes", "view-curves-alibi-slope",
+          "panel-alibi-slopes-presenting"})
         EXPECT_NE(std::find(listed.begin(), listed.end(), (dir / (std::string(name) + ".png")).string()),
                   listed.end())
             << name;
@@ -274,14 +286,14 @@ TEST(CliNumbers, LinearScalingDividesDefaultFrequenciesByFactor)
 {
     // HF modeling_rope_utils _compute_linear_scaling_rope_parameters: inv_freq /= factor. Rel. tol 1e-12.
     const json d = run_json({"compute", "rope-frequencies", "--head-dim", "128", "--rope-theta", "10000"});
-    const json l = run_json(
-        {"compute", "rope-frequencies", "--head-dim", "128", "--rope-theta", "10000", "--rope-type", "linear",
-         "--factor", "4"});
+    const json l = run_json({"compute", "rope-frequencies", "--head-dim", "128", "--rope-theta", "10000",
+                             "--rope-type", "linear", "--factor", "4"});
     ASSERT_EQ(d["inv_freq_rad_per_token"].size(), 64u);
     ASSERT_EQ(l["inv_freq_rad_per_token"].size(), 64u);
     EXPECT_DOUBLE_EQ(d["inv_freq_rad_per_token"][0].get<double>(), 1.0);
     for (std::size_t i = 0; i < 64; ++i)
-        EXPECT_NEAR(l["inv_freq_rad_per_token"][i].get<double>(), d["inv_freq_rad_per_token"][i].get<double>() / 4.0,
+        EXPECT_NEAR(l["inv_freq_rad_per_token"][i].get<double>(),
+                    d["inv_freq_rad_per_token"][i].get<double>() / 4.0,
                     1e-12 * d["inv_freq_rad_per_token"][i].get<double>());
 }
 
@@ -296,16 +308,17 @@ TEST(CliNumbers, RopeScoreMatchesHandRotation)
 TEST(CliNumbers, RopeScorePassesDimensionsBeyondRotaryDimUnrotated)
 {
     // partial_rotary_factor 0.5 on head_dim 4: dims 2,3 are not rotated, so they add q2 k2 + q3 k3 = 5.
-    const json j = run_json({"compute", "rope-score", "--head-dim", "4", "--partial-rotary-factor", "0.5", "--query",
-                             "1,0,1,2", "--key", "1,0,1,2", "--query-position", "7", "--key-position", "3"});
+    const json j =
+        run_json({"compute", "rope-score", "--head-dim", "4", "--partial-rotary-factor", "0.5", "--query",
+                  "1,0,1,2", "--key", "1,0,1,2", "--query-position", "7", "--key-position", "3"});
     EXPECT_NEAR(j["score"].get<double>(), std::cos(4.0) + 5.0, 1e-12);
 }
 
 TEST(CliNumbers, DecayBoundAtZeroIsMeanOfOneToHalfD)
 {
     // RoFormer 3.4.3: at r = 0, |S_j| = j, so (1/(d/2)) sum_{j=1}^{d/2} j = (d/2 + 1) / 2. d = 16 -> 4.5.
-    const json j = run_json({"compute", "rope-decay", "--head-dim", "16", "--rope-theta", "10000",
-                             "--max-distance", "100"});
+    const json j = run_json(
+        {"compute", "rope-decay", "--head-dim", "16", "--rope-theta", "10000", "--max-distance", "100"});
     ASSERT_EQ(j["distance_tokens"].size(), 101u);
     EXPECT_EQ(j["distance_tokens"][100].get<int>(), 100);
     EXPECT_NEAR(j["bound"][0].get<double>(), 4.5, 1e-12);
@@ -315,8 +328,8 @@ TEST(CliNumbers, T5BucketsOfHuggingFace)
 {
     // HF T5Attention._relative_position_bucket, bidirectional, 32 buckets, max_distance 128:
     // r = 0 -> 0, r = 1 -> 17, r = -1 -> 1, r = 200 -> 31 (saturated), r = -200 -> 15.
-    const json j = run_json({"compute", "t5-buckets", "--num-buckets", "32", "--max-distance", "128", "--from",
-                             "-200", "--to", "200"});
+    const json j = run_json({"compute", "t5-buckets", "--num-buckets", "32", "--max-distance", "128",
+                             "--from", "-200", "--to", "200"});
     auto bucket = [&](int r) { return j["bucket"][r + 200].get<int>(); };
     EXPECT_EQ(bucket(0), 0);
     EXPECT_EQ(bucket(1), 17);
@@ -330,8 +343,8 @@ TEST(CliNumbers, DebertaBucketsAndTheRowAttentionReads)
     // HF make_log_bucket_position (256 buckets, 512 positions; python port values, test_deberta.cpp):
     // 200 -> 169, 1000 -> 317, -1000 -> -317. The row c2p reads clamps to [-256, 255]
     // (disentangled_attention_bias: clamp(relative_pos + att_span, 0, 2 att_span - 1) - att_span).
-    const json j = run_json({"compute", "deberta-buckets", "--position-buckets", "256", "--max-relative-positions",
-                             "512", "--from", "-1000", "--to", "1000"});
+    const json j = run_json({"compute", "deberta-buckets", "--position-buckets", "256",
+                             "--max-relative-positions", "512", "--from", "-1000", "--to", "1000"});
     auto at = [&](const char* key, int r) { return j[key][r + 1000].get<int>(); };
     EXPECT_EQ(at("relative_position", 200), 200);
     EXPECT_EQ(at("bucket", 200), 169);
@@ -344,8 +357,8 @@ TEST(CliNumbers, DebertaBucketsAndTheRowAttentionReads)
 
 TEST(CliNumbers, LearnedPositionsBeyondTrainedLengthAreNull)
 {
-    const json j = run_json({"compute", "learned", "--dim", "4", "--max-position-embeddings", "8", "--from", "6",
-                             "--to", "9"});
+    const json j = run_json(
+        {"compute", "learned", "--dim", "4", "--max-position-embeddings", "8", "--from", "6", "--to", "9"});
     EXPECT_TRUE(j["embedding"][0].is_array());
     EXPECT_TRUE(j["embedding"][1].is_array());
     EXPECT_TRUE(j["embedding"][2].is_null());
@@ -398,7 +411,8 @@ TEST(CliConfig, FlagsOverrideTheConfig)
     const json a = run_json({"compute", "rope-frequencies", "--config", cfg.string()});
     EXPECT_EQ(a["rotary_dim"].get<int>(), 128);
     EXPECT_NEAR(a["inv_freq_rad_per_token"][1].get<double>(), std::pow(500000.0, -2.0 / 128.0), 1e-15);
-    const json b = run_json({"compute", "rope-frequencies", "--config", cfg.string(), "--rope-theta", "10000"});
+    const json b =
+        run_json({"compute", "rope-frequencies", "--config", cfg.string(), "--rope-theta", "10000"});
     EXPECT_NEAR(b["inv_freq_rad_per_token"][1].get<double>(), std::pow(10000.0, -2.0 / 128.0), 1e-15);
 }
 
@@ -424,9 +438,10 @@ TEST(CliConfig, PresetsListsTheRequiredIds)
     std::vector<std::string> ids;
     for (const auto& p : j["presets"])
         ids.push_back(p["id"].get<std::string>());
-    for (const char* id : {"transformer-base", "bert-base", "gpt2", "t5-base", "deberta-v3-base", "llama-2-7b",
-                           "llama-3.1-8b", "qwen2-7b", "mistral-7b", "codellama-7b", "gpt-neox-20b", "bloom-560m",
-                           "mpt-7b", "yarn-llama-2-7b-64k", "deepseek-v2-lite", "phi-3-mini-128k", "gpt-oss-20b"})
+    for (const char* id :
+         {"transformer-base", "bert-base", "gpt2", "t5-base", "deberta-v3-base", "llama-2-7b", "llama-3.1-8b",
+          "qwen2-7b", "mistral-7b", "codellama-7b", "gpt-neox-20b", "bloom-560m", "mpt-7b",
+          "yarn-llama-2-7b-64k", "deepseek-v2-lite", "phi-3-mini-128k", "gpt-oss-20b"})
         EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << id;
 }
 
@@ -451,11 +466,13 @@ TEST(CliMatrix, DownsampledCellsAreBlockMeansNamingTheirBlocks)
     EXPECT_TRUE(j["matrix"][0][2].is_null());
     EXPECT_NEAR(j["matrix"][2][3].get<double>(), -0.5 * 4.0 / 6.0, 1e-12);
 
-    const Result csv = run({"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "10",
-                            "--num-heads", "8", "--head", "0", "--out-rows", "3", "--out-cols", "4", "--format",
-                            "csv"});
+    const Result csv =
+        run({"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "10", "--num-heads",
+             "8", "--head", "0", "--out-rows", "3", "--out-cols", "4", "--format", "csv"});
     ASSERT_EQ(csv.status, 0) << csv.err;
-    EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')), "query_position_first,query_position_last,key_position_0-1,key_position_2-4,key_position_5-6,key_position_7-9");
+    EXPECT_EQ(csv.out.substr(0, csv.out.find('\n')),
+              "query_position_first,query_position_last,key_position_0-1,key_position_2-4,key_position_5-6,"
+              "key_position_7-9");
     EXPECT_EQ(csv.out.substr(csv.out.find('\n') + 1, 5), "0,2,-");
 }
 
@@ -466,9 +483,9 @@ TEST(CliMatrix, ChosenHeadSlopeChangesOnlyItsHeadsBias)
     // build_alibi_tensor), 8 heads: the others keep 2^(-8h/8) = 2^-h. Tolerance 1e-15 relative (one
     // product of the slope and an integer distance, printed with round-trip precision).
     const auto bias = [](int head) {
-        return run_json({"compute", "matrix", "--method", "alibi", "--kind", "bias", "--alibi-bias", "symmetric",
-                         "--seq-len", "12", "--num-heads", "8", "--slopes", "0.5,0.25,0.0123", "--head",
-                         std::to_string(head)});
+        return run_json({"compute", "matrix", "--method", "alibi", "--kind", "bias", "--alibi-bias",
+                         "symmetric", "--seq-len", "12", "--num-heads", "8", "--slopes", "0.5,0.25,0.0123",
+                         "--head", std::to_string(head)});
     };
     for (int head = 0; head < 8; ++head) {
         const json j = bias(head);
@@ -476,14 +493,17 @@ TEST(CliMatrix, ChosenHeadSlopeChangesOnlyItsHeadsBias)
         for (int i = 0; i < 12; ++i)
             for (int k = 0; k < 12; ++k) {
                 const double want = -m * std::abs(i - k);
-                EXPECT_NEAR(j["matrix"][i][k].get<double>(), want, 1e-15 * std::abs(want)) << head << " " << i << "," << k;
+                EXPECT_NEAR(j["matrix"][i][k].get<double>(), want, 1e-15 * std::abs(want))
+                    << head << " " << i << "," << k;
             }
     }
-    const json slopes = run_json({"compute", "alibi-slopes", "--num-heads", "8", "--slopes", "0.5,0.25,0.0123"});
+    const json slopes =
+        run_json({"compute", "alibi-slopes", "--num-heads", "8", "--slopes", "0.5,0.25,0.0123"});
     EXPECT_EQ(slopes["slopes"][2].get<double>(), 0.0123);
     EXPECT_EQ(slopes["reference_slopes"][2].get<double>(), 0.125);
     // The scenario carries them: `compute scenario` prints the list a session stores.
-    const json scenario = run_json({"compute", "scenario", "--method", "alibi", "--slopes", "0.5,0.25,0.0123"});
+    const json scenario =
+        run_json({"compute", "scenario", "--method", "alibi", "--slopes", "0.5,0.25,0.0123"});
     EXPECT_EQ(scenario["alibi"]["slopes"], json({0.5, 0.25, 0.0123}));
 }
 
@@ -491,13 +511,14 @@ TEST(CliMatrix, SamplePointGivesTheOldPointSamples)
 {
     // --sample point: cells at floor((r + 0.5) * 10 / 3) = 1, 5, 8; each is one cell, bias -0.5 (i - j).
     const json j = run_json({"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "10",
-                             "--num-heads", "8", "--head", "0", "--out-rows", "3", "--out-cols", "3", "--sample",
-                             "point"});
+                             "--num-heads", "8", "--head", "0", "--out-rows", "3", "--out-cols", "3",
+                             "--sample", "point"});
     EXPECT_EQ(j["sampling"], "point");
     EXPECT_EQ(j["row_index"], json::parse("[1, 5, 8]"));
     EXPECT_EQ(j["row_last"], json::parse("[1, 5, 8]"));
     EXPECT_DOUBLE_EQ(j["matrix"][2][0].get<double>(), -0.5 * (8 - 1));
-    const json full = run_json({"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "4"});
+    const json full =
+        run_json({"compute", "matrix", "--method", "alibi", "--kind", "bias", "--seq-len", "4"});
     EXPECT_EQ(full["sampling"], "exact");
 }
 
@@ -505,8 +526,9 @@ TEST(CliMatrix, SinglePrecisionStaysWithinItsBound)
 {
     // RoPE, d = 64, random content: single differs from double by at most (d + 2) 2^-24 |q| |k| / sqrt(d)
     // per cell (gemm.h); |q|, |k| ~ sqrt(64) = 8, so well under 1e-4 absolute for logits of size ~8.
-    const std::vector<std::string> base{"compute", "matrix", "--method", "rope", "--head-dim", "64", "--seq-len",
-                                        "300", "--content", "random", "--out-rows", "30", "--out-cols", "30"};
+    const std::vector<std::string> base{"compute",    "matrix",    "--method",   "rope",      "--head-dim",
+                                        "64",         "--seq-len", "300",        "--content", "random",
+                                        "--out-rows", "30",        "--out-cols", "30"};
     auto single = base;
     single.insert(single.end(), {"--precision", "single"});
     const json d = run_json(base), s = run_json(single);
@@ -515,7 +537,8 @@ TEST(CliMatrix, SinglePrecisionStaysWithinItsBound)
     double worst = 0.0;
     for (std::size_t r = 0; r < 30; ++r)
         for (std::size_t c = 0; c < 30; ++c)
-            worst = std::max(worst, std::abs(d["matrix"][r][c].get<double>() - s["matrix"][r][c].get<double>()));
+            worst =
+                std::max(worst, std::abs(d["matrix"][r][c].get<double>() - s["matrix"][r][c].get<double>()));
     EXPECT_LT(worst, 1e-4);
 }
 
@@ -524,8 +547,8 @@ TEST(CliMatrix, SinglePrecisionStaysWithinItsBound)
 // Reference: the double run of the same matrix, within the bound of the test above.
 TEST(CliMatrix, SinglePrecisionWritesFloat32Numbers)
 {
-    const std::vector<std::string> base{"compute", "matrix", "--method", "rope", "--head-dim", "64",
-                                        "--seq-len", "40", "--content", "random"};
+    const std::vector<std::string> base{"compute", "matrix",    "--method", "rope",      "--head-dim",
+                                        "64",      "--seq-len", "40",       "--content", "random"};
     auto csv = base;
     csv.insert(csv.end(), {"--precision", "single", "--format", "csv"});
     const Result r = run(csv);
@@ -559,7 +582,8 @@ TEST(CliMatrix, SinglePrecisionWritesFloat32Numbers)
     for (std::size_t i = 0; i < 40; ++i)
         for (std::size_t j = 0; j < 40; ++j) {
             const double sv = s["matrix"][i][j].get<double>();
-            EXPECT_EQ(static_cast<double>(static_cast<float>(sv)), static_cast<double>(static_cast<float>(cells[i][j])));
+            EXPECT_EQ(static_cast<double>(static_cast<float>(sv)),
+                      static_cast<double>(static_cast<float>(cells[i][j])));
             worst = std::max(worst, std::abs(d["matrix"][i][j].get<double>() - sv));
         }
     EXPECT_LT(worst, 1e-4);
@@ -569,14 +593,15 @@ TEST(CliMatrix, SinglePrecisionWritesFloat32Numbers)
 TEST(CliMatrix, TenMillionPositionsIntoAPictureNeedOnlyThePicture)
 {
     // Block means of 10^7 positions with position-independent content: closed forms, O(blocks d).
-    const json j = run_json({"compute", "matrix", "--method", "rope", "--head-dim", "64", "--seq-len", "10000000",
-                             "--out-rows", "16", "--out-cols", "16"});
+    const json j = run_json({"compute", "matrix", "--method", "rope", "--head-dim", "64", "--seq-len",
+                             "10000000", "--out-rows", "16", "--out-cols", "16"});
     EXPECT_EQ(j["sampling"], "block-mean");
     EXPECT_EQ(j["row_last"].back(), 9999999);
     EXPECT_EQ(j["matrix"].size(), 16u);
 }
 
-// ------------------------------------------------------------------ bad input: exit 2, one line naming the option
+// ------------------------------------------------------------------ bad input: exit 2, one line naming the
+// option
 
 struct BadCase {
     std::string name;
@@ -584,7 +609,9 @@ struct BadCase {
     std::string must_mention;
 };
 
-class BadInput : public ::testing::TestWithParam<BadCase> {};
+class BadInput : public ::testing::TestWithParam<BadCase>
+{
+};
 
 TEST_P(BadInput, ExitsTwoWithOneLineNamingTheProblem)
 {
@@ -602,7 +629,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"UnknownOption", {"compute", "rope-frequencies", "--rope-thetaa", "5"}, "--rope-thetaa"},
         BadCase{"BaseBelowOne", {"compute", "rope-frequencies", "--rope-theta", "0.5"}, "--rope-theta"},
         BadCase{"OddHeadDim", {"compute", "rope-frequencies", "--head-dim", "7"}, "--head-dim"},
-        BadCase{"FactorBelowOne", {"compute", "rope-frequencies", "--rope-type", "linear", "--factor", "0.5"},
+        BadCase{"FactorBelowOne",
+                {"compute", "rope-frequencies", "--rope-type", "linear", "--factor", "0.5"},
                 "--factor"},
         BadCase{"NotANumber", {"compute", "rope-frequencies", "--rope-theta", "abc"}, "--rope-theta"},
         BadCase{"NanValue", {"compute", "rope-frequencies", "--rope-theta", "nan"}, "--rope-theta"},
@@ -610,8 +638,8 @@ INSTANTIATE_TEST_SUITE_P(
                 {"compute", "rope-frequencies", "--rope-type", "longrope", "--short-factor", "1,,2"},
                 "--short-factor"},
         BadCase{"WrongListLength",
-                {"compute", "rope-frequencies", "--head-dim", "8", "--rope-type", "longrope", "--short-factor",
-                 "1,2", "--long-factor", "1,2,3,4"},
+                {"compute", "rope-frequencies", "--head-dim", "8", "--rope-type", "longrope",
+                 "--short-factor", "1,2", "--long-factor", "1,2,3,4"},
                 "--short-factor"},
         BadCase{"UnknownRopeType", {"compute", "rope-frequencies", "--rope-type", "magic"}, "--rope-type"},
         BadCase{"BadTruncate", {"compute", "rope-frequencies", "--truncate=maybe"}, "--truncate"},
@@ -619,25 +647,32 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"SlopeAboveRange", {"compute", "alibi-slopes", "--slopes", "0.5,20"}, "--slopes"},
         BadCase{"SlopeZero", {"compute", "matrix", "--method", "alibi", "--slopes", "0"}, "--slopes"},
         BadCase{"SlopesMalformed", {"compute", "alibi-slopes", "--slopes", "0.5,,0.25"}, "--slopes"},
-        BadCase{"MoreSlopesThanHeads", {"compute", "alibi-slopes", "--num-heads", "2", "--slopes", "0.5,0.25,0.1"},
+        BadCase{"MoreSlopesThanHeads",
+                {"compute", "alibi-slopes", "--num-heads", "2", "--slopes", "0.5,0.25,0.1"},
                 "--slopes"},
         BadCase{"MissingRange", {"compute", "t5-buckets"}, "--from"},
         BadCase{"ReversedRange", {"compute", "t5-buckets", "--from", "5", "--to", "-5"}, "--to"},
-        BadCase{"TooFewBuckets", {"compute", "t5-buckets", "--num-buckets", "1", "--from", "0", "--to", "1"},
+        BadCase{"TooFewBuckets",
+                {"compute", "t5-buckets", "--num-buckets", "1", "--from", "0", "--to", "1"},
                 "--num-buckets"},
-        BadCase{"HugeSinusoidal", {"compute", "sinusoidal", "--length", "10000000", "--dim", "4096"}, "--length"},
-        BadCase{"MissingConfig", {"compute", "rope-frequencies", "--config", "/nonexistent/config.json"},
+        BadCase{
+            "HugeSinusoidal", {"compute", "sinusoidal", "--length", "10000000", "--dim", "4096"}, "--length"},
+        BadCase{"MissingConfig",
+                {"compute", "rope-frequencies", "--config", "/nonexistent/config.json"},
                 "--config"},
         BadCase{"UnknownPreset", {"compute", "rope-frequencies", "--preset", "llama-9000"}, "--preset"},
         BadCase{"UnknownQuantity", {"compute", "rope-magic"}, "rope-magic"},
         BadCase{"UnknownCommand", {"frobnicate"}, "frobnicate"},
         BadCase{"QueryWrongLength",
-                {"compute", "rope-score", "--head-dim", "4", "--query", "1,2", "--key", "1,2,3,4"}, "--query"},
+                {"compute", "rope-score", "--head-dim", "4", "--query", "1,2", "--key", "1,2,3,4"},
+                "--query"},
         BadCase{"MissingValue", {"compute", "rope-frequencies", "--rope-theta"}, "--rope-theta"},
         BadCase{"BadKind", {"compute", "matrix", "--method", "rope", "--kind", "buckets"}, "--kind"},
         BadCase{"BadSample", {"compute", "matrix", "--method", "rope", "--sample", "average"}, "--sample"},
-        BadCase{"BadPrecision", {"compute", "matrix", "--method", "rope", "--precision", "half"}, "--precision"},
-        BadCase{"MatrixTooLarge", {"compute", "matrix", "--method", "rope", "--seq-len", "100000"}, "--rows"}),
+        BadCase{
+            "BadPrecision", {"compute", "matrix", "--method", "rope", "--precision", "half"}, "--precision"},
+        BadCase{
+            "MatrixTooLarge", {"compute", "matrix", "--method", "rope", "--seq-len", "100000"}, "--rows"}),
     [](const auto& info) { return info.param.name; });
 
 TEST(BadInput, MalformedConfigFileIsAClearError)
@@ -663,7 +698,8 @@ TEST(BadInput, WrongTypeInConfigNamesTheKey)
 // numbers as the shortest text that reads back exactly; compute and export write the same text.
 TEST(CliNumbers, CsvIntegersAreIntegersAndValuesRoundTrip)
 {
-    const Result r = run({"compute", "rope-decay", "--max-distance", "1000000", "--points", "50", "--format", "csv"});
+    const Result r =
+        run({"compute", "rope-decay", "--max-distance", "1000000", "--points", "50", "--format", "csv"});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out.find("e+"), std::string::npos) << "an exponent in the integer column";
     EXPECT_NE(r.out.find("\n1000000,"), std::string::npos);
@@ -722,7 +758,8 @@ TEST(CliWeights, CausalMasksTheKeysAfterTheQuery)
             for (std::size_t k = 0; k < 6; ++k) {
                 sum += j["matrix"][i][k].get<double>();
                 if (k > i) {
-                    EXPECT_EQ(j["matrix"][i][k].get<double>(), 0.0) << method << " (" << i << ", " << k << ")";
+                    EXPECT_EQ(j["matrix"][i][k].get<double>(), 0.0)
+                        << method << " (" << i << ", " << k << ")";
                 }
             }
             EXPECT_NEAR(sum, 1.0, 1e-12) << method << " row " << i;
@@ -748,8 +785,8 @@ TEST(CliWeights, EmptyOrConflictingTextIsAClearError)
     r = run({"compute", "matrix", "--method", "nope", "--text", "a b", "--seq-len", "3"});
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--seq-len must be 2"), std::string::npos) << r.err;
-    r = run({"compute", "matrix", "--method", "rope", "--kind", "weights", "--seq-len", "20000", "--out-rows", "4",
-             "--out-cols", "4"});
+    r = run({"compute", "matrix", "--method", "rope", "--kind", "weights", "--seq-len", "20000", "--out-rows",
+             "4", "--out-cols", "4"});
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--seq-len must be an integer in [1, 16384]"), std::string::npos) << r.err;
 }

@@ -18,15 +18,16 @@ using namespace posatlas::test;
 
 std::string npy_f64(const std::string& name, int rows, int cols, const std::vector<double>& v)
 {
-    std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", "
-                       + std::to_string(cols) + "), }";
+    std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
+                       std::to_string(cols) + "), }";
     while ((10 + dict.size() + 1) % 64 != 0)
         dict += ' ';
     dict += '\n';
     std::string data;
     for (const double x : v)
         data += f64_bytes(x);
-    return write_file(name, std::string("\x93NUMPY\x01\x00", 8) + le_bytes(dict.size(), 2) + dict + data).string();
+    return write_file(name, std::string("\x93NUMPY\x01\x00", 8) + le_bytes(dict.size(), 2) + dict + data)
+        .string();
 }
 
 // q_p and k_p for p = 0, 1, 2 (d = 4).
@@ -40,8 +41,8 @@ TEST(CliContentFiles, RopeDiagonalIsTheFilesDotProduct)
     // RoPE rotates q_p and k_p by the same angles at i = j = p, and a rotation keeps dot products: the
     // diagonal logit is q_p . k_p / sqrt(4) (Su et al. 2021, eq. 16). Tolerance 1e-12 (cos/sin rounding).
     const std::string q = npy_f64("cli_q.npy", 3, 4, kQ), k = npy_f64("cli_k.npy", 3, 4, kK);
-    const Result r = run({"compute", "matrix", "--method", "rope", "--head-dim", "4", "--seq-len", "3", "--queries", q,
-                          "--keys", k});
+    const Result r = run({"compute", "matrix", "--method", "rope", "--head-dim", "4", "--seq-len", "3",
+                          "--queries", q, "--keys", k});
     ASSERT_EQ(r.status, 0) << r.err;
     const json j = json::parse(r.out);
     for (int p = 0; p < 3; ++p) {
@@ -56,11 +57,11 @@ TEST(CliContentFiles, RopeDiagonalIsTheFilesDotProduct)
         qf += f32_bytes(static_cast<float>(v));
     for (const double v : kK)
         kf += f32_bytes(static_cast<float>(v));
-    const std::string st =
-        write_file("cli_qk.safetensors", safetensors_file({{"k", "F32", {3, 4}, kf}, {"q", "F32", {3, 4}, qf}}))
-            .string();
-    const Result s = run({"compute", "matrix", "--method", "rope", "--head-dim", "4", "--seq-len", "3", "--queries", st,
-                          "--queries-tensor", "q", "--keys", st, "--keys-tensor", "k"});
+    const std::string st = write_file("cli_qk.safetensors",
+                                      safetensors_file({{"k", "F32", {3, 4}, kf}, {"q", "F32", {3, 4}, qf}}))
+                               .string();
+    const Result s = run({"compute", "matrix", "--method", "rope", "--head-dim", "4", "--seq-len", "3",
+                          "--queries", st, "--queries-tensor", "q", "--keys", st, "--keys-tensor", "k"});
     ASSERT_EQ(s.status, 0) << s.err;
     EXPECT_EQ(json::parse(s.out)["matrix"], j["matrix"]);
 }
@@ -68,8 +69,8 @@ TEST(CliContentFiles, RopeDiagonalIsTheFilesDotProduct)
 TEST(CliContentFiles, ShapeAndFileErrorsNameTheOptionAndExitTwo)
 {
     const std::string q = npy_f64("cli_q.npy", 3, 4, kQ), k = npy_f64("cli_k.npy", 3, 4, kK);
-    const Result rows = run({"compute", "matrix", "--method", "rope", "--head-dim", "4", "--seq-len", "5", "--queries",
-                             q, "--keys", k});
+    const Result rows = run({"compute", "matrix", "--method", "rope", "--head-dim", "4", "--seq-len", "5",
+                             "--queries", q, "--keys", k});
     EXPECT_EQ(rows.status, 2);
     EXPECT_NE(rows.err.find("seq"), std::string::npos) << rows.err;
     EXPECT_NE(rows.err.find("[1, 3]"), std::string::npos) << rows.err;
@@ -92,8 +93,8 @@ TEST(CliContentFiles, ExportDrawsTheFileContent)
 {
     const std::string q = npy_f64("cli_q.npy", 3, 4, kQ), k = npy_f64("cli_k.npy", 3, 4, kK);
     const fs::path out = temp_dir() / "content_files.png";
-    const Result r = run({"export", "--view", "heatmap", "--method", "rope", "--head-dim", "4", "--seq-len", "3",
-                          "--queries", q, "--keys", k, "--out", out.string()});
+    const Result r = run({"export", "--view", "heatmap", "--method", "rope", "--head-dim", "4", "--seq-len",
+                          "3", "--queries", q, "--keys", k, "--out", out.string()});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_GT(slurp(out).size(), 1000u);
 }

@@ -94,7 +94,8 @@ std::vector<FieldCase> every_field()
 }
 
 class CliField : public ::testing::TestWithParam<FieldCase>
-{};
+{
+};
 
 } // namespace
 
@@ -109,10 +110,13 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
     // is set first, on the scenario and on the command line, and the field takes a value it allows.
     std::optional<json> text_value;
     if (f.key == "table_tensor") {
-        const fs::path checkpoint = write_file(
-            "fields.safetensors", safetensors_file({{"wpe.weight", "F32", {3, 2}, f32_bytes(0.5f) + f32_bytes(-1.0f) +
-                                                                            f32_bytes(2.0f) + f32_bytes(0.25f) +
-                                                                            f32_bytes(1.0f) + f32_bytes(3.0f)}}));
+        const fs::path checkpoint =
+            write_file("fields.safetensors",
+                       safetensors_file({{"wpe.weight",
+                                          "F32",
+                                          {3, 2},
+                                          f32_bytes(0.5f) + f32_bytes(-1.0f) + f32_bytes(2.0f) +
+                                              f32_bytes(0.25f) + f32_bytes(1.0f) + f32_bytes(3.0f)}}));
         const Field& table = *d.field("table_path");
         table.set(s, checkpoint.string());
         args.insert(args.end(), {"--" + table.option_name(), checkpoint.string()});
@@ -130,7 +134,10 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
             data += f32_bytes(static_cast<float>(i) - 2.5f);
         const fs::path checkpoint = write_file(
             "fields_t5.safetensors",
-            safetensors_file({{"decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", "F32", {8, 3}, data}}));
+            safetensors_file({{"decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
+                               "F32",
+                               {8, 3},
+                               data}}));
         t5_use_trained_bias(s.params<T5Params>(), checkpoint.string());
         args.insert(args.end(), {"--" + d.field("bias_weights")->option_name(), checkpoint.string()});
         text_value = s.params<T5Params>().bias_tensor;
@@ -145,7 +152,8 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
         for (std::int64_t r = 0; r < rows; ++r)
             for (std::int64_t c = 0; c < cols; ++c)
                 text += std::to_string(static_cast<double>(r * cols + c) / 4.0) + (c + 1 < cols ? "," : "\n");
-        return std::make_pair(write_file("fields_" + table.key + ".csv", text).string(), std::make_pair(rows, cols));
+        return std::make_pair(write_file("fields_" + table.key + ".csv", text).string(),
+                              std::make_pair(rows, cols));
     };
     if (f.table_shape)
         text_value = table_csv(f).first;
@@ -155,8 +163,8 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
         std::string data;
         for (std::int64_t i = 0; i < rows * cols; ++i)
             data += f32_bytes(static_cast<float>(i) / 4.0f);
-        const fs::path checkpoint =
-            write_file("fields_" + table->key + ".safetensors", safetensors_file({{"t", "F32", {rows, cols}, data}}));
+        const fs::path checkpoint = write_file("fields_" + table->key + ".safetensors",
+                                               safetensors_file({{"t", "F32", {rows, cols}, data}}));
         table->set(s, checkpoint.string());
         args.insert(args.end(), {"--" + table->option_name(), checkpoint.string()});
         text_value = "t";
@@ -165,13 +173,15 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
     // of one safetensors file, with seq_len 4 and head_dim 4; the field under test is given last.
     const std::vector<std::pair<std::string, std::string>> content_files{
         {"queries", ""}, {"queries_tensor", "q"}, {"keys", ""}, {"keys_tensor", "k"}};
-    if (std::any_of(content_files.begin(), content_files.end(), [&](const auto& c) { return c.first == f.key; })) {
+    if (std::any_of(content_files.begin(), content_files.end(),
+                    [&](const auto& c) { return c.first == f.key; })) {
         std::string data;
         for (int i = 0; i < 16; ++i)
             data += f32_bytes(static_cast<float>(i) / 4.0f);
-        const std::string st = write_file("fields_content.safetensors",
-                                          safetensors_file({{"k", "F32", {4, 4}, data}, {"q", "F32", {4, 4}, data}}))
-                                   .string();
+        const std::string st =
+            write_file("fields_content.safetensors",
+                       safetensors_file({{"k", "F32", {4, 4}, data}, {"q", "F32", {4, 4}, data}}))
+                .string();
         for (const Field* g : all_fields())
             if (g == common_field("seq_len") || g->follows_seq_len)
                 g->set(s, 4);
@@ -189,7 +199,8 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
     }
     json v;
     for (json c : candidates(f, f.get(s))) {
-        if (f.type == FieldType::Text) // a file the method reads (a real table of the test data), or a sentence
+        if (f.type ==
+            FieldType::Text) // a file the method reads (a real table of the test data), or a sentence
             c = text_value ? *text_value
                 : f.path   ? json(std::string(POSATLAS_TEST_DATA) + "/learned_4x3.csv")
                            : json("the dog bit the man");
@@ -203,7 +214,8 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
         v = c;
         break;
     }
-    ASSERT_FALSE(v.is_null()) << "no value of " << f.key << " other than its default is valid: give the test "
+    ASSERT_FALSE(v.is_null()) << "no value of " << f.key
+                              << " other than its default is valid: give the test "
                                  "the field it depends on";
     if (f.type == FieldType::Bool)
         args.push_back("--" + f.option_name() + "=" + option_text(v));
@@ -213,7 +225,8 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
     ASSERT_EQ(r.status, 0) << "posatlas " << args.back() << ": " << r.err;
     const Scenario back = scenario_from_json(json::parse(r.out));
     EXPECT_EQ(back.method, d.method);
-    EXPECT_EQ(f.get(back), v) << "--" << f.option_name() << " " << option_text(v) << " gave " << f.get(back).dump();
+    EXPECT_EQ(f.get(back), v) << "--" << f.option_name() << " " << option_text(v) << " gave "
+                              << f.get(back).dump();
     // Nothing else moved: the same edit made directly on a default scenario is the same scenario.
     f.set(s, v);
     if (&f == common_field("seq_len")) // --seq-len also sets the fields that follow it (rope_seq_len)
@@ -226,8 +239,9 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
 INSTANTIATE_TEST_SUITE_P(Registry, CliField, ::testing::ValuesIn(every_field()),
                          [](const ::testing::TestParamInfo<FieldCase>& info) {
                              const bool common = common_field(info.param.field->key) == info.param.field;
-                             return param_name((common ? std::string("scenario") : std::string(info.param.method.id()))
-                                               + " " + info.param.field->key);
+                             return param_name(
+                                 (common ? std::string("scenario") : std::string(info.param.method.id())) +
+                                 " " + info.param.field->key);
                          });
 
 TEST(CliScenario, CsvListsEveryValueByItsDottedKey)

@@ -162,7 +162,8 @@ TEST(CliCompletion, CompletesCommandsQuantitiesOptionsAndPresets)
     EXPECT_EQ(complete("posatlas export --vi"), (std::set<std::string>{"--view"}));
     EXPECT_EQ(complete("posatlas export --preset llama-3"), (std::set<std::string>{"llama-3.1-8b"}));
     // The value after an option that takes one is skipped; a flag takes none.
-    EXPECT_EQ(complete("posatlas compute alibi-slopes --num-heads 8 --caus"), (std::set<std::string>{"--causal"}));
+    EXPECT_EQ(complete("posatlas compute alibi-slopes --num-heads 8 --caus"),
+              (std::set<std::string>{"--causal"}));
     EXPECT_EQ(complete("posatlas export --linear-x --ou"), (std::set<std::string>{"--out"}));
     // --out completes file names.
     std::ofstream(temp_dir() / "completion-target.png") << "x";
@@ -175,7 +176,9 @@ struct ContextCase {
     std::vector<std::string> command; // as typed, before the options
 };
 
-class CompletionMatchesParser : public ::testing::TestWithParam<ContextCase> {};
+class CompletionMatchesParser : public ::testing::TestWithParam<ContextCase>
+{
+};
 
 TEST_P(CompletionMatchesParser, OffersExactlyTheOptionsTheParserAccepts)
 {

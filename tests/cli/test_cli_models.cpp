@@ -102,19 +102,22 @@ TEST(CliModels, ACachedT5ModelBringsItsTrainedBiasTable)
     const fs::path root = temp_dir() / "hf_cache_t5";
     fs::remove_all(root);
     const fs::path t5 = root / "models--org--tiny-t5";
-    cached(t5, "config.json",
-           R"({"model_type":"t5","num_heads":2,"d_model":8,"d_kv":4,"relative_attention_num_buckets":8,"relative_attention_max_distance":16})");
+    cached(
+        t5, "config.json",
+        R"({"model_type":"t5","num_heads":2,"d_model":8,"d_kv":4,"relative_attention_num_buckets":8,"relative_attention_max_distance":16})");
     // The encoder's layer-0 table, 8 buckets x 2 heads: (b, h) = 10 h + b.
     std::vector<float> bias;
     for (int b = 0; b < 8; ++b)
         for (int h = 0; h < 2; ++h)
             bias.push_back(static_cast<float>(10 * h + b));
     cached(t5, "model.safetensors",
-           safetensors_file({f32_tensor("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", 8, 2, bias)}));
+           safetensors_file({f32_tensor(
+               "encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", 8, 2, bias)}));
     put(t5 / "refs" / "main", "c0ffee");
     ::setenv("HF_HUB_CACHE", root.c_str(), 1);
     // Query 0, key 1: relative +1, bidirectional bucket 4 + 1 = 5; head 1 reads 15.
-    const Result r = run({"compute", "matrix", "--model", "org/tiny-t5", "--kind", "bias", "--seq-len", "2", "--head", "1"});
+    const Result r = run(
+        {"compute", "matrix", "--model", "org/tiny-t5", "--kind", "bias", "--seq-len", "2", "--head", "1"});
     ASSERT_EQ(r.status, 0) << r.err;
     const json j = json::parse(r.out);
     EXPECT_EQ(j["matrix"][0][1].get<double>(), 15.0);
@@ -128,24 +131,30 @@ TEST(CliModels, ACachedDebertaModelBringsItsRelativeEmbeddings)
     fs::remove_all(root);
     const fs::path model = root / "models--org--tiny-deberta";
     // position_buckets 2: att_span 2, 4 rows of hidden size 3 (entry (r, c) = r + c / 4).
-    cached(model, "config.json",
-           R"({"model_type":"deberta-v2","hidden_size":3,"num_attention_heads":1,"position_buckets":2,"max_relative_positions":8,"relative_attention":true})");
+    cached(
+        model, "config.json",
+        R"({"model_type":"deberta-v2","hidden_size":3,"num_attention_heads":1,"position_buckets":2,"max_relative_positions":8,"relative_attention":true})");
     std::vector<float> rel;
     for (int r = 0; r < 4; ++r)
         for (int c = 0; c < 3; ++c)
             rel.push_back(static_cast<float>(r) + static_cast<float>(c) / 4.0f);
-    cached(model, "model.safetensors", safetensors_file({f32_tensor("deberta.encoder.rel_embeddings.weight", 4, 3, rel)}));
+    cached(model, "model.safetensors",
+           safetensors_file({f32_tensor("deberta.encoder.rel_embeddings.weight", 4, 3, rel)}));
     put(model / "refs" / "main", "c0ffee");
     ::setenv("HF_HUB_CACHE", root.c_str(), 1);
     const Result r = run({"compute", "scenario", "--model", "org/tiny-deberta"});
     ASSERT_EQ(r.status, 0) << r.err;
     const json j = json::parse(r.out);
-    EXPECT_EQ(j["deberta"]["rel_embeddings_tensor"].get<std::string>(), "deberta.encoder.rel_embeddings.weight") << r.out;
-    EXPECT_NE(j["deberta"]["rel_embeddings"].get<std::string>().find("model.safetensors"), std::string::npos) << r.out;
+    EXPECT_EQ(j["deberta"]["rel_embeddings_tensor"].get<std::string>(),
+              "deberta.encoder.rel_embeddings.weight")
+        << r.out;
+    EXPECT_NE(j["deberta"]["rel_embeddings"].get<std::string>().find("model.safetensors"), std::string::npos)
+        << r.out;
     // A table given by hand wins over the cached one.
     const fs::path own = temp_dir() / "own_rel.csv";
     put(own, "1,2,3\n4,5,6\n7,8,9\n1,1,1\n");
-    const Result mine = run({"compute", "scenario", "--model", "org/tiny-deberta", "--rel-embeddings", own.string()});
+    const Result mine =
+        run({"compute", "scenario", "--model", "org/tiny-deberta", "--rel-embeddings", own.string()});
     ASSERT_EQ(mine.status, 0) << mine.err;
     EXPECT_EQ(json::parse(mine.out)["deberta"]["rel_embeddings"].get<std::string>(), own.string());
 }

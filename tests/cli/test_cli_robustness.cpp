@@ -58,8 +58,8 @@ void expect_bad_input(const Result& r, const std::string& needle)
 
 std::string deep_config(int depth)
 {
-    return "{\"model_type\":\"llama\",\"rope_theta\":" + std::string(static_cast<std::size_t>(depth), '[') + "1"
-           + std::string(static_cast<std::size_t>(depth), ']') + "}";
+    return "{\"model_type\":\"llama\",\"rope_theta\":" + std::string(static_cast<std::size_t>(depth), '[') +
+           "1" + std::string(static_cast<std::size_t>(depth), ']') + "}";
 }
 
 } // namespace
@@ -68,9 +68,9 @@ TEST(CliRobustness, SpectrumOfARatioEqualToOneFinishesAndWritesPng)
 {
     // llama3 with factor 1: theta'/theta = 1 +- 1e-16; tick placement used to loop until memory ran out.
     const fs::path png = temp_dir() / "x.png";
-    const Result r = run({"export", "--view", "spectrum", "--head-dim", "128", "--rope-type", "llama3", "--factor",
-                          "1", "--max-position-embeddings", "2048", "--width", "600", "--height", "400", "--dpi",
-                          "96", "--out", png.string()});
+    const Result r = run({"export", "--view", "spectrum", "--head-dim", "128", "--rope-type", "llama3",
+                          "--factor", "1", "--max-position-embeddings", "2048", "--width", "600", "--height",
+                          "400", "--dpi", "96", "--out", png.string()});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_LT(r.seconds, 30.0);
     const std::string bytes = slurp(png);
@@ -82,8 +82,8 @@ TEST(CliRobustness, DeeplyNestedConfigAndSessionExitTwo)
 {
     const fs::path cfg = write_file("deep.json", deep_config(100000));
     expect_bad_input(run({"compute", "rope-frequencies", "--config", cfg.string()}), "nested deeper than 64");
-    const std::string session = R"({"format":"posatlas-session","version":1,"scenario":)"
-                                + std::string(100000, '[') + std::string(100000, ']') + "}";
+    const std::string session = R"({"format":"posatlas-session","version":1,"scenario":)" +
+                                std::string(100000, '[') + std::string(100000, ']') + "}";
     const fs::path ses = write_file("deep.posatlas.json", session);
     expect_bad_input(run({"export", "--session", ses.string(), "--view", "heatmap", "--out",
                           (temp_dir() / "deep.png").string()}),
@@ -100,7 +100,8 @@ TEST(CliRobustness, NumberOverflowInConfigExitsTwo)
 TEST(CliRobustness, BadLearnedTableExitsTwoWithEscapedField)
 {
     const fs::path csv = write_file("bad.csv", "1,2\n3,\x1b[31mred\n");
-    const Result r = run({"compute", "matrix", "--method", "learned", "--table", csv.string(), "--seq-len", "2"});
+    const Result r =
+        run({"compute", "matrix", "--method", "learned", "--table", csv.string(), "--seq-len", "2"});
     expect_bad_input(r, "\\x1b[31mred");
 }
 
@@ -109,7 +110,8 @@ TEST(CliRobustness, DevicesAndFifosAreRefusedAtOnce)
     const fs::path zero = temp_dir() / "z.posatlas.json";
     fs::remove(zero);
     fs::create_symlink("/dev/zero", zero);
-    Result r = run({"export", "--session", zero.string(), "--view", "heatmap", "--out", (temp_dir() / "z.png").string()});
+    Result r = run({"export", "--session", zero.string(), "--view", "heatmap", "--out",
+                    (temp_dir() / "z.png").string()});
     expect_bad_input(r, "not a regular file");
     EXPECT_LT(r.seconds, 30.0);
 
@@ -137,7 +139,8 @@ TEST(CliRobustness, WriteErrorOnStdoutExitsTwo)
 
 TEST(CliRobustness, ValueFromConfigNamesFileAndKey)
 {
-    const fs::path cfg = write_file("config.json", R"({"model_type": "llama", "head_dim": -64, "hidden_size": 4096,
+    const fs::path cfg =
+        write_file("config.json", R"({"model_type": "llama", "head_dim": -64, "hidden_size": 4096,
                                                       "num_attention_heads": 32})");
     const Result r = run({"compute", "rope-frequencies", "--config", cfg.string()});
     expect_bad_input(r, cfg.string() + ": head_dim must be an even integer in [2, 8192] (got -64)");
@@ -166,8 +169,8 @@ TEST(CliRobustness, MemoryAndWorkBudgetsNameTheOptionAndLargestValue)
     expect_bad_input(r, "--lengths must add up to at most ");
     EXPECT_LT(r.seconds, 10.0);
 
-    r = run({"export", "--view", "decay", "--head-dim", "64", "--width", "20000", "--height", "20000", "--dpi",
-             "96", "--out", (temp_dir() / "big.png").string()});
+    r = run({"export", "--view", "decay", "--head-dim", "64", "--width", "20000", "--height", "20000",
+             "--dpi", "96", "--out", (temp_dir() / "big.png").string()});
     expect_bad_input(r, "dpi must be at most 55");
     EXPECT_FALSE(fs::exists(temp_dir() / "big.png"));
 }

@@ -42,7 +42,8 @@ std::string gpt2_file()
 TEST(CliWeights, ComputeLearnedPrintsTheStoredRowsExactly)
 {
     const std::string f = gpt2_file();
-    const Result r = run({"compute", "learned", "--weights", f, "--tensor", "wpe.weight", "--from", "0", "--to", "11"});
+    const Result r =
+        run({"compute", "learned", "--weights", f, "--tensor", "wpe.weight", "--from", "0", "--to", "11"});
     ASSERT_EQ(r.status, 0) << r.err;
     // Shortest round-trip text of the widened halves.
     EXPECT_NE(r.out.find("5.960464477539063e-08"), std::string::npos) << r.out;
@@ -59,7 +60,8 @@ TEST(CliWeights, ComputeLearnedPrintsTheStoredRowsExactly)
     EXPECT_EQ(j["embedding"][3][1].get<double>(), -2.0);
 
     // Without --tensor the GPT-2 name is found; CSV gives the same numbers.
-    const Result c = run({"compute", "learned", "--weights", f, "--from", "0", "--to", "1", "--format", "csv"});
+    const Result c =
+        run({"compute", "learned", "--weights", f, "--from", "0", "--to", "1", "--format", "csv"});
     ASSERT_EQ(c.status, 0) << c.err;
     EXPECT_EQ(c.out, "position,dimension_0,dimension_1\n0,0,5.960464477539063e-08\n1,1,0.333251953125\n");
 }
@@ -67,8 +69,8 @@ TEST(CliWeights, ComputeLearnedPrintsTheStoredRowsExactly)
 TEST(CliWeights, UnknownTensorListsTheTensorsAndExitsTwo)
 {
     const std::string f = gpt2_file();
-    const Result r = run({"compute", "learned", "--weights", f, "--tensor", "transformer.wpe.weight", "--from", "0",
-                          "--to", "1"});
+    const Result r = run({"compute", "learned", "--weights", f, "--tensor", "transformer.wpe.weight",
+                          "--from", "0", "--to", "1"});
     EXPECT_EQ(r.status, 2);
     EXPECT_TRUE(r.out.empty());
     EXPECT_NE(r.err.find("--weights"), std::string::npos) << r.err;
@@ -81,7 +83,8 @@ TEST(CliWeights, UnknownTensorListsTheTensorsAndExitsTwo)
     EXPECT_NE(t.err.find("tensor"), std::string::npos) << t.err;
 
     // A hostile file: a clear message naming it, exit 2.
-    const std::string bad = write_file("bad.safetensors", le_bytes(std::uint64_t{1} << 62, 8) + "{}").string();
+    const std::string bad =
+        write_file("bad.safetensors", le_bytes(std::uint64_t{1} << 62, 8) + "{}").string();
     const Result b = run({"compute", "learned", "--weights", bad, "--from", "0", "--to", "1"});
     EXPECT_EQ(b.status, 2);
     EXPECT_NE(b.err.find(bad), std::string::npos) << b.err;
@@ -92,8 +95,8 @@ TEST(CliWeights, ExportAndMatrixUseTheCheckpointTable)
 {
     const std::string f = gpt2_file();
     const fs::path csv = temp_dir() / "weights_heatmap.csv";
-    const Result r = run({"export", "--method", "learned", "--weights", f, "--view", "heatmap", "--seq-len", "13",
-                          "--out", csv.string()});
+    const Result r = run({"export", "--method", "learned", "--weights", f, "--view", "heatmap", "--seq-len",
+                          "13", "--out", csv.string()});
     ASSERT_EQ(r.status, 0) << r.err;
     std::istringstream lines(slurp(csv));
     std::string line;
@@ -107,8 +110,8 @@ TEST(CliWeights, ExportAndMatrixUseTheCheckpointTable)
     EXPECT_EQ(rows[5], "2,1,65504");
     EXPECT_EQ(rows[24], "12,0,"); // beyond the 12 stored rows: no embedding
 
-    const Result m = run({"compute", "matrix", "--method", "learned", "--weights", f, "--kind", "encoding",
-                          "--seq-len", "4"});
+    const Result m = run(
+        {"compute", "matrix", "--method", "learned", "--weights", f, "--kind", "encoding", "--seq-len", "4"});
     ASSERT_EQ(m.status, 0) << m.err;
     EXPECT_NE(m.out.find("65504"), std::string::npos) << m.out;
 }
@@ -131,7 +134,8 @@ TEST(CliWeights, GgufConfigWorksLikeAConfigJson)
     // inv_freq[i] = base^(-2i/d) (HF _compute_default_rope_parameters); tolerance 1e-15 as in CliConfig.
     EXPECT_NEAR(j["inv_freq_rad_per_token"][1].get<double>(), std::pow(500000.0, -2.0 / 128.0), 1e-15);
 
-    const auto bad = write_file("bad.gguf", std::string("GGUF") + le_bytes(3, 4) + le_bytes(0, 8) + le_bytes(~std::uint64_t{0}, 8));
+    const auto bad = write_file("bad.gguf", std::string("GGUF") + le_bytes(3, 4) + le_bytes(0, 8) +
+                                                le_bytes(~std::uint64_t{0}, 8));
     const Result b = run({"compute", "rope-frequencies", "--config", bad.string()});
     EXPECT_EQ(b.status, 2);
     EXPECT_NE(b.err.find("--config"), std::string::npos) << b.err;
@@ -158,10 +162,11 @@ std::string t5_file()
             dec.push_back(bf16(static_cast<float>(-(b + h))));
         }
     return write_file("t5.safetensors",
-                      safetensors_file({u16_tensor("decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
-                                                   "BF16", {32, 8}, dec),
-                                        u16_tensor("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
-                                                   "BF16", {32, 8}, enc)}))
+                      safetensors_file(
+                          {u16_tensor("decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
+                                      "BF16", {32, 8}, dec),
+                           u16_tensor("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
+                                      "BF16", {32, 8}, enc)}))
         .string();
 }
 
@@ -172,8 +177,8 @@ TEST(CliWeights, T5BiasFromACheckpointIsTheTrainedTableInEveryCell)
     const std::string f = t5_file();
     // Head 3 of the encoder's table: cell (i, j) = bucket(j - i) - 6. The buckets of relative positions
     // -3..3 at 32 bidirectional buckets are 3 2 1 0 17 18 19 (HF _relative_position_bucket).
-    const Result r = run({"compute", "matrix", "--method", "t5", "--weights", f, "--kind", "bias", "--seq-len", "4",
-                          "--head", "3"});
+    const Result r = run({"compute", "matrix", "--method", "t5", "--weights", f, "--kind", "bias",
+                          "--seq-len", "4", "--head", "3"});
     ASSERT_EQ(r.status, 0) << r.err;
     const json j = json::parse(r.out);
     const int bucket[7] = {3, 2, 1, 0, 17, 18, 19};
@@ -188,8 +193,8 @@ TEST(CliWeights, T5BiasFromACheckpointIsTheTrainedTableInEveryCell)
 
     // The decoder's table: causal buckets, and a causal decoder masks keys after the query (null).
     const Result d = run({"compute", "matrix", "--method", "t5", "--weights", f, "--tensor",
-                          "decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", "--kind", "bias",
-                          "--seq-len", "4", "--head", "3"});
+                          "decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", "--kind",
+                          "bias", "--seq-len", "4", "--head", "3"});
     ASSERT_EQ(d.status, 0) << d.err;
     const json dj = json::parse(d.out);
     EXPECT_TRUE(dj["matrix"][0][3].is_null()) << dj["matrix"][0][3];
@@ -200,20 +205,21 @@ TEST(CliWeights, T5BiasFromACheckpointIsTheTrainedTableInEveryCell)
 TEST(CliWeights, T5BiasThatContradictsAnOptionOrIsMissingIsAUsageError)
 {
     const std::string f = t5_file();
-    const Result heads = run({"compute", "matrix", "--method", "t5", "--weights", f, "--num-heads", "12", "--kind",
-                              "bias", "--seq-len", "4"});
+    const Result heads = run({"compute", "matrix", "--method", "t5", "--weights", f, "--num-heads", "12",
+                              "--kind", "bias", "--seq-len", "4"});
     EXPECT_EQ(heads.status, 2);
     EXPECT_TRUE(heads.out.empty());
-    EXPECT_NE(heads.err.find("--num-heads must be 8, the columns of the trained"), std::string::npos) << heads.err;
+    EXPECT_NE(heads.err.find("--num-heads must be 8, the columns of the trained"), std::string::npos)
+        << heads.err;
 
-    const Result missing = run({"compute", "matrix", "--method", "t5", "--weights", "/nonexistent/t5.safetensors",
-                                "--kind", "bias", "--seq-len", "4"});
+    const Result missing = run({"compute", "matrix", "--method", "t5", "--weights",
+                                "/nonexistent/t5.safetensors", "--kind", "bias", "--seq-len", "4"});
     EXPECT_EQ(missing.status, 2);
     EXPECT_NE(missing.err.find("--weights"), std::string::npos) << missing.err;
     EXPECT_NE(missing.err.find("/nonexistent/t5.safetensors"), std::string::npos) << missing.err;
 
-    const Result gpt2 = run({"compute", "matrix", "--method", "t5", "--weights", gpt2_file(), "--kind", "bias",
-                             "--seq-len", "4"});
+    const Result gpt2 = run({"compute", "matrix", "--method", "t5", "--weights", gpt2_file(), "--kind",
+                             "bias", "--seq-len", "4"});
     EXPECT_EQ(gpt2.status, 2);
     EXPECT_NE(gpt2.err.find("no T5 relative_attention_bias"), std::string::npos) << gpt2.err;
 }

@@ -43,8 +43,8 @@ int replay(const std::string& target, const std::function<void(std::string_view)
 
 std::string deep(const std::string& prefix, int depth, const std::string& suffix)
 {
-    return prefix + std::string(static_cast<std::size_t>(depth), '[') + std::string(static_cast<std::size_t>(depth), ']')
-           + suffix;
+    return prefix + std::string(static_cast<std::size_t>(depth), '[') +
+           std::string(static_cast<std::size_t>(depth), ']') + suffix;
 }
 
 } // namespace
@@ -53,7 +53,8 @@ TEST(FuzzReplay, ModelConfigCorpus)
 {
     EXPECT_GT(replay("model_config", posatlas::fuzz::model_config), 5);
     // The 200 kB crash: 100000 levels under rope_theta (stack overflow in the DOM).
-    EXPECT_NO_THROW(posatlas::fuzz::model_config(deep(R"({"model_type":"llama","rope_theta":)", 100000, "}")));
+    EXPECT_NO_THROW(
+        posatlas::fuzz::model_config(deep(R"({"model_type":"llama","rope_theta":)", 100000, "}")));
     EXPECT_NO_THROW(posatlas::fuzz::model_config(deep("", 1000000, "")));
 }
 

@@ -44,7 +44,8 @@ public:
     QList<Seen> seen;
     QByteArray commit = "0123abcd0123abcd0123abcd0123abcd0123abcd";
 
-    // The ETag served for `path`: the hex MD5 of the path (the Hub's are content hashes; any stable name works).
+    // The ETag served for `path`: the hex MD5 of the path (the Hub's are content hashes; any stable name
+    // works).
     static QByteArray etag(const QByteArray& path)
     {
         return QCryptographicHash::hash(path, QCryptographicHash::Md5).toHex();

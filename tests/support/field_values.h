@@ -26,11 +26,13 @@ inline nlohmann::json other_value(const Field& f, const nlohmann::json& current)
         return std::clamp(v, lo, hi);
     }
     case FieldType::Seed: return current.get<std::uint64_t>() + 12345;
-    case FieldType::Real: return current.get<double>() < f.hi ? (current.get<double>() + f.hi) / 2 : (f.lo + f.hi) / 2;
+    case FieldType::Real:
+        return current.get<double>() < f.hi ? (current.get<double>() + f.hi) / 2 : (f.lo + f.hi) / 2;
     case FieldType::OptionalReal: return current.is_null() ? json((f.lo + f.hi) / 2) : json(nullptr);
     case FieldType::Bool: return !current.get<bool>();
     case FieldType::Choice:
-        return std::string(f.choices.back().id == current.get<std::string>() ? f.choices.front().id : f.choices.back().id);
+        return std::string(f.choices.back().id == current.get<std::string>() ? f.choices.front().id
+                                                                             : f.choices.back().id);
     case FieldType::RealList: return json::array({f.lo + 1, f.lo + 2});
     case FieldType::Text: return "table.csv";
     }

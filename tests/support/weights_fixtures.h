@@ -36,7 +36,10 @@ inline std::string f64_bytes(double d)
     return le_bytes(bits, 8);
 }
 
-inline std::string u16_bytes(std::uint16_t v) { return le_bytes(v, 2); }
+inline std::string u16_bytes(std::uint16_t v)
+{
+    return le_bytes(v, 2);
+}
 
 struct StTensor {
     std::string name;
@@ -56,7 +59,8 @@ inline std::string safetensors_header(const std::vector<StTensor>& tensors, cons
         const StTensor& t = tensors[i];
         h += "\"" + t.name + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":[";
         for (std::size_t d = 0; d < t.shape.size(); ++d)
-            h.append(d ? "," : "").append(std::to_string(t.shape[d])); // append(): GCC 12 -Wrestrict false positive
+            h.append(d ? "," : "")
+                .append(std::to_string(t.shape[d])); // append(): GCC 12 -Wrestrict false positive
         h += "],\"data_offsets\":[" + std::to_string(off) + "," + std::to_string(off + t.data.size()) + "]}";
         h += i + 1 < tensors.size() ? "," : "";
         off += t.data.size();
@@ -79,7 +83,8 @@ inline std::string safetensors_file(const std::vector<StTensor>& tensors, const 
 }
 
 // A tensor of F32 values, row-major.
-inline StTensor f32_tensor(const std::string& name, std::int64_t rows, std::int64_t cols, const std::vector<float>& v)
+inline StTensor f32_tensor(const std::string& name, std::int64_t rows, std::int64_t cols,
+                           const std::vector<float>& v)
 {
     StTensor t{name, "F32", {rows, cols}, ""};
     for (float f : v)
@@ -100,7 +105,9 @@ inline StTensor u16_tensor(const std::string& name, const std::string& dtype, st
 class GgufWriter
 {
 public:
-    GgufWriter(std::uint32_t version = 3, std::uint64_t tensors = 0) : m_version(version), m_tensors(tensors) {}
+    GgufWriter(std::uint32_t version = 3, std::uint64_t tensors = 0) : m_version(version), m_tensors(tensors)
+    {
+    }
 
     static std::string str(const std::string& s) { return le_bytes(s.size(), 8) + s; }
 
@@ -112,17 +119,24 @@ public:
     }
     GgufWriter& u32(const std::string& key, std::uint32_t v) { return raw_kv(key, 4, le_bytes(v, 4)); }
     GgufWriter& u64(const std::string& key, std::uint64_t v) { return raw_kv(key, 10, le_bytes(v, 8)); }
-    GgufWriter& i32(const std::string& key, std::int32_t v) { return raw_kv(key, 5, le_bytes(static_cast<std::uint32_t>(v), 4)); }
+    GgufWriter& i32(const std::string& key, std::int32_t v)
+    {
+        return raw_kv(key, 5, le_bytes(static_cast<std::uint32_t>(v), 4));
+    }
     GgufWriter& f32(const std::string& key, float v) { return raw_kv(key, 6, f32_bytes(v)); }
     GgufWriter& f64(const std::string& key, double v) { return raw_kv(key, 12, f64_bytes(v)); }
-    GgufWriter& boolean(const std::string& key, bool v) { return raw_kv(key, 7, std::string(1, v ? '\1' : '\0')); }
+    GgufWriter& boolean(const std::string& key, bool v)
+    {
+        return raw_kv(key, 7, std::string(1, v ? '\1' : '\0'));
+    }
     GgufWriter& string(const std::string& key, const std::string& v) { return raw_kv(key, 8, str(v)); }
     // An array of n strings "t0", "t1", ... (a tokenizer vocabulary).
     GgufWriter& string_array(const std::string& key, std::uint64_t n)
     {
         std::string v = le_bytes(8, 4) + le_bytes(n, 8);
         for (std::uint64_t i = 0; i < n; ++i)
-            v += str(std::string("t").append(std::to_string(i))); // append(): GCC 12 -Wrestrict false positive
+            v +=
+                str(std::string("t").append(std::to_string(i))); // append(): GCC 12 -Wrestrict false positive
         return raw_kv(key, 9, v);
     }
     GgufWriter& u32_array(const std::string& key, const std::vector<std::uint32_t>& xs)
@@ -135,7 +149,8 @@ public:
 
     std::string bytes() const
     {
-        return std::string("GGUF") + le_bytes(m_version, 4) + le_bytes(m_tensors, 8) + le_bytes(m_count, 8) + m_kv;
+        return std::string("GGUF") + le_bytes(m_version, 4) + le_bytes(m_tensors, 8) + le_bytes(m_count, 8) +
+               m_kv;
     }
 
 private:

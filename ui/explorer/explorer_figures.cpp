@@ -49,11 +49,11 @@ QString tokens(double v)
 void context_lines(PlotSpec& s, std::int64_t trained, std::int64_t target, bool vertical, bool dark)
 {
     const QColor c = figure_colors(dark).muted;
-    s.lines << PlotLine{static_cast<double>(trained), vertical, c, ExplorerFigures::tr("trained L = %1").arg(len(trained)),
-                        true};
+    s.lines << PlotLine{static_cast<double>(trained), vertical, c,
+                        ExplorerFigures::tr("trained L = %1").arg(len(trained)), true};
     if (target != trained)
-        s.lines << PlotLine{static_cast<double>(target), vertical, c, ExplorerFigures::tr("target %1").arg(len(target)),
-                            true};
+        s.lines << PlotLine{static_cast<double>(target), vertical, c,
+                            ExplorerFigures::tr("target %1").arg(len(target)), true};
 }
 
 QString errors_note(const ExplorerTables& t)
@@ -83,12 +83,13 @@ QString explorer_view_name(ExplorerView view)
 
 QString explorer_explanation(ExplorerView view)
 {
-    const QString source =
-        ExplorerFigures::tr("Every number comes from PosAtlas' core, which follows Hugging Face transformers "
-            "<tt>modeling_rope_utils.py</tt> (<tt>_compute_*_parameters</tt>) for the same configuration.");
+    const QString source = ExplorerFigures::tr(
+        "Every number comes from PosAtlas' core, which follows Hugging Face transformers "
+        "<tt>modeling_rope_utils.py</tt> (<tt>_compute_*_parameters</tt>) for the same configuration.");
     switch (view) {
     case ExplorerView::PerPair:
-        return ExplorerFigures::tr("<b>θ′ᵢ/θᵢ per rotary pair.</b> 1 means the pair is <i>kept</i> (extrapolated as "
+        return ExplorerFigures::tr(
+                   "<b>θ′ᵢ/θᵢ per rotary pair.</b> 1 means the pair is <i>kept</i> (extrapolated as "
                    "trained); "
                    "1/s means it is <i>interpolated</i> (PI divides every pair by s); anything between is "
                    "<i>blended</i> (YaRN's and Llama 3's ramps, NTK's larger base). The shaded regimes "
@@ -97,7 +98,8 @@ QString explorer_explanation(ExplorerView view)
                    "Boundaries are labelled <i>last/first pair</i> with their original wavelengths. ") +
                source;
     case ExplorerView::Wavelength:
-        return ExplorerFigures::tr("<b>Wavelength λᵢ = 2π/θ′ᵢ against the context.</b> Pairs whose wavelength is below the "
+        return ExplorerFigures::tr(
+                   "<b>Wavelength λᵢ = 2π/θ′ᵢ against the context.</b> Pairs whose wavelength is below the "
                    "trained "
                    "context L have turned many times in training; pairs above it never completed a turn. "
                    "YaRN states its thresholds on r = L/λ (right axis): pairs with r &gt; β_fast are kept, "
@@ -111,7 +113,8 @@ QString explorer_explanation(ExplorerView view)
                    "configs the frequencies agree and the 'YaRN (llama.cpp)' curve lies on top of YaRN. ") +
                source;
     case ExplorerView::Coverage:
-        return ExplorerFigures::tr("<b>Rotation angles seen in training vs used at the target length.</b> Grey: the range "
+        return ExplorerFigures::tr(
+                   "<b>Rotation angles seen in training vs used at the target length.</b> Grey: the range "
                    "[0, L·θᵢ] pair i covered in training. Lines: the largest angle (T − 1)·θ′ᵢ at the target "
                    "length T. A pair whose training angle stayed below 2π has only seen part of the circle; "
                    "if the target reaches beyond L·θᵢ it meets <b>never-seen rotations</b> (red points and "
@@ -164,7 +167,8 @@ QString explorer_explanation(ExplorerView view)
                    "frequencies moves the decay to longer distances. ") +
                source;
     case ExplorerView::Table:
-        return ExplorerFigures::tr("<b>Per-pair numbers</b> for every variant at the target length: original θ and "
+        return ExplorerFigures::tr(
+                   "<b>Per-pair numbers</b> for every variant at the target length: original θ and "
                    "wavelength, "
                    "scaled θ′, the ratio θ′/θ and the regime. Export CSV writes exactly these columns. ") +
                source;
@@ -190,7 +194,8 @@ QColor regime_color(PairRegime regime, bool dark)
 PlotSpec per_pair_spec(const ExplorerTables& t, int regime_variant, bool dark)
 {
     PlotSpec s;
-    s.title = ExplorerFigures::tr("Per-pair scaling θ′/θ · %1 · L %2 → %3").arg(t.model_name, len(t.trained), len(t.target));
+    s.title = ExplorerFigures::tr("Per-pair scaling θ′/θ · %1 · L %2 → %3")
+                  .arg(t.model_name, len(t.trained), len(t.target));
     s.x_label = ExplorerFigures::tr("pair index i");
     s.y_label = ExplorerFigures::tr("θ′ᵢ / θᵢ");
     s.log_y = true;
@@ -238,8 +243,9 @@ PlotSpec per_pair_spec(const ExplorerTables& t, int regime_variant, bool dark)
         for (std::size_t i = 1; i < r.table.boundaries.size(); ++i)
             s.lines << PlotLine{r.table.boundaries[i].first_pair - 0.5, true,
                                 variant_color(r.variant.slot, dark), labels[static_cast<int>(i - 1)], false};
-        s.note = ExplorerFigures::tr("Shaded regimes and boundary labels: %1 · strips: regimes of every variant")
-                     .arg(r.variant.label);
+        s.note =
+            ExplorerFigures::tr("Shaded regimes and boundary labels: %1 · strips: regimes of every variant")
+                .arg(r.variant.label);
     }
     for (PairRegime g : {PairRegime::Kept, PairRegime::Blended, PairRegime::Interpolated})
         s.extra_legend << PlotLegendItem{regime_name(g), regime_color(g, dark), true, false};
@@ -301,8 +307,9 @@ PlotSpec wavelength_spec(const ExplorerTables& t, bool dark)
             ExplorerFigures::tr("YaRN r = β_slow = %1 (λ = %2): pairs above are interpolated")
                 .arg(format_number(t.yarn.alpha), format_number(t.yarn.context / t.yarn.alpha)),
             true};
-    s.note = t.yarn_from_variant ? ExplorerFigures::tr("YaRN thresholds of the first YaRN variant")
-                                 : ExplorerFigures::tr("YaRN thresholds at the paper's defaults β_fast 32, β_slow 1");
+    s.note = t.yarn_from_variant
+                 ? ExplorerFigures::tr("YaRN thresholds of the first YaRN variant")
+                 : ExplorerFigures::tr("YaRN thresholds at the paper's defaults β_fast 32, β_slow 1");
     const QString err = errors_note(t);
     if (!err.isEmpty())
         s.note = err;
@@ -320,7 +327,8 @@ PlotSpec coverage_spec(const ExplorerTables& t, bool dark)
     const FigureColors fc = figure_colors(dark);
     QColor grey = fc.muted;
     grey.setAlpha(70);
-    PlotFill fill{ExplorerFigures::tr("trained range [0, L·θᵢ]"), pair_axis(t.unscaled.rows.size()), {}, {}, grey};
+    PlotFill fill{
+        ExplorerFigures::tr("trained range [0, L·θᵢ]"), pair_axis(t.unscaled.rows.size()), {}, {}, grey};
     PlotSeries unscaled{ExplorerFigures::tr("unscaled at target"), fill.x, {}, fc.muted, true};
     for (const RopePairRow& row : t.unscaled.rows) {
         fill.lo.push_back(0.0);
@@ -336,8 +344,14 @@ PlotSpec coverage_spec(const ExplorerTables& t, bool dark)
         if (!r.error.isEmpty())
             continue;
         PlotSeries ser{r.variant.label, fill.x, {}, variant_color(r.variant.slot, dark)};
-        PlotSeries unseen{
-            first_unseen ? ExplorerFigures::tr("never-seen rotation") : QString(), {}, {}, red, false, false, true, 2.4};
+        PlotSeries unseen{first_unseen ? ExplorerFigures::tr("never-seen rotation") : QString(),
+                          {},
+                          {},
+                          red,
+                          false,
+                          false,
+                          true,
+                          2.4};
         PlotStrip strip{r.variant.label, {}};
         int n = 0;
         for (const RopePairRow& row : r.table.rows) {
@@ -367,8 +381,8 @@ PlotSpec coverage_spec(const ExplorerTables& t, bool dark)
 PlotSpec dynamic_spec(const DynamicResult& d, bool dark)
 {
     PlotSpec s;
-    s.title =
-        ExplorerFigures::tr("Frequencies at the current length N = %1 (trained L = %2)").arg(len(d.current), len(d.trained));
+    s.title = ExplorerFigures::tr("Frequencies at the current length N = %1 (trained L = %2)")
+                  .arg(len(d.current), len(d.trained));
     s.x_label = ExplorerFigures::tr("pair index i");
     s.y_label = ExplorerFigures::tr("θ′ᵢ / θᵢ at N");
     s.log_y = true;
@@ -457,8 +471,14 @@ PlotSpec entropy_spec(const EntropyResult& e, std::int64_t trained, std::int64_t
     for (double n : x)
         lnN.push_back(std::log(n));
     if (!x.empty()) {
-        s.series << PlotSeries{
-            ExplorerFigures::tr("ln N (uniform attention)"), x, lnN, fc.grid.darker(130), true, true, false, 1.2};
+        s.series << PlotSeries{ExplorerFigures::tr("ln N (uniform attention)"),
+                               x,
+                               lnN,
+                               fc.grid.darker(130),
+                               true,
+                               true,
+                               false,
+                               1.2};
         s.series << PlotSeries{ExplorerFigures::tr("without temperature (every method)"),
                                x,
                                e.without_temperature,
@@ -506,7 +526,8 @@ PlotSpec decay_spec(const ExplorerTables& t, bool dark)
 PlotSpec score_spec(const ExplorerTables& t, bool dark)
 {
     PlotSpec s;
-    s.title = ExplorerFigures::tr("Positional score against distance (all-ones q, k; head_dim %1)").arg(t.head_dim);
+    s.title =
+        ExplorerFigures::tr("Positional score against distance (all-ones q, k; head_dim %1)").arg(t.head_dim);
     s.x_label = ExplorerFigures::tr("relative distance r (tokens)");
     s.y_label = ExplorerFigures::tr("score / √d");
     s.log_x = true;

@@ -52,7 +52,10 @@ QString formatId(const QString& path)
     return {};
 }
 
-bool isKnownFormat(const QString& path) { return !formatId(path).isEmpty(); }
+bool isKnownFormat(const QString& path)
+{
+    return !formatId(path).isEmpty();
+}
 
 } // namespace
 
@@ -260,8 +263,8 @@ QString ExportDialog::extension() const
 
 void ExportDialog::browse()
 {
-    const QStringList filters{tr("PNG image (*.png)"), tr("SVG (*.svg)"), tr("PDF (*.pdf)"), tr("CSV (*.csv)"),
-                              tr("JSON (*.json)")};
+    const QStringList filters{tr("PNG image (*.png)"), tr("SVG (*.svg)"), tr("PDF (*.pdf)"),
+                              tr("CSV (*.csv)"), tr("JSON (*.json)")};
     const QString filter = filters.join(QStringLiteral(";;"));
     QString selected = filters.value(m_format->currentIndex(), filters.front());
     const QString path =
@@ -309,7 +312,8 @@ void ExportDialog::updateEnabled()
     // Numbers have no size, resolution, theme or caption; a vector figure has no resolution.
     const bool figure = !isDataFormat();
     m_dpi->setEnabled(extension() == QLatin1String("png"));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_preset, m_width, m_height, m_theme, m_fontScale, m_captionOn, m_caption})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_preset, m_width, m_height, m_theme, m_fontScale,
+                                                      m_captionOn, m_caption})
         w->setEnabled(figure);
     if (figure)
         m_caption->setEnabled(m_captionOn->isChecked());

@@ -10,13 +10,13 @@
 #include <QFileInfo>
 #include <QFont>
 #include <QFontInfo>
-#include <QStringList>
 #include <QImageWriter>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QStringList>
 #include <QSvgGenerator>
 
 #include <nlohmann/json.hpp>
@@ -29,7 +29,10 @@ namespace {
 
 constexpr double kCssDpi = 96.0;
 
-QColor background(const RenderOptions& o) { return o.dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white); }
+QColor background(const RenderOptions& o)
+{
+    return o.dark ? QColor(0x1e, 0x1f, 0x22) : QColor(Qt::white);
+}
 
 // Messages of the free functions below (shown by the export dialog and the command line, in the
 // interface's or the environment's language); lupdate reads FigureExport::tr("...") under this context.
@@ -37,7 +40,10 @@ struct FigureExport {
     Q_DECLARE_TR_FUNCTIONS(posatlas::ui::FigureExport)
 };
 
-[[noreturn]] void fail(const QString& message) { throw ExportError(message.toStdString()); }
+[[noreturn]] void fail(const QString& message)
+{
+    throw ExportError(message.toStdString());
+}
 
 // Opens a QSaveFile for `path` or throws with the OS reason.
 void open_save_file(QSaveFile& file, const QString& path)
@@ -94,18 +100,22 @@ QByteArray name_svg_fonts(const QByteArray& svg)
                            (resolved.family().contains(QLatin1String("Serif"), Qt::CaseInsensitive) &&
                             !resolved.family().contains(QLatin1String("Sans"), Qt::CaseInsensitive));
         QStringList list{resolved.family()};
-        // fontconfig's aliases mean nothing to another program: the generic family at the end stands for them.
-        static const QStringList aliases{QStringLiteral("Sans Serif"), QStringLiteral("Sans"), QStringLiteral("Serif"),
-                                         QStringLiteral("Monospace"), QStringLiteral("sans-serif"), QStringLiteral("serif")};
+        // fontconfig's aliases mean nothing to another program: the generic family at the end stands for
+        // them.
+        static const QStringList aliases{QStringLiteral("Sans Serif"), QStringLiteral("Sans"),
+                                         QStringLiteral("Serif"),      QStringLiteral("Monospace"),
+                                         QStringLiteral("sans-serif"), QStringLiteral("serif")};
         if (!aliases.contains(family, Qt::CaseInsensitive))
             list << family;
-        list << (serif ? QStringList{QStringLiteral("Noto Serif CJK SC"), QStringLiteral("Source Han Serif SC"),
-                                     QStringLiteral("SimSun"), QStringLiteral("Songti SC")}
-                       : QStringList{QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Source Han Sans SC"),
-                                     QStringLiteral("Microsoft YaHei"), QStringLiteral("PingFang SC")});
+        list << (serif
+                     ? QStringList{QStringLiteral("Noto Serif CJK SC"), QStringLiteral("Source Han Serif SC"),
+                                   QStringLiteral("SimSun"), QStringLiteral("Songti SC")}
+                     : QStringList{QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Source Han Sans SC"),
+                                   QStringLiteral("Microsoft YaHei"), QStringLiteral("PingFang SC")});
         list.removeDuplicates();
         for (QString& f : list)
-            f = QLatin1Char('\'') + QString(f).remove(QLatin1Char('\'')).remove(QLatin1Char('"')).toHtmlEscaped() +
+            f = QLatin1Char('\'') +
+                QString(f).remove(QLatin1Char('\'')).remove(QLatin1Char('"')).toHtmlEscaped() +
                 QLatin1Char('\'');
         list << (serif ? QStringLiteral("serif") : QStringLiteral("sans-serif"));
         out += svg.mid(from, at - from);
@@ -133,15 +143,16 @@ void check_size(const FigureExportOptions& o, bool raster)
     const double pixels = o.size.width() * scale * o.size.height() * scale;
     const double max_pixels = static_cast<double>(kMemoryBudgetBytes) / kRasterBytesPerPixel;
     if (pixels > max_pixels) {
-        const double max_dpi = std::floor(kCssDpi * std::sqrt(max_pixels / (o.size.width() * o.size.height())));
+        const double max_dpi =
+            std::floor(kCssDpi * std::sqrt(max_pixels / (o.size.width() * o.size.height())));
         const QString advice =
-            max_dpi >= 24.0
-                ? FigureExport::tr("at this size the dpi must be at most %1").arg(max_dpi)
-                : FigureExport::tr("at 96 dpi a figure may have at most %1 pixels, e.g. %2 x %2")
-                      .arg(static_cast<qint64>(max_pixels))
-                      .arg(static_cast<qint64>(std::floor(std::sqrt(max_pixels))));
-        fail(FigureExport::tr("a %1 x %2 figure at %3 dpi is a %4 x %5 pixel image (%6 MiB with its encoded file), "
-                            "beyond the %7 MiB memory budget; %8")
+            max_dpi >= 24.0 ? FigureExport::tr("at this size the dpi must be at most %1").arg(max_dpi)
+                            : FigureExport::tr("at 96 dpi a figure may have at most %1 pixels, e.g. %2 x %2")
+                                  .arg(static_cast<qint64>(max_pixels))
+                                  .arg(static_cast<qint64>(std::floor(std::sqrt(max_pixels))));
+        fail(FigureExport::tr(
+                 "a %1 x %2 figure at %3 dpi is a %4 x %5 pixel image (%6 MiB with its encoded file), "
+                 "beyond the %7 MiB memory budget; %8")
                  .arg(o.size.width())
                  .arg(o.size.height())
                  .arg(o.dpi)
@@ -160,22 +171,27 @@ void paint(const Figure& figure, QPainter& painter, const FigureExportOptions& o
     figure.renderFigure(painter, target, o.render);
 }
 
-QString xml_escape(const QString& s) { return s.toHtmlEscaped(); }
+QString xml_escape(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
 
 // XMP packet carrying the title and the subject (dc:description): QPdfWriter has setTitle but no
 // subject setter in Qt 6.4.
 QByteArray xmp_metadata(const FigureExportOptions& o)
 {
-    const QString xmp = QStringLiteral(
-        "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>"
-        "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
-        "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
-        "xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\">"
-        "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">%1</rdf:li></rdf:Alt></dc:title>"
-        "<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">%2</rdf:li></rdf:Alt></dc:description>"
-        "<pdf:Producer>PosAtlas</pdf:Producer>"
-        "</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end=\"w\"?>")
-                            .arg(xml_escape(o.title), xml_escape(o.description));
+    const QString xmp =
+        QStringLiteral(
+            "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>"
+            "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF "
+            "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+            "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
+            "xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\">"
+            "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">%1</rdf:li></rdf:Alt></dc:title>"
+            "<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">%2</rdf:li></rdf:Alt></dc:description>"
+            "<pdf:Producer>PosAtlas</pdf:Producer>"
+            "</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end=\"w\"?>")
+            .arg(xml_escape(o.title), xml_escape(o.description));
     return xmp.toUtf8();
 }
 
@@ -184,19 +200,29 @@ QByteArray xmp_metadata(const FigureExportOptions& o)
 QString csv_field(const QString& s)
 {
     if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')))
-        return QLatin1Char('"') + QString(s).replace(QLatin1String("\""), QLatin1String("\"\"")) + QLatin1Char('"');
+        return QLatin1Char('"') + QString(s).replace(QLatin1String("\""), QLatin1String("\"\"")) +
+               QLatin1Char('"');
     return s;
 }
 
 // Core's one CSV number policy (number_text.h), as the command line writes them.
-QString num(double v) { return QString::fromStdString(number_text(v)); }
+QString num(double v)
+{
+    return QString::fromStdString(number_text(v));
+}
 
 // JSON goes through nlohmann and core's number policy (append_json_text), as the command line writes it:
 // one JSON library and one number text in the project. Non-finite values are null.
 using Json = nlohmann::json;
 
-Json json_num(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
-Json json_text(const QString& s) { return s.toStdString(); }
+Json json_num(double v)
+{
+    return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
+Json json_text(const QString& s)
+{
+    return s.toStdString();
+}
 
 Json json_array(const std::vector<double>& v)
 {
@@ -206,8 +232,7 @@ Json json_array(const std::vector<double>& v)
     return a;
 }
 
-template <typename Int>
-Json json_int_array(const std::vector<Int>& v)
+template <typename Int> Json json_int_array(const std::vector<Int>& v)
 {
     Json a = Json::array();
     for (auto x : v)
@@ -225,17 +250,18 @@ QByteArray heatmap_csv(const HeatmapData& d)
     if (panels)
         out += QStringLiteral("panel,");
     // Machine names (columns.h), as `posatlas compute matrix` names its rows and columns.
-    out += QString::fromStdString(first.row_name) + QLatin1Char(',') + QString::fromStdString(first.col_name)
-           + QLatin1Char(',') + QString::fromStdString(first.value_name) + QLatin1Char('\n');
+    out += QString::fromStdString(first.row_name) + QLatin1Char(',') +
+           QString::fromStdString(first.col_name) + QLatin1Char(',') +
+           QString::fromStdString(first.value_name) + QLatin1Char('\n');
     for (const auto& p : d.panels) {
         const MatrixResult& m = p.matrix;
         for (Eigen::Index r = 0; r < m.values.rows(); ++r)
             for (Eigen::Index c = 0; c < m.values.cols(); ++c) {
                 if (panels)
                     out += csv_field(p.label) + QLatin1Char(',');
-                out += QString::number(m.row_index[static_cast<std::size_t>(r)]) + QLatin1Char(',')
-                       + QString::number(m.col_index[static_cast<std::size_t>(c)]) + QLatin1Char(',')
-                       + num(m.values(r, c)) + QLatin1Char('\n');
+                out += QString::number(m.row_index[static_cast<std::size_t>(r)]) + QLatin1Char(',') +
+                       QString::number(m.col_index[static_cast<std::size_t>(c)]) + QLatin1Char(',') +
+                       num(m.values(r, c)) + QLatin1Char('\n');
             }
     }
     return out.toUtf8();
@@ -245,12 +271,12 @@ QByteArray curve_csv(const CurveData& d)
 {
     // Long format: one row per point, the series by its id; machine names for the columns (columns.h),
     // as `posatlas compute` names them ("distance_tokens"), whatever the interface's language.
-    QString out = QLatin1String(columns::kSeries) + QLatin1Char(',') + csv_field(d.x_column) + QLatin1Char(',')
-                  + csv_field(d.y_column) + QLatin1Char('\n');
+    QString out = QLatin1String(columns::kSeries) + QLatin1Char(',') + csv_field(d.x_column) +
+                  QLatin1Char(',') + csv_field(d.y_column) + QLatin1Char('\n');
     for (const auto& s : d.series)
         for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
-            out += csv_field(s.id) + QLatin1Char(',') + num(s.x[i]) + QLatin1Char(',') + num(s.y[i])
-                   + QLatin1Char('\n');
+            out += csv_field(s.id) + QLatin1Char(',') + num(s.x[i]) + QLatin1Char(',') + num(s.y[i]) +
+                   QLatin1Char('\n');
     return out.toUtf8();
 }
 
@@ -258,16 +284,16 @@ QByteArray spectrum_csv(const SpectrumData& d)
 {
     const bool ramp = !d.ramp.empty();
     // The first columns of `posatlas compute rope-pairs`, by the same names (columns.h).
-    QStringList header{QLatin1String(columns::kPair), QLatin1String(columns::kInvFreqOriginal),
-                       QLatin1String(columns::kInvFreq), QLatin1String(columns::kWavelengthOriginal),
+    QStringList header{QLatin1String(columns::kPair),       QLatin1String(columns::kInvFreqOriginal),
+                       QLatin1String(columns::kInvFreq),    QLatin1String(columns::kWavelengthOriginal),
                        QLatin1String(columns::kWavelength), QLatin1String(columns::kRatio)};
     if (ramp)
         header << QLatin1String(columns::kRamp);
     QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (std::size_t i = 0; i < d.pair.size(); ++i) {
-        out += num(d.pair[i]) + QLatin1Char(',') + num(d.theta_original[i]) + QLatin1Char(',')
-               + num(d.theta_scaled[i]) + QLatin1Char(',') + num(d.wavelength_original[i]) + QLatin1Char(',')
-               + num(d.wavelength_scaled[i]) + QLatin1Char(',') + num(d.ratio[i]);
+        out += num(d.pair[i]) + QLatin1Char(',') + num(d.theta_original[i]) + QLatin1Char(',') +
+               num(d.theta_scaled[i]) + QLatin1Char(',') + num(d.wavelength_original[i]) + QLatin1Char(',') +
+               num(d.wavelength_scaled[i]) + QLatin1Char(',') + num(d.ratio[i]);
         if (ramp)
             out += QLatin1Char(',') + num(d.ramp[i]);
         out += QLatin1Char('\n');
@@ -281,11 +307,12 @@ QByteArray rotation_csv(const RotationData& d)
     QString out = QStringList{QLatin1String(columns::kPair), QLatin1String(columns::kInvFreq),
                               QLatin1String(columns::kAngleQuery), QLatin1String(columns::kAngleKey),
                               QLatin1String(columns::kAngleRelative)}
-                      .join(QLatin1Char(','))
-                  + QLatin1Char('\n');
+                      .join(QLatin1Char(',')) +
+                  QLatin1Char('\n');
     for (std::size_t i = 0; i < d.theta.size(); ++i)
-        out += QString::number(i) + QLatin1Char(',') + num(d.theta[i]) + QLatin1Char(',') + num(d.angle_q[i])
-               + QLatin1Char(',') + num(d.angle_k[i]) + QLatin1Char(',') + num(d.angle_rel[i]) + QLatin1Char('\n');
+        out += QString::number(i) + QLatin1Char(',') + num(d.theta[i]) + QLatin1Char(',') +
+               num(d.angle_q[i]) + QLatin1Char(',') + num(d.angle_k[i]) + QLatin1Char(',') +
+               num(d.angle_rel[i]) + QLatin1Char('\n');
     return out.toUtf8();
 }
 
@@ -331,31 +358,43 @@ Json curve_json(const CurveData& d)
 {
     Json series = Json::array();
     for (const auto& s : d.series)
-        series.push_back(Json{{"name", json_text(s.name)}, {"id", json_text(s.id)}, {"x", json_array(s.x)}, {"y", json_array(s.y)}});
+        series.push_back(Json{{"name", json_text(s.name)},
+                              {"id", json_text(s.id)},
+                              {"x", json_array(s.x)},
+                              {"y", json_array(s.y)}});
     Json markers = Json::array();
     for (const auto& m : d.markers)
-        markers.push_back(Json{{"value", json_num(m.value)}, {"label", json_text(m.label)}, {"vertical", m.vertical}});
-    return {{"view", "curves"}, {"title", json_text(d.title)}, {"x_label", json_text(d.x_label)},
-            {"y_label", json_text(d.y_label)}, {"x_column", json_text(d.x_column)}, {"y_column", json_text(d.y_column)}, {"log_x", d.log_x}, {"log_y", d.log_y}, {"series", std::move(series)},
-            {"markers", std::move(markers)}, {"note", json_text(d.note)}};
+        markers.push_back(
+            Json{{"value", json_num(m.value)}, {"label", json_text(m.label)}, {"vertical", m.vertical}});
+    return {{"view", "curves"},
+            {"title", json_text(d.title)},
+            {"x_label", json_text(d.x_label)},
+            {"y_label", json_text(d.y_label)},
+            {"x_column", json_text(d.x_column)},
+            {"y_column", json_text(d.y_column)},
+            {"log_x", d.log_x},
+            {"log_y", d.log_y},
+            {"series", std::move(series)},
+            {"markers", std::move(markers)},
+            {"note", json_text(d.note)}};
 }
 
 Json spectrum_json(const SpectrumData& d)
 {
     Json o{{"view", "spectrum"},
-                  {"title", json_text(d.title)},
-                  {columns::kPair, json_array(d.pair)},
-                  {columns::kInvFreqOriginal, json_array(d.theta_original)},
-                  {columns::kInvFreq, json_array(d.theta_scaled)},
-                  {columns::kWavelengthOriginal, json_array(d.wavelength_original)},
-                  {columns::kWavelength, json_array(d.wavelength_scaled)},
-                  {columns::kRatio, json_array(d.ratio)},
-                  {"trained_length", d.trained_length},
-                  {"target_length", d.target_length},
-                  {"attention_factor", json_num(d.attention_factor)},
-                  {"softmax_scale", json_num(d.softmax_scale)},
-                  {"logit_multiplier", json_num(d.attention_factor * d.attention_factor * d.softmax_scale)},
-                  {"scaling", json_text(d.scaling_label)}};
+           {"title", json_text(d.title)},
+           {columns::kPair, json_array(d.pair)},
+           {columns::kInvFreqOriginal, json_array(d.theta_original)},
+           {columns::kInvFreq, json_array(d.theta_scaled)},
+           {columns::kWavelengthOriginal, json_array(d.wavelength_original)},
+           {columns::kWavelength, json_array(d.wavelength_scaled)},
+           {columns::kRatio, json_array(d.ratio)},
+           {"trained_length", d.trained_length},
+           {"target_length", d.target_length},
+           {"attention_factor", json_num(d.attention_factor)},
+           {"softmax_scale", json_num(d.softmax_scale)},
+           {"logit_multiplier", json_num(d.attention_factor * d.attention_factor * d.softmax_scale)},
+           {"scaling", json_text(d.scaling_label)}};
     if (!d.ramp.empty())
         o[columns::kRamp] = json_array(d.ramp);
     return o;
@@ -378,12 +417,10 @@ Json rotation_json(const RotationData& d)
             {"attention_factor", json_num(d.attention_factor)}};
 }
 
-template <class... Ts>
-struct overloaded : Ts... {
+template <class... Ts> struct overloaded : Ts... {
     using Ts::operator()...;
 };
-template <class... Ts>
-overloaded(Ts...) -> overloaded<Ts...>;
+template <class... Ts> overloaded(Ts...) -> overloaded<Ts...>;
 
 } // namespace
 
@@ -403,7 +440,10 @@ std::optional<ExportFormat> export_format_from_path(const QString& path)
     return std::nullopt;
 }
 
-QString export_format_list() { return QStringLiteral("png, svg, pdf, csv, json"); }
+QString export_format_list()
+{
+    return QStringLiteral("png, svg, pdf, csv, json");
+}
 
 QImage render_figure_image(const Figure& figure, const FigureExportOptions& options)
 {
@@ -413,7 +453,9 @@ QImage render_figure_image(const Figure& figure, const FigureExportOptions& opti
                        static_cast<int>(std::lround(options.size.height() * scale))),
                  QImage::Format_ARGB32_Premultiplied);
     if (image.isNull())
-        fail(FigureExport::tr("not enough memory for a %1 x %2 pixel image").arg(image.width()).arg(image.height()));
+        fail(FigureExport::tr("not enough memory for a %1 x %2 pixel image")
+                 .arg(image.width())
+                 .arg(image.height()));
     // Filled first: when size * dpi / 96 is fractional the last row / column is only partly covered
     // by the painted background, and would otherwise blend with uninitialised memory.
     image.fill(background(options.render));
@@ -440,7 +482,8 @@ void export_figure(const Figure& figure, const QString& path, const FigureExport
 {
     const auto format = export_format_from_path(path);
     if (!format || *format == ExportFormat::Csv || *format == ExportFormat::Json)
-        fail(FigureExport::tr("%1: a figure can be written as png, svg or pdf (by the file extension)").arg(path));
+        fail(FigureExport::tr("%1: a figure can be written as png, svg or pdf (by the file extension)")
+                 .arg(path));
     check_size(options, false); // a PNG's raster is checked by render_figure_image()
     MemoryDevice file;
     switch (*format) {
@@ -453,7 +496,8 @@ void export_figure(const Figure& figure, const QString& path, const FigureExport
             writer.setText(QStringLiteral("Description"), options.description);
         writer.setText(QStringLiteral("Software"), QStringLiteral("PosAtlas"));
         if (!writer.write(image))
-            fail(FigureExport::tr("cannot write %1: the PNG encoder failed (%2)").arg(path, writer.errorString()));
+            fail(FigureExport::tr("cannot write %1: the PNG encoder failed (%2)")
+                     .arg(path, writer.errorString()));
         break;
     }
     case ExportFormat::Svg: {
@@ -509,10 +553,10 @@ QByteArray numbers_csv(const ViewNumbers& data)
 QByteArray numbers_json(const ViewNumbers& data)
 {
     const Json o = std::visit(overloaded{[](const HeatmapData& d) { return heatmap_json(d); },
-                                                [](const CurveData& d) { return curve_json(d); },
-                                                [](const RotationData& d) { return rotation_json(d); },
-                                                [](const SpectrumData& d) { return spectrum_json(d); }},
-                                     data);
+                                         [](const CurveData& d) { return curve_json(d); },
+                                         [](const RotationData& d) { return rotation_json(d); },
+                                         [](const SpectrumData& d) { return spectrum_json(d); }},
+                              data);
     std::string out;
     append_json_text(out, o);
     out += '\n';

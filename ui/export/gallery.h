@@ -31,6 +31,7 @@ struct GalleryFigure {
 std::vector<GalleryFigure> standard_gallery();
 
 // theta'/theta per pair for each variant on shared axes (PI against NTK-aware, ...), computed by core.
-CurveData comparison_curves(const QString& title, const std::vector<std::pair<QString, RopeParams>>& variants);
+CurveData comparison_curves(const QString& title,
+                            const std::vector<std::pair<QString, RopeParams>>& variants);
 
 } // namespace posatlas::ui

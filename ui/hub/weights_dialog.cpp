@@ -6,8 +6,8 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
-#include <QFormLayout>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
@@ -39,11 +39,11 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
 {
     setWindowTitle(tr("Open Weights: %1").arg(QFileInfo(QString::fromStdString(catalog.path)).fileName()));
     auto* layout = new QVBoxLayout(this);
-    auto* intro =
-        new QLabel(tr("Choose the tensor that holds the position table: a learned table (positions × dimensions), "
-                      "T5's relative_attention_bias (buckets × heads) or one of a method's own tables (Use as). "
-                      "Known position tensors are marked; only the header has been read."),
-                   this);
+    auto* intro = new QLabel(
+        tr("Choose the tensor that holds the position table: a learned table (positions × dimensions), "
+           "T5's relative_attention_bias (buckets × heads) or one of a method's own tables (Use as). "
+           "Known position tensors are marked; only the header has been read."),
+        this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
     m_list = new QTreeWidget(this);
@@ -138,7 +138,10 @@ void WeightsDialog::selectTensor(const QString& name)
         m_list->setCurrentItem(found.front());
 }
 
-QString WeightsDialog::target() const { return m_target->currentData().toString(); }
+QString WeightsDialog::target() const
+{
+    return m_target->currentData().toString();
+}
 
 void WeightsDialog::setTarget(const QString& target)
 {
@@ -171,23 +174,26 @@ void WeightsDialog::updateState()
 {
     const bool chosen = !tensor().isEmpty();
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(chosen);
-    m_buttons->button(QDialogButtonBox::Ok)->setText(target() == QLatin1String("t5")        ? tr("Use as T5 Bias Table")
-                                                     : target() == QLatin1String("learned") ? tr("Use as Learned Table")
-                                                                                            : tr("Use as Method Table"));
+    m_buttons->button(QDialogButtonBox::Ok)
+        ->setText(target() == QLatin1String("t5")        ? tr("Use as T5 Bias Table")
+                  : target() == QLatin1String("learned") ? tr("Use as Learned Table")
+                                                         : tr("Use as Method Table"));
     const QString use = m_target->currentText();
     if (!chosen)
         m_hint->setText(tr("Select a tensor of two dimensions (positions × dimensions)."));
     else if (target() == QLatin1String("t5"))
-        m_hint->setText(tr("The T5 method will show %1 instead of its seeded stand-in; its bucket and head counts "
-                           "follow the table (one undo step).")
-                            .arg(tensor()));
+        m_hint->setText(
+            tr("The T5 method will show %1 instead of its seeded stand-in; its bucket and head counts "
+               "follow the table (one undo step).")
+                .arg(tensor()));
     else if (target() == QLatin1String("learned"))
         m_hint->setText(tr("The learned method will show %1 instead of its seeded stand-in (one undo step).")
                             .arg(tensor()));
     else
-        m_hint->setText(tr("%1 will be %2 instead of the seeded stand-in; the sizes the table fixes follow it "
-                           "(one undo step).")
-                            .arg(tensor(), use));
+        m_hint->setText(
+            tr("%1 will be %2 instead of the seeded stand-in; the sizes the table fixes follow it "
+               "(one undo step).")
+                .arg(tensor(), use));
 }
 
 } // namespace posatlas::ui

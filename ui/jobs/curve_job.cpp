@@ -2,16 +2,16 @@
 // The curves view's job: decay curves, bucket functions and every method's exact logit envelope.
 #include "jobs/view_jobs.h"
 
+#include "io/columns.h"
 #include "jobs/curves/curve_support.h"
 #include "jobs/curves/method_curves.h"
 #include "jobs/view_job_support.h"
-#include "io/columns.h"
 
 #include "analysis/curve_envelope.h"
 #include "methods/registry.h"
 
-#include <cmath>
 #include "scenario/content.h"
+#include <cmath>
 
 namespace posatlas::ui {
 
@@ -38,7 +38,8 @@ CurveSeries logit_series(const Scenario& s, int points, bool log_x, const Cancel
             return std::numeric_limits<double>::quiet_NaN();
         return logit_at_distance(s, query, static_cast<std::int64_t>(r));
     };
-    const std::vector<double> dist = decay_distances(query, static_cast<std::size_t>(std::max(2, points)), log_x);
+    const std::vector<double> dist =
+        decay_distances(query, static_cast<std::size_t>(std::max(2, points)), log_x);
     // Content drawn for every position (random vectors, a sentence's tokens) costs d normals per key:
     // 5 x 10^8 for a sinusoidal curve of 10^6 distances (11 s). Beyond `samples` distances the envelope
     // is then taken over evenly spaced samples (core's sampled_logit_curve_envelope), and the figure's
@@ -48,7 +49,8 @@ CurveSeries logit_series(const Scenario& s, int points, bool log_x, const Cancel
     // clamped at npos_max - 1, a few hundred keys from the query (cope_row).
     const MethodDescriptor& method = descriptor(s.method);
     const int dim = std::max(1, method.content_dim ? method.content_dim(s) : 64);
-    const std::int64_t samples = std::clamp<std::int64_t>((std::int64_t{1} << 20) / dim, 1024, std::int64_t{1} << 14);
+    const std::int64_t samples =
+        std::clamp<std::int64_t>((std::int64_t{1} << 20) / dim, 1024, std::int64_t{1} << 14);
     const bool generated = !content_is_position_independent(s.content) && !s.content.from_files();
     CurveEnvelope env;
     if (generated && query + 1 > 2 * samples) {
@@ -118,7 +120,8 @@ CurveData compare_curve_job(const Scenario& s, const ViewSettings& v, const Canc
     data.y_label = ViewJobs::tr("logit");
     data.y_column = column(columns::kLogit);
     // The methods first (a narrow figure elides the title's end; the window title says "Comparing: …").
-    data.title = ViewJobs::tr("%1 · logit against distance · N %2").arg(compare_names(v.compare)).arg(s.seq_len);
+    data.title =
+        ViewJobs::tr("%1 · logit against distance · N %2").arg(compare_names(v.compare)).arg(s.seq_len);
     data.note = ViewJobs::tr("the last query's logits, each method with its own parameters");
     const int points = std::max(16, v.curve_points);
     const std::size_t count = v.compare.size();
@@ -126,9 +129,9 @@ CurveData compare_curve_job(const Scenario& s, const ViewSettings& v, const Canc
         check_cancel(cancel);
         Scenario o = as_method(s, v.compare[k]);
         validate(o);
-        CurveSeries series = logit_series(o, points, v.log_x, cancel,
-                                          sub_progress(progress, double(k) / count, double(k + 1) / count),
-                                          curve_query(o));
+        CurveSeries series =
+            logit_series(o, points, v.log_x, cancel,
+                         sub_progress(progress, double(k) / count, double(k + 1) / count), curve_query(o));
         series.name = short_method_name(o.method); // the legend names the methods
         data.series.push_back(std::move(series));
     }
@@ -155,7 +158,8 @@ CurveData single_curve_data(const Scenario& s, const ViewSettings& v, const Canc
     } else {
         // Short: the full method name with its citation made this title longer than a docked chart
         // (it is in the heatmap's title and the panel); "last query" moves to the note.
-        data.title = ViewJobs::tr("%1 logit against distance · %2").arg(short_method_name(s.method), scenario_caption(s, false));
+        data.title = ViewJobs::tr("%1 logit against distance · %2")
+                         .arg(short_method_name(s.method), scenario_caption(s, false));
         data.y_label = ViewJobs::tr("logit");
         data.y_column = column(columns::kLogit);
         const std::int64_t query = curve_query(s);
@@ -164,27 +168,35 @@ CurveData single_curve_data(const Scenario& s, const ViewSettings& v, const Canc
                              .arg(short_method_name(s.method))
                              .arg(query)
                              .arg(scenario_caption(s, false));
-            data.note = ViewJobs::tr("no learned embedding at positions ≥ %1: distances from query %2").arg(query + 1).arg(query);
+            data.note = ViewJobs::tr("no learned embedding at positions ≥ %1: distances from query %2")
+                            .arg(query + 1)
+                            .arg(query);
         } else {
-            data.note = ViewJobs::tr("the last query's logits; distances up to N − 1 = %1: increase the sequence length to "
-                           "see further")
-                            .arg(s.seq_len - 1);
+            data.note =
+                ViewJobs::tr(
+                    "the last query's logits; distances up to N − 1 = %1: increase the sequence length to "
+                    "see further")
+                    .arg(s.seq_len - 1);
         }
-        data.series.push_back(logit_series(s, static_cast<int>(points), v.log_x, cancel, mainProgress, query));
+        data.series.push_back(
+            logit_series(s, static_cast<int>(points), v.log_x, cancel, mainProgress, query));
     }
 
     // Overlays are logits of the last query against distance. The method's own curve above may be in
     // another unit (RoPE's relative size, ALiBi's weight factor, bucket indices): on one axis that would
     // mix units, so with overlays every method, this one included, is drawn as that logit.
-    const bool overlaid = std::any_of(v.overlay.begin(), v.overlay.end(), [&](Method m) { return m != s.method; });
+    const bool overlaid =
+        std::any_of(v.overlay.begin(), v.overlay.end(), [&](Method m) { return m != s.method; });
     if (overlaid && builder) {
         data.series.clear();
         data.markers.clear();
-        data.series.push_back(logit_series(s, static_cast<int>(points), v.log_x, cancel, mainProgress, curve_query(s)));
+        data.series.push_back(
+            logit_series(s, static_cast<int>(points), v.log_x, cancel, mainProgress, curve_query(s)));
         data.title = ViewJobs::tr("Logit against distance (last query) · ") + scenario_caption(s, false);
         data.y_label = ViewJobs::tr("logit");
         data.y_column = column(columns::kLogit);
-        data.note = ViewJobs::tr("overlay: every curve is the logit of the last query against distance, in one unit");
+        data.note =
+            ViewJobs::tr("overlay: every curve is the logit of the last query against distance, in one unit");
     }
     for (std::size_t k = 0; k < v.overlay.size(); ++k) {
         if (v.overlay[k] == s.method)

@@ -115,7 +115,7 @@ private:
         std::optional<Job> pending; // submitted, waiting for the debounce interval
         bool awaiting = false;      // started; its result not delivered yet
         quint64 generation = 0;
-        int percent = 0; // last progress of the awaited job
+        int percent = 0;       // last progress of the awaited job
         double lastRunMs = -1; // of the last delivered result
         // Read by the workers' cancel predicates: the newest generation of the slot.
         std::shared_ptr<std::atomic<quint64>> latest = std::make_shared<std::atomic<quint64>>(0);

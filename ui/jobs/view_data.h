@@ -33,10 +33,10 @@ struct HeatmapWindow {
     std::int64_t row0 = 0, col0 = 0, rows = 0, cols = 0;
 };
 struct HeatmapData {
-    QString title;               // "RoPE logits · base 10000 · d 128"
+    QString title;                // "RoPE logits · base 10000 · d 128"
     QVector<HeatmapPanel> panels; // one panel: a single heatmap; several: small multiples
-    bool per_panel_scales = true;  // ViewSettings' colour choices, so every path that paints this data
-    bool subtract_mean = false;    // (screen, export, command line) colours it the same way
+    bool per_panel_scales = true; // ViewSettings' colour choices, so every path that paints this data
+    bool subtract_mean = false;   // (screen, export, command line) colours it the same way
     // The window the panels' matrices cover and the whole matrix (the job knows both exactly; data
     // built by hand may leave them unknown, then the view estimates the window from the indices).
     HeatmapWindow window, whole;
@@ -54,9 +54,9 @@ struct CurveSeries {
     QString name;             // legend entry
     std::vector<double> x, y; // already decimated by the job to <= ~2 points per pixel of a wide view
     QColor color;             // invalid: the view picks from its palette by series index
-    int color_index = -1;     // >= 0: the palette's colour of this index instead (pairs of series of one head)
-    bool step = false;        // draw as a step function (bucket plots)
-    bool dashed = false;      // e.g. the unscaled reference
+    int color_index = -1; // >= 0: the palette's colour of this index instead (pairs of series of one head)
+    bool step = false;    // draw as a step function (bucket plots)
+    bool dashed = false;  // e.g. the unscaled reference
     // x/y hold, for each bin of distances, the exact min and max of the curve over every integer in it
     // (two points at the bin's first distance): an envelope that keeps every peak, where point samples
     // would alias.
@@ -67,11 +67,11 @@ struct CurveSeries {
     // The curve's exact value at x (computed by core, not interpolated): the crosshair's readout. Empty:
     // the readout interpolates the samples. Cheap (one distance) and safe to call on the GUI thread.
     std::function<double(double)> value_at;
-    QString id;               // its machine name in data exports ("mean_cos", "head_3"; columns.h)
+    QString id; // its machine name in data exports ("mean_cos", "head_3"; columns.h)
 };
 struct CurveMarker {
-    double value = 0.0;       // x for vertical markers, y for horizontal ones
-    QString label;            // "trained 4096"
+    double value = 0.0; // x for vertical markers, y for horizontal ones
+    QString label;      // "trained 4096"
     bool vertical = true;
 };
 struct CurveData {
@@ -82,37 +82,37 @@ struct CurveData {
     bool log_x = false, log_y = false;
     QVector<CurveSeries> series;
     QVector<CurveMarker> markers;
-    QString note;             // one line under the chart, e.g. "attention factor 1.277"
+    QString note; // one line under the chart, e.g. "attention factor 1.277"
 };
 
 // ----------------------------------------------------------------- rotation diagram (RoPE)
 struct RotationData {
     QString title;
-    double query_position = 0.0;   // m
-    double key_position = 0.0;     // n
-    std::vector<double> theta;     // scaled frequency of every pair (rad / position)
+    double query_position = 0.0;    // m
+    double key_position = 0.0;      // n
+    std::vector<double> theta;      // scaled frequency of every pair (rad / position)
     std::vector<double> wavelength; // 2 pi / theta of every pair (positions), from core
-    std::vector<double> angle_q;   // m * theta_i mod 2 pi, every pair (from core rope_angles)
-    std::vector<double> angle_k;   // n * theta_i mod 2 pi
-    std::vector<double> angle_rel; // (m - n) * theta_i mod 2 pi
-    std::vector<int> shown_pairs;  // pairs drawn as large unit circles
+    std::vector<double> angle_q;    // m * theta_i mod 2 pi, every pair (from core rope_angles)
+    std::vector<double> angle_k;    // n * theta_i mod 2 pi
+    std::vector<double> angle_rel;  // (m - n) * theta_i mod 2 pi
+    std::vector<int> shown_pairs;   // pairs drawn as large unit circles
     double attention_factor = 1.0;
 };
 
 // ----------------------------------------------------------------- frequency spectrum (RoPE)
 struct SpectrumData {
     QString title;
-    std::vector<double> pair;              // pair index i
+    std::vector<double> pair; // pair index i
     std::vector<double> theta_original, theta_scaled;
     std::vector<double> wavelength_original, wavelength_scaled;
-    std::vector<double> ratio;             // theta_scaled / theta_original
-    std::vector<double> ramp;              // YaRN ramp per pair, empty otherwise
-    double trained_length = 0.0;           // horizontal line on the wavelength plot
+    std::vector<double> ratio;   // theta_scaled / theta_original
+    std::vector<double> ramp;    // YaRN ramp per pair, empty otherwise
+    double trained_length = 0.0; // horizontal line on the wavelength plot
     double target_length = 0.0;
     double attention_factor = 1.0;
-    double softmax_scale = 1.0;            // the attention module's extra softmax multiplier (DeepSeek)
-    QString scaling_label;                 // "yarn · factor 16"
-    QString note;                          // under the plots: which length θ is for, identity scalings
+    double softmax_scale = 1.0; // the attention module's extra softmax multiplier (DeepSeek)
+    QString scaling_label;      // "yarn · factor 16"
+    QString note;               // under the plots: which length θ is for, identity scalings
 };
 
 } // namespace posatlas::ui

@@ -6,12 +6,14 @@
 #include "analysis/decay.h"
 #include "analysis/rope_compare.h"
 #include "analysis/spectrum.h"
+#include "jobs/view_jobs.h"
 #include "methods/alibi/alibi.h"
 #include "methods/deberta/deberta.h"
 #include "methods/learned/learned.h"
 #include "methods/rope/rope.h"
 #include "methods/rope/rope_scaling.h"
 #include "methods/t5/t5_buckets.h"
+#include "model/scenario_model.h"
 #include "scenario/validation.h"
 #include "views/figure_style.h"
 #include <QCoreApplication>
@@ -23,8 +25,6 @@
 #include <list>
 #include <memory>
 #include <mutex>
-#include "jobs/view_jobs.h"
-#include "model/scenario_model.h"
 
 namespace posatlas::ui::view_job_support {
 
@@ -44,7 +44,10 @@ inline QString short_num(double v)
 }
 
 // The method without its citation, for titles that must fit a docked chart.
-inline QString short_method_name(Method m) { return methodShortName(m); }
+inline QString short_method_name(Method m)
+{
+    return methodShortName(m);
+}
 
 // Dynamic NTK and LongRoPE choose θ by the current sequence length (rope.seq_len). With none set, every
 // view takes the target length, as core's rope_spectrum does, so the rotation, decay and spectrum views
@@ -135,9 +138,15 @@ inline Scenario as_method(const Scenario& s, Method m)
     return o;
 }
 
-inline QString kind_name(MatrixKind k) { return kindLabel(k); }
+inline QString kind_name(MatrixKind k)
+{
+    return kindLabel(k);
+}
 
-inline std::int64_t encoding_dim(const Scenario& s) { return matrix_columns(s, MatrixKind::Encoding); }
+inline std::int64_t encoding_dim(const Scenario& s)
+{
+    return matrix_columns(s, MatrixKind::Encoding);
+}
 
 // The context a method "knows": distances of interest for curves reach a few times beyond it.
 inline std::int64_t method_context(const Scenario& s)

@@ -31,11 +31,9 @@
 #include <memory>
 #include <mutex>
 
-
 namespace posatlas::ui {
 
 using namespace view_job_support;
-
 
 MatrixKind effective_matrix_kind(const Scenario& s, const ViewSettings& settings)
 {
@@ -61,7 +59,8 @@ QString scenario_caption(const Scenario& s, bool with_method)
         // tensor is a trained table: say so, and which tensor.
         const QString file = QFileInfo(QFile::decodeName(learned.table_path.c_str())).fileName();
         if (!learned.table_tensor.empty())
-            text += ViewJobs::tr(" · trained %1 from %2").arg(QString::fromStdString(learned.table_tensor), file);
+            text +=
+                ViewJobs::tr(" · trained %1 from %2").arg(QString::fromStdString(learned.table_tensor), file);
         else if (file.endsWith(QStringLiteral(".safetensors")) || file.endsWith(QStringLiteral(".json")))
             text += ViewJobs::tr(" · trained table %1").arg(file);
         else
@@ -74,9 +73,11 @@ QString scenario_caption(const Scenario& s, bool with_method)
             const QString tensor = QString::fromStdString(t5.bias_tensor);
             if (tensor.isEmpty())
                 text += ViewJobs::tr(" · trained table %1").arg(file);
-            else if (tensor.startsWith(QLatin1String("decoder.")) || tensor.contains(QLatin1String(".decoder.")))
+            else if (tensor.startsWith(QLatin1String("decoder.")) ||
+                     tensor.contains(QLatin1String(".decoder.")))
                 text += ViewJobs::tr(" · trained decoder bias from %1").arg(file);
-            else if (tensor.startsWith(QLatin1String("encoder.")) || tensor.contains(QLatin1String(".encoder.")))
+            else if (tensor.startsWith(QLatin1String("encoder.")) ||
+                     tensor.contains(QLatin1String(".encoder.")))
                 text += ViewJobs::tr(" · trained encoder bias from %1").arg(file);
             else
                 text += ViewJobs::tr(" · trained %1 from %2").arg(tensor, file);
@@ -129,7 +130,8 @@ QString scenario_caption(const Scenario& s, bool with_method)
                 for (std::size_t k = 0; k < values.size(); ++k)
                     if (values[k] != defaults[k]) {
                         if (parts.size() < 3)
-                            parts << QStringLiteral("m%1=%2").arg(subscript(static_cast<int>(k)), short_num(values[k]));
+                            parts << QStringLiteral("m%1=%2").arg(subscript(static_cast<int>(k)),
+                                                                  short_num(values[k]));
                         else
                             ++more;
                     }
@@ -142,7 +144,8 @@ QString scenario_caption(const Scenario& s, bool with_method)
             case FieldType::Seed: value = QString::number(static_cast<qlonglong>(f->number(s))); break;
             default: value = short_num(f->number(s)); break;
             }
-            text += QStringLiteral(" · ") + (pattern.contains(QLatin1String("%1")) ? pattern.arg(value) : pattern);
+            text += QStringLiteral(" · ") +
+                    (pattern.contains(QLatin1String("%1")) ? pattern.arg(value) : pattern);
         }
     }
     if (s.content.from_files()) // the user's own queries and keys, not seeded vectors
@@ -159,11 +162,13 @@ std::string compare_list_problem(const std::vector<Method>& list)
 {
     if (list.empty())
         return {};
-    const std::string allowed = " (allowed: " + std::to_string(kMinCompared) + " to " + std::to_string(kMaxCompared)
-                                + " distinct methods of " + method_ids(", ") + ")";
-    if (list.size() < static_cast<std::size_t>(kMinCompared) || list.size() > static_cast<std::size_t>(kMaxCompared))
-        return "expected " + std::to_string(kMinCompared) + " to " + std::to_string(kMaxCompared) + " methods, got "
-               + std::to_string(list.size()) + allowed;
+    const std::string allowed = " (allowed: " + std::to_string(kMinCompared) + " to " +
+                                std::to_string(kMaxCompared) + " distinct methods of " + method_ids(", ") +
+                                ")";
+    if (list.size() < static_cast<std::size_t>(kMinCompared) ||
+        list.size() > static_cast<std::size_t>(kMaxCompared))
+        return "expected " + std::to_string(kMinCompared) + " to " + std::to_string(kMaxCompared) +
+               " methods, got " + std::to_string(list.size()) + allowed;
     for (std::size_t i = 0; i < list.size(); ++i) {
         if (!parse_method(method_id(list[i])))
             return "unknown method" + allowed;
@@ -195,16 +200,16 @@ std::optional<std::vector<Method>> parse_compare_list(const std::vector<std::str
         const std::optional<Method> m = parse_method(id);
         if (!m) {
             if (error)
-                *error = "unknown method '" + id + "' (allowed: " + std::to_string(kMinCompared) + " to "
-                         + std::to_string(kMaxCompared) + " distinct methods of " + method_ids(", ") + ")";
+                *error = "unknown method '" + id + "' (allowed: " + std::to_string(kMinCompared) + " to " +
+                         std::to_string(kMaxCompared) + " distinct methods of " + method_ids(", ") + ")";
             return std::nullopt;
         }
         list.push_back(*m);
     }
     // Empty is "off" for a stored setting, but a list asked for by name must name some methods.
-    const std::string problem = ids.empty() ? "expected " + std::to_string(kMinCompared) + " to "
-                                                  + std::to_string(kMaxCompared) + " methods, got none (allowed: "
-                                                  + method_ids(", ") + ")"
+    const std::string problem = ids.empty() ? "expected " + std::to_string(kMinCompared) + " to " +
+                                                  std::to_string(kMaxCompared) +
+                                                  " methods, got none (allowed: " + method_ids(", ") + ")"
                                             : compare_list_problem(list);
     if (!problem.empty()) {
         if (error)
@@ -214,7 +219,10 @@ std::optional<std::vector<Method>> parse_compare_list(const std::vector<std::str
     return list;
 }
 
-std::vector<Method> classic_comparison() { return {Method::Sinusoidal, Method::RoPE, Method::ALiBi}; }
+std::vector<Method> classic_comparison()
+{
+    return {Method::Sinusoidal, Method::RoPE, Method::ALiBi};
+}
 
 QString compare_names(const std::vector<Method>& list)
 {
@@ -363,7 +371,8 @@ HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const 
 {
     check_compare_list(v.compare);
     const std::vector<MatrixKind> kinds = compared_matrix_kinds(v.compare, v);
-    const bool same_kind = std::all_of(kinds.begin(), kinds.end(), [&](MatrixKind k) { return k == kinds.front(); });
+    const bool same_kind =
+        std::all_of(kinds.begin(), kinds.end(), [&](MatrixKind k) { return k == kinds.front(); });
     const std::size_t count = v.compare.size();
     // The view's grid (heatmap_paint.cpp) is about sqrt(count) columns: each panel gets that share.
     const int gridCols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(count))));
@@ -371,9 +380,9 @@ HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const 
     HeatmapData data;
     // The methods first: a narrow (presentation) figure elides the title's end, and the window title
     // says "Comparing: …".
-    data.title = compare_names(v.compare) + QStringLiteral(" · ")
-                 + (same_kind ? kind_name(kinds.front()) : ViewJobs::tr("each method's own matrix"))
-                 + ViewJobs::tr(" · N %1").arg(s.seq_len);
+    data.title = compare_names(v.compare) + QStringLiteral(" · ") +
+                 (same_kind ? kind_name(kinds.front()) : ViewJobs::tr("each method's own matrix")) +
+                 ViewJobs::tr(" · N %1").arg(s.seq_len);
     data.per_panel_scales = v.per_panel_scales;
     data.subtract_mean = v.subtract_mean;
     for (std::size_t k = 0; k < count; ++k) {
@@ -392,8 +401,8 @@ HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const 
             data.col_tokens = d.col_tokens;
             data.window = d.window;
             data.whole = d.whole;
-        } else if (d.window.rows != data.window.rows || d.window.cols != data.window.cols
-                   || d.whole.cols != data.whole.cols) {
+        } else if (d.window.rows != data.window.rows || d.window.cols != data.window.cols ||
+                   d.whole.cols != data.whole.cols) {
             // An encoding's columns are dimensions: the panels cover different windows, which the view
             // then reads from each matrix's indices.
             data.window = {};
@@ -401,8 +410,10 @@ HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const 
             data.col_tokens.clear();
         }
         HeatmapPanel panel = std::move(d.panels.front());
-        panel.label = same_kind ? ViewJobs::tr("%1 · %2").arg(short_method_name(one.method), kind_name(kinds[k]))
-                                : ViewJobs::tr("%1 · %2 (its default)").arg(short_method_name(one.method), kind_name(kinds[k]));
+        panel.label = same_kind
+                          ? ViewJobs::tr("%1 · %2").arg(short_method_name(one.method), kind_name(kinds[k]))
+                          : ViewJobs::tr("%1 · %2 (its default)")
+                                .arg(short_method_name(one.method), kind_name(kinds[k]));
         data.panels.push_back(std::move(panel));
     }
     report_progress(progress, 1.0);
@@ -420,8 +431,8 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     const MatrixKind kind = effective_matrix_kind(s, v);
     HeatmapData data;
     // The weights' caption names their own mask: a method's causal field follows the scenario's.
-    data.title = scenario_caption(kind == MatrixKind::Weights ? weights_logits_scenario(s) : s) + QStringLiteral(" · ")
-                 + kind_name(kind);
+    data.title = scenario_caption(kind == MatrixKind::Weights ? weights_logits_scenario(s) : s) +
+                 QStringLiteral(" · ") + kind_name(kind);
     if (kind == MatrixKind::Weights && s.causal && !descriptor(s.method).field("causal"))
         data.title += ViewJobs::tr(" · causal");
     for (const std::string& t : s.content.tokens)
@@ -445,13 +456,14 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
 
     const int heads = per_head_count(s);
     const bool perHead =
-        v.small_multiples && heads > 1 && (kind == MatrixKind::Bias || kind == MatrixKind::Logits || kind == MatrixKind::Weights);
+        v.small_multiples && heads > 1 &&
+        (kind == MatrixKind::Bias || kind == MatrixKind::Logits || kind == MatrixKind::Weights);
     const std::vector<int> shown =
         perHead ? sampled_heads(heads, std::max(1, v.max_panels)) : std::vector<int>{s.head};
     // Small multiples share the view: a grid of about sqrt(count) columns, each panel its share of pixels.
     // Point sample beside the mean: two panels side by side, each half the width.
     const bool besideMean = v.show_point_sample && !perHead;
-    const int gridCols = perHead      ? static_cast<int>(std::ceil(std::sqrt(static_cast<double>(shown.size()))))
+    const int gridCols = perHead ? static_cast<int>(std::ceil(std::sqrt(static_cast<double>(shown.size()))))
                          : besideMean ? 2
                                       : 1;
     const int gridRows = perHead ? static_cast<int>((shown.size() + gridCols - 1) / gridCols) : 1;
@@ -460,7 +472,8 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     if (besideMean) {
         // The view puts the two panels side by side or one above the other, whichever gives larger
         // square panels: compute that square, so that one cell is one pixel in either layout.
-        const int side = std::max(std::min(v.pixel_width / 2, v.pixel_height), std::min(v.pixel_width, v.pixel_height / 2));
+        const int side = std::max(std::min(v.pixel_width / 2, v.pixel_height),
+                                  std::min(v.pixel_width, v.pixel_height / 2));
         pixelRows = pixelCols = std::max(8, side);
     }
     w.out_rows = std::min<std::int64_t>(w.rows, pixelRows);
@@ -574,8 +587,8 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
         data.panels.push_back(std::move(point));
         data.per_panel_scales = false;
     } else if (besideMean) {
-        data.sampling_note += (data.sampling_note.isEmpty() ? QString() : ViewJobs::tr(" · "))
-                              + ViewJobs::tr("no point sample beside it: this picture has no block means");
+        data.sampling_note += (data.sampling_note.isEmpty() ? QString() : ViewJobs::tr(" · ")) +
+                              ViewJobs::tr("no point sample beside it: this picture has no block means");
     }
     report_progress(progress, 1.0);
     return data;
@@ -590,14 +603,17 @@ RotationData rotation_job(const Scenario& s, const ViewSettings& v, const Cancel
     data.query_position = v.query_position;
     data.key_position = v.key_position;
     if (s.method != Method::RoPE) {
-        data.title = ViewJobs::tr("The rotation diagram applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
+        data.title =
+            ViewJobs::tr("The rotation diagram applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
         return data;
     }
     validate(s.params<RopeParams>());
     check_cancel(cancel);
     const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.params<RopeParams>()));
     // m, n and the scaling are in the view's legend and captions; the title names the model's shape.
-    data.title = ViewJobs::tr("RoPE rotations · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
+    data.title = ViewJobs::tr("RoPE rotations · θ %1 · d %2")
+                     .arg(short_num(s.params<RopeParams>().rope_theta))
+                     .arg(s.params<RopeParams>().head_dim);
     if (const QString note = length_note(s.params<RopeParams>()); !note.isEmpty())
         data.title += ViewJobs::tr(" · ") + note;
     data.theta = f.inv_freq;
@@ -628,20 +644,23 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
 {
     SpectrumData data;
     if (s.method != Method::RoPE) {
-        data.title = ViewJobs::tr("The frequency spectrum applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
+        data.title =
+            ViewJobs::tr("The frequency spectrum applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
         return data;
     }
     validate(s.params<RopeParams>());
     check_cancel(cancel);
     const std::int64_t trained = s.params<RopeParams>().trained_length();
-    const std::int64_t target = rope_default_target_length(s.params<RopeParams>()); // >= trained, as the explorer's
+    const std::int64_t target =
+        rope_default_target_length(s.params<RopeParams>()); // >= trained, as the explorer's
     // One table of core's (rope_pairs, as the explorer and `compute rope-pairs`): its columns and the
     // frequencies it was formed from (seq_len = target for dynamic NTK / LongRoPE, as rope_for_views).
     const RopePairsTable table = rope_pairs(s.params<RopeParams>(), trained, target);
     const FrequencySpectrum sp = frequency_spectrum(table);
     const RopeFrequencies& f = table.frequencies;
-    data.title =
-        ViewJobs::tr("RoPE frequency spectrum · θ %1 · d %2").arg(short_num(s.params<RopeParams>().rope_theta)).arg(s.params<RopeParams>().head_dim);
+    data.title = ViewJobs::tr("RoPE frequency spectrum · θ %1 · d %2")
+                     .arg(short_num(s.params<RopeParams>().rope_theta))
+                     .arg(s.params<RopeParams>().head_dim);
     data.pair.assign(sp.pair.begin(), sp.pair.end());
     data.theta_original = sp.theta_original;
     data.theta_scaled = sp.theta_scaled;

@@ -38,7 +38,7 @@ struct ViewSettings {
     std::int64_t rows = 0, cols = 0;
     int pixel_width = 640, pixel_height = 640; // device pixels of the view: the window is downsampled to this
     bool small_multiples = true;               // per-head methods (ALiBi, T5 bias): one small panel per head
-    int max_panels = 16; // heads beyond this are sampled evenly (first and last always shown)
+    int max_panels = 16;          // heads beyond this are sampled evenly (first and last always shown)
     bool per_panel_scales = true; // small multiples: one colour scale per panel (else one shared scale)
     bool subtract_mean = false;   // colour each panel's values minus its mean
     // Colour scale of a zoomed heatmap: the visible window's extremes (true), or the whole matrix's
@@ -78,7 +78,8 @@ std::string compare_list_problem(const std::vector<Method>& list);
 void check_compare_list(const std::vector<Method>& list);
 // Parses method ids ("sinusoidal", "rope", ...) into a comparison list. Unknown ids, duplicates or a
 // count outside [2, 4]: nullopt, and `error` (when given) says what is wrong and the allowed values.
-std::optional<std::vector<Method>> parse_compare_list(const std::vector<std::string>& ids, std::string* error);
+std::optional<std::vector<Method>> parse_compare_list(const std::vector<std::string>& ids,
+                                                      std::string* error);
 // Sinusoidal, RoPE and ALiBi: View > Compare: Sinusoidal, RoPE, ALiBi (the lesson "Choosing an encoding").
 std::vector<Method> classic_comparison();
 // "Sinusoidal, RoPE, ALiBi": the compared methods' short names.

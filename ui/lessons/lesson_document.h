@@ -15,7 +15,7 @@ class QTextDocument;
 namespace posatlas::ui {
 
 struct LessonTextStyle {
-    qreal pointSize = 11;   // of the body text; formulas are typeset 10 % larger, as LaTeX's math looks
+    qreal pointSize = 11; // of the body text; formulas are typeset 10 % larger, as LaTeX's math looks
     QColor color = Qt::black;
     qreal devicePixelRatio = 1;
     // Displayed formulas wider than this (logical px) are broken into lines at their top-level \quad,

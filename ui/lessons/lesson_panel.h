@@ -50,12 +50,12 @@ public:
     QComboBox* stepBox() const { return m_steps; }
 
 signals:
-    void lessonChosen(int index);    // on the course page
-    void openFileRequested();        // "Open a lesson file…"
-    void stepRequested(int step);    // previous / next / the step list
-    void restoreRequested();         // "Restore this step"
-    void courseRequested();          // back to the course page
-    void closeRequested();           // leave the lesson (the scenario before it comes back)
+    void lessonChosen(int index); // on the course page
+    void openFileRequested();     // "Open a lesson file…"
+    void stepRequested(int step); // previous / next / the step list
+    void restoreRequested();      // "Restore this step"
+    void courseRequested();       // back to the course page
+    void closeRequested();        // leave the lesson (the scenario before it comes back)
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -43,11 +43,13 @@ Formula Formula::parse(const QString& latex, const FormulaStyle& style)
     };
     try {
         if (latex.size() > kMaxLength)
-            throw ParseError{kMaxLength, FormulaTexts::tr("the formula is longer than %1 characters").arg(kMaxLength)};
+            throw ParseError{kMaxLength,
+                             FormulaTexts::tr("the formula is longer than %1 characters").arg(kMaxLength)};
         if (latex.trimmed().isEmpty())
             throw ParseError{0, FormulaTexts::tr("the formula is empty")};
         if (!(style.pointSize > 0 && style.pointSize <= 1000))
-            throw ParseError{0, FormulaTexts::tr("point size %1 is outside 0 < size <= 1000").arg(style.pointSize)};
+            throw ParseError{
+                0, FormulaTexts::tr("point size %1 is outside 0 < size <= 1000").arg(style.pointSize)};
         const List root = parse_tree(latex);
         const qreal px = style.pointSize * 96.0 / 72.0; // one em at 96 dpi
         Layout layout(px);
@@ -63,7 +65,8 @@ Formula Formula::parse(const QString& latex, const FormulaStyle& style)
         const qreal left = std::min(0.0, ink.left()) - margin;
         const qreal top = ink.top() - margin;
         data->baseline = -top;
-        data->size = QSizeF(std::max(ink.right(), box.w) - left + margin + box.italic, ink.bottom() - top + margin);
+        data->size =
+            QSizeF(std::max(ink.right(), box.w) - left + margin + box.italic, ink.bottom() - top + margin);
         const QPointF shift(-left, -top);
         const FontSet& fonts = layout.fonts(); // the fonts the layout measured with
         for (const Item& it : box.items) {
@@ -79,7 +82,9 @@ Formula Formula::parse(const QString& latex, const FormulaStyle& style)
                 QPainterPath g;
                 g.addText(QPointF(0, 0), f, it.text);
                 const qreal k = it.size / kRefPx;
-                p = QTransform::fromTranslate(it.pos.x() + shift.x(), it.pos.y() + shift.y()).scale(k, k).map(g);
+                p = QTransform::fromTranslate(it.pos.x() + shift.x(), it.pos.y() + shift.y())
+                        .scale(k, k)
+                        .map(g);
                 out.box = it.rect.translated(shift);
                 out.baseline = it.pos.y() + shift.y();
             } else {
@@ -92,7 +97,8 @@ Formula Formula::parse(const QString& latex, const FormulaStyle& style)
             // Glyph ink may reach outside the advance box (italic overhang): grow the size to hold it.
             const QRectF bounds = data->paths.back().boundingRect();
             if (!bounds.isEmpty())
-                data->size = data->size.expandedTo(QSizeF(bounds.right() + margin / 2, bounds.bottom() + margin / 2));
+                data->size =
+                    data->size.expandedTo(QSizeF(bounds.right() + margin / 2, bounds.bottom() + margin / 2));
         }
         data->valid = true;
     } catch (const ParseError& e) {
@@ -110,11 +116,26 @@ Formula Formula::parse(const QString& latex, const FormulaStyle& style)
     return f;
 }
 
-bool Formula::isValid() const { return d_->valid; }
-QString Formula::error() const { return d_->error; }
-QSizeF Formula::size() const { return d_->valid ? d_->size : QSizeF(); }
-qreal Formula::baseline() const { return d_->baseline; }
-const std::vector<FormulaItem>& Formula::items() const { return d_->items; }
+bool Formula::isValid() const
+{
+    return d_->valid;
+}
+QString Formula::error() const
+{
+    return d_->error;
+}
+QSizeF Formula::size() const
+{
+    return d_->valid ? d_->size : QSizeF();
+}
+qreal Formula::baseline() const
+{
+    return d_->baseline;
+}
+const std::vector<FormulaItem>& Formula::items() const
+{
+    return d_->items;
+}
 
 void Formula::paint(QPainter* painter, const QPointF& topLeft) const
 {
@@ -139,11 +160,14 @@ QImage renderFormula(const QString& latex, const FormulaStyle& style, qreal devi
         return {};
     }
     const qreal dpr = std::clamp(devicePixelRatio, 0.25, 8.0);
-    const QSize pixels(std::max(1, int(std::ceil(f.size().width() * dpr))), std::max(1, int(std::ceil(f.size().height() * dpr))));
+    const QSize pixels(std::max(1, int(std::ceil(f.size().width() * dpr))),
+                       std::max(1, int(std::ceil(f.size().height() * dpr))));
     QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
     if (image.isNull()) {
         if (error)
-            *error = FormulaTexts::tr("the image of %1 x %2 pixels could not be allocated").arg(pixels.width()).arg(pixels.height());
+            *error = FormulaTexts::tr("the image of %1 x %2 pixels could not be allocated")
+                         .arg(pixels.width())
+                         .arg(pixels.height());
         return {};
     }
     image.setDevicePixelRatio(dpr);

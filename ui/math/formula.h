@@ -42,15 +42,16 @@ struct FormulaStyle {
 struct FormulaItem {
     enum class Kind { Glyphs, Rule, Path };
     Kind kind = Kind::Glyphs;
-    QString text;     // Glyphs: the characters; Path: what it draws ("(", "sqrt", "hat", ...)
-    QRectF box;       // Glyphs: advance box (top = baseline - ascent of the ink); others: their extent
+    QString text;       // Glyphs: the characters; Path: what it draws ("(", "sqrt", "hat", ...)
+    QRectF box;         // Glyphs: advance box (top = baseline - ascent of the ink); others: their extent
     qreal baseline = 0; // Glyphs: y of the baseline, from the formula's top
-    qreal sizePx = 0; // Glyphs: the font's em in px
+    qreal sizePx = 0;   // Glyphs: the font's em in px
     bool italic = false;
     bool bold = false;
 };
 
-class Formula {
+class Formula
+{
 public:
     static constexpr int kMaxLength = 8192;
     static constexpr int kMaxDepth = 48;

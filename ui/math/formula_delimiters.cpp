@@ -62,8 +62,8 @@ Box Layout::delimiter(const QString& delim, qreal height, Style st)
         p.closeSubpath();
         if (c == u')')
             p = QTransform(-1, 0, 0, 1, w, 0).map(p);
-    } else if (c == u'[' || c == u']' || c == QChar(0x230A) || c == QChar(0x230B) || c == QChar(0x2308)
-               || c == QChar(0x2309)) {
+    } else if (c == u'[' || c == u']' || c == QChar(0x230A) || c == QChar(0x230B) || c == QChar(0x2308) ||
+               c == QChar(0x2309)) {
         w = 0.32 * e;
         const qreal stem = 1.4 * t;
         const bool topArm = c == u'[' || c == u']' || c == QChar(0x2308) || c == QChar(0x2309);
@@ -148,7 +148,8 @@ Box Layout::fenced(const QString& left, const QString& right, Box inner, Style s
 Box Layout::leftRight(const QString& left, const QString& right, const List& body, Style st, bool cramped)
 {
     Box inner = list(body, st, cramped);
-    const bool hasMiddle = std::any_of(body.begin(), body.end(), [](const NodeP& n) { return n->kind == NK::Middle; });
+    const bool hasMiddle =
+        std::any_of(body.begin(), body.end(), [](const NodeP& n) { return n->kind == NK::Middle; });
     if (!hasMiddle)
         return fenced(left, right, std::move(inner), st);
     // \middle: as tall as the outer pair, which is sized by the content without it.
@@ -160,7 +161,9 @@ Box Layout::leftRight(const QString& left, const QString& right, const List& bod
 // apart, the whole centred on the axis; amsmath's column spacing (2 \arraycolsep = 1em; cases: 1em).
 Box Layout::matrix(const Node& n, Style st)
 {
-    const Style cs = n.text == QLatin1String("smallmatrix") ? Style::S : st <= Style::T ? (n.text == QLatin1String("aligned") ? Style::D : Style::T) : st;
+    const Style cs = n.text == QLatin1String("smallmatrix") ? Style::S
+                     : st <= Style::T ? (n.text == QLatin1String("aligned") ? Style::D : Style::T)
+                                      : st;
     const qreal e = em(st);
     const qreal ce = em(cs);
     size_t cols = 0;
@@ -210,9 +213,13 @@ Box Layout::matrix(const Node& n, Style st)
         }
         y += rowD[r];
     }
-    static const QHash<QString, QPair<QString, QString>> fences = {{"pmatrix", {"(", ")"}},
-        {"bmatrix", {"[", "]"}}, {"Bmatrix", {"{", "}"}}, {"vmatrix", {"|", "|"}},
-        {"Vmatrix", {QString(QChar(0x2016)), QString(QChar(0x2016))}}, {"cases", {"{", "."}}};
+    static const QHash<QString, QPair<QString, QString>> fences = {
+        {"pmatrix", {"(", ")"}},
+        {"bmatrix", {"[", "]"}},
+        {"Bmatrix", {"{", "}"}},
+        {"vmatrix", {"|", "|"}},
+        {"Vmatrix", {QString(QChar(0x2016)), QString(QChar(0x2016))}},
+        {"cases", {"{", "."}}};
     const auto it = fences.find(n.text);
     if (it == fences.end()) {
         Box b;

@@ -39,10 +39,23 @@ Box Layout::symbol(const Node& n, Style st)
     Font font = n.font;
     bool bold = false, italic = false;
     switch (n.font) {
-    case Font::Italic: font = Font::Roman; italic = true; break;
-    case Font::Bold: font = Font::Roman; bold = true; break;
-    case Font::BoldItalic: font = Font::Roman; bold = true; italic = true; break;
-    case Font::Text: bold = n.wide; italic = n.limitsDefault; break;
+    case Font::Italic:
+        font = Font::Roman;
+        italic = true;
+        break;
+    case Font::Bold:
+        font = Font::Roman;
+        bold = true;
+        break;
+    case Font::BoldItalic:
+        font = Font::Roman;
+        bold = true;
+        italic = true;
+        break;
+    case Font::Text:
+        bold = n.wide;
+        italic = n.limitsDefault;
+        break;
     default: break;
     }
     if (n.bigOp && st == Style::D)
@@ -76,7 +89,9 @@ Box Layout::atom(const Node& n, Style st, bool cramped, qreal middleHeight)
     case NK::Sqrt: nucleus = radical(n, st); break;
     case NK::Accent: nucleus = accent(n, st, cramped); break;
     case NK::LeftRight: nucleus = leftRight(n.text, n.rightDelim, n.body, st, cramped); break;
-    case NK::Delim: nucleus = delimiter(n.text, n.size * base_ * (st >= Style::S ? em(st) / base_ : 1.0), st); break;
+    case NK::Delim:
+        nucleus = delimiter(n.text, n.size * base_ * (st >= Style::S ? em(st) / base_ : 1.0), st);
+        break;
     case NK::Middle: nucleus = delimiter(n.text, std::max(middleHeight, 0.0), st); break;
     case NK::Matrix: nucleus = matrix(n, st); break;
     case NK::Space:
@@ -84,8 +99,10 @@ Box Layout::atom(const Node& n, Style st, bool cramped, qreal middleHeight)
     }
     if (!n.sub && !n.sup)
         return nucleus;
-    const bool useLimits = n.cls == Cls::Op && (n.limits == 1 || (n.limits == -1 && n.limitsDefault && st == Style::D));
-    return useLimits ? limits(std::move(nucleus), n, st, cramped) : scripts(std::move(nucleus), n, st, cramped);
+    const bool useLimits =
+        n.cls == Cls::Op && (n.limits == 1 || (n.limits == -1 && n.limitsDefault && st == Style::D));
+    return useLimits ? limits(std::move(nucleus), n, st, cramped)
+                     : scripts(std::move(nucleus), n, st, cramped);
 }
 
 // Rule 18: superscripts and subscripts (sigma 13-19 of cmsy10 and xi 8 of cmex10, in em).
@@ -255,7 +272,8 @@ Box Layout::radical(const Node& n, Style st)
     b.h = -top;
     b.d = bottom;
     if (!n.body2.empty()) {
-        const qreal raise = 0.6 * height - bottom + index.d; // the index's bottom at 60 % of the sign (plain.tex \root)
+        const qreal raise =
+            0.6 * height - bottom + index.d; // the index's bottom at 60 % of the sign (plain.tex \root)
         const qreal ix = std::max(0.0, x0 + 0.55 * sw - index.w - 0.05 * e);
         b.add(index, ix, -raise);
         b.h = std::max(b.h, raise + index.h);
@@ -388,7 +406,8 @@ Box Layout::list(const List& nodes, Style st, bool cramped, qreal middleHeight)
                     c = Cls::Ord;
             }
         }
-        if ((c == Cls::Rel || c == Cls::Close || c == Cls::Punct) && prev >= 0 && cls[size_t(prev)] == Cls::Bin)
+        if ((c == Cls::Rel || c == Cls::Close || c == Cls::Punct) && prev >= 0 &&
+            cls[size_t(prev)] == Cls::Bin)
             cls[size_t(prev)] = Cls::Ord;
         cls[i] = c;
         prev = int(i);
@@ -426,7 +445,8 @@ Box Layout::list(const List& nodes, Style st, bool cramped, qreal middleHeight)
     }
     b.w = std::max(x, 0.0);
     // A list of one character keeps its character nature for script placement (rule 18a).
-    if (nodes.size() == 1 && nodes[0]->kind == NK::Sym && !nodes[0]->sub && !nodes[0]->sup && !nodes[0]->bigOp)
+    if (nodes.size() == 1 && nodes[0]->kind == NK::Sym && !nodes[0]->sub && !nodes[0]->sup &&
+        !nodes[0]->bigOp)
         b.isChar = nodes[0]->text.size() <= 2;
     else
         b.italic = nodes.size() == 1 ? b.italic : 0;

@@ -25,9 +25,9 @@ struct Item {
     QString text;
     Font font = Font::Roman;
     bool bold = false, italic = false;
-    qreal size = 0;  // em in px
-    QPointF pos;     // Glyphs: baseline origin; relative to the box origin (baseline left, y down)
-    QRectF rect;     // Rule: the rectangle; Glyphs: advance box
+    qreal size = 0;    // em in px
+    QPointF pos;       // Glyphs: baseline origin; relative to the box origin (baseline left, y down)
+    QRectF rect;       // Rule: the rectangle; Glyphs: advance box
     QPainterPath path; // Path: filled outline
 };
 
@@ -59,7 +59,8 @@ struct FontSet {
 
     FontSet()
     {
-        const QStringList serif = {"DejaVu Serif", "Noto Serif CJK SC", "Noto Serif", "FreeSerif", "Liberation Serif"};
+        const QStringList serif = {"DejaVu Serif", "Noto Serif CJK SC", "Noto Serif", "FreeSerif",
+                                   "Liberation Serif"};
         const QStringList math = {"DejaVu Math TeX Gyre", "DejaVu Serif", "DejaVu Sans", "Noto Sans Math"};
         for (int f = 0; f < 6; ++f) {
             for (int v = 0; v < 4; ++v) {
@@ -83,7 +84,8 @@ struct Measure {
     qreal advance, top, bottom, right; // in em
 };
 
-class Layout {
+class Layout
+{
 public:
     explicit Layout(qreal basePx) : base_(basePx)
     {
@@ -110,7 +112,10 @@ private:
 
     qreal em(Style st) const { return base_ * (st == Style::S ? 0.7 : st == Style::SS ? 0.5 : 1.0); }
     static Style supStyle(Style st) { return st <= Style::T ? Style::S : Style::SS; }
-    static Style fracStyle(Style st) { return st == Style::D ? Style::T : st == Style::T ? Style::S : Style::SS; }
+    static Style fracStyle(Style st)
+    {
+        return st == Style::D ? Style::T : st == Style::T ? Style::S : Style::SS;
+    }
 
     int variant(bool bold, bool italic) const { return (bold ? 1 : 0) | (italic ? 2 : 0); }
 
@@ -121,7 +126,8 @@ private:
             return it.value();
         const QFontMetricsF& fm = *fs_.metrics[int(font)][variant(bold, italic)];
         const QRectF ink = fm.tightBoundingRect(text);
-        Measure m{fm.horizontalAdvance(text) / kRefPx, ink.top() / kRefPx, ink.bottom() / kRefPx, ink.right() / kRefPx};
+        Measure m{fm.horizontalAdvance(text) / kRefPx, ink.top() / kRefPx, ink.bottom() / kRefPx,
+                  ink.right() / kRefPx};
         cache_.insert(key, m);
         return m;
     }

@@ -102,7 +102,8 @@ struct Parser {
             if (name == QLatin1String("\\")) {
                 if (stop == Env)
                     return true;
-                fail(pos, FormulaTexts::tr("'\\\\' (new row) outside a matrix, cases or aligned environment"));
+                fail(pos,
+                     FormulaTexts::tr("'\\\\' (new row) outside a matrix, cases or aligned environment"));
             }
             if (name == QLatin1String("end")) {
                 if (stop == Env)
@@ -298,7 +299,8 @@ struct Parser {
     {
         skipSpaces();
         if (atEnd())
-            fail(ownerPos, FormulaTexts::tr("%1 must be followed by a delimiter such as ( or \\{").arg(owner));
+            fail(ownerPos,
+                 FormulaTexts::tr("%1 must be followed by a delimiter such as ( or \\{").arg(owner));
         const QChar c = s.at(pos);
         static const QString plain = QStringLiteral("()[]|/.");
         if (plain.contains(c)) {
@@ -312,13 +314,24 @@ struct Parser {
         if (c == u'\\') {
             const int at = pos;
             const QString name = readCommand();
-            static const QHash<QString, QString> named = {
-                {"{", "{"}, {"}", "}"}, {"lbrace", "{"}, {"rbrace", "}"}, {"|", QString(QChar(0x2016))},
-                {"Vert", QString(QChar(0x2016))}, {"lVert", QString(QChar(0x2016))}, {"rVert", QString(QChar(0x2016))},
-                {"vert", "|"}, {"lvert", "|"}, {"rvert", "|"}, {"langle", QString(QChar(0x27E8))},
-                {"rangle", QString(QChar(0x27E9))}, {"lfloor", QString(QChar(0x230A))},
-                {"rfloor", QString(QChar(0x230B))}, {"lceil", QString(QChar(0x2308))},
-                {"rceil", QString(QChar(0x2309))}, {"backslash", "\\"}};
+            static const QHash<QString, QString> named = {{"{", "{"},
+                                                          {"}", "}"},
+                                                          {"lbrace", "{"},
+                                                          {"rbrace", "}"},
+                                                          {"|", QString(QChar(0x2016))},
+                                                          {"Vert", QString(QChar(0x2016))},
+                                                          {"lVert", QString(QChar(0x2016))},
+                                                          {"rVert", QString(QChar(0x2016))},
+                                                          {"vert", "|"},
+                                                          {"lvert", "|"},
+                                                          {"rvert", "|"},
+                                                          {"langle", QString(QChar(0x27E8))},
+                                                          {"rangle", QString(QChar(0x27E9))},
+                                                          {"lfloor", QString(QChar(0x230A))},
+                                                          {"rfloor", QString(QChar(0x230B))},
+                                                          {"lceil", QString(QChar(0x2308))},
+                                                          {"rceil", QString(QChar(0x2309))},
+                                                          {"backslash", "\\"}};
             const auto it = named.find(name);
             if (it != named.end())
                 return it.value();
@@ -340,10 +353,12 @@ struct Parser {
         const int i = c.unicode() - 'A';
         if (i < 0 || i >= 26)
             return QString(c);
-        static const char16_t calHoles[26] = {0, 0x212C, 0, 0, 0x2130, 0x2131, 0, 0x210B, 0x2110, 0, 0, 0x2112,
-            0x2133, 0, 0, 0, 0, 0x211B, 0, 0, 0, 0, 0, 0, 0, 0};
-        static const char16_t bbHoles[26] = {0, 0, 0x2102, 0, 0, 0, 0, 0x210D, 0, 0, 0, 0, 0, 0x2115, 0,
-            0x2119, 0x211A, 0x211D, 0, 0, 0, 0, 0, 0, 0, 0x2124};
+        static const char16_t calHoles[26] = {0, 0x212C, 0,      0,      0x2130, 0x2131, 0, 0x210B, 0x2110,
+                                              0, 0,      0x2112, 0x2133, 0,      0,      0, 0,      0x211B,
+                                              0, 0,      0,      0,      0,      0,      0, 0};
+        static const char16_t bbHoles[26] = {0, 0, 0x2102, 0, 0,      0, 0,      0x210D, 0,
+                                             0, 0, 0,      0, 0x2115, 0, 0x2119, 0x211A, 0x211D,
+                                             0, 0, 0,      0, 0,      0, 0,      0x2124};
         const char16_t hole = blackboard ? bbHoles[i] : calHoles[i];
         if (hole)
             return QString(QChar(hole));
@@ -380,16 +395,28 @@ struct Parser {
         if (isAsciiLetter(c))
             return sym(QString(c), Cls::Ord, letterFont);
         if (c.isDigit() || c == u'.')
-            return sym(QString(c), Cls::Ord, letterFont == Font::Bold || letterFont == Font::BoldItalic ? Font::Bold : Font::Roman);
+            return sym(QString(c), Cls::Ord,
+                       letterFont == Font::Bold || letterFont == Font::BoldItalic ? Font::Bold : Font::Roman);
         switch (c.unicode()) {
         case '+': return sym(QStringLiteral("+"), Cls::Bin, Font::Math);
         case '-': return sym(QString(QChar(0x2212)), Cls::Bin, Font::Math);
         case '*': return sym(QString(QChar(0x2217)), Cls::Bin, Font::Math);
-        case '=': case '<': case '>': case ':': return sym(QString(c), Cls::Rel, Font::Math);
-        case ',': case ';': return sym(QString(c), Cls::Punct, Font::Math);
-        case '(': case '[': return sym(QString(c), Cls::Open, Font::Math);
-        case ')': case ']': case '!': case '?': return sym(QString(c), Cls::Close, Font::Math);
-        case '|': case '/': case '@': case '"': return sym(QString(c), Cls::Ord, Font::Math);
+        case '=':
+        case '<':
+        case '>':
+        case ':': return sym(QString(c), Cls::Rel, Font::Math);
+        case ',':
+        case ';': return sym(QString(c), Cls::Punct, Font::Math);
+        case '(':
+        case '[': return sym(QString(c), Cls::Open, Font::Math);
+        case ')':
+        case ']':
+        case '!':
+        case '?': return sym(QString(c), Cls::Close, Font::Math);
+        case '|':
+        case '/':
+        case '@':
+        case '"': return sym(QString(c), Cls::Ord, Font::Math);
         default: break;
         }
         if (c.isHighSurrogate() && !atEnd() && s.at(pos).isLowSurrogate()) {
@@ -458,22 +485,25 @@ struct Parser {
             return n;
         }
         // Spaces (thin 3mu, medium 4mu, thick 5mu, negative thin; quad = 1em).
-        static const QHash<QString, qreal> spaces = {{",", 3.0 / 18}, {":", 4.0 / 18}, {">", 4.0 / 18},
-            {";", 5.0 / 18}, {"!", -3.0 / 18}, {" ", 0.3333}, {"quad", 1.0}, {"qquad", 2.0}, {"enspace", 0.5},
-            {"thinspace", 3.0 / 18}, {"medspace", 4.0 / 18}, {"thickspace", 5.0 / 18}};
+        static const QHash<QString, qreal> spaces = {
+            {",", 3.0 / 18},  {":", 4.0 / 18},         {">", 4.0 / 18},        {";", 5.0 / 18},
+            {"!", -3.0 / 18}, {" ", 0.3333},           {"quad", 1.0},          {"qquad", 2.0},
+            {"enspace", 0.5}, {"thinspace", 3.0 / 18}, {"medspace", 4.0 / 18}, {"thickspace", 5.0 / 18}};
         if (const auto it = spaces.find(name); it != spaces.end()) {
             auto n = std::make_unique<Node>();
             n->kind = NK::Space;
             n->size = it.value();
             return n;
         }
-        if (name == QLatin1String("frac") || name == QLatin1String("dfrac") || name == QLatin1String("tfrac")
-            || name == QLatin1String("binom")) {
+        if (name == QLatin1String("frac") || name == QLatin1String("dfrac") ||
+            name == QLatin1String("tfrac") || name == QLatin1String("binom")) {
             auto n = std::make_unique<Node>();
             n->kind = NK::Frac;
             n->cls = Cls::Inner;
             n->bar = name != QLatin1String("binom");
-            n->fracStyle = name == QLatin1String("dfrac") ? int(Style::D) : name == QLatin1String("tfrac") ? int(Style::T) : -1;
+            n->fracStyle = name == QLatin1String("dfrac")   ? int(Style::D)
+                           : name == QLatin1String("tfrac") ? int(Style::T)
+                                                            : -1;
             n->body = argumentList(at, FormulaTexts::tr("the first argument of \\%1").arg(name));
             n->body2 = argumentList(at, FormulaTexts::tr("the second argument of \\%1").arg(name));
             return n;
@@ -490,20 +520,22 @@ struct Parser {
             n->body = argumentList(at, FormulaTexts::tr("the argument of \\sqrt"));
             return n;
         }
-        static const QStringList accents = {"hat", "widehat", "tilde", "widetilde", "bar", "overline",
-            "underline", "vec", "overrightarrow", "dot", "ddot", "check", "breve"};
+        static const QStringList accents = {"hat",      "widehat",   "tilde", "widetilde",      "bar",
+                                            "overline", "underline", "vec",   "overrightarrow", "dot",
+                                            "ddot",     "check",     "breve"};
         if (accents.contains(name)) {
             auto n = std::make_unique<Node>();
             n->kind = NK::Accent;
             n->text = name;
-            n->wide = name.startsWith(QLatin1String("wide")) || name == QLatin1String("overline")
-                || name == QLatin1String("underline") || name == QLatin1String("overrightarrow");
+            n->wide = name.startsWith(QLatin1String("wide")) || name == QLatin1String("overline") ||
+                      name == QLatin1String("underline") || name == QLatin1String("overrightarrow");
             n->body = argumentList(at, FormulaTexts::tr("the argument of \\%1").arg(name));
             return n;
         }
-        static const QHash<QString, Font> fonts = {{"mathbf", Font::Bold}, {"mathrm", Font::Roman},
-            {"mathit", Font::Italic}, {"boldsymbol", Font::BoldItalic}, {"bm", Font::BoldItalic},
-            {"mathsf", Font::Roman}, {"mathtt", Font::Roman}, {"mathnormal", Font::Italic}};
+        static const QHash<QString, Font> fonts = {{"mathbf", Font::Bold},   {"mathrm", Font::Roman},
+                                                   {"mathit", Font::Italic}, {"boldsymbol", Font::BoldItalic},
+                                                   {"bm", Font::BoldItalic}, {"mathsf", Font::Roman},
+                                                   {"mathtt", Font::Roman},  {"mathnormal", Font::Italic}};
         if (const auto it = fonts.find(name); it != fonts.end()) {
             const Font saved = letterFont;
             letterFont = it.value();
@@ -523,8 +555,9 @@ struct Parser {
             }
             return sym(out, Cls::Ord, Font::Math);
         }
-        if (name == QLatin1String("text") || name == QLatin1String("textrm") || name == QLatin1String("mbox")
-            || name == QLatin1String("textbf") || name == QLatin1String("textit") || name == QLatin1String("mathrm*")) {
+        if (name == QLatin1String("text") || name == QLatin1String("textrm") ||
+            name == QLatin1String("mbox") || name == QLatin1String("textbf") ||
+            name == QLatin1String("textit") || name == QLatin1String("mathrm*")) {
             auto n = sym(readText(at), Cls::Ord, Font::Text);
             if (name == QLatin1String("textbf"))
                 n->wide = true; // bold text: the layout reads `wide` on Text symbols as bold
@@ -532,13 +565,13 @@ struct Parser {
                 n->limitsDefault = true; // italic text
             return n;
         }
-        if (name == QLatin1String("displaystyle") || name == QLatin1String("textstyle")
-            || name == QLatin1String("scriptstyle") || name == QLatin1String("scriptscriptstyle")) {
+        if (name == QLatin1String("displaystyle") || name == QLatin1String("textstyle") ||
+            name == QLatin1String("scriptstyle") || name == QLatin1String("scriptscriptstyle")) {
             auto n = std::make_unique<Node>();
             n->kind = NK::StyleSwitch;
-            n->style = name == QLatin1String("displaystyle") ? Style::D
-                : name == QLatin1String("textstyle")         ? Style::T
-                : name == QLatin1String("scriptstyle")       ? Style::S
+            n->style = name == QLatin1String("displaystyle")  ? Style::D
+                       : name == QLatin1String("textstyle")   ? Style::T
+                       : name == QLatin1String("scriptstyle") ? Style::S
                                                               : Style::SS;
             return n;
         }
@@ -564,16 +597,16 @@ struct Parser {
             const QString& base = it.key();
             if (name.startsWith(base) && name.size() <= base.size() + 1) {
                 const QString suffix = name.mid(base.size());
-                if (!suffix.isEmpty() && suffix != QLatin1String("l") && suffix != QLatin1String("r")
-                    && suffix != QLatin1String("m"))
+                if (!suffix.isEmpty() && suffix != QLatin1String("l") && suffix != QLatin1String("r") &&
+                    suffix != QLatin1String("m"))
                     continue;
                 auto n = std::make_unique<Node>();
                 n->kind = NK::Delim;
                 n->size = it.value();
-                n->cls = suffix == QLatin1String("l") ? Cls::Open
-                    : suffix == QLatin1String("r")    ? Cls::Close
-                    : suffix == QLatin1String("m")    ? Cls::Rel
-                                                      : Cls::Ord;
+                n->cls = suffix == QLatin1String("l")   ? Cls::Open
+                         : suffix == QLatin1String("r") ? Cls::Close
+                         : suffix == QLatin1String("m") ? Cls::Rel
+                                                        : Cls::Ord;
                 n->text = readDelimiter(at, QLatin1Char('\\') + name);
                 return n;
             }
@@ -589,10 +622,11 @@ struct Parser {
     NodeP parseEnvironment(int at)
     {
         const QString env = readName(at, FormulaTexts::tr("{environment} after \\begin"));
-        static const QStringList known = {"matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix",
-            "cases", "aligned", "smallmatrix"};
+        static const QStringList known = {"matrix",  "pmatrix", "bmatrix", "Bmatrix",    "vmatrix",
+                                          "Vmatrix", "cases",   "aligned", "smallmatrix"};
         if (!known.contains(env))
-            fail(at, FormulaTexts::tr("unknown environment '%1' (supported: %2)").arg(env, known.join(QLatin1String(", "))));
+            fail(at, FormulaTexts::tr("unknown environment '%1' (supported: %2)")
+                         .arg(env, known.join(QLatin1String(", "))));
         auto n = std::make_unique<Node>();
         n->kind = NK::Matrix;
         n->cls = Cls::Inner;

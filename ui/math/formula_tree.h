@@ -31,18 +31,18 @@ using List = std::vector<NodeP>;
 struct Node {
     NK kind = NK::Sym;
     Cls cls = Cls::Ord;
-    QString text;              // Sym: characters; Accent: accent name; Delim/Middle: delimiter; Matrix: env
+    QString text; // Sym: characters; Accent: accent name; Delim/Middle: delimiter; Matrix: env
     Font font = Font::Roman;
-    bool bigOp = false;        // \sum \int ...: larger in display style
+    bool bigOp = false;         // \sum \int ...: larger in display style
     bool limitsDefault = false; // limits above/below in display style
-    int limits = -1;           // \limits (1) / \nolimits (0) / default (-1)
-    bool wide = false;         // \widehat, \overline ...
-    bool bar = true;           // Frac: false for \binom
-    int fracStyle = -1;        // Frac: forced style (\dfrac, \tfrac)
-    qreal size = 0;            // Space: em; Delim: height in em
-    QString rightDelim;        // LeftRight
-    Style style = Style::T;    // StyleSwitch
-    List body, body2;          // Group/Sqrt/Accent/LeftRight: body; Frac: body num, body2 den; Sqrt: body2 index
+    int limits = -1;            // \limits (1) / \nolimits (0) / default (-1)
+    bool wide = false;          // \widehat, \overline ...
+    bool bar = true;            // Frac: false for \binom
+    int fracStyle = -1;         // Frac: forced style (\dfrac, \tfrac)
+    qreal size = 0;             // Space: em; Delim: height in em
+    QString rightDelim;         // LeftRight
+    Style style = Style::T;     // StyleSwitch
+    List body, body2; // Group/Sqrt/Accent/LeftRight: body; Frac: body num, body2 den; Sqrt: body2 index
     std::vector<std::vector<List>> rows; // Matrix
     NodeP sub, sup;
     bool isAtom() const { return kind != NK::Space && kind != NK::StyleSwitch; }

@@ -15,7 +15,8 @@ constexpr qint64 kMaxAutosaveBytes = 64 * 1024 * 1024; // the session reader's l
 }
 
 Autosave::Autosave(Snapshot snapshot, QObject* parent)
-    : QObject(parent), m_snapshot(std::move(snapshot)), m_debounce(new QTimer(this)), m_periodic(new QTimer(this))
+    : QObject(parent), m_snapshot(std::move(snapshot)), m_debounce(new QTimer(this)),
+      m_periodic(new QTimer(this))
 {
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(2000);
@@ -51,7 +52,8 @@ bool Autosave::start(const QString& directory)
     auto lock = std::make_unique<QLockFile>(QDir(directory).filePath(QStringLiteral("autosave.lock")));
     lock->setStaleLockTime(0); // stale only when its process is gone, never because it is old
     if (!lock->tryLock(0)) {
-        m_error = tr("another PosAtlas is running and autosaving to %1").arg(QDir::toNativeSeparators(directory));
+        m_error =
+            tr("another PosAtlas is running and autosaving to %1").arg(QDir::toNativeSeparators(directory));
         return false;
     }
     m_lock = std::move(lock);
@@ -115,8 +117,8 @@ bool Autosave::saveNow()
     if (bytes == m_lastWritten)
         return true;
     QSaveFile file(filePath());
-    const bool ok = file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.flush()
-                    && file.commit();
+    const bool ok =
+        file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.flush() && file.commit();
     if (!ok) {
         const QString message =
             tr("Autosave to %1 failed: %2").arg(QDir::toNativeSeparators(filePath()), file.errorString());

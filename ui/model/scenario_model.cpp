@@ -55,7 +55,10 @@ std::optional<Method> param_method(ParamId id)
     return std::nullopt;
 }
 
-std::vector<ParamId> all_params() { return all_fields(); }
+std::vector<ParamId> all_params()
+{
+    return all_fields();
+}
 
 int param_index(ParamId id)
 {
@@ -64,12 +67,27 @@ int param_index(ParamId id)
     return it == all.end() ? -1 : static_cast<int>(it - all.begin());
 }
 
-QString paramText(const char* source) { return translated("ParamSpec", source); }
-QString methodName(Method m) { return translated("Method", descriptor(m).name); }
-QString methodShortName(Method m) { return translated("Method", descriptor(m).short_name); }
-QString kindLabel(MatrixKind k) { return translated("MatrixKind", matrix_kind_label(k)); }
+QString paramText(const char* source)
+{
+    return translated("ParamSpec", source);
+}
+QString methodName(Method m)
+{
+    return translated("Method", descriptor(m).name);
+}
+QString methodShortName(Method m)
+{
+    return translated("Method", descriptor(m).short_name);
+}
+QString kindLabel(MatrixKind k)
+{
+    return translated("MatrixKind", matrix_kind_label(k));
+}
 
-double param_value(const Scenario& s, ParamId id) { return id->number(s); }
+double param_value(const Scenario& s, ParamId id)
+{
+    return id->number(s);
+}
 
 void set_param_value(Scenario& s, ParamId id, double v)
 {
@@ -129,8 +147,8 @@ bool ScenarioModel::setValue(ParamId id, double value)
     QString text = tr("Change %1").arg(paramText(id->label));
     // A scaling type with factor 1 is the identity for most types: picking one would change nothing
     // visible. Give it a typical factor in the same undo step (when that validates).
-    if (id == param(Method::RoPE, "rope_type") && next.params<RopeParams>().rope_type != RopeType::Default
-        && next.params<RopeParams>().factor == 1.0) {
+    if (id == param(Method::RoPE, "rope_type") && next.params<RopeParams>().rope_type != RopeType::Default &&
+        next.params<RopeParams>().factor == 1.0) {
         Scenario scaled = next;
         scaled.params<RopeParams>().factor = kDefaultScalingFactor;
         try {
@@ -236,9 +254,15 @@ void ScenarioModel::beginInteractiveEdit()
     ++m_interactiveSerial;
 }
 
-void ScenarioModel::endInteractiveEdit() { m_interactive = false; }
+void ScenarioModel::endInteractiveEdit()
+{
+    m_interactive = false;
+}
 
-void ScenarioModel::applyFromUndo(const Scenario& s) { assign(s); }
+void ScenarioModel::applyFromUndo(const Scenario& s)
+{
+    assign(s);
+}
 
 void ScenarioModel::assign(const Scenario& s)
 {

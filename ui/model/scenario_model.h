@@ -39,10 +39,10 @@ int param_index(ParamId id);
 // Every parameter: the scenario's own, then each method's in registry order.
 std::vector<ParamId> all_params();
 
-QString paramText(const char* source);  // translated label / unit / tooltip / choice (context "ParamSpec")
-QString methodName(Method m);           // translated display name (context "Method")
-QString methodShortName(Method m);      // "RoPE", "Transformer-XL"
-QString kindLabel(MatrixKind k);        // translated matrix-kind label (context "MatrixKind")
+QString paramText(const char* source); // translated label / unit / tooltip / choice (context "ParamSpec")
+QString methodName(Method m);          // translated display name (context "Method")
+QString methodShortName(Method m);     // "RoPE", "Transformer-XL"
+QString kindLabel(MatrixKind k);       // translated matrix-kind label (context "MatrixKind")
 
 // Reads and writes a parameter of a Scenario as a double (ints, bools, choice indices included).
 double param_value(const Scenario& s, ParamId id);

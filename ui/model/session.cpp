@@ -24,7 +24,10 @@ using nlohmann::json;
 
 constexpr const char* kFormat = "posatlas-session";
 
-[[noreturn]] void fail(const std::string& message) { throw SessionError(message); }
+[[noreturn]] void fail(const std::string& message)
+{
+    throw SessionError(message);
+}
 
 json settings_to_json(const ViewSettings& v)
 {
@@ -37,31 +40,31 @@ json settings_to_json(const ViewSettings& v)
     json compare = json::array();
     for (Method m : v.compare)
         compare.push_back(std::string(method_id(m)));
-    return {{"matrix_kind", v.matrix_kind ? json(std::string(matrix_kind_id(*v.matrix_kind))) : json(nullptr)},
-            {"row0", v.row0},
-            {"col0", v.col0},
-            {"rows", v.rows},
-            {"cols", v.cols},
-            {"pixel_width", v.pixel_width},
-            {"pixel_height", v.pixel_height},
-            {"small_multiples", v.small_multiples},
-            {"per_panel_scales", v.per_panel_scales},
-            {"subtract_mean", v.subtract_mean},
-            {"fit_colors_to_view", v.fit_colors_to_view},
-            {"max_panels", v.max_panels},
-            {"max_distance", v.max_distance},
-            {"log_x", v.log_x},
-            {"curve_points", v.curve_points},
-            {"overlay", overlay},
-            {"compare", compare},
-            {"query_position", v.query_position},
-            {"key_position", v.key_position},
-            {"pairs", pairs}};
+    return {
+        {"matrix_kind", v.matrix_kind ? json(std::string(matrix_kind_id(*v.matrix_kind))) : json(nullptr)},
+        {"row0", v.row0},
+        {"col0", v.col0},
+        {"rows", v.rows},
+        {"cols", v.cols},
+        {"pixel_width", v.pixel_width},
+        {"pixel_height", v.pixel_height},
+        {"small_multiples", v.small_multiples},
+        {"per_panel_scales", v.per_panel_scales},
+        {"subtract_mean", v.subtract_mean},
+        {"fit_colors_to_view", v.fit_colors_to_view},
+        {"max_panels", v.max_panels},
+        {"max_distance", v.max_distance},
+        {"log_x", v.log_x},
+        {"curve_points", v.curve_points},
+        {"overlay", overlay},
+        {"compare", compare},
+        {"query_position", v.query_position},
+        {"key_position", v.key_position},
+        {"pairs", pairs}};
 }
 
 // Typed field access with the dotted key in every message.
-template <typename T>
-void read(const json& obj, const char* key, T& out, const char* expected)
+template <typename T> void read(const json& obj, const char* key, T& out, const char* expected)
 {
     const auto it = obj.find(key);
     if (it == obj.end())
@@ -75,17 +78,17 @@ void read(const json& obj, const char* key, T& out, const char* expected)
                 throw std::invalid_argument("type");
             // get<T>() would wrap 4294967297 to 1 and -1 to 2^64 - 1: check the range on 64 bits first.
             const bool fits = it->is_number_unsigned()
-                                  ? it->template get<std::uint64_t>()
-                                        <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
-                                  : it->template get<std::int64_t>()
-                                            >= static_cast<std::int64_t>(std::numeric_limits<T>::min())
-                                        && (it->template get<std::int64_t>() < 0
-                                            || static_cast<std::uint64_t>(it->template get<std::int64_t>())
-                                                   <= static_cast<std::uint64_t>(std::numeric_limits<T>::max()));
+                                  ? it->template get<std::uint64_t>() <=
+                                        static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                                  : it->template get<std::int64_t>() >=
+                                            static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
+                                        (it->template get<std::int64_t>() < 0 ||
+                                         static_cast<std::uint64_t>(it->template get<std::int64_t>()) <=
+                                             static_cast<std::uint64_t>(std::numeric_limits<T>::max()));
             if (!fits)
-                fail(std::string("views.settings.") + key + ": expected an integer in ["
-                     + std::to_string(std::numeric_limits<T>::min()) + ", "
-                     + std::to_string(std::numeric_limits<T>::max()) + "], got " + json_value_for_message(*it));
+                fail(std::string("views.settings.") + key + ": expected an integer in [" +
+                     std::to_string(std::numeric_limits<T>::min()) + ", " +
+                     std::to_string(std::numeric_limits<T>::max()) + "], got " + json_value_for_message(*it));
         } else if constexpr (std::is_floating_point_v<T>) {
             if (!it->is_number())
                 throw std::invalid_argument("type");
@@ -94,8 +97,8 @@ void read(const json& obj, const char* key, T& out, const char* expected)
     } catch (const SessionError&) {
         throw;
     } catch (const std::exception&) {
-        fail(std::string("views.settings.") + key + ": expected " + expected + ", got "
-             + json_value_for_message(*it));
+        fail(std::string("views.settings.") + key + ": expected " + expected + ", got " +
+             json_value_for_message(*it));
     }
 }
 
@@ -107,8 +110,9 @@ ViewSettings settings_from_json(const json& j)
     if (const auto it = j.find("matrix_kind"); it != j.end() && !it->is_null()) {
         const auto k = it->is_string() ? parse_matrix_kind(it->get<std::string>()) : std::nullopt;
         if (!k)
-            fail("views.settings.matrix_kind: expected logits|weights|encoding|bias|buckets|cope-positions|cope-gates, got "
-                 + json_value_for_message(*it));
+            fail("views.settings.matrix_kind: expected "
+                 "logits|weights|encoding|bias|buckets|cope-positions|cope-gates, got " +
+                 json_value_for_message(*it));
         v.matrix_kind = *k;
     }
     read(j, "row0", v.row0, "an integer");
@@ -141,13 +145,13 @@ ViewSettings settings_from_json(const json& j)
     // Methods side by side; absent in sessions saved before it existed: off.
     if (const auto it = j.find("compare"); it != j.end()) {
         if (!it->is_array())
-            fail("views.settings.compare: expected an array of 2 to 4 distinct method ids of " + method_ids(", ")
-                 + " (or [] for no comparison), got " + json_value_for_message(*it));
+            fail("views.settings.compare: expected an array of 2 to 4 distinct method ids of " +
+                 method_ids(", ") + " (or [] for no comparison), got " + json_value_for_message(*it));
         std::vector<std::string> ids;
         for (const auto& m : *it) {
             if (!m.is_string())
-                fail("views.settings.compare: expected method ids (" + method_ids(", ") + "), got "
-                     + json_value_for_message(m));
+                fail("views.settings.compare: expected method ids (" + method_ids(", ") + "), got " +
+                     json_value_for_message(m));
             ids.push_back(m.get<std::string>());
         }
         if (!ids.empty()) {
@@ -194,18 +198,15 @@ json explorer_to_json(const ExplorerState& e)
 {
     json variants = json::array();
     for (const auto& v : e.variants) {
-        json out = {{"kind", v.kind.toStdString()}, {"label", v.label.toStdString()},
+        json out = {{"kind", v.kind.toStdString()},
+                    {"label", v.label.toStdString()},
                     {"rope", rope_to_json(v.params)}};
         if (v.factor_pinned)
             out["factor_pinned"] = *v.factor_pinned;
         variants.push_back(std::move(out));
     }
-    return {{"model", rope_to_json(e.model)},
-            {"name", e.name.toStdString()},
-            {"variants", variants},
-            {"target_length", e.target_length},
-            {"current_length", e.current_length},
-            {"tab", e.tab}};
+    return {{"model", rope_to_json(e.model)},   {"name", e.name.toStdString()},       {"variants", variants},
+            {"target_length", e.target_length}, {"current_length", e.current_length}, {"tab", e.tab}};
 }
 
 ExplorerState explorer_from_json(const json& j)
@@ -242,9 +243,10 @@ ExplorerState explorer_from_json(const json& j)
     }
     auto length = [&j](const char* key, std::int64_t& out) {
         if (const auto it = j.find(key); it != j.end()) {
-            if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > kMaxSeqLen)
-                fail(std::string("explorer.") + key + ": expected an integer in [1, " + std::to_string(kMaxSeqLen)
-                     + "]");
+            if (!it->is_number_integer() || it->get<std::int64_t>() < 1 ||
+                it->get<std::int64_t>() > kMaxSeqLen)
+                fail(std::string("explorer.") + key + ": expected an integer in [1, " +
+                     std::to_string(kMaxSeqLen) + "]");
             out = it->get<std::int64_t>();
         }
     };
@@ -286,11 +288,12 @@ QByteArray session_to_json(const Session& s)
     json visible = json::array();
     for (const QString& v : s.visible_views)
         visible.push_back(v.toStdString());
-    json j{{"format", kFormat},
-           {"version", kSessionVersion},
-           {"scenario", scenario_to_json(s.scenario)},
-           {"views", {{"visible", visible}, {"settings", settings_to_json(s.settings)}}},
-           {"figure", {{"colormap", s.colormap ? json(colormap_id(*s.colormap).toStdString()) : json("auto")}}}};
+    json j{
+        {"format", kFormat},
+        {"version", kSessionVersion},
+        {"scenario", scenario_to_json(s.scenario)},
+        {"views", {{"visible", visible}, {"settings", settings_to_json(s.settings)}}},
+        {"figure", {{"colormap", s.colormap ? json(colormap_id(*s.colormap).toStdString()) : json("auto")}}}};
     if (!s.current_view.isEmpty())
         j["views"]["current"] = s.current_view.toStdString();
     if (s.explorer)
@@ -312,14 +315,17 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir)
     if (version == j.end() || !version->is_number_integer())
         fail("the session has no integer \"version\"");
     // Read as 64 bits first: get<int>() would wrap 4294967297 to 1 and accept it.
-    if (version->is_number_unsigned() ? version->get<std::uint64_t>() > std::uint64_t{INT32_MAX}
-                                      : (version->get<std::int64_t>() > INT32_MAX || version->get<std::int64_t>() < INT32_MIN))
-        fail("version: " + json_value_for_message(*version) + " does not fit a 32-bit integer (this PosAtlas reads "
-             "versions 1 to " + std::to_string(kSessionVersion) + ")");
+    if (version->is_number_unsigned()
+            ? version->get<std::uint64_t>() > std::uint64_t{INT32_MAX}
+            : (version->get<std::int64_t>() > INT32_MAX || version->get<std::int64_t>() < INT32_MIN))
+        fail("version: " + json_value_for_message(*version) +
+             " does not fit a 32-bit integer (this PosAtlas reads "
+             "versions 1 to " +
+             std::to_string(kSessionVersion) + ")");
     const int v = static_cast<int>(version->get<std::int64_t>());
     if (v > kSessionVersion)
-        fail("the session is version " + std::to_string(v) + ", newer than this PosAtlas understands ("
-             + std::to_string(kSessionVersion) + "); open it with a newer PosAtlas");
+        fail("the session is version " + std::to_string(v) + ", newer than this PosAtlas understands (" +
+             std::to_string(kSessionVersion) + "); open it with a newer PosAtlas");
     if (v < 1)
         fail("the session version " + std::to_string(v) + " is not valid (the first version is 1)");
     Session s;
@@ -349,8 +355,8 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir)
     } catch (const ScenarioJsonError& e) {
         fail(std::string("scenario.") + e.what());
     } catch (const ParameterError& e) {
-        fail("scenario." + scenario_json_key(s.scenario, e.parameter()) + " must be " + e.allowed() + " (got "
-             + e.got() + ")");
+        fail("scenario." + scenario_json_key(s.scenario, e.parameter()) + " must be " + e.allowed() +
+             " (got " + e.got() + ")");
     }
     if (const auto views = j.find("views"); views != j.end()) {
         if (!views->is_object())
@@ -363,8 +369,8 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir)
             s.visible_views.clear();
             for (const auto& name : *it) {
                 if (!name.is_string() || !parse_view_kind(QString::fromStdString(name.get<std::string>())))
-                    fail("views.visible: unknown view " + json_value_for_message(name)
-                         + " (heatmap, curves, rotation, spectrum)");
+                    fail("views.visible: unknown view " + json_value_for_message(name) +
+                         " (heatmap, curves, rotation, spectrum)");
                 s.visible_views.push_back(QString::fromStdString(name.get<std::string>()));
             }
         }
@@ -403,8 +409,8 @@ void save_session(const Session& s, const QString& path)
 
 QString figure_description(const Scenario& s)
 {
-    return scenario_caption(s) + QStringLiteral("\nPosAtlas scenario: ")
-           + QString::fromStdString(scenario_to_json(s).dump());
+    return scenario_caption(s) + QStringLiteral("\nPosAtlas scenario: ") +
+           QString::fromStdString(scenario_to_json(s).dump());
 }
 
 void set_figure_metadata(FigureExportOptions& options, const Figure& figure, const Scenario& s)

@@ -64,11 +64,11 @@ struct Session {
     std::optional<Colormap> colormap; // nullopt: automatic (diverging for signed data, viridis otherwise)
     QStringList visible_views{QStringLiteral("heatmap"), QStringLiteral("curves"), QStringLiteral("rotation"),
                               QStringLiteral("spectrum")};
-    QString current_view;                // the view in front ("" = not recorded)
+    QString current_view;                  // the view in front ("" = not recorded)
     std::optional<ExplorerState> explorer; // only when the explorer was open
 };
 
-QString view_kind_id(ViewKind k); // "heatmap", "curves", "rotation", "spectrum"
+QString view_kind_id(ViewKind k);                           // "heatmap", "curves", "rotation", "spectrum"
 std::optional<ViewKind> parse_view_kind(const QString& id); // also accepts "decay" for curves
 
 QByteArray session_to_json(const Session& s);

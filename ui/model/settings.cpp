@@ -7,8 +7,8 @@
 #include "scenario/validation.h"
 
 #include <QDir>
-#include <QFileInfo>
 #include <QFile>
+#include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -54,7 +54,8 @@ namespace {
 // the start of the app, and a link to /dev/zero would read forever. Such a file is not used.
 bool usable_settings_file(const QString& path)
 {
-    struct stat st {};
+    struct stat st {
+    };
     if (::stat(QFile::encodeName(path).constData(), &st) != 0)
         return true; // absent: QSettings creates it
     return S_ISREG(st.st_mode);
@@ -63,8 +64,8 @@ bool usable_settings_file(const QString& path)
 QString default_settings_path()
 {
     // Where QSettings(organisation, application) keeps its file on Linux (NativeFormat = INI).
-    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)
-           + QStringLiteral("/PosAtlas/PosAtlas.conf");
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +
+           QStringLiteral("/PosAtlas/PosAtlas.conf");
 }
 
 std::unique_ptr<QSettings> open_settings(const QString& iniPath)
@@ -74,7 +75,8 @@ std::unique_ptr<QSettings> open_settings(const QString& iniPath)
         std::fprintf(stderr, "posatlas: %s is not a regular file; settings are not read or saved\n",
                      QFile::encodeName(path).constData());
         // A file that is never written: settings live for this run only.
-        return std::make_unique<QSettings>(QStringLiteral("/dev/null/posatlas-settings"), QSettings::IniFormat);
+        return std::make_unique<QSettings>(QStringLiteral("/dev/null/posatlas-settings"),
+                                           QSettings::IniFormat);
     }
     if (iniPath.isEmpty())
         return std::make_unique<QSettings>(QStringLiteral("PosAtlas"), QStringLiteral("PosAtlas"));
@@ -225,7 +227,8 @@ std::vector<Method> Settings::curveOverlays() const
 {
     std::vector<Method> out;
     for (const QString& id : m_settings->value(kCurveOverlays).toStringList())
-        if (const auto m = parse_method(id.toStdString()); m && std::find(out.begin(), out.end(), *m) == out.end())
+        if (const auto m = parse_method(id.toStdString());
+            m && std::find(out.begin(), out.end(), *m) == out.end())
             out.push_back(*m);
     return out;
 }
@@ -247,7 +250,8 @@ std::optional<MatrixKind> Settings::matrixKind() const
 void Settings::setMatrixKind(const std::optional<MatrixKind>& kind)
 {
     if (kind)
-        m_settings->setValue(kMatrixKind, QString::fromLatin1(kind->id().data(), static_cast<qsizetype>(kind->id().size())));
+        m_settings->setValue(
+            kMatrixKind, QString::fromLatin1(kind->id().data(), static_cast<qsizetype>(kind->id().size())));
     else
         m_settings->remove(kMatrixKind);
 }

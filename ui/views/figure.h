@@ -11,9 +11,9 @@ class QPainter;
 namespace posatlas::ui {
 
 struct RenderOptions {
-    bool dark = false;        // dark theme colours (background, text, grid)
-    double font_scale = 1.0;  // 1.0 = screen default; larger for projectors / slides
-    QString caption;          // optional line under the figure (method and parameters); empty = none
+    bool dark = false;       // dark theme colours (background, text, grid)
+    double font_scale = 1.0; // 1.0 = screen default; larger for projectors / slides
+    QString caption;         // optional line under the figure (method and parameters); empty = none
 };
 
 class Figure
@@ -22,7 +22,8 @@ public:
     virtual ~Figure() = default;
     // Paints the whole figure (title, axes, legend, colour bar, ...) into `target`, in vector form
     // wherever the painter supports it. Must not depend on the widget's on-screen size.
-    virtual void renderFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const = 0;
+    virtual void renderFigure(QPainter& painter, const QRectF& target,
+                              const RenderOptions& options) const = 0;
     virtual QString figureTitle() const = 0;
 };
 

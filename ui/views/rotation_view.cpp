@@ -5,18 +5,18 @@
 #include "views/figure_style.h"
 
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFontMetricsF>
 #include <QHBoxLayout>
+#include <QIcon>
 #include <QLabel>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPixmap>
 #include <QScopedValueRollback>
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
-#include <QEvent>
-#include <QIcon>
-#include <QPixmap>
 
 #include <algorithm>
 #include <cmath>
@@ -482,7 +482,10 @@ void RotationControls::setKeyPosition(double n)
     m_key->setValue(n);
 }
 
-double RotationControls::keyPosition() const { return m_key->value(); }
+double RotationControls::keyPosition() const
+{
+    return m_key->value();
+}
 
 void RotationControls::setRange(double min, double max)
 {

@@ -17,7 +17,9 @@ namespace {
 bool pick_one(QWidget* parent, const QString& title, QString& dir, ContentFile& out)
 {
     const QString path = QFileDialog::getOpenFileName(
-        parent, title, dir, QCoreApplication::translate("ContentFilePicker", "Arrays (*.npy *.csv *.safetensors);;All files (*)"));
+        parent, title, dir,
+        QCoreApplication::translate("ContentFilePicker",
+                                    "Arrays (*.npy *.csv *.safetensors);;All files (*)"));
     if (path.isEmpty())
         return false;
     dir = QFileInfo(path).absolutePath();
@@ -34,11 +36,17 @@ bool pick_one(QWidget* parent, const QString& title, QString& dir, ContentFile& 
         return false;
     }
     if (names.isEmpty()) {
-        QMessageBox::warning(parent, title, QCoreApplication::translate("ContentFilePicker", "%1 has no 2-D tensor (positions x dimensions).").arg(QFileInfo(path).fileName()));
+        QMessageBox::warning(
+            parent, title,
+            QCoreApplication::translate("ContentFilePicker", "%1 has no 2-D tensor (positions x dimensions).")
+                .arg(QFileInfo(path).fileName()));
         return false;
     }
     bool ok = false;
-    const QString name = QInputDialog::getItem(parent, title, QCoreApplication::translate("ContentFilePicker", "Tensor (positions x head dimension):"), names, 0, false, &ok);
+    const QString name = QInputDialog::getItem(
+        parent, title,
+        QCoreApplication::translate("ContentFilePicker", "Tensor (positions x head dimension):"), names, 0,
+        false, &ok);
     if (!ok)
         return false;
     out.tensor = name.toStdString();
@@ -55,11 +63,15 @@ QString file_text(const ContentFile& f)
 
 std::optional<Scenario> pick_content_files(QWidget* parent, const Scenario& s)
 {
-    QString dir = s.content.queries.empty() ? QString() : QFileInfo(QFile::decodeName(s.content.queries.path.c_str())).absolutePath();
+    QString dir = s.content.queries.empty()
+                      ? QString()
+                      : QFileInfo(QFile::decodeName(s.content.queries.path.c_str())).absolutePath();
     Scenario next = s;
-    if (!pick_one(parent, QCoreApplication::translate("ContentFilePicker", "Queries file (N x d)"), dir, next.content.queries))
+    if (!pick_one(parent, QCoreApplication::translate("ContentFilePicker", "Queries file (N x d)"), dir,
+                  next.content.queries))
         return std::nullopt;
-    if (!pick_one(parent, QCoreApplication::translate("ContentFilePicker", "Keys file (N x d)"), dir, next.content.keys))
+    if (!pick_one(parent, QCoreApplication::translate("ContentFilePicker", "Keys file (N x d)"), dir,
+                  next.content.keys))
         return std::nullopt;
     // The files are the sequence: a sentence would disagree with them.
     next.content.text.clear();

@@ -58,7 +58,8 @@ void ExplanationPanel::retranslate()
     // style's small size at the presentation's font scale).
     const QString arrow = m_button->isChecked() ? QStringLiteral("\u25BE ") : QStringLiteral("\u25B8 ");
     m_button->setText(arrow + tr("What am I looking at?"));
-    m_button->setToolTip(tr("Show or hide a short explanation of this view: its axes, its colours and what to look for"));
+    m_button->setToolTip(
+        tr("Show or hide a short explanation of this view: its axes, its colours and what to look for"));
 }
 
 void ExplanationPanel::setText(const QString& html)

@@ -20,7 +20,10 @@
 namespace posatlas::ui {
 
 namespace {
-QString numberText(double v) { return QString::number(v, 'g', 6); }
+QString numberText(double v)
+{
+    return QString::number(v, 'g', 6);
+}
 
 // The slope's name as the figures write it: m₀ for head index 0 (the heatmap's panels, the curves'
 // legend, --head 0); the paper's h = 1.

@@ -61,14 +61,14 @@ public:
         if (ok && std::isfinite(v) && (v > maximum() || v < minimum())) {
             const double limit = v > maximum() ? maximum() : minimum();
             input = prefix() + textFromValue(limit) + suffix();
-            const QString message =
-                v > maximum() ? LogSlider::tr("%1 is above the maximum %2: set to %2")
-                                    .arg(textFromValue(v), textFromValue(maximum()))
-                              : LogSlider::tr("%1 is below the minimum %2: set to %2")
-                                    .arg(textFromValue(v), textFromValue(minimum()));
+            const QString message = v > maximum() ? LogSlider::tr("%1 is above the maximum %2: set to %2")
+                                                        .arg(textFromValue(v), textFromValue(maximum()))
+                                                  : LogSlider::tr("%1 is below the minimum %2: set to %2")
+                                                        .arg(textFromValue(v), textFromValue(minimum()));
             // Queued: fixup runs inside the spin box's commit; the note follows once the value is in.
             QMetaObject::invokeMethod(
-                m_owner, [owner = m_owner, message] { emit owner->valueClamped(message); }, Qt::QueuedConnection);
+                m_owner, [owner = m_owner, message] { emit owner->valueClamped(message); },
+                Qt::QueuedConnection);
             return;
         }
         QDoubleSpinBox::fixup(input);

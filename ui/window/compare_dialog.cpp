@@ -22,10 +22,11 @@ CompareDialog::CompareDialog(QWidget* parent) : QDialog(parent)
     setWindowTitle(tr("Compare Methods"));
     setObjectName(QStringLiteral("compareDialog"));
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("Show %1 to %2 methods side by side on the current sequence, each with its own "
-                                "parameters: one heatmap panel per method and their curves on shared axes.")
-                                 .arg(kMinCompared)
-                                 .arg(kMaxCompared));
+    auto* intro =
+        new QLabel(tr("Show %1 to %2 methods side by side on the current sequence, each with its own "
+                      "parameters: one heatmap panel per method and their curves on shared axes.")
+                       .arg(kMinCompared)
+                       .arg(kMaxCompared));
     intro->setWordWrap(true);
     layout->addWidget(intro);
     auto* group = new QGroupBox(tr("Methods"));
@@ -33,8 +34,9 @@ CompareDialog::CompareDialog(QWidget* parent) : QDialog(parent)
     int i = 0;
     for (const MethodDescriptor& d : posatlas::methods()) { // the registry, not this dialog's methods()
         auto* box = new QCheckBox(methodName(d.method));
-        box->setObjectName(QStringLiteral("compare_") + QString::fromLatin1(d.method.id().data(),
-                                                                            static_cast<qsizetype>(d.method.id().size())));
+        box->setObjectName(
+            QStringLiteral("compare_") +
+            QString::fromLatin1(d.method.id().data(), static_cast<qsizetype>(d.method.id().size())));
         connect(box, &QCheckBox::toggled, this, &CompareDialog::updateState);
         grid->addWidget(box, i / 2, i % 2);
         m_boxes.emplace_back(d.method, box);
@@ -72,17 +74,24 @@ void CompareDialog::setMethods(const std::vector<Method>& list)
     updateState();
 }
 
-bool CompareDialog::perPanelScales() const { return m_perPanel->isChecked(); }
+bool CompareDialog::perPanelScales() const
+{
+    return m_perPanel->isChecked();
+}
 
-void CompareDialog::setPerPanelScales(bool on) { m_perPanel->setChecked(on); }
+void CompareDialog::setPerPanelScales(bool on)
+{
+    m_perPanel->setChecked(on);
+}
 
 void CompareDialog::updateState()
 {
     const int n = static_cast<int>(methods().size());
     const bool ok = n >= kMinCompared && n <= kMaxCompared;
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(ok);
-    m_hint->setText(ok ? tr("Methods chosen: %1.").arg(n)
-                       : tr("Choose %1 to %2 methods (%3 chosen).").arg(kMinCompared).arg(kMaxCompared).arg(n));
+    m_hint->setText(
+        ok ? tr("Methods chosen: %1.").arg(n)
+           : tr("Choose %1 to %2 methods (%3 chosen).").arg(kMinCompared).arg(kMaxCompared).arg(n));
 }
 
 } // namespace posatlas::ui

@@ -30,12 +30,13 @@ int open_paths_at_startup(MainWindow& window, const QStringList& paths)
 QString missing_display_message(const QStringList& arguments)
 {
 #if defined(Q_OS_LINUX) || defined(Q_OS_FREEBSD)
-    if (!qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY")
-        || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") || arguments.contains(QStringLiteral("-platform")))
+    if (!qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY") ||
+        !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") || arguments.contains(QStringLiteral("-platform")))
         return {};
-    return QStringLiteral("posatlas: no display (DISPLAY and WAYLAND_DISPLAY are unset), so the window cannot "
-                          "open; render figures headless with 'posatlas gallery --out DIR' or 'posatlas export "
-                          "... --out FILE', or run the GUI without a screen with QT_QPA_PLATFORM=offscreen");
+    return QStringLiteral(
+        "posatlas: no display (DISPLAY and WAYLAND_DISPLAY are unset), so the window cannot "
+        "open; render figures headless with 'posatlas gallery --out DIR' or 'posatlas export "
+        "... --out FILE', or run the GUI without a screen with QT_QPA_PLATFORM=offscreen");
 #else
     Q_UNUSED(arguments);
     return {};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Entry point of the desktop application, called by app/main.cpp when `posatlas` runs without a
-// command: with no arguments, or with files to open (`posatlas FILE`, the desktop entry's `Exec=posatlas %f`).
+// command: with no arguments, or with files to open (`posatlas FILE`, the desktop entry's `Exec=posatlas
+// %f`).
 #pragma once
 
 #include <QString>

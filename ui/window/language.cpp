@@ -80,7 +80,8 @@ bool installLanguage(const QString& language)
     state.own = std::move(own);
     // Standard buttons and dialogs (Open, Save, Cancel, the file dialog) come from Qt's own catalogue.
     auto qt = std::make_unique<QTranslator>();
-    if (qt->load(QStringLiteral("qtbase_%1").arg(language), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+    if (qt->load(QStringLiteral("qtbase_%1").arg(language),
+                 QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
         QCoreApplication::installTranslator(qt.get());
         state.qt = std::move(qt);
     }

@@ -60,7 +60,8 @@ bool MainWindow::offerRecovery()
         session = session_from_json(bytes);
     } catch (const SessionError& e) {
         m_autosave->discardRecoverable();
-        showError(tr("The autosaved work could not be read and was discarded: %1").arg(QString::fromUtf8(e.what())));
+        showError(tr("The autosaved work could not be read and was discarded: %1")
+                      .arg(QString::fromUtf8(e.what())));
         return false;
     }
     const QDateTime when = QFileInfo(m_autosave->filePath()).lastModified();
@@ -79,8 +80,8 @@ bool MainWindow::offerRecovery()
         m_recoveryPrompt(text, answer);
         return true;
     }
-    auto* box = new QMessageBox(QMessageBox::Question, tr("Restore autosaved work"), text, QMessageBox::NoButton,
-                                this);
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Restore autosaved work"), text,
+                                QMessageBox::NoButton, this);
     QPushButton* restore = box->addButton(tr("&Restore"), QMessageBox::AcceptRole);
     box->addButton(tr("&Discard"), QMessageBox::DestructiveRole);
     box->setDefaultButton(restore);

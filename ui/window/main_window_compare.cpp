@@ -26,7 +26,8 @@ void MainWindow::createCompareActions(QMenu* view)
     });
     pick->setObjectName(QStringLiteral("compareMethodsAction"));
     pick->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
-    pick->setStatusTip(tr("Show 2 to 4 methods side by side: one heatmap panel per method, their curves overlaid"));
+    pick->setStatusTip(
+        tr("Show 2 to 4 methods side by side: one heatmap panel per method, their curves overlaid"));
     QAction* classic = view->addAction(tr("Compare: Sinusoidal, RoPE, &ALiBi"), this,
                                        [this] { setComparedMethods(classic_comparison()); });
     classic->setObjectName(QStringLiteral("compareClassicAction"));
@@ -68,9 +69,9 @@ void MainWindow::updateWindowTitle()
     const std::vector<Method>& compared = m_viewSettings.compare;
     // The application's name last: platforms that append the display name see it already there and do
     // not add it a second time ("PosAtlas — … — PosAtlas").
-    setWindowTitle(compared.empty()
-                       ? tr("%1 — %2").arg(caption, QStringLiteral("PosAtlas"))
-                       : tr("Comparing: %1 — %2 — %3").arg(compare_names(compared), caption, QStringLiteral("PosAtlas")));
+    setWindowTitle(compared.empty() ? tr("%1 — %2").arg(caption, QStringLiteral("PosAtlas"))
+                                    : tr("Comparing: %1 — %2 — %3")
+                                          .arg(compare_names(compared), caption, QStringLiteral("PosAtlas")));
     if (m_stopComparing)
         m_stopComparing->setEnabled(!compared.empty());
 }

@@ -56,16 +56,14 @@ bool MainWindow::openConfig(const QString& path)
     rebuildRecentMenu();
     showImportReport(QFileInfo(path).fileName(), result);
     statusBar()->showMessage(
-        tr("Imported %1 (%2)")
-            .arg(QFileInfo(path).fileName(), methodName(result.scenario.method)),
-        5000);
+        tr("Imported %1 (%2)").arg(QFileInfo(path).fileName(), methodName(result.scenario.method)), 5000);
     return true;
 }
 
 bool MainWindow::openFile(const QString& path)
 {
-    if (path.endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive)
-        || path.endsWith(QStringLiteral(".safetensors.index.json"), Qt::CaseInsensitive)) {
+    if (path.endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive) ||
+        path.endsWith(QStringLiteral(".safetensors.index.json"), Qt::CaseInsensitive)) {
         openWeightsDialog(path);
         return true;
     }
@@ -86,15 +84,17 @@ bool MainWindow::openCachedModel(const QString& ref)
             result.notes.push_back("position table read from " + cached.weights.filename().string());
         }
         // ... and T5's bias table, when the checkpoint has one (else the seeded stand-in stays).
-        if (result.scenario.method == Method::T5 && !cached.weights.empty()
-            && t5_use_checkpoint_bias(result.scenario.params<T5Params>(), cached.weights.string()))
-            result.notes.push_back("T5 bias table " + result.scenario.params<T5Params>().bias_tensor + " read from "
-                                   + cached.weights.filename().string());
+        if (result.scenario.method == Method::T5 && !cached.weights.empty() &&
+            t5_use_checkpoint_bias(result.scenario.params<T5Params>(), cached.weights.string()))
+            result.notes.push_back("T5 bias table " + result.scenario.params<T5Params>().bias_tensor +
+                                   " read from " + cached.weights.filename().string());
         // ... and DeBERTa's relative embeddings, when the checkpoint has them.
-        if (result.scenario.method == Method::DeBERTa && !cached.weights.empty()
-            && deberta_use_checkpoint_rel_embeddings(result.scenario.params<DebertaParams>(), cached.weights.string()))
-            result.notes.push_back("relative embeddings " + result.scenario.params<DebertaParams>().rel_embeddings_tensor
-                                   + " read from " + cached.weights.filename().string());
+        if (result.scenario.method == Method::DeBERTa && !cached.weights.empty() &&
+            deberta_use_checkpoint_rel_embeddings(result.scenario.params<DebertaParams>(),
+                                                  cached.weights.string()))
+            result.notes.push_back("relative embeddings " +
+                                   result.scenario.params<DebertaParams>().rel_embeddings_tensor +
+                                   " read from " + cached.weights.filename().string());
         validate(result.scenario);
     } catch (const std::exception& e) {
         showError(tr("Cannot open model %1: %2").arg(ref, QString::fromUtf8(e.what())));
@@ -119,8 +119,9 @@ void MainWindow::openWeightsDialog(const QString& given)
 {
     QString path = given;
     if (path.isEmpty())
-        path = QFileDialog::getOpenFileName(this, tr("Open weights"), QString(),
-                                            tr("Checkpoints (*.safetensors *.safetensors.index.json);;All files (*)"));
+        path = QFileDialog::getOpenFileName(
+            this, tr("Open weights"), QString(),
+            tr("Checkpoints (*.safetensors *.safetensors.index.json);;All files (*)"));
     if (path.isEmpty())
         return;
     SafetensorsCatalog catalog;
@@ -152,10 +153,10 @@ bool MainWindow::useWeights(const QString& path, const QString& tensor, const QS
         const SafetensorsTensor* t = catalog.find(tensor.toStdString());
         if (!t)
             throw SafetensorsError("no tensor '" + tensor.toStdString() + "'");
-        if (t->shape.size() != 2
-            || !(t->dtype == "F32" || t->dtype == "F64" || t->dtype == "F16" || t->dtype == "BF16"))
-            throw SafetensorsError(t->name + " (" + t->dtype + ", " + t->shape_text()
-                                   + ") is not a matrix of F32, F64, F16 or BF16 values");
+        if (t->shape.size() != 2 ||
+            !(t->dtype == "F32" || t->dtype == "F64" || t->dtype == "F16" || t->dtype == "BF16"))
+            throw SafetensorsError(t->name + " (" + t->dtype + ", " + t->shape_text() +
+                                   ") is not a matrix of F32, F64, F16 or BF16 values");
         if (t5) {
             s.method = Method::T5;
             t5_use_trained_bias(s.params<T5Params>(), file, tensor.toStdString());
@@ -167,7 +168,8 @@ bool MainWindow::useWeights(const QString& path, const QString& tensor, const QS
             const QStringList parts = use.split(QLatin1Char('/'));
             const auto method = parts.size() == 2 ? parse_method(parts[0].toStdString()) : std::nullopt;
             table_field = method ? descriptor(*method).field(parts[1].toStdString()) : nullptr;
-            const Field* name_field = method ? descriptor(*method).field(parts[1].toStdString() + "_tensor") : nullptr;
+            const Field* name_field =
+                method ? descriptor(*method).field(parts[1].toStdString() + "_tensor") : nullptr;
             if (!table_field || !table_field->table_shape || !name_field)
                 throw SafetensorsError("no table '" + use.toStdString() + "'");
             s.method = *method;
@@ -178,17 +180,19 @@ bool MainWindow::useWeights(const QString& path, const QString& tensor, const QS
         }
         validate(s);
     } catch (const std::exception& e) {
-        showError(tr("Cannot use %1 of %2: %3").arg(tensor, QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+        showError(tr("Cannot use %1 of %2: %3")
+                      .arg(tensor, QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
         return false;
     }
     if (!m_model->setScenario(s, tr("Weights %1").arg(tensor)))
         return false;
     const QString name = QFileInfo(path).fileName();
-    statusBar()->showMessage(t5             ? tr("T5 bias table: %1 of %2").arg(tensor, name)
-                             : table_field ? tr("%1: %2 of %3")
-                                                 .arg(QCoreApplication::translate("ParamSpec", table_field->label), tensor, name)
-                                           : tr("Learned table: %1 of %2").arg(tensor, name),
-                             5000);
+    statusBar()->showMessage(
+        t5            ? tr("T5 bias table: %1 of %2").arg(tensor, name)
+        : table_field ? tr("%1: %2 of %3")
+                            .arg(QCoreApplication::translate("ParamSpec", table_field->label), tensor, name)
+                      : tr("Learned table: %1 of %2").arg(tensor, name),
+        5000);
     return true;
 }
 

@@ -24,8 +24,8 @@ void MainWindow::focusView(ViewKind kind)
         m_presentation->showView(kind); // one figure at a time while presenting
     d->show();
     d->raise();
-    QWidget* target = kind == ViewKind::Heatmap   ? static_cast<QWidget*>(m_heatmap)
-                      : kind == ViewKind::Curves  ? static_cast<QWidget*>(m_curves->chartView())
+    QWidget* target = kind == ViewKind::Heatmap    ? static_cast<QWidget*>(m_heatmap)
+                      : kind == ViewKind::Curves   ? static_cast<QWidget*>(m_curves->chartView())
                       : kind == ViewKind::Rotation ? static_cast<QWidget*>(m_rotationControls)
                                                    : static_cast<QWidget*>(m_spectrum);
     // A view built of charts takes the focus in its first chart.
@@ -39,7 +39,8 @@ QString MainWindow::keyboardHelpHtml() const
 {
     // Shortcuts come from the menus themselves, so the list cannot drift from what the keys do.
     QString rows;
-    const std::function<void(const QMenu*, const QString&)> walk = [&](const QMenu* menu, const QString& path) {
+    const std::function<void(const QMenu*, const QString&)> walk = [&](const QMenu* menu,
+                                                                       const QString& path) {
         for (const QAction* a : menu->actions()) {
             const QString name = path + QStringLiteral(" › ") + QString(a->text()).remove(QLatin1Char('&'));
             if (a->menu()) {
@@ -49,7 +50,8 @@ QString MainWindow::keyboardHelpHtml() const
             if (a->shortcut().isEmpty())
                 continue;
             rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
-                        .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(), name.toHtmlEscaped());
+                        .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
+                             name.toHtmlEscaped());
         }
     };
     for (const QAction* a : menuBar()->actions())
@@ -60,8 +62,9 @@ QString MainWindow::keyboardHelpHtml() const
         {tr("Heatmap: drag, or arrow keys"), tr("pan (Shift + arrows: a whole window)")},
         {tr("Heatmap: double-click, or 0 / Home"), tr("show the whole matrix again")},
         {tr("Heatmap: hover"), tr("the value of the cell under the cursor, in the status bar")},
-        {tr("Curves: hover, or Left / Right"), tr("crosshair with the exact values at that distance "
-                                                  "(Shift: larger steps; Home / End: the ends; Esc hides it)")},
+        {tr("Curves: hover, or Left / Right"),
+         tr("crosshair with the exact values at that distance "
+            "(Shift: larger steps; Home / End: the ends; Esc hides it)")},
         {tr("Rotation: slider, spin box, Play"), tr("query position m; the key position n has its own box")},
         {tr("Parameters: drag a slider"), tr("one undo step per drag; Ctrl+Z works from any box")},
         {tr("Window: drop a config.json or a session"), tr("opens it, as File › Open")},
@@ -69,8 +72,10 @@ QString MainWindow::keyboardHelpHtml() const
     };
     QString gestureRows;
     for (const auto& [what, effect] : gestures)
-        gestureRows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(what.toHtmlEscaped(), effect.toHtmlEscaped());
-    return QStringLiteral("<h3>%1</h3><table cellpadding=3>%2</table><h3>%3</h3><table cellpadding=3>%4</table>")
+        gestureRows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                           .arg(what.toHtmlEscaped(), effect.toHtmlEscaped());
+    return QStringLiteral(
+               "<h3>%1</h3><table cellpadding=3>%2</table><h3>%3</h3><table cellpadding=3>%4</table>")
         .arg(tr("Mouse and view keys"), gestureRows, tr("Shortcuts"), rows);
 }
 

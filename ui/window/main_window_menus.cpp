@@ -49,19 +49,21 @@ void MainWindow::createMenus()
             openConfig(path);
     });
     open->setShortcut(QKeySequence::Open);
-    open->setStatusTip(
-        tr("Read a Hugging Face config.json or a llama.cpp .gguf file's metadata and apply its positional parameters (one undo step)"));
+    open->setStatusTip(tr("Read a Hugging Face config.json or a llama.cpp .gguf file's metadata and apply "
+                          "its positional parameters (one undo step)"));
     QAction* openModel = file->addAction(tr("Open &Model…"), this, &MainWindow::openModelDialog);
     openModel->setObjectName(QStringLiteral("openModelAction"));
-    openModel->setStatusTip(tr("Open a model from the local Hugging Face cache, or download its config and position "
-                               "tensors from the Hub"));
+    openModel->setStatusTip(
+        tr("Open a model from the local Hugging Face cache, or download its config and position "
+           "tensors from the Hub"));
     QAction* openWeights = file->addAction(tr("Open &Weights…"), this, [this] { openWeightsDialog(); });
     openWeights->setObjectName(QStringLiteral("openWeightsAction"));
     openWeights->setStatusTip(tr("Use a tensor of a .safetensors checkpoint as the learned position table"));
     m_sessions->addOpenAction(file);
     QAction* openLessonAction = file->addAction(tr("Open &Lesson…"), this, &MainWindow::openLessonDialog);
     openLessonAction->setObjectName(QStringLiteral("openLessonAction"));
-    openLessonAction->setStatusTip(tr("Open a lesson file (Markdown with a scenario per step, see the course's format)"));
+    openLessonAction->setStatusTip(
+        tr("Open a lesson file (Markdown with a scenario per step, see the course's format)"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     rebuildRecentMenu();
@@ -141,7 +143,8 @@ void MainWindow::createMenus()
                                                       {ViewKind::Spectrum, tr("&Spectrum")}};
     int goKey = 1;
     for (const auto& [kind, text] : goTargets) {
-        goTo->addAction(text, QKeySequence(tr("Ctrl+%1").arg(goKey++)), this, [this, kind = kind] { focusView(kind); });
+        goTo->addAction(text, QKeySequence(tr("Ctrl+%1").arg(goKey++)), this,
+                        [this, kind = kind] { focusView(kind); });
     }
     view->addSeparator();
     m_matrixKindMenu = view->addMenu(tr("Heatmap &Matrix"));
@@ -164,7 +167,8 @@ void MainWindow::createMenus()
         }
     }
     view->addAction(tr("Reset &Zoom"), QKeySequence(tr("Ctrl+0")), m_heatmap, &HeatmapView::resetViewport)
-        ->setObjectName(QStringLiteral("resetZoomAction")); // presentation mode lends its Ctrl+0 to the text size
+        ->setObjectName(
+            QStringLiteral("resetZoomAction")); // presentation mode lends its Ctrl+0 to the text size
     // The heatmap's own action (also in its context menu): zooming keeps the whole matrix's colour
     // scale unless the user asks for the visible window's.
     QAction* fit = m_heatmap->fitColorsAction();
@@ -210,8 +214,9 @@ void MainWindow::createMenus()
     QAction* beside = view->addAction(tr("Point Sample &beside Mean"));
     beside->setCheckable(true);
     beside->setObjectName(QStringLiteral("pointSampleBesideMeanAction"));
-    beside->setStatusTip(tr("Heatmap: the point sample of the same window beside its exact block means, on one "
-                            "colour scale, to show what aliasing draws"));
+    beside->setStatusTip(
+        tr("Heatmap: the point sample of the same window beside its exact block means, on one "
+           "colour scale, to show what aliasing draws"));
     connect(beside, &QAction::toggled, this, [this](bool on) {
         ViewSettings v = m_viewSettings;
         v.show_point_sample = on;
@@ -246,8 +251,9 @@ void MainWindow::createMenus()
     m_showTimingsAction = view->addAction(tr("Show &Timings"));
     m_showTimingsAction->setCheckable(true);
     m_showTimingsAction->setObjectName(QStringLiteral("showTimingsAction"));
-    m_showTimingsAction->setStatusTip(tr("Show in the status bar how many milliseconds each visible view takes "
-                                         "to compute and to paint"));
+    m_showTimingsAction->setStatusTip(
+        tr("Show in the status bar how many milliseconds each visible view takes "
+           "to compute and to paint"));
     connect(m_showTimingsAction, &QAction::toggled, this, &MainWindow::setShowTimings);
     // Presentation mode (presentation.h): F5, with its text size, theme and panel settings.
     view->addSeparator();
@@ -271,7 +277,8 @@ void MainWindow::createMenus()
     QAction* course = help->addAction(tr("&Course"), this, &MainWindow::showCourse);
     course->setObjectName(QStringLiteral("courseAction"));
     course->setShortcut(QKeySequence(Qt::Key_F2));
-    course->setStatusTip(tr("The built-in course on positional encoding: lessons that set up the figures step by step"));
+    course->setStatusTip(
+        tr("The built-in course on positional encoding: lessons that set up the figures step by step"));
     help->addAction(tr("&Keyboard and Mouse"), QKeySequence::HelpContents, this,
                     [this] { showKeyboardHelp(); });
     help->addAction(tr("&About PosAtlas"), this, [this] {

@@ -12,16 +12,16 @@
 
 namespace posatlas::ui {
 
-PreferencesDialog::PreferencesDialog(QWidget* parent)
-    : QDialog(parent)
+PreferencesDialog::PreferencesDialog(QWidget* parent) : QDialog(parent)
 {
     setWindowTitle(tr("Preferences"));
     m_language = new QComboBox(this);
     m_language->setObjectName(QStringLiteral("languageCombo"));
     for (const auto& [id, name] : languageChoices())
         m_language->addItem(name, id);
-    m_language->setToolTip(tr("The language of menus, panels, figures and messages. \"System language\" "
-                              "follows the desktop's locale (Chinese for any Chinese locale, English otherwise)."));
+    m_language->setToolTip(
+        tr("The language of menus, panels, figures and messages. \"System language\" "
+           "follows the desktop's locale (Chinese for any Chinese locale, English otherwise)."));
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     m_note->setObjectName(QStringLiteral("languageNote"));

@@ -10,7 +10,8 @@ class QLabel;
 
 namespace posatlas::ui {
 
-class PreferencesDialog : public QDialog {
+class PreferencesDialog : public QDialog
+{
     Q_OBJECT
 public:
     explicit PreferencesDialog(QWidget* parent = nullptr);

@@ -77,11 +77,10 @@ struct SessionActions::Source {
 
 SessionActions::SessionActions(MainWindow* window) : QObject(window), m_window(window)
 {
-    connect(window->jobs(), &JobTracker::resultDelivered, this,
-            [this](int kind, quint64 generation) {
-                if (kind >= 0 && kind < kViewKindCount)
-                    m_delivered[static_cast<std::size_t>(kind)] = generation;
-            });
+    connect(window->jobs(), &JobTracker::resultDelivered, this, [this](int kind, quint64 generation) {
+        if (kind >= 0 && kind < kViewKindCount)
+            m_delivered[static_cast<std::size_t>(kind)] = generation;
+    });
     // The current view follows clicks and focus inside the view docks.
     qApp->installEventFilter(this);
 }
@@ -154,8 +153,9 @@ void SessionActions::syncMenus(const ViewSettings& v, std::optional<Colormap> co
     if (auto* overlay = w.findChild<QMenu*>(QStringLiteral("overlayMenu")))
         for (QAction* a : overlay->actions()) {
             const QSignalBlocker block(a);
-            a->setChecked(std::any_of(v.overlay.begin(), v.overlay.end(),
-                                      [&](Method m) { return a->data().toString().toStdString() == m.id(); }));
+            a->setChecked(std::any_of(v.overlay.begin(), v.overlay.end(), [&](Method m) {
+                return a->data().toString().toStdString() == m.id();
+            }));
         }
     if (auto* group = w.findChild<QActionGroup*>(QStringLiteral("colormapGroup"))) {
         // "Automatic" has no menu entry: no map is checked. (No signal blocker: the group follows
@@ -367,18 +367,20 @@ void SessionActions::exportNumbers(ViewKind kind, const QString& path, NumbersEx
         const std::int64_t n = s.scenario.seq_len;
         const std::int64_t rows = settings.rows > 0 ? settings.rows : n;
         const std::int64_t cols = settings.cols > 0 ? settings.cols : n;
-        const int panels = !settings.compare.empty() ? static_cast<int>(settings.compare.size())
+        const int panels = !settings.compare.empty()  ? static_cast<int>(settings.compare.size())
                            : settings.small_multiples ? std::max(1, per_head_count(s.scenario))
                                                       : 1;
-        const double cells = static_cast<double>(rows) * static_cast<double>(cols) * std::min(panels, settings.max_panels);
+        const double cells =
+            static_cast<double>(rows) * static_cast<double>(cols) * std::min(panels, settings.max_panels);
         if (cells > static_cast<double>(kMaxExportCells))
-            throw ExportError(tr("the visible window has %1 × %2 cells%3; Export Data writes at most %4 (2048 × 2048): "
-                                 "zoom in, or export the view's grid")
-                                  .arg(rows)
-                                  .arg(cols)
-                                  .arg(panels > 1 ? tr(" per panel") : QString())
-                                  .arg(kMaxExportCells)
-                                  .toStdString());
+            throw ExportError(
+                tr("the visible window has %1 × %2 cells%3; Export Data writes at most %4 (2048 × 2048): "
+                   "zoom in, or export the view's grid")
+                    .arg(rows)
+                    .arg(cols)
+                    .arg(panels > 1 ? tr(" per panel") : QString())
+                    .arg(kMaxExportCells)
+                    .toStdString());
         // One output cell per position: the pixel grid is as large as the window.
         settings.pixel_width = static_cast<int>(std::max<std::int64_t>(cols, 8) * settings.max_panels);
         settings.pixel_height = static_cast<int>(std::max<std::int64_t>(rows, 8) * settings.max_panels);
@@ -476,7 +478,8 @@ void SessionActions::exportDataDialog()
     if (path.isEmpty())
         return;
     if (!export_format_from_path(path))
-        path += selected.contains(QStringLiteral("*.json")) ? QStringLiteral(".json") : QStringLiteral(".csv");
+        path +=
+            selected.contains(QStringLiteral("*.json")) ? QStringLiteral(".json") : QStringLiteral(".csv");
     const NumbersExtent extent =
         selected == fullCsv || selected == fullJson ? NumbersExtent::FullWindow : NumbersExtent::View;
     try {

@@ -26,8 +26,8 @@ constexpr std::size_t kRowChunk = 32;
 // one ([0, trained length) for a learned table); `valid` receives the count per block.
 //   Sinusoidal: mean sin(p w) and cos(p w) are Im and Re of the Dirichlet sum / block size.
 //   Learned: the mean of the table's rows.
-Eigen::MatrixXd position_block_means(const MatrixJob& c, const LearnedTable* learned, const std::vector<std::int64_t>& b,
-                                     std::vector<std::int64_t>& valid)
+Eigen::MatrixXd position_block_means(const MatrixJob& c, const LearnedTable* learned,
+                                     const std::vector<std::int64_t>& b, std::vector<std::int64_t>& valid)
 {
     const auto n = static_cast<std::int64_t>(b.size()) - 1;
     valid.assign(static_cast<std::size_t>(n), 0);
@@ -36,11 +36,13 @@ Eigen::MatrixXd position_block_means(const MatrixJob& c, const LearnedTable* lea
         const Eigen::Index half = omega.size();
         Eigen::MatrixXd m(n, c.s.params<SinusoidalParams>().dim);
         for (std::int64_t t = 0; t < n; ++t) {
-            const std::int64_t a = b[static_cast<std::size_t>(t)], len = b[static_cast<std::size_t>(t) + 1] - a;
+            const std::int64_t a = b[static_cast<std::size_t>(t)],
+                               len = b[static_cast<std::size_t>(t) + 1] - a;
             valid[static_cast<std::size_t>(t)] = len;
             for (Eigen::Index k = 0; k < half; ++k) {
                 const std::complex<double> z = dirichlet_sum(omega[k], a, len) / static_cast<double>(len);
-                const bool interleaved = c.s.params<SinusoidalParams>().layout == SinusoidalLayout::Interleaved;
+                const bool interleaved =
+                    c.s.params<SinusoidalParams>().layout == SinusoidalLayout::Interleaved;
                 m(t, interleaved ? 2 * k : k) = z.imag();
                 m(t, interleaved ? 2 * k + 1 : half + k) = z.real();
             }
@@ -51,7 +53,8 @@ Eigen::MatrixXd position_block_means(const MatrixJob& c, const LearnedTable* lea
     Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, table.dim());
     for (std::int64_t t = 0; t < n; ++t) {
         const std::int64_t a = b[static_cast<std::size_t>(t)];
-        const std::int64_t end = std::min<std::int64_t>(b[static_cast<std::size_t>(t) + 1], table.trained_length());
+        const std::int64_t end =
+            std::min<std::int64_t>(b[static_cast<std::size_t>(t) + 1], table.trained_length());
         if (a >= end)
             continue;
         valid[static_cast<std::size_t>(t)] = end - a;
@@ -139,7 +142,8 @@ void sinusoidal_row_logits(MatrixJob& c, const SinusoidalParams& p)
         content = job_keys(c, d) * a;
     const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
     for (std::size_t col = 0; col < c.cols.size(); ++col)
-        c.out.values(0, static_cast<Eigen::Index>(col)) = (content[static_cast<Eigen::Index>(col)] + positional[col]) * inv_sqrt_d;
+        c.out.values(0, static_cast<Eigen::Index>(col)) =
+            (content[static_cast<Eigen::Index>(col)] + positional[col]) * inv_sqrt_d;
     report_progress(c.progress, 1.0);
 }
 

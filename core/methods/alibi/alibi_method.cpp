@@ -20,9 +20,12 @@ void alibi_matrix(MatrixJob& c)
     // closed form instead of every offset.
     OffsetRuns runs;
     runs.changes = {0};
-    runs.slope = [&](std::int64_t start) { return start < 0 && p.bias != AlibiBias::Causal ? slope : -slope; };
-    additive_bias_matrix(c, [&](std::int64_t delta) { return alibi_bias(slope, delta, 0, p.bias); },
-                         p.bias == AlibiBias::Causal, content_width(c.s.content, 64), c.block_means() ? &runs : nullptr);
+    runs.slope = [&](std::int64_t start) {
+        return start < 0 && p.bias != AlibiBias::Causal ? slope : -slope;
+    };
+    additive_bias_matrix(
+        c, [&](std::int64_t delta) { return alibi_bias(slope, delta, 0, p.bias); },
+        p.bias == AlibiBias::Causal, content_width(c.s.content, 64), c.block_means() ? &runs : nullptr);
 }
 
 } // namespace
@@ -38,10 +41,14 @@ MethodDescriptor describe_alibi()
     d.noun = "ALiBi";
     d.reference = "Press, Smith, Lewis 2022, Train Short, Test Long; ofirpress/attention_with_linear_biases";
     const auto lengths = [](const Scenario& s) { return s.params<P>().scaling != AlibiScaling::None; };
-    Field heads = make_field("num_heads", FieldType::Int, &P::num_heads,
-                             {.lo = 1, .hi = 1024, .log_scale = true,
-                              .label = QT_TRANSLATE_NOOP("ParamSpec", "Heads"),
-                              .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Number of heads: slopes form the geometric sequence 2^(-8h/n).")});
+    Field heads =
+        make_field("num_heads", FieldType::Int, &P::num_heads,
+                   {.lo = 1,
+                    .hi = 1024,
+                    .log_scale = true,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Heads"),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "Number of heads: slopes form the geometric sequence 2^(-8h/n).")});
     // A new head count keeps the per-head slopes consistent with it: an element that held the paper's
     // slope for the old count (a placeholder before a chosen one, see Field::list_defaults) takes the
     // paper's slope for the new count, a chosen slope stays as it is, the slopes of heads that are gone
@@ -70,52 +77,77 @@ MethodDescriptor describe_alibi()
     d.fields = {
         std::move(heads),
         make_field("slope_scale", FieldType::Real, &P::slope_scale,
-                   {.lo = 1e-3, .hi = 1e3, .log_scale = true, .decimals = 3, .step = 0.1,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Slope scale"), .unit = "×",
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Multiplies every slope (1 = the paper). Larger slopes make attention more local.")}),
+                   {.lo = 1e-3,
+                    .hi = 1e3,
+                    .log_scale = true,
+                    .decimals = 3,
+                    .step = 0.1,
+                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Slope scale"),
+                    .unit = "×",
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec",
+                        "Multiplies every slope (1 = the paper). Larger slopes make attention more local.")}),
         make_field("bias", FieldType::Choice, &P::bias,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Bias"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Causal: -m(i - j) for keys before the query. Symmetric: -m|i - j| for encoders."),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec",
+                        "Causal: -m(i - j) for keys before the query. Symmetric: -m|i - j| for encoders."),
                     .choices = {{"causal", QT_TRANSLATE_NOOP("ParamSpec", "Causal")},
                                 {"symmetric", QT_TRANSLATE_NOOP("ParamSpec", "Symmetric")}},
                     .option = "alibi-bias"}),
-        make_field("scaling", FieldType::Choice, &P::scaling,
-                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Length scaling"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "How slopes change to reach a longer context: interpolate (m·L_train/L_target) or NTK-ALiBi."),
-                    .choices = {{"none", QT_TRANSLATE_NOOP("ParamSpec", "None")},
-                                {"interpolate", QT_TRANSLATE_NOOP("ParamSpec", "Interpolate")},
-                                {"ntk", QT_TRANSLATE_NOOP("ParamSpec", "NTK-ALiBi")}},
-                    .option = "alibi-scaling"}),
+        make_field(
+            "scaling", FieldType::Choice, &P::scaling,
+            {.label = QT_TRANSLATE_NOOP("ParamSpec", "Length scaling"),
+             .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "How slopes change to reach a longer context: "
+                                                       "interpolate (m·L_train/L_target) or NTK-ALiBi."),
+             .choices = {{"none", QT_TRANSLATE_NOOP("ParamSpec", "None")},
+                         {"interpolate", QT_TRANSLATE_NOOP("ParamSpec", "Interpolate")},
+                         {"ntk", QT_TRANSLATE_NOOP("ParamSpec", "NTK-ALiBi")}},
+             .option = "alibi-scaling"}),
         make_field("trained_length", FieldType::Int, &P::trained_length,
-                   {.lo = 1, .hi = static_cast<double>(kMaxSeqLen), .log_scale = true,
+                   {.lo = 1,
+                    .hi = static_cast<double>(kMaxSeqLen),
+                    .log_scale = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Trained length"),
                     .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Context the slopes were trained for (used by the scaling modes)."),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "Context the slopes were trained for (used by the scaling modes)."),
                     .shown = lengths}),
         make_field("target_length", FieldType::Int, &P::target_length,
-                   {.lo = 1, .hi = static_cast<double>(kMaxSeqLen), .log_scale = true,
+                   {.lo = 1,
+                    .hi = static_cast<double>(kMaxSeqLen),
+                    .log_scale = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Target length"),
                     .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Context to reach (used by the scaling modes, >= trained length)."),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "Context to reach (used by the scaling modes, >= trained length)."),
                     .shown = lengths}),
-        make_field("slopes", FieldType::RealList, &P::slopes,
-                   {.lo = 1e-6, .hi = 16, .log_scale = true, .decimals = 6, .step = 0.01,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Head slopes"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Each head's slope m (before the length scaling and the slope scale). A larger slope makes the head look less far back. Unset heads keep the paper's 2^(-8h/n)."),
-                    .list_defaults = [](const Scenario& s) { return alibi_slopes(s.params<P>().num_heads); }}),
+        make_field(
+            "slopes", FieldType::RealList, &P::slopes,
+            {.lo = 1e-6,
+             .hi = 16,
+             .log_scale = true,
+             .decimals = 6,
+             .step = 0.01,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Head slopes"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "ParamSpec",
+                 "Each head's slope m (before the length scaling and the slope scale). A larger slope makes "
+                 "the head look less far back. Unset heads keep the paper's 2^(-8h/n)."),
+             .list_defaults = [](const Scenario& s) { return alibi_slopes(s.params<P>().num_heads); }}),
     };
     d.kinds = {
-        {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), QT_TRANSLATE_NOOP("MatrixLabel", "bias"), alibi_matrix,
-         always_block_means},
+        {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), QT_TRANSLATE_NOOP("MatrixLabel", "bias"),
+         alibi_matrix, always_block_means},
         logits_kind(alibi_matrix, always_block_means),
     };
     d.quantities = {"alibi-slopes"};
     d.check = [](const Scenario& s) {
         const P& p = s.params<P>();
         if (p.slopes.size() > static_cast<std::size_t>(p.num_heads))
-            throw ParameterError("slopes",
-                                 "at most num_heads = " + std::to_string(p.num_heads) + " values, one per head",
-                                 std::to_string(p.slopes.size()) + " values");
+            throw ParameterError(
+                "slopes", "at most num_heads = " + std::to_string(p.num_heads) + " values, one per head",
+                std::to_string(p.slopes.size()) + " values");
         if (p.scaling != AlibiScaling::None)
             require_int("target_length", p.target_length, p.trained_length, kMaxSeqLen);
     };
@@ -124,7 +156,10 @@ MethodDescriptor describe_alibi()
     d.context_length = [](const Scenario& s) {
         return std::max(s.params<P>().trained_length, s.params<P>().target_length);
     };
-    d.caption_fields = {{"num_heads", QT_TRANSLATE_NOOP("Caption", "%1 heads")}, {"slope_scale", QT_TRANSLATE_NOOP("Caption", "slopes × %1")}, {"scaling", QT_TRANSLATE_NOOP("Caption", "%1")}, {"slopes", QT_TRANSLATE_NOOP("Caption", "slopes %1")}};
+    d.caption_fields = {{"num_heads", QT_TRANSLATE_NOOP("Caption", "%1 heads")},
+                        {"slope_scale", QT_TRANSLATE_NOOP("Caption", "slopes × %1")},
+                        {"scaling", QT_TRANSLATE_NOOP("Caption", "%1")},
+                        {"slopes", QT_TRANSLATE_NOOP("Caption", "slopes %1")}};
     return d;
 }
 

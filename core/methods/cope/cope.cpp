@@ -8,11 +8,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace posatlas {
 
@@ -29,8 +29,7 @@ double sigmoid(double x)
 
 // `what` at a cell with content logit logit0, gate g and (clamped) position p; z(r) = q . e[r] is read at
 // floor(p) and ceil(p) for the logits (linear interpolation between integer positions, as CoPE).
-template <typename Z>
-double cope_cell(CopeQuantity what, double logit0, double g, double p, const Z& z)
+template <typename Z> double cope_cell(CopeQuantity what, double logit0, double g, double p, const Z& z)
 {
     if (what == CopeQuantity::Gates)
         return g;
@@ -38,7 +37,8 @@ double cope_cell(CopeQuantity what, double logit0, double g, double p, const Z& 
         return p;
     const double lo = std::floor(p);
     const double w = p - lo;
-    return logit0 + z(static_cast<Eigen::Index>(std::ceil(p))) * w + z(static_cast<Eigen::Index>(lo)) * (1.0 - w);
+    return logit0 + z(static_cast<Eigen::Index>(std::ceil(p))) * w +
+           z(static_cast<Eigen::Index>(lo)) * (1.0 - w);
 }
 
 } // namespace
@@ -120,7 +120,8 @@ CopeConstantContent cope_constant_content(const Eigen::Ref<const Eigen::VectorXd
     require_real("gate_scale", gate_scale, -1e3, 1e3, true);
     const Eigen::Index d = q.size();
     if (d < 1 || k.size() != d || pos_emb.cols() != d || pos_emb.rows() < 1)
-        throw std::invalid_argument("cope_constant_content: q, k and pos_emb need the same dimension, pos_emb a row");
+        throw std::invalid_argument(
+            "cope_constant_content: q, k and pos_emb need the same dimension, pos_emb a row");
     CopeConstantContent c;
     c.logit0 = q.dot(k) / std::sqrt(static_cast<double>(d));
     c.gate = sigmoid(gate_scale * c.logit0);
@@ -139,7 +140,8 @@ double CopeConstantContent::at(CopeQuantity what, std::int64_t delta) const
         return p;
     const double lo = std::floor(p);
     const double w = p - lo;
-    return logit0 + z[static_cast<Eigen::Index>(std::ceil(p))] * w + z[static_cast<Eigen::Index>(lo)] * (1.0 - w);
+    return logit0 + z[static_cast<Eigen::Index>(std::ceil(p))] * w +
+           z[static_cast<Eigen::Index>(lo)] * (1.0 - w);
 }
 
 std::vector<std::int64_t> CopeConstantContent::floor_changes(std::int64_t hi) const
@@ -176,7 +178,8 @@ double CopeConstantContent::slope(CopeQuantity what, std::int64_t a) const
     return gate * (z[f + 1] - z[f]);
 }
 
-CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, const Eigen::Ref<const Eigen::MatrixXd>& k,
+CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows,
+                            const Eigen::Ref<const Eigen::MatrixXd>& k,
                             const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
                             const std::vector<std::int64_t>& row_offsets, CopeQuantity what,
                             const std::vector<std::int64_t>* columns)
@@ -185,7 +188,8 @@ CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, con
     const Eigen::Index d = q_rows.cols(), nr = q_rows.rows(), span = k.rows();
     if (d < 1 || k.cols() != d || pos_emb.cols() != d || pos_emb.rows() < 1 ||
         static_cast<Eigen::Index>(row_offsets.size()) != nr)
-        throw std::invalid_argument("cope_causal_rows: q_rows, k and pos_emb need the same columns, one offset per row");
+        throw std::invalid_argument(
+            "cope_causal_rows: q_rows, k and pos_emb need the same columns, one offset per row");
     for (std::int64_t o : row_offsets)
         if (o < 0 || o >= span)
             throw std::invalid_argument("cope_causal_rows: a row offset outside the keys");
@@ -195,7 +199,9 @@ CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, con
                 throw std::invalid_argument("cope_causal_rows: columns must be ascending key offsets");
     const Eigen::Index nc = columns ? static_cast<Eigen::Index>(columns->size()) : span;
     require_matrix_fits("seq_len", std::max<Eigen::Index>(nr, 1), std::max<Eigen::Index>(nc, 1));
-    const auto column = [&](Eigen::Index c) { return columns ? static_cast<Eigen::Index>((*columns)[static_cast<std::size_t>(c)]) : c; };
+    const auto column = [&](Eigen::Index c) {
+        return columns ? static_cast<Eigen::Index>((*columns)[static_cast<std::size_t>(c)]) : c;
+    };
     const double max_pos = static_cast<double>(pos_emb.rows() - 1);
     const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
     CopeMatrix out(nr, nc);
@@ -248,7 +254,8 @@ CopeRowStream::KeyDotsFn key_dots_from(CopeRowStream::KeysFn keys)
 }
 
 CopeRowStream::CopeRowStream(const Eigen::Ref<const Eigen::VectorXd>& q, std::int64_t query, KeyDotsFn dots,
-                             const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale, CopeQuantity what)
+                             const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
+                             CopeQuantity what)
     : m_q(q), m_query(query), m_dots(std::move(dots)), m_gate_scale(gate_scale), m_what(what)
 {
     require_real("gate_scale", gate_scale, -1e3, 1e3, true);
@@ -262,7 +269,8 @@ CopeRowStream::CopeRowStream(const Eigen::Ref<const Eigen::VectorXd>& q, std::in
 void CopeRowStream::next(std::int64_t n, double* out, const CancelFn& cancel)
 {
     if (n < 0 || m_given + n > m_query + 1)
-        throw std::invalid_argument("CopeRowStream::next: only " + std::to_string(m_query + 1 - m_given) + " keys left");
+        throw std::invalid_argument("CopeRowStream::next: only " + std::to_string(m_query + 1 - m_given) +
+                                    " keys left");
     for (std::int64_t done = 0; done < n;) {
         check_cancel(cancel);
         const std::int64_t piece = std::min(kCopeRowChunk, n - done);
@@ -273,7 +281,8 @@ void CopeRowStream::next(std::int64_t n, double* out, const CancelFn& cancel)
             const double l0 = m_logit0[static_cast<Eigen::Index>(t)] * m_inv_sqrt_d;
             const double g = sigmoid(m_gate_scale * l0);
             m_running += g;
-            *out++ = cope_cell(m_what, l0, g, std::min(m_running, m_max_pos), [&](Eigen::Index r) { return m_z[r]; });
+            *out++ = cope_cell(m_what, l0, g, std::min(m_running, m_max_pos),
+                               [&](Eigen::Index r) { return m_z[r]; });
         }
         m_given += piece;
         done += piece;
@@ -285,7 +294,8 @@ double CopeRowStream::clamped_value(double dot) const
     if (!clamped())
         throw std::invalid_argument("CopeRowStream::clamped_value: the positions are not clamped yet");
     const double l0 = dot * m_inv_sqrt_d;
-    return cope_cell(m_what, l0, sigmoid(m_gate_scale * l0), m_max_pos, [&](Eigen::Index r) { return m_z[r]; });
+    return cope_cell(m_what, l0, sigmoid(m_gate_scale * l0), m_max_pos,
+                     [&](Eigen::Index r) { return m_z[r]; });
 }
 
 TableShape cope_pos_emb_shape(const CopeParams& params)

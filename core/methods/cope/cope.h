@@ -59,7 +59,8 @@ enum class CopeQuantity { Gates, Positions, Logits };
 // at 900 px computes 900 rows, not 4096, and never holds four span x span matrices. With `columns`
 // (ascending key offsets in [0, span)), entry (r, c) is the value at key lo + columns[c] and the result
 // is R x columns->size(): a point-sampled picture keeps only its columns.
-CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows, const Eigen::Ref<const Eigen::MatrixXd>& k,
+CopeMatrix cope_causal_rows(const Eigen::Ref<const Eigen::MatrixXd>& q_rows,
+                            const Eigen::Ref<const Eigen::MatrixXd>& k,
                             const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale,
                             const std::vector<std::int64_t>& row_offsets, CopeQuantity what,
                             const std::vector<std::int64_t>* columns = nullptr);
@@ -105,7 +106,6 @@ private:
 // The dot products of keys(a, b) ((b - a) x d) with q, for callers that have key matrices.
 CopeRowStream::KeyDotsFn key_dots_from(CopeRowStream::KeysFn keys);
 
-
 // CoPE when every query is q and every key is k (position-independent content: ones, zero, fixed).
 // Every gate is then the same g = sigmoid(gate_scale q . k / sqrt(d)), so the causal quantities
 // depend on the offset delta = i - j >= 0 alone: p(delta) = min((delta + 1) g, npos_max - 1) and the
@@ -114,10 +114,10 @@ CopeRowStream::KeyDotsFn key_dots_from(CopeRowStream::KeysFn keys);
 // 10^6 x d products. p is formed as (delta + 1) g, not by the reverse running sum of cope_attention:
 // the two differ by the running sum's rounding, at most about (delta + 1)^2 2^-53 g (Higham eq. 4.4).
 struct CopeConstantContent {
-    double logit0 = 0.0;   // q . k / sqrt(d)
-    double gate = 0.0;     // g
-    double max_pos = 0.0;  // npos_max - 1
-    Eigen::VectorXd z;     // z_r = q . e[r]
+    double logit0 = 0.0;  // q . k / sqrt(d)
+    double gate = 0.0;    // g
+    double max_pos = 0.0; // npos_max - 1
+    Eigen::VectorXd z;    // z_r = q . e[r]
     // `what` at offset delta >= 0.
     double at(CopeQuantity what, std::int64_t delta) const;
     // The offsets delta in [1, hi] where floor(p(delta)) differs from floor(p(delta - 1)), sorted: between
@@ -131,7 +131,8 @@ struct CopeConstantContent {
 // mismatched sizes.
 CopeConstantContent cope_constant_content(const Eigen::Ref<const Eigen::VectorXd>& q,
                                           const Eigen::Ref<const Eigen::VectorXd>& k,
-                                          const Eigen::Ref<const Eigen::MatrixXd>& pos_emb, double gate_scale);
+                                          const Eigen::Ref<const Eigen::MatrixXd>& pos_emb,
+                                          double gate_scale);
 
 // The shape of e from a file: npos_max x head_dim.
 TableShape cope_pos_emb_shape(const CopeParams& params);

@@ -23,7 +23,9 @@ constexpr std::int64_t kMaxCopeSpan = 4096;
 
 CopeQuantity quantity_of(MatrixKind kind)
 {
-    return kind == kCopePositions ? CopeQuantity::Positions : kind == kCopeGates ? CopeQuantity::Gates : CopeQuantity::Logits;
+    return kind == kCopePositions ? CopeQuantity::Positions
+           : kind == kCopeGates   ? CopeQuantity::Gates
+                                  : CopeQuantity::Logits;
 }
 
 // q . k_j for the keys at positions a .. b - 1 of a scenario's content, as CopeRowStream asks for them.
@@ -42,8 +44,8 @@ CopeRowStream::KeyDotsFn key_dots_between(const ContentParams& content, int d)
 // consecutive columns. A row of 2^14 sampled columns of a 10^7-position sequence then costs ~2^14 keys,
 // not 10^7 (streaming all of them: 1.3 s). With `limit` > 0, a row whose positions are not clamped
 // after `limit` keys is refused (ParameterError seq_len): its columns would need every key between.
-void cope_row_into(MatrixJob& c, std::size_t r, const Eigen::MatrixXd& pos_emb, const Eigen::VectorXd* key_dots,
-                   std::int64_t limit)
+void cope_row_into(MatrixJob& c, std::size_t r, const Eigen::MatrixXd& pos_emb,
+                   const Eigen::VectorXd* key_dots, std::int64_t limit)
 {
     const std::int64_t i = c.rows[r];
     const auto row = static_cast<Eigen::Index>(r);
@@ -60,12 +62,13 @@ void cope_row_into(MatrixJob& c, std::size_t r, const Eigen::MatrixXd& pos_emb, 
     std::vector<double> piece;
     for (std::int64_t step = 256; col >= 0 && !stream.clamped(); step = std::min(2 * step, kCopeRowChunk)) {
         if (limit > 0 && stream.given() >= limit)
-            throw ParameterError("seq_len",
-                                 "a window of at most " + std::to_string(kMaxCopeSpan)
-                                     + " positions for CoPE, unless each query's positions reach npos_max - 1 = "
-                                     + std::to_string(p.npos_max - 1) + " within " + std::to_string(limit)
-                                     + " keys (its positions are sums over the keys between)",
-                                 std::to_string(c.cols.back() - c.cols.front() + 1));
+            throw ParameterError(
+                "seq_len",
+                "a window of at most " + std::to_string(kMaxCopeSpan) +
+                    " positions for CoPE, unless each query's positions reach npos_max - 1 = " +
+                    std::to_string(p.npos_max - 1) + " within " + std::to_string(limit) +
+                    " keys (its positions are sums over the keys between)",
+                std::to_string(c.cols.back() - c.cols.front() + 1));
         const std::int64_t top = i - stream.given(); // the next key the stream gives
         const std::int64_t n = std::min(step, top - j_at(0) + 1);
         piece.resize(static_cast<std::size_t>(n));
@@ -73,7 +76,8 @@ void cope_row_into(MatrixJob& c, std::size_t r, const Eigen::MatrixXd& pos_emb, 
         for (; col >= 0 && j_at(col) > top - n; --col)
             out(row, col) = piece[static_cast<std::size_t>(top - j_at(col))];
         if (c.rows.size() == 1) // a long unclamped row (npos_max near N) streams for a while
-            report_progress(c.progress, 0.95 * static_cast<double>(ncols - 1 - col) / static_cast<double>(ncols));
+            report_progress(c.progress,
+                            0.95 * static_cast<double>(ncols - 1 - col) / static_cast<double>(ncols));
     }
     std::vector<double> dots;
     for (std::int64_t runs = 0; col >= 0; ++runs) {
@@ -113,7 +117,8 @@ void cope_clamped_rows(MatrixJob& c)
     const CopeParams& p = c.s.params<CopeParams>();
     const int d = p.head_dim;
     const Eigen::MatrixXd pos_emb = cope_position_embeddings(p); // once: 4096 seeded normals, ~0.15 ms
-    const Eigen::MatrixXd dots = content_queries(c.s.content, d, c.rows) * content_keys(c.s.content, d, c.cols).transpose();
+    const Eigen::MatrixXd dots =
+        content_queries(c.s.content, d, c.rows) * content_keys(c.s.content, d, c.cols).transpose();
     c.out.is_signed = c.kind == MatrixKind::Logits;
     for (std::size_t r = 0; r < c.rows.size(); ++r) {
         check_cancel(c.cancel);
@@ -127,8 +132,9 @@ void cope_clamped_rows(MatrixJob& c)
 CopeConstantContent cope_constant_of(const Scenario& s)
 {
     const CopeParams& p = s.params<CopeParams>();
-    return cope_constant_content(content_query(s.content, p.head_dim, 0), content_key(s.content, p.head_dim, 0),
-                                 cope_position_embeddings(p), p.gate_scale);
+    return cope_constant_content(content_query(s.content, p.head_dim, 0),
+                                 content_key(s.content, p.head_dim, 0), cope_position_embeddings(p),
+                                 p.gate_scale);
 }
 
 // Position-independent content: a function of i - j (cope_constant_content), so a Toeplitz fill of any
@@ -209,36 +215,55 @@ MethodDescriptor describe_cope()
     d.noun = "CoPE";
     d.reference = "Golovneva et al. 2024, Contextual Position Encoding";
     d.fields = {
-        head_dim_field(&P::head_dim, QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries, keys and position embeddings.")),
-        make_field("npos_max", FieldType::Int, &P::npos_max,
-                   {.lo = 1, .hi = 1e6, .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Max positions"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "npos_max: number of position embeddings; contextual positions beyond it are clamped.")}),
+        head_dim_field(&P::head_dim,
+                       QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries, keys and position embeddings.")),
+        make_field(
+            "npos_max", FieldType::Int, &P::npos_max,
+            {.lo = 1,
+             .hi = 1e6,
+             .log_scale = true,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Max positions"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "ParamSpec",
+                 "npos_max: number of position embeddings; contextual positions beyond it are clamped.")}),
         make_field("gate_scale", FieldType::Real, &P::gate_scale,
-                   {.lo = -100, .hi = 100, .decimals = 2, .step = 0.1,
+                   {.lo = -100,
+                    .hi = 100,
+                    .decimals = 2,
+                    .step = 0.1,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Gate scale"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Multiplies q·k inside the gate sigmoid (1 = the paper): larger values make gates closer to 0/1, so positions count tokens more sharply.")}),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "Multiplies q·k inside the gate sigmoid (1 = the paper): larger values "
+                                     "make gates closer to 0/1, so positions count tokens more sharply.")}),
         seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Embedding seed"),
                    QT_TRANSLATE_NOOP("ParamSpec", "Seed of the position embeddings.")),
         initializer_range_field(&P::stddev),
     };
-    add_table_fields(d.fields, table_fields("pos_emb", &P::pos_emb, &P::pos_emb_tensor,
-                                            QT_TRANSLATE_NOOP("ParamSpec", "position embeddings table"),
-                                            QT_TRANSLATE_NOOP("ParamSpec", "CoPE's position embeddings e[0..npos_max-1] from a file: npos_max x head_dim, row r = e[r] (the reference stores pos_emb as 1 x head_dim x npos_max: transpose it). Overrides the seeded table."),
-                                            [](const Scenario& s) { return cope_pos_emb_shape(s.params<P>()); },
-                                            [](Scenario& s, std::int64_t rows, std::int64_t cols) {
-                                                s.params<P>().npos_max = static_cast<int>(std::clamp<std::int64_t>(rows, 1, 1'000'000));
-                                                s.params<P>().head_dim = static_cast<int>(std::clamp<std::int64_t>(cols, 1, 4096));
-                                            }));
+    add_table_fields(
+        d.fields, table_fields(
+                      "pos_emb", &P::pos_emb, &P::pos_emb_tensor,
+                      QT_TRANSLATE_NOOP("ParamSpec", "position embeddings table"),
+                      QT_TRANSLATE_NOOP("ParamSpec",
+                                        "CoPE's position embeddings e[0..npos_max-1] from a file: npos_max x "
+                                        "head_dim, row r = e[r] (the reference stores pos_emb as 1 x "
+                                        "head_dim x npos_max: transpose it). Overrides the seeded table."),
+                      [](const Scenario& s) { return cope_pos_emb_shape(s.params<P>()); },
+                      [](Scenario& s, std::int64_t rows, std::int64_t cols) {
+                          s.params<P>().npos_max =
+                              static_cast<int>(std::clamp<std::int64_t>(rows, 1, 1'000'000));
+                          s.params<P>().head_dim = static_cast<int>(std::clamp<std::int64_t>(cols, 1, 4096));
+                      }));
     show_seed_while_a_table_is_seeded(d.fields);
     d.check = [](const Scenario& s) { check_method_tables(descriptor(Method::CoPE), s); };
     // Sigmoid gates of running sums: nonlinear in the content, so exact block means only where every
     // quantity is a function of i - j (position-independent content, cope_constant).
     d.kinds = {
-        {kCopePositions, QT_TRANSLATE_NOOP("MatrixKind", "contextual positions"), QT_TRANSLATE_NOOP("MatrixLabel", "contextual position p_ij"), cope_matrix,
+        {kCopePositions, QT_TRANSLATE_NOOP("MatrixKind", "contextual positions"),
+         QT_TRANSLATE_NOOP("MatrixLabel", "contextual position p_ij"), cope_matrix,
          block_means_with_constant_content},
         logits_kind(cope_matrix, block_means_with_constant_content),
-        {kCopeGates, QT_TRANSLATE_NOOP("MatrixKind", "gates"), QT_TRANSLATE_NOOP("MatrixLabel", "gate sigmoid(q_i . k_j)"), cope_matrix,
+        {kCopeGates, QT_TRANSLATE_NOOP("MatrixKind", "gates"),
+         QT_TRANSLATE_NOOP("MatrixLabel", "gate sigmoid(q_i . k_j)"), cope_matrix,
          block_means_with_constant_content},
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
@@ -248,7 +273,8 @@ MethodDescriptor describe_cope()
                 out[delta - first] = f.at(CopeQuantity::Logits, delta);
         };
     };
-    d.streamed_distance_logits = [](const Scenario& scenario, std::int64_t query) -> MethodDescriptor::DistanceLogitsFn {
+    d.streamed_distance_logits = [](const Scenario& scenario,
+                                    std::int64_t query) -> MethodDescriptor::DistanceLogitsFn {
         // The row's keys as compute_matrix reads them (files resolved once), streamed from the query down.
         auto s = std::make_shared<Scenario>(scenario);
         if (s->content.from_files())
@@ -258,8 +284,9 @@ MethodDescriptor describe_cope()
         const auto start = [s, query, stream] {
             const CopeParams& cp = s->params<P>();
             // key_dots_between refers to s->content, which the evaluator keeps alive through `s`.
-            stream->emplace(content_query(s->content, cp.head_dim, query), query, key_dots_between(s->content, cp.head_dim),
-                            cope_position_embeddings(cp), cp.gate_scale, CopeQuantity::Logits);
+            stream->emplace(content_query(s->content, cp.head_dim, query), query,
+                            key_dots_between(s->content, cp.head_dim), cope_position_embeddings(cp),
+                            cp.gate_scale, CopeQuantity::Logits);
         };
         return [start, stream, scratch](std::int64_t first, std::int64_t last, double* out) {
             if (!stream->has_value() || (*stream)->given() > first)
@@ -272,7 +299,8 @@ MethodDescriptor describe_cope()
         };
     };
     d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().npos_max); };
-    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"npos_max", QT_TRANSLATE_NOOP("Caption", "npos %1")}};
+    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
+                        {"npos_max", QT_TRANSLATE_NOOP("Caption", "npos %1")}};
     return d;
 }
 

@@ -45,7 +45,8 @@ std::int64_t relative_unchecked(std::int64_t query_pos, std::int64_t key_pos, co
 {
     const std::int64_t rel = query_pos - key_pos;
     if (p.position_buckets > 0 && p.max_relative_positions > 0)
-        return log_bucket_unchecked(std::clamp(rel, -kFar, kFar), p.position_buckets, p.max_relative_positions);
+        return log_bucket_unchecked(std::clamp(rel, -kFar, kFar), p.position_buckets,
+                                    p.max_relative_positions);
     return rel;
 }
 
@@ -76,16 +77,25 @@ std::int64_t deberta_log_bucket(std::int64_t relative_pos, int bucket_size, int 
     return log_bucket_unchecked(std::clamp(relative_pos, -kFar, kFar), bucket_size, max_position);
 }
 
-DebertaRelative::DebertaRelative(const DebertaParams& params) : m_params(params) { validate(params); }
+DebertaRelative::DebertaRelative(const DebertaParams& params) : m_params(params)
+{
+    validate(params);
+}
 
 std::int64_t DebertaRelative::operator()(std::int64_t query_pos, std::int64_t key_pos) const
 {
     return relative_unchecked(query_pos, key_pos, m_params);
 }
 
-std::int64_t DebertaRelative::c2p_row(std::int64_t delta) const { return c2p_unchecked(m_params, delta, 0); }
+std::int64_t DebertaRelative::c2p_row(std::int64_t delta) const
+{
+    return c2p_unchecked(m_params, delta, 0);
+}
 
-std::int64_t DebertaRelative::p2c_row(std::int64_t delta) const { return p2c_unchecked(m_params, delta, 0); }
+std::int64_t DebertaRelative::p2c_row(std::int64_t delta) const
+{
+    return p2c_unchecked(m_params, delta, 0);
+}
 
 std::int64_t deberta_relative_position(std::int64_t query_pos, std::int64_t key_pos,
                                        const DebertaParams& params)
@@ -155,8 +165,8 @@ TableShape proj_shape(const DebertaParams& params, Eigen::Index e)
 
 TableShape deberta_proj_shape(const DebertaParams& params)
 {
-    const Eigen::MatrixXd rel =
-        table_from_file(params.rel_embeddings, params.rel_embeddings_tensor, "rel_embeddings", deberta_rel_shape(params));
+    const Eigen::MatrixXd rel = table_from_file(params.rel_embeddings, params.rel_embeddings_tensor,
+                                                "rel_embeddings", deberta_rel_shape(params));
     return proj_shape(params, rel.size() ? rel.cols() : params.head_dim);
 }
 
@@ -170,8 +180,8 @@ DebertaModel make_deberta_model(const DebertaParams& params)
     require_matrix_fits(params.position_buckets > 0 ? "position_buckets" : "max_relative_positions",
                         2 * m.att_span, d);
     const std::int64_t rows = 2 * m.att_span;
-    m.rel_embeddings =
-        table_from_file(params.rel_embeddings, params.rel_embeddings_tensor, "rel_embeddings", deberta_rel_shape(params));
+    m.rel_embeddings = table_from_file(params.rel_embeddings, params.rel_embeddings_tensor, "rel_embeddings",
+                                       deberta_rel_shape(params));
     if (m.rel_embeddings.size() == 0) {
         m.rel_embeddings.resize(rows, d);
 #pragma omp parallel for schedule(static)
@@ -183,8 +193,10 @@ DebertaModel make_deberta_model(const DebertaParams& params)
     }
     const Eigen::Index e = m.rel_embeddings.cols();
     const TableShape proj = proj_shape(params, e);
-    Eigen::MatrixXd w_q = table_from_file(params.pos_query_proj, params.pos_query_proj_tensor, "pos_query_proj", proj);
-    Eigen::MatrixXd w_k = table_from_file(params.pos_key_proj, params.pos_key_proj_tensor, "pos_key_proj", proj);
+    Eigen::MatrixXd w_q =
+        table_from_file(params.pos_query_proj, params.pos_query_proj_tensor, "pos_query_proj", proj);
+    Eigen::MatrixXd w_k =
+        table_from_file(params.pos_key_proj, params.pos_key_proj_tensor, "pos_key_proj", proj);
     const bool seed_q = w_q.size() == 0, seed_k = w_k.size() == 0;
     if (seed_q)
         w_q.resize(d, e);
@@ -192,7 +204,8 @@ DebertaModel make_deberta_model(const DebertaParams& params)
         w_k.resize(d, e);
     for (int r = 0; r < d; ++r) {
         for (Eigen::Index c = 0; c < e; ++c) {
-            const auto index = static_cast<std::uint64_t>(r) * static_cast<std::uint64_t>(e) + static_cast<std::uint64_t>(c);
+            const auto index =
+                static_cast<std::uint64_t>(r) * static_cast<std::uint64_t>(e) + static_cast<std::uint64_t>(c);
             if (seed_q)
                 w_q(r, c) = rng::normal(params.seed, rng::kDebertaWq, index) * params.stddev;
             if (seed_k)

@@ -93,10 +93,10 @@ struct DebertaModel {
     std::int64_t att_span = 0;
     // 2 att_span x e: rng::normal(seed, kDebertaRel, r * e + c) * stddev (e = d), or rel_embeddings's file
     Eigen::MatrixXd rel_embeddings;
-    Eigen::MatrixXd
-        pos_key; // K^r = rel_embeddings W_k^T, W_k(r, c) = normal(seed, kDebertaWk, r*e+c) * stddev, or a file
-    Eigen::MatrixXd
-        pos_query; // Q^r = rel_embeddings W_q^T, W_q(r, c) = normal(seed, kDebertaWq, r*e+c) * stddev, or a file
+    Eigen::MatrixXd pos_key;   // K^r = rel_embeddings W_k^T, W_k(r, c) = normal(seed, kDebertaWk, r*e+c) *
+                               // stddev, or a file
+    Eigen::MatrixXd pos_query; // Q^r = rel_embeddings W_q^T, W_q(r, c) = normal(seed, kDebertaWq, r*e+c) *
+                               // stddev, or a file
 };
 
 // Shapes of the tables from files: rel_embeddings 2 att_span x e (any e), the projections head_dim x e

@@ -43,7 +43,8 @@ void deberta_logits(MatrixJob& c)
         c,
         [&](std::int64_t r, std::int64_t col) {
             return deberta_logit_terms(m, q.row(r).transpose(), k.row(col).transpose(),
-                                       c.rows[static_cast<std::size_t>(r)], c.cols[static_cast<std::size_t>(col)])
+                                       c.rows[static_cast<std::size_t>(r)],
+                                       c.cols[static_cast<std::size_t>(col)])
                 .total;
         },
         [&](std::int64_t delta) {
@@ -56,10 +57,10 @@ void deberta_buckets(MatrixJob& c)
 {
     const DebertaRelative relative(c.s.params<DebertaParams>()); // validated once, not per offset
     c.out.is_integer = true;
-    fill_by_offset(c, c.out.values, [&](std::int64_t delta) { return static_cast<double>(relative(delta, 0)); }, true);
+    fill_by_offset(
+        c, c.out.values, [&](std::int64_t delta) { return static_cast<double>(relative(delta, 0)); }, true);
     c.out.used_toeplitz = true;
 }
-
 
 } // namespace
 
@@ -74,58 +75,87 @@ MethodDescriptor describe_deberta()
     d.noun = "DeBERTa disentangled relative positions";
     d.reference = "He et al. 2021, DeBERTa; Hugging Face modeling_deberta_v2";
     d.fields = {
-        head_dim_field(&P::head_dim, QT_TRANSLATE_NOOP("ParamSpec", "Dimension of content and relative position projections.")),
-        make_field("position_buckets", FieldType::Int, &P::position_buckets,
-                   {.lo = -1, .hi = 65536,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Position buckets"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "position_buckets: log buckets beyond ±buckets/2 (0 or -1: plain clipped relative positions)."),
-                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "none")}),
+        head_dim_field(
+            &P::head_dim,
+            QT_TRANSLATE_NOOP("ParamSpec", "Dimension of content and relative position projections.")),
+        make_field(
+            "position_buckets", FieldType::Int, &P::position_buckets,
+            {.lo = -1,
+             .hi = 65536,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Position buckets"),
+             .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "position_buckets: log buckets beyond ±buckets/2 (0 "
+                                                       "or -1: plain clipped relative positions)."),
+             .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "none")}),
         make_field("max_relative_positions", FieldType::Int, &P::max_relative_positions,
-                   {.lo = 2, .hi = 1e9, .log_scale = true,
+                   {.lo = 2,
+                    .hi = 1e9,
+                    .log_scale = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Max relative positions"),
                     .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "max_relative_positions: the span the log buckets reach.")}),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                                 "max_relative_positions: the span the log buckets reach.")}),
         make_field("c2p", FieldType::Bool, &P::c2p,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Content → position (c2p)"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Include the content-to-position term of pos_att_type.")}),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                                 "Include the content-to-position term of pos_att_type.")}),
         make_field("p2c", FieldType::Bool, &P::p2c,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Position → content (p2c)"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Include the position-to-content term of pos_att_type.")}),
-        seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Projection seed"),
-                   QT_TRANSLATE_NOOP("ParamSpec", "Seed of the stand-in relative embeddings and projections.")),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                                 "Include the position-to-content term of pos_att_type.")}),
+        seed_field(
+            &P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Projection seed"),
+            QT_TRANSLATE_NOOP("ParamSpec", "Seed of the stand-in relative embeddings and projections.")),
         initializer_range_field(&P::stddev),
     };
-    add_table_fields(d.fields, table_fields("rel_embeddings", &P::rel_embeddings, &P::rel_embeddings_tensor,
-                                            QT_TRANSLATE_NOOP("ParamSpec", "relative embeddings table"),
-                                            QT_TRANSLATE_NOOP("ParamSpec", "DeBERTa's rel_embeddings from a file: 2 att_span x e (e = hidden_size in a checkpoint; without a tensor name a checkpoint's deberta.encoder.rel_embeddings.weight). Overrides the seeded table; LayerNorm is not applied."),
-                                            [](const Scenario& s) { return deberta_rel_shape(s.params<P>()); },
-                                            [](Scenario& s, std::int64_t rows, std::int64_t) {
-                                                // The rows are 2 att_span: att_span is position_buckets when
-                                                // buckets are on, else max_relative_positions.
-                                                P& p = s.params<P>();
-                                                if (rows % 2 != 0 || rows < 4)
-                                                    return;
-                                                if (p.position_buckets > 0)
-                                                    p.position_buckets = static_cast<int>(std::min<std::int64_t>(rows / 2, 65536));
-                                                else
-                                                    p.max_relative_positions = static_cast<int>(rows / 2);
-                                            }));
+    add_table_fields(
+        d.fields,
+        table_fields(
+            "rel_embeddings", &P::rel_embeddings, &P::rel_embeddings_tensor,
+            QT_TRANSLATE_NOOP("ParamSpec", "relative embeddings table"),
+            QT_TRANSLATE_NOOP(
+                "ParamSpec",
+                "DeBERTa's rel_embeddings from a file: 2 att_span x e (e = hidden_size in a checkpoint; "
+                "without a tensor name a checkpoint's deberta.encoder.rel_embeddings.weight). Overrides the "
+                "seeded table; LayerNorm is not applied."),
+            [](const Scenario& s) { return deberta_rel_shape(s.params<P>()); },
+            [](Scenario& s, std::int64_t rows, std::int64_t) {
+                // The rows are 2 att_span: att_span is position_buckets when
+                // buckets are on, else max_relative_positions.
+                P& p = s.params<P>();
+                if (rows % 2 != 0 || rows < 4)
+                    return;
+                if (p.position_buckets > 0)
+                    p.position_buckets = static_cast<int>(std::min<std::int64_t>(rows / 2, 65536));
+                else
+                    p.max_relative_positions = static_cast<int>(rows / 2);
+            }));
     const auto proj_shape = [](const Scenario& s) { return deberta_proj_shape(s.params<P>()); };
     const auto proj_adopt = [](Scenario& s, std::int64_t rows, std::int64_t) {
         s.params<P>().head_dim = static_cast<int>(std::clamp<std::int64_t>(rows, 1, 4096));
     };
-    add_table_fields(d.fields, table_fields("pos_key_proj", &P::pos_key_proj, &P::pos_key_proj_tensor,
-                                            QT_TRANSLATE_NOOP("ParamSpec", "W_k table (relative keys)"),
-                                            QT_TRANSLATE_NOOP("ParamSpec", "One head's slice of the key projection applied to the relative embeddings (pos_key_proj, or key_proj with share_att_key): head_dim x e. Overrides the seeded W_k."),
-                                            proj_shape, proj_adopt));
-    add_table_fields(d.fields, table_fields("pos_query_proj", &P::pos_query_proj, &P::pos_query_proj_tensor,
-                                            QT_TRANSLATE_NOOP("ParamSpec", "W_q table (relative queries)"),
-                                            QT_TRANSLATE_NOOP("ParamSpec", "One head's slice of the query projection applied to the relative embeddings (pos_query_proj, or query_proj with share_att_key): head_dim x e. Overrides the seeded W_q."),
-                                            proj_shape, proj_adopt));
+    add_table_fields(
+        d.fields,
+        table_fields(
+            "pos_key_proj", &P::pos_key_proj, &P::pos_key_proj_tensor,
+            QT_TRANSLATE_NOOP("ParamSpec", "W_k table (relative keys)"),
+            QT_TRANSLATE_NOOP(
+                "ParamSpec",
+                "One head's slice of the key projection applied to the relative embeddings (pos_key_proj, or "
+                "key_proj with share_att_key): head_dim x e. Overrides the seeded W_k."),
+            proj_shape, proj_adopt));
+    add_table_fields(
+        d.fields, table_fields("pos_query_proj", &P::pos_query_proj, &P::pos_query_proj_tensor,
+                               QT_TRANSLATE_NOOP("ParamSpec", "W_q table (relative queries)"),
+                               QT_TRANSLATE_NOOP("ParamSpec",
+                                                 "One head's slice of the query projection applied to the "
+                                                 "relative embeddings (pos_query_proj, or query_proj with "
+                                                 "share_att_key): head_dim x e. Overrides the seeded W_q."),
+                               proj_shape, proj_adopt));
     show_seed_while_a_table_is_seeded(d.fields);
     d.kinds = {
         logits_kind(deberta_logits, block_means_with_constant_content),
-        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), QT_TRANSLATE_NOOP("MatrixLabel", "bucket"), deberta_buckets, nullptr},
+        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"),
+         QT_TRANSLATE_NOOP("MatrixLabel", "bucket"), deberta_buckets, nullptr},
     };
     d.quantities = {"deberta-buckets"};
     // make_log_bucket_position: mid = buckets / 2 >= 1 and log((max_position - 1) / mid) > 0.
@@ -135,14 +165,18 @@ MethodDescriptor describe_deberta()
             require_int("position_buckets", p.position_buckets, 2, 65536);
             if (p.max_relative_positions - 1 <= p.position_buckets / 2)
                 throw ParameterError("max_relative_positions",
-                                     "> position_buckets / 2 + 1 = " + std::to_string(p.position_buckets / 2 + 1),
+                                     "> position_buckets / 2 + 1 = " +
+                                         std::to_string(p.position_buckets / 2 + 1),
                                      std::to_string(p.max_relative_positions));
         }
         check_method_tables(descriptor(Method::DeBERTa), s);
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
-    d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().max_relative_positions); };
-    d.caption_fields = {{"position_buckets", QT_TRANSLATE_NOOP("Caption", "%1 buckets")}, {"max_relative_positions", QT_TRANSLATE_NOOP("Caption", "span %1")}};
+    d.context_length = [](const Scenario& s) {
+        return static_cast<std::int64_t>(s.params<P>().max_relative_positions);
+    };
+    d.caption_fields = {{"position_buckets", QT_TRANSLATE_NOOP("Caption", "%1 buckets")},
+                        {"max_relative_positions", QT_TRANSLATE_NOOP("Caption", "span %1")}};
     return d;
 }
 

@@ -34,7 +34,6 @@ std::string_view trim(std::string_view s)
     return s.substr(first, last - first + 1);
 }
 
-
 std::string read_file_bytes(const std::string& path)
 {
     // A table holds at most kMaxMatrixElements doubles (512 MiB as .npy float64); the file itself must stay
@@ -341,10 +340,12 @@ LearnedTable LearnedTable::load(const std::string& path, const std::string& tens
     if (ends_with_ci(path, ".safetensors") || ends_with_ci(path, ".json"))
         return load_safetensors_table(path, tensor);
     if (!ends_with_ci(path, ".csv") && !ends_with_ci(path, ".npy"))
-        fail(path, "unknown file type; expected a .csv, .npy or .safetensors file (or a model.safetensors.index.json)");
+        fail(path, "unknown file type; expected a .csv, .npy or .safetensors file (or a "
+                   "model.safetensors.index.json)");
     if (!tensor.empty())
-        fail(path, "a tensor name ('" + quote_input(tensor) + "') applies only to a .safetensors checkpoint, not to a "
-                   ".csv or .npy table");
+        fail(path, "a tensor name ('" + quote_input(tensor) +
+                       "') applies only to a .safetensors checkpoint, not to a "
+                       ".csv or .npy table");
     const std::string bytes = read_file_bytes(path);
     return parse(bytes, path);
 }
@@ -375,16 +376,19 @@ LearnedTable LearnedTable::load_safetensors_table(const std::string& path, const
                 if (k.method != "learned" && cat.find(k.name))
                     others += "; it has " + std::string(k.family) + "'s " + std::string(k.name) +
                               " (method " + std::string(k.method) + "), which --tensor can name";
-            fail(path, "no learned position table of a known architecture (GPT-2 wpe.weight, BERT "
-                       "embeddings.position_embeddings.weight, OPT decoder.embed_positions.weight, with or without "
-                       "their model prefix)" + others + ". Name one with --tensor; tensors: " + cat.listing());
+            fail(path,
+                 "no learned position table of a known architecture (GPT-2 wpe.weight, BERT "
+                 "embeddings.position_embeddings.weight, OPT decoder.embed_positions.weight, with or without "
+                 "their model prefix)" +
+                     others + ". Name one with --tensor; tensors: " + cat.listing());
         }
     } else if (!(t = cat.find(tensor))) {
         fail(path, "no tensor '" + quote_input(tensor, 120) + "'; tensors: " + cat.listing());
     }
     const std::string who = "tensor '" + quote_input(t->name, 120) + "'";
     if (t->shape.size() != 2)
-        fail(path, who + " has shape " + t->shape_text() + "; a position table is 2-D (positions x dimensions)");
+        fail(path,
+             who + " has shape " + t->shape_text() + "; a position table is 2-D (positions x dimensions)");
     const KnownPositionTensor* known = known_position_tensor(t->name);
     const int offset = known ? known->row_offset : 0;
     const std::int64_t rows = t->shape[0] - offset;

@@ -40,17 +40,19 @@ public:
     // A user table from a file; rows = positions, columns = embedding dimensions.
     //  .csv: one row per line, comma-separated numbers; an optional first row of column names (no
     //        numbers in it); blank lines and lines starting with '#' are skipped.
-    //  .npy: NumPy format v1.0/2.0/3.0, dtype '<f8', '<f4' or '<f2' (float16, widened exactly), 2-D, C order (Fortran order is also read).
-    //  .safetensors, or a sharded checkpoint's index (a name ending in .json, model.safetensors.index.json):
+    //  .npy: NumPy format v1.0/2.0/3.0, dtype '<f8', '<f4' or '<f2' (float16, widened exactly), 2-D, C order
+    //  (Fortran order is also read). .safetensors, or a sharded checkpoint's index (a name ending in .json,
+    //  model.safetensors.index.json):
     //        the 2-D tensor `tensor` (rows = positions), F32/F16/BF16/F64 widened exactly to double; with
     //        `tensor` empty, the first known learned position table present (known_position_tensors():
     //        GPT-2 wpe, BERT position_embeddings, OPT embed_positions). OPT's table starts at row 2
     //        (HF OPTLearnedPositionalEmbedding offset), so position p is stored row p + 2. Only the header
     //        and the tensor's own bytes are read. An unknown name lists the tensors the file has.
-    // Any other extension is an error, and so is a `tensor` for a .csv or .npy file. Every problem (missing file, bad magic, unsupported dtype, wrong
-    // rank, truncated data, ragged rows, text in a data row, NaN or infinity, empty table, more than
-    // kMaxMatrixElements values, a device or FIFO instead of a regular file) throws LearnedTableError whose
-    // message names the path and, for CSV, the line and column; quoted fields are escaped (quote_input).
+    // Any other extension is an error, and so is a `tensor` for a .csv or .npy file. Every problem (missing
+    // file, bad magic, unsupported dtype, wrong rank, truncated data, ragged rows, text in a data row, NaN or
+    // infinity, empty table, more than kMaxMatrixElements values, a device or FIFO instead of a regular file)
+    // throws LearnedTableError whose message names the path and, for CSV, the line and column; quoted fields
+    // are escaped (quote_input).
     static LearnedTable load(const std::string& path, const std::string& tensor = "");
     // The same parsers on bytes already in memory; `name` picks the format by its extension and is the
     // name used in messages (the fuzz targets and load() use this).

@@ -20,31 +20,47 @@ MethodDescriptor describe_learned()
     d.reference = "Devlin et al. 2019 (BERT); Radford et al. 2019 (GPT-2); Hugging Face BertEmbeddings";
     d.fields = {
         make_field("hidden_size", FieldType::Int, &P::dim,
-                   {.lo = 1, .hi = 65536, .log_scale = true,
+                   {.lo = 1,
+                    .hi = 65536,
+                    .log_scale = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Hidden size"),
                     .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Width of the learned position table."),
-                    .option_aliases = {"dim"}, .aliases = {"dim"}}),
-        make_field("max_position_embeddings", FieldType::Int, &P::trained_length,
-                   {.lo = 1, .hi = static_cast<double>(kMaxSeqLen), .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Trained length"),
-                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Rows of the learned table (max_position_embeddings): positions beyond it have no embedding."),
-                    .aliases = {"trained_length"}}),
+                    .option_aliases = {"dim"},
+                    .aliases = {"dim"}}),
+        make_field(
+            "max_position_embeddings", FieldType::Int, &P::trained_length,
+            {.lo = 1,
+             .hi = static_cast<double>(kMaxSeqLen),
+             .log_scale = true,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Trained length"),
+             .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
+             .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Rows of the learned table (max_position_embeddings): "
+                                                       "positions beyond it have no embedding."),
+             .aliases = {"trained_length"}}),
         seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Table seed"),
                    QT_TRANSLATE_NOOP("ParamSpec", "Seed of the N(0, σ) stand-in for a trained table.")),
         initializer_range_field(&P::stddev),
         make_field("table_path", FieldType::Text, &P::table_path,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Table file"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "A trained position table (.csv or .npy, one row per position, or a .safetensors checkpoint or its model.safetensors.index.json); overrides the seed."),
-                    .option = "table", .option_aliases = {"weights"}, .panel = false}),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec",
+                        "A trained position table (.csv or .npy, one row per position, or a .safetensors "
+                        "checkpoint or its model.safetensors.index.json); overrides the seed."),
+                    .option = "table",
+                    .option_aliases = {"weights"},
+                    .panel = false}),
         make_field("table_tensor", FieldType::Text, &P::table_tensor,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Checkpoint tensor"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The tensor of a .safetensors table file (e.g. wpe.weight); empty: the position table of a known architecture (GPT-2, BERT, OPT)."),
-                    .option = "tensor", .panel = false, .path = false}),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "The tensor of a .safetensors table file (e.g. wpe.weight); empty: the "
+                                     "position table of a known architecture (GPT-2, BERT, OPT)."),
+                    .option = "tensor",
+                    .panel = false,
+                    .path = false}),
     };
     d.kinds = {
-        {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"), QT_TRANSLATE_NOOP("MatrixLabel", "encoding"), absolute_matrix,
-         always_block_means},
+        {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"),
+         QT_TRANSLATE_NOOP("MatrixLabel", "encoding"), absolute_matrix, always_block_means},
         logits_kind(absolute_matrix, always_block_means),
     };
     d.quantities = {"learned"};
@@ -61,10 +77,12 @@ MethodDescriptor describe_learned()
     // A user's table sets its own width.
     d.encoding_dim = [](const Scenario& s) {
         const P& p = s.params<P>();
-        return p.table_path.empty() ? static_cast<std::int64_t>(p.dim) : static_cast<std::int64_t>(learned_shape(p).dim);
+        return p.table_path.empty() ? static_cast<std::int64_t>(p.dim)
+                                    : static_cast<std::int64_t>(learned_shape(p).dim);
     };
     d.context_length = [](const Scenario& s) { return s.params<P>().trained_length; };
-    d.caption_fields = {{"hidden_size", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"max_position_embeddings", QT_TRANSLATE_NOOP("Caption", "trained %1")}};
+    d.caption_fields = {{"hidden_size", QT_TRANSLATE_NOOP("Caption", "d %1")},
+                        {"max_position_embeddings", QT_TRANSLATE_NOOP("Caption", "trained %1")}};
     return d;
 }
 

@@ -16,7 +16,8 @@ void nope_logits(MatrixJob& job)
     // No bias: one constant run, so block means count cells in closed form instead of walking every
     // offset (and sorting the (R + 1)(C + 1) block corners by offset).
     const OffsetRuns one_run;
-    additive_bias_matrix(job, [](std::int64_t) { return 0.0; }, p.causal, p.head_dim, &one_run);
+    additive_bias_matrix(
+        job, [](std::int64_t) { return 0.0; }, p.causal, p.head_dim, &one_run);
 }
 
 } // namespace
@@ -30,12 +31,18 @@ MethodDescriptor describe_nope()
     d.name = QT_TRANSLATE_NOOP("Method", "NoPE (no positional encoding)");
     d.short_name = QT_TRANSLATE_NOOP("Method", "NoPE");
     d.noun = "no positional encoding";
-    d.reference = "Kazemnejad et al. 2023, The Impact of Positional Encoding on Length Generalization in Transformers";
+    d.reference =
+        "Kazemnejad et al. 2023, The Impact of Positional Encoding on Length Generalization in Transformers";
     d.fields = {
-        head_dim_field(&P::head_dim, QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries and keys: the logit is q_i·k_j/√d, nothing else.")),
+        head_dim_field(
+            &P::head_dim,
+            QT_TRANSLATE_NOOP("ParamSpec",
+                              "Dimension of queries and keys: the logit is q_i·k_j/√d, nothing else.")),
         make_field("causal", FieldType::Bool, &P::causal,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Causal mask"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Decoder: keys after the query are masked, the only order a NoPE model sees. Without it the logits are permutation invariant.")}),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "Decoder: keys after the query are masked, the only order a NoPE model "
+                                     "sees. Without it the logits are permutation invariant.")}),
     };
     // Without position, the logit of constant content is one number: exact block means always.
     d.kinds = {logits_kind(nope_logits, always_block_means)};
@@ -43,11 +50,14 @@ MethodDescriptor describe_nope()
     // q . k / sqrt(d) at every distance (additive_bias_matrix's content term with a zero bias).
     d.distance_logits = [](const Scenario& s, std::int64_t, Precision) -> MethodDescriptor::DistanceLogitsFn {
         const int dim = s.params<P>().head_dim;
-        const double v = content_query(s.content, dim, 0).dot(content_key(s.content, dim, 0))
-                         * (1.0 / std::sqrt(static_cast<double>(dim)));
-        return [v](std::int64_t first, std::int64_t last, double* out) { std::fill(out, out + (last - first), v); };
+        const double v = content_query(s.content, dim, 0).dot(content_key(s.content, dim, 0)) *
+                         (1.0 / std::sqrt(static_cast<double>(dim)));
+        return [v](std::int64_t first, std::int64_t last, double* out) {
+            std::fill(out, out + (last - first), v);
+        };
     };
-    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"causal", QT_TRANSLATE_NOOP("Caption", "causal")}};
+    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
+                        {"causal", QT_TRANSLATE_NOOP("Caption", "causal")}};
     return d;
 }
 

@@ -21,7 +21,8 @@ namespace {
 // Components of RoPE pair i: (2i, 2i + 1) interleaved, (i, i + rotary_dim / 2) half (rope.h).
 std::pair<int, int> rope_pair(int i, int rotary_dim, RopePairing pairing)
 {
-    return pairing == RopePairing::Interleaved ? std::pair{2 * i, 2 * i + 1} : std::pair{i, i + rotary_dim / 2};
+    return pairing == RopePairing::Interleaved ? std::pair{2 * i, 2 * i + 1}
+                                               : std::pair{i, i + rotary_dim / 2};
 }
 
 // Block means of the rotated content R(p) x_p over each block of b (rows of the result).
@@ -30,7 +31,8 @@ std::pair<int, int> rope_pair(int i, int rotary_dim, RopePairing pairing)
 //   Random x: the rotations are advanced by the angle-addition recurrence from an exact cos/sin at
 //   every kResync-th position, so a block costs one multiply-add per component and position on top
 //   of generating the content; the recurrence's rounding grows by about 2^-53 per step (< 1e-13 here).
-Eigen::MatrixXd rope_block_means(const MatrixJob& c, const RopeFrequencies& f, bool key, const std::vector<std::int64_t>& b)
+Eigen::MatrixXd rope_block_means(const MatrixJob& c, const RopeFrequencies& f, bool key,
+                                 const std::vector<std::int64_t>& b)
 {
     const int d = c.s.params<RopeParams>().head_dim;
     const int pairs = f.pairs();
@@ -43,14 +45,16 @@ Eigen::MatrixXd rope_block_means(const MatrixJob& c, const RopeFrequencies& f, b
         content_vector_into(c.s.content, key, d, 0, x.data());
 #pragma omp parallel for schedule(static) if (n * pairs > 4096)
         for (std::int64_t t = 0; t < n; ++t) {
-            const std::int64_t a = b[static_cast<std::size_t>(t)], len = b[static_cast<std::size_t>(t) + 1] - a;
+            const std::int64_t a = b[static_cast<std::size_t>(t)],
+                               len = b[static_cast<std::size_t>(t) + 1] - a;
             for (int j = f.rotary_dim; j < d; ++j)
                 m(t, j) = x[j];
             for (int i = 0; i < pairs; ++i) {
                 const auto [j1, j2] = rope_pair(i, f.rotary_dim, pairing);
-                const std::complex<double> z = std::complex<double>(x[j1], x[j2])
-                                               * dirichlet_sum(f.inv_freq[static_cast<std::size_t>(i)], a, len)
-                                               * (af / static_cast<double>(len));
+                const std::complex<double> z =
+                    std::complex<double>(x[j1], x[j2]) *
+                    dirichlet_sum(f.inv_freq[static_cast<std::size_t>(i)], a, len) *
+                    (af / static_cast<double>(len));
                 m(t, j1) = z.real();
                 m(t, j2) = z.imag();
             }
@@ -91,7 +95,8 @@ Eigen::MatrixXd rope_block_means(const MatrixJob& c, const RopeFrequencies& f, b
     const Eigen::MatrixXd cum =
         cumulative_at(b, d, add_rotated, c.cancel, c.progress, key ? 0.45 : 0.0, key ? 0.9 : 0.45);
     for (std::int64_t t = 0; t < n; ++t) {
-        const double inv_len = 1.0 / static_cast<double>(b[static_cast<std::size_t>(t) + 1] - b[static_cast<std::size_t>(t)]);
+        const double inv_len =
+            1.0 / static_cast<double>(b[static_cast<std::size_t>(t) + 1] - b[static_cast<std::size_t>(t)]);
         for (int j = 0; j < d; ++j)
             m(t, j) = (cum(t + 1, j) - cum(t, j)) * inv_len * (j < f.rotary_dim ? af : 1.0);
     }
@@ -109,7 +114,6 @@ void rope_block_logits(MatrixJob& c)
                   f.softmax_scale / std::sqrt(static_cast<double>(c.s.params<RopeParams>().head_dim)));
     report_progress(c.progress, 1.0);
 }
-
 
 void rope_logits(MatrixJob& c)
 {
@@ -145,9 +149,10 @@ void rope_logits(MatrixJob& c)
             const std::int64_t r1 = std::min(n, r0 + kChunk);
 #pragma omp parallel for schedule(static)
             for (std::int64_t r = r0; r < r1; ++r)
-                rope_rotate_row(f, m, same_positions, r, static_cast<double>(pos[static_cast<std::size_t>(r)]),
-                                pairing);
-            report_progress(c.progress, from + (to - from) * static_cast<double>(r1) / static_cast<double>(n));
+                rope_rotate_row(f, m, same_positions, r,
+                                static_cast<double>(pos[static_cast<std::size_t>(r)]), pairing);
+            report_progress(c.progress,
+                            from + (to - from) * static_cast<double>(r1) / static_cast<double>(n));
         }
     };
     if (c.rows == c.cols) {
@@ -168,7 +173,10 @@ void rope_matrix(MatrixJob& c)
         rope_logits(c);
 }
 
-constexpr unsigned bit(RopeType t) { return 1u << static_cast<unsigned>(t); }
+constexpr unsigned bit(RopeType t)
+{
+    return 1u << static_cast<unsigned>(t);
+}
 // The panel shows a scaling parameter only for the rope types that read it.
 std::function<bool(const Scenario&)> for_types(unsigned types)
 {
@@ -180,8 +188,8 @@ std::function<bool(const Scenario&)> for_types(unsigned types)
 MethodDescriptor describe_rope()
 {
     using P = RopeParams;
-    constexpr unsigned kScaled = bit(RopeType::Linear) | bit(RopeType::Ntk) | bit(RopeType::Dynamic)
-                                 | bit(RopeType::Yarn) | bit(RopeType::Llama3) | bit(RopeType::LongRope);
+    constexpr unsigned kScaled = bit(RopeType::Linear) | bit(RopeType::Ntk) | bit(RopeType::Dynamic) |
+                                 bit(RopeType::Yarn) | bit(RopeType::Llama3) | bit(RopeType::LongRope);
     MethodDescriptor d;
     d.method = Method::RoPE;
     d.section = "rope";
@@ -404,13 +412,15 @@ MethodDescriptor describe_rope()
     d.kinds = {
         logits_kind(rope_matrix, always_block_means),
     };
-    d.quantities = {"rope-frequencies", "rope-pairs", "rope-decay", "rope-score", "rope-angles", "attention-entropy"};
+    d.quantities = {"rope-frequencies", "rope-pairs",  "rope-decay",
+                    "rope-score",       "rope-angles", "attention-entropy"};
     d.check = [](const Scenario& s) {
         const P& p = s.params<P>();
         const int rd = p.rotary_dim();
         if (rd < 2 || rd % 2 != 0)
-            throw ParameterError("partial_rotary_factor", "such that int(head_dim * partial_rotary_factor) is even and >= 2",
-                                 format_number(p.partial_rotary_factor) + ", rotary_dim " + std::to_string(rd));
+            throw ParameterError(
+                "partial_rotary_factor", "such that int(head_dim * partial_rotary_factor) is even and >= 2",
+                format_number(p.partial_rotary_factor) + ", rotary_dim " + std::to_string(rd));
         require_real("beta_fast", p.beta_fast, p.beta_slow, 1e6, false);
         require_real("high_freq_factor", p.high_freq_factor, p.low_freq_factor, 1e6, false);
         if (p.rope_type == RopeType::Yarn && p.softmax_mscale &&
@@ -432,7 +442,10 @@ MethodDescriptor describe_rope()
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     d.context_length = [](const Scenario& s) { return rope_default_target_length(s.params<P>()); };
-    d.caption_fields = {{"rope_theta", QT_TRANSLATE_NOOP("Caption", "θ %1")}, {"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"rope_type", QT_TRANSLATE_NOOP("Caption", "%1")}, {"factor", QT_TRANSLATE_NOOP("Caption", "× %1")}};
+    d.caption_fields = {{"rope_theta", QT_TRANSLATE_NOOP("Caption", "θ %1")},
+                        {"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
+                        {"rope_type", QT_TRANSLATE_NOOP("Caption", "%1")},
+                        {"factor", QT_TRANSLATE_NOOP("Caption", "× %1")}};
     return d;
 }
 

@@ -51,7 +51,7 @@ struct RopeFrequencies {
     // What the model multiplies the rotary part of q.k / sqrt(d) by: attention_factor^2 * softmax_scale
     // (e.g. DeepSeek-V3, factor 40, mscale = mscale_all_dim = 1: 1 * (0.1 ln 40 + 1)^2 = 1.8739).
     double logit_multiplier() const { return attention_factor * attention_factor * softmax_scale; }
-    std::vector<double> wavelength;        // 2 pi / inv_freq (scaled), in tokens
+    std::vector<double> wavelength; // 2 pi / inv_freq (scaled), in tokens
     // YaRN only: HF linear_ramp_factor per pair; 0 keeps the original frequency, 1 is fully
     // interpolated (inv_freq = (1 - ramp) * theta_i + ramp * theta_i / factor). Empty otherwise.
     std::vector<double> ramp;

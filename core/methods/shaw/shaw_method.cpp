@@ -43,7 +43,8 @@ void shaw_logits(MatrixJob& c)
     const ShawTables t = make_shaw_tables(c.s.params<ShawParams>());
     const int d = c.s.params<ShawParams>().head_dim;
     const int clip = c.s.params<ShawParams>().max_relative_position;
-    const OffsetRuns runs = bucket_runs(c, {[clip](std::int64_t delta) { return shaw_relative_index(delta, 0, clip); }});
+    const OffsetRuns runs =
+        bucket_runs(c, {[clip](std::int64_t delta) { return shaw_relative_index(delta, 0, clip); }});
     if (content_is_position_independent(c.s.content)) {
         // No rows x d and cols x d content matrices of one repeated vector (16 calls of 2^16 keys each
         // for a 10^6-distance curve).
@@ -73,17 +74,18 @@ void shaw_indices(MatrixJob& c)
 {
     const int k = c.s.params<ShawParams>().max_relative_position;
     c.out.is_integer = true;
-    fill_by_offset(c, c.out.values, [&](std::int64_t delta) { return static_cast<double>(shaw_relative_index(delta, 0, k)); },
-                   true);
+    fill_by_offset(
+        c, c.out.values,
+        [&](std::int64_t delta) { return static_cast<double>(shaw_relative_index(delta, 0, k)); }, true);
     c.out.used_toeplitz = true;
 }
-
 
 // A table of 2k + 1 rows and d columns sets the clip distance and the head dimension.
 void adopt_shape(Scenario& s, std::int64_t rows, std::int64_t cols)
 {
     if (rows % 2 == 1 && rows >= 3)
-        s.params<ShawParams>().max_relative_position = static_cast<int>(std::min<std::int64_t>((rows - 1) / 2, 1'000'000));
+        s.params<ShawParams>().max_relative_position =
+            static_cast<int>(std::min<std::int64_t>((rows - 1) / 2, 1'000'000));
     s.params<ShawParams>().head_dim = static_cast<int>(std::clamp<std::int64_t>(cols, 1, 4096));
 }
 
@@ -98,43 +100,62 @@ MethodDescriptor describe_shaw()
     d.name = QT_TRANSLATE_NOOP("Method", "Relative (Shaw et al. 2018)");
     d.short_name = QT_TRANSLATE_NOOP("Method", "Shaw");
     d.noun = "Shaw relative positions";
-    d.reference = "Shaw, Uszkoreit, Vaswani 2018, Self-Attention with Relative Position Representations, eq. 4";
+    d.reference =
+        "Shaw, Uszkoreit, Vaswani 2018, Self-Attention with Relative Position Representations, eq. 4";
     d.fields = {
-        head_dim_field(&P::head_dim, QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries, keys and the relative embeddings a^K.")),
-        make_field("max_relative_position", FieldType::Int, &P::max_relative_position,
-                   {.lo = 1, .hi = 1e6, .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Clip distance k"),
-                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Relative distances are clipped to [-k, k]: beyond k every distance looks the same.")}),
+        head_dim_field(
+            &P::head_dim,
+            QT_TRANSLATE_NOOP("ParamSpec", "Dimension of queries, keys and the relative embeddings a^K.")),
+        make_field(
+            "max_relative_position", FieldType::Int, &P::max_relative_position,
+            {.lo = 1,
+             .hi = 1e6,
+             .log_scale = true,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Clip distance k"),
+             .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "ParamSpec",
+                 "Relative distances are clipped to [-k, k]: beyond k every distance looks the same.")}),
         seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Table seed"),
                    QT_TRANSLATE_NOOP("ParamSpec", "Seed of the relative embedding tables.")),
         initializer_range_field(&P::stddev),
     };
     const auto shape = [](const Scenario& s) { return shaw_table_shape(s.params<P>()); };
-    add_table_fields(d.fields, table_fields("key_table", &P::key_table, &P::key_table_tensor,
-                                            QT_TRANSLATE_NOOP("ParamSpec", "a^K table"),
-                                            QT_TRANSLATE_NOOP("ParamSpec", "The relative key embeddings w^K_{-k..k} from a file: (2k + 1) x head_dim, row r + k for relative position r; overrides the seeded a^K."),
-                                            shape, adopt_shape));
-    add_table_fields(d.fields, table_fields("value_table", &P::value_table, &P::value_table_tensor,
-                                            QT_TRANSLATE_NOOP("ParamSpec", "a^V table"),
-                                            QT_TRANSLATE_NOOP("ParamSpec", "The relative value embeddings w^V_{-k..k} from a file: (2k + 1) x head_dim; overrides the seeded a^V."),
-                                            shape, adopt_shape));
+    add_table_fields(
+        d.fields,
+        table_fields(
+            "key_table", &P::key_table, &P::key_table_tensor, QT_TRANSLATE_NOOP("ParamSpec", "a^K table"),
+            QT_TRANSLATE_NOOP("ParamSpec",
+                              "The relative key embeddings w^K_{-k..k} from a file: (2k + 1) x head_dim, row "
+                              "r + k for relative position r; overrides the seeded a^K."),
+            shape, adopt_shape));
+    add_table_fields(
+        d.fields,
+        table_fields("value_table", &P::value_table, &P::value_table_tensor,
+                     QT_TRANSLATE_NOOP("ParamSpec", "a^V table"),
+                     QT_TRANSLATE_NOOP("ParamSpec", "The relative value embeddings w^V_{-k..k} from a file: "
+                                                    "(2k + 1) x head_dim; overrides the seeded a^V."),
+                     shape, adopt_shape));
     show_seed_while_a_table_is_seeded(d.fields);
     d.check = [](const Scenario& s) { check_method_tables(descriptor(Method::Shaw), s); };
     d.kinds = {
         logits_kind(shaw_logits, block_means_with_constant_content),
-        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), QT_TRANSLATE_NOOP("MatrixLabel", "clipped relative index j - i"), shaw_indices,
-         nullptr},
+        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"),
+         QT_TRANSLATE_NOOP("MatrixLabel", "clipped relative index j - i"), shaw_indices, nullptr},
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     d.distance_logits = [](const Scenario& s, std::int64_t, Precision) -> MethodDescriptor::DistanceLogitsFn {
-        return [table = shaw_constant(s, make_shaw_tables(s.params<P>()))](std::int64_t first, std::int64_t last, double* out) {
+        return [table = shaw_constant(s, make_shaw_tables(s.params<P>()))](std::int64_t first,
+                                                                           std::int64_t last, double* out) {
             for (std::int64_t delta = first; delta < last; ++delta)
                 out[delta - first] = table.by_offset(delta);
         };
     };
-    d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().max_relative_position); };
-    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"max_relative_position", QT_TRANSLATE_NOOP("Caption", "k %1")}};
+    d.context_length = [](const Scenario& s) {
+        return static_cast<std::int64_t>(s.params<P>().max_relative_position);
+    };
+    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
+                        {"max_relative_position", QT_TRANSLATE_NOOP("Caption", "k %1")}};
     return d;
 }
 

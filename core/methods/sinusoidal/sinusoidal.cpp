@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "methods/sinusoidal/sinusoidal.h"
 
-#include "compute/sinusoid_sums.h"
 #include "compute/exact_angle.h"
+#include "compute/sinusoid_sums.h"
 #include "scenario/validation.h"
 
 #include <algorithm>
@@ -31,7 +31,8 @@ Eigen::VectorXd sinusoidal_frequencies(const SinusoidalParams& params)
 
 namespace {
 
-void put(SinusoidalLayout layout, Eigen::Index n, Eigen::Index k, double s, double c, double* row, Eigen::Index stride)
+void put(SinusoidalLayout layout, Eigen::Index n, Eigen::Index k, double s, double c, double* row,
+         Eigen::Index stride)
 {
     if (layout == SinusoidalLayout::Interleaved) {
         row[2 * k * stride] = s;
@@ -78,8 +79,8 @@ void fill_run(const Eigen::VectorXd& omega, const std::vector<CosSin>& step, Sin
 
 // Every row r of pe at position position_at(r); runs of consecutive positions by rotation.
 template <typename PositionAt>
-void fill_rows(const Eigen::VectorXd& omega, SinusoidalLayout layout, std::int64_t count, PositionAt position_at,
-               Eigen::MatrixXd& pe)
+void fill_rows(const Eigen::VectorXd& omega, SinusoidalLayout layout, std::int64_t count,
+               PositionAt position_at, Eigen::MatrixXd& pe)
 {
     std::vector<CosSin> step(static_cast<std::size_t>(omega.size()));
     for (Eigen::Index k = 0; k < omega.size(); ++k)
@@ -116,7 +117,8 @@ Eigen::MatrixXd sinusoidal_encoding(const SinusoidalParams& params, std::int64_t
     require_matrix_fits("seq_len", count, params.dim);
     const Eigen::VectorXd omega = sinusoidal_frequencies(params);
     Eigen::MatrixXd pe(count, params.dim);
-    fill_rows(omega, params.layout, count, [&](std::int64_t r) { return first_position + r; }, pe);
+    fill_rows(
+        omega, params.layout, count, [&](std::int64_t r) { return first_position + r; }, pe);
     return pe;
 }
 
@@ -126,7 +128,9 @@ Eigen::MatrixXd sinusoidal_rows_at(const SinusoidalParams& params, const std::ve
     const auto count = static_cast<std::int64_t>(positions.size());
     require_matrix_fits("seq_len", std::max<std::int64_t>(count, 1), params.dim);
     Eigen::MatrixXd pe(count, params.dim);
-    fill_rows(omega, params.layout, count, [&](std::int64_t r) { return positions[static_cast<std::size_t>(r)]; }, pe);
+    fill_rows(
+        omega, params.layout, count, [&](std::int64_t r) { return positions[static_cast<std::size_t>(r)]; },
+        pe);
     return pe;
 }
 
@@ -134,10 +138,12 @@ SinusoidWeights sinusoidal_weights(const SinusoidalParams& params, const Eigen::
 {
     const Eigen::VectorXd omega = sinusoidal_frequencies(params);
     if (a.size() != params.dim)
-        throw ParameterError("dim", std::to_string(params.dim) + " entries in the query vector", std::to_string(a.size()));
+        throw ParameterError("dim", std::to_string(params.dim) + " entries in the query vector",
+                             std::to_string(a.size()));
     const auto n = omega.size();
     const bool interleaved = params.layout == SinusoidalLayout::Interleaved;
-    SinusoidWeights sw{std::vector<double>(omega.data(), omega.data() + n), std::vector<double>(static_cast<std::size_t>(n)),
+    SinusoidWeights sw{std::vector<double>(omega.data(), omega.data() + n),
+                       std::vector<double>(static_cast<std::size_t>(n)),
                        std::vector<double>(static_cast<std::size_t>(n))};
     for (Eigen::Index k = 0; k < n; ++k) {
         sw.ws[static_cast<std::size_t>(k)] = a[interleaved ? 2 * k : k];

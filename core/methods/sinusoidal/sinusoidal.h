@@ -40,7 +40,8 @@ Eigen::MatrixXd sinusoidal_encoding(const SinusoidalParams& params, std::int64_t
 
 // The encoding's rows at arbitrary positions (positions.size() x dim), frequencies computed once, rows
 // in parallel: what a curve of every distance (10^6 rows) needs. Same values as sinusoidal_row.
-Eigen::MatrixXd sinusoidal_rows_at(const SinusoidalParams& params, const std::vector<std::int64_t>& positions);
+Eigen::MatrixXd sinusoidal_rows_at(const SinusoidalParams& params,
+                                   const std::vector<std::int64_t>& positions);
 
 // The single row PE[position].
 Eigen::VectorXd sinusoidal_row(const SinusoidalParams& params, std::int64_t position);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Sinusoidal absolute encoding (Vaswani et al. 2017, sec. 3.5; tensor2tensor get_timing_signal_1d for
 // the split layout).
+#include "compute/sinusoid_sums.h"
 #include "methods/absolute/absolute_kernels.h"
 #include "methods/common_fields.h"
 #include "methods/sinusoidal/sinusoidal.h"
-#include "compute/sinusoid_sums.h"
 #include "scenario/content.h"
 
 #include <algorithm>
@@ -25,23 +25,36 @@ MethodDescriptor describe_sinusoidal()
     d.noun = "sinusoidal absolute positions";
     d.reference = "Vaswani et al. 2017, Attention Is All You Need, sec. 3.5";
     d.fields = {
-        make_field("dim", FieldType::Int, &P::dim,
-                   {.lo = 2, .hi = 65536, .even = true, .log_scale = true, .step = 2,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Model dimension d"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "d_model: the number of sin/cos channels (even).")}),
+        make_field(
+            "dim", FieldType::Int, &P::dim,
+            {.lo = 2,
+             .hi = 65536,
+             .even = true,
+             .log_scale = true,
+             .step = 2,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Model dimension d"),
+             .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "d_model: the number of sin/cos channels (even).")}),
         make_field("base", FieldType::Real, &P::base,
-                   {.lo = 1, .hi = 1e12, .lo_open = true, .log_scale = true, .decimals = 1,
+                   {.lo = 1,
+                    .hi = 1e12,
+                    .lo_open = true,
+                    .log_scale = true,
+                    .decimals = 1,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Base"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The 10000 of Vaswani et al.: wavelengths grow geometrically from 2π to 2π·base across the channels.")}),
-        make_field("layout", FieldType::Choice, &P::layout,
-                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Layout"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Interleaved sin/cos (the paper) or [sin | cos] halves (tensor2tensor)."),
-                    .choices = {{"interleaved", QT_TRANSLATE_NOOP("ParamSpec", "Interleaved sin/cos")},
-                                {"split", QT_TRANSLATE_NOOP("ParamSpec", "Split halves")}}}),
+                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                                 "The 10000 of Vaswani et al.: wavelengths grow "
+                                                 "geometrically from 2π to 2π·base across the channels.")}),
+        make_field(
+            "layout", FieldType::Choice, &P::layout,
+            {.label = QT_TRANSLATE_NOOP("ParamSpec", "Layout"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "ParamSpec", "Interleaved sin/cos (the paper) or [sin | cos] halves (tensor2tensor)."),
+             .choices = {{"interleaved", QT_TRANSLATE_NOOP("ParamSpec", "Interleaved sin/cos")},
+                         {"split", QT_TRANSLATE_NOOP("ParamSpec", "Split halves")}}}),
     };
     d.kinds = {
-        {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"), QT_TRANSLATE_NOOP("MatrixLabel", "encoding"), absolute_matrix,
-         always_block_means},
+        {MatrixKind::Encoding, QT_TRANSLATE_NOOP("MatrixKind", "encoding"),
+         QT_TRANSLATE_NOOP("MatrixLabel", "encoding"), absolute_matrix, always_block_means},
         logits_kind(absolute_matrix, always_block_means),
     };
     d.quantities = {"sinusoidal"};
@@ -49,23 +62,29 @@ MethodDescriptor describe_sinusoidal()
     d.encoding_dim = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().dim); };
     // One query's row with position-independent content, as sinusoidal_row_logits computes it:
     // (a . x_k + a . p_j) / sqrt(d), a = x_q + p_query, a . p_j one weighted sinusoid sum over the
-    // ascending key positions (SinusoidSum::range, on the calling thread; its table built once), read back by distance.
-    d.distance_logits = [](const Scenario& s, std::int64_t query, Precision precision) -> MethodDescriptor::DistanceLogitsFn {
+    // ascending key positions (SinusoidSum::range, on the calling thread; its table built once), read back by
+    // distance.
+    d.distance_logits = [](const Scenario& s, std::int64_t query,
+                           Precision precision) -> MethodDescriptor::DistanceLogitsFn {
         const P& p = s.params<P>();
         const Eigen::VectorXd a = content_query(s.content, p.dim, query) + sinusoidal_row(p, query);
         const double content = a.dot(content_key(s.content, p.dim, 0));
         SinusoidWeights sw = sinusoidal_weights(p, a);
-        auto sum = std::make_shared<const SinusoidSum>(std::move(sw.w), std::move(sw.ws), std::move(sw.wc), precision);
+        auto sum = std::make_shared<const SinusoidSum>(std::move(sw.w), std::move(sw.ws), std::move(sw.wc),
+                                                       precision);
         return [sum, content, inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(p.dim)),
                 query](std::int64_t first, std::int64_t last, double* out) {
             const std::int64_t count = last - first;
-            std::vector<double> by_key(static_cast<std::size_t>(count)); // keys query - last + 1 .. query - first
+            std::vector<double> by_key(
+                static_cast<std::size_t>(count)); // keys query - last + 1 .. query - first
             sum->range(query - (last - 1), count, by_key.data());
             for (std::int64_t t = 0; t < count; ++t) // key query - (last - 1) + t is at distance last - 1 - t
                 out[last - 1 - t - first] = (content + by_key[static_cast<std::size_t>(t)]) * inv_sqrt_d;
         };
     };
-    d.caption_fields = {{"dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"base", QT_TRANSLATE_NOOP("Caption", "base %1")}, {"layout", QT_TRANSLATE_NOOP("Caption", "%1")}};
+    d.caption_fields = {{"dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
+                        {"base", QT_TRANSLATE_NOOP("Caption", "base %1")},
+                        {"layout", QT_TRANSLATE_NOOP("Caption", "%1")}};
     return d;
 }
 

@@ -59,11 +59,15 @@ int t5_relative_position_bucket(std::int64_t relative_position, bool bidirection
     return bucket_unchecked(relative_position, bidirectional, num_buckets, max_distance);
 }
 
-T5Bucketer::T5Bucketer(const T5Params& params) : m_params(params) { validate(params); }
+T5Bucketer::T5Bucketer(const T5Params& params) : m_params(params)
+{
+    validate(params);
+}
 
 int T5Bucketer::operator()(std::int64_t relative_position) const
 {
-    return bucket_unchecked(relative_position, m_params.bidirectional, m_params.num_buckets, m_params.max_distance);
+    return bucket_unchecked(relative_position, m_params.bidirectional, m_params.num_buckets,
+                            m_params.max_distance);
 }
 
 std::vector<int> t5_relative_position_buckets(const T5Params& params,
@@ -131,9 +135,10 @@ T5TrainedBias t5_trained_bias(const std::string& path, const std::string& tensor
         const SafetensorsTensor* t = nullptr;
         if (name.empty()) {
             if (!(t = find_known_tensor(cat, "t5")))
-                fail(path, "no T5 relative_attention_bias (encoder.block.0.layer.0.SelfAttention."
-                           "relative_attention_bias.weight, or the decoder's). Name one with --tensor; tensors: " +
-                               cat.listing());
+                fail(path,
+                     "no T5 relative_attention_bias (encoder.block.0.layer.0.SelfAttention."
+                     "relative_attention_bias.weight, or the decoder's). Name one with --tensor; tensors: " +
+                         cat.listing());
             name = t->name;
         } else if (!(t = cat.find(name))) {
             fail(path, "no tensor '" + quote_input(name, 120) + "'; tensors: " + cat.listing());

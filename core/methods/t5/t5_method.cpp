@@ -3,10 +3,10 @@
 // a learned scalar per bucket and head added to the logit.
 #include "compute/block_means.h"
 #include "compute/matrix_job.h"
-#include "methods/common_fields.h"
-#include "scenario/content_file.h"
-#include "methods/t5/t5_buckets.h"
 #include "io/input_file.h"
+#include "methods/common_fields.h"
+#include "methods/t5/t5_buckets.h"
+#include "scenario/content_file.h"
 #include "scenario/validation.h"
 
 #include <algorithm>
@@ -29,17 +29,20 @@ void t5_bias_matrix(MatrixJob& c)
     const std::int64_t lo = means ? c.rb.front() - c.cb.back() + 1 : c.rows.front() - c.cols.back();
     const std::int64_t hi = means ? c.rb.back() - 1 - c.cb.front() : c.rows.back() - c.cols.front();
     OffsetRuns changes;
-    changes.changes = monotone_change_points([&](std::int64_t delta) { return std::int64_t{bucket(-delta)}; }, lo, hi);
+    changes.changes =
+        monotone_change_points([&](std::int64_t delta) { return std::int64_t{bucket(-delta)}; }, lo, hi);
     // run_bias[k]: the bias on [changes[k - 1], changes[k]) (run 0 starts at lo).
     std::vector<double> run_bias(changes.changes.size() + 1);
     run_bias[0] = table(bucket(-lo), c.s.head);
     for (std::size_t k = 0; k < changes.changes.size(); ++k)
         run_bias[k + 1] = table(bucket(-changes.changes[k]), c.s.head);
     const auto by_offset = [&](std::int64_t delta) {
-        const auto k = std::upper_bound(changes.changes.begin(), changes.changes.end(), delta) - changes.changes.begin();
+        const auto k =
+            std::upper_bound(changes.changes.begin(), changes.changes.end(), delta) - changes.changes.begin();
         return run_bias[static_cast<std::size_t>(k)];
     };
-    additive_bias_matrix(c, by_offset, !p.bidirectional, content_width(c.s.content, 64), means ? &changes : nullptr);
+    additive_bias_matrix(c, by_offset, !p.bidirectional, content_width(c.s.content, 64),
+                         means ? &changes : nullptr);
 }
 
 void t5_buckets(MatrixJob& c)
@@ -48,7 +51,8 @@ void t5_buckets(MatrixJob& c)
     c.out.is_integer = true;
     c.out.is_signed = false;
     // delta = i - j: T5's relative_position is j - i.
-    fill_by_offset(c, c.out.values, [&](std::int64_t delta) { return static_cast<double>(bucket(-delta)); }, true);
+    fill_by_offset(
+        c, c.out.values, [&](std::int64_t delta) { return static_cast<double>(bucket(-delta)); }, true);
     c.out.used_toeplitz = true;
 }
 
@@ -73,43 +77,70 @@ MethodDescriptor describe_t5()
     d.reference = "Raffel et al. 2020 (T5); Hugging Face T5Attention._relative_position_bucket";
     d.fields = {
         make_field("relative_attention_num_buckets", FieldType::Int, &P::num_buckets,
-                   {.lo = 2, .hi = 4096, .log_scale = true,
+                   {.lo = 2,
+                    .hi = 4096,
+                    .log_scale = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Buckets"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "relative_attention_num_buckets: half exact small distances, half log-spaced up to the max distance (even when bidirectional)."),
-                    .option = "num-buckets", .option_aliases = {"relative-attention-num-buckets"},
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "relative_attention_num_buckets: half exact small distances, half "
+                                     "log-spaced up to the max distance (even when bidirectional)."),
+                    .option = "num-buckets",
+                    .option_aliases = {"relative-attention-num-buckets"},
                     .aliases = {"num_buckets"}}),
         make_field("relative_attention_max_distance", FieldType::Int, &P::max_distance,
-                   {.lo = 2, .hi = 1e9, .log_scale = true,
+                   {.lo = 2,
+                    .hi = 1e9,
+                    .log_scale = true,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Max distance"),
                     .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "relative_attention_max_distance: every distance beyond it shares the last bucket."),
-                    .option = "max-distance", .option_aliases = {"relative-attention-max-distance"},
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec",
+                        "relative_attention_max_distance: every distance beyond it shares the last bucket."),
+                    .option = "max-distance",
+                    .option_aliases = {"relative-attention-max-distance"},
                     .aliases = {"max_distance"}}),
-        make_field("bidirectional", FieldType::Bool, &P::bidirectional,
-                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Bidirectional (encoder)"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Encoder: separate buckets for keys before and after the query. Decoder: causal, one side."),
-                    .negations = {"causal"}}),
-        make_field("num_heads", FieldType::Int, &P::num_heads,
-                   {.lo = 1, .hi = 1024, .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Heads"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Heads of the per-head bias table (one learned scalar per bucket and head).")}),
+        make_field(
+            "bidirectional", FieldType::Bool, &P::bidirectional,
+            {.label = QT_TRANSLATE_NOOP("ParamSpec", "Bidirectional (encoder)"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "ParamSpec",
+                 "Encoder: separate buckets for keys before and after the query. Decoder: causal, one side."),
+             .negations = {"causal"}}),
+        make_field(
+            "num_heads", FieldType::Int, &P::num_heads,
+            {.lo = 1,
+             .hi = 1024,
+             .log_scale = true,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Heads"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "ParamSpec", "Heads of the per-head bias table (one learned scalar per bucket and head).")}),
         seeded_only(seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Bias seed"),
                                QT_TRANSLATE_NOOP("ParamSpec", "Seed of the stand-in bias table."))),
         seeded_only(initializer_range_field(&P::stddev)),
         make_field("bias_weights", FieldType::Text, &P::bias_path,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Trained bias table"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "A trained relative_attention_bias (buckets x heads): a .safetensors checkpoint or its model.safetensors.index.json, or a .csv / .npy table; overrides the seed and sets the bucket and head counts."),
-                    .option = "weights", .option_aliases = {"bias-table"}, .panel = false}),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "A trained relative_attention_bias (buckets x heads): a .safetensors "
+                                     "checkpoint or its model.safetensors.index.json, or a .csv / .npy "
+                                     "table; overrides the seed and sets the bucket and head counts."),
+                    .option = "weights",
+                    .option_aliases = {"bias-table"},
+                    .panel = false}),
         make_field("bias_tensor", FieldType::Text, &P::bias_tensor,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Checkpoint tensor"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The tensor of a .safetensors checkpoint; empty: the encoder's layer-0 relative_attention_bias, else the decoder's."),
-                    .option = "tensor", .panel = false, .path = false}),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "The tensor of a .safetensors checkpoint; empty: the encoder's layer-0 "
+                                     "relative_attention_bias, else the decoder's."),
+                    .option = "tensor",
+                    .panel = false,
+                    .path = false}),
     };
     d.kinds = {
-        {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), QT_TRANSLATE_NOOP("MatrixLabel", "bias"), t5_bias_matrix,
-         always_block_means},
+        {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), QT_TRANSLATE_NOOP("MatrixLabel", "bias"),
+         t5_bias_matrix, always_block_means},
         logits_kind(t5_bias_matrix, always_block_means),
-        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"), QT_TRANSLATE_NOOP("MatrixLabel", "bucket"), t5_buckets, nullptr},
+        {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"),
+         QT_TRANSLATE_NOOP("MatrixLabel", "bucket"), t5_buckets, nullptr},
     };
     d.quantities = {"t5-buckets"};
     // HF T5Attention._relative_position_bucket halves num_buckets when bidirectional and needs
@@ -123,7 +154,8 @@ MethodDescriptor describe_t5()
         if (p.bias_path.empty()) {
             // A tensor name only picks a tensor of a checkpoint; alone it would be silently ignored.
             if (!p.bias_tensor.empty())
-                throw ParameterError("bias_tensor", "empty unless bias_weights names a .safetensors checkpoint",
+                throw ParameterError("bias_tensor",
+                                     "empty unless bias_weights names a .safetensors checkpoint",
                                      "'" + quote_input(p.bias_tensor) + "'");
             return;
         }
@@ -134,12 +166,14 @@ MethodDescriptor describe_t5()
         try {
             t = t5_trained_bias(p.bias_path, p.bias_tensor);
         } catch (const InputFileError& e) {
-            throw ParameterError("bias_weights",
-                                 "a T5 bias table: a .safetensors checkpoint with a relative_attention_bias, or a "
-                                 ".csv / .npy of buckets x heads",
-                                 e.what());
+            throw ParameterError(
+                "bias_weights",
+                "a T5 bias table: a .safetensors checkpoint with a relative_attention_bias, or a "
+                ".csv / .npy of buckets x heads",
+                e.what());
         }
-        const std::string what = t.tensor.empty() ? std::string("the trained table") : "the trained " + t.tensor;
+        const std::string what =
+            t.tensor.empty() ? std::string("the trained table") : "the trained " + t.tensor;
         if (t.table.rows() != p.num_buckets)
             throw ParameterError("relative_attention_num_buckets",
                                  std::to_string(t.table.rows()) + ", the rows of " + what,
@@ -149,14 +183,19 @@ MethodDescriptor describe_t5()
                                  std::to_string(p.num_heads));
         if (!t.tensor.empty() && p.bidirectional == t.decoder)
             throw ParameterError("bidirectional",
-                                 t.decoder ? "off: " + what + " is the decoder's, trained on causal buckets"
-                                           : "on: " + what + " is the encoder's, trained on bidirectional buckets",
+                                 t.decoder
+                                     ? "off: " + what + " is the decoder's, trained on causal buckets"
+                                     : "on: " + what + " is the encoder's, trained on bidirectional buckets",
                                  p.bidirectional ? "on" : "off");
     };
     d.content_dim = [](const Scenario& s) { return content_width(s.content, 64); }; // a file sets its own d
     d.heads = [](const Scenario& s) { return s.params<P>().num_heads; };
-    d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().max_distance); };
-    d.caption_fields = {{"relative_attention_num_buckets", QT_TRANSLATE_NOOP("Caption", "%1 buckets")}, {"relative_attention_max_distance", QT_TRANSLATE_NOOP("Caption", "max %1")}, {"bidirectional", QT_TRANSLATE_NOOP("Caption", "bidirectional")}};
+    d.context_length = [](const Scenario& s) {
+        return static_cast<std::int64_t>(s.params<P>().max_distance);
+    };
+    d.caption_fields = {{"relative_attention_num_buckets", QT_TRANSLATE_NOOP("Caption", "%1 buckets")},
+                        {"relative_attention_max_distance", QT_TRANSLATE_NOOP("Caption", "max %1")},
+                        {"bidirectional", QT_TRANSLATE_NOOP("Caption", "bidirectional")}};
     return d;
 }
 

@@ -44,7 +44,8 @@ Eigen::MatrixXd r_net_from_file(const TransformerXLParams& params)
     Eigen::MatrixXd w = table_from_file(params.r_net, params.r_net_tensor, "r_net", txl_r_net_shape(params));
     if (w.size() != 0 && (w.cols() % 2 != 0 || w.cols() > 4096))
         throw ParameterError("r_net", table_shape_text(txl_r_net_shape(params)),
-                             std::to_string(w.rows()) + " x " + std::to_string(w.cols()) + " (e must be even and at most 4096)");
+                             std::to_string(w.rows()) + " x " + std::to_string(w.cols()) +
+                                 " (e must be even and at most 4096)");
     return w;
 }
 
@@ -64,21 +65,28 @@ TxlModel make_txl_model(const TransformerXLParams& params)
     TxlModel m;
     m.params = params;
     m.w_k_r = r_net_from_file(params);
-    const Eigen::MatrixXd u = table_from_file(params.r_w_bias, params.r_w_bias_tensor, "r_w_bias", txl_bias_shape(params));
-    const Eigen::MatrixXd v = table_from_file(params.r_r_bias, params.r_r_bias_tensor, "r_r_bias", txl_bias_shape(params));
+    const Eigen::MatrixXd u =
+        table_from_file(params.r_w_bias, params.r_w_bias_tensor, "r_w_bias", txl_bias_shape(params));
+    const Eigen::MatrixXd v =
+        table_from_file(params.r_r_bias, params.r_r_bias_tensor, "r_r_bias", txl_bias_shape(params));
     if (m.w_k_r.size() == 0) {
         m.w_k_r.resize(d, d);
 #pragma omp parallel for schedule(static)
         for (int r = 0; r < d; ++r)
             for (int c = 0; c < d; ++c)
                 m.w_k_r(r, c) =
-                    rng::normal(params.seed, rng::kTxlWkR, static_cast<std::uint64_t>(r) * d + c) * params.stddev;
+                    rng::normal(params.seed, rng::kTxlWkR, static_cast<std::uint64_t>(r) * d + c) *
+                    params.stddev;
     }
     m.u.resize(d);
     m.v.resize(d);
     for (int c = 0; c < d; ++c) {
-        m.u[c] = u.size() ? u(0, c) : rng::normal(params.seed, rng::kTxlU, static_cast<std::uint64_t>(c)) * params.stddev;
-        m.v[c] = v.size() ? v(0, c) : rng::normal(params.seed, rng::kTxlV, static_cast<std::uint64_t>(c)) * params.stddev;
+        m.u[c] = u.size()
+                     ? u(0, c)
+                     : rng::normal(params.seed, rng::kTxlU, static_cast<std::uint64_t>(c)) * params.stddev;
+        m.v[c] = v.size()
+                     ? v(0, c)
+                     : rng::normal(params.seed, rng::kTxlV, static_cast<std::uint64_t>(c)) * params.stddev;
     }
     return m;
 }
@@ -86,7 +94,8 @@ TxlModel make_txl_model(const TransformerXLParams& params)
 Eigen::VectorXd txl_projected_relative(const TxlModel& model, std::int64_t relative)
 {
     // R_{i-j} has as many dimensions as W_{k,R} has columns (head_dim for the seeded stand-in).
-    return model.w_k_r * txl_relative_sinusoid(static_cast<int>(model.w_k_r.cols()), model.params.base, relative);
+    return model.w_k_r *
+           txl_relative_sinusoid(static_cast<int>(model.w_k_r.cols()), model.params.base, relative);
 }
 
 double TxlTerms::total(const TransformerXLParams& params) const

@@ -33,8 +33,8 @@ struct TxlModel {
     // d x e: W_{k,R}(r, c) = rng::normal(seed, kTxlWkR, r * d + c) * stddev with e = d, or r_net's file
     // (any even e: R_{i-j} then has e dimensions, as a checkpoint's r_net maps d_model to the heads).
     Eigen::MatrixXd w_k_r;
-    Eigen::VectorXd u;     // d: rng::normal(seed, kTxlU, c) * stddev, or r_w_bias's file
-    Eigen::VectorXd v;     // d: rng::normal(seed, kTxlV, c) * stddev, or r_r_bias's file
+    Eigen::VectorXd u; // d: rng::normal(seed, kTxlU, c) * stddev, or r_w_bias's file
+    Eigen::VectorXd v; // d: rng::normal(seed, kTxlV, c) * stddev, or r_r_bias's file
 };
 
 // Shapes of the tables from files: r_net head_dim x e (any even e), r_w_bias and r_r_bias head_dim values.

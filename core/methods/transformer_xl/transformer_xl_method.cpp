@@ -54,8 +54,8 @@ void txl_factored_logits(MatrixJob& c, const TxlModel& m)
         g = q;
     if (p.term_d)
         g.rowwise() += m.v.transpose();
-    const Eigen::MatrixXd alpha = g * m.w_k_r.leftCols(half);  // nr x half
-    const Eigen::MatrixXd beta = g * m.w_k_r.rightCols(half);  // nr x half
+    const Eigen::MatrixXd alpha = g * m.w_k_r.leftCols(half); // nr x half
+    const Eigen::MatrixXd beta = g * m.w_k_r.rightCols(half); // nr x half
 #pragma omp parallel for schedule(static) if (nr * half > 16384)
     for (Eigen::Index r = 0; r < nr; ++r) {
         const auto pos = static_cast<double>(c.rows[static_cast<std::size_t>(r)]);
@@ -118,13 +118,15 @@ TxlOffsetSums txl_offset_sums(const Scenario& s, const TxlModel& m, Precision pr
         h += q;
     if (p.term_c)
         h += m.u;
-    const Eigen::VectorXd alpha = m.w_k_r.leftCols(half).transpose() * g, beta = m.w_k_r.rightCols(half).transpose() * g;
+    const Eigen::VectorXd alpha = m.w_k_r.leftCols(half).transpose() * g,
+                          beta = m.w_k_r.rightCols(half).transpose() * g;
     std::vector<double> w(static_cast<std::size_t>(half));
     for (int t = 0; t < half; ++t)
         w[static_cast<std::size_t>(t)] = 1.0 / std::pow(p.base, (2.0 * t) / e); // as txl_relative_sinusoid
     TxlOffsetSums o;
-    o.sum = std::make_shared<const SinusoidSum>(std::move(w), std::vector<double>(alpha.data(), alpha.data() + half),
-                                                std::vector<double>(beta.data(), beta.data() + half), precision);
+    o.sum = std::make_shared<const SinusoidSum>(
+        std::move(w), std::vector<double>(alpha.data(), alpha.data() + half),
+        std::vector<double>(beta.data(), beta.data() + half), precision);
     o.content = h.dot(k);
     o.inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
     return o;
@@ -179,7 +181,8 @@ void txl_block_logits(MatrixJob& c, const TxlModel& m)
         return dirichlet_sum(w[static_cast<std::size_t>(t)], a, len) / static_cast<double>(len);
     };
     for (Eigen::Index col = 0; col < C; ++col) {
-        const std::int64_t a = c.cb[static_cast<std::size_t>(col)], len = c.cb[static_cast<std::size_t>(col) + 1] - a;
+        const std::int64_t a = c.cb[static_cast<std::size_t>(col)],
+                           len = c.cb[static_cast<std::size_t>(col) + 1] - a;
         for (int t = 0; t < half; ++t) {
             const std::complex<double> z = mean_sc(a, len, t);
             right(col, d + t) = z.real();
@@ -194,7 +197,8 @@ void txl_block_logits(MatrixJob& c, const TxlModel& m)
             g += m.v;
         const Eigen::VectorXd alpha = ws.transpose() * g, beta = wc.transpose() * g;
         for (Eigen::Index r = 0; r < R; ++r) {
-            const std::int64_t a = c.rb[static_cast<std::size_t>(r)], len = c.rb[static_cast<std::size_t>(r) + 1] - a;
+            const std::int64_t a = c.rb[static_cast<std::size_t>(r)],
+                               len = c.rb[static_cast<std::size_t>(r) + 1] - a;
             for (int t = 0; t < half; ++t) {
                 const std::complex<double> z = mean_sc(a, len, t); // (mean cos, mean sin)
                 left(r, d + t) = alpha[t] * z.imag() + beta[t] * z.real();
@@ -208,8 +212,10 @@ void txl_block_logits(MatrixJob& c, const TxlModel& m)
             const Eigen::Index r1 = std::min(R, r0 + kBlocksPerPoll);
 #pragma omp parallel for schedule(dynamic, 1)
             for (Eigen::Index r = r0; r < r1; ++r) {
-                const std::int64_t a = c.rb[static_cast<std::size_t>(r)], b = c.rb[static_cast<std::size_t>(r) + 1];
-                Eigen::VectorXd q(d), g(d), sum_a = Eigen::VectorXd::Zero(half), sum_b = Eigen::VectorXd::Zero(half);
+                const std::int64_t a = c.rb[static_cast<std::size_t>(r)],
+                                   b = c.rb[static_cast<std::size_t>(r) + 1];
+                Eigen::VectorXd q(d), g(d), sum_a = Eigen::VectorXd::Zero(half),
+                                            sum_b = Eigen::VectorXd::Zero(half);
                 for (std::int64_t i = a; i < b; ++i) {
                     content_vector_into(c.s.content, false, d, i, q.data());
                     g.setZero();
@@ -219,7 +225,8 @@ void txl_block_logits(MatrixJob& c, const TxlModel& m)
                         g += m.v;
                     const Eigen::VectorXd alpha = ws.transpose() * g, beta = wc.transpose() * g;
                     for (int t = 0; t < half; ++t) {
-                        const CosSin z = exact_cos_sin(static_cast<double>(i), w[static_cast<std::size_t>(t)]);
+                        const CosSin z =
+                            exact_cos_sin(static_cast<double>(i), w[static_cast<std::size_t>(t)]);
                         sum_a[t] += alpha[t] * z.s + beta[t] * z.c;
                         sum_b[t] += beta[t] * z.s - alpha[t] * z.c;
                     }
@@ -255,7 +262,6 @@ Field term(std::string key, bool TransformerXLParams::*member, const char* label
     return make_field(std::move(key), FieldType::Bool, member, {.label = label, .tooltip = tooltip});
 }
 
-
 } // namespace
 
 MethodDescriptor describe_transformer_xl()
@@ -267,14 +273,23 @@ MethodDescriptor describe_transformer_xl()
     d.name = QT_TRANSLATE_NOOP("Method", "Transformer-XL / XLNet");
     d.short_name = QT_TRANSLATE_NOOP("Method", "Transformer-XL");
     d.noun = "Transformer-XL relative positions";
-    d.reference = "Dai et al. 2019, Transformer-XL, eq. 3; kimiyoung/transformer-xl RelPartialLearnableMultiHeadAttn";
+    d.reference =
+        "Dai et al. 2019, Transformer-XL, eq. 3; kimiyoung/transformer-xl RelPartialLearnableMultiHeadAttn";
     d.fields = {
         make_field("head_dim", FieldType::Int, &P::head_dim,
-                   {.lo = 2, .hi = 4096, .even = true, .log_scale = true, .step = 2,
+                   {.lo = 2,
+                    .hi = 4096,
+                    .even = true,
+                    .log_scale = true,
+                    .step = 2,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Head dimension"),
                     .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Dimension of the sinusoid R_{i-j} (even).")}),
         make_field("base", FieldType::Real, &P::base,
-                   {.lo = 1, .hi = 1e12, .lo_open = true, .log_scale = true, .decimals = 1,
+                   {.lo = 1,
+                    .hi = 1e12,
+                    .lo_open = true,
+                    .log_scale = true,
+                    .decimals = 1,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Base"),
                     .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Base of the relative sinusoid R_{i-j}.")}),
         seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Projection seed"),
@@ -283,7 +298,8 @@ MethodDescriptor describe_transformer_xl()
         term("term_a", &P::term_a, QT_TRANSLATE_NOOP("ParamSpec", "(a) content × content"),
              QT_TRANSLATE_NOOP("ParamSpec", "Term (a) of Dai et al. eq. 3: q_i·W_{k,E} x_j.")),
         term("term_b", &P::term_b, QT_TRANSLATE_NOOP("ParamSpec", "(b) content × position"),
-             QT_TRANSLATE_NOOP("ParamSpec", "Term (b): q_i·W_{k,R} R_{i-j}, the content-dependent positional bias.")),
+             QT_TRANSLATE_NOOP("ParamSpec",
+                               "Term (b): q_i·W_{k,R} R_{i-j}, the content-dependent positional bias.")),
         term("term_c", &P::term_c, QT_TRANSLATE_NOOP("ParamSpec", "(c) global content bias"),
              QT_TRANSLATE_NOOP("ParamSpec", "Term (c): u·W_{k,E} x_j.")),
         term("term_d", &P::term_d, QT_TRANSLATE_NOOP("ParamSpec", "(d) global position bias"),
@@ -295,22 +311,33 @@ MethodDescriptor describe_transformer_xl()
         if (n % 2 == 0)
             s.params<P>().head_dim = static_cast<int>(std::clamp<std::int64_t>(n, 2, 4096));
     };
-    add_table_fields(d.fields, table_fields("r_net", &P::r_net, &P::r_net_tensor,
-                                            QT_TRANSLATE_NOOP("ParamSpec", "W_{k,R} table"),
-                                            QT_TRANSLATE_NOOP("ParamSpec", "The projection of the relative sinusoid (r_net in the original code) from a file: head_dim x e, e even; R_{i-j} then has e dimensions. Overrides the seeded W_{k,R}."),
-                                            [](const Scenario& s) { return txl_r_net_shape(s.params<P>()); },
-                                            [](Scenario& s, std::int64_t rows, std::int64_t) {
-                                                if (rows % 2 == 0)
-                                                    s.params<P>().head_dim = static_cast<int>(std::clamp<std::int64_t>(rows, 2, 4096));
-                                            }));
-    add_table_fields(d.fields, table_fields("r_w_bias", &P::r_w_bias, &P::r_w_bias_tensor,
-                                            QT_TRANSLATE_NOOP("ParamSpec", "u table"),
-                                            QT_TRANSLATE_NOOP("ParamSpec", "The global content bias u (r_w_bias) from a file: head_dim values. Overrides the seeded u."),
-                                            bias_shape, bias_adopt));
-    add_table_fields(d.fields, table_fields("r_r_bias", &P::r_r_bias, &P::r_r_bias_tensor,
-                                            QT_TRANSLATE_NOOP("ParamSpec", "v table"),
-                                            QT_TRANSLATE_NOOP("ParamSpec", "The global position bias v (r_r_bias) from a file: head_dim values. Overrides the seeded v."),
-                                            bias_shape, bias_adopt));
+    add_table_fields(
+        d.fields,
+        table_fields(
+            "r_net", &P::r_net, &P::r_net_tensor, QT_TRANSLATE_NOOP("ParamSpec", "W_{k,R} table"),
+            QT_TRANSLATE_NOOP(
+                "ParamSpec",
+                "The projection of the relative sinusoid (r_net in the original code) from a file: head_dim "
+                "x e, e even; R_{i-j} then has e dimensions. Overrides the seeded W_{k,R}."),
+            [](const Scenario& s) { return txl_r_net_shape(s.params<P>()); },
+            [](Scenario& s, std::int64_t rows, std::int64_t) {
+                if (rows % 2 == 0)
+                    s.params<P>().head_dim = static_cast<int>(std::clamp<std::int64_t>(rows, 2, 4096));
+            }));
+    add_table_fields(
+        d.fields,
+        table_fields(
+            "r_w_bias", &P::r_w_bias, &P::r_w_bias_tensor, QT_TRANSLATE_NOOP("ParamSpec", "u table"),
+            QT_TRANSLATE_NOOP(
+                "ParamSpec",
+                "The global content bias u (r_w_bias) from a file: head_dim values. Overrides the seeded u."),
+            bias_shape, bias_adopt));
+    add_table_fields(
+        d.fields,
+        table_fields("r_r_bias", &P::r_r_bias, &P::r_r_bias_tensor, QT_TRANSLATE_NOOP("ParamSpec", "v table"),
+                     QT_TRANSLATE_NOOP("ParamSpec", "The global position bias v (r_r_bias) from a file: "
+                                                    "head_dim values. Overrides the seeded v."),
+                     bias_shape, bias_adopt));
     show_seed_while_a_table_is_seeded(d.fields);
     d.check = [](const Scenario& s) { check_txl_tables(s.params<P>()); };
     d.kinds = {
@@ -318,13 +345,15 @@ MethodDescriptor describe_transformer_xl()
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     // One weighted sinusoid sum per offset (txl_offset_sums), on the calling thread.
-    d.distance_logits = [](const Scenario& s, std::int64_t, Precision precision) -> MethodDescriptor::DistanceLogitsFn {
-        return [sums = txl_offset_sums(s, make_txl_model(s.params<P>()), precision)](std::int64_t first, std::int64_t last,
-                                                                                  double* out) {
+    d.distance_logits = [](const Scenario& s, std::int64_t,
+                           Precision precision) -> MethodDescriptor::DistanceLogitsFn {
+        return [sums = txl_offset_sums(s, make_txl_model(s.params<P>()), precision)](
+                   std::int64_t first, std::int64_t last, double* out) {
             sums.logits(first, last - first, out);
         };
     };
-    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"base", QT_TRANSLATE_NOOP("Caption", "base %1")}};
+    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
+                        {"base", QT_TRANSLATE_NOOP("Caption", "base %1")}};
     return d;
 }
 

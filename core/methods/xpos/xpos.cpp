@@ -4,8 +4,8 @@
 #include "compute/clones.h"
 #include "compute/exact_angle.h"
 #include "compute/gemm.h"
-#include "compute/sinusoid_sums.h"
 #include "compute/matrix_job.h"
+#include "compute/sinusoid_sums.h"
 #include "methods/common_fields.h"
 
 #include <algorithm>
@@ -43,7 +43,8 @@ struct PairFactors {
     Eigen::VectorXd c, s;
 };
 
-PairFactors pair_factors(const Eigen::VectorXd& log_zeta, const Eigen::VectorXd& theta, double gamma, std::int64_t delta)
+PairFactors pair_factors(const Eigen::VectorXd& log_zeta, const Eigen::VectorXd& theta, double gamma,
+                         std::int64_t delta)
 {
     const auto dd = static_cast<double>(delta);
     PairFactors f{Eigen::VectorXd(theta.size()), Eigen::VectorXd(theta.size())};
@@ -79,8 +80,8 @@ double logit_from(const PairFactors& f, const double* q, const double* k, double
 // curve spent 7 s on them). Each step adds ~1 rounding: ~1e-14 relative after kRun - 1 of them. Runs
 // are visited in parallel (visit must be thread-safe); cancel is polled between groups of runs.
 template <typename Visit>
-void for_each_offset(const Eigen::VectorXd& log_zeta, const Eigen::VectorXd& theta, double gamma, std::int64_t lo,
-                     std::int64_t count, const CancelFn& cancel, Visit&& visit)
+void for_each_offset(const Eigen::VectorXd& log_zeta, const Eigen::VectorXd& theta, double gamma,
+                     std::int64_t lo, std::int64_t count, const CancelFn& cancel, Visit&& visit)
 {
     constexpr std::int64_t kRun = 64;
     constexpr std::int64_t kRunsPerPoll = 1024;
@@ -125,14 +126,15 @@ constexpr double kFlush = 1e-280;
 struct ConstantOffsetLogits {
     Eigen::VectorXd log_zeta, theta;
     double gamma = 1.0;
-    PairFactors step, step8; // z and z^8
-    std::vector<double> a, b;     // the sin and cos weights of sinusoid_sums: -b_p and a_p, / sqrt(d)
+    PairFactors step, step8;  // z and z^8
+    std::vector<double> a, b; // the sin and cos weights of sinusoid_sums: -b_p and a_p, / sqrt(d)
     double inv_sqrt_d = 1.0;
 
     ConstantOffsetLogits(const XposParams& p, const Eigen::VectorXd& q, const Eigen::VectorXd& k)
         : log_zeta(xpos_zeta(p).array().log().matrix()), theta(xpos_theta(p)), gamma(p.scale_base),
           step(pair_factors(log_zeta, theta, gamma, 1)), step8(pair_factors(log_zeta, theta, gamma, kLanes)),
-          a(static_cast<std::size_t>(theta.size())), b(a.size()), inv_sqrt_d(1.0 / std::sqrt(static_cast<double>(p.head_dim)))
+          a(static_cast<std::size_t>(theta.size())), b(a.size()),
+          inv_sqrt_d(1.0 / std::sqrt(static_cast<double>(p.head_dim)))
     {
         for (std::size_t i = 0; i < a.size(); ++i) {
             const auto e = static_cast<Eigen::Index>(i);
@@ -152,17 +154,19 @@ struct ConstantOffsetLogits {
         const double log_flush = std::log(kFlush);
         for (std::int64_t r = first; r < last; r += kConstantRun) {
             std::size_t p0 = 0;
-            while (p0 < pairs && log_zeta[static_cast<Eigen::Index>(p0)] / gamma * static_cast<double>(r) < log_flush)
+            while (p0 < pairs &&
+                   log_zeta[static_cast<Eigen::Index>(p0)] / gamma * static_cast<double>(r) < log_flush)
                 ++p0;
             for (std::size_t p = p0; p < pairs; ++p) {
                 const auto e = static_cast<Eigen::Index>(p);
                 const CosSin z = exact_cos_sin(static_cast<double>(r), theta[e]);
                 const double m = std::exp(log_zeta[e] * static_cast<double>(r) / gamma);
-                start_lanes(m * z.c, m * z.s, step.c[e], step.s[e], lc.data() + p * kLanes, ls.data() + p * kLanes);
+                start_lanes(m * z.c, m * z.s, step.c[e], step.s[e], lc.data() + p * kLanes,
+                            ls.data() + p * kLanes);
             }
             lane_rotation_sums(pairs - p0, std::min(last, r + kConstantRun) - r, a.data() + p0, b.data() + p0,
-                               step8.c.data() + p0, step8.s.data() + p0, lc.data() + p0 * kLanes, ls.data() + p0 * kLanes,
-                               out + (r - first));
+                               step8.c.data() + p0, step8.s.data() + p0, lc.data() + p0 * kLanes,
+                               ls.data() + p0 * kLanes, out + (r - first));
         }
     }
 
@@ -259,14 +263,17 @@ void constant_block_means(MatrixJob& job, const ConstantOffsetLogits& constant, 
     const auto length = [&](const std::vector<std::int64_t>& b, std::int64_t t) -> const Length& {
         return lengths.at(b[static_cast<std::size_t>(t) + 1] - b[static_cast<std::size_t>(t)]);
     };
-    const auto at = [](const std::vector<std::int64_t>& b, std::int64_t t) { return b[static_cast<std::size_t>(t)]; };
+    const auto at = [](const std::vector<std::int64_t>& b, std::int64_t t) {
+        return b[static_cast<std::size_t>(t)];
+    };
 
     // Tiles of K column blocks. Tile t: rows r >= below[t] (rb[r] >= its last column) in the product below
     // the diagonal, rows r < above[t] (rb[r + 1] - 1 <= its first column; none when causal) in the
     // product above it, the rows between in the band.
     const double mean_block = static_cast<double>(cb.back() - cb.front()) / static_cast<double>(C);
     const auto K = std::clamp<std::int64_t>(
-        std::llround(std::sqrt(static_cast<double>(R) * static_cast<double>(C) / std::max(1.0, mean_block))), 1, C);
+        std::llround(std::sqrt(static_cast<double>(R) * static_cast<double>(C) / std::max(1.0, mean_block))),
+        1, C);
     const std::int64_t tiles = (C + K - 1) / K;
     std::vector<std::int64_t> below(static_cast<std::size_t>(tiles)), above(below.size());
     std::int64_t o_lo = 0, o_hi = -1; // the offsets the band's unmasked cells have
@@ -274,7 +281,9 @@ void constant_block_means(MatrixJob& job, const ConstantOffsetLogits& constant, 
         const std::int64_t sa = t * K, sb = std::min(C, sa + K);
         const std::int64_t fr = std::lower_bound(rb.begin(), rb.end() - 1, at(cb, sb) - 1) - rb.begin();
         const std::int64_t ar =
-            causal ? 0 : std::min<std::int64_t>(fr, std::upper_bound(rb.begin() + 1, rb.end(), at(cb, sa) + 1) - (rb.begin() + 1));
+            causal ? 0
+                   : std::min<std::int64_t>(fr, std::upper_bound(rb.begin() + 1, rb.end(), at(cb, sa) + 1) -
+                                                    (rb.begin() + 1));
         below[static_cast<std::size_t>(t)] = fr;
         above[static_cast<std::size_t>(t)] = ar;
         if (fr > ar) { // rows ar .. fr - 1 against columns sa .. sb - 1
@@ -366,8 +375,10 @@ void constant_block_means(MatrixJob& job, const ConstantOffsetLogits& constant, 
     if (n_band > 0) {
         const std::vector<double> logit = constant.table(o_lo, n_band, job.cancel);
         for (std::int64_t o = n_band - 1; o >= 0; --o) {
-            fs[static_cast<std::size_t>(o)] = fs[static_cast<std::size_t>(o) + 1] + logit[static_cast<std::size_t>(o)];
-            ss[static_cast<std::size_t>(o)] = ss[static_cast<std::size_t>(o) + 1] + fs[static_cast<std::size_t>(o)];
+            fs[static_cast<std::size_t>(o)] =
+                fs[static_cast<std::size_t>(o) + 1] + logit[static_cast<std::size_t>(o)];
+            ss[static_cast<std::size_t>(o)] =
+                ss[static_cast<std::size_t>(o) + 1] + fs[static_cast<std::size_t>(o)];
         }
     }
     const auto Gs = [&](std::int64_t x) {
@@ -381,21 +392,24 @@ void constant_block_means(MatrixJob& job, const ConstantOffsetLogits& constant, 
     const auto H = [](std::int64_t x) {
         return x < 0 ? 0.0L : static_cast<long double>(x + 1) * static_cast<long double>(x + 2) * 0.5L;
     };
-    const auto trapezoid = [](const auto& F, std::int64_t i0, std::int64_t i1, std::int64_t j0, std::int64_t j1) {
+    const auto trapezoid = [](const auto& F, std::int64_t i0, std::int64_t i1, std::int64_t j0,
+                              std::int64_t j1) {
         return F(i1 - 1 - j0) - F(i0 - 1 - j0) - F(i1 - 1 - j1) + F(i0 - 1 - j1);
     };
 #pragma omp parallel for schedule(static)
     for (std::int64_t t = 0; t < tiles; ++t) {
         const std::int64_t sa = t * K, sb = std::min(C, sa + K);
         for (std::int64_t s = sa; s < sb; ++s)
-            for (std::int64_t r = above[static_cast<std::size_t>(t)]; r < below[static_cast<std::size_t>(t)]; ++r) {
+            for (std::int64_t r = above[static_cast<std::size_t>(t)]; r < below[static_cast<std::size_t>(t)];
+                 ++r) {
                 const std::int64_t i0 = at(rb, r), i1 = at(rb, r + 1), j0 = at(cb, s), j1 = at(cb, s + 1);
                 if (causal && i1 - 1 < j0) {
                     out(r, s) = std::numeric_limits<double>::quiet_NaN(); // every cell masked
                     continue;
                 }
-                const long double cells = causal ? trapezoid(H, i0, i1, j0, j1)
-                                                 : static_cast<long double>(i1 - i0) * static_cast<long double>(j1 - j0);
+                const long double cells =
+                    causal ? trapezoid(H, i0, i1, j0, j1)
+                           : static_cast<long double>(i1 - i0) * static_cast<long double>(j1 - j0);
                 out(r, s) = static_cast<double>(trapezoid(Gs, i0, i1, j0, j1) / cells);
             }
     }
@@ -421,7 +435,9 @@ void xpos_logits(MatrixJob& job)
     // Block means exist only for position-independent content (block_means_with_constant_content).
     if (job.block_means()) {
         constant_block_means(
-            job, ConstantOffsetLogits(p, content_query(job.s.content, d, 0), content_key(job.s.content, d, 0)), p.causal);
+            job,
+            ConstantOffsetLogits(p, content_query(job.s.content, d, 0), content_key(job.s.content, d, 0)),
+            p.causal);
         return;
     }
     // The offsets i - j the cells need.
@@ -432,7 +448,9 @@ void xpos_logits(MatrixJob& job)
         // One logit per offset (count doubles, like the Toeplitz fill's own table), from the run walk.
         const Eigen::VectorXd q = content_query(job.s.content, d, 0), k = content_key(job.s.content, d, 0);
         const std::vector<double> logit = ConstantOffsetLogits(p, q, k).table(lo, count, job.cancel);
-        const auto by_offset = [&](std::int64_t delta) { return logit[static_cast<std::size_t>(delta - lo)]; };
+        const auto by_offset = [&](std::int64_t delta) {
+            return logit[static_cast<std::size_t>(delta - lo)];
+        };
         fill_by_offset(job, job.out.values, by_offset, true);
         job.out.used_toeplitz = true;
     } else {
@@ -449,10 +467,11 @@ void xpos_logits(MatrixJob& job)
             t.c.resize(pairs, n);
             t.s.resize(pairs, n);
             if (stride == 1) {
-                for_each_offset(log_zeta, theta, p.scale_base, first, n, job.cancel, [&](std::int64_t o, const double* fc, const double* fs) {
-                    std::copy(fc, fc + pairs, t.c.col(o).data());
-                    std::copy(fs, fs + pairs, t.s.col(o).data());
-                });
+                for_each_offset(log_zeta, theta, p.scale_base, first, n, job.cancel,
+                                [&](std::int64_t o, const double* fc, const double* fs) {
+                                    std::copy(fc, fc + pairs, t.c.col(o).data());
+                                    std::copy(fs, fs + pairs, t.s.col(o).data());
+                                });
                 return;
             }
 #pragma omp parallel for schedule(static)
@@ -465,17 +484,18 @@ void xpos_logits(MatrixJob& job)
         if (tabulate) {
             fill(table, lo, count, 1);
         } else {
-            fill(table, 0, kFine, 1);                                // fine: offsets 0 .. kFine - 1
-            fill(coarse, lo, (count + kFine - 1) / kFine, kFine);    // coarse: lo + kFine h
+            fill(table, 0, kFine, 1);                             // fine: offsets 0 .. kFine - 1
+            fill(coarse, lo, (count + kFine - 1) / kFine, kFine); // coarse: lo + kFine h
         }
         const Eigen::MatrixXd q = job_queries(job, d).transpose(), k = job_keys(job, d).transpose();
         fill_each_cell(job, [&](std::int64_t r, std::int64_t c) {
-            const std::int64_t delta = job.rows[static_cast<std::size_t>(r)] - job.cols[static_cast<std::size_t>(c)];
+            const std::int64_t delta =
+                job.rows[static_cast<std::size_t>(r)] - job.cols[static_cast<std::size_t>(c)];
             if (p.causal && delta < 0)
                 return std::numeric_limits<double>::quiet_NaN();
             if (tabulate)
-                return logit_from(table.c.col(delta - lo).data(), table.s.col(delta - lo).data(), pairs, q.col(r).data(),
-                                  k.col(c).data(), inv_sqrt_d);
+                return logit_from(table.c.col(delta - lo).data(), table.s.col(delta - lo).data(), pairs,
+                                  q.col(r).data(), k.col(c).data(), inv_sqrt_d);
             const std::int64_t h = (delta - lo) / kFine, l = (delta - lo) % kFine;
             const double* qc = q.col(r).data();
             const double* kc = k.col(c).data();
@@ -516,31 +536,51 @@ MethodDescriptor describe_xpos()
     d.reference = "Sun et al. 2022, A Length-Extrapolatable Transformer; microsoft/torchscale XPOS";
     d.fields = {
         make_field("head_dim", FieldType::Int, &P::head_dim,
-                   {.lo = 2, .hi = 8192, .even = true, .log_scale = true, .step = 2,
+                   {.lo = 2,
+                    .hi = 8192,
+                    .even = true,
+                    .log_scale = true,
+                    .step = 2,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Head dimension"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "head_dim: pairs (2p, 2p+1) rotate by θ_p and decay by ζ_p (even).")}),
-        make_field("base", FieldType::Real, &P::base,
-                   {.lo = 1, .hi = 1e12, .lo_open = true, .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Base θ"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Rotation base: pair p turns by θ_p = base^(-2p/d) per position (10000 in the reference).")}),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "head_dim: pairs (2p, 2p+1) rotate by θ_p and decay by ζ_p (even).")}),
+        make_field(
+            "base", FieldType::Real, &P::base,
+            {.lo = 1,
+             .hi = 1e12,
+             .lo_open = true,
+             .log_scale = true,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Base θ"),
+             .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Rotation base: pair p turns by θ_p = base^(-2p/d) "
+                                                       "per position (10000 in the reference).")}),
         make_field("scale_base", FieldType::Real, &P::scale_base,
-                   {.lo = 1, .hi = 1e9, .log_scale = true, .decimals = 1,
+                   {.lo = 1,
+                    .hi = 1e9,
+                    .log_scale = true,
+                    .decimals = 1,
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Scale base γ"),
                     .unit = QT_TRANSLATE_NOOP("ParamSpec", "positions"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "scale_base γ: pair p's logit is multiplied by ζ_p^((i−j)/γ), ζ_p = (2p + 0.4d)/(1.4d). Smaller γ: faster decay (512 in the reference).")}),
-        make_field("causal", FieldType::Bool, &P::causal,
-                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Causal mask"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Decoder: keys after the query are masked (their factor ζ^((i−j)/γ) would grow without bound).")}),
+                    .tooltip = QT_TRANSLATE_NOOP(
+                        "ParamSpec", "scale_base γ: pair p's logit is multiplied by ζ_p^((i−j)/γ), ζ_p = (2p "
+                                     "+ 0.4d)/(1.4d). Smaller γ: faster decay (512 in the reference).")}),
+        make_field(
+            "causal", FieldType::Bool, &P::causal,
+            {.label = QT_TRANSLATE_NOOP("ParamSpec", "Causal mask"),
+             .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Decoder: keys after the query are masked (their "
+                                                       "factor ζ^((i−j)/γ) would grow without bound).")}),
     };
     d.kinds = {logits_kind(xpos_logits, block_means_with_constant_content)};
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     // ConstantOffsetLogits on the calling thread (no mask: offsets >= 0).
     d.distance_logits = [](const Scenario& s, std::int64_t, Precision) -> MethodDescriptor::DistanceLogitsFn {
         const P& p = s.params<P>();
-        return ConstantOffsetLogits(p, content_query(s.content, p.head_dim, 0), content_key(s.content, p.head_dim, 0));
+        return ConstantOffsetLogits(p, content_query(s.content, p.head_dim, 0),
+                                    content_key(s.content, p.head_dim, 0));
     };
     d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().scale_base); };
-    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}, {"base", QT_TRANSLATE_NOOP("Caption", "θ %1")}, {"scale_base", QT_TRANSLATE_NOOP("Caption", "γ %1")}};
+    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
+                        {"base", QT_TRANSLATE_NOOP("Caption", "θ %1")},
+                        {"scale_base", QT_TRANSLATE_NOOP("Caption", "γ %1")}};
     return d;
 }
 

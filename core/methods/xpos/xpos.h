@@ -7,7 +7,8 @@
 // decay with distance on top of RoPE's rotation (zeta_p < 1; fastest decay for the fastest pairs).
 //
 //   logit(i, j) = sum_p zeta_p^(delta / gamma) [a_p cos(delta theta_p) - b_p sin(delta theta_p)] / sqrt(d),
-//   delta = i - j, theta_p = base^(-2p / d), a_p = q_2p k_2p + q_2p+1 k_2p+1, b_p = q_2p+1 k_2p - q_2p k_2p+1.
+//   delta = i - j, theta_p = base^(-2p / d), a_p = q_2p k_2p + q_2p+1 k_2p+1, b_p = q_2p+1 k_2p - q_2p
+//   k_2p+1.
 //
 // The reference centres positions (min_pos = -(length) // 2) so that neither factor under- or overflows;
 // the product depends on i - j only, which is how it is evaluated here (no overflow at any length with
@@ -25,10 +26,10 @@ namespace posatlas {
 inline constexpr Method kXPos{"xpos"};
 
 struct XposParams {
-    int head_dim = 64;          // even: every dimension is rotated
-    double base = 10000.0;      // the reference's fixed_pos_embedding uses 10000
-    double scale_base = 512.0;  // gamma
-    bool causal = true;         // the reference is a decoder: keys after the query are masked
+    int head_dim = 64;         // even: every dimension is rotated
+    double base = 10000.0;     // the reference's fixed_pos_embedding uses 10000
+    double scale_base = 512.0; // gamma
+    bool causal = true;        // the reference is a decoder: keys after the query are masked
 
     bool operator==(const XposParams&) const = default;
 };

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Tests of the exact curve envelopes (core/analysis/curve_envelope.h) that the Curves view draws when a curve has
-// more integer distances than pixel columns.
-// Reference: the logit curve's value at distance r is the cell (query, query - r) of compute_matrix for the
-// Logits kind (what `posatlas compute matrix` prints); here the whole row, computed exactly (one cell per
-// column, no downsampling). Tolerance: 1e-9 * max(1, |value|), double against double computed by the same
-// kernels in windows of different widths (only the summation order of a product can differ).
+// Tests of the exact curve envelopes (core/analysis/curve_envelope.h) that the Curves view draws when a curve
+// has more integer distances than pixel columns. Reference: the logit curve's value at distance r is the cell
+// (query, query - r) of compute_matrix for the Logits kind (what `posatlas compute matrix` prints); here the
+// whole row, computed exactly (one cell per column, no downsampling). Tolerance: 1e-9 * max(1, |value|),
+// double against double computed by the same kernels in windows of different widths (only the summation order
+// of a product can differ).
 #include "analysis/curve_envelope.h"
 #include "analysis/decay.h"
 #include "compute/attention_logits.h"
@@ -21,8 +21,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -32,7 +32,10 @@ namespace {
 
 constexpr double kTol = 1e-9;
 
-double tol(double v) { return kTol * std::max(1.0, std::abs(v)); }
+double tol(double v)
+{
+    return kTol * std::max(1.0, std::abs(v));
+}
 
 // Every logit of the last query against keys j = 0 .. query, indexed by distance r = query - j.
 std::vector<double> exact_row(const Scenario& s, std::int64_t query)
@@ -133,50 +136,51 @@ TEST(CurveEnvelope, FoldsEveryIntegerOfEachBinAndRejectsBadEdges)
 // log-spaced bins, 1024 samples; and with too few distances to sample, the exact envelope itself.
 TEST(CurveEnvelope, SampledEnvelopeIsExactBelowItsSplitAndInsideTheExactOneBeyond)
 {
-  for (const Method method : {Method::Shaw, Method::CoPE}) {
-    SCOPED_TRACE(std::string(method_id(method)));
-    Scenario s;
-    s.method = method;
-    s.seq_len = 200'000;
-    s.content.kind = ContentKind::Random;
-    if (method == Method::Shaw)
-        s.params<ShawParams>().head_dim = 8;
-    const std::int64_t query = s.seq_len - 1;
-    const std::vector<std::int64_t> edges = view_edges(query, 1200);
-    const std::vector<double> exact = exact_row(s, query);
-    const SampledCurveEnvelope sampled = sampled_logit_curve_envelope(s, query, edges, 1024);
-    ASSERT_GE(sampled.sampled_from, 1024);
-    ASSERT_LT(sampled.sampled_from, query);
-    EXPECT_NEAR(sampled.spacing, static_cast<double>(query + 1 - sampled.sampled_from) / 1024.0, 1e-9);
-    const CurveEnvelope full = logit_curve_envelope(s, query, edges);
-    ASSERT_EQ(sampled.envelope.min.size(), edges.size() - 1);
-    int narrower = 0;
-    for (std::size_t b = 0; b + 1 < edges.size(); ++b) {
-        ASSERT_TRUE(std::isfinite(sampled.envelope.min[b]) && std::isfinite(sampled.envelope.max[b])) << b;
-        if (edges[b] < sampled.sampled_from) {
-            // Exact, to the rounding of CoPE's key dots, whose blocks of 64 keys start elsewhere when the
-            // stream is cut elsewhere (Shaw's are equal).
-            EXPECT_NEAR(sampled.envelope.min[b], full.min[b], 1e-12 * (1.0 + std::abs(full.min[b]))) << b;
-            EXPECT_NEAR(sampled.envelope.max[b], full.max[b], 1e-12 * (1.0 + std::abs(full.max[b]))) << b;
-            continue;
+    for (const Method method : {Method::Shaw, Method::CoPE}) {
+        SCOPED_TRACE(std::string(method_id(method)));
+        Scenario s;
+        s.method = method;
+        s.seq_len = 200'000;
+        s.content.kind = ContentKind::Random;
+        if (method == Method::Shaw)
+            s.params<ShawParams>().head_dim = 8;
+        const std::int64_t query = s.seq_len - 1;
+        const std::vector<std::int64_t> edges = view_edges(query, 1200);
+        const std::vector<double> exact = exact_row(s, query);
+        const SampledCurveEnvelope sampled = sampled_logit_curve_envelope(s, query, edges, 1024);
+        ASSERT_GE(sampled.sampled_from, 1024);
+        ASSERT_LT(sampled.sampled_from, query);
+        EXPECT_NEAR(sampled.spacing, static_cast<double>(query + 1 - sampled.sampled_from) / 1024.0, 1e-9);
+        const CurveEnvelope full = logit_curve_envelope(s, query, edges);
+        ASSERT_EQ(sampled.envelope.min.size(), edges.size() - 1);
+        int narrower = 0;
+        for (std::size_t b = 0; b + 1 < edges.size(); ++b) {
+            ASSERT_TRUE(std::isfinite(sampled.envelope.min[b]) && std::isfinite(sampled.envelope.max[b]))
+                << b;
+            if (edges[b] < sampled.sampled_from) {
+                // Exact, to the rounding of CoPE's key dots, whose blocks of 64 keys start elsewhere when the
+                // stream is cut elsewhere (Shaw's are equal).
+                EXPECT_NEAR(sampled.envelope.min[b], full.min[b], 1e-12 * (1.0 + std::abs(full.min[b]))) << b;
+                EXPECT_NEAR(sampled.envelope.max[b], full.max[b], 1e-12 * (1.0 + std::abs(full.max[b]))) << b;
+                continue;
+            }
+            EXPECT_GE(sampled.envelope.min[b], full.min[b] - tol(full.min[b])) << b;
+            EXPECT_LE(sampled.envelope.max[b], full.max[b] + tol(full.max[b])) << b;
+            // The sampled extremes are values of the curve at distances of the bin.
+            for (double v : {sampled.envelope.min[b], sampled.envelope.max[b]}) {
+                bool found = false;
+                for (std::int64_t r = edges[b]; r < edges[b + 1] && !found; ++r)
+                    found = std::abs(exact[static_cast<std::size_t>(r)] - v) <= tol(v);
+                EXPECT_TRUE(found) << "bin " << b << " value " << v;
+            }
+            narrower += sampled.envelope.max[b] - sampled.envelope.min[b] < full.max[b] - full.min[b] - 1e-9;
         }
-        EXPECT_GE(sampled.envelope.min[b], full.min[b] - tol(full.min[b])) << b;
-        EXPECT_LE(sampled.envelope.max[b], full.max[b] + tol(full.max[b])) << b;
-        // The sampled extremes are values of the curve at distances of the bin.
-        for (double v : {sampled.envelope.min[b], sampled.envelope.max[b]}) {
-            bool found = false;
-            for (std::int64_t r = edges[b]; r < edges[b + 1] && !found; ++r)
-                found = std::abs(exact[static_cast<std::size_t>(r)] - v) <= tol(v);
-            EXPECT_TRUE(found) << "bin " << b << " value " << v;
-        }
-        narrower += sampled.envelope.max[b] - sampled.envelope.min[b] < full.max[b] - full.min[b] - 1e-9;
+        EXPECT_GT(narrower, 10); // it did sample: some bins miss their extremes
+        const SampledCurveEnvelope none = sampled_logit_curve_envelope(s, 3000, view_edges(3000, 200), 4096);
+        EXPECT_EQ(none.sampled_from, 3001);
+        EXPECT_EQ(none.envelope.max, logit_curve_envelope(s, 3000, view_edges(3000, 200)).max);
+        EXPECT_THROW(sampled_logit_curve_envelope(s, query, edges, 10), ParameterError);
     }
-    EXPECT_GT(narrower, 10); // it did sample: some bins miss their extremes
-    const SampledCurveEnvelope none = sampled_logit_curve_envelope(s, 3000, view_edges(3000, 200), 4096);
-    EXPECT_EQ(none.sampled_from, 3001);
-    EXPECT_EQ(none.envelope.max, logit_curve_envelope(s, 3000, view_edges(3000, 200)).max);
-    EXPECT_THROW(sampled_logit_curve_envelope(s, query, edges, 10), ParameterError);
-  }
 }
 
 TEST(CurveEnvelope, RopeEnvelopeStillMatchesEveryDistance)
@@ -217,7 +221,8 @@ TEST_P(LogitEnvelope, EachBinIsTheExactMinAndMaxAndTheCrosshairTheExactValue)
             unit.push_back(r);
         expect_envelope_exact(logit_curve_envelope(s, query, unit), unit, exact, what + " unit bins");
         // The crosshair: the exact value at the integer distance.
-        for (std::int64_t r : {std::int64_t{0}, std::int64_t{1}, std::int64_t{7}, std::int64_t{1234}, query}) {
+        for (std::int64_t r :
+             {std::int64_t{0}, std::int64_t{1}, std::int64_t{7}, std::int64_t{1234}, query}) {
             const double v = logit_at_distance(s, query, r);
             const double e = exact[static_cast<std::size_t>(r)];
             if (std::isnan(e))
@@ -283,27 +288,39 @@ TEST(LogitEnvelope, DistanceLogitsAreTheMatrixCells)
             s.seq_len = 1'000'000;
             s.content.kind = content;
             s.content.seed = 17;
-            const std::string what = std::string(d.method.id()) + (content == ContentKind::Ones ? " ones" : " fixed");
+            const std::string what =
+                std::string(d.method.id()) + (content == ContentKind::Ones ? " ones" : " fixed");
             const std::int64_t query = s.seq_len - 1;
             const MethodDescriptor::DistanceLogitsFn f = d.distance_logits(s, query, Precision::Double);
             std::vector<double> near(40), far(40);
             f(0, 40, near.data());
             f(query - 39, query + 1, far.data());
             for (std::int64_t r = 0; r < 40; ++r) {
-                const double a = logit_at_distance(s, query, r), b = logit_at_distance(s, query, query - 39 + r);
-                EXPECT_NEAR(near[static_cast<std::size_t>(r)], a, 1e-12 * std::max(1.0, std::abs(a))) << what << " r=" << r;
+                const double a = logit_at_distance(s, query, r),
+                             b = logit_at_distance(s, query, query - 39 + r);
+                EXPECT_NEAR(near[static_cast<std::size_t>(r)], a, 1e-12 * std::max(1.0, std::abs(a)))
+                    << what << " r=" << r;
                 EXPECT_NEAR(far[static_cast<std::size_t>(r)], b, 1e-12 * std::max(1.0, std::abs(b)))
                     << what << " r=" << query - 39 + r;
             }
             // The envelope over [0, 10) and [query - 39, query + 1): extremes of those very values.
             const CurveEnvelope env = logit_curve_envelope(s, query, {0, 10, query - 39, query + 1});
-            EXPECT_NEAR(env.min[0], *std::min_element(near.begin(), near.begin() + 10), 1e-12 * std::max(1.0, std::abs(env.min[0]))) << what;
-            EXPECT_NEAR(env.max[0], *std::max_element(near.begin(), near.begin() + 10), 1e-12 * std::max(1.0, std::abs(env.max[0]))) << what;
-            EXPECT_NEAR(env.min[2], *std::min_element(far.begin(), far.end()), 1e-12 * std::max(1.0, std::abs(env.min[2]))) << what;
-            EXPECT_NEAR(env.max[2], *std::max_element(far.begin(), far.end()), 1e-12 * std::max(1.0, std::abs(env.max[2]))) << what;
+            EXPECT_NEAR(env.min[0], *std::min_element(near.begin(), near.begin() + 10),
+                        1e-12 * std::max(1.0, std::abs(env.min[0])))
+                << what;
+            EXPECT_NEAR(env.max[0], *std::max_element(near.begin(), near.begin() + 10),
+                        1e-12 * std::max(1.0, std::abs(env.max[0])))
+                << what;
+            EXPECT_NEAR(env.min[2], *std::min_element(far.begin(), far.end()),
+                        1e-12 * std::max(1.0, std::abs(env.min[2])))
+                << what;
+            EXPECT_NEAR(env.max[2], *std::max_element(far.begin(), far.end()),
+                        1e-12 * std::max(1.0, std::abs(env.max[2])))
+                << what;
         }
     }
-    EXPECT_EQ(with_hook, (std::vector<std::string>{"sinusoidal", "shaw", "transformer-xl", "cope", "nope", "xpos"}));
+    EXPECT_EQ(with_hook,
+              (std::vector<std::string>{"sinusoidal", "shaw", "transformer-xl", "cope", "nope", "xpos"}));
 }
 
 // The curves view's precision (Precision::Single): the sinusoidal logit curve of N = 10^5 (fixed
@@ -340,11 +357,13 @@ TEST(LogitEnvelope, SinglePrecisionCurvesWithinTheSinusoidBound)
     s.method = Method::TransformerXL;
     const CurveEnvelope txl = logit_curve_envelope(s, query, edges);
     const CurveEnvelope txl_single = logit_curve_envelope(s, query, edges, {}, {}, Precision::Single);
-    const double range = *std::max_element(txl.max.begin(), txl.max.end()) - *std::min_element(txl.min.begin(), txl.min.end());
+    const double range =
+        *std::max_element(txl.max.begin(), txl.max.end()) - *std::min_element(txl.min.begin(), txl.min.end());
     for (std::size_t b = 0; b < txl.min.size(); ++b)
         ASSERT_NEAR(txl_single.max[b], txl.max[b], 1e-5 * range) << "bin " << b;
     EXPECT_NE(txl_single.max, txl.max);
 
     s.method = Method::Shaw;
-    EXPECT_EQ(logit_curve_envelope(s, query, edges, {}, {}, Precision::Single).max, logit_curve_envelope(s, query, edges).max);
+    EXPECT_EQ(logit_curve_envelope(s, query, edges, {}, {}, Precision::Single).max,
+              logit_curve_envelope(s, query, edges).max);
 }

@@ -42,9 +42,9 @@ struct ExactRow {
     double mean_cos;
 };
 constexpr ExactRow kExact[] = {
-    {1.0, 31.538166142658085, 0.9702138094651191},      {10.0, 17.95413713708483, 0.6690628577890171},
-    {100.0, 10.227329948505139, 0.4772414797107915},    {1000.0, 4.470761034248701, 0.15902700206579148},
-    {1e6, 8.337782073688247, -0.022690340616655275},    {1e8, 4.2228407967851815, 0.06289185378710921},
+    {1.0, 31.538166142658085, 0.9702138094651191},   {10.0, 17.95413713708483, 0.6690628577890171},
+    {100.0, 10.227329948505139, 0.4772414797107915}, {1000.0, 4.470761034248701, 0.15902700206579148},
+    {1e6, 8.337782073688247, -0.022690340616655275}, {1e8, 4.2228407967851815, 0.06289185378710921},
 };
 
 TEST(RopeDecay, BoundMatchesExactReference)
@@ -60,9 +60,9 @@ TEST(RopeDecay, BoundMatchesExactReference)
 }
 
 // The recurrence path (evenly spaced distances, see decay.cpp) against the direct path (one distance at a
-// time, sin/cos for every pair), at every integer of windows near 0, 10^4, 10^6 and up to 10^8: both form exact
-// angles, so they agree to 1e-12 relative (bound) / 1e-13 absolute (mean cos) everywhere; and the windows
-// that contain a reference distance hit it exactly.
+// time, sin/cos for every pair), at every integer of windows near 0, 10^4, 10^6 and up to 10^8: both form
+// exact angles, so they agree to 1e-12 relative (bound) / 1e-13 absolute (mean cos) everywhere; and the
+// windows that contain a reference distance hit it exactly.
 TEST(RopeDecay, RecurrenceMatchesDirectSumsAtEveryInteger)
 {
     const std::vector<double> theta = default_theta_128();
@@ -381,7 +381,8 @@ TEST(RopeDecaySingle, EveryIntegerWithinTheStatedBound)
         {"d = 128, base 10^4", default_theta_128()},
         {"YaRN x8, d = 64, base 5 x 10^5", compute_rope_frequencies(yarn).inv_freq},
         {"one pair, theta = 1", {1.0}},
-        {"d = 256, base 10^6", [] {
+        {"d = 256, base 10^6",
+         [] {
              RopeParams p;
              p.head_dim = 256;
              p.rope_theta = 1e6;
@@ -403,8 +404,10 @@ TEST(RopeDecaySingle, EveryIntegerWithinTheStatedBound)
             ASSERT_EQ(single.bound.min.size(), static_cast<std::size_t>(n));
             for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
                 ASSERT_EQ(single.bound.min[i], single.bound.max[i]);
-                ASSERT_NEAR(single.bound.min[i], exact.bound.min[i], bound_tol) << name << ", r = " << first + i;
-                ASSERT_NEAR(single.mean_cos.min[i], exact.mean_cos.min[i], cos_tol) << name << ", r = " << first + i;
+                ASSERT_NEAR(single.bound.min[i], exact.bound.min[i], bound_tol)
+                    << name << ", r = " << first + i;
+                ASSERT_NEAR(single.mean_cos.min[i], exact.mean_cos.min[i], cos_tol)
+                    << name << ", r = " << first + i;
                 worst_bound = std::max(worst_bound, std::abs(single.bound.min[i] - exact.bound.min[i]));
                 worst_cos = std::max(worst_cos, std::abs(single.mean_cos.min[i] - exact.mean_cos.min[i]));
             }
@@ -434,8 +437,10 @@ TEST(RopeDecaySingle, EnvelopesOfWideBinsWithinTheBound)
         EXPECT_NEAR(single.mean_cos.min[b], exact.mean_cos.min[b], cos_tol) << b;
         EXPECT_NEAR(single.mean_cos.max[b], exact.mean_cos.max[b], cos_tol) << b;
     }
-    const RopeCurveEnvelope bound = rope_curve_envelope(RopeCurve::Bound, theta, edges, {}, {}, Precision::Single);
-    const RopeCurveEnvelope mean_cos = rope_curve_envelope(RopeCurve::MeanCos, theta, edges, {}, {}, Precision::Single);
+    const RopeCurveEnvelope bound =
+        rope_curve_envelope(RopeCurve::Bound, theta, edges, {}, {}, Precision::Single);
+    const RopeCurveEnvelope mean_cos =
+        rope_curve_envelope(RopeCurve::MeanCos, theta, edges, {}, {}, Precision::Single);
     EXPECT_EQ(bound.max, single.bound.max);
     EXPECT_EQ(mean_cos.min, single.mean_cos.min);
     // r = 0: every z_k is exactly 1 in float too, so the sums are exact.
@@ -447,11 +452,14 @@ TEST(RopeDecaySingle, CancelsAndRejectsBadInput)
 {
     const std::vector<double> theta = default_theta_128();
     int polls = 0;
-    EXPECT_THROW(rope_curve_envelopes(theta, {0, 10'000'000}, [&] { return ++polls > 1; }, {}, Precision::Single),
+    EXPECT_THROW(rope_curve_envelopes(
+                     theta, {0, 10'000'000}, [&] { return ++polls > 1; }, {}, Precision::Single),
                  Cancelled);
     EXPECT_EQ(polls, 2);
     EXPECT_THROW(rope_curve_envelopes(theta, {5, 5}, {}, {}, Precision::Single), ParameterError);
     EXPECT_THROW(rope_curve_envelopes({}, {0, 5}, {}, {}, Precision::Single), ParameterError);
-    EXPECT_THROW(rope_curve_envelopes({1.0, std::nan("")}, {0, 5}, {}, {}, Precision::Single), ParameterError);
-    EXPECT_THROW(rope_curve_envelope(RopeCurve::Bound, theta, {-1, 5}, {}, {}, Precision::Single), ParameterError);
+    EXPECT_THROW(rope_curve_envelopes({1.0, std::nan("")}, {0, 5}, {}, {}, Precision::Single),
+                 ParameterError);
+    EXPECT_THROW(rope_curve_envelope(RopeCurve::Bound, theta, {-1, 5}, {}, {}, Precision::Single),
+                 ParameterError);
 }

@@ -30,7 +30,6 @@ namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
-
 struct Run {
     int first, last;
     PairRegime regime;

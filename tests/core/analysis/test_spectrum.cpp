@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Tests of rope_spectrum (core/analysis/spectrum.h). Frequencies follow HF transformers modeling_rope_utils.py;
-// the spectrum's own quantities are the closed forms stated in spectrum.h, re-derived here.
+// Tests of rope_spectrum (core/analysis/spectrum.h). Frequencies follow HF transformers
+// modeling_rope_utils.py; the spectrum's own quantities are the closed forms stated in spectrum.h, re-derived
+// here.
 #include "analysis/rope_compare.h"
 #include "analysis/spectrum.h"
 #include "scenario/types.h"
@@ -93,7 +94,8 @@ TEST(RopeSpectrum, AgreesWithThePairsTable)
     RopeParams p;
     p.head_dim = 64;
     cases.push_back(p); // default
-    for (RopeType t : {RopeType::Linear, RopeType::Ntk, RopeType::Dynamic, RopeType::Yarn, RopeType::Llama3}) {
+    for (RopeType t :
+         {RopeType::Linear, RopeType::Ntk, RopeType::Dynamic, RopeType::Yarn, RopeType::Llama3}) {
         RopeParams q = p;
         q.rope_type = t;
         q.factor = 8.0;
@@ -111,12 +113,13 @@ TEST(RopeSpectrum, AgreesWithThePairsTable)
         longrope.long_factor.push_back(1.0 + 0.5 * i);
     cases.push_back(longrope);
     RopeParams dynamic_explicit = cases[3]; // dynamic NTK
-    dynamic_explicit.seq_len = 5000; // an explicit current length wins over the target in both
+    dynamic_explicit.seq_len = 5000;        // an explicit current length wins over the target in both
     cases.push_back(dynamic_explicit);
 
     for (const RopeParams& c : cases) {
         SCOPED_TRACE(std::string(rope_type_id(c.rope_type)));
-        for (auto [trained, target] : {std::pair<std::int64_t, std::int64_t>{2048, 16384}, {4096, 4096}, {1, 3}}) {
+        for (auto [trained, target] :
+             {std::pair<std::int64_t, std::int64_t>{2048, 16384}, {4096, 4096}, {1, 3}}) {
             const FrequencySpectrum s = rope_spectrum(c, trained, target);
             const RopePairsTable t = rope_pairs(c, trained, target);
             ASSERT_EQ(s.pair.size(), t.rows.size());

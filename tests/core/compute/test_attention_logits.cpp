@@ -44,11 +44,14 @@ double rope_reference(const Scenario& s, std::int64_t i, std::int64_t j)
     const auto f = compute_rope_frequencies(s.params<RopeParams>());
     const auto q = content_query(s.content, s.params<RopeParams>().head_dim, i);
     const auto k = content_key(s.content, s.params<RopeParams>().head_dim, j);
-    return rope_score(f, q, k, static_cast<double>(i), static_cast<double>(j), s.params<RopeParams>().pairing)
-           / std::sqrt(static_cast<double>(s.params<RopeParams>().head_dim));
+    return rope_score(f, q, k, static_cast<double>(i), static_cast<double>(j),
+                      s.params<RopeParams>().pairing) /
+           std::sqrt(static_cast<double>(s.params<RopeParams>().head_dim));
 }
 
-class RopeMatrix : public ::testing::TestWithParam<ContentKind> {};
+class RopeMatrix : public ::testing::TestWithParam<ContentKind>
+{
+};
 
 TEST_P(RopeMatrix, EveryCellEqualsTheDirectScore)
 {
@@ -105,8 +108,7 @@ TEST(Matrix, DeepSeekSoftmaxMscaleMultipliesEveryLogit)
 // finite_extremes against std::min / std::max over the finite values, for lengths around the vectors
 // (8 doubles, 16 floats) and the threading threshold, with NaN and +-inf anywhere, and with no finite
 // value at all; for double and for float32 results.
-template <typename T>
-void check_finite_extremes()
+template <typename T> void check_finite_extremes()
 {
     const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
     std::mt19937_64 gen(5);
@@ -148,8 +150,14 @@ void check_finite_extremes()
     EXPECT_EQ(hi, std::numeric_limits<T>::max());
 }
 
-TEST(Matrix, FiniteExtremesSkipNaNAndInfinities) { check_finite_extremes<double>(); }
-TEST(Matrix, FiniteExtremesOfFloat32Results) { check_finite_extremes<float>(); }
+TEST(Matrix, FiniteExtremesSkipNaNAndInfinities)
+{
+    check_finite_extremes<double>();
+}
+TEST(Matrix, FiniteExtremesOfFloat32Results)
+{
+    check_finite_extremes<float>();
+}
 
 // Shaw and DeBERTa with position-dependent content read one product of the sampled vectors with every
 // relative embedding row per term (content_plus_gathered). Reference: shaw_logit (Shaw et al. 2018,
@@ -161,12 +169,14 @@ struct GatheredCase {
     // so each cell takes its own dot product (the fallback), with tables of 38 MB, not 10^6's 770 MB.
     int shaw_clip = 16;
     bool c2p = true, p2c = true; // DeBERTa's terms
-    int buckets = 256;          // DeBERTa's position_buckets (0: plain clipped relative positions)
-    std::int64_t n = 4096;      // 10^6: more distinct offsets than cells, the row per cell directly
+    int buckets = 256;           // DeBERTa's position_buckets (0: plain clipped relative positions)
+    std::int64_t n = 4096;       // 10^6: more distinct offsets than cells, the row per cell directly
     bool tokens = false;
 };
 
-class GatheredRelativeLogits : public ::testing::TestWithParam<GatheredCase> {};
+class GatheredRelativeLogits : public ::testing::TestWithParam<GatheredCase>
+{
+};
 
 TEST_P(GatheredRelativeLogits, EveryCellEqualsThePerCellLogit)
 {
@@ -206,11 +216,14 @@ TEST_P(GatheredRelativeLogits, EveryCellEqualsThePerCellLogit)
         double worst = 0.0;
         for (Eigen::Index a = 0; a < r.values.rows(); ++a)
             for (Eigen::Index b = 0; b < r.values.cols(); ++b) {
-                const std::int64_t i = r.row_index[static_cast<std::size_t>(a)], j = r.col_index[static_cast<std::size_t>(b)];
+                const std::int64_t i = r.row_index[static_cast<std::size_t>(a)],
+                                   j = r.col_index[static_cast<std::size_t>(b)];
                 const Eigen::VectorXd q = content_query(s.content, 24, i), k = content_key(s.content, 24, j);
-                const double expected = g.method == Method::Shaw ? shaw_logit(shaw, q, k, i, j)
-                                                                 : deberta_logit_terms(deberta, q, k, i, j).total;
-                worst = std::max(worst, std::abs(r.values(a, b) - expected) / std::max(1.0, std::abs(expected)));
+                const double expected = g.method == Method::Shaw
+                                            ? shaw_logit(shaw, q, k, i, j)
+                                            : deberta_logit_terms(deberta, q, k, i, j).total;
+                worst =
+                    std::max(worst, std::abs(r.values(a, b) - expected) / std::max(1.0, std::abs(expected)));
             }
         // Both sides sum the same d products in another order: a few roundings of the largest term.
         EXPECT_LT(worst, 1e-13) << (point ? "point sample" : "window");
@@ -219,10 +232,12 @@ TEST_P(GatheredRelativeLogits, EveryCellEqualsThePerCellLogit)
 
 INSTANTIATE_TEST_SUITE_P(
     ShawAndDeberta, GatheredRelativeLogits,
-    ::testing::Values(GatheredCase{"shaw", Method::Shaw}, GatheredCase{"shaw_tokens", Method::Shaw, 16, true, true, 256, 300, true},
+    ::testing::Values(GatheredCase{"shaw", Method::Shaw},
+                      GatheredCase{"shaw_tokens", Method::Shaw, 16, true, true, 256, 300, true},
                       GatheredCase{"shaw_huge_clip", Method::Shaw, 100'000},
                       GatheredCase{"shaw_million", Method::Shaw, 64, true, true, 256, 1'000'000},
-                      GatheredCase{"deberta", Method::DeBERTa}, GatheredCase{"deberta_c2p", Method::DeBERTa, 16, true, false},
+                      GatheredCase{"deberta", Method::DeBERTa},
+                      GatheredCase{"deberta_c2p", Method::DeBERTa, 16, true, false},
                       GatheredCase{"deberta_p2c", Method::DeBERTa, 16, false, true},
                       GatheredCase{"deberta_c2c", Method::DeBERTa, 16, false, false},
                       GatheredCase{"deberta_plain", Method::DeBERTa, 16, true, true, 0},
@@ -259,7 +274,7 @@ TEST(Matrix, DownsampledPictureOfAMillionPositionsSamplesCellCentres)
     w.sample = SampleMode::Point;
     const MatrixResult r = compute_matrix(s, MatrixKind::Logits, w);
     ASSERT_EQ(r.values.rows(), 64);
-    EXPECT_EQ(r.row_index[0], 7812);   // floor(0.5 * 10^6 / 64)
+    EXPECT_EQ(r.row_index[0], 7812);    // floor(0.5 * 10^6 / 64)
     EXPECT_EQ(r.row_index[63], 992187); // floor(63.5 * 10^6 / 64)
     EXPECT_NEAR(r.values(5, 60), rope_reference(s, r.row_index[5], r.col_index[60]), 1e-9);
 }

@@ -31,7 +31,10 @@ Scenario sentence(Method m, const std::string& text, bool causal = false)
     return s;
 }
 
-Eigen::MatrixXd weights(const Scenario& s) { return compute_matrix(s, MatrixKind::Weights, {}).values; }
+Eigen::MatrixXd weights(const Scenario& s)
+{
+    return compute_matrix(s, MatrixKind::Weights, {}).values;
+}
 
 // Index in `from` of each token of `to` (both permutations of the same distinct words).
 std::vector<int> permutation(const std::vector<std::string>& from, const std::vector<std::string>& to)
@@ -127,20 +130,23 @@ TEST(AttentionWeights, NopeWeightsPermuteWithTheWords)
         const Eigen::MatrixXd wa = weights(sa), wb = weights(sb);
         for (Eigen::Index i = 0; i < wb.rows(); ++i)
             for (Eigen::Index j = 0; j < wb.cols(); ++j)
-                EXPECT_NEAR(wb(i, j), wa(p[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(j)]), 1e-12)
+                EXPECT_NEAR(wb(i, j), wa(p[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(j)]),
+                            1e-12)
                     << a << " / " << b << " (" << i << ", " << j << ")";
     }
 }
 
 TEST(AttentionWeights, RopeWeightsAreNotAPermutation)
 {
-    const Scenario sa = sentence(Method::RoPE, "the dog bit a man"), sb = sentence(Method::RoPE, "a man bit the dog");
+    const Scenario sa = sentence(Method::RoPE, "the dog bit a man"),
+                   sb = sentence(Method::RoPE, "a man bit the dog");
     const std::vector<int> p = permutation(sa.content.tokens, sb.content.tokens);
     const Eigen::MatrixXd wa = weights(sa), wb = weights(sb);
     double largest = 0.0;
     for (Eigen::Index i = 0; i < wb.rows(); ++i)
         for (Eigen::Index j = 0; j < wb.cols(); ++j)
-            largest = std::max(largest, std::abs(wb(i, j) - wa(p[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(j)])));
+            largest = std::max(largest, std::abs(wb(i, j) - wa(p[static_cast<std::size_t>(i)],
+                                                               p[static_cast<std::size_t>(j)])));
     EXPECT_GT(largest, 1e-3);
 }
 
@@ -168,7 +174,8 @@ TEST(AttentionWeights, RefusesUnaffordableRowsNamingSeqLen)
         FAIL() << "expected ParameterError";
     } catch (const ParameterError& e) {
         EXPECT_EQ(e.parameter(), "seq_len");
-        EXPECT_NE(std::string(e.what()).find(std::to_string(kMaxWeightsSeqLen)), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(std::to_string(kMaxWeightsSeqLen)), std::string::npos)
+            << e.what();
     }
     s.seq_len = kMaxWeightsSeqLen;
     EXPECT_NO_THROW(compute_matrix(s, MatrixKind::Weights, w));

@@ -9,9 +9,9 @@
 #include "compute/attention_logits.h"
 #include "compute/block_means.h"
 #include "methods/cope/cope_method.h"
-#include "methods/t5/t5_buckets.h"
 #include "methods/rope/rope.h"
 #include "methods/rope/rope_scaling.h"
+#include "methods/t5/t5_buckets.h"
 #include "methods/xpos/xpos.h"
 #include "scenario/content.h"
 
@@ -56,9 +56,9 @@ TEST(BlockBoundaries, DirichletSumEqualsTheGeometricSeries)
                 std::complex<double> direct = 0.0;
                 for (std::int64_t m = a; m < a + n; ++m)
                     direct += std::polar(1.0, static_cast<double>(m) * w);
-                const double tol = static_cast<double>(n)
-                                       * (std::ldexp(1.0, -51) * static_cast<double>(a + n) * w)
-                                   + static_cast<double>(n * n) * std::ldexp(1.0, -52);
+                const double tol =
+                    static_cast<double>(n) * (std::ldexp(1.0, -51) * static_cast<double>(a + n) * w) +
+                    static_cast<double>(n * n) * std::ldexp(1.0, -52);
                 EXPECT_LT(std::abs(dirichlet_sum(w, a, n) - direct), tol)
                     << "w " << w << " a " << a << " n " << n;
             }
@@ -68,7 +68,9 @@ TEST(BlockBoundaries, OffsetBlockSumsEqualTheDirectSums)
 {
     // f(o) = sin(0.37 o) + 0.01 o: any function of i - j; blocks of uneven size, masked and not.
     // Reference: direct double loops. Tolerance 1e-9 absolute (sums of a few hundred O(1) terms).
-    const auto f = [](std::int64_t o) { return std::sin(0.37 * static_cast<double>(o)) + 0.01 * static_cast<double>(o); };
+    const auto f = [](std::int64_t o) {
+        return std::sin(0.37 * static_cast<double>(o)) + 0.01 * static_cast<double>(o);
+    };
     const auto rb = block_boundaries(3, 50, 7), cb = block_boundaries(20, 41, 5);
     for (bool causal : {false, true}) {
         const OffsetBlockSums o = offset_block_sums(rb, cb, f, causal);
@@ -98,7 +100,10 @@ struct Case {
 };
 
 // ctest shows the case's name, not the bytes of the struct.
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Case& c, std::ostream* os)
+{
+    *os << c.name;
+}
 
 Scenario scenario_for(const Case& k, std::int64_t n)
 {
@@ -110,7 +115,8 @@ Scenario scenario_for(const Case& k, std::int64_t n)
     s.params<RopeParams>().head_dim = 64;
     s.params<SinusoidalParams>().dim = 64;
     s.params<LearnedParams>().dim = 32;
-    s.params<LearnedParams>().trained_length = 1500; // positions 1500 .. N - 1 have no embedding: masked blocks
+    s.params<LearnedParams>().trained_length =
+        1500; // positions 1500 .. N - 1 have no embedding: masked blocks
     s.params<ShawParams>().head_dim = 32;
     s.params<ShawParams>().max_relative_position = 40;
     s.params<TransformerXLParams>().head_dim = 16;
@@ -138,7 +144,8 @@ std::vector<Case> exact_cases()
         cases.push_back({"alibi_symmetric_" + c, Method::ALiBi, MatrixKind::Logits, content});
         cases.push_back({"t5_causal_" + c, Method::T5, MatrixKind::Logits, content, true});
         cases.push_back({"t5_" + c, Method::T5, MatrixKind::Logits, content});
-        cases.push_back({"txl_" + c, Method::TransformerXL, MatrixKind::Logits, content}); // bilinear: any content
+        cases.push_back(
+            {"txl_" + c, Method::TransformerXL, MatrixKind::Logits, content}); // bilinear: any content
         if (content != ContentKind::Random) {
             cases.push_back({"shaw_" + c, Method::Shaw, MatrixKind::Logits, content});
             cases.push_back({"deberta_" + c, Method::DeBERTa, MatrixKind::Logits, content});
@@ -158,7 +165,9 @@ std::vector<Case> exact_cases()
     return cases;
 }
 
-class BlockMeans : public ::testing::TestWithParam<Case> {};
+class BlockMeans : public ::testing::TestWithParam<Case>
+{
+};
 
 TEST_P(BlockMeans, EqualBruteForceMeansOverTheSameBlocks_4096Into64)
 {
@@ -247,8 +256,9 @@ TEST(BlockMeansMatrix, PointModeKeepsTheOldSamples)
     EXPECT_EQ(p.sampling, MatrixSampling::Point);
     for (Eigen::Index r = 0; r < 8; ++r)
         for (Eigen::Index c = 0; c < 9; ++c)
-            EXPECT_NEAR(p.values(r, c), full.values(p.row_index[static_cast<std::size_t>(r)],
-                                                    p.col_index[static_cast<std::size_t>(c)]),
+            EXPECT_NEAR(p.values(r, c),
+                        full.values(p.row_index[static_cast<std::size_t>(r)],
+                                    p.col_index[static_cast<std::size_t>(c)]),
                         1e-10);
 }
 
@@ -303,7 +313,9 @@ TEST(SinglePrecision, EveryLogitWithinTheFloatDotProductBound)
         double worst = 0.0;
         for (Eigen::Index j = 0; j < 700; ++j) {
             for (Eigen::Index i = 0; i < 700; ++i) {
-                worst = std::max(worst, std::abs(sgl.values(i, j) - dbl.values(i, j)) / (unit * qn[static_cast<std::size_t>(i)] * kn[static_cast<std::size_t>(j)]));
+                worst = std::max(
+                    worst, std::abs(sgl.values(i, j) - dbl.values(i, j)) /
+                               (unit * qn[static_cast<std::size_t>(i)] * kn[static_cast<std::size_t>(j)]));
             }
         }
         EXPECT_LE(worst, 1.0);
@@ -337,8 +349,8 @@ TEST(SinglePrecision, Float32ResultsKeepTheBoundWithoutTheDoubleArray)
         s.content.kind = ContentKind::Random;
         s.content.seed = 9;
         // The square window shares each angle's cos and sin between queries and keys; the other does not.
-        for (const auto& [row0, rows, col0, cols] : {std::array<std::int64_t, 4>{0, 600, 0, 600},
-                                                     std::array<std::int64_t, 4>{100, 300, 7, 411}}) {
+        for (const auto& [row0, rows, col0, cols] :
+             {std::array<std::int64_t, 4>{0, 600, 0, 600}, std::array<std::int64_t, 4>{100, 300, 7, 411}}) {
             const MatrixWindow fw = float_window(row0, rows, col0, cols);
             MatrixWindow dw = fw;
             dw.precision = Precision::Double;
@@ -417,7 +429,8 @@ TEST(OffsetBlockSums, ClosedFormRunsEqualTheWalkOverEveryOffset)
         ASSERT_EQ(runs.sums.cols(), 29);
         for (Eigen::Index s = 0; s < 29; ++s)
             for (Eigen::Index r = 0; r < 37; ++r) {
-                EXPECT_EQ(runs.counts(r, s), walk.counts(r, s)) << r << ", " << s << (causal ? " causal" : "");
+                EXPECT_EQ(runs.counts(r, s), walk.counts(r, s))
+                    << r << ", " << s << (causal ? " causal" : "");
                 EXPECT_NEAR(runs.sums(r, s), walk.sums(r, s), 1e-12 * (1.0 + 11.0 * walk.counts(r, s)))
                     << r << ", " << s << (causal ? " causal" : "");
             }
@@ -457,7 +470,9 @@ TEST(OffsetBlockSums, ChangePointsOfAMonotoneStepFunctionAreFoundExactly)
 TEST(OffsetBlockSums, ClosedFormLinearRunsEqualTheWalkOverEveryOffset)
 {
     const std::vector<std::int64_t> changes = {-2000, -1, 0, 1, 17, 900};
-    const auto slope = [&](std::int64_t start) { return start < 0 ? 0.125 : start == 0 ? -0.5 : start == 1 ? -0.03125 : -0.75; };
+    const auto slope = [&](std::int64_t start) {
+        return start < 0 ? 0.125 : start == 0 ? -0.5 : start == 1 ? -0.03125 : -0.75;
+    };
     // f continuous or not at the changes; within a run f(a + t) = f(a) + slope(a) t exactly.
     const auto f = [&](std::int64_t o) {
         const auto it = std::upper_bound(changes.begin(), changes.end(), o);

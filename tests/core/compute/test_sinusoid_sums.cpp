@@ -100,7 +100,8 @@ TEST(SinusoidSums, EveryRunLengthAroundTheKernelBoundaries)
     EXPECT_EQ(sum.terms(), 256u);
     const std::vector<double> got = sum.at(pos);
     for (std::size_t r = 0; r < pos.size(); ++r)
-        ASSERT_NEAR(got[r], direct(t, pos[r]), 1e-12 * t.scale) << "position " << pos[r] << " (index " << r << ")";
+        ASSERT_NEAR(got[r], direct(t, pos[r]), 1e-12 * t.scale)
+            << "position " << pos[r] << " (index " << r << ")";
     EXPECT_EQ(got, sinusoid_sums(t.w, t.ws, t.wc, pos)); // the one-off form is the prepared one
     // One prepared sum, many ranges (a curve's chunks), each as a sum prepared for it alone gives it.
     for (const std::int64_t first : {std::int64_t{0}, std::int64_t{123'457}, std::int64_t{10'000'000}}) {
@@ -110,7 +111,8 @@ TEST(SinusoidSums, EveryRunLengthAroundTheKernelBoundaries)
             SinusoidSum(t.w, t.ws, t.wc).range(first, count, b.data()); // a sum of its own
             ASSERT_EQ(a, b);
             for (std::int64_t r = 0; r < count; r += 97)
-                ASSERT_NEAR(a[static_cast<std::size_t>(r)], direct(t, first + r), 1e-12 * t.scale) << first + r;
+                ASSERT_NEAR(a[static_cast<std::size_t>(r)], direct(t, first + r), 1e-12 * t.scale)
+                    << first + r;
         }
     }
     EXPECT_THROW(SinusoidSum(t.w, {1.0}, t.wc), std::invalid_argument);
@@ -131,17 +133,21 @@ TEST(SinusoidSums, SinglePrecisionWithinTheStatedBound)
         const double bound = 36.0 * 0x1p-24 * modulus;
         const SinusoidSum single(t.w, t.ws, t.wc, Precision::Single);
         double worst = 0.0;
-        for (const std::int64_t first : {std::int64_t{0}, std::int64_t{16'384 - 3000}, std::int64_t{10'000'000}}) {
+        for (const std::int64_t first :
+             {std::int64_t{0}, std::int64_t{16'384 - 3000}, std::int64_t{10'000'000}}) {
             const std::int64_t count = 40'003; // the last block partial
             std::vector<double> got(static_cast<std::size_t>(count));
             single.range(first, count, got.data());
-            for (std::int64_t r = 0; r < count; r += (r < 70 || (r > 16'300 && r < 16'500) || r > count - 40) ? 1 : 37) {
+            for (std::int64_t r = 0; r < count;
+                 r += (r < 70 || (r > 16'300 && r < 16'500) || r > count - 40) ? 1 : 37) {
                 const double want = direct(t, first + r);
-                ASSERT_NEAR(got[static_cast<std::size_t>(r)], want, bound) << n << " terms, position " << first + r;
+                ASSERT_NEAR(got[static_cast<std::size_t>(r)], want, bound)
+                    << n << " terms, position " << first + r;
                 worst = std::max(worst, std::abs(got[static_cast<std::size_t>(r)] - want));
             }
         }
-        EXPECT_GT(worst, 1e-12 * t.scale) << n << " terms: float32 that agrees to double's 1e-12 is not float32";
+        EXPECT_GT(worst, 1e-12 * t.scale)
+            << n << " terms: float32 that agrees to double's 1e-12 is not float32";
         // The list form: long runs in float32, a lone position after a jump in double.
         std::vector<std::int64_t> pos;
         for (std::int64_t r = 0; r < 100; ++r)

@@ -80,18 +80,20 @@ TEST(Gguf, ReadsHeaderAndTypedKeyValues)
     EXPECT_EQ(h.find("tokenizer.ggml.tokens")->value.size(), kGgufKeptArray); // only the first kept
     EXPECT_EQ(h.find("tokenizer.ggml.tokens")->value[5], "t5");
     EXPECT_EQ(h.find("tokenizer.ggml.token_type")->array_length, 1000u);
-    EXPECT_EQ(h.find("llama.attention.layer_norm_rms_epsilon")->value.get<double>(), static_cast<double>(1e-5f));
+    EXPECT_EQ(h.find("llama.attention.layer_norm_rms_epsilon")->value.get<double>(),
+              static_cast<double>(1e-5f));
 }
 
 TEST(Gguf, LlamaYarnKeysMapToTheScenario)
 {
     for (std::uint32_t version : {2u, 3u}) {
-        const std::string path = write_file("llama_v" + std::to_string(version) + ".gguf", llama_yarn(version).bytes());
+        const std::string path =
+            write_file("llama_v" + std::to_string(version) + ".gguf", llama_yarn(version).bytes());
         const ConfigImport imp = load_model_config(path); // dispatches on .gguf
         const Scenario& s = imp.scenario;
         ASSERT_EQ(s.method, Method::RoPE);
         const RopeParams& r = s.params<RopeParams>();
-        EXPECT_EQ(r.head_dim, 128);          // 4096 / 32
+        EXPECT_EQ(r.head_dim, 128); // 4096 / 32
         EXPECT_EQ(r.rope_theta, 500000.0);
         EXPECT_EQ(r.partial_rotary_factor, 1.0); // 128 of 128
         EXPECT_EQ(r.rope_type, RopeType::Yarn);
@@ -177,7 +179,9 @@ TEST(Gguf, AlibiModelsAndTheirMaxBias)
     EXPECT_TRUE(has(b.read_keys, "mpt.context_length"));
 
     GgufWriter bloom16(3);
-    bloom16.string("general.architecture", "bloom").u32("bloom.attention.head_count", 8).f32("bloom.attention.max_alibi_bias", 16.0f);
+    bloom16.string("general.architecture", "bloom")
+        .u32("bloom.attention.head_count", 8)
+        .f32("bloom.attention.max_alibi_bias", 16.0f);
     const ConfigImport c = load_model_config(write_file("bloom16.gguf", bloom16.bytes()));
     EXPECT_TRUE(has(c.ignored_keys, "bloom.attention.max_alibi_bias"));
 }
@@ -200,8 +204,9 @@ TEST(Gguf, WrongTypesAndUnsupportedScalingNameTheGgufKey)
     EXPECT_NE(message("type.gguf", a).find("llama.rope.freq_base must be a number"), std::string::npos);
     GgufWriter b(3);
     b.string("general.architecture", "llama").string("llama.rope.scaling.type", "dynamic");
-    EXPECT_NE(message("scaling.gguf", b).find("llama.rope.scaling.type must be one of none|linear|yarn|longrope"),
-              std::string::npos);
+    EXPECT_NE(
+        message("scaling.gguf", b).find("llama.rope.scaling.type must be one of none|linear|yarn|longrope"),
+        std::string::npos);
     GgufWriter c(3);
     c.u32("llama.context_length", 1);
     EXPECT_NE(message("noarch.gguf", c).find("no general.architecture"), std::string::npos);
@@ -240,33 +245,44 @@ INSTANTIATE_TEST_SUITE_P(
     Files, GgufHostile,
     ::testing::Values(
         HostileGguf{"empty", "", "shorter than the magic"},
-        HostileGguf{"bad_magic", std::string("GGML") + le_bytes(3, 4) + le_bytes(0, 16), "not the magic \"GGUF\""},
-        HostileGguf{"version_1", std::string("GGUF") + le_bytes(1, 4) + le_bytes(0, 16), "GGUF version 1 is not read"},
-        HostileGguf{"big_endian", std::string("GGUF") + std::string("\0\0\0\3", 4) + le_bytes(0, 16), "big-endian"},
-        HostileGguf{"huge_kv_count", kHead + le_bytes(std::uint64_t{1} << 62, 8), "key-value count 4611686018427387904"},
+        HostileGguf{"bad_magic", std::string("GGML") + le_bytes(3, 4) + le_bytes(0, 16),
+                    "not the magic \"GGUF\""},
+        HostileGguf{"version_1", std::string("GGUF") + le_bytes(1, 4) + le_bytes(0, 16),
+                    "GGUF version 1 is not read"},
+        HostileGguf{"big_endian", std::string("GGUF") + std::string("\0\0\0\3", 4) + le_bytes(0, 16),
+                    "big-endian"},
+        HostileGguf{"huge_kv_count", kHead + le_bytes(std::uint64_t{1} << 62, 8),
+                    "key-value count 4611686018427387904"},
         HostileGguf{"too_many_key_values", kHead + le_bytes(70000, 8) + std::string(70000 * 13, '\0'),
                     "exceeds the limit of 65536"},
-        HostileGguf{"huge_key_length", kHead + le_bytes(1, 8) + le_bytes(std::uint64_t{1} << 62, 8) + "abc" + le_bytes(0, 32),
+        HostileGguf{"huge_key_length",
+                    kHead + le_bytes(1, 8) + le_bytes(std::uint64_t{1} << 62, 8) + "abc" + le_bytes(0, 32),
                     "has length 4611686018427387904, more than"},
         HostileGguf{"huge_string_length",
-                    kHead + le_bytes(1, 8) + GgufWriter::str("general.name") + le_bytes(8, 4) + le_bytes(~std::uint64_t{0}, 8),
+                    kHead + le_bytes(1, 8) + GgufWriter::str("general.name") + le_bytes(8, 4) +
+                        le_bytes(~std::uint64_t{0}, 8),
                     "has length 18446744073709551615"},
         HostileGguf{"huge_array_length",
-                    kHead + le_bytes(1, 8) + GgufWriter::str("tokenizer.ggml.tokens") + le_bytes(9, 4) + le_bytes(8, 4) +
-                        le_bytes(std::uint64_t{1} << 61, 8) + "xx",
+                    kHead + le_bytes(1, 8) + GgufWriter::str("tokenizer.ggml.tokens") + le_bytes(9, 4) +
+                        le_bytes(8, 4) + le_bytes(std::uint64_t{1} << 61, 8) + "xx",
                     "array length 2305843009213693952"},
-        HostileGguf{"unknown_type", kHead + le_bytes(1, 8) + GgufWriter::str("k") + le_bytes(13, 4) + "xxxxxxxx",
+        HostileGguf{"unknown_type",
+                    kHead + le_bytes(1, 8) + GgufWriter::str("k") + le_bytes(13, 4) + "xxxxxxxx",
                     "unknown value type 13"},
-        HostileGguf{"bad_bool", kHead + le_bytes(1, 8) + GgufWriter::str("k") + le_bytes(7, 4) + "\x02", "a bool must be 0 or 1"},
+        HostileGguf{"bad_bool", kHead + le_bytes(1, 8) + GgufWriter::str("k") + le_bytes(7, 4) + "\x02",
+                    "a bool must be 0 or 1"},
         HostileGguf{"deep_arrays",
                     [] {
                         std::string v;
                         for (int i = 0; i < 6; ++i)
                             v += le_bytes(9, 4) + le_bytes(1, 8);
-                        return kHead + le_bytes(1, 8) + GgufWriter::str("k") + le_bytes(9, 4) + v + le_bytes(0, 32);
+                        return kHead + le_bytes(1, 8) + GgufWriter::str("k") + le_bytes(9, 4) + v +
+                               le_bytes(0, 32);
                     }(),
                     "nested deeper than 4"},
-        HostileGguf{"truncated_value", kHead + le_bytes(1, 8) + GgufWriter::str("llama.context_length") + le_bytes(4, 4) + "\x01",
+        HostileGguf{"truncated_value",
+                    kHead + le_bytes(1, 8) + GgufWriter::str("llama.context_length") + le_bytes(4, 4) +
+                        "\x01",
                     "truncated GGUF file"}),
     [](const ::testing::TestParamInfo<HostileGguf>& info) { return param_name(info.param.name); });
 

@@ -49,8 +49,8 @@ fs::path write_file(const std::string& name, const std::string& bytes)
 
 std::string nested(int depth, const std::string& inner = "1")
 {
-    return "{\"model_type\":\"llama\",\"rope_theta\":" + std::string(static_cast<std::size_t>(depth), '[') + inner
-           + std::string(static_cast<std::size_t>(depth), ']') + "}";
+    return "{\"model_type\":\"llama\",\"rope_theta\":" + std::string(static_cast<std::size_t>(depth), '[') +
+           inner + std::string(static_cast<std::size_t>(depth), ']') + "}";
 }
 
 bool has_control_bytes(const std::string& s)
@@ -83,7 +83,8 @@ TEST(JsonInput, DepthLimitIsExactAndStringsDoNotCount)
     EXPECT_NO_THROW(parse_json_input(nested(kMaxJsonDepth - 1)));
     EXPECT_THROW(parse_json_input(nested(kMaxJsonDepth)), InputFileError);
     // Brackets inside strings, also after an escaped quote, are text.
-    const std::string brackets = "{\"a\":\"" + std::string(1000, '[') + "\\\"" + std::string(1000, '{') + "\"}";
+    const std::string brackets =
+        "{\"a\":\"" + std::string(1000, '[') + "\\\"" + std::string(1000, '{') + "\"}";
     EXPECT_NO_THROW(parse_json_input(brackets));
 }
 
@@ -176,12 +177,12 @@ TEST(QuoteInput, EscapesControlsAndInvalidUtf8)
     EXPECT_EQ(quote_input("a\nb\tc\rd"), "a\\nb\\tc\\rd");
     EXPECT_EQ(quote_input(std::string("a\0b", 3)), "a\\x00b");
     EXPECT_EQ(quote_input("\x7f"), "\\x7f");
-    EXPECT_EQ(quote_input("θ′"), "θ′");                 // valid UTF-8 stays
-    EXPECT_EQ(quote_input("\xff\xfe"), "\\xff\\xfe");   // invalid bytes
-    EXPECT_EQ(quote_input("\xc0\xaf"), "\\xc0\\xaf");   // overlong '/'
+    EXPECT_EQ(quote_input("θ′"), "θ′");                        // valid UTF-8 stays
+    EXPECT_EQ(quote_input("\xff\xfe"), "\\xff\\xfe");          // invalid bytes
+    EXPECT_EQ(quote_input("\xc0\xaf"), "\\xc0\\xaf");          // overlong '/'
     EXPECT_EQ(quote_input("\xed\xa0\x80"), "\\xed\\xa0\\x80"); // a UTF-16 surrogate
-    EXPECT_EQ(quote_input("\xc2\x9b"), "\\xc2\\x9b");   // C1 CSI, a terminal control
-    EXPECT_EQ(quote_input("\xe2\x82"), "\\xe2\\x82");   // truncated sequence
+    EXPECT_EQ(quote_input("\xc2\x9b"), "\\xc2\\x9b");          // C1 CSI, a terminal control
+    EXPECT_EQ(quote_input("\xe2\x82"), "\\xe2\\x82");          // truncated sequence
     EXPECT_EQ(quote_input(std::string(50, 'x'), 10), std::string(10, 'x') + "...");
 }
 
@@ -198,8 +199,8 @@ TEST(QuoteInput, TableMessagesNeverCarryRawBytes)
         EXPECT_NE(what.find("line 2, column 2"), std::string::npos) << what;
     }
     const std::string header = "{'descr': '<\x1b[2Jf8', 'fortran_order': False, 'shape': (1, 1), }\n";
-    const std::string preamble = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size())
-                                 + static_cast<char>(0);
+    const std::string preamble =
+        std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + static_cast<char>(0);
     const fs::path npy = write_file("evil.npy", preamble + header + std::string(8, '\0'));
     try {
         LearnedTable::load(npy.string());
@@ -221,7 +222,8 @@ TEST(QuoteInput, ScenarioJsonAndConfigMessagesEscapeStrings)
         EXPECT_FALSE(has_control_bytes(e.what())) << e.what();
         EXPECT_NE(std::string(e.what()).find("\\x1b[2J"), std::string::npos) << e.what();
     }
-    const nlohmann::json cfg = {{"model_type", "llama"}, {"rope_scaling", {{"rope_type", "evil\x07"}, {"factor", 2}}}};
+    const nlohmann::json cfg = {{"model_type", "llama"},
+                                {"rope_scaling", {{"rope_type", "evil\x07"}, {"factor", 2}}}};
     try {
         import_model_config(cfg);
         FAIL();

@@ -208,9 +208,9 @@ namespace {
 // Model configs shipped with the tests, each a real model's config.json reduced to the keys that matter
 // (Gemma 3 in the v5 `rope_parameters` form and with linear scaling, Qwen2-VL's mrope, Qwen2.5 with the
 // YaRN x4 block of its model card, Qwen2.5-Instruct with its sliding window off, DeepSeek-V3, a tiny Llama).
-const char* const kShippedConfigs[] = {"llama_tiny.json", "gemma3_12b.json", "gemma3_tiny_v5.json",
-                                        "qwen2_vl_7b.json", "qwen2.5_7b_yarn4.json",
-                                        "qwen2.5_7b_instruct.json", "deepseek_v3.json"};
+const char* const kShippedConfigs[] = {
+    "llama_tiny.json",       "gemma3_12b.json",          "gemma3_tiny_v5.json", "qwen2_vl_7b.json",
+    "qwen2.5_7b_yarn4.json", "qwen2.5_7b_instruct.json", "deepseek_v3.json"};
 
 std::string config_path(const char* name)
 {
@@ -229,7 +229,8 @@ TEST(Presets, LoadingAfterAnyOtherPresetEqualsLoadingItAlone)
         const nlohmann::json alone = scenario_to_json(load_preset(b.id).scenario);
         for (const auto& a : presets) {
             const Scenario after_a = load_preset(a.id).scenario;
-            EXPECT_EQ(scenario_to_json(load_preset(b.id, after_a).scenario), alone) << a.id << " then " << b.id;
+            EXPECT_EQ(scenario_to_json(load_preset(b.id, after_a).scenario), alone)
+                << a.id << " then " << b.id;
         }
     }
 }
@@ -254,10 +255,13 @@ TEST(Presets, ConfigImportAfterAnyPresetEqualsImportingItAlone)
 TEST(Presets, GemmaLocalBaseIsReportedAsNotModelledYet)
 {
     const ConfigImport c = load_model_config(config_path("gemma3_12b.json"));
-    EXPECT_NE(std::find(c.ignored_keys.begin(), c.ignored_keys.end(), "rope_local_base_freq"), c.ignored_keys.end());
-    EXPECT_EQ(std::find(c.unknown_keys.begin(), c.unknown_keys.end(), "rope_local_base_freq"), c.unknown_keys.end());
-    EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(),
-                            [](const std::string& n) { return n.find("rope_local_base_freq") != std::string::npos; }));
+    EXPECT_NE(std::find(c.ignored_keys.begin(), c.ignored_keys.end(), "rope_local_base_freq"),
+              c.ignored_keys.end());
+    EXPECT_EQ(std::find(c.unknown_keys.begin(), c.unknown_keys.end(), "rope_local_base_freq"),
+              c.unknown_keys.end());
+    EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) {
+        return n.find("rope_local_base_freq") != std::string::npos;
+    }));
 }
 
 TEST(Presets, ShippedConfigsHaveTheirModelsContextLengths)
@@ -271,10 +275,10 @@ TEST(Presets, ShippedConfigsHaveTheirModelsContextLengths)
         {"gemma3_12b.json", 32768, 131072}, // linear x8: pre-trained 32768, context 131072 (Gemma 3 report)
         {"gemma3_tiny_v5.json", 512, 512},  // rope_parameters.full_attention, default
         {"qwen2_vl_7b.json", 32768, 32768}, // mrope reads as default frequencies
-        {"qwen2.5_7b_yarn4.json", 32768, 131072}, // YaRN x4 on an original 32768 (model card)
-        {"llama_tiny.json", 1024, 2048},          // linear x2 on 1024
+        {"qwen2.5_7b_yarn4.json", 32768, 131072},   // YaRN x4 on an original 32768 (model card)
+        {"llama_tiny.json", 1024, 2048},            // linear x2 on 1024
         {"qwen2.5_7b_instruct.json", 32768, 32768}, // no scaling; its sliding window is off
-        {"deepseek_v3.json", 4096, 163840},       // YaRN x40 from 4096
+        {"deepseek_v3.json", 4096, 163840},         // YaRN x40 from 4096
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.file);

@@ -117,13 +117,13 @@ TEST(Bfloat16ToFloat, KnownValuesAndEveryPatternIsTheUpperHalf)
 
 TEST(Safetensors, ReadsHeaderShapesDtypesAndMetadata)
 {
-    const std::string path = write_file(
-        "mixed.safetensors",
-        safetensors_file({f32_tensor("wpe.weight", 4, 3, table_values(4, 3)),
-                          u16_tensor("h16", "F16", {2, 2}, {0x3C00, 0x0001, 0x7BFF, 0xFC00}),
-                          u16_tensor("b16", "BF16", {4}, {0x3F80, 0x0001, 0xFF80, 0xC000}),
-                          StTensor{"ids", "I64", {2}, std::string(16, '\0')}},
-                         R"({"format":"pt"})"));
+    const std::string path =
+        write_file("mixed.safetensors",
+                   safetensors_file({f32_tensor("wpe.weight", 4, 3, table_values(4, 3)),
+                                     u16_tensor("h16", "F16", {2, 2}, {0x3C00, 0x0001, 0x7BFF, 0xFC00}),
+                                     u16_tensor("b16", "BF16", {4}, {0x3F80, 0x0001, 0xFF80, 0xC000}),
+                                     StTensor{"ids", "I64", {2}, std::string(16, '\0')}},
+                                    R"({"format":"pt"})"));
     const SafetensorsCatalog cat = read_safetensors(path);
     ASSERT_EQ(cat.tensors.size(), 4u);
     EXPECT_EQ(cat.metadata.at("format"), "pt");
@@ -199,11 +199,14 @@ TEST(Safetensors, IndexProblemsNameTheIndexAndTheTensor)
         return std::string();
     };
     EXPECT_NE(message(R"({"metadata":{}})").find("weight_map"), std::string::npos);
-    EXPECT_NE(message(R"({"weight_map":{"x":"../a.safetensors"}})").find("plain file name"), std::string::npos);
-    EXPECT_NE(message(R"({"weight_map":{"y":"a.safetensors"}})").find("'y' is not in its shard"), std::string::npos);
+    EXPECT_NE(message(R"({"weight_map":{"x":"../a.safetensors"}})").find("plain file name"),
+              std::string::npos);
+    EXPECT_NE(message(R"({"weight_map":{"y":"a.safetensors"}})").find("'y' is not in its shard"),
+              std::string::npos);
     EXPECT_NE(message(R"({"weight_map":{"x":3}})").find("shard file name"), std::string::npos);
     EXPECT_NE(message(R"({"weight_map":{}})").find("empty"), std::string::npos);
-    EXPECT_NE(message(R"({"weight_map":{"x":"missing.safetensors"}})").find("missing.safetensors"), std::string::npos);
+    EXPECT_NE(message(R"({"weight_map":{"x":"missing.safetensors"}})").find("missing.safetensors"),
+              std::string::npos);
 }
 
 // ------------------------------------------------------------------ learned tables
@@ -211,16 +214,17 @@ TEST(Safetensors, IndexProblemsNameTheIndexAndTheTensor)
 TEST(SafetensorsLearnedTable, F16AndBf16TablesAreWidenedExactly)
 {
     // 2 x 2 tables of 1.0, 2^-24, 65504, -2 (F16) and 1.0, 2^-133, 3.3895313892515355e38, -2 (BF16).
-    const std::string f16 = write_file("f16.safetensors",
-                                       safetensors_file({u16_tensor("wpe.weight", "F16", {2, 2}, {0x3C00, 0x0001, 0x7BFF, 0xC000})}));
+    const std::string f16 = write_file(
+        "f16.safetensors",
+        safetensors_file({u16_tensor("wpe.weight", "F16", {2, 2}, {0x3C00, 0x0001, 0x7BFF, 0xC000})}));
     const LearnedTable a = LearnedTable::load(f16);
     EXPECT_EQ(a.table()(0, 0), 1.0);
     EXPECT_EQ(a.table()(0, 1), 5.9604644775390625e-08);
     EXPECT_EQ(a.table()(1, 0), 65504.0);
     EXPECT_EQ(a.table()(1, 1), -2.0);
     const std::string bf16 = write_file(
-        "bf16.safetensors",
-        safetensors_file({u16_tensor("bert.embeddings.position_embeddings.weight", "BF16", {2, 2}, {0x3F80, 0x0001, 0x7F7F, 0xC000})}));
+        "bf16.safetensors", safetensors_file({u16_tensor("bert.embeddings.position_embeddings.weight", "BF16",
+                                                         {2, 2}, {0x3F80, 0x0001, 0x7F7F, 0xC000})}));
     const LearnedTable b = LearnedTable::load(bf16);
     EXPECT_EQ(b.tensor(), "bert.embeddings.position_embeddings.weight");
     EXPECT_EQ(b.table()(0, 0), 1.0);
@@ -233,7 +237,8 @@ TEST(SafetensorsLearnedTable, OptTableStartsTwoRowsIn)
 {
     // HF OPTLearnedPositionalEmbedding: position p reads row p + 2 of a (n + 2) x d table.
     const std::string path = write_file(
-        "opt.safetensors", safetensors_file({f32_tensor("model.decoder.embed_positions.weight", 6, 2, table_values(6, 2))}));
+        "opt.safetensors",
+        safetensors_file({f32_tensor("model.decoder.embed_positions.weight", 6, 2, table_values(6, 2))}));
     const LearnedTable t = LearnedTable::load(path);
     EXPECT_EQ(t.row_offset(), 2);
     ASSERT_EQ(t.trained_length(), 4);
@@ -247,8 +252,8 @@ TEST(SafetensorsLearnedTable, TensorPickedByNameAndAutomaticChoicePrefersLearned
 {
     const std::string path = write_file(
         "t5ish.safetensors",
-        safetensors_file({f32_tensor("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", 32, 2,
-                                     table_values(32, 2)),
+        safetensors_file({f32_tensor("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight",
+                                     32, 2, table_values(32, 2)),
                           f32_tensor("other.weight", 3, 1, {7, 8, 9})}));
     // No learned absolute table: the message lists T5's tensor as a --tensor choice, and the tensors.
     try {
@@ -256,10 +261,13 @@ TEST(SafetensorsLearnedTable, TensorPickedByNameAndAutomaticChoicePrefersLearned
         FAIL() << "a T5 checkpoint has no learned absolute table";
     } catch (const LearnedTableError& e) {
         const std::string what = e.what();
-        EXPECT_NE(what.find("T5's encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"), std::string::npos) << what;
+        EXPECT_NE(what.find("T5's encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"),
+                  std::string::npos)
+            << what;
         EXPECT_NE(what.find("other.weight (F32, 3x1)"), std::string::npos) << what;
     }
-    const LearnedTable bias = LearnedTable::load(path, "encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight");
+    const LearnedTable bias =
+        LearnedTable::load(path, "encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight");
     EXPECT_EQ(bias.trained_length(), 32); // buckets
     EXPECT_EQ(bias.dim(), 2);             // heads
     EXPECT_EQ(bias.table()(31, 1), 31.25);
@@ -270,8 +278,9 @@ TEST(SafetensorsLearnedTable, TensorPickedByNameAndAutomaticChoicePrefersLearned
 
 TEST(SafetensorsLearnedTable, UnknownNameListsTheTensorsThatExist)
 {
-    const std::string path = write_file("gpt2.safetensors", safetensors_file({f32_tensor("wpe.weight", 4, 3, table_values(4, 3)),
-                                                                              f32_tensor("wte.weight", 2, 3, table_values(2, 3))}));
+    const std::string path = write_file(
+        "gpt2.safetensors", safetensors_file({f32_tensor("wpe.weight", 4, 3, table_values(4, 3)),
+                                              f32_tensor("wte.weight", 2, 3, table_values(2, 3))}));
     try {
         LearnedTable::load(path, "transformer.wpe.weight");
         FAIL();
@@ -285,8 +294,9 @@ TEST(SafetensorsLearnedTable, UnknownNameListsTheTensorsThatExist)
 
 TEST(SafetensorsLearnedTable, FromParamsReadsTheNamedTensor)
 {
-    const std::string path = write_file("params.safetensors", safetensors_file({f32_tensor("wpe.weight", 4, 3, table_values(4, 3)),
-                                                                                f32_tensor("pos", 2, 5, table_values(2, 5))}));
+    const std::string path =
+        write_file("params.safetensors", safetensors_file({f32_tensor("wpe.weight", 4, 3, table_values(4, 3)),
+                                                           f32_tensor("pos", 2, 5, table_values(2, 5))}));
     LearnedParams p;
     p.table_path = path;
     p.table_tensor = "pos";
@@ -300,7 +310,8 @@ TEST(SafetensorsLearnedTable, FromParamsReadsTheNamedTensor)
     q.table_tensor = "wpe.weight";
     EXPECT_THROW(validate(q), ParameterError);
     // And a tensor name with a .csv table too.
-    EXPECT_THROW(LearnedTable::load(std::string(POSATLAS_TEST_DATA) + "/learned_4x3.csv", "wpe.weight"), LearnedTableError);
+    EXPECT_THROW(LearnedTable::load(std::string(POSATLAS_TEST_DATA) + "/learned_4x3.csv", "wpe.weight"),
+                 LearnedTableError);
 }
 
 TEST(SafetensorsLearnedTable, WrongRankDtypeOrValuesAreClearErrors)
@@ -316,16 +327,20 @@ TEST(SafetensorsLearnedTable, WrongRankDtypeOrValuesAreClearErrors)
         ADD_FAILURE() << name << " accepted";
         return std::string();
     };
-    EXPECT_NE(message("rank1.safetensors", safetensors_file({StTensor{"v", "F32", {3}, std::string(12, '\0')}}), "v")
+    EXPECT_NE(message("rank1.safetensors",
+                      safetensors_file({StTensor{"v", "F32", {3}, std::string(12, '\0')}}), "v")
                   .find("a position table is 2-D"),
               std::string::npos);
-    EXPECT_NE(message("int.safetensors", safetensors_file({StTensor{"v", "I32", {1, 3}, std::string(12, '\0')}}), "v")
+    EXPECT_NE(message("int.safetensors",
+                      safetensors_file({StTensor{"v", "I32", {1, 3}, std::string(12, '\0')}}), "v")
                   .find("dtype I32"),
               std::string::npos);
-    EXPECT_NE(message("nan.safetensors", safetensors_file({u16_tensor("v", "F16", {1, 2}, {0x3C00, 0x7E00})}), "v")
-                  .find("stored row 0, column 1 is not finite"),
-              std::string::npos);
-    EXPECT_NE(message("opt_short.safetensors", safetensors_file({f32_tensor("decoder.embed_positions.weight", 2, 1, {1, 2})}), "")
+    EXPECT_NE(
+        message("nan.safetensors", safetensors_file({u16_tensor("v", "F16", {1, 2}, {0x3C00, 0x7E00})}), "v")
+            .find("stored row 0, column 1 is not finite"),
+        std::string::npos);
+    EXPECT_NE(message("opt_short.safetensors",
+                      safetensors_file({f32_tensor("decoder.embed_positions.weight", 2, 1, {1, 2})}), "")
                   .find("no position rows"),
               std::string::npos);
 }
@@ -365,20 +380,29 @@ INSTANTIATE_TEST_SUITE_P(
     Files, SafetensorsHostile,
     ::testing::Values(
         HostileCase{"empty_file", "", "shorter than the 8-byte header length"},
-        HostileCase{"header_longer_than_file", le_bytes(1000, 8) + "{}", "header length 1000 is larger than the rest"},
-        HostileCase{"header_length_2_to_62", le_bytes(std::uint64_t{1} << 62, 8) + "{}", "header length 4611686018427387904"},
-        HostileCase{"header_length_max", le_bytes(~std::uint64_t{0}, 8) + "{}", "is larger than the rest of the file"},
+        HostileCase{"header_longer_than_file", le_bytes(1000, 8) + "{}",
+                    "header length 1000 is larger than the rest"},
+        HostileCase{"header_length_2_to_62", le_bytes(std::uint64_t{1} << 62, 8) + "{}",
+                    "header length 4611686018427387904"},
+        HostileCase{"header_length_max", le_bytes(~std::uint64_t{0}, 8) + "{}",
+                    "is larger than the rest of the file"},
         HostileCase{"non_json_header", safetensors_raw("{not json", ""), "the header is not valid JSON"},
         HostileCase{"header_is_array", safetensors_raw("[1,2]", ""), "must be a JSON object"},
-        HostileCase{"deep_header", safetensors_raw(std::string(100, '[') + std::string(100, ']'), ""), "nest"},
+        HostileCase{"deep_header", safetensors_raw(std::string(100, '[') + std::string(100, ']'), ""),
+                    "nest"},
         HostileCase{"offsets_past_end",
-                    safetensors_raw(R"({"a":{"dtype":"F32","shape":[1,2],"data_offsets":[0,8]}})", std::string(4, '\0')),
+                    safetensors_raw(R"({"a":{"dtype":"F32","shape":[1,2],"data_offsets":[0,8]}})",
+                                    std::string(4, '\0')),
                     "past the end of the data"},
-        HostileCase{"offsets_huge",
-                    safetensors_raw(R"({"a":{"dtype":"F32","shape":[1,2],"data_offsets":[18446744073709551608,18446744073709551615]}})", ""),
-                    "past the end"},
+        HostileCase{
+            "offsets_huge",
+            safetensors_raw(
+                R"({"a":{"dtype":"F32","shape":[1,2],"data_offsets":[18446744073709551608,18446744073709551615]}})",
+                ""),
+            "past the end"},
         HostileCase{"begin_after_end",
-                    safetensors_raw(R"({"a":{"dtype":"F32","shape":[0],"data_offsets":[8,0]}})", std::string(8, '\0')),
+                    safetensors_raw(R"({"a":{"dtype":"F32","shape":[0],"data_offsets":[8,0]}})",
+                                    std::string(8, '\0')),
                     "begin after their end"},
         HostileCase{"overlapping",
                     safetensors_raw(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
@@ -386,29 +410,35 @@ INSTANTIATE_TEST_SUITE_P(
                                     std::string(12, '\0')),
                     "'b' overlaps tensor 'a'"},
         HostileCase{"byte_length_mismatch",
-                    safetensors_raw(R"({"a":{"dtype":"F16","shape":[2,2],"data_offsets":[0,16]}})", std::string(16, '\0')),
+                    safetensors_raw(R"({"a":{"dtype":"F16","shape":[2,2],"data_offsets":[0,16]}})",
+                                    std::string(16, '\0')),
                     "need 8 bytes but data_offsets hold 16"},
-        HostileCase{"shape_product_overflows",
-                    safetensors_raw(R"({"a":{"dtype":"F32","shape":[4294967296,4294967296,4],"data_offsets":[0,4]}})",
-                                    std::string(4, '\0')),
-                    "more than 2^62"},
+        HostileCase{
+            "shape_product_overflows",
+            safetensors_raw(R"({"a":{"dtype":"F32","shape":[4294967296,4294967296,4],"data_offsets":[0,4]}})",
+                            std::string(4, '\0')),
+            "more than 2^62"},
         HostileCase{"negative_shape",
-                    safetensors_raw(R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", std::string(4, '\0')),
+                    safetensors_raw(R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})",
+                                    std::string(4, '\0')),
                     "non-negative integers"},
         HostileCase{"unknown_dtype",
-                    safetensors_raw(R"({"a":{"dtype":"Q4_K","shape":[1],"data_offsets":[0,1]}})", std::string(1, '\0')),
+                    safetensors_raw(R"({"a":{"dtype":"Q4_K","shape":[1],"data_offsets":[0,1]}})",
+                                    std::string(1, '\0')),
                     "unknown dtype 'Q4_K'"},
-        HostileCase{"missing_offsets", safetensors_raw(R"({"a":{"dtype":"F32","shape":[1]}})", std::string(4, '\0')),
+        HostileCase{"missing_offsets",
+                    safetensors_raw(R"({"a":{"dtype":"F32","shape":[1]}})", std::string(4, '\0')),
                     "data_offsets must be [BEGIN, END]"},
         HostileCase{"tensor_not_object", safetensors_raw(R"({"a":5})", ""), "must be an object"},
         HostileCase{"metadata_not_object", safetensors_raw(R"({"__metadata__":[1]})", ""), "__metadata__"},
-        HostileCase{"truncated_data", safetensors_raw(kGood, std::string(5, '\0')), "past the end of the data"}),
+        HostileCase{"truncated_data", safetensors_raw(kGood, std::string(5, '\0')),
+                    "past the end of the data"}),
     [](const ::testing::TestParamInfo<HostileCase>& info) { return param_name(info.param.name); });
 
 TEST(Safetensors, EveryTruncationOfAGoodFileIsACleanError)
 {
-    const std::string good = safetensors_file({f32_tensor("wpe.weight", 2, 2, {1, 2, 3, 4}),
-                                               u16_tensor("b", "BF16", {2}, {0x3F80, 0x4000})});
+    const std::string good = safetensors_file(
+        {f32_tensor("wpe.weight", 2, 2, {1, 2, 3, 4}), u16_tensor("b", "BF16", {2}, {0x3F80, 0x4000})});
     for (std::size_t n = 0; n < good.size(); ++n) {
         const std::string path = write_file("prefix.safetensors", good.substr(0, n));
         EXPECT_THROW(read_safetensors(path), SafetensorsError) << "prefix of " << n << " bytes";

@@ -64,7 +64,9 @@ struct BadCase {
     std::string key;
 };
 
-class ScenarioJsonBad : public ::testing::TestWithParam<BadCase> {};
+class ScenarioJsonBad : public ::testing::TestWithParam<BadCase>
+{
+};
 
 TEST_P(ScenarioJsonBad, ErrorNamesTheDottedKey)
 {
@@ -78,14 +80,12 @@ TEST_P(ScenarioJsonBad, ErrorNamesTheDottedKey)
 
 INSTANTIATE_TEST_SUITE_P(
     Keys, ScenarioJsonBad,
-    ::testing::Values(BadCase{json{{"rope", {{"rope_theta", "abc"}}}}, "rope.rope_theta"},
-                      BadCase{json{{"method", "magic"}}, "method"},
-                      BadCase{json{{"seq_len", 1.5}}, "seq_len"},
-                      BadCase{json{{"rope", {{"short_factor", {1, "x"}}}}}, "rope.short_factor"},
-                      BadCase{json{{"alibi", {{"bias", "sideways"}}}}, "alibi.bias"},
-                      BadCase{json{{"t5", 3}}, "t5"},
-                      BadCase{json{{"content", {{"seed", -1}}}}, "content.seed"},
-                      BadCase{json{{"head", 1e12}}, "head"}),
+    ::testing::Values(
+        BadCase{json{{"rope", {{"rope_theta", "abc"}}}}, "rope.rope_theta"},
+        BadCase{json{{"method", "magic"}}, "method"}, BadCase{json{{"seq_len", 1.5}}, "seq_len"},
+        BadCase{json{{"rope", {{"short_factor", {1, "x"}}}}}, "rope.short_factor"},
+        BadCase{json{{"alibi", {{"bias", "sideways"}}}}, "alibi.bias"}, BadCase{json{{"t5", 3}}, "t5"},
+        BadCase{json{{"content", {{"seed", -1}}}}, "content.seed"}, BadCase{json{{"head", 1e12}}, "head"}),
     [](const ::testing::TestParamInfo<BadCase>& info) { // rope_rope_theta
         return posatlas::test::param_name(info.param.key);
     });

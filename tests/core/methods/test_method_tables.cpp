@@ -138,7 +138,8 @@ TEST(MethodTables, ShawKeyTableFromSafetensorsIsUsedAsStoredAndTheValueTableStay
     std::vector<std::int64_t> positions(12);
     for (std::int64_t i = 0; i < 12; ++i)
         positions[static_cast<std::size_t>(i)] = i;
-    const Eigen::MatrixXd q = content_queries(s.content, 4, positions), k = content_keys(s.content, 4, positions);
+    const Eigen::MatrixXd q = content_queries(s.content, 4, positions),
+                          k = content_keys(s.content, 4, positions);
     for (std::int64_t i = 0; i < 12; ++i)
         for (std::int64_t j = 0; j < 12; ++j) {
             const std::int64_t rel = std::clamp<std::int64_t>(j - i, -2, 2);
@@ -242,8 +243,8 @@ TEST(MethodTables, TransformerXlRNetOfAnotherWidthAndBiasVectorsInEitherOrientat
             double want = 0.0;
             for (int k = 0; k < e / 2; ++k) {
                 const double w = std::pow(p.base, -2.0 * k / e);
-                want += ramp_at(row, k, e) * std::sin(static_cast<double>(r) * w)
-                        + ramp_at(row, e / 2 + k, e) * std::cos(static_cast<double>(r) * w);
+                want += ramp_at(row, k, e) * std::sin(static_cast<double>(r) * w) +
+                        ramp_at(row, e / 2 + k, e) * std::cos(static_cast<double>(r) * w);
             }
             EXPECT_NEAR(got[row], want, 1e-12 * std::max(1.0, std::abs(want))) << r << ", " << row;
         }
@@ -272,10 +273,11 @@ TEST(MethodTables, DebertaRelativeEmbeddingsFromACheckpointByTheirKnownNameWithT
     p.head_dim = 4;
     p.position_buckets = 4; // att_span 4: 8 rows
     p.max_relative_positions = 16;
-    const int e = 6;        // the checkpoint's hidden size
-    p.rel_embeddings = write("deberta.safetensors",
-                             safetensors_file({f32_tensor("deberta.embeddings.word_embeddings.weight", 3, e, ramp(3, e)),
-                                               f32_tensor("deberta.encoder.rel_embeddings.weight", 8, e, ramp(8, e, 2.0f))}));
+    const int e = 6; // the checkpoint's hidden size
+    p.rel_embeddings = write(
+        "deberta.safetensors",
+        safetensors_file({f32_tensor("deberta.embeddings.word_embeddings.weight", 3, e, ramp(3, e)),
+                          f32_tensor("deberta.encoder.rel_embeddings.weight", 8, e, ramp(8, e, 2.0f))}));
     p.pos_key_proj = write("wk.csv", csv(4, e, 0.5f));
     ASSERT_NO_THROW(validate(s)) << "the known tensor was not found without a name";
     const DebertaModel m = make_deberta_model(p);

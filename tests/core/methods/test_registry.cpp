@@ -81,8 +81,8 @@ TEST(Registry, EveryFieldRoundTripsThroughSessionJson)
 
 TEST(Registry, OlderSessionKeysStillRead)
 {
-    const Scenario s = scenario_from_json(json{{"learned", {{"dim", 96}, {"trained_length", 300}, {"stddev", 0.5}}},
-                                               {"t5", {{"num_buckets", 16}}}});
+    const Scenario s = scenario_from_json(json{
+        {"learned", {{"dim", 96}, {"trained_length", 300}, {"stddev", 0.5}}}, {"t5", {{"num_buckets", 16}}}});
     EXPECT_EQ(s.params<LearnedParams>().dim, 96);
     EXPECT_EQ(s.params<LearnedParams>().trained_length, 300);
     EXPECT_EQ(s.params<LearnedParams>().stddev, 0.5);

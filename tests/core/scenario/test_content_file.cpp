@@ -13,8 +13,8 @@
 #include "weights_fixtures.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
@@ -31,8 +31,8 @@ namespace {
 std::string temp_path(const std::string& name)
 {
     // Per process: ctest runs each case in its own process, two at a time, and they must not share files.
-    return (std::filesystem::temp_directory_path()
-            / ("posatlas_content_file_" + std::to_string(::getpid()) + "_" + name))
+    return (std::filesystem::temp_directory_path() /
+            ("posatlas_content_file_" + std::to_string(::getpid()) + "_" + name))
         .string();
 }
 
@@ -46,8 +46,8 @@ void write_bytes(const std::string& path, const std::string& bytes)
 // multiple of 64 bytes ending in '\n', then the C-order data.
 std::string npy_bytes(const std::string& descr, int rows, int cols, const std::string& data)
 {
-    std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", "
-                       + std::to_string(cols) + "), }";
+    std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" +
+                       std::to_string(rows) + ", " + std::to_string(cols) + "), }";
     while ((10 + dict.size() + 1) % 64 != 0)
         dict += ' ';
     dict += '\n';
@@ -243,7 +243,8 @@ TEST_F(ContentFiles, NpyFloat16Float32AndFloat64AreReadExactly)
         ASSERT_EQ(m->rows(), 3);
         ASSERT_EQ(m->dim(), 2);
         for (int i = 0; i < 6; ++i)
-            EXPECT_EQ(m->values(i / 2, i % 2), values[static_cast<std::size_t>(i)]) << descr << " value " << i;
+            EXPECT_EQ(m->values(i / 2, i % 2), values[static_cast<std::size_t>(i)])
+                << descr << " value " << i;
         clear_content_file_cache(); // the same path and, within a second, perhaps the same mtime
     }
 }

@@ -25,9 +25,14 @@ TEST(ContentText, ChineseCharactersAreTokens)
 {
     EXPECT_EQ(tokenize_text("今天天气很好"), (std::vector<std::string>{"今", "天", "天", "气", "很", "好"}));
     // Mixed: Latin words stay whole, punctuation of full width is a token, the ideographic space separates.
-    EXPECT_EQ(tokenize_text("我爱NLP，好　吗"), (std::vector<std::string>{"我", "爱", "NLP", "，", "好", "吗"}));
+    EXPECT_EQ(tokenize_text("我爱NLP，好　吗"),
+              (std::vector<std::string>{"我", "爱", "NLP", "，", "好", "吗"}));
     // A byte that is not UTF-8 stays in its word (no crash, nothing lost).
-    EXPECT_EQ(tokenize_text("a\xff" "b c"), (std::vector<std::string>{"a\xff" "b", "c"}));
+    EXPECT_EQ(tokenize_text("a\xff"
+                            "b c"),
+              (std::vector<std::string>{"a\xff"
+                                        "b",
+                                        "c"}));
 }
 
 TEST(ContentText, SameWordSameVectors)

@@ -37,8 +37,8 @@ TEST(SeededNormals, MatchBoxMullerToAFewUnitsInTheLastPlace)
         for (std::uint64_t i = 0; i < 200000; ++i) {
             const double v = rng::normal(seed, rng::kQueryContent, i);
             const long double ref = reference_normal(seed, rng::kQueryContent, i);
-            const long double scale = std::sqrt(-2.0L * std::log(static_cast<long double>(
-                                                            rng::uniform(seed, rng::kQueryContent, 4 * (i / 2)))));
+            const long double scale = std::sqrt(-2.0L * std::log(static_cast<long double>(rng::uniform(
+                                                            seed, rng::kQueryContent, 4 * (i / 2)))));
             worst = std::max(worst, static_cast<double>(std::abs(static_cast<long double>(v) - ref) / scale));
         }
     EXPECT_LE(worst, 8.0 * 0x1.0p-52) << worst / 0x1.0p-52 << " units";
@@ -55,8 +55,8 @@ TEST(SeededNormals, VectorsGiveTheScalarValuesBitForBit)
             for (std::int64_t i = 0; i < count; ++i) {
                 const double s = rng::normal(3, rng::kKeyContent, first + static_cast<std::uint64_t>(i));
                 EXPECT_EQ(std::memcmp(&v[static_cast<std::size_t>(i)], &s, sizeof s), 0)
-                    << "count " << count << ", first " << first << ", i " << i << ": " << v[static_cast<std::size_t>(i)]
-                    << " vs " << s;
+                    << "count " << count << ", first " << first << ", i " << i << ": "
+                    << v[static_cast<std::size_t>(i)] << " vs " << s;
             }
             EXPECT_EQ(v.back(), -7.0) << "wrote past count";
         }

@@ -287,9 +287,8 @@ private slots:
 
         const QString rotation = path(QStringLiteral("rotation.csv"));
         m_window->sessionActions()->exportNumbers(ViewKind::Rotation, rotation);
-        QCOMPARE(
-            readAll(rotation).split('\n').front(),
-            QByteArray("pair,inv_freq_rad_per_token,angle_query_rad,angle_key_rad,angle_relative_rad"));
+        QCOMPARE(readAll(rotation).split('\n').front(),
+                 QByteArray("pair,inv_freq_rad_per_token,angle_query_rad,angle_key_rad,angle_relative_rad"));
 
         const QString json = path(QStringLiteral("spectrum.json"));
         m_window->sessionActions()->exportNumbers(ViewKind::Spectrum, json);

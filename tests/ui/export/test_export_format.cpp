@@ -36,7 +36,10 @@ private:
         QTest::keyClick(edit, Qt::Key_Backspace);
         QTest::keyClicks(edit, name);
     }
-    static QString format(const ExportDialog& dialog) { return dialog.formatCombo()->currentData().toString(); }
+    static QString format(const ExportDialog& dialog)
+    {
+        return dialog.formatCombo()->currentData().toString();
+    }
 
 private slots:
     void initTestCase()
@@ -53,16 +56,19 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         QCOMPARE(format(dialog), QStringLiteral("png"));
         const QList<std::pair<QString, QString>> cases{
-            {QStringLiteral("fig.svg"), QStringLiteral("svg")},   {QStringLiteral("fig.pdf"), QStringLiteral("pdf")},
-            {QStringLiteral("data.csv"), QStringLiteral("csv")},  {QStringLiteral("data.json"), QStringLiteral("json")},
-            {QStringLiteral("FIG.PNG"), QStringLiteral("png")},   {QStringLiteral("fig.v2.Svg"), QStringLiteral("svg")},
+            {QStringLiteral("fig.svg"), QStringLiteral("svg")},
+            {QStringLiteral("fig.pdf"), QStringLiteral("pdf")},
+            {QStringLiteral("data.csv"), QStringLiteral("csv")},
+            {QStringLiteral("data.json"), QStringLiteral("json")},
+            {QStringLiteral("FIG.PNG"), QStringLiteral("png")},
+            {QStringLiteral("fig.v2.Svg"), QStringLiteral("svg")},
         };
         for (const auto& [name, want] : cases) {
             const QString path = m_dir.filePath(name);
             typeName(dialog, path);
             QCOMPARE(format(dialog), want);
             QCOMPARE(dialog.fileEdit()->text(), path); // the typed name is left as typed
-            QCOMPARE(dialog.request().path, path);      // nothing appended: the extension is known
+            QCOMPARE(dialog.request().path, path);     // nothing appended: the extension is known
         }
         // Data formats have no pixel size or resolution; the figure formats get them back.
         typeName(dialog, m_dir.filePath(QStringLiteral("data.csv")));

@@ -48,9 +48,11 @@ QList<QImage> embeddedImages(const QString& path, const QString& scratch)
 {
     QList<QImage> images;
     if (path.endsWith(QLatin1String(".pdf"))) {
-        if (!runOk(QStringLiteral("pdfimages"), {QStringLiteral("-png"), path, scratch + QStringLiteral("/img")}))
+        if (!runOk(QStringLiteral("pdfimages"),
+                   {QStringLiteral("-png"), path, scratch + QStringLiteral("/img")}))
             return images;
-        for (const QString& name : QDir(scratch).entryList({QStringLiteral("img*.png")}, QDir::Files, QDir::Name))
+        for (const QString& name :
+             QDir(scratch).entryList({QStringLiteral("img*.png")}, QDir::Files, QDir::Name))
             images << QImage(scratch + QLatin1Char('/') + name);
     } else {
         QFile f(path);
@@ -80,7 +82,8 @@ private slots:
             const QString e = QString::fromLatin1(ext);
             QTest::addRow("%s-viridis", ext) << e << QStringLiteral("viridis") << int(Colormap::Viridis);
             QTest::addRow("%s-magma", ext) << e << QStringLiteral("magma") << int(Colormap::Magma);
-            QTest::addRow("%s-diverging", ext) << e << QStringLiteral("diverging") << int(Colormap::Diverging);
+            QTest::addRow("%s-diverging", ext)
+                << e << QStringLiteral("diverging") << int(Colormap::Diverging);
         }
     }
 
@@ -95,7 +98,8 @@ private slots:
         QVERIFY(runOk(QStringLiteral(POSATLAS_EXE),
                       {QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("heatmap"),
                        QStringLiteral("--method"), QStringLiteral("rope"), QStringLiteral("--seq-len"),
-                       QStringLiteral("64"), QStringLiteral("--colormap"), colormap, QStringLiteral("--out"), out}));
+                       QStringLiteral("64"), QStringLiteral("--colormap"), colormap, QStringLiteral("--out"),
+                       out}));
 
         const QVector<QRgb> entries = colormap_table(static_cast<Colormap>(table));
         QCOMPARE(entries.size(), kColormapSize);
@@ -112,15 +116,16 @@ private slots:
             QVERIFY2(used.size() >= 16, qPrintable(QStringLiteral("only %1 colours").arg(used.size())));
             QSet<QRgb> foreign = used;
             foreign.subtract(allowed);
-            QVERIFY2(foreign.isEmpty(), qPrintable(QStringLiteral("%1 x %2 image: %3 of %4 colours are not in the "
-                                                                  "%5 table, e.g. #%6")
-                                                       .arg(image.width())
-                                                       .arg(image.height())
-                                                       .arg(foreign.size())
-                                                       .arg(used.size())
-                                                       .arg(colormap)
-                                                       .arg(foreign.isEmpty() ? 0u : *foreign.begin() & 0xffffffu,
-                                                            6, 16, QLatin1Char('0'))));
+            QVERIFY2(foreign.isEmpty(),
+                     qPrintable(QStringLiteral("%1 x %2 image: %3 of %4 colours are not in the "
+                                               "%5 table, e.g. #%6")
+                                    .arg(image.width())
+                                    .arg(image.height())
+                                    .arg(foreign.size())
+                                    .arg(used.size())
+                                    .arg(colormap)
+                                    .arg(foreign.isEmpty() ? 0u : *foreign.begin() & 0xffffffu, 6, 16,
+                                         QLatin1Char('0'))));
         }
     }
 };

@@ -148,11 +148,11 @@ private slots:
         // huggingface_hub's layout: blob named by the etag, relative symlink, refs/main = commit.
         const fs::path model = m_root / "models--org--gpt2";
         const QString commit = QString::fromUtf8(hub.commit);
-        QCOMPARE(cache_files(model),
-                 QStringList(
-                     {"blobs/" + QString::fromUtf8(FakeHub::etag("/org/gpt2/resolve/main/config.json")),
-                      "refs/main", "snapshots/" + commit + "/config.json",
-                      "snapshots/" + commit + "/posatlas-positions.safetensors"}));
+        QCOMPARE(
+            cache_files(model),
+            QStringList({"blobs/" + QString::fromUtf8(FakeHub::etag("/org/gpt2/resolve/main/config.json")),
+                         "refs/main", "snapshots/" + commit + "/config.json",
+                         "snapshots/" + commit + "/posatlas-positions.safetensors"}));
         QVERIFY(fs::is_symlink(model / "snapshots" / hub.commit.toStdString() / "config.json"));
         std::ifstream ref(model / "refs" / "main");
         std::string ref_text;

@@ -5,25 +5,25 @@
 // on 127.0.0.1 running off the GUI thread, cancel) and opening a cached model. Fake caches are built here in
 // huggingface_hub's layout; nothing reaches the network. With POSATLAS_SCREENSHOT_DIR set, both dialogs
 // are saved as PNG there for a look.
-#include "explorer/explorer_window.h"
 #include "explorer/explorer_model.h"
+#include "explorer/explorer_window.h"
 #include "fake_hub.h"
 #include "gui_support.h"
 #include "hub/model_dialog.h"
 #include "hub/weights_dialog.h"
 #include "jobs/view_jobs.h"
 #include "methods/shaw/shaw.h"
-#include "views/heatmap_view.h"
-#include "widgets/parameter_panel.h"
 #include "model/scenario_model.h"
+#include "views/heatmap_view.h"
 #include "weights_fixtures.h"
+#include "widgets/parameter_panel.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDropEvent>
 #include <QListWidget>
 #include <QMimeData>
-#include <QDropEvent>
-#include <QApplication>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -68,9 +68,10 @@ std::string t5_checkpoint()
             enc.push_back(static_cast<float>(b - h));
             dec.push_back(static_cast<float>(b - h + 100));
         }
-    return safetensors_file({f32_tensor("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", 32, 8, enc),
-                             f32_tensor("decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", 32, 8, dec),
-                             f32_tensor("shared.weight", 2, 4, {1, 2, 3, 4, 5, 6, 7, 8})});
+    return safetensors_file(
+        {f32_tensor("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", 32, 8, enc),
+         f32_tensor("decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight", 32, 8, dec),
+         f32_tensor("shared.weight", 2, 4, {1, 2, 3, 4, 5, 6, 7, 8})});
 }
 
 void screenshot(QWidget& w, const QString& name)
@@ -157,18 +158,22 @@ private slots:
         const QString path = QString::fromStdString((root().parent_path() / "t5.safetensors").string());
         put(path.toStdString(), t5_checkpoint());
         {
-            // The dialog preselects the encoder's table (though the decoder's sorts first) and says where it goes.
+            // The dialog preselects the encoder's table (though the decoder's sorts first) and says where it
+            // goes.
             ui::WeightsDialog dialog(read_safetensors(path.toStdString()));
-            QCOMPARE(dialog.tensor(), QStringLiteral("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"));
+            QCOMPARE(dialog.tensor(),
+                     QStringLiteral("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"));
             auto* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
             QCOMPARE(ok->text(), QStringLiteral("Use as T5 Bias Table"));
             dialog.selectTensor(QStringLiteral("shared.weight"));
             QCOMPARE(ok->text(), QStringLiteral("Use as Learned Table"));
-            dialog.selectTensor(QStringLiteral("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"));
+            dialog.selectTensor(
+                QStringLiteral("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"));
             screenshot(dialog, QStringLiteral("open_weights_t5.png"));
         }
         const int before = w->model()->undoStack()->count();
-        QVERIFY(w->useWeights(path, QStringLiteral("decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight")));
+        QVERIFY(w->useWeights(
+            path, QStringLiteral("decoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight")));
         QCOMPARE(w->model()->undoStack()->count(), before + 1);
         Scenario s = w->model()->scenario();
         QCOMPARE(s.method, Method::T5);
@@ -178,8 +183,8 @@ private slots:
         QVERIFY2(ui::scenario_caption(s).contains(QStringLiteral("trained decoder bias from t5.safetensors")),
                  qPrintable(ui::scenario_caption(s)));
         QVERIFY(waitIdle(w->jobs()));
-        // The curves view shows each head's learned bias against distance: the decoder's (b, h) = b - h + 100,
-        // and a key 5 before the query is causal bucket 5, so head 3 reads 102 there.
+        // The curves view shows each head's learned bias against distance: the decoder's (b, h) = b - h +
+        // 100, and a key 5 before the query is causal bucket 5, so head 3 reads 102 there.
         const ui::CurveData c = ui::curve_job(s, ui::ViewSettings{}, {}, {});
         QCOMPARE(c.series.size(), 8); // causal: one series per head
         QCOMPARE(c.y_column, QStringLiteral("bias"));
@@ -209,9 +214,10 @@ private slots:
             for (int c = 0; c < 3; ++c)
                 shaw.push_back(static_cast<float>(10 * r + c));
         put(path.toStdString(),
-            safetensors_file({f32_tensor("deberta.embeddings.word_embeddings.weight", 4, 6, std::vector<float>(24, 1.0f)),
-                              f32_tensor("deberta.encoder.rel_embeddings.weight", 8, 6, rel),
-                              f32_tensor("layer0.a_k", 5, 3, shaw)}));
+            safetensors_file(
+                {f32_tensor("deberta.embeddings.word_embeddings.weight", 4, 6, std::vector<float>(24, 1.0f)),
+                 f32_tensor("deberta.encoder.rel_embeddings.weight", 8, 6, rel),
+                 f32_tensor("layer0.a_k", 5, 3, shaw)}));
         {
             // The dialog preselects the known tensor and sends it to DeBERTa's relative embeddings.
             ui::WeightsDialog dialog(read_safetensors(path.toStdString()));
@@ -226,13 +232,16 @@ private slots:
             screenshot(dialog, QStringLiteral("open_weights_deberta.png"));
         }
         const int before = w->model()->undoStack()->count();
-        QVERIFY2(w->useWeights(path, QStringLiteral("deberta.encoder.rel_embeddings.weight")), qPrintable(w->statusMessage()));
+        QVERIFY2(w->useWeights(path, QStringLiteral("deberta.encoder.rel_embeddings.weight")),
+                 qPrintable(w->statusMessage()));
         QCOMPARE(w->model()->undoStack()->count(), before + 1);
         Scenario s = w->model()->scenario();
         QCOMPARE(s.method, Method::DeBERTa);
         QCOMPARE(s.params<DebertaParams>().position_buckets, 4); // 8 rows = 2 att_span
-        QCOMPARE(s.params<DebertaParams>().rel_embeddings_tensor, std::string("deberta.encoder.rel_embeddings.weight"));
-        QVERIFY2(ui::scenario_caption(s).contains(QStringLiteral("trained relative embeddings table from deberta.safetensors")),
+        QCOMPARE(s.params<DebertaParams>().rel_embeddings_tensor,
+                 std::string("deberta.encoder.rel_embeddings.weight"));
+        QVERIFY2(ui::scenario_caption(s).contains(
+                     QStringLiteral("trained relative embeddings table from deberta.safetensors")),
                  qPrintable(ui::scenario_caption(s)));
         QVERIFY(waitIdle(w->jobs()));
         QVERIFY(!w->heatmapView()->data().title.isEmpty());
@@ -251,7 +260,8 @@ private slots:
         // A table its method cannot take: 8 rows are no 2k + 1, and its 6 columns would contradict the
         // 3-wide a^K already set. A message, no undo step, nothing changed.
         const int count = w->model()->undoStack()->count();
-        QVERIFY(!w->useWeights(path, QStringLiteral("deberta.encoder.rel_embeddings.weight"), QStringLiteral("shaw/value_table")));
+        QVERIFY(!w->useWeights(path, QStringLiteral("deberta.encoder.rel_embeddings.weight"),
+                               QStringLiteral("shaw/value_table")));
         QCOMPARE(w->model()->undoStack()->count(), count);
         QCOMPARE(w->model()->scenario().params<ShawParams>().value_table, std::string());
         w->model()->undoStack()->undo();
@@ -263,7 +273,8 @@ private slots:
     {
         // In the cache for this test only (the model dialog's test counts the cached models).
         const fs::path t5 = root() / "models--org--tiny-t5";
-        put(t5 / "blobs" / "e1", R"({"model_type":"t5","num_heads":8,"d_model":32,"d_kv":4,"relative_attention_num_buckets":32,"relative_attention_max_distance":128})");
+        put(t5 / "blobs" / "e1",
+            R"({"model_type":"t5","num_heads":8,"d_model":32,"d_kv":4,"relative_attention_num_buckets":32,"relative_attention_max_distance":128})");
         put(t5 / "blobs" / "e2", t5_checkpoint());
         fs::create_directories(t5 / "snapshots" / "c0ffee");
         fs::create_symlink("../../blobs/e1", t5 / "snapshots" / "c0ffee" / "config.json");
@@ -280,14 +291,16 @@ private slots:
         QCOMPARE(QString::fromStdString(s.params<T5Params>().bias_tensor),
                  QStringLiteral("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"));
         QVERIFY(s.params<T5Params>().bidirectional);
-        QVERIFY2(ui::scenario_caption(s).contains(QStringLiteral("trained encoder bias from model.safetensors")),
-                 qPrintable(ui::scenario_caption(s)));
+        QVERIFY2(
+            ui::scenario_caption(s).contains(QStringLiteral("trained encoder bias from model.safetensors")),
+            qPrintable(ui::scenario_caption(s)));
         QVERIFY(waitIdle(w->jobs()));
     }
 
     void ggufOpensByPathByDragAndDropAndInTheExplorer()
     {
-        // A llama.cpp file's metadata (gguf-py constants): base 500000, head dim 4096 / 32 = 128, 8192 trained.
+        // A llama.cpp file's metadata (gguf-py constants): base 500000, head dim 4096 / 32 = 128, 8192
+        // trained.
         const auto gguf = [](float base) {
             GgufWriter w;
             w.string("general.architecture", "llama")
@@ -308,7 +321,8 @@ private slots:
         QCOMPARE(w->model()->scenario().method, Method::RoPE);
         QCOMPARE(w->model()->scenario().params<RopeParams>().rope_theta, 500000.0);
         QCOMPARE(w->model()->scenario().params<RopeParams>().head_dim, 128);
-        QVERIFY2(w->importReportText().contains(QStringLiteral("llama.rope.freq_base")), qPrintable(w->importReportText()));
+        QVERIFY2(w->importReportText().contains(QStringLiteral("llama.rope.freq_base")),
+                 qPrintable(w->importReportText()));
 
         // Dropped on the window: accepted on entry, opened after the drop returns.
         QMimeData mime;

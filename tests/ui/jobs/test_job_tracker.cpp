@@ -328,10 +328,15 @@ private slots:
                 return 1;
             },
             [&shown](int v) { shown << v; });
-        QCOMPARE(tracker.generation(0), quint64{0}); // not from inside submit()
+        QCOMPARE(tracker.generation(0), quint64{0});     // not from inside submit()
         QTRY_COMPARE_WITH_TIMEOUT(runs.load(), 1, 2000); // well before the 5 s interval
         tracker.submit(
-            0, [&runs](const JobControl&) { ++runs; return 2; }, [&shown](int v) { shown << v; });
+            0,
+            [&runs](const JobControl&) {
+                ++runs;
+                return 2;
+            },
+            [&shown](int v) { shown << v; });
         QTest::qWait(200);
         QCOMPARE(tracker.generation(0), quint64{1}); // still waiting for the interval
         *release = true;

@@ -90,7 +90,8 @@ const QStringList kCourse = {
 
 } // namespace
 
-class FormulaTest : public QObject {
+class FormulaTest : public QObject
+{
     Q_OBJECT
 private slots:
     void fractionStacksNumeratorOverDenominator()
@@ -101,11 +102,13 @@ private slots:
         const FormulaItem num = onlyGlyph(f, "a"), den = onlyGlyph(f, "b");
         QVERIFY2(num.box.bottom() < den.box.top(), "numerator above the denominator");
         // The bar lies between them, across the wider of the two.
-        const auto rules = std::count_if(f.items().begin(), f.items().end(),
-            [](const FormulaItem& it) { return it.kind == FormulaItem::Kind::Rule; });
+        const auto rules = std::count_if(f.items().begin(), f.items().end(), [](const FormulaItem& it) {
+            return it.kind == FormulaItem::Kind::Rule;
+        });
         QCOMPARE(rules, 1);
-        const FormulaItem bar = *std::find_if(f.items().begin(), f.items().end(),
-            [](const FormulaItem& it) { return it.kind == FormulaItem::Kind::Rule; });
+        const FormulaItem bar = *std::find_if(f.items().begin(), f.items().end(), [](const FormulaItem& it) {
+            return it.kind == FormulaItem::Kind::Rule;
+        });
         QVERIFY(bar.box.top() > num.box.bottom() && bar.box.bottom() < den.box.top());
         QVERIFY(bar.box.width() >= std::max(num.box.width(), den.box.width()));
         // The bar is on the math axis: about a quarter em above the baseline (0.15 .. 0.35 em).
@@ -124,7 +127,8 @@ private slots:
         const FormulaItem x = onlyGlyph(f, "x"), two = onlyGlyph(f, "2");
         QVERIFY(two.sizePx < x.sizePx);
         QCOMPARE(two.sizePx, x.sizePx * 0.7);
-        QVERIFY2(two.baseline < x.baseline - 0.3 * x.sizePx, "superscript raised by at least sup2 = 0.363 em");
+        QVERIFY2(two.baseline < x.baseline - 0.3 * x.sizePx,
+                 "superscript raised by at least sup2 = 0.363 em");
         QVERIFY(two.box.left() >= x.box.right() - 0.01);
         QVERIFY(x.italic);
         QVERIFY(!two.italic);
@@ -203,15 +207,18 @@ private slots:
     void matrixHasRowsAndColumns()
     {
         const Formula m = valid("\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}");
-        const FormulaItem a = onlyGlyph(m, "a"), b = onlyGlyph(m, "b"), c = onlyGlyph(m, "c"), d = onlyGlyph(m, "d");
+        const FormulaItem a = onlyGlyph(m, "a"), b = onlyGlyph(m, "b"), c = onlyGlyph(m, "c"),
+                          d = onlyGlyph(m, "d");
         QCOMPARE(a.baseline, b.baseline);
         QCOMPARE(c.baseline, d.baseline);
         QVERIFY(c.baseline > a.baseline + 0.9 * a.sizePx);
         QVERIFY(b.box.left() > a.box.right() + 0.5 * a.sizePx);
         QVERIFY(std::abs(a.box.center().x() - c.box.center().x()) < 0.2 * a.sizePx);
-        // About two lines tall (2 x 1.2 em plus the parentheses' overshoot), with the drawn parentheses around.
+        // About two lines tall (2 x 1.2 em plus the parentheses' overshoot), with the drawn parentheses
+        // around.
         const qreal em = a.sizePx;
-        QVERIFY2(m.size().height() > 2.0 * em && m.size().height() < 3.2 * em, qPrintable(QString::number(m.size().height() / em)));
+        QVERIFY2(m.size().height() > 2.0 * em && m.size().height() < 3.2 * em,
+                 qPrintable(QString::number(m.size().height() / em)));
         const auto open = pathsOf(m, "("), close = pathsOf(m, ")");
         QCOMPARE(open.size(), size_t(1));
         QCOMPARE(close.size(), size_t(1));
@@ -322,20 +329,31 @@ private slots:
         QCOMPARE(pathsOf(mid, "|").size(), size_t(1));
         QCOMPARE(pathsOf(mid, "}").size(), size_t(1));
         // (the brace is a stroke: its outline reaches half a stroke further at each end)
-        QVERIFY2(std::abs(pathsOf(mid, "|")[0].box.height() - pathsOf(mid, "}")[0].box.height()) < 0.1 * a.sizePx,
-                 qPrintable(QStringLiteral("%1 %2").arg(pathsOf(mid, "|")[0].box.height()).arg(pathsOf(mid, "}")[0].box.height())));
+        QVERIFY2(std::abs(pathsOf(mid, "|")[0].box.height() - pathsOf(mid, "}")[0].box.height()) <
+                     0.1 * a.sizePx,
+                 qPrintable(QStringLiteral("%1 %2")
+                                .arg(pathsOf(mid, "|")[0].box.height())
+                                .arg(pathsOf(mid, "}")[0].box.height())));
         QVERIFY(pathsOf(mid, "|")[0].box.height() > open[0].box.height() * 0.9);
     }
 
     void commandsMapToCodePoints()
     {
-        const QList<QPair<QString, char16_t>> table = {{"\\theta", 0x03B8}, {"\\alpha", 0x03B1},
-            {"\\pi", 0x03C0}, {"\\lambda", 0x03BB}, {"\\Theta", 0x0398}, {"\\Sigma", 0x03A3}, {"\\le", 0x2264},
-            {"\\ge", 0x2265}, {"\\ne", 0x2260}, {"\\approx", 0x2248}, {"\\equiv", 0x2261}, {"\\in", 0x2208},
-            {"\\to", 0x2192}, {"\\rightarrow", 0x2192}, {"\\mapsto", 0x21A6}, {"\\propto", 0x221D},
-            {"\\sim", 0x223C}, {"\\cdot", 0x22C5}, {"\\times", 0x00D7}, {"\\pm", 0x00B1}, {"\\infty", 0x221E},
-            {"\\partial", 0x2202}, {"\\nabla", 0x2207}, {"\\ldots", 0x2026}, {"\\cdots", 0x22EF},
-            {"\\top", 0x22A4}, {"\\lfloor", 0x230A}, {"\\rceil", 0x2309}, {"\\{", u'{'}, {"-", 0x2212}};
+        const QList<QPair<QString, char16_t>> table = {{"\\theta", 0x03B8},  {"\\alpha", 0x03B1},
+                                                       {"\\pi", 0x03C0},     {"\\lambda", 0x03BB},
+                                                       {"\\Theta", 0x0398},  {"\\Sigma", 0x03A3},
+                                                       {"\\le", 0x2264},     {"\\ge", 0x2265},
+                                                       {"\\ne", 0x2260},     {"\\approx", 0x2248},
+                                                       {"\\equiv", 0x2261},  {"\\in", 0x2208},
+                                                       {"\\to", 0x2192},     {"\\rightarrow", 0x2192},
+                                                       {"\\mapsto", 0x21A6}, {"\\propto", 0x221D},
+                                                       {"\\sim", 0x223C},    {"\\cdot", 0x22C5},
+                                                       {"\\times", 0x00D7},  {"\\pm", 0x00B1},
+                                                       {"\\infty", 0x221E},  {"\\partial", 0x2202},
+                                                       {"\\nabla", 0x2207},  {"\\ldots", 0x2026},
+                                                       {"\\cdots", 0x22EF},  {"\\top", 0x22A4},
+                                                       {"\\lfloor", 0x230A}, {"\\rceil", 0x2309},
+                                                       {"\\{", u'{'},        {"-", 0x2212}};
         for (const auto& [cmd, code] : table) {
             const Formula f = valid("a " + cmd + " b");
             QVERIFY2(glyphsOf(f, QString(QChar(code))).size() == 1, qPrintable(cmd));
@@ -359,7 +377,8 @@ private slots:
         QVERIFY(gapEq > 10.0 / 18 * em);
         // A leading minus is unary: no space between it and the number.
         const Formula neg = valid("-1");
-        QVERIFY(onlyGlyph(neg, "1").box.left() - onlyGlyph(neg, QString(QChar(0x2212))).box.right() < 0.05 * em);
+        QVERIFY(onlyGlyph(neg, "1").box.left() - onlyGlyph(neg, QString(QChar(0x2212))).box.right() <
+                0.05 * em);
         // Accents sit above their letter.
         const Formula hat = valid("\\hat{q}");
         QCOMPARE(pathsOf(hat, "hat").size(), size_t(1));
@@ -445,14 +464,17 @@ private slots:
         // 10^5 characters: refused by length before any work, column just past the limit.
         const Formula longOne = Formula::parse(QString(100000, 'x'));
         QVERIFY(!longOne.isValid());
-        QVERIFY2(longOne.error().startsWith(QStringLiteral("column %1:").arg(Formula::kMaxLength + 1)), qPrintable(longOne.error()));
+        QVERIFY2(longOne.error().startsWith(QStringLiteral("column %1:").arg(Formula::kMaxLength + 1)),
+                 qPrintable(longOne.error()));
         // The longest allowed formula parses.
-        QVERIFY(Formula::parse(QString(Formula::kMaxLength / 2, 'x') + QString(Formula::kMaxLength / 2, ' ')).isValid());
+        QVERIFY(Formula::parse(QString(Formula::kMaxLength / 2, 'x') + QString(Formula::kMaxLength / 2, ' '))
+                    .isValid());
         // Unbalanced and junk input.
-        for (const QString& junk : {QString("{{{{"), QString("}}}}"), QString("\\left(\\left(\\left("),
-                 QString("\\begin{matrix}"), QString("^^^"), QString("\\frac"), QString("\\sqrt["), QString("\\text"),
-                 QString("a_"), QString("\\\\"), QString("&&"), QString("\\end"), QString("\\right"),
-                 QString(QChar(0xD800)), QString("\\begin{pmatrix}a&b\\\\"), QString("x^{2")}) {
+        for (const QString& junk :
+             {QString("{{{{"), QString("}}}}"), QString("\\left(\\left(\\left("), QString("\\begin{matrix}"),
+              QString("^^^"), QString("\\frac"), QString("\\sqrt["), QString("\\text"), QString("a_"),
+              QString("\\\\"), QString("&&"), QString("\\end"), QString("\\right"), QString(QChar(0xD800)),
+              QString("\\begin{pmatrix}a&b\\\\"), QString("x^{2")}) {
             const Formula f = Formula::parse(junk);
             QVERIFY2(!f.isValid() && f.error().startsWith("column "), qPrintable(junk + " -> " + f.error()));
         }

@@ -28,7 +28,10 @@ private:
     QTemporaryDir m_dir;
 
     QString settings(const QString& name) const { return m_dir.filePath(name + QStringLiteral(".ini")); }
-    QString autosaveFile() const { return QDir(m_state->path()).filePath(QLatin1String(Autosave::kFileName)); }
+    QString autosaveFile() const
+    {
+        return QDir(m_state->path()).filePath(QLatin1String(Autosave::kFileName));
+    }
 
     std::unique_ptr<MainWindow> makeWindow(const QString& name)
     {
@@ -149,7 +152,8 @@ private slots:
 
     void aDamagedAutosaveIsDiscardedWithoutAsking()
     {
-        write(autosaveFile(), "{\"format\": \"posatlas-session\", \"version\": 1, \"scenario\": {\"seq_len\": -5}}");
+        write(autosaveFile(),
+              "{\"format\": \"posatlas-session\", \"version\": 1, \"scenario\": {\"seq_len\": -5}}");
         auto w = std::make_unique<MainWindow>(settings(QStringLiteral("damaged")));
         bool asked = false;
         w->setRecoveryPrompt([&asked](const QString&, std::function<void(bool)>) { asked = true; });
@@ -175,8 +179,8 @@ private slots:
     {
         // What kill -9 leaves behind: a lock naming a process that no longer runs.
         write(QDir(m_state->path()).filePath(QStringLiteral("autosave.lock")),
-              QByteArray("2147483600\n") + QCoreApplication::applicationName().toUtf8() + "\n"
-                  + QSysInfo::machineHostName().toUtf8() + "\n");
+              QByteArray("2147483600\n") + QCoreApplication::applicationName().toUtf8() + "\n" +
+                  QSysInfo::machineHostName().toUtf8() + "\n");
         write(autosaveFile(), session_to_json(Session{}));
         auto w = std::make_unique<MainWindow>(settings(QStringLiteral("stale")));
         QVERIFY2(w->autosave()->active(), qPrintable(w->statusMessage()));
@@ -216,14 +220,17 @@ private slots:
         QTest::addColumn<QByteArray>("content");
         QTest::newRow("session: not JSON") << QStringLiteral("a.posatlas.json") << QByteArray("{ nope");
         QTest::newRow("session: newer version")
-            << QStringLiteral("b.posatlas.json") << QByteArray(R"({"format": "posatlas-session", "version": 99})");
+            << QStringLiteral("b.posatlas.json")
+            << QByteArray(R"({"format": "posatlas-session", "version": 99})");
         QTest::newRow("session: bad parameter")
             << QStringLiteral("c.posatlas.json")
-            << QByteArray(R"({"format": "posatlas-session", "version": 1, "scenario": {"rope": {"rope_theta": -1}}})");
+            << QByteArray(
+                   R"({"format": "posatlas-session", "version": 1, "scenario": {"rope": {"rope_theta": -1}}})");
         QTest::newRow("config: not JSON") << QStringLiteral("config.json") << QByteArray("][");
         QTest::newRow("config: bad value")
             << QStringLiteral("config2.json")
-            << QByteArray(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_theta": -5})");
+            << QByteArray(
+                   R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_theta": -5})");
         QTest::newRow("missing file") << QStringLiteral("missing.json") << QByteArray();
     }
 

@@ -29,7 +29,10 @@ using namespace posatlas::ui;
 
 namespace {
 
-double tol(double v) { return 1e-9 * std::max(1.0, std::abs(v)); }
+double tol(double v)
+{
+    return 1e-9 * std::max(1.0, std::abs(v));
+}
 
 Scenario scenario_of(const QString& method, std::int64_t n)
 {
@@ -59,10 +62,12 @@ std::vector<double> exact_row(const Scenario& s)
 
 // Checks a drawn series against the exact curve: each bin (the distances from one x of the series to
 // the next) shows exactly the min and max of the curve over its integers. Returns the number of bins.
-int checkEnvelope(const CurveSeries& series, const std::vector<double>& exact, std::int64_t maxR, Method method)
+int checkEnvelope(const CurveSeries& series, const std::vector<double>& exact, std::int64_t maxR,
+                  Method method)
 {
     const bool single = method == Method::Sinusoidal || method == Method::TransformerXL;
-    const double range = *std::max_element(exact.begin(), exact.end()) - *std::min_element(exact.begin(), exact.end());
+    const double range =
+        *std::max_element(exact.begin(), exact.end()) - *std::min_element(exact.begin(), exact.end());
     const auto tolerance = [&](double v) { return single ? std::max(tol(v), 1e-5 * range) : tol(v); };
     if (!series.envelope) {
         QTest::qFail("not an envelope", __FILE__, __LINE__);
@@ -88,15 +93,15 @@ int checkEnvelope(const CurveSeries& series, const std::vector<double>& exact, s
         }
         if (std::abs(lo - elo) > tolerance(elo) || std::abs(hi - ehi) > tolerance(ehi)) {
             if (++failures <= 5)
-                qWarning("bin [%lld, %lld): drawn [%.12g, %.12g], exact [%.12g, %.12g]", static_cast<long long>(first),
-                         static_cast<long long>(last), lo, hi, elo, ehi);
+                qWarning("bin [%lld, %lld): drawn [%.12g, %.12g], exact [%.12g, %.12g]",
+                         static_cast<long long>(first), static_cast<long long>(last), lo, hi, elo, ehi);
         }
         ++bins;
         i = k;
     }
     if (failures)
-        QTest::qFail(qPrintable(QStringLiteral("%1 bins differ from the exact extremes").arg(failures)), __FILE__,
-                     __LINE__);
+        QTest::qFail(qPrintable(QStringLiteral("%1 bins differ from the exact extremes").arg(failures)),
+                     __FILE__, __LINE__);
     return bins;
 }
 
@@ -115,7 +120,8 @@ private slots:
         QTest::newRow("sinusoidal N=3e5 log x") << QStringLiteral("sinusoidal") << qint64(300000) << true;
         QTest::newRow("sinusoidal N=2e5 linear x") << QStringLiteral("sinusoidal") << qint64(200000) << false;
         QTest::newRow("xpos N=3e5 log x") << QStringLiteral("xpos") << qint64(300000) << true;
-        QTest::newRow("transformer-xl N=2e5 log x") << QStringLiteral("transformer-xl") << qint64(200000) << true;
+        QTest::newRow("transformer-xl N=2e5 log x")
+            << QStringLiteral("transformer-xl") << qint64(200000) << true;
         QTest::newRow("deberta N=2e5 log x") << QStringLiteral("deberta") << qint64(200000) << true;
     }
 
@@ -153,7 +159,8 @@ private slots:
         CurveChart chart;
         chart.setCurveData(data);
         const QString readout = chart.readoutAt(77.6);
-        QVERIFY2(readout.contains(format_number(exact[78])), qPrintable(readout + QStringLiteral(" / ") + format_number(exact[78])));
+        QVERIFY2(readout.contains(format_number(exact[78])),
+                 qPrintable(readout + QStringLiteral(" / ") + format_number(exact[78])));
     }
 
     // The automatic range (ViewSettings::max_distance = 0): four times the model's context, or N - 1
@@ -185,8 +192,10 @@ private slots:
         for (const CurveSeries& series : data.series) {
             if (s.method == Method::RoPE) { // RoPE's readout knows the range (T5's reads any bucket)
                 QVERIFY(series.value_at);
-                QVERIFY2(std::isfinite(series.value_at(static_cast<double>(expected))), qPrintable(series.name));
-                QVERIFY2(std::isnan(series.value_at(static_cast<double>(expected + 1))), qPrintable(series.name));
+                QVERIFY2(std::isfinite(series.value_at(static_cast<double>(expected))),
+                         qPrintable(series.name));
+                QVERIFY2(std::isnan(series.value_at(static_cast<double>(expected + 1))),
+                         qPrintable(series.name));
             }
             for (double x : series.x)
                 x_max = std::max(x_max, x);

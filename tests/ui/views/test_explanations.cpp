@@ -67,8 +67,8 @@ std::vector<Scenario> variants(Method m)
     sentence.causal = true;
     out.push_back(sentence);
     if (m == Method::RoPE)
-        for (RopeType t : {RopeType::Linear, RopeType::Ntk, RopeType::Dynamic, RopeType::Yarn, RopeType::Llama3,
-                           RopeType::LongRope}) {
+        for (RopeType t : {RopeType::Linear, RopeType::Ntk, RopeType::Dynamic, RopeType::Yarn,
+                           RopeType::Llama3, RopeType::LongRope}) {
             Scenario r = scenarioFor(m);
             r.params<RopeParams>().rope_type = t;
             r.params<RopeParams>().factor = 4.0;
@@ -116,10 +116,11 @@ private slots:
                             kinds.emplace_back(k);
                     for (const auto& kind : kinds) {
                         const QString html = explanation(view, s, kind);
-                        const QString where = QStringLiteral("%1 view %2 kind %3")
-                                                  .arg(QString::fromUtf8(d.method.id().data()))
-                                                  .arg(static_cast<int>(view))
-                                                  .arg(kind ? QString::fromUtf8(kind->id().data()) : QStringLiteral("auto"));
+                        const QString where =
+                            QStringLiteral("%1 view %2 kind %3")
+                                .arg(QString::fromUtf8(d.method.id().data()))
+                                .arg(static_cast<int>(view))
+                                .arg(kind ? QString::fromUtf8(kind->id().data()) : QStringLiteral("auto"));
                         const QStringList ps = paragraphs(html);
                         QVERIFY2(!ps.isEmpty(), qPrintable(where));
                         for (const QString& p : ps) {
@@ -160,14 +161,16 @@ private slots:
         QVERIFY(!ropeLogits.contains(QStringLiteral("softmax")));
         // Random content: the diagonals are no longer constant.
         rope.content.kind = ContentKind::Random;
-        QVERIFY(explanation(ViewKind::Heatmap, rope, MatrixKind::Logits).contains(QStringLiteral("no longer constant")));
+        QVERIFY(explanation(ViewKind::Heatmap, rope, MatrixKind::Logits)
+                    .contains(QStringLiteral("no longer constant")));
         // NoPE with a sentence and no mask: swapping words swaps rows and columns.
         Scenario nope = scenarioFor(kNoPE);
         nope.params<NopeParams>().causal = false;
         nope.content.text = "a b";
         nope.content.tokens = {"a", "b"};
         nope.seq_len = 2;
-        QVERIFY(explanation(ViewKind::Heatmap, nope, MatrixKind::Weights).contains(QStringLiteral("swap two words")));
+        QVERIFY(explanation(ViewKind::Heatmap, nope, MatrixKind::Weights)
+                    .contains(QStringLiteral("swap two words")));
         // The spectrum with YaRN names its thresholds, and the last pair's wavelength 2π·θ^((d−2)/d):
         // θ = 10000, d = 128: 2π·10000^(126/128) = 54410, written to 3 significant digits.
         Scenario yarn = scenarioFor(Method::RoPE);
@@ -177,7 +180,8 @@ private slots:
         QVERIFY(spectrum.contains(QStringLiteral("beta_fast = 32")));
         QVERIFY(spectrum.contains(QStringLiteral("ratio 1/4")));
         QVERIFY2(spectrum.contains(QStringLiteral("the last pair once every 54400 ")), qPrintable(spectrum));
-        QVERIFY(explanation(ViewKind::Spectrum, scenarioFor(Method::ALiBi)).contains(QStringLiteral("RoPE only")));
+        QVERIFY(explanation(ViewKind::Spectrum, scenarioFor(Method::ALiBi))
+                    .contains(QStringLiteral("RoPE only")));
     }
 
     void panelExpandsCollapsesAndRemembers()
@@ -233,7 +237,6 @@ private slots:
         QVERIFY(heat->text().contains(QStringLiteral("softmax")));
         QVERIFY(!heat->text().contains(QStringLiteral("2^(−8h/")));
     }
-
 };
 
 QTEST_MAIN(ExplanationsTest)

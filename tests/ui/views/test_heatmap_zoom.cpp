@@ -99,7 +99,8 @@ private:
         view.setData(heatmap_job(s, v));
         QSignalSpy spy(&view, &HeatmapView::viewportRequested);
         const QRectF heat = view.heatmapRects(QRectF(view.rect()), {}).front();
-        wheelAt(view, QPointF(heat.left() + at.x() * heat.width(), heat.top() + at.y() * heat.height()), notches);
+        wheelAt(view, QPointF(heat.left() + at.x() * heat.width(), heat.top() + at.y() * heat.height()),
+                notches);
         if (!spy.wait(5000))
             return {};
         const Window w = takeRequest(spy);
@@ -189,8 +190,8 @@ private slots:
         QVERIFY(row >= w.row0 && row < w.row0 + w.rows && col >= w.col0 && col < w.col0 + w.cols);
         const MatrixResult& window = view.data().panels.front().matrix;
         // The window's own extremes differ from the whole matrix's: a scale fitted to it would recolour.
-        QVERIFY(window.max - window.min < 0.9 * (view.data().panels.front().whole->max -
-                                                 view.data().panels.front().whole->min));
+        QVERIFY(window.max - window.min <
+                0.9 * (view.data().panels.front().whole->max - view.data().panels.front().whole->min));
         QCOMPARE(window.values(row - w.row0, col - w.col0), value);
         QCOMPARE(view.colormap(), map);
         QCOMPARE(view.panelRange(0).lo, wholeRange.lo);
@@ -294,7 +295,8 @@ private slots:
         const auto col = static_cast<int>(std::floor(vp.col0 + vp.cols - 1.5));
         QVERIFY(row >= w.row0 + w.rows && col >= w.col0 + w.cols);
         const double value = view.data().panels.front().whole->values(row, col);
-        QCOMPARE(QColor(image.pixel(cellCentre(view, row, col))).name(), QColor(expectedColour(view, value)).name());
+        QCOMPARE(QColor(image.pixel(cellCentre(view, row, col))).name(),
+                 QColor(expectedColour(view, value)).name());
         // Hovering there reads that cell of the whole matrix.
         QSignalSpy hovered(&view, &HeatmapView::hovered);
         mouse(view, QEvent::MouseMove, cellCentre(view, row, col), Qt::NoButton);
@@ -365,8 +367,10 @@ private slots:
             QFile f(path);
             if (!f.open(QIODevice::ReadOnly))
                 return QJsonObject();
-            return QJsonDocument::fromJson(f.readAll()).object()[QLatin1String("views")].toObject()
-                [QLatin1String("settings")].toObject();
+            return QJsonDocument::fromJson(f.readAll())
+                .object()[QLatin1String("views")]
+                .toObject()[QLatin1String("settings")]
+                .toObject();
         };
 
         // T5's bucket indices (point samples) over more positions than the heatmap has pixels.
@@ -391,8 +395,11 @@ private slots:
         QCOMPARE(j[QLatin1String("matrix_kind")].toString(), QStringLiteral("buckets"));
         for (const auto& [first, count] : {std::pair{"row0", "rows"}, std::pair{"col0", "cols"}}) {
             const qint64 a = j[QLatin1String(first)].toInteger(), n = j[QLatin1String(count)].toInteger();
-            QVERIFY2(a >= 0 && n >= 0 && a + n <= 1000,
-                     qPrintable(QStringLiteral("%1 %2, %3 %4").arg(QLatin1String(first)).arg(a).arg(QLatin1String(count)).arg(n)));
+            QVERIFY2(a >= 0 && n >= 0 && a + n <= 1000, qPrintable(QStringLiteral("%1 %2, %3 %4")
+                                                                       .arg(QLatin1String(first))
+                                                                       .arg(a)
+                                                                       .arg(QLatin1String(count))
+                                                                       .arg(n)));
         }
 
         // RoPE has no bucket indices: it shows logits, and the session says so.
@@ -406,7 +413,8 @@ private slots:
         QVERIFY(waitIdle(w.jobs()));
         j = saved(QStringLiteral("rope.posatlas.json"));
         QCOMPARE(j[QLatin1String("matrix_kind")].toString(),
-                 QString::fromLatin1(matrix_kind_id(effective_matrix_kind(w.model()->scenario(), w.viewSettings()))));
+                 QString::fromLatin1(
+                     matrix_kind_id(effective_matrix_kind(w.model()->scenario(), w.viewSettings()))));
         QCOMPARE(j[QLatin1String("matrix_kind")].toString(), QStringLiteral("logits"));
         for (const auto& [first, count] : {std::pair{"row0", "rows"}, std::pair{"col0", "cols"}}) {
             const qint64 a = j[QLatin1String(first)].toInteger(), n = j[QLatin1String(count)].toInteger();

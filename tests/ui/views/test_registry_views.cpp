@@ -60,10 +60,12 @@ private slots:
         QTest::addColumn<QString>("kind");
         for (const MethodDescriptor& d : methods())
             for (const MatrixKindSpec& k : d.kinds) {
-                const QByteArray name = QByteArray(d.method.id().data(), static_cast<int>(d.method.id().size())) + "/"
-                                        + QByteArray(k.kind.id().data(), static_cast<int>(k.kind.id().size()));
-                QTest::newRow(name.constData()) << QString::fromLatin1(d.method.id().data(), d.method.id().size())
-                                                << QString::fromLatin1(k.kind.id().data(), k.kind.id().size());
+                const QByteArray name =
+                    QByteArray(d.method.id().data(), static_cast<int>(d.method.id().size())) + "/" +
+                    QByteArray(k.kind.id().data(), static_cast<int>(k.kind.id().size()));
+                QTest::newRow(name.constData())
+                    << QString::fromLatin1(d.method.id().data(), d.method.id().size())
+                    << QString::fromLatin1(k.kind.id().data(), k.kind.id().size());
             }
     }
     void everyMethodEveryKind()
@@ -95,7 +97,8 @@ private slots:
     {
         QTest::addColumn<QString>("method");
         for (const MethodDescriptor& d : methods())
-            QTest::newRow(std::string(d.method.id()).c_str()) << QString::fromLatin1(d.method.id().data(), d.method.id().size());
+            QTest::newRow(std::string(d.method.id()).c_str())
+                << QString::fromLatin1(d.method.id().data(), d.method.id().size());
     }
     void everyMethodHasCurvesAndRotaryViews()
     {

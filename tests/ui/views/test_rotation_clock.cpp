@@ -48,7 +48,8 @@ private slots:
         // dots: pairs 32-63 merged. Now: at least 3 px between consecutive rings, dots narrower than that.
         const double gap = minSpacing(L);
         QVERIFY2(gap >= 3.0, qPrintable(QStringLiteral("ring spacing %1 px").arg(gap)));
-        QVERIFY2(2.0 * L.dot < gap, qPrintable(QStringLiteral("dot %1 px, spacing %2 px").arg(L.dot).arg(gap)));
+        QVERIFY2(2.0 * L.dot < gap,
+                 qPrintable(QStringLiteral("dot %1 px, spacing %2 px").arg(L.dot).arg(gap)));
         // Every radius inside the face, decreasing, pair 0 outermost.
         QCOMPARE(L.radius.front(), L.outer);
         QVERIFY(L.radius.back() > 0.0);
@@ -73,7 +74,8 @@ private slots:
     {
         // The layout alone, for pair counts from 1 to 256: rings strictly decreasing, dots narrower
         // than the spacing, and at 64 pairs in a 440 x 540 cell at least 3 px apart.
-        for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{8}, std::size_t{64}, std::size_t{256}}) {
+        for (std::size_t n :
+             {std::size_t{1}, std::size_t{2}, std::size_t{8}, std::size_t{64}, std::size_t{256}}) {
             const ClockLayout L = clock_layout(QRectF(0, 0, 440, 540), n, 40);
             QCOMPARE(L.radius.size(), n);
             if (n > 1) {

@@ -72,7 +72,8 @@ private slots:
         write_npy(dir.filePath("q.npy"));
         write_npy(dir.filePath("k.npy"));
         ScenarioModel model;
-        QVERIFY(model.setScenario(with_files(dir.filePath("q.npy"), dir.filePath("k.npy")), QStringLiteral("files")));
+        QVERIFY(model.setScenario(with_files(dir.filePath("q.npy"), dir.filePath("k.npy")),
+                                  QStringLiteral("files")));
         ParameterPanel panel(&model);
         panel.resize(320, 700);
         panel.show();
@@ -114,11 +115,14 @@ private slots:
         write_npy(dir.filePath("q.npy"));
         write_npy(dir.filePath("k.npy"));
         Session saved;
-        saved.scenario = with_files(QStringLiteral("q.npy"), QStringLiteral("k.npy")); // relative, as a user may write
+        saved.scenario =
+            with_files(QStringLiteral("q.npy"), QStringLiteral("k.npy")); // relative, as a user may write
         const QByteArray bytes = session_to_json(saved);
         const Session back = session_from_json(bytes, dir.path());
-        QCOMPARE(QString::fromStdString(back.scenario.content.queries.path), dir.filePath(QStringLiteral("q.npy")));
-        QCOMPARE(QString::fromStdString(back.scenario.content.keys.path), dir.filePath(QStringLiteral("k.npy")));
+        QCOMPARE(QString::fromStdString(back.scenario.content.queries.path),
+                 dir.filePath(QStringLiteral("q.npy")));
+        QCOMPARE(QString::fromStdString(back.scenario.content.keys.path),
+                 dir.filePath(QStringLiteral("k.npy")));
 
         QFile::remove(dir.filePath("k.npy"));
         try {

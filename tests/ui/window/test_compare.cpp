@@ -35,7 +35,10 @@ Scenario shortScenario()
     return s;
 }
 
-std::vector<Method> classic() { return {Method::Sinusoidal, Method::RoPE, Method::ALiBi}; }
+std::vector<Method> classic()
+{
+    return {Method::Sinusoidal, Method::RoPE, Method::ALiBi};
+}
 
 } // namespace
 
@@ -92,7 +95,11 @@ private slots:
                     const double a = got.values(r, c), b = want.values(r, c);
                     QVERIFY2(a == b || (std::isnan(a) && std::isnan(b)),
                              qPrintable(QStringLiteral("%1 cell (%2, %3): %4 vs %5")
-                                            .arg(methodShortName(v.compare[k])).arg(r).arg(c).arg(a).arg(b)));
+                                            .arg(methodShortName(v.compare[k]))
+                                            .arg(r)
+                                            .arg(c)
+                                            .arg(a)
+                                            .arg(b)));
                 }
             QVERIFY(data.panels[static_cast<qsizetype>(k)].label.startsWith(methodShortName(v.compare[k])));
         }
@@ -181,7 +188,8 @@ private slots:
         QTest::addColumn<QString>("needle");
         QTest::newRow("unknown") << QByteArray(R"(["rope","nonsense"])") << QStringLiteral("nonsense");
         QTest::newRow("one") << QByteArray(R"(["rope"])") << QStringLiteral("got 1");
-        QTest::newRow("five") << QByteArray(R"(["rope","alibi","t5","sinusoidal","cope"])") << QStringLiteral("got 5");
+        QTest::newRow("five") << QByteArray(R"(["rope","alibi","t5","sinusoidal","cope"])")
+                              << QStringLiteral("got 5");
         QTest::newRow("duplicate") << QByteArray(R"(["rope","alibi","rope"])") << QStringLiteral("twice");
         QTest::newRow("not an array") << QByteArray(R"("rope,alibi")") << QStringLiteral("array");
     }
@@ -215,10 +223,10 @@ private slots:
         auto w = makeWindow(QStringLiteral("window"));
         const ViewSettings before = w->viewSettings();
         QVERIFY(before.compare.empty());
-        for (const std::vector<Method>& bad : {std::vector<Method>{Method::RoPE},
-                                               std::vector<Method>{Method::RoPE, Method::RoPE},
-                                               std::vector<Method>{Method::RoPE, Method::ALiBi, Method::T5,
-                                                                   Method::Sinusoidal, Method::CoPE}}) {
+        for (const std::vector<Method>& bad :
+             {std::vector<Method>{Method::RoPE}, std::vector<Method>{Method::RoPE, Method::RoPE},
+              std::vector<Method>{Method::RoPE, Method::ALiBi, Method::T5, Method::Sinusoidal,
+                                  Method::CoPE}}) {
             QString error;
             QVERIFY(!w->setComparedMethods(bad, std::nullopt, &error));
             QVERIFY2(error.contains(QStringLiteral("sinusoidal")), qPrintable(error));
@@ -276,14 +284,16 @@ private slots:
         const QString json = m_dir.filePath(QStringLiteral("compare.json"));
         QCOMPARE(run({QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("heatmap"),
                       QStringLiteral("--seq-len"), QStringLiteral("32"), QStringLiteral("--compare"),
-                      QStringLiteral("sinusoidal,rope,alibi"), QStringLiteral("--out"), json, QStringLiteral("--quiet")},
+                      QStringLiteral("sinusoidal,rope,alibi"), QStringLiteral("--out"), json,
+                      QStringLiteral("--quiet")},
                      &err),
                  0);
         QFile f(json);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray bytes = f.readAll();
         QVERIFY2(bytes.contains("Sinusoidal, RoPE, ALiBi"), bytes.left(400).constData()); // the title
-        for (const QString& bad : {QStringLiteral("rope"), QStringLiteral("rope,rope"), QStringLiteral("rope,foo")}) {
+        for (const QString& bad :
+             {QStringLiteral("rope"), QStringLiteral("rope,rope"), QStringLiteral("rope,foo")}) {
             QCOMPARE(run({QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("heatmap"),
                           QStringLiteral("--compare"), bad, QStringLiteral("--out"),
                           m_dir.filePath(QStringLiteral("bad.png"))},

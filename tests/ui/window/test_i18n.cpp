@@ -50,16 +50,20 @@ namespace {
 
 // Proper names and words that Chinese texts on positional encoding keep in Latin letters.
 const QSet<QString> kKeptNames = {
-    QStringLiteral("Shaw"),     QStringLiteral("Transformer"), QStringLiteral("Llama"),  QStringLiteral("Qwen"),
-    QStringLiteral("Gemma"),    QStringLiteral("Mistral"),     QStringLiteral("Phi"),    QStringLiteral("Viridis"),
-    QStringLiteral("Magma"),    QStringLiteral("Inferno"),     QStringLiteral("Cividis"), QStringLiteral("Turbo"),
-    QStringLiteral("PosAtlas"), QStringLiteral("Hugging"),     QStringLiteral("Face"),   QStringLiteral("Ctrl"),
-    QStringLiteral("Shift"),    QStringLiteral("Alt"),         QStringLiteral("Esc"),    QStringLiteral("Del"),
-    QStringLiteral("Yarn"),     QStringLiteral("English"),     QStringLiteral("Plasma"), QStringLiteral("Twilight"),
-    QStringLiteral("Coolwarm"), QStringLiteral("Gray"),        QStringLiteral("Grey"),   QStringLiteral("Falcon"),
-    QStringLiteral("Deepseek"), QStringLiteral("Yi"),          QStringLiteral("Baichuan"), QStringLiteral("Mixtral"),
-    QStringLiteral("aware"),    QStringLiteral("yarn"),        QStringLiteral("longrope"), QStringLiteral("ntk"),
-    QStringLiteral("Pythia"),   QStringLiteral("Bloom"),       QStringLiteral("Mpt"),    QStringLiteral("Olmo"),
+    QStringLiteral("Shaw"),     QStringLiteral("Transformer"), QStringLiteral("Llama"),
+    QStringLiteral("Qwen"),     QStringLiteral("Gemma"),       QStringLiteral("Mistral"),
+    QStringLiteral("Phi"),      QStringLiteral("Viridis"),     QStringLiteral("Magma"),
+    QStringLiteral("Inferno"),  QStringLiteral("Cividis"),     QStringLiteral("Turbo"),
+    QStringLiteral("PosAtlas"), QStringLiteral("Hugging"),     QStringLiteral("Face"),
+    QStringLiteral("Ctrl"),     QStringLiteral("Shift"),       QStringLiteral("Alt"),
+    QStringLiteral("Esc"),      QStringLiteral("Del"),         QStringLiteral("Yarn"),
+    QStringLiteral("English"),  QStringLiteral("Plasma"),      QStringLiteral("Twilight"),
+    QStringLiteral("Coolwarm"), QStringLiteral("Gray"),        QStringLiteral("Grey"),
+    QStringLiteral("Falcon"),   QStringLiteral("Deepseek"),    QStringLiteral("Yi"),
+    QStringLiteral("Baichuan"), QStringLiteral("Mixtral"),     QStringLiteral("aware"),
+    QStringLiteral("yarn"),     QStringLiteral("longrope"),    QStringLiteral("ntk"),
+    QStringLiteral("Pythia"),   QStringLiteral("Bloom"),       QStringLiteral("Mpt"),
+    QStringLiteral("Olmo"),
 };
 
 bool hasCjk(const QString& s)
@@ -123,7 +127,8 @@ void collect(QWidget* root, QStringList& found)
     QList<QWidget*> widgets = root->findChildren<QWidget*>();
     widgets.prepend(root);
     for (QWidget* w : widgets) {
-        const QString where = QString::fromLatin1(w->metaObject()->className()) + QLatin1Char('/') + w->objectName();
+        const QString where =
+            QString::fromLatin1(w->metaObject()->className()) + QLatin1Char('/') + w->objectName();
         if (w->isWindow())
             check(where + QStringLiteral(" title"), w->windowTitle());
         check(where + QStringLiteral(" tooltip"), w->toolTip());
@@ -135,7 +140,8 @@ void collect(QWidget* root, QStringList& found)
             check(where, g->title());
         if (auto* t = qobject_cast<QTabBar*>(w))
             for (int i = 0; i < t->count(); ++i)
-                check(where + QStringLiteral(" tab"), t->tabText(i)), check(where + QStringLiteral(" tab tip"), t->tabToolTip(i));
+                check(where + QStringLiteral(" tab"), t->tabText(i)),
+                    check(where + QStringLiteral(" tab tip"), t->tabToolTip(i));
         if (auto* c = qobject_cast<QComboBox*>(w))
             for (int i = 0; i < c->count(); ++i)
                 check(where + QStringLiteral(" item"), c->itemText(i));
@@ -143,7 +149,8 @@ void collect(QWidget* root, QStringList& found)
             check(where + QStringLiteral(" special"), s->specialValueText());
         for (QAction* a : w->actions()) {
             check(where + QStringLiteral(" action"), a->text());
-            check(where + QStringLiteral(" action tip"), a->toolTip() == plain(a->text()) ? QString() : a->toolTip());
+            check(where + QStringLiteral(" action tip"),
+                  a->toolTip() == plain(a->text()) ? QString() : a->toolTip());
         }
     }
 }
@@ -157,7 +164,8 @@ void collectMenus(QMenuBar* bar, QStringList& found)
             if (a->menu())
                 walk(a->menu());
             else if (const QString w = englishWord(a->text()); !w.isEmpty())
-                found << QStringLiteral("menu %1 > \"%2\" (word \"%3\")").arg(plain(m->title()), a->text(), w);
+                found
+                    << QStringLiteral("menu %1 > \"%2\" (word \"%3\")").arg(plain(m->title()), a->text(), w);
         }
     };
     for (QAction* a : bar->actions())
@@ -262,14 +270,18 @@ private slots:
 
     void systemLocaleChoosesTheLanguage()
     {
-        QCOMPARE(resolveLanguage(QStringLiteral("system"), {QStringLiteral("zh-Hans-CN")}), QStringLiteral("zh_CN"));
-        QCOMPARE(resolveLanguage(QStringLiteral("system"), {QStringLiteral("zh-TW")}), QStringLiteral("zh_CN"));
-        QCOMPARE(resolveLanguage(QStringLiteral("system"), {QStringLiteral("de-DE"), QStringLiteral("en-GB")}),
-                 QStringLiteral("en"));
+        QCOMPARE(resolveLanguage(QStringLiteral("system"), {QStringLiteral("zh-Hans-CN")}),
+                 QStringLiteral("zh_CN"));
+        QCOMPARE(resolveLanguage(QStringLiteral("system"), {QStringLiteral("zh-TW")}),
+                 QStringLiteral("zh_CN"));
+        QCOMPARE(
+            resolveLanguage(QStringLiteral("system"), {QStringLiteral("de-DE"), QStringLiteral("en-GB")}),
+            QStringLiteral("en"));
         QCOMPARE(resolveLanguage(QStringLiteral("system"), {QStringLiteral("fr-FR")}), QStringLiteral("en"));
         // A stored choice wins over the system.
         QCOMPARE(resolveLanguage(QStringLiteral("en"), {QStringLiteral("zh-CN")}), QStringLiteral("en"));
-        QCOMPARE(resolveLanguage(QStringLiteral("zh_CN"), {QStringLiteral("en-US")}), QStringLiteral("zh_CN"));
+        QCOMPARE(resolveLanguage(QStringLiteral("zh_CN"), {QStringLiteral("en-US")}),
+                 QStringLiteral("zh_CN"));
     }
 
     void preferencesStoreTheChoice()
@@ -319,7 +331,8 @@ private slots:
         found.removeDuplicates();
         for (const QString& f : found)
             qWarning("English: %s", qPrintable(f));
-        QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1 texts in English (listed above)").arg(found.size())));
+        QVERIFY2(found.isEmpty(),
+                 qPrintable(QStringLiteral("%1 texts in English (listed above)").arg(found.size())));
     }
 
     // Figure texts are built in the view jobs, away from any widget: their titles come out in Chinese too
@@ -515,13 +528,15 @@ private slots:
         QCOMPARE(rejected.size(), 1);
         const QString message = rejected.front().front().toString();
         QVERIFY2(hasCjk(message), qPrintable(message));
-        QVERIFY2(message.contains(QStringLiteral("seq_len")), qPrintable(message)); // the key stays, for the CLI and sessions
-        QVERIFY2(message.contains(QStringLiteral("[1, ")), qPrintable(message));    // the range as numbers
+        QVERIFY2(message.contains(QStringLiteral("seq_len")),
+                 qPrintable(message)); // the key stays, for the CLI and sessions
+        QVERIFY2(message.contains(QStringLiteral("[1, ")), qPrintable(message)); // the range as numbers
         QCOMPARE(window.model()->scenario(), before);
         // Every template the core phrases comes out translated (an untranslated one would equal the English).
-        for (const char* allowed : {"an integer in [1, 8]", "an even integer in [2, 8192]", "> 0 and <= 1e+12",
-                                    ">= 1 and <= 64", "one of a|b", "one of logits|bias for rope", "finite",
-                                    "at most 5 (the logits: 9 MiB would exceed the 8 MiB memory budget)"}) {
+        for (const char* allowed :
+             {"an integer in [1, 8]", "an even integer in [2, 8192]", "> 0 and <= 1e+12", ">= 1 and <= 64",
+              "one of a|b", "one of logits|bias for rope", "finite",
+              "at most 5 (the logits: 9 MiB would exceed the 8 MiB memory budget)"}) {
             const QString text = allowedText(allowed);
             QVERIFY2(text != QLatin1String(allowed) && hasCjk(text), allowed);
         }
@@ -545,7 +560,8 @@ private slots:
         found.removeDuplicates();
         for (const QString& f : found)
             qWarning("English: %s", qPrintable(f));
-        QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1 texts in English (listed above)").arg(found.size())));
+        QVERIFY2(found.isEmpty(),
+                 qPrintable(QStringLiteral("%1 texts in English (listed above)").arg(found.size())));
         QVERIFY(hasCjk(window.lessonPanel()->textBrowser()->toPlainText()));
     }
 
@@ -563,7 +579,8 @@ private slots:
         found.removeDuplicates();
         for (const QString& f : found)
             qWarning("English: %s", qPrintable(f));
-        QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1 texts in English (listed above)").arg(found.size())));
+        QVERIFY2(found.isEmpty(),
+                 qPrintable(QStringLiteral("%1 texts in English (listed above)").arg(found.size())));
     }
 
     void numbersUseTheDecimalPointUnderAnyLocale()

@@ -114,13 +114,15 @@ private slots:
     void everyViewIsReachedFromTheKeyboard()
     {
         MainWindow* w = m_window.get();
-        const std::pair<int, ViewKind> keys[] = {
-            {Qt::Key_1, ViewKind::Heatmap}, {Qt::Key_2, ViewKind::Curves},
-            {Qt::Key_3, ViewKind::Rotation}, {Qt::Key_4, ViewKind::Spectrum}};
+        const std::pair<int, ViewKind> keys[] = {{Qt::Key_1, ViewKind::Heatmap},
+                                                 {Qt::Key_2, ViewKind::Curves},
+                                                 {Qt::Key_3, ViewKind::Rotation},
+                                                 {Qt::Key_4, ViewKind::Spectrum}};
         for (const auto& [key, kind] : keys) {
             QTest::keyClick(w, static_cast<Qt::Key>(key), Qt::ControlModifier);
             QWidget* focus = QApplication::focusWidget();
-            QVERIFY2(focus && w->dock(kind)->isAncestorOf(focus), qPrintable(QStringLiteral("Ctrl+%1").arg(key - Qt::Key_0)));
+            QVERIFY2(focus && w->dock(kind)->isAncestorOf(focus),
+                     qPrintable(QStringLiteral("Ctrl+%1").arg(key - Qt::Key_0)));
         }
     }
 
@@ -155,7 +157,8 @@ private slots:
             if (top->menu()->objectName() == QStringLiteral("presetsMenu"))
                 continue;
             for (const QAction* a : top->menu()->actions()) {
-                if (a->isSeparator() || (a->menu() && a->menu()->objectName() == QStringLiteral("recentMenu")))
+                if (a->isSeparator() ||
+                    (a->menu() && a->menu()->objectName() == QStringLiteral("recentMenu")))
                     continue;
                 QVERIFY2(a->text().contains(QLatin1Char('&')),
                          qPrintable(top->text() + QStringLiteral(" › ") + a->text()));

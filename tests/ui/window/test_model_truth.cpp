@@ -28,9 +28,9 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QTemporaryDir>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -41,9 +41,9 @@ using namespace posatlas::test;
 
 namespace {
 
-const char* const kShippedConfigs[] = {"llama_tiny.json", "gemma3_12b.json", "gemma3_tiny_v5.json",
-                                        "qwen2_vl_7b.json", "qwen2.5_7b_yarn4.json",
-                                        "qwen2.5_7b_instruct.json", "deepseek_v3.json"};
+const char* const kShippedConfigs[] = {
+    "llama_tiny.json",       "gemma3_12b.json",          "gemma3_tiny_v5.json", "qwen2_vl_7b.json",
+    "qwen2.5_7b_yarn4.json", "qwen2.5_7b_instruct.json", "deepseek_v3.json"};
 
 QString configPath(const char* name)
 {
@@ -149,8 +149,9 @@ private slots:
         const Scenario& s = w->model()->scenario();
         QCOMPARE(s.method, Method::RoPE);
         // What `posatlas compute rope-pairs --preset/--config` reports (it prints this table).
-        const RopePairsTable cli = rope_pairs(isConfig ? load_model_config(model.toStdString()).scenario.params<RopeParams>()
-                                                       : load_preset(model.toStdString()).scenario.params<RopeParams>());
+        const RopePairsTable cli =
+            rope_pairs(isConfig ? load_model_config(model.toStdString()).scenario.params<RopeParams>()
+                                : load_preset(model.toStdString()).scenario.params<RopeParams>());
         const SpectrumData& spectrum = w->spectrumView()->data();
         QCOMPARE(spectrum.trained_length, static_cast<double>(cli.trained_length));
         QCOMPARE(spectrum.target_length, static_cast<double>(cli.target_length));
@@ -159,7 +160,8 @@ private slots:
             marked.push_back(m.value);
         QVERIFY2(marked.contains(static_cast<double>(cli.trained_length)), "trained length marked on Curves");
         if (cli.target_length != cli.trained_length)
-            QVERIFY2(marked.contains(static_cast<double>(cli.target_length)), "target length marked on Curves");
+            QVERIFY2(marked.contains(static_cast<double>(cli.target_length)),
+                     "target length marked on Curves");
     }
 
     // Curves keep their peaks: with fewer samples than distances, the decay curves are the exact
@@ -183,7 +185,8 @@ private slots:
             for (std::size_t r = 0; r < every.size(); ++r)
                 every[r] = static_cast<double>(r);
             const bool isBound = series.name.contains(QStringLiteral("bound"));
-            std::vector<double> exact = isBound ? rope_decay_bound(f.inv_freq, every) : rope_mean_cos(f.inv_freq, every);
+            std::vector<double> exact =
+                isBound ? rope_decay_bound(f.inv_freq, every) : rope_mean_cos(f.inv_freq, every);
             for (double& y : exact)
                 y /= isBound ? bound0 : 1.0;
             // Group the series' points by bin (points at the same x) and compare with every integer in
@@ -191,7 +194,8 @@ private slots:
             // analysis/decay_single.h states, (P + 4)^2 2^-24 / bound(0) for the bound (relative to
             // bound(0), as drawn) and (P + 4) 2^-24 for the mean cosine, P = d/2 pairs.
             const double pairs = static_cast<double>(f.inv_freq.size());
-            const double tolerance = isBound ? (pairs + 4) * (pairs + 4) * 0x1p-24 / bound0 : (pairs + 4) * 0x1p-24;
+            const double tolerance =
+                isBound ? (pairs + 4) * (pairs + 4) * 0x1p-24 / bound0 : (pairs + 4) * 0x1p-24;
             std::size_t i = 0;
             int wide = 0;
             while (i < series.x.size()) {
@@ -203,7 +207,8 @@ private slots:
                     hi = std::max(hi, series.y[j]);
                 }
                 const auto first = static_cast<std::size_t>(x0);
-                const std::size_t last = j < series.x.size() ? static_cast<std::size_t>(series.x[j]) : exact.size();
+                const std::size_t last =
+                    j < series.x.size() ? static_cast<std::size_t>(series.x[j]) : exact.size();
                 const auto [mn, mx] = std::minmax_element(exact.begin() + static_cast<std::ptrdiff_t>(first),
                                                           exact.begin() + static_cast<std::ptrdiff_t>(last));
                 QVERIFY2(std::abs(lo - *mn) <= tolerance && std::abs(hi - *mx) <= tolerance,
@@ -222,7 +227,8 @@ private slots:
         const QString readout = chart.readoutAt(6015.4);
         QVERIFY2(readout.contains(QStringLiteral("= 6015")), qPrintable(readout));
         const double want = rope_decay_bound(f.inv_freq, {6015.0}).front() / bound0;
-        QVERIFY2(readout.contains(format_number(want)), qPrintable(readout + QStringLiteral(" lacks ") + format_number(want)));
+        QVERIFY2(readout.contains(format_number(want)),
+                 qPrintable(readout + QStringLiteral(" lacks ") + format_number(want)));
     }
 
     // GPT-2 at N > 1024: positions >= 1024 have no learned embedding. The curve shows the defined part
@@ -308,11 +314,13 @@ private slots:
             export_figure(*figure, png, o);
             export_figure(*figure, pdf, o);
             const QString raster = m_dir.filePath(QStringLiteral("%1-pdf").arg(QLatin1String(name)));
-            QCOMPARE(QProcess::execute(pdftoppm, {QStringLiteral("-r"), QStringLiteral("192"), QStringLiteral("-png"),
-                                                  QStringLiteral("-singlefile"), pdf, raster}),
+            QCOMPARE(QProcess::execute(pdftoppm,
+                                       {QStringLiteral("-r"), QStringLiteral("192"), QStringLiteral("-png"),
+                                        QStringLiteral("-singlefile"), pdf, raster}),
                      0);
             const QImage a = QImage(png).convertToFormat(QImage::Format_Grayscale8);
-            const QImage b = QImage(raster + QStringLiteral(".png")).convertToFormat(QImage::Format_Grayscale8);
+            const QImage b =
+                QImage(raster + QStringLiteral(".png")).convertToFormat(QImage::Format_Grayscale8);
             QCOMPARE(a.size(), QSize(1600, 1000));
             QCOMPARE(b.size(), a.size());
             double sum = 0.0, worst = 0.0;
@@ -335,8 +343,10 @@ private slots:
                 }
             }
             const double mean = sum / blocks;
-            QVERIFY2(mean < 0.01 && worst < 0.3,
-                     qPrintable(QStringLiteral("%1: mean %2, worst block %3").arg(QLatin1String(name)).arg(mean).arg(worst)));
+            QVERIFY2(mean < 0.01 && worst < 0.3, qPrintable(QStringLiteral("%1: mean %2, worst block %3")
+                                                                .arg(QLatin1String(name))
+                                                                .arg(mean)
+                                                                .arg(worst)));
         }
     }
 
@@ -379,7 +389,8 @@ private slots:
         QVERIFY(w->model()->setValue(param("seq_len"), 300));
         QVERIFY(waitIdle(w->jobs()));
         const QString full = m_dir.filePath(QStringLiteral("full.csv"));
-        w->sessionActions()->exportNumbers(ViewKind::Heatmap, full, SessionActions::NumbersExtent::FullWindow);
+        w->sessionActions()->exportNumbers(ViewKind::Heatmap, full,
+                                           SessionActions::NumbersExtent::FullWindow);
         QFile g(full);
         QVERIFY(g.open(QIODevice::ReadOnly));
         QCOMPARE(g.readAll().count('\n') - 1, 300 * 300);
@@ -387,8 +398,9 @@ private slots:
         // Beyond the cap: refused, nothing written.
         QVERIFY(w->model()->setValue(param("seq_len"), 5000));
         const QString big = m_dir.filePath(QStringLiteral("big.csv"));
-        QVERIFY_THROWS_EXCEPTION(ExportError, w->sessionActions()->exportNumbers(
-                                                  ViewKind::Heatmap, big, SessionActions::NumbersExtent::FullWindow));
+        QVERIFY_THROWS_EXCEPTION(
+            ExportError, w->sessionActions()->exportNumbers(ViewKind::Heatmap, big,
+                                                            SessionActions::NumbersExtent::FullWindow));
         QVERIFY(!QFile::exists(big));
     }
 
@@ -413,7 +425,8 @@ private slots:
         QCOMPARE(m->values.cols(), 3);
         for (Eigen::Index p = 0; p < 4; ++p)
             for (Eigen::Index c = 0; c < 3; ++c)
-                QCOMPARE(m->values(p, c), static_cast<double>(p) + 0.25 * static_cast<double>(c)); // exact in binary
+                QCOMPARE(m->values(p, c),
+                         static_cast<double>(p) + 0.25 * static_cast<double>(c)); // exact in binary
         // A window starting past the table (column 5 < dim 8) clamps to its last column.
         v.col0 = 5;
         v.cols = 2;

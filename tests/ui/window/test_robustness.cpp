@@ -74,7 +74,8 @@ void check_ticks(double lo, double hi, int max_ticks, const char* what)
     QVERIFY2(!ticks.empty(), what); // a finite range always gets at least its midpoint
     const double a = std::min(lo, hi), b = std::max(lo, hi);
     // Tolerance: ticks may sit 1e-9 of a step outside the range (the snap), never further.
-    const double slack = std::max(std::abs(b * 0.5 - a * 0.5) * 1e-6, std::numeric_limits<double>::denorm_min());
+    const double slack =
+        std::max(std::abs(b * 0.5 - a * 0.5) * 1e-6, std::numeric_limits<double>::denorm_min());
     for (std::size_t i = 0; i < ticks.size(); ++i) {
         QVERIFY2(std::isfinite(ticks[i]), what);
         QVERIFY2(ticks[i] >= a - slack && ticks[i] <= b + slack, what);
@@ -162,7 +163,8 @@ void RobustnessTest::niceTicksRandomRanges()
             std::memcpy(&lo, &a, sizeof lo);
             std::memcpy(&hi, &b, sizeof hi);
         } else {
-            const double centre = (unit(rng) < 0.5 ? -1 : 1) * std::pow(10.0, exponent(rng)) * (1 + unit(rng));
+            const double centre =
+                (unit(rng) < 0.5 ? -1 : 1) * std::pow(10.0, exponent(rng)) * (1 + unit(rng));
             const double rel = i % 4 == 0 ? 0.0 : std::pow(10.0, -17 + 23 * unit(rng));
             lo = centre - std::abs(centre) * rel;
             hi = centre + std::abs(centre) * rel * unit(rng);
@@ -225,8 +227,8 @@ void RobustnessTest::degenerateChartsRender()
 
 void RobustnessTest::degenerateHeatmapColourBar()
 {
-    for (const auto& [a, b] : {std::pair{1.0 - 1e-16, 1.0 + 2.2e-16}, std::pair{-1e300, 1e300},
-                               std::pair{5e-324, 1e-322}}) {
+    for (const auto& [a, b] :
+         {std::pair{1.0 - 1e-16, 1.0 + 2.2e-16}, std::pair{-1e300, 1e300}, std::pair{5e-324, 1e-322}}) {
         HeatmapData d;
         HeatmapPanel p;
         p.matrix.values = Eigen::MatrixXd(2, 2);
@@ -260,7 +262,8 @@ void RobustnessTest::writerReportsFlushFailure()
         write_all_checked(full, QByteArray(100, 'x'));
         QFAIL("a write to /dev/full was reported as written");
     } catch (const ExportError& e) {
-        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("space"), Qt::CaseInsensitive), e.what());
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("space"), Qt::CaseInsensitive),
+                 e.what());
     }
     // An ordinary file: everything written, no error.
     QFile ok(m_dir.filePath(QStringLiteral("ok.bin")));
@@ -329,7 +332,8 @@ void RobustnessTest::pngBudgetNamesTheLargestDpi()
         QFAIL("a 1.6 GB raster was accepted");
     } catch (const ExportError& e) {
         const QString what = QString::fromUtf8(e.what());
-        QVERIFY2(what.contains(QStringLiteral("dpi must be at most 55")) || what.contains(QStringLiteral("at most")),
+        QVERIFY2(what.contains(QStringLiteral("dpi must be at most 55")) ||
+                     what.contains(QStringLiteral("at most")),
                  e.what());
         QVERIFY2(what.contains(QStringLiteral("1024 MiB")), e.what());
     }
@@ -363,7 +367,8 @@ void RobustnessTest::sessionDeepNestingIsRefused()
 void RobustnessTest::sessionVersionMustFit32Bits()
 {
     // 4294967297 = 2^32 + 1 used to wrap to version 1 and be accepted.
-    for (const QByteArray& v : {QByteArray("4294967297"), QByteArray("-4294967295"), QByteArray("18446744073709551615")}) {
+    for (const QByteArray& v :
+         {QByteArray("4294967297"), QByteArray("-4294967295"), QByteArray("18446744073709551615")}) {
         try {
             session_from_json(R"({"format":"posatlas-session","version":)" + v + "}");
             QFAIL(v.constData());
@@ -379,20 +384,23 @@ void RobustnessTest::sessionVersionMustFit32Bits()
 void RobustnessTest::sessionIntegersMustFit()
 {
     // An int field given 2^32 + 16 used to wrap to 16 (a valid pixel width).
-    const QByteArray text = R"({"format":"posatlas-session","version":1,"views":{"settings":{"pixel_width":4294967312}}})";
+    const QByteArray text =
+        R"({"format":"posatlas-session","version":1,"views":{"settings":{"pixel_width":4294967312}}})";
     try {
         session_from_json(text);
         QFAIL("wrapped");
     } catch (const SessionError& e) {
-        QVERIFY2(QByteArray(e.what()).contains("views.settings.pixel_width: expected an integer in ["), e.what());
+        QVERIFY2(QByteArray(e.what()).contains("views.settings.pixel_width: expected an integer in ["),
+                 e.what());
     }
     // A negative seed: the message says what is allowed, and shows the value.
     try {
         session_from_json(R"({"format":"posatlas-session","version":1,"scenario":{"learned":{"seed":-5}}})");
         QFAIL("accepted a negative seed");
     } catch (const SessionError& e) {
-        QVERIFY2(QByteArray(e.what()).contains("scenario.learned.seed: expected a non-negative integer, got -5"),
-                 e.what());
+        QVERIFY2(
+            QByteArray(e.what()).contains("scenario.learned.seed: expected a non-negative integer, got -5"),
+            e.what());
     }
 }
 
@@ -419,14 +427,17 @@ void RobustnessTest::sessionNamesFileAndKeyOfBadValue()
     const QString path = m_dir.filePath(QStringLiteral("bad.posatlas.json"));
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"({"format":"posatlas-session","version":1,"scenario":{"method":"rope","rope":{"head_dim":-64}}})");
+    f.write(
+        R"({"format":"posatlas-session","version":1,"scenario":{"method":"rope","rope":{"head_dim":-64}}})");
     f.close();
     try {
         load_session(path);
         QFAIL("accepted");
     } catch (const SessionError& e) {
         const QString what = QString::fromUtf8(e.what());
-        QVERIFY2(what.startsWith(path + QStringLiteral(": scenario.rope.head_dim must be an even integer in [2, 8192] (got -64)")),
+        QVERIFY2(what.startsWith(
+                     path + QStringLiteral(
+                                ": scenario.rope.head_dim must be an even integer in [2, 8192] (got -64)")),
                  e.what());
     }
 }
@@ -438,15 +449,18 @@ void RobustnessTest::sessionTablePathIsRelativeToTheSession()
     const QString path = QDir(sub).filePath(QStringLiteral("t.posatlas.json"));
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"({"format":"posatlas-session","version":1,"scenario":{"method":"learned","learned":{"table_path":"tables/pos.csv"}}})");
+    f.write(
+        R"({"format":"posatlas-session","version":1,"scenario":{"method":"learned","learned":{"table_path":"tables/pos.csv"}}})");
     f.close();
     const Session s = load_session(path);
-    QCOMPARE(QString::fromStdString(s.scenario.params<LearnedParams>().table_path), QDir(sub).filePath(QStringLiteral("tables/pos.csv")));
+    QCOMPARE(QString::fromStdString(s.scenario.params<LearnedParams>().table_path),
+             QDir(sub).filePath(QStringLiteral("tables/pos.csv")));
     // An absolute path stays as it is.
     const Session a = session_from_json(
         R"({"format":"posatlas-session","version":1,"scenario":{"learned":{"table_path":"/abs/t.csv"}}})",
         sub);
-    QCOMPARE(QString::fromStdString(a.scenario.params<LearnedParams>().table_path), QStringLiteral("/abs/t.csv"));
+    QCOMPARE(QString::fromStdString(a.scenario.params<LearnedParams>().table_path),
+             QStringLiteral("/abs/t.csv"));
 }
 
 void RobustnessTest::settingsIgnoreDeepScenario()

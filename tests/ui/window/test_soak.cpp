@@ -94,7 +94,10 @@ private slots:
 
         auto step = [&] {
             switch (pick(10)) {
-            case 0: model->setMethod(methods()[static_cast<std::size_t>(pick(static_cast<int>(methods().size())))].method); break;
+            case 0:
+                model->setMethod(
+                    methods()[static_cast<std::size_t>(pick(static_cast<int>(methods().size())))].method);
+                break;
             case 1:
             case 2:
             case 3: {
@@ -106,10 +109,12 @@ private slots:
                         (!owner || *owner == model->scenario().method))
                         numeric.push_back(id);
                 }
-                const Field& spec = *numeric[static_cast<std::size_t>(pick(static_cast<int>(numeric.size())))];
+                const Field& spec =
+                    *numeric[static_cast<std::size_t>(pick(static_cast<int>(numeric.size())))];
                 const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
                 double v = spec.log_scale && spec.lo > 0
-                               ? std::pow(10.0, std::log10(spec.lo) + u * (std::log10(spec.hi) - std::log10(spec.lo)))
+                               ? std::pow(10.0, std::log10(spec.lo) +
+                                                    u * (std::log10(spec.hi) - std::log10(spec.lo)))
                                : spec.lo + u * (spec.hi - spec.lo);
                 // Keep sizes moderate: the walk is about the GUI, not about a 10^6 matrix or a learned
                 // table of 2^26 entries (the registry's ranges reach 65536 dimensions and 10^7 positions).
@@ -122,7 +127,10 @@ private slots:
             }
             case 4: model->undoStack()->undo(); break;
             case 5: model->undoStack()->redo(); break;
-            case 6: w.loadPreset(QString::fromStdString(presets[static_cast<std::size_t>(pick(static_cast<int>(presets.size())))].id)); break;
+            case 6:
+                w.loadPreset(QString::fromStdString(
+                    presets[static_cast<std::size_t>(pick(static_cast<int>(presets.size())))].id));
+                break;
             case 7: w.dock(kAllViewKinds[static_cast<std::size_t>(pick(kViewKindCount))])->raise(); break;
             case 8: {
                 QDockWidget* d = w.dock(kAllViewKinds[static_cast<std::size_t>(pick(kViewKindCount))]);
@@ -188,7 +196,8 @@ private slots:
 #endif
         if (measureMemory) {
             QVERIFY2(rssEnd - rssHalf < kMaxSecondHalfGrowth,
-                 qPrintable(QStringLiteral("the heap in use grew by %1 MiB in the second half").arg((rssEnd - rssHalf) / 1048576.0)));
+                     qPrintable(QStringLiteral("the heap in use grew by %1 MiB in the second half")
+                                    .arg((rssEnd - rssHalf) / 1048576.0)));
         }
 
         // Still alive and computing: every view visible, one more change, results arrive.

@@ -16,11 +16,11 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
-#include <QCheckBox>
 #include <QPushButton>
 #include <QScreen>
 #include <QTemporaryDir>
@@ -32,8 +32,7 @@ using namespace posatlas::ui;
 
 namespace {
 
-template <typename T>
-T job(ViewKind kind, const Scenario& s, ViewSettings v = {})
+template <typename T> T job(ViewKind kind, const Scenario& s, ViewSettings v = {})
 {
     return std::get<T>(run_view_job(kind, s, v, {}, {}));
 }
@@ -117,7 +116,8 @@ private slots:
             QVERIFY(e->width() <= std::max(available.width(), e->minimumSizeHint().width()));
             QVERIFY(e->height() <= std::max(available.height(), e->minimumSizeHint().height()));
             QVERIFY(e->height() < 900); // the old fixed height, taller than this screen
-            chosen = QRect(available.topLeft() + QPoint(10, 20), QSize(available.width() * 3 / 4, available.height() * 2 / 3));
+            chosen = QRect(available.topLeft() + QPoint(10, 20),
+                           QSize(available.width() * 3 / 4, available.height() * 2 / 3));
             e->setGeometry(chosen);
             QTest::qWait(20);
             chosen = e->geometry();
@@ -238,7 +238,8 @@ private slots:
         const auto spectrum = job<SpectrumData>(ViewKind::Spectrum, s);
         QCOMPARE(rotation.theta.size(), spectrum.theta_scaled.size());
         for (std::size_t i = 0; i < rotation.theta.size(); ++i)
-            QVERIFY(std::abs(rotation.theta[i] - spectrum.theta_scaled[i]) <= 1e-12 * spectrum.theta_scaled[i]);
+            QVERIFY(std::abs(rotation.theta[i] - spectrum.theta_scaled[i]) <=
+                    1e-12 * spectrum.theta_scaled[i]);
         QVERIFY(rotation.theta.back() < spectrum.theta_original.back()); // scaled, not the unscaled θ
         const QString length = QString::number(static_cast<qint64>(spectrum.target_length));
         QVERIFY2(rotation.title.contains(length), qPrintable(rotation.title));
@@ -263,7 +264,10 @@ private slots:
         QCOMPARE(*std::max_element(used.y.begin(), used.y.end()), static_cast<double>(span - 1));
         QVERIFY(*std::max_element(raw.y.begin(), raw.y.end()) > static_cast<double>(span - 1));
         for (std::size_t i = 0; i < used.x.size(); ++i)
-            QCOMPARE(used.y[i], static_cast<double>(deberta_c2p_index(s.params<DebertaParams>(), static_cast<std::int64_t>(used.x[i]), 0) - span));
+            QCOMPARE(used.y[i],
+                     static_cast<double>(deberta_c2p_index(s.params<DebertaParams>(),
+                                                           static_cast<std::int64_t>(used.x[i]), 0) -
+                                         span));
     }
 
     void alibiHeadsEachGetAColourScale()
@@ -380,7 +384,8 @@ private slots:
         QFETCH(bool, log);
         const auto ticks = plot_axis_ticks(lo, hi, log, 40); // what a 900 px tall plot would ask for
         QVERIFY(ticks.size() >= 2);
-        QVERIFY2(static_cast<int>(ticks.size()) <= kMaxPlotTicks + 2, qPrintable(QString::number(ticks.size())));
+        QVERIFY2(static_cast<int>(ticks.size()) <= kMaxPlotTicks + 2,
+                 qPrintable(QString::number(ticks.size())));
     }
 
     void exportDialogDoesNotMoveWhenViewsAreTicked()

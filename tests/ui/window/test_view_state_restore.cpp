@@ -95,7 +95,8 @@ private slots:
             w->findChild<QDoubleSpinBox*>(QStringLiteral("keyPosition"))->setValue(17.25);
             overlayAction(*w, Method::Sinusoidal)->trigger();
             overlayAction(*w, Method::ALiBi)->trigger();
-            const QList<QAction*> kindActions = w->findChild<QMenu*>(QStringLiteral("matrixKindMenu"))->actions();
+            const QList<QAction*> kindActions =
+                w->findChild<QMenu*>(QStringLiteral("matrixKindMenu"))->actions();
             QCOMPARE(kindActions.size(), static_cast<qsizetype>(kinds.size()));
             kindActions.back()->trigger();
             QCOMPARE(w->viewSettings().query_position, 100.5);
@@ -112,7 +113,8 @@ private slots:
             QCOMPARE(w->findChild<RotationControls*>()->position(), 100.5);
             QCOMPARE(w->findChild<RotationControls*>()->keyPosition(), 17.25);
             QCOMPARE(w->viewSettings().overlay, (std::vector<Method>{Method::Sinusoidal, Method::ALiBi}));
-            QCOMPARE(checkedOverlays(*w), (QStringList{QStringLiteral("sinusoidal"), QStringLiteral("alibi")}));
+            QCOMPARE(checkedOverlays(*w),
+                     (QStringList{QStringLiteral("sinusoidal"), QStringLiteral("alibi")}));
             QCOMPARE(w->viewSettings().matrix_kind, std::optional<MatrixKind>(chosen));
             QCOMPARE(checkedKindIndex(*w), static_cast<int>(kinds.size()) - 1);
             // The views were computed with the restored state: the curves carry the two overlays.
@@ -131,14 +133,16 @@ private slots:
             raw.setValue(QStringLiteral("view/rotationQueryPosition"), QStringLiteral("-5"));
             raw.setValue(QStringLiteral("view/rotationKeyPosition"), QStringLiteral("nan"));
             raw.setValue(QStringLiteral("view/curveOverlays"),
-                         QStringList{QStringLiteral("no-such-method"), QStringLiteral("alibi"), QStringLiteral("alibi")});
+                         QStringList{QStringLiteral("no-such-method"), QStringLiteral("alibi"),
+                                     QStringLiteral("alibi")});
             raw.setValue(QStringLiteral("view/matrixKind"), QStringLiteral("no-such-kind"));
         }
         {
             auto w = makeWindow(name);
             QCOMPARE(w->viewSettings().query_position, defaults.query_position);
             QCOMPARE(w->viewSettings().key_position, defaults.key_position);
-            QCOMPARE(w->viewSettings().overlay, std::vector<Method>{Method::ALiBi}); // unknown and repeat dropped
+            QCOMPARE(w->viewSettings().overlay,
+                     std::vector<Method>{Method::ALiBi}); // unknown and repeat dropped
             QVERIFY(!w->viewSettings().matrix_kind);
             QCOMPARE(checkedKindIndex(*w), 0); // the method's first kind
             w->close();

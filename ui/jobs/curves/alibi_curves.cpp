@@ -22,8 +22,9 @@ void alibi_curves(const CurveRequest& r, CurveData& data)
     for (int h : sampled_heads(static_cast<int>(slopes.size()), 8)) {
         check_cancel(r.cancel);
         const double m = slopes[static_cast<std::size_t>(h)];
-        data.series.push_back(make_series(ViewJobs::tr("m%1=%2").arg(subscript(h), QString::number(m, 'g', 2)),
-                                          QStringLiteral("head_%1").arg(h), r.dist, alibi_decay(m, r.dist)));
+        data.series.push_back(
+            make_series(ViewJobs::tr("m%1=%2").arg(subscript(h), QString::number(m, 'g', 2)),
+                        QStringLiteral("head_%1").arg(h), r.dist, alibi_decay(m, r.dist)));
     }
     data.log_y = false;
     if (p.scaling != AlibiScaling::None) {

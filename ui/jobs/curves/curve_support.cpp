@@ -5,7 +5,8 @@
 
 namespace posatlas::ui::curve_support {
 
-void append_envelope(CurveSeries& series, const std::vector<double>& dist, const CurveEnvelope& env, double scale)
+void append_envelope(CurveSeries& series, const std::vector<double>& dist, const CurveEnvelope& env,
+                     double scale)
 {
     series.envelope = true;
     series.x.reserve(2 * dist.size());

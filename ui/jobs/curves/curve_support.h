@@ -37,20 +37,23 @@ inline std::vector<std::int64_t> integer_distances(const std::vector<double>& di
     return std::vector<std::int64_t>(dist.begin(), dist.end());
 }
 
-template <typename T>
-std::vector<double> to_doubles(const std::vector<T>& v)
+template <typename T> std::vector<double> to_doubles(const std::vector<T>& v)
 {
     return std::vector<double>(v.begin(), v.end());
 }
 
 // Appends, for each bin b of distances starting at dist[b], the envelope's min and max divided by
 // `scale` (alternating their order so that the polyline zigzags through every peak); sets envelope.
-void append_envelope(CurveSeries& series, const std::vector<double>& dist, const CurveEnvelope& env, double scale);
+void append_envelope(CurveSeries& series, const std::vector<double>& dist, const CurveEnvelope& env,
+                     double scale);
 
 // The bin edges of core's envelope functions for the sampled distances: dist[b] .. dist[b + 1] - 1, the
 // last bin ending at last + 1.
 std::vector<std::int64_t> bin_edges(const std::vector<double>& dist, std::int64_t last);
 
-inline QString column(const char* name) { return QString::fromLatin1(name); }
+inline QString column(const char* name)
+{
+    return QString::fromLatin1(name);
+}
 
 } // namespace posatlas::ui::curve_support

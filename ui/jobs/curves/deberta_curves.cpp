@@ -24,8 +24,8 @@ void deberta_curves(const CurveRequest& r, CurveData& data)
     const DebertaPositionSeries pos = deberta_relative_positions(p, integer_distances(r.dist));
     CurveSeries used = make_series(ViewJobs::tr("row used by attention (clamped to ±%1)").arg(pos.att_span),
                                    column(columns::kBucketUsed), r.dist, to_doubles(pos.delta_used));
-    CurveSeries bucket = make_series(ViewJobs::tr("bucket δ before clamping"), column(columns::kBucket), r.dist,
-                                     to_doubles(pos.delta));
+    CurveSeries bucket = make_series(ViewJobs::tr("bucket δ before clamping"), column(columns::kBucket),
+                                     r.dist, to_doubles(pos.delta));
     used.step = bucket.step = true;
     bucket.dashed = true;
     const bool clamps = pos.delta_used != pos.delta;
@@ -33,7 +33,8 @@ void deberta_curves(const CurveRequest& r, CurveData& data)
     if (clamps)
         data.series.push_back(std::move(bucket));
     if (p.position_buckets > 0)
-        data.markers.push_back(make_marker(p.position_buckets / 2.0, ViewJobs::tr("exact up to %1").arg(p.position_buckets / 2)));
+        data.markers.push_back(make_marker(p.position_buckets / 2.0,
+                                           ViewJobs::tr("exact up to %1").arg(p.position_buckets / 2)));
     data.markers.push_back(make_marker(static_cast<double>(p.max_relative_positions),
                                        ViewJobs::tr("max relative %1").arg(p.max_relative_positions)));
 }

@@ -18,7 +18,7 @@ namespace posatlas::ui {
 struct CurveRequest {
     const Scenario& s;
     const ViewSettings& v;
-    std::int64_t max_distance;      // the largest distance r shown
+    std::int64_t max_distance;       // the largest distance r shown
     const std::vector<double>& dist; // the distances to sample (whole numbers, decay_distances)
     CancelFn cancel;
     ProgressFn progress;

@@ -51,16 +51,18 @@ void fill_values(CurveSeries& series, RopeCurve curve, const std::vector<double>
 }
 
 CurveSeries rope_curve_series(const QString& name, const QString& id, RopeCurve curve,
-                              const std::vector<double>& inv_freq, double scale, const std::vector<double>& dist,
-                              std::int64_t max_d, const CancelFn& cancel, const ProgressFn& progress)
+                              const std::vector<double>& inv_freq, double scale,
+                              const std::vector<double>& dist, std::int64_t max_d, const CancelFn& cancel,
+                              const ProgressFn& progress)
 {
     CurveSeries series = rope_series_shell(name, id, curve, inv_freq, scale, max_d);
     if (every_integer(dist, max_d)) // every integer: nothing to hide
         fill_values(series, curve, inv_freq, scale, dist, cancel, progress);
     else
-        append_envelope(series, dist,
-                        rope_curve_envelope(curve, inv_freq, bin_edges(dist, max_d), cancel, progress, Precision::Single),
-                        scale);
+        append_envelope(
+            series, dist,
+            rope_curve_envelope(curve, inv_freq, bin_edges(dist, max_d), cancel, progress, Precision::Single),
+            scale);
     return series;
 }
 
@@ -76,21 +78,23 @@ void rope_curves(const CurveRequest& r, CurveData& data)
     // The bound is shown relative to its value at r = 0, so that it shares the axis with the mean
     // cosine (1 at r = 0): both then show the decay's shape.
     const double bound0 = rope_decay_bound(f.inv_freq, {0.0}).front();
-    CurveSeries bound = rope_series_shell(ViewJobs::tr("RoFormer bound ÷ bound(0)"), QStringLiteral("bound_relative"),
-                                          RopeCurve::Bound, f.inv_freq, bound0, r.max_distance);
+    CurveSeries bound =
+        rope_series_shell(ViewJobs::tr("RoFormer bound ÷ bound(0)"), QStringLiteral("bound_relative"),
+                          RopeCurve::Bound, f.inv_freq, bound0, r.max_distance);
     CurveSeries mean_cos = rope_series_shell(ViewJobs::tr("mean cos(r θᵢ)"), column(columns::kMeanCos),
                                              RopeCurve::MeanCos, f.inv_freq, 1.0, r.max_distance);
     const bool unscaled = f.inv_freq != f.inv_freq_original;
     const double done = unscaled ? 0.6 : 1.0;
     if (every_integer(r.dist, r.max_distance)) {
-        fill_values(bound, RopeCurve::Bound, f.inv_freq, bound0, r.dist, r.cancel, sub_progress(r.progress, 0, done / 2));
+        fill_values(bound, RopeCurve::Bound, f.inv_freq, bound0, r.dist, r.cancel,
+                    sub_progress(r.progress, 0, done / 2));
         fill_values(mean_cos, RopeCurve::MeanCos, f.inv_freq, 1.0, r.dist, r.cancel,
                     sub_progress(r.progress, done / 2, done));
     } else {
         // Both envelopes from one pass over the integers (the bound's rotations give the mean cosine).
         const RopeCurveEnvelopes env =
-            rope_curve_envelopes(f.inv_freq, bin_edges(r.dist, r.max_distance), r.cancel, sub_progress(r.progress, 0, done),
-                                 Precision::Single);
+            rope_curve_envelopes(f.inv_freq, bin_edges(r.dist, r.max_distance), r.cancel,
+                                 sub_progress(r.progress, 0, done), Precision::Single);
         append_envelope(bound, r.dist, env.bound, bound0);
         append_envelope(mean_cos, r.dist, env.mean_cos, 1.0);
     }
@@ -108,9 +112,11 @@ void rope_curves(const CurveRequest& r, CurveData& data)
     data.markers.push_back(make_marker(static_cast<double>(p.trained_length()),
                                        ViewJobs::tr("trained %1").arg(p.trained_length())));
     if (const std::int64_t target = rope_default_target_length(p); target != p.trained_length())
-        data.markers.push_back(make_marker(static_cast<double>(target), ViewJobs::tr("target %1").arg(target)));
+        data.markers.push_back(
+            make_marker(static_cast<double>(target), ViewJobs::tr("target %1").arg(target)));
     // Short: the note shares a line with the chart's controls.
-    data.note = ViewJobs::tr("bound(0) = %1 · attention factor %2").arg(short_num(bound0), format_number(f.attention_factor, 4));
+    data.note = ViewJobs::tr("bound(0) = %1 · attention factor %2")
+                    .arg(short_num(bound0), format_number(f.attention_factor, 4));
     for (const QString& extra : {length_note(p), identity_note(p, f), trained_length_note(p)})
         if (!extra.isEmpty())
             data.note += ViewJobs::tr(" · ") + extra;

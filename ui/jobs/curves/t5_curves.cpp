@@ -32,8 +32,8 @@ void trained_bias_curves(const CurveRequest& r, CurveData& data)
     const std::vector<std::int64_t> distances = integer_distances(r.dist);
     const T5DistanceBuckets b = t5_distance_buckets(p, distances);
     int colour = 0; // one colour per head: solid before, dashed after
-    const auto series_of = [&](const QString& name, const QString& id, const std::vector<int>& buckets, int head,
-                               std::int64_t sign) {
+    const auto series_of = [&](const QString& name, const QString& id, const std::vector<int>& buckets,
+                               int head, std::int64_t sign) {
         std::vector<double> y(buckets.size());
         for (std::size_t k = 0; k < buckets.size(); ++k)
             y[k] = table(buckets[k], head);
@@ -65,7 +65,9 @@ void trained_bias_curves(const CurveRequest& r, CurveData& data)
     data.markers.push_back(make_marker(static_cast<double>(p.max_distance),
                                        ViewJobs::tr("max distance %1").arg(p.max_distance)));
     if (p.num_heads > (p.bidirectional ? 4 : 8))
-        data.note = ViewJobs::tr("%1 of %2 heads; the heatmap shows every head").arg(p.bidirectional ? 4 : 8).arg(p.num_heads);
+        data.note = ViewJobs::tr("%1 of %2 heads; the heatmap shows every head")
+                        .arg(p.bidirectional ? 4 : 8)
+                        .arg(p.num_heads);
 }
 
 } // namespace
@@ -82,15 +84,16 @@ void t5_curves(const CurveRequest& r, CurveData& data)
     data.y_column = column(columns::kBucket);
     const T5DistanceBuckets b = t5_distance_buckets(p, integer_distances(r.dist));
     // Causal T5 buckets only keys before the query (relative_position <= 0): one series.
-    CurveSeries first = p.bidirectional ? make_series(ViewJobs::tr("key after query (j − i = +r)"),
-                                                      QStringLiteral("key_after"), r.dist, to_doubles(b.after))
-                                        : make_series(ViewJobs::tr("key before query (causal)"),
-                                                      QStringLiteral("key_before"), r.dist, to_doubles(b.before));
+    CurveSeries first = p.bidirectional
+                            ? make_series(ViewJobs::tr("key after query (j − i = +r)"),
+                                          QStringLiteral("key_after"), r.dist, to_doubles(b.after))
+                            : make_series(ViewJobs::tr("key before query (causal)"),
+                                          QStringLiteral("key_before"), r.dist, to_doubles(b.before));
     first.step = true;
     data.series.push_back(std::move(first));
     if (p.bidirectional) {
-        CurveSeries before = make_series(ViewJobs::tr("key before query (j − i = −r)"), QStringLiteral("key_before"),
-                                         r.dist, to_doubles(b.before));
+        CurveSeries before = make_series(ViewJobs::tr("key before query (j − i = −r)"),
+                                         QStringLiteral("key_before"), r.dist, to_doubles(b.before));
         before.step = true;
         data.series.push_back(std::move(before));
     }

@@ -48,7 +48,9 @@ INSTANTIATE_TEST_SUITE_P(
         SlopeCase{16, {-0.5, -1, -1.5, -2, -2.5, -3, -3.5, -4, -4.5, -5, -5.5, -6, -6.5, -7, -7.5, -8}},
         SlopeCase{12, {-1, -2, -3, -4, -5, -6, -7, -8, -0.5, -1.5, -2.5, -3.5}},
         SlopeCase{6, {-2, -4, -6, -8, -1, -3}}, SlopeCase{3, {-4, -8, -2}}, SlopeCase{1, {-8}}),
-    [](const ::testing::TestParamInfo<SlopeCase>& info) { return "Heads" + std::to_string(info.param.heads); });
+    [](const ::testing::TestParamInfo<SlopeCase>& info) {
+        return "Heads" + std::to_string(info.param.heads);
+    });
 
 // HF BLOOM build_alibi_tensor, float32 like the original (torch.tensor(..., dtype=float32), torch.pow).
 std::vector<float> bloom_slopes(int num_heads)

@@ -26,7 +26,10 @@ namespace {
 
 constexpr double kRel = 1e-15;
 
-const Field& slopes_field() { return *descriptor(Method::ALiBi).field("slopes"); }
+const Field& slopes_field()
+{
+    return *descriptor(Method::ALiBi).field("slopes");
+}
 
 Scenario alibi_scenario(int heads)
 {
@@ -47,7 +50,8 @@ void expect_bias_slope(Scenario s, int head, double m)
     for (Eigen::Index i = 0; i < r.values.rows(); ++i)
         for (Eigen::Index j = 0; j < r.values.cols(); ++j) {
             const double want = -m * static_cast<double>(std::abs(i - j));
-            EXPECT_NEAR(r.values(i, j), want, kRel * std::abs(want)) << "head " << head << " cell " << i << "," << j;
+            EXPECT_NEAR(r.values(i, j), want, kRel * std::abs(want))
+                << "head " << head << " cell " << i << "," << j;
         }
 }
 

@@ -150,7 +150,6 @@ TEST(Cope, SeededPositionEmbeddings)
     }
 }
 
-
 // The sampled-rows path (what the heatmap computes: the sampled queries against every key of the
 // window) against cope_attention's causal block, row by row, for the three quantities: same gates,
 // same reverse sums, so equal to 1e-12 (the two GEMMs may sum in another order); NaN after the query.
@@ -173,14 +172,17 @@ TEST(Cope, SampledCausalRowsEqualTheFullBlock)
         qs.row(static_cast<Eigen::Index>(r)) = q.row(rows[r]);
     for (CopeQuantity what : {CopeQuantity::Gates, CopeQuantity::Positions, CopeQuantity::Logits}) {
         const CopeMatrix got = cope_causal_rows(qs, k, e, 2.0, rows, what);
-        const CopeMatrix& want = what == CopeQuantity::Gates ? full.gates : what == CopeQuantity::Positions ? full.positions : full.logits;
+        const CopeMatrix& want = what == CopeQuantity::Gates       ? full.gates
+                                 : what == CopeQuantity::Positions ? full.positions
+                                                                   : full.logits;
         for (std::size_t r = 0; r < rows.size(); ++r)
             for (Eigen::Index j = 0; j < span; ++j) {
                 const double g = got(static_cast<Eigen::Index>(r), j);
                 if (j > rows[r]) {
                     EXPECT_TRUE(std::isnan(g));
                 } else {
-                    ASSERT_NEAR(g, want(rows[r], j), 1e-12) << static_cast<int>(what) << " " << rows[r] << ", " << j;
+                    ASSERT_NEAR(g, want(rows[r], j), 1e-12)
+                        << static_cast<int>(what) << " " << rows[r] << ", " << j;
                 }
             }
     }
@@ -189,7 +191,9 @@ TEST(Cope, SampledCausalRowsEqualTheFullBlock)
     const std::vector<std::int64_t> cols = {0, 3, 5, 49, 50, 51, 96};
     for (CopeQuantity what : {CopeQuantity::Gates, CopeQuantity::Positions, CopeQuantity::Logits}) {
         const CopeMatrix got = cope_causal_rows(qs, k, e, 2.0, rows, what, &cols);
-        const CopeMatrix& want = what == CopeQuantity::Gates ? full.gates : what == CopeQuantity::Positions ? full.positions : full.logits;
+        const CopeMatrix& want = what == CopeQuantity::Gates       ? full.gates
+                                 : what == CopeQuantity::Positions ? full.positions
+                                                                   : full.logits;
         ASSERT_EQ(got.cols(), static_cast<Eigen::Index>(cols.size()));
         for (std::size_t r = 0; r < rows.size(); ++r)
             for (std::size_t c = 0; c < cols.size(); ++c) {
@@ -197,12 +201,14 @@ TEST(Cope, SampledCausalRowsEqualTheFullBlock)
                 if (cols[c] > rows[r]) {
                     EXPECT_TRUE(std::isnan(g)) << rows[r] << ", " << cols[c];
                 } else {
-                    ASSERT_NEAR(g, want(rows[r], cols[c]), 1e-12) << static_cast<int>(what) << " " << rows[r] << ", " << cols[c];
+                    ASSERT_NEAR(g, want(rows[r], cols[c]), 1e-12)
+                        << static_cast<int>(what) << " " << rows[r] << ", " << cols[c];
                 }
             }
     }
     const std::vector<std::int64_t> unsorted = {5, 3};
-    EXPECT_THROW(cope_causal_rows(qs, k, e, 2.0, rows, CopeQuantity::Gates, &unsorted), std::invalid_argument);
+    EXPECT_THROW(cope_causal_rows(qs, k, e, 2.0, rows, CopeQuantity::Gates, &unsorted),
+                 std::invalid_argument);
 }
 
 // The streamed row (a curve's query against every key below it, chunk by chunk) against
@@ -264,7 +270,8 @@ TEST(Cope, RowStreamInPiecesGivesTheSameValues)
         for (Eigen::Index c = 0; c < d; ++c)
             e(r, c) = 0.2 * std::cos(0.07 * static_cast<double>(r * (c + 1)));
     const auto keys = [&](std::int64_t a, std::int64_t b) { return Eigen::MatrixXd(k.middleRows(a, b - a)); };
-    const std::vector<double> whole = cope_streamed_row(q, 0, i, key_dots_from(keys), e, 1.5, CopeQuantity::Logits);
+    const std::vector<double> whole =
+        cope_streamed_row(q, 0, i, key_dots_from(keys), e, 1.5, CopeQuantity::Logits);
     CopeRowStream stream(q, i, key_dots_from(keys), e, 1.5, CopeQuantity::Logits);
     std::vector<double> pieces;
     for (const std::int64_t n : {std::int64_t{1}, std::int64_t{100}, kCopeRowChunk + 5, std::int64_t{0}}) {
@@ -275,7 +282,8 @@ TEST(Cope, RowStreamInPiecesGivesTheSameValues)
     }
     ASSERT_EQ(pieces.size(), whole.size());
     for (std::size_t t = 0; t < pieces.size(); ++t)
-        ASSERT_NEAR(pieces[t], whole[whole.size() - 1 - t], 1e-12 * (1.0 + std::abs(pieces[t]))) << "distance " << t;
+        ASSERT_NEAR(pieces[t], whole[whole.size() - 1 - t], 1e-12 * (1.0 + std::abs(pieces[t])))
+            << "distance " << t;
     double one = 0.0;
     EXPECT_THROW(stream.next(1, &one), std::invalid_argument);
 }
@@ -294,12 +302,14 @@ TEST(Cope, StreamedCurveIsTheMatrixRow)
     const MethodDescriptor& m = descriptor(s.method);
     ASSERT_TRUE(m.streamed_distance_logits);
     const MethodDescriptor::DistanceLogitsFn curve = m.streamed_distance_logits(s, query);
-    for (const auto& [first, last] : {std::pair<std::int64_t, std::int64_t>{5, 1000}, {1000, 40000}, {0, 10}}) {
+    for (const auto& [first, last] :
+         {std::pair<std::int64_t, std::int64_t>{5, 1000}, {1000, 40000}, {0, 10}}) {
         std::vector<double> out(static_cast<std::size_t>(last - first));
         curve(first, last, out.data());
         for (std::int64_t r = first; r < last; ++r) {
             const double want = row.values(0, query - r);
-            ASSERT_NEAR(out[static_cast<std::size_t>(r - first)], want, 1e-12 * (1.0 + std::abs(want))) << "distance " << r;
+            ASSERT_NEAR(out[static_cast<std::size_t>(r - first)], want, 1e-12 * (1.0 + std::abs(want)))
+                << "distance " << r;
         }
     }
 }
@@ -327,7 +337,8 @@ TEST(Cope, ClampedRowsEvaluateEachKeyAlone)
             const std::vector<double> full =
                 cope_streamed_row(q, 0, query, dots, cope_position_embeddings(p), p.gate_scale, what);
             if (what == CopeQuantity::Positions) {
-                ASSERT_EQ(full.front(), static_cast<double>(npos - 1)) << "the clamp must be reached, npos " << npos;
+                ASSERT_EQ(full.front(), static_cast<double>(npos - 1))
+                    << "the clamp must be reached, npos " << npos;
             }
             for (const std::int64_t out_cols : {std::int64_t{0}, std::int64_t{600}}) {
                 MatrixWindow w;
@@ -348,9 +359,12 @@ TEST(Cope, ClampedRowsEvaluateEachKeyAlone)
     }
     // Not clamped yet: nothing to evaluate alone.
     const Eigen::VectorXd q = Eigen::VectorXd::Ones(4);
-    const CopeRowStream fresh(q, 10, [](std::int64_t a, std::int64_t b, const Eigen::VectorXd&, double* out) {
-        std::fill(out, out + (b - a), 0.0);
-    }, Eigen::MatrixXd::Ones(8, 4), 1.0, CopeQuantity::Logits);
+    const CopeRowStream fresh(
+        q, 10,
+        [](std::int64_t a, std::int64_t b, const Eigen::VectorXd&, double* out) {
+            std::fill(out, out + (b - a), 0.0);
+        },
+        Eigen::MatrixXd::Ones(8, 4), 1.0, CopeQuantity::Logits);
     EXPECT_FALSE(fresh.clamped());
     EXPECT_THROW(fresh.clamped_value(0.0), std::invalid_argument);
 }
@@ -377,8 +391,8 @@ TEST(Cope, WideWindowsArePointSampledFromClampedRows)
         int below = 0;
         for (Eigen::Index r = 0; r < 40; ++r) {
             const std::int64_t i = m.row_index[static_cast<std::size_t>(r)];
-            const std::vector<double> full = cope_streamed_row(content_query(s.content, d, i), 0, i, dots,
-                                                               cope_position_embeddings(p), p.gate_scale, what);
+            const std::vector<double> full = cope_streamed_row(
+                content_query(s.content, d, i), 0, i, dots, cope_position_embeddings(p), p.gate_scale, what);
             for (Eigen::Index c = 0; c < 40; ++c) {
                 const std::int64_t j = m.col_index[static_cast<std::size_t>(c)];
                 if (j > i) {
@@ -430,13 +444,17 @@ TEST(Cope, ConstantContentEqualsTheRunningSums)
                 std::vector<std::int64_t> pos(n);
                 for (int i = 0; i < n; ++i)
                     pos[static_cast<std::size_t>(i)] = i;
-                const CopeResult ref = cope_attention(content_queries(s.content, d, pos), content_keys(s.content, d, pos),
-                                                      cope_position_embeddings(p), gate_scale, true);
-                const std::pair<MatrixKind, const CopeMatrix*> kinds[] = {
-                    {kCopePositions, &ref.positions}, {kCopeGates, &ref.gates}, {MatrixKind::Logits, &ref.logits}};
+                const CopeResult ref =
+                    cope_attention(content_queries(s.content, d, pos), content_keys(s.content, d, pos),
+                                   cope_position_embeddings(p), gate_scale, true);
+                const std::pair<MatrixKind, const CopeMatrix*> kinds[] = {{kCopePositions, &ref.positions},
+                                                                          {kCopeGates, &ref.gates},
+                                                                          {MatrixKind::Logits, &ref.logits}};
                 for (const auto& [mk, want] : kinds) {
-                    const std::string what = std::string(matrix_kind_id(mk)) + " content " + std::to_string(static_cast<int>(kind))
-                                             + " npos " + std::to_string(npos) + " gate scale " + std::to_string(gate_scale);
+                    const std::string what = std::string(matrix_kind_id(mk)) + " content " +
+                                             std::to_string(static_cast<int>(kind)) + " npos " +
+                                             std::to_string(npos) + " gate scale " +
+                                             std::to_string(gate_scale);
                     const MatrixResult got = compute_matrix(s, mk, {});
                     ASSERT_EQ(got.values.rows(), n) << what;
                     for (int i = 0; i < n; ++i)
@@ -474,7 +492,8 @@ TEST(Cope, ConstantContentHeatmapOfAMillionPositionsIsExactBlockMeans)
     const MatrixResult m1 = compute_matrix(s, MatrixKind::Logits, w);
     const double h = 500'000.0;
     const double diag = h * (h + 1.0) / 2.0, full = h * h;
-    const double want = (m2.values(0, 0) * diag + m2.values(1, 1) * diag + m2.values(1, 0) * full) / (2.0 * diag + full);
+    const double want =
+        (m2.values(0, 0) * diag + m2.values(1, 1) * diag + m2.values(1, 0) * full) / (2.0 * diag + full);
     EXPECT_NEAR(m1.values(0, 0), want, 1e-9 * std::abs(want));
     // Random content needs the keys between j and i until the positions are clamped: point samples of
     // clamped rows (checked cell by cell in WideWindowsArePointSampledFromClampedRows), finite on and
@@ -485,7 +504,8 @@ TEST(Cope, ConstantContentHeatmapOfAMillionPositionsIsExactBlockMeans)
     const MatrixResult sampled = compute_matrix(s, MatrixKind::Logits, w);
     for (Eigen::Index r = 0; r < 64; ++r)
         for (Eigen::Index c = 0; c < 64; ++c)
-            EXPECT_EQ(std::isfinite(sampled.values(r, c)), sampled.col_index[c] <= sampled.row_index[r]) << r << ", " << c;
+            EXPECT_EQ(std::isfinite(sampled.values(r, c)), sampled.col_index[c] <= sampled.row_index[r])
+                << r << ", " << c;
 }
 
 // Block means of the constant-content quantities add linear runs between changes of floor(p) in closed
@@ -507,8 +527,8 @@ TEST(Cope, ConstantContentBlockMeansByLinearRuns)
                 s.params<CopeParams>().npos_max = npos;
                 s.params<CopeParams>().gate_scale = gate_scale;
                 const MatrixKind kind = q == CopeQuantity::Logits ? MatrixKind::Logits : kCopePositions;
-                const std::string what = "gate scale " + std::to_string(gate_scale) + " npos " + std::to_string(npos)
-                                         + " " + std::string(matrix_kind_id(kind));
+                const std::string what = "gate scale " + std::to_string(gate_scale) + " npos " +
+                                         std::to_string(npos) + " " + std::string(matrix_kind_id(kind));
                 MatrixWindow w;
                 w.row0 = 300;
                 w.rows = 1700;

@@ -178,9 +178,9 @@ TEST(DebertaSeries, BucketAndClampedRowMatchHf)
         std::int64_t rel, delta;
     };
     // position_buckets 256, max_relative_positions 512 (from the HfMakeLogBucketPosition table).
-    const std::vector<Want> want = {{0, 0},       {1, 1},       {-1, -1},      {127, 127},   {128, 128},
-                                    {-129, -129}, {200, 169},   {255, 192},    {300, 207},   {500, 254},
-                                    {511, 255},   {-511, -255}, {512, 256},    {1000, 317},  {-1000, -317},
+    const std::vector<Want> want = {{0, 0},       {1, 1},       {-1, -1},   {127, 127},  {128, 128},
+                                    {-129, -129}, {200, 169},   {255, 192}, {300, 207},  {500, 254},
+                                    {511, 255},   {-511, -255}, {512, 256}, {1000, 317}, {-1000, -317},
                                     {4096, 446},  {100000, 740}};
     std::vector<std::int64_t> rel;
     for (const Want& w : want)
@@ -193,13 +193,14 @@ TEST(DebertaSeries, BucketAndClampedRowMatchHf)
     for (std::size_t k = 0; k < want.size(); ++k) {
         EXPECT_EQ(s.delta[k], want[k].delta) << "rel " << want[k].rel;
         // HF's gather index minus att_span: clamp(delta + 256, 0, 511) - 256.
-        EXPECT_EQ(s.delta_used[k], std::clamp<std::int64_t>(want[k].delta + 256, 0, 511) - 256) << "rel " << want[k].rel;
+        EXPECT_EQ(s.delta_used[k], std::clamp<std::int64_t>(want[k].delta + 256, 0, 511) - 256)
+            << "rel " << want[k].rel;
         // The single-value entry points agree (query rel, key 0).
         EXPECT_EQ(s.delta_used[k], deberta_c2p_index(p, want[k].rel, 0) - 256);
     }
-    EXPECT_EQ(s.delta_used.back(), 255);  // bucket 740 reads row 2 * 256 - 1
-    EXPECT_EQ(s.delta_used[12], 255);     // bucket 256 already clamps to 255
-    EXPECT_EQ(s.delta_used[11], -255);    // -255 is inside [-256, 255]
+    EXPECT_EQ(s.delta_used.back(), 255); // bucket 740 reads row 2 * 256 - 1
+    EXPECT_EQ(s.delta_used[12], 255);    // bucket 256 already clamps to 255
+    EXPECT_EQ(s.delta_used[11], -255);   // -255 is inside [-256, 255]
 
     // Without buckets (position_buckets 0): delta = query - key, rows span max_relative_positions.
     DebertaParams plain;

@@ -113,25 +113,25 @@ TEST_P(LearnedTableBadFiles, ThrowClearRuntimeError)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Malformed, LearnedTableBadFiles,
-                         ::testing::Values(BadFile{"learned_truncated.npy", "truncated data"},
-                                           BadFile{"learned_truncated_header.npy", "truncated .npy header"},
-                                           BadFile{"learned_i4.npy", "unsupported dtype '<i4'"},
-                                           BadFile{"learned_big_endian.npy", "unsupported dtype '>f8'"},
-                                           BadFile{"learned_1d.npy", "expected a 2-D array"},
-                                           BadFile{"learned_nan.npy", "row 2, column 1 is not finite"},
-                                           BadFile{"learned_bad_magic.npy", "not a .npy file"},
-                                           BadFile{"learned_ragged.csv", "line 3 has 2 values, expected 3"},
-                                           BadFile{"learned_nan.csv", "line 2, column 2"},
-                                           BadFile{"learned_text.csv",
-                                                   "line 4, column 3: 'abc' is not a number"},
-                                           BadFile{"learned_mixed_header.csv", "line 1, column 1"},
-                                           BadFile{"learned_header_only.csv", "no data rows"},
-                                           BadFile{"does_not_exist.csv", "cannot open the file"},
-                                           BadFile{"make_learned_tables.py", "expected a .csv, .npy or .safetensors"}),
-                         [](const ::testing::TestParamInfo<BadFile>& info) { // learned_nan_csv
-                             return posatlas::test::param_name(info.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Malformed, LearnedTableBadFiles,
+    ::testing::Values(BadFile{"learned_truncated.npy", "truncated data"},
+                      BadFile{"learned_truncated_header.npy", "truncated .npy header"},
+                      BadFile{"learned_i4.npy", "unsupported dtype '<i4'"},
+                      BadFile{"learned_big_endian.npy", "unsupported dtype '>f8'"},
+                      BadFile{"learned_1d.npy", "expected a 2-D array"},
+                      BadFile{"learned_nan.npy", "row 2, column 1 is not finite"},
+                      BadFile{"learned_bad_magic.npy", "not a .npy file"},
+                      BadFile{"learned_ragged.csv", "line 3 has 2 values, expected 3"},
+                      BadFile{"learned_nan.csv", "line 2, column 2"},
+                      BadFile{"learned_text.csv", "line 4, column 3: 'abc' is not a number"},
+                      BadFile{"learned_mixed_header.csv", "line 1, column 1"},
+                      BadFile{"learned_header_only.csv", "no data rows"},
+                      BadFile{"does_not_exist.csv", "cannot open the file"},
+                      BadFile{"make_learned_tables.py", "expected a .csv, .npy or .safetensors"}),
+    [](const ::testing::TestParamInfo<BadFile>& info) { // learned_nan_csv
+        return posatlas::test::param_name(info.param.name);
+    });
 
 TEST(LearnedTable, EveryTruncationOfAnNpyFileIsACleanError)
 {

@@ -23,7 +23,6 @@ using posatlas::test::expect_rel;
 using posatlas::test::llama2_yarn_64k;
 using posatlas::test::llama31_8b;
 
-
 TEST(RopeScaling, DefaultInvFreq)
 {
     RopeParams p; // head_dim 128, rope_theta 10000

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// llama.cpp's YaRN as a per-pair table (core/analysis/rope_compare.h yarn_llamacpp_pairs), against llama.cpp's
-// formulas re-derived here from its sources (llama.cpp commit c392e5094deaf2d1a7c18683214f007fad3fe42b):
+// llama.cpp's YaRN as a per-pair table (core/analysis/rope_compare.h yarn_llamacpp_pairs), against
+// llama.cpp's formulas re-derived here from its sources (llama.cpp commit
+// c392e5094deaf2d1a7c18683214f007fad3fe42b):
 //   ggml/src/ggml.c   ggml_rope_yarn_corr_dim(n_dims, n_ctx_orig, n_rot, base)
 //                       = n_dims * log(n_ctx_orig / (n_rot * 2 pi)) / (2 log(base));
 //                     ggml_rope_yarn_corr_dims: dims[0] = max(0, floor(corr_dim(beta_fast))),
 //                       dims[1] = min(n_dims - 1, ceil(corr_dim(beta_slow)));
-//   ggml/src/ggml-cpu rope_yarn_ramp(low, high, i0) = 1 - min(1, max(0, (i0 / 2 - low) / max(0.001, high - low)));
+//   ggml/src/ggml-cpu rope_yarn_ramp(low, high, i0) = 1 - min(1, max(0, (i0 / 2 - low) / max(0.001, high -
+//   low)));
 //                     rope_yarn: theta_interp = freq_scale * theta_extrap, ramp_mix = ramp * ext_factor,
 //                       theta = theta_interp (1 - ramp_mix) + theta_extrap ramp_mix,
 //                       mscale = attn_factor * (1 + 0.1 log(1 / freq_scale)) when ext_factor != 0;
@@ -55,7 +57,8 @@ LlamaCppYarn llamacpp_reference(int n_dims, int n_ctx_orig, double base, double 
     const double ext_factor = 1.0;
     for (int i0 = 0; i0 < n_dims; i0 += 2) {
         const double theta_extrap = std::pow(base, -static_cast<double>(i0) / n_dims);
-        const double ramp = 1.0 - std::min(1.0, std::max(0.0, (i0 / 2 - y.low) / std::max(0.001, y.high - y.low)));
+        const double ramp =
+            1.0 - std::min(1.0, std::max(0.0, (i0 / 2 - y.low) / std::max(0.001, y.high - y.low)));
         const double ramp_mix = ramp * ext_factor;
         const double theta_interp = freq_scale * theta_extrap;
         y.theta.push_back(theta_interp * (1 - ramp_mix) + theta_extrap * ramp_mix);
@@ -84,17 +87,17 @@ std::vector<float> llamacpp_float_theta(int n_dims, float base, float factor, fl
 void expect_matches_llamacpp(const RopeParams& p, std::int64_t trained, std::int64_t target)
 {
     const RopePairsTable t = yarn_llamacpp_pairs(p, trained, target);
-    const LlamaCppYarn ref = llamacpp_reference(p.rotary_dim(), static_cast<int>(p.trained_length()),
-                                                p.rope_theta, p.factor, p.beta_fast, p.beta_slow,
-                                                p.attention_factor.value_or(1.0));
+    const LlamaCppYarn ref =
+        llamacpp_reference(p.rotary_dim(), static_cast<int>(p.trained_length()), p.rope_theta, p.factor,
+                           p.beta_fast, p.beta_slow, p.attention_factor.value_or(1.0));
     ASSERT_EQ(t.rows.size(), ref.theta.size());
     EXPECT_EQ(*t.frequencies.yarn_low, ref.low);
     EXPECT_EQ(*t.frequencies.yarn_high, ref.high);
     // Tolerance 1e-12 relative: the same formulas in double, only libm's pow / log rounding differs.
     expect_rel(t.frequencies.attention_factor, ref.mscale);
-    const std::vector<float> f32 = llamacpp_float_theta(p.rotary_dim(), static_cast<float>(p.rope_theta),
-                                                        static_cast<float>(p.factor), static_cast<float>(ref.low),
-                                                        static_cast<float>(ref.high));
+    const std::vector<float> f32 =
+        llamacpp_float_theta(p.rotary_dim(), static_cast<float>(p.rope_theta), static_cast<float>(p.factor),
+                             static_cast<float>(ref.low), static_cast<float>(ref.high));
     for (std::size_t i = 0; i < t.rows.size(); ++i) {
         const RopePairRow& r = t.rows[i];
         SCOPED_TRACE("pair " + std::to_string(i));

@@ -148,10 +148,13 @@ TEST(Sinusoidal, RotatedRunsAndDotsMatchRowByRow)
         ASSERT_EQ(dots.size(), pos.size());
         for (std::size_t r = 0; r < pos.size(); ++r) {
             const Eigen::VectorXd want = sinusoidal_row(p, pos[r]);
-            ASSERT_LE((rows.row(static_cast<Eigen::Index>(r)).transpose() - want).cwiseAbs().maxCoeff(), 1e-13) << pos[r];
+            ASSERT_LE((rows.row(static_cast<Eigen::Index>(r)).transpose() - want).cwiseAbs().maxCoeff(),
+                      1e-13)
+                << pos[r];
             ASSERT_NEAR(dots[r], a.dot(want), 1e-12) << pos[r];
             if (pos[r] >= 999'700 && r >= 304) {
-                ASSERT_LE((enc.row(pos[r] - 999'700).transpose() - want).cwiseAbs().maxCoeff(), 1e-13) << pos[r];
+                ASSERT_LE((enc.row(pos[r] - 999'700).transpose() - want).cwiseAbs().maxCoeff(), 1e-13)
+                    << pos[r];
             }
         }
         EXPECT_THROW(sinusoidal_dots(p, Eigen::VectorXd::Ones(8), pos), ParameterError);

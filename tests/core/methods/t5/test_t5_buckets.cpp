@@ -197,6 +197,6 @@ TEST(T5BucketSeries, InvalidParametersThrowOnceBeforeTheLoop)
     EXPECT_THROW(t5_relative_position_buckets(p, {0, 1, 2}), ParameterError);
     EXPECT_THROW(t5_distance_buckets(p, {0, 1, 2}), ParameterError);
     p.num_buckets = 32;
-    p.max_distance = 8; // must exceed max_exact = 8
+    p.max_distance = 8;                                                // must exceed max_exact = 8
     EXPECT_THROW(t5_relative_position_buckets(p, {}), ParameterError); // even for an empty series
 }

@@ -53,9 +53,9 @@ std::vector<float> ramp(int buckets, int heads, float shift = 0.0f)
 // A T5-small-like checkpoint: encoder and decoder tables (32 x 8), and an unrelated matrix.
 std::string t5_checkpoint()
 {
-    return write("t5.safetensors",
-                 safetensors_file({f32_tensor(kDecoder, 32, 8, ramp(32, 8, 100.0f)), f32_tensor(kEncoder, 32, 8, ramp(32, 8)),
-                                   f32_tensor("shared.weight", 3, 2, {1, 2, 3, 4, 5, 6})}));
+    return write("t5.safetensors", safetensors_file({f32_tensor(kDecoder, 32, 8, ramp(32, 8, 100.0f)),
+                                                     f32_tensor(kEncoder, 32, 8, ramp(32, 8)),
+                                                     f32_tensor("shared.weight", 3, 2, {1, 2, 3, 4, 5, 6})}));
 }
 
 // The ParameterError validate(p) throws, or nullopt when it accepts p.
@@ -156,7 +156,8 @@ TEST(T5Trained, BadFilesAreRefusedWithTheFileNamedAndParamsUntouched)
     T5Params p;
     const T5Params before = p;
     // No T5 tensor: the message lists what the file has.
-    const std::string gpt2 = write("gpt2.safetensors", safetensors_file({f32_tensor("wpe.weight", 4, 2, {0, 1, 2, 3, 4, 5, 6, 7})}));
+    const std::string gpt2 = write(
+        "gpt2.safetensors", safetensors_file({f32_tensor("wpe.weight", 4, 2, {0, 1, 2, 3, 4, 5, 6, 7})}));
     try {
         t5_use_trained_bias(p, gpt2);
         FAIL() << "a checkpoint without a T5 table accepted";
@@ -169,9 +170,9 @@ TEST(T5Trained, BadFilesAreRefusedWithTheFileNamedAndParamsUntouched)
     EXPECT_EQ(p, before);
     // A named tensor of the wrong shape (a 1-D tensor, a table with more buckets than T5 allows) is
     // refused on the header, before its values are read.
-    const std::string odd = write("odd.safetensors",
-                                  safetensors_file({StTensor{"vec", "F32", {4}, std::string(16, '\0')},
-                                                    StTensor{"wide", "F32", {5000, 1}, std::string(20000, '\0')}}));
+    const std::string odd = write(
+        "odd.safetensors", safetensors_file({StTensor{"vec", "F32", {4}, std::string(16, '\0')},
+                                             StTensor{"wide", "F32", {5000, 1}, std::string(20000, '\0')}}));
     EXPECT_THROW(t5_use_trained_bias(p, odd, "vec"), LearnedTableError);
     try {
         t5_use_trained_bias(p, odd, "wide");
@@ -182,9 +183,11 @@ TEST(T5Trained, BadFilesAreRefusedWithTheFileNamedAndParamsUntouched)
     // Missing file, truncated file, NaN in the table.
     EXPECT_THROW(t5_use_trained_bias(p, "/nonexistent/t5.safetensors"), LearnedTableError);
     const std::string whole = safetensors_file({f32_tensor(kEncoder, 4, 2, {0, 1, 2, 3, 4, 5, 6, 7})});
-    EXPECT_THROW(t5_use_trained_bias(p, write("cut.safetensors", whole.substr(0, whole.size() - 3))), LearnedTableError);
-    const std::string nan = write("nan.safetensors",
-                                  safetensors_file({f32_tensor(kEncoder, 4, 2, {0, 1, 2, std::nanf(""), 4, 5, 6, 7})}));
+    EXPECT_THROW(t5_use_trained_bias(p, write("cut.safetensors", whole.substr(0, whole.size() - 3))),
+                 LearnedTableError);
+    const std::string nan =
+        write("nan.safetensors",
+              safetensors_file({f32_tensor(kEncoder, 4, 2, {0, 1, 2, std::nanf(""), 4, 5, 6, 7})}));
     EXPECT_THROW(t5_use_trained_bias(p, nan), LearnedTableError);
     EXPECT_EQ(p, before);
     // A tensor name without a file is refused, not ignored.
@@ -230,7 +233,8 @@ TEST(T5Trained, CheckpointBiasIsUsedOnlyWhenTheCheckpointHasOne)
     EXPECT_TRUE(t5_use_checkpoint_bias(p, t5_checkpoint()));
     EXPECT_EQ(p.num_heads, 8);
     T5Params q;
-    const std::string gpt2 = write("gpt2b.safetensors", safetensors_file({f32_tensor("wpe.weight", 2, 2, {0, 1, 2, 3})}));
+    const std::string gpt2 =
+        write("gpt2b.safetensors", safetensors_file({f32_tensor("wpe.weight", 2, 2, {0, 1, 2, 3})}));
     EXPECT_FALSE(t5_use_checkpoint_bias(q, gpt2));
     EXPECT_EQ(q, T5Params{});
 }

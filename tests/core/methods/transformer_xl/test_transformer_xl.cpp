@@ -9,10 +9,10 @@
 #include "scenario/types.h"
 
 #include <cmath>
-#include <string>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -77,7 +77,8 @@ TEST(TxlTerms, FourTermsAndTheirSum)
 // rounds (i - j) w (up to 2^-53 |i - j| rad), the factored path forms each angle exactly.
 TEST(TxlMatrix, FactoredLogitsEqualEveryCellsFourTerms)
 {
-    const std::string r_net = (std::filesystem::temp_directory_path() / "posatlas_txl_rnet_test.csv").string();
+    const std::string r_net =
+        (std::filesystem::temp_directory_path() / "posatlas_txl_rnet_test.csv").string();
     {
         std::ofstream f(r_net);
         for (int r = 0; r < 8; ++r)
@@ -89,46 +90,52 @@ TEST(TxlMatrix, FactoredLogitsEqualEveryCellsFourTerms)
         std::int64_t row0, col0, rows, cols, out;
         int off; // which term is switched off (0: none, 1..4: a..d), -1: r_net from the file
     };
-    const Case cases[] = {{"near 0", 0, 0, 40, 40, 0, 0},          {"near 10^6", 999'900, 999'800, 30, 50, 0, 0},
-                          {"point sample", 0, 0, 1'000'000, 1'000'000, 24, 0}, {"no a", 0, 0, 20, 20, 0, 1},
-                          {"no b", 0, 0, 20, 20, 0, 2},            {"no c", 0, 0, 20, 20, 0, 3},
-                          {"no d", 5, 0, 20, 20, 0, 4},            {"r_net e = 12", 100, 90, 20, 20, 0, -1}};
+    const Case cases[] = {{"near 0", 0, 0, 40, 40, 0, 0},
+                          {"near 10^6", 999'900, 999'800, 30, 50, 0, 0},
+                          {"point sample", 0, 0, 1'000'000, 1'000'000, 24, 0},
+                          {"no a", 0, 0, 20, 20, 0, 1},
+                          {"no b", 0, 0, 20, 20, 0, 2},
+                          {"no c", 0, 0, 20, 20, 0, 3},
+                          {"no d", 5, 0, 20, 20, 0, 4},
+                          {"r_net e = 12", 100, 90, 20, 20, 0, -1}};
     for (ContentKind kind : {ContentKind::Random, ContentKind::Fixed})
-    for (const Case& t : cases) {
-        SCOPED_TRACE(std::string(t.name) + (kind == ContentKind::Fixed ? " fixed" : " random"));
-        Scenario s;
-        s.method = Method::TransformerXL;
-        s.seq_len = 1'000'000;
-        s.content.kind = kind;
-        s.content.seed = 5;
-        TransformerXLParams& p = s.params<TransformerXLParams>();
-        p.head_dim = 8;
-        p.term_a = t.off != 1;
-        p.term_b = t.off != 2;
-        p.term_c = t.off != 3;
-        p.term_d = t.off != 4;
-        if (t.off == -1)
-            p.r_net = r_net;
-        MatrixWindow w;
-        w.row0 = t.row0;
-        w.col0 = t.col0;
-        w.rows = t.rows;
-        w.cols = t.cols;
-        w.out_rows = t.out ? t.out : t.rows;
-        w.out_cols = t.out ? t.out : t.cols;
-        w.sample = SampleMode::Point;
-        const MatrixResult r = compute_matrix(s, MatrixKind::Logits, w);
-        const TxlModel m = make_txl_model(p);
-        ASSERT_EQ(m.w_k_r.cols(), t.off == -1 ? 12 : 8);
-        for (Eigen::Index i = 0; i < r.values.rows(); ++i)
-            for (Eigen::Index j = 0; j < r.values.cols(); ++j) {
-                const std::int64_t qi = r.row_index[static_cast<std::size_t>(i)];
-                const std::int64_t kj = r.col_index[static_cast<std::size_t>(j)];
-                const double want = txl_logit_terms(m, content_query(s.content, 8, qi), content_key(s.content, 8, kj), qi, kj)
-                                        .total(p) / std::sqrt(8.0);
-                ASSERT_NEAR(r.values(i, j), want, 1e-11) << qi << ", " << kj;
-            }
-    }
+        for (const Case& t : cases) {
+            SCOPED_TRACE(std::string(t.name) + (kind == ContentKind::Fixed ? " fixed" : " random"));
+            Scenario s;
+            s.method = Method::TransformerXL;
+            s.seq_len = 1'000'000;
+            s.content.kind = kind;
+            s.content.seed = 5;
+            TransformerXLParams& p = s.params<TransformerXLParams>();
+            p.head_dim = 8;
+            p.term_a = t.off != 1;
+            p.term_b = t.off != 2;
+            p.term_c = t.off != 3;
+            p.term_d = t.off != 4;
+            if (t.off == -1)
+                p.r_net = r_net;
+            MatrixWindow w;
+            w.row0 = t.row0;
+            w.col0 = t.col0;
+            w.rows = t.rows;
+            w.cols = t.cols;
+            w.out_rows = t.out ? t.out : t.rows;
+            w.out_cols = t.out ? t.out : t.cols;
+            w.sample = SampleMode::Point;
+            const MatrixResult r = compute_matrix(s, MatrixKind::Logits, w);
+            const TxlModel m = make_txl_model(p);
+            ASSERT_EQ(m.w_k_r.cols(), t.off == -1 ? 12 : 8);
+            for (Eigen::Index i = 0; i < r.values.rows(); ++i)
+                for (Eigen::Index j = 0; j < r.values.cols(); ++j) {
+                    const std::int64_t qi = r.row_index[static_cast<std::size_t>(i)];
+                    const std::int64_t kj = r.col_index[static_cast<std::size_t>(j)];
+                    const double want = txl_logit_terms(m, content_query(s.content, 8, qi),
+                                                        content_key(s.content, 8, kj), qi, kj)
+                                            .total(p) /
+                                        std::sqrt(8.0);
+                    ASSERT_NEAR(r.values(i, j), want, 1e-11) << qi << ", " << kj;
+                }
+        }
     std::remove(r_net.c_str());
 }
 

@@ -31,10 +31,11 @@ std::pair<Eigen::MatrixXd, Eigen::MatrixXd> torchscale_xpos(const XposParams& p,
     Eigen::MatrixXd qo(length, d), ko(length, d);
     for (Eigen::Index n = 0; n < length; ++n) {
         for (int i = 0; i < half; ++i) {
-            const double zeta = (2.0 * i + 0.4 * d) / (1.4 * d);                        // self.scale
+            const double zeta = (2.0 * i + 0.4 * d) / (1.4 * d); // self.scale
             const double scale = std::pow(zeta, static_cast<double>(min_pos + n) / p.scale_base);
-            const double inv_freq = 1.0 / std::pow(p.base, static_cast<double>(i) / half); // fixed_pos_embedding
-            const double angle = static_cast<double>(n) * inv_freq; // sinusoid_inp uses arange(0, seq_len)
+            const double inv_freq =
+                1.0 / std::pow(p.base, static_cast<double>(i) / half); // fixed_pos_embedding
+            const double angle = static_cast<double>(n) * inv_freq;    // sinusoid_inp uses arange(0, seq_len)
             const double c = std::cos(angle), s = std::sin(angle);
             // (x * cos * scale) + (rotate_every_two(x) * sin * scale); keys use 1 / scale (downscale).
             const auto rot = [&](const Eigen::MatrixXd& x, double sc, Eigen::MatrixXd& out) {
@@ -72,7 +73,8 @@ TEST(Xpos, MatchesTheReferenceImplementation)
     std::vector<std::int64_t> pos(n);
     for (int i = 0; i < n; ++i)
         pos[static_cast<std::size_t>(i)] = i;
-    const auto [q, k] = torchscale_xpos(p, content_queries(s.content, p.head_dim, pos), content_keys(s.content, p.head_dim, pos));
+    const auto [q, k] = torchscale_xpos(p, content_queries(s.content, p.head_dim, pos),
+                                        content_keys(s.content, p.head_dim, pos));
     const Eigen::MatrixXd expected = q * k.transpose() / std::sqrt(16.0);
     const MatrixResult r = compute_matrix(s, MatrixKind::Logits, {});
     // Tolerance 1e-10 relative to the largest logit: the reference's centred scales and this
@@ -137,8 +139,10 @@ TEST(Xpos, OffsetWalkMatchesEveryCellsOwnFactors)
     };
     for (ContentKind kind : {ContentKind::Fixed, ContentKind::Random})
         for (bool causal : {true, false})
-            for (const Case& w : {Case{2999, 1, 0, 3000}, Case{999'999, 1, 997'000, 3000}, Case{999'900, 40, 999'890, 40}}) {
-                SCOPED_TRACE(std::to_string(static_cast<int>(kind)) + (causal ? " causal " : " ") + std::to_string(w.row0));
+            for (const Case& w :
+                 {Case{2999, 1, 0, 3000}, Case{999'999, 1, 997'000, 3000}, Case{999'900, 40, 999'890, 40}}) {
+                SCOPED_TRACE(std::to_string(static_cast<int>(kind)) + (causal ? " causal " : " ") +
+                             std::to_string(w.row0));
                 Scenario s;
                 s.method = kXPos;
                 s.seq_len = 1'000'000;
@@ -163,8 +167,10 @@ TEST(Xpos, OffsetWalkMatchesEveryCellsOwnFactors)
                             EXPECT_TRUE(std::isnan(r.values(i, j)));
                             continue;
                         }
-                        const double want = xpos_logit(p, content_query(s.content, 16, qi), content_key(s.content, 16, kj), qi, kj);
-                        ASSERT_NEAR(r.values(i, j), want, 1e-12 * std::max(1.0, std::abs(want))) << qi << ", " << kj;
+                        const double want = xpos_logit(p, content_query(s.content, 16, qi),
+                                                       content_key(s.content, 16, kj), qi, kj);
+                        ASSERT_NEAR(r.values(i, j), want, 1e-12 * std::max(1.0, std::abs(want)))
+                            << qi << ", " << kj;
                         ++checked;
                     }
                 EXPECT_GT(checked, 100);
@@ -186,8 +192,10 @@ TEST(Xpos, OffsetWalkMatchesEveryCellsOwnFactors)
     const MatrixResult r = compute_matrix(s, MatrixKind::Logits, m);
     for (Eigen::Index i = 0; i < 32; ++i)
         for (Eigen::Index j = 0; j < 32; ++j) {
-            const std::int64_t qi = r.row_index[static_cast<std::size_t>(i)], kj = r.col_index[static_cast<std::size_t>(j)];
-            const double want = xpos_logit(p, content_query(s.content, 16, qi), content_key(s.content, 16, kj), qi, kj);
+            const std::int64_t qi = r.row_index[static_cast<std::size_t>(i)],
+                               kj = r.col_index[static_cast<std::size_t>(j)];
+            const double want =
+                xpos_logit(p, content_query(s.content, 16, qi), content_key(s.content, 16, kj), qi, kj);
             ASSERT_NEAR(r.values(i, j), want, 1e-12 * std::max(1.0, std::abs(want))) << qi << ", " << kj;
         }
 }
@@ -228,7 +236,8 @@ struct BlockRef {
     double mean = std::numeric_limits<double>::quiet_NaN();
     double mean_abs = 0.0;
 };
-BlockRef offset_reference(const std::vector<double>& f, std::int64_t i0, std::int64_t i1, std::int64_t j0, std::int64_t j1)
+BlockRef offset_reference(const std::vector<double>& f, std::int64_t i0, std::int64_t i1, std::int64_t j0,
+                          std::int64_t j1)
 {
     long double sum = 0.0L, abs_sum = 0.0L, cells = 0.0L;
     for (std::int64_t o = std::max<std::int64_t>(0, i0 - (j1 - 1)); o <= i1 - 1 - j0; ++o) {
@@ -274,9 +283,9 @@ int expect_causal_blocks(const Scenario& s, const MatrixWindow& w, const std::st
                 if (!std::isnan(got) && bad++ < 3)
                     ADD_FAILURE() << what << " block " << r << "," << c << ": want NaN, got " << got;
             } else if (!(std::abs(got - ref.mean) <= 1e-10 * ref.mean_abs + 1e-300) && bad++ < 3) {
-                ADD_FAILURE() << what << " block " << r << "," << c << " [" << rb[r] << "," << rb[r + 1] << ") x ["
-                              << cb[c] << "," << cb[c + 1] << "): got " << got << " want " << ref.mean
-                              << " (mean |cell| " << ref.mean_abs << ")";
+                ADD_FAILURE() << what << " block " << r << "," << c << " [" << rb[r] << "," << rb[r + 1]
+                              << ") x [" << cb[c] << "," << cb[c + 1] << "): got " << got << " want "
+                              << ref.mean << " (mean |cell| " << ref.mean_abs << ")";
             }
         }
     return nan;
@@ -296,9 +305,9 @@ TEST(Xpos, ConstantBlockMeansEqualBruteForce)
         for (ContentKind kind : {ContentKind::Ones, ContentKind::Fixed})
             for (double gamma : {4.0, 64.0, 512.0})
                 for (int d : {16, 64}) {
-                    const std::string what = std::string(causal ? "causal" : "no mask") + " content "
-                                             + std::to_string(static_cast<int>(kind)) + " gamma "
-                                             + std::to_string(gamma) + " d " + std::to_string(d);
+                    const std::string what = std::string(causal ? "causal" : "no mask") + " content " +
+                                             std::to_string(static_cast<int>(kind)) + " gamma " +
+                                             std::to_string(gamma) + " d " + std::to_string(d);
                     Scenario s;
                     s.method = kXPos;
                     s.seq_len = 2048;
