@@ -16,7 +16,7 @@ DEBIAN_PACKAGES := cmake g++ make pkgconf \
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps print-debian-packages configure build run test sanitize memcheck fuzz bench gallery package install clean format format-check translations
+.PHONY: all deps print-debian-packages configure build run test sanitize memcheck fuzz bench gallery package install clean format format-check translations docs
 
 all: build
 
@@ -127,6 +127,11 @@ format-check: deps
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# After changing the command line's options or help: rewrite docs/cli.md's reference from the program
+# (the test docs_current fails until it matches `posatlas help --all`).
+docs: build
+	/usr/bin/python3 tests/docs/check_docs.py . $(BUILD_DIR)/app/posatlas --update
 
 # After adding or changing user-visible strings: bring resources/translations/*.ts up to date, then
 # translate the new entries (linguist resources/translations/posatlas_zh_CN.ts). The test
