@@ -197,7 +197,7 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     idle();
     save(&dialog, dir, QStringLiteral("export-dialog"), out);
     dialog.close();
-    // Methods side by side (issue #11, the lesson "Choosing an encoding"): sinusoidal, RoPE and ALiBi as
+    // Methods side by side (the lesson "Choosing an encoding"): sinusoidal, RoPE and ALiBi as
     // heatmap panels and overlaid curves, in a full-HD window and presented at 200 % text size, where
     // long captions and legends are the first to be clipped.
     w.loadPreset(QStringLiteral("llama-3.1-8b"));
@@ -223,7 +223,7 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
         p->setFontScale(scale);
     }
     w.setComparedMethods({});
-    // Last, a sentence as the positions: NoPE's attention weights over its words (issue #11, the
+    // Last, a sentence as the positions: NoPE's attention weights over its words (the
     // permutation invariance of self-attention), the axes labelled with the words.
     Scenario sentence;
     sentence.method = kNoPE;
@@ -236,7 +236,7 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     w.dock(ViewKind::Heatmap)->raise();
     idle();
     save(&w, dir, QStringLiteral("main-window-sentence"), out);
-    // ALiBi's per-head slopes (issue #11): BLOOM's 16 heads with head 3 looking further (0.0123 for the
+    // ALiBi's per-head slopes: BLOOM's 16 heads with head 3 looking further (0.0123 for the
     // paper's 2^-1.5), the panel's slope rows scrolled into view, the curves that answer it, and the
     // panel again while presenting at 200 % font scale.
     w.loadPreset(QStringLiteral("bloom-560m"));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A method's own learned tables from files (issue #12): Shaw's a^K and a^V, Transformer-XL's W_{k,R}
+// A method's own learned tables from files: Shaw's a^K and a^V, Transformer-XL's W_{k,R}
 // (r_net), u (r_w_bias) and v (r_r_bias), DeBERTa's relative embeddings and their projections, CoPE's
 // position embeddings. Each table is a pair of Text fields, the file and (for a .safetensors file) its
 // tensor; given, the file's matrix replaces the seeded stand-in exactly as stored (F16 and BF16 widened

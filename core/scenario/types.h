@@ -25,7 +25,7 @@ enum class Precision { Double, Single };
 
 // A parameter outside its allowed range. `parameter()` is the Hugging Face config key
 // (snake_case, e.g. "rope_theta"); the command line shows it as --rope-theta.
-// The shape a method's table file must have (issue #12: Shaw's a^K, DeBERTa's relative embeddings, ...):
+// The shape a method's table file must have (Shaw's a^K, DeBERTa's relative embeddings, ...):
 // rows x cols, -1 = any; a vector (u, v of Transformer-XL) is 1 x cols and may be stored as cols x 1 too.
 struct TableShape {
     std::int64_t rows = -1, cols = -1;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// GUI latency benchmark (issue #14, "Latency the user feels"): the main window at 1920x1080 (offscreen),
+// GUI latency benchmark ("Latency the user feels"): the main window at 1920x1080 (offscreen),
 // parameter changes driven through ScenarioModel exactly as a slider drives them (setValue: one undo
 // step, the debounced view jobs, the results delivered and painted), and for each view x method x N x
 // content the time from the change to the view's repainted figure: the view's job has delivered the

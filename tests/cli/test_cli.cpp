@@ -720,7 +720,7 @@ TEST(CliNumbers, CsvIntegersAreIntegersAndValuesRoundTrip)
     EXPECT_EQ(row, j["bound"].size());
 }
 
-// Attention weights over the words of a sentence (issue #11): the row-wise softmax of the logits.
+// Attention weights over the words of a sentence: the row-wise softmax of the logits.
 // Rows sum to 1 within 1e-12 (a softmax in double precision); the causal mask gives exact zeros.
 TEST(CliWeights, SentenceGivesTokensAndRowsThatSumToOne)
 {

@@ -541,7 +541,7 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     if (perHead && shown.size() < static_cast<std::size_t>(heads))
         data.title += ViewJobs::tr(" · %1 of %2 heads").arg(shown.size()).arg(heads);
 
-    // Nothing silently point-sampled (issue #14): say what a pixel shows when it is not a block mean.
+    // Nothing silently point-sampled: say what a pixel shows when it is not a block mean.
     const MatrixSampling sampling = data.panels.front().matrix.sampling;
     const bool linear = block_mean_supported(s, kind);
     // Logits that are linear in the cells but whose block means this method computes only for

@@ -55,7 +55,7 @@ struct ViewSettings {
     int curve_points = 1200;     // ~ 1-2 points per pixel of a wide chart
     std::vector<Method> overlay; // other methods drawn on top (logit against distance), same scenario
 
-    // Methods side by side (issue #11): 2 to 4 distinct methods, empty = off. Each uses its own
+    // Methods side by side: 2 to 4 distinct methods, empty = off. Each uses its own
     // parameters from the same scenario, on its common seq_len / content / causal settings. The heatmap
     // shows one panel per method (colour scale shared or per panel: per_panel_scales), the curves one
     // logit series per method on shared axes; rotation and spectrum keep showing the current method.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// A small LaTeX math typesetter for the course's formulas (issue #11): a parser to a box tree and a
+// A small LaTeX math typesetter for the course's formulas: a parser to a box tree and a
 // TeX-like layout (the TeXbook's appendix G rules, simplified), painted with QPainter paths so that the
 // formula is vector-sharp on screen at any zoom, in PNG at any device pixel ratio, and in SVG/PDF.
 //

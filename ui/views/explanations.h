@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// "What am I looking at?": a short text for a student beside each view (issue #11). It says what the
+// "What am I looking at?": a short text for a student beside each view. It says what the
 // axes are, what the colours or lines mean and what to look for, for the current method and matrix
 // kind, with notes where the content kind, a typed sentence, the causal mask or a RoPE scaling change
 // the picture. Composed from pieces: the view's own part (axes, colour scale), the method × kind part

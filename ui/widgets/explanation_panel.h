@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A collapsible "What am I looking at?" panel under a view (issue #11): a flat tool button with an arrow (▸ /
+// A collapsible "What am I looking at?" panel under a view: a flat tool button with an arrow (▸ /
 // ▾) that shows or hides a short explanation (rich text, word-wrapped). Collapsed by default. Expanded, it
 // takes its text's height up to a cap and scrolls beyond, so the view above keeps the space. It follows
 // the window's font and palette (it sets neither).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The parameter panel's editor of a list field with defaults (Field::list_defaults), such as ALiBi's
-// head slopes (issue #11): a header button that folds the rows away, then one LogSlider per element
+// head slopes: a header button that folds the rows away, then one LogSlider per element
 // ("Head 1", "Head 2", ...) with a small reset button that puts the element back to its default (the
 // paper's slope 2^(-8h/n)), and a "Reset all" button. Each slider edit is one undoable edit through
 // ScenarioModel::setListElement; a drag merges into one undo entry.

@@ -70,7 +70,7 @@ public:
     const ViewSettings& viewSettings() const { return m_viewSettings; }
     // Replaces them and recomputes `kind`, or every view (nullopt).
     void setViewSettings(const ViewSettings& settings, std::optional<ViewKind> kind = std::nullopt);
-    // Methods side by side (View > Compare Methods…, issue #11): 2 to 4 distinct methods, or empty to
+    // Methods side by side (View > Compare Methods…): 2 to 4 distinct methods, or empty to
     // stop comparing. An invalid list is refused: false, the settings as they were, and `error` (when
     // given; else the status bar) says why, naming the allowed values. perPanelScales: also set the
     // heatmap's shared / per-panel colour scale.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Methods side by side (issue #11): View > Compare Methods…, the one-click Sinusoidal / RoPE / ALiBi
+// Methods side by side: View > Compare Methods…, the one-click Sinusoidal / RoPE / ALiBi
 // comparison and Stop Comparing. The comparison is a view setting (ViewSettings::compare): the jobs
 // compute it off the GUI thread like every other setting, sessions save it.
 #include "window/main_window.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Where the time of each view goes (View > Show Timings, issue #14): compute = the view job's run time
+// Where the time of each view goes (View > Show Timings): compute = the view job's run time
 // on its worker (JobTracker::resultTimed), paint = the GUI thread's share, i.e. handing the result to
 // the view (image build, chart series) plus the last repaint of the view's widgets. Measured, never
 // estimated: paints are timed by an event filter around the widgets' own paint events.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Each method's own learned tables from files instead of their seeded stand-ins (issue #12): Shaw's a^K
+// Each method's own learned tables from files instead of their seeded stand-ins: Shaw's a^K
 // and a^V, Transformer-XL's W_{k,R} (r_net), u (r_w_bias) and v (r_r_bias), DeBERTa's relative
 // embeddings and projections, CoPE's position embeddings. Fixtures are written byte by byte
 // (tests/support/weights_fixtures.h; .csv by hand), with values exact in float32, so every comparison

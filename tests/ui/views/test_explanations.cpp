@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// "What am I looking at?" (issue #11): every view × method × matrix kind is explained, in English and in
+// "What am I looking at?": every view × method × matrix kind is explained, in English and in
 // Chinese (every paragraph translated); the text changes with the method and kind and names what
 // matters (ALiBi's slope formula, RoPE's i − j, YaRN's beta_fast); the panel expands and collapses, its
 // state survives a new window with the same settings file; the main window's text follows the method

@@ -630,7 +630,7 @@ void ViewsTest::curveCrosshair()
     QCOMPARE(match.captured(3), QStringLiteral("4"));
 }
 
-// A sentence's words label both axes of the attention weights (issue #11): the figure, written as SVG
+// A sentence's words label both axes of the attention weights: the figure, written as SVG
 // (text stays text), names each word at its row and column; a long sentence falls back to positions.
 void ViewsTest::heatmapWordAxes()
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The user's own queries and keys in the window (issue #12, scenario/content_file.h), offscreen: the content
+// The user's own queries and keys in the window (scenario/content_file.h), offscreen: the content
 // combo box's From file… entry shows the files in effect, a seeded kind lets them go in one undo step,
 // captions and notes say where the content comes from, and sessions resolve relative paths against their
 // folder and name the key of a missing file. The .npy files are written byte by byte (numpy.lib.format 1.0).

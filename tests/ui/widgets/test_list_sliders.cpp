@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ALiBi's per-head slope sliders (issue #11) under QT_QPA_PLATFORM=offscreen: the parameter panel's
+// ALiBi's per-head slope sliders under QT_QPA_PLATFORM=offscreen: the parameter panel's
 // rows, one undoable edit per slider move, the reset buttons, the row cap for many heads, and every
 // view answering a changed slope. References: the paper's slopes 2^(-8h/n) (Press et al. 2022,
 // ofirpress/attention_with_linear_biases get_slopes; exact in binary for n = 8), the bias -m |i - j|

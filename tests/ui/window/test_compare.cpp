@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Methods side by side (issue #11): the comparison's heatmap panels are the single-method heatmaps,
+// Methods side by side: the comparison's heatmap panels are the single-method heatmaps,
 // its curves one series per method, its colour scales shared or per panel, the list saved in sessions
 // and refused when invalid, and the one-click View action.
 #include "gui_support.h"

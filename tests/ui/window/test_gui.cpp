@@ -185,7 +185,7 @@ private slots:
         QCOMPARE(model.undoStack()->index(), index);
     }
 
-    // The sentence of issue #11: a line edit in the panel, one undo step, the positions follow it and
+    // The sentence: a line edit in the panel, one undo step, the positions follow it and
     // the rows it replaces (sequence length, content kind) are hidden while it is set.
     void sentenceFieldSetsTheTokens()
     {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Issue #14: View > Show Timings (compute and paint milliseconds per view, measured), the point sample
+// View > Show Timings (compute and paint milliseconds per view, measured), the point sample
 // beside the exact block mean, and heatmaps of kinds that are not linear in the cells saying what a
 // pixel shows.
 #include "gui_support.h"

@@ -19,7 +19,7 @@ using namespace curve_support;
 
 namespace {
 
-// A trained table (issue #12): each head's learned bias against distance, T5Attention.compute_bias
+// A trained table: each head's learned bias against distance, T5Attention.compute_bias
 // bias(i, j, h) = table(bucket(j - i), h), for keys r positions before the query and, when bidirectional,
 // after it. At most 4 heads (8 series) bidirectional, 8 causal, so that the legend stays readable.
 void trained_bias_curves(const CurveRequest& r, CurveData& data)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ALiBi's per-head slopes (AlibiParams::slopes, issue #11): a chosen slope replaces the paper's m_h of
+// ALiBi's per-head slopes (AlibiParams::slopes): a chosen slope replaces the paper's m_h of
 // its head only. References: the bias -m_h |i - j| (symmetric) / -m_h (i - j) (causal) of Press et al.
 // 2022 as ofirpress/attention_with_linear_biases and HF transformers modeling_bloom.py::
 // build_alibi_tensor add it; the paper's slopes 2^(-8h/n) of get_slopes (exact in binary for n = 8).

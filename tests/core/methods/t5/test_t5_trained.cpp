@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A trained T5 bias table in place of the seeded stand-in (issue #12). Checkpoints are written byte by
+// A trained T5 bias table in place of the seeded stand-in. Checkpoints are written byte by
 // byte from the safetensors spec (tests/support/weights_fixtures.h), with the tensor names of Hugging Face
 // T5ForConditionalGeneration (T5Stack: only block 0 has relative_attention_bias, shape buckets x heads).
 // Reference for the lookup: HF T5Attention.compute_bias, values = relative_attention_bias(bucket)
