@@ -43,16 +43,16 @@ build: configure
 test: build
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j$(JOBS)
 
-# The whole suite again in a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer (its own
-# build directory). Any report fails: UBSan halts on the first error, ASan aborts, and LeakSanitizer
-# stays on (the offscreen QApplication tests run leak-free, so no suppression is needed). The package
-# tests (label "package": the .deb with lintian, desktop and AppStream files) run in `make test`: they
-# check packaging, not code, and lintian on the instrumented binaries alone took five minutes. About
-# 25 min on two free cores (build ~12, tests ~12).
+# The whole suite again in a Debug build with AddressSanitizer and UndefinedBehaviorSanitizer (its own build
+# directory), warnings as errors (-Wall -Wextra -Wpedantic, POSATLAS_WERROR). Any report fails: UBSan halts
+# on the first error, ASan aborts, and LeakSanitizer stays on (the offscreen QApplication tests run
+# leak-free, so no suppression is needed). The package tests (label "package": the .deb with lintian,
+# desktop and AppStream files) run in `make test`: they check packaging, not code, and lintian on the
+# instrumented binaries alone took five minutes. About 25 min on two free cores (build ~12, tests ~12).
 SANITIZE_DIR ?= build-sanitize
 SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 sanitize: deps
-	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=Debug -DPOSATLAS_BUILD_BENCHMARKS=OFF \
+	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=Debug -DPOSATLAS_BUILD_BENCHMARKS=OFF -DPOSATLAS_WERROR=ON \
 	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_DIR) -j$(JOBS)
 	cd $(SANITIZE_DIR) && QT_QPA_PLATFORM=offscreen \

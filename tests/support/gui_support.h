@@ -56,9 +56,12 @@ inline std::unique_ptr<ui::MainWindow> showMainWindow(const QString& settingsPat
     w->setComputeHiddenViews(true);
     w->resize(1280, 720);
     w->show();
+    // A window that never shows or jobs that never finish fail the calling test (it goes on with the
+    // window, so that it can still close it cleanly).
     if (!QTest::qWaitForWindowExposed(w.get()))
-        qWarning("window not exposed");
-    waitIdle(w->jobs());
+        QTest::qFail("the main window was not exposed", __FILE__, __LINE__);
+    else if (!waitIdle(w->jobs()))
+        QTest::qFail("the main window's first jobs did not finish in time", __FILE__, __LINE__);
     return w;
 }
 
