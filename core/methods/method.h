@@ -5,6 +5,7 @@
 // MethodDescriptor (registry.h), found by this id.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 namespace posatlas {
@@ -13,7 +14,9 @@ class Method
 {
 public:
     constexpr Method() : m_id("rope") {}
-    constexpr explicit Method(std::string_view id) : m_id(id) {}
+    // From a string literal only, so that the id can never dangle. An id read at run time (a file, the
+    // command line) becomes a Method through parse_method() (registry.h), which returns the registry's.
+    template <std::size_t N> consteval explicit Method(const char (&id)[N]) : m_id(id, N - 1) {}
     constexpr std::string_view id() const { return m_id; }
     friend constexpr bool operator==(Method a, Method b) { return a.m_id == b.m_id; }
     friend constexpr bool operator<(Method a, Method b) { return a.m_id < b.m_id; }
@@ -23,7 +26,7 @@ public:
     static const Method Sinusoidal, Learned, Shaw, TransformerXL, T5, DeBERTa, RoPE, ALiBi, CoPE;
 
 private:
-    std::string_view m_id; // points at a string literal: ids are compile-time constants
+    std::string_view m_id; // a string literal: ids are compile-time constants
 };
 
 inline constexpr Method Method::Sinusoidal{"sinusoidal"};
@@ -42,7 +45,9 @@ class MatrixKind
 {
 public:
     constexpr MatrixKind() : m_id("logits") {}
-    constexpr explicit MatrixKind(std::string_view id) : m_id(id) {}
+    // From a string literal only (see Method); an id read at run time goes through the kinds of a
+    // method's descriptor (MethodDescriptor::kind).
+    template <std::size_t N> consteval explicit MatrixKind(const char (&id)[N]) : m_id(id, N - 1) {}
     constexpr std::string_view id() const { return m_id; }
     friend constexpr bool operator==(MatrixKind a, MatrixKind b) { return a.m_id == b.m_id; }
     friend constexpr bool operator<(MatrixKind a, MatrixKind b) { return a.m_id < b.m_id; }
@@ -54,7 +59,7 @@ public:
     static const MatrixKind Buckets;  // relative-position bucket (or clipped) index
 
 private:
-    std::string_view m_id;
+    std::string_view m_id; // a string literal
 };
 
 inline constexpr MatrixKind MatrixKind::Logits{"logits"};

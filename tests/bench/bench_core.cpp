@@ -280,7 +280,7 @@ const char* const kCurveMethods[] = {"sinusoidal", "shaw", "transformer-xl", "xp
 void constant_content_curve(benchmark::State& state, Precision precision)
 {
     Scenario s;
-    s.method = descriptor(Method(kCurveMethods[state.range(0)])).method;
+    s.method = parse_method(kCurveMethods[state.range(0)]).value();
     s.seq_len = 1'000'000;
     s.content.kind = ContentKind::Fixed;
     const std::int64_t query = s.seq_len - 1;

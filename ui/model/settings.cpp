@@ -41,6 +41,7 @@ constexpr auto kCurveOverlays = "view/curveOverlays";
 constexpr auto kMatrixKind = "view/matrixKind";
 constexpr auto kPresentFontScale = "presentation/fontScale";
 constexpr auto kCourseStartPageShown = "course/startPageShown";
+constexpr auto kLanguage = "ui/language";
 constexpr auto kPresentHighContrast = "presentation/highContrast";
 constexpr auto kPresentShowPanel = "presentation/showPanel";
 // Bumped when the saved layout would not fit the current set of docks.
@@ -294,6 +295,19 @@ bool Settings::presentationShowsPanel() const
 void Settings::setPresentationShowsPanel(bool on)
 {
     m_settings->setValue(kPresentShowPanel, on);
+}
+
+const QStringList Settings::kLanguageChoices = {QStringLiteral("system"), QStringLiteral("en"),
+                                                QStringLiteral("zh_CN")};
+
+QString Settings::languageChoice() const
+{
+    const QString choice = m_settings->value(kLanguage, kLanguageChoices.front()).toString();
+    return kLanguageChoices.contains(choice) ? choice : kLanguageChoices.front();
+}
+void Settings::setLanguageChoice(const QString& choice)
+{
+    m_settings->setValue(kLanguage, kLanguageChoices.contains(choice) ? choice : kLanguageChoices.front());
 }
 
 bool Settings::courseStartPageShown() const

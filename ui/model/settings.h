@@ -97,6 +97,13 @@ public:
     bool courseStartPageShown() const;
     void setCourseStartPageShown(bool shown);
 
+    // The interface language chosen in Edit > Preferences: "system" (follow the locale), "en" or "zh_CN".
+    // A stored value that names no language (a hand-edited file) reads as "system". It takes effect at
+    // the next start (window/language.h installs it before the first widget).
+    static const QStringList kLanguageChoices;
+    QString languageChoice() const;
+    void setLanguageChoice(const QString& choice);
+
     void sync();
 
 private:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window/gui_main.h"
 
+#include "model/settings.h"
 #include "window/language.h"
 #include "window/main_window.h"
 
@@ -65,7 +66,7 @@ int run_gui(int argc, char** argv)
     QGuiApplication::setDesktopFileName(QString::fromLatin1(kAppId));
     // Before the first widget: every string the window builds is translated, every number uses the
     // decimal point.
-    installLanguage(resolveLanguage(languageChoice(), QLocale::system().uiLanguages()));
+    installLanguage(resolveLanguage(Settings().languageChoice(), QLocale::system().uiLanguages()));
     applyNumberPolicy();
     MainWindow window;
     window.show();

@@ -3,7 +3,6 @@
 
 #include <QLibraryInfo>
 #include <QLocale>
-#include <QSettings>
 #include <QTranslator>
 
 #include <memory>
@@ -11,8 +10,6 @@
 namespace posatlas::ui {
 
 namespace {
-
-const QString kSettingKey = QStringLiteral("ui/language");
 
 struct Installed {
     std::unique_ptr<QTranslator> own;
@@ -27,20 +24,6 @@ Installed& installed()
 }
 
 } // namespace
-
-QString languageChoice()
-{
-    const QString choice = QSettings().value(kSettingKey, QStringLiteral("system")).toString();
-    for (const auto& [id, name] : languageChoices())
-        if (id == choice)
-            return choice;
-    return QStringLiteral("system"); // an unknown stored value (a hand-edited file) falls back
-}
-
-void setLanguageChoice(const QString& choice)
-{
-    QSettings().setValue(kSettingKey, choice);
-}
 
 QList<QPair<QString, QString>> languageChoices()
 {

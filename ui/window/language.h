@@ -19,11 +19,8 @@
 
 namespace posatlas::ui {
 
-// The stored choice: "system", "en" or "zh_CN".
-QString languageChoice();
-void setLanguageChoice(const QString& choice);
-// The choices with their names, each written in its own language (a user who cannot read the current
-// one still finds theirs).
+// The choices of Settings::languageChoice() with their names, each written in its own language (a user who
+// cannot read the current one still finds theirs).
 QList<QPair<QString, QString>> languageChoices();
 
 // "zh_CN" or "en" for a choice, resolving "system" against the given UI languages

@@ -86,7 +86,7 @@ void MainWindow::createMenus()
     m_sessions->addEditActions(edit); // Copy Figure
     edit->addSeparator();
     QAction* preferences = edit->addAction(tr("Pr&eferences…"), this, [this] {
-        PreferencesDialog dialog(this);
+        PreferencesDialog dialog(*m_settings, this);
         dialog.exec();
     });
     preferences->setObjectName(QStringLiteral("preferencesAction"));

@@ -12,7 +12,8 @@
 
 namespace posatlas::ui {
 
-PreferencesDialog::PreferencesDialog(QWidget* parent) : QDialog(parent)
+PreferencesDialog::PreferencesDialog(Settings& settings, QWidget* parent)
+    : QDialog(parent), m_settings(settings)
 {
     setWindowTitle(tr("Preferences"));
     m_language = new QComboBox(this);
@@ -40,7 +41,7 @@ PreferencesDialog::PreferencesDialog(QWidget* parent) : QDialog(parent)
     layout->addStretch();
     layout->addWidget(buttons);
 
-    setSelectedLanguage(languageChoice());
+    setSelectedLanguage(m_settings.languageChoice());
     connect(m_language, &QComboBox::currentIndexChanged, this, &PreferencesDialog::updateNote);
     updateNote();
 }
@@ -58,8 +59,8 @@ void PreferencesDialog::setSelectedLanguage(const QString& choice)
 
 bool PreferencesDialog::apply()
 {
-    const bool changed = selectedLanguage() != languageChoice();
-    setLanguageChoice(selectedLanguage());
+    const bool changed = selectedLanguage() != m_settings.languageChoice();
+    m_settings.setLanguageChoice(selectedLanguage());
     return changed;
 }
 

@@ -3,6 +3,8 @@
 // Edit > Preferences: the interface language (system, English, 简体中文). The choice is stored in the
 // settings and takes effect at the next start (every widget is built in the language of its time).
 
+#include "model/settings.h"
+
 #include <QDialog>
 
 class QComboBox;
@@ -14,7 +16,8 @@ class PreferencesDialog : public QDialog
 {
     Q_OBJECT
 public:
-    explicit PreferencesDialog(QWidget* parent = nullptr);
+    // Reads and stores the choice in `settings` (the main window's).
+    explicit PreferencesDialog(Settings& settings, QWidget* parent = nullptr);
 
     // The language choice the dialog shows ("system", "en", "zh_CN").
     QString selectedLanguage() const;
@@ -25,6 +28,7 @@ public:
 private:
     void updateNote();
 
+    Settings& m_settings;
     QComboBox* m_language = nullptr;
     QLabel* m_note = nullptr;
 };

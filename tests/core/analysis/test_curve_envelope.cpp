@@ -206,7 +206,7 @@ TEST_P(LogitEnvelope, EachBinIsTheExactMinAndMaxAndTheCrosshairTheExactValue)
 {
     for (const ContentKind content : {ContentKind::Ones, ContentKind::Random}) {
         Scenario s;
-        s.method = Method(descriptor(Method(GetParam().id)).method.id());
+        s.method = parse_method(GetParam().id).value();
         s.seq_len = 3000;
         s.content.kind = content;
         const std::string what = GetParam().id + (content == ContentKind::Random ? " random" : " ones");

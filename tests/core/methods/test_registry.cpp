@@ -13,6 +13,8 @@
 
 #include <cmath>
 #include <set>
+#include <string>
+#include <type_traits>
 
 using namespace posatlas;
 using nlohmann::json;
@@ -33,7 +35,22 @@ TEST(Registry, IdsAreUniqueAndParse)
     }
     EXPECT_FALSE(parse_method("no-such-method"));
     EXPECT_THROW(descriptor(Method("no-such-method")), ParameterError);
+    // A parsed id is the registry's own (a literal), never a view of the caller's string.
+    std::string id = "rope";
+    const std::optional<Method> parsed = parse_method(id);
+    id = "xxxx";
+    ASSERT_TRUE(parsed);
+    EXPECT_EQ(parsed->id(), "rope");
 }
+
+// Ids are string literals: a Method or MatrixKind cannot be made from a run-time string, which could
+// die before it (a temporary's view dangled). Run-time ids go through parse_method.
+static_assert(std::is_constructible_v<Method, const char (&)[5]>);
+static_assert(!std::is_constructible_v<Method, const char*>);
+static_assert(!std::is_constructible_v<Method, std::string>);
+static_assert(!std::is_constructible_v<Method, std::string_view>);
+static_assert(!std::is_constructible_v<MatrixKind, std::string>);
+static_assert(!std::is_constructible_v<MatrixKind, std::string_view>);
 
 TEST(Registry, DefaultsAreValidAndRangesAreEnforced)
 {

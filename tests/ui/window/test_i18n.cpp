@@ -286,17 +286,24 @@ private slots:
 
     void preferencesStoreTheChoice()
     {
-        setLanguageChoice(QStringLiteral("system"));
-        PreferencesDialog dialog;
+        // The choice lives in the window's Settings (an INI file here), under its own key.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString ini = dir.filePath(QStringLiteral("settings.ini"));
+        Settings settings(ini);
+        QCOMPARE(settings.languageChoice(), QStringLiteral("system"));
+        PreferencesDialog dialog(settings);
         QCOMPARE(dialog.selectedLanguage(), QStringLiteral("system"));
         dialog.setSelectedLanguage(QStringLiteral("zh_CN"));
         QVERIFY(dialog.apply());
-        QCOMPARE(languageChoice(), QStringLiteral("zh_CN"));
+        QCOMPARE(settings.languageChoice(), QStringLiteral("zh_CN"));
         QVERIFY(!dialog.apply()); // unchanged the second time
+        settings.sync();
+        QCOMPARE(Settings(ini).languageChoice(), QStringLiteral("zh_CN")); // stored, read back
         // A hand-edited value that names no language falls back to the system's.
-        QSettings().setValue(QStringLiteral("ui/language"), QStringLiteral("klingon"));
-        QCOMPARE(languageChoice(), QStringLiteral("system"));
-        setLanguageChoice(QStringLiteral("system"));
+        QSettings(ini, QSettings::IniFormat)
+            .setValue(QStringLiteral("ui/language"), QStringLiteral("klingon"));
+        QCOMPARE(Settings(ini).languageChoice(), QStringLiteral("system"));
     }
 
     void chineseTranslationIsEmbedded()
