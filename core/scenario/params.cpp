@@ -16,20 +16,6 @@ std::optional<E> lookup(const std::array<std::pair<std::string_view, E>, N>& tab
     return std::nullopt;
 }
 
-constexpr std::array<std::pair<std::string_view, RopeType>, 10> kRopeTypeIds{{
-    {"default", RopeType::Default},
-    {"linear", RopeType::Linear},
-    {"ntk", RopeType::Ntk},
-    {"dynamic", RopeType::Dynamic},
-    {"yarn", RopeType::Yarn},
-    {"llama3", RopeType::Llama3},
-    {"longrope", RopeType::LongRope},
-    // Legacy aliases found in published config.json files.
-    {"su", RopeType::LongRope},   // Phi-3 before transformers 4.42
-    {"mrope", RopeType::Default}, // Qwen2-VL: multimodal sections, default frequencies
-    {"ntk-aware", RopeType::Ntk},
-}};
-
 constexpr std::array<std::pair<std::string_view, ContentKind>, 4> kContentIds{{
     {"ones", ContentKind::Ones},
     {"zero", ContentKind::Zero},
@@ -38,19 +24,6 @@ constexpr std::array<std::pair<std::string_view, ContentKind>, 4> kContentIds{{
 }};
 
 } // namespace
-
-std::string_view rope_type_id(RopeType t)
-{
-    for (const auto& [name, value] : kRopeTypeIds)
-        if (value == t)
-            return name; // the first entry of each value is its canonical id
-    return "default";
-}
-
-std::optional<RopeType> parse_rope_type(std::string_view id)
-{
-    return lookup(kRopeTypeIds, id);
-}
 
 std::string_view content_kind_id(ContentKind k)
 {

@@ -7,6 +7,7 @@
 #include "scenario/params.h"
 #include "scenario/types.h"
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -34,49 +35,16 @@ inline constexpr std::int64_t kMaxDistance = 100'000'000;
 
 // Checks every field of method m (its range, from the registry) and the method's cross-field rules.
 void validate_method(const Scenario& s, Method m);
-// The same for a parameter struct on its own (the explorer's RopeParams, a kernel's entry).
-template <typename P> void validate_params(const P& p, Method m)
+// The same for a method's parameter struct on its own (the explorer's RopeParams, a kernel's entry):
+// P::kMethod names the method whose fields and rules apply.
+template <typename P>
+requires std::same_as<decltype(P::kMethod), const Method>
+void validate(const P& p)
 {
     Scenario s;
-    s.method = m;
+    s.method = P::kMethod;
     s.params<P>() = p;
-    validate_method(s, m);
-}
-inline void validate(const SinusoidalParams& p)
-{
-    validate_params(p, Method::Sinusoidal);
-}
-inline void validate(const LearnedParams& p)
-{
-    validate_params(p, Method::Learned);
-}
-inline void validate(const ShawParams& p)
-{
-    validate_params(p, Method::Shaw);
-}
-inline void validate(const TransformerXLParams& p)
-{
-    validate_params(p, Method::TransformerXL);
-}
-inline void validate(const T5Params& p)
-{
-    validate_params(p, Method::T5);
-}
-inline void validate(const DebertaParams& p)
-{
-    validate_params(p, Method::DeBERTa);
-}
-inline void validate(const RopeParams& p)
-{
-    validate_params(p, Method::RoPE);
-}
-inline void validate(const AlibiParams& p)
-{
-    validate_params(p, Method::ALiBi);
-}
-inline void validate(const CopeParams& p)
-{
-    validate_params(p, Method::CoPE);
+    validate_method(s, P::kMethod);
 }
 // Checks seq_len, head, the content, and the parameters of the scenario's current method.
 void validate(const Scenario& s);

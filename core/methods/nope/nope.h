@@ -12,6 +12,8 @@ namespace posatlas {
 inline constexpr Method kNoPE{"nope"};
 
 struct NopeParams {
+    static constexpr Method kMethod = kNoPE;
+
     int head_dim = 64;
     bool causal = true; // decoder: keys after the query are masked
 

@@ -26,6 +26,8 @@ namespace posatlas {
 inline constexpr Method kXPos{"xpos"};
 
 struct XposParams {
+    static constexpr Method kMethod = kXPos;
+
     int head_dim = 64;         // even: every dimension is rotated
     double base = 10000.0;     // the reference's fixed_pos_embedding uses 10000
     double scale_base = 512.0; // gamma

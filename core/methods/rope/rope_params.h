@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The parameters of RoPE and its scalings: one plain struct, its fields named after the Hugging Face config
+// keys where one exists. Ranges, labels and command-line options are the method's registry fields
+// (rope/ beside this file); a Scenario keeps one of these (s.params<RopeParams>()).
+#pragma once
+
+#include "methods/method.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace posatlas {
+
+enum class RopeType { Default, Linear, Ntk, Dynamic, Yarn, Llama3, LongRope };
+// "default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"
+std::string_view rope_type_id(RopeType t);
+// Accepts the ids above and the legacy aliases of HF configs: "su" -> longrope,
+// "mrope" -> default (multimodal sections share the default frequencies), "ntk-aware" -> ntk.
+std::optional<RopeType> parse_rope_type(std::string_view id);
+
+enum class RopePairing {
+    Interleaved, // pairs (2i, 2i+1): RoFormer, GPT-J, Meta's Llama reference code
+    Half,        // pairs (i, i + d/2): GPT-NeoX, Hugging Face rotate_half
+};
+
+struct RopeParams {
+    static constexpr Method kMethod = Method::RoPE;
+
+    int head_dim = 128;                 // head_dim, or hidden_size / num_attention_heads
+    double rope_theta = 10000.0;        // base
+    double partial_rotary_factor = 1.0; // rotary_dim = int(head_dim * partial_rotary_factor)
+    RopeType rope_type = RopeType::Default;
+    RopePairing pairing = RopePairing::Half;
+    double factor = 1.0;                               // scaling factor s
+    std::int64_t max_position_embeddings = 2048;       // the model's (possibly extended) context
+    std::int64_t original_max_position_embeddings = 0; // trained context; 0: same as max_position_embeddings
+    std::int64_t seq_len = 0;                          // current length for dynamic NTK / longrope; 0: none
+    // YaRN
+    double beta_fast = 32.0;
+    double beta_slow = 1.0;
+    std::optional<double> mscale;
+    std::optional<double> mscale_all_dim;
+    std::optional<double> attention_factor; // explicit override (yarn, longrope)
+    // DeepSeek-V2/V3 attention (yarn only): the softmax scale 1/sqrt(d) is also multiplied by
+    // get_mscale(factor, mscale_all_dim)^2, beside the attention factor on cos and sin (rope_scaling.h,
+    // RopeFrequencies::softmax_scale). Needs mscale_all_dim set and non-zero.
+    bool softmax_mscale = false;
+    bool truncate = true;
+    // Llama 3
+    double low_freq_factor = 1.0;
+    double high_freq_factor = 4.0;
+    // LongRoPE: one factor per rotary pair (rotary_dim / 2 values)
+    std::vector<double> short_factor;
+    std::vector<double> long_factor;
+
+    int rotary_dim() const { return static_cast<int>(head_dim * partial_rotary_factor); }
+    std::int64_t trained_length() const
+    {
+        return original_max_position_embeddings > 0 ? original_max_position_embeddings
+                                                    : max_position_embeddings;
+    }
+
+    bool operator==(const RopeParams&) const = default;
+};
+
+} // namespace posatlas
