@@ -144,8 +144,8 @@ void advise_huge_pages(void* data, std::size_t bytes)
 
 // finite_extremes (attention_logits.h), split over threads and in 64-byte vectors (GCC's vector
 // extensions: one AVX-512 register, two AVX2 or four SSE2 ones, per clone): the compiler does not
-// vectorise a floating-point min / max reduction by itself, and the serial loop that stored both
-// running extremes to memory on every cell took ~35 ms of the 4096 x 4096 RoPE job. One body for
+// vectorise a floating-point min / max reduction by itself, and a serial loop that stores both running
+// extremes to memory on every cell is a large share of a 4096 x 4096 RoPE job. One body for
 // double and float results. (GCC 12 does not build vector types of a template parameter, hence the
 // two spelled-out Lanes.)
 namespace {
@@ -394,8 +394,8 @@ Eigen::MatrixXd masked_content_sums(const MatrixJob& c, int d, bool causal)
     };
     const auto R = static_cast<std::int64_t>(c.rb.size()) - 1, C = static_cast<std::int64_t>(c.cb.size()) - 1;
     // Every unmasked block's sum is (sum of its queries) . (sum of its keys): all of them at once as one
-    // product of the R x d and C x d block sums (one dot product per block, each through a lookup and
-    // two temporary vectors, took 55-120 ms for a 900 x 900 picture of 4096 positions).
+    // product of the R x d and C x d block sums, not one dot product per block through a lookup and two
+    // temporary vectors.
     Eigen::MatrixXd bq(R, d), bk(C, d);
     for (std::int64_t r = 0; r < R; ++r)
         bq.row(r) = range(cq, c.rb[static_cast<std::size_t>(r)], c.rb[static_cast<std::size_t>(r) + 1]);

@@ -11,7 +11,7 @@ namespace {
 // c = scale a b^T (a: m x k, b: n x k, column-major with leading dimensions lda, ldb; c: m x n, ldc) by
 // the BLAS's own gemm with beta = 0. Eigen's `c.noalias() = a * b^T` first zeroes c in one serial
 // memset (faulting in every page of a fresh result on the calling thread) and then calls gemm with
-// beta = 1; OpenBLAS zeroes its own part of c in each of its threads (BM_GemmPeakDouble 45.5 -> 39.9 ms).
+// beta = 1; OpenBLAS zeroes its own part of c in each of its threads (BM_GemmPeakDouble measures it).
 // False (nothing done) for sizes the Fortran interface's int cannot hold.
 template <typename T>
 bool blas_gemm_nt(Eigen::Index m, Eigen::Index n, Eigen::Index k, T scale, const T* a, Eigen::Index lda,
@@ -49,7 +49,7 @@ void gemm_nt(const Eigen::Ref<const Eigen::MatrixXd>& a, const Eigen::Ref<const 
     // Row panels: each panel's float product is one large GEMM (threaded by the BLAS), widened into out
     // while it still sits in the last-level cache. The widening runs on this thread alone: as an OpenMP
     // loop it alternated with the BLAS's threads eight times per product, and each pool's idle threads
-    // spun on the two cores while the other worked (BM_RopeLogitsRandomSingle/4096 158 -> 88 ms).
+    // spun on the cores while the other worked (BM_RopeLogitsRandomSingle/4096 measures it).
     Eigen::MatrixXf panel(std::min(m, kGemmTile), n);
     for (Eigen::Index r0 = 0; r0 < m; r0 += kGemmTile) {
         const Eigen::Index nr = std::min(kGemmTile, m - r0);

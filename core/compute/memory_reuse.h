@@ -3,8 +3,8 @@
 // the gallery). A heatmap job of 900 x 900 blocks allocates ~40 MB of prefix and result arrays and frees
 // them at its end; glibc returned such blocks to the kernel (mmap above its threshold, or a trim of the
 // heap's top), so the next slider move paid a page fault and the zeroing of every 4 kB page again:
-// `perf` put 15-20 % of a Shaw heatmap's samples at 10^6 positions in clear_page_erms and the fault
-// path, and its compute p50 went 24.7 -> 12.2 ms with the blocks kept (README, GUI latency).
+// `perf` put a large share of a Shaw heatmap's samples at 10^6 positions in clear_page_erms and the
+// fault path (docs/benchmarks.md, GUI latency).
 #pragma once
 
 #include <cstdlib> // defines __GLIBC__ (through <features.h>) when the C library is glibc

@@ -117,8 +117,8 @@ void for_each_offset(const Eigen::VectorXd& log_zeta, const Eigen::VectorXd& the
 // other lanes by one step each; ~kConstantRun / 8 + 8 roundings per factor: ~3e-14 relative.
 // Pairs whose factor |z_p|^delta is below kFlush at a run's start are left out of the run: they would
 // decay through the subnormal range, where every multiplication costs ~100 cycles (a 10^7-distance
-// curve passes it pair after pair; 230 of its 250 ms). zeta_p grows with p, so the kept pairs are a
-// suffix. The terms dropped are below 1e-280 |a_p| + |b_p|.
+// curve passes it pair after pair and spent most of its time there). zeta_p grows with p, so the kept pairs
+// are a suffix. The terms dropped are below 1e-280 |a_p| + |b_p|.
 constexpr std::int64_t kConstantRun = 1024;
 constexpr std::size_t kLanes = kSinusoidLanes;
 constexpr double kFlush = 1e-280;
@@ -187,12 +187,12 @@ struct ConstantOffsetLogits {
 };
 
 // Block means with position-independent content in closed form, with or without the causal mask:
-// O(blocks x pairs) whatever the block size, where summing the logit of every offset cost O(N) (280 ms
-// for 10^6 positions, 3-6 s for 10^7). With z_p = zeta_p^(1/gamma) e^{i theta_p} and c_p = a_p + i b_p
-// (xpos.h), the logit is f(delta) = Re sum_p c_p z_p^delta / sqrt(d), |z_p| < 1: it decays with
-// delta >= 0 and grows without bound with delta < 0 (keys after the query, unmasked). Over a block
-// I x J the sum is a geometric double series; written from the block's cell of largest magnitude it has
-// only factors of modulus <= 1 besides that cell's own, on either side of the diagonal:
+// O(blocks x pairs) whatever the block size, where summing the logit of every offset costs O(N). With z_p =
+// zeta_p^(1/gamma) e^{i theta_p} and c_p = a_p + i b_p (xpos.h), the logit is f(delta) = Re sum_p c_p
+// z_p^delta / sqrt(d), |z_p| < 1: it decays with delta >= 0 and grows without bound with delta < 0 (keys
+// after the query, unmasked). Over a block I x J the sum is a geometric double series; written from the
+// block's cell of largest magnitude it has only factors of modulus <= 1 besides that cell's own, on either
+// side of the diagonal:
 //   delta >= 0 everywhere (i0 >= j1 - 1):  sum z^(i - j) = z^(i0 - (j1 - 1)) S(|I|) S(|J|),
 //   delta <= 0 everywhere (i1 - 1 <= j0):  the same formula, its first factor now the largest (>= 1),
 //   S(n) = sum_{a<n} z^a = expm1(n w) / expm1(w),  w = log(zeta) / gamma + i theta
