@@ -121,6 +121,15 @@ void apply_method_options(const Options& o, Scenario& s)
                                  std::to_string(kMaxTextTokens) + " words (got '" + v.get<std::string>() +
                                  "')");
             field->set(s, v);
+            // The rule the panel applies too (Field::companion): a RoPE scaling type chosen with
+            // factor 1 gets factor 4, unless the other value was given.
+            if (field->companion) {
+                Scenario companioned = s;
+                const std::string changed = field->companion(companioned);
+                const Field* other = changed.empty() ? nullptr : descriptor(s.method).field(changed);
+                if (other && !o.has(other->option_name()))
+                    s = std::move(companioned);
+            }
         }
     }
     // A sentence sets the positions: --seq-len beside it must agree.

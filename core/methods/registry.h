@@ -65,6 +65,11 @@ struct Field {
     bool follows_seq_len = false; // takes --seq-len's value on the command line unless given itself
     bool path = true;             // Text: a file name (false: free text, such as a sentence)
     std::function<bool(const Scenario&)> shown; // the panel shows the row only when true (null: always)
+    // A value that means little without another one (a RoPE scaling type with factor 1 is the identity):
+    // when a user chooses this field's value, in the panel or on the command line, and did not give the
+    // other field, companion() may set it (RoPE: factor 4). Returns the key of the field it changed, or
+    // "" when it changed nothing. Not applied to files (configs, sessions), which say what they mean.
+    std::function<std::string(Scenario&)> companion;
     // RealList edited in the panel, one slider per element: the values the elements have when the
     // list does not set them (ALiBi: the paper's slope of every head); its size is the number of
     // sliders. Null: the list is not edited in the panel.

@@ -3565,10 +3565,6 @@ long_factor: %2</translation>
         <translation>更改 %1</translation>
     </message>
     <message>
-        <source>Change %1 (factor %2)</source>
-        <translation>更改 %1（因子 %2）</translation>
-    </message>
-    <message>
         <source>Change Method</source>
         <translation>更改方法</translation>
     </message>
@@ -3583,6 +3579,10 @@ long_factor: %2</translation>
     <message>
         <source>Reset %1</source>
         <translation>重置%1</translation>
+    </message>
+    <message>
+        <source>Change %1 (%2 %3)</source>
+        <translation>更改 %1（%2 %3）</translation>
     </message>
 </context>
 <context>

@@ -227,8 +227,11 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
     EXPECT_EQ(back.method, d.method);
     EXPECT_EQ(f.get(back), v) << "--" << f.option_name() << " " << option_text(v) << " gave "
                               << f.get(back).dump();
-    // Nothing else moved: the same edit made directly on a default scenario is the same scenario.
+    // Nothing else moved: the same edit made directly on a default scenario is the same scenario (with the
+    // companion rule the panel applies too: a RoPE scaling type gets factor 4).
     f.set(s, v);
+    if (f.companion)
+        f.companion(s);
     if (&f == common_field("seq_len")) // --seq-len also sets the fields that follow it (rope_seq_len)
         for (const Field* g : all_fields())
             if (g->follows_seq_len)
@@ -252,6 +255,26 @@ TEST(CliScenario, CsvListsEveryValueByItsDottedKey)
     EXPECT_NE(r.out.find("\nmethod,rope\n"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\nrope.rope_theta,500000\n"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\nrope.rope_type,llama3\n"), std::string::npos) << r.out;
+}
+
+// A scaling type chosen with factor 1 would be the identity: the command line gives it factor 4 as the
+// panel does (Field::companion of rope_type), unless --factor is given.
+TEST(CliScenario, AScalingTypeGetsTheFactorThePanelGivesIt)
+{
+    const auto factor_of = [](std::vector<std::string> args) {
+        args.insert(args.begin(), {"compute", "scenario", "--method", "rope"});
+        const Result r = run(args);
+        EXPECT_EQ(r.status, 0) << r.err;
+        return scenario_from_json(json::parse(r.out)).params<RopeParams>().factor;
+    };
+    EXPECT_EQ(factor_of({"--rope-type", "yarn"}), kDefaultScalingFactor);
+    EXPECT_EQ(factor_of({"--rope-type", "linear", "--factor", "1"}), 1.0);
+    EXPECT_EQ(factor_of({"--factor", "2", "--rope-type", "ntk"}), 2.0);
+    EXPECT_EQ(factor_of({"--rope-type", "default"}), 1.0);
+    // A config's own factor stays (files say what they mean): Llama 3.1's 8.
+    const Result r = run({"compute", "scenario", "--preset", "llama-3.1-8b", "--rope-type", "yarn"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(scenario_from_json(json::parse(r.out)).params<RopeParams>().factor, 8.0);
 }
 
 TEST(CliScenario, AnOutOfRangeOptionNamesItsRange)

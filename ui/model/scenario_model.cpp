@@ -145,18 +145,24 @@ bool ScenarioModel::setValue(ParamId id, double value)
     if (!acceptEdit(next, id))
         return false;
     QString text = tr("Change %1").arg(paramText(id->label));
-    // A scaling type with factor 1 is the identity for most types: picking one would change nothing
-    // visible. Give it a typical factor in the same undo step (when that validates).
-    if (id == param(Method::RoPE, "rope_type") && next.params<RopeParams>().rope_type != RopeType::Default &&
-        next.params<RopeParams>().factor == 1.0) {
-        Scenario scaled = next;
-        scaled.params<RopeParams>().factor = kDefaultScalingFactor;
-        try {
-            validate_for(scaled, id);
-            next = scaled;
-            text = tr("Change %1 (factor %2)").arg(paramText(id->label)).arg(kDefaultScalingFactor);
-        } catch (const ParameterError&) {
-            // keep factor 1; the figures say that the scaling is the identity
+    // A value that means little without another (Field::companion: a RoPE scaling type with factor 1
+    // is the identity) sets the other in the same undo step, when that validates; the command line
+    // applies the same rule.
+    if (id->companion) {
+        Scenario companioned = next;
+        const std::string changed = id->companion(companioned);
+        const std::optional<Method> owner = param_method(id);
+        const Field* other = changed.empty() || !owner ? nullptr : descriptor(*owner).field(changed);
+        if (other) {
+            try {
+                validate_for(companioned, id);
+                next = companioned;
+                text = tr("Change %1 (%2 %3)")
+                           .arg(paramText(id->label), paramText(other->label),
+                                QString::fromStdString(posatlas::format_number(other->number(next))));
+            } catch (const ParameterError&) {
+                // keep the value as it was; the figures say what it means
+            }
         }
     }
     const int mergeKey = m_interactive ? m_interactiveSerial : -1;

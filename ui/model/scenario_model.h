@@ -51,10 +51,6 @@ void set_param_value(Scenario& s, ParamId id, double value);
 // is invalid.
 void validate_for(const Scenario& s, std::optional<ParamId> changed = std::nullopt);
 
-// The factor a RoPE scaling type gets when it is chosen while the factor is still 1 (4x: Code Llama's
-// and the PI paper's typical extension).
-inline constexpr double kDefaultScalingFactor = 4.0;
-
 class ScenarioModel : public QObject
 {
     Q_OBJECT

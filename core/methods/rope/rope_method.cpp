@@ -247,7 +247,14 @@ MethodDescriptor describe_rope()
                                 {"llama3", QT_TRANSLATE_NOOP("ParamSpec", "llama3")},
                                 {"longrope", QT_TRANSLATE_NOOP("ParamSpec", "longrope")}},
                     // Legacy ids of published config.json files (parse_rope_type).
-                    .choice_aliases = {{"su", "longrope"}, {"mrope", "default"}, {"ntk-aware", "ntk"}}}),
+                    .choice_aliases = {{"su", "longrope"}, {"mrope", "default"}, {"ntk-aware", "ntk"}},
+                    .companion = [](Scenario& s) -> std::string {
+                        RopeParams& p = s.params<RopeParams>();
+                        if (p.rope_type == RopeType::Default || p.factor != 1.0)
+                            return "";
+                        p.factor = kDefaultScalingFactor;
+                        return "factor";
+                    }}),
         make_field("factor", FieldType::Real, &P::factor,
                    {.lo = 1,
                     .hi = 1e6,

@@ -26,6 +26,10 @@ enum class RopePairing {
     Half,        // pairs (i, i + d/2): GPT-NeoX, Hugging Face rotate_half
 };
 
+// The factor a scaling type gets when a user chooses it while the factor is still 1, where it would be
+// the identity (4x: Code Llama's and the PI paper's typical extension). Field::companion of rope_type.
+inline constexpr double kDefaultScalingFactor = 4.0;
+
 struct RopeParams {
     static constexpr Method kMethod = Method::RoPE;
 
