@@ -439,6 +439,33 @@ private slots:
         QCOMPARE(cache_files(model), QStringList{"refs"});
     }
 
+    void aFailureAtTheLastStepPutsBackTheRefItReplaced()
+    {
+        FakeHub hub;
+        serve_config(hub);
+        hub.files["/org/gpt2/resolve/" + hub.commit + "/model.safetensors"] =
+            bytes_of(safetensors_file({f32_tensor("wpe.weight", 2, 2, {1, 2, 3, 4})}));
+        const HubDownloadRequest r = request(hub);
+        // refs/main names an older commit; the tensors' file, renamed last, has a folder in its place.
+        const fs::path model = m_root / "models--org--gpt2";
+        fs::create_directories(model / "refs");
+        std::ofstream(model / "refs/main") << "older";
+        const fs::path positions = model / "snapshots" / hub.commit.toStdString() / kPartialWeightsFile;
+        fs::create_directories(positions / "in-the-way");
+        const QString message = failure(r, HubError::Kind::Storage);
+        QVERIFY2(message.contains(QString::fromLocal8Bit(std::strerror(EISDIR))), qPrintable(message));
+        QCOMPARE(read_text(model / "refs/main"), std::string("older"));
+        QCOMPARE(cache_files(model), QStringList{"refs/main"});
+
+        // Without the folder the same download replaces the ref and leaves no temporary file.
+        fs::remove_all(positions);
+        download_hub_model(r);
+        QCOMPARE(read_text(model / "refs/main"), hub.commit.toStdString());
+        for (const QString& f : cache_files(model))
+            QVERIFY2(!f.contains("incomplete"), qPrintable(f));
+        QCOMPARE(cache_files(model).size(), 4);
+    }
+
     void aRevisionThatIsNoFileNameNamesTheErrnoAndLeavesNothing()
     {
         FakeHub hub;
