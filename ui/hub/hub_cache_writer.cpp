@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-[[noreturn]] void storage_error(const fs::path& path, const std::string& doing, int err)
+// `doing` is a C string so that evaluating the arguments allocates nothing that could change errno.
+[[noreturn]] void storage_error(const fs::path& path, const char* doing, int err)
 {
     throw HubError(HubError::Kind::Storage, path.string() + ": cannot " + doing + " in the cache (" +
                                                 std::strerror(err) + "); the cache was left as it was");
