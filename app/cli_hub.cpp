@@ -36,7 +36,9 @@ OptionTable download_table()
              .help = "Fetch only config.json, not the position tensors."},
             {.name = "timeout",
              .type = ArgType::Int,
-             .help = "Give up when the Hub sends nothing for this many seconds.",
+             .help =
+                 "Give up when the Hub sends nothing for this many seconds, or less than 1 KiB/s over that "
+                 "long.",
              .metavar = "S",
              .default_value = "30",
              .lo = 1,

@@ -1,23 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "hub/hub_download.h"
 
+#include "hub/hub_cache_writer.h"
+#include "hub/hub_fetcher.h"
 #include "io/safetensors.h"
 
 #include <nlohmann/json.hpp>
 
 #include <QCryptographicHash>
-#include <QEventLoop>
-#include <QFile>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QNetworkRequest>
-#include <QTimer>
 #include <QUrl>
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <optional>
+#include <map>
 #include <set>
 
 namespace posatlas {
@@ -27,19 +22,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::int64_t kMaxConfigBytes = 16 << 20;
-// The position tables PosAtlas knows are a few MB (GPT-2's wpe: 1024 x 768 F32 = 3 MB); a hostile header
-// cannot make us fetch more than this.
-constexpr std::int64_t kMaxTensorBytes = std::int64_t{512} << 20;
-constexpr int kMaxRedirects = 5;
-constexpr std::int64_t kMaxErrorBytes = 1 << 20;
-
-struct Response {
-    int status = 0;
-    QByteArray body;
-    QUrl url;          // after redirects
-    QByteArray commit; // X-Repo-Commit
-    QByteArray etag;   // X-Linked-Etag (LFS files), else ETag
-};
 
 // A header value usable as a file name (commit hashes, etags): letters, digits, '-', '_' only.
 std::string safe_name(QByteArray v)
@@ -58,176 +40,20 @@ std::string safe_name(QByteArray v)
     return v.toStdString();
 }
 
-class Fetcher
+// An ETag that is a sha256 (64 hex digits): the Hub's ETag of an LFS file, and the name huggingface_hub
+// gives a blob; the content must hash to it.
+bool is_sha256(const std::string& etag)
 {
-public:
-    Fetcher(const HubDownloadRequest& r,
-            const std::function<void(std::int64_t, std::int64_t, const std::string&)>& p,
-            const std::function<bool()>& c)
-        : m_request(r), m_progress(p), m_cancelled(c)
-    {
-    }
+    return etag.size() == 64 && std::all_of(etag.begin(), etag.end(), [](char c) {
+               return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+           });
+}
 
-    std::uint64_t received() const { return m_received; }
-
-    // GET `url` (optionally bytes [first, last]); follows up to kMaxRedirects redirects itself, dropping the
-    // token when the host changes (the Hub answers LFS files with a 302 to its CDN, as huggingface_hub
-    // does for its own requests). 404 returns the status; other failures throw.
-    Response get(const QUrl& start, const std::string& what,
-                 std::optional<std::pair<std::int64_t, std::int64_t>> range, std::int64_t max_bytes)
-    {
-        QUrl url = start;
-        for (int hop = 0; hop <= kMaxRedirects; ++hop) {
-            QNetworkRequest req(url);
-            req.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-            req.setHeader(QNetworkRequest::UserAgentHeader, QByteArray("posatlas"));
-            if (!m_request.token.empty() &&
-                url.host() == QUrl(QString::fromStdString(m_request.endpoint)).host())
-                req.setRawHeader("Authorization", "Bearer " + QByteArray::fromStdString(m_request.token));
-            if (range)
-                req.setRawHeader("Range", QByteArray("bytes=") + QByteArray::number(qint64(range->first)) +
-                                              '-' + QByteArray::number(qint64(range->second)));
-            Response r = run(req, what, max_bytes);
-            if (r.status >= 300 && r.status < 400) {
-                const QUrl next = url.resolved(QUrl(QString::fromUtf8(m_last_location)));
-                if (m_last_location.isEmpty() || !next.isValid() ||
-                    (next.scheme() != "http" && next.scheme() != "https"))
-                    throw HubError(HubError::Kind::BadResponse, what + ": the Hub redirected (HTTP " +
-                                                                    std::to_string(r.status) +
-                                                                    ") without a usable Location");
-                if (!r.commit.isEmpty())
-                    m_commit = r.commit;
-                if (!r.etag.isEmpty())
-                    m_etag = r.etag;
-                url = next;
-                continue;
-            }
-            if (r.commit.isEmpty())
-                r.commit = m_commit;
-            if (r.etag.isEmpty())
-                r.etag = m_etag;
-            m_commit.clear();
-            m_etag.clear();
-            if (r.status == 401 || r.status == 403)
-                throw HubError(
-                    HubError::Kind::Unauthorized,
-                    what + ": the Hub refused access (HTTP " + std::to_string(r.status) +
-                        "); the model may be gated or private: accept its licence on its Hub page and set "
-                        "HF_TOKEN to an access token of yours");
-            if (r.status == 404)
-                return r;
-            const bool ok = range ? r.status == 206 : r.status == 200;
-            if (!ok)
-                throw HubError(HubError::Kind::BadResponse,
-                               what + ": unexpected HTTP " + std::to_string(r.status) +
-                                   (range ? " to a range request (expected 206 Partial Content)" : ""));
-            if (range && r.body.size() != range->second - range->first + 1)
-                throw HubError(HubError::Kind::Interrupted,
-                               what + ": the connection ended after " + std::to_string(r.body.size()) +
-                                   " of " + std::to_string(range->second - range->first + 1) +
-                                   " bytes; nothing was cached, try again");
-            return r;
-        }
-        throw HubError(HubError::Kind::BadResponse,
-                       what + ": more than " + std::to_string(kMaxRedirects) + " redirects");
-    }
-
-private:
-    Response run(const QNetworkRequest& req, const std::string& what, std::int64_t max_bytes)
-    {
-        if (m_cancelled && m_cancelled())
-            throw HubError(HubError::Kind::Cancelled, "download cancelled");
-        QNetworkReply* reply = m_manager.get(req);
-        QEventLoop loop;
-        QTimer idle, poll;
-        idle.setSingleShot(true);
-        bool timed_out = false, cancelled = false, too_big = false;
-        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        QObject::connect(&idle, &QTimer::timeout, &loop, [&] {
-            timed_out = true;
-            reply->abort();
-        });
-        QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-            if (m_cancelled && m_cancelled()) {
-                cancelled = true;
-                reply->abort();
-            }
-        });
-        QObject::connect(reply, &QNetworkReply::downloadProgress, &loop, [&](qint64 done, qint64 total) {
-            idle.start(m_request.timeout_ms);
-            // The limit is for the content asked for; an error page (404's "Entry not found") may be
-            // longer than a range of 8 bytes, and only its status matters.
-            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            const bool content = status == 200 || status == 206;
-            if (done > (content ? max_bytes : std::max<std::int64_t>(max_bytes, kMaxErrorBytes))) {
-                too_big = true;
-                reply->abort();
-                return;
-            }
-            if (m_progress)
-                m_progress(done, total, what);
-        });
-        idle.start(m_request.timeout_ms);
-        poll.start(50);
-        if (!reply->isFinished())
-            loop.exec();
-        Response r;
-        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (reply->isOpen())
-            r.body = reply->readAll();
-        r.url = reply->url();
-        r.commit = reply->rawHeader("X-Repo-Commit");
-        r.etag = reply->hasRawHeader("X-Linked-Etag") ? reply->rawHeader("X-Linked-Etag")
-                                                      : reply->rawHeader("ETag");
-        m_last_location = reply->rawHeader("Location");
-        const QNetworkReply::NetworkError error = reply->error();
-        const QString error_text = reply->errorString();
-        reply->deleteLater();
-        m_received += static_cast<std::uint64_t>(r.body.size());
-        if (cancelled)
-            throw HubError(HubError::Kind::Cancelled, "download cancelled; nothing was cached");
-        if (timed_out)
-            throw HubError(HubError::Kind::Timeout, what + ": no data for " +
-                                                        std::to_string(m_request.timeout_ms / 1000) +
-                                                        " s from " + req.url().host().toStdString() +
-                                                        "; nothing was cached, try again");
-        if (too_big)
-            throw HubError(HubError::Kind::BadResponse, what + ": the answer is larger than " +
-                                                            std::to_string(max_bytes) + " bytes; refused");
-        if (r.status == 0) {
-            const bool offline = error == QNetworkReply::HostNotFoundError ||
-                                 error == QNetworkReply::ConnectionRefusedError ||
-                                 error == QNetworkReply::TemporaryNetworkFailureError ||
-                                 error == QNetworkReply::NetworkSessionFailedError ||
-                                 error == QNetworkReply::UnknownNetworkError;
-            throw HubError(offline ? HubError::Kind::Offline : HubError::Kind::Interrupted,
-                           what + ": " + (offline ? "cannot reach " : "the connection to ") +
-                               req.url().host().toStdString() +
-                               (offline ? " (offline? HF_ENDPOINT set wrong?): " : " failed: ") +
-                               error_text.toStdString() + "; nothing was cached");
-        }
-        // A status with a body cut short (Content-Length not reached) is an interrupted transfer.
-        if (error == QNetworkReply::RemoteHostClosedError || error == QNetworkReply::ProtocolFailure ||
-            error == QNetworkReply::UnknownContentError || error == QNetworkReply::OperationCanceledError)
-            if (r.status == 200 || r.status == 206)
-                throw HubError(HubError::Kind::Interrupted, what + ": the connection dropped after " +
-                                                                std::to_string(r.body.size()) +
-                                                                " bytes; nothing was cached, try again");
-        return r;
-    }
-
-    const HubDownloadRequest& m_request;
-    const std::function<void(std::int64_t, std::int64_t, const std::string&)>& m_progress;
-    const std::function<bool()>& m_cancelled;
-    QNetworkAccessManager m_manager;
-    QByteArray m_last_location, m_commit, m_etag;
-    std::uint64_t m_received = 0;
-};
-
-struct FetchedTensor {
-    std::string name, dtype;
+// One known position tensor to fetch: its entry in the header of `file` and its bytes there.
+struct PlannedTensor {
+    std::string name, dtype, file;
     std::vector<std::int64_t> shape;
-    QByteArray bytes;
+    std::int64_t first = 0, size = 0; // absolute byte range [first, first + size) in `file`
 };
 
 QUrl file_url(const HubDownloadRequest& r, const std::string& commit_or_rev, const std::string& file)
@@ -236,12 +62,14 @@ QUrl file_url(const HubDownloadRequest& r, const std::string& commit_or_rev, con
         QString::fromStdString(r.endpoint + "/" + r.ref.repo_id + "/resolve/" + commit_or_rev + "/" + file));
 }
 
-// Reads one shard's header by ranges and fetches the bytes of the known position tensors in it.
-void fetch_positions(Fetcher& f, const HubDownloadRequest& r, const std::string& rev, const std::string& file,
-                     const std::set<std::string>& wanted, std::vector<FetchedTensor>& out)
+// Reads one file's safetensors header by ranges and plans the tensors of `names` in it; with `required`
+// (the index says the file holds them) each must be there. Refuses, from the header alone, a tensor that
+// cannot be a position table.
+void plan_file(HubFetcher& f, const HubDownloadRequest& r, const std::string& rev, const std::string& file,
+               const std::set<std::string>& names, bool required, std::vector<PlannedTensor>& out)
 {
     const QUrl url = file_url(r, rev, file);
-    const Response len = f.get(url, file + " (header length)", std::make_pair(0, 7), 8);
+    const HubResponse len = f.get(url, file + " (header length)", std::make_pair(0, 7), 8);
     if (len.status == 404)
         throw HubError(HubError::Kind::NotFound, file + ": not found on the Hub");
     std::uint64_t n = 0;
@@ -252,45 +80,58 @@ void fetch_positions(Fetcher& f, const HubDownloadRequest& r, const std::string&
                                                         " is not a safetensors header (at most " +
                                                         std::to_string(kMaxSafetensorsHeaderBytes) +
                                                         " bytes)");
-    const Response head = f.get(url, file + " (header)",
-                                std::make_pair(std::int64_t{8}, std::int64_t(8 + n - 1)), std::int64_t(n));
+    const HubResponse head = f.get(url, file + " (header)",
+                                   std::make_pair(std::int64_t{8}, std::int64_t(8 + n - 1)), std::int64_t(n));
+    if (head.status == 404)
+        throw HubError(HubError::Kind::NotFound, file + ": not found on the Hub");
     const nlohmann::json j = nlohmann::json::parse(head.body.constData(),
                                                    head.body.constData() + head.body.size(), nullptr, false);
     if (!j.is_object())
         throw HubError(HubError::Kind::BadResponse, file + ": the safetensors header is not a JSON object");
-    for (const auto& [name, t] : j.items()) {
-        if (!wanted.count(name) || !t.is_object())
+    for (const std::string& name : names) {
+        const auto it = j.find(name);
+        if (it == j.end() || !it->is_object()) {
+            if (required)
+                throw HubError(HubError::Kind::BadResponse, "model.safetensors.index.json puts '" + name +
+                                                                "' in " + file +
+                                                                ", whose header has no such tensor");
             continue;
+        }
         try {
-            const std::string dtype = t.at("dtype").get<std::string>();
-            const auto shape = t.at("shape").get<std::vector<std::int64_t>>();
-            const auto offsets = t.at("data_offsets").get<std::vector<std::uint64_t>>();
-            std::int64_t elements = 1;
-            for (const std::int64_t d : shape) {
-                if (d < 0 || d > kMaxTensorBytes)
-                    throw std::invalid_argument("shape");
-                elements *= d;
-                if (elements > kMaxTensorBytes)
-                    throw std::invalid_argument("shape");
-            }
-            const int size = safetensors_dtype_size(dtype);
-            if (size == 0 || offsets.size() != 2 || offsets[1] < offsets[0] ||
-                offsets[1] - offsets[0] !=
-                    static_cast<std::uint64_t>(elements) * static_cast<std::uint64_t>(size) ||
-                offsets[1] - offsets[0] > static_cast<std::uint64_t>(kMaxTensorBytes))
+            const std::string dtype = it->at("dtype").get<std::string>();
+            const auto shape = it->at("shape").get<std::vector<std::int64_t>>();
+            const auto offsets = it->at("data_offsets").get<std::vector<std::uint64_t>>();
+            const int element = safetensors_dtype_size(dtype);
+            if (element == 0 || offsets.size() != 2 || offsets[1] < offsets[0])
                 throw std::invalid_argument("offsets");
-            FetchedTensor ft{name, dtype, shape, {}};
-            if (offsets[1] > offsets[0]) {
-                const auto first = static_cast<std::int64_t>(8 + n + offsets[0]);
-                const Response data = f.get(
-                    url, file + " (" + name + ")",
-                    std::make_pair(first, first + static_cast<std::int64_t>(offsets[1] - offsets[0]) - 1),
-                    static_cast<std::int64_t>(offsets[1] - offsets[0]));
-                if (data.status == 404)
-                    throw HubError(HubError::Kind::NotFound, file + ": not found on the Hub");
-                ft.bytes = data.body;
+            // Bytes the shape says, saturated just past the limit (the product of hostile dimensions
+            // overflows).
+            const auto limit = static_cast<std::uint64_t>(kHubMaxPositionTensorBytes);
+            std::uint64_t bytes = static_cast<std::uint64_t>(element);
+            for (const std::int64_t d : shape) {
+                if (d < 0)
+                    throw std::invalid_argument("shape");
+                const auto ud = static_cast<std::uint64_t>(d);
+                bytes = ud != 0 && bytes > (limit + 1) / ud ? limit + 1 : std::min(bytes * ud, limit + 1);
             }
-            out.push_back(std::move(ft));
+            if (shape.size() != 2)
+                throw HubError(HubError::Kind::BadResponse,
+                               file + ": tensor '" + name + "' has " + std::to_string(shape.size()) +
+                                   " dimensions; a position table has 2 (positions x width); refused");
+            if (bytes > limit) {
+                const std::uint64_t said = offsets[1] - offsets[0];
+                throw HubError(
+                    HubError::Kind::BadResponse,
+                    file + ": tensor '" + name + "' takes " +
+                        (said > limit ? std::to_string(said) : "more than " + std::to_string(limit)) +
+                        " bytes; a position table takes 0 to " + std::to_string(limit) +
+                        " bytes (kHubMaxPositionTensorBytes; real ones are a few MB); refused "
+                        "before fetching it");
+            }
+            if (offsets[1] - offsets[0] != bytes || offsets[1] > std::uint64_t{1} << 62)
+                throw std::invalid_argument("offsets");
+            out.push_back({name, dtype, file, shape, static_cast<std::int64_t>(8 + n + offsets[0]),
+                           static_cast<std::int64_t>(bytes)});
         } catch (const nlohmann::json::exception&) {
             throw HubError(HubError::Kind::BadResponse,
                            file + ": tensor '" + name + "' has a malformed header entry");
@@ -302,17 +143,17 @@ void fetch_positions(Fetcher& f, const HubDownloadRequest& r, const std::string&
     }
 }
 
-// The safetensors file of `tensors` (huggingface/safetensors README "Format"), the header padded with
-// spaces to a multiple of 8 bytes as the reference writer does.
-QByteArray safetensors_bytes(const std::vector<FetchedTensor>& tensors, const std::string& source)
+// The start of the safetensors file of `plan` (huggingface/safetensors README "Format"): the 8-byte
+// length and the header, padded with spaces to a multiple of 8 bytes as the reference writer does; the
+// tensors' bytes follow in plan order.
+QByteArray safetensors_head(const std::vector<PlannedTensor>& plan, const std::string& source)
 {
     nlohmann::json header = nlohmann::json::object();
     std::uint64_t at = 0;
-    for (const FetchedTensor& t : tensors) {
-        header[t.name] = {{"dtype", t.dtype},
-                          {"shape", t.shape},
-                          {"data_offsets", {at, at + static_cast<std::uint64_t>(t.bytes.size())}}};
-        at += static_cast<std::uint64_t>(t.bytes.size());
+    for (const PlannedTensor& t : plan) {
+        const auto size = static_cast<std::uint64_t>(t.size);
+        header[t.name] = {{"dtype", t.dtype}, {"shape", t.shape}, {"data_offsets", {at, at + size}}};
+        at += size;
     }
     header["__metadata__"] = {{"format", "pt"}, {"posatlas_source", source}};
     std::string text = header.dump();
@@ -322,46 +163,46 @@ QByteArray safetensors_bytes(const std::vector<FetchedTensor>& tensors, const st
     for (int i = 0; i < 8; ++i)
         out.append(static_cast<char>((static_cast<std::uint64_t>(text.size()) >> (8 * i)) & 0xFF));
     out.append(text.data(), static_cast<qsizetype>(text.size()));
-    for (const FetchedTensor& t : tensors)
-        out.append(t.bytes);
     return out;
 }
 
-// Writes `bytes` to `target` through "<target>.incomplete" (huggingface_hub's suffix for blobs being
-// downloaded), renamed when complete.
-void write_atomically(const fs::path& target, const QByteArray& bytes)
+// Plans the known position tensors of the model at `commit`: from model.safetensors, else from the shards
+// its index names, each tensor only from the shard the index puts it in. Returns the file they come from
+// (empty when the model has no safetensors weights).
+std::string plan_positions(HubFetcher& f, const HubDownloadRequest& request, const std::string& commit,
+                           std::vector<PlannedTensor>& plan, HubDownloadResult& result)
 {
-    std::error_code ec;
-    fs::create_directories(target.parent_path(), ec);
-    const fs::path temp = target.string() + ".incomplete";
-    QFile file(QString::fromStdString(temp.string()));
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(bytes) != bytes.size() ||
-        !file.flush()) {
-        const std::string why = file.errorString().toStdString();
-        file.close();
-        fs::remove(temp, ec);
-        throw HubError(HubError::Kind::Storage, target.string() + ": cannot write the cache: " + why);
+    std::set<std::string> wanted;
+    for (const KnownPositionTensor& k : known_position_tensors())
+        wanted.insert(std::string(k.name));
+    try {
+        plan_file(f, request, commit, "model.safetensors", wanted, false, plan);
+        return "model.safetensors";
+    } catch (const HubError& e) {
+        if (e.kind() != HubError::Kind::NotFound)
+            throw;
     }
-    file.close();
-    fs::rename(temp, target, ec);
-    if (ec) {
-        fs::remove(temp, ec);
-        throw HubError(HubError::Kind::Storage,
-                       target.string() + ": cannot write the cache: " + ec.message());
+    const HubResponse index = f.get(file_url(request, commit, "model.safetensors.index.json"),
+                                    "model.safetensors.index.json", std::nullopt, kMaxConfigBytes);
+    if (index.status == 404) {
+        result.notes.push_back("the model has no model.safetensors on the Hub; only config.json was fetched");
+        return {};
     }
-}
-
-void replace_symlink(const fs::path& link, const fs::path& to)
-{
-    std::error_code ec;
-    fs::create_directories(link.parent_path(), ec);
-    const fs::path temp = link.string() + ".incomplete";
-    fs::remove(temp, ec);
-    fs::create_symlink(to, temp, ec);
-    if (!ec)
-        fs::rename(temp, link, ec);
-    if (ec)
-        throw HubError(HubError::Kind::Storage, link.string() + ": cannot write the cache: " + ec.message());
+    const nlohmann::json j = nlohmann::json::parse(
+        index.body.constData(), index.body.constData() + index.body.size(), nullptr, false);
+    if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())
+        throw HubError(HubError::Kind::BadResponse, "model.safetensors.index.json has no weight_map");
+    std::map<std::string, std::set<std::string>> shards; // shard -> the known tensors the index puts there
+    for (const auto& [name, file] : j["weight_map"].items())
+        if (wanted.count(name) && file.is_string())
+            shards[file.get<std::string>()].insert(name);
+    for (const auto& [shard, names] : shards) {
+        if (shard.empty() || shard.find('/') != std::string::npos || shard.find("..") != std::string::npos)
+            throw HubError(HubError::Kind::BadResponse,
+                           "model.safetensors.index.json names shard '" + shard + "' outside the model");
+        plan_file(f, request, commit, shard, names, true, plan);
+    }
+    return "model.safetensors.index.json";
 }
 
 } // namespace
@@ -392,12 +233,12 @@ download_hub_model(const HubDownloadRequest& request,
         throw HubError(HubError::Kind::Offline,
                        "HF_ENDPOINT '" + request.endpoint +
                            "' is not an http(s) address like https://huggingface.co");
-    Fetcher f(request, progress, cancelled);
+    HubFetcher f(request, progress, cancelled);
     HubDownloadResult result;
 
     // 1. config.json, which also names the commit the revision points at.
-    const Response config = f.get(file_url(request, request.ref.revision, "config.json"), "config.json",
-                                  std::nullopt, kMaxConfigBytes);
+    const HubResponse config = f.get(file_url(request, request.ref.revision, "config.json"), "config.json",
+                                     std::nullopt, kMaxConfigBytes);
     if (config.status == 404)
         throw HubError(HubError::Kind::NotFound,
                        request.ref.repo_id + "@" + request.ref.revision + ": no such model or revision on " +
@@ -411,70 +252,72 @@ download_hub_model(const HubDownloadRequest& request,
         throw HubError(HubError::Kind::BadResponse, "the Hub did not say which commit '" +
                                                         request.ref.revision +
                                                         "' is (no X-Repo-Commit header)");
+    const std::string config_sha256 =
+        QCryptographicHash::hash(config.body, QCryptographicHash::Sha256).toHex().toStdString();
+    std::string blob = safe_name(config.etag);
+    if (blob.empty())
+        blob = config_sha256;
+    if (is_sha256(blob) && blob != config_sha256)
+        throw HubError(HubError::Kind::BadResponse, "config.json: its sha256 is " + config_sha256 +
+                                                        ", not the ETag " + blob +
+                                                        " the Hub sent; refused, nothing was cached");
 
-    // 2. The position tensors, by ranges: model.safetensors, else the shards the index names.
-    std::vector<FetchedTensor> tensors;
+    // 2. The position tensors: every header first, so that the limits hold before any tensor is fetched.
+    std::vector<PlannedTensor> plan;
     std::string weights_source;
     if (request.weights) {
-        std::set<std::string> wanted;
-        for (const KnownPositionTensor& k : known_position_tensors())
-            wanted.insert(std::string(k.name));
-        try {
-            fetch_positions(f, request, commit, "model.safetensors", wanted, tensors);
-            weights_source = "model.safetensors";
-        } catch (const HubError& e) {
-            if (e.kind() != HubError::Kind::NotFound)
-                throw;
-            const Response index = f.get(file_url(request, commit, "model.safetensors.index.json"),
-                                         "model.safetensors.index.json", std::nullopt, kMaxConfigBytes);
-            if (index.status == 404) {
-                result.notes.push_back(
-                    "the model has no model.safetensors on the Hub; only config.json was fetched");
-            } else {
-                const nlohmann::json j = nlohmann::json::parse(
-                    index.body.constData(), index.body.constData() + index.body.size(), nullptr, false);
-                if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())
-                    throw HubError(HubError::Kind::BadResponse,
-                                   "model.safetensors.index.json has no weight_map");
-                std::set<std::string> shards;
-                for (const auto& [name, file] : j["weight_map"].items())
-                    if (wanted.count(name) && file.is_string())
-                        shards.insert(file.get<std::string>());
-                for (const std::string& shard : shards) {
-                    if (shard.find('/') != std::string::npos || shard.find("..") != std::string::npos)
-                        throw HubError(HubError::Kind::BadResponse,
-                                       "model.safetensors.index.json names shard '" + shard +
-                                           "' outside the model");
-                    fetch_positions(f, request, commit, shard, wanted, tensors);
-                }
-                weights_source = "model.safetensors.index.json";
-            }
-        }
-        if (!weights_source.empty() && tensors.empty())
+        weights_source = plan_positions(f, request, commit, plan, result);
+        if (!weights_source.empty() && plan.empty())
             result.notes.push_back(weights_source +
                                    " has no position tensor PosAtlas knows (the model computes its "
                                    "positions, like RoPE or ALiBi); only config.json was fetched");
+        std::int64_t total = 0;
+        std::string names;
+        for (const PlannedTensor& t : plan) {
+            total += t.size;
+            names += (names.empty() ? "" : ", ") + t.name;
+        }
+        if (total > kHubMaxPositionBytesTotal)
+            throw HubError(HubError::Kind::BadResponse,
+                           weights_source + ": the position tensors " + names + " take " +
+                               std::to_string(total) + " bytes in all; one download fetches 0 to " +
+                               std::to_string(kHubMaxPositionBytesTotal) +
+                               " bytes (kHubMaxPositionBytesTotal: two of the largest real tables); refused "
+                               "before fetching them");
     }
 
-    // 3. Only now, with every byte in hand, the cache: nothing of an interrupted download is kept.
+    // 3. The cache, all or nothing (hub_cache_writer.h): the tensors stream into a temporary file next to
+    // their place; config.json's blob and symlink, the ref, then the tensors' file get their names only
+    // when every request succeeded. Any failure removes what this download wrote.
     const fs::path model = request.cache_root / hf_repo_folder(request.ref.repo_id);
     result.commit = commit;
     result.snapshot = model / "snapshots" / commit;
-    std::string blob = safe_name(config.etag);
-    if (blob.empty())
-        blob = QCryptographicHash::hash(config.body, QCryptographicHash::Sha256).toHex().toStdString();
-    write_atomically(model / "blobs" / blob, config.body);
-    replace_symlink(result.snapshot / "config.json", fs::path("../../blobs") / blob);
-    result.config = result.snapshot / "config.json";
-    if (!tensors.empty()) {
+    HubCacheWriter cache;
+    int positions = -1;
+    if (!plan.empty()) {
         result.positions = result.snapshot / std::string(kPartialWeightsFile);
-        write_atomically(result.positions, safetensors_bytes(tensors, request.ref.repo_id + "@" + commit +
-                                                                          "/" + weights_source));
-        for (const FetchedTensor& t : tensors)
+        positions = cache.open(result.positions);
+        const QByteArray head =
+            safetensors_head(plan, request.ref.repo_id + "@" + commit + "/" + weights_source);
+        cache.write(positions, head.constData(), static_cast<std::size_t>(head.size()));
+        for (const PlannedTensor& t : plan) {
+            if (t.size > 0 && f.get(file_url(request, commit, t.file), t.file + " (" + t.name + ")",
+                                    std::make_pair(t.first, t.first + t.size - 1), t.size,
+                                    [&](const char* data, std::size_t n) {
+                                        cache.write(positions, data, n);
+                                    }).status == 404)
+                throw HubError(HubError::Kind::NotFound, t.file + ": not found on the Hub");
             result.tensors.push_back(t.name);
+        }
     }
+    cache.add_blob(model / "blobs" / blob, config.body);
+    cache.add_symlink(result.snapshot / "config.json", fs::path("../../blobs") / blob, config.body);
+    result.config = result.snapshot / "config.json";
     if (commit != request.ref.revision)
-        write_atomically(model / "refs" / request.ref.revision, QByteArray::fromStdString(commit));
+        cache.write_file(model / "refs" / request.ref.revision, QByteArray::fromStdString(commit));
+    if (positions >= 0)
+        cache.finish(positions);
+    cache.commit();
     result.bytes = f.received();
     return result;
 }

@@ -12,8 +12,11 @@
 // the tensors as snapshots/COMMIT/posatlas-positions.safetensors, a complete safetensors file holding only
 // those tensors (bytes unchanged). It is deliberately not named model.safetensors: transformers and
 // other tools would take it for the whole checkpoint and fail on the missing tensors.
-// Every file is written to a temporary name and renamed once complete, and only after every request
-// succeeded: an interrupted or cancelled download leaves no cached file.
+// Every header is read before any tensor is fetched, so the limits below refuse a hostile header before
+// any of its bytes is asked for; the tensors then stream to disk, never whole into memory. The cache is
+// written all or nothing (hub_cache_writer.h): unique temporary files renamed when complete, an existing
+// blob never rewritten, a new one checked against a sha256 ETag; a failed, interrupted or cancelled
+// download leaves the cache as it was, and a storage error names the errno.
 #pragma once
 
 #include "io/hf_cache.h"
@@ -46,13 +49,25 @@ private:
     Kind m_kind;
 };
 
+// The position tables PosAtlas knows are a few MB (GPT-2's wpe: 1024 x 768 F32 = 3 MB); the largest real
+// one, OPT-175B's embed_positions (2050 x 12288), is 50 MB in F16 and 100 MB in F32. A header naming a
+// larger one is not a position table, and is refused before any of its bytes is fetched.
+inline constexpr std::int64_t kHubMaxPositionTensorBytes = std::int64_t{128} << 20;
+// All the position tensors of one download, over every shard: two of the largest tables. Without it the
+// nine known names times any number of shards would be unbounded.
+inline constexpr std::int64_t kHubMaxPositionBytesTotal = std::int64_t{256} << 20;
+
+// Whether a request to `url` carries the token meant for `endpoint`: only when scheme, host and port are
+// the same (a redirect to another port, or from https to http on the same host, must not receive it).
+bool hub_sends_token(const std::string& endpoint, const std::string& url);
+
 struct HubDownloadRequest {
     HfModelRef ref;
     std::string endpoint = "https://huggingface.co"; // no trailing '/'
     std::string token;                               // sent as "Authorization: Bearer TOKEN" when not empty
     std::filesystem::path cache_root;
     bool weights = true;    // also fetch the known position tensors
-    int timeout_ms = 30000; // without any byte received
+    int timeout_ms = 30000; // without any byte received, or with fewer than kHubMinBytesPerSecond over it
 };
 
 // endpoint from $HF_ENDPOINT (huggingface_hub constants.py), token from $HF_TOKEN, cache from

@@ -211,7 +211,7 @@ private slots:
     {
         FakeHub hub;
         hub.special["/org/gated/resolve/main/config.json"] = [](const Seen&) {
-            return Answer{401, {}, "gated", -1, false};
+            return Answer{401, {}, "gated", -1, false, 0};
         };
         const HubDownloadRequest r = request(hub, "org/gated");
         const QString message = failure(r, HubError::Kind::Unauthorized);
@@ -236,10 +236,8 @@ private slots:
         serve_gpt2(hub, checkpoint);
         // The CDN drops the connection halfway through the tensor's bytes (after its headers were read).
         hub.special["/cdn/model.safetensors"] = [&](const Seen& s) {
-            const QList<QByteArray> r = s.range.mid(6).split('-');
-            const qint64 first = r.value(0).toLongLong(), last = r.value(1).toLongLong();
-            Answer a{206, {}, checkpoint.mid(first, last - first + 1), -1, false};
-            if (first > 8 + 100) // past the header: the tensor data
+            Answer a = FakeHub::range_answer(checkpoint, s);
+            if (s.range.mid(6).split('-').value(0).toLongLong() > 8 + 100) // past the header: the tensor data
                 a.drop_after = a.body.size() / 2;
             return a;
         };
@@ -263,7 +261,7 @@ private slots:
     {
         FakeHub hub;
         hub.special["/org/slow/resolve/main/config.json"] = [](const Seen&) {
-            return Answer{200, {}, {}, -1, true};
+            return Answer{200, {}, {}, -1, true, 0};
         };
         HubDownloadRequest r = request(hub, "org/slow");
         r.timeout_ms = 300;

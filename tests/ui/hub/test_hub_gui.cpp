@@ -391,7 +391,7 @@ private slots:
 
         // A server that never answers, cancelled: the dialog says so and nothing new is listed.
         hub.special["/org/slow/resolve/main/config.json"] = [](const Seen&) {
-            return Answer{200, {}, {}, -1, true};
+            return Answer{200, {}, {}, -1, true, 0};
         };
         QVERIFY(dialog.startDownload(QStringLiteral("org/slow")));
         QTest::qWait(100);
