@@ -84,8 +84,9 @@ std::string full_help()
 {
     std::string out = usage();
     const auto section = [&](const std::string& title, const std::string& text) {
-        out += "\n" + std::string(title.size() + 8, '=') + "\n    " + title + "\n" +
-               std::string(title.size() + 8, '=') + "\n\n" + text;
+        const std::string rule(title.size() + 8, '=');
+        out.append("\n").append(rule).append("\n    ").append(title).append("\n");
+        out.append(rule).append("\n\n").append(text);
     };
     for (const char* c :
          {"export", "gallery", "screenshots", "lesson", "presets", "models", "download", "completion"})
