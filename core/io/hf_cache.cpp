@@ -44,15 +44,27 @@ bool valid_name_part(std::string_view part)
 
 // Revisions are branch or tag names or commit hashes; they become a file name under refs/ and a URL
 // path segment, so only the characters the Hub uses in them are allowed (no "..", no leading '/').
+// A branch, tag or commit hash as git names them (git check-ref-format): parts separated by '/', none
+// empty, none starting with '.' or ending in ".lock", no ".." anywhere. The revision becomes a path under
+// refs/ in the cache, so "a/." or "a//b" must not pass.
 bool valid_revision(std::string_view rev)
 {
-    if (rev.empty() || rev.size() > 200 || rev.find("..") != std::string_view::npos || rev.front() == '/' ||
-        rev.back() == '/')
+    if (rev.empty() || rev.size() > 200 || rev.find("..") != std::string_view::npos)
         return false;
-    return std::all_of(rev.begin(), rev.end(), [](char c) {
+    const bool chars_ok = std::all_of(rev.begin(), rev.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
                c == '_' || c == '.' || c == '/';
     });
+    if (!chars_ok)
+        return false;
+    for (std::size_t start = 0; start <= rev.size();) {
+        const std::size_t end = std::min(rev.find('/', start), rev.size());
+        const std::string_view part = rev.substr(start, end - start);
+        if (part.empty() || part.front() == '.' || part.ends_with(".lock"))
+            return false;
+        start = end + 1;
+    }
+    return true;
 }
 
 bool exists_file(const fs::path& p)
@@ -133,7 +145,7 @@ HfModelRef parse_hf_model_ref(std::string_view text)
             throw HfCacheError(
                 "model '" + quote_input(std::string(text)) +
                 "': the revision after '@' must be a branch, tag or commit hash (letters, digits, "
-                "'-', '_', '.', '/')");
+                "'-', '_', '.', '/'; parts between '/' not empty and not starting with '.')");
     }
     const auto slash = id.find('/');
     const bool ok = slash == std::string_view::npos

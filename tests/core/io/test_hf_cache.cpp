@@ -97,10 +97,12 @@ TEST(HfCache, ModelNamesAreParsedAndHostileOnesRefused)
     const HfModelRef b = parse_hf_model_ref("google-t5/t5-small@v1.0");
     EXPECT_EQ(b.repo_id, "google-t5/t5-small");
     EXPECT_EQ(b.revision, "v1.0");
-    EXPECT_EQ(parse_hf_model_ref("gpt2").repo_id, "gpt2"); // legacy single-name models
+    EXPECT_EQ(parse_hf_model_ref("org/name@refs/pr/1").revision, "refs/pr/1"); // a pull request's ref
+    EXPECT_EQ(parse_hf_model_ref("gpt2").repo_id, "gpt2");                     // legacy single-name models
     EXPECT_EQ(hf_repo_folder("openai-community/gpt2"), "models--openai-community--gpt2");
     for (const char* bad : {"", "/gpt2", "org/", "a/b/c", "../etc", "org/na..me", "org/na--me", "org/name@",
-                            "org/name@../x", "org/-name", "org/na me"}) {
+                            "org/name@../x", "org/-name", "org/na me", "org/name@a/.", "org/name@a//b",
+                            "org/name@.hidden", "org/name@x.lock", "org/name@/main", "org/name@main/"}) {
         try {
             parse_hf_model_ref(bad);
             ADD_FAILURE() << "accepted '" << bad << "'";
