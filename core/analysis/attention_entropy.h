@@ -96,11 +96,13 @@ using FrequenciesAt = std::function<RopeFrequencies(std::int64_t n)>;
 //     (rope.h pairing), P = sum of v_c^2 over the pass-through components c >= rotary_dim;
 //   l(r) = (sum_i rho_i cos(r theta_i) + P) / sqrt(head_dim) for the key at distance r = 0 .. N - 1 from
 //     the last query, WITHOUT a and c for `entropy`; c (a^2 sum_i rho_i cos(r theta_i) + P) / sqrt(head_dim)
-//     for `entropy_with_temperature`; cos(r theta_i) with the angle formed in double as in rope.h.
+//     for `entropy_with_temperature`. cos(r theta_i): exact cos and sin of r0 theta_i (angle formed in
+//     double, rope.h) at every 64th distance r0, the rotation by theta_i in between (error ~1e-14, below
+//     the rounding of the angle r theta_i itself once r exceeds a few hundred).
 //   The query at N - 1 sees the distances 0 .. N - 1, so lengths whose frequencies are equal share one
 //   pass over r (the entropy of a prefix); dynamic NTK and LongRoPE get one pass per distinct frequency set.
-// Cost of RepeatedToken: O(N rotary_dim / 2) cosines (shared by the trials) per distinct frequency set,
-// OpenMP over chunks of distances, accumulated in order: bitwise reproducible whatever the thread count.
+// Cost of RepeatedToken: O(N rotary_dim / 2) rotation steps (shared by the trials) per distinct frequency
+// set, OpenMP over chunks of distances, accumulated in order: bitwise reproducible whatever the thread count.
 // Same checks as attention_entropy; `frequencies` must give rotary_dim / 2 frequencies
 // (ParameterError "frequencies").
 EntropyCurve attention_entropy(const RopeParams& p, EntropyContent content, const FrequenciesAt& frequencies,

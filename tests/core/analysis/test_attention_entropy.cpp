@@ -395,3 +395,22 @@ TEST(AttentionEntropy, RepeatedTokenSeparatesPiNtkAndLlama3)
         std::printf("\n");
     }
 }
+
+// The repeated token's sums run in a fixed order: bitwise the same whatever the other lengths asked for (a
+// length is a prefix of one pass) and, with OpenMP, with one thread.
+TEST(AttentionEntropy, RepeatedTokenDeterministic)
+{
+    const RopeParams p = yarn_config(32);
+    const std::vector<std::int64_t> lengths = {70, 20000, 100000};
+    const EntropyCurve a = attention_entropy(p, EntropyContent::RepeatedToken, {}, lengths, 3, 2);
+    EXPECT_EQ(attention_entropy(p, EntropyContent::RepeatedToken, {}, {20000}, 3, 2).entropy[0],
+              a.entropy[1]);
+#ifdef _OPENMP
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const EntropyCurve one = attention_entropy(p, EntropyContent::RepeatedToken, {}, lengths, 3, 2);
+    omp_set_num_threads(threads);
+    EXPECT_EQ(one.entropy, a.entropy);
+    EXPECT_EQ(one.entropy_with_temperature, a.entropy_with_temperature);
+#endif
+}
