@@ -503,13 +503,13 @@ PlotSpec entropy_spec(const EntropyResult& e, std::int64_t trained, std::int64_t
         s.extra_legend << PlotLegendItem{ExplorerFigures::tr("dashed: without temperature"), fc.muted, false,
                                          true};
     context_lines(s, trained, target, true, dark);
-    s.note = repeated ? ExplorerFigures::tr("Last query over all N keys, exact; mean over %1 random tokens v "
-                                            "repeated at every position (q = k = v).")
-                            .arg(e.trials)
-                      : ExplorerFigures::tr("Last query over all N keys, exact; mean over %1 draws of random "
-                                            "q, k. Same distribution for every frequency set: only N, d and "
-                                            "the logit multiplier matter.")
-                            .arg(e.trials);
+    s.note =
+        repeated
+            ? ExplorerFigures::tr("Last query, all N keys, exact; mean of %1 random tokens v, q = k = v.")
+                  .arg(e.trials)
+            : ExplorerFigures::tr("Last query, all N keys, exact; mean of %1 draws. Every frequency set: "
+                                  "the same distribution.")
+                  .arg(e.trials);
     return s;
 }
 
