@@ -3,8 +3,8 @@
 // decay.h, attention_entropy.h) off the GUI thread. Three jobs, each a slot of the explorer window's
 // JobTracker (job_tracker.h): the per-variant tables (pairs, temperatures, decay and score curves), the
 // dynamic-NTK frequencies at the slider's length (cheap, follows the slider live) and the attention
-// entropy (the slow one, cancelled whenever its inputs change). A result that is no longer the newest
-// of its job is dropped; the GUI thread never waits.
+// entropy (cancelled whenever its inputs change; its curves are cached per variant, EntropyCache). A result
+// that is no longer the newest of its job is dropped; the GUI thread never waits.
 #pragma once
 
 #include "analysis/attention_entropy.h"
