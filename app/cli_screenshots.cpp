@@ -182,6 +182,12 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
         explorer_idle();
         save(e, dir, QStringLiteral("explorer-yarn-%1").arg(tab + 1), out);
     }
+    // the entropy with random q, k, where the frequency sets give one curve,
+    e->tabs()->setCurrentIndex(static_cast<int>(ExplorerView::Temperature));
+    e->setEntropyContent(EntropyContent::RandomQK);
+    explorer_idle();
+    save(e, dir, QStringLiteral("explorer-yarn-entropy-random"), out);
+    e->setEntropyContent(EntropyContent::RepeatedToken);
     e->close();
     // a bucketed method (step curves),
     w.loadPreset(QStringLiteral("t5-base"));

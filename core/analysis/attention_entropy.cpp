@@ -20,6 +20,9 @@ namespace {
 // A chunk costs about kChunk * trials * head_dim normals: ~0.1 s for 8 trials of head_dim 128.
 constexpr std::int64_t kChunk = 16384;
 constexpr std::int64_t kBlock = 256;
+// Repeated token: distances per exact cosine and sine, the rotation recurrence in between (its error
+// grows by about one rounding per step, ~1e-14 after kStep steps).
+constexpr std::int64_t kStep = 64;
 
 // Online softmax-entropy accumulator over logits l: m = running max, s = sum exp(l - m),
 // t = sum exp(l - m) (l - m) <= 0. Then H = ln s - t / s (see softmax_entropy). Rescaling to a new
@@ -91,9 +94,9 @@ double softmax_entropy(const std::vector<double>& logits)
     return std::log(s) - t / s;
 }
 
-EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64_t>& lengths,
-                               std::uint64_t seed, int trials, const CancelFn& cancel,
-                               const ProgressFn& progress)
+namespace {
+
+void check_arguments(const RopeParams& p, const std::vector<std::int64_t>& lengths, int trials)
 {
     validate(p);
     if (lengths.empty())
@@ -107,7 +110,28 @@ EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64
     for (std::int64_t n : lengths)
         require_int("lengths", n, 1, kMaxSeqLen);
     require_int("trials", trials, 1, 1024);
+}
 
+RopeFrequencies frequencies_at(const RopeParams& p, const FrequenciesAt& frequencies, std::int64_t n)
+{
+    RopeFrequencies f;
+    if (frequencies) {
+        f = frequencies(n);
+    } else {
+        RopeParams current = p;
+        current.seq_len = n;
+        f = compute_rope_frequencies(current);
+    }
+    if (static_cast<int>(f.inv_freq.size()) != p.rotary_dim() / 2)
+        throw ParameterError("frequencies", std::to_string(p.rotary_dim() / 2) + " frequencies",
+                             std::to_string(f.inv_freq.size()));
+    return f;
+}
+
+EntropyCurve random_qk_entropy(const RopeParams& p, const FrequenciesAt& frequencies,
+                               const std::vector<std::int64_t>& lengths, std::uint64_t seed, int trials,
+                               const CancelFn& cancel, const ProgressFn& progress)
+{
     const int d = p.head_dim;
     const int rd = p.rotary_dim();
     const int pairs = rd / 2;
@@ -136,9 +160,7 @@ EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64
 
     for (const std::int64_t n : lengths) {
         check_cancel(cancel);
-        RopeParams current = p;
-        current.seq_len = n;
-        RopeFrequencies f = compute_rope_frequencies(current);
+        RopeFrequencies f = frequencies_at(p, frequencies, n);
         // Applied separately: a^2 to the rotary part of the logit only, the softmax multiplier c
         // (DeepSeek's mscale^2, else 1) to the whole logit.
         const double a2 = f.attention_factor * f.attention_factor;
@@ -185,8 +207,7 @@ EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64
                     for (std::size_t t = 0; t < ntrials; ++t) {
                         const std::uint64_t stream = trial_stream(rng::kEntropyKey, static_cast<int>(t));
                         const auto offset = static_cast<std::uint64_t>(j) * static_cast<std::uint64_t>(d);
-                        for (std::size_t c = 0; c < k.size(); ++c)
-                            k[c] = rng::normal(seed, stream, offset + c);
+                        rng::normals(seed, stream, offset, d, k.data());
                         // (u1, u2) . rot(j theta_i)(x1, x2) = cos (u1 x1 + u2 x2) + sin (u2 x1 - u1 x2)
                         double rot = 0.0;
                         for (std::size_t i = 0; i < cs.size(); ++i) {
@@ -227,6 +248,150 @@ EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64
     }
     check_cancel(cancel);
     return curve;
+}
+
+// RepeatedToken (attention_entropy.h): the logits depend on the distance r only, so one pass over
+// r = 0 .. max N - 1 gives the entropy of every length that shares the frequencies (a prefix each).
+EntropyCurve repeated_token_entropy(const RopeParams& p, const FrequenciesAt& frequencies,
+                                    const std::vector<std::int64_t>& lengths, std::uint64_t seed, int trials,
+                                    const CancelFn& cancel, const ProgressFn& progress)
+{
+    const int d = p.head_dim;
+    const int rd = p.rotary_dim();
+    const auto pairs = static_cast<std::size_t>(rd / 2);
+    const auto ntrials = static_cast<std::size_t>(trials);
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+
+    // Pair energies rho (trial-major) and pass-through energy P of each trial's token v.
+    std::vector<double> rho(ntrials * pairs), pass(ntrials, 0.0), v(static_cast<std::size_t>(d));
+    for (std::size_t t = 0; t < ntrials; ++t) {
+        rng::normals(seed, trial_stream(rng::kEntropyQuery, static_cast<int>(t)), 0, d, v.data());
+        for (std::size_t i = 0; i < pairs; ++i) {
+            const double x1 = v[p.pairing == RopePairing::Half ? i : 2 * i];
+            const double x2 = v[p.pairing == RopePairing::Half ? i + pairs : 2 * i + 1];
+            rho[t * pairs + i] = x1 * x1 + x2 * x2;
+        }
+        for (auto c = static_cast<std::size_t>(rd); c < v.size(); ++c)
+            pass[t] += v[c] * v[c];
+    }
+
+    // Lengths grouped by their frequency set (equal inv_freq, a and c), in order of first appearance.
+    struct Group {
+        RopeFrequencies f;
+        std::vector<std::size_t> members; // indices into lengths
+        std::int64_t longest = 0;
+    };
+    std::vector<Group> groups;
+    for (std::size_t k = 0; k < lengths.size(); ++k) {
+        check_cancel(cancel);
+        RopeFrequencies f = frequencies_at(p, frequencies, lengths[k]);
+        auto same = [&f](const Group& g) {
+            return g.f.inv_freq == f.inv_freq && g.f.attention_factor == f.attention_factor &&
+                   g.f.softmax_scale == f.softmax_scale;
+        };
+        auto it = std::find_if(groups.begin(), groups.end(), same);
+        if (it == groups.end()) {
+            groups.push_back({std::move(f), {}, 0});
+            it = groups.end() - 1;
+        }
+        it->members.push_back(k);
+        it->longest = std::max(it->longest, lengths[k]);
+    }
+    double total = 0.0;
+    for (const Group& g : groups)
+        total += static_cast<double>(g.longest);
+    double done = 0.0;
+
+    EntropyCurve curve;
+    curve.length = lengths;
+    curve.entropy.assign(lengths.size(), 0.0);
+    curve.entropy_with_temperature.assign(lengths.size(), 0.0);
+    std::vector<double> rot(static_cast<std::size_t>(kChunk) * ntrials);
+    for (const Group& g : groups) {
+        const double a2 = g.f.attention_factor * g.f.attention_factor;
+        const double c = g.f.softmax_scale;
+        // The members in increasing length: a prefix ends at each.
+        std::vector<std::size_t> order = g.members;
+        std::sort(order.begin(), order.end(),
+                  [&](std::size_t x, std::size_t y) { return lengths[x] < lengths[y]; });
+        std::size_t next = 0;
+        std::vector<EntropyAcc> plain(ntrials), tempered(ntrials);
+        for (std::int64_t begin = 0, end = 0; begin < g.longest; begin = end) {
+            check_cancel(cancel);
+            // Chunks also end at every length, where that length's entropy is read off.
+            end = std::min(begin + kChunk, lengths[order[next]]);
+            // Rotary part sum_i rho_i cos(r theta_i) of every distance of the chunk, trial-minor, summed
+            // over i in order. Blocks of kStep distances aligned on multiples of kStep: exact cos and sin
+            // at the block's first distance, then the rotation by theta_i (one complex product per step).
+            std::fill(rot.begin(), rot.begin() + (end - begin) * static_cast<std::int64_t>(ntrials), 0.0);
+#pragma omp parallel for schedule(static)
+            for (std::int64_t b = begin / kStep; b <= (end - 1) / kStep; ++b) {
+                const std::int64_t r0 = b * kStep;
+                const std::int64_t lo = std::max(r0, begin);
+                const std::int64_t hi = std::min(r0 + kStep, end);
+                for (std::size_t i = 0; i < pairs; ++i) {
+                    const double theta = g.f.inv_freq[i];
+                    const double ct = std::cos(theta);
+                    const double st = std::sin(theta);
+                    const double angle = static_cast<double>(r0) * theta; // formed in double (rope.h)
+                    double cr = std::cos(angle);
+                    double sr = std::sin(angle);
+                    for (std::int64_t r = r0; r < hi; ++r) {
+                        if (r >= lo) {
+                            double* out = &rot[static_cast<std::size_t>(r - begin) * ntrials];
+                            for (std::size_t t = 0; t < ntrials; ++t)
+                                out[t] += rho[t * pairs + i] * cr;
+                        }
+                        const double next_c = cr * ct - sr * st;
+                        sr = sr * ct + cr * st;
+                        cr = next_c;
+                    }
+                }
+            }
+            // In order of r, one trial per thread: the sums do not depend on the thread count.
+#pragma omp parallel for schedule(static)
+            for (std::size_t t = 0; t < ntrials; ++t) {
+                for (std::int64_t r = begin; r < end; ++r) {
+                    const double x = rot[static_cast<std::size_t>(r - begin) * ntrials + t];
+                    plain[t].add((x + pass[t]) * inv_sqrt_d);
+                    tempered[t].add(c * (a2 * x + pass[t]) * inv_sqrt_d);
+                }
+            }
+            while (next < order.size() && lengths[order[next]] == end) {
+                const std::size_t k = order[next++];
+                double h = 0.0, h_t = 0.0;
+                for (std::size_t t = 0; t < ntrials; ++t) {
+                    h += plain[t].entropy();
+                    h_t += tempered[t].entropy();
+                }
+                curve.entropy[k] = h / static_cast<double>(trials);
+                curve.entropy_with_temperature[k] = h_t / static_cast<double>(trials);
+            }
+            done += static_cast<double>(end - begin);
+            report_progress(progress, done / total);
+        }
+    }
+    check_cancel(cancel);
+    return curve;
+}
+
+} // namespace
+
+EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64_t>& lengths,
+                               std::uint64_t seed, int trials, const CancelFn& cancel,
+                               const ProgressFn& progress)
+{
+    return attention_entropy(p, EntropyContent::RandomQK, {}, lengths, seed, trials, cancel, progress);
+}
+
+EntropyCurve attention_entropy(const RopeParams& p, EntropyContent content, const FrequenciesAt& frequencies,
+                               const std::vector<std::int64_t>& lengths, std::uint64_t seed, int trials,
+                               const CancelFn& cancel, const ProgressFn& progress)
+{
+    check_arguments(p, lengths, trials);
+    return content == EntropyContent::RandomQK
+               ? random_qk_entropy(p, frequencies, lengths, seed, trials, cancel, progress)
+               : repeated_token_entropy(p, frequencies, lengths, seed, trials, cancel, progress);
 }
 
 } // namespace posatlas

@@ -5,9 +5,19 @@
 // sqrt(1 + ln s / ln L) (Ding et al. 2024, arXiv:2402.13753).
 //
 // What is measured: the mean entropy of the LAST query's softmax attention over
-// all keys 0 .. N - 1 (causal, itself included), for seeded random queries and keys.
+// all keys 0 .. N - 1 (causal, itself included), exactly (every key, no sampling of keys or queries),
+// averaged over seeded trials of the content. Two contents (EntropyContent):
 //
-// Read the curve with this in mind. With independent N(0, I) keys, R(j) k_j is again N(0, I) (a rotation
+// RepeatedToken: one token repeated, q = k_j = v for every position, v with N(0, 1) components drawn
+// once per trial. Then (R(m) v).(R(j) v) = sum_i rho_i cos((m - j) theta_i) + |v_pass|^2 with
+// rho_i = v_{i,1}^2 + v_{i,2}^2 the energy of pair i, so the logits are a pure function of the relative
+// distance r = m - j: the softmax sees nothing but positions, and the entropy measures how far each set
+// of frequencies spreads attention. Interpolating a pair (theta_i / s) stretches its part of the score
+// over s times the distances, so PI, NTK-aware and Llama 3 give clearly different curves. It is the
+// extreme of "queries and keys sharing a component": any shared component adds this term to the logits.
+//
+// RandomQK: independent random queries and keys. Read the curve with this in mind. With independent
+// N(0, I) keys, R(j) k_j is again N(0, I) (a rotation
 // is orthogonal), so for this content model the distribution of the entropy does not depend on the
 // rotary frequencies at all, only on N, head_dim, rotary_dim and the logit multiplier; different
 // scalings give different samples of the same distribution. Without positional structure the entropy
@@ -18,10 +28,12 @@
 // is the sharpening YaRN introduces to counter the ln N growth.
 #pragma once
 
+#include "methods/rope/rope_scaling.h"
 #include "scenario/params.h"
 #include "scenario/types.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace posatlas {
@@ -67,5 +79,34 @@ struct EntropyCurve {
 EntropyCurve attention_entropy(const RopeParams& p, const std::vector<std::int64_t>& lengths,
                                std::uint64_t seed, int trials = 8, const CancelFn& cancel = {},
                                const ProgressFn& progress = {});
+
+enum class EntropyContent {
+    RandomQK,      // independent random q and k (attention_entropy above)
+    RepeatedToken, // q = k_j = v, one random v per trial (see the top of this file)
+};
+
+// The frequencies at current length N; empty: compute_rope_frequencies(p with seq_len = N). The explorer
+// passes llama.cpp's YaRN (compute_yarn_llamacpp) through it.
+using FrequenciesAt = std::function<RopeFrequencies(std::int64_t n)>;
+
+// attention_entropy for either content, with the frequencies from `frequencies` (same a, c and logit
+// conventions as above; p gives head_dim, rotary_dim and pairing and, when `frequencies` is empty, the
+// frequencies). RandomQK is exactly attention_entropy above. RepeatedToken:
+//   v_c = rng::normal(seed, rng::kEntropyQuery + (t << 32), c), rho_i = v_first(i)^2 + v_second(i)^2
+//     (rope.h pairing), P = sum of v_c^2 over the pass-through components c >= rotary_dim;
+//   l(r) = (sum_i rho_i cos(r theta_i) + P) / sqrt(head_dim) for the key at distance r = 0 .. N - 1 from
+//     the last query, WITHOUT a and c for `entropy`; c (a^2 sum_i rho_i cos(r theta_i) + P) / sqrt(head_dim)
+//     for `entropy_with_temperature`. cos(r theta_i): exact cos and sin of r0 theta_i (angle formed in
+//     double, rope.h) at every 64th distance r0, the rotation by theta_i in between (error ~1e-14, below
+//     the rounding of the angle r theta_i itself once r exceeds a few hundred).
+//   The query at N - 1 sees the distances 0 .. N - 1, so lengths whose frequencies are equal share one
+//   pass over r (the entropy of a prefix); dynamic NTK and LongRoPE get one pass per distinct frequency set.
+// Cost of RepeatedToken: O(N rotary_dim / 2) rotation steps (shared by the trials) per distinct frequency
+// set, OpenMP over chunks of distances, accumulated in order: bitwise reproducible whatever the thread count.
+// Same checks as attention_entropy; `frequencies` must give rotary_dim / 2 frequencies
+// (ParameterError "frequencies").
+EntropyCurve attention_entropy(const RopeParams& p, EntropyContent content, const FrequenciesAt& frequencies,
+                               const std::vector<std::int64_t>& lengths, std::uint64_t seed, int trials = 8,
+                               const CancelFn& cancel = {}, const ProgressFn& progress = {});
 
 } // namespace posatlas

@@ -1669,10 +1669,6 @@
         <translation>ln N（均匀注意力）</translation>
     </message>
     <message>
-        <source>without temperature (every method)</source>
-        <translation>无温度（所有方法）</translation>
-    </message>
-    <message>
         <source>RoFormer long-term decay bound against distance</source>
         <translation>RoFormer 远程衰减上界随距离的变化</translation>
     </message>
@@ -1695,10 +1691,6 @@
     <message>
         <source>&lt;b&gt;Dynamic NTK&lt;/b&gt; (HF &lt;tt&gt;_compute_dynamic_ntk_parameters&lt;/tt&gt;) recomputes the base for the current sequence length N: base′ = base · (s·N/M − (s − 1))^(d/(d−2)), with M = max_position_embeddings (HF uses M, not the original length): the model&apos;s own value, as &lt;tt&gt;posatlas compute rope-frequencies --rope-type dynamic&lt;/tt&gt; reads it (core &lt;tt&gt;dynamic_ntk_params&lt;/tt&gt;). Up to M it equals unscaled RoPE, so a model whose M is already the extended length (DeepSeek-V3: 163840) is unchanged up to M; set a Dynamic variant&apos;s M to the trained length to extend from there. Drag the slider to watch the base and the frequencies move; LongRoPE switches from its short to its long factors once N exceeds the original length. Other methods do not depend on N. </source>
         <translation>&lt;b&gt;动态 NTK&lt;/b&gt;（HF &lt;tt&gt;_compute_dynamic_ntk_parameters&lt;/tt&gt;）根据当前序列长度 N 重新计算基数：base′ = base · (s·N/M − (s − 1))^(d/(d−2))，其中 M = max_position_embeddings（HF 使用 M，而不是原始长度），取模型配置自身的值，与 &lt;tt&gt;posatlas compute rope-frequencies --rope-type dynamic&lt;/tt&gt; 读取的相同（核心 &lt;tt&gt;dynamic_ntk_params&lt;/tt&gt;）。在 M 以内它与未缩放的 RoPE 相同，所以 M 已是扩展后长度的模型（DeepSeek-V3：163840）在 M 以内不变；若要从训练长度开始扩展，请把动态 NTK 变体的 M 设为训练长度。拖动滑块可观察基数和频率的变化；当 N 超过原始长度时，LongRoPE 从短因子切换为长因子。其他方法与 N 无关。 </translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Attention temperature.&lt;/b&gt; YaRN multiplies q and k by √(1/t) = 0.1 ln s + 1 (logits by 1/t); DeepSeek uses the ratio get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) on cos and sin, and its attention multiplies the softmax scale by get_mscale(s, mscale_all_dim)², so its logits get get_mscale(s, mscale)² in all (1.874 for DeepSeek-V3 at s = 40); LongRoPE uses √(1 + ln s / ln L). llama.cpp applies attn_factor·(1 + 0.1 ln s) in its kernel. The figure plots what the logits are multiplied by (the square of the factor on q and k). &lt;b&gt;Entropy:&lt;/b&gt; mean entropy of the last query&apos;s softmax attention over N keys for seeded random queries and keys (core &lt;tt&gt;attention_entropy&lt;/tt&gt;). Honest note: for random q and k the curve does not depend on the frequencies at all, only on N, d and the logit multiplier, so methods differ only through their temperature; it grows like ln N, and the temperature lowers it. </source>
-        <translation>&lt;b&gt;注意力温度。&lt;/b&gt;YaRN 将 q 和 k 乘以 √(1/t) = 0.1 ln s + 1（注意力分数乘以 1/t）；DeepSeek 在 cos 和 sin 上使用比值 get_mscale(s, mscale)/get_mscale(s, mscale_all_dim)，它的注意力还把 softmax 缩放乘以 get_mscale(s, mscale_all_dim)²，所以注意力分数总共乘以 get_mscale(s, mscale)²（DeepSeek-V3 在 s = 40 时为 1.874）；LongRoPE 使用 √(1 + ln s / ln L)。llama.cpp 在其内核中应用 attn_factor·(1 + 0.1 ln s)。图中画的是注意力分数的乘数（即 q、k 上因子的平方）。&lt;b&gt;熵：&lt;/b&gt;对随机种子生成的查询和键，最后一个查询在 N 个键上的 softmax 注意力的平均熵（核心 &lt;tt&gt;attention_entropy&lt;/tt&gt;）。说明：对随机的 q 和 k，该曲线完全不依赖频率，只取决于 N、d 和注意力分数的乘数，因此各方法的差别仅来自温度；熵按 ln N 增长，温度会使其降低。 </translation>
     </message>
     <message>
         <source>&lt;b&gt;Effect on relative scores.&lt;/b&gt; Top: RoFormer&apos;s long-term-decay bound (Su et al. 2021, §3.4.3) of each variant&apos;s frequencies. Bottom: the positional score for all-ones queries and keys, c (2a² Σ cos(r θ′ᵢ) + pass-through)/√d, including the temperature a and DeepSeek&apos;s softmax multiplier c. Stretching frequencies moves the decay to longer distances. </source>
@@ -1741,12 +1733,24 @@
         <translation>%1 · 注意力分数 × %2</translation>
     </message>
     <message>
-        <source>No variant applies a temperature (logits × 1).</source>
-        <translation>没有变体施加温度（注意力分数 × 1）。</translation>
+        <source>&lt;b&gt;Attention temperature.&lt;/b&gt; YaRN multiplies q and k by √(1/t) = 0.1 ln s + 1 (logits by 1/t); DeepSeek uses the ratio get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) on cos and sin, and its attention multiplies the softmax scale by get_mscale(s, mscale_all_dim)², so its logits get get_mscale(s, mscale)² in all (1.874 for DeepSeek-V3 at s = 40); LongRoPE uses √(1 + ln s / ln L). llama.cpp applies attn_factor·(1 + 0.1 ln s) in its kernel. The figure plots what the logits are multiplied by (the square of the factor on q and k). &lt;b&gt;Entropy&lt;/b&gt; (core &lt;tt&gt;attention_entropy&lt;/tt&gt;): the entropy, in nats, of the last query&apos;s softmax attention over all N keys, exact at each plotted length (every key, no sampling), averaged over seeded trials; solid with the variant&apos;s temperature, dashed without. &lt;i&gt;Repeated token&lt;/i&gt; (the default): q = k = v at every position, so each logit is (Σᵢ ρᵢ cos(r θ′ᵢ) + pass-through)/√d with ρᵢ the energy of pair i in v, a function of the distance r alone. The softmax then sees nothing but positions, and the curves show how each frequency set spreads attention: PI stretches every pair and spreads attention already over short contexts; NTK-aware and Llama 3 keep the fast pairs, stay close to unscaled RoPE there and part ways at long range. It is the extreme case of queries and keys sharing a component. &lt;i&gt;Random q, k&lt;/i&gt;: R(j)k is again random, so the curve does not depend on the frequencies at all, only on N, d and the logit multiplier; methods then differ only through their temperature. Uniform attention gives ln N. </source>
+        <translation>&lt;b&gt;注意力温度。&lt;/b&gt;YaRN 将 q 和 k 乘以 √(1/t) = 0.1 ln s + 1（注意力分数乘以 1/t）；DeepSeek 在 cos 和 sin 上使用比值 get_mscale(s, mscale)/get_mscale(s, mscale_all_dim)，它的注意力还把 softmax 缩放乘以 get_mscale(s, mscale_all_dim)²，所以注意力分数总共乘以 get_mscale(s, mscale)²（DeepSeek-V3 在 s = 40 时为 1.874）；LongRoPE 使用 √(1 + ln s / ln L)。llama.cpp 在其内核中应用 attn_factor·(1 + 0.1 ln s)。图中画的是注意力分数的乘数（即 q、k 上因子的平方）。&lt;b&gt;注意力熵&lt;/b&gt;（核心 &lt;tt&gt;attention_entropy&lt;/tt&gt;）：最后一个查询在全部 N 个键上的 softmax 注意力权重的熵（单位 nats），在图中每个长度上都精确计算（用到每一个键，不做抽样），再对若干次带种子的试验取平均；实线含该变体的温度，虚线不含。&lt;i&gt;重复词元&lt;/i&gt;（默认）：每个位置上都是 q = k = v，于是每个注意力分数都等于 (Σᵢ ρᵢ cos(r θ′ᵢ) + 透传项)/√d，其中 ρᵢ 是 v 在维度对 i 上的能量，它只取决于距离 r。softmax 看到的就只有位置，曲线显示的是每组频率把注意力摊开到多远：PI 拉伸每一个维度对，在较短的上下文里就已把注意力摊开；NTK-aware（NTK 感知）缩放和 Llama 3 保留转得快的维度对，在短距离上接近未缩放的 RoPE，到长距离才彼此分开。这是查询和键共享某个分量的极端情形。&lt;i&gt;随机 q、k&lt;/i&gt;：R(j)k 仍然是随机的，所以曲线完全不依赖频率，只取决于 N、d 和注意力分数的乘数；这时各方法的差别只来自温度。均匀注意力的熵为 ln N。 </translation>
     </message>
     <message>
-        <source>Same distribution for every frequency set: only N, d and the logit multiplier matter.</source>
-        <translation>所有频率集合的分布相同：只有 N、d 和注意力分数的乘数有影响。</translation>
+        <source>Attention entropy against context (repeated token, q = k)</source>
+        <translation>注意力熵随上下文的变化（重复词元，q = k）</translation>
+    </message>
+    <message>
+        <source>dashed: without temperature</source>
+        <translation>虚线：不含温度</translation>
+    </message>
+    <message>
+        <source>Last query, all N keys, exact; mean of %1 random tokens v, q = k = v.</source>
+        <translation>最后一个查询、全部 N 个键，精确计算；对 %1 个随机词元 v 取平均，q = k = v。</translation>
+    </message>
+    <message>
+        <source>Last query, all N keys, exact; mean of %1 draws. Every frequency set: the same distribution.</source>
+        <translation>最后一个查询、全部 N 个键，精确计算；对 %1 次抽取取平均。每组频率的分布都相同。</translation>
     </message>
 </context>
 <context>
@@ -2022,6 +2026,22 @@
     <message>
         <source>PosAtlas context-extension explorer · %1</source>
         <translation>PosAtlas 上下文扩展探索器 · %1</translation>
+    </message>
+    <message>
+        <source>Repeated token (q = k): positions only</source>
+        <translation>重复词元（q = k）：只看位置</translation>
+    </message>
+    <message>
+        <source>Random q, k: frequencies do not matter</source>
+        <translation>随机 q、k：与频率无关</translation>
+    </message>
+    <message>
+        <source>What the queries and keys of the entropy plot are</source>
+        <translation>注意力熵图中的查询和键取什么内容</translation>
+    </message>
+    <message>
+        <source>Entropy content:</source>
+        <translation>注意力熵的内容：</translation>
     </message>
 </context>
 <context>

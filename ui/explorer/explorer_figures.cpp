@@ -148,14 +148,18 @@ QString explorer_explanation(ExplorerView view)
                    "logits get get_mscale(s, mscale)² in all (1.874 for DeepSeek-V3 at s = 40); LongRoPE "
                    "uses √(1 + ln s / ln L). llama.cpp applies attn_factor·(1 + 0.1 ln s) in its kernel. The "
                    "figure plots what the logits are multiplied by (the square of the factor on q and k). "
-                   "<b>Entropy:</b> mean entropy of the last query's softmax attention over N keys for "
-                   "seeded "
-                   "random queries and keys (core <tt>attention_entropy</tt>). Honest note: for random q and "
-                   "k "
-                   "the curve does not depend on the frequencies at all, only on N, d and the logit "
-                   "multiplier, so methods differ only through their temperature; it grows like ln N, and "
-                   "the "
-                   "temperature lowers it. ") +
+                   "<b>Entropy</b> (core <tt>attention_entropy</tt>): the entropy, in nats, of the last "
+                   "query's softmax attention over all N keys, exact at each plotted length (every key, no "
+                   "sampling), averaged over seeded trials; solid with the variant's temperature, dashed "
+                   "without. <i>Repeated token</i> (the default): q = k = v at every position, so each logit "
+                   "is (Σᵢ ρᵢ cos(r θ′ᵢ) + pass-through)/√d with ρᵢ the energy of pair i in v, a function of "
+                   "the distance r alone. The softmax then sees nothing but positions, and the curves show "
+                   "how each frequency set spreads attention: PI stretches every pair and spreads attention "
+                   "already over short contexts; NTK-aware and Llama 3 keep the fast pairs, stay close to "
+                   "unscaled RoPE there and part ways at long range. It is the extreme case of queries and "
+                   "keys sharing a component. <i>Random q, k</i>: R(j)k is again random, so the curve does "
+                   "not depend on the frequencies at all, only on N, d and the logit multiplier; methods "
+                   "then differ only through their temperature. Uniform attention gives ln N. ") +
                source;
     case ExplorerView::Scores:
         return ExplorerFigures::tr(
@@ -462,7 +466,9 @@ PlotSpec temperature_spec(const ExplorerTables& t, bool dark)
 PlotSpec entropy_spec(const EntropyResult& e, std::int64_t trained, std::int64_t target, bool dark)
 {
     PlotSpec s;
-    s.title = ExplorerFigures::tr("Attention entropy against context (random q, k)");
+    const bool repeated = e.content == EntropyContent::RepeatedToken;
+    s.title = repeated ? ExplorerFigures::tr("Attention entropy against context (repeated token, q = k)")
+                       : ExplorerFigures::tr("Attention entropy against context (random q, k)");
     s.x_label = ExplorerFigures::tr("context length N");
     s.y_label = ExplorerFigures::tr("entropy (nats)");
     s.log_x = true;
@@ -470,7 +476,7 @@ PlotSpec entropy_spec(const EntropyResult& e, std::int64_t trained, std::int64_t
     std::vector<double> x(e.lengths.begin(), e.lengths.end()), lnN;
     for (double n : x)
         lnN.push_back(std::log(n));
-    if (!x.empty()) {
+    if (!x.empty())
         s.series << PlotSeries{ExplorerFigures::tr("ln N (uniform attention)"),
                                x,
                                lnN,
@@ -479,31 +485,31 @@ PlotSpec entropy_spec(const EntropyResult& e, std::int64_t trained, std::int64_t
                                true,
                                false,
                                1.2};
-        s.series << PlotSeries{ExplorerFigures::tr("without temperature (every method)"),
-                               x,
-                               e.without_temperature,
-                               fc.muted,
-                               true,
-                               true,
-                               true,
-                               2.0};
+    bool tempered = false;
+    for (const EntropyResult::Curve& c : e.curves) {
+        const QColor color = variant_color(c.slot, dark);
+        const bool scaled = std::abs(c.logit_multiplier - 1.0) > 1e-12;
+        const QString name =
+            scaled
+                ? ExplorerFigures::tr("%1 · logits × %2").arg(c.label, format_number(c.logit_multiplier, 4))
+                : c.label;
+        s.series << PlotSeries{name, x, c.with_temperature, color, false, true, true, 2.0};
+        if (scaled) {
+            tempered = true;
+            s.series << PlotSeries{QString(), x, c.without_temperature, color, true, true, false, 1.3};
+        }
     }
-    for (const EntropyResult::Curve& c : e.curves)
-        s.series << PlotSeries{
-            ExplorerFigures::tr("%1 · logits × %2").arg(c.label, format_number(c.logit_multiplier, 4)),
-            x,
-            c.with_temperature,
-            variant_color(c.slot, dark),
-            false,
-            true,
-            true,
-            2.0};
+    if (tempered)
+        s.extra_legend << PlotLegendItem{ExplorerFigures::tr("dashed: without temperature"), fc.muted, false,
+                                         true};
     context_lines(s, trained, target, true, dark);
     s.note =
-        e.curves.empty()
-            ? ExplorerFigures::tr("No variant applies a temperature (logits × 1).")
-            : ExplorerFigures::tr(
-                  "Same distribution for every frequency set: only N, d and the logit multiplier matter.");
+        repeated
+            ? ExplorerFigures::tr("Last query, all N keys, exact; mean of %1 random tokens v, q = k = v.")
+                  .arg(e.trials)
+            : ExplorerFigures::tr("Last query, all N keys, exact; mean of %1 draws. Every frequency set: "
+                                  "the same distribution.")
+                  .arg(e.trials);
     return s;
 }
 

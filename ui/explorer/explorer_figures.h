@@ -30,7 +30,8 @@ PlotSpec coverage_spec(const ExplorerTables& t, bool dark);
 PlotSpec dynamic_spec(const DynamicResult& d, bool dark);
 // The temperature formulas over s, each variant's factor and applied temperature marked.
 PlotSpec temperature_spec(const ExplorerTables& t, bool dark);
-// Entropy of the last query's attention against context length, with and without temperature.
+// Entropy of the last query's attention against context length per variant: solid with its temperature,
+// dashed without (when it has one); the content (repeated token or random q, k) in the title and note.
 PlotSpec entropy_spec(const EntropyResult& e, std::int64_t trained, std::int64_t target, bool dark);
 // RoFormer's decay bound and the content-free score against distance, per variant, log distance.
 PlotSpec decay_spec(const ExplorerTables& t, bool dark);

@@ -199,11 +199,11 @@ DynamicResult compute_explorer_dynamic(const ExplorerInput& in)
     return out;
 }
 
-std::vector<std::int64_t> entropy_lengths(std::int64_t target)
+std::vector<std::int64_t> entropy_lengths(std::int64_t target, int count)
 {
     std::vector<std::int64_t> out;
     const double hi = static_cast<double>(std::max<std::int64_t>(target, 32));
-    for (double x : log_space(16.0, hi, 7)) {
+    for (double x : log_space(16.0, hi, count)) {
         const auto n = static_cast<std::int64_t>(std::llround(x));
         if (out.empty() || n > out.back())
             out.push_back(n);
@@ -211,57 +211,100 @@ std::vector<std::int64_t> entropy_lengths(std::int64_t target)
     return out;
 }
 
-EntropyResult compute_explorer_entropy(const ExplorerInput& in, const CancelFn& cancel,
+int entropy_length_count(EntropyContent content)
+{
+    return content == EntropyContent::RepeatedToken ? 13 : 7;
+}
+
+int entropy_trials(EntropyContent content)
+{
+    return content == EntropyContent::RepeatedToken ? 4 : 2;
+}
+
+std::optional<EntropyCurve> EntropyCache::find(const Key& key) const
+{
+    const std::lock_guard lock(m_mutex);
+    for (const auto& [k, curve] : m_entries)
+        if (k == key)
+            return curve;
+    return std::nullopt;
+}
+
+void EntropyCache::insert(const Key& key, const EntropyCurve& curve)
+{
+    const std::lock_guard lock(m_mutex);
+    ++m_coreCalls;
+    std::erase_if(m_entries, [&key](const auto& e) { return e.first == key; });
+    m_entries.emplace_back(key, curve);
+    if (m_entries.size() > kCapacity)
+        m_entries.erase(m_entries.begin());
+}
+
+int EntropyCache::coreCalls() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_coreCalls;
+}
+
+EntropyResult compute_explorer_entropy(const ExplorerInput& in, EntropyCache* cache, const CancelFn& cancel,
                                        const ProgressFn& progress)
 {
     EntropyResult out;
-    out.lengths = entropy_lengths(in.target);
-    // Distinct logit multipliers (at the target length), in variant order.
-    struct Group {
-        double factor;
-        std::vector<const ExplorerVariant*> members;
+    out.content = in.entropy_content;
+    out.trials = in.trials > 0 ? in.trials : entropy_trials(in.entropy_content);
+    out.lengths = entropy_lengths(in.target, entropy_length_count(in.entropy_content));
+    // Every valid variant's key; the cached curves first, so that progress covers only the work left.
+    struct Item {
+        const ExplorerVariant* variant;
+        EntropyCache::Key key;
+        double multiplier;
+        std::optional<EntropyCurve> curve;
     };
-    std::vector<Group> groups;
+    std::vector<Item> items;
     for (const ExplorerVariant& v : in.variants) {
-        double a = 1.0;
+        double multiplier = 1.0;
         try {
-            a = variant_frequencies(v, in.target).logit_multiplier();
+            multiplier = variant_frequencies(v, in.target).logit_multiplier();
         } catch (const ParameterError&) {
             continue; // the tables job reports it
         }
-        auto it = std::find_if(groups.begin(), groups.end(),
-                               [a](const Group& g) { return std::abs(g.factor - a) <= 1e-12 * a; });
-        if (it == groups.end())
-            groups.push_back({a, {&v}});
-        else
-            it->members.push_back(&v);
+        EntropyCache::Key key{v.kind, v.params, in.entropy_content, out.lengths, in.seed, out.trials};
+        key.params.seq_len = 0;
+        std::optional<EntropyCurve> curve = cache ? cache->find(key) : std::nullopt;
+        items.push_back({&v, std::move(key), multiplier, std::move(curve)});
     }
-    if (groups.empty())
-        return out;
-    // Without temperature: the first group (any variant gives a sample of the same distribution).
-    const std::size_t jobs = groups.size();
-    for (std::size_t g = 0; g < jobs; ++g) {
-        const ExplorerVariant& first = *groups[g].members.front();
-        ProgressFn part = [&progress, g, jobs](double f) {
-            if (progress)
-                progress((static_cast<double>(g) + f) / static_cast<double>(jobs));
-        };
-        RopeParams p = first.params;
-        p.seq_len = 0;
-        const EntropyCurve c = attention_entropy(p, out.lengths, in.seed, in.trials, cancel, part);
-        if (g == 0)
-            out.without_temperature = c.entropy;
-        if (std::abs(groups[g].factor - 1.0) <= 1e-12)
+    const auto todo = static_cast<double>(
+        std::count_if(items.begin(), items.end(), [](const Item& i) { return !i.curve; }));
+    for (Item& item : items) {
+        if (item.curve)
             continue;
-        EntropyResult::Curve curve;
-        QStringList names;
-        for (const ExplorerVariant* v : groups[g].members)
-            names << v->label;
-        curve.label = names.join(QStringLiteral(", "));
-        curve.slot = first.slot;
-        curve.logit_multiplier = groups[g].factor;
-        curve.with_temperature = c.entropy_with_temperature;
-        out.curves.push_back(std::move(curve));
+        const double done = static_cast<double>(out.computed);
+        ProgressFn part = [&progress, done, todo](double f) {
+            if (progress)
+                progress((done + f) / todo);
+        };
+        const ExplorerVariant& v = *item.variant;
+        const FrequenciesAt frequencies = [&v](std::int64_t n) { return variant_frequencies(v, n); };
+        try {
+            item.curve = attention_entropy(item.key.params, in.entropy_content, frequencies, out.lengths,
+                                           in.seed, out.trials, cancel, part);
+        } catch (const ParameterError&) {
+            continue; // e.g. a length the variant rejects; the tables job reports parameter errors
+        }
+        ++out.computed;
+        if (cache)
+            cache->insert(item.key, *item.curve);
+    }
+    for (const Item& item : items) {
+        if (!item.curve)
+            continue;
+        EntropyResult::Curve c;
+        c.label = item.variant->label;
+        c.slot = item.variant->slot;
+        c.logit_multiplier = item.multiplier;
+        c.without_temperature = item.curve->entropy;
+        c.with_temperature = item.curve->entropy_with_temperature;
+        out.curves.push_back(std::move(c));
     }
     return out;
 }

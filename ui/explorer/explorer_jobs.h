@@ -3,8 +3,8 @@
 // decay.h, attention_entropy.h) off the GUI thread. Three jobs, each a slot of the explorer window's
 // JobTracker (job_tracker.h): the per-variant tables (pairs, temperatures, decay and score curves), the
 // dynamic-NTK frequencies at the slider's length (cheap, follows the slider live) and the attention
-// entropy (the slow one, cancelled whenever its inputs change). A result that is no longer the newest
-// of its job is dropped; the GUI thread never waits.
+// entropy (cancelled whenever its inputs change; its curves are cached per variant, EntropyCache). A result
+// that is no longer the newest of its job is dropped; the GUI thread never waits.
 #pragma once
 
 #include "analysis/attention_entropy.h"
@@ -14,6 +14,7 @@
 
 #include <QStringList>
 
+#include <mutex>
 #include <optional>
 
 namespace posatlas::ui {
@@ -27,7 +28,8 @@ struct ExplorerInput {
     std::int64_t target = 0;
     std::int64_t current = 0; // dynamic-NTK slider
     std::uint64_t seed = 0;   // entropy content
-    int trials = 2;           // entropy trials (2..4 keeps it interactive)
+    int trials = 0;           // entropy trials; 0: entropy_trials(entropy_content)
+    EntropyContent entropy_content = EntropyContent::RepeatedToken;
 };
 ExplorerInput explorer_input(const ExplorerModel& model);
 
@@ -82,23 +84,60 @@ struct DynamicResult {
 DynamicResult compute_explorer_dynamic(const ExplorerInput& in);
 
 struct EntropyResult {
+    EntropyContent content = EntropyContent::RepeatedToken;
+    int trials = 0;
     std::vector<std::int64_t> lengths;
-    std::vector<double> without_temperature; // from the first variant (the same for all, see the note)
     struct Curve {
-        QString label; // variants sharing the logit multiplier: "YaRN (model), YaRN (llama.cpp)"
-        int slot = 0;  // colour of the first of them
-        double logit_multiplier =
-            1.0; // RopeFrequencies::logit_multiplier: a^2 times DeepSeek's softmax scale
+        QString label;
+        int slot = 0;
+        double logit_multiplier = 1.0; // RopeFrequencies::logit_multiplier at the target length
+        std::vector<double> without_temperature;
         std::vector<double> with_temperature;
     };
-    std::vector<Curve> curves; // one per distinct logit multiplier != 1
+    std::vector<Curve> curves; // one per variant whose parameters are valid, in variant order
+    int computed = 0;          // variants this job computed; the others came from the cache
 };
-// attention_entropy of each distinct logit multiplier among the variants at `lengths` (log-spaced,
-// 16 .. target, at most 7). Why one per distinct multiplier: for random q, k the entropy curve depends
-// only on N, head_dim, rotary_dim and the logit multiplier (attention_entropy.h), so variants with the
-// same multiplier would only add noise of the same distribution.
-EntropyResult compute_explorer_entropy(const ExplorerInput& in, const CancelFn& cancel = {},
-                                       const ProgressFn& progress = {});
-std::vector<std::int64_t> entropy_lengths(std::int64_t target);
+
+// Finished entropy curves by everything they depend on: the variant's kind (HF or llama.cpp formulas) and
+// full parameters, the content, the lengths, the seed and the trials. Shared by the explorer's entropy
+// jobs (thread-safe), so that editing one variant recomputes that variant only; a cancelled job keeps
+// what it finished. Holds the newest kCapacity curves.
+class EntropyCache
+{
+public:
+    struct Key {
+        VariantKind kind = VariantKind::Linear;
+        RopeParams params;
+        EntropyContent content = EntropyContent::RepeatedToken;
+        std::vector<std::int64_t> lengths;
+        std::uint64_t seed = 0;
+        int trials = 0;
+        bool operator==(const Key&) const = default;
+    };
+    static constexpr std::size_t kCapacity = 32;
+
+    std::optional<EntropyCurve> find(const Key& key) const;
+    void insert(const Key& key, const EntropyCurve& curve);
+    // Curves computed by core (attention_entropy calls) since construction.
+    int coreCalls() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::vector<std::pair<Key, EntropyCurve>> m_entries; // oldest first
+    int m_coreCalls = 0;
+};
+
+// attention_entropy (the content of in.entropy_content) of every variant at entropy_lengths(in.target),
+// each with its own frequencies (variant_frequencies at each length) and logit multiplier. Curves found
+// in `cache` (may be null) are reused; the others are computed, reporting progress over them.
+EntropyResult compute_explorer_entropy(const ExplorerInput& in, EntropyCache* cache = nullptr,
+                                       const CancelFn& cancel = {}, const ProgressFn& progress = {});
+// The lengths of the entropy curves: `count` log-spaced lengths 16 .. target (at least 32), rounded,
+// distinct. 13 for the repeated token (one pass over the distances serves them all), 7 for random q, k
+// (each length draws its keys).
+std::vector<std::int64_t> entropy_lengths(std::int64_t target, int count = 7);
+int entropy_length_count(EntropyContent content);
+// Trials per curve: 4 random tokens for the repeated token (cheap), 2 draws of q, k for random content.
+int entropy_trials(EntropyContent content);
 
 } // namespace posatlas::ui

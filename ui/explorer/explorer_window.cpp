@@ -216,8 +216,27 @@ void ExplorerWindow::buildTabs()
         m_stacked[static_cast<std::size_t>(v)] = std::make_unique<StackedFigure>(QList<PlotWidget*>{a, b});
         return split;
     };
-    m_tabs->addTab(wrap(twin(ExplorerView::Temperature, Qt::Horizontal), ExplorerView::Temperature),
-                   tabName(ExplorerView::Temperature));
+    // The entropy's content, above the temperature and entropy plots.
+    auto* contentBox = new QWidget(m_tabs);
+    auto* cl = new QHBoxLayout(contentBox);
+    cl->setContentsMargins(0, 0, 0, 0);
+    m_entropyContentCombo = new QComboBox(contentBox);
+    m_entropyContentCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_entropyContentCombo->addItem(tr("Repeated token (q = k): positions only"),
+                                   static_cast<int>(EntropyContent::RepeatedToken));
+    m_entropyContentCombo->addItem(tr("Random q, k: frequencies do not matter"),
+                                   static_cast<int>(EntropyContent::RandomQK));
+    m_entropyContentCombo->setToolTip(tr("What the queries and keys of the entropy plot are"));
+    cl->addStretch(1);
+    cl->addWidget(new QLabel(tr("Entropy content:"), contentBox));
+    cl->addWidget(m_entropyContentCombo);
+    connect(m_entropyContentCombo, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_model->variants().empty())
+            request(EntropyJob, explorer_input(*m_model));
+    });
+    m_tabs->addTab(
+        wrap(twin(ExplorerView::Temperature, Qt::Horizontal), ExplorerView::Temperature, contentBox),
+        tabName(ExplorerView::Temperature));
     m_tabs->addTab(wrap(twin(ExplorerView::Scores, Qt::Vertical), ExplorerView::Scores),
                    tabName(ExplorerView::Scores));
     // 7. the table
@@ -366,12 +385,28 @@ void ExplorerWindow::request(Job job, const ExplorerInput& in)
             job, [in](const JobControl&) { return compute_explorer_dynamic(in); },
             [this](DynamicResult&& d) { onDynamic(d); });
         break;
-    case EntropyJob:
+    case EntropyJob: {
+        ExplorerInput e = in;
+        e.entropy_content = entropyContent();
         m_jobs->submit(
-            job, [in](const JobControl& c) { return compute_explorer_entropy(in, c.cancel, c.progress); },
-            [this](EntropyResult&& e) { onEntropy(e); });
+            job,
+            [e, cache = m_entropyCache](const JobControl& c) {
+                return compute_explorer_entropy(e, cache.get(), c.cancel, c.progress);
+            },
+            [this](EntropyResult&& r) { onEntropy(r); });
         break;
     }
+    }
+}
+
+EntropyContent ExplorerWindow::entropyContent() const
+{
+    return static_cast<EntropyContent>(m_entropyContentCombo->currentData().toInt());
+}
+
+void ExplorerWindow::setEntropyContent(EntropyContent content)
+{
+    m_entropyContentCombo->setCurrentIndex(m_entropyContentCombo->findData(static_cast<int>(content)));
 }
 
 void ExplorerWindow::rebuildLengthSlider()

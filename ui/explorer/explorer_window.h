@@ -68,6 +68,13 @@ public:
     const std::optional<ExplorerTables>& tables() const { return m_tables; }
     const std::optional<DynamicResult>& dynamicResult() const { return m_dynamic; }
     const std::optional<EntropyResult>& entropyResult() const { return m_entropy; }
+    // What the entropy plot feeds the attention (the combo above the Temperature & entropy view):
+    // the repeated token by default, random q, k as the frequency-blind contrast.
+    EntropyContent entropyContent() const;
+    void setEntropyContent(EntropyContent content);
+    QComboBox* entropyContentCombo() const { return m_entropyContentCombo; }
+    // The entropy curves computed so far, per variant (shared with the entropy jobs).
+    const EntropyCache& entropyCache() const { return *m_entropyCache; }
     QString statusText() const;
 
     // Writes the per-pair table as CSV (write_file_atomically). False and a status message on error.
@@ -102,6 +109,8 @@ private:
     LogSlider* m_lengthSlider = nullptr;
     QLabel* m_baseLabel = nullptr;
     QComboBox* m_regimeCombo = nullptr;
+    QComboBox* m_entropyContentCombo = nullptr;
+    std::shared_ptr<EntropyCache> m_entropyCache = std::make_shared<EntropyCache>();
     QProgressBar* m_entropyProgress = nullptr;
     std::optional<ExplorerTables> m_tables;
     std::optional<DynamicResult> m_dynamic;

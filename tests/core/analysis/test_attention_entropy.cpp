@@ -10,11 +10,13 @@
 #include "analysis/attention_entropy.h"
 #include "methods/rope/rope.h"
 #include "methods/rope/rope_scaling.h"
+#include "rope_fixtures.h"
 #include "scenario/rng.h"
 #include "scenario/types.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -61,7 +63,8 @@ double direct_entropy(const std::vector<double>& l)
 // / sqrt(d), with the attention factor (rope_score scales rotated components by it, not pass-through
 // ones) or with it set to 1.
 EntropyCurve reference_curve(const RopeParams& p, const std::vector<std::int64_t>& lengths,
-                             std::uint64_t seed, int trials)
+                             std::uint64_t seed, int trials,
+                             EntropyContent content = EntropyContent::RandomQK)
 {
     EntropyCurve c;
     c.length = lengths;
@@ -81,8 +84,12 @@ EntropyCurve reference_curve(const RopeParams& p, const std::vector<std::int64_t
                 q[c2] = rng::normal(seed, rng::kEntropyQuery + tt, static_cast<std::uint64_t>(c2));
             std::vector<double> l, lt;
             for (std::int64_t j = 0; j < n; ++j) {
+                // Repeated token: every key is the query's vector v (q = k_j = v).
                 for (int c2 = 0; c2 < d; ++c2)
-                    k[c2] = rng::normal(seed, rng::kEntropyKey + tt, static_cast<std::uint64_t>(j * d + c2));
+                    k[c2] = content == EntropyContent::RepeatedToken
+                                ? q[c2]
+                                : rng::normal(seed, rng::kEntropyKey + tt,
+                                              static_cast<std::uint64_t>(j * d + c2));
                 const auto m = static_cast<double>(n - 1);
                 const auto pos = static_cast<double>(j);
                 l.push_back(rope_score(without_a, q, k, m, pos, p.pairing) / std::sqrt(d));
@@ -267,4 +274,156 @@ TEST(AttentionEntropy, ArgumentChecks)
     RopeParams bad_rope;
     bad_rope.rope_theta = -1.0;
     EXPECT_THROW(attention_entropy(bad_rope, {10}, 1), ParameterError);
+}
+
+// The repeated token against the same independent recomputation (q = k_j = v, every key rotated by rope_score
+// at its absolute position). Tolerance 1e-10 nats: the kernel forms cos(r theta) of the distance r, the
+// reference rotates by the absolute angles (N - 1) theta and j theta; each angle rounds at ~1e-16 relative,
+// a few 1e-14 for the angles up to 300 rad here, times logits of order sqrt(d).
+TEST(AttentionEntropy, RepeatedTokenMatchesIndependentRecomputation)
+{
+    RopeParams partial; // partial rotary, interleaved: the pass-through energy is not tempered
+    partial.head_dim = 16;
+    partial.partial_rotary_factor = 0.5;
+    partial.pairing = RopePairing::Interleaved;
+    partial.rope_type = RopeType::Yarn;
+    partial.factor = 8.0;
+    partial.max_position_embeddings = 512;
+    partial.original_max_position_embeddings = 64;
+    RopeParams dynamic; // frequencies depend on N: one pass per distinct frequency set
+    dynamic.head_dim = 16;
+    dynamic.rope_type = RopeType::Dynamic;
+    dynamic.factor = 4.0;
+    dynamic.max_position_embeddings = 32;
+    RopeParams deepseek = partial;
+    deepseek.mscale = 1.0;
+    deepseek.mscale_all_dim = 0.8;
+    deepseek.softmax_mscale = true;
+    const std::pair<const char*, RopeParams> cases[] = {
+        {"yarn", yarn_config(16)}, {"partial", partial}, {"dynamic", dynamic}, {"deepseek", deepseek}};
+    // Unsorted, with a repeat: each length is read off at its own prefix.
+    const std::vector<std::int64_t> lengths = {300, 1, 2, 40, 5, 40};
+    for (const auto& [name, p] : cases) {
+        const EntropyCurve got = attention_entropy(p, EntropyContent::RepeatedToken, {}, lengths, 12345, 3);
+        const EntropyCurve want = reference_curve(p, lengths, 12345, 3, EntropyContent::RepeatedToken);
+        ASSERT_EQ(got.length, lengths);
+        for (std::size_t i = 0; i < lengths.size(); ++i) {
+            EXPECT_NEAR(got.entropy[i], want.entropy[i], 1e-10) << name << " N " << lengths[i];
+            EXPECT_NEAR(got.entropy_with_temperature[i], want.entropy_with_temperature[i], 1e-10)
+                << name << " N " << lengths[i];
+        }
+    }
+}
+
+// Known case: with every frequency 0 no key is rotated, all N logits of the repeated token are equal and the
+// attention is uniform, H = ln N. The sums are exact (each weight exp(0) = 1, S = N, T = 0), so the
+// tolerance is 1e-12 nats, for the rounding of ln alone.
+TEST(AttentionEntropy, RepeatedTokenWithoutRotationIsUniform)
+{
+    const RopeParams p = yarn_config(32);
+    const FrequenciesAt frozen = [&p](std::int64_t n) {
+        RopeParams cur = p;
+        cur.seq_len = n;
+        RopeFrequencies f = compute_rope_frequencies(cur);
+        std::fill(f.inv_freq.begin(), f.inv_freq.end(), 0.0);
+        return f;
+    };
+    const std::vector<std::int64_t> lengths = {1, 3, 1000, 70000};
+    const EntropyCurve c = attention_entropy(p, EntropyContent::RepeatedToken, frozen, lengths, 5, 2);
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+        EXPECT_NEAR(c.entropy[i], std::log(static_cast<double>(lengths[i])), 1e-12) << lengths[i];
+        EXPECT_NEAR(c.entropy_with_temperature[i], std::log(static_cast<double>(lengths[i])), 1e-12)
+            << lengths[i];
+    }
+    // A frequency function of the wrong size is refused.
+    const FrequenciesAt short_list = [&frozen](std::int64_t n) {
+        RopeFrequencies f = frozen(n);
+        f.inv_freq.pop_back();
+        return f;
+    };
+    try {
+        attention_entropy(p, EntropyContent::RepeatedToken, short_list, lengths, 5, 2);
+        FAIL() << "expected ParameterError";
+    } catch (const ParameterError& e) {
+        EXPECT_EQ(e.parameter(), "frequencies");
+    }
+}
+
+// The point of the repeated token: it tells PI, NTK-aware and Llama 3 apart where random q, k cannot. Llama
+// 3.1 8B's base (theta 500000, d 128, L 8192) extended to 131072: PI and NTK-aware with s = 16 (HF
+// _compute_linear_scaling_parameters, _compute_ntk_parameters... the static NTK base theta s^(d/(d-2))),
+// Llama 3 with the model's factor 8 (_compute_llama3_parameters). None has a temperature, so `entropy` is
+// what the model computes. Thresholds: every pair of methods differs by more than 0.2 nats at some length for
+// the repeated token (a pure-Python prototype of the same definition, 2 tokens, gave 4.62 / 5.45 / 5.05
+// / 4.64 at N = 471 for unscaled / PI / NTK / Llama 3, and 10.24 / 10.61 / 10.71 for PI / NTK / Llama 3 at
+// 131072), whereas random q, k keep every pair within 0.1 nats at every length (samples of one distribution;
+// the spread of 4 trials is a few hundredths). This kernel, 4 tokens, seed 0, at N = 64 / 512 / 4096 / 32768
+// / 131072: PI 3.949 5.616 7.411 9.100 10.119, NTK 3.583 5.535 7.506 9.140 10.477, Llama 3 3.300 5.199 7.494
+// 9.507 10.651 nats.
+TEST(AttentionEntropy, RepeatedTokenSeparatesPiNtkAndLlama3)
+{
+    RopeParams base = posatlas::test::llama31_8b();
+    base.rope_type = RopeType::Default;
+    RopeParams pi = base;
+    pi.rope_type = RopeType::Linear;
+    pi.factor = 16.0;
+    pi.max_position_embeddings = 131072;
+    RopeParams ntk = pi;
+    ntk.rope_type = RopeType::Ntk;
+    const RopeParams llama3 = posatlas::test::llama31_8b();
+    const std::pair<const char*, RopeParams> methods[] = {{"PI", pi}, {"NTK", ntk}, {"Llama 3", llama3}};
+    const std::vector<std::int64_t> lengths = {64, 512, 4096, 32768, 131072};
+    std::vector<EntropyCurve> repeated, random;
+    for (const auto& [name, p] : methods) {
+        repeated.push_back(attention_entropy(p, EntropyContent::RepeatedToken, {}, lengths, 0, 4));
+        random.push_back(attention_entropy(p, EntropyContent::RandomQK, {}, {64, 512, 4096}, 0, 4));
+    }
+    for (std::size_t a = 0; a < 3; ++a) {
+        for (std::size_t b = a + 1; b < 3; ++b) {
+            double widest = 0.0;
+            for (std::size_t i = 0; i < lengths.size(); ++i)
+                widest = std::max(widest, std::abs(repeated[a].entropy[i] - repeated[b].entropy[i]));
+            EXPECT_GT(widest, 0.2) << methods[a].first << " vs " << methods[b].first;
+            for (std::size_t i = 0; i < random[a].entropy.size(); ++i)
+                EXPECT_LT(std::abs(random[a].entropy[i] - random[b].entropy[i]), 0.1)
+                    << methods[a].first << " vs " << methods[b].first << " N " << random[a].length[i];
+        }
+    }
+}
+
+// The repeated token's sums run in a fixed order: bitwise the same whatever the other lengths asked for (a
+// length is a prefix of one pass) and, with OpenMP, with one thread.
+TEST(AttentionEntropy, RepeatedTokenDeterministic)
+{
+    const RopeParams p = yarn_config(32);
+    const std::vector<std::int64_t> lengths = {70, 20000, 100000};
+    const EntropyCurve a = attention_entropy(p, EntropyContent::RepeatedToken, {}, lengths, 3, 2);
+    EXPECT_EQ(attention_entropy(p, EntropyContent::RepeatedToken, {}, {20000}, 3, 2).entropy[0],
+              a.entropy[1]);
+#ifdef _OPENMP
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const EntropyCurve one = attention_entropy(p, EntropyContent::RepeatedToken, {}, lengths, 3, 2);
+    omp_set_num_threads(threads);
+    EXPECT_EQ(one.entropy, a.entropy);
+    EXPECT_EQ(one.entropy_with_temperature, a.entropy_with_temperature);
+#endif
+}
+
+TEST(AttentionEntropy, RepeatedTokenCancelAndProgress)
+{
+    const RopeParams p = yarn_config(16);
+    EXPECT_THROW(attention_entropy(p, EntropyContent::RepeatedToken, {}, {100}, 1, 2, [] { return true; }),
+                 Cancelled);
+    int polls = 0; // past the first chunks of the 40000 distances
+    EXPECT_THROW(attention_entropy(p, EntropyContent::RepeatedToken, {}, {10, 40000}, 1, 1,
+                                   [&] { return ++polls > 3; }),
+                 Cancelled);
+    std::vector<double> fractions;
+    attention_entropy(p, EntropyContent::RepeatedToken, {}, {10, 40000}, 1, 1, {},
+                      [&](double f) { fractions.push_back(f); });
+    ASSERT_GE(fractions.size(), 3u);
+    for (std::size_t i = 1; i < fractions.size(); ++i)
+        EXPECT_GT(fractions[i], fractions[i - 1]);
+    EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
 }
