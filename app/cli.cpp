@@ -10,6 +10,7 @@
 #include "cli_screenshots.h"
 #include "io/input_file.h"
 #include "io/model_config.h"
+#include "io/safe_write.h"
 #include "scenario/types.h"
 
 #include <algorithm>
@@ -205,6 +206,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         err << "posatlas: cancelled\n";
         return 1;
     } catch (const InputFileError& e) { // ConfigError, SessionError, table and scenario-file errors
+        err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
+        return 2;
+    } catch (const OutputFileError& e) { // "cannot write PATH: No space left on device"
         err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
         return 2;
     } catch (const std::bad_alloc&) {

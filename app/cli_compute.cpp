@@ -14,6 +14,7 @@
 #include "io/model_config.h"
 #include "io/number_text.h"
 #include "io/presets.h"
+#include "io/safe_write.h"
 #include "methods/alibi/alibi.h"
 #include "methods/deberta/deberta.h"
 #include "methods/learned/learned.h"
@@ -27,17 +28,16 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iomanip>
 #include <map>
 #include <ostream>
 #include <set>
 #include <sstream>
+#include <string>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace posatlas::cli {
 namespace {
@@ -347,37 +347,35 @@ std::string quantity_usage(const Quantity& q)
            "[--out FILE|-]";
 }
 
-// Writes the quantity to --out: standard output, or a file replaced only when everything was written.
+// True when `path` is the file standard output already writes to: /dev/stdout, /proc/self/fd/1, a symlink
+// to them, or `--out x.json > x.json`.
+bool is_standard_output(const std::string& path)
+{
+    struct stat named {
+    };
+    struct stat out {
+    };
+    return ::stat(path.c_str(), &named) == 0 && ::fstat(STDOUT_FILENO, &out) == 0 &&
+           named.st_dev == out.st_dev && named.st_ino == out.st_ino;
+}
+
+// Writes the quantity to --out: standard output (also when --out names it; then the path is not printed
+// after the numbers), or a file through the one writer (io/safe_write.h: a regular file is replaced only
+// when everything was written, a device or FIFO is written straight), followed by the path on stdout.
 void write_quantity(const Quantity& q, const Options& o, Scenario& s, std::ostream& out)
 {
     const std::string path = *o.text("out");
-    if (path == "-")
+    if (path == "-" || is_standard_output(path))
         return q.run(o, s, out);
-    const std::string temp = path + ".posatlas-tmp";
-    {
-        std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-        if (!file)
-            throw UsageError("--out " + path + ": cannot write there (" + std::strerror(errno) + ")");
-        try {
-            q.run(o, s, file);
-        } catch (...) {
-            file.close();
-            std::remove(temp.c_str());
-            throw;
-        }
-        file.flush();
-        if (!file) {
-            const int e = errno;
-            file.close();
-            std::remove(temp.c_str());
-            throw UsageError("--out " + path + ": cannot write (" + std::strerror(e) + ")");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temp, path, ec);
-    if (ec) {
-        std::remove(temp.c_str());
-        throw UsageError("--out " + path + ": " + ec.message());
+    try {
+        SafeFileWriter file(path); // an exception before commit() removes the temporary file
+        SafeWriterBuf buffer(file);
+        std::ostream stream(&buffer);
+        q.run(o, s, stream);
+        buffer.finish();
+        file.commit();
+    } catch (const OutputFileError& e) {
+        throw UsageError(std::string("--out: ") + e.what());
     }
     out << path << '\n';
 }

@@ -3,10 +3,12 @@
 
 #include "io/columns.h"
 #include "io/number_text.h"
+#include "io/safe_write.h"
 #include "scenario/validation.h"
 
 #include <QBuffer>
 #include <QCoreApplication>
+#include <QFile>
 #include <QFileInfo>
 #include <QFont>
 #include <QFontInfo>
@@ -15,7 +17,6 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QStringList>
 #include <QSvgGenerator>
 
@@ -43,20 +44,6 @@ struct FigureExport {
 [[noreturn]] void fail(const QString& message)
 {
     throw ExportError(message.toStdString());
-}
-
-// Opens a QSaveFile for `path` or throws with the OS reason.
-void open_save_file(QSaveFile& file, const QString& path)
-{
-    file.setFileName(path);
-    if (!file.open(QIODevice::WriteOnly))
-        fail(FigureExport::tr("cannot write %1: %2").arg(path, file.errorString()));
-}
-
-void commit(QSaveFile& file, const QString& path)
-{
-    if (!file.commit())
-        fail(FigureExport::tr("cannot write %1: %2").arg(path, file.errorString()));
 }
 
 // The figure encoded in memory, so that an encoder never writes to the target file itself: its errors
@@ -587,16 +574,15 @@ void write_all_checked(QIODevice& device, const QByteArray& bytes)
 
 void write_file_atomically(const QString& path, const QByteArray& bytes)
 {
-    QSaveFile file;
-    open_save_file(file, path);
+    // The one writer of the core (io/safe_write.h): a temporary file of a unique name renamed over a
+    // regular file, the mode and a symlink the user chose kept, a device or FIFO written straight.
     try {
-        write_all_checked(file, bytes);
-    } catch (const ExportError& e) {
-        // The previous file under `path` stays as it was; the temporary file goes.
-        file.cancelWriting();
-        fail(FigureExport::tr("cannot write %1: %2").arg(path, QString::fromUtf8(e.what())));
+        posatlas::write_file_atomically(
+            QFile::encodeName(path).toStdString(),
+            std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    } catch (const OutputFileError& e) {
+        fail(FigureExport::tr("cannot write %1: %2").arg(path, QString::fromLocal8Bit(e.reason().c_str())));
     }
-    commit(file, path);
 }
 
 } // namespace posatlas::ui

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Exports a Figure to PNG (raster at a chosen DPI), SVG and PDF (true vectors from the same
-// renderFigure() the screen uses), and the numbers behind a view to CSV / JSON. Every file is written
-// atomically through QSaveFile: a failure never leaves a partial file under the target name.
+// renderFigure() the screen uses), and the numbers behind a view to CSV / JSON. Every file is encoded in
+// memory and written by the core's one writer (io/safe_write.h): a failure never leaves a partial file
+// under the target name, and a device or FIFO the user named is written straight, never replaced.
 #pragma once
 
 #include "jobs/view_data.h"
@@ -53,11 +54,13 @@ QByteArray numbers_json(const ViewNumbers& data);
 // Writes numbers_csv / numbers_json according to the extension (csv, json). Throws ExportError.
 void export_numbers(const ViewNumbers& data, const QString& path);
 
-// Writes bytes to path atomically (QSaveFile). Throws ExportError naming the path and the OS reason; on
-// failure (a full disk too) the file that was under `path` before is left exactly as it was.
+// Writes bytes to path through posatlas::write_file_atomically (io/safe_write.h): a regular file is
+// replaced through a unique temporary file keeping its mode, a symlink stays and its file gets the bytes,
+// a device or FIFO is written straight. Throws ExportError "cannot write PATH: REASON" with the system's
+// reason ("No space left on device"); on failure the file that was under `path` is left as it was.
 void write_file_atomically(const QString& path, const QByteArray& bytes);
-// Writes all of `bytes` to `device`, flushes a file device and checks its error state. Throws
-// ExportError with the device's reason ("No space left on device"). Used by write_file_atomically().
+// Writes all of `bytes` to an open `device`, flushes a file device and checks its error state. Throws
+// ExportError with the device's reason ("No space left on device").
 void write_all_checked(QIODevice& device, const QByteArray& bytes);
 
 } // namespace posatlas::ui

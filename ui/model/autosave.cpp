@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/autosave.h"
 
+#include "io/safe_write.h"
+
 #include <QDir>
 #include <QFile>
 #include <QLockFile>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -116,13 +117,16 @@ bool Autosave::saveNow()
     const QByteArray bytes = m_snapshot();
     if (bytes == m_lastWritten)
         return true;
-    QSaveFile file(filePath());
-    const bool ok =
-        file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.flush() && file.commit();
-    if (!ok) {
+    // The program's own file: a symlink at its name is replaced, never followed (io/safe_write.h).
+    try {
+        posatlas::write_file_atomically(
+            QFile::encodeName(filePath()).toStdString(),
+            std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+            SafeWriteOptions{false});
+    } catch (const OutputFileError& e) {
         const QString message =
-            tr("Autosave to %1 failed: %2").arg(QDir::toNativeSeparators(filePath()), file.errorString());
-        file.cancelWriting();
+            tr("Autosave to %1 failed: %2")
+                .arg(QDir::toNativeSeparators(filePath()), QString::fromLocal8Bit(e.reason().c_str()));
         if (message != m_error) // once per distinct problem, not every two seconds
             emit saveFailed(message);
         m_error = message;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Autosave and crash recovery: the window's state (a session, see session.h: scenario, view settings,
 // the view in front, the explorer) is written to the user's state folder a short delay after every
-// change and checked periodically, atomically (QSaveFile). A clean close removes the file; a file
+// change and checked periodically, atomically (io/safe_write.h). A clean close removes the file; a file
 // found at the next start therefore means the previous run ended without one (a crash, kill -9), and
 // the window offers to restore it.
 //

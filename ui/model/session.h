@@ -78,8 +78,9 @@ QByteArray session_to_json(const Session& s);
 // `base_dir` when one is given (load_session() passes the session file's folder).
 Session session_from_json(const QByteArray& bytes, const QString& base_dir = {});
 
-// File helpers: atomic write (QSaveFile); read with the path in every error message. Only regular files
-// are read (a FIFO or a device is refused, see read_input_file()), at most kMaxSessionBytes.
+// File helpers: atomic write (write_file_atomically, io/safe_write.h); read with the path in every error
+// message. Only regular files are read (a FIFO or a device is refused, see read_input_file()), at most
+// kMaxSessionBytes.
 void save_session(const Session& s, const QString& path);
 Session load_session(const QString& path);
 

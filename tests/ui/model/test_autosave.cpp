@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QSysInfo>
 #include <QTemporaryDir>
@@ -210,6 +211,28 @@ private slots:
         QVERIFY(QDir(autosaveFile()).removeRecursively());
         QVERIFY(w->autosave()->saveNow()); // works again once the obstacle is gone
         QVERIFY(QFile::exists(autosaveFile()));
+    }
+
+    void aSymlinkAtTheAutosaveNameIsReplacedNotFollowed()
+    {
+        // The autosave is the program's own file: a symlink planted at its name must not carry the
+        // session into another file.
+        auto w = makeWindow(QStringLiteral("planted"));
+        QVERIFY(w->model()->setValue(param("seq_len"), 100));
+        QVERIFY(w->autosave()->saveNow());
+        const QString outside = m_dir.filePath(QStringLiteral("victim.txt"));
+        write(outside, "precious\n");
+        QVERIFY(QFile::remove(autosaveFile()));
+        QVERIFY(QFile::link(outside, autosaveFile()));
+        QVERIFY(w->model()->setValue(param("seq_len"), 200));
+        QVERIFY(w->autosave()->saveNow());
+        QFile victim(outside);
+        QVERIFY(victim.open(QIODevice::ReadOnly));
+        QCOMPARE(victim.readAll(), QByteArray("precious\n"));
+        QVERIFY(!QFileInfo(autosaveFile()).isSymLink());
+        QFile f(autosaveFile());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(session_from_json(f.readAll()).scenario.seq_len, 200);
     }
 
     // ------------------------------------------------------------ failed opens

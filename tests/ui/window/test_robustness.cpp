@@ -19,12 +19,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 using namespace posatlas;
@@ -43,6 +46,7 @@ private slots:
     void degenerateHeatmapColourBar();
     void writerReportsFlushFailure();
     void fullDiskKeepsThePreviousFile();
+    void devicesAreWrittenStraight();
     void pngBudgetNamesTheLargestDpi();
     void sessionDeepNestingIsRefused();
     void sessionVersionMustFit32Bits();
@@ -317,6 +321,51 @@ void RobustnessTest::fullDiskKeepsThePreviousFile()
     }
     QVERIFY_THROWS_EXCEPTION(SessionError, save_session(s, session));
     QVERIFY(!QFileInfo::exists(session));
+}
+
+void RobustnessTest::devicesAreWrittenStraight()
+{
+    // Copies of /dev/null and /dev/full made with mknod (the tests run as root): an export or a session
+    // written there goes straight to the device, which stays a device; a full one names the reason.
+    const QString dir = m_dir.filePath(QStringLiteral("devices"));
+    QVERIFY(QDir().mkpath(dir));
+    const auto device = [&](const QString& name, unsigned minor) {
+        const QString path = QDir(dir).filePath(name);
+        QFile::remove(path);
+        if (::mknod(QFile::encodeName(path).constData(), S_IFCHR | 0666, makedev(1, minor)) != 0)
+            qFatal("mknod %s: %s", qPrintable(path), std::strerror(errno));
+        return path;
+    };
+    const auto is_device = [](const QString& path) {
+        struct stat st {
+        };
+        return ::lstat(QFile::encodeName(path).constData(), &st) == 0 && S_ISCHR(st.st_mode);
+    };
+    const QString null = device(QStringLiteral("null.csv"), 3);
+    write_file_atomically(null, QByteArray("a,b\n1,2\n"));
+    QVERIFY(is_device(null));
+    const QString nullSession = device(QStringLiteral("null.posatlas.json"), 3);
+    save_session(Session{}, nullSession);
+    QVERIFY(is_device(nullSession));
+
+    const QString full = device(QStringLiteral("good.csv"), 7);
+    try {
+        write_file_atomically(full, QByteArray("a,b\n1,2\n"));
+        QFAIL("a write to a full device was reported as written");
+    } catch (const ExportError& e) {
+        QCOMPARE(QString::fromUtf8(e.what()),
+                 QStringLiteral("cannot write %1: No space left on device").arg(full));
+    }
+    QVERIFY(is_device(full));
+    const QString fullSession = device(QStringLiteral("full.posatlas.json"), 7);
+    try {
+        save_session(Session{}, fullSession);
+        QFAIL("a session written to a full device was reported as saved");
+    } catch (const SessionError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("No space left on device")), e.what());
+    }
+    QVERIFY(is_device(fullSession));
+    QCOMPARE(QDir(dir).entryList(QDir::Files | QDir::System | QDir::Hidden).size(), 4); // no temporary files
 }
 
 void RobustnessTest::pngBudgetNamesTheLargestDpi()
