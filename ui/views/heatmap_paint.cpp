@@ -122,7 +122,8 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
     bool any_label = false;
     for (const HeatmapPanel& p : m_data.panels)
         any_label = any_label || !p.label.isEmpty();
-    double label_h = any_label ? fl.height() * 1.15 : 0.0;
+    const double one_line_h = any_label ? fl.height() * 1.15 : 0.0, two_lines_h = fl.height() * 2.2;
+    double label_h = one_line_h;
     const double gap = n > 1 ? fl.height() * 0.9 : 0.0;
 
     // Heatmaps keep the aspect of the window in positions when it is not extreme (N x N logits look
@@ -133,20 +134,21 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
     // Grid: the column count that gives the largest heatmaps.
     const double avail_w = r.width() - (shared ? ytick_w : 0.0);
     const double avail_h = r.height() - (shared ? xtick_h : 0.0);
-    auto heat_size = [&](int c) {
+    auto heat_size = [&](int c, double caption_h) {
         const int rows = static_cast<int>((n + c - 1) / c);
         const double w = (avail_w + gap) / c - gap - (shared ? 0.0 : ytick_w);
-        const double h = (avail_h + gap) / rows - gap - (shared ? 0.0 : xtick_h) - label_h;
+        const double h = (avail_h + gap) / rows - gap - (shared ? 0.0 : xtick_h) - caption_h;
         if (keep_aspect) {
             const double fw = std::min(w, h * aspect);
             return QSizeF(fw, fw / aspect);
         }
         return QSizeF(w, h);
     };
-    // Captions with their panel's range ("m₆=0.00781 −1.9…0") that do not fit one line even at the
-    // 70 % paintPanel shrinks to get a second line for the range instead of losing it, and most of the
-    // name, to the ellipsis (narrow panels, large presentation text); the grid then prefers columns
-    // wide enough for them.
+    // A caption may take its panel's whole share of the row (the heatmap's width, its tick labels and
+    // most of the gap), centred over the heatmap: captions never meet their neighbours.
+    const auto caption_width = [&](double heat_w) { return heat_w + (shared ? 0.0 : ytick_w) + gap * 0.7; };
+    // Captions with their panel's range ("m₆=0.0078 (−1.9…0)") on one line at 70 % of the label font at
+    // least, or in two lines (name, then range) at kMinTwoLineScale at least.
     const auto captions_fit = [&](double width, bool two_lines) {
         for (qsizetype i = 0; i < n; ++i) {
             const QString& name = m_data.panels[i].label;
@@ -159,28 +161,49 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
         }
         return true;
     };
-    const auto best_grid = [&](bool two_lines) {
-        int cols = 1;
-        double best = -1;
-        for (int c = 1; c <= n; ++c) {
-            const QSizeF s = heat_size(c);
-            double score = std::min(s.width(), s.height());
-            if (two_lines && !captions_fit(s.width(), true))
-                score *= 0.6;
-            if (score > best) {
-                best = score;
-                cols = c;
+    int grid_cols = 1;
+    double best = -1;
+    for (int c = 1; c <= n; ++c) {
+        const QSizeF s = heat_size(c, label_h);
+        if (std::min(s.width(), s.height()) > best) {
+            best = std::min(s.width(), s.height());
+            grid_cols = c;
+        }
+    }
+    if (any_label && usesPanelScales() &&
+        !captions_fit(caption_width(heat_size(grid_cols, label_h).width()), false)) {
+        // The figure has priority, but a caption that loses its slope or its range to the ellipsis
+        // says nothing (narrow panels, large presentation text): the largest heatmaps whose captions
+        // fit, on one line or on two, at fewer columns if need be; two lines at the largest heatmaps when
+        // none fit (then they are elided).
+        int fit_cols = 0;
+        double fit_h = two_lines_h, fit_best = -1;
+        for (int c = 1; c <= n; ++c)
+            for (const double h : {one_line_h, two_lines_h}) {
+                const QSizeF s = heat_size(c, h);
+                const double score = std::min(s.width(), s.height());
+                if (score > fit_best && captions_fit(caption_width(s.width()), h == two_lines_h)) {
+                    fit_best = score;
+                    fit_cols = c;
+                    fit_h = h;
+                }
+            }
+        label_h = fit_h;
+        if (fit_cols > 0) {
+            grid_cols = fit_cols;
+        } else {
+            best = -1;
+            for (int c = 1; c <= n; ++c) {
+                const QSizeF s = heat_size(c, label_h);
+                if (std::min(s.width(), s.height()) > best) {
+                    best = std::min(s.width(), s.height());
+                    grid_cols = c;
+                }
             }
         }
-        return cols;
-    };
-    int grid_cols = best_grid(false);
-    if (any_label && usesPanelScales() && !captions_fit(heat_size(grid_cols).width(), false)) {
-        label_h = fl.height() * 2.2;
-        grid_cols = best_grid(true);
     }
     const int grid_rows = static_cast<int>((n + grid_cols - 1) / grid_cols);
-    const QSizeF hs = heat_size(grid_cols);
+    const QSizeF hs = heat_size(grid_cols, label_h);
     if (hs.width() < 4 || hs.height() < 4)
         return L;
     // Panels at a fixed pitch; the block (tick labels included) is centred in the free space so that
@@ -196,7 +219,8 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
         const int gc = static_cast<int>(i % grid_cols), gr = static_cast<int>(i / grid_cols);
         PanelGeometry g;
         const double left = x0 + gc * pitch_x, top = y0 + gr * pitch_y;
-        g.label = QRectF(left, top, hs.width(), label_h);
+        const double caption_w = caption_width(hs.width());
+        g.label = QRectF(left + (hs.width() - caption_w) / 2, top, caption_w, label_h);
         g.heat = QRectF(left, top + label_h, hs.width(), hs.height());
         g.yTicks = !shared || gc == 0;
         // In a shared grid the x labels go under the lowest panel of each column.
@@ -304,7 +328,6 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
     const QRectF heat = g.heat;
     if (heat.width() < 1 || heat.height() < 1 || m_view.rows <= 0 || m_view.cols <= 0)
         return;
-    const HeatmapPanel& panel = m_data.panels[index];
     const Extent& re = m_rowExtent[index];
     const Extent& ce = m_colExtent[index];
     auto map_x = [&](double p) { return heat.left() + (p - m_view.col0) / m_view.cols * heat.width(); };
@@ -435,15 +458,28 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
                              Qt::AlignRight | Qt::AlignVCenter, s);
         }
     }
-    if ((panel.label.isEmpty() && panelRangeText(index).isEmpty()) || g.label.height() <= 0) {
-        painter.restore();
-        return;
+    painter.setPen(colors.text);
+    for (const CaptionLine& line : captionLines(index, g, fonts, painter.device())) {
+        painter.setFont(line.font);
+        painter.drawText(line.rect, Qt::AlignHCenter | Qt::AlignTop, line.text);
     }
+    painter.restore();
+}
+
+QList<HeatmapView::CaptionLine> HeatmapView::captionLines(int index, const PanelGeometry& g,
+                                                          const Fonts& fonts, QPaintDevice* device) const
+{
+    QList<CaptionLine> out;
+    const QString& name = m_data.panels[index].label;
+    const QString range = panelRangeText(index);
+    if ((name.isEmpty() && range.isEmpty()) || g.label.height() <= 0 || g.label.width() <= 0)
+        return out;
     // Narrow small multiples: shrink a caption line (down to `min_scale`) before eliding it, so a slope such
-    // as "m₁₃=0.0055" stays readable instead of becoming "m₁₃=0.00…".
-    const auto drawLine = [&](const QString& text, const QRectF& rect, double min_scale) {
+    // as "m₁₃=0.0055" stays readable instead of becoming "m₁₃=0.00…". computeLayout chose the grid so
+    // that this suffices.
+    const auto line = [&](const QString& text, const QRectF& rect, double min_scale) {
         QFont font = fonts.label;
-        const double full = QFontMetricsF(font, painter.device()).horizontalAdvance(text);
+        const double full = QFontMetricsF(font, device).horizontalAdvance(text);
         if (full > rect.width() && full > 0) {
             // Text width is not exactly proportional to the point size (hinting): shrink in small steps
             // until it fits, so that a caption a hair too wide is not elided at almost its full size.
@@ -455,38 +491,47 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
                     font.setPointSizeF(font.pointSizeF() * scale);
                 else
                     font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
-                if (scale <= min_scale ||
-                    QFontMetricsF(font, painter.device()).horizontalAdvance(text) <= rect.width())
+                if (scale <= min_scale || QFontMetricsF(font, device).horizontalAdvance(text) <= rect.width())
                     break;
             }
         }
-        painter.setFont(font);
-        painter.setPen(colors.text);
-        const QFontMetricsF fm(font, painter.device());
-        painter.drawText(rect, Qt::AlignHCenter | Qt::AlignTop,
-                         fm.elidedText(text, Qt::ElideRight, rect.width()));
+        const QFontMetricsF fm(font, device);
+        out.append({fm.elidedText(text, Qt::ElideRight, rect.width()), font, rect});
     };
-    const QFontMetricsF fl(fonts.label, painter.device());
-    const QString range = panelRangeText(index);
+    const QFontMetricsF fl(fonts.label, device);
     if (!range.isEmpty() && g.label.height() >= fl.height() * 2) {
         // Two lines (computeLayout made room): the panel's name, then the range of its colours.
-        drawLine(panel.label, QRectF(g.label.left(), g.label.top(), g.label.width(), fl.height()),
-                 kMinTwoLineScale);
-        drawLine(range, QRectF(g.label.left(), g.label.top() + fl.height(), g.label.width(), fl.height()),
-                 kMinTwoLineScale);
-        painter.restore();
-        return;
+        line(name, QRectF(g.label.left(), g.label.top(), g.label.width(), fl.height()), kMinTwoLineScale);
+        line(range, QRectF(g.label.left(), g.label.top() + fl.height(), g.label.width(), fl.height()),
+             kMinTwoLineScale);
+        return out;
     }
     // With one colour scale per panel, each caption says what its colours span. A caption of several
     // parts ("RoPE · logits", the methods side by side) that does not fit even at 70 % keeps its first
     // part and the range rather than losing the range to the ellipsis (the figure's title names the
     // kind; the readout has the whole caption).
-    QString label = withPanelRange(index, panel.label);
-    if (const qsizetype dot = panel.label.indexOf(QStringLiteral(" · "));
-        dot > 0 && g.label.width() > 0 && fl.horizontalAdvance(label) * 0.7 > g.label.width())
-        label = withPanelRange(index, panel.label.left(dot));
-    drawLine(label, g.label, 0.7);
-    painter.restore();
+    QString label = withPanelRange(index, name);
+    if (const qsizetype dot = name.indexOf(QStringLiteral(" · "));
+        dot > 0 && fl.horizontalAdvance(label) * 0.7 > g.label.width())
+        label = withPanelRange(index, name.left(dot));
+    line(label, g.label, 0.7);
+    return out;
+}
+
+QList<QStringList> HeatmapView::screenCaptions() const
+{
+    const Fonts fonts{scaled_font(font(), 1.0, 1.2, true), scaled_font(font(), 1.0),
+                      scaled_font(font(), 1.0, 0.9)};
+    auto* device = const_cast<HeatmapView*>(this);
+    const Layout L = computeLayout(QRectF(rect()).adjusted(4, 0, -4, -4), fonts, device);
+    QList<QStringList> out;
+    for (qsizetype i = 0; i < L.panels.size(); ++i) {
+        QStringList lines;
+        for (const CaptionLine& l : captionLines(static_cast<int>(i), L.panels[i], fonts, device))
+            lines << l.text;
+        out << lines;
+    }
+    return out;
 }
 
 void HeatmapView::paintColorbar(QPainter& painter, const Layout& L, const Fonts& fonts,
