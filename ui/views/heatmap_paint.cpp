@@ -122,8 +122,7 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
     bool any_label = false;
     for (const HeatmapPanel& p : m_data.panels)
         any_label = any_label || !p.label.isEmpty();
-    const double one_line_h = any_label ? fl.height() * 1.15 : 0.0, two_lines_h = fl.height() * 2.2;
-    double label_h = one_line_h;
+    double label_h = any_label ? fl.height() * 1.15 : 0.0;
     const double gap = n > 1 ? fl.height() * 0.9 : 0.0;
 
     // Heatmaps keep the aspect of the window in positions when it is not extreme (N x N logits look
@@ -147,20 +146,23 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
     // A caption may take its panel's whole share of the row (the heatmap's width, its tick labels and
     // most of the gap), centred over the heatmap: captions never meet their neighbours.
     const auto caption_width = [&](double heat_w) { return heat_w + (shared ? 0.0 : ytick_w) + gap * 0.7; };
-    // Captions with their panel's range ("m₆=0.0078 (−1.9…0)") on one line at 70 % of the label font at
-    // least, or in two lines (name, then range) at kMinTwoLineScale at least.
-    const auto captions_fit = [&](double width, bool two_lines) {
+    // The font scale (at most 1) at which every caption with its panel's range fits `width`: on one
+    // line ("m₆=0.0078 (−1.9…0)") or on two (name, then range).
+    double need_one = 0, need_two = 0;
+    if (any_label && usesPanelScales())
         for (qsizetype i = 0; i < n; ++i) {
             const QString& name = m_data.panels[i].label;
             const int index = static_cast<int>(i);
-            const double need =
-                two_lines ? std::max(fl.horizontalAdvance(name), fl.horizontalAdvance(panelRangeText(index)))
-                          : fl.horizontalAdvance(withPanelRange(index, name));
-            if (need * (two_lines ? kMinTwoLineScale : 0.7) > width)
-                return false;
+            need_one = std::max(need_one, fl.horizontalAdvance(withPanelRange(index, name)));
+            need_two =
+                std::max({need_two, fl.horizontalAdvance(name), fl.horizontalAdvance(panelRangeText(index))});
         }
-        return true;
+    const auto caption_scale = [&](double width, bool two_lines) {
+        const double need = two_lines ? need_two : need_one;
+        return need > 0 ? std::min(1.0, width / need) : 1.0;
     };
+    // The caption band for two lines at `scale` of the label font.
+    const auto two_lines_height = [&](double scale) { return fl.height() * (2.0 * scale + 0.2); };
     int grid_cols = 1;
     double best = -1;
     for (int c = 1; c <= n; ++c) {
@@ -170,25 +172,41 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
             grid_cols = c;
         }
     }
+    bool two_lines = false;
+    double caption_font = 1.0;
     if (any_label && usesPanelScales() &&
-        !captions_fit(caption_width(heat_size(grid_cols, label_h).width()), false)) {
-        // The figure has priority, but a caption that loses its slope or its range to the ellipsis
-        // says nothing (narrow panels, large presentation text): the largest heatmaps whose captions
-        // fit, on one line or on two, at fewer columns if need be; two lines at the largest heatmaps when
-        // none fit (then they are elided).
+        caption_scale(caption_width(heat_size(grid_cols, label_h).width()), false) < 0.7) {
+        // One line does not fit even at 70 % (paintPanel shrinks it that far): the name, then the range
+        // below it, in a band as tall as the two lines at the size they need. The figure has priority,
+        // but a caption that loses its slope or its range to the ellipsis says nothing (narrow panels,
+        // large presentation text): the largest heatmaps whose captions fit at kMinTwoLineScale or
+        // more, at fewer columns if need be.
         int fit_cols = 0;
-        double fit_h = two_lines_h, fit_best = -1;
-        for (int c = 1; c <= n; ++c)
-            for (const double h : {one_line_h, two_lines_h}) {
-                const QSizeF s = heat_size(c, h);
-                const double score = std::min(s.width(), s.height());
-                if (score > fit_best && captions_fit(caption_width(s.width()), h == two_lines_h)) {
-                    fit_best = score;
-                    fit_cols = c;
-                    fit_h = h;
-                }
+        double fit_best = -1, fit_scale = kMinTwoLineScale;
+        for (int c = 1; c <= n; ++c) {
+            // The largest scale at which the captions fit the panels that a band for that scale
+            // leaves (a taller band, narrower panels: one crossing, found by bisection).
+            const auto fits = [&](double scale) {
+                return caption_scale(caption_width(heat_size(c, two_lines_height(scale)).width()), true) >=
+                       scale;
+            };
+            double scale = 1.0;
+            if (!fits(1.0)) {
+                double lo = kMinTwoLineScale, hi = 1.0;
+                for (int round = 0; round < 12; ++round)
+                    (fits(0.5 * (lo + hi)) ? lo : hi) = 0.5 * (lo + hi);
+                scale = fits(lo) ? lo : 0.0;
             }
-        label_h = fit_h;
+            const QSizeF s = heat_size(c, two_lines_height(scale));
+            if (scale >= kMinTwoLineScale && std::min(s.width(), s.height()) > fit_best) {
+                fit_best = std::min(s.width(), s.height());
+                fit_cols = c;
+                fit_scale = scale;
+            }
+        }
+        two_lines = true;
+        caption_font = fit_scale; // none fit: the smallest size, elided where still too wide
+        label_h = two_lines_height(caption_font);
         if (fit_cols > 0) {
             grid_cols = fit_cols;
         } else {
@@ -222,6 +240,8 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
         const double caption_w = caption_width(hs.width());
         g.label = QRectF(left + (hs.width() - caption_w) / 2, top, caption_w, label_h);
         g.heat = QRectF(left, top + label_h, hs.width(), hs.height());
+        g.twoLineCaption = two_lines;
+        g.captionScale = caption_font;
         g.yTicks = !shared || gc == 0;
         // In a shared grid the x labels go under the lowest panel of each column.
         g.xTicks = !shared || gr == grid_rows - 1 || i + grid_cols >= n;
@@ -474,23 +494,26 @@ QList<HeatmapView::CaptionLine> HeatmapView::captionLines(int index, const Panel
     const QString range = panelRangeText(index);
     if ((name.isEmpty() && range.isEmpty()) || g.label.height() <= 0 || g.label.width() <= 0)
         return out;
-    // Narrow small multiples: shrink a caption line (down to `min_scale`) before eliding it, so a slope such
-    // as "m₁₃=0.0055" stays readable instead of becoming "m₁₃=0.00…". computeLayout chose the grid so
-    // that this suffices.
-    const auto line = [&](const QString& text, const QRectF& rect, double min_scale) {
+    // Narrow small multiples: shrink a caption line (down to `min_scale` of the label font) before eliding
+    // it, so a slope such as "m₁₃=0.0055" stays readable instead of becoming "m₁₃=0.00…". computeLayout
+    // chose the grid so that this suffices.
+    const auto at_scale = [&](double scale) {
         QFont font = fonts.label;
+        if (font.pointSizeF() > 0)
+            font.setPointSizeF(font.pointSizeF() * scale);
+        else
+            font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
+        return font;
+    };
+    const auto line = [&](const QString& text, const QRectF& rect, double start, double min_scale) {
+        QFont font = at_scale(start);
         const double full = QFontMetricsF(font, device).horizontalAdvance(text);
         if (full > rect.width() && full > 0) {
             // Text width is not exactly proportional to the point size (hinting): shrink in small steps
             // until it fits, so that a caption a hair too wide is not elided at almost its full size.
-            const QFont base = font;
-            for (double scale = std::min(1.0, rect.width() / full);; scale -= 0.03) {
+            for (double scale = start * std::min(1.0, rect.width() / full);; scale -= 0.03) {
                 scale = std::max(min_scale, scale);
-                font = base;
-                if (font.pointSizeF() > 0)
-                    font.setPointSizeF(font.pointSizeF() * scale);
-                else
-                    font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
+                font = at_scale(scale);
                 if (scale <= min_scale || QFontMetricsF(font, device).horizontalAdvance(text) <= rect.width())
                     break;
             }
@@ -498,11 +521,13 @@ QList<HeatmapView::CaptionLine> HeatmapView::captionLines(int index, const Panel
         const QFontMetricsF fm(font, device);
         out.append({fm.elidedText(text, Qt::ElideRight, rect.width()), font, rect});
     };
-    const QFontMetricsF fl(fonts.label, device);
-    if (!range.isEmpty() && g.label.height() >= fl.height() * 2) {
-        // Two lines (computeLayout made room): the panel's name, then the range of its colours.
-        line(name, QRectF(g.label.left(), g.label.top(), g.label.width(), fl.height()), kMinTwoLineScale);
-        line(range, QRectF(g.label.left(), g.label.top() + fl.height(), g.label.width(), fl.height()),
+    if (!range.isEmpty() && g.twoLineCaption) {
+        // Two lines (computeLayout made room for them at captionScale): the panel's name, then the range
+        // of its colours.
+        const double h = QFontMetricsF(at_scale(g.captionScale), device).height();
+        line(name, QRectF(g.label.left(), g.label.top(), g.label.width(), h), g.captionScale,
+             kMinTwoLineScale);
+        line(range, QRectF(g.label.left(), g.label.top() + h, g.label.width(), h), g.captionScale,
              kMinTwoLineScale);
         return out;
     }
@@ -510,11 +535,12 @@ QList<HeatmapView::CaptionLine> HeatmapView::captionLines(int index, const Panel
     // parts ("RoPE · logits", the methods side by side) that does not fit even at 70 % keeps its first
     // part and the range rather than losing the range to the ellipsis (the figure's title names the
     // kind; the readout has the whole caption).
+    const QFontMetricsF fl(fonts.label, device);
     QString label = withPanelRange(index, name);
     if (const qsizetype dot = name.indexOf(QStringLiteral(" · "));
         dot > 0 && fl.horizontalAdvance(label) * 0.7 > g.label.width())
         label = withPanelRange(index, name.left(dot));
-    line(label, g.label, 0.7);
+    line(label, g.label, 1.0, 0.7);
     return out;
 }
 

@@ -143,6 +143,8 @@ private:
         QRectF heat;  // the heatmap itself
         QRectF label; // small-multiple caption above it (as wide as the panel's share of the row)
         bool xTicks = true, yTicks = true;
+        bool twoLineCaption = false; // name, then colour range, at captionScale of the label font
+        double captionScale = 1.0;
     };
     // One line of a panel's caption: its text (elided only when nothing else fits), font and place.
     struct CaptionLine {

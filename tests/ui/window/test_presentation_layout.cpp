@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What presentation mode's large text does to layouts (window/presentation.h), on a projector's 1920x1080
-// screen: BLOOM's 16 ALiBi heads keep whole captions at 150, 200 and 250 % in English and Chinese; the
+// screen and a laptop's 1600x900: BLOOM's 16 ALiBi heads keep whole captions at 150, 200 and 250 % in
+// English and Chinese (a smaller screen at 250 % has no room for 16 legible captions); the
 // scale stays in the main window (a dialog or the explorer opened while presenting, or after, has the
 // sizes it has in a window that never presented); the heatmap's hover readout leaves the hovered row and
 // column in view, and the curves' crosshair readout stays inside its view at both ends of the plot.
@@ -25,6 +26,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFontInfo>
+#include <QGuiApplication>
 #include <QMouseEvent>
 #include <QScreen>
 #include <QStyle>
@@ -138,24 +140,32 @@ private slots:
         QApplication::setApplicationName(QStringLiteral("ui_presentation_layout_tests"));
     }
 
+    void cleanup() { installLanguage(QStringLiteral("en")); }
+
     void alibiHeadCaptionsStayWhole_data()
     {
+        QTest::addColumn<int>("screen");
         QTest::addColumn<QString>("language");
         QTest::addColumn<double>("scale");
-        for (const char* language : {"en", "zh_CN"})
-            for (const double scale : {1.5, 2.0, 2.5})
-                QTest::addRow("%s %d %%", language, qRound(scale * 100))
-                    << QString::fromLatin1(language) << scale;
+        const QList<QScreen*> screens = QGuiApplication::screens();
+        for (int screen = 0; screen < static_cast<int>(screens.size()); ++screen)
+            for (const char* language : {"en", "zh_CN"})
+                for (const double scale : {1.5, 2.0, 2.5})
+                    QTest::addRow("%dx%d %s %d %%", screens[screen]->geometry().width(),
+                                  screens[screen]->geometry().height(), language, qRound(scale * 100))
+                        << screen << QString::fromLatin1(language) << scale;
     }
 
     void alibiHeadCaptionsStayWhole()
     {
         // BLOOM's 16 heads as small multiples, presented full screen: every caption keeps its slope and
         // its colour range, whole (the panels under 250 % text were too narrow for them: "m₆=0.0078 (−0.…").
+        QFETCH(int, screen);
         QFETCH(QString, language);
         QFETCH(double, scale);
         QVERIFY(installLanguage(language));
         auto w = makeWindow(QStringLiteral("captions-") + language);
+        w->setScreen(QGuiApplication::screens().at(screen));
         QVERIFY(w->loadPreset(QStringLiteral("bloom-560m")));
         ViewSettings v = w->viewSettings();
         v.matrix_kind = MatrixKind::Bias;
@@ -167,6 +177,11 @@ private slots:
         QVERIFY(waitIdle(w->jobs()));
         QTest::qWait(100);
         QCOMPARE(w->size(), w->screen()->geometry().size());
+        if (const QString dir = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR"); !dir.isEmpty())
+            QVERIFY(w->grab().save(QDir(dir).filePath(QStringLiteral("present-alibi-%1-%2-%3.png")
+                                                          .arg(w->width())
+                                                          .arg(language)
+                                                          .arg(qRound(scale * 100)))));
         const HeatmapView* view = w->heatmapView();
         const HeatmapData& data = view->data();
         QCOMPARE(data.panels.size(), 16);
@@ -182,9 +197,6 @@ private slots:
         }
         // The figure still has priority over the panel beside it.
         QVERIFY(w->dock(ViewKind::Heatmap)->width() >= w->width() / 2);
-        if (const QString dir = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR"); !dir.isEmpty())
-            QVERIFY(w->grab().save(QDir(dir).filePath(
-                QStringLiteral("present-alibi-%1-%2.png").arg(language).arg(qRound(scale * 100)))));
         p->leave();
         QVERIFY(installLanguage(QStringLiteral("en")));
     }
@@ -332,13 +344,15 @@ private slots:
 int main(int argc, char** argv)
 {
     // A projector's 1920x1080 screen for presentation mode's full screen (as `posatlas screenshots`
-    // uses), when the tests run offscreen.
+    // uses) and a laptop's 1600x900 beside it, when the tests run offscreen.
     QTemporaryDir platform;
     if (qgetenv("QT_QPA_PLATFORM") == "offscreen" && platform.isValid()) {
         QFile config(platform.filePath(QStringLiteral("offscreen.json")));
         if (config.open(QIODevice::WriteOnly)) {
             config.write(
                 R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1920, "height": 1080,)"
+                R"( "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1},)"
+                R"( {"name": "laptop", "x": 1920, "y": 0, "width": 1600, "height": 900,)"
                 R"( "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
             config.close();
             qputenv("QT_QPA_PLATFORM",
