@@ -6,7 +6,7 @@
 // sizes it has in a window that never presented); the heatmap's hover readout leaves the hovered row and
 // column in view, and the curves' crosshair readout stays inside its view at both ends of the plot.
 //
-// Screenshots: with POSATLAS_SCREENSHOT_DIR set, the captions test saves each full-screen window there.
+// Screenshots: with POSATLAS_SCREENSHOT_DIR set, the tests save the windows and views they check there.
 #include "explorer/explorer_window.h"
 #include "export/export_dialog.h"
 #include "gui_support.h"
@@ -294,6 +294,8 @@ private slots:
             QVERIFY2(!box.intersects(QRectF(cell.left(), heat.top(), cell.width(), heat.height())),
                      qPrintable(QStringLiteral("covers the column ") + where));
         }
+        if (const QString dir = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR"); !dir.isEmpty())
+            QVERIFY(view.grab().save(QDir(dir).filePath(QStringLiteral("heatmap-readout.png"))));
     }
 
     void curveCrosshairReadoutStaysInItsView()
@@ -337,6 +339,8 @@ private slots:
                                     .arg(box.height())
                                     .arg(view.width())
                                     .arg(view.height())));
+            if (const QString dir = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR"); !dir.isEmpty())
+                QVERIFY(view.grab().save(QDir(dir).filePath(QStringLiteral("crosshair-%1.png").arg(key))));
         }
     }
 };
