@@ -533,17 +533,29 @@ QString CurveChart::showCrosshair(const QPointF& chartPos)
     const QRectF tb = m_crossText->boundingRect();
     const double pad = 5.0;
     QRectF box(0, 0, tb.width() + 2 * pad, tb.height() + 2 * pad);
+    // Beside the crosshair, in the plot area when it fits there, else anywhere in the chart (which the
+    // view shows whole): a readout wider than the plot's side (large presentation text, many series)
+    // flips or moves inward instead of being cut at the view's edge.
+    const QRectF bounds(QPointF(0, 0), size());
     double left = chartPos.x() + 12;
     if (left + box.width() > area.right())
         left = chartPos.x() - 12 - box.width();
+    if (left < bounds.left() || left + box.width() > bounds.right())
+        left = readout_offset(box.width(), chartPos.x(), chartPos.x(), bounds.left(), bounds.right(), 12);
     double top = std::clamp(chartPos.y() - box.height() / 2, area.top(),
                             std::max(area.top(), area.bottom() - box.height()));
+    top = std::clamp(top, bounds.top(), std::max(bounds.top(), bounds.bottom() - box.height()));
     m_crossBox->setRect(QRectF(QPointF(0, 0), box.size()));
     m_crossBox->setPos(left, top);
     m_crossText->setPos(pad, pad);
     m_crossLine->show();
     m_crossBox->show();
     return text.split(QLatin1Char('\n')).join(QStringLiteral(" · "));
+}
+
+QRectF CurveChart::crosshairBox() const
+{
+    return m_crossBox->isVisible() ? m_crossBox->mapRectToParent(m_crossBox->rect()) : QRectF();
 }
 
 void CurveChart::hideCrosshair()

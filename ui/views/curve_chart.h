@@ -48,6 +48,9 @@ public:
     // ..."), empty (and hides the crosshair) when the point is outside the plot area.
     QString showCrosshair(const QPointF& chartPos);
     void hideCrosshair();
+    // Where the crosshair's readout box is, in chart coordinates (empty while hidden): beside the line,
+    // inside the chart.
+    QRectF crosshairBox() const;
     // The crosshair's text at x: each series' exact value where it has one (value_at, at the integer
     // nearest x), else interpolated between its samples.
     QString readoutAt(double x) const;

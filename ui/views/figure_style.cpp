@@ -217,4 +217,24 @@ QRectF paint_caption(QPainter& painter, const QRectF& rect, const QString& capti
     return rect.adjusted(0, 0, 0, -fm.height() * 1.3);
 }
 
+double readout_offset(double length, double lo, double hi, double min, double max, double gap)
+{
+    const double after = hi + gap, before = lo - gap - length;
+    if (after + length <= max)
+        return after;
+    if (before >= min)
+        return before;
+    const double start = max - hi >= lo - min ? after : before;
+    return std::max(min, std::min(start, max - length));
+}
+
+QRectF place_readout_box(const QSizeF& size, const QRectF& anchor, const QRectF& bounds, double gap)
+{
+    const double x =
+        readout_offset(size.width(), anchor.left(), anchor.right(), bounds.left(), bounds.right(), gap);
+    const double y =
+        readout_offset(size.height(), anchor.top(), anchor.bottom(), bounds.top(), bounds.bottom(), gap);
+    return {QPointF(x, y), size};
+}
+
 } // namespace posatlas::ui

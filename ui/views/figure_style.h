@@ -66,4 +66,16 @@ QStringList title_lines(const QString& title, const QFontMetricsF& fm, double wi
 QRectF paint_caption(QPainter& painter, const QRectF& rect, const QString& caption, const QFont& font,
                      const QColor& color);
 
+// ----------------------------------------------------------------- readout boxes
+// Where a readout box of `length` starts along one axis so that it stays clear of the band [lo, hi] (the
+// hovered row or column, a crosshair line) by `gap`, inside [min, max]: after the band when it fits
+// there, else before it, else on the side with more room, moved inside [min, max] as far as it must be
+// (then it may cover the band; a box longer than [min, max] starts at min).
+double readout_offset(double length, double lo, double hi, double min, double max, double gap);
+// A readout box of `size` beside `anchor` (the hovered cell and the cursor) inside `bounds`: diagonally
+// below right, flipped left and / or up where it would leave `bounds`. It covers neither the anchor's
+// rows nor its columns when there is room beside the anchor on both axes, and one of them at most when
+// there is room on one.
+QRectF place_readout_box(const QSizeF& size, const QRectF& anchor, const QRectF& bounds, double gap);
+
 } // namespace posatlas::ui

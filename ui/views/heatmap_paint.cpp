@@ -133,54 +133,95 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
     // Grid: the column count that gives the largest heatmaps.
     const double avail_w = r.width() - (shared ? ytick_w : 0.0);
     const double avail_h = r.height() - (shared ? xtick_h : 0.0);
-    auto heat_size = [&](int c) {
+    auto heat_size = [&](int c, double caption_h) {
         const int rows = static_cast<int>((n + c - 1) / c);
         const double w = (avail_w + gap) / c - gap - (shared ? 0.0 : ytick_w);
-        const double h = (avail_h + gap) / rows - gap - (shared ? 0.0 : xtick_h) - label_h;
+        const double h = (avail_h + gap) / rows - gap - (shared ? 0.0 : xtick_h) - caption_h;
         if (keep_aspect) {
             const double fw = std::min(w, h * aspect);
             return QSizeF(fw, fw / aspect);
         }
         return QSizeF(w, h);
     };
-    // Captions with their panel's range ("m₆=0.00781 −1.9…0") that do not fit one line even at the
-    // 70 % paintPanel shrinks to get a second line for the range instead of losing it, and most of the
-    // name, to the ellipsis (narrow panels, large presentation text); the grid then prefers columns
-    // wide enough for them.
-    const auto captions_fit = [&](double width, bool two_lines) {
+    // A caption may take its panel's whole share of the row (the heatmap's width, its tick labels and
+    // most of the gap), centred over the heatmap: captions never meet their neighbours.
+    const auto caption_width = [&](double heat_w) { return heat_w + (shared ? 0.0 : ytick_w) + gap * 0.7; };
+    // The font scale (at most 1) at which every caption with its panel's range fits `width`: on one
+    // line ("m₆=0.0078 (−1.9…0)") or on two (name, then range).
+    double need_one = 0, need_two = 0;
+    if (any_label && usesPanelScales())
         for (qsizetype i = 0; i < n; ++i) {
             const QString& name = m_data.panels[i].label;
             const int index = static_cast<int>(i);
-            const double need =
-                two_lines ? std::max(fl.horizontalAdvance(name), fl.horizontalAdvance(panelRangeText(index)))
-                          : fl.horizontalAdvance(withPanelRange(index, name));
-            if (need * (two_lines ? kMinTwoLineScale : 0.7) > width)
-                return false;
+            need_one = std::max(need_one, fl.horizontalAdvance(withPanelRange(index, name)));
+            need_two =
+                std::max({need_two, fl.horizontalAdvance(name), fl.horizontalAdvance(panelRangeText(index))});
         }
-        return true;
+    const auto caption_scale = [&](double width, bool two_lines) {
+        const double need = two_lines ? need_two : need_one;
+        return need > 0 ? std::min(1.0, width / need) : 1.0;
     };
-    const auto best_grid = [&](bool two_lines) {
-        int cols = 1;
-        double best = -1;
+    // The caption band for two lines at `scale` of the label font.
+    const auto two_lines_height = [&](double scale) { return fl.height() * (2.0 * scale + 0.2); };
+    int grid_cols = 1;
+    double best = -1;
+    for (int c = 1; c <= n; ++c) {
+        const QSizeF s = heat_size(c, label_h);
+        if (std::min(s.width(), s.height()) > best) {
+            best = std::min(s.width(), s.height());
+            grid_cols = c;
+        }
+    }
+    bool two_lines = false;
+    double caption_font = 1.0;
+    if (any_label && usesPanelScales() &&
+        caption_scale(caption_width(heat_size(grid_cols, label_h).width()), false) < 0.7) {
+        // One line does not fit even at 70 % (paintPanel shrinks it that far): the name, then the range
+        // below it, in a band as tall as the two lines at the size they need. The figure has priority,
+        // but a caption that loses its slope or its range to the ellipsis says nothing (narrow panels,
+        // large presentation text): the largest heatmaps whose captions fit at kMinTwoLineScale or
+        // more, at fewer columns if need be.
+        int fit_cols = 0;
+        double fit_best = -1, fit_scale = kMinTwoLineScale;
         for (int c = 1; c <= n; ++c) {
-            const QSizeF s = heat_size(c);
-            double score = std::min(s.width(), s.height());
-            if (two_lines && !captions_fit(s.width(), true))
-                score *= 0.6;
-            if (score > best) {
-                best = score;
-                cols = c;
+            // The largest scale at which the captions fit the panels that a band for that scale
+            // leaves (a taller band, narrower panels: one crossing, found by bisection).
+            const auto fits = [&](double scale) {
+                return caption_scale(caption_width(heat_size(c, two_lines_height(scale)).width()), true) >=
+                       scale;
+            };
+            double scale = 1.0;
+            if (!fits(1.0)) {
+                double lo = kMinTwoLineScale, hi = 1.0;
+                for (int round = 0; round < 12; ++round)
+                    (fits(0.5 * (lo + hi)) ? lo : hi) = 0.5 * (lo + hi);
+                scale = fits(lo) ? lo : 0.0;
+            }
+            const QSizeF s = heat_size(c, two_lines_height(scale));
+            if (scale >= kMinTwoLineScale && std::min(s.width(), s.height()) > fit_best) {
+                fit_best = std::min(s.width(), s.height());
+                fit_cols = c;
+                fit_scale = scale;
             }
         }
-        return cols;
-    };
-    int grid_cols = best_grid(false);
-    if (any_label && usesPanelScales() && !captions_fit(heat_size(grid_cols).width(), false)) {
-        label_h = fl.height() * 2.2;
-        grid_cols = best_grid(true);
+        two_lines = true;
+        caption_font = fit_scale; // none fit: the smallest size, elided where still too wide
+        label_h = two_lines_height(caption_font);
+        if (fit_cols > 0) {
+            grid_cols = fit_cols;
+        } else {
+            best = -1;
+            for (int c = 1; c <= n; ++c) {
+                const QSizeF s = heat_size(c, label_h);
+                if (std::min(s.width(), s.height()) > best) {
+                    best = std::min(s.width(), s.height());
+                    grid_cols = c;
+                }
+            }
+        }
     }
     const int grid_rows = static_cast<int>((n + grid_cols - 1) / grid_cols);
-    const QSizeF hs = heat_size(grid_cols);
+    const QSizeF hs = heat_size(grid_cols, label_h);
     if (hs.width() < 4 || hs.height() < 4)
         return L;
     // Panels at a fixed pitch; the block (tick labels included) is centred in the free space so that
@@ -196,8 +237,11 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
         const int gc = static_cast<int>(i % grid_cols), gr = static_cast<int>(i / grid_cols);
         PanelGeometry g;
         const double left = x0 + gc * pitch_x, top = y0 + gr * pitch_y;
-        g.label = QRectF(left, top, hs.width(), label_h);
+        const double caption_w = caption_width(hs.width());
+        g.label = QRectF(left + (hs.width() - caption_w) / 2, top, caption_w, label_h);
         g.heat = QRectF(left, top + label_h, hs.width(), hs.height());
+        g.twoLineCaption = two_lines;
+        g.captionScale = caption_font;
         g.yTicks = !shared || gc == 0;
         // In a shared grid the x labels go under the lowest panel of each column.
         g.xTicks = !shared || gr == grid_rows - 1 || i + grid_cols >= n;
@@ -304,7 +348,6 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
     const QRectF heat = g.heat;
     if (heat.width() < 1 || heat.height() < 1 || m_view.rows <= 0 || m_view.cols <= 0)
         return;
-    const HeatmapPanel& panel = m_data.panels[index];
     const Extent& re = m_rowExtent[index];
     const Extent& ce = m_colExtent[index];
     auto map_x = [&](double p) { return heat.left() + (p - m_view.col0) / m_view.cols * heat.width(); };
@@ -435,58 +478,86 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
                              Qt::AlignRight | Qt::AlignVCenter, s);
         }
     }
-    if ((panel.label.isEmpty() && panelRangeText(index).isEmpty()) || g.label.height() <= 0) {
-        painter.restore();
-        return;
+    painter.setPen(colors.text);
+    for (const CaptionLine& line : captionLines(index, g, fonts, painter.device())) {
+        painter.setFont(line.font);
+        painter.drawText(line.rect, Qt::AlignHCenter | Qt::AlignTop, line.text);
     }
-    // Narrow small multiples: shrink a caption line (down to `min_scale`) before eliding it, so a slope such
-    // as "m₁₃=0.0055" stays readable instead of becoming "m₁₃=0.00…".
-    const auto drawLine = [&](const QString& text, const QRectF& rect, double min_scale) {
+    painter.restore();
+}
+
+QList<HeatmapView::CaptionLine> HeatmapView::captionLines(int index, const PanelGeometry& g,
+                                                          const Fonts& fonts, QPaintDevice* device) const
+{
+    QList<CaptionLine> out;
+    const QString& name = m_data.panels[index].label;
+    const QString range = panelRangeText(index);
+    if ((name.isEmpty() && range.isEmpty()) || g.label.height() <= 0 || g.label.width() <= 0)
+        return out;
+    // Narrow small multiples: shrink a caption line (down to `min_scale` of the label font) before eliding
+    // it, so a slope such as "m₁₃=0.0055" stays readable instead of becoming "m₁₃=0.00…". computeLayout
+    // chose the grid so that this suffices.
+    const auto at_scale = [&](double scale) {
         QFont font = fonts.label;
-        const double full = QFontMetricsF(font, painter.device()).horizontalAdvance(text);
+        if (font.pointSizeF() > 0)
+            font.setPointSizeF(font.pointSizeF() * scale);
+        else
+            font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
+        return font;
+    };
+    const auto line = [&](const QString& text, const QRectF& rect, double start, double min_scale) {
+        QFont font = at_scale(start);
+        const double full = QFontMetricsF(font, device).horizontalAdvance(text);
         if (full > rect.width() && full > 0) {
             // Text width is not exactly proportional to the point size (hinting): shrink in small steps
             // until it fits, so that a caption a hair too wide is not elided at almost its full size.
-            const QFont base = font;
-            for (double scale = std::min(1.0, rect.width() / full);; scale -= 0.03) {
+            for (double scale = start * std::min(1.0, rect.width() / full);; scale -= 0.03) {
                 scale = std::max(min_scale, scale);
-                font = base;
-                if (font.pointSizeF() > 0)
-                    font.setPointSizeF(font.pointSizeF() * scale);
-                else
-                    font.setPixelSize(std::max(1, static_cast<int>(font.pixelSize() * scale)));
-                if (scale <= min_scale ||
-                    QFontMetricsF(font, painter.device()).horizontalAdvance(text) <= rect.width())
+                font = at_scale(scale);
+                if (scale <= min_scale || QFontMetricsF(font, device).horizontalAdvance(text) <= rect.width())
                     break;
             }
         }
-        painter.setFont(font);
-        painter.setPen(colors.text);
-        const QFontMetricsF fm(font, painter.device());
-        painter.drawText(rect, Qt::AlignHCenter | Qt::AlignTop,
-                         fm.elidedText(text, Qt::ElideRight, rect.width()));
+        const QFontMetricsF fm(font, device);
+        out.append({fm.elidedText(text, Qt::ElideRight, rect.width()), font, rect});
     };
-    const QFontMetricsF fl(fonts.label, painter.device());
-    const QString range = panelRangeText(index);
-    if (!range.isEmpty() && g.label.height() >= fl.height() * 2) {
-        // Two lines (computeLayout made room): the panel's name, then the range of its colours.
-        drawLine(panel.label, QRectF(g.label.left(), g.label.top(), g.label.width(), fl.height()),
-                 kMinTwoLineScale);
-        drawLine(range, QRectF(g.label.left(), g.label.top() + fl.height(), g.label.width(), fl.height()),
-                 kMinTwoLineScale);
-        painter.restore();
-        return;
+    if (!range.isEmpty() && g.twoLineCaption) {
+        // Two lines (computeLayout made room for them at captionScale): the panel's name, then the range
+        // of its colours.
+        const double h = QFontMetricsF(at_scale(g.captionScale), device).height();
+        line(name, QRectF(g.label.left(), g.label.top(), g.label.width(), h), g.captionScale,
+             kMinTwoLineScale);
+        line(range, QRectF(g.label.left(), g.label.top() + h, g.label.width(), h), g.captionScale,
+             kMinTwoLineScale);
+        return out;
     }
     // With one colour scale per panel, each caption says what its colours span. A caption of several
     // parts ("RoPE · logits", the methods side by side) that does not fit even at 70 % keeps its first
     // part and the range rather than losing the range to the ellipsis (the figure's title names the
     // kind; the readout has the whole caption).
-    QString label = withPanelRange(index, panel.label);
-    if (const qsizetype dot = panel.label.indexOf(QStringLiteral(" · "));
-        dot > 0 && g.label.width() > 0 && fl.horizontalAdvance(label) * 0.7 > g.label.width())
-        label = withPanelRange(index, panel.label.left(dot));
-    drawLine(label, g.label, 0.7);
-    painter.restore();
+    const QFontMetricsF fl(fonts.label, device);
+    QString label = withPanelRange(index, name);
+    if (const qsizetype dot = name.indexOf(QStringLiteral(" · "));
+        dot > 0 && fl.horizontalAdvance(label) * 0.7 > g.label.width())
+        label = withPanelRange(index, name.left(dot));
+    line(label, g.label, 1.0, 0.7);
+    return out;
+}
+
+QList<QStringList> HeatmapView::screenCaptions() const
+{
+    const Fonts fonts{scaled_font(font(), 1.0, 1.2, true), scaled_font(font(), 1.0),
+                      scaled_font(font(), 1.0, 0.9)};
+    auto* device = const_cast<HeatmapView*>(this);
+    const Layout L = computeLayout(QRectF(rect()).adjusted(4, 0, -4, -4), fonts, device);
+    QList<QStringList> out;
+    for (qsizetype i = 0; i < L.panels.size(); ++i) {
+        QStringList lines;
+        for (const CaptionLine& l : captionLines(static_cast<int>(i), L.panels[i], fonts, device))
+            lines << l.text;
+        out << lines;
+    }
+    return out;
 }
 
 void HeatmapView::paintColorbar(QPainter& painter, const Layout& L, const Fonts& fonts,

@@ -396,24 +396,33 @@ void HeatmapView::paintEvent(QPaintEvent*)
     paintHover(painter);
 }
 
-void HeatmapView::paintHover(QPainter& painter) const
+QRectF HeatmapView::hoverBox() const
 {
     if (m_hoverText.isEmpty())
+        return {};
+    const QFontMetricsF fm(font(), this);
+    double w = 0;
+    const QStringList lines = m_hoverText.split(QStringLiteral(" · "));
+    for (const QString& l : lines)
+        w = std::max(w, fm.horizontalAdvance(l));
+    const double pad = fm.height() * 0.35;
+    const QSizeF size(w + 2 * pad, fm.height() * static_cast<double>(lines.size()) + 2 * pad);
+    // Beside the hovered cell and the cross cursor (about 24 px across): the row and the column the
+    // readout names stay in view, as they did not when the box sat a fixed offset below the cursor over
+    // large (zoomed) cells.
+    const QRectF anchor = m_hoverCell.united(QRectF(m_hoverPos - QPointF(12, 12), QSizeF(24, 24)));
+    return place_readout_box(size, anchor, QRectF(rect()), 4.0);
+}
+
+void HeatmapView::paintHover(QPainter& painter) const
+{
+    const QRectF box = hoverBox();
+    if (box.isEmpty())
         return;
     const FigureColors colors = figure_colors(palette_is_dark(palette()));
     const QFontMetricsF fm(font(), this);
     const QStringList lines = m_hoverText.split(QStringLiteral(" · "));
-    double w = 0;
-    for (const QString& l : lines)
-        w = std::max(w, fm.horizontalAdvance(l));
     const double pad = fm.height() * 0.35;
-    QRectF box(0, 0, w + 2 * pad, fm.height() * lines.size() + 2 * pad);
-    QPointF at = m_hoverPos + QPointF(16, 16);
-    if (at.x() + box.width() > width())
-        at.setX(m_hoverPos.x() - 12 - box.width());
-    if (at.y() + box.height() > height())
-        at.setY(m_hoverPos.y() - 12 - box.height());
-    box.moveTopLeft(QPointF(std::max(0.0, at.x()), std::max(0.0, at.y())));
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setPen(QPen(colors.grid, 1.0));
@@ -422,7 +431,8 @@ void HeatmapView::paintHover(QPainter& painter) const
     painter.setPen(colors.text);
     painter.setFont(font());
     for (qsizetype i = 0; i < lines.size(); ++i)
-        painter.drawText(QRectF(box.left() + pad, box.top() + pad + i * fm.height(), w + 1, fm.height()),
+        painter.drawText(QRectF(box.left() + pad, box.top() + pad + static_cast<double>(i) * fm.height(),
+                                box.width() - 2 * pad + 1, fm.height()),
                          Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
     painter.restore();
 }
@@ -454,7 +464,7 @@ int HeatmapView::panelAt(const QPointF& pos, const Layout& layout) const
     return -1;
 }
 
-QString HeatmapView::readoutAt(const QPointF& pos, int* panel_out) const
+QString HeatmapView::readoutAt(const QPointF& pos, int* panel_out, QRectF* cell_out) const
 {
     const Layout L = screenLayout();
     const int i = panelAt(pos, L);
@@ -472,11 +482,26 @@ QString HeatmapView::readoutAt(const QPointF& pos, int* panel_out) const
     };
     qsizetype r = 0, c = 0;
     const MatrixResult* mp = &m_data.panels[i].matrix;
-    if (!cell(m_rowExtent[i], m_colExtent[i], r, c)) {
+    const Extent *re = &m_rowExtent[i], *ce = &m_colExtent[i];
+    if (!cell(*re, *ce, r, c)) {
         // Outside the computed window, where the whole matrix's picture shows: its cell.
-        if (!m_data.panels[i].whole || !cell(m_wholeRowExtent[i], m_wholeColExtent[i], r, c))
+        re = &m_wholeRowExtent[i];
+        ce = &m_wholeColExtent[i];
+        if (!m_data.panels[i].whole || !cell(*re, *ce, r, c))
             return {};
         mp = m_data.panels[i].whole.get();
+    }
+    if (cell_out) {
+        const auto map_x = [&](double p) {
+            return heat.left() + (p - m_view.col0) / m_view.cols * heat.width();
+        };
+        const auto map_y = [&](double p) {
+            return heat.top() + (p - m_view.row0) / m_view.rows * heat.height();
+        };
+        const auto k = [](qsizetype v) { return static_cast<double>(v); };
+        *cell_out = QRectF(QPointF(map_x(ce->lo + k(c) * ce->step), map_y(re->lo + k(r) * re->step)),
+                           QPointF(map_x(ce->lo + k(c + 1) * ce->step), map_y(re->lo + k(r + 1) * re->step)))
+                        .intersected(heat);
     }
     const MatrixResult& m = *mp;
     const double value = m.values(r, c);
@@ -625,7 +650,7 @@ void HeatmapView::mouseMoveEvent(QMouseEvent* event)
         }
         return;
     }
-    const QString readout = readoutAt(event->position());
+    const QString readout = readoutAt(event->position(), nullptr, &m_hoverCell);
     m_hoverPos = event->position();
     if (readout != m_hoverText || !readout.isEmpty()) {
         m_hoverText = readout;

@@ -97,8 +97,16 @@ public:
 
     void renderFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const override;
     QString figureTitle() const override { return m_data.title; }
-    // What the hover readout says at widget position `pos` ("" outside the cells); `panel`: which panel.
-    QString readoutAt(const QPointF& pos, int* panel = nullptr) const;
+    // What the hover readout says at widget position `pos` ("" outside the cells); `panel`: which panel;
+    // `cell`: where the cell (the block of positions the readout reports) is in the widget.
+    QString readoutAt(const QPointF& pos, int* panel = nullptr, QRectF* cell = nullptr) const;
+    // The hovered cell, and the box the hover readout is painted in (empty when nothing is hovered): beside
+    // the cell diagonally, so that the box leaves the hovered row and column in view, inside the widget.
+    QRectF hoverCell() const { return m_hoverText.isEmpty() ? QRectF() : m_hoverCell; }
+    QRectF hoverBox() const;
+    // Each panel's caption as painted on screen, line by line (a line that had to be elided ends with
+    // "…"; a range such as "−1.9…0" has its ellipsis inside).
+    QList<QStringList> screenCaptions() const;
 
 public slots:
     // Back to the whole matrix (as first received); emits viewportRequested at once.
@@ -133,8 +141,16 @@ private:
     };
     struct PanelGeometry {
         QRectF heat;  // the heatmap itself
-        QRectF label; // small-multiple caption above it
+        QRectF label; // small-multiple caption above it (as wide as the panel's share of the row)
         bool xTicks = true, yTicks = true;
+        bool twoLineCaption = false; // name, then colour range, at captionScale of the label font
+        double captionScale = 1.0;
+    };
+    // One line of a panel's caption: its text (elided only when nothing else fits), font and place.
+    struct CaptionLine {
+        QString text;
+        QFont font;
+        QRectF rect;
     };
     struct Layout {
         QRectF title;
@@ -170,6 +186,8 @@ private:
     void paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const;
     void paintPanel(QPainter& painter, int index, const PanelGeometry& geometry, const Fonts& fonts,
                     const RenderOptions& options) const;
+    QList<CaptionLine> captionLines(int index, const PanelGeometry& geometry, const Fonts& fonts,
+                                    QPaintDevice* device) const;
     void paintColorbar(QPainter& painter, const Layout& layout, const Fonts& fonts,
                        const RenderOptions& options) const;
     void paintHover(QPainter& painter) const;
@@ -208,6 +226,7 @@ private:
 
     QString m_hoverText;
     QPointF m_hoverPos;
+    QRectF m_hoverCell;
 };
 
 } // namespace posatlas::ui

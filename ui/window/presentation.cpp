@@ -519,14 +519,17 @@ void Presentation::applyStyle()
     if (!m_saved)
         return;
     // Fusion draws every widget from the palette (as the dark theme does, main_window.cpp); scaled, so
-    // that check boxes, icons and arrows grow with the text.
+    // that check boxes, icons and arrows grow with the text. The sizes are the main window's alone, as
+    // its fonts are (presentation_style.h: a dialog or the explorer opened meanwhile keeps its normal
+    // text, so its normal sizes); the theme is the application's, like the figures' theme: whatever
+    // window the projector shows has the contrast it needs, and a theme changes no size.
     // The figures' theme first: the views restyle on the style and palette changes below, whichever
     // of the font scale or the theme asked for them.
     set_high_contrast_figures(m_highContrast || m_saved->highContrast);
     const QString base = m_highContrast ? QStringLiteral("fusion") : m_saved->style;
     const auto* current = qobject_cast<const ScaledStyle*>(QApplication::style());
     if (!current || current->scale() != m_fontScale || current->baseStyleName() != base)
-        QApplication::setStyle(new ScaledStyle(base, m_fontScale));
+        QApplication::setStyle(new ScaledStyle(base, m_fontScale, m_window));
     QApplication::setPalette(m_highContrast ? highContrastPalette() : m_saved->palette);
 }
 

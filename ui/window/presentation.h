@@ -3,6 +3,8 @@
 // menu bar, status bar and dock title bars, shows one figure (the one in front; View > Go to View
 // switches), optionally the parameter panel, at a font scale of 100 % to 250 % that every view, label and
 // the panel's widgets follow, in a high-contrast light theme. Figures stay live: the sliders still work.
+// The scale is the main window's only: dialogs and the explorer opened while presenting keep their
+// normal text and sizes (the theme applies to them too).
 //
 // Steps: a StepSource lists what PgDn / PgUp walk through. The first source steps through the built-in
 // presets (core/io/presets.h); lessons can plug in their own source later (setStepSource). The current

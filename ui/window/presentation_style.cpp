@@ -2,6 +2,7 @@
 #include "window/presentation_style.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QPainter>
 #include <QPolygonF>
 #include <QStyleFactory>
@@ -44,16 +45,34 @@ bool isScaledMetric(QStyle::PixelMetric metric)
 
 } // namespace
 
-ScaledStyle::ScaledStyle(const QString& baseStyle, double scale)
+ScaledStyle::ScaledStyle(const QString& baseStyle, double scale, QWidget* scope)
     : QProxyStyle(QStyleFactory::create(baseStyle)), m_scale(std::clamp(scale, 1.0, 4.0)),
-      m_baseName(baseStyle)
+      m_baseName(baseStyle), m_scoped(scope != nullptr), m_scope(scope)
 {
+}
+
+bool ScaledStyle::scales(const QStyleOption* option, const QWidget* widget) const
+{
+    if (m_scale == 1.0)
+        return false;
+    if (!m_scoped)
+        return true;
+    const QWidget* w = widget ? widget : option ? qobject_cast<const QWidget*>(option->styleObject) : nullptr;
+    // Up to the window the widget is in; a dock widget belongs to its main window even when floating.
+    for (; w && m_scope; w = w->parentWidget()) {
+        if (w == m_scope)
+            return true;
+        if (w->isWindow() && !qobject_cast<const QDockWidget*>(w))
+            return false;
+    }
+    return false;
 }
 
 int ScaledStyle::pixelMetric(PixelMetric metric, const QStyleOption* option, const QWidget* widget) const
 {
     const int value = QProxyStyle::pixelMetric(metric, option, widget);
-    return isScaledMetric(metric) ? static_cast<int>(std::lround(value * m_scale)) : value;
+    return isScaledMetric(metric) && scales(option, widget) ? static_cast<int>(std::lround(value * m_scale))
+                                                            : value;
 }
 
 QRect ScaledStyle::subControlRect(ComplexControl control, const QStyleOptionComplex* option, SubControl sub,
@@ -61,7 +80,7 @@ QRect ScaledStyle::subControlRect(ComplexControl control, const QStyleOptionComp
 {
     const auto* spin = qstyleoption_cast<const QStyleOptionSpinBox*>(option);
     if (control != CC_SpinBox || !spin || spin->buttonSymbols == QAbstractSpinBox::NoButtons ||
-        m_scale == 1.0)
+        !scales(option, widget))
         return QProxyStyle::subControlRect(control, option, sub, widget);
     // The buttons `scale` times as wide as the base style makes them, the edit field narrower by as much.
     QRect r = QProxyStyle::subControlRect(control, option, sub, widget);
@@ -89,7 +108,8 @@ QSize ScaledStyle::sizeFromContents(ContentsType type, const QStyleOption* optio
     QSize out = QProxyStyle::sizeFromContents(type, option, size, widget);
     // Room for the wider buttons (subControlRect): the edit field keeps the width its text needs.
     if (const auto* spin = qstyleoption_cast<const QStyleOptionSpinBox*>(option);
-        type == CT_SpinBox && spin && spin->buttonSymbols != QAbstractSpinBox::NoButtons)
+        type == CT_SpinBox && spin && spin->buttonSymbols != QAbstractSpinBox::NoButtons &&
+        scales(option, widget))
         out.rwidth() += static_cast<int>(std::lround(kSpinButtonWidth * (m_scale - 1.0)));
     return out;
 }
@@ -98,7 +118,7 @@ void ScaledStyle::drawComplexControl(ComplexControl control, const QStyleOptionC
                                      QPainter* painter, const QWidget* widget) const
 {
     QProxyStyle::drawComplexControl(control, option, painter, widget);
-    if (m_scale == 1.0 || !option)
+    if (!option || !scales(option, widget))
         return;
     // The base style draws its arrows at their normal size (and a spin box's buttons at their normal
     // width): larger ones over them, centred where the small ones are, so that they cover them.
@@ -137,7 +157,7 @@ void ScaledStyle::drawPrimitive(PrimitiveElement element, const QStyleOption* op
     case PE_IndicatorArrowRight: arrow = Qt::RightArrow; break;
     default: break;
     }
-    if (arrow == Qt::NoArrow || m_scale == 1.0 || !option) {
+    if (arrow == Qt::NoArrow || !option || !scales(option, widget)) {
         QProxyStyle::drawPrimitive(element, option, painter, widget);
         return;
     }

@@ -448,8 +448,13 @@ private slots:
         w->model()->resetScenario(Scenario{});
         Presentation* p = w->presentation();
         QCOMPARE(p->fontScale(), Settings::kDefaultFontScale);
-        const int indicator = QApplication::style()->pixelMetric(QStyle::PM_IndicatorWidth);
-        const int icon = QApplication::style()->pixelMetric(QStyle::PM_SmallIconSize);
+        // (The style scales the main window's widgets only: asked for one of them.)
+        const QWidget* panel = w->parameterPanel();
+        const auto metric = [&](QStyle::PixelMetric m) {
+            return panel->style()->pixelMetric(m, nullptr, panel);
+        };
+        const int indicator = metric(QStyle::PM_IndicatorWidth);
+        const int icon = metric(QStyle::PM_SmallIconSize);
         p->enter();
         w->focusView(ViewKind::Curves);
         QVERIFY(waitIdle(w->jobs()));
@@ -466,9 +471,8 @@ private slots:
                      qPrintable(QString::number(digitHeight(axis->labelsFont()))));
             QCOMPARE(axis->linePen().widthF(), 1.75); // not scaled with the text (high contrast: 1.75 px)
         }
-        QCOMPARE(QApplication::style()->pixelMetric(QStyle::PM_IndicatorWidth),
-                 qRound(indicator * p->fontScale()));
-        QCOMPARE(QApplication::style()->pixelMetric(QStyle::PM_SmallIconSize), qRound(icon * p->fontScale()));
+        QCOMPARE(metric(QStyle::PM_IndicatorWidth), qRound(indicator * p->fontScale()));
+        QCOMPARE(metric(QStyle::PM_SmallIconSize), qRound(icon * p->fontScale()));
         for (double scale : {1.5, 2.0, 2.5}) {
             p->setFontScale(scale);
             QTest::qWait(20);
@@ -478,8 +482,8 @@ private slots:
                 qPrintable(QStringLiteral("%1 of %2 at %3").arg(figure->width()).arg(w->width()).arg(scale)));
         }
         p->leave();
-        QCOMPARE(QApplication::style()->pixelMetric(QStyle::PM_IndicatorWidth), indicator);
-        QCOMPARE(QApplication::style()->pixelMetric(QStyle::PM_SmallIconSize), icon);
+        QCOMPARE(metric(QStyle::PM_IndicatorWidth), indicator);
+        QCOMPARE(metric(QStyle::PM_SmallIconSize), icon);
     }
 
     void presentationScreenshots()
