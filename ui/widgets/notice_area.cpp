@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/notice_area.h"
 
+#include <QEvent>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -33,11 +34,14 @@ void NoticeArea::showNotice(const QString& id, const QString& text, std::vector<
     auto* icon = new QLabel(bar);
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
     icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning, nullptr, this).pixmap(size, size));
-    row->addWidget(icon, 0, Qt::AlignTop);
+    row->addWidget(icon, 0, Qt::AlignVCenter);
     auto* label = new QLabel(text, bar);
     label->setTextFormat(Qt::PlainText);
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse); // a path to copy
+    // A tool bar does not ask its widgets for their height at their width: the label is held at the
+    // height its text needs at the width it gets (eventFilter), not a tall guess.
+    label->installEventFilter(this);
     row->addWidget(label, 1);
     for (Action& a : actions) {
         auto* button = new QPushButton(a.text, bar);
@@ -52,6 +56,17 @@ void NoticeArea::showNotice(const QString& id, const QString& text, std::vector<
     m_layout->addWidget(bar);
     m_bars.push_back({id, bar, label});
     emit changed();
+}
+
+bool NoticeArea::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::Resize)
+        if (auto* label = qobject_cast<QLabel*>(watched)) {
+            const int height = label->heightForWidth(label->width());
+            if (height > 0 && height != label->height())
+                label->setFixedHeight(height);
+        }
+    return QWidget::eventFilter(watched, event);
 }
 
 void NoticeArea::clear(const QString& id)

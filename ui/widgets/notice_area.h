@@ -42,6 +42,9 @@ public:
 signals:
     void changed(); // a notice was shown, replaced or cleared
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     struct Bar {
         QString id;

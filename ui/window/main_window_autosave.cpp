@@ -205,7 +205,7 @@ bool MainWindow::offerRecovery()
     if (!report.missing_files.empty())
         locate = box->addButton(tr("&Locate…"), QMessageBox::ActionRole);
     QPushButton* discard = box->addButton(tr("&Discard"), QMessageBox::DestructiveRole);
-    QPushButton* later = box->addButton(tr("&Later"), QMessageBox::RejectRole);
+    QPushButton* later = box->addButton(tr("La&ter"), QMessageBox::RejectRole);
     box->setDefaultButton(restore);
     box->setEscapeButton(later);
     box->setAttribute(Qt::WA_DeleteOnClose);
