@@ -1127,8 +1127,8 @@
         <translation>未知</translation>
     </message>
     <message>
-        <source>another PosAtlas (process %1) is running and autosaving to %2; the work in this window is not autosaved until it closes</source>
-        <translation>另一个 PosAtlas（进程 %1）正在运行并自动保存到 %2；在它关闭之前，本窗口的工作不会自动保存</translation>
+        <source>another PosAtlas (process %1) is running and autosaving to %2; the work in this window is not autosaved (Retry once it has closed)</source>
+        <translation>另一个 PosAtlas（进程 %1）正在运行并自动保存到 %2；本窗口的工作不会自动保存（待它关闭后点“重试”）</translation>
     </message>
     <message>
         <source>permission denied</source>

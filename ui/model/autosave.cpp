@@ -100,7 +100,7 @@ bool Autosave::start(const QString& directory)
             const QString owner = lock->getLockInfo(&pid, &host, &app) ? QString::number(pid) : tr("unknown");
             setProblem(Problem::OtherInstance,
                        tr("another PosAtlas (process %1) is running and autosaving to %2; the work in this "
-                          "window is not autosaved until it closes")
+                          "window is not autosaved (Retry once it has closed)")
                            .arg(owner, shown));
         } else {
             // A full disk or a read-only folder: QLockFile says only that it failed, the system says why.
