@@ -182,7 +182,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (args.front() == "download")
             return run_download(rest, out, err);
         if (args.front() == "export")
-            return run_export(rest, out);
+            return run_export(rest, out, err);
         if (args.front() == "gallery")
             return run_gallery(rest, out);
         if (args.front() == "screenshots")

@@ -327,7 +327,7 @@ std::string gallery_help()
                        gallery_sections());
 }
 
-int run_export(const std::vector<std::string>& args, std::ostream& out)
+int run_export(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     const Options o(args, flatten(export_sections()));
     if (o.help()) {
@@ -358,11 +358,16 @@ int run_export(const std::vector<std::string>& args, std::ostream& out)
     if (auto file = o.text("session")) {
         if (o.has("preset") || o.has("config") || o.has("model"))
             throw UsageError("--session is exclusive with --preset, --config and --model");
+        SessionReadReport report;
         try {
-            session = load_session(QString::fromStdString(*file));
+            session = load_session(QString::fromStdString(*file), &report);
         } catch (const SessionError& e) {
             throw UsageError(std::string("--session: ") + e.what());
         }
+        // Ignored keys are most often typos whose value silently became the default: say so, and go on.
+        for (const UnknownKey& k : report.unknown_keys)
+            err << "posatlas: warning: "
+                << quote_input("--session " + *file + ": " + unknown_key_message(k), 2000) << '\n';
     }
     // Options given beside a session override it, as they override a config.
     const Scenario s = o.has("session") ? scenario_with_options(o, session.scenario)

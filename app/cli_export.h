@@ -15,7 +15,7 @@ void ensure_application();
 // Deletes the application ensure_application() made (call once, before returning from main).
 void release_application();
 
-int run_export(const std::vector<std::string>& args, std::ostream& out);
+int run_export(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_gallery(const std::vector<std::string>& args, std::ostream& out);
 // The options each accepts.
 OptionSet export_option_set();

@@ -241,7 +241,35 @@ void read_field(const Reader& r, const Field& f, Scenario& s)
 
 } // namespace
 
-Scenario scenario_from_json(const json& j, const Scenario& base)
+namespace {
+
+constexpr const char* kContentKeys[] = {"kind",           "seed", "text",       "queries",
+                                        "queries_tensor", "keys", "keys_tensor"};
+
+// Every key a scenario's JSON may hold, level by level, for the unknown-key report.
+void report_unknown_keys(const json& j, std::vector<UnknownKey>& out)
+{
+    std::vector<std::string> top{"method", "seq_len", "head", "content", "causal"};
+    for (const MethodDescriptor& d : methods())
+        top.push_back(d.section);
+    collect_unknown_keys(j, top, "", out);
+    if (const auto c = j.find("content"); c != j.end())
+        collect_unknown_keys(*c, std::vector<std::string>(std::begin(kContentKeys), std::end(kContentKeys)),
+                             "content", out);
+    for (const MethodDescriptor& d : methods())
+        if (const auto section = j.find(d.section); section != j.end()) {
+            std::vector<std::string> keys;
+            for (const Field& f : d.fields) {
+                keys.push_back(f.key);
+                keys.insert(keys.end(), f.aliases.begin(), f.aliases.end());
+            }
+            collect_unknown_keys(*section, keys, d.section, out);
+        }
+}
+
+} // namespace
+
+Scenario scenario_from_json(const json& j, const Scenario& base, std::vector<UnknownKey>* unknown)
 {
     Scenario s = base;
     const Reader top(j, "");
@@ -272,6 +300,8 @@ Scenario scenario_from_json(const json& j, const Scenario& base)
         if (auto c = top.child(d.section.c_str()))
             for (const Field& f : d.fields)
                 read_field(*c, f, s);
+    if (unknown)
+        report_unknown_keys(j, *unknown);
     return s;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "io/input_file.h"
+#include "io/unknown_keys.h"
 #include "scenario/params.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -22,7 +23,10 @@ public:
 nlohmann::json scenario_to_json(const Scenario& s);
 // Throws ScenarioJsonError naming the key ("rope.rope_theta: expected a number, got string") for
 // wrong types or unknown enum ids. Does not validate ranges: call validate() on the result.
-Scenario scenario_from_json(const nlohmann::json& j, const Scenario& base = {});
+// Keys it does not know (at any level) are ignored; when `unknown` is given, each is appended to it
+// (named from the scenario's top, "rope.rope_thta") with the nearest valid key at its level.
+Scenario scenario_from_json(const nlohmann::json& j, const Scenario& base = {},
+                            std::vector<UnknownKey>* unknown = nullptr);
 
 } // namespace posatlas
 

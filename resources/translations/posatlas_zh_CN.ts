@@ -1111,16 +1111,36 @@
 <context>
     <name>posatlas::ui::Autosave</name>
     <message>
-        <source>cannot create the folder %1</source>
-        <translation>无法创建文件夹 %1</translation>
-    </message>
-    <message>
-        <source>another PosAtlas is running and autosaving to %1</source>
-        <translation>另一个 PosAtlas 正在运行并自动保存到 %1</translation>
-    </message>
-    <message>
         <source>Autosave to %1 failed: %2</source>
         <translation>自动保存到 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>not a folder</source>
+        <translation>不是文件夹</translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1: %2</source>
+        <translation>无法创建文件夹 %1：%2</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>another PosAtlas (process %1) is running and autosaving to %2; the work in this window is not autosaved (Retry once it has closed)</source>
+        <translation>另一个 PosAtlas（进程 %1）正在运行并自动保存到 %2；本窗口的工作不会自动保存（待它关闭后点“重试”）</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>权限不足</translation>
+    </message>
+    <message>
+        <source>the lock file could not be written</source>
+        <translation>无法写入锁文件</translation>
+    </message>
+    <message>
+        <source>cannot write to %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -2880,14 +2900,6 @@
         <translation>%1 — %2</translation>
     </message>
     <message>
-        <source>Autosave is off: %1</source>
-        <translation>自动保存已关闭：%1</translation>
-    </message>
-    <message>
-        <source>The autosaved work could not be read and was discarded: %1</source>
-        <translation>无法读取自动保存的内容，已将其丢弃：%1</translation>
-    </message>
-    <message>
         <source>PosAtlas did not close cleanly last time. Restore the work autosaved at %1?
 
 %2</source>
@@ -3251,6 +3263,92 @@
         <source>S&amp;ubtract Mean</source>
         <translation>减去均值(&amp;U)</translation>
     </message>
+    <message>
+        <source>Notices</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>%1. Your changes since the last autosave are not protected.</source>
+        <translation>%1。自上次自动保存以来的修改没有受到保护。</translation>
+    </message>
+    <message>
+        <source>Autosave is off: %1.</source>
+        <translation>自动保存已关闭：%1。</translation>
+    </message>
+    <message>
+        <source>&amp;Retry</source>
+        <translation>重试(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Autosave is on</source>
+        <translation>自动保存已开启</translation>
+    </message>
+    <message>
+        <source>The autosaved work could not be read (%1) and stays in %2; autosave is paused until it is moved away.</source>
+        <translation>无法读取自动保存的内容（%1），它仍留在 %2；在把它移走之前，自动保存暂停。</translation>
+    </message>
+    <message>
+        <source>The autosaved work could not be read (%1). It was kept as %2.</source>
+        <translation>无法读取自动保存的内容（%1），已将其保留为 %2。</translation>
+    </message>
+    <message>
+        <source>It uses files that are missing (on a drive that is not mounted?):
+%1
+
+Locate… lets you point at them. Restore without them uses the default in their place and keeps the autosave as it was in a .bak file.</source>
+        <translation>它用到的以下文件不存在（所在的驱动器是否没有挂载？）：
+%1
+
+点“定位…”可以指出这些文件的位置。不带它们恢复时，缺少的部分使用默认值，原来的自动保存保留为一个 .bak 文件。</translation>
+    </message>
+    <message>
+        <source>Discarded the autosaved work</source>
+        <translation>已丢弃自动保存的内容</translation>
+    </message>
+    <message>
+        <source>The autosaved work could not be restored. It was kept as %1.</source>
+        <translation>无法恢复自动保存的内容，已将其保留为 %1。</translation>
+    </message>
+    <message>
+        <source>Restored the autosaved work without %1 (missing); the default takes its place.</source>
+        <translation>已恢复自动保存的内容，但缺少 %1，这部分使用默认值。</translation>
+    </message>
+    <message>
+        <source>Restored the autosaved work without %1 (missing); the default takes its place. The autosave as it was is kept as %2.</source>
+        <translation>已恢复自动保存的内容，但缺少 %1，这部分使用默认值。原来的自动保存已保留为 %2。</translation>
+    </message>
+    <message>
+        <source>&amp;Locate…</source>
+        <translation>定位(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Locate %1</source>
+        <translation>定位 %1</translation>
+    </message>
+    <message>
+        <source>The autosaved work from the last run is kept in %1 until you restore or discard it; until then this window&apos;s changes are not autosaved.</source>
+        <translation>上次运行自动保存的内容保留在 %1，直到你恢复或丢弃它；在此之前，本窗口的修改不会自动保存。</translation>
+    </message>
+    <message>
+        <source>Restore or Discard…</source>
+        <translation>恢复或丢弃…</translation>
+    </message>
+    <message>
+        <source>unknown key %1</source>
+        <translation>未知的键名 %1</translation>
+    </message>
+    <message>
+        <source>unknown key %1 (did you mean %2?)</source>
+        <translation>未知的键名 %1（是不是想写 %2？）</translation>
+    </message>
+    <message>
+        <source>%1: these keys were ignored and their values are the defaults: %2</source>
+        <translation>%1：以下键名已被忽略，相应的值使用默认值：%2</translation>
+    </message>
+    <message>
+        <source>La&amp;ter</source>
+        <translation>稍后(&amp;T)</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>
@@ -3305,6 +3403,13 @@
     <message>
         <source>Download failed: %1</source>
         <translation>下载失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::NoticeArea</name>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>

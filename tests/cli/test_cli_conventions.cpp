@@ -2,7 +2,7 @@
 // Command-line conventions: every command and quantity answers --help and -h, and its help
 // mentions every option its parser accepts (the parser's own list, from its refusal of an unknown
 // option); --out - writes to standard output; integer columns print as integers; progress appears
-// only on a terminal and never with --quiet.
+// only on a terminal and never with --quiet; a session's unknown keys are warnings on stderr.
 #include "cli_support.h"
 #include "test_names.h"
 
@@ -495,6 +495,24 @@ TEST(CliLesson, ChecksAndUpdatesQuotedNumbers)
     EXPECT_NE(course.out.find(":/posatlas/lessons/zh_CN/"), std::string::npos);
     EXPECT_EQ(run({"lesson", "check", "--update"}).status, 2); // the built-in course is not a file to rewrite
     EXPECT_EQ(run({"lesson"}).status, 2);
+}
+
+// A session key no reader knows (a typo) is ignored with a warning naming it and the nearest valid key;
+// the export still succeeds (exit 0), as there is no --strict.
+TEST(CliConventions, SessionUnknownKeyIsAWarning)
+{
+    const fs::path session =
+        write_file("typo.posatlas.json",
+                   R"({"format":"posatlas-session","version":1,"scenario":{"method":"rope","seq_len":16,)"
+                   R"("rope":{"rope_thta":500}},"views":{"visible":["heatmap"]}})");
+    const fs::path out = temp_dir() / "typo.csv";
+    const Result r = run({"export", "--session", session.string(), "--out", out.string()});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("posatlas: warning: --session " + session.string() +
+                         ": unknown key scenario.rope.rope_thta (did you mean rope_theta?)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_TRUE(fs::exists(out));
 }
 
 } // namespace

@@ -274,12 +274,18 @@ private:
                          .arg(QString::fromStdString(key)));
         j["format"] = "posatlas-session";
         j["version"] = kSessionVersion;
+        SessionReadReport report;
         try {
-            m_step->session = session_from_json(QByteArray::fromStdString(j.dump()), m_baseDir);
+            m_step->session = session_from_json(QByteArray::fromStdString(j.dump()), m_baseDir, &report);
         } catch (const SessionError& e) {
             fail(m_source, m_blockLine,
                  QStringLiteral("posatlas block: %1").arg(QString::fromUtf8(e.what())));
         }
+        // A misspelt key would silently show the default instead of what the text describes.
+        if (!report.unknown_keys.empty())
+            fail(m_source, m_blockLine,
+                 QStringLiteral("posatlas block: %1")
+                     .arg(QString::fromStdString(unknown_key_message(report.unknown_keys.front()))));
         m_step->block = m_block.toUtf8();
     }
 

@@ -216,13 +216,22 @@ Scenario quote_scenario(const LessonStep& step, const LessonQuote& quote, const 
     block["version"] = kSessionVersion;
     const QString baseDir =
         source.startsWith(QLatin1Char(':')) ? QString() : QFileInfo(source).absolutePath();
+    SessionReadReport report;
+    Scenario scenario_of_quote;
     try {
-        return session_from_json(QByteArray::fromStdString(block.dump()), baseDir).scenario;
+        scenario_of_quote =
+            session_from_json(QByteArray::fromStdString(block.dump()), baseDir, &report).scenario;
     } catch (const SessionError& e) {
         fail(source, quote.line,
              QStringLiteral("quoted number %1, its scenario: %2")
                  .arg(quote.printed, QString::fromUtf8(e.what())));
     }
+    if (!report.unknown_keys.empty())
+        fail(source, quote.line,
+             QStringLiteral("quoted number %1, its scenario: %2")
+                 .arg(quote.printed,
+                      QString::fromStdString(unknown_key_message(report.unknown_keys.front()))));
+    return scenario_of_quote;
 }
 
 std::vector<CheckedQuote> check_lesson_quotes(const Lesson& lesson)

@@ -7,7 +7,12 @@
 //
 // A QLockFile beside the autosave keeps two running instances from overwriting each other's file:
 // the second instance neither autosaves nor offers a recovery. A lock left behind by a crashed process
-// is recognised as stale by its process id, never by its age.
+// is recognised as stale by its process id, never by its age. A lock that cannot be taken for another
+// reason (a full disk, a folder without write permission) is reported with the system's own words, not
+// as another instance.
+//
+// An autosave is never deleted unless the user restored or discarded it: one that cannot be read is
+// moved aside (setRecoverableAside()), one restored only in part is copied aside (copyRecoverable()).
 //
 // The folder: POSATLAS_STATE_DIR when set, else QStandardPaths::AppLocalDataLocation.
 #pragma once
@@ -40,9 +45,16 @@ public:
     static constexpr const char* kFileName = "autosave.posatlas.json";
 
     // Takes the folder (created if needed) and its lock; false when the folder cannot be made or
-    // another running instance holds the lock (autosave then stays off). Reads any autosave left by a
-    // previous run first (recoverable()).
+    // written to, or another running instance holds the lock (autosave then stays off; problem() and
+    // errorString() say which). Reads any autosave left by a previous run first (recoverable()).
     bool start(const QString& directory);
+    enum class Problem {
+        None,
+        OtherInstance, // a live process holds the lock (its id in errorString())
+        CannotWrite,   // the folder cannot be created or written to (the system's reason in errorString())
+        SaveFailed,    // active, but the last write failed (errorString())
+    };
+    Problem problem() const { return m_problem; }
     bool active() const { return m_lock != nullptr; }
     QString directory() const { return m_dir; }
     QString filePath() const;
@@ -53,6 +65,14 @@ public:
     // current file (restored; its bytes count as written).
     void discardRecoverable();
     void acceptRecoverable();
+    // The recoverable autosave cannot be read: it is renamed to a free "autosave.posatlas.json.bak"
+    // (".2.bak", ... when taken) and forgotten. Returns the new path, or "" when it could not be moved
+    // (it then stays recoverable, so that nothing overwrites it).
+    QString setRecoverableAside();
+    // A copy of the recoverable autosave under a free .bak name (the file stays): the path, or "".
+    QString copyRecoverable() const;
+    // A free "PATH.bak", else "PATH.2.bak", "PATH.3.bak", ...
+    static QString backupPath(const QString& path);
 
     // Debounce delay after a change (default 2 s) and the periodic check (default 30 s).
     void setDelay(int ms);
@@ -69,6 +89,8 @@ public:
 
 signals:
     void saveFailed(const QString& message);
+    // problem() or errorString() changed (a failure, or its end).
+    void problemChanged();
 
 private:
     Snapshot m_snapshot;
@@ -78,7 +100,10 @@ private:
     QTimer* m_periodic;
     QByteArray m_lastWritten;
     std::optional<QByteArray> m_recoverable;
+    void setProblem(Problem problem, const QString& message);
+
     QString m_error;
+    Problem m_problem = Problem::None;
     int m_writes = 0;
 };
 

@@ -260,6 +260,88 @@ ExplorerState explorer_from_json(const json& j)
     return e;
 }
 
+std::vector<std::string> keys_of(const json& j)
+{
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : j.items())
+        keys.push_back(key);
+    return keys;
+}
+
+std::vector<std::string> rope_keys()
+{
+    std::vector<std::string> keys;
+    for (const Field& f : descriptor(Method::RoPE).fields) {
+        keys.push_back(f.key);
+        keys.insert(keys.end(), f.aliases.begin(), f.aliases.end());
+    }
+    return keys;
+}
+
+// Keys of a session that no reader uses, at every level (the scenario's are named by
+// scenario_from_json). The valid keys are those the writer writes, so that the two cannot drift apart.
+void report_unknown_keys(const json& j, std::vector<UnknownKey>& out)
+{
+    collect_unknown_keys(j, {"format", "version", "scenario", "views", "figure", "explorer"}, "", out);
+    if (const auto views = j.find("views"); views != j.end() && views->is_object()) {
+        collect_unknown_keys(*views, {"visible", "current", "settings"}, "views", out);
+        if (const auto settings = views->find("settings"); settings != views->end())
+            collect_unknown_keys(*settings, keys_of(settings_to_json(ViewSettings{})), "views.settings", out);
+    }
+    if (const auto figure = j.find("figure"); figure != j.end())
+        collect_unknown_keys(*figure, {"colormap"}, "figure", out);
+    if (const auto explorer = j.find("explorer"); explorer != j.end() && explorer->is_object()) {
+        collect_unknown_keys(*explorer, keys_of(explorer_to_json(ExplorerState{})), "explorer", out);
+        if (const auto model = explorer->find("model"); model != explorer->end())
+            collect_unknown_keys(*model, rope_keys(), "explorer.model", out);
+        if (const auto variants = explorer->find("variants");
+            variants != explorer->end() && variants->is_array())
+            for (std::size_t i = 0; i < variants->size(); ++i) {
+                const json& v = (*variants)[i];
+                const std::string where = "explorer.variants[" + std::to_string(i) + "]";
+                collect_unknown_keys(v, {"kind", "label", "rope", "factor_pinned"}, where, out);
+                if (const auto rope = v.is_object() ? v.find("rope") : v.end();
+                    v.is_object() && rope != v.end())
+                    collect_unknown_keys(*rope, rope_keys(), where + ".rope", out);
+            }
+    }
+}
+
+// The file fields of a scenario: each content file, then every table file of every method, with its
+// session key and the fields to empty when its file is missing (a content file takes both files with
+// it, as the content comes from both or from neither).
+struct FileField {
+    std::string key;
+    const Field* field;
+    std::vector<const Field*> reset;
+};
+
+std::vector<FileField> file_fields()
+{
+    std::vector<const Field*> content;
+    for (const char* k : {"queries", "queries_tensor", "keys", "keys_tensor"})
+        content.push_back(common_field(k));
+    std::vector<FileField> out{{"content.queries", common_field("queries"), content},
+                               {"content.keys", common_field("keys"), content}};
+    for (const MethodDescriptor& d : methods())
+        for (const Field& f : d.fields) {
+            if (f.type != FieldType::Text || !f.path)
+                continue;
+            FileField ff{d.section + "." + f.key, &f, {&f}};
+            // Its tensor: "<key>_tensor", or the key's last word replaced ("table_path" -> "table_tensor").
+            const auto underscore = f.key.rfind('_');
+            for (const std::string& name :
+                 {f.key + "_tensor",
+                  underscore == std::string::npos ? std::string() : f.key.substr(0, underscore) + "_tensor"})
+                if (const Field* t = d.field(name); t && !name.empty()) {
+                    ff.reset.push_back(t);
+                    break;
+                }
+            out.push_back(std::move(ff));
+        }
+    return out;
+}
+
 } // namespace
 
 QString view_kind_id(ViewKind k)
@@ -301,7 +383,7 @@ QByteArray session_to_json(const Session& s)
     return QByteArray::fromStdString(j.dump(2)) + '\n';
 }
 
-Session session_from_json(const QByteArray& bytes, const QString& base_dir)
+Session session_from_json(const QByteArray& bytes, const QString& base_dir, SessionReadReport* report)
 {
     json j;
     try {
@@ -330,8 +412,12 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir)
         fail("the session version " + std::to_string(v) + " is not valid (the first version is 1)");
     Session s;
     try {
-        if (const auto it = j.find("scenario"); it != j.end())
-            s.scenario = scenario_from_json(*it);
+        if (const auto it = j.find("scenario"); it != j.end()) {
+            std::vector<UnknownKey> unknown;
+            s.scenario = scenario_from_json(*it, {}, report ? &unknown : nullptr);
+            for (UnknownKey& k : unknown)
+                report->unknown_keys.push_back({"scenario." + k.key, std::move(k.suggestion)});
+        }
         // Files next to the session travel with it: a relative path (queries and keys, a learned table, a
         // T5 bias table: every file field of the registry) is resolved against the session's folder, not
         // against whatever directory the program runs in. validate() reads some of them, so first.
@@ -351,6 +437,22 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir)
                         f->set(s.scenario, resolve(value.get<std::string>()));
                 }
         }
+        if (report && (report->allow_missing_files || !report->replacements.empty()))
+            for (const FileField& f : file_fields()) {
+                const json value = f.field->get(s.scenario);
+                if (!value.is_string() || value.get<std::string>().empty())
+                    continue;
+                QString path = QString::fromStdString(value.get<std::string>());
+                if (const auto r = report->replacements.find(path); r != report->replacements.end()) {
+                    path = r->second;
+                    f.field->set(s.scenario, path.toStdString());
+                }
+                if (!report->allow_missing_files || QFileInfo::exists(path))
+                    continue;
+                report->missing_files.push_back({"scenario." + f.key, path});
+                for (const Field* r : f.reset)
+                    r->set(s.scenario, std::string());
+            }
         validate(s.scenario);
     } catch (const ScenarioJsonError& e) {
         fail(std::string("scenario.") + e.what());
@@ -382,6 +484,8 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir)
     }
     if (const auto it = j.find("explorer"); it != j.end())
         s.explorer = explorer_from_json(*it);
+    if (report)
+        report_unknown_keys(j, report->unknown_keys);
     if (const auto fig = j.find("figure"); fig != j.end() && fig->is_object()) {
         if (const auto it = fig->find("colormap"); it != fig->end()) {
             if (!it->is_string())
@@ -426,7 +530,7 @@ ViewSettings export_view_settings(ViewSettings settings, const FigureExportOptio
     return settings;
 }
 
-Session load_session(const QString& path)
+Session load_session(const QString& path, SessionReadReport* report)
 {
     const std::string name = QFile::encodeName(path).toStdString();
     std::string bytes;
@@ -436,7 +540,7 @@ Session load_session(const QString& path)
         fail(e.what());
     }
     try {
-        return session_from_json(QByteArray::fromStdString(bytes), QFileInfo(path).absolutePath());
+        return session_from_json(QByteArray::fromStdString(bytes), QFileInfo(path).absolutePath(), report);
     } catch (const SessionError& e) {
         fail(name + ": " + e.what());
     }

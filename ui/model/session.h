@@ -14,6 +14,7 @@
 
 #include "export/figure_export.h"
 #include "io/input_file.h"
+#include "io/unknown_keys.h"
 #include "jobs/view_jobs.h"
 #include "scenario/params.h"
 #include "views/colormap.h"
@@ -22,7 +23,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
 #include <stdexcept>
+#include <vector>
 
 namespace posatlas::ui {
 
@@ -71,18 +74,40 @@ struct Session {
 QString view_kind_id(ViewKind k);                           // "heatmap", "curves", "rotation", "spectrum"
 std::optional<ViewKind> parse_view_kind(const QString& id); // also accepts "decay" for curves
 
+// A file the session's scenario names (queries, keys, a method's table) that does not exist.
+struct MissingFile {
+    std::string key; // the session key: "scenario.content.queries", "scenario.learned.table_path"
+    QString path;    // as resolved (absolute when the session gave it so)
+};
+
+// What session_from_json noticed without refusing the file, and how it treats missing files.
+struct SessionReadReport {
+    // In: a file the scenario names that does not exist is not an error (crash recovery: the drive may
+    // be unmounted): it is listed in missing_files and its part of the scenario takes the default (the
+    // seeded content instead of both queries and keys files, the seeded table instead of a table file).
+    bool allow_missing_files = false;
+    // In: a file to read instead of one the session names (the path as resolved -> the replacement).
+    std::map<QString, QString> replacements;
+    // Out: keys the reader does not know, at any level, each with the nearest valid key. They are
+    // ignored; a lesson refuses them, the command line and the window warn.
+    std::vector<UnknownKey> unknown_keys;
+    std::vector<MissingFile> missing_files;
+};
+
 QByteArray session_to_json(const Session& s);
 // Throws SessionError with a message naming the problem (not JSON, wrong format, newer version, a key
 // of the wrong type). Validates the scenario (ParameterError is reported as a SessionError naming the
 // session key, "scenario.rope.head_dim must be ..."). A relative learned-table path is resolved against
-// `base_dir` when one is given (load_session() passes the session file's folder).
-Session session_from_json(const QByteArray& bytes, const QString& base_dir = {});
+// `base_dir` when one is given (load_session() passes the session file's folder). `report`: see
+// SessionReadReport (null: unknown keys are ignored, a missing file is an error).
+Session session_from_json(const QByteArray& bytes, const QString& base_dir = {},
+                          SessionReadReport* report = nullptr);
 
 // File helpers: atomic write (write_file_atomically, io/safe_write.h); read with the path in every error
 // message. Only regular files are read (a FIFO or a device is refused, see read_input_file()), at most
 // kMaxSessionBytes.
 void save_session(const Session& s, const QString& path);
-Session load_session(const QString& path);
+Session load_session(const QString& path, SessionReadReport* report = nullptr);
 
 // ---- Shared by `posatlas export` and the GUI's File > Export figure, so both write the same file.
 

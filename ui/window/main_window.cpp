@@ -107,6 +107,7 @@ MainWindow::MainWindow(const QString& settingsPath, QWidget* parent)
     restoreFromSettings();
     onScenarioChanged();
     restoreRotationPositions();
+    createNotices();
     startAutosave(settingsPath);
     // The first launch opens on the course (only with the user's own settings: tests and screenshots
     // that pass a settings file get the window they set up).

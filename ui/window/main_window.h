@@ -14,6 +14,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -24,6 +25,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QTextBrowser;
+class QToolBar;
 
 namespace posatlas {
 struct ConfigImport;
@@ -46,6 +48,8 @@ class ViewTimings;
 class Figure;
 class ExplorerWindow;
 class ExplanationPanel;
+class NoticeArea;
+struct MissingFile;
 
 // The window's size at the first launch (no saved geometry) on a screen whose available area is
 // `available`: nine tenths of it, so that a 1080p projector shows the figures at a readable size with
@@ -155,13 +159,23 @@ public:
     Autosave* autosave() const { return m_autosave; }
     // The window's whole state as an autosave: the session, the view in front and the explorer.
     QByteArray autosaveSnapshot() const;
-    // Asks `text` and answers through `answer(true)` to restore. The default is a window-modal
-    // Restore / Discard box that does not block the caller; tests answer directly.
+    // Asks `text` and answers through `answer(true)` to restore, `answer(false)` to discard; not
+    // answering keeps the autosave on disk for later. The default is a window-modal Restore / Locate… /
+    // Discard / Later box that does not block the caller; tests answer directly.
     using RecoveryPrompt = std::function<void(const QString& text, std::function<void(bool)> answer)>;
     void setRecoveryPrompt(RecoveryPrompt prompt) { m_recoveryPrompt = std::move(prompt); }
     // Offers an autosave left by a run that ended without a clean close (once per window; called
-    // from the event loop right after construction). True when there was one to offer.
+    // from the event loop right after construction). True when there was one to offer. Files it
+    // names that are missing (an unmounted drive) are named in the offer; an autosave that cannot be
+    // read is moved aside (.bak) and a notice says where. It is deleted only when discarded.
     bool offerRecovery();
+    // Reads `replacement` where the autosave names the missing file `missing` (Locate… in the offer).
+    void replaceRecoveryFile(const QString& missing, const QString& replacement);
+    // Persistent notices at the top of the window (autosave off and why, recovery reports, keys a
+    // session did not know): ids "autosave", "recovery", "session".
+    NoticeArea* notices() const { return m_notices; }
+    // The autosave notice's Retry: takes the folder again, or writes again after a failed write.
+    void retryAutosave();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -202,7 +216,14 @@ private:
     void updateTimingsLabel();
     void showError(const QString& message);
     void startAutosave(const QString& settingsPath);
-    bool restoreAutosave(const QByteArray& bytes);
+    void createNotices();
+    void updateAutosaveNotice();
+    void keepRecoveryForLater();
+    void locateMissingFiles(const std::vector<MissingFile>& missing);
+    // Restores the autosave; `missing` receives the files it names that were missing (left out).
+    bool restoreAutosave(const QByteArray& bytes, std::vector<MissingFile>* missing = nullptr);
+    // Keys of a session file that were ignored (session_actions.cpp): a notice naming them.
+    void showUnknownKeys(const QString& file, const std::vector<UnknownKey>& keys);
 
     std::unique_ptr<Settings> m_settings;
     ScenarioModel* m_model;
@@ -244,6 +265,10 @@ private:
     Autosave* m_autosave = nullptr;
     RecoveryPrompt m_recoveryPrompt;
     bool m_recoveryOffered = false;
+    std::map<QString, QString> m_recoveryReplacements; // Locate…: missing path -> the file chosen
+    QString m_autosaveDir;
+    NoticeArea* m_notices = nullptr;
+    QToolBar* m_noticeBar = nullptr;
     bool m_defaultLayoutPending = false;
     // Scenario fields that invalidate the heatmap's zoom window when they change.
     Method m_lastMethod = Method::RoPE;

@@ -207,14 +207,16 @@ bool SessionActions::applySession(const Session& s, const QString& name)
 bool SessionActions::openSession(const QString& path)
 {
     Session s;
+    SessionReadReport report;
     try {
-        s = load_session(path);
+        s = load_session(path, &report);
     } catch (const SessionError& e) {
         reportError(tr("Cannot open the session"), errorText(e));
         return false;
     }
     if (!applySession(s, QFileInfo(path).fileName()))
         return false;
+    m_window->showUnknownKeys(path, report.unknown_keys); // typos whose values became the defaults
     m_window->m_settings->addRecentFile(path);
     m_window->rebuildRecentMenu();
     m_lastDir = QFileInfo(path).absolutePath();

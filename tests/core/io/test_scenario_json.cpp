@@ -59,6 +59,39 @@ TEST(ScenarioJson, MissingFieldsKeepTheBase)
     EXPECT_EQ(s.seq_len, 777);
 }
 
+// Keys no reader knows are reported at every level with the nearest valid key at that level (a typo
+// such as rope_thta would otherwise draw the default base 10000 without a word).
+TEST(ScenarioJson, UnknownKeysAreReportedWithTheNearestValidKey)
+{
+    const json doc = {{"method", "rope"},
+                      {"seq_lne", 64},
+                      {"content", {{"kindd", "ones"}}},
+                      {"rope", {{"rope_thta", 500}, {"rope_theta", 2e4}, {"stddev", 1}, {"zzzzzzzz", 1}}},
+                      {"learned", {{"stddev", 0.5}}}}; // an older alias: known
+    std::vector<UnknownKey> unknown;
+    const Scenario s = scenario_from_json(doc, {}, &unknown);
+    EXPECT_EQ(s.params<RopeParams>().rope_theta, 2e4);
+    ASSERT_EQ(unknown.size(), 5u);
+    EXPECT_EQ(unknown_key_message(unknown[0]), "unknown key seq_lne (did you mean seq_len?)");
+    EXPECT_EQ(unknown_key_message(unknown[1]), "unknown key content.kindd (did you mean kind?)");
+    EXPECT_EQ(unknown_key_message(unknown[2]), "unknown key rope.rope_thta (did you mean rope_theta?)");
+    EXPECT_EQ(unknown[3].key, "rope.stddev"); // the learned table's key, not RoPE's
+    EXPECT_EQ(unknown_key_message(unknown[4]), "unknown key rope.zzzzzzzz"); // nothing close
+    // A complete scenario has none.
+    unknown.clear();
+    scenario_from_json(scenario_to_json(non_default()), {}, &unknown);
+    EXPECT_TRUE(unknown.empty()) << unknown.front().key;
+}
+
+TEST(ScenarioJson, EditDistance)
+{
+    EXPECT_EQ(edit_distance("rope_thta", "rope_theta"), 1u);
+    EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+    EXPECT_EQ(edit_distance("", "abc"), 3u);
+    EXPECT_EQ(nearest_key("log_X", {"log_x", "rows"}), "log_x");
+    EXPECT_EQ(nearest_key("ab", {"xy"}), ""); // every letter changed: no suggestion
+}
+
 struct BadCase {
     json doc;
     std::string key;

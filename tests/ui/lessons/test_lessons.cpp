@@ -253,6 +253,14 @@ void LessonTests::refusesBadLessons_data()
                                    << "JSON object";
     QTest::newRow("unknown key") << lessonWith("```posatlas\n{\"scenery\": {}}\n```\n") << "x.md:5:"
                                  << "unknown key \"scenery\"";
+    // Wrong keys are errors at every level, as the format's README says, naming the nearest valid one.
+    QTest::newRow("nested unknown key")
+        << lessonWith("```posatlas\n{\"scenario\": {\"rope\": {\"rope_thta\": 500}}}\n```\n") << "x.md:5:"
+        << "unknown key scenario.rope.rope_thta (did you mean rope_theta?)";
+    QTest::newRow("unknown view setting")
+        << lessonWith("```posatlas\n{\"views\": {\"settings\": {\"matrix_knd\": \"logits\"}}}\n```\n")
+        << "x.md:5:"
+        << "unknown key views.settings.matrix_knd (did you mean matrix_kind?)";
     QTest::newRow("out of range") << lessonWith("```posatlas\n{\"scenario\": {\"seq_len\": 0}}\n```\n")
                                   << "x.md:5:"
                                   << "seq_len";
@@ -486,10 +494,11 @@ void LessonTests::quotedNumbersAreCheckedAtTheirPrecision()
         parse_lesson(lessonWith(QStringLiteral("```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n"
                                                "[[1.15e-4 = theta(63)]] [[1.16e-4 = theta(63)]] [[0.0 = "
                                                "theta(63) @ {\"rope\": {\"rope_theta\": 500}}]]\n"
-                                               "[[0.5 = theta(0)]] [[1 = slope(0)]] [[9.9 = cited]]\n")),
+                                               "[[0.5 = theta(0)]] [[1 = slope(0)]] [[9.9 = cited]]\n"
+                                               "[[0.0 = theta(63) @ {\"rope\": {\"rope_thta\": 500}}]]\n")),
                      QStringLiteral("x.md"));
     const std::vector<CheckedQuote> c = check_lesson_quotes(lesson);
-    QCOMPARE(c.size(), std::size_t{6});
+    QCOMPARE(c.size(), std::size_t{7});
     QVERIFY(c[0].matches);
     QVERIFY(!c[1].matches);
     QCOMPARE(c[1].update, QStringLiteral("1.15e-4"));
@@ -499,6 +508,11 @@ void LessonTests::quotedNumbersAreCheckedAtTheirPrecision()
     QVERIFY(!c[4].matches); // slope() on a RoPE step: an error, named
     QVERIFY2(c[4].error.contains(QStringLiteral("ALiBi")), qPrintable(c[4].error));
     QVERIFY(c[5].matches && !c[5].value);
+    // A misspelt key in a quote's scenario is an error, not base 10000 in disguise.
+    QVERIFY(!c[6].matches);
+    QVERIFY2(
+        c[6].error.contains(QStringLiteral("unknown key scenario.rope.rope_thta (did you mean rope_theta?)")),
+        qPrintable(c[6].error));
 }
 
 // Every number the course quotes, in every lesson and both languages, is what the app computes on that

@@ -1,21 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Autosave and crash recovery of the main window, and failed opens that must leave the work alone.
 // A "crash" is a window destroyed without a close event: its autosave stays on disk, as after kill -9.
+// An autosave is deleted only when the user restores or discards it; when autosave is off, the notice
+// at the top of the window says why (the system's reason, or the other instance's process) until
+// it is resolved.
 #include "explorer/explorer_window.h"
 #include "model/autosave.h"
 #include "model/scenario_model.h"
 #include "model/session.h"
+#include "widgets/notice_area.h"
 #include "window/main_window.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSysInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+
+#include <csignal>
+#include <cstring>
+#include <sys/resource.h>
 
 using namespace posatlas;
 using namespace posatlas::ui;
@@ -48,6 +58,31 @@ private:
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(bytes);
+    }
+    static QByteArray read(const QString& path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+    // A 4 x 4 table of queries or keys (one row per position, as a learned table).
+    static void writeTable(const QString& path)
+    {
+        write(path, "0,0.25,0.5,0.75\n0.25,0.5,0.75,1\n0.5,0.75,1,1.25\n0.75,1,1.25,1.5\n");
+    }
+    // A session whose queries and keys were on a drive that is not mounted any more.
+    static Session sessionWithFiles(const QString& queries, const QString& keys)
+    {
+        Session s;
+        s.scenario.seq_len = 4;
+        s.scenario.params<RopeParams>().head_dim = 4;
+        s.scenario.params<RopeParams>().rope_theta = 123456.0;
+        s.scenario.content.queries.path = queries.toStdString();
+        s.scenario.content.keys.path = keys.toStdString();
+        return s;
+    }
+    static QString autosaveNotice(const MainWindow& w)
+    {
+        return w.notices()->text(QStringLiteral("autosave"));
     }
 
 private slots:
@@ -151,17 +186,109 @@ private slots:
         QCOMPARE(w->model()->scenario().seq_len, std::int64_t{300}); // from the settings, not a recovery
     }
 
-    void aDamagedAutosaveIsDiscardedWithoutAsking()
+    void aDamagedAutosaveIsKeptAsideAndNamed_data()
     {
-        write(autosaveFile(),
-              "{\"format\": \"posatlas-session\", \"version\": 1, \"scenario\": {\"seq_len\": -5}}");
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<bool>("bakTaken"); // an older .bak is there already
+        const QByteArray whole = session_to_json(Session{});
+        QTest::newRow("truncated") << whole.left(whole.size() / 2) << false;
+        QTest::newRow("truncated, .bak taken") << whole.left(whole.size() / 3) << true;
+        QTest::newRow("invalid value")
+            << QByteArray(
+                   "{\"format\": \"posatlas-session\", \"version\": 1, \"scenario\": {\"seq_len\": -5}}")
+            << false;
+    }
+
+    void aDamagedAutosaveIsKeptAsideAndNamed()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(bool, bakTaken);
+        write(autosaveFile(), bytes);
+        const QString bak = autosaveFile() + QStringLiteral(".bak");
+        if (bakTaken)
+            write(bak, "older");
+        const QString expected = bakTaken ? autosaveFile() + QStringLiteral(".2.bak") : bak;
         auto w = std::make_unique<MainWindow>(settings(QStringLiteral("damaged")));
         bool asked = false;
         w->setRecoveryPrompt([&asked](const QString&, std::function<void(bool)>) { asked = true; });
         QVERIFY(!w->offerRecovery());
         QVERIFY(!asked);
         QVERIFY(!QFile::exists(autosaveFile()));
-        QVERIFY(w->statusMessage().contains(QStringLiteral("discarded")));
+        QCOMPARE(read(expected), bytes); // the user's bytes, whole, beside it
+        if (bakTaken)
+            QCOMPARE(read(bak), QByteArray("older"));
+        const QString notice = w->notices()->text(QStringLiteral("recovery"));
+        QVERIFY2(notice.contains(QDir::toNativeSeparators(expected)), qPrintable(notice));
+        QVERIFY2(!notice.contains(QStringLiteral("discarded")), qPrintable(notice));
+    }
+
+    void aMissingFileIsNamedAndTheAutosaveKept()
+    {
+        const QString queries = QStringLiteral("/nonexistent-drive/run1/q.csv");
+        const QByteArray bytes =
+            session_to_json(sessionWithFiles(queries, QStringLiteral("/nonexistent-drive/run1/k.csv")));
+        write(autosaveFile(), bytes);
+        auto w = std::make_unique<MainWindow>(settings(QStringLiteral("missing")));
+        QString asked;
+        w->setRecoveryPrompt([&asked](const QString& text, std::function<void(bool)>) { asked = text; });
+        w->show();
+        QTRY_VERIFY(!asked.isEmpty()); // offered, not thrown away
+        QVERIFY2(asked.contains(QDir::toNativeSeparators(queries)), qPrintable(asked));
+        QVERIFY2(asked.contains(QStringLiteral("scenario.content.queries")), qPrintable(asked));
+        QVERIFY(QFile::exists(autosaveFile()));
+        QVERIFY(w->model()->setValue(param("seq_len"), 77)); // work while the offer waits
+        QVERIFY(w->autosave()->saveNow());
+        QVERIFY(w->close()); // no answer: kept for the next start, unchanged
+        QCOMPARE(read(autosaveFile()), bytes);
+    }
+
+    void aMissingFileIsRestoredLocatedOrDiscarded_data()
+    {
+        QTest::addColumn<QString>("answer");
+        QTest::newRow("restore without it") << QStringLiteral("restore");
+        QTest::newRow("locate it") << QStringLiteral("locate");
+        QTest::newRow("discard") << QStringLiteral("discard");
+    }
+
+    void aMissingFileIsRestoredLocatedOrDiscarded()
+    {
+        QFETCH(QString, answer);
+        const QString queries = QStringLiteral("/nonexistent-drive/run1/q.csv");
+        const QString keys = m_dir.filePath(QStringLiteral("k.csv")); // still there
+        writeTable(keys);
+        const QByteArray bytes = session_to_json(sessionWithFiles(queries, keys));
+        write(autosaveFile(), bytes);
+        const QString found = m_dir.filePath(QStringLiteral("q-found.csv"));
+        writeTable(found);
+        auto w = std::make_unique<MainWindow>(settings(QStringLiteral("missing-") + answer));
+        bool asked = false;
+        w->setRecoveryPrompt([&](const QString&, std::function<void(bool)> reply) {
+            asked = true;
+            if (answer == QLatin1String("locate"))
+                w->replaceRecoveryFile(queries, found);
+            reply(answer != QLatin1String("discard"));
+        });
+        w->show();
+        QTRY_VERIFY(asked);
+        const Scenario& s = w->model()->scenario();
+        const QString bak = autosaveFile() + QStringLiteral(".bak");
+        if (answer == QLatin1String("discard")) {
+            QVERIFY(!QFile::exists(autosaveFile())); // the explicit Discard, only
+            QVERIFY(!QFile::exists(bak));
+            return;
+        }
+        QCOMPARE(s.params<RopeParams>().rope_theta, 123456.0); // the rest is restored
+        if (answer == QLatin1String("locate")) {
+            QCOMPARE(QString::fromStdString(s.content.queries.path), found);
+            QCOMPARE(QString::fromStdString(s.content.keys.path), keys);
+            QVERIFY(!QFile::exists(bak));
+            return;
+        }
+        QVERIFY(!s.content.from_files()); // the default content in their place
+        QCOMPARE(read(bak), bytes);       // and the autosave as it was, for when the drive is back
+        const QString notice = w->notices()->text(QStringLiteral("recovery"));
+        QVERIFY2(notice.contains(QDir::toNativeSeparators(queries)), qPrintable(notice));
+        QVERIFY2(notice.contains(QDir::toNativeSeparators(bak)), qPrintable(notice));
     }
 
     void aSecondInstanceDoesNotTouchTheFirstOnesAutosave()
@@ -170,10 +297,113 @@ private slots:
         auto second = makeWindow(QStringLiteral("second"));
         QVERIFY(first->autosave()->active());
         QVERIFY(!second->autosave()->active());
-        QVERIFY(second->statusMessage().contains(QStringLiteral("Autosave is off")));
+        QCOMPARE(second->autosave()->problem(), Autosave::Problem::OtherInstance);
+        const QString notice = autosaveNotice(*second);
+        QVERIFY2(notice.contains(QStringLiteral("Autosave is off")), qPrintable(notice));
+        QVERIFY2(notice.contains(QStringLiteral("process %1").arg(QCoreApplication::applicationPid())),
+                 qPrintable(notice));
         QVERIFY(second->model()->setValue(param("seq_len"), 77));
         QTest::qWait(100);
         QVERIFY(!QFile::exists(autosaveFile()));
+        // Not a status-bar line that times out: the notice stays while the cause lasts.
+        QTest::qWait(10500);
+        QVERIFY(second->notices()->bar(QStringLiteral("autosave"))->isVisible());
+        // The first closes: Retry takes over, and the notice goes.
+        QVERIFY(first->close());
+        first.reset();
+        QPushButton* retry = second->notices()->button(QStringLiteral("autosave"), QStringLiteral("Retry"));
+        QVERIFY(retry);
+        retry->click();
+        QVERIFY(second->autosave()->active());
+        QVERIFY(autosaveNotice(*second).isEmpty());
+        QTRY_VERIFY(QFile::exists(autosaveFile())); // the seq_len typed meanwhile is protected now
+    }
+
+    void aLockHeldByAnotherProcessNamesIt()
+    {
+        // A live process that is not this one holds the lock (its lock file names it, as Qt writes it).
+        QProcess other;
+        other.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+        QVERIFY(other.waitForStarted());
+        write(QDir(m_state->path()).filePath(QStringLiteral("autosave.lock")),
+              QByteArray::number(other.processId()) + "\nsleep\n" + QSysInfo::machineHostName().toUtf8() +
+                  "\n");
+        auto w = makeWindow(QStringLiteral("other-process"));
+        QVERIFY(!w->autosave()->active());
+        const QString notice = autosaveNotice(*w);
+        QVERIFY2(notice.contains(QStringLiteral("process %1").arg(other.processId())), qPrintable(notice));
+        other.kill();
+        QVERIFY(other.waitForFinished());
+        w->retryAutosave();
+        QVERIFY2(w->autosave()->active(), qPrintable(autosaveNotice(*w)));
+        QVERIFY(autosaveNotice(*w).isEmpty());
+    }
+
+    void anUnwritableStateFolderNamesTheRealCause_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::addColumn<QString>("reason");
+        // As root, permissions do not stop a write: the file size limit does (EFBIG, as ENOSPC would).
+        QTest::newRow("writes fail") << QStringLiteral("fsize")
+                                     << QString::fromLocal8Bit(std::strerror(EFBIG));
+        QTest::newRow("folder under a file")
+            << QStringLiteral("file") << QString::fromLocal8Bit(std::strerror(ENOTDIR));
+    }
+
+    void anUnwritableStateFolderNamesTheRealCause()
+    {
+        QFETCH(QString, how);
+        QFETCH(QString, reason);
+        std::unique_ptr<MainWindow> w;
+        if (how == QLatin1String("fsize")) {
+            std::signal(SIGXFSZ, SIG_IGN); // a write past the limit fails with EFBIG instead of killing us
+            rlimit before{};
+            QCOMPARE(getrlimit(RLIMIT_FSIZE, &before), 0);
+            rlimit none = before;
+            none.rlim_cur = 0;
+            QCOMPARE(setrlimit(RLIMIT_FSIZE, &none), 0);
+            w = makeWindow(QStringLiteral("full"));
+            QCOMPARE(setrlimit(RLIMIT_FSIZE, &before), 0);
+        } else {
+            const QString file = m_state->filePath(QStringLiteral("a-file"));
+            write(file, "x");
+            qputenv("POSATLAS_STATE_DIR", QDir(file).filePath(QStringLiteral("state")).toLocal8Bit());
+            w = makeWindow(QStringLiteral("under-a-file"));
+        }
+        QVERIFY(!w->autosave()->active());
+        QCOMPARE(w->autosave()->problem(), Autosave::Problem::CannotWrite);
+        const QString notice = autosaveNotice(*w);
+        QVERIFY2(notice.contains(reason), qPrintable(notice));
+        QVERIFY2(!notice.contains(QStringLiteral("another PosAtlas")), qPrintable(notice));
+        QVERIFY(w->notices()->button(QStringLiteral("autosave"), QStringLiteral("Retry")));
+        if (how == QLatin1String("fsize")) { // the limit is gone: Retry works and the notice goes
+            w->retryAutosave();
+            QVERIFY(w->autosave()->active());
+            QVERIFY(autosaveNotice(*w).isEmpty());
+        }
+    }
+
+    // Keys that no reader knows are most often typos whose value silently became the default.
+    void aSessionWithAnUnknownKeyNamesTheNearestOne()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("typo.posatlas.json"));
+        write(path, R"({"format": "posatlas-session", "version": 1,
+                        "scenario": {"method": "rope", "rope": {"rope_thta": 500}},
+                        "views": {"settings": {"log_X": true}}})");
+        SessionReadReport report;
+        const Session s = load_session(path, &report);
+        QCOMPARE(s.scenario.params<RopeParams>().rope_theta, RopeParams{}.rope_theta);
+        QCOMPARE(report.unknown_keys.size(), std::size_t{2});
+        QCOMPARE(unknown_key_message(report.unknown_keys[0]),
+                 std::string("unknown key scenario.rope.rope_thta (did you mean rope_theta?)"));
+        QCOMPARE(unknown_key_message(report.unknown_keys[1]),
+                 std::string("unknown key views.settings.log_X (did you mean log_x?)"));
+        auto w = makeWindow(QStringLiteral("typo"));
+        QVERIFY(w->openFile(path)); // opened, with a notice that stays until closed
+        const QString notice = w->notices()->text(QStringLiteral("session"));
+        QVERIFY2(notice.contains(QStringLiteral("scenario.rope.rope_thta")) &&
+                     notice.contains(QStringLiteral("rope_theta?")),
+                 qPrintable(notice));
     }
 
     void aLockLeftByAKilledProcessIsStale()
@@ -208,9 +438,12 @@ private slots:
         QVERIFY(!w->autosave()->saveNow());
         QCOMPARE(failed.count(), 1); // once per problem, not on every attempt
         QVERIFY(w->statusMessage().contains(QStringLiteral("Autosave")));
+        QVERIFY2(autosaveNotice(*w).contains(QStringLiteral("not protected")),
+                 qPrintable(autosaveNotice(*w)));
         QVERIFY(QDir(autosaveFile()).removeRecursively());
         QVERIFY(w->autosave()->saveNow()); // works again once the obstacle is gone
         QVERIFY(QFile::exists(autosaveFile()));
+        QVERIFY(autosaveNotice(*w).isEmpty());
     }
 
     void aSymlinkAtTheAutosaveNameIsReplacedNotFollowed()
