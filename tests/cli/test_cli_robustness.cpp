@@ -200,7 +200,7 @@ TEST(CliRobustness, RopeScoreThatOverflowsExitsTwo)
     // Large but finite is a number.
     const Result r = run({"compute", "rope-score", "--query", "1e150,1,1,1", "--key", "1e150,1,1,1"});
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("\"score\": "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"score\":"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("null"), std::string::npos) << r.out;
 }
 
