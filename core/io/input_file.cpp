@@ -334,7 +334,7 @@ std::string plain_syntax_reason(const std::string& what, const std::string& last
         {"invalid BOM; must be 0xEF 0xBB 0xBF if given", "a broken byte-order mark"},
     };
     for (const auto& [from, to] : kWords)
-        if (const auto at = body.find(from); at != std::string::npos)
+        for (auto at = body.find(from); at != std::string::npos; at = body.find(from, at + std::strlen(to)))
             body.replace(at, std::strlen(from), to);
     return quote_input(body, 300);
 }
