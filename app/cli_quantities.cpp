@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -245,6 +246,10 @@ void rope_score(const Options& o, Scenario& s, std::ostream& out)
     const auto n = *o.real("key-position");
     const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
     const double score = posatlas::rope_score(f, q, k, m, n, s.params<RopeParams>().pairing);
+    // Finite entries can still overflow the dot product (1e200 * 1e200): refused, never printed as null.
+    if (!std::isfinite(score))
+        throw UsageError("--query and --key give a score that overflows a double: the product of their "
+                         "lengths |q| * |k| must stay below about 1.8e308 (use smaller entries)");
     if (format_of(o) == Format::Csv) {
         std::string line = "score,attention_factor,query_position,key_position\n";
         for (double v : {score, f.attention_factor, m, n}) {

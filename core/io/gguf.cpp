@@ -89,6 +89,15 @@ public:
         return s;
     }
 
+    // Counts one value read (an array's element, a key-value); past kGgufMaxValues the header is refused,
+    // so the work per header is bounded whatever its size.
+    void step(const std::string& key)
+    {
+        if (++m_steps > kGgufMaxValues)
+            fail("key '" + quote_input(key) + "': more than " + std::to_string(kGgufMaxValues) +
+                 " values in the header, the limit (real files have about a million: the tokenizer's lists)");
+    }
+
     // Takes `n` bytes of the memory kept for values; false (and nothing taken) when they do not fit.
     bool take(std::uint64_t n)
     {
@@ -118,6 +127,7 @@ private:
     std::string m_buf;
     // Bytes of keys and values kept in memory: whatever the file says, the header costs at most this.
     std::uint64_t m_budget = kGgufKeptBytes;
+    std::uint64_t m_steps = 0;
 };
 
 const char* type_name(std::uint32_t t)
@@ -189,14 +199,17 @@ json read_value(Cursor& c, std::uint32_t type, const std::string& key, int depth
                    " bytes left in the file");
         if (array_length)
             *array_length = n;
-        json out = json::array();
-        if (elem != 8 && elem != 9 && n > kGgufKeptArray) {
+        // Nested arrays keep nothing: no document is made for them.
+        json out = depth == 0 ? json::array() : json();
+        // Scalars not kept (a long array, or any nested one) are skipped in one seek, not walked.
+        if (elem != 8 && elem != 9 && (n > kGgufKeptArray || depth > 0)) {
             c.skip(n * least, "an array");
             return out;
         }
-        // Only a top-level array keeps elements: nested arrays are walked, not stored, so a small file
-        // cannot make 64^4 values.
+        // Only a top-level array keeps elements: nested arrays are read, not stored, so a small file
+        // cannot make 64^4 values; every element read counts towards kGgufMaxValues.
         for (std::uint64_t i = 0; i < n; ++i) {
+            c.step(key);
             json v = read_value(c, elem, key, depth + 1, nullptr);
             if (i < kGgufKeptArray && depth == 0 && elem != 9 && c.take(sizeof(json)))
                 out.push_back(std::move(v));
@@ -336,6 +349,7 @@ GgufHeader read_gguf_header(const std::string& path)
         if (kv.type > 12)
             c.fail("key '" + quote_input(kv.key) + "': unknown value type " + std::to_string(kv.type) +
                    " (GGUF types are 0..12)");
+        c.step(kv.key);
         kv.value = read_value(c, kv.type, kv.key, 0, &kv.array_length);
         h.kv.push_back(std::move(kv));
     }

@@ -45,11 +45,16 @@ inline constexpr std::uint64_t kGgufKeptString = std::uint64_t{1} << 16;
 inline constexpr std::uint64_t kGgufKeptBytes = std::uint64_t{32} << 20;
 // Most key-values read (real files have 20-50; the tokenizer's lists are single array values).
 inline constexpr std::uint64_t kGgufMaxKeyValues = std::uint64_t{1} << 16;
+// Most values read in one header: key-values, and the elements of arrays of strings and of arrays (arrays
+// of numbers are skipped in one seek, nested ones too). Bounds the work per header whatever the file size;
+// the largest tokenizers (vocabulary and merges) have about 10^6.
+inline constexpr std::uint64_t kGgufMaxValues = std::uint64_t{1} << 22;
 
 // Reads the header and every key-value of the GGUF file at `path`, by ranges. Nothing the file says is
 // allocated before it is checked against the bytes that remain: counts and string/array lengths larger
 // than the rest of the file are refused. Bad magic, big-endian files, versions other than 2 and 3,
-// unknown value types, arrays nested deeper than 4, truncation: ConfigError "PATH: reason (at byte N)".
+// unknown value types, arrays nested deeper than 4, more than kGgufMaxValues values, truncation:
+// ConfigError "PATH: reason (at byte N)".
 GgufHeader read_gguf_header(const std::string& path);
 
 // The positional keys of `header` as a Scenario, through import_model_config() on the equivalent

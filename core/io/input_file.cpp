@@ -3,8 +3,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -186,7 +189,179 @@ std::string RangeFile::read(std::uint64_t offset, std::size_t n) const
     return bytes;
 }
 
-nlohmann::json parse_json_input(std::string_view text)
+namespace {
+
+using json = nlohmann::json;
+
+// Builds the DOM the way nlohmann's own json_sax_dom_parser does, and on the way counts the values
+// (refused beyond the limit, before they are allocated) and keeps the key path of the value being read,
+// so that an error can name it.
+class BoundedDomBuilder
+{
+public:
+    BoundedDomBuilder(json& root, std::uint64_t max_values) : m_root(root), m_max_values(max_values) {}
+
+    bool null() { return add(nullptr) != nullptr; }
+    bool boolean(bool v) { return add(v) != nullptr; }
+    bool number_integer(json::number_integer_t v) { return add(v) != nullptr; }
+    bool number_unsigned(json::number_unsigned_t v) { return add(v) != nullptr; }
+    bool number_float(json::number_float_t v, const json::string_t&) { return add(v) != nullptr; }
+    bool string(json::string_t& v) { return add(std::move(v)) != nullptr; }
+    bool binary(json::binary_t& v) { return add(std::move(v)) != nullptr; }
+    bool start_object(std::size_t) { return open(json::object()); }
+    bool start_array(std::size_t) { return open(json::array()); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(json::string_t& k)
+    {
+        Level& level = m_stack.back();
+        level.key = k;
+        level.member = &(*level.container)[k];
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string& last_token, const json::exception& ex)
+    {
+        m_error_at = position;
+        m_last_token = last_token;
+        m_error_id = ex.id;
+        m_error_what = ex.what();
+        m_error_path = path();
+        return false;
+    }
+
+    bool limit_hit() const { return m_limit_hit; }
+    std::size_t error_at() const { return m_error_at; }
+    const std::string& last_token() const { return m_last_token; }
+    int error_id() const { return m_error_id; }
+    const std::string& error_what() const { return m_error_what; }
+    const std::string& error_path() const { return m_error_path; }
+
+private:
+    struct Level {
+        json* container = nullptr;
+        json* member = nullptr; // objects: the member whose value comes next
+        std::string key;
+    };
+
+    json* add(json v)
+    {
+        if (++m_values > m_max_values) {
+            m_limit_hit = true;
+            m_error_path = path();
+            return nullptr;
+        }
+        if (m_stack.empty()) {
+            m_root = std::move(v);
+            return &m_root;
+        }
+        Level& level = m_stack.back();
+        if (level.container->is_array()) {
+            level.container->push_back(std::move(v));
+            return &level.container->back();
+        }
+        *level.member = std::move(v);
+        return level.member;
+    }
+    bool open(json v)
+    {
+        json* j = add(std::move(v));
+        if (!j)
+            return false;
+        m_stack.push_back({j, nullptr, {}});
+        return true;
+    }
+    bool close()
+    {
+        m_stack.pop_back();
+        return true;
+    }
+    // "rope_scaling.factor", "views.visible[2]": where the value being read sits ("" at the top).
+    std::string path() const
+    {
+        std::string out;
+        for (const Level& level : m_stack) {
+            if (level.container->is_array()) {
+                out += "[" + std::to_string(level.container->size()) + "]";
+            } else if (level.member) {
+                out += (out.empty() ? "" : ".") + level.key;
+            }
+        }
+        return out;
+    }
+
+    json& m_root;
+    std::uint64_t m_max_values;
+    std::uint64_t m_values = 0;
+    bool m_limit_hit = false;
+    std::vector<Level> m_stack;
+    std::size_t m_error_at = 0;
+    std::string m_last_token;
+    int m_error_id = 0;
+    std::string m_error_what;
+    std::string m_error_path;
+};
+
+// nlohmann's syntax message ("[json.exception.parse_error.101] parse error at line 1, column 5: syntax
+// error while parsing value - invalid literal; last read: 'tru'") in plain words: the part after " - ",
+// with the grammar's token names replaced.
+std::string plain_syntax_reason(const std::string& what, const std::string& last_token)
+{
+    std::string body = what;
+    if (const auto dash = body.find(" - "); dash != std::string::npos)
+        body = body.substr(dash + 3);
+    // What was read, when it is a short word ("tru"); the lexer's longer runs say less than the byte does.
+    if (const auto last = body.find("; last read: '"); last != std::string::npos) {
+        const bool word = last_token.size() <= 16 && last_token.find_first_of(" \t\r\n") == std::string::npos;
+        body = body.substr(0, last) + (word ? " ('" + quote_input(last_token, 16) + "')" : std::string());
+    }
+    static const std::pair<const char*, const char*> kWords[] = {
+        {"unexpected end of input", "the text ends too early"},
+        {"expected end of input", "expected nothing more"},
+        {"invalid literal",
+         "not a JSON value (a value is a number, a quoted string, true, false, null, [...] or "
+         "{...})"},
+        {"'[', '{', or a literal", "a value"},
+        {"string literal", "a quoted string"},
+        {"number literal", "a number"},
+        {"true literal", "true"},
+        {"false literal", "false"},
+        {"null literal", "null"},
+        {"<parse error>", "something unreadable"},
+        {"<uninitialized>", "nothing"},
+        {"end of input", "the end of the text"},
+        {"invalid string: ", "a string: "},
+        {"invalid number; ", "a number: "},
+        {"invalid BOM; must be 0xEF 0xBB 0xBF if given", "a broken byte-order mark"},
+    };
+    for (const auto& [from, to] : kWords)
+        for (auto at = body.find(from); at != std::string::npos; at = body.find(from, at + std::strlen(to)))
+            body.replace(at, std::strlen(from), to);
+    return quote_input(body, 300);
+}
+
+std::string where_in_text(std::string_view text, std::size_t byte)
+{
+    // nlohmann counts the characters read, the offending one included (the end of the text too): byte N is
+    // 1-based, at most the last byte.
+    byte = std::min(byte, text.size());
+    const std::size_t end = byte;
+    std::size_t line = 1;
+    std::size_t column = 1;
+    for (std::size_t i = 0; i + 1 < end; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return "byte " + std::to_string(byte) + ", line " + std::to_string(line) + ", column " +
+           std::to_string(column);
+}
+
+} // namespace
+
+nlohmann::json parse_json_input(std::string_view text, std::uint64_t max_values)
 {
     // Pre-scan: bracket depth outside strings. Cheap (one pass) and it runs before any DOM exists.
     int depth = 0;
@@ -214,14 +389,28 @@ nlohmann::json parse_json_input(std::string_view text)
             --depth; // unbalanced brackets are the parser's to report
         }
     }
-    try {
-        return nlohmann::json::parse(text.begin(), text.end());
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputFileError(std::string("not valid JSON: ") + quote_input(e.what(), 300));
-    } catch (const nlohmann::json::exception& e) {
-        // out_of_range 406: a number such as 1e400 that does not fit a double.
-        throw InputFileError(std::string("not valid JSON: ") + quote_input(e.what(), 300));
+    json root;
+    BoundedDomBuilder builder(root, max_values);
+    if (json::sax_parse(text.begin(), text.end(), &builder))
+        return root;
+    const std::string in = builder.error_path().empty()
+                               ? std::string()
+                               : "key '" + quote_input(builder.error_path(), 120) + "': ";
+    if (builder.limit_hit())
+        throw InputFileError(in + "not accepted as JSON: more than " + std::to_string(max_values) +
+                             " values (the limit for this file)");
+    if (builder.error_id() == 406) { // a number such as 1e400, beyond the largest double; where it starts
+        const std::size_t end = builder.error_at();
+        const std::size_t length = builder.last_token().size();
+        throw InputFileError(in + "the number " + quote_input(builder.last_token(), 40) +
+                             " is out of range: a double holds at most about 1.8e308 (at " +
+                             where_in_text(text, end >= length ? end - length + 1 : end) + ")");
     }
+    const std::string at = where_in_text(text, builder.error_at());
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        throw InputFileError("not valid JSON: the text is empty");
+    throw InputFileError("not valid JSON at " + at + ": " + (in.empty() ? "" : "near " + in) +
+                         plain_syntax_reason(builder.error_what(), builder.last_token()));
 }
 
 std::string quote_input(std::string_view bytes, std::size_t max_chars)

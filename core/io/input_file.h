@@ -25,6 +25,10 @@ public:
 // Deepest nesting of arrays/objects accepted in any JSON input. Real configs and sessions nest 3 levels;
 // nlohmann's DOM is destroyed and dumped recursively, so 10^5 levels overflow the stack.
 inline constexpr int kMaxJsonDepth = 64;
+// Most values (every number, string, array and object counts one) accepted in one JSON input. The parsed
+// document costs up to ~100 bytes a value besides its strings, so this bounds its memory at ~200 MiB
+// whatever the file holds. Real configs and sessions have hundreds; a safetensors header ~8 per tensor.
+inline constexpr std::uint64_t kMaxJsonValues = std::uint64_t{1} << 21;
 
 // Reads the whole file at `path`. Opens it without blocking (a FIFO must not hang us), refuses anything
 // that is not a regular file after opening it (devices, FIFOs, directories, sockets: a symlink to
@@ -56,10 +60,11 @@ private:
     std::uint64_t m_size = 0;
 };
 
-// Parses JSON text. Nesting deeper than kMaxJsonDepth is refused by a pre-scan before any DOM is built;
-// syntax errors and numbers that do not fit a double (1e400) become InputFileError "not valid JSON: ...".
-// Callers add the file name.
-nlohmann::json parse_json_input(std::string_view text);
+// Parses JSON text. Nesting deeper than kMaxJsonDepth is refused by a pre-scan before any DOM is built,
+// more than max_values values while it is built. Errors are InputFileError in plain words, never the
+// JSON library's: "not valid JSON at byte N (line L, column C): reason", "key 'K': the number 1e400 is
+// out of range: ...". Callers add the file name.
+nlohmann::json parse_json_input(std::string_view text, std::uint64_t max_values = kMaxJsonValues);
 
 // `bytes` made safe to quote in a one-line message: printable ASCII and valid UTF-8 stay as they are;
 // control characters become \n, \t, \r or \xNN, invalid UTF-8 bytes become \xNN, and the result is cut

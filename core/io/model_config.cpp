@@ -372,7 +372,12 @@ ConfigImport import_model_config(const nlohmann::json& config, const Scenario& b
         throw;
     } catch (const nlohmann::json::exception& e) {
         // The typed readers check every type first; this only guards against a case they missed.
-        throw ConfigError(std::string("unexpected JSON in the model config: ") + e.what());
+        // Its words without the library's "[json.exception.type_error.302] " prefix.
+        std::string what = e.what();
+        if (const auto end = what.find("] ");
+            what.rfind("[json.exception.", 0) == 0 && end != std::string::npos)
+            what = what.substr(end + 2);
+        throw ConfigError("unexpected JSON in the model config: " + quote_input(what, 200));
     }
 }
 

@@ -175,6 +175,35 @@ TEST(CliRobustness, MemoryAndWorkBudgetsNameTheOptionAndLargestValue)
     EXPECT_FALSE(fs::exists(temp_dir() / "big.png"));
 }
 
+TEST(CliRobustness, NtkOnATooSmallHeadNamesTheOptionGiven)
+{
+    // The whole head rotates: the head size is what is too small, not the rotary fraction.
+    Result r = run({"compute", "rope-frequencies", "--rope-type", "ntk", "--head-dim", "2"});
+    expect_bad_input(r, "--head-dim must be at least 4 for rope_type ntk");
+    EXPECT_EQ(r.err.find("partial-rotary-factor"), std::string::npos) << r.err;
+    // A fraction of it rotates: the fraction is named, with the head size it applies to.
+    r = run({"compute", "rope-frequencies", "--rope-type", "ntk", "--head-dim", "8",
+             "--partial-rotary-factor", "0.25"});
+    expect_bad_input(r, "--partial-rotary-factor must be such that rotary_dim");
+    EXPECT_NE(r.err.find("of head_dim 8"), std::string::npos) << r.err;
+}
+
+TEST(CliRobustness, RopeScoreThatOverflowsExitsTwo)
+{
+    for (const char* format : {"json", "csv"}) {
+        SCOPED_TRACE(format);
+        const Result r = run(
+            {"compute", "rope-score", "--query", "1e200,1,1,1", "--key", "1e200,1,1,1", "--format", format});
+        expect_bad_input(r, "--query and --key give a score that overflows a double");
+        EXPECT_EQ(r.out, "");
+    }
+    // Large but finite is a number.
+    const Result r = run({"compute", "rope-score", "--query", "1e150,1,1,1", "--key", "1e150,1,1,1"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("\"score\":"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("null"), std::string::npos) << r.out;
+}
+
 TEST(CliRobustness, OptionValuesAreEscapedInMessages)
 {
     const Result r = run({"compute", "matrix", "--method", "rope\x1b[2J\xff"});

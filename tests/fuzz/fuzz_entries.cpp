@@ -10,30 +10,37 @@
 
 namespace posatlas::fuzz {
 
-void model_config(std::string_view bytes)
+std::string model_config(std::string_view bytes)
 {
     try {
         const ConfigImport imp = import_model_config(parse_json_input(bytes));
         validate(imp.scenario);
-    } catch (const InputFileError&) {
-    } catch (const ParameterError&) {
+    } catch (const InputFileError& e) {
+        return e.what();
+    } catch (const ParameterError& e) {
+        return e.what();
     }
+    return {};
 }
 
-void learned_csv(std::string_view bytes)
+std::string learned_csv(std::string_view bytes)
 {
     try {
         LearnedTable::parse(bytes, "fuzz.csv");
-    } catch (const InputFileError&) {
+    } catch (const InputFileError& e) {
+        return e.what();
     }
+    return {};
 }
 
-void learned_npy(std::string_view bytes)
+std::string learned_npy(std::string_view bytes)
 {
     try {
         LearnedTable::parse(bytes, "fuzz.npy");
-    } catch (const InputFileError&) {
+    } catch (const InputFileError& e) {
+        return e.what();
     }
+    return {};
 }
 
 } // namespace posatlas::fuzz

@@ -9,12 +9,14 @@
 
 namespace posatlas::fuzz {
 
-void session(std::string_view bytes)
+std::string session(std::string_view bytes)
 {
     try {
         ui::session_from_json(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())));
-    } catch (const InputFileError&) { // SessionError
+    } catch (const InputFileError& e) { // SessionError
+        return e.what();
     }
+    return {};
 }
 
 } // namespace posatlas::fuzz

@@ -41,10 +41,17 @@ double find_correction_dim(double rotations, int dim, double base, double length
 void require_ntk_dim(const RopeParams& p)
 {
     // The NTK exponent d / (d - 2) is undefined for a single rotary pair.
+    // Blamed on head_dim when the whole head rotates (the factor is then not what was changed).
+    if (p.rotary_dim() < 4 && p.partial_rotary_factor >= 1.0)
+        throw ParameterError("head_dim", "at least 4 for rope_type ntk / dynamic (exponent d / (d - 2))",
+                             std::to_string(p.head_dim));
     if (p.rotary_dim() < 4)
-        throw ParameterError("partial_rotary_factor",
-                             "such that rotary_dim >= 4 for rope_type ntk / dynamic (exponent d / (d - 2))",
-                             "rotary_dim " + std::to_string(p.rotary_dim()));
+        throw ParameterError(
+            "partial_rotary_factor",
+            "such that rotary_dim = int(head_dim * partial_rotary_factor) >= 4 for rope_type "
+            "ntk / dynamic (exponent d / (d - 2))",
+            format_number(p.partial_rotary_factor) + ", rotary_dim " + std::to_string(p.rotary_dim()) +
+                " of head_dim " + std::to_string(p.head_dim));
 }
 
 void classify(RopeFrequencies& f)

@@ -297,4 +297,43 @@ TEST(Gguf, EveryTruncationIsACleanError)
     EXPECT_NO_THROW(read_gguf_header(write_file("prefix.gguf", good)));
 }
 
+// A file of `bytes` bytes holding one key-value "x": an array of `n` elements of type `elem`, all zero
+// (empty strings, empty uint8 arrays). The zeros are a hole of the file (sparse): nothing large on disk.
+std::string sparse_array_file(const std::string& name, std::uint32_t elem, std::uint64_t n,
+                              std::uint64_t bytes)
+{
+    const std::string path =
+        write_file(name, GgufWriter().raw_kv("x", 9, le_bytes(elem, 4) + le_bytes(n, 8)).bytes());
+    fs::resize_file(path, fs::file_size(path) + bytes);
+    return path;
+}
+
+TEST(Gguf, ArrayOfHalfABillionEmptyArraysIsRefusedAfterTheValueLimit)
+{
+    // 6 GiB: 2^29 nested arrays of 12 bytes each (element type, length 0). Walking them all took 43 s.
+    const std::uint64_t n = std::uint64_t{1} << 29;
+    const std::string path = sparse_array_file("nested.gguf", 9, n, n * 12);
+    try {
+        read_gguf_header(path);
+        ADD_FAILURE() << "expected ConfigError";
+    } catch (const ConfigError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(path), std::string::npos) << what;
+        EXPECT_NE(what.find("key 'x': more than " + std::to_string(kGgufMaxValues) + " values"),
+                  std::string::npos)
+            << what;
+    }
+    fs::remove(path);
+}
+
+TEST(Gguf, ValueLimitIsExactAndLeavesRoomForTokenizerLists)
+{
+    // One key-value and kGgufMaxValues - 1 empty strings: exactly the limit (a tokenizer has ~10^5-10^6).
+    std::string path = sparse_array_file("strings.gguf", 8, kGgufMaxValues - 1, (kGgufMaxValues - 1) * 8);
+    EXPECT_EQ(read_gguf_header(path).find("x")->array_length, kGgufMaxValues - 1);
+    path = sparse_array_file("strings.gguf", 8, kGgufMaxValues, kGgufMaxValues * 8);
+    EXPECT_THROW(read_gguf_header(path), ConfigError);
+    fs::remove(path);
+}
+
 } // namespace

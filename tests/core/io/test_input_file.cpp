@@ -97,6 +97,68 @@ TEST(JsonInput, NumberOverflowAndSyntaxErrorsAreInputErrors)
     EXPECT_EQ(parse_json_input(R"({"a": [1, 2]})").at("a").size(), 2u);
 }
 
+std::string json_error(std::string_view text, std::uint64_t max_values = kMaxJsonValues)
+{
+    try {
+        parse_json_input(text, max_values);
+    } catch (const InputFileError& e) {
+        return e.what();
+    }
+    return "(accepted)";
+}
+
+TEST(JsonInput, ErrorsSayWhereInPlainWordsNotTheLibrarys)
+{
+    const struct {
+        std::string_view text;
+        const char* expected;
+    } cases[] = {
+        {R"({"rope_theta": 1e400})",
+         "key 'rope_theta': the number 1e400 is out of range: a double holds at most about 1.8e308 "
+         "(at byte 16, line 1, column 16)"},
+        {"{\"a\": {\"b\": [1, 2, -1e999]}}", "key 'a.b[2]': the number -1e999 is out of range"},
+        {"1e400", "the number 1e400 is out of range"},
+        {"{\"a\": tru}", "not valid JSON at byte 10, line 1, column 10: near key 'a': not a JSON value"},
+        {"{\"a\": 1,\n \"b\": }",
+         "not valid JSON at byte 16, line 2, column 7: near key 'b': unexpected '}'; "
+         "expected a value"},
+        {"{\"a\": ", "not valid JSON at byte 6, line 1, column 6: near key 'a': the text ends too early; "
+                     "expected a value"},
+        {"[1, 2] x", "not valid JSON at byte 8, line 1, column 8: not a JSON value (a value is a number"},
+        {"\"a\nb\"", "not valid JSON at byte 3, line 1, column 3: a string: control character U+000A (LF) "
+                     "must be escaped"},
+        {"", "not valid JSON: the text is empty"},
+        {" \n", "not valid JSON: the text is empty"},
+    };
+    for (const auto& c : cases) {
+        const std::string what = json_error(c.text);
+        SCOPED_TRACE(std::string(c.text));
+        EXPECT_NE(what.find(c.expected), std::string::npos) << what;
+        EXPECT_EQ(what.find("json.exception"), std::string::npos) << what;
+        EXPECT_EQ(what.find("literal"), std::string::npos) << what;
+    }
+}
+
+TEST(JsonInput, ValueLimitIsExactAndNamesTheKey)
+{
+    // [1, 2, 3] is 4 values (the array counts), {"a": [1]} 2.
+    EXPECT_EQ(json_error("[1, 2, 3]", 4), "(accepted)");
+    EXPECT_EQ(json_error("[1, 2, 3]", 3),
+              "key '[2]': not accepted as JSON: more than 3 values (the limit for this file)");
+    EXPECT_EQ(json_error(R"({"a": {"b": [1]}})", 3),
+              "key 'a.b[0]': not accepted as JSON: more than 3 values (the limit for this file)");
+    EXPECT_EQ(json_error("{}", 1), "(accepted)");
+    // The default bounds the document whatever the text: 2^21 values, about 200 MiB parsed.
+    std::string many = "[";
+    for (std::uint64_t i = 0; i < kMaxJsonValues; ++i)
+        many += "0,";
+    many.back() = ']';
+    EXPECT_NE(json_error(many).find("more than 2097152 values"), std::string::npos);
+    many.resize(many.size() - 3);
+    many += "]";
+    EXPECT_EQ(json_error(many), "(accepted)");
+}
+
 TEST(JsonInput, ModelConfigFileNamesPathAndNeverDumpsTheValue)
 {
     const fs::path deep = write_file("deep.json", nested(100000));

@@ -682,7 +682,8 @@ TEST(ModelConfig, LoadErrorsNamePathAndReason)
         const char* reason;
     } errors[] = {
         {dir + "does_not_exist.json", "cannot open"},
-        {dir + "malformed.json", "parse error"},
+        {dir + "malformed.json",
+         "not valid JSON at byte 75, line 4, column 25: near key 'rope_theta': unexpected ','"},
         {dir + "not_an_object.json", "JSON object"},
     };
     for (const auto& e : errors) {

@@ -73,6 +73,33 @@ TEST(RopeScaling, StaticNtkBase)
     EXPECT_EQ(f.regime[63], PairRegime::Interpolated);
 }
 
+TEST(RopeScaling, NtkOnATooSmallHeadNamesWhatMakesItSmall)
+{
+    // The exponent d / (d - 2) needs rotary_dim >= 4. When the whole head rotates, the head size is the
+    // parameter at fault; when a fraction rotates, the fraction (with the head size in the message).
+    for (RopeType type : {RopeType::Ntk, RopeType::Dynamic}) {
+        RopeParams p;
+        p.rope_type = type;
+        p.head_dim = 2;
+        try {
+            compute_rope_frequencies(p);
+            ADD_FAILURE() << "expected ParameterError";
+        } catch (const ParameterError& e) {
+            EXPECT_EQ(e.parameter(), "head_dim");
+            EXPECT_EQ(e.got(), "2");
+        }
+        p.head_dim = 8;
+        p.partial_rotary_factor = 0.25;
+        try {
+            compute_rope_frequencies(p);
+            ADD_FAILURE() << "expected ParameterError";
+        } catch (const ParameterError& e) {
+            EXPECT_EQ(e.parameter(), "partial_rotary_factor");
+            EXPECT_EQ(e.got(), "0.25, rotary_dim 2 of head_dim 8");
+        }
+    }
+}
+
 TEST(RopeScaling, DynamicNtk)
 {
     RopeParams p;
@@ -365,7 +392,7 @@ INSTANTIATE_TEST_SUITE_P(
                                   p.head_dim = 2;
                                   p.rope_type = RopeType::Ntk;
                               },
-                              "partial_rotary_factor"}),
+                              "head_dim"}),
     [](const ::testing::TestParamInfo<BadCase>& info) {
         std::string n = info.param.name;
         for (char& c : n)
