@@ -17,10 +17,12 @@
 // drag), which this benchmark does not measure.
 //
 // usage: gui_latency [--quick] [--reps N] [--filter SUBSTRING] [--timeout-ms MS] [--preset ID]
-//                    [--undecimated-curves] [--grab DIR]
+//                    [--undecimated-curves] [--grab DIR] [--repaints K]
 //   --quick: RoPE, ALiBi and T5 at N = 4096 and 10^6, 3 changes each
 //   --preset: every row starts from that model preset's scenario (`posatlas presets`) instead of the
 //     window's default, e.g. llama-3.1-8b: RoPE with a scaling, whose curves add the unscaled θ dashed
+//   --repaints K: after each row, K repaints of the curves chart alone (nothing recomputed, nothing handed
+//     over): their median in ms, a line "repaint50" under the row (a quieter measure of the paint)
 //   --grab DIR: after each row, the curves view as on screen to DIR/curves_<method>_<N>_<content>.png
 //   --undecimated-curves: the curves chart gets every point of the job's bins (ViewSettings::
 //     curve_plot_width stays 0) instead of at most four per pixel column: the same build before and after
@@ -68,6 +70,7 @@ struct Options {
     std::string preset;
     bool undecimatedCurves = false;
     QString grabDir;
+    int repaints = 0;
 };
 
 const char* view_name(ViewKind k)
@@ -290,6 +293,8 @@ int main(int argc, char** argv)
             o.filter = args[++i].toLower().toStdString();
         else if (a == QLatin1String("--timeout-ms") && hasValue)
             o.timeoutMs = args[++i].toInt();
+        else if (a == QLatin1String("--repaints") && hasValue)
+            o.repaints = args[++i].toInt();
         else if (a == QLatin1String("--grab") && hasValue)
             o.grabDir = args[++i];
         else if (a == QLatin1String("--undecimated-curves"))
@@ -297,12 +302,12 @@ int main(int argc, char** argv)
         else if (a == QLatin1String("--preset") && hasValue)
             o.preset = args[++i].toStdString();
         else {
-            std::fprintf(
-                stderr,
-                "gui_latency: unknown or incomplete option '%s'\n"
-                "usage: gui_latency [--quick] [--reps N (1..100)] [--filter SUBSTRING] "
-                "[--timeout-ms MS (1000..600000)] [--preset ID] [--undecimated-curves] [--grab DIR]\n",
-                qPrintable(a));
+            std::fprintf(stderr,
+                         "gui_latency: unknown or incomplete option '%s'\n"
+                         "usage: gui_latency [--quick] [--reps N (1..100)] [--filter SUBSTRING] "
+                         "[--timeout-ms MS (1000..600000)] [--preset ID] [--undecimated-curves] [--grab DIR] "
+                         "[--repaints K]\n",
+                         qPrintable(a));
             return 2;
         }
     }
@@ -420,6 +425,21 @@ int main(int argc, char** argv)
                                     : "");
                 }
                 std::fflush(stdout);
+                if (o.repaints > 0 && shown[static_cast<std::size_t>(ViewKind::Curves)]) {
+                    QWidget* viewport = w.curveView()->chartView()->viewport();
+                    std::vector<double> ms;
+                    for (int r = 0; r < o.repaints; ++r) {
+                        QElapsedTimer t;
+                        t.start();
+                        viewport->repaint();
+                        ms.push_back(static_cast<double>(t.nsecsElapsed()) * 1e-6);
+                    }
+                    std::printf(
+                        "%-9s %-16s %9lld %-7s repaint50 %.1f ms (median of %d repaints of the chart)\n",
+                        "curves", std::string(method_id(m)).c_str(), static_cast<long long>(n),
+                        std::string(content_kind_id(c)).c_str(), percentile(ms, 0.5), o.repaints);
+                    std::fflush(stdout);
+                }
                 if (!o.grabDir.isEmpty()) {
                     QString name = QString::fromStdString("curves_" + row + ".png");
                     name.replace(QLatin1Char(' '), QLatin1Char('_'));

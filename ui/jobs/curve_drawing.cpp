@@ -99,9 +99,17 @@ void decimate_for_plot(CurveData& data, double left, double width)
     columns.log = data.log_x;
     columns.left = left;
     columns.width = width;
+    // A polyline within the bound is handed over whole: a dashed curve's dashes run along its length,
+    // which the decimation shortens (same extents per column, other gaps between the dashes).
+    const std::size_t budget = 4 * pixel_column_count(columns);
     std::vector<double> x, y;
     for (CurveSeries& s : data.series) {
         drawn_polyline(s, data.log_x, data.log_y, x, y);
+        if (x.size() <= budget) {
+            s.drawn_x = x;
+            s.drawn_y = y;
+            continue;
+        }
         const std::vector<std::size_t> kept = min_max_decimation(x, y, columns);
         s.drawn_x.resize(kept.size());
         s.drawn_y.resize(kept.size());

@@ -25,7 +25,8 @@ CurveRanges curve_ranges(const CurveData& data, bool log_x);
 
 // Sets every series' drawn_x / drawn_y to its polyline on an x axis that is logarithmic when data.log_x,
 // decimated to the pixel columns of a plot whose left edge and width are `left` and `width` device pixels
-// (width > 0), and data.drawn_columns to those columns. The series' x / y are left whole.
+// (width > 0) when it has more than four points per column, and data.drawn_columns to those columns.
+// The series' x / y are left whole.
 void decimate_for_plot(CurveData& data, double left, double width);
 
 } // namespace posatlas::ui
