@@ -2,8 +2,8 @@
 // A dashed curve of the Curves chart, stroked segment by segment with the dash pattern carried from each
 // segment to the next (QPen::setDashOffset): the pattern a path of the whole polyline gets, at the cost of
 // its segments. Qt Charts strokes a dashed QLineSeries as one QPainterPath, and Qt 6.4's raster engine
-// fills the dashes of a zig-zag envelope's path in time that grows faster than the path (0.5-1.5 s for
-// the ~2400 points of RoPE's unscaled bound at N = 10^6); its solid series it draws line by line.
+// fills the dashes of a zig-zag envelope's path in time that grows faster than the path (seconds for the
+// dense envelope of RoPE's unscaled bound at large N); its solid series it draws line by line.
 #pragma once
 
 #include <QGraphicsItem>
