@@ -16,20 +16,31 @@
 // edge); the 35 ms coalescing interval applies only to changes that arrive while jobs run (the rest of a
 // drag), which this benchmark does not measure.
 //
-// usage: gui_latency [--quick] [--reps N] [--filter SUBSTRING] [--timeout-ms MS]
+// usage: gui_latency [--quick] [--reps N] [--filter SUBSTRING] [--timeout-ms MS] [--preset ID]
+//                    [--undecimated-curves] [--grab DIR] [--repaints K]
 //   --quick: RoPE, ALiBi and T5 at N = 4096 and 10^6, 3 changes each
+//   --preset: every row starts from that model preset's scenario (`posatlas presets`) instead of the
+//     window's default, e.g. llama-3.1-8b: RoPE with a scaling, whose curves add the unscaled θ dashed
+//   --repaints K: after each row, K repaints of the curves chart alone (nothing recomputed, nothing handed
+//     over): their median in ms, a line "repaint50" under the row (a quieter measure of the paint)
+//   --grab DIR: after each row, the curves view as on screen to DIR/curves_<method>_<N>_<content>.png
+//   --undecimated-curves: the curves chart gets every point of the job's bins (ViewSettings::
+//     curve_plot_width stays 0) instead of at most four per pixel column: the same build before and after
 // Columns: p50 / p95 of change -> repainted figure; compute50 / paint50: medians of the view job's run
 // time and of the GUI thread's share (View > Show Timings' two numbers).
 //   --filter: only rows whose "method N content" text contains SUBSTRING (e.g. "rope", "1000000 fixed")
+#include "io/presets.h"
 #include "methods/registry.h"
 #include "model/scenario_model.h"
 #include "scenario/validation.h"
+#include "views/curve_view.h"
 #include "window/main_window.h"
 #include "window/view_timings.h"
 
 #include "compute/memory_reuse.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -56,6 +67,10 @@ struct Options {
     int reps = 0; // 0: by N (7 at N <= 10^6, 3 at 10^7)
     std::string filter;
     int timeoutMs = 30000;
+    std::string preset;
+    bool undecimatedCurves = false;
+    QString grabDir;
+    int repaints = 0;
 };
 
 const char* view_name(ViewKind k)
@@ -278,11 +293,20 @@ int main(int argc, char** argv)
             o.filter = args[++i].toLower().toStdString();
         else if (a == QLatin1String("--timeout-ms") && hasValue)
             o.timeoutMs = args[++i].toInt();
+        else if (a == QLatin1String("--repaints") && hasValue)
+            o.repaints = args[++i].toInt();
+        else if (a == QLatin1String("--grab") && hasValue)
+            o.grabDir = args[++i];
+        else if (a == QLatin1String("--undecimated-curves"))
+            o.undecimatedCurves = true;
+        else if (a == QLatin1String("--preset") && hasValue)
+            o.preset = args[++i].toStdString();
         else {
             std::fprintf(stderr,
                          "gui_latency: unknown or incomplete option '%s'\n"
                          "usage: gui_latency [--quick] [--reps N (1..100)] [--filter SUBSTRING] "
-                         "[--timeout-ms MS (1000..600000)]\n",
+                         "[--timeout-ms MS (1000..600000)] [--preset ID] [--undecimated-curves] [--grab DIR] "
+                         "[--repaints K]\n",
                          qPrintable(a));
             return 2;
         }
@@ -295,10 +319,25 @@ int main(int argc, char** argv)
     QTemporaryDir dir;
     MainWindow w(dir.filePath(QStringLiteral("settings.ini")));
     w.resize(1920, 1080);
+    if (o.undecimatedCurves) {
+        // The main window would pass the chart's plot area to the curves job: not here.
+        QObject::disconnect(w.curveView(), &CurveView::plotAreaChanged, &w, nullptr);
+        ViewSettings v = w.viewSettings();
+        v.curve_plot_width = 0.0;
+        w.setViewSettings(v, ViewKind::Curves);
+    }
     w.show();
     settle(w, o.timeoutMs);
 
-    const Scenario base = w.model()->scenario();
+    Scenario base = w.model()->scenario();
+    if (!o.preset.empty()) {
+        if (!find_preset(o.preset)) {
+            std::fprintf(stderr, "gui_latency: no preset '%s' (posatlas presets lists them)\n",
+                         o.preset.c_str());
+            return 2;
+        }
+        base = load_preset(o.preset, base).scenario;
+    }
     std::vector<Method> ms;
     for (const MethodDescriptor& d : methods())
         if (!o.quick || d.method == Method::RoPE || d.method == Method::ALiBi || d.method == Method::T5)
@@ -386,9 +425,31 @@ int main(int argc, char** argv)
                                     : "");
                 }
                 std::fflush(stdout);
+                if (o.repaints > 0 && shown[static_cast<std::size_t>(ViewKind::Curves)]) {
+                    QWidget* viewport = w.curveView()->chartView()->viewport();
+                    std::vector<double> ms;
+                    for (int r = 0; r < o.repaints; ++r) {
+                        QElapsedTimer t;
+                        t.start();
+                        viewport->repaint();
+                        ms.push_back(static_cast<double>(t.nsecsElapsed()) * 1e-6);
+                    }
+                    std::printf(
+                        "%-9s %-16s %9lld %-7s repaint50 %.1f ms (median of %d repaints of the chart)\n",
+                        "curves", std::string(method_id(m)).c_str(), static_cast<long long>(n),
+                        std::string(content_kind_id(c)).c_str(), percentile(ms, 0.5), o.repaints);
+                    std::fflush(stdout);
+                }
+                if (!o.grabDir.isEmpty()) {
+                    QString name = QString::fromStdString("curves_" + row + ".png");
+                    name.replace(QLatin1Char(' '), QLatin1Char('_'));
+                    if (!w.curveView()->grab().save(QDir(o.grabDir).filePath(name)))
+                        std::fprintf(stderr, "  could not write %s\n", qPrintable(name));
+                }
             }
-    std::printf("\n%d rows, %d over their target, %d failed jobs; %s (p95 nearest rank; each change from "
+    std::printf("\n%d rows, %d over their target, %d failed jobs; %s%s (p95 nearest rank; each change from "
                 "idle: no debounce)\n",
-                rows, over, failures, o.quick ? "quick run" : "full run");
+                rows, over, failures, o.quick ? "quick run" : "full run",
+                o.undecimatedCurves ? ", curves undecimated" : "");
     return 0;
 }

@@ -3,6 +3,7 @@
 #include "jobs/view_jobs.h"
 
 #include "io/columns.h"
+#include "jobs/curve_drawing.h"
 #include "jobs/curves/curve_support.h"
 #include "jobs/curves/method_curves.h"
 #include "jobs/view_job_support.h"
@@ -246,6 +247,11 @@ CurveData curve_job(const Scenario& s, const ViewSettings& v, const CancelFn& ca
     data.markers.erase(std::remove_if(data.markers.begin(), data.markers.end(),
                                       [&](const CurveMarker& m) { return m.vertical && m.value > x_max; }),
                        data.markers.end());
+    // What the chart draws: at most four points per pixel column of its plot, decimated here on the
+    // worker. The series hold one or two points per bin (up to 2 x 10^5 points); Qt Charts strokes every
+    // segment on the GUI thread, and several bins' segments in one pixel column only overdraw each other.
+    if (v.curve_plot_width > 0.0)
+        decimate_for_plot(data, v.curve_plot_left, v.curve_plot_width);
     report_progress(progress, 1.0);
     return data;
 }

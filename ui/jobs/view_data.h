@@ -4,6 +4,7 @@
 // side and its view side.
 #pragma once
 
+#include "analysis/curve_decimation.h"
 #include "compute/attention_logits.h"
 
 #include <QColor>
@@ -52,7 +53,7 @@ struct HeatmapData {
 // ----------------------------------------------------------------- curves (decay, buckets, ...)
 struct CurveSeries {
     QString name;             // legend entry
-    std::vector<double> x, y; // already decimated by the job to <= ~2 points per pixel of a wide view
+    std::vector<double> x, y; // one point (or a bin's min and max) per ViewSettings::curve_points bin
     QColor color;             // invalid: the view picks from its palette by series index
     int color_index = -1; // >= 0: the palette's colour of this index instead (pairs of series of one head)
     bool step = false;    // draw as a step function (bucket plots)
@@ -68,6 +69,10 @@ struct CurveSeries {
     // the readout interpolates the samples. Cheap (one distance) and safe to call on the GUI thread.
     std::function<double(double)> value_at;
     QString id; // its machine name in data exports ("mean_cos", "head_3"; columns.h)
+    // The polyline the chart draws at CurveData::drawn_columns (steps and gaps resolved, at most four
+    // points per pixel column: core's min_max_decimation, done by the job); unused when not `drawn`.
+    // x / y stay whole: the readout, data exports and a figure rendered at another size use them.
+    std::vector<double> drawn_x, drawn_y;
 };
 struct CurveMarker {
     double value = 0.0; // x for vertical markers, y for horizontal ones
@@ -83,6 +88,11 @@ struct CurveData {
     QVector<CurveSeries> series;
     QVector<CurveMarker> markers;
     QString note; // one line under the chart, e.g. "attention factor 1.277"
+    // Set by the job when the Curves chart's plot area was known (ViewSettings::curve_plot_width): the
+    // pixel columns the series' drawn_x / drawn_y are decimated to. A chart of another plot area or x
+    // axis draws x / y instead.
+    bool drawn = false;
+    PixelColumns drawn_columns;
 };
 
 // ----------------------------------------------------------------- rotation diagram (RoPE)

@@ -52,7 +52,10 @@ struct ViewSettings {
     // from 64 to kMaxDistance).
     std::int64_t max_distance = 0;
     bool log_x = true;
-    int curve_points = 1200;     // ~ 1-2 points per pixel of a wide chart
+    int curve_points = 1200; // ~ 1-2 points per pixel of a wide chart
+    // The Curves chart's plot area, device pixels (left edge and width; width 0: not known): the job
+    // hands the chart at most four points per pixel column of it (curve_drawing.h, decimate_for_plot).
+    double curve_plot_left = 0.0, curve_plot_width = 0.0;
     std::vector<Method> overlay; // other methods drawn on top (logit against distance), same scenario
 
     // Methods side by side: 2 to 4 distinct methods, empty = off. Each uses its own

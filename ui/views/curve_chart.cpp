@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/curve_chart.h"
 
+#include "views/dashed_polyline_item.h"
 #include "views/figure_style.h"
+
+#include "jobs/curve_drawing.h"
 
 #include <QGraphicsLayout>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
+#include <QGraphicsView>
 #include <QKeyEvent>
 #include <QLegend>
 #include <QLegendMarker>
@@ -30,30 +34,26 @@ namespace {
 // Axis lines in device-independent pixels (times the theme's line_scale): they do not grow with the text.
 constexpr double kAxisLineWidth = 1.0;
 
-// Points of one series as drawn: step series get a horizontal then a vertical segment per sample;
-// non-finite points and, on log axes, non-positive coordinates are left out (they have no position).
+// Points of one series as drawn (curve_drawing.h): steps and gaps resolved.
 QList<QPointF> series_points(const CurveSeries& s, bool log_x, bool log_y)
 {
+    std::vector<double> x, y;
+    drawn_polyline(s, log_x, log_y, x, y);
     QList<QPointF> pts;
-    const std::size_t n = std::min(s.x.size(), s.y.size());
-    pts.reserve(static_cast<qsizetype>(s.step ? 2 * n : n));
-    auto usable = [&](double x, double y) {
-        return std::isfinite(x) && std::isfinite(y) && (!log_x || x > 0) && (!log_y || y > 0);
-    };
-    bool have_prev = false;
-    double prev_y = 0.0;
-    for (std::size_t k = 0; k < n; ++k) {
-        const double x = s.x[k], y = s.y[k];
-        if (!usable(x, y)) {
-            have_prev = false;
-            continue;
-        }
-        if (s.step && have_prev)
-            pts.append(QPointF(x, prev_y));
-        pts.append(QPointF(x, y));
-        prev_y = y;
-        have_prev = true;
-    }
+    pts.reserve(static_cast<qsizetype>(x.size()));
+    for (std::size_t k = 0; k < x.size(); ++k)
+        pts.append(QPointF(x[k], y[k]));
+    return pts;
+}
+
+// The points the job decimated for the plot (CurveSeries::drawn_x / drawn_y).
+QList<QPointF> drawn_points(const CurveSeries& s)
+{
+    QList<QPointF> pts;
+    const std::size_t n = std::min(s.drawn_x.size(), s.drawn_y.size());
+    pts.reserve(static_cast<qsizetype>(n));
+    for (std::size_t k = 0; k < n; ++k)
+        pts.append(QPointF(s.drawn_x[k], s.drawn_y[k]));
     return pts;
 }
 
@@ -152,7 +152,12 @@ CurveChart::CurveChart(QGraphicsItem* parent) : QChart(parent)
         item->setZValue(100);
         item->hide();
     }
-    connect(this, &QChart::plotAreaChanged, this, [this] { updateOverlays(); });
+    connect(this, &QChart::plotAreaChanged, this, [this] {
+        if (drawnFitsPlot() != m_showsDrawn)
+            updateSeriesData();
+        updateDashed();
+        updateOverlays();
+    });
     applyStyle();
 }
 
@@ -209,6 +214,9 @@ void CurveChart::rebuild()
 {
     removeAllSeries(); // deletes them
     m_series.clear();
+    qDeleteAll(m_dashed);
+    m_dashed.clear();
+    m_dashedPoints.clear();
     for (QAbstractAxis* a : axes()) {
         removeAxis(a);
         delete a;
@@ -255,6 +263,13 @@ void CurveChart::rebuild()
         series->attachAxis(m_axisX);
         series->attachAxis(m_axisY);
         m_series.append(series);
+        // Dashed curves are stroked by an item of their own (dashed_polyline_item.h); their series, empty,
+        // gives the legend entry.
+        DashedPolylineItem* dashed = s.dashed ? new DashedPolylineItem(this) : nullptr;
+        if (dashed)
+            dashed->setZValue(45); // above the solid series, below the markers (50) and the crosshair
+        m_dashed.append(dashed);
+        m_dashedPoints.append(QList<QPointF>());
     }
     for (const CurveMarker& marker : m_data.markers) {
         MarkerItems items;
@@ -272,11 +287,68 @@ void CurveChart::rebuild()
     updateOverlays();
 }
 
+QRectF CurveChart::plotPixels() const
+{
+    // The chart fills its view's viewport from (0, 0): chart coordinates are the viewport's pixels.
+    double dpr = 1.0;
+    if (const QGraphicsScene* sc = scene(); sc && !sc->views().isEmpty())
+        dpr = sc->views().constFirst()->devicePixelRatioF();
+    const QRectF area = plotArea();
+    return QRectF(area.left() * dpr, area.top() * dpr, area.width() * dpr, area.height() * dpr);
+}
+
+bool CurveChart::drawnFitsPlot() const
+{
+    if (!m_data.drawn || m_data.drawn_columns.log != m_logX)
+        return false;
+    // Half a device pixel: the job's columns are the plot's own (the main window recomputes the curves
+    // whenever the plot area moves by more).
+    const QRectF px = plotPixels();
+    return std::abs(px.left() - m_data.drawn_columns.left) <= 0.5 &&
+           std::abs(px.width() - m_data.drawn_columns.width) <= 0.5;
+}
+
 void CurveChart::updateSeriesData()
 {
-    for (qsizetype i = 0; i < m_series.size() && i < m_data.series.size(); ++i)
-        static_cast<QLineSeries*>(m_series[i])
-            ->replace(series_points(m_data.series[i], m_logX, m_data.log_y));
+    // The job's points decimated to this plot's pixel columns when they are for it; else every point (a
+    // resized plot until the curves for its new size arrive, a figure rendered at another size).
+    m_showsDrawn = drawnFitsPlot();
+    for (qsizetype i = 0; i < m_series.size() && i < m_data.series.size(); ++i) {
+        QList<QPointF> points = m_showsDrawn ? drawn_points(m_data.series[i])
+                                             : series_points(m_data.series[i], m_logX, m_data.log_y);
+        if (m_dashed[i])
+            m_dashedPoints[i] = std::move(points);
+        else
+            static_cast<QLineSeries*>(m_series[i])->replace(points);
+    }
+    updateDashed();
+}
+
+void CurveChart::updateDashed()
+{
+    if (!m_axisX || !m_axisY)
+        return;
+    // Where Qt Charts puts a series' point: the axes' fractions of the plot area.
+    const QRectF area = plotArea();
+    for (qsizetype i = 0; i < m_dashed.size(); ++i) {
+        if (!m_dashed[i])
+            continue;
+        QPolygonF line;
+        line.reserve(m_dashedPoints[i].size());
+        for (const QPointF& p : m_dashedPoints[i]) {
+            const double fx = axis_fraction(m_axisX, p.x()), fy = axis_fraction(m_axisY, p.y());
+            if (std::isfinite(fx) && std::isfinite(fy))
+                line.append(QPointF(area.left() + fx * area.width(), area.bottom() - fy * area.height()));
+        }
+        m_dashed[i]->setPolyline(line, area);
+    }
+}
+
+QList<QPointF> CurveChart::drawnPoints(qsizetype series) const
+{
+    if (series < 0 || series >= m_series.size())
+        return {};
+    return m_dashed[series] ? m_dashedPoints[series] : static_cast<QLineSeries*>(m_series[series])->points();
 }
 
 namespace {
@@ -304,52 +376,8 @@ void CurveChart::updateRanges()
 {
     if (!m_axisX || !m_axisY)
         return;
-    double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
-    for (const CurveSeries& s : m_data.series)
-        for (const QPointF& p : series_points(s, m_logX, m_data.log_y)) {
-            xlo = std::min(xlo, p.x());
-            xhi = std::max(xhi, p.x());
-            ylo = std::min(ylo, p.y());
-            yhi = std::max(yhi, p.y());
-        }
-    // Markers must be visible: a trained length above every wavelength still gets its line.
-    for (const CurveMarker& m : m_data.markers) {
-        if (!std::isfinite(m.value))
-            continue;
-        if (m.vertical && (!m_logX || m.value > 0)) {
-            xlo = std::min(xlo, m.value);
-            xhi = std::max(xhi, m.value);
-        } else if (!m.vertical && (!m_data.log_y || m.value > 0)) {
-            ylo = std::min(ylo, m.value);
-            yhi = std::max(yhi, m.value);
-        }
-    }
-    if (!std::isfinite(xlo)) {
-        xlo = m_logX ? 1.0 : 0.0;
-        xhi = m_logX ? 10.0 : 1.0;
-    }
-    if (!std::isfinite(ylo)) {
-        ylo = m_data.log_y ? 1.0 : 0.0;
-        yhi = m_data.log_y ? 10.0 : 1.0;
-    }
-    if (xhi <= xlo) {
-        xlo = m_logX ? xlo / 2 : xlo - 1;
-        xhi = m_logX ? xhi * 2 : xhi + 1;
-    }
-    if (yhi <= ylo) {
-        ylo = m_data.log_y ? ylo / 2 : ylo - 1;
-        yhi = m_data.log_y ? yhi * 2 : yhi + 1;
-    }
-    // Ranges equal to within rounding (a ratio of 1 +- 1e-16) or wider than a double: Qt Charts steps
-    // from tick to tick by addition and would never arrive.
-    if (!m_logX)
-        widen_degenerate_range(xlo, xhi);
-    else if (!(xhi > xlo * (1 + 1e-9))) {
-        xlo /= 2;
-        xhi *= 2;
-    }
-    if (!m_data.log_y)
-        widen_degenerate_range(ylo, yhi);
+    const CurveRanges r = curve_ranges(m_data, m_logX);
+    const double xlo = r.xlo, xhi = r.xhi, ylo = r.ylo, yhi = r.yhi;
     if (auto* ax = qobject_cast<QValueAxis*>(m_axisX)) {
         set_value_axis(ax, xlo, xhi, 7);
     } else if (auto* lx = qobject_cast<QLogValueAxis*>(m_axisX)) {
@@ -373,6 +401,7 @@ void CurveChart::updateRanges()
         ly->setMinorTickCount(decades > 4 ? 0 : -1);
         ly->setRange(lo, hi);
     }
+    updateDashed(); // the axes moved: so do the dashed curves
     legend()->setVisible(m_data.series.size() > 1);
     // Qt Charts gives a bottom legend one row, each entry an equal share of the width: eight ALiBi heads
     // in a docked chart were elided to "m₀…", hiding the slopes. More than four entries go in a column
@@ -418,6 +447,8 @@ void CurveChart::applyStyle()
         pen.setCapStyle(Qt::FlatCap);
         pen.setStyle(s.dashed ? Qt::DashLine : Qt::SolidLine);
         static_cast<QLineSeries*>(m_series[i])->setPen(pen);
+        if (m_dashed[i])
+            m_dashed[i]->setPen(pen);
     }
     // Legend keys from the series' colours, set here: Qt Charts gives a key either the theme's border or
     // the series' pen depending on the order of its updates, so a chart that had restyled (presenting)
@@ -654,7 +685,10 @@ void render_curve_chart(const CurveData& data, bool log_x, QPainter& painter, co
     chart->setChartStyle(style);
     chart->setShowTitle(show_title);
     chart->setLogX(log_x);
-    chart->setCurveData(data);
+    // Every point: the job decimated for the screen's pixel columns, not for this target's resolution.
+    CurveData whole = data;
+    whole.drawn = false;
+    chart->setCurveData(whole);
     scene.addItem(chart);
     const QRectF local(QPointF(0, 0), target.size());
     chart->setGeometry(local);

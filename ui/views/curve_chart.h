@@ -18,6 +18,10 @@ class QGraphicsSimpleTextItem;
 class QAbstractAxis;
 
 namespace posatlas::ui {
+class DashedPolylineItem;
+}
+
+namespace posatlas::ui {
 
 // ----------------------------------------------------------------- Qt Charts
 struct ChartStyle {
@@ -54,6 +58,14 @@ public:
     // The crosshair's text at x: each series' exact value where it has one (value_at, at the integer
     // nearest x), else interpolated between its samples.
     QString readoutAt(double x) const;
+    // The plot area in device pixels of the view's viewport (what ViewSettings::curve_plot_left / width
+    // pass to the job).
+    QRectF plotPixels() const;
+    // Whether the series show the job's points decimated for this plot (CurveData::drawn_columns).
+    bool showsDrawnPoints() const { return m_showsDrawn; }
+    // The points series `series` is drawn through (axis values), whether by its QLineSeries or, dashed,
+    // by its own item.
+    QList<QPointF> drawnPoints(qsizetype series) const;
 
 private:
     void rebuild();          // series and axes from scratch (structure or axis type changed)
@@ -61,13 +73,19 @@ private:
     void updateRanges();
     void updateOverlays(); // marker lines and labels, after geometry or range changes
     void applyStyle();
+    bool drawnFitsPlot() const; // the data's drawn points are for this plot area and x axis
+    void updateDashed();        // the dashed curves' items, after their points, the axes or the plot moved
 
     CurveData m_data;
     ChartStyle m_style;
     bool m_logX = false;
     bool m_logXOverridden = false;
     bool m_showTitle = true;
+    bool m_showsDrawn = false;
     QList<QAbstractSeries*> m_series;
+    // Per series: the item that strokes it when dashed (else null), and its points (axis values).
+    QList<DashedPolylineItem*> m_dashed;
+    QList<QList<QPointF>> m_dashedPoints;
     QAbstractAxis* m_axisX = nullptr;
     QAbstractAxis* m_axisY = nullptr;
     struct MarkerItems {

@@ -37,6 +37,7 @@ CurveView::CurveView(QWidget* parent)
 
     connect(m_chartView, &CurveChartView::hovered, this, &CurveView::hovered);
     connect(m_logX, &QCheckBox::toggled, this, [this](bool on) { setLogX(on); });
+    connect(m_chart, &QChart::plotAreaChanged, this, &CurveView::plotAreaChanged);
     restyle();
 }
 

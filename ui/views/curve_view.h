@@ -29,10 +29,13 @@ public:
     void renderFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const override;
     QString figureTitle() const override { return m_data.title; }
     CurveChartView* chartView() const { return m_chartView; }
+    CurveChart* chart() const { return m_chart; }
 
 signals:
     void hovered(const QString& readout); // "x = 12 · RoPE: 0.53 · ALiBi: -1.2"
     void logXChanged(bool log);
+    // The chart's plot area moved or changed size (CurveChart::plotPixels()).
+    void plotAreaChanged();
 
 protected:
     void changeEvent(QEvent* event) override;

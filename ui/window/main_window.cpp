@@ -41,6 +41,7 @@
 #include <QStyleFactory>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <cmath>
 #include <functional>
 
 namespace posatlas::ui {
@@ -220,6 +221,20 @@ void MainWindow::createViews()
         m_settings->setCurveLogX(on);
         ViewSettings v = m_viewSettings;
         v.log_x = on;
+        setViewSettings(v, ViewKind::Curves);
+    });
+    // The curves are decimated for the chart's plot area (ViewSettings::curve_plot_left / width): a new
+    // area (a resized dock, other tick labels) gets curves for it; meanwhile the chart draws every point.
+    connect(m_curves, &CurveView::plotAreaChanged, this, [this] {
+        const QRectF px = m_curves->chart()->plotPixels();
+        if (px.width() < 8)
+            return;
+        ViewSettings v = m_viewSettings;
+        if (std::abs(px.left() - v.curve_plot_left) <= 0.5 &&
+            std::abs(px.width() - v.curve_plot_width) <= 0.5)
+            return;
+        v.curve_plot_left = px.left();
+        v.curve_plot_width = px.width();
         setViewSettings(v, ViewKind::Curves);
     });
     connect(m_rotationControls, &RotationControls::positionChanged, this, [this](double m) {

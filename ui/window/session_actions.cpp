@@ -183,6 +183,8 @@ bool SessionActions::applySession(const Session& s, const QString& name)
     const ViewSettings here = w.m_viewSettings;
     v.pixel_width = here.pixel_width; // this window's heatmap size, not the saving window's
     v.pixel_height = here.pixel_height;
+    v.curve_plot_left = here.curve_plot_left; // and its curves chart's plot area
+    v.curve_plot_width = here.curve_plot_width;
 
     if (s.colormap)
         w.m_heatmap->setColormap(*s.colormap);

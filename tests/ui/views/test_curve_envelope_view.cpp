@@ -9,6 +9,7 @@
 // 36 * 2^-24 * sum_k |weights_k| core's SinusoidSums.SinglePrecisionWithinTheStatedBound and
 // LogitEnvelope.SinglePrecisionCurvesWithinTheSinusoidBound test) 1e-5 of the curve's range. The
 // crosshair reads double values: 1e-9 there.
+#include "jobs/curve_drawing.h"
 #include "jobs/view_jobs.h"
 #include "views/curve_chart.h"
 #include "views/figure_style.h"
@@ -202,6 +203,108 @@ private slots:
         }
         QVERIFY2(x_max <= static_cast<double>(expected) && x_max >= 0.9 * static_cast<double>(expected),
                  qPrintable(QString::number(x_max)));
+    }
+
+    // The chart gets at most four points per pixel column of its plot (the job decimates them, core's
+    // min_max_decimation), and the readout still reads the whole curve: a million points, the readout at
+    // an integer x exactly y[x] (the sample itself, no interpolation: tolerance 0 in its printed form).
+    void millionPointCurveReachesTheChartAsFourPointsPerPixelColumn()
+    {
+        CurveChart* chart = new CurveChart;
+        CurveChartView view(chart);
+        view.resize(820, 480);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+        CurveData data;
+        data.x_label = QStringLiteral("r");
+        CurveSeries series;
+        series.name = QStringLiteral("oscillation");
+        const std::size_t n = 1'000'000;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double x = static_cast<double>(i);
+            series.x.push_back(x);
+            series.y.push_back(std::exp(-x / 3e5) * std::cos(0.37 * x) + 1e-3 * std::sin(1e-4 * x));
+        }
+        data.series.push_back(series);
+        series.name = QStringLiteral("dashed copy");
+        series.dashed = true;
+        data.series.push_back(series);
+        // As in the main window: the data's plot area (its tick labels, its legend) is known once it is
+        // shown; the curves are then computed for it (here decimated as curve_job does on its worker).
+        chart->setCurveData(data);
+        QApplication::processEvents();
+        const QRectF plot = chart->plotPixels();
+        QVERIFY(plot.width() > 100);
+        decimate_for_plot(data, plot.left(), plot.width());
+        chart->setCurveData(data);
+        QApplication::processEvents();
+        QVERIFY(chart->showsDrawnPoints());
+        const auto columns = static_cast<qsizetype>(std::floor(plot.right()) - std::floor(plot.left()) + 1);
+        QCOMPARE(chart->series().size(), 2);
+        for (qsizetype k = 0; k < 2; ++k) { // solid (a QLineSeries) and dashed (an item of its own)
+            const QList<QPointF> drawn = chart->drawnPoints(k);
+            QVERIFY2(drawn.size() > columns && drawn.size() <= 4 * columns,
+                     qPrintable(QStringLiteral("%1 points for %2 columns").arg(drawn.size()).arg(columns)));
+            // The drawn points are the curve's own samples, in order: the first and the last among them.
+            QCOMPARE(drawn.front(), QPointF(0.0, data.series[0].y.front()));
+            QCOMPARE(drawn.back(), QPointF(double(n - 1), data.series[0].y.back()));
+            for (qsizetype i = 1; i < drawn.size(); ++i)
+                QVERIFY(drawn[i - 1].x() < drawn[i].x() || drawn[i - 1].x() == drawn[i].x());
+        }
+        for (const std::size_t i : {std::size_t{1}, std::size_t{4321}, std::size_t{777777}, n - 1}) {
+            const QString readout = chart->readoutAt(static_cast<double>(i));
+            QVERIFY2(readout.contains(format_number(data.series[0].y[i])), qPrintable(readout));
+        }
+
+        // A plot of another width (a resized dock, a figure exported at its own size) draws every point
+        // until the job has decimated for it.
+        view.resize(600, 480);
+        QApplication::processEvents();
+        QVERIFY(!chart->showsDrawnPoints());
+        QCOMPARE(chart->drawnPoints(0).size(), qsizetype(n));
+    }
+
+    // Through the job: the RoPE decay curves at N = 10^6 for a chart's plot area reach it as at most four
+    // points per pixel column, and the readout is the curve's exact value at the integer under the cursor
+    // (the series' value_at, which core computes for that one distance), not a decimated sample.
+    void curveJobDecimatesForThePlotArea()
+    {
+        CurveChart* chart = new CurveChart;
+        CurveChartView view(chart);
+        view.resize(820, 480);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QApplication::processEvents();
+        Scenario s = scenario_of(QStringLiteral("rope"), 1'000'000);
+        ViewSettings v;
+        for (const bool logX : {true, false}) {
+            v.log_x = logX;
+            v.curve_plot_width = 0.0;
+            chart->setLogX(logX);
+            chart->setCurveData(curve_job(s, v)); // every point, until the plot area is known
+            QApplication::processEvents();
+            QVERIFY(!chart->showsDrawnPoints());
+            const QRectF plot = chart->plotPixels();
+            v.curve_plot_left = plot.left();
+            v.curve_plot_width = plot.width();
+            const CurveData data = curve_job(s, v);
+            QVERIFY(data.drawn);
+            chart->setCurveData(data);
+            QApplication::processEvents();
+            QVERIFY(chart->showsDrawnPoints());
+            const auto columns =
+                static_cast<qsizetype>(std::floor(plot.right()) - std::floor(plot.left()) + 1);
+            QVERIFY(!chart->series().isEmpty());
+            for (qsizetype k = 0; k < chart->series().size(); ++k) {
+                const qsizetype count = chart->drawnPoints(k).size();
+                QVERIFY2(count > 0 && count <= 4 * columns,
+                         qPrintable(QStringLiteral("%1 points for %2 columns").arg(count).arg(columns)));
+            }
+            const QString readout = chart->readoutAt(654321.3);
+            for (const CurveSeries& series : data.series)
+                QVERIFY2(readout.contains(format_number(series.value_at(654321.0))), qPrintable(readout));
+        }
     }
 
     void overlaidMethodsAreEnvelopesToo()
