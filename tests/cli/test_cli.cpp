@@ -778,21 +778,25 @@ TEST(CliWeights, CausalIsNopesOneMaskForLogitsAndWeights)
         return run_json(args);
     };
     const json open = logits({});
-    EXPECT_FALSE(open["causal"].get<bool>());
     EXPECT_TRUE(open["matrix"][0][2].is_number());
     const json masked = logits({"--causal"});
-    EXPECT_TRUE(masked["causal"].get<bool>());
     EXPECT_TRUE(masked["matrix"][0][2].is_null());
     EXPECT_TRUE(masked["matrix"][2][0].is_number());
 
     const fs::path ses = write_file(
         "old-nope-causal.posatlas.json",
         R"({"format":"posatlas-session","version":1,"scenario":{"method":"nope","nope":{"causal":true},)"
-        R"("content":{"kind":"random","text":"a b c"}}})");
-    const json j = run_json({"compute", "matrix", "--session", ses.string(), "--kind", "logits"});
-    EXPECT_TRUE(j["causal"].get<bool>());
-    EXPECT_TRUE(j["matrix"][0][2].is_null());
-    EXPECT_TRUE(j["matrix"][2][0].is_number());
+        R"("content":{"kind":"random","text":"a b c"}},"views":{"visible":["heatmap"],)"
+        R"("settings":{"matrix_kind":"logits"}}})");
+    const fs::path out = temp_dir() / "old-nope-causal.json";
+    fs::remove(out);
+    const Result r = run({"export", "--session", ses.string(), "--out", out.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::ifstream in(out);
+    const json doc = json::parse(in);
+    const json& m = doc["panels"][0]["matrix"];
+    EXPECT_TRUE(m[0][2].is_null());
+    EXPECT_TRUE(m[2][0].is_number());
 }
 
 TEST(CliWeights, TextWorksWithLogitsToo)
