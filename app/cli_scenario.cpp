@@ -50,8 +50,8 @@ std::vector<std::pair<std::string, bool>> option_names(const Field& f)
 }
 
 // The fields of the scenario and of method m that option `name` sets (each with the flag value it implies).
-// Usually one; --causal sets both the scenario's causal weights and the method's own causal mask (NoPE,
-// xPos; T5's decoder buckets), so that the weights and the logits agree.
+// Usually one; --causal sets both the scenario's causal mask and the method's own (xPos; T5's decoder
+// buckets), so that the weights and the logits agree. NoPE has none of its own: the scenario's is its mask.
 std::vector<std::pair<const Field*, bool>> fields_for_option(Method m, const std::string& name)
 {
     std::vector<const Field*> candidates;

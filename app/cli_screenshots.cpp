@@ -13,6 +13,7 @@
 #include "methods/nope/nope.h"
 #include "methods/registry.h"
 #include "model/scenario_model.h"
+#include "views/heatmap_view.h"
 #include "widgets/parameter_panel.h"
 #include "window/language.h"
 #include "window/main_window.h"
@@ -242,6 +243,15 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     w.dock(ViewKind::Heatmap)->raise();
     idle();
     save(&w, dir, QStringLiteral("main-window-sentence"), out);
+    // The sentence beside its permutation, the rows of "dog" linked (as hovering the row shows them): the
+    // same numbers in both panels, only moved.
+    Scenario permuted = sentence;
+    common_field("permuted")->set(permuted, std::string("the man bit the dog"));
+    w.model()->setScenario(permuted, QStringLiteral("the man bit the dog"));
+    idle();
+    w.heatmapView()->highlightRow(0, 1);
+    QApplication::processEvents();
+    save(&w, dir, QStringLiteral("main-window-permuted"), out);
     // ALiBi's per-head slopes: BLOOM's 16 heads with head 3 looking further (0.0123 for the
     // paper's 2^-1.5), the panel's slope rows scrolled into view, the curves that answer it, and the
     // panel again while presenting at 200 % font scale.

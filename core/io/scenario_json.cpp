@@ -155,6 +155,8 @@ json scenario_to_json(const Scenario& s)
     j["content"] = {{"kind", std::string(content_kind_id(s.content.kind))}, {"seed", s.content.seed}};
     if (!s.content.text.empty())
         j["content"]["text"] = s.content.text;
+    if (!s.content.permuted.empty())
+        j["content"]["permuted"] = s.content.permuted;
     // The user's queries and keys: paths as given (a session's relative paths are resolved against its
     // folder when it is opened), and the tensor of a safetensors file.
     for (const char* key : {"queries", "queries_tensor", "keys", "keys_tensor"})
@@ -243,8 +245,8 @@ void read_field(const Reader& r, const Field& f, Scenario& s)
 
 namespace {
 
-constexpr const char* kContentKeys[] = {"kind",           "seed", "text",       "queries",
-                                        "queries_tensor", "keys", "keys_tensor"};
+constexpr const char* kContentKeys[] = {"kind",    "seed",           "text", "permuted",
+                                        "queries", "queries_tensor", "keys", "keys_tensor"};
 
 // Every key a scenario's JSON may hold, level by level, for the unknown-key report.
 void report_unknown_keys(const json& j, std::vector<UnknownKey>& out)
@@ -263,6 +265,8 @@ void report_unknown_keys(const json& j, std::vector<UnknownKey>& out)
                 keys.push_back(f.key);
                 keys.insert(keys.end(), f.aliases.begin(), f.aliases.end());
             }
+            if (d.section == "nope")
+                keys.push_back("causal"); // NoPE's old mask, read as the scenario's switch (above)
             collect_unknown_keys(*section, keys, d.section, out);
         }
 }
@@ -287,6 +291,11 @@ Scenario scenario_from_json(const json& j, const Scenario& base, std::vector<Unk
             c->text("text", text);
             common_field("text")->set(s, text); // the tokens, and seq_len = their number
         }
+        if (c->has("permuted")) {
+            std::string permuted;
+            c->text("permuted", permuted);
+            common_field("permuted")->set(s, permuted);
+        }
         for (const char* key : {"queries", "queries_tensor", "keys", "keys_tensor"})
             if (c->has(key)) {
                 std::string v;
@@ -296,6 +305,10 @@ Scenario scenario_from_json(const json& j, const Scenario& base, std::vector<Unk
     }
     if (top.has("causal"))
         top.boolean("causal", s.causal);
+    // NoPE's own mask of old ("nope": {"causal": b}) is the scenario's switch now (nope.h): it sets the
+    // switch unless the file gives the switch itself, which the weights have always followed.
+    if (auto nope = top.child("nope"); nope && nope->has("causal") && !top.has("causal"))
+        nope->boolean("causal", s.causal);
     for (const MethodDescriptor& d : methods())
         if (auto c = top.child(d.section.c_str()))
             for (const Field& f : d.fields)
@@ -312,7 +325,7 @@ namespace posatlas {
 std::string scenario_json_key(const Scenario& s, const std::string& parameter)
 {
     if (parameter == "queries" || parameter == "keys" || parameter == "queries_tensor" ||
-        parameter == "keys_tensor")
+        parameter == "keys_tensor" || parameter == "permuted")
         return "content." + parameter; // written under "content", as the sentence's text
     if (common_field(parameter))
         return parameter;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Scenario <-> JSON, for session files (.posatlas.json), saved settings and the command line's
 // --session. Every field is written; reading accepts any subset (missing fields keep `base`), checks
-// each value's JSON type and names the dotted key of a wrong one.
+// each value's JSON type and names the dotted key of a wrong one. An older key is read as what replaced
+// it: NoPE's own "nope": {"causal": b} sets the scenario's "causal" unless that is given too.
 #pragma once
 
 #include "io/input_file.h"

@@ -336,7 +336,7 @@ namespace {
 std::vector<Field> build_common_fields()
 {
     using nlohmann::json;
-    std::vector<Field> f(10);
+    std::vector<Field> f(11);
     Field& n = f[0];
     n.key = "seq_len";
     n.type = FieldType::Int;
@@ -423,13 +423,27 @@ std::vector<Field> build_common_fields()
     Field& m = f[5];
     m.key = "causal";
     m.type = FieldType::Bool;
-    m.label = QT_TRANSLATE_NOOP("ParamSpec", "Causal weights");
+    m.label = QT_TRANSLATE_NOOP("ParamSpec", "Causal mask");
     m.tooltip = QT_TRANSLATE_NOOP(
-        "ParamSpec", "Attention weights: keys after the query get weight 0 and each row sums to 1 over the "
-                     "keys up to the query (a decoder); off, every key is seen. It decides the weights' "
-                     "mask, also for methods with a causal mask of their own, which shapes their logits.");
+        "ParamSpec", "A decoder's mask: keys after the query get attention weight 0 and each row sums to 1 "
+                     "over the keys up to the query; off, every key is seen. NoPE has no mask of its own: "
+                     "this switch masks its logits too. Other methods' own masks shape their logits.");
     m.get = [](const Scenario& s) { return json(s.causal); };
     m.set = [](Scenario& s, const json& v) { s.causal = v.get<bool>(); };
+
+    // The sentence's permutation, drawn beside it (ContentParams::permuted); the view's business only.
+    Field& pt = f[10];
+    pt.key = "permuted";
+    pt.type = FieldType::Text;
+    pt.path = false;
+    pt.label = QT_TRANSLATE_NOOP("ParamSpec", "Compare with permuted sentence");
+    pt.tooltip = QT_TRANSLATE_NOOP(
+        "ParamSpec", "The same words in another order, e.g. \"the man bit the dog\": the heatmap shows both "
+                     "sentences side by side and links each word's rows. Without positions (NoPE) the linked "
+                     "rows hold the same numbers. Empty: one sentence.");
+    pt.shown = [](const Scenario& s) { return !s.content.tokens.empty() && !s.content.from_files(); };
+    pt.get = [](const Scenario& s) { return json(s.content.permuted); };
+    pt.set = [](Scenario& s, const json& v) { s.content.permuted = v.get<std::string>(); };
 
     // The user's own queries and keys (scenario/content_file.h). The data pointer of a ContentFile is
     // dropped whenever its path or tensor changes: the next compute reads the file through the cache.

@@ -168,6 +168,9 @@ struct MethodDescriptor {
     // value ({"rope_theta", "θ %1"}; translatable, context "Caption"). A Bool field is captioned only when
     // true, a Choice only when not at its first (default) choice, a field the panel hides not at all.
     std::vector<std::pair<std::string, const char*>> caption_fields;
+    // True when the scenario's `causal` switch masks its logits as well as its weights (NoPE, which has no
+    // mask of its own); false: the switch masks the weights only.
+    bool logits_follow_causal = false;
 
     const Field* field(std::string_view key) const; // by key or alias; null if none
     const MatrixKindSpec* kind(MatrixKind k) const; // null if it does not offer k
@@ -183,7 +186,8 @@ std::string method_ids(std::string_view sep = "|"); // "sinusoidal|learned|..."
 std::string_view method_display_name(Method m);
 
 // Fields of the scenario itself, shown for every method: seq_len, head, content, content_seed, text, causal,
-// and the content files queries, queries_tensor, keys, keys_tensor (not in the panel).
+// permuted (the sentence's permutation), and the content files queries, queries_tensor, keys, keys_tensor
+// (not in the panel).
 const std::vector<Field>& common_fields();
 const Field* common_field(std::string_view key);
 // Every field: the scenario's own, then each method's in registry order.

@@ -57,6 +57,10 @@ struct ContentParams {
     // set_content_text (scenario/content.h), which keeps `tokens` the tokenization of `text`.
     std::string text;
     std::vector<std::string> tokens;
+    // A second sentence shown beside the first (empty: none), normally the same words in another order:
+    // the heatmap then draws both with each word's rows linked (scenario/permutation.h). It changes no
+    // number of the scenario itself.
+    std::string permuted;
     // The user's own queries and keys (both or neither): they replace kind, seed and text for every
     // method; position p is row p of each file.
     ContentFile queries;
@@ -77,8 +81,9 @@ struct Scenario {
     std::int64_t seq_len = 256; // positions shown (N)
     int head = 0;               // head shown for per-head methods
     ContentParams content;
-    // Attention weights only: keys after the query get weight 0 (a decoder's mask). Logits keep the
-    // method's own mask (NoPE's, ALiBi's, CoPE's), which the weights honour as well.
+    // A decoder's mask: keys after the query get attention weight 0. The logits keep the method's own
+    // mask (ALiBi's, CoPE's, xPos's), which the weights honour as well; a method without one of its own
+    // (NoPE: MethodDescriptor::logits_follow_causal) takes this switch for its logits too.
     bool causal = false;
 
     template <typename P> P& params() { return m_params.get<P>(); }

@@ -36,10 +36,6 @@
         <translation>训练长度 %1</translation>
     </message>
     <message>
-        <source>causal</source>
-        <translation>因果</translation>
-    </message>
-    <message>
         <source>θ %1</source>
         <translation>θ %1</translation>
     </message>
@@ -529,10 +525,6 @@
         <translation>因果掩码</translation>
     </message>
     <message>
-        <source>Decoder: keys after the query are masked, the only order a NoPE model sees. Without it the logits are permutation invariant.</source>
-        <translation>解码器：查询之后的键被掩码，这是 NoPE 模型能感知到的唯一顺序信息。若不使用掩码，注意力分数对置换不变。</translation>
-    </message>
-    <message>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
@@ -949,14 +941,6 @@
         <translation>以词为位置：每个词（中文为每个字）是一个词元，带有各自的种子查询向量和键向量，相同的词对应相同的向量；序列长度变为词元数。留空：不使用句子。</translation>
     </message>
     <message>
-        <source>Causal weights</source>
-        <translation>因果权重</translation>
-    </message>
-    <message>
-        <source>Attention weights: keys after the query get weight 0 and each row sums to 1 over the keys up to the query (a decoder); off, every key is seen. It decides the weights&apos; mask, also for methods with a causal mask of their own, which shapes their logits.</source>
-        <translation>注意力权重：查询之后的键权重为 0，每行在查询及其之前的键上和为 1（解码器）；关闭时可见所有键。它决定权重的掩码，对自带因果掩码的方法也是如此（其自带掩码只影响注意力分数）。</translation>
-    </message>
-    <message>
         <source>Head slopes</source>
         <translation>各头斜率</translation>
     </message>
@@ -1091,6 +1075,18 @@
     <message>
         <source>DeepSeek-V2/V3 attention: the softmax scale 1/√d is also multiplied by (0.1·mscale_all_dim·ln s + 1)², beside the attention factor on cos and sin (DeepseekV3Attention in transformers). Needs mscale_all_dim.</source>
         <translation>DeepSeek-V2/V3 的注意力：softmax 缩放 1/√d 还要再乘以 (0.1·mscale_all_dim·ln s + 1)²，与作用于 cos 和 sin 的注意力因子并存（见 transformers 的 DeepseekV3Attention）。需要设置 mscale_all_dim。</translation>
+    </message>
+    <message>
+        <source>A decoder&apos;s mask: keys after the query get attention weight 0 and each row sums to 1 over the keys up to the query; off, every key is seen. NoPE has no mask of its own: this switch masks its logits too. Other methods&apos; own masks shape their logits.</source>
+        <translation>解码器的掩码：查询之后的键注意力权重为 0，每行在查询及其之前的键上和为 1；关闭时可见所有键。NoPE 没有自己的掩码：这个开关同时遮住它的注意力分数。其他方法自带的掩码决定它们自己的注意力分数。</translation>
+    </message>
+    <message>
+        <source>Compare with permuted sentence</source>
+        <translation>与置换后的句子对比</translation>
+    </message>
+    <message>
+        <source>The same words in another order, e.g. &quot;the man bit the dog&quot;: the heatmap shows both sentences side by side and links each word&apos;s rows. Without positions (NoPE) the linked rows hold the same numbers. Empty: one sentence.</source>
+        <translation>同样的词换一种顺序，例如“人咬狗”：热力图把两个句子并排显示，并把同一个词的行连起来。没有位置信息（NoPE）时，相连的两行数值完全相同。留空：只显示一个句子。</translation>
     </message>
 </context>
 <context>
@@ -2525,6 +2521,10 @@
     <message>
         <source>%1 (%2…%3)</source>
         <translation>%1（%2…%3）</translation>
+    </message>
+    <message>
+        <source>same word in the other sentence: row %1 “%2”</source>
+        <translation>另一句中的同一个词：第 %1 行“%2”</translation>
     </message>
 </context>
 <context>
@@ -4345,6 +4345,27 @@ long_factor: %2</translation>
     <message>
         <source>trained length %1 assumed: the config does not say whether max_position_embeddings is the trained or the extended context; set Original context</source>
         <translation>训练长度假定为 %1：配置没有说明 max_position_embeddings 是训练时的还是扩展后的上下文；请设置“原始上下文”</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <source>the second sentence is not a permutation of the first: rows not linked</source>
+        <translation>第二个句子不是第一个句子的置换：各行没有相连</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <comment>a word, its position in the sentence and in the permutation</comment>
+        <translation>%1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>the same order: every word in its place</source>
+        <translation>顺序相同：每个词都在原位</translation>
+    </message>
+    <message>
+        <source>moved: %1</source>
+        <translation>移动：%1</translation>
     </message>
 </context>
 <context>

@@ -254,7 +254,7 @@ TEST(CliScreenshots, WritesEveryPictureItListsAtItsWindowSize)
     for (const char* name :
          {"main-window", "view-heatmap", "view-curves", "view-rotation", "view-spectrum", "main-window-alibi",
           "explorer-1", "explorer-yarn-1", "main-window-t5", "main-window-wide", "export-dialog",
-          "main-window-sentence", "panel-alibi-slopes", "view-curves-alibi-slope",
+          "main-window-sentence", "main-window-permuted", "panel-alibi-slopes", "view-curves-alibi-slope",
           "panel-alibi-slopes-presenting"})
         EXPECT_NE(std::find(listed.begin(), listed.end(), (dir / (std::string(name) + ".png")).string()),
                   listed.end())
@@ -765,6 +765,38 @@ TEST(CliWeights, CausalMasksTheKeysAfterTheQuery)
             EXPECT_NEAR(sum, 1.0, 1e-12) << method << " row " << i;
         }
     }
+}
+
+// NoPE's mask is the scenario's one causal switch: --causal masks its logits as well as its weights,
+// bidirectional without it; a session with NoPE's old "nope": {"causal": true} loads as --causal.
+TEST(CliWeights, CausalIsNopesOneMaskForLogitsAndWeights)
+{
+    const auto logits = [](std::vector<std::string> extra) {
+        std::vector<std::string> args{"compute", "matrix", "--method", "nope",
+                                      "--kind",  "logits", "--text",   "a b c"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run_json(args);
+    };
+    const json open = logits({});
+    EXPECT_TRUE(open["matrix"][0][2].is_number());
+    const json masked = logits({"--causal"});
+    EXPECT_TRUE(masked["matrix"][0][2].is_null());
+    EXPECT_TRUE(masked["matrix"][2][0].is_number());
+
+    const fs::path ses = write_file(
+        "old-nope-causal.posatlas.json",
+        R"({"format":"posatlas-session","version":1,"scenario":{"method":"nope","nope":{"causal":true},)"
+        R"("content":{"kind":"random","text":"a b c"}},"views":{"visible":["heatmap"],)"
+        R"("settings":{"matrix_kind":"logits"}}})");
+    const fs::path out = temp_dir() / "old-nope-causal.json";
+    fs::remove(out);
+    const Result r = run({"export", "--session", ses.string(), "--out", out.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::ifstream in(out);
+    const json doc = json::parse(in);
+    const json& m = doc["panels"][0]["matrix"];
+    EXPECT_TRUE(m[0][2].is_null());
+    EXPECT_TRUE(m[2][0].is_number());
 }
 
 TEST(CliWeights, TextWorksWithLogitsToo)

@@ -28,6 +28,9 @@ struct HeatmapPanel {
     // scale a zoomed view keeps (so a cell keeps its colour while zooming), and it is the picture a pan
     // shows where the window's cells have not arrived yet.
     std::shared_ptr<const MatrixResult> whole;
+    // The panel's own words when the panels show different sentences (a sentence beside its
+    // permutation); empty: the data's row_tokens / col_tokens.
+    QStringList row_tokens, col_tokens;
 };
 // Positions (rows) and columns [row0, row0 + rows) x [col0, col0 + cols). rows 0: not known.
 struct HeatmapWindow {
@@ -48,6 +51,11 @@ struct HeatmapData {
     // that is not linear in the cells, random content sampled at a length a slider cannot average,
     // exact cells of a zoomed window): the view prints it under the title. Empty otherwise.
     QString sampling_note;
+    // A sentence beside its permutation (ContentParams::permuted, two panels): row k of panel 1 is the
+    // word of row linked_rows[k] of panel 0 (scenario/permutation.h); empty when the rows are not linked.
+    std::vector<std::int64_t> linked_rows;
+    // Under the title: which word moved where ("dog 1 → 4 · man 4 → 1"), or why the rows are not linked.
+    QString permutation_caption;
 };
 
 // ----------------------------------------------------------------- curves (decay, buckets, ...)

@@ -427,14 +427,17 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
 {
     if (!v.compare.empty())
         return compare_heatmap_job(s, v, cancel, progress);
+    if (shows_permuted(s, v))
+        return permuted_heatmap_job(s, v, cancel, progress);
     validate(s);
     const MatrixKind kind = effective_matrix_kind(s, v);
     HeatmapData data;
     // The weights' caption names their own mask: a method's causal field follows the scenario's.
     data.title = scenario_caption(kind == MatrixKind::Weights ? weights_logits_scenario(s) : s) +
                  QStringLiteral(" · ") + kind_name(kind);
-    if (kind == MatrixKind::Weights && s.causal && !descriptor(s.method).field("causal"))
-        data.title += ViewJobs::tr(" · causal");
+    const MethodDescriptor& d = descriptor(s.method);
+    if (s.causal && (kind == MatrixKind::Weights || d.logits_follow_causal) && !d.field("causal"))
+        data.title += ViewJobs::tr(" · causal"); // NoPE's logits take the scenario's mask too
     for (const std::string& t : s.content.tokens)
         data.row_tokens.push_back(QString::fromStdString(t));
     if (kind != MatrixKind::Encoding)

@@ -110,6 +110,14 @@ QString rope_scaling_name(RopeType type);
 // Items of a list in running text: "a, b" (Chinese "a、b").
 QString list_join(const QStringList& items);
 
+// True when the heatmap shows the sentence beside its permutation (ContentParams::permuted): a sentence and
+// a second one given, no content files, no comparison of methods.
+bool shows_permuted(const Scenario& s, const ViewSettings& settings);
+// The sentence and its permutation side by side: two panels, each what heatmap_job computes for its
+// sentence alone, with the rows of the same word linked (HeatmapData::linked_rows) and a caption saying
+// which word moved where. heatmap_job calls it when shows_permuted().
+HeatmapData permuted_heatmap_job(const Scenario& s, const ViewSettings& settings, const CancelFn& cancel = {},
+                                 const ProgressFn& progress = {});
 HeatmapData heatmap_job(const Scenario& s, const ViewSettings& settings, const CancelFn& cancel = {},
                         const ProgressFn& progress = {});
 CurveData curve_job(const Scenario& s, const ViewSettings& settings, const CancelFn& cancel = {},

@@ -233,7 +233,7 @@ QString nopeExplanation(const Scenario& s)
              Explanations::tr(
                  "The pattern comes from the content only: swap two words and their rows and columns "
                  "swap, nothing else.");
-    if (s.params<NopeParams>().causal)
+    if (s.causal)
         t += QLatin1Char(' ') +
              Explanations::tr(
                  "Its causal mask hides the keys after the query: the only order a NoPE model sees.");
@@ -266,7 +266,7 @@ QString methodKindPart(const Scenario& s, MatrixKind k)
         QString t = Explanations::tr(
             "Each row is the softmax of that row of logits: the weights lie between 0 and 1 and add up "
             "to 1 per row. Bright cells are the keys this query mostly reads.");
-        if (m == kNoPE && !s.params<NopeParams>().causal && !constantContent(s) && !zeroContent(s))
+        if (m == kNoPE && !s.causal && !constantContent(s) && !zeroContent(s))
             t += QLatin1Char(' ') +
                  Explanations::tr(
                      "No position enters: swap two words and their rows and columns swap, nothing else.");

@@ -110,11 +110,13 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
     for (qsizetype i = 0; i < n; ++i)
         max_pos = std::max({max_pos, std::abs(m_rowExtent[i].hi()), std::abs(m_colExtent[i].hi())});
     double label_w = fk.horizontalAdvance(format_number(std::floor(max_pos)));
-    for (const QString& t : m_data.row_tokens) // words label the rows when they fit (paintPanel)
-        label_w = std::max(label_w, std::min(fk.horizontalAdvance(t), fk.height() * kMaxTokenLabelLines));
+    for (qsizetype i = 0; i < n; ++i)
+        for (const QString& t : rowTokens(static_cast<int>(i))) // words label the rows when they fit
+            label_w = std::max(label_w, std::min(fk.horizontalAdvance(t), fk.height() * kMaxTokenLabelLines));
     const double ytick_w = label_w + tick_len + fk.height() * 0.3;
     const double xtick_h = fk.height() + tick_len + fk.height() * 0.15;
-    bool shared = true;
+    // Panels of different sentences (a sentence beside its permutation) label their own axes.
+    bool shared = m_data.panels.front().row_tokens.isEmpty();
     for (qsizetype i = 1; i < n; ++i)
         shared = shared && m_rowExtent[i].lo == m_rowExtent[0].lo &&
                  m_rowExtent[i].hi() == m_rowExtent[0].hi() && m_colExtent[i].lo == m_colExtent[0].lo &&
@@ -409,6 +411,7 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
         }
     }
     painter.restore();
+    paintLinkedRow(painter, index, heat, options);
 
     painter.save();
     painter.setPen(QPen(colors.axis, 1.0 * colors.line_scale));
@@ -420,9 +423,9 @@ void HeatmapView::paintPanel(QPainter& painter, int index, const PanelGeometry& 
     painter.setFont(fonts.tick);
     // A sentence's words label the axes when every visible position gets a cell wide (tall) enough for
     // some text; elided to the cell. Otherwise, and for positions without a word, position numbers.
-    const auto col_words = token_ticks(m_data.col_tokens, m_view.col0, m_view.col0 + m_view.cols,
-                                       heat.width(), fk.height() * 1.2);
-    const auto row_words = token_ticks(m_data.row_tokens, m_view.row0, m_view.row0 + m_view.rows,
+    const auto col_words = token_ticks(colTokens(index), m_view.col0, m_view.col0 + m_view.cols, heat.width(),
+                                       fk.height() * 1.2);
+    const auto row_words = token_ticks(rowTokens(index), m_view.row0, m_view.row0 + m_view.rows,
                                        heat.height(), fk.height() * 0.9);
     if (g.xTicks && !col_words.empty()) {
         const double cell = heat.width() / m_view.cols;

@@ -211,6 +211,12 @@ void HeatmapView::setData(const HeatmapData& data)
     updateRange();
     rebuildImages();
     m_hoverText.clear();
+    if (m_data.linked_rows.empty()) { // linked rows: keep the highlighted word's pair if it still has one
+        m_highlight.clear();
+        m_highlightPinned = false;
+    } else if (!m_highlight.isEmpty()) {
+        highlightRow(m_highlight.front().first, m_highlight.front().second);
+    }
     update();
 }
 
@@ -335,6 +341,8 @@ void HeatmapView::updateRange()
     const double spread = data_hi - data_lo;
     m_tinySpread = std::isfinite(spread) && spread > 0.0 && spread < kTinySpread * std::abs(mean);
     QStringList notes;
+    if (!m_data.permutation_caption.isEmpty())
+        notes << m_data.permutation_caption;
     if (m_subtractMean)
         notes << (m_data.panels.size() > 1 ? tr("each panel's mean subtracted")
                                            : tr("mean %1 subtracted").arg(format_number(mean)));
@@ -528,18 +536,24 @@ QString HeatmapView::readoutAt(const QPointF& pos, int* panel_out, QRectF* cell_
         return tr("%1 “%2”", "a position and the word at it")
             .arg(text, tokens[static_cast<qsizetype>(first)]);
     };
-    parts << tr("%1 = %2").arg(matrixLabel(m.row_label),
-                               withWord(position(m.row_index, m.row_block_end, r), m_data.row_tokens,
-                                        m.row_index, m.row_block_end, r));
-    parts << tr("%1 = %2").arg(matrixLabel(m.col_label),
-                               withWord(position(m.col_index, m.col_block_end, c), m_data.col_tokens,
-                                        m.col_index, m.col_block_end, c));
+    parts << tr("%1 = %2").arg(
+        matrixLabel(m.row_label),
+        withWord(position(m.row_index, m.row_block_end, r), rowTokens(i), m.row_index, m.row_block_end, r));
+    parts << tr("%1 = %2").arg(
+        matrixLabel(m.col_label),
+        withWord(position(m.col_index, m.col_block_end, c), colTokens(i), m.col_index, m.col_block_end, c));
     const QString what = m.sampling == MatrixSampling::BlockMean ? tr("mean ")
                          : m.sampling == MatrixSampling::Point   ? tr("point sample of ")
                                                                  : QString();
     parts << tr("%1%2 = %3")
                  .arg(what, m.value_label.empty() ? tr("value") : matrixLabel(m.value_label),
                       std::isnan(value) ? tr("no value (masked)") : format_number(value, 5));
+    // A sentence beside its permutation: where this row's word stands in the other sentence.
+    const std::int64_t row = m.row_index[static_cast<std::size_t>(r)];
+    if (const std::int64_t other = linkedRow(i, row); other >= 0 && other < rowTokens(1 - i).size())
+        parts << tr("same word in the other sentence: row %1 “%2”")
+                     .arg(other)
+                     .arg(rowTokens(1 - i)[static_cast<qsizetype>(other)]);
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -650,6 +664,7 @@ void HeatmapView::mouseMoveEvent(QMouseEvent* event)
         }
         return;
     }
+    hoverLinkedRow(event->position());
     const QString readout = readoutAt(event->position(), nullptr, &m_hoverCell);
     m_hoverPos = event->position();
     if (readout != m_hoverText || !readout.isEmpty()) {
@@ -665,6 +680,13 @@ void HeatmapView::mouseReleaseEvent(QMouseEvent* event)
     if (event->button() == Qt::LeftButton && m_dragging) {
         m_dragging = false;
         setCursor(Qt::CrossCursor);
+        // A click without a drag on linked rows keeps their highlight (or lets it follow the mouse again).
+        if (!m_data.linked_rows.empty() && (event->position() - m_dragStart).manhattanLength() < 4) {
+            const bool wasPinned = m_highlightPinned;
+            m_highlightPinned = false;
+            hoverLinkedRow(event->position());
+            m_highlightPinned = !wasPinned && !m_highlight.isEmpty();
+        }
     }
     QWidget::mouseReleaseEvent(event);
 }
@@ -687,6 +709,8 @@ void HeatmapView::contextMenuEvent(QContextMenuEvent* event)
 void HeatmapView::leaveEvent(QEvent* event)
 {
     m_hoverText.clear();
+    if (!m_highlightPinned)
+        m_highlight.clear();
     update();
     QWidget::leaveEvent(event);
 }

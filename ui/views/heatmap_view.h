@@ -108,6 +108,20 @@ public:
     // "…"; a range such as "−1.9…0" has its ellipsis inside).
     QList<QStringList> screenCaptions() const;
 
+    // A sentence beside its permutation (HeatmapData::linked_rows): the row of `position` in panel `from`
+    // links to the row of the same word in the other panel; its position there, -1 when none.
+    std::int64_t linkedRow(int from, std::int64_t position) const;
+    // Highlights row `position` of `panel` and its linked row in the other panel (what hovering a row
+    // does; a click keeps it until the next click); panel -1 clears. Rows of unlinked data: none.
+    void highlightRow(int panel, std::int64_t position);
+    // The highlighted rows as (panel, position), the one asked for first; empty when none.
+    QList<QPair<int, std::int64_t>> highlightedRows() const { return m_highlight; }
+    // The position of the row under widget position `pos` and its panel (-1, -1 outside the cells).
+    std::int64_t rowAt(const QPointF& pos, int* panel) const;
+    // The words along panel i's rows and columns: its own (a sentence beside its permutation) or the data's.
+    const QStringList& rowTokens(int panel) const;
+    const QStringList& colTokens(int panel) const;
+
 public slots:
     // Back to the whole matrix (as first received); emits viewportRequested at once.
     void resetViewport();
@@ -191,6 +205,10 @@ private:
     void paintColorbar(QPainter& painter, const Layout& layout, const Fonts& fonts,
                        const RenderOptions& options) const;
     void paintHover(QPainter& painter) const;
+    // The highlighted row of panel `index` outlined across `heat` (heatmap_links.cpp).
+    void paintLinkedRow(QPainter& painter, int index, const QRectF& heat, const RenderOptions& options) const;
+    // Hover and click on linked rows (mouse move / release without a drag).
+    void hoverLinkedRow(const QPointF& pos);
     void clampView();
     void zoomAbout(double fx, double fy, double factor); // fx, fy: fraction of the window that stays put
     void viewChanged();
@@ -227,6 +245,8 @@ private:
     QString m_hoverText;
     QPointF m_hoverPos;
     QRectF m_hoverCell;
+    QList<QPair<int, std::int64_t>> m_highlight; // linked rows: (panel, position)
+    bool m_highlightPinned = false;              // a click keeps the highlight while hovering elsewhere
 };
 
 } // namespace posatlas::ui

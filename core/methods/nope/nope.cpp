@@ -13,11 +13,12 @@ namespace {
 void nope_logits(MatrixJob& job)
 {
     const NopeParams& p = job.s.params<NopeParams>();
-    // No bias: one constant run, so block means count cells in closed form instead of walking every
-    // offset (and sorting the (R + 1)(C + 1) block corners by offset).
+    // The scenario's causal switch is NoPE's mask (nope.h). No bias: one constant run, so block means count
+    // cells in closed form instead of walking every offset (and sorting the (R + 1)(C + 1) block corners by
+    // offset).
     const OffsetRuns one_run;
     additive_bias_matrix(
-        job, [](std::int64_t) { return 0.0; }, p.causal, p.head_dim, &one_run);
+        job, [](std::int64_t) { return 0.0; }, job.s.causal, p.head_dim, &one_run);
 }
 
 } // namespace
@@ -38,11 +39,6 @@ MethodDescriptor describe_nope()
             &P::head_dim,
             QT_TRANSLATE_NOOP("ParamSpec",
                               "Dimension of queries and keys: the logit is q_i·k_j/√d, nothing else.")),
-        make_field("causal", FieldType::Bool, &P::causal,
-                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Causal mask"),
-                    .tooltip = QT_TRANSLATE_NOOP(
-                        "ParamSpec", "Decoder: keys after the query are masked, the only order a NoPE model "
-                                     "sees. Without it the logits are permutation invariant.")}),
     };
     // Without position, the logit of constant content is one number: exact block means always.
     d.kinds = {logits_kind(nope_logits, always_block_means)};
@@ -56,8 +52,8 @@ MethodDescriptor describe_nope()
             std::fill(out, out + (last - first), v);
         };
     };
-    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
-                        {"causal", QT_TRANSLATE_NOOP("Caption", "causal")}};
+    d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}};
+    d.logits_follow_causal = true; // the scenario's causal switch masks its logits too
     return d;
 }
 

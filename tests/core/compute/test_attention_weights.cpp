@@ -150,13 +150,18 @@ TEST(AttentionWeights, RopeWeightsAreNotAPermutation)
     EXPECT_GT(largest, 1e-3);
 }
 
-TEST(AttentionWeights, CausalOverridesNopesOwnMask)
+TEST(AttentionWeights, NopesMaskIsTheScenariosCausalSwitch)
 {
-    // NoPE's default is a decoder (causal logits); its weights follow the scenario's causal flag.
+    // One switch: the scenario's `causal` masks NoPE's logits (NaN for j > i) and its weights (exactly 0);
+    // off, neither is masked. NoPE has no causal field of its own that could say otherwise.
+    EXPECT_EQ(descriptor(kNoPE).field("causal"), nullptr);
     Scenario s = sentence(kNoPE, "one two three four");
-    ASSERT_TRUE(s.params<NopeParams>().causal);
+    const auto logits = [](const Scenario& x) { return compute_matrix(x, MatrixKind::Logits, {}).values; };
+    EXPECT_TRUE(logits(s).allFinite());
     EXPECT_GT(weights(s)(0, 3), 0.0);
     s.causal = true;
+    EXPECT_TRUE(std::isnan(logits(s)(0, 3)));
+    EXPECT_TRUE(std::isfinite(logits(s)(3, 0)));
     EXPECT_EQ(weights(s)(0, 3), 0.0);
     EXPECT_NEAR(weights(s)(0, 0), 1.0, 1e-12); // the first query sees itself only
 }

@@ -121,7 +121,7 @@ std::vector<Extreme> extreme_cases()
         const auto nope = [&](int d) {
             return [=](Scenario& s) {
                 s.params<NopeParams>().head_dim = d;
-                s.params<NopeParams>().causal = causal;
+                s.causal = causal;
             };
         };
         add(c, "nope_" + mask + "_d4096", kNoPE, 4096, kConstant, nope(4096));

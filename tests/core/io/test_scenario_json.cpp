@@ -92,6 +92,47 @@ TEST(ScenarioJson, EditDistance)
     EXPECT_EQ(nearest_key("ab", {"xy"}), ""); // every letter changed: no suggestion
 }
 
+// NoPE's own "causal" key of older sessions and lessons is the scenario's one switch now (nope.h).
+TEST(ScenarioJson, NopesOldCausalKeySetsTheScenariosSwitch)
+{
+    for (const bool causal : {false, true}) {
+        Scenario base;
+        base.causal = !causal;
+        const Scenario s = scenario_from_json(json{{"method", "nope"}, {"nope", {{"causal", causal}}}}, base);
+        EXPECT_EQ(s.causal, causal);
+        // Written back, the switch is the scenario's; NoPE has no key of its own any more.
+        const json j = scenario_to_json(s);
+        EXPECT_EQ(j["causal"], causal);
+        EXPECT_FALSE(j["nope"].contains("causal"));
+    }
+    // Read, so not reported as unknown; nor is the permuted sentence.
+    std::vector<UnknownKey> unknown;
+    scenario_from_json(
+        json{{"nope", {{"causal", true}}}, {"content", {{"permuted", "b a"}, {"text", "a b"}}}}, {},
+        &unknown);
+    EXPECT_TRUE(unknown.empty()) << unknown.front().key;
+    // A file that gives the switch itself keeps it (the one the weights always followed).
+    const Scenario s = scenario_from_json(json{{"causal", false}, {"nope", {{"causal", true}}}});
+    EXPECT_FALSE(s.causal);
+    // The old key's type is checked like any other.
+    try {
+        scenario_from_json(json{{"nope", {{"causal", "yes"}}}});
+        FAIL() << "expected ScenarioJsonError";
+    } catch (const ScenarioJsonError& e) {
+        EXPECT_NE(std::string(e.what()).find("nope.causal"), std::string::npos) << e.what();
+    }
+}
+
+TEST(ScenarioJson, PermutedSentenceRoundTrips)
+{
+    Scenario s;
+    s.content.permuted = "the man bit the dog";
+    const json j = scenario_to_json(s);
+    EXPECT_EQ(j["content"]["permuted"], "the man bit the dog");
+    EXPECT_EQ(scenario_from_json(json::parse(j.dump())).content.permuted, "the man bit the dog");
+    EXPECT_FALSE(scenario_to_json(Scenario{})["content"].contains("permuted")); // none: not written
+}
+
 struct BadCase {
     json doc;
     std::string key;

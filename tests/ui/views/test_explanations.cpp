@@ -165,7 +165,7 @@ private slots:
                     .contains(QStringLiteral("no longer constant")));
         // NoPE with a sentence and no mask: swapping words swaps rows and columns.
         Scenario nope = scenarioFor(kNoPE);
-        nope.params<NopeParams>().causal = false;
+        nope.causal = false;
         nope.content.text = "a b";
         nope.content.tokens = {"a", "b"};
         nope.seq_len = 2;

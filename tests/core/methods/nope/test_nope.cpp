@@ -19,7 +19,7 @@ TEST(Nope, LogitIsContentOnly)
     s.seq_len = 40;
     s.content.kind = ContentKind::Random;
     s.params<NopeParams>().head_dim = 32;
-    s.params<NopeParams>().causal = false;
+    s.causal = false;
     std::vector<std::int64_t> pos(40);
     std::iota(pos.begin(), pos.end(), 0);
     const Eigen::MatrixXd expected =
@@ -36,11 +36,11 @@ TEST(Nope, PermutationInvariantWithoutMask)
     s.method = kNoPE;
     s.seq_len = 64;
     s.content.kind = ContentKind::Fixed;
-    s.params<NopeParams>().causal = false;
+    s.causal = false;
     const MatrixResult r = compute_matrix(s, MatrixKind::Logits, {});
     EXPECT_DOUBLE_EQ(r.max, r.min);
     // The causal mask is then the only positional signal.
-    s.params<NopeParams>().causal = true;
+    s.causal = true;
     const MatrixResult c = compute_matrix(s, MatrixKind::Logits, {});
     for (int i = 0; i < 64; ++i)
         for (int j = 0; j < 64; ++j)
