@@ -32,7 +32,7 @@ std::string usage()
            "  compute QUANTITY    print numbers as JSON or CSV (compute --help lists the quantities)\n"
            "  export              one figure (PNG, SVG, PDF) or its numbers (CSV, JSON), without a display\n"
            "  gallery             the standard set of figures into a folder\n"
-           "  screenshots         the README's screenshots of the app\n"
+           "  screenshots         the screenshots of the README and user guide\n"
            "  lesson check        compute every number a lesson quotes and compare it with the text\n"
            "  presets             list the shipped model presets\n"
            "  models              list the models in the local Hugging Face cache (for --model ORG/NAME)\n"

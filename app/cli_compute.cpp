@@ -272,7 +272,7 @@ const std::vector<Quantity>& quantities()
            .type = ArgType::Choice,
            .help = "Arithmetic of the product: single rounds its factors to float32 and writes the float32 "
                    "result "
-                   "(faster, shorter numbers, within the bound in the README).",
+                   "(faster, shorter numbers, within the bound in docs/benchmarks.md).",
            .default_value = "double",
            .choices = {"double", "single"}}},
          matrix_quantity},

@@ -323,7 +323,7 @@ std::string gallery_help()
 {
     return render_help("usage: posatlas gallery --out DIR [--format png|svg|pdf|csv|json] [--only TEXT] "
                        "[figure options]",
-                       "Writes the standard set of figures (the README's gallery) into a folder.",
+                       "Writes the standard set of figures (the user guide's gallery) into a folder.",
                        gallery_sections());
 }
 

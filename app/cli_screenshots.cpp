@@ -95,11 +95,11 @@ OptionSet screenshots_option_set()
 
 std::string screenshots_help()
 {
-    return render_help(
-        "usage: posatlas screenshots --out DIR [--dark]",
-        "Takes the README's screenshots of the app (main window, each view, the context-extension "
-        "explorer), and a few more for reviewing the GUI, offscreen.",
-        {{"Options", screenshots_table()}, {"Help", {help_option()}}});
+    return render_help("usage: posatlas screenshots --out DIR [--dark]",
+                       "Takes the app's screenshots for the README and the user guide (main window, each "
+                       "view, the context-extension "
+                       "explorer), and a few more for reviewing the GUI, offscreen.",
+                       {{"Options", screenshots_table()}, {"Help", {help_option()}}});
 }
 
 int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
@@ -176,7 +176,7 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
         save(e, dir, QStringLiteral("explorer-%1").arg(tab + 1), out);
     }
 
-    // Beyond the README: pictures for reviewing the GUI by eye. The explorer on a YaRN model,
+    // Beyond the docs: pictures for reviewing the GUI by eye. The explorer on a YaRN model,
     e->loadPreset(QStringLiteral("yarn-llama-2-7b-64k"));
     for (int tab = 0; tab < e->tabs()->count(); ++tab) {
         e->tabs()->setCurrentIndex(tab);
