@@ -9,6 +9,7 @@
 // returning MethodDescriptor) and its kernels, one line in the list of registry.cpp, and its tests.
 #pragma once
 
+#include "methods/explanation.h"
 #include "methods/method.h"
 #include "scenario/types.h"
 
@@ -119,6 +120,9 @@ struct MatrixKindSpec {
     std::function<void(MatrixJob&)> compute;
     // True when compute() gives exact block means for this scenario (null: never; point sampling).
     std::function<bool(const Scenario&)> block_means;
+    // Its values never lie on both sides of 0 (ALiBi's bias, weights, an index from 0), so the heatmap
+    // never colours it with the diverging map, and its explanation does not mention that map.
+    bool one_signed = false;
 };
 
 struct MethodDescriptor {
@@ -168,6 +172,13 @@ struct MethodDescriptor {
     // value ({"rope_theta", "θ %1"}; translatable, context "Caption"). A Bool field is captioned only when
     // true, a Choice only when not at its first (default) choice, a field the panel hides not at all.
     std::vector<std::pair<std::string, const char*>> caption_fields;
+    // "What am I looking at?" beside its heatmap of kind k, one of `kinds` (Weights too: it starts from
+    // weights_explanation()): what a cell is for this method and what to look for with this content and
+    // these parameters (methods/explanation.h). Every method has one.
+    std::function<ExplanationText(const Scenario&, MatrixKind)> explain;
+    // The same beside its curves, after the sentence on the x axis (the registry fills in
+    // logit_curve_explanation() for a method that leaves it null).
+    std::function<ExplanationText(const Scenario&)> explain_curves;
 
     const Field* field(std::string_view key) const; // by key or alias; null if none
     const MatrixKindSpec* kind(MatrixKind k) const; // null if it does not offer k
