@@ -111,6 +111,14 @@ std::string_view method_display_name(Method m)
     return descriptor(m).name;
 }
 
+std::optional<Method> quantity_method(std::string_view quantity)
+{
+    for (const MethodDescriptor& d : methods())
+        if (std::find(d.quantities.begin(), d.quantities.end(), quantity) != d.quantities.end())
+            return d.method;
+    return std::nullopt;
+}
+
 const Field* MethodDescriptor::field(std::string_view key) const
 {
     for (const Field& f : fields)

@@ -192,6 +192,9 @@ std::optional<Method> parse_method(std::string_view id);
 std::string_view method_id(Method m);
 std::string method_ids(std::string_view sep = "|"); // "sinusoidal|learned|..."
 std::string_view method_display_name(Method m);
+// The method whose descriptor lists `quantity` among its `posatlas compute` quantities; nullopt: none
+// does (a quantity of every method, such as `matrix`).
+std::optional<Method> quantity_method(std::string_view quantity);
 
 // Fields of the scenario itself, shown for every method: seq_len, head, content, content_seed, text, causal,
 // and the content files queries, queries_tensor, keys, keys_tensor (not in the panel).

@@ -190,3 +190,18 @@ TEST(Registry, EveryMethodExplainsEveryKindItOffers)
         }
     }
 }
+
+// `posatlas compute` takes the method a quantity needs from the descriptors: the one that lists it.
+TEST(Registry, EveryQuantityBelongsToTheMethodThatListsIt)
+{
+    std::set<std::string> seen;
+    for (const MethodDescriptor& d : methods())
+        for (const std::string& q : d.quantities) {
+            EXPECT_TRUE(seen.insert(q).second) << q << " is listed twice";
+            EXPECT_EQ(quantity_method(q), d.method) << q;
+        }
+    EXPECT_EQ(quantity_method("rope-decay"), Method::RoPE);
+    EXPECT_EQ(quantity_method("t5-buckets"), Method::T5);
+    EXPECT_FALSE(quantity_method("matrix"));
+    EXPECT_FALSE(quantity_method("no-such-quantity"));
+}
