@@ -50,9 +50,10 @@ using namespace quantity_kernels;
 struct Quantity {
     std::string name;
     std::string summary;
-    std::optional<Method> method; // the encoding it needs
-    OptionTable options;          // its own options (beside the model's, --format, --out, --quiet)
+    OptionTable options; // its own options (beside the model's, --format, --out, --quiet)
     std::function<void(const Options&, Scenario&, std::ostream&)> run;
+    // The encoding it needs: the method whose descriptor lists it (registry.h), or none for `matrix`.
+    std::optional<Method> method() const { return quantity_method(name); }
 };
 
 // ------------------------------------------------------------------ the options of the quantities
@@ -95,12 +96,10 @@ const std::vector<Quantity>& quantities()
     static const std::vector<Quantity> q{
         {"rope-frequencies",
          "RoPE inverse frequencies, wavelengths, attention factor (and YaRN ramp)",
-         Method::RoPE,
          {},
          rope_frequencies},
         {"rope-decay",
          "RoFormer long-term decay bound and mean cos(r theta) for r = 0..R",
-         Method::RoPE,
          {{.name = "max-distance",
            .type = ArgType::Int,
            .help = "The largest relative distance R (tokens).",
@@ -118,7 +117,6 @@ const std::vector<Quantity>& quantities()
          rope_decay},
         {"rope-score",
          "q.k after rotating q to position m and k to position n (not divided by sqrt(d))",
-         Method::RoPE,
          {{.name = "query",
            .type = ArgType::RealList,
            .help =
@@ -135,7 +133,6 @@ const std::vector<Quantity>& quantities()
          rope_score},
         {"rope-angles",
          "rotation angle of every pair at a position (radians, mod 2 pi)",
-         Method::RoPE,
          {{.name = "position",
            .type = ArgType::Real,
            .help = "The token position m.",
@@ -146,7 +143,6 @@ const std::vector<Quantity>& quantities()
          rope_angles_quantity},
         {"rope-pairs",
          "per-pair table: theta, wavelength, scaled theta, ratio, regime, max angles (trained/target)",
-         Method::RoPE,
          {{.name = "trained-length",
            .type = ArgType::Int,
            .help = "The context the model was trained on (tokens).",
@@ -162,7 +158,6 @@ const std::vector<Quantity>& quantities()
          rope_pairs_quantity},
         {"attention-entropy",
          "mean softmax entropy of the last query over N keys, with/without temperature",
-         Method::RoPE,
          {{.name = "lengths",
            .type = ArgType::RealList,
            .help = "Context lengths N (tokens), each an integer in [1, " + integer_text(kMaxSeqLen) +
@@ -186,22 +181,15 @@ const std::vector<Quantity>& quantities()
          attention_entropy_quantity},
         {"alibi-slopes",
          "ALiBi head slopes (Press et al.; scaled with --alibi-scaling)",
-         Method::ALiBi,
          {},
          alibi_slopes_quantity},
         {"t5-buckets",
          "T5 relative position -> bucket (relative position = key - query)",
-         Method::T5,
          {kFrom, kTo},
          t5_buckets},
-        {"deberta-buckets",
-         "DeBERTa log-bucketed relative positions",
-         Method::DeBERTa,
-         {kFrom, kTo},
-         deberta_buckets},
+        {"deberta-buckets", "DeBERTa log-bucketed relative positions", {kFrom, kTo}, deberta_buckets},
         {"sinusoidal",
          "sinusoidal encoding matrix, positions x dimensions",
-         Method::Sinusoidal,
          {{.name = "length",
            .type = ArgType::Int,
            .help = "Number of positions (rows), from 0.",
@@ -212,12 +200,10 @@ const std::vector<Quantity>& quantities()
         {"learned",
          "learned absolute embeddings of positions --from..--to: the seeded table, --table FILE, or "
          "--weights CHECKPOINT.safetensors [--tensor NAME] as stored (null beyond the trained length)",
-         Method::Learned,
          {kFrom, kTo},
          learned_quantity},
         {"matrix",
          "a heatmap matrix of any method (--method, --kind logits|weights|bias|buckets|...)",
-         std::nullopt,
          {{.name = "kind",
            .type = ArgType::Text,
            .help = "Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the "
@@ -278,7 +264,6 @@ const std::vector<Quantity>& quantities()
          matrix_quantity},
         {"scenario",
          "the model the options describe (preset or config, then each option), as a session's scenario",
-         std::nullopt,
          {},
          scenario_quantity},
     };
@@ -306,9 +291,9 @@ OptionTable output_options()
 std::vector<HelpSection> quantity_sections(const Quantity& q)
 {
     std::vector<HelpSection> sections{{"Options of " + q.name, q.options}, {"Output", output_options()}};
-    for (HelpSection& s : scenario_sections(q.method))
+    for (HelpSection& s : scenario_sections(q.method()))
         sections.push_back(std::move(s));
-    if (q.method) {
+    if (q.method()) {
         // Every quantity accepts every model option, so that one option list serves several quantities
         // (`--causal` beside `alibi-slopes`); another method's parameters change nothing here.
         const OptionTable own = flatten(sections);
@@ -435,7 +420,7 @@ int run_compute(const std::vector<std::string>& args, std::ostream& out)
     }
     if (!o.positional().empty())
         throw UsageError("unexpected argument '" + o.positional().front() + "'; options start with --");
-    Scenario s = scenario_from_options(o, q->method, q->name);
+    Scenario s = scenario_from_options(o, q->method(), q->name);
     try {
         write_quantity(*q, o, s, out);
     } catch (const ParameterError& e) {

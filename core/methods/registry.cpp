@@ -34,10 +34,12 @@ void add_weights_kind(MethodDescriptor& d)
     if (logits == d.kinds.end() || d.kind(MatrixKind::Weights))
         return;
     std::function<void(MatrixJob&)> compute_logits = logits->compute;
-    MatrixKindSpec weights{MatrixKind::Weights, QT_TRANSLATE_NOOP("MatrixKind", "attention weights"),
+    MatrixKindSpec weights{MatrixKind::Weights,
+                           QT_TRANSLATE_NOOP("MatrixKind", "attention weights"),
                            QT_TRANSLATE_NOOP("MatrixLabel", "weight"),
                            [compute_logits](MatrixJob& job) { attention_weights(job, compute_logits); },
-                           nullptr}; // nonlinear in the logits: point sampling of exact rows
+                           nullptr, // nonlinear in the logits: point sampling of exact rows
+                           true};   // in [0, 1]
     d.kinds.insert(logits + 1, std::move(weights));
 }
 
@@ -47,8 +49,11 @@ std::vector<MethodDescriptor> build_registry()
 #define POSATLAS_ADD(name) all.push_back(describe_##name());
     POSATLAS_METHODS(POSATLAS_ADD)
 #undef POSATLAS_ADD
-    for (MethodDescriptor& d : all)
+    for (MethodDescriptor& d : all) {
         add_weights_kind(d);
+        if (!d.explain_curves)
+            d.explain_curves = [](const Scenario&) { return logit_curve_explanation(); };
+    }
     return all;
 }
 
@@ -104,6 +109,14 @@ std::string method_ids(std::string_view sep)
 std::string_view method_display_name(Method m)
 {
     return descriptor(m).name;
+}
+
+std::optional<Method> quantity_method(std::string_view quantity)
+{
+    for (const MethodDescriptor& d : methods())
+        if (std::find(d.quantities.begin(), d.quantities.end(), quantity) != d.quantities.end())
+            return d.method;
+    return std::nullopt;
 }
 
 const Field* MethodDescriptor::field(std::string_view key) const

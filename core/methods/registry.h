@@ -9,6 +9,7 @@
 // returning MethodDescriptor) and its kernels, one line in the list of registry.cpp, and its tests.
 #pragma once
 
+#include "methods/explanation.h"
 #include "methods/method.h"
 #include "scenario/types.h"
 
@@ -119,6 +120,9 @@ struct MatrixKindSpec {
     std::function<void(MatrixJob&)> compute;
     // True when compute() gives exact block means for this scenario (null: never; point sampling).
     std::function<bool(const Scenario&)> block_means;
+    // Its values never lie on both sides of 0 (ALiBi's bias, weights, an index from 0), so the heatmap
+    // never colours it with the diverging map, and its explanation does not mention that map.
+    bool one_signed = false;
 };
 
 struct MethodDescriptor {
@@ -171,6 +175,13 @@ struct MethodDescriptor {
     // True when the scenario's `causal` switch masks its logits as well as its weights (NoPE, which has no
     // mask of its own); false: the switch masks the weights only.
     bool logits_follow_causal = false;
+    // "What am I looking at?" beside its heatmap of kind k, one of `kinds` (Weights too: it starts from
+    // weights_explanation()): what a cell is for this method and what to look for with this content and
+    // these parameters (methods/explanation.h). Every method has one.
+    std::function<ExplanationText(const Scenario&, MatrixKind)> explain;
+    // The same beside its curves, after the sentence on the x axis (the registry fills in
+    // logit_curve_explanation() for a method that leaves it null).
+    std::function<ExplanationText(const Scenario&)> explain_curves;
 
     const Field* field(std::string_view key) const; // by key or alias; null if none
     const MatrixKindSpec* kind(MatrixKind k) const; // null if it does not offer k
@@ -184,6 +195,9 @@ std::optional<Method> parse_method(std::string_view id);
 std::string_view method_id(Method m);
 std::string method_ids(std::string_view sep = "|"); // "sinusoidal|learned|..."
 std::string_view method_display_name(Method m);
+// The method whose descriptor lists `quantity` among its `posatlas compute` quantities; nullopt: none
+// does (a quantity of every method, such as `matrix`).
+std::optional<Method> quantity_method(std::string_view quantity);
 
 // Fields of the scenario itself, shown for every method: seq_len, head, content, content_seed, text, causal,
 // permuted (the sentence's permutation), and the content files queries, queries_tensor, keys, keys_tensor

@@ -147,6 +147,197 @@
     </message>
 </context>
 <context>
+    <name>Explanation</name>
+    <message>
+        <source>The logit is (q_i + p_i) · (k_j + p_j) / √d: the position vectors are added to the content before the product, so the score mixes content, position and their cross terms.</source>
+        <translation>logit 为 (q_i + p_i) · (k_j + p_j) / √d：位置向量在点积之前加到内容上，所以注意力分数混合了内容、位置以及它们的交叉项。</translation>
+    </message>
+    <message>
+        <source>The cross terms depend on i and j themselves, not only on i − j: the diagonals are not constant.</source>
+        <translation>交叉项取决于 i 和 j 本身，而不仅是 i − j：对角线不是常数。</translation>
+    </message>
+    <message>
+        <source>The logit is q_i · k_j / √d plus the bias −m·(i − j).</source>
+        <translation>logit 为 q_i · k_j / √d 加上偏置 −m·(i − j)。</translation>
+    </message>
+    <message>
+        <source>With constant content the first term is the same everywhere, so only the bias&apos;s straight ramp shows.</source>
+        <translation>内容恒定时第一项处处相同，因此只看得到偏置的线性坡。</translation>
+    </message>
+    <message>
+        <source>The content adds its own pattern on top of the bias&apos;s ramp.</source>
+        <translation>内容在偏置的线性坡之上叠加了自己的图样。</translation>
+    </message>
+    <message>
+        <source>The bias is −m·(i − j): 0 on the diagonal and falling in a straight line with the distance to the key; keys after the query are masked.</source>
+        <translation>偏置为 −m·(i − j)：对角线上为 0，随到键的距离线性下降；查询之后的键被掩码。</translation>
+    </message>
+    <message>
+        <source>The bias is −m·|i − j|: 0 on the diagonal and falling in a straight line with the distance on both sides.</source>
+        <translation>偏置为 −m·|i − j|：对角线上为 0，向两侧随距离线性下降。</translation>
+    </message>
+    <message>
+        <source>Each head has its own fixed slope m; for %1 heads (a power of two) the reference slopes are m = 2^(−8h/%1), h = 1 … %1: the first head is the steepest and looks only nearby, the last one sees far back.</source>
+        <translation>每个头有自己固定的斜率 m；%1 个头（2 的幂）时参考斜率为 m = 2^(−8h/%1)，h = 1 … %1：第一个头最陡，只看附近，最后一个头能看到很远的过去。</translation>
+    </message>
+    <message>
+        <source>The slopes are rescaled here (slope scale or ALiBi scaling), so the ramps are flatter or steeper than the reference&apos;s.</source>
+        <translation>这里的斜率经过了缩放（斜率倍数或 ALiBi 缩放），因此坡度比参考值更平或更陡。</translation>
+    </message>
+    <message>
+        <source>One line per head: exp(−m·r), the factor by which the bias multiplies a key&apos;s softmax weight at distance r. Steep heads forget within a few tokens; the flattest head still sees far back.</source>
+        <translation>每个头一条曲线：e^(−m·r)，即偏置使距离 r 处键的 softmax 权重所乘的因子。陡的头几个 token 之后就“忘了”；最平的头仍能看到很远的过去。</translation>
+    </message>
+    <message>
+        <source>Each cell is the gate sigmoid(q_i · k_j / √d), between 0 and 1: how much key j counts when query i counts positions. With the same vector everywhere all gates are equal.</source>
+        <translation>每个格子是门控 sigmoid(q_i · k_j / √d)，介于 0 和 1 之间：查询 i 数位置时键 j 算多少。每个位置都是同一个向量时，所有门控都相等。</translation>
+    </message>
+    <message>
+        <source>Each cell is the contextual position p_ij: the sum of the gates from key j up to the query i, so position is counted in gates, not in tokens. It grows away from the diagonal and stops at %1 (npos_max − 1); keys after the query are masked.</source>
+        <translation>每个格子是上下文位置 p_ij：从键 j 到查询 i 的门控之和，所以位置以门控计数，而不是以 token 计数。它离对角线越远越大，最大为 %1（npos_max − 1）；查询之后的键被掩码。</translation>
+    </message>
+    <message>
+        <source>The logit is q_i · k_j / √d plus a position term read between the embeddings at floor(p_ij) and ceil(p_ij), where p_ij is the contextual position (the sum of the gates from j to i).</source>
+        <translation>logit 为 q_i · k_j / √d 加上一个位置项，该项在 p_ij 向下取整和向上取整处的两个嵌入之间插值，p_ij 是上下文位置（从 j 到 i 的门控之和）。</translation>
+    </message>
+    <message>
+        <source>Each cell is the bucketed relative position of i − j: exact up to ±%1, logarithmically coarser beyond, up to max_relative_positions = %2.</source>
+        <translation>每个格子是 i − j 分桶后的相对位置：在 ±%1 以内精确，之外按对数变粗，直到 max_relative_positions = %2。</translation>
+    </message>
+    <message>
+        <source>Each cell is the relative position i − j, clipped to ±%1.</source>
+        <translation>每个格子是相对位置 i − j，截断到 ±%1。</translation>
+    </message>
+    <message>
+        <source>The logit adds to q_i · k_j the content-to-position and position-to-content terms, which read a relative-position embedding at the bucketed distance i − j (a seeded stand-in table here).</source>
+        <translation>logit 在 q_i · k_j 之上加入“内容到位置”和“位置到内容”两项，它们读取分桶距离 i − j 处的相对位置嵌入（这里是带种子的替代表）。</translation>
+    </message>
+    <message>
+        <source>The y axis is the bucketed relative position: equal to r near 0, then logarithmic. The solid line is the embedding row attention reads (clamped), the dashed one the bucket before clamping.</source>
+        <translation>纵轴是分桶后的相对位置：在 0 附近等于 r，之后按对数增长。实线是注意力实际读取的嵌入行（已截断），虚线是截断前的桶。</translation>
+    </message>
+    <message>
+        <source>Each row is the softmax of that row of logits: the weights lie between 0 and 1 and add up to 1 per row. Bright cells are the keys this query mostly reads.</source>
+        <translation>每一行是该行 logit 的 softmax：注意力权重介于 0 和 1 之间，每行之和为 1。亮的格子是该查询主要读取的键。</translation>
+    </message>
+    <message>
+        <source>The y axis is the logit of the last query against a key r positions before it. A flat line means the method sees no distance here; a falling one, a preference for near keys.</source>
+        <translation>纵轴是最后一个查询对其前方 r 个位置处键的 logit。平直的线表示该方法在这里看不到距离；下降的线表示偏好近处的键。</translation>
+    </message>
+    <message>
+        <source>Each row is a trained vector looked up by its position (a seeded random stand-in unless you load a table): nothing smooth is built in, and the %1 trained rows end abruptly: later positions have no embedding.</source>
+        <translation>每一行是按位置查表得到的训练向量（除非加载了表，否则是带种子的随机替代）：其中没有内置的平滑结构，训练过的 %1 行之后戛然而止：更靠后的位置没有嵌入。</translation>
+    </message>
+    <message>
+        <source>With zero content only p_i · p_j remains: how alike the two positions&apos; vectors are.</source>
+        <translation>内容为零时只剩 p_i · p_j：两个位置的向量有多相似。</translation>
+    </message>
+    <message>
+        <source>No position enters: swap two words and their rows and columns swap, nothing else.</source>
+        <translation>没有任何位置信息：交换两个词，它们的行和列随之交换，别的都不变。</translation>
+    </message>
+    <message>
+        <source>No position enters: the logit is q_i · k_j / √d.</source>
+        <translation>没有任何位置信息：logit 就是 q_i · k_j / √d。</translation>
+    </message>
+    <message>
+        <source>With the same vector everywhere every cell has the same value.</source>
+        <translation>每个位置都是同一个向量时，所有格子的值都相同。</translation>
+    </message>
+    <message>
+        <source>The pattern comes from the content only: swap two words and their rows and columns swap, nothing else.</source>
+        <translation>图样完全来自内容：交换两个词，它们的行和列随之交换，别的都不变。</translation>
+    </message>
+    <message>
+        <source>Its causal mask hides the keys after the query: the only order a NoPE model sees.</source>
+        <translation>它的因果掩码隐藏查询之后的键：这是 NoPE 模型唯一能感知到的顺序。</translation>
+    </message>
+    <message>
+        <source>With constant content this line is flat.</source>
+        <translation>内容恒定时这条线是平的。</translation>
+    </message>
+    <message>
+        <source>RoPE rotates the query by i·θ and the key by j·θ in every pair of dimensions, so their product depends on the angle (i − j)·θ only.</source>
+        <translation>RoPE 在每个维度对中把查询旋转 i·θ、把键旋转 j·θ，因此两者的点积只取决于角度 (i − j)·θ。</translation>
+    </message>
+    <message>
+        <source>With zero content every logit is 0: RoPE turns the content, it adds nothing of its own.</source>
+        <translation>内容为零时每个 logit 都是 0：RoPE 只旋转内容向量，自身不添加任何东西。</translation>
+    </message>
+    <message>
+        <source>With the same vector at every position the matrix is constant along each diagonal: the score depends on i − j only. It is largest on the diagonal; away from it the fast pairs make fine stripes and the slow pairs a broad decay.</source>
+        <translation>每个位置都是同一个向量时，矩阵沿每条对角线为常数：注意力分数只取决于 i − j。对角线上最大；离开对角线后，快维度对形成细条纹，慢维度对形成宽缓的衰减。</translation>
+    </message>
+    <message>
+        <source>With different vectors at each position the content changes every cell, so the diagonals are no longer constant: the relative pattern lies under the content&apos;s noise.</source>
+        <translation>各位置向量不同时，内容会改变每个格子，对角线不再是常数：相对位置的图样被内容的噪声掩盖。</translation>
+    </message>
+    <message>
+        <source>The scaling (%1) changes the frequencies θ′ (see the Spectrum view): the pattern stretches where θ′ &lt; θ.</source>
+        <translation>缩放（%1）改变了频率 θ′（见频谱视图）：在 θ′ &lt; θ 的地方图样被拉伸。</translation>
+    </message>
+    <message>
+        <source>Both lines are relative to r = 0: RoFormer&apos;s upper bound on the logit and the mean of cos(r·θ) over the pairs. Both fall with distance, with ripples from the slow pairs; the vertical lines mark the trained and target context, and a dashed line shows the unscaled θ when a scaling is set.</source>
+        <translation>两条曲线都相对于 r = 0：RoFormer 给出的 logit 上界，以及各维度对上 r·θ 的余弦平均值。两者都随距离下降，慢维度对带来起伏；竖线标出训练长度和目标长度，设置了缩放时虚线显示未缩放 θ 的结果。</translation>
+    </message>
+    <message>
+        <source>Each cell is the clipped relative index clip(j − i, −%1, %1): it changes near the diagonal and is flat more than %1 positions away from it.</source>
+        <translation>每个格子是截断后的相对索引 clip(j − i, −%1, %1)：它在对角线附近变化，离对角线超过 %1 个位置后保持不变。</translation>
+    </message>
+    <message>
+        <source>The logit is q_i · (k_j + a_(j − i)) / √d with a learned vector a per relative index, clipped to ±%1: beyond %1 positions from the diagonal every key looks alike.</source>
+        <translation>logit 为 q_i · (k_j + a_(j − i)) / √d，每个相对索引有一个学习向量 a，索引截断到 ±%1：离对角线超过 %1 个位置后，所有键看起来都一样。</translation>
+    </message>
+    <message>
+        <source>Columns 2k and 2k + 1 are sin and cos of the position at frequency 1/base^(2k/d): the left columns change fast (thin stripes), the right ones slowly (broad bands).</source>
+        <translation>第 2k 和 2k + 1 列是位置在频率 1/基数^(2k/d) 下的正弦和余弦：左侧的列变化快（细条纹），右侧的列变化慢（宽条带）。</translation>
+    </message>
+    <message>
+        <source>The first half of the columns are sines, the second half cosines of the position, each half from fast (thin stripes, left) to slow (broad bands, right).</source>
+        <translation>前一半列是位置的正弦，后一半是余弦，每一半都从快（细条纹，左）到慢（宽条带，右）。</translation>
+    </message>
+    <message>
+        <source>With zero content only p_i · p_j remains: a sum of cos((i − j)·ω), the same along each diagonal.</source>
+        <translation>内容为零时只剩 p_i · p_j：即各频率 ω 上 (i − j)·ω 的余弦之和，沿每条对角线相同。</translation>
+    </message>
+    <message>
+        <source>Near the diagonal each distance below %1 has its own bucket; further out distances share logarithmically wider buckets, and from %2 on all share the last one.</source>
+        <translation>在对角线附近，小于 %1 的每个距离各有一个桶；更远的距离共享按对数变宽的桶，从 %2 起全部落入最后一个桶。</translation>
+    </message>
+    <message>
+        <source>Each cell is the bucket index of the relative position j − i: 0 on the diagonal.</source>
+        <translation>每个格子是相对位置 j − i 的桶编号：对角线上为 0。</translation>
+    </message>
+    <message>
+        <source>Keys after the query use the upper half of the buckets (from %1).</source>
+        <translation>查询之后的键使用后一半的桶（从 %1 起）。</translation>
+    </message>
+    <message>
+        <source>The logit is the content term q_i · k_j / √d plus the bucket bias (T5 itself does not divide by √d; here it does, so that the methods compare).</source>
+        <translation>logit 为内容项 q_i · k_j / √d 加上桶偏置（T5 本身不除以 √d；这里除以它，以便与其他方法比较）。</translation>
+    </message>
+    <message>
+        <source>Each cell is the learned bias of the bucket of j − i, one table row per head (a seeded stand-in table here): constant along each diagonal.</source>
+        <translation>每个格子是 j − i 所在桶的学习偏置，每个头一行（这里是带种子的替代表）：沿每条对角线为常数。</translation>
+    </message>
+    <message>
+        <source>The y axis is the bucket index of a key r positions after (and before) the query: a staircase with one step per distance near 0, then logarithmically wider steps, flat from max distance %1 on.</source>
+        <translation>纵轴是位于查询之后（及之前）r 个位置的键的桶编号：呈阶梯状，在 0 附近每个距离一级，然后台阶按对数变宽，从最大距离 %1 起保持平直。</translation>
+    </message>
+    <message>
+        <source>The logit is the sum of four terms (Dai et al. 2019, eq. 3): content × content, content × position, a global content bias and a global position bias; the position terms use a sinusoid of i − j. Switch terms off in the panel to see each one alone.</source>
+        <translation>logit 是四项之和（Dai et al. 2019，式 3）：内容 × 内容、内容 × 位置、全局内容偏置和全局位置偏置；位置项使用 i − j 的正弦编码。在参数面板中关闭其中几项，即可单独查看每一项。</translation>
+    </message>
+    <message>
+        <source>xPos is RoPE with a decay: each pair is also scaled by ζ^((i − j)/γ) with ζ &lt; 1, so the scores fade with the distance to earlier keys, fastest for the fast pairs.</source>
+        <translation>xPos 是带衰减的 RoPE：每个维度对还乘以 ζ^((i − j)/γ)，其中 ζ &lt; 1，因此注意力分数随到之前键的距离而减弱，快维度对衰减最快。</translation>
+    </message>
+    <message>
+        <source>With the same vector at every position the matrix is constant along each diagonal.</source>
+        <translation>每个位置都是同一个向量时，矩阵沿每条对角线为常数。</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>System language</source>
@@ -1222,192 +1413,12 @@
         <translation>带斜线的灰色格子没有数值（被掩码的键，或没有嵌入的位置）。</translation>
     </message>
     <message>
-        <source>RoPE rotates the query by i·θ and the key by j·θ in every pair of dimensions, so their product depends on the angle (i − j)·θ only.</source>
-        <translation>RoPE 在每个维度对中把查询旋转 i·θ、把键旋转 j·θ，因此两者的点积只取决于角度 (i − j)·θ。</translation>
-    </message>
-    <message>
-        <source>With zero content every logit is 0: RoPE turns the content, it adds nothing of its own.</source>
-        <translation>内容为零时每个 logit 都是 0：RoPE 只旋转内容向量，自身不添加任何东西。</translation>
-    </message>
-    <message>
-        <source>With the same vector at every position the matrix is constant along each diagonal: the score depends on i − j only. It is largest on the diagonal; away from it the fast pairs make fine stripes and the slow pairs a broad decay.</source>
-        <translation>每个位置都是同一个向量时，矩阵沿每条对角线为常数：注意力分数只取决于 i − j。对角线上最大；离开对角线后，快维度对形成细条纹，慢维度对形成宽缓的衰减。</translation>
-    </message>
-    <message>
-        <source>With different vectors at each position the content changes every cell, so the diagonals are no longer constant: the relative pattern lies under the content&apos;s noise.</source>
-        <translation>各位置向量不同时，内容会改变每个格子，对角线不再是常数：相对位置的图样被内容的噪声掩盖。</translation>
-    </message>
-    <message>
-        <source>The bias is −m·(i − j): 0 on the diagonal and falling in a straight line with the distance to the key; keys after the query are masked.</source>
-        <translation>偏置为 −m·(i − j)：对角线上为 0，随到键的距离线性下降；查询之后的键被掩码。</translation>
-    </message>
-    <message>
-        <source>The bias is −m·|i − j|: 0 on the diagonal and falling in a straight line with the distance on both sides.</source>
-        <translation>偏置为 −m·|i − j|：对角线上为 0，向两侧随距离线性下降。</translation>
-    </message>
-    <message>
-        <source>Each head has its own fixed slope m; for %1 heads (a power of two) the reference slopes are m = 2^(−8h/%1), h = 1 … %1: the first head is the steepest and looks only nearby, the last one sees far back.</source>
-        <translation>每个头有自己固定的斜率 m；%1 个头（2 的幂）时参考斜率为 m = 2^(−8h/%1)，h = 1 … %1：第一个头最陡，只看附近，最后一个头能看到很远的过去。</translation>
-    </message>
-    <message>
-        <source>The slopes are rescaled here (slope scale or ALiBi scaling), so the ramps are flatter or steeper than the reference&apos;s.</source>
-        <translation>这里的斜率经过了缩放（斜率倍数或 ALiBi 缩放），因此坡度比参考值更平或更陡。</translation>
-    </message>
-    <message>
-        <source>Near the diagonal each distance below %1 has its own bucket; further out distances share logarithmically wider buckets, and from %2 on all share the last one.</source>
-        <translation>在对角线附近，小于 %1 的每个距离各有一个桶；更远的距离共享按对数变宽的桶，从 %2 起全部落入最后一个桶。</translation>
-    </message>
-    <message>
-        <source>Each cell is the bucket index of the relative position j − i: 0 on the diagonal.</source>
-        <translation>每个格子是相对位置 j − i 的桶编号：对角线上为 0。</translation>
-    </message>
-    <message>
-        <source>Keys after the query use the upper half of the buckets (from %1).</source>
-        <translation>查询之后的键使用后一半的桶（从 %1 起）。</translation>
-    </message>
-    <message>
-        <source>Each cell is the learned bias of the bucket of j − i, one table row per head (a seeded stand-in table here): constant along each diagonal.</source>
-        <translation>每个格子是 j − i 所在桶的学习偏置，每个头一行（这里是带种子的替代表）：沿每条对角线为常数。</translation>
-    </message>
-    <message>
-        <source>Each row is a trained vector looked up by its position (a seeded random stand-in unless you load a table): nothing smooth is built in, and the %1 trained rows end abruptly: later positions have no embedding.</source>
-        <translation>每一行是按位置查表得到的训练向量（除非加载了表，否则是带种子的随机替代）：其中没有内置的平滑结构，训练过的 %1 行之后戛然而止：更靠后的位置没有嵌入。</translation>
-    </message>
-    <message>
-        <source>Columns 2k and 2k + 1 are sin and cos of the position at frequency 1/base^(2k/d): the left columns change fast (thin stripes), the right ones slowly (broad bands).</source>
-        <translation>第 2k 和 2k + 1 列是位置在频率 1/基数^(2k/d) 下的正弦和余弦：左侧的列变化快（细条纹），右侧的列变化慢（宽条带）。</translation>
-    </message>
-    <message>
-        <source>The first half of the columns are sines, the second half cosines of the position, each half from fast (thin stripes, left) to slow (broad bands, right).</source>
-        <translation>前一半列是位置的正弦，后一半是余弦，每一半都从快（细条纹，左）到慢（宽条带，右）。</translation>
-    </message>
-    <message>
-        <source>The logit is (q_i + p_i) · (k_j + p_j) / √d: the position vectors are added to the content before the product, so the score mixes content, position and their cross terms.</source>
-        <translation>logit 为 (q_i + p_i) · (k_j + p_j) / √d：位置向量在点积之前加到内容上，所以注意力分数混合了内容、位置以及它们的交叉项。</translation>
-    </message>
-    <message>
-        <source>With zero content only p_i · p_j remains: a sum of cos((i − j)·ω), the same along each diagonal.</source>
-        <translation>内容为零时只剩 p_i · p_j：即各频率 ω 上 (i − j)·ω 的余弦之和，沿每条对角线相同。</translation>
-    </message>
-    <message>
-        <source>With zero content only p_i · p_j remains: how alike the two positions&apos; vectors are.</source>
-        <translation>内容为零时只剩 p_i · p_j：两个位置的向量有多相似。</translation>
-    </message>
-    <message>
-        <source>The cross terms depend on i and j themselves, not only on i − j: the diagonals are not constant.</source>
-        <translation>交叉项取决于 i 和 j 本身，而不仅是 i − j：对角线不是常数。</translation>
-    </message>
-    <message>
-        <source>No position enters: the logit is q_i · k_j / √d.</source>
-        <translation>没有任何位置信息：logit 就是 q_i · k_j / √d。</translation>
-    </message>
-    <message>
-        <source>With the same vector everywhere every cell has the same value.</source>
-        <translation>每个位置都是同一个向量时，所有格子的值都相同。</translation>
-    </message>
-    <message>
-        <source>The pattern comes from the content only: swap two words and their rows and columns swap, nothing else.</source>
-        <translation>图样完全来自内容：交换两个词，它们的行和列随之交换，别的都不变。</translation>
-    </message>
-    <message>
-        <source>Its causal mask hides the keys after the query: the only order a NoPE model sees.</source>
-        <translation>它的因果掩码隐藏查询之后的键：这是 NoPE 模型唯一能感知到的顺序。</translation>
-    </message>
-    <message>
-        <source>Each cell is the gate sigmoid(q_i · k_j / √d), between 0 and 1: how much key j counts when query i counts positions. With the same vector everywhere all gates are equal.</source>
-        <translation>每个格子是门控 sigmoid(q_i · k_j / √d)，介于 0 和 1 之间：查询 i 数位置时键 j 算多少。每个位置都是同一个向量时，所有门控都相等。</translation>
-    </message>
-    <message>
-        <source>Each cell is the contextual position p_ij: the sum of the gates from key j up to the query i, so position is counted in gates, not in tokens. It grows away from the diagonal and stops at %1 (npos_max − 1); keys after the query are masked.</source>
-        <translation>每个格子是上下文位置 p_ij：从键 j 到查询 i 的门控之和，所以位置以门控计数，而不是以 token 计数。它离对角线越远越大，最大为 %1（npos_max − 1）；查询之后的键被掩码。</translation>
-    </message>
-    <message>
-        <source>The logit is q_i · k_j / √d plus a position term read between the embeddings at floor(p_ij) and ceil(p_ij), where p_ij is the contextual position (the sum of the gates from j to i).</source>
-        <translation>logit 为 q_i · k_j / √d 加上一个位置项，该项在 p_ij 向下取整和向上取整处的两个嵌入之间插值，p_ij 是上下文位置（从 j 到 i 的门控之和）。</translation>
-    </message>
-    <message>
-        <source>Each row is the softmax of that row of logits: the weights lie between 0 and 1 and add up to 1 per row. Bright cells are the keys this query mostly reads.</source>
-        <translation>每一行是该行 logit 的 softmax：注意力权重介于 0 和 1 之间，每行之和为 1。亮的格子是该查询主要读取的键。</translation>
-    </message>
-    <message>
-        <source>No position enters: swap two words and their rows and columns swap, nothing else.</source>
-        <translation>没有任何位置信息：交换两个词，它们的行和列随之交换，别的都不变。</translation>
-    </message>
-    <message>
-        <source>The logit is q_i · k_j / √d plus the bias −m·(i − j).</source>
-        <translation>logit 为 q_i · k_j / √d 加上偏置 −m·(i − j)。</translation>
-    </message>
-    <message>
-        <source>With constant content the first term is the same everywhere, so only the bias&apos;s straight ramp shows.</source>
-        <translation>内容恒定时第一项处处相同，因此只看得到偏置的线性坡。</translation>
-    </message>
-    <message>
-        <source>The content adds its own pattern on top of the bias&apos;s ramp.</source>
-        <translation>内容在偏置的线性坡之上叠加了自己的图样。</translation>
-    </message>
-    <message>
-        <source>Each cell is the clipped relative index clip(j − i, −%1, %1): it changes near the diagonal and is flat more than %1 positions away from it.</source>
-        <translation>每个格子是截断后的相对索引 clip(j − i, −%1, %1)：它在对角线附近变化，离对角线超过 %1 个位置后保持不变。</translation>
-    </message>
-    <message>
-        <source>The logit is q_i · (k_j + a_(j − i)) / √d with a learned vector a per relative index, clipped to ±%1: beyond %1 positions from the diagonal every key looks alike.</source>
-        <translation>logit 为 q_i · (k_j + a_(j − i)) / √d，每个相对索引有一个学习向量 a，索引截断到 ±%1：离对角线超过 %1 个位置后，所有键看起来都一样。</translation>
-    </message>
-    <message>
-        <source>Each cell is the bucketed relative position of i − j: exact up to ±%1, logarithmically coarser beyond, up to max_relative_positions = %2.</source>
-        <translation>每个格子是 i − j 分桶后的相对位置：在 ±%1 以内精确，之外按对数变粗，直到 max_relative_positions = %2。</translation>
-    </message>
-    <message>
-        <source>Each cell is the relative position i − j, clipped to ±%1.</source>
-        <translation>每个格子是相对位置 i − j，截断到 ±%1。</translation>
-    </message>
-    <message>
-        <source>The logit adds to q_i · k_j the content-to-position and position-to-content terms, which read a relative-position embedding at the bucketed distance i − j (a seeded stand-in table here).</source>
-        <translation>logit 在 q_i · k_j 之上加入“内容到位置”和“位置到内容”两项，它们读取分桶距离 i − j 处的相对位置嵌入（这里是带种子的替代表）。</translation>
-    </message>
-    <message>
-        <source>The logit is the sum of four terms (Dai et al. 2019, eq. 3): content × content, content × position, a global content bias and a global position bias; the position terms use a sinusoid of i − j. Switch terms off in the panel to see each one alone.</source>
-        <translation>logit 是四项之和（Dai et al. 2019，式 3）：内容 × 内容、内容 × 位置、全局内容偏置和全局位置偏置；位置项使用 i − j 的正弦编码。在参数面板中关闭其中几项，即可单独查看每一项。</translation>
-    </message>
-    <message>
-        <source>xPos is RoPE with a decay: each pair is also scaled by ζ^((i − j)/γ) with ζ &lt; 1, so the scores fade with the distance to earlier keys, fastest for the fast pairs.</source>
-        <translation>xPos 是带衰减的 RoPE：每个维度对还乘以 ζ^((i − j)/γ)，其中 ζ &lt; 1，因此注意力分数随到之前键的距离而减弱，快维度对衰减最快。</translation>
-    </message>
-    <message>
-        <source>With the same vector at every position the matrix is constant along each diagonal.</source>
-        <translation>每个位置都是同一个向量时，矩阵沿每条对角线为常数。</translation>
-    </message>
-    <message>
         <source>Each cell is the attention logit of query i and key j for this method.</source>
         <translation>每个格子是该方法下查询 i 与键 j 的注意力 logit。</translation>
     </message>
     <message>
         <source>The x axis is the distance r between query and key, in positions (logarithmic unless you switch it off).</source>
         <translation>横轴是查询与键之间的距离 r，单位为位置（默认对数刻度，可以关闭）。</translation>
-    </message>
-    <message>
-        <source>Both lines are relative to r = 0: RoFormer&apos;s upper bound on the logit and the mean of cos(r·θ) over the pairs. Both fall with distance, with ripples from the slow pairs; the vertical lines mark the trained and target context, and a dashed line shows the unscaled θ when a scaling is set.</source>
-        <translation>两条曲线都相对于 r = 0：RoFormer 给出的 logit 上界，以及各维度对上 r·θ 的余弦平均值。两者都随距离下降，慢维度对带来起伏；竖线标出训练长度和目标长度，设置了缩放时虚线显示未缩放 θ 的结果。</translation>
-    </message>
-    <message>
-        <source>One line per head: exp(−m·r), the factor by which the bias multiplies a key&apos;s softmax weight at distance r. Steep heads forget within a few tokens; the flattest head still sees far back.</source>
-        <translation>每个头一条曲线：e^(−m·r)，即偏置使距离 r 处键的 softmax 权重所乘的因子。陡的头几个 token 之后就“忘了”；最平的头仍能看到很远的过去。</translation>
-    </message>
-    <message>
-        <source>The y axis is the bucket index of a key r positions after (and before) the query: a staircase with one step per distance near 0, then logarithmically wider steps, flat from max distance %1 on.</source>
-        <translation>纵轴是位于查询之后（及之前）r 个位置的键的桶编号：呈阶梯状，在 0 附近每个距离一级，然后台阶按对数变宽，从最大距离 %1 起保持平直。</translation>
-    </message>
-    <message>
-        <source>The y axis is the bucketed relative position: equal to r near 0, then logarithmic. The solid line is the embedding row attention reads (clamped), the dashed one the bucket before clamping.</source>
-        <translation>纵轴是分桶后的相对位置：在 0 附近等于 r，之后按对数增长。实线是注意力实际读取的嵌入行（已截断），虚线是截断前的桶。</translation>
-    </message>
-    <message>
-        <source>The y axis is the logit of the last query against a key r positions before it. A flat line means the method sees no distance here; a falling one, a preference for near keys.</source>
-        <translation>纵轴是最后一个查询对其前方 r 个位置处键的 logit。平直的线表示该方法在这里看不到距离；下降的线表示偏好近处的键。</translation>
-    </message>
-    <message>
-        <source>With constant content this line is flat.</source>
-        <translation>内容恒定时这条线是平的。</translation>
     </message>
     <message>
         <source>This view shows RoPE&apos;s rotations only: choose RoPE (or a RoPE preset) to see them.</source>
@@ -1462,16 +1473,8 @@
         <translation>已开启因果掩码：查询之后的键权重为 0（右上三角）。</translation>
     </message>
     <message>
-        <source>The scaling (%1) changes the frequencies θ′ (see the Spectrum view): the pattern stretches where θ′ &lt; θ.</source>
-        <translation>缩放（%1）改变了频率 θ′（见频谱视图）：在 θ′ &lt; θ 的地方图样被拉伸。</translation>
-    </message>
-    <message>
         <source>YaRN keeps the pairs that turn more than beta_fast = %1 times within the trained context (ratio 1), interpolates those that turn fewer than beta_slow = %2 times (ratio 1/%3) and blends the pairs between along the ramp (dashed: 0 kept, 1 interpolated). It also scales the logits by its attention factor.</source>
         <translation>YaRN 保留在训练长度内转动超过 beta_fast = %1 圈的维度对（比值 1），对转动少于 beta_slow = %2 圈的维度对做内插（比值 1/%3），介于两者之间的沿斜坡混合（虚线：0 为保留，1 为内插）。它还用注意力因子缩放 logit。</translation>
-    </message>
-    <message>
-        <source>The logit is the content term q_i · k_j / √d plus the bucket bias (T5 itself does not divide by √d; here it does, so that the methods compare).</source>
-        <translation>logit 为内容项 q_i · k_j / √d 加上桶偏置（T5 本身不除以 √d；这里除以它，以便与其他方法比较）。</translation>
     </message>
     <message>
         <source>When the values lie on both sides of 0 the colours are diverging: blue is negative, white is 0, red is positive, on a scale symmetric about 0; when they have one sign, dark purple is the smallest value and yellow the largest.</source>

@@ -2,11 +2,8 @@
 #include "views/explanations.h"
 
 #include "jobs/view_jobs.h"
-#include "methods/alibi/alibi.h"
-#include "methods/cope/cope_method.h"
-#include "methods/nope/nope.h"
+#include "methods/explanation.h"
 #include "methods/registry.h"
-#include "methods/xpos/xpos.h"
 #include "model/scenario_model.h"
 #include "scenario/content.h"
 #include "widgets/content_file_picker.h"
@@ -41,26 +38,43 @@ QString roundedCount(double v)
     return QString::number(std::round(v / unit) * unit, 'f', 0);
 }
 
-bool constantContent(const Scenario& s)
+// A method's own sentences (methods/explanation.h), translated, their arguments filled.
+QString argText(const Scenario& s, const ExplanationArg& a)
 {
-    return content_is_position_independent(s.content) && s.content.kind != ContentKind::Zero;
-}
-bool zeroContent(const Scenario& s)
-{
-    return !s.content.from_files() && s.content.tokens.empty() && s.content.kind == ContentKind::Zero;
+    switch (a.type) {
+    case ExplanationArg::Type::Integer: return QString::number(a.integer);
+    case ExplanationArg::Type::Number: return num(a.number, a.digits);
+    case ExplanationArg::Type::Choice:
+        if (const Field* f = descriptor(s.method).field(a.field))
+            return choice_caption(*f, static_cast<int>(f->number(s)));
+        return {};
+    }
+    return {};
 }
 
-// Kinds whose values can lie on both sides of 0. The heatmap picks the diverging map only when the
-// matrix's values straddle 0 (MatrixData::is_signed), else the sequential one; ALiBi's bias (≤ 0, 0 on
-// the diagonal), weights, gates, contextual positions and T5's bucket index never do.
-bool canStraddleZero(Method m, MatrixKind k)
+QString partText(const Scenario& s, const ExplanationPart& part)
 {
-    if (k == MatrixKind::Logits || k == MatrixKind::Encoding)
-        return true;
-    if (k == MatrixKind::Bias)
-        return m != Method::ALiBi;
-    // Shaw's clipped j − i and DeBERTa's bucketed i − j are signed; T5's bucket is an index from 0.
-    return k == MatrixKind::Buckets && (m == Method::Shaw || m == Method::DeBERTa);
+    QString t = QCoreApplication::translate(kExplanationContext, part.text);
+    for (const ExplanationArg& a : part.args)
+        t = t.arg(argText(s, a));
+    return t;
+}
+
+// Parts of one paragraph, joined by a space.
+QString joined(const Scenario& s, const std::vector<ExplanationPart>& parts)
+{
+    QStringList texts;
+    for (const ExplanationPart& part : parts)
+        texts << partText(s, part);
+    return texts.join(QLatin1Char(' '));
+}
+
+QStringList noteTexts(const Scenario& s, const ExplanationText& e)
+{
+    QStringList out;
+    for (const ExplanationPart& note : e.notes)
+        out << partText(s, note);
+    return out;
 }
 
 // ---------------------------------------------------------------- heatmap
@@ -74,19 +88,21 @@ QString heatmapAxes(const Scenario& s, MatrixKind k)
     QString axes = Explanations::tr(
         "Rows are queries i (position 0 at the top), columns are keys j (position 0 at the left): "
         "each cell is one number for the pair (i, j), and the diagonal is i = j.");
-    const bool perHead = per_head_count(s) > 1 && (k == MatrixKind::Bias || k == MatrixKind::Logits) &&
-                         (s.method == Method::ALiBi || s.method == Method::T5);
-    if (perHead)
+    // The heatmap draws the heads of a per-head method's bias and logits side by side.
+    if (per_head_count(s) > 1 && (k == MatrixKind::Bias || k == MatrixKind::Logits))
         axes +=
             QLatin1Char(' ') +
             Explanations::tr("Each small panel is one head, with its own colour scale unless you share one.");
     return axes;
 }
 
-QString heatmapColours(Method m, MatrixKind k)
+QString heatmapColours(const Scenario& s, MatrixKind k)
 {
+    // The heatmap picks the diverging map only when the matrix's values straddle 0
+    // (MatrixData::is_signed), which a one-signed kind's never do.
+    const MatrixKindSpec* spec = descriptor(s.method).kind(k);
     QString c =
-        canStraddleZero(m, k)
+        !(spec && spec->one_signed)
             ? Explanations::tr(
                   "When the values lie on both sides of 0 the colours are diverging: blue is negative, "
                   "white is 0, red is positive, on a scale symmetric about 0; when they have one sign, "
@@ -104,283 +120,12 @@ QString heatmapColours(Method m, MatrixKind k)
     return c;
 }
 
-QString ropeLogits(const Scenario& s)
-{
-    QString t = Explanations::tr(
-        "RoPE rotates the query by i·θ and the key by j·θ in every pair of dimensions, so their "
-        "product depends on the angle (i − j)·θ only.");
-    if (zeroContent(s))
-        return t + QLatin1Char(' ') +
-               Explanations::tr(
-                   "With zero content every logit is 0: RoPE turns the content, it adds nothing of its own.");
-    if (constantContent(s))
-        return t + QLatin1Char(' ') +
-               Explanations::tr("With the same vector at every position the matrix is constant along each "
-                                "diagonal: the score "
-                                "depends on i − j only. It is largest on the diagonal; away from it the fast "
-                                "pairs make fine "
-                                "stripes and the slow pairs a broad decay.");
-    return t + QLatin1Char(' ') +
-           Explanations::tr("With different vectors at each position the content changes every cell, so the "
-                            "diagonals are no "
-                            "longer constant: the relative pattern lies under the content's noise.");
-}
-
-QString alibiBias(const Scenario& s)
-{
-    const AlibiParams& p = s.params<AlibiParams>();
-    const QString h = QString::number(p.num_heads);
-    QString t = p.bias == AlibiBias::Causal
-                    ? Explanations::tr("The bias is −m·(i − j): 0 on the diagonal and falling in a straight "
-                                       "line with the distance "
-                                       "to the key; keys after the query are masked.")
-                    : Explanations::tr("The bias is −m·|i − j|: 0 on the diagonal and falling in a straight "
-                                       "line with the distance "
-                                       "on both sides.");
-    t += QLatin1Char(' ') +
-         Explanations::tr(
-             "Each head has its own fixed slope m; for %1 heads (a power of two) the reference slopes "
-             "are m = 2^(−8h/%1), h = 1 … %1: the first head is the steepest and looks only nearby, "
-             "the last one sees far back.")
-             .arg(h);
-    if (p.scaling != AlibiScaling::None || p.slope_scale != 1.0)
-        t += QLatin1Char(' ') +
-             Explanations::tr("The slopes are rescaled here (slope scale or ALiBi scaling), so the ramps are "
-                              "flatter or steeper than the reference's.");
-    return t;
-}
-
-QString t5Explanation(const Scenario& s, MatrixKind k)
-{
-    // transformers T5Attention._relative_position_bucket: bidirectional halves the buckets per
-    // direction; the first half of each direction's buckets are exact distances.
-    const T5Params& p = s.params<T5Params>();
-    const int n = p.bidirectional ? p.num_buckets / 2 : p.num_buckets;
-    const int exact = n / 2;
-    const QString buckets =
-        Explanations::tr("Near the diagonal each distance below %1 has its own bucket; further out distances "
-                         "share logarithmically wider buckets, and from %2 on all share the last one.")
-            .arg(exact)
-            .arg(p.max_distance);
-    if (k == MatrixKind::Buckets)
-        return Explanations::tr(
-                   "Each cell is the bucket index of the relative position j − i: 0 on the diagonal.") +
-               QLatin1Char(' ') + buckets +
-               (p.bidirectional ? QLatin1Char(' ') +
-                                      Explanations::tr(
-                                          "Keys after the query use the upper half of the buckets (from %1).")
-                                          .arg(n)
-                                : QString());
-    QString t =
-        Explanations::tr(
-            "Each cell is the learned bias of the bucket of j − i, one table row per head (a seeded stand-in "
-            "table here): constant along each diagonal.") +
-        QLatin1Char(' ') + buckets;
-    if (k == MatrixKind::Logits)
-        t = Explanations::tr("The logit is the content term q_i · k_j / √d plus the bucket bias (T5 itself "
-                             "does not divide by √d; "
-                             "here it does, so that the methods compare).") +
-            QLatin1Char(' ') + t;
-    return t;
-}
-
-QString absoluteExplanation(const Scenario& s, MatrixKind k)
-{
-    if (k == MatrixKind::Encoding) {
-        if (s.method == Method::Learned)
-            return Explanations::
-                tr("Each row is a trained vector looked up by its position (a seeded random stand-in unless "
-                   "you "
-                   "load a table): nothing smooth is built in, and the %1 trained rows end abruptly: later "
-                   "positions have no embedding.")
-                    .arg(s.params<LearnedParams>().trained_length);
-        return s.params<SinusoidalParams>().layout == SinusoidalLayout::Interleaved
-                   ? Explanations::tr(
-                         "Columns 2k and 2k + 1 are sin and cos of the position at frequency 1/base^(2k/d): "
-                         "the left "
-                         "columns change fast (thin stripes), the right ones slowly (broad bands).")
-                   : Explanations::tr("The first half of the columns are sines, the second half cosines of "
-                                      "the position, each half "
-                                      "from fast (thin stripes, left) to slow (broad bands, right).");
-    }
-    QString t = Explanations::tr(
-        "The logit is (q_i + p_i) · (k_j + p_j) / √d: the position vectors are added to the content before "
-        "the product, so the score mixes content, position and their cross terms.");
-    if (zeroContent(s))
-        t += QLatin1Char(' ') +
-             (s.method == Method::Sinusoidal
-                  ? Explanations::tr(
-                        "With zero content only p_i · p_j remains: a sum of cos((i − j)·ω), the same "
-                        "along each diagonal.")
-                  : Explanations::tr("With zero content only p_i · p_j remains: how alike the two positions' "
-                                     "vectors are."));
-    else if (constantContent(s))
-        t += QLatin1Char(' ') +
-             Explanations::tr(
-                 "The cross terms depend on i and j themselves, not only on i − j: the diagonals are "
-                 "not constant.");
-    return t;
-}
-
-QString nopeExplanation(const Scenario& s)
-{
-    QString t = Explanations::tr("No position enters: the logit is q_i · k_j / √d.");
-    if (constantContent(s) || zeroContent(s))
-        t += QLatin1Char(' ') +
-             Explanations::tr("With the same vector everywhere every cell has the same value.");
-    else
-        t += QLatin1Char(' ') +
-             Explanations::tr(
-                 "The pattern comes from the content only: swap two words and their rows and columns "
-                 "swap, nothing else.");
-    if (s.causal)
-        t += QLatin1Char(' ') +
-             Explanations::tr(
-                 "Its causal mask hides the keys after the query: the only order a NoPE model sees.");
-    return t;
-}
-
-QString copeExplanation(const Scenario& s, MatrixKind k)
-{
-    const CopeParams& p = s.params<CopeParams>();
-    if (k == kCopeGates)
-        return Explanations::tr(
-            "Each cell is the gate sigmoid(q_i · k_j / √d), between 0 and 1: how much key j counts when "
-            "query i counts positions. With the same vector everywhere all gates are equal.");
-    if (k == kCopePositions)
-        return Explanations::
-            tr("Each cell is the contextual position p_ij: the sum of the gates from key j up to the query "
-               "i, so "
-               "position is counted in gates, not in tokens. It grows away from the diagonal and stops at %1 "
-               "(npos_max − 1); keys after the query are masked.")
-                .arg(p.npos_max - 1);
-    return Explanations::tr(
-        "The logit is q_i · k_j / √d plus a position term read between the embeddings at floor(p_ij) and "
-        "ceil(p_ij), where p_ij is the contextual position (the sum of the gates from j to i).");
-}
-
-QString methodKindPart(const Scenario& s, MatrixKind k)
-{
-    const Method m = s.method;
-    if (k == MatrixKind::Weights) {
-        QString t = Explanations::tr(
-            "Each row is the softmax of that row of logits: the weights lie between 0 and 1 and add up "
-            "to 1 per row. Bright cells are the keys this query mostly reads.");
-        if (m == kNoPE && !s.causal && !constantContent(s) && !zeroContent(s))
-            t += QLatin1Char(' ') +
-                 Explanations::tr(
-                     "No position enters: swap two words and their rows and columns swap, nothing else.");
-        return t;
-    }
-    if (m == Method::RoPE)
-        return ropeLogits(s);
-    if (m == Method::ALiBi)
-        return k == MatrixKind::Bias
-                   ? alibiBias(s)
-                   : Explanations::tr("The logit is q_i · k_j / √d plus the bias −m·(i − j).") +
-                         QLatin1Char(' ') +
-                         (constantContent(s)
-                              ? Explanations::tr(
-                                    "With constant content the first term is the same everywhere, so "
-                                    "only the bias's straight ramp shows.")
-                              : Explanations::tr(
-                                    "The content adds its own pattern on top of the bias's ramp."));
-    if (m == Method::T5)
-        return t5Explanation(s, k);
-    if (m == Method::Sinusoidal || m == Method::Learned)
-        return absoluteExplanation(s, k);
-    if (m == Method::Shaw) {
-        const int clip = s.params<ShawParams>().max_relative_position;
-        if (k == MatrixKind::Buckets)
-            return Explanations::tr("Each cell is the clipped relative index clip(j − i, −%1, %1): it "
-                                    "changes near the diagonal and "
-                                    "is flat more than %1 positions away from it.")
-                .arg(clip);
-        return Explanations::tr("The logit is q_i · (k_j + a_(j − i)) / √d with a learned vector a per "
-                                "relative index, clipped to "
-                                "±%1: beyond %1 positions from the diagonal every key looks alike.")
-            .arg(clip);
-    }
-    if (m == Method::DeBERTa) {
-        const DebertaParams& p = s.params<DebertaParams>();
-        if (k == MatrixKind::Buckets)
-            return p.position_buckets > 0
-                       ? Explanations::tr("Each cell is the bucketed relative position of i − j: exact up to "
-                                          "±%1, logarithmically "
-                                          "coarser beyond, up to max_relative_positions = %2.")
-                             .arg(p.position_buckets / 2)
-                             .arg(p.max_relative_positions)
-                       : Explanations::tr("Each cell is the relative position i − j, clipped to ±%1.")
-                             .arg(p.max_relative_positions);
-        return Explanations::tr(
-            "The logit adds to q_i · k_j the content-to-position and position-to-content terms, which read a "
-            "relative-position embedding at the bucketed distance i − j (a seeded stand-in table here).");
-    }
-    if (m == Method::TransformerXL)
-        return Explanations::tr(
-            "The logit is the sum of four terms (Dai et al. 2019, eq. 3): content × content, content × "
-            "position, "
-            "a global content bias and a global position bias; the position terms use a sinusoid of i − j. "
-            "Switch terms off in the panel to see each one alone.");
-    if (m == Method::CoPE)
-        return copeExplanation(s, k);
-    if (m == kNoPE)
-        return nopeExplanation(s);
-    if (m == kXPos) {
-        QString t = Explanations::tr(
-            "xPos is RoPE with a decay: each pair is also scaled by ζ^((i − j)/γ) with ζ < 1, so the "
-            "scores fade with the distance to earlier keys, fastest for the fast pairs.");
-        if (constantContent(s))
-            t += QLatin1Char(' ') +
-                 Explanations::tr(
-                     "With the same vector at every position the matrix is constant along each diagonal.");
-        return t;
-    }
-    return Explanations::tr("Each cell is the attention logit of query i and key j for this method.");
-}
-
 // ---------------------------------------------------------------- curves
 
-QString curvesPart(const Scenario& s)
+QString curvesAxis()
 {
-    const QString x = Explanations::tr(
-        "The x axis is the distance r between query and key, in positions (logarithmic unless you "
-        "switch it off).");
-    if (s.method == Method::RoPE)
-        return x + QLatin1Char(' ') +
-               Explanations::tr("Both lines are relative to r = 0: RoFormer's upper bound on the logit and "
-                                "the mean of cos(r·θ) over "
-                                "the pairs. Both fall with distance, with ripples from the slow pairs; the "
-                                "vertical lines mark the "
-                                "trained and target context, and a dashed line shows the unscaled θ when a "
-                                "scaling is set.");
-    if (s.method == Method::ALiBi)
-        return x + QLatin1Char(' ') +
-               Explanations::tr("One line per head: exp(−m·r), the factor by which the bias multiplies a "
-                                "key's softmax weight at "
-                                "distance r. Steep heads forget within a few tokens; the flattest head still "
-                                "sees far back.");
-    if (s.method == Method::T5)
-        return x + QLatin1Char(' ') +
-               Explanations::tr("The y axis is the bucket index of a key r positions after (and before) the "
-                                "query: a staircase with "
-                                "one step per distance near 0, then logarithmically wider steps, flat from "
-                                "max distance %1 on.")
-                   .arg(s.params<T5Params>().max_distance);
-    if (s.method == Method::DeBERTa)
-        return x + QLatin1Char(' ') +
-               Explanations::tr("The y axis is the bucketed relative position: equal to r near 0, then "
-                                "logarithmic. The solid line "
-                                "is the embedding row attention reads (clamped), the dashed one the bucket "
-                                "before clamping.");
-    QString t =
-        x + QLatin1Char(' ') +
-        Explanations::tr("The y axis is the logit of the last query against a key r positions before it. A "
-                         "flat line means "
-                         "the method sees no distance here; a falling one, a preference for near keys.");
-    if (s.method == kNoPE && (constantContent(s) || zeroContent(s)))
-        t += QLatin1Char(' ') + Explanations::tr("With constant content this line is flat.");
-    return t;
+    return Explanations::tr("The x axis is the distance r between query and key, in positions (logarithmic "
+                            "unless you switch it off).");
 }
 
 // ---------------------------------------------------------------- rotation and spectrum
@@ -477,12 +222,6 @@ QStringList notes(ViewKind view, const Scenario& s, MatrixKind k)
                               "change the seed is the positional part.");
     if (view == ViewKind::Heatmap && s.causal && k == MatrixKind::Weights)
         n << Explanations::tr("Causal is on: keys after the query get weight 0 (the upper-right triangle).");
-    if (view == ViewKind::Heatmap && s.method == Method::RoPE &&
-        s.params<RopeParams>().rope_type != RopeType::Default && k != MatrixKind::Buckets)
-        n << Explanations::tr("The scaling (%1) changes the frequencies θ′ (see the Spectrum view): the "
-                              "pattern stretches where "
-                              "θ′ < θ.")
-                 .arg(rope_scaling_name(s.params<RopeParams>().rope_type));
     return n;
 }
 
@@ -500,20 +239,31 @@ QString explanation(ViewKind view, const Scenario& s, std::optional<MatrixKind> 
     ViewSettings v;
     v.matrix_kind = kind;
     const MatrixKind k = effective_matrix_kind(s, v);
+    const MethodDescriptor& d = descriptor(s.method);
+    // The method's own sentences (its descriptor's), between the parts every method shares.
+    ExplanationText own;
+    if (view == ViewKind::Heatmap && d.explain)
+        own = d.explain(s, k);
+    else if (view == ViewKind::Curves && d.explain_curves)
+        own = d.explain_curves(s);
     QString html;
     switch (view) {
     case ViewKind::Heatmap:
         // What to look for before the colour scale's details, which are the same for every method.
-        html = para(heatmapAxes(s, k) + QLatin1Char(' ') + methodKindPart(s, k));
+        html = para(
+            heatmapAxes(s, k) + QLatin1Char(' ') +
+            (own.parts.empty()
+                 ? Explanations::tr("Each cell is the attention logit of query i and key j for this method.")
+                 : joined(s, own.parts)));
         break;
-    case ViewKind::Curves: html = para(curvesPart(s)); break;
+    case ViewKind::Curves: html = para(curvesAxis() + QLatin1Char(' ') + joined(s, own.parts)); break;
     case ViewKind::Rotation: html = para(rotationPart(s)); break;
     case ViewKind::Spectrum: html = para(spectrumPart(s)); break;
     }
-    for (const QString& n : notes(view, s, k))
+    for (const QString& n : notes(view, s, k) + noteTexts(s, own))
         html += para(n);
     if (view == ViewKind::Heatmap)
-        html += para(heatmapColours(s.method, k));
+        html += para(heatmapColours(s, k));
     return html;
 }
 

@@ -2,8 +2,9 @@
 // "What am I looking at?": a short text for a student beside each view. It says what the
 // axes are, what the colours or lines mean and what to look for, for the current method and matrix
 // kind, with notes where the content kind, a typed sentence, the causal mask or a RoPE scaling change
-// the picture. Composed from pieces: the view's own part (axes, colour scale), the method × kind part
-// and those notes. Every piece is translated (context posatlas::ui::Explanations).
+// the picture. Composed from pieces: the view's own part (axes, colour scale), the method's part, which
+// its descriptor writes (MethodDescriptor::explain and explain_curves, context "Explanation"), and those
+// notes. Every piece is translated (the shared ones in context posatlas::ui::Explanations).
 #pragma once
 
 #include "jobs/view_jobs.h"

@@ -227,4 +227,20 @@ void absolute_matrix(MatrixJob& job)
                     std::vector<bool>(job.rows.size(), true), std::vector<bool>(job.cols.size(), true));
 }
 
+ExplanationText absolute_logits_explanation(const Scenario& s, const char* zero_content)
+{
+    ExplanationText t;
+    t.add(QT_TRANSLATE_NOOP("Explanation",
+                            "The logit is (q_i + p_i) · (k_j + p_j) / √d: the position vectors are "
+                            "added to the content before the product, so the score mixes content, "
+                            "position and their cross terms."));
+    if (explained_zero_content(s))
+        t.add(zero_content);
+    else if (explained_constant_content(s))
+        t.add(QT_TRANSLATE_NOOP("Explanation",
+                                "The cross terms depend on i and j themselves, not only on i − j: the "
+                                "diagonals are not constant."));
+    return t;
+}
+
 } // namespace posatlas

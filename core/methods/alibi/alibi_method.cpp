@@ -28,6 +28,52 @@ void alibi_matrix(MatrixJob& c)
         p.bias == AlibiBias::Causal, content_width(c.s.content, 64), c.block_means() ? &runs : nullptr);
 }
 
+// "What am I looking at?" (explanation.h). The reference slopes are Press et al. 2022's get_slopes.
+ExplanationText alibi_explanation(const Scenario& s, MatrixKind k)
+{
+    if (k == MatrixKind::Weights)
+        return weights_explanation();
+    ExplanationText t;
+    if (k == MatrixKind::Logits) {
+        t.add(QT_TRANSLATE_NOOP("Explanation", "The logit is q_i · k_j / √d plus the bias −m·(i − j)."));
+        t.add(explained_constant_content(s)
+                  ? QT_TRANSLATE_NOOP("Explanation",
+                                      "With constant content the first term is the same everywhere, "
+                                      "so only the bias's straight ramp shows.")
+                  : QT_TRANSLATE_NOOP("Explanation",
+                                      "The content adds its own pattern on top of the bias's ramp."));
+        return t;
+    }
+    const AlibiParams& p = s.params<AlibiParams>();
+    t.add(p.bias == AlibiBias::Causal
+              ? QT_TRANSLATE_NOOP("Explanation",
+                                  "The bias is −m·(i − j): 0 on the diagonal and falling in a straight "
+                                  "line with the distance to the key; keys after the query are masked.")
+              : QT_TRANSLATE_NOOP("Explanation",
+                                  "The bias is −m·|i − j|: 0 on the diagonal and falling in a straight "
+                                  "line with the distance on both sides."));
+    t.add(QT_TRANSLATE_NOOP(
+              "Explanation",
+              "Each head has its own fixed slope m; for %1 heads (a power of two) the reference slopes "
+              "are m = 2^(−8h/%1), h = 1 … %1: the first head is the steepest and looks only nearby, "
+              "the last one sees far back."),
+          {p.num_heads});
+    if (p.scaling != AlibiScaling::None || p.slope_scale != 1.0)
+        t.add(QT_TRANSLATE_NOOP("Explanation",
+                                "The slopes are rescaled here (slope scale or ALiBi scaling), so the "
+                                "ramps are flatter or steeper than the reference's."));
+    return t;
+}
+
+ExplanationText alibi_curves_explanation(const Scenario&)
+{
+    return ExplanationText().add(QT_TRANSLATE_NOOP(
+        "Explanation",
+        "One line per head: exp(−m·r), the factor by which the bias multiplies a key's softmax "
+        "weight at distance r. Steep heads forget within a few tokens; the flattest head still sees "
+        "far back."));
+}
+
 } // namespace
 
 MethodDescriptor describe_alibi()
@@ -138,7 +184,7 @@ MethodDescriptor describe_alibi()
     };
     d.kinds = {
         {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), QT_TRANSLATE_NOOP("MatrixLabel", "bias"),
-         alibi_matrix, always_block_means},
+         alibi_matrix, always_block_means, /*one_signed=*/true}, // <= 0
         logits_kind(alibi_matrix, always_block_means),
     };
     d.quantities = {"alibi-slopes"};
@@ -160,6 +206,8 @@ MethodDescriptor describe_alibi()
                         {"slope_scale", QT_TRANSLATE_NOOP("Caption", "slopes × %1")},
                         {"scaling", QT_TRANSLATE_NOOP("Caption", "%1")},
                         {"slopes", QT_TRANSLATE_NOOP("Caption", "slopes %1")}};
+    d.explain = alibi_explanation;
+    d.explain_curves = alibi_curves_explanation;
     return d;
 }
 

@@ -202,6 +202,30 @@ void cope_matrix(MatrixJob& c)
     report_progress(c.progress, 1.0);
 }
 
+// "What am I looking at?" (explanation.h).
+ExplanationText cope_explanation(const Scenario& s, MatrixKind k)
+{
+    if (k == MatrixKind::Weights)
+        return weights_explanation();
+    if (k == kCopeGates)
+        return ExplanationText().add(QT_TRANSLATE_NOOP(
+            "Explanation",
+            "Each cell is the gate sigmoid(q_i · k_j / √d), between 0 and 1: how much key j counts "
+            "when query i counts positions. With the same vector everywhere all gates are equal."));
+    if (k == kCopePositions)
+        return ExplanationText().add(
+            QT_TRANSLATE_NOOP(
+                "Explanation",
+                "Each cell is the contextual position p_ij: the sum of the gates from key j up to the "
+                "query i, so position is counted in gates, not in tokens. It grows away from the "
+                "diagonal and stops at %1 (npos_max − 1); keys after the query are masked."),
+            {s.params<CopeParams>().npos_max - 1});
+    return ExplanationText().add(QT_TRANSLATE_NOOP(
+        "Explanation",
+        "The logit is q_i · k_j / √d plus a position term read between the embeddings at floor(p_ij) "
+        "and ceil(p_ij), where p_ij is the contextual position (the sum of the gates from j to i)."));
+}
+
 } // namespace
 
 MethodDescriptor describe_cope()
@@ -260,11 +284,11 @@ MethodDescriptor describe_cope()
     d.kinds = {
         {kCopePositions, QT_TRANSLATE_NOOP("MatrixKind", "contextual positions"),
          QT_TRANSLATE_NOOP("MatrixLabel", "contextual position p_ij"), cope_matrix,
-         block_means_with_constant_content},
+         block_means_with_constant_content, /*one_signed=*/true}, // sums of gates
         logits_kind(cope_matrix, block_means_with_constant_content),
         {kCopeGates, QT_TRANSLATE_NOOP("MatrixKind", "gates"),
          QT_TRANSLATE_NOOP("MatrixLabel", "gate sigmoid(q_i . k_j)"), cope_matrix,
-         block_means_with_constant_content},
+         block_means_with_constant_content, /*one_signed=*/true}, // in (0, 1)
     };
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     d.distance_logits = [](const Scenario& s, std::int64_t, Precision) -> MethodDescriptor::DistanceLogitsFn {
@@ -301,6 +325,7 @@ MethodDescriptor describe_cope()
     d.context_length = [](const Scenario& s) { return static_cast<std::int64_t>(s.params<P>().npos_max); };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
                         {"npos_max", QT_TRANSLATE_NOOP("Caption", "npos %1")}};
+    d.explain = cope_explanation;
     return d;
 }
 

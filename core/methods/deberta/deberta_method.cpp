@@ -61,6 +61,38 @@ void deberta_buckets(MatrixJob& c)
     c.out.used_toeplitz = true;
 }
 
+// "What am I looking at?" (explanation.h).
+ExplanationText deberta_explanation(const Scenario& s, MatrixKind k)
+{
+    if (k == MatrixKind::Weights)
+        return weights_explanation();
+    const DebertaParams& p = s.params<DebertaParams>();
+    if (k == MatrixKind::Buckets && p.position_buckets > 0)
+        return ExplanationText().add(
+            QT_TRANSLATE_NOOP("Explanation",
+                              "Each cell is the bucketed relative position of i − j: exact up to ±%1, "
+                              "logarithmically coarser beyond, up to max_relative_positions = %2."),
+            {p.position_buckets / 2, p.max_relative_positions});
+    if (k == MatrixKind::Buckets)
+        return ExplanationText().add(
+            QT_TRANSLATE_NOOP("Explanation", "Each cell is the relative position i − j, clipped to ±%1."),
+            {p.max_relative_positions});
+    return ExplanationText().add(QT_TRANSLATE_NOOP(
+        "Explanation",
+        "The logit adds to q_i · k_j the content-to-position and position-to-content terms, which "
+        "read a relative-position embedding at the bucketed distance i − j (a seeded stand-in table "
+        "here)."));
+}
+
+ExplanationText deberta_curves_explanation(const Scenario&)
+{
+    return ExplanationText().add(QT_TRANSLATE_NOOP(
+        "Explanation",
+        "The y axis is the bucketed relative position: equal to r near 0, then logarithmic. The "
+        "solid line is the embedding row attention reads (clamped), the dashed one the bucket "
+        "before clamping."));
+}
+
 } // namespace
 
 MethodDescriptor describe_deberta()
@@ -176,6 +208,8 @@ MethodDescriptor describe_deberta()
     };
     d.caption_fields = {{"position_buckets", QT_TRANSLATE_NOOP("Caption", "%1 buckets")},
                         {"max_relative_positions", QT_TRANSLATE_NOOP("Caption", "span %1")}};
+    d.explain = deberta_explanation;
+    d.explain_curves = deberta_curves_explanation;
     return d;
 }
 

@@ -8,6 +8,29 @@
 
 namespace posatlas {
 
+namespace {
+
+// "What am I looking at?" (explanation.h).
+ExplanationText learned_explanation(const Scenario& s, MatrixKind k)
+{
+    if (k == MatrixKind::Weights)
+        return weights_explanation();
+    if (k == MatrixKind::Encoding)
+        return ExplanationText().add(
+            QT_TRANSLATE_NOOP(
+                "Explanation",
+                "Each row is a trained vector looked up by its position (a seeded random stand-in "
+                "unless you load a table): nothing smooth is built in, and the %1 trained rows end "
+                "abruptly: later positions have no embedding."),
+            {s.params<LearnedParams>().trained_length});
+    return absolute_logits_explanation(
+        s, QT_TRANSLATE_NOOP(
+               "Explanation",
+               "With zero content only p_i · p_j remains: how alike the two positions' vectors are."));
+}
+
+} // namespace
+
 MethodDescriptor describe_learned()
 {
     using P = LearnedParams;
@@ -83,6 +106,7 @@ MethodDescriptor describe_learned()
     d.context_length = [](const Scenario& s) { return s.params<P>().trained_length; };
     d.caption_fields = {{"hidden_size", QT_TRANSLATE_NOOP("Caption", "d %1")},
                         {"max_position_embeddings", QT_TRANSLATE_NOOP("Caption", "trained %1")}};
+    d.explain = learned_explanation;
     return d;
 }
 

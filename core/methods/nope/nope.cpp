@@ -21,6 +21,41 @@ void nope_logits(MatrixJob& job)
         job, [](std::int64_t) { return 0.0; }, job.s.causal, p.head_dim, &one_run);
 }
 
+// "What am I looking at?" (explanation.h).
+ExplanationText nope_explanation(const Scenario& s, MatrixKind k)
+{
+    const bool causal = s.causal; // the scenario's one switch is NoPE's mask
+    const bool same_everywhere = explained_constant_content(s) || explained_zero_content(s);
+    if (k == MatrixKind::Weights) {
+        ExplanationText t = weights_explanation();
+        if (!causal && !same_everywhere)
+            t.add(QT_TRANSLATE_NOOP(
+                "Explanation",
+                "No position enters: swap two words and their rows and columns swap, nothing else."));
+        return t;
+    }
+    ExplanationText t;
+    t.add(QT_TRANSLATE_NOOP("Explanation", "No position enters: the logit is q_i · k_j / √d."));
+    t.add(same_everywhere
+              ? QT_TRANSLATE_NOOP("Explanation",
+                                  "With the same vector everywhere every cell has the same value.")
+              : QT_TRANSLATE_NOOP("Explanation", "The pattern comes from the content only: swap two words "
+                                                 "and their rows and columns swap, nothing else."));
+    if (causal)
+        t.add(QT_TRANSLATE_NOOP(
+            "Explanation",
+            "Its causal mask hides the keys after the query: the only order a NoPE model sees."));
+    return t;
+}
+
+ExplanationText nope_curves_explanation(const Scenario& s)
+{
+    ExplanationText t = logit_curve_explanation();
+    if (explained_constant_content(s) || explained_zero_content(s))
+        t.add(QT_TRANSLATE_NOOP("Explanation", "With constant content this line is flat."));
+    return t;
+}
+
 } // namespace
 
 MethodDescriptor describe_nope()
@@ -54,6 +89,8 @@ MethodDescriptor describe_nope()
     };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}};
     d.logits_follow_causal = true; // the scenario's causal switch masks its logits too
+    d.explain = nope_explanation;
+    d.explain_curves = nope_curves_explanation;
     return d;
 }
 

@@ -183,6 +183,51 @@ std::function<bool(const Scenario&)> for_types(unsigned types)
     return [types](const Scenario& s) { return (types & bit(s.params<RopeParams>().rope_type)) != 0; };
 }
 
+// "What am I looking at?" (explanation.h).
+ExplanationText rope_explanation(const Scenario& s, MatrixKind k)
+{
+    ExplanationText t;
+    if (k == MatrixKind::Weights)
+        t = weights_explanation();
+    else {
+        t.add(QT_TRANSLATE_NOOP("Explanation",
+                                "RoPE rotates the query by i·θ and the key by j·θ in every pair of "
+                                "dimensions, so their product depends on the angle (i − j)·θ only."));
+        if (explained_zero_content(s))
+            t.add(QT_TRANSLATE_NOOP("Explanation",
+                                    "With zero content every logit is 0: RoPE turns the content, it "
+                                    "adds nothing of its own."));
+        else if (explained_constant_content(s))
+            t.add(QT_TRANSLATE_NOOP(
+                "Explanation",
+                "With the same vector at every position the matrix is constant along each "
+                "diagonal: the score depends on i − j only. It is largest on the diagonal; away "
+                "from it the fast pairs make fine stripes and the slow pairs a broad decay."));
+        else
+            t.add(QT_TRANSLATE_NOOP(
+                "Explanation",
+                "With different vectors at each position the content changes every cell, so the "
+                "diagonals are no longer constant: the relative pattern lies under the content's "
+                "noise."));
+    }
+    if (s.params<RopeParams>().rope_type != RopeType::Default)
+        t.note(QT_TRANSLATE_NOOP("Explanation",
+                                 "The scaling (%1) changes the frequencies θ′ (see the Spectrum view): "
+                                 "the pattern stretches where θ′ < θ."),
+               {ExplanationArg::choice("rope_type")});
+    return t;
+}
+
+ExplanationText rope_curves_explanation(const Scenario&)
+{
+    return ExplanationText().add(QT_TRANSLATE_NOOP(
+        "Explanation",
+        "Both lines are relative to r = 0: RoFormer's upper bound on the logit and the mean of "
+        "cos(r·θ) over the pairs. Both fall with distance, with ripples from the slow pairs; the "
+        "vertical lines mark the trained and target context, and a dashed line shows the unscaled θ "
+        "when a scaling is set."));
+}
+
 } // namespace
 
 MethodDescriptor describe_rope()
@@ -453,6 +498,8 @@ MethodDescriptor describe_rope()
                         {"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
                         {"rope_type", QT_TRANSLATE_NOOP("Caption", "%1")},
                         {"factor", QT_TRANSLATE_NOOP("Caption", "× %1")}};
+    d.explain = rope_explanation;
+    d.explain_curves = rope_curves_explanation;
     return d;
 }
 

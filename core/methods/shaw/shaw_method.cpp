@@ -88,6 +88,26 @@ void adopt_shape(Scenario& s, std::int64_t rows, std::int64_t cols)
     s.params<ShawParams>().head_dim = static_cast<int>(std::clamp<std::int64_t>(cols, 1, 4096));
 }
 
+// "What am I looking at?" (explanation.h).
+ExplanationText shaw_explanation(const Scenario& s, MatrixKind k)
+{
+    if (k == MatrixKind::Weights)
+        return weights_explanation();
+    const int clip = s.params<ShawParams>().max_relative_position;
+    if (k == MatrixKind::Buckets)
+        return ExplanationText().add(
+            QT_TRANSLATE_NOOP("Explanation",
+                              "Each cell is the clipped relative index clip(j − i, −%1, %1): it changes "
+                              "near the diagonal and is flat more than %1 positions away from it."),
+            {clip});
+    return ExplanationText().add(
+        QT_TRANSLATE_NOOP(
+            "Explanation",
+            "The logit is q_i · (k_j + a_(j − i)) / √d with a learned vector a per relative index, "
+            "clipped to ±%1: beyond %1 positions from the diagonal every key looks alike."),
+        {clip});
+}
+
 } // namespace
 
 MethodDescriptor describe_shaw()
@@ -155,6 +175,7 @@ MethodDescriptor describe_shaw()
     };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
                         {"max_relative_position", QT_TRANSLATE_NOOP("Caption", "k %1")}};
+    d.explain = shaw_explanation;
     return d;
 }
 

@@ -14,6 +14,34 @@
 
 namespace posatlas {
 
+namespace {
+
+// "What am I looking at?" (explanation.h).
+ExplanationText sinusoidal_explanation(const Scenario& s, MatrixKind k)
+{
+    if (k == MatrixKind::Weights)
+        return weights_explanation();
+    if (k == MatrixKind::Encoding)
+        return ExplanationText().add(
+            s.params<SinusoidalParams>().layout == SinusoidalLayout::Interleaved
+                ? QT_TRANSLATE_NOOP(
+                      "Explanation",
+                      "Columns 2k and 2k + 1 are sin and cos of the position at frequency "
+                      "1/base^(2k/d): the left columns change fast (thin stripes), the right ones "
+                      "slowly (broad bands).")
+                : QT_TRANSLATE_NOOP(
+                      "Explanation",
+                      "The first half of the columns are sines, the second half cosines of the "
+                      "position, each half from fast (thin stripes, left) to slow (broad bands, "
+                      "right)."));
+    return absolute_logits_explanation(
+        s,
+        QT_TRANSLATE_NOOP("Explanation", "With zero content only p_i · p_j remains: a sum of cos((i − j)·ω), "
+                                         "the same along each diagonal."));
+}
+
+} // namespace
+
 MethodDescriptor describe_sinusoidal()
 {
     using P = SinusoidalParams;
@@ -85,6 +113,7 @@ MethodDescriptor describe_sinusoidal()
     d.caption_fields = {{"dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
                         {"base", QT_TRANSLATE_NOOP("Caption", "base %1")},
                         {"layout", QT_TRANSLATE_NOOP("Caption", "%1")}};
+    d.explain = sinusoidal_explanation;
     return d;
 }
 

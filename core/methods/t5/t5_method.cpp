@@ -63,6 +63,55 @@ Field seeded_only(Field f)
     return f;
 }
 
+// "What am I looking at?" (explanation.h). Buckets as in transformers T5Attention._relative_position_bucket:
+// bidirectional halves the buckets per direction; the first half of each direction's buckets are exact
+// distances.
+ExplanationText t5_explanation(const Scenario& s, MatrixKind k)
+{
+    if (k == MatrixKind::Weights)
+        return weights_explanation();
+    const T5Params& p = s.params<T5Params>();
+    const int n = p.bidirectional ? p.num_buckets / 2 : p.num_buckets;
+    const char* buckets = QT_TRANSLATE_NOOP(
+        "Explanation", "Near the diagonal each distance below %1 has its own bucket; further "
+                       "out distances share logarithmically wider buckets, and from %2 on all "
+                       "share the last one.");
+    const std::vector<ExplanationArg> bucket_args{n / 2, p.max_distance};
+    ExplanationText t;
+    if (k == MatrixKind::Buckets) {
+        t.add(QT_TRANSLATE_NOOP(
+            "Explanation",
+            "Each cell is the bucket index of the relative position j − i: 0 on the diagonal."));
+        t.add(buckets, bucket_args);
+        if (p.bidirectional)
+            t.add(QT_TRANSLATE_NOOP("Explanation",
+                                    "Keys after the query use the upper half of the buckets (from %1)."),
+                  {n});
+        return t;
+    }
+    if (k == MatrixKind::Logits)
+        t.add(QT_TRANSLATE_NOOP(
+            "Explanation",
+            "The logit is the content term q_i · k_j / √d plus the bucket bias (T5 itself does "
+            "not divide by √d; here it does, so that the methods compare)."));
+    t.add(QT_TRANSLATE_NOOP("Explanation",
+                            "Each cell is the learned bias of the bucket of j − i, one table row per "
+                            "head (a seeded stand-in table here): constant along each diagonal."));
+    t.add(buckets, bucket_args);
+    return t;
+}
+
+ExplanationText t5_curves_explanation(const Scenario& s)
+{
+    return ExplanationText().add(
+        QT_TRANSLATE_NOOP(
+            "Explanation",
+            "The y axis is the bucket index of a key r positions after (and before) the query: a "
+            "staircase with one step per distance near 0, then logarithmically wider steps, flat from "
+            "max distance %1 on."),
+        {s.params<T5Params>().max_distance});
+}
+
 } // namespace
 
 MethodDescriptor describe_t5()
@@ -140,7 +189,8 @@ MethodDescriptor describe_t5()
          t5_bias_matrix, always_block_means},
         logits_kind(t5_bias_matrix, always_block_means),
         {MatrixKind::Buckets, QT_TRANSLATE_NOOP("MatrixKind", "buckets"),
-         QT_TRANSLATE_NOOP("MatrixLabel", "bucket"), t5_buckets, nullptr},
+         QT_TRANSLATE_NOOP("MatrixLabel", "bucket"), t5_buckets, nullptr,
+         /*one_signed=*/true}, // an index from 0
     };
     d.quantities = {"t5-buckets"};
     // HF T5Attention._relative_position_bucket halves num_buckets when bidirectional and needs
@@ -196,6 +246,8 @@ MethodDescriptor describe_t5()
     d.caption_fields = {{"relative_attention_num_buckets", QT_TRANSLATE_NOOP("Caption", "%1 buckets")},
                         {"relative_attention_max_distance", QT_TRANSLATE_NOOP("Caption", "max %1")},
                         {"bidirectional", QT_TRANSLATE_NOOP("Caption", "bidirectional")}};
+    d.explain = t5_explanation;
+    d.explain_curves = t5_curves_explanation;
     return d;
 }
 

@@ -262,6 +262,18 @@ Field term(std::string key, bool TransformerXLParams::*member, const char* label
     return make_field(std::move(key), FieldType::Bool, member, {.label = label, .tooltip = tooltip});
 }
 
+// "What am I looking at?" (explanation.h).
+ExplanationText txl_explanation(const Scenario&, MatrixKind k)
+{
+    if (k == MatrixKind::Weights)
+        return weights_explanation();
+    return ExplanationText().add(QT_TRANSLATE_NOOP(
+        "Explanation",
+        "The logit is the sum of four terms (Dai et al. 2019, eq. 3): content × content, content × "
+        "position, a global content bias and a global position bias; the position terms use a "
+        "sinusoid of i − j. Switch terms off in the panel to see each one alone."));
+}
+
 } // namespace
 
 MethodDescriptor describe_transformer_xl()
@@ -354,6 +366,7 @@ MethodDescriptor describe_transformer_xl()
     };
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
                         {"base", QT_TRANSLATE_NOOP("Caption", "base %1")}};
+    d.explain = txl_explanation;
     return d;
 }
 

@@ -524,6 +524,27 @@ double xpos_logit(const XposParams& p, const Eigen::Ref<const Eigen::VectorXd>& 
                       1.0 / std::sqrt(static_cast<double>(p.head_dim)));
 }
 
+namespace {
+
+// "What am I looking at?" (explanation.h).
+ExplanationText xpos_explanation(const Scenario& s, MatrixKind k)
+{
+    if (k == MatrixKind::Weights)
+        return weights_explanation();
+    ExplanationText t;
+    t.add(QT_TRANSLATE_NOOP("Explanation",
+                            "xPos is RoPE with a decay: each pair is also scaled by ζ^((i − j)/γ) with "
+                            "ζ < 1, so the scores fade with the distance to earlier keys, fastest for "
+                            "the fast pairs."));
+    if (explained_constant_content(s))
+        t.add(QT_TRANSLATE_NOOP(
+            "Explanation",
+            "With the same vector at every position the matrix is constant along each diagonal."));
+    return t;
+}
+
+} // namespace
+
 MethodDescriptor describe_xpos()
 {
     using P = XposParams;
@@ -581,6 +602,7 @@ MethodDescriptor describe_xpos()
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
                         {"base", QT_TRANSLATE_NOOP("Caption", "θ %1")},
                         {"scale_base", QT_TRANSLATE_NOOP("Caption", "γ %1")}};
+    d.explain = xpos_explanation;
     return d;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The method registry's contract: every field of every method has one range that validation enforces
 // (by construction the panel and the command line read the same Field), every field round-trips
-// through the session JSON, and every method computes every kind it offers.
+// through the session JSON, and every method computes and explains every kind it offers.
 #include "compute/attention_logits.h"
 #include "field_values.h"
 #include "io/scenario_json.h"
@@ -125,4 +125,83 @@ TEST(Registry, EveryMethodComputesEveryKind)
                 EXPECT_EQ(down.sampling == MatrixSampling::BlockMean, k.block_means && k.block_means(s))
                     << d.method.id() << " " << k.kind.id();
             }
+}
+
+namespace {
+
+// The distinct placeholders %1 ... %9 of a source text.
+std::set<char> placeholders(std::string_view text)
+{
+    std::set<char> out;
+    for (std::size_t i = 0; i + 1 < text.size(); ++i)
+        if (text[i] == '%' && text[i + 1] >= '1' && text[i + 1] <= '9')
+            out.insert(text[i + 1]);
+    return out;
+}
+
+// Every part has a text and one argument per placeholder, numbered from %1 on.
+void expect_well_formed(const ExplanationText& e, const std::string& where)
+{
+    for (const auto* list : {&e.parts, &e.notes})
+        for (const ExplanationPart& part : *list) {
+            ASSERT_NE(part.text, nullptr) << where;
+            EXPECT_GT(std::string_view(part.text).size(), 20u) << where;
+            const std::set<char> p = placeholders(part.text);
+            EXPECT_EQ(p.size(), part.args.size()) << where << ": " << part.text;
+            if (!p.empty())
+                EXPECT_EQ(*p.rbegin() - '0', static_cast<int>(p.size())) << where << ": " << part.text;
+        }
+}
+
+std::string first_sentences(const ExplanationText& e)
+{
+    std::string out;
+    for (const ExplanationPart& part : e.parts)
+        out += std::string(part.text) + " ";
+    return out;
+}
+
+} // namespace
+
+// "What am I looking at?" is the method's own: its descriptor explains every kind it offers (the Weights
+// kind the registry adds too) and its curves, with every content, and no two kinds alike.
+TEST(Registry, EveryMethodExplainsEveryKindItOffers)
+{
+    for (const MethodDescriptor& d : methods()) {
+        const std::string id(d.method.id());
+        ASSERT_TRUE(d.explain) << id << " has no explanation";
+        ASSERT_TRUE(d.explain_curves) << id;
+        for (ContentKind content : {ContentKind::Ones, ContentKind::Zero, ContentKind::Random}) {
+            Scenario s;
+            s.method = d.method;
+            s.content.kind = content;
+            std::set<std::string> texts;
+            for (const MatrixKindSpec& k : d.kinds) {
+                const std::string where = id + " " + std::string(k.kind.id());
+                const ExplanationText e = d.explain(s, k.kind);
+                EXPECT_FALSE(e.parts.empty()) << where;
+                expect_well_formed(e, where);
+                EXPECT_TRUE(texts.insert(first_sentences(e)).second)
+                    << where << " says what another kind says";
+            }
+            const ExplanationText curves = d.explain_curves(s);
+            EXPECT_FALSE(curves.parts.empty()) << id << " curves";
+            expect_well_formed(curves, id + " curves");
+        }
+    }
+}
+
+// `posatlas compute` takes the method a quantity needs from the descriptors: the one that lists it.
+TEST(Registry, EveryQuantityBelongsToTheMethodThatListsIt)
+{
+    std::set<std::string> seen;
+    for (const MethodDescriptor& d : methods())
+        for (const std::string& q : d.quantities) {
+            EXPECT_TRUE(seen.insert(q).second) << q << " is listed twice";
+            EXPECT_EQ(quantity_method(q), d.method) << q;
+        }
+    EXPECT_EQ(quantity_method("rope-decay"), Method::RoPE);
+    EXPECT_EQ(quantity_method("t5-buckets"), Method::T5);
+    EXPECT_FALSE(quantity_method("matrix"));
+    EXPECT_FALSE(quantity_method("no-such-quantity"));
 }
