@@ -148,8 +148,9 @@ void expect_well_formed(const ExplanationText& e, const std::string& where)
             EXPECT_GT(std::string_view(part.text).size(), 20u) << where;
             const std::set<char> p = placeholders(part.text);
             EXPECT_EQ(p.size(), part.args.size()) << where << ": " << part.text;
-            if (!p.empty())
+            if (!p.empty()) {
                 EXPECT_EQ(*p.rbegin() - '0', static_cast<int>(p.size())) << where << ": " << part.text;
+            }
         }
 }
 
