@@ -3,6 +3,7 @@
 // /dev/null and /dev/full made with mknod in a scratch folder, never the real ones), FIFOs, symlinks,
 // a symlink planted at a temporary name, a private file, and four runs writing the same file at once.
 #include "cli_support.h"
+#include "fifo_reader.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -128,29 +129,10 @@ TEST(CliOutputFiles, FifoIsWrittenStraight)
     const fs::path dir = fresh_dir("fifo");
     const fs::path fifo = dir / "pipe";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    // The reader opens first without blocking, then reads until the run has ended and the pipe is empty.
-    const int fd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    ASSERT_GE(fd, 0);
-    std::atomic<bool> finished{false};
-    std::string received;
-    std::thread reader([&] {
-        char buffer[65536];
-        while (true) {
-            const bool last = finished.load();
-            const ssize_t n = ::read(fd, buffer, sizeof buffer);
-            if (n > 0) {
-                received.append(buffer, static_cast<std::size_t>(n));
-                continue;
-            }
-            if (last)
-                break;
-            ::usleep(10000);
-        }
-    });
+    posatlas::test::FifoReader reader(fifo);
+    ASSERT_TRUE(reader.opened());
     const Result r = run(with_out(kFrequencies, fifo));
-    finished = true;
-    reader.join();
-    ::close(fd);
+    const std::string received = reader.finish();
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(parses(received)) << received.substr(0, 200);
     struct stat st {

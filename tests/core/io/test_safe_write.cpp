@@ -3,6 +3,7 @@
 // temporary name, copies of /dev/null and /dev/full made with mknod in a scratch folder (never the real
 // nodes; the tests run as root), a FIFO, symlinks, a private file, concurrent writers, and failures
 // that must leave the old file and no temporary file behind.
+#include "fifo_reader.h"
 #include "io/safe_write.h"
 
 #include <gtest/gtest.h>
@@ -154,35 +155,14 @@ TEST(SafeWrite, FifoIsWrittenStraight)
     const fs::path fifo = dir / "pipe";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     const std::string bytes(300000, 'f'); // more than a pipe holds: the reader must drain it meanwhile
-    // The reader opens first without blocking (a writer that never comes must not hang the test), then
-    // reads until the write has ended and the pipe is empty.
-    const int fd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    ASSERT_GE(fd, 0);
-    std::atomic<bool> finished{false};
-    std::string received;
-    std::thread reader([&] {
-        char buffer[65536];
-        while (true) {
-            const bool last = finished.load();
-            const ssize_t n = ::read(fd, buffer, sizeof buffer);
-            if (n > 0) {
-                received.append(buffer, static_cast<std::size_t>(n));
-                continue;
-            }
-            if (last)
-                break;
-            ::usleep(1000);
-        }
-    });
+    posatlas::test::FifoReader reader(fifo);
+    ASSERT_TRUE(reader.opened());
     try {
         write_file_atomically(fifo.string(), bytes);
     } catch (const OutputFileError& e) {
         ADD_FAILURE() << e.what();
     }
-    finished = true;
-    reader.join();
-    ::close(fd);
-    EXPECT_EQ(received, bytes);
+    EXPECT_EQ(reader.finish(), bytes);
     EXPECT_EQ(kind(fifo), S_IFIFO);
     EXPECT_EQ(names_in(dir), std::vector<std::string>{"pipe"});
 }
