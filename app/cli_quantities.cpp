@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_quantities.h"
 
+#include "cli_output.h"
+
 #include "cli_compute.h"
 
 #include "methods/registry.h"
@@ -44,96 +46,6 @@
 namespace posatlas::cli::quantity_kernels {
 
 using nlohmann::json;
-
-// ------------------------------------------------------------------ output helpers
-
-enum class Format { Json, Csv };
-
-// --format, else the extension of --out FILE (.csv), else JSON.
-Format format_of(const Options& o)
-{
-    if (o.has("format"))
-        return *o.choice("format") == "csv" ? Format::Csv : Format::Json;
-    const std::string path = o.text("out").value_or("-");
-    return path.size() > 4 && path.compare(path.size() - 4, 4, ".csv") == 0 ? Format::Csv : Format::Json;
-}
-
-// Numbers in CSV follow core's one policy (number_text.h): integers as integers, else the shortest
-// round trip; NaN is an empty cell.
-std::string csv_number(double v)
-{
-    return number_text(v);
-}
-
-void write_csv(std::ostream& out, const std::vector<CsvColumn>& columns)
-{
-    write_csv_columns(out, columns);
-}
-
-template <typename T> std::vector<double> to_doubles(const std::vector<T>& v)
-{
-    return std::vector<double>(v.begin(), v.end());
-}
-
-// A cell's text: doubles by number_text's policy, float32 results (--precision single) by its float form.
-bool append_cell(std::string& out, double v)
-{
-    return append_number_text(out, v);
-}
-bool append_cell(std::string& out, float v)
-{
-    return append_float_text(out, v);
-}
-json cell_json(double v)
-{
-    return std::isfinite(v) ? json(v) : json(nullptr);
-}
-json cell_json(float v)
-{
-    return std::isfinite(v) ? json(float_as_short_double(v)) : json(nullptr);
-}
-
-template <typename Matrix> json matrix_json(const Matrix& m)
-{
-    json rows = json::array();
-    for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        json row = json::array();
-        for (Eigen::Index c = 0; c < m.cols(); ++c)
-            row.push_back(cell_json(m(r, c)));
-        rows.push_back(std::move(row));
-    }
-    return rows;
-}
-
-template <typename Matrix>
-void write_matrix_csv(std::ostream& out, const Matrix& m, const std::string& row_name,
-                      const std::vector<std::int64_t>& row_index, const std::string& col_prefix,
-                      const std::vector<std::int64_t>& col_index)
-{
-    out << row_name;
-    for (Eigen::Index c = 0; c < m.cols(); ++c)
-        out << ',' << col_prefix << col_index[static_cast<std::size_t>(c)];
-    out << '\n';
-    std::string line;
-    for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        line = std::to_string(row_index[static_cast<std::size_t>(r)]);
-        for (Eigen::Index c = 0; c < m.cols(); ++c) {
-            line += ',';
-            append_cell(line, m(r, c));
-        }
-        line += '\n';
-        out.write(line.data(), static_cast<std::streamsize>(line.size()));
-    }
-}
-
-// JSON numbers follow the same policy as CSV (number_text.h): 1e6 is 1000000, 0.1 is 0.1.
-void write_json(std::ostream& out, const json& j)
-{
-    std::string text;
-    append_json_text(text, j);
-    text += '\n';
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-}
 
 std::pair<std::int64_t, std::int64_t> range_options(const Options& o)
 {
@@ -188,7 +100,7 @@ void rope_frequencies(const Options& o, Scenario& s, std::ostream& out)
         {columns::kWavelength, f.wavelength}};
     if (!f.ramp.empty())
         cols.emplace_back(columns::kRamp, f.ramp);
-    write_csv(out, cols);
+    write_csv_columns(out, cols);
 }
 
 void rope_decay(const Options& o, Scenario& s, std::ostream& out)
@@ -215,7 +127,7 @@ void rope_decay(const Options& o, Scenario& s, std::ostream& out)
     const auto mean_cos = rope_mean_cos(f.inv_freq, distances, {}, progress.part(0.5, 1.0));
     progress.done();
     if (format_of(o) == Format::Csv)
-        return write_csv(
+        return write_csv_columns(
             out, {{columns::kDistance, distances}, {columns::kBound, bound}, {columns::kMeanCos, mean_cos}});
     // Streamed (10^7 rows need no document in memory); the same keys as the CSV's columns.
     write_json_columns(
@@ -280,7 +192,7 @@ void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out)
         std::vector<double> pair(angles.size());
         for (std::size_t i = 0; i < pair.size(); ++i)
             pair[i] = static_cast<double>(i);
-        return write_csv(
+        return write_csv_columns(
             out, {{columns::kPair, pair}, {columns::kAngle, angles}, {columns::kInvFreq, f.inv_freq}});
     }
     json j;
@@ -297,7 +209,7 @@ void alibi_slopes_quantity(const Options& o, Scenario& s, std::ostream& out)
         std::vector<double> head(slopes.size());
         for (std::size_t h = 0; h < head.size(); ++h)
             head[h] = static_cast<double>(h);
-        return write_csv(out, {{columns::kHead, head}, {columns::kSlope, slopes}});
+        return write_csv_columns(out, {{columns::kHead, head}, {columns::kSlope, slopes}});
     }
     json j;
     j["num_heads"] = s.params<AlibiParams>().num_heads;
@@ -321,7 +233,7 @@ void write_buckets(const Options& o, std::ostream& out, const std::vector<std::i
                                     {columns::kBucket, to_doubles(bucket)}};
         if (extra_name)
             cols.push_back({extra_name, to_doubles(extra)});
-        return write_csv(out, cols);
+        return write_csv_columns(out, cols);
     }
     json j;
     j[columns::kRelativePosition] = rel;
@@ -575,13 +487,13 @@ void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out)
             << columns::kRegime << ',' << columns::kTrainedMaxAngle << ',' << columns::kTargetMaxAngle << ','
             << columns::kUnseenRotation << (ramp ? std::string(",") + columns::kRamp : std::string()) << '\n';
         for (const auto& r : t.rows) {
-            out << r.index << ',' << csv_number(r.theta) << ',' << csv_number(r.scaled_theta) << ','
-                << csv_number(r.wavelength) << ',' << csv_number(r.scaled_wavelength) << ','
-                << csv_number(r.ratio) << ',' << pair_regime_id(r.regime) << ','
-                << csv_number(r.trained_max_angle) << ',' << csv_number(r.target_max_angle) << ','
+            out << r.index << ',' << number_text(r.theta) << ',' << number_text(r.scaled_theta) << ','
+                << number_text(r.wavelength) << ',' << number_text(r.scaled_wavelength) << ','
+                << number_text(r.ratio) << ',' << pair_regime_id(r.regime) << ','
+                << number_text(r.trained_max_angle) << ',' << number_text(r.target_max_angle) << ','
                 << (r.unseen_rotation ? 1 : 0);
             if (ramp)
-                out << ',' << csv_number(r.ramp);
+                out << ',' << number_text(r.ramp);
             out << '\n';
         }
         return;
@@ -653,9 +565,9 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
     const EntropyCurve c = attention_entropy(s.params<RopeParams>(), lengths,
                                              static_cast<std::uint64_t>(seed), static_cast<int>(trials));
     if (format_of(o) == Format::Csv)
-        return write_csv(out, {{columns::kLength, to_doubles(c.length)},
-                               {columns::kEntropy, c.entropy},
-                               {columns::kEntropyWithTemperature, c.entropy_with_temperature}});
+        return write_csv_columns(out, {{columns::kLength, to_doubles(c.length)},
+                                       {columns::kEntropy, c.entropy},
+                                       {columns::kEntropyWithTemperature, c.entropy_with_temperature}});
     write_json(out,
                json{{columns::kLength, c.length},
                     {columns::kEntropy, c.entropy},

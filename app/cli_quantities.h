@@ -4,6 +4,7 @@
 // extension of --out) to a stream. cli_compute.cpp holds their option table, help and dispatch.
 
 #include "cli_options.h"
+#include "cli_output.h"
 #include "scenario/params.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -25,8 +26,5 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out);
 void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out);
 void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out);
 void scenario_quantity(const Options& o, Scenario& s, std::ostream& out);
-
-// One JSON document and a newline, numbers through core's number policy.
-void write_json(std::ostream& out, const nlohmann::json& j);
 
 } // namespace posatlas::cli::quantity_kernels
