@@ -147,6 +147,7 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    static constexpr double kMinSpan = 4.0; // positions: the deepest zoom still shows a few cells
     // Extent of a panel's cells along one axis, in positions: cell k covers [lo + k step, lo + (k+1) step).
     struct Extent {
         double lo = 0, step = 1;
