@@ -3,6 +3,7 @@
 
 #include "cli_compute.h"
 #include "cli_help.h"
+#include "cli_i18n.h"
 #include "cli_options.h"
 #include "cli_progress.h"
 #include "export/figure_export.h"
@@ -50,8 +51,10 @@ void quiet_qt_messages(QtMsgType type, const QMessageLogContext& context, const 
 
 void ensure_application()
 {
-    if (QCoreApplication::instance())
+    if (qobject_cast<QApplication*>(QCoreApplication::instance()))
         return;
+    // The QCoreApplication of the language (cli_i18n.h) gives way: widgets need a QApplication.
+    delete QCoreApplication::instance();
     qInstallMessageHandler(quiet_qt_messages);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -86,41 +89,43 @@ OptionTable figure_table()
     return {
         {.name = "width",
          .type = ArgType::Int,
-         .help = "Figure width in CSS pixels (1/96 inch).",
+         .help = translate("Cli", "Figure width in CSS pixels (1/96 inch)."),
          .default_value = "1200",
          .lo = 16,
          .hi = 20000},
         {.name = "height",
          .type = ArgType::Int,
-         .help = "Figure height in CSS pixels.",
+         .help = translate("Cli", "Figure height in CSS pixels."),
          .default_value = "800",
          .lo = 16,
          .hi = 20000},
         {.name = "dpi",
          .type = ArgType::Real,
-         .help = "PNG resolution: pixels = size x dpi / 96 (192 = twice the size).",
+         .help = translate("Cli", "PNG resolution: pixels = size x dpi / 96 (192 = twice the size)."),
          .default_value = "192",
          .lo = 24,
          .hi = 1200},
         {.name = "theme",
          .type = ArgType::Choice,
-         .help = "Colours of background, axes and text.",
+         .help = translate("Cli", "Colours of background, axes and text."),
          .default_value = "light",
          .choices = {"light", "dark"}},
         {.name = "caption",
          .type = ArgType::Text,
-         .help = "Caption under the figure: auto (the model and its parameters), none, or the text given.",
+         .help = translate(
+             "Cli",
+             "Caption under the figure: auto (the model and its parameters), none, or the text given."),
          .metavar = "auto|none|TEXT",
-         .default_text = "none (gallery: each figure's description)"},
+         .default_text = translate("Cli", "none (gallery: each figure's description)")},
         {.name = "font-scale",
          .type = ArgType::Real,
-         .help = "Scales every text of the figure.",
+         .help = translate("Cli", "Scales every text of the figure."),
          .default_value = "1",
          .lo = 0.5,
          .hi = 4},
         {.name = "colormap",
          .type = ArgType::Choice,
-         .help = "Heatmap colours; auto picks diverging for signed values, else viridis.",
+         .help = translate("Cli", "Heatmap colours; auto picks diverging for signed values, else viridis."),
          .default_value = "auto",
          .choices = {"auto", "viridis", "magma", "cividis", "diverging"}}};
 }
@@ -131,78 +136,87 @@ OptionTable view_table()
     return {
         {.name = "view",
          .type = ArgType::Choice,
-         .help = "The figure: the heatmap, RoPE's rotation of a query and key, the decay curves (curves is "
-                 "the same), or the frequency spectrum. Required unless --session gives the visible view.",
+         .help = translate(
+             "Cli",
+             "The figure: the heatmap, RoPE's rotation of a query and key, the decay curves (curves is "
+             "the same), or the frequency spectrum. Required unless --session gives the visible view."),
          .choices = {"heatmap", "rotation", "decay", "curves", "spectrum"}},
         {.name = "session",
          .type = ArgType::Path,
-         .help = "Take the model and the view settings from a saved .posatlas.json session; options given "
-                 "beside it override it. Exclusive with --preset and --config.",
-         .allowed = "a session file"},
+         .help = translate(
+             "Cli", "Take the model and the view settings from a saved .posatlas.json session; options given "
+                    "beside it override it. Exclusive with --preset and --config."),
+         .allowed = translate("Cli", "a session file")},
         {.name = "kind",
          .type = ArgType::Text,
-         .help = "Heatmap: which matrix (logits, weights, encoding, bias, buckets, cope-positions, "
-                 "cope-gates), as the "
-                 "method offers them.",
+         .help = translate("Cli",
+                           "Heatmap: which matrix (logits, weights, encoding, bias, buckets, cope-positions, "
+                           "cope-gates), as the "
+                           "method offers them."),
          .metavar = "KIND",
-         .default_text = "the method's first kind"},
+         .default_text = translate("Cli", "the method's first kind")},
         {.name = "compare",
          .type = ArgType::Text,
-         .help = "Heatmap and decay: 2 to 4 methods side by side, each with its own parameters (heatmap: one "
-                 "panel per method; decay: their logits against distance on shared axes).",
+         .help = translate(
+             "Cli",
+             "Heatmap and decay: 2 to 4 methods side by side, each with its own parameters (heatmap: one "
+             "panel per method; decay: their logits against distance on shared axes)."),
          .metavar = "M1,M2,..",
-         .default_text = "no comparison (or the session's)",
-         .allowed = "2 to 4 distinct method ids, comma-separated"},
+         .default_text = translate("Cli", "no comparison (or the session's)"),
+         .allowed = translate("Cli", "2 to 4 distinct method ids, comma-separated")},
         {.name = "max-distance",
          .type = ArgType::Int,
-         .help = "Decay: the largest relative distance on the x axis (tokens).",
-         .default_text = "four times the model's context, or N - 1 if that is further; 64 to 100000000 (or "
-                         "the session's)",
+         .help = translate("Cli", "Decay: the largest relative distance on the x axis (tokens)."),
+         .default_text = translate(
+             "Cli", "four times the model's context, or N - 1 if that is further; 64 to 100000000 (or "
+                    "the session's)"),
          .lo = 1,
          .hi = static_cast<double>(kMaxDistance)},
-        {.name = "linear-x", .type = ArgType::Flag, .help = "Decay: a linear distance axis instead of log."},
+        {.name = "linear-x",
+         .type = ArgType::Flag,
+         .help = translate("Cli", "Decay: a linear distance axis instead of log.")},
         {.name = "query-position",
          .type = ArgType::Real,
-         .help = "Rotation: the query's position m (tokens).",
+         .help = translate("Cli", "Rotation: the query's position m (tokens)."),
          .metavar = "M",
-         .default_text = "12 (or the session's)",
+         .default_text = translate("Cli", "12 (or the session's)"),
          .lo = -1e15,
          .hi = 1e15},
         {.name = "key-position",
          .type = ArgType::Real,
-         .help = "Rotation: the key's position n (tokens).",
+         .help = translate("Cli", "Rotation: the key's position n (tokens)."),
          .metavar = "N",
-         .default_text = "4 (or the session's)",
+         .default_text = translate("Cli", "4 (or the session's)"),
          .lo = -1e15,
          .hi = 1e15},
         {.name = "pairs",
          .type = ArgType::RealList,
-         .help = "Rotation: the pair indices drawn.",
+         .help = translate("Cli", "Rotation: the pair indices drawn."),
          .metavar = "I,J,..",
-         .default_text = "the first, quarter, middle and last pair",
-         .allowed = "comma-separated integers"},
+         .default_text = translate("Cli", "the first, quarter, middle and last pair"),
+         .allowed = translate("Cli", "comma-separated integers")},
         {.name = "row0",
          .type = ArgType::Int,
-         .help = "Heatmap: first row (query position) of the window.",
+         .help = translate("Cli", "Heatmap: first row (query position) of the window."),
          .default_value = "0",
          .lo = 0,
          .hi = static_cast<double>(kMaxSeqLen)},
         {.name = "col0",
          .type = ArgType::Int,
-         .help = "Heatmap: first column (key position) of the window.",
+         .help = translate("Cli", "Heatmap: first column (key position) of the window."),
          .default_value = "0",
          .lo = 0,
          .hi = static_cast<double>(kMaxSeqLen)},
         {.name = "rows",
          .type = ArgType::Int,
-         .help = "Heatmap: rows of the window (positions).",
-         .default_text = "up to --seq-len",
+         .help = translate("Cli", "Heatmap: rows of the window (positions)."),
+         .default_text = translate("Cli", "up to --seq-len"),
          .lo = 1,
          .hi = static_cast<double>(kMaxSeqLen)},
         {.name = "cols",
          .type = ArgType::Int,
-         .help = "Heatmap: columns of the window (positions).",
-         .default_text = "up to --seq-len",
+         .help = translate("Cli", "Heatmap: columns of the window (positions)."),
+         .default_text = translate("Cli", "up to --seq-len"),
          .lo = 1,
          .hi = static_cast<double>(kMaxSeqLen)}};
 }
@@ -210,26 +224,27 @@ OptionTable view_table()
 std::vector<HelpSection> export_sections()
 {
     std::vector<HelpSection> sections{
-        {"Output",
+        {translate("Cli", "Output"),
          {{.name = "out",
            .type = ArgType::Path,
-           .help =
+           .help = translate(
+               "Cli",
                "The file to write, its format from the extension (.png, .svg, .pdf: the figure; .csv, .json: "
-               "its numbers); - writes the bytes to standard output (then give --format).",
+               "its numbers); - writes the bytes to standard output (then give --format)."),
            .metavar = "FILE|-",
-           .allowed = "a file name or -",
+           .allowed = translate("Cli", "a file name or -"),
            .required = true},
           {.name = "format",
            .type = ArgType::Choice,
-           .help = "The format, needed with --out -.",
-           .default_text = "from the --out extension",
+           .help = translate("Cli", "The format, needed with --out -."),
+           .default_text = translate("Cli", "from the --out extension"),
            .choices = kFileFormats},
           quiet_option()}},
-        {"View", view_table()},
-        {"Figure", figure_table()}};
+        {translate("Cli", "View"), view_table()},
+        {translate("Cli", "Figure"), figure_table()}};
     for (HelpSection& s : scenario_sections(std::nullopt))
         sections.push_back(std::move(s));
-    sections.push_back({"Help", {help_option()}});
+    sections.push_back({translate("Cli", "Help"), {help_option()}});
     return sections;
 }
 
@@ -238,21 +253,24 @@ std::vector<HelpSection> gallery_sections()
     OptionTable own{
         {.name = "out",
          .type = ArgType::Path,
-         .help = "The folder for the figures (created if missing); one file per figure, named by it.",
+         .help = translate(
+             "Cli", "The folder for the figures (created if missing); one file per figure, named by it."),
          .metavar = "DIR",
-         .allowed = "a folder name",
+         .allowed = translate("Cli", "a folder name"),
          .required = true},
         {.name = "format",
          .type = ArgType::Choice,
-         .help = "The figures' format.",
+         .help = translate("Cli", "The figures' format."),
          .default_value = "png",
          .choices = kFileFormats},
         {.name = "only",
          .type = ArgType::Text,
-         .help = "Only the figures whose name contains TEXT.",
-         .default_text = "every figure"},
+         .help = translate("Cli", "Only the figures whose name contains TEXT."),
+         .default_text = translate("Cli", "every figure")},
         quiet_option()};
-    return {{"Options", own}, {"Figure", figure_table()}, {"Help", {help_option()}}};
+    return {{translate("Cli", "Options"), own},
+            {translate("Cli", "Figure"), figure_table()},
+            {translate("Cli", "Help"), {help_option()}}};
 }
 
 FigureExportOptions figure_options(const Options& o, const QString& default_caption)
@@ -311,20 +329,25 @@ OptionSet gallery_option_set()
 std::string export_help()
 {
     return render_help(
-        "usage: posatlas export --view heatmap|rotation|decay|spectrum [--preset NAME | --config FILE |\n"
-        "                       --session FILE] [options] --out FILE.{png,svg,pdf,csv,json}|- [--format F]",
-        "Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the "
-        "GUI's "
-        "Export does.",
+        usage_prefix() +
+            "posatlas export --view heatmap|rotation|decay|spectrum [--preset NAME | --config FILE |\n" +
+            std::string(display_width(usage_prefix()) + 16, ' ') +
+            "--session FILE] [options] --out FILE.{png,svg,pdf,csv,json}|- [--format F]",
+        translate(
+            "Cli",
+            "Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the "
+            "GUI's "
+            "Export does."),
         export_sections());
 }
 
 std::string gallery_help()
 {
-    return render_help("usage: posatlas gallery --out DIR [--format png|svg|pdf|csv|json] [--only TEXT] "
-                       "[figure options]",
-                       "Writes the standard set of figures (the user guide's gallery) into a folder.",
-                       gallery_sections());
+    return render_help(
+        usage_prefix() + "posatlas gallery --out DIR [--format png|svg|pdf|csv|json] [--only TEXT] "
+                         "[figure options]",
+        translate("Cli", "Writes the standard set of figures (the user guide's gallery) into a folder."),
+        gallery_sections());
 }
 
 int run_export(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -335,7 +358,8 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
         return 0;
     }
     if (!o.positional().empty())
-        throw UsageError("unexpected argument '" + o.positional().front() + "'; options start with --");
+        throw UsageError(arg(translate("Cli", "unexpected argument '%1'; options start with --"),
+                             {o.positional().front()}));
     const auto view_name = o.choice("view");
     const auto path = o.text("out");
     if (!path)
@@ -443,7 +467,7 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
         progress.step(2, 2, "writing");
         write_output(fig.figure(), fig.data(), target, options, s);
     } catch (const ParameterError& e) {
-        throw UsageError(option_name(e.parameter()) + " must be " + e.allowed() + " (got " + e.got() + ")");
+        throw UsageError(parameter_message(option_name(e.parameter()), e.allowed(), e.got()));
     }
     progress.done();
     if (to_stdout) {
@@ -467,7 +491,7 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out)
         return 0;
     }
     if (!o.positional().empty())
-        throw UsageError("unexpected argument '" + o.positional().front() + "'");
+        throw UsageError(arg(translate("Cli", "unexpected argument '%1'"), {o.positional().front()}));
     const auto dir = o.text("out");
     if (!dir)
         throw UsageError("--out DIR is required: the folder for the figures (created if missing)");

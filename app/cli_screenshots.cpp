@@ -3,6 +3,7 @@
 
 #include "cli_export.h"
 #include "cli_help.h"
+#include "cli_i18n.h"
 #include "cli_options.h"
 #include "explorer/explorer_window.h"
 #include "export/export_dialog.h"
@@ -76,14 +77,17 @@ namespace {
 
 OptionTable screenshots_table()
 {
-    return {
-        {.name = "out",
-         .type = ArgType::Path,
-         .help = "The folder for the screenshots (created if missing), PNG files named by what they show.",
-         .metavar = "DIR",
-         .allowed = "a folder name",
-         .required = true},
-        {.name = "dark", .type = ArgType::Flag, .help = "Take them all in the dark theme."}};
+    return {{.name = "out",
+             .type = ArgType::Path,
+             .help = translate(
+                 "Cli",
+                 "The folder for the screenshots (created if missing), PNG files named by what they show."),
+             .metavar = "DIR",
+             .allowed = translate("Cli", "a folder name"),
+             .required = true},
+            {.name = "dark",
+             .type = ArgType::Flag,
+             .help = translate("Cli", "Take them all in the dark theme.")}};
 }
 
 } // namespace
@@ -95,11 +99,12 @@ OptionSet screenshots_option_set()
 
 std::string screenshots_help()
 {
-    return render_help("usage: posatlas screenshots --out DIR [--dark]",
-                       "Takes the app's screenshots for the README and the user guide (main window, each "
-                       "view, the context-extension "
-                       "explorer), and a few more for reviewing the GUI, offscreen.",
-                       {{"Options", screenshots_table()}, {"Help", {help_option()}}});
+    return render_help(
+        usage_prefix() + "posatlas screenshots --out DIR [--dark]",
+        translate("Cli", "Takes the app's screenshots for the README and the user guide (main window, each "
+                         "view, the context-extension "
+                         "explorer), and a few more for reviewing the GUI, offscreen."),
+        {{translate("Cli", "Options"), screenshots_table()}, {translate("Cli", "Help"), {help_option()}}});
 }
 
 namespace {
@@ -340,7 +345,7 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
         return 0;
     }
     if (!o.positional().empty())
-        throw UsageError("unexpected argument '" + o.positional().front() + "'");
+        throw UsageError(arg(translate("Cli", "unexpected argument '%1'"), {o.positional().front()}));
     const QDir dir = output_folder(o);
     QTemporaryDir platform;
     use_projector_screen(platform);
