@@ -301,8 +301,9 @@ void write_output(const Figure& figure, const ViewResult& data, const QString& p
 {
     const auto format = export_format_from_path(path);
     if (!format)
-        throw UsageError("--out " + path.toStdString() + ": unknown extension; use one of " +
-                         export_format_list().toStdString() + " (or --out - --format FORMAT)");
+        throw UsageError(
+            arg(translate("Cli", "--out %1: unknown extension; use one of %2 (or --out - --format FORMAT)"),
+                {path.toStdString(), export_format_list().toStdString()}));
     set_figure_metadata(options, figure, s); // the same metadata as the GUI's export (session.h)
     try {
         if (*format == ExportFormat::Csv || *format == ExportFormat::Json)
@@ -363,25 +364,27 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
     const auto view_name = o.choice("view");
     const auto path = o.text("out");
     if (!path)
-        throw UsageError("--out FILE is required (.png, .svg, .pdf, .csv or .json, or - with --format)");
+        throw UsageError(
+            translate("Cli", "--out FILE is required (.png, .svg, .pdf, .csv or .json, or - with --format)"));
     const bool to_stdout = *path == "-";
     const auto format = o.choice("format");
     if (to_stdout && !format)
-        throw UsageError("--out - needs --format: one of png|svg|pdf|csv|json");
+        throw UsageError(translate("Cli", "--out - needs --format: one of png|svg|pdf|csv|json"));
     if (!to_stdout && format) {
         const auto from_path = export_format_from_path(QString::fromStdString(*path));
         const auto named = export_format_from_path(QStringLiteral("x.") + QString::fromStdString(*format));
         if (from_path && from_path != named)
-            throw UsageError("--format " + *format + " does not match the extension of --out " + *path);
+            throw UsageError(arg(translate("Cli", "--format %1 does not match the extension of --out %2"),
+                                 {*format, *path}));
         if (!from_path)
-            throw UsageError("--out " + *path + ": unknown extension; use one of " +
-                             export_format_list().toStdString());
+            throw UsageError(arg(translate("Cli", "--out %1: unknown extension; use one of %2"),
+                                 {*path, export_format_list().toStdString()}));
     }
 
     Session session;
     if (auto file = o.text("session")) {
         if (o.has("preset") || o.has("config") || o.has("model"))
-            throw UsageError("--session is exclusive with --preset, --config and --model");
+            throw UsageError(translate("Cli", "--session is exclusive with --preset, --config and --model"));
         SessionReadReport report;
         try {
             session = load_session(QString::fromStdString(*file), &report);
@@ -390,24 +393,26 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
         }
         // Ignored keys are most often typos whose value silently became the default: say so, and go on.
         for (const UnknownKey& k : report.unknown_keys)
-            err << "posatlas: warning: "
-                << quote_input("--session " + *file + ": " + unknown_key_message(k), 2000) << '\n';
+            err << "posatlas: "
+                << arg(translate("Cli", "warning: %1"),
+                       {quote_input("--session " + *file + ": " + unknown_key_message(k), 2000)})
+                << '\n';
     }
     // Options given beside a session override it, as they override a config.
     const Scenario s = o.has("session") ? scenario_with_options(o, session.scenario)
                                         : scenario_from_options(o, std::nullopt, "export");
     ViewSettings v = session.settings;
     if (!view_name && !o.has("session"))
-        throw UsageError("--view is required: heatmap, rotation, decay (curves) or spectrum");
+        throw UsageError(
+            translate("Cli", "--view is required: heatmap, rotation, decay (curves) or spectrum"));
     const ViewKind kind = view_name
                               ? *parse_view_kind(QString::fromStdString(*view_name))
                               : *parse_view_kind(session.visible_views.value(0, QStringLiteral("heatmap")));
     if (auto k = o.text("kind")) {
         const auto parsed = parse_matrix_kind(*k);
         if (!parsed)
-            throw UsageError("--kind must be one of "
-                             "logits|weights|encoding|bias|buckets|cope-positions|cope-gates (got '" +
-                             *k + "')");
+            throw UsageError(arg(translate("Cli", "--kind must be one of %1 (got '%2')"),
+                                 {"logits|weights|encoding|bias|buckets|cope-positions|cope-gates", *k}));
         v.matrix_kind = parsed;
     }
     if (auto list = o.text("compare")) {
@@ -459,12 +464,12 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
                                ? temp.filePath(QStringLiteral("figure.") + QString::fromStdString(*format))
                                : QString::fromStdString(*path);
     if (to_stdout && !temp.isValid())
-        throw UsageError("--out -: cannot create a temporary folder (" + temp.errorString().toStdString() +
-                         ")");
+        throw UsageError(arg(translate("Cli", "--out -: cannot create a temporary folder (%1)"),
+                             {temp.errorString().toStdString()}));
     try {
-        progress.step(1, 2, "computing and drawing");
+        progress.step(1, 2, translate("Cli", "computing and drawing"));
         const OffscreenFigure fig(kind, s, v, colormap);
-        progress.step(2, 2, "writing");
+        progress.step(2, 2, translate("Cli", "writing"));
         write_output(fig.figure(), fig.data(), target, options, s);
     } catch (const ParameterError& e) {
         throw UsageError(parameter_message(option_name(e.parameter()), e.allowed(), e.got()));
@@ -473,8 +478,8 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (to_stdout) {
         QFile file(target);
         if (!file.open(QIODevice::ReadOnly))
-            throw UsageError("--out -: cannot read back the temporary file (" +
-                             file.errorString().toStdString() + ")");
+            throw UsageError(arg(translate("Cli", "--out -: cannot read back the temporary file (%1)"),
+                                 {file.errorString().toStdString()}));
         const QByteArray bytes = file.readAll();
         out.write(bytes.constData(), bytes.size());
         return 0;
@@ -494,11 +499,12 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out)
         throw UsageError(arg(translate("Cli", "unexpected argument '%1'"), {o.positional().front()}));
     const auto dir = o.text("out");
     if (!dir)
-        throw UsageError("--out DIR is required: the folder for the figures (created if missing)");
+        throw UsageError(
+            translate("Cli", "--out DIR is required: the folder for the figures (created if missing)"));
     const std::string format = *o.choice("format");
     const std::string only = o.text("only").value_or("");
     if (!QDir().mkpath(QString::fromStdString(*dir)))
-        throw UsageError("--out " + *dir + ": cannot create the folder");
+        throw UsageError(arg(translate("Cli", "--out %1: cannot create the folder"), {*dir}));
 
     ensure_application();
     const auto wanted = [&](const GalleryFigure& g) {
@@ -533,7 +539,7 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out)
     }
     progress.done();
     if (written == 0)
-        throw UsageError("--only " + only + " matches no gallery figure");
+        throw UsageError(arg(translate("Cli", "--only %1 matches no gallery figure"), {only}));
     return 0;
 }
 

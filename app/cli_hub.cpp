@@ -161,7 +161,8 @@ int run_download(const std::vector<std::string>& args, std::ostream& out, std::o
         return 0;
     }
     if (o.positional().size() != 1)
-        throw UsageError("download takes one model, like posatlas download openai-community/gpt2");
+        throw UsageError(
+            translate("Cli", "download takes one model, like posatlas download openai-community/gpt2"));
     HfModelRef ref;
     try {
         ref = parse_hf_model_ref(o.positional().front());
@@ -177,8 +178,10 @@ int run_download(const std::vector<std::string>& args, std::ostream& out, std::o
     const bool show = !o.flag("quiet") && ::isatty(STDERR_FILENO);
     const auto progress = [&](std::int64_t done, std::int64_t total, const std::string& what) {
         if (show)
-            err << "\r" << what << ": " << done << (total > 0 ? " / " + std::to_string(total) : std::string())
-                << " bytes" << std::flush;
+            err << "\r"
+                << arg(total > 0 ? translate("Cli", "%1: %2 / %3 bytes") : translate("Cli", "%1: %2 bytes"),
+                       {what, std::to_string(done), std::to_string(total)})
+                << std::flush;
     };
     const HubDownloadResult r = download_hub_model(request, progress);
     if (show)

@@ -107,7 +107,8 @@ int run_lesson(const std::vector<std::string>& args, std::ostream& out)
     }
     std::vector<std::string> files = o.positional();
     if (files.empty() || files.front() != "check")
-        throw UsageError("lesson takes the action 'check' (posatlas lesson check [--update] [FILE.md ...])");
+        throw UsageError(translate(
+            "Cli", "lesson takes the action 'check' (posatlas lesson check [--update] [FILE.md ...])"));
     files.erase(files.begin());
     const bool update = o.flag("update");
     QStringList paths;
@@ -115,7 +116,8 @@ int run_lesson(const std::vector<std::string>& args, std::ostream& out)
         paths << QString::fromStdString(f);
     if (paths.isEmpty()) {
         if (update)
-            throw UsageError("--update rewrites lesson files: name them (resources/lessons/*/*.md)");
+            throw UsageError(
+                translate("Cli", "--update rewrites lesson files: name them (resources/lessons/*/*.md)"));
         for (const QString& language : {QStringLiteral("en"), QStringLiteral("zh_CN")})
             paths << ui::course_lessons(language);
     }

@@ -174,7 +174,7 @@ std::string option_for_key(const std::string& key)
 
 [[noreturn]] void rethrow_as_usage(const ParameterError& e)
 {
-    throw UsageError(option_for_key(e.parameter()) + " must be " + e.allowed() + " (got " + e.got() + ")");
+    throw UsageError(parameter_message(option_for_key(e.parameter()), e.allowed(), e.got()));
 }
 
 Scenario scenario_with_options(const Options& o, Scenario base)
@@ -207,8 +207,9 @@ std::string default_text(const Field& f, const Scenario& defaults)
         if (v.empty())
             return translate("Cli", "none");
         std::string out;
+        // append(), not "," + std::string: GCC 12 -O2 warns falsely (-Wrestrict) on the latter.
         for (const auto& x : v)
-            out += (out.empty() ? "" : ",") + number_text(x.get<double>());
+            out.append(out.empty() ? "" : ",").append(number_text(x.get<double>()));
         return out;
     }
     return v.dump();

@@ -62,7 +62,7 @@ void save(QWidget* w, const QDir& dir, const QString& name, std::ostream& out)
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     if (!w->grab().save(&buffer, "PNG"))
-        throw UsageError("--out: cannot encode " + path.toStdString());
+        throw UsageError(arg(translate("Cli", "--out: cannot encode %1"), {path.toStdString()}));
     try {
         ui::write_file_atomically(path, bytes);
     } catch (const ui::ExportError& e) {
@@ -114,9 +114,9 @@ QDir output_folder(const Options& o)
 {
     const auto dir_name = o.text("out");
     if (!dir_name)
-        throw UsageError("--out DIR is required: the folder for the screenshots");
+        throw UsageError(translate("Cli", "--out DIR is required: the folder for the screenshots"));
     if (!QDir().mkpath(QString::fromStdString(*dir_name)))
-        throw UsageError("--out " + *dir_name + ": cannot create the folder");
+        throw UsageError(arg(translate("Cli", "--out %1: cannot create the folder"), {*dir_name}));
     return QDir(QString::fromStdString(*dir_name));
 }
 

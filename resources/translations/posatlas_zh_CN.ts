@@ -652,7 +652,7 @@
     </message>
     <message>
         <source>--%1 must be a finite number (got &apos;%2&apos;)</source>
-        <translation>--%1 必须是有限数（实际为“%2”）</translation>
+        <translation>--%1 必须是有限数（当前为“%2”）</translation>
     </message>
     <message>
         <source>--%1 is given twice; give it once</source>
@@ -668,27 +668,27 @@
     </message>
     <message>
         <source>--%1 is a flag: give it alone or as --%1=true|false (got &apos;%2&apos;)</source>
-        <translation>--%1 是开关：单独给出，或写成 --%1=true|false（实际为“%2”）</translation>
+        <translation>--%1 是开关：单独给出，或写成 --%1=true|false（当前为“%2”）</translation>
     </message>
     <message>
         <source>--%1 must be %2 (got &apos;%3&apos;)</source>
-        <translation>--%1 必须是 %2（实际为“%3”）</translation>
+        <translation>--%1 必须是 %2（当前为“%3”）</translation>
     </message>
     <message>
         <source>--%1 must be a comma-separated list of numbers, like 1,2.5,3 (got &apos;%2&apos;)</source>
-        <translation>--%1 必须是以逗号分隔的数列，如 1,2.5,3（实际为“%2”）</translation>
+        <translation>--%1 必须是以逗号分隔的数列，如 1,2.5,3（当前为“%2”）</translation>
     </message>
     <message>
         <source>--%1 must be a sentence of 1 to %2 words (got &apos;%3&apos;)</source>
-        <translation>--%1 必须是含 1 到 %2 个词的句子（实际为“%3”）</translation>
+        <translation>--%1 必须是含 1 到 %2 个词的句子（当前为“%3”）</translation>
     </message>
     <message>
         <source>--seq-len must be %1, the number of tokens of --text, or be left out (got %2)</source>
-        <translation>--seq-len 必须是 %1，即 --text 的词元数，或者不给出（实际为 %2）</translation>
+        <translation>--seq-len 必须是 %1，即 --text 的词元数，或者不给出（当前为 %2）</translation>
     </message>
     <message>
         <source>--method must be one of %1 (got &apos;%2&apos;)</source>
-        <translation>--method 必须是 %1 之一（实际为“%2”）</translation>
+        <translation>--method 必须是 %1 之一（当前为“%2”）</translation>
     </message>
     <message>
         <source>on</source>
@@ -844,6 +844,162 @@
     <message>
         <source>a string</source>
         <translation>字符串</translation>
+    </message>
+    <message>
+        <source>--out %1: unknown extension; use one of %2 (or --out - --format FORMAT)</source>
+        <translation>--out %1：扩展名未知；请使用 %2 之一（或 --out - --format FORMAT）</translation>
+    </message>
+    <message>
+        <source>--out FILE is required (.png, .svg, .pdf, .csv or .json, or - with --format)</source>
+        <translation>必须给出 --out FILE（.png、.svg、.pdf、.csv 或 .json，或者 - 加 --format）</translation>
+    </message>
+    <message>
+        <source>--out - needs --format: one of png|svg|pdf|csv|json</source>
+        <translation>--out - 需要 --format：png|svg|pdf|csv|json 之一</translation>
+    </message>
+    <message>
+        <source>--format %1 does not match the extension of --out %2</source>
+        <translation>--format %1 与 --out %2 的扩展名不符</translation>
+    </message>
+    <message>
+        <source>--out %1: unknown extension; use one of %2</source>
+        <translation>--out %1：扩展名未知；请使用 %2 之一</translation>
+    </message>
+    <message>
+        <source>--session is exclusive with --preset, --config and --model</source>
+        <translation>--session 不能与 --preset、--config 和 --model 同时使用</translation>
+    </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>--view is required: heatmap, rotation, decay (curves) or spectrum</source>
+        <translation>必须给出 --view：heatmap、rotation、decay（curves）或 spectrum</translation>
+    </message>
+    <message>
+        <source>--kind must be one of %1 (got &apos;%2&apos;)</source>
+        <translation>--kind 必须是 %1 之一（当前为“%2”）</translation>
+    </message>
+    <message>
+        <source>--out -: cannot create a temporary folder (%1)</source>
+        <translation>--out -：无法创建临时文件夹（%1）</translation>
+    </message>
+    <message>
+        <source>computing and drawing</source>
+        <translation>计算并绘图</translation>
+    </message>
+    <message>
+        <source>writing</source>
+        <translation>写入</translation>
+    </message>
+    <message>
+        <source>--out -: cannot read back the temporary file (%1)</source>
+        <translation>--out -：无法读回临时文件（%1）</translation>
+    </message>
+    <message>
+        <source>--out DIR is required: the folder for the figures (created if missing)</source>
+        <translation>必须给出 --out DIR：存放这些图的文件夹（不存在时会创建）</translation>
+    </message>
+    <message>
+        <source>--out %1: cannot create the folder</source>
+        <translation>--out %1：无法创建该文件夹</translation>
+    </message>
+    <message>
+        <source>--only %1 matches no gallery figure</source>
+        <translation>--only %1 与图库中的任何图都不匹配</translation>
+    </message>
+    <message>
+        <source>download takes one model, like posatlas download openai-community/gpt2</source>
+        <translation>download 只接受一个模型，例如 posatlas download openai-community/gpt2</translation>
+    </message>
+    <message>
+        <source>%1: %2 / %3 bytes</source>
+        <translation>%1：%2 / %3 字节</translation>
+    </message>
+    <message>
+        <source>%1: %2 bytes</source>
+        <translation>%1：%2 字节</translation>
+    </message>
+    <message>
+        <source>lesson takes the action &apos;check&apos; (posatlas lesson check [--update] [FILE.md ...])</source>
+        <translation>lesson 只接受操作 check（posatlas lesson check [--update] [FILE.md ...]）</translation>
+    </message>
+    <message>
+        <source>--update rewrites lesson files: name them (resources/lessons/*/*.md)</source>
+        <translation>--update 会改写课程文件：请指明这些文件（resources/lessons/*/*.md）</translation>
+    </message>
+    <message>
+        <source>--from and --to are required: the range of relative positions, e.g. --from -64 --to 64</source>
+        <translation>必须给出 --from 和 --to：相对位置的范围，例如 --from -64 --to 64</translation>
+    </message>
+    <message>
+        <source>--to must be &gt;= --from (got --from %1 --to %2)</source>
+        <translation>--to 必须 &gt;= --from（当前为 --from %1 --to %2）</translation>
+    </message>
+    <message>
+        <source>--to - --from must be &lt; 10000000 (got %1)</source>
+        <translation>--to 与 --from 之差必须 &lt; 10000000（当前为 %1）</translation>
+    </message>
+    <message>
+        <source>--max-distance is required: the largest relative distance r, in [0, %1]</source>
+        <translation>必须给出 --max-distance：最大相对距离 r，范围 [0, %1]</translation>
+    </message>
+    <message>
+        <source>--max-distance above 9999999 needs --points N (a log-spaced sample of N distances)</source>
+        <translation>--max-distance 超过 9999999 时需要 --points N（按对数间隔取 N 个距离）</translation>
+    </message>
+    <message>
+        <source>--%1 is required: a comma-separated vector of head-dim numbers</source>
+        <translation>必须给出 --%1：以逗号分隔的向量，共 head-dim 个数</translation>
+    </message>
+    <message>
+        <source>--query and --key must each have head-dim = %1 numbers (got %2 and %3)</source>
+        <translation>--query 和 --key 都必须恰好有 head-dim = %1 个数（当前为 %2 个和 %3 个）</translation>
+    </message>
+    <message>
+        <source>--query and --key give a score that overflows a double: the product of their lengths |q| * |k| must stay below about 1.8e308 (use smaller entries)</source>
+        <translation>--query 和 --key 的分数超出了 double 的范围：两者长度之积 |q| * |k| 必须小于约 1.8e308（请用更小的分量）</translation>
+    </message>
+    <message>
+        <source>--position is required: the token position m</source>
+        <translation>必须给出 --position：词元位置 m</translation>
+    </message>
+    <message>
+        <source>--length is required: the number of positions, in [1, %1]</source>
+        <translation>必须给出 --length：位置数，范围 [1, %1]</translation>
+    </message>
+    <message>
+        <source>--from must be &gt;= 0 for absolute positions (got %1)</source>
+        <translation>对绝对位置，--from 必须 &gt;= 0（当前为 %1）</translation>
+    </message>
+    <message>
+        <source>--kind must be one of %1 for method %2 (got &apos;%3&apos;)</source>
+        <translation>对方法 %2，--kind 必须是 %1 之一（当前为“%3”）</translation>
+    </message>
+    <message>
+        <source>--lengths is required: context lengths N, comma-separated, each in [1, %1], e.g. 256,1024,4096</source>
+        <translation>必须给出 --lengths：上下文长度 N，以逗号分隔，每个都在 [1, %1] 内，例如 256,1024,4096</translation>
+    </message>
+    <message>
+        <source>--lengths must be integers in [1, %1] (got %2)</source>
+        <translation>--lengths 必须是 [1, %1] 内的整数（当前为 %2）</translation>
+    </message>
+    <message>
+        <source>--lengths must list at most %1 lengths (got %2)</source>
+        <translation>--lengths 最多列出 %1 个长度（当前为 %2 个）</translation>
+    </message>
+    <message>
+        <source>--lengths must add up to at most %1 with --trials %2 (got %3; the limit is %4 keys x trials, about a minute)</source>
+        <translation>在 --trials %2 下，--lengths 之和最多为 %1（当前为 %3；上限是键数 x 抽样次数 = %4，约需一分钟）</translation>
+    </message>
+    <message>
+        <source>--out: cannot encode %1</source>
+        <translation>--out：无法编码 %1</translation>
+    </message>
+    <message>
+        <source>--out DIR is required: the folder for the screenshots</source>
+        <translation>必须给出 --out DIR：存放截图的文件夹</translation>
     </message>
 </context>
 <context>

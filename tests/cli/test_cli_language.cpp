@@ -138,7 +138,7 @@ TEST(CliLanguage, ErrorMessagesFollowTheLocaleAndNameTheOption)
     const Result en3 = run_in(kEnglish, {"compute", "rope-decay", "--max-distance", "ten"});
     const Result zh3 = run_in(kChinese, {"compute", "rope-decay", "--max-distance", "ten"});
     EXPECT_EQ(en3.err, "posatlas: --max-distance must be an integer in [0, 100000000] (got 'ten')\n");
-    EXPECT_EQ(zh3.err, "posatlas: --max-distance 必须是 [0, 100000000] 内的整数（实际为“ten”）\n");
+    EXPECT_EQ(zh3.err, "posatlas: --max-distance 必须是 [0, 100000000] 内的整数（当前为“ten”）\n");
 }
 
 TEST(CliLanguage, MachineReadableOutputIsTheSameInEveryLanguage)
