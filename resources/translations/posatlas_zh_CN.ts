@@ -308,7 +308,7 @@
     </message>
     <message>
         <source>up to --seq-len</source>
-        <translation>至多到 --seq-len</translation>
+        <translation>到 --seq-len 为止</translation>
     </message>
     <message>
         <source>Columns of the window (positions).</source>
@@ -754,11 +754,11 @@
     </message>
     <message>
         <source>%1 parameters (--method %2)</source>
-        <translation>%1编码的参数（--method %2）</translation>
+        <translation>参数（%1，--method %2）</translation>
     </message>
     <message>
         <source>%1 parameters</source>
-        <translation>%1编码的参数</translation>
+        <translation>参数（%1）</translation>
     </message>
     <message>
         <source>--preset, --config and --model are exclusive: give one model</source>
