@@ -4,7 +4,9 @@
 #include "cli_completion.h"
 #include "cli_compute.h"
 #include "cli_export.h"
+#include "cli_help.h"
 #include "cli_hub.h"
+#include "cli_i18n.h"
 #include "cli_lesson.h"
 #include "cli_options.h"
 #include "cli_screenshots.h"
@@ -23,32 +25,46 @@ namespace posatlas::cli {
 
 std::string usage()
 {
-    return "usage: posatlas [FILE]               open the GUI (with a .posatlas.json session or a "
-           "config.json)\n"
-           "       posatlas COMMAND [options]    the command line\n"
-           "       posatlas COMMAND --help       a command's options: meaning, default and allowed values\n"
-           "\n"
-           "commands:\n"
-           "  compute QUANTITY    print numbers as JSON or CSV (compute --help lists the quantities)\n"
-           "  export              one figure (PNG, SVG, PDF) or its numbers (CSV, JSON), without a display\n"
-           "  gallery             the standard set of figures into a folder\n"
-           "  screenshots         the screenshots of the README and user guide\n"
-           "  lesson check        compute every number a lesson quotes and compare it with the text\n"
-           "  presets             list the shipped model presets\n"
-           "  models              list the models in the local Hugging Face cache (for --model ORG/NAME)\n"
-           "  download ORG/NAME   fetch a model's config.json and position tensors from the Hugging Face "
-           "Hub\n"
-           "  completion bash     print the bash completion script\n"
-           "  help [COMMAND]      this help, or a command's; help --all: every command's and quantity's\n"
-           "\n"
-           "options:\n"
-           "  -h, --help          print this help and exit\n"
-           "  --version           print the version and exit\n"
-           "\n"
-           "Progress of long commands goes to standard error, only when it is a terminal (--quiet: never);\n"
-           "errors are one line on standard error. Exit status: 0 success, 2 bad input, 1 internal "
-           "failure.\n\n" +
-           compute_usage();
+    // Names and synopses as typed; what they do in the environment's language, aligned by display width.
+    const auto row = [](std::string left, const std::string& what) {
+        left.append(left.size() < 22 ? 22 - left.size() : 1, ' ');
+        return left + what + '\n';
+    };
+    const std::string head = usage_prefix();
+    const std::string indent(display_width(head), ' ');
+    std::string u = head + "posatlas [FILE]               " +
+                    translate("Cli", "open the GUI (with a .posatlas.json session or a config.json)") + '\n' +
+                    indent + "posatlas COMMAND [options]    " + translate("Cli", "the command line") + '\n' +
+                    indent + "posatlas COMMAND --help       " +
+                    translate("Cli", "a command's options: meaning, default and allowed values") + "\n\n" +
+                    translate("Cli", "commands:") + '\n';
+    u += row("  compute QUANTITY",
+             translate("Cli", "print numbers as JSON or CSV (compute --help lists the quantities)"));
+    u += row("  export",
+             translate("Cli", "one figure (PNG, SVG, PDF) or its numbers (CSV, JSON), without a display"));
+    u += row("  gallery", translate("Cli", "the standard set of figures into a folder"));
+    u += row("  screenshots", translate("Cli", "the screenshots of the README and user guide"));
+    u += row("  lesson check",
+             translate("Cli", "compute every number a lesson quotes and compare it with the text"));
+    u += row("  presets", translate("Cli", "list the shipped model presets"));
+    u += row("  models",
+             translate("Cli", "list the models in the local Hugging Face cache (for --model ORG/NAME)"));
+    u += row("  download ORG/NAME",
+             translate("Cli", "fetch a model's config.json and position tensors from the Hugging Face Hub"));
+    u += row("  completion bash", translate("Cli", "print the bash completion script"));
+    u += row("  help [COMMAND]",
+             translate("Cli", "this help, or a command's; help --all: every command's and quantity's"));
+    u += '\n' + translate("Cli", "options:") + '\n';
+    u += row("  -h, --help", translate("Cli", "print this help and exit"));
+    u += row("  --version", translate("Cli", "print the version and exit"));
+    u += '\n';
+    wrap(u,
+         translate("Cli",
+                   "Progress of long commands goes to standard error, only when it is a terminal (--quiet: "
+                   "never); errors are one line on standard error. Exit status: 0 success, 2 bad input, "
+                   "1 internal failure."),
+         0, 0);
+    return u + '\n' + compute_usage();
 }
 
 // The help of one command ("compute rope-decay" for a quantity); empty for an unknown one.
@@ -127,6 +143,12 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
+    // The application (the language's, or the one a drawing command made) must go before static
+    // destructors run.
+    struct ReleaseApplication {
+        ~ReleaseApplication() { release_application(); }
+    } release;
+    choose_language();
     const int status = dispatch(args, out, err);
     // `posatlas compute ... > /dev/full`: the numbers sit in the stream's buffer until now, and a
     // failed write only shows as the stream's state. Succeeding without the output would be a lie.
@@ -134,7 +156,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     out.flush();
     if (!out) {
         const int e = errno;
-        err << "posatlas: cannot write to standard output"
+        err << "posatlas: " << translate("Cli", "cannot write to standard output")
             << (e != 0 ? std::string(" (") + std::strerror(e) + ")" : "") << '\n';
         return 2;
     }
@@ -145,10 +167,6 @@ namespace {
 
 int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    // Commands that render create a QApplication on demand; it must go before static destructors run.
-    struct ReleaseApplication {
-        ~ReleaseApplication() { release_application(); }
-    } release;
     try {
         if (args.empty() || args.front() == "--help" || args.front() == "-h") {
             out << usage();
@@ -163,8 +181,9 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             const std::string text = command_help(words);
             if (text.empty() || (words.size() > 1 && words.front() != "compute") || words.size() > 2 ||
                 (words.size() == 2 && text == compute_usage()))
-                throw UsageError(
-                    "help takes a command (and for compute a quantity), or --all; see posatlas --help");
+                throw UsageError(translate(
+                    "Cli",
+                    "help takes a command (and for compute a quantity), or --all; see posatlas --help"));
             out << text;
             return 0;
         }
@@ -191,19 +210,18 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             return run_lesson(rest, out);
         if (args.front() == "completion")
             return run_completion(rest, out);
-        throw UsageError("unknown command '" + args.front() + "'; one of " +
-                         join(commands(), ", ", [](const std::string& c) { return c; }) +
-                         " (see posatlas --help)");
+        throw UsageError(arg(translate("Cli", "unknown command '%1'; one of %2 (see posatlas --help)"),
+                             {args.front(), join(commands(), ", ", [](const std::string& c) { return c; })}));
     } catch (const UsageError& e) {
         // Option values are quoted in these messages: escape them as file contents are (idempotent).
         err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
         return 2;
     } catch (const ParameterError& e) {
-        err << "posatlas: " << option_name(e.parameter()) << " must be " << e.allowed() << " (got " << e.got()
-            << ")\n";
+        // The GUI's sentence (posatlas::ui::ParameterMessage), naming the option.
+        err << "posatlas: " << parameter_message(option_name(e.parameter()), e.allowed(), e.got()) << '\n';
         return 2;
     } catch (const Cancelled&) {
-        err << "posatlas: cancelled\n";
+        err << "posatlas: " << translate("Cli", "cancelled") << '\n';
         return 1;
     } catch (const InputFileError& e) { // ConfigError, SessionError, table and scenario-file errors
         err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
@@ -212,10 +230,11 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
         return 2;
     } catch (const std::bad_alloc&) {
-        err << "posatlas: out of memory; ask for a smaller window or length\n";
+        err << "posatlas: " << translate("Cli", "out of memory; ask for a smaller window or length") << '\n';
         return 1;
     } catch (const std::exception& e) {
-        err << "posatlas: internal error: " << quote_input(e.what(), 2000) << '\n';
+        err << "posatlas: " << arg(translate("Cli", "internal error: %1"), {quote_input(e.what(), 2000)})
+            << '\n';
         return 1;
     }
 }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_completion.h"
 
+#include "cli_help.h"
+#include "cli_i18n.h"
+
 #include "cli.h"
 #include "cli_compute.h"
 #include "cli_export.h"
@@ -110,10 +113,10 @@ void write_bash(std::ostream& out)
 
 std::string completion_help()
 {
-    return "usage: posatlas completion bash\n\n"
-           "Prints the bash completion script (installed as "
-           "/usr/share/bash-completion/completions/posatlas).\n"
-           "Try it without installing: source <(posatlas completion bash)\n";
+    return usage_prefix() + "posatlas completion bash\n\n" +
+           translate("Cli", "Prints the bash completion script (installed as "
+                            "/usr/share/bash-completion/completions/posatlas).") +
+           '\n' + translate("Cli", "Try it without installing: ") + "source <(posatlas completion bash)\n";
 }
 
 int run_completion(const std::vector<std::string>& args, std::ostream& out)
@@ -123,7 +126,7 @@ int run_completion(const std::vector<std::string>& args, std::ostream& out)
         return 0;
     }
     if (args.size() != 1 || args.front() != "bash")
-        throw UsageError("completion needs the shell: posatlas completion bash");
+        throw UsageError(translate("Cli", "completion needs the shell: posatlas completion bash"));
     write_bash(out);
     return 0;
 }

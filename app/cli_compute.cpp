@@ -8,6 +8,7 @@
 #include "analysis/decay.h"
 #include "analysis/rope_compare.h"
 #include "cli_help.h"
+#include "cli_i18n.h"
 #include "cli_options.h"
 #include "cli_progress.h"
 #include "compute/attention_logits.h"
@@ -61,26 +62,27 @@ struct Quantity {
 
 const OptionSpec kFrom{.name = "from",
                        .type = ArgType::Int,
-                       .help = "First relative (or absolute) position.",
+                       .help = translate("Cli", "First relative (or absolute) position."),
                        .lo = -1e9,
                        .hi = 1e9,
                        .required = true};
 const OptionSpec kTo{.name = "to",
                      .type = ArgType::Int,
-                     .help = "Last position (inclusive); --to - --from must be below 10000000.",
+                     .help =
+                         translate("Cli", "Last position (inclusive); --to - --from must be below 10000000."),
                      .lo = -1e9,
                      .hi = 1e9,
                      .required = true};
 const OptionSpec kQueryPosition{.name = "query-position",
                                 .type = ArgType::Real,
-                                .help = "Position m the query is rotated to (tokens).",
+                                .help = translate("Cli", "Position m the query is rotated to (tokens)."),
                                 .metavar = "M",
                                 .default_value = "0",
                                 .lo = -1e15,
                                 .hi = 1e15};
 const OptionSpec kKeyPosition{.name = "key-position",
                               .type = ArgType::Real,
-                              .help = "Position n the key is rotated to (tokens).",
+                              .help = translate("Cli", "Position n the key is rotated to (tokens)."),
                               .metavar = "N",
                               .default_value = "0",
                               .lo = -1e15,
@@ -95,175 +97,192 @@ const std::vector<Quantity>& quantities()
 {
     static const std::vector<Quantity> q{
         {"rope-frequencies",
-         "RoPE inverse frequencies, wavelengths, attention factor (and YaRN ramp)",
+         translate("Cli", "RoPE inverse frequencies, wavelengths, attention factor (and YaRN ramp)"),
          {},
          rope_frequencies},
         {"rope-decay",
-         "RoFormer long-term decay bound and mean cos(r theta) for r = 0..R",
+         translate("Cli", "RoFormer long-term decay bound and mean cos(r theta) for r = 0..R"),
          {{.name = "max-distance",
            .type = ArgType::Int,
-           .help = "The largest relative distance R (tokens).",
+           .help = translate("Cli", "The largest relative distance R (tokens)."),
            .metavar = "R",
            .lo = 0,
            .hi = static_cast<double>(kMaxDistance),
            .required = true},
           {.name = "points",
            .type = ArgType::Int,
-           .help =
-               "Sample N log-spaced distances in [0, R] instead of every integer (needed for R >= 10000000).",
-           .default_text = "every distance",
+           .help = translate("Cli", "Sample N log-spaced distances in [0, R] instead of every integer "
+                                    "(needed for R >= 10000000)."),
+           .default_text = translate("Cli", "every distance"),
            .lo = 2,
            .hi = 1e7}},
          rope_decay},
         {"rope-score",
-         "q.k after rotating q to position m and k to position n (not divided by sqrt(d))",
+         translate("Cli", "q.k after rotating q to position m and k to position n (not divided by sqrt(d))"),
          {{.name = "query",
            .type = ArgType::RealList,
-           .help =
-               "The query vector q, head-dim numbers (sets --head-dim when neither it nor a model is given).",
+           .help = translate("Cli", "The query vector q, head-dim numbers (sets --head-dim when neither it "
+                                    "nor a model is given)."),
            .metavar = "Q1,Q2,..",
            .required = true},
           {.name = "key",
            .type = ArgType::RealList,
-           .help = "The key vector k, head-dim numbers.",
+           .help = translate("Cli", "The key vector k, head-dim numbers."),
            .metavar = "K1,K2,..",
            .required = true},
           kQueryPosition,
           kKeyPosition},
          rope_score},
         {"rope-angles",
-         "rotation angle of every pair at a position (radians, mod 2 pi)",
+         translate("Cli", "rotation angle of every pair at a position (radians, mod 2 pi)"),
          {{.name = "position",
            .type = ArgType::Real,
-           .help = "The token position m.",
+           .help = translate("Cli", "The token position m."),
            .metavar = "M",
            .lo = -1e15,
            .hi = 1e15,
            .required = true}},
          rope_angles_quantity},
         {"rope-pairs",
-         "per-pair table: theta, wavelength, scaled theta, ratio, regime, max angles (trained/target)",
+         translate(
+             "Cli",
+             "per-pair table: theta, wavelength, scaled theta, ratio, regime, max angles (trained/target)"),
          {{.name = "trained-length",
            .type = ArgType::Int,
-           .help = "The context the model was trained on (tokens).",
-           .default_text = "the model's original_max_position_embeddings",
+           .help = translate("Cli", "The context the model was trained on (tokens)."),
+           .default_text = translate("Cli", "the model's original_max_position_embeddings"),
            .lo = 1,
            .hi = static_cast<double>(kMaxSeqLen)},
           {.name = "target-length",
            .type = ArgType::Int,
-           .help = "The context it is extended to (tokens).",
-           .default_text = "the model's max_position_embeddings (trained length x factor)",
+           .help = translate("Cli", "The context it is extended to (tokens)."),
+           .default_text = translate("Cli", "the model's max_position_embeddings (trained length x factor)"),
            .lo = 1,
            .hi = static_cast<double>(kMaxSeqLen)}},
          rope_pairs_quantity},
         {"attention-entropy",
-         "mean softmax entropy of the last query over N keys, with/without temperature",
+         translate("Cli", "mean softmax entropy of the last query over N keys, with/without temperature"),
          {{.name = "lengths",
            .type = ArgType::RealList,
-           .help = "Context lengths N (tokens), each an integer in [1, " + integer_text(kMaxSeqLen) +
-                   "], at most " + integer_text(kMaxEntropyLengths) + " of them, adding up to at most " +
-                   integer_text(kMaxEntropyKeyTrials) + " / --trials.",
+           .help =
+               arg(translate("Cli", "Context lengths N (tokens), each an integer in [1, %1], at most %2 of "
+                                    "them, adding up to at most %3 / --trials."),
+                   {integer_text(kMaxSeqLen), integer_text(kMaxEntropyLengths),
+                    integer_text(kMaxEntropyKeyTrials)}),
            .metavar = "N1,N2,..",
-           .allowed = "comma-separated integers",
+           .allowed = translate("Cli", "comma-separated integers"),
            .required = true},
           {.name = "trials",
            .type = ArgType::Int,
-           .help = "Random query/key draws averaged per length.",
+           .help = translate("Cli", "Random query/key draws averaged per length."),
            .default_value = "8",
            .lo = 1,
            .hi = 1024},
           {.name = "seed",
            .type = ArgType::Int,
-           .help = "Seed of the random queries and keys.",
+           .help = translate("Cli", "Seed of the random queries and keys."),
            .default_value = "0",
            .lo = 0,
            .hi = 9007199254740992.0}},
          attention_entropy_quantity},
         {"alibi-slopes",
-         "ALiBi head slopes (Press et al.; scaled with --alibi-scaling)",
+         translate("Cli", "ALiBi head slopes (Press et al.; scaled with --alibi-scaling)"),
          {},
          alibi_slopes_quantity},
         {"t5-buckets",
-         "T5 relative position -> bucket (relative position = key - query)",
+         translate("Cli", "T5 relative position -> bucket (relative position = key - query)"),
          {kFrom, kTo},
          t5_buckets},
-        {"deberta-buckets", "DeBERTa log-bucketed relative positions", {kFrom, kTo}, deberta_buckets},
+        {"deberta-buckets",
+         translate("Cli", "DeBERTa log-bucketed relative positions"),
+         {kFrom, kTo},
+         deberta_buckets},
         {"sinusoidal",
-         "sinusoidal encoding matrix, positions x dimensions",
+         translate("Cli", "sinusoidal encoding matrix, positions x dimensions"),
          {{.name = "length",
            .type = ArgType::Int,
-           .help = "Number of positions (rows), from 0.",
+           .help = translate("Cli", "Number of positions (rows), from 0."),
            .lo = 1,
            .hi = static_cast<double>(kMaxSeqLen),
            .required = true}},
          sinusoidal_quantity},
         {"learned",
-         "learned absolute embeddings of positions --from..--to: the seeded table, --table FILE, or "
-         "--weights CHECKPOINT.safetensors [--tensor NAME] as stored (null beyond the trained length)",
+         translate(
+             "Cli",
+             "learned absolute embeddings of positions --from..--to: the seeded table, --table FILE, or "
+             "--weights CHECKPOINT.safetensors [--tensor NAME] as stored (null beyond the trained length)"),
          {kFrom, kTo},
          learned_quantity},
         {"matrix",
-         "a heatmap matrix of any method (--method, --kind logits|weights|bias|buckets|...)",
+         translate("Cli",
+                   "a heatmap matrix of any method (--method, --kind logits|weights|bias|buckets|...)"),
          {{.name = "kind",
            .type = ArgType::Text,
-           .help = "Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the "
-                   "keys "
-                   "after the query, --text \"the dog bit the man\" makes the words the positions), "
-                   "encoding, bias, "
-                   "buckets, cope-positions or cope-gates, as the method offers them.",
+           .help = translate(
+               "Cli",
+               "Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the "
+               "keys "
+               "after the query, --text \"the dog bit the man\" makes the words the positions), "
+               "encoding, bias, "
+               "buckets, cope-positions or cope-gates, as the method offers them."),
            .metavar = "KIND",
-           .default_text = "the method's first (most telling) kind"},
+           .default_text = translate("Cli", "the method's first (most telling) kind")},
           {.name = "row0",
            .type = ArgType::Int,
-           .help = "First row (query position) of the window.",
+           .help = translate("Cli", "First row (query position) of the window."),
            .default_value = "0",
            .lo = 0,
            .hi = static_cast<double>(kMaxSeqLen)},
           {.name = "col0",
            .type = ArgType::Int,
-           .help = "First column (key position) of the window.",
+           .help = translate("Cli", "First column (key position) of the window."),
            .default_value = "0",
            .lo = 0,
            .hi = static_cast<double>(kMaxSeqLen)},
           {.name = "rows",
            .type = ArgType::Int,
-           .help = "Rows of the window (positions).",
-           .default_text = "up to --seq-len",
+           .help = translate("Cli", "Rows of the window (positions)."),
+           .default_text = translate("Cli", "up to --seq-len"),
            .lo = 1,
            .hi = static_cast<double>(kMaxSeqLen)},
           {.name = "cols",
            .type = ArgType::Int,
-           .help = "Columns of the window (positions).",
-           .default_text = "up to --seq-len",
+           .help = translate("Cli", "Columns of the window (positions)."),
+           .default_text = translate("Cli", "up to --seq-len"),
            .lo = 1,
            .hi = static_cast<double>(kMaxSeqLen)},
           {.name = "out-rows",
            .type = ArgType::Int,
-           .help = "Downsample the window to this many rows.",
-           .default_text = "no downsampling",
+           .help = translate("Cli", "Downsample the window to this many rows."),
+           .default_text = translate("Cli", "no downsampling"),
            .lo = 1,
            .hi = static_cast<double>(kMaxSeqLen)},
           {.name = "out-cols",
            .type = ArgType::Int,
-           .help = "Downsample the window to this many columns.",
-           .default_text = "no downsampling",
+           .help = translate("Cli", "Downsample the window to this many columns."),
+           .default_text = translate("Cli", "no downsampling"),
            .lo = 1,
            .hi = static_cast<double>(kMaxSeqLen)},
           {.name = "sample",
            .type = ArgType::Choice,
-           .help = "A downsampled cell is the exact mean of its block, or the single cell at its corner.",
+           .help = translate(
+               "Cli", "A downsampled cell is the exact mean of its block, or the single cell at its corner."),
            .default_value = "block-mean",
            .choices = {"block-mean", "point"}},
           {.name = "precision",
            .type = ArgType::Choice,
-           .help = "Arithmetic of the product: single rounds its factors to float32 and writes the float32 "
-                   "result "
-                   "(faster, shorter numbers, within the bound in docs/benchmarks.md).",
+           .help = translate(
+               "Cli",
+               "Arithmetic of the product: single rounds its factors to float32 and writes the float32 "
+               "result "
+               "(faster, shorter numbers, within the bound in docs/benchmarks.md)."),
            .default_value = "double",
            .choices = {"double", "single"}}},
          matrix_quantity},
         {"scenario",
-         "the model the options describe (preset or config, then each option), as a session's scenario",
+         translate(
+             "Cli",
+             "the model the options describe (preset or config, then each option), as a session's scenario"),
          {},
          scenario_quantity},
     };
@@ -273,24 +292,27 @@ const std::vector<Quantity>& quantities()
 // Options every quantity has: how and where to write.
 OptionTable output_options()
 {
-    return {{.name = "format",
-             .type = ArgType::Choice,
-             .help = "Output format.",
-             .default_text = "csv when --out ends in .csv, else json",
-             .choices = {"json", "csv"}},
-            {.name = "out",
-             .type = ArgType::Path,
-             .help = "Write to FILE (replaced whole, only on success; its name is then printed) instead of "
-                     "standard output; - is standard output.",
-             .metavar = "FILE|-",
-             .default_value = "-",
-             .allowed = "a file name or -"},
-            quiet_option()};
+    return {
+        {.name = "format",
+         .type = ArgType::Choice,
+         .help = translate("Cli", "Output format."),
+         .default_text = translate("Cli", "csv when --out ends in .csv, else json"),
+         .choices = {"json", "csv"}},
+        {.name = "out",
+         .type = ArgType::Path,
+         .help = translate(
+             "Cli", "Write to FILE (replaced whole, only on success; its name is then printed) instead of "
+                    "standard output; - is standard output."),
+         .metavar = "FILE|-",
+         .default_value = "-",
+         .allowed = translate("Cli", "a file name or -")},
+        quiet_option()};
 }
 
 std::vector<HelpSection> quantity_sections(const Quantity& q)
 {
-    std::vector<HelpSection> sections{{"Options of " + q.name, q.options}, {"Output", output_options()}};
+    std::vector<HelpSection> sections{{arg(translate("Cli", "Options of %1"), {q.name}), q.options},
+                                      {translate("Cli", "Output"), output_options()}};
     for (HelpSection& s : scenario_sections(q.method()))
         sections.push_back(std::move(s));
     if (q.method()) {
@@ -298,17 +320,18 @@ std::vector<HelpSection> quantity_sections(const Quantity& q)
         // (`--causal` beside `alibi-slopes`); another method's parameters change nothing here.
         const OptionTable own = flatten(sections);
         HelpSection other{
-            "Other methods' parameters",
+            translate("Cli", "Other methods' parameters"),
             {},
             true,
-            "Accepted and ignored (they belong to other methods; posatlas compute matrix --help "
-            "explains them):"};
+            translate("Cli",
+                      "Accepted and ignored (they belong to other methods; posatlas compute matrix --help "
+                      "explains them):")};
         for (const OptionSpec& s : flatten(scenario_sections(std::nullopt)))
             if (std::none_of(own.begin(), own.end(), [&](const OptionSpec& o) { return o.name == s.name; }))
                 other.options.push_back(s);
         sections.push_back(std::move(other));
     }
-    sections.push_back({"Help", {help_option()}});
+    sections.push_back({translate("Cli", "Help"), {help_option()}});
     return sections;
 }
 
@@ -327,7 +350,7 @@ const Quantity* find_quantity(const std::string& name)
 
 std::string quantity_usage(const Quantity& q)
 {
-    return "usage: posatlas compute " + q.name +
+    return usage_prefix() + "posatlas compute " + q.name +
            " [--preset NAME | --config FILE] [options] [--format json|csv] "
            "[--out FILE|-]";
 }
@@ -369,18 +392,24 @@ void write_quantity(const Quantity& q, const Options& o, Scenario& s, std::ostre
 
 std::string compute_usage()
 {
-    std::ostringstream u;
-    u << "usage: posatlas compute QUANTITY [--preset NAME | --config FILE] [options] [--format json|csv] "
-         "[--out FILE|-]\n"
-         "Each quantity's options (meaning, default, allowed values): posatlas compute QUANTITY --help\n\n"
-         "quantities:\n";
-    for (const auto& q : quantities())
-        u << "  " << std::left << std::setw(18) << q.name << q.summary << "\n";
-    u << "\nEvery quantity takes --format json|csv, --out FILE|- and --quiet, and the model options: "
-         "--preset or\n"
-         "--config, then the parameters of its method (Hugging Face config keys with dashes; matrix takes\n"
-         "--method and the parameters of every method).\n";
-    return u.str();
+    std::string u = usage_prefix() +
+                    "posatlas compute QUANTITY [--preset NAME | --config FILE] [options] [--format json|csv] "
+                    "[--out FILE|-]\n" +
+                    translate("Cli", "Each quantity's options (meaning, default, allowed values): ") +
+                    "posatlas compute QUANTITY --help\n\n" + translate("Cli", "quantities:") + '\n';
+    for (const auto& q : quantities()) {
+        std::string name = "  " + q.name;
+        name.append(name.size() < 20 ? 20 - name.size() : 0, ' ');
+        u += name + q.summary + '\n';
+    }
+    u += '\n';
+    wrap(u,
+         translate("Cli",
+                   "Every quantity takes --format json|csv, --out FILE|- and --quiet, and the model options: "
+                   "--preset or --config, then the parameters of its method (Hugging Face config keys with "
+                   "dashes; matrix takes --method and the parameters of every method)."),
+         0, 0);
+    return u;
 }
 
 std::string compute_help(const std::string& quantity)
@@ -388,7 +417,7 @@ std::string compute_help(const std::string& quantity)
     const Quantity* q = find_quantity(quantity);
     if (!q)
         return compute_usage();
-    return render_help(quantity_usage(*q), q->summary + ".", quantity_sections(*q));
+    return render_help(quantity_usage(*q), q->summary + translate("Cli", "."), quantity_sections(*q));
 }
 
 std::vector<std::string> quantity_names()
@@ -404,14 +433,14 @@ int run_compute(const std::vector<std::string>& args, std::ostream& out)
     if (args.empty() || args.front() == "--help" || args.front() == "-h") {
         out << compute_usage();
         if (args.empty())
-            throw UsageError("compute needs a QUANTITY: one of " +
-                             join(quantities(), ", ", [](const Quantity& qq) { return qq.name; }));
+            throw UsageError(arg(translate("Cli", "compute needs a QUANTITY: one of %1"),
+                                 {join(quantities(), ", ", [](const Quantity& qq) { return qq.name; })}));
         return 0;
     }
     const Quantity* q = find_quantity(args.front());
     if (!q) {
         const std::string names = join(quantities(), ", ", [](const Quantity& qq) { return qq.name; });
-        throw UsageError("unknown quantity '" + args.front() + "'; one of " + names);
+        throw UsageError(arg(translate("Cli", "unknown quantity '%1'; one of %2"), {args.front(), names}));
     }
     const Options o(std::vector<std::string>(args.begin() + 1, args.end()), quantity_table(*q));
     if (o.help()) {
@@ -419,7 +448,8 @@ int run_compute(const std::vector<std::string>& args, std::ostream& out)
         return 0;
     }
     if (!o.positional().empty())
-        throw UsageError("unexpected argument '" + o.positional().front() + "'; options start with --");
+        throw UsageError(arg(translate("Cli", "unexpected argument '%1'; options start with --"),
+                             {o.positional().front()}));
     Scenario s = scenario_from_options(o, q->method(), q->name);
     try {
         write_quantity(*q, o, s, out);
@@ -443,7 +473,8 @@ OptionTable presets_table()
 {
     return {{.name = "format",
              .type = ArgType::Choice,
-             .help = "text: one line per preset (id, family, method, source); json: every field.",
+             .help = translate("Cli",
+                               "text: one line per preset (id, family, method, source); json: every field."),
              .default_value = "text",
              .choices = {"text", "json"}}};
 }
@@ -457,9 +488,10 @@ OptionSet presets_option_set()
 
 std::string presets_help()
 {
-    return render_help("usage: posatlas presets [--format text|json]",
-                       "Lists the shipped model presets (for --preset NAME).",
-                       {{"Options", presets_table()}, {"Help", {help_option()}}});
+    return render_help(
+        usage_prefix() + "posatlas presets [--format text|json]",
+        translate("Cli", "Lists the shipped model presets (for --preset NAME)."),
+        {{translate("Cli", "Options"), presets_table()}, {translate("Cli", "Help"), {help_option()}}});
 }
 
 int run_presets(const std::vector<std::string>& args, std::ostream& out)
@@ -470,7 +502,7 @@ int run_presets(const std::vector<std::string>& args, std::ostream& out)
         return 0;
     }
     if (!o.positional().empty())
-        throw UsageError("unexpected argument '" + o.positional().front() + "'");
+        throw UsageError(arg(translate("Cli", "unexpected argument '%1'"), {o.positional().front()}));
     const auto format = *o.choice("format");
 
     const auto presets = list_presets();

@@ -3,6 +3,7 @@
 
 #include "cli_compute.h"
 #include "cli_help.h"
+#include "cli_i18n.h"
 #include "cli_options.h"
 #include "cli_progress.h"
 #include "export/figure_export.h"
@@ -50,8 +51,10 @@ void quiet_qt_messages(QtMsgType type, const QMessageLogContext& context, const 
 
 void ensure_application()
 {
-    if (QCoreApplication::instance())
+    if (qobject_cast<QApplication*>(QCoreApplication::instance()))
         return;
+    // The QCoreApplication of the language (cli_i18n.h) gives way: widgets need a QApplication.
+    delete QCoreApplication::instance();
     qInstallMessageHandler(quiet_qt_messages);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -86,41 +89,43 @@ OptionTable figure_table()
     return {
         {.name = "width",
          .type = ArgType::Int,
-         .help = "Figure width in CSS pixels (1/96 inch).",
+         .help = translate("Cli", "Figure width in CSS pixels (1/96 inch)."),
          .default_value = "1200",
          .lo = 16,
          .hi = 20000},
         {.name = "height",
          .type = ArgType::Int,
-         .help = "Figure height in CSS pixels.",
+         .help = translate("Cli", "Figure height in CSS pixels."),
          .default_value = "800",
          .lo = 16,
          .hi = 20000},
         {.name = "dpi",
          .type = ArgType::Real,
-         .help = "PNG resolution: pixels = size x dpi / 96 (192 = twice the size).",
+         .help = translate("Cli", "PNG resolution: pixels = size x dpi / 96 (192 = twice the size)."),
          .default_value = "192",
          .lo = 24,
          .hi = 1200},
         {.name = "theme",
          .type = ArgType::Choice,
-         .help = "Colours of background, axes and text.",
+         .help = translate("Cli", "Colours of background, axes and text."),
          .default_value = "light",
          .choices = {"light", "dark"}},
         {.name = "caption",
          .type = ArgType::Text,
-         .help = "Caption under the figure: auto (the model and its parameters), none, or the text given.",
+         .help = translate(
+             "Cli",
+             "Caption under the figure: auto (the model and its parameters), none, or the text given."),
          .metavar = "auto|none|TEXT",
-         .default_text = "none (gallery: each figure's description)"},
+         .default_text = translate("Cli", "none (gallery: each figure's description)")},
         {.name = "font-scale",
          .type = ArgType::Real,
-         .help = "Scales every text of the figure.",
+         .help = translate("Cli", "Scales every text of the figure."),
          .default_value = "1",
          .lo = 0.5,
          .hi = 4},
         {.name = "colormap",
          .type = ArgType::Choice,
-         .help = "Heatmap colours; auto picks diverging for signed values, else viridis.",
+         .help = translate("Cli", "Heatmap colours; auto picks diverging for signed values, else viridis."),
          .default_value = "auto",
          .choices = {"auto", "viridis", "magma", "cividis", "diverging"}}};
 }
@@ -131,78 +136,87 @@ OptionTable view_table()
     return {
         {.name = "view",
          .type = ArgType::Choice,
-         .help = "The figure: the heatmap, RoPE's rotation of a query and key, the decay curves (curves is "
-                 "the same), or the frequency spectrum. Required unless --session gives the visible view.",
+         .help = translate(
+             "Cli",
+             "The figure: the heatmap, RoPE's rotation of a query and key, the decay curves (curves is "
+             "the same), or the frequency spectrum. Required unless --session gives the visible view."),
          .choices = {"heatmap", "rotation", "decay", "curves", "spectrum"}},
         {.name = "session",
          .type = ArgType::Path,
-         .help = "Take the model and the view settings from a saved .posatlas.json session; options given "
-                 "beside it override it. Exclusive with --preset and --config.",
-         .allowed = "a session file"},
+         .help = translate(
+             "Cli", "Take the model and the view settings from a saved .posatlas.json session; options given "
+                    "beside it override it. Exclusive with --preset and --config."),
+         .allowed = translate("Cli", "a session file")},
         {.name = "kind",
          .type = ArgType::Text,
-         .help = "Heatmap: which matrix (logits, weights, encoding, bias, buckets, cope-positions, "
-                 "cope-gates), as the "
-                 "method offers them.",
+         .help = translate("Cli",
+                           "Heatmap: which matrix (logits, weights, encoding, bias, buckets, cope-positions, "
+                           "cope-gates), as the "
+                           "method offers them."),
          .metavar = "KIND",
-         .default_text = "the method's first kind"},
+         .default_text = translate("Cli", "the method's first kind")},
         {.name = "compare",
          .type = ArgType::Text,
-         .help = "Heatmap and decay: 2 to 4 methods side by side, each with its own parameters (heatmap: one "
-                 "panel per method; decay: their logits against distance on shared axes).",
+         .help = translate(
+             "Cli",
+             "Heatmap and decay: 2 to 4 methods side by side, each with its own parameters (heatmap: one "
+             "panel per method; decay: their logits against distance on shared axes)."),
          .metavar = "M1,M2,..",
-         .default_text = "no comparison (or the session's)",
-         .allowed = "2 to 4 distinct method ids, comma-separated"},
+         .default_text = translate("Cli", "no comparison (or the session's)"),
+         .allowed = translate("Cli", "2 to 4 distinct method ids, comma-separated")},
         {.name = "max-distance",
          .type = ArgType::Int,
-         .help = "Decay: the largest relative distance on the x axis (tokens).",
-         .default_text = "four times the model's context, or N - 1 if that is further; 64 to 100000000 (or "
-                         "the session's)",
+         .help = translate("Cli", "Decay: the largest relative distance on the x axis (tokens)."),
+         .default_text = translate(
+             "Cli", "four times the model's context, or N - 1 if that is further; 64 to 100000000 (or "
+                    "the session's)"),
          .lo = 1,
          .hi = static_cast<double>(kMaxDistance)},
-        {.name = "linear-x", .type = ArgType::Flag, .help = "Decay: a linear distance axis instead of log."},
+        {.name = "linear-x",
+         .type = ArgType::Flag,
+         .help = translate("Cli", "Decay: a linear distance axis instead of log.")},
         {.name = "query-position",
          .type = ArgType::Real,
-         .help = "Rotation: the query's position m (tokens).",
+         .help = translate("Cli", "Rotation: the query's position m (tokens)."),
          .metavar = "M",
-         .default_text = "12 (or the session's)",
+         .default_text = translate("Cli", "12 (or the session's)"),
          .lo = -1e15,
          .hi = 1e15},
         {.name = "key-position",
          .type = ArgType::Real,
-         .help = "Rotation: the key's position n (tokens).",
+         .help = translate("Cli", "Rotation: the key's position n (tokens)."),
          .metavar = "N",
-         .default_text = "4 (or the session's)",
+         .default_text = translate("Cli", "4 (or the session's)"),
          .lo = -1e15,
          .hi = 1e15},
         {.name = "pairs",
          .type = ArgType::RealList,
-         .help = "Rotation: the pair indices drawn.",
+         .help = translate("Cli", "Rotation: the pair indices drawn."),
          .metavar = "I,J,..",
-         .default_text = "the first, quarter, middle and last pair",
-         .allowed = "comma-separated integers"},
+         .default_text = translate("Cli", "the first, quarter, middle and last pair"),
+         .allowed = translate("Cli", "comma-separated integers")},
         {.name = "row0",
          .type = ArgType::Int,
-         .help = "Heatmap: first row (query position) of the window.",
+         .help = translate("Cli", "Heatmap: first row (query position) of the window."),
          .default_value = "0",
          .lo = 0,
          .hi = static_cast<double>(kMaxSeqLen)},
         {.name = "col0",
          .type = ArgType::Int,
-         .help = "Heatmap: first column (key position) of the window.",
+         .help = translate("Cli", "Heatmap: first column (key position) of the window."),
          .default_value = "0",
          .lo = 0,
          .hi = static_cast<double>(kMaxSeqLen)},
         {.name = "rows",
          .type = ArgType::Int,
-         .help = "Heatmap: rows of the window (positions).",
-         .default_text = "up to --seq-len",
+         .help = translate("Cli", "Heatmap: rows of the window (positions)."),
+         .default_text = translate("Cli", "up to --seq-len"),
          .lo = 1,
          .hi = static_cast<double>(kMaxSeqLen)},
         {.name = "cols",
          .type = ArgType::Int,
-         .help = "Heatmap: columns of the window (positions).",
-         .default_text = "up to --seq-len",
+         .help = translate("Cli", "Heatmap: columns of the window (positions)."),
+         .default_text = translate("Cli", "up to --seq-len"),
          .lo = 1,
          .hi = static_cast<double>(kMaxSeqLen)}};
 }
@@ -210,26 +224,27 @@ OptionTable view_table()
 std::vector<HelpSection> export_sections()
 {
     std::vector<HelpSection> sections{
-        {"Output",
+        {translate("Cli", "Output"),
          {{.name = "out",
            .type = ArgType::Path,
-           .help =
+           .help = translate(
+               "Cli",
                "The file to write, its format from the extension (.png, .svg, .pdf: the figure; .csv, .json: "
-               "its numbers); - writes the bytes to standard output (then give --format).",
+               "its numbers); - writes the bytes to standard output (then give --format)."),
            .metavar = "FILE|-",
-           .allowed = "a file name or -",
+           .allowed = translate("Cli", "a file name or -"),
            .required = true},
           {.name = "format",
            .type = ArgType::Choice,
-           .help = "The format, needed with --out -.",
-           .default_text = "from the --out extension",
+           .help = translate("Cli", "The format, needed with --out -."),
+           .default_text = translate("Cli", "from the --out extension"),
            .choices = kFileFormats},
           quiet_option()}},
-        {"View", view_table()},
-        {"Figure", figure_table()}};
+        {translate("Cli", "View"), view_table()},
+        {translate("Cli", "Figure"), figure_table()}};
     for (HelpSection& s : scenario_sections(std::nullopt))
         sections.push_back(std::move(s));
-    sections.push_back({"Help", {help_option()}});
+    sections.push_back({translate("Cli", "Help"), {help_option()}});
     return sections;
 }
 
@@ -238,21 +253,24 @@ std::vector<HelpSection> gallery_sections()
     OptionTable own{
         {.name = "out",
          .type = ArgType::Path,
-         .help = "The folder for the figures (created if missing); one file per figure, named by it.",
+         .help = translate(
+             "Cli", "The folder for the figures (created if missing); one file per figure, named by it."),
          .metavar = "DIR",
-         .allowed = "a folder name",
+         .allowed = translate("Cli", "a folder name"),
          .required = true},
         {.name = "format",
          .type = ArgType::Choice,
-         .help = "The figures' format.",
+         .help = translate("Cli", "The figures' format."),
          .default_value = "png",
          .choices = kFileFormats},
         {.name = "only",
          .type = ArgType::Text,
-         .help = "Only the figures whose name contains TEXT.",
-         .default_text = "every figure"},
+         .help = translate("Cli", "Only the figures whose name contains TEXT."),
+         .default_text = translate("Cli", "every figure")},
         quiet_option()};
-    return {{"Options", own}, {"Figure", figure_table()}, {"Help", {help_option()}}};
+    return {{translate("Cli", "Options"), own},
+            {translate("Cli", "Figure"), figure_table()},
+            {translate("Cli", "Help"), {help_option()}}};
 }
 
 FigureExportOptions figure_options(const Options& o, const QString& default_caption)
@@ -283,8 +301,9 @@ void write_output(const Figure& figure, const ViewResult& data, const QString& p
 {
     const auto format = export_format_from_path(path);
     if (!format)
-        throw UsageError("--out " + path.toStdString() + ": unknown extension; use one of " +
-                         export_format_list().toStdString() + " (or --out - --format FORMAT)");
+        throw UsageError(
+            arg(translate("Cli", "--out %1: unknown extension; use one of %2 (or --out - --format FORMAT)"),
+                {path.toStdString(), export_format_list().toStdString()}));
     set_figure_metadata(options, figure, s); // the same metadata as the GUI's export (session.h)
     try {
         if (*format == ExportFormat::Csv || *format == ExportFormat::Json)
@@ -311,20 +330,25 @@ OptionSet gallery_option_set()
 std::string export_help()
 {
     return render_help(
-        "usage: posatlas export --view heatmap|rotation|decay|spectrum [--preset NAME | --config FILE |\n"
-        "                       --session FILE] [options] --out FILE.{png,svg,pdf,csv,json}|- [--format F]",
-        "Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the "
-        "GUI's "
-        "Export does.",
+        usage_prefix() +
+            "posatlas export --view heatmap|rotation|decay|spectrum [--preset NAME | --config FILE |\n" +
+            std::string(display_width(usage_prefix()) + 16, ' ') +
+            "--session FILE] [options] --out FILE.{png,svg,pdf,csv,json}|- [--format F]",
+        translate(
+            "Cli",
+            "Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the "
+            "GUI's "
+            "Export does."),
         export_sections());
 }
 
 std::string gallery_help()
 {
-    return render_help("usage: posatlas gallery --out DIR [--format png|svg|pdf|csv|json] [--only TEXT] "
-                       "[figure options]",
-                       "Writes the standard set of figures (the user guide's gallery) into a folder.",
-                       gallery_sections());
+    return render_help(
+        usage_prefix() + "posatlas gallery --out DIR [--format png|svg|pdf|csv|json] [--only TEXT] "
+                         "[figure options]",
+        translate("Cli", "Writes the standard set of figures (the user guide's gallery) into a folder."),
+        gallery_sections());
 }
 
 int run_export(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -335,29 +359,32 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
         return 0;
     }
     if (!o.positional().empty())
-        throw UsageError("unexpected argument '" + o.positional().front() + "'; options start with --");
+        throw UsageError(arg(translate("Cli", "unexpected argument '%1'; options start with --"),
+                             {o.positional().front()}));
     const auto view_name = o.choice("view");
     const auto path = o.text("out");
     if (!path)
-        throw UsageError("--out FILE is required (.png, .svg, .pdf, .csv or .json, or - with --format)");
+        throw UsageError(
+            translate("Cli", "--out FILE is required (.png, .svg, .pdf, .csv or .json, or - with --format)"));
     const bool to_stdout = *path == "-";
     const auto format = o.choice("format");
     if (to_stdout && !format)
-        throw UsageError("--out - needs --format: one of png|svg|pdf|csv|json");
+        throw UsageError(translate("Cli", "--out - needs --format: one of png|svg|pdf|csv|json"));
     if (!to_stdout && format) {
         const auto from_path = export_format_from_path(QString::fromStdString(*path));
         const auto named = export_format_from_path(QStringLiteral("x.") + QString::fromStdString(*format));
         if (from_path && from_path != named)
-            throw UsageError("--format " + *format + " does not match the extension of --out " + *path);
+            throw UsageError(arg(translate("Cli", "--format %1 does not match the extension of --out %2"),
+                                 {*format, *path}));
         if (!from_path)
-            throw UsageError("--out " + *path + ": unknown extension; use one of " +
-                             export_format_list().toStdString());
+            throw UsageError(arg(translate("Cli", "--out %1: unknown extension; use one of %2"),
+                                 {*path, export_format_list().toStdString()}));
     }
 
     Session session;
     if (auto file = o.text("session")) {
         if (o.has("preset") || o.has("config") || o.has("model"))
-            throw UsageError("--session is exclusive with --preset, --config and --model");
+            throw UsageError(translate("Cli", "--session is exclusive with --preset, --config and --model"));
         SessionReadReport report;
         try {
             session = load_session(QString::fromStdString(*file), &report);
@@ -366,24 +393,26 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
         }
         // Ignored keys are most often typos whose value silently became the default: say so, and go on.
         for (const UnknownKey& k : report.unknown_keys)
-            err << "posatlas: warning: "
-                << quote_input("--session " + *file + ": " + unknown_key_message(k), 2000) << '\n';
+            err << "posatlas: "
+                << arg(translate("Cli", "warning: %1"),
+                       {quote_input("--session " + *file + ": " + unknown_key_message(k), 2000)})
+                << '\n';
     }
     // Options given beside a session override it, as they override a config.
     const Scenario s = o.has("session") ? scenario_with_options(o, session.scenario)
                                         : scenario_from_options(o, std::nullopt, "export");
     ViewSettings v = session.settings;
     if (!view_name && !o.has("session"))
-        throw UsageError("--view is required: heatmap, rotation, decay (curves) or spectrum");
+        throw UsageError(
+            translate("Cli", "--view is required: heatmap, rotation, decay (curves) or spectrum"));
     const ViewKind kind = view_name
                               ? *parse_view_kind(QString::fromStdString(*view_name))
                               : *parse_view_kind(session.visible_views.value(0, QStringLiteral("heatmap")));
     if (auto k = o.text("kind")) {
         const auto parsed = parse_matrix_kind(*k);
         if (!parsed)
-            throw UsageError("--kind must be one of "
-                             "logits|weights|encoding|bias|buckets|cope-positions|cope-gates (got '" +
-                             *k + "')");
+            throw UsageError(arg(translate("Cli", "--kind must be one of %1 (got '%2')"),
+                                 {"logits|weights|encoding|bias|buckets|cope-positions|cope-gates", *k}));
         v.matrix_kind = parsed;
     }
     if (auto list = o.text("compare")) {
@@ -435,22 +464,22 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
                                ? temp.filePath(QStringLiteral("figure.") + QString::fromStdString(*format))
                                : QString::fromStdString(*path);
     if (to_stdout && !temp.isValid())
-        throw UsageError("--out -: cannot create a temporary folder (" + temp.errorString().toStdString() +
-                         ")");
+        throw UsageError(arg(translate("Cli", "--out -: cannot create a temporary folder (%1)"),
+                             {temp.errorString().toStdString()}));
     try {
-        progress.step(1, 2, "computing and drawing");
+        progress.step(1, 2, translate("Cli", "computing and drawing"));
         const OffscreenFigure fig(kind, s, v, colormap);
-        progress.step(2, 2, "writing");
+        progress.step(2, 2, translate("Cli", "writing"));
         write_output(fig.figure(), fig.data(), target, options, s);
     } catch (const ParameterError& e) {
-        throw UsageError(option_name(e.parameter()) + " must be " + e.allowed() + " (got " + e.got() + ")");
+        throw UsageError(parameter_message(option_name(e.parameter()), e.allowed(), e.got()));
     }
     progress.done();
     if (to_stdout) {
         QFile file(target);
         if (!file.open(QIODevice::ReadOnly))
-            throw UsageError("--out -: cannot read back the temporary file (" +
-                             file.errorString().toStdString() + ")");
+            throw UsageError(arg(translate("Cli", "--out -: cannot read back the temporary file (%1)"),
+                                 {file.errorString().toStdString()}));
         const QByteArray bytes = file.readAll();
         out.write(bytes.constData(), bytes.size());
         return 0;
@@ -467,14 +496,15 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out)
         return 0;
     }
     if (!o.positional().empty())
-        throw UsageError("unexpected argument '" + o.positional().front() + "'");
+        throw UsageError(arg(translate("Cli", "unexpected argument '%1'"), {o.positional().front()}));
     const auto dir = o.text("out");
     if (!dir)
-        throw UsageError("--out DIR is required: the folder for the figures (created if missing)");
+        throw UsageError(
+            translate("Cli", "--out DIR is required: the folder for the figures (created if missing)"));
     const std::string format = *o.choice("format");
     const std::string only = o.text("only").value_or("");
     if (!QDir().mkpath(QString::fromStdString(*dir)))
-        throw UsageError("--out " + *dir + ": cannot create the folder");
+        throw UsageError(arg(translate("Cli", "--out %1: cannot create the folder"), {*dir}));
 
     ensure_application();
     const auto wanted = [&](const GalleryFigure& g) {
@@ -509,7 +539,7 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out)
     }
     progress.done();
     if (written == 0)
-        throw UsageError("--only " + only + " matches no gallery figure");
+        throw UsageError(arg(translate("Cli", "--only %1 matches no gallery figure"), {only}));
     return 0;
 }
 

@@ -23,6 +23,14 @@ struct HelpSection {
 std::string render_help(const std::string& usage, const std::string& description,
                         const std::vector<HelpSection>& sections);
 
+// Appends `text` wrapped at 100 display columns (a Chinese character takes two; lines also break between
+// Chinese characters), every line but the first indented to `indent`, the first continuing at `used`.
+void wrap(std::string& out, const std::string& text, std::size_t used, std::size_t indent);
+// Columns `text` takes on a terminal.
+std::size_t display_width(const std::string& text);
+// "usage: " in the installed language, before a synopsis.
+std::string usage_prefix();
+
 // Every option of the sections (for parsing: the first declaration of a name wins).
 OptionTable flatten(const std::vector<HelpSection>& sections);
 

@@ -3,6 +3,7 @@
 
 #include "cli_export.h"
 #include "cli_help.h"
+#include "cli_i18n.h"
 #include "cli_quantities.h"
 #include "hub/hub_download.h"
 #include "io/hf_cache.h"
@@ -24,26 +25,29 @@ OptionTable models_table()
 {
     return {{.name = "format",
              .type = ArgType::Choice,
-             .help = "text: one line per cached snapshot (model, revision, files); json: every field.",
+             .help = translate(
+                 "Cli", "text: one line per cached snapshot (model, revision, files); json: every field."),
              .default_value = "text",
              .choices = {"text", "json"}}};
 }
 
 OptionTable download_table()
 {
-    return {{.name = "config-only",
-             .type = ArgType::Flag,
-             .help = "Fetch only config.json, not the position tensors."},
-            {.name = "timeout",
-             .type = ArgType::Int,
-             .help =
-                 "Give up when the Hub sends nothing for this many seconds, or less than 1 KiB/s over that "
-                 "long.",
-             .metavar = "S",
-             .default_value = "30",
-             .lo = 1,
-             .hi = 3600},
-            {.name = "quiet", .type = ArgType::Flag, .help = "No progress on standard error."}};
+    return {
+        {.name = "config-only",
+         .type = ArgType::Flag,
+         .help = translate("Cli", "Fetch only config.json, not the position tensors.")},
+        {.name = "timeout",
+         .type = ArgType::Int,
+         .help = translate(
+             "Cli",
+             "Give up when the Hub sends nothing for this many seconds, or less than 1 KiB/s over that "
+             "long."),
+         .metavar = "S",
+         .default_value = "30",
+         .lo = 1,
+         .hi = 3600},
+        {.name = "quiet", .type = ArgType::Flag, .help = translate("Cli", "No progress on standard error.")}};
 }
 
 std::string files_text(const HfSnapshot& s)
@@ -73,11 +77,13 @@ OptionSet download_option_set()
 std::string models_help()
 {
     return render_help(
-        "usage: posatlas models [--format text|json]",
-        "Lists the models in the local Hugging Face cache (for --model ORG/NAME[@REV]): $HF_HUB_CACHE, "
-        "else $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub, "
-        "the folders huggingface_hub writes (models--ORG--NAME/snapshots/COMMIT/).",
-        {{"Options", models_table()}, {"Help", {help_option()}}});
+        usage_prefix() + "posatlas models [--format text|json]",
+        translate(
+            "Cli",
+            "Lists the models in the local Hugging Face cache (for --model ORG/NAME[@REV]): $HF_HUB_CACHE, "
+            "else $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub, "
+            "the folders huggingface_hub writes (models--ORG--NAME/snapshots/COMMIT/)."),
+        {{translate("Cli", "Options"), models_table()}, {translate("Cli", "Help"), {help_option()}}});
 }
 
 int run_models(const std::vector<std::string>& args, std::ostream& out)
@@ -88,7 +94,7 @@ int run_models(const std::vector<std::string>& args, std::ostream& out)
         return 0;
     }
     if (!o.positional().empty())
-        throw UsageError("unexpected argument '" + o.positional().front() + "'");
+        throw UsageError(arg(translate("Cli", "unexpected argument '%1'"), {o.positional().front()}));
     const HfCacheRoot root = hf_cache_root();
     const auto models = list_hf_cache(root.path);
     if (*o.choice("format") == "json") {
@@ -128,21 +134,23 @@ int run_models(const std::vector<std::string>& args, std::ostream& out)
 
 std::string download_help()
 {
-    return render_help("usage: posatlas download ORG/NAME[@REV] [--config-only] [--timeout S] [--quiet]",
-                       "Fetches a model from the Hugging Face Hub into the local cache (see posatlas "
-                       "models), so that --model "
-                       "ORG/NAME opens it: its config.json, and only the bytes of the position tensors "
-                       "PosAtlas knows (GPT-2 "
-                       "wpe.weight, BERT and OPT position embeddings, T5 relative_attention_bias, DeBERTa "
-                       "rel_embeddings) read by "
-                       "HTTP range requests from model.safetensors or the shards its index names, never the "
-                       "whole checkpoint. "
-                       "They are stored as snapshots/COMMIT/posatlas-positions.safetensors. The endpoint is "
-                       "$HF_ENDPOINT (default "
-                       "https://huggingface.co); $HF_TOKEN is sent as a bearer token (gated and private "
-                       "models). Nothing is cached "
-                       "unless every request succeeded.",
-                       {{"Options", download_table()}, {"Help", {help_option()}}});
+    return render_help(
+        usage_prefix() + "posatlas download ORG/NAME[@REV] [--config-only] [--timeout S] [--quiet]",
+        translate("Cli",
+                  "Fetches a model from the Hugging Face Hub into the local cache (see posatlas "
+                  "models), so that --model "
+                  "ORG/NAME opens it: its config.json, and only the bytes of the position tensors "
+                  "PosAtlas knows (GPT-2 "
+                  "wpe.weight, BERT and OPT position embeddings, T5 relative_attention_bias, DeBERTa "
+                  "rel_embeddings) read by "
+                  "HTTP range requests from model.safetensors or the shards its index names, never the "
+                  "whole checkpoint. "
+                  "They are stored as snapshots/COMMIT/posatlas-positions.safetensors. The endpoint is "
+                  "$HF_ENDPOINT (default "
+                  "https://huggingface.co); $HF_TOKEN is sent as a bearer token (gated and private "
+                  "models). Nothing is cached "
+                  "unless every request succeeded."),
+        {{translate("Cli", "Options"), download_table()}, {translate("Cli", "Help"), {help_option()}}});
 }
 
 int run_download(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -153,7 +161,8 @@ int run_download(const std::vector<std::string>& args, std::ostream& out, std::o
         return 0;
     }
     if (o.positional().size() != 1)
-        throw UsageError("download takes one model, like posatlas download openai-community/gpt2");
+        throw UsageError(
+            translate("Cli", "download takes one model, like posatlas download openai-community/gpt2"));
     HfModelRef ref;
     try {
         ref = parse_hf_model_ref(o.positional().front());
@@ -169,8 +178,10 @@ int run_download(const std::vector<std::string>& args, std::ostream& out, std::o
     const bool show = !o.flag("quiet") && ::isatty(STDERR_FILENO);
     const auto progress = [&](std::int64_t done, std::int64_t total, const std::string& what) {
         if (show)
-            err << "\r" << what << ": " << done << (total > 0 ? " / " + std::to_string(total) : std::string())
-                << " bytes" << std::flush;
+            err << "\r"
+                << arg(total > 0 ? translate("Cli", "%1: %2 / %3 bytes") : translate("Cli", "%1: %2 bytes"),
+                       {what, std::to_string(done), std::to_string(total)})
+                << std::flush;
     };
     const HubDownloadResult r = download_hub_model(request, progress);
     if (show)

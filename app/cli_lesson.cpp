@@ -2,6 +2,7 @@
 #include "cli_lesson.h"
 
 #include "cli_help.h"
+#include "cli_i18n.h"
 #include "cli_options.h"
 #include "export/figure_export.h"
 #include "lessons/lesson.h"
@@ -21,10 +22,12 @@ namespace {
 
 OptionTable lesson_table()
 {
-    return {{.name = "update",
-             .type = ArgType::Flag,
-             .help = "Rewrite each quoted number that differs from its computed value, at the same printed "
-                     "precision (lesson files only; the built-in course is checked, not rewritten)."}};
+    return {
+        {.name = "update",
+         .type = ArgType::Flag,
+         .help = translate(
+             "Cli", "Rewrite each quoted number that differs from its computed value, at the same printed "
+                    "precision (lesson files only; the built-in course is checked, not rewritten).")}};
 }
 
 std::string quote_line(const ui::Lesson& lesson, const ui::CheckedQuote& c)
@@ -84,13 +87,15 @@ OptionSet lesson_option_set()
 std::string lesson_help()
 {
     return render_help(
-        "usage: posatlas lesson check [--update] [FILE.md ...]",
-        "Computes every number a lesson quotes ([[0.034 = weights(2, 1)]]: the printed number, then "
-        "what it is, evaluated on the step's own scenario) and compares it with the printed text at "
-        "its printed precision. One line per number; exit status 2 when any differs or cannot be "
-        "computed. Without files: the built-in course, every language. resources/lessons/README.md "
-        "lists the functions.",
-        {{"Options", lesson_table()}, {"Help", {help_option()}}});
+        usage_prefix() + "posatlas lesson check [--update] [FILE.md ...]",
+        translate(
+            "Cli",
+            "Computes every number a lesson quotes ([[0.034 = weights(2, 1)]]: the printed number, then "
+            "what it is, evaluated on the step's own scenario) and compares it with the printed text at "
+            "its printed precision. One line per number; exit status 2 when any differs or cannot be "
+            "computed. Without files: the built-in course, every language. resources/lessons/README.md "
+            "lists the functions."),
+        {{translate("Cli", "Options"), lesson_table()}, {translate("Cli", "Help"), {help_option()}}});
 }
 
 int run_lesson(const std::vector<std::string>& args, std::ostream& out)
@@ -102,7 +107,8 @@ int run_lesson(const std::vector<std::string>& args, std::ostream& out)
     }
     std::vector<std::string> files = o.positional();
     if (files.empty() || files.front() != "check")
-        throw UsageError("lesson takes the action 'check' (posatlas lesson check [--update] [FILE.md ...])");
+        throw UsageError(translate(
+            "Cli", "lesson takes the action 'check' (posatlas lesson check [--update] [FILE.md ...])"));
     files.erase(files.begin());
     const bool update = o.flag("update");
     QStringList paths;
@@ -110,7 +116,8 @@ int run_lesson(const std::vector<std::string>& args, std::ostream& out)
         paths << QString::fromStdString(f);
     if (paths.isEmpty()) {
         if (update)
-            throw UsageError("--update rewrites lesson files: name them (resources/lessons/*/*.md)");
+            throw UsageError(
+                translate("Cli", "--update rewrites lesson files: name them (resources/lessons/*/*.md)"));
         for (const QString& language : {QStringLiteral("en"), QStringLiteral("zh_CN")})
             paths << ui::course_lessons(language);
     }

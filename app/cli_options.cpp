@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_options.h"
+#include "cli_i18n.h"
 
 #include "io/number_text.h"
 
@@ -23,8 +24,8 @@ const OptionSpec& help_option()
     static const OptionSpec spec{
         .name = "help",
         .type = ArgType::Flag,
-        .help = "Print this help (the options, their meaning, default and allowed values) "
-                "and exit.",
+        .help = translate("Cli", "Print this help (the options, their meaning, default and allowed values) "
+                                 "and exit."),
         .aliases = {}};
     return spec;
 }
@@ -35,7 +36,9 @@ std::string OptionSpec::allowed_text() const
         return allowed;
     switch (type) {
     case ArgType::Flag: return "";
-    case ArgType::Int: return "an integer in [" + number_text(lo) + ", " + number_text(hi) + "]";
+    case ArgType::Int:
+        return arg(translate("posatlas::ui::ParameterMessage", "an integer in [%1, %2]"),
+                   {number_text(lo), number_text(hi)});
     case ArgType::Real: {
         // Shortest text (1e+15, not 1000000000000000): real bounds are round numbers.
         const auto shortest = [](double v) {
@@ -43,12 +46,15 @@ std::string OptionSpec::allowed_text() const
             const auto r = std::to_chars(buf, buf + sizeof buf, v);
             return std::string(buf, r.ptr);
         };
-        return lo < hi ? "a number in [" + shortest(lo) + ", " + shortest(hi) + "]" : "a number";
+        return lo < hi ? arg(translate("Cli", "a number in [%1, %2]"), {shortest(lo), shortest(hi)})
+                       : translate("Cli", "a number");
     }
-    case ArgType::RealList: return "comma-separated numbers, like 1,2.5,3";
-    case ArgType::Choice: return "one of " + join(choices, "|", [](const std::string& c) { return c; });
+    case ArgType::RealList: return translate("Cli", "comma-separated numbers, like 1,2.5,3");
+    case ArgType::Choice:
+        return arg(translate("posatlas::ui::ParameterMessage", "one of %1"),
+                   {join(choices, "|", [](const std::string& c) { return c; })});
     case ArgType::Text: return "";
-    case ArgType::Path: return "a file name";
+    case ArgType::Path: return translate("Cli", "a file name");
     }
     return "";
 }
@@ -94,7 +100,7 @@ double parse_real(const std::string& option, const std::string& text)
     errno = 0;
     const double v = std::strtod(begin, &end);
     if (text.empty() || end != begin + text.size() || errno == ERANGE || !std::isfinite(v))
-        throw UsageError("--" + option + " must be a finite number (got '" + text + "')");
+        throw UsageError(arg(translate("Cli", "--%1 must be a finite number (got '%2')"), {option, text}));
     return v;
 }
 
@@ -122,27 +128,28 @@ Options::Options(const std::vector<std::string>& args, OptionTable table) : m_ta
             name = name.substr(0, eq);
         }
         if (m_values.count(name) || m_flags.count(name))
-            throw UsageError("--" + name + " is given twice; give it once");
+            throw UsageError(arg(translate("Cli", "--%1 is given twice; give it once"), {name}));
         const OptionSpec* s = spec(name);
         if (!s) {
             const OptionSet all = option_set(m_table);
             std::set<std::string> names = all.values;
             names.insert(all.flags.begin(), all.flags.end());
-            throw UsageError("unknown option --" + name + "; this command accepts " +
-                             join(names, ", ", [](const std::string& n) { return "--" + n; }));
+            throw UsageError(arg(translate("Cli", "unknown option --%1; this command accepts %2"),
+                                 {name, join(names, ", ", [](const std::string& n) { return "--" + n; })}));
         }
         if (s->type != ArgType::Flag) {
             if (inline_value) {
                 m_values[name] = *inline_value;
             } else {
                 if (i + 1 >= args.size())
-                    throw UsageError("--" + name + " needs a value");
+                    throw UsageError(arg(translate("Cli", "--%1 needs a value"), {name}));
                 m_values[name] = args[++i];
             }
         } else {
             if (inline_value && *inline_value != "true" && *inline_value != "false")
-                throw UsageError("--" + name + " is a flag: give it alone or as --" + name +
-                                 "=true|false (got '" + *inline_value + "')");
+                throw UsageError(
+                    arg(translate("Cli", "--%1 is a flag: give it alone or as --%1=true|false (got '%2')"),
+                        {name, *inline_value}));
             if (!inline_value || *inline_value == "true")
                 m_flags.insert(name);
             else
@@ -186,7 +193,7 @@ std::optional<double> Options::real(const std::string& name) const
     const double v = parse_real(name, *t);
     if (const OptionSpec* s = spec(name);
         s && s->type == ArgType::Real && s->lo < s->hi && (v < s->lo || v > s->hi))
-        throw UsageError("--" + name + " must be " + s->allowed_text() + " (got '" + *t + "')");
+        throw UsageError(arg(translate("Cli", "--%1 must be %2 (got '%3')"), {name, s->allowed_text(), *t}));
     return v;
 }
 
@@ -208,8 +215,11 @@ std::optional<std::int64_t> Options::integer(const std::string& name, std::int64
     errno = 0;
     const long long v = std::strtoll(begin, &end, 10);
     if (t->empty() || end != begin + t->size() || errno == ERANGE || v < lo || v > hi)
-        throw UsageError("--" + name + " must be an integer in [" + std::to_string(lo) + ", " +
-                         std::to_string(hi) + "] (got '" + *t + "')");
+        throw UsageError(arg(translate("Cli", "--%1 must be %2 (got '%3')"),
+                             {name,
+                              arg(translate("posatlas::ui::ParameterMessage", "an integer in [%1, %2]"),
+                                  {std::to_string(lo), std::to_string(hi)}),
+                              *t}));
     return v;
 }
 
@@ -225,8 +235,9 @@ std::optional<std::vector<double>> Options::real_list(const std::string& name) c
         const std::string item =
             t->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (item.empty())
-            throw UsageError("--" + name + " must be a comma-separated list of numbers, like 1,2.5,3 (got '" +
-                             *t + "')");
+            throw UsageError(arg(
+                translate("Cli", "--%1 must be a comma-separated list of numbers, like 1,2.5,3 (got '%2')"),
+                {name, *t}));
         out.push_back(parse_real(name, item));
         if (comma == std::string::npos)
             break;
@@ -244,7 +255,7 @@ std::optional<std::string> Options::choice(const std::string& name) const
     if (!t)
         return std::nullopt;
     if (std::find(s->choices.begin(), s->choices.end(), *t) == s->choices.end())
-        throw UsageError("--" + name + " must be " + s->allowed_text() + " (got '" + *t + "')");
+        throw UsageError(arg(translate("Cli", "--%1 must be %2 (got '%3')"), {name, s->allowed_text(), *t}));
     return t;
 }
 

@@ -4,6 +4,7 @@
 #include "cli_output.h"
 
 #include "cli_compute.h"
+#include "cli_i18n.h"
 
 #include "methods/registry.h"
 
@@ -52,13 +53,14 @@ std::pair<std::int64_t, std::int64_t> range_options(const Options& o)
     const auto from = o.integer("from");
     const auto to = o.integer("to");
     if (!from || !to)
-        throw UsageError(
-            "--from and --to are required: the range of relative positions, e.g. --from -64 --to 64");
+        throw UsageError(translate(
+            "Cli", "--from and --to are required: the range of relative positions, e.g. --from -64 --to 64"));
     if (*from > *to)
-        throw UsageError("--to must be >= --from (got --from " + std::to_string(*from) + " --to " +
-                         std::to_string(*to) + ")");
+        throw UsageError(arg(translate("Cli", "--to must be >= --from (got --from %1 --to %2)"),
+                             {std::to_string(*from), std::to_string(*to)}));
     if (*to - *from >= 10'000'000)
-        throw UsageError("--to - --from must be < 10000000 (got " + std::to_string(*to - *from) + ")");
+        throw UsageError(arg(translate("Cli", "--to - --from must be < 10000000 (got %1)"),
+                             {std::to_string(*to - *from)}));
     return {*from, *to};
 }
 
@@ -107,12 +109,13 @@ void rope_decay(const Options& o, Scenario& s, std::ostream& out)
 {
     const auto max_distance = o.integer("max-distance");
     if (!max_distance)
-        throw UsageError("--max-distance is required: the largest relative distance r, in [0, " +
-                         std::to_string(kMaxDistance) + "]");
+        throw UsageError(
+            arg(translate("Cli", "--max-distance is required: the largest relative distance r, in [0, %1]"),
+                {std::to_string(kMaxDistance)}));
     const auto points = o.integer("points");
     if (!points && *max_distance >= 10'000'000)
-        throw UsageError(
-            "--max-distance above 9999999 needs --points N (a log-spaced sample of N distances)");
+        throw UsageError(translate(
+            "Cli", "--max-distance above 9999999 needs --points N (a log-spaced sample of N distances)"));
     const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
     std::vector<double> distances;
     if (points) {
@@ -138,7 +141,8 @@ Eigen::VectorXd vector_option(const Options& o, const std::string& name)
 {
     const auto v = o.real_list(name);
     if (!v)
-        throw UsageError("--" + name + " is required: a comma-separated vector of head-dim numbers");
+        throw UsageError(
+            arg(translate("Cli", "--%1 is required: a comma-separated vector of head-dim numbers"), {name}));
     return Eigen::Map<const Eigen::VectorXd>(v->data(), static_cast<Eigen::Index>(v->size()));
 }
 
@@ -152,16 +156,18 @@ void rope_score(const Options& o, Scenario& s, std::ostream& out)
     }
     if (q.size() != s.params<RopeParams>().head_dim || k.size() != s.params<RopeParams>().head_dim)
         throw UsageError(
-            "--query and --key must each have head-dim = " + std::to_string(s.params<RopeParams>().head_dim) +
-            " numbers (got " + std::to_string(q.size()) + " and " + std::to_string(k.size()) + ")");
+            arg(translate("Cli", "--query and --key must each have head-dim = %1 numbers (got %2 and %3)"),
+                {std::to_string(s.params<RopeParams>().head_dim), std::to_string(q.size()),
+                 std::to_string(k.size())}));
     const auto m = *o.real("query-position");
     const auto n = *o.real("key-position");
     const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
     const double score = posatlas::rope_score(f, q, k, m, n, s.params<RopeParams>().pairing);
     // Finite entries can still overflow the dot product (1e200 * 1e200): refused, never printed as null.
     if (!std::isfinite(score))
-        throw UsageError("--query and --key give a score that overflows a double: the product of their "
-                         "lengths |q| * |k| must stay below about 1.8e308 (use smaller entries)");
+        throw UsageError(
+            translate("Cli", "--query and --key give a score that overflows a double: the product of their "
+                             "lengths |q| * |k| must stay below about 1.8e308 (use smaller entries)"));
     if (format_of(o) == Format::Csv) {
         std::string line = "score,attention_factor,query_position,key_position\n";
         for (double v : {score, f.attention_factor, m, n}) {
@@ -185,7 +191,7 @@ void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out)
 {
     const auto position = o.real("position");
     if (!position)
-        throw UsageError("--position is required: the token position m");
+        throw UsageError(translate("Cli", "--position is required: the token position m"));
     const RopeFrequencies f = compute_rope_frequencies(s.params<RopeParams>());
     const auto angles = rope_angles(f, *position);
     if (format_of(o) == Format::Csv) {
@@ -272,8 +278,8 @@ void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out)
 {
     const auto length = o.integer("length");
     if (!length)
-        throw UsageError("--length is required: the number of positions, in [1, " +
-                         std::to_string(kMaxSeqLen) + "]");
+        throw UsageError(arg(translate("Cli", "--length is required: the number of positions, in [1, %1]"),
+                             {std::to_string(kMaxSeqLen)}));
     try {
         require_matrix_fits("length", *length, s.params<SinusoidalParams>().dim);
         require_within_budget("length", *length, s.params<SinusoidalParams>().dim * kBytesPerOutputNumber,
@@ -303,7 +309,8 @@ void learned_quantity(const Options& o, Scenario& s, std::ostream& out)
 {
     const auto [from, to] = range_options(o);
     if (from < 0)
-        throw UsageError("--from must be >= 0 for absolute positions (got " + std::to_string(from) + ")");
+        throw UsageError(arg(translate("Cli", "--from must be >= 0 for absolute positions (got %1)"),
+                             {std::to_string(from)}));
     LearnedTable table = [&] {
         if (s.params<LearnedParams>().table_path.empty())
             return LearnedTable::seeded(s.params<LearnedParams>());
@@ -432,8 +439,8 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
         if (!parsed || std::find(kinds.begin(), kinds.end(), *parsed) == kinds.end()) {
             const std::string allowed =
                 join(kinds, "|", [](MatrixKind kk) { return std::string(matrix_kind_id(kk)); });
-            throw UsageError("--kind must be one of " + allowed + " for method " +
-                             std::string(method_id(s.method)) + " (got '" + *k + "')");
+            throw UsageError(arg(translate("Cli", "--kind must be one of %1 for method %2 (got '%3')"),
+                                 {allowed, std::string(method_id(s.method)), *k}));
         }
         kind = *parsed;
     }
@@ -539,18 +546,21 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
 {
     const auto list = o.real_list("lengths");
     if (!list)
-        throw UsageError("--lengths is required: context lengths N, comma-separated, each in [1, " +
-                         std::to_string(kMaxSeqLen) + "], e.g. 256,1024,4096");
+        throw UsageError(
+            arg(translate("Cli",
+                          "--lengths is required: context lengths N, comma-separated, each in [1, %1], e.g. "
+                          "256,1024,4096"),
+                {std::to_string(kMaxSeqLen)}));
     std::vector<std::int64_t> lengths;
     for (double v : *list) {
         if (v != std::floor(v) || v < 1 || v > static_cast<double>(kMaxSeqLen))
-            throw UsageError("--lengths must be integers in [1, " + std::to_string(kMaxSeqLen) + "] (got " +
-                             format_number(v) + ")");
+            throw UsageError(arg(translate("Cli", "--lengths must be integers in [1, %1] (got %2)"),
+                                 {std::to_string(kMaxSeqLen), format_number(v)}));
         lengths.push_back(static_cast<std::int64_t>(v));
     }
     if (static_cast<std::int64_t>(lengths.size()) > kMaxEntropyLengths)
-        throw UsageError("--lengths must list at most " + std::to_string(kMaxEntropyLengths) +
-                         " lengths (got " + std::to_string(lengths.size()) + ")");
+        throw UsageError(arg(translate("Cli", "--lengths must list at most %1 lengths (got %2)"),
+                             {std::to_string(kMaxEntropyLengths), std::to_string(lengths.size())}));
     const auto seed = *o.integer("seed");
     const auto trials = *o.integer("trials");
     // The command line shows no progress: bound the work (every key of every length, once per trial).
@@ -558,10 +568,11 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
     for (std::int64_t n : lengths)
         keys += n;
     if (keys > kMaxEntropyKeyTrials / trials)
-        throw UsageError("--lengths must add up to at most " + std::to_string(kMaxEntropyKeyTrials / trials) +
-                         " with --trials " + std::to_string(trials) + " (got " + std::to_string(keys) +
-                         "; the limit is " + std::to_string(kMaxEntropyKeyTrials) +
-                         " keys x trials, about a minute)");
+        throw UsageError(
+            arg(translate("Cli", "--lengths must add up to at most %1 with --trials %2 (got %3; the "
+                                 "limit is %4 keys x trials, about a minute)"),
+                {std::to_string(kMaxEntropyKeyTrials / trials), std::to_string(trials), std::to_string(keys),
+                 std::to_string(kMaxEntropyKeyTrials)}));
     const EntropyCurve c = attention_entropy(s.params<RopeParams>(), lengths,
                                              static_cast<std::uint64_t>(seed), static_cast<int>(trials));
     if (format_of(o) == Format::Csv)

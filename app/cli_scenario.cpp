@@ -2,6 +2,7 @@
 #include "cli_compute.h"
 
 #include "cli_help.h"
+#include "cli_i18n.h"
 #include "cli_options.h"
 #include "io/hf_cache.h"
 #include "io/model_config.h"
@@ -10,6 +11,7 @@
 #include "methods/deberta/deberta.h"
 #include "methods/registry.h"
 #include "methods/t5/t5_buckets.h"
+#include "model/parameter_message.h"
 #include "scenario/content.h"
 #include "scenario/validation.h"
 
@@ -113,13 +115,12 @@ void apply_method_options(const Options& o, Scenario& s)
             try {
                 field->check(v);
             } catch (const ParameterError& e) {
-                throw UsageError("--" + name + " must be " + e.allowed() + " (got " + e.got() + ")");
+                throw UsageError(parameter_message("--" + name, e.allowed(), e.got()));
             }
             // A sentence given on the command line must have a word: "" would silently mean "no sentence".
             if (field->key == "text" && tokenize_text(v.get<std::string>()).empty())
-                throw UsageError("--" + name + " must be a sentence of 1 to " +
-                                 std::to_string(kMaxTextTokens) + " words (got '" + v.get<std::string>() +
-                                 "')");
+                throw UsageError(arg(translate("Cli", "--%1 must be a sentence of 1 to %2 words (got '%3')"),
+                                     {name, std::to_string(kMaxTextTokens), v.get<std::string>()}));
             field->set(s, v);
             // The rule the panel applies too (Field::companion): a RoPE scaling type chosen with
             // factor 1 gets factor 4, unless the other value was given.
@@ -137,8 +138,9 @@ void apply_method_options(const Options& o, Scenario& s)
         *o.integer("seq-len", std::numeric_limits<std::int64_t>::min(),
                    std::numeric_limits<std::int64_t>::max()) !=
             static_cast<std::int64_t>(s.content.tokens.size()))
-        throw UsageError("--seq-len must be " + std::to_string(s.content.tokens.size()) +
-                         ", the number of tokens of --text, or be left out (got " + *o.text("seq-len") + ")");
+        throw UsageError(arg(
+            translate("Cli", "--seq-len must be %1, the number of tokens of --text, or be left out (got %2)"),
+            {std::to_string(s.content.tokens.size()), *o.text("seq-len")}));
     // One --seq-len: the positions shown (N) and, for fields that follow it (RoPE's current length for
     // dynamic NTK / LongRoPE), their value unless given on their own.
     if (o.has("seq-len"))
@@ -152,7 +154,8 @@ void apply_method_choice(const Options& o, Scenario& s)
     if (auto m = o.text("method")) {
         const auto parsed = parse_method(*m);
         if (!parsed)
-            throw UsageError("--method must be one of " + method_ids() + " (got '" + *m + "')");
+            throw UsageError(
+                arg(translate("Cli", "--method must be one of %1 (got '%2')"), {method_ids(), *m}));
         s.method = *parsed;
     }
 }
@@ -171,7 +174,7 @@ std::string option_for_key(const std::string& key)
 
 [[noreturn]] void rethrow_as_usage(const ParameterError& e)
 {
-    throw UsageError(option_for_key(e.parameter()) + " must be " + e.allowed() + " (got " + e.got() + ")");
+    throw UsageError(parameter_message(option_for_key(e.parameter()), e.allowed(), e.got()));
 }
 
 Scenario scenario_with_options(const Options& o, Scenario base)
@@ -193,19 +196,20 @@ std::string default_text(const Field& f, const Scenario& defaults)
 {
     const nlohmann::json v = f.get(defaults);
     if (v.is_boolean())
-        return v.get<bool>() ? "on" : "off";
+        return v.get<bool>() ? translate("Cli", "on") : translate("Cli", "off");
     if (v.is_null())
-        return f.unset_label ? f.unset_label : "unset";
+        return f.unset_label ? translate("ParamSpec", f.unset_label) : translate("Cli", "unset");
     if (v.is_string())
-        return v.get<std::string>().empty() ? "none" : v.get<std::string>();
+        return v.get<std::string>().empty() ? translate("Cli", "none") : v.get<std::string>();
     if (v.is_number())
         return number_text(v.get<double>());
     if (v.is_array()) {
         if (v.empty())
-            return "none";
+            return translate("Cli", "none");
         std::string out;
+        // append(), not "," + std::string: GCC 12 -O2 warns falsely (-Wrestrict) on the latter.
         for (const auto& x : v)
-            out += (out.empty() ? "" : ",") + number_text(x.get<double>());
+            out.append(out.empty() ? "" : ",").append(number_text(x.get<double>()));
         return out;
     }
     return v.dump();
@@ -218,20 +222,24 @@ OptionSpec field_spec(const Field& f, const Scenario& defaults)
     OptionSpec o;
     o.name = f.option_name();
     o.aliases = f.option_aliases;
-    o.help = f.label;
+    // The GUI's label, unit and tooltip, translated as the GUI shows them.
+    o.help = translate("ParamSpec", f.label);
     if (*f.unit)
-        o.help += std::string(" (") + f.unit + ")";
+        o.help = arg(translate("Cli", "%1 (%2)", "a parameter: its label, then its unit"),
+                     {o.help, translate("ParamSpec", f.unit)});
     if (*f.tooltip)
-        o.help += std::string(": ") + f.tooltip;
+        o.help = arg(translate("Cli", "%1: %2", "a parameter: its name, then what it means"),
+                     {o.help, translate("ParamSpec", f.tooltip)});
     else
-        o.help += ".";
+        o.help += translate("Cli", ".");
     switch (f.type) {
     case FieldType::Bool:
         o.type = ArgType::Flag;
         o.aliases.push_back("no-" + f.option_name());
         o.aliases.insert(o.aliases.end(), f.negations.begin(), f.negations.end());
-        o.help += " (--no-" + f.option_name() + (f.negations.empty() ? "" : ", --" + f.negations.front()) +
-                  ": off)";
+        o.help +=
+            arg(translate("Cli", " (%1: off)"),
+                {"--no-" + f.option_name() + (f.negations.empty() ? "" : ", --" + f.negations.front())});
         break;
     case FieldType::Int:
     case FieldType::Seed: o.type = ArgType::Int; break;
@@ -248,46 +256,49 @@ OptionSpec field_spec(const Field& f, const Scenario& defaults)
         break;
     }
     if (f.type != FieldType::Bool)
-        o.allowed = f.allowed();
+        o.allowed = f.allowed() == "a string" ? translate("Cli", "a string")
+                                              : ui::allowedText(f.allowed()).toStdString();
     o.default_text = default_text(f, defaults);
     return o;
 }
 
-const OptionSpec kPreset{.name = "preset",
-                         .type = ArgType::Text,
-                         .help =
-                             "Start from a shipped model preset (posatlas presets lists them); options given "
-                             "beside it override its values.",
-                         .metavar = "NAME"};
-const OptionSpec kConfig{.name = "config",
-                         .type = ArgType::Path,
-                         .help =
-                             "Start from a Hugging Face config.json, or the metadata of a llama.cpp .gguf "
+const OptionSpec kPreset{
+    .name = "preset",
+    .type = ArgType::Text,
+    .help = translate("Cli", "Start from a shipped model preset (posatlas presets lists them); options given "
+                             "beside it override its values."),
+    .metavar = "NAME"};
+const OptionSpec kConfig{
+    .name = "config",
+    .type = ArgType::Path,
+    .help = translate("Cli", "Start from a Hugging Face config.json, or the metadata of a llama.cpp .gguf "
                              "file (read as the equivalent config.json); options given beside it override "
-                             "its values. Exclusive with --preset.",
-                         .allowed = "a JSON or .gguf file"};
+                             "its values. Exclusive with --preset."),
+    .allowed = translate("Cli", "a JSON or .gguf file")};
 const OptionSpec kModel{
     .name = "model",
     .type = ArgType::Text,
-    .help = "Start from a model in the local Hugging Face cache ($HF_HUB_CACHE, else $HF_HOME/hub, "
-            "else ~/.cache/huggingface/hub; posatlas models lists it): its config.json exactly as "
-            "--config would read it, and for learned absolute positions its cached weights "
-            "(the known position tensor) unless --weights is given. Nothing is downloaded: "
-            "posatlas download fetches a model. Exclusive with --preset and --config.",
+    .help = translate("Cli",
+                      "Start from a model in the local Hugging Face cache ($HF_HUB_CACHE, else $HF_HOME/hub, "
+                      "else ~/.cache/huggingface/hub; posatlas models lists it): its config.json exactly as "
+                      "--config would read it, and for learned absolute positions its cached weights "
+                      "(the known position tensor) unless --weights is given. Nothing is downloaded: "
+                      "posatlas download fetches a model. Exclusive with --preset and --config."),
     .metavar = "ORG/NAME[@REV]",
-    .allowed = "a cached model, like openai-community/gpt2 or org/name@revision"};
+    .allowed = translate("Cli", "a cached model, like openai-community/gpt2 or org/name@revision")};
 
 } // namespace
 
 std::vector<HelpSection> scenario_sections(std::optional<Method> fixed)
 {
     std::vector<HelpSection> sections;
-    HelpSection model{"Model", {kPreset, kConfig, kModel}};
+    HelpSection model{translate("Cli", "Model"), {kPreset, kConfig, kModel}};
     if (!fixed) {
-        OptionSpec method{.name = "method",
-                          .type = ArgType::Choice,
-                          .help = "The positional encoding (unless the preset or config names one).",
-                          .default_text = "the preset's or config's, else rope"};
+        OptionSpec method{
+            .name = "method",
+            .type = ArgType::Choice,
+            .help = translate("Cli", "The positional encoding (unless the preset or config names one)."),
+            .default_text = translate("Cli", "the preset's or config's, else rope")};
         for (const MethodDescriptor& d : methods())
             method.choices.emplace_back(method_id(d.method));
         model.options.push_back(method);
@@ -301,11 +312,12 @@ std::vector<HelpSection> scenario_sections(std::optional<Method> fixed)
             continue;
         Scenario s;
         s.method = d.method;
-        HelpSection section{std::string(d.short_name) + " parameters (--method " +
-                                std::string(method_id(d.method)) + ")",
-                            {}};
+        const std::string name = translate("Method", d.short_name);
+        HelpSection section{
+            arg(translate("Cli", "%1 parameters (--method %2)"), {name, std::string(method_id(d.method))}),
+            {}};
         if (fixed)
-            section.title = std::string(d.short_name) + " parameters";
+            section.title = arg(translate("Cli", "%1 parameters"), {name});
         for (const Field& f : d.fields)
             section.options.push_back(field_spec(f, s));
         sections.push_back(std::move(section));
@@ -316,7 +328,7 @@ std::vector<HelpSection> scenario_sections(std::optional<Method> fixed)
 Scenario scenario_from_options(const Options& o, std::optional<Method> required, const std::string& quantity)
 {
     if (int(o.has("preset")) + int(o.has("config")) + int(o.has("model")) > 1)
-        throw UsageError("--preset, --config and --model are exclusive: give one model");
+        throw UsageError(translate("Cli", "--preset, --config and --model are exclusive: give one model"));
     Scenario s;
     std::string model;
     std::string source;         // where values not given as options came from, for messages

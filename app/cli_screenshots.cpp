@@ -3,6 +3,7 @@
 
 #include "cli_export.h"
 #include "cli_help.h"
+#include "cli_i18n.h"
 #include "cli_options.h"
 #include "explorer/explorer_window.h"
 #include "export/export_dialog.h"
@@ -61,7 +62,7 @@ void save(QWidget* w, const QDir& dir, const QString& name, std::ostream& out)
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     if (!w->grab().save(&buffer, "PNG"))
-        throw UsageError("--out: cannot encode " + path.toStdString());
+        throw UsageError(arg(translate("Cli", "--out: cannot encode %1"), {path.toStdString()}));
     try {
         ui::write_file_atomically(path, bytes);
     } catch (const ui::ExportError& e) {
@@ -76,14 +77,17 @@ namespace {
 
 OptionTable screenshots_table()
 {
-    return {
-        {.name = "out",
-         .type = ArgType::Path,
-         .help = "The folder for the screenshots (created if missing), PNG files named by what they show.",
-         .metavar = "DIR",
-         .allowed = "a folder name",
-         .required = true},
-        {.name = "dark", .type = ArgType::Flag, .help = "Take them all in the dark theme."}};
+    return {{.name = "out",
+             .type = ArgType::Path,
+             .help = translate(
+                 "Cli",
+                 "The folder for the screenshots (created if missing), PNG files named by what they show."),
+             .metavar = "DIR",
+             .allowed = translate("Cli", "a folder name"),
+             .required = true},
+            {.name = "dark",
+             .type = ArgType::Flag,
+             .help = translate("Cli", "Take them all in the dark theme.")}};
 }
 
 } // namespace
@@ -95,77 +99,91 @@ OptionSet screenshots_option_set()
 
 std::string screenshots_help()
 {
-    return render_help("usage: posatlas screenshots --out DIR [--dark]",
-                       "Takes the app's screenshots for the README and the user guide (main window, each "
-                       "view, the context-extension "
-                       "explorer), and a few more for reviewing the GUI, offscreen.",
-                       {{"Options", screenshots_table()}, {"Help", {help_option()}}});
+    return render_help(
+        usage_prefix() + "posatlas screenshots --out DIR [--dark]",
+        translate("Cli", "Takes the app's screenshots for the README and the user guide (main window, each "
+                         "view, the context-extension "
+                         "explorer), and a few more for reviewing the GUI, offscreen."),
+        {{translate("Cli", "Options"), screenshots_table()}, {translate("Cli", "Help"), {help_option()}}});
 }
 
-int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
+namespace {
+
+// The folder --out names, created if missing.
+QDir output_folder(const Options& o)
 {
-    const Options o(args, screenshots_table());
-    if (o.help()) {
-        out << screenshots_help();
-        return 0;
-    }
-    if (!o.positional().empty())
-        throw UsageError("unexpected argument '" + o.positional().front() + "'");
     const auto dir_name = o.text("out");
     if (!dir_name)
-        throw UsageError("--out DIR is required: the folder for the screenshots");
+        throw UsageError(translate("Cli", "--out DIR is required: the folder for the screenshots"));
     if (!QDir().mkpath(QString::fromStdString(*dir_name)))
-        throw UsageError("--out " + *dir_name + ": cannot create the folder");
-    const QDir dir(QString::fromStdString(*dir_name));
-    // A 1920x1080 offscreen screen (unless the caller chose a platform): presentation mode goes full
-    // screen, and the lesson screenshots show it at a projector's size.
-    QTemporaryDir platform;
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && platform.isValid()) {
-        QFile config(platform.filePath(QStringLiteral("offscreen.json")));
-        if (config.open(QIODevice::WriteOnly)) {
-            config.write(
-                R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1920, "height": 1080,)"
-                R"( "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
-            config.close();
-            qputenv("QT_QPA_PLATFORM",
-                    QByteArray("offscreen:configfile=") + QFile::encodeName(config.fileName()));
-        }
-    }
-    ensure_application();
-    // A private settings file: screenshots never depend on (or change) the user's saved layout.
-    QTemporaryDir settings;
-    MainWindow w(settings.filePath(QStringLiteral("screenshots.ini")));
-    w.setComputeHiddenViews(true);
-    w.setDarkTheme(o.flag("dark"));
-    w.resize(1280, 720);
-    w.show();
-    auto idle = [&] { return wait_idle([&] { return w.jobs()->busy(); }); };
-    idle();
-    save(&w, dir, QStringLiteral("main-window"), out);
+        throw UsageError(arg(translate("Cli", "--out %1: cannot create the folder"), {*dir_name}));
+    return QDir(QString::fromStdString(*dir_name));
+}
 
+// A 1920x1080 offscreen screen (unless the caller chose a platform): presentation mode goes full
+// screen, and the lesson screenshots show it at a projector's size. The configuration lives in
+// `platform`, which must outlive the application.
+void use_projector_screen(const QTemporaryDir& platform)
+{
+    if (!qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !platform.isValid())
+        return;
+    QFile config(platform.filePath(QStringLiteral("offscreen.json")));
+    if (!config.open(QIODevice::WriteOnly))
+        return;
+    config.write(R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1920, "height": 1080,)"
+                 R"( "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
+    config.close();
+    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + QFile::encodeName(config.fileName()));
+}
+
+// The main window, the folder and the listing of saved files: what every group of shots uses.
+struct Shots {
+    MainWindow& w;
+    const QDir& dir;
+    std::ostream& out;
+
+    bool idle() const
+    {
+        return wait_idle([this] { return w.jobs()->busy(); });
+    }
+    void save(QWidget* widget, const QString& name) const { cli::save(widget, dir, name, out); }
+};
+
+// The main window, then each view of a RoPE model, then the main window on ALiBi.
+void shoot_main_window(const Shots& s)
+{
+    MainWindow& w = s.w;
+    s.idle();
+    s.save(&w, QStringLiteral("main-window"));
     const std::pair<const char*, ViewKind> views[] = {{"view-heatmap", ViewKind::Heatmap},
                                                       {"view-curves", ViewKind::Curves},
                                                       {"view-rotation", ViewKind::Rotation},
                                                       {"view-spectrum", ViewKind::Spectrum}};
     w.loadPreset(QStringLiteral("llama-3.1-8b"));
-    idle();
+    s.idle();
     for (const auto& [name, kind] : views) {
         QDockWidget* d = w.dock(kind);
         d->show();
         d->raise();
-        idle();
-        save(d, dir, QString::fromLatin1(name), out);
+        s.idle();
+        s.save(d, QString::fromLatin1(name));
     }
     w.loadPreset(QStringLiteral("bloom-560m"));
-    idle();
+    s.idle();
     w.dock(ViewKind::Heatmap)->raise();
     // The curves (ALiBi's decay per head), not the spectrum tab the loop above left in front: RoPE's
     // spectrum has nothing to show for ALiBi.
     w.dock(ViewKind::Curves)->raise();
-    idle();
-    save(&w, dir, QStringLiteral("main-window-alibi"), out);
+    s.idle();
+    s.save(&w, QStringLiteral("main-window-alibi"));
+}
 
-    ExplorerWindow* e = w.openExplorer();
+// Every tab of the context-extension explorer on Llama 3.1, and (beyond the docs: pictures for
+// reviewing the GUI by eye) on a YaRN model, with the entropy of random q, k, where the frequency sets
+// give one curve.
+void shoot_explorer(const Shots& s)
+{
+    ExplorerWindow* e = s.w.openExplorer();
     e->resize(1400, 900);
     e->loadPreset(QStringLiteral("llama-3.1-8b"));
     e->show();
@@ -173,65 +191,75 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     for (int tab = 0; tab < e->tabs()->count(); ++tab) {
         e->tabs()->setCurrentIndex(tab);
         explorer_idle();
-        save(e, dir, QStringLiteral("explorer-%1").arg(tab + 1), out);
+        s.save(e, QStringLiteral("explorer-%1").arg(tab + 1));
     }
-
-    // Beyond the docs: pictures for reviewing the GUI by eye. The explorer on a YaRN model,
     e->loadPreset(QStringLiteral("yarn-llama-2-7b-64k"));
     for (int tab = 0; tab < e->tabs()->count(); ++tab) {
         e->tabs()->setCurrentIndex(tab);
         explorer_idle();
-        save(e, dir, QStringLiteral("explorer-yarn-%1").arg(tab + 1), out);
+        s.save(e, QStringLiteral("explorer-yarn-%1").arg(tab + 1));
     }
-    // the entropy with random q, k, where the frequency sets give one curve,
     e->tabs()->setCurrentIndex(static_cast<int>(ExplorerView::Temperature));
     e->setEntropyContent(EntropyContent::RandomQK);
     explorer_idle();
-    save(e, dir, QStringLiteral("explorer-yarn-entropy-random"), out);
+    s.save(e, QStringLiteral("explorer-yarn-entropy-random"));
     e->setEntropyContent(EntropyContent::RepeatedToken);
     e->close();
-    // a bucketed method (step curves),
+}
+
+// For review: a bucketed method (step curves), the figures' share of a full-HD window, and the export
+// dialog with its suggested caption.
+void shoot_review(const Shots& s)
+{
+    MainWindow& w = s.w;
     w.loadPreset(QStringLiteral("t5-base"));
-    idle();
-    save(&w, dir, QStringLiteral("main-window-t5"), out);
-    // the figures' share of a full-HD window,
+    s.idle();
+    s.save(&w, QStringLiteral("main-window-t5"));
     w.resize(1920, 1080);
-    idle();
-    save(&w, dir, QStringLiteral("main-window-wide"), out);
-    // and the export dialog with its suggested caption.
+    s.idle();
+    s.save(&w, QStringLiteral("main-window-wide"));
     ExportDialog dialog(ViewKind::Heatmap, scenario_caption(w.model()->scenario()), &w);
     dialog.show();
-    idle();
-    save(&dialog, dir, QStringLiteral("export-dialog"), out);
+    s.idle();
+    s.save(&dialog, QStringLiteral("export-dialog"));
     dialog.close();
-    // Methods side by side (the lesson "Choosing an encoding"): sinusoidal, RoPE and ALiBi as
-    // heatmap panels and overlaid curves, in a full-HD window and presented at 200 % text size, where
-    // long captions and legends are the first to be clipped.
+}
+
+// Methods side by side (the lesson "Choosing an encoding"): sinusoidal, RoPE and ALiBi as heatmap
+// panels and overlaid curves, in a full-HD window and presented at 200 % text size, where long captions
+// and legends are the first to be clipped.
+void shoot_comparison(const Shots& s)
+{
+    MainWindow& w = s.w;
     w.loadPreset(QStringLiteral("llama-3.1-8b"));
     w.setComparedMethods(ui::classic_comparison());
     w.resize(1920, 1080);
     w.dock(ViewKind::Heatmap)->raise();
     w.dock(ViewKind::Curves)->show();
     w.dock(ViewKind::Curves)->raise();
-    idle();
-    save(&w, dir, QStringLiteral("main-window-compare"), out);
-    {
-        Presentation* p = w.presentation();
-        const double scale = p->fontScale();
-        p->setFontScale(2.0);
-        p->enter();
-        for (const auto& [name, kind] : {std::pair{"present-compare-heatmap", ViewKind::Heatmap},
-                                         std::pair{"present-compare-curves", ViewKind::Curves}}) {
-            p->showView(kind);
-            idle();
-            save(&w, dir, QString::fromLatin1(name), out);
-        }
-        p->leave();
-        p->setFontScale(scale);
+    s.idle();
+    s.save(&w, QStringLiteral("main-window-compare"));
+    Presentation* p = w.presentation();
+    const double scale = p->fontScale();
+    p->setFontScale(2.0);
+    p->enter();
+    for (const auto& [name, kind] : {std::pair{"present-compare-heatmap", ViewKind::Heatmap},
+                                     std::pair{"present-compare-curves", ViewKind::Curves}}) {
+        p->showView(kind);
+        s.idle();
+        s.save(&w, QString::fromLatin1(name));
     }
+    p->leave();
+    p->setFontScale(scale);
     w.setComparedMethods({});
-    // Last, a sentence as the positions: NoPE's attention weights over its words (the
-    // permutation invariance of self-attention), the axes labelled with the words.
+}
+
+// A sentence as the positions: NoPE's attention weights over its words (the permutation invariance of
+// self-attention), the axes labelled with the words; then the sentence beside its permutation, the rows
+// of "dog" linked (as hovering the row shows them): the same numbers in both panels, only moved.
+void shoot_sentence(const Shots& s)
+{
+    MainWindow& w = s.w;
     Scenario sentence;
     sentence.method = kNoPE;
     common_field("text")->set(sentence, std::string("the dog bit the man"));
@@ -241,27 +269,30 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     w.setViewSettings(weights);
     w.resize(1280, 720);
     w.dock(ViewKind::Heatmap)->raise();
-    idle();
-    save(&w, dir, QStringLiteral("main-window-sentence"), out);
-    // The sentence beside its permutation, the rows of "dog" linked (as hovering the row shows them): the
-    // same numbers in both panels, only moved.
+    s.idle();
+    s.save(&w, QStringLiteral("main-window-sentence"));
     Scenario permuted = sentence;
     common_field("permuted")->set(permuted, std::string("the man bit the dog"));
     w.model()->setScenario(permuted, QStringLiteral("the man bit the dog"));
-    idle();
+    s.idle();
     w.heatmapView()->highlightRow(0, 1);
     QApplication::processEvents();
-    save(&w, dir, QStringLiteral("main-window-permuted"), out);
-    // ALiBi's per-head slopes: BLOOM's 16 heads with head 3 looking further (0.0123 for the
-    // paper's 2^-1.5), the panel's slope rows scrolled into view, the curves that answer it, and the
-    // panel again while presenting at 200 % font scale.
+    s.save(&w, QStringLiteral("main-window-permuted"));
+}
+
+// ALiBi's per-head slopes: BLOOM's 16 heads with head 3 looking further (0.0123 for the paper's
+// 2^-1.5), the panel's slope rows scrolled into view, the curves that answer it, and the panel again
+// while presenting at 200 % font scale.
+void shoot_alibi_slopes(const Shots& s)
+{
+    MainWindow& w = s.w;
     w.loadPreset(QStringLiteral("bloom-560m"));
     w.model()->setListElement(descriptor(Method::ALiBi).field("slopes"), 2, 0.0123);
     ViewSettings curves = w.viewSettings();
     curves.max_distance = 256;
     curves.log_x = false;
     w.setViewSettings(curves);
-    idle();
+    s.idle();
     const auto show_slopes = [&] {
         if (auto* scroll = w.parameterPanel()->findChild<QScrollArea*>())
             scroll->ensureWidgetVisible(w.parameterPanel()->editor(descriptor(Method::ALiBi).field("slopes")),
@@ -269,35 +300,71 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
         QApplication::processEvents();
     };
     show_slopes();
-    save(w.panelDock(), dir, QStringLiteral("panel-alibi-slopes"), out);
+    s.save(w.panelDock(), QStringLiteral("panel-alibi-slopes"));
     w.dock(ViewKind::Curves)->show();
     w.dock(ViewKind::Curves)->raise();
-    idle();
-    save(w.dock(ViewKind::Curves), dir, QStringLiteral("view-curves-alibi-slope"), out);
+    s.idle();
+    s.save(w.dock(ViewKind::Curves), QStringLiteral("view-curves-alibi-slope"));
     w.presentation()->enter();
     w.presentation()->setFontScale(2.0);
     w.presentation()->setShowsPanel(true);
-    idle();
+    s.idle();
     show_slopes();
-    save(w.panelDock(), dir, QStringLiteral("panel-alibi-slopes-presenting"), out);
+    s.save(w.panelDock(), QStringLiteral("panel-alibi-slopes-presenting"));
     w.presentation()->setFontScale(1.0);
     w.presentation()->leave();
+}
 
-    // A lesson step in presentation mode, full screen (1920x1080), at 150 % text: lesson 8's second
-    // step (RoPE's score depends on m - n only), in the language of the environment
-    // (LANG=zh_CN.UTF-8 for the Chinese one).
+// A lesson step in presentation mode, full screen (1920x1080), at 150 % text: lesson 8's second step
+// (RoPE's score depends on m - n only), in the language of the environment (LANG=zh_CN.UTF-8 for the
+// Chinese one).
+void shoot_lesson(const Shots& s)
+{
+    MainWindow& w = s.w;
     const QStringList lessons = course_lessons(course_language(currentLanguage()));
     const QString rope = lessons.filter(QStringLiteral("08-")).value(0);
-    if (!rope.isEmpty() && w.openLesson(rope)) {
-        w.presentation()->enter();
-        w.presentation()->setFontScale(1.5);
-        w.presentation()->goToStep(1);
-        idle();
-        QApplication::processEvents();
-        save(&w, dir, QStringLiteral("lesson-present-%1").arg(currentLanguage()), out);
-        w.presentation()->leave();
-        w.closeLesson();
+    if (rope.isEmpty() || !w.openLesson(rope))
+        return;
+    w.presentation()->enter();
+    w.presentation()->setFontScale(1.5);
+    w.presentation()->goToStep(1);
+    s.idle();
+    QApplication::processEvents();
+    s.save(&w, QStringLiteral("lesson-present-%1").arg(currentLanguage()));
+    w.presentation()->leave();
+    w.closeLesson();
+}
+
+} // namespace
+
+int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
+{
+    const Options o(args, screenshots_table());
+    if (o.help()) {
+        out << screenshots_help();
+        return 0;
     }
+    if (!o.positional().empty())
+        throw UsageError(arg(translate("Cli", "unexpected argument '%1'"), {o.positional().front()}));
+    const QDir dir = output_folder(o);
+    QTemporaryDir platform;
+    use_projector_screen(platform);
+    ensure_application();
+    // A private settings file: screenshots never depend on (or change) the user's saved layout.
+    QTemporaryDir settings;
+    MainWindow w(settings.filePath(QStringLiteral("screenshots.ini")));
+    w.setComputeHiddenViews(true);
+    w.setDarkTheme(o.flag("dark"));
+    w.resize(1280, 720);
+    w.show();
+    const Shots shots{w, dir, out};
+    shoot_main_window(shots);
+    shoot_explorer(shots);
+    shoot_review(shots);
+    shoot_comparison(shots);
+    shoot_sentence(shots);
+    shoot_alibi_slopes(shots);
+    shoot_lesson(shots);
     return 0;
 }
 

@@ -5,7 +5,9 @@
 # and quantity's --help, generated from the option tables) and `--version`, so that they never drift.
 # The help is a hand-laid-out block (aligned columns, wrapped option lists) that help2man's heuristics
 # split into wrong .TP/.IP items, so it goes into the page verbatim (no-fill), roff-escaped.
-execute_process(COMMAND ${EXE} help --all OUTPUT_VARIABLE help RESULT_VARIABLE rc1)
+# The English help whatever the build's locale (a Chinese locale would print the Chinese one).
+execute_process(COMMAND ${CMAKE_COMMAND} -E env LC_ALL=C.UTF-8 LANGUAGE= ${EXE} help --all OUTPUT_VARIABLE help
+                RESULT_VARIABLE rc1)
 execute_process(COMMAND ${EXE} --version OUTPUT_VARIABLE version RESULT_VARIABLE rc2)
 if(NOT rc1 EQUAL 0 OR NOT rc2 EQUAL 0)
   message(FATAL_ERROR "${EXE} help --all / --version failed")

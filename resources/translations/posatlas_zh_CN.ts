@@ -105,6 +105,904 @@
     </message>
 </context>
 <context>
+    <name>Cli</name>
+    <message>
+        <source>open the GUI (with a .posatlas.json session or a config.json)</source>
+        <translation>打开图形界面（可带一个 .posatlas.json 会话或 config.json）</translation>
+    </message>
+    <message>
+        <source>the command line</source>
+        <translation>命令行</translation>
+    </message>
+    <message>
+        <source>a command&apos;s options: meaning, default and allowed values</source>
+        <translation>某个命令的选项：含义、默认值和允许的取值</translation>
+    </message>
+    <message>
+        <source>commands:</source>
+        <translation>命令：</translation>
+    </message>
+    <message>
+        <source>options:</source>
+        <translation>选项：</translation>
+    </message>
+    <message>
+        <source>Progress of long commands goes to standard error, only when it is a terminal (--quiet: never); errors are one line on standard error. Exit status: 0 success, 2 bad input, 1 internal failure.</source>
+        <translation>耗时较长的命令会把进度写到标准错误，且仅当它是终端时才写（--quiet：从不写）；错误信息在标准错误上占一行。退出状态：0 成功，2 输入有误，1 内部错误。</translation>
+    </message>
+    <message>
+        <source>cannot write to standard output</source>
+        <translation>无法写入标准输出</translation>
+    </message>
+    <message>
+        <source>help takes a command (and for compute a quantity), or --all; see posatlas --help</source>
+        <translation>help 后面跟一个命令（compute 还可再跟一个量），或 --all；参见 posatlas --help</translation>
+    </message>
+    <message>
+        <source>unknown command &apos;%1&apos;; one of %2 (see posatlas --help)</source>
+        <translation>未知命令“%1”；可用的命令有 %2（参见 posatlas --help）</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>out of memory; ask for a smaller window or length</source>
+        <translation>内存不足；请缩小窗口或长度</translation>
+    </message>
+    <message>
+        <source>internal error: %1</source>
+        <translation>内部错误：%1</translation>
+    </message>
+    <message>
+        <source>Prints the bash completion script (installed as /usr/share/bash-completion/completions/posatlas).</source>
+        <translation>打印 bash 补全脚本（安装位置为 /usr/share/bash-completion/completions/posatlas）。</translation>
+    </message>
+    <message>
+        <source>completion needs the shell: posatlas completion bash</source>
+        <translation>completion 需要指明 shell：posatlas completion bash</translation>
+    </message>
+    <message>
+        <source>First relative (or absolute) position.</source>
+        <translation>第一个相对（或绝对）位置。</translation>
+    </message>
+    <message>
+        <source>Last position (inclusive); --to - --from must be below 10000000.</source>
+        <translation>最后一个位置（含）；--to 与 --from 之差必须小于 10000000。</translation>
+    </message>
+    <message>
+        <source>Position m the query is rotated to (tokens).</source>
+        <translation>查询向量被旋转到的位置 m（以词元计）。</translation>
+    </message>
+    <message>
+        <source>Position n the key is rotated to (tokens).</source>
+        <translation>键向量被旋转到的位置 n（以词元计）。</translation>
+    </message>
+    <message>
+        <source>RoPE inverse frequencies, wavelengths, attention factor (and YaRN ramp)</source>
+        <translation>RoPE 的逆频率、波长、注意力因子（以及 YaRN 斜坡）</translation>
+    </message>
+    <message>
+        <source>RoFormer long-term decay bound and mean cos(r theta) for r = 0..R</source>
+        <translation>RoFormer 的长程衰减上界，以及 r = 0..R 时 cos(r theta) 的均值</translation>
+    </message>
+    <message>
+        <source>The largest relative distance R (tokens).</source>
+        <translation>最大相对距离 R（以词元计）。</translation>
+    </message>
+    <message>
+        <source>Sample N log-spaced distances in [0, R] instead of every integer (needed for R &gt;= 10000000).</source>
+        <translation>在 [0, R] 内按对数间隔取 N 个距离，而不是取每个整数（R &gt;= 10000000 时必须给出）。</translation>
+    </message>
+    <message>
+        <source>every distance</source>
+        <translation>每个距离</translation>
+    </message>
+    <message>
+        <source>q.k after rotating q to position m and k to position n (not divided by sqrt(d))</source>
+        <translation>把 q 旋转到位置 m、把 k 旋转到位置 n 之后的 q.k（未除以 sqrt(d)）</translation>
+    </message>
+    <message>
+        <source>The query vector q, head-dim numbers (sets --head-dim when neither it nor a model is given).</source>
+        <translation>查询向量 q，共 head-dim 个数（既未给出 --head-dim 也未给出模型时，由它确定 --head-dim）。</translation>
+    </message>
+    <message>
+        <source>The key vector k, head-dim numbers.</source>
+        <translation>键向量 k，共 head-dim 个数。</translation>
+    </message>
+    <message>
+        <source>rotation angle of every pair at a position (radians, mod 2 pi)</source>
+        <translation>某个位置上每一对维度的旋转角（弧度，对 2 pi 取模）</translation>
+    </message>
+    <message>
+        <source>The token position m.</source>
+        <translation>词元位置 m。</translation>
+    </message>
+    <message>
+        <source>per-pair table: theta, wavelength, scaled theta, ratio, regime, max angles (trained/target)</source>
+        <translation>逐对表格：theta、波长、缩放后的 theta、比值、所处区间、最大旋转角（训练长度/目标长度）</translation>
+    </message>
+    <message>
+        <source>The context the model was trained on (tokens).</source>
+        <translation>模型训练时的上下文长度（以词元计）。</translation>
+    </message>
+    <message>
+        <source>the model&apos;s original_max_position_embeddings</source>
+        <translation>模型的 original_max_position_embeddings</translation>
+    </message>
+    <message>
+        <source>The context it is extended to (tokens).</source>
+        <translation>要扩展到的上下文长度（以词元计）。</translation>
+    </message>
+    <message>
+        <source>the model&apos;s max_position_embeddings (trained length x factor)</source>
+        <translation>模型的 max_position_embeddings（训练长度 x 缩放因子）</translation>
+    </message>
+    <message>
+        <source>mean softmax entropy of the last query over N keys, with/without temperature</source>
+        <translation>最后一个查询在 N 个键上的 softmax 熵的均值，分别给出有温度和无温度的结果</translation>
+    </message>
+    <message>
+        <source>Context lengths N (tokens), each an integer in [1, %1], at most %2 of them, adding up to at most %3 / --trials.</source>
+        <translation>上下文长度 N（以词元计），每个都是 [1, %1] 内的整数，最多 %2 个，总和不超过 %3 / --trials。</translation>
+    </message>
+    <message>
+        <source>comma-separated integers</source>
+        <translation>以逗号分隔的整数</translation>
+    </message>
+    <message>
+        <source>Random query/key draws averaged per length.</source>
+        <translation>每个长度上取平均的随机查询/键抽样次数。</translation>
+    </message>
+    <message>
+        <source>Seed of the random queries and keys.</source>
+        <translation>随机查询和键的种子。</translation>
+    </message>
+    <message>
+        <source>ALiBi head slopes (Press et al.; scaled with --alibi-scaling)</source>
+        <translation>ALiBi 各注意力头的斜率（Press 等人；用 --alibi-scaling 缩放）</translation>
+    </message>
+    <message>
+        <source>T5 relative position -&gt; bucket (relative position = key - query)</source>
+        <translation>T5 相对位置 -&gt; 桶（相对位置 = 键 - 查询）</translation>
+    </message>
+    <message>
+        <source>DeBERTa log-bucketed relative positions</source>
+        <translation>DeBERTa 按对数分桶的相对位置</translation>
+    </message>
+    <message>
+        <source>sinusoidal encoding matrix, positions x dimensions</source>
+        <translation>正弦位置编码矩阵，位置 x 维度</translation>
+    </message>
+    <message>
+        <source>Number of positions (rows), from 0.</source>
+        <translation>位置数（行数），从 0 开始。</translation>
+    </message>
+    <message>
+        <source>learned absolute embeddings of positions --from..--to: the seeded table, --table FILE, or --weights CHECKPOINT.safetensors [--tensor NAME] as stored (null beyond the trained length)</source>
+        <translation>位置 --from..--to 的可学习绝对位置嵌入：按种子生成的表、--table FILE，或 --weights CHECKPOINT.safetensors [--tensor NAME] 中存储的原值（超出训练长度处为 null）</translation>
+    </message>
+    <message>
+        <source>a heatmap matrix of any method (--method, --kind logits|weights|bias|buckets|...)</source>
+        <translation>任一方法的热力图矩阵（--method，--kind logits|weights|bias|buckets|...）</translation>
+    </message>
+    <message>
+        <source>Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the keys after the query, --text &quot;the dog bit the man&quot; makes the words the positions), encoding, bias, buckets, cope-positions or cope-gates, as the method offers them.</source>
+        <translation>哪个矩阵：logits（注意力分数）、weights（注意力权重：对注意力分数每一行做 softmax；--causal 屏蔽查询之后的键，--text &quot;the dog bit the man&quot; 让词语充当位置）、encoding、bias、buckets、cope-positions 或 cope-gates，视方法提供哪些而定。</translation>
+    </message>
+    <message>
+        <source>the method&apos;s first (most telling) kind</source>
+        <translation>该方法的第一种（最能说明问题的）矩阵</translation>
+    </message>
+    <message>
+        <source>First row (query position) of the window.</source>
+        <translation>窗口的第一行（查询位置）。</translation>
+    </message>
+    <message>
+        <source>First column (key position) of the window.</source>
+        <translation>窗口的第一列（键位置）。</translation>
+    </message>
+    <message>
+        <source>Rows of the window (positions).</source>
+        <translation>窗口的行数（位置数）。</translation>
+    </message>
+    <message>
+        <source>up to --seq-len</source>
+        <translation>到 --seq-len 为止</translation>
+    </message>
+    <message>
+        <source>Columns of the window (positions).</source>
+        <translation>窗口的列数（位置数）。</translation>
+    </message>
+    <message>
+        <source>Downsample the window to this many rows.</source>
+        <translation>把窗口降采样到这么多行。</translation>
+    </message>
+    <message>
+        <source>no downsampling</source>
+        <translation>不降采样</translation>
+    </message>
+    <message>
+        <source>Downsample the window to this many columns.</source>
+        <translation>把窗口降采样到这么多列。</translation>
+    </message>
+    <message>
+        <source>A downsampled cell is the exact mean of its block, or the single cell at its corner.</source>
+        <translation>降采样后的一个单元格取其所在块的精确均值，或取块角上的那个单元格。</translation>
+    </message>
+    <message>
+        <source>Arithmetic of the product: single rounds its factors to float32 and writes the float32 result (faster, shorter numbers, within the bound in docs/benchmarks.md).</source>
+        <translation>乘积的运算精度：single 把因子舍入为 float32 并输出 float32 结果（更快，数字更短，误差在 docs/benchmarks.md 给出的界内）。</translation>
+    </message>
+    <message>
+        <source>the model the options describe (preset or config, then each option), as a session&apos;s scenario</source>
+        <translation>这些选项所描述的模型（先取预设或 config，再逐个应用选项），以会话中的场景形式给出</translation>
+    </message>
+    <message>
+        <source>Output format.</source>
+        <translation>输出格式。</translation>
+    </message>
+    <message>
+        <source>csv when --out ends in .csv, else json</source>
+        <translation>--out 以 .csv 结尾时为 csv，否则为 json</translation>
+    </message>
+    <message>
+        <source>Write to FILE (replaced whole, only on success; its name is then printed) instead of standard output; - is standard output.</source>
+        <translation>写入 FILE（整体替换，仅在成功时写入；随后打印文件名），而不是标准输出；- 表示标准输出。</translation>
+    </message>
+    <message>
+        <source>a file name or -</source>
+        <translation>文件名或 -</translation>
+    </message>
+    <message>
+        <source>Options of %1</source>
+        <translation>%1 的选项</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Other methods&apos; parameters</source>
+        <translation>其他方法的参数</translation>
+    </message>
+    <message>
+        <source>Accepted and ignored (they belong to other methods; posatlas compute matrix --help explains them):</source>
+        <translation>接受但忽略（它们属于其他方法；posatlas compute matrix --help 对它们有说明）：</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+    <message>
+        <source>quantities:</source>
+        <translation>量：</translation>
+    </message>
+    <message>
+        <source>Every quantity takes --format json|csv, --out FILE|- and --quiet, and the model options: --preset or --config, then the parameters of its method (Hugging Face config keys with dashes; matrix takes --method and the parameters of every method).</source>
+        <translation>每个量都接受 --format json|csv、--out FILE|- 和 --quiet，以及模型选项：--preset 或 --config，然后是其方法的参数（即 Hugging Face 配置键，下划线写作短横线；matrix 接受 --method 以及所有方法的参数）。</translation>
+    </message>
+    <message>
+        <source>.</source>
+        <translation>。</translation>
+    </message>
+    <message>
+        <source>compute needs a QUANTITY: one of %1</source>
+        <translation>compute 需要一个量（QUANTITY），可选 %1</translation>
+    </message>
+    <message>
+        <source>unknown quantity &apos;%1&apos;; one of %2</source>
+        <translation>未知的量“%1”；可选 %2</translation>
+    </message>
+    <message>
+        <source>unexpected argument &apos;%1&apos;; options start with --</source>
+        <translation>多余的参数“%1”；选项以 -- 开头</translation>
+    </message>
+    <message>
+        <source>text: one line per preset (id, family, method, source); json: every field.</source>
+        <translation>text：每个预设一行（id、系列、方法、来源）；json：全部字段。</translation>
+    </message>
+    <message>
+        <source>Lists the shipped model presets (for --preset NAME).</source>
+        <translation>列出随程序提供的模型预设（供 --preset NAME 使用）。</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>unexpected argument &apos;%1&apos;</source>
+        <translation>多余的参数“%1”</translation>
+    </message>
+    <message>
+        <source>Figure width in CSS pixels (1/96 inch).</source>
+        <translation>图宽，单位为 CSS 像素（1/96 英寸）。</translation>
+    </message>
+    <message>
+        <source>Figure height in CSS pixels.</source>
+        <translation>图高，单位为 CSS 像素。</translation>
+    </message>
+    <message>
+        <source>PNG resolution: pixels = size x dpi / 96 (192 = twice the size).</source>
+        <translation>PNG 分辨率：像素数 = 尺寸 x dpi / 96（192 即两倍尺寸）。</translation>
+    </message>
+    <message>
+        <source>Colours of background, axes and text.</source>
+        <translation>背景、坐标轴和文字的配色。</translation>
+    </message>
+    <message>
+        <source>Caption under the figure: auto (the model and its parameters), none, or the text given.</source>
+        <translation>图下方的说明文字：auto（模型及其参数）、none，或给出的文字。</translation>
+    </message>
+    <message>
+        <source>none (gallery: each figure&apos;s description)</source>
+        <translation>无（gallery：每幅图自己的说明）</translation>
+    </message>
+    <message>
+        <source>Scales every text of the figure.</source>
+        <translation>缩放图中所有文字。</translation>
+    </message>
+    <message>
+        <source>Heatmap colours; auto picks diverging for signed values, else viridis.</source>
+        <translation>热力图配色；auto 对有正负号的值选发散色标，否则选 viridis。</translation>
+    </message>
+    <message>
+        <source>The figure: the heatmap, RoPE&apos;s rotation of a query and key, the decay curves (curves is the same), or the frequency spectrum. Required unless --session gives the visible view.</source>
+        <translation>要画的图：热力图、RoPE 对一个查询和一个键的旋转、衰减曲线（curves 与之相同），或频谱。除非 --session 给出了可见的视图，否则必须指定。</translation>
+    </message>
+    <message>
+        <source>Take the model and the view settings from a saved .posatlas.json session; options given beside it override it. Exclusive with --preset and --config.</source>
+        <translation>从保存的 .posatlas.json 会话中取模型和视图设置；同时给出的选项会覆盖它。不能与 --preset 和 --config 同时使用。</translation>
+    </message>
+    <message>
+        <source>a session file</source>
+        <translation>会话文件</translation>
+    </message>
+    <message>
+        <source>Heatmap: which matrix (logits, weights, encoding, bias, buckets, cope-positions, cope-gates), as the method offers them.</source>
+        <translation>热力图：哪个矩阵（logits、weights、encoding、bias、buckets、cope-positions、cope-gates），视方法提供哪些而定。</translation>
+    </message>
+    <message>
+        <source>the method&apos;s first kind</source>
+        <translation>该方法的第一种矩阵</translation>
+    </message>
+    <message>
+        <source>Heatmap and decay: 2 to 4 methods side by side, each with its own parameters (heatmap: one panel per method; decay: their logits against distance on shared axes).</source>
+        <translation>热力图和衰减曲线：2 到 4 种方法并排比较，各用自己的参数（热力图：每种方法一个面板；衰减曲线：把它们的注意力分数随距离的变化画在同一坐标轴上）。</translation>
+    </message>
+    <message>
+        <source>no comparison (or the session&apos;s)</source>
+        <translation>不比较（或沿用会话中的设置）</translation>
+    </message>
+    <message>
+        <source>2 to 4 distinct method ids, comma-separated</source>
+        <translation>2 到 4 个互不相同的方法 id，以逗号分隔</translation>
+    </message>
+    <message>
+        <source>Decay: the largest relative distance on the x axis (tokens).</source>
+        <translation>衰减曲线：x 轴上的最大相对距离（以词元计）。</translation>
+    </message>
+    <message>
+        <source>four times the model&apos;s context, or N - 1 if that is further; 64 to 100000000 (or the session&apos;s)</source>
+        <translation>模型上下文长度的四倍，若 N - 1 更大则取 N - 1；范围 64 到 100000000（或沿用会话中的设置）</translation>
+    </message>
+    <message>
+        <source>Decay: a linear distance axis instead of log.</source>
+        <translation>衰减曲线：距离轴用线性刻度而非对数刻度。</translation>
+    </message>
+    <message>
+        <source>Rotation: the query&apos;s position m (tokens).</source>
+        <translation>旋转：查询的位置 m（以词元计）。</translation>
+    </message>
+    <message>
+        <source>12 (or the session&apos;s)</source>
+        <translation>12（或沿用会话中的设置）</translation>
+    </message>
+    <message>
+        <source>Rotation: the key&apos;s position n (tokens).</source>
+        <translation>旋转：键的位置 n（以词元计）。</translation>
+    </message>
+    <message>
+        <source>4 (or the session&apos;s)</source>
+        <translation>4（或沿用会话中的设置）</translation>
+    </message>
+    <message>
+        <source>Rotation: the pair indices drawn.</source>
+        <translation>旋转：要画的维度对的编号。</translation>
+    </message>
+    <message>
+        <source>the first, quarter, middle and last pair</source>
+        <translation>第一对、四分之一处、中间和最后一对</translation>
+    </message>
+    <message>
+        <source>Heatmap: first row (query position) of the window.</source>
+        <translation>热力图：窗口的第一行（查询位置）。</translation>
+    </message>
+    <message>
+        <source>Heatmap: first column (key position) of the window.</source>
+        <translation>热力图：窗口的第一列（键位置）。</translation>
+    </message>
+    <message>
+        <source>Heatmap: rows of the window (positions).</source>
+        <translation>热力图：窗口的行数（位置数）。</translation>
+    </message>
+    <message>
+        <source>Heatmap: columns of the window (positions).</source>
+        <translation>热力图：窗口的列数（位置数）。</translation>
+    </message>
+    <message>
+        <source>The file to write, its format from the extension (.png, .svg, .pdf: the figure; .csv, .json: its numbers); - writes the bytes to standard output (then give --format).</source>
+        <translation>要写入的文件，格式由扩展名决定（.png、.svg、.pdf：图；.csv、.json：图中的数字）；- 表示把字节写到标准输出（此时需给出 --format）。</translation>
+    </message>
+    <message>
+        <source>The format, needed with --out -.</source>
+        <translation>格式，与 --out - 一起使用时必须给出。</translation>
+    </message>
+    <message>
+        <source>from the --out extension</source>
+        <translation>由 --out 的扩展名决定</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>The folder for the figures (created if missing); one file per figure, named by it.</source>
+        <translation>存放这些图的文件夹（不存在时会创建）；每幅图一个文件，以图名命名。</translation>
+    </message>
+    <message>
+        <source>a folder name</source>
+        <translation>文件夹名</translation>
+    </message>
+    <message>
+        <source>The figures&apos; format.</source>
+        <translation>这些图的格式。</translation>
+    </message>
+    <message>
+        <source>Only the figures whose name contains TEXT.</source>
+        <translation>只输出名称中含有 TEXT 的图。</translation>
+    </message>
+    <message>
+        <source>every figure</source>
+        <translation>所有图</translation>
+    </message>
+    <message>
+        <source>Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the GUI&apos;s Export does.</source>
+        <translation>不需要显示器，绘制一幅图（PNG、SVG、PDF）或写出图中的数字（CSV、JSON），与图形界面中的“导出”相同。</translation>
+    </message>
+    <message>
+        <source>Writes the standard set of figures (the user guide&apos;s gallery) into a folder.</source>
+        <translation>把一套标准图（用户指南中的图库）写入一个文件夹。</translation>
+    </message>
+    <message>
+        <source>required</source>
+        <translation>必填</translation>
+    </message>
+    <message>
+        <source>default: %1</source>
+        <translation>默认值：%1</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Show no progress. Progress goes to standard error, and only when it is a terminal.</source>
+        <translation>不显示进度。进度写到标准错误，且仅当它是终端时才写。</translation>
+    </message>
+    <message>
+        <source>:</source>
+        <translation>：</translation>
+    </message>
+    <message>
+        <source>text: one line per cached snapshot (model, revision, files); json: every field.</source>
+        <translation>text：每个缓存的快照一行（模型、修订版本、文件）；json：全部字段。</translation>
+    </message>
+    <message>
+        <source>Fetch only config.json, not the position tensors.</source>
+        <translation>只下载 config.json，不下载位置张量。</translation>
+    </message>
+    <message>
+        <source>Give up when the Hub sends nothing for this many seconds, or less than 1 KiB/s over that long.</source>
+        <translation>若 Hub 在这么多秒内没有发来任何数据，或在这段时间内速度低于 1 KiB/s，就放弃。</translation>
+    </message>
+    <message>
+        <source>No progress on standard error.</source>
+        <translation>不在标准错误上显示进度。</translation>
+    </message>
+    <message>
+        <source>Lists the models in the local Hugging Face cache (for --model ORG/NAME[@REV]): $HF_HUB_CACHE, else $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub, the folders huggingface_hub writes (models--ORG--NAME/snapshots/COMMIT/).</source>
+        <translation>列出本地 Hugging Face 缓存中的模型（供 --model ORG/NAME[@REV] 使用）：依次为 $HF_HUB_CACHE、$HF_HOME/hub、$XDG_CACHE_HOME/huggingface/hub、~/.cache/huggingface/hub，即 huggingface_hub 写入的文件夹（models--ORG--NAME/snapshots/COMMIT/）。</translation>
+    </message>
+    <message>
+        <source>Fetches a model from the Hugging Face Hub into the local cache (see posatlas models), so that --model ORG/NAME opens it: its config.json, and only the bytes of the position tensors PosAtlas knows (GPT-2 wpe.weight, BERT and OPT position embeddings, T5 relative_attention_bias, DeBERTa rel_embeddings) read by HTTP range requests from model.safetensors or the shards its index names, never the whole checkpoint. They are stored as snapshots/COMMIT/posatlas-positions.safetensors. The endpoint is $HF_ENDPOINT (default https://huggingface.co); $HF_TOKEN is sent as a bearer token (gated and private models). Nothing is cached unless every request succeeded.</source>
+        <translation>从 Hugging Face Hub 把一个模型下载到本地缓存（见 posatlas models），之后 --model ORG/NAME 就能打开它：下载它的 config.json，以及 PosAtlas 认识的位置张量（GPT-2 的 wpe.weight、BERT 和 OPT 的位置嵌入、T5 的 relative_attention_bias、DeBERTa 的 rel_embeddings）的字节；这些字节通过 HTTP 范围请求从 model.safetensors 或其索引所列的分片中读取，从不下载整个检查点。它们保存为 snapshots/COMMIT/posatlas-positions.safetensors。端点为 $HF_ENDPOINT（默认 https://huggingface.co）；$HF_TOKEN 作为 bearer 令牌发送（用于受限模型和私有模型）。只有所有请求都成功时才会写入缓存。</translation>
+    </message>
+    <message>
+        <source>Rewrite each quoted number that differs from its computed value, at the same printed precision (lesson files only; the built-in course is checked, not rewritten).</source>
+        <translation>把与计算值不符的引用数字按原来的打印精度改写（仅限课程文件；内置课程只检查，不改写）。</translation>
+    </message>
+    <message>
+        <source>Computes every number a lesson quotes ([[0.034 = weights(2, 1)]]: the printed number, then what it is, evaluated on the step&apos;s own scenario) and compares it with the printed text at its printed precision. One line per number; exit status 2 when any differs or cannot be computed. Without files: the built-in course, every language. resources/lessons/README.md lists the functions.</source>
+        <translation>计算课程中引用的每个数字（[[0.034 = weights(2, 1)]]：先是印出的数字，再是它代表什么，在该步骤自己的场景上求值），并按印出的精度与正文比较。每个数字一行；只要有一个不符或无法计算，退出状态为 2。不给文件时检查内置课程的所有语言版本。resources/lessons/README.md 列出了可用的函数。</translation>
+    </message>
+    <message>
+        <source>Print this help (the options, their meaning, default and allowed values) and exit.</source>
+        <translation>打印本帮助（各选项及其含义、默认值和允许的取值）后退出。</translation>
+    </message>
+    <message>
+        <source>a number in [%1, %2]</source>
+        <translation>[%1, %2] 内的数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>一个数</translation>
+    </message>
+    <message>
+        <source>comma-separated numbers, like 1,2.5,3</source>
+        <translation>以逗号分隔的数，如 1,2.5,3</translation>
+    </message>
+    <message>
+        <source>a file name</source>
+        <translation>文件名</translation>
+    </message>
+    <message>
+        <source>--%1 must be a finite number (got &apos;%2&apos;)</source>
+        <translation>--%1 必须是有限数（当前为“%2”）</translation>
+    </message>
+    <message>
+        <source>--%1 is given twice; give it once</source>
+        <translation>--%1 给出了两次；只能给一次</translation>
+    </message>
+    <message>
+        <source>unknown option --%1; this command accepts %2</source>
+        <translation>未知选项 --%1；此命令接受 %2</translation>
+    </message>
+    <message>
+        <source>--%1 needs a value</source>
+        <translation>--%1 需要一个值</translation>
+    </message>
+    <message>
+        <source>--%1 is a flag: give it alone or as --%1=true|false (got &apos;%2&apos;)</source>
+        <translation>--%1 是开关：单独给出，或写成 --%1=true|false（当前为“%2”）</translation>
+    </message>
+    <message>
+        <source>--%1 must be %2 (got &apos;%3&apos;)</source>
+        <translation>--%1 必须是 %2（当前为“%3”）</translation>
+    </message>
+    <message>
+        <source>--%1 must be a comma-separated list of numbers, like 1,2.5,3 (got &apos;%2&apos;)</source>
+        <translation>--%1 必须是以逗号分隔的数列，如 1,2.5,3（当前为“%2”）</translation>
+    </message>
+    <message>
+        <source>--%1 must be a sentence of 1 to %2 words (got &apos;%3&apos;)</source>
+        <translation>--%1 必须是含 1 到 %2 个词的句子（当前为“%3”）</translation>
+    </message>
+    <message>
+        <source>--seq-len must be %1, the number of tokens of --text, or be left out (got %2)</source>
+        <translation>--seq-len 必须是 %1，即 --text 的词元数，或者不给出（当前为 %2）</translation>
+    </message>
+    <message>
+        <source>--method must be one of %1 (got &apos;%2&apos;)</source>
+        <translation>--method 必须是 %1 之一（当前为“%2”）</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>unset</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <comment>a parameter: its label, then its unit</comment>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>a parameter: its name, then what it means</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source> (%1: off)</source>
+        <translation>（%1：关闭）</translation>
+    </message>
+    <message>
+        <source>Start from a shipped model preset (posatlas presets lists them); options given beside it override its values.</source>
+        <translation>从随程序提供的模型预设开始（posatlas presets 列出全部预设）；同时给出的选项会覆盖预设中的值。</translation>
+    </message>
+    <message>
+        <source>Start from a Hugging Face config.json, or the metadata of a llama.cpp .gguf file (read as the equivalent config.json); options given beside it override its values. Exclusive with --preset.</source>
+        <translation>从 Hugging Face 的 config.json，或 llama.cpp 的 .gguf 文件的元数据（按等价的 config.json 读取）开始；同时给出的选项会覆盖其中的值。不能与 --preset 同时使用。</translation>
+    </message>
+    <message>
+        <source>a JSON or .gguf file</source>
+        <translation>JSON 文件或 .gguf 文件</translation>
+    </message>
+    <message>
+        <source>Start from a model in the local Hugging Face cache ($HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub; posatlas models lists it): its config.json exactly as --config would read it, and for learned absolute positions its cached weights (the known position tensor) unless --weights is given. Nothing is downloaded: posatlas download fetches a model. Exclusive with --preset and --config.</source>
+        <translation>从本地 Hugging Face 缓存中的模型开始（依次查找 $HF_HUB_CACHE、$HF_HOME/hub、~/.cache/huggingface/hub；posatlas models 会列出它）：它的 config.json 与 --config 的读法完全相同；对可学习的绝对位置编码，除非给出 --weights，否则使用它缓存的权重（已知的位置张量）。不会下载任何东西：下载模型请用 posatlas download。不能与 --preset 和 --config 同时使用。</translation>
+    </message>
+    <message>
+        <source>a cached model, like openai-community/gpt2 or org/name@revision</source>
+        <translation>已缓存的模型，如 openai-community/gpt2 或 org/name@revision</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>The positional encoding (unless the preset or config names one).</source>
+        <translation>位置编码方法（预设或 config 未指定时使用）。</translation>
+    </message>
+    <message>
+        <source>the preset&apos;s or config&apos;s, else rope</source>
+        <translation>预设或 config 中的方法，否则为 rope</translation>
+    </message>
+    <message>
+        <source>%1 parameters (--method %2)</source>
+        <translation>参数（%1，--method %2）</translation>
+    </message>
+    <message>
+        <source>%1 parameters</source>
+        <translation>参数（%1）</translation>
+    </message>
+    <message>
+        <source>--preset, --config and --model are exclusive: give one model</source>
+        <translation>--preset、--config 和 --model 不能同时使用：只给出一个模型</translation>
+    </message>
+    <message>
+        <source>The folder for the screenshots (created if missing), PNG files named by what they show.</source>
+        <translation>存放截图的文件夹（不存在时会创建），PNG 文件以所拍内容命名。</translation>
+    </message>
+    <message>
+        <source>Take them all in the dark theme.</source>
+        <translation>全部使用深色主题拍摄。</translation>
+    </message>
+    <message>
+        <source>Takes the app&apos;s screenshots for the README and the user guide (main window, each view, the context-extension explorer), and a few more for reviewing the GUI, offscreen.</source>
+        <translation>在屏幕外拍摄程序截图，供 README 和用户指南使用（主窗口、各视图、上下文扩展探索器），另外还有几张用于检查图形界面。</translation>
+    </message>
+    <message>
+        <source>print numbers as JSON or CSV (compute --help lists the quantities)</source>
+        <translation>打印数字，格式为 JSON 或 CSV（compute --help 列出所有的量）</translation>
+    </message>
+    <message>
+        <source>one figure (PNG, SVG, PDF) or its numbers (CSV, JSON), without a display</source>
+        <translation>一幅图（PNG、SVG、PDF）或图中的数字（CSV、JSON），不需要显示器</translation>
+    </message>
+    <message>
+        <source>the standard set of figures into a folder</source>
+        <translation>把一套标准图写入一个文件夹</translation>
+    </message>
+    <message>
+        <source>the screenshots of the README and user guide</source>
+        <translation>README 和用户指南中的截图</translation>
+    </message>
+    <message>
+        <source>compute every number a lesson quotes and compare it with the text</source>
+        <translation>计算课程中引用的每个数字，并与正文比较</translation>
+    </message>
+    <message>
+        <source>list the shipped model presets</source>
+        <translation>列出随程序提供的模型预设</translation>
+    </message>
+    <message>
+        <source>list the models in the local Hugging Face cache (for --model ORG/NAME)</source>
+        <translation>列出本地 Hugging Face 缓存中的模型（供 --model ORG/NAME 使用）</translation>
+    </message>
+    <message>
+        <source>fetch a model&apos;s config.json and position tensors from the Hugging Face Hub</source>
+        <translation>从 Hugging Face Hub 下载模型的 config.json 和位置张量</translation>
+    </message>
+    <message>
+        <source>print the bash completion script</source>
+        <translation>打印 bash 补全脚本</translation>
+    </message>
+    <message>
+        <source>this help, or a command&apos;s; help --all: every command&apos;s and quantity&apos;s</source>
+        <translation>本帮助，或某个命令的帮助；help --all：所有命令和所有量的帮助</translation>
+    </message>
+    <message>
+        <source>print this help and exit</source>
+        <translation>打印本帮助并退出</translation>
+    </message>
+    <message>
+        <source>print the version and exit</source>
+        <translation>打印版本号并退出</translation>
+    </message>
+    <message>
+        <source>Try it without installing: </source>
+        <translation>不安装也可以试用：</translation>
+    </message>
+    <message>
+        <source>Each quantity&apos;s options (meaning, default, allowed values): </source>
+        <translation>每个量的选项（含义、默认值、允许的取值）：</translation>
+    </message>
+    <message>
+        <source>%1 [%2]</source>
+        <comment>an option&apos;s meaning, then its allowed values and default</comment>
+        <translation>%1［%2］</translation>
+    </message>
+    <message>
+        <source>usage: </source>
+        <translation>用法：</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>--out %1: unknown extension; use one of %2 (or --out - --format FORMAT)</source>
+        <translation>--out %1：扩展名未知；请使用 %2 之一（或 --out - --format FORMAT）</translation>
+    </message>
+    <message>
+        <source>--out FILE is required (.png, .svg, .pdf, .csv or .json, or - with --format)</source>
+        <translation>必须给出 --out FILE（.png、.svg、.pdf、.csv 或 .json，或者 - 加 --format）</translation>
+    </message>
+    <message>
+        <source>--out - needs --format: one of png|svg|pdf|csv|json</source>
+        <translation>--out - 需要 --format：png|svg|pdf|csv|json 之一</translation>
+    </message>
+    <message>
+        <source>--format %1 does not match the extension of --out %2</source>
+        <translation>--format %1 与 --out %2 的扩展名不符</translation>
+    </message>
+    <message>
+        <source>--out %1: unknown extension; use one of %2</source>
+        <translation>--out %1：扩展名未知；请使用 %2 之一</translation>
+    </message>
+    <message>
+        <source>--session is exclusive with --preset, --config and --model</source>
+        <translation>--session 不能与 --preset、--config 和 --model 同时使用</translation>
+    </message>
+    <message>
+        <source>warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>--view is required: heatmap, rotation, decay (curves) or spectrum</source>
+        <translation>必须给出 --view：heatmap、rotation、decay（curves）或 spectrum</translation>
+    </message>
+    <message>
+        <source>--kind must be one of %1 (got &apos;%2&apos;)</source>
+        <translation>--kind 必须是 %1 之一（当前为“%2”）</translation>
+    </message>
+    <message>
+        <source>--out -: cannot create a temporary folder (%1)</source>
+        <translation>--out -：无法创建临时文件夹（%1）</translation>
+    </message>
+    <message>
+        <source>computing and drawing</source>
+        <translation>计算并绘图</translation>
+    </message>
+    <message>
+        <source>writing</source>
+        <translation>写入</translation>
+    </message>
+    <message>
+        <source>--out -: cannot read back the temporary file (%1)</source>
+        <translation>--out -：无法读回临时文件（%1）</translation>
+    </message>
+    <message>
+        <source>--out DIR is required: the folder for the figures (created if missing)</source>
+        <translation>必须给出 --out DIR：存放这些图的文件夹（不存在时会创建）</translation>
+    </message>
+    <message>
+        <source>--out %1: cannot create the folder</source>
+        <translation>--out %1：无法创建该文件夹</translation>
+    </message>
+    <message>
+        <source>--only %1 matches no gallery figure</source>
+        <translation>--only %1 与图库中的任何图都不匹配</translation>
+    </message>
+    <message>
+        <source>download takes one model, like posatlas download openai-community/gpt2</source>
+        <translation>download 只接受一个模型，例如 posatlas download openai-community/gpt2</translation>
+    </message>
+    <message>
+        <source>%1: %2 / %3 bytes</source>
+        <translation>%1：%2 / %3 字节</translation>
+    </message>
+    <message>
+        <source>%1: %2 bytes</source>
+        <translation>%1：%2 字节</translation>
+    </message>
+    <message>
+        <source>lesson takes the action &apos;check&apos; (posatlas lesson check [--update] [FILE.md ...])</source>
+        <translation>lesson 只接受操作 check（posatlas lesson check [--update] [FILE.md ...]）</translation>
+    </message>
+    <message>
+        <source>--update rewrites lesson files: name them (resources/lessons/*/*.md)</source>
+        <translation>--update 会改写课程文件：请指明这些文件（resources/lessons/*/*.md）</translation>
+    </message>
+    <message>
+        <source>--from and --to are required: the range of relative positions, e.g. --from -64 --to 64</source>
+        <translation>必须给出 --from 和 --to：相对位置的范围，例如 --from -64 --to 64</translation>
+    </message>
+    <message>
+        <source>--to must be &gt;= --from (got --from %1 --to %2)</source>
+        <translation>--to 必须 &gt;= --from（当前为 --from %1 --to %2）</translation>
+    </message>
+    <message>
+        <source>--to - --from must be &lt; 10000000 (got %1)</source>
+        <translation>--to 与 --from 之差必须 &lt; 10000000（当前为 %1）</translation>
+    </message>
+    <message>
+        <source>--max-distance is required: the largest relative distance r, in [0, %1]</source>
+        <translation>必须给出 --max-distance：最大相对距离 r，范围 [0, %1]</translation>
+    </message>
+    <message>
+        <source>--max-distance above 9999999 needs --points N (a log-spaced sample of N distances)</source>
+        <translation>--max-distance 超过 9999999 时需要 --points N（按对数间隔取 N 个距离）</translation>
+    </message>
+    <message>
+        <source>--%1 is required: a comma-separated vector of head-dim numbers</source>
+        <translation>必须给出 --%1：以逗号分隔的向量，共 head-dim 个数</translation>
+    </message>
+    <message>
+        <source>--query and --key must each have head-dim = %1 numbers (got %2 and %3)</source>
+        <translation>--query 和 --key 都必须恰好有 head-dim = %1 个数（当前为 %2 个和 %3 个）</translation>
+    </message>
+    <message>
+        <source>--query and --key give a score that overflows a double: the product of their lengths |q| * |k| must stay below about 1.8e308 (use smaller entries)</source>
+        <translation>--query 和 --key 的分数超出了 double 的范围：两者长度之积 |q| * |k| 必须小于约 1.8e308（请用更小的分量）</translation>
+    </message>
+    <message>
+        <source>--position is required: the token position m</source>
+        <translation>必须给出 --position：词元位置 m</translation>
+    </message>
+    <message>
+        <source>--length is required: the number of positions, in [1, %1]</source>
+        <translation>必须给出 --length：位置数，范围 [1, %1]</translation>
+    </message>
+    <message>
+        <source>--from must be &gt;= 0 for absolute positions (got %1)</source>
+        <translation>对绝对位置，--from 必须 &gt;= 0（当前为 %1）</translation>
+    </message>
+    <message>
+        <source>--kind must be one of %1 for method %2 (got &apos;%3&apos;)</source>
+        <translation>对方法 %2，--kind 必须是 %1 之一（当前为“%3”）</translation>
+    </message>
+    <message>
+        <source>--lengths is required: context lengths N, comma-separated, each in [1, %1], e.g. 256,1024,4096</source>
+        <translation>必须给出 --lengths：上下文长度 N，以逗号分隔，每个都在 [1, %1] 内，例如 256,1024,4096</translation>
+    </message>
+    <message>
+        <source>--lengths must be integers in [1, %1] (got %2)</source>
+        <translation>--lengths 必须是 [1, %1] 内的整数（当前为 %2）</translation>
+    </message>
+    <message>
+        <source>--lengths must list at most %1 lengths (got %2)</source>
+        <translation>--lengths 最多列出 %1 个长度（当前为 %2 个）</translation>
+    </message>
+    <message>
+        <source>--lengths must add up to at most %1 with --trials %2 (got %3; the limit is %4 keys x trials, about a minute)</source>
+        <translation>在 --trials %2 下，--lengths 之和最多为 %1（当前为 %3；上限是键数 x 抽样次数 = %4，约需一分钟）</translation>
+    </message>
+    <message>
+        <source>--out: cannot encode %1</source>
+        <translation>--out：无法编码 %1</translation>
+    </message>
+    <message>
+        <source>--out DIR is required: the folder for the screenshots</source>
+        <translation>必须给出 --out DIR：存放截图的文件夹</translation>
+    </message>
+</context>
+<context>
     <name>Colormap</name>
     <message>
         <source>Viridis</source>
@@ -3406,6 +4304,10 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>Download failed: %1</source>
         <translation>下载失败：%1</translation>
+    </message>
+    <message>
+        <source>Download of %1 cancelled.</source>
+        <translation>已取消下载 %1。</translation>
     </message>
 </context>
 <context>

@@ -62,6 +62,9 @@ inline fs::path write_file(const std::string& name, const std::string& bytes)
 struct RunOptions {
     std::string stdout_to;   // a file that takes stdout instead of the capture (e.g. /dev/full)
     int timeout_seconds = 0; // > 0: killed after that long (coreutils `timeout`), so a hang fails the test
+    // Not empty: the run's locale is exactly LANG=locale (LC_ALL, LC_MESSAGES and LANGUAGE unset), which
+    // chooses the language of help and messages.
+    std::string locale;
 };
 
 #ifdef POSATLAS_EXE
@@ -74,6 +77,10 @@ inline Result run(const std::vector<std::string>& args, const RunOptions& option
     std::string cmd;
     if (options.timeout_seconds > 0)
         cmd.append("timeout -s KILL ").append(std::to_string(options.timeout_seconds)).append(" ");
+    if (!options.locale.empty())
+        cmd.append("env -u LC_ALL -u LC_MESSAGES -u LANGUAGE LANG=")
+            .append(quote(options.locale))
+            .append(" ");
     cmd.append(quote(POSATLAS_EXE));
     // append() rather than "literal" + std::string: GCC 12 -O2 warns falsely (-Wrestrict) on the latter.
     for (const auto& a : args)

@@ -2,6 +2,7 @@
 #include "hub/model_dialog.h"
 
 #include "hub/hub_download.h"
+#include "jobs/job_tracker.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -11,10 +12,16 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace posatlas::ui {
+
+namespace {
+
+constexpr int kDownloadSlot = 0;
+
+} // namespace
 
 ModelDialog::ModelDialog(QWidget* parent) : QDialog(parent), m_root(hf_cache_root().path)
 {
@@ -37,6 +44,7 @@ ModelDialog::ModelDialog(QWidget* parent) : QDialog(parent), m_root(hf_cache_roo
     m_download->setToolTip(tr("Fetch the model's config.json and only its position tensors from the Hub "
                               "($HF_ENDPOINT, token $HF_TOKEN) into the cache"));
     m_cancel = new QPushButton(tr("Cancel Download"), this);
+    m_cancel->setObjectName(QStringLiteral("cancelDownload"));
     row->addWidget(m_name, 1);
     row->addWidget(m_download);
     row->addWidget(m_cancel);
@@ -62,18 +70,22 @@ ModelDialog::ModelDialog(QWidget* parent) : QDialog(parent), m_root(hf_cache_roo
     connect(m_name, &QLineEdit::returnPressed, this, [this] { startDownload(m_name->text()); });
     connect(m_download, &QPushButton::clicked, this, [this] { startDownload(m_name->text()); });
     connect(m_cancel, &QPushButton::clicked, this, &ModelDialog::cancelDownload);
-    m_watcher = new QFutureWatcher<QString>(this);
-    connect(m_watcher, &QFutureWatcher<QString>::finished, this, &ModelDialog::finishDownload);
+    m_jobs = new JobTracker(this);
+    connect(m_jobs, &JobTracker::progressChanged, this, [this](int, int percent) {
+        m_progress->setRange(0, 100);
+        m_progress->setValue(percent);
+    });
+    connect(m_jobs, &JobTracker::jobFailed, this,
+            [this](int, const QString& message) { finishDownload(message); });
     refresh();
     resize(620, 420);
 }
 
 ModelDialog::~ModelDialog()
 {
-    // The worker polls the flag; wait so that it never reports to a deleted dialog.
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
-    m_watcher->waitForFinished();
+    // The download polls its cancel predicate; wait so that it never reports to a deleted dialog.
+    m_jobs->cancel(kDownloadSlot);
+    m_jobs->waitForWorkers(-1);
 }
 
 void ModelDialog::refresh()
@@ -124,8 +136,6 @@ QString ModelDialog::selectedModel() const
 
 bool ModelDialog::startDownload(const QString& text)
 {
-    if (downloading())
-        return false;
     HfModelRef ref;
     try {
         ref = parse_hf_model_ref(text.trimmed().toStdString());
@@ -135,47 +145,58 @@ bool ModelDialog::startDownload(const QString& text)
     }
     HubDownloadRequest request = hub_request_from_environment(ref);
     request.cache_root = m_root;
-    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
     m_pending = QString::fromStdString(ref.repo_id);
     m_progress->setRange(0, 0);
+    m_progress->setFormat(QString());
     m_status->setText(tr("Downloading %1 from %2…").arg(m_pending, QString::fromStdString(request.endpoint)));
-    const auto flag = m_cancelFlag;
     QPointer<ModelDialog> self(this);
-    m_watcher->setFuture(QtConcurrent::run([request, flag, self]() -> QString {
-        const auto progress = [self](std::int64_t done, std::int64_t total, const std::string& what) {
+    // The tracker turns the bytes into the bar's percentage; the file being fetched names the bar.
+    const auto work = [request, self](const JobControl& control) -> QString {
+        const auto progress = [&control, self](std::int64_t done, std::int64_t total,
+                                               const std::string& what) {
+            if (control.cancel())
+                return;
+            if (total > 0)
+                control.progress(static_cast<double>(done) / static_cast<double>(total));
             QMetaObject::invokeMethod(
                 self.data(),
-                [self, done, total, what] {
-                    if (!self)
-                        return;
-                    if (total > 0) {
-                        self->m_progress->setRange(0, 1000);
-                        self->m_progress->setValue(static_cast<int>(1000 * done / total));
-                    }
-                    self->m_progress->setFormat(QString::fromStdString(what) + QStringLiteral(" %p%"));
+                [self, what] {
+                    if (self && self->downloading())
+                        self->m_progress->setFormat(QString::fromStdString(what) + QStringLiteral(" %p%"));
                 },
                 Qt::QueuedConnection);
         };
         try {
-            download_hub_model(request, progress, [flag] { return flag->load(); });
+            download_hub_model(request, progress, control.cancel);
         } catch (const std::exception& e) {
+            if (control.cancel())
+                throw Cancelled(); // superseded or cancelled: nobody wants this result
             return QString::fromUtf8(e.what());
         }
         return QString();
-    }));
+    };
+    m_jobs->submit(kDownloadSlot, work, [this](QString error) { finishDownload(error); });
     updateState();
     return true;
 }
 
 bool ModelDialog::downloading() const
 {
-    return m_watcher->isRunning();
+    return m_jobs->busy(kDownloadSlot);
 }
 
 void ModelDialog::cancelDownload()
 {
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
+    if (!downloading())
+        return;
+    m_jobs->cancel(kDownloadSlot);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(QString());
+    m_status->setText(tr("Download of %1 cancelled.").arg(m_pending));
+    updateState();
+    // As a finished download reports: after the caller's call has returned.
+    QTimer::singleShot(0, this, [this] { emit downloadFinished(false); });
 }
 
 QString ModelDialog::statusText() const
@@ -183,9 +204,8 @@ QString ModelDialog::statusText() const
     return m_status->text();
 }
 
-void ModelDialog::finishDownload()
+void ModelDialog::finishDownload(const QString& error)
 {
-    const QString error = m_watcher->result();
     m_progress->setRange(0, 1);
     m_progress->setValue(error.isEmpty() ? 1 : 0);
     m_progress->setFormat(QString());
@@ -205,7 +225,8 @@ void ModelDialog::finishDownload()
 void ModelDialog::updateState()
 {
     const bool busy = downloading();
-    m_download->setEnabled(!busy && !m_name->text().trimmed().isEmpty());
+    // Enabled while a download runs: a new name supersedes it.
+    m_download->setEnabled(!m_name->text().trimmed().isEmpty());
     m_cancel->setEnabled(busy);
     m_buttons->button(QDialogButtonBox::Open)->setEnabled(!selectedModel().isEmpty());
 }

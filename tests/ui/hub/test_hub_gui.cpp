@@ -402,6 +402,70 @@ private slots:
         QCOMPARE(dialog.modelList()->count(), 2);
         qunsetenv("HF_ENDPOINT");
     }
+
+    void modelDialogCancelButtonStopsTheDownload()
+    {
+        FakeHub hub;
+        hub.special["/org/never/resolve/main/config.json"] = [](const Seen&) {
+            return Answer{200, {}, {}, -1, true, 0};
+        };
+        qputenv("HF_ENDPOINT", hub.endpoint().toUtf8());
+        ui::ModelDialog dialog;
+        dialog.show();
+        const int listed = dialog.modelList()->count();
+        auto* cancel = dialog.findChild<QPushButton*>(QStringLiteral("cancelDownload"));
+        QVERIFY(cancel);
+        QVERIFY(!cancel->isEnabled());
+        QSignalSpy done(&dialog, &ui::ModelDialog::downloadFinished);
+        QVERIFY(dialog.startDownload(QStringLiteral("org/never")));
+        QVERIFY(cancel->isEnabled());
+        QTRY_VERIFY(!hub.seen.isEmpty()); // the request has reached the (silent) server
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QVERIFY(!dialog.downloading());
+        QVERIFY(!cancel->isEnabled());
+        QVERIFY(done.wait(5000));
+        QCOMPARE(done.count(), 1);
+        QCOMPARE(done.at(0).at(0).toBool(), false);
+        QVERIFY2(dialog.statusText().contains(QStringLiteral("cancelled")), qPrintable(dialog.statusText()));
+        // The worker saw the tracker's cancel predicate and stopped: it does not wait out the 30 s timeout.
+        QVERIFY(dialog.jobs()->waitForWorkers(10000));
+        QTest::qWait(50);
+        QCOMPARE(done.count(), 1);
+        QCOMPARE(dialog.modelList()->count(), listed);
+        qunsetenv("HF_ENDPOINT");
+    }
+
+    void modelDialogNewerDownloadSupersedesTheRunningOne()
+    {
+        FakeHub hub;
+        hub.special["/org/stuck/resolve/main/config.json"] = [](const Seen&) {
+            return Answer{200, {}, {}, -1, true, 0};
+        };
+        hub.files["/org/second/resolve/main/config.json"] =
+            R"({"model_type":"gpt2","n_positions":8,"n_embd":4})";
+        qputenv("HF_ENDPOINT", hub.endpoint().toUtf8());
+        ui::ModelDialog dialog;
+        dialog.show();
+        const int listed = dialog.modelList()->count();
+        QSignalSpy done(&dialog, &ui::ModelDialog::downloadFinished);
+        QVERIFY(dialog.startDownload(QStringLiteral("org/stuck")));
+        QTRY_VERIFY(!hub.seen.isEmpty());
+        const quint64 first = dialog.jobs()->generation(0);
+        // The second request is taken while the first hangs; only the second reports.
+        QVERIFY(dialog.startDownload(QStringLiteral("org/second")));
+        QVERIFY(dialog.downloading());
+        QVERIFY(done.wait(30000));
+        QCOMPARE(done.at(0).at(0).toBool(), true);
+        QVERIFY(dialog.jobs()->generation(0) > first);
+        QVERIFY2(dialog.statusText().contains(QStringLiteral("org/second")), qPrintable(dialog.statusText()));
+        QVERIFY(dialog.selectedModel().startsWith(QStringLiteral("org/second@")));
+        QCOMPARE(dialog.modelList()->count(), listed + 1);
+        // The superseded download was cancelled (it does not hang until its timeout) and never reports.
+        QVERIFY(dialog.jobs()->waitForWorkers(10000));
+        QTest::qWait(50);
+        QCOMPARE(done.count(), 1);
+        qunsetenv("HF_ENDPOINT");
+    }
 };
 
 QTEST_MAIN(HubGuiTest)
