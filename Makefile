@@ -60,14 +60,16 @@ sanitize: deps
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ctest --output-on-failure -j$(JOBS) -LE package
 
-# The GUI suite's preset walk under valgrind's memcheck (any error fails). It sees invalid accesses inside
-# Qt and OpenBLAS, which ASan, instrumenting only PosAtlas's own code, cannot: Qt 6.4's QFormLayout::
-# setRowVisible heap corruption behind the random GUI crashes was found this way. A few minutes.
+# The main window's preset walk and the parameter panel's rows under valgrind's memcheck (any error fails).
+# It sees invalid accesses inside Qt and OpenBLAS, which ASan, instrumenting only PosAtlas's own code,
+# cannot: Qt 6.4's QFormLayout::setRowVisible heap corruption behind the random GUI crashes was found this
+# way. A few minutes.
 MEMCHECK_PACKAGES := valgrind
+MEMCHECK := valgrind --error-exitcode=1 --leak-check=no --num-callers=30
 memcheck: build
 	$(MAKE) deps DEBIAN_PACKAGES="$(DEBIAN_PACKAGES) $(MEMCHECK_PACKAGES)"
-	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen valgrind --error-exitcode=1 --leak-check=no --num-callers=30 \
-	  tests/ui/ui_gui_tests everyPresetLoadsAndRendersEveryView panelShowsExactlyTheMethodsParameters
+	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen $(MEMCHECK) tests/ui/ui_main_window_tests everyPresetLoadsAndRendersEveryView
+	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen $(MEMCHECK) tests/ui/ui_parameter_panel_tests panelShowsExactlyTheMethodsParameters
 
 # libFuzzer targets for every input parser (clang; see tests/fuzz). FUZZ_SECONDS per target.
 FUZZ_DIR ?= build-fuzz

@@ -112,11 +112,6 @@ private:
     QTemporaryDir m_dir;
     QString path(const QString& name) const { return m_dir.filePath(name); }
 
-    std::unique_ptr<MainWindow> makeWindow(const QString& settingsName)
-    {
-        return showMainWindow(path(settingsName + QStringLiteral(".ini")));
-    }
-
     // The yarn scenario plus view settings away from their defaults: a zoom window, matrix kind,
     // curve range, linear x, an overlay, rotation positions and pairs, a colour map and a closed dock.
     void customise(MainWindow& w)
@@ -167,10 +162,8 @@ private:
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        QApplication::setOrganizationName(QStringLiteral("PosAtlasTest"));
-        QApplication::setApplicationName(QStringLiteral("ui_export_tests"));
-        m_window = makeWindow(QStringLiteral("shared"));
+        QVERIFY(initGuiSuite(m_dir));
+        m_window = showMainWindow(m_dir, QStringLiteral("shared"));
         customise(*m_window);
     }
 
@@ -354,7 +347,7 @@ private slots:
         const Session saved = load_session(file);
         QVERIFY((saved.scenario == yarnScenario()));
 
-        auto fresh = makeWindow(QStringLiteral("fresh"));
+        auto fresh = showMainWindow(m_dir, QStringLiteral("fresh"));
         const int undoBefore = fresh->model()->undoStack()->count();
         QVERIFY(fresh->openFile(file)); // by name: a session, not a config.json
         QVERIFY(waitIdle(fresh->jobs()));
@@ -424,7 +417,7 @@ private slots:
 
     void badSessionsChangeNothing()
     {
-        auto w = makeWindow(QStringLiteral("bad"));
+        auto w = showMainWindow(m_dir, QStringLiteral("bad"));
         const Scenario before = w->model()->scenario();
         const ViewSettings settingsBefore = w->viewSettings();
         const int undoBefore = w->model()->undoStack()->count();

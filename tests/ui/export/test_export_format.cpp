@@ -42,12 +42,7 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QApplication::setOrganizationName(QStringLiteral("PosAtlasTest"));
-        QApplication::setApplicationName(QStringLiteral("ui_export_format_tests"));
-    }
+    void initTestCase() { QVERIFY(initGuiSuite(m_dir)); }
 
     void typedExtensionSwitchesTheFormat()
     {

@@ -3,8 +3,7 @@
 // known position tensor preselected, the choice one undo step that the view's caption calls trained),
 // File > Open Model… (hub/model_dialog.h: the cache listed, a download from a fake Hub served by this test
 // on 127.0.0.1 running off the GUI thread, cancel) and opening a cached model. Fake caches are built here in
-// huggingface_hub's layout; nothing reaches the network. With POSATLAS_SCREENSHOT_DIR set, both dialogs
-// are saved as PNG there for a look.
+// huggingface_hub's layout; nothing reaches the network.
 #include "explorer/explorer_model.h"
 #include "explorer/explorer_window.h"
 #include "fake_hub.h"
@@ -74,13 +73,6 @@ std::string t5_checkpoint()
          f32_tensor("shared.weight", 2, 4, {1, 2, 3, 4, 5, 6, 7, 8})});
 }
 
-void screenshot(QWidget& w, const QString& name)
-{
-    const QByteArray dir = qgetenv("POSATLAS_SCREENSHOT_DIR");
-    if (!dir.isEmpty())
-        w.grab().save(QString::fromUtf8(dir) + QLatin1Char('/') + name);
-}
-
 } // namespace
 
 class HubGuiTest : public QObject
@@ -96,7 +88,7 @@ private:
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
+        QVERIFY(initGuiSuite(m_dir));
         qputenv("HF_HUB_CACHE", QByteArray::fromStdString(root().string()));
         const fs::path m = root() / "models--org--tiny-gpt2";
         put(m / "blobs" / "e1", R"({"model_type":"gpt2","n_positions":8,"n_embd":4,"n_head":1})");
@@ -127,7 +119,6 @@ private slots:
         QVERIFY(!(row("ids")->flags() & Qt::ItemIsEnabled));     // an integer vector may not
         dialog.selectTensor(QStringLiteral("wte.weight"));
         QCOMPARE(dialog.tensor(), QStringLiteral("wte.weight"));
-        screenshot(dialog, QStringLiteral("open_weights_dialog.png"));
     }
 
     void usingWeightsIsOneUndoStepAndTheCaptionSaysTrained()
@@ -169,7 +160,6 @@ private slots:
             QCOMPARE(ok->text(), QStringLiteral("Use as Learned Table"));
             dialog.selectTensor(
                 QStringLiteral("encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight"));
-            screenshot(dialog, QStringLiteral("open_weights_t5.png"));
         }
         const int before = w->model()->undoStack()->count();
         QVERIFY(w->useWeights(
@@ -229,7 +219,6 @@ private slots:
             QVERIFY(dialog.targetBox()->findData(QStringLiteral("shaw/key_table")) >= 0);
             QVERIFY(dialog.targetBox()->findData(QStringLiteral("transformer-xl/r_net")) >= 0);
             QVERIFY(dialog.targetBox()->findData(QStringLiteral("cope/pos_emb")) >= 0);
-            screenshot(dialog, QStringLiteral("open_weights_deberta.png"));
         }
         const int before = w->model()->undoStack()->count();
         QVERIFY2(w->useWeights(path, QStringLiteral("deberta.encoder.rel_embeddings.weight")),
@@ -387,7 +376,6 @@ private slots:
         QCOMPARE(done.at(0).at(0).toBool(), true);
         QCOMPARE(dialog.modelList()->count(), 2);
         QCOMPARE(dialog.selectedModel(), QStringLiteral("org/fetched@") + QString::fromUtf8(hub.commit));
-        screenshot(dialog, QStringLiteral("open_model_dialog.png"));
 
         // A server that never answers, cancelled: the dialog says so and nothing new is listed.
         hub.special["/org/slow/resolve/main/config.json"] = [](const Seen&) {

@@ -2,7 +2,9 @@
 // JobTracker (ui/jobs/job_tracker.h) on its own: the newest job of a slot wins, stale results are dropped,
 // the cancel predicate reaches the job, progress and results arrive on the GUI thread, submissions are
 // coalesced without starving a burst, failures are reported, and a tracker destroyed while its jobs run
-// cancels and waits for them. Jobs synchronise through atomics and generous waits, never timings.
+// cancels and waits for them; the suites' waitIdle reports a job that runs past its timeout. Jobs
+// synchronise through atomics and generous waits, never timings.
+#include "gui_support.h"
 #include "jobs/job_tracker.h"
 
 #include <QCoreApplication>
@@ -52,6 +54,25 @@ class JobTrackerTest : public QObject
     Q_OBJECT
 
 private slots:
+    // The suites' waitIdle (tests/support/gui_support.h) is false while a job runs past its timeout (so
+    // that the caller's QVERIFY fails rather than going on without results), true once the job is done.
+    void waitIdleIsFalseWhileAJobRunsPastItsTimeout()
+    {
+        JobTracker tracker;
+        Gate gate;
+        bool shown = false;
+        tracker.submit(
+            4, [&gate](const JobControl& job) { return waitUntilCancelled(gate, job, 4); },
+            [&shown](int) { shown = true; });
+        tracker.flush();
+        QTRY_VERIFY_WITH_TIMEOUT(gate.started.load(), kWaitMs);
+        QVERIFY(!test::waitIdle(&tracker, 50, 0));
+        QVERIFY(tracker.busy());
+        gate.release = true;
+        QVERIFY(test::waitIdle(&tracker, kWaitMs, 0));
+        QVERIFY(shown);
+    }
+
     void resultArrivesOnTheGuiThread()
     {
         JobTracker tracker;

@@ -5,6 +5,7 @@
 // at the top of the window says why (the system's reason, or the other instance's process) until
 // it is resolved.
 #include "explorer/explorer_window.h"
+#include "gui_support.h"
 #include "model/autosave.h"
 #include "model/scenario_model.h"
 #include "model/session.h"
@@ -29,6 +30,7 @@
 
 using namespace posatlas;
 using namespace posatlas::ui;
+using namespace posatlas::test;
 
 class AutosaveTest : public QObject
 {
@@ -44,12 +46,13 @@ private:
         return QDir(m_state->path()).filePath(QLatin1String(Autosave::kFileName));
     }
 
-    std::unique_ptr<MainWindow> makeWindow(const QString& name)
+    // A main window on the settings file `name`.ini that saves its work 20 ms after a change; the tests go
+    // on while its views compute.
+    std::unique_ptr<MainWindow> autosavingWindow(const QString& name)
     {
-        auto w = std::make_unique<MainWindow>(settings(name));
+        auto w = showMainWindow(m_dir, name,
+                                {.size = {1000, 700}, .computeHiddenViews = false, .waitForJobs = false});
         w->autosave()->setDelay(20);
-        w->resize(1000, 700);
-        w->show();
         return w;
     }
 
@@ -86,12 +89,7 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QApplication::setOrganizationName(QStringLiteral("PosAtlasTest"));
-        QApplication::setApplicationName(QStringLiteral("ui_autosave_tests"));
-    }
+    void initTestCase() { QVERIFY(initGuiSuite(m_dir)); }
 
     void init()
     {
@@ -104,7 +102,7 @@ private slots:
 
     void changesAreAutosavedAfterADelay()
     {
-        auto w = makeWindow(QStringLiteral("delay"));
+        auto w = autosavingWindow(QStringLiteral("delay"));
         QVERIFY(w->autosave()->active());
         QVERIFY(!QFile::exists(autosaveFile())); // an unchanged start is nothing to recover
         QVERIFY(w->model()->setValue(param(Method::RoPE, "rope_theta"), 500000.0));
@@ -132,7 +130,7 @@ private slots:
         QFETCH(bool, restore);
         const QString name = QStringLiteral("crash-") + QLatin1String(QTest::currentDataTag());
         {
-            auto w = makeWindow(name);
+            auto w = autosavingWindow(name);
             QVERIFY(w->model()->setMethod(Method::ALiBi));
             QVERIFY(w->model()->setValue(param(Method::ALiBi, "num_heads"), 12));
             ExplorerWindow* explorer = w->openExplorer();
@@ -170,7 +168,7 @@ private slots:
     void cleanCloseLeavesNothingToRecover()
     {
         {
-            auto w = makeWindow(QStringLiteral("clean"));
+            auto w = autosavingWindow(QStringLiteral("clean"));
             QVERIFY(w->model()->setValue(param("seq_len"), 300));
             QTRY_VERIFY(QFile::exists(autosaveFile()));
             QVERIFY(w->close());
@@ -293,8 +291,8 @@ private slots:
 
     void aSecondInstanceDoesNotTouchTheFirstOnesAutosave()
     {
-        auto first = makeWindow(QStringLiteral("first"));
-        auto second = makeWindow(QStringLiteral("second"));
+        auto first = autosavingWindow(QStringLiteral("first"));
+        auto second = autosavingWindow(QStringLiteral("second"));
         QVERIFY(first->autosave()->active());
         QVERIFY(!second->autosave()->active());
         QCOMPARE(second->autosave()->problem(), Autosave::Problem::OtherInstance);
@@ -328,7 +326,7 @@ private slots:
         write(QDir(m_state->path()).filePath(QStringLiteral("autosave.lock")),
               QByteArray::number(other.processId()) + "\nsleep\n" + QSysInfo::machineHostName().toUtf8() +
                   "\n");
-        auto w = makeWindow(QStringLiteral("other-process"));
+        auto w = autosavingWindow(QStringLiteral("other-process"));
         QVERIFY(!w->autosave()->active());
         const QString notice = autosaveNotice(*w);
         QVERIFY2(notice.contains(QStringLiteral("process %1").arg(other.processId())), qPrintable(notice));
@@ -362,13 +360,13 @@ private slots:
             rlimit none = before;
             none.rlim_cur = 0;
             QCOMPARE(setrlimit(RLIMIT_FSIZE, &none), 0);
-            w = makeWindow(QStringLiteral("full"));
+            w = autosavingWindow(QStringLiteral("full"));
             QCOMPARE(setrlimit(RLIMIT_FSIZE, &before), 0);
         } else {
             const QString file = m_state->filePath(QStringLiteral("a-file"));
             write(file, "x");
             qputenv("POSATLAS_STATE_DIR", QDir(file).filePath(QStringLiteral("state")).toLocal8Bit());
-            w = makeWindow(QStringLiteral("under-a-file"));
+            w = autosavingWindow(QStringLiteral("under-a-file"));
         }
         QVERIFY(!w->autosave()->active());
         QCOMPARE(w->autosave()->problem(), Autosave::Problem::CannotWrite);
@@ -398,7 +396,7 @@ private slots:
                  std::string("unknown key scenario.rope.rope_thta (did you mean rope_theta?)"));
         QCOMPARE(unknown_key_message(report.unknown_keys[1]),
                  std::string("unknown key views.settings.log_X (did you mean log_x?)"));
-        auto w = makeWindow(QStringLiteral("typo"));
+        auto w = autosavingWindow(QStringLiteral("typo"));
         QVERIFY(w->openFile(path)); // opened, with a notice that stays until closed
         const QString notice = w->notices()->text(QStringLiteral("session"));
         QVERIFY2(notice.contains(QStringLiteral("scenario.rope.rope_thta")) &&
@@ -420,7 +418,7 @@ private slots:
 
     void aFailedWriteIsReported()
     {
-        auto w = makeWindow(QStringLiteral("fail"));
+        auto w = autosavingWindow(QStringLiteral("fail"));
         QVERIFY(w->model()->setValue(param("seq_len"), 100));
         QVERIFY(w->autosave()->saveNow());
         const QByteArray before = [this] {
@@ -450,7 +448,7 @@ private slots:
     {
         // The autosave is the program's own file: a symlink planted at its name must not carry the
         // session into another file.
-        auto w = makeWindow(QStringLiteral("planted"));
+        auto w = autosavingWindow(QStringLiteral("planted"));
         QVERIFY(w->model()->setValue(param("seq_len"), 100));
         QVERIFY(w->autosave()->saveNow());
         const QString outside = m_dir.filePath(QStringLiteral("victim.txt"));
@@ -497,7 +495,7 @@ private slots:
         const QString path = m_dir.filePath(name);
         if (!content.isEmpty())
             write(path, content);
-        auto w = makeWindow(QStringLiteral("badopen"));
+        auto w = autosavingWindow(QStringLiteral("badopen"));
         QVERIFY(w->model()->setValue(param(Method::RoPE, "rope_theta"), 123456.0));
         QVERIFY(w->model()->setValue(param("seq_len"), 640));
         const Scenario before = w->model()->scenario();

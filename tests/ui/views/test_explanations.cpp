@@ -4,6 +4,7 @@
 // matters (ALiBi's slope formula, RoPE's i − j, YaRN's beta_fast); the panel expands and collapses, its
 // state survives a new window with the same settings file; the main window's text follows the method
 // and the matrix kind.
+#include "gui_support.h"
 #include "methods/nope/nope.h"
 #include "methods/registry.h"
 #include "views/explanations.h"
@@ -23,6 +24,7 @@
 
 using namespace posatlas;
 using namespace posatlas::ui;
+using namespace posatlas::test;
 
 namespace {
 
@@ -85,14 +87,7 @@ class ExplanationsTest : public QObject
     QTemporaryDir m_dir;
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QApplication::setOrganizationName(QStringLiteral("PosAtlasTest"));
-        QApplication::setApplicationName(QStringLiteral("ui_explanations_tests"));
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-    }
+    void initTestCase() { QVERIFY(initGuiSuite(m_dir, UserSettings::InFolder)); }
     void cleanup() { installLanguage(QStringLiteral("en")); }
 
     void everyViewMethodAndKindIsExplainedInBothLanguages_data()

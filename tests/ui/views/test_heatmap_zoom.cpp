@@ -113,7 +113,7 @@ private:
     }
 
 private slots:
-    void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void initTestCase() { QVERIFY(initGuiSuite(m_dir)); }
 
     void jobSendsWholeMatrixWithWindow()
     {

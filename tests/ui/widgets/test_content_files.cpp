@@ -11,7 +11,6 @@
 #include "widgets/parameter_panel.h"
 
 #include <QComboBox>
-#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -84,8 +83,6 @@ private slots:
         QCOMPARE(combo->currentIndex(), seeded); // From file…
         QVERIFY(combo->toolTip().contains(QStringLiteral("q.npy, k.npy")));
         QVERIFY(!panel.isRowVisible(common_field("content_seed"))); // no seed for the user's vectors
-        if (const QString shots = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR"); !shots.isEmpty())
-            panel.grab().save(QDir(shots).filePath(QStringLiteral("content_from_files_panel.png")));
 
         const int undoBefore = model.undoStack()->count();
         emit combo->activated(0); // Ones

@@ -17,7 +17,6 @@
 #include "widgets/parameter_panel.h"
 #include "window/language.h"
 
-#include <QDir>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
@@ -222,8 +221,8 @@ private slots:
     }
 
     // NTK-ALiBi (and interpolation, and the slope scale) change the slopes after the sliders: each row
-    // says the slope the figures use, which is the slope the heatmap's panel caption shows.
-    // In both languages; with POSATLAS_SCREENSHOT_DIR set, the panel is saved there for a look.
+    // says the slope the figures use, which is the slope the heatmap's panel caption shows, in both
+    // languages.
     void scaledSlopesAreShownBesideTheSliders_data()
     {
         QTest::addColumn<QString>("language");
@@ -256,8 +255,6 @@ private slots:
             QVERIFY2(text.contains(QStringLiteral("NTK-ALiBi")), qPrintable(text));
             QCOMPARE(list->slider(k)->value(), paper(k + 1, 8)); // the slider keeps the chosen slope
         }
-        if (const QString shots = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR"); !shots.isEmpty())
-            panel.grab().save(QDir(shots).filePath(QStringLiteral("alibi-ntk-sliders-%1.png").arg(language)));
         // The heatmap's small multiples caption the same scaled slope.
         ViewSettings v;
         v.matrix_kind = MatrixKind::Bias;

@@ -49,18 +49,8 @@ class CompareTest : public QObject
 private:
     QTemporaryDir m_dir;
 
-    std::unique_ptr<MainWindow> makeWindow(const QString& name)
-    {
-        return showMainWindow(m_dir.filePath(name + QStringLiteral(".ini")));
-    }
-
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QApplication::setOrganizationName(QStringLiteral("PosAtlasTest"));
-        QApplication::setApplicationName(QStringLiteral("ui_compare_tests"));
-    }
+    void initTestCase() { QVERIFY(initGuiSuite(m_dir)); }
 
     // Each panel holds exactly (==, no tolerance: the same core call on the same inputs) the matrix of
     // that method's own heatmap, with its own parameters, on the common sequence.
@@ -220,7 +210,7 @@ private slots:
     // three classic encodings; Stop Comparing ends it; the title says what is compared.
     void windowActions()
     {
-        auto w = makeWindow(QStringLiteral("window"));
+        auto w = showMainWindow(m_dir, QStringLiteral("window"));
         const ViewSettings before = w->viewSettings();
         QVERIFY(before.compare.empty());
         for (const std::vector<Method>& bad :

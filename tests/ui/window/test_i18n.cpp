@@ -258,14 +258,7 @@ class I18nTest : public QObject
     QTemporaryDir m_dir;
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QApplication::setOrganizationName(QStringLiteral("PosAtlasTest"));
-        QApplication::setApplicationName(QStringLiteral("ui_i18n_tests"));
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-    }
+    void initTestCase() { QVERIFY(test::initGuiSuite(m_dir, test::UserSettings::InFolder)); }
     void cleanup() { installLanguage(QStringLiteral("en")); }
 
     void systemLocaleChoosesTheLanguage()

@@ -57,16 +57,8 @@ class KeyboardTest : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        QApplication::setOrganizationName(QStringLiteral("PosAtlasTest"));
-        QApplication::setApplicationName(QStringLiteral("ui_keyboard_tests"));
-        m_window = std::make_unique<MainWindow>(m_dir.filePath(QStringLiteral("keys.ini")));
-        m_window->setComputeHiddenViews(true);
-        m_window->resize(1600, 1000);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        QApplication::setActiveWindow(m_window.get());
-        QVERIFY(waitIdle(m_window->jobs()));
+        QVERIFY(initGuiSuite(m_dir));
+        m_window = showMainWindow(m_dir, QStringLiteral("keys"), {.size = {1600, 1000}, .active = true});
     }
 
     void heatmapPansZoomsAndResetsFromTheKeys()

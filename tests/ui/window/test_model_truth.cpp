@@ -76,15 +76,8 @@ class ModelTruthTest : public QObject
 private slots:
     void initTestCase()
     {
-        QVERIFY(m_dir.isValid());
-        QApplication::setOrganizationName(QStringLiteral("PosAtlasTest"));
-        QApplication::setApplicationName(QStringLiteral("ui_model_truth_tests"));
-        m_window = std::make_unique<MainWindow>(m_dir.filePath(QStringLiteral("truth.ini")));
-        m_window->setComputeHiddenViews(true);
-        m_window->resize(1280, 720);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        QVERIFY(waitIdle(m_window->jobs()));
+        QVERIFY(initGuiSuite(m_dir));
+        m_window = showMainWindow(m_dir, QStringLiteral("truth"));
     }
 
     // Every preset after every other preset: the scenario equals loading it alone.

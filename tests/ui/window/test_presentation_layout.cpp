@@ -5,8 +5,6 @@
 // scale stays in the main window (a dialog or the explorer opened while presenting, or after, has the
 // sizes it has in a window that never presented); the heatmap's hover readout leaves the hovered row and
 // column in view, and the curves' crosshair readout stays inside its view at both ends of the plot.
-//
-// Screenshots: with POSATLAS_SCREENSHOT_DIR set, the tests save the windows and views they check there.
 #include "explorer/explorer_window.h"
 #include "export/export_dialog.h"
 #include "gui_support.h"
@@ -22,7 +20,6 @@
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QComboBox>
-#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QFontInfo>
@@ -125,20 +122,8 @@ class PresentationLayoutTest : public QObject
     Q_OBJECT
     QTemporaryDir m_dir;
 
-    std::unique_ptr<MainWindow> makeWindow(const QString& name)
-    {
-        auto w = showMainWindow(m_dir.filePath(name + QStringLiteral(".ini")));
-        QApplication::setActiveWindow(w.get());
-        return w;
-    }
-
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QApplication::setOrganizationName(QStringLiteral("PosAtlasTest"));
-        QApplication::setApplicationName(QStringLiteral("ui_presentation_layout_tests"));
-    }
+    void initTestCase() { QVERIFY(initGuiSuite(m_dir)); }
 
     void cleanup() { installLanguage(QStringLiteral("en")); }
 
@@ -164,7 +149,7 @@ private slots:
         QFETCH(QString, language);
         QFETCH(double, scale);
         QVERIFY(installLanguage(language));
-        auto w = makeWindow(QStringLiteral("captions-") + language);
+        auto w = showMainWindow(m_dir, QStringLiteral("captions-") + language, {.active = true});
         w->setScreen(QGuiApplication::screens().at(screen));
         QVERIFY(w->loadPreset(QStringLiteral("bloom-560m")));
         ViewSettings v = w->viewSettings();
@@ -177,11 +162,6 @@ private slots:
         QVERIFY(waitIdle(w->jobs()));
         QTest::qWait(100);
         QCOMPARE(w->size(), w->screen()->geometry().size());
-        if (const QString dir = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR"); !dir.isEmpty())
-            QVERIFY(w->grab().save(QDir(dir).filePath(QStringLiteral("present-alibi-%1-%2-%3.png")
-                                                          .arg(w->width())
-                                                          .arg(language)
-                                                          .arg(qRound(scale * 100)))));
         const HeatmapView* view = w->heatmapView();
         const HeatmapData& data = view->data();
         QCOMPARE(data.panels.size(), 16);
@@ -204,7 +184,7 @@ private slots:
     void dialogsKeepTheirSizes()
     {
         // A window that never presented: its export dialog and explorer are what "normal" means.
-        auto fresh = makeWindow(QStringLiteral("fresh"));
+        auto fresh = showMainWindow(m_dir, QStringLiteral("fresh"), {.active = true});
         const QStringList dialog = exportDialogSizes(fresh.get());
         ExplorerWindow* freshExplorer = fresh->openExplorer();
         QVERIFY(QTest::qWaitForWindowExposed(freshExplorer));
@@ -212,7 +192,7 @@ private slots:
         const QStringList explorer = sizesOf(freshExplorer);
         freshExplorer->close();
 
-        auto w = makeWindow(QStringLiteral("presented"));
+        auto w = showMainWindow(m_dir, QStringLiteral("presented"), {.active = true});
         Presentation* p = w->presentation();
         const QWidget* panel = w->parameterPanel();
         const int indicator = panel->style()->pixelMetric(QStyle::PM_IndicatorWidth, nullptr, panel);
@@ -294,8 +274,6 @@ private slots:
             QVERIFY2(!box.intersects(QRectF(cell.left(), heat.top(), cell.width(), heat.height())),
                      qPrintable(QStringLiteral("covers the column ") + where));
         }
-        if (const QString dir = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR"); !dir.isEmpty())
-            QVERIFY(view.grab().save(QDir(dir).filePath(QStringLiteral("heatmap-readout.png"))));
     }
 
     void curveCrosshairReadoutStaysInItsView()
@@ -339,8 +317,6 @@ private slots:
                                     .arg(box.height())
                                     .arg(view.width())
                                     .arg(view.height())));
-            if (const QString dir = qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR"); !dir.isEmpty())
-                QVERIFY(view.grab().save(QDir(dir).filePath(QStringLiteral("crosshair-%1.png").arg(key))));
         }
     }
 };

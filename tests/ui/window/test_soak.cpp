@@ -154,7 +154,11 @@ private slots:
             // The undo history grows by design (two scenarios per step, up to several KiB with LongRoPE
             // factor lists): measured without it, what is left growing is a leak.
             model->undoStack()->clear();
-            waitIdle(w.jobs(), kIdleTimeoutMs, kSettleMs);
+            // A timeout fails the test (the lambda cannot return at a QVERIFY): the reading is not of the
+            // canonical state.
+            if (!QTest::qVerify(waitIdle(w.jobs(), kIdleTimeoutMs, kSettleMs), "waitIdle(w.jobs())",
+                                "the canonical state's jobs did not finish in time", __FILE__, __LINE__))
+                return -1.0;
             // A superseded job can still be finishing on a worker (it stops at its next cancel check,
             // much later on a loaded machine) and holds its matrices until then: the job tracker no longer
             // waits for it, but the measurement must. Then wait for a steady reading.

@@ -11,7 +11,6 @@
 #include "window/view_timings.h"
 
 #include <QAction>
-#include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QRegularExpression>
@@ -23,12 +22,6 @@ using namespace posatlas;
 using namespace posatlas::ui;
 
 namespace {
-
-// With POSATLAS_SCREENSHOT_DIR set, the tests save the window there for a look by eye.
-QString screenshotDir()
-{
-    return qEnvironmentVariable("POSATLAS_SCREENSHOT_DIR");
-}
 
 Scenario rope_scenario(std::int64_t n)
 {
@@ -80,10 +73,6 @@ private slots:
             QVERIFY2(numbers.match(label->text()).hasMatch(), qPrintable(label->text()));
             QVERIFY2(label->text().contains(w->dock(ViewKind::Heatmap)->windowTitle()),
                      qPrintable(label->text()));
-            if (!screenshotDir().isEmpty()) {
-                QTest::qWait(50); // the status bar lays the new text out
-                w->grab().save(QDir(screenshotDir()).filePath(QStringLiteral("timings_status_bar.png")));
-            }
         }
         // Persisted like the other view settings; off hides the label again.
         QVERIFY(Settings(ini).showTimings());
@@ -153,12 +142,6 @@ private slots:
         QCOMPARE(shown.panels.size(), 2);
         QCOMPARE(shown.panels[0].matrix.sampling, MatrixSampling::BlockMean);
         QCOMPARE(shown.panels[1].matrix.sampling, MatrixSampling::Point);
-        if (!screenshotDir().isEmpty()) {
-            w->resize(1920, 1080);
-            QVERIFY(test::waitIdle(w->jobs()));
-            QTest::qWait(50);
-            w->grab().save(QDir(screenshotDir()).filePath(QStringLiteral("point_sample_beside_mean.png")));
-        }
     }
 
     void nonLinearKindsSayWhatAPixelShows()
@@ -203,21 +186,16 @@ private slots:
             qPrintable(random.sampling_note));
         QVERIFY2(!random.sampling_note.contains(QStringLiteral("not linear")),
                  qPrintable(random.sampling_note));
-        if (!screenshotDir().isEmpty()) {
-            // The label on screen, in the main window at 1920x1080.
-            QTemporaryDir dir;
-            auto w = test::showMainWindow(dir.filePath(QStringLiteral("settings.ini")));
-            w->resize(1920, 1080);
-            QVERIFY(w->model()->setValue(param("seq_len"), 4096.0));
-            ViewSettings v = w->viewSettings();
-            v.matrix_kind = MatrixKind::Weights;
-            w->setViewSettings(v);
-            QVERIFY(test::waitIdle(w->jobs()));
-            QVERIFY2(w->heatmapView()->note().contains(QStringLiteral("not linear")),
-                     qPrintable(w->heatmapView()->note()));
-            QTest::qWait(50);
-            w->grab().save(QDir(screenshotDir()).filePath(QStringLiteral("nonlinear_kind_label.png")));
-        }
+        // The label on screen, in the main window at 1920x1080.
+        QTemporaryDir dir;
+        auto w = test::showMainWindow(dir, QStringLiteral("settings"), {.size = {1920, 1080}});
+        QVERIFY(w->model()->setValue(param("seq_len"), 4096.0));
+        ViewSettings v = w->viewSettings();
+        v.matrix_kind = MatrixKind::Weights;
+        w->setViewSettings(v);
+        QVERIFY(test::waitIdle(w->jobs()));
+        QVERIFY2(w->heatmapView()->note().contains(QStringLiteral("not linear")),
+                 qPrintable(w->heatmapView()->note()));
     }
 };
 

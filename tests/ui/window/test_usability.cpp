@@ -5,6 +5,7 @@
 #include "explorer/explorer_plot.h"
 #include "explorer/explorer_window.h"
 #include "export/export_dialog.h"
+#include "gui_support.h"
 #include "jobs/view_jobs.h"
 #include "methods/deberta/deberta.h"
 #include "model/scenario_model.h"
@@ -29,6 +30,7 @@
 
 using namespace posatlas;
 using namespace posatlas::ui;
+using namespace posatlas::test;
 
 namespace {
 
@@ -54,25 +56,11 @@ class UsabilityTest : public QObject
 
 private:
     QTemporaryDir m_dir;
-    QString settings(const QString& name) const { return m_dir.filePath(name + QStringLiteral(".ini")); }
-
-    std::unique_ptr<MainWindow> makeWindow(const QString& name, QSize size = {1280, 720})
-    {
-        auto w = std::make_unique<MainWindow>(settings(name));
-        w->resize(size);
-        w->show();
-        if (!QTest::qWaitForWindowExposed(w.get()))
-            qWarning("window not exposed");
-        return w;
-    }
+    // As a user opens it: only the visible views computed, and the tests go on while they compute.
+    static constexpr WindowOptions kAsOpened{.computeHiddenViews = false, .waitForJobs = false};
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QApplication::setOrganizationName(QStringLiteral("PosAtlasTest"));
-        QApplication::setApplicationName(QStringLiteral("ui_usability_tests"));
-    }
+    void initTestCase() { QVERIFY(initGuiSuite(m_dir)); }
 
     // ------------------------------------------------------------ window proportions
 
@@ -87,7 +75,7 @@ private slots:
     {
         QFETCH(QSize, size);
         // First start at 1280 px, then maximised: the width gained must go to the figures.
-        auto w = makeWindow(QStringLiteral("wide%1").arg(size.width()));
+        auto w = showMainWindow(m_dir, QStringLiteral("wide%1").arg(size.width()), kAsOpened);
         QTest::qWait(50);
         w->resize(size);
         QTest::qWait(50);
@@ -110,7 +98,7 @@ private slots:
         const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
         QRect chosen;
         {
-            auto w = makeWindow(QStringLiteral("explorer"));
+            auto w = showMainWindow(m_dir, QStringLiteral("explorer"), kAsOpened);
             ExplorerWindow* e = w->openExplorer();
             // Within the screen, unless the window's own minimum is larger (the 800 x 600 offscreen screen).
             QVERIFY(e->width() <= std::max(available.width(), e->minimumSizeHint().width()));
@@ -123,14 +111,14 @@ private slots:
             chosen = e->geometry();
             QVERIFY(w->close());
         }
-        auto w = makeWindow(QStringLiteral("explorer"));
+        auto w = showMainWindow(m_dir, QStringLiteral("explorer"), kAsOpened);
         ExplorerWindow* e = w->openExplorer();
         QCOMPARE(e->size(), chosen.size());
     }
 
     void titleNamesTheApplicationOnce()
     {
-        auto w = makeWindow(QStringLiteral("title"));
+        auto w = showMainWindow(m_dir, QStringLiteral("title"), kAsOpened);
         QCOMPARE(w->windowTitle().count(QStringLiteral("PosAtlas")), 1);
         // Platforms that append the display name skip titles that already end with it.
         QVERIFY(w->windowTitle().endsWith(QStringLiteral("PosAtlas")));
@@ -140,7 +128,7 @@ private slots:
 
     void typingAboveTheMaximumClampsVisibly()
     {
-        auto w = makeWindow(QStringLiteral("clamp"));
+        auto w = showMainWindow(m_dir, QStringLiteral("clamp"), kAsOpened);
         QVERIFY(w->model()->setMethod(Method::RoPE));
         LogSlider* slider = w->parameterPanel()->slider(param(Method::RoPE, "rope_theta"));
         QVERIFY(slider);
@@ -180,7 +168,7 @@ private slots:
 
     void undoWorksWhileANumberBoxHasFocus()
     {
-        auto w = makeWindow(QStringLiteral("undo"));
+        auto w = showMainWindow(m_dir, QStringLiteral("undo"), kAsOpened);
         QApplication::setActiveWindow(w.get());
         QVERIFY(QTest::qWaitForWindowActive(w.get()));
         LogSlider* slider = w->parameterPanel()->slider(param("seq_len"));
@@ -314,7 +302,7 @@ private slots:
         QVERIFY(!view.perPanelScales());
         QVERIFY(view.subtractMean());
         // The window's View menu changes them in the settings its views are computed with.
-        auto w = makeWindow(QStringLiteral("colourchoices"));
+        auto w = showMainWindow(m_dir, QStringLiteral("colourchoices"), kAsOpened);
         auto* shared = w->findChild<QAction*>(QStringLiteral("perPanelScalesAction"));
         auto* centre = w->findChild<QAction*>(QStringLiteral("subtractMeanAction"));
         QVERIFY(shared && centre);

@@ -34,16 +34,8 @@ private:
     QTemporaryDir m_dir;
     QString settingsPath(const QString& name) const { return m_dir.filePath(name + QStringLiteral(".ini")); }
 
-    std::unique_ptr<MainWindow> makeWindow(const QString& name)
-    {
-        auto w = std::make_unique<MainWindow>(settingsPath(name));
-        w->resize(1280, 720);
-        w->show();
-        if (!QTest::qWaitForWindowExposed(w.get()))
-            qWarning("window not exposed");
-        waitIdle(w->jobs());
-        return w;
-    }
+    // As a user opens it: only the visible views computed.
+    static constexpr WindowOptions kAsOpened{.computeHiddenViews = false};
 
     static QAction* overlayAction(MainWindow& w, Method m)
     {
@@ -72,12 +64,7 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        QApplication::setOrganizationName(QStringLiteral("PosAtlasTest"));
-        QApplication::setApplicationName(QStringLiteral("ui_view_state_restore_tests"));
-    }
+    void initTestCase() { QVERIFY(initGuiSuite(m_dir)); }
 
     void rotationOverlaysAndMatrixKindSurviveARestart()
     {
@@ -87,9 +74,9 @@ private slots:
         QVERIFY(kinds.size() >= 2);
         const MatrixKind chosen = kinds.back(); // not the default (the first)
         {
-            auto w = makeWindow(name);
+            auto w = showMainWindow(m_dir, name, kAsOpened);
             QVERIFY(w->model()->setMethod(Method::T5));
-            waitIdle(w->jobs());
+            QVERIFY(waitIdle(w->jobs()));
             // As a user sets them: the spin boxes under the clock face, the View menus.
             w->findChild<QDoubleSpinBox*>(QStringLiteral("queryPosition"))->setValue(100.5);
             w->findChild<QDoubleSpinBox*>(QStringLiteral("keyPosition"))->setValue(17.25);
@@ -106,7 +93,7 @@ private slots:
             w->close(); // saves
         }
         {
-            auto w = makeWindow(name);
+            auto w = showMainWindow(m_dir, name, kAsOpened);
             QCOMPARE(w->model()->scenario().method, Method::T5);
             QCOMPARE(w->viewSettings().query_position, 100.5);
             QCOMPARE(w->viewSettings().key_position, 17.25);
@@ -138,7 +125,7 @@ private slots:
             raw.setValue(QStringLiteral("view/matrixKind"), QStringLiteral("no-such-kind"));
         }
         {
-            auto w = makeWindow(name);
+            auto w = showMainWindow(m_dir, name, kAsOpened);
             QCOMPARE(w->viewSettings().query_position, defaults.query_position);
             QCOMPARE(w->viewSettings().key_position, defaults.key_position);
             QCOMPARE(w->viewSettings().overlay,
@@ -158,7 +145,7 @@ private slots:
             s.sync();
         }
         {
-            auto w = makeWindow(QStringLiteral("beyond"));
+            auto w = showMainWindow(m_dir, QStringLiteral("beyond"), kAsOpened);
             const auto* controls = w->findChild<RotationControls*>();
             QCOMPARE(w->viewSettings().query_position, controls->maximum());
             QVERIFY(controls->maximum() < 5000.0);

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The lesson file format (lessons/lesson.h, lesson_document.h, lesson_quotes.h): the reader's steps and
+// every message it gives (file, line, what); formulas found and typeset, displayed ones at the text's size;
+// quoted numbers read, shown and checked at their precision; Chinese line breaks.
+#include "lesson_fixtures.h"
+#include "lessons/lesson.h"
+#include "lessons/lesson_document.h"
+#include "lessons/lesson_panel.h"
+#include "lessons/lesson_quotes.h"
+#include "math/formula.h"
+
+#include <QScrollBar>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextDocument>
+
+using namespace posatlas;
+using namespace posatlas::ui;
+using namespace posatlas::test;
+
+namespace {
+
+QString lessonWith(const QString& step)
+{
+    return QStringLiteral("# L\n\n## S\n\n") + step;
+}
+
+QString errorOf(const QString& text, const FormulaChecker& check = {})
+{
+    try {
+        parse_lesson(text, QStringLiteral("x.md"), check);
+    } catch (const LessonError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return QString();
+}
+
+} // namespace
+
+class LessonFormatTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void readsSteps();
+    void splitsFormulas_data();
+    void splitsFormulas();
+    void refusesBadLessons_data();
+    void refusesBadLessons();
+    void namesFormulaErrors();
+    void typesetsFormulas();
+    void displayFormulasKeepTheTextSize();
+    void readsQuotedNumbers();
+    void quotedNumbersAreCheckedAtTheirPrecision();
+    void chineseLineBreaksAddNoSpace();
+};
+
+void LessonFormatTest::readsSteps()
+{
+    const Lesson l = parse_lesson(QString::fromUtf8(kGood), QStringLiteral("good.md"));
+    QCOMPARE(l.title, QStringLiteral("A lesson"));
+    QCOMPARE(l.summary, QStringLiteral("Its summary, with $x^2$."));
+    QCOMPARE(l.steps.size(), std::size_t{2});
+    const LessonStep& s = l.steps[0];
+    QCOMPARE(s.title, QStringLiteral("First step"));
+    QCOMPARE(s.line, 5);
+    QVERIFY(s.text.startsWith(QStringLiteral("Text with an inline")));
+    QVERIFY(!s.text.contains(QStringLiteral("posatlas"))); // the block is not text
+    QCOMPARE(s.tryThis, QStringLiteral("Move **Base**."));
+    QCOMPARE(s.question, QStringLiteral("Why $m - n$?"));
+    QCOMPARE(s.answer, QStringLiteral("Because."));
+    QCOMPARE(s.session.scenario.method, Method::RoPE);
+    QCOMPARE(s.session.scenario.seq_len, std::int64_t{64});
+    QCOMPARE(s.session.scenario.params<RopeParams>().rope_theta, 500.0);
+    QCOMPARE(s.session.current_view, QStringLiteral("curves"));
+    // What the block leaves out takes the defaults, not the previous step's values.
+    const LessonStep& t = l.steps[1];
+    QCOMPARE(t.session.scenario.method, Method::ALiBi);
+    QCOMPARE(t.session.scenario.seq_len, Scenario{}.seq_len);
+    QCOMPARE(t.session.scenario.params<RopeParams>().rope_theta, RopeParams{}.rope_theta);
+    QVERIFY(t.tryThis.isEmpty() && t.question.isEmpty());
+    QCOMPARE(t.session.current_view, QString());
+}
+
+void LessonFormatTest::splitsFormulas_data()
+{
+    QTest::addColumn<QString>("markdown");
+    QTest::addColumn<int>("formulas");
+    QTest::addColumn<QString>("firstLatex");
+    QTest::addColumn<bool>("display");
+    QTest::addColumn<int>("line");
+    QTest::newRow("inline") << "a $x_1$ b $y$" << 2 << "x_1" << false << 1;
+    QTest::newRow("display over lines")
+        << "a\n\n$$\n\\frac{1}{2}\n$$\nb $z$" << 2 << "\\frac{1}{2}" << true << 3;
+    QTest::newRow("escaped dollar") << "costs \\$5 and \\$6" << 0 << "" << false << 0;
+    QTest::newRow("code span") << "`$a$` then $b$" << 1 << "b" << false << 1;
+    QTest::newRow("fenced code") << "x\n```\n$a$\n```\n\n$c$" << 1 << "c" << false << 6;
+    QTest::newRow("display on one line") << "\n\n$$ a^2 $$" << 1 << "a^2" << true << 3;
+}
+
+void LessonFormatTest::splitsFormulas()
+{
+    QFETCH(QString, markdown);
+    QFETCH(int, formulas);
+    QFETCH(QString, firstLatex);
+    QFETCH(bool, display);
+    QFETCH(int, line);
+    const auto pieces = split_formulas(markdown, QStringLiteral("t"), 1);
+    QCOMPARE(formulaCount(markdown), formulas);
+    QString text;
+    for (const LessonPiece& p : pieces) {
+        if (p.formula) {
+            QCOMPARE(p.formula->latex, firstLatex);
+            QCOMPARE(p.formula->display, display);
+            QCOMPARE(p.formula->line, line);
+            break;
+        }
+        text += p.markdown;
+    }
+    if (!formulas) // nothing lost: the text comes back as written
+        QCOMPARE(text, markdown);
+}
+
+void LessonFormatTest::refusesBadLessons_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("where");
+    QTest::addColumn<QString>("what");
+    const QString block = QStringLiteral("```posatlas\n{}\n```\n");
+    QTest::newRow("empty") << ""
+                           << "x.md:1:"
+                           << "empty";
+    QTest::newRow("no title") << "## S\n"
+                              << "x.md:1:"
+                              << "# Title";
+    QTest::newRow("no steps") << "# L\n\ntext\n"
+                              << "x.md:"
+                              << "no steps";
+    QTest::newRow("step without block") << "# L\n\n## S\n\ntext\n"
+                                        << "x.md:3:"
+                                        << "no ```posatlas block";
+    QTest::newRow("two blocks") << lessonWith(block + block) << "x.md:8:"
+                                << "second ```posatlas";
+    QTest::newRow("bad json") << lessonWith("```posatlas\n{\"scenario\":\n {\"method\": }\n}\n```\n")
+                              << "x.md:7:"
+                              << "not valid JSON";
+    QTest::newRow("not an object") << lessonWith("```posatlas\n[1]\n```\n") << "x.md:5:"
+                                   << "JSON object";
+    QTest::newRow("unknown key") << lessonWith("```posatlas\n{\"scenery\": {}}\n```\n") << "x.md:5:"
+                                 << "unknown key \"scenery\"";
+    // Wrong keys are errors at every level, as the format's README says, naming the nearest valid one.
+    QTest::newRow("nested unknown key")
+        << lessonWith("```posatlas\n{\"scenario\": {\"rope\": {\"rope_thta\": 500}}}\n```\n") << "x.md:5:"
+        << "unknown key scenario.rope.rope_thta (did you mean rope_theta?)";
+    QTest::newRow("unknown view setting")
+        << lessonWith("```posatlas\n{\"views\": {\"settings\": {\"matrix_knd\": \"logits\"}}}\n```\n")
+        << "x.md:5:"
+        << "unknown key views.settings.matrix_knd (did you mean matrix_kind?)";
+    QTest::newRow("out of range") << lessonWith("```posatlas\n{\"scenario\": {\"seq_len\": 0}}\n```\n")
+                                  << "x.md:5:"
+                                  << "seq_len";
+    QTest::newRow("unknown method") << lessonWith(
+                                           "```posatlas\n{\"scenario\": {\"method\": \"ropey\"}}\n```\n")
+                                    << "x.md:5:"
+                                    << "ropey";
+    QTest::newRow("unknown view") << lessonWith("```posatlas\n{\"views\": {\"current\": \"table\"}}\n```\n")
+                                  << "x.md:5:"
+                                  << "views.current";
+    QTest::newRow("unclosed block") << lessonWith("```posatlas\n{}\n") << "x.md:5:"
+                                    << "not closed";
+    QTest::newRow("unclosed try") << lessonWith(block + "::: try\nmove\n") << "x.md:8:"
+                                  << "::: try";
+    QTest::newRow("try across steps") << lessonWith(block + "::: try\nmove\n## T\n" + block) << "x.md:8:"
+                                      << "before the next step";
+    QTest::newRow("question without answer") << lessonWith(block + "::: question\nwhy?\n:::\n") << "x.md:8:"
+                                             << "no answer";
+    QTest::newRow("answer alone") << lessonWith(block + "::: answer\nx\n:::\n") << "x.md:8:"
+                                  << "must follow";
+    QTest::newRow("unknown container") << lessonWith(block + "::: hint\nx\n:::\n") << "x.md:8:"
+                                       << "::: hint";
+    QTest::newRow("stray close") << lessonWith(block + ":::\n") << "x.md:8:"
+                                 << "closes nothing";
+    QTest::newRow("second title") << lessonWith(block + "# Again\n") << "x.md:8:"
+                                  << "one title";
+    QTest::newRow("unclosed formula") << lessonWith("a $x\n" + block) << "x.md:5:"
+                                      << "not closed";
+    QTest::newRow("unclosed display") << lessonWith("$$ x\n\n" + block) << "x.md:5:"
+                                      << "$$";
+    QTest::newRow("empty formula") << lessonWith("$$ $$\n" + block) << "x.md:5:"
+                                   << "empty formula";
+    QTest::newRow("block before steps") << QStringLiteral("# L\n") + block << "x.md:2:"
+                                        << "before the first step";
+    QTest::newRow("empty step title") << "# L\n\n## \n"
+                                      << "x.md:3:"
+                                      << "title";
+    QTest::newRow("quote without =") << lessonWith(block + "a [[0.5 theta(0)]]\n") << "x.md:8:"
+                                     << "\"=\" is missing";
+    QTest::newRow("quote not a number") << lessonWith(block + "a [[half = theta(0)]]\n") << "x.md:8:"
+                                        << "not a number";
+    QTest::newRow("quote unknown function") << lessonWith(block + "\nb [[0.5 = tehta(0)]]\n") << "x.md:9:"
+                                            << "unknown function \"tehta\"";
+    QTest::newRow("quote not closed") << lessonWith(block + "a [[0.5 = theta(0)\n\nmore\n") << "x.md:8:"
+                                      << "not closed";
+    QTest::newRow("quote bad patch") << lessonWith(block + "a [[0.5 = theta(0) @ {\"seq_len\": ]]\n")
+                                     << "x.md:8:"
+                                     << "JSON";
+    QTest::newRow("quote in summary")
+        << QStringLiteral("# L\n\n[[1 = theta(0)]]\n\n## S\n\n") + block << "x.md:3:"
+        << "belongs in a step";
+}
+
+void LessonFormatTest::refusesBadLessons()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, where);
+    QFETCH(QString, what);
+    const QString error = errorOf(text);
+    QVERIFY2(error.startsWith(where), qPrintable(error));
+    QVERIFY2(error.contains(what), qPrintable(error));
+}
+
+void LessonFormatTest::namesFormulaErrors()
+{
+    const QString text = lessonWith("fine $x$\n\nbroken $\\frac{a}$ here\n\n```posatlas\n{}\n```\n");
+    const QString error = errorOf(text, typeset_checker());
+    QVERIFY2(error.startsWith(QStringLiteral("x.md:7: formula \\frac{a}")), qPrintable(error));
+    QVERIFY(
+        errorOf(lessonWith("fine $\\frac{a}{b}$\n\n```posatlas\n{}\n```\n"), typeset_checker()).isEmpty());
+}
+
+void LessonFormatTest::typesetsFormulas()
+{
+    QTextDocument doc;
+    LessonTextStyle style;
+    style.pointSize = 12;
+    set_lesson_markdown(&doc, QStringLiteral("Inline $x^2$ and\n\n$$\\sum_{i=0}^{n} i$$\n\nend \\$1"), style);
+    QCOMPARE(lesson_formula_count(&doc), 2);
+    // The images are in the text (Qt's Markdown reader drops an image without alternative text).
+    int images = 0;
+    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it)
+            images += it.fragment().charFormat().isImageFormat();
+    QCOMPARE(images, 2);
+    QVERIFY(doc.toPlainText().contains(QStringLiteral("Inline")));
+    QVERIFY(doc.toPlainText().contains(QStringLiteral("end $1"))); // \$ is a dollar sign
+    QVERIFY(!doc.toPlainText().contains(QStringLiteral("x^2")));   // typeset, not shown as source
+    // A larger font typesets larger formulas (presentation's font scale reaches them).
+    const QImage small =
+        doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:1")))
+            .value<QImage>();
+    style.pointSize = 24;
+    set_lesson_markdown(&doc, QStringLiteral("Inline $x^2$ and\n\n$$\\sum_{i=0}^{n} i$$"), style);
+    const QImage large =
+        doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:1")))
+            .value<QImage>();
+    QVERIFY(!small.isNull() && !large.isNull());
+    QVERIFY2(large.height() > small.height() * 3 / 2,
+             qPrintable(QStringLiteral("%1 vs %2").arg(large.height()).arg(small.height())));
+}
+
+// A displayed formula wider than the column is broken into lines at its top-level \quad (then commas,
+// then relations), each line at the full formula size, never typeset smaller than the text; one without
+// a place to break keeps its size and scrolls sideways in the lesson panel. Lesson 2's sinusoidal PE
+// formula was shrunk to half size (about 6 px letters) in a narrow panel.
+void LessonFormatTest::displayFormulasKeepTheTextSize()
+{
+    const Lesson sinusoidal = load_lesson(course_lessons(QStringLiteral("en")).value(1), typeset_checker());
+    QString latex;
+    for (const LessonPiece& p : split_formulas(sinusoidal.steps[0].text, QStringLiteral("t"), 1))
+        if (p.formula && p.formula->display && latex.isEmpty())
+            latex = p.formula->latex;
+    QVERIFY2(latex.contains(QStringLiteral("\\omega_i")), qPrintable(latex));
+    LessonTextStyle style;
+    style.pointSize = 12;
+    style.maxDisplayWidth = 260;
+    math::FormulaStyle full;
+    full.pointSize = style.pointSize * 1.1; // as set_lesson_markdown typesets
+    const math::Formula line = math::Formula::parse(latex, full);
+    QVERIFY(line.size().width() > 1.5 * style.maxDisplayWidth); // too wide for the column at full size
+    QTextDocument doc;
+    set_lesson_markdown(&doc, QStringLiteral("Before\n\n$$\n") + latex + QStringLiteral("\n$$\n\nafter"),
+                        style);
+    const QImage wrapped =
+        doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:0")))
+            .value<QImage>();
+    QVERIFY(!wrapped.isNull());
+    const QSizeF logical = wrapped.deviceIndependentSize();
+    // Lines at the full size: at least two lines tall, none wider than the column.
+    QVERIFY2(
+        logical.height() >= 1.8 * line.size().height(),
+        qPrintable(QStringLiteral("%1 px for a %2 px line").arg(logical.height()).arg(line.size().height())));
+    QVERIFY2(logical.width() <= style.maxDisplayWidth + 4, qPrintable(QString::number(logical.width())));
+
+    // Nowhere to break: the full size, wider than the column, and the panel scrolls to it.
+    const QString unbreakable =
+        QStringLiteral("\\frac{q_{1} k_{1} + q_{2} k_{2} + q_{3} k_{3} + q_{4} k_{4} + q_{5} k_{5} "
+                       "+ q_{6} k_{6} + q_{7} k_{7} + q_{8} k_{8}}{\\sqrt{d}}");
+    const math::Formula one = math::Formula::parse(unbreakable, full);
+    set_lesson_markdown(&doc, QStringLiteral("$$\n") + unbreakable + QStringLiteral("\n$$"), style);
+    const QImage wide = doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:0")))
+                            .value<QImage>();
+    QVERIFY(wide.deviceIndependentSize().width() >= one.size().width());
+    QVERIFY(wide.deviceIndependentSize().width() > style.maxDisplayWidth);
+
+    const Lesson lesson =
+        parse_lesson(QStringLiteral("# L\n\n## S\n\nText.\n\n$$\n") + unbreakable +
+                         QStringLiteral("\n$$\n\n```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n"),
+                     QStringLiteral("x.md"), typeset_checker());
+    LessonPanel panel;
+    panel.resize(300, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.showLesson(&lesson, 0);
+    QCoreApplication::processEvents();
+    QScrollBar* sideways = panel.textBrowser()->horizontalScrollBar();
+    QVERIFY2(sideways->maximum() > 0, "the wide formula scrolls in the panel");
+}
+
+void LessonFormatTest::readsQuotedNumbers()
+{
+    const Lesson lesson =
+        parse_lesson(lessonWith(QStringLiteral(
+                         "```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n"
+                         "Pair 0 turns [[1 = theta(0)]] rad,\nthe last $[[1.15e-4 = theta(63)]]$ rad;\n"
+                         "at base 500 [[0.0 = theta(63) @ {\"rope\": {\"rope_theta\": 500}}]].\n"
+                         "::: question\nq [[-0.5 = -1/2]]\n::: answer\na [[15.2 = cited]]\n:::\n")),
+                     QStringLiteral("x.md"));
+    const std::vector<LessonQuote>& q = lesson.steps.at(0).quotes;
+    QCOMPARE(q.size(), std::size_t{5});
+    QCOMPARE(q[0].printed, QStringLiteral("1"));
+    QCOMPARE(q[0].expression, QStringLiteral("theta(0)"));
+    QCOMPARE(q[0].line, 8);
+    QCOMPARE(q[1].line, 9);
+    QCOMPARE(q[2].patch, QStringLiteral("{\"rope\": {\"rope_theta\": 500}}"));
+    QCOMPARE(q[2].line, 10);
+    QCOMPARE(q[3].line, 12); // in the question
+    QVERIFY(q[4].cited());
+    // Shown as the printed number: a Unicode minus and "× 10⁻⁴" in text, LaTeX in formulas.
+    QCOMPARE(
+        show_lesson_quotes(QStringLiteral("a [[-0.5 = -1/2]] b [[1.15e-4 = theta(63)]]"), QuoteForm::Text),
+        QStringLiteral("a \u22120.5 b 1.15 × 10\u207B\u2074"));
+    QCOMPARE(show_lesson_quotes(QStringLiteral("[[1.15e-4 = theta(63)]]"), QuoteForm::Latex),
+             QStringLiteral("1.15 \\times 10^{-4}"));
+    QCOMPARE(
+        show_lesson_quotes(QStringLiteral("[[0.5 = weights(0, 1) @ {\"content\": {\"text\": \"a b\"}}]]!"),
+                           QuoteForm::Text),
+        QStringLiteral("0.5!"));
+}
+
+void LessonFormatTest::quotedNumbersAreCheckedAtTheirPrecision()
+{
+    // theta(63) at d = 128, base 10000 is 1.1548e-4; 0.0 at base 500 is 6.0e-6 (rounds to 0.0).
+    const Lesson lesson =
+        parse_lesson(lessonWith(QStringLiteral("```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n"
+                                               "[[1.15e-4 = theta(63)]] [[1.16e-4 = theta(63)]] [[0.0 = "
+                                               "theta(63) @ {\"rope\": {\"rope_theta\": 500}}]]\n"
+                                               "[[0.5 = theta(0)]] [[1 = slope(0)]] [[9.9 = cited]]\n"
+                                               "[[0.0 = theta(63) @ {\"rope\": {\"rope_thta\": 500}}]]\n")),
+                     QStringLiteral("x.md"));
+    const std::vector<CheckedQuote> c = check_lesson_quotes(lesson);
+    QCOMPARE(c.size(), std::size_t{7});
+    QVERIFY(c[0].matches);
+    QVERIFY(!c[1].matches);
+    QCOMPARE(c[1].update, QStringLiteral("1.15e-4"));
+    QVERIFY2(c[2].matches, qPrintable(QString::number(c[2].value.value_or(-1))));
+    QVERIFY(!c[3].matches);
+    QCOMPARE(c[3].update, QStringLiteral("1.0"));
+    QVERIFY(!c[4].matches); // slope() on a RoPE step: an error, named
+    QVERIFY2(c[4].error.contains(QStringLiteral("ALiBi")), qPrintable(c[4].error));
+    QVERIFY(c[5].matches && !c[5].value);
+    // A misspelt key in a quote's scenario is an error, not base 10000 in disguise.
+    QVERIFY(!c[6].matches);
+    QVERIFY2(
+        c[6].error.contains(QStringLiteral("unknown key scenario.rope.rope_thta (did you mean rope_theta?)")),
+        qPrintable(c[6].error));
+}
+
+void LessonFormatTest::chineseLineBreaksAddNoSpace()
+{
+    QCOMPARE(join_cjk_line_breaks(QStringLiteral("平移就是\n编码的旋转")),
+             QStringLiteral("平移就是编码的旋转"));
+    QCOMPARE(join_cjk_line_breaks(QStringLiteral("权重，\n“注意力”")), QStringLiteral("权重，“注意力”"));
+    QCOMPARE(join_cjk_line_breaks(QStringLiteral("the dog\nbit")), QStringLiteral("the dog\nbit"));
+    QCOMPARE(join_cjk_line_breaks(QStringLiteral("编码\n\n旋转")),
+             QStringLiteral("编码\n\n旋转")); // a paragraph
+    QCOMPARE(join_cjk_line_breaks(QStringLiteral("编码\nRoPE")), QStringLiteral("编码\nRoPE"));
+    // What the lesson panel shows: no space between the two characters.
+    QTextDocument document;
+    set_lesson_markdown(&document, QStringLiteral("平移就是\n编码的旋转 [[0.5 = 1/2]]"), LessonTextStyle{});
+    QCOMPARE(document.toPlainText(), QStringLiteral("平移就是编码的旋转 0.5"));
+}
+
+QTEST_MAIN(LessonFormatTest)
+#include "test_lesson_format.moc"
