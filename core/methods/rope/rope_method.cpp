@@ -509,6 +509,72 @@ void rope_check(const Scenario& s)
     }
 }
 
+// Llama-2-7B's 512 positions (θ 10000, d 128).
+Scenario llama_2_7b()
+{
+    Scenario s = gallery_preset("llama-2-7b");
+    s.seq_len = 512;
+    return s;
+}
+
+// The classic figures on Llama-2-7B (RoFormer's long-term decay, the rotation), then the context-extension
+// scalings on the models that ship them.
+std::vector<GalleryFigureSpec> rope_gallery()
+{
+    const auto preset = [](const char* id) { return [id] { return gallery_preset(id); }; };
+    return {
+        {.stem = "rope-logits",
+         .caption = QT_TRANSLATE_NOOP("Gallery",
+                                      "RoPE logits of Llama-2-7B (θ 10000, d 128) for all-ones content: the "
+                                      "positional pattern, Toeplitz in i − j"),
+         .scenario = llama_2_7b,
+         .matrix_kind = MatrixKind::Logits,
+         .pixels = 512},
+        {.stem = "rope-long-term-decay",
+         .caption =
+             QT_TRANSLATE_NOOP("Gallery", "RoFormer long-term decay (Su et al., sec. 3.4.3): (1/(d/2)) Σ|Sⱼ| "
+                                          "against relative distance, d 128, θ 10000"),
+         .view = GalleryView::Curves,
+         .scenario = llama_2_7b,
+         .max_distance = 256,
+         .log_x = false},
+        {.stem = "rope-decay-to-a-million",
+         .caption =
+             QT_TRANSLATE_NOOP("Gallery", "The same bound and mean cos(rθᵢ) out to r = 10⁶ on a log axis"),
+         .view = GalleryView::Curves,
+         .scenario = llama_2_7b,
+         .max_distance = 1'000'000,
+         .log_x = true},
+        {.stem = "rope-rotation",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "RoPE rotation of q at m = 12 and k at n = 4 for four pairs, and every pair's hand"),
+         .view = GalleryView::Rotation,
+         .scenario = llama_2_7b,
+         .query_position = 12,
+         .key_position = 4},
+        {.stem = "yarn-spectrum",
+         .caption =
+             QT_TRANSLATE_NOOP("Gallery", "YaRN on Yarn-Llama-2-7b-64k (factor 16, original 4096, β 32/1): "
+                                          "wavelengths against the original context and the ramp per pair"),
+         .view = GalleryView::Spectrum,
+         .scenario = preset("yarn-llama-2-7b-64k"),
+         .section = GallerySection::ContextExtension},
+        {.stem = "llama3-bands",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "Llama 3.1 8B: high-frequency pairs kept, low-frequency pairs divided by "
+                        "8, a smooth band between (low 1, high 4, original 8192)"),
+         .view = GalleryView::Spectrum,
+         .scenario = preset("llama-3.1-8b"),
+         .section = GallerySection::ContextExtension},
+        {.stem = "longrope-spectrum",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "Phi-3-mini-128k LongRoPE: per-pair long factors and the attention factor"),
+         .view = GalleryView::Spectrum,
+         .scenario = preset("phi-3-mini-128k"),
+         .section = GallerySection::ContextExtension},
+    };
+}
+
 } // namespace
 
 MethodDescriptor describe_rope()
@@ -542,6 +608,7 @@ MethodDescriptor describe_rope()
                         {"factor", QT_TRANSLATE_NOOP("Caption", "× %1")}};
     d.explain = rope_explanation;
     d.explain_curves = rope_curves_explanation;
+    d.gallery = rope_gallery();
     return d;
 }
 
