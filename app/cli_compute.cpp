@@ -88,9 +88,176 @@ const OptionSpec kKeyPosition{.name = "key-position",
                               .lo = -1e15,
                               .hi = 1e15};
 
+const OptionSpec kPosition{.name = "position",
+                           .type = ArgType::Real,
+                           .help = translate("Cli", "The token position m."),
+                           .metavar = "M",
+                           .lo = -1e15,
+                           .hi = 1e15,
+                           .required = true};
+const OptionSpec kLength{.name = "length",
+                         .type = ArgType::Int,
+                         .help = translate("Cli", "Number of positions (rows), from 0."),
+                         .lo = 1,
+                         .hi = static_cast<double>(kMaxSeqLen),
+                         .required = true};
+
 std::string integer_text(std::int64_t v)
 {
     return std::to_string(v);
+}
+
+// rope-decay: The largest distance, and how many distances are sampled.
+OptionTable rope_decay_options()
+{
+    return {
+        {.name = "max-distance",
+         .type = ArgType::Int,
+         .help = translate("Cli", "The largest relative distance R (tokens)."),
+         .metavar = "R",
+         .lo = 0,
+         .hi = static_cast<double>(kMaxDistance),
+         .required = true},
+        {.name = "points",
+         .type = ArgType::Int,
+         .help = translate(
+             "Cli",
+             "Sample N log-spaced distances in [0, R] instead of every integer (needed for R >= 10000000)."),
+         .default_text = translate("Cli", "every distance"),
+         .lo = 2,
+         .hi = 1e7}};
+}
+
+// rope-score: The query and key vectors and where they are rotated to.
+OptionTable rope_score_options()
+{
+    return {
+        {.name = "query",
+         .type = ArgType::RealList,
+         .help = translate(
+             "Cli",
+             "The query vector q, head-dim numbers (sets --head-dim when neither it nor a model is given)."),
+         .metavar = "Q1,Q2,..",
+         .required = true},
+        {.name = "key",
+         .type = ArgType::RealList,
+         .help = translate("Cli", "The key vector k, head-dim numbers."),
+         .metavar = "K1,K2,..",
+         .required = true},
+        kQueryPosition,
+        kKeyPosition};
+}
+
+// rope-pairs: The trained and target context the table compares.
+OptionTable rope_pairs_options()
+{
+    return {
+        {.name = "trained-length",
+         .type = ArgType::Int,
+         .help = translate("Cli", "The context the model was trained on (tokens)."),
+         .default_text = translate("Cli", "the model's original_max_position_embeddings"),
+         .lo = 1,
+         .hi = static_cast<double>(kMaxSeqLen)},
+        {.name = "target-length",
+         .type = ArgType::Int,
+         .help = translate("Cli", "The context it is extended to (tokens)."),
+         .default_text = translate("Cli", "the model's max_position_embeddings (trained length x factor)"),
+         .lo = 1,
+         .hi = static_cast<double>(kMaxSeqLen)}};
+}
+
+// attention-entropy: The context lengths, and the random draws averaged per length.
+OptionTable attention_entropy_options()
+{
+    return {
+        {.name = "lengths",
+         .type = ArgType::RealList,
+         .help = arg(translate("Cli", "Context lengths N (tokens), each an integer in [1, %1], at most %2 of "
+                                      "them, adding up to at most %3 / --trials."),
+                     {integer_text(kMaxSeqLen), integer_text(kMaxEntropyLengths),
+                      integer_text(kMaxEntropyKeyTrials)}),
+         .metavar = "N1,N2,..",
+         .allowed = translate("Cli", "comma-separated integers"),
+         .required = true},
+        {.name = "trials",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Random query/key draws averaged per length."),
+         .default_value = "8",
+         .lo = 1,
+         .hi = 1024},
+        {.name = "seed",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Seed of the random queries and keys."),
+         .default_value = "0",
+         .lo = 0,
+         .hi = 9007199254740992.0}};
+}
+
+// matrix: The kind, the window of positions, its downsampling and the arithmetic.
+OptionTable matrix_options()
+{
+    return {
+        {.name = "kind",
+         .type = ArgType::Text,
+         .help = translate(
+             "Cli",
+             "Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the "
+             "keys "
+             "after the query, --text \"the dog bit the man\" makes the words the positions), "
+             "encoding, bias, "
+             "buckets, cope-positions or cope-gates, as the method offers them."),
+         .metavar = "KIND",
+         .default_text = translate("Cli", "the method's first (most telling) kind")},
+        {.name = "row0",
+         .type = ArgType::Int,
+         .help = translate("Cli", "First row (query position) of the window."),
+         .default_value = "0",
+         .lo = 0,
+         .hi = static_cast<double>(kMaxSeqLen)},
+        {.name = "col0",
+         .type = ArgType::Int,
+         .help = translate("Cli", "First column (key position) of the window."),
+         .default_value = "0",
+         .lo = 0,
+         .hi = static_cast<double>(kMaxSeqLen)},
+        {.name = "rows",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Rows of the window (positions)."),
+         .default_text = translate("Cli", "up to --seq-len"),
+         .lo = 1,
+         .hi = static_cast<double>(kMaxSeqLen)},
+        {.name = "cols",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Columns of the window (positions)."),
+         .default_text = translate("Cli", "up to --seq-len"),
+         .lo = 1,
+         .hi = static_cast<double>(kMaxSeqLen)},
+        {.name = "out-rows",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Downsample the window to this many rows."),
+         .default_text = translate("Cli", "no downsampling"),
+         .lo = 1,
+         .hi = static_cast<double>(kMaxSeqLen)},
+        {.name = "out-cols",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Downsample the window to this many columns."),
+         .default_text = translate("Cli", "no downsampling"),
+         .lo = 1,
+         .hi = static_cast<double>(kMaxSeqLen)},
+        {.name = "sample",
+         .type = ArgType::Choice,
+         .help = translate(
+             "Cli", "A downsampled cell is the exact mean of its block, or the single cell at its corner."),
+         .default_value = "block-mean",
+         .choices = {"block-mean", "point"}},
+        {.name = "precision",
+         .type = ArgType::Choice,
+         .help = translate(
+             "Cli", "Arithmetic of the product: single rounds its factors to float32 and writes the float32 "
+                    "result "
+                    "(faster, shorter numbers, within the bound in docs/benchmarks.md)."),
+         .default_value = "double",
+         .choices = {"double", "single"}}};
 }
 
 const std::vector<Quantity>& quantities()
@@ -100,91 +267,23 @@ const std::vector<Quantity>& quantities()
          translate("Cli", "RoPE inverse frequencies, wavelengths, attention factor (and YaRN ramp)"),
          {},
          rope_frequencies},
-        {"rope-decay",
-         translate("Cli", "RoFormer long-term decay bound and mean cos(r theta) for r = 0..R"),
-         {{.name = "max-distance",
-           .type = ArgType::Int,
-           .help = translate("Cli", "The largest relative distance R (tokens)."),
-           .metavar = "R",
-           .lo = 0,
-           .hi = static_cast<double>(kMaxDistance),
-           .required = true},
-          {.name = "points",
-           .type = ArgType::Int,
-           .help = translate("Cli", "Sample N log-spaced distances in [0, R] instead of every integer "
-                                    "(needed for R >= 10000000)."),
-           .default_text = translate("Cli", "every distance"),
-           .lo = 2,
-           .hi = 1e7}},
-         rope_decay},
+        {"rope-decay", translate("Cli", "RoFormer long-term decay bound and mean cos(r theta) for r = 0..R"),
+         rope_decay_options(), rope_decay},
         {"rope-score",
          translate("Cli", "q.k after rotating q to position m and k to position n (not divided by sqrt(d))"),
-         {{.name = "query",
-           .type = ArgType::RealList,
-           .help = translate("Cli", "The query vector q, head-dim numbers (sets --head-dim when neither it "
-                                    "nor a model is given)."),
-           .metavar = "Q1,Q2,..",
-           .required = true},
-          {.name = "key",
-           .type = ArgType::RealList,
-           .help = translate("Cli", "The key vector k, head-dim numbers."),
-           .metavar = "K1,K2,..",
-           .required = true},
-          kQueryPosition,
-          kKeyPosition},
-         rope_score},
+         rope_score_options(), rope_score},
         {"rope-angles",
          translate("Cli", "rotation angle of every pair at a position (radians, mod 2 pi)"),
-         {{.name = "position",
-           .type = ArgType::Real,
-           .help = translate("Cli", "The token position m."),
-           .metavar = "M",
-           .lo = -1e15,
-           .hi = 1e15,
-           .required = true}},
+         {kPosition},
          rope_angles_quantity},
         {"rope-pairs",
          translate(
              "Cli",
              "per-pair table: theta, wavelength, scaled theta, ratio, regime, max angles (trained/target)"),
-         {{.name = "trained-length",
-           .type = ArgType::Int,
-           .help = translate("Cli", "The context the model was trained on (tokens)."),
-           .default_text = translate("Cli", "the model's original_max_position_embeddings"),
-           .lo = 1,
-           .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "target-length",
-           .type = ArgType::Int,
-           .help = translate("Cli", "The context it is extended to (tokens)."),
-           .default_text = translate("Cli", "the model's max_position_embeddings (trained length x factor)"),
-           .lo = 1,
-           .hi = static_cast<double>(kMaxSeqLen)}},
-         rope_pairs_quantity},
+         rope_pairs_options(), rope_pairs_quantity},
         {"attention-entropy",
          translate("Cli", "mean softmax entropy of the last query over N keys, with/without temperature"),
-         {{.name = "lengths",
-           .type = ArgType::RealList,
-           .help =
-               arg(translate("Cli", "Context lengths N (tokens), each an integer in [1, %1], at most %2 of "
-                                    "them, adding up to at most %3 / --trials."),
-                   {integer_text(kMaxSeqLen), integer_text(kMaxEntropyLengths),
-                    integer_text(kMaxEntropyKeyTrials)}),
-           .metavar = "N1,N2,..",
-           .allowed = translate("Cli", "comma-separated integers"),
-           .required = true},
-          {.name = "trials",
-           .type = ArgType::Int,
-           .help = translate("Cli", "Random query/key draws averaged per length."),
-           .default_value = "8",
-           .lo = 1,
-           .hi = 1024},
-          {.name = "seed",
-           .type = ArgType::Int,
-           .help = translate("Cli", "Seed of the random queries and keys."),
-           .default_value = "0",
-           .lo = 0,
-           .hi = 9007199254740992.0}},
-         attention_entropy_quantity},
+         attention_entropy_options(), attention_entropy_quantity},
         {"alibi-slopes",
          translate("Cli", "ALiBi head slopes (Press et al.; scaled with --alibi-scaling)"),
          {},
@@ -199,12 +298,7 @@ const std::vector<Quantity>& quantities()
          deberta_buckets},
         {"sinusoidal",
          translate("Cli", "sinusoidal encoding matrix, positions x dimensions"),
-         {{.name = "length",
-           .type = ArgType::Int,
-           .help = translate("Cli", "Number of positions (rows), from 0."),
-           .lo = 1,
-           .hi = static_cast<double>(kMaxSeqLen),
-           .required = true}},
+         {kLength},
          sinusoidal_quantity},
         {"learned",
          translate(
@@ -216,69 +310,7 @@ const std::vector<Quantity>& quantities()
         {"matrix",
          translate("Cli",
                    "a heatmap matrix of any method (--method, --kind logits|weights|bias|buckets|...)"),
-         {{.name = "kind",
-           .type = ArgType::Text,
-           .help = translate(
-               "Cli",
-               "Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the "
-               "keys "
-               "after the query, --text \"the dog bit the man\" makes the words the positions), "
-               "encoding, bias, "
-               "buckets, cope-positions or cope-gates, as the method offers them."),
-           .metavar = "KIND",
-           .default_text = translate("Cli", "the method's first (most telling) kind")},
-          {.name = "row0",
-           .type = ArgType::Int,
-           .help = translate("Cli", "First row (query position) of the window."),
-           .default_value = "0",
-           .lo = 0,
-           .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "col0",
-           .type = ArgType::Int,
-           .help = translate("Cli", "First column (key position) of the window."),
-           .default_value = "0",
-           .lo = 0,
-           .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "rows",
-           .type = ArgType::Int,
-           .help = translate("Cli", "Rows of the window (positions)."),
-           .default_text = translate("Cli", "up to --seq-len"),
-           .lo = 1,
-           .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "cols",
-           .type = ArgType::Int,
-           .help = translate("Cli", "Columns of the window (positions)."),
-           .default_text = translate("Cli", "up to --seq-len"),
-           .lo = 1,
-           .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "out-rows",
-           .type = ArgType::Int,
-           .help = translate("Cli", "Downsample the window to this many rows."),
-           .default_text = translate("Cli", "no downsampling"),
-           .lo = 1,
-           .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "out-cols",
-           .type = ArgType::Int,
-           .help = translate("Cli", "Downsample the window to this many columns."),
-           .default_text = translate("Cli", "no downsampling"),
-           .lo = 1,
-           .hi = static_cast<double>(kMaxSeqLen)},
-          {.name = "sample",
-           .type = ArgType::Choice,
-           .help = translate(
-               "Cli", "A downsampled cell is the exact mean of its block, or the single cell at its corner."),
-           .default_value = "block-mean",
-           .choices = {"block-mean", "point"}},
-          {.name = "precision",
-           .type = ArgType::Choice,
-           .help = translate(
-               "Cli",
-               "Arithmetic of the product: single rounds its factors to float32 and writes the float32 "
-               "result "
-               "(faster, shorter numbers, within the bound in docs/benchmarks.md)."),
-           .default_value = "double",
-           .choices = {"double", "single"}}},
-         matrix_quantity},
+         matrix_options(), matrix_quantity},
         {"scenario",
          translate(
              "Cli",

@@ -128,139 +128,157 @@ double pure(double (*f)(double), const std::vector<Value>& a, const char* name)
     return f(number_arg(a, 0, name));
 }
 
+using FunctionTable = std::map<std::string, Function, std::less<>>;
+
+// Arithmetic: ln, log2, log10, exp, sqrt, abs, sin, cos, floor, round, pi, min, max.
+void add_arithmetic(FunctionTable& t)
+{
+    const auto unary = [&t](const char* name, double (*f)(double)) {
+        t[name] = {1, 1,
+                   [f, name](const Scenario&, const std::vector<Value>& a) { return pure(f, a, name); }};
+    };
+    unary("ln", [](double x) { return std::log(x); });
+    unary("log2", [](double x) { return std::log2(x); });
+    unary("log10", [](double x) { return std::log10(x); });
+    unary("exp", [](double x) { return std::exp(x); });
+    unary("sqrt", [](double x) { return std::sqrt(x); });
+    unary("abs", [](double x) { return std::fabs(x); });
+    unary("sin", [](double x) { return std::sin(x); });
+    unary("cos", [](double x) { return std::cos(x); });
+    unary("floor", [](double x) { return std::floor(x); });
+    unary("round", [](double x) { return std::round(x); });
+    t["pi"] = {0, 0, [](const Scenario&, const std::vector<Value>&) { return std::numbers::pi; }};
+    const auto extreme = [](bool lower) {
+        return [lower](const Scenario&, const std::vector<Value>& a) {
+            double best = number_arg(a, 0, lower ? "min" : "max");
+            for (std::size_t i = 1; i < a.size(); ++i)
+                best =
+                    lower ? std::min(best, number_arg(a, i, "min")) : std::max(best, number_arg(a, i, "max"));
+            return best;
+        };
+    };
+    t["min"] = {1, -1, extreme(true)};
+    t["max"] = {1, -1, extreme(false)};
+}
+
+// The logit curve of the last query against distance: one value, its least and its greatest.
+void add_curve_functions(FunctionTable& t)
+{
+    t["curve"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
+                      return logit_at_distance(s, s.seq_len - 1, index_arg(a, 0, "curve"));
+                  }};
+    const auto curve_extreme = [](bool lower) {
+        return [lower](const Scenario& s, const std::vector<Value>& a) {
+            const char* fn = lower ? "curve_min" : "curve_max";
+            const std::int64_t from = index_arg(a, 0, fn), to = index_arg(a, 1, fn);
+            if (from > to || to - from > 1'000'000)
+                fail(std::string(fn) + "(a, b): distances a <= b, at most 10^6 apart");
+            double best =
+                lower ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+            for (std::int64_t r = from; r <= to; ++r) {
+                const double v = logit_at_distance(s, s.seq_len - 1, r);
+                if (std::isfinite(v))
+                    best = lower ? std::min(best, v) : std::max(best, v);
+            }
+            return best;
+        };
+    };
+    t["curve_min"] = {2, 2, curve_extreme(true)};
+    t["curve_max"] = {2, 2, curve_extreme(false)};
+}
+
+// RoPE: the frequencies, wavelengths and bands of the scaling, the decay bound, a rotated score.
+void add_rope_functions(FunctionTable& t)
+{
+    t["theta"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
+                      const RopeFrequencies f = compute_rope_frequencies(rope_of(s, "theta"));
+                      const std::int64_t i = index_arg(a, 0, "theta");
+                      return pair_values(f.inv_freq, i, "theta")[static_cast<std::size_t>(i)];
+                  }};
+    t["theta_original"] = {
+        1, 1, [](const Scenario& s, const std::vector<Value>& a) {
+            const RopeFrequencies f = compute_rope_frequencies(rope_of(s, "theta_original"));
+            const std::int64_t i = index_arg(a, 0, "theta_original");
+            return pair_values(f.inv_freq_original, i, "theta_original")[static_cast<std::size_t>(i)];
+        }};
+    t["wavelength"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
+                           const RopeFrequencies f = compute_rope_frequencies(rope_of(s, "wavelength"));
+                           const std::int64_t i = index_arg(a, 0, "wavelength");
+                           return 2.0 * std::numbers::pi /
+                                  pair_values(f.inv_freq, i, "wavelength")[static_cast<std::size_t>(i)];
+                       }};
+    t["base_used"] = {0, 0, [](const Scenario& s, const std::vector<Value>&) {
+                          return compute_rope_frequencies(rope_of(s, "base_used")).base_used;
+                      }};
+    t["attention_factor"] = {
+        0, 0, [](const Scenario& s, const std::vector<Value>&) {
+            return compute_rope_frequencies(rope_of(s, "attention_factor")).attention_factor;
+        }};
+    t["rotary_pairs"] = {0, 0, [](const Scenario& s, const std::vector<Value>&) {
+                             return static_cast<double>(
+                                 compute_rope_frequencies(rope_of(s, "rotary_pairs")).inv_freq.size());
+                         }};
+    // Pairs whose scaled frequency equals the unscaled one (kept), or is the unscaled one divided by
+    // the factor (divided), to 1e-12 relative: PI, YaRN and Llama 3's three bands.
+    const auto band = [](bool kept) {
+        return [kept](const Scenario& s, const std::vector<Value>&) {
+            const RopeFrequencies f =
+                compute_rope_frequencies(rope_of(s, kept ? "pairs_kept" : "pairs_divided"));
+            double n = 0;
+            for (std::size_t i = 0; i < f.inv_freq.size(); ++i) {
+                const double ratio = f.inv_freq[i] / f.inv_freq_original[i];
+                const double want = kept ? 1.0 : 1.0 / f.factor_used;
+                n += std::fabs(ratio - want) <= 1e-12 * want ? 1 : 0;
+            }
+            return n;
+        };
+    };
+    t["pairs_kept"] = {0, 0, band(true)};
+    t["pairs_divided"] = {0, 0, band(false)};
+    // The first pair whose (scaled) wavelength exceeds L: from it on, pairs never complete a turn
+    // within L positions (`posatlas compute rope-pairs`); the pair count when none does.
+    t["first_pair_longer_than"] = {
+        1, 1, [](const Scenario& s, const std::vector<Value>& a) {
+            const RopeFrequencies f = compute_rope_frequencies(rope_of(s, "first_pair_longer_than"));
+            const double L = number_arg(a, 0, "first_pair_longer_than");
+            std::size_t i = 0;
+            while (i < f.inv_freq.size() && 2.0 * std::numbers::pi / f.inv_freq[i] <= L)
+                ++i;
+            return static_cast<double>(i);
+        }};
+    t["bound"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
+                      return one_rope_curve(s, number_arg(a, 0, "bound"), true, "bound");
+                  }};
+    t["bound_ratio"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
+                            return one_rope_curve(s, number_arg(a, 0, "bound_ratio"), true, "bound_ratio") /
+                                   one_rope_curve(s, 0.0, true, "bound_ratio");
+                        }};
+    t["meancos"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
+                        return one_rope_curve(s, number_arg(a, 0, "meancos"), false, "meancos");
+                    }};
+    t["rope_score"] = {
+        4, 4, [](const Scenario& s, const std::vector<Value>& a) {
+            if (a[2].kind != Value::Kind::List || a[3].kind != Value::Kind::List ||
+                a[2].list.size() != a[3].list.size())
+                fail("rope_score(m, n, q, k): q and k must be lists of the same length ([1, 0])");
+            RopeParams p = rope_of(s, "rope_score");
+            p.head_dim = static_cast<int>(a[2].list.size());
+            validate(p);
+            const RopeFrequencies f = compute_rope_frequencies(p);
+            const Eigen::Map<const Eigen::VectorXd> q(a[2].list.data(), p.head_dim);
+            const Eigen::Map<const Eigen::VectorXd> k(a[3].list.data(), p.head_dim);
+            return rope_score(f, q, k, number_arg(a, 0, "rope_score"), number_arg(a, 1, "rope_score"),
+                              p.pairing);
+        }};
+}
+
 const std::map<std::string, Function, std::less<>>& functions()
 {
     static const std::map<std::string, Function, std::less<>> table = [] {
         std::map<std::string, Function, std::less<>> t;
-        const auto unary = [&t](const char* name, double (*f)(double)) {
-            t[name] = {1, 1,
-                       [f, name](const Scenario&, const std::vector<Value>& a) { return pure(f, a, name); }};
-        };
-        unary("ln", [](double x) { return std::log(x); });
-        unary("log2", [](double x) { return std::log2(x); });
-        unary("log10", [](double x) { return std::log10(x); });
-        unary("exp", [](double x) { return std::exp(x); });
-        unary("sqrt", [](double x) { return std::sqrt(x); });
-        unary("abs", [](double x) { return std::fabs(x); });
-        unary("sin", [](double x) { return std::sin(x); });
-        unary("cos", [](double x) { return std::cos(x); });
-        unary("floor", [](double x) { return std::floor(x); });
-        unary("round", [](double x) { return std::round(x); });
-        t["pi"] = {0, 0, [](const Scenario&, const std::vector<Value>&) { return std::numbers::pi; }};
-        const auto extreme = [](bool lower) {
-            return [lower](const Scenario&, const std::vector<Value>& a) {
-                double best = number_arg(a, 0, lower ? "min" : "max");
-                for (std::size_t i = 1; i < a.size(); ++i)
-                    best = lower ? std::min(best, number_arg(a, i, "min"))
-                                 : std::max(best, number_arg(a, i, "max"));
-                return best;
-            };
-        };
-        t["min"] = {1, -1, extreme(true)};
-        t["max"] = {1, -1, extreme(false)};
-
-        t["curve"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
-                          return logit_at_distance(s, s.seq_len - 1, index_arg(a, 0, "curve"));
-                      }};
-        const auto curve_extreme = [](bool lower) {
-            return [lower](const Scenario& s, const std::vector<Value>& a) {
-                const char* fn = lower ? "curve_min" : "curve_max";
-                const std::int64_t from = index_arg(a, 0, fn), to = index_arg(a, 1, fn);
-                if (from > to || to - from > 1'000'000)
-                    fail(std::string(fn) + "(a, b): distances a <= b, at most 10^6 apart");
-                double best = lower ? std::numeric_limits<double>::infinity()
-                                    : -std::numeric_limits<double>::infinity();
-                for (std::int64_t r = from; r <= to; ++r) {
-                    const double v = logit_at_distance(s, s.seq_len - 1, r);
-                    if (std::isfinite(v))
-                        best = lower ? std::min(best, v) : std::max(best, v);
-                }
-                return best;
-            };
-        };
-        t["curve_min"] = {2, 2, curve_extreme(true)};
-        t["curve_max"] = {2, 2, curve_extreme(false)};
-        t["theta"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
-                          const RopeFrequencies f = compute_rope_frequencies(rope_of(s, "theta"));
-                          const std::int64_t i = index_arg(a, 0, "theta");
-                          return pair_values(f.inv_freq, i, "theta")[static_cast<std::size_t>(i)];
-                      }};
-        t["theta_original"] = {
-            1, 1, [](const Scenario& s, const std::vector<Value>& a) {
-                const RopeFrequencies f = compute_rope_frequencies(rope_of(s, "theta_original"));
-                const std::int64_t i = index_arg(a, 0, "theta_original");
-                return pair_values(f.inv_freq_original, i, "theta_original")[static_cast<std::size_t>(i)];
-            }};
-        t["wavelength"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
-                               const RopeFrequencies f = compute_rope_frequencies(rope_of(s, "wavelength"));
-                               const std::int64_t i = index_arg(a, 0, "wavelength");
-                               return 2.0 * std::numbers::pi /
-                                      pair_values(f.inv_freq, i, "wavelength")[static_cast<std::size_t>(i)];
-                           }};
-        t["base_used"] = {0, 0, [](const Scenario& s, const std::vector<Value>&) {
-                              return compute_rope_frequencies(rope_of(s, "base_used")).base_used;
-                          }};
-        t["attention_factor"] = {
-            0, 0, [](const Scenario& s, const std::vector<Value>&) {
-                return compute_rope_frequencies(rope_of(s, "attention_factor")).attention_factor;
-            }};
-        t["rotary_pairs"] = {0, 0, [](const Scenario& s, const std::vector<Value>&) {
-                                 return static_cast<double>(
-                                     compute_rope_frequencies(rope_of(s, "rotary_pairs")).inv_freq.size());
-                             }};
-        // Pairs whose scaled frequency equals the unscaled one (kept), or is the unscaled one divided by
-        // the factor (divided), to 1e-12 relative: PI, YaRN and Llama 3's three bands.
-        const auto band = [](bool kept) {
-            return [kept](const Scenario& s, const std::vector<Value>&) {
-                const RopeFrequencies f =
-                    compute_rope_frequencies(rope_of(s, kept ? "pairs_kept" : "pairs_divided"));
-                double n = 0;
-                for (std::size_t i = 0; i < f.inv_freq.size(); ++i) {
-                    const double ratio = f.inv_freq[i] / f.inv_freq_original[i];
-                    const double want = kept ? 1.0 : 1.0 / f.factor_used;
-                    n += std::fabs(ratio - want) <= 1e-12 * want ? 1 : 0;
-                }
-                return n;
-            };
-        };
-        t["pairs_kept"] = {0, 0, band(true)};
-        t["pairs_divided"] = {0, 0, band(false)};
-        // The first pair whose (scaled) wavelength exceeds L: from it on, pairs never complete a turn
-        // within L positions (`posatlas compute rope-pairs`); the pair count when none does.
-        t["first_pair_longer_than"] = {
-            1, 1, [](const Scenario& s, const std::vector<Value>& a) {
-                const RopeFrequencies f = compute_rope_frequencies(rope_of(s, "first_pair_longer_than"));
-                const double L = number_arg(a, 0, "first_pair_longer_than");
-                std::size_t i = 0;
-                while (i < f.inv_freq.size() && 2.0 * std::numbers::pi / f.inv_freq[i] <= L)
-                    ++i;
-                return static_cast<double>(i);
-            }};
-        t["bound"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
-                          return one_rope_curve(s, number_arg(a, 0, "bound"), true, "bound");
-                      }};
-        t["bound_ratio"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
-                                return one_rope_curve(s, number_arg(a, 0, "bound_ratio"), true,
-                                                      "bound_ratio") /
-                                       one_rope_curve(s, 0.0, true, "bound_ratio");
-                            }};
-        t["meancos"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
-                            return one_rope_curve(s, number_arg(a, 0, "meancos"), false, "meancos");
-                        }};
-        t["rope_score"] = {
-            4, 4, [](const Scenario& s, const std::vector<Value>& a) {
-                if (a[2].kind != Value::Kind::List || a[3].kind != Value::Kind::List ||
-                    a[2].list.size() != a[3].list.size())
-                    fail("rope_score(m, n, q, k): q and k must be lists of the same length ([1, 0])");
-                RopeParams p = rope_of(s, "rope_score");
-                p.head_dim = static_cast<int>(a[2].list.size());
-                validate(p);
-                const RopeFrequencies f = compute_rope_frequencies(p);
-                const Eigen::Map<const Eigen::VectorXd> q(a[2].list.data(), p.head_dim);
-                const Eigen::Map<const Eigen::VectorXd> k(a[3].list.data(), p.head_dim);
-                return rope_score(f, q, k, number_arg(a, 0, "rope_score"), number_arg(a, 1, "rope_score"),
-                                  p.pairing);
-            }};
+        add_arithmetic(t);
+        add_curve_functions(t);
+        add_rope_functions(t);
         const auto slope = [](bool scaled) {
             return [scaled](const Scenario& s, const std::vector<Value>& a) {
                 const char* fn = scaled ? "slope" : "slope_unscaled";

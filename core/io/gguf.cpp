@@ -356,82 +356,110 @@ GgufHeader read_gguf_header(const std::string& path)
     return h;
 }
 
-ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
-{
-    const GgufKeyValue* arch_kv = h.find("general.architecture");
-    if (!arch_kv)
-        throw ConfigError("the GGUF file has no general.architecture key: cannot tell which model it is");
-    if (!arch_kv->value.is_string())
-        throw ConfigError(std::string("general.architecture must be a string (got a ") +
-                          type_name(arch_kv->type) + ")");
-    const std::string arch = arch_kv->value.get<std::string>();
-    const std::string mt = model_type_of(arch);
-    const std::string pre = arch + ".";
+namespace {
 
+// A GGUF header's keys written as the config.json a Hugging Face model of its architecture has, with
+// what the report needs to speak of the GGUF keys again: the GGUF key of every config key it wrote, the
+// keys it did not use and the notes on them.
+struct HfConfigFromGguf {
+    const GgufHeader& h;
+    std::string arch; // general.architecture: "llama"
+    std::string mt;   // the Hugging Face model_type it is read as
+    std::string pre;  // the prefix of the architecture's keys: "llama."
     json cfg = json::object();
     std::map<std::string, std::string> hf_to_gguf; // dotted HF key -> GGUF key, for the report
-    cfg["model_type"] = mt;
-    hf_to_gguf["model_type"] = "general.architecture";
-    const auto get = [&](const std::string& suffix) -> const GgufKeyValue* { return h.find(pre + suffix); };
-    const auto put = [&](const std::string& hf, const std::string& suffix, const json& v) {
+    std::vector<std::string> ignored, notes;
+
+    explicit HfConfigFromGguf(const GgufHeader& header) : h(header)
+    {
+        const GgufKeyValue* arch_kv = h.find("general.architecture");
+        if (!arch_kv)
+            throw ConfigError("the GGUF file has no general.architecture key: cannot tell which model it is");
+        if (!arch_kv->value.is_string())
+            throw ConfigError(std::string("general.architecture must be a string (got a ") +
+                              type_name(arch_kv->type) + ")");
+        arch = arch_kv->value.get<std::string>();
+        mt = model_type_of(arch);
+        pre = arch + ".";
+        cfg["model_type"] = mt;
+        hf_to_gguf["model_type"] = "general.architecture";
+    }
+
+    const GgufKeyValue* get(const std::string& suffix) const { return h.find(pre + suffix); }
+    void put(const std::string& hf, const std::string& suffix, const json& v)
+    {
         const auto dot = hf.find('.');
         if (dot == std::string::npos)
             cfg[hf] = v;
         else
             cfg[hf.substr(0, dot)][hf.substr(dot + 1)] = v;
         hf_to_gguf[hf] = pre + suffix;
-    };
-    const auto copy = [&](const std::string& hf, const std::string& suffix) {
+    }
+    void copy(const std::string& hf, const std::string& suffix)
+    {
         if (const auto* kv = get(suffix))
             put(hf, suffix, kv->value);
-    };
-
-    copy(mt == "gptj"  ? "n_positions"
-         : mt == "mpt" ? "max_seq_len"
-                       : "max_position_embeddings",
-         "context_length");
-    copy(mt == "mpt" ? "d_model" : "hidden_size", "embedding_length");
-    copy(mt == "mpt" ? "n_heads" : "num_attention_heads", "attention.head_count");
-    copy("head_dim", "attention.key_length");
-    copy("rope_theta", "rope.freq_base");
-    copy("relative_attention_num_buckets", "attention.relative_buckets_count");
-    if (mt == "mpt")
-        copy("attn_config.alibi_bias_max", "attention.max_alibi_bias");
-
-    std::vector<std::string> notes;
-    if (const auto* nrot = get("rope.dimension_count")) {
-        if (mt == "gptj") {
-            put("rotary_dim", "rope.dimension_count", nrot->value);
-        } else if (mt == "deepseek_v2") {
-            put("qk_rope_head_dim", "rope.dimension_count", nrot->value);
-        } else {
-            // The rotary fraction the HF config states: dimension_count / head_dim (llama.cpp n_rot).
-            const auto* kl = get("attention.key_length");
-            const auto* emb = get("embedding_length");
-            const auto* heads = get("attention.head_count");
-            double head_dim = 0.0;
-            if (kl && kl->value.is_number())
-                head_dim = kl->value.get<double>();
-            else if (emb && heads && emb->value.is_number() && heads->value.is_number() &&
-                     heads->value.get<double>() > 0)
-                head_dim = std::floor(emb->value.get<double>() / heads->value.get<double>());
-            if (!nrot->value.is_number() || nrot->value.get<double>() <= 0)
-                throw ConfigError(pre + "rope.dimension_count must be a positive integer");
-            if (head_dim <= 0)
-                throw ConfigError(pre + "rope.dimension_count needs the head size: " + pre +
-                                  "attention.key_length, or " + pre + "embedding_length and " + pre +
-                                  "attention.head_count");
-            const double fraction = nrot->value.get<double>() / head_dim;
-            put(mt == "gpt_neox" ? "rotary_pct" : "partial_rotary_factor", "rope.dimension_count", fraction);
-            notes.push_back(pre + "rope.dimension_count = " + number_text(nrot->value.get<double>()) +
-                            " rotary dimensions of a head of " + number_text(head_dim) + ": fraction " +
-                            number_text(fraction));
-        }
     }
+};
 
-    // RoPE scaling: the type, then the numbers that go with it.
+// The model's shape: context, sizes, heads, θ, T5's buckets, MPT's ALiBi bias, and the rotary dimensions
+// (the fraction of a head the Hugging Face config states).
+void map_shape(HfConfigFromGguf& m)
+{
+    const std::string& mt = m.mt;
+    const std::string& pre = m.pre;
+    m.copy(mt == "gptj"  ? "n_positions"
+           : mt == "mpt" ? "max_seq_len"
+                         : "max_position_embeddings",
+           "context_length");
+    m.copy(mt == "mpt" ? "d_model" : "hidden_size", "embedding_length");
+    m.copy(mt == "mpt" ? "n_heads" : "num_attention_heads", "attention.head_count");
+    m.copy("head_dim", "attention.key_length");
+    m.copy("rope_theta", "rope.freq_base");
+    m.copy("relative_attention_num_buckets", "attention.relative_buckets_count");
+    if (mt == "mpt")
+        m.copy("attn_config.alibi_bias_max", "attention.max_alibi_bias");
+
+    const auto* nrot = m.get("rope.dimension_count");
+    if (!nrot)
+        return;
+    if (mt == "gptj") {
+        m.put("rotary_dim", "rope.dimension_count", nrot->value);
+        return;
+    }
+    if (mt == "deepseek_v2") {
+        m.put("qk_rope_head_dim", "rope.dimension_count", nrot->value);
+        return;
+    }
+    // The rotary fraction the HF config states: dimension_count / head_dim (llama.cpp n_rot).
+    const auto* kl = m.get("attention.key_length");
+    const auto* emb = m.get("embedding_length");
+    const auto* heads = m.get("attention.head_count");
+    double head_dim = 0.0;
+    if (kl && kl->value.is_number())
+        head_dim = kl->value.get<double>();
+    else if (emb && heads && emb->value.is_number() && heads->value.is_number() &&
+             heads->value.get<double>() > 0)
+        head_dim = std::floor(emb->value.get<double>() / heads->value.get<double>());
+    if (!nrot->value.is_number() || nrot->value.get<double>() <= 0)
+        throw ConfigError(pre + "rope.dimension_count must be a positive integer");
+    if (head_dim <= 0)
+        throw ConfigError(pre + "rope.dimension_count needs the head size: " + pre +
+                          "attention.key_length, or " + pre + "embedding_length and " + pre +
+                          "attention.head_count");
+    const double fraction = nrot->value.get<double>() / head_dim;
+    m.put(mt == "gpt_neox" ? "rotary_pct" : "partial_rotary_factor", "rope.dimension_count", fraction);
+    m.notes.push_back(pre + "rope.dimension_count = " + number_text(nrot->value.get<double>()) +
+                      " rotary dimensions of a head of " + number_text(head_dim) + ": fraction " +
+                      number_text(fraction));
+}
+
+// RoPE scaling: the type, then the numbers that go with it; llama.cpp's own settings are not modelled.
+void map_rope_scaling(HfConfigFromGguf& m)
+{
+    const std::string& pre = m.pre;
     std::string scaling;
-    if (const auto* t = get("rope.scaling.type")) {
+    if (const auto* t = m.get("rope.scaling.type")) {
         if (!t->value.is_string())
             throw ConfigError(pre + "rope.scaling.type must be a string (got a " +
                               std::string(type_name(t->type)) + ")");
@@ -440,23 +468,22 @@ ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
             throw ConfigError(pre + "rope.scaling.type must be one of none|linear|yarn|longrope (got '" +
                               quote_input(scaling) + "')");
         if (scaling != "none")
-            put("rope_scaling.rope_type", "rope.scaling.type", scaling);
+            m.put("rope_scaling.rope_type", "rope.scaling.type", scaling);
         else
-            hf_to_gguf["rope_scaling"] = pre + "rope.scaling.type";
-    } else if (const auto* lin = get("rope.scale_linear")) {
+            m.hf_to_gguf["rope_scaling"] = pre + "rope.scaling.type";
+    } else if (const auto* lin = m.get("rope.scale_linear")) {
         // gguf-py Keys.Rope.SCALE_LINEAR: the legacy key of linear scaling.
         scaling = "linear";
-        cfg["rope_scaling"]["rope_type"] = "linear";
-        put("rope_scaling.factor", "rope.scale_linear", lin->value);
+        m.cfg["rope_scaling"]["rope_type"] = "linear";
+        m.put("rope_scaling.factor", "rope.scale_linear", lin->value);
     }
-    std::vector<std::string> ignored;
     const auto scaling_key = [&](const std::string& hf, const std::string& suffix) {
-        if (!get(suffix))
+        if (!m.get(suffix))
             return;
         if (scaling.empty() || scaling == "none")
-            ignored.push_back(pre + suffix);
+            m.ignored.push_back(pre + suffix);
         else
-            copy("rope_scaling." + hf, suffix);
+            m.copy("rope_scaling." + hf, suffix);
     };
     scaling_key("factor", "rope.scaling.factor");
     scaling_key("original_max_position_embeddings", "rope.scaling.original_context_length");
@@ -465,39 +492,47 @@ ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
         scaling_key("beta_slow", "rope.scaling.yarn_beta_slow");
     } else {
         for (const char* k : {"rope.scaling.yarn_beta_fast", "rope.scaling.yarn_beta_slow"})
-            if (get(k))
-                ignored.push_back(pre + k);
+            if (m.get(k))
+                m.ignored.push_back(pre + k);
     }
-    if (scaling == "none" && (get("rope.scaling.factor") || get("rope.scaling.original_context_length")))
-        notes.push_back(pre +
-                        "rope.scaling.type is none: the scaling factor and original context are not used");
+    if (scaling == "none" && (m.get("rope.scaling.factor") || m.get("rope.scaling.original_context_length")))
+        m.notes.push_back(pre +
+                          "rope.scaling.type is none: the scaling factor and original context are not used");
     for (std::string_view k : kLlamaCppOnly)
-        if (get(std::string(k))) {
-            ignored.push_back(pre + std::string(k));
-            notes.push_back(pre + std::string(k) +
-                            " is a llama.cpp setting with no Hugging Face counterpart; "
-                            "it is not modelled");
+        if (m.get(std::string(k))) {
+            m.ignored.push_back(pre + std::string(k));
+            m.notes.push_back(pre + std::string(k) +
+                              " is a llama.cpp setting with no Hugging Face counterpart; "
+                              "it is not modelled");
         }
+}
 
-    ConfigImport out;
+// import_model_config() of the config, its errors naming the GGUF key instead of the config.json key the
+// message starts with.
+ConfigImport import_mapped(const HfConfigFromGguf& m, const Scenario& base)
+{
     try {
-        out = import_model_config(cfg, base);
+        return import_model_config(m.cfg, base);
     } catch (const ConfigError& e) {
-        // Name the GGUF key instead of the config.json key the message starts with.
         std::string what = e.what();
-        for (const auto& [hf, gg] : hf_to_gguf)
+        for (const auto& [hf, gg] : m.hf_to_gguf)
             if (what.rfind(hf + " ", 0) == 0 || what.rfind(hf + "[", 0) == 0) {
                 what = gg + what.substr(hf.size());
                 break;
             }
         throw ConfigError(what);
     }
-    // The report in GGUF keys.
+}
+
+// The import's report in GGUF keys: read, ignored (mapped keys the import did not look at among them) and
+// unknown, leaving out the general, tokenizer and split keys and the architecture's non-positional ones.
+void report_in_gguf_keys(ConfigImport& out, const HfConfigFromGguf& m)
+{
     const auto to_gguf = [&](std::vector<std::string>& keys) {
         std::vector<std::string> mapped;
         for (const auto& k : keys) {
-            const auto it = hf_to_gguf.find(k);
-            const std::string g = it != hf_to_gguf.end() ? it->second : "";
+            const auto it = m.hf_to_gguf.find(k);
+            const std::string g = it != m.hf_to_gguf.end() ? it->second : "";
             if (!g.empty() && std::find(mapped.begin(), mapped.end(), g) == mapped.end())
                 mapped.push_back(g);
         }
@@ -506,15 +541,15 @@ ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
     to_gguf(out.read_keys);
     to_gguf(out.ignored_keys);
     out.unknown_keys.clear();
-    for (const auto& k : ignored)
+    for (const auto& k : m.ignored)
         if (std::find(out.ignored_keys.begin(), out.ignored_keys.end(), k) == out.ignored_keys.end())
             out.ignored_keys.push_back(k);
-    for (const auto& kv : h.kv) {
+    for (const auto& kv : m.h.kv) {
         const std::string& k = kv.key;
         if (k.rfind("general.", 0) == 0 || k.rfind("tokenizer.", 0) == 0 || k.rfind("split.", 0) == 0)
             continue;
-        const bool ours = k.rfind(pre, 0) == 0;
-        const std::string suffix = ours ? k.substr(pre.size()) : "";
+        const bool ours = k.rfind(m.pre, 0) == 0;
+        const std::string suffix = ours ? k.substr(m.pre.size()) : "";
         const bool used =
             std::find(out.read_keys.begin(), out.read_keys.end(), k) != out.read_keys.end() ||
             std::find(out.ignored_keys.begin(), out.ignored_keys.end(), k) != out.ignored_keys.end();
@@ -522,30 +557,46 @@ ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
             continue;
         // A mapped key the import did not look at (e.g. head_dim for a family that derives it).
         bool mapped = false;
-        for (const auto& [hf, gg] : hf_to_gguf)
+        for (const auto& [hf, gg] : m.hf_to_gguf)
             mapped = mapped || gg == k;
         if (mapped)
             out.ignored_keys.push_back(k);
         else
             out.unknown_keys.push_back(k);
     }
-    // llama.cpp's max_alibi_bias is the 8 of m_h = 2^(-8 h / n) (Press et al.; HF build_alibi_tensor): read
-    // when it is 8 for an ALiBi model, else not modelled (MPT's went through attn_config.alibi_bias_max).
-    const std::string bias_key = pre + "attention.max_alibi_bias";
-    if (const auto* mb = get("attention.max_alibi_bias"); mb && mt != "mpt") {
-        const bool eight = mb->value.is_number() && mb->value.get<double>() == 8.0;
-        if (eight && out.scenario.method == Method::ALiBi) {
-            out.read_keys.push_back(bias_key);
-        } else {
-            out.ignored_keys.push_back(bias_key);
-            if (out.scenario.method == Method::ALiBi ||
-                (mb->value.is_number() && mb->value.get<double>() != 0.0))
-                notes.push_back(bias_key + " is not modelled: ALiBi slopes use the reference 8");
-        }
+}
+
+// llama.cpp's max_alibi_bias is the 8 of m_h = 2^(-8 h / n) (Press et al.; HF build_alibi_tensor): read
+// when it is 8 for an ALiBi model, else not modelled (MPT's went through attn_config.alibi_bias_max).
+void report_max_alibi_bias(ConfigImport& out, HfConfigFromGguf& m)
+{
+    const std::string bias_key = m.pre + "attention.max_alibi_bias";
+    const auto* mb = m.get("attention.max_alibi_bias");
+    if (!mb || m.mt == "mpt")
+        return;
+    const bool eight = mb->value.is_number() && mb->value.get<double>() == 8.0;
+    if (eight && out.scenario.method == Method::ALiBi) {
+        out.read_keys.push_back(bias_key);
+    } else {
+        out.ignored_keys.push_back(bias_key);
+        if (out.scenario.method == Method::ALiBi || (mb->value.is_number() && mb->value.get<double>() != 0.0))
+            m.notes.push_back(bias_key + " is not modelled: ALiBi slopes use the reference 8");
     }
-    out.notes.insert(out.notes.begin(), notes.begin(), notes.end());
-    out.notes.insert(out.notes.begin(), "GGUF architecture '" + quote_input(arch) +
-                                            "' read as the Hugging Face model type '" + quote_input(mt) +
+}
+
+} // namespace
+
+ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
+{
+    HfConfigFromGguf m(h);
+    map_shape(m);
+    map_rope_scaling(m);
+    ConfigImport out = import_mapped(m, base);
+    report_in_gguf_keys(out, m);
+    report_max_alibi_bias(out, m);
+    out.notes.insert(out.notes.begin(), m.notes.begin(), m.notes.end());
+    out.notes.insert(out.notes.begin(), "GGUF architecture '" + quote_input(m.arch) +
+                                            "' read as the Hugging Face model type '" + quote_input(m.mt) +
                                             "'");
     return out;
 }

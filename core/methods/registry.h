@@ -10,6 +10,7 @@
 #pragma once
 
 #include "methods/explanation.h"
+#include "methods/gallery_figure.h"
 #include "methods/method.h"
 #include "scenario/types.h"
 
@@ -182,6 +183,9 @@ struct MethodDescriptor {
     // The same beside its curves, after the sentence on the x axis (the registry fills in
     // logit_curve_explanation() for a method that leaves it null).
     std::function<ExplanationText(const Scenario&)> explain_curves;
+
+    // Its figures in `posatlas gallery`, in order (methods/gallery_figure.h); empty: none.
+    std::vector<GalleryFigureSpec> gallery;
 
     const Field* field(std::string_view key) const; // by key or alias; null if none
     const MatrixKindSpec* kind(MatrixKind k) const; // null if it does not offer k

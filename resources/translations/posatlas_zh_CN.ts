@@ -1236,6 +1236,85 @@
     </message>
 </context>
 <context>
+    <name>Gallery</name>
+    <message>
+        <source>ALiBi bias −m(i − j) for 8 heads, slopes 1/2 … 1/256 (Press et al. 2022)</source>
+        <translation>8 个头的 ALiBi 偏置 −m(i − j)，斜率 1/2 … 1/256 (Press et al. 2022)</translation>
+    </message>
+    <message>
+        <source>ALiBi&apos;s exp(−m r) per head: the attention weight factor at distance r</source>
+        <translation>每个头的 ALiBi exp(−m r)：距离为 r 处的注意力权重因子</translation>
+    </message>
+    <message>
+        <source>CoPE contextual positions p_ij = Σ_{t=j..i} σ(qᵢ·k_t), seeded random content (Golovneva et al. 2024)</source>
+        <translation>CoPE 上下文位置 p_ij = Σ_{t=j..i} σ(qᵢ·k_t)，随机种子生成的内容 (Golovneva et al. 2024)</translation>
+    </message>
+    <message>
+        <source>DeBERTa-v3 log-bucketed relative positions (256 buckets, span 512)</source>
+        <translation>DeBERTa-v3 对数分桶的相对位置（256 个桶，跨度 512）</translation>
+    </message>
+    <message>
+        <source>DeBERTa-v3 disentangled attention logits (c2c + c2p + p2c) for one fixed content vector: the position terms vary with the log bucket of i − j</source>
+        <translation>单个固定内容向量下的 DeBERTa-v3 解耦注意力分数 (c2c + c2p + p2c)：位置项随 i − j 的对数桶变化</translation>
+    </message>
+    <message>
+        <source>BERT-base learned absolute table (seeded N(0, 0.02) stand-in for the trained one): positions from 512 on have no embedding (hatched), never zero</source>
+        <translation>BERT-base 可学习绝对位置表（用随机种子生成的 N(0, 0.02) 替代训练所得的表）：从 512 开始的位置没有嵌入（斜线阴影），而不是零</translation>
+    </message>
+    <message>
+        <source>RoPE logits of Llama-2-7B (θ 10000, d 128) for all-ones content: the positional pattern, Toeplitz in i − j</source>
+        <translation>全 1 内容下 Llama-2-7B（θ 10000，d 128）的 RoPE 注意力分数：即位置模式，关于 i − j 呈 Toeplitz 结构</translation>
+    </message>
+    <message>
+        <source>RoFormer long-term decay (Su et al., sec. 3.4.3): (1/(d/2)) Σ|Sⱼ| against relative distance, d 128, θ 10000</source>
+        <translation>RoFormer 远程衰减（Su et al.，第 3.4.3 节）：(1/(d/2)) Σ|Sⱼ| 随相对距离的变化，d 128，θ 10000</translation>
+    </message>
+    <message>
+        <source>The same bound and mean cos(rθᵢ) out to r = 10⁶ on a log axis</source>
+        <translation>同一上界与 cos(rθᵢ) 的均值，延伸到 r = 10⁶，对数坐标轴</translation>
+    </message>
+    <message>
+        <source>RoPE rotation of q at m = 12 and k at n = 4 for four pairs, and every pair&apos;s hand</source>
+        <translation>q 在 m = 12、k 在 n = 4 处四个维度对的 RoPE 旋转，以及每个维度对的指针</translation>
+    </message>
+    <message>
+        <source>YaRN on Yarn-Llama-2-7b-64k (factor 16, original 4096, β 32/1): wavelengths against the original context and the ramp per pair</source>
+        <translation>Yarn-Llama-2-7b-64k 上的 YaRN（factor 16，原始长度 4096，β 32/1）：各维度对波长与原始上下文的对比，以及每个维度对的斜坡函数</translation>
+    </message>
+    <message>
+        <source>Llama 3.1 8B: high-frequency pairs kept, low-frequency pairs divided by 8, a smooth band between (low 1, high 4, original 8192)</source>
+        <translation>Llama 3.1 8B：高频维度对保持不变，低频维度对除以 8，两者之间平滑过渡（low 1，high 4，原始长度 8192）</translation>
+    </message>
+    <message>
+        <source>Phi-3-mini-128k LongRoPE: per-pair long factors and the attention factor</source>
+        <translation>Phi-3-mini-128k LongRoPE：每个维度对的长因子及注意力因子</translation>
+    </message>
+    <message>
+        <source>Shaw et al. 2018: relative index clip(j − i, −16, 16)</source>
+        <translation>Shaw et al. 2018：相对索引 clip(j − i, −16, 16)</translation>
+    </message>
+    <message>
+        <source>Sinusoidal encoding PE[p, i] of the base Transformer (d_model 512, base 10000), Vaswani et al. 2017, interleaved sin/cos</source>
+        <translation>基础版 Transformer 的正弦编码 PE[p, i]（d_model 512，base 10000），Vaswani et al. 2017，sin/cos 交错</translation>
+    </message>
+    <message>
+        <source>PE[i] · PE[j] / √d of the base Transformer: it depends on i − j only and decays away from the diagonal (zero content, position terms only)</source>
+        <translation>基础版 Transformer 的 PE[i] · PE[j] / √d：仅取决于 i − j，并随远离对角线而衰减（内容为零，仅位置项）</translation>
+    </message>
+    <message>
+        <source>T5-base relative attention bias per head (seeded table, 32 buckets, max distance 128)</source>
+        <translation>T5-base 每个头的相对注意力偏置（随机种子生成的表，32 个桶，最大距离 128）</translation>
+    </message>
+    <message>
+        <source>T5 bucket of relative position (key − query), 32 buckets, max distance 128, as in Hugging Face T5Attention._relative_position_bucket</source>
+        <translation>相对位置（键 − 查询）的 T5 桶，32 个桶，最大距离 128，与 Hugging Face T5Attention._relative_position_bucket 一致</translation>
+    </message>
+    <message>
+        <source>Transformer-XL relative attention, terms (a)+(b)+(c)+(d), seeded random content</source>
+        <translation>Transformer-XL 相对注意力，(a)+(b)+(c)+(d) 项，随机种子生成的内容</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>System language</source>
@@ -3218,82 +3297,6 @@
     <message>
         <source>θ′ᵢ / θᵢ (scaled / original frequency)</source>
         <translation>θ′ᵢ / θᵢ（缩放后 / 原始频率）</translation>
-    </message>
-    <message>
-        <source>Sinusoidal encoding PE[p, i] of the base Transformer (d_model 512, base 10000), Vaswani et al. 2017, interleaved sin/cos</source>
-        <translation>基础版 Transformer 的正弦编码 PE[p, i]（d_model 512，base 10000），Vaswani et al. 2017，sin/cos 交错</translation>
-    </message>
-    <message>
-        <source>PE[i] · PE[j] / √d of the base Transformer: it depends on i − j only and decays away from the diagonal (zero content, position terms only)</source>
-        <translation>基础版 Transformer 的 PE[i] · PE[j] / √d：仅取决于 i − j，并随远离对角线而衰减（内容为零，仅位置项）</translation>
-    </message>
-    <message>
-        <source>BERT-base learned absolute table (seeded N(0, 0.02) stand-in for the trained one): positions from 512 on have no embedding (hatched), never zero</source>
-        <translation>BERT-base 可学习绝对位置表（用随机种子生成的 N(0, 0.02) 替代训练所得的表）：从 512 开始的位置没有嵌入（斜线阴影），而不是零</translation>
-    </message>
-    <message>
-        <source>Shaw et al. 2018: relative index clip(j − i, −16, 16)</source>
-        <translation>Shaw et al. 2018：相对索引 clip(j − i, −16, 16)</translation>
-    </message>
-    <message>
-        <source>Transformer-XL relative attention, terms (a)+(b)+(c)+(d), seeded random content</source>
-        <translation>Transformer-XL 相对注意力，(a)+(b)+(c)+(d) 项，随机种子生成的内容</translation>
-    </message>
-    <message>
-        <source>T5-base relative attention bias per head (seeded table, 32 buckets, max distance 128)</source>
-        <translation>T5-base 每个头的相对注意力偏置（随机种子生成的表，32 个桶，最大距离 128）</translation>
-    </message>
-    <message>
-        <source>T5 bucket of relative position (key − query), 32 buckets, max distance 128, as in Hugging Face T5Attention._relative_position_bucket</source>
-        <translation>相对位置（键 − 查询）的 T5 桶，32 个桶，最大距离 128，与 Hugging Face T5Attention._relative_position_bucket 一致</translation>
-    </message>
-    <message>
-        <source>DeBERTa-v3 log-bucketed relative positions (256 buckets, span 512)</source>
-        <translation>DeBERTa-v3 对数分桶的相对位置（256 个桶，跨度 512）</translation>
-    </message>
-    <message>
-        <source>DeBERTa-v3 disentangled attention logits (c2c + c2p + p2c) for one fixed content vector: the position terms vary with the log bucket of i − j</source>
-        <translation>单个固定内容向量下的 DeBERTa-v3 解耦注意力分数 (c2c + c2p + p2c)：位置项随 i − j 的对数桶变化</translation>
-    </message>
-    <message>
-        <source>RoPE logits of Llama-2-7B (θ 10000, d 128) for all-ones content: the positional pattern, Toeplitz in i − j</source>
-        <translation>全 1 内容下 Llama-2-7B（θ 10000，d 128）的 RoPE 注意力分数：即位置模式，关于 i − j 呈 Toeplitz 结构</translation>
-    </message>
-    <message>
-        <source>RoFormer long-term decay (Su et al., sec. 3.4.3): (1/(d/2)) Σ|Sⱼ| against relative distance, d 128, θ 10000</source>
-        <translation>RoFormer 远程衰减（Su et al.，第 3.4.3 节）：(1/(d/2)) Σ|Sⱼ| 随相对距离的变化，d 128，θ 10000</translation>
-    </message>
-    <message>
-        <source>The same bound and mean cos(rθᵢ) out to r = 10⁶ on a log axis</source>
-        <translation>同一上界与 cos(rθᵢ) 的均值，延伸到 r = 10⁶，对数坐标轴</translation>
-    </message>
-    <message>
-        <source>RoPE rotation of q at m = 12 and k at n = 4 for four pairs, and every pair&apos;s hand</source>
-        <translation>q 在 m = 12、k 在 n = 4 处四个维度对的 RoPE 旋转，以及每个维度对的指针</translation>
-    </message>
-    <message>
-        <source>ALiBi bias −m(i − j) for 8 heads, slopes 1/2 … 1/256 (Press et al. 2022)</source>
-        <translation>8 个头的 ALiBi 偏置 −m(i − j)，斜率 1/2 … 1/256 (Press et al. 2022)</translation>
-    </message>
-    <message>
-        <source>ALiBi&apos;s exp(−m r) per head: the attention weight factor at distance r</source>
-        <translation>每个头的 ALiBi exp(−m r)：距离为 r 处的注意力权重因子</translation>
-    </message>
-    <message>
-        <source>CoPE contextual positions p_ij = Σ_{t=j..i} σ(qᵢ·k_t), seeded random content (Golovneva et al. 2024)</source>
-        <translation>CoPE 上下文位置 p_ij = Σ_{t=j..i} σ(qᵢ·k_t)，随机种子生成的内容 (Golovneva et al. 2024)</translation>
-    </message>
-    <message>
-        <source>YaRN on Yarn-Llama-2-7b-64k (factor 16, original 4096, β 32/1): wavelengths against the original context and the ramp per pair</source>
-        <translation>Yarn-Llama-2-7b-64k 上的 YaRN（factor 16，原始长度 4096，β 32/1）：各维度对波长与原始上下文的对比，以及每个维度对的斜坡函数</translation>
-    </message>
-    <message>
-        <source>Llama 3.1 8B: high-frequency pairs kept, low-frequency pairs divided by 8, a smooth band between (low 1, high 4, original 8192)</source>
-        <translation>Llama 3.1 8B：高频维度对保持不变，低频维度对除以 8，两者之间平滑过渡（low 1，high 4，原始长度 8192）</translation>
-    </message>
-    <message>
-        <source>Phi-3-mini-128k LongRoPE: per-pair long factors and the attention factor</source>
-        <translation>Phi-3-mini-128k LongRoPE：每个维度对的长因子及注意力因子</translation>
     </message>
     <message>
         <source>PI, NTK-aware and YaRN on Llama-2-7B, factor 4 (Chen et al. 2023; bloc97 2023; Peng et al. 2023): θ′/θ per pair</source>

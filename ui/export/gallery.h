@@ -27,7 +27,9 @@ struct GalleryFigure {
     std::vector<std::pair<QString, RopeParams>> rope_variants;
 };
 
-// Throws ConfigError if a shipped preset cannot be loaded (a build defect, covered by tests).
+// The figures each method declares (MethodDescriptor::gallery), section by section in registry order, then
+// the comparisons of several methods; stems numbered from "01-". Throws ConfigError if a shipped preset
+// cannot be loaded (a build defect, covered by tests).
 std::vector<GalleryFigure> standard_gallery();
 
 // theta'/theta per pair for each variant on shared axes (PI against NTK-aware, ...), computed by core.

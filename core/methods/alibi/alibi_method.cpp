@@ -74,6 +74,32 @@ ExplanationText alibi_curves_explanation(const Scenario&)
         "far back."));
 }
 
+// Eight heads' biases and the weight factor they give (Press et al. 2022).
+std::vector<GalleryFigureSpec> alibi_gallery()
+{
+    const auto eight_heads = [] {
+        Scenario s = gallery_defaults(Method::ALiBi);
+        s.params<AlibiParams>().num_heads = 8;
+        s.seq_len = 64;
+        return s;
+    };
+    return {
+        {.stem = "alibi-bias-per-head",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "ALiBi bias −m(i − j) for 8 heads, slopes 1/2 … 1/256 (Press et al. 2022)"),
+         .scenario = eight_heads,
+         .matrix_kind = MatrixKind::Bias,
+         .pixels = 900},
+        {.stem = "alibi-decay",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "ALiBi's exp(−m r) per head: the attention weight factor at distance r"),
+         .view = GalleryView::Curves,
+         .scenario = eight_heads,
+         .max_distance = 256,
+         .log_x = false},
+    };
+}
+
 } // namespace
 
 MethodDescriptor describe_alibi()
@@ -208,6 +234,7 @@ MethodDescriptor describe_alibi()
                         {"slopes", QT_TRANSLATE_NOOP("Caption", "slopes %1")}};
     d.explain = alibi_explanation;
     d.explain_curves = alibi_curves_explanation;
+    d.gallery = alibi_gallery();
     return d;
 }
 

@@ -226,6 +226,24 @@ ExplanationText cope_explanation(const Scenario& s, MatrixKind k)
         "and ceil(p_ij), where p_ij is the contextual position (the sum of the gates from j to i)."));
 }
 
+// Contextual positions over random content (Golovneva et al. 2024).
+std::vector<GalleryFigureSpec> cope_gallery()
+{
+    return {{.stem = "cope-positions",
+             .caption = QT_TRANSLATE_NOOP(
+                 "Gallery", "CoPE contextual positions p_ij = Σ_{t=j..i} σ(qᵢ·k_t), seeded random "
+                            "content (Golovneva et al. 2024)"),
+             .scenario =
+                 [] {
+                     Scenario s = gallery_defaults(Method::CoPE);
+                     s.seq_len = 96;
+                     s.content.kind = ContentKind::Random;
+                     return s;
+                 },
+             .matrix_kind = kCopePositions,
+             .pixels = 512}};
+}
+
 } // namespace
 
 MethodDescriptor describe_cope()
@@ -326,6 +344,7 @@ MethodDescriptor describe_cope()
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
                         {"npos_max", QT_TRANSLATE_NOOP("Caption", "npos %1")}};
     d.explain = cope_explanation;
+    d.gallery = cope_gallery();
     return d;
 }
 

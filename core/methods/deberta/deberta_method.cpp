@@ -93,6 +93,33 @@ ExplanationText deberta_curves_explanation(const Scenario&)
         "before clamping."));
 }
 
+// DeBERTa-v3's log buckets, and its logits for one fixed content vector.
+Scenario deberta_v3_base()
+{
+    Scenario s = gallery_preset("deberta-v3-base");
+    s.seq_len = 256;
+    s.content.kind = ContentKind::Fixed;
+    return s;
+}
+
+std::vector<GalleryFigureSpec> deberta_gallery()
+{
+    return {
+        {.stem = "deberta-buckets",
+         .caption = QT_TRANSLATE_NOOP("Gallery",
+                                      "DeBERTa-v3 log-bucketed relative positions (256 buckets, span 512)"),
+         .view = GalleryView::Curves,
+         .scenario = deberta_v3_base},
+        {.stem = "deberta-logits",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "DeBERTa-v3 disentangled attention logits (c2c + c2p + p2c) for one fixed "
+                        "content vector: the position terms vary with the log bucket of i − j"),
+         .scenario = deberta_v3_base,
+         .matrix_kind = MatrixKind::Logits,
+         .pixels = 512},
+    };
+}
+
 } // namespace
 
 MethodDescriptor describe_deberta()
@@ -210,6 +237,7 @@ MethodDescriptor describe_deberta()
                         {"max_relative_positions", QT_TRANSLATE_NOOP("Caption", "span %1")}};
     d.explain = deberta_explanation;
     d.explain_curves = deberta_curves_explanation;
+    d.gallery = deberta_gallery();
     return d;
 }
 

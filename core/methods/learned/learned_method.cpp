@@ -29,6 +29,24 @@ ExplanationText learned_explanation(const Scenario& s, MatrixKind k)
                "With zero content only p_i · p_j remains: how alike the two positions' vectors are."));
 }
 
+// BERT-base's table, past its 512 rows.
+std::vector<GalleryFigureSpec> learned_gallery()
+{
+    return {{.stem = "learned-table",
+             .caption = QT_TRANSLATE_NOOP(
+                 "Gallery", "BERT-base learned absolute table (seeded N(0, 0.02) stand-in for the "
+                            "trained one): positions from 512 on have no embedding (hatched), "
+                            "never zero"),
+             .scenario =
+                 [] {
+                     Scenario s = gallery_preset("bert-base");
+                     s.seq_len = 640;
+                     return s;
+                 },
+             .matrix_kind = MatrixKind::Encoding,
+             .pixels = 512}};
+}
+
 } // namespace
 
 MethodDescriptor describe_learned()
@@ -107,6 +125,7 @@ MethodDescriptor describe_learned()
     d.caption_fields = {{"hidden_size", QT_TRANSLATE_NOOP("Caption", "d %1")},
                         {"max_position_embeddings", QT_TRANSLATE_NOOP("Caption", "trained %1")}};
     d.explain = learned_explanation;
+    d.gallery = learned_gallery();
     return d;
 }
 

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <complex>
+#include <iterator>
 
 namespace posatlas {
 namespace {
@@ -228,21 +229,11 @@ ExplanationText rope_curves_explanation(const Scenario&)
         "when a scaling is set."));
 }
 
-} // namespace
-
-MethodDescriptor describe_rope()
+// The rotation itself: which dimensions turn together and how fast (RoFormer).
+std::vector<Field> rope_shape_fields()
 {
     using P = RopeParams;
-    constexpr unsigned kScaled = bit(RopeType::Linear) | bit(RopeType::Ntk) | bit(RopeType::Dynamic) |
-                                 bit(RopeType::Yarn) | bit(RopeType::Llama3) | bit(RopeType::LongRope);
-    MethodDescriptor d;
-    d.method = Method::RoPE;
-    d.section = "rope";
-    d.name = QT_TRANSLATE_NOOP("Method", "RoPE (Su et al. 2021)");
-    d.short_name = QT_TRANSLATE_NOOP("Method", "RoPE");
-    d.noun = "RoPE";
-    d.reference = "Su et al. 2021, RoFormer; Hugging Face modeling_rope_utils; llama.cpp ggml rope";
-    d.fields = {
+    return {
         make_field("head_dim", FieldType::Int, &P::head_dim,
                    {.lo = 2,
                     .hi = 8192,
@@ -278,6 +269,16 @@ MethodDescriptor describe_rope()
                                      "Llama, or (i, i + d/2) as in GPT-NeoX/Hugging Face."),
                     .choices = {{"interleaved", QT_TRANSLATE_NOOP("ParamSpec", "Interleaved (2i, 2i+1)")},
                                 {"half", QT_TRANSLATE_NOOP("ParamSpec", "Half (i, i + d/2)")}}}),
+    };
+}
+
+// The scaling and the context lengths every scaling reads (rope_scaling.h).
+std::vector<Field> rope_scaling_fields()
+{
+    using P = RopeParams;
+    constexpr unsigned kScaled = bit(RopeType::Linear) | bit(RopeType::Ntk) | bit(RopeType::Dynamic) |
+                                 bit(RopeType::Yarn) | bit(RopeType::Llama3) | bit(RopeType::LongRope);
+    return {
         make_field("rope_type", FieldType::Choice, &P::rope_type,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Scaling (rope_type)"),
                     .tooltip = QT_TRANSLATE_NOOP(
@@ -347,6 +348,15 @@ MethodDescriptor describe_rope()
                     .aliases = {"seq_len"},
                     .follows_seq_len = true,
                     .shown = for_types(bit(RopeType::Dynamic) | bit(RopeType::LongRope))}),
+    };
+}
+
+// YaRN's ramp and attention temperature, with DeepSeek's and gpt-oss's variants (and LongRoPE's attention
+// factor).
+std::vector<Field> yarn_fields()
+{
+    using P = RopeParams;
+    return {
         make_field("beta_fast", FieldType::Real, &P::beta_fast,
                    {.lo = 0,
                     .hi = 1e6,
@@ -420,6 +430,14 @@ MethodDescriptor describe_rope()
                     .tooltip = QT_TRANSLATE_NOOP(
                         "ParamSpec", "YaRN: round the correction range to whole pairs (gpt-oss sets false)."),
                     .shown = for_types(bit(RopeType::Yarn))}),
+    };
+}
+
+// Llama 3's two wavelength bounds and LongRoPE's per-pair divisors.
+std::vector<Field> llama3_and_longrope_fields()
+{
+    using P = RopeParams;
+    return {
         make_field(
             "low_freq_factor", FieldType::Real, &P::low_freq_factor,
             {.lo = 0,
@@ -461,37 +479,127 @@ MethodDescriptor describe_rope()
                         "ParamSpec", "LongRoPE: one divisor per rotary pair beyond the original context."),
                     .panel = false}),
     };
+}
+
+// Rules across fields: an even rotary_dim, the ordered β and frequency factors, DeepSeek's softmax scale
+// with its mscale_all_dim, one LongRoPE factor per pair.
+void rope_check(const Scenario& s)
+{
+    const RopeParams& p = s.params<RopeParams>();
+    const int rd = p.rotary_dim();
+    if (rd < 2 || rd % 2 != 0)
+        throw ParameterError("partial_rotary_factor",
+                             "such that int(head_dim * partial_rotary_factor) is even and >= 2",
+                             format_number(p.partial_rotary_factor) + ", rotary_dim " + std::to_string(rd));
+    require_real("beta_fast", p.beta_fast, p.beta_slow, 1e6, false);
+    require_real("high_freq_factor", p.high_freq_factor, p.low_freq_factor, 1e6, false);
+    if (p.rope_type == RopeType::Yarn && p.softmax_mscale && !(p.mscale_all_dim && *p.mscale_all_dim != 0.0))
+        throw ParameterError("softmax_mscale",
+                             "used with mscale_all_dim set and non-zero: DeepSeek's attention multiplies the "
+                             "softmax scale by get_mscale(factor, mscale_all_dim)^2 (set mscale_all_dim, or "
+                             "turn softmax_mscale off)",
+                             p.mscale_all_dim ? "mscale_all_dim 0" : "mscale_all_dim unset");
+    if (p.rope_type == RopeType::LongRope) {
+        const auto pairs = static_cast<std::size_t>(rd / 2);
+        for (const auto* list : {&p.short_factor, &p.long_factor})
+            if (list->size() != pairs)
+                throw ParameterError(list == &p.short_factor ? "short_factor" : "long_factor",
+                                     "a list of rotary_dim / 2 = " + std::to_string(pairs) + " numbers",
+                                     std::to_string(list->size()) + " numbers");
+    }
+}
+
+// Llama-2-7B's 512 positions (θ 10000, d 128).
+Scenario llama_2_7b()
+{
+    Scenario s = gallery_preset("llama-2-7b");
+    s.seq_len = 512;
+    return s;
+}
+
+// The classic figures on Llama-2-7B (RoFormer's long-term decay, the rotation), then the context-extension
+// scalings on the models that ship them.
+std::vector<GalleryFigureSpec> rope_gallery()
+{
+    const auto preset = [](const char* id) { return [id] { return gallery_preset(id); }; };
+    return {
+        {.stem = "rope-logits",
+         .caption = QT_TRANSLATE_NOOP("Gallery",
+                                      "RoPE logits of Llama-2-7B (θ 10000, d 128) for all-ones content: the "
+                                      "positional pattern, Toeplitz in i − j"),
+         .scenario = llama_2_7b,
+         .matrix_kind = MatrixKind::Logits,
+         .pixels = 512},
+        {.stem = "rope-long-term-decay",
+         .caption =
+             QT_TRANSLATE_NOOP("Gallery", "RoFormer long-term decay (Su et al., sec. 3.4.3): (1/(d/2)) Σ|Sⱼ| "
+                                          "against relative distance, d 128, θ 10000"),
+         .view = GalleryView::Curves,
+         .scenario = llama_2_7b,
+         .max_distance = 256,
+         .log_x = false},
+        {.stem = "rope-decay-to-a-million",
+         .caption =
+             QT_TRANSLATE_NOOP("Gallery", "The same bound and mean cos(rθᵢ) out to r = 10⁶ on a log axis"),
+         .view = GalleryView::Curves,
+         .scenario = llama_2_7b,
+         .max_distance = 1'000'000,
+         .log_x = true},
+        {.stem = "rope-rotation",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "RoPE rotation of q at m = 12 and k at n = 4 for four pairs, and every pair's hand"),
+         .view = GalleryView::Rotation,
+         .scenario = llama_2_7b,
+         .query_position = 12,
+         .key_position = 4},
+        {.stem = "yarn-spectrum",
+         .caption =
+             QT_TRANSLATE_NOOP("Gallery", "YaRN on Yarn-Llama-2-7b-64k (factor 16, original 4096, β 32/1): "
+                                          "wavelengths against the original context and the ramp per pair"),
+         .view = GalleryView::Spectrum,
+         .scenario = preset("yarn-llama-2-7b-64k"),
+         .section = GallerySection::ContextExtension},
+        {.stem = "llama3-bands",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "Llama 3.1 8B: high-frequency pairs kept, low-frequency pairs divided by "
+                        "8, a smooth band between (low 1, high 4, original 8192)"),
+         .view = GalleryView::Spectrum,
+         .scenario = preset("llama-3.1-8b"),
+         .section = GallerySection::ContextExtension},
+        {.stem = "longrope-spectrum",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "Phi-3-mini-128k LongRoPE: per-pair long factors and the attention factor"),
+         .view = GalleryView::Spectrum,
+         .scenario = preset("phi-3-mini-128k"),
+         .section = GallerySection::ContextExtension},
+    };
+}
+
+} // namespace
+
+MethodDescriptor describe_rope()
+{
+    using P = RopeParams;
+    MethodDescriptor d;
+    d.method = Method::RoPE;
+    d.section = "rope";
+    d.name = QT_TRANSLATE_NOOP("Method", "RoPE (Su et al. 2021)");
+    d.short_name = QT_TRANSLATE_NOOP("Method", "RoPE");
+    d.noun = "RoPE";
+    d.reference = "Su et al. 2021, RoFormer; Hugging Face modeling_rope_utils; llama.cpp ggml rope";
+    // In the panel's order.
+    for (const auto group :
+         {rope_shape_fields, rope_scaling_fields, yarn_fields, llama3_and_longrope_fields}) {
+        std::vector<Field> fields = group();
+        d.fields.insert(d.fields.end(), std::make_move_iterator(fields.begin()),
+                        std::make_move_iterator(fields.end()));
+    }
     d.kinds = {
         logits_kind(rope_matrix, always_block_means),
     };
     d.quantities = {"rope-frequencies", "rope-pairs",  "rope-decay",
                     "rope-score",       "rope-angles", "attention-entropy"};
-    d.check = [](const Scenario& s) {
-        const P& p = s.params<P>();
-        const int rd = p.rotary_dim();
-        if (rd < 2 || rd % 2 != 0)
-            throw ParameterError(
-                "partial_rotary_factor", "such that int(head_dim * partial_rotary_factor) is even and >= 2",
-                format_number(p.partial_rotary_factor) + ", rotary_dim " + std::to_string(rd));
-        require_real("beta_fast", p.beta_fast, p.beta_slow, 1e6, false);
-        require_real("high_freq_factor", p.high_freq_factor, p.low_freq_factor, 1e6, false);
-        if (p.rope_type == RopeType::Yarn && p.softmax_mscale &&
-            !(p.mscale_all_dim && *p.mscale_all_dim != 0.0))
-            throw ParameterError(
-                "softmax_mscale",
-                "used with mscale_all_dim set and non-zero: DeepSeek's attention multiplies the "
-                "softmax scale by get_mscale(factor, mscale_all_dim)^2 (set mscale_all_dim, or "
-                "turn softmax_mscale off)",
-                p.mscale_all_dim ? "mscale_all_dim 0" : "mscale_all_dim unset");
-        if (p.rope_type == RopeType::LongRope) {
-            const auto pairs = static_cast<std::size_t>(rd / 2);
-            for (const auto* list : {&p.short_factor, &p.long_factor})
-                if (list->size() != pairs)
-                    throw ParameterError(list == &p.short_factor ? "short_factor" : "long_factor",
-                                         "a list of rotary_dim / 2 = " + std::to_string(pairs) + " numbers",
-                                         std::to_string(list->size()) + " numbers");
-        }
-    };
+    d.check = rope_check;
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     d.context_length = [](const Scenario& s) { return rope_default_target_length(s.params<P>()); };
     d.caption_fields = {{"rope_theta", QT_TRANSLATE_NOOP("Caption", "θ %1")},
@@ -500,6 +608,7 @@ MethodDescriptor describe_rope()
                         {"factor", QT_TRANSLATE_NOOP("Caption", "× %1")}};
     d.explain = rope_explanation;
     d.explain_curves = rope_curves_explanation;
+    d.gallery = rope_gallery();
     return d;
 }
 

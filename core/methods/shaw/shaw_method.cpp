@@ -108,6 +108,22 @@ ExplanationText shaw_explanation(const Scenario& s, MatrixKind k)
         {clip});
 }
 
+// The clipped relative index, the paper's k = 16.
+std::vector<GalleryFigureSpec> shaw_gallery()
+{
+    return {{.stem = "shaw-clipped-index",
+             .caption = QT_TRANSLATE_NOOP("Gallery", "Shaw et al. 2018: relative index clip(j − i, −16, 16)"),
+             .scenario =
+                 [] {
+                     Scenario s = gallery_defaults(Method::Shaw);
+                     s.seq_len = 64;
+                     s.content.kind = ContentKind::Fixed;
+                     return s;
+                 },
+             .matrix_kind = MatrixKind::Buckets,
+             .pixels = 512}};
+}
+
 } // namespace
 
 MethodDescriptor describe_shaw()
@@ -176,6 +192,7 @@ MethodDescriptor describe_shaw()
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
                         {"max_relative_position", QT_TRANSLATE_NOOP("Caption", "k %1")}};
     d.explain = shaw_explanation;
+    d.gallery = shaw_gallery();
     return d;
 }
 

@@ -40,6 +40,40 @@ ExplanationText sinusoidal_explanation(const Scenario& s, MatrixKind k)
                                          "the same along each diagonal."));
 }
 
+// The base Transformer's 256 positions (Vaswani et al. 2017: d_model 512, base 10000).
+Scenario base_transformer()
+{
+    Scenario s = gallery_preset("transformer-base");
+    s.seq_len = 256;
+    return s;
+}
+
+// Its encoding, and the dot products of the encodings alone.
+std::vector<GalleryFigureSpec> sinusoidal_gallery()
+{
+    return {
+        {.stem = "sinusoidal-encoding",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "Sinusoidal encoding PE[p, i] of the base Transformer (d_model 512, base "
+                        "10000), Vaswani et al. 2017, interleaved sin/cos"),
+         .scenario = base_transformer,
+         .matrix_kind = MatrixKind::Encoding,
+         .pixels = 512},
+        {.stem = "sinusoidal-dot-product",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "PE[i] · PE[j] / √d of the base Transformer: it depends on i − j only and "
+                        "decays away from the diagonal (zero content, position terms only)"),
+         .scenario =
+             [] {
+                 Scenario s = base_transformer();
+                 s.content.kind = ContentKind::Zero;
+                 return s;
+             },
+         .matrix_kind = MatrixKind::Logits,
+         .pixels = 512},
+    };
+}
+
 } // namespace
 
 MethodDescriptor describe_sinusoidal()
@@ -114,6 +148,7 @@ MethodDescriptor describe_sinusoidal()
                         {"base", QT_TRANSLATE_NOOP("Caption", "base %1")},
                         {"layout", QT_TRANSLATE_NOOP("Caption", "%1")}};
     d.explain = sinusoidal_explanation;
+    d.gallery = sinusoidal_gallery();
     return d;
 }
 

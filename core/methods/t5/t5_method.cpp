@@ -112,6 +112,33 @@ ExplanationText t5_curves_explanation(const Scenario& s)
         {s.params<T5Params>().max_distance});
 }
 
+// T5-base's bias per head and its bucket mapping.
+Scenario t5_base()
+{
+    Scenario s = gallery_preset("t5-base");
+    s.seq_len = 256;
+    return s;
+}
+
+std::vector<GalleryFigureSpec> t5_gallery()
+{
+    return {
+        {.stem = "t5-bias-per-head",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery",
+             "T5-base relative attention bias per head (seeded table, 32 buckets, max distance 128)"),
+         .scenario = t5_base,
+         .matrix_kind = MatrixKind::Bias,
+         .pixels = 900},
+        {.stem = "t5-buckets",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "T5 bucket of relative position (key − query), 32 buckets, max distance "
+                        "128, as in Hugging Face T5Attention._relative_position_bucket"),
+         .view = GalleryView::Curves,
+         .scenario = t5_base},
+    };
+}
+
 } // namespace
 
 MethodDescriptor describe_t5()
@@ -248,6 +275,7 @@ MethodDescriptor describe_t5()
                         {"bidirectional", QT_TRANSLATE_NOOP("Caption", "bidirectional")}};
     d.explain = t5_explanation;
     d.explain_curves = t5_curves_explanation;
+    d.gallery = t5_gallery();
     return d;
 }
 

@@ -274,6 +274,24 @@ ExplanationText txl_explanation(const Scenario&, MatrixKind k)
         "sinusoid of i − j. Switch terms off in the panel to see each one alone."));
 }
 
+// The four terms together over random content.
+std::vector<GalleryFigureSpec> transformer_xl_gallery()
+{
+    return {
+        {.stem = "transformer-xl-logits",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "Transformer-XL relative attention, terms (a)+(b)+(c)+(d), seeded random content"),
+         .scenario =
+             [] {
+                 Scenario s = gallery_defaults(Method::TransformerXL);
+                 s.seq_len = 128;
+                 s.content.kind = ContentKind::Random;
+                 return s;
+             },
+         .matrix_kind = MatrixKind::Logits,
+         .pixels = 512}};
+}
+
 } // namespace
 
 MethodDescriptor describe_transformer_xl()
@@ -367,6 +385,7 @@ MethodDescriptor describe_transformer_xl()
     d.caption_fields = {{"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")},
                         {"base", QT_TRANSLATE_NOOP("Caption", "base %1")}};
     d.explain = txl_explanation;
+    d.gallery = transformer_xl_gallery();
     return d;
 }
 

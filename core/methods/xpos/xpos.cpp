@@ -186,6 +186,259 @@ struct ConstantOffsetLogits {
     }
 };
 
+// b[t] for a block index t.
+std::int64_t at(const std::vector<std::int64_t>& b, std::int64_t t)
+{
+    return b[static_cast<std::size_t>(t)];
+}
+
+// The geometric factors of the blocks away from the diagonal (see constant_block_means): per pair p the
+// coefficient c_p / sqrt(d), the powers z_p^e, and per block length n the sum S_p(n) and the step z_p^n.
+class GeometricFactors
+{
+public:
+    using cd = std::complex<double>;
+
+    GeometricFactors(const ConstantOffsetLogits& constant, const std::vector<std::int64_t>& rb,
+                     const std::vector<std::int64_t>& cb)
+        : m_rb(rb), m_cb(cb), m_theta(constant.theta), m_pairs(m_theta.size()),
+          m_lz(constant.log_zeta / constant.gamma), m_coef(static_cast<std::size_t>(m_pairs))
+    {
+        // c_p / sqrt(d) = (a_p + i b_p) / sqrt(d) from ConstantOffsetLogits' weights (ws = -b_p, wc = a_p).
+        for (std::size_t p = 0; p < m_coef.size(); ++p)
+            m_coef[p] = cd(constant.b[p], -constant.a[p]);
+        // Block sizes differ by at most one: two lengths per axis.
+        for (const auto* b : {&rb, &cb})
+            for (std::size_t t = 0; t + 1 < b->size(); ++t)
+                m_lengths.emplace((*b)[t + 1] - (*b)[t], Length{});
+        for (auto& [n, l] : m_lengths) {
+            l.geo.resize(static_cast<std::size_t>(m_pairs));
+            l.step.resize(static_cast<std::size_t>(m_pairs));
+            for (Eigen::Index p = 0; p < m_pairs; ++p) {
+                l.geo[static_cast<std::size_t>(p)] = expm1_nw(p, n) / expm1_nw(p, 1);
+                l.step[static_cast<std::size_t>(p)] = power(p, n);
+            }
+        }
+    }
+
+    Eigen::Index pairs() const { return m_pairs; }
+
+    // The factors of rows r0 .. r1 - 1 (A) and of column blocks sa .. sb - 1 (B) about pivot P. A pair whose
+    // coefficient is 0 stays 0 in both, so that an overflowing factor cannot turn it into inf x 0.
+    void row_factors(Eigen::MatrixXd& a, std::int64_t r0, std::int64_t r1, std::int64_t P) const
+    {
+        constexpr std::int64_t kResync = 64;
+        a.setZero(r1 - r0, 2 * m_pairs);
+        std::vector<cd> zr(static_cast<std::size_t>(m_pairs)); // z^(rb[r] - P)
+        for (std::int64_t r = r0; r < r1; ++r) {
+            const Length& l = length(m_rb, r);
+            for (Eigen::Index p = 0; p < m_pairs; ++p) {
+                if (m_coef[static_cast<std::size_t>(p)] == 0.0)
+                    continue;
+                cd& z = zr[static_cast<std::size_t>(p)];
+                if ((r - r0) % kResync == 0)
+                    z = power(p, at(m_rb, r) - P);
+                const cd v = m_coef[static_cast<std::size_t>(p)] * l.geo[static_cast<std::size_t>(p)] * z;
+                a(r - r0, p) = v.real();
+                a(r - r0, m_pairs + p) = -v.imag();
+                z *= l.step[static_cast<std::size_t>(p)];
+            }
+        }
+    }
+
+    void col_factors(Eigen::MatrixXd& b, std::int64_t sa, std::int64_t sb, std::int64_t P) const
+    {
+        b.setZero(sb - sa, 2 * m_pairs);
+        for (std::int64_t s = sa; s < sb; ++s) {
+            const Length& l = length(m_cb, s);
+            for (Eigen::Index p = 0; p < m_pairs; ++p) {
+                if (m_coef[static_cast<std::size_t>(p)] == 0.0)
+                    continue;
+                const cd v = l.geo[static_cast<std::size_t>(p)] * power(p, P - at(m_cb, s + 1) + 1);
+                b(s - sa, p) = v.real();
+                b(s - sa, m_pairs + p) = v.imag();
+            }
+        }
+    }
+
+private:
+    struct Length {
+        std::vector<cd> geo, step; // S_p(n) and z_p^n
+    };
+
+    // z_p^e for an integer e, the angle exact (exact_angle.h).
+    cd power(Eigen::Index p, std::int64_t e) const
+    {
+        const auto ee = static_cast<double>(e);
+        const CosSin a = exact_cos_sin(ee, m_theta[p]);
+        return std::exp(m_lz[p] * ee) * cd(a.c, a.s);
+    }
+
+    // expm1(n w_p) = e^{n lz} cos(n theta) - 1 + i e^{n lz} sin(n theta), the real part as
+    // expm1(n lz) cos(n theta) - 2 sin^2(n theta / 2) so that it stays accurate when n w is small.
+    cd expm1_nw(Eigen::Index p, std::int64_t n) const
+    {
+        const auto nn = static_cast<double>(n);
+        const CosSin a = exact_cos_sin(nn, m_theta[p]);
+        const CosSin h = exact_cos_sin(nn, 0.5 * m_theta[p]);
+        const double x = m_lz[p] * nn;
+        return cd(std::expm1(x) * a.c - 2.0 * h.s * h.s, std::exp(x) * a.s);
+    }
+
+    const Length& length(const std::vector<std::int64_t>& b, std::int64_t t) const
+    {
+        return m_lengths.at(b[static_cast<std::size_t>(t) + 1] - b[static_cast<std::size_t>(t)]);
+    }
+
+    const std::vector<std::int64_t>& m_rb;
+    const std::vector<std::int64_t>& m_cb;
+    const Eigen::VectorXd& m_theta;
+    Eigen::Index m_pairs;
+    Eigen::VectorXd m_lz; // log |z_p|, < 0
+    std::vector<cd> m_coef;
+    std::map<std::int64_t, Length> m_lengths;
+};
+
+// Tiles of K column blocks. Tile t: rows r >= below[t] (rb[r] >= its last column) in the product below
+// the diagonal, rows r < above[t] (rb[r + 1] - 1 <= its first column; none when causal) in the
+// product above it, the rows between in the band.
+struct Tiles {
+    std::int64_t K = 1, count = 0;
+    std::vector<std::int64_t> below, above;
+    std::int64_t o_lo = 0, o_hi = -1; // the offsets the band's unmasked cells have
+};
+
+Tiles make_tiles(const std::vector<std::int64_t>& rb, const std::vector<std::int64_t>& cb, bool causal)
+{
+    const auto R = static_cast<std::int64_t>(rb.size()) - 1, C = static_cast<std::int64_t>(cb.size()) - 1;
+    Tiles tl;
+    const double mean_block = static_cast<double>(cb.back() - cb.front()) / static_cast<double>(C);
+    tl.K = std::clamp<std::int64_t>(
+        std::llround(std::sqrt(static_cast<double>(R) * static_cast<double>(C) / std::max(1.0, mean_block))),
+        1, C);
+    tl.count = (C + tl.K - 1) / tl.K;
+    tl.below.resize(static_cast<std::size_t>(tl.count));
+    tl.above.resize(tl.below.size());
+    for (std::int64_t t = 0; t < tl.count; ++t) {
+        const std::int64_t sa = t * tl.K, sb = std::min(C, sa + tl.K);
+        const std::int64_t fr = std::lower_bound(rb.begin(), rb.end() - 1, at(cb, sb) - 1) - rb.begin();
+        const std::int64_t ar =
+            causal ? 0
+                   : std::min<std::int64_t>(fr, std::upper_bound(rb.begin() + 1, rb.end(), at(cb, sa) + 1) -
+                                                    (rb.begin() + 1));
+        tl.below[static_cast<std::size_t>(t)] = fr;
+        tl.above[static_cast<std::size_t>(t)] = ar;
+        if (fr > ar) { // rows ar .. fr - 1 against columns sa .. sb - 1
+            tl.o_hi = std::max(tl.o_hi, at(rb, fr) - 1 - at(cb, sa));
+            if (!causal)
+                tl.o_lo = std::min(tl.o_lo, at(rb, ar) - (at(cb, sb) - 1));
+        }
+    }
+    return tl;
+}
+
+// The blocks below and above the band: per tile one real product of row factors and column factors
+// (computed in parallel), then the products one after the other (the BLAS threads each): sums / (|I| |J|).
+void geometric_blocks(MatrixJob& job, const GeometricFactors& factors, const Tiles& tl)
+{
+    const std::vector<std::int64_t>& rb = job.rb;
+    const std::vector<std::int64_t>& cb = job.cb;
+    const auto R = static_cast<std::int64_t>(rb.size()) - 1, C = static_cast<std::int64_t>(cb.size()) - 1;
+    struct Product {
+        Eigen::MatrixXd a, b;
+        std::int64_t r0 = 0, sa = 0;
+    };
+    std::vector<Product> products(static_cast<std::size_t>(2 * tl.count));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t u = 0; u < 2 * tl.count; ++u) {
+        const std::int64_t t = u / 2, sa = t * tl.K, sb = std::min(C, sa + tl.K);
+        Product& pr = products[static_cast<std::size_t>(u)];
+        pr.sa = sa;
+        if (u % 2 == 0) { // below the diagonal, pivot the tile's last column
+            pr.r0 = tl.below[static_cast<std::size_t>(t)];
+            if (pr.r0 < R) {
+                factors.row_factors(pr.a, pr.r0, R, at(cb, sb) - 1);
+                factors.col_factors(pr.b, sa, sb, at(cb, sb) - 1);
+            }
+        } else if (tl.above[static_cast<std::size_t>(t)] > 0) { // above it, pivot the tile's first column
+            factors.row_factors(pr.a, 0, tl.above[static_cast<std::size_t>(t)], at(cb, sa));
+            factors.col_factors(pr.b, sa, sb, at(cb, sa));
+        }
+    }
+    check_cancel(job.cancel);
+    report_progress(job.progress, 0.4);
+    Eigen::MatrixXd& out = job.out.values;
+    Eigen::MatrixXd prod;
+    for (const Product& pr : products) {
+        if (pr.a.rows() == 0)
+            continue;
+        gemm_nt(pr.a, pr.b, 1.0, Precision::Double, prod);
+        for (Eigen::Index s = 0; s < prod.cols(); ++s) {
+            const auto nj = static_cast<double>(at(cb, pr.sa + s + 1) - at(cb, pr.sa + s));
+            for (Eigen::Index r = 0; r < prod.rows(); ++r) {
+                const auto ni = static_cast<double>(at(rb, pr.r0 + r + 1) - at(rb, pr.r0 + r));
+                out(pr.r0 + r, pr.sa + s) = prod(r, s) / (ni * nj);
+            }
+        }
+    }
+}
+
+// The band: the logit of every offset o_lo .. o_hi, its suffix sums fs(o) = sum_{o' >= o} f(o') and
+// ss(o) = sum_{o' >= o} (o' - o + 1) f(o') in long double, and per block the trapezoid identity with
+// Gs(x) = ss(x + 2) (0 above o_hi; below o_lo, where f = 0, ss(o_lo) + (o_lo - x - 2) fs(o_lo)). The
+// cell count of a masked block from the prefix form H(x) = (x + 1)(x + 2) / 2 (integers, exact).
+void band_blocks(MatrixJob& job, const ConstantOffsetLogits& constant, const Tiles& tl, bool causal)
+{
+    const std::vector<std::int64_t>& rb = job.rb;
+    const std::vector<std::int64_t>& cb = job.cb;
+    const auto C = static_cast<std::int64_t>(cb.size()) - 1;
+    const std::int64_t o_lo = tl.o_lo, o_hi = tl.o_hi;
+    const std::int64_t n_band = std::max<std::int64_t>(o_hi - o_lo + 1, 0);
+    std::vector<long double> fs(static_cast<std::size_t>(n_band) + 1, 0.0L), ss(fs.size(), 0.0L);
+    if (n_band > 0) {
+        const std::vector<double> logit = constant.table(o_lo, n_band, job.cancel);
+        for (std::int64_t o = n_band - 1; o >= 0; --o) {
+            fs[static_cast<std::size_t>(o)] =
+                fs[static_cast<std::size_t>(o) + 1] + logit[static_cast<std::size_t>(o)];
+            ss[static_cast<std::size_t>(o)] =
+                ss[static_cast<std::size_t>(o) + 1] + fs[static_cast<std::size_t>(o)];
+        }
+    }
+    const auto Gs = [&](std::int64_t x) {
+        const std::int64_t y = x + 2;
+        if (y > o_hi)
+            return 0.0L;
+        if (y >= o_lo)
+            return ss[static_cast<std::size_t>(y - o_lo)];
+        return ss[0] + static_cast<long double>(o_lo - y) * fs[0];
+    };
+    const auto H = [](std::int64_t x) {
+        return x < 0 ? 0.0L : static_cast<long double>(x + 1) * static_cast<long double>(x + 2) * 0.5L;
+    };
+    const auto trapezoid = [](const auto& F, std::int64_t i0, std::int64_t i1, std::int64_t j0,
+                              std::int64_t j1) {
+        return F(i1 - 1 - j0) - F(i0 - 1 - j0) - F(i1 - 1 - j1) + F(i0 - 1 - j1);
+    };
+    Eigen::MatrixXd& out = job.out.values;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t t = 0; t < tl.count; ++t) {
+        const std::int64_t sa = t * tl.K, sb = std::min(C, sa + tl.K);
+        for (std::int64_t s = sa; s < sb; ++s)
+            for (std::int64_t r = tl.above[static_cast<std::size_t>(t)];
+                 r < tl.below[static_cast<std::size_t>(t)]; ++r) {
+                const std::int64_t i0 = at(rb, r), i1 = at(rb, r + 1), j0 = at(cb, s), j1 = at(cb, s + 1);
+                if (causal && i1 - 1 < j0) {
+                    out(r, s) = std::numeric_limits<double>::quiet_NaN(); // every cell masked
+                    continue;
+                }
+                const long double cells =
+                    causal ? trapezoid(H, i0, i1, j0, j1)
+                           : static_cast<long double>(i1 - i0) * static_cast<long double>(j1 - j0);
+                out(r, s) = static_cast<double>(trapezoid(Gs, i0, i1, j0, j1) / cells);
+            }
+    }
+}
+
 // Block means with position-independent content in closed form, with or without the causal mask:
 // O(blocks x pairs) whatever the block size, where summing the logit of every offset costs O(N). With z_p =
 // zeta_p^(1/gamma) e^{i theta_p} and c_p = a_p + i b_p (xpos.h), the logit is f(delta) = Re sum_p c_p
@@ -218,201 +471,11 @@ struct ConstantOffsetLogits {
 // within a few roundings; reference: the brute-force and walk-over-offsets tests in test_xpos.cpp.
 void constant_block_means(MatrixJob& job, const ConstantOffsetLogits& constant, bool causal)
 {
-    using cd = std::complex<double>;
-    const std::vector<std::int64_t>& rb = job.rb;
-    const std::vector<std::int64_t>& cb = job.cb;
-    const auto R = static_cast<std::int64_t>(rb.size()) - 1, C = static_cast<std::int64_t>(cb.size()) - 1;
-    const Eigen::VectorXd& theta = constant.theta;
-    const Eigen::Index pairs = theta.size();
-    const Eigen::VectorXd lz = constant.log_zeta / constant.gamma; // log |z_p|, < 0
-    // c_p / sqrt(d) = (a_p + i b_p) / sqrt(d) from ConstantOffsetLogits' weights (ws = -b_p, wc = a_p).
-    std::vector<cd> coef(static_cast<std::size_t>(pairs));
-    for (std::size_t p = 0; p < coef.size(); ++p)
-        coef[p] = cd(constant.b[p], -constant.a[p]);
-    // z_p^e for an integer e, the angle exact (exact_angle.h).
-    const auto power = [&](Eigen::Index p, std::int64_t e) {
-        const auto ee = static_cast<double>(e);
-        const CosSin a = exact_cos_sin(ee, theta[p]);
-        return std::exp(lz[p] * ee) * cd(a.c, a.s);
-    };
-    // expm1(n w_p) = e^{n lz} cos(n theta) - 1 + i e^{n lz} sin(n theta), the real part as
-    // expm1(n lz) cos(n theta) - 2 sin^2(n theta / 2) so that it stays accurate when n w is small.
-    const auto expm1_nw = [&](Eigen::Index p, std::int64_t n) {
-        const auto nn = static_cast<double>(n);
-        const CosSin a = exact_cos_sin(nn, theta[p]);
-        const CosSin h = exact_cos_sin(nn, 0.5 * theta[p]);
-        const double x = lz[p] * nn;
-        return cd(std::expm1(x) * a.c - 2.0 * h.s * h.s, std::exp(x) * a.s);
-    };
-    // Per block length n: S_p(n) and z_p^n (block sizes differ by at most one: two lengths per axis).
-    struct Length {
-        std::vector<cd> geo, step;
-    };
-    std::map<std::int64_t, Length> lengths;
-    for (const auto* b : {&rb, &cb})
-        for (std::size_t t = 0; t + 1 < b->size(); ++t)
-            lengths.emplace((*b)[t + 1] - (*b)[t], Length{});
-    for (auto& [n, l] : lengths) {
-        l.geo.resize(static_cast<std::size_t>(pairs));
-        l.step.resize(static_cast<std::size_t>(pairs));
-        for (Eigen::Index p = 0; p < pairs; ++p) {
-            l.geo[static_cast<std::size_t>(p)] = expm1_nw(p, n) / expm1_nw(p, 1);
-            l.step[static_cast<std::size_t>(p)] = power(p, n);
-        }
-    }
-    const auto length = [&](const std::vector<std::int64_t>& b, std::int64_t t) -> const Length& {
-        return lengths.at(b[static_cast<std::size_t>(t) + 1] - b[static_cast<std::size_t>(t)]);
-    };
-    const auto at = [](const std::vector<std::int64_t>& b, std::int64_t t) {
-        return b[static_cast<std::size_t>(t)];
-    };
-
-    // Tiles of K column blocks. Tile t: rows r >= below[t] (rb[r] >= its last column) in the product below
-    // the diagonal, rows r < above[t] (rb[r + 1] - 1 <= its first column; none when causal) in the
-    // product above it, the rows between in the band.
-    const double mean_block = static_cast<double>(cb.back() - cb.front()) / static_cast<double>(C);
-    const auto K = std::clamp<std::int64_t>(
-        std::llround(std::sqrt(static_cast<double>(R) * static_cast<double>(C) / std::max(1.0, mean_block))),
-        1, C);
-    const std::int64_t tiles = (C + K - 1) / K;
-    std::vector<std::int64_t> below(static_cast<std::size_t>(tiles)), above(below.size());
-    std::int64_t o_lo = 0, o_hi = -1; // the offsets the band's unmasked cells have
-    for (std::int64_t t = 0; t < tiles; ++t) {
-        const std::int64_t sa = t * K, sb = std::min(C, sa + K);
-        const std::int64_t fr = std::lower_bound(rb.begin(), rb.end() - 1, at(cb, sb) - 1) - rb.begin();
-        const std::int64_t ar =
-            causal ? 0
-                   : std::min<std::int64_t>(fr, std::upper_bound(rb.begin() + 1, rb.end(), at(cb, sa) + 1) -
-                                                    (rb.begin() + 1));
-        below[static_cast<std::size_t>(t)] = fr;
-        above[static_cast<std::size_t>(t)] = ar;
-        if (fr > ar) { // rows ar .. fr - 1 against columns sa .. sb - 1
-            o_hi = std::max(o_hi, at(rb, fr) - 1 - at(cb, sa));
-            if (!causal)
-                o_lo = std::min(o_lo, at(rb, ar) - (at(cb, sb) - 1));
-        }
-    }
-    // The factors of rows r0 .. r1 - 1 (A) and of column blocks sa .. sb - 1 (B) about pivot P. A pair whose
-    // coefficient is 0 stays 0 in both, so that an overflowing factor cannot turn it into inf x 0.
-    constexpr std::int64_t kResync = 64;
-    const auto row_factors = [&](Eigen::MatrixXd& a, std::int64_t r0, std::int64_t r1, std::int64_t P) {
-        a.setZero(r1 - r0, 2 * pairs);
-        std::vector<cd> zr(static_cast<std::size_t>(pairs)); // z^(rb[r] - P)
-        for (std::int64_t r = r0; r < r1; ++r) {
-            const Length& l = length(rb, r);
-            for (Eigen::Index p = 0; p < pairs; ++p) {
-                if (coef[static_cast<std::size_t>(p)] == 0.0)
-                    continue;
-                cd& z = zr[static_cast<std::size_t>(p)];
-                if ((r - r0) % kResync == 0)
-                    z = power(p, at(rb, r) - P);
-                const cd v = coef[static_cast<std::size_t>(p)] * l.geo[static_cast<std::size_t>(p)] * z;
-                a(r - r0, p) = v.real();
-                a(r - r0, pairs + p) = -v.imag();
-                z *= l.step[static_cast<std::size_t>(p)];
-            }
-        }
-    };
-    const auto col_factors = [&](Eigen::MatrixXd& b, std::int64_t sa, std::int64_t sb, std::int64_t P) {
-        b.setZero(sb - sa, 2 * pairs);
-        for (std::int64_t s = sa; s < sb; ++s) {
-            const Length& l = length(cb, s);
-            for (Eigen::Index p = 0; p < pairs; ++p) {
-                if (coef[static_cast<std::size_t>(p)] == 0.0)
-                    continue;
-                const cd v = l.geo[static_cast<std::size_t>(p)] * power(p, P - at(cb, s + 1) + 1);
-                b(s - sa, p) = v.real();
-                b(s - sa, pairs + p) = v.imag();
-            }
-        }
-    };
-    struct Product {
-        Eigen::MatrixXd a, b;
-        std::int64_t r0 = 0, sa = 0;
-    };
-    std::vector<Product> products(static_cast<std::size_t>(2 * tiles));
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t u = 0; u < 2 * tiles; ++u) {
-        const std::int64_t t = u / 2, sa = t * K, sb = std::min(C, sa + K);
-        Product& pr = products[static_cast<std::size_t>(u)];
-        pr.sa = sa;
-        if (u % 2 == 0) { // below the diagonal, pivot the tile's last column
-            pr.r0 = below[static_cast<std::size_t>(t)];
-            if (pr.r0 < R) {
-                row_factors(pr.a, pr.r0, R, at(cb, sb) - 1);
-                col_factors(pr.b, sa, sb, at(cb, sb) - 1);
-            }
-        } else if (above[static_cast<std::size_t>(t)] > 0) { // above it, pivot the tile's first column
-            row_factors(pr.a, 0, above[static_cast<std::size_t>(t)], at(cb, sa));
-            col_factors(pr.b, sa, sb, at(cb, sa));
-        }
-    }
-    check_cancel(job.cancel);
-    report_progress(job.progress, 0.4);
-    // The products, one after the other (the BLAS threads each): sums / (|I| |J|).
-    Eigen::MatrixXd& out = job.out.values;
-    Eigen::MatrixXd prod;
-    for (const Product& pr : products) {
-        if (pr.a.rows() == 0)
-            continue;
-        gemm_nt(pr.a, pr.b, 1.0, Precision::Double, prod);
-        for (Eigen::Index s = 0; s < prod.cols(); ++s) {
-            const auto nj = static_cast<double>(at(cb, pr.sa + s + 1) - at(cb, pr.sa + s));
-            for (Eigen::Index r = 0; r < prod.rows(); ++r) {
-                const auto ni = static_cast<double>(at(rb, pr.r0 + r + 1) - at(rb, pr.r0 + r));
-                out(pr.r0 + r, pr.sa + s) = prod(r, s) / (ni * nj);
-            }
-        }
-    }
+    const Tiles tiles = make_tiles(job.rb, job.cb, causal);
+    geometric_blocks(job, GeometricFactors(constant, job.rb, job.cb), tiles);
     check_cancel(job.cancel);
     report_progress(job.progress, 0.6);
-    // The band: the logit of every offset o_lo .. o_hi, its suffix sums fs(o) = sum_{o' >= o} f(o') and
-    // ss(o) = sum_{o' >= o} (o' - o + 1) f(o') in long double, and per block the trapezoid identity with
-    // Gs(x) = ss(x + 2) (0 above o_hi; below o_lo, where f = 0, ss(o_lo) + (o_lo - x - 2) fs(o_lo)). The
-    // cell count of a masked block from the prefix form H(x) = (x + 1)(x + 2) / 2 (integers, exact).
-    const std::int64_t n_band = std::max<std::int64_t>(o_hi - o_lo + 1, 0);
-    std::vector<long double> fs(static_cast<std::size_t>(n_band) + 1, 0.0L), ss(fs.size(), 0.0L);
-    if (n_band > 0) {
-        const std::vector<double> logit = constant.table(o_lo, n_band, job.cancel);
-        for (std::int64_t o = n_band - 1; o >= 0; --o) {
-            fs[static_cast<std::size_t>(o)] =
-                fs[static_cast<std::size_t>(o) + 1] + logit[static_cast<std::size_t>(o)];
-            ss[static_cast<std::size_t>(o)] =
-                ss[static_cast<std::size_t>(o) + 1] + fs[static_cast<std::size_t>(o)];
-        }
-    }
-    const auto Gs = [&](std::int64_t x) {
-        const std::int64_t y = x + 2;
-        if (y > o_hi)
-            return 0.0L;
-        if (y >= o_lo)
-            return ss[static_cast<std::size_t>(y - o_lo)];
-        return ss[0] + static_cast<long double>(o_lo - y) * fs[0];
-    };
-    const auto H = [](std::int64_t x) {
-        return x < 0 ? 0.0L : static_cast<long double>(x + 1) * static_cast<long double>(x + 2) * 0.5L;
-    };
-    const auto trapezoid = [](const auto& F, std::int64_t i0, std::int64_t i1, std::int64_t j0,
-                              std::int64_t j1) {
-        return F(i1 - 1 - j0) - F(i0 - 1 - j0) - F(i1 - 1 - j1) + F(i0 - 1 - j1);
-    };
-#pragma omp parallel for schedule(static)
-    for (std::int64_t t = 0; t < tiles; ++t) {
-        const std::int64_t sa = t * K, sb = std::min(C, sa + K);
-        for (std::int64_t s = sa; s < sb; ++s)
-            for (std::int64_t r = above[static_cast<std::size_t>(t)]; r < below[static_cast<std::size_t>(t)];
-                 ++r) {
-                const std::int64_t i0 = at(rb, r), i1 = at(rb, r + 1), j0 = at(cb, s), j1 = at(cb, s + 1);
-                if (causal && i1 - 1 < j0) {
-                    out(r, s) = std::numeric_limits<double>::quiet_NaN(); // every cell masked
-                    continue;
-                }
-                const long double cells =
-                    causal ? trapezoid(H, i0, i1, j0, j1)
-                           : static_cast<long double>(i1 - i0) * static_cast<long double>(j1 - j0);
-                out(r, s) = static_cast<double>(trapezoid(Gs, i0, i1, j0, j1) / cells);
-            }
-    }
+    band_blocks(job, constant, tiles, causal);
     job.out.used_toeplitz = true;
     report_progress(job.progress, 1.0);
 }

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `posatlas gallery`'s figures: each method declares its own in its descriptor (MethodDescriptor::gallery),
+// the gallery lists them section by section in registry order and adds the comparisons of several methods.
+// The list keeps its names and order (the user guide links figures by file name), every figure a descriptor
+// declares is in it once, and every figure renders with data in it.
+#include "export/figure_export.h"
+#include "export/gallery.h"
+#include "methods/registry.h"
+#include "views/curve_view.h"
+#include "views/view_render.h"
+
+#include <QApplication>
+#include <QSet>
+#include <QTest>
+
+#include <variant>
+
+using namespace posatlas;
+using namespace posatlas::ui;
+
+namespace {
+
+// Cells, points or pairs of the figure's data: 0 for a figure that would draw nothing.
+qsizetype data_size(const ViewResult& data)
+{
+    if (const auto* h = std::get_if<HeatmapData>(&data)) {
+        qsizetype n = 0;
+        for (const HeatmapPanel& p : h->panels)
+            n += static_cast<qsizetype>(p.matrix.values.size());
+        return n;
+    }
+    if (const auto* c = std::get_if<CurveData>(&data)) {
+        qsizetype n = 0;
+        for (const CurveSeries& s : c->series)
+            n += static_cast<qsizetype>(s.y.size());
+        return n;
+    }
+    if (const auto* r = std::get_if<RotationData>(&data))
+        return static_cast<qsizetype>(r->theta.size());
+    return static_cast<qsizetype>(std::get<SpectrumData>(data).ratio.size());
+}
+
+// Colours in the image: a blank figure (background only, or a frame) has a handful.
+int colours(const QImage& image)
+{
+    QSet<QRgb> seen;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            seen.insert(image.pixel(x, y));
+    return static_cast<int>(seen.size());
+}
+
+} // namespace
+
+class GalleryTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // The file names of `posatlas gallery` (docs/user-guide.md shows several of them by name).
+    void namesAndOrderAreTheStandardSet()
+    {
+        QStringList stems;
+        for (const GalleryFigure& g : standard_gallery())
+            stems << g.stem;
+        const QStringList expected{QStringLiteral("01-sinusoidal-encoding"),
+                                   QStringLiteral("02-sinusoidal-dot-product"),
+                                   QStringLiteral("03-learned-table"),
+                                   QStringLiteral("04-shaw-clipped-index"),
+                                   QStringLiteral("05-transformer-xl-logits"),
+                                   QStringLiteral("06-t5-bias-per-head"),
+                                   QStringLiteral("07-t5-buckets"),
+                                   QStringLiteral("08-deberta-buckets"),
+                                   QStringLiteral("09-deberta-logits"),
+                                   QStringLiteral("10-rope-logits"),
+                                   QStringLiteral("11-rope-long-term-decay"),
+                                   QStringLiteral("12-rope-decay-to-a-million"),
+                                   QStringLiteral("13-rope-rotation"),
+                                   QStringLiteral("14-alibi-bias-per-head"),
+                                   QStringLiteral("15-alibi-decay"),
+                                   QStringLiteral("16-cope-positions"),
+                                   QStringLiteral("17-yarn-spectrum"),
+                                   QStringLiteral("18-llama3-bands"),
+                                   QStringLiteral("19-longrope-spectrum"),
+                                   QStringLiteral("20-pi-vs-ntk")};
+        QCOMPARE(stems, expected);
+    }
+
+    // What a descriptor declares is what the gallery shows: each of its figures once, with its caption, of
+    // a scenario of that method, with a matrix kind the method offers.
+    void everyDeclaredFigureIsInTheGalleryOnce()
+    {
+        const std::vector<GalleryFigure> gallery = standard_gallery();
+        int declared = 0;
+        for (const MethodDescriptor& d : methods())
+            for (const GalleryFigureSpec& spec : d.gallery) {
+                ++declared;
+                const QString stem = QString::fromStdString(spec.stem);
+                int found = 0;
+                for (const GalleryFigure& g : gallery)
+                    if (g.stem.section(QLatin1Char('-'), 1) == stem) {
+                        ++found;
+                        QCOMPARE(g.description, QString::fromUtf8(spec.caption));
+                        QVERIFY2(g.scenario.method == d.method, qPrintable(stem));
+                    }
+                QVERIFY2(found == 1, qPrintable(stem));
+                QVERIFY2(!stem.isEmpty() && *spec.caption, qPrintable(stem));
+                if (spec.matrix_kind)
+                    QVERIFY2(d.kind(*spec.matrix_kind), qPrintable(stem));
+            }
+        QVERIFY(declared > 0);
+        // The rest are the comparisons of several methods, listed in gallery.cpp.
+        QCOMPARE(static_cast<int>(gallery.size()) - declared, 1);
+    }
+
+    // Every figure computes data and draws it: a small PNG of each has the colours of data, not a blank
+    // frame.
+    void everyFigureRendersNonEmpty()
+    {
+        FigureExportOptions options;
+        options.size = QSizeF(400, 300);
+        options.dpi = 48;
+        for (const GalleryFigure& g : standard_gallery()) {
+            QImage image;
+            if (!g.rope_variants.empty()) {
+                CurveView view;
+                const CurveData data = comparison_curves(g.description, g.rope_variants);
+                QVERIFY2(data_size(data) > 0, qPrintable(g.stem));
+                view.setData(data);
+                image = render_figure_image(view, options);
+            } else {
+                const OffscreenFigure fig(g.view, g.scenario, g.settings, g.colormap);
+                QVERIFY2(data_size(fig.data()) > 0, qPrintable(g.stem));
+                image = render_figure_image(fig.figure(), options);
+            }
+            QCOMPARE(image.size(), QSize(200, 150));
+            QVERIFY2(colours(image) > 8, qPrintable(g.stem));
+        }
+    }
+};
+
+QTEST_MAIN(GalleryTest)
+#include "test_gallery.moc"
