@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_screenshots.h"
+#include "cli_screenshots_shots.h"
 
 #include "cli_export.h"
 #include "cli_help.h"
@@ -34,12 +35,10 @@
 #include <ostream>
 
 namespace posatlas::cli {
-namespace {
 
 using namespace posatlas::ui;
 
-// Runs the event loop until `busy` turns false (after letting debounce timers fire) or 60 s pass.
-template <typename Busy> bool wait_idle(Busy&& busy)
+bool wait_idle(const std::function<bool()>& busy)
 {
     QDeadlineTimer settle(120);
     while (!settle.hasExpired())
@@ -54,7 +53,7 @@ template <typename Busy> bool wait_idle(Busy&& busy)
     return !busy();
 }
 
-void save(QWidget* w, const QDir& dir, const QString& name, std::ostream& out)
+void save_shot(QWidget* w, const QDir& dir, const QString& name, std::ostream& out)
 {
     const QString path = dir.filePath(name + QStringLiteral(".png"));
     // Encoded in memory, then written through the checked atomic writer (a full disk is an error).
@@ -71,7 +70,10 @@ void save(QWidget* w, const QDir& dir, const QString& name, std::ostream& out)
     out << path.toStdString() << '\n';
 }
 
-} // namespace
+bool Shots::idle() const
+{
+    return wait_idle([this] { return w.jobs()->busy(); });
+}
 
 namespace {
 
@@ -120,12 +122,13 @@ QDir output_folder(const Options& o)
     return QDir(QString::fromStdString(*dir_name));
 }
 
-// A 1920x1080 offscreen screen (unless the caller chose a platform): presentation mode goes full
-// screen, and the lesson screenshots show it at a projector's size. The configuration lives in
-// `platform`, which must outlive the application.
+// A 1920x1080 offscreen screen (unless the caller chose another platform or configured the offscreen
+// one): presentation mode goes full screen, and the presentation screenshots show it at a projector's
+// size. The configuration lives in `platform`, which must outlive the application.
 void use_projector_screen(const QTemporaryDir& platform)
 {
-    if (!qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !platform.isValid())
+    const QString chosen = qEnvironmentVariable("QT_QPA_PLATFORM");
+    if ((!chosen.isEmpty() && chosen != QLatin1String("offscreen")) || !platform.isValid())
         return;
     QFile config(platform.filePath(QStringLiteral("offscreen.json")));
     if (!config.open(QIODevice::WriteOnly))
@@ -135,19 +138,6 @@ void use_projector_screen(const QTemporaryDir& platform)
     config.close();
     qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + QFile::encodeName(config.fileName()));
 }
-
-// The main window, the folder and the listing of saved files: what every group of shots uses.
-struct Shots {
-    MainWindow& w;
-    const QDir& dir;
-    std::ostream& out;
-
-    bool idle() const
-    {
-        return wait_idle([this] { return w.jobs()->busy(); });
-    }
-    void save(QWidget* widget, const QString& name) const { cli::save(widget, dir, name, out); }
-};
 
 // The main window, then each view of a RoPE model, then the main window on ALiBi.
 void shoot_main_window(const Shots& s)
@@ -365,6 +355,11 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     shoot_sentence(shots);
     shoot_alibi_slopes(shots);
     shoot_lesson(shots);
+    shoot_presentation_scales(shots);
+    shoot_course(shots);
+    shoot_readouts(shots);
+    shoot_open_dialogs(shots);
+    shoot_slopes_and_files(shots);
     return 0;
 }
 

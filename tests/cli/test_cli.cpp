@@ -241,32 +241,69 @@ TEST(CliGallery, WritesEveryFigureOfTheStandardSet)
 }
 
 // The screenshots are made by the app, not by the test suite; this checks that the command makes them:
-// every picture it lists is a PNG of its window's size, the README's names among them.
+// every picture it lists is a PNG of its window's size, the README's names among them, and the review's
+// pictures named with their language: presentation mode full screen on the 1920x1080 screen the command
+// sets up, the window before and after presenting alike in size, the course and every lesson.
 TEST(CliScreenshots, WritesEveryPictureItListsAtItsWindowSize)
 {
     const fs::path dir = temp_dir() / "screenshots";
-    const Result r = run({"screenshots", "--out", dir.string()});
+    const Result r = run({"screenshots", "--out", dir.string()}, {.locale = "en_US.UTF-8"});
     ASSERT_EQ(r.status, 0) << r.err;
     std::vector<std::string> listed;
     std::istringstream lines(r.out);
     for (std::string line; std::getline(lines, line);)
         listed.push_back(line);
-    for (const char* name :
-         {"main-window", "view-heatmap", "view-curves", "view-rotation", "view-spectrum", "main-window-alibi",
-          "explorer-1", "explorer-yarn-1", "main-window-t5", "main-window-wide", "export-dialog",
-          "main-window-sentence", "main-window-permuted", "panel-alibi-slopes", "view-curves-alibi-slope",
-          "panel-alibi-slopes-presenting"})
-        EXPECT_NE(std::find(listed.begin(), listed.end(), (dir / (std::string(name) + ".png")).string()),
-                  listed.end())
+    std::vector<std::string> names = {"main-window",
+                                      "view-heatmap",
+                                      "view-curves",
+                                      "view-rotation",
+                                      "view-spectrum",
+                                      "main-window-alibi",
+                                      "explorer-1",
+                                      "explorer-yarn-1",
+                                      "main-window-t5",
+                                      "main-window-wide",
+                                      "export-dialog",
+                                      "main-window-sentence",
+                                      "main-window-permuted",
+                                      "panel-alibi-slopes",
+                                      "view-curves-alibi-slope",
+                                      "panel-alibi-slopes-presenting",
+                                      "present-before-en",
+                                      "present-after-en",
+                                      "course-en",
+                                      "lesson-01-why-position-en",
+                                      "lesson-12-choosing-en",
+                                      "readout-heatmap-en",
+                                      "readout-curves-en",
+                                      "dialog-open-weights-en",
+                                      "dialog-open-model-en",
+                                      "panel-alibi-ntk-slopes-en",
+                                      "present-250-alibi-ntk-slopes-en",
+                                      "panel-content-files-en",
+                                      "main-window-content-files-en"};
+    for (const char* scale : {"150", "200", "250"})
+        for (const char* part : {"heatmap", "curves", "rotation", "spectrum", "alibi-heatmap", "lesson"})
+            names.push_back(std::string("present-") + scale + "-" + part + "-en");
+    for (const std::string& name : names)
+        EXPECT_NE(std::find(listed.begin(), listed.end(), (dir / (name + ".png")).string()), listed.end())
             << name;
     for (const std::string& path : listed) {
         const auto [width, height] = png_size(slurp(path));
         EXPECT_GT(width, 100u) << path;
         EXPECT_GT(height, 100u) << path;
+        // present-150-…, present-200-…, present-250-…: full screen.
+        const std::string name = fs::path(path).filename().string();
+        if (name.starts_with("present-1") || name.starts_with("present-2")) {
+            EXPECT_EQ(std::make_pair(width, height), std::make_pair(1920u, 1080u)) << path;
+        }
     }
     EXPECT_EQ(png_size(slurp(dir / "main-window.png")), std::make_pair(1280u, 720u));
     EXPECT_EQ(png_size(slurp(dir / "main-window-wide.png")), std::make_pair(1920u, 1080u));
     EXPECT_EQ(png_size(slurp(dir / "explorer-1.png")), std::make_pair(1400u, 900u));
+    for (const char* window : {"present-before-en", "present-after-en", "course-en", "lesson-08-rope-en"})
+        EXPECT_EQ(png_size(slurp(dir / (std::string(window) + ".png"))), std::make_pair(1280u, 720u))
+            << window;
     EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()),
               static_cast<std::ptrdiff_t>(listed.size()));
 }
