@@ -60,12 +60,13 @@ void AutosaveController::updateNotice()
     }
     const QString text =
         m_autosave->problem() == Autosave::Problem::SaveFailed
-            ? QCoreApplication::translate("MainWindow",
+            ? QCoreApplication::translate("posatlas::ui::MainWindow",
                                           "%1. Your changes since the last autosave are not protected.")
                   .arg(error)
-            : QCoreApplication::translate("MainWindow", "Autosave is off: %1.").arg(error);
-    m_notices->showNotice(kAutosaveNotice, text,
-                          {{QCoreApplication::translate("MainWindow", "&Retry"), [this] { retry(); }}});
+            : QCoreApplication::translate("posatlas::ui::MainWindow", "Autosave is off: %1.").arg(error);
+    m_notices->showNotice(
+        kAutosaveNotice, text,
+        {{QCoreApplication::translate("posatlas::ui::MainWindow", "&Retry"), [this] { retry(); }}});
     m_status->remember(text);
 }
 
@@ -77,7 +78,7 @@ void AutosaveController::retry()
     }
     if (m_autosaveDir.isEmpty() || !m_autosave->start(m_autosaveDir))
         return;
-    m_status->showMessage(QCoreApplication::translate("MainWindow", "Autosave is on"), 5000);
+    m_status->showMessage(QCoreApplication::translate("posatlas::ui::MainWindow", "Autosave is on"), 5000);
     if (m_autosave->recoverable()) {
         m_recoveryOffered = false;
         QTimer::singleShot(0, this, [this] { offerRecovery(); });
@@ -119,11 +120,12 @@ bool AutosaveController::offerRecovery()
         const QString kept = m_autosave->setRecoverableAside();
         const QString text =
             kept.isEmpty()
-                ? QCoreApplication::translate("MainWindow", "The autosaved work could not be read (%1) and "
-                                                            "stays in %2; autosave is paused until it "
-                                                            "is moved away.")
+                ? QCoreApplication::translate("posatlas::ui::MainWindow",
+                                              "The autosaved work could not be read (%1) and "
+                                              "stays in %2; autosave is paused until it "
+                                              "is moved away.")
                       .arg(why, QDir::toNativeSeparators(m_autosave->filePath()))
-                : QCoreApplication::translate("MainWindow",
+                : QCoreApplication::translate("posatlas::ui::MainWindow",
                                               "The autosaved work could not be read (%1). It was kept as %2.")
                       .arg(why, QDir::toNativeSeparators(kept));
         m_notices->showNotice(kRecoveryNotice, text, {}, true);
@@ -131,10 +133,10 @@ bool AutosaveController::offerRecovery()
         return false;
     }
     const QDateTime when = QFileInfo(m_autosave->filePath()).lastModified();
-    QString text =
-        QCoreApplication::translate(
-            "MainWindow", "PosAtlas did not close cleanly last time. Restore the work autosaved at %1?\n\n%2")
-            .arg(dateTimeText(when), scenario_caption(session.scenario));
+    QString text = QCoreApplication::translate(
+                       "posatlas::ui::MainWindow",
+                       "PosAtlas did not close cleanly last time. Restore the work autosaved at %1?\n\n%2")
+                       .arg(dateTimeText(when), scenario_caption(session.scenario));
     if (!report.missing_files.empty()) {
         QStringList lines;
         for (const MissingFile& f : report.missing_files)
@@ -142,7 +144,7 @@ bool AutosaveController::offerRecovery()
                                                    QString::fromStdString(f.key));
         text += QLatin1String("\n\n") +
                 QCoreApplication::translate(
-                    "MainWindow",
+                    "posatlas::ui::MainWindow",
                     "It uses files that are missing (on a drive that is not mounted?):\n%1\n\nLocate… lets "
                     "you point at them. Restore without them uses the default in their place and keeps the "
                     "autosave as it was in a .bak file.")
@@ -152,8 +154,9 @@ bool AutosaveController::offerRecovery()
         m_notices->clear(kRecoveryNotice);
         if (!restore) {
             m_autosave->discardRecoverable();
-            m_status->showMessage(QCoreApplication::translate("MainWindow", "Discarded the autosaved work"),
-                                  8000);
+            m_status->showMessage(
+                QCoreApplication::translate("posatlas::ui::MainWindow", "Discarded the autosaved work"),
+                8000);
             return;
         }
         std::vector<MissingFile> missing;
@@ -161,12 +164,12 @@ bool AutosaveController::offerRecovery()
             // Nothing was restored: keep the work aside rather than lose it.
             const QString kept = m_autosave->setRecoverableAside();
             if (!kept.isEmpty())
-                m_notices->showNotice(
-                    kRecoveryNotice,
-                    QCoreApplication::translate(
-                        "MainWindow", "The autosaved work could not be restored. It was kept as %1.")
-                        .arg(QDir::toNativeSeparators(kept)),
-                    {}, true);
+                m_notices->showNotice(kRecoveryNotice,
+                                      QCoreApplication::translate(
+                                          "posatlas::ui::MainWindow",
+                                          "The autosaved work could not be restored. It was kept as %1.")
+                                          .arg(QDir::toNativeSeparators(kept)),
+                                      {}, true);
             return;
         }
         if (!missing.empty()) {
@@ -177,37 +180,39 @@ bool AutosaveController::offerRecovery()
             m_notices->showNotice(
                 kRecoveryNotice,
                 (kept.isEmpty() ? QCoreApplication::translate(
-                                      "MainWindow",
+                                      "posatlas::ui::MainWindow",
                                       "Restored the autosaved work without %1 (missing); the default takes "
                                       "its place.")
                                       .arg(names.join(QStringLiteral(", ")))
                                 : QCoreApplication::translate(
-                                      "MainWindow",
+                                      "posatlas::ui::MainWindow",
                                       "Restored the autosaved work without %1 (missing); the default takes "
                                       "its place. The autosave as it was is kept as %2.")
                                       .arg(names.join(QStringLiteral(", ")), QDir::toNativeSeparators(kept))),
                 {}, true);
         }
         m_autosave->acceptRecoverable();
-        m_status->showMessage(QCoreApplication::translate("MainWindow", "Restored the autosaved work"), 8000);
+        m_status->showMessage(
+            QCoreApplication::translate("posatlas::ui::MainWindow", "Restored the autosaved work"), 8000);
     };
     if (m_recoveryPrompt) {
         m_recoveryPrompt(text, answer);
         return true;
     }
-    auto* box = new QMessageBox(QMessageBox::Question,
-                                QCoreApplication::translate("MainWindow", "Restore autosaved work"), text,
-                                QMessageBox::NoButton, m_window);
-    QPushButton* restore =
-        box->addButton(QCoreApplication::translate("MainWindow", "&Restore"), QMessageBox::AcceptRole);
+    auto* box =
+        new QMessageBox(QMessageBox::Question,
+                        QCoreApplication::translate("posatlas::ui::MainWindow", "Restore autosaved work"),
+                        text, QMessageBox::NoButton, m_window);
+    QPushButton* restore = box->addButton(QCoreApplication::translate("posatlas::ui::MainWindow", "&Restore"),
+                                          QMessageBox::AcceptRole);
     QPushButton* locate = nullptr;
     if (!report.missing_files.empty())
-        locate =
-            box->addButton(QCoreApplication::translate("MainWindow", "&Locate…"), QMessageBox::ActionRole);
-    QPushButton* discard =
-        box->addButton(QCoreApplication::translate("MainWindow", "&Discard"), QMessageBox::DestructiveRole);
-    QPushButton* later =
-        box->addButton(QCoreApplication::translate("MainWindow", "La&ter"), QMessageBox::RejectRole);
+        locate = box->addButton(QCoreApplication::translate("posatlas::ui::MainWindow", "&Locate…"),
+                                QMessageBox::ActionRole);
+    QPushButton* discard = box->addButton(QCoreApplication::translate("posatlas::ui::MainWindow", "&Discard"),
+                                          QMessageBox::DestructiveRole);
+    QPushButton* later = box->addButton(QCoreApplication::translate("posatlas::ui::MainWindow", "La&ter"),
+                                        QMessageBox::RejectRole);
     box->setDefaultButton(restore);
     box->setEscapeButton(later);
     box->setAttribute(Qt::WA_DeleteOnClose);
@@ -231,10 +236,11 @@ bool AutosaveController::offerRecovery()
 void AutosaveController::locateMissingFiles(const std::vector<MissingFile>& missing)
 {
     for (const MissingFile& f : missing) {
-        const QString chosen = QFileDialog::getOpenFileName(
-            m_window,
-            QCoreApplication::translate("MainWindow", "Locate %1").arg(QFileInfo(f.path).fileName()),
-            QFileInfo(f.path).absolutePath());
+        const QString chosen =
+            QFileDialog::getOpenFileName(m_window,
+                                         QCoreApplication::translate("posatlas::ui::MainWindow", "Locate %1")
+                                             .arg(QFileInfo(f.path).fileName()),
+                                         QFileInfo(f.path).absolutePath());
         if (!chosen.isEmpty())
             replaceRecoveryFile(f.path, chosen);
     }
@@ -248,11 +254,11 @@ void AutosaveController::keepRecoveryForLater()
         return;
     m_notices->showNotice(
         kRecoveryNotice,
-        QCoreApplication::translate("MainWindow",
+        QCoreApplication::translate("posatlas::ui::MainWindow",
                                     "The autosaved work from the last run is kept in %1 until you restore or "
                                     "discard it; until then this window's changes are not autosaved.")
             .arg(QDir::toNativeSeparators(m_autosave->filePath())),
-        {{QCoreApplication::translate("MainWindow", "Restore or Discard…"), [this] {
+        {{QCoreApplication::translate("posatlas::ui::MainWindow", "Restore or Discard…"), [this] {
               m_recoveryOffered = false;
               offerRecovery();
           }}});
@@ -267,11 +273,13 @@ bool AutosaveController::restoreSnapshot(const QByteArray& bytes, std::vector<Mi
     try {
         session = session_from_json(bytes, {}, &report);
     } catch (const SessionError& e) {
-        m_status->showError(QCoreApplication::translate("MainWindow", "Cannot restore the autosave: %1")
-                                .arg(QString::fromUtf8(e.what())));
+        m_status->showError(
+            QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot restore the autosave: %1")
+                .arg(QString::fromUtf8(e.what())));
         return false;
     }
-    if (!m_sessions->applySession(session, QCoreApplication::translate("MainWindow", "(recovered)")))
+    if (!m_sessions->applySession(session,
+                                  QCoreApplication::translate("posatlas::ui::MainWindow", "(recovered)")))
         return false;
     if (missing)
         *missing = report.missing_files;
@@ -281,7 +289,7 @@ bool AutosaveController::restoreSnapshot(const QByteArray& bytes, std::vector<Mi
         ExplorerWindow* explorer = m_explorer.open();
         if (!explorer->applyState(*session.explorer))
             m_status->showError(QCoreApplication::translate(
-                "MainWindow", "The explorer's autosaved state did not fit and was left out"));
+                "posatlas::ui::MainWindow", "The explorer's autosaved state did not fit and was left out"));
     }
     return true;
 }

@@ -53,7 +53,7 @@ bool ImportController::openConfig(const QString& path)
     try {
         result = load_model_config(QFile::encodeName(path).toStdString(), m_model->scenario());
     } catch (const std::exception& e) {
-        m_status->showError(QCoreApplication::translate("MainWindow", "Cannot import %1: %2")
+        m_status->showError(QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot import %1: %2")
                                 .arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
         return false;
     }
@@ -61,18 +61,18 @@ bool ImportController::openConfig(const QString& path)
     try {
         validate(result.scenario);
     } catch (const ParameterError& e) {
-        m_status->showError(QCoreApplication::translate("MainWindow", "Cannot import %1: %2")
+        m_status->showError(QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot import %1: %2")
                                 .arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
         return false;
     }
-    if (!m_model->setScenario(
-            result.scenario,
-            QCoreApplication::translate("MainWindow", "Import %1").arg(QFileInfo(path).fileName())))
+    if (!m_model->setScenario(result.scenario,
+                              QCoreApplication::translate("posatlas::ui::MainWindow", "Import %1")
+                                  .arg(QFileInfo(path).fileName())))
         return false;
     m_settings->addRecentFile(path);
     emit recentFilesChanged();
     showReport(QFileInfo(path).fileName(), result);
-    m_status->showMessage(QCoreApplication::translate("MainWindow", "Imported %1 (%2)")
+    m_status->showMessage(QCoreApplication::translate("posatlas::ui::MainWindow", "Imported %1 (%2)")
                               .arg(QFileInfo(path).fileName(), methodName(result.scenario.method)),
                           5000);
     return true;
@@ -115,16 +115,18 @@ bool ImportController::openCachedModel(const QString& ref)
                                    " read from " + cached.weights.filename().string());
         validate(result.scenario);
     } catch (const std::exception& e) {
-        m_status->showError(QCoreApplication::translate("MainWindow", "Cannot open model %1: %2")
-                                .arg(ref, QString::fromUtf8(e.what())));
+        m_status->showError(
+            QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot open model %1: %2")
+                .arg(ref, QString::fromUtf8(e.what())));
         return false;
     }
     const QString name = QString::fromStdString(cached.repo_id);
-    if (!m_model->setScenario(result.scenario,
-                              QCoreApplication::translate("MainWindow", "Open model %1").arg(name)))
+    if (!m_model->setScenario(
+            result.scenario,
+            QCoreApplication::translate("posatlas::ui::MainWindow", "Open model %1").arg(name)))
         return false;
     showReport(name, result);
-    m_status->showMessage(QCoreApplication::translate("MainWindow", "Opened %1 (%2)")
+    m_status->showMessage(QCoreApplication::translate("posatlas::ui::MainWindow", "Opened %1 (%2)")
                               .arg(name, methodName(result.scenario.method)),
                           5000);
     return true;
@@ -142,16 +144,17 @@ void ImportController::openWeightsDialog(const QString& given)
     QString path = given;
     if (path.isEmpty())
         path = QFileDialog::getOpenFileName(
-            m_window, QCoreApplication::translate("MainWindow", "Open weights"), QString(),
+            m_window, QCoreApplication::translate("posatlas::ui::MainWindow", "Open weights"), QString(),
             QCoreApplication::translate(
-                "MainWindow", "Checkpoints (*.safetensors *.safetensors.index.json);;All files (*)"));
+                "posatlas::ui::MainWindow",
+                "Checkpoints (*.safetensors *.safetensors.index.json);;All files (*)"));
     if (path.isEmpty())
         return;
     SafetensorsCatalog catalog;
     try {
         catalog = read_safetensors(QFile::encodeName(path).toStdString());
     } catch (const std::exception& e) {
-        m_status->showError(QCoreApplication::translate("MainWindow", "Cannot open %1: %2")
+        m_status->showError(QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot open %1: %2")
                                 .arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
         return;
     }
@@ -204,19 +207,21 @@ bool ImportController::useWeights(const QString& path, const QString& tensor, co
         }
         validate(s);
     } catch (const std::exception& e) {
-        m_status->showError(QCoreApplication::translate("MainWindow", "Cannot use %1 of %2: %3")
+        m_status->showError(QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot use %1 of %2: %3")
                                 .arg(tensor, QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
         return false;
     }
-    if (!m_model->setScenario(s, QCoreApplication::translate("MainWindow", "Weights %1").arg(tensor)))
+    if (!m_model->setScenario(
+            s, QCoreApplication::translate("posatlas::ui::MainWindow", "Weights %1").arg(tensor)))
         return false;
     const QString name = QFileInfo(path).fileName();
     m_status->showMessage(
-        t5 ? QCoreApplication::translate("MainWindow", "T5 bias table: %1 of %2").arg(tensor, name)
-        : table_field
-            ? QCoreApplication::translate("MainWindow", "%1: %2 of %3")
-                  .arg(QCoreApplication::translate("ParamSpec", table_field->label), tensor, name)
-            : QCoreApplication::translate("MainWindow", "Learned table: %1 of %2").arg(tensor, name),
+        t5 ? QCoreApplication::translate("posatlas::ui::MainWindow", "T5 bias table: %1 of %2")
+                 .arg(tensor, name)
+        : table_field ? QCoreApplication::translate("posatlas::ui::MainWindow", "%1: %2 of %3")
+                            .arg(QCoreApplication::translate("ParamSpec", table_field->label), tensor, name)
+                      : QCoreApplication::translate("posatlas::ui::MainWindow", "Learned table: %1 of %2")
+                            .arg(tensor, name),
         5000);
     return true;
 }
@@ -228,16 +233,18 @@ bool ImportController::loadPreset(const QString& id)
     try {
         result = load_preset(id.toStdString(), m_model->scenario());
     } catch (const std::exception& e) {
-        m_status->showError(QCoreApplication::translate("MainWindow", "Cannot load preset %1: %2")
-                                .arg(id, QString::fromUtf8(e.what())));
+        m_status->showError(
+            QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot load preset %1: %2")
+                .arg(id, QString::fromUtf8(e.what())));
         return false;
     }
     const QString name = info ? qs(info->name) : id;
     if (!m_model->setScenario(result.scenario,
-                              QCoreApplication::translate("MainWindow", "Preset %1").arg(name)))
+                              QCoreApplication::translate("posatlas::ui::MainWindow", "Preset %1").arg(name)))
         return false;
     m_status->showMessage(
-        info ? QCoreApplication::translate("MainWindow", "Preset %1 · source: %2").arg(name, qs(info->source))
+        info ? QCoreApplication::translate("posatlas::ui::MainWindow", "Preset %1 · source: %2")
+                   .arg(name, qs(info->source))
              : name,
         8000);
     return true;
@@ -247,7 +254,8 @@ void ImportController::showReport(const QString& title, const ConfigImport& resu
 {
     auto list = [](const std::vector<std::string>& items) {
         if (items.empty())
-            return QStringLiteral("<p><i>%1</i></p>").arg(QCoreApplication::translate("MainWindow", "none"));
+            return QStringLiteral("<p><i>%1</i></p>")
+                .arg(QCoreApplication::translate("posatlas::ui::MainWindow", "none"));
         QString html = QStringLiteral("<ul>");
         for (const auto& item : items)
             html +=
@@ -261,21 +269,26 @@ void ImportController::showReport(const QString& title, const ConfigImport& resu
         return html + QStringLiteral("</ul>");
     };
     QString html = QStringLiteral("<h3>%1</h3>").arg(title.toHtmlEscaped());
-    html += QCoreApplication::translate("MainWindow", "<p>Model type <b>%1</b> → method <b>%2</b></p>")
-                .arg(result.model_type.empty() ? QCoreApplication::translate("MainWindow", "(none)")
-                                               : QString::fromStdString(result.model_type).toHtmlEscaped(),
-                     methodName(result.scenario.method).toHtmlEscaped());
-    html += QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("MainWindow", "Read")) +
-            list(result.read_keys);
+    html +=
+        QCoreApplication::translate("posatlas::ui::MainWindow",
+                                    "<p>Model type <b>%1</b> → method <b>%2</b></p>")
+            .arg(result.model_type.empty() ? QCoreApplication::translate("posatlas::ui::MainWindow", "(none)")
+                                           : QString::fromStdString(result.model_type).toHtmlEscaped(),
+                 methodName(result.scenario.method).toHtmlEscaped());
+    html +=
+        QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("posatlas::ui::MainWindow", "Read")) +
+        list(result.read_keys);
     html += QStringLiteral("<h4>%1</h4>")
-                .arg(QCoreApplication::translate("MainWindow", "Read, not modelled yet (about positions)")) +
+                .arg(QCoreApplication::translate("posatlas::ui::MainWindow",
+                                                 "Read, not modelled yet (about positions)")) +
             list(result.ignored_keys);
     if (!result.unknown_keys.empty())
-        html +=
-            QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("MainWindow", "Not recognised")) +
-            list(result.unknown_keys);
+        html += QStringLiteral("<h4>%1</h4>")
+                    .arg(QCoreApplication::translate("posatlas::ui::MainWindow", "Not recognised")) +
+                list(result.unknown_keys);
     if (!result.notes.empty())
-        html += QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("MainWindow", "Notes")) +
+        html += QStringLiteral("<h4>%1</h4>")
+                    .arg(QCoreApplication::translate("posatlas::ui::MainWindow", "Notes")) +
                 notes(result.notes);
     m_report->setHtml(html);
     emit reportShown();

@@ -139,8 +139,8 @@ bool LessonController::showStartPageOnce()
 void LessonController::openLessonDialog()
 {
     const QString path = QFileDialog::getOpenFileName(
-        m_window, QCoreApplication::translate("MainWindow", "Open a lesson"), m_lessonDir,
-        QCoreApplication::translate("MainWindow", "Lessons (*.md);;All files (*)"));
+        m_window, QCoreApplication::translate("posatlas::ui::MainWindow", "Open a lesson"), m_lessonDir,
+        QCoreApplication::translate("posatlas::ui::MainWindow", "Lessons (*.md);;All files (*)"));
     if (!path.isEmpty())
         openLesson(path);
 }
@@ -151,8 +151,9 @@ bool LessonController::openLesson(const QString& path)
     try {
         lesson = load_lesson(path, typeset_checker());
     } catch (const LessonError& e) {
-        m_sessions->reportError(QCoreApplication::translate("MainWindow", "Cannot open the lesson"),
-                                QString::fromUtf8(e.what()));
+        m_sessions->reportError(
+            QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot open the lesson"),
+            QString::fromUtf8(e.what()));
         return false;
     }
     if (!path.startsWith(QLatin1Char(':')))
@@ -166,7 +167,8 @@ bool LessonController::openLesson(const QString& path)
     if (m_presentation)
         m_presentation->setStepSource(std::make_unique<LessonSteps>(this));
     goToLessonStep(0);
-    m_status->showMessage(QCoreApplication::translate("MainWindow", "Lesson: %1").arg(m_lesson->title), 5000);
+    m_status->showMessage(
+        QCoreApplication::translate("posatlas::ui::MainWindow", "Lesson: %1").arg(m_lesson->title), 5000);
     return true;
 }
 
@@ -208,7 +210,8 @@ void LessonController::closeLesson()
     if (m_presentation)
         m_presentation->setStepSource(nullptr);
     if (m_beforeLesson)
-        m_sessions->applySession(*m_beforeLesson, QCoreApplication::translate("MainWindow", "Close Lesson"));
+        m_sessions->applySession(*m_beforeLesson,
+                                 QCoreApplication::translate("posatlas::ui::MainWindow", "Close Lesson"));
     m_beforeLesson.reset();
     showCourse();
 }

@@ -514,12 +514,13 @@ void SessionActions::showUnknownKeys(const QString& file, const std::vector<Unkn
     QStringList lines;
     for (const UnknownKey& k : keys)
         lines << (k.suggestion.empty()
-                      ? QCoreApplication::translate("MainWindow", "unknown key %1")
+                      ? QCoreApplication::translate("posatlas::ui::MainWindow", "unknown key %1")
                             .arg(QString::fromStdString(k.key))
-                      : QCoreApplication::translate("MainWindow", "unknown key %1 (did you mean %2?)")
+                      : QCoreApplication::translate("posatlas::ui::MainWindow",
+                                                    "unknown key %1 (did you mean %2?)")
                             .arg(QString::fromStdString(k.key), QString::fromStdString(k.suggestion)));
     const QString text =
-        QCoreApplication::translate("MainWindow",
+        QCoreApplication::translate("posatlas::ui::MainWindow",
                                     "%1: these keys were ignored and their values are the defaults: %2")
             .arg(QFileInfo(file).fileName(), lines.join(QStringLiteral("; ")));
     m_notices->showNotice(kSessionNotice, text, {}, true);

@@ -31,7 +31,7 @@ ViewController::ViewController(ScenarioModel* model, JobTracker* jobs, Settings*
     // A slider drag produces a steady trickle of recomputes rather than one per mouse event.
     m_jobs->setDebounceMs(35);
     connect(m_jobs, &JobTracker::jobFailed, this, [this](int kind, const QString& message) {
-        m_status->showError(QCoreApplication::translate("MainWindow", "%1: %2")
+        m_status->showError(QCoreApplication::translate("posatlas::ui::MainWindow", "%1: %2")
                                 .arg(dock(static_cast<ViewKind>(kind))->windowTitle(), message));
     });
     // View > Show Timings: measured per view (view_timings.h), shown for the visible ones.
@@ -270,9 +270,10 @@ void ViewController::updateTimingsLabel()
             visible.push_back(k);
     }
     const QString text = m_timings->text(visible, names);
-    m_timingsLabel->setText(
-        text.isEmpty() ? QCoreApplication::translate("MainWindow", "timings: waiting for a view to compute")
-                       : text);
+    m_timingsLabel->setText(text.isEmpty()
+                                ? QCoreApplication::translate("posatlas::ui::MainWindow",
+                                                              "timings: waiting for a view to compute")
+                                : text);
 }
 
 } // namespace posatlas::ui
