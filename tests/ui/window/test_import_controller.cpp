@@ -4,6 +4,7 @@
 // names the file, and openFile sends sessions to the session actions.
 #include "controller_parts.h"
 #include "window/import_controller.h"
+#include "window/language.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -85,6 +86,19 @@ private slots:
         QCOMPARE(parts.model->undoStack()->count(), steps + 1);
         QCOMPARE(parts.model->scenario().params<RopeParams>().rope_theta, 500000.0);
         QVERIFY(parts.status->shownMessage().contains(QStringLiteral("Llama")));
+    }
+
+    // The controllers' texts were the main window's: in Chinese they are still found under its context.
+    void messagesAreTranslated()
+    {
+        test::ControllerParts parts;
+        ImportController import(parts.model, parts.settings.get(), parts.sessions, parts.status,
+                                &parts.window);
+        QVERIFY(installLanguage(QStringLiteral("zh_CN")));
+        QVERIFY(!import.loadPreset(QStringLiteral("no-such-preset")));
+        QVERIFY(installLanguage(QStringLiteral("en")));
+        QVERIFY2(parts.status->lastMessage().startsWith(QString::fromUtf8("无法加载预设 no-such-preset")),
+                 qPrintable(parts.status->lastMessage()));
     }
 
     // openFile tells a session from a config by its name or content.
