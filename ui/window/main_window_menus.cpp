@@ -289,7 +289,15 @@ void MainWindow::createOverlayMenu(QMenu* view)
 void MainWindow::createPresentationActions(QMenu* view)
 {
     view->addSeparator();
-    m_presentation = new Presentation(this, m_settings.get());
+    Presentation::Parts parts;
+    parts.window = this;
+    parts.model = m_model;
+    parts.panel = m_panel;
+    parts.panelDock = m_panelDock;
+    parts.importDock = m_importDock;
+    parts.docks = m_viewDocks;
+    parts.maxPanelWidth = kMaxPanelWidth;
+    m_presentation = new Presentation(parts, m_settings.get());
     view->addAction(m_presentation->presentAction());
     QMenu* textSize = view->addMenu(QString()); // titled below, with the current size
     textSize->setObjectName(QStringLiteral("presentationTextSizeMenu"));
