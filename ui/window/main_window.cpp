@@ -4,6 +4,7 @@
 #include "analysis/rope_compare.h"
 #include "explorer/explorer_window.h"
 #include "io/model_config.h"
+#include "lessons/lesson_panel.h"
 #include "model/autosave.h"
 #include "model/settings.h"
 #include "scenario/validation.h"
@@ -14,9 +15,14 @@
 #include "views/rotation_view.h"
 #include "views/spectrum_view.h"
 #include "widgets/explanation_panel.h"
+#include "widgets/notice_area.h"
 #include "widgets/parameter_panel.h"
+#include "window/import_controller.h"
+#include "window/lesson_controller.h"
 #include "window/presentation.h"
 #include "window/session_actions.h"
+#include "window/view_controller.h"
+#include "window/window_status.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -40,6 +46,8 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTextBrowser>
+#include <QTimer>
+#include <QToolBar>
 #include <QVBoxLayout>
 #include <cmath>
 #include <functional>
@@ -98,7 +106,10 @@ MainWindow::MainWindow(const QString& settingsPath, QWidget* parent)
     setWindowIcon(QIcon(QStringLiteral(":/posatlas/icons/posatlas.svg")));
     setAcceptDrops(true);
     setDockNestingEnabled(true);
+    m_status = new WindowStatus(statusBar(), this);
+    m_notices = new NoticeArea; // placed by createNotices
     createViews();
+    createControllers();
     createMenus();
     createLessonDock(); // after the menus: it follows the presentation they create
     createStatusBar();
@@ -107,7 +118,7 @@ MainWindow::MainWindow(const QString& settingsPath, QWidget* parent)
     connect(m_model, &ScenarioModel::parameterRejected, this, &MainWindow::showError);
     restoreFromSettings();
     onScenarioChanged();
-    restoreRotationPositions();
+    m_views->clampRotationPositions(); // the restored m and n, within the slider's new range
     createNotices();
     startAutosave(settingsPath);
     // The first launch opens on the course (only with the user's own settings: tests and screenshots
@@ -120,9 +131,11 @@ MainWindow::~MainWindow()
 {
     // ~QWidget hides the docks after this object's MainWindow part is gone: their visibility
     // signals must not reach it any more.
-    for (ViewKind k : kAllViewKinds)
+    for (ViewKind k : kAllViewKinds) {
         disconnect(dock(k), nullptr, this, nullptr);
-    m_heatmap->removeEventFilter(this);
+        disconnect(dock(k), nullptr, m_views, nullptr);
+    }
+    m_heatmap->removeEventFilter(m_views);
 }
 
 // ---------------------------------------------------------------- construction
@@ -197,62 +210,62 @@ void MainWindow::createViews()
     dock(ViewKind::Heatmap)->raise();
     dock(ViewKind::Curves)->raise();
 
-    m_importReport = new QTextBrowser;
-    m_importReport->setOpenExternalLinks(true);
-    m_importDock = makeDock(tr("Config import"), QStringLiteral("ImportDock"), m_importReport);
+    m_importDock = makeDock(tr("Config import"), QStringLiteral("ImportDock"), nullptr); // createControllers
     addDockWidget(Qt::LeftDockWidgetArea, m_importDock);
     tabifyDockWidget(m_panelDock, m_importDock);
     m_importDock->hide();
     m_panelDock->raise();
 
-    for (ViewKind k : kAllViewKinds)
-        connect(dock(k), &QDockWidget::visibilityChanged, this, &MainWindow::updateViewEnabled);
-
-    connect(m_heatmap, &HeatmapView::viewportRequested, this,
-            [this](std::int64_t row0, std::int64_t col0, std::int64_t rows, std::int64_t cols) {
-                ViewSettings v = m_viewSettings;
-                v.row0 = row0;
-                v.col0 = col0;
-                v.rows = rows;
-                v.cols = cols;
-                setViewSettings(v, ViewKind::Heatmap);
-            });
-    connect(m_curves, &CurveView::logXChanged, this, [this](bool on) {
-        m_settings->setCurveLogX(on);
-        ViewSettings v = m_viewSettings;
-        v.log_x = on;
-        setViewSettings(v, ViewKind::Curves);
+    // The views' settings and jobs (view_controller.h): it follows the docks and the view widgets.
+    m_views = new ViewController(
+        m_model, m_jobs, m_settings.get(), m_status,
+        ViewWidgets{m_heatmap, m_curves, m_rotation, m_rotationControls, m_spectrum, m_viewDocks}, this);
+    connect(m_views, &ViewController::settingsChanged, this, [this] {
+        updateWindowTitle();
+        updateExplanations(); // the heatmap's text follows its matrix kind
     });
-    // The curves are decimated for the chart's plot area (ViewSettings::curve_plot_left / width): a new
-    // area (a resized dock, other tick labels) gets curves for it; meanwhile the chart draws every point.
-    connect(m_curves, &CurveView::plotAreaChanged, this, [this] {
-        const QRectF px = m_curves->chart()->plotPixels();
-        if (px.width() < 8)
-            return;
-        ViewSettings v = m_viewSettings;
-        if (std::abs(px.left() - v.curve_plot_left) <= 0.5 &&
-            std::abs(px.width() - v.curve_plot_width) <= 0.5)
-            return;
-        v.curve_plot_left = px.left();
-        v.curve_plot_width = px.width();
-        setViewSettings(v, ViewKind::Curves);
-    });
-    connect(m_rotationControls, &RotationControls::positionChanged, this, [this](double m) {
-        ViewSettings v = m_viewSettings;
-        v.query_position = m;
-        setViewSettings(v, ViewKind::Rotation);
-    });
-    connect(m_rotationControls, &RotationControls::keyPositionChanged, this, [this](double n) {
-        ViewSettings v = m_viewSettings;
-        v.key_position = n;
-        setViewSettings(v, ViewKind::Rotation);
-    });
-    m_rotationControls->setPosition(m_viewSettings.query_position);
-    m_rotationControls->setKeyPosition(m_viewSettings.key_position);
 
     connect(m_heatmap, &HeatmapView::hovered, this, &MainWindow::setHoverText);
     connect(m_curves, &CurveView::hovered, this, &MainWindow::setHoverText);
     connect(m_spectrum, &SpectrumView::hovered, this, &MainWindow::setHoverText);
+}
+
+void MainWindow::createControllers()
+{
+    m_sessions = new SessionActions(m_views, m_settings.get(), m_status, m_notices, this);
+    connect(m_sessions, &SessionActions::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
+    m_import = new ImportController(m_model, m_settings.get(), m_sessions, m_status, this);
+    m_importDock->setWidget(m_import->reportWidget());
+    connect(m_import, &ImportController::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
+    connect(m_import, &ImportController::reportShown, this, [this] {
+        m_importDock->show();
+        m_importDock->raise();
+    });
+}
+
+void MainWindow::createLessonDock()
+{
+    m_lessonPanel = new LessonPanel(this);
+    m_lessonDock = new QDockWidget(tr("Lesson"), this);
+    m_lessonDock->setObjectName(QStringLiteral("LessonDock"));
+    m_lessonDock->setWidget(m_lessonPanel);
+    m_lessonDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable |
+                              QDockWidget::DockWidgetFloatable);
+    // A column of its own right of the figures, full height: the text beside the figures it talks
+    // about. (splitDockWidget would make it a tab: the curves share their area with the spectrum.)
+    addDockWidget(Qt::RightDockWidgetArea, m_lessonDock, Qt::Horizontal);
+    m_lessonDock->hide();
+    LessonController::Parts parts;
+    parts.window = this;
+    parts.dock = m_lessonDock;
+    parts.panel = m_lessonPanel;
+    parts.settings = m_settings.get();
+    parts.sessions = m_sessions;
+    parts.presentation = m_presentation;
+    parts.views = m_views;
+    parts.status = m_status;
+    parts.focusView = [this](ViewKind kind) { focusView(kind); };
+    m_lessons = new LessonController(parts, this);
 }
 
 void MainWindow::createStatusBar()
@@ -269,22 +282,65 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(m_progress);
 }
 
+void MainWindow::connectJobs()
+{
+    connect(m_jobs, &JobTracker::totalProgressChanged, m_progress, &QProgressBar::setValue);
+    connect(m_jobs, &JobTracker::progressVisible, m_progress, &QWidget::setVisible);
+    // View > Show Timings: measured per view (view_timings.h), shown for the visible ones.
+    statusBar()->insertPermanentWidget(0, m_views->timingsLabel());
+    connect(m_views, &ViewController::showTimingsChanged, m_showTimingsAction, &QAction::setChecked);
+    if (m_settings->showTimings())
+        m_showTimingsAction->setChecked(true); // calls setShowTimings
+    ViewSettings v = m_views->settings();
+    v.log_x = m_settings->curveLogX();
+    setViewSettings(v, ViewKind::Curves);
+}
+
+void MainWindow::createNotices()
+{
+    m_noticeBar = new QToolBar(tr("Notices"), this);
+    m_noticeBar->setObjectName(QStringLiteral("NoticeBar"));
+    m_noticeBar->setMovable(false);
+    m_noticeBar->setFloatable(false);
+    m_noticeBar->toggleViewAction()->setVisible(false); // not in the docks' context menu: it is no choice
+    m_noticeBar->addWidget(m_notices); // created first: the controllers show their notices in it
+    addToolBar(Qt::TopToolBarArea, m_noticeBar);
+    const auto sync = [this] { m_noticeBar->setVisible(!m_notices->isEmpty()); };
+    connect(m_notices, &NoticeArea::changed, this, sync);
+    // restoreState() (the saved layout, leaving a presentation) would show or hide it by what it was.
+    connect(m_noticeBar, &QToolBar::visibilityChanged, this, [this, sync](bool visible) {
+        if (visible == m_notices->isEmpty())
+            QTimer::singleShot(0, this, sync);
+    });
+    sync();
+}
+
+void MainWindow::startAutosave(const QString& settingsPath)
+{
+    // The explorer is the window's (created on first use); the autosave saves and restores its state.
+    AutosaveController::ExplorerAccess explorer{[this] { return m_explorer; },
+                                                [this] { return openExplorer(); }};
+    m_autosave = new AutosaveController(m_sessions, m_views, m_notices, m_status, explorer, this);
+    m_autosave->start(settingsPath.isEmpty() ? Autosave::defaultDirectory()
+                                             : qEnvironmentVariable("POSATLAS_STATE_DIR"));
+}
+
 // ---------------------------------------------------------------- settings
 
 void MainWindow::restoreFromSettings()
 {
     // The views' own state first (the settings read it validated: unknown ids and out-of-range positions
     // fall back to the defaults): onScenarioChanged, reached from resetScenario below or next in the
-    // constructor, builds the matrix kind menu from m_viewSettings and sets the rotation slider's range;
-    // restoreRotationPositions then clamps m to it.
-    ViewSettings v = m_viewSettings;
+    // constructor, builds the matrix kind menu from the view settings and sets the rotation slider's
+    // range; ViewController::clampRotationPositions then clamps m to it.
+    ViewSettings v = m_views->settings();
     v.matrix_kind = m_settings->matrixKind();
     v.overlay = m_settings->curveOverlays();
     if (const auto mn = m_settings->rotationPositions()) {
         v.query_position = mn->first;
         v.key_position = mn->second;
     }
-    m_viewSettings = v;
+    m_views->restoreSettings(v);
     if (auto* overlay = findChild<QMenu*>(QStringLiteral("overlayMenu")))
         for (QAction* a : overlay->actions()) {
             const QSignalBlocker block(a);
@@ -294,7 +350,7 @@ void MainWindow::restoreFromSettings()
         }
     if (auto s = m_settings->lastScenario()) {
         if (!m_model->resetScenario(*s))
-            m_lastMessage.clear(); // an outdated saved scenario just falls back to the defaults
+            m_status->forget(); // an outdated saved scenario just falls back to the defaults
     }
     if (!restoreGeometry(m_settings->windowGeometry()))
         resize(first_launch_size(QGuiApplication::primaryScreen()
@@ -305,15 +361,6 @@ void MainWindow::restoreFromSettings()
         setDarkTheme(true);
 }
 
-void MainWindow::restoreRotationPositions()
-{
-    // After onScenarioChanged set the slider's range: m as the slider shows it.
-    m_rotationControls->setPosition(m_viewSettings.query_position);
-    m_rotationControls->setKeyPosition(m_viewSettings.key_position);
-    m_viewSettings.query_position = m_rotationControls->position();
-    m_viewSettings.key_position = m_rotationControls->keyPosition();
-}
-
 void MainWindow::saveToSettings()
 {
     m_settings->setWindowGeometry(saveGeometry());
@@ -321,9 +368,10 @@ void MainWindow::saveToSettings()
     if (m_explorer)
         m_settings->setExplorerGeometry(m_explorer->saveGeometry());
     m_settings->setLastScenario(m_model->scenario());
-    m_settings->setRotationPositions(m_viewSettings.query_position, m_viewSettings.key_position);
-    m_settings->setCurveOverlays(m_viewSettings.overlay);
-    m_settings->setMatrixKind(m_viewSettings.matrix_kind);
+    const ViewSettings& v = m_views->settings();
+    m_settings->setRotationPositions(v.query_position, v.key_position);
+    m_settings->setCurveOverlays(v.overlay);
+    m_settings->setMatrixKind(v.matrix_kind);
     m_settings->sync();
 }
 
@@ -331,7 +379,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     m_presentation->leave(); // the layout saved is the normal one, not the presentation's
     saveToSettings();
-    m_autosave->finish(); // a clean close: nothing to recover next time
+    m_autosave->autosave()->finish(); // a clean close: nothing to recover next time
     event->accept();
 }
 
@@ -361,8 +409,7 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::showError(const QString& message)
 {
-    m_lastMessage = message;
-    statusBar()->showMessage(message, 10000);
+    m_status->showError(message);
 }
 
 void MainWindow::setHoverText(const QString& text)
@@ -372,8 +419,7 @@ void MainWindow::setHoverText(const QString& text)
 
 void MainWindow::setComputeHiddenViews(bool on)
 {
-    m_computeHidden = on;
-    updateViewEnabled();
+    m_views->setComputeHidden(on);
 }
 
 ExplorerWindow* MainWindow::openExplorer()
@@ -389,8 +435,8 @@ ExplorerWindow* MainWindow::openExplorer()
             m_explorer->loadPreset(QStringLiteral("llama-3.1-8b"));
         for (auto signal : {&ExplorerModel::modelChanged, &ExplorerModel::variantsChanged,
                             &ExplorerModel::parametersChanged, &ExplorerModel::currentLengthChanged})
-            connect(m_explorer->model(), signal, m_autosave, &Autosave::markDirty);
-        m_autosave->markDirty();
+            connect(m_explorer->model(), signal, m_autosave->autosave(), &Autosave::markDirty);
+        m_autosave->autosave()->markDirty();
     }
     m_explorer->show();
     m_explorer->raise();
@@ -414,7 +460,6 @@ void MainWindow::setDarkTheme(bool dark)
 
 void MainWindow::onScenarioChanged()
 {
-    const Scenario& s = m_model->scenario();
     // The application's name last: platforms that append the display name see it already there and do
     // not add it a second time ("PosAtlas — … — PosAtlas").
     updateWindowTitle();
@@ -423,44 +468,31 @@ void MainWindow::onScenarioChanged()
     // must not read a value the figure does not show). The next hover or crosshair move reads the new one.
     m_hoverLabel->clear();
 
-    // The settings follow the scenario: a matrix kind the new method lacks is dropped (its most
-    // telling kind is shown), a window outside the new matrix is clamped into it.
-    m_viewSettings = normalized_view_settings(s, m_viewSettings);
-    // The zoom window belongs to the previous matrix shape.
-    ViewSettings v = m_viewSettings;
-    if (s.method != m_lastMethod || s.seq_len != m_lastSeqLen) {
-        v.row0 = v.col0 = v.rows = v.cols = 0;
-        setViewSettings(v, ViewKind::Heatmap);
-    }
-    if (s.method != m_lastMethod || m_matrixKindGroup->actions().isEmpty()) {
-        for (QAction* a : m_matrixKindGroup->actions())
-            delete a;
-        const MatrixKind current = effective_matrix_kind(s, v);
-        for (MatrixKind k : matrix_kinds_for(s.method)) {
-            QAction* a = m_matrixKindMenu->addAction(kindMenuLabel(k));
-            a->setCheckable(true);
-            a->setChecked(k == current);
-            m_matrixKindGroup->addAction(a);
-            connect(a, &QAction::triggered, this, [this, k] {
-                ViewSettings vs = m_viewSettings;
-                vs.matrix_kind = k;
-                vs.row0 = vs.col0 = vs.rows = vs.cols = 0;
-                setViewSettings(vs, ViewKind::Heatmap);
-            });
-        }
-    }
-    m_lastMethod = s.method;
-    m_lastSeqLen = s.seq_len;
-
-    // The rotation slider covers the positions the model knows.
-    const double maxPos =
-        s.method == Method::RoPE
-            ? static_cast<double>(std::clamp<std::int64_t>(
-                  std::max(s.seq_len, rope_default_target_length(s.params<RopeParams>())), 16, kMaxSeqLen))
-            : static_cast<double>(s.seq_len);
-    m_rotationControls->setRange(0.0, maxPos);
+    // The view settings follow the scenario (view_controller.h); a new method has other matrix kinds.
+    if (m_views->followScenario() || m_matrixKindGroup->actions().isEmpty())
+        rebuildMatrixKindMenu();
     updateExplanations();
-    requestAllViews();
+    m_views->requestAllViews();
+}
+
+void MainWindow::rebuildMatrixKindMenu()
+{
+    const Scenario& s = m_model->scenario();
+    for (QAction* a : m_matrixKindGroup->actions())
+        delete a;
+    const MatrixKind current = effective_matrix_kind(s, m_views->settings());
+    for (MatrixKind k : matrix_kinds_for(s.method)) {
+        QAction* a = m_matrixKindMenu->addAction(kindMenuLabel(k));
+        a->setCheckable(true);
+        a->setChecked(k == current);
+        m_matrixKindGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, k] {
+            ViewSettings vs = m_views->settings();
+            vs.matrix_kind = k;
+            vs.row0 = vs.col0 = vs.rows = vs.cols = 0;
+            setViewSettings(vs, ViewKind::Heatmap);
+        });
+    }
 }
 
 void MainWindow::updateExplanations()
@@ -468,32 +500,7 @@ void MainWindow::updateExplanations()
     const Scenario& s = m_model->scenario();
     for (ViewKind k : kAllViewKinds)
         if (ExplanationPanel* panel = explanationPanel(k)) // nullptr only while the views are built
-            panel->setText(explanation(k, s, m_viewSettings.matrix_kind));
-}
-
-void MainWindow::updateViewEnabled()
-{
-    for (ViewKind k : kAllViewKinds) {
-        QDockWidget* d = dock(k);
-        // visibleRegion is empty for a dock tabbed away behind another one.
-        const bool shown = d->isVisible() && !d->widget()->visibleRegion().isEmpty();
-        setViewEnabled(k, m_computeHidden || shown);
-    }
-    updateHeatmapPixelSize();
-}
-
-void MainWindow::updateHeatmapPixelSize()
-{
-    const QSize px = m_heatmap->heatmapPixelSize();
-    if (px.width() < 8 || px.height() < 8)
-        return;
-    ViewSettings v = m_viewSettings;
-    // Small changes (a one-pixel splitter nudge) are not worth a recompute: cells are scaled anyway.
-    if (std::abs(px.width() - v.pixel_width) < 16 && std::abs(px.height() - v.pixel_height) < 16)
-        return;
-    v.pixel_width = px.width();
-    v.pixel_height = px.height();
-    setViewSettings(v, ViewKind::Heatmap);
+            panel->setText(explanation(k, s, m_views->settings().matrix_kind));
 }
 
 void MainWindow::showEvent(QShowEvent* event)
@@ -508,16 +515,6 @@ void MainWindow::showEvent(QShowEvent* event)
     const int rest = std::max(400, width() - panel);
     resizeDocks({m_panelDock, dock(ViewKind::Heatmap), dock(ViewKind::Curves)}, {panel, rest / 2, rest / 2},
                 Qt::Horizontal);
-}
-
-bool MainWindow::eventFilter(QObject* watched, QEvent* event)
-{
-    // The font too: it sizes the titles and tick labels around the panels (presentation mode's text
-    // size), so the panels' pixel size changes with it, and back when presenting ends.
-    if (watched == m_heatmap && (event->type() == QEvent::Resize || event->type() == QEvent::Show ||
-                                 event->type() == QEvent::FontChange))
-        updateHeatmapPixelSize();
-    return QMainWindow::eventFilter(watched, event);
 }
 
 // ---------------------------------------------------------------- drag and drop

@@ -3,18 +3,24 @@
 // layout is saved and restored), menus (File, Edit with undo/redo, Presets grouped by family, View,
 // Help), config.json import by menu or drag-and-drop with a report of what was read and ignored, and
 // a status bar with parameter errors, the hover readout and a progress bar for long computations.
+//
+// The window lays out the docks, builds the menus and wires them to controllers that own their state:
+// ViewController (view settings, which views compute, their jobs, timings), SessionActions (sessions,
+// figure and data export), AutosaveController (autosave and crash recovery), ImportController (configs,
+// models, weights, presets, the import report) and LessonController (the course and the open lesson);
+// Presentation owns presentation mode. The public methods below that belong to a controller delegate to it.
 #pragma once
 
 #include "jobs/job_tracker.h"
 #include "jobs/view_jobs.h"
 #include "lessons/lesson.h"
 #include "model/scenario_model.h"
+#include "window/autosave_controller.h"
 
 #include <QMainWindow>
 
 #include <array>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 
@@ -24,18 +30,15 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
-class QTextBrowser;
 class QToolBar;
-
-namespace posatlas {
-struct ConfigImport;
-}
 
 namespace posatlas::ui {
 
 class Autosave;
 class CurveView;
 class HeatmapView;
+class ImportController;
+class LessonController;
 class LessonPanel;
 class ParameterPanel;
 class Presentation;
@@ -44,12 +47,13 @@ class RotationView;
 class SessionActions;
 class Settings;
 class SpectrumView;
+class ViewController;
 class ViewTimings;
+class WindowStatus;
 class Figure;
 class ExplorerWindow;
 class ExplanationPanel;
 class NoticeArea;
-struct MissingFile;
 
 // The window's size at the first launch (no saved geometry) on a screen whose available area is
 // `available`: nine tenths of it, so that a 1080p projector shows the figures at a readable size with
@@ -71,7 +75,7 @@ public:
     // Computes the views off the GUI thread, one slot per ViewKind (static_cast<int>(kind)).
     JobTracker* jobs() const { return m_jobs; }
     // The settings the views are computed with (zoom window, pixel size, curve axis, rotation positions…).
-    const ViewSettings& viewSettings() const { return m_viewSettings; }
+    const ViewSettings& viewSettings() const;
     // Replaces them and recomputes `kind`, or every view (nullopt).
     void setViewSettings(const ViewSettings& settings, std::optional<ViewKind> kind = std::nullopt);
     // Methods side by side (View > Compare Methods…): 2 to 4 distinct methods, or empty to
@@ -99,7 +103,7 @@ public:
     QDockWidget* panelDock() const { return m_panelDock; }
     // View > Present (F5): full screen, one figure, larger fonts, steps through the presets.
     Presentation* presentation() const { return m_presentation; }
-    // ---- Lessons (main_window_lessons.cpp, lesson.h)
+    // ---- Lessons (lesson_controller.h, lesson.h)
     // Opens a lesson (a file, or a course resource) at its first step: false, with a message naming the
     // file, the line and what is wrong, when it cannot be read (the state stays as it was).
     bool openLesson(const QString& path);
@@ -113,7 +117,7 @@ public:
     // Leaves the lesson: the scenario and views shown before it come back.
     void closeLesson();
     const Lesson* currentLesson() const;
-    int currentLessonStep() const { return m_lessonStep; }
+    int currentLessonStep() const;
     LessonPanel* lessonPanel() const { return m_lessonPanel; }
     QDockWidget* lessonDock() const { return m_lessonDock; }
     QString importReportText() const;
@@ -122,8 +126,8 @@ public:
     // bar (view_timings.h).
     void setShowTimings(bool on);
     bool showTimings() const;
-    ViewTimings* viewTimings() const { return m_timings; }
-    QLabel* timingsLabel() const { return m_timingsLabel; }
+    ViewTimings* viewTimings() const;
+    QLabel* timingsLabel() const;
 
     // Applies a config.json as one undo step and shows the import report. False (and a message) on error.
     bool openConfig(const QString& path);
@@ -156,14 +160,14 @@ public:
     // Autosave and crash recovery (autosave.h). With the user's settings the autosave lives in
     // Autosave::defaultDirectory(); with a settings path (tests, screenshots, portable use) only when
     // POSATLAS_STATE_DIR names a folder.
-    Autosave* autosave() const { return m_autosave; }
+    Autosave* autosave() const;
     // The window's whole state as an autosave: the session, the view in front and the explorer.
     QByteArray autosaveSnapshot() const;
     // Asks `text` and answers through `answer(true)` to restore, `answer(false)` to discard; not
     // answering keeps the autosave on disk for later. The default is a window-modal Restore / Locate… /
     // Discard / Later box that does not block the caller; tests answer directly.
-    using RecoveryPrompt = std::function<void(const QString& text, std::function<void(bool)> answer)>;
-    void setRecoveryPrompt(RecoveryPrompt prompt) { m_recoveryPrompt = std::move(prompt); }
+    using RecoveryPrompt = AutosaveController::RecoveryPrompt;
+    void setRecoveryPrompt(RecoveryPrompt prompt);
     // Offers an autosave left by a run that ended without a clean close (once per window; called
     // from the event loop right after construction). True when there was one to offer. Files it
     // names that are missing (an unmounted drive) are named in the offer; an autosave that cannot be
@@ -177,60 +181,58 @@ public:
     // The autosave notice's Retry: takes the folder again, or writes again after a failed write.
     void retryAutosave();
 
+    // The controllers (see above).
+    ViewController* viewController() const { return m_views; }
+    ImportController* importController() const { return m_import; }
+    LessonController* lessonController() const { return m_lessons; }
+    AutosaveController* autosaveController() const { return m_autosave; }
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    friend class SessionActions; // restores and reads the view state below
     void createViews();
+    // SessionActions and ImportController (after the views and notices, before the menus).
+    void createControllers();
     void createMenus();
+    void createFileMenu();
+    void createEditMenu();
+    void createPresetsMenu();
+    void createViewMenu();
+    void createHeatmapActions(QMenu* view);
+    void createOverlayMenu(QMenu* view);
+    void createPresentationActions(QMenu* view);
+    void createHelpMenu();
     void createLessonDock();
-    void loadCourse();
-    void showLessonDock(); // shown at 30 % of the window's width the first time
     void createStatusBar();
     void createCompareActions(QMenu* view);
     // The window title and the Stop Comparing action follow the scenario and the comparison.
     void updateWindowTitle();
     void connectJobs();
-    // Hidden views are not computed; enabling one computes it.
-    void setViewEnabled(ViewKind kind, bool enabled);
-    // Submits `kind` with the current scenario and settings (when enabled), or every view.
-    void requestView(ViewKind kind);
-    void requestAllViews();
-    void showViewResult(const ViewResult& result);
     void restoreFromSettings();
     void saveToSettings();
-    void restoreRotationPositions(); // after onScenarioChanged: the restored m and n, within the slider
     void rebuildRecentMenu();
-    void showImportReport(const QString& title, const ConfigImport& result);
+    void rebuildMatrixKindMenu();
     void showKeyboardHelp();
     void onScenarioChanged();
     void updateExplanations();
-    void updateViewEnabled();
-    void updateHeatmapPixelSize();
     void setHoverText(const QString& text);
-    void updateTimingsLabel();
     void showError(const QString& message);
     void startAutosave(const QString& settingsPath);
     void createNotices();
-    void updateAutosaveNotice();
-    void keepRecoveryForLater();
-    void locateMissingFiles(const std::vector<MissingFile>& missing);
-    // Restores the autosave; `missing` receives the files it names that were missing (left out).
-    bool restoreAutosave(const QByteArray& bytes, std::vector<MissingFile>* missing = nullptr);
-    // Keys of a session file that were ignored (session_actions.cpp): a notice naming them.
-    void showUnknownKeys(const QString& file, const std::vector<UnknownKey>& keys);
 
     std::unique_ptr<Settings> m_settings;
     ScenarioModel* m_model;
     JobTracker* m_jobs;
-    ViewSettings m_viewSettings;
-    std::array<bool, kViewKindCount> m_viewEnabled{true, true, true, true};
+    WindowStatus* m_status = nullptr;
+    ViewController* m_views = nullptr;
     SessionActions* m_sessions = nullptr;
+    ImportController* m_import = nullptr;
+    LessonController* m_lessons = nullptr;
+    AutosaveController* m_autosave = nullptr;
     ParameterPanel* m_panel = nullptr;
     HeatmapView* m_heatmap = nullptr;
     CurveView* m_curves = nullptr;
@@ -243,36 +245,18 @@ private:
     QDockWidget* m_importDock = nullptr;
     LessonPanel* m_lessonPanel = nullptr;
     QDockWidget* m_lessonDock = nullptr;
-    std::vector<Lesson> m_course;   // the built-in lessons in the interface's language
-    std::optional<Lesson> m_lesson; // the open lesson
-    int m_lessonStep = -1;
-    std::optional<Session> m_beforeLesson; // what the window showed before the lesson
-    QString m_lessonDir;
-    QTextBrowser* m_importReport = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_matrixKindMenu = nullptr;
     QActionGroup* m_matrixKindGroup = nullptr;
     QAction* m_stopComparing = nullptr;
     QLabel* m_hoverLabel = nullptr;
     QProgressBar* m_progress = nullptr;
-    ViewTimings* m_timings = nullptr;
-    QLabel* m_timingsLabel = nullptr;
     QAction* m_showTimingsAction = nullptr;
-    QString m_lastMessage;
-    bool m_computeHidden = false;
     Presentation* m_presentation = nullptr;
     ExplorerWindow* m_explorer = nullptr; // child top-level window, created on first use
-    Autosave* m_autosave = nullptr;
-    RecoveryPrompt m_recoveryPrompt;
-    bool m_recoveryOffered = false;
-    std::map<QString, QString> m_recoveryReplacements; // Locate…: missing path -> the file chosen
-    QString m_autosaveDir;
     NoticeArea* m_notices = nullptr;
     QToolBar* m_noticeBar = nullptr;
     bool m_defaultLayoutPending = false;
-    // Scenario fields that invalidate the heatmap's zoom window when they change.
-    Method m_lastMethod = Method::RoPE;
-    std::int64_t m_lastSeqLen = 0;
 };
 
 } // namespace posatlas::ui

@@ -5,6 +5,7 @@
 #include "window/main_window.h"
 
 #include "window/compare_dialog.h"
+#include "window/view_controller.h"
 
 #include <QAction>
 #include <QKeySequence>
@@ -19,8 +20,9 @@ void MainWindow::createCompareActions(QMenu* view)
     view->addSeparator();
     QAction* pick = view->addAction(tr("Compare Met&hods…"), this, [this] {
         CompareDialog dialog(this);
-        dialog.setMethods(m_viewSettings.compare.empty() ? classic_comparison() : m_viewSettings.compare);
-        dialog.setPerPanelScales(m_viewSettings.per_panel_scales);
+        dialog.setMethods(m_views->settings().compare.empty() ? classic_comparison()
+                                                              : m_views->settings().compare);
+        dialog.setPerPanelScales(m_views->settings().per_panel_scales);
         if (dialog.exec() == QDialog::Accepted)
             setComparedMethods(dialog.methods(), dialog.perPanelScales());
     });
@@ -49,7 +51,7 @@ bool MainWindow::setComparedMethods(const std::vector<Method>& list, std::option
             showError(message);
         return false;
     }
-    ViewSettings v = m_viewSettings;
+    ViewSettings v = m_views->settings();
     v.compare = list;
     if (perPanelScales)
         v.per_panel_scales = *perPanelScales;
@@ -66,7 +68,7 @@ bool MainWindow::setComparedMethods(const std::vector<Method>& list, std::option
 void MainWindow::updateWindowTitle()
 {
     const QString caption = scenario_caption(m_model->scenario());
-    const std::vector<Method>& compared = m_viewSettings.compare;
+    const std::vector<Method>& compared = m_views->settings().compare;
     // The application's name last: platforms that append the display name see it already there and do
     // not add it a second time ("PosAtlas — … — PosAtlas").
     setWindowTitle(compared.empty() ? tr("%1 — %2").arg(caption, QStringLiteral("PosAtlas"))

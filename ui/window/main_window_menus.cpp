@@ -12,6 +12,7 @@
 #include "window/preferences_dialog.h"
 #include "window/presentation.h"
 #include "window/session_actions.h"
+#include "window/view_controller.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -39,8 +40,15 @@ QString qs(std::string_view s)
 
 void MainWindow::createMenus()
 {
-    // ---- File
-    m_sessions = new SessionActions(this);
+    createFileMenu();
+    createEditMenu();
+    createPresetsMenu();
+    createViewMenu();
+    createHelpMenu();
+}
+
+void MainWindow::createFileMenu()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open config.json…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a model's config.json"), QString(),
@@ -73,8 +81,10 @@ void MainWindow::createMenus()
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(tr("Ctrl+Q")));
     quit->setMenuRole(QAction::QuitRole);
+}
 
-    // ---- Edit
+void MainWindow::createEditMenu()
+{
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_model->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
@@ -92,8 +102,11 @@ void MainWindow::createMenus()
     preferences->setObjectName(QStringLiteral("preferencesAction"));
     preferences->setShortcut(QKeySequence::Preferences);
     preferences->setMenuRole(QAction::PreferencesRole);
+}
 
-    // ---- Presets, grouped by family
+// The shipped models, grouped by family.
+void MainWindow::createPresetsMenu()
+{
     QMenu* presets = menuBar()->addMenu(tr("&Presets"));
     presets->setObjectName(QStringLiteral("presetsMenu"));
     presets->setToolTipsVisible(true);
@@ -114,8 +127,10 @@ void MainWindow::createMenus()
     }
     for (auto& [name, menu] : families)
         presets->addMenu(menu);
+}
 
-    // ---- View
+void MainWindow::createViewMenu()
+{
     QMenu* view = menuBar()->addMenu(tr("&View"));
     // The docks' show/hide entries in a submenu of their own: the View menu has more entries than
     // letters to give them unique mnemonics (Alt+V, L, then the letter). Their own texts, not the dock
@@ -150,6 +165,7 @@ void MainWindow::createMenus()
     m_matrixKindMenu = view->addMenu(tr("Heatmap &Matrix"));
     m_matrixKindMenu->setObjectName(QStringLiteral("matrixKindMenu"));
     m_matrixKindGroup = new QActionGroup(this);
+    m_matrixKindGroup->setObjectName(QStringLiteral("matrixKindGroup")); // SessionActions syncs its checks
     QMenu* colormaps = view->addMenu(tr("&Colour Map"));
     auto* cmGroup = new QActionGroup(this);
     cmGroup->setObjectName(QStringLiteral("colormapGroup")); // SessionActions syncs the check marks
@@ -173,73 +189,15 @@ void MainWindow::createMenus()
     // scale unless the user asks for the visible window's.
     QAction* fit = m_heatmap->fitColorsAction();
     view->addAction(fit);
-    m_viewSettings.fit_colors_to_view = m_settings->fitColorsToView();
-    m_heatmap->setFitColorsToView(m_viewSettings.fit_colors_to_view);
+    m_views->setFitColorsToView(m_settings->fitColorsToView());
+    m_heatmap->setFitColorsToView(m_settings->fitColorsToView());
     connect(m_heatmap, &HeatmapView::fitColorsToViewChanged, this, [this](bool on) {
         m_settings->setFitColorsToView(on);
         // Exports and sessions colour like the screen. No recompute: the data has both scales.
-        m_viewSettings.fit_colors_to_view = on;
+        m_views->setFitColorsToView(on);
     });
-    QAction* small = view->addAction(tr("Heads as &Small Multiples"));
-    small->setCheckable(true);
-    small->setChecked(true);
-    small->setObjectName(QStringLiteral("smallMultiplesAction"));
-    small->setStatusTip(tr("ALiBi and T5: one small heatmap per head, labelled with its slope"));
-    connect(small, &QAction::toggled, this, [this](bool on) {
-        ViewSettings v = m_viewSettings;
-        v.small_multiples = on;
-        setViewSettings(v, ViewKind::Heatmap);
-    });
-    QAction* perPanel = view->addAction(tr("One Colour Scale &per Panel"));
-    perPanel->setCheckable(true);
-    perPanel->setChecked(m_viewSettings.per_panel_scales);
-    perPanel->setObjectName(QStringLiteral("perPanelScalesAction"));
-    perPanel->setStatusTip(tr("Small multiples: each head coloured over its own range (off: one scale shared "
-                              "by all heads, which makes slow heads look flat)"));
-    connect(perPanel, &QAction::toggled, this, [this](bool on) {
-        ViewSettings v = m_viewSettings;
-        v.per_panel_scales = on;
-        setViewSettings(v, ViewKind::Heatmap);
-    });
-    QAction* centre = view->addAction(tr("S&ubtract Mean"));
-    centre->setCheckable(true);
-    centre->setObjectName(QStringLiteral("subtractMeanAction"));
-    centre->setStatusTip(tr("Colour each heatmap's values minus their mean: shows the structure of a matrix "
-                            "whose spread is tiny against its mean"));
-    connect(centre, &QAction::toggled, this, [this](bool on) {
-        ViewSettings v = m_viewSettings;
-        v.subtract_mean = on;
-        setViewSettings(v, ViewKind::Heatmap);
-    });
-    QAction* beside = view->addAction(tr("Point Sample &beside Mean"));
-    beside->setCheckable(true);
-    beside->setObjectName(QStringLiteral("pointSampleBesideMeanAction"));
-    beside->setStatusTip(
-        tr("Heatmap: the point sample of the same window beside its exact block means, on one "
-           "colour scale, to show what aliasing draws"));
-    connect(beside, &QAction::toggled, this, [this](bool on) {
-        ViewSettings v = m_viewSettings;
-        v.show_point_sample = on;
-        setViewSettings(v, ViewKind::Heatmap);
-    });
-    QMenu* overlay = view->addMenu(tr("&Overlay on Curves"));
-    overlay->setToolTipsVisible(true);
-    overlay->setObjectName(QStringLiteral("overlayMenu"));
-    for (const MethodDescriptor& d : methods()) {
-        const Method m = d.method;
-        QAction* a = overlay->addAction(methodName(m));
-        a->setCheckable(true);
-        a->setData(QString::fromLatin1(m.id().data(), static_cast<qsizetype>(m.id().size())));
-        a->setToolTip(
-            tr("Draw this method's logit against distance on the curves, with the same content vectors"));
-        connect(a, &QAction::toggled, this, [this, m](bool on) {
-            ViewSettings v = m_viewSettings;
-            std::erase(v.overlay, m);
-            if (on)
-                v.overlay.push_back(m);
-            setViewSettings(v, ViewKind::Curves);
-        });
-    }
+    createHeatmapActions(view);
+    createOverlayMenu(view);
     createCompareActions(view);
     view->addSeparator();
     view->addAction(tr("Context-&extension explorer…"), QKeySequence(tr("Ctrl+Shift+E")), this,
@@ -255,9 +213,91 @@ void MainWindow::createMenus()
         tr("Show in the status bar how many milliseconds each visible view takes "
            "to compute and to paint"));
     connect(m_showTimingsAction, &QAction::toggled, this, &MainWindow::setShowTimings);
-    // Presentation mode (presentation.h): F5, with its text size, theme and panel settings.
+    createPresentationActions(view);
+}
+
+// Heads as small multiples, their colour scales, the mean subtracted, the point sample beside the mean.
+void MainWindow::createHeatmapActions(QMenu* view)
+{
+    QAction* small = view->addAction(tr("Heads as &Small Multiples"));
+    small->setCheckable(true);
+    small->setChecked(true);
+    small->setObjectName(QStringLiteral("smallMultiplesAction"));
+    small->setStatusTip(tr("ALiBi and T5: one small heatmap per head, labelled with its slope"));
+    connect(small, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_views->settings();
+        v.small_multiples = on;
+        setViewSettings(v, ViewKind::Heatmap);
+    });
+    QAction* perPanel = view->addAction(tr("One Colour Scale &per Panel"));
+    perPanel->setCheckable(true);
+    perPanel->setChecked(m_views->settings().per_panel_scales);
+    perPanel->setObjectName(QStringLiteral("perPanelScalesAction"));
+    perPanel->setStatusTip(tr("Small multiples: each head coloured over its own range (off: one scale shared "
+                              "by all heads, which makes slow heads look flat)"));
+    connect(perPanel, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_views->settings();
+        v.per_panel_scales = on;
+        setViewSettings(v, ViewKind::Heatmap);
+    });
+    QAction* centre = view->addAction(tr("S&ubtract Mean"));
+    centre->setCheckable(true);
+    centre->setObjectName(QStringLiteral("subtractMeanAction"));
+    centre->setStatusTip(tr("Colour each heatmap's values minus their mean: shows the structure of a matrix "
+                            "whose spread is tiny against its mean"));
+    connect(centre, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_views->settings();
+        v.subtract_mean = on;
+        setViewSettings(v, ViewKind::Heatmap);
+    });
+    QAction* beside = view->addAction(tr("Point Sample &beside Mean"));
+    beside->setCheckable(true);
+    beside->setObjectName(QStringLiteral("pointSampleBesideMeanAction"));
+    beside->setStatusTip(
+        tr("Heatmap: the point sample of the same window beside its exact block means, on one "
+           "colour scale, to show what aliasing draws"));
+    connect(beside, &QAction::toggled, this, [this](bool on) {
+        ViewSettings v = m_views->settings();
+        v.show_point_sample = on;
+        setViewSettings(v, ViewKind::Heatmap);
+    });
+}
+
+void MainWindow::createOverlayMenu(QMenu* view)
+{
+    QMenu* overlay = view->addMenu(tr("&Overlay on Curves"));
+    overlay->setToolTipsVisible(true);
+    overlay->setObjectName(QStringLiteral("overlayMenu"));
+    for (const MethodDescriptor& d : methods()) {
+        const Method m = d.method;
+        QAction* a = overlay->addAction(methodName(m));
+        a->setCheckable(true);
+        a->setData(QString::fromLatin1(m.id().data(), static_cast<qsizetype>(m.id().size())));
+        a->setToolTip(
+            tr("Draw this method's logit against distance on the curves, with the same content vectors"));
+        connect(a, &QAction::toggled, this, [this, m](bool on) {
+            ViewSettings v = m_views->settings();
+            std::erase(v.overlay, m);
+            if (on)
+                v.overlay.push_back(m);
+            setViewSettings(v, ViewKind::Curves);
+        });
+    }
+}
+
+// Presentation mode (presentation.h): F5, with its text size, theme and panel settings.
+void MainWindow::createPresentationActions(QMenu* view)
+{
     view->addSeparator();
-    m_presentation = new Presentation(this, m_settings.get());
+    Presentation::Parts parts;
+    parts.window = this;
+    parts.model = m_model;
+    parts.panel = m_panel;
+    parts.panelDock = m_panelDock;
+    parts.importDock = m_importDock;
+    parts.docks = m_viewDocks;
+    parts.maxPanelWidth = kMaxPanelWidth;
+    m_presentation = new Presentation(parts, m_settings.get());
     view->addAction(m_presentation->presentAction());
     QMenu* textSize = view->addMenu(QString()); // titled below, with the current size
     textSize->setObjectName(QStringLiteral("presentationTextSizeMenu"));
@@ -271,8 +311,10 @@ void MainWindow::createMenus()
     connect(m_presentation, &Presentation::fontScaleChanged, textSize, updateTextSizeTitle);
     view->addAction(m_presentation->highContrastAction());
     view->addAction(m_presentation->panelAction());
+}
 
-    // ---- Help
+void MainWindow::createHelpMenu()
+{
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* course = help->addAction(tr("&Course"), this, &MainWindow::showCourse);
     course->setObjectName(QStringLiteral("courseAction"));

@@ -6,7 +6,6 @@
 #include "model/settings.h"
 #include "views/figure_style.h"
 #include "widgets/parameter_panel.h"
-#include "window/main_window.h"
 #include "window/presentation_style.h"
 
 #include <QAbstractButton>
@@ -15,10 +14,12 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalBlocker>
@@ -87,18 +88,18 @@ bool isInputControl(const QWidget* w)
 
 // ---------------------------------------------------------------- PresetSteps
 
-PresetSteps::PresetSteps(MainWindow* window) : m_window(window)
+PresetSteps::PresetSteps(ScenarioModel* model) : m_model(model)
 {
     for (const PresetInfo& p : list_presets()) {
         m_ids.push_back(qs(p.id));
         m_names.push_back(qs(p.name));
     }
-    m_base = window->model()->scenario();
+    m_base = model->scenario();
 }
 
 void PresetSteps::begin()
 {
-    m_base = m_window->model()->scenario();
+    m_base = m_model->scenario();
 }
 
 int PresetSteps::count() const
@@ -126,12 +127,14 @@ bool PresetSteps::show(int index)
     } catch (const std::exception&) {
         return false; // embedded presets always load; a failure leaves the scenario as it was
     }
-    return m_window->model()->setScenario(result.scenario, MainWindow::tr("Preset %1").arg(title(index)));
+    return m_model->setScenario(
+        result.scenario,
+        QCoreApplication::translate("posatlas::ui::MainWindow", "Preset %1").arg(title(index)));
 }
 
 std::optional<int> PresetSteps::current() const
 {
-    const Scenario& now = m_window->model()->scenario();
+    const Scenario& now = m_model->scenario();
     for (int i = 0; i < count(); ++i) {
         try {
             if (load_preset(presetId(i).toStdString(), m_base).scenario == now)
@@ -144,9 +147,12 @@ std::optional<int> PresetSteps::current() const
 
 // ---------------------------------------------------------------- Presentation
 
-Presentation::Presentation(MainWindow* window, Settings* settings)
-    : QObject(window), m_window(window), m_settings(settings), m_fontScale(settings->presentationFontScale()),
-      m_highContrast(settings->presentationHighContrast()), m_showPanel(settings->presentationShowsPanel())
+Presentation::Presentation(const Parts& parts, Settings* settings)
+    : QObject(parts.window), m_window(parts.window), m_model(parts.model), m_panel(parts.panel),
+      m_panelDock(parts.panelDock), m_importDock(parts.importDock), m_docks(parts.docks),
+      m_maxPanelWidth(parts.maxPanelWidth), m_settings(settings),
+      m_fontScale(settings->presentationFontScale()), m_highContrast(settings->presentationHighContrast()),
+      m_showPanel(settings->presentationShowsPanel())
 {
     m_presentAction = new QAction(tr("Prese&nt"), this);
     m_presentAction->setObjectName(QStringLiteral("presentAction"));
@@ -228,10 +234,10 @@ std::optional<ViewKind> Presentation::frontView() const
 {
     const QWidget* focus = QApplication::focusWidget();
     for (ViewKind k : kAllViewKinds)
-        if (focus && m_window->dock(k)->isAncestorOf(focus))
+        if (focus && dock(k)->isAncestorOf(focus))
             return k;
     for (ViewKind k : kAllViewKinds) {
-        const QDockWidget* d = m_window->dock(k);
+        const QDockWidget* d = dock(k);
         if (d->isVisible() && !d->widget()->visibleRegion().isEmpty())
             return k;
     }
@@ -254,13 +260,13 @@ void Presentation::enter()
     s.palette = QApplication::palette();
     s.style = QApplication::style()->name();
     s.highContrast = high_contrast_figures();
-    s.panelMinimumWidth = m_window->parameterPanel()->contentMinimumWidth();
+    s.panelMinimumWidth = m_panel->contentMinimumWidth();
     const ViewKind front = frontView().value_or(ViewKind::Heatmap);
     m_saved = s;
     m_active = true;
 
     if (!m_steps)
-        m_steps = std::make_unique<PresetSteps>(m_window);
+        m_steps = std::make_unique<PresetSteps>(m_model);
     m_steps->begin();
     m_current = m_steps->current().value_or(-1);
 
@@ -277,7 +283,7 @@ void Presentation::enter()
     m_window->statusBar()->hide();
     for (QDockWidget* d : m_window->findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
         d->setTitleBarWidget(new QWidget(d));
-    m_window->importDock()->hide();
+    m_importDock->hide();
     showView(front);
     applyPanel();
     applyFontScale();
@@ -332,10 +338,10 @@ void Presentation::leave()
     // Fonts and theme as they were. The fonts first: the style change after them makes every widget
     // measure itself again (combo boxes keep the sizes a font change alone leaves them, the
     // presentation's), with the plain style again (presenting installed a ScaledStyle over it).
-    m_window->parameterPanel()->setFont(QFont());    // inherits the window's again
+    m_panel->setFont(QFont());                       // inherits the window's again
     m_window->setFont(s.ownFont ? s.font : QFont()); // an empty font: inherit the application's again
     m_overlay->setFont(QFont());
-    m_window->parameterPanel()->setMaximumWidth(MainWindow::kMaxPanelWidth);
+    m_panel->setMaximumWidth(m_maxPanelWidth);
     set_high_contrast_figures(s.highContrast);
     if (QStyle* style = QStyleFactory::create(s.style))
         QApplication::setStyle(style);
@@ -453,8 +459,8 @@ void Presentation::showView(ViewKind kind)
         return;
     m_shownView = kind;
     for (ViewKind k : kAllViewKinds)
-        m_window->dock(k)->setVisible(k == kind);
-    m_window->dock(kind)->raise();
+        dock(k)->setVisible(k == kind);
+    dock(kind)->raise();
     placeOverlay();
 }
 
@@ -486,7 +492,7 @@ void Presentation::fitPanel()
 {
     if (!m_active)
         return;
-    ParameterPanel* panel = m_window->parameterPanel();
+    ParameterPanel* panel = m_panel;
     const int limit = std::max(200, static_cast<int>(m_window->width() * kMaxPanelShare));
     // The figure has priority: the panel's text at the presentation's scale when its rows, which grow
     // about in proportion, fit within the limit, else at the largest quarter step that fits (at least the
@@ -497,13 +503,13 @@ void Presentation::fitPanel()
     const double scale = std::clamp(fits, 1.0, m_fontScale);
     panel->setFont(fontAt(scale));
     // Never narrower than its rows (they would be cut off), else as wide as they like within the limit.
-    const int width = std::max(panel->contentMinimumWidth(),
-                               std::min(limit, static_cast<int>(MainWindow::kMaxPanelWidth * scale)));
+    const int width =
+        std::max(panel->contentMinimumWidth(), std::min(limit, static_cast<int>(m_maxPanelWidth * scale)));
     panel->setMaximumWidth(width);
     if (m_showPanel) {
         // The dock is wider than the panel by its frame.
-        const int frame = std::max(0, m_window->panelDock()->width() - panel->width());
-        m_window->resizeDocks({m_window->panelDock()}, {width + frame}, Qt::Horizontal);
+        const int frame = std::max(0, m_panelDock->width() - panel->width());
+        m_window->resizeDocks({m_panelDock}, {width + frame}, Qt::Horizontal);
     }
 }
 
@@ -535,7 +541,7 @@ void Presentation::applyStyle()
 
 void Presentation::applyPanel()
 {
-    m_window->panelDock()->setVisible(m_showPanel);
+    m_panelDock->setVisible(m_showPanel);
     fitPanel();
 }
 
@@ -555,7 +561,7 @@ void Presentation::placeOverlay()
     const int margin = 8;
     QRect area = m_window->rect();
     if (m_shownView) {
-        const QDockWidget* d = m_window->dock(*m_shownView);
+        const QDockWidget* d = dock(*m_shownView);
         if (d->isVisible() && !d->isFloating() && d->width() > 0)
             area = QRect(d->mapTo(m_window, QPoint(0, 0)), d->size());
     }
@@ -573,7 +579,7 @@ bool Presentation::eventFilter(QObject* watched, QEvent* event)
         placeOverlay();
         return false;
     }
-    if (m_shownView && watched == m_window->dock(*m_shownView) &&
+    if (m_shownView && watched == dock(*m_shownView) &&
         (event->type() == QEvent::Resize || event->type() == QEvent::Move)) {
         placeOverlay(); // the dock layout settles after the window's resize
         return false;

@@ -42,12 +42,15 @@
 #include <vector>
 
 class QAction;
+class QDockWidget;
 class QLabel;
+class QMainWindow;
 class QWidget;
 
 namespace posatlas::ui {
 
-class MainWindow;
+class ParameterPanel;
+class ScenarioModel;
 class Settings;
 
 // What PgDn / PgUp walk through while presenting.
@@ -73,7 +76,7 @@ public:
 class PresetSteps : public StepSource
 {
 public:
-    explicit PresetSteps(MainWindow* window);
+    explicit PresetSteps(ScenarioModel* model);
     void begin() override;
     int count() const override;
     QString title(int index) const override;
@@ -83,7 +86,7 @@ public:
     QString presetId(int index) const;
 
 private:
-    MainWindow* m_window;
+    ScenarioModel* m_model;
     std::vector<QString> m_ids, m_names;
     Scenario m_base;
 };
@@ -95,7 +98,19 @@ public:
     // The parameter panel's largest share of the window's width while presenting.
     static constexpr double kMaxPanelShare = 0.24;
 
-    Presentation(MainWindow* window, Settings* settings);
+    // What presentation mode changes of the window: the window itself (full screen, menu and status
+    // bars, fonts, dock layout), the parameter panel and its dock, the import dock (hidden while
+    // presenting), the view docks; the model the preset steps apply to.
+    struct Parts {
+        QMainWindow* window = nullptr;
+        ScenarioModel* model = nullptr;
+        ParameterPanel* panel = nullptr;
+        QDockWidget* panelDock = nullptr;
+        QDockWidget* importDock = nullptr;
+        std::array<QDockWidget*, kViewKindCount> docks{};
+        int maxPanelWidth = 460; // the panel's maximum width outside presentation mode
+    };
+    Presentation(const Parts& parts, Settings* settings);
     ~Presentation() override;
 
     bool isActive() const { return m_active; }
@@ -160,7 +175,15 @@ private:
     void placeOverlay();
     std::optional<ViewKind> frontView() const;
 
-    MainWindow* m_window;
+    QDockWidget* dock(ViewKind kind) const { return m_docks[static_cast<std::size_t>(kind)]; }
+
+    QMainWindow* m_window;
+    ScenarioModel* m_model;
+    ParameterPanel* m_panel;
+    QDockWidget* m_panelDock;
+    QDockWidget* m_importDock;
+    std::array<QDockWidget*, kViewKindCount> m_docks;
+    int m_maxPanelWidth;
     Settings* m_settings;
     std::unique_ptr<StepSource> m_steps;
     int m_current = -1;

@@ -2,6 +2,8 @@
 #include "window/session_actions.h"
 
 #include "io/input_file.h"
+#include "jobs/job_tracker.h"
+#include "model/scenario_model.h"
 #include "model/settings.h"
 #include "views/curve_view.h"
 #include "views/figure_style.h"
@@ -9,13 +11,16 @@
 #include "views/rotation_view.h"
 #include "views/spectrum_view.h"
 #include "views/view_render.h"
-#include "window/main_window.h"
+#include "widgets/notice_area.h"
+#include "window/view_controller.h"
+#include "window/window_status.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QBuffer>
 #include <QClipboard>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -38,6 +43,7 @@ namespace posatlas::ui {
 namespace {
 
 constexpr const char* kSessionSuffix = ".posatlas.json";
+const QString kSessionNotice = QStringLiteral("session");
 
 QString errorText(const std::exception& e)
 {
@@ -75,9 +81,12 @@ struct SessionActions::Source {
     ViewResult data;
 };
 
-SessionActions::SessionActions(MainWindow* window) : QObject(window), m_window(window)
+SessionActions::SessionActions(ViewController* views, Settings* settings, WindowStatus* status,
+                               NoticeArea* notices, QWidget* window)
+    : QObject(window), m_views(views), m_settings(settings), m_status(status), m_notices(notices),
+      m_window(window)
 {
-    connect(window->jobs(), &JobTracker::resultDelivered, this, [this](int kind, quint64 generation) {
+    connect(views->jobs(), &JobTracker::resultDelivered, this, [this](int kind, quint64 generation) {
         if (kind >= 0 && kind < kViewKindCount)
             m_delivered[static_cast<std::size_t>(kind)] = generation;
     });
@@ -121,24 +130,23 @@ void SessionActions::addEditActions(QMenu* edit)
 
 Session SessionActions::currentSession() const
 {
-    const MainWindow& w = *m_window;
     Session s;
-    s.scenario = w.m_model->scenario();
+    s.scenario = m_views->model()->scenario();
     // What the views show: the kind on screen (also when it is the method's default), the window
     // inside the matrix.
-    s.settings = normalized_view_settings(s.scenario, w.m_viewSettings);
+    s.settings = normalized_view_settings(s.scenario, m_views->settings());
     s.settings.matrix_kind = effective_matrix_kind(s.scenario, s.settings);
-    s.colormap = parse_colormap(w.m_settings->colormap()); // "" (automatic) parses to nullopt
+    s.colormap = parse_colormap(m_settings->colormap()); // "" (automatic) parses to nullopt
     s.visible_views.clear();
     for (ViewKind k : kAllViewKinds)
-        if (!w.dock(k)->isHidden())
+        if (!m_views->dock(k)->isHidden())
             s.visible_views.append(view_kind_id(k));
     return s;
 }
 
 void SessionActions::syncMenus(const ViewSettings& v, std::optional<Colormap> colormap)
 {
-    MainWindow& w = *m_window;
+    QWidget& w = *m_window;
     // Check marks only: the views get the settings in one piece afterwards.
     if (auto* small = w.findChild<QAction*>(QStringLiteral("smallMultiplesAction"))) {
         const QSignalBlocker block(small);
@@ -165,44 +173,46 @@ void SessionActions::syncMenus(const ViewSettings& v, std::optional<Colormap> co
             a->setChecked(colormap && a->data().toString() == colormap_id(*colormap));
         group->setExclusionPolicy(QActionGroup::ExclusionPolicy::Exclusive);
     }
-    const auto kinds = matrix_kinds_for(w.m_model->scenario().method);
-    const MatrixKind kind = effective_matrix_kind(w.m_model->scenario(), v);
-    const QList<QAction*> kindActions = w.m_matrixKindGroup->actions();
+    const Scenario& scenario = m_views->model()->scenario();
+    const auto kinds = matrix_kinds_for(scenario.method);
+    const MatrixKind kind = effective_matrix_kind(scenario, v);
+    auto* kindGroup = w.findChild<QActionGroup*>(QStringLiteral("matrixKindGroup"));
+    const QList<QAction*> kindActions = kindGroup ? kindGroup->actions() : QList<QAction*>();
     for (qsizetype i = 0; i < kindActions.size() && i < static_cast<qsizetype>(kinds.size()); ++i)
         kindActions[i]->setChecked(kinds[static_cast<std::size_t>(i)] == kind);
 }
 
 bool SessionActions::applySession(const Session& s, const QString& name)
 {
-    MainWindow& w = *m_window;
-    if (!w.m_model->setScenario(s.scenario, tr("Open Session %1").arg(name)))
+    if (!m_views->model()->setScenario(s.scenario, tr("Open Session %1").arg(name)))
         return false; // the model reported why; nothing else changed
     // onScenarioChanged has run (it resets the zoom window when the method or length changed):
     // now the session's settings replace the views' state in one piece.
     ViewSettings v = s.settings;
-    const ViewSettings here = w.m_viewSettings;
+    const ViewSettings here = m_views->settings();
     v.pixel_width = here.pixel_width; // this window's heatmap size, not the saving window's
     v.pixel_height = here.pixel_height;
     v.curve_plot_left = here.curve_plot_left; // and its curves chart's plot area
     v.curve_plot_width = here.curve_plot_width;
 
+    const ViewWidgets& w = m_views->widgets();
     if (s.colormap)
-        w.m_heatmap->setColormap(*s.colormap);
+        w.heatmap->setColormap(*s.colormap);
     else
-        w.m_heatmap->setAutomaticColormap();
-    w.m_settings->setColormap(s.colormap ? colormap_id(*s.colormap) : QString());
-    w.m_heatmap->setFitColorsToView(v.fit_colors_to_view); // its action and QSettings follow
+        w.heatmap->setAutomaticColormap();
+    m_settings->setColormap(s.colormap ? colormap_id(*s.colormap) : QString());
+    w.heatmap->setFitColorsToView(v.fit_colors_to_view); // its action and QSettings follow
     {
-        const QSignalBlocker block(w.m_curves); // logXChanged would schedule the old settings
-        w.m_curves->setLogX(v.log_x);
+        const QSignalBlocker block(w.curves); // logXChanged would schedule the old settings
+        w.curves->setLogX(v.log_x);
     }
-    w.m_settings->setCurveLogX(v.log_x);
-    w.m_rotationControls->setPosition(v.query_position);
-    w.m_rotationControls->setKeyPosition(v.key_position);
+    m_settings->setCurveLogX(v.log_x);
+    w.rotationControls->setPosition(v.query_position);
+    w.rotationControls->setKeyPosition(v.key_position);
     syncMenus(v, s.colormap);
-    w.setViewSettings(v); // every view
+    m_views->setSettings(v); // every view
     for (ViewKind k : kAllViewKinds)
-        w.dock(k)->setVisible(s.visible_views.contains(view_kind_id(k)));
+        m_views->dock(k)->setVisible(s.visible_views.contains(view_kind_id(k)));
     return true;
 }
 
@@ -218,11 +228,11 @@ bool SessionActions::openSession(const QString& path)
     }
     if (!applySession(s, QFileInfo(path).fileName()))
         return false;
-    m_window->showUnknownKeys(path, report.unknown_keys); // typos whose values became the defaults
-    m_window->m_settings->addRecentFile(path);
-    m_window->rebuildRecentMenu();
+    showUnknownKeys(path, report.unknown_keys); // typos whose values became the defaults
+    m_settings->addRecentFile(path);
+    emit recentFilesChanged();
     m_lastDir = QFileInfo(path).absolutePath();
-    m_window->statusBar()->showMessage(tr("Opened session %1").arg(QDir::toNativeSeparators(path)), 5000);
+    m_status->showMessage(tr("Opened session %1").arg(QDir::toNativeSeparators(path)), 5000);
     return true;
 }
 
@@ -234,10 +244,10 @@ bool SessionActions::saveSession(const QString& path)
         reportError(tr("Cannot save the session"), errorText(e));
         return false;
     }
-    m_window->m_settings->addRecentFile(path);
-    m_window->rebuildRecentMenu();
+    m_settings->addRecentFile(path);
+    emit recentFilesChanged();
     m_lastDir = QFileInfo(path).absolutePath();
-    m_window->statusBar()->showMessage(tr("Saved session %1").arg(QDir::toNativeSeparators(path)), 5000);
+    m_status->showMessage(tr("Saved session %1").arg(QDir::toNativeSeparators(path)), 5000);
     return true;
 }
 
@@ -264,7 +274,7 @@ void SessionActions::saveSessionDialog()
 
 void SessionActions::reportError(const QString& title, const QString& message)
 {
-    m_window->showError(title + QStringLiteral(": ") + message);
+    m_status->showError(title + QStringLiteral(": ") + message);
     // Window-modal and opened without a nested event loop: clear, and never blocks a caller.
     auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, m_window);
     box->setAttribute(Qt::WA_DeleteOnClose);
@@ -276,10 +286,10 @@ void SessionActions::reportError(const QString& title, const QString& message)
 
 ViewKind SessionActions::currentView() const
 {
-    if (m_current && !m_window->dock(*m_current)->isHidden())
+    if (m_current && !m_views->dock(*m_current)->isHidden())
         return *m_current;
     for (ViewKind k : kAllViewKinds) {
-        const QDockWidget* d = m_window->dock(k);
+        const QDockWidget* d = m_views->dock(k);
         if (d->isVisible() && !d->widget()->visibleRegion().isEmpty())
             return k;
     }
@@ -291,28 +301,28 @@ bool SessionActions::eventFilter(QObject* watched, QEvent* event)
     if ((event->type() == QEvent::MouseButtonPress || event->type() == QEvent::FocusIn) &&
         watched->isWidgetType())
         for (ViewKind k : kAllViewKinds)
-            if (m_window->dock(k)->isAncestorOf(static_cast<QWidget*>(watched)))
+            if (m_views->dock(k)->isAncestorOf(static_cast<QWidget*>(watched)))
                 m_current = k;
     return QObject::eventFilter(watched, event);
 }
 
 bool SessionActions::upToDate(ViewKind kind) const
 {
-    const MainWindow& w = *m_window;
-    const quint64 gen = w.m_jobs->generation(static_cast<int>(kind));
-    return w.m_viewEnabled[static_cast<std::size_t>(kind)] && !w.m_jobs->busy() && gen > 0 &&
+    const JobTracker* jobs = m_views->jobs();
+    const quint64 gen = jobs->generation(static_cast<int>(kind));
+    return m_views->isEnabled(kind) && !jobs->busy() && gen > 0 &&
            m_delivered[static_cast<std::size_t>(kind)] == gen;
 }
 
 SessionActions::Source SessionActions::source(ViewKind kind, const FigureExportOptions& options) const
 {
-    const MainWindow& w = *m_window;
+    const ViewWidgets& w = m_views->widgets();
     Source src;
     if (kind != ViewKind::Heatmap && upToDate(kind)) {
         switch (kind) {
-        case ViewKind::Curves: src.figure = w.m_curves, src.data = w.m_curves->data(); break;
-        case ViewKind::Rotation: src.figure = w.m_rotation, src.data = w.m_rotation->data(); break;
-        case ViewKind::Spectrum: src.figure = w.m_spectrum, src.data = w.m_spectrum->data(); break;
+        case ViewKind::Curves: src.figure = w.curves, src.data = w.curves->data(); break;
+        case ViewKind::Rotation: src.figure = w.rotation, src.data = w.rotation->data(); break;
+        case ViewKind::Spectrum: src.figure = w.spectrum, src.data = w.spectrum->data(); break;
         case ViewKind::Heatmap: break;
         }
         return src;
@@ -335,7 +345,7 @@ QStringList SessionActions::exportFigures(const FigureExportRequest& request)
     if (request.views.isEmpty())
         throw ExportError(tr("no view chosen").toStdString());
     const QStringList paths = figure_export_paths(request.path, request.views);
-    const Scenario scenario = m_window->m_model->scenario();
+    const Scenario scenario = m_views->model()->scenario();
     // A .csv or .json name (the export dialog's data formats) writes each view's numbers instead.
     const auto format = export_format_from_path(request.path);
     if (format == ExportFormat::Csv || format == ExportFormat::Json) {
@@ -359,9 +369,8 @@ void SessionActions::exportNumbers(ViewKind kind, const QString& path, NumbersEx
         export_numbers(src.data, path);
         return;
     }
-    const MainWindow& w = *m_window;
     if (extent == NumbersExtent::View && upToDate(kind)) {
-        export_numbers(w.m_heatmap->data(), path);
+        export_numbers(m_views->widgets().heatmap->data(), path);
         return;
     }
     // Computed now, with the view's own settings: its window and its pixel grid, or every cell.
@@ -404,13 +413,13 @@ void SessionActions::copyFigure()
     const ViewKind kind = currentView();
     FigureExportOptions options;
     // What is on screen, at twice its size in pixels: sharp when pasted into slides.
-    const QSize onScreen = m_window->dock(kind)->widget()->size();
+    const QSize onScreen = m_views->dock(kind)->widget()->size();
     options.size = QSizeF(std::clamp(onScreen.width(), 320, 4000), std::clamp(onScreen.height(), 240, 4000));
     options.dpi = 192.0;
     options.render.dark = palette_is_dark(m_window->palette());
     try {
         const Source src = source(kind, options);
-        set_figure_metadata(options, *src.figure, m_window->m_model->scenario());
+        set_figure_metadata(options, *src.figure, m_views->model()->scenario());
         const QImage image = render_figure_image(*src.figure, options);
         auto* mime = new QMimeData;
         mime->setImageData(image);
@@ -430,7 +439,7 @@ void SessionActions::copyFigure()
         painter.end();
         mime->setData(QStringLiteral("image/svg+xml"), svgBytes.data());
         QGuiApplication::clipboard()->setMimeData(mime);
-        m_window->statusBar()->showMessage(tr("Copied %1 to the clipboard").arg(view_kind_id(kind)), 4000);
+        m_status->showMessage(tr("Copied %1 to the clipboard").arg(view_kind_id(kind)), 4000);
     } catch (const ExportError& e) {
         reportError(tr("Cannot copy the figure"), errorText(e));
     }
@@ -438,13 +447,13 @@ void SessionActions::copyFigure()
 
 void SessionActions::exportFigureDialog()
 {
-    ExportDialog dialog(currentView(), scenario_caption(m_window->m_model->scenario()), m_window);
+    ExportDialog dialog(currentView(), scenario_caption(m_views->model()->scenario()), m_window);
     if (m_lastRequest) {
         FigureExportRequest last = *m_lastRequest;
         last.views = {currentView()};
         // Caption on or off as last time, but describing today's scenario.
         if (!last.options.render.caption.isEmpty())
-            last.options.render.caption = scenario_caption(m_window->m_model->scenario());
+            last.options.render.caption = scenario_caption(m_views->model()->scenario());
         dialog.setRequest(last);
     }
     while (dialog.exec() == QDialog::Accepted) {
@@ -454,7 +463,7 @@ void SessionActions::exportFigureDialog()
             const QStringList written = exportFigures(request);
             QApplication::restoreOverrideCursor();
             m_lastRequest = request;
-            m_window->statusBar()->showMessage(
+            m_status->showMessage(
                 tr("Exported %1").arg(QDir::toNativeSeparators(written.join(QStringLiteral(", ")))), 8000);
             return;
         } catch (const ExportError& e) {
@@ -489,10 +498,33 @@ void SessionActions::exportDataDialog()
     try {
         exportNumbers(kind, path, extent);
         m_lastDir = QFileInfo(path).absolutePath();
-        m_window->statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+        m_status->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
     } catch (const ExportError& e) {
         reportError(tr("Export failed"), errorText(e));
     }
+}
+
+void SessionActions::showUnknownKeys(const QString& file, const std::vector<UnknownKey>& keys)
+{
+    // Texts of the main window's (its translation context), where this notice was shown before.
+    if (keys.empty()) {
+        m_notices->clear(kSessionNotice);
+        return;
+    }
+    QStringList lines;
+    for (const UnknownKey& k : keys)
+        lines << (k.suggestion.empty()
+                      ? QCoreApplication::translate("posatlas::ui::MainWindow", "unknown key %1")
+                            .arg(QString::fromStdString(k.key))
+                      : QCoreApplication::translate("posatlas::ui::MainWindow",
+                                                    "unknown key %1 (did you mean %2?)")
+                            .arg(QString::fromStdString(k.key), QString::fromStdString(k.suggestion)));
+    const QString text =
+        QCoreApplication::translate("posatlas::ui::MainWindow",
+                                    "%1: these keys were ignored and their values are the defaults: %2")
+            .arg(QFileInfo(file).fileName(), lines.join(QStringLiteral("; ")));
+    m_notices->showNotice(kSessionNotice, text, {}, true);
+    m_status->remember(text);
 }
 
 } // namespace posatlas::ui

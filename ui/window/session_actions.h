@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The main window's session and figure commands, kept out of main_window.cpp: File > Open Session…,
-// Save Session…, Export Figure…, Export Data…, and Edit > Copy Figure. A friend of MainWindow: it reads
-// and restores the window's view state (view settings, colour map, curve axis, visible docks).
+// Save Session…, Export Figure…, Export Data…, and Edit > Copy Figure. It reads and restores the view
+// state through the view controller (view_controller.h: view settings, widgets, docks) and the settings
+// (colour map, curve axis, recent files); a session's unknown keys become a notice ("session").
 //
 // Exports go through the same code as `posatlas export` (session.h: set_figure_metadata,
 // export_view_settings; view_render.h: OffscreenFigure), so a session saved here and exported on
@@ -21,8 +22,11 @@ class QMenu;
 
 namespace posatlas::ui {
 
-class MainWindow;
+class NoticeArea;
 class OffscreenFigure;
+class Settings;
+class ViewController;
+class WindowStatus;
 
 class SessionActions : public QObject
 {
@@ -30,7 +34,10 @@ class SessionActions : public QObject
 public:
     // A window-modal warning that does not block the caller, and the same text in the status bar.
     void reportError(const QString& title, const QString& message);
-    explicit SessionActions(MainWindow* window);
+    // `window`: the parent of dialogs and message boxes, and where the View menu's check marks are found
+    // (by object name) when a session is applied.
+    SessionActions(ViewController* views, Settings* settings, WindowStatus* status, NoticeArea* notices,
+                   QWidget* window);
     ~SessionActions() override;
 
     // Menu entries: "Open Session…" into `file`; Save Session (Ctrl+S), Export Figure (Ctrl+E) and
@@ -75,6 +82,12 @@ public:
     void exportDataDialog();
     void openSessionDialog();
     void saveSessionDialog();
+    // Keys of a session file that were ignored: a notice naming them (none: the notice goes).
+    void showUnknownKeys(const QString& file, const std::vector<UnknownKey>& keys);
+
+signals:
+    // A session was opened or saved: it heads the recent files now.
+    void recentFilesChanged();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -85,7 +98,11 @@ private:
     bool upToDate(ViewKind kind) const;
     void syncMenus(const ViewSettings& settings, std::optional<Colormap> colormap);
 
-    MainWindow* m_window;
+    ViewController* m_views;
+    Settings* m_settings;
+    WindowStatus* m_status;
+    NoticeArea* m_notices;
+    QWidget* m_window;
     std::optional<ViewKind> m_current;
     std::array<quint64, kViewKindCount> m_delivered{}; // generation each widget shows
     std::optional<FigureExportRequest> m_lastRequest;  // the dialog's last choices (this run)

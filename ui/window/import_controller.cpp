@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Models into the main window: config.json import, presets, and the import report (read, not modelled
-// yet, not recognised).
+#include "window/import_controller.h"
+
 #include "hub/model_dialog.h"
 #include "hub/weights_dialog.h"
 #include "io/hf_cache.h"
@@ -13,15 +13,13 @@
 #include "model/scenario_model.h"
 #include "model/settings.h"
 #include "scenario/validation.h"
-#include "window/main_window.h"
 #include "window/session_actions.h"
+#include "window/window_status.h"
 
 #include <QCoreApplication>
-#include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QStatusBar>
 #include <QTextBrowser>
 
 namespace posatlas::ui {
@@ -34,33 +32,53 @@ QString qs(std::string_view s)
 
 } // namespace
 
-bool MainWindow::openConfig(const QString& path)
+ImportController::ImportController(ScenarioModel* model, Settings* settings, SessionActions* sessions,
+                                   WindowStatus* status, QWidget* window)
+    : QObject(window), m_model(model), m_settings(settings), m_sessions(sessions), m_status(status),
+      m_window(window), m_report(new QTextBrowser)
+{
+    m_report->setOpenExternalLinks(true);
+}
+
+ImportController::~ImportController()
+{
+    // The report belongs to the dock it was placed in; one never placed is ours.
+    if (m_report && !m_report->parent())
+        delete m_report;
+}
+
+bool ImportController::openConfig(const QString& path)
 {
     ConfigImport result;
     try {
         result = load_model_config(QFile::encodeName(path).toStdString(), m_model->scenario());
     } catch (const std::exception& e) {
-        showError(tr("Cannot import %1: %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+        m_status->showError(QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot import %1: %2")
+                                .arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
         return false;
     }
     // A value out of range came from the file: name the file and its key, not a slider.
     try {
         validate(result.scenario);
     } catch (const ParameterError& e) {
-        showError(tr("Cannot import %1: %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+        m_status->showError(QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot import %1: %2")
+                                .arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
         return false;
     }
-    if (!m_model->setScenario(result.scenario, tr("Import %1").arg(QFileInfo(path).fileName())))
+    if (!m_model->setScenario(result.scenario,
+                              QCoreApplication::translate("posatlas::ui::MainWindow", "Import %1")
+                                  .arg(QFileInfo(path).fileName())))
         return false;
     m_settings->addRecentFile(path);
-    rebuildRecentMenu();
-    showImportReport(QFileInfo(path).fileName(), result);
-    statusBar()->showMessage(
-        tr("Imported %1 (%2)").arg(QFileInfo(path).fileName(), methodName(result.scenario.method)), 5000);
+    emit recentFilesChanged();
+    showReport(QFileInfo(path).fileName(), result);
+    m_status->showMessage(QCoreApplication::translate("posatlas::ui::MainWindow", "Imported %1 (%2)")
+                              .arg(QFileInfo(path).fileName(), methodName(result.scenario.method)),
+                          5000);
     return true;
 }
 
-bool MainWindow::openFile(const QString& path)
+bool ImportController::openFile(const QString& path)
 {
     if (path.endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive) ||
         path.endsWith(QStringLiteral(".safetensors.index.json"), Qt::CaseInsensitive)) {
@@ -70,7 +88,7 @@ bool MainWindow::openFile(const QString& path)
     return is_session_file(path) ? m_sessions->openSession(path) : openConfig(path);
 }
 
-bool MainWindow::openCachedModel(const QString& ref)
+bool ImportController::openCachedModel(const QString& ref)
 {
     HfResolvedModel cached;
     ConfigImport result;
@@ -97,46 +115,55 @@ bool MainWindow::openCachedModel(const QString& ref)
                                    " read from " + cached.weights.filename().string());
         validate(result.scenario);
     } catch (const std::exception& e) {
-        showError(tr("Cannot open model %1: %2").arg(ref, QString::fromUtf8(e.what())));
+        m_status->showError(
+            QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot open model %1: %2")
+                .arg(ref, QString::fromUtf8(e.what())));
         return false;
     }
     const QString name = QString::fromStdString(cached.repo_id);
-    if (!m_model->setScenario(result.scenario, tr("Open model %1").arg(name)))
+    if (!m_model->setScenario(
+            result.scenario,
+            QCoreApplication::translate("posatlas::ui::MainWindow", "Open model %1").arg(name)))
         return false;
-    showImportReport(name, result);
-    statusBar()->showMessage(tr("Opened %1 (%2)").arg(name, methodName(result.scenario.method)), 5000);
+    showReport(name, result);
+    m_status->showMessage(QCoreApplication::translate("posatlas::ui::MainWindow", "Opened %1 (%2)")
+                              .arg(name, methodName(result.scenario.method)),
+                          5000);
     return true;
 }
 
-void MainWindow::openModelDialog()
+void ImportController::openModelDialog()
 {
-    ModelDialog dialog(this);
+    ModelDialog dialog(m_window);
     if (dialog.exec() == QDialog::Accepted && !dialog.selectedModel().isEmpty())
         openCachedModel(dialog.selectedModel());
 }
 
-void MainWindow::openWeightsDialog(const QString& given)
+void ImportController::openWeightsDialog(const QString& given)
 {
     QString path = given;
     if (path.isEmpty())
         path = QFileDialog::getOpenFileName(
-            this, tr("Open weights"), QString(),
-            tr("Checkpoints (*.safetensors *.safetensors.index.json);;All files (*)"));
+            m_window, QCoreApplication::translate("posatlas::ui::MainWindow", "Open weights"), QString(),
+            QCoreApplication::translate(
+                "posatlas::ui::MainWindow",
+                "Checkpoints (*.safetensors *.safetensors.index.json);;All files (*)"));
     if (path.isEmpty())
         return;
     SafetensorsCatalog catalog;
     try {
         catalog = read_safetensors(QFile::encodeName(path).toStdString());
     } catch (const std::exception& e) {
-        showError(tr("Cannot open %1: %2").arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+        m_status->showError(QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot open %1: %2")
+                                .arg(QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
         return;
     }
-    WeightsDialog dialog(catalog, this);
+    WeightsDialog dialog(catalog, m_window);
     if (dialog.exec() == QDialog::Accepted && !dialog.tensor().isEmpty())
         useWeights(path, dialog.tensor(), dialog.target());
 }
 
-bool MainWindow::useWeights(const QString& path, const QString& tensor, const QString& target)
+bool ImportController::useWeights(const QString& path, const QString& tensor, const QString& target)
 {
     Scenario s = m_model->scenario();
     const std::string file = QFile::encodeName(path).toStdString();
@@ -180,44 +207,55 @@ bool MainWindow::useWeights(const QString& path, const QString& tensor, const QS
         }
         validate(s);
     } catch (const std::exception& e) {
-        showError(tr("Cannot use %1 of %2: %3")
-                      .arg(tensor, QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
+        m_status->showError(QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot use %1 of %2: %3")
+                                .arg(tensor, QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
         return false;
     }
-    if (!m_model->setScenario(s, tr("Weights %1").arg(tensor)))
+    if (!m_model->setScenario(
+            s, QCoreApplication::translate("posatlas::ui::MainWindow", "Weights %1").arg(tensor)))
         return false;
     const QString name = QFileInfo(path).fileName();
-    statusBar()->showMessage(
-        t5            ? tr("T5 bias table: %1 of %2").arg(tensor, name)
-        : table_field ? tr("%1: %2 of %3")
+    m_status->showMessage(
+        t5 ? QCoreApplication::translate("posatlas::ui::MainWindow", "T5 bias table: %1 of %2")
+                 .arg(tensor, name)
+        : table_field ? QCoreApplication::translate("posatlas::ui::MainWindow", "%1: %2 of %3")
                             .arg(QCoreApplication::translate("ParamSpec", table_field->label), tensor, name)
-                      : tr("Learned table: %1 of %2").arg(tensor, name),
+                      : QCoreApplication::translate("posatlas::ui::MainWindow", "Learned table: %1 of %2")
+                            .arg(tensor, name),
         5000);
     return true;
 }
 
-bool MainWindow::loadPreset(const QString& id)
+bool ImportController::loadPreset(const QString& id)
 {
     const auto info = find_preset(id.toStdString());
     ConfigImport result;
     try {
         result = load_preset(id.toStdString(), m_model->scenario());
     } catch (const std::exception& e) {
-        showError(tr("Cannot load preset %1: %2").arg(id, QString::fromUtf8(e.what())));
+        m_status->showError(
+            QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot load preset %1: %2")
+                .arg(id, QString::fromUtf8(e.what())));
         return false;
     }
     const QString name = info ? qs(info->name) : id;
-    if (!m_model->setScenario(result.scenario, tr("Preset %1").arg(name)))
+    if (!m_model->setScenario(result.scenario,
+                              QCoreApplication::translate("posatlas::ui::MainWindow", "Preset %1").arg(name)))
         return false;
-    statusBar()->showMessage(info ? tr("Preset %1 · source: %2").arg(name, qs(info->source)) : name, 8000);
+    m_status->showMessage(
+        info ? QCoreApplication::translate("posatlas::ui::MainWindow", "Preset %1 · source: %2")
+                   .arg(name, qs(info->source))
+             : name,
+        8000);
     return true;
 }
 
-void MainWindow::showImportReport(const QString& title, const ConfigImport& result)
+void ImportController::showReport(const QString& title, const ConfigImport& result)
 {
     auto list = [](const std::vector<std::string>& items) {
         if (items.empty())
-            return QStringLiteral("<p><i>%1</i></p>").arg(MainWindow::tr("none"));
+            return QStringLiteral("<p><i>%1</i></p>")
+                .arg(QCoreApplication::translate("posatlas::ui::MainWindow", "none"));
         QString html = QStringLiteral("<ul>");
         for (const auto& item : items)
             html +=
@@ -231,29 +269,34 @@ void MainWindow::showImportReport(const QString& title, const ConfigImport& resu
         return html + QStringLiteral("</ul>");
     };
     QString html = QStringLiteral("<h3>%1</h3>").arg(title.toHtmlEscaped());
-    html += tr("<p>Model type <b>%1</b> → method <b>%2</b></p>")
-                .arg(result.model_type.empty() ? tr("(none)")
-                                               : QString::fromStdString(result.model_type).toHtmlEscaped(),
-                     methodName(result.scenario.method).toHtmlEscaped());
-    html += QStringLiteral("<h4>%1</h4>").arg(tr("Read")) + list(result.read_keys);
-    html += QStringLiteral("<h4>%1</h4>").arg(tr("Read, not modelled yet (about positions)")) +
+    html +=
+        QCoreApplication::translate("posatlas::ui::MainWindow",
+                                    "<p>Model type <b>%1</b> → method <b>%2</b></p>")
+            .arg(result.model_type.empty() ? QCoreApplication::translate("posatlas::ui::MainWindow", "(none)")
+                                           : QString::fromStdString(result.model_type).toHtmlEscaped(),
+                 methodName(result.scenario.method).toHtmlEscaped());
+    html +=
+        QStringLiteral("<h4>%1</h4>").arg(QCoreApplication::translate("posatlas::ui::MainWindow", "Read")) +
+        list(result.read_keys);
+    html += QStringLiteral("<h4>%1</h4>")
+                .arg(QCoreApplication::translate("posatlas::ui::MainWindow",
+                                                 "Read, not modelled yet (about positions)")) +
             list(result.ignored_keys);
     if (!result.unknown_keys.empty())
-        html += QStringLiteral("<h4>%1</h4>").arg(tr("Not recognised")) + list(result.unknown_keys);
+        html += QStringLiteral("<h4>%1</h4>")
+                    .arg(QCoreApplication::translate("posatlas::ui::MainWindow", "Not recognised")) +
+                list(result.unknown_keys);
     if (!result.notes.empty())
-        html += QStringLiteral("<h4>%1</h4>").arg(tr("Notes")) + notes(result.notes);
-    m_importReport->setHtml(html);
-    m_importDock->show();
-    m_importDock->raise();
+        html += QStringLiteral("<h4>%1</h4>")
+                    .arg(QCoreApplication::translate("posatlas::ui::MainWindow", "Notes")) +
+                notes(result.notes);
+    m_report->setHtml(html);
+    emit reportShown();
 }
 
-QString MainWindow::importReportText() const
+QString ImportController::reportText() const
 {
-    return m_importReport->toPlainText();
-}
-QString MainWindow::statusMessage() const
-{
-    return m_lastMessage;
+    return m_report->toPlainText();
 }
 
 } // namespace posatlas::ui

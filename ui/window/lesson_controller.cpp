@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The main window's lessons (lesson.h, lesson_panel.h): the Lesson dock, Help > Course, File > Open
-// Lesson…, the start page of the first launch, and the lesson's steps as presentation-mode steps.
-//
-// A step is applied as a session (SessionActions::applySession: one undo step, the views' settings, the
-// view in front). Opening a lesson remembers the scenario and views on screen; closing it puts them
-// back, so a lecturer's own setup survives a lesson.
+#include "window/lesson_controller.h"
+
 #include "lessons/lesson_document.h"
 #include "lessons/lesson_panel.h"
 #include "model/settings.h"
 #include "window/language.h"
-#include "window/main_window.h"
 #include "window/presentation.h"
 #include "window/session_actions.h"
+#include "window/view_controller.h"
+#include "window/window_status.h"
 
+#include <QCoreApplication>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QStatusBar>
+#include <QMainWindow>
 #include <QTimer>
 #include <algorithm>
 
@@ -27,7 +25,7 @@ namespace {
 class LessonSteps : public StepSource
 {
 public:
-    explicit LessonSteps(MainWindow* window) : m_window(window) {}
+    explicit LessonSteps(LessonController* lessons) : m_window(lessons) {}
     int count() const override
     {
         const Lesson* l = m_window->currentLesson();
@@ -48,29 +46,22 @@ public:
     }
 
 private:
-    MainWindow* m_window;
+    LessonController* m_window;
 };
 
 } // namespace
 
-void MainWindow::createLessonDock()
+LessonController::LessonController(const Parts& parts, QObject* parent)
+    : QObject(parent), m_window(parts.window), m_lessonDock(parts.dock), m_lessonPanel(parts.panel),
+      m_settings(parts.settings), m_sessions(parts.sessions), m_presentation(parts.presentation),
+      m_views(parts.views), m_status(parts.status), m_focusView(parts.focusView)
 {
-    m_lessonPanel = new LessonPanel(this);
-    m_lessonDock = new QDockWidget(tr("Lesson"), this);
-    m_lessonDock->setObjectName(QStringLiteral("LessonDock"));
-    m_lessonDock->setWidget(m_lessonPanel);
-    m_lessonDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable |
-                              QDockWidget::DockWidgetFloatable);
-    // A column of its own right of the figures, full height: the text beside the figures it talks
-    // about. (splitDockWidget would make it a tab: the curves share their area with the spectrum.)
-    addDockWidget(Qt::RightDockWidgetArea, m_lessonDock, Qt::Horizontal);
-    m_lessonDock->hide();
     connect(m_lessonPanel, &LessonPanel::lessonChosen, this, [this](int index) {
         if (index >= 0 && index < static_cast<int>(m_course.size()))
             openLesson(m_course[static_cast<std::size_t>(index)].source); // the lesson the page listed
     });
-    connect(m_lessonPanel, &LessonPanel::openFileRequested, this, &MainWindow::openLessonDialog);
-    connect(m_lessonPanel, &LessonPanel::stepRequested, this, &MainWindow::goToLessonStep);
+    connect(m_lessonPanel, &LessonPanel::openFileRequested, this, &LessonController::openLessonDialog);
+    connect(m_lessonPanel, &LessonPanel::stepRequested, this, &LessonController::goToLessonStep);
     connect(m_lessonPanel, &LessonPanel::restoreRequested, this, [this] { goToLessonStep(m_lessonStep); });
     // Back to the list leaves the lesson: the figures return to what was on screen before it, as Close does
     // (the list with the last step's scenario still showing looked like a step without its text).
@@ -80,20 +71,26 @@ void MainWindow::createLessonDock()
         else
             showCourse();
     });
-    connect(m_lessonPanel, &LessonPanel::closeRequested, this, &MainWindow::closeLesson);
+    connect(m_lessonPanel, &LessonPanel::closeRequested, this, &LessonController::closeLesson);
     // Presenting a lesson: its text takes a quarter of the screen beside the figure, which keeps at
     // least half beside the parameter panel (the window is full screen once the event loop has run;
     // leaving restores the docks as they were).
-    connect(m_presentation, &Presentation::activeChanged, this, [this](bool active) {
-        if (active && m_lessonDock->isVisible() && !m_lessonDock->isFloating())
-            QTimer::singleShot(0, this, [this] {
-                if (m_presentation->isActive())
-                    resizeDocks({m_lessonDock}, {width() / 4}, Qt::Horizontal);
-            });
-    });
+    if (m_presentation)
+        connect(m_presentation, &Presentation::activeChanged, this, [this](bool active) {
+            if (active && m_lessonDock->isVisible() && !m_lessonDock->isFloating())
+                QTimer::singleShot(0, this, [this] {
+                    if (m_presentation->isActive())
+                        m_window->resizeDocks({m_lessonDock}, {m_window->width() / 4}, Qt::Horizontal);
+                });
+        });
 }
 
-void MainWindow::loadCourse()
+bool LessonController::presenting() const
+{
+    return m_presentation && m_presentation->isActive();
+}
+
+void LessonController::loadCourse()
 {
     if (!m_course.empty())
         return;
@@ -102,7 +99,7 @@ void MainWindow::loadCourse()
             m_course.push_back(load_lesson(path, typeset_checker()));
         } catch (const LessonError& e) {
             // A shipped lesson that does not read is a bug the tests catch; the course still opens.
-            showError(QString::fromUtf8(e.what()));
+            m_status->showError(QString::fromUtf8(e.what()));
             Lesson broken;
             broken.source = path;
             broken.title = QFileInfo(path).completeBaseName();
@@ -113,24 +110,24 @@ void MainWindow::loadCourse()
     m_lessonPanel->setCourse(m_course);
 }
 
-void MainWindow::showLessonDock()
+void LessonController::showLessonDock()
 {
     if (m_lessonDock->isVisible())
         return;
     m_lessonDock->show();
     m_lessonDock->raise();
     if (!m_lessonDock->isFloating())
-        resizeDocks({m_lessonDock}, {std::max(360, width() * 3 / 10)}, Qt::Horizontal);
+        m_window->resizeDocks({m_lessonDock}, {std::max(360, m_window->width() * 3 / 10)}, Qt::Horizontal);
 }
 
-void MainWindow::showCourse()
+void LessonController::showCourse()
 {
     loadCourse();
     m_lessonPanel->showCoursePage();
     showLessonDock();
 }
 
-bool MainWindow::showStartPageOnce()
+bool LessonController::showStartPageOnce()
 {
     if (m_settings->courseStartPageShown())
         return false;
@@ -139,21 +136,24 @@ bool MainWindow::showStartPageOnce()
     return true;
 }
 
-void MainWindow::openLessonDialog()
+void LessonController::openLessonDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open a lesson"), m_lessonDir,
-                                                      tr("Lessons (*.md);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        m_window, QCoreApplication::translate("posatlas::ui::MainWindow", "Open a lesson"), m_lessonDir,
+        QCoreApplication::translate("posatlas::ui::MainWindow", "Lessons (*.md);;All files (*)"));
     if (!path.isEmpty())
         openLesson(path);
 }
 
-bool MainWindow::openLesson(const QString& path)
+bool LessonController::openLesson(const QString& path)
 {
     Lesson lesson;
     try {
         lesson = load_lesson(path, typeset_checker());
     } catch (const LessonError& e) {
-        m_sessions->reportError(tr("Cannot open the lesson"), QString::fromUtf8(e.what()));
+        m_sessions->reportError(
+            QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot open the lesson"),
+            QString::fromUtf8(e.what()));
         return false;
     }
     if (!path.startsWith(QLatin1Char(':')))
@@ -164,13 +164,15 @@ bool MainWindow::openLesson(const QString& path)
     m_lessonStep = -1;
     m_lessonPanel->showLesson(&*m_lesson, 0);
     showLessonDock();
-    m_presentation->setStepSource(std::make_unique<LessonSteps>(this));
+    if (m_presentation)
+        m_presentation->setStepSource(std::make_unique<LessonSteps>(this));
     goToLessonStep(0);
-    statusBar()->showMessage(tr("Lesson: %1").arg(m_lesson->title), 5000);
+    m_status->showMessage(
+        QCoreApplication::translate("posatlas::ui::MainWindow", "Lesson: %1").arg(m_lesson->title), 5000);
     return true;
 }
 
-bool MainWindow::goToLessonStep(int index)
+bool LessonController::goToLessonStep(int index)
 {
     if (!m_lesson || index < 0 || index >= static_cast<int>(m_lesson->steps.size()))
         return false;
@@ -182,37 +184,39 @@ bool MainWindow::goToLessonStep(int index)
     // A step decides every figure on screen, whatever the step before left in front: each tab group shows
     // its view that every method has (heatmap; curves), then the step's own view comes to the front of
     // its group. Otherwise a step on ALiBi after a RoPE step kept "the spectrum applies to RoPE" beside it.
-    if (!m_presentation->isActive())
+    if (!presenting())
         for (const ViewKind k : {ViewKind::Heatmap, ViewKind::Curves})
-            if (dock(k)->isVisible())
-                dock(k)->raise();
+            if (m_views->dock(k)->isVisible())
+                m_views->dock(k)->raise();
     if (const auto kind = parse_view_kind(step.session.current_view)) {
-        if (m_presentation->isActive())
+        if (presenting())
             m_presentation->showView(*kind);
-        else
-            focusView(*kind);
+        else if (m_focusView)
+            m_focusView(*kind);
     }
     showLessonDock();
-    if (m_presentation->isActive())
+    if (presenting())
         m_presentation->syncStep(index);
     return true;
 }
 
-void MainWindow::closeLesson()
+void LessonController::closeLesson()
 {
     if (!m_lesson)
         return;
     m_lesson.reset();
     m_lessonStep = -1;
     m_lessonPanel->showLesson(nullptr, -1);
-    m_presentation->setStepSource(nullptr);
+    if (m_presentation)
+        m_presentation->setStepSource(nullptr);
     if (m_beforeLesson)
-        m_sessions->applySession(*m_beforeLesson, tr("Close Lesson"));
+        m_sessions->applySession(*m_beforeLesson,
+                                 QCoreApplication::translate("posatlas::ui::MainWindow", "Close Lesson"));
     m_beforeLesson.reset();
     showCourse();
 }
 
-const Lesson* MainWindow::currentLesson() const
+const Lesson* LessonController::currentLesson() const
 {
     return m_lesson ? &*m_lesson : nullptr;
 }
