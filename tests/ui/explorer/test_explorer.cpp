@@ -348,11 +348,8 @@ void ExplorerTest::invalidParametersReportedPerVariant()
     // Through the editor: beta_slow above beta_fast is rejected by validate(RopeParams) for that variant
     // only.
     VariantEditor* editor = w.panel()->editors().at(yarn);
-    QDoubleSpinBox* betaSlow = nullptr;
-    for (QDoubleSpinBox* box : editor->findChildren<QDoubleSpinBox*>())
-        if (box->accessibleName() == QStringLiteral("beta_slow"))
-            betaSlow = box;
-    QVERIFY(betaSlow);
+    QVERIFY(editor->fieldSlider("beta_slow"));
+    QDoubleSpinBox* betaSlow = editor->fieldSlider("beta_slow")->spinBox();
     betaSlow->setValue(64.0);
     QCOMPARE(w.model()->variants()[static_cast<std::size_t>(yarn)].params.beta_slow, 64.0);
     QVERIFY(wait_idle(w));
@@ -495,11 +492,8 @@ void ExplorerTest::targetDrivesUnpinnedFactors()
     // Editing another parameter leaves a factor the box rounds (T / L = 100000 / 8192 = 12.20703125) exact
     // and following.
     w.model()->setTargetLength(100000);
-    QDoubleSpinBox* betaFast = nullptr;
-    for (QDoubleSpinBox* box : yarnEditor->findChildren<QDoubleSpinBox*>())
-        if (box->accessibleName() == QStringLiteral("beta_fast"))
-            betaFast = box;
-    QVERIFY(betaFast);
+    QVERIFY(yarnEditor->fieldSlider("beta_fast"));
+    QDoubleSpinBox* betaFast = yarnEditor->fieldSlider("beta_fast")->spinBox();
     betaFast->setValue(16.0);
     QCOMPARE(variant(yarn).params.beta_fast, 16.0);
     QCOMPARE(variant(yarn).params.factor, 12.20703125);
