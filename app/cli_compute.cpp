@@ -177,7 +177,7 @@ const std::vector<Quantity>& quantities()
            .help = "Seed of the random queries and keys.",
            .default_value = "0",
            .lo = 0,
-           .hi = 9007199254740992.0}},
+           .hi = kExactIntegerLimit}},
          attention_entropy_quantity},
         {"alibi-slopes",
          "ALiBi head slopes (Press et al.; scaled with --alibi-scaling)",
