@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QSlider>
 #include <QStandardItemModel>
 #include <QTextBrowser>
 #include <QToolButton>
@@ -121,7 +122,10 @@ LogSlider* VariantEditor::addField(QFormLayout* form, const char* key)
 {
     const Field& field = *descriptor(Method::RoPE).field(key);
     auto* slider = make_field_slider(field, this);
-    auto* label = new QLabel(field_label(field), this);
+    // The spin box only, and the label without its unit (the tooltip names it): the editors share a
+    // narrow panel, four of them under the model.
+    slider->slider()->hide();
+    auto* label = new QLabel(paramText(field.label), this);
     label->setToolTip(field_tooltip(field));
     label->setBuddy(slider->spinBox());
     form->addRow(label, slider);
