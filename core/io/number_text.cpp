@@ -81,6 +81,30 @@ std::string format_number(double v)
     return std::string(buf, r.ptr);
 }
 
+namespace {
+
+// True when v lies exactly halfway between two numbers of `significant` digits (0.125 at 2 digits):
+// std::to_chars, like printf, rounds such a tie to even ("0.12"); the display text rounds it away from
+// zero ("0.13"), as the figures always have. v's exact decimal expansion then ends in that 5.
+bool is_tie(double v, int significant)
+{
+    if (v == 0.0 || !std::isfinite(v) || significant > 15)
+        return false;
+    char buf[80];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, significant + 24);
+    if (r.ec != std::errc())
+        return false;
+    std::string digits;
+    for (const char* c = buf; c != r.ptr && *c != 'e'; ++c)
+        if (*c >= '0' && *c <= '9')
+            digits += *c;
+    const auto cut = static_cast<std::size_t>(significant);
+    return digits.size() > cut && digits[cut] == '5' &&
+           digits.find_first_not_of('0', cut + 1) == std::string::npos;
+}
+
+} // namespace
+
 std::string display_number(double v, int significant)
 {
     if (std::isnan(v))
@@ -91,7 +115,10 @@ std::string display_number(double v, int significant)
     char buf[64];
     std::to_chars_result r{};
     const double mag = std::abs(v);
-    if (v == std::floor(v) && mag < 1e7)
+    const bool integer = v == std::floor(v) && mag < 1e7;
+    if (!integer && is_tie(v, significant))
+        return display_number(std::nextafter(v, v > 0 ? HUGE_VAL : -HUGE_VAL), significant);
+    if (integer)
         r = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v));
     else if (mag != 0.0 && (mag < 1e-3 || mag >= 1e5))
         r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, significant - 1);

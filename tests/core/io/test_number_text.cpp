@@ -122,6 +122,11 @@ TEST(NumberText, DisplayTextHasSignificantDigits)
     EXPECT_EQ(display_number(123456.7, 2), "1.2e5");
     EXPECT_EQ(display_number(1.5e7), "1.500e7"); // exponent notation keeps its digits
     EXPECT_EQ(display_number(-2.5), "\u22122.5");
+    // An exact tie rounds away from zero (as Qt's QString::number, which the figures used, does), not
+    // to even as printf does: 0.125 at 2 digits is 0.13.
+    EXPECT_EQ(display_number(0.125, 2), "0.13");
+    EXPECT_EQ(display_number(-4070.5, 4), "\u22124071");
+    EXPECT_EQ(display_number(703247.625, 8), "7.0324763e5");
     EXPECT_EQ(display_number(-0.0), "0");
     EXPECT_EQ(display_number(std::nan("")), "NaN");
     EXPECT_EQ(display_number(std::numeric_limits<double>::infinity()), "\u221E");
