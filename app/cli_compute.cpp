@@ -190,7 +190,7 @@ OptionTable attention_entropy_options()
          .help = translate("Cli", "Seed of the random queries and keys."),
          .default_value = "0",
          .lo = 0,
-         .hi = 9007199254740992.0}};
+         .hi = kExactIntegerLimit}};
 }
 
 // matrix: The kind, the window of positions, its downsampling and the arithmetic.

@@ -17,6 +17,7 @@
 #include "io/columns.h"
 #include "io/model_config.h"
 #include "io/number_text.h"
+#include "io/rope_pairs_columns.h"
 #include "io/scenario_json.h"
 #include "methods/alibi/alibi.h"
 #include "methods/deberta/deberta.h"
@@ -95,13 +96,12 @@ void rope_frequencies(const Options& o, Scenario& s, std::ostream& out)
     std::vector<double> pair(f.inv_freq.size());
     for (std::size_t i = 0; i < pair.size(); ++i)
         pair[i] = static_cast<double>(i);
-    std::vector<std::pair<std::string, std::vector<double>>> cols{
-        {columns::kPair, pair},
-        {columns::kInvFreq, f.inv_freq},
-        {columns::kInvFreqOriginal, f.inv_freq_original},
-        {columns::kWavelength, f.wavelength}};
+    std::vector<CsvColumn> cols{{columns::kPair, pair},
+                                {columns::kInvFreq, f.inv_freq},
+                                {columns::kInvFreqOriginal, f.inv_freq_original},
+                                {columns::kWavelength, f.wavelength}};
     if (!f.ramp.empty())
-        cols.emplace_back(columns::kRamp, f.ramp);
+        cols.push_back({columns::kRamp, f.ramp});
     write_csv_columns(out, cols);
 }
 
@@ -169,14 +169,10 @@ void rope_score(const Options& o, Scenario& s, std::ostream& out)
             translate("Cli", "--query and --key give a score that overflows a double: the product of their "
                              "lengths |q| * |k| must stay below about 1.8e308 (use smaller entries)"));
     if (format_of(o) == Format::Csv) {
-        std::string line = "score,attention_factor,query_position,key_position\n";
-        for (double v : {score, f.attention_factor, m, n}) {
-            append_number_text(line, v);
-            line += ',';
-        }
-        line.back() = '\n';
-        out << line;
-        return;
+        return write_csv_columns(out, {{"score", {score}},
+                                       {"attention_factor", {f.attention_factor}},
+                                       {"query_position", {m}},
+                                       {"key_position", {n}}});
     }
     json j;
     j["score"] = score;
@@ -488,21 +484,7 @@ void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out)
     const RopePairsTable t = rope_pairs(s.params<RopeParams>(), trained, target);
     if (format_of(o) == Format::Csv) {
         // The columns (and their order) of the spectrum view's export, then the table's own.
-        const bool ramp = !t.rows.empty() && std::isfinite(t.rows.front().ramp);
-        out << columns::kPair << ',' << columns::kInvFreqOriginal << ',' << columns::kInvFreq << ','
-            << columns::kWavelengthOriginal << ',' << columns::kWavelength << ',' << columns::kRatio << ','
-            << columns::kRegime << ',' << columns::kTrainedMaxAngle << ',' << columns::kTargetMaxAngle << ','
-            << columns::kUnseenRotation << (ramp ? std::string(",") + columns::kRamp : std::string()) << '\n';
-        for (const auto& r : t.rows) {
-            out << r.index << ',' << number_text(r.theta) << ',' << number_text(r.scaled_theta) << ','
-                << number_text(r.wavelength) << ',' << number_text(r.scaled_wavelength) << ','
-                << number_text(r.ratio) << ',' << pair_regime_id(r.regime) << ','
-                << number_text(r.trained_max_angle) << ',' << number_text(r.target_max_angle) << ','
-                << (r.unseen_rotation ? 1 : 0);
-            if (ramp)
-                out << ',' << number_text(r.ramp);
-            out << '\n';
-        }
+        write_csv_columns(out, rope_pairs_columns(t));
         return;
     }
     json pairs = json::array();

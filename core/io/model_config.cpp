@@ -25,11 +25,6 @@ std::string show(const json& v)
     return json_value_for_message(v);
 }
 
-std::string num(double v)
-{
-    return format_number(v);
-}
-
 void add_unique(std::vector<std::string>& list, const std::string& s)
 {
     if (std::find(list.begin(), list.end(), s) == list.end())

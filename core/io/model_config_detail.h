@@ -5,6 +5,7 @@
 #pragma once
 
 #include "io/model_config.h"
+#include "io/number_text.h" // format_number: the numbers of messages
 
 #include <nlohmann/json.hpp>
 
@@ -25,7 +26,6 @@ using json = nlohmann::json;
 
 // Short text of a JSON value for messages ("\"abc\"", "[1,2,...]").
 std::string show(const json& v);
-std::string num(double v);
 void add_unique(std::vector<std::string>& list, const std::string& s);
 // True when `cfg` has `key` with a non-null value.
 bool present(const json& cfg, std::string_view key);

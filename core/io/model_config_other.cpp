@@ -105,7 +105,7 @@ void read_mpt(Reader& r, const json& cfg, Scenario& s)
     if (const auto bias_max = r.number(ac, "alibi_bias_max", "attn_config.alibi_bias_max");
         bias_max && *bias_max != 8.0) {
         r.ignore("attn_config.alibi_bias_max");
-        r.note("attn_config.alibi_bias_max = " + num(*bias_max) +
+        r.note("attn_config.alibi_bias_max = " + format_number(*bias_max) +
                " is not modelled: slopes use the reference 8");
     }
     if (r.boolean(ac, "prefix_lm", "attn_config.prefix_lm").value_or(false)) {

@@ -227,7 +227,7 @@ private:
             if (m_fam.style == RopeStyle::NeoX && present(m_cfg, "rotary_emb_base")) {
                 top = m_r.number(m_cfg, "rotary_emb_base", "rotary_emb_base");
                 top_key = "rotary_emb_base";
-                m_r.note("rope_theta = rotary_emb_base = " + num(*top) + " (GPT-NeoX name)");
+                m_r.note("rope_theta = rotary_emb_base = " + format_number(*top) + " (GPT-NeoX name)");
             } else {
                 top = m_r.number(m_cfg, "rope_theta", "rope_theta");
             }
@@ -237,14 +237,14 @@ private:
             if (in_dict) {
                 m_rope.rope_theta = *in_dict;
                 if (top && *top != *in_dict)
-                    m_r.note(key("rope_theta") + " = " + num(*in_dict) + " is used; " + top_key + " = " +
-                             num(*top) +
+                    m_r.note(key("rope_theta") + " = " + format_number(*in_dict) + " is used; " + top_key +
+                             " = " + format_number(*top) +
                              " is overridden (transformers' standardize_rope_params keeps the dict value)");
             } else if (top) {
                 m_rope.rope_theta = *top;
             } else {
                 m_rope.rope_theta = m_fam.rope_theta;
-                m_r.note("rope_theta absent: " + cls() + " default " + num(m_fam.rope_theta));
+                m_r.note("rope_theta absent: " + cls() + " default " + format_number(m_fam.rope_theta));
             }
         }
 
@@ -266,15 +266,15 @@ private:
             m_rope.partial_rotary_factor = factor_for_rotary_dim(m_rope.head_dim, *rd);
             m_r.note("partial_rotary_factor = rotary_dim / head_dim = " + std::to_string(*rd) + " / " +
                      std::to_string(m_rope.head_dim) + " = " +
-                     num(static_cast<double>(*rd) / m_rope.head_dim));
+                     format_number(static_cast<double>(*rd) / m_rope.head_dim));
             return;
         }
         std::optional<double> f;
         if (m_fam.style == RopeStyle::NeoX && present(m_cfg, "rotary_pct")) {
             f = m_r.number(m_cfg, "rotary_pct", "rotary_pct");
-            m_r.note("partial_rotary_factor = rotary_pct = " + num(*f) +
+            m_r.note("partial_rotary_factor = rotary_pct = " + format_number(*f) +
                      " (GPT-NeoX name): rotary_dim = int(" + std::to_string(m_rope.head_dim) + " * " +
-                     num(*f) + ") = " + std::to_string(static_cast<int>(m_rope.head_dim * *f)));
+                     format_number(*f) + ") = " + std::to_string(static_cast<int>(m_rope.head_dim * *f)));
         }
         if (!f)
             f = m_r.number(m_cfg, "partial_rotary_factor", "partial_rotary_factor");
@@ -290,7 +290,7 @@ private:
             if (m_fam.partial != 1.0)
                 m_r.note(
                     std::string(m_fam.style == RopeStyle::NeoX ? "rotary_pct" : "partial_rotary_factor") +
-                    " absent: " + cls() + " default " + num(m_fam.partial));
+                    " absent: " + cls() + " default " + format_number(m_fam.partial));
         }
         m_rope.partial_rotary_factor = *f;
     }
@@ -483,9 +483,9 @@ private:
                  " scaling without original_max_position_embeddings does not say whether "
                  "max_position_embeddings " +
                  std::to_string(m_rope.max_position_embeddings) + " is the trained context (extended to " +
-                 num(static_cast<double>(m_rope.max_position_embeddings) * m_rope.factor) +
+                 format_number(static_cast<double>(m_rope.max_position_embeddings) * m_rope.factor) +
                  ") or already the extended one (trained " +
-                 num(static_cast<double>(m_rope.max_position_embeddings) / m_rope.factor) +
+                 format_number(static_cast<double>(m_rope.max_position_embeddings) / m_rope.factor) +
                  "); the trained length is taken to be " + std::to_string(m_rope.max_position_embeddings) +
                  ": set the original context (original_max_position_embeddings) if the model was trained "
                  "shorter");
@@ -513,10 +513,10 @@ private:
             static_cast<double>(m_rope.max_position_embeddings) /
             static_cast<double>(std::max<std::int64_t>(1, m_rope.original_max_position_embeddings));
         if (implicit != m_rope.factor && implicit != 1.0)
-            m_r.note("yarn factor " + num(m_rope.factor) +
+            m_r.note("yarn factor " + format_number(m_rope.factor) +
                      " differs from max_position_embeddings / "
                      "original_max_position_embeddings = " +
-                     num(implicit) + "; the explicit factor is used, as transformers does");
+                     format_number(implicit) + "; the explicit factor is used, as transformers does");
     }
 
     // DeepSeek's attention multiplies its softmax scale by get_mscale(factor, mscale_all_dim)^2 when
@@ -529,8 +529,8 @@ private:
         m_rope.softmax_mscale = true;
         const double s = m_rope.factor;
         const double m = s <= 1.0 ? 1.0 : 0.1 * *m_rope.mscale_all_dim * std::log(s) + 1.0;
-        m_r.note("softmax scale x get_mscale(factor " + num(s) + ", mscale_all_dim " +
-                 num(*m_rope.mscale_all_dim) + ")^2 = " + num(m * m) +
+        m_r.note("softmax scale x get_mscale(factor " + format_number(s) + ", mscale_all_dim " +
+                 format_number(*m_rope.mscale_all_dim) + ")^2 = " + format_number(m * m) +
                  ": DeepSeek's attention (transformers DeepseekV3Attention, DeepSeek's modeling_deepseek.py) "
                  "multiplies every logit by it, beside the rotary attention factor on cos and sin "
                  "(softmax_mscale)");
@@ -577,9 +577,11 @@ private:
             m_rope.factor = std::max(1.0, ratio);
             m_r.note("longrope factor = max_position_embeddings / original_max_position_embeddings = " +
                      std::to_string(m_rope.max_position_embeddings) + " / " + std::to_string(*original) +
-                     " = " + num(ratio) + (ratio < 1.0 ? " (below 1: no scaling, attention factor 1)" : ""));
+                     " = " + format_number(ratio) +
+                     (ratio < 1.0 ? " (below 1: no scaling, attention factor 1)" : ""));
             if (explicit_factor && *explicit_factor != ratio)
-                m_r.note(key("factor") + " = " + num(*explicit_factor) + " is overridden by that ratio");
+                m_r.note(key("factor") + " = " + format_number(*explicit_factor) +
+                         " is overridden by that ratio");
         } else {
             m_rope.factor = explicit_factor.value_or(1.0);
             m_r.note("longrope without original_max_position_embeddings: the short/long switch uses "

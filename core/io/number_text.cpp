@@ -3,9 +3,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <sstream>
 #include <stdexcept>
 #include <system_error>
 
@@ -17,8 +19,7 @@ bool append_number_text(std::string& out, double v)
         return false;
     char buf[32]; // the longest shortest-round-trip double is 24 characters ("-2.2250738585072014e-308")
     std::to_chars_result r;
-    constexpr double kExactIntegers = 9007199254740992.0; // 2^53
-    if (v == std::trunc(v) && std::abs(v) < kExactIntegers)
+    if (v == std::trunc(v) && std::abs(v) < kExactIntegerLimit)
         r = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v));
     else
         r = std::to_chars(buf, buf + sizeof buf, v);
@@ -38,9 +39,9 @@ bool append_float_text(std::string& out, float v)
     // conversions per number (a 4096-position CSV: 2.6 s against 1.5 s for doubles).
     if (!std::isfinite(v))
         return false;
-    constexpr float kExactIntegers = 9007199254740992.0F; // 2^53
     if (v == std::trunc(v) &&
-        std::abs(v) < kExactIntegers) // rare: as JSON has it (2^40 + 2^17 -> 1099511800000)
+        std::abs(v) <
+            static_cast<float>(kExactIntegerLimit)) // rare: as JSON has it (2^40 + 2^17 -> 1099511800000)
         return append_number_text(out, float_as_short_double(v));
     char buf[24]; // the longest shortest-round-trip float is 15 characters ("-1.17549435e-38")
     const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v);
@@ -62,6 +63,77 @@ double float_as_short_double(float v)
     return d;
 }
 
+std::string format_number(double v)
+{
+    if (std::isnan(v))
+        return "nan";
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    char buf[64];
+    std::to_chars_result r{};
+    for (int precision = 6; precision <= 17; ++precision) {
+        r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, precision);
+        double back = 0.0;
+        std::from_chars(buf, r.ptr, back);
+        if (back == v)
+            break;
+    }
+    return std::string(buf, r.ptr);
+}
+
+namespace {
+
+// True when v lies exactly halfway between two numbers of `significant` digits (0.125 at 2 digits):
+// std::to_chars, like printf, rounds such a tie to even ("0.12"); the display text rounds it away from
+// zero ("0.13"), as the figures always have. v's exact decimal expansion then ends in that 5.
+bool is_tie(double v, int significant)
+{
+    if (v == 0.0 || !std::isfinite(v) || significant > 15)
+        return false;
+    char buf[80];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, significant + 24);
+    if (r.ec != std::errc())
+        return false;
+    std::string digits;
+    for (const char* c = buf; c != r.ptr && *c != 'e'; ++c)
+        if (*c >= '0' && *c <= '9')
+            digits += *c;
+    const auto cut = static_cast<std::size_t>(significant);
+    return digits.size() > cut && digits[cut] == '5' &&
+           digits.find_first_not_of('0', cut + 1) == std::string::npos;
+}
+
+} // namespace
+
+std::string display_number(double v, int significant)
+{
+    if (std::isnan(v))
+        return "NaN";
+    if (std::isinf(v))
+        return v > 0 ? "\u221E" : "\u2212\u221E";
+    significant = std::max(1, significant);
+    char buf[64];
+    std::to_chars_result r{};
+    const double mag = std::abs(v);
+    const bool integer = v == std::floor(v) && mag < 1e7;
+    if (!integer && is_tie(v, significant))
+        return display_number(std::nextafter(v, v > 0 ? HUGE_VAL : -HUGE_VAL), significant);
+    if (integer)
+        r = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(v));
+    else if (mag != 0.0 && (mag < 1e-3 || mag >= 1e5))
+        r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, significant - 1);
+    else
+        r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, significant);
+    std::string s(buf, r.ptr);
+    // A compact exponent for labels in narrow panels: 1.2e4, 1.15e-4 (not 1.2e+04, 1.15e-04).
+    if (const auto e = s.find('e'); e != std::string::npos)
+        s = s.substr(0, e + 1) + std::to_string(std::stoi(s.substr(e + 1)));
+    // A typographic minus reads better on slides than a hyphen.
+    if (!s.empty() && s.front() == '-')
+        s.replace(0, 1, "\u2212");
+    return s;
+}
+
 std::string number_text(double v)
 {
     std::string s;
@@ -69,19 +141,32 @@ std::string number_text(double v)
     return s;
 }
 
+std::string csv_field(const std::string& s)
+{
+    if (s.find_first_of(",\"\r\n") == std::string::npos)
+        return s;
+    std::string q = "\"";
+    for (char c : s) {
+        if (c == '"')
+            q += '"';
+        q += c;
+    }
+    q += '"';
+    return q;
+}
+
 void write_csv_columns(std::ostream& out, const std::vector<CsvColumn>& columns)
 {
-    const std::size_t rows = columns.empty() ? 0 : columns.front().second.size();
+    const std::size_t rows = columns.empty() ? 0 : columns.front().size();
     for (const CsvColumn& c : columns)
-        if (c.second.size() != rows)
-            throw std::invalid_argument("write_csv_columns: column " + c.first + " has " +
-                                        std::to_string(c.second.size()) + " values, not " +
-                                        std::to_string(rows));
+        if (c.size() != rows)
+            throw std::invalid_argument("write_csv_columns: column " + c.name + " has " +
+                                        std::to_string(c.size()) + " values, not " + std::to_string(rows));
     std::string buf;
     for (std::size_t c = 0; c < columns.size(); ++c) {
         if (c)
             buf += ',';
-        buf += columns[c].first;
+        buf += csv_field(columns[c].name);
     }
     buf += '\n';
     constexpr std::size_t kFlushAt = 1 << 16;
@@ -89,7 +174,10 @@ void write_csv_columns(std::ostream& out, const std::vector<CsvColumn>& columns)
         for (std::size_t c = 0; c < columns.size(); ++c) {
             if (c)
                 buf += ',';
-            append_number_text(buf, columns[c].second[r]);
+            if (columns[c].is_text())
+                buf += csv_field(columns[c].texts[r]);
+            else
+                append_number_text(buf, columns[c].numbers[r]);
         }
         buf += '\n';
         if (buf.size() >= kFlushAt) {
@@ -100,6 +188,13 @@ void write_csv_columns(std::ostream& out, const std::vector<CsvColumn>& columns)
     out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
+std::string csv_text(const std::vector<CsvColumn>& columns)
+{
+    std::ostringstream out;
+    write_csv_columns(out, columns);
+    return std::move(out).str();
+}
+
 void write_json_columns(std::ostream& out, const std::vector<CsvColumn>& columns)
 {
     std::string buf = "{";
@@ -107,13 +202,15 @@ void write_json_columns(std::ostream& out, const std::vector<CsvColumn>& columns
     for (std::size_t c = 0; c < columns.size(); ++c) {
         if (c)
             buf += ',';
-        buf += nlohmann::json(columns[c].first).dump();
+        buf += nlohmann::json(columns[c].name).dump();
         buf += ":[";
-        const std::vector<double>& v = columns[c].second;
-        for (std::size_t i = 0; i < v.size(); ++i) {
+        const CsvColumn& col = columns[c];
+        for (std::size_t i = 0; i < col.size(); ++i) {
             if (i)
                 buf += ',';
-            if (!append_number_text(buf, v[i]))
+            if (col.is_text())
+                buf += nlohmann::json(col.texts[i]).dump();
+            else if (!append_number_text(buf, col.numbers[i]))
                 buf += "null";
             if (buf.size() >= kFlushAt) {
                 out.write(buf.data(), static_cast<std::streamsize>(buf.size()));

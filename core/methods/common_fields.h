@@ -3,17 +3,16 @@
 // head dimension, the logits), written once so that their ranges, labels and keys agree.
 #pragma once
 
+#include "io/number_text.h"
 #include "methods/field_binding.h"
 #include "scenario/content.h"
 
 namespace posatlas {
 
-inline constexpr double kSeedFieldMax = 9007199254740992.0; // 2^53
-
 template <typename P> Field seed_field(std::uint64_t P::*member, const char* label, const char* tooltip)
 {
     return make_field("seed", FieldType::Seed, member,
-                      {.lo = 0, .hi = kSeedFieldMax, .label = label, .tooltip = tooltip});
+                      {.lo = 0, .hi = kExactIntegerLimit, .label = label, .tooltip = tooltip});
 }
 
 // initializer_range of Hugging Face configs: the spread of a seeded N(0, sigma) stand-in table.

@@ -3,6 +3,7 @@
 
 #include "compute/attention_weights.h"
 #include "io/input_file.h"
+#include "io/number_text.h"
 #include "methods/field_binding.h"
 #include "scenario/content.h"
 #include "scenario/validation.h"
@@ -57,7 +58,8 @@ std::vector<MethodDescriptor> build_registry()
     return all;
 }
 
-constexpr double kSeedMax = 9007199254740992.0; // 2^53: every seed up to it is exact as a double
+// Every seed up to 2^53 is exact as a double.
+constexpr double kSeedMax = kExactIntegerLimit;
 
 // A value for a ParameterError's "got": a string as typed (the command line's text), anything else
 // bounded and escaped by the message policy of input files (an object could be arbitrarily large).

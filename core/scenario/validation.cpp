@@ -6,8 +6,6 @@
 #include "scenario/content_file.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 namespace posatlas {
@@ -16,21 +14,6 @@ ParameterError::ParameterError(std::string parameter, std::string allowed, std::
     : std::invalid_argument(parameter + " must be " + allowed + " (got " + got + ")"),
       m_parameter(std::move(parameter)), m_allowed(std::move(allowed)), m_got(std::move(got))
 {
-}
-
-std::string format_number(double v)
-{
-    if (std::isnan(v))
-        return "nan";
-    if (std::isinf(v))
-        return v > 0 ? "inf" : "-inf";
-    char buf[64];
-    for (int precision = 6; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-        if (std::strtod(buf, nullptr) == v)
-            break;
-    }
-    return buf;
 }
 
 void require_int(std::string_view name, std::int64_t value, std::int64_t lo, std::int64_t hi)

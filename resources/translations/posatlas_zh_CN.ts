@@ -2271,6 +2271,10 @@
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::Autosave</name>
@@ -2521,10 +2525,6 @@
         <translation>&lt;b&gt;训练中见过的旋转角度与目标长度下使用的旋转角度对比。&lt;/b&gt;灰色：维度对 i 在训练中覆盖的范围 [0, L·θᵢ]。线条：目标长度 T 下的最大角度 (T − 1)·θ′ᵢ。训练角度始终小于 2π 的维度对只见过圆周的一部分；若目标角度超过 L·θᵢ，就会遇到&lt;b&gt;从未见过的旋转&lt;/b&gt;（红点和条带单元格）。内插类方法会把这些维度对拉回训练范围内。以上均相对于长度 L 的预训练而言：长上下文微调（例如 Llama 3.1 在 128k 上的微调）未纳入建模。 </translation>
     </message>
     <message>
-        <source>&lt;b&gt;Per-pair numbers&lt;/b&gt; for every variant at the target length: original θ and wavelength, scaled θ′, the ratio θ′/θ and the regime. Export CSV writes exactly these columns. </source>
-        <translation>&lt;b&gt;逐维度对数值&lt;/b&gt;：目标长度下每个变体的原始 θ 和波长、缩放后的 θ′、比值 θ′/θ 以及所属区间。导出 CSV 写出的正是这些列。 </translation>
-    </message>
-    <message>
         <source>Per-pair scaling θ′/θ · %1 · L %2 → %3</source>
         <translation>逐维度对缩放 θ′/θ · %1 · L %2 → %3</translation>
     </message>
@@ -2747,6 +2747,10 @@
     <message>
         <source>Last query, all N keys, exact; mean of %1 draws. Every frequency set: the same distribution.</source>
         <translation>最后一个查询、全部 N 个键，精确计算；对 %1 次抽取取平均。每组频率的分布都相同。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Per-pair numbers&lt;/b&gt; for every variant at the target length: original θ and wavelength, scaled θ′, the ratio θ′/θ and the regime. Export CSV writes every variant&apos;s whole table (with the scaled wavelengths and the largest angles) one after another, as posatlas compute rope-pairs writes it. </source>
+        <translation>&lt;b&gt;逐维度对数值&lt;/b&gt;：目标长度下每个变体的原始 θ 和波长、缩放后的 θ′、比值 θ′/θ 以及所属区间。导出 CSV 依次写出每个变体的完整表格（还包括缩放后的波长和最大角度），与 posatlas compute rope-pairs 的输出格式相同。 </translation>
     </message>
 </context>
 <context>
@@ -4379,10 +4383,6 @@ Locate… lets you point at them. Restore without them uses the default in their
 <context>
     <name>posatlas::ui::ParameterPanel</name>
     <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
-    </message>
-    <message>
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
@@ -4849,82 +4849,6 @@ long_factor: %2</translation>
     <message>
         <source>The model&apos;s own short/long factor lists; s = %1 / %2.</source>
         <translation>模型自带的短/长因子列表；s = %1 / %2。</translation>
-    </message>
-    <message>
-        <source>factor s</source>
-        <translation>因子 s</translation>
-    </message>
-    <message>
-        <source>rope_scaling.factor (HF)</source>
-        <translation>rope_scaling.factor (HF)</translation>
-    </message>
-    <message>
-        <source>max_position_embeddings</source>
-        <translation>max_position_embeddings</translation>
-    </message>
-    <message>
-        <source>HF&apos;s dynamic NTK scales from max_position_embeddings (not the original length)</source>
-        <translation>HF 的动态 NTK 以 max_position_embeddings（而非原始长度）为基准进行缩放</translation>
-    </message>
-    <message>
-        <source>original context</source>
-        <translation>原始上下文</translation>
-    </message>
-    <message>
-        <source>rope_scaling.original_max_position_embeddings</source>
-        <translation>rope_scaling.original_max_position_embeddings</translation>
-    </message>
-    <message>
-        <source>beta_fast</source>
-        <translation>beta_fast</translation>
-    </message>
-    <message>
-        <source>rope_scaling.beta_fast (α…β of the paper: β)</source>
-        <translation>rope_scaling.beta_fast（论文中 α…β 的 β）</translation>
-    </message>
-    <message>
-        <source>beta_slow</source>
-        <translation>beta_slow</translation>
-    </message>
-    <message>
-        <source>rope_scaling.beta_slow (the paper&apos;s α)</source>
-        <translation>rope_scaling.beta_slow（论文中的 α）</translation>
-    </message>
-    <message>
-        <source>mscale</source>
-        <translation>mscale</translation>
-    </message>
-    <message>
-        <source>rope_scaling.mscale (DeepSeek); 0 = not set</source>
-        <translation>rope_scaling.mscale (DeepSeek)；0 = 未设置</translation>
-    </message>
-    <message>
-        <source>mscale_all_dim</source>
-        <translation>mscale_all_dim</translation>
-    </message>
-    <message>
-        <source>rope_scaling.mscale_all_dim (DeepSeek); 0 = not set</source>
-        <translation>rope_scaling.mscale_all_dim (DeepSeek)；0 = 未设置</translation>
-    </message>
-    <message>
-        <source>not set</source>
-        <translation>未设置</translation>
-    </message>
-    <message>
-        <source>low_freq_factor</source>
-        <translation>low_freq_factor</translation>
-    </message>
-    <message>
-        <source>rope_scaling.low_freq_factor</source>
-        <translation>rope_scaling.low_freq_factor</translation>
-    </message>
-    <message>
-        <source>high_freq_factor</source>
-        <translation>high_freq_factor</translation>
-    </message>
-    <message>
-        <source>rope_scaling.high_freq_factor</source>
-        <translation>rope_scaling.high_freq_factor</translation>
     </message>
     <message>
         <source>Follow T</source>

@@ -174,7 +174,9 @@ QString explorer_explanation(ExplorerView view)
         return ExplorerFigures::tr(
                    "<b>Per-pair numbers</b> for every variant at the target length: original θ and "
                    "wavelength, "
-                   "scaled θ′, the ratio θ′/θ and the regime. Export CSV writes exactly these columns. ") +
+                   "scaled θ′, the ratio θ′/θ and the regime. Export CSV writes every variant's whole table "
+                   "(with the scaled wavelengths and the largest angles) one after another, as posatlas "
+                   "compute rope-pairs writes it. ") +
                source;
     }
     return source;

@@ -4,9 +4,11 @@
 #include "analysis/rope_compare.h"
 #include "io/presets.h"
 #include "jobs/view_jobs.h"
+#include "methods/registry.h"
 #include "model/scenario_model.h"
 #include "scenario/validation.h"
 #include "views/figure_style.h"
+#include "widgets/field_slider.h"
 #include "widgets/log_slider.h"
 
 #include <QComboBox>
@@ -20,6 +22,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QSlider>
 #include <QStandardItemModel>
 #include <QTextBrowser>
 #include <QToolButton>
@@ -84,9 +87,11 @@ VariantEditor::VariantEditor(const ExplorerVariant& variant, bool removable, QWi
                                 frame));
         return;
     }
-    // The factor, and under it its state: it follows the target T unless it was set by hand (or is the
-    // model's own). A row of its own keeps the panel narrow.
-    m_factor = addSpin(form, tr("factor s"), p.factor, 1.0, 1e6, 3, tr("rope_scaling.factor (HF)"));
+    // One editor per parameter the kind reads, each built from its registry field (range, scale,
+    // decimals, label, tooltip: field_slider.h) as in the parameter panel. The factor first, and under
+    // it its state: it follows the target T unless it was set by hand (or is the model's own). A row of
+    // its own keeps the panel narrow.
+    m_factor = addField(form, "factor");
     m_factorState = new QLabel(frame);
     m_follow = new QPushButton(tr("Follow T"), frame);
     m_follow->setToolTip(tr("Let the factor follow the target context again: s = T / L"));
@@ -97,47 +102,51 @@ VariantEditor::VariantEditor(const ExplorerVariant& variant, bool removable, QWi
     stateRow->addWidget(m_follow);
     stateRow->addStretch(1);
     form->addRow(QString(), stateRow);
-    showFactorState();
-    if (k == VariantKind::Dynamic)
-        m_original = addSpin(
-            form, tr("max_position_embeddings"), static_cast<double>(p.max_position_embeddings), 1, 1e9, 0,
-            tr("HF's dynamic NTK scales from max_position_embeddings (not the original length)"));
-    else
-        m_original = addSpin(form, tr("original context"), static_cast<double>(p.trained_length()), 1, 1e9, 0,
-                             tr("rope_scaling.original_max_position_embeddings"));
+    // HF's dynamic NTK scales from max_position_embeddings (not the original length).
+    m_original = addField(form, k == VariantKind::Dynamic ? "max_position_embeddings"
+                                                          : "original_max_position_embeddings");
     if (variant_rope_type(k) == RopeType::Yarn) {
-        m_betaFast = addSpin(form, tr("beta_fast"), p.beta_fast, 0.001, 1e6, 3,
-                             tr("rope_scaling.beta_fast (α…β of the paper: β)"));
-        m_betaSlow = addSpin(form, tr("beta_slow"), p.beta_slow, 0.001, 1e6, 3,
-                             tr("rope_scaling.beta_slow (the paper's α)"));
-        m_mscale = addSpin(form, tr("mscale"), p.mscale.value_or(0.0), 0.0, 1e3, 3,
-                           tr("rope_scaling.mscale (DeepSeek); 0 = not set"));
-        m_mscaleAll = addSpin(form, tr("mscale_all_dim"), p.mscale_all_dim.value_or(0.0), 0.0, 1e3, 3,
-                              tr("rope_scaling.mscale_all_dim (DeepSeek); 0 = not set"));
-        m_mscale->setSpecialValueText(tr("not set"));
-        m_mscaleAll->setSpecialValueText(tr("not set"));
+        m_betaFast = addField(form, "beta_fast");
+        m_betaSlow = addField(form, "beta_slow");
+        m_mscale = addField(form, "mscale");
+        m_mscaleAll = addField(form, "mscale_all_dim");
     }
     if (k == VariantKind::Llama3) {
-        m_lowFreq = addSpin(form, tr("low_freq_factor"), p.low_freq_factor, 0.001, 1e6, 3,
-                            tr("rope_scaling.low_freq_factor"));
-        m_highFreq = addSpin(form, tr("high_freq_factor"), p.high_freq_factor, 0.001, 1e6, 3,
-                             tr("rope_scaling.high_freq_factor"));
+        m_lowFreq = addField(form, "low_freq_factor");
+        m_highFreq = addField(form, "high_freq_factor");
     }
+    showVariant(variant);
 }
 
-QDoubleSpinBox* VariantEditor::addSpin(QFormLayout* form, const QString& label, double value, double lo,
-                                       double hi, int decimals, const QString& tip)
+LogSlider* VariantEditor::addField(QFormLayout* form, const char* key)
 {
-    auto* box = new QDoubleSpinBox(this);
-    box->setRange(lo, hi);
-    box->setDecimals(decimals);
-    box->setValue(value);
-    box->setKeyboardTracking(false); // typed values apply on Enter / focus out, arrows immediately
-    box->setToolTip(tip);
-    box->setAccessibleName(label);
-    form->addRow(label, box);
-    connect(box, &QDoubleSpinBox::valueChanged, this, &VariantEditor::emitParams);
-    return box;
+    const Field& field = *descriptor(Method::RoPE).field(key);
+    auto* slider = make_field_slider(field, this);
+    // The spin box only, and the label without its unit (the tooltip names it): the editors share a
+    // narrow panel, four of them under the model.
+    slider->slider()->hide();
+    auto* label = new QLabel(paramText(field.label), this);
+    label->setToolTip(field_tooltip(field));
+    label->setBuddy(slider->spinBox());
+    form->addRow(label, slider);
+    m_sliders.emplace_back(key, slider);
+    connect(slider, &LogSlider::valueEdited, this, &VariantEditor::emitParams);
+    connect(slider, &LogSlider::valueClamped, this,
+            [this, &field](const QString& note) { emit message(field_clamp_message(field, note)); });
+    return slider;
+}
+
+LogSlider* VariantEditor::fieldSlider(std::string_view key) const
+{
+    for (const auto& [k, slider] : m_sliders)
+        if (k == key)
+            return slider;
+    return nullptr;
+}
+
+QDoubleSpinBox* VariantEditor::factorBox() const
+{
+    return m_factor ? m_factor->spinBox() : nullptr;
 }
 
 void VariantEditor::showFactorState()
@@ -158,17 +167,14 @@ void VariantEditor::showVariant(const ExplorerVariant& variant)
     m_variant.params = variant.params;
     m_variant.factor_pinned = variant.factor_pinned;
     const RopeParams& p = variant.params;
-    auto show = [](QDoubleSpinBox* box, double value) {
-        if (!box)
-            return;
-        const QSignalBlocker block(box);
-        box->setValue(value);
+    auto show = [](LogSlider* slider, double value) {
+        if (slider && slider->value() != value)
+            slider->setValue(value); // no valueEdited: the model -> widget direction
     };
     show(m_factor, p.factor);
-    if (m_original)
-        show(m_original,
-             static_cast<double>(m_variant.kind == VariantKind::Dynamic ? p.max_position_embeddings
-                                                                        : p.trained_length()));
+    show(m_original,
+         static_cast<double>(m_variant.kind == VariantKind::Dynamic ? p.max_position_embeddings
+                                                                    : p.original_max_position_embeddings));
     show(m_betaFast, p.beta_fast);
     show(m_betaSlow, p.beta_slow);
     show(m_mscale, p.mscale.value_or(0.0));
@@ -180,31 +186,32 @@ void VariantEditor::showVariant(const ExplorerVariant& variant)
 
 void VariantEditor::emitParams()
 {
+    // Only the edited parameter: the factor box shows 2 decimals of T / L (100000 / 8192 = 12.20703125),
+    // and editing beta_fast must neither round the factor nor pin it (nor round an imported value).
+    const auto* from = qobject_cast<const LogSlider*>(sender());
+    if (!from)
+        return;
     RopeParams p = m_variant.params;
-    // The factor only when it was edited: the box shows 3 decimals of T / L (100000 / 8192 = 12.20703125),
-    // and editing beta_fast must neither round the factor nor pin it.
-    if (m_factor && sender() == m_factor)
-        p.factor = m_factor->value();
-    if (m_original) {
-        const auto n = static_cast<std::int64_t>(m_original->value());
-        if (m_variant.kind == VariantKind::Dynamic)
-            p.max_position_embeddings = n;
-        else
-            p.original_max_position_embeddings = n;
-    }
-    if (m_betaFast)
-        p.beta_fast = m_betaFast->value();
-    if (m_betaSlow)
-        p.beta_slow = m_betaSlow->value();
-    if (m_mscale)
-        p.mscale = m_mscale->value() > 0.0 ? std::optional<double>(m_mscale->value()) : std::nullopt;
-    if (m_mscaleAll)
-        p.mscale_all_dim =
-            m_mscaleAll->value() > 0.0 ? std::optional<double>(m_mscaleAll->value()) : std::nullopt;
-    if (m_lowFreq)
-        p.low_freq_factor = m_lowFreq->value();
-    if (m_highFreq)
-        p.high_freq_factor = m_highFreq->value();
+    const double v = from->value();
+    const auto optional = [](double x) { return x > 0.0 ? std::optional<double>(x) : std::nullopt; };
+    if (from == m_factor)
+        p.factor = v;
+    else if (from == m_original && m_variant.kind == VariantKind::Dynamic)
+        p.max_position_embeddings = static_cast<std::int64_t>(v);
+    else if (from == m_original)
+        p.original_max_position_embeddings = static_cast<std::int64_t>(v);
+    else if (from == m_betaFast)
+        p.beta_fast = v;
+    else if (from == m_betaSlow)
+        p.beta_slow = v;
+    else if (from == m_mscale)
+        p.mscale = optional(v);
+    else if (from == m_mscaleAll)
+        p.mscale_all_dim = optional(v);
+    else if (from == m_lowFreq)
+        p.low_freq_factor = v;
+    else if (from == m_highFreq)
+        p.high_freq_factor = v;
     m_variant.params = p;
     emit paramsEdited(p);
 }
@@ -421,6 +428,7 @@ void ExplorerPanel::rebuildEditors()
         connect(e, &VariantEditor::paramsEdited, this, [this, e](const RopeParams& p) {
             m_model->setVariantParams(static_cast<int>(m_editors.indexOf(e)), p);
         });
+        connect(e, &VariantEditor::message, this, &ExplorerPanel::errorMessage);
         connect(e, &VariantEditor::followTargetRequested, this,
                 [this, e] { m_model->setFactorPinned(static_cast<int>(m_editors.indexOf(e)), false); });
         connect(e, &VariantEditor::removeRequested, this, [this, e] {

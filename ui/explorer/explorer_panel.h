@@ -8,6 +8,10 @@
 
 #include <QWidget>
 
+#include <string_view>
+#include <utility>
+#include <vector>
+
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -28,7 +32,9 @@ class VariantEditor : public QWidget
 public:
     VariantEditor(const ExplorerVariant& variant, bool removable, QWidget* parent = nullptr);
     QPushButton* removeButton() const { return m_remove; }
-    QDoubleSpinBox* factorBox() const { return m_factor; }
+    QDoubleSpinBox* factorBox() const; // the factor slider's spin box
+    // The editor of the RoPE field `key` ("factor", "beta_fast", ...); null when this kind has none.
+    LogSlider* fieldSlider(std::string_view key) const;
     // "follows T" or "pinned" next to the factor, and the button that makes a pinned factor follow T
     // (nullptr for kinds without a factor).
     QLabel* factorState() const { return m_factorState; }
@@ -40,25 +46,27 @@ signals:
     void paramsEdited(const posatlas::RopeParams& params);
     void removeRequested();
     void followTargetRequested();
+    // A note for the status bar: a typed value outside its field's range was clamped to the limit.
+    void message(const QString& text);
 
 private:
-    QDoubleSpinBox* addSpin(QFormLayout* form, const QString& label, double value, double lo, double hi,
-                            int decimals, const QString& tip);
+    LogSlider* addField(QFormLayout* form, const char* key);
     void emitParams();
     void showFactorState();
 
     ExplorerVariant m_variant;
     QPushButton* m_remove = nullptr;
-    QDoubleSpinBox* m_factor = nullptr;
+    LogSlider* m_factor = nullptr;
     QLabel* m_factorState = nullptr;
     QPushButton* m_follow = nullptr;
-    QDoubleSpinBox* m_original = nullptr;
-    QDoubleSpinBox* m_betaFast = nullptr;
-    QDoubleSpinBox* m_betaSlow = nullptr;
-    QDoubleSpinBox* m_mscale = nullptr;
-    QDoubleSpinBox* m_mscaleAll = nullptr;
-    QDoubleSpinBox* m_lowFreq = nullptr;
-    QDoubleSpinBox* m_highFreq = nullptr;
+    LogSlider* m_original = nullptr;
+    LogSlider* m_betaFast = nullptr;
+    LogSlider* m_betaSlow = nullptr;
+    LogSlider* m_mscale = nullptr;
+    LogSlider* m_mscaleAll = nullptr;
+    LogSlider* m_lowFreq = nullptr;
+    LogSlider* m_highFreq = nullptr;
+    std::vector<std::pair<std::string_view, LogSlider*>> m_sliders; // by field key, in form order
 };
 
 class ExplorerPanel : public QWidget

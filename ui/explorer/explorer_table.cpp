@@ -2,24 +2,13 @@
 #include "explorer/explorer_table.h"
 
 #include "explorer/explorer_figures.h"
+#include "io/number_text.h"
+#include "io/rope_pairs_columns.h"
 #include "views/figure_style.h"
 
 #include <QBrush>
 
 namespace posatlas::ui {
-
-namespace {
-
-QString csv_field(const QString& s)
-{
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n')))
-        return s;
-    QString q = s;
-    q.replace(QStringLiteral("\""), QStringLiteral("\"\""));
-    return QStringLiteral("\"%1\"").arg(q);
-}
-
-} // namespace
 
 ExplorerTableModel::ExplorerTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -91,24 +80,6 @@ QVariant ExplorerTableModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QStringList ExplorerTableModel::csvHeader() const
-{
-    QStringList h;
-    for (const Column& c : m_columns) {
-        if (c.variant < 0) {
-            // Units as in the spectrum CSV: theta in radians per position, wavelengths in positions.
-            static const char* names[] = {"pair index", "theta (rad/position)", "wavelength (positions)"};
-            h << QString::fromLatin1(names[c.field]);
-        } else {
-            static const char* names[] = {"scaled theta (rad/position)", "ratio (scaled/original)", "regime"};
-            h << QStringLiteral("%1 %2").arg(
-                m_tables.variants[static_cast<std::size_t>(c.variant)].variant.label,
-                QString::fromLatin1(names[c.field]));
-        }
-    }
-    return h;
-}
-
 QVariant ExplorerTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
@@ -127,31 +98,15 @@ QVariant ExplorerTableModel::headerData(int section, Qt::Orientation orientation
 
 QByteArray ExplorerTableModel::csv() const
 {
-    QStringList lines;
-    QStringList header;
-    for (const QString& h : csvHeader())
-        header << csv_field(h);
-    lines << header.join(QLatin1Char(','));
-    for (int row = 0; row < rowCount(); ++row) {
-        QStringList f;
-        for (const Column& c : m_columns) {
-            if (c.variant < 0) {
-                const RopePairRow& r = m_tables.unscaled.rows[static_cast<std::size_t>(row)];
-                f << (c.field == 0 ? QString::number(r.index)
-                                   : QString::number(c.field == 1 ? r.theta : r.wavelength, 'g', 17));
-                continue;
-            }
-            const RopePairRow& r = m_tables.variants[static_cast<std::size_t>(c.variant)]
-                                       .table.rows[static_cast<std::size_t>(row)];
-            if (c.field == 2)
-                f << QString::fromLatin1(pair_regime_id(r.regime).data(),
-                                         static_cast<qsizetype>(pair_regime_id(r.regime).size()));
-            else
-                f << QString::number(c.field == 0 ? r.scaled_theta : r.ratio, 'g', 17);
-        }
-        lines << f.join(QLatin1Char(','));
+    std::vector<std::string> names;
+    std::vector<const RopePairsTable*> tables;
+    for (int v : m_valid) {
+        const VariantResult& vr = m_tables.variants[static_cast<std::size_t>(v)];
+        names.push_back(vr.variant.label.toStdString());
+        tables.push_back(&vr.table);
     }
-    return (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8();
+    const std::string text = csv_text(rope_pairs_columns(names, tables));
+    return QByteArray(text.data(), static_cast<qsizetype>(text.size()));
 }
 
 } // namespace posatlas::ui

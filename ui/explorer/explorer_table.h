@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The explorer's per-pair table: one row per rotary pair; columns index, theta, wavelength (the model's
 // unscaled values), then for each variant its scaled theta, ratio theta'/theta and regime, all at the
-// target length (rope_pairs). CSV export writes the same columns.
+// target length (rope_pairs). The CSV export writes every variant's whole table in long format, as
+// `posatlas compute rope-pairs` writes one (rope_pairs_columns.h): a series column (the variant's label),
+// then that command's columns, by the same writer and number policy (number_text.h).
 #pragma once
 
 #include "explorer/explorer_jobs.h"
@@ -23,10 +25,9 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // Column names of the CSV header, e.g. "index", "theta", "wavelength", "PI (linear) scaled_theta".
-    QStringList csvHeader() const;
-    // Header line, then one line per pair; numbers with 17 significant digits (round-trip), regimes as
-    // their ids (kept / interpolated / blended); fields with commas or quotes are quoted (RFC 4180).
+    // The variants without error, one after another: rope_pairs_columns(labels, tables) as CSV. For each
+    // variant, every line is "label," followed by the line `compute rope-pairs` writes for its
+    // parameters (apart from the ramp column, there when any variant has one).
     QByteArray csv() const;
 
 private:

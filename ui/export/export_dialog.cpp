@@ -2,6 +2,7 @@
 #include "export/export_dialog.h"
 
 #include "model/session.h"
+#include "views/figure_style.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -360,7 +361,7 @@ void ExportDialog::updateSummary()
         text = tr("PNG of %1 × %2 pixels (%3x).")
                    .arg(std::lround(r.options.size.width() * scale))
                    .arg(std::lround(r.options.size.height() * scale))
-                   .arg(scale, 0, 'g', 3);
+                   .arg(format_number(scale, 3));
     } else {
         text = tr("Vector %1, %2 × %3 in (%4 × %5 cm).")
                    .arg(extension().toUpper())

@@ -184,18 +184,12 @@ QByteArray xmp_metadata(const FigureExportOptions& o)
 
 // ------------------------------------------------------------------ numbers
 
-QString csv_field(const QString& s)
+// CSV goes through core's one writer and number policy (number_text.h write_csv_columns), as the
+// command line writes it.
+QByteArray csv_bytes(const std::vector<CsvColumn>& columns)
 {
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')))
-        return QLatin1Char('"') + QString(s).replace(QLatin1String("\""), QLatin1String("\"\"")) +
-               QLatin1Char('"');
-    return s;
-}
-
-// Core's one CSV number policy (number_text.h), as the command line writes them.
-QString num(double v)
-{
-    return QString::fromStdString(number_text(v));
+    const std::string text = csv_text(columns);
+    return QByteArray(text.data(), static_cast<qsizetype>(text.size()));
 }
 
 // JSON goes through nlohmann and core's number policy (append_json_text), as the command line writes it:
@@ -229,78 +223,67 @@ template <typename Int> Json json_int_array(const std::vector<Int>& v)
 
 QByteArray heatmap_csv(const HeatmapData& d)
 {
-    QString out;
-    const bool panels = d.panels.size() > 1;
     if (d.panels.isEmpty())
         return {};
     const MatrixResult& first = d.panels.front().matrix;
-    if (panels)
-        out += QStringLiteral("panel,");
-    // Machine names (columns.h), as `posatlas compute matrix` names its rows and columns.
-    out += QString::fromStdString(first.row_name) + QLatin1Char(',') +
-           QString::fromStdString(first.col_name) + QLatin1Char(',') +
-           QString::fromStdString(first.value_name) + QLatin1Char('\n');
+    // Machine names (columns.h), as `posatlas compute matrix` names its rows and columns; a panel column
+    // first when the view has several.
+    CsvColumn panel{"panel"}, row{first.row_name}, col{first.col_name}, value{first.value_name};
     for (const auto& p : d.panels) {
         const MatrixResult& m = p.matrix;
         for (Eigen::Index r = 0; r < m.values.rows(); ++r)
             for (Eigen::Index c = 0; c < m.values.cols(); ++c) {
-                if (panels)
-                    out += csv_field(p.label) + QLatin1Char(',');
-                out += QString::number(m.row_index[static_cast<std::size_t>(r)]) + QLatin1Char(',') +
-                       QString::number(m.col_index[static_cast<std::size_t>(c)]) + QLatin1Char(',') +
-                       num(m.values(r, c)) + QLatin1Char('\n');
+                panel.texts.push_back(p.label.toStdString());
+                row.numbers.push_back(static_cast<double>(m.row_index[static_cast<std::size_t>(r)]));
+                col.numbers.push_back(static_cast<double>(m.col_index[static_cast<std::size_t>(c)]));
+                value.numbers.push_back(m.values(r, c));
             }
     }
-    return out.toUtf8();
+    if (d.panels.size() > 1)
+        return csv_bytes({std::move(panel), std::move(row), std::move(col), std::move(value)});
+    return csv_bytes({std::move(row), std::move(col), std::move(value)});
 }
 
 QByteArray curve_csv(const CurveData& d)
 {
     // Long format: one row per point, the series by its id; machine names for the columns (columns.h),
     // as `posatlas compute` names them ("distance_tokens"), whatever the interface's language.
-    QString out = QLatin1String(columns::kSeries) + QLatin1Char(',') + csv_field(d.x_column) +
-                  QLatin1Char(',') + csv_field(d.y_column) + QLatin1Char('\n');
+    CsvColumn series{columns::kSeries}, x{d.x_column.toStdString()}, y{d.y_column.toStdString()};
     for (const auto& s : d.series)
-        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
-            out += csv_field(s.id) + QLatin1Char(',') + num(s.x[i]) + QLatin1Char(',') + num(s.y[i]) +
-                   QLatin1Char('\n');
-    return out.toUtf8();
+        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+            series.texts.push_back(s.id.toStdString());
+            x.numbers.push_back(s.x[i]);
+            y.numbers.push_back(s.y[i]);
+        }
+    return csv_bytes({std::move(series), std::move(x), std::move(y)});
 }
 
 QByteArray spectrum_csv(const SpectrumData& d)
 {
-    const bool ramp = !d.ramp.empty();
-    // The first columns of `posatlas compute rope-pairs`, by the same names (columns.h).
-    QStringList header{QLatin1String(columns::kPair),       QLatin1String(columns::kInvFreqOriginal),
-                       QLatin1String(columns::kInvFreq),    QLatin1String(columns::kWavelengthOriginal),
-                       QLatin1String(columns::kWavelength), QLatin1String(columns::kRatio)};
-    if (ramp)
-        header << QLatin1String(columns::kRamp);
-    QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
-    for (std::size_t i = 0; i < d.pair.size(); ++i) {
-        out += num(d.pair[i]) + QLatin1Char(',') + num(d.theta_original[i]) + QLatin1Char(',') +
-               num(d.theta_scaled[i]) + QLatin1Char(',') + num(d.wavelength_original[i]) + QLatin1Char(',') +
-               num(d.wavelength_scaled[i]) + QLatin1Char(',') + num(d.ratio[i]);
-        if (ramp)
-            out += QLatin1Char(',') + num(d.ramp[i]);
-        out += QLatin1Char('\n');
-    }
-    return out.toUtf8();
+    // The first columns of `posatlas compute rope-pairs`, by the same names and in the same order
+    // (rope_pairs_columns.h): each row is the start of that command's row.
+    std::vector<CsvColumn> c{{columns::kPair, d.pair},
+                             {columns::kInvFreqOriginal, d.theta_original},
+                             {columns::kInvFreq, d.theta_scaled},
+                             {columns::kWavelengthOriginal, d.wavelength_original},
+                             {columns::kWavelength, d.wavelength_scaled},
+                             {columns::kRatio, d.ratio}};
+    if (!d.ramp.empty())
+        c.push_back({columns::kRamp, d.ramp});
+    return csv_bytes(c);
 }
 
 QByteArray rotation_csv(const RotationData& d)
 {
     // Angles in [0, 2 pi) as `posatlas compute rope-angles` gives them (angle_rad at one position).
-    QString out = QStringList{QLatin1String(columns::kPair), QLatin1String(columns::kInvFreq),
-                              QLatin1String(columns::kAngleQuery), QLatin1String(columns::kAngleKey),
-                              QLatin1String(columns::kAngleRelative)}
-                      .join(QLatin1Char(',')) +
-                  QLatin1Char('\n');
-    for (std::size_t i = 0; i < d.theta.size(); ++i)
-        out += QString::number(i) + QLatin1Char(',') + num(d.theta[i]) + QLatin1Char(',') +
-               num(d.angle_q[i]) + QLatin1Char(',') + num(d.angle_k[i]) + QLatin1Char(',') +
-               num(d.angle_rel[i]) + QLatin1Char('\n');
-    return out.toUtf8();
+    std::vector<double> pair(d.theta.size());
+    for (std::size_t i = 0; i < pair.size(); ++i)
+        pair[i] = static_cast<double>(i);
+    return csv_bytes({{columns::kPair, pair},
+                      {columns::kInvFreq, d.theta},
+                      {columns::kAngleQuery, d.angle_q},
+                      {columns::kAngleKey, d.angle_k},
+                      {columns::kAngleRelative, d.angle_rel}});
 }
 
 Json heatmap_json(const HeatmapData& d)

@@ -6,6 +6,7 @@
 #include "methods/registry.h"
 #include "model/scenario_model.h"
 #include "scenario/content.h"
+#include "views/figure_style.h"
 #include "widgets/content_file_picker.h"
 
 #include <QCoreApplication>
@@ -23,12 +24,6 @@ struct Explanations {
     Q_DECLARE_TR_FUNCTIONS(posatlas::ui::Explanations)
 };
 
-// Numbers as the figures print them: decimal point, no group separator, few digits.
-QString num(double v, int digits = 4)
-{
-    return QString::number(v, 'g', digits);
-}
-
 // A count of positions to 3 significant digits, written out ("54400", not "5.44e+04").
 QString roundedCount(double v)
 {
@@ -43,7 +38,7 @@ QString argText(const Scenario& s, const ExplanationArg& a)
 {
     switch (a.type) {
     case ExplanationArg::Type::Integer: return QString::number(a.integer);
-    case ExplanationArg::Type::Number: return num(a.number, a.digits);
+    case ExplanationArg::Type::Number: return format_number(a.number, a.digits);
     case ExplanationArg::Type::Choice:
         if (const Field* f = descriptor(s.method).field(a.field))
             return choice_caption(*f, static_cast<int>(f->number(s)));
@@ -150,14 +145,14 @@ QString scalingNote(const RopeParams& p)
         return Explanations::tr("Linear scaling (position interpolation) divides every frequency by the "
                                 "factor %1: the ratio is "
                                 "1/%1 for every pair.")
-            .arg(num(p.factor));
+            .arg(format_number(p.factor));
     case RopeType::Ntk:
     case RopeType::Dynamic:
         return Explanations::
             tr("NTK-aware scaling raises the base: the fast pairs stay almost unchanged, the slowest pair is "
                "divided by the factor %1 (dynamic NTK only once the sequence is longer than the model's "
                "context).")
-                .arg(num(p.factor));
+                .arg(format_number(p.factor));
     case RopeType::Yarn:
         return Explanations::
             tr("YaRN keeps the pairs that turn more than beta_fast = %1 times within the trained context "
@@ -166,13 +161,14 @@ QString scalingNote(const RopeParams& p)
                "pairs "
                "between along the ramp (dashed: 0 kept, 1 interpolated). It also scales the logits by its "
                "attention factor.")
-                .arg(num(p.beta_fast), num(p.beta_slow), num(p.factor));
+                .arg(format_number(p.beta_fast), format_number(p.beta_slow), format_number(p.factor));
     case RopeType::Llama3:
         return Explanations::tr("Llama 3 keeps the pairs with wavelengths below %1 positions, divides those "
                                 "above %2 by the factor %3 "
                                 "and blends the pairs between smoothly.")
-            .arg(num(static_cast<double>(p.trained_length()) / p.high_freq_factor),
-                 num(static_cast<double>(p.trained_length()) / p.low_freq_factor), num(p.factor));
+            .arg(format_number(static_cast<double>(p.trained_length()) / p.high_freq_factor),
+                 format_number(static_cast<double>(p.trained_length()) / p.low_freq_factor),
+                 format_number(p.factor));
     case RopeType::LongRope:
         return Explanations::tr("LongRoPE gives every pair its own factor (short_factor, or long_factor once "
                                 "the sequence is longer "

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/figure_style.h"
 
+#include "io/number_text.h"
+
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPalette>
@@ -139,30 +141,10 @@ void widen_degenerate_range(double& lo, double& hi)
     }
 }
 
+// The GUI's one display text: core's display_number (io/number_text.h), converted.
 QString format_number(double value, int significant)
 {
-    if (std::isnan(value))
-        return QStringLiteral("NaN");
-    if (std::isinf(value))
-        return value > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
-    QString s;
-    const double mag = std::abs(value);
-    if (value == std::floor(value) && mag < 1e7) {
-        s = QString::number(static_cast<qint64>(value));
-    } else {
-        // Scientific for very small or large values; 'g' also switches to it when the digits do not
-        // reach the decimal point (12000 at 2 digits is "1.2e+04").
-        s = mag != 0.0 && (mag < 1e-3 || mag >= 1e5)
-                ? QString::number(value, 'e', std::max(0, significant - 1))
-                : QString::number(value, 'g', significant);
-        // Compact exponent for labels in narrow panels: 1.2e4, 1.15e-4 (not 1.2e+04, 1.15e-04).
-        if (const auto e = s.indexOf(QLatin1Char('e')); e >= 0)
-            s = s.left(e) + QLatin1Char('e') + QString::number(s.mid(e + 1).toInt());
-    }
-    // A typographic minus reads better on slides than a hyphen.
-    if (s.startsWith(QLatin1Char('-')))
-        s.replace(0, 1, QChar(0x2212));
-    return s;
+    return QString::fromStdString(display_number(value, significant));
 }
 
 QRectF paint_title(QPainter& painter, const QRectF& rect, const QString& title, const QFont& font,

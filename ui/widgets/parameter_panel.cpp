@@ -2,6 +2,7 @@
 #include "widgets/parameter_panel.h"
 
 #include "widgets/content_file_picker.h"
+#include "widgets/field_slider.h"
 #include "widgets/list_sliders.h"
 #include "widgets/log_slider.h"
 
@@ -21,29 +22,6 @@
 #include <algorithm>
 
 namespace posatlas::ui {
-
-namespace {
-
-QString tooltipFor(const Field& spec)
-{
-    QString text = paramText(spec.tooltip);
-    const QString unit = paramText(spec.unit);
-    if (!unit.isEmpty() && unit != QStringLiteral("×"))
-        text += QLatin1Char('\n') + QCoreApplication::translate("ParameterPanel", "Unit: %1").arg(unit);
-    text += QLatin1Char('\n') +
-            QCoreApplication::translate("ParameterPanel", "Key: %1").arg(QString::fromStdString(spec.key));
-    return text;
-}
-
-QString labelFor(const Field& spec)
-{
-    const QString unit = paramText(spec.unit);
-    if (unit.isEmpty() || spec.type == FieldType::Bool)
-        return paramText(spec.label);
-    return QCoreApplication::translate("ParameterPanel", "%1 (%2)").arg(paramText(spec.label), unit);
-}
-
-} // namespace
 
 ParameterPanel::ParameterPanel(ScenarioModel* model, QWidget* parent) : QWidget(parent), m_model(model)
 {
@@ -68,7 +46,7 @@ QComboBox* ParameterPanel::methodCombo() const
 QWidget* ParameterPanel::makeEditor(ParamId id)
 {
     const Field& spec = *id;
-    const QString tip = tooltipFor(spec);
+    const QString tip = field_tooltip(spec);
     switch (spec.type) {
     case FieldType::Bool: {
         auto* box = new QCheckBox(paramText(spec.label));
@@ -97,26 +75,10 @@ QWidget* ParameterPanel::makeEditor(ParamId id)
     case FieldType::Seed:
     case FieldType::Real:
     case FieldType::OptionalReal: {
-        LogSlider::Range r;
-        r.min = spec.lo;
-        r.max = spec.hi;
-        r.log_scale = spec.log_scale;
-        r.integer = spec.type == FieldType::Int || spec.type == FieldType::Seed;
-        r.decimals = spec.decimals;
-        r.step = spec.step;
-        r.zero_means_unset = spec.unset_label != nullptr;
-        auto* s = new LogSlider(r);
-        s->setToolTips(tip);
-        if (spec.unset_label)
-            s->setSpecialValueText(paramText(spec.unset_label));
-        if (QLatin1String(spec.unit) == QLatin1String("×"))
-            s->spinBox()->setSuffix(QStringLiteral(" ×"));
-        s->setAccessibleName(paramText(spec.label));
+        auto* s = make_field_slider(spec);
         connect(s, &LogSlider::valueEdited, this, [this, id](double v) { edit(id, v); });
         connect(s, &LogSlider::valueClamped, this,
-                [this, label = paramText(spec.label)](const QString& text) {
-                    emit message(tr("%1: %2").arg(label, text));
-                });
+                [this, &spec](const QString& text) { emit message(field_clamp_message(spec, text)); });
         connect(s, &LogSlider::dragStarted, m_model, &ScenarioModel::beginInteractiveEdit);
         connect(s, &LogSlider::dragFinished, m_model, &ScenarioModel::endInteractiveEdit);
         return s;
@@ -204,8 +166,8 @@ void ParameterPanel::build()
         if (spec.type == FieldType::Bool || spec.type == FieldType::RealList) { // they carry their own label
             m_rows.insert(&spec, addToForm(form, nullptr, editorWidget));
         } else {
-            auto* label = new QLabel(labelFor(spec));
-            label->setToolTip(tooltipFor(spec));
+            auto* label = new QLabel(field_label(spec));
+            label->setToolTip(field_tooltip(spec));
             label->setBuddy(editorWidget); // Alt+letter reaches the editor; screen readers name it
             m_labels.insert(&spec, label);
             m_rows.insert(&spec, addToForm(form, label, editorWidget));
@@ -300,7 +262,7 @@ void ParameterPanel::syncFromModel()
             combo->setCurrentIndex(files ? combo->count() - 1 : static_cast<int>(v));
             if (it.key() == common_field("content"))
                 combo->setToolTip(files ? tr("Queries and keys from %1.").arg(content_files_text(s.content))
-                                        : tooltipFor(*it.key()));
+                                        : field_tooltip(*it.key()));
         } else if (auto* slider = qobject_cast<LogSlider*>(w)) {
             if (slider->value() != v)
                 slider->setValue(v);

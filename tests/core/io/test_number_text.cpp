@@ -89,3 +89,46 @@ TEST(NumberText, FloatsPrintTheirOwnShortestText)
         EXPECT_EQ(number_text(float_as_short_double(v)), t);
     }
 }
+
+// Messages: the shortest text with at least 6 significant digits that reads back (printf's %.*g,
+// raised from 6 to 17 until strtod returns v); no locale.
+TEST(NumberText, MessagesUseTheShortestPrintfText)
+{
+    EXPECT_EQ(format_number(0.1), "0.1");
+    EXPECT_EQ(format_number(1e12), "1e+12");
+    EXPECT_EQ(format_number(1000000.0), "1e+06");
+    EXPECT_EQ(format_number(100000.0), "100000");
+    EXPECT_EQ(format_number(0.1 + 0.2), "0.30000000000000004");
+    EXPECT_EQ(format_number(std::nan("")), "nan");
+    EXPECT_EQ(format_number(-std::numeric_limits<double>::infinity()), "-inf");
+    if (std::setlocale(LC_ALL, "de_DE.UTF-8") || std::setlocale(LC_ALL, "de_DE")) {
+        EXPECT_EQ(format_number(0.5), "0.5");
+        EXPECT_EQ(display_number(0.5), "0.5");
+        std::setlocale(LC_ALL, "C");
+    }
+}
+
+// Display text (labels, ticks, tables): integers below 10^7 in full, exponent notation with a compact
+// exponent below 10^-3 and from 10^5 on, `significant` digits otherwise, a typographic minus.
+TEST(NumberText, DisplayTextHasSignificantDigits)
+{
+    EXPECT_EQ(display_number(4096.0), "4096");
+    EXPECT_EQ(display_number(131072.0), "131072");
+    EXPECT_EQ(display_number(12.20703125), "12.21");
+    EXPECT_EQ(display_number(12.20703125, 6), "12.207");
+    EXPECT_EQ(display_number(0.0625), "0.0625");
+    EXPECT_EQ(display_number(0.1 + 0.2, 17), "0.30000000000000004");
+    EXPECT_EQ(display_number(2.413003e-6, 3), "2.41e-6");
+    EXPECT_EQ(display_number(123456.7, 2), "1.2e5");
+    EXPECT_EQ(display_number(1.5e7), "1.500e7"); // exponent notation keeps its digits
+    EXPECT_EQ(display_number(-2.5), "\u22122.5");
+    // An exact tie rounds away from zero (as Qt's QString::number, which the figures used, does), not
+    // to even as printf does: 0.125 at 2 digits is 0.13.
+    EXPECT_EQ(display_number(0.125, 2), "0.13");
+    EXPECT_EQ(display_number(-4070.5, 4), "\u22124071");
+    EXPECT_EQ(display_number(703247.625, 8), "7.0324763e5");
+    EXPECT_EQ(display_number(-0.0), "0");
+    EXPECT_EQ(display_number(std::nan("")), "NaN");
+    EXPECT_EQ(display_number(std::numeric_limits<double>::infinity()), "\u221E");
+    EXPECT_EQ(display_number(-std::numeric_limits<double>::infinity()), "\u2212\u221E");
+}

@@ -250,25 +250,27 @@ void ExplorerTest::tableRowsAndCsvHeader()
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    QCOMPARE(lines.size(), 65);
-    QCOMPARE(
-        lines.front(),
-        QStringLiteral("pair index,theta (rad/position),wavelength (positions),"
-                       "Llama 3 (model) scaled theta (rad/position),Llama 3 (model) ratio (scaled/original),"
-                       "Llama 3 (model) regime,PI (linear) scaled theta (rad/position),"
-                       "PI (linear) ratio (scaled/original),PI (linear) regime,"
-                       "YaRN scaled theta (rad/position),YaRN ratio (scaled/original),YaRN regime,"
-                       "Dynamic NTK scaled theta (rad/position),Dynamic NTK ratio (scaled/original),"
-                       "Dynamic NTK regime"));
-    // Row of pair 63: theta = 500000^(-126/128) (python3: 2.4130e-06 -> 2.413003...e-06); PI ratio 1/16
-    // exactly (PI follows the target: s = T / L = 131072 / 8192); Llama 3 interpolates it (wavelength >
-    // 8192).
-    const QStringList last = lines.back().split(QLatin1Char(','));
-    QCOMPARE(last[0], QStringLiteral("63"));
-    QVERIFY(std::abs(last[1].toDouble() / std::pow(500000.0, -126.0 / 128.0) - 1.0) < 1e-15);
-    QCOMPARE(last[5], QStringLiteral("interpolated"));
-    QCOMPARE(last[7].toDouble(), 0.0625);
-    QCOMPARE(lines[1].split(QLatin1Char(','))[5], QStringLiteral("kept"));
+    // Long format, `compute rope-pairs`'s columns after the variant's label (test_export_csv compares the
+    // bytes); the ramp column because YaRN is among the variants.
+    QCOMPARE(lines.size(), 1 + 4 * 64);
+    QCOMPARE(lines.front(),
+             QStringLiteral("series,pair,inv_freq_original_rad_per_token,inv_freq_rad_per_token,"
+                            "wavelength_original_tokens,wavelength_tokens,ratio_scaled_to_original,"
+                            "yarn_ramp,regime,trained_max_angle_rad,target_max_angle_rad,"
+                            "unseen_rotation"));
+    // Row of pair 63 of Llama 3 (the first variant): theta = 500000^(-126/128) (python3: 2.4130e-06 ->
+    // 2.413003...e-06), interpolated (wavelength > 8192), no ramp; the same pair of PI: ratio 1/16
+    // exactly (PI follows the target: s = T / L = 131072 / 8192).
+    const QStringList last = lines[64].split(QLatin1Char(','));
+    QCOMPARE(last[0], QStringLiteral("Llama 3 (model)"));
+    QCOMPARE(last[1], QStringLiteral("63"));
+    QVERIFY(std::abs(last[2].toDouble() / std::pow(500000.0, -126.0 / 128.0) - 1.0) < 1e-15);
+    QCOMPARE(last[7], QString());
+    QCOMPARE(last[8], QStringLiteral("interpolated"));
+    const QStringList pi = lines[128].split(QLatin1Char(','));
+    QCOMPARE(pi[0], QStringLiteral("PI (linear)"));
+    QCOMPARE(pi[6], QStringLiteral("0.0625"));
+    QCOMPARE(lines[1].split(QLatin1Char(','))[8], QStringLiteral("kept"));
 }
 
 void ExplorerTest::llama31BoundaryLabels()
@@ -348,11 +350,8 @@ void ExplorerTest::invalidParametersReportedPerVariant()
     // Through the editor: beta_slow above beta_fast is rejected by validate(RopeParams) for that variant
     // only.
     VariantEditor* editor = w.panel()->editors().at(yarn);
-    QDoubleSpinBox* betaSlow = nullptr;
-    for (QDoubleSpinBox* box : editor->findChildren<QDoubleSpinBox*>())
-        if (box->accessibleName() == QStringLiteral("beta_slow"))
-            betaSlow = box;
-    QVERIFY(betaSlow);
+    QVERIFY(editor->fieldSlider("beta_slow"));
+    QDoubleSpinBox* betaSlow = editor->fieldSlider("beta_slow")->spinBox();
     betaSlow->setValue(64.0);
     QCOMPARE(w.model()->variants()[static_cast<std::size_t>(yarn)].params.beta_slow, 64.0);
     QVERIFY(wait_idle(w));
@@ -495,11 +494,8 @@ void ExplorerTest::targetDrivesUnpinnedFactors()
     // Editing another parameter leaves a factor the box rounds (T / L = 100000 / 8192 = 12.20703125) exact
     // and following.
     w.model()->setTargetLength(100000);
-    QDoubleSpinBox* betaFast = nullptr;
-    for (QDoubleSpinBox* box : yarnEditor->findChildren<QDoubleSpinBox*>())
-        if (box->accessibleName() == QStringLiteral("beta_fast"))
-            betaFast = box;
-    QVERIFY(betaFast);
+    QVERIFY(yarnEditor->fieldSlider("beta_fast"));
+    QDoubleSpinBox* betaFast = yarnEditor->fieldSlider("beta_fast")->spinBox();
     betaFast->setValue(16.0);
     QCOMPARE(variant(yarn).params.beta_fast, 16.0);
     QCOMPARE(variant(yarn).params.factor, 12.20703125);
