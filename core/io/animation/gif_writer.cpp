@@ -7,9 +7,10 @@
 //     256, and a histogram of 5-bit-per-channel cells with their colour sums), and spools the RGB frame,
 //     zlib-compressed, to an anonymous temporary file;
 //   finish(): the palette is the exact colours when they fit (pixels then exact), else a median cut of
-//     the histogram into 256 colours (each cell mapped to its nearest palette colour); then every frame is
-//     read back, mapped to the palette and LZW-coded. A frame after the first is coded only over the
-//     rectangle where it differs from the one before (kept on screen: disposal "do not dispose").
+//     the histogram into 256 colours refined by four k-means rounds, each cell mapped to its nearest
+//     palette colour; then every frame is read back, mapped to the palette and LZW-coded. A frame after
+//     the first is coded only over the rectangle where it differs from the one before (kept on screen:
+//     disposal "do not dispose").
 // Memory: two frames of indices, one RGB frame and the histogram (about 1 MB), whatever the frame count.
 // Delays are whole hundredths of a second, rounded so that they add up to frame count / fps; the
 // NETSCAPE2.0 extension makes it loop forever.
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -43,6 +45,22 @@ inline std::uint32_t key_of(const std::uint8_t* rgb)
 struct Cell {
     std::uint64_t count = 0, r = 0, g = 0, b = 0;
 };
+
+// The palette colour nearest `colour`: squared differences weighted 2:4:3 (R:G:B), the eye's rough
+// sensitivities.
+template <class Palette> std::size_t nearest(const Palette& palette, const std::array<double, 3>& colour)
+{
+    double best = 1e300;
+    std::size_t index = 0;
+    for (std::size_t i = 0; i < palette.size(); ++i) {
+        const double dr = colour[0] - palette[i][0], dg = colour[1] - palette[i][1],
+                     db = colour[2] - palette[i][2];
+        const double d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
+        if (d < best)
+            best = d, index = i;
+    }
+    return index;
+}
 
 // Median cut over the histogram's occupied cells: split the box with the most pixels times its widest
 // channel's extent at the weighted median, until `colours` boxes; each box's colour is its mean.
@@ -95,17 +113,40 @@ std::vector<std::array<std::uint8_t, 3>> median_cut(const std::vector<Cell>& cel
             upper.count += cells[static_cast<std::size_t>(c)].count;
         boxes.push_back(std::move(upper));
     }
-    std::vector<std::array<std::uint8_t, 3>> palette;
+    std::vector<std::array<double, 3>> means;
     for (const Box& box : boxes) {
         std::uint64_t r = 0, g = 0, b = 0;
         for (int c : box.cells)
             r += cells[static_cast<std::size_t>(c)].r, g += cells[static_cast<std::size_t>(c)].g,
                 b += cells[static_cast<std::size_t>(c)].b;
-        const std::uint64_t n = std::max<std::uint64_t>(box.count, 1);
-        palette.push_back({static_cast<std::uint8_t>((r + n / 2) / n),
-                           static_cast<std::uint8_t>((g + n / 2) / n),
-                           static_cast<std::uint8_t>((b + n / 2) / n)});
+        const double n = double(std::max<std::uint64_t>(box.count, 1));
+        means.push_back({double(r) / n, double(g) / n, double(b) / n});
     }
+    // A few rounds of Lloyd's algorithm (k-means) over the cells' mean colours, weighted by their counts,
+    // starting from the boxes' means: each colour moves to the mean of the cells nearest to it.
+    std::vector<int> occupied;
+    for (int c = 0; c < kCells; ++c)
+        if (cells[static_cast<std::size_t>(c)].count)
+            occupied.push_back(c);
+    for (int round = 0; round < 4; ++round) {
+        std::vector<std::array<double, 4>> sums(means.size(), {0, 0, 0, 0});
+        for (int c : occupied) {
+            const Cell& cell = cells[static_cast<std::size_t>(c)];
+            const double n = double(cell.count);
+            const std::size_t k =
+                nearest(means, {double(cell.r) / n, double(cell.g) / n, double(cell.b) / n});
+            sums[k][0] += double(cell.r), sums[k][1] += double(cell.g), sums[k][2] += double(cell.b);
+            sums[k][3] += n;
+        }
+        for (std::size_t k = 0; k < means.size(); ++k)
+            if (sums[k][3] > 0)
+                means[k] = {sums[k][0] / sums[k][3], sums[k][1] / sums[k][3], sums[k][2] / sums[k][3]};
+    }
+    std::vector<std::array<std::uint8_t, 3>> palette;
+    for (const auto& m : means)
+        palette.push_back({static_cast<std::uint8_t>(std::lround(m[0])),
+                           static_cast<std::uint8_t>(std::lround(m[1])),
+                           static_cast<std::uint8_t>(std::lround(m[2]))});
     return palette;
 }
 
@@ -233,15 +274,9 @@ private:
             const Cell& cell = m_cells[static_cast<std::size_t>(c)];
             if (!cell.count)
                 continue;
-            const double r = double(cell.r) / double(cell.count), g = double(cell.g) / double(cell.count),
-                         b = double(cell.b) / double(cell.count);
-            double best = 1e300;
-            for (std::size_t i = 0; i < m_palette.size(); ++i) {
-                const double dr = r - m_palette[i][0], dg = g - m_palette[i][1], db = b - m_palette[i][2];
-                const double d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
-                if (d < best)
-                    best = d, m_cell_index[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(i);
-            }
+            const double n = double(cell.count);
+            m_cell_index[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(
+                nearest(m_palette, {double(cell.r) / n, double(cell.g) / n, double(cell.b) / n}));
         }
     }
 

@@ -158,6 +158,10 @@ private:
         m_spool = std::make_unique<Spool>(m_path);
         m_cursor.spool = m_spool.get();
 
+        // FFmpeg's libraries print progress and statistics at their default level (info); a failure
+        // reaches the caller as an exception, so only their errors stay on stderr.
+        if (av_log_get_level() == AV_LOG_INFO)
+            av_log_set_level(AV_LOG_ERROR);
         const AVCodec* codec = avcodec_find_encoder_by_name("libx264");
         if (!codec)
             fail("this FFmpeg has no H.264 encoder (libx264)");
