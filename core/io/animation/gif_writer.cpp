@@ -10,7 +10,8 @@
 //     the histogram into 256 colours refined by four k-means rounds, each cell mapped to its nearest
 //     palette colour; then every frame is read back, mapped to the palette and LZW-coded. A frame after
 //     the first is coded only over the rectangle where it differs from the one before (kept on screen:
-//     disposal "do not dispose").
+//     disposal "do not dispose"), its unchanged pixels there as the transparent index when the palette
+//     leaves room for it (at most 255 colours).
 // Memory: two frames of indices, one RGB frame and the histogram (about 1 MB), whatever the frame count.
 // Delays are whole hundredths of a second, rounded so that they add up to frame count / fps; the
 // NETSCAPE2.0 extension makes it loop forever.
@@ -267,7 +268,7 @@ private:
             }
             return;
         }
-        m_palette = median_cut(m_cells, 256);
+        m_palette = median_cut(m_cells, 255); // the 256th: transparent, "unchanged" (encode())
         // Each occupied cell goes to the palette colour nearest its mean colour.
         m_cell_index.assign(kCells, 0);
         for (int c = 0; c < kCells; ++c) {
@@ -282,8 +283,11 @@ private:
 
     void encode(GifFileType* gif)
     {
+        // A pixel equal to the one already on screen is coded as the transparent index, one past the
+        // colours, when there is room for it: long runs of it cost LZW next to nothing.
+        const int transparent = m_palette.size() < 256 ? static_cast<int>(m_palette.size()) : -1;
         int bits = 1;
-        while ((1 << bits) < static_cast<int>(m_palette.size()))
+        while ((1 << bits) < static_cast<int>(m_palette.size()) + (transparent >= 0 ? 1 : 0))
             ++bits;
         std::vector<GifColorType> colours(static_cast<std::size_t>(1) << bits, GifColorType{0, 0, 0});
         for (std::size_t i = 0; i < m_palette.size(); ++i)
@@ -345,14 +349,20 @@ private:
             gcb.UserInputFlag = false;
             gcb.DelayTime =
                 static_cast<int>((100 * (f + 1) + m_fps / 2) / m_fps - (100 * f + m_fps / 2) / m_fps);
-            gcb.TransparentColor = NO_TRANSPARENT_COLOR;
+            gcb.TransparentColor = f > 0 && transparent >= 0 ? transparent : NO_TRANSPARENT_COLOR;
             GifByteType extension[4];
             const std::size_t length = ::EGifGCBToExtension(&gcb, extension);
             check(gif, ::EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, static_cast<int>(length), extension));
             check(gif, ::EGifPutImageDesc(gif, x0, y0, x1 - x0 + 1, y1 - y0 + 1, false, nullptr));
-            for (int y = y0; y <= y1; ++y)
-                check(gif, ::EGifPutLine(gif, index.data() + static_cast<std::size_t>(y) * m_width + x0,
-                                         x1 - x0 + 1));
+            std::vector<GifPixelType> line(static_cast<std::size_t>(x1 - x0 + 1));
+            for (int y = y0; y <= y1; ++y) {
+                const std::size_t at = static_cast<std::size_t>(y) * m_width + static_cast<std::size_t>(x0);
+                for (std::size_t x = 0; x < line.size(); ++x)
+                    line[x] = f > 0 && transparent >= 0 && index[at + x] == previous[at + x]
+                                  ? static_cast<GifPixelType>(transparent)
+                                  : index[at + x];
+                check(gif, ::EGifPutLine(gif, line.data(), static_cast<int>(line.size())));
+            }
             index.swap(previous);
             finish_progress(static_cast<double>(f + 1) / static_cast<double>(m_frames));
         }

@@ -183,9 +183,9 @@ private:
         if (m_format->oformat->flags & AVFMT_GLOBALHEADER)
             m_codec->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
         AVDictionary* options = nullptr;
-        // High profile, constant quality 18 (visually lossless for figures), "fast": a minute of 720p
-        // video in seconds on a laptop.
-        av_dict_set(&options, "preset", "fast", 0);
+        // High profile, constant quality 18 (visually lossless for figures), "veryfast": two seconds of
+        // 720p in about two seconds on two shared cores (docs/benchmarks.md).
+        av_dict_set(&options, "preset", "veryfast", 0);
         av_dict_set(&options, "crf", "18", 0);
         av_dict_set(&options, "profile", "high", 0);
         const int opened = avcodec_open2(m_codec, codec, &options);

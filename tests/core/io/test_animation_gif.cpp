@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The GIF writer (io/animation/), read back with giflib's decoder: frame count, size, delays, the
 // NETSCAPE2.0 loop, one global palette and no local ones; frames rebuilt on a canvas (each frame's
-// rectangle over the previous picture, as "do not dispose" says) equal the input exactly when the whole
+// rectangle over the previous picture, as "do not dispose" says, its transparent pixels leaving what is
+// there) equal the input exactly when the whole
 // animation has at most 256 colours.
 #include "animation_fixtures.h"
 #include "io/animation/animation_writer.h"
@@ -63,7 +64,10 @@ Decoded decode_gif(const std::string& path)
         const GifImageDesc& r = image.ImageDesc;
         for (int y = 0; y < r.Height; ++y)
             for (int x = 0; x < r.Width; ++x) {
-                const GifColorType c = gif->SColorMap->Colors[image.RasterBits[y * r.Width + x]];
+                const int index = image.RasterBits[y * r.Width + x];
+                if (index == gcb.TransparentColor) // unchanged: what is on screen stays
+                    continue;
+                const GifColorType c = gif->SColorMap->Colors[index];
                 std::uint8_t* p =
                     canvas.data() + (static_cast<std::size_t>(r.Top + y) * d.width + r.Left + x) * 3;
                 p[0] = c.Red, p[1] = c.Green, p[2] = c.Blue;
