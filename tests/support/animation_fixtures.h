@@ -17,7 +17,8 @@ namespace posatlas::test {
 
 enum class FrameKind {
     Smooth,     // sinusoidal colour fields drifting with the frame: thousands of colours, no sharp edges
-    FewColours, // 8 x 8 tiles of 40 colours, shifted by one tile a frame, and a dot moving along a circle
+    FewColours, // 8 x 8 tiles of 40 colours, shifted by one tile every other frame, and a dot moving along a
+                // circle
     Alpha,      // Smooth with an alpha ramp (straight alpha)
 };
 
@@ -36,7 +37,7 @@ inline std::vector<std::uint8_t> make_frame(int width, int height, int i, int n,
             std::uint8_t* p =
                 rgba.data() + static_cast<std::size_t>(y) * stride + 4 * static_cast<std::size_t>(x);
             if (kind == FrameKind::FewColours) {
-                const int tile = (x / 8 + y / 8 + i) % 40;
+                const int tile = (x / 8 + y / 8 + i / 2) % 40;
                 p[0] = static_cast<std::uint8_t>(tile * 6), p[1] = static_cast<std::uint8_t>(255 - tile * 5);
                 p[2] = static_cast<std::uint8_t>((tile * 37) % 256), p[3] = 255;
                 if ((x - cx) * (x - cx) + (y - cy) * (y - cy) < 16)

@@ -10,8 +10,8 @@
 //     the histogram into 256 colours refined by four k-means rounds, each cell mapped to its nearest
 //     palette colour; then every frame is read back, mapped to the palette and LZW-coded. A frame after
 //     the first is coded only over the rectangle where it differs from the one before (kept on screen:
-//     disposal "do not dispose"), its unchanged pixels there as the transparent index when the palette
-//     leaves room for it (at most 255 colours).
+//     disposal "do not dispose"), its runs of unchanged pixels there as the transparent index when
+//     the palette leaves room for it (at most 255 colours).
 // Memory: two frames of indices, one RGB frame and the histogram (about 1 MB), whatever the frame count.
 // Delays are whole hundredths of a second, rounded so that they add up to frame count / fps; the
 // NETSCAPE2.0 extension makes it loop forever.
@@ -357,14 +357,32 @@ private:
             std::vector<GifPixelType> line(static_cast<std::size_t>(x1 - x0 + 1));
             for (int y = y0; y <= y1; ++y) {
                 const std::size_t at = static_cast<std::size_t>(y) * m_width + static_cast<std::size_t>(x0);
-                for (std::size_t x = 0; x < line.size(); ++x)
-                    line[x] = f > 0 && transparent >= 0 && index[at + x] == previous[at + x]
-                                  ? static_cast<GifPixelType>(transparent)
-                                  : index[at + x];
+                std::copy(index.begin() + static_cast<std::ptrdiff_t>(at),
+                          index.begin() + static_cast<std::ptrdiff_t>(at + line.size()), line.begin());
+                if (f > 0 && transparent >= 0)
+                    mark_unchanged(line, previous.data() + at, static_cast<GifPixelType>(transparent));
                 check(gif, ::EGifPutLine(gif, line.data(), static_cast<int>(line.size())));
             }
             index.swap(previous);
             finish_progress(static_cast<double>(f + 1) / static_cast<double>(m_frames));
+        }
+    }
+
+    // Runs of at least kRun pixels equal to the ones on screen become the transparent index. Shorter
+    // runs keep their colour: scattered transparent pixels inside a changing picture break its runs of
+    // colour and make LZW's output larger, not smaller.
+    static void mark_unchanged(std::vector<GifPixelType>& line, const std::uint8_t* previous,
+                               GifPixelType transparent)
+    {
+        constexpr std::size_t kRun = 8;
+        for (std::size_t x = 0; x < line.size();) {
+            std::size_t end = x;
+            while (end < line.size() && line[end] == previous[end])
+                ++end;
+            if (end - x >= kRun)
+                std::fill(line.begin() + static_cast<std::ptrdiff_t>(x),
+                          line.begin() + static_cast<std::ptrdiff_t>(end), transparent);
+            x = end == x ? x + 1 : end;
         }
     }
 

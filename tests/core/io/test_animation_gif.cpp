@@ -24,6 +24,7 @@ struct Decoded {
     int width = 0, height = 0, frames = 0;
     bool global_palette = false, local_palettes = false, loops_forever = false;
     std::vector<int> delays;
+    long transparent_pixels = 0;                // pixels left as they were on screen
     std::vector<std::vector<std::uint8_t>> rgb; // each frame as shown: the canvas after it
 };
 
@@ -65,8 +66,10 @@ Decoded decode_gif(const std::string& path)
         for (int y = 0; y < r.Height; ++y)
             for (int x = 0; x < r.Width; ++x) {
                 const int index = image.RasterBits[y * r.Width + x];
-                if (index == gcb.TransparentColor) // unchanged: what is on screen stays
+                if (index == gcb.TransparentColor) { // unchanged: what is on screen stays
+                    ++d.transparent_pixels;
                     continue;
+                }
                 const GifColorType c = gif->SColorMap->Colors[index];
                 std::uint8_t* p =
                     canvas.data() + (static_cast<std::size_t>(r.Top + y) * d.width + r.Left + x) * 3;
@@ -109,6 +112,7 @@ TEST(AnimationGif, FewColoursAreExactWithOneGlobalPaletteLoopAndDelays)
     EXPECT_FALSE(d.local_palettes);
     EXPECT_TRUE(d.loops_forever);
     EXPECT_EQ(d.delays, std::vector<int>(kFrames, 10)); // 1/10 s in hundredths
+    EXPECT_GT(d.transparent_pixels, 0); // the tiles stand still every other frame: only the dot is coded
     for (int i = 0; i < kFrames; ++i)
         EXPECT_EQ(d.rgb[static_cast<std::size_t>(i)], input[static_cast<std::size_t>(i)]) << "frame " << i;
 }
