@@ -112,12 +112,14 @@ gallery: build
 
 # Benchmarks are built only here (POSATLAS_BUILD_BENCHMARKS, OFF by default so `make test` skips them),
 # then Google Benchmark, the GEMM peak probe and the NumPy reference run in one go (tests/bench/run_bench.py),
-# then the GUI latency benchmark (tests/bench/gui_latency.cpp; GUI_LATENCY_ARGS=--quick for a short run).
+# then the GUI latency benchmark (tests/bench/gui_latency.cpp; GUI_LATENCY_ARGS=--quick for a short run),
+# then the animation writers (tests/bench/animation_bench.cpp).
 bench: configure
 	cmake -S . -B $(BUILD_DIR) -DPOSATLAS_BUILD_BENCHMARKS=ON
-	cmake --build $(BUILD_DIR) -j$(JOBS) --target core_bench gui_latency
+	cmake --build $(BUILD_DIR) -j$(JOBS) --target core_bench gui_latency animation_bench
 	/usr/bin/python3 tests/bench/run_bench.py $(BUILD_DIR)/tests/bench/core_bench --repetitions 5
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/tests/bench/gui_latency $(GUI_LATENCY_ARGS)
+	$(BUILD_DIR)/tests/bench/animation_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 
 # The tree is formatted with the repository's .clang-format (Debian 12's clang-format 14);
 # format-check fails on any file that differs (CI runs it).
