@@ -12,7 +12,8 @@ DEBIAN_PACKAGES := cmake g++ make pkgconf \
   libgl-dev libeigen3-dev libopenblas-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev \
   qt6-qpa-plugins xvfb xauth fonts-dejavu-core fonts-dejavu-extra fonts-noto-cjk \
   dpkg-dev file desktop-file-utils appstream shared-mime-info man-db poppler-utils lintian clang-format \
-  libopenblas0-openmp python3 python3-numpy libopenblas0-pthread
+  libopenblas0-openmp python3 python3-numpy libopenblas0-pthread \
+  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libgif-dev libpng-dev zlib1g-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -111,12 +112,14 @@ gallery: build
 
 # Benchmarks are built only here (POSATLAS_BUILD_BENCHMARKS, OFF by default so `make test` skips them),
 # then Google Benchmark, the GEMM peak probe and the NumPy reference run in one go (tests/bench/run_bench.py),
-# then the GUI latency benchmark (tests/bench/gui_latency.cpp; GUI_LATENCY_ARGS=--quick for a short run).
+# then the GUI latency benchmark (tests/bench/gui_latency.cpp; GUI_LATENCY_ARGS=--quick for a short run),
+# then the animation writers (tests/bench/animation_bench.cpp).
 bench: configure
 	cmake -S . -B $(BUILD_DIR) -DPOSATLAS_BUILD_BENCHMARKS=ON
-	cmake --build $(BUILD_DIR) -j$(JOBS) --target core_bench gui_latency
+	cmake --build $(BUILD_DIR) -j$(JOBS) --target core_bench gui_latency animation_bench
 	/usr/bin/python3 tests/bench/run_bench.py $(BUILD_DIR)/tests/bench/core_bench --repetitions 5
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/tests/bench/gui_latency $(GUI_LATENCY_ARGS)
+	$(BUILD_DIR)/tests/bench/animation_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 
 # The tree is formatted with the repository's .clang-format (Debian 12's clang-format 14);
 # format-check fails on any file that differs (CI runs it).

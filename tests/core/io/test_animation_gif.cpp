@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The GIF writer (io/animation/), read back with giflib's decoder: frame count, size, delays, the
+// NETSCAPE2.0 loop, one global palette and no local ones; frames rebuilt on a canvas (each frame's
+// rectangle over the previous picture, as "do not dispose" says, its transparent pixels leaving what is
+// there) equal the input exactly when the whole
+// animation has at most 256 colours.
+#include "animation_fixtures.h"
+#include "io/animation/animation_writer.h"
+
+#include <gif_lib.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace posatlas;
+using namespace posatlas::test;
+
+namespace {
+
+struct Decoded {
+    int width = 0, height = 0, frames = 0;
+    bool global_palette = false, local_palettes = false, loops_forever = false;
+    std::vector<int> delays;
+    long transparent_pixels = 0;                // pixels left as they were on screen
+    std::vector<std::vector<std::uint8_t>> rgb; // each frame as shown: the canvas after it
+};
+
+Decoded decode_gif(const std::string& path)
+{
+    Decoded d;
+    int error = 0;
+    GifFileType* gif = DGifOpenFileName(path.c_str(), &error);
+    EXPECT_NE(gif, nullptr) << GifErrorString(error);
+    if (!gif)
+        return d;
+    EXPECT_EQ(DGifSlurp(gif), GIF_OK) << GifErrorString(gif->Error);
+    d.width = gif->SWidth, d.height = gif->SHeight, d.frames = gif->ImageCount;
+    d.global_palette = gif->SColorMap != nullptr;
+    // DGifSlurp keeps the extensions before an image with that image (the loop comes before the first).
+    const auto find_loop = [&](const ExtensionBlock* blocks, int count) {
+        for (int e = 0; e + 1 < count; ++e) {
+            const ExtensionBlock& b = blocks[e];
+            if (b.Function == APPLICATION_EXT_FUNC_CODE && b.ByteCount == 11 &&
+                std::string(reinterpret_cast<const char*>(b.Bytes), 11) == "NETSCAPE2.0") {
+                const ExtensionBlock& sub = blocks[e + 1];
+                d.loops_forever =
+                    sub.ByteCount == 3 && sub.Bytes[0] == 1 && sub.Bytes[1] == 0 && sub.Bytes[2] == 0;
+            }
+        }
+    };
+    find_loop(gif->ExtensionBlocks, gif->ExtensionBlockCount);
+    if (gif->ImageCount > 0)
+        find_loop(gif->SavedImages[0].ExtensionBlocks, gif->SavedImages[0].ExtensionBlockCount);
+    std::vector<std::uint8_t> canvas(static_cast<std::size_t>(d.width) * d.height * 3, 0);
+    for (int i = 0; i < gif->ImageCount; ++i) {
+        const SavedImage& image = gif->SavedImages[i];
+        d.local_palettes = d.local_palettes || image.ImageDesc.ColorMap != nullptr;
+        GraphicsControlBlock gcb{};
+        EXPECT_EQ(DGifSavedExtensionToGCB(gif, i, &gcb), GIF_OK);
+        d.delays.push_back(gcb.DelayTime);
+        EXPECT_EQ(gcb.DisposalMode, DISPOSE_DO_NOT);
+        const GifImageDesc& r = image.ImageDesc;
+        for (int y = 0; y < r.Height; ++y)
+            for (int x = 0; x < r.Width; ++x) {
+                const int index = image.RasterBits[y * r.Width + x];
+                if (index == gcb.TransparentColor) { // unchanged: what is on screen stays
+                    ++d.transparent_pixels;
+                    continue;
+                }
+                const GifColorType c = gif->SColorMap->Colors[index];
+                std::uint8_t* p =
+                    canvas.data() + (static_cast<std::size_t>(r.Top + y) * d.width + r.Left + x) * 3;
+                p[0] = c.Red, p[1] = c.Green, p[2] = c.Blue;
+            }
+        d.rgb.push_back(canvas);
+    }
+    DGifCloseFile(gif, &error);
+    return d;
+}
+
+std::vector<std::uint8_t> rgb_of(const std::vector<std::uint8_t>& rgba)
+{
+    std::vector<std::uint8_t> out;
+    for (std::size_t i = 0; i < rgba.size(); i += 4)
+        out.insert(out.end(), {rgba[i], rgba[i + 1], rgba[i + 2]});
+    return out;
+}
+
+TEST(AnimationGif, FewColoursAreExactWithOneGlobalPaletteLoopAndDelays)
+{
+    const auto path = (fresh_animation_dir("gif_exact") / "rotation.gif").string();
+    constexpr int kW = 61, kH = 45, kFrames = 12, kFps = 10;
+    auto writer = make_animation_writer(AnimationFormat::Gif, path);
+    writer->begin(kW, kH, kFps, kFrames);
+    std::vector<std::vector<std::uint8_t>> input;
+    for (int i = 0; i < kFrames; ++i) {
+        // Frame 5 repeats frame 4: an unchanged frame still counts, with its delay.
+        const auto frame = make_frame(kW, kH, i == 5 ? 4 : i, kFrames, FrameKind::FewColours);
+        writer->add_frame(frame.data(), 4 * kW);
+        input.push_back(rgb_of(frame));
+    }
+    writer->finish();
+
+    const Decoded d = decode_gif(path);
+    EXPECT_EQ(d.width, kW);
+    EXPECT_EQ(d.height, kH);
+    ASSERT_EQ(d.frames, kFrames);
+    EXPECT_TRUE(d.global_palette);
+    EXPECT_FALSE(d.local_palettes);
+    EXPECT_TRUE(d.loops_forever);
+    EXPECT_EQ(d.delays, std::vector<int>(kFrames, 10)); // 1/10 s in hundredths
+    EXPECT_GT(d.transparent_pixels, 0); // the tiles stand still every other frame: only the dot is coded
+    for (int i = 0; i < kFrames; ++i)
+        EXPECT_EQ(d.rgb[static_cast<std::size_t>(i)], input[static_cast<std::size_t>(i)]) << "frame " << i;
+}
+
+TEST(AnimationGif, DelaysInHundredthsAddUpToTheDuration)
+{
+    const auto path = (fresh_animation_dir("gif_delays") / "sweep.gif").string();
+    auto writer = make_animation_writer(AnimationFormat::Gif, path);
+    writer->begin(16, 16, 30, 30);
+    for (int i = 0; i < 30; ++i) {
+        const auto frame = make_frame(16, 16, i, 30, FrameKind::FewColours);
+        writer->add_frame(frame.data(), 64);
+    }
+    writer->finish();
+    const Decoded d = decode_gif(path);
+    int total = 0;
+    for (int delay : d.delays) {
+        EXPECT_TRUE(delay == 3 || delay == 4) << delay; // 100/30 = 3.33 hundredths
+        total += delay;
+    }
+    EXPECT_EQ(total, 100); // 30 frames at 30 fps: one second
+}
+
+// Thousands of colours: the global palette is a median cut of every frame's colours (no dithering).
+// Tolerance, over every frame: a mean absolute error of at most 7 levels of 255 per channel and none
+// above 36. The three fields fill a colour volume of about 200 x 200 x 160 levels evenly; 256 colours cut
+// it into boxes about 32 levels a side: a mean error near a quarter of that and a worst near half, in one
+// channel. (A palette of the first frame's colours only misses later frames' colours by far more.)
+TEST(AnimationGif, ManyColoursShareOnePaletteBuiltFromAllFrames)
+{
+    const auto path = (fresh_animation_dir("gif_many") / "smooth.gif").string();
+    constexpr int kW = 96, kH = 64, kFrames = 8;
+    auto writer = make_animation_writer(AnimationFormat::Gif, path);
+    writer->begin(kW, kH, 25, 0);
+    std::vector<std::vector<std::uint8_t>> input;
+    for (int i = 0; i < kFrames; ++i) {
+        const auto frame = make_frame(kW, kH, i, kFrames, FrameKind::Smooth);
+        writer->add_frame(frame.data(), 4 * kW);
+        input.push_back(rgb_of(frame));
+    }
+    writer->finish();
+    const Decoded d = decode_gif(path);
+    ASSERT_EQ(d.frames, kFrames);
+    EXPECT_TRUE(d.global_palette);
+    EXPECT_FALSE(d.local_palettes);
+    double sum = 0;
+    int worst = 0;
+    std::size_t n = 0;
+    for (int i = 0; i < kFrames; ++i)
+        for (std::size_t k = 0; k < input[0].size(); ++k, ++n) {
+            const int e = std::abs(int(d.rgb[static_cast<std::size_t>(i)][k]) -
+                                   int(input[static_cast<std::size_t>(i)][k]));
+            sum += e, worst = std::max(worst, e);
+        }
+    EXPECT_LE(sum / static_cast<double>(n), 7.0);
+    EXPECT_LE(worst, 36);
+}
+
+} // namespace
