@@ -383,9 +383,10 @@ ExplorerWindow* MainWindow::openExplorer()
             new ExplorerWindow(this); // a QMainWindow: its own top-level window, deleted with this one
         m_explorer->restoreGeometry(m_settings->explorerGeometry()); // else as fitted to the screen
         const Scenario& s = m_model->scenario();
-        if (s.method == Method::RoPE)
-            m_explorer->setRopeModel(s.params<RopeParams>(), tr("Current scenario"));
-        if (s.method != Method::RoPE || m_explorer->model()->variants().empty())
+        const RopeParams* rotary = rotary_params(s); // a rotary method's (registry.h)
+        if (rotary)
+            m_explorer->setRopeModel(*rotary, tr("Current scenario"));
+        if (!rotary || m_explorer->model()->variants().empty())
             m_explorer->loadPreset(QStringLiteral("llama-3.1-8b"));
         for (auto signal : {&ExplorerModel::modelChanged, &ExplorerModel::variantsChanged,
                             &ExplorerModel::parametersChanged, &ExplorerModel::currentLengthChanged})
@@ -453,11 +454,11 @@ void MainWindow::onScenarioChanged()
     m_lastSeqLen = s.seq_len;
 
     // The rotation slider covers the positions the model knows.
-    const double maxPos =
-        s.method == Method::RoPE
-            ? static_cast<double>(std::clamp<std::int64_t>(
-                  std::max(s.seq_len, rope_default_target_length(s.params<RopeParams>())), 16, kMaxSeqLen))
-            : static_cast<double>(s.seq_len);
+    const RopeParams* rotary = rotary_params(s);
+    const double maxPos = rotary
+                              ? static_cast<double>(std::clamp<std::int64_t>(
+                                    std::max(s.seq_len, rope_default_target_length(*rotary)), 16, kMaxSeqLen))
+                              : static_cast<double>(s.seq_len);
     m_rotationControls->setRange(0.0, maxPos);
     updateExplanations();
     requestAllViews();
