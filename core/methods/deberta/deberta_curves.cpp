@@ -46,9 +46,8 @@ FamilyCurves bucket_curves(const CurveFamilyRequest& r)
         out.series.push_back(std::move(bucket));
     }
     if (p.position_buckets > 0)
-        out.markers.push_back(
-            {p.position_buckets / 2.0, words(QT_TRANSLATE_NOOP("Curves", "exact up to %1"),
-                                             {WordingArg::whole(p.position_buckets / 2)})});
+        out.markers.push_back({p.position_buckets / 2.0, words(QT_TRANSLATE_NOOP("Curves", "exact up to %1"),
+                                                               {WordingArg::whole(p.position_buckets / 2)})});
     out.markers.push_back({static_cast<double>(p.max_relative_positions),
                            words(QT_TRANSLATE_NOOP("Curves", "max relative %1"),
                                  {WordingArg::whole(p.max_relative_positions)})});

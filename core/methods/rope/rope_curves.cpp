@@ -120,8 +120,8 @@ FamilyCurves decay_curves(const CurveFamilyRequest& r)
         {static_cast<double>(p.trained_length()),
          words(QT_TRANSLATE_NOOP("Curves", "trained %1"), {WordingArg::whole(p.trained_length())})});
     if (const std::int64_t target = rope_default_target_length(p); target != p.trained_length())
-        out.markers.push_back({static_cast<double>(target), words(QT_TRANSLATE_NOOP("Curves", "target %1"),
-                                                                  {WordingArg::whole(target)})});
+        out.markers.push_back({static_cast<double>(target),
+                               words(QT_TRANSLATE_NOOP("Curves", "target %1"), {WordingArg::whole(target)})});
     // Short: the note shares a line with the chart's controls.
     out.notes.push_back(words(QT_TRANSLATE_NOOP("Curves", "bound(0) = %1 · attention factor %2"),
                               {WordingArg::number(bound0, 6), WordingArg::number(f.attention_factor, 4)}));

@@ -73,11 +73,10 @@ FamilyCurves trained_bias_curves(const CurveFamilyRequest& r)
     for (int h : sampled_curve_heads(p.num_heads, shown)) {
         check_cancel(r.cancel);
         const std::string head = "head_" + std::to_string(h);
-        out.series.push_back(
-            series_of(p.bidirectional
-                          ? words(QT_TRANSLATE_NOOP("Curves", "h%1 key before"), {WordingArg::subscript(h)})
-                          : words(QT_TRANSLATE_NOOP("Curves", "h%1"), {WordingArg::subscript(h)}),
-                      head + "_before", b.before, h, -1));
+        out.series.push_back(series_of(
+            p.bidirectional ? words(QT_TRANSLATE_NOOP("Curves", "h%1 key before"), {WordingArg::subscript(h)})
+                            : words(QT_TRANSLATE_NOOP("Curves", "h%1"), {WordingArg::subscript(h)}),
+            head + "_before", b.before, h, -1));
         if (p.bidirectional) {
             FamilySeries after =
                 series_of(words(QT_TRANSLATE_NOOP("Curves", "h%1 key after"), {WordingArg::subscript(h)}),
@@ -89,9 +88,8 @@ FamilyCurves trained_bias_curves(const CurveFamilyRequest& r)
     }
     out.markers.push_back(max_distance_marker(p));
     if (p.num_heads > shown)
-        out.notes.push_back(
-            words(QT_TRANSLATE_NOOP("Curves", "%1 of %2 heads; the heatmap shows every head"),
-                  {WordingArg::whole(shown), WordingArg::whole(p.num_heads)}));
+        out.notes.push_back(words(QT_TRANSLATE_NOOP("Curves", "%1 of %2 heads; the heatmap shows every head"),
+                                  {WordingArg::whole(shown), WordingArg::whole(p.num_heads)}));
     return out;
 }
 
@@ -114,13 +112,13 @@ FamilyCurves bucket_curves(const CurveFamilyRequest& r)
     };
     // Causal T5 buckets only keys before the query (relative_position <= 0): one series.
     if (p.bidirectional) {
-        out.series.push_back(series(words(QT_TRANSLATE_NOOP("Curves", "key after query (j − i = +r)")),
-                                    "key_after", b.after));
+        out.series.push_back(
+            series(words(QT_TRANSLATE_NOOP("Curves", "key after query (j − i = +r)")), "key_after", b.after));
         out.series.push_back(series(words(QT_TRANSLATE_NOOP("Curves", "key before query (j − i = −r)")),
                                     "key_before", b.before));
     } else {
-        out.series.push_back(series(words(QT_TRANSLATE_NOOP("Curves", "key before query (causal)")),
-                                    "key_before", b.before));
+        out.series.push_back(
+            series(words(QT_TRANSLATE_NOOP("Curves", "key before query (causal)")), "key_before", b.before));
     }
     out.markers.push_back(max_distance_marker(p));
     return out;

@@ -153,8 +153,12 @@ TEST(DescriptorHooks, OnlyARotaryMethodOffersTheRotaryViewsAndTheyDrawItsOwnPara
         const RopeParams* rotary = rotary_params(s);
         EXPECT_EQ(rotary != nullptr, d.method == RopeParams::kMethod) << d.method.id();
         EXPECT_EQ(is_rotary(d.method), rotary != nullptr) << d.method.id();
-        if (rotary)
-            EXPECT_EQ(rotary, &s.params<RopeParams>());
+        if (rotary) { // the scenario's own parameters, as they are now
+            s.params<RopeParams>().rope_theta = 500000.0;
+            ASSERT_NE(rotary_params(s), nullptr);
+            EXPECT_EQ(*rotary_params(s), s.params<RopeParams>());
+            EXPECT_EQ(rotary_params(s)->rope_theta, 500000.0);
+        }
     }
 }
 
