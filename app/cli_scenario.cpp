@@ -4,13 +4,12 @@
 #include "cli_help.h"
 #include "cli_i18n.h"
 #include "cli_options.h"
+#include "io/checkpoint_adoption.h"
 #include "io/hf_cache.h"
 #include "io/model_config.h"
 #include "io/number_text.h"
 #include "io/presets.h"
-#include "methods/deberta/deberta.h"
 #include "methods/registry.h"
-#include "methods/t5/t5_buckets.h"
 #include "model/parameter_message.h"
 #include "scenario/content.h"
 #include "scenario/validation.h"
@@ -366,31 +365,34 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
                              " does not apply (try: " + quantities_for(s.method) + ")");
         s.method = *required;
     }
-    // The cached checkpoint feeds the learned table, as --weights would; --weights given by hand wins.
-    if (!cached_weights.empty() && s.method == Method::Learned && !o.has("table") && !o.has("weights"))
-        s.params<LearnedParams>().table_path = cached_weights;
-    // T5: a trained bias table (--weights, or the cached checkpoint of --model when it has one) brings
-    // its bucket count, head count and direction; options given beside it still override them, and
-    // validate() then names the one the table contradicts.
-    if (s.method == Method::T5) {
-        const char* given = o.has("weights") ? "weights" : o.has("bias-table") ? "bias-table" : nullptr;
+    // A table file given by hand (--weights) whose field has an adoption rule of its own takes it (T5: its
+    // bucket count, head count and direction); options given beside it still override them, and validate()
+    // then names the one the table contradicts. The cached checkpoint of --model then fills every table its
+    // method knows in it that was not given by hand (io/checkpoint_adoption.h).
+    const auto given = [&](const Field& f) {
+        if (o.has(f.option_name()))
+            return f.option_name();
+        for (const std::string& alias : f.option_aliases)
+            if (o.has(alias))
+                return alias;
+        return std::string();
+    };
+    for (const Field& f : descriptor(s.method).fields) {
+        const std::string option = f.adopt_tensor ? given(f) : std::string();
+        if (option.empty())
+            continue;
+        const Field* tensor = descriptor(s.method).field(f.tensor_key);
+        const std::string tensor_name = tensor ? o.text(tensor->option_name()).value_or("") : std::string();
         try {
-            if (given)
-                t5_use_trained_bias(s.params<T5Params>(), *o.text(given), o.text("tensor").value_or(""));
-            else if (!cached_weights.empty())
-                t5_use_checkpoint_bias(s.params<T5Params>(), cached_weights);
+            adopt_table_file(s, f, *o.text(option), tensor_name);
         } catch (const InputFileError& e) {
-            throw UsageError(std::string(given ? "--" + std::string(given) : std::string("--model")) + ": " +
-                             e.what());
+            throw UsageError("--" + option + ": " + e.what());
         }
     }
-    // DeBERTa: the cached checkpoint's relative embeddings, when it has them and none were given.
-    if (s.method == Method::DeBERTa && !cached_weights.empty() && !o.has("rel-embeddings")) {
-        try {
-            deberta_use_checkpoint_rel_embeddings(s.params<DebertaParams>(), cached_weights);
-        } catch (const InputFileError& e) {
-            throw UsageError(std::string("--model: ") + e.what());
-        }
+    try {
+        adopt_checkpoint(s, cached_weights, [&](const Field& f) { return !given(f).empty(); });
+    } catch (const InputFileError& e) {
+        throw UsageError(std::string("--model: ") + e.what());
     }
     apply_method_options(o, s);
     try {

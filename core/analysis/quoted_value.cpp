@@ -6,6 +6,7 @@
 #include "compute/attention_logits.h"
 #include "io/scenario_json.h"
 #include "methods/alibi/alibi.h"
+#include "methods/registry.h"
 #include "methods/rope/rope.h"
 #include "scenario/validation.h"
 
@@ -69,12 +70,21 @@ std::int64_t index_arg(const std::vector<Value>& a, std::size_t i, const char* f
     return static_cast<std::int64_t>(x);
 }
 
+// The parameters of the method a function needs (P::kMethod): a RoPE step for θ, an ALiBi step for slopes.
+template <typename P> const P& params_of(const Scenario& s, const char* fn)
+{
+    if (s.method != P::kMethod) {
+        const std::string name = descriptor(P::kMethod).short_name;
+        const bool vowel = std::string_view("AEIOU").find(name.front()) != std::string_view::npos;
+        fail(std::string(fn) + (vowel ? " needs an " : " needs a ") + name +
+             " scenario (this step's method is " + std::string(s.method.id()) + ")");
+    }
+    return s.params<P>();
+}
+
 const RopeParams& rope_of(const Scenario& s, const char* fn)
 {
-    if (s.method != Method::RoPE)
-        fail(std::string(fn) + " needs a RoPE scenario (this step's method is " + std::string(s.method.id()) +
-             ")");
-    return s.params<RopeParams>();
+    return params_of<RopeParams>(s, fn);
 }
 
 const std::vector<double>& pair_values(const std::vector<double>& v, std::int64_t i, const char* fn)
@@ -282,10 +292,7 @@ const std::map<std::string, Function, std::less<>>& functions()
         const auto slope = [](bool scaled) {
             return [scaled](const Scenario& s, const std::vector<Value>& a) {
                 const char* fn = scaled ? "slope" : "slope_unscaled";
-                if (s.method != Method::ALiBi)
-                    fail(std::string(fn) + " needs an ALiBi scenario (this step's method is " +
-                         std::string(s.method.id()) + ")");
-                const AlibiParams& p = s.params<AlibiParams>();
+                const AlibiParams& p = params_of<AlibiParams>(s, fn);
                 const std::vector<double> v = scaled ? alibi_scaled_slopes(p) : alibi_slopes(p.num_heads);
                 const std::int64_t h = index_arg(a, 0, fn);
                 if (h >= static_cast<std::int64_t>(v.size()))

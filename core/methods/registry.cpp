@@ -84,6 +84,25 @@ const MethodDescriptor& descriptor(Method m)
     throw ParameterError("method", "one of " + method_ids(), std::string(m.id()));
 }
 
+const RopeParams* rotary_params(const Scenario& s)
+{
+    const MethodDescriptor& d = descriptor(s.method);
+    return d.rotary ? d.rotary(s) : nullptr;
+}
+
+bool is_rotary(Method m)
+{
+    Scenario s;
+    s.method = m;
+    return rotary_params(s) != nullptr;
+}
+
+std::int64_t curve_last_query(const Scenario& s)
+{
+    const MethodDescriptor& d = descriptor(s.method);
+    return d.last_query ? d.last_query(s) : s.seq_len - 1;
+}
+
 std::optional<Method> parse_method(std::string_view id)
 {
     for (const MethodDescriptor& d : methods())

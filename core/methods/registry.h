@@ -9,9 +9,11 @@
 // returning MethodDescriptor) and its kernels, one line in the list of registry.cpp, and its tests.
 #pragma once
 
+#include "methods/curve_family.h"
 #include "methods/explanation.h"
 #include "methods/gallery_figure.h"
 #include "methods/method.h"
+#include "methods/wording.h"
 #include "scenario/types.h"
 
 #include <nlohmann/json.hpp>
@@ -27,6 +29,7 @@ namespace posatlas {
 
 struct Scenario;
 struct MatrixJob;
+struct RopeParams;
 
 enum class FieldType {
     Int,  // integer in [lo, hi] (even when `even`)
@@ -42,6 +45,12 @@ enum class FieldType {
 struct FieldChoice {
     std::string_view id; // "yarn": JSON, command line
     const char* label;   // "yarn": the panel's combo box (translatable, context "ParamSpec")
+};
+
+// What Field::displayed_values gives: the values in effect and why they differ from the list's.
+struct DisplayedValues {
+    std::vector<double> values;
+    std::vector<Wording> reasons; // "NTK-ALiBi", "slope scale × 2"; empty: no reason to show
 };
 
 struct Field {
@@ -82,12 +91,39 @@ struct Field {
     // resetting all of them leaves it empty, and a session saved after "Reset all" is the paper's.
     // An element equal to its default before a chosen one is kept, as the prefix needs it.
     std::function<std::vector<double>(const Scenario&)> list_defaults;
+    // RealList edited in the panel: the values the figures use instead of the list's, and why, shown beside
+    // the sliders (ALiBi's slopes after its length scaling and slope scale); null: the list's own values.
+    std::function<DisplayedValues(const Scenario&)> displayed_values;
+    // RealList without a panel row (panel = false) that the panel still shows, read only, while shown(s)
+    // allows (LongRoPE's per-pair factors, which come from a config or preset).
+    bool read_only_summary = false;
 
     // Text field naming a file with one of the method's own learned tables (methods/table_files.h): the
     // shape the scenario needs it to have, and (for File > Open Weights…) how a scenario takes the shape of
     // a rows x cols table (sets the sizes the table fixes; null: the table must fit as it is).
     std::function<TableShape(const Scenario&)> table_shape;
     std::function<void(Scenario&, std::int64_t rows, std::int64_t cols)> table_adopt;
+    // A table field's adoption rule (io/checkpoint_adoption.h), when it is not the plain one of a table
+    // pair (the file, key + "_tensor", then table_adopt with the tensor's rows and columns):
+    // adopt_tensor(s, file, tensor) points s's table at `tensor` of `file` (empty: the one the method
+    // knows) and takes the sizes the table fixes (T5: buckets, heads, direction), throwing what the reader
+    // throws for a file that holds no usable table. The command line applies it when the field's option is
+    // given; File > Open Weights… whenever the field is chosen.
+    std::function<void(Scenario&, const std::string& file, const std::string& tensor)> adopt_tensor;
+    // A model's whole checkpoint (a cached snapshot's: --model, File > Open Model…): when it holds a table
+    // the method knows for this field, adopt_checkpoint(s, checkpoint) points the field at it and returns
+    // what the import report says ("T5 bias table … read from …"); nullopt, s unchanged, when it holds
+    // none. Null: the field is not filled from a checkpoint.
+    std::function<std::optional<std::string>(Scenario&, const std::string& checkpoint)> adopt_checkpoint;
+    // Table field: the key of the Text field naming its tensor in a .safetensors checkpoint (table_fields:
+    // key + "_tensor").
+    std::string tensor_key;
+    // Table field: what File > Open Weights… says of it (translatable, context "TableAdoption"): its "Use
+    // as" entry, its OK button and its hint (%1: the tensor). Null: "<method>: <label>", "Use as Method
+    // Table" and the hint of a method's table.
+    const char* use_as = nullptr;
+    const char* use_as_button = nullptr;
+    const char* use_as_hint = nullptr;
 
     // Typed access to the member it describes. get() returns the JSON value (number, bool, choice id,
     // null for an unset OptionalReal, array, string); set() takes one of the same type, unchecked.
@@ -183,6 +219,16 @@ struct MethodDescriptor {
     // The same beside its curves, after the sentence on the x axis (the registry fills in
     // logit_curve_explanation() for a method that leaves it null).
     std::function<ExplanationText(const Scenario&)> explain_curves;
+    // Its own curves against distance (methods/curve_family.h), the first that applies drawn; empty: the
+    // curves view draws its logit against distance.
+    std::vector<CurveFamily> curve_families;
+    // The last query that has a position: the query whose logits its logit curve shows (a learned table
+    // of 1024 rows stops there); null: seq_len - 1.
+    std::function<std::int64_t(const Scenario&)> last_query;
+    // A rotary method: the RoPE parameters its rotations follow, which the rotation diagram, the frequency
+    // spectrum and the RoPE explorer draw (RoPE: its own). Null, or null returned: those views do not
+    // apply to it.
+    std::function<const RopeParams*(const Scenario&)> rotary;
 
     // Its figures in `posatlas gallery`, in order (methods/gallery_figure.h); empty: none.
     std::vector<GalleryFigureSpec> gallery;
@@ -190,6 +236,14 @@ struct MethodDescriptor {
     const Field* field(std::string_view key) const; // by key or alias; null if none
     const MatrixKindSpec* kind(MatrixKind k) const; // null if it does not offer k
 };
+
+// The RoPE parameters the rotary views draw for s (MethodDescriptor::rotary); null when s's method is
+// not rotary.
+const RopeParams* rotary_params(const Scenario& s);
+// Whether method m is rotary for its default parameters (menus that offer the rotary views).
+bool is_rotary(Method m);
+// The query whose logits a logit curve of s shows (MethodDescriptor::last_query).
+std::int64_t curve_last_query(const Scenario& s);
 
 // Every registered method, in the order of menus and listings.
 const std::vector<MethodDescriptor>& methods();

@@ -55,6 +55,7 @@ table_fields(const std::string& key, std::string P::*path, std::string P::*tenso
     Field file = make_field(key, FieldType::Text, path, {.label = label, .tooltip = tooltip, .panel = false});
     file.table_shape = std::move(shape);
     file.table_adopt = std::move(adopt);
+    file.tensor_key = key + "_tensor";
     Field name =
         make_field(key + "_tensor", FieldType::Text, tensor,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Checkpoint tensor"),

@@ -1045,6 +1045,152 @@
     </message>
 </context>
 <context>
+    <name>Curves</name>
+    <message>
+        <source>ALiBi attention decay exp(−m r) per head · </source>
+        <translation>每个头的 ALiBi 注意力衰减 exp(−m r) · </translation>
+    </message>
+    <message>
+        <source>weight factor exp(−m r)</source>
+        <translation>权重因子 exp(−m r)</translation>
+    </message>
+    <message>
+        <source>m%1=%2</source>
+        <translation>m%1=%2</translation>
+    </message>
+    <message>
+        <source>trained %1</source>
+        <translation>训练长度 %1</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>目标长度 %1</translation>
+    </message>
+    <message>
+        <source>DeBERTa log-bucketed relative position · </source>
+        <translation>DeBERTa 对数分桶相对位置 · </translation>
+    </message>
+    <message>
+        <source>relative position δ (bucketed)</source>
+        <translation>相对位置 δ（分桶后）</translation>
+    </message>
+    <message>
+        <source>row used by attention (clamped to ±%1)</source>
+        <translation>注意力实际使用的行（截断到 ±%1）</translation>
+    </message>
+    <message>
+        <source>bucket δ before clamping</source>
+        <translation>截断前的桶 δ</translation>
+    </message>
+    <message>
+        <source>exact up to %1</source>
+        <translation>%1 以内精确</translation>
+    </message>
+    <message>
+        <source>max relative %1</source>
+        <translation>最大相对位置 %1</translation>
+    </message>
+    <message>
+        <source>RoPE long-term decay · </source>
+        <translation>RoPE 远程衰减 · </translation>
+    </message>
+    <message>
+        <source>relative size</source>
+        <translation>相对大小</translation>
+    </message>
+    <message>
+        <source>RoFormer bound ÷ bound(0)</source>
+        <translation>RoFormer 上界（相对 r = 0）</translation>
+    </message>
+    <message>
+        <source>mean cos(r θᵢ)</source>
+        <translation>cos(rθᵢ) 的均值</translation>
+    </message>
+    <message>
+        <source>unscaled θ: RoFormer bound ÷ bound(0)</source>
+        <translation>未缩放的 θ：RoFormer 上界（相对 r = 0）</translation>
+    </message>
+    <message>
+        <source>bound(0) = %1 · attention factor %2</source>
+        <translation>r = 0 处的上界 %1 · 注意力因子 %2</translation>
+    </message>
+    <message>
+        <source>θ for length %1 (the target length)</source>
+        <translation>长度 %1（目标长度）下的 θ</translation>
+    </message>
+    <message>
+        <source>θ for length %1</source>
+        <translation>长度 %1 下的 θ</translation>
+    </message>
+    <message>
+        <source>%1 × %2 is the identity here: θ′ = θ</source>
+        <translation>此处 %1 × %2 为恒等变换：θ′ = θ</translation>
+    </message>
+    <message>
+        <source>trained length %1 assumed: the config does not say whether max_position_embeddings is the trained or the extended context; set Original context</source>
+        <translation>训练长度假定为 %1：配置没有说明 max_position_embeddings 是训练时的还是扩展后的上下文；请设置“原始上下文”</translation>
+    </message>
+    <message>
+        <source>max distance %1</source>
+        <translation>最大距离 %1</translation>
+    </message>
+    <message>
+        <source>T5 learned bias per head against distance · </source>
+        <translation>T5 各头学得的偏置随距离变化 · </translation>
+    </message>
+    <message>
+        <source>bias added to the logit</source>
+        <translation>加到 logit 上的偏置</translation>
+    </message>
+    <message>
+        <source>h%1 key before</source>
+        <translation>h%1 键在前</translation>
+    </message>
+    <message>
+        <source>h%1</source>
+        <translation>h%1</translation>
+    </message>
+    <message>
+        <source>h%1 key after</source>
+        <translation>h%1 键在后</translation>
+    </message>
+    <message>
+        <source>%1 of %2 heads; the heatmap shows every head</source>
+        <translation>显示 %2 个头中的 %1 个；热图显示全部头</translation>
+    </message>
+    <message>
+        <source>T5 relative-position buckets · </source>
+        <translation>T5 相对位置桶 · </translation>
+    </message>
+    <message>
+        <source>bucket index</source>
+        <translation>桶索引</translation>
+    </message>
+    <message>
+        <source>key after query (j − i = +r)</source>
+        <translation>键在查询之后 (j − i = +r)</translation>
+    </message>
+    <message>
+        <source>key before query (j − i = −r)</source>
+        <translation>键在查询之前 (j − i = −r)</translation>
+    </message>
+    <message>
+        <source>key before query (causal)</source>
+        <translation>键在查询之前（因果）</translation>
+    </message>
+</context>
+<context>
+    <name>DisplayedValues</name>
+    <message>
+        <source>interpolation</source>
+        <translation>内插</translation>
+    </message>
+    <message>
+        <source>slope scale × %1</source>
+        <translation>斜率缩放 × %1</translation>
+    </message>
+</context>
+<context>
     <name>Explanation</name>
     <message>
         <source>The logit is (q_i + p_i) · (k_j + p_j) / √d: the position vectors are added to the content before the product, so the score mixes content, position and their cross terms.</source>
@@ -2274,6 +2420,33 @@
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>TableAdoption</name>
+    <message>
+        <source>Learned position table (positions × dimensions)</source>
+        <translation>可学习的位置表（位置 × 维度）</translation>
+    </message>
+    <message>
+        <source>Use as Learned Table</source>
+        <translation>用作可学习位置表</translation>
+    </message>
+    <message>
+        <source>The learned method will show %1 instead of its seeded stand-in (one undo step).</source>
+        <translation>可学习方法将显示 %1，而不是随机种子生成的替代表（一步撤销）。</translation>
+    </message>
+    <message>
+        <source>T5 bias table (buckets × heads)</source>
+        <translation>T5 偏置表（桶 × 头）</translation>
+    </message>
+    <message>
+        <source>Use as T5 Bias Table</source>
+        <translation>用作 T5 偏置表</translation>
+    </message>
+    <message>
+        <source>The T5 method will show %1 instead of its seeded stand-in; its bucket and head counts follow the table (one undo step).</source>
+        <translation>T5 方法将显示 %1，取代随机生成的替身；桶数与头数随该表而定（一步撤销）。</translation>
     </message>
 </context>
 <context>
@@ -3538,14 +3711,6 @@
         </translation>
     </message>
     <message>
-        <source>interpolation</source>
-        <translation>内插</translation>
-    </message>
-    <message>
-        <source>slope scale × %1</source>
-        <translation>斜率缩放 × %1</translation>
-    </message>
-    <message>
         <source>, </source>
         <translation>，</translation>
     </message>
@@ -4104,10 +4269,6 @@
         <translation>权重 %1</translation>
     </message>
     <message>
-        <source>Learned table: %1 of %2</source>
-        <translation>可学习位置表：%2 中的 %1</translation>
-    </message>
-    <message>
         <source>Open &amp;Model…</source>
         <translation>打开模型(&amp;M)…</translation>
     </message>
@@ -4142,10 +4303,6 @@
     <message>
         <source>Show in the status bar how many milliseconds each visible view takes to compute and to paint</source>
         <translation>在状态栏显示每个可见视图计算和绘制所用的毫秒数</translation>
-    </message>
-    <message>
-        <source>T5 bias table: %1 of %2</source>
-        <translation>T5 偏置表：%2 中的 %1</translation>
     </message>
     <message>
         <source>%1: %2 of %3</source>
@@ -4399,10 +4556,6 @@ Locate… lets you point at them. Restore without them uses the default in their
         <translation>%1 参数</translation>
     </message>
     <message>
-        <source>rope_scaling.short_factor / long_factor: one factor per rotary pair, read from a model&apos;s config.json (Phi-3). Load a preset or a config to set them.</source>
-        <translation>rope_scaling.short_factor / long_factor：每个旋转维度对一个因子，从模型的 config.json 中读取 (Phi-3)。加载预设或配置文件即可设置。</translation>
-    </message>
-    <message>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -4411,12 +4564,6 @@ Locate… lets you point at them. Restore without them uses the default in their
         <translation>
             <numerusform>%n 个值：%1%2</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>short_factor: %1
-long_factor: %2</source>
-        <translation>short_factor: %1
-long_factor: %2</translation>
     </message>
     <message>
         <source>e.g. the dog bit the man</source>
@@ -4878,18 +5025,6 @@ long_factor: %2</translation>
 <context>
     <name>posatlas::ui::ViewJobs</name>
     <message>
-        <source>θ for length %1 (the target length)</source>
-        <translation>长度 %1（目标长度）下的 θ</translation>
-    </message>
-    <message>
-        <source>θ for length %1</source>
-        <translation>长度 %1 下的 θ</translation>
-    </message>
-    <message>
-        <source>%1 × %2 is the identity here: θ′ = θ</source>
-        <translation>此处 %1 × %2 为恒等变换：θ′ = θ</translation>
-    </message>
-    <message>
         <source> · logit</source>
         <translation> · 注意力分数</translation>
     </message>
@@ -4918,92 +5053,8 @@ long_factor: %2</translation>
         <translation>相对距离 r（位置）</translation>
     </message>
     <message>
-        <source>RoPE long-term decay · </source>
-        <translation>RoPE 远程衰减 · </translation>
-    </message>
-    <message>
-        <source>relative size</source>
-        <translation>相对大小</translation>
-    </message>
-    <message>
-        <source>RoFormer bound ÷ bound(0)</source>
-        <translation>RoFormer 上界（相对 r = 0）</translation>
-    </message>
-    <message>
-        <source>unscaled θ: RoFormer bound ÷ bound(0)</source>
-        <translation>未缩放的 θ：RoFormer 上界（相对 r = 0）</translation>
-    </message>
-    <message>
-        <source>trained %1</source>
-        <translation>训练长度 %1</translation>
-    </message>
-    <message>
-        <source>target %1</source>
-        <translation>目标长度 %1</translation>
-    </message>
-    <message>
-        <source>bound(0) = %1 · attention factor %2</source>
-        <translation>r = 0 处的上界 %1 · 注意力因子 %2</translation>
-    </message>
-    <message>
         <source> · </source>
         <translation> · </translation>
-    </message>
-    <message>
-        <source>ALiBi attention decay exp(−m r) per head · </source>
-        <translation>每个头的 ALiBi 注意力衰减 exp(−m r) · </translation>
-    </message>
-    <message>
-        <source>weight factor exp(−m r)</source>
-        <translation>权重因子 exp(−m r)</translation>
-    </message>
-    <message>
-        <source>T5 relative-position buckets · </source>
-        <translation>T5 相对位置桶 · </translation>
-    </message>
-    <message>
-        <source>bucket index</source>
-        <translation>桶索引</translation>
-    </message>
-    <message>
-        <source>key after query (j − i = +r)</source>
-        <translation>键在查询之后 (j − i = +r)</translation>
-    </message>
-    <message>
-        <source>key before query (causal)</source>
-        <translation>键在查询之前（因果）</translation>
-    </message>
-    <message>
-        <source>key before query (j − i = −r)</source>
-        <translation>键在查询之前 (j − i = −r)</translation>
-    </message>
-    <message>
-        <source>max distance %1</source>
-        <translation>最大距离 %1</translation>
-    </message>
-    <message>
-        <source>DeBERTa log-bucketed relative position · </source>
-        <translation>DeBERTa 对数分桶相对位置 · </translation>
-    </message>
-    <message>
-        <source>relative position δ (bucketed)</source>
-        <translation>相对位置 δ（分桶后）</translation>
-    </message>
-    <message>
-        <source>row used by attention (clamped to ±%1)</source>
-        <translation>注意力实际使用的行（截断到 ±%1）</translation>
-    </message>
-    <message>
-        <source>bucket δ before clamping</source>
-        <translation>截断前的桶 δ</translation>
-    </message>
-    <message>
-        <source>exact up to %1</source>
-        <translation>%1 以内精确</translation>
-    </message>
-    <message>
-        <source>max relative %1</source>
-        <translation>最大相对位置 %1</translation>
     </message>
     <message>
         <source>%1 logit against distance · %2</source>
@@ -5134,26 +5185,6 @@ long_factor: %2</translation>
         <translation> · 训练所得编码器偏置（来自 %1）</translation>
     </message>
     <message>
-        <source>T5 learned bias per head against distance · </source>
-        <translation>T5 各头学得的偏置随距离变化 · </translation>
-    </message>
-    <message>
-        <source>bias added to the logit</source>
-        <translation>加到 logit 上的偏置</translation>
-    </message>
-    <message>
-        <source>h%1 key before</source>
-        <translation>h%1 键在前</translation>
-    </message>
-    <message>
-        <source>h%1 key after</source>
-        <translation>h%1 键在后</translation>
-    </message>
-    <message>
-        <source>%1 of %2 heads; the heatmap shows every head</source>
-        <translation>显示 %2 个头中的 %1 个；热图显示全部头</translation>
-    </message>
-    <message>
         <source> · trained %1 from files</source>
         <translation> · 来自文件的训练所得%1</translation>
     </message>
@@ -5166,17 +5197,9 @@ long_factor: %2</translation>
         <translation>每个像素：其块中心处的单元格，而非均值（仅对与位置无关的内容求块均值）；放大可看到精确单元格</translation>
     </message>
     <message>
-        <source>mean cos(r θᵢ)</source>
-        <translation>cos(rθᵢ) 的均值</translation>
-    </message>
-    <message>
         <source>, </source>
         <comment>between the items of a list</comment>
         <translation>、</translation>
-    </message>
-    <message>
-        <source>trained length %1 assumed: the config does not say whether max_position_embeddings is the trained or the extended context; set Original context</source>
-        <translation>训练长度假定为 %1：配置没有说明 max_position_embeddings 是训练时的还是扩展后的上下文；请设置“原始上下文”</translation>
     </message>
     <message>
         <source>“%1”</source>
@@ -5238,36 +5261,12 @@ long_factor: %2</translation>
         <translation>不是浮点矩阵：不能作为位置表</translation>
     </message>
     <message>
-        <source>Use as Learned Table</source>
-        <translation>用作可学习位置表</translation>
-    </message>
-    <message>
-        <source>The learned method will show %1 instead of its seeded stand-in (one undo step).</source>
-        <translation>可学习方法将显示 %1，而不是随机种子生成的替代表（一步撤销）。</translation>
-    </message>
-    <message>
         <source>Select a tensor of two dimensions (positions × dimensions).</source>
         <translation>请选择一个二维张量（位置 × 维度）。</translation>
     </message>
     <message>
-        <source>Use as T5 Bias Table</source>
-        <translation>用作 T5 偏置表</translation>
-    </message>
-    <message>
-        <source>The T5 method will show %1 instead of its seeded stand-in; its bucket and head counts follow the table (one undo step).</source>
-        <translation>T5 方法将显示 %1，取代随机生成的替身；桶数与头数随该表而定（一步撤销）。</translation>
-    </message>
-    <message>
         <source>Choose the tensor that holds the position table: a learned table (positions × dimensions), T5&apos;s relative_attention_bias (buckets × heads) or one of a method&apos;s own tables (Use as). Known position tensors are marked; only the header has been read.</source>
         <translation>选择存放位置表的张量：可学习的位置表（位置 × 维度）、T5 的 relative_attention_bias（桶 × 头），或某个方法自己的表（见“用作”）。已知的位置张量已标出；只读取了文件头。</translation>
-    </message>
-    <message>
-        <source>Learned position table (positions × dimensions)</source>
-        <translation>可学习的位置表（位置 × 维度）</translation>
-    </message>
-    <message>
-        <source>T5 bias table (buckets × heads)</source>
-        <translation>T5 偏置表（桶 × 头）</translation>
     </message>
     <message>
         <source>%1: %2</source>

@@ -234,7 +234,7 @@ ExplorerPanel::ExplorerPanel(ExplorerModel* model, QWidget* parent)
     items->appendRow(none);
     std::map<QString, std::vector<PresetInfo>> families;
     for (const PresetInfo& p : list_presets())
-        if (p.method == Method::RoPE)
+        if (is_rotary(p.method))
             families[qs(p.family)].push_back(p);
     for (const auto& [family, list] : families) {
         auto* header = new QStandardItem(family);
@@ -309,11 +309,12 @@ bool ExplorerPanel::loadPreset(const QString& id)
 {
     try {
         const ConfigImport imp = load_preset(id.toStdString());
-        if (imp.scenario.method != Method::RoPE)
+        const RopeParams* rotary = rotary_params(imp.scenario);
+        if (!rotary)
             throw ConfigError(tr("%1 does not use RoPE").arg(id).toStdString());
         const auto info = find_preset(id.toStdString());
         m_presetId = id;
-        m_model->setModel(imp.scenario.params<RopeParams>(), info ? qs(info->name) : id, imp);
+        m_model->setModel(*rotary, info ? qs(info->name) : id, imp);
         syncPresetCombo();
         return true;
     } catch (const std::exception& e) {
@@ -326,15 +327,15 @@ bool ExplorerPanel::openConfig(const QString& path)
 {
     try {
         const ConfigImport imp = load_model_config(path.toStdString());
-        if (imp.scenario.method != Method::RoPE)
+        const RopeParams* rotary = rotary_params(imp.scenario);
+        if (!rotary)
             throw ConfigError(tr("the model's positions are %1, not RoPE")
                                   .arg(methodName(imp.scenario.method))
                                   .toStdString());
-        validate(imp.scenario.params<RopeParams>());
+        validate(*rotary);
         m_presetId.clear();
         const QFileInfo fi(path);
-        m_model->setModel(imp.scenario.params<RopeParams>(),
-                          fi.dir().dirName() + QLatin1Char('/') + fi.fileName(), imp);
+        m_model->setModel(*rotary, fi.dir().dirName() + QLatin1Char('/') + fi.fileName(), imp);
         syncPresetCombo();
         return true;
     } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "hub/weights_dialog.h"
 
+#include "io/checkpoint_adoption.h"
 #include "methods/registry.h"
 
 #include <QComboBox>
@@ -14,6 +15,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace posatlas::ui {
@@ -65,9 +67,10 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
             bold.setBold(true);
             for (int c = 0; c < 4; ++c)
                 item->setFont(c, bold);
-            // The first of known_position_tensors() order wins: a learned table, else T5's encoder table.
+            // The first of known_position_tensors() order wins: a learned table, else T5's encoder table,
+            // else another method's.
             const auto rank = static_cast<std::size_t>(k - known_position_tensors().data());
-            if ((k->method == "learned" || k->method == "t5") && usable(t) && rank < preselect_rank) {
+            if (usable(t) && rank < preselect_rank) {
                 preselect = item;
                 preselect_rank = rank;
             }
@@ -83,14 +86,18 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
     layout->addWidget(m_list, 1);
     m_target = new QComboBox(this);
     m_target->setObjectName(QStringLiteral("weightsTarget"));
-    m_target->addItem(tr("Learned position table (positions × dimensions)"), QStringLiteral("learned"));
-    m_target->addItem(tr("T5 bias table (buckets × heads)"), QStringLiteral("t5"));
-    for (const MethodDescriptor& d : methods())
-        for (const Field& f : d.fields)
-            if (f.table_shape)
-                m_target->addItem(tr("%1: %2").arg(QCoreApplication::translate("Method", d.short_name),
-                                                   QCoreApplication::translate("ParamSpec", f.label)),
-                                  tableTarget(d.method.id(), f.key));
+    // Every table a method declares (io/checkpoint_adoption.h), the ones that name themselves first.
+    std::vector<TableTarget> targets = table_targets();
+    std::stable_partition(targets.begin(), targets.end(),
+                          [](const TableTarget& t) { return table_field(t).use_as != nullptr; });
+    for (const TableTarget& t : targets) {
+        const Field& f = table_field(t);
+        m_target->addItem(f.use_as ? QCoreApplication::translate("TableAdoption", f.use_as)
+                                   : tr("%1: %2").arg(QCoreApplication::translate(
+                                                          "Method", descriptor(t.method).short_name),
+                                                      QCoreApplication::translate("ParamSpec", f.label)),
+                          QString::fromStdString(table_target_id(t)));
+    }
     auto* form = new QFormLayout;
     form->addRow(tr("Use as:"), m_target);
     layout->addLayout(form);
@@ -114,13 +121,6 @@ WeightsDialog::WeightsDialog(const SafetensorsCatalog& catalog, QWidget* parent)
     layout->addWidget(m_buttons);
     if (preselect)
         m_list->setCurrentItem(preselect);
-    else // a checkpoint without a learned or T5 table: its first known tensor of another method
-        for (int i = 0; i < m_list->topLevelItemCount(); ++i)
-            if (QTreeWidgetItem* item = m_list->topLevelItem(i);
-                known_position_tensor(item->text(0).toStdString()) && (item->flags() & Qt::ItemIsEnabled)) {
-                m_list->setCurrentItem(item);
-                break;
-            }
     updateState();
     resize(640, 420);
 }
@@ -152,43 +152,23 @@ void WeightsDialog::setTarget(const QString& target)
 
 QString WeightsDialog::defaultTarget(const QString& tensor)
 {
-    const KnownPositionTensor* known = known_position_tensor(tensor.toStdString());
-    if (!known || known->method == "learned")
-        return QStringLiteral("learned");
-    if (known->method == "t5")
-        return QStringLiteral("t5");
-    // A known table of another method: its first table field (DeBERTa: rel_embeddings).
-    if (const auto method = parse_method(known->method))
-        for (const Field& f : descriptor(*method).fields)
-            if (f.table_shape)
-                return tableTarget(method->id(), f.key);
-    return QStringLiteral("learned");
-}
-
-QString WeightsDialog::tableTarget(std::string_view method, const std::string& field)
-{
-    return qs(method) + QLatin1Char('/') + QString::fromStdString(field);
+    return QString::fromStdString(table_target_id(default_table_target(tensor.toStdString())));
 }
 
 void WeightsDialog::updateState()
 {
     const bool chosen = !tensor().isEmpty();
+    const auto target = parse_table_target(this->target().toStdString());
+    const Field* f = target ? &table_field(*target) : nullptr;
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(chosen);
     m_buttons->button(QDialogButtonBox::Ok)
-        ->setText(target() == QLatin1String("t5")        ? tr("Use as T5 Bias Table")
-                  : target() == QLatin1String("learned") ? tr("Use as Learned Table")
-                                                         : tr("Use as Method Table"));
+        ->setText(f && f->use_as_button ? QCoreApplication::translate("TableAdoption", f->use_as_button)
+                                        : tr("Use as Method Table"));
     const QString use = m_target->currentText();
     if (!chosen)
         m_hint->setText(tr("Select a tensor of two dimensions (positions × dimensions)."));
-    else if (target() == QLatin1String("t5"))
-        m_hint->setText(
-            tr("The T5 method will show %1 instead of its seeded stand-in; its bucket and head counts "
-               "follow the table (one undo step).")
-                .arg(tensor()));
-    else if (target() == QLatin1String("learned"))
-        m_hint->setText(tr("The learned method will show %1 instead of its seeded stand-in (one undo step).")
-                            .arg(tensor()));
+    else if (f && f->use_as_hint)
+        m_hint->setText(QCoreApplication::translate("TableAdoption", f->use_as_hint).arg(tensor()));
     else
         m_hint->setText(
             tr("%1 will be %2 instead of the seeded stand-in; the sizes the table fixes follow it "

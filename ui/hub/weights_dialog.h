@@ -32,14 +32,13 @@ public:
     QString tensor() const;
     void selectTensor(const QString& name);
     QTreeWidget* tensorList() const { return m_list; }
-    // What the tensor is used as: "learned", "t5", or "METHOD/FIELD" ("deberta/rel_embeddings").
+    // What the tensor is used as: a table field, "METHOD/FIELD" ("learned/table_path",
+    // "deberta/rel_embeddings"; io/checkpoint_adoption.h table_target_id).
     QString target() const;
     void setTarget(const QString& target);
     QComboBox* targetBox() const { return m_target; }
-    // The target a known tensor goes to by default (learned for an unknown one).
+    // The target a known tensor goes to by default (the learned table for an unknown one).
     static QString defaultTarget(const QString& tensor);
-    // The target of a method's table field: "METHOD/FIELD" (MainWindow::useWeights parses it).
-    static QString tableTarget(std::string_view method, const std::string& field);
 
 private:
     void updateState();

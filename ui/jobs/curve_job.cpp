@@ -82,14 +82,11 @@ CurveSeries logit_series(const Scenario& s, int points, bool log_x, const Cancel
     return series;
 }
 
-// The query whose logits a curve shows: the last position, or for a learned table shorter than the
-// sequence (GPT-2: 1024 rows) the last position that has an embedding (the table is loaded for its
-// length, as core reads it).
+// The query whose logits a curve shows: the last position that has one (MethodDescriptor::last_query: a
+// learned table shorter than the sequence, GPT-2's 1024 rows, stops at its last row).
 std::int64_t curve_query(const Scenario& s)
 {
-    if (s.method != Method::Learned)
-        return s.seq_len - 1;
-    return std::min(s.seq_len, learned_shape(s.params<LearnedParams>()).trained_length) - 1;
+    return curve_last_query(s);
 }
 
 void drop_nonpositive_x(CurveSeries& series)
@@ -153,9 +150,9 @@ CurveData single_curve_data(const Scenario& s, const ViewSettings& v, const Canc
     const ProgressFn mainProgress = sub_progress(progress, 0.0, overlayShare);
 
     data.x_column = column(columns::kDistance);
-    const CurveBuilder builder = method_curve_builder(s.method);
-    if (builder) {
-        builder(CurveRequest{s, v, maxD, dist, cancel, mainProgress}, data);
+    const CurveFamily* family = curve_family_for(s);
+    if (family) {
+        family_curves(*family, s, maxD, dist, cancel, mainProgress, data);
     } else {
         // Short: the full method name with its citation made this title longer than a docked chart
         // (it is in the heatmap's title and the panel); "last query" moves to the note.
@@ -164,7 +161,7 @@ CurveData single_curve_data(const Scenario& s, const ViewSettings& v, const Canc
         data.y_label = ViewJobs::tr("logit");
         data.y_column = column(columns::kLogit);
         const std::int64_t query = curve_query(s);
-        if (query < s.seq_len - 1) { // a learned table shorter than the sequence
+        if (query < s.seq_len - 1) { // a learned table shorter than the sequence (last_query)
             data.title = ViewJobs::tr("%1 logit vs distance (query %2) · %3")
                              .arg(short_method_name(s.method))
                              .arg(query)
@@ -188,7 +185,7 @@ CurveData single_curve_data(const Scenario& s, const ViewSettings& v, const Canc
     // mix units, so with overlays every method, this one included, is drawn as that logit.
     const bool overlaid =
         std::any_of(v.overlay.begin(), v.overlay.end(), [&](Method m) { return m != s.method; });
-    if (overlaid && builder) {
+    if (overlaid && family) {
         data.series.clear();
         data.markers.clear();
         data.series.push_back(

@@ -5,6 +5,7 @@
 
 #include "analysis/rope_compare.h"
 #include "analysis/spectrum.h"
+#include "methods/registry.h"
 #include "methods/rope/rope.h"
 #include "methods/rope/rope_scaling.h"
 #include "scenario/validation.h"
@@ -26,19 +27,20 @@ RotationData rotation_job(const Scenario& s, const ViewSettings& v, const Cancel
     RotationData data;
     data.query_position = v.query_position;
     data.key_position = v.key_position;
-    if (s.method != Method::RoPE) {
+    const RopeParams* rotary = rotary_params(s); // the rotations of a rotary method (registry.h)
+    if (!rotary) {
         data.title =
             ViewJobs::tr("The rotation diagram applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
         return data;
     }
-    validate(s.params<RopeParams>());
+    const RopeParams& rope = *rotary;
+    validate(rope);
     check_cancel(cancel);
-    const RopeFrequencies f = compute_rope_frequencies(rope_for_views(s.params<RopeParams>()));
+    const RopeFrequencies f = compute_rope_frequencies(rope_for_views(rope));
     // m, n and the scaling are in the view's legend and captions; the title names the model's shape.
-    data.title = ViewJobs::tr("RoPE rotations · θ %1 · d %2")
-                     .arg(short_num(s.params<RopeParams>().rope_theta))
-                     .arg(s.params<RopeParams>().head_dim);
-    if (const QString note = length_note(s.params<RopeParams>()); !note.isEmpty())
+    data.title =
+        ViewJobs::tr("RoPE rotations · θ %1 · d %2").arg(short_num(rope.rope_theta)).arg(rope.head_dim);
+    if (const QString note = length_note(rope); !note.isEmpty())
         data.title += ViewJobs::tr(" · ") + note;
     data.theta = f.inv_freq;
     data.wavelength = f.wavelength;
@@ -67,24 +69,25 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
                           const ProgressFn& progress)
 {
     SpectrumData data;
-    if (s.method != Method::RoPE) {
+    const RopeParams* rotary = rotary_params(s); // the frequencies of a rotary method (registry.h)
+    if (!rotary) {
         data.title =
             ViewJobs::tr("The frequency spectrum applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
         return data;
     }
-    validate(s.params<RopeParams>());
+    const RopeParams& rope = *rotary;
+    validate(rope);
     check_cancel(cancel);
-    const std::int64_t trained = s.params<RopeParams>().trained_length();
-    const std::int64_t target =
-        rope_default_target_length(s.params<RopeParams>()); // >= trained, as the explorer's
+    const std::int64_t trained = rope.trained_length();
+    const std::int64_t target = rope_default_target_length(rope); // >= trained, as the explorer's
     // One table of core's (rope_pairs, as the explorer and `compute rope-pairs`): its columns and the
     // frequencies it was formed from (seq_len = target for dynamic NTK / LongRoPE, as rope_for_views).
-    const RopePairsTable table = rope_pairs(s.params<RopeParams>(), trained, target);
+    const RopePairsTable table = rope_pairs(rope, trained, target);
     const FrequencySpectrum sp = frequency_spectrum(table);
     const RopeFrequencies& f = table.frequencies;
     data.title = ViewJobs::tr("RoPE frequency spectrum · θ %1 · d %2")
-                     .arg(short_num(s.params<RopeParams>().rope_theta))
-                     .arg(s.params<RopeParams>().head_dim);
+                     .arg(short_num(rope.rope_theta))
+                     .arg(rope.head_dim);
     data.pair.assign(sp.pair.begin(), sp.pair.end());
     data.theta_original = sp.theta_original;
     data.theta_scaled = sp.theta_scaled;
@@ -97,14 +100,11 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
     data.attention_factor = sp.attention_factor;
     data.softmax_scale = f.softmax_scale;
     data.scaling_label =
-        s.params<RopeParams>().rope_type == RopeType::Default
+        rope.rope_type == RopeType::Default
             ? ViewJobs::tr("no scaling")
-            : ViewJobs::tr("%1 · factor %2")
-                  .arg(rope_scaling_name(s.params<RopeParams>().rope_type), short_num(f.factor_used));
+            : ViewJobs::tr("%1 · factor %2").arg(rope_scaling_name(rope.rope_type), short_num(f.factor_used));
     QStringList notes;
-    for (const QString& extra :
-         {length_note(s.params<RopeParams>()), identity_note(s.params<RopeParams>(), f),
-          trained_length_note(s.params<RopeParams>())})
+    for (const QString& extra : {length_note(rope), identity_note(rope, f), trained_length_note(rope)})
         if (!extra.isEmpty())
             notes << extra;
     data.note = notes.join(ViewJobs::tr(" · "));

@@ -7,10 +7,12 @@
 #include "analysis/rope_compare.h"
 #include "analysis/spectrum.h"
 #include "jobs/view_jobs.h"
+#include "jobs/wording_text.h"
 #include "methods/alibi/alibi.h"
 #include "methods/deberta/deberta.h"
 #include "methods/learned/learned.h"
 #include "methods/rope/rope.h"
+#include "methods/rope/rope_curves.h"
 #include "methods/rope/rope_scaling.h"
 #include "methods/t5/t5_buckets.h"
 #include "model/scenario_model.h"
@@ -51,46 +53,31 @@ inline QString short_method_name(Method m)
 
 // Dynamic NTK and LongRoPE choose θ by the current sequence length (rope.seq_len). With none set, every
 // view takes the target length, as core's rope_spectrum does, so the rotation, decay and spectrum views
-// show the same θ; each names that length (length_note).
+// show the same θ; each names that length (length_note). The notes are core's (methods/rope/rope_curves.h).
 inline bool length_dependent(const RopeParams& p)
 {
-    return p.rope_type == RopeType::Dynamic || p.rope_type == RopeType::LongRope;
+    return rope_length_dependent(p);
 }
 inline RopeParams rope_for_views(const RopeParams& p)
 {
-    RopeParams q = p;
-    if (length_dependent(p) && p.seq_len == 0)
-        q.seq_len = rope_default_target_length(p);
-    return q;
+    return rope_view_params(p);
 }
 inline QString length_note(const RopeParams& p)
 {
-    if (!length_dependent(p))
-        return {};
-    const std::int64_t n = rope_for_views(p).seq_len;
-    return p.seq_len == 0 ? ViewJobs::tr("θ for length %1 (the target length)").arg(n)
-                          : ViewJobs::tr("θ for length %1").arg(n);
+    return wording_text(rope_length_note(p));
 }
 // A scaling type whose factor leaves every θ and the attention factor as they were (factor 1, or
 // dynamic NTK below its trained length): the figures say so rather than look unchanged for no reason.
 inline QString identity_note(const RopeParams& p, const RopeFrequencies& f)
 {
-    if (p.rope_type == RopeType::Default || f.inv_freq != f.inv_freq_original || f.logit_multiplier() != 1.0)
-        return {};
-    return ViewJobs::tr("%1 × %2 is the identity here: θ′ = θ")
-        .arg(rope_scaling_name(p.rope_type), short_num(p.factor));
+    return wording_text(rope_identity_note(p, f));
 }
 
 // A linear / static NTK config without an original length (trained_length_ambiguous, rope_compare.h): the
 // trained length shown is max_position_embeddings, a guess the user can correct.
 inline QString trained_length_note(const RopeParams& p)
 {
-    if (!trained_length_ambiguous(p))
-        return {};
-    return ViewJobs::tr(
-               "trained length %1 assumed: the config does not say whether max_position_embeddings is the "
-               "trained or the extended context; set Original context")
-        .arg(p.max_position_embeddings);
+    return wording_text(rope_trained_length_note(p));
 }
 
 // Splits [0, 1] into consecutive sub-ranges so that several core calls report one overall progress.
@@ -115,16 +102,7 @@ inline QString subscript(int n)
 // always included.
 inline std::vector<int> sampled_heads(int heads, int max_panels)
 {
-    std::vector<int> out;
-    if (heads <= max_panels) {
-        for (int h = 0; h < heads; ++h)
-            out.push_back(h);
-        return out;
-    }
-    for (int k = 0; k < max_panels; ++k)
-        out.push_back(static_cast<int>(std::lround(static_cast<double>(k) * (heads - 1) / (max_panels - 1))));
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
+    return sampled_curve_heads(heads, max_panels);
 }
 
 // The scenario shown with method `m` beside the current one (comparison panels, curve overlays): every

@@ -271,7 +271,7 @@ std::vector<std::string> keys_of(const json& j)
 std::vector<std::string> rope_keys()
 {
     std::vector<std::string> keys;
-    for (const Field& f : descriptor(Method::RoPE).fields) {
+    for (const Field& f : descriptor(RopeParams::kMethod).fields) { // the explorer's model is a RopeParams
         keys.push_back(f.key);
         keys.insert(keys.end(), f.aliases.begin(), f.aliases.end());
     }

@@ -127,7 +127,7 @@ QString curvesAxis()
 
 QString rotationPart(const Scenario& s)
 {
-    if (s.method != Method::RoPE)
+    if (!rotary_params(s)) // a rotary method's (registry.h)
         return Explanations::tr(
             "This view shows RoPE's rotations only: choose RoPE (or a RoPE preset) to see them.");
     return Explanations::tr(
@@ -179,10 +179,11 @@ QString scalingNote(const RopeParams& p)
 
 QString spectrumPart(const Scenario& s)
 {
-    if (s.method != Method::RoPE)
+    const RopeParams* rotary = rotary_params(s); // a rotary method's frequencies (registry.h)
+    if (!rotary)
         return Explanations::tr(
             "The frequency spectrum is about RoPE only: choose RoPE (or a RoPE preset) to see it.");
-    const RopeParams& p = s.params<RopeParams>();
+    const RopeParams& p = *rotary;
     const int d = std::max(2, p.rotary_dim());
     // Wavelength 2π/θ_i with θ_i = base^(−2i/d) (Su et al. 2021): pair 0 is 2π, the last pair
     // 2π·base^((d−2)/d).

@@ -2,7 +2,7 @@
 #include "widgets/list_sliders.h"
 
 #include "jobs/view_job_support.h"
-#include "methods/alibi/alibi.h"
+#include "jobs/wording_text.h"
 #include "widgets/log_slider.h"
 
 #include <QCoreApplication>
@@ -32,21 +32,6 @@ QString slopeName(int k)
     return QStringLiteral("m") + view_job_support::subscript(k);
 }
 
-// Why the figures use another slope than the slider's: ALiBi's length scaling and its slope scale.
-QString scalingReason(const Scenario& s)
-{
-    if (s.method != Method::ALiBi)
-        return {};
-    const AlibiParams& p = s.params<AlibiParams>();
-    QStringList why;
-    if (p.scaling == AlibiScaling::Ntk)
-        why << QStringLiteral("NTK-ALiBi");
-    else if (p.scaling == AlibiScaling::Interpolate)
-        why << ListSliders::tr("interpolation");
-    if (p.slope_scale != 1.0)
-        why << ListSliders::tr("slope scale × %1").arg(numberText(p.slope_scale));
-    return why.join(ListSliders::tr(", "));
-}
 } // namespace
 
 ListSliders::ListSliders(ScenarioModel* model, ParamId id, QWidget* parent)
@@ -196,10 +181,11 @@ void ListSliders::syncFromModel()
     }
     const std::vector<double> defaults = spec.list_defaults(s);
     const std::vector<double> values = spec.list_values(s);
-    // The slopes the figures use: ALiBi's length scaling and slope scale change them after the sliders.
-    const std::vector<double> effective =
-        s.method == Method::ALiBi ? alibi_scaled_slopes(s.params<AlibiParams>()) : values;
-    const QString reason = scalingReason(s);
+    // The values the figures use, and why, when the field says they differ from the sliders' (ALiBi's
+    // length scaling and slope scale change its slopes after the sliders).
+    const DisplayedValues displayed = spec.displayed_values ? spec.displayed_values(s) : DisplayedValues{};
+    const std::vector<double>& effective = spec.displayed_values ? displayed.values : values;
+    const QString reason = wording_text(displayed.reasons, tr(", "));
     const int count = static_cast<int>(defaults.size());
     const int shown = std::min(count, kMaxRows);
     if (shown != rowCount())

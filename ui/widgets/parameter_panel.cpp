@@ -182,16 +182,21 @@ void ParameterPanel::build()
         column->addWidget(group);
         for (const Field& f : d.fields)
             addRow(form, f);
-        if (d.method == Method::RoPE) {
-            // LongRoPE's per-pair factor lists come from a config or preset: shown, not edited.
-            m_longRopeLabel = new QLabel;
-            m_longRopeLabel->setWordWrap(true);
-            m_longRopeLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-            m_longRopeLabel->setToolTip(
-                tr("rope_scaling.short_factor / long_factor: one factor per rotary pair, "
-                   "read from a model's config.json (Phi-3). Load a preset or a config to set them."));
-            form->addWidget(m_longRopeLabel);
+        // Lists the panel shows but does not edit (LongRoPE's per-pair factors, which come from a config
+        // or preset): one read-only label under the method's rows.
+        QLabel* summary = nullptr;
+        QStringList tips;
+        for (const Field& f : d.fields)
+            if (f.read_only_summary)
+                tips << tooltipFor(f);
+        if (!tips.isEmpty()) {
+            summary = new QLabel;
+            summary->setWordWrap(true);
+            summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            summary->setToolTip(tips.join(QLatin1Char('\n')));
+            form->addWidget(summary);
         }
+        m_summaryLabels.push_back(summary);
     }
     column->addStretch(1);
     setMinimumWidth(280);
@@ -276,19 +281,24 @@ void ParameterPanel::syncFromModel()
             }
         }
     }
-    if (m_longRopeLabel) {
-        auto summary = [](const std::vector<double>& f) {
-            if (f.empty())
-                return tr("none");
-            QStringList parts;
-            for (std::size_t i = 0; i < f.size() && i < 4; ++i)
-                parts << QString::number(f[i], 'g', 4);
-            return tr("%n values: %1%2", nullptr, static_cast<int>(f.size()))
-                .arg(parts.join(QStringLiteral(", ")), f.size() > 4 ? QStringLiteral(", …") : QString());
-        };
-        m_longRopeLabel->setText(tr("short_factor: %1\nlong_factor: %2")
-                                     .arg(summary(s.params<RopeParams>().short_factor),
-                                          summary(s.params<RopeParams>().long_factor)));
+    const auto summary = [](const std::vector<double>& f) {
+        if (f.empty())
+            return tr("none");
+        QStringList parts;
+        for (std::size_t i = 0; i < f.size() && i < 4; ++i)
+            parts << QString::number(f[i], 'g', 4);
+        return tr("%n values: %1%2", nullptr, static_cast<int>(f.size()))
+            .arg(parts.join(QStringLiteral(", ")), f.size() > 4 ? QStringLiteral(", …") : QString());
+    };
+    for (std::size_t i = 0; i < m_summaryLabels.size(); ++i) {
+        if (!m_summaryLabels[i] || methods()[i].method != s.method)
+            continue;
+        QStringList lines;
+        for (const Field& f : methods()[i].fields)
+            if (f.read_only_summary)
+                lines << QStringLiteral("%1: %2").arg(QString::fromStdString(f.key),
+                                                      summary(f.get(s).get<std::vector<double>>()));
+        m_summaryLabels[i]->setText(lines.join(QLatin1Char('\n')));
     }
     updateVisibility();
     m_syncing = false;
@@ -310,9 +320,15 @@ void ParameterPanel::updateVisibility()
         m_methodGroups[i]->setVisible(methods()[i].method == s.method);
     for (auto it = m_rows.constBegin(); it != m_rows.constEnd(); ++it)
         it.value()->setVisible(isRowVisible(it.key()));
-    if (m_longRopeLabel)
-        m_longRopeLabel->setVisible(s.method == Method::RoPE &&
-                                    s.params<RopeParams>().rope_type == RopeType::LongRope);
+    for (std::size_t i = 0; i < m_summaryLabels.size(); ++i) {
+        if (!m_summaryLabels[i])
+            continue;
+        const MethodDescriptor& d = methods()[i];
+        m_summaryLabels[i]->setVisible(d.method == s.method &&
+                                       std::any_of(d.fields.begin(), d.fields.end(), [&](const Field& f) {
+                                           return f.read_only_summary && (!f.shown || f.shown(s));
+                                       }));
+    }
 }
 
 } // namespace posatlas::ui

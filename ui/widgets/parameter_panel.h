@@ -63,7 +63,8 @@ private:
     // Each row's container (its label above its editor): rows are shown and hidden as whole widgets.
     QHash<ParamId, QWidget*> m_rows;
     std::vector<QGroupBox*> m_methodGroups; // in registry order
-    QLabel* m_longRopeLabel = nullptr;
+    // Per method group (registry order): the label of the lists it shows read only; null when none.
+    std::vector<QLabel*> m_summaryLabels;
     QScrollArea* m_scroll = nullptr;
     bool m_syncing = false;
 };

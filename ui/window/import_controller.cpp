@@ -3,13 +3,12 @@
 
 #include "hub/model_dialog.h"
 #include "hub/weights_dialog.h"
+#include "io/checkpoint_adoption.h"
 #include "io/hf_cache.h"
 #include "io/model_config.h"
 #include "io/presets.h"
 #include "io/safetensors.h"
-#include "methods/deberta/deberta.h"
 #include "methods/registry.h"
-#include "methods/t5/t5_buckets.h"
 #include "model/scenario_model.h"
 #include "model/settings.h"
 #include "scenario/validation.h"
@@ -95,24 +94,11 @@ bool ImportController::openCachedModel(const QString& ref)
     try {
         cached = resolve_hf_model(hf_cache_root().path, parse_hf_model_ref(ref.toStdString()));
         result = load_model_config(cached.config.string(), m_model->scenario());
-        // The snapshot's checkpoint feeds the learned table, as `--model` does on the command line.
-        if (result.scenario.method == Method::Learned && !cached.weights.empty()) {
-            result.scenario.params<LearnedParams>().table_path = cached.weights.string();
-            result.scenario.params<LearnedParams>().table_tensor.clear();
-            result.notes.push_back("position table read from " + cached.weights.filename().string());
-        }
-        // ... and T5's bias table, when the checkpoint has one (else the seeded stand-in stays).
-        if (result.scenario.method == Method::T5 && !cached.weights.empty() &&
-            t5_use_checkpoint_bias(result.scenario.params<T5Params>(), cached.weights.string()))
-            result.notes.push_back("T5 bias table " + result.scenario.params<T5Params>().bias_tensor +
-                                   " read from " + cached.weights.filename().string());
-        // ... and DeBERTa's relative embeddings, when the checkpoint has them.
-        if (result.scenario.method == Method::DeBERTa && !cached.weights.empty() &&
-            deberta_use_checkpoint_rel_embeddings(result.scenario.params<DebertaParams>(),
-                                                  cached.weights.string()))
-            result.notes.push_back("relative embeddings " +
-                                   result.scenario.params<DebertaParams>().rel_embeddings_tensor +
-                                   " read from " + cached.weights.filename().string());
+        // The snapshot's checkpoint feeds the tables its method knows in it, as `--model` does on the
+        // command line (io/checkpoint_adoption.h).
+        if (!cached.weights.empty())
+            for (std::string& note : adopt_checkpoint(result.scenario, cached.weights.string()))
+                result.notes.push_back(std::move(note));
         validate(result.scenario);
     } catch (const std::exception& e) {
         m_status->showError(
@@ -167,45 +153,18 @@ bool ImportController::useWeights(const QString& path, const QString& tensor, co
 {
     Scenario s = m_model->scenario();
     const std::string file = QFile::encodeName(path).toStdString();
-    // T5's relative_attention_bias feeds the T5 method (its buckets, heads and direction come with it); a
-    // method's own table (METHOD/FIELD) that method, taking the sizes the table fixes; every other tensor
-    // is read as a learned position table (rows = positions).
-    const QString use = target.isEmpty() ? WeightsDialog::defaultTarget(tensor) : target;
-    const bool t5 = use == QLatin1String("t5");
-    const Field* table_field = nullptr;
+    // The tensor fills the table field `target` names (WeightsDialog: a table_target_id), by default the one
+    // its name suggests: a known tensor its method's table, any other a learned position table
+    // (io/checkpoint_adoption.h).
+    const Field* table = nullptr;
     try {
-        // Only the header: the tensor must be a float matrix. The table itself is read by validation (a
-        // method's table, T5's bias: a few kB to MB) or by the views' jobs, off the GUI thread (learned).
-        const SafetensorsCatalog catalog = read_safetensors(file);
-        const SafetensorsTensor* t = catalog.find(tensor.toStdString());
-        if (!t)
-            throw SafetensorsError("no tensor '" + tensor.toStdString() + "'");
-        if (t->shape.size() != 2 ||
-            !(t->dtype == "F32" || t->dtype == "F64" || t->dtype == "F16" || t->dtype == "BF16"))
-            throw SafetensorsError(t->name + " (" + t->dtype + ", " + t->shape_text() +
-                                   ") is not a matrix of F32, F64, F16 or BF16 values");
-        if (t5) {
-            s.method = Method::T5;
-            t5_use_trained_bias(s.params<T5Params>(), file, tensor.toStdString());
-        } else if (use == QLatin1String("learned")) {
-            s.method = Method::Learned;
-            s.params<LearnedParams>().table_path = file;
-            s.params<LearnedParams>().table_tensor = tensor.toStdString();
-        } else {
-            const QStringList parts = use.split(QLatin1Char('/'));
-            const auto method = parts.size() == 2 ? parse_method(parts[0].toStdString()) : std::nullopt;
-            table_field = method ? descriptor(*method).field(parts[1].toStdString()) : nullptr;
-            const Field* name_field =
-                method ? descriptor(*method).field(parts[1].toStdString() + "_tensor") : nullptr;
-            if (!table_field || !table_field->table_shape || !name_field)
-                throw SafetensorsError("no table '" + use.toStdString() + "'");
-            s.method = *method;
-            table_field->set(s, file);
-            name_field->set(s, tensor.toStdString());
-            if (table_field->table_adopt)
-                table_field->table_adopt(s, t->shape[0], t->shape[1]);
-        }
-        validate(s);
+        const auto chosen = target.isEmpty() ? default_table_target(tensor.toStdString())
+                                             : parse_table_target(target.toStdString());
+        if (!chosen)
+            throw AdoptionError("no table '" + target.toStdString() + "'");
+        TableAdoption adopted = adopt_table(s, file, tensor.toStdString(), *chosen);
+        s = std::move(adopted.scenario);
+        table = adopted.field;
     } catch (const std::exception& e) {
         m_status->showError(QCoreApplication::translate("posatlas::ui::MainWindow", "Cannot use %1 of %2: %3")
                                 .arg(tensor, QFileInfo(path).fileName(), QString::fromUtf8(e.what())));
@@ -216,12 +175,10 @@ bool ImportController::useWeights(const QString& path, const QString& tensor, co
         return false;
     const QString name = QFileInfo(path).fileName();
     m_status->showMessage(
-        t5 ? QCoreApplication::translate("posatlas::ui::MainWindow", "T5 bias table: %1 of %2")
-                 .arg(tensor, name)
-        : table_field ? QCoreApplication::translate("posatlas::ui::MainWindow", "%1: %2 of %3")
-                            .arg(QCoreApplication::translate("ParamSpec", table_field->label), tensor, name)
-                      : QCoreApplication::translate("posatlas::ui::MainWindow", "Learned table: %1 of %2")
-                            .arg(tensor, name),
+        QCoreApplication::translate("posatlas::ui::MainWindow", "%1: %2 of %3")
+            .arg(QStringLiteral("%1 · %2").arg(methodShortName(s.method),
+                                               QCoreApplication::translate("ParamSpec", table->label)),
+                 tensor, name),
         5000);
     return true;
 }

@@ -429,9 +429,10 @@ ExplorerWindow* MainWindow::openExplorer()
             new ExplorerWindow(this); // a QMainWindow: its own top-level window, deleted with this one
         m_explorer->restoreGeometry(m_settings->explorerGeometry()); // else as fitted to the screen
         const Scenario& s = m_model->scenario();
-        if (s.method == Method::RoPE)
-            m_explorer->setRopeModel(s.params<RopeParams>(), tr("Current scenario"));
-        if (s.method != Method::RoPE || m_explorer->model()->variants().empty())
+        const RopeParams* rotary = rotary_params(s); // a rotary method's (registry.h)
+        if (rotary)
+            m_explorer->setRopeModel(*rotary, tr("Current scenario"));
+        if (!rotary || m_explorer->model()->variants().empty())
             m_explorer->loadPreset(QStringLiteral("llama-3.1-8b"));
         for (auto signal : {&ExplorerModel::modelChanged, &ExplorerModel::variantsChanged,
                             &ExplorerModel::parametersChanged, &ExplorerModel::currentLengthChanged})

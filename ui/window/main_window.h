@@ -143,7 +143,7 @@ public:
     // learned table. An empty path asks for a file first.
     void openWeightsDialog(const QString& path = {});
     // Sets the learned method's table to `tensor` of the checkpoint `path` (one undo step).
-    // `target` as WeightsDialog::target(): "learned", "t5" or "METHOD/FIELD"; empty: the known tensor's
+    // `target` as WeightsDialog::target(): "METHOD/FIELD" (a table field); empty: the known tensor's
     // default (WeightsDialog::defaultTarget).
     bool useWeights(const QString& path, const QString& tensor, const QString& target = {});
     // Sessions, figure and data export, copy figure.

@@ -134,11 +134,11 @@ bool ViewController::followScenario()
     m_lastSeqLen = s.seq_len;
 
     // The rotation slider covers the positions the model knows.
-    const double maxPos =
-        s.method == Method::RoPE
-            ? static_cast<double>(std::clamp<std::int64_t>(
-                  std::max(s.seq_len, rope_default_target_length(s.params<RopeParams>())), 16, kMaxSeqLen))
-            : static_cast<double>(s.seq_len);
+    const RopeParams* rotary = rotary_params(s);
+    const double maxPos = rotary
+                              ? static_cast<double>(std::clamp<std::int64_t>(
+                                    std::max(s.seq_len, rope_default_target_length(*rotary)), 16, kMaxSeqLen))
+                              : static_cast<double>(s.seq_len);
     m_views.rotationControls->setRange(0.0, maxPos);
     return methodChanged;
 }

@@ -112,7 +112,7 @@ private:
     ViewTimings* m_timings = nullptr;
     QPointer<QLabel> m_timingsLabel; // placed in the status bar by the window
     // Scenario fields that invalidate the heatmap's zoom window when they change.
-    Method m_lastMethod = Method::RoPE;
+    Method m_lastMethod = Scenario{}.method;
     std::int64_t m_lastSeqLen = 0;
 };
 

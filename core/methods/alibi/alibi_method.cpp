@@ -4,6 +4,7 @@
 #include "compute/block_means.h"
 #include "compute/matrix_job.h"
 #include "methods/alibi/alibi.h"
+#include "methods/alibi/alibi_curves.h"
 #include "methods/common_fields.h"
 #include "scenario/content_file.h"
 #include "scenario/validation.h"
@@ -206,7 +207,8 @@ MethodDescriptor describe_alibi()
                  "ParamSpec",
                  "Each head's slope m (before the length scaling and the slope scale). A larger slope makes "
                  "the head look less far back. Unset heads keep the paper's 2^(-8h/n)."),
-             .list_defaults = [](const Scenario& s) { return alibi_slopes(s.params<P>().num_heads); }}),
+             .list_defaults = [](const Scenario& s) { return alibi_slopes(s.params<P>().num_heads); },
+             .displayed_values = alibi_displayed_slopes}),
     };
     d.kinds = {
         {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), QT_TRANSLATE_NOOP("MatrixLabel", "bias"),
@@ -235,6 +237,7 @@ MethodDescriptor describe_alibi()
     d.explain = alibi_explanation;
     d.explain_curves = alibi_curves_explanation;
     d.gallery = alibi_gallery();
+    d.curve_families = {alibi_decay_family()};
     return d;
 }
 

@@ -4,11 +4,13 @@
 #include "compute/matrix_job.h"
 #include "methods/common_fields.h"
 #include "methods/deberta/deberta.h"
+#include "methods/deberta/deberta_curves.h"
 #include "methods/table_files.h"
 #include "scenario/validation.h"
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <vector>
 
 namespace posatlas {
@@ -165,28 +167,35 @@ MethodDescriptor describe_deberta()
             QT_TRANSLATE_NOOP("ParamSpec", "Seed of the stand-in relative embeddings and projections.")),
         initializer_range_field(&P::stddev),
     };
-    add_table_fields(
-        d.fields,
-        table_fields(
-            "rel_embeddings", &P::rel_embeddings, &P::rel_embeddings_tensor,
-            QT_TRANSLATE_NOOP("ParamSpec", "relative embeddings table"),
-            QT_TRANSLATE_NOOP(
-                "ParamSpec",
-                "DeBERTa's rel_embeddings from a file: 2 att_span x e (e = hidden_size in a checkpoint; "
-                "without a tensor name a checkpoint's deberta.encoder.rel_embeddings.weight). Overrides the "
-                "seeded table; LayerNorm is not applied."),
-            [](const Scenario& s) { return deberta_rel_shape(s.params<P>()); },
-            [](Scenario& s, std::int64_t rows, std::int64_t) {
-                // The rows are 2 att_span: att_span is position_buckets when
-                // buckets are on, else max_relative_positions.
-                P& p = s.params<P>();
-                if (rows % 2 != 0 || rows < 4)
-                    return;
-                if (p.position_buckets > 0)
-                    p.position_buckets = static_cast<int>(std::min<std::int64_t>(rows / 2, 65536));
-                else
-                    p.max_relative_positions = static_cast<int>(rows / 2);
-            }));
+    auto rel = table_fields(
+        "rel_embeddings", &P::rel_embeddings, &P::rel_embeddings_tensor,
+        QT_TRANSLATE_NOOP("ParamSpec", "relative embeddings table"),
+        QT_TRANSLATE_NOOP(
+            "ParamSpec",
+            "DeBERTa's rel_embeddings from a file: 2 att_span x e (e = hidden_size in a checkpoint; "
+            "without a tensor name a checkpoint's deberta.encoder.rel_embeddings.weight). Overrides the "
+            "seeded table; LayerNorm is not applied."),
+        [](const Scenario& s) { return deberta_rel_shape(s.params<P>()); },
+        [](Scenario& s, std::int64_t rows, std::int64_t) {
+            // The rows are 2 att_span: att_span is position_buckets when
+            // buckets are on, else max_relative_positions.
+            P& p = s.params<P>();
+            if (rows % 2 != 0 || rows < 4)
+                return;
+            if (p.position_buckets > 0)
+                p.position_buckets = static_cast<int>(std::min<std::int64_t>(rows / 2, 65536));
+            else
+                p.max_relative_positions = static_cast<int>(rows / 2);
+        });
+    // A model's checkpoint: its deberta.encoder.rel_embeddings.weight, when it has one.
+    rel.first.adopt_checkpoint = [](Scenario& s,
+                                    const std::string& checkpoint) -> std::optional<std::string> {
+        if (!deberta_use_checkpoint_rel_embeddings(s.params<P>(), checkpoint))
+            return std::nullopt;
+        return "relative embeddings " + s.params<P>().rel_embeddings_tensor + " read from " +
+               std::filesystem::path(checkpoint).filename().string();
+    };
+    add_table_fields(d.fields, std::move(rel));
     const auto proj_shape = [](const Scenario& s) { return deberta_proj_shape(s.params<P>()); };
     const auto proj_adopt = [](Scenario& s, std::int64_t rows, std::int64_t) {
         s.params<P>().head_dim = static_cast<int>(std::clamp<std::int64_t>(rows, 1, 4096));
@@ -238,6 +247,7 @@ MethodDescriptor describe_deberta()
     d.explain = deberta_explanation;
     d.explain_curves = deberta_curves_explanation;
     d.gallery = deberta_gallery();
+    d.curve_families = {deberta_bucket_family()};
     return d;
 }
 

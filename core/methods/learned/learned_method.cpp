@@ -6,6 +6,9 @@
 #include "methods/learned/learned.h"
 #include "scenario/validation.h"
 
+#include <algorithm>
+#include <filesystem>
+
 namespace posatlas {
 
 namespace {
@@ -81,15 +84,36 @@ MethodDescriptor describe_learned()
         seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Table seed"),
                    QT_TRANSLATE_NOOP("ParamSpec", "Seed of the N(0, σ) stand-in for a trained table.")),
         initializer_range_field(&P::stddev),
-        make_field("table_path", FieldType::Text, &P::table_path,
-                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Table file"),
-                    .tooltip = QT_TRANSLATE_NOOP(
-                        "ParamSpec",
-                        "A trained position table (.csv or .npy, one row per position, or a .safetensors "
-                        "checkpoint or its model.safetensors.index.json); overrides the seed."),
-                    .option = "table",
-                    .option_aliases = {"weights"},
-                    .panel = false}),
+        make_field(
+            "table_path", FieldType::Text, &P::table_path,
+            {.label = QT_TRANSLATE_NOOP("ParamSpec", "Table file"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "ParamSpec",
+                 "A trained position table (.csv or .npy, one row per position, or a .safetensors "
+                 "checkpoint or its model.safetensors.index.json); overrides the seed."),
+             .option = "table",
+             .option_aliases = {"weights"},
+             .panel = false,
+             // Any float matrix is a table (rows = positions, its width its own): taken as it is.
+             .adopt_tensor =
+                 [](Scenario& s, const std::string& file, const std::string& tensor) {
+                     s.params<P>().table_path = file;
+                     s.params<P>().table_tensor = tensor;
+                 },
+             // A model's checkpoint: the known position tensor (GPT-2's wpe, BERT's, OPT's),
+             // found by the reader.
+             .adopt_checkpoint = [](Scenario& s,
+                                    const std::string& checkpoint) -> std::optional<std::string> {
+                 s.params<P>().table_path = checkpoint;
+                 s.params<P>().table_tensor.clear();
+                 return "position table read from " + std::filesystem::path(checkpoint).filename().string();
+             },
+             .tensor_key = "table_tensor",
+             .use_as = QT_TRANSLATE_NOOP("TableAdoption", "Learned position table (positions × dimensions)"),
+             .use_as_button = QT_TRANSLATE_NOOP("TableAdoption", "Use as Learned Table"),
+             .use_as_hint = QT_TRANSLATE_NOOP(
+                 "TableAdoption",
+                 "The learned method will show %1 instead of its seeded stand-in (one undo step).")}),
         make_field("table_tensor", FieldType::Text, &P::table_tensor,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Checkpoint tensor"),
                     .tooltip = QT_TRANSLATE_NOOP(
@@ -126,6 +150,11 @@ MethodDescriptor describe_learned()
                         {"max_position_embeddings", QT_TRANSLATE_NOOP("Caption", "trained %1")}};
     d.explain = learned_explanation;
     d.gallery = learned_gallery();
+    // A table shorter than the sequence (GPT-2: 1024 rows) has no embedding past its last row: its logit
+    // curve is that row's (the table is loaded for its length, as the kernels read it).
+    d.last_query = [](const Scenario& s) {
+        return std::min(s.seq_len, learned_shape(s.params<P>()).trained_length) - 1;
+    };
     return d;
 }
 

@@ -9,6 +9,7 @@
 #include "compute/matrix_job.h"
 #include "methods/common_fields.h"
 #include "methods/rope/rope.h"
+#include "methods/rope/rope_curves.h"
 #include "methods/rope/rope_scaling.h"
 #include "scenario/validation.h"
 
@@ -469,7 +470,9 @@ std::vector<Field> llama3_and_longrope_fields()
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Short factors"),
                     .tooltip = QT_TRANSLATE_NOOP(
                         "ParamSpec", "LongRoPE: one divisor per rotary pair within the original context."),
-                    .panel = false}),
+                    .panel = false,
+                    .shown = for_types(bit(RopeType::LongRope)),
+                    .read_only_summary = true}),
         make_field("long_factor", FieldType::RealList, &P::long_factor,
                    {.lo = 0,
                     .hi = 1e6,
@@ -477,7 +480,9 @@ std::vector<Field> llama3_and_longrope_fields()
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Long factors"),
                     .tooltip = QT_TRANSLATE_NOOP(
                         "ParamSpec", "LongRoPE: one divisor per rotary pair beyond the original context."),
-                    .panel = false}),
+                    .panel = false,
+                    .shown = for_types(bit(RopeType::LongRope)),
+                    .read_only_summary = true}),
     };
 }
 
@@ -609,6 +614,8 @@ MethodDescriptor describe_rope()
     d.explain = rope_explanation;
     d.explain_curves = rope_curves_explanation;
     d.gallery = rope_gallery();
+    d.curve_families = {rope_decay_family()};
+    d.rotary = [](const Scenario& s) { return &s.params<P>(); };
     return d;
 }
 

@@ -6,10 +6,12 @@
 #include "io/input_file.h"
 #include "methods/common_fields.h"
 #include "methods/t5/t5_buckets.h"
+#include "methods/t5/t5_curves.h"
 #include "scenario/content_file.h"
 #include "scenario/validation.h"
 
 #include <algorithm>
+#include <filesystem>
 
 namespace posatlas {
 namespace {
@@ -193,15 +195,35 @@ MethodDescriptor describe_t5()
         seeded_only(seed_field(&P::seed, QT_TRANSLATE_NOOP("ParamSpec", "Bias seed"),
                                QT_TRANSLATE_NOOP("ParamSpec", "Seed of the stand-in bias table."))),
         seeded_only(initializer_range_field(&P::stddev)),
-        make_field("bias_weights", FieldType::Text, &P::bias_path,
-                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Trained bias table"),
-                    .tooltip = QT_TRANSLATE_NOOP(
-                        "ParamSpec", "A trained relative_attention_bias (buckets x heads): a .safetensors "
-                                     "checkpoint or its model.safetensors.index.json, or a .csv / .npy "
-                                     "table; overrides the seed and sets the bucket and head counts."),
-                    .option = "weights",
-                    .option_aliases = {"bias-table"},
-                    .panel = false}),
+        make_field(
+            "bias_weights", FieldType::Text, &P::bias_path,
+            {.label = QT_TRANSLATE_NOOP("ParamSpec", "Trained bias table"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "ParamSpec", "A trained relative_attention_bias (buckets x heads): a .safetensors "
+                              "checkpoint or its model.safetensors.index.json, or a .csv / .npy "
+                              "table; overrides the seed and sets the bucket and head counts."),
+             .option = "weights",
+             .option_aliases = {"bias-table"},
+             .panel = false,
+             // A trained table brings its bucket count, head count and (a checkpoint's tensor) its
+             // direction.
+             .adopt_tensor =
+                 [](Scenario& s, const std::string& file, const std::string& tensor) {
+                     t5_use_trained_bias(s.params<P>(), file, tensor);
+                 },
+             .adopt_checkpoint = [](Scenario& s,
+                                    const std::string& checkpoint) -> std::optional<std::string> {
+                 if (!t5_use_checkpoint_bias(s.params<P>(), checkpoint))
+                     return std::nullopt; // the seeded stand-in stays
+                 return "T5 bias table " + s.params<P>().bias_tensor + " read from " +
+                        std::filesystem::path(checkpoint).filename().string();
+             },
+             .tensor_key = "bias_tensor",
+             .use_as = QT_TRANSLATE_NOOP("TableAdoption", "T5 bias table (buckets × heads)"),
+             .use_as_button = QT_TRANSLATE_NOOP("TableAdoption", "Use as T5 Bias Table"),
+             .use_as_hint = QT_TRANSLATE_NOOP(
+                 "TableAdoption", "The T5 method will show %1 instead of its seeded stand-in; its bucket "
+                                  "and head counts follow the table (one undo step).")}),
         make_field("bias_tensor", FieldType::Text, &P::bias_tensor,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Checkpoint tensor"),
                     .tooltip = QT_TRANSLATE_NOOP(
@@ -276,6 +298,7 @@ MethodDescriptor describe_t5()
     d.explain = t5_explanation;
     d.explain_curves = t5_curves_explanation;
     d.gallery = t5_gallery();
+    d.curve_families = {t5_trained_bias_family(), t5_bucket_family()};
     return d;
 }
 
