@@ -277,7 +277,8 @@ void shoot_alibi_slopes(const Shots& s)
 {
     MainWindow& w = s.w;
     w.loadPreset(QStringLiteral("bloom-560m"));
-    w.model()->setListElement(descriptor(Method::ALiBi).field("slopes"), 2, 0.0123);
+    const Field* slopes = descriptor(w.model()->scenario().method).field("slopes"); // the preset's ALiBi
+    w.model()->setListElement(slopes, 2, 0.0123);
     ViewSettings curves = w.viewSettings();
     curves.max_distance = 256;
     curves.log_x = false;
@@ -285,8 +286,7 @@ void shoot_alibi_slopes(const Shots& s)
     s.idle();
     const auto show_slopes = [&] {
         if (auto* scroll = w.parameterPanel()->findChild<QScrollArea*>())
-            scroll->ensureWidgetVisible(w.parameterPanel()->editor(descriptor(Method::ALiBi).field("slopes")),
-                                        0, 0);
+            scroll->ensureWidgetVisible(w.parameterPanel()->editor(slopes), 0, 0);
         QApplication::processEvents();
     };
     show_slopes();

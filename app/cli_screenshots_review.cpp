@@ -293,8 +293,8 @@ void shoot_slopes_and_files(const Shots& s)
     MainWindow& w = s.w;
     w.resize(1280, 720);
     w.loadPreset(QStringLiteral("bloom-560m"));
-    const MethodDescriptor& alibi = descriptor(Method::ALiBi);
-    w.model()->setValue(alibi.field("scaling"), 2); // NTK-ALiBi
+    const MethodDescriptor& alibi = descriptor(w.model()->scenario().method); // the preset's ALiBi
+    w.model()->setValue(alibi.field("scaling"), 2);                           // NTK-ALiBi
     w.model()->setValue(alibi.field("target_length"), 8192);
     s.idle();
     show_row(w, alibi.field("slopes"));
@@ -311,7 +311,7 @@ void shoot_slopes_and_files(const Shots& s)
     write_csv(q, 64, 64, 0.0);
     write_csv(k, 64, 64, 0.5);
     Scenario own;
-    own.method = Method::RoPE;
+    own.method = RopeParams::kMethod;
     own.seq_len = 64;
     own.params<RopeParams>().head_dim = 64;
     own.content.queries.path = q.toStdString();

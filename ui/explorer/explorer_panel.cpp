@@ -120,7 +120,7 @@ VariantEditor::VariantEditor(const ExplorerVariant& variant, bool removable, QWi
 
 LogSlider* VariantEditor::addField(QFormLayout* form, const char* key)
 {
-    const Field& field = *descriptor(Method::RoPE).field(key);
+    const Field& field = *descriptor(RopeParams::kMethod).field(key);
     auto* slider = make_field_slider(field, this);
     // The spin box only, and the label without its unit (the tooltip names it): the editors share a
     // narrow panel, four of them under the model.
