@@ -166,8 +166,11 @@ RopePairsTable rope_pairs(const RopeParams& p, std::int64_t trained_length, std:
 {
     const auto [trained, target] = table_lengths(p, trained_length, target_length);
     RopeParams q = p;
-    if (q.seq_len == 0)
-        q.seq_len = target; // dynamic NTK and LongRoPE choose their frequencies by the current length
+    // Dynamic NTK and LongRoPE choose their frequencies by the current length; the others ignore it, and
+    // p as given is what was validated (validation.h: a validated scenario's parameters are not checked
+    // again), so it stays as it is for them.
+    if (q.seq_len == 0 && (p.rope_type == RopeType::Dynamic || p.rope_type == RopeType::LongRope))
+        q.seq_len = target;
     return rope_pairs_from_frequencies(compute_rope_frequencies(q), trained, target);
 }
 

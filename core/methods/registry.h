@@ -209,6 +209,21 @@ struct MethodDescriptor {
     // value ({"rope_theta", "θ %1"}; translatable, context "Caption"). A Bool field is captioned only when
     // true, a Choice only when not at its first (default) choice, a field the panel hides not at all.
     std::vector<std::pair<std::string, const char*>> caption_fields;
+    // A trained table the method reads from a file (Learned's position table, T5's bias table), as the
+    // captions name it (the UI words each `what`); nullopt: none. With replaces_fields the table also
+    // sets what caption_fields would say (Learned's dimension and length), which the caption then omits.
+    struct TableCaption {
+        enum class What { Table, TrainedTable, TrainedTensor, DecoderBias, EncoderBias };
+        What what = What::Table;
+        std::string tensor, path;
+        bool replaces_fields = false;
+    };
+    std::function<std::optional<TableCaption>(const Scenario&)> table_caption;
+    // Per-head panels (small multiples): the symbol of the parameter that tells the heads apart and
+    // every head's value (ALiBi: "m" and each head's slope, scaled as the kernels use it), for the panels'
+    // captions ("m₃=0.0625"). Null: heads are captioned by index.
+    const char* head_symbol = nullptr;
+    std::function<std::vector<double>(const Scenario&)> head_values;
     // True when the scenario's `causal` switch masks its logits as well as its weights (NoPE, which has no
     // mask of its own); false: the switch masks the weights only.
     bool logits_follow_causal = false;

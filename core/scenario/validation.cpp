@@ -4,6 +4,13 @@
 #include "methods/registry.h"
 #include "scenario/content.h"
 #include "scenario/content_file.h"
+#include "scenario/scenario_files.h"
+#include "scenario/validation_count.h"
+
+#include <algorithm>
+#include <atomic>
+#include <deque>
+#include <mutex>
 
 #include <cmath>
 #include <string>
@@ -69,7 +76,67 @@ void require_matrix_fits(std::string_view name, std::int64_t rows, std::int64_t 
                              std::to_string(rows) + " x " + std::to_string(cols));
 }
 
-void validate_method(const Scenario& s, Method m)
+namespace {
+
+// Scenarios validated recently (the model's edit, then every view job's kernels asking again): equal
+// scenarios whose files hold the same bytes (scenario_files_fingerprint) are valid without a second
+// check. A few entries: the current scenario and the ones the views still compute.
+class ValidatedMemo
+{
+public:
+    struct Entry {
+        Scenario scenario;
+        std::string files, method_files;
+    };
+    bool has_scenario(const Scenario& s, const std::string& files)
+    {
+        const std::lock_guard lock(m_mutex);
+        return std::any_of(m_entries.begin(), m_entries.end(),
+                           [&](const Entry& e) { return e.files == files && e.scenario == s; });
+    }
+    // A validated scenario of method m whose fields of m are s's (validate(RopeParams) builds a scenario
+    // around the parameters alone) and whose tables are the same files.
+    bool has_method(const Scenario& s, Method m, const std::string& method_files)
+    {
+        const MethodDescriptor& d = descriptor(m);
+        const std::lock_guard lock(m_mutex);
+        return std::any_of(m_entries.begin(), m_entries.end(), [&](const Entry& e) {
+            if (e.scenario.method != m || e.method_files != method_files)
+                return false;
+            return std::all_of(d.fields.begin(), d.fields.end(),
+                               [&](const Field& f) { return f.get(e.scenario) == f.get(s); });
+        });
+    }
+    void add(Entry e)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_entries.push_front(std::move(e));
+        if (m_entries.size() > kEntries)
+            m_entries.pop_back();
+    }
+
+private:
+    static constexpr std::size_t kEntries = 8;
+    std::mutex m_mutex;
+    std::deque<Entry> m_entries;
+};
+
+ValidatedMemo& validated_memo()
+{
+    static ValidatedMemo memo;
+    return memo;
+}
+
+std::atomic<std::int64_t> g_full_validations{0};
+// Inside a full check, a kernel's or a rule's own validate() (learned_shape's) checks as it always did:
+// neither counted nor remembered.
+thread_local int t_checking = 0;
+struct Checking {
+    Checking() { ++t_checking; }
+    ~Checking() { --t_checking; }
+};
+
+void check_method(const Scenario& s, Method m)
 {
     const MethodDescriptor& d = descriptor(m);
     for (const Field& f : d.fields)
@@ -78,7 +145,7 @@ void validate_method(const Scenario& s, Method m)
         d.check(s);
 }
 
-void validate(const Scenario& s)
+void check_scenario(const Scenario& s)
 {
     for (const Field& f : common_fields())
         f.check(f.get(s));
@@ -94,11 +161,47 @@ void validate(const Scenario& s)
                                  std::to_string(s.seq_len));
     }
     const MethodDescriptor& d = descriptor(s.method);
-    validate_method(s, s.method);
+    check_method(s, s.method);
     validate_content_files(s); // after the method's own fields: its head dimension is known to be valid
     // The shown head matters to per-head methods only (others keep whatever head was last shown).
     if (d.heads)
         require_int("head", s.head, 0, d.heads(s) - 1);
 }
+
+} // namespace
+
+void validate_method(const Scenario& s, Method m)
+{
+    if (t_checking > 0)
+        return check_method(s, m);
+    const std::string method_files = scenario_files_fingerprint(s, m, false);
+    if (validated_memo().has_method(s, m, method_files))
+        return;
+    ++g_full_validations;
+    const Checking checking;
+    check_method(s, m);
+}
+
+void validate(const Scenario& s)
+{
+    if (t_checking > 0)
+        return check_scenario(s);
+    const std::string files = scenario_files_fingerprint(s, s.method);
+    if (validated_memo().has_scenario(s, files))
+        return;
+    ++g_full_validations;
+    {
+        const Checking checking;
+        check_scenario(s);
+    }
+    validated_memo().add({s, files, scenario_files_fingerprint(s, s.method, false)});
+}
+
+namespace testing {
+std::int64_t full_validation_count()
+{
+    return g_full_validations.load();
+}
+} // namespace testing
 
 } // namespace posatlas

@@ -34,6 +34,10 @@ inline constexpr std::int64_t kMaxSeqLen = 10'000'000;
 inline constexpr std::int64_t kMaxDistance = 100'000'000;
 
 // Checks every field of method m (its range, from the registry) and the method's cross-field rules.
+// Validation happens once per scenario: validate() remembers the last few scenarios it validated (with
+// what their files hold, scenario_files.h), and a later validate() of an equal scenario, or a
+// validate_method() / validate(P) of the same parameters of a remembered scenario's method, returns at
+// once. So the GUI's model validates an edit, and the kernels its views then call ask again for free.
 void validate_method(const Scenario& s, Method m);
 // The same for a method's parameter struct on its own (the explorer's RopeParams, a kernel's entry):
 // P::kMethod names the method whose fields and rules apply.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "jobs/curve_drawing.h"
 
-#include "views/figure_style.h"
+#include "jobs/figure_numbers.h"
 
 #include <algorithm>
 #include <cmath>

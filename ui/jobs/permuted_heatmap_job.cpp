@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A sentence beside its permutation (ContentParams::permuted): the permutation equivariance of attention
 // without positions, shown as two heatmaps whose rows of the same word are linked.
+#include "jobs/heatmap_grid.h"
 #include "jobs/view_job_support.h"
 #include "scenario/content.h"
 #include "scenario/permutation.h"
@@ -22,11 +23,14 @@ HeatmapData permuted_heatmap_job(const Scenario& s, const ViewSettings& v, const
     first.content.permuted.clear();
     Scenario second = first;
     common_field("text")->set(second, s.content.permuted); // its tokens, and seq_len = their number
-    // Each panel exactly as heatmap_job computes its sentence alone, at half the view's width, one head.
+    // Each panel exactly as heatmap_job computes its sentence alone, at its share of the view (the grid
+    // of two panels the view lays out: heatmap_grid), one head.
     ViewSettings half = v;
     half.small_multiples = false;
     half.show_point_sample = false;
-    half.pixel_width = std::max(8, v.pixel_width / 2);
+    const PanelPixels px = panel_pixel_budget(heatmap_grid(2, v.pixel_width, v.pixel_height));
+    half.pixel_width = static_cast<int>(px.width);
+    half.pixel_height = static_cast<int>(px.height);
     HeatmapData a = heatmap_job(first, half, cancel, sub_progress(progress, 0.0, 0.5));
     HeatmapData b = heatmap_job(second, half, cancel, sub_progress(progress, 0.5, 1.0));
     report_progress(progress, 1.0);

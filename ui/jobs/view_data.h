@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Plain data handed from the compute jobs (view_jobs.*) to the views. Everything numeric here was
-// computed by core/; views only map it to pixels. Shared contract between the GUI's model/scheduler
-// side and its view side.
+// The contract between the compute jobs (view_jobs.*) and the views: what a view asks for
+// (ViewSettings) and the plain data a job hands back. Everything numeric here was computed by core/;
+// views only map it to pixels. Views include the contract (this header, heatmap_grid.h, curve_drawing.h,
+// figure_numbers.h), jobs include it too; neither includes the other's headers.
 #pragma once
 
 #include "analysis/curve_decimation.h"
 #include "compute/attention_logits.h"
+#include "scenario/params.h"
+#include "scenario/types.h"
 
 #include <QColor>
 #include <QString>
@@ -15,7 +18,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <variant>
 #include <vector>
+
+namespace posatlas {
+struct Field;
+}
 
 namespace posatlas::ui {
 
@@ -132,5 +141,61 @@ struct SpectrumData {
     QString scaling_label;      // "yarn · factor 16"
     QString note;               // under the plots: which length θ is for, identity scalings
 };
+
+// ----------------------------------------------------------------- what the views ask for
+enum class ViewKind { Heatmap, Curves, Rotation, Spectrum };
+inline constexpr int kViewKindCount = 4;
+inline constexpr ViewKind kAllViewKinds[] = {ViewKind::Heatmap, ViewKind::Curves, ViewKind::Rotation,
+                                             ViewKind::Spectrum};
+
+// What the views ask for besides the scenario itself.
+struct ViewSettings {
+    // Heatmap. matrix_kind nullopt (or a kind the method lacks): the method's most telling kind.
+    std::optional<MatrixKind> matrix_kind;
+    std::int64_t row0 = 0, col0 = 0; // visible window (zoom / pan); rows/cols 0: everything
+    std::int64_t rows = 0, cols = 0;
+    int pixel_width = 640, pixel_height = 640; // device pixels of the view: the window is downsampled to this
+    bool small_multiples = true;               // per-head methods (ALiBi, T5 bias): one small panel per head
+    int max_panels = 16;          // heads beyond this are sampled evenly (first and last always shown)
+    bool per_panel_scales = true; // small multiples: one colour scale per panel (else one shared scale)
+    bool subtract_mean = false;   // colour each panel's values minus its mean
+    // Colour scale of a zoomed heatmap: the visible window's extremes (true), or the whole matrix's
+    // (false, the default: a cell keeps its colour while zooming and panning).
+    bool fit_colors_to_view = false;
+    // View > Point Sample beside Mean (teaching aliasing): a downsampled single heatmap whose kind has
+    // exact block means gets a second panel, the point sample of the same window, on one colour scale.
+    bool show_point_sample = false;
+
+    // Curves. max_distance 0: automatic (four times the model's context, or N - 1 if that is further;
+    // from 64 to kMaxDistance).
+    std::int64_t max_distance = 0;
+    bool log_x = true;
+    int curve_points = 1200; // ~ 1-2 points per pixel of a wide chart
+    // The Curves chart's plot area, device pixels (left edge and width; width 0: not known): the job
+    // hands the chart at most four points per pixel column of it (curve_drawing.h, decimate_for_plot).
+    double curve_plot_left = 0.0, curve_plot_width = 0.0;
+    std::vector<Method> overlay; // other methods drawn on top (logit against distance), same scenario
+
+    // Methods side by side: 2 to 4 distinct methods, empty = off. Each uses its own
+    // parameters from the same scenario, on its common seq_len / content / causal settings. The heatmap
+    // shows one panel per method (colour scale shared or per panel: per_panel_scales), the curves one
+    // logit series per method on shared axes; rotation and spectrum keep showing the current method.
+    std::vector<Method> compare;
+
+    // Rotation diagram (RoPE): query at m, key at n, and the pairs drawn as large circles.
+    double query_position = 12.0;
+    double key_position = 4.0;
+    std::vector<int> pairs; // empty: first, quarter, middle and last pair
+};
+
+using ViewResult = std::variant<HeatmapData, CurveData, RotationData, SpectrumData>;
+
+// The kind shown for `s` under `settings` (validated against matrix_kinds_for).
+MatrixKind effective_matrix_kind(const Scenario& s, const ViewSettings& settings);
+// Number of heads of the per-head method (T5, ALiBi), 0 for the others.
+int per_head_count(const Scenario& s);
+// The name titles give choice `index` of a Choice field: its caption ("YaRN"), else its panel label,
+// translated.
+QString choice_caption(const Field& f, int index);
 
 } // namespace posatlas::ui

@@ -6,6 +6,7 @@
 #include "analysis/decay.h"
 #include "analysis/rope_compare.h"
 #include "analysis/spectrum.h"
+#include "jobs/figure_numbers.h"
 #include "jobs/view_jobs.h"
 #include "jobs/wording_text.h"
 #include "methods/alibi/alibi.h"
@@ -17,7 +18,6 @@
 #include "methods/t5/t5_buckets.h"
 #include "model/scenario_model.h"
 #include "scenario/validation.h"
-#include "views/figure_style.h"
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "jobs/view_jobs.h"
 
+#include "jobs/heatmap_grid.h"
 #include "jobs/view_job_support.h"
 
 #include "model/scenario_model.h"
@@ -10,14 +11,10 @@
 #include "analysis/rope_compare.h"
 #include "analysis/spectrum.h"
 #include "compute/attention_weights.h"
-#include "methods/alibi/alibi.h"
-#include "methods/deberta/deberta.h"
-#include "methods/learned/learned.h"
 #include "methods/rope/rope.h"
 #include "methods/rope/rope_scaling.h"
-#include "methods/t5/t5_buckets.h"
+#include "scenario/scenario_files.h"
 #include "scenario/validation.h"
-#include "views/figure_style.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -35,125 +32,143 @@ namespace posatlas::ui {
 
 using namespace view_job_support;
 
-MatrixKind effective_matrix_kind(const Scenario& s, const ViewSettings& settings)
+namespace {
+
+QString file_name(const std::string& path)
 {
-    const std::vector<MatrixKind> kinds = matrix_kinds_for(s.method);
-    if (settings.matrix_kind && std::find(kinds.begin(), kinds.end(), *settings.matrix_kind) != kinds.end())
-        return *settings.matrix_kind;
-    return kinds.empty() ? MatrixKind::Logits : kinds.front();
+    return QFileInfo(QFile::decodeName(path.c_str())).fileName();
 }
 
-int per_head_count(const Scenario& s)
+// A trained table the method's descriptor names (MethodDescriptor::table_caption), in words.
+QString table_caption_text(const MethodDescriptor::TableCaption& t)
 {
-    const MethodDescriptor& d = descriptor(s.method);
-    return d.heads ? d.heads(s) : 0;
+    using What = MethodDescriptor::TableCaption::What;
+    const QString file = file_name(t.path), tensor = QString::fromStdString(t.tensor);
+    switch (t.what) {
+    case What::TrainedTensor: return ViewJobs::tr(" · trained %1 from %2").arg(tensor, file);
+    case What::TrainedTable: return ViewJobs::tr(" · trained table %1").arg(file);
+    case What::DecoderBias: return ViewJobs::tr(" · trained decoder bias from %1").arg(file);
+    case What::EncoderBias: return ViewJobs::tr(" · trained encoder bias from %1").arg(file);
+    case What::Table: break;
+    }
+    return ViewJobs::tr(" · table %1").arg(file);
 }
+
+// A method's own tables from files (Shaw's a^K, DeBERTa's relative embeddings, ...): which ones, and
+// from which file, so that a figure never passes a trained table off as the stand-in or back.
+QString method_tables_text(const Scenario& s, const MethodDescriptor& d)
+{
+    QStringList tables;
+    QString table_file;
+    bool one_file = true;
+    for (const Field& f : d.fields) {
+        if (!f.table_shape)
+            continue;
+        const std::string path = f.get(s).get<std::string>();
+        if (path.empty())
+            continue;
+        const QString file = file_name(path);
+        one_file = one_file && (table_file.isEmpty() || table_file == file);
+        table_file = file;
+        tables << QCoreApplication::translate("ParamSpec", f.label);
+    }
+    if (tables.isEmpty())
+        return {};
+    return one_file ? ViewJobs::tr(" · trained %1 from %2").arg(list_join(tables), table_file)
+                    : ViewJobs::tr(" · trained %1 from files").arg(list_join(tables));
+}
+
+// The value a caption field shows; nullopt: the field is not captioned (false, its default choice, no
+// element changed).
+std::optional<QString> caption_value(const Scenario& s, const Field& f)
+{
+    switch (f.type) {
+    case FieldType::Bool:
+        if (!f.number(s))
+            return std::nullopt;
+        return QString();
+    case FieldType::Choice: {
+        const int index = static_cast<int>(f.number(s));
+        if (index == 0)
+            return std::nullopt;
+        return choice_caption(f, index);
+    }
+    case FieldType::RealList: {
+        // Elements that differ from their defaults (ALiBi's chosen head slopes), named as the
+        // curves' legend names heads (m₂ = head index 2); none: no caption.
+        if (!f.list_defaults)
+            return std::nullopt;
+        const std::vector<double> values = f.list_values(s), defaults = f.list_defaults(s);
+        QStringList parts;
+        int more = 0;
+        for (std::size_t k = 0; k < values.size(); ++k)
+            if (values[k] != defaults[k]) {
+                if (parts.size() < 3)
+                    parts << QStringLiteral("m%1=%2").arg(subscript(static_cast<int>(k)),
+                                                          short_num(values[k]));
+                else
+                    ++more;
+            }
+        if (parts.isEmpty())
+            return std::nullopt;
+        return list_join(parts) + (more ? ViewJobs::tr(" (+%1 more)").arg(more) : QString());
+    }
+    case FieldType::Int:
+    case FieldType::Seed: return QString::number(static_cast<qlonglong>(f.number(s)));
+    default: return short_num(f.number(s));
+    }
+}
+
+// The descriptor's caption fields (MethodDescriptor::caption_fields), each " · " and its text.
+QString caption_fields_text(const Scenario& s, const MethodDescriptor& d)
+{
+    QString text;
+    for (const auto& [key, format] : d.caption_fields) {
+        const Field* f = d.field(key);
+        if (!f || (f->shown && !f->shown(s)))
+            continue;
+        const std::optional<QString> value = caption_value(s, *f);
+        if (!value)
+            continue;
+        const QString pattern = QCoreApplication::translate("Caption", format);
+        text +=
+            QStringLiteral(" · ") + (pattern.contains(QLatin1String("%1")) ? pattern.arg(*value) : pattern);
+    }
+    return text;
+}
+
+} // namespace
 
 QString scenario_caption(const Scenario& s, bool with_method)
 {
     QString text = with_method ? methodName(s.method) : QString();
     const MethodDescriptor& d = descriptor(s.method);
-    const auto& learned = s.params<LearnedParams>();
-    if (s.method == Method::Learned && !learned.table_path.empty()) {
-        // A user's table: its name, not the stand-in's dimension and length it overrides. A checkpoint's
-        // tensor is a trained table: say so, and which tensor.
-        const QString file = QFileInfo(QFile::decodeName(learned.table_path.c_str())).fileName();
-        if (!learned.table_tensor.empty())
-            text +=
-                ViewJobs::tr(" · trained %1 from %2").arg(QString::fromStdString(learned.table_tensor), file);
-        else if (file.endsWith(QStringLiteral(".safetensors")) || file.endsWith(QStringLiteral(".json")))
-            text += ViewJobs::tr(" · trained table %1").arg(file);
-        else
-            text += ViewJobs::tr(" · table %1").arg(file);
-    } else {
-        const auto& t5 = s.params<T5Params>();
-        if (s.method == Method::T5 && !t5.bias_path.empty()) {
-            // A trained bias table: which stack's (the full tensor name would not fit a title) and the file.
-            const QString file = QFileInfo(QFile::decodeName(t5.bias_path.c_str())).fileName();
-            const QString tensor = QString::fromStdString(t5.bias_tensor);
-            if (tensor.isEmpty())
-                text += ViewJobs::tr(" · trained table %1").arg(file);
-            else if (tensor.startsWith(QLatin1String("decoder.")) ||
-                     tensor.contains(QLatin1String(".decoder.")))
-                text += ViewJobs::tr(" · trained decoder bias from %1").arg(file);
-            else if (tensor.startsWith(QLatin1String("encoder.")) ||
-                     tensor.contains(QLatin1String(".encoder.")))
-                text += ViewJobs::tr(" · trained encoder bias from %1").arg(file);
-            else
-                text += ViewJobs::tr(" · trained %1 from %2").arg(tensor, file);
-        }
-        // A method's own tables from files (Shaw's a^K, DeBERTa's relative embeddings, ...): which ones, and
-        // from which file, so that a figure never passes a trained table off as the stand-in or back.
-        QStringList tables;
-        QString table_file;
-        bool one_file = true;
-        for (const Field& f : d.fields) {
-            if (!f.table_shape)
-                continue;
-            const std::string path = f.get(s).get<std::string>();
-            if (path.empty())
-                continue;
-            const QString file = QFileInfo(QFile::decodeName(path.c_str())).fileName();
-            one_file = one_file && (table_file.isEmpty() || table_file == file);
-            table_file = file;
-            tables << QCoreApplication::translate("ParamSpec", f.label);
-        }
-        if (!tables.isEmpty())
-            text += one_file ? ViewJobs::tr(" · trained %1 from %2").arg(list_join(tables), table_file)
-                             : ViewJobs::tr(" · trained %1 from files").arg(list_join(tables));
-        for (const auto& [key, format] : d.caption_fields) {
-            const Field* f = d.field(key);
-            if (!f || (f->shown && !f->shown(s)))
-                continue;
-            const QString pattern = QCoreApplication::translate("Caption", format);
-            QString value;
-            switch (f->type) {
-            case FieldType::Bool:
-                if (!f->number(s))
-                    continue;
-                break;
-            case FieldType::Choice: {
-                const int index = static_cast<int>(f->number(s));
-                if (index == 0)
-                    continue;
-                value = choice_caption(*f, index);
-                break;
-            }
-            case FieldType::RealList: {
-                // Elements that differ from their defaults (ALiBi's chosen head slopes), named as the
-                // curves' legend names heads (m₂ = head index 2); none: no caption.
-                if (!f->list_defaults)
-                    continue;
-                const std::vector<double> values = f->list_values(s), defaults = f->list_defaults(s);
-                QStringList parts;
-                int more = 0;
-                for (std::size_t k = 0; k < values.size(); ++k)
-                    if (values[k] != defaults[k]) {
-                        if (parts.size() < 3)
-                            parts << QStringLiteral("m%1=%2").arg(subscript(static_cast<int>(k)),
-                                                                  short_num(values[k]));
-                        else
-                            ++more;
-                    }
-                if (parts.isEmpty())
-                    continue;
-                value = list_join(parts) + (more ? ViewJobs::tr(" (+%1 more)").arg(more) : QString());
-                break;
-            }
-            case FieldType::Int:
-            case FieldType::Seed: value = QString::number(static_cast<qlonglong>(f->number(s))); break;
-            default: value = short_num(f->number(s)); break;
-            }
-            text += QStringLiteral(" · ") +
-                    (pattern.contains(QLatin1String("%1")) ? pattern.arg(value) : pattern);
-        }
-    }
+    const std::optional<MethodDescriptor::TableCaption> table =
+        d.table_caption ? d.table_caption(s) : std::nullopt;
+    if (table)
+        text += table_caption_text(*table);
+    if (!table || !table->replaces_fields)
+        text += method_tables_text(s, d) + caption_fields_text(s, d);
     if (s.content.from_files()) // the user's own queries and keys, not seeded vectors
         text += ViewJobs::tr(" · q, k from %1").arg(content_files_text(s.content));
     text += ViewJobs::tr(" · N %1").arg(s.seq_len);
     if (!with_method && text.startsWith(QStringLiteral(" · ")))
         text.remove(0, 3);
     return text;
+}
+
+QString head_caption(const Scenario& s, int head, int panels)
+{
+    const MethodDescriptor& d = descriptor(s.method);
+    const std::vector<double> values = d.head_values ? d.head_values(s) : std::vector<double>{};
+    if (!d.head_symbol || head < 0 || static_cast<std::size_t>(head) >= values.size())
+        return ViewJobs::tr("h%1").arg(head);
+    // A decimal value, as the curves' legend and the panel's sliders write it (a power of two such as
+    // 2^-1.5 needs a superscript period that Unicode lacks); many small panels are narrow: two digits then.
+    // A symbol and numbers: the same in every language.
+    return QStringLiteral("%1%2=%3").arg(
+        QString::fromUtf8(d.head_symbol), subscript(head),
+        QString::number(values[static_cast<std::size_t>(head)], 'g', panels > 9 ? 2 : 3));
 }
 
 // ---------------------------------------------------------------- comparison lists
@@ -232,30 +247,10 @@ QString compare_names(const std::vector<Method>& list)
     return list_join(names);
 }
 
-QString choice_caption(const Field& f, int index)
-{
-    // The names the papers and model cards use, where the config id or the panel's label is not one.
-    static const std::map<std::pair<std::string_view, std::string_view>, const char*> names = {
-        {{"rope_type", "linear"}, QT_TRANSLATE_NOOP("Caption", "linear (PI)")},
-        {{"rope_type", "ntk"}, QT_TRANSLATE_NOOP("Caption", "NTK-aware")},
-        {{"rope_type", "dynamic"}, QT_TRANSLATE_NOOP("Caption", "dynamic NTK")},
-        {{"rope_type", "yarn"}, QT_TRANSLATE_NOOP("Caption", "YaRN")},
-        {{"rope_type", "llama3"}, QT_TRANSLATE_NOOP("Caption", "Llama 3")},
-        {{"rope_type", "longrope"}, QT_TRANSLATE_NOOP("Caption", "LongRoPE")},
-        {{"scaling", "interpolate"}, QT_TRANSLATE_NOOP("Caption", "interpolated slopes")},
-        {{"scaling", "ntk"}, QT_TRANSLATE_NOOP("Caption", "NTK-ALiBi")},
-        {{"layout", "split"}, QT_TRANSLATE_NOOP("Caption", "split halves")},
-    };
-    const FieldChoice& c = f.choices.at(static_cast<std::size_t>(index));
-    const auto it = names.find({std::string_view(f.key), c.id});
-    return it != names.end() ? QCoreApplication::translate("Caption", it->second)
-                             : QCoreApplication::translate("ParamSpec", c.label);
-}
-
 QString rope_scaling_name(RopeType type)
 {
     // The field's choices are in the order of RopeType (rope_method.cpp).
-    return choice_caption(*descriptor(Method::RoPE).field("rope_type"), static_cast<int>(type));
+    return choice_caption(*descriptor(RopeParams::kMethod).field("rope_type"), static_cast<int>(type));
 }
 
 QString list_join(const QStringList& items)
@@ -297,8 +292,11 @@ namespace {
 class WholeMatrixCache
 {
 public:
+    // The scenario names its files by path: `files` (scenario_files_fingerprint) is what they hold, so
+    // that a file changed on disk at the same path is another matrix with another colour scale.
     struct Key {
         Scenario scenario;
+        std::string files;
         MatrixKind kind;
         std::int64_t out_rows, out_cols;
         SampleMode sample;
@@ -374,9 +372,13 @@ HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const 
     const bool same_kind =
         std::all_of(kinds.begin(), kinds.end(), [&](MatrixKind k) { return k == kinds.front(); });
     const std::size_t count = v.compare.size();
-    // The view's grid (heatmap_paint.cpp) is about sqrt(count) columns: each panel gets that share.
-    const int gridCols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(count))));
-    const int gridRows = static_cast<int>((count + gridCols - 1) / gridCols);
+    // Each panel its share of the view: the grid the view lays them out on (heatmap_grid), for the
+    // window of positions the panels show.
+    const double rows = static_cast<double>(v.rows > 0 ? v.rows : s.seq_len);
+    const double cols = static_cast<double>(v.cols > 0 ? v.cols : s.seq_len);
+    const double aspect = rows > 0 ? cols / rows : 1.0;
+    const PanelPixels px = panel_pixel_budget(heatmap_grid(
+        static_cast<int>(count), v.pixel_width, v.pixel_height, {}, aspect, heatmap_keeps_aspect(aspect)));
     HeatmapData data;
     // The methods first: a narrow (presentation) figure elides the title's end, and the window title
     // says "Comparing: …".
@@ -392,8 +394,8 @@ HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const 
         single.compare.clear();
         single.matrix_kind = kinds[k];
         single.small_multiples = false;
-        single.pixel_width = std::max(8, v.pixel_width / gridCols);
-        single.pixel_height = std::max(8, v.pixel_height / gridRows);
+        single.pixel_width = static_cast<int>(px.width);
+        single.pixel_height = static_cast<int>(px.height);
         HeatmapData d = heatmap_job(one, single, cancel,
                                     sub_progress(progress, double(k) / count, double(k + 1) / count));
         if (k == 0) {
@@ -422,65 +424,54 @@ HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const 
 
 } // namespace
 
-HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
-                        const ProgressFn& progress)
-{
-    if (!v.compare.empty())
-        return compare_heatmap_job(s, v, cancel, progress);
-    if (shows_permuted(s, v))
-        return permuted_heatmap_job(s, v, cancel, progress);
-    validate(s);
-    const MatrixKind kind = effective_matrix_kind(s, v);
-    HeatmapData data;
-    // The weights' caption names their own mask: a method's causal field follows the scenario's.
-    data.title = scenario_caption(kind == MatrixKind::Weights ? weights_logits_scenario(s) : s) +
-                 QStringLiteral(" · ") + kind_name(kind);
-    const MethodDescriptor& d = descriptor(s.method);
-    if (s.causal && (kind == MatrixKind::Weights || d.logits_follow_causal) && !d.field("causal"))
-        data.title += ViewJobs::tr(" · causal"); // NoPE's logits take the scenario's mask too
-    for (const std::string& t : s.content.tokens)
-        data.row_tokens.push_back(QString::fromStdString(t));
-    if (kind != MatrixKind::Encoding)
-        data.col_tokens = data.row_tokens;
-    data.per_panel_scales = v.per_panel_scales;
-    data.subtract_mean = v.subtract_mean;
+namespace {
 
-    MatrixWindow w;
-    const std::int64_t n = s.seq_len;
+// What heatmap_job computes: the kind, the window and the whole matrix behind it, the panels (heads)
+// and each panel's pixels.
+struct HeatmapPlan {
+    MatrixKind kind = MatrixKind::Logits;
+    MatrixWindow window, whole;
+    std::int64_t n = 0, ncols = 0;
+    bool zoomed = false, per_head = false, beside_mean = false;
+    int heads = 0;
+    std::vector<int> shown; // the heads of the panels
+    std::string files;      // what the scenario's files hold (the whole-matrix cache's key)
+};
+
+// Every panel's pixels: heatmap_grid over the view's panel area (ViewSettings::pixel_width /
+// pixel_height), the grid the view lays the panels out on, for a window of `rows` x `cols` cells.
+PanelPixels panel_pixels(const ViewSettings& v, int panels, std::int64_t rows, std::int64_t cols)
+{
+    const double aspect = rows > 0 ? static_cast<double>(cols) / static_cast<double>(rows) : 1.0;
+    return panel_pixel_budget(
+        heatmap_grid(panels, v.pixel_width, v.pixel_height, {}, aspect, heatmap_keeps_aspect(aspect)));
+}
+
+HeatmapPlan plan_heatmap(const Scenario& s, const ViewSettings& v)
+{
+    HeatmapPlan p;
+    p.kind = effective_matrix_kind(s, v);
+    p.n = s.seq_len;
     // Columns are positions, or for an encoding embedding dimensions, as many as core's table has (a
     // user's table sets its own width: encoding_dim), so the window clamps to them like rows to the sequence.
-    const std::int64_t ncols = kind == MatrixKind::Encoding ? encoding_dim(s) : n;
-    w.row0 = std::clamp<std::int64_t>(v.row0, 0, n - 1);
-    w.rows = v.rows > 0 ? std::min(v.rows, n - w.row0) : n - w.row0;
-    w.col0 = std::clamp<std::int64_t>(v.col0, 0, ncols - 1);
-    w.cols = v.cols > 0 ? std::min(v.cols, ncols - w.col0) : ncols - w.col0;
-    data.window = {w.row0, w.col0, w.rows, w.cols};
-    data.whole = {0, 0, n, ncols};
+    p.ncols = p.kind == MatrixKind::Encoding ? encoding_dim(s) : p.n;
+    MatrixWindow& w = p.window;
+    w.row0 = std::clamp<std::int64_t>(v.row0, 0, p.n - 1);
+    w.rows = v.rows > 0 ? std::min(v.rows, p.n - w.row0) : p.n - w.row0;
+    w.col0 = std::clamp<std::int64_t>(v.col0, 0, p.ncols - 1);
+    w.cols = v.cols > 0 ? std::min(v.cols, p.ncols - w.col0) : p.ncols - w.col0;
 
-    const int heads = per_head_count(s);
-    const bool perHead =
-        v.small_multiples && heads > 1 &&
-        (kind == MatrixKind::Bias || kind == MatrixKind::Logits || kind == MatrixKind::Weights);
-    const std::vector<int> shown =
-        perHead ? sampled_heads(heads, std::max(1, v.max_panels)) : std::vector<int>{s.head};
-    // Small multiples share the view: a grid of about sqrt(count) columns, each panel its share of pixels.
-    // Point sample beside the mean: two panels side by side, each half the width.
-    const bool besideMean = v.show_point_sample && !perHead;
-    const int gridCols = perHead ? static_cast<int>(std::ceil(std::sqrt(static_cast<double>(shown.size()))))
-                         : besideMean ? 2
-                                      : 1;
-    const int gridRows = perHead ? static_cast<int>((shown.size() + gridCols - 1) / gridCols) : 1;
-    std::int64_t pixelRows = std::max(8, v.pixel_height / gridRows);
-    std::int64_t pixelCols = std::max(8, v.pixel_width / gridCols);
-    if (besideMean) {
-        // The view puts the two panels side by side or one above the other, whichever gives larger
-        // square panels: compute that square, so that one cell is one pixel in either layout.
-        const int side = std::max(std::min(v.pixel_width / 2, v.pixel_height),
-                                  std::min(v.pixel_width, v.pixel_height / 2));
-        pixelRows = pixelCols = std::max(8, side);
-    }
-    w.out_rows = std::min<std::int64_t>(w.rows, pixelRows);
-    w.out_cols = std::min<std::int64_t>(w.cols, pixelCols);
+    p.heads = per_head_count(s);
+    p.per_head =
+        v.small_multiples && p.heads > 1 &&
+        (p.kind == MatrixKind::Bias || p.kind == MatrixKind::Logits || p.kind == MatrixKind::Weights);
+    p.shown = p.per_head ? sampled_heads(p.heads, std::max(1, v.max_panels)) : std::vector<int>{s.head};
+    // Point sample beside the mean: a second panel of the same window.
+    p.beside_mean = v.show_point_sample && !p.per_head;
+    const int panels = p.beside_mean ? 2 : static_cast<int>(p.shown.size());
+    const PanelPixels px = panel_pixels(v, panels, w.rows, w.cols);
+    w.out_rows = std::min<std::int64_t>(w.rows, px.height);
+    w.out_cols = std::min<std::int64_t>(w.cols, px.width);
     // A pixel shows the exact mean of its block (or says it is a point sample: MatrixResult::sampling);
     // float32 products are far below what a colour map can show (README, Benchmarks). Exact means over
     // random content generate every position's q and k (seconds beyond ~10^6 positions), too slow for
@@ -496,103 +487,143 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
 
     // A zoomed window also gets the whole matrix, exactly as the unzoomed view computes it (same
     // pixel grid, same sampling): its colour scale, so that zooming does not recolour a cell.
-    const bool zoomed = w.row0 != 0 || w.col0 != 0 || w.rows != n || w.cols != ncols;
-    MatrixWindow whole;
-    whole.rows = n;
-    whole.cols = ncols;
-    whole.out_rows = std::min<std::int64_t>(n, pixelRows);
-    whole.out_cols = std::min<std::int64_t>(ncols, pixelCols);
-    whole.precision = w.precision;
-    whole.sample = sample_for(whole);
+    p.zoomed = w.row0 != 0 || w.col0 != 0 || w.rows != p.n || w.cols != p.ncols;
+    const PanelPixels whole_px = panel_pixels(v, panels, p.n, p.ncols);
+    p.whole.rows = p.n;
+    p.whole.cols = p.ncols;
+    p.whole.out_rows = std::min<std::int64_t>(p.n, whole_px.height);
+    p.whole.out_cols = std::min<std::int64_t>(p.ncols, whole_px.width);
+    p.whole.precision = w.precision;
+    p.whole.sample = sample_for(p.whole);
+    if (p.zoomed)
+        p.files = scenario_files_fingerprint(s, s.method);
+    return p;
+}
 
-    std::vector<double> slopes;
-    if (perHead && s.method == Method::ALiBi)
-        slopes = alibi_scaled_slopes(s.params<AlibiParams>());
+// The whole matrix behind a zoomed window, from the cache when a recent job computed it.
+std::shared_ptr<const MatrixResult> whole_matrix(const Scenario& sh, const HeatmapPlan& p,
+                                                 const MatrixWindow& whole, const CancelFn& cancel,
+                                                 const ProgressFn& progress)
+{
+    const WholeMatrixCache::Key key{sh, p.files, p.kind, whole.out_rows, whole.out_cols, whole.sample};
+    if (auto m = whole_matrix_cache().find(key))
+        return m;
+    auto m = std::make_shared<const MatrixResult>(compute_matrix(sh, p.kind, whole, cancel, progress));
+    whole_matrix_cache().insert(key, m);
+    return m;
+}
 
-    for (std::size_t k = 0; k < shown.size(); ++k) {
-        check_cancel(cancel);
-        Scenario sh = s;
-        sh.head = shown[k];
-        HeatmapPanel panel;
-        const double p0 = double(k) / shown.size(), p1 = double(k + 1) / shown.size();
-        double mid = p0;
-        if (zoomed) {
-            const WholeMatrixCache::Key key{sh, kind, whole.out_rows, whole.out_cols, whole.sample};
-            panel.whole = whole_matrix_cache().find(key);
-            if (!panel.whole) {
-                mid = 0.5 * (p0 + p1);
-                auto m = std::make_shared<const MatrixResult>(
-                    compute_matrix(sh, kind, whole, cancel, sub_progress(progress, p0, mid)));
-                whole_matrix_cache().insert(key, m);
-                panel.whole = std::move(m);
-            }
-        }
-        panel.matrix = compute_matrix(sh, kind, w, cancel, sub_progress(progress, mid, p1));
-        if (perHead) {
-            // Compact: small multiples can be narrow.
-            panel.label = ViewJobs::tr("h%1").arg(shown[k]);
-            if (static_cast<std::size_t>(shown[k]) < slopes.size())
-                // A decimal slope, as the curves' legend and the panel's sliders write it (a power of two
-                // such as 2^-1.5 needs a superscript period that Unicode lacks); many small panels are
-                // narrow: two digits then.
-                panel.label = ViewJobs::tr("m%1=%2").arg(
-                    subscript(shown[k]), QString::number(slopes[static_cast<std::size_t>(shown[k])], 'g',
-                                                         shown.size() > 9 ? 2 : 3));
-        }
-        data.panels.push_back(std::move(panel));
+// One panel of head `head`: the window (and, zoomed, the whole matrix) over progress [p0, p1].
+HeatmapPanel head_panel(const Scenario& s, const HeatmapPlan& p, int head, const CancelFn& cancel,
+                        const ProgressFn& progress, double p0, double p1)
+{
+    Scenario sh = s;
+    sh.head = head;
+    HeatmapPanel panel;
+    double mid = p0;
+    if (p.zoomed) {
+        mid = 0.5 * (p0 + p1);
+        panel.whole = whole_matrix(sh, p, p.whole, cancel, sub_progress(progress, p0, mid));
     }
-    if (perHead && shown.size() < static_cast<std::size_t>(heads))
-        data.title += ViewJobs::tr(" · %1 of %2 heads").arg(shown.size()).arg(heads);
+    panel.matrix = compute_matrix(sh, p.kind, p.window, cancel, sub_progress(progress, mid, p1));
+    return panel;
+}
 
-    // Nothing silently point-sampled: say what a pixel shows when it is not a block mean.
-    const MatrixSampling sampling = data.panels.front().matrix.sampling;
-    const bool linear = block_mean_supported(s, kind);
+// Nothing silently point-sampled: what a pixel shows when it is not a block mean.
+QString sampling_note(const Scenario& s, const HeatmapPlan& p, MatrixSampling sampling)
+{
+    const bool linear = block_mean_supported(s, p.kind);
     // Logits that are linear in the cells but whose block means this method computes only for
     // position-independent content (Shaw, DeBERTa, xPos with random or token content) must not be
     // called "not linear".
     Scenario constant = s;
     constant.content = ContentParams{};
-    const bool linear_for_constant = !linear && block_mean_supported(constant, kind);
+    const bool linear_for_constant = !linear && block_mean_supported(constant, p.kind);
     if (sampling == MatrixSampling::Point)
-        data.sampling_note = linear ? ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
-                                                   "(random content is not averaged at this length)")
-                             : linear_for_constant
-                                 ? ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
-                                                "(averaged only for position-independent content); zoom "
-                                                "in for exact cells")
-                                 : ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
-                                                "(not linear in the cells); zoom in for exact cells");
-    else if (sampling == MatrixSampling::Exact && !linear && zoomed)
-        data.sampling_note = ViewJobs::tr("exact: one cell per pixel in this zoomed window");
+        return linear                ? ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
+                                                                   "(random content is not averaged at this length)")
+               : linear_for_constant ? ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
+                                                    "(averaged only for position-independent content); zoom "
+                                                    "in for exact cells")
+                                     : ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
+                                                    "(not linear in the cells); zoom in for exact cells");
+    if (sampling == MatrixSampling::Exact && !linear && p.zoomed)
+        return ViewJobs::tr("exact: one cell per pixel in this zoomed window");
+    return {};
+}
 
-    if (besideMean && sampling == MatrixSampling::BlockMean) {
-        // The same window point-sampled, for teaching aliasing; one colour scale, so that the two
-        // panels compare cell for cell.
-        HeatmapPanel point;
-        MatrixWindow pw = w;
-        pw.sample = SampleMode::Point;
-        Scenario sh = s;
-        sh.head = shown.front();
-        if (zoomed) {
-            MatrixWindow pwhole = whole;
-            pwhole.sample = SampleMode::Point;
-            const WholeMatrixCache::Key key{sh, kind, pwhole.out_rows, pwhole.out_cols, pwhole.sample};
-            point.whole = whole_matrix_cache().find(key);
-            if (!point.whole) {
-                auto m = std::make_shared<const MatrixResult>(compute_matrix(sh, kind, pwhole, cancel));
-                whole_matrix_cache().insert(key, m);
-                point.whole = std::move(m);
-            }
-        }
-        point.matrix = compute_matrix(sh, kind, pw, cancel);
-        point.label = ViewJobs::tr("point sample: one cell per pixel (aliases)");
-        data.panels.front().label = ViewJobs::tr("block mean: every cell counted");
-        data.panels.push_back(std::move(point));
-        data.per_panel_scales = false;
-    } else if (besideMean) {
+// The same window point-sampled beside its block means, for teaching aliasing; one colour scale, so that
+// the two panels compare cell for cell.
+void add_point_sample(const Scenario& s, const HeatmapPlan& p, HeatmapData& data, const CancelFn& cancel)
+{
+    if (data.panels.front().matrix.sampling != MatrixSampling::BlockMean) {
         data.sampling_note += (data.sampling_note.isEmpty() ? QString() : ViewJobs::tr(" · ")) +
                               ViewJobs::tr("no point sample beside it: this picture has no block means");
+        return;
     }
+    HeatmapPanel point;
+    MatrixWindow pw = p.window;
+    pw.sample = SampleMode::Point;
+    Scenario sh = s;
+    sh.head = p.shown.front();
+    if (p.zoomed) {
+        MatrixWindow pwhole = p.whole;
+        pwhole.sample = SampleMode::Point;
+        point.whole = whole_matrix(sh, p, pwhole, cancel, {});
+    }
+    point.matrix = compute_matrix(sh, p.kind, pw, cancel);
+    point.label = ViewJobs::tr("point sample: one cell per pixel (aliases)");
+    data.panels.front().label = ViewJobs::tr("block mean: every cell counted");
+    data.panels.push_back(std::move(point));
+    data.per_panel_scales = false;
+}
+
+// The title and the axes' words: the caption, the kind, the mask where the method's fields do not say it.
+void heatmap_title(const Scenario& s, MatrixKind kind, HeatmapData& data)
+{
+    // The weights' caption names their own mask: a method's causal field follows the scenario's.
+    data.title = scenario_caption(kind == MatrixKind::Weights ? weights_logits_scenario(s) : s) +
+                 QStringLiteral(" · ") + kind_name(kind);
+    const MethodDescriptor& d = descriptor(s.method);
+    if (s.causal && (kind == MatrixKind::Weights || d.logits_follow_causal) && !d.field("causal"))
+        data.title += ViewJobs::tr(" · causal"); // NoPE's logits take the scenario's mask too
+    for (const std::string& t : s.content.tokens)
+        data.row_tokens.push_back(QString::fromStdString(t));
+    if (kind != MatrixKind::Encoding)
+        data.col_tokens = data.row_tokens;
+}
+
+} // namespace
+
+HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
+                        const ProgressFn& progress)
+{
+    if (!v.compare.empty())
+        return compare_heatmap_job(s, v, cancel, progress);
+    if (shows_permuted(s, v))
+        return permuted_heatmap_job(s, v, cancel, progress);
+    validate(s);
+    const HeatmapPlan p = plan_heatmap(s, v);
+    HeatmapData data;
+    heatmap_title(s, p.kind, data);
+    data.per_panel_scales = v.per_panel_scales;
+    data.subtract_mean = v.subtract_mean;
+    data.window = {p.window.row0, p.window.col0, p.window.rows, p.window.cols};
+    data.whole = {0, 0, p.n, p.ncols};
+
+    for (std::size_t k = 0; k < p.shown.size(); ++k) {
+        check_cancel(cancel);
+        HeatmapPanel panel = head_panel(s, p, p.shown[k], cancel, progress, double(k) / p.shown.size(),
+                                        double(k + 1) / p.shown.size());
+        if (p.per_head) // compact: small multiples can be narrow
+            panel.label = head_caption(s, p.shown[k], static_cast<int>(p.shown.size()));
+        data.panels.push_back(std::move(panel));
+    }
+    if (p.per_head && p.shown.size() < static_cast<std::size_t>(p.heads))
+        data.title += ViewJobs::tr(" · %1 of %2 heads").arg(p.shown.size()).arg(p.heads);
+    data.sampling_note = sampling_note(s, p, data.panels.front().matrix.sampling);
+    if (p.beside_mean)
+        add_point_sample(s, p, data, cancel);
     report_progress(progress, 1.0);
     return data;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/explanations.h"
 
-#include "jobs/view_jobs.h"
+#include "jobs/view_data.h"
 #include "methods/explanation.h"
 #include "methods/registry.h"
 #include "model/scenario_model.h"

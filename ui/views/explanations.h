@@ -7,7 +7,7 @@
 // notes. Every piece is translated (the shared ones in context posatlas::ui::Explanations).
 #pragma once
 
-#include "jobs/view_jobs.h"
+#include "jobs/view_data.h"
 #include "scenario/params.h"
 
 #include <QString>

@@ -4,6 +4,8 @@
 // the Qt Charts curves (curve_chart.h) all draw with these.
 #pragma once
 
+#include "jobs/figure_numbers.h"
+
 #include <QColor>
 #include <QFont>
 #include <QFontMetricsF>
@@ -38,21 +40,7 @@ QFont scaled_font(const QFont& base, double scale, double relative = 1.0, bool b
 // Line colours for series without their own colour (matplotlib's tab10, lightened on dark backgrounds).
 QColor series_color(int index, bool dark);
 
-// ----------------------------------------------------------------- ticks, numbers
-// Hard cap on the ticks or labels of any one axis or colour bar, whatever a caller asks for.
-inline constexpr int kMaxTicks = 64;
-// "Nice" tick values (1, 2, 2.5, 5 x 10^k steps) inside [lo, hi], at most about max_ticks of them and never
-// more than kMaxTicks; strictly increasing and finite. Terminates for every input: a range that is empty or
-// narrower than the resolution of its values (1 +- 1e-16) gives the one midpoint, non-finite bounds give
-// none, and ranges wider than a double can span (+-1e300) or made of subnormals work as any other.
-std::vector<double> nice_ticks(double lo, double hi, int max_ticks);
-// Makes [lo, hi] a range an axis can divide: an empty or nearly empty range (span <= 1e-9 of its magnitude,
-// e.g. a ratio that is 1 +- 1e-16 everywhere) becomes mid +- max(0.5, 5 % of |mid|); bounds beyond
-// +-DBL_MAX / 4 are clamped so that hi - lo stays finite. Non-finite bounds are left alone.
-void widen_degenerate_range(double& lo, double& hi);
-// Compact number for ticks and readouts: integers as integers, else `significant` digits, exponent
-// notation for very small or large magnitudes, "NaN" for NaN.
-QString format_number(double value, int significant = 4);
+// Ticks and numbers (nice_ticks, widen_degenerate_range, format_number): jobs/figure_numbers.h.
 
 // ----------------------------------------------------------------- title and caption lines
 // Paints a title line (bold) and returns the remaining rect below it; and a caption line at the bottom,

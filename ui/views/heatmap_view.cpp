@@ -459,8 +459,8 @@ QSize HeatmapView::heatmapPixelSize() const
     if (L.panels.isEmpty())
         return {};
     const double dpr = devicePixelRatioF();
-    return QSize(static_cast<int>(std::ceil(L.panels.front().heat.width() * dpr)),
-                 static_cast<int>(std::ceil(L.panels.front().heat.height() * dpr)));
+    return QSize(static_cast<int>(std::ceil(L.panelArea.width() * dpr)),
+                 static_cast<int>(std::ceil(L.panelArea.height() * dpr)));
 }
 
 int HeatmapView::panelAt(const QPointF& pos, const Layout& layout) const

@@ -20,6 +20,7 @@
 // window arrives.
 #pragma once
 
+#include "jobs/heatmap_grid.h"
 #include "jobs/view_data.h"
 #include "views/colormap.h"
 #include "views/figure.h"
@@ -85,8 +86,9 @@ public:
 
     // Where renderFigure() puts each panel's heatmap inside `target` (for tests and export tools).
     QList<QRectF> heatmapRects(const QRectF& target, const RenderOptions& options) const;
-    // Device-pixel size of one panel's heatmap on screen: requesting out_rows x out_cols of this size
-    // makes one matrix cell one physical pixel on high-DPI screens.
+    // Device-pixel size of the area the panels' grid fills on screen (ViewSettings::pixel_width /
+    // pixel_height): the job divides it among the panels by heatmap_grid, as the painter does, so that
+    // one matrix cell is one physical pixel on high-DPI screens.
     QSize heatmapPixelSize() const;
 
     // The visible window in positions: rows [row0, row0 + rows), columns [col0, col0 + cols).
@@ -174,8 +176,23 @@ private:
         QRectF colorbar;     // the colour strip
         QRectF colorbarArea; // strip + ticks + label
         QRectF xTitle, yTitle;
+        // The area the panels' grid fills (heatmap_grid's width and height): what the title, the
+        // colour bar, the axis titles and a shared grid's tick labels leave.
+        QSizeF panelArea;
     };
     struct Fonts;
+    // Room for tick labels (left of and under a heatmap), and whether the panels share them.
+    struct TickSpace {
+        double width = 0.0, height = 0.0;
+        bool shared = true;
+    };
+    // The grid of the panels, the caption band above each and how its captions are set.
+    struct GridPlan {
+        HeatmapGrid grid;
+        double label_h = 0.0;
+        bool two_lines = false;    // name, then colour range
+        double caption_font = 1.0; // scale of the label font
+    };
 
     static Extent extent_of(const std::vector<std::int64_t>& index,
                             const std::vector<std::int64_t>& block_end);
@@ -198,6 +215,13 @@ private:
     // `text` followed by that span, as one caption line ("m₀=0.84 −205…0").
     QString withPanelRange(int index, const QString& text) const;
     Layout computeLayout(const QRectF& target, const Fonts& fonts, QPaintDevice* device) const;
+    double colorbarWidth(const Fonts& fonts, QPaintDevice* device) const;
+    TickSpace tickSpace(const Fonts& fonts, QPaintDevice* device) const;
+    GridPlan planGrid(const QSizeF& avail, PanelChrome chrome, const Fonts& fonts,
+                      QPaintDevice* device) const;
+    void placePanels(Layout& layout, const QRectF& area, const GridPlan& plan, const PanelChrome& chrome,
+                     const TickSpace& ticks, double text_h, double pad, double label_line,
+                     double bar_w) const;
     void paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const;
     void paintPanel(QPainter& painter, int index, const PanelGeometry& geometry, const Fonts& fonts,
                     const RenderOptions& options) const;

@@ -188,7 +188,7 @@ void ParameterPanel::build()
         QStringList tips;
         for (const Field& f : d.fields)
             if (f.read_only_summary)
-                tips << tooltipFor(f);
+                tips << field_tooltip(f);
         if (!tips.isEmpty()) {
             summary = new QLabel;
             summary->setWordWrap(true);

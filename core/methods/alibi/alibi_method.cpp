@@ -234,6 +234,8 @@ MethodDescriptor describe_alibi()
                         {"slope_scale", QT_TRANSLATE_NOOP("Caption", "slopes × %1")},
                         {"scaling", QT_TRANSLATE_NOOP("Caption", "%1")},
                         {"slopes", QT_TRANSLATE_NOOP("Caption", "slopes %1")}};
+    d.head_symbol = "m";
+    d.head_values = [](const Scenario& s) { return alibi_scaled_slopes(s.params<P>()); };
     d.explain = alibi_explanation;
     d.explain_curves = alibi_curves_explanation;
     d.gallery = alibi_gallery();

@@ -148,6 +148,22 @@ MethodDescriptor describe_learned()
     d.context_length = [](const Scenario& s) { return s.params<P>().trained_length; };
     d.caption_fields = {{"hidden_size", QT_TRANSLATE_NOOP("Caption", "d %1")},
                         {"max_position_embeddings", QT_TRANSLATE_NOOP("Caption", "trained %1")}};
+    // A user's table: its name, not the stand-in's dimension and length it overrides. A checkpoint's
+    // tensor is a trained table: which tensor.
+    d.table_caption = [](const Scenario& s) -> std::optional<MethodDescriptor::TableCaption> {
+        const P& p = s.params<P>();
+        if (p.table_path.empty())
+            return std::nullopt;
+        using What = MethodDescriptor::TableCaption::What;
+        const auto ends_with = [&](std::string_view tail) {
+            return p.table_path.size() >= tail.size() &&
+                   p.table_path.compare(p.table_path.size() - tail.size(), tail.size(), tail) == 0;
+        };
+        const What what = !p.table_tensor.empty()                           ? What::TrainedTensor
+                          : ends_with(".safetensors") || ends_with(".json") ? What::TrainedTable
+                                                                            : What::Table;
+        return MethodDescriptor::TableCaption{what, p.table_tensor, p.table_path, true};
+    };
     d.explain = learned_explanation;
     d.gallery = learned_gallery();
     // A table shorter than the sequence (GPT-2: 1024 rows) has no embedding past its last row: its logit

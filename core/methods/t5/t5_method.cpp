@@ -295,6 +295,22 @@ MethodDescriptor describe_t5()
     d.caption_fields = {{"relative_attention_num_buckets", QT_TRANSLATE_NOOP("Caption", "%1 buckets")},
                         {"relative_attention_max_distance", QT_TRANSLATE_NOOP("Caption", "max %1")},
                         {"bidirectional", QT_TRANSLATE_NOOP("Caption", "bidirectional")}};
+    // A trained bias table: which stack's (the full tensor name would not fit a title) and the file.
+    d.table_caption = [](const Scenario& s) -> std::optional<MethodDescriptor::TableCaption> {
+        const P& p = s.params<P>();
+        if (p.bias_path.empty())
+            return std::nullopt;
+        using What = MethodDescriptor::TableCaption::What;
+        const std::string& t = p.bias_tensor;
+        const auto names = [&](const std::string& stack) {
+            return t.starts_with(stack + ".") || t.find("." + stack + ".") != std::string::npos;
+        };
+        const What what = t.empty()          ? What::TrainedTable
+                          : names("decoder") ? What::DecoderBias
+                          : names("encoder") ? What::EncoderBias
+                                             : What::TrainedTensor;
+        return MethodDescriptor::TableCaption{what, t, p.bias_path, false};
+    };
     d.explain = t5_explanation;
     d.explain_curves = t5_curves_explanation;
     d.gallery = t5_gallery();
