@@ -143,17 +143,14 @@ std::vector<GalleryFigureSpec> t5_gallery()
 
 } // namespace
 
-MethodDescriptor describe_t5()
+namespace {
+
+using P = T5Params;
+
+// The bucket layout, the heads, the stand-in table's seed and spread, and a trained table.
+std::vector<Field> t5_fields()
 {
-    using P = T5Params;
-    MethodDescriptor d;
-    d.method = Method::T5;
-    d.section = "t5";
-    d.name = QT_TRANSLATE_NOOP("Method", "T5 relative buckets");
-    d.short_name = QT_TRANSLATE_NOOP("Method", "T5");
-    d.noun = "T5 relative position buckets";
-    d.reference = "Raffel et al. 2020 (T5); Hugging Face T5Attention._relative_position_bucket";
-    d.fields = {
+    return {
         make_field("relative_attention_num_buckets", FieldType::Int, &P::num_buckets,
                    {.lo = 2,
                     .hi = 4096,
@@ -233,6 +230,83 @@ MethodDescriptor describe_t5()
                     .panel = false,
                     .path = false}),
     };
+}
+
+// HF T5Attention._relative_position_bucket halves num_buckets when bidirectional and needs
+// max_exact = num_buckets / 2 >= 1 and max_distance > max_exact for its log branch.
+void t5_check(const Scenario& s)
+{
+    const P& p = s.params<P>();
+    if (p.bidirectional)
+        require_even_int("relative_attention_num_buckets", p.num_buckets, 4, 4096);
+    const int half = p.bidirectional ? p.num_buckets / 2 : p.num_buckets;
+    require_int("relative_attention_max_distance", p.max_distance, half / 2 + 1, 1'000'000'000);
+    if (p.bias_path.empty()) {
+        // A tensor name only picks a tensor of a checkpoint; alone it would be silently ignored.
+        if (!p.bias_tensor.empty())
+            throw ParameterError("bias_tensor", "empty unless bias_weights names a .safetensors checkpoint",
+                                 "'" + quote_input(p.bias_tensor) + "'");
+        return;
+    }
+    // A trained table fixes the bucket and head counts it was trained with, and a checkpoint's tensor
+    // whether its buckets are bidirectional (encoder) or causal (decoder): anything else would index
+    // it with buckets it never learned.
+    T5TrainedBias t;
+    try {
+        t = t5_trained_bias(p.bias_path, p.bias_tensor);
+    } catch (const InputFileError& e) {
+        throw ParameterError(
+            "bias_weights",
+            "a T5 bias table: a .safetensors checkpoint with a relative_attention_bias, or a "
+            ".csv / .npy of buckets x heads",
+            e.what());
+    }
+    const std::string what = t.tensor.empty() ? std::string("the trained table") : "the trained " + t.tensor;
+    if (t.table.rows() != p.num_buckets)
+        throw ParameterError("relative_attention_num_buckets",
+                             std::to_string(t.table.rows()) + ", the rows of " + what,
+                             std::to_string(p.num_buckets));
+    if (t.table.cols() != p.num_heads)
+        throw ParameterError("num_heads", std::to_string(t.table.cols()) + ", the columns of " + what,
+                             std::to_string(p.num_heads));
+    if (!t.tensor.empty() && p.bidirectional == t.decoder)
+        throw ParameterError("bidirectional",
+                             t.decoder
+                                 ? "off: " + what + " is the decoder's, trained on causal buckets"
+                                 : "on: " + what + " is the encoder's, trained on bidirectional buckets",
+                             p.bidirectional ? "on" : "off");
+}
+
+// A trained bias table: which stack's (the full tensor name would not fit a title) and the file.
+std::optional<MethodDescriptor::TableCaption> t5_table_caption(const Scenario& s)
+{
+    const P& p = s.params<P>();
+    if (p.bias_path.empty())
+        return std::nullopt;
+    using What = MethodDescriptor::TableCaption::What;
+    const std::string& t = p.bias_tensor;
+    const auto names = [&](const std::string& stack) {
+        return t.starts_with(stack + ".") || t.find("." + stack + ".") != std::string::npos;
+    };
+    const What what = t.empty()          ? What::TrainedTable
+                      : names("decoder") ? What::DecoderBias
+                      : names("encoder") ? What::EncoderBias
+                                         : What::TrainedTensor;
+    return MethodDescriptor::TableCaption{what, t, p.bias_path, false};
+}
+
+} // namespace
+
+MethodDescriptor describe_t5()
+{
+    MethodDescriptor d;
+    d.method = Method::T5;
+    d.section = "t5";
+    d.name = QT_TRANSLATE_NOOP("Method", "T5 relative buckets");
+    d.short_name = QT_TRANSLATE_NOOP("Method", "T5");
+    d.noun = "T5 relative position buckets";
+    d.reference = "Raffel et al. 2020 (T5); Hugging Face T5Attention._relative_position_bucket";
+    d.fields = t5_fields();
     d.kinds = {
         {MatrixKind::Bias, QT_TRANSLATE_NOOP("MatrixKind", "bias"), QT_TRANSLATE_NOOP("MatrixLabel", "bias"),
          t5_bias_matrix, always_block_means},
@@ -242,51 +316,7 @@ MethodDescriptor describe_t5()
          /*one_signed=*/true}, // an index from 0
     };
     d.quantities = {"t5-buckets"};
-    // HF T5Attention._relative_position_bucket halves num_buckets when bidirectional and needs
-    // max_exact = num_buckets / 2 >= 1 and max_distance > max_exact for its log branch.
-    d.check = [](const Scenario& s) {
-        const P& p = s.params<P>();
-        if (p.bidirectional)
-            require_even_int("relative_attention_num_buckets", p.num_buckets, 4, 4096);
-        const int half = p.bidirectional ? p.num_buckets / 2 : p.num_buckets;
-        require_int("relative_attention_max_distance", p.max_distance, half / 2 + 1, 1'000'000'000);
-        if (p.bias_path.empty()) {
-            // A tensor name only picks a tensor of a checkpoint; alone it would be silently ignored.
-            if (!p.bias_tensor.empty())
-                throw ParameterError("bias_tensor",
-                                     "empty unless bias_weights names a .safetensors checkpoint",
-                                     "'" + quote_input(p.bias_tensor) + "'");
-            return;
-        }
-        // A trained table fixes the bucket and head counts it was trained with, and a checkpoint's tensor
-        // whether its buckets are bidirectional (encoder) or causal (decoder): anything else would index
-        // it with buckets it never learned.
-        T5TrainedBias t;
-        try {
-            t = t5_trained_bias(p.bias_path, p.bias_tensor);
-        } catch (const InputFileError& e) {
-            throw ParameterError(
-                "bias_weights",
-                "a T5 bias table: a .safetensors checkpoint with a relative_attention_bias, or a "
-                ".csv / .npy of buckets x heads",
-                e.what());
-        }
-        const std::string what =
-            t.tensor.empty() ? std::string("the trained table") : "the trained " + t.tensor;
-        if (t.table.rows() != p.num_buckets)
-            throw ParameterError("relative_attention_num_buckets",
-                                 std::to_string(t.table.rows()) + ", the rows of " + what,
-                                 std::to_string(p.num_buckets));
-        if (t.table.cols() != p.num_heads)
-            throw ParameterError("num_heads", std::to_string(t.table.cols()) + ", the columns of " + what,
-                                 std::to_string(p.num_heads));
-        if (!t.tensor.empty() && p.bidirectional == t.decoder)
-            throw ParameterError("bidirectional",
-                                 t.decoder
-                                     ? "off: " + what + " is the decoder's, trained on causal buckets"
-                                     : "on: " + what + " is the encoder's, trained on bidirectional buckets",
-                                 p.bidirectional ? "on" : "off");
-    };
+    d.check = t5_check;
     d.content_dim = [](const Scenario& s) { return content_width(s.content, 64); }; // a file sets its own d
     d.heads = [](const Scenario& s) { return s.params<P>().num_heads; };
     d.context_length = [](const Scenario& s) {
@@ -295,22 +325,7 @@ MethodDescriptor describe_t5()
     d.caption_fields = {{"relative_attention_num_buckets", QT_TRANSLATE_NOOP("Caption", "%1 buckets")},
                         {"relative_attention_max_distance", QT_TRANSLATE_NOOP("Caption", "max %1")},
                         {"bidirectional", QT_TRANSLATE_NOOP("Caption", "bidirectional")}};
-    // A trained bias table: which stack's (the full tensor name would not fit a title) and the file.
-    d.table_caption = [](const Scenario& s) -> std::optional<MethodDescriptor::TableCaption> {
-        const P& p = s.params<P>();
-        if (p.bias_path.empty())
-            return std::nullopt;
-        using What = MethodDescriptor::TableCaption::What;
-        const std::string& t = p.bias_tensor;
-        const auto names = [&](const std::string& stack) {
-            return t.starts_with(stack + ".") || t.find("." + stack + ".") != std::string::npos;
-        };
-        const What what = t.empty()          ? What::TrainedTable
-                          : names("decoder") ? What::DecoderBias
-                          : names("encoder") ? What::EncoderBias
-                                             : What::TrainedTensor;
-        return MethodDescriptor::TableCaption{what, t, p.bias_path, false};
-    };
+    d.table_caption = t5_table_caption;
     d.explain = t5_explanation;
     d.explain_curves = t5_curves_explanation;
     d.gallery = t5_gallery();
