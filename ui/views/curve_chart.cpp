@@ -218,6 +218,11 @@ void CurveChart::rebuild()
     m_dashed.clear();
     m_dashedPoints.clear();
     for (QAbstractAxis* a : axes()) {
+        // Hidden first: Qt Charts hides only the removed axis' own item and deletes its grid, labels and
+        // title (items of the chart) later, from the event loop. Without one running (the screenshots
+        // command, a test) every rebuild left its axes drawn over the new ones: doubled tick labels,
+        // stacked titles, a small stale chart in the corner.
+        a->hide();
         removeAxis(a);
         delete a;
     }

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The curves chart on screen keeps exactly one x and one y axis through the changes that rebuild it
+// (log x toggled, other curve families): no axis of an earlier state stays drawn beside the new one, even
+// when nothing but processEvents() runs in between (no event loop: `posatlas screenshots`).
+#include "views/curve_chart.h"
+#include "views/curve_view.h"
+
+#include <QApplication>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QLogValueAxis>
+#include <QTest>
+#include <QValueAxis>
+
+#include <cmath>
+
+using namespace posatlas;
+using namespace posatlas::ui;
+
+namespace {
+
+const QString kXTitle = QStringLiteral("distance");
+const QString kYTitle = QStringLiteral("size");
+
+CurveData curves(int families)
+{
+    CurveData data;
+    data.title = QStringLiteral("decay");
+    data.x_label = kXTitle;
+    data.y_label = kYTitle;
+    data.log_x = true;
+    for (int f = 0; f < families; ++f) {
+        CurveSeries s;
+        s.name = QStringLiteral("family %1").arg(f);
+        for (int r = 1; r <= 1000; ++r) {
+            s.x.push_back(r);
+            s.y.push_back(std::exp(-0.001 * (f + 1) * r));
+        }
+        data.series.append(s);
+    }
+    CurveMarker m;
+    m.value = 100;
+    m.vertical = true;
+    m.label = QStringLiteral("trained 100");
+    data.markers.append(m);
+    return data;
+}
+
+// What the chart's scene draws with this exact text, visible: axis titles are text items of the chart.
+int visible_texts(const QGraphicsScene* scene, const QString& text)
+{
+    int n = 0;
+    for (const QGraphicsItem* item : scene->items()) {
+        if (!item->isVisible())
+            continue;
+        QString shown;
+        if (const auto* t = dynamic_cast<const QGraphicsTextItem*>(item))
+            shown = t->toPlainText();
+        else if (const auto* s = dynamic_cast<const QGraphicsSimpleTextItem*>(item))
+            shown = s->text();
+        n += shown == text ? 1 : 0;
+    }
+    return n;
+}
+
+// Events, as the screenshots command lets them run: no event loop, so nothing deleted later is deleted.
+void settle()
+{
+    for (int i = 0; i < 5; ++i)
+        QApplication::processEvents();
+}
+
+} // namespace
+
+class CurveAxesTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void oneAxisPairThroughRebuilds();
+};
+
+void CurveAxesTest::oneAxisPairThroughRebuilds()
+{
+    CurveView view;
+    view.resize(700, 450);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    CurveChart* chart = view.chartView()->curveChart();
+    const QGraphicsScene* scene = chart->scene();
+    QVERIFY(scene);
+
+    // The screenshots' sequence: a default scenario (linear x), log x switched on, other families (a
+    // preset's scaled model), a new size (presenting), log x off and on again.
+    view.setData([] {
+        CurveData d = curves(1);
+        d.log_x = false;
+        return d;
+    }());
+    settle();
+    view.setLogX(true);
+    settle();
+    view.setData(curves(3));
+    settle();
+    view.resize(900, 600);
+    settle();
+    view.setLogX(false);
+    settle();
+    view.setLogX(true);
+    settle();
+    view.setData(curves(2));
+    settle();
+
+    QCOMPARE(chart->axes(Qt::Horizontal).size(), 1);
+    QCOMPARE(chart->axes(Qt::Vertical).size(), 1);
+    QVERIFY(qobject_cast<QLogValueAxis*>(chart->axes(Qt::Horizontal).constFirst()));
+    QVERIFY(qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).constFirst()));
+    // Drawn: one title per axis, not a stale pair of an earlier layout beside them.
+    QCOMPARE(visible_texts(scene, kXTitle), 1);
+    QCOMPARE(visible_texts(scene, kYTitle), 1);
+
+    // And in the picture: the same pixels as a fresh view of the same data and size, painted after the
+    // event loop has deleted whatever Qt Charts deletes later.
+    const QImage shown = view.chartView()->grab().toImage();
+    CurveView fresh;
+    fresh.resize(view.size());
+    fresh.setLogX(true);
+    fresh.setData(curves(2));
+    fresh.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&fresh));
+    QTest::qWait(50); // runs the deferred deletions
+    const QImage expected = fresh.chartView()->grab().toImage();
+    QCOMPARE(shown.size(), expected.size());
+    int differing = 0;
+    for (int y = 0; y < shown.height(); ++y)
+        for (int x = 0; x < shown.width(); ++x)
+            differing += shown.pixel(x, y) != expected.pixel(x, y) ? 1 : 0;
+    QVERIFY2(differing < shown.width() * shown.height() / 200,
+             qPrintable(QStringLiteral("%1 pixels differ from a fresh chart").arg(differing)));
+}
+
+QTEST_MAIN(CurveAxesTest)
+#include "test_curve_axes.moc"
