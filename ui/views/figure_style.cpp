@@ -201,6 +201,39 @@ QStringList title_lines(const QString& title, const QFontMetricsF& fm, double wi
     return {title.left(best), fm.elidedText(rest, Qt::ElideRight, width)};
 }
 
+QStringList caption_lines(const QString& caption, const QFontMetricsF& fm, double width)
+{
+    if (caption.isEmpty() || fm.horizontalAdvance(caption) <= width)
+        return {caption};
+    // Greedy: as many pieces on a line as fit.
+    const auto fill = [&fm, width](const QStringList& pieces, const QString& sep) {
+        QStringList lines;
+        QString line;
+        for (const QString& piece : pieces) {
+            const QString joined = line.isEmpty() ? piece : line + sep + piece;
+            if (line.isEmpty() || fm.horizontalAdvance(joined) <= width) {
+                line = joined;
+            } else {
+                lines << line;
+                line = piece;
+            }
+        }
+        lines << line;
+        return lines;
+    };
+    QStringList lines;
+    for (const QString& line : fill(caption.split(QStringLiteral(" · ")), QStringLiteral(" · "))) {
+        if (fm.horizontalAdvance(line) <= width) {
+            lines << line;
+            continue;
+        }
+        // A piece still too wide ("wavelength 1.12e+03"): broken between its words, never in a number.
+        for (const QString& words : fill(line.split(QLatin1Char(' ')), QStringLiteral(" ")))
+            lines << fm.elidedText(words, Qt::ElideRight, width);
+    }
+    return lines;
+}
+
 QRectF paint_caption(QPainter& painter, const QRectF& rect, const QString& caption, const QFont& font,
                      const QColor& color)
 {

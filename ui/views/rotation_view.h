@@ -9,6 +9,7 @@
 #include "views/figure.h"
 
 #include <QElapsedTimer>
+#include <QStringList>
 #include <QTimer>
 #include <QWidget>
 
@@ -51,6 +52,9 @@ public:
     QSize sizeHint() const override { return {520, 360}; }
     // The clock face as last painted (on screen or exported): for tests of its legibility.
     const ClockLayout& lastClockLayout() const { return m_lastClock; }
+    // The caption lines under the clock and the pairs as last painted, in order: whole numbers, for
+    // tests of their legibility at presentation sizes.
+    const QStringList& lastCaptions() const { return m_lastCaptions; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -63,6 +67,7 @@ private:
 
     RotationData m_data;
     mutable ClockLayout m_lastClock;
+    mutable QStringList m_lastCaptions;
 };
 
 // Position slider with play/pause: the animation advances m at a chosen speed and wraps at the end of
