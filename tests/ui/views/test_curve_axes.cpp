@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The curves chart on screen keeps exactly one x and one y axis through the changes that rebuild it
 // (log x toggled, other curve families): no axis of an earlier state stays drawn beside the new one, even
-// when nothing but processEvents() runs in between (no event loop: `posatlas screenshots`).
+// when nothing but processEvents() runs in between (no event loop: `posatlas screenshots`); and at
+// presentation sizes its title and legend show their numbers whole (curve_chart_fit.cpp).
 #include "views/curve_chart.h"
 #include "views/curve_view.h"
 
@@ -64,6 +65,21 @@ int visible_texts(const QGraphicsScene* scene, const QString& text)
     return n;
 }
 
+// Every visible text the chart's scene draws.
+QStringList visible_texts(const QGraphicsScene* scene)
+{
+    QStringList out;
+    for (const QGraphicsItem* item : scene->items()) {
+        if (!item->isVisible())
+            continue;
+        if (const auto* t = dynamic_cast<const QGraphicsTextItem*>(item))
+            out << t->toPlainText();
+        else if (const auto* s = dynamic_cast<const QGraphicsSimpleTextItem*>(item))
+            out << s->text();
+    }
+    return out;
+}
+
 // Events, as the screenshots command lets them run: no event loop, so nothing deleted later is deleted.
 void settle()
 {
@@ -79,6 +95,7 @@ class CurveAxesTest : public QObject
 
 private slots:
     void oneAxisPairThroughRebuilds();
+    void titleAndLegendWholeAtPresentationSizes();
 };
 
 void CurveAxesTest::oneAxisPairThroughRebuilds()
@@ -138,6 +155,38 @@ void CurveAxesTest::oneAxisPairThroughRebuilds()
             differing += shown.pixel(x, y) != expected.pixel(x, y) ? 1 : 0;
     QVERIFY2(differing < shown.width() * shown.height() / 200,
              qPrintable(QStringLiteral("%1 pixels differ from a fresh chart").arg(differing)));
+}
+
+void CurveAxesTest::titleAndLegendWholeAtPresentationSizes()
+{
+    // Llama 3.1 8B's decay curves as presented at 250 % on a 1920x1080 screen: Qt Charts elided the title
+    // to "RoPE long-term decay · θ 500000 · d 128 · Llama 3 · × 8 · ..." and the legend entries to
+    // "RoFormer bound ÷ bound...", "unscaled θ: RoFormer bou...".
+    CurveData data = curves(3);
+    data.title = QStringLiteral("RoPE long-term decay · θ 500000 · d 128 · Llama 3 · × 8 · original 8192 · "
+                                "target 131072");
+    data.series[0].name = QStringLiteral("RoFormer bound ÷ bound(0)");
+    data.series[1].name = QStringLiteral("mean cos(r θᵢ)");
+    data.series[2].name = QStringLiteral("unscaled θ: RoFormer bound ÷ bound(0)");
+    CurveView view;
+    QFont big = view.font();
+    big.setPointSizeF(big.pointSizeF() * 2.5);
+    view.setFont(big);
+    view.resize(1000, 640);
+    view.setData(data);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    settle();
+    const QStringList texts = visible_texts(view.chartView()->curveChart()->scene());
+    // Lines broken where they must be: read as one line each.
+    QString all = texts.join(QLatin1Char('|'));
+    for (const QChar brk : {QChar(u'\n'), QChar(QChar::LineSeparator), QChar(QChar::ParagraphSeparator)})
+        all.replace(brk, QLatin1Char(' '));
+    for (const QString& text : texts)
+        QVERIFY2(!text.contains(QStringLiteral("...")) && !text.contains(QChar(0x2026)), qPrintable(all));
+    for (const QString& whole : {QStringLiteral("500000"), QStringLiteral("131072"), data.series[0].name,
+                                 data.series[1].name, data.series[2].name})
+        QVERIFY2(all.contains(whole), qPrintable(whole + QStringLiteral(" in ") + all));
 }
 
 QTEST_MAIN(CurveAxesTest)
