@@ -2,6 +2,7 @@
 #include "lessons/lesson_panel.h"
 
 #include "lessons/lesson_document.h"
+#include "lessons/step_box.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -52,6 +53,9 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent)
     m_courseText = new QTextBrowser(course);
     m_courseText->setObjectName(QStringLiteral("courseText"));
     m_courseText->setOpenLinks(false);
+    // Wrapped to the width, never scrolled sideways (at 250 % a scroll bar appeared under the list).
+    m_courseText->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_courseText->setLineWrapMode(QTextEdit::WidgetWidth);
     m_openFile = new QPushButton(course);
     m_openFile->setObjectName(QStringLiteral("openLessonFileButton"));
     cl->addWidget(m_courseTitle);
@@ -80,7 +84,7 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent)
     auto* nav = new QHBoxLayout;
     m_previous = toolButton(page, QStyle::SP_ArrowBack, "lessonPreviousButton");
     m_next = toolButton(page, QStyle::SP_ArrowForward, "lessonNextButton");
-    m_steps = new QComboBox(page);
+    m_steps = new StepBox(page);
     m_steps->setObjectName(QStringLiteral("lessonStepBox"));
     m_steps->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_steps->setMinimumContentsLength(12);

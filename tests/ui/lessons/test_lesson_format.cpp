@@ -7,6 +7,7 @@
 #include "lessons/lesson_document.h"
 #include "lessons/lesson_panel.h"
 #include "lessons/lesson_quotes.h"
+#include "lessons/step_box.h"
 #include "math/formula.h"
 
 #include <QScrollBar>
@@ -56,6 +57,7 @@ private slots:
     void quotedNumbersAreCheckedAtTheirPrecision();
     void chineseLineBreaksAddNoSpace();
     void linesKeepNumbersAndClosingPunctuation();
+    void stepTitleWrapsInANarrowPanel();
 };
 
 void LessonFormatTest::readsSteps()
@@ -439,6 +441,31 @@ void LessonFormatTest::linesKeepNumbersAndClosingPunctuation()
         }
     }
     QVERIFY(lines > 100); // the text did wrap, at many places
+}
+
+// The step chooser in a 1280x720 window's lesson dock cut its title ("1 / 4 · Attention sees a bag of
+// wor"): the closed box shows it whole, on as many lines as it needs, and is as tall as they are.
+void LessonFormatTest::stepTitleWrapsInANarrowPanel()
+{
+    const Lesson lesson =
+        parse_lesson(QStringLiteral("# L\n\n## Attention sees a bag of words, whatever the order\n\nText.\n\n"
+                                    "```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n"),
+                     QStringLiteral("x.md"), typeset_checker());
+    LessonPanel panel;
+    panel.resize(290, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.showLesson(&lesson, 0);
+    QCoreApplication::processEvents();
+    auto* box = qobject_cast<StepBox*>(panel.stepBox());
+    QVERIFY(box);
+    const QStringList lines = box->shownLines();
+    QVERIFY2(lines.size() >= 2, qPrintable(lines.join(QLatin1Char('|'))));
+    QCOMPARE(lines.join(QLatin1Char(' ')), box->currentText());
+    for (const QString& line : lines)
+        QVERIFY2(box->fontMetrics().horizontalAdvance(line) <= box->width(), qPrintable(line));
+    QVERIFY2(box->height() >= static_cast<int>(lines.size()) * box->fontMetrics().height(),
+             qPrintable(QString::number(box->height())));
 }
 
 QTEST_MAIN(LessonFormatTest)
