@@ -85,11 +85,22 @@ struct Piece {
 
 // Where a displayed formula may break, weakest break first: 0 at a top-level \quad or \qquad (removed
 // at the break), 1 after a top-level comma, 2 before a top-level relation (the line after starts with
-// it). Top level: outside braces, brackets, parentheses, \left ... \right and environments.
+// it), 3 before a top-level binary + or -. Top level: outside braces, brackets, parentheses, \left ... \right
+// and environments.
 struct Break {
     int at, end; // the break's text [at, end) is dropped (a \quad); at == end otherwise
     int strength;
 };
+
+// Whether the + or - at `at` is a binary operator: something other than an operator or an opening
+// bracket comes before it.
+bool binary_at(const QString& latex, int at)
+{
+    int k = at - 1;
+    while (k >= 0 && latex.at(k).isSpace())
+        --k;
+    return k >= 0 && !QStringLiteral("=<>+-,({[&").contains(latex.at(k));
+}
 
 std::vector<Break> display_breaks(const QString& latex)
 {
@@ -143,6 +154,8 @@ std::vector<Break> display_breaks(const QString& latex)
             out.push_back({i + 1, i + 1, 1});
         else if (depth == 0 && (c == u'=' || c == u'<' || c == u'>'))
             out.push_back({i, i, 2});
+        else if (depth == 0 && (c == u'+' || c == u'-') && binary_at(latex, i))
+            out.push_back({i, i, 3});
         ++i;
     }
     return out;
@@ -175,7 +188,7 @@ std::vector<QString> display_lines(const QString& latex, const math::FormulaStyl
 {
     const std::vector<Break> breaks = display_breaks(latex);
     std::vector<QString> best = {latex};
-    for (int strongest = 0; strongest <= 2; ++strongest) {
+    for (int strongest = 0; strongest <= 3; ++strongest) {
         const std::vector<Piece> pieces = display_pieces(latex, breaks, strongest);
         if (pieces.size() < 2)
             continue;

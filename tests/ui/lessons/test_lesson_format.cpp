@@ -296,6 +296,26 @@ void LessonFormatTest::displayFormulasKeepTheTextSize()
         qPrintable(QStringLiteral("%1 px for a %2 px line").arg(logical.height()).arg(line.size().height())));
     QVERIFY2(logical.width() <= style.maxDisplayWidth + 4, qPrintable(QString::number(logical.width())));
 
+    // Transformer-XL's four terms (lesson 5): broken before a + at the full size, not scaled down.
+    const Lesson xl = load_lesson(course_lessons(QStringLiteral("en")).value(4), typeset_checker());
+    QString terms;
+    for (const LessonPiece& p : split_formulas(xl.steps[0].text, QStringLiteral("t"), 1))
+        if (p.formula && p.formula->display && terms.isEmpty())
+            terms = p.formula->latex;
+    const math::Formula termsLine = math::Formula::parse(terms, full);
+    QVERIFY2(termsLine.size().width() > style.maxDisplayWidth, qPrintable(terms));
+    set_lesson_markdown(&doc, QStringLiteral("$$\n") + terms + QStringLiteral("\n$$"), style);
+    const QSizeF termsImage =
+        doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:0")))
+            .value<QImage>()
+            .deviceIndependentSize();
+    QVERIFY2(termsImage.width() <= style.maxDisplayWidth + 4,
+             qPrintable(QString::number(termsImage.width())));
+    QVERIFY2(termsImage.height() >= 1.8 * termsLine.size().height(),
+             qPrintable(QStringLiteral("%1 px for a %2 px line")
+                            .arg(termsImage.height())
+                            .arg(termsLine.size().height())));
+
     // Nowhere to break: scaled down to the column (lesson 5's four terms were cut off at the panel's right
     // edge behind a scroll bar), and the panel does not scroll sideways.
     const QString unbreakable =
