@@ -376,7 +376,7 @@ private slots:
         QVERIFY(done.wait(30000)); // the GUI thread keeps serving the fake Hub meanwhile
         QCOMPARE(done.at(0).at(0).toBool(), true);
         QCOMPARE(dialog.modelList()->count(), 2);
-        QVERIFY(!dialog.findChild<QProgressBar*>(QStringLiteral("downloadProgress"))->isVisible());
+        QVERIFY(!dialog.findChild<QProgressBar*>()->isVisible());
         QCOMPARE(dialog.selectedModel(), QStringLiteral("org/fetched@") + QString::fromUtf8(hub.commit));
 
         // A server that never answers, cancelled: the dialog says so and nothing new is listed.
@@ -407,7 +407,7 @@ private slots:
         QVERIFY(cancel);
         QVERIFY(!cancel->isEnabled());
         // The progress bar only while a download runs: idle and empty it looked like an empty text field.
-        auto* progress = dialog.findChild<QProgressBar*>(QStringLiteral("downloadProgress"));
+        auto* progress = dialog.findChild<QProgressBar*>();
         QVERIFY(progress);
         QVERIFY(!progress->isVisible());
         QSignalSpy done(&dialog, &ui::ModelDialog::downloadFinished);
