@@ -201,6 +201,7 @@ void LessonPanel::showLesson(const Lesson* lesson, int step)
                 m_steps->addItem(
                     tr("%1 / %2 · %3").arg(i + 1).arg(lesson->steps.size()).arg(lesson->steps[i].title));
     }
+    m_steps->updateHeight();
     m_title->setText(lesson ? QStringLiteral("<b>%1</b>").arg(lesson->title.toHtmlEscaped()) : QString());
     m_stack->setCurrentIndex(1);
     setStep(step);
@@ -218,6 +219,7 @@ void LessonPanel::setStep(int step)
         const QSignalBlocker block(m_steps);
         m_steps->setCurrentIndex(step);
     }
+    m_steps->updateHeight();
     m_previous->setEnabled(step > 0);
     m_next->setEnabled(step + 1 < static_cast<int>(m_lesson->steps.size()));
     render();

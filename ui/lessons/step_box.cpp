@@ -7,6 +7,11 @@
 
 namespace posatlas::ui {
 
+StepBox::StepBox(QWidget* parent) : QComboBox(parent)
+{
+    connect(this, &QComboBox::currentTextChanged, this, &StepBox::updateHeight);
+}
+
 QRect StepBox::fieldRect() const
 {
     QStyleOptionComboBox option;
@@ -62,7 +67,12 @@ QSize StepBox::sizeHint() const
 void StepBox::resizeEvent(QResizeEvent* event)
 {
     QComboBox::resizeEvent(event);
-    // The width decides the lines, the lines the height.
+    updateHeight();
+}
+
+void StepBox::updateHeight()
+{
+    // The width and the text decide the lines, the lines the height.
     const int needed = heightFor(static_cast<int>(shownLines().size()));
     if (minimumHeight() != needed) {
         setMinimumHeight(needed);

@@ -13,12 +13,14 @@ class StepBox : public QComboBox
 {
     Q_OBJECT
 public:
-    using QComboBox::QComboBox;
+    explicit StepBox(QWidget* parent = nullptr);
 
     // The lines the closed box shows at its current width: the current text whole, broken between words.
     QStringList shownLines() const;
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
+    // After the width or the text changed (also while the box's signals are blocked).
+    void updateHeight();
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -475,6 +475,12 @@ void LessonFormatTest::stepTitleWrapsInANarrowPanel()
     panel.resize(290, 500);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    // As the window does: a short step first, then the long one at the same width (no resize between).
+    const Lesson shortStep = parse_lesson(
+        QStringLiteral("# L\n\n## S\n\nText.\n\n```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n"),
+        QStringLiteral("s.md"), typeset_checker());
+    panel.showLesson(&shortStep, 0);
+    QCoreApplication::processEvents();
     panel.showLesson(&lesson, 0);
     QCoreApplication::processEvents();
     auto* box = qobject_cast<StepBox*>(panel.stepBox());
