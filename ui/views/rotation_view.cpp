@@ -186,9 +186,16 @@ void RotationView::paintFigure(QPainter& painter, const QRectF& target, const Re
         }
         const int rows = (n + best - 1) / best;
         const double cw = pairs.width() / best, ch = pairs.height() / rows;
+        // Every cell keeps room for the most caption lines any of them takes: circles of one size.
+        const QFontMetricsF fc(scaled_font(font(), options.font_scale, 0.95), painter.device());
+        qsizetype lines = 2;
+        for (int p : shown) {
+            const auto [first, second] = pairCaption(p, fc, cw);
+            lines = std::max(lines, first.size() + second.size());
+        }
         for (int k = 0; k < n; ++k)
             paintPair(painter, QRectF(pairs.left() + (k % best) * cw, pairs.top() + (k / best) * ch, cw, ch),
-                      shown[static_cast<std::size_t>(k)], options);
+                      shown[static_cast<std::size_t>(k)], static_cast<int>(lines), options);
     }
     painter.restore();
 }
@@ -233,23 +240,30 @@ void RotationView::paintLegend(QPainter& painter, const QRectF& rect, const Rend
     painter.restore();
 }
 
-void RotationView::paintPair(QPainter& painter, const QRectF& cell, int pair,
+std::pair<QStringList, QStringList> RotationView::pairCaption(int pair, const QFontMetricsF& fm,
+                                                              double width) const
+{
+    // Pair, theta and its wavelength (the period of the pair in positions, computed by core), broken at
+    // " · " rather than elided: a lecturer reads the numbers.
+    const auto i = static_cast<std::size_t>(pair);
+    const QString l1 = tr("pair %1 · θ = %2").arg(pair).arg(format_number(m_data.theta[i], 3));
+    const QString l2 = i < m_data.wavelength.size()
+                           ? tr("wavelength %1").arg(format_number(m_data.wavelength[i], 3))
+                           : QString();
+    return {caption_lines(l1, fm, width), caption_lines(l2, fm, width)};
+}
+
+void RotationView::paintPair(QPainter& painter, const QRectF& cell, int pair, int lines,
                              const RenderOptions& options) const
 {
     const FigureColors colors = figure_colors(options.dark);
     const auto i = static_cast<std::size_t>(pair);
     const QFont f = scaled_font(font(), options.font_scale, 0.95);
     const QFontMetricsF fm(f, painter.device());
-    // Labels: pair, theta and its wavelength (the period of the pair in positions, computed by core),
-    // broken at " · " rather than elided: a lecturer reads the numbers.
-    const QString l1 = tr("pair %1 · θ = %2").arg(pair).arg(format_number(m_data.theta[i], 3));
-    const QString l2 = i < m_data.wavelength.size()
-                           ? tr("wavelength %1").arg(format_number(m_data.wavelength[i], 3))
-                           : QString();
-    const QStringList first = caption_lines(l1, fm, cell.width()),
-                      second = caption_lines(l2, fm, cell.width());
+    const auto [first, second] = pairCaption(pair, fm, cell.width());
     m_lastCaptions << first << second;
-    const double text_h = fm.height() * (static_cast<double>(first.size() + second.size()) + 0.3);
+    const double text_h =
+        fm.height() * (static_cast<double>(std::max<qsizetype>(lines, first.size() + second.size())) + 0.3);
     const double d = std::min(cell.width(), cell.height() - text_h) * 0.86;
     if (d < 8)
         return;

@@ -13,9 +13,11 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <utility>
 #include <vector>
 
 class QDoubleSpinBox;
+class QFontMetricsF;
 class QSlider;
 class QToolButton;
 
@@ -61,7 +63,10 @@ protected:
 
 private:
     void paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const;
-    void paintPair(QPainter& painter, const QRectF& cell, int pair, const RenderOptions& options) const;
+    // `lines`: the caption lines every pair's cell keeps room for.
+    void paintPair(QPainter& painter, const QRectF& cell, int pair, int lines,
+                   const RenderOptions& options) const;
+    std::pair<QStringList, QStringList> pairCaption(int pair, const QFontMetricsF& fm, double width) const;
     void paintClock(QPainter& painter, const QRectF& cell, const RenderOptions& options) const;
     void paintLegend(QPainter& painter, const QRectF& rect, const RenderOptions& options) const;
 
