@@ -50,7 +50,10 @@ ModelDialog::ModelDialog(QWidget* parent) : QDialog(parent), m_root(hf_cache_roo
     row->addWidget(m_cancel);
     layout->addLayout(row);
     m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("downloadProgress"));
     m_progress->setTextVisible(true);
+    // Shown while a download runs (updateState): an idle, empty bar read as an empty text field.
+    m_progress->hide();
     layout->addWidget(m_progress);
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
@@ -228,6 +231,7 @@ void ModelDialog::updateState()
     // Enabled while a download runs: a new name supersedes it.
     m_download->setEnabled(!m_name->text().trimmed().isEmpty());
     m_cancel->setEnabled(busy);
+    m_progress->setVisible(busy);
     m_buttons->button(QDialogButtonBox::Open)->setEnabled(!selectedModel().isEmpty());
 }
 

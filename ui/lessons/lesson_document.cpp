@@ -31,6 +31,50 @@ struct Typeset {
     bool display = false;
 };
 
+// U+2060 WORD JOINER: no line break on either side of it, and nothing drawn.
+constexpr char16_t kWordJoiner = 0x2060;
+
+// Punctuation that closes what comes before it: never the first character of a line (Chinese line
+// breaking rules), which Qt allows after an inline formula's image.
+bool closes(QChar c)
+{
+    static const QString closing = QStringLiteral("，。：；、！？）》」』】,.:;!?)]”’");
+    return closing.contains(c);
+}
+
+// Whether text[at] is part of a link's address ("](https://arxiv.org/abs/2104.09864)"), which must stay
+// as written.
+bool inLink(const QString& text, qsizetype at)
+{
+    qsizetype from = at, to = at;
+    while (from > 0 && !text[from - 1].isSpace())
+        --from;
+    while (to < text.size() && !text[to].isSpace())
+        ++to;
+    const QString token = text.mid(from, to - from);
+    return token.contains(QLatin1String("://")) || token.contains(QLatin1String("](")) ||
+           token.contains(QLatin1String("www."));
+}
+
+// Text between formulas, glued where a line must not break: inside a number ("0.354" was broken into
+// "0." / "354" between Chinese characters).
+QString keep_together(const QString& text)
+{
+    QString out;
+    out.reserve(text.size() + 8);
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        out += c;
+        const bool separator = c == QLatin1Char('.') || c == QLatin1Char(',');
+        if (separator && i > 0 && i + 1 < text.size() && text[i - 1].isDigit() && text[i + 1].isDigit() &&
+            !inLink(text, i)) {
+            out.insert(out.size() - 1, QChar(kWordJoiner));
+            out += QChar(kWordJoiner);
+        }
+    }
+    return out;
+}
+
 // A piece of a displayed formula between two places where a line may break, and what joins it to the
 // piece before it on one line ("\quad " where a \quad was the break, nothing after a comma or before a
 // relation).
@@ -41,11 +85,22 @@ struct Piece {
 
 // Where a displayed formula may break, weakest break first: 0 at a top-level \quad or \qquad (removed
 // at the break), 1 after a top-level comma, 2 before a top-level relation (the line after starts with
-// it). Top level: outside braces, brackets, parentheses, \left ... \right and environments.
+// it), 3 before a top-level binary + or -. Top level: outside braces, brackets, parentheses, \left ... \right
+// and environments.
 struct Break {
     int at, end; // the break's text [at, end) is dropped (a \quad); at == end otherwise
     int strength;
 };
+
+// Whether the + or - at `at` is a binary operator: something other than an operator or an opening
+// bracket comes before it.
+bool binary_at(const QString& latex, int at)
+{
+    int k = at - 1;
+    while (k >= 0 && latex.at(k).isSpace())
+        --k;
+    return k >= 0 && !QStringLiteral("=<>+-,({[&").contains(latex.at(k));
+}
 
 std::vector<Break> display_breaks(const QString& latex)
 {
@@ -99,6 +154,8 @@ std::vector<Break> display_breaks(const QString& latex)
             out.push_back({i + 1, i + 1, 1});
         else if (depth == 0 && (c == u'=' || c == u'<' || c == u'>'))
             out.push_back({i, i, 2});
+        else if (depth == 0 && (c == u'+' || c == u'-') && binary_at(latex, i))
+            out.push_back({i, i, 3});
         ++i;
     }
     return out;
@@ -131,7 +188,7 @@ std::vector<QString> display_lines(const QString& latex, const math::FormulaStyl
 {
     const std::vector<Break> breaks = display_breaks(latex);
     std::vector<QString> best = {latex};
-    for (int strongest = 0; strongest <= 2; ++strongest) {
+    for (int strongest = 0; strongest <= 3; ++strongest) {
         const std::vector<Piece> pieces = display_pieces(latex, breaks, strongest);
         if (pieces.size() < 2)
             continue;
@@ -182,11 +239,25 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
 
     QString md;
     std::vector<Typeset> images;
-    for (const LessonPiece& piece : pieces) {
+    qsizetype glued = 0; // closing punctuation the previous inline formula's image took
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+        const LessonPiece& piece = pieces[k];
         if (!piece.formula) {
-            md += join_cjk_line_breaks(show_lesson_quotes(piece.markdown, QuoteForm::Text));
+            md += keep_together(
+                join_cjk_line_breaks(show_lesson_quotes(piece.markdown.mid(glued), QuoteForm::Text)));
+            glued = 0;
             continue;
         }
+        // Qt may break a line after an inline image whatever follows it: the closing punctuation right
+        // after an inline formula ("$a^K_{ij}$：") is drawn in the formula's image, so it never starts a
+        // line.
+        QString trailing;
+        if (!piece.formula->display && k + 1 < pieces.size() && !pieces[k + 1].formula) {
+            const QString& next = pieces[k + 1].markdown;
+            while (trailing.size() < 2 && trailing.size() < next.size() && closes(next[trailing.size()]))
+                trailing += next[trailing.size()];
+        }
+        glued = trailing.size();
         LessonFormula f = *piece.formula;
         f.latex = show_lesson_quotes(f.latex, QuoteForm::Latex);
         math::FormulaStyle fs;
@@ -211,11 +282,25 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
         for (const math::Formula& line : lines)
             size = QSizeF(std::max(size.width(), line.size().width()), size.height() + line.size().height());
         size.rheight() += gap * static_cast<qreal>(lines.size() - 1);
-        const qreal depth = size.height() - formula.baseline();
+        // A line that still does not fit (no break left, Transformer-XL's four terms in a 1280-px window):
+        // the formula scaled down to the column rather than cut off behind a scroll bar.
+        const qreal fit = f.display && style.maxDisplayWidth > 0 && size.width() > style.maxDisplayWidth
+                              ? style.maxDisplayWidth / size.width()
+                              : 1.0;
+        const QSizeF unscaled = size;
+        size *= fit;
+        const qreal depth = size.height() - formula.baseline() * fit;
         // Inline: the image's bottom sits on the line's bottom (AlignBottom); padding below the formula's
         // depth up to the text's descent puts the formula's baseline on the text's.
         const qreal pad = f.display ? 0.0 : std::max<qreal>(0, textDescent - depth);
-        const QSizeF logical(std::ceil(size.width()) + 2, std::ceil(size.height() + pad) + 2);
+        // The glued punctuation on the formula's baseline, in the text's font: room beside the formula and
+        // above it when the text's ascent is taller.
+        const QFontMetricsF bodyMetrics(body);
+        const qreal trailingWidth = trailing.isEmpty() ? 0.0 : bodyMetrics.horizontalAdvance(trailing);
+        const qreal above =
+            trailing.isEmpty() ? 0.0 : std::max<qreal>(0, bodyMetrics.ascent() - formula.baseline());
+        const QSizeF logical(std::ceil(size.width() + trailingWidth) + 2,
+                             std::ceil(size.height() + pad + above) + 2);
         QImage image((logical * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(dpr);
         image.fill(Qt::transparent);
@@ -223,9 +308,16 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
             QPainter painter(&image);
             painter.setRenderHint(QPainter::Antialiasing);
             painter.setRenderHint(QPainter::TextAntialiasing);
-            qreal y = 1;
+            painter.translate(1, 1 + above);
+            if (!trailing.isEmpty()) {
+                painter.setFont(body);
+                painter.setPen(style.color);
+                painter.drawText(QPointF(size.width(), formula.baseline()), trailing);
+            }
+            painter.scale(fit, fit);
+            qreal y = 0;
             for (const math::Formula& line : lines) {
-                line.paint(&painter, QPointF(1 + (size.width() - line.size().width()) / 2, y));
+                line.paint(&painter, QPointF((unscaled.width() - line.size().width()) / 2, y));
                 y += line.size().height() + gap;
             }
         }

@@ -20,8 +20,8 @@ struct LessonTextStyle {
     qreal devicePixelRatio = 1;
     // Displayed formulas wider than this (logical px) are broken into lines at their top-level \quad,
     // commas or relations, each line at the full size (a projector's narrow column must not cut an
-    // equation off, nor shrink it below the text); a part that still does not fit is wider than the
-    // column and scrolls. 0 = no limit.
+    // equation off, nor shrink it below the text); a part that still does not fit is scaled down to the
+    // width (never cut off behind a scroll bar). 0 = no limit.
     qreal maxDisplayWidth = 0;
 };
 

@@ -2,6 +2,7 @@
 #include "lessons/lesson_panel.h"
 
 #include "lessons/lesson_document.h"
+#include "lessons/step_box.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -52,6 +53,9 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent)
     m_courseText = new QTextBrowser(course);
     m_courseText->setObjectName(QStringLiteral("courseText"));
     m_courseText->setOpenLinks(false);
+    // Wrapped to the width, never scrolled sideways (at 250 % a scroll bar appeared under the list).
+    m_courseText->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_courseText->setLineWrapMode(QTextEdit::WidgetWidth);
     m_openFile = new QPushButton(course);
     m_openFile->setObjectName(QStringLiteral("openLessonFileButton"));
     cl->addWidget(m_courseTitle);
@@ -80,7 +84,7 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent)
     auto* nav = new QHBoxLayout;
     m_previous = toolButton(page, QStyle::SP_ArrowBack, "lessonPreviousButton");
     m_next = toolButton(page, QStyle::SP_ArrowForward, "lessonNextButton");
-    m_steps = new QComboBox(page);
+    m_steps = new StepBox(page);
     m_steps->setObjectName(QStringLiteral("lessonStepBox"));
     m_steps->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_steps->setMinimumContentsLength(12);
@@ -197,6 +201,7 @@ void LessonPanel::showLesson(const Lesson* lesson, int step)
                 m_steps->addItem(
                     tr("%1 / %2 · %3").arg(i + 1).arg(lesson->steps.size()).arg(lesson->steps[i].title));
     }
+    m_steps->updateHeight();
     m_title->setText(lesson ? QStringLiteral("<b>%1</b>").arg(lesson->title.toHtmlEscaped()) : QString());
     m_stack->setCurrentIndex(1);
     setStep(step);
@@ -214,6 +219,7 @@ void LessonPanel::setStep(int step)
         const QSignalBlocker block(m_steps);
         m_steps->setCurrentIndex(step);
     }
+    m_steps->updateHeight();
     m_previous->setEnabled(step > 0);
     m_next->setEnabled(step + 1 < static_cast<int>(m_lesson->steps.size()));
     render();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lessons/lesson.h"
+#include "lessons/step_box.h"
 
 #include <QWidget>
 
@@ -75,7 +76,7 @@ private:
     QLabel* m_title;
     QToolButton* m_previous;
     QToolButton* m_next;
-    QComboBox* m_steps;
+    StepBox* m_steps;
     QToolButton* m_courseButton;
     QToolButton* m_closeButton;
     QTextBrowser* m_text;

@@ -171,7 +171,7 @@ void CurveChart::setCurveData(const CurveData& data)
         rebuild();
         return;
     }
-    setTitle(m_showTitle ? m_data.title : QString());
+    updateTitle();
     if (m_axisX)
         m_axisX->setTitleText(m_data.x_label);
     if (m_axisY)
@@ -207,7 +207,7 @@ void CurveChart::setChartStyle(const ChartStyle& style)
 void CurveChart::setShowTitle(bool show)
 {
     m_showTitle = show;
-    setTitle(m_showTitle ? m_data.title : QString());
+    updateTitle();
 }
 
 void CurveChart::rebuild()
@@ -218,6 +218,11 @@ void CurveChart::rebuild()
     m_dashed.clear();
     m_dashedPoints.clear();
     for (QAbstractAxis* a : axes()) {
+        // Hidden first: Qt Charts hides only the removed axis' own item and deletes its grid, labels and
+        // title (items of the chart) later, from the event loop. Without one running (the screenshots
+        // command, a test) every rebuild left its axes drawn over the new ones: doubled tick labels,
+        // stacked titles, a small stale chart in the corner.
+        a->hide();
         removeAxis(a);
         delete a;
     }
@@ -280,7 +285,7 @@ void CurveChart::rebuild()
         items.box->setZValue(51);
         m_markerItems.append(items);
     }
-    setTitle(m_showTitle ? m_data.title : QString());
+    updateTitle();
     updateSeriesData();
     updateRanges();
     applyStyle();
@@ -403,12 +408,7 @@ void CurveChart::updateRanges()
     }
     updateDashed(); // the axes moved: so do the dashed curves
     legend()->setVisible(m_data.series.size() > 1);
-    // Qt Charts gives a bottom legend one row, each entry an equal share of the width: eight ALiBi heads
-    // in a docked chart were elided to "m₀…", hiding the slopes. More than four entries go in a column
-    // at the right, each label whole.
-    const Qt::Alignment side = m_data.series.size() > 4 ? Qt::AlignRight : Qt::AlignBottom;
-    if (legend()->alignment() != side)
-        legend()->setAlignment(side);
+    updateLegendSide();
 }
 
 void CurveChart::applyStyle()
@@ -419,8 +419,9 @@ void CurveChart::applyStyle()
     setBackgroundPen(Qt::NoPen);
     setPlotAreaBackgroundVisible(false);
     setTitleBrush(c.text);
-    setTitleFont(scaled_font(m_style.font, m_style.font_scale, 1.15, true));
     legend()->setFont(scaled_font(m_style.font, m_style.font_scale));
+    updateTitle();
+    updateLegendSide();
     legend()->setLabelColor(c.text);
     for (QAbstractAxis* a : axes()) {
         a->setLabelsFont(scaled_font(m_style.font, m_style.font_scale, 0.95));

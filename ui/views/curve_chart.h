@@ -67,7 +67,15 @@ public:
     // by its own item.
     QList<QPointF> drawnPoints(qsizetype series) const;
 
+protected:
+    void resizeEvent(QGraphicsSceneResizeEvent* event) override;
+
 private:
+    // The title and the legend fitted to the width (curve_chart_fit.cpp): the title shrinks to a floor,
+    // then takes a second line; the legend goes in a column at the right when one row cuts its entries.
+    void updateTitle();
+    void updateLegendSide();
+    double textWidth() const;
     void rebuild();          // series and axes from scratch (structure or axis type changed)
     void updateSeriesData(); // replace() on existing series
     void updateRanges();

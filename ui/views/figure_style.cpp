@@ -111,6 +111,85 @@ QStringList title_lines(const QString& title, const QFontMetricsF& fm, double wi
     return {title.left(best), fm.elidedText(rest, Qt::ElideRight, width)};
 }
 
+namespace {
+
+bool is_cjk(QChar c)
+{
+    const char16_t u = c.unicode();
+    return (u >= 0x3000 && u <= 0x9fff) || (u >= 0xf900 && u <= 0xfaff) || (u >= 0xff00 && u <= 0xffef);
+}
+
+bool closes_text(QChar c)
+{
+    return QStringLiteral("，。：；、！？）》」』】,.:;!?)]").contains(c);
+}
+
+// The units a line may break between, each with the space before it: words, and each Chinese character
+// with the closing punctuation after it.
+QStringList wrap_units(const QString& text)
+{
+    QStringList units;
+    QString unit;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        const bool breakBefore = c.isSpace() || (is_cjk(c) && !closes_text(c)) ||
+                                 (i > 0 && is_cjk(text[i - 1]) && !closes_text(c));
+        if (breakBefore && !unit.trimmed().isEmpty()) {
+            units << unit;
+            unit.clear();
+        }
+        unit += c;
+    }
+    if (!unit.isEmpty())
+        units << unit;
+    return units;
+}
+
+} // namespace
+
+QStringList caption_lines(const QString& caption, const QFontMetricsF& fm, double width)
+{
+    if (caption.isEmpty() || fm.horizontalAdvance(caption) <= width)
+        return {caption};
+    // Greedy: as many pieces on a line as fit.
+    const auto fill = [&fm, width](const QStringList& pieces, const QString& sep) {
+        QStringList lines;
+        QString line;
+        for (const QString& piece : pieces) {
+            const QString joined = line.isEmpty() ? piece : line + sep + piece;
+            if (line.isEmpty() || fm.horizontalAdvance(joined) <= width) {
+                line = joined;
+            } else {
+                lines << line;
+                line = piece;
+            }
+        }
+        lines << line;
+        return lines;
+    };
+    QStringList lines;
+    for (const QString& line : fill(caption.split(QStringLiteral(" · ")), QStringLiteral(" · "))) {
+        if (fm.horizontalAdvance(line) <= width) {
+            lines << line;
+            continue;
+        }
+        // A piece still too wide ("wavelength 1.12e+03"): broken between its words, never in a number;
+        // Chinese between its characters, closing punctuation kept with the one before it.
+        QString current;
+        for (const QString& word : wrap_units(line)) {
+            const QString joined = current + word;
+            if (current.isEmpty() || fm.horizontalAdvance(joined.trimmed()) <= width) {
+                current = joined;
+            } else {
+                lines << fm.elidedText(current.trimmed(), Qt::ElideRight, width);
+                current = word;
+            }
+        }
+        lines << fm.elidedText(current.trimmed(), Qt::ElideRight, width);
+    }
+    return lines;
+}
+
 QRectF paint_caption(QPainter& painter, const QRectF& rect, const QString& caption, const QFont& font,
                      const QColor& color)
 {

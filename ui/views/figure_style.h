@@ -51,6 +51,10 @@ QRectF paint_title(QPainter& painter, const QRectF& rect, const QString& title, 
 // separator that keeps the first line within the width ("RoPE · θ 10000 · d 128 · N 256" / "注意力分数
 // (logit)"), the second elided only if it still does not fit. paint_title draws them.
 QStringList title_lines(const QString& title, const QFontMetricsF& fm, double width);
+// The lines a caption takes in `width`, never eliding a number away: whole when it fits; else broken at
+// its " · " separators into as many lines as needed ("pair 32" / "θ = 5.25e-05"), a piece still too wide
+// between its words ("wavelength" / "1.12e+03"), a single word too wide elided as the last resort.
+QStringList caption_lines(const QString& caption, const QFontMetricsF& fm, double width);
 QRectF paint_caption(QPainter& painter, const QRectF& rect, const QString& caption, const QFont& font,
                      const QColor& color);
 

@@ -120,6 +120,7 @@ void RotationView::renderFigure(QPainter& painter, const QRectF& target, const R
 void RotationView::paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const
 {
     const FigureColors colors = figure_colors(options.dark);
+    m_lastCaptions.clear();
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.fillRect(target, colors.background);
@@ -185,9 +186,16 @@ void RotationView::paintFigure(QPainter& painter, const QRectF& target, const Re
         }
         const int rows = (n + best - 1) / best;
         const double cw = pairs.width() / best, ch = pairs.height() / rows;
+        // Every cell keeps room for the most caption lines any of them takes: circles of one size.
+        const QFontMetricsF fc(scaled_font(font(), options.font_scale, 0.95), painter.device());
+        qsizetype lines = 2;
+        for (int p : shown) {
+            const auto [first, second] = pairCaption(p, fc, cw);
+            lines = std::max(lines, first.size() + second.size());
+        }
         for (int k = 0; k < n; ++k)
             paintPair(painter, QRectF(pairs.left() + (k % best) * cw, pairs.top() + (k / best) * ch, cw, ch),
-                      shown[static_cast<std::size_t>(k)], options);
+                      shown[static_cast<std::size_t>(k)], static_cast<int>(lines), options);
     }
     painter.restore();
 }
@@ -232,14 +240,30 @@ void RotationView::paintLegend(QPainter& painter, const QRectF& rect, const Rend
     painter.restore();
 }
 
-void RotationView::paintPair(QPainter& painter, const QRectF& cell, int pair,
+std::pair<QStringList, QStringList> RotationView::pairCaption(int pair, const QFontMetricsF& fm,
+                                                              double width) const
+{
+    // Pair, theta and its wavelength (the period of the pair in positions, computed by core), broken at
+    // " · " rather than elided: a lecturer reads the numbers.
+    const auto i = static_cast<std::size_t>(pair);
+    const QString l1 = tr("pair %1 · θ = %2").arg(pair).arg(format_number(m_data.theta[i], 3));
+    const QString l2 = i < m_data.wavelength.size()
+                           ? tr("wavelength %1").arg(format_number(m_data.wavelength[i], 3))
+                           : QString();
+    return {caption_lines(l1, fm, width), caption_lines(l2, fm, width)};
+}
+
+void RotationView::paintPair(QPainter& painter, const QRectF& cell, int pair, int lines,
                              const RenderOptions& options) const
 {
     const FigureColors colors = figure_colors(options.dark);
     const auto i = static_cast<std::size_t>(pair);
     const QFont f = scaled_font(font(), options.font_scale, 0.95);
     const QFontMetricsF fm(f, painter.device());
-    const double text_h = fm.height() * 2.3;
+    const auto [first, second] = pairCaption(pair, fm, cell.width());
+    m_lastCaptions << first << second;
+    const double text_h =
+        fm.height() * (static_cast<double>(std::max<qsizetype>(lines, first.size() + second.size())) + 0.3);
     const double d = std::min(cell.width(), cell.height() - text_h) * 0.86;
     if (d < 8)
         return;
@@ -275,20 +299,20 @@ void RotationView::paintPair(QPainter& painter, const QRectF& cell, int pair,
     painter.setBrush(colors.axis);
     painter.drawEllipse(c, line, line);
 
-    // Labels: pair, theta and its wavelength (the period of the pair in positions, computed by core).
     painter.setFont(f);
-    const double theta = m_data.theta[i];
-    const QString l1 = tr("pair %1 · θ = %2").arg(pair).arg(format_number(theta, 3));
-    const QString l2 = i < m_data.wavelength.size()
-                           ? tr("wavelength %1").arg(format_number(m_data.wavelength[i], 3))
-                           : QString();
-    const double top = c.y() + R + fm.height() * 0.3;
+    double top = c.y() + R + fm.height() * 0.3;
     painter.setPen(colors.text);
-    painter.drawText(QRectF(cell.left(), top, cell.width(), fm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
-                     fm.elidedText(l1, Qt::ElideRight, cell.width()));
+    for (const QString& text : first) {
+        painter.drawText(QRectF(cell.left(), top, cell.width(), fm.height()),
+                         Qt::AlignHCenter | Qt::AlignVCenter, text);
+        top += fm.height();
+    }
     painter.setPen(colors.muted);
-    painter.drawText(QRectF(cell.left(), top + fm.height(), cell.width(), fm.height()),
-                     Qt::AlignHCenter | Qt::AlignVCenter, fm.elidedText(l2, Qt::ElideRight, cell.width()));
+    for (const QString& text : second) {
+        painter.drawText(QRectF(cell.left(), top, cell.width(), fm.height()),
+                         Qt::AlignHCenter | Qt::AlignVCenter, text);
+        top += fm.height();
+    }
     painter.restore();
 }
 
@@ -328,8 +352,13 @@ void RotationView::paintClock(QPainter& painter, const QRectF& cell, const Rende
     const FigureColors colors = figure_colors(options.dark);
     const QFont f = scaled_font(font(), options.font_scale, 0.95);
     const QFontMetricsF fm(f, painter.device());
-    const double text_h = fm.height() * 2.3;
     const std::size_t n = std::min(m_data.theta.size(), m_data.angle_q.size());
+    const QString l1 = tr("all %1 pairs at m = %2").arg(n).arg(format_number(m_data.query_position));
+    const QString l2 = tr("outer: pair 0 (fast) · inner: pair %1 (slow)").arg(n > 0 ? n - 1 : 0);
+    const QStringList first = caption_lines(l1, fm, cell.width()),
+                      second = caption_lines(l2, fm, cell.width());
+    m_lastCaptions << first << second;
+    const double text_h = fm.height() * (static_cast<double>(first.size() + second.size()) + 0.3);
     m_lastClock = clock_layout(cell, n, text_h);
     const ClockLayout& L = m_lastClock;
     if (L.radius.empty())
@@ -408,15 +437,19 @@ void RotationView::paintClock(QPainter& painter, const QRectF& cell, const Rende
     painter.drawEllipse(c, 2.5, 2.5);
 
     painter.setFont(f);
-    const double top = c.y() + R * 1.04 + fm.height() * 0.3;
+    double top = c.y() + R * 1.04 + fm.height() * 0.3;
     painter.setPen(colors.text);
-    const QString l1 = tr("all %1 pairs at m = %2").arg(n).arg(format_number(m_data.query_position));
-    painter.drawText(QRectF(cell.left(), top, cell.width(), fm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
-                     fm.elidedText(l1, Qt::ElideRight, cell.width()));
+    for (const QString& text : first) {
+        painter.drawText(QRectF(cell.left(), top, cell.width(), fm.height()),
+                         Qt::AlignHCenter | Qt::AlignVCenter, text);
+        top += fm.height();
+    }
     painter.setPen(colors.muted);
-    const QString l2 = tr("outer: pair 0 (fast) · inner: pair %1 (slow)").arg(n > 0 ? n - 1 : 0);
-    painter.drawText(QRectF(cell.left(), top + fm.height(), cell.width(), fm.height()),
-                     Qt::AlignHCenter | Qt::AlignVCenter, fm.elidedText(l2, Qt::ElideRight, cell.width()));
+    for (const QString& text : second) {
+        painter.drawText(QRectF(cell.left(), top, cell.width(), fm.height()),
+                         Qt::AlignHCenter | Qt::AlignVCenter, text);
+        top += fm.height();
+    }
     painter.restore();
 }
 

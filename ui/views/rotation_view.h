@@ -9,12 +9,15 @@
 #include "views/figure.h"
 
 #include <QElapsedTimer>
+#include <QStringList>
 #include <QTimer>
 #include <QWidget>
 
+#include <utility>
 #include <vector>
 
 class QDoubleSpinBox;
+class QFontMetricsF;
 class QSlider;
 class QToolButton;
 
@@ -51,18 +54,25 @@ public:
     QSize sizeHint() const override { return {520, 360}; }
     // The clock face as last painted (on screen or exported): for tests of its legibility.
     const ClockLayout& lastClockLayout() const { return m_lastClock; }
+    // The caption lines under the clock and the pairs as last painted, in order: whole numbers, for
+    // tests of their legibility at presentation sizes.
+    const QStringList& lastCaptions() const { return m_lastCaptions; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
     void paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const;
-    void paintPair(QPainter& painter, const QRectF& cell, int pair, const RenderOptions& options) const;
+    // `lines`: the caption lines every pair's cell keeps room for.
+    void paintPair(QPainter& painter, const QRectF& cell, int pair, int lines,
+                   const RenderOptions& options) const;
+    std::pair<QStringList, QStringList> pairCaption(int pair, const QFontMetricsF& fm, double width) const;
     void paintClock(QPainter& painter, const QRectF& cell, const RenderOptions& options) const;
     void paintLegend(QPainter& painter, const QRectF& rect, const RenderOptions& options) const;
 
     RotationData m_data;
     mutable ClockLayout m_lastClock;
+    mutable QStringList m_lastCaptions;
 };
 
 // Position slider with play/pause: the animation advances m at a chosen speed and wraps at the end of

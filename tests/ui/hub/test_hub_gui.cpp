@@ -23,6 +23,7 @@
 #include <QDropEvent>
 #include <QListWidget>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -375,6 +376,7 @@ private slots:
         QVERIFY(done.wait(30000)); // the GUI thread keeps serving the fake Hub meanwhile
         QCOMPARE(done.at(0).at(0).toBool(), true);
         QCOMPARE(dialog.modelList()->count(), 2);
+        QVERIFY(!dialog.findChild<QProgressBar*>()->isVisible());
         QCOMPARE(dialog.selectedModel(), QStringLiteral("org/fetched@") + QString::fromUtf8(hub.commit));
 
         // A server that never answers, cancelled: the dialog says so and nothing new is listed.
@@ -404,13 +406,19 @@ private slots:
         auto* cancel = dialog.findChild<QPushButton*>(QStringLiteral("cancelDownload"));
         QVERIFY(cancel);
         QVERIFY(!cancel->isEnabled());
+        // The progress bar only while a download runs: idle and empty it looked like an empty text field.
+        auto* progress = dialog.findChild<QProgressBar*>();
+        QVERIFY(progress);
+        QVERIFY(!progress->isVisible());
         QSignalSpy done(&dialog, &ui::ModelDialog::downloadFinished);
         QVERIFY(dialog.startDownload(QStringLiteral("org/never")));
         QVERIFY(cancel->isEnabled());
+        QVERIFY(progress->isVisible());
         QTRY_VERIFY(!hub.seen.isEmpty()); // the request has reached the (silent) server
         QTest::mouseClick(cancel, Qt::LeftButton);
         QVERIFY(!dialog.downloading());
         QVERIFY(!cancel->isEnabled());
+        QVERIFY(!progress->isVisible());
         QVERIFY(done.wait(5000));
         QCOMPARE(done.count(), 1);
         QCOMPARE(done.at(0).at(0).toBool(), false);

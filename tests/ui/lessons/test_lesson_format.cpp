@@ -7,6 +7,7 @@
 #include "lessons/lesson_document.h"
 #include "lessons/lesson_panel.h"
 #include "lessons/lesson_quotes.h"
+#include "lessons/step_box.h"
 #include "math/formula.h"
 
 #include <QScrollBar>
@@ -14,6 +15,7 @@
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextDocument>
+#include <QTextLayout>
 
 using namespace posatlas;
 using namespace posatlas::ui;
@@ -54,6 +56,8 @@ private slots:
     void readsQuotedNumbers();
     void quotedNumbersAreCheckedAtTheirPrecision();
     void chineseLineBreaksAddNoSpace();
+    void linesKeepNumbersAndClosingPunctuation();
+    void stepTitleWrapsInANarrowPanel();
 };
 
 void LessonFormatTest::readsSteps()
@@ -261,7 +265,7 @@ void LessonFormatTest::typesetsFormulas()
 
 // A displayed formula wider than the column is broken into lines at its top-level \quad (then commas,
 // then relations), each line at the full formula size, never typeset smaller than the text; one without
-// a place to break keeps its size and scrolls sideways in the lesson panel. Lesson 2's sinusoidal PE
+// a place to break is scaled down to the column. Lesson 2's sinusoidal PE
 // formula was shrunk to half size (about 6 px letters) in a narrow panel.
 void LessonFormatTest::displayFormulasKeepTheTextSize()
 {
@@ -292,7 +296,28 @@ void LessonFormatTest::displayFormulasKeepTheTextSize()
         qPrintable(QStringLiteral("%1 px for a %2 px line").arg(logical.height()).arg(line.size().height())));
     QVERIFY2(logical.width() <= style.maxDisplayWidth + 4, qPrintable(QString::number(logical.width())));
 
-    // Nowhere to break: the full size, wider than the column, and the panel scrolls to it.
+    // Transformer-XL's four terms (lesson 5): broken before a + at the full size, not scaled down.
+    const Lesson xl = load_lesson(course_lessons(QStringLiteral("en")).value(4), typeset_checker());
+    QString terms;
+    for (const LessonPiece& p : split_formulas(xl.steps[0].text, QStringLiteral("t"), 1))
+        if (p.formula && p.formula->display && terms.isEmpty())
+            terms = p.formula->latex;
+    const math::Formula termsLine = math::Formula::parse(terms, full);
+    QVERIFY2(termsLine.size().width() > style.maxDisplayWidth, qPrintable(terms));
+    set_lesson_markdown(&doc, QStringLiteral("$$\n") + terms + QStringLiteral("\n$$"), style);
+    const QSizeF termsImage =
+        doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:0")))
+            .value<QImage>()
+            .deviceIndependentSize();
+    QVERIFY2(termsImage.width() <= style.maxDisplayWidth + 4,
+             qPrintable(QString::number(termsImage.width())));
+    QVERIFY2(termsImage.height() >= 1.8 * termsLine.size().height(),
+             qPrintable(QStringLiteral("%1 px for a %2 px line")
+                            .arg(termsImage.height())
+                            .arg(termsLine.size().height())));
+
+    // Nowhere to break: scaled down to the column (lesson 5's four terms were cut off at the panel's right
+    // edge behind a scroll bar), and the panel does not scroll sideways.
     const QString unbreakable =
         QStringLiteral("\\frac{q_{1} k_{1} + q_{2} k_{2} + q_{3} k_{3} + q_{4} k_{4} + q_{5} k_{5} "
                        "+ q_{6} k_{6} + q_{7} k_{7} + q_{8} k_{8}}{\\sqrt{d}}");
@@ -300,8 +325,9 @@ void LessonFormatTest::displayFormulasKeepTheTextSize()
     set_lesson_markdown(&doc, QStringLiteral("$$\n") + unbreakable + QStringLiteral("\n$$"), style);
     const QImage wide = doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:0")))
                             .value<QImage>();
-    QVERIFY(wide.deviceIndependentSize().width() >= one.size().width());
-    QVERIFY(wide.deviceIndependentSize().width() > style.maxDisplayWidth);
+    QVERIFY(one.size().width() > style.maxDisplayWidth);
+    QVERIFY2(wide.deviceIndependentSize().width() <= style.maxDisplayWidth + 4,
+             qPrintable(QString::number(wide.deviceIndependentSize().width())));
 
     const Lesson lesson =
         parse_lesson(QStringLiteral("# L\n\n## S\n\nText.\n\n$$\n") + unbreakable +
@@ -314,7 +340,7 @@ void LessonFormatTest::displayFormulasKeepTheTextSize()
     panel.showLesson(&lesson, 0);
     QCoreApplication::processEvents();
     QScrollBar* sideways = panel.textBrowser()->horizontalScrollBar();
-    QVERIFY2(sideways->maximum() > 0, "the wide formula scrolls in the panel");
+    QVERIFY2(sideways->maximum() == 0, "the wide formula fits the panel");
 }
 
 void LessonFormatTest::readsQuotedNumbers()
@@ -388,7 +414,84 @@ void LessonFormatTest::chineseLineBreaksAddNoSpace()
     // What the lesson panel shows: no space between the two characters.
     QTextDocument document;
     set_lesson_markdown(&document, QStringLiteral("平移就是\n编码的旋转 [[0.5 = 1/2]]"), LessonTextStyle{});
-    QCOMPARE(document.toPlainText(), QStringLiteral("平移就是编码的旋转 0.5"));
+    // (The number glued by word joiners, U+2060: drawn as nothing, no line break inside it.)
+    QCOMPARE(document.toPlainText().remove(QChar(0x2060)), QStringLiteral("平移就是编码的旋转 0.5"));
+}
+
+// Chinese text laid out at every column width: no line starts inside a number ("0." / "354" in lesson
+// 10) nor with closing punctuation after an inline formula ("：" after $a^K_{ij}$ in lesson 4, "，" in 7).
+void LessonFormatTest::linesKeepNumbersAndClosingPunctuation()
+{
+    QTextDocument document;
+    LessonTextStyle style;
+    style.pointSize = 14;
+    set_lesson_markdown(&document,
+                        QStringLiteral("从查询 $i$ 看，词 $j$ 的键加上一个可学习向量 $a^K_{ij}$：斜率依次减半"
+                                       "（[[0.707 = 0.707]]、[[0.354 = 0.354]]、0.177 与 2.5e-05）；"
+                                       "距离 $k$，以及 $\\theta_i$。再看 $r$：它"),
+                        style);
+    const QString closing = QStringLiteral("，。：；、）");
+    int lines = 0;
+    for (int width = 120; width <= 700; width += 3) { // from eight characters a line
+        document.setTextWidth(width);
+        (void)document.size(); // lays the document out
+        for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+            const QString text = block.text();
+            QTextLayout* layout = block.layout();
+            for (int l = 1; l < layout->lineCount(); ++l) {
+                ++lines;
+                const int at = layout->lineAt(l).textStart();
+                if (at <= 0 || at >= text.size())
+                    continue;
+                // The break is between text[at - 1] and text[at], word joiners aside.
+                int before = at - 1;
+                while (before > 0 && text[before] == QChar(0x2060))
+                    --before;
+                int after = at;
+                while (after + 1 < text.size() && text[after] == QChar(0x2060))
+                    ++after;
+                const QString where = QStringLiteral("width %1: \"%2\" / \"%3\"")
+                                          .arg(width)
+                                          .arg(text.left(at).right(6), text.mid(at, 6));
+                QVERIFY2(!closing.contains(text[after]), qPrintable(where));
+                const bool inNumber = (text[before].isDigit() || text[before] == QLatin1Char('.')) &&
+                                      (text[after].isDigit() || text[after] == QLatin1Char('.'));
+                QVERIFY2(!inNumber, qPrintable(where));
+            }
+        }
+    }
+    QVERIFY(lines > 100); // the text did wrap, at many places
+}
+
+// The step chooser in a 1280x720 window's lesson dock cut its title ("1 / 4 · Attention sees a bag of
+// wor"): the closed box shows it whole, on as many lines as it needs, and is as tall as they are.
+void LessonFormatTest::stepTitleWrapsInANarrowPanel()
+{
+    const Lesson lesson =
+        parse_lesson(QStringLiteral("# L\n\n## Attention sees a bag of words, whatever the order\n\nText.\n\n"
+                                    "```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n"),
+                     QStringLiteral("x.md"), typeset_checker());
+    LessonPanel panel;
+    panel.resize(290, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    // As the window does: a short step first, then the long one at the same width (no resize between).
+    const Lesson shortStep = parse_lesson(
+        QStringLiteral("# L\n\n## S\n\nText.\n\n```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n"),
+        QStringLiteral("s.md"), typeset_checker());
+    panel.showLesson(&shortStep, 0);
+    QCoreApplication::processEvents();
+    panel.showLesson(&lesson, 0);
+    QCoreApplication::processEvents();
+    auto* box = qobject_cast<StepBox*>(panel.stepBox());
+    QVERIFY(box);
+    const QStringList lines = box->shownLines();
+    QVERIFY2(lines.size() >= 2, qPrintable(lines.join(QLatin1Char('|'))));
+    QCOMPARE(lines.join(QLatin1Char(' ')), box->currentText());
+    for (const QString& line : lines)
+        QVERIFY2(box->fontMetrics().horizontalAdvance(line) <= box->width(), qPrintable(line));
+    QVERIFY2(box->height() >= static_cast<int>(lines.size()) * box->fontMetrics().height(),
+             qPrintable(QString::number(box->height())));
 }
 
 QTEST_MAIN(LessonFormatTest)

@@ -29,6 +29,7 @@ private slots:
     void divergingCentre();
     void colormapIds();
     void longTitlesBreakAtASeparator();
+    void captionsBreakWithoutLosingNumbers();
 };
 
 void FigureStyleTest::colormapTables_data()
@@ -152,6 +153,34 @@ void FigureStyleTest::longTitlesBreakAtASeparator()
     const QStringList one = title_lines(title, fm, fm.horizontalAdvance(QStringLiteral("RoPE (Su")));
     QCOMPARE(one.size(), 1);
     QVERIFY(one.at(0).endsWith(QChar(0x2026)));
+}
+
+// A caption or legend entry narrower than its text takes more lines, broken at " · ", then between
+// words, Chinese between characters; nothing elided while every unit fits ("θ = 5.25…", "RoFor…").
+void FigureStyleTest::captionsBreakWithoutLosingNumbers()
+{
+    QFont font;
+    font.setPixelSize(14);
+    const QFontMetricsF fm(font);
+    const auto check = [&fm](const QString& caption, const QString& widest, const QString& firstLine) {
+        const QStringList lines = caption_lines(caption, fm, fm.horizontalAdvance(widest) + 1);
+        QString joined = lines.join(QString());
+        QString expected = caption;
+        joined.remove(QLatin1Char(' ')).remove(QStringLiteral("·"));
+        expected.remove(QLatin1Char(' ')).remove(QStringLiteral("·"));
+        QCOMPARE(joined, expected); // everything, in order: nothing elided
+        QCOMPARE(lines.constFirst(), firstLine);
+        for (const QString& line : lines)
+            QVERIFY2(fm.horizontalAdvance(line) <= fm.horizontalAdvance(widest) + 1, qPrintable(line));
+    };
+    check(QStringLiteral("pair 32 · θ = 5.25e-05"), QStringLiteral("θ = 5.25e-05"),
+          QStringLiteral("pair 32"));
+    check(QStringLiteral("wavelength 1.12e+03"), QStringLiteral("wavelength"), QStringLiteral("wavelength"));
+    check(QStringLiteral("维度对 16 · θ = 0.0376"), QStringLiteral("θ = 0.0376"),
+          QStringLiteral("维度对 16"));
+    // Chinese between characters, the closing bracket with the character before it.
+    check(QStringLiteral("RoFormer 上界（相对 r = 0）"), QStringLiteral("RoFormer"),
+          QStringLiteral("RoFormer"));
 }
 
 QTEST_MAIN(FigureStyleTest)

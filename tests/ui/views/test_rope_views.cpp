@@ -52,6 +52,7 @@ private slots:
     void rotationRender();
     void rotationControls();
     void spectrumRender();
+    void rotationCaptionsKeepTheirNumbersAtPresentationSizes();
 };
 
 void RopeViewsTest::rotationRender()
@@ -120,6 +121,27 @@ void RopeViewsTest::spectrumRender()
     QVERIFY(count_near(image, series_color(1, false), 30) > 150); // the scaled wavelengths
     const QImage dark = render(view, QSize(900, 760), {true, 1.4, {}});
     QCOMPARE(dark.pixelColor(1, 1), figure_colors(true).background);
+}
+
+void RopeViewsTest::rotationCaptionsKeepTheirNumbersAtPresentationSizes()
+{
+    // 250 % in the presented figure's area of a 1920x1080 screen: the pairs' cells are narrower than
+    // "pair 24 · θ = 5.62e-05", which was elided to "pair 24 · θ = 5.6…" (in Chinese to "维度对 24 · θ …").
+    RotationView view;
+    const RotationData data = rotation_data(7.0, 3.0);
+    view.setData(data);
+    render(view, QSize(1000, 700), {false, 2.5, {}});
+    const QStringList lines = view.lastCaptions();
+    QVERIFY(!lines.isEmpty());
+    for (const QString& line : lines)
+        QVERIFY2(!line.contains(QChar(0x2026)), qPrintable(line));
+    const QString all = lines.join(QLatin1Char('\n'));
+    for (int p : data.shown_pairs) {
+        const auto i = static_cast<std::size_t>(p);
+        QVERIFY2(all.contains(format_number(data.theta[i], 3)), qPrintable(all));
+        QVERIFY2(all.contains(format_number(data.wavelength[i], 3)), qPrintable(all));
+    }
+    QVERIFY2(lines.size() > 2 * (1 + static_cast<int>(data.shown_pairs.size())), qPrintable(all)); // broken
 }
 
 QTEST_MAIN(RopeViewsTest)

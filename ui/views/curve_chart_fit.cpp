@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CurveChart's title and legend fitted to the chart's width (curve_chart.h): at presentation sizes the
+// title ("RoPE long-term decay · θ 500000 · d 128 · Llama 3 · × 8 · ...") and the legend entries
+// ("unscaled θ: RoFormer bound ÷ bound(0)") were elided by Qt Charts, numbers and all.
+#include "views/curve_chart.h"
+
+#include "views/figure_style.h"
+
+#include <QAbstractSeries>
+#include <QFontMetricsF>
+#include <QGraphicsSceneResizeEvent>
+#include <QLegend>
+
+#include <algorithm>
+
+namespace posatlas::ui {
+
+namespace {
+
+// Smallest the title shrinks to before it takes a second line, relative to its size.
+constexpr double kTitleFloor = 0.8;
+
+} // namespace
+
+double CurveChart::textWidth() const
+{
+    // Qt Charts lays the title and the legend out in the chart minus its margins; the text items' own
+    // document margins (4 px a side) come off too.
+    return size().width() - margins().left() - margins().right() - 10.0;
+}
+
+void CurveChart::updateTitle()
+{
+    const QFont full = scaled_font(m_style.font, m_style.font_scale, 1.15, true);
+    const double width = textWidth();
+    QFont font = full;
+    QStringList lines{m_showTitle ? m_data.title : QString()};
+    if (width > 0 && !lines.constFirst().isEmpty() &&
+        QFontMetricsF(full).horizontalAdvance(lines.constFirst()) > width) {
+        // Smaller first, down to the floor; then two lines (or more) at full size, broken at " · ".
+        bool fits = false;
+        for (double f = 0.95; f >= kTitleFloor - 1e-9 && !fits; f -= 0.05) {
+            font = scaled_font(m_style.font, m_style.font_scale, 1.15 * f, true);
+            fits = QFontMetricsF(font).horizontalAdvance(lines.constFirst()) <= width;
+        }
+        if (!fits) {
+            font = full;
+            lines = caption_lines(lines.constFirst(), QFontMetricsF(full), width);
+        }
+    }
+    QStringList html;
+    for (const QString& line : lines)
+        html << line.toHtmlEscaped();
+    const QString text = html.join(QStringLiteral("<br>"));
+    if (titleFont() != font)
+        setTitleFont(font);
+    if (title() != text)
+        setTitle(text);
+}
+
+void CurveChart::updateLegendSide()
+{
+    // Qt Charts gives a bottom legend one row, each entry an equal share of the width, elided to it:
+    // eight ALiBi heads in a docked chart were elided to "m₀…", hiding the slopes, and at presentation
+    // sizes "unscaled θ: RoFormer bound ÷ bound(0)" lost its end. More than four entries go in a column at
+    // the right; an entry wider than its share of the row (or than the column Qt Charts allows, under half
+    // the chart) takes more lines, broken between words.
+    const bool column = m_data.series.size() > 4;
+    const Qt::Alignment side = column ? Qt::AlignRight : Qt::AlignBottom;
+    if (legend()->alignment() != side)
+        legend()->setAlignment(side);
+    const QFontMetricsF fm(legend()->font());
+    const double entries = static_cast<double>(std::max<qsizetype>(1, m_data.series.size()));
+    const double share = (column ? textWidth() * 0.45 : textWidth() / entries) - fm.height() * 2.5;
+    for (qsizetype i = 0; i < m_series.size() && i < m_data.series.size(); ++i) {
+        const QString& name = m_data.series[i].name;
+        QStringList lines{name};
+        if (share > fm.height() * 3 && fm.horizontalAdvance(name) > share)
+            lines = caption_lines(name, fm, share);
+        QString text = name;
+        if (lines.size() > 1) {
+            for (QString& line : lines)
+                line = line.toHtmlEscaped();
+            text = lines.join(QStringLiteral("<br>"));
+        }
+        if (m_series[i]->name() != text)
+            m_series[i]->setName(text);
+    }
+}
+
+void CurveChart::resizeEvent(QGraphicsSceneResizeEvent* event)
+{
+    QChart::resizeEvent(event);
+    updateTitle();
+    updateLegendSide();
+}
+
+} // namespace posatlas::ui
