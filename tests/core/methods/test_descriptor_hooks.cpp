@@ -64,15 +64,17 @@ void expect_well_formed(const FamilyCurves& c, const std::vector<double>& dist, 
         EXPECT_FALSE(s.id.empty()) << what;
         EXPECT_FALSE(s.name.empty()) << what;
         ASSERT_EQ(s.x.size(), s.y.size()) << what << " " << s.id;
-        if (!s.envelope)
+        if (!s.envelope) {
             EXPECT_EQ(s.x, dist) << what << " " << s.id; // one point per requested distance
+        }
         for (std::size_t k = 0; k < s.y.size(); ++k)
             ASSERT_TRUE(std::isfinite(s.y[k])) << what << " " << s.id << " at " << s.x[k];
         // The crosshair's readout is the curve itself at every integer drawn (every integer requested).
-        if (s.value_at && !s.envelope)
+        if (s.value_at && !s.envelope) {
             for (std::size_t k = 0; k < s.x.size(); ++k)
                 ASSERT_NEAR(s.value_at(s.x[k]), s.y[k], 1e-12 * std::max(1.0, std::abs(s.y[k])))
                     << what << " " << s.id << " at " << s.x[k];
+        }
     }
     for (const FamilyMarker& m : c.markers)
         EXPECT_FALSE(m.label.empty()) << what;

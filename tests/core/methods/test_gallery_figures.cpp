@@ -26,11 +26,13 @@ TEST(GalleryFigures, EachIsAValidScenarioOfItsMethodNamedOnce)
             const Scenario s = spec.scenario();
             EXPECT_EQ(s.method, d.method);
             EXPECT_NO_THROW(validate(s));
-            if (spec.matrix_kind)
+            if (spec.matrix_kind) {
                 EXPECT_NE(d.kind(*spec.matrix_kind), nullptr);
+            }
             // The rotation and spectrum views draw RoPE's pairs.
-            if (spec.view == GalleryView::Rotation || spec.view == GalleryView::Spectrum)
+            if (spec.view == GalleryView::Rotation || spec.view == GalleryView::Spectrum) {
                 EXPECT_EQ(d.method, Method::RoPE);
+            }
         }
     EXPECT_GE(stems.size(), 19u);
 }
