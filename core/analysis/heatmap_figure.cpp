@@ -252,4 +252,68 @@ HeatmapFigure heatmap_figure(const Scenario& s, const HeatmapRequest& request, c
     return f;
 }
 
+std::vector<MatrixKind> compared_kinds(const std::vector<Method>& methods,
+                                       std::optional<MatrixKind> requested)
+{
+    const auto all_offer = [&](MatrixKind k) {
+        return std::all_of(methods.begin(), methods.end(), [&](Method m) {
+            const std::vector<MatrixKind> kinds = matrix_kinds_for(m);
+            return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
+        });
+    };
+    std::vector<MatrixKind> candidates;
+    if (requested)
+        candidates.push_back(*requested);
+    candidates.push_back(MatrixKind::Logits);
+    candidates.push_back(MatrixKind::Weights);
+    for (MatrixKind k : candidates)
+        if (all_offer(k))
+            return std::vector<MatrixKind>(methods.size(), k);
+    std::vector<MatrixKind> own;
+    for (Method m : methods) {
+        const std::vector<MatrixKind> kinds = matrix_kinds_for(m);
+        own.push_back(kinds.empty() ? MatrixKind::Logits : kinds.front());
+    }
+    return own;
+}
+
+CompareHeatmapFigure compare_heatmap_figure(const Scenario& s, const std::vector<Method>& methods,
+                                            const HeatmapRequest& request, const CancelFn& cancel,
+                                            const ProgressFn& progress)
+{
+    CompareHeatmapFigure c;
+    c.kinds = compared_kinds(methods, request.kind);
+    const std::size_t count = methods.size();
+    // Each panel its share of the view: the grid the view lays them out on, for the window of positions
+    // the panels show.
+    const double rows = static_cast<double>(request.rows > 0 ? request.rows : s.seq_len);
+    const double cols = static_cast<double>(request.cols > 0 ? request.cols : s.seq_len);
+    const double aspect = rows > 0 ? cols / rows : 1.0;
+    const PanelPixels px =
+        panel_pixel_budget(heatmap_grid(static_cast<int>(count), request.area_width, request.area_height,
+                                        request.chrome, aspect, heatmap_keeps_aspect(aspect)));
+    for (std::size_t k = 0; k < count; ++k) {
+        check_cancel(cancel);
+        Scenario one = s;
+        one.method = methods[k];
+        if (methods[k] != s.method)
+            one.head = 0;
+        HeatmapRequest single = request;
+        single.kind = c.kinds[k];
+        single.small_multiples = false;
+        single.point_sample_beside_mean = false; // one panel per method
+        single.area_width = static_cast<double>(static_cast<int>(px.width));
+        single.area_height = static_cast<double>(static_cast<int>(px.height));
+        single.chrome = {}; // px is the panel's heatmap alone
+        HeatmapFigure f = heatmap_figure(one, single, cancel,
+                                         sub_progress(progress, double(k) / count, double(k + 1) / count));
+        const HeatmapFigure& first = k == 0 ? f : c.figures.front();
+        if (f.rows != first.rows || f.cols != first.cols || f.whole_cols != first.whole_cols)
+            c.same_window = false;
+        c.figures.push_back(std::move(f));
+    }
+    report_progress(progress, 1.0);
+    return c;
+}
+
 } // namespace posatlas

@@ -99,4 +99,23 @@ struct HeatmapFigure {
 HeatmapFigure heatmap_figure(const Scenario& s, const HeatmapRequest& request, const CancelFn& cancel = {},
                              const ProgressFn& progress = {});
 
+// Methods side by side: the kind each compared method shows. The request's kind, else logits, else
+// weights, when every method offers it; else each method's own most telling kind.
+std::vector<MatrixKind> compared_kinds(const std::vector<Method>& methods,
+                                       std::optional<MatrixKind> requested);
+
+// One panel per method, each exactly the figure heatmap_figure computes for that method alone (its own
+// parameters, the scenario's sequence, content and mask; no small multiples: the scenario's head for
+// its own method, head 0 for the others) at its share of the request's area (heatmap_grid of
+// methods.size() panels with the request's chrome). The methods' scenarios are not validated here.
+struct CompareHeatmapFigure {
+    std::vector<MatrixKind> kinds;      // compared_kinds
+    std::vector<HeatmapFigure> figures; // one per method, in the order asked, each of one panel
+    // All panels cover the same window (false: an encoding's columns are dimensions, each its own).
+    bool same_window = true;
+};
+CompareHeatmapFigure compare_heatmap_figure(const Scenario& s, const std::vector<Method>& methods,
+                                            const HeatmapRequest& request, const CancelFn& cancel = {},
+                                            const ProgressFn& progress = {});
+
 } // namespace posatlas

@@ -257,26 +257,7 @@ QString list_join(const QStringList& items)
 
 std::vector<MatrixKind> compared_matrix_kinds(const std::vector<Method>& list, const ViewSettings& settings)
 {
-    const auto all_offer = [&](MatrixKind k) {
-        return std::all_of(list.begin(), list.end(), [&](Method m) {
-            const std::vector<MatrixKind> kinds = matrix_kinds_for(m);
-            return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
-        });
-    };
-    std::vector<MatrixKind> candidates;
-    if (settings.matrix_kind)
-        candidates.push_back(*settings.matrix_kind);
-    candidates.push_back(MatrixKind::Logits);
-    candidates.push_back(MatrixKind::Weights);
-    for (MatrixKind k : candidates)
-        if (all_offer(k))
-            return std::vector<MatrixKind>(list.size(), k);
-    std::vector<MatrixKind> own;
-    for (Method m : list) {
-        const std::vector<MatrixKind> kinds = matrix_kinds_for(m);
-        own.push_back(kinds.empty() ? MatrixKind::Logits : kinds.front());
-    }
-    return own;
+    return compared_kinds(list, settings.matrix_kind);
 }
 
 // ---------------------------------------------------------------- heatmap
@@ -308,64 +289,7 @@ namespace {
 // into small multiples: the current head for the current method, head 0 for the others), at its
 // share of the view's pixels.
 HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
-                                const ProgressFn& progress)
-{
-    check_compare_list(v.compare);
-    const std::vector<MatrixKind> kinds = compared_matrix_kinds(v.compare, v);
-    const bool same_kind =
-        std::all_of(kinds.begin(), kinds.end(), [&](MatrixKind k) { return k == kinds.front(); });
-    const std::size_t count = v.compare.size();
-    // Each panel its share of the view: the grid the view lays them out on (heatmap_grid), for the
-    // window of positions the panels show.
-    const double rows = static_cast<double>(v.rows > 0 ? v.rows : s.seq_len);
-    const double cols = static_cast<double>(v.cols > 0 ? v.cols : s.seq_len);
-    const double aspect = rows > 0 ? cols / rows : 1.0;
-    const PanelPixels px =
-        panel_pixel_budget(heatmap_grid(static_cast<int>(count), v.pixel_width, v.pixel_height,
-                                        v.panel_chrome, aspect, heatmap_keeps_aspect(aspect)));
-    HeatmapData data;
-    // The methods first: a narrow (presentation) figure elides the title's end, and the window title
-    // says "Comparing: …".
-    data.title = compare_names(v.compare) + QStringLiteral(" · ") +
-                 (same_kind ? kind_name(kinds.front()) : ViewJobs::tr("each method's own matrix")) +
-                 ViewJobs::tr(" · N %1").arg(s.seq_len);
-    data.per_panel_scales = v.per_panel_scales;
-    data.subtract_mean = v.subtract_mean;
-    for (std::size_t k = 0; k < count; ++k) {
-        check_cancel(cancel);
-        Scenario one = as_method(s, v.compare[k]);
-        ViewSettings single = v;
-        single.compare.clear();
-        single.matrix_kind = kinds[k];
-        single.small_multiples = false;
-        single.pixel_width = static_cast<int>(px.width);
-        single.pixel_height = static_cast<int>(px.height);
-        single.panel_chrome = {}; // px is the panel's heatmap alone
-        HeatmapData d = heatmap_job(one, single, cancel,
-                                    sub_progress(progress, double(k) / count, double(k + 1) / count));
-        if (k == 0) {
-            data.row_tokens = d.row_tokens;
-            data.col_tokens = d.col_tokens;
-            data.window = d.window;
-            data.whole = d.whole;
-        } else if (d.window.rows != data.window.rows || d.window.cols != data.window.cols ||
-                   d.whole.cols != data.whole.cols) {
-            // An encoding's columns are dimensions: the panels cover different windows, which the view
-            // then reads from each matrix's indices.
-            data.window = {};
-            data.whole = {};
-            data.col_tokens.clear();
-        }
-        HeatmapPanel panel = std::move(d.panels.front());
-        panel.label = same_kind
-                          ? ViewJobs::tr("%1 · %2").arg(short_method_name(one.method), kind_name(kinds[k]))
-                          : ViewJobs::tr("%1 · %2 (its default)")
-                                .arg(short_method_name(one.method), kind_name(kinds[k]));
-        data.panels.push_back(std::move(panel));
-    }
-    report_progress(progress, 1.0);
-    return data;
-}
+                                const ProgressFn& progress);
 
 } // namespace
 
@@ -466,6 +390,57 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
         data.per_panel_scales = false; // one colour scale: the two panels compare cell for cell
     return data;
 }
+
+namespace {
+
+// Methods side by side (core's compare_heatmap_figure), in words: each panel names its method and kind.
+HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
+                                const ProgressFn& progress)
+{
+    check_compare_list(v.compare);
+    for (Method m : v.compare)
+        validate(as_method(s, m));
+    CompareHeatmapFigure c = compare_heatmap_figure(s, v.compare, heatmap_request(v), cancel, progress);
+    const std::vector<MatrixKind>& kinds = c.kinds;
+    const bool same_kind =
+        std::all_of(kinds.begin(), kinds.end(), [&](MatrixKind k) { return k == kinds.front(); });
+    HeatmapData data;
+    // The methods first: a narrow (presentation) figure elides the title's end, and the window title
+    // says "Comparing: …".
+    data.title = compare_names(v.compare) + QStringLiteral(" · ") +
+                 (same_kind ? kind_name(kinds.front()) : ViewJobs::tr("each method's own matrix")) +
+                 ViewJobs::tr(" · N %1").arg(s.seq_len);
+    data.per_panel_scales = v.per_panel_scales;
+    data.subtract_mean = v.subtract_mean;
+    if (c.same_window) {
+        const HeatmapFigure& f = c.figures.front();
+        data.window = {f.row0, f.col0, f.rows, f.cols};
+        data.whole = {0, 0, f.whole_rows, f.whole_cols};
+        for (const std::string& t : s.content.tokens)
+            data.row_tokens.push_back(QString::fromStdString(t));
+        if (f.kind != MatrixKind::Encoding)
+            data.col_tokens = data.row_tokens;
+    } else {
+        // An encoding's columns are dimensions: the panels cover different windows, which the view
+        // then reads from each matrix's indices.
+        for (const std::string& t : s.content.tokens)
+            data.row_tokens.push_back(QString::fromStdString(t));
+    }
+    for (std::size_t k = 0; k < c.figures.size(); ++k) {
+        HeatmapFigurePanel& p = c.figures[k].panels.front();
+        HeatmapPanel panel;
+        panel.matrix = std::move(p.matrix);
+        panel.whole = std::move(p.whole);
+        const Method m = v.compare[k];
+        panel.label =
+            same_kind ? ViewJobs::tr("%1 · %2").arg(short_method_name(m), kind_name(kinds[k]))
+                      : ViewJobs::tr("%1 · %2 (its default)").arg(short_method_name(m), kind_name(kinds[k]));
+        data.panels.push_back(std::move(panel));
+    }
+    return data;
+}
+
+} // namespace
 
 ViewResult run_view_job(ViewKind kind, const Scenario& s, const ViewSettings& settings,
                         const CancelFn& cancel, const ProgressFn& progress)

@@ -124,3 +124,28 @@ TEST(HeatmapFigure, CancelledBeforeAnyPanel)
                  Cancelled);
     EXPECT_GE(asked, 1);
 }
+
+TEST(HeatmapFigure, ComparedMethodsEachAtTheirShareOfTheArea)
+{
+    Scenario s;
+    s.method = Method::RoPE;
+    s.seq_len = 4096;
+    HeatmapRequest r;
+    r.area_width = 1240;
+    r.area_height = 420;
+    r.chrome = PanelChrome{20, 0, 0, 20};
+    r.point_sample_beside_mean = true; // not for compared panels: one panel per method
+    const CompareHeatmapFigure c =
+        compare_heatmap_figure(s, {Method::Sinusoidal, Method::RoPE, Method::ALiBi}, r);
+    // Sinusoidal, RoPE and ALiBi all have logits; three in a row: (1240 + 20) / 3 - 20 = 400 wide,
+    // 420 - 20 = 400 high.
+    ASSERT_EQ(c.figures.size(), 3u);
+    EXPECT_TRUE(c.same_window);
+    for (const HeatmapFigure& f : c.figures) {
+        EXPECT_EQ(f.kind, MatrixKind::Logits);
+        ASSERT_EQ(f.panels.size(), 1u);
+        EXPECT_EQ(f.panels[0].role, HeatmapPanelRole::Single);
+        EXPECT_EQ(f.panels[0].matrix.rows(), 400);
+        EXPECT_EQ(f.panels[0].matrix.cols(), 400);
+    }
+}
