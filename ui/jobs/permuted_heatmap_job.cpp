@@ -28,9 +28,10 @@ HeatmapData permuted_heatmap_job(const Scenario& s, const ViewSettings& v, const
     ViewSettings half = v;
     half.small_multiples = false;
     half.show_point_sample = false;
-    const PanelPixels px = panel_pixel_budget(heatmap_grid(2, v.pixel_width, v.pixel_height));
+    const PanelPixels px = panel_pixel_budget(heatmap_grid(2, v.pixel_width, v.pixel_height, v.panel_chrome));
     half.pixel_width = static_cast<int>(px.width);
     half.pixel_height = static_cast<int>(px.height);
+    half.panel_chrome = {}; // px is each panel's heatmap alone
     HeatmapData a = heatmap_job(first, half, cancel, sub_progress(progress, 0.0, 0.5));
     HeatmapData b = heatmap_job(second, half, cancel, sub_progress(progress, 0.5, 1.0));
     report_progress(progress, 1.0);

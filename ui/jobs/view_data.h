@@ -6,6 +6,7 @@
 #pragma once
 
 #include "analysis/curve_decimation.h"
+#include "analysis/heatmap_grid.h"
 #include "compute/attention_logits.h"
 #include "scenario/params.h"
 #include "scenario/types.h"
@@ -155,7 +156,11 @@ struct ViewSettings {
     std::int64_t row0 = 0, col0 = 0; // visible window (zoom / pan); rows/cols 0: everything
     std::int64_t rows = 0, cols = 0;
     int pixel_width = 640, pixel_height = 640; // device pixels of the view: the window is downsampled to this
-    bool small_multiples = true;               // per-head methods (ALiBi, T5 bias): one small panel per head
+    // What each panel of several needs besides its heatmap on screen, device pixels (the painter's
+    // gaps, tick labels and caption band, HeatmapView::heatmapPanelChrome): the job's grid is then the
+    // painter's. Zero: the job's panels are these few pixels larger than on screen.
+    PanelChrome panel_chrome;
+    bool small_multiples = true;  // per-head methods (ALiBi, T5 bias): one small panel per head
     int max_panels = 16;          // heads beyond this are sampled evenly (first and last always shown)
     bool per_panel_scales = true; // small multiples: one colour scale per panel (else one shared scale)
     bool subtract_mean = false;   // colour each panel's values minus its mean

@@ -8,12 +8,11 @@
 #include "widgets/content_file_picker.h"
 
 #include "analysis/decay.h"
+#include "analysis/heatmap_figure.h"
 #include "analysis/rope_compare.h"
 #include "analysis/spectrum.h"
-#include "compute/attention_weights.h"
 #include "methods/rope/rope.h"
 #include "methods/rope/rope_scaling.h"
-#include "scenario/scenario_files.h"
 #include "scenario/validation.h"
 
 #include <QCoreApplication>
@@ -23,10 +22,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <list>
 #include <map>
 #include <memory>
-#include <mutex>
 
 namespace posatlas::ui {
 
@@ -260,83 +257,10 @@ QString list_join(const QStringList& items)
 
 std::vector<MatrixKind> compared_matrix_kinds(const std::vector<Method>& list, const ViewSettings& settings)
 {
-    const auto all_offer = [&](MatrixKind k) {
-        return std::all_of(list.begin(), list.end(), [&](Method m) {
-            const std::vector<MatrixKind> kinds = matrix_kinds_for(m);
-            return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
-        });
-    };
-    std::vector<MatrixKind> candidates;
-    if (settings.matrix_kind)
-        candidates.push_back(*settings.matrix_kind);
-    candidates.push_back(MatrixKind::Logits);
-    candidates.push_back(MatrixKind::Weights);
-    for (MatrixKind k : candidates)
-        if (all_offer(k))
-            return std::vector<MatrixKind>(list.size(), k);
-    std::vector<MatrixKind> own;
-    for (Method m : list) {
-        const std::vector<MatrixKind> kinds = matrix_kinds_for(m);
-        own.push_back(kinds.empty() ? MatrixKind::Logits : kinds.front());
-    }
-    return own;
+    return compared_kinds(list, settings.matrix_kind);
 }
 
 // ---------------------------------------------------------------- heatmap
-
-namespace {
-
-// Whole matrices of recent heatmap jobs: zooming and panning ask for one window after another of the
-// same matrix, whose colour scale is the whole matrix's; it is computed once, not once per window.
-// Shared by the worker threads (a mutex), bounded by the number of cells kept.
-class WholeMatrixCache
-{
-public:
-    // The scenario names its files by path: `files` (scenario_files_fingerprint) is what they hold, so
-    // that a file changed on disk at the same path is another matrix with another colour scale.
-    struct Key {
-        Scenario scenario;
-        std::string files;
-        MatrixKind kind;
-        std::int64_t out_rows, out_cols;
-        SampleMode sample;
-        bool operator==(const Key&) const = default;
-    };
-    std::shared_ptr<const MatrixResult> find(const Key& key)
-    {
-        const std::lock_guard lock(m_mutex);
-        for (const auto& [k, m] : m_entries)
-            if (k == key)
-                return m;
-        return nullptr;
-    }
-    void insert(const Key& key, std::shared_ptr<const MatrixResult> m)
-    {
-        const std::lock_guard lock(m_mutex);
-        m_entries.emplace_front(key, std::move(m));
-        std::int64_t cells = 0;
-        for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
-            cells += it->second->values.size();
-            if (cells > kMaxCells && it != m_entries.begin()) {
-                m_entries.erase(it, m_entries.end());
-                break;
-            }
-        }
-    }
-
-private:
-    static constexpr std::int64_t kMaxCells = std::int64_t{8} << 20; // 64 MiB of doubles
-    std::mutex m_mutex;
-    std::list<std::pair<Key, std::shared_ptr<const MatrixResult>>> m_entries;
-};
-
-WholeMatrixCache& whole_matrix_cache()
-{
-    static WholeMatrixCache cache;
-    return cache;
-}
-
-} // namespace
 
 ViewSettings normalized_view_settings(const Scenario& s, ViewSettings v)
 {
@@ -365,232 +289,62 @@ namespace {
 // into small multiples: the current head for the current method, head 0 for the others), at its
 // share of the view's pixels.
 HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
-                                const ProgressFn& progress)
-{
-    check_compare_list(v.compare);
-    const std::vector<MatrixKind> kinds = compared_matrix_kinds(v.compare, v);
-    const bool same_kind =
-        std::all_of(kinds.begin(), kinds.end(), [&](MatrixKind k) { return k == kinds.front(); });
-    const std::size_t count = v.compare.size();
-    // Each panel its share of the view: the grid the view lays them out on (heatmap_grid), for the
-    // window of positions the panels show.
-    const double rows = static_cast<double>(v.rows > 0 ? v.rows : s.seq_len);
-    const double cols = static_cast<double>(v.cols > 0 ? v.cols : s.seq_len);
-    const double aspect = rows > 0 ? cols / rows : 1.0;
-    const PanelPixels px = panel_pixel_budget(heatmap_grid(
-        static_cast<int>(count), v.pixel_width, v.pixel_height, {}, aspect, heatmap_keeps_aspect(aspect)));
-    HeatmapData data;
-    // The methods first: a narrow (presentation) figure elides the title's end, and the window title
-    // says "Comparing: …".
-    data.title = compare_names(v.compare) + QStringLiteral(" · ") +
-                 (same_kind ? kind_name(kinds.front()) : ViewJobs::tr("each method's own matrix")) +
-                 ViewJobs::tr(" · N %1").arg(s.seq_len);
-    data.per_panel_scales = v.per_panel_scales;
-    data.subtract_mean = v.subtract_mean;
-    for (std::size_t k = 0; k < count; ++k) {
-        check_cancel(cancel);
-        Scenario one = as_method(s, v.compare[k]);
-        ViewSettings single = v;
-        single.compare.clear();
-        single.matrix_kind = kinds[k];
-        single.small_multiples = false;
-        single.pixel_width = static_cast<int>(px.width);
-        single.pixel_height = static_cast<int>(px.height);
-        HeatmapData d = heatmap_job(one, single, cancel,
-                                    sub_progress(progress, double(k) / count, double(k + 1) / count));
-        if (k == 0) {
-            data.row_tokens = d.row_tokens;
-            data.col_tokens = d.col_tokens;
-            data.window = d.window;
-            data.whole = d.whole;
-        } else if (d.window.rows != data.window.rows || d.window.cols != data.window.cols ||
-                   d.whole.cols != data.whole.cols) {
-            // An encoding's columns are dimensions: the panels cover different windows, which the view
-            // then reads from each matrix's indices.
-            data.window = {};
-            data.whole = {};
-            data.col_tokens.clear();
-        }
-        HeatmapPanel panel = std::move(d.panels.front());
-        panel.label = same_kind
-                          ? ViewJobs::tr("%1 · %2").arg(short_method_name(one.method), kind_name(kinds[k]))
-                          : ViewJobs::tr("%1 · %2 (its default)")
-                                .arg(short_method_name(one.method), kind_name(kinds[k]));
-        data.panels.push_back(std::move(panel));
-    }
-    report_progress(progress, 1.0);
-    return data;
-}
+                                const ProgressFn& progress);
 
 } // namespace
 
 namespace {
 
-// What heatmap_job computes: the kind, the window and the whole matrix behind it, the panels (heads)
-// and each panel's pixels.
-struct HeatmapPlan {
-    MatrixKind kind = MatrixKind::Logits;
-    MatrixWindow window, whole;
-    std::int64_t n = 0, ncols = 0;
-    bool zoomed = false, per_head = false, beside_mean = false;
-    int heads = 0;
-    std::vector<int> shown; // the heads of the panels
-    std::string files;      // what the scenario's files hold (the whole-matrix cache's key)
-};
-
-// Every panel's pixels: heatmap_grid over the view's panel area (ViewSettings::pixel_width /
-// pixel_height), the grid the view lays the panels out on, for a window of `rows` x `cols` cells.
-PanelPixels panel_pixels(const ViewSettings& v, int panels, std::int64_t rows, std::int64_t cols)
+// The request core's heatmap_figure takes: the view's settings, its panel area and measured chrome.
+HeatmapRequest heatmap_request(const ViewSettings& v)
 {
-    const double aspect = rows > 0 ? static_cast<double>(cols) / static_cast<double>(rows) : 1.0;
-    return panel_pixel_budget(
-        heatmap_grid(panels, v.pixel_width, v.pixel_height, {}, aspect, heatmap_keeps_aspect(aspect)));
+    HeatmapRequest r;
+    r.kind = v.matrix_kind;
+    r.row0 = v.row0;
+    r.col0 = v.col0;
+    r.rows = v.rows;
+    r.cols = v.cols;
+    r.area_width = v.pixel_width;
+    r.area_height = v.pixel_height;
+    r.chrome = v.panel_chrome;
+    r.small_multiples = v.small_multiples;
+    r.max_panels = v.max_panels;
+    r.point_sample_beside_mean = v.show_point_sample;
+    return r;
 }
 
-HeatmapPlan plan_heatmap(const Scenario& s, const ViewSettings& v)
+// Nothing silently point-sampled: what a pixel shows when it is not a block mean, in words.
+QString sampling_note(HeatmapSamplingFact fact)
 {
-    HeatmapPlan p;
-    p.kind = effective_matrix_kind(s, v);
-    p.n = s.seq_len;
-    // Columns are positions, or for an encoding embedding dimensions, as many as core's table has (a
-    // user's table sets its own width: encoding_dim), so the window clamps to them like rows to the sequence.
-    p.ncols = p.kind == MatrixKind::Encoding ? encoding_dim(s) : p.n;
-    MatrixWindow& w = p.window;
-    w.row0 = std::clamp<std::int64_t>(v.row0, 0, p.n - 1);
-    w.rows = v.rows > 0 ? std::min(v.rows, p.n - w.row0) : p.n - w.row0;
-    w.col0 = std::clamp<std::int64_t>(v.col0, 0, p.ncols - 1);
-    w.cols = v.cols > 0 ? std::min(v.cols, p.ncols - w.col0) : p.ncols - w.col0;
-
-    p.heads = per_head_count(s);
-    p.per_head =
-        v.small_multiples && p.heads > 1 &&
-        (p.kind == MatrixKind::Bias || p.kind == MatrixKind::Logits || p.kind == MatrixKind::Weights);
-    p.shown = p.per_head ? sampled_heads(p.heads, std::max(1, v.max_panels)) : std::vector<int>{s.head};
-    // Point sample beside the mean: a second panel of the same window.
-    p.beside_mean = v.show_point_sample && !p.per_head;
-    const int panels = p.beside_mean ? 2 : static_cast<int>(p.shown.size());
-    const PanelPixels px = panel_pixels(v, panels, w.rows, w.cols);
-    w.out_rows = std::min<std::int64_t>(w.rows, px.height);
-    w.out_cols = std::min<std::int64_t>(w.cols, px.width);
-    // A pixel shows the exact mean of its block (or says it is a point sample: MatrixResult::sampling);
-    // float32 products are far below what a colour map can show (README, Benchmarks). Exact means over
-    // random content generate every position's q and k (seconds beyond ~10^6 positions), too slow for
-    // a slider: there the view asks for point samples, and its readout says so.
-    w.precision = Precision::Single;
-    constexpr std::int64_t kInteractiveRandomPositions = std::int64_t{1} << 19;
-    const auto sample_for = [&](const MatrixWindow& m) {
-        return s.content.kind == ContentKind::Random && m.rows + m.cols > kInteractiveRandomPositions
-                   ? SampleMode::Point
-                   : SampleMode::BlockMean;
-    };
-    w.sample = sample_for(w);
-
-    // A zoomed window also gets the whole matrix, exactly as the unzoomed view computes it (same
-    // pixel grid, same sampling): its colour scale, so that zooming does not recolour a cell.
-    p.zoomed = w.row0 != 0 || w.col0 != 0 || w.rows != p.n || w.cols != p.ncols;
-    const PanelPixels whole_px = panel_pixels(v, panels, p.n, p.ncols);
-    p.whole.rows = p.n;
-    p.whole.cols = p.ncols;
-    p.whole.out_rows = std::min<std::int64_t>(p.n, whole_px.height);
-    p.whole.out_cols = std::min<std::int64_t>(p.ncols, whole_px.width);
-    p.whole.precision = w.precision;
-    p.whole.sample = sample_for(p.whole);
-    if (p.zoomed)
-        p.files = scenario_files_fingerprint(s, s.method);
-    return p;
-}
-
-// The whole matrix behind a zoomed window, from the cache when a recent job computed it.
-std::shared_ptr<const MatrixResult> whole_matrix(const Scenario& sh, const HeatmapPlan& p,
-                                                 const MatrixWindow& whole, const CancelFn& cancel,
-                                                 const ProgressFn& progress)
-{
-    const WholeMatrixCache::Key key{sh, p.files, p.kind, whole.out_rows, whole.out_cols, whole.sample};
-    if (auto m = whole_matrix_cache().find(key))
-        return m;
-    auto m = std::make_shared<const MatrixResult>(compute_matrix(sh, p.kind, whole, cancel, progress));
-    whole_matrix_cache().insert(key, m);
-    return m;
-}
-
-// One panel of head `head`: the window (and, zoomed, the whole matrix) over progress [p0, p1].
-HeatmapPanel head_panel(const Scenario& s, const HeatmapPlan& p, int head, const CancelFn& cancel,
-                        const ProgressFn& progress, double p0, double p1)
-{
-    Scenario sh = s;
-    sh.head = head;
-    HeatmapPanel panel;
-    double mid = p0;
-    if (p.zoomed) {
-        mid = 0.5 * (p0 + p1);
-        panel.whole = whole_matrix(sh, p, p.whole, cancel, sub_progress(progress, p0, mid));
-    }
-    panel.matrix = compute_matrix(sh, p.kind, p.window, cancel, sub_progress(progress, mid, p1));
-    return panel;
-}
-
-// Nothing silently point-sampled: what a pixel shows when it is not a block mean.
-QString sampling_note(const Scenario& s, const HeatmapPlan& p, MatrixSampling sampling)
-{
-    const bool linear = block_mean_supported(s, p.kind);
-    // Logits that are linear in the cells but whose block means this method computes only for
-    // position-independent content (Shaw, DeBERTa, xPos with random or token content) must not be
-    // called "not linear".
-    Scenario constant = s;
-    constant.content = ContentParams{};
-    const bool linear_for_constant = !linear && block_mean_supported(constant, p.kind);
-    if (sampling == MatrixSampling::Point)
-        return linear                ? ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
-                                                                   "(random content is not averaged at this length)")
-               : linear_for_constant ? ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
-                                                    "(averaged only for position-independent content); zoom "
-                                                    "in for exact cells")
-                                     : ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
-                                                    "(not linear in the cells); zoom in for exact cells");
-    if (sampling == MatrixSampling::Exact && !linear && p.zoomed)
+    switch (fact) {
+    case HeatmapSamplingFact::PointRandomLength:
+        return ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
+                            "(random content is not averaged at this length)");
+    case HeatmapSamplingFact::PointConstantOnly:
+        return ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
+                            "(averaged only for position-independent content); zoom "
+                            "in for exact cells");
+    case HeatmapSamplingFact::PointNotLinear:
+        return ViewJobs::tr("each pixel: the cell at its block's centre, not a mean "
+                            "(not linear in the cells); zoom in for exact cells");
+    case HeatmapSamplingFact::ExactZoomedWindow:
         return ViewJobs::tr("exact: one cell per pixel in this zoomed window");
+    case HeatmapSamplingFact::None: break;
+    }
     return {};
 }
 
-// The same window point-sampled beside its block means, for teaching aliasing; one colour scale, so that
-// the two panels compare cell for cell.
-void add_point_sample(const Scenario& s, const HeatmapPlan& p, HeatmapData& data, const CancelFn& cancel)
+// A panel's caption in words: a head's symbol and value, or what a sample beside its mean shows.
+QString panel_label(const Scenario& s, const HeatmapFigure& f, const HeatmapFigurePanel& panel)
 {
-    if (data.panels.front().matrix.sampling != MatrixSampling::BlockMean) {
-        data.sampling_note += (data.sampling_note.isEmpty() ? QString() : ViewJobs::tr(" · ")) +
-                              ViewJobs::tr("no point sample beside it: this picture has no block means");
-        return;
+    switch (panel.role) {
+    case HeatmapPanelRole::Head: // compact: small multiples can be narrow
+        return head_caption(s, panel.head, static_cast<int>(f.panels.size()));
+    case HeatmapPanelRole::BlockMean: return ViewJobs::tr("block mean: every cell counted");
+    case HeatmapPanelRole::PointSample: return ViewJobs::tr("point sample: one cell per pixel (aliases)");
+    case HeatmapPanelRole::Single: break;
     }
-    HeatmapPanel point;
-    MatrixWindow pw = p.window;
-    pw.sample = SampleMode::Point;
-    Scenario sh = s;
-    sh.head = p.shown.front();
-    if (p.zoomed) {
-        MatrixWindow pwhole = p.whole;
-        pwhole.sample = SampleMode::Point;
-        point.whole = whole_matrix(sh, p, pwhole, cancel, {});
-    }
-    point.matrix = compute_matrix(sh, p.kind, pw, cancel);
-    point.label = ViewJobs::tr("point sample: one cell per pixel (aliases)");
-    data.panels.front().label = ViewJobs::tr("block mean: every cell counted");
-    data.panels.push_back(std::move(point));
-    data.per_panel_scales = false;
-}
-
-// The title and the axes' words: the caption, the kind, the mask where the method's fields do not say it.
-void heatmap_title(const Scenario& s, MatrixKind kind, HeatmapData& data)
-{
-    // The weights' caption names their own mask: a method's causal field follows the scenario's.
-    data.title = scenario_caption(kind == MatrixKind::Weights ? weights_logits_scenario(s) : s) +
-                 QStringLiteral(" · ") + kind_name(kind);
-    const MethodDescriptor& d = descriptor(s.method);
-    if (s.causal && (kind == MatrixKind::Weights || d.logits_follow_causal) && !d.field("causal"))
-        data.title += ViewJobs::tr(" · causal"); // NoPE's logits take the scenario's mask too
-    for (const std::string& t : s.content.tokens)
-        data.row_tokens.push_back(QString::fromStdString(t));
-    if (kind != MatrixKind::Encoding)
-        data.col_tokens = data.row_tokens;
+    return {};
 }
 
 } // namespace
@@ -603,30 +357,90 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     if (shows_permuted(s, v))
         return permuted_heatmap_job(s, v, cancel, progress);
     validate(s);
-    const HeatmapPlan p = plan_heatmap(s, v);
+    HeatmapFigure f = heatmap_figure(s, heatmap_request(v), cancel, progress);
     HeatmapData data;
-    heatmap_title(s, p.kind, data);
+    // The title and the axes' words: the caption, the kind, the mask where the method's fields do not
+    // say it (NoPE's logits take the scenario's mask too).
+    data.title = scenario_caption(f.caption_scenario) + QStringLiteral(" · ") + kind_name(f.kind);
+    if (f.caption_causal)
+        data.title += ViewJobs::tr(" · causal");
+    for (const std::string& t : s.content.tokens)
+        data.row_tokens.push_back(QString::fromStdString(t));
+    if (f.kind != MatrixKind::Encoding)
+        data.col_tokens = data.row_tokens;
     data.per_panel_scales = v.per_panel_scales;
     data.subtract_mean = v.subtract_mean;
-    data.window = {p.window.row0, p.window.col0, p.window.rows, p.window.cols};
-    data.whole = {0, 0, p.n, p.ncols};
-
-    for (std::size_t k = 0; k < p.shown.size(); ++k) {
-        check_cancel(cancel);
-        HeatmapPanel panel = head_panel(s, p, p.shown[k], cancel, progress, double(k) / p.shown.size(),
-                                        double(k + 1) / p.shown.size());
-        if (p.per_head) // compact: small multiples can be narrow
-            panel.label = head_caption(s, p.shown[k], static_cast<int>(p.shown.size()));
+    data.window = {f.row0, f.col0, f.rows, f.cols};
+    data.whole = {0, 0, f.whole_rows, f.whole_cols};
+    const bool per_head = !f.panels.empty() && f.panels.front().role == HeatmapPanelRole::Head;
+    for (HeatmapFigurePanel& p : f.panels) {
+        HeatmapPanel panel;
+        panel.label = panel_label(s, f, p);
+        panel.matrix = std::move(p.matrix);
+        panel.whole = std::move(p.whole);
         data.panels.push_back(std::move(panel));
     }
-    if (p.per_head && p.shown.size() < static_cast<std::size_t>(p.heads))
-        data.title += ViewJobs::tr(" · %1 of %2 heads").arg(p.shown.size()).arg(p.heads);
-    data.sampling_note = sampling_note(s, p, data.panels.front().matrix.sampling);
-    if (p.beside_mean)
-        add_point_sample(s, p, data, cancel);
-    report_progress(progress, 1.0);
+    if (per_head && f.panels.size() < static_cast<std::size_t>(f.heads))
+        data.title += ViewJobs::tr(" · %1 of %2 heads").arg(f.panels.size()).arg(f.heads);
+    data.sampling_note = sampling_note(f.sampling);
+    if (f.point_sample_refused)
+        data.sampling_note += (data.sampling_note.isEmpty() ? QString() : ViewJobs::tr(" · ")) +
+                              ViewJobs::tr("no point sample beside it: this picture has no block means");
+    if (f.panels.size() == 2 && f.panels.back().role == HeatmapPanelRole::PointSample)
+        data.per_panel_scales = false; // one colour scale: the two panels compare cell for cell
     return data;
 }
+
+namespace {
+
+// Methods side by side (core's compare_heatmap_figure), in words: each panel names its method and kind.
+HeatmapData compare_heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn& cancel,
+                                const ProgressFn& progress)
+{
+    check_compare_list(v.compare);
+    for (Method m : v.compare)
+        validate(as_method(s, m));
+    CompareHeatmapFigure c = compare_heatmap_figure(s, v.compare, heatmap_request(v), cancel, progress);
+    const std::vector<MatrixKind>& kinds = c.kinds;
+    const bool same_kind =
+        std::all_of(kinds.begin(), kinds.end(), [&](MatrixKind k) { return k == kinds.front(); });
+    HeatmapData data;
+    // The methods first: a narrow (presentation) figure elides the title's end, and the window title
+    // says "Comparing: …".
+    data.title = compare_names(v.compare) + QStringLiteral(" · ") +
+                 (same_kind ? kind_name(kinds.front()) : ViewJobs::tr("each method's own matrix")) +
+                 ViewJobs::tr(" · N %1").arg(s.seq_len);
+    data.per_panel_scales = v.per_panel_scales;
+    data.subtract_mean = v.subtract_mean;
+    if (c.same_window) {
+        const HeatmapFigure& f = c.figures.front();
+        data.window = {f.row0, f.col0, f.rows, f.cols};
+        data.whole = {0, 0, f.whole_rows, f.whole_cols};
+        for (const std::string& t : s.content.tokens)
+            data.row_tokens.push_back(QString::fromStdString(t));
+        if (f.kind != MatrixKind::Encoding)
+            data.col_tokens = data.row_tokens;
+    } else {
+        // An encoding's columns are dimensions: the panels cover different windows, which the view
+        // then reads from each matrix's indices.
+        for (const std::string& t : s.content.tokens)
+            data.row_tokens.push_back(QString::fromStdString(t));
+    }
+    for (std::size_t k = 0; k < c.figures.size(); ++k) {
+        HeatmapFigurePanel& p = c.figures[k].panels.front();
+        HeatmapPanel panel;
+        panel.matrix = std::move(p.matrix);
+        panel.whole = std::move(p.whole);
+        const Method m = v.compare[k];
+        panel.label =
+            same_kind ? ViewJobs::tr("%1 · %2").arg(short_method_name(m), kind_name(kinds[k]))
+                      : ViewJobs::tr("%1 · %2 (its default)").arg(short_method_name(m), kind_name(kinds[k]));
+        data.panels.push_back(std::move(panel));
+    }
+    return data;
+}
+
+} // namespace
 
 ViewResult run_view_job(ViewKind kind, const Scenario& s, const ViewSettings& settings,
                         const CancelFn& cancel, const ProgressFn& progress)

@@ -188,6 +188,8 @@ HeatmapView::Layout HeatmapView::computeLayout(const QRectF& target, const Fonts
         chrome.tick_height = ticks.height;
     }
     const GridPlan plan = planGrid(L.panelArea, chrome, fonts, device);
+    L.chrome = chrome;
+    L.chrome.caption_height = plan.label_h;
     placePanels(L, r, plan, chrome, ticks, fk.height() * 1.3, pad, fl.height(), fl.height() * 0.9);
     return L;
 }

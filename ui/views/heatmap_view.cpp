@@ -463,6 +463,14 @@ QSize HeatmapView::heatmapPixelSize() const
                  static_cast<int>(std::ceil(L.panelArea.height() * dpr)));
 }
 
+PanelChrome HeatmapView::heatmapPanelChrome() const
+{
+    const Layout L = screenLayout();
+    const double dpr = devicePixelRatioF();
+    return {L.chrome.gap * dpr, L.chrome.tick_width * dpr, L.chrome.tick_height * dpr,
+            L.chrome.caption_height * dpr};
+}
+
 int HeatmapView::panelAt(const QPointF& pos, const Layout& layout) const
 {
     for (qsizetype i = 0; i < layout.panels.size(); ++i)

@@ -90,6 +90,10 @@ public:
     // pixel_height): the job divides it among the panels by heatmap_grid, as the painter does, so that
     // one matrix cell is one physical pixel on high-DPI screens.
     QSize heatmapPixelSize() const;
+    // What each panel needs besides its heatmap on screen, device pixels (ViewSettings::panel_chrome):
+    // the gaps, tick labels and caption band the painter measured, so that the job's grid is the
+    // painter's.
+    PanelChrome heatmapPanelChrome() const;
 
     // The visible window in positions: rows [row0, row0 + rows), columns [col0, col0 + cols).
     struct Viewport {
@@ -179,6 +183,8 @@ private:
         // The area the panels' grid fills (heatmap_grid's width and height): what the title, the
         // colour bar, the axis titles and a shared grid's tick labels leave.
         QSizeF panelArea;
+        // What each panel needs besides its heatmap on that grid (gaps, tick labels, caption band).
+        PanelChrome chrome;
     };
     struct Fonts;
     // Room for tick labels (left of and under a heatmap), and whether the panels share them.

@@ -192,6 +192,7 @@ bool SessionActions::applySession(const Session& s, const QString& name)
     const ViewSettings here = m_views->settings();
     v.pixel_width = here.pixel_width; // this window's heatmap size, not the saving window's
     v.pixel_height = here.pixel_height;
+    v.panel_chrome = here.panel_chrome;
     v.curve_plot_left = here.curve_plot_left; // and its curves chart's plot area
     v.curve_plot_width = here.curve_plot_width;
 

@@ -189,11 +189,18 @@ void ViewController::updateHeatmapPixelSize()
     if (px.width() < 8 || px.height() < 8)
         return;
     ViewSettings v = m_settings;
-    // Small changes (a one-pixel splitter nudge) are not worth a recompute: cells are scaled anyway.
-    if (std::abs(px.width() - v.pixel_width) < 16 && std::abs(px.height() - v.pixel_height) < 16)
+    const PanelChrome chrome = m_views.heatmap->heatmapPanelChrome();
+    // Small changes (a one-pixel splitter nudge) are not worth a recompute: cells are scaled anyway. The
+    // chrome changes with the data (captions appear, a second line): a pixel of it moves every panel.
+    const auto same = [](double a, double b, double tolerance) { return std::abs(a - b) < tolerance; };
+    if (same(px.width(), v.pixel_width, 16) && same(px.height(), v.pixel_height, 16) &&
+        same(chrome.gap, v.panel_chrome.gap, 1) && same(chrome.tick_width, v.panel_chrome.tick_width, 1) &&
+        same(chrome.tick_height, v.panel_chrome.tick_height, 1) &&
+        same(chrome.caption_height, v.panel_chrome.caption_height, 1))
         return;
     v.pixel_width = px.width();
     v.pixel_height = px.height();
+    v.panel_chrome = chrome;
     setSettings(v, ViewKind::Heatmap);
 }
 
@@ -232,9 +239,10 @@ void ViewController::showResult(const ViewResult& result)
     std::visit(
         [this](const auto& data) {
             using T = std::decay_t<decltype(data)>;
-            if constexpr (std::is_same_v<T, HeatmapData>)
+            if constexpr (std::is_same_v<T, HeatmapData>) {
                 m_views.heatmap->setData(data);
-            else if constexpr (std::is_same_v<T, CurveData>)
+                updateHeatmapPixelSize(); // its panels' chrome, measured on the new data
+            } else if constexpr (std::is_same_v<T, CurveData>)
                 m_views.curves->setData(data);
             else if constexpr (std::is_same_v<T, RotationData>)
                 m_views.rotation->setData(data);

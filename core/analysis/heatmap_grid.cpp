@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "jobs/heatmap_grid.h"
+#include "analysis/heatmap_grid.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-namespace posatlas::ui {
+namespace posatlas {
 
 namespace {
 
@@ -64,4 +64,4 @@ PanelPixels panel_pixel_budget(const HeatmapGrid& grid, std::int64_t min_pixels)
     return {whole(grid.panel_width), whole(grid.panel_height)};
 }
 
-} // namespace posatlas::ui
+} // namespace posatlas
