@@ -196,6 +196,14 @@ void Autosave::markDirty()
         m_debounce->start();
 }
 
+void Autosave::markUnsaved()
+{
+    if (!active() || m_recoverable)
+        return;
+    m_lastWritten.clear();
+    m_debounce->start();
+}
+
 bool Autosave::saveNow()
 {
     // While a recovery is on offer the old file is the user's work: never overwrite it.

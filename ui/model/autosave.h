@@ -79,6 +79,9 @@ public:
     void setPeriod(int ms);
     // Something changed: save after the delay (restarted by further changes).
     void markDirty();
+    // Work was done while autosave was off (another instance held it): the state now is not a baseline
+    // but unsaved work, written after the delay even though start() took it as the state at start.
+    void markUnsaved();
     // Writes now when the snapshot differs from the last file written. False, with errorString(),
     // when the file could not be written (the previous autosave, if any, is left intact).
     bool saveNow();

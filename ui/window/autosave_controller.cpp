@@ -83,13 +83,19 @@ void AutosaveController::retry()
         m_recoveryOffered = false;
         QTimer::singleShot(0, this, [this] { offerRecovery(); });
     } else {
-        m_autosave->markDirty(); // what was done while it was off
+        m_autosave->markUnsaved(); // what was done while it was off
     }
 }
 
 QByteArray AutosaveController::snapshot() const
 {
     Session s = m_sessions->currentSession();
+    // The heatmap's measured size is the window's, not the user's work: a restore keeps the restoring
+    // window's own (session_actions.cpp), and a layout settling after the start must not count as a
+    // change to recover.
+    const ViewSettings defaults;
+    s.settings.pixel_width = defaults.pixel_width;
+    s.settings.pixel_height = defaults.pixel_height;
     s.current_view = view_kind_id(m_sessions->currentView());
     if (ExplorerWindow* explorer = m_explorer.current ? m_explorer.current() : nullptr)
         s.explorer = explorer->state();
