@@ -142,6 +142,40 @@ HeatmapView::GridPlan HeatmapView::planGrid(const QSizeF& avail, PanelChrome chr
         }
     }
     plan.two_lines = true;
+    if (fit_cols == 0) {
+        // Two lines fit no column count (a long range, "−5.6…−0.022", at presentation sizes): the range
+        // on two lines of its own, its ends, at the largest scale the widest line allows.
+        double need_three = 0;
+        for (qsizetype i = 0; i < n; ++i) {
+            const QString range = panelRangeText(static_cast<int>(i));
+            const qsizetype dots = range.indexOf(QChar(0x2026));
+            need_three =
+                std::max({need_three, fl.horizontalAdvance(m_data.panels[i].label),
+                          fl.horizontalAdvance(range.left(dots)), fl.horizontalAdvance(range.mid(dots))});
+        }
+        const auto three_lines_height = [&](double scale) { return fl.height() * (3.0 * scale + 0.2); };
+        double best = -1;
+        for (int c = 1; c <= n; ++c) {
+            for (double scale = 1.0; scale >= kMinTwoLineScale - 1e-9; scale -= 0.05) {
+                const HeatmapGrid g = grid_at(c, three_lines_height(scale));
+                if (need_three * scale > caption_width(g.panel_width))
+                    continue;
+                if (std::min(g.panel_width, g.panel_height) > best) {
+                    best = std::min(g.panel_width, g.panel_height);
+                    fit_cols = c;
+                    fit_scale = scale;
+                }
+                break;
+            }
+        }
+        if (fit_cols > 0) {
+            plan.range_split = true;
+            plan.caption_font = fit_scale;
+            plan.label_h = three_lines_height(fit_scale);
+            plan.grid = grid_at(fit_cols, plan.label_h);
+            return plan;
+        }
+    }
     plan.caption_font = fit_scale; // none fit: the smallest size, elided where still too wide
     plan.label_h = two_lines_height(plan.caption_font);
     plan.grid = fit_cols > 0 ? grid_at(fit_cols, plan.label_h) : grid_for(plan.label_h);
@@ -224,6 +258,7 @@ void HeatmapView::placePanels(Layout& L, const QRectF& r, const GridPlan& plan, 
         g.label = QRectF(left + (hs.width() - caption_w) / 2, top, caption_w, label_h);
         g.heat = QRectF(left, top + label_h, hs.width(), hs.height());
         g.twoLineCaption = plan.two_lines;
+        g.rangeSplit = plan.range_split;
         g.captionScale = plan.caption_font;
         g.yTicks = !shared || gc == 0;
         // In a shared grid the x labels go under the lowest panel of each column.

@@ -313,6 +313,14 @@ QList<HeatmapView::CaptionLine> HeatmapView::captionLines(int index, const Panel
         const double h = QFontMetricsF(at_scale(g.captionScale), device).height();
         line(name, QRectF(g.label.left(), g.label.top(), g.label.width(), h), g.captionScale,
              kMinTwoLineScale);
+        if (g.rangeSplit) { // its ends on two lines, the ellipsis leading the second: "−5.6", "…−0.022"
+            const qsizetype dots = range.indexOf(QChar(0x2026));
+            line(range.left(dots), QRectF(g.label.left(), g.label.top() + h, g.label.width(), h),
+                 g.captionScale, kMinTwoLineScale);
+            line(range.mid(dots), QRectF(g.label.left(), g.label.top() + 2 * h, g.label.width(), h),
+                 g.captionScale, kMinTwoLineScale);
+            return out;
+        }
         line(range, QRectF(g.label.left(), g.label.top() + h, g.label.width(), h), g.captionScale,
              kMinTwoLineScale);
         return out;

@@ -165,6 +165,7 @@ private:
         QRectF label; // small-multiple caption above it (as wide as the panel's share of the row)
         bool xTicks = true, yTicks = true;
         bool twoLineCaption = false; // name, then colour range, at captionScale of the label font
+        bool rangeSplit = false;     // the range on two lines of its own: "−5.6", then "…−0.022"
         double captionScale = 1.0;
     };
     // One line of a panel's caption: its text (elided only when nothing else fits), font and place.
@@ -197,6 +198,7 @@ private:
         HeatmapGrid grid;
         double label_h = 0.0;
         bool two_lines = false;    // name, then colour range
+        bool range_split = false;  // and the range itself on two lines (its ends): three lines in all
         double caption_font = 1.0; // scale of the label font
     };
 
