@@ -3,11 +3,11 @@
 // rows, one undoable edit per slider move, the reset buttons, the row cap for many heads, and every
 // view answering a changed slope. References: the paper's slopes 2^(-8h/n) (Press et al. 2022,
 // ofirpress/attention_with_linear_biases get_slopes; exact in binary for n = 8), the bias -m |i - j|
-// (HF transformers build_alibi_tensor), the curves' weight factor exp(-m r) (core methods/alibi/alibi_curves.cpp).
-// Heads: counted from 0 everywhere, as the figures name their slopes (m₀ is the first head's): the
-// panel's "Head 2: m₂" is the heatmap's panel m₂, the curves' head_2 and --head 2 (the paper's h = 3).
-// Under a length scaling the slider keeps the slope the user chose and its label says the slope the
-// figures use.
+// (HF transformers build_alibi_tensor), the curves' weight factor exp(-m r) (core
+// methods/alibi/alibi_curves.cpp). Heads: counted from 0 everywhere, as the figures name their slopes (m₀ is
+// the first head's): the panel's "Head 2: m₂" is the heatmap's panel m₂, the curves' head_2 and --head 2 (the
+// paper's h = 3). Under a length scaling the slider keeps the slope the user chose and its label says the
+// slope the figures use.
 #include "jobs/view_jobs.h"
 #include "methods/alibi/alibi.h"
 #include "model/scenario_model.h"
