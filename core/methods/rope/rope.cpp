@@ -23,17 +23,24 @@ PairIndex pair_index(int i, int rotary_dim, RopePairing pairing)
     return {i, i + rotary_dim / 2};
 }
 
-// apply(j1, j2, a cos(position theta_i), a sin(position theta_i)) for every rotary pair i, a the
-// attention factor: the one definition of R(position) behind rope_rotate and rope_rotate_row.
-template <typename Apply>
-void for_each_rotation(const RopeFrequencies& f, double position, RopePairing pairing, Apply&& apply)
+// apply(j1, j2, a cos(position_i theta_i), a sin(position_i theta_i)) for every rotary pair i, a the
+// attention factor and position_i = position(i): the one definition of R(position) behind rope_rotate,
+// rope_rotate_row and rope_rotate_row_per_pair.
+template <typename Position, typename Apply>
+void for_each_pair_rotation(const RopeFrequencies& f, Position&& position, RopePairing pairing, Apply&& apply)
 {
     const double a = f.attention_factor;
     for (int i = 0; i < f.pairs(); ++i) {
         const auto [j1, j2] = pair_index(i, f.rotary_dim, pairing);
-        const double angle = position * f.inv_freq[static_cast<std::size_t>(i)];
+        const double angle = position(i) * f.inv_freq[static_cast<std::size_t>(i)];
         apply(j1, j2, std::cos(angle) * a, std::sin(angle) * a);
     }
+}
+template <typename Apply>
+void for_each_rotation(const RopeFrequencies& f, double position, RopePairing pairing, Apply&& apply)
+{
+    for_each_pair_rotation(
+        f, [position](int) { return position; }, pairing, apply);
 }
 
 void require_fits(const RopeFrequencies& f, Eigen::Index size, const char* what)
@@ -75,6 +82,18 @@ void rope_rotate_row(const RopeFrequencies& f, Eigen::MatrixXd& m, Eigen::Matrix
         if (also)
             rotate(*also, j1, j2, c, s);
     });
+}
+
+void rope_rotate_row_per_pair(const RopeFrequencies& f, Eigen::MatrixXd& m, Eigen::Index r,
+                              const double* positions, RopePairing pairing)
+{
+    for_each_pair_rotation(
+        f, [positions](int i) { return positions[i]; }, pairing,
+        [&](Eigen::Index j1, Eigen::Index j2, double c, double s) {
+            const double x1 = m(r, j1), x2 = m(r, j2);
+            m(r, j1) = x1 * c - x2 * s;
+            m(r, j2) = x1 * s + x2 * c;
+        });
 }
 
 double rope_score(const RopeFrequencies& f, const Eigen::Ref<const Eigen::VectorXd>& q,

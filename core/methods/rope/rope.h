@@ -35,6 +35,11 @@ Eigen::VectorXd rope_rotate(const RopeFrequencies& f, const Eigen::Ref<const Eig
 // callers size them from the same parameters).
 void rope_rotate_row(const RopeFrequencies& f, Eigen::MatrixXd& m, Eigen::MatrixXd* also, Eigen::Index r,
                      double position, RopePairing pairing);
+// The same rotation with one position per pair: pair i turns by positions[i] * theta_i (multimodal RoPE,
+// where each pair follows one of a token's (t, h, w) ids: methods/mrope/mrope.h). With every position
+// equal it is rope_rotate_row, bit for bit.
+void rope_rotate_row_per_pair(const RopeFrequencies& f, Eigen::MatrixXd& m, Eigen::Index r,
+                              const double* positions, RopePairing pairing);
 
 // The attention logit (R(m) q) . (R(n) k) * f.softmax_scale, not divided by sqrt(d): with the
 // attention module's extra softmax multiplier (1 but for DeepSeek, rope_scaling.h), so that every

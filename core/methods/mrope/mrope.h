@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Multimodal rotary position embedding (M-RoPE): Qwen2-VL, Qwen2.5-VL and Qwen3-VL (Wang et al. 2024,
+// "Qwen2-VL", arXiv:2409.12191, sec. 2.1; Bai et al. 2025, "Qwen2.5-VL Technical Report"; Qwen3-VL's
+// interleaved layout). The reference implementation is Hugging Face transformers (4.5x):
+//
+//   Position ids, Qwen2VLModel.get_rope_index / Qwen2_5_VLModel.get_rope_index /
+//   Qwen3VLModel.get_rope_index. Each token carries three ids (t, h, w). A text token has three equal ids
+//   that continue after the largest id so far (+ 1). An image or video of grid_thw T x H x W (patches
+//   before the merge) becomes T x (H / m) x (W / m) tokens, m = spatial_merge_size, whose ids are
+//   (t_id, row, column) + start, start the largest id so far + 1, where
+//     Qwen2-VL:   t_id = frame index;
+//     Qwen2.5-VL: t_id = trunc(frame * second_per_grid_t * tokens_per_second), with second_per_grid_t 0
+//                 for an image; the reference first converts second_per_grid_t to the integer dtype of
+//                 its frame range (torch.as_tensor(..., dtype=range_tensor.dtype)), so 0.5 s counts as 0:
+//                 reproduced here (mrope_time_step);
+//     Qwen3-VL:   a video of T frames is T grids of one frame each (video_grid_thw repeated T times with
+//                 t = 1: timestamps are text tokens between the frames), so every frame starts after the
+//                 previous one's largest id.
+//   Tokens after the layout are text, continuing as the reference's trailing text does.
+//
+//   Rotation, apply_multimodal_rotary_pos_emb (Qwen2-VL, Qwen2.5-VL) and
+//   Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope: the default RoPE frequencies θ_i =
+//   rope_theta^(-2i/d) (compute_rope_frequencies) in the rotate_half layout, pairs (i, i + d/2), pair i
+//   turning by id_axis(i) · θ_i, where axis(i) is
+//     chunked (Qwen2-VL, Qwen2.5-VL): t for i < s_t, h for i < s_t + s_h, w after (mrope_section
+//                 [s_t, s_h, s_w] with s_t + s_h + s_w = d/2; the reference splits the doubled section
+//                 list over cos and sin, chunk k taking axis k mod 3);
+//     interleaved (Qwen3-VL): h when i mod 3 = 1 and i < 3 s_h, w when i mod 3 = 2 and i < 3 s_w, else t.
+//   llama.cpp names the same sections `<arch>.rope.dimension_sections` (ggml_rope_multi, GGML_ROPE_TYPE_MROPE
+//   and GGML_ROPE_TYPE_IMROPE).
+//
+// The logit is (R(p_i) q_i) · (R(p_j) k_j) / sqrt(d), p the token's (t, h, w): for text alone every pair
+// sees the same id and M-RoPE is 1D RoPE (rope.h) with the same θ.
+#pragma once
+
+#include "methods/method.h"
+#include "methods/rope/rope_scaling.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace posatlas {
+
+inline constexpr Method kMRoPE{"mrope"};
+
+enum class MropeVariant {
+    Qwen2VL,  // chunked sections, frame index as t
+    Qwen25VL, // chunked sections, t aligned to time (tokens_per_second, second_per_grid_t)
+    Qwen3VL,  // interleaved sections, videos split into one-frame grids
+};
+
+struct MropeParams {
+    static constexpr Method kMethod = kMRoPE;
+
+    // Items "text:N", "image:TxHxW", "video:TxHxW" (grid_thw in patches before the merge; a video may end
+    // in "@S", its own second_per_grid_t), separated by commas.
+    std::string layout = "text:4,image:1x8x8,text:4";
+    MropeVariant variant = MropeVariant::Qwen2VL;
+    std::vector<double> mrope_section = {16, 24, 24}; // pairs per axis t, h, w (Qwen2-VL-7B)
+    int spatial_merge_size = 2;                       // vision_config.spatial_merge_size
+    int tokens_per_second = 2;                        // Qwen2.5-VL vision_config.tokens_per_second
+    double second_per_grid_t = 1.0;                   // Qwen2.5-VL: seconds per temporal grid of a video
+    double rope_theta = 1000000.0;
+    int head_dim = 128;
+
+    bool operator==(const MropeParams&) const = default;
+};
+
+std::string_view mrope_variant_id(MropeVariant v); // "qwen2-vl", "qwen2.5-vl", "qwen3-vl"
+
+enum class MropeTokenKind { Text, Image, Video };
+std::string_view mrope_token_kind_id(MropeTokenKind k); // "text", "image", "video"
+
+// One item of a parsed layout.
+struct MropeItem {
+    MropeTokenKind kind = MropeTokenKind::Text;
+    std::int64_t count = 0;           // text: tokens
+    std::int64_t t = 0, h = 0, w = 0; // image / video: grid_thw before the merge
+    double second_per_grid_t = -1.0;  // video: its own seconds per grid (< 0: the parameter's)
+};
+
+// The largest number of tokens a layout may describe (the scenario's seq_len bound).
+std::int64_t mrope_max_tokens();
+
+// Parses p.layout; throws ParameterError("token_layout", <the allowed form>, <the item>) for an empty layout, an
+// unknown kind, a malformed or non-positive number, H or W not a multiple of spatial_merge_size, or more
+// tokens than mrope_max_tokens().
+std::vector<MropeItem> parse_mrope_layout(const MropeParams& p);
+
+// The position ids of a layout as runs of tokens (the layout's items after the merge; Qwen3-VL's videos one
+// run per frame), evaluated at any token index in O(log runs), so that a sampled matrix of 10^7 tokens
+// never lists them all.
+struct MropePosition {
+    MropeTokenKind kind = MropeTokenKind::Text;
+    std::int64_t t = 0, h = 0, w = 0;
+    std::int64_t id(int axis) const { return axis == 0 ? t : axis == 1 ? h : w; }
+};
+class MropePositions
+{
+public:
+    explicit MropePositions(const MropeParams& p); // parses the layout (ParameterError as above)
+    MropePosition at(std::int64_t token) const;    // token >= 0; past the layout: text
+    std::int64_t layout_tokens() const { return m_layout_tokens; }
+
+private:
+    struct Run {
+        MropeTokenKind kind;
+        std::int64_t first, count, start; // first token, tokens, id added to every id of the run
+        std::int64_t gh = 1, gw = 1;      // merged grid rows and columns (grids)
+        std::int64_t time_step = 0;       // t id of frame f: f * time_step (grids)
+    };
+    std::vector<Run> m_runs;
+    std::int64_t m_layout_tokens = 0;
+    std::int64_t m_next_id = 0; // the first id of text after the layout
+};
+
+// Qwen2.5-VL's step of t ids per frame: trunc(second_per_grid_t) * tokens_per_second (see above).
+std::int64_t mrope_time_step(double second_per_grid_t, int tokens_per_second);
+
+// The axis (0 t, 1 h, 2 w) each rotary pair i in [0, head_dim/2) follows.
+std::vector<int> mrope_pair_axes(const MropeParams& p);
+
+// The default RoPE frequencies M-RoPE uses (rope_theta, head_dim; HF's default rope_init_fn).
+RopeFrequencies mrope_frequencies(const MropeParams& p);
+
+} // namespace posatlas
