@@ -53,6 +53,13 @@ inline constexpr const char* kDimension = "dimension";
 inline constexpr const char* kHead = "head";
 inline constexpr const char* kSlope = "slope";
 
+// Multimodal RoPE: each token's kind (text, image, video) and its three position ids (Qwen2-VL
+// get_rope_index).
+inline constexpr const char* kTokenKind = "token_kind";
+inline constexpr const char* kTimeId = "t_id";
+inline constexpr const char* kHeightId = "h_id";
+inline constexpr const char* kWidthId = "w_id";
+
 // Attention entropy against context length.
 inline constexpr const char* kLength = "length_tokens";
 inline constexpr const char* kEntropy = "entropy_nats";

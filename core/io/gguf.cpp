@@ -244,6 +244,7 @@ std::string model_type_of(const std::string& arch)
         {"t5encoder", "t5"},     {"deepseek2", "deepseek_v2"},
         {"gpt2", "gpt2"},        {"bert", "bert"},
         {"gpt-oss", "gpt_oss"},  {"mixtral", "mixtral"},
+        {"qwen2vl", "qwen2_vl"}, {"qwen3vl", "qwen3_vl"},
     };
     const auto it = kMap.find(arch);
     return it == kMap.end() ? arch : it->second;
@@ -402,6 +403,23 @@ struct HfConfigFromGguf {
     }
 };
 
+// Multimodal RoPE: llama.cpp's rope.dimension_sections [t, h, w, e] (ggml_rope_multi; e, the fourth, is 0
+// for the Qwen VL models) are Hugging Face's rope_scaling.mrope_section [t, h, w].
+void map_mrope_sections(HfConfigFromGguf& m)
+{
+    const auto* kv = m.get("rope.dimension_sections");
+    if (!kv)
+        return;
+    const json& v = kv->value;
+    if (!v.is_array() || v.size() < 3 || v.size() > 4 ||
+        !std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_number_integer(); }))
+        throw ConfigError(m.pre + "rope.dimension_sections must be 3 or 4 integers");
+    if (v.size() == 4 && v[3].get<std::int64_t>() != 0)
+        m.notes.push_back(m.pre + "rope.dimension_sections: the fourth section (" +
+                          number_text(v[3].get<double>()) + " pairs) is not modelled");
+    m.put("rope_scaling.mrope_section", "rope.dimension_sections", json::array({v[0], v[1], v[2]}));
+}
+
 // The model's shape: context, sizes, heads, θ, T5's buckets, MPT's ALiBi bias, and the rotary dimensions
 // (the fraction of a head the Hugging Face config states).
 void map_shape(HfConfigFromGguf& m)
@@ -419,6 +437,8 @@ void map_shape(HfConfigFromGguf& m)
     m.copy("relative_attention_num_buckets", "attention.relative_buckets_count");
     if (mt == "mpt")
         m.copy("attn_config.alibi_bias_max", "attention.max_alibi_bias");
+
+    map_mrope_sections(m);
 
     const auto* nrot = m.get("rope.dimension_count");
     if (!nrot)

@@ -278,7 +278,10 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
 {
     if (!outer.is_object())
         throw ConfigError("a model config must be a JSON object (got " + show(outer) + ")");
-    const bool gemma3_text_config = outer.value("model_type", json()) == "gemma3" &&
+    // Gemma 3 and the multimodal Qwen models keep the text model's keys in text_config.
+    const json outer_type = outer.value("model_type", json());
+    const bool gemma3_text_config = (outer_type == "gemma3" || outer_type == "qwen2_vl" ||
+                                     outer_type == "qwen2_5_vl" || outer_type == "qwen3_vl") &&
                                     outer.contains("text_config") && outer.at("text_config").is_object();
     const json flat = gemma3_text_config ? gemma3_flattened(outer) : json();
     const json& cfg = gemma3_text_config ? flat : outer;
@@ -295,13 +298,16 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
     out.model_type = model_type_opt.value_or("");
     const std::string& mt = out.model_type;
     Scenario& s = out.scenario;
-    if (gemma3_text_config)
+    if (gemma3_text_config && mt == "gemma3")
         r.note("Gemma 3 (multimodal config): the text model's keys are read from text_config, keys it omits "
                "take Gemma3TextConfig's defaults");
+    else if (gemma3_text_config)
+        r.note("multimodal config: the text model's keys are read from text_config");
 
     const auto rope_with = [&](const RopeFamily& fam) {
         s.method = Method::RoPE;
         read_rope(r, cfg, fam, s.params<RopeParams>());
+        read_mrope(r, cfg, s, mt);
     };
 
     if (mt == "falcon" || mt == "RefinedWeb" || mt == "RefinedWebModel") {

@@ -185,6 +185,11 @@ const RopeFamily* find_rope_family(std::string_view model_type);
 const RopeFamily& generic_rope_family();
 // Reads dims, base, rotary fraction, max positions, rope_scaling / rope_parameters and pairing into `rope`.
 void read_rope(Reader& r, const json& cfg, const RopeFamily& fam, RopeParams& rope);
+// Multimodal RoPE (model_config_mrope.cpp): after read_rope, when the config has mrope_section (rope_scaling,
+// rope_parameters or top level), switches s to M-RoPE with the text model's head_dim and rope_theta, the
+// sections, the variant and vision_config's merge size and tokens per second. False: no sections, s
+// unchanged.
+bool read_mrope(Reader& r, const json& cfg, Scenario& s, std::string_view model_type);
 
 // ---------------------------------------------------------------- other methods (model_config_other.cpp)
 void read_alibi_heads(Reader& r, const json& cfg, Scenario& s, std::initializer_list<std::string_view> keys,

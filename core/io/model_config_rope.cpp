@@ -34,12 +34,16 @@ struct RopeFamily {
 
 namespace {
 
-constexpr std::array<RopeFamily, 17> kRopeFamilies{{
+constexpr std::array<RopeFamily, 20> kRopeFamilies{{
     {"llama", "LlamaConfig", 4096, 32, 0, 2048, 10000.0, 1.0, RopeStyle::Standard},
     {"mistral", "MistralConfig", 4096, 32, 0, 4096 * 32, 10000.0, 1.0, RopeStyle::Standard},
     {"mixtral", "MixtralConfig", 4096, 32, 0, 4096 * 32, 1e6, 1.0, RopeStyle::Standard},
     {"qwen2", "Qwen2Config", 4096, 32, 0, 32768, 10000.0, 1.0, RopeStyle::Standard},
     {"qwen3", "Qwen3Config", 4096, 32, 128, 32768, 10000.0, 1.0, RopeStyle::Standard},
+    // Multimodal Qwen: the text model's class (M-RoPE's sections: model_config_mrope.cpp).
+    {"qwen2_vl", "Qwen2VLTextConfig", 8192, 64, 0, 32768, 1e6, 1.0, RopeStyle::Standard},
+    {"qwen2_5_vl", "Qwen2_5_VLTextConfig", 8192, 64, 0, 32768, 1e6, 1.0, RopeStyle::Standard},
+    {"qwen3_vl", "Qwen3VLTextConfig", 4096, 32, 128, 128000, 5e6, 1.0, RopeStyle::Standard},
     {"phi", "PhiConfig", 2048, 32, 0, 2048, 10000.0, 0.5, RopeStyle::Standard},
     {"phi3", "Phi3Config", 3072, 32, 0, 4096, 10000.0, 1.0, RopeStyle::Phi3},
     {"deepseek_v2", "DeepseekV2Config", 4096, 32, 0, 2048, 10000.0, 1.0, RopeStyle::DeepSeek},
@@ -344,12 +348,10 @@ private:
         if (dict == &builtin)
             return;
         for (auto it = dict->begin(); it != dict->end(); ++it) {
-            if (m_consumed.count(it.key()))
+            // Multimodal RoPE's keys belong to read_mrope (model_config_mrope.cpp).
+            if (m_consumed.count(it.key()) || it.key() == "mrope_section" || it.key() == "mrope_interleaved")
                 continue;
             m_r.ignore(key(it.key()));
-            if (it.key() == "mrope_section")
-                m_r.note(key("mrope_section") + " is not modelled: the text positions of a multimodal RoPE "
-                                                "use the default frequencies shown");
         }
     }
 
