@@ -284,6 +284,12 @@ const std::vector<Quantity>& quantities()
         {"attention-entropy",
          translate("Cli", "mean softmax entropy of the last query over N keys, with/without temperature"),
          attention_entropy_options(), attention_entropy_quantity},
+        {"mrope-positions",
+         translate("Cli",
+                   "M-RoPE position ids (t, h, w) and kind of every token of --token-layout, then text up to "
+                   "--seq-len (Qwen2-VL get_rope_index)"),
+         {},
+         mrope_positions_quantity},
         {"alibi-slopes",
          translate("Cli", "ALiBi head slopes (Press et al.; scaled with --alibi-scaling)"),
          {},

@@ -22,6 +22,7 @@
 #include "methods/alibi/alibi.h"
 #include "methods/deberta/deberta.h"
 #include "methods/learned/learned.h"
+#include "methods/mrope/mrope.h"
 #include "methods/rope/rope.h"
 #include "methods/rope/rope_scaling.h"
 #include "methods/sinusoidal/sinusoidal.h"
@@ -201,6 +202,39 @@ void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out)
     j[columns::kPosition] = *position;
     j[columns::kAngle] = angles;
     j[columns::kInvFreq] = f.inv_freq;
+    write_json(out, j);
+}
+
+// M-RoPE: every token of the sequence (the layout, then text up to --seq-len) with its kind and (t, h, w).
+void mrope_positions_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const MropeParams& p = s.params<MropeParams>();
+    const MropePositions positions(p);
+    const auto n = static_cast<std::size_t>(s.seq_len);
+    std::vector<double> token(n), t(n), h(n), w(n);
+    std::vector<std::string> kind(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const MropePosition at = positions.at(static_cast<std::int64_t>(i));
+        token[i] = static_cast<double>(i);
+        kind[i] = mrope_token_kind_id(at.kind);
+        t[i] = static_cast<double>(at.t);
+        h[i] = static_cast<double>(at.h);
+        w[i] = static_cast<double>(at.w);
+    }
+    if (format_of(o) == Format::Csv)
+        return write_csv_columns(out, {{columns::kPosition, token},
+                                       {.name = columns::kTokenKind, .texts = kind},
+                                       {columns::kTimeId, t},
+                                       {columns::kHeightId, h},
+                                       {columns::kWidthId, w}});
+    json j;
+    j["layout"] = p.layout;
+    j["variant"] = mrope_variant_id(p.variant);
+    j["layout_tokens"] = positions.layout_tokens();
+    j[columns::kTokenKind] = kind;
+    j[columns::kTimeId] = t;
+    j[columns::kHeightId] = h;
+    j[columns::kWidthId] = w;
     write_json(out, j);
 }
 

@@ -17,6 +17,7 @@ void rope_frequencies(const Options& o, Scenario& s, std::ostream& out);
 void rope_decay(const Options& o, Scenario& s, std::ostream& out);
 void rope_score(const Options& o, Scenario& s, std::ostream& out);
 void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out);
+void mrope_positions_quantity(const Options& o, Scenario& s, std::ostream& out);
 void alibi_slopes_quantity(const Options& o, Scenario& s, std::ostream& out);
 void t5_buckets(const Options& o, Scenario& s, std::ostream& out);
 void deberta_buckets(const Options& o, Scenario& s, std::ostream& out);

@@ -127,6 +127,8 @@ void apply_method_options(const Options& o, Scenario& s)
                 Scenario companioned = s;
                 const std::string changed = field->companion(companioned);
                 const Field* other = changed.empty() ? nullptr : descriptor(s.method).field(changed);
+                if (!other && !changed.empty())
+                    other = common_field(changed); // M-RoPE's layout sets seq_len
                 if (other && !o.has(other->option_name()))
                     s = std::move(companioned);
             }

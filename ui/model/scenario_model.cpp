@@ -153,6 +153,8 @@ bool ScenarioModel::setValue(ParamId id, double value)
         const std::string changed = id->companion(companioned);
         const std::optional<Method> owner = param_method(id);
         const Field* other = changed.empty() || !owner ? nullptr : descriptor(*owner).field(changed);
+        if (!other && !changed.empty())
+            other = common_field(changed); // M-RoPE's layout sets seq_len
         if (other) {
             try {
                 validate_for(companioned, id);
