@@ -1001,6 +1001,10 @@
         <source>--out DIR is required: the folder for the screenshots</source>
         <translation>必须给出 --out DIR：存放截图的文件夹</translation>
     </message>
+    <message>
+        <source>M-RoPE position ids (t, h, w) and kind of every token of --token-layout, then text up to --seq-len (Qwen2-VL get_rope_index)</source>
+        <translation>M-RoPE 中 --token-layout 每个词元的类别与位置编号 (t, h, w)，其后直到 --seq-len 为文本（Qwen2-VL get_rope_index）</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>
@@ -1380,6 +1384,22 @@
         <source>With the same vector at every position the matrix is constant along each diagonal.</source>
         <translation>每个位置都是同一个向量时，矩阵沿每条对角线为常数。</translation>
     </message>
+    <message>
+        <source>M-RoPE gives every token three ids (time, row, column) and rotates each pair of dimensions by one of them: text tokens have three equal ids, image patches their place in the grid.</source>
+        <translation>M-RoPE 给每个词元三个编号（时间、行、列），每一对维度按其中一个编号旋转：文本词元的三个编号相同，图像块的编号是它在网格中的位置。</translation>
+    </message>
+    <message>
+        <source>Qwen3-VL interleaves the axes over the pairs (t, h, w, t, h, w, …), so every axis has fast and slow pairs.</source>
+        <translation>Qwen3-VL 把三个轴交错分配给各维度对（t, h, w, t, h, w, …），因此每个轴都既有快转的对，也有慢转的对。</translation>
+    </message>
+    <message>
+        <source>Qwen2-VL gives the first pairs (the fastest) to time, the next to rows and the slowest to columns.</source>
+        <translation>Qwen2-VL 把最前面的（转得最快的）维度对分给时间，接下来的分给行，最慢的分给列。</translation>
+    </message>
+    <message>
+        <source>Inside an image the pattern follows the 2D distance between patches; text after an image starts after the image&apos;s largest id, not after its token count.</source>
+        <translation>图像内部的图样随图像块之间的二维距离变化；图像之后的文本从图像的最大编号之后开始，而不是从它的词元数之后开始。</translation>
+    </message>
 </context>
 <context>
     <name>Gallery</name>
@@ -1458,6 +1478,10 @@
     <message>
         <source>Transformer-XL relative attention, terms (a)+(b)+(c)+(d), seeded random content</source>
         <translation>Transformer-XL 相对注意力，(a)+(b)+(c)+(d) 项，随机种子生成的内容</translation>
+    </message>
+    <message>
+        <source>M-RoPE logits (Qwen2-VL sections 16/24/24, θ 10⁶, d 128) for 16 text tokens, a 16 × 16-patch image merged to 8 × 8 tokens and 16 text tokens</source>
+        <translation>M-RoPE 注意力分数（Qwen2-VL 分段 16/24/24，θ 10⁶，d 128）：16 个文本词元、一幅 16 × 16 块的图像（合并为 8 × 8 个词元）和 16 个文本词元</translation>
     </message>
 </context>
 <context>
@@ -1642,6 +1666,14 @@
     <message>
         <source>xPos</source>
         <translation>xPos</translation>
+    </message>
+    <message>
+        <source>M-RoPE (multimodal, Qwen2-VL)</source>
+        <translation>M-RoPE（多模态，Qwen2-VL）</translation>
+    </message>
+    <message>
+        <source>M-RoPE</source>
+        <translation>M-RoPE</translation>
     </message>
 </context>
 <context>
@@ -2401,6 +2433,82 @@
     <message>
         <source>The same words in another order, e.g. &quot;the man bit the dog&quot;: the heatmap shows both sentences side by side and links each word&apos;s rows. Without positions (NoPE) the linked rows hold the same numbers. Empty: one sentence.</source>
         <translation>同样的词换一种顺序，例如“人咬狗”：热力图把两个句子并排显示，并把同一个词的行连起来。没有位置信息（NoPE）时，相连的两行数值完全相同。留空：只显示一个句子。</translation>
+    </message>
+    <message>
+        <source>Token layout</source>
+        <translation>词元布局</translation>
+    </message>
+    <message>
+        <source>The sequence as items text:N, image:T×H×W, video:T×H×W (grid_thw in patches before the spatial merge; a video may end in @seconds), e.g. text:5,image:1x4x6,text:3. Tokens after it are text.</source>
+        <translation>序列写成若干项 text:N、image:T×H×W、video:T×H×W（grid_thw 以空间合并前的图像块计；视频可在末尾加 @秒数），例如 text:5,image:1x4x6,text:3。其后的词元都是文本。</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <source>Qwen2-VL: chunked sections, frame index as time. Qwen2.5-VL: chunked, time ids in seconds × tokens_per_second. Qwen3-VL: interleaved sections, each video frame its own grid.</source>
+        <translation>Qwen2-VL：分块分段，时间编号为帧序号。Qwen2.5-VL：分块，时间编号为秒数 × tokens_per_second。Qwen3-VL：交错分段，视频每一帧各成一个网格。</translation>
+    </message>
+    <message>
+        <source>Qwen2-VL (chunked)</source>
+        <translation>Qwen2-VL（分块）</translation>
+    </message>
+    <message>
+        <source>Qwen2.5-VL (chunked, time-aligned)</source>
+        <translation>Qwen2.5-VL（分块，时间对齐）</translation>
+    </message>
+    <message>
+        <source>Qwen3-VL (interleaved)</source>
+        <translation>Qwen3-VL（交错）</translation>
+    </message>
+    <message>
+        <source>Sections (t, h, w)</source>
+        <translation>分段 (t, h, w)</translation>
+    </message>
+    <message>
+        <source>Spatial merge</source>
+        <translation>空间合并</translation>
+    </message>
+    <message>
+        <source>patches</source>
+        <translation>块</translation>
+    </message>
+    <message>
+        <source>vision_config.spatial_merge_size: m × m patches become one token, so an H × W grid has (H/m)·(W/m) tokens.</source>
+        <translation>vision_config.spatial_merge_size：m × m 个图像块合并为一个词元，所以 H × W 的网格有 (H/m)·(W/m) 个词元。</translation>
+    </message>
+    <message>
+        <source>Tokens per second</source>
+        <translation>每秒词元数</translation>
+    </message>
+    <message>
+        <source>Qwen2.5-VL vision_config.tokens_per_second: time ids per second of video.</source>
+        <translation>Qwen2.5-VL 的 vision_config.tokens_per_second：视频每秒对应的时间编号数。</translation>
+    </message>
+    <message>
+        <source>Seconds per frame grid</source>
+        <translation>每个帧网格的秒数</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>Qwen2.5-VL second_per_grid_ts of a video (temporal_patch_size / fps); transformers truncates it to a whole number before the product.</source>
+        <translation>Qwen2.5-VL 中视频的 second_per_grid_ts（temporal_patch_size / fps）；transformers 在相乘之前把它截断为整数。</translation>
+    </message>
+    <message>
+        <source>rope_theta: pair i turns by θ_i = base^(-2i/d) per id (Qwen2-VL 10⁶).</source>
+        <translation>rope_theta：第 i 对每个编号转过 θ_i = base^(-2i/d)（Qwen2-VL 为 10⁶）。</translation>
+    </message>
+    <message>
+        <source>head_dim: head_dim / 2 rotary pairs, shared out by mrope_section.</source>
+        <translation>head_dim：共 head_dim / 2 个旋转维度对，由 mrope_section 分配。</translation>
+    </message>
+    <message>
+        <source>mrope_section: rotary pairs given to time, rows and columns (Qwen2-VL 16,24,24; Qwen3-VL 24,20,20). Empty: the variant&apos;s split for this head dimension.</source>
+        <translation>mrope_section：分给时间、行、列的旋转维度对数（Qwen2-VL 为 16,24,24；Qwen3-VL 为 24,20,20）。留空：按该变体的比例随头维度分配。</translation>
     </message>
 </context>
 <context>

@@ -200,13 +200,25 @@ MropePosition MropePositions::at(std::int64_t token) const
             run->start + cell % run->gw};
 }
 
+std::vector<int> mrope_sections(const MropeParams& p)
+{
+    const int pairs = p.head_dim / 2;
+    if (p.mrope_section.empty()) {
+        const int hw = p.variant == MropeVariant::Qwen3VL ? pairs * 20 / 64 : pairs * 3 / 8;
+        return {pairs - 2 * hw, hw, hw};
+    }
+    std::vector<int> out;
+    for (double v : p.mrope_section)
+        out.push_back(static_cast<int>(v));
+    return out;
+}
+
 std::vector<int> mrope_pair_axes(const MropeParams& p)
 {
     const int pairs = p.head_dim / 2;
     std::vector<int> axes(static_cast<std::size_t>(pairs), 0);
-    const auto section = [&](std::size_t a) {
-        return a < p.mrope_section.size() ? static_cast<int>(p.mrope_section[a]) : 0;
-    };
+    const std::vector<int> sections = mrope_sections(p);
+    const auto section = [&](std::size_t a) { return a < sections.size() ? sections[a] : 0; };
     for (int i = 0; i < pairs; ++i) {
         int& axis = axes[static_cast<std::size_t>(i)];
         if (p.variant == MropeVariant::Qwen3VL) // apply_interleaved_mrope

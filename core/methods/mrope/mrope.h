@@ -58,10 +58,12 @@ struct MropeParams {
     // in "@S", its own second_per_grid_t), separated by commas.
     std::string layout = "text:4,image:1x8x8,text:4";
     MropeVariant variant = MropeVariant::Qwen2VL;
-    std::vector<double> mrope_section = {16, 24, 24}; // pairs per axis t, h, w (Qwen2-VL-7B)
-    int spatial_merge_size = 2;                       // vision_config.spatial_merge_size
-    int tokens_per_second = 2;                        // Qwen2.5-VL vision_config.tokens_per_second
-    double second_per_grid_t = 1.0;                   // Qwen2.5-VL: seconds per temporal grid of a video
+    // Pairs per axis t, h, w, as configs give them; empty: the variant's own split scaled to head_dim / 2
+    // (mrope_sections()).
+    std::vector<double> mrope_section;
+    int spatial_merge_size = 2;     // vision_config.spatial_merge_size
+    int tokens_per_second = 2;      // Qwen2.5-VL vision_config.tokens_per_second
+    double second_per_grid_t = 1.0; // Qwen2.5-VL: seconds per temporal grid of a video
     double rope_theta = 1000000.0;
     int head_dim = 128;
 
@@ -84,8 +86,8 @@ struct MropeItem {
 // The largest number of tokens a layout may describe (the scenario's seq_len bound).
 std::int64_t mrope_max_tokens();
 
-// Parses p.layout; throws ParameterError("token_layout", <the allowed form>, <the item>) for an empty layout, an
-// unknown kind, a malformed or non-positive number, H or W not a multiple of spatial_merge_size, or more
+// Parses p.layout; throws ParameterError("token_layout", <the allowed form>, <the item>) for an empty layout,
+// an unknown kind, a malformed or non-positive number, H or W not a multiple of spatial_merge_size, or more
 // tokens than mrope_max_tokens().
 std::vector<MropeItem> parse_mrope_layout(const MropeParams& p);
 
@@ -118,6 +120,11 @@ private:
 
 // Qwen2.5-VL's step of t ids per frame: trunc(second_per_grid_t) * tokens_per_second (see above).
 std::int64_t mrope_time_step(double second_per_grid_t, int tokens_per_second);
+
+// The sections in effect: mrope_section, or when it is empty the published split for head_dim 128 scaled to
+// head_dim / 2 pairs: Qwen2-VL and Qwen2.5-VL [16, 24, 24] (h = w = floor(3/8 of the pairs), t the rest),
+// Qwen3-VL [24, 20, 20] (h = w = floor(20/64 of the pairs), t the rest).
+std::vector<int> mrope_sections(const MropeParams& p);
 
 // The axis (0 t, 1 h, 2 w) each rotary pair i in [0, head_dim/2) follows.
 std::vector<int> mrope_pair_axes(const MropeParams& p);

@@ -52,16 +52,18 @@ bool chunked(MropeVariant v)
     return v != MropeVariant::Qwen3VL;
 }
 
-// The layout parses, and mrope_section has three whole numbers, which the chunked variants need to fill
-// head_dim / 2 (the reference splits cos and sin by the doubled list).
+// The layout parses, and mrope_section is empty (the variant's split) or three whole numbers, which the
+// chunked variants need to fill head_dim / 2 (the reference splits cos and sin by the doubled list).
 void mrope_check(const Scenario& s)
 {
     const P& p = s.params<P>();
     parse_mrope_layout(p);
     const auto& sec = p.mrope_section;
+    if (sec.empty())
+        return; // the variant's own split (mrope_sections)
     const bool whole = std::all_of(sec.begin(), sec.end(), [](double v) { return v == std::floor(v); });
     if (sec.size() != 3 || !whole)
-        throw ParameterError("mrope_section", "three whole numbers [t, h, w] of rotary pairs",
+        throw ParameterError("mrope_section", "three whole numbers [t, h, w] of rotary pairs, or empty",
                              std::to_string(sec.size()) + (whole ? " numbers" : " numbers, not all whole"));
     const double sum = sec[0] + sec[1] + sec[2];
     if (chunked(p.variant) && sum != p.head_dim / 2)
@@ -132,7 +134,8 @@ std::vector<Field> mrope_fields()
                     .label = QT_TRANSLATE_NOOP("ParamSpec", "Sections (t, h, w)"),
                     .tooltip = QT_TRANSLATE_NOOP(
                         "ParamSpec", "mrope_section: rotary pairs given to time, rows and columns "
-                                     "(Qwen2-VL 16,24,24; Qwen3-VL 24,20,20)."),
+                                     "(Qwen2-VL 16,24,24; Qwen3-VL 24,20,20). Empty: the variant's split for "
+                                     "this head dimension."),
                     .panel = false,
                     .read_only_summary = true}),
         make_field("spatial_merge_size", FieldType::Int, &P::spatial_merge_size,

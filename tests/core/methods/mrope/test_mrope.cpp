@@ -120,6 +120,16 @@ TEST(Mrope, VideoGrid)
 TEST(Mrope, PairAxes)
 {
     MropeParams p;
+    // No sections given: the published splits at head_dim 128, scaled to other heads (12 pairs: h = w =
+    // floor(12 * 3 / 8) = 4 chunked, floor(12 * 20 / 64) = 3 interleaved).
+    EXPECT_EQ(mrope_sections(p), (std::vector<int>{16, 24, 24}));
+    MropeParams q3;
+    q3.variant = MropeVariant::Qwen3VL;
+    EXPECT_EQ(mrope_sections(q3), (std::vector<int>{24, 20, 20}));
+    p.head_dim = q3.head_dim = 24;
+    EXPECT_EQ(mrope_sections(p), (std::vector<int>{4, 4, 4}));
+    EXPECT_EQ(mrope_sections(q3), (std::vector<int>{6, 3, 3}));
+    p.head_dim = 128;
     const std::vector<int> chunked = mrope_pair_axes(p);
     ASSERT_EQ(chunked.size(), 64u);
     for (int i = 0; i < 64; ++i)
