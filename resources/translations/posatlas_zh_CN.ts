@@ -1480,8 +1480,12 @@
         <translation>Transformer-XL 相对注意力，(a)+(b)+(c)+(d) 项，随机种子生成的内容</translation>
     </message>
     <message>
-        <source>M-RoPE logits (Qwen2-VL sections 16/24/24, θ 10⁶, d 128) for 16 text tokens, a 16 × 16-patch image merged to 8 × 8 tokens and 16 text tokens</source>
-        <translation>M-RoPE 注意力分数（Qwen2-VL 分段 16/24/24，θ 10⁶，d 128）：16 个文本词元、一幅 16 × 16 块的图像（合并为 8 × 8 个词元）和 16 个文本词元</translation>
+        <source>M-RoPE logits (Qwen2-VL sections 16/24/24, θ 10⁶, d 128) for 16 text tokens, a 16 × 16-patch image merged to 8 × 8 tokens and 16 text tokens: rows and columns turn only the slow pairs, so the image block is nearly flat</source>
+        <translation>M-RoPE 注意力分数（Qwen2-VL 分段 16/24/24，θ 10⁶，d 128）：16 个文本词元、一幅 16 × 16 块的图像（合并为 8 × 8 个词元）和 16 个文本词元；行和列只转动慢的维度对，所以图像区块几乎是平的</translation>
+    </message>
+    <message>
+        <source>Qwen3-VL&apos;s interleaved M-RoPE (sections 24/20/20, θ 5·10⁶, d 128) on the same layout: rows and columns get fast pairs too, and the image block shows the patches&apos; 2D distances</source>
+        <translation>Qwen3-VL 的交错 M-RoPE（分段 24/20/20，θ 5·10⁶，d 128），布局相同：行和列也分到快的维度对，图像区块显出图像块之间的二维距离</translation>
     </message>
 </context>
 <context>
@@ -1668,12 +1672,12 @@
         <translation>xPos</translation>
     </message>
     <message>
-        <source>M-RoPE (multimodal, Qwen2-VL)</source>
-        <translation>M-RoPE（多模态，Qwen2-VL）</translation>
-    </message>
-    <message>
         <source>M-RoPE</source>
         <translation>M-RoPE</translation>
+    </message>
+    <message>
+        <source>M-RoPE (Wang et al. 2024, multimodal)</source>
+        <translation>M-RoPE（Wang 等 2024，多模态）</translation>
     </message>
 </context>
 <context>

@@ -202,7 +202,7 @@ MethodDescriptor describe_mrope()
     MethodDescriptor d;
     d.method = kMRoPE;
     d.section = "mrope";
-    d.name = QT_TRANSLATE_NOOP("Method", "M-RoPE (multimodal, Qwen2-VL)");
+    d.name = QT_TRANSLATE_NOOP("Method", "M-RoPE (Wang et al. 2024, multimodal)");
     d.short_name = QT_TRANSLATE_NOOP("Method", "M-RoPE");
     d.noun = "multimodal rotary position embedding";
     d.reference =
@@ -218,13 +218,29 @@ MethodDescriptor describe_mrope()
                         {"rope_theta", QT_TRANSLATE_NOOP("Caption", "θ %1")},
                         {"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}};
     d.explain = mrope_explanation;
-    d.gallery = {{.stem = "mrope-logits",
-                  .caption = QT_TRANSLATE_NOOP(
-                      "Gallery", "M-RoPE logits (Qwen2-VL sections 16/24/24, θ 10⁶, d 128) for 16 text "
-                                 "tokens, a 16 × 16-patch image merged to 8 × 8 tokens and 16 text tokens"),
-                  .scenario = mrope_gallery_scenario,
-                  .matrix_kind = MatrixKind::Logits,
-                  .pixels = 512}};
+    d.gallery = {
+        {.stem = "mrope-logits",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "M-RoPE logits (Qwen2-VL sections 16/24/24, θ 10⁶, d 128) for 16 text tokens, a "
+                        "16 × 16-patch image merged to 8 × 8 tokens and 16 text tokens: rows and columns "
+                        "turn only the slow pairs, so the image block is nearly flat"),
+         .scenario = mrope_gallery_scenario,
+         .matrix_kind = MatrixKind::Logits,
+         .pixels = 512},
+        {.stem = "mrope-interleaved-logits",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "Qwen3-VL's interleaved M-RoPE (sections 24/20/20, θ 5·10⁶, d 128) on the same "
+                        "layout: rows and columns get fast pairs too, and the image block shows the "
+                        "patches' 2D distances"),
+         .scenario =
+             [] {
+                 Scenario s = mrope_gallery_scenario();
+                 s.params<P>().variant = MropeVariant::Qwen3VL;
+                 s.params<P>().rope_theta = 5e6;
+                 return s;
+             },
+         .matrix_kind = MatrixKind::Logits,
+         .pixels = 512}};
     return d;
 }
 
