@@ -194,7 +194,12 @@ TEST(Mrope, LogitsEqualDirectRotation)
         const Scenario s = mrope_scenario("text:3,image:1x4x6,video:2x2x4,text:2", v, 20);
         const MropeParams& p = s.params<MropeParams>();
         const std::vector<Ids> id = ids(p, s.seq_len);
-        const std::vector<int> axis = mrope_pair_axes(p);
+        // The axes written out from the two reference functions for 12 pairs, not taken from the code under
+        // test: chunked [2, 5, 5] (apply_multimodal_rotary_pos_emb), interleaved [4, 4, 4]
+        // (apply_interleaved_mrope).
+        const std::vector<int> axis = v == MropeVariant::Qwen3VL
+                                          ? std::vector<int>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2}
+                                          : std::vector<int>{0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2};
         const MatrixResult r = compute_matrix(s, MatrixKind::Logits, {});
         // Tolerance 1e-12 absolute: |q|, |k| ~ 5 (d 24, N(0, 1)), so logits of order 5; the two evaluations
         // differ in the rounding of θ_i and of the sums only.
