@@ -55,6 +55,9 @@ std::string option_text(const json& v)
 std::vector<json> candidates(const Field& f, const json& current)
 {
     std::vector<json> out{other_value(f, current)};
+    // M-RoPE's sections: three whole numbers that fill head_dim / 2 (64 at the default 128).
+    if (f.key == "mrope_section")
+        out.push_back(json::array({32, 16, 16}));
     switch (f.type) {
     case FieldType::Int:
         for (std::int64_t d : {2, -1, -2})
@@ -109,6 +112,9 @@ TEST_P(CliField, ArrivesThroughTheCommandLine)
     // A field valid only beside another (a checkpoint's tensor beside its .safetensors file): that one
     // is set first, on the scenario and on the command line, and the field takes a value it allows.
     std::optional<json> text_value;
+    // M-RoPE's token layout has a form of its own (items text:N, image:TxHxW): one in it.
+    if (f.key == "token_layout")
+        text_value = "text:2,image:1x4x4,text:1";
     if (f.key == "table_tensor") {
         const fs::path checkpoint =
             write_file("fields.safetensors",
