@@ -79,10 +79,12 @@ private slots:
                                    QStringLiteral("14-alibi-bias-per-head"),
                                    QStringLiteral("15-alibi-decay"),
                                    QStringLiteral("16-cope-positions"),
-                                   QStringLiteral("17-yarn-spectrum"),
-                                   QStringLiteral("18-llama3-bands"),
-                                   QStringLiteral("19-longrope-spectrum"),
-                                   QStringLiteral("20-pi-vs-ntk")};
+                                   QStringLiteral("17-mrope-logits"),
+                                   QStringLiteral("18-mrope-interleaved-logits"),
+                                   QStringLiteral("19-yarn-spectrum"),
+                                   QStringLiteral("20-llama3-bands"),
+                                   QStringLiteral("21-longrope-spectrum"),
+                                   QStringLiteral("22-pi-vs-ntk")};
         QCOMPARE(stems, expected);
     }
 
