@@ -295,9 +295,11 @@ void ParameterPanel::syncFromModel()
             continue;
         QStringList lines;
         for (const Field& f : methods()[i].fields)
-            if (f.read_only_summary)
+            if (f.read_only_summary) // the values in effect where the field says (M-RoPE's sections)
                 lines << QStringLiteral("%1: %2").arg(QString::fromStdString(f.key),
-                                                      summary(f.get(s).get<std::vector<double>>()));
+                                                      summary(f.displayed_values
+                                                                  ? f.displayed_values(s).values
+                                                                  : f.get(s).get<std::vector<double>>()));
         m_summaryLabels[i]->setText(lines.join(QLatin1Char('\n')));
     }
     updateVisibility();

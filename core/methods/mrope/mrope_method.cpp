@@ -137,6 +137,12 @@ std::vector<Field> mrope_fields()
                                      "(Qwen2-VL 16,24,24; Qwen3-VL 24,20,20). Empty: the variant's split for "
                                      "this head dimension."),
                     .panel = false,
+                    // The sections in effect, the variant's own split when the list is empty.
+                    .displayed_values =
+                        [](const Scenario& s) {
+                            const std::vector<int> v = mrope_sections(s.params<P>());
+                            return DisplayedValues{{v.begin(), v.end()}, {}};
+                        },
                     .read_only_summary = true}),
         make_field("spatial_merge_size", FieldType::Int, &P::spatial_merge_size,
                    {.lo = 1,

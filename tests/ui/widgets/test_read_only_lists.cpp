@@ -3,6 +3,7 @@
 // QT_QPA_PLATFORM=offscreen: LongRoPE's per-pair factors (Phi-3's rope_scaling.short_factor and
 // long_factor, HF transformers _compute_longrope_parameters), one read-only label under RoPE's rows, shown
 // while the RoPE type is LongRoPE and hidden for every other type and method.
+#include "methods/mrope/mrope.h"
 #include "model/scenario_model.h"
 #include "widgets/parameter_panel.h"
 
@@ -14,11 +15,11 @@ using namespace posatlas::ui;
 
 namespace {
 
-// The panel's visible label that names short_factor, or null.
-QLabel* factorLabel(ParameterPanel& panel)
+// The panel's visible label that names `key` (short_factor by default), or null.
+QLabel* factorLabel(ParameterPanel& panel, const QString& key = QStringLiteral("short_factor:"))
 {
     for (QLabel* label : panel.findChildren<QLabel*>())
-        if (label->isVisibleTo(&panel) && label->text().contains(QStringLiteral("short_factor:")))
+        if (label->isVisibleTo(&panel) && label->text().contains(key))
             return label;
     return nullptr;
 }
@@ -56,6 +57,23 @@ private slots:
         // Another method hides it.
         QVERIFY(model.setMethod(AlibiParams::kMethod));
         QVERIFY(!factorLabel(panel));
+    }
+
+    // M-RoPE's sections are read only too, and show the sections in effect: the variant's split for the head
+    // dimension while the list is empty (Qwen2-VL's 16, 24, 24 at d 128), the config's list once set.
+    void mropeSectionsShowTheSplitInEffect()
+    {
+        ScenarioModel model;
+        ParameterPanel panel(&model);
+        panel.show();
+        QVERIFY(model.setMethod(kMRoPE));
+        QLabel* label = factorLabel(panel, QStringLiteral("mrope_section:"));
+        QVERIFY(label);
+        QCOMPARE(label->text(), QStringLiteral("mrope_section: 3 values: 16, 24, 24"));
+        Scenario s = model.scenario();
+        s.params<MropeParams>().variant = MropeVariant::Qwen3VL;
+        QVERIFY(model.setScenario(s, QStringLiteral("Qwen3-VL")));
+        QCOMPARE(label->text(), QStringLiteral("mrope_section: 3 values: 24, 20, 20"));
     }
 };
 

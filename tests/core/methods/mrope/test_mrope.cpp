@@ -268,6 +268,18 @@ TEST(Mrope, RefusesSectionsThatDoNotFillTheHead)
     EXPECT_NO_THROW(validate(s));
 }
 
+// The panel's read-only summary shows the sections in effect: the variant's split while the list is empty.
+TEST(Mrope, SectionsInEffectAreDisplayed)
+{
+    const Field* f = descriptor(kMRoPE).field("mrope_section");
+    ASSERT_TRUE(f && f->displayed_values && f->read_only_summary);
+    Scenario s;
+    s.method = kMRoPE;
+    EXPECT_EQ(f->displayed_values(s).values, (std::vector<double>{16, 24, 24}));
+    s.params<MropeParams>().mrope_section = {32, 16, 16};
+    EXPECT_EQ(f->displayed_values(s).values, (std::vector<double>{32, 16, 16}));
+}
+
 TEST(Mrope, LayoutSetsTheLength)
 {
     Scenario s;
