@@ -5,7 +5,6 @@
 // rules of modeling_rope_utils.py, worked out by hand in the comments. Integer and exact-binary quantities
 // are compared exactly; derived ratios with EXPECT_DOUBLE_EQ (4 ulp).
 #include "io/model_config.h"
-#include "methods/mrope/mrope.h"
 #include "methods/rope/rope_scaling.h"
 #include "scenario/validation.h"
 
@@ -152,11 +151,10 @@ std::vector<Case> cases()
          }},
         {"mrope_is_multimodal_rope", R"({"model_type":"qwen2","hidden_size":3584,"num_attention_heads":28,
           "rope_theta":1000000.0,"rope_scaling":{"type":"mrope","mrope_section":[16,24,24]}})",
-         kMRoPE,
+         Method{"mrope"}, // multimodal RoPE (test_model_config_mrope.cpp)
          [](const ConfigImport& c) {
              EXPECT_EQ(c.scenario.params<RopeParams>().rope_type, RopeType::Default);
-             EXPECT_TRUE(has(c.read_keys, "rope_scaling.mrope_section"));
-             EXPECT_FALSE(has(c.ignored_keys, "rope_scaling.mrope_section"));
+             EXPECT_TRUE(has(c.read_keys, "rope_scaling.mrope_section")); // not ignored: ..._mrope.cpp
              EXPECT_TRUE(any_contains(c.notes, "'mrope' read as default"));
          }},
         {"rope_parameters_flat", R"({"model_type":"llama","hidden_size":2048,"num_attention_heads":32,
