@@ -121,7 +121,9 @@ AnimationDialog::AnimationDialog(const AnimationRequest& base, QWidget* parent)
 
     m_field = new QComboBox;
     for (const AnimationField& f : m_fields)
-        m_field->addItem(QStringLiteral("%1 (%2)").arg(f.label, QString::fromStdString(f.key)),
+        m_field->addItem(f.label.contains(QString::fromStdString(f.key))
+                             ? f.label
+                             : QStringLiteral("%1 (%2)").arg(f.label, QString::fromStdString(f.key)),
                          QString::fromStdString(f.key));
     m_field->setToolTip(tr("The value that changes from frame to frame; every other value stays as it is"));
     m_from = new QLineEdit;
@@ -245,8 +247,8 @@ AnimationDialog::AnimationDialog(const AnimationRequest& base, QWidget* parent)
     m_dpi->setValue(static_cast<int>(std::lround(fig.dpi)));
     m_fps->setValue(std::clamp(base.fps, 1, 120));
     m_format->setCurrentIndex(m_format->findData(static_cast<int>(base.format)));
-    m_file->setText(QDir::home().filePath(QStringLiteral("posatlas-%1.%2")
-                                              .arg(view_kind_id(base.view), formatExtension(base.format))));
+    m_file->setText(QDir::home().filePath(
+        QStringLiteral("posatlas-%1.%2").arg(view_kind_id(base.view), formatExtension(base.format))));
     fieldChosen();
     if (!base.sweep.field.empty())
         setRequest(base);
@@ -377,8 +379,9 @@ AnimationRequest AnimationDialog::request(QString* error) const
             // The dialog's name of the parameter, with the option the command line knows it by.
             const QString parameter = QString::fromStdString(e.parameter());
             QString named = parameter;
+            const QString key = QString::fromStdString(r.sweep.field);
             if (parameter == QLatin1String("animate"))
-                named = QStringLiteral("%1 (%2)").arg(label, QString::fromStdString(r.sweep.field));
+                named = label.contains(key) ? label : QStringLiteral("%1 (%2)").arg(label, key);
             else if (parameter == QLatin1String("frames"))
                 named = tr("Frames (frames)");
             else if (parameter == QLatin1String("fps"))

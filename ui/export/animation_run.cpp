@@ -132,10 +132,10 @@ void AnimationRun::start()
         } catch (const Cancelled&) {
             post([](AnimationRun& run) { run.done(WasCancelled, {}); });
         } catch (const ParameterError& e) {
-            const QString message = AnimationRun::tr("%1 must be %2 (got %3)")
-                                        .arg(QString::fromStdString(e.parameter()),
-                                             QString::fromStdString(e.allowed()),
-                                             QString::fromStdString(e.got()));
+            const QString message =
+                AnimationRun::tr("%1 must be %2 (got %3)")
+                    .arg(QString::fromStdString(e.parameter()), QString::fromStdString(e.allowed()),
+                         QString::fromStdString(e.got()));
             post([message](AnimationRun& run) { run.done(Failed, message); });
         } catch (const std::exception& e) {
             const QString message = QString::fromUtf8(e.what());

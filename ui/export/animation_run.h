@@ -39,7 +39,7 @@ public:
     const AnimationRequest& request() const { return m_request; }
 
 signals:
-    void progressChanged(int percent);          // 0..100: the scale pass, then the frames and the file
+    void progressChanged(int percent);           // 0..100: the scale pass, then the frames and the file
     void frameRendered(int frame, QImage image); // each frame as painted (previews show them)
     void finished();                             // the file is written (a preview: every frame emitted)
     void failed(QString message);                // with the parameter or file and the reason

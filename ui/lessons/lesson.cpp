@@ -271,17 +271,20 @@ private:
         for (const auto& [key, value] : j.items())
             if (key != "scenario" && key != "views" && key != "figure" && key != "animate")
                 fail(m_source, m_blockLine,
-                     QStringLiteral("unknown key \"%1\" in the posatlas block (scenario, views, figure, animate)")
+                     QStringLiteral(
+                         "unknown key \"%1\" in the posatlas block (scenario, views, figure, animate)")
                          .arg(QString::fromStdString(key)));
         std::optional<LessonAnimation> animation;
         if (j.contains("animate")) {
             if (!j["animate"].is_string())
                 fail(m_source, m_blockLine,
-                     QStringLiteral("posatlas block: animate must be a text \"FIELD=FROM:TO[:log] frames=N fps=N\""));
+                     QStringLiteral(
+                         "posatlas block: animate must be a text \"FIELD=FROM:TO[:log] frames=N fps=N\""));
             try {
                 animation = parse_lesson_animation(QString::fromStdString(j["animate"].get<std::string>()));
             } catch (const ParameterError& e) {
-                fail(m_source, m_blockLine, QStringLiteral("posatlas block: %1").arg(QString::fromUtf8(e.what())));
+                fail(m_source, m_blockLine,
+                     QStringLiteral("posatlas block: %1").arg(QString::fromUtf8(e.what())));
             }
             j.erase("animate");
         }
@@ -306,7 +309,8 @@ private:
             try {
                 check_animation_request(lesson_animation_request(*m_step, ViewKind::Heatmap));
             } catch (const ParameterError& e) {
-                fail(m_source, m_blockLine, QStringLiteral("posatlas block: %1").arg(QString::fromUtf8(e.what())));
+                fail(m_source, m_blockLine,
+                     QStringLiteral("posatlas block: %1").arg(QString::fromUtf8(e.what())));
             }
         }
     }

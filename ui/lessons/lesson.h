@@ -78,7 +78,7 @@ struct LessonStep {
     QByteArray block;         // the ```posatlas block's JSON, verbatim
     Session session;          // the block read as a session (defaults for what it leaves out);
                               // its current_view ("": the view in front stays) is brought to the front
-    std::vector<LessonQuote> quotes; // in its text, try, question and answer, in file order
+    std::vector<LessonQuote> quotes;          // in its text, try, question and answer, in file order
     std::optional<LessonAnimation> animation; // the block's "animate" (none: the step has no animation)
 };
 

@@ -2,7 +2,8 @@
 // The Lesson dock's widget: the course page (the built-in lessons, their summaries, and a button for a
 // teacher's own lesson file) and the lesson page (title, step navigation, the step's text with typeset
 // formulas, "try this", a question whose answer is revealed on demand, a button that puts the step's
-// scenario back after the controls were moved, and for a step with an animation: play it here, export it). It shows lessons; the main window applies the steps.
+// scenario back after the controls were moved, and for a step with an animation: play it here, export it). It
+// shows lessons; the main window applies the steps.
 #pragma once
 
 #include "lessons/lesson.h"
@@ -58,14 +59,14 @@ public:
     QComboBox* stepBox() const { return m_steps; }
 
 signals:
-    void lessonChosen(int index); // on the course page
-    void openFileRequested();     // "Open a lesson file…"
-    void stepRequested(int step); // previous / next / the step list
-    void restoreRequested();      // "Restore this step"
+    void lessonChosen(int index);    // on the course page
+    void openFileRequested();        // "Open a lesson file…"
+    void stepRequested(int step);    // previous / next / the step list
+    void restoreRequested();         // "Restore this step"
     void playAnimationRequested();   // "Play animation" (the step's animation)
     void exportAnimationRequested(); // "Export this animation…"
-    void courseRequested();       // back to the course page
-    void closeRequested();        // leave the lesson (the scenario before it comes back)
+    void courseRequested();          // back to the course page
+    void closeRequested();           // leave the lesson (the scenario before it comes back)
 
 protected:
     void changeEvent(QEvent* event) override;

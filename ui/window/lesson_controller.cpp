@@ -75,8 +75,7 @@ LessonController::LessonController(const Parts& parts, QObject* parent)
     });
     connect(m_lessonPanel, &LessonPanel::closeRequested, this, &LessonController::closeLesson);
     connect(m_lessonPanel, &LessonPanel::playAnimationRequested, this, &LessonController::playStepAnimation);
-    connect(m_lessonPanel, &LessonPanel::exportAnimationRequested, this,
-            [this] { exportStepAnimation(); });
+    connect(m_lessonPanel, &LessonPanel::exportAnimationRequested, this, [this] { exportStepAnimation(); });
     // Presenting a lesson: its text takes a quarter of the screen beside the figure, which keeps at
     // least half beside the parameter panel (the window is full screen once the event loop has run;
     // leaving restores the docks as they were).

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The main window's session and figure commands, kept out of main_window.cpp: File > Open Session…,
-// Save Session…, Export Figure…, Export Data…, Export Animation…, and Edit > Copy Figure. It reads and restores the view
-// state through the view controller (view_controller.h: view settings, widgets, docks) and the settings
-// (colour map, curve axis, recent files); a session's unknown keys become a notice ("session").
+// Save Session…, Export Figure…, Export Data…, Export Animation…, and Edit > Copy Figure. It reads and
+// restores the view state through the view controller (view_controller.h: view settings, widgets, docks) and
+// the settings (colour map, curve axis, recent files); a session's unknown keys become a notice ("session").
 //
 // Exports go through the same code as `posatlas export` (session.h: set_figure_metadata,
 // export_view_settings; view_render.h: OffscreenFigure), so a session saved here and exported on
