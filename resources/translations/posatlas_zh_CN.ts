@@ -2450,6 +2450,193 @@
     </message>
 </context>
 <context>
+    <name>posatlas::ui::AnimationDialog</name>
+    <message>
+        <source>Query position m</source>
+        <translation>查询位置 m</translation>
+    </message>
+    <message>
+        <source>Key position n</source>
+        <translation>键位置 n</translation>
+    </message>
+    <message>
+        <source>Export Animation</source>
+        <translation>导出动画</translation>
+    </message>
+    <message>
+        <source>The value that changes from frame to frame; every other value stays as it is</source>
+        <translation>逐帧变化的那个值；其他值都保持不变</translation>
+    </message>
+    <message>
+        <source>&amp;Log steps</source>
+        <translation>对数步长(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Equal ratios between frames (from and to above 0) instead of equal differences</source>
+        <translation>相邻两帧之间比值相等（起点和终点都须大于 0），而不是差值相等</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source> fps</source>
+        <translation> 帧/秒</translation>
+    </message>
+    <message>
+        <source>frames at</source>
+        <translation>帧，帧率</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> px</translation>
+    </message>
+    <message>
+        <source>CSS pixels (1/96 inch): the figure&apos;s layout size. Frame pixels = this × dpi / 96</source>
+        <translation>CSS 像素（1/96 英寸）：图表的版面尺寸。每帧像素 = 此值 × dpi / 96</translation>
+    </message>
+    <message>
+        <source> dpi</source>
+        <translation> dpi</translation>
+    </message>
+    <message>
+        <source>96 dpi = 1x, 192 = 2x: the same layout at more pixels</source>
+        <translation>96 dpi = 1 倍，192 = 2 倍：版面相同，像素更多</translation>
+    </message>
+    <message>
+        <source>MP4 video (H.264)</source>
+        <translation>MP4 视频 (H.264)</translation>
+    </message>
+    <message>
+        <source>GIF</source>
+        <translation>GIF</translation>
+    </message>
+    <message>
+        <source>Animated PNG</source>
+        <translation>动画 PNG</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>&amp;Moving value:</source>
+        <translation>变化的量(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;From:</source>
+        <translation>从(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Fra&amp;mes:</source>
+        <translation>帧数(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;Size:</source>
+        <translation>尺寸(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Resolution:</source>
+        <translation>分辨率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>F&amp;ormat:</source>
+        <translation>格式(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>F&amp;ile:</source>
+        <translation>文件(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>Preview (the first frames):</source>
+        <translation>预览（前几帧）：</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>MP4 video (*.mp4);;GIF (*.gif);;Animated PNG (*.png *.apng)</source>
+        <translation>MP4 视频 (*.mp4);;GIF (*.gif);;动画 PNG (*.png *.apng)</translation>
+    </message>
+    <message>
+        <source>Export animation</source>
+        <translation>导出动画</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is not a number</source>
+        <translation>%1：“%2”不是数字</translation>
+    </message>
+    <message>
+        <source>Frames (frames)</source>
+        <translation>帧数 (frames)</translation>
+    </message>
+    <message>
+        <source>Frames per second (fps)</source>
+        <translation>帧率 (fps)</translation>
+    </message>
+    <message>
+        <source>%1 must be %2 (got %3)</source>
+        <translation>%1 必须是 %2（当前为 %3）</translation>
+    </message>
+    <message>
+        <source>No preview: %1</source>
+        <translation>无法预览：%1</translation>
+    </message>
+    <message>
+        <source>%1 frames of %2 × %3 pixels, %4 s.</source>
+        <translation>共 %1 帧，每帧 %2 × %3 像素，时长 %4 秒。</translation>
+    </message>
+    <message>
+        <source>Choose a file name.</source>
+        <translation>请选择文件名。</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>Export cancelled: no file was written.</source>
+        <translation>导出已取消：没有写出任何文件。</translation>
+    </message>
+    <message>
+        <source>Cancel export</source>
+        <translation>取消导出</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Replace the existing file?
+%1</source>
+        <translation>要替换已有的文件吗？
+%1</translation>
+    </message>
+    <message>
+        <source>The frame&apos;s width in pixels (width = size × dpi / 96)</source>
+        <translation>每帧的宽度像素数（width = 尺寸 × dpi / 96）</translation>
+    </message>
+    <message>
+        <source>The frame&apos;s height in pixels (height = size × dpi / 96)</source>
+        <translation>每帧的高度像素数（height = 尺寸 × dpi / 96）</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::AnimationPreview</name>
+    <message>
+        <source>Computing the preview…</source>
+        <translation>正在计算预览…</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::AnimationRun</name>
+    <message>
+        <source>%1 must be %2 (got %3)</source>
+        <translation>%1 必须是 %2（当前为 %3）</translation>
+    </message>
+</context>
+<context>
     <name>posatlas::ui::Autosave</name>
     <message>
         <source>Autosave to %1 failed: %2</source>
@@ -3681,6 +3868,22 @@
         <source>Show the answer</source>
         <translation>显示答案</translation>
     </message>
+    <message>
+        <source>Play animation</source>
+        <translation>播放动画</translation>
+    </message>
+    <message>
+        <source>Play the step&apos;s animation here: the figure as one value moves</source>
+        <translation>在这里播放本步的动画：某一个值变化时图表如何变化</translation>
+    </message>
+    <message>
+        <source>Export this animation…</source>
+        <translation>导出此动画…</translation>
+    </message>
+    <message>
+        <source>Write the step&apos;s animation as MP4, GIF or animated PNG (File &gt; Export Animation…, filled in)</source>
+        <translation>把本步的动画写出为 MP4、GIF 或动画 PNG（即已填好的“文件 &gt; 导出动画…”）</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ListSliders</name>
@@ -4911,6 +5114,14 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>Open Sessio&amp;n…</source>
         <translation>打开会话(&amp;N)…</translation>
     </message>
+    <message>
+        <source>Export &amp;Animation…</source>
+        <translation>导出动画(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Write the current view as MP4, GIF or animated PNG while one value moves</source>
+        <translation>让某一个值变化，把当前视图写出为 MP4、GIF 或动画 PNG</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::SpectrumView</name>
@@ -5039,10 +5250,6 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>h%1</source>
         <translation>h%1</translation>
-    </message>
-    <message>
-        <source>m%1=%2</source>
-        <translation>m%1=%2</translation>
     </message>
     <message>
         <source> · %1 of %2 heads</source>

@@ -386,8 +386,10 @@ AnimationRequest AnimationDialog::request(QString* error) const
                 named = tr("Frames (frames)");
             else if (parameter == QLatin1String("fps"))
                 named = tr("Frames per second (fps)");
-            else if (parameter == QLatin1String("width") || parameter == QLatin1String("height"))
-                named = tr("Frame %1 in pixels (size × dpi / 96)").arg(parameter);
+            else if (parameter == QLatin1String("width"))
+                named = tr("The frame's width in pixels (width = size × dpi / 96)");
+            else if (parameter == QLatin1String("height"))
+                named = tr("The frame's height in pixels (height = size × dpi / 96)");
             message = tr("%1 must be %2 (got %3)")
                           .arg(named, QString::fromStdString(e.allowed()), QString::fromStdString(e.got()));
         } catch (const std::exception& e) {
