@@ -32,7 +32,6 @@
 
 #include <QImage>
 #include <QString>
-#include <QWidget>
 
 #include <optional>
 #include <string>
@@ -108,7 +107,10 @@ struct ValueRange {
 struct SweepScale {
     std::vector<ValueRange> colour;
     ValueRange x, y;
-    ValueRange y2; // spectrum: the wavelength plot
+    ValueRange y2; // spectrum: the ratio plot (y: the wavelength plot)
+    // Heatmap: the colour map of every frame (the request's, else the automatic choice for the whole
+    // sweep: diverging when any frame is signed), so that the map does not switch mid-sweep.
+    std::optional<Colormap> colormap;
     bool operator==(const SweepScale&) const = default;
 };
 // The union over every frame of what each frame would show (computes every frame: the cost of a second
@@ -116,9 +118,10 @@ struct SweepScale {
 SweepScale sweep_scale(const AnimationRequest& request, const CancelFn& cancel = {},
                        const ProgressFn& progress = {});
 
-// GUI thread only: fixes a view widget's colour ranges / axes to `scale` (make_view, set_view_data; an
-// empty range leaves that one automatic). The still export never calls it.
-void apply_sweep_scale(QWidget* view, const SweepScale& scale);
+// Fixes the data's colour ranges / axes to `scale` (HeatmapData::fixed_extremes, CurveData::fixed_ranges,
+// SpectrumData::wavelength_ranges / ratio_ranges); an empty range leaves that one automatic. The still
+// export never calls it. Plain data: any thread.
+void apply_sweep_scale(ViewResult& data, const SweepScale& scale);
 // GUI thread only: frame `frame` as the still export renders it (see "Equal to the still export" above).
 QImage render_frame(const AnimationRequest& request, const ViewResult& data, const SweepScale& scale,
                     int frame);
