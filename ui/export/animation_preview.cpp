@@ -12,9 +12,13 @@ namespace posatlas::ui {
 
 AnimationRequest preview_request(AnimationRequest r, int width)
 {
+    // The heatmap is computed at the preview's pixels; the figure is painted at 1x at most and scaled down
+    // by the preview (a figure painted below 96 dpi is cropped, not scaled, by render_figure_image).
     const double css = std::max(1.0, r.figure.size.width());
-    r.figure.dpi = std::min(r.figure.dpi, 96.0 * width / css);
-    r.settings = export_view_settings(r.settings, r.figure);
+    FigureExportOptions small = r.figure;
+    small.dpi = std::min(r.figure.dpi, 96.0 * width / css);
+    r.settings = export_view_settings(r.settings, small);
+    r.figure.dpi = std::min(r.figure.dpi, 96.0);
     r.format = AnimationFormat::Apng; // any size: nothing is written
     return r;
 }
@@ -58,7 +62,10 @@ void AnimationPreview::play(const AnimationRequest& request)
     m_run = std::make_unique<AnimationRun>(preview_request(request, m_width), QString(), m_maxFrames);
     AnimationRun* run = m_run.get();
     connect(run, &AnimationRun::frameRendered, this, [this](int, const QImage& image) {
-        m_frames.append(image);
+        QImage frame =
+            image.width() > m_width ? image.scaledToWidth(m_width, Qt::SmoothTransformation) : image;
+        frame.setDevicePixelRatio(1.0);
+        m_frames.append(frame);
         if (m_frames.size() == 1) {
             advance();
             m_timer.start();

@@ -54,8 +54,9 @@ private:
     int m_width = kDefaultWidth;
 };
 
-// The request a preview renders: the same layout at a lower resolution (at most `width` pixels wide),
-// a figure whose pixels fit any format.
+// The request a preview renders: the same layout, its heatmap computed for at most `width` pixels of
+// width, painted at 1x at most (the preview scales the frames down to `width`); a format that takes any
+// frame size.
 AnimationRequest preview_request(AnimationRequest request, int width);
 
 } // namespace posatlas::ui
