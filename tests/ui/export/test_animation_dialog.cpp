@@ -30,15 +30,15 @@ using namespace posatlas::ui;
 
 namespace {
 
-// A RoPE spectrum, small: the layout of 320 × 200 CSS pixels in frames of 160 × 100 pixels.
+// A RoPE spectrum, small: frames of 240 × 150 pixels.
 AnimationRequest smallRequest(ViewKind view = ViewKind::Spectrum)
 {
     AnimationRequest r;
     r.view = view;
     r.scenario.method = Method::RoPE;
     r.figure = default_animation_figure();
-    r.figure.size = QSizeF(320, 200);
-    r.figure.dpi = 48;
+    r.figure.size = QSizeF(240, 150);
+    r.figure.dpi = 96;
     r.fps = 10;
     r.format = AnimationFormat::Gif;
     return r;
@@ -164,7 +164,7 @@ void AnimationDialogTest::exportWritesTheRequestedFrames()
     int frames = 0;
     QImage first, last;
     for (QImage image; reader.read(&image); ++frames) {
-        QCOMPARE(image.size(), QSize(160, 100));
+        QCOMPARE(image.size(), QSize(240, 150));
         (frames == 0 ? first : last) = image;
     }
     QCOMPARE(frames, 4);
