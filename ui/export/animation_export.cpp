@@ -47,10 +47,11 @@ bool is_key_position(std::string_view name)
 // The registry field `name` names for s's method: its key or alias, or its command-line option.
 const Field* find_field(const Scenario& s, std::string_view name)
 {
+    // The scenario's own fields first: "seq_len" is N, not a method field's alias for old sessions.
+    if (const Field* f = common_field(name))
+        return f;
     const MethodDescriptor& d = descriptor(s.method);
     if (const Field* f = d.field(name))
-        return f;
-    if (const Field* f = common_field(name))
         return f;
     const auto by_option = [&](const Field& f) {
         return f.option_name() == name ||
