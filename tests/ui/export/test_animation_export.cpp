@@ -248,6 +248,9 @@ private slots:
         r.view = ViewKind::Heatmap;
         r.scenario.seq_len = 24;
         r.sweep = parse_sweep("rope_theta=2:10000:log", 3);
+        // Viridis spans [min, max]: the diverging map's symmetric range, ± the largest |logit| (the
+        // diagonal's, which θ does not change), would be the same in every frame even unfixed.
+        r.colormap = Colormap::Viridis;
         for (const bool per_frame : {false, true}) {
             r.per_frame_scale = per_frame;
             const SweepScale scale = sweep_scale(r);
