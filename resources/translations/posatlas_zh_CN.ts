@@ -531,14 +531,6 @@
         <translation>热力图：窗口的列数（位置数）。</translation>
     </message>
     <message>
-        <source>The file to write, its format from the extension (.png, .svg, .pdf: the figure; .csv, .json: its numbers); - writes the bytes to standard output (then give --format).</source>
-        <translation>要写入的文件，格式由扩展名决定（.png、.svg、.pdf：图；.csv、.json：图中的数字）；- 表示把字节写到标准输出（此时需给出 --format）。</translation>
-    </message>
-    <message>
-        <source>The format, needed with --out -.</source>
-        <translation>格式，与 --out - 一起使用时必须给出。</translation>
-    </message>
-    <message>
         <source>from the --out extension</source>
         <translation>由 --out 的扩展名决定</translation>
     </message>
@@ -569,10 +561,6 @@
     <message>
         <source>every figure</source>
         <translation>所有图</translation>
-    </message>
-    <message>
-        <source>Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the GUI&apos;s Export does.</source>
-        <translation>不需要显示器，绘制一幅图（PNG、SVG、PDF）或写出图中的数字（CSV、JSON），与图形界面中的“导出”相同。</translation>
     </message>
     <message>
         <source>Writes the standard set of figures (the user guide&apos;s gallery) into a folder.</source>
@@ -1000,6 +988,66 @@
     <message>
         <source>--out DIR is required: the folder for the screenshots</source>
         <translation>必须给出 --out DIR：存放截图的文件夹</translation>
+    </message>
+    <message>
+        <source>An animation instead of a still figure: FIELD moves from FROM to TO (geometric steps with :log). FIELD is a parameter of the method (rope_theta or --rope-theta&apos;s name, seq_len, ...) or, for the rotation view, query_position or key_position. --out .mp4, .gif or .apng (.png).</source>
+        <translation>输出动画而不是静态图：FIELD 从 FROM 变到 TO（加 :log 时按等比步长）。FIELD 是该方法的一个参数（rope_theta 或选项名 rope-theta、seq_len 等），旋转视图还可以是 query_position 或 key_position。--out 用 .mp4、.gif 或 .apng（.png）。</translation>
+    </message>
+    <message>
+        <source>a still figure</source>
+        <translation>静态图</translation>
+    </message>
+    <message>
+        <source>FIELD=FROM:TO[:log|:linear]</source>
+        <translation>FIELD=FROM:TO[:log|:linear]</translation>
+    </message>
+    <message>
+        <source>Animation: the number of frames, both ends of the sweep included.</source>
+        <translation>动画：帧数，参数变化的起点和终点都包括在内。</translation>
+    </message>
+    <message>
+        <source>Animation: frames per second (GIF: at most 50).</source>
+        <translation>动画：帧率，每秒帧数（GIF 最多 50）。</translation>
+    </message>
+    <message>
+        <source>Animation: each frame its own colour scale and axes. By default they are fixed over the whole sweep, so that the colours and curves show the change.</source>
+        <translation>动画：每一帧使用自己的颜色标尺和坐标轴。默认情况下它们在整个变化过程中保持不变，这样颜色和曲线才能反映出变化。</translation>
+    </message>
+    <message>
+        <source>--%1 needs --animate FIELD=FROM:TO</source>
+        <translation>--%1 需要与 --animate FIELD=FROM:TO 一起使用</translation>
+    </message>
+    <message>
+        <source>--format %1 needs --animate FIELD=FROM:TO</source>
+        <translation>--format %1 需要与 --animate FIELD=FROM:TO 一起使用</translation>
+    </message>
+    <message>
+        <source>--format %1 is not an animation format; with --animate give mp4, gif or apng</source>
+        <translation>--format %1 不是动画格式；使用 --animate 时请给出 mp4、gif 或 apng</translation>
+    </message>
+    <message>
+        <source>--out - needs --format: one of mp4|gif|apng with --animate</source>
+        <translation>--out - 需要 --format：使用 --animate 时为 mp4|gif|apng 之一</translation>
+    </message>
+    <message>
+        <source>--out %1: unknown extension for an animation; use .mp4, .gif or .apng (.png)</source>
+        <translation>--out %1：不是动画的扩展名；请使用 .mp4、.gif 或 .apng（.png）</translation>
+    </message>
+    <message>
+        <source>The file to write, its format from the extension (.png, .svg, .pdf: the figure; .csv, .json: its numbers; with --animate .mp4, .gif, .apng or .png); - writes the bytes to standard output (then give --format).</source>
+        <translation>要写入的文件，格式由扩展名决定（.png、.svg、.pdf：图；.csv、.json：图中的数字；使用 --animate 时为 .mp4、.gif、.apng 或 .png）；- 表示把字节写到标准输出（此时需给出 --format）。</translation>
+    </message>
+    <message>
+        <source>The format, needed with --out - (mp4, gif, apng with --animate).</source>
+        <translation>格式，与 --out - 一起使用时必须给出（使用 --animate 时为 mp4、gif、apng）。</translation>
+    </message>
+    <message>
+        <source>Animation</source>
+        <translation>动画</translation>
+    </message>
+    <message>
+        <source>Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the GUI&apos;s Export does; with --animate, an animation of the figure as one parameter moves (MP4, GIF, APNG).</source>
+        <translation>不需要显示器，绘制一幅图（PNG、SVG、PDF）或写出图中的数字（CSV、JSON），与图形界面中的“导出”相同；使用 --animate 时，输出这幅图随一个参数变化的动画（MP4、GIF、APNG）。</translation>
     </message>
 </context>
 <context>
@@ -2620,6 +2668,25 @@
     <message>
         <source>The frame&apos;s height in pixels (height = size × dpi / 96)</source>
         <translation>每帧的高度像素数（height = 尺寸 × dpi / 96）</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::AnimationExport</name>
+    <message>
+        <source>query position m</source>
+        <translation>查询位置 m</translation>
+    </message>
+    <message>
+        <source>key position n</source>
+        <translation>键位置 n</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
     </message>
 </context>
 <context>

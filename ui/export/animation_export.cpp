@@ -47,10 +47,11 @@ bool is_key_position(std::string_view name)
 // The registry field `name` names for s's method: its key or alias, or its command-line option.
 const Field* find_field(const Scenario& s, std::string_view name)
 {
+    // The scenario's own fields first: "seq_len" is N, not a method field's alias for old sessions.
+    if (const Field* f = common_field(name))
+        return f;
     const MethodDescriptor& d = descriptor(s.method);
     if (const Field* f = d.field(name))
-        return f;
-    if (const Field* f = common_field(name))
         return f;
     const auto by_option = [&](const Field& f) {
         return f.option_name() == name ||
@@ -255,8 +256,9 @@ void check_animation_request(const AnimationRequest& r)
 double sweep_value(const AnimationRequest& r, int frame)
 {
     const SweepSpec& sweep = r.sweep;
-    double v = sweep.to;
-    if (frame < sweep.frames - 1) {
+    // The ends exactly as given (exp(log(10000)) is 9999.999999999998, which a title shows as 1e4).
+    double v = frame <= 0 ? sweep.from : sweep.to;
+    if (frame > 0 && frame < sweep.frames - 1) {
         const double t = sweep.frames > 1 ? static_cast<double>(frame) / (sweep.frames - 1) : 0.0;
         v = sweep.log ? std::exp(std::log(sweep.from) + t * (std::log(sweep.to) - std::log(sweep.from)))
                       : sweep.from + t * (sweep.to - sweep.from);
