@@ -17,6 +17,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMainWindow>
+#include <QTextBrowser>
 #include <QTimer>
 #include <algorithm>
 
@@ -240,6 +241,9 @@ bool LessonController::playStepAnimation()
         return false;
     AnimationPreview* preview = m_lessonPanel->animationPreview();
     preview->setMaxFrames(step->animation->sweep.frames); // the whole animation, small, in a loop
+    // As wide as the panel's text (a wider frame would widen the dock), at most the default width.
+    preview->setFrameWidth(
+        std::clamp(m_lessonPanel->textBrowser()->width() - 16, 120, AnimationPreview::kDefaultWidth));
     preview->show();
     preview->play(lesson_animation_request(*step, m_sessions->currentView()));
     return true;
