@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli_export.h"
 
+#include "cli_animate.h"
+
 #include "cli_compute.h"
 #include "cli_help.h"
 #include "cli_i18n.h"
@@ -82,6 +84,8 @@ namespace {
 // ------------------------------------------------------------------ option tables (each option once)
 
 const std::vector<std::string> kFileFormats{"png", "svg", "pdf", "csv", "json"};
+// export's --format: the still formats, then the animations' (with --animate).
+const std::vector<std::string> kExportFormats{"png", "svg", "pdf", "csv", "json", "mp4", "gif", "apng"};
 
 // How a figure looks: export and gallery.
 OptionTable figure_table()
@@ -230,18 +234,21 @@ std::vector<HelpSection> export_sections()
            .help = translate(
                "Cli",
                "The file to write, its format from the extension (.png, .svg, .pdf: the figure; .csv, .json: "
-               "its numbers); - writes the bytes to standard output (then give --format)."),
+               "its numbers; with --animate .mp4, .gif, .apng or .png); - writes the bytes to standard "
+               "output "
+               "(then give --format)."),
            .metavar = "FILE|-",
            .allowed = translate("Cli", "a file name or -"),
            .required = true},
           {.name = "format",
            .type = ArgType::Choice,
-           .help = translate("Cli", "The format, needed with --out -."),
+           .help = translate("Cli", "The format, needed with --out - (mp4, gif, apng with --animate)."),
            .default_text = translate("Cli", "from the --out extension"),
-           .choices = kFileFormats},
+           .choices = kExportFormats},
           quiet_option()}},
         {translate("Cli", "View"), view_table()},
-        {translate("Cli", "Figure"), figure_table()}};
+        {translate("Cli", "Figure"), figure_table()},
+        {translate("Cli", "Animation"), animation_table()}};
     for (HelpSection& s : scenario_sections(std::nullopt))
         sections.push_back(std::move(s));
     sections.push_back({translate("Cli", "Help"), {help_option()}});
@@ -333,12 +340,15 @@ std::string export_help()
         usage_prefix() +
             "posatlas export --view heatmap|rotation|decay|spectrum [--preset NAME | --config FILE |\n" +
             std::string(display_width(usage_prefix()) + 16, ' ') +
-            "--session FILE] [options] --out FILE.{png,svg,pdf,csv,json}|- [--format F]",
+            "--session FILE] [options] --out FILE.{png,svg,pdf,csv,json}|- [--format F]\n" + usage_prefix() +
+            "posatlas export --view V [options] --animate FIELD=FROM:TO[:log] [--frames N] [--fps N]\n" +
+            std::string(display_width(usage_prefix()) + 16, ' ') + "--out FILE.{mp4,gif,apng}|- [--format F]",
         translate(
             "Cli",
             "Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the "
             "GUI's "
-            "Export does."),
+            "Export does; with --animate, an animation of the figure as one parameter moves (MP4, GIF, "
+            "APNG)."),
         export_sections());
 }
 
@@ -368,9 +378,11 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
             translate("Cli", "--out FILE is required (.png, .svg, .pdf, .csv or .json, or - with --format)"));
     const bool to_stdout = *path == "-";
     const auto format = o.choice("format");
-    if (to_stdout && !format)
+    const bool animate = o.has("animate");
+    check_animation_options(o);
+    if (!animate && to_stdout && !format)
         throw UsageError(translate("Cli", "--out - needs --format: one of png|svg|pdf|csv|json"));
-    if (!to_stdout && format) {
+    if (!animate && !to_stdout && format) {
         const auto from_path = export_format_from_path(QString::fromStdString(*path));
         const auto named = export_format_from_path(QStringLiteral("x.") + QString::fromStdString(*format));
         if (from_path && from_path != named)
@@ -455,8 +467,10 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
     // The heatmap is computed at the figure's device resolution, not more (as the GUI's export).
     v = export_view_settings(v, options);
 
-    ensure_application();
     std::optional<Colormap> colormap = o.has("colormap") ? colormap_option(o) : session.colormap;
+    if (animate)
+        return run_animation(o, kind, s, v, options, colormap, out);
+    ensure_application();
     Progress progress("export", o.flag("quiet"));
     // --out -: written to a private file first (the writers are the GUI's, file-based), then copied out.
     QTemporaryDir temp;

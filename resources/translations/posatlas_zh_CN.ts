@@ -531,14 +531,6 @@
         <translation>热力图：窗口的列数（位置数）。</translation>
     </message>
     <message>
-        <source>The file to write, its format from the extension (.png, .svg, .pdf: the figure; .csv, .json: its numbers); - writes the bytes to standard output (then give --format).</source>
-        <translation>要写入的文件，格式由扩展名决定（.png、.svg、.pdf：图；.csv、.json：图中的数字）；- 表示把字节写到标准输出（此时需给出 --format）。</translation>
-    </message>
-    <message>
-        <source>The format, needed with --out -.</source>
-        <translation>格式，与 --out - 一起使用时必须给出。</translation>
-    </message>
-    <message>
         <source>from the --out extension</source>
         <translation>由 --out 的扩展名决定</translation>
     </message>
@@ -569,10 +561,6 @@
     <message>
         <source>every figure</source>
         <translation>所有图</translation>
-    </message>
-    <message>
-        <source>Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the GUI&apos;s Export does.</source>
-        <translation>不需要显示器，绘制一幅图（PNG、SVG、PDF）或写出图中的数字（CSV、JSON），与图形界面中的“导出”相同。</translation>
     </message>
     <message>
         <source>Writes the standard set of figures (the user guide&apos;s gallery) into a folder.</source>
@@ -1004,6 +992,64 @@
     <message>
         <source>M-RoPE position ids (t, h, w) and kind of every token of --token-layout, then text up to --seq-len (Qwen2-VL get_rope_index)</source>
         <translation>M-RoPE 中 --token-layout 每个词元的类别与位置编号 (t, h, w)，其后直到 --seq-len 为文本（Qwen2-VL get_rope_index）</translation>
+        <source>An animation instead of a still figure: FIELD moves from FROM to TO (geometric steps with :log). FIELD is a parameter of the method (rope_theta or --rope-theta&apos;s name, seq_len, ...) or, for the rotation view, query_position or key_position. --out .mp4, .gif or .apng (.png).</source>
+        <translation>输出动画而不是静态图：FIELD 从 FROM 变到 TO（加 :log 时按等比步长）。FIELD 是该方法的一个参数（rope_theta 或选项名 rope-theta、seq_len 等），旋转视图还可以是 query_position 或 key_position。--out 用 .mp4、.gif 或 .apng（.png）。</translation>
+    </message>
+    <message>
+        <source>a still figure</source>
+        <translation>静态图</translation>
+    </message>
+    <message>
+        <source>FIELD=FROM:TO[:log|:linear]</source>
+        <translation>FIELD=FROM:TO[:log|:linear]</translation>
+    </message>
+    <message>
+        <source>Animation: the number of frames, both ends of the sweep included.</source>
+        <translation>动画：帧数，参数变化的起点和终点都包括在内。</translation>
+    </message>
+    <message>
+        <source>Animation: frames per second (GIF: at most 50).</source>
+        <translation>动画：帧率，每秒帧数（GIF 最多 50）。</translation>
+    </message>
+    <message>
+        <source>Animation: each frame its own colour scale and axes. By default they are fixed over the whole sweep, so that the colours and curves show the change.</source>
+        <translation>动画：每一帧使用自己的颜色标尺和坐标轴。默认情况下它们在整个变化过程中保持不变，这样颜色和曲线才能反映出变化。</translation>
+    </message>
+    <message>
+        <source>--%1 needs --animate FIELD=FROM:TO</source>
+        <translation>--%1 需要与 --animate FIELD=FROM:TO 一起使用</translation>
+    </message>
+    <message>
+        <source>--format %1 needs --animate FIELD=FROM:TO</source>
+        <translation>--format %1 需要与 --animate FIELD=FROM:TO 一起使用</translation>
+    </message>
+    <message>
+        <source>--format %1 is not an animation format; with --animate give mp4, gif or apng</source>
+        <translation>--format %1 不是动画格式；使用 --animate 时请给出 mp4、gif 或 apng</translation>
+    </message>
+    <message>
+        <source>--out - needs --format: one of mp4|gif|apng with --animate</source>
+        <translation>--out - 需要 --format：使用 --animate 时为 mp4|gif|apng 之一</translation>
+    </message>
+    <message>
+        <source>--out %1: unknown extension for an animation; use .mp4, .gif or .apng (.png)</source>
+        <translation>--out %1：不是动画的扩展名；请使用 .mp4、.gif 或 .apng（.png）</translation>
+    </message>
+    <message>
+        <source>The file to write, its format from the extension (.png, .svg, .pdf: the figure; .csv, .json: its numbers; with --animate .mp4, .gif, .apng or .png); - writes the bytes to standard output (then give --format).</source>
+        <translation>要写入的文件，格式由扩展名决定（.png、.svg、.pdf：图；.csv、.json：图中的数字；使用 --animate 时为 .mp4、.gif、.apng 或 .png）；- 表示把字节写到标准输出（此时需给出 --format）。</translation>
+    </message>
+    <message>
+        <source>The format, needed with --out - (mp4, gif, apng with --animate).</source>
+        <translation>格式，与 --out - 一起使用时必须给出（使用 --animate 时为 mp4、gif、apng）。</translation>
+    </message>
+    <message>
+        <source>Animation</source>
+        <translation>动画</translation>
+    </message>
+    <message>
+        <source>Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the GUI&apos;s Export does; with --animate, an animation of the figure as one parameter moves (MP4, GIF, APNG).</source>
+        <translation>不需要显示器，绘制一幅图（PNG、SVG、PDF）或写出图中的数字（CSV、JSON），与图形界面中的“导出”相同；使用 --animate 时，输出这幅图随一个参数变化的动画（MP4、GIF、APNG）。</translation>
     </message>
 </context>
 <context>
@@ -2562,6 +2608,212 @@
     </message>
 </context>
 <context>
+    <name>posatlas::ui::AnimationDialog</name>
+    <message>
+        <source>Query position m</source>
+        <translation>查询位置 m</translation>
+    </message>
+    <message>
+        <source>Key position n</source>
+        <translation>键位置 n</translation>
+    </message>
+    <message>
+        <source>Export Animation</source>
+        <translation>导出动画</translation>
+    </message>
+    <message>
+        <source>The value that changes from frame to frame; every other value stays as it is</source>
+        <translation>逐帧变化的那个值；其他值都保持不变</translation>
+    </message>
+    <message>
+        <source>&amp;Log steps</source>
+        <translation>对数步长(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Equal ratios between frames (from and to above 0) instead of equal differences</source>
+        <translation>相邻两帧之间比值相等（起点和终点都须大于 0），而不是差值相等</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source> fps</source>
+        <translation> 帧/秒</translation>
+    </message>
+    <message>
+        <source>frames at</source>
+        <translation>帧，帧率</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> px</translation>
+    </message>
+    <message>
+        <source>CSS pixels (1/96 inch): the figure&apos;s layout size. Frame pixels = this × dpi / 96</source>
+        <translation>CSS 像素（1/96 英寸）：图表的版面尺寸。每帧像素 = 此值 × dpi / 96</translation>
+    </message>
+    <message>
+        <source> dpi</source>
+        <translation> dpi</translation>
+    </message>
+    <message>
+        <source>96 dpi = 1x, 192 = 2x: the same layout at more pixels</source>
+        <translation>96 dpi = 1 倍，192 = 2 倍：版面相同，像素更多</translation>
+    </message>
+    <message>
+        <source>MP4 video (H.264)</source>
+        <translation>MP4 视频 (H.264)</translation>
+    </message>
+    <message>
+        <source>GIF</source>
+        <translation>GIF</translation>
+    </message>
+    <message>
+        <source>Animated PNG</source>
+        <translation>动画 PNG</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>&amp;Moving value:</source>
+        <translation>变化的量(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;From:</source>
+        <translation>从(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Fra&amp;mes:</source>
+        <translation>帧数(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;Size:</source>
+        <translation>尺寸(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Resolution:</source>
+        <translation>分辨率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>F&amp;ormat:</source>
+        <translation>格式(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>F&amp;ile:</source>
+        <translation>文件(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>Preview (the first frames):</source>
+        <translation>预览（前几帧）：</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>MP4 video (*.mp4);;GIF (*.gif);;Animated PNG (*.png *.apng)</source>
+        <translation>MP4 视频 (*.mp4);;GIF (*.gif);;动画 PNG (*.png *.apng)</translation>
+    </message>
+    <message>
+        <source>Export animation</source>
+        <translation>导出动画</translation>
+    </message>
+    <message>
+        <source>%1: &quot;%2&quot; is not a number</source>
+        <translation>%1：“%2”不是数字</translation>
+    </message>
+    <message>
+        <source>Frames (frames)</source>
+        <translation>帧数 (frames)</translation>
+    </message>
+    <message>
+        <source>Frames per second (fps)</source>
+        <translation>帧率 (fps)</translation>
+    </message>
+    <message>
+        <source>%1 must be %2 (got %3)</source>
+        <translation>%1 必须是 %2（当前为 %3）</translation>
+    </message>
+    <message>
+        <source>No preview: %1</source>
+        <translation>无法预览：%1</translation>
+    </message>
+    <message>
+        <source>%1 frames of %2 × %3 pixels, %4 s.</source>
+        <translation>共 %1 帧，每帧 %2 × %3 像素，时长 %4 秒。</translation>
+    </message>
+    <message>
+        <source>Choose a file name.</source>
+        <translation>请选择文件名。</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>Export cancelled: no file was written.</source>
+        <translation>导出已取消：没有写出任何文件。</translation>
+    </message>
+    <message>
+        <source>Cancel export</source>
+        <translation>取消导出</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Replace the existing file?
+%1</source>
+        <translation>要替换已有的文件吗？
+%1</translation>
+    </message>
+    <message>
+        <source>The frame&apos;s width in pixels (width = size × dpi / 96)</source>
+        <translation>每帧的宽度像素数（width = 尺寸 × dpi / 96）</translation>
+    </message>
+    <message>
+        <source>The frame&apos;s height in pixels (height = size × dpi / 96)</source>
+        <translation>每帧的高度像素数（height = 尺寸 × dpi / 96）</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::AnimationExport</name>
+    <message>
+        <source>query position m</source>
+        <translation>查询位置 m</translation>
+    </message>
+    <message>
+        <source>key position n</source>
+        <translation>键位置 n</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::AnimationPreview</name>
+    <message>
+        <source>Computing the preview…</source>
+        <translation>正在计算预览…</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::AnimationRun</name>
+    <message>
+        <source>%1 must be %2 (got %3)</source>
+        <translation>%1 必须是 %2（当前为 %3）</translation>
+    </message>
+</context>
+<context>
     <name>posatlas::ui::Autosave</name>
     <message>
         <source>Autosave to %1 failed: %2</source>
@@ -3793,6 +4045,22 @@
         <source>Show the answer</source>
         <translation>显示答案</translation>
     </message>
+    <message>
+        <source>Play animation</source>
+        <translation>播放动画</translation>
+    </message>
+    <message>
+        <source>Play the step&apos;s animation here: the figure as one value moves</source>
+        <translation>在这里播放本步的动画：某一个值变化时图表如何变化</translation>
+    </message>
+    <message>
+        <source>Export this animation…</source>
+        <translation>导出此动画…</translation>
+    </message>
+    <message>
+        <source>Write the step&apos;s animation as MP4, GIF or animated PNG (File &gt; Export Animation…, filled in)</source>
+        <translation>把本步的动画写出为 MP4、GIF 或动画 PNG（即已填好的“文件 &gt; 导出动画…”）</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ListSliders</name>
@@ -5023,6 +5291,14 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>Open Sessio&amp;n…</source>
         <translation>打开会话(&amp;N)…</translation>
     </message>
+    <message>
+        <source>Export &amp;Animation…</source>
+        <translation>导出动画(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Write the current view as MP4, GIF or animated PNG while one value moves</source>
+        <translation>让某一个值变化，把当前视图写出为 MP4、GIF 或动画 PNG</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::SpectrumView</name>
@@ -5151,10 +5427,6 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>h%1</source>
         <translation>h%1</translation>
-    </message>
-    <message>
-        <source>m%1=%2</source>
-        <translation>m%1=%2</translation>
     </message>
     <message>
         <source> · %1 of %2 heads</source>

@@ -4,7 +4,18 @@
 // ticks; and a clock face of turning hands like the rotation view's. Frames are drawn with the timers paused:
 // what is timed is encoding and writing the file. The file's size is the counter "bytes". Run on purpose
 // (`make bench`), never by ctest.
+//
+// The figures' path (export/animation_export.h, what `posatlas export --animate` runs): every frame
+// computed, rendered by the still export's renderer and encoded, the fixed scale's pass included, timed
+// as a whole (BM_Figure_*). Its counters: the file's "bytes" and the process's peak resident memory
+// "peak_rss_mb" (ru_maxrss).
+#include "export/animation_export.h"
 #include "io/animation/animation_writer.h"
+#include "model/session.h"
+
+#include <QApplication>
+
+#include <sys/resource.h>
 
 #include <benchmark/benchmark.h>
 
@@ -142,5 +153,74 @@ void BM_Apng_120Frames512x512(benchmark::State& state)
     encode(state, AnimationFormat::Apng, 512, 512, 120, 20);
 }
 BENCHMARK(BM_Apng_120Frames512x512)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+// The figures need a QApplication (offscreen): one for the process, made on first use.
+void ensure_application()
+{
+    if (QCoreApplication::instance())
+        return;
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "animation_bench";
+    static char* argv[] = {name, nullptr};
+    new QApplication(argc, argv); // lives until exit
+}
+
+void export_figure_animation(benchmark::State& state, ui::ViewKind view, const char* sweep, int frames,
+                             AnimationFormat format, double width, double height)
+{
+    ensure_application();
+    ui::AnimationRequest r;
+    r.view = view;
+    r.sweep = ui::parse_sweep(sweep, frames);
+    r.figure.size = QSizeF(width, height);
+    r.figure.dpi = 96; // width x height pixels
+    r.settings = ui::export_view_settings(r.settings, r.figure);
+    r.fps = 20;
+    r.format = format;
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("posatlas_animation_bench_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto path = (dir / (std::string("figure.") + animation_format_name(format))).string();
+    for (auto _ : state)
+        ui::export_animation(r, path);
+    state.counters["bytes"] = static_cast<double>(std::filesystem::file_size(path));
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    state.counters["peak_rss_mb"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    std::filesystem::remove_all(dir);
+}
+
+// `posatlas export --view spectrum --animate rope_theta=10000:500000:log --frames 60` at 1280 x 720.
+void BM_Figure_Mp4_Spectrum60Frames1280x720(benchmark::State& state)
+{
+    export_figure_animation(state, ui::ViewKind::Spectrum, "rope_theta=10000:500000:log", 60,
+                            AnimationFormat::Mp4, 1280, 720);
+}
+BENCHMARK(BM_Figure_Mp4_Spectrum60Frames1280x720)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+
+// `posatlas export --view rotation --animate query_position=0:64 --frames 120` at 1280 x 720 and 640 x 480.
+void BM_Figure_Gif_Rotation120Frames1280x720(benchmark::State& state)
+{
+    export_figure_animation(state, ui::ViewKind::Rotation, "query_position=0:64", 120, AnimationFormat::Gif,
+                            1280, 720);
+}
+BENCHMARK(BM_Figure_Gif_Rotation120Frames1280x720)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+
+void BM_Figure_Gif_Rotation120Frames640x480(benchmark::State& state)
+{
+    export_figure_animation(state, ui::ViewKind::Rotation, "query_position=0:64", 120, AnimationFormat::Gif,
+                            640, 480);
+}
+BENCHMARK(BM_Figure_Gif_Rotation120Frames640x480)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
 
 } // namespace

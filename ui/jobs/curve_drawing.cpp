@@ -38,6 +38,8 @@ void drawn_polyline(const CurveSeries& s, bool log_x, bool log_y, std::vector<do
 
 CurveRanges curve_ranges(const CurveData& data, bool log_x)
 {
+    if (data.fixed_ranges)
+        return *data.fixed_ranges;
     double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
     std::vector<double> px, py;
     for (const CurveSeries& s : data.series) {

@@ -17,10 +17,8 @@ void drawn_polyline(const CurveSeries& s, bool log_x, bool log_y, std::vector<do
 
 // The data ranges of the chart's axes: every drawn point and every marker the axis can show, a default
 // range when there is none, degenerate ranges widened. The x axis shows exactly [xlo, xhi]; the y axis
-// adds its padding (linear) or whole decades (log) to [ylo, yhi].
-struct CurveRanges {
-    double xlo = 0.0, xhi = 1.0, ylo = 0.0, yhi = 1.0;
-};
+// adds its padding (linear) or whole decades (log) to [ylo, yhi]. CurveRanges is in view_data.h;
+// data.fixed_ranges, when set, is returned as it is.
 CurveRanges curve_ranges(const CurveData& data, bool log_x);
 
 // Sets every series' drawn_x / drawn_y to its polyline on an x axis that is logarithmic when data.log_x,

@@ -66,6 +66,10 @@ struct HeatmapData {
     std::vector<std::int64_t> linked_rows;
     // Under the title: which word moved where ("dog 1 → 4 · man 4 → 1"), or why the rows are not linked.
     QString permutation_caption;
+    // An animation's colour scale, fixed over its sweep (export/animation_export.h): per panel, the values
+    // its scale spans (minus the panel's mean when it is subtracted), before the colour map's symmetry.
+    // Empty (or a panel beyond its end): each panel's own extremes, as a still figure.
+    std::vector<std::pair<double, double>> fixed_extremes;
 };
 
 // ----------------------------------------------------------------- curves (decay, buckets, ...)
@@ -97,6 +101,12 @@ struct CurveMarker {
     QString label;      // "trained 4096"
     bool vertical = true;
 };
+// The data ranges of a chart's axes (curve_drawing.h's curve_ranges: the x axis shows exactly [xlo, xhi],
+// the y axis adds its padding or whole decades).
+struct CurveRanges {
+    double xlo = 0.0, xhi = 1.0, ylo = 0.0, yhi = 1.0;
+    bool operator==(const CurveRanges&) const = default;
+};
 struct CurveData {
     QString title;
     QString x_label, y_label;
@@ -111,6 +121,8 @@ struct CurveData {
     // axis draws x / y instead.
     bool drawn = false;
     PixelColumns drawn_columns;
+    // An animation's axes, fixed over its sweep (export/animation_export.h); null: from the data.
+    std::optional<CurveRanges> fixed_ranges;
 };
 
 // ----------------------------------------------------------------- rotation diagram (RoPE)
@@ -141,6 +153,8 @@ struct SpectrumData {
     double softmax_scale = 1.0; // the attention module's extra softmax multiplier (DeepSeek)
     QString scaling_label;      // "yarn · factor 16"
     QString note;               // under the plots: which length θ is for, identity scalings
+    // An animation's axes of the wavelength and the ratio plot, fixed over its sweep; null: from the data.
+    std::optional<CurveRanges> wavelength_ranges, ratio_ranges;
 };
 
 // ----------------------------------------------------------------- what the views ask for

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "lessons/lesson.h"
 
+#include "export/animation_dialog.h"
 #include "lessons/lesson_quotes.h"
 
 #include <QDir>
@@ -268,10 +269,25 @@ private:
             fail(m_source, m_blockLine,
                  QStringLiteral("the posatlas block must be a JSON object {\"scenario\": …, \"views\": …}"));
         for (const auto& [key, value] : j.items())
-            if (key != "scenario" && key != "views" && key != "figure")
+            if (key != "scenario" && key != "views" && key != "figure" && key != "animate")
                 fail(m_source, m_blockLine,
-                     QStringLiteral("unknown key \"%1\" in the posatlas block (scenario, views, figure)")
+                     QStringLiteral(
+                         "unknown key \"%1\" in the posatlas block (scenario, views, figure, animate)")
                          .arg(QString::fromStdString(key)));
+        std::optional<LessonAnimation> animation;
+        if (j.contains("animate")) {
+            if (!j["animate"].is_string())
+                fail(m_source, m_blockLine,
+                     QStringLiteral(
+                         "posatlas block: animate must be a text \"FIELD=FROM:TO[:log] frames=N fps=N\""));
+            try {
+                animation = parse_lesson_animation(QString::fromStdString(j["animate"].get<std::string>()));
+            } catch (const ParameterError& e) {
+                fail(m_source, m_blockLine,
+                     QStringLiteral("posatlas block: %1").arg(QString::fromUtf8(e.what())));
+            }
+            j.erase("animate");
+        }
         j["format"] = "posatlas-session";
         j["version"] = kSessionVersion;
         SessionReadReport report;
@@ -287,6 +303,16 @@ private:
                  QStringLiteral("posatlas block: %1")
                      .arg(QString::fromStdString(unknown_key_message(report.unknown_keys.front()))));
         m_step->block = m_block.toUtf8();
+        if (animation) {
+            // The field and its range against the step's own scenario and view, as the export checks them.
+            m_step->animation = std::move(animation);
+            try {
+                check_animation_request(lesson_animation_request(*m_step, ViewKind::Heatmap));
+            } catch (const ParameterError& e) {
+                fail(m_source, m_blockLine,
+                     QStringLiteral("posatlas block: %1").arg(QString::fromUtf8(e.what())));
+            }
+        }
     }
 
     void checkFormulas(const Segment& s)
@@ -472,6 +498,46 @@ QStringList course_lessons(const QString& language)
 QString course_language(const QString& uiLanguage)
 {
     return uiLanguage.startsWith(QLatin1String("zh")) ? QStringLiteral("zh_CN") : QStringLiteral("en");
+}
+
+LessonAnimation parse_lesson_animation(const QString& text)
+{
+    LessonAnimation a;
+    a.text = text.simplified();
+    const QStringList words = a.text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (words.isEmpty())
+        throw ParameterError("animate", sweep_form() + " [frames=N] [fps=N]", "\"\"");
+    int frames = LessonAnimation::kLessonAnimationFrames;
+    for (qsizetype i = 1; i < words.size(); ++i) {
+        const QString name = words[i].section(QLatin1Char('='), 0, 0);
+        bool ok = false;
+        const int value = words[i].section(QLatin1Char('='), 1).toInt(&ok);
+        if (name == QLatin1String("frames") && ok)
+            frames = value;
+        else if (name == QLatin1String("fps") && ok && value >= 1 && value <= 120)
+            a.fps = value;
+        else if (name == QLatin1String("fps"))
+            throw ParameterError("fps", "an integer in [1, 120]", words[i].toStdString());
+        else
+            throw ParameterError("animate", sweep_form() + " [frames=N] [fps=N]", words[i].toStdString());
+    }
+    a.sweep = parse_sweep(words.front().toStdString(), frames);
+    return a;
+}
+
+AnimationRequest lesson_animation_request(const LessonStep& step, ViewKind fallback)
+{
+    AnimationRequest r;
+    r.view = parse_view_kind(step.session.current_view).value_or(fallback);
+    r.scenario = step.session.scenario;
+    r.figure = default_animation_figure();
+    r.settings = export_view_settings(step.session.settings, r.figure);
+    r.colormap = step.session.colormap;
+    if (step.animation) {
+        r.sweep = step.animation->sweep;
+        r.fps = step.animation->fps;
+    }
+    return r;
 }
 
 } // namespace posatlas::ui

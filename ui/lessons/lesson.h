@@ -8,6 +8,7 @@
 // the file's size (at most kMaxLessonBytes) or run longer than linear time in it.
 #pragma once
 
+#include "export/animation_export.h"
 #include "io/input_file.h"
 #include "model/session.h"
 
@@ -56,6 +57,18 @@ struct LessonQuote {
     bool cited() const { return expression == QLatin1String("cited"); }
 };
 
+// A step's animation: the block's "animate" text, "FIELD=FROM:TO[:log|:linear] [frames=N] [fps=N]"
+// (the sweep as `posatlas export --animate` takes it, then the frame count and rate).
+struct LessonAnimation {
+    QString text; // as written
+    SweepSpec sweep;
+    int fps = kLessonAnimationFps;
+    static constexpr int kLessonAnimationFps = 12;
+    static constexpr int kLessonAnimationFrames = 40;
+};
+// Reads an "animate" text. Throws ParameterError naming "animate", "frames" or "fps".
+LessonAnimation parse_lesson_animation(const QString& text);
+
 struct LessonStep {
     QString title;
     int line = 0;             // of the "## " heading
@@ -65,8 +78,14 @@ struct LessonStep {
     QByteArray block;         // the ```posatlas block's JSON, verbatim
     Session session;          // the block read as a session (defaults for what it leaves out);
                               // its current_view ("": the view in front stays) is brought to the front
-    std::vector<LessonQuote> quotes; // in its text, try, question and answer, in file order
+    std::vector<LessonQuote> quotes;          // in its text, try, question and answer, in file order
+    std::optional<LessonAnimation> animation; // the block's "animate" (none: the step has no animation)
 };
+
+// The request of a step's animation: the step's scenario, view settings and colour map, its view
+// (`fallback` when the step leaves the view in front), the default animation figure
+// (default_animation_figure, export/animation_dialog.h) and its sweep and rate. The step must have one.
+AnimationRequest lesson_animation_request(const LessonStep& step, ViewKind fallback);
 
 struct Lesson {
     QString source; // the file name messages use (a path, or ":/posatlas/lessons/en/01-….md")

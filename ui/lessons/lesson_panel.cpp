@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "lessons/lesson_panel.h"
 
+#include "export/animation_preview.h"
 #include "lessons/lesson_document.h"
 #include "lessons/step_box.h"
 
@@ -102,9 +103,23 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent)
     buttons->addWidget(m_answerButton);
     buttons->addStretch(1);
     buttons->addWidget(m_restoreButton);
+    // A step's animation: played under the text, exported with one click.
+    m_preview = new AnimationPreview(page);
+    m_preview->setObjectName(QStringLiteral("lessonAnimationPreview"));
+    m_preview->hide();
+    m_playButton = new QPushButton(page);
+    m_playButton->setObjectName(QStringLiteral("lessonPlayAnimationButton"));
+    m_exportAnimationButton = new QPushButton(page);
+    m_exportAnimationButton->setObjectName(QStringLiteral("lessonExportAnimationButton"));
+    auto* animationRow = new QHBoxLayout;
+    animationRow->addWidget(m_playButton);
+    animationRow->addStretch(1);
+    animationRow->addWidget(m_exportAnimationButton);
     pl->addLayout(top);
     pl->addLayout(nav);
     pl->addWidget(m_text, 1);
+    pl->addWidget(m_preview, 0, Qt::AlignHCenter);
+    pl->addLayout(animationRow);
     pl->addLayout(buttons);
     m_stack->addWidget(page);
 
@@ -122,6 +137,8 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent)
     });
     connect(m_answerButton, &QPushButton::clicked, this, [this] { setAnswerShown(!m_answerShown); });
     connect(m_restoreButton, &QPushButton::clicked, this, &LessonPanel::restoreRequested);
+    connect(m_playButton, &QPushButton::clicked, this, &LessonPanel::playAnimationRequested);
+    connect(m_exportAnimationButton, &QPushButton::clicked, this, &LessonPanel::exportAnimationRequested);
     connect(m_courseButton, &QToolButton::clicked, this, &LessonPanel::courseRequested);
     connect(m_closeButton, &QToolButton::clicked, this, &LessonPanel::closeRequested);
     retranslate();
@@ -139,6 +156,11 @@ void LessonPanel::retranslate()
     m_closeButton->setToolTip(tr("Close the lesson (the figures go back to what they showed before it)"));
     m_previous->setToolTip(tr("Previous step (PgUp in presentation mode)"));
     m_next->setToolTip(tr("Next step (PgDn in presentation mode)"));
+    m_playButton->setText(tr("Play animation"));
+    m_playButton->setToolTip(tr("Play the step's animation here: the figure as one value moves"));
+    m_exportAnimationButton->setText(tr("Export this animation…"));
+    m_exportAnimationButton->setToolTip(
+        tr("Write the step's animation as MP4, GIF or animated PNG (File > Export Animation…, filled in)"));
     m_restoreButton->setText(tr("Restore this step"));
     m_restoreButton->setToolTip(tr("Put the step's scenario back after moving the controls"));
 }
@@ -213,8 +235,11 @@ void LessonPanel::setStep(int step)
         return;
     const bool changed = step != m_step;
     m_step = step;
-    if (changed)
+    if (changed) {
         m_answerShown = false;
+        m_preview->stop(); // another step: its animation is not this one
+        m_preview->hide();
+    }
     {
         const QSignalBlocker block(m_steps);
         m_steps->setCurrentIndex(step);
@@ -259,6 +284,8 @@ void LessonPanel::render()
     set_lesson_markdown(m_text->document(), md, style);
     m_text->verticalScrollBar()->setValue(scroll);
     m_answerButton->setVisible(!s.question.isEmpty());
+    m_playButton->setVisible(s.animation.has_value());
+    m_exportAnimationButton->setVisible(s.animation.has_value());
     m_answerButton->setText(m_answerShown ? tr("Hide the answer") : tr("Show the answer"));
     m_rendering = false;
 }

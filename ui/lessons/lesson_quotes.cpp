@@ -209,6 +209,7 @@ Scenario quote_scenario(const LessonStep& step, const LessonQuote& quote, const 
     if (quote.patch.isEmpty())
         return step.session.scenario;
     json block = json::parse(step.block.toStdString());
+    block.erase("animate"); // the step's animation (LessonStep::animation), not part of its session
     json scenario = block.contains("scenario") ? block["scenario"] : json::object();
     scenario.merge_patch(json::parse(quote.patch.toStdString()));
     block["scenario"] = scenario;

@@ -322,11 +322,15 @@ void HeatmapView::updateRange()
     for (qsizetype i = 0; i < m_data.panels.size(); ++i) {
         const MatrixResult& m = scaleMatrix(static_cast<int>(i));
         const double shift = m_subtractMean ? m_panelMeans[i] : 0.0;
-        m_panelRanges.append(color_range(m_colormap, m.min - shift, m.max - shift));
-        if (m.values.size() == 0)
+        // An animation's fixed scale (HeatmapData::fixed_extremes) replaces the panel's own extremes.
+        const bool fixed = static_cast<std::size_t>(i) < m_data.fixed_extremes.size();
+        const double panel_lo = fixed ? m_data.fixed_extremes[i].first : m.min - shift;
+        const double panel_hi = fixed ? m_data.fixed_extremes[i].second : m.max - shift;
+        m_panelRanges.append(color_range(m_colormap, panel_lo, panel_hi));
+        if (m.values.size() == 0 && !fixed)
             continue;
-        lo = std::min(lo, m.min - shift);
-        hi = std::max(hi, m.max - shift);
+        lo = std::min(lo, panel_lo);
+        hi = std::max(hi, panel_hi);
     }
     m_range = color_range(m_colormap, lo, hi);
 

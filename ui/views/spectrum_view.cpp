@@ -59,7 +59,7 @@ QString SpectrumView::factorText() const
     return m_data.note.isEmpty() ? factor : tr("%1 · %2").arg(factor, m_data.note);
 }
 
-CurveData SpectrumView::wavelengthCurves(bool dark) const
+CurveData SpectrumView::wavelengthCurves(const SpectrumData& data, bool dark)
 {
     CurveData c;
     c.title = tr("Wavelength per pair");
@@ -68,26 +68,26 @@ CurveData SpectrumView::wavelengthCurves(bool dark) const
     c.log_y = true;
     CurveSeries original;
     original.name = tr("original");
-    original.x = m_data.pair;
-    original.y = m_data.wavelength_original;
+    original.x = data.pair;
+    original.y = data.wavelength_original;
     original.dashed = true;
     original.color = series_color(0, dark);
     CurveSeries scaled;
-    scaled.name = m_data.scaling_label.isEmpty() ? tr("scaled") : tr("scaled (%1)").arg(m_data.scaling_label);
-    scaled.x = m_data.pair;
-    scaled.y = m_data.wavelength_scaled;
+    scaled.name = data.scaling_label.isEmpty() ? tr("scaled") : tr("scaled (%1)").arg(data.scaling_label);
+    scaled.x = data.pair;
+    scaled.y = data.wavelength_scaled;
     scaled.color = series_color(1, dark);
     c.series = {original, scaled};
-    if (m_data.trained_length > 0)
+    if (data.trained_length > 0)
         c.markers.append(
-            {m_data.trained_length, tr("trained %1").arg(format_number(m_data.trained_length)), false});
-    if (m_data.target_length > 0 && m_data.target_length != m_data.trained_length)
-        c.markers.append(
-            {m_data.target_length, tr("target %1").arg(format_number(m_data.target_length)), false});
+            {data.trained_length, tr("trained %1").arg(format_number(data.trained_length)), false});
+    if (data.target_length > 0 && data.target_length != data.trained_length)
+        c.markers.append({data.target_length, tr("target %1").arg(format_number(data.target_length)), false});
+    c.fixed_ranges = data.wavelength_ranges;
     return c;
 }
 
-CurveData SpectrumView::ratioCurves(bool dark) const
+CurveData SpectrumView::ratioCurves(const SpectrumData& data, bool dark)
 {
     CurveData c;
     c.title = tr("Frequency ratio θ′/θ per pair");
@@ -95,21 +95,22 @@ CurveData SpectrumView::ratioCurves(bool dark) const
     c.y_label = tr("ratio");
     CurveSeries ratio;
     ratio.name = tr("θ′/θ");
-    ratio.x = m_data.pair;
-    ratio.y = m_data.ratio;
+    ratio.x = data.pair;
+    ratio.y = data.ratio;
     ratio.color = series_color(1, dark); // the scaled frequencies: same colour as above
     c.series = {ratio};
     // Reference line at 1 (unchanged frequency); it also keeps 1 in view when every ratio is equal.
     c.markers.append({1.0, tr("unscaled θ′ = θ"), false});
-    if (!m_data.ramp.empty()) {
+    if (!data.ramp.empty()) {
         CurveSeries ramp;
         ramp.name = tr("YaRN ramp");
-        ramp.x = m_data.pair;
-        ramp.y = m_data.ramp;
+        ramp.x = data.pair;
+        ramp.y = data.ramp;
         ramp.dashed = true;
         ramp.color = series_color(2, dark);
         c.series.append(ramp);
     }
+    c.fixed_ranges = data.ratio_ranges;
     return c;
 }
 
@@ -126,8 +127,8 @@ void SpectrumView::setData(const SpectrumData& data)
     m_factor->setVisible(has_data);
     layout()->setAlignment(m_title, has_data ? Qt::Alignment() : Qt::AlignVCenter);
     const bool dark = palette_is_dark(palette());
-    m_wavelengthChart->setCurveData(wavelengthCurves(dark));
-    m_ratioChart->setCurveData(ratioCurves(dark));
+    m_wavelengthChart->setCurveData(wavelengthCurves(m_data, dark));
+    m_ratioChart->setCurveData(ratioCurves(m_data, dark));
 }
 
 void SpectrumView::changeEvent(QEvent* event)
@@ -145,8 +146,8 @@ void SpectrumView::restyle()
     m_ratioChart->setChartStyle(style);
     m_wavelengthView->setDark(style.dark);
     m_ratioView->setDark(style.dark);
-    m_wavelengthChart->setCurveData(wavelengthCurves(style.dark));
-    m_ratioChart->setCurveData(ratioCurves(style.dark));
+    m_wavelengthChart->setCurveData(wavelengthCurves(m_data, style.dark));
+    m_ratioChart->setCurveData(ratioCurves(m_data, style.dark));
     QFont bold = scaled_font(font(), 1.0, 1.1, true);
     m_title->setFont(bold);
 }
@@ -172,9 +173,9 @@ void SpectrumView::renderFigure(QPainter& painter, const QRectF& target, const R
     rect = paint_caption(painter, rect, factorText(), small, colors.text);
     const ChartStyle style{options.dark, options.font_scale, font()};
     const double split = rect.top() + rect.height() * 0.58;
-    render_curve_chart(wavelengthCurves(options.dark), false, painter,
+    render_curve_chart(wavelengthCurves(m_data, options.dark), false, painter,
                        QRectF(rect.left(), rect.top(), rect.width(), split - rect.top()), style, true);
-    render_curve_chart(ratioCurves(options.dark), false, painter,
+    render_curve_chart(ratioCurves(m_data, options.dark), false, painter,
                        QRectF(rect.left(), split, rect.width(), rect.bottom() - split), style, true);
     painter.restore();
 }

@@ -26,9 +26,10 @@ public:
     void renderFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const override;
     QString figureTitle() const override;
 
-    // The two plots as curve data (what both the screen and the export show); colours follow the theme.
-    CurveData wavelengthCurves(bool dark) const;
-    CurveData ratioCurves(bool dark) const;
+    // The two plots of `data` as curve data (what both the screen and the export show); colours follow the
+    // theme. No widget: an animation's worker takes their axes' ranges from them.
+    static CurveData wavelengthCurves(const SpectrumData& data, bool dark);
+    static CurveData ratioCurves(const SpectrumData& data, bool dark);
 
 signals:
     void hovered(const QString& readout);

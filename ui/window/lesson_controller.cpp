@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window/lesson_controller.h"
 
+#include "export/animation_dialog.h"
+#include "export/animation_preview.h"
 #include "lessons/lesson_document.h"
 #include "lessons/lesson_panel.h"
 #include "model/settings.h"
@@ -15,6 +17,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMainWindow>
+#include <QTextBrowser>
 #include <QTimer>
 #include <algorithm>
 
@@ -72,6 +75,8 @@ LessonController::LessonController(const Parts& parts, QObject* parent)
             showCourse();
     });
     connect(m_lessonPanel, &LessonPanel::closeRequested, this, &LessonController::closeLesson);
+    connect(m_lessonPanel, &LessonPanel::playAnimationRequested, this, &LessonController::playStepAnimation);
+    connect(m_lessonPanel, &LessonPanel::exportAnimationRequested, this, [this] { exportStepAnimation(); });
     // Presenting a lesson: its text takes a quarter of the screen beside the figure, which keeps at
     // least half beside the parameter panel (the window is full screen once the event loop has run;
     // leaving restores the docks as they were).
@@ -219,6 +224,37 @@ void LessonController::closeLesson()
 const Lesson* LessonController::currentLesson() const
 {
     return m_lesson ? &*m_lesson : nullptr;
+}
+
+const LessonStep* LessonController::animatedStep() const
+{
+    if (!m_lesson || m_lessonStep < 0 || m_lessonStep >= static_cast<int>(m_lesson->steps.size()))
+        return nullptr;
+    const LessonStep& step = m_lesson->steps[static_cast<std::size_t>(m_lessonStep)];
+    return step.animation ? &step : nullptr;
+}
+
+bool LessonController::playStepAnimation()
+{
+    const LessonStep* step = animatedStep();
+    if (!step)
+        return false;
+    AnimationPreview* preview = m_lessonPanel->animationPreview();
+    preview->setMaxFrames(step->animation->sweep.frames); // the whole animation, small, in a loop
+    // As wide as the panel's text (a wider frame would widen the dock), at most the default width.
+    preview->setFrameWidth(
+        std::clamp(m_lessonPanel->textBrowser()->width() - 16, 120, AnimationPreview::kDefaultWidth));
+    preview->show();
+    preview->play(lesson_animation_request(*step, m_sessions->currentView()));
+    return true;
+}
+
+AnimationDialog* LessonController::exportStepAnimation()
+{
+    const LessonStep* step = animatedStep();
+    if (!step)
+        return nullptr;
+    return m_sessions->exportAnimationDialog(lesson_animation_request(*step, m_sessions->currentView()));
 }
 
 } // namespace posatlas::ui

@@ -24,6 +24,7 @@ class QMainWindow;
 
 namespace posatlas::ui {
 
+class AnimationDialog;
 class LessonPanel;
 class Presentation;
 class SessionActions;
@@ -62,12 +63,17 @@ public:
     // Leaves the lesson: the scenario and views shown before it come back.
     void closeLesson();
     const Lesson* currentLesson() const;
+    // The open step's animation ("animate" in its block): played in the lesson panel (false: the step
+    // has none), or the export dialog filled in with it (nullptr: none). The dialog deletes itself.
+    bool playStepAnimation();
+    AnimationDialog* exportStepAnimation();
     int currentLessonStep() const { return m_lessonStep; }
 
 private:
     void loadCourse();
     void showLessonDock(); // shown at 30 % of the window's width the first time
     bool presenting() const;
+    const LessonStep* animatedStep() const; // the open step when it has an animation
 
     QMainWindow* m_window;
     QDockWidget* m_lessonDock;

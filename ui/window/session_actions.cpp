@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window/session_actions.h"
 
+#include "export/animation_dialog.h"
 #include "io/input_file.h"
 #include "jobs/job_tracker.h"
 #include "model/scenario_model.h"
@@ -117,6 +118,9 @@ void SessionActions::addSaveAndExportActions(QMenu* file)
     fig->setStatusTip(tr("Write the current view (or several views) as PNG, SVG or PDF"));
     QAction* data = file->addAction(tr("Export &Data…"), this, &SessionActions::exportDataDialog);
     data->setStatusTip(tr("Write the numbers behind the current view as CSV or JSON"));
+    QAction* animation = file->addAction(tr("Export &Animation…"), this, [this] { exportAnimationDialog(); });
+    animation->setObjectName(QStringLiteral("exportAnimationAction"));
+    animation->setStatusTip(tr("Write the current view as MP4, GIF or animated PNG while one value moves"));
 }
 
 void SessionActions::addEditActions(QMenu* edit)
@@ -473,6 +477,34 @@ void SessionActions::exportFigureDialog()
             QMessageBox::warning(m_window, tr("Export failed"), errorText(e));
         }
     }
+}
+
+AnimationDialog* SessionActions::exportAnimationDialog(const std::optional<AnimationRequest>& prefill)
+{
+    AnimationRequest base;
+    if (prefill) {
+        base = *prefill;
+    } else {
+        const Session s = currentSession();
+        base.view = currentView();
+        base.scenario = s.scenario;
+        base.settings = s.settings;
+        base.colormap = s.colormap;
+        base.figure = default_animation_figure();
+        if (m_lastAnimation) { // the size, rate and format of the last export; what moves is chosen anew
+            base.figure = m_lastAnimation->figure;
+            base.fps = m_lastAnimation->fps;
+            base.format = m_lastAnimation->format;
+        }
+    }
+    auto* dialog = new AnimationDialog(base, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &AnimationDialog::exported, this, [this, dialog](const QString& path) {
+        m_lastAnimation = dialog->request();
+        m_status->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 8000);
+    });
+    dialog->open();
+    return dialog;
 }
 
 void SessionActions::exportDataDialog()

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The main window's session and figure commands, kept out of main_window.cpp: File > Open Session…,
-// Save Session…, Export Figure…, Export Data…, and Edit > Copy Figure. It reads and restores the view
-// state through the view controller (view_controller.h: view settings, widgets, docks) and the settings
-// (colour map, curve axis, recent files); a session's unknown keys become a notice ("session").
+// Save Session…, Export Figure…, Export Data…, Export Animation…, and Edit > Copy Figure. It reads and
+// restores the view state through the view controller (view_controller.h: view settings, widgets, docks) and
+// the settings (colour map, curve axis, recent files); a session's unknown keys become a notice ("session").
 //
 // Exports go through the same code as `posatlas export` (session.h: set_figure_metadata,
 // export_view_settings; view_render.h: OffscreenFigure), so a session saved here and exported on
 // the command line gives the same picture as File > Export figure with the same options.
 #pragma once
 
+#include "export/animation_export.h"
 #include "export/export_dialog.h"
 #include "model/session.h"
 
@@ -22,6 +23,7 @@ class QMenu;
 
 namespace posatlas::ui {
 
+class AnimationDialog;
 class NoticeArea;
 class OffscreenFigure;
 class Settings;
@@ -80,6 +82,10 @@ public:
 
     void exportFigureDialog();
     void exportDataDialog();
+    // File > Export Animation…: the dialog (window-modal, not blocking the caller) for the current view
+    // and scenario, or filled in from `prefill` (a lesson step's animation). The dialog deletes itself
+    // when closed.
+    AnimationDialog* exportAnimationDialog(const std::optional<AnimationRequest>& prefill = std::nullopt);
     void openSessionDialog();
     void saveSessionDialog();
     // Keys of a session file that were ignored: a notice naming them (none: the notice goes).
@@ -106,6 +112,7 @@ private:
     std::optional<ViewKind> m_current;
     std::array<quint64, kViewKindCount> m_delivered{}; // generation each widget shows
     std::optional<FigureExportRequest> m_lastRequest;  // the dialog's last choices (this run)
+    std::optional<AnimationRequest> m_lastAnimation;   // the animation dialog's last export (this run)
     QString m_lastDir;
 };
 

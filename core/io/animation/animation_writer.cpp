@@ -44,6 +44,21 @@ AnimationLimits animation_limits(AnimationFormat format)
     return {};
 }
 
+void AnimationWriter::begin(int width, int height, int fps, std::int64_t frame_count_hint)
+{
+    guarded([&] { do_begin(width, height, fps, frame_count_hint); });
+}
+
+void AnimationWriter::add_frame(const std::uint8_t* rgba, std::ptrdiff_t stride)
+{
+    guarded([&] { do_add_frame(rgba, stride); });
+}
+
+void AnimationWriter::finish()
+{
+    guarded([&] { do_finish(); });
+}
+
 void AnimationWriter::check_parameters(AnimationFormat format, int width, int height, int fps) const
 {
     const AnimationLimits limits = animation_limits(format);

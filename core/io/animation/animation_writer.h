@@ -67,13 +67,13 @@ public:
 
     // Checks the size and rate against animation_limits(), then opens the output. `frame_count_hint`:
     // the number of frames the caller expects (0: unknown), for progress only.
-    virtual void begin(int width, int height, int fps, std::int64_t frame_count_hint = 0) = 0;
+    void begin(int width, int height, int fps, std::int64_t frame_count_hint = 0);
     // One frame, width x height pixels of 4 bytes R, G, B, A (straight alpha), rows `stride` bytes apart
     // (at least 4 * width). Copied or encoded before it returns: the buffer may be reused. GIF and MP4
     // have no alpha channel: pixels are composited over white.
-    virtual void add_frame(const std::uint8_t* rgba, std::ptrdiff_t stride) = 0;
+    void add_frame(const std::uint8_t* rgba, std::ptrdiff_t stride);
     // Writes what remains and commits the file. At least one frame ("frames must be at least 1").
-    virtual void finish() = 0;
+    void finish();
 
     const std::string& path() const { return m_path; }
     std::int64_t frames_added() const { return m_frames; }
@@ -83,8 +83,26 @@ protected:
         : m_path(std::move(path)), m_callbacks(std::move(callbacks))
     {
     }
+    // The formats' work behind begin(), add_frame() and finish(). When one throws, the base calls release()
+    // and rethrows: whole or not at all is kept in one place.
+    virtual void do_begin(int width, int height, int fps, std::int64_t frame_count_hint) = 0;
+    virtual void do_add_frame(const std::uint8_t* rgba, std::ptrdiff_t stride) = 0;
+    virtual void do_finish() = 0;
+    // Drops the unfinished output (its SafeFileWriter destroyed uncommitted: no file, an existing one as it
+    // was) and whatever else the format holds. Must not throw.
+    virtual void release() noexcept = 0;
     // begin()'s checks, shared by the formats: throws ParameterError.
     void check_parameters(AnimationFormat format, int width, int height, int fps) const;
+    // Runs one of the do_ members; on an exception, release() then rethrow.
+    template <typename Work> void guarded(Work&& work)
+    {
+        try {
+            work();
+        } catch (...) {
+            release();
+            throw;
+        }
+    }
     [[noreturn]] void fail(const std::string& reason) const { throw OutputFileError(m_path, reason); }
     // Polls cancel and reports progress after a frame (counts it).
     void frame_done();

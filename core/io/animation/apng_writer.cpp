@@ -91,7 +91,7 @@ public:
     {
     }
 
-    void begin(int width, int height, int fps, std::int64_t hint) override
+    void do_begin(int width, int height, int fps, std::int64_t hint) override
     {
         if (m_begun)
             fail("begin() called twice");
@@ -107,28 +107,14 @@ public:
         m_begun = true;
     }
 
-    void add_frame(const std::uint8_t* rgba, std::ptrdiff_t stride) override
+    void release() noexcept override
     {
-        try {
-            add(rgba, stride);
-        } catch (...) {
-            m_out.reset(); // no file, the old one untouched
-            throw;
-        }
-    }
-
-    void finish() override
-    {
-        try {
-            end();
-        } catch (...) {
-            m_out.reset();
-            throw;
-        }
+        m_out.reset(); // no file, the old one untouched
+        m_spool.reset();
     }
 
 private:
-    void add(const std::uint8_t* rgba, std::ptrdiff_t stride)
+    void do_add_frame(const std::uint8_t* rgba, std::ptrdiff_t stride) override
     {
         if (!m_begun || !m_out)
             fail("add_frame() outside begin() ... finish()");
@@ -180,7 +166,7 @@ private:
         frame_done();
     }
 
-    void end()
+    void do_finish() override
     {
         if (!m_begun || !m_out)
             fail("finish() without begin()");

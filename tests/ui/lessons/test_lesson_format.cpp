@@ -10,6 +10,7 @@
 #include "lessons/step_box.h"
 #include "math/formula.h"
 
+#include <QPushButton>
 #include <QScrollBar>
 #include <QTest>
 #include <QTextBlock>
@@ -46,6 +47,7 @@ class LessonFormatTest : public QObject
 
 private slots:
     void readsSteps();
+    void readsAnimation();
     void splitsFormulas_data();
     void splitsFormulas();
     void refusesBadLessons_data();
@@ -85,6 +87,44 @@ void LessonFormatTest::readsSteps()
     QCOMPARE(t.session.scenario.params<RopeParams>().rope_theta, RopeParams{}.rope_theta);
     QVERIFY(t.tryThis.isEmpty() && t.question.isEmpty());
     QCOMPARE(t.session.current_view, QString());
+}
+
+void LessonFormatTest::readsAnimation()
+{
+    const Lesson l = parse_lesson(
+        lessonWith(QStringLiteral(
+            "```posatlas\n{\"scenario\": {\"method\": \"rope\"}, \"views\": {\"current\": "
+            "\"spectrum\"},\n \"animate\": \"rope_theta=10000:500000:log frames=40 fps=8\"}\n```\n\n"
+            "## Still\n\n```posatlas\n{}\n```\n")),
+        QStringLiteral("x.md"));
+    QCOMPARE(l.steps.size(), std::size_t{2});
+    const LessonStep& s = l.steps[0];
+    QVERIFY(s.animation);
+    QCOMPARE(s.animation->sweep.field, std::string("rope_theta"));
+    QCOMPARE(s.animation->sweep.from, 10000.0);
+    QCOMPARE(s.animation->sweep.to, 500000.0);
+    QVERIFY(s.animation->sweep.log);
+    QCOMPARE(s.animation->sweep.frames, 40);
+    QCOMPARE(s.animation->fps, 8);
+    QVERIFY(!l.steps[1].animation); // optional
+    // The request the panel plays and the dialog is filled with: the step's view, scenario and sweep.
+    const AnimationRequest r = lesson_animation_request(s, ViewKind::Heatmap);
+    QCOMPARE(r.view, ViewKind::Spectrum);
+    QCOMPARE(r.scenario, s.session.scenario);
+    QCOMPARE(r.sweep.field, std::string("rope_theta"));
+    QCOMPARE(r.fps, 8);
+    // Defaults: 40 frames at 12 fps; the panel offers Play and Export only for an animated step.
+    const LessonAnimation plain = parse_lesson_animation(QStringLiteral("factor=1:8"));
+    QCOMPARE(plain.sweep.frames, LessonAnimation::kLessonAnimationFrames);
+    QCOMPARE(plain.fps, LessonAnimation::kLessonAnimationFps);
+    QVERIFY(!plain.sweep.log);
+    LessonPanel panel;
+    panel.showLesson(&l, 0);
+    QVERIFY(!panel.playAnimationButton()->isHidden());
+    QVERIFY(!panel.exportAnimationButton()->isHidden());
+    panel.setStep(1);
+    QVERIFY(panel.playAnimationButton()->isHidden());
+    QVERIFY(panel.exportAnimationButton()->isHidden());
 }
 
 void LessonFormatTest::splitsFormulas_data()
@@ -209,6 +249,25 @@ void LessonFormatTest::refusesBadLessons_data()
     QTest::newRow("quote bad patch") << lessonWith(block + "a [[0.5 = theta(0) @ {\"seq_len\": ]]\n")
                                      << "x.md:8:"
                                      << "JSON";
+    const auto animated = [](const char* animate) {
+        return lessonWith(
+            QStringLiteral(
+                "```posatlas\n{\"scenario\": {\"method\": \"rope\"},\n \"animate\": \"%1\"}\n```\n")
+                .arg(QLatin1String(animate)));
+    };
+    QTest::newRow("animate: log through 0") << animated("rope_theta=0:500000:log") << "x.md:5:"
+                                            << "rope_theta";
+    QTest::newRow("animate: unknown field") << animated("rope_thetta=1:2") << "x.md:5:"
+                                            << "rope_thetta";
+    QTest::newRow("animate: form") << animated("rope_theta 1 2") << "x.md:5:"
+                                   << "animate";
+    QTest::newRow("animate: frames") << animated("rope_theta=10:20 frames=0") << "x.md:5:"
+                                     << "frames";
+    QTest::newRow("animate: fps") << animated("rope_theta=10:20 fps=500") << "x.md:5:"
+                                  << "fps";
+    QTest::newRow("animate: not text")
+        << lessonWith(QStringLiteral("```posatlas\n{\"animate\": 3}\n```\n")) << "x.md:5:"
+        << "animate";
     QTest::newRow("quote in summary")
         << QStringLiteral("# L\n\n[[1 = theta(0)]]\n\n## S\n\n") + block << "x.md:3:"
         << "belongs in a step";
