@@ -992,6 +992,8 @@
     <message>
         <source>M-RoPE position ids (t, h, w) and kind of every token of --token-layout, then text up to --seq-len (Qwen2-VL get_rope_index)</source>
         <translation>M-RoPE 中 --token-layout 每个词元的类别与位置编号 (t, h, w)，其后直到 --seq-len 为文本（Qwen2-VL get_rope_index）</translation>
+    </message>
+    <message>
         <source>An animation instead of a still figure: FIELD moves from FROM to TO (geometric steps with :log). FIELD is a parameter of the method (rope_theta or --rope-theta&apos;s name, seq_len, ...) or, for the rotation view, query_position or key_position. --out .mp4, .gif or .apng (.png).</source>
         <translation>输出动画而不是静态图：FIELD 从 FROM 变到 TO（加 :log 时按等比步长）。FIELD 是该方法的一个参数（rope_theta 或选项名 rope-theta、seq_len 等），旋转视图还可以是 query_position 或 key_position。--out 用 .mp4、.gif 或 .apng（.png）。</translation>
     </message>
@@ -2734,6 +2736,14 @@
         <translation>帧率 (fps)</translation>
     </message>
     <message>
+        <source>The frame&apos;s width in pixels (width = size × dpi / 96)</source>
+        <translation>每帧的宽度像素数（width = 尺寸 × dpi / 96）</translation>
+    </message>
+    <message>
+        <source>The frame&apos;s height in pixels (height = size × dpi / 96)</source>
+        <translation>每帧的高度像素数（height = 尺寸 × dpi / 96）</translation>
+    </message>
+    <message>
         <source>%1 must be %2 (got %3)</source>
         <translation>%1 必须是 %2（当前为 %3）</translation>
     </message>
@@ -2770,14 +2780,6 @@
 %1</source>
         <translation>要替换已有的文件吗？
 %1</translation>
-    </message>
-    <message>
-        <source>The frame&apos;s width in pixels (width = size × dpi / 96)</source>
-        <translation>每帧的宽度像素数（width = 尺寸 × dpi / 96）</translation>
-    </message>
-    <message>
-        <source>The frame&apos;s height in pixels (height = size × dpi / 96)</source>
-        <translation>每帧的高度像素数（height = 尺寸 × dpi / 96）</translation>
     </message>
 </context>
 <context>
