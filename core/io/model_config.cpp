@@ -262,9 +262,10 @@ void finish_unknown(Reader& r, const json& cfg, ConfigImport& out)
     }
 }
 
-// Gemma 3's multimodal config (model_type gemma3) keeps the text model's keys in text_config: read as if
-// they stood at the top level (text_config wins), the rest of the outer config beside them.
-json gemma3_flattened(const json& cfg)
+// Gemma 3's and Llama 4's multimodal configs (model_type gemma3, llama4) keep the text model's keys in
+// text_config: read as if they stood at the top level (text_config wins), the rest of the outer config
+// beside them.
+json text_config_flattened(const json& cfg)
 {
     json flat = cfg;
     flat.erase("text_config");
@@ -278,10 +279,12 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
 {
     if (!outer.is_object())
         throw ConfigError("a model config must be a JSON object (got " + show(outer) + ")");
-    const bool gemma3_text_config = outer.value("model_type", json()) == "gemma3" &&
-                                    outer.contains("text_config") && outer.at("text_config").is_object();
-    const json flat = gemma3_text_config ? gemma3_flattened(outer) : json();
-    const json& cfg = gemma3_text_config ? flat : outer;
+    const json outer_type = outer.value("model_type", json());
+    const bool multimodal = outer_type == "gemma3" || outer_type == "llama4";
+    const bool text_config =
+        multimodal && outer.contains("text_config") && outer.at("text_config").is_object();
+    const json flat = text_config ? text_config_flattened(outer) : json();
+    const json& cfg = text_config ? flat : outer;
     ConfigImport out;
     // A model starts from the defaults of its own code, exactly as on the command line: nothing of the
     // previous model's parameters carries over (a Qwen2 config loaded after DeepSeek-V2 must not keep
@@ -295,9 +298,12 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
     out.model_type = model_type_opt.value_or("");
     const std::string& mt = out.model_type;
     Scenario& s = out.scenario;
-    if (gemma3_text_config)
-        r.note("Gemma 3 (multimodal config): the text model's keys are read from text_config, keys it omits "
-               "take Gemma3TextConfig's defaults");
+    if (text_config)
+        r.note(mt == "llama4"
+                   ? "Llama 4 (multimodal config): the text model's keys are read from text_config, "
+                     "keys it omits take Llama4TextConfig's defaults"
+                   : "Gemma 3 (multimodal config): the text model's keys are read from text_config, "
+                     "keys it omits take Gemma3TextConfig's defaults");
 
     const auto rope_with = [&](const RopeFamily& fam) {
         s.method = Method::RoPE;
@@ -353,6 +359,8 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
                               "know the model type");
         }
     }
+    if (s.method == Method::RoPE)
+        read_layers(r, cfg, out);
     finish_unknown(r, cfg, out);
     return out;
 }

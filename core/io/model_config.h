@@ -14,6 +14,7 @@
 #pragma once
 
 #include "io/input_file.h"
+#include "io/model_layers.h"
 #include "scenario/params.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -37,6 +38,10 @@ struct ConfigImport {
                                            // "rope_scaling.mrope_section")
     std::vector<std::string> unknown_keys; // top-level keys not recognised at all (report only)
     std::vector<std::string> notes;        // sentences: derived values, defaults taken, legacy names read
+    // Per decoder layer: attention span and positional encoding (io/model_layers.h), read by
+    // model_config_layers.cpp from layer_types, sliding_window, attention_chunk_size, no_rope_layers, ...
+    // Empty for a method other than RoPE.
+    std::vector<LayerAnatomy> layers;
 };
 
 // A config that cannot be read: malformed or absent file, wrong JSON type of a key (the message names the
