@@ -1001,6 +1001,54 @@
         <source>--out DIR is required: the folder for the screenshots</source>
         <translation>必须给出 --out DIR：存放截图的文件夹</translation>
     </message>
+    <message>
+        <source>a model config&apos;s import report and the anatomy of every layer</source>
+        <translation>模型配置的导入报告，以及每一层的构成</translation>
+    </message>
+    <message>
+        <source>text: the report as sections, alike layers on one line; json: every field, and the full per-layer table.</source>
+        <translation>text：按小节输出报告，相同的层合并为一行；json：输出全部字段和完整的逐层表格。</translation>
+    </message>
+    <message>
+        <source>Prints the import report of a model, the one the window shows after File &gt; Open Model: the keys read, the parameters they became, the positional keys read but not modelled, the keys not recognised and the notes, then every layer&apos;s attention (global, sliding window of W keys, chunks of C) and positional encoding (RoPE with its base and scaling, or NoPE). FILE is a config.json, a .gguf file or a folder holding config.json; ORG/NAME is a model in the local Hugging Face cache. Diff the output of two models or of two transformers versions of one config.</source>
+        <translation>输出模型的导入报告，与窗口中“文件 &gt; 打开模型”之后显示的报告相同：读取了哪些键、它们成为哪些参数、已读取但尚未建模的位置相关键、无法识别的键和说明，然后列出每一层的注意力（全局、W 个键的滑动窗口、长度为 C 的分块）和位置编码（RoPE 及其基数与缩放，或 NoPE）。FILE 可以是 config.json、.gguf 文件或包含 config.json 的文件夹；ORG/NAME 是本地 Hugging Face 缓存中的模型。对两个模型、或同一配置在两个 transformers 版本下的输出做 diff，即可比较它们。</translation>
+    </message>
+    <message>
+        <source>inspect takes one config.json, .gguf file, folder or ORG/NAME</source>
+        <translation>inspect 需要一个 config.json、.gguf 文件、文件夹或 ORG/NAME</translation>
+    </message>
+    <message>
+        <source>Model type %1 -&gt; method %2</source>
+        <translation>模型类型 %1 -&gt; 方法 %2</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>已读取</translation>
+    </message>
+    <message>
+        <source>What they became</source>
+        <translation>对应的参数</translation>
+    </message>
+    <message>
+        <source>Read, not modelled yet (about positions)</source>
+        <translation>已读取，尚未建模（与位置有关）</translation>
+    </message>
+    <message>
+        <source>Not recognised</source>
+        <translation>无法识别</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>Layers (%1)</source>
+        <translation>各层（共 %1 层）</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>
