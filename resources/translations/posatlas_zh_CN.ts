@@ -4462,6 +4462,10 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>La&amp;ter</source>
         <translation>稍后(&amp;T)</translation>
     </message>
+    <message>
+        <source>Layers (%1)</source>
+        <translation>各层（共 %1 层）</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>
