@@ -126,6 +126,13 @@ int run_inspect(const std::vector<std::string>& args, std::ostream& out)
     if (!imp.layers.empty())
         section(out, arg(translate("Cli", "Layers (%1)"), {std::to_string(imp.layers.size())}),
                 layer_lines(imp.layers), "");
+    if (!imp.layers.empty()) {
+        const std::int64_t q = report.at("receptive_field").at("position").get<std::int64_t>();
+        section(out,
+                arg(translate("Cli", "Receptive field of position %1 (the last of the context)"),
+                    {std::to_string(q)}),
+                receptive_field_lines(imp.layers, q), "");
+    }
     return 0;
 }
 

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace posatlas {
 
 std::string layer_text(const LayerAnatomy& a)
@@ -46,9 +48,39 @@ std::vector<std::string> layer_lines(const std::vector<LayerAnatomy>& layers)
     return lines;
 }
 
+std::vector<std::string> receptive_field_lines(const std::vector<LayerAnatomy>& layers, std::int64_t q)
+{
+    std::vector<std::string> lines;
+    const int n = static_cast<int>(layers.size());
+    for (int k = 1; k <= n;) {
+        const std::int64_t start = receptive_field_start(layers, k, q);
+        int last = k;
+        while (last < n && receptive_field_start(layers, last + 1, q) == start)
+            ++last;
+        lines.push_back("after " + std::to_string(k) +
+                        (last > k ? "-" + std::to_string(last) : std::string()) +
+                        (last > 1 ? " layers" : " layer") + ": from position " + std::to_string(start) +
+                        " (" + std::to_string(q - start) + " back)");
+        k = last + 1;
+    }
+    return lines;
+}
+
+// The query of the receptive field: the last position of the model's context.
+std::int64_t receptive_field_query(const ConfigImport& imp)
+{
+    return imp.scenario.method == Method::RoPE
+               ? std::max<std::int64_t>(0, imp.scenario.params<RopeParams>().max_position_embeddings - 1)
+               : 0;
+}
+
 nlohmann::json import_report_json(const ConfigImport& imp)
 {
     using nlohmann::json;
+    const std::int64_t q = receptive_field_query(imp);
+    json starts = json::array();
+    for (int k = 1; k <= static_cast<int>(imp.layers.size()); ++k)
+        starts.push_back(receptive_field_start(imp.layers, k, q));
     json layers = json::array();
     for (const LayerAnatomy& a : imp.layers) {
         json l{{"index", a.index},
@@ -75,7 +107,8 @@ nlohmann::json import_report_json(const ConfigImport& imp)
         {"parameters",
          scenario_to_json(imp.scenario).value(std::string(method_id(imp.scenario.method)), json::object())},
         {"layer_groups", layer_lines(imp.layers)},
-        {"layers", layers}};
+        {"layers", layers},
+        {"receptive_field", imp.layers.empty() ? json(nullptr) : json{{"position", q}, {"start", starts}}}};
 }
 
 } // namespace posatlas

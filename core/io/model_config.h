@@ -76,6 +76,9 @@ inline constexpr std::int64_t kMaxConfigBytes = std::int64_t{16} << 20;
 //   softmax scale by get_mscale(factor, mscale_all_dim)^2). Linear / NTK without an original length:
 //   Gemma 3's factor 8 gets its documented 32768, anything else a note that the trained length is assumed.
 //   use_sliding_window false: sliding_window / max_window_layers are read (off), not "not modelled".
+// Layers (model_config_layers.cpp, io/model_layers.h): layer_types, sliding_window, sliding_window_pattern,
+//   attention_chunk_size, no_rope_layers, rope_local_base_freq, per-layer-type rope_parameters, Llama 4's
+//   temperature keys and Qwen2's use_sliding_window / max_window_layers fill `layers` by each family's rule.
 // Never calls validate(): the caller does. Throws ConfigError; never crashes on any JSON value.
 ConfigImport import_model_config(const nlohmann::json& config, const Scenario& base = {});
 

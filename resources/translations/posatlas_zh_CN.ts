@@ -1049,6 +1049,10 @@
         <source>Layers (%1)</source>
         <translation>各层（共 %1 层）</translation>
     </message>
+    <message>
+        <source>Receptive field of position %1 (the last of the context)</source>
+        <translation>位置 %1（上下文的最后一个位置）的感受野</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>

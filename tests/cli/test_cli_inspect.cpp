@@ -61,6 +61,29 @@ TEST(CliInspect, JsonHasTheFullLayerTable)
     EXPECT_EQ(layers[0].at("span"), 8192);
     EXPECT_EQ(layers[0].at("rope_type"), "llama3");
     EXPECT_EQ(j.at("layer_groups").size(), 2u);
+    // The last position 10485759 sits in chunk 1279 (starting at 1279 * 8192 = 10477568): three chunked
+    // layers stay in it, the global NoPE layer 3 reaches position 0 (receptive_field_start).
+    const json& rf = j.at("receptive_field");
+    EXPECT_EQ(rf.at("position"), 10485759);
+    ASSERT_EQ(rf.at("start").size(), 48u);
+    EXPECT_EQ(rf.at("start")[0], 10477568);
+    EXPECT_EQ(rf.at("start")[2], 10477568);
+    EXPECT_EQ(rf.at("start")[3], 0);
+}
+
+// Mistral-7B-v0.1: k sliding layers of W = 4096 reach k * 4095 back from position 32767.
+TEST(CliInspect, ReceptiveFieldText)
+{
+    const Result r = run({"inspect", config("mistral_7b_v0.1.json")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Receptive field of position 32767 (the last of the context)\n"
+                         "  after 1 layer: from position 28672 (4095 back)\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("  after 8 layers: from position 7 (32760 back)\n"
+                         "  after 9-32 layers: from position 0 (32767 back)\n"),
+              std::string::npos)
+        << r.out;
 }
 
 // The families: no positional key stays in "read but not modelled".
