@@ -7,6 +7,7 @@
 #include "cli_help.h"
 #include "cli_hub.h"
 #include "cli_i18n.h"
+#include "cli_inspect.h"
 #include "cli_lesson.h"
 #include "cli_options.h"
 #include "cli_screenshots.h"
@@ -46,6 +47,8 @@ std::string usage()
     u += row("  screenshots", translate("Cli", "the screenshots of the README and user guide"));
     u += row("  lesson check",
              translate("Cli", "compute every number a lesson quotes and compare it with the text"));
+    u += row("  inspect FILE",
+             translate("Cli", "a model config's import report and the anatomy of every layer"));
     u += row("  presets", translate("Cli", "list the shipped model presets"));
     u += row("  models",
              translate("Cli", "list the models in the local Hugging Face cache (for --model ORG/NAME)"));
@@ -83,6 +86,8 @@ std::string command_help(const std::vector<std::string>& words)
         return screenshots_help();
     if (c == "lesson")
         return lesson_help();
+    if (c == "inspect")
+        return inspect_help();
     if (c == "presets")
         return presets_help();
     if (c == "models")
@@ -105,8 +110,8 @@ std::string full_help()
         out.append("\n").append(rule).append("\n    ").append(title).append("\n");
         out.append(rule).append("\n\n").append(text);
     };
-    for (const char* c :
-         {"export", "gallery", "screenshots", "lesson", "presets", "models", "download", "completion"})
+    for (const char* c : {"export", "gallery", "screenshots", "lesson", "inspect", "presets", "models",
+                          "download", "completion"})
         section(std::string("posatlas ") + c, command_help({c}));
     for (const std::string& q : quantity_names())
         section("posatlas compute " + q, compute_help(q));
@@ -115,8 +120,8 @@ std::string full_help()
 
 const std::vector<std::string>& commands()
 {
-    static const std::vector<std::string> names{"compute", "export", "gallery",  "screenshots", "lesson",
-                                                "presets", "models", "download", "help"};
+    static const std::vector<std::string> names{"compute", "export",  "gallery", "screenshots", "lesson",
+                                                "inspect", "presets", "models",  "download",    "help"};
     return names;
 }
 
@@ -194,6 +199,8 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
         const std::vector<std::string> rest(args.begin() + 1, args.end());
         if (args.front() == "compute")
             return run_compute(rest, out);
+        if (args.front() == "inspect")
+            return run_inspect(rest, out);
         if (args.front() == "presets")
             return run_presets(rest, out);
         if (args.front() == "models")

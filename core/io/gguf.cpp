@@ -527,6 +527,37 @@ void map_rope_scaling(HfConfigFromGguf& m)
         }
 }
 
+// The layers (llama.cpp llama-arch.cpp LLM_KV_*, read by llama-model.cpp): block_count -> num_hidden_layers;
+// attention.sliding_window -> sliding_window; attention.sliding_window_pattern, a period P (Gemma 3: layer
+// il slides unless il % P == P - 1, HF's (i + 1) % P != 0) -> sliding_window_pattern, or one bool per
+// layer (true: sliding window) -> layer_types; rope.freq_base_swa -> rope_local_base_freq. Llama 4's
+// chunk size, NoPE step and temperature are constants in llama.cpp (no keys): HF's defaults are the same.
+void map_layers(HfConfigFromGguf& m)
+{
+    m.copy("num_hidden_layers", "block_count");
+    if (m.mt != "llama4")
+        m.copy("sliding_window", "attention.sliding_window");
+    m.copy("rope_local_base_freq", "rope.freq_base_swa");
+    const auto* pattern = m.get("attention.sliding_window_pattern");
+    if (!pattern)
+        return;
+    if (!pattern->value.is_array()) {
+        m.put("sliding_window_pattern", "attention.sliding_window_pattern", pattern->value);
+        return;
+    }
+    json types = json::array();
+    for (const json& v : pattern->value)
+        types.push_back(v.is_boolean() && v.get<bool>() ? "sliding_attention" : "full_attention");
+    if (types.size() != pattern->array_length) { // longer than kGgufKeptArray: the flags were not kept
+        m.ignored.push_back(m.pre + "attention.sliding_window_pattern");
+        m.notes.push_back(m.pre + "attention.sliding_window_pattern has more than " +
+                          std::to_string(kGgufKeptArray) +
+                          " flags, which PosAtlas does not keep: not modelled");
+        return;
+    }
+    m.put("layer_types", "attention.sliding_window_pattern", types);
+}
+
 // import_model_config() of the config, its errors naming the GGUF key instead of the config.json key the
 // message starts with.
 ConfigImport import_mapped(const HfConfigFromGguf& m, const Scenario& base)
@@ -611,6 +642,7 @@ ConfigImport import_gguf_config(const GgufHeader& h, const Scenario& base)
     HfConfigFromGguf m(h);
     map_shape(m);
     map_rope_scaling(m);
+    map_layers(m);
     ConfigImport out = import_mapped(m, base);
     report_in_gguf_keys(out, m);
     report_max_alibi_bias(out, m);

@@ -69,6 +69,9 @@ GgufHeader read_gguf_header(const std::string& path);
 //   .rope.scaling.factor, .original_context_length, .yarn_beta_fast, .yarn_beta_slow -> rope_scaling,
 //   .attention.max_alibi_bias -> attn_config.alibi_bias_max (mpt), .attention.relative_buckets_count ->
 //        relative_attention_num_buckets (t5).
+//   .block_count -> num_hidden_layers, .attention.sliding_window -> sliding_window (not for llama4, whose
+//        chunk size llama.cpp fixes), .attention.sliding_window_pattern -> sliding_window_pattern (a period)
+//        or layer_types (one bool per layer, true = sliding), .rope.freq_base_swa -> rope_local_base_freq.
 // The report (read / ignored / unknown keys) names GGUF keys. llama.cpp-only YaRN knobs (yarn_ext_factor,
 // yarn_attn_factor, yarn_log_multiplier, attn_factor) are reported as ignored, with a note.
 ConfigImport import_gguf_config(const GgufHeader& header, const Scenario& base = {});

@@ -262,9 +262,10 @@ void finish_unknown(Reader& r, const json& cfg, ConfigImport& out)
     }
 }
 
-// Gemma 3's multimodal config (model_type gemma3) keeps the text model's keys in text_config: read as if
-// they stood at the top level (text_config wins), the rest of the outer config beside them.
-json gemma3_flattened(const json& cfg)
+// The multimodal configs of Gemma 3, Llama 4 and Qwen2-VL / Qwen2.5-VL / Qwen3-VL keep the text model's
+// keys in text_config: read as if they stood at the top level (text_config wins), the rest of the outer config
+// beside them.
+json text_config_flattened(const json& cfg)
 {
     json flat = cfg;
     flat.erase("text_config");
@@ -278,13 +279,14 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
 {
     if (!outer.is_object())
         throw ConfigError("a model config must be a JSON object (got " + show(outer) + ")");
-    // Gemma 3 and the multimodal Qwen models keep the text model's keys in text_config.
+    // Gemma 3, Llama 4 and the multimodal Qwen models keep the text model's keys in text_config.
     const json outer_type = outer.value("model_type", json());
-    const bool gemma3_text_config = (outer_type == "gemma3" || outer_type == "qwen2_vl" ||
-                                     outer_type == "qwen2_5_vl" || outer_type == "qwen3_vl") &&
-                                    outer.contains("text_config") && outer.at("text_config").is_object();
-    const json flat = gemma3_text_config ? gemma3_flattened(outer) : json();
-    const json& cfg = gemma3_text_config ? flat : outer;
+    const bool multimodal = outer_type == "gemma3" || outer_type == "llama4" || outer_type == "qwen2_vl" ||
+                            outer_type == "qwen2_5_vl" || outer_type == "qwen3_vl";
+    const bool text_config =
+        multimodal && outer.contains("text_config") && outer.at("text_config").is_object();
+    const json flat = text_config ? text_config_flattened(outer) : json();
+    const json& cfg = text_config ? flat : outer;
     ConfigImport out;
     // A model starts from the defaults of its own code, exactly as on the command line: nothing of the
     // previous model's parameters carries over (a Qwen2 config loaded after DeepSeek-V2 must not keep
@@ -298,10 +300,13 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
     out.model_type = model_type_opt.value_or("");
     const std::string& mt = out.model_type;
     Scenario& s = out.scenario;
-    if (gemma3_text_config && mt == "gemma3")
+    if (text_config && mt == "gemma3")
         r.note("Gemma 3 (multimodal config): the text model's keys are read from text_config, keys it omits "
                "take Gemma3TextConfig's defaults");
-    else if (gemma3_text_config)
+    else if (text_config && mt == "llama4")
+        r.note("Llama 4 (multimodal config): the text model's keys are read from text_config, keys it omits "
+               "take Llama4TextConfig's defaults");
+    else if (text_config)
         r.note("multimodal config: the text model's keys are read from text_config");
 
     const auto rope_with = [&](const RopeFamily& fam) {
@@ -359,6 +364,8 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
                               "know the model type");
         }
     }
+    if (s.method == Method::RoPE)
+        read_layers(r, cfg, out);
     finish_unknown(r, cfg, out);
     return out;
 }

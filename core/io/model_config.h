@@ -14,6 +14,7 @@
 #pragma once
 
 #include "io/input_file.h"
+#include "io/model_layers.h"
 #include "scenario/params.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -37,6 +38,10 @@ struct ConfigImport {
                                            // "rope_scaling.mrope_section")
     std::vector<std::string> unknown_keys; // top-level keys not recognised at all (report only)
     std::vector<std::string> notes;        // sentences: derived values, defaults taken, legacy names read
+    // Per decoder layer: attention span and positional encoding (io/model_layers.h), read by
+    // model_config_layers.cpp from layer_types, sliding_window, attention_chunk_size, no_rope_layers, ...
+    // Empty for a method other than RoPE.
+    std::vector<LayerAnatomy> layers;
 };
 
 // A config that cannot be read: malformed or absent file, wrong JSON type of a key (the message names the
@@ -71,6 +76,9 @@ inline constexpr std::int64_t kMaxConfigBytes = std::int64_t{16} << 20;
 //   softmax scale by get_mscale(factor, mscale_all_dim)^2). Linear / NTK without an original length:
 //   Gemma 3's factor 8 gets its documented 32768, anything else a note that the trained length is assumed.
 //   use_sliding_window false: sliding_window / max_window_layers are read (off), not "not modelled".
+// Layers (model_config_layers.cpp, io/model_layers.h): layer_types, sliding_window, sliding_window_pattern,
+//   attention_chunk_size, no_rope_layers, rope_local_base_freq, per-layer-type rope_parameters, Llama 4's
+//   temperature keys and Qwen2's use_sliding_window / max_window_layers fill `layers` by each family's rule.
 // Never calls validate(): the caller does. Throws ConfigError; never crashes on any JSON value.
 ConfigImport import_model_config(const nlohmann::json& config, const Scenario& base = {});
 

@@ -202,4 +202,8 @@ void read_learned(Reader& r, const json& cfg, Scenario& s, std::string_view mode
 void read_deberta(Reader& r, const json& cfg, Scenario& s, std::string_view model_type);
 void read_sinusoidal(Reader& r, const json& cfg, Scenario& s);
 
+// ---------------------------------------------------------------- layers (model_config_layers.cpp)
+// The per-layer anatomy into out.layers (after read_rope: the global layers' RoPE is the scenario's).
+void read_layers(Reader& r, const json& cfg, ConfigImport& out);
+
 } // namespace posatlas::detail

@@ -17,7 +17,7 @@
 namespace posatlas::detail {
 
 // ---------------------------------------------------------------- RoPE families
-enum class RopeStyle { Standard, NeoX, GptJ, DeepSeek, Phi3, Gemma3 };
+enum class RopeStyle { Standard, NeoX, GptJ, DeepSeek, Phi3, Gemma3, Cohere, Llama4 };
 
 // Defaults of the HF configuration class of each RoPE model type (configuration_<family>.py).
 struct RopeFamily {
@@ -34,7 +34,7 @@ struct RopeFamily {
 
 namespace {
 
-constexpr std::array<RopeFamily, 20> kRopeFamilies{{
+constexpr std::array<RopeFamily, 25> kRopeFamilies{{
     {"llama", "LlamaConfig", 4096, 32, 0, 2048, 10000.0, 1.0, RopeStyle::Standard},
     {"mistral", "MistralConfig", 4096, 32, 0, 4096 * 32, 10000.0, 1.0, RopeStyle::Standard},
     {"mixtral", "MixtralConfig", 4096, 32, 0, 4096 * 32, 1e6, 1.0, RopeStyle::Standard},
@@ -58,6 +58,12 @@ constexpr std::array<RopeFamily, 20> kRopeFamilies{{
     // import_model_config reads); the global layers' RoPE, rope_theta, is the one shown.
     {"gemma3_text", "Gemma3TextConfig", 2304, 8, 256, 131072, 1e6, 1.0, RopeStyle::Gemma3},
     {"gemma3", "Gemma3TextConfig", 2304, 8, 256, 131072, 1e6, 1.0, RopeStyle::Gemma3},
+    // Families with per-layer attention spans or NoPE layers (model_config_layers.cpp reads the layers).
+    {"gemma2", "Gemma2Config", 2304, 8, 256, 8192, 10000.0, 1.0, RopeStyle::Standard},
+    {"cohere2", "Cohere2Config", 8192, 64, 0, 8192, 10000.0, 1.0, RopeStyle::Cohere},
+    {"smollm3", "SmolLM3Config", 2048, 16, 0, 32768, 2000000.0, 1.0, RopeStyle::Standard},
+    {"llama4_text", "Llama4TextConfig", 5120, 40, 128, 131072, 500000.0, 1.0, RopeStyle::Llama4},
+    {"llama4", "Llama4TextConfig", 5120, 40, 128, 131072, 500000.0, 1.0, RopeStyle::Llama4},
 }};
 
 // Gemma 3 4B / 12B / 27B: pre-trained on 32K sequences, then RoPE of the global layers rescaled by
@@ -596,6 +602,15 @@ private:
         if (m_fam.style == RopeStyle::GptJ) {
             m_rope.pairing = RopePairing::Interleaved;
             m_r.note("pairing: interleaved (2i, 2i+1), GPT-J's rotate_every_two");
+        } else if (m_fam.style == RopeStyle::Cohere) {
+            m_rope.pairing = RopePairing::Interleaved;
+            m_r.note("pairing: interleaved (2i, 2i+1): Cohere's rotate_half takes x[..., ::2], x[..., 1::2] "
+                     "(modeling_cohere2.py)");
+        } else if (m_fam.style == RopeStyle::Llama4) {
+            m_rope.pairing = RopePairing::Interleaved;
+            m_r.note(
+                "pairing: interleaved (2i, 2i+1): Llama 4's apply_rotary_emb multiplies adjacent pairs as "
+                "complex numbers (modeling_llama4.py, view_as_complex)");
         } else if (m_fam.style == RopeStyle::DeepSeek) {
             m_rope.pairing = RopePairing::Interleaved;
             m_r.note("pairing: interleaved (2i, 2i+1): DeepSeek's MLA rotates adjacent pairs (HF "

@@ -5,6 +5,7 @@
 #include "hub/weights_dialog.h"
 #include "io/checkpoint_adoption.h"
 #include "io/hf_cache.h"
+#include "io/import_report.h"
 #include "io/model_config.h"
 #include "io/presets.h"
 #include "io/safetensors.h"
@@ -247,6 +248,12 @@ void ImportController::showReport(const QString& title, const ConfigImport& resu
         html += QStringLiteral("<h4>%1</h4>")
                     .arg(QCoreApplication::translate("posatlas::ui::MainWindow", "Notes")) +
                 notes(result.notes);
+    // The layers as `posatlas inspect` prints them (io/import_report.h: one line per group of alike layers).
+    if (!result.layers.empty())
+        html += QStringLiteral("<h4>%1</h4>")
+                    .arg(QCoreApplication::translate("posatlas::ui::MainWindow", "Layers (%1)")
+                             .arg(result.layers.size())) +
+                notes(layer_lines(result.layers));
     m_report->setHtml(html);
     emit reportShown();
 }

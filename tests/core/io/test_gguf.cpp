@@ -186,6 +186,45 @@ TEST(Gguf, AlibiModelsAndTheirMaxBias)
     EXPECT_TRUE(has(c.ignored_keys, "bloom.attention.max_alibi_bias"));
 }
 
+// Gemma 3's layer keys (llama.cpp llama-arch.cpp: attention.sliding_window, attention.sliding_window_pattern
+// as a period or one bool per layer, rope.freq_base_swa) give the layers the config.json would
+// (Gemma3TextConfig: sliding when (i + 1) % 6 != 0, local base rope_local_base_freq).
+TEST(Gguf, Gemma3LayerKeys)
+{
+    const auto gemma3 = [](GgufWriter& w) -> GgufWriter& {
+        return w.string("general.architecture", "gemma3")
+            .u32("gemma3.context_length", 32768)
+            .u32("gemma3.embedding_length", 1152)
+            .u32("gemma3.block_count", 12)
+            .u32("gemma3.attention.head_count", 4)
+            .u32("gemma3.attention.key_length", 256)
+            .f32("gemma3.rope.freq_base", 1000000.0f)
+            .f32("gemma3.rope.freq_base_swa", 10000.0f)
+            .u32("gemma3.attention.sliding_window", 512);
+    };
+    GgufWriter period(3, 0);
+    gemma3(period).u32("gemma3.attention.sliding_window_pattern", 6);
+    std::string flags = le_bytes(7, 4) + le_bytes(12, 8);
+    for (int i = 0; i < 12; ++i)
+        flags += static_cast<char>((i + 1) % 6 != 0 ? 1 : 0);
+    GgufWriter per_layer(3, 0);
+    gemma3(per_layer).raw_kv("gemma3.attention.sliding_window_pattern", 9, flags);
+    for (GgufWriter* w : {&period, &per_layer}) {
+        const ConfigImport imp = load_model_config(write_file("gemma3_layers.gguf", w->bytes()));
+        ASSERT_EQ(imp.layers.size(), 12u);
+        for (const LayerAnatomy& a : imp.layers) {
+            const bool global = (a.index + 1) % 6 == 0;
+            EXPECT_EQ(a.attention, global ? LayerAttention::Global : LayerAttention::Sliding) << a.index;
+            EXPECT_EQ(a.span, global ? 0 : 512);
+            EXPECT_EQ(a.rope_theta, global ? 1e6 : 10000.0) << a.index;
+        }
+        EXPECT_TRUE(has(imp.read_keys, "gemma3.attention.sliding_window_pattern"));
+        EXPECT_TRUE(has(imp.read_keys, "gemma3.rope.freq_base_swa"));
+        EXPECT_TRUE(has(imp.read_keys, "gemma3.block_count"));
+        EXPECT_TRUE(imp.ignored_keys.empty()) << imp.ignored_keys.front();
+    }
+}
+
 TEST(Gguf, WrongTypesAndUnsupportedScalingNameTheGgufKey)
 {
     const auto message = [](const std::string& name, const GgufWriter& w) {

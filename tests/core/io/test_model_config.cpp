@@ -252,7 +252,7 @@ std::vector<Case> cases()
              ASSERT_TRUE(r.mscale_all_dim.has_value());
              EXPECT_EQ(*r.mscale_all_dim, 0.707);
              EXPECT_TRUE(has(c.read_keys, "qk_rope_head_dim"));
-             EXPECT_TRUE(has(c.ignored_keys, "qk_nope_head_dim"));
+             EXPECT_TRUE(has(c.read_keys, "qk_nope_head_dim"));
          }},
         {"gptj_rotary_dim_interleaved", R"({"model_type":"gptj","n_embd":4096,"n_head":16,"rotary_dim":64,
           "n_positions":2048})",
@@ -482,8 +482,8 @@ std::vector<Case> cases()
         {"qwen2_sliding_window_on",
          R"({"model_type":"qwen2","sliding_window":4096,"use_sliding_window":true})", Method::RoPE,
          [](const ConfigImport& c) {
-             EXPECT_TRUE(any_contains(c.notes, "sliding_window is not modelled"));
-             EXPECT_TRUE(has(c.ignored_keys, "sliding_window"));
+             ASSERT_EQ(c.layers.size(), 32u); // Qwen2Config: sliding from max_window_layers = 28 on
+             EXPECT_EQ(c.layers[28].attention, LayerAttention::Sliding);
          }},
         {"integral_float_accepted", R"({"model_type":"llama","max_position_embeddings":4096.0})",
          Method::RoPE,

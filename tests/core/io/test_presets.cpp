@@ -250,15 +250,16 @@ TEST(Presets, ConfigImportAfterAnyPresetEqualsImportingItAlone)
 // The context lengths of real configs, as the models' own code and model cards define them.
 // trained = original_max_position_embeddings if set, else max_position_embeddings; target per
 // rope_default_target_length (rope_compare.h). Exact integers.
-// Gemma 3's rope_local_base_freq is positional (the base of its sliding-window layers): reported as read
-// but not modelled, with a note, never as "not recognised".
-TEST(Presets, GemmaLocalBaseIsReportedAsNotModelledYet)
+// Gemma 3's rope_local_base_freq is positional (the base of its sliding-window layers): read into the
+// sliding layers' anatomy (io/model_layers.h), with a note that the views show the global layers' base.
+TEST(Presets, GemmaLocalBaseIsReadForTheSlidingLayers)
 {
     const ConfigImport c = load_model_config(config_path("gemma3_12b.json"));
-    EXPECT_NE(std::find(c.ignored_keys.begin(), c.ignored_keys.end(), "rope_local_base_freq"),
+    EXPECT_NE(std::find(c.read_keys.begin(), c.read_keys.end(), "rope_local_base_freq"), c.read_keys.end());
+    EXPECT_EQ(std::find(c.ignored_keys.begin(), c.ignored_keys.end(), "rope_local_base_freq"),
               c.ignored_keys.end());
-    EXPECT_EQ(std::find(c.unknown_keys.begin(), c.unknown_keys.end(), "rope_local_base_freq"),
-              c.unknown_keys.end());
+    ASSERT_FALSE(c.layers.empty());
+    EXPECT_EQ(c.layers[0].rope_theta, 10000.0);
     EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) {
         return n.find("rope_local_base_freq") != std::string::npos;
     }));

@@ -55,6 +55,21 @@ private slots:
         QVERIFY(parts.status->shownMessage().contains(QStringLiteral("config.json")));
     }
 
+    // The report lists the layers with the lines `posatlas inspect` prints (core layer_lines): Mistral's
+    // sliding window on every layer (MistralAttention).
+    void reportListsTheLayers()
+    {
+        test::ControllerParts parts;
+        ImportController import(parts.model, parts.settings.get(), parts.sessions, parts.status,
+                                &parts.window);
+        const QString path = parts.m_dir.filePath(QStringLiteral("config.json"));
+        write(path, R"({"model_type": "mistral", "num_hidden_layers": 4, "sliding_window": 4096})");
+        QVERIFY(import.openConfig(path));
+        QVERIFY2(import.reportText().contains(QStringLiteral("Layers (4)")), qPrintable(import.reportText()));
+        QVERIFY2(import.reportText().contains(QStringLiteral("layers 0-3: sliding 4096, RoPE θ=10000")),
+                 qPrintable(import.reportText()));
+    }
+
     void failedImportChangesNothing()
     {
         test::ControllerParts parts;
