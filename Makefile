@@ -13,7 +13,8 @@ DEBIAN_PACKAGES := cmake g++ make pkgconf \
   qt6-qpa-plugins xvfb xauth fonts-dejavu-core fonts-dejavu-extra fonts-noto-cjk \
   dpkg-dev file desktop-file-utils appstream shared-mime-info man-db poppler-utils lintian clang-format \
   libopenblas0-openmp python3 python3-numpy libopenblas0-pthread \
-  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libgif-dev libpng-dev zlib1g-dev
+  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libgif-dev libpng-dev zlib1g-dev \
+  libtorch-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
