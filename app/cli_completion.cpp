@@ -8,6 +8,9 @@
 #include "cli_compute.h"
 #include "cli_export.h"
 #include "cli_hub.h"
+#ifdef POSATLAS_HAVE_LAB
+#include "cli_lab.h"
+#endif
 #include "cli_lesson.h"
 #include "cli_options.h"
 #include "cli_screenshots.h"
@@ -54,6 +57,9 @@ void write_bash(std::ostream& out)
     write_context(out, "gallery", gallery_option_set());
     write_context(out, "screenshots", screenshots_option_set());
     write_context(out, "lesson", lesson_option_set());
+#ifdef POSATLAS_HAVE_LAB
+    write_context(out, "lab", lab_option_set());
+#endif
     write_context(out, "presets", presets_option_set());
     write_context(out, "models", models_option_set());
     write_context(out, "download", download_option_set());

@@ -46,8 +46,11 @@ template <typename List> void check_choice(const char* option, const std::string
     if (std::find(list.begin(), list.end(), v) != list.end())
         return;
     std::string allowed;
-    for (const std::string& s : list)
-        allowed += (allowed.empty() ? "" : "|") + s;
+    for (const std::string& s : list) {
+        if (!allowed.empty())
+            allowed += '|';
+        allowed += s;
+    }
     throw ParameterError(option, allowed, v);
 }
 

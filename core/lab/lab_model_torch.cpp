@@ -290,8 +290,11 @@ Model load_weights(const LabConfig& c, const std::string& path)
             throw LabRunError(path + ": no tensor " + name + " (" + cat.listing(8) + ")");
         if (t->dtype != "F32" || t->shape != shape) {
             std::string want;
-            for (std::int64_t s : shape)
-                want += (want.empty() ? "" : "x") + std::to_string(s);
+            for (std::int64_t s : shape) {
+                if (!want.empty())
+                    want += 'x';
+                want += std::to_string(s);
+            }
             throw LabRunError(path + ": tensor " + name + " is " + t->dtype + " " + t->shape_text() +
                               ", the run's config.json needs F32 " + want);
         }
