@@ -1001,6 +1001,194 @@
         <source>--out DIR is required: the folder for the screenshots</source>
         <translation>必须给出 --out DIR：存放截图的文件夹</translation>
     </message>
+    <message>
+        <source>train a small transformer with an encoding, measure it at longer lengths</source>
+        <translation>用一种位置编码训练一个小型 Transformer，并在更长的长度上测量它</translation>
+    </message>
+    <message>
+        <source>The run folder to create (it must not hold a run).</source>
+        <translation>要创建的运行文件夹（其中不能已有一次运行）。</translation>
+    </message>
+    <message>
+        <source>The synthetic task: copy a string, recall the value of a key, or complete an induction pattern.</source>
+        <translation>合成任务：复制一个字符串、回忆某个键对应的值，或补全一个归纳模式。</translation>
+    </message>
+    <message>
+        <source>The positional encoding, as core defines it.</source>
+        <translation>位置编码方法，采用核心库中的定义。</translation>
+    </message>
+    <message>
+        <source>Tokens per training sequence.</source>
+        <translation>每条训练序列的词元数。</translation>
+    </message>
+    <message>
+        <source>Optimizer steps.</source>
+        <translation>优化器的步数。</translation>
+    </message>
+    <message>
+        <source>Seed of the initial weights and of the training sequences.</source>
+        <translation>初始权重和训练序列的种子。</translation>
+    </message>
+    <message>
+        <source>Transformer blocks.</source>
+        <translation>Transformer 块的层数。</translation>
+    </message>
+    <message>
+        <source>Width of the residual stream.</source>
+        <translation>残差流的宽度。</translation>
+    </message>
+    <message>
+        <source>Attention heads (they divide --d-model).</source>
+        <translation>注意力头数（须整除 --d-model）。</translation>
+    </message>
+    <message>
+        <source>Hidden width of the MLP in multiples of --d-model.</source>
+        <translation>MLP 隐藏层宽度，以 --d-model 的倍数计。</translation>
+    </message>
+    <message>
+        <source>Letters of the task.</source>
+        <translation>任务所用的字母数。</translation>
+    </message>
+    <message>
+        <source>Sequences per step.</source>
+        <translation>每一步的序列数。</translation>
+    </message>
+    <message>
+        <source>Peak learning rate of AdamW.</source>
+        <translation>AdamW 的峰值学习率。</translation>
+    </message>
+    <message>
+        <source>Steps of linear warm-up before the cosine decay.</source>
+        <translation>余弦衰减之前线性预热的步数。</translation>
+    </message>
+    <message>
+        <source>AdamW weight decay of the matrices.</source>
+        <translation>AdamW 对权重矩阵的权重衰减。</translation>
+    </message>
+    <message>
+        <source>CPU threads (the same seed and thread count give the same metrics).</source>
+        <translation>CPU 线程数（种子和线程数相同，指标就相同）。</translation>
+    </message>
+    <message>
+        <source>Steps per line of metrics.jsonl.</source>
+        <translation>metrics.jsonl 每写一行所隔的步数。</translation>
+    </message>
+    <message>
+        <source>Steps between checkpoints (model.safetensors).</source>
+        <translation>两次检查点（model.safetensors）之间的步数。</translation>
+    </message>
+    <message>
+        <source>RoPE and xPos base.</source>
+        <translation>RoPE 和 xPos 的基数。</translation>
+    </message>
+    <message>
+        <source>RoPE pairing: half (GPT-NeoX, Hugging Face) or interleaved (RoFormer, GPT-J).</source>
+        <translation>RoPE 的配对方式：half（GPT-NeoX、Hugging Face）或 interleaved（RoFormer、GPT-J）。</translation>
+    </message>
+    <message>
+        <source>Fraction of each head&apos;s components that RoPE rotates.</source>
+        <translation>每个注意力头中由 RoPE 旋转的分量所占的比例。</translation>
+    </message>
+    <message>
+        <source>Rows of the learned table (0: --train-len).</source>
+        <translation>可学习位置表的行数（0：取 --train-len）。</translation>
+    </message>
+    <message>
+        <source>T5 relative buckets.</source>
+        <translation>T5 相对位置桶的个数。</translation>
+    </message>
+    <message>
+        <source>T5 distance of the last bucket.</source>
+        <translation>T5 最后一个桶对应的距离。</translation>
+    </message>
+    <message>
+        <source>xPos gamma.</source>
+        <translation>xPos 的 gamma。</translation>
+    </message>
+    <message>
+        <source>CoPE position embeddings per layer.</source>
+        <translation>每层 CoPE 位置嵌入的个数。</translation>
+    </message>
+    <message>
+        <source>Sequence lengths to evaluate, comma-separated.</source>
+        <translation>要评估的序列长度，以逗号分隔。</translation>
+    </message>
+    <message>
+        <source>Test sequences per length.</source>
+        <translation>每个长度上的测试序列数。</translation>
+    </message>
+    <message>
+        <source>Seed of the test sequences.</source>
+        <translation>测试序列的种子。</translation>
+    </message>
+    <message>
+        <source>RoPE scaling applied at test time (RoPE runs only); the trained length is original_max_position_embeddings.</source>
+        <translation>测试时施加的 RoPE 缩放（仅用于 RoPE 的运行）；训练长度即 original_max_position_embeddings。</translation>
+    </message>
+    <message>
+        <source>Scaling factor of --rope-type.</source>
+        <translation>--rope-type 的缩放因子。</translation>
+    </message>
+    <message>
+        <source>ALiBi scaling at test time (ALiBi runs only).</source>
+        <translation>测试时施加的 ALiBi 缩放（仅用于 ALiBi 的运行）。</translation>
+    </message>
+    <message>
+        <source>CPU threads.</source>
+        <translation>CPU 线程数。</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>cancelled; %1 holds the last checkpoint, step %2 of %3</source>
+        <translation>已取消；%1 中保存着最后一个检查点，第 %2 步（共 %3 步）</translation>
+    </message>
+    <message>
+        <source>note: the run is %1 (step %2 of %3); its last checkpoint is evaluated</source>
+        <translation>注意：这次运行的状态为 %1（第 %2 步，共 %3 步）；评估的是它最后一个检查点</translation>
+    </message>
+    <message>
+        <source>length</source>
+        <translation>长度</translation>
+    </message>
+    <message>
+        <source>answer accuracy</source>
+        <translation>答案准确率</translation>
+    </message>
+    <message>
+        <source>not defined (beyond the learned table)</source>
+        <translation>无定义（超出可学习位置表）</translation>
+    </message>
+    <message>
+        <source>The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, AdamW with warm-up and cosine decay) on a synthetic task with one positional encoding and writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run&apos;s answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test time; a length beyond a learned table is reported as not defined. docs/lab.md explains the lab.</source>
+        <translation>外推实验室：train 用一种位置编码在合成任务上训练一个小型仅解码器 Transformer（前置 LayerNorm、因果掩码、带预热和余弦衰减的 AdamW），写出运行文件夹（model.safetensors、config.json、metrics.jsonl、command.txt），在终端上显示损失和剩余时间；按 Ctrl+C 会保留最后一个检查点。eval 在其他长度上测量一次运行的答案准确率，可在测试时施加 RoPE 或 ALiBi 缩放（外推/内插）；超出可学习位置表的长度报告为无定义。docs/lab.md 介绍了这个实验室。</translation>
+    </message>
+    <message>
+        <source>Training options (lab train)</source>
+        <translation>训练选项（lab train）</translation>
+    </message>
+    <message>
+        <source>Evaluation options (lab eval)</source>
+        <translation>评估选项（lab eval）</translation>
+    </message>
+    <message>
+        <source>lab takes the action &apos;train&apos; or &apos;eval&apos; (see posatlas lab --help)</source>
+        <translation>lab 只接受操作 train 或 eval（参见 posatlas lab --help）</translation>
+    </message>
+    <message>
+        <source>lab train takes no run folder argument; name it with --out</source>
+        <translation>lab train 不接受运行文件夹参数；请用 --out 指定</translation>
+    </message>
+    <message>
+        <source>lab eval takes one run folder (posatlas lab eval DIR)</source>
+        <translation>lab eval 只接受一个运行文件夹（posatlas lab eval DIR）</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>
@@ -5039,10 +5227,6 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>h%1</source>
         <translation>h%1</translation>
-    </message>
-    <message>
-        <source>m%1=%2</source>
-        <translation>m%1=%2</translation>
     </message>
     <message>
         <source> · %1 of %2 heads</source>
