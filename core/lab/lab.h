@@ -79,7 +79,9 @@ inline constexpr double kLabMemoryBudget = 3.0 * (1ull << 30);
 // ---------------------------------------------------------------- tasks
 inline constexpr std::int64_t kPad = 0, kSep = 1, kTrigger = 2, kFirstLetter = 3;
 // One batch of a task, generated from (seed, index) alone: the same numbers on every machine.
-//  copy:      a random string, a separator, the string again; answers: the second copy.
+//  copy:      a random string, a separator, the string again; answers: the second copy. The string fills
+//             the sequence (length / 2 letters) for evaluation; in training (`training`) its length is
+//             uniform in [1, length / 2], padded in front, so that no fixed offset solves the task.
 //  recall:    key-value pairs (one random mapping per sequence), a separator, then keys seen before each
 //             followed by its value; answers: those values.
 //  induction: random letters with a trigger token followed by a letter b in the first half, and the trigger
@@ -93,7 +95,7 @@ struct TaskBatch {
     std::vector<std::uint8_t> answer;
 };
 TaskBatch make_batch(const std::string& task, int alphabet, std::int64_t length, int batch,
-                     std::uint64_t seed, std::uint64_t index);
+                     std::uint64_t seed, std::uint64_t index, bool training = false);
 
 // ---------------------------------------------------------------- core's definitions, per config
 // What evaluation changes at test time: a RoPE scaling of the registry (rope_type, factor; the trained

@@ -26,7 +26,7 @@ struct SplitMix {
 };
 
 // One sequence of length + 1 tokens, and which of its tokens (index >= 1) are answers.
-void make_sequence(const std::string& task, int alphabet, std::int64_t length, SplitMix& r,
+void make_sequence(const std::string& task, int alphabet, std::int64_t length, bool training, SplitMix& r,
                    std::vector<std::int64_t>& seq, std::vector<std::uint8_t>& answer)
 {
     const std::int64_t n = length + 1;
@@ -34,7 +34,7 @@ void make_sequence(const std::string& task, int alphabet, std::int64_t length, S
     answer.assign(n, 0);
     const auto letter = [&] { return kFirstLetter + r.below(alphabet); };
     if (task == "copy") {
-        const std::int64_t half = length / 2, start = n - (2 * half + 1);
+        const std::int64_t half = training ? 1 + r.below(length / 2) : length / 2, start = n - (2 * half + 1);
         for (std::int64_t i = 0; i < half; ++i)
             seq[start + i] = letter();
         seq[start + half] = kSep;
@@ -82,7 +82,7 @@ void make_sequence(const std::string& task, int alphabet, std::int64_t length, S
 } // namespace
 
 TaskBatch make_batch(const std::string& task, int alphabet, std::int64_t length, int batch,
-                     std::uint64_t seed, std::uint64_t index)
+                     std::uint64_t seed, std::uint64_t index, bool training)
 {
     if (length < 4)
         throw ParameterError("lengths", "at least 4", std::to_string(length));
@@ -98,7 +98,7 @@ TaskBatch make_batch(const std::string& task, int alphabet, std::int64_t length,
         SplitMix r{seed * 0x100000001b3ull ^
                    (index * 1315423911ull + static_cast<std::uint64_t>(s) * 2654435761ull)};
         r.next();
-        make_sequence(task, alphabet, length, r, seq, ans);
+        make_sequence(task, alphabet, length, training, r, seq, ans);
         for (std::int64_t t = 0; t < length; ++t) {
             b.input[s * length + t] = seq[t];
             b.target[s * length + t] = seq[t + 1];

@@ -98,8 +98,8 @@ TrainSummary train_run(const LabConfig& c, const std::string& dir, const std::st
         const double lr = learning_rate(c, step);
         for (auto& g : opt.param_groups())
             static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
-        const TaskBatch b =
-            make_batch(c.task, c.alphabet, c.train_len, c.batch, c.seed, static_cast<std::uint64_t>(step));
+        const TaskBatch b = make_batch(c.task, c.alphabet, c.train_len, c.batch, c.seed,
+                                       static_cast<std::uint64_t>(step), true);
         const BatchLoss bl = answer_loss(m.forward(tokens_of(b.input, b.batch, b.length), pos), b);
         opt.zero_grad();
         bl.loss.backward();

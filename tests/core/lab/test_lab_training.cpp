@@ -7,9 +7,13 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <sys/resource.h>
+
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <set>
 
 namespace posatlas::lab {
 namespace {
@@ -31,6 +35,28 @@ TEST(LabTasks, CopyIsAStringASeparatorAndTheStringAgainWithOnlyTheSecondCopyAnsw
     // Seeded: the same (seed, index) gives the same batch, another index another.
     EXPECT_EQ(make_batch("copy", 16, 8, 2, 7, 0).input, b.input);
     EXPECT_NE(make_batch("copy", 16, 8, 2, 7, 1).input, b.input);
+}
+
+TEST(LabTasks, TrainingCopiesStringsOfEveryLengthSoNoFixedOffsetSolvesThem)
+{
+    const TaskBatch b = make_batch("copy", 16, 32, 64, 3, 0, true);
+    std::set<std::int64_t> separators;
+    for (int s = 0; s < 64; ++s) {
+        int answers = 0;
+        for (std::int64_t t = 0; t < 32; ++t) {
+            if (b.input[s * 32 + t] == kSep) {
+                separators.insert(t);
+                EXPECT_EQ(answers, 0); // nothing is answered before the separator
+            }
+            answers += b.answer[s * 32 + t];
+        }
+        // Padding, n letters, the separator, n letters (33 tokens, the model reads 32): n answers, the
+        // separator at 32 - n.
+        EXPECT_GE(answers, 1);
+        EXPECT_LE(answers, 16);
+        EXPECT_EQ(b.input[s * 32 + 32 - answers], kSep);
+    }
+    EXPECT_GT(separators.size(), 8u);
 }
 
 TEST(LabTasks, RecallAnswersAreTheValuesOfKeysSeenBefore)
@@ -163,6 +189,37 @@ TEST(LabTraining, CancelKeepsTheLastCheckpointAndSaysSo)
     o.lengths = {12};
     o.sequences = 8;
     EXPECT_EQ(evaluate_run(dir, o).size(), 1u); // the checkpoint is usable
+    std::filesystem::remove_all(dir);
+}
+
+// A full disk, stood in for by a file size limit (RLIMIT_FSIZE: writes past it fail with EFBIG, as they do
+// with ENOSPC): config.json (about 1 kB) is written, the weights are not; the run is never called complete
+// and has no checkpoint to evaluate.
+TEST(LabTraining, RunThatCannotWriteItsWeightsIsNotComplete)
+{
+    const std::string dir = testing::fresh_dir("full");
+    rlimit old{};
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+    const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit small = old;
+    small.rlim_cur = 4096;
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+    bool refused = false;
+    try {
+        train_run(testing::tiny("rope", 20), dir, "test");
+    } catch (const OutputFileError&) {
+        refused = true;
+    }
+    setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, old_handler);
+    EXPECT_TRUE(refused);
+    const RunInfo info = read_run_config(dir);
+    EXPECT_NE(info.status, "complete");
+    EXPECT_EQ(info.steps_done, 0);
+    EXPECT_FALSE(std::filesystem::exists(dir + "/model.safetensors"));
+    EvalOptions o;
+    o.lengths = {12};
+    EXPECT_THROW(evaluate_run(dir, o), LabRunError);
     std::filesystem::remove_all(dir);
 }
 
