@@ -117,6 +117,8 @@ void validate(const LabConfig& c)
     check_real("sinusoidal-base", c.sinusoidal_base, 2.0, 1e9);
     if (c.method == "sinusoidal" && c.d_model % 2 != 0)
         throw ParameterError("d-model", "an even number for sinusoidal", std::to_string(c.d_model));
+    if (c.task == "recall" && c.train_len < 8)
+        throw ParameterError("train-len", "at least 8 for recall", std::to_string(c.train_len));
     if (c.task == "recall" && c.alphabet < 4)
         throw ParameterError("alphabet", "at least 4 for recall", std::to_string(c.alphabet));
     if (training_bytes(c) > kLabMemoryBudget) {

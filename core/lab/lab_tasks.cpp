@@ -84,8 +84,11 @@ void make_sequence(const std::string& task, int alphabet, std::int64_t length, b
 TaskBatch make_batch(const std::string& task, int alphabet, std::int64_t length, int batch,
                      std::uint64_t seed, std::uint64_t index, bool training)
 {
-    if (length < 4)
-        throw ParameterError("lengths", "at least 4", std::to_string(length));
+    // Recall needs a pair, the separator and a query with its answer.
+    const std::int64_t shortest = task == "recall" ? 8 : 4;
+    if (length < shortest)
+        throw ParameterError("lengths", "at least " + std::to_string(shortest) + " for " + task,
+                             std::to_string(length));
     TaskBatch b;
     b.batch = batch;
     b.length = length;

@@ -73,6 +73,24 @@ TEST(LabTasks, RecallAnswersAreTheValuesOfKeysSeenBefore)
             }
 }
 
+TEST(LabTasks, EveryLengthAllowedHasAnswers)
+{
+    for (const std::string& task : lab_tasks())
+        for (std::int64_t length = 4; length < 40; ++length) {
+            if (task == "recall" && length < 8) {
+                EXPECT_THROW(make_batch(task, 4, length, 2, 0, 0), ParameterError);
+                continue;
+            }
+            for (const bool training : {false, true}) {
+                const TaskBatch b = make_batch(task, 4, length, 8, 0, 0, training);
+                int answers = 0;
+                for (std::uint8_t a : b.answer)
+                    answers += a;
+                EXPECT_GE(answers, 8) << task << " at length " << length; // at least one per sequence
+            }
+        }
+}
+
 TEST(LabTasks, InductionAnswersTheLetterAfterTheEarlierTrigger)
 {
     const TaskBatch b = make_batch("induction", 16, 20, 4, 5, 0);
