@@ -137,7 +137,11 @@ TEST(LabTraining, CopyAtLengthEightIsLearnedWithinAFewHundredSteps)
     const std::vector<EvalRow> rows = evaluate_run(dir, o);
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_GE(rows[0].accuracy, 0.99) << "loss " << rows[0].loss;
+#ifdef POSATLAS_SANITIZED
+    EXPECT_LT(seconds, 120.0); // ASan/UBSan: 38 s measured on the shared 2-core machine
+#else
     EXPECT_LT(seconds, 30.0);
+#endif
     std::filesystem::remove_all(dir);
 }
 
