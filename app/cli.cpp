@@ -8,6 +8,9 @@
 #include "cli_hub.h"
 #include "cli_i18n.h"
 #include "cli_inspect.h"
+#ifdef POSATLAS_HAVE_LAB
+#include "cli_lab.h"
+#endif
 #include "cli_lesson.h"
 #include "cli_options.h"
 #include "cli_screenshots.h"
@@ -49,6 +52,10 @@ std::string usage()
              translate("Cli", "compute every number a lesson quotes and compare it with the text"));
     u += row("  inspect FILE",
              translate("Cli", "a model config's import report and the anatomy of every layer"));
+#ifdef POSATLAS_HAVE_LAB
+    u += row("  lab train|eval",
+             translate("Cli", "train a small transformer with an encoding, measure it at longer lengths"));
+#endif
     u += row("  presets", translate("Cli", "list the shipped model presets"));
     u += row("  models",
              translate("Cli", "list the models in the local Hugging Face cache (for --model ORG/NAME)"));
@@ -88,6 +95,10 @@ std::string command_help(const std::vector<std::string>& words)
         return lesson_help();
     if (c == "inspect")
         return inspect_help();
+#ifdef POSATLAS_HAVE_LAB
+    if (c == "lab")
+        return lab_help();
+#endif
     if (c == "presets")
         return presets_help();
     if (c == "models")
@@ -113,6 +124,9 @@ std::string full_help()
     for (const char* c : {"export", "gallery", "screenshots", "lesson", "inspect", "presets", "models",
                           "download", "completion"})
         section(std::string("posatlas ") + c, command_help({c}));
+#ifdef POSATLAS_HAVE_LAB
+    section("posatlas lab", command_help({"lab"}));
+#endif
     for (const std::string& q : quantity_names())
         section("posatlas compute " + q, compute_help(q));
     return out;
@@ -120,8 +134,12 @@ std::string full_help()
 
 const std::vector<std::string>& commands()
 {
-    static const std::vector<std::string> names{"compute", "export",  "gallery", "screenshots", "lesson",
-                                                "inspect", "presets", "models",  "download",    "help"};
+    static const std::vector<std::string> names{"compute", "export",  "gallery",  "screenshots",
+                                                "lesson",  "inspect",
+#ifdef POSATLAS_HAVE_LAB
+                                                "lab",
+#endif
+                                                "presets", "models",  "download", "help"};
     return names;
 }
 
@@ -217,6 +235,10 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             return run_lesson(rest, out);
         if (args.front() == "completion")
             return run_completion(rest, out);
+#ifdef POSATLAS_HAVE_LAB
+        if (args.front() == "lab")
+            return run_lab(rest, out, err);
+#endif
         throw UsageError(arg(translate("Cli", "unknown command '%1'; one of %2 (see posatlas --help)"),
                              {args.front(), join(commands(), ", ", [](const std::string& c) { return c; })}));
     } catch (const UsageError& e) {

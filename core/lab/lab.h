@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The extrapolation lab: train a small decoder-only transformer on a synthetic task at one length with one
+// positional encoding, then measure it at longer lengths (docs/lab.md).
+//
+// The model: token embedding (plus the absolute encoding for sinusoidal / learned), `layers` pre-LayerNorm
+// blocks (causal multi-head attention, an MLP of mlp_ratio x d_model with GELU), a final LayerNorm and an
+// untied output layer. The positional part of attention is the method's own definition in core, never a
+// second copy: RoPE's frequencies (and any test-time scaling) from compute_rope_frequencies, ALiBi's slopes
+// from alibi_scaled_slopes, T5's buckets from T5Bucketer, the sinusoidal table from sinusoidal_encoding,
+// xPos's theta and zeta from xpos_theta / xpos_zeta; the logits are those compute_matrix gives for the
+// per-head queries and keys (compute/attention_logits.h), which a test checks for every encoding.
+//
+// This header is LibTorch-free: the lab's torch code lives in lab/*_torch.cpp.
+#pragma once
+
+#include "io/input_file.h"
+#include "methods/rope/rope_params.h"
+#include "scenario/params.h"
+#include "scenario/types.h"
+
+#include <Eigen/Dense>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace posatlas::lab {
+
+// Encodings the lab trains with (ids as core's methods): nope, sinusoidal, learned, t5, alibi, rope, xpos,
+// cope.
+const std::vector<std::string>& lab_methods();
+// Tasks: copy, recall, induction.
+const std::vector<std::string>& lab_tasks();
+
+struct LabConfig {
+    std::string task = "copy";
+    std::string method = "rope";
+    int layers = 2;
+    int d_model = 64;
+    int heads = 4;
+    int mlp_ratio = 4;
+    int alphabet = 16;           // letters of the task (vocabulary = alphabet + 3 special tokens)
+    std::int64_t train_len = 32; // tokens the model reads per sequence in training
+    int steps = 2000;
+    int batch = 32;
+    double lr = 3e-3;
+    int warmup = 100; // linear warm-up steps, then cosine decay to 0
+    double weight_decay = 0.01;
+    std::uint64_t seed = 0;
+    int threads = 1;    // torch::set_num_threads
+    int log_every = 50; // a metrics.jsonl line
+    int checkpoint_every = 500;
+    // Positional fields (those of the method in use are written to config.json, all of them are read).
+    double rope_theta = 10000.0;
+    RopePairing rope_pairing = RopePairing::Half;
+    double partial_rotary_factor = 1.0;
+    std::int64_t max_positions = 0; // learned: rows of the table (0: train_len)
+    int t5_num_buckets = 32;
+    int t5_max_distance = 128;
+    double xpos_scale_base = 512.0;
+    int cope_npos_max = 64;
+    double sinusoidal_base = 10000.0;
+
+    int head_dim() const { return d_model / heads; }
+    int vocab() const { return alphabet + 3; }
+    std::int64_t learned_rows() const { return max_positions > 0 ? max_positions : train_len; }
+};
+
+// Every field in range, one against another (heads divide d_model, an even head dimension for the rotary
+// methods, ...) and the training within the memory budget: ParameterError naming the command-line option
+// (e.g. "train-len") and what is allowed ("at most 2048").
+void validate(const LabConfig& c);
+// Bytes one training step needs (weights, AdamW state, activations and their gradients), an upper estimate.
+double training_bytes(const LabConfig& c);
+// What the lab lets one run use.
+inline constexpr double kLabMemoryBudget = 3.0 * (1ull << 30);
+
+// ---------------------------------------------------------------- tasks
+inline constexpr std::int64_t kPad = 0, kSep = 1, kTrigger = 2, kFirstLetter = 3;
+// One batch of a task, generated from (seed, index) alone: the same numbers on every machine.
+//  copy:      a random string, a separator, the string again; answers: the second copy. The string fills
+//             the sequence (length / 2 letters) for evaluation; in training (`training`) its length is
+//             uniform in [1, length / 2], padded in front, so that no fixed offset solves the task.
+//  recall:    key-value pairs (one random mapping per sequence), a separator, then keys seen before each
+//             followed by its value; answers: those values.
+//  induction: random letters with a trigger token followed by a letter b in the first half, and the trigger
+//             again at the end; answer: b after the last trigger.
+// input[b * length + t] is the token at position t, target[...] the next token, answer[...] 1 where the
+// target is an answer token (accuracy and the training loss count only those).
+struct TaskBatch {
+    int batch = 0;
+    std::int64_t length = 0;
+    std::vector<std::int64_t> input, target;
+    std::vector<std::uint8_t> answer;
+};
+TaskBatch make_batch(const std::string& task, int alphabet, std::int64_t length, int batch,
+                     std::uint64_t seed, std::uint64_t index, bool training = false);
+
+// ---------------------------------------------------------------- core's definitions, per config
+// What evaluation changes at test time: a RoPE scaling of the registry (rope_type, factor; the trained
+// length is original_max_position_embeddings), an ALiBi scaling.
+struct TestScaling {
+    RopeType rope_type = RopeType::Default;
+    double factor = 1.0;
+    AlibiScaling alibi = AlibiScaling::None;
+};
+// The core scenario whose logits (compute_matrix, MatrixKind::Logits) are the model's pre-softmax scores of
+// head `head` for `seq_len` positions, given the head's queries and keys before any positional step. For
+// sinusoidal and learned (added to the embedding, already inside the queries and keys) that is NoPE; their
+// table is the Encoding of absolute_scenario(). T5's table and CoPE's embeddings are read from `weights`
+// (model.safetensors) tensors t5_tensor() and cope_tensor(layer).
+Scenario core_scenario(const LabConfig& c, std::int64_t seq_len, int head, const TestScaling& scaling = {},
+                       const std::string& weights = "", int layer = 0);
+Scenario absolute_scenario(const LabConfig& c, std::int64_t seq_len, const std::string& weights = "");
+RopeParams rope_params(const LabConfig& c, std::int64_t seq_len, const TestScaling& scaling);
+AlibiParams alibi_params(const LabConfig& c, std::int64_t seq_len, const TestScaling& scaling);
+T5Params t5_params(const LabConfig& c);
+std::string t5_tensor(int layer);
+std::string cope_tensor(int layer);
+inline constexpr const char* kLearnedTensor = "pos.learned";
+
+// ---------------------------------------------------------------- run folders
+// A run folder: config.json (architecture, task, positional fields, training state), model.safetensors
+// (the last good checkpoint), metrics.jsonl (one line per log_every steps), command.txt (the command).
+// config.json's "status" is "running" until the last file is written, then "complete"; "cancelled" when
+// the run was stopped. A run whose files could not be written is never marked complete.
+struct RunInfo {
+    LabConfig config;
+    std::string status; // running, cancelled, complete
+    int steps_done = 0;
+};
+// Reads and checks config.json (every field's type and range, nothing else changed). Throws LabRunError.
+RunInfo read_run_config(const std::string& dir);
+
+class LabRunError : public InputFileError
+{
+public:
+    using InputFileError::InputFileError;
+};
+
+struct TrainProgress {
+    int step = 0, steps = 0;
+    double loss = 0.0;     // mean over the last log interval
+    double accuracy = 0.0; // answer-token accuracy over the last log interval
+    double seconds = 0.0;  // since training started
+};
+struct TrainHooks {
+    CancelFn cancel;                                    // polled every step
+    std::function<void(const TrainProgress&)> progress; // every step
+};
+struct TrainSummary {
+    int steps_done = 0;
+    bool complete = false;
+    double seconds = 0.0;
+    double steps_per_second = 0.0;
+    double loss = 0.0, accuracy = 0.0; // of the last log interval
+};
+// Trains into `dir` (created; an existing run folder is refused: LabRunError). A cancel returns with
+// complete = false and the last checkpoint on disk. OutputFileError when a file cannot be written.
+TrainSummary train_run(const LabConfig& c, const std::string& dir, const std::string& command,
+                       const TrainHooks& hooks = {});
+
+struct EvalOptions {
+    std::vector<std::int64_t> lengths;
+    int sequences = 256;          // per length
+    std::uint64_t seed = 1000003; // test sequences: not the training ones
+    TestScaling scaling;
+    int threads = 1;
+};
+struct EvalRow {
+    std::int64_t length = 0;
+    bool defined = true; // false: the learned table has no rows that far
+    double accuracy = 0.0, loss = 0.0;
+};
+// Reads the run (read_run_config and model.safetensors, each tensor's name, dtype, shape and values checked:
+// LabRunError) and evaluates it. Writes nothing.
+std::vector<EvalRow> evaluate_run(const std::string& dir, const EvalOptions& o, const CancelFn& cancel = {});
+
+// One attention layer's view of an input: per head, the queries and keys before the positional step
+// (length x head_dim) and the pre-softmax scores (length x length, NaN where the causal mask removes a key).
+struct HeadProbe {
+    Eigen::MatrixXf queries, keys, scores;
+};
+std::vector<HeadProbe> probe_attention(const std::string& dir, const std::vector<std::int64_t>& tokens,
+                                       int layer, const TestScaling& scaling = {});
+
+// Gradient check of one attention layer with the method's positional part, in double: the largest
+// |autograd - central difference| / max(1, |central difference|) over the inputs and the positional
+// parameters (learned table, T5 bias, CoPE embeddings), step h.
+double attention_gradient_check(const std::string& method, double h = 1e-6);
+
+} // namespace posatlas::lab

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The lab's model in LibTorch (included only by lab/*_torch.cpp): parameters by name (the names of
+// model.safetensors), the positional constants of one length computed by core, and the forward pass.
+#pragma once
+
+#include "lab/lab.h"
+
+#include <torch/torch.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace posatlas::lab {
+
+// What a forward at one length needs of the positional encoding, computed in double by core's code and
+// cast to the model's dtype.
+struct Positional {
+    std::int64_t length = 0;
+    torch::Tensor cos, sin;         // rope, xpos: [L, pairs] (RoPE: times attention_factor)
+    torch::Tensor q_scale, k_scale; // xpos: [L, pairs]
+    torch::Tensor to_layout;        // rope, xpos: [pair-first | pair-second | pass] -> head layout
+    torch::Tensor first, second;    // rope, xpos: the components of each pair
+    int rotary_dim = 0;
+    double softmax_scale = 1.0; // RoPE: f.softmax_scale
+    torch::Tensor alibi;        // [H, L, L]
+    torch::Tensor buckets;      // t5: [L * L] int64, bucket(j - i) of (i, j)
+    torch::Tensor absolute;     // sinusoidal: [L, d_model]
+    torch::Tensor causal;       // [L, L] bool, true where j > i
+};
+
+Positional make_positional(const LabConfig& c, std::int64_t length, const TestScaling& scaling,
+                           torch::Dtype dtype);
+
+struct Model {
+    LabConfig config;
+    torch::Dtype dtype = torch::kFloat32;
+    std::vector<std::pair<std::string, torch::Tensor>> params; // in a fixed order
+
+    torch::Tensor& at(const std::string& name);
+    // The shapes every parameter has for a config, by name.
+    static std::vector<std::pair<std::string, std::vector<std::int64_t>>> shapes(const LabConfig& c);
+    // Seeded initialisation (torch::manual_seed(c.seed) first).
+    static Model init(const LabConfig& c, torch::Dtype dtype = torch::kFloat32);
+
+    // tokens [B, L] int64 -> logits [B, L, vocab]. With `probe`, layer probe_layer's per-head queries and
+    // keys before the positional step and its scores (of sequence 0) are stored there.
+    torch::Tensor forward(const torch::Tensor& tokens, const Positional& pos,
+                          std::vector<HeadProbe>* probe = nullptr, int probe_layer = 0);
+};
+
+// Tensors <-> model.safetensors (F32), through core's writer and reader.
+void save_weights(const Model& m, const std::string& path, int step);
+Model load_weights(const LabConfig& c, const std::string& path);
+
+} // namespace posatlas::lab

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "lab/lab_run.h"
+
+#include "io/input_file.h"
+#include "io/number_text.h"
+#include "io/safe_write.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <set>
+
+namespace posatlas::lab {
+
+std::string run_file(const std::string& dir, const char* name)
+{
+    return dir + "/" + name;
+}
+
+void write_run_text(const std::string& path, const std::string& text)
+{
+    SafeFileWriter w(path);
+    w.write(text);
+    w.commit();
+}
+
+std::string metrics_line(int step, double lr, double loss, double accuracy)
+{
+    nlohmann::json j{{"step", step}, {"lr", lr}, {"loss", loss}, {"answer_accuracy", accuracy}};
+    return j.dump() + "\n";
+}
+
+namespace {
+
+const char* pairing_id(RopePairing p)
+{
+    return p == RopePairing::Half ? "half" : "interleaved";
+}
+
+nlohmann::json positional_json(const LabConfig& c)
+{
+    nlohmann::json p{{"method", c.method}};
+    const std::string& m = c.method;
+    if (m == "sinusoidal")
+        p.update({{"added_to", "token embedding"}, {"base", c.sinusoidal_base}, {"layout", "interleaved"}});
+    else if (m == "learned")
+        p.update({{"added_to", "token embedding"}, {"max_position_embeddings", c.learned_rows()}});
+    else if (m == "rope")
+        p.update({{"rope_theta", c.rope_theta},
+                  {"pairing", pairing_id(c.rope_pairing)},
+                  {"partial_rotary_factor", c.partial_rotary_factor},
+                  {"rotary_dim", static_cast<int>(c.head_dim() * c.partial_rotary_factor)}});
+    else if (m == "xpos")
+        p.update({{"base", c.rope_theta}, {"scale_base", c.xpos_scale_base}, {"pairing", "interleaved"}});
+    else if (m == "alibi")
+        p.update({{"slopes", "Press et al. get_slopes(heads)"}, {"bias", "causal"}});
+    else if (m == "t5")
+        p.update({{"relative_attention_num_buckets", c.t5_num_buckets},
+                  {"relative_attention_max_distance", c.t5_max_distance},
+                  {"bidirectional", false},
+                  {"bias_per_layer", true}});
+    else if (m == "cope")
+        p.update({{"npos_max", c.cope_npos_max}, {"pos_emb_per_layer", true}, {"gate_scale", 1.0}});
+    return p;
+}
+
+// A field of a config.json object, its type checked; absent: `fallback`.
+struct Reader {
+    const std::string& path;
+    [[noreturn]] void fail(const std::string& where, const std::string& what) const
+    {
+        throw LabRunError(quote_input(path, 200) + ": " + where + ": " + what);
+    }
+    const nlohmann::json& object(const nlohmann::json& j, const char* key) const
+    {
+        if (!j.contains(key) || !j.at(key).is_object())
+            fail(key, "missing or not an object");
+        return j.at(key);
+    }
+    double number(const nlohmann::json& o, const char* key, double fallback, bool required = true) const
+    {
+        if (!o.contains(key)) {
+            if (required)
+                fail(key, "missing");
+            return fallback;
+        }
+        if (!o.at(key).is_number())
+            fail(key, "not a number");
+        const double v = o.at(key).get<double>();
+        if (!std::isfinite(v))
+            fail(key, "not a finite number");
+        return v;
+    }
+    std::int64_t integer(const nlohmann::json& o, const char* key, std::int64_t fallback,
+                         bool required = true) const
+    {
+        const double v = number(o, key, static_cast<double>(fallback), required);
+        if (v != std::floor(v) || std::fabs(v) > 1e15)
+            fail(key, "not an integer: " + format_number(v));
+        return static_cast<std::int64_t>(v);
+    }
+    std::string text(const nlohmann::json& o, const char* key, const std::string& fallback,
+                     bool required = true) const
+    {
+        if (!o.contains(key)) {
+            if (required)
+                fail(key, "missing");
+            return fallback;
+        }
+        if (!o.at(key).is_string())
+            fail(key, "not a string");
+        return o.at(key).get<std::string>();
+    }
+};
+
+} // namespace
+
+std::string config_text(const LabConfig& c, const std::string& status, int steps_done)
+{
+    nlohmann::json j;
+    j["format"] = "posatlas-lab-run";
+    j["version"] = 1;
+    j["status"] = status;
+    j["steps_done"] = steps_done;
+    j["architecture"] = {{"type", "decoder-only transformer"},
+                         {"layers", c.layers},
+                         {"d_model", c.d_model},
+                         {"heads", c.heads},
+                         {"head_dim", c.head_dim()},
+                         {"mlp_ratio", c.mlp_ratio},
+                         {"activation", "gelu"},
+                         {"norm", "pre-LayerNorm"},
+                         {"causal", true},
+                         {"vocab_size", c.vocab()},
+                         {"tied_embeddings", false}};
+    j["task"] = {{"name", c.task}, {"alphabet", c.alphabet}, {"train_len", c.train_len}};
+    j["training"] = {{"optimizer", "AdamW"},
+                     {"betas", {0.9, 0.98}},
+                     {"lr", c.lr},
+                     {"schedule", "linear warm-up, cosine decay to 0"},
+                     {"warmup", c.warmup},
+                     {"weight_decay", c.weight_decay},
+                     {"grad_clip_norm", 1.0},
+                     {"steps", c.steps},
+                     {"batch", c.batch},
+                     {"seed", c.seed},
+                     {"threads", c.threads},
+                     {"log_every", c.log_every},
+                     {"checkpoint_every", c.checkpoint_every}};
+    j["positional"] = positional_json(c);
+    return j.dump(2) + "\n";
+}
+
+RunInfo read_run_config(const std::string& dir)
+{
+    const std::string path = run_file(dir, "config.json");
+    const Reader r{path};
+    nlohmann::json j;
+    try {
+        j = parse_json_input(read_input_file(path, 1 << 16), 4096);
+    } catch (const InputFileError& e) {
+        const std::string what = e.what();
+        throw LabRunError(what.rfind(path, 0) == 0 ? what : quote_input(path, 200) + ": " + what);
+    }
+    if (!j.is_object())
+        r.fail("the file", "not a JSON object");
+    if (r.text(j, "format", "") != "posatlas-lab-run")
+        r.fail("format", "not a PosAtlas lab run (\"posatlas-lab-run\")");
+    if (r.integer(j, "version", 0) != 1)
+        r.fail("version", "only version 1 is known");
+    RunInfo info;
+    info.status = r.text(j, "status", "");
+    if (info.status != "running" && info.status != "cancelled" && info.status != "complete")
+        r.fail("status", "one of running, cancelled, complete");
+    LabConfig& c = info.config;
+    const nlohmann::json& a = r.object(j, "architecture");
+    const nlohmann::json& t = r.object(j, "task");
+    const nlohmann::json& tr = r.object(j, "training");
+    const nlohmann::json& p = r.object(j, "positional");
+    const auto small = [&](const nlohmann::json& o, const char* key) {
+        const std::int64_t v = r.integer(o, key, 0);
+        if (v < -(1 << 30) || v > (1 << 30))
+            r.fail(key, "out of range");
+        return static_cast<int>(v);
+    };
+    c.layers = small(a, "layers");
+    c.d_model = small(a, "d_model");
+    c.heads = small(a, "heads");
+    c.mlp_ratio = small(a, "mlp_ratio");
+    c.task = r.text(t, "name", "");
+    c.alphabet = small(t, "alphabet");
+    c.train_len = r.integer(t, "train_len", 0);
+    c.lr = r.number(tr, "lr", 0);
+    c.warmup = small(tr, "warmup");
+    c.weight_decay = r.number(tr, "weight_decay", 0);
+    c.steps = small(tr, "steps");
+    c.batch = small(tr, "batch");
+    c.seed = static_cast<std::uint64_t>(r.integer(tr, "seed", 0));
+    c.threads = small(tr, "threads");
+    c.log_every = small(tr, "log_every");
+    c.checkpoint_every = small(tr, "checkpoint_every");
+    c.method = r.text(p, "method", "");
+    if (c.method == "sinusoidal")
+        c.sinusoidal_base = r.number(p, "base", c.sinusoidal_base);
+    else if (c.method == "learned")
+        c.max_positions = r.integer(p, "max_position_embeddings", 0);
+    else if (c.method == "rope") {
+        c.rope_theta = r.number(p, "rope_theta", 0);
+        const std::string pairing = r.text(p, "pairing", "");
+        if (pairing != "half" && pairing != "interleaved")
+            r.fail("pairing", "half or interleaved");
+        c.rope_pairing = pairing == "half" ? RopePairing::Half : RopePairing::Interleaved;
+        c.partial_rotary_factor = r.number(p, "partial_rotary_factor", 1.0);
+    } else if (c.method == "xpos") {
+        c.rope_theta = r.number(p, "base", 0);
+        c.xpos_scale_base = r.number(p, "scale_base", 0);
+    } else if (c.method == "t5") {
+        c.t5_num_buckets = small(p, "relative_attention_num_buckets");
+        c.t5_max_distance = small(p, "relative_attention_max_distance");
+    } else if (c.method == "cope")
+        c.cope_npos_max = small(p, "npos_max");
+    const std::int64_t done = r.integer(j, "steps_done", 0);
+    try {
+        validate(c);
+    } catch (const ParameterError& e) {
+        r.fail(e.parameter(), e.got() + " is out of range (allowed: " + e.allowed() + ")");
+    }
+    if (done < 0 || done > c.steps)
+        r.fail("steps_done", "not in [0, training.steps]");
+    info.steps_done = static_cast<int>(done);
+    return info;
+}
+
+} // namespace posatlas::lab

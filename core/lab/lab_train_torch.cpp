@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Training, evaluation, probes and the gradient check of the lab's model (lab.h).
+#include "lab/lab_model_torch.h"
+#include "lab/lab_run.h"
+
+#include "io/safe_write.h"
+#include "io/safetensors.h"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+namespace posatlas::lab {
+
+namespace {
+
+torch::Tensor tokens_of(const std::vector<std::int64_t>& v, int batch, std::int64_t length)
+{
+    return torch::tensor(v, torch::kInt64).view({batch, length});
+}
+
+// Cross-entropy and correct count over the answer tokens of one batch.
+struct BatchLoss {
+    torch::Tensor loss;
+    double correct = 0.0, answers = 0.0;
+};
+BatchLoss answer_loss(const torch::Tensor& logits, const TaskBatch& b)
+{
+    std::vector<std::int64_t> idx;
+    for (std::size_t i = 0; i < b.answer.size(); ++i)
+        if (b.answer[i])
+            idx.push_back(static_cast<std::int64_t>(i));
+    const torch::Tensor sel = torch::tensor(idx, torch::kInt64);
+    const torch::Tensor flat = logits.reshape({-1, logits.size(-1)}).index_select(0, sel);
+    const torch::Tensor target = torch::tensor(b.target, torch::kInt64).index_select(0, sel);
+    BatchLoss r;
+    r.loss = torch::nn::functional::cross_entropy(flat, target);
+    r.correct = flat.argmax(-1).eq(target).sum().item<double>();
+    r.answers = static_cast<double>(idx.size());
+    return r;
+}
+
+double learning_rate(const LabConfig& c, int step) // step 0-based
+{
+    if (step < c.warmup)
+        return c.lr * (step + 1) / c.warmup;
+    const double t = c.steps > c.warmup ? static_cast<double>(step - c.warmup) / (c.steps - c.warmup) : 1.0;
+    return c.lr * 0.5 * (1.0 + std::cos(M_PI * t));
+}
+
+} // namespace
+
+TrainSummary train_run(const LabConfig& c, const std::string& dir, const std::string& command,
+                       const TrainHooks& hooks)
+{
+    validate(c); // before anything is created
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(fs::path(dir) / "config.json", ec))
+        throw LabRunError(dir + ": already holds a run (config.json); choose another --out");
+    fs::create_directories(dir, ec);
+    if (ec)
+        throw OutputFileError(dir, ec.message());
+    torch::set_num_threads(c.threads);
+    write_run_text(run_file(dir, "command.txt"), command + "\n");
+    write_run_text(run_file(dir, "config.json"), config_text(c, "running", 0));
+
+    Model m = Model::init(c);
+    std::vector<torch::Tensor> decay, keep;
+    for (auto& [name, t] : m.params)
+        (t.dim() >= 2 && name != "tok_emb" ? decay : keep).push_back(t);
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    groups.emplace_back(
+        decay, std::make_unique<torch::optim::AdamWOptions>(
+                   torch::optim::AdamWOptions(c.lr).betas({0.9, 0.98}).weight_decay(c.weight_decay)));
+    groups.emplace_back(keep, std::make_unique<torch::optim::AdamWOptions>(
+                                  torch::optim::AdamWOptions(c.lr).betas({0.9, 0.98}).weight_decay(0.0)));
+    torch::optim::AdamW opt(std::move(groups));
+    std::vector<torch::Tensor> all;
+    for (auto& [name, t] : m.params)
+        all.push_back(t);
+
+    const Positional pos = make_positional(c, c.train_len, {}, torch::kFloat32);
+    const auto start = std::chrono::steady_clock::now();
+    const auto seconds = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    std::string metrics;
+    TrainSummary s;
+    double sum_loss = 0, correct = 0, answers = 0;
+    int in_interval = 0;
+    for (int step = 0; step < c.steps; ++step) {
+        if (hooks.cancel && hooks.cancel()) {
+            write_run_text(run_file(dir, "config.json"), config_text(c, "cancelled", s.steps_done));
+            s.seconds = seconds();
+            return s;
+        }
+        const double lr = learning_rate(c, step);
+        for (auto& g : opt.param_groups())
+            static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
+        const TaskBatch b = make_batch(c.task, c.alphabet, c.train_len, c.batch, c.seed,
+                                       static_cast<std::uint64_t>(step), true);
+        const BatchLoss bl = answer_loss(m.forward(tokens_of(b.input, b.batch, b.length), pos), b);
+        opt.zero_grad();
+        bl.loss.backward();
+        torch::nn::utils::clip_grad_norm_(all, 1.0);
+        opt.step();
+        sum_loss += bl.loss.item<double>();
+        correct += bl.correct;
+        answers += bl.answers;
+        ++in_interval;
+        const int done = step + 1;
+        if (done % c.log_every == 0 || done == c.steps) {
+            s.loss = sum_loss / in_interval;
+            s.accuracy = answers > 0 ? correct / answers : 0.0;
+            metrics += metrics_line(done, lr, s.loss, s.accuracy);
+            sum_loss = correct = answers = 0;
+            in_interval = 0;
+        }
+        if (hooks.progress)
+            hooks.progress({done, c.steps, in_interval ? sum_loss / in_interval : s.loss,
+                            in_interval ? (answers > 0 ? correct / answers : 0.0) : s.accuracy, seconds()});
+        if (done % c.checkpoint_every == 0 || done == c.steps) {
+            // The weights first (atomically), then what says how far they are.
+            save_weights(m, run_file(dir, "model.safetensors"), done);
+            write_run_text(run_file(dir, "metrics.jsonl"), metrics);
+            s.steps_done = done;
+            if (done < c.steps)
+                write_run_text(run_file(dir, "config.json"), config_text(c, "running", done));
+        }
+    }
+    s.seconds = seconds();
+    s.steps_per_second = s.seconds > 0 ? c.steps / s.seconds : 0.0;
+    write_run_text(run_file(dir, "config.json"), config_text(c, "complete", c.steps));
+    s.complete = true;
+    return s;
+}
+
+namespace {
+
+struct LoadedRun {
+    RunInfo info;
+    Model model;
+};
+
+LoadedRun load_run(const std::string& dir)
+{
+    LoadedRun r;
+    r.info = read_run_config(dir);
+    if (r.info.steps_done == 0)
+        throw LabRunError(dir + ": the run has no checkpoint yet (config.json steps_done is 0)");
+    r.model = load_weights(r.info.config, run_file(dir, "model.safetensors"));
+    return r;
+}
+
+} // namespace
+
+std::vector<EvalRow> evaluate_run(const std::string& dir, const EvalOptions& o, const CancelFn& cancel)
+{
+    LoadedRun run = load_run(dir);
+    const LabConfig& c = run.info.config;
+    torch::set_num_threads(o.threads);
+    torch::NoGradGuard no_grad;
+    std::vector<EvalRow> rows;
+    for (const std::int64_t L : o.lengths) {
+        EvalRow row;
+        row.length = L;
+        if (c.method == "learned" && L > c.learned_rows()) {
+            row.defined = false; // the table has no rows there: not defined, never invented
+            rows.push_back(row);
+            continue;
+        }
+        LabConfig at = c;
+        at.train_len = L;
+        // Sequences per forward within the memory budget (the estimate counts gradients: an upper bound).
+        int batch = std::min(o.sequences, 64);
+        while (batch > 1 && (at.batch = batch, training_bytes(at)) > kLabMemoryBudget)
+            batch /= 2;
+        at.batch = 1;
+        if (training_bytes(at) > kLabMemoryBudget)
+            throw ParameterError("lengths", "lengths whose attention fits the memory budget",
+                                 std::to_string(L));
+        const Positional pos = make_positional(c, L, o.scaling, torch::kFloat32);
+        double loss = 0, correct = 0, answers = 0;
+        for (int done = 0, index = 0; done < o.sequences; done += batch, ++index) {
+            if (cancel && cancel())
+                throw Cancelled();
+            const int n = std::min(batch, o.sequences - done);
+            const TaskBatch b =
+                make_batch(c.task, c.alphabet, L, n, o.seed + static_cast<std::uint64_t>(L), index);
+            const BatchLoss bl = answer_loss(run.model.forward(tokens_of(b.input, b.batch, L), pos), b);
+            loss += bl.loss.item<double>() * bl.answers;
+            correct += bl.correct;
+            answers += bl.answers;
+        }
+        row.accuracy = answers > 0 ? correct / answers : 0.0;
+        row.loss = answers > 0 ? loss / answers : 0.0;
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+std::vector<HeadProbe> probe_attention(const std::string& dir, const std::vector<std::int64_t>& tokens,
+                                       int layer, const TestScaling& scaling)
+{
+    LoadedRun run = load_run(dir);
+    const LabConfig& c = run.info.config;
+    const std::int64_t L = static_cast<std::int64_t>(tokens.size());
+    if (layer < 0 || layer >= c.layers)
+        throw ParameterError("layer", "in [0, " + std::to_string(c.layers - 1) + "]", std::to_string(layer));
+    if (c.method == "learned" && L > c.learned_rows())
+        throw ParameterError("lengths", "at most " + std::to_string(c.learned_rows()), std::to_string(L));
+    for (std::int64_t t : tokens)
+        if (t < 0 || t >= c.vocab())
+            throw ParameterError("tokens", "in [0, " + std::to_string(c.vocab() - 1) + "]",
+                                 std::to_string(t));
+    torch::NoGradGuard no_grad;
+    std::vector<HeadProbe> probe;
+    run.model.forward(tokens_of(tokens, 1, L), make_positional(c, L, scaling, torch::kFloat32), &probe,
+                      layer);
+    return probe;
+}
+
+double attention_gradient_check(const std::string& method, double h)
+{
+    LabConfig c;
+    c.method = method;
+    c.layers = 1;
+    c.d_model = 8;
+    c.heads = 2;
+    c.mlp_ratio = 1;
+    c.alphabet = 5;
+    c.train_len = 6;
+    c.max_positions = 6;
+    c.t5_num_buckets = 4;
+    c.t5_max_distance = 8;
+    c.cope_npos_max = 4;
+    c.partial_rotary_factor = method == "rope" ? 0.5 : 1.0;
+    c.rope_theta = 10.0; // fast rotations over six positions
+    c.xpos_scale_base = 4.0;
+    validate(c);
+    Model m = Model::init(c, torch::kFloat64);
+    // Parameters start at zero (CoPE's e, LayerNorm biases): move every one off its initial value so that
+    // their gradients are not special.
+    {
+        torch::NoGradGuard g;
+        for (auto& [name, t] : m.params)
+            t.add_(torch::randn(t.sizes(), torch::kFloat64) * 0.3);
+    }
+    const Positional pos = make_positional(c, c.train_len, {}, torch::kFloat64);
+    const torch::Tensor tokens =
+        torch::tensor(std::vector<std::int64_t>{3, 4, 1, 3, 4, 2}, torch::kInt64).view({1, 6});
+    const torch::Tensor weights = torch::randn({1, 6, c.vocab()}, torch::kFloat64);
+    const auto loss = [&] { return (m.forward(tokens, pos) * weights).sum(); };
+    loss().backward();
+    double worst = 0.0;
+    for (auto& [name, t] : m.params) {
+        const bool positional = name == kLearnedTensor || name.find("t5_bias") != std::string::npos ||
+                                name.find("cope_pos_emb") != std::string::npos;
+        if (!positional && name != "tok_emb" && name.find("attn.w") == std::string::npos)
+            continue;
+        const torch::Tensor grad = t.grad().clone();
+        torch::NoGradGuard g;
+        torch::Tensor flat = t.view({-1});
+        const std::int64_t n = flat.size(0), stride = std::max<std::int64_t>(1, n / 24);
+        for (std::int64_t i = 0; i < n; i += stride) {
+            const double v = flat[i].item<double>();
+            flat[i] = v + h;
+            const double up = loss().item<double>();
+            flat[i] = v - h;
+            const double down = loss().item<double>();
+            flat[i] = v;
+            const double fd = (up - down) / (2 * h);
+            worst = std::max(worst, std::fabs(grad.view({-1})[i].item<double>() - fd) /
+                                        std::max(1.0, std::fabs(fd)));
+        }
+    }
+    return worst;
+}
+
+} // namespace posatlas::lab
