@@ -419,6 +419,22 @@ QImage render_figure_image(const Figure& figure, const FigureExportOptions& opti
 {
     check_size(options, true);
     const double scale = options.dpi / kCssDpi;
+    if (scale < 1.0) {
+        // Below 96 dpi the figure is laid out and painted at 96 dpi, then scaled down: a device pixel
+        // ratio under 1 makes Qt paint the layout at full size into the smaller image (a crop of the
+        // top-left corner instead of the whole figure).
+        FigureExportOptions screen = options;
+        screen.dpi = kCssDpi;
+        QImage full = render_figure_image(figure, screen);
+        full.setDevicePixelRatio(1.0);
+        QImage image = full.scaled(QSize(static_cast<int>(std::lround(options.size.width() * scale)),
+                                         static_cast<int>(std::lround(options.size.height() * scale))),
+                                   Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+        const int dots = static_cast<int>(std::lround(options.dpi / 0.0254));
+        image.setDotsPerMeterX(dots);
+        image.setDotsPerMeterY(dots);
+        return image;
+    }
     QImage image(QSize(static_cast<int>(std::lround(options.size.width() * scale)),
                        static_cast<int>(std::lround(options.size.height() * scale))),
                  QImage::Format_ARGB32_Premultiplied);

@@ -36,6 +36,8 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include <cmath>
+
 using namespace posatlas;
 using namespace posatlas::ui;
 using namespace posatlas::test;
@@ -247,6 +249,37 @@ private slots:
             QVERIFY(
                 reader.text(QStringLiteral("Description")).contains(QStringLiteral("PosAtlas scenario: {")));
         }
+    }
+
+    void pngBelowScreenDpiIsTheWholeFigureScaledDown()
+    {
+        // A PNG under 96 dpi (a thumbnail, a small animation frame) shows the whole figure at the smaller
+        // size, not the top-left corner of the 96-dpi layout. Reference: the 96-dpi export of the same
+        // figure, scaled down smoothly to the same pixels; a corner crop differs from it almost everywhere.
+        const auto exportAt = [&](double dpi) {
+            FigureExportRequest r;
+            r.views = {ViewKind::Spectrum};
+            r.path = path(QStringLiteral("small-%1.png").arg(dpi));
+            r.options.size = QSizeF(960, 540);
+            r.options.dpi = dpi;
+            m_window->sessionActions()->exportFigures(r);
+            return QImage(r.path).convertToFormat(QImage::Format_RGB32);
+        };
+        const QImage small = exportAt(32.0);
+        QCOMPARE(small.size(), QSize(320, 180));
+        const QImage reference =
+            exportAt(96.0).scaled(small.size(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+        double squared = 0.0;
+        for (int y = 0; y < small.height(); ++y)
+            for (int x = 0; x < small.width(); ++x) {
+                const QRgb a = small.pixel(x, y), b = reference.pixel(x, y);
+                for (const int d : {qRed(a) - qRed(b), qGreen(a) - qGreen(b), qBlue(a) - qBlue(b)})
+                    squared += double(d) * d;
+            }
+        const double mse = squared / (3.0 * small.width() * small.height());
+        const double psnr = mse == 0.0 ? 99.0 : 10.0 * std::log10(255.0 * 255.0 / mse);
+        QVERIFY2(psnr >= 30.0,
+                 qPrintable(QStringLiteral("PSNR %1 dB against the scaled 96-dpi figure").arg(psnr)));
     }
 
     void csvHasDocumentedHeader()
