@@ -8,6 +8,7 @@
 #include "cli_i18n.h"
 #include "cli_options.h"
 #include "cli_progress.h"
+#include "export/animation_export.h"
 #include "export/figure_export.h"
 #include "export/gallery.h"
 #include "io/model_config.h"
@@ -93,19 +94,20 @@ OptionTable figure_table()
     return {
         {.name = "width",
          .type = ArgType::Int,
-         .help = translate("Cli", "Figure width in CSS pixels (1/96 inch)."),
+         .help = translate("Cli", "Figure width in CSS pixels (1/96 inch). With --animate: 1280 by default."),
          .default_value = "1200",
          .lo = 16,
          .hi = 20000},
         {.name = "height",
          .type = ArgType::Int,
-         .help = translate("Cli", "Figure height in CSS pixels."),
+         .help = translate("Cli", "Figure height in CSS pixels. With --animate: 720 by default."),
          .default_value = "800",
          .lo = 16,
          .hi = 20000},
         {.name = "dpi",
          .type = ArgType::Real,
-         .help = translate("Cli", "PNG resolution: pixels = size x dpi / 96 (192 = twice the size)."),
+         .help = translate("Cli", "PNG resolution: pixels = size x dpi / 96 (192 = twice the size). With "
+                                  "--animate: 96 by default (frames of 1280 x 720 pixels)."),
          .default_value = "192",
          .lo = 24,
          .hi = 1200},
@@ -463,7 +465,16 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
         v.rows = *o.integer("rows");
     if (o.has("cols"))
         v.cols = *o.integer("cols");
-    const FigureExportOptions options = figure_options(o, scenario_caption(s));
+    FigureExportOptions options = figure_options(o, scenario_caption(s));
+    if (animate) { // an animation's own default frame, 1280 x 720 pixels, for what is not given
+        const FigureExportOptions frame = default_animation_figure();
+        if (!o.has("width"))
+            options.size.setWidth(frame.size.width());
+        if (!o.has("height"))
+            options.size.setHeight(frame.size.height());
+        if (!o.has("dpi"))
+            options.dpi = frame.dpi;
+    }
     // The heatmap is computed at the figure's device resolution, not more (as the GUI's export).
     v = export_view_settings(v, options);
 

@@ -415,18 +415,6 @@
         <translation>多余的参数“%1”</translation>
     </message>
     <message>
-        <source>Figure width in CSS pixels (1/96 inch).</source>
-        <translation>图宽，单位为 CSS 像素（1/96 英寸）。</translation>
-    </message>
-    <message>
-        <source>Figure height in CSS pixels.</source>
-        <translation>图高，单位为 CSS 像素。</translation>
-    </message>
-    <message>
-        <source>PNG resolution: pixels = size x dpi / 96 (192 = twice the size).</source>
-        <translation>PNG 分辨率：像素数 = 尺寸 x dpi / 96（192 即两倍尺寸）。</translation>
-    </message>
-    <message>
         <source>Colours of background, axes and text.</source>
         <translation>背景、坐标轴和文字的配色。</translation>
     </message>
@@ -1052,6 +1040,18 @@
     <message>
         <source>Renders one figure (PNG, SVG, PDF) or writes its numbers (CSV, JSON) without a display, as the GUI&apos;s Export does; with --animate, an animation of the figure as one parameter moves (MP4, GIF, APNG).</source>
         <translation>不需要显示器，绘制一幅图（PNG、SVG、PDF）或写出图中的数字（CSV、JSON），与图形界面中的“导出”相同；使用 --animate 时，输出这幅图随一个参数变化的动画（MP4、GIF、APNG）。</translation>
+    </message>
+    <message>
+        <source>Figure width in CSS pixels (1/96 inch). With --animate: 1280 by default.</source>
+        <translation>图宽，单位为 CSS 像素（1/96 英寸）。使用 --animate 时默认为 1280。</translation>
+    </message>
+    <message>
+        <source>Figure height in CSS pixels. With --animate: 720 by default.</source>
+        <translation>图高，单位为 CSS 像素。使用 --animate 时默认为 720。</translation>
+    </message>
+    <message>
+        <source>PNG resolution: pixels = size x dpi / 96 (192 = twice the size). With --animate: 96 by default (frames of 1280 x 720 pixels).</source>
+        <translation>PNG 分辨率：像素数 = 尺寸 x dpi / 96（192 即两倍尺寸）。使用 --animate 时默认为 96（每帧 1280 x 720 像素）。</translation>
     </message>
 </context>
 <context>

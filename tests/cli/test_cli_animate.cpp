@@ -41,6 +41,28 @@ TEST(CliAnimate, SpectrumSweepToMp4HasItsFramesSizeAndDuration)
     EXPECT_NEAR(d.duration, 0.3, 1e-6);
 }
 
+// Without --width, --height and --dpi an animation's frames are 1280 x 720 pixels (the figure at 96
+// dpi), not the still export's 2400 x 1600; each one given still counts.
+TEST(CliAnimate, FramesAre1280x720WhenNoSizeIsGiven)
+{
+    const fs::path gif = temp_dir() / "default_size.gif";
+    Result r = run({"export", "--view", "rotation", "--animate", "query_position=0:4", "--frames", "2",
+                    "--quiet", "--out", gif.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    DecodedAnimation d = decode_gif(gif.string());
+    EXPECT_TRUE(d.ok);
+    EXPECT_EQ(d.frames, 2);
+    EXPECT_EQ(d.width, 1280);
+    EXPECT_EQ(d.height, 720);
+
+    r = run({"export", "--view", "rotation", "--animate", "query_position=0:4", "--frames", "2", "--width",
+             "320", "--dpi", "192", "--quiet", "--out", gif.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    d = decode_gif(gif.string());
+    EXPECT_EQ(d.width, 640);
+    EXPECT_EQ(d.height, 1440);
+}
+
 TEST(CliAnimate, RotationSweepToGifAndApngByExtension)
 {
     const fs::path gif = temp_dir() / "rope.gif";

@@ -63,13 +63,27 @@ SweepSpec parse_sweep(std::string_view text, int frames);
 // "FIELD=FROM:TO[:log|:linear]": the allowed form, for messages and help.
 std::string sweep_form();
 
+// An animation's frame unless asked otherwise: 1280 x 720 device pixels (720p video, a slide's 16:9), the
+// figure 1280 x 720 CSS pixels at 96 dpi (scale 1), so text keeps the size it has on screen and stays
+// legible on a projector. The still export's default (1200 x 800 at 192 dpi: 2400 x 1600 pixels) is for
+// print and makes frames four times as large and slow. The command line's --animate without --width,
+// --height, --dpi and the GUI's dialog start from this.
+inline FigureExportOptions default_animation_figure()
+{
+    FigureExportOptions f;
+    f.size = QSizeF(1280.0, 720.0);
+    f.dpi = 96.0;
+    return f;
+}
+
 struct AnimationRequest {
     ViewKind view = ViewKind::Spectrum;
     Scenario scenario;     // the values of every field the sweep does not move
     ViewSettings settings; // as for the still export (export_view_settings)
     std::optional<Colormap> colormap;
     SweepSpec sweep;
-    FigureExportOptions figure; // size, dpi, theme, font scale, caption: as the still export, every frame
+    // Size, dpi, theme, font scale, caption: as the still export, every frame.
+    FigureExportOptions figure = default_animation_figure();
     int fps = 20;
     AnimationFormat format = AnimationFormat::Mp4;
     bool per_frame_scale = false; // each frame its own colour scale / axes (the still export's)

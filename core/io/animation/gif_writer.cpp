@@ -341,12 +341,13 @@ private:
             check(gif, ::EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, static_cast<int>(length), extension));
             check(gif, ::EGifPutImageDesc(gif, x0, y0, x1 - x0 + 1, y1 - y0 + 1, false, nullptr));
             std::vector<GifPixelType> line(static_cast<std::size_t>(x1 - x0 + 1));
+            int last = -1;
             for (int y = y0; y <= y1; ++y) {
                 const std::size_t at = static_cast<std::size_t>(y) * m_width + static_cast<std::size_t>(x0);
                 std::copy(index.begin() + static_cast<std::ptrdiff_t>(at),
                           index.begin() + static_cast<std::ptrdiff_t>(at + line.size()), line.begin());
                 if (f > 0 && transparent >= 0)
-                    mark_unchanged(line, previous.data() + at, static_cast<GifPixelType>(transparent));
+                    mark_unchanged(line, previous.data() + at, static_cast<GifPixelType>(transparent), last);
                 check(gif, ::EGifPutLine(gif, line.data(), static_cast<int>(line.size())));
             }
             index.swap(previous);
@@ -354,21 +355,35 @@ private:
         }
     }
 
-    // Runs of at least kRun pixels equal to the ones on screen become the transparent index. Shorter
-    // runs keep their colour: scattered transparent pixels inside a changing picture break its runs of
-    // colour and make LZW's output larger, not smaller.
+    // Pixels equal to the ones on screen may be coded as the transparent index or as their own colour:
+    // the decoded picture is the same, only LZW's runs differ. A run of unchanged pixels of one colour
+    // keeps it when a neighbour already has that colour (the white around a moving line then codes as
+    // one long run of white with the changed white beside it); other runs of at least kRun pixels
+    // become transparent; shorter ones keep their colours (scattered transparent pixels inside a
+    // changing picture break its runs and make LZW's output larger). `last`: the index written last,
+    // carried from line to line (LZW's strings run on across lines).
     static void mark_unchanged(std::vector<GifPixelType>& line, const std::uint8_t* previous,
-                               GifPixelType transparent)
+                               GifPixelType transparent, int& last)
     {
         constexpr std::size_t kRun = 8;
         for (std::size_t x = 0; x < line.size();) {
             std::size_t end = x;
-            while (end < line.size() && line[end] == previous[end])
+            bool uniform = true;
+            while (end < line.size() && line[end] == previous[end]) {
+                uniform = uniform && line[end] == line[x];
                 ++end;
-            if (end - x >= kRun)
+            }
+            if (end == x) {
+                last = line[x++];
+                continue;
+            }
+            const int colour = line[x];
+            const bool joins = uniform && (last == colour || (end < line.size() && line[end] == colour));
+            if (!joins && (end - x >= kRun || last == transparent))
                 std::fill(line.begin() + static_cast<std::ptrdiff_t>(x),
                           line.begin() + static_cast<std::ptrdiff_t>(end), transparent);
-            x = end == x ? x + 1 : end;
+            last = line[end - 1];
+            x = end;
         }
     }
 

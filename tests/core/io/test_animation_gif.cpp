@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,64 @@ TEST(AnimationGif, FewColoursAreExactWithOneGlobalPaletteLoopAndDelays)
     EXPECT_TRUE(d.loops_forever);
     EXPECT_EQ(d.delays, std::vector<int>(kFrames, 10)); // 1/10 s in hundredths
     EXPECT_GT(d.transparent_pixels, 0); // the tiles stand still every other frame: only the dot is coded
+    for (int i = 0; i < kFrames; ++i)
+        EXPECT_EQ(d.rgb[static_cast<std::size_t>(i)], input[static_cast<std::size_t>(i)]) << "frame " << i;
+}
+
+// A 16-colour pattern that LZW cannot shorten much, with an 8 x 8 square moving 2 pixels a frame over it.
+std::vector<std::uint8_t> speckle_with_square(int width, int height, int frame)
+{
+    std::vector<std::uint8_t> rgba(static_cast<std::size_t>(width) * height * 4);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            std::uint32_t h =
+                static_cast<std::uint32_t>(x) * 73856093u ^ static_cast<std::uint32_t>(y) * 19349663u;
+            h = (h ^ (h >> 13)) * 0x5bd1e995u;
+            const int c = static_cast<int>((h >> 7) & 15);
+            const bool square = x >= 20 + 2 * frame && x < 28 + 2 * frame && y >= 30 && y < 38;
+            std::uint8_t* p = rgba.data() + (static_cast<std::size_t>(y) * width + x) * 4;
+            p[0] = square ? 255 : static_cast<std::uint8_t>(c * 16);
+            p[1] = square ? 0 : static_cast<std::uint8_t>(255 - c * 16);
+            p[2] = static_cast<std::uint8_t>(c * 8), p[3] = 255;
+        }
+    return rgba;
+}
+
+// Only what changed is coded: the frames after the first cost about the rectangle that changed (the old
+// and the new square, 10 x 8 pixels), not the whole picture. Bound, from the content: the one-frame GIF
+// of the first frame, then per frame at most one byte per pixel of the changed rectangle plus 64 bytes
+// (control block, image descriptor, LZW's clear and end codes); whole frames would cost about a one-frame
+// GIF each, 30 times the bound's first term. Decoded frames are the input exactly (16 colours).
+TEST(AnimationGif, FramesThatDifferInASmallRegionCodeOnlyThatRegion)
+{
+    const auto dir = fresh_animation_dir("gif_small_change");
+    constexpr int kW = 160, kH = 120, kFrames = 30;
+    const auto one = (dir / "first.gif").string();
+    {
+        auto writer = make_animation_writer(AnimationFormat::Gif, one);
+        writer->begin(kW, kH, 10, 1);
+        writer->add_frame(speckle_with_square(kW, kH, 0).data(), 4 * kW);
+        writer->finish();
+    }
+    const auto whole_frame = static_cast<double>(std::filesystem::file_size(one));
+
+    const auto path = (dir / "square.gif").string();
+    auto writer = make_animation_writer(AnimationFormat::Gif, path);
+    writer->begin(kW, kH, 10, kFrames);
+    std::vector<std::vector<std::uint8_t>> input;
+    for (int i = 0; i < kFrames; ++i) {
+        const auto frame = speckle_with_square(kW, kH, i);
+        writer->add_frame(frame.data(), 4 * kW);
+        input.push_back(rgb_of(frame));
+    }
+    writer->finish();
+    const auto size = static_cast<double>(std::filesystem::file_size(path));
+    EXPECT_GT(whole_frame, 4000.0); // the pattern is not cheap: whole frames would be 30 x this
+    EXPECT_LE(size, whole_frame + (kFrames - 1) * (10.0 * 8.0 + 64.0))
+        << "one frame: " << whole_frame << " bytes";
+
+    const Decoded d = decode_gif(path);
+    ASSERT_EQ(d.frames, kFrames);
     for (int i = 0; i < kFrames; ++i)
         EXPECT_EQ(d.rgb[static_cast<std::size_t>(i)], input[static_cast<std::size_t>(i)]) << "frame " << i;
 }

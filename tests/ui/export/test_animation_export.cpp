@@ -105,6 +105,17 @@ private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
 
 private slots:
+    // The API's default frame (the GUI's dialog starts from it): 1280 x 720 device pixels, not the still
+    // export's 2400 x 1600.
+    void defaultFrameIs1280x720Pixels()
+    {
+        const FigureExportOptions f = AnimationRequest{}.figure;
+        QCOMPARE(f.size.width() * f.dpi / 96.0, 1280.0);
+        QCOMPARE(f.size.height() * f.dpi / 96.0, 720.0);
+        QCOMPARE(default_animation_figure().size, f.size);
+        QCOMPARE(default_animation_figure().dpi, f.dpi);
+    }
+
     void parsesTheSweepAndNamesTheOptionOfABadOne()
     {
         const SweepSpec log = parse_sweep("rope_theta=10000:500000:log", 60);
