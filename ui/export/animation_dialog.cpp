@@ -105,14 +105,6 @@ std::vector<AnimationField> animation_fields(const Scenario& s, const ViewSettin
     return fields;
 }
 
-FigureExportOptions default_animation_figure()
-{
-    FigureExportOptions o;
-    o.size = QSizeF(960, 540);
-    o.dpi = 96;
-    return o;
-}
-
 AnimationDialog::AnimationDialog(const AnimationRequest& base, QWidget* parent)
     : QDialog(parent), m_base(base), m_fields(animation_fields(base.scenario, base.settings, base.view))
 {

@@ -45,9 +45,6 @@ struct AnimationField {
 // positions when `view` is the rotation view.
 std::vector<AnimationField> animation_fields(const Scenario& s, const ViewSettings& settings, ViewKind view);
 
-// The figure of an animation unless the user chose another: 960 × 540 CSS pixels at 96 dpi.
-FigureExportOptions default_animation_figure();
-
 class AnimationDialog : public QDialog
 {
     Q_OBJECT
