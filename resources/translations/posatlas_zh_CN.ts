@@ -1053,6 +1053,246 @@
         <source>PNG resolution: pixels = size x dpi / 96 (192 = twice the size). With --animate: 96 by default (frames of 1280 x 720 pixels).</source>
         <translation>PNG 分辨率：像素数 = 尺寸 x dpi / 96（192 即两倍尺寸）。使用 --animate 时默认为 96（每帧 1280 x 720 像素）。</translation>
     </message>
+    <message>
+        <source>a model config&apos;s import report and the anatomy of every layer</source>
+        <translation>模型配置的导入报告，以及每一层的构成</translation>
+    </message>
+    <message>
+        <source>train a small transformer with an encoding, measure it at longer lengths</source>
+        <translation>用一种位置编码训练一个小型 Transformer，并在更长的长度上测量它</translation>
+    </message>
+    <message>
+        <source>text: the report as sections, alike layers on one line; json: every field, and the full per-layer table.</source>
+        <translation>text：按小节输出报告，相同的层合并为一行；json：输出全部字段和完整的逐层表格。</translation>
+    </message>
+    <message>
+        <source>Prints the import report of a model, the one the window shows after File &gt; Open Model: the keys read, the parameters they became, the positional keys read but not modelled, the keys not recognised and the notes, then every layer&apos;s attention (global, sliding window of W keys, chunks of C) and positional encoding (RoPE with its base and scaling, or NoPE). FILE is a config.json, a .gguf file or a folder holding config.json; ORG/NAME is a model in the local Hugging Face cache. Diff the output of two models or of two transformers versions of one config.</source>
+        <translation>输出模型的导入报告，与窗口中“文件 &gt; 打开模型”之后显示的报告相同：读取了哪些键、它们成为哪些参数、已读取但尚未建模的位置相关键、无法识别的键和说明，然后列出每一层的注意力（全局、W 个键的滑动窗口、长度为 C 的分块）和位置编码（RoPE 及其基数与缩放，或 NoPE）。FILE 可以是 config.json、.gguf 文件或包含 config.json 的文件夹；ORG/NAME 是本地 Hugging Face 缓存中的模型。对两个模型、或同一配置在两个 transformers 版本下的输出做 diff，即可比较它们。</translation>
+    </message>
+    <message>
+        <source>inspect takes one config.json, .gguf file, folder or ORG/NAME</source>
+        <translation>inspect 需要一个 config.json、.gguf 文件、文件夹或 ORG/NAME</translation>
+    </message>
+    <message>
+        <source>Model type %1 -&gt; method %2</source>
+        <translation>模型类型 %1 -&gt; 方法 %2</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>已读取</translation>
+    </message>
+    <message>
+        <source>What they became</source>
+        <translation>对应的参数</translation>
+    </message>
+    <message>
+        <source>Read, not modelled yet (about positions)</source>
+        <translation>已读取，尚未建模（与位置有关）</translation>
+    </message>
+    <message>
+        <source>Not recognised</source>
+        <translation>无法识别</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>Layers (%1)</source>
+        <translation>各层（共 %1 层）</translation>
+    </message>
+    <message>
+        <source>Receptive field of position %1 (the last of the context)</source>
+        <translation>位置 %1（上下文的最后一个位置）的感受野</translation>
+    </message>
+    <message>
+        <source>The run folder to create (it must not hold a run).</source>
+        <translation>要创建的运行文件夹（其中不能已有一次运行）。</translation>
+    </message>
+    <message>
+        <source>The synthetic task: copy a string, recall the value of a key, or complete an induction pattern.</source>
+        <translation>合成任务：复制一个字符串、回忆某个键对应的值，或补全一个归纳模式。</translation>
+    </message>
+    <message>
+        <source>The positional encoding, as core defines it.</source>
+        <translation>位置编码方法，采用核心库中的定义。</translation>
+    </message>
+    <message>
+        <source>Tokens per training sequence.</source>
+        <translation>每条训练序列的词元数。</translation>
+    </message>
+    <message>
+        <source>Optimizer steps.</source>
+        <translation>优化器的步数。</translation>
+    </message>
+    <message>
+        <source>Seed of the initial weights and of the training sequences.</source>
+        <translation>初始权重和训练序列的种子。</translation>
+    </message>
+    <message>
+        <source>Transformer blocks.</source>
+        <translation>Transformer 块的层数。</translation>
+    </message>
+    <message>
+        <source>Width of the residual stream.</source>
+        <translation>残差流的宽度。</translation>
+    </message>
+    <message>
+        <source>Attention heads (they divide --d-model).</source>
+        <translation>注意力头数（须整除 --d-model）。</translation>
+    </message>
+    <message>
+        <source>Hidden width of the MLP in multiples of --d-model.</source>
+        <translation>MLP 隐藏层宽度，以 --d-model 的倍数计。</translation>
+    </message>
+    <message>
+        <source>Letters of the task.</source>
+        <translation>任务所用的字母数。</translation>
+    </message>
+    <message>
+        <source>Sequences per step.</source>
+        <translation>每一步的序列数。</translation>
+    </message>
+    <message>
+        <source>Peak learning rate of AdamW.</source>
+        <translation>AdamW 的峰值学习率。</translation>
+    </message>
+    <message>
+        <source>Steps of linear warm-up before the cosine decay.</source>
+        <translation>余弦衰减之前线性预热的步数。</translation>
+    </message>
+    <message>
+        <source>AdamW weight decay of the matrices.</source>
+        <translation>AdamW 对权重矩阵的权重衰减。</translation>
+    </message>
+    <message>
+        <source>CPU threads (the same seed and thread count give the same metrics).</source>
+        <translation>CPU 线程数（种子和线程数相同，指标就相同）。</translation>
+    </message>
+    <message>
+        <source>Steps per line of metrics.jsonl.</source>
+        <translation>metrics.jsonl 每写一行所隔的步数。</translation>
+    </message>
+    <message>
+        <source>Steps between checkpoints (model.safetensors).</source>
+        <translation>两次检查点（model.safetensors）之间的步数。</translation>
+    </message>
+    <message>
+        <source>RoPE and xPos base.</source>
+        <translation>RoPE 和 xPos 的基数。</translation>
+    </message>
+    <message>
+        <source>RoPE pairing: half (GPT-NeoX, Hugging Face) or interleaved (RoFormer, GPT-J).</source>
+        <translation>RoPE 的配对方式：half（GPT-NeoX、Hugging Face）或 interleaved（RoFormer、GPT-J）。</translation>
+    </message>
+    <message>
+        <source>Fraction of each head&apos;s components that RoPE rotates.</source>
+        <translation>每个注意力头中由 RoPE 旋转的分量所占的比例。</translation>
+    </message>
+    <message>
+        <source>Rows of the learned table (0: --train-len).</source>
+        <translation>可学习位置表的行数（0：取 --train-len）。</translation>
+    </message>
+    <message>
+        <source>T5 relative buckets.</source>
+        <translation>T5 相对位置桶的个数。</translation>
+    </message>
+    <message>
+        <source>T5 distance of the last bucket.</source>
+        <translation>T5 最后一个桶对应的距离。</translation>
+    </message>
+    <message>
+        <source>xPos gamma.</source>
+        <translation>xPos 的 gamma。</translation>
+    </message>
+    <message>
+        <source>CoPE position embeddings per layer.</source>
+        <translation>每层 CoPE 位置嵌入的个数。</translation>
+    </message>
+    <message>
+        <source>Sequence lengths to evaluate, comma-separated.</source>
+        <translation>要评估的序列长度，以逗号分隔。</translation>
+    </message>
+    <message>
+        <source>Test sequences per length.</source>
+        <translation>每个长度上的测试序列数。</translation>
+    </message>
+    <message>
+        <source>Seed of the test sequences.</source>
+        <translation>测试序列的种子。</translation>
+    </message>
+    <message>
+        <source>RoPE scaling applied at test time (RoPE runs only); the trained length is original_max_position_embeddings.</source>
+        <translation>测试时施加的 RoPE 缩放（仅用于 RoPE 的运行）；训练长度即 original_max_position_embeddings。</translation>
+    </message>
+    <message>
+        <source>Scaling factor of --rope-type.</source>
+        <translation>--rope-type 的缩放因子。</translation>
+    </message>
+    <message>
+        <source>ALiBi scaling at test time (ALiBi runs only).</source>
+        <translation>测试时施加的 ALiBi 缩放（仅用于 ALiBi 的运行）。</translation>
+    </message>
+    <message>
+        <source>CPU threads.</source>
+        <translation>CPU 线程数。</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>cancelled; %1 holds the last checkpoint, step %2 of %3</source>
+        <translation>已取消；%1 中保存着最后一个检查点，第 %2 步（共 %3 步）</translation>
+    </message>
+    <message>
+        <source>note: the run is %1 (step %2 of %3); its last checkpoint is evaluated</source>
+        <translation>注意：这次运行的状态为 %1（第 %2 步，共 %3 步）；评估的是它最后一个检查点</translation>
+    </message>
+    <message>
+        <source>length</source>
+        <translation>长度</translation>
+    </message>
+    <message>
+        <source>answer accuracy</source>
+        <translation>答案准确率</translation>
+    </message>
+    <message>
+        <source>not defined (beyond the learned table)</source>
+        <translation>无定义（超出可学习位置表）</translation>
+    </message>
+    <message>
+        <source>The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, AdamW with warm-up and cosine decay) on a synthetic task with one positional encoding and writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run&apos;s answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test time; a length beyond a learned table is reported as not defined. docs/lab.md explains the lab.</source>
+        <translation>外推实验室：train 用一种位置编码在合成任务上训练一个小型仅解码器 Transformer（前置 LayerNorm、因果掩码、带预热和余弦衰减的 AdamW），写出运行文件夹（model.safetensors、config.json、metrics.jsonl、command.txt），在终端上显示损失和剩余时间；按 Ctrl+C 会保留最后一个检查点。eval 在其他长度上测量一次运行的答案准确率，可在测试时施加 RoPE 或 ALiBi 缩放（外推/内插）；超出可学习位置表的长度报告为无定义。docs/lab.md 介绍了这个实验室。</translation>
+    </message>
+    <message>
+        <source>Training options (lab train)</source>
+        <translation>训练选项（lab train）</translation>
+    </message>
+    <message>
+        <source>Evaluation options (lab eval)</source>
+        <translation>评估选项（lab eval）</translation>
+    </message>
+    <message>
+        <source>lab takes the action &apos;train&apos; or &apos;eval&apos; (see posatlas lab --help)</source>
+        <translation>lab 只接受操作 train 或 eval（参见 posatlas lab --help）</translation>
+    </message>
+    <message>
+        <source>lab train takes no run folder argument; name it with --out</source>
+        <translation>lab train 不接受运行文件夹参数；请用 --out 指定</translation>
+    </message>
+    <message>
+        <source>lab eval takes one run folder (posatlas lab eval DIR)</source>
+        <translation>lab eval 只接受一个运行文件夹（posatlas lab eval DIR）</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>
@@ -4795,6 +5035,10 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>La&amp;ter</source>
         <translation>稍后(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Layers (%1)</source>
+        <translation>各层（共 %1 层）</translation>
     </message>
 </context>
 <context>
