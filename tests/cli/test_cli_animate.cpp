@@ -43,7 +43,7 @@ TEST(CliAnimate, SpectrumSweepToMp4HasItsFramesSizeAndDuration)
 
 // Without --width, --height and --dpi an animation's frames are 1280 x 720 pixels (the figure at 96
 // dpi), not the still export's 2400 x 1600; each one given still counts.
-TEST(CliAnimate, FramesAre1280x720WhenNoSizeIsGiven)
+TEST(CliAnimate, FramesHaveTheDefaultAnimationSizeWhenNoSizeIsGiven)
 {
     const fs::path gif = temp_dir() / "default_size.gif";
     Result r = run({"export", "--view", "rotation", "--animate", "query_position=0:4", "--frames", "2",
