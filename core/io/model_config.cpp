@@ -263,8 +263,8 @@ void finish_unknown(Reader& r, const json& cfg, ConfigImport& out)
 }
 
 // The multimodal configs of Gemma 3, Llama 4 and Qwen2-VL / Qwen2.5-VL / Qwen3-VL keep the text model's
-// keys in text_config: read as if they stood at the top level (text_config wins), the rest of the outer config
-// beside them.
+// keys in text_config: read as if they stood at the top level (text_config wins), the rest of the outer
+// config beside them.
 json text_config_flattened(const json& cfg)
 {
     json flat = cfg;
