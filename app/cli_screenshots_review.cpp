@@ -103,8 +103,8 @@ void shoot_presented_views(const Shots& s)
     s.save(&w, named(QStringLiteral("present-after")));
 }
 
-// ALiBi's heatmap (BLOOM's heads as small multiples, each captioned with its slope) and lesson 10's
-// second step, presented at every scale.
+// ALiBi's heatmap (BLOOM's heads as small multiples, each captioned with its slope), lesson 10's second
+// step and lesson 8's animated first step, presented at every scale.
 void shoot_presented_alibi_and_lesson(const Shots& s)
 {
     MainWindow& w = s.w;
@@ -125,6 +125,18 @@ void shoot_presented_alibi_and_lesson(const Shots& s)
             p->goToStep(1);
             s.idle();
             s.save(&w, named(QStringLiteral("present-%1-lesson").arg(percent(scale))));
+        });
+    w.closeLesson();
+    s.idle();
+    // Lesson 8's first step carries an animation: its Play and Export buttons beside the step's own.
+    const QString rope = lessons.filter(QStringLiteral("08-")).value(0);
+    if (rope.isEmpty() || !w.openLesson(rope))
+        return;
+    for (double scale : kScales)
+        presenting(s, scale, [&](Presentation* p) {
+            p->goToStep(0);
+            s.idle();
+            s.save(&w, named(QStringLiteral("present-%1-lesson-animation").arg(percent(scale))));
         });
     w.closeLesson();
     s.idle();
