@@ -285,7 +285,8 @@ private slots:
                 }
                 // The scale is the union of the frames' own: it spans every frame's extremes.
                 for (int frame = 0; frame < 3; ++frame) {
-                    const auto& m = std::get<HeatmapData>(compute_frame_data(r, frame)).panels[0].matrix;
+                    const ViewResult data = compute_frame_data(r, frame);
+                    const auto& m = std::get<HeatmapData>(data).panels[0].matrix;
                     QVERIFY(ranges[0].lo <= m.min && m.max <= ranges[0].hi);
                 }
                 // One value, one colour: the same logit has the same table entry in every frame.
