@@ -241,6 +241,10 @@ AnimationDialog::AnimationDialog(const AnimationRequest& base, QWidget* parent)
     m_format->setCurrentIndex(m_format->findData(static_cast<int>(base.format)));
     m_file->setText(QDir::home().filePath(
         QStringLiteral("posatlas-%1.%2").arg(view_kind_id(base.view), formatExtension(base.format))));
+    // The moving value by default: the base θ when the method has one (what a rotary method's animation
+    // most often shows, in log steps), else the first numeric field.
+    if (const int theta = m_field->findData(QStringLiteral("rope_theta")); theta >= 0)
+        m_field->setCurrentIndex(theta);
     fieldChosen();
     if (!base.sweep.field.empty())
         setRequest(base);

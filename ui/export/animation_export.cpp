@@ -299,9 +299,29 @@ QString sweep_label(const AnimationRequest& r)
     return QString::fromStdString(r.sweep.field);
 }
 
+// The view's title without the part that already shows the moving field's value (RoPE's titles say
+// "θ 500000 · d 128", ViewJobs): the frame's "label = value" says it, once.
+static QString without_moving_value(const QString& title, const std::string& field)
+{
+    const QString symbol = field == "rope_theta" ? QStringLiteral("θ ")
+                           : field == "head_dim" ? QStringLiteral("d ")
+                                                 : QString();
+    if (symbol.isEmpty())
+        return title;
+    const QString separator = QStringLiteral(" · ");
+    QStringList parts = title.split(separator);
+    parts.removeIf([&](const QString& part) {
+        bool number = false;
+        part.mid(symbol.size()).toDouble(&number);
+        return part.startsWith(symbol) && number;
+    });
+    return parts.join(separator);
+}
+
 QString frame_title(const AnimationRequest& r, const ViewResult& data, int frame)
 {
-    const QString title = std::visit([](const auto& d) { return d.title; }, data);
+    const QString title =
+        without_moving_value(std::visit([](const auto& d) { return d.title; }, data), r.sweep.field);
     const QString value = QString::fromStdString(display_number(sweep_value(r, frame)));
     const QString moving = AnimationExport::tr("%1 = %2").arg(sweep_label(r), value);
     return title.isEmpty() ? moving : AnimationExport::tr("%1 · %2").arg(title, moving);

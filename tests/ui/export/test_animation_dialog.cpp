@@ -102,6 +102,16 @@ void AnimationDialogTest::fieldsComeFromTheRegistry()
     AnimationDialog rotation(smallRequest(ViewKind::Rotation));
     QVERIFY(comboIndex(rotation.fieldCombo(), "query_position") >= 0);
 
+    // The base θ moves by default, in log steps; a method without θ starts at its first numeric field.
+    QCOMPARE(d.fieldCombo()->currentData().toString(), QStringLiteral("rope_theta"));
+    QVERIFY(d.logCheck()->isChecked());
+    AnimationRequest alibi = smallRequest(ViewKind::Heatmap);
+    alibi.scenario.method = Method::ALiBi;
+    AnimationDialog noTheta(alibi);
+    QCOMPARE(comboIndex(noTheta.fieldCombo(), "rope_theta"), -1);
+    QCOMPARE(noTheta.fieldCombo()->currentIndex(), 0);
+    QCOMPARE(noTheta.fieldCombo()->currentData().toString(), QString::fromStdString(noTheta.fields()[0].key));
+
     // Choosing a field takes its registry range and scale as the sweep's defaults: θ is log, up to 1e12.
     const Field* theta = nullptr;
     for (const Field& f : descriptor(Method::RoPE).fields)

@@ -167,6 +167,11 @@ private slots:
         QCOMPARE(sweep_value(r, 0), 10000.0);
         QCOMPARE(sweep_value(r, 4), 500000.0);
         QVERIFY(frame_title(r, compute_frame_data(r, 0), 0).endsWith(QStringLiteral(" = 10000")));
+        // The moving value once: the view's own "θ 500000" goes, its other parts ("d 64") stay.
+        const QString last = frame_title(r, compute_frame_data(r, 4), 4);
+        QCOMPARE(last.count(QStringLiteral("500000")), 1);
+        QVERIFY2(!last.contains(QStringLiteral("θ 500000")), qPrintable(last));
+        QVERIFY2(last.contains(QStringLiteral(" · d ")), qPrintable(last));
         QVERIFY(std::abs(sweep_value(r, 2) - std::sqrt(10000.0 * 500000.0)) < 1e-6);
         QCOMPARE(frame_scenario(r, 2).params<RopeParams>().rope_theta, sweep_value(r, 2));
         r.sweep = parse_sweep("seq_len=10:20", 4); // an integer field: 10, 13.33 -> 13, 16.67 -> 17, 20
