@@ -28,7 +28,10 @@ namespace posatlas::test {
 struct DecodedAnimation {
     bool ok = false;
     int width = 0, height = 0, frames = 0;
-    double duration = 0.0;                      // seconds
+    double duration = 0.0; // seconds
+    // MP4 only: the stream's codec (AVCodecID), pixel format (AVPixelFormat) and average frame rate.
+    int codec = AV_CODEC_ID_NONE, pix_fmt = -1;
+    double fps = 0.0;
     std::vector<std::vector<std::uint8_t>> rgb; // RGB24, row after row
 };
 
@@ -61,6 +64,9 @@ inline DecodedAnimation decode_mp4(const std::string& path)
     }
     const AVStream* stream = format->streams[index];
     d.duration = static_cast<double>(stream->duration) * av_q2d(stream->time_base);
+    d.codec = stream->codecpar->codec_id;
+    d.pix_fmt = stream->codecpar->format;
+    d.fps = av_q2d(stream->avg_frame_rate);
     const AVCodec* codec = avcodec_find_decoder(stream->codecpar->codec_id);
     AVCodecContext* decoder = avcodec_alloc_context3(codec);
     avcodec_parameters_to_context(decoder, stream->codecpar);
@@ -144,6 +150,24 @@ inline std::string png_chunk(const std::string& type, const std::string& data)
     return out;
 }
 
+// A PNG in memory decoded by libpng's simplified API to RGB24 (or straight-alpha RGBA when `rgba`); empty
+// when libpng refuses it.
+inline std::vector<std::uint8_t> decode_png(const std::string& png, int& width, int& height,
+                                            bool rgba = false)
+{
+    png_image image;
+    std::memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (png_image_begin_read_from_memory(&image, png.data(), png.size()) == 0)
+        return {};
+    image.format = rgba ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
+    std::vector<std::uint8_t> pixels(PNG_IMAGE_SIZE(image));
+    if (png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr) == 0)
+        return {};
+    width = static_cast<int>(image.width), height = static_cast<int>(image.height);
+    return pixels;
+}
+
 // An APNG whose frames all cover the whole canvas (what the writer writes).
 inline DecodedAnimation decode_apng(const std::string& path)
 {
@@ -177,17 +201,11 @@ inline DecodedAnimation decode_apng(const std::string& path)
     for (const std::string& stream : streams) {
         const std::string png = std::string("\x89PNG\r\n\x1a\n", 8) + png_chunk("IHDR", ihdr) +
                                 png_chunk("IDAT", stream) + png_chunk("IEND", "");
-        png_image image;
-        std::memset(&image, 0, sizeof image);
-        image.version = PNG_IMAGE_VERSION;
-        if (png_image_begin_read_from_memory(&image, png.data(), png.size()) == 0) {
+        std::vector<std::uint8_t> pixels = decode_png(png, d.width, d.height);
+        if (pixels.empty()) {
             d.ok = false;
             break;
         }
-        image.format = PNG_FORMAT_RGB;
-        std::vector<std::uint8_t> pixels(PNG_IMAGE_SIZE(image));
-        d.ok = d.ok && png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr) != 0;
-        d.width = static_cast<int>(image.width), d.height = static_cast<int>(image.height);
         d.rgb.push_back(std::move(pixels));
         ++d.frames;
     }

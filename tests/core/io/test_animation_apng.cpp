@@ -3,12 +3,11 @@
 // reader): every CRC, IHDR, acTL's frame count and loop count, the fcTL/fdAT sequence numbers and delays;
 // each frame's zlib stream is wrapped into a PNG of its own and decoded by libpng, and must equal the
 // input exactly (lossless, straight alpha).
+#include "animation_decode.h"
 #include "animation_fixtures.h"
 #include "io/animation/animation_writer.h"
 
 #include <gtest/gtest.h>
-#include <png.h>
-#include <zlib.h>
 
 #include <cstring>
 #include <string>
@@ -19,14 +18,6 @@ using namespace posatlas::test;
 
 namespace {
 
-std::uint32_t get32(const std::string& s, std::size_t at)
-{
-    std::uint32_t v = 0;
-    for (int i = 0; i < 4; ++i)
-        v = v << 8 | static_cast<std::uint8_t>(s[at + static_cast<std::size_t>(i)]);
-    return v;
-}
-
 struct Chunk {
     std::string type, data;
 };
@@ -36,44 +27,15 @@ std::vector<Chunk> read_chunks(const std::string& file)
     std::vector<Chunk> chunks;
     EXPECT_EQ(file.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
     for (std::size_t at = 8; at + 12 <= file.size();) {
-        const std::uint32_t length = get32(file, at);
+        const std::uint32_t length = png_get32(file, at);
         Chunk c{file.substr(at + 4, 4), file.substr(at + 8, length)};
         const uLong crc =
             crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(file.data() + at + 4), length + 4);
-        EXPECT_EQ(get32(file, at + 8 + length), crc) << "CRC of " << c.type;
+        EXPECT_EQ(png_get32(file, at + 8 + length), crc) << "CRC of " << c.type;
         chunks.push_back(std::move(c));
         at += 12 + length;
     }
     return chunks;
-}
-
-std::string make_chunk(const std::string& type, const std::string& data)
-{
-    std::string out;
-    const auto put32 = [&](std::uint32_t v) {
-        for (int s = 24; s >= 0; s -= 8)
-            out += static_cast<char>(v >> s);
-    };
-    put32(static_cast<std::uint32_t>(data.size()));
-    const std::string body = type + data;
-    out += body;
-    put32(static_cast<std::uint32_t>(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(body.data()),
-                                           static_cast<uInt>(body.size()))));
-    return out;
-}
-
-// libpng's simplified API: a PNG in memory to straight-alpha RGBA.
-std::vector<std::uint8_t> decode_png(const std::string& png, int& width, int& height)
-{
-    png_image image;
-    std::memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    EXPECT_NE(png_image_begin_read_from_memory(&image, png.data(), png.size()), 0) << image.message;
-    image.format = PNG_FORMAT_RGBA;
-    std::vector<std::uint8_t> pixels(PNG_IMAGE_SIZE(image));
-    EXPECT_NE(png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr), 0) << image.message;
-    width = static_cast<int>(image.width), height = static_cast<int>(image.height);
-    return pixels;
 }
 
 std::vector<std::uint8_t> unpadded(const std::vector<std::uint8_t>& frame, int width, int height, int stride)
@@ -105,8 +67,8 @@ TEST(AnimationApng, EveryFrameDecodesExactlyWithItsCountDelayAndSequence)
     ASSERT_GE(chunks.size(), 4u);
     EXPECT_EQ(chunks[0].type, "IHDR");
     EXPECT_EQ(chunks[1].type, "acTL");
-    EXPECT_EQ(get32(chunks[1].data, 0), static_cast<std::uint32_t>(kFrames));
-    EXPECT_EQ(get32(chunks[1].data, 4), 0u); // loops forever
+    EXPECT_EQ(png_get32(chunks[1].data, 0), static_cast<std::uint32_t>(kFrames));
+    EXPECT_EQ(png_get32(chunks[1].data, 4), 0u); // loops forever
     EXPECT_EQ(chunks.back().type, "IEND");
 
     // Frames: fcTL then IDAT (frame 0) or fdAT; the sequence numbers of fcTL and fdAT count up from 0.
@@ -115,9 +77,9 @@ TEST(AnimationApng, EveryFrameDecodesExactlyWithItsCountDelayAndSequence)
     for (const Chunk& c : chunks) {
         if (c.type == "fcTL") {
             ASSERT_EQ(c.data.size(), 26u);
-            EXPECT_EQ(get32(c.data, 0), sequence++);
-            EXPECT_EQ(get32(c.data, 4), static_cast<std::uint32_t>(kW));
-            EXPECT_EQ(get32(c.data, 8), static_cast<std::uint32_t>(kH));
+            EXPECT_EQ(png_get32(c.data, 0), sequence++);
+            EXPECT_EQ(png_get32(c.data, 4), static_cast<std::uint32_t>(kW));
+            EXPECT_EQ(png_get32(c.data, 8), static_cast<std::uint32_t>(kH));
             const int num =
                 static_cast<std::uint8_t>(c.data[20]) << 8 | static_cast<std::uint8_t>(c.data[21]);
             const int den =
@@ -130,23 +92,23 @@ TEST(AnimationApng, EveryFrameDecodesExactlyWithItsCountDelayAndSequence)
             streams.back() += c.data;
         } else if (c.type == "fdAT") {
             ASSERT_GT(streams.size(), 1u);
-            EXPECT_EQ(get32(c.data, 0), sequence++);
+            EXPECT_EQ(png_get32(c.data, 0), sequence++);
             streams.back() += c.data.substr(4);
         }
     }
     ASSERT_EQ(streams.size(), static_cast<std::size_t>(kFrames));
-    const std::string ihdr = make_chunk("IHDR", chunks[0].data);
+    const std::string ihdr = png_chunk("IHDR", chunks[0].data);
     for (int i = 0; i < kFrames; ++i) {
-        const std::string png = std::string("\x89PNG\r\n\x1a\n", 8) + ihdr + make_chunk("IDAT", streams[i]) +
-                                make_chunk("IEND", "");
+        const std::string png = std::string("\x89PNG\r\n\x1a\n", 8) + ihdr + png_chunk("IDAT", streams[i]) +
+                                png_chunk("IEND", "");
         int w = 0, h = 0;
-        EXPECT_EQ(decode_png(png, w, h), input[static_cast<std::size_t>(i)]) << "frame " << i;
+        EXPECT_EQ(decode_png(png, w, h, true), input[static_cast<std::size_t>(i)]) << "frame " << i;
         EXPECT_EQ(w, kW);
         EXPECT_EQ(h, kH);
     }
     // A viewer without APNG shows the first frame: libpng reads the whole file as that picture.
     int w = 0, h = 0;
-    EXPECT_EQ(decode_png(file, w, h), input[0]);
+    EXPECT_EQ(decode_png(file, w, h, true), input[0]);
 }
 
 } // namespace
