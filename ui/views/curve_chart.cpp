@@ -19,6 +19,7 @@
 #include <QLogValueAxis>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QSet>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -454,10 +455,14 @@ void CurveChart::applyStyle()
     // Legend keys from the series' colours, set here: Qt Charts gives a key either the theme's border or
     // the series' pen depending on the order of its updates, so a chart that had restyled (presenting)
     // drew other keys than a fresh one.
+    // Series of one name (a band's lower and upper edge) share one legend entry: the first.
+    QSet<QString> named;
     for (QLegendMarker* marker : legend()->markers()) {
         const auto* line = qobject_cast<const QLineSeries*>(marker->series());
         if (!line)
             continue;
+        marker->setVisible(!named.contains(line->name()));
+        named.insert(line->name());
         const QColor color = line->pen().color();
         marker->setBrush(color);
         marker->setPen(QPen(color.darker(150), 1.0));

@@ -10,6 +10,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLegendMarker>
 #include <QLogValueAxis>
 #include <QTest>
 #include <QValueAxis>
@@ -96,6 +97,7 @@ class CurveAxesTest : public QObject
 private slots:
     void oneAxisPairThroughRebuilds();
     void titleAndLegendWholeAtPresentationSizes();
+    void seriesOfOneNameShareOneLegendEntry();
 };
 
 void CurveAxesTest::oneAxisPairThroughRebuilds()
@@ -190,4 +192,24 @@ void CurveAxesTest::titleAndLegendWholeAtPresentationSizes()
 }
 
 QTEST_MAIN(CurveAxesTest)
+// A band drawn as two dashed series of one name (the lab sweep's lowest and highest seed): one legend
+// entry, not two of the same text.
+void CurveAxesTest::seriesOfOneNameShareOneLegendEntry()
+{
+    CurveView view;
+    view.resize(700, 450);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    CurveData d = curves(3);
+    d.series[1].name = d.series[2].name = QStringLiteral("band");
+    d.series[0].name = QStringLiteral("mean");
+    view.setData(d);
+    settle();
+    QStringList shown;
+    for (const QLegendMarker* m : view.chartView()->curveChart()->legend()->markers())
+        if (m->isVisible())
+            shown << m->label();
+    QCOMPARE(shown, (QStringList{QStringLiteral("mean"), QStringLiteral("band")}));
+}
+
 #include "test_curve_axes.moc"
