@@ -3,20 +3,20 @@
 
 #include "cli_completion.h"
 #include "cli_compute.h"
+#include "cli_errors.h"
 #include "cli_export.h"
 #include "cli_help.h"
 #include "cli_hub.h"
 #include "cli_i18n.h"
 #include "cli_inspect.h"
-#ifdef POSATLAS_HAVE_LAB
 #include "cli_lab.h"
-#endif
 #include "cli_lesson.h"
 #include "cli_options.h"
 #include "cli_screenshots.h"
 #include "io/input_file.h"
 #include "io/model_config.h"
 #include "io/safe_write.h"
+#include "lab_options.h"
 #include "scenario/types.h"
 
 #include <algorithm>
@@ -52,10 +52,8 @@ std::string usage()
              translate("Cli", "compute every number a lesson quotes and compare it with the text"));
     u += row("  inspect FILE",
              translate("Cli", "a model config's import report and the anatomy of every layer"));
-#ifdef POSATLAS_HAVE_LAB
-    u += row("  lab train|eval",
+    u += row("  lab train|eval|sweep",
              translate("Cli", "train a small transformer with an encoding, measure it at longer lengths"));
-#endif
     u += row("  presets", translate("Cli", "list the shipped model presets"));
     u += row("  models",
              translate("Cli", "list the models in the local Hugging Face cache (for --model ORG/NAME)"));
@@ -95,10 +93,8 @@ std::string command_help(const std::vector<std::string>& words)
         return lesson_help();
     if (c == "inspect")
         return inspect_help();
-#ifdef POSATLAS_HAVE_LAB
     if (c == "lab")
         return lab_help();
-#endif
     if (c == "presets")
         return presets_help();
     if (c == "models")
@@ -124,9 +120,7 @@ std::string full_help()
     for (const char* c : {"export", "gallery", "screenshots", "lesson", "inspect", "presets", "models",
                           "download", "completion"})
         section(std::string("posatlas ") + c, command_help({c}));
-#ifdef POSATLAS_HAVE_LAB
     section("posatlas lab", command_help({"lab"}));
-#endif
     for (const std::string& q : quantity_names())
         section("posatlas compute " + q, compute_help(q));
     return out;
@@ -134,12 +128,9 @@ std::string full_help()
 
 const std::vector<std::string>& commands()
 {
-    static const std::vector<std::string> names{"compute", "export",  "gallery",  "screenshots",
-                                                "lesson",  "inspect",
-#ifdef POSATLAS_HAVE_LAB
-                                                "lab",
-#endif
-                                                "presets", "models",  "download", "help"};
+    static const std::vector<std::string> names{"compute", "export",   "gallery", "screenshots",
+                                                "lesson",  "inspect",  "lab",     "presets",
+                                                "models",  "download", "help"};
     return names;
 }
 
@@ -235,36 +226,12 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
             return run_lesson(rest, out);
         if (args.front() == "completion")
             return run_completion(rest, out);
-#ifdef POSATLAS_HAVE_LAB
         if (args.front() == "lab")
             return run_lab(rest, out, err);
-#endif
         throw UsageError(arg(translate("Cli", "unknown command '%1'; one of %2 (see posatlas --help)"),
                              {args.front(), join(commands(), ", ", [](const std::string& c) { return c; })}));
-    } catch (const UsageError& e) {
-        // Option values are quoted in these messages: escape them as file contents are (idempotent).
-        err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
-        return 2;
-    } catch (const ParameterError& e) {
-        // The GUI's sentence (posatlas::ui::ParameterMessage), naming the option.
-        err << "posatlas: " << parameter_message(option_name(e.parameter()), e.allowed(), e.got()) << '\n';
-        return 2;
-    } catch (const Cancelled&) {
-        err << "posatlas: " << translate("Cli", "cancelled") << '\n';
-        return 1;
-    } catch (const InputFileError& e) { // ConfigError, SessionError, table and scenario-file errors
-        err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
-        return 2;
-    } catch (const OutputFileError& e) { // "cannot write PATH: No space left on device"
-        err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
-        return 2;
-    } catch (const std::bad_alloc&) {
-        err << "posatlas: " << translate("Cli", "out of memory; ask for a smaller window or length") << '\n';
-        return 1;
-    } catch (const std::exception& e) {
-        err << "posatlas: " << arg(translate("Cli", "internal error: %1"), {quote_input(e.what(), 2000)})
-            << '\n';
-        return 1;
+    } catch (...) {
+        return report_command_error(err);
     }
 }
 

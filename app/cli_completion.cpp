@@ -9,13 +9,12 @@
 #include "cli_export.h"
 #include "cli_hub.h"
 #include "cli_inspect.h"
-#ifdef POSATLAS_HAVE_LAB
 #include "cli_lab.h"
-#endif
 #include "cli_lesson.h"
 #include "cli_options.h"
 #include "cli_screenshots.h"
 #include "io/presets.h"
+#include "lab_options.h"
 
 #include <ostream>
 #include <utility>
@@ -59,9 +58,7 @@ void write_bash(std::ostream& out)
     write_context(out, "screenshots", screenshots_option_set());
     write_context(out, "lesson", lesson_option_set());
     write_context(out, "inspect", inspect_option_set());
-#ifdef POSATLAS_HAVE_LAB
     write_context(out, "lab", lab_option_set());
-#endif
     write_context(out, "presets", presets_option_set());
     write_context(out, "models", models_option_set());
     write_context(out, "download", download_option_set());

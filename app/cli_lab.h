@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `posatlas lab train|eval`: the extrapolation lab (core/lab). Compiled only with the lab (POSATLAS_LAB).
+// `posatlas lab train|eval`: the extrapolation lab (core/lab). The command line is checked here and the
+// lab runs in posatlas-lab, a process of its own (cli_lab_process.h): LibTorch never enters this program.
 #pragma once
 
 #include <iosfwd>
@@ -8,10 +9,6 @@
 
 namespace posatlas::cli {
 
-struct OptionSet;
-
 int run_lab(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-OptionSet lab_option_set();
-std::string lab_help();
 
 } // namespace posatlas::cli

@@ -81,5 +81,110 @@ TEST(CliLab, HostileConfigIsRefusedWithExitTwoAndNothingChanges)
     EXPECT_EQ(run({"lab", "eval", dir.string(), "--rope-type", "yarn"}).status, 2);
 }
 
+TEST(CliLab, LabProcessPrintsInTheProgramsLanguage)
+{
+    const fs::path dir = temp_dir() / "zh-run";
+    ASSERT_EQ(run(train(dir.string(), "learned")).status, 0);
+    RunOptions zh;
+    zh.locale = "zh_CN.UTF-8";
+    const Result e = run({"lab", "eval", dir.string(), "--lengths", "12,64", "--sequences", "4"}, zh);
+    ASSERT_EQ(e.status, 0) << e.err;
+    // posatlas-lab has no Qt: the table's header and "not defined" are the translations the program
+    // handed over.
+    EXPECT_EQ(e.out.rfind("长度\t", 0), 0u) << e.out;
+    EXPECT_EQ(e.out.find("not defined"), std::string::npos) << e.out;
+}
+
+TEST(CliLab, InterruptingTheProgramCancelsTheLabAndKeepsTheLastCheckpoint)
+{
+    // Only the program is signalled (as `kill -INT`); it passes the signal on to posatlas-lab. Started in
+    // the background by sh, the program begins with SIGINT ignored: only its own passing on can stop the
+    // run before its last step.
+    const fs::path dir = temp_dir() / "interrupted";
+    std::string script = quote(POSATLAS_EXE) + " lab train --method rope --out " + quote(dir.string());
+    for (const std::string& a : kSmall)
+        script.append(" ").append(a == "20" ? "20000" : a);
+    script.append(" --checkpoint-every 5 >/dev/null 2>&1 </dev/null & p=$!; i=0\n");
+    script.append("while [ ! -f ").append(quote((dir / "model.safetensors").string()));
+    script.append(" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done\n");
+    script.append("kill -INT $p; wait $p; exit $?\n");
+    const fs::path sh = write_file("interrupt.sh", script);
+    const int raw = std::system(("sh " + quote(sh.string())).c_str());
+    ASSERT_TRUE(WIFEXITED(raw));
+    EXPECT_EQ(WEXITSTATUS(raw), 1);
+    const nlohmann::json config = nlohmann::json::parse(slurp(dir / "config.json"));
+    EXPECT_EQ(config["status"], "cancelled");
+    EXPECT_LT(config["steps_done"].get<int>(), 20000);
+    const Result e = run({"lab", "eval", dir.string(), "--lengths", "12", "--sequences", "4"});
+    EXPECT_EQ(e.status, 0) << e.err;
+}
+
+std::vector<std::string> sweep(const fs::path& out, const std::string& methods, const std::string& lengths)
+{
+    return {"lab",       "sweep",     "--out",   out.string(),  "--methods",   methods,    "--seeds",
+            "1",         "--lengths", lengths,   "--sequences", "8",           "--layers", "1",
+            "--d-model", "16",        "--heads", "2",           "--train-len", "12",       "--steps",
+            "20",        "--batch",   "8",       "--alphabet",  "6",           "--quiet"};
+}
+
+TEST(CliLab, SweepWritesTheTableOfEachRunsOwnEvaluationAndItsFigureAndResumes)
+{
+    const fs::path dir = temp_dir() / "sweep";
+    const Result r = run(sweep(dir, "rope,learned", "12,24"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(slurp(dir / "sweep.json"));
+    ASSERT_EQ(j["rows"].size(), 4u); // 2 methods x 1 seed x 2 lengths
+    const std::string csv = slurp(dir / "sweep.csv");
+    EXPECT_EQ(csv.rfind("method,seed,length,accuracy,loss\n", 0), 0u) << csv;
+    EXPECT_NE(csv.find("learned,0,24,not defined,not defined\n"), std::string::npos) << csv;
+    // Each row is what lab eval says of that run (same test sequences: same numbers, bit for bit).
+    for (const char* method : {"rope", "learned"}) {
+        const Result e = run({"lab", "eval", (dir / method / "seed-0").string(), "--lengths", "12,24",
+                              "--sequences", "8", "--format", "json"});
+        ASSERT_EQ(e.status, 0) << e.err;
+        const nlohmann::json own = nlohmann::json::parse(e.out);
+        for (const auto& row : j["rows"]) {
+            if (row["method"] == method && row["length"] == 12) {
+                EXPECT_EQ(row["accuracy"], own["lengths"][0]["answer_accuracy"]) << method;
+            }
+        }
+    }
+    // A figure with something drawn: the mean line of each method with points (a PNG of more than a
+    // blank chart, an SVG with the polyline).
+    EXPECT_GT(fs::file_size(dir / "sweep.png"), 20000u);
+    const std::string svg = slurp(dir / "sweep.svg");
+    EXPECT_NE(svg.find("rope"), std::string::npos);
+    EXPECT_NE(svg.find("<polyline"), std::string::npos);
+    // Again: the complete runs are reused, not trained again.
+    const auto weights = fs::last_write_time(dir / "rope" / "seed-0" / "model.safetensors");
+    const std::string metrics = slurp(dir / "rope" / "seed-0" / "metrics.jsonl");
+    std::vector<std::string> again = sweep(dir, "rope,learned", "12,24");
+    again.pop_back(); // --quiet: the progress names the reuse
+    const Result second = run(again);
+    ASSERT_EQ(second.status, 0) << second.err;
+    EXPECT_NE(second.err.find("complete, reused"), std::string::npos) << second.err;
+    EXPECT_EQ(second.err.find("training"), std::string::npos) << second.err;
+    EXPECT_EQ(fs::last_write_time(dir / "rope" / "seed-0" / "model.safetensors"), weights);
+    EXPECT_EQ(slurp(dir / "rope" / "seed-0" / "metrics.jsonl"), metrics);
+    EXPECT_EQ(slurp(dir / "sweep.csv"), csv);
+}
+
+TEST(CliLab, SweepRefusesNamingTheOption)
+{
+    const fs::path dir = temp_dir() / "sweep-refused";
+    Result r = run(sweep(dir, "rope,fourier", "12,24"));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--methods"), std::string::npos) << r.err;
+    std::vector<std::string> a = sweep(dir, "rope", "12,24");
+    a[7] = "0"; // --seeds 0
+    r = run(a);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--seeds"), std::string::npos) << r.err;
+    r = run(sweep(dir, "rope", "24,12"));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--lengths"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir));
+}
+
 } // namespace
 } // namespace posatlas::test

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// posatlas-lab: the extrapolation lab's process (`posatlas lab train|eval` runs it). It links LibTorch and
+// no Qt: Debian's libtorch_cpu needs OpenCV's highgui, which loads Qt 5, so the lab cannot share a process
+// with the Qt 6 program. The program checks the command line first (in the user's language); this process
+// parses it again, trains or evaluates, and prints its texts as lab_messages.h describes.
+#include "cli_errors.h"
+#include "cli_i18n.h"
+#include "cli_options.h"
+#include "io/input_file.h"
+#include "io/safe_write.h"
+#include "lab/lab.h"
+#include "lab_options.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <ostream>
+#include <unistd.h>
+
+namespace posatlas::cli {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_interrupt(int)
+{
+    g_interrupted = true;
+}
+
+std::string minutes(double s)
+{
+    const long t = static_cast<long>(s + 0.5);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", t / 60, t % 60);
+    return buf;
+}
+
+int run_train(const Options& o, const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const lab::LabConfig c = lab_config_from(o);
+    const std::string dir = *o.text("out");
+    std::string command = "posatlas";
+    for (const std::string& a : args) {
+        const bool plain = !a.empty() && a.find_first_of(" \t\n'\"\\$`;&|<>*?()[]{}") == std::string::npos;
+        command += ' ' + (plain ? a : "'" + a + "'");
+    }
+    const bool shown = !o.flag("quiet") && ::isatty(STDERR_FILENO) == 1;
+    auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    lab::TrainHooks hooks;
+    hooks.cancel = [] { return g_interrupted.load(); };
+    hooks.progress = [&](const lab::TrainProgress& p) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!shown || (now - last < std::chrono::milliseconds(100) && p.step < p.steps))
+            return;
+        last = now;
+        const int width = 24, filled = static_cast<int>(width * static_cast<double>(p.step) / p.steps);
+        const double eta = p.step > 0 ? p.seconds * (p.steps - p.step) / p.step : 0.0;
+        char line[200];
+        std::snprintf(line, sizeof line, "\r%s/%s [%s%s] %d/%d  %s %.4f  %s %.1f%%  ETA %s\033[K",
+                      c.method.c_str(), c.task.c_str(), std::string(filled, '#').c_str(),
+                      std::string(width - filled, '.').c_str(), p.step, p.steps,
+                      translate("Cli", "loss").c_str(), p.loss, translate("Cli", "accuracy").c_str(),
+                      100 * p.accuracy, minutes(eta).c_str());
+        err << line << std::flush;
+    };
+    g_interrupted = false;
+    struct sigaction sa {
+    }, old_int{}, old_term{};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    struct Restore {
+        struct sigaction i, t;
+        ~Restore()
+        {
+            sigaction(SIGINT, &i, nullptr);
+            sigaction(SIGTERM, &t, nullptr);
+        }
+    } restore{old_int, old_term};
+    const lab::TrainSummary s = lab::train_run(c, dir, command, hooks);
+    if (shown)
+        err << "\r\033[K" << std::flush;
+    if (!s.complete) {
+        err << "posatlas: "
+            << arg(translate("Cli", "cancelled; %1 holds the last checkpoint, step %2 of %3"),
+                   {dir, std::to_string(s.steps_done), std::to_string(c.steps)})
+            << '\n';
+        return 1;
+    }
+    char summary[160];
+    std::snprintf(summary, sizeof summary,
+                  "%d steps in %.1f s (%.1f steps/s), loss %.4f, answer accuracy %.2f%%", c.steps, s.seconds,
+                  s.steps_per_second, s.loss, 100 * s.accuracy);
+    out << dir << ": " << summary << '\n';
+    return 0;
+}
+
+int run_eval(const Options& o, const std::string& dir, std::ostream& out)
+{
+    const LabEvalRequest request = lab_eval_from(o);
+    const lab::EvalOptions& e = request.options;
+    const std::string& rope = request.rope_type;
+    const std::string& alibi = request.alibi_scaling;
+    const lab::RunInfo info = lab::read_run_config(dir); // LabRunError: exit 2, nothing written
+    request.check(info);
+    const std::vector<lab::EvalRow> rows = lab::evaluate_run(dir, e);
+    if (request.format == "json") {
+        nlohmann::json j{{"run", dir},
+                         {"method", info.config.method},
+                         {"task", info.config.task},
+                         {"train_len", info.config.train_len},
+                         {"status", info.status},
+                         {"steps_done", info.steps_done},
+                         {"rope_type", rope},
+                         {"factor", e.scaling.factor},
+                         {"alibi_scaling", alibi},
+                         {"sequences", e.sequences},
+                         {"seed", e.seed}};
+        for (const lab::EvalRow& r : rows)
+            j["lengths"].push_back(
+                r.defined
+                    ? nlohmann::json{{"length", r.length}, {"answer_accuracy", r.accuracy}, {"loss", r.loss}}
+                    : nlohmann::json{{"length", r.length}, {"defined", false}});
+        out << j.dump(2) << '\n';
+        return 0;
+    }
+    if (info.status != "complete")
+        out << arg(translate("Cli", "note: the run is %1 (step %2 of %3); its last checkpoint is evaluated"),
+                   {info.status, std::to_string(info.steps_done), std::to_string(info.config.steps)})
+            << '\n';
+    out << translate("Cli", "length") << '\t' << translate("Cli", "answer accuracy") << '\t'
+        << translate("Cli", "loss") << '\n';
+    for (const lab::EvalRow& r : rows) {
+        char line[96];
+        if (r.defined)
+            std::snprintf(line, sizeof line, "%lld\t%.2f%%\t%.4f", static_cast<long long>(r.length),
+                          100 * r.accuracy, r.loss);
+        else
+            std::snprintf(line, sizeof line, "%lld\t%s", static_cast<long long>(r.length),
+                          translate("Cli", "not defined (beyond the learned table)").c_str());
+        out << line << '\n';
+    }
+    return 0;
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    try {
+        const std::string action = args.empty() ? "" : args.front();
+        if (action == "--help" || action == "-h") {
+            out << lab_help();
+            return 0;
+        }
+        if (action != "train" && action != "eval")
+            throw UsageError("posatlas-lab takes the action 'train' or 'eval' (see posatlas lab --help)");
+        const std::vector<std::string> rest(args.begin() + 1, args.end());
+        const Options o(rest, action == "train" ? lab_train_table() : lab_eval_table());
+        if (o.help()) {
+            out << lab_help();
+            return 0;
+        }
+        if (action == "train") {
+            if (!o.positional().empty())
+                throw UsageError("lab train takes no run folder argument; name it with --out");
+            std::vector<std::string> full{"lab"};
+            full.insert(full.end(), args.begin(), args.end());
+            return run_train(o, full, out, err);
+        }
+        if (o.positional().size() != 1)
+            throw UsageError("lab eval takes one run folder (posatlas lab eval DIR)");
+        return run_eval(o, o.positional().front(), out);
+    } catch (...) {
+        return report_command_error(err);
+    }
+}
+
+} // namespace
+
+} // namespace posatlas::cli
+
+int main(int argc, char** argv)
+{
+    posatlas::cli::choose_language();
+    const int status =
+        posatlas::cli::run(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
+    std::cout.flush();
+    return std::cout ? status : 2;
+}

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The texts posatlas-lab prints. posatlas-lab is Qt-free, so it has no translations of its own: the
+// program that starts it (`posatlas lab`) translates these into the environment's language and hands them
+// over in the environment variable kLabMessagesVariable (a JSON object from "context\u0004source" to the
+// translation); run by itself, posatlas-lab prints them in English. The literal translate() calls in
+// lab_main.cpp are what lupdate collects.
+#pragma once
+
+#include <utility>
+
+namespace posatlas::cli {
+
+inline constexpr const char* kLabMessagesVariable = "POSATLAS_LAB_MESSAGES";
+
+inline constexpr std::pair<const char*, const char*> kLabMessages[] = {
+    {"Cli", "loss"},
+    {"Cli", "accuracy"},
+    {"Cli", "cancelled; %1 holds the last checkpoint, step %2 of %3"},
+    {"Cli", "note: the run is %1 (step %2 of %3); its last checkpoint is evaluated"},
+    {"Cli", "length"},
+    {"Cli", "answer accuracy"},
+    {"Cli", "not defined (beyond the learned table)"},
+    {"Cli", "out of memory; ask for a smaller window or length"},
+    {"Cli", "internal error: %1"},
+    {"posatlas::ui::ParameterMessage", "%1 must be %2 (got %3)"},
+};
+
+} // namespace posatlas::cli

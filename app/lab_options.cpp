@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "lab_options.h"
+
+#include "cli_help.h"
+#include "cli_i18n.h"
+#include "io/number_text.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace posatlas::cli {
+
+OptionTable lab_train_table()
+{
+    const lab::LabConfig d;
+    const auto methods = lab::lab_methods();
+    const auto tasks = lab::lab_tasks();
+    const auto num = [](double v) { return format_number(v); };
+    return {{.name = "out",
+             .type = ArgType::Path,
+             .help = translate("Cli", "The run folder to create (it must not hold a run)."),
+             .required = true},
+            {.name = "task",
+             .type = ArgType::Choice,
+             .help = translate("Cli", "The synthetic task: copy a string, recall the value of a key, or "
+                                      "complete an induction pattern."),
+             .default_value = d.task,
+             .choices = tasks},
+            {.name = "method",
+             .type = ArgType::Choice,
+             .help = translate("Cli", "The positional encoding, as core defines it."),
+             .default_value = d.method,
+             .choices = methods},
+            {.name = "train-len",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Tokens per training sequence."),
+             .default_value = num(static_cast<double>(d.train_len)),
+             .lo = 4,
+             .hi = 65536},
+            {.name = "steps",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Optimizer steps."),
+             .default_value = num(d.steps),
+             .lo = 1,
+             .hi = 10000000},
+            {.name = "seed",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Seed of the initial weights and of the training sequences."),
+             .default_value = "0",
+             .lo = 0,
+             .hi = 9007199254740992.0},
+            {.name = "layers",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Transformer blocks."),
+             .default_value = num(d.layers),
+             .lo = 1,
+             .hi = 12},
+            {.name = "d-model",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Width of the residual stream."),
+             .default_value = num(d.d_model),
+             .lo = 8,
+             .hi = 1024},
+            {.name = "heads",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Attention heads (they divide --d-model)."),
+             .default_value = num(d.heads),
+             .lo = 1,
+             .hi = 64},
+            {.name = "mlp-ratio",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Hidden width of the MLP in multiples of --d-model."),
+             .default_value = num(d.mlp_ratio),
+             .lo = 1,
+             .hi = 8},
+            {.name = "alphabet",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Letters of the task."),
+             .default_value = num(d.alphabet),
+             .lo = 2,
+             .hi = 1000},
+            {.name = "batch",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Sequences per step."),
+             .default_value = num(d.batch),
+             .lo = 1,
+             .hi = 4096},
+            {.name = "lr",
+             .type = ArgType::Real,
+             .help = translate("Cli", "Peak learning rate of AdamW."),
+             .default_value = num(d.lr),
+             .lo = 1e-6,
+             .hi = 1.0},
+            {.name = "warmup",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Steps of linear warm-up before the cosine decay."),
+             .default_value = num(d.warmup),
+             .lo = 0,
+             .hi = 10000000},
+            {.name = "weight-decay",
+             .type = ArgType::Real,
+             .help = translate("Cli", "AdamW weight decay of the matrices."),
+             .default_value = num(d.weight_decay),
+             .lo = 0,
+             .hi = 1},
+            {.name = "threads",
+             .type = ArgType::Int,
+             .help = translate("Cli", "CPU threads (the same seed and thread count give the same metrics)."),
+             .default_value = num(d.threads),
+             .lo = 1,
+             .hi = 256},
+            {.name = "log-every",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Steps per line of metrics.jsonl."),
+             .default_value = num(d.log_every),
+             .lo = 1,
+             .hi = 1000000},
+            {.name = "checkpoint-every",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Steps between checkpoints (model.safetensors)."),
+             .default_value = num(d.checkpoint_every),
+             .lo = 1,
+             .hi = 10000000},
+            {.name = "rope-theta",
+             .type = ArgType::Real,
+             .help = translate("Cli", "RoPE and xPos base."),
+             .default_value = num(d.rope_theta),
+             .lo = 2,
+             .hi = 1e9},
+            {.name = "pairing",
+             .type = ArgType::Choice,
+             .help = translate(
+                 "Cli", "RoPE pairing: half (GPT-NeoX, Hugging Face) or interleaved (RoFormer, GPT-J)."),
+             .default_value = "half",
+             .choices = {"half", "interleaved"}},
+            {.name = "partial-rotary-factor",
+             .type = ArgType::Real,
+             .help = translate("Cli", "Fraction of each head's components that RoPE rotates."),
+             .default_value = "1",
+             .lo = 0,
+             .hi = 1},
+            {.name = "max-positions",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Rows of the learned table (0: --train-len)."),
+             .default_value = "0",
+             .lo = 0,
+             .hi = 1 << 20},
+            {.name = "t5-num-buckets",
+             .type = ArgType::Int,
+             .help = translate("Cli", "T5 relative buckets."),
+             .default_value = num(d.t5_num_buckets),
+             .lo = 2,
+             .hi = 4096},
+            {.name = "t5-max-distance",
+             .type = ArgType::Int,
+             .help = translate("Cli", "T5 distance of the last bucket."),
+             .default_value = num(d.t5_max_distance),
+             .lo = 2,
+             .hi = 1 << 20},
+            {.name = "xpos-scale-base",
+             .type = ArgType::Real,
+             .help = translate("Cli", "xPos gamma."),
+             .default_value = num(d.xpos_scale_base),
+             .lo = 1,
+             .hi = 1e9},
+            {.name = "cope-npos-max",
+             .type = ArgType::Int,
+             .help = translate("Cli", "CoPE position embeddings per layer."),
+             .default_value = num(d.cope_npos_max),
+             .lo = 2,
+             .hi = 65536},
+            quiet_option()};
+}
+
+OptionTable lab_eval_table()
+{
+    return {{.name = "lengths",
+             .type = ArgType::RealList,
+             .help = translate("Cli", "Sequence lengths to evaluate, comma-separated."),
+             .default_value = "32,48,64,128,256,512"},
+            {.name = "sequences",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Test sequences per length."),
+             .default_value = "256",
+             .lo = 1,
+             .hi = 100000},
+            {.name = "seed",
+             .type = ArgType::Int,
+             .help = translate("Cli", "Seed of the test sequences."),
+             .default_value = "1000003",
+             .lo = 0,
+             .hi = 9007199254740992.0},
+            {.name = "rope-type",
+             .type = ArgType::Choice,
+             .help = translate("Cli", "RoPE scaling applied at test time (RoPE runs only); the trained "
+                                      "length is original_max_position_embeddings."),
+             .default_value = "default",
+             .choices = {"default", "linear", "dynamic", "yarn", "llama3"}},
+            {.name = "factor",
+             .type = ArgType::Real,
+             .help = translate("Cli", "Scaling factor of --rope-type."),
+             .default_value = "4",
+             .lo = 1,
+             .hi = 1024},
+            {.name = "alibi-scaling",
+             .type = ArgType::Choice,
+             .help = translate("Cli", "ALiBi scaling at test time (ALiBi runs only)."),
+             .default_value = "none",
+             .choices = {"none", "interpolate", "ntk"}},
+            {.name = "threads",
+             .type = ArgType::Int,
+             .help = translate("Cli", "CPU threads."),
+             .default_value = "1",
+             .lo = 1,
+             .hi = 256},
+            {.name = "format",
+             .type = ArgType::Choice,
+             .help = translate("Cli", "Output format."),
+             .default_value = "text",
+             .choices = {"text", "json"}},
+            quiet_option()};
+}
+
+OptionTable lab_sweep_table()
+{
+    OptionTable t{
+        {.name = "out",
+         .type = ArgType::Path,
+         .help = translate("Cli", "The sweep's folder: one run folder per method and seed, the "
+                                  "table (sweep.csv, sweep.json) and the figure (sweep.png, sweep.svg)."),
+         .required = true},
+        {.name = "methods",
+         .type = ArgType::Text,
+         .help = translate("Cli", "The positional encodings, comma-separated."),
+         .default_value = "nope,sinusoidal,learned,t5,alibi,rope,xpos,cope"},
+        {.name = "seeds",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Runs per method, with seeds 0, 1, ..."),
+         .default_value = "3",
+         .lo = 1,
+         .hi = 1000},
+        {.name = "lengths",
+         .type = ArgType::RealList,
+         .help = translate("Cli", "Sequence lengths to evaluate, increasing, comma-separated."),
+         .default_value = "32,48,64,128"},
+        {.name = "sequences",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Test sequences per length."),
+         .default_value = "256",
+         .lo = 1,
+         .hi = 100000}};
+    // The training options of lab train, but the run folder, the method and the seed, which the sweep sets.
+    for (const OptionSpec& s : lab_train_table())
+        if (s.name != "out" && s.name != "method" && s.name != "seed")
+            t.push_back(s);
+    return t;
+}
+
+lab::LabConfig lab_config_from(const Options& o)
+{
+    lab::LabConfig c;
+    c.task = *o.choice("task");
+    c.method = *o.choice("method");
+    c.train_len = *o.integer("train-len");
+    c.steps = static_cast<int>(*o.integer("steps"));
+    c.seed = static_cast<std::uint64_t>(*o.integer("seed"));
+    c.layers = static_cast<int>(*o.integer("layers"));
+    c.d_model = static_cast<int>(*o.integer("d-model"));
+    c.heads = static_cast<int>(*o.integer("heads"));
+    c.mlp_ratio = static_cast<int>(*o.integer("mlp-ratio"));
+    c.alphabet = static_cast<int>(*o.integer("alphabet"));
+    c.batch = static_cast<int>(*o.integer("batch"));
+    c.lr = *o.real("lr");
+    c.warmup = static_cast<int>(o.has("warmup") ? *o.integer("warmup")
+                                                : std::min<std::int64_t>(c.warmup, c.steps / 10));
+    c.weight_decay = *o.real("weight-decay");
+    c.threads = static_cast<int>(*o.integer("threads"));
+    c.log_every = static_cast<int>(*o.integer("log-every"));
+    c.checkpoint_every = static_cast<int>(*o.integer("checkpoint-every"));
+    c.rope_theta = *o.real("rope-theta");
+    c.rope_pairing = *o.choice("pairing") == "half" ? RopePairing::Half : RopePairing::Interleaved;
+    c.partial_rotary_factor = *o.real("partial-rotary-factor");
+    c.max_positions = *o.integer("max-positions");
+    c.t5_num_buckets = static_cast<int>(*o.integer("t5-num-buckets"));
+    c.t5_max_distance = static_cast<int>(*o.integer("t5-max-distance"));
+    c.xpos_scale_base = *o.real("xpos-scale-base");
+    c.cope_npos_max = static_cast<int>(*o.integer("cope-npos-max"));
+    lab::validate(c); // ParameterError naming the option, before anything is written
+    return c;
+}
+
+LabEvalRequest lab_eval_from(const Options& o)
+{
+    LabEvalRequest r;
+    lab::EvalOptions& e = r.options;
+    const std::vector<double> lengths = *o.real_list("lengths");
+    for (double v : lengths) {
+        if (v != std::floor(v) || v < 4 || v > 1 << 20)
+            throw ParameterError("lengths", "integers in [4, 1048576]", format_number(v));
+        e.lengths.push_back(static_cast<std::int64_t>(v));
+    }
+    e.sequences = static_cast<int>(*o.integer("sequences"));
+    e.seed = static_cast<std::uint64_t>(*o.integer("seed"));
+    e.threads = static_cast<int>(*o.integer("threads"));
+    r.rope_type = *o.choice("rope-type");
+    e.scaling.rope_type = *parse_rope_type(r.rope_type);
+    e.scaling.factor = *o.real("factor");
+    r.alibi_scaling = *o.choice("alibi-scaling");
+    e.scaling.alibi = r.alibi_scaling == "ntk"           ? AlibiScaling::Ntk
+                      : r.alibi_scaling == "interpolate" ? AlibiScaling::Interpolate
+                                                         : AlibiScaling::None;
+    r.format = *o.choice("format");
+    return r;
+}
+
+void LabEvalRequest::check(const lab::RunInfo& info) const
+{
+    if (rope_type != "default" && info.config.method != "rope")
+        throw ParameterError("rope-type", "default for a " + info.config.method + " run (RoPE runs only)",
+                             rope_type);
+    if (alibi_scaling != "none" && info.config.method != "alibi")
+        throw ParameterError("alibi-scaling", "none for a " + info.config.method + " run (ALiBi runs only)",
+                             alibi_scaling);
+}
+
+OptionSet lab_option_set()
+{
+    OptionTable all = lab_train_table();
+    for (const OptionSpec& s : lab_eval_table())
+        if (std::none_of(all.begin(), all.end(), [&](const OptionSpec& a) { return a.name == s.name; }))
+            all.push_back(s);
+    return option_set(all);
+}
+
+std::string lab_help()
+{
+    const OptionTable sweep = lab_sweep_table();
+    return render_help(
+        usage_prefix() + "posatlas lab train --out DIR [options]\n       posatlas lab eval DIR [options]\n" +
+            "       posatlas lab sweep --out DIR [options]",
+        translate(
+            "Cli",
+            "The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, "
+            "AdamW with warm-up and cosine decay) on a synthetic task with one positional encoding and "
+            "writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing "
+            "loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run's "
+            "answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test "
+            "time; a length beyond a learned table is reported as not defined. docs/lab.md explains "
+            "the lab."),
+        {{translate("Cli", "Training options (lab train)"), lab_train_table()},
+         {translate("Cli", "Evaluation options (lab eval)"), lab_eval_table()},
+         {translate("Cli",
+                    "Sweep options (lab sweep; the training options of lab train too, but --method and "
+                    "--seed)"),
+          OptionTable(sweep.begin(), sweep.begin() + 5)},
+         {translate("Cli", "Help"), {help_option()}}});
+}
+
+} // namespace posatlas::cli

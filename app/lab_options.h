@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The options of `posatlas lab train|eval` and what they mean as a lab configuration: declared once, read
+// by the program (help, completion, the checks before posatlas-lab starts) and by posatlas-lab (which runs
+// the lab). Qt-free and LibTorch-free: translate() is the program's catalogue in posatlas and the one the
+// program hands over in posatlas-lab (lab_messages.h).
+#pragma once
+
+#include "cli_options.h"
+#include "lab/lab.h"
+
+#include <string>
+#include <vector>
+
+namespace posatlas::cli {
+
+OptionTable lab_train_table();
+OptionTable lab_eval_table();
+// lab sweep: its own options, then those of lab train but --out, --method and --seed.
+OptionTable lab_sweep_table();
+OptionSet lab_option_set();
+std::string lab_help();
+
+// The training configuration of a parsed `lab train` command line, checked (lab::validate:
+// ParameterError naming the option).
+lab::LabConfig lab_config_from(const Options& o);
+
+// A parsed `lab eval` command line. check() refuses a test-time scaling the run's method does not have
+// (ParameterError naming --rope-type or --alibi-scaling).
+struct LabEvalRequest {
+    lab::EvalOptions options;
+    std::string rope_type = "default", alibi_scaling = "none", format = "text";
+    void check(const lab::RunInfo& info) const;
+};
+LabEvalRequest lab_eval_from(const Options& o);
+
+} // namespace posatlas::cli
