@@ -32,6 +32,7 @@
 #include <functional>
 #include <iomanip>
 #include <map>
+#include <mutex>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -464,6 +465,45 @@ std::vector<std::string> quantity_names()
     for (const auto& q : quantities())
         names.push_back(q.name);
     return names;
+}
+
+std::string quantity_summary(const std::string& quantity)
+{
+    const Quantity* q = find_quantity(quantity);
+    return q ? q->summary : std::string();
+}
+
+std::vector<OptionSpec> quantity_own_options(const std::string& quantity)
+{
+    const Quantity* q = find_quantity(quantity);
+    return q ? q->options : std::vector<OptionSpec>();
+}
+
+QuantityCall parse_quantity(const std::string& quantity, const std::vector<std::string>& args)
+{
+    const Quantity* q = find_quantity(quantity);
+    if (!q) {
+        const std::string names = join(quantities(), ", ", [](const Quantity& qq) { return qq.name; });
+        throw UsageError(arg(translate("Cli", "unknown quantity '%1'; one of %2"), {quantity, names}));
+    }
+    // The table is built from the whole registry with its help texts (tens of milliseconds): once per
+    // quantity, as a notebook reads a scenario's fields one by one.
+    static std::mutex mutex;
+    static std::map<std::string, OptionTable> tables;
+    OptionTable table;
+    {
+        const std::lock_guard lock(mutex);
+        auto it = tables.find(q->name);
+        if (it == tables.end())
+            it = tables.emplace(q->name, quantity_table(*q)).first;
+        table = it->second;
+    }
+    Options o(args, std::move(table));
+    if (o.help() || !o.positional().empty())
+        throw UsageError(arg(translate("Cli", "unexpected argument '%1'; options start with --"),
+                             {o.help() ? std::string("--help") : o.positional().front()}));
+    Scenario s = scenario_from_options(o, q->method(), q->name);
+    return {std::move(o), std::move(s)};
 }
 
 int run_compute(const std::vector<std::string>& args, std::ostream& out)

@@ -5,6 +5,8 @@
 #include "scenario/params.h"
 #include "scenario/types.h"
 
+#include "cli_options.h"
+
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -14,10 +16,19 @@
 namespace posatlas::cli {
 
 class Options;
-struct OptionSet;
 struct HelpSection;
 
+struct QuantityCall {
+    Options options;
+    Scenario scenario;
+};
+
 int run_compute(const std::vector<std::string>& args, std::ostream& out);
+// A quantity's options parsed as `posatlas compute QUANTITY ARGS...` parses them, and the scenario they
+// describe (validated): what the Python module computes from when it does not want the quantity's text
+// (matrix). Throws UsageError as run_compute does, also for --help and positional arguments.
+struct QuantityCall;
+QuantityCall parse_quantity(const std::string& quantity, const std::vector<std::string>& args);
 // Each quantity of `compute` with the options it accepts, in the order of compute_usage().
 std::vector<std::pair<std::string, OptionSet>> compute_option_sets();
 OptionSet presets_option_set();
@@ -27,6 +38,10 @@ std::string compute_usage();
 std::string compute_help(const std::string& quantity);
 std::string presets_help();
 std::vector<std::string> quantity_names();
+// A quantity's one-line summary and its own options (beside the model's and the output's), as its
+// --help lists them; empty for an unknown quantity.
+std::string quantity_summary(const std::string& quantity);
+std::vector<OptionSpec> quantity_own_options(const std::string& quantity);
 
 // Builds the Scenario that --preset / --config and the method options describe (flags override the
 // file). Shared with `export`. `required` is the method the quantity needs, if any: a model that uses

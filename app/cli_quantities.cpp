@@ -460,7 +460,7 @@ void write_matrix_json(std::ostream& out, const Scenario& s, MatrixKind kind, co
     write_json(out, j);
 }
 
-void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
+MatrixRequest matrix_request(const Options& o, const Scenario& s)
 {
     const auto kinds = matrix_kinds_for(s.method);
     MatrixKind kind = kinds.front();
@@ -486,6 +486,12 @@ void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
     w.precision = *o.choice("precision") == "single" ? Precision::Single : Precision::Double;
     // --precision single: the float32 result itself (half the memory, shorter numbers), not widened.
     w.single_result = w.precision == Precision::Single;
+    return {kind, w};
+}
+
+void matrix_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    const auto [kind, w] = matrix_request(o, s);
     const MatrixResult r = compute_matrix(s, kind, w);
     // The matrix fits kMaxMatrixElements; its text is what would blow the budget. Refuse before writing.
     try {

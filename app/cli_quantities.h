@@ -5,6 +5,7 @@
 
 #include "cli_options.h"
 #include "cli_output.h"
+#include "compute/attention_logits.h"
 #include "scenario/params.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -23,6 +24,13 @@ void t5_buckets(const Options& o, Scenario& s, std::ostream& out);
 void deberta_buckets(const Options& o, Scenario& s, std::ostream& out);
 void sinusoidal_quantity(const Options& o, Scenario& s, std::ostream& out);
 void learned_quantity(const Options& o, Scenario& s, std::ostream& out);
+// What `compute matrix` computes: --kind (the method's first kind when not given) and the window's
+// options, checked as the command line checks them. The Python module's matrix() reads them here too.
+struct MatrixRequest {
+    MatrixKind kind;
+    MatrixWindow window;
+};
+MatrixRequest matrix_request(const Options& o, const Scenario& s);
 void matrix_quantity(const Options& o, Scenario& s, std::ostream& out);
 void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out);
 void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out);

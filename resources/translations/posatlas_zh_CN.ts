@@ -1282,16 +1282,72 @@
         <translation>评估选项（lab eval）</translation>
     </message>
     <message>
-        <source>lab takes the action &apos;train&apos; or &apos;eval&apos; (see posatlas lab --help)</source>
-        <translation>lab 只接受操作 train 或 eval（参见 posatlas lab --help）</translation>
-    </message>
-    <message>
         <source>lab train takes no run folder argument; name it with --out</source>
         <translation>lab train 不接受运行文件夹参数；请用 --out 指定</translation>
     </message>
     <message>
         <source>lab eval takes one run folder (posatlas lab eval DIR)</source>
         <translation>lab eval 只接受一个运行文件夹（posatlas lab eval DIR）</translation>
+    </message>
+    <message>
+        <source>the lab is not installed: posatlas-lab was found neither beside posatlas nor in its libexec folder (a build without LibTorch)</source>
+        <translation>实验室没有安装：在 posatlas 旁边和它的 libexec 文件夹里都找不到 posatlas-lab（构建时没有 LibTorch）</translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>lab takes the action &apos;train&apos;, &apos;eval&apos; or &apos;sweep&apos; (see posatlas lab --help)</source>
+        <translation>lab 接受的动作是 &apos;train&apos;、&apos;eval&apos; 或 &apos;sweep&apos;（见 posatlas lab --help）</translation>
+    </message>
+    <message>
+        <source>Answer accuracy against length (%1, trained at %2)</source>
+        <translation>答案准确率随长度的变化（%1，训练长度 %2）</translation>
+    </message>
+    <message>
+        <source>sequence length (tokens)</source>
+        <translation>序列长度（token）</translation>
+    </message>
+    <message>
+        <source>%1 (lowest and highest seed)</source>
+        <translation>%1（最低和最高的种子）</translation>
+    </message>
+    <message>
+        <source>trained %1</source>
+        <translation>训练长度 %1</translation>
+    </message>
+    <message>
+        <source>complete, reused</source>
+        <translation>已完成，直接复用</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练中</translation>
+    </message>
+    <message>
+        <source>evaluating</source>
+        <translation>评估中</translation>
+    </message>
+    <message>
+        <source>The sweep&apos;s folder: one run folder per method and seed, the table (sweep.csv, sweep.json) and the figure (sweep.png, sweep.svg).</source>
+        <translation>扫描的文件夹：每个方法和种子一个运行文件夹，还有表格（sweep.csv、sweep.json）和图（sweep.png、sweep.svg）。</translation>
+    </message>
+    <message>
+        <source>The positional encodings, comma-separated.</source>
+        <translation>位置编码，用逗号分隔。</translation>
+    </message>
+    <message>
+        <source>Runs per method, with seeds 0, 1, ...</source>
+        <translation>每个方法的运行次数，种子依次为 0、1、……</translation>
+    </message>
+    <message>
+        <source>Sequence lengths to evaluate, increasing, comma-separated.</source>
+        <translation>要评估的序列长度，递增，用逗号分隔。</translation>
+    </message>
+    <message>
+        <source>Sweep options (lab sweep; the training options of lab train too, but --method and --seed)</source>
+        <translation>扫描选项（lab sweep；也接受 lab train 的训练选项，--method 和 --seed 除外）</translation>
     </message>
 </context>
 <context>

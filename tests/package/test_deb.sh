@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Builds the Debian package with CPack into a scratch directory, checks it with lintian (any error fails),
-# unpacks it with dpkg -x (no root, no installation) and checks that the unpacked program runs, with
-# OpenBLAS's OpenMP build where the build tree has it, and that every file the desktop, the package
-# manager and the shell look for is at its path.
+# Builds the Debian packages with CPack into a scratch directory (posatlas, and python3-posatlas and
+# posatlas-lab where the module and the lab are built), checks each with lintian (any error fails),
+# unpacks them with dpkg -x (no root, no installation) and checks that the unpacked program runs, with
+# OpenBLAS's OpenMP build where the build tree has it, that every file the desktop, the package manager
+# and the shell look for is at its path, that the program's package does not depend on LibTorch, and
+# that the installed module imports and computes.
 #   test_deb.sh BUILD_DIR APP_ID VERSION
 set -eu
 build=$1 id=$2 version=$3
@@ -34,13 +36,48 @@ fi
 [ -n "$(dpkg-deb -f "$deb" Homepage)" ] || fail "no Homepage"
 [ "$(dpkg-deb -f "$deb" Description | wc -l)" -gt 2 ] || fail "no extended Description"
 
+# The lab's LibTorch (with OpenCV and Qt 5) is a dependency of posatlas-lab only.
+! echo "$depends" | grep -Eq "libtorch|libopencv|libqt5" || fail "the program's package depends on the lab's libraries: $depends"
+
+# The other packages, present exactly when their parts were built.
+py_deb="$tmp/out/python3-posatlas_${version}_${arch}.deb"
+lab_deb="$tmp/out/posatlas-lab_${version}_${arch}.deb"
+debs="$deb"
+if [ -d "$build/app/python/posatlas" ]; then
+  [ -f "$py_deb" ] || { ls -l "$tmp/out" >&2; fail "no $py_deb"; }
+  debs="$debs $py_deb"
+  pydeps=$(dpkg-deb -f "$py_deb" Depends)
+  for dep in python3-numpy "python3 (>=" libqt6gui6; do
+    echo "$pydeps" | grep -qF "$dep" || fail "python3-posatlas Depends lacks $dep: $pydeps"
+  done
+  [ "$(dpkg-deb -f "$py_deb" Section)" = python ] || fail "python3-posatlas Section"
+else
+  [ ! -e "$py_deb" ] || fail "$py_deb without the module built"
+fi
+if [ -x "$build/app/posatlas-lab" ]; then
+  [ -f "$lab_deb" ] || { ls -l "$tmp/out" >&2; fail "no $lab_deb"; }
+  debs="$debs $lab_deb"
+  dpkg-deb -f "$lab_deb" Depends | grep -qF "posatlas (= $version)" || fail "posatlas-lab does not depend on posatlas"
+fi
+
 # lintian: no error (E:) at all; warnings and the rest are printed.
-lintian "$deb" >"$tmp/lintian.log" 2>&1 || true
+lintian $debs >"$tmp/lintian.log" 2>&1 || true
 cat "$tmp/lintian.log"
 ! grep -q '^E: ' "$tmp/lintian.log" || fail "lintian reports errors"
 
 root="$tmp/root"
-dpkg -x "$deb" "$root"
+for d in $debs; do dpkg -x "$d" "$root"; done
+[ ! -e "$root/usr/libexec/posatlas/posatlas-lab" ] || dpkg -c "$lab_deb" | grep -q "posatlas-lab$" \
+  || fail "posatlas-lab is not in its own package"
+dpkg -c "$deb" | grep -q "posatlas-lab" && fail "the program's package holds posatlas-lab"
+if [ -f "$py_deb" ]; then
+  for f in "doc/python3-posatlas/copyright" "doc/python3-posatlas/changelog.gz"; do
+    [ -s "$root/usr/share/$f" ] || fail "missing /usr/share/$f"
+  done
+  (cd "$tmp" && PYTHONPATH="$root/usr/lib/python3/dist-packages" QT_QPA_PLATFORM=offscreen "${PYTHON:-python3}" -c \
+    "import posatlas as pa; f = pa.rope_frequencies(pa.Scenario(method='rope')); assert len(f) > 0") \
+    >"$tmp/python.log" 2>&1 || { cat "$tmp/python.log" >&2; fail "the installed module"; }
+fi
 exe="$root/usr/bin/posatlas"
 # The installed program finds OpenBLAS's OpenMP build through a link in the package's own directory
 # ($ORIGIN/../lib/posatlas), relative, pointing at the build's place on this system; RUNPATH names no
@@ -65,6 +102,15 @@ fi
 (cd "$tmp" && QT_QPA_PLATFORM=offscreen "$exe" export --view heatmap --method rope --seq-len 64 --out x.png) \
   >"$tmp/export.log" 2>&1 || { cat "$tmp/export.log" >&2; fail "headless export"; }
 file "$tmp/x.png" | grep -q "PNG image data, 2400 x 1600" || fail "export wrote $(file "$tmp/x.png")"
+
+# With the lab built, the package has its process where the program looks for it, and the installed
+# program runs it (a tiny training run).
+if [ -x "$build/app/posatlas-lab" ]; then
+  [ -x "$root/usr/libexec/posatlas/posatlas-lab" ] || fail "no /usr/libexec/posatlas/posatlas-lab"
+  "$exe" lab train --out "$tmp/run" --layers 1 --d-model 16 --heads 2 --train-len 12 --steps 2 --batch 4 \
+    --quiet >"$tmp/lab.log" 2>&1 || { cat "$tmp/lab.log" >&2; fail "posatlas lab train as installed"; }
+  grep -q '"status": "complete"' "$tmp/run/config.json" || fail "the installed lab's run is not complete"
+fi
 
 share="$root/usr/share"
 for f in "applications/$id.desktop" "metainfo/$id.metainfo.xml" "mime/packages/$id.xml" \
@@ -99,4 +145,4 @@ while read -r o; do
   grep -qE -- "[ ']$o[ ']" "$share/bash-completion/completions/posatlas" || fail "completion lacks $o"
 done <"$tmp/options"
 bash -n "$share/bash-completion/completions/posatlas" || fail "completion script does not parse"
-echo "ok: $(basename "$deb") ($(du -k "$deb" | cut -f1) KiB)"
+for d in $debs; do echo "ok: $(basename "$d") ($(du -k "$d" | cut -f1) KiB)"; done
