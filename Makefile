@@ -126,7 +126,8 @@ gallery: build
 # Benchmarks are built only here (POSATLAS_BUILD_BENCHMARKS, OFF by default so `make test` skips them),
 # then Google Benchmark, the GEMM peak probe and the NumPy reference run in one go (tests/bench/run_bench.py),
 # then the GUI latency benchmark (tests/bench/gui_latency.cpp; GUI_LATENCY_ARGS=--quick for a short run),
-# then the animation writers (tests/bench/animation_bench.cpp).
+# then the animation writers (tests/bench/animation_bench.cpp), then the NumPy notebook tasks done with
+# NumPy and with `import posatlas` side by side (tests/bench/python_vs_numpy.py).
 # The lab alone, in the default build: the program, its lab process (posatlas-lab), the lab's tests and
 # `posatlas lab` end to end, and the check that the program itself does not load LibTorch.
 lab: configure
@@ -139,6 +140,8 @@ bench: configure
 	/usr/bin/python3 tests/bench/run_bench.py $(BUILD_DIR)/tests/bench/core_bench --repetitions 5
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/tests/bench/gui_latency $(GUI_LATENCY_ARGS)
 	$(BUILD_DIR)/tests/bench/animation_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+	if [ -f $(BUILD_DIR)/app/python/posatlas/__init__.py ]; then \
+	  PYTHONPATH=$(BUILD_DIR)/app/python /usr/bin/python3 tests/bench/python_vs_numpy.py --repetitions 5; fi
 
 # The tree is formatted with the repository's .clang-format (Debian 12's clang-format 14);
 # format-check fails on any file that differs (CI runs it).

@@ -13,7 +13,7 @@
 
 namespace posatlas::cli {
 
-int run_lab(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+int run_lab(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, std::string* captured)
 {
     const std::string action = args.empty() ? "" : args.front();
     if (action == "--help" || action == "-h") {
@@ -42,6 +42,7 @@ int run_lab(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         if (!o.positional().empty())
             throw UsageError(translate("Cli", "lab train takes no run folder argument; name it with --out"));
         lab_config_from(o);
+        lab::check_new_run_folder(*o.text("out"));
     } else {
         if (o.positional().size() != 1)
             throw UsageError(translate("Cli", "lab eval takes one run folder (posatlas lab eval DIR)"));
@@ -50,7 +51,7 @@ int run_lab(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     }
     out.flush();
     err.flush();
-    return run_lab_process(args);
+    return run_lab_process(args, captured);
 }
 
 } // namespace posatlas::cli

@@ -9,6 +9,9 @@
 
 namespace posatlas::cli {
 
-int run_lab(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// `captured`: posatlas-lab's standard output goes there instead of the program's (train and eval; the
+// sweep writes its results to files and its progress to `err`).
+int run_lab(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+            std::string* captured = nullptr);
 
 } // namespace posatlas::cli

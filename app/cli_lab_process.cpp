@@ -27,6 +27,12 @@ namespace fs = std::filesystem;
 
 std::atomic<pid_t> g_child{0};
 
+std::string& search_dir()
+{
+    static std::string dir;
+    return dir;
+}
+
 extern "C" void pass_on(int signal)
 {
     const pid_t child = g_child.load();
@@ -54,8 +60,16 @@ std::string catalogue()
 
 } // namespace
 
+void set_lab_search_dir(const std::string& dir)
+{
+    search_dir() = dir;
+}
+
 std::string find_lab_executable()
 {
+    if (!search_dir().empty())
+        if (const fs::path named = fs::path(search_dir()) / "posatlas-lab"; executable(named))
+            return named.lexically_normal().string();
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {

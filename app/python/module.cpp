@@ -9,6 +9,8 @@
 #include "cli_quantities.h"
 
 #include "cli_i18n.h"
+#include "cli_lab.h"
+#include "cli_lab_process.h"
 #include "compute/attention_logits.h"
 #include "io/input_file.h"
 #include "io/safe_write.h"
@@ -19,10 +21,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <QtGlobal>
 #include <atomic>
 #include <chrono>
+
 #include <condition_variable>
 #include <exception>
+#include <iostream>
 #include <mutex>
 #include <new>
 #include <sstream>
@@ -235,11 +240,54 @@ py::bytes render_figure(const std::vector<std::string>& args, const std::string&
     return py::bytes(out.str());
 }
 
+// `posatlas lab ARGS`: the command line's checks here (the options, the configuration, the run folder:
+// UsageError or ParameterError, raised as ValueError), then posatlas-lab as a child process, with the GIL
+// released while it runs. Ctrl+C reaches the child, which stops at its next step and keeps its last
+// checkpoint. Returns (exit status, the child's standard output when `capture`, else ""). The sweep's
+// progress and the child's own messages go to standard error, which Jupyter shows under the cell.
+py::tuple run_lab(const std::vector<std::string>& args, bool capture)
+{
+    std::string captured;
+    std::ostringstream out;
+    int status = 0;
+    {
+        py::gil_scoped_release release;
+        status = cli::run_lab(args, out, std::cerr, capture ? &captured : nullptr);
+        std::cerr.flush();
+    }
+    return py::make_tuple(status, capture ? captured : out.str());
+}
+
+// The messages posatlas/__init__.py and posatlas/lab.py raise themselves, here so that lupdate finds them
+// and the .ts carries their Chinese; the Python side asks for them by their English text (tr below).
+[[maybe_unused]] constexpr const char* kPythonMessages[] = {
+    QT_TRANSLATE_NOOP("Python", "%1 must be %2 (got %3 %4)"),
+    QT_TRANSLATE_NOOP("Python", "True or False"),
+    QT_TRANSLATE_NOOP("Python", "an integer"),
+    QT_TRANSLATE_NOOP("Python", "a number"),
+    QT_TRANSLATE_NOOP("Python", "a list of numbers"),
+    QT_TRANSLATE_NOOP("Python", "a string"),
+    QT_TRANSLATE_NOOP("Python", "a value"),
+    QT_TRANSLATE_NOOP("Python", "Scenario has no field %1 (posatlas.fields() lists them)"),
+    QT_TRANSLATE_NOOP("Python", "the first argument must be a posatlas.Scenario (got %1)"),
+    QT_TRANSLATE_NOOP("Python", "%1() got an unexpected keyword argument %2"),
+    QT_TRANSLATE_NOOP("Python", "%1 needs --method %2 (the scenario's method is %3)"),
+    QT_TRANSLATE_NOOP("Python", "--out: the format of %1 must be one of png|svg|pdf|csv|json"),
+    QT_TRANSLATE_NOOP("Python", "the lab is not installed: this build of posatlas has no posatlas-lab"),
+    QT_TRANSLATE_NOOP("Python", "%1 is not a lab run folder (it has no config.json)"),
+    QT_TRANSLATE_NOOP("Python", "training stopped: %1 is %2 at step %3 of %4"),
+    QT_TRANSLATE_NOOP("Python", "posatlas-lab stopped with exit status %1 (its message is above)"),
+};
+
 } // namespace
 
 PYBIND11_MODULE(_posatlas, m)
 {
     m.doc() = "The native part of posatlas: the command line's code, called from Python.";
+    // Messages and figure texts in the environment's language, as the command line chooses it
+    // (LANG=zh_CN.UTF-8: Chinese), from the first call on; the figures' QApplication later takes over
+    // from this QCoreApplication (cli_export.h).
+    cli::choose_language();
     // The messages are the command line's (app/cli.cpp), without its "posatlas: " prefix.
     py::register_exception_translator([](std::exception_ptr p) {
         try {
@@ -275,6 +323,15 @@ PYBIND11_MODULE(_posatlas, m)
           "posatlas compute matrix ARGS: (array, info), the array owning core's result.");
     m.def("render_figure", &render_figure, py::arg("args"), py::arg("format"),
           "posatlas export ARGS --out - --format FORMAT: the figure's bytes.");
+    m.def("run_lab", &run_lab, py::arg("args"), py::arg("capture"),
+          "posatlas lab ARGS: (exit status, captured standard output).");
+    m.def("set_lab_search_dir", &cli::set_lab_search_dir, py::arg("dir"),
+          "A folder to look for posatlas-lab in first (the build tree's app/).");
+    m.def("lab_program", &cli::find_lab_executable,
+          "The path of posatlas-lab, or '' when it is not installed.");
+    m.def(
+        "tr", [](const std::string& source) { return cli::translate("Python", source.c_str()); },
+        py::arg("source"), "A message of the Python side in the environment's language.");
     m.def("method_ids", [] {
         std::vector<std::string> ids;
         for (const MethodDescriptor& d : methods())

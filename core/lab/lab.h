@@ -138,6 +138,9 @@ class LabRunError : public InputFileError
 public:
     using InputFileError::InputFileError;
 };
+// A new run's folder: refused (LabRunError) when it already holds a run. train_run checks it; so does
+// the command line before it starts the lab's process, to report it in the caller's own process.
+void check_new_run_folder(const std::string& dir);
 
 struct TrainProgress {
     int step = 0, steps = 0;

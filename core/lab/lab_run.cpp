@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <set>
 
 namespace posatlas::lab {
@@ -149,6 +150,13 @@ std::string config_text(const LabConfig& c, const std::string& status, int steps
                      {"checkpoint_every", c.checkpoint_every}};
     j["positional"] = positional_json(c);
     return j.dump(2) + "\n";
+}
+
+void check_new_run_folder(const std::string& dir)
+{
+    std::error_code ec;
+    if (std::filesystem::exists(std::filesystem::path(dir) / "config.json", ec))
+        throw LabRunError(dir + ": already holds a run (config.json); choose another --out");
 }
 
 RunInfo read_run_config(const std::string& dir)

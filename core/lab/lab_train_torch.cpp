@@ -55,9 +55,8 @@ TrainSummary train_run(const LabConfig& c, const std::string& dir, const std::st
 {
     validate(c); // before anything is created
     namespace fs = std::filesystem;
+    check_new_run_folder(dir);
     std::error_code ec;
-    if (fs::exists(fs::path(dir) / "config.json", ec))
-        throw LabRunError(dir + ": already holds a run (config.json); choose another --out");
     fs::create_directories(dir, ec);
     if (ec)
         throw OutputFileError(dir, ec.message());

@@ -2879,6 +2879,73 @@
     </message>
 </context>
 <context>
+    <name>Python</name>
+    <message>
+        <source>%1 must be %2 (got %3 %4)</source>
+        <translation>%1 必须是 %2（当前为 %3 %4）</translation>
+    </message>
+    <message>
+        <source>True or False</source>
+        <translation>True 或 False</translation>
+    </message>
+    <message>
+        <source>an integer</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>a list of numbers</source>
+        <translation>数值列表</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>a value</source>
+        <translation>一个值</translation>
+    </message>
+    <message>
+        <source>Scenario has no field %1 (posatlas.fields() lists them)</source>
+        <translation>Scenario 没有字段 %1（posatlas.fields() 列出全部字段）</translation>
+    </message>
+    <message>
+        <source>the first argument must be a posatlas.Scenario (got %1)</source>
+        <translation>第一个参数必须是 posatlas.Scenario（当前为 %1）</translation>
+    </message>
+    <message>
+        <source>%1() got an unexpected keyword argument %2</source>
+        <translation>%1() 不接受关键字参数 %2</translation>
+    </message>
+    <message>
+        <source>%1 needs --method %2 (the scenario&apos;s method is %3)</source>
+        <translation>%1 需要 --method %2（当前场景的方法是 %3）</translation>
+    </message>
+    <message>
+        <source>--out: the format of %1 must be one of png|svg|pdf|csv|json</source>
+        <translation>--out：%1 的格式必须是 png|svg|pdf|csv|json 之一</translation>
+    </message>
+    <message>
+        <source>the lab is not installed: this build of posatlas has no posatlas-lab</source>
+        <translation>实验室未安装：这个 posatlas 版本不含 posatlas-lab</translation>
+    </message>
+    <message>
+        <source>%1 is not a lab run folder (it has no config.json)</source>
+        <translation>%1 不是实验室的运行文件夹（其中没有 config.json）</translation>
+    </message>
+    <message>
+        <source>training stopped: %1 is %2 at step %3 of %4</source>
+        <translation>训练已停止：%1 的状态为 %2，停在第 %3 步（共 %4 步）</translation>
+    </message>
+    <message>
+        <source>posatlas-lab stopped with exit status %1 (its message is above)</source>
+        <translation>posatlas-lab 已退出，退出状态 %1（原因见上方输出）</translation>
+    </message>
+</context>
+<context>
     <name>TableAdoption</name>
     <message>
         <source>Learned position table (positions × dimensions)</source>

@@ -6,6 +6,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 SOURCE = os.environ.get("POSATLAS_SOURCE", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DOC = os.path.join(SOURCE, "docs", "python.md")
 EXAMPLE = re.compile(r"(## A worked example.*?```python\n)(.*?)(```\n\n```text\n)(.*?)(```\n)", re.S)
@@ -23,6 +25,18 @@ def test_worked_example_prints_what_the_doc_shows():
         m = EXAMPLE.search(f.read())
     assert m, "docs/python.md: no worked example"
     assert run_example(m.group(2)) == m.group(4)
+
+
+TRANSFORMERS = re.compile(r"### Against transformers' own code.*?```python\n(.*?)```\n", re.S)
+
+
+def test_transformers_block_agrees_where_transformers_is_installed():
+    with open(DOC, encoding="utf-8") as f:
+        m = TRANSFORMERS.search(f.read())
+    assert m, "docs/python.md: no comparison with transformers"
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    assert run_example(m.group(1)) == "True\nTrue\n"
 
 
 if __name__ == "__main__" and "--update" in sys.argv:

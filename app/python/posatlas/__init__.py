@@ -18,7 +18,7 @@ import numpy as _np
 
 from . import _posatlas
 
-__all__ = ["Scenario", "matrix", "figure", "Figure", "fields", "quantities"]
+__all__ = ["Scenario", "matrix", "figure", "Figure", "fields", "quantities", "lab"]
 
 _FIELDS = _posatlas.fields()
 _QUANTITIES = _posatlas.quantities()
@@ -60,8 +60,18 @@ def _number_text(v):
     return repr(float(v))
 
 
+def _message(source, *args):
+    """A message of the Python side in the environment's language (module.cpp lists them for lupdate),
+    its %1, %2, ... filled with args."""
+    text = _posatlas.tr(source)
+    for i in range(len(args), 0, -1):  # %10 before %1
+        text = text.replace("%%%d" % i, str(args[i - 1]))
+    return text
+
+
 def _type_error(key, what, value):
-    return TypeError("%s must be %s (got %s %r)" % (key, what, type(value).__name__, value))
+    return TypeError(_message("%1 must be %2 (got %3 %4)", key, _posatlas.tr(what), type(value).__name__,
+                              repr(value)))
 
 
 def _option_text(f, value, keep):
@@ -177,7 +187,7 @@ class Scenario:
     def _field(self, key):
         found = _BY_KEY.get(key) or _BY_OPTION.get(key)
         if not found:
-            raise AttributeError("Scenario has no field %r (posatlas.fields() lists them)" % key)
+            raise AttributeError(_message("Scenario has no field %1 (posatlas.fields() lists them)", repr(key)))
         return found[0]
 
     def _set(self, options, key, value):
@@ -220,7 +230,7 @@ class Scenario:
 def _call_args(scenario, quantity, kwargs):
     """The command-line arguments of `quantity` for `scenario` and the call's keyword arguments."""
     if not isinstance(scenario, Scenario):
-        raise TypeError("the first argument must be a posatlas.Scenario (got %s)" % type(scenario).__name__)
+        raise TypeError(_message("the first argument must be a posatlas.Scenario (got %1)", type(scenario).__name__))
     own = {o["name"]: o for o in quantity["options"]}
     extra = {}
     quantity_args = []
@@ -245,7 +255,8 @@ def _call_args(scenario, quantity, kwargs):
         elif key in _BY_KEY or key in _BY_OPTION or key == "method":
             scenario._set(extra, key, value)
         else:
-            raise TypeError("%s() got an unexpected keyword argument %r" % (quantity["name"].replace("-", "_"), key))
+            raise TypeError(_message("%1() got an unexpected keyword argument %2", quantity["name"].replace("-", "_"),
+                                     repr(key)))
     args = scenario._args(extra)
     if quantity["method"] is not None:
         # The quantity fixes the method: --method is not one of its options, and another is refused.
@@ -254,7 +265,8 @@ def _call_args(scenario, quantity, kwargs):
             if a.startswith("--method="):
                 method = a[len("--method="):]
         if method is not None and method != quantity["method"]:
-            raise ValueError("%s needs --method %s (the scenario's method is %s)" % (quantity["name"], quantity["method"], method))
+            raise ValueError(_message("%1 needs --method %2 (the scenario's method is %3)", quantity["name"],
+                                      quantity["method"], method))
         args = [a for a in args if not a.startswith("--method=")]
     return args + quantity_args
 
@@ -346,7 +358,7 @@ class Figure:
         if format is None:
             format = _os.path.splitext(path)[1].lstrip(".").lower()
         if format not in ("png", "svg", "pdf", "csv", "json"):
-            raise ValueError("--out: the format of %s must be one of png|svg|pdf|csv|json" % path)
+            raise ValueError(_message("--out: the format of %1 must be one of png|svg|pdf|csv|json", path))
         data = self.render(format)
         with open(path, "wb") as f:
             f.write(data)
@@ -363,7 +375,7 @@ def figure(scenario, view="heatmap", **kwargs):
     max_distance=10**6, ...) and any scenario field; ``posatlas export --help`` lists them.
     """
     if not isinstance(scenario, Scenario):
-        raise TypeError("the first argument must be a posatlas.Scenario (got %s)" % type(scenario).__name__)
+        raise TypeError(_message("the first argument must be a posatlas.Scenario (got %1)", type(scenario).__name__))
     extra = {}
     figure_args = ["--view=%s" % view]
     for key, value in kwargs.items():
@@ -382,3 +394,6 @@ def figure(scenario, view="heatmap", **kwargs):
     f = Figure(scenario._args(extra) + figure_args)
     f.render("png")  # checks the options now, raising the command line's message
     return f
+
+
+from . import lab  # noqa: E402  (posatlas.lab: train, eval and sweep of the extrapolation lab)
