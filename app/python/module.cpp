@@ -26,19 +26,70 @@
 #include <chrono>
 
 #include <condition_variable>
+#include <deque>
 #include <exception>
+#include <functional>
 #include <iostream>
 #include <mutex>
 #include <new>
 #include <sstream>
 #include <thread>
+#include <unistd.h>
 
 namespace py = pybind11;
 using namespace posatlas;
 
 namespace {
 
-// Runs `work` on a thread of its own with the GIL released, while this (the calling) thread checks
+// The thread that runs the module's computations, one at a time in the order asked, for the life of the
+// process: OpenMP keeps one team of threads for it. A thread per call made libgomp start a new team for
+// each call while the previous team's threads still spun: a 4096 x 4096 matrix took 27 ms through the
+// module against 20 ms in C++ (docs/benchmarks.md, "The Python module"). Never destroyed (it outlives the
+// interpreter's finalisation); a forked child, which has no copy of the thread, starts its own.
+class ComputeThread
+{
+public:
+    static ComputeThread& instance()
+    {
+        static std::mutex creating;
+        static ComputeThread* current = nullptr;
+        const std::lock_guard lock(creating);
+        if (!current || current->m_pid != ::getpid())
+            current = new ComputeThread; // a child's copy of its parent's is left as it is
+        return *current;
+    }
+    void post(std::function<void()> job)
+    {
+        const std::lock_guard lock(m_mutex);
+        m_jobs.push_back(std::move(job));
+        m_ready.notify_one();
+    }
+
+private:
+    ComputeThread()
+    {
+        std::thread([this] { loop(); }).detach();
+    }
+    [[noreturn]] void loop()
+    {
+        for (;;) {
+            std::function<void()> job;
+            {
+                std::unique_lock lock(m_mutex);
+                m_ready.wait(lock, [&] { return !m_jobs.empty(); });
+                job = std::move(m_jobs.front());
+                m_jobs.pop_front();
+            }
+            job();
+        }
+    }
+    const pid_t m_pid = ::getpid();
+    std::mutex m_mutex;
+    std::condition_variable m_ready;
+    std::deque<std::function<void()>> m_jobs;
+};
+
+// Runs `work` on the compute thread with the GIL released, while this (the calling) thread checks
 // Python's signals every 50 ms with the GIL held: Ctrl+C turns core's cancel predicate true, the work
 // stops at its next check (core throws Cancelled), and KeyboardInterrupt (PyErr_CheckSignals's) is raised.
 template <typename Work> void run_interruptible(Work&& work)
@@ -48,7 +99,8 @@ template <typename Work> void run_interruptible(Work&& work)
     std::condition_variable done_cv;
     bool done = false;
     std::exception_ptr error;
-    std::thread worker([&] {
+    // The job never throws: what `work` throws is handed back through `error`.
+    ComputeThread::instance().post([&] {
         try {
             work([&] { return cancel.load(std::memory_order_relaxed); });
         } catch (...) {
@@ -76,7 +128,6 @@ template <typename Work> void run_interruptible(Work&& work)
             lock.lock();
         }
     }
-    worker.join();
     if (interrupted)
         throw py::error_already_set();
     if (error)

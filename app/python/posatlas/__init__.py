@@ -16,7 +16,14 @@ import tempfile as _tempfile
 
 import numpy as _np
 
-from . import _posatlas
+# NumPy has loaded Debian's pthread OpenBLAS by now, and the native module's libopenblas.so.0 resolves to
+# it (the same soname), so in Python the core's matrix products run on OpenBLAS's own threads while its
+# OpenMP threads (libgomp) spin-wait between parallel regions on the same cores: a 4096 x 4096 random-
+# content matrix took 106 ms instead of 48 (docs/benchmarks.md, "The Python module"). Waiting threads
+# sleep instead, unless the user chose otherwise; libgomp reads this when it loads, with _posatlas below.
+_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from . import _posatlas  # noqa: E402
 
 __all__ = ["Scenario", "matrix", "figure", "Figure", "fields", "quantities", "lab"]
 
