@@ -123,18 +123,22 @@ install: build
 gallery: build
 	$(BUILD_DIR)/app/posatlas gallery --out gallery
 
-# Benchmarks are built only here (POSATLAS_BUILD_BENCHMARKS, OFF by default so `make test` skips them),
-# then Google Benchmark, the GEMM peak probe and the NumPy reference run in one go (tests/bench/run_bench.py),
-# then the GUI latency benchmark (tests/bench/gui_latency.cpp; GUI_LATENCY_ARGS=--quick for a short run),
-# then the animation writers (tests/bench/animation_bench.cpp), then the NumPy notebook tasks done with
-# NumPy and with `import posatlas` side by side (tests/bench/python_vs_numpy.py).
 # The lab alone, in the default build: the program, its lab process (posatlas-lab), the lab's tests and
 # `posatlas lab` end to end, and the check that the program itself does not load LibTorch.
 lab: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS) --target posatlas posatlas-lab lab_tests cli_lab_tests
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j$(JOBS) -R '[Ll]ab|libtorch'
 
-bench: configure
+# Benchmarks are built only here (POSATLAS_BUILD_BENCHMARKS, OFF by default so `make test` skips them),
+# then Google Benchmark, the GEMM peak probe and the NumPy reference run in one go (tests/bench/run_bench.py),
+# then the GUI latency benchmark (tests/bench/gui_latency.cpp; GUI_LATENCY_ARGS=--quick for a short run),
+# then the animation writers (tests/bench/animation_bench.cpp), then the NumPy notebook tasks done with
+# NumPy and with `import posatlas` side by side (tests/bench/python_vs_numpy.py), then the lab's model
+# against the same model in PyTorch (tests/bench/lab_pytorch_reference.py).
+# PyTorch (Python) for the lab's reference model (tests/bench/lab_pytorch_reference.py): benchmarks only.
+BENCH_PACKAGES := python3-torch
+bench: build
+	$(MAKE) deps DEBIAN_PACKAGES="$(DEBIAN_PACKAGES) $(BENCH_PACKAGES)"
 	cmake -S . -B $(BUILD_DIR) -DPOSATLAS_BUILD_BENCHMARKS=ON
 	cmake --build $(BUILD_DIR) -j$(JOBS) --target core_bench gui_latency animation_bench
 	/usr/bin/python3 tests/bench/run_bench.py $(BUILD_DIR)/tests/bench/core_bench --repetitions 5
@@ -142,6 +146,8 @@ bench: configure
 	$(BUILD_DIR)/tests/bench/animation_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 	if [ -f $(BUILD_DIR)/app/python/posatlas/__init__.py ]; then \
 	  PYTHONPATH=$(BUILD_DIR)/app/python /usr/bin/python3 tests/bench/python_vs_numpy.py --repetitions 5; fi
+	if [ -x $(BUILD_DIR)/app/posatlas-lab ]; then \
+	  /usr/bin/python3 tests/bench/lab_pytorch_reference.py $(BUILD_DIR)/app/posatlas-lab --steps 300; fi
 
 # The tree is formatted with the repository's .clang-format (Debian 12's clang-format 14);
 # format-check fails on any file that differs (CI runs it).

@@ -322,10 +322,15 @@ void CurveChart::updateSeriesData()
     for (qsizetype i = 0; i < m_series.size() && i < m_data.series.size(); ++i) {
         QList<QPointF> points = m_showsDrawn ? drawn_points(m_data.series[i])
                                              : series_points(m_data.series[i], m_logX, m_data.log_y);
-        if (m_dashed[i])
+        if (m_dashed[i]) {
             m_dashedPoints[i] = std::move(points);
-        else
-            static_cast<QLineSeries*>(m_series[i])->replace(points);
+        } else {
+            // A curve of one point has no line to draw: its point is shown instead (a sweep's learned
+            // table defined at the trained length only).
+            auto* line = static_cast<QLineSeries*>(m_series[i]);
+            line->setPointsVisible(points.size() == 1);
+            line->replace(points);
+        }
     }
     updateDashed();
 }
@@ -449,6 +454,8 @@ void CurveChart::applyStyle()
         pen.setCapStyle(Qt::FlatCap);
         pen.setStyle(s.dashed ? Qt::DashLine : Qt::SolidLine);
         static_cast<QLineSeries*>(m_series[i])->setPen(pen);
+        // The point of a one-point curve (updateSeriesData), four line widths across.
+        static_cast<QLineSeries*>(m_series[i])->setMarkerSize(4 * pen.widthF());
         if (m_dashed[i])
             m_dashed[i]->setPen(pen);
     }

@@ -11,6 +11,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QLegendMarker>
+#include <QLineSeries>
 #include <QLogValueAxis>
 #include <QTest>
 #include <QValueAxis>
@@ -98,6 +99,7 @@ private slots:
     void oneAxisPairThroughRebuilds();
     void titleAndLegendWholeAtPresentationSizes();
     void seriesOfOneNameShareOneLegendEntry();
+    void curveOfOnePointShowsItsPoint();
 };
 
 void CurveAxesTest::oneAxisPairThroughRebuilds()
@@ -210,6 +212,30 @@ void CurveAxesTest::seriesOfOneNameShareOneLegendEntry()
         if (m->isVisible())
             shown << m->label();
     QCOMPARE(shown, (QStringList{QStringLiteral("mean"), QStringLiteral("band")}));
+}
+
+// A curve of one point (a learned table defined at the trained length only) has no line: its point is
+// drawn. Curves of more points stay lines without point markers.
+void CurveAxesTest::curveOfOnePointShowsItsPoint()
+{
+    CurveView view;
+    view.resize(700, 450);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    CurveData d = curves(2);
+    d.series[1].x.resize(1);
+    d.series[1].y.resize(1);
+    view.setData(d);
+    settle();
+    QList<const QLineSeries*> lines;
+    for (const QAbstractSeries* s : view.chartView()->curveChart()->series())
+        if (const auto* line = qobject_cast<const QLineSeries*>(s))
+            lines << line;
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines[1]->count(), 1);
+    QVERIFY(lines[1]->pointsVisible());
+    QVERIFY(lines[0]->count() > 1);
+    QVERIFY(!lines[0]->pointsVisible());
 }
 
 #include "test_curve_axes.moc"
