@@ -33,19 +33,15 @@ int run_lab(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             translate("Cli", "lab takes the action 'train', 'eval' or 'sweep' (see posatlas lab --help)"));
     // Everything that can be checked without LibTorch is checked here, in the user's language, before
     // posatlas-lab starts: the options, the configuration (memory budget included), the run folder.
-    const Options o(rest, action == "train" ? lab_train_table() : lab_eval_table());
+    const Options o = lab_action_options(action, rest);
     if (o.help()) {
         out << lab_help();
         return 0;
     }
     if (action == "train") {
-        if (!o.positional().empty())
-            throw UsageError(translate("Cli", "lab train takes no run folder argument; name it with --out"));
         lab_config_from(o);
         lab::check_new_run_folder(*o.text("out"));
     } else {
-        if (o.positional().size() != 1)
-            throw UsageError(translate("Cli", "lab eval takes one run folder (posatlas lab eval DIR)"));
         const LabEvalRequest request = lab_eval_from(o);
         request.check(lab::read_run_config(o.positional().front()));
     }

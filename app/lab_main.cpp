@@ -161,20 +161,16 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         if (action != "train" && action != "eval")
             throw UsageError("posatlas-lab takes the action 'train' or 'eval' (see posatlas lab --help)");
         const std::vector<std::string> rest(args.begin() + 1, args.end());
-        const Options o(rest, action == "train" ? lab_train_table() : lab_eval_table());
+        const Options o = lab_action_options(action, rest);
         if (o.help()) {
             out << lab_help();
             return 0;
         }
         if (action == "train") {
-            if (!o.positional().empty())
-                throw UsageError("lab train takes no run folder argument; name it with --out");
             std::vector<std::string> full{"lab"};
             full.insert(full.end(), args.begin(), args.end());
             return run_train(o, full, out, err);
         }
-        if (o.positional().size() != 1)
-            throw UsageError("lab eval takes one run folder (posatlas lab eval DIR)");
         return run_eval(o, o.positional().front(), out);
     } catch (...) {
         return report_command_error(err);

@@ -172,6 +172,18 @@ OptionTable lab_train_table()
             quiet_option()};
 }
 
+Options lab_action_options(const std::string& action, const std::vector<std::string>& rest)
+{
+    Options o(rest, action == "train" ? lab_train_table() : lab_eval_table());
+    if (o.help())
+        return o;
+    if (action == "train" && !o.positional().empty())
+        throw UsageError(translate("Cli", "lab train takes no run folder argument; name it with --out"));
+    if (action != "train" && o.positional().size() != 1)
+        throw UsageError(translate("Cli", "lab eval takes one run folder (posatlas lab eval DIR)"));
+    return o;
+}
+
 OptionTable lab_eval_table()
 {
     return {{.name = "lengths",

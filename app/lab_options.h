@@ -19,6 +19,9 @@ OptionTable lab_eval_table();
 OptionTable lab_sweep_table();
 OptionSet lab_option_set();
 std::string lab_help();
+// `lab train` or `lab eval` parsed (rest: the words after the action), their positional arguments
+// checked unless --help was given: train takes none, eval one run folder. UsageError otherwise.
+Options lab_action_options(const std::string& action, const std::vector<std::string>& rest);
 
 // The training configuration of a parsed `lab train` command line, checked (lab::validate:
 // ParameterError naming the option).

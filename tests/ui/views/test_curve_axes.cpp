@@ -89,6 +89,14 @@ void settle()
         QApplication::processEvents();
 }
 
+// The view at the tests' size, on screen.
+bool shown(CurveView& view)
+{
+    view.resize(700, 450);
+    view.show();
+    return QTest::qWaitForWindowExposed(&view);
+}
+
 } // namespace
 
 class CurveAxesTest : public QObject
@@ -105,9 +113,7 @@ private slots:
 void CurveAxesTest::oneAxisPairThroughRebuilds()
 {
     CurveView view;
-    view.resize(700, 450);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(shown(view));
     CurveChart* chart = view.chartView()->curveChart();
     const QGraphicsScene* scene = chart->scene();
     QVERIFY(scene);
@@ -199,9 +205,7 @@ QTEST_MAIN(CurveAxesTest)
 void CurveAxesTest::seriesOfOneNameShareOneLegendEntry()
 {
     CurveView view;
-    view.resize(700, 450);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(shown(view));
     CurveData d = curves(3);
     d.series[1].name = d.series[2].name = QStringLiteral("band");
     d.series[0].name = QStringLiteral("mean");
@@ -219,9 +223,7 @@ void CurveAxesTest::seriesOfOneNameShareOneLegendEntry()
 void CurveAxesTest::curveOfOnePointShowsItsPoint()
 {
     CurveView view;
-    view.resize(700, 450);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(shown(view));
     CurveData d = curves(2);
     d.series[1].x.resize(1);
     d.series[1].y.resize(1);
