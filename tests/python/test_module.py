@@ -5,6 +5,7 @@
 import csv
 import io
 import json
+import struct
 
 import numpy as np
 import pytest
@@ -245,4 +246,45 @@ def test_queries_and_keys_accept_arrays(tmp_path):
     np.save(tmp_path / "k.npy", k)
     expected = matrix_cells(cli_json("compute", "matrix", "--seq-len", "16", "--queries", str(tmp_path / "q.npy"),
                                      "--keys", str(tmp_path / "k.npy")))
+    assert np.array_equal(bits(m), bits(expected))
+
+
+def gguf_bytes(kv):
+    """A GGUF v3 file of metadata only (ggml docs/gguf.md: "GGUF", u32 version, u64 tensor count, u64 kv
+    count, then each key as a u64-length string, its u32 type and its value): u32 (4), f32 (6), string (8)."""
+    def text(s):
+        b = s.encode()
+        return struct.pack("<Q", len(b)) + b
+    out = b"GGUF" + struct.pack("<IQQ", 3, 0, len(kv))
+    for key, (kind, value) in kv.items():
+        out += text(key) + struct.pack("<I", {"u32": 4, "f32": 6, "str": 8}[kind])
+        out += struct.pack("<I", value) if kind == "u32" else struct.pack("<f", value) if kind == "f32" else text(value)
+    return out
+
+
+def test_from_config_reads_gguf_as_the_command_line_does(tmp_path):
+    path = tmp_path / "llama.gguf"
+    path.write_bytes(gguf_bytes({
+        "general.architecture": ("str", "llama"), "llama.context_length": ("u32", 8192),
+        "llama.embedding_length": ("u32", 4096), "llama.attention.head_count": ("u32", 32),
+        "llama.rope.freq_base": ("f32", 500000.0), "llama.rope.dimension_count": ("u32", 128)}))
+    s = pa.Scenario.from_config(path)
+    assert s.method == "rope" and s.rope_theta == 500000.0 and s.head_dim == 128
+    f = pa.rope_frequencies(s)
+    cli = cli_json("compute", "rope-frequencies", "--config", str(path))
+    assert list(f["inv_freq_rad_per_token"]) == cli["inv_freq_rad_per_token"]
+
+
+def test_queries_and_keys_read_safetensors_as_the_command_line_does(tmp_path):
+    # huggingface/safetensors README: u64 LE header length, the JSON header, then the tensors' bytes.
+    rng = np.random.default_rng(2)
+    q = rng.standard_normal((8, 64)).astype(np.float32)
+    header = json.dumps({"q": {"dtype": "F32", "shape": [8, 64], "data_offsets": [0, q.nbytes]}}).encode()
+    path = tmp_path / "q.safetensors"
+    path.write_bytes(struct.pack("<Q", len(header)) + header + q.tobytes())
+    s = pa.Scenario(seq_len=8, head_dim=64, queries=str(path), queries_tensor="q", keys=q)
+    m = pa.matrix(s, kind="logits")
+    np.save(tmp_path / "k.npy", q)
+    expected = matrix_cells(cli_json("compute", "matrix", "--seq-len", "8", "--head-dim", "64", "--queries",
+                                     str(path), "--queries-tensor", "q", "--keys", str(tmp_path / "k.npy")))
     assert np.array_equal(bits(m), bits(expected))
