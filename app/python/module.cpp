@@ -22,9 +22,9 @@
 #include <pybind11/stl.h>
 
 #include <QtGlobal>
+
 #include <atomic>
 #include <chrono>
-
 #include <condition_variable>
 #include <deque>
 #include <exception>

@@ -5,6 +5,7 @@
 import csv
 import io
 import json
+import os
 import struct
 
 import numpy as np
@@ -288,3 +289,30 @@ def test_queries_and_keys_read_safetensors_as_the_command_line_does(tmp_path):
     expected = matrix_cells(cli_json("compute", "matrix", "--seq-len", "8", "--head-dim", "64", "--queries",
                                      str(path), "--queries-tensor", "q", "--keys", str(tmp_path / "k.npy")))
     assert np.array_equal(bits(m), bits(expected))
+
+
+def test_import_leaves_the_environment_as_it_was():
+    # OMP_WAIT_POLICY is set only while the native module loads (libgomp reads it then): child processes
+    # such as posatlas-lab inherit the user's environment.
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    code = "import os, posatlas; print(os.environ.get('OMP_WAIT_POLICY'))"
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "None"
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env=dict(env, OMP_WAIT_POLICY="ACTIVE"))
+    assert p.stdout.strip() == "ACTIVE"
+
+
+def test_figure_options_of_every_kind_and_a_bad_one():
+    s = pa.Scenario(seq_len=32)
+    f = pa.figure(s, view="heatmap", width=np.int64(300), height=200, causal=True)
+    assert f.render("png")[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError) as e:  # an integer option given a fraction: the command line's message
+        pa.figure(s, view="heatmap", height=200.5)
+    assert str(e.value) == cli_error("export", "--view", "heatmap", "--height", "200.5", "--out", "x.png")
+    with pytest.raises(TypeError) as e:
+        pa.figure(s, view="heatmap", width=object())
+    assert "width" in str(e.value)

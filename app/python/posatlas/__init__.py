@@ -20,10 +20,17 @@ import numpy as _np
 # it (the same soname), so in Python the core's matrix products run on OpenBLAS's own threads while its
 # OpenMP threads (libgomp) spin-wait between parallel regions on the same cores: a 4096 x 4096 random-
 # content matrix took 106 ms instead of 48 (docs/benchmarks.md, "The Python module"). Waiting threads
-# sleep instead, unless the user chose otherwise; libgomp reads this when it loads, with _posatlas below.
-_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-from . import _posatlas  # noqa: E402
+# sleep instead, unless the user chose otherwise; libgomp reads this once, when it loads with _posatlas.
+# Only while it loads: child processes (posatlas-lab's LibTorch threads) and the user's later libraries
+# keep the environment as it was.
+_wait_policy_set = "OMP_WAIT_POLICY" not in _os.environ
+if _wait_policy_set:
+    _os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+try:
+    from . import _posatlas  # noqa: E402
+finally:
+    if _wait_policy_set:
+        del _os.environ["OMP_WAIT_POLICY"]
 
 __all__ = ["Scenario", "matrix", "figure", "Figure", "fields", "quantities", "lab"]
 
@@ -74,6 +81,38 @@ def _message(source, *args):
     for i in range(len(args), 0, -1):  # %10 before %1
         text = text.replace("%%%d" % i, str(args[i - 1]))
     return text
+
+
+def _keyword_options(kwargs):
+    """Keyword arguments as command-line options (figure()'s export options, posatlas.lab's): --name=value
+    with underscores as dashes, flags true|false, lists comma-separated, numbers as the command line
+    writes them. TypeError for a value of no such kind."""
+    args = []
+    for key, value in kwargs.items():
+        option = key.replace("_", "-")
+        if isinstance(value, (bool, _np.bool_)):
+            args.append("--%s=%s" % (option, "true" if value else "false"))
+        elif isinstance(value, (list, tuple, _np.ndarray)):
+            items = []
+            for x in (value.ravel() if isinstance(value, _np.ndarray) else value):
+                if isinstance(x, str):
+                    items.append(x)
+                elif isinstance(x, _numbers.Integral) and not isinstance(x, (bool, _np.bool_)):
+                    items.append(str(int(x)))
+                elif isinstance(x, _numbers.Real) and not isinstance(x, (bool, _np.bool_)):
+                    items.append(_number_text(x))
+                else:
+                    raise _type_error(key, "a list of numbers", value)
+            args.append("--%s=%s" % (option, ",".join(items)))
+        elif isinstance(value, _numbers.Integral):
+            args.append("--%s=%d" % (option, int(value)))
+        elif isinstance(value, _numbers.Real):
+            args.append("--%s=%s" % (option, _number_text(value)))
+        elif isinstance(value, (str, _os.PathLike)):
+            args.append("--%s=%s" % (option, _os.fspath(value)))
+        else:
+            raise _type_error(key, "a value", value)
+    return args
 
 
 def _type_error(key, what, value):
@@ -383,22 +422,13 @@ def figure(scenario, view="heatmap", **kwargs):
     """
     if not isinstance(scenario, Scenario):
         raise TypeError(_message("the first argument must be a posatlas.Scenario (got %1)", type(scenario).__name__))
-    extra = {}
-    figure_args = ["--view=%s" % view]
+    extra, export = {}, {}
     for key, value in kwargs.items():
         if key in _BY_KEY or key in _BY_OPTION or key == "method":
             scenario._set(extra, key, value)
-            continue
-        option = key.replace("_", "-")
-        if isinstance(value, bool):
-            figure_args.append("--%s=%s" % (option, "true" if value else "false"))
-        elif isinstance(value, (list, tuple)):
-            figure_args.append("--%s=%s" % (option, ",".join(str(x) for x in value)))
-        elif isinstance(value, float):
-            figure_args.append("--%s=%s" % (option, _number_text(value)))
         else:
-            figure_args.append("--%s=%s" % (option, value))
-    f = Figure(scenario._args(extra) + figure_args)
+            export[key] = value
+    f = Figure(scenario._args(extra) + ["--view=%s" % view] + _keyword_options(export))
     f.render("png")  # checks the options now, raising the command line's message
     return f
 

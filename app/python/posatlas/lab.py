@@ -16,13 +16,13 @@ checkpoint and KeyboardInterrupt is raised. ``posatlas lab --help`` and docs/lab
 """
 
 import json as _json
-import numbers as _numbers
 import os as _os
 
 import numpy as _np
 
 from . import _posatlas
-from . import _message, _number_text
+from . import _keyword_options as _options
+from . import _message
 
 __all__ = ["available", "program", "Run", "train", "eval", "evaluate", "sweep"]
 
@@ -39,38 +39,6 @@ def program():
 def available():
     """Whether the lab can run here (posatlas-lab is installed: the posatlas-lab package)."""
     return bool(program())
-
-
-def _options(kwargs):
-    """Keyword arguments as command-line options: --name=value, lists comma-separated, flags true|false."""
-    args = []
-    for key, value in kwargs.items():
-        option = key.replace("_", "-")
-        if isinstance(value, (bool, _np.bool_)):
-            args.append("--%s=%s" % (option, "true" if value else "false"))
-        elif isinstance(value, (list, tuple, _np.ndarray)):
-            items = []
-            for x in (value.ravel() if isinstance(value, _np.ndarray) else value):
-                if isinstance(x, str):
-                    items.append(x)
-                elif isinstance(x, _numbers.Integral):
-                    items.append(str(int(x)))
-                elif isinstance(x, _numbers.Real):
-                    items.append(_number_text(x))
-                else:
-                    raise TypeError(_message("%1 must be %2 (got %3 %4)", key, _posatlas.tr("a list of numbers"),
-                                             type(value).__name__, repr(value)))
-            args.append("--%s=%s" % (option, ",".join(items)))
-        elif isinstance(value, _numbers.Integral):
-            args.append("--%s=%d" % (option, int(value)))
-        elif isinstance(value, _numbers.Real):
-            args.append("--%s=%s" % (option, _number_text(value)))
-        elif isinstance(value, (str, _os.PathLike)):
-            args.append("--%s=%s" % (option, _os.fspath(value)))
-        else:
-            raise TypeError(_message("%1 must be %2 (got %3 %4)", key, _posatlas.tr("a value"),
-                                     type(value).__name__, repr(value)))
-    return args
 
 
 def _run(args, capture):
