@@ -4336,6 +4336,14 @@
         <source>same word in the other sentence: row %1 “%2”</source>
         <translation>另一句中的同一个词：第 %1 行“%2”</translation>
     </message>
+    <message>
+        <source>scale: each panel&apos;s own, fixed over the animation</source>
+        <translation>色标：各面板各自的范围，整段动画不变</translation>
+    </message>
+    <message>
+        <source>scale: fixed over the animation</source>
+        <translation>色标：整段动画统一</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::JobTracker</name>

@@ -233,6 +233,10 @@ void HeatmapView::setFitColorsToView(bool on)
 
 QString HeatmapView::scaleLabel() const
 {
+    // An animation's frames share one scale, every frame's extremes together (HeatmapData::fixed_extremes).
+    if (!m_data.fixed_extremes.empty())
+        return usesPanelScales() ? tr("scale: each panel's own, fixed over the animation")
+                                 : tr("scale: fixed over the animation");
     // With one scale per panel the strip has no shared numbers: each panel's range is in its caption.
     if (usesPanelScales())
         return m_fitToView ? tr("scale: each panel's view (range in its title)")

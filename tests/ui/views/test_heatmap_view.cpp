@@ -44,6 +44,7 @@ private slots:
     void heatmapHighDpi();
     void heatmapWidgetAt720p();
     void perPanelScaleIsNamedAsSuch();
+    void animationScaleIsNamedAsSuch();
 };
 
 void HeatmapViewTest::heatmapImageMatchesTable()
@@ -334,6 +335,27 @@ void HeatmapViewTest::perPanelScaleIsNamedAsSuch()
     view.setPerPanelScales(true);
     QVERIFY2(view.scaleLabel().contains(QStringLiteral("each panel")), qPrintable(view.scaleLabel()));
     view.setPerPanelScales(false);
+    QVERIFY2(view.scaleLabel().contains(QStringLiteral("whole matrix")), qPrintable(view.scaleLabel()));
+}
+
+// An animation's frame takes its colours from the scale of the whole sweep (HeatmapData::fixed_extremes,
+// wider than the frame's own values): the bar must say so, not "whole matrix".
+void HeatmapViewTest::animationScaleIsNamedAsSuch()
+{
+    Scenario s;
+    s.seq_len = 32;
+    ViewSettings v;
+    v.pixel_width = 400;
+    v.pixel_height = 400;
+    HeatmapData data = heatmap_job(s, v);
+    const MatrixResult& m = data.panels.front().matrix;
+    data.fixed_extremes = {{m.min - 1.0, m.max + 1.0}};
+    HeatmapView view;
+    view.setData(data);
+    QVERIFY2(view.scaleLabel().contains(QStringLiteral("fixed over the animation")),
+             qPrintable(view.scaleLabel()));
+    data.fixed_extremes.clear();
+    view.setData(data);
     QVERIFY2(view.scaleLabel().contains(QStringLiteral("whole matrix")), qPrintable(view.scaleLabel()));
 }
 
