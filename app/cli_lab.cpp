@@ -28,9 +28,9 @@ int run_lab(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         }
         return run_lab_sweep(rest, out, err);
     }
-    if (action != "train" && action != "eval")
-        throw UsageError(
-            translate("Cli", "lab takes the action 'train', 'eval' or 'sweep' (see posatlas lab --help)"));
+    if (action != "train" && action != "eval" && action != "probe")
+        throw UsageError(translate(
+            "Cli", "lab takes the action 'train', 'eval', 'sweep' or 'probe' (see posatlas lab --help)"));
     // Everything that can be checked without LibTorch is checked here, in the user's language, before
     // posatlas-lab starts: the options, the configuration (memory budget included), the run folder.
     const Options o = lab_action_options(action, rest);
@@ -41,6 +41,8 @@ int run_lab(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (action == "train") {
         lab_config_from(o);
         lab::check_new_run_folder(*o.text("out"));
+    } else if (action == "probe") {
+        lab_probe_from(o).check(lab::read_run_config(o.positional().front()));
     } else {
         const LabEvalRequest request = lab_eval_from(o);
         request.check(lab::read_run_config(o.positional().front()));

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <malloc.h>
 #include <ostream>
@@ -150,6 +151,23 @@ int run_eval(const Options& o, const std::string& dir, std::ostream& out)
     return 0;
 }
 
+int run_probe(const Options& o, const std::string& dir, std::ostream& out)
+{
+    const LabProbeRequest request = lab_probe_from(o);
+    request.check(lab::read_run_config(dir)); // exit 2, nothing written
+    const lab::ProbeSummary s = lab::write_probe(dir, request.probe, request.out);
+    for (const std::string& session : s.sessions)
+        out << (std::filesystem::path(request.out) / session).string() << '\n';
+    char difference[32];
+    std::snprintf(difference, sizeof difference, "%.1e", s.largest_difference);
+    out << arg(translate("Cli",
+                         "core's logits from these sessions equal the model's scores within %1 "
+                         "(relative, float32 rounding); open a session in the app: File > Open Session"),
+               {difference})
+        << '\n';
+    return 0;
+}
+
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     try {
@@ -158,8 +176,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             out << lab_help();
             return 0;
         }
-        if (action != "train" && action != "eval")
-            throw UsageError("posatlas-lab takes the action 'train' or 'eval' (see posatlas lab --help)");
+        if (action != "train" && action != "eval" && action != "probe")
+            throw UsageError(
+                "posatlas-lab takes the action 'train', 'eval' or 'probe' (see posatlas lab --help)");
         const std::vector<std::string> rest(args.begin() + 1, args.end());
         const Options o = lab_action_options(action, rest);
         if (o.help()) {
@@ -171,6 +190,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             full.insert(full.end(), args.begin(), args.end());
             return run_train(o, full, out, err);
         }
+        if (action == "probe")
+            return run_probe(o, o.positional().front(), out);
         return run_eval(o, o.positional().front(), out);
     } catch (...) {
         return report_command_error(err);

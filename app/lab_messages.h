@@ -22,6 +22,8 @@ inline constexpr std::pair<const char*, const char*> kLabMessages[] = {
     {"Cli", "not defined (beyond the learned table)"},
     {"Cli", "out of memory; ask for a smaller window or length"},
     {"Cli", "internal error: %1"},
+    {"Cli", "core's logits from these sessions equal the model's scores within %1 (relative, float32 "
+            "rounding); open a session in the app: File > Open Session"},
     {"posatlas::ui::ParameterMessage", "%1 must be %2 (got %3)"},
 };
 

@@ -174,11 +174,16 @@ OptionTable lab_train_table()
 
 Options lab_action_options(const std::string& action, const std::vector<std::string>& rest)
 {
-    Options o(rest, action == "train" ? lab_train_table() : lab_eval_table());
+    Options o(rest, action == "train"   ? lab_train_table()
+                    : action == "probe" ? lab_probe_table()
+                                        : lab_eval_table());
     if (o.help())
         return o;
     if (action == "train" && !o.positional().empty())
         throw UsageError(translate("Cli", "lab train takes no run folder argument; name it with --out"));
+    if (action == "probe" && o.positional().size() != 1)
+        throw UsageError(
+            translate("Cli", "lab probe takes one run folder (posatlas lab probe DIR --out DIR)"));
     if (action != "train" && o.positional().size() != 1)
         throw UsageError(translate("Cli", "lab eval takes one run folder (posatlas lab eval DIR)"));
     return o;
@@ -335,21 +340,78 @@ void LabEvalRequest::check(const lab::RunInfo& info) const
                              alibi_scaling);
 }
 
+OptionTable lab_probe_table()
+{
+    OptionTable t{
+        {.name = "out",
+         .type = ArgType::Path,
+         .help = translate("Cli", "The folder to write the probe into (new or empty): "
+                                  "probe.safetensors and one session per head, "
+                                  "head-H.posatlas.json, to open in the app."),
+         .required = true},
+        {.name = "length",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Tokens of the input: one evaluation sequence of the run's task."),
+         .default_value = "128",
+         .lo = 2,
+         .hi = 1 << 20},
+        {.name = "layer",
+         .type = ArgType::Int,
+         .help = translate("Cli", "The attention layer, from 0."),
+         .default_value = "0",
+         .lo = 0,
+         .hi = 11}};
+    // The evaluation's test seed and test-time scalings, the same options.
+    for (const OptionSpec& s : lab_eval_table())
+        if (s.name == "seed" || s.name == "rope-type" || s.name == "factor" || s.name == "alibi-scaling" ||
+            s.name == "quiet")
+            t.push_back(s);
+    return t;
+}
+
+LabProbeRequest lab_probe_from(const Options& o)
+{
+    LabProbeRequest r;
+    r.out = *o.text("out");
+    r.probe.length = *o.integer("length");
+    r.probe.layer = static_cast<int>(*o.integer("layer"));
+    r.probe.seed = static_cast<std::uint64_t>(*o.integer("seed"));
+    r.rope_type = *o.choice("rope-type");
+    r.probe.scaling.rope_type = *parse_rope_type(r.rope_type);
+    r.probe.scaling.factor = *o.real("factor");
+    r.alibi_scaling = *o.choice("alibi-scaling");
+    r.probe.scaling.alibi = r.alibi_scaling == "ntk"           ? AlibiScaling::Ntk
+                            : r.alibi_scaling == "interpolate" ? AlibiScaling::Interpolate
+                                                               : AlibiScaling::None;
+    return r;
+}
+
+void LabProbeRequest::check(const lab::RunInfo& info) const
+{
+    LabEvalRequest scaling;
+    scaling.rope_type = rope_type;
+    scaling.alibi_scaling = alibi_scaling;
+    scaling.check(info);
+    lab::check_probe(info, probe, out);
+}
+
 OptionSet lab_option_set()
 {
     OptionTable all = lab_train_table();
-    for (const OptionSpec& s : lab_eval_table())
-        if (std::none_of(all.begin(), all.end(), [&](const OptionSpec& a) { return a.name == s.name; }))
-            all.push_back(s);
+    for (const OptionTable& table : {lab_eval_table(), lab_probe_table()})
+        for (const OptionSpec& s : table)
+            if (std::none_of(all.begin(), all.end(), [&](const OptionSpec& a) { return a.name == s.name; }))
+                all.push_back(s);
     return option_set(all);
 }
 
 std::string lab_help()
 {
-    const OptionTable sweep = lab_sweep_table();
+    const OptionTable sweep = lab_sweep_table(), probe = lab_probe_table();
     return render_help(
         usage_prefix() + "posatlas lab train --out DIR [options]\n       posatlas lab eval DIR [options]\n" +
-            "       posatlas lab sweep --out DIR [options]",
+            "       posatlas lab sweep --out DIR [options]\n       posatlas lab probe DIR --out DIR "
+            "[options]",
         translate(
             "Cli",
             "The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, "
@@ -357,14 +419,17 @@ std::string lab_help()
             "writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing "
             "loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run's "
             "answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test "
-            "time; a length beyond a learned table is reported as not defined. docs/lab.md explains "
-            "the lab."),
+            "time; a length beyond a learned table is reported as not defined. probe writes a run's "
+            "attention on one input of any length as sessions for the app: opened there, every view shows "
+            "the trained model's own queries, keys and logits. docs/lab.md explains the lab."),
         {{translate("Cli", "Training options (lab train)"), lab_train_table()},
          {translate("Cli", "Evaluation options (lab eval)"), lab_eval_table()},
          {translate("Cli",
                     "Sweep options (lab sweep; the training options of lab train too, but --method and "
                     "--seed)"),
           OptionTable(sweep.begin(), sweep.begin() + 5)},
+         {translate("Cli", "Probe options (lab probe; --seed and the scalings of lab eval too)"),
+          OptionTable(probe.begin(), probe.begin() + 3)},
          {translate("Cli", "Help"), {help_option()}}});
 }
 

@@ -19,8 +19,9 @@ OptionTable lab_eval_table();
 OptionTable lab_sweep_table();
 OptionSet lab_option_set();
 std::string lab_help();
-// `lab train` or `lab eval` parsed (rest: the words after the action), their positional arguments
-// checked unless --help was given: train takes none, eval one run folder. UsageError otherwise.
+// `lab train`, `lab eval` or `lab probe` parsed (rest: the words after the action), their positional
+// arguments checked unless --help was given: train takes none, eval and probe one run folder. UsageError
+// otherwise.
 Options lab_action_options(const std::string& action, const std::vector<std::string>& rest);
 
 // The training configuration of a parsed `lab train` command line, checked (lab::validate:
@@ -35,5 +36,17 @@ struct LabEvalRequest {
     void check(const lab::RunInfo& info) const;
 };
 LabEvalRequest lab_eval_from(const Options& o);
+
+// `lab probe`: a run's attention on one input written for the app's views (lab::write_probe). Its options:
+// --length, --layer, --out, and the evaluation's --seed and test-time scalings.
+OptionTable lab_probe_table();
+struct LabProbeRequest {
+    lab::ProbeRequest probe;
+    std::string rope_type = "default", alibi_scaling = "none", out;
+    // The scaling as LabEvalRequest::check refuses it, then lab::check_probe (ParameterError naming
+    // --length or --layer, LabRunError for --out).
+    void check(const lab::RunInfo& info) const;
+};
+LabProbeRequest lab_probe_from(const Options& o);
 
 } // namespace posatlas::cli

@@ -21,6 +21,12 @@ public:
     using InputFileError::InputFileError;
 };
 
+// A session file (.posatlas.json, the app's File > Save Session): {"format": kSessionFormat, "version":
+// kSessionVersion, "scenario": scenario_to_json(), "views": ..., "figure": ...}. Written by the app
+// (ui/model/session.h) and by the lab's probes (lab.h, write_probe).
+inline constexpr const char* kSessionFormat = "posatlas-session";
+inline constexpr int kSessionVersion = 1;
+
 nlohmann::json scenario_to_json(const Scenario& s);
 // Throws ScenarioJsonError naming the key ("rope.rope_theta: expected a number, got string") for
 // wrong types or unknown enum ids. Does not validate ranges: call validate() on the result.

@@ -188,6 +188,35 @@ struct HeadProbe {
 std::vector<HeadProbe> probe_attention(const std::string& dir, const std::vector<std::int64_t>& tokens,
                                        int layer, const TestScaling& scaling = {});
 
+// ---------------------------------------------------------------- probes for the main views
+// A run's attention on one input, as the app's views show it: one evaluation sequence of the run's task
+// (make_batch(task, alphabet, length, 1, seed, 0)) at any length, one layer. write_probe() writes into
+// `out` (a new or empty folder):
+//   probe.safetensors  F32 tensors "tokens" [length], and per head H "queries.H", "keys.H" [length x
+//                      head_dim] (before the positional step) and "scores.H" [length x length] (the
+//                      model's pre-softmax scores, NaN where the causal mask removes a key);
+//   head-H.posatlas.json  a session whose scenario is core_scenario() for head H with those queries and
+//                      keys as its content files (paths relative to the session), showing the heatmap
+//                      of that head's logits (not every head side by side): opened in the app (File > Open
+//                      Session), every view shows the trained model's own attention.
+// Before anything is written, each head's core logits are computed from that scenario and compared with
+// the model's scores (within 2e-5 (1 + |logit|), float32 rounding, as the core-equality test checks):
+// a session never shows what the model did not compute.
+struct ProbeRequest {
+    std::int64_t length = 64;
+    int layer = 0;
+    std::uint64_t seed = 1000003; // the evaluation's test seed
+    TestScaling scaling;
+};
+// ParameterError naming the option (--length beyond a learned table's rows, --layer beyond the run's
+// layers), LabRunError for an `out` that exists and is not an empty folder. LibTorch-free.
+void check_probe(const RunInfo& info, const ProbeRequest& r, const std::string& out);
+struct ProbeSummary {
+    std::vector<std::string> sessions; // head-H.posatlas.json, one per head
+    double largest_difference = 0.0;   // max |core - model| / (1 + |core|) over the heads' scores
+};
+ProbeSummary write_probe(const std::string& run_dir, const ProbeRequest& r, const std::string& out);
+
 // Gradient check of one attention layer with the method's positional part, in double: the largest
 // |autograd - central difference| / max(1, |central difference|) over the inputs and the positional
 // parameters (learned table, T5 bias, CoPE embeddings), step h.

@@ -1270,10 +1270,6 @@
         <translation>无定义（超出可学习位置表）</translation>
     </message>
     <message>
-        <source>The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, AdamW with warm-up and cosine decay) on a synthetic task with one positional encoding and writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run&apos;s answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test time; a length beyond a learned table is reported as not defined. docs/lab.md explains the lab.</source>
-        <translation>外推实验室：train 用一种位置编码在合成任务上训练一个小型仅解码器 Transformer（前置 LayerNorm、因果掩码、带预热和余弦衰减的 AdamW），写出运行文件夹（model.safetensors、config.json、metrics.jsonl、command.txt），在终端上显示损失和剩余时间；按 Ctrl+C 会保留最后一个检查点。eval 在其他长度上测量一次运行的答案准确率，可在测试时施加 RoPE 或 ALiBi 缩放（外推/内插）；超出可学习位置表的长度报告为无定义。docs/lab.md 介绍了这个实验室。</translation>
-    </message>
-    <message>
         <source>Training options (lab train)</source>
         <translation>训练选项（lab train）</translation>
     </message>
@@ -1296,10 +1292,6 @@
     <message>
         <source>cannot start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
-    </message>
-    <message>
-        <source>lab takes the action &apos;train&apos;, &apos;eval&apos; or &apos;sweep&apos; (see posatlas lab --help)</source>
-        <translation>lab 接受的动作是 &apos;train&apos;、&apos;eval&apos; 或 &apos;sweep&apos;（见 posatlas lab --help）</translation>
     </message>
     <message>
         <source>Answer accuracy against length (%1, trained at %2)</source>
@@ -1348,6 +1340,38 @@
     <message>
         <source>Sweep options (lab sweep; the training options of lab train too, but --method and --seed)</source>
         <translation>扫描选项（lab sweep；也接受 lab train 的训练选项，--method 和 --seed 除外）</translation>
+    </message>
+    <message>
+        <source>lab takes the action &apos;train&apos;, &apos;eval&apos;, &apos;sweep&apos; or &apos;probe&apos; (see posatlas lab --help)</source>
+        <translation>lab 接受的动作是 &apos;train&apos;、&apos;eval&apos;、&apos;sweep&apos; 或 &apos;probe&apos;（见 posatlas lab --help）</translation>
+    </message>
+    <message>
+        <source>core&apos;s logits from these sessions equal the model&apos;s scores within %1 (relative, float32 rounding); open a session in the app: File &gt; Open Session</source>
+        <translation>由这些会话用核心代码算出的 logit 与模型自己的注意力分数相差不超过 %1（相对误差，float32 舍入）；在应用中打开会话：文件 &gt; 打开会话</translation>
+    </message>
+    <message>
+        <source>lab probe takes one run folder (posatlas lab probe DIR --out DIR)</source>
+        <translation>lab probe 只接受一个运行文件夹（posatlas lab probe DIR --out DIR）</translation>
+    </message>
+    <message>
+        <source>The folder to write the probe into (new or empty): probe.safetensors and one session per head, head-H.posatlas.json, to open in the app.</source>
+        <translation>写入探针结果的文件夹（新建或为空）：probe.safetensors，以及每个注意力头一个会话文件 head-H.posatlas.json，可在应用中打开。</translation>
+    </message>
+    <message>
+        <source>Tokens of the input: one evaluation sequence of the run&apos;s task.</source>
+        <translation>输入的词元数：该运行所训练任务的一条评估序列。</translation>
+    </message>
+    <message>
+        <source>The attention layer, from 0.</source>
+        <translation>注意力层编号，从 0 开始。</translation>
+    </message>
+    <message>
+        <source>The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, AdamW with warm-up and cosine decay) on a synthetic task with one positional encoding and writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run&apos;s answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test time; a length beyond a learned table is reported as not defined. probe writes a run&apos;s attention on one input of any length as sessions for the app: opened there, every view shows the trained model&apos;s own queries, keys and logits. docs/lab.md explains the lab.</source>
+        <translation>外推实验室：train 用一种位置编码在合成任务上训练一个小型仅解码器 Transformer（前置 LayerNorm、因果掩码、带预热和余弦衰减的 AdamW），写出运行文件夹（model.safetensors、config.json、metrics.jsonl、command.txt），在终端上显示损失和剩余时间；按 Ctrl+C 会保留最后一个检查点。eval 在其他长度上测量一次运行的答案准确率，可在测试时施加 RoPE 或 ALiBi 缩放；超出可学习位置表的长度报告为无定义。probe 把一次运行在任意长度的一条输入上的注意力写成会话文件：在应用中打开后，每个视图显示的都是训练好的模型自己的查询、键和 logit。docs/lab.md 介绍了这个实验室。</translation>
+    </message>
+    <message>
+        <source>Probe options (lab probe; --seed and the scalings of lab eval too)</source>
+        <translation>探针选项（lab probe；也接受 lab eval 的 --seed 和各种缩放）</translation>
     </message>
 </context>
 <context>

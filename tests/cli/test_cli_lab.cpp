@@ -3,10 +3,13 @@
 // defined, bad options and hostile run folders refused with exit status 2 naming the option or the file,
 // and nothing written then.
 #include "cli_support.h"
+#include "io/safetensors.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+
+#include <cmath>
 
 namespace posatlas::test {
 namespace {
@@ -37,6 +40,63 @@ TEST(CliLab, TrainsWritesTheRunFolderAndEvaluatesAtLongerLengths)
     ASSERT_EQ(j["lengths"].size(), 2u);
     EXPECT_EQ(j["lengths"][1]["length"], 24);
     EXPECT_EQ(j["rope_type"], "yarn");
+}
+
+// lab probe writes one session per head whose heatmap, exported by the program from the session alone,
+// is the model's own pre-softmax scores (probe.safetensors "scores.H"), within float32 rounding:
+// 2e-5 (1 + |logit|). T5 reads its bias table from the run's model.safetensors through the session's
+// relative path. Refusals name the option and write nothing.
+TEST(CliLab, ProbeWritesSessionsWhoseHeatmapIsTheModelsOwnScores)
+{
+    const fs::path dir = temp_dir() / "probe-run";
+    ASSERT_EQ(run(train(dir.string(), "t5")).status, 0);
+    const fs::path probe = temp_dir() / "probe";
+    const Result p = run({"lab", "probe", dir.string(), "--length", "20", "--out", probe.string()});
+    ASSERT_EQ(p.status, 0) << p.err;
+    EXPECT_NE(p.out.find("head-1.posatlas.json"), std::string::npos) << p.out;
+    const fs::path exported = temp_dir() / "probe-head1.json";
+    const Result e = run({"export", "--session", (probe / "head-1.posatlas.json").string(), "--view",
+                          "heatmap", "--out", exported.string()});
+    ASSERT_EQ(e.status, 0) << e.err;
+    const nlohmann::json m = nlohmann::json::parse(slurp(exported))["panels"][0]["matrix"];
+    const SafetensorsCatalog catalog = read_safetensors((probe / "probe.safetensors").string());
+    const SafetensorsTensor* scores = catalog.find("scores.1");
+    ASSERT_NE(scores, nullptr) << catalog.listing();
+    const std::vector<double> model = read_safetensors_values(*scores, 400);
+    ASSERT_EQ(m.size(), 20u);
+    int compared = 0;
+    for (int i = 0; i < 20; ++i)
+        for (int j = 0; j <= i; ++j) {
+            const double core = m[i][j].get<double>(), v = model[static_cast<std::size_t>(i * 20 + j)];
+            EXPECT_NEAR(core, v, 2e-5 * (1 + std::fabs(core))) << i << ", " << j;
+            ++compared;
+        }
+    EXPECT_EQ(compared, 210);
+
+    Result r = run({"lab", "probe", dir.string(), "--out", probe.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+    const fs::path other = temp_dir() / "probe-refused";
+    r = run({"lab", "probe", dir.string(), "--layer", "1", "--out", other.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--layer"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("[0, 0]"), std::string::npos) << r.err;
+    r = run({"lab", "probe", dir.string(), "--rope-type", "yarn", "--out", other.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--rope-type"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(other));
+}
+
+TEST(CliLab, ProbePastALearnedTableNamesItsRows)
+{
+    const fs::path dir = temp_dir() / "probe-learned";
+    ASSERT_EQ(run(train(dir.string(), "learned")).status, 0);
+    const fs::path out = temp_dir() / "probe-learned-out";
+    const Result r = run({"lab", "probe", dir.string(), "--length", "13", "--out", out.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--length"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("at most 12"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
 }
 
 TEST(CliLab, LearnedTablePastItsRowsPrintsNotDefined)

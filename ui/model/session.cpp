@@ -22,7 +22,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kFormat = "posatlas-session";
+constexpr const char* kFormat = kSessionFormat;
 
 [[noreturn]] void fail(const std::string& message)
 {

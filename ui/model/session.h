@@ -14,6 +14,7 @@
 
 #include "export/figure_export.h"
 #include "io/input_file.h"
+#include "io/scenario_json.h"
 #include "io/unknown_keys.h"
 #include "jobs/view_jobs.h"
 #include "scenario/params.h"
@@ -29,7 +30,7 @@
 
 namespace posatlas::ui {
 
-inline constexpr int kSessionVersion = 1;
+using posatlas::kSessionVersion; // io/scenario_json.h: the app and the lab write sessions
 
 // A session file that cannot be used. An InputFileError, so the command line and the GUI report it like
 // any other bad input file.
