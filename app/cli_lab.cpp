@@ -46,6 +46,8 @@ int run_lab(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     } else {
         const LabEvalRequest request = lab_eval_from(o);
         request.check(lab::read_run_config(o.positional().front()));
+        if (!request.options.finetune.out.empty())
+            lab::check_new_run_folder(request.options.finetune.out);
     }
     out.flush();
     err.flush();

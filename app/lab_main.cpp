@@ -42,15 +42,49 @@ std::string minutes(double s)
     return buf;
 }
 
-int run_train(const Options& o, const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+// SIGINT and SIGTERM set g_interrupted while it lives (the lab polls it every step); the previous handlers
+// are restored at its end.
+class InterruptGuard
 {
-    const lab::LabConfig c = lab_config_from(o);
-    const std::string dir = *o.text("out");
+public:
+    InterruptGuard()
+    {
+        g_interrupted = false;
+        struct sigaction sa {
+        };
+        sa.sa_handler = on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &m_int);
+        sigaction(SIGTERM, &sa, &m_term);
+    }
+    ~InterruptGuard()
+    {
+        sigaction(SIGINT, &m_int, nullptr);
+        sigaction(SIGTERM, &m_term, nullptr);
+    }
+    InterruptGuard(const InterruptGuard&) = delete;
+    InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+private:
+    struct sigaction m_int {
+    }, m_term{};
+};
+
+std::string command_text(const std::vector<std::string>& args)
+{
     std::string command = "posatlas";
     for (const std::string& a : args) {
         const bool plain = !a.empty() && a.find_first_of(" \t\n'\"\\$`;&|<>*?()[]{}") == std::string::npos;
         command += ' ' + (plain ? a : "'" + a + "'");
     }
+    return command;
+}
+
+int run_train(const Options& o, const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const lab::LabConfig c = lab_config_from(o);
+    const std::string dir = *o.text("out");
+    const std::string command = command_text(args);
     const bool shown = !o.flag("quiet") && ::isatty(STDERR_FILENO) == 1;
     auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
     lab::TrainHooks hooks;
@@ -70,21 +104,7 @@ int run_train(const Options& o, const std::vector<std::string>& args, std::ostre
                       100 * p.accuracy, minutes(eta).c_str());
         err << line << std::flush;
     };
-    g_interrupted = false;
-    struct sigaction sa {
-    }, old_int{}, old_term{};
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    struct Restore {
-        struct sigaction i, t;
-        ~Restore()
-        {
-            sigaction(SIGINT, &i, nullptr);
-            sigaction(SIGTERM, &t, nullptr);
-        }
-    } restore{old_int, old_term};
+    const InterruptGuard interrupts;
     const lab::TrainSummary s = lab::train_run(c, dir, command, hooks);
     if (shown)
         err << "\r\033[K" << std::flush;
@@ -103,15 +123,24 @@ int run_train(const Options& o, const std::vector<std::string>& args, std::ostre
     return 0;
 }
 
-int run_eval(const Options& o, const std::string& dir, std::ostream& out)
+int run_eval(const Options& o, const std::string& dir, const std::vector<std::string>& args,
+             std::ostream& out)
 {
-    const LabEvalRequest request = lab_eval_from(o);
+    LabEvalRequest request = lab_eval_from(o);
+    request.options.finetune.command = command_text(args);
     const lab::EvalOptions& e = request.options;
     const std::string& rope = request.rope_type;
     const std::string& alibi = request.alibi_scaling;
     const lab::RunInfo info = lab::read_run_config(dir); // LabRunError: exit 2, nothing written
     request.check(info);
-    const std::vector<lab::EvalRow> rows = lab::evaluate_run(dir, e);
+    double finetune_loss = 0.0;
+    std::vector<lab::EvalRow> rows;
+    {
+        const InterruptGuard interrupts; // Ctrl+C stops a fine-tune or evaluation at its next step
+        rows = lab::evaluate_run(
+            dir, e, [] { return g_interrupted.load(); }, &finetune_loss);
+    }
+    const lab::FineTune& f = e.finetune;
     if (request.format == "json") {
         nlohmann::json j{{"run", dir},
                          {"method", info.config.method},
@@ -124,6 +153,20 @@ int run_eval(const Options& o, const std::string& dir, std::ostream& out)
                          {"alibi_scaling", alibi},
                          {"sequences", e.sequences},
                          {"seed", e.seed}};
+        if (rope == "longrope") {
+            j["long_factor"] = e.scaling.long_factor;
+            j["short_factor"] = e.scaling.short_factor.empty()
+                                    ? std::vector<double>(e.scaling.long_factor.size(), 1.0)
+                                    : e.scaling.short_factor;
+        }
+        j["finetune"] =
+            f.active() ? nlohmann::json{{"steps", f.steps},
+                                        {"length", f.length},
+                                        {"lr", lab::finetune_lr(info.config, f)},
+                                        {"warmup", lab::finetune_warmup(info.config, f)},
+                                        {"final_loss", finetune_loss},
+                                        {"out", f.out.empty() ? nlohmann::json() : nlohmann::json(f.out)}}
+                       : nlohmann::json();
         for (const lab::EvalRow& r : rows)
             j["lengths"].push_back(
                 r.defined
@@ -136,6 +179,18 @@ int run_eval(const Options& o, const std::string& dir, std::ostream& out)
         out << arg(translate("Cli", "note: the run is %1 (step %2 of %3); its last checkpoint is evaluated"),
                    {info.status, std::to_string(info.steps_done), std::to_string(info.config.steps)})
             << '\n';
+    if (f.active()) {
+        char lr[32], loss[32];
+        std::snprintf(lr, sizeof lr, "%g", lab::finetune_lr(info.config, f));
+        std::snprintf(loss, sizeof loss, "%.4f", finetune_loss);
+        out << arg(translate("Cli",
+                             "fine-tuned before evaluation: %1 steps at length %2 (peak lr %3, loss of "
+                             "the last steps %4); the run folder is unchanged"),
+                   {std::to_string(f.steps), std::to_string(f.length), lr, loss})
+            << '\n';
+        if (!f.out.empty())
+            out << arg(translate("Cli", "the fine-tuned model is in %1"), {f.out}) << '\n';
+    }
     out << translate("Cli", "length") << '\t' << translate("Cli", "answer accuracy") << '\t'
         << translate("Cli", "loss") << '\n';
     for (const lab::EvalRow& r : rows) {
@@ -192,7 +247,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         }
         if (action == "probe")
             return run_probe(o, o.positional().front(), out);
-        return run_eval(o, o.positional().front(), out);
+        std::vector<std::string> full{"lab"};
+        full.insert(full.end(), args.begin(), args.end());
+        return run_eval(o, o.positional().front(), full, out);
     } catch (...) {
         return report_command_error(err);
     }

@@ -20,6 +20,11 @@ inline constexpr std::pair<const char*, const char*> kLabMessages[] = {
     {"Cli", "length"},
     {"Cli", "answer accuracy"},
     {"Cli", "not defined (beyond the learned table)"},
+    {"Cli",
+     "fine-tuned before evaluation: %1 steps at length %2 (peak lr %3, loss of the last steps %4); the run "
+     "folder is unchanged"},
+    {"Cli", "the fine-tuned model is in %1"},
+    {"Cli", "cancelled"},
     {"Cli", "out of memory; ask for a smaller window or length"},
     {"Cli", "internal error: %1"},
     {"Cli", "core's logits from these sessions equal the model's scores within %1 (relative, float32 "

@@ -191,51 +191,94 @@ Options lab_action_options(const std::string& action, const std::vector<std::str
 
 OptionTable lab_eval_table()
 {
-    return {{.name = "lengths",
-             .type = ArgType::RealList,
-             .help = translate("Cli", "Sequence lengths to evaluate, comma-separated."),
-             .default_value = "32,48,64,128,256,512"},
-            {.name = "sequences",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Test sequences per length."),
-             .default_value = "256",
-             .lo = 1,
-             .hi = 100000},
-            {.name = "seed",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Seed of the test sequences."),
-             .default_value = "1000003",
-             .lo = 0,
-             .hi = 9007199254740992.0},
-            {.name = "rope-type",
-             .type = ArgType::Choice,
-             .help = translate("Cli", "RoPE scaling applied at test time (RoPE runs only); the trained "
-                                      "length is original_max_position_embeddings."),
-             .default_value = "default",
-             .choices = {"default", "linear", "dynamic", "yarn", "llama3"}},
-            {.name = "factor",
-             .type = ArgType::Real,
-             .help = translate("Cli", "Scaling factor of --rope-type."),
-             .default_value = "4",
-             .lo = 1,
-             .hi = 1024},
-            {.name = "alibi-scaling",
-             .type = ArgType::Choice,
-             .help = translate("Cli", "ALiBi scaling at test time (ALiBi runs only)."),
-             .default_value = "none",
-             .choices = {"none", "interpolate", "ntk"}},
-            {.name = "threads",
-             .type = ArgType::Int,
-             .help = translate("Cli", "CPU threads."),
-             .default_value = "1",
-             .lo = 1,
-             .hi = 256},
-            {.name = "format",
-             .type = ArgType::Choice,
-             .help = translate("Cli", "Output format."),
-             .default_value = "text",
-             .choices = {"text", "json"}},
-            quiet_option()};
+    return {
+        {.name = "lengths",
+         .type = ArgType::RealList,
+         .help = translate("Cli", "Sequence lengths to evaluate, comma-separated."),
+         .default_value = "32,48,64,128,256,512"},
+        {.name = "sequences",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Test sequences per length."),
+         .default_value = "256",
+         .lo = 1,
+         .hi = 100000},
+        {.name = "seed",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Seed of the test sequences."),
+         .default_value = "1000003",
+         .lo = 0,
+         .hi = 9007199254740992.0},
+        {.name = "rope-type",
+         .type = ArgType::Choice,
+         .help = translate("Cli", "RoPE scaling applied at test time (RoPE runs only); the trained "
+                                  "length is original_max_position_embeddings."),
+         .default_value = "default",
+         .choices = {"default", "linear", "dynamic", "yarn", "llama3", "longrope"}},
+        {.name = "factor",
+         .type = ArgType::Real,
+         .help = translate("Cli", "Scaling factor of --rope-type (longrope: max_position_embeddings = "
+                                  "trained length x factor, which sets the attention factor)."),
+         .default_value = "4",
+         .lo = 1,
+         .hi = 1024},
+        {.name = "long-factor",
+         .type = ArgType::RealList,
+         .help = translate("Cli", "LongRoPE (--rope-type longrope): one divisor per rotary frequency pair "
+                                  "of the run's model (rotary dimensions / 2), used at lengths beyond the "
+                                  "trained length."),
+         .default_value = ""},
+        {.name = "short-factor",
+         .type = ArgType::RealList,
+         .help = translate("Cli", "LongRoPE: one divisor per rotary frequency pair, used up to the trained "
+                                  "length."),
+         .default_value = "",
+         .default_text = translate("Cli", "1 for every pair")},
+        {.name = "alibi-scaling",
+         .type = ArgType::Choice,
+         .help = translate("Cli", "ALiBi scaling at test time (ALiBi runs only)."),
+         .default_value = "none",
+         .choices = {"none", "interpolate", "ntk"}},
+        {.name = "finetune-steps",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Fine-tune the run for this many steps at --finetune-len before the "
+                                  "evaluation, with the test-time scaling active (as the PI and YaRN "
+                                  "papers do); in memory, the run folder is not changed."),
+         .default_value = "",
+         .lo = 1,
+         .hi = 1000000},
+        {.name = "finetune-len",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Tokens per fine-tune sequence, in batches of the run's --batch (within "
+                                  "the memory budget)."),
+         .default_value = "",
+         .lo = 4,
+         .hi = 65536},
+        {.name = "finetune-lr",
+         .type = ArgType::Real,
+         .help = translate("Cli", "Peak learning rate of the fine-tune (AdamW as in training, warm-up "
+                                  "over a tenth of the steps but at most the run's --warmup, cosine decay "
+                                  "to 0)."),
+         .default_value = "",
+         .default_text = translate("Cli", "the run's --lr / 15, the PI paper's ratio"),
+         .lo = 1e-7,
+         .hi = 1},
+        {.name = "finetune-out",
+         .type = ArgType::Path,
+         .help = translate("Cli", "Also save the fine-tuned model as a new run folder (it must not hold a "
+                                  "run)."),
+         .default_value = ""},
+        {.name = "threads",
+         .type = ArgType::Int,
+         .help = translate("Cli", "CPU threads."),
+         .default_value = "1",
+         .lo = 1,
+         .hi = 256},
+        {.name = "format",
+         .type = ArgType::Choice,
+         .help = translate("Cli", "Output format."),
+         .default_value = "text",
+         .choices = {"text", "json"}},
+        quiet_option()};
 }
 
 OptionTable lab_sweep_table()
@@ -326,7 +369,26 @@ LabEvalRequest lab_eval_from(const Options& o)
     e.scaling.alibi = r.alibi_scaling == "ntk"           ? AlibiScaling::Ntk
                       : r.alibi_scaling == "interpolate" ? AlibiScaling::Interpolate
                                                          : AlibiScaling::None;
+    if (o.has("long-factor"))
+        e.scaling.long_factor = *o.real_list("long-factor");
+    if (o.has("short-factor"))
+        e.scaling.short_factor = *o.real_list("short-factor");
     r.format = *o.choice("format");
+    lab::FineTune& f = e.finetune;
+    if (o.has("finetune-steps")) {
+        if (!o.has("finetune-len"))
+            throw ParameterError("finetune-len", "given with --finetune-steps (the fine-tune's length)",
+                                 "none");
+        f.steps = static_cast<int>(*o.integer("finetune-steps"));
+        f.length = *o.integer("finetune-len");
+        if (o.has("finetune-lr"))
+            f.lr = *o.real("finetune-lr");
+        if (o.has("finetune-out"))
+            f.out = *o.text("finetune-out");
+    } else
+        for (const char* name : {"finetune-len", "finetune-lr", "finetune-out"})
+            if (o.has(name))
+                throw ParameterError(name, "given only with --finetune-steps", *o.text(name));
     return r;
 }
 
@@ -338,6 +400,45 @@ void LabEvalRequest::check(const lab::RunInfo& info) const
     if (alibi_scaling != "none" && info.config.method != "alibi")
         throw ParameterError("alibi-scaling", "none for a " + info.config.method + " run (ALiBi runs only)",
                              alibi_scaling);
+    // LongRoPE's lists: one divisor per rotary frequency pair of the run's model, as core's rope_check
+    // and HF _compute_longrope_parameters require.
+    const lab::TestScaling& s = options.scaling;
+    const int rotary_dim = static_cast<int>(info.config.head_dim() * info.config.partial_rotary_factor);
+    const std::string pairs = std::to_string(rotary_dim / 2);
+    const auto list_text = [](const std::vector<double>& v) {
+        std::string t;
+        for (double x : v)
+            t += (t.empty() ? "" : ",") + format_number(x);
+        return t;
+    };
+    for (const auto& [name, list] :
+         {std::pair<const char*, const std::vector<double>*>{"long-factor", &s.long_factor},
+          {"short-factor", &s.short_factor}}) {
+        if (list->empty())
+            continue;
+        if (info.config.method != "rope")
+            throw ParameterError(name, "absent for a " + info.config.method + " run (RoPE runs only)",
+                                 list_text(*list));
+        if (rope_type != "longrope")
+            throw ParameterError(name, "given only with --rope-type longrope", list_text(*list));
+        if (list->size() != static_cast<std::size_t>(rotary_dim / 2))
+            throw ParameterError(name,
+                                 "a list of " + pairs +
+                                     " numbers, one per rotary frequency pair (rotary "
+                                     "dimensions " +
+                                     std::to_string(rotary_dim) + " / 2)",
+                                 std::to_string(list->size()) + " numbers");
+        for (double x : *list)
+            if (!std::isfinite(x) || x <= 0 || x > 1e6)
+                throw ParameterError(name, "numbers in (0, 1000000]", format_number(x));
+    }
+    if (rope_type == "longrope" && s.long_factor.empty())
+        throw ParameterError("long-factor",
+                             "a list of " + pairs +
+                                 " numbers with --rope-type longrope, one per rotary "
+                                 "frequency pair",
+                             "none");
+    lab::check_finetune(info.config, options.finetune);
 }
 
 OptionTable lab_probe_table()
@@ -363,8 +464,8 @@ OptionTable lab_probe_table()
          .hi = 11}};
     // The evaluation's test seed and test-time scalings, the same options.
     for (const OptionSpec& s : lab_eval_table())
-        if (s.name == "seed" || s.name == "rope-type" || s.name == "factor" || s.name == "alibi-scaling" ||
-            s.name == "quiet")
+        if (s.name == "seed" || s.name == "rope-type" || s.name == "factor" || s.name == "long-factor" ||
+            s.name == "short-factor" || s.name == "alibi-scaling" || s.name == "quiet")
             t.push_back(s);
     return t;
 }
@@ -379,6 +480,10 @@ LabProbeRequest lab_probe_from(const Options& o)
     r.rope_type = *o.choice("rope-type");
     r.probe.scaling.rope_type = *parse_rope_type(r.rope_type);
     r.probe.scaling.factor = *o.real("factor");
+    if (o.has("long-factor"))
+        r.probe.scaling.long_factor = *o.real_list("long-factor");
+    if (o.has("short-factor"))
+        r.probe.scaling.short_factor = *o.real_list("short-factor");
     r.alibi_scaling = *o.choice("alibi-scaling");
     r.probe.scaling.alibi = r.alibi_scaling == "ntk"           ? AlibiScaling::Ntk
                             : r.alibi_scaling == "interpolate" ? AlibiScaling::Interpolate
@@ -391,6 +496,7 @@ void LabProbeRequest::check(const lab::RunInfo& info) const
     LabEvalRequest scaling;
     scaling.rope_type = rope_type;
     scaling.alibi_scaling = alibi_scaling;
+    scaling.options.scaling = probe.scaling;
     scaling.check(info);
     lab::check_probe(info, probe, out);
 }
@@ -419,9 +525,11 @@ std::string lab_help()
             "writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing "
             "loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run's "
             "answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test "
-            "time; a length beyond a learned table is reported as not defined. probe writes a run's "
-            "attention on one input of any length as sessions for the app: opened there, every view shows "
-            "the trained model's own queries, keys and logits. docs/lab.md explains the lab."),
+            "time (LongRoPE with --long-factor) and after a short fine-tune at a longer length with that "
+            "scaling active (--finetune-steps, --finetune-len); a length beyond a learned table is reported "
+            "as not defined. probe writes a run's attention on one input of any length as sessions for the "
+            "app: opened there, every view shows the trained model's own queries, keys and logits. "
+            "docs/lab.md explains the lab."),
         {{translate("Cli", "Training options (lab train)"), lab_train_table()},
          {translate("Cli", "Evaluation options (lab eval)"), lab_eval_table()},
          {translate("Cli",

@@ -99,11 +99,15 @@ TaskBatch make_batch(const std::string& task, int alphabet, std::int64_t length,
 
 // ---------------------------------------------------------------- core's definitions, per config
 // What evaluation changes at test time: a RoPE scaling of the registry (rope_type, factor; the trained
-// length is original_max_position_embeddings), an ALiBi scaling.
+// length is original_max_position_embeddings), an ALiBi scaling. LongRoPE (core's longrope, as HF
+// _compute_longrope_parameters and Phi-3's Phi3LongRoPEScaledRotaryEmbedding): one factor per rotary pair,
+// long_factor for a sequence longer than the trained length, short_factor otherwise (empty: all 1, the
+// trained frequencies); max_position_embeddings = train_len x factor sets the attention factor.
 struct TestScaling {
     RopeType rope_type = RopeType::Default;
     double factor = 1.0;
     AlibiScaling alibi = AlibiScaling::None;
+    std::vector<double> short_factor, long_factor;
 };
 // The core scenario whose logits (compute_matrix, MatrixKind::Logits) are the model's pre-softmax scores of
 // head `head` for `seq_len` positions, given the head's queries and keys before any positional step. For
@@ -164,12 +168,37 @@ struct TrainSummary {
 TrainSummary train_run(const LabConfig& c, const std::string& dir, const std::string& command,
                        const TrainHooks& hooks = {});
 
+// A short fine-tune at a longer length before evaluation, with the test-time scaling active (as the PI
+// paper, Chen et al. 2023, and YaRN, Peng et al. 2023, fine-tune): AdamW as in training (the run's betas,
+// weight decay and gradient clipping), linear warm-up over `warmup` steps then cosine decay to 0 over
+// `steps`, batches of the run's size from the run's seed, at indices after its training steps. In memory:
+// the run folder is never changed; `out` (optional) receives the fine-tuned model as a new run folder.
+struct FineTune {
+    int steps = 0; // 0: no fine-tune
+    std::int64_t length = 0;
+    double lr = 0.0; // 0: finetune_lr's default
+    std::string out, command;
+    bool active() const { return steps > 0; }
+};
+// The PI paper's ratio of fine-tune to pre-training peak learning rate: LLaMA 7B/13B were pre-trained at
+// 3e-4 and fine-tuned at 2e-5, 33B/65B at 1.5e-4 and 1e-5; both 1/15.
+inline constexpr double kFineTuneLrRatio = 1.0 / 15.0;
+// The fine-tune's peak learning rate: f.lr when set, else the run's lr x kFineTuneLrRatio.
+double finetune_lr(const LabConfig& c, const FineTune& f);
+// Its warm-up: a tenth of the steps (at most the run's warm-up), as lab train's default.
+int finetune_warmup(const LabConfig& c, const FineTune& f);
+// A fine-tune of run `c` in range: --finetune-steps, --finetune-len (a learned table's rows, recall's 8,
+// the memory budget with the run's batch: ParameterError naming finetune-len and its largest allowed
+// value), --finetune-lr. Nothing when !f.active().
+void check_finetune(const LabConfig& c, const FineTune& f);
+
 struct EvalOptions {
     std::vector<std::int64_t> lengths;
     int sequences = 256;          // per length
     std::uint64_t seed = 1000003; // test sequences: not the training ones
     TestScaling scaling;
     int threads = 1;
+    FineTune finetune;
 };
 struct EvalRow {
     std::int64_t length = 0;
@@ -177,8 +206,11 @@ struct EvalRow {
     double accuracy = 0.0, loss = 0.0;
 };
 // Reads the run (read_run_config and model.safetensors, each tensor's name, dtype, shape and values checked:
-// LabRunError) and evaluates it. Writes nothing.
-std::vector<EvalRow> evaluate_run(const std::string& dir, const EvalOptions& o, const CancelFn& cancel = {});
+// LabRunError), fine-tunes it in memory when o.finetune is active, and evaluates it. Writes nothing in
+// `dir`; only o.finetune.out, when set (a new run folder: LabRunError when it already holds a run).
+// `finetune_loss`: the answer loss of the fine-tune's last 10 steps (0 without a fine-tune).
+std::vector<EvalRow> evaluate_run(const std::string& dir, const EvalOptions& o, const CancelFn& cancel = {},
+                                  double* finetune_loss = nullptr);
 
 // One attention layer's view of an input: per head, the queries and keys before the positional step
 // (length x head_dim) and the pre-softmax scores (length x length, NaN where the causal mask removes a key).

@@ -59,6 +59,22 @@ bool rotary(const std::string& m)
     return m == "rope" || m == "xpos";
 }
 
+// The largest train_len in [4, c.train_len] (everything else kept) whose training fits the memory budget;
+// 4 when none does.
+std::int64_t largest_train_len(const LabConfig& c)
+{
+    LabConfig t = c;
+    std::int64_t lo = 4, hi = c.train_len;
+    while (lo < hi) {
+        t.train_len = (lo + hi + 1) / 2;
+        if (training_bytes(t) <= kLabMemoryBudget)
+            lo = t.train_len;
+        else
+            hi = t.train_len - 1;
+    }
+    return lo;
+}
+
 } // namespace
 
 double training_bytes(const LabConfig& c)
@@ -122,16 +138,8 @@ void validate(const LabConfig& c)
     if (c.task == "recall" && c.alphabet < 4)
         throw ParameterError("alphabet", "at least 4 for recall", std::to_string(c.alphabet));
     if (training_bytes(c) > kLabMemoryBudget) {
-        // The largest train-len (everything else kept) that fits.
         LabConfig t = c;
-        std::int64_t lo = 4, hi = c.train_len;
-        while (lo < hi) {
-            t.train_len = (lo + hi + 1) / 2;
-            if (training_bytes(t) <= kLabMemoryBudget)
-                lo = t.train_len;
-            else
-                hi = t.train_len - 1;
-        }
+        const std::int64_t lo = largest_train_len(c);
         t.train_len = lo;
         if (training_bytes(t) > kLabMemoryBudget) {
             std::int64_t b = c.batch;
@@ -150,6 +158,41 @@ void validate(const LabConfig& c)
     }
 }
 
+double finetune_lr(const LabConfig& c, const FineTune& f)
+{
+    return f.lr > 0 ? f.lr : c.lr * kFineTuneLrRatio;
+}
+
+int finetune_warmup(const LabConfig& c, const FineTune& f)
+{
+    return std::min(c.warmup, f.steps / 10);
+}
+
+void check_finetune(const LabConfig& c, const FineTune& f)
+{
+    if (!f.active())
+        return;
+    check_int("finetune-steps", f.steps, 1, 1000000);
+    check_int("finetune-len", static_cast<double>(f.length), 4, 65536);
+    if (f.lr != 0.0)
+        check_real("finetune-lr", f.lr, 1e-7, 1.0);
+    if (c.task == "recall" && f.length < 8)
+        throw ParameterError("finetune-len", "at least 8 for recall", std::to_string(f.length));
+    if (c.method == "learned" && f.length > c.learned_rows())
+        throw ParameterError("finetune-len",
+                             "at most " + std::to_string(c.learned_rows()) + " (the learned table's rows)",
+                             std::to_string(f.length));
+    LabConfig t = c;
+    t.max_positions = c.learned_rows(); // the run's table keeps its rows
+    t.train_len = f.length;
+    if (training_bytes(t) > kLabMemoryBudget)
+        throw ParameterError("finetune-len",
+                             "at most " + std::to_string(largest_train_len(t)) + " with the run's batch " +
+                                 std::to_string(c.batch) + " (memory budget " +
+                                 format_number(kLabMemoryBudget / (1 << 30)) + " GiB)",
+                             std::to_string(f.length));
+}
+
 RopeParams rope_params(const LabConfig& c, std::int64_t seq_len, const TestScaling& scaling)
 {
     RopeParams p;
@@ -163,6 +206,15 @@ RopeParams rope_params(const LabConfig& c, std::int64_t seq_len, const TestScali
     p.max_position_embeddings =
         std::max<std::int64_t>(c.train_len, static_cast<std::int64_t>(std::llround(c.train_len * p.factor)));
     p.seq_len = scaling.rope_type == RopeType::Dynamic ? seq_len : 0;
+    if (scaling.rope_type == RopeType::LongRope) {
+        // Phi3LongRoPEScaledRotaryEmbedding switches on the sequence's length (max position + 1) against
+        // original_max_position_embeddings; core's longrope does the same with seq_len.
+        p.seq_len = seq_len;
+        p.long_factor = scaling.long_factor;
+        p.short_factor = scaling.short_factor.empty()
+                             ? std::vector<double>(static_cast<std::size_t>(p.rotary_dim() / 2), 1.0)
+                             : scaling.short_factor;
+    }
     return p;
 }
 

@@ -114,9 +114,7 @@ struct Reader {
     }
 };
 
-} // namespace
-
-std::string config_text(const LabConfig& c, const std::string& status, int steps_done)
+nlohmann::json config_json(const LabConfig& c, const std::string& status, int steps_done)
 {
     nlohmann::json j;
     j["format"] = "posatlas-lab-run";
@@ -149,6 +147,42 @@ std::string config_text(const LabConfig& c, const std::string& status, int steps
                      {"log_every", c.log_every},
                      {"checkpoint_every", c.checkpoint_every}};
     j["positional"] = positional_json(c);
+    return j;
+}
+
+} // namespace
+
+std::string config_text(const LabConfig& c, const std::string& status, int steps_done)
+{
+    return config_json(c, status, steps_done).dump(2) + "\n";
+}
+
+std::string finetune_config_text(const LabConfig& c, const std::string& status, int steps_done,
+                                 const FineTune& f, const TestScaling& scaling, const std::string& from)
+{
+    nlohmann::json j = config_json(c, status, steps_done);
+    nlohmann::json scale{{"rope_type", std::string(rope_type_id(scaling.rope_type))},
+                         {"alibi_scaling", scaling.alibi == AlibiScaling::Ntk           ? "ntk"
+                                           : scaling.alibi == AlibiScaling::Interpolate ? "interpolate"
+                                                                                        : "none"}};
+    if (scaling.rope_type != RopeType::Default)
+        scale["factor"] = scaling.factor;
+    if (scaling.rope_type == RopeType::LongRope) {
+        scale["long_factor"] = scaling.long_factor;
+        scale["short_factor"] = scaling.short_factor.empty()
+                                    ? std::vector<double>(scaling.long_factor.size(), 1.0)
+                                    : scaling.short_factor;
+    }
+    j["finetune"] = {{"from", from},
+                     {"steps", f.steps},
+                     {"length", f.length},
+                     {"lr", finetune_lr(c, f)},
+                     {"warmup", finetune_warmup(c, f)},
+                     {"schedule", "linear warm-up, cosine decay to 0"},
+                     {"batch", c.batch},
+                     {"data", "the run's seed, batch indices after its training steps"},
+                     {"scaling", scale},
+                     {"note", "evaluate with the same scaling: train_len stays the original trained length"}};
     return j.dump(2) + "\n";
 }
 

@@ -11,6 +11,10 @@ namespace posatlas::lab {
 
 std::string run_file(const std::string& dir, const char* name);
 std::string config_text(const LabConfig& c, const std::string& status, int steps_done);
+// config.json of a fine-tuned run (lab eval --finetune-out): the run's, plus "finetune" (the run it came
+// from, steps, length, learning rate, warm-up and the test-time scaling that was active).
+std::string finetune_config_text(const LabConfig& c, const std::string& status, int steps_done,
+                                 const FineTune& f, const TestScaling& scaling, const std::string& from);
 // The whole file, atomically (OutputFileError).
 void write_run_text(const std::string& path, const std::string& text);
 // One metrics.jsonl line.

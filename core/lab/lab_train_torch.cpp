@@ -40,12 +40,50 @@ BatchLoss answer_loss(const torch::Tensor& logits, const TaskBatch& b)
     return r;
 }
 
-double learning_rate(const LabConfig& c, int step) // step 0-based
+// Linear warm-up to `peak` over `warmup` steps, then cosine decay to 0 at `steps`; step 0-based.
+double learning_rate(double peak, int warmup, int steps, int step)
 {
-    if (step < c.warmup)
-        return c.lr * (step + 1) / c.warmup;
-    const double t = c.steps > c.warmup ? static_cast<double>(step - c.warmup) / (c.steps - c.warmup) : 1.0;
-    return c.lr * 0.5 * (1.0 + std::cos(M_PI * t));
+    if (step < warmup)
+        return peak * (step + 1) / warmup;
+    const double t = steps > warmup ? static_cast<double>(step - warmup) / (steps - warmup) : 1.0;
+    return peak * 0.5 * (1.0 + std::cos(M_PI * t));
+}
+
+// AdamW (betas 0.9, 0.98), weight decay on the matrices but the token embedding.
+torch::optim::AdamW make_optimizer(Model& m, double lr, double weight_decay)
+{
+    std::vector<torch::Tensor> decay, keep;
+    for (auto& [name, t] : m.params)
+        (t.dim() >= 2 && name != "tok_emb" ? decay : keep).push_back(t);
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    groups.emplace_back(decay,
+                        std::make_unique<torch::optim::AdamWOptions>(
+                            torch::optim::AdamWOptions(lr).betas({0.9, 0.98}).weight_decay(weight_decay)));
+    groups.emplace_back(keep, std::make_unique<torch::optim::AdamWOptions>(
+                                  torch::optim::AdamWOptions(lr).betas({0.9, 0.98}).weight_decay(0.0)));
+    return torch::optim::AdamW(std::move(groups));
+}
+
+// One optimiser step on one batch (learning rate set first, gradient norm clipped to 1).
+BatchLoss train_step(Model& m, torch::optim::AdamW& opt, const std::vector<torch::Tensor>& all, double lr,
+                     const TaskBatch& b, const Positional& pos)
+{
+    for (auto& g : opt.param_groups())
+        static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
+    BatchLoss bl = answer_loss(m.forward(tokens_of(b.input, b.batch, b.length), pos), b);
+    opt.zero_grad();
+    bl.loss.backward();
+    torch::nn::utils::clip_grad_norm_(all, 1.0);
+    opt.step();
+    return bl;
+}
+
+std::vector<torch::Tensor> all_params(Model& m)
+{
+    std::vector<torch::Tensor> all;
+    for (auto& [name, t] : m.params)
+        all.push_back(t);
+    return all;
 }
 
 } // namespace
@@ -65,19 +103,8 @@ TrainSummary train_run(const LabConfig& c, const std::string& dir, const std::st
     write_run_text(run_file(dir, "config.json"), config_text(c, "running", 0));
 
     Model m = Model::init(c);
-    std::vector<torch::Tensor> decay, keep;
-    for (auto& [name, t] : m.params)
-        (t.dim() >= 2 && name != "tok_emb" ? decay : keep).push_back(t);
-    std::vector<torch::optim::OptimizerParamGroup> groups;
-    groups.emplace_back(
-        decay, std::make_unique<torch::optim::AdamWOptions>(
-                   torch::optim::AdamWOptions(c.lr).betas({0.9, 0.98}).weight_decay(c.weight_decay)));
-    groups.emplace_back(keep, std::make_unique<torch::optim::AdamWOptions>(
-                                  torch::optim::AdamWOptions(c.lr).betas({0.9, 0.98}).weight_decay(0.0)));
-    torch::optim::AdamW opt(std::move(groups));
-    std::vector<torch::Tensor> all;
-    for (auto& [name, t] : m.params)
-        all.push_back(t);
+    torch::optim::AdamW opt = make_optimizer(m, c.lr, c.weight_decay);
+    const std::vector<torch::Tensor> all = all_params(m);
 
     const Positional pos = make_positional(c, c.train_len, {}, torch::kFloat32);
     const auto start = std::chrono::steady_clock::now();
@@ -94,16 +121,10 @@ TrainSummary train_run(const LabConfig& c, const std::string& dir, const std::st
             s.seconds = seconds();
             return s;
         }
-        const double lr = learning_rate(c, step);
-        for (auto& g : opt.param_groups())
-            static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
+        const double lr = learning_rate(c.lr, c.warmup, c.steps, step);
         const TaskBatch b = make_batch(c.task, c.alphabet, c.train_len, c.batch, c.seed,
                                        static_cast<std::uint64_t>(step), true);
-        const BatchLoss bl = answer_loss(m.forward(tokens_of(b.input, b.batch, b.length), pos), b);
-        opt.zero_grad();
-        bl.loss.backward();
-        torch::nn::utils::clip_grad_norm_(all, 1.0);
-        opt.step();
+        const BatchLoss bl = train_step(m, opt, all, lr, b, pos);
         sum_loss += bl.loss.item<double>();
         correct += bl.correct;
         answers += bl.answers;
@@ -152,13 +173,85 @@ LoadedRun load_run(const std::string& dir)
     return r;
 }
 
+// Fine-tunes the loaded model in memory at f.length with `scaling` active (lab.h, FineTune); writes the
+// new run folder f.out when set. Returns the mean answer loss of the last 10 steps.
+double finetune(LoadedRun& run, const std::string& dir, const FineTune& f, const TestScaling& scaling,
+                const CancelFn& cancel)
+{
+    const LabConfig& c = run.info.config;
+    check_finetune(c, f);
+    if (!f.out.empty())
+        check_new_run_folder(f.out); // before any work
+    Model& m = run.model;
+    for (auto& [name, t] : m.params)
+        t.set_requires_grad(true);
+    const double peak = finetune_lr(c, f);
+    const int warmup = finetune_warmup(c, f);
+    torch::optim::AdamW opt = make_optimizer(m, peak, c.weight_decay);
+    const std::vector<torch::Tensor> all = all_params(m);
+    const Positional pos = make_positional(c, f.length, scaling, torch::kFloat32);
+    std::string metrics;
+    double sum_loss = 0, correct = 0, answers = 0, tail = 0;
+    int in_interval = 0;
+    const int tail_from = std::max(0, f.steps - 10);
+    for (int step = 0; step < f.steps; ++step) {
+        if (cancel && cancel())
+            throw Cancelled();
+        const double lr = learning_rate(peak, warmup, f.steps, step);
+        // The run's training stream continued: its seed, batch indices after its training steps.
+        const TaskBatch b =
+            make_batch(c.task, c.alphabet, f.length, c.batch, c.seed,
+                       static_cast<std::uint64_t>(c.steps) + static_cast<std::uint64_t>(step), true);
+        const BatchLoss bl = train_step(m, opt, all, lr, b, pos);
+        const double loss = bl.loss.item<double>();
+        if (step >= tail_from)
+            tail += loss;
+        sum_loss += loss;
+        correct += bl.correct;
+        answers += bl.answers;
+        ++in_interval;
+        if ((step + 1) % c.log_every == 0 || step + 1 == f.steps) {
+            metrics +=
+                metrics_line(step + 1, lr, sum_loss / in_interval, answers > 0 ? correct / answers : 0.0);
+            sum_loss = correct = answers = 0;
+            in_interval = 0;
+        }
+    }
+    for (auto& [name, t] : m.params)
+        t.set_requires_grad(false);
+    if (!f.out.empty()) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        fs::create_directories(f.out, ec);
+        if (ec)
+            throw OutputFileError(f.out, ec.message());
+        const int done = run.info.steps_done;
+        write_run_text(run_file(f.out, "command.txt"), f.command + "\n");
+        write_run_text(run_file(f.out, "config.json"),
+                       finetune_config_text(c, "running", done, f, scaling, dir));
+        save_weights(m, run_file(f.out, "model.safetensors"), done);
+        write_run_text(run_file(f.out, "metrics.jsonl"), metrics);
+        write_run_text(run_file(f.out, "config.json"),
+                       finetune_config_text(c, "complete", done, f, scaling, dir));
+    }
+    return tail / (f.steps - tail_from);
+}
+
 } // namespace
 
-std::vector<EvalRow> evaluate_run(const std::string& dir, const EvalOptions& o, const CancelFn& cancel)
+std::vector<EvalRow> evaluate_run(const std::string& dir, const EvalOptions& o, const CancelFn& cancel,
+                                  double* finetune_loss)
 {
     LoadedRun run = load_run(dir);
     const LabConfig& c = run.info.config;
     torch::set_num_threads(o.threads);
+    if (finetune_loss)
+        *finetune_loss = 0.0;
+    if (o.finetune.active()) {
+        const double loss = finetune(run, dir, o.finetune, o.scaling, cancel);
+        if (finetune_loss)
+            *finetune_loss = loss;
+    }
     torch::NoGradGuard no_grad;
     std::vector<EvalRow> rows;
     for (const std::int64_t L : o.lengths) {

@@ -1230,10 +1230,6 @@
         <translation>测试时施加的 RoPE 缩放（仅用于 RoPE 的运行）；训练长度即 original_max_position_embeddings。</translation>
     </message>
     <message>
-        <source>Scaling factor of --rope-type.</source>
-        <translation>--rope-type 的缩放因子。</translation>
-    </message>
-    <message>
         <source>ALiBi scaling at test time (ALiBi runs only).</source>
         <translation>测试时施加的 ALiBi 缩放（仅用于 ALiBi 的运行）。</translation>
     </message>
@@ -1366,8 +1362,52 @@
         <translation>注意力层编号，从 0 开始。</translation>
     </message>
     <message>
-        <source>The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, AdamW with warm-up and cosine decay) on a synthetic task with one positional encoding and writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run&apos;s answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test time; a length beyond a learned table is reported as not defined. probe writes a run&apos;s attention on one input of any length as sessions for the app: opened there, every view shows the trained model&apos;s own queries, keys and logits. docs/lab.md explains the lab.</source>
-        <translation>外推实验室：train 用一种位置编码在合成任务上训练一个小型仅解码器 Transformer（前置 LayerNorm、因果掩码、带预热和余弦衰减的 AdamW），写出运行文件夹（model.safetensors、config.json、metrics.jsonl、command.txt），在终端上显示损失和剩余时间；按 Ctrl+C 会保留最后一个检查点。eval 在其他长度上测量一次运行的答案准确率，可在测试时施加 RoPE 或 ALiBi 缩放；超出可学习位置表的长度报告为无定义。probe 把一次运行在任意长度的一条输入上的注意力写成会话文件：在应用中打开后，每个视图显示的都是训练好的模型自己的查询、键和 logit。docs/lab.md 介绍了这个实验室。</translation>
+        <source>fine-tuned before evaluation: %1 steps at length %2 (peak lr %3, loss of the last steps %4); the run folder is unchanged</source>
+        <translation>评估前先做了微调：在长度 %2 上训练 %1 步（峰值学习率 %3，最后几步的损失 %4）；运行文件夹未作改动</translation>
+    </message>
+    <message>
+        <source>the fine-tuned model is in %1</source>
+        <translation>微调后的模型保存在 %1</translation>
+    </message>
+    <message>
+        <source>Scaling factor of --rope-type (longrope: max_position_embeddings = trained length x factor, which sets the attention factor).</source>
+        <translation>--rope-type 的缩放因子（longrope：max_position_embeddings = 训练长度 × 缩放因子，由它决定注意力因子）。</translation>
+    </message>
+    <message>
+        <source>LongRoPE (--rope-type longrope): one divisor per rotary frequency pair of the run&apos;s model (rotary dimensions / 2), used at lengths beyond the trained length.</source>
+        <translation>LongRoPE（--rope-type longrope）：该运行的模型每个旋转频率对一个除数（个数为旋转维数 / 2），用于超出训练长度的序列。</translation>
+    </message>
+    <message>
+        <source>LongRoPE: one divisor per rotary frequency pair, used up to the trained length.</source>
+        <translation>LongRoPE：每个旋转频率对一个除数，用于不超过训练长度的序列。</translation>
+    </message>
+    <message>
+        <source>1 for every pair</source>
+        <translation>每个频率对都取 1</translation>
+    </message>
+    <message>
+        <source>Fine-tune the run for this many steps at --finetune-len before the evaluation, with the test-time scaling active (as the PI and YaRN papers do); in memory, the run folder is not changed.</source>
+        <translation>评估之前，在 --finetune-len 长度上把该运行微调这么多步，微调时已启用测试时的缩放（与 PI 和 YaRN 论文的做法相同）；微调只在内存中进行，运行文件夹不会改动。</translation>
+    </message>
+    <message>
+        <source>the run&apos;s --lr / 15, the PI paper&apos;s ratio</source>
+        <translation>该运行的 --lr / 15，即 PI 论文采用的比例</translation>
+    </message>
+    <message>
+        <source>Also save the fine-tuned model as a new run folder (it must not hold a run).</source>
+        <translation>同时把微调后的模型另存为一个新的运行文件夹（其中不能已有一次运行）。</translation>
+    </message>
+    <message>
+        <source>Tokens per fine-tune sequence, in batches of the run&apos;s --batch (within the memory budget).</source>
+        <translation>微调时每个序列的词元数，每批的序列数沿用该运行的 --batch（须在内存预算之内）。</translation>
+    </message>
+    <message>
+        <source>Peak learning rate of the fine-tune (AdamW as in training, warm-up over a tenth of the steps but at most the run&apos;s --warmup, cosine decay to 0).</source>
+        <translation>微调的峰值学习率（与训练一样使用 AdamW；先在十分之一的步数上预热，但不超过该运行的 --warmup，再余弦衰减到 0）。</translation>
+    </message>
+    <message>
+        <source>The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, AdamW with warm-up and cosine decay) on a synthetic task with one positional encoding and writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run&apos;s answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test time (LongRoPE with --long-factor) and after a short fine-tune at a longer length with that scaling active (--finetune-steps, --finetune-len); a length beyond a learned table is reported as not defined. probe writes a run&apos;s attention on one input of any length as sessions for the app: opened there, every view shows the trained model&apos;s own queries, keys and logits. docs/lab.md explains the lab.</source>
+        <translation>外推实验室：train 用一种位置编码在合成任务上训练一个小型仅解码器 Transformer（前置 LayerNorm、因果掩码、带预热和余弦衰减的 AdamW），写出运行文件夹（model.safetensors、config.json、metrics.jsonl、command.txt），在终端上显示损失和剩余时间；按 Ctrl+C 会保留最后一个检查点。eval 在其他长度上测量一次运行的答案准确率，可在测试时施加 RoPE 或 ALiBi 缩放（LongRoPE 用 --long-factor 给出因子），还可以先在更长的长度上、在启用该缩放的情况下做一次简短微调（--finetune-steps、--finetune-len）；超出可学习位置表的长度报告为无定义。probe 把一次运行在任意长度的一条输入上的注意力写成会话文件：在应用中打开后，每个视图显示的都是训练好的模型自己的查询、键和 logit。docs/lab.md 介绍了这个实验室。</translation>
     </message>
     <message>
         <source>Probe options (lab probe; --seed and the scalings of lab eval too)</source>

@@ -87,6 +87,24 @@ TEST(CliLab, ProbeWritesSessionsWhoseHeatmapIsTheModelsOwnScores)
     EXPECT_FALSE(fs::exists(other));
 }
 
+// The scalings of lab eval apply to a probe too (LongRoPE with its lists: 16 / 2 heads = 8 dimensions, 4
+// pairs); posatlas-lab refuses to write sessions whose core logits would differ from the model's scores,
+// so exit status 0 is the equality.
+TEST(CliLab, ProbeTakesTheTestTimeScalingsOfEval)
+{
+    const fs::path dir = temp_dir() / "probe-rope";
+    ASSERT_EQ(run(train(dir.string(), "rope")).status, 0);
+    const fs::path out = temp_dir() / "probe-rope-out";
+    Result r = run({"lab", "probe", dir.string(), "--length", "30", "--rope-type", "longrope",
+                    "--long-factor", "1,2,3,4", "--out", out.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(fs::exists(out / "head-1.posatlas.json"));
+    r = run({"lab", "probe", dir.string(), "--rope-type", "longrope", "--long-factor", "1,2", "--out",
+             (temp_dir() / "probe-rope-refused").string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--long-factor"), std::string::npos) << r.err;
+}
+
 TEST(CliLab, ProbePastALearnedTableNamesItsRows)
 {
     const fs::path dir = temp_dir() / "probe-learned";
@@ -177,6 +195,125 @@ TEST(CliLab, InterruptingTheProgramCancelsTheLabAndKeepsTheLastCheckpoint)
     EXPECT_LT(config["steps_done"].get<int>(), 20000);
     const Result e = run({"lab", "eval", dir.string(), "--lengths", "12", "--sequences", "4"});
     EXPECT_EQ(e.status, 0) << e.err;
+}
+
+// LongRoPE at test time: the factor lists have one entry per rotary frequency pair (head_dim 8: four).
+TEST(CliLab, LongRopeAtTestTimeAndItsRefusalsNameTheOption)
+{
+    const fs::path dir = temp_dir() / "longrope-run";
+    ASSERT_EQ(run(train(dir.string(), "rope")).status, 0);
+    const std::vector<std::string> eval{"lab",   "eval",        dir.string(), "--lengths",
+                                        "12,24", "--sequences", "8"};
+    const auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> a = eval;
+        a.insert(a.end(), extra.begin(), extra.end());
+        return run(a);
+    };
+    Result r = with({"--rope-type", "longrope", "--long-factor", "1,2,4,8", "--short-factor", "1,1,1.5,2",
+                     "--format", "json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["rope_type"], "longrope");
+    EXPECT_EQ(j["long_factor"].size(), 4u);
+    const struct {
+        std::vector<std::string> extra;
+        const char* option;
+        const char* says;
+    } refused[] = {
+        {{"--rope-type", "longrope", "--long-factor", "1,2,4"}, "--long-factor", "4"},
+        {{"--rope-type", "longrope", "--long-factor", "1,2,4,8", "--short-factor", "1,1"},
+         "--short-factor",
+         "4"},
+        {{"--rope-type", "longrope", "--long-factor", "1,0,4,8"}, "--long-factor", "(0, 1000000]"},
+        {{"--rope-type", "longrope", "--long-factor", "1,-2,4,8"}, "--long-factor", "(0, 1000000]"},
+        {{"--rope-type", "longrope", "--long-factor", "1,nan,4,8"}, "--long-factor", "finite"},
+        {{"--rope-type", "longrope", "--long-factor", "1,inf,4,8"}, "--long-factor", "finite"},
+        {{"--rope-type", "longrope"}, "--long-factor", "longrope"},
+        {{"--long-factor", "1,2,4,8"}, "--long-factor", "--rope-type longrope"},
+        {{"--rope-type", "yarn", "--short-factor", "1,2,4,8"}, "--short-factor", "--rope-type longrope"},
+    };
+    for (const auto& k : refused) {
+        r = with(k.extra);
+        EXPECT_EQ(r.status, 2) << k.extra.back();
+        EXPECT_NE(r.err.find(k.option), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(k.says), std::string::npos) << r.err;
+    }
+    const fs::path alibi = temp_dir() / "longrope-alibi";
+    ASSERT_EQ(run(train(alibi.string(), "alibi")).status, 0);
+    r = run({"lab", "eval", alibi.string(), "--long-factor", "1,2,4,8"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--long-factor"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("RoPE runs only"), std::string::npos) << r.err;
+}
+
+TEST(CliLab, FineTuneBeforeEvaluationSaysSoAndLeavesTheRunFolderUnchanged)
+{
+    const fs::path dir = temp_dir() / "finetune-run";
+    ASSERT_EQ(run(train(dir.string(), "rope")).status, 0);
+    std::map<std::string, std::string> before;
+    for (const auto& e : fs::directory_iterator(dir))
+        before[e.path().filename().string()] = slurp(e.path());
+    const fs::path out = temp_dir() / "finetuned";
+    const std::vector<std::string> eval{
+        "lab",    "eval",     dir.string(), "--lengths",        "12,24", "--sequences",    "8", "--rope-type",
+        "linear", "--factor", "2",          "--finetune-steps", "5",     "--finetune-len", "24"};
+    std::vector<std::string> a = eval;
+    a.insert(a.end(), {"--format", "json", "--finetune-out", out.string()});
+    Result r = run(a);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["finetune"]["steps"], 5);
+    EXPECT_EQ(j["finetune"]["length"], 24);
+    const nlohmann::json config = nlohmann::json::parse(slurp(out / "config.json"));
+    EXPECT_EQ(config["status"], "complete");
+    EXPECT_EQ(config["finetune"]["scaling"]["rope_type"], "linear");
+    EXPECT_NE(slurp(out / "command.txt").find("--finetune-steps 5"), std::string::npos);
+    r = run(eval);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("fine-tuned before evaluation: 5 steps at length 24"), std::string::npos) << r.out;
+    std::map<std::string, std::string> after;
+    for (const auto& e : fs::directory_iterator(dir))
+        after[e.path().filename().string()] = slurp(e.path());
+    EXPECT_EQ(after, before);
+    // posatlas-lab's line in the program's language (lab_messages.h).
+    RunOptions zh;
+    zh.locale = "zh_CN.UTF-8";
+    r = run(eval, zh);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("评估前先做了微调：在长度 24 上训练 5 步", 0), 0u) << r.out;
+    // The output folder is a new one: an existing run is refused before anything runs.
+    a = eval;
+    a.insert(a.end(), {"--finetune-out", out.string()});
+    r = run(a);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+}
+
+TEST(CliLab, FineTuneRefusalsNameTheOption)
+{
+    const fs::path dir = temp_dir() / "finetune-refused";
+    ASSERT_EQ(run(train(dir.string(), "rope")).status, 0);
+    const struct {
+        std::vector<std::string> extra;
+        const char* option;
+        const char* says;
+    } refused[] = {
+        {{"--finetune-steps", "10", "--finetune-len", "0"}, "--finetune-len", "[4, 65536]"},
+        {{"--finetune-steps", "10", "--finetune-len", "60000"}, "--finetune-len", "at most"},
+        {{"--finetune-steps", "10"}, "--finetune-len", "--finetune-steps"},
+        {{"--finetune-len", "24"}, "--finetune-len", "--finetune-steps"},
+        {{"--finetune-lr", "0.001"}, "--finetune-lr", "--finetune-steps"},
+        {{"--finetune-steps", "0", "--finetune-len", "24"}, "--finetune-steps", "[1, 1000000]"},
+        {{"--finetune-steps", "10", "--finetune-len", "24", "--finetune-lr", "2"}, "--finetune-lr", "1"},
+    };
+    for (const auto& k : refused) {
+        std::vector<std::string> a{"lab", "eval", dir.string(), "--lengths", "12"};
+        a.insert(a.end(), k.extra.begin(), k.extra.end());
+        const Result r = run(a);
+        EXPECT_EQ(r.status, 2) << k.extra.back();
+        EXPECT_NE(r.err.find(k.option), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(k.says), std::string::npos) << r.err;
+    }
 }
 
 std::vector<std::string> sweep(const fs::path& out, const std::string& methods, const std::string& lengths)

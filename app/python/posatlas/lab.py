@@ -115,11 +115,13 @@ def train(out, **options):
 def eval(run, lengths, **options):
     """``posatlas lab eval RUN --lengths ... --format json``: the run's answer accuracy and loss per length.
 
-    `run` is a :class:`Run` or its folder. Options: sequences, seed, rope_type, factor (a RoPE run
-    evaluated with a scaling at test time), alibi_scaling, threads. Returns a dict of arrays, one entry a
-    length: length, answer_accuracy and loss (NaN where the method is not defined at that length: a
+    `run` is a :class:`Run` or its folder. Options: sequences, seed, rope_type, factor, long_factor,
+    short_factor (a RoPE run evaluated with a scaling at test time; LongRoPE's lists one number per rotary
+    pair), alibi_scaling, finetune_steps, finetune_len, finetune_lr, finetune_out (a fine-tune at a longer
+    length with that scaling, in memory, before the evaluation), threads. Returns a dict of arrays, one
+    entry a length: length, answer_accuracy and loss (NaN where the method is not defined at that length: a
     learned table shorter than it), defined; and `info`, what the evaluation was (the run's method, task,
-    trained length, status, the scaling).
+    trained length, status, the scaling, the fine-tune or None).
     """
     path = run.path if isinstance(run, Run) else _os.fspath(run)
     status, text = _run(["eval", path] + _options(dict(options, lengths=list(lengths)))

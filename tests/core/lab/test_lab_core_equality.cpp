@@ -5,13 +5,14 @@
 // double from the same float32 queries and keys; the difference is float32 rounding of the products and
 // sums, bounded here by 2e-5 (1 + |logit|) (scores are O(1..10), d_head = 8; observed below 2e-6).
 // References: compute/attention_logits.h's logit definitions; HF modeling_llama apply_rotary_pos_emb (RoPE,
-// Half), Press et al. get_slopes (ALiBi), HF T5Attention._relative_position_bucket, torchscale XPOS, the
-// CoPE listing of Golovneva et al. 2024.
+// Half), HF _compute_longrope_parameters (LongRoPE at test time), Press et al. get_slopes (ALiBi), HF
+// T5Attention._relative_position_bucket, torchscale XPOS, the CoPE listing of Golovneva et al. 2024.
 #include "lab_fixtures.h"
 
 #include "compute/attention_logits.h"
 #include "io/safetensors_write.h"
 #include "lab/lab.h"
+#include "methods/rope/rope_scaling.h"
 #include "scenario/content_file.h"
 
 #include <gtest/gtest.h>
@@ -105,6 +106,18 @@ TestScaling yarn()
     s.factor = 4;
     return s;
 }
+// LongRoPE at test time (core's longrope: HF _compute_longrope_parameters, Phi-3's
+// Phi3LongRoPEScaledRotaryEmbedding): four rotary pairs (head_dim 8); the long factors past the trained
+// 12 positions, the short ones within them.
+TestScaling longrope()
+{
+    TestScaling s;
+    s.rope_type = RopeType::LongRope;
+    s.factor = 4;
+    s.long_factor = {1.0, 1.5, 3.0, 6.0};
+    s.short_factor = {1.0, 1.1, 1.2, 1.4};
+    return s;
+}
 TestScaling ntk_alibi()
 {
     TestScaling s;
@@ -112,17 +125,43 @@ TestScaling ntk_alibi()
     return s;
 }
 
-INSTANTIATE_TEST_SUITE_P(Lab, CoreEquality,
-                         ::testing::Values(Case{"nope", "nope"}, Case{"sinusoidal", "sinusoidal"},
-                                           Case{"learned", "learned"}, Case{"t5", "t5"},
-                                           Case{"alibi", "alibi"},
-                                           Case{"alibi_ntk_at_test", "alibi", {}, 1.0, ntk_alibi()},
-                                           Case{"rope_half", "rope"},
-                                           Case{"rope_interleaved", "rope", RopePairing::Interleaved},
-                                           Case{"rope_partial_half", "rope", RopePairing::Half, 0.5},
-                                           Case{"rope_yarn_at_test", "rope", RopePairing::Half, 1.0, yarn()},
-                                           Case{"xpos", "xpos"}, Case{"cope", "cope"}),
-                         [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
+// The lab hands core the switch of Phi3LongRoPEScaledRotaryEmbedding: a sequence longer than the trained
+// length gets the long factors, one within it the short ones (empty: all 1). Reference: HF
+// _compute_longrope_parameters, inv_freq = 1 / (ext_factors * base^(2i/d)), attention factor
+// sqrt(1 + ln(factor) / ln(original_max_position_embeddings)); tolerance 1e-12 relative (double).
+TEST(LabLongRope, LongFactorsPastTheTrainedLengthShortOnesWithin)
+{
+    const LabConfig c = testing::tiny("rope"); // head_dim 8: four pairs, trained length 12
+    TestScaling s = longrope();
+    for (const std::int64_t length : {std::int64_t{10}, std::int64_t{12}, std::int64_t{20}}) {
+        const RopeFrequencies f = compute_rope_frequencies(rope_params(c, length, s));
+        const std::vector<double>& ext = length > c.train_len ? s.long_factor : s.short_factor;
+        ASSERT_EQ(f.pairs(), 4);
+        for (int i = 0; i < 4; ++i) {
+            const double expected = 1.0 / (ext[i] * std::pow(c.rope_theta, 2.0 * i / 8));
+            EXPECT_NEAR(f.inv_freq[i], expected, 1e-12 * expected) << "length " << length << " pair " << i;
+        }
+        EXPECT_NEAR(f.attention_factor, std::sqrt(1.0 + std::log(4.0) / std::log(12.0)), 1e-12);
+    }
+    s.short_factor.clear();
+    const RopeFrequencies within = compute_rope_frequencies(rope_params(c, 12, s));
+    const RopeFrequencies plain = compute_rope_frequencies(rope_params(c, 12, {}));
+    for (int i = 0; i < 4; ++i)
+        EXPECT_DOUBLE_EQ(within.inv_freq[i], plain.inv_freq[i]) << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Lab, CoreEquality,
+    ::testing::Values(Case{"nope", "nope"}, Case{"sinusoidal", "sinusoidal"}, Case{"learned", "learned"},
+                      Case{"t5", "t5"}, Case{"alibi", "alibi"},
+                      Case{"alibi_ntk_at_test", "alibi", {}, 1.0, ntk_alibi()}, Case{"rope_half", "rope"},
+                      Case{"rope_interleaved", "rope", RopePairing::Interleaved},
+                      Case{"rope_partial_half", "rope", RopePairing::Half, 0.5},
+                      Case{"rope_yarn_at_test", "rope", RopePairing::Half, 1.0, yarn()},
+                      Case{"rope_longrope_long_at_test", "rope", RopePairing::Half, 1.0, longrope()},
+                      Case{"rope_longrope_short_at_test", "rope", RopePairing::Half, 1.0, longrope(), 10},
+                      Case{"xpos", "xpos"}, Case{"cope", "cope"}),
+    [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
 
 } // namespace
 } // namespace posatlas::lab
