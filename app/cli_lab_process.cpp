@@ -3,6 +3,7 @@
 
 #include "cli_i18n.h"
 #include "cli_options.h"
+#include "lab/lab_sweep.h"
 #include "lab_messages.h"
 
 #include <nlohmann/json.hpp>
@@ -12,7 +13,6 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
-#include <filesystem>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,8 +22,6 @@ extern char** environ;
 namespace posatlas::cli {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 std::atomic<pid_t> g_child{0};
 
@@ -38,12 +36,6 @@ extern "C" void pass_on(int signal)
     const pid_t child = g_child.load();
     if (child > 0)
         ::kill(child, signal);
-}
-
-bool executable(const fs::path& p)
-{
-    std::error_code ec;
-    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
 }
 
 // The lab's texts in the environment's language (lab_messages.h).
@@ -67,21 +59,7 @@ void set_lab_search_dir(const std::string& dir)
 
 std::string find_lab_executable()
 {
-    if (!search_dir().empty())
-        if (const fs::path named = fs::path(search_dir()) / "posatlas-lab"; executable(named))
-            return named.lexically_normal().string();
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        if (const fs::path beside = self.parent_path() / "posatlas-lab"; executable(beside))
-            return beside.string();
-        if (const fs::path installed = self.parent_path() / POSATLAS_LAB_FROM_BINDIR / "posatlas-lab";
-            executable(installed))
-            return installed.lexically_normal().string();
-    }
-    if (const fs::path prefix = fs::path(POSATLAS_LAB_INSTALL_DIR) / "posatlas-lab"; executable(prefix))
-        return prefix.string();
-    return "";
+    return lab::find_lab_executable(search_dir());
 }
 
 int run_lab_process(const std::vector<std::string>& args, std::string* captured)

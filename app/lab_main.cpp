@@ -50,11 +50,21 @@ int run_train(const Options& o, const std::vector<std::string>& args, std::ostre
         const bool plain = !a.empty() && a.find_first_of(" \t\n'\"\\$`;&|<>*?()[]{}") == std::string::npos;
         command += ' ' + (plain ? a : "'" + a + "'");
     }
-    const bool shown = !o.flag("quiet") && ::isatty(STDERR_FILENO) == 1;
+    const bool jsonl = !o.flag("quiet") && *o.choice("progress") == "jsonl";
+    const bool shown = !o.flag("quiet") && !jsonl && ::isatty(STDERR_FILENO) == 1;
     auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
     lab::TrainHooks hooks;
     hooks.cancel = [] { return g_interrupted.load(); };
     hooks.progress = [&](const lab::TrainProgress& p) {
+        if (jsonl && (p.step % c.log_every == 0 || p.step == p.steps)) {
+            // For a program that drives the lab (the GUI's Lab window): one object per logged step.
+            const double left = p.step > 0 ? p.seconds * (p.steps - p.step) / p.step : 0.0;
+            err << nlohmann::json{{"step", p.step},         {"steps", p.steps},     {"loss", p.loss},
+                                  {"accuracy", p.accuracy}, {"seconds", p.seconds}, {"seconds_left", left}}
+                       .dump()
+                << std::endl;
+            return;
+        }
         const auto now = std::chrono::steady_clock::now();
         if (!shown || (now - last < std::chrono::milliseconds(100) && p.step < p.steps))
             return;
