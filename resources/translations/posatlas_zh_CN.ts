@@ -4554,10 +4554,6 @@
         <translation>%1 必须是 %2（现在是 %3）。没有开始任何运行。</translation>
     </message>
     <message>
-        <source>Running %1 runs into %2.</source>
-        <translation>正在运行 %1 个训练，结果写入 %2。</translation>
-    </message>
-    <message>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -4572,10 +4568,6 @@
     <message>
         <source>Run %1 of %2: %3, seed %4 · step %5 of %6 · loss %7 · accuracy %8 % · %9 left</source>
         <translation>第 %1 个运行（共 %2 个）：%3，种子 %4 · 第 %5 步（共 %6 步）· 损失 %7 · 准确率 %8 % · 还剩 %9</translation>
-    </message>
-    <message>
-        <source>Done: %1 runs.</source>
-        <translation>完成：共 %1 个运行。</translation>
     </message>
     <message>
         <source>Wrote sweep.csv and sweep.json in %1.</source>
@@ -4600,6 +4592,18 @@
     <message>
         <source>A quick look: trains in seconds, learns little.</source>
         <translation>快速看一眼：几秒钟就训练完，学到的东西很少。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Running %n runs into %1.</source>
+        <translation>
+            <numerusform>正在运行 %n 个训练，结果写入 %1。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Done: %n runs.</source>
+        <translation>
+            <numerusform>完成：共 %n 个运行。</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -6,10 +6,12 @@
 #include "model/parameter_message.h"
 #include "scenario/types.h"
 #include "views/curve_chart.h"
+#include "views/figure_style.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -22,6 +24,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -34,10 +37,14 @@ namespace posatlas::ui {
 
 namespace {
 
-QString minutes(double seconds)
+// m:ss, or h:mm:ss from an hour on.
+QString timeLeft(double seconds)
 {
     const long t = std::lround(std::max(0.0, seconds));
-    return QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
+    const QString mmss = QStringLiteral("%1:%2")
+                             .arg(t / 60 % 60, t >= 3600 ? 2 : 1, 10, QLatin1Char('0'))
+                             .arg(t % 60, 2, 10, QLatin1Char('0'));
+    return t >= 3600 ? QStringLiteral("%1:%2").arg(t / 3600).arg(mmss) : mmss;
 }
 
 // The model sizes the window offers: LabConfig's default, and a tiny one for a quick look.
@@ -52,15 +59,41 @@ LabWindow::LabWindow(QWidget* parent) : QMainWindow(parent), m_runner(new LabSwe
 {
     setWindowTitle(tr("Lab: train and measure positional encodings"));
     auto* splitter = new QSplitter(Qt::Horizontal, this);
-    auto* scroll = new QScrollArea(splitter);
+    // The fields scroll; Run, Cancel, the progress and the messages stay in view below them.
+    auto* panel = new QWidget(splitter);
+    auto* v = new QVBoxLayout(panel);
+    auto* scroll = new QScrollArea(panel);
     scroll->setWidget(buildControls());
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(360);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll = scroll;
+    v->addWidget(scroll, 1);
+    auto* buttons = new QHBoxLayout;
+    m_run = new QPushButton(tr("R&un"), panel);
+    m_run->setDefault(true);
+    m_cancel = new QPushButton(tr("&Cancel"), panel);
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    v->addLayout(buttons);
+    connect(m_run, &QPushButton::clicked, this, [this] { run(); });
+    connect(m_cancel, &QPushButton::clicked, this, &LabWindow::cancel);
+    m_progress = new QProgressBar(panel);
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(false);
+    v->addWidget(m_progress);
+    m_progressLabel = new QLabel(panel);
+    m_progressLabel->setWordWrap(true);
+    v->addWidget(m_progressLabel);
+    m_status = new QLabel(panel);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    v->addWidget(m_status);
     m_chart = new CurveChart;
     m_chartView = new CurveChartView(m_chart, splitter);
     m_chartView->setMinimumSize(480, 360);
-    splitter->addWidget(scroll);
+    splitter->addWidget(panel);
     splitter->addWidget(m_chartView);
     splitter->setStretchFactor(1, 1);
     setCentralWidget(splitter);
@@ -93,6 +126,7 @@ LabWindow::LabWindow(QWidget* parent) : QMainWindow(parent), m_runner(new LabSwe
     connect(m_runner, &LabSweepRunner::finished, this, &LabWindow::onFinished);
 
     setLabExecutable(QString::fromStdString(lab::find_lab_executable()));
+    restyle();
     updateDefaultFolder();
     updateFigure();
     resize(1200, 760);
@@ -100,17 +134,49 @@ LabWindow::LabWindow(QWidget* parent) : QMainWindow(parent), m_runner(new LabSwe
 
 LabWindow::~LabWindow() = default;
 
+void LabWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange ||
+        event->type() == QEvent::StyleChange)
+        restyle();
+    QMainWindow::changeEvent(event);
+}
+
+void LabWindow::showEvent(QShowEvent* event)
+{
+    // As wide as the controls need (measured once polished, in this language and font) with the vertical
+    // scroll bar beside them: nothing cut at the right.
+    QWidget* controls = m_scroll->widget();
+    controls->ensurePolished();
+    m_scroll->setMinimumWidth(controls->minimumSizeHint().width() +
+                              m_scroll->verticalScrollBar()->sizeHint().width() + 2 * m_scroll->frameWidth());
+    QMainWindow::showEvent(event);
+}
+
+void LabWindow::restyle()
+{
+    // The theme of the application (View > Dark Theme sets its palette).
+    if (!m_chart) // during construction
+        return;
+    const bool dark = palette_is_dark(palette());
+    m_chart->setChartStyle({dark, 1.0, font()});
+    m_chartView->setDark(dark);
+    m_installed->setStyleSheet(QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(errorColor()));
+    m_status->setStyleSheet(m_statusError ? QStringLiteral("QLabel { color: %1; }").arg(errorColor())
+                                          : QString());
+}
+
 QWidget* LabWindow::buildControls()
 {
     auto* w = new QWidget;
     auto* v = new QVBoxLayout(w);
+    v->setContentsMargins(0, 0, 0, 0);
 
     m_installed = new QLabel(w);
     m_installed->setWordWrap(true);
     m_installed->setText(tr("The lab is not installed: posatlas-lab was found neither beside posatlas nor in "
                             "its libexec folder (a build without LibTorch, POSATLAS_LAB=OFF). Sweeps cannot "
                             "run; install the posatlas-lab package or build with LibTorch."));
-    m_installed->setStyleSheet(QStringLiteral("QLabel { color: #b00020; font-weight: bold; }"));
     v->addWidget(m_installed);
 
     auto* training = new QGroupBox(tr("Task and training"), w);
@@ -197,27 +263,6 @@ QWidget* LabWindow::buildControls()
     connect(m_steps, &QSpinBox::valueChanged, this, &LabWindow::updateDefaultFolder);
     connect(m_model, &QComboBox::currentIndexChanged, this, &LabWindow::updateDefaultFolder);
 
-    auto* buttons = new QHBoxLayout;
-    m_run = new QPushButton(tr("R&un"), w);
-    m_run->setDefault(true);
-    m_cancel = new QPushButton(tr("&Cancel"), w);
-    buttons->addWidget(m_run);
-    buttons->addWidget(m_cancel);
-    v->addLayout(buttons);
-    connect(m_run, &QPushButton::clicked, this, [this] { run(); });
-    connect(m_cancel, &QPushButton::clicked, this, &LabWindow::cancel);
-    m_progress = new QProgressBar(w);
-    m_progress->setRange(0, 1000);
-    m_progress->setValue(0);
-    m_progress->setTextVisible(false);
-    v->addWidget(m_progress);
-    m_progressLabel = new QLabel(w);
-    m_progressLabel->setWordWrap(true);
-    v->addWidget(m_progressLabel);
-    m_status = new QLabel(w);
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    v->addWidget(m_status);
     v->addStretch(1);
     return w;
 }
@@ -344,9 +389,9 @@ bool LabWindow::run()
     const std::optional<LabSweepPlan> p = plan();
     if (!p)
         return false;
-    showStatus(tr("Running %1 runs into %2.")
-                   .arg(static_cast<int>(p->table.methods.size()) * p->table.seeds)
-                   .arg(p->dir));
+    showStatus(
+        tr("Running %n runs into %1.", nullptr, static_cast<int>(p->table.methods.size()) * p->table.seeds)
+            .arg(p->dir));
     m_progress->setValue(0);
     m_runner->start(*p);
     updateButtons();
@@ -394,7 +439,7 @@ void LabWindow::onProgress(int step, int steps, double loss, double accuracy, do
             .arg(steps)
             .arg(loss, 0, 'f', 4)
             .arg(100 * accuracy, 0, 'f', 1)
-            .arg(minutes(secondsLeft)));
+            .arg(timeLeft(secondsLeft)));
 }
 
 void LabWindow::onFinished(LabSweepRunner::Outcome outcome, const QString& message)
@@ -404,7 +449,7 @@ void LabWindow::onFinished(LabSweepRunner::Outcome outcome, const QString& messa
     switch (outcome) {
     case LabSweepRunner::Outcome::Complete:
         m_progress->setValue(1000);
-        m_progressLabel->setText(tr("Done: %1 runs.").arg(m_runner->runCount()));
+        m_progressLabel->setText(tr("Done: %n runs.", nullptr, m_runner->runCount()));
         showStatus(tr("Wrote sweep.csv and sweep.json in %1.").arg(m_runner->plan().dir));
         break;
     case LabSweepRunner::Outcome::Cancelled:
@@ -437,7 +482,14 @@ void LabWindow::showStatus(const QString& message, bool error)
     shown.replace(u'/', QStringLiteral("/\u200b"));
     m_status->setText(shown);
     m_status->setToolTip(message);
-    m_status->setStyleSheet(error ? QStringLiteral("QLabel { color: #b00020; }") : QString());
+    m_statusError = error;
+    m_status->setStyleSheet(error ? QStringLiteral("QLabel { color: %1; }").arg(errorColor()) : QString());
+}
+
+QString LabWindow::errorColor() const
+{
+    // Dark red on a light window, light red on a dark one: legible (WCAG AA) either way.
+    return palette_is_dark(palette()) ? QStringLiteral("#ff8a80") : QStringLiteral("#b00020");
 }
 
 QString LabWindow::statusText() const

@@ -25,6 +25,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 
 namespace posatlas::ui {
@@ -80,7 +81,12 @@ public:
     // The default output folder: <the user's data location>/lab/sweep-TASK-LENGTH-STEPS.
     static QString defaultFolder(const QString& task, int trainLen, int steps);
 
+protected:
+    void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
 private:
+    void restyle();
     QWidget* buildControls();
     void updateButtons();
     void updateDefaultFolder();
@@ -90,12 +96,14 @@ private:
     void onProgress(int step, int steps, double loss, double accuracy, double secondsLeft);
     void onFinished(LabSweepRunner::Outcome outcome, const QString& message);
     QString fieldName(const std::string& option) const;
+    QString errorColor() const;
 
     QString m_lab;
     LabSweepRunner* m_runner;
     LabSweepFigure m_figure{CurveData{}};
     CurveChart* m_chart = nullptr;
     CurveChartView* m_chartView = nullptr;
+    QScrollArea* m_scroll = nullptr;
     QComboBox* m_task = nullptr;
     std::map<QString, QCheckBox*> m_methods;
     QComboBox* m_model = nullptr;
@@ -114,6 +122,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
     QString m_statusText; // as given (the label shows it with break opportunities in paths)
+    bool m_statusError = false;
     int m_runIndex = 0, m_runCount = 0;
 };
 

@@ -27,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <csignal>
 
 using namespace posatlas;
@@ -66,6 +67,7 @@ void keepScreenshot(LabWindow& w, const QString& name)
     if (dir.isEmpty())
         return;
     QDir().mkpath(dir);
+    QTest::qWait(200); // the chart lays out its new axes and labels in the event loop
     QVERIFY(w.grab().save(dir + u'/' + name));
 }
 
@@ -235,6 +237,41 @@ private slots:
         keepScreenshot(zh, QStringLiteral("lab-window-zh_CN.png"));
     }
 
+    // Two seeds: each encoding's mean line with the lowest and highest seed dashed in its colour, and the
+    // mean between them (the figure of `posatlas lab sweep`).
+    void twoSeedsShowTheirSpreadDashed()
+    {
+        if (kLab.isEmpty())
+            QSKIP("built without the lab (POSATLAS_LAB=OFF)");
+        LabWindow w;
+        w.setLabExecutable(kLab);
+        w.resize(1200, 760);
+        w.show();
+        setTiny(w, {QStringLiteral("nope"), QStringLiteral("alibi"), QStringLiteral("rope")}, 150,
+                m_dir.filePath(QStringLiteral("spread")));
+        w.seedsSpin()->setValue(2);
+        w.lengthsEdit()->setText(QStringLiteral("8,16,32"));
+        QVERIFY(w.run());
+        QVERIFY(QTest::qWaitFor([&] { return !w.isRunning(); }, 600000));
+        QVERIFY2(w.statusText().startsWith(QStringLiteral("Wrote")), qPrintable(w.statusText()));
+        const CurveData& d = w.chart()->curveData();
+        QCOMPARE(d.series.size(), 9); // mean, lowest, highest for each of three encodings
+        for (int m = 0; m < 3; ++m) {
+            const CurveSeries& mean = d.series[3 * m];
+            const CurveSeries& lo = d.series[3 * m + 1];
+            const CurveSeries& hi = d.series[3 * m + 2];
+            QVERIFY(!mean.dashed && lo.dashed && hi.dashed);
+            QCOMPARE(lo.color_index, mean.color_index);
+            QCOMPARE(mean.x.size(), std::size_t{3});
+            for (std::size_t i = 0; i < mean.y.size(); ++i) {
+                QVERIFY(lo.y[i] <= mean.y[i] && mean.y[i] <= hi.y[i]);
+                // Two seeds: the mean is their midpoint (tolerance: one rounding of the sum and halving).
+                QVERIFY(std::abs(mean.y[i] - (lo.y[i] + hi.y[i]) / 2) <= 1e-15);
+            }
+        }
+        keepScreenshot(w, QStringLiteral("lab-window-spread-en.png"));
+    }
+
     void cancelStopsTheChildAndTheWindowIsReadyAgain()
     {
         if (kLab.isEmpty())
@@ -251,6 +288,9 @@ private slots:
                  qPrintable(w.progressText()));
         const qint64 pid = w.runner()->childPid();
         QVERIFY(pid > 0);
+        w.resize(1200, 760);
+        w.show();
+        keepScreenshot(w, QStringLiteral("lab-window-running-en.png"));
         w.cancelButton()->click();
         QVERIFY(QTest::qWaitFor([&] { return !w.isRunning(); }, 60000));
         QVERIFY(::kill(static_cast<pid_t>(pid), 0) != 0); // the child has ended (and was reaped)
@@ -271,6 +311,9 @@ private slots:
         QVERIFY(!w.runButton()->isEnabled());
         QVERIFY(w.installedLabel()->isVisibleTo(&w));
         QVERIFY(w.installedLabel()->text().contains(QStringLiteral("not installed")));
+        w.resize(1200, 760);
+        w.show();
+        keepScreenshot(w, QStringLiteral("lab-window-not-installed.png"));
         QVERIFY(!w.run());
         w.cancel();
         w.setLabExecutable(m_dir.filePath(QStringLiteral("no-such/posatlas-lab")));
