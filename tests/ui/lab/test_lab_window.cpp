@@ -11,9 +11,11 @@
 #include "lab/lab_window.h"
 #include "views/curve_chart.h"
 #include "window/language.h"
+#include "window/main_window.h"
 
 #include "gui_support.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -301,6 +303,20 @@ private slots:
         QVERIFY(w.runButton()->isEnabled());
         QVERIFY(!w.cancelButton()->isEnabled());
         QVERIFY(!QFileInfo::exists(folder + QStringLiteral("/sweep.json")));
+    }
+
+    void toolsMenuOpensOneLabWindow()
+    {
+        QTemporaryDir dir;
+        MainWindow mw(dir.filePath(QStringLiteral("settings.ini")));
+        QAction* action = mw.findChild<QAction*>(QStringLiteral("labAction"));
+        QVERIFY(action);
+        QCOMPARE(action->text(), QStringLiteral("&Lab…"));
+        action->trigger();
+        LabWindow* lab = mw.findChild<LabWindow*>();
+        QVERIFY(lab);
+        QVERIFY(lab->isVisible());
+        QCOMPARE(mw.openLab(), lab); // one instance
     }
 
     void withoutTheLabRunIsDisabledAndNothingCrashes()
