@@ -3,10 +3,9 @@
 
 #include "cli_i18n.h"
 #include "cli_options.h"
+#include "lab/lab_messages.h"
 #include "lab/lab_sweep.h"
-#include "lab_messages.h"
-
-#include <nlohmann/json.hpp>
+#include "lab/lab_sweep_runner.h"
 
 #include <atomic>
 #include <cerrno>
@@ -38,18 +37,6 @@ extern "C" void pass_on(int signal)
         ::kill(child, signal);
 }
 
-// The lab's texts in the environment's language (lab_messages.h).
-std::string catalogue()
-{
-    nlohmann::json j = nlohmann::json::object();
-    for (const auto& [context, source] : kLabMessages) {
-        const std::string t = translate(context, source);
-        if (t != source)
-            j[std::string(context) + '\x04' + source] = t;
-    }
-    return j.dump();
-}
-
 } // namespace
 
 void set_lab_search_dir(const std::string& dir)
@@ -77,10 +64,10 @@ int run_lab_process(const std::vector<std::string>& args, std::string* captured)
     // The environment with the lab's texts in this language.
     std::vector<std::string> env_words;
     for (char** e = environ; *e; ++e)
-        if (std::strncmp(*e, kLabMessagesVariable, std::strlen(kLabMessagesVariable)) != 0 ||
-            (*e)[std::strlen(kLabMessagesVariable)] != '=')
+        if (std::strncmp(*e, lab::kLabMessagesVariable, std::strlen(lab::kLabMessagesVariable)) != 0 ||
+            (*e)[std::strlen(lab::kLabMessagesVariable)] != '=')
             env_words.emplace_back(*e);
-    env_words.push_back(std::string(kLabMessagesVariable) + '=' + catalogue());
+    env_words.push_back(std::string(lab::kLabMessagesVariable) + '=' + ui::lab_messages_catalogue());
     std::vector<char*> envp;
     for (std::string& w : env_words)
         envp.push_back(w.data());

@@ -2,7 +2,7 @@
 // posatlas-lab: the extrapolation lab's process (`posatlas lab train|eval` runs it). It links LibTorch and
 // no Qt: Debian's libtorch_cpu needs OpenCV's highgui, which loads Qt 5, so the lab cannot share a process
 // with the Qt 6 program. The program checks the command line first (in the user's language); this process
-// parses it again, trains or evaluates, and prints its texts as lab_messages.h describes.
+// parses it again, trains or evaluates, and prints its texts as lab/lab_messages.h describes.
 #include "cli_errors.h"
 #include "cli_i18n.h"
 #include "cli_options.h"

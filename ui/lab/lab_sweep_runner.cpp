@@ -2,6 +2,7 @@
 #include "lab/lab_sweep_runner.h"
 
 #include "io/safe_write.h"
+#include "lab/lab_messages.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -21,6 +22,17 @@ struct LabRunnerText {
 };
 
 } // namespace
+
+std::string lab_messages_catalogue()
+{
+    QJsonObject j;
+    for (const auto& [context, source] : lab::kLabMessages) {
+        const QString t = QCoreApplication::translate(context, source);
+        if (t != QLatin1String(source))
+            j.insert(QLatin1String(context) + QChar(4) + QLatin1String(source), t);
+    }
+    return QJsonDocument(j).toJson(QJsonDocument::Compact).toStdString();
+}
 
 LabSweepRunner::LabSweepRunner(QObject* parent) : QObject(parent) {}
 
@@ -149,6 +161,9 @@ void LabSweepRunner::launch(const QStringList& args)
     connect(m_process, &QProcess::readyReadStandardError, this, &LabSweepRunner::onStandardError);
     connect(m_process, &QProcess::finished, this, &LabSweepRunner::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, &LabSweepRunner::onError);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QLatin1String(lab::kLabMessagesVariable), QString::fromStdString(lab_messages_catalogue()));
+    m_process->setProcessEnvironment(env);
     m_process->start(m_plan.lab, args);
 }
 

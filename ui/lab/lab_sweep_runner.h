@@ -10,12 +10,18 @@
 
 #include "lab/lab_sweep.h"
 
+#include <string>
+
 #include <QObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
 
 namespace posatlas::ui {
+
+// The texts posatlas-lab prints (lab/lab_messages.h) in this process's language: the JSON object posatlas-lab
+// reads from the environment variable lab::kLabMessagesVariable. `posatlas lab` hands it over too.
+std::string lab_messages_catalogue();
 
 struct LabSweepPlan {
     QString lab;           // posatlas-lab

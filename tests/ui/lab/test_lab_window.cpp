@@ -375,6 +375,29 @@ private slots:
         QCOMPARE(mw.openLab(), lab); // one instance
     }
 
+    // posatlas-lab has no translations of its own: the window hands it its texts in the window's language
+    // (lab/lab_messages.h), as `posatlas lab` does. A stand-in lab prints what it was given and fails.
+    void labTextsAreHandedOverInTheWindowsLanguage()
+    {
+        const QString fake = m_dir.filePath(QStringLiteral("fake-lab"));
+        QFile script(fake);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\nprintf '%s\\n' \"$POSATLAS_LAB_MESSAGES\" >&2\nexit 3\n");
+        script.close();
+        QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner));
+        QVERIFY(installLanguage(QStringLiteral("zh_CN")));
+        const QString loss = QCoreApplication::translate("Cli", "loss");
+        QVERIFY(loss != QStringLiteral("loss"));
+        LabWindow w;
+        w.setLabExecutable(fake);
+        setTiny(w, {QStringLiteral("rope")}, 20, m_dir.filePath(QStringLiteral("handed-over")));
+        QVERIFY(w.run());
+        QVERIFY(QTest::qWaitFor([&] { return !w.isRunning(); }, 30000));
+        QVERIFY2(w.statusText().contains(QStringLiteral("posatlas-lab")) && w.statusText().contains(loss),
+                 qPrintable(w.statusText()));
+        QVERIFY(w.runButton()->isEnabled());
+    }
+
     void withoutTheLabRunIsDisabledAndNothingCrashes()
     {
         LabWindow w;
