@@ -12,23 +12,6 @@
     </message>
 </context>
 <context>
-    <name>posatlas::ui::LabWindow</name>
-    <message numerus="yes">
-        <source>Running %n runs into %1.</source>
-        <translation>
-            <numerusform>Running %n run into %1.</numerusform>
-            <numerusform>Running %n runs into %1.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Done: %n runs.</source>
-        <translation>
-            <numerusform>Done: %n run.</numerusform>
-            <numerusform>Done: %n runs.</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>posatlas::ui::ListSliders</name>
     <message numerus="yes">
         <source>%n of them have a chosen slope.</source>

@@ -4566,10 +4566,6 @@
         <translation>第 %1 个运行（共 %2 个）：%3，种子 %4 · 正在训练</translation>
     </message>
     <message>
-        <source>Run %1 of %2: %3, seed %4 · step %5 of %6 · loss %7 · accuracy %8 % · %9 left</source>
-        <translation>第 %1 个运行（共 %2 个）：%3，种子 %4 · 第 %5 步（共 %6 步）· 损失 %7 · 准确率 %8 % · 还剩 %9</translation>
-    </message>
-    <message>
         <source>Wrote sweep.csv and sweep.json in %1.</source>
         <translation>已在 %1 中写入 sweep.csv 和 sweep.json。</translation>
     </message>
@@ -4593,17 +4589,17 @@
         <source>A quick look: trains in seconds, learns little.</source>
         <translation>快速看一眼：几秒钟就训练完，学到的东西很少。</translation>
     </message>
-    <message numerus="yes">
-        <source>Running %n runs into %1.</source>
-        <translation>
-            <numerusform>正在运行 %n 个训练，结果写入 %1。</numerusform>
-        </translation>
+    <message>
+        <source>Run %1 of %2: %3, seed %4 · step %5 of %6 · loss %7 · accuracy %8 % · %9 left in this run</source>
+        <translation>第 %1 个运行（共 %2 个）：%3，种子 %4 · 第 %5 步（共 %6 步）· 损失 %7 · 准确率 %8 % · 本次运行还剩 %9</translation>
     </message>
-    <message numerus="yes">
-        <source>Done: %n runs.</source>
-        <translation>
-            <numerusform>完成：共 %n 个运行。</numerusform>
-        </translation>
+    <message>
+        <source>Sweep started: %1 (runs: %2).</source>
+        <translation>扫描已开始：%1（共 %2 个运行）。</translation>
+    </message>
+    <message>
+        <source>Done: every run evaluated.</source>
+        <translation>完成：所有运行都已评估。</translation>
     </message>
 </context>
 <context>

@@ -389,9 +389,9 @@ bool LabWindow::run()
     const std::optional<LabSweepPlan> p = plan();
     if (!p)
         return false;
-    showStatus(
-        tr("Running %n runs into %1.", nullptr, static_cast<int>(p->table.methods.size()) * p->table.seeds)
-            .arg(p->dir));
+    showStatus(tr("Sweep started: %1 (runs: %2).")
+                   .arg(p->dir)
+                   .arg(static_cast<int>(p->table.methods.size()) * p->table.seeds));
     m_progress->setValue(0);
     m_runner->start(*p);
     updateButtons();
@@ -430,7 +430,7 @@ void LabWindow::onProgress(int step, int steps, double loss, double accuracy, do
         m_runner->table()
             .methods[static_cast<std::size_t>(m_runIndex / std::max(1, m_runner->table().seeds))]);
     m_progressLabel->setText(
-        tr("Run %1 of %2: %3, seed %4 · step %5 of %6 · loss %7 · accuracy %8 % · %9 left")
+        tr("Run %1 of %2: %3, seed %4 · step %5 of %6 · loss %7 · accuracy %8 % · %9 left in this run")
             .arg(m_runIndex + 1)
             .arg(m_runCount)
             .arg(method)
@@ -449,7 +449,7 @@ void LabWindow::onFinished(LabSweepRunner::Outcome outcome, const QString& messa
     switch (outcome) {
     case LabSweepRunner::Outcome::Complete:
         m_progress->setValue(1000);
-        m_progressLabel->setText(tr("Done: %n runs.", nullptr, m_runner->runCount()));
+        m_progressLabel->setText(tr("Done: every run evaluated."));
         showStatus(tr("Wrote sweep.csv and sweep.json in %1.").arg(m_runner->plan().dir));
         break;
     case LabSweepRunner::Outcome::Cancelled:
