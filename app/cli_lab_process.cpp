@@ -3,16 +3,15 @@
 
 #include "cli_i18n.h"
 #include "cli_options.h"
-#include "lab_messages.h"
-
-#include <nlohmann/json.hpp>
+#include "lab/lab_messages.h"
+#include "lab/lab_sweep.h"
+#include "lab/lab_sweep_runner.h"
 
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
-#include <filesystem>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,8 +21,6 @@ extern char** environ;
 namespace posatlas::cli {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 std::atomic<pid_t> g_child{0};
 
@@ -40,24 +37,6 @@ extern "C" void pass_on(int signal)
         ::kill(child, signal);
 }
 
-bool executable(const fs::path& p)
-{
-    std::error_code ec;
-    return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
-}
-
-// The lab's texts in the environment's language (lab_messages.h).
-std::string catalogue()
-{
-    nlohmann::json j = nlohmann::json::object();
-    for (const auto& [context, source] : kLabMessages) {
-        const std::string t = translate(context, source);
-        if (t != source)
-            j[std::string(context) + '\x04' + source] = t;
-    }
-    return j.dump();
-}
-
 } // namespace
 
 void set_lab_search_dir(const std::string& dir)
@@ -67,21 +46,7 @@ void set_lab_search_dir(const std::string& dir)
 
 std::string find_lab_executable()
 {
-    if (!search_dir().empty())
-        if (const fs::path named = fs::path(search_dir()) / "posatlas-lab"; executable(named))
-            return named.lexically_normal().string();
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        if (const fs::path beside = self.parent_path() / "posatlas-lab"; executable(beside))
-            return beside.string();
-        if (const fs::path installed = self.parent_path() / POSATLAS_LAB_FROM_BINDIR / "posatlas-lab";
-            executable(installed))
-            return installed.lexically_normal().string();
-    }
-    if (const fs::path prefix = fs::path(POSATLAS_LAB_INSTALL_DIR) / "posatlas-lab"; executable(prefix))
-        return prefix.string();
-    return "";
+    return lab::find_lab_executable(search_dir());
 }
 
 int run_lab_process(const std::vector<std::string>& args, std::string* captured)
@@ -99,10 +64,10 @@ int run_lab_process(const std::vector<std::string>& args, std::string* captured)
     // The environment with the lab's texts in this language.
     std::vector<std::string> env_words;
     for (char** e = environ; *e; ++e)
-        if (std::strncmp(*e, kLabMessagesVariable, std::strlen(kLabMessagesVariable)) != 0 ||
-            (*e)[std::strlen(kLabMessagesVariable)] != '=')
+        if (std::strncmp(*e, lab::kLabMessagesVariable, std::strlen(lab::kLabMessagesVariable)) != 0 ||
+            (*e)[std::strlen(lab::kLabMessagesVariable)] != '=')
             env_words.emplace_back(*e);
-    env_words.push_back(std::string(kLabMessagesVariable) + '=' + catalogue());
+    env_words.push_back(std::string(lab::kLabMessagesVariable) + '=' + ui::lab_messages_catalogue());
     std::vector<char*> envp;
     for (std::string& w : env_words)
         envp.push_back(w.data());

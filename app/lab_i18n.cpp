@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // cli_i18n.h for posatlas-lab, without Qt: the translations are those `posatlas lab` handed over
-// (lab_messages.h); any other text, and every text when posatlas-lab runs by itself, stays English.
+// (lab/lab_messages.h); any other text, and every text when posatlas-lab runs by itself, stays English.
 #include "cli_i18n.h"
-#include "lab_messages.h"
+#include "lab/lab_messages.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,7 +24,7 @@ std::map<std::string, std::string>& catalogue()
 void choose_language()
 {
     catalogue().clear();
-    const char* text = std::getenv(kLabMessagesVariable);
+    const char* text = std::getenv(lab::kLabMessagesVariable);
     if (!text)
         return;
     const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);

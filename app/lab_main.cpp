@@ -2,7 +2,7 @@
 // posatlas-lab: the extrapolation lab's process (`posatlas lab train|eval` runs it). It links LibTorch and
 // no Qt: Debian's libtorch_cpu needs OpenCV's highgui, which loads Qt 5, so the lab cannot share a process
 // with the Qt 6 program. The program checks the command line first (in the user's language); this process
-// parses it again, trains or evaluates, and prints its texts as lab_messages.h describes.
+// parses it again, trains or evaluates, and prints its texts as lab/lab_messages.h describes.
 #include "cli_errors.h"
 #include "cli_i18n.h"
 #include "cli_options.h"
@@ -85,11 +85,21 @@ int run_train(const Options& o, const std::vector<std::string>& args, std::ostre
     const lab::LabConfig c = lab_config_from(o);
     const std::string dir = *o.text("out");
     const std::string command = command_text(args);
-    const bool shown = !o.flag("quiet") && ::isatty(STDERR_FILENO) == 1;
+    const bool jsonl = !o.flag("quiet") && *o.choice("progress") == "jsonl";
+    const bool shown = !o.flag("quiet") && !jsonl && ::isatty(STDERR_FILENO) == 1;
     auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
     lab::TrainHooks hooks;
     hooks.cancel = [] { return g_interrupted.load(); };
     hooks.progress = [&](const lab::TrainProgress& p) {
+        if (jsonl && (p.step % c.log_every == 0 || p.step == p.steps)) {
+            // For a program that drives the lab (the GUI's Lab window): one object per logged step.
+            const double left = p.step > 0 ? p.seconds * (p.steps - p.step) / p.step : 0.0;
+            err << nlohmann::json{{"step", p.step},         {"steps", p.steps},     {"loss", p.loss},
+                                  {"accuracy", p.accuracy}, {"seconds", p.seconds}, {"seconds_left", left}}
+                       .dump()
+                << std::endl;
+            return;
+        }
         const auto now = std::chrono::steady_clock::now();
         if (!shown || (now - last < std::chrono::milliseconds(100) && p.step < p.steps))
             return;

@@ -169,6 +169,13 @@ OptionTable lab_train_table()
              .default_value = num(d.cope_npos_max),
              .lo = 2,
              .hi = 65536},
+            {.name = "progress",
+             .type = ArgType::Choice,
+             .help = translate("Cli", "How the training shows its progress on standard error: bar (on a "
+                                      "terminal) or jsonl (one JSON object per logged step: step, steps, "
+                                      "loss, accuracy, seconds, seconds_left; for programs)."),
+             .default_value = "bar",
+             .choices = {"bar", "jsonl"}},
             quiet_option()};
 }
 
@@ -331,8 +338,7 @@ lab::LabConfig lab_config_from(const Options& o)
     c.alphabet = static_cast<int>(*o.integer("alphabet"));
     c.batch = static_cast<int>(*o.integer("batch"));
     c.lr = *o.real("lr");
-    c.warmup = static_cast<int>(o.has("warmup") ? *o.integer("warmup")
-                                                : std::min<std::int64_t>(c.warmup, c.steps / 10));
+    c.warmup = o.has("warmup") ? static_cast<int>(*o.integer("warmup")) : lab::default_warmup(c.steps);
     c.weight_decay = *o.real("weight-decay");
     c.threads = static_cast<int>(*o.integer("threads"));
     c.log_every = static_cast<int>(*o.integer("log-every"));

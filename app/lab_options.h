@@ -2,7 +2,7 @@
 // The options of `posatlas lab train|eval` and what they mean as a lab configuration: declared once, read
 // by the program (help, completion, the checks before posatlas-lab starts) and by posatlas-lab (which runs
 // the lab). Qt-free and LibTorch-free: translate() is the program's catalogue in posatlas and the one the
-// program hands over in posatlas-lab (lab_messages.h).
+// program hands over in posatlas-lab (lab/lab_messages.h).
 #pragma once
 
 #include "cli_options.h"

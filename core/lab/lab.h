@@ -67,6 +67,8 @@ struct LabConfig {
     std::int64_t learned_rows() const { return max_positions > 0 ? max_positions : train_len; }
 };
 
+// The warm-up when none is given: LabConfig's 100 steps, or a tenth of the steps when that is fewer.
+int default_warmup(int steps);
 // Every field in range, one against another (heads divide d_model, an even head dimension for the rotary
 // methods, ...) and the training within the memory budget: ParameterError naming the command-line option
 // (e.g. "train-len") and what is allowed ("at most 2048").

@@ -90,6 +90,11 @@ double training_bytes(const LabConfig& c)
            (params * 4 + activations * 2); // float32; weights, grads, two moments; activations and grads
 }
 
+int default_warmup(int steps)
+{
+    return std::min(LabConfig{}.warmup, steps / 10);
+}
+
 void validate(const LabConfig& c)
 {
     check_choice("task", c.task, lab_tasks());

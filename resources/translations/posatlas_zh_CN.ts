@@ -1290,22 +1290,6 @@
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <source>Answer accuracy against length (%1, trained at %2)</source>
-        <translation>答案准确率随长度的变化（%1，训练长度 %2）</translation>
-    </message>
-    <message>
-        <source>sequence length (tokens)</source>
-        <translation>序列长度（token）</translation>
-    </message>
-    <message>
-        <source>%1 (lowest and highest seed)</source>
-        <translation>%1（最低和最高的种子）</translation>
-    </message>
-    <message>
-        <source>trained %1</source>
-        <translation>训练长度 %1</translation>
-    </message>
-    <message>
         <source>complete, reused</source>
         <translation>已完成，直接复用</translation>
     </message>
@@ -1408,6 +1392,10 @@
     <message>
         <source>The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, AdamW with warm-up and cosine decay) on a synthetic task with one positional encoding and writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run&apos;s answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test time (LongRoPE with --long-factor) and after a short fine-tune at a longer length with that scaling active (--finetune-steps, --finetune-len); a length beyond a learned table is reported as not defined. probe writes a run&apos;s attention on one input of any length as sessions for the app: opened there, every view shows the trained model&apos;s own queries, keys and logits. docs/lab.md explains the lab.</source>
         <translation>外推实验室：train 用一种位置编码在合成任务上训练一个小型仅解码器 Transformer（前置 LayerNorm、因果掩码、带预热和余弦衰减的 AdamW），写出运行文件夹（model.safetensors、config.json、metrics.jsonl、command.txt），在终端上显示损失和剩余时间；按 Ctrl+C 会保留最后一个检查点。eval 在其他长度上测量一次运行的答案准确率，可在测试时施加 RoPE 或 ALiBi 缩放（LongRoPE 用 --long-factor 给出因子），还可以先在更长的长度上、在启用该缩放的情况下做一次简短微调（--finetune-steps、--finetune-len）；超出可学习位置表的长度报告为无定义。probe 把一次运行在任意长度的一条输入上的注意力写成会话文件：在应用中打开后，每个视图显示的都是训练好的模型自己的查询、键和 logit。docs/lab.md 介绍了这个实验室。</translation>
+    </message>
+    <message>
+        <source>How the training shows its progress on standard error: bar (on a terminal) or jsonl (one JSON object per logged step: step, steps, loss, accuracy, seconds, seconds_left; for programs).</source>
+        <translation>训练进度在标准错误上的显示方式：bar（在终端上显示进度条）或 jsonl（每个记录步输出一个 JSON 对象：step、steps、loss、accuracy、seconds、seconds_left；供程序读取）。</translation>
     </message>
     <message>
         <source>Probe options (lab probe; --seed and the scalings of lab eval too)</source>
@@ -4417,6 +4405,276 @@
     </message>
 </context>
 <context>
+    <name>posatlas::ui::LabSweepFigure</name>
+    <message>
+        <source>Answer accuracy against length (%1, trained at %2)</source>
+        <translation>答案准确率随长度的变化（%1，训练长度 %2）</translation>
+    </message>
+    <message>
+        <source>sequence length (tokens)</source>
+        <translation>序列长度（token）</translation>
+    </message>
+    <message>
+        <source>answer accuracy</source>
+        <translation>答案准确率</translation>
+    </message>
+    <message>
+        <source>%1 with %2 ×%3</source>
+        <comment>rope with yarn ×4: a method, its test-time scaling</comment>
+        <translation>%1（测试时 %2 ×%3）</translation>
+    </message>
+    <message>
+        <source>%1 (lowest and highest seed)</source>
+        <translation>%1（最低和最高的种子）</translation>
+    </message>
+    <message>
+        <source>trained %1</source>
+        <translation>训练长度 %1</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::LabSweepRunner</name>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>Cancelled; %1 keeps its last checkpoint. Run again to resume: complete runs are reused.</source>
+        <translation>已取消；%1 保留了最后一个检查点。再次运行即可继续：已完成的运行会被直接沿用。</translation>
+    </message>
+    <message>
+        <source>posatlas-lab stopped with status %1: %2</source>
+        <translation>posatlas-lab 以状态 %1 结束：%2</translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::LabWindow</name>
+    <message>
+        <source>Lab: train and measure positional encodings</source>
+        <translation>实验室：训练并测量位置编码</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Figure…</source>
+        <translation>导出图表(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>Export figure</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG (*.png);;SVG (*.svg);;PDF (*.pdf)</source>
+        <translation>PNG (*.png);;SVG (*.svg);;PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Table…</source>
+        <translation>导出表格(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Export table</source>
+        <translation>导出表格</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Run %1 of %2: %3, seed %4 · evaluating</source>
+        <translation>第 %1 个运行（共 %2 个）：%3，种子 %4 · 正在评估</translation>
+    </message>
+    <message>
+        <source>The lab is not installed: posatlas-lab was found neither beside posatlas nor in its libexec folder (a build without LibTorch, POSATLAS_LAB=OFF). Sweeps cannot run; install the posatlas-lab package or build with LibTorch.</source>
+        <translation>实验室未安装：在 posatlas 旁边和它的 libexec 文件夹里都没有找到 posatlas-lab（这是不带 LibTorch 的构建，POSATLAS_LAB=OFF）。无法运行扫描；请安装 posatlas-lab 软件包，或带 LibTorch 重新构建。</translation>
+    </message>
+    <message>
+        <source>Task and training</source>
+        <translation>任务与训练</translation>
+    </message>
+    <message>
+        <source>copy: repeat a string</source>
+        <translation>copy：把字符串照抄一遍</translation>
+    </message>
+    <message>
+        <source>recall: the value of a key</source>
+        <translation>recall：回忆某个键对应的值</translation>
+    </message>
+    <message>
+        <source>induction: what followed the trigger</source>
+        <translation>induction：触发符之后出现过什么</translation>
+    </message>
+    <message>
+        <source>&amp;Task</source>
+        <translation>任务(&amp;T)</translation>
+    </message>
+    <message>
+        <source>small (2 layers, width 64, batch 32)</source>
+        <translation>小型（2 层，宽度 64，批大小 32）</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>Train &amp;length</source>
+        <translation>训练长度(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Steps</source>
+        <translation>步数(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Runs per encoding, with seeds 0, 1, …; the figure shows their mean and, dashed, the lowest and highest seed.</source>
+        <translation>每种编码训练几次，种子依次为 0、1、…；图中画出它们的平均值，并用虚线画出最低和最高的种子。</translation>
+    </message>
+    <message>
+        <source>S&amp;eeds</source>
+        <translation>种子数(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Encodings</source>
+        <translation>编码</translation>
+    </message>
+    <message>
+        <source>Evaluation</source>
+        <translation>评估</translation>
+    </message>
+    <message>
+        <source>Sequence lengths to evaluate, increasing, comma-separated.</source>
+        <translation>要评估的序列长度，递增，用逗号分隔。</translation>
+    </message>
+    <message>
+        <source>Len&amp;gths</source>
+        <translation>长度(&amp;G)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>A RoPE scaling applied at test time to the rope runs (the trained length is original_max_position_embeddings).</source>
+        <translation>测试时对 rope 运行施加的 RoPE 缩放（训练长度即 original_max_position_embeddings）。</translation>
+    </message>
+    <message>
+        <source>&amp;RoPE scaling</source>
+        <translation>RoPE 缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>F&amp;actor</source>
+        <translation>倍数(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Output folder</source>
+        <translation>输出文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>R&amp;un</source>
+        <translation>运行(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Evaluation lengths</source>
+        <translation>评估长度</translation>
+    </message>
+    <message>
+        <source>Train length</source>
+        <translation>训练长度</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Seeds</source>
+        <translation>种子数</translation>
+    </message>
+    <message>
+        <source>Factor</source>
+        <translation>倍数</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>什么都没选</translation>
+    </message>
+    <message>
+        <source>%1 must be %2 (got %3). Nothing was started.</source>
+        <translation>%1 必须是 %2（现在是 %3）。没有开始任何运行。</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Run %1 of %2: %3, seed %4 · complete, reused</source>
+        <translation>第 %1 个运行（共 %2 个）：%3，种子 %4 · 已完成，直接沿用</translation>
+    </message>
+    <message>
+        <source>Run %1 of %2: %3, seed %4 · training</source>
+        <translation>第 %1 个运行（共 %2 个）：%3，种子 %4 · 正在训练</translation>
+    </message>
+    <message>
+        <source>Wrote sweep.csv and sweep.json in %1.</source>
+        <translation>已在 %1 中写入 sweep.csv 和 sweep.json。</translation>
+    </message>
+    <message>
+        <source>PosAtlas lab · %1</source>
+        <translation>PosAtlas 实验室 · %1</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>%1: the table is written as .csv or .json</source>
+        <translation>%1：表格只能写成 .csv 或 .json</translation>
+    </message>
+    <message>
+        <source>tiny (1 layer, width 16, batch 8)</source>
+        <translation>微型（1 层，宽度 16，批大小 8）</translation>
+    </message>
+    <message>
+        <source>A quick look: trains in seconds, learns little.</source>
+        <translation>快速看一眼：几秒钟就训练完，学到的东西很少。</translation>
+    </message>
+    <message>
+        <source>Run %1 of %2: %3, seed %4 · step %5 of %6 · loss %7 · accuracy %8 % · %9 left in this run</source>
+        <translation>第 %1 个运行（共 %2 个）：%3，种子 %4 · 第 %5 步（共 %6 步）· 损失 %7 · 准确率 %8 % · 本次运行还剩 %9</translation>
+    </message>
+    <message>
+        <source>Sweep started: %1 (runs: %2).</source>
+        <translation>扫描已开始：%1（共 %2 个运行）。</translation>
+    </message>
+    <message>
+        <source>Done: every run evaluated.</source>
+        <translation>完成：所有运行都已评估。</translation>
+    </message>
+</context>
+<context>
     <name>posatlas::ui::LessonPanel</name>
     <message>
         <source>Course: positional encoding in transformers</source>
@@ -5235,6 +5493,14 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>Layers (%1)</source>
         <translation>各层（共 %1 层）</translation>
     </message>
+    <message>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Lab…</source>
+        <translation>实验室(&amp;L)…</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>
@@ -5356,6 +5622,18 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>%1 must be %2 (got %3)</source>
         <translation>%1 必须是 %2（当前为 %3）</translation>
+    </message>
+    <message>
+        <source>increasing integers in [%1, %2]</source>
+        <translation>[%1, %2] 中递增的整数</translation>
+    </message>
+    <message>
+        <source>a comma-separated list of distinct %1</source>
+        <translation>用逗号分隔、互不重复的列表，取自 %1</translation>
+    </message>
+    <message>
+        <source>a new folder, an empty folder or a sweep&apos;s folder</source>
+        <translation>一个新文件夹、一个空文件夹，或一个扫描的文件夹</translation>
     </message>
 </context>
 <context>

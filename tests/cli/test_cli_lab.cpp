@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 namespace posatlas::test {
 namespace {
@@ -381,6 +383,44 @@ TEST(CliLab, SweepRefusesNamingTheOption)
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--lengths"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir));
+}
+
+TEST(CliLab, ProgressJsonlPrintsOneObjectPerLoggedStep)
+{
+    // --progress jsonl (for the GUI's Lab window): one JSON object per --log-every steps on standard error.
+    const fs::path dir = temp_dir() / "progress-run";
+    std::vector<std::string> a = train(dir.string(), "nope");
+    a.pop_back(); // --quiet would show nothing
+    a.insert(a.end(), {"--log-every", "5", "--progress", "jsonl"});
+    const Result t = run(a);
+    ASSERT_EQ(t.status, 0) << t.err;
+    std::vector<nlohmann::json> lines;
+    std::stringstream ss(t.err);
+    for (std::string line; std::getline(ss, line);)
+        lines.push_back(nlohmann::json::parse(line));
+    ASSERT_EQ(lines.size(), 4u) << t.err; // steps 5, 10, 15, 20
+    EXPECT_EQ(lines.front()["step"], 5);
+    EXPECT_EQ(lines.back()["step"], 20);
+    EXPECT_EQ(lines.back()["steps"], 20);
+    EXPECT_EQ(lines.back()["seconds_left"], 0.0);
+    for (const auto& l : lines) {
+        EXPECT_TRUE(l["loss"].is_number());
+        EXPECT_GE(l["accuracy"].get<double>(), 0.0);
+        EXPECT_LE(l["accuracy"].get<double>(), 1.0);
+    }
+}
+
+TEST(CliLab, SweepRefusesAFolderThatIsNotASweep)
+{
+    const fs::path dir = temp_dir() / "not-a-sweep";
+    fs::create_directories(dir);
+    {
+        std::ofstream(dir / "notes.txt") << "mine\n";
+    }
+    const Result r = run(sweep(dir, "rope", "12,24"));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "rope"));
 }
 
 } // namespace

@@ -60,6 +60,13 @@ QString allowedText(const std::string& allowed)
     if (match(R"(small enough that the matrix \((\d+) x (\d+)\) has at most (\d+) elements)"))
         return ParameterMessage::tr("small enough that the matrix (%1 x %2) has at most %3 elements")
             .arg(m.captured(1), m.captured(2), m.captured(3));
+    // The lab's sweep (lab/lab_sweep.h).
+    if (match(R"(increasing integers in \[(\d+), (\d+)\])"))
+        return ParameterMessage::tr("increasing integers in [%1, %2]").arg(m.captured(1), m.captured(2));
+    if (match(R"(a comma-separated list of distinct (.+))"))
+        return ParameterMessage::tr("a comma-separated list of distinct %1").arg(m.captured(1));
+    if (a == QLatin1String("a new folder, an empty folder or a sweep's folder"))
+        return ParameterMessage::tr("a new folder, an empty folder or a sweep's folder");
     if (match(R"(a sentence of at most (\d+) tokens)"))
         return ParameterMessage::tr("a sentence of at most %1 tokens").arg(m.captured(1));
     return a;

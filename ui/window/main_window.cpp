@@ -4,6 +4,7 @@
 #include "analysis/rope_compare.h"
 #include "explorer/explorer_window.h"
 #include "io/model_config.h"
+#include "lab/lab_window.h"
 #include "lessons/lesson_panel.h"
 #include "model/autosave.h"
 #include "model/settings.h"
@@ -443,6 +444,16 @@ ExplorerWindow* MainWindow::openExplorer()
     m_explorer->raise();
     m_explorer->activateWindow();
     return m_explorer;
+}
+
+LabWindow* MainWindow::openLab()
+{
+    if (!m_lab)
+        m_lab = new LabWindow(this); // a QMainWindow: its own top-level window, deleted with this one
+    m_lab->show();
+    m_lab->raise();
+    m_lab->activateWindow();
+    return m_lab;
 }
 
 void MainWindow::setDarkTheme(bool dark)

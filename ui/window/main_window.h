@@ -52,6 +52,7 @@ class ViewTimings;
 class WindowStatus;
 class Figure;
 class ExplorerWindow;
+class LabWindow;
 class ExplanationPanel;
 class NoticeArea;
 
@@ -156,6 +157,8 @@ public:
     // The context-extension explorer (one instance), seeded with the current RoPE scenario, or with the
     // llama-3.1-8b preset when the current method is not RoPE. Shown and raised.
     ExplorerWindow* openExplorer();
+    // The Lab window (Tools > Lab…), created on first use.
+    LabWindow* openLab();
 
     // Autosave and crash recovery (autosave.h). With the user's settings the autosave lives in
     // Autosave::defaultDirectory(); with a settings path (tests, screenshots, portable use) only when
@@ -205,6 +208,7 @@ private:
     void createHeatmapActions(QMenu* view);
     void createOverlayMenu(QMenu* view);
     void createPresentationActions(QMenu* view);
+    void createToolsMenu();
     void createHelpMenu();
     void createLessonDock();
     void createStatusBar();
@@ -254,6 +258,7 @@ private:
     QAction* m_showTimingsAction = nullptr;
     Presentation* m_presentation = nullptr;
     ExplorerWindow* m_explorer = nullptr; // child top-level window, created on first use
+    LabWindow* m_lab = nullptr;           // likewise
     NoticeArea* m_notices = nullptr;
     QToolBar* m_noticeBar = nullptr;
     bool m_defaultLayoutPending = false;

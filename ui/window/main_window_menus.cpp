@@ -44,7 +44,16 @@ void MainWindow::createMenus()
     createEditMenu();
     createPresetsMenu();
     createViewMenu();
+    createToolsMenu();
     createHelpMenu();
+}
+
+// Tools: the Lab window (lab/lab_window.h), a sweep of the extrapolation lab run by posatlas-lab.
+void MainWindow::createToolsMenu()
+{
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    QAction* lab = tools->addAction(tr("&Lab…"), this, [this] { openLab(); });
+    lab->setObjectName(QStringLiteral("labAction"));
 }
 
 void MainWindow::createFileMenu()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The texts posatlas-lab prints. posatlas-lab is Qt-free, so it has no translations of its own: the
-// program that starts it (`posatlas lab`) translates these into the environment's language and hands them
+// program that starts it (`posatlas lab`, the GUI's Lab window: ui/lab/lab_sweep_runner.h
+// lab_messages_catalogue) translates these into the environment's language and hands them
 // over in the environment variable kLabMessagesVariable (a JSON object from "context\u0004source" to the
 // translation); run by itself, posatlas-lab prints them in English. The literal translate() calls in
 // lab_main.cpp are what lupdate collects.
@@ -8,7 +9,7 @@
 
 #include <utility>
 
-namespace posatlas::cli {
+namespace posatlas::lab {
 
 inline constexpr const char* kLabMessagesVariable = "POSATLAS_LAB_MESSAGES";
 
@@ -32,4 +33,4 @@ inline constexpr std::pair<const char*, const char*> kLabMessages[] = {
     {"posatlas::ui::ParameterMessage", "%1 must be %2 (got %3)"},
 };
 
-} // namespace posatlas::cli
+} // namespace posatlas::lab
