@@ -288,13 +288,6 @@ MethodDescriptor describe_mla()
     d.check = mla_check;
     d.content_dim = [](const Scenario& s) { return qk_head_dim(s.params<P>()); };
     d.context_length = [](const Scenario& s) { return s.params<P>().max_position_embeddings; };
-    d.distance_logits = [](const Scenario& s, std::int64_t, Precision) -> MethodDescriptor::DistanceLogitsFn {
-        const RelativeLogit logit(s.params<P>(), s.content);
-        return [logit](std::int64_t first, std::int64_t last, double* out) {
-            for (std::int64_t r = first; r < last; ++r)
-                out[r - first] = logit(r);
-        };
-    };
     d.caption_fields = {{"qk_nope_head_dim", QT_TRANSLATE_NOOP("Caption", "d_nope %1")},
                         {"qk_rope_head_dim", QT_TRANSLATE_NOOP("Caption", "d_rope %1")},
                         {"rope_theta", QT_TRANSLATE_NOOP("Caption", "θ %1")},
