@@ -23,6 +23,9 @@
 //   qk_rope_head_dim, times yarn_get_mscale(factor, mscale_all_dim)² when rope_scaling is set and its
 //   mscale_all_dim is non-zero (yarn_get_mscale(s, m) = 1 for s <= 1, else 0.1 m ln s + 1). DeepSeek-V3:
 //   192^-0.5 · (0.1 ln 40 + 1)² = 0.0721688 · 1.87385 = 0.135234.
+//   DeepSeek's own modeling_deepseek.py (DeepseekV2Attention, softmax_scale) applies the same square for
+//   DeepSeek-V2; Hugging Face's in-library DeepseekV2Attention leaves it out (see rope_scaling.h). The
+//   MLA method follows DeepSeek's code and DeepseekV3Attention for both.
 //
 // The rotary share of the logit (mla_rotary_share) is |rope part| / (|nope part| + |rope part|) of one
 // query and key: 0 where the logit carries no position, 1 where it is position alone.
