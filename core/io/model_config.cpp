@@ -313,6 +313,8 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
         s.method = Method::RoPE;
         read_rope(r, cfg, fam, s.params<RopeParams>());
         read_mrope(r, cfg, s, mt);
+        if (mt == "deepseek_v2" || mt == "deepseek_v3")
+            read_mla(r, cfg, s);
     };
 
     if (mt == "falcon" || mt == "RefinedWeb" || mt == "RefinedWebModel") {

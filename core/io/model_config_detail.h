@@ -190,6 +190,9 @@ void read_rope(Reader& r, const json& cfg, const RopeFamily& fam, RopeParams& ro
 // sections, the variant and vision_config's merge size and tokens per second. False: no sections, s
 // unchanged.
 bool read_mrope(Reader& r, const json& cfg, Scenario& s, std::string_view model_type);
+// DeepSeek-V2/V3 (model_config_mla.cpp): after read_rope, fills s's MLA parameters (methods/mla/mla.h) from
+// the rotary part read and the config's qk_nope_head_dim and rope_interleave; s's method stays RoPE.
+void read_mla(Reader& r, const json& cfg, Scenario& s);
 
 // ---------------------------------------------------------------- other methods (model_config_other.cpp)
 void read_alibi_heads(Reader& r, const json& cfg, Scenario& s, std::initializer_list<std::string_view> keys,

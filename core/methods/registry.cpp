@@ -18,7 +18,8 @@ namespace posatlas {
 // One line per method: its descriptor function, defined in its own folder.
 #define POSATLAS_METHODS(X)                                                                                  \
     X(sinusoidal)                                                                                            \
-    X(learned) X(shaw) X(transformer_xl) X(t5) X(deberta) X(rope) X(alibi) X(cope) X(nope) X(xpos) X(mrope)
+    X(learned)                                                                                               \
+    X(shaw) X(transformer_xl) X(t5) X(deberta) X(rope) X(alibi) X(cope) X(nope) X(xpos) X(mrope) X(mla)
 
 #define POSATLAS_DECLARE(name) MethodDescriptor describe_##name();
 POSATLAS_METHODS(POSATLAS_DECLARE)

@@ -103,6 +103,14 @@
         <source>split halves</source>
         <translation>分为两半</translation>
     </message>
+    <message>
+        <source>d_nope %1</source>
+        <translation>d_nope %1</translation>
+    </message>
+    <message>
+        <source>d_rope %1</source>
+        <translation>d_rope %1</translation>
+    </message>
 </context>
 <context>
     <name>Cli</name>
@@ -1578,6 +1586,22 @@
         <source>key before query (causal)</source>
         <translation>键在查询之前（因果）</translation>
     </message>
+    <message>
+        <source>MLA rotary share of the logit · </source>
+        <translation>MLA 注意力分数中的旋转占比 · </translation>
+    </message>
+    <message>
+        <source>rotary share |R| / (|N| + |R|)</source>
+        <translation>旋转占比 |R| / (|N| + |R|)</translation>
+    </message>
+    <message>
+        <source>rotary share, d_nope %1, d_rope %2</source>
+        <translation>旋转占比，d_nope %1，d_rope %2</translation>
+    </message>
+    <message>
+        <source>softmax scale %1 = (d_nope + d_rope)^−½ × mscale²</source>
+        <translation>softmax 缩放 %1 = (d_nope + d_rope)^−½ × mscale²</translation>
+    </message>
 </context>
 <context>
     <name>DisplayedValues</name>
@@ -1796,6 +1820,22 @@
         <source>Inside an image the pattern follows the 2D distance between patches; text after an image starts after the image&apos;s largest id, not after its token count.</source>
         <translation>图像内部的图样随图像块之间的二维距离变化；图像之后的文本从图像的最大编号之后开始，而不是从它的词元数之后开始。</translation>
     </message>
+    <message>
+        <source>Multi-head latent attention splits each head in two: q_nope · k_nope (%1 dimensions) carries no position, and only the %2 decoupled RoPE dimensions are rotated, so the logit is a content term plus a rotary term of i − j.</source>
+        <translation>多头潜在注意力把每个头分成两部分：q_nope · k_nope（%1 维）不带位置信息，只有 %2 个解耦的 RoPE 维度被旋转，所以注意力分数等于一个内容项加上一个只与 i − j 有关的旋转项。</translation>
+    </message>
+    <message>
+        <source>With the same vector at every position the content term is one number and the rotary term depends on i − j only: the diagonals are constant, RoPE&apos;s pattern on a small head, lifted by the content term.</source>
+        <translation>每个位置都是同一个向量时，内容项是一个常数，旋转项只取决于 i − j：每条对角线上的值相同，看到的是一个小头上的 RoPE 图样，整体被内容项抬高。</translation>
+    </message>
+    <message>
+        <source>Softmax scale %1: (d_nope + d_rope)^−½ times mscale² for YaRN with mscale_all_dim (DeepseekV3Attention).</source>
+        <translation>softmax 缩放为 %1：即 (d_nope + d_rope)^−½，在 YaRN 设置了 mscale_all_dim 时再乘以 mscale²（见 DeepseekV3Attention）。</translation>
+    </message>
+    <message>
+        <source>The line is the rotary share |R| / (|N| + |R|) of one logit at distance r: N is the position-free q_nope · k_nope, R the rotated part. It is largest where the rotary dimensions line up (r = 0 for the same vector everywhere) and falls as they turn apart.</source>
+        <translation>这条曲线是距离为 r 时注意力分数中的旋转占比 |R| / (|N| + |R|)：N 是不带位置的 q_nope · k_nope，R 是旋转部分。旋转维度彼此对齐时占比最大（各位置向量相同时在 r = 0 处），随着它们转开，占比逐渐下降。</translation>
+    </message>
 </context>
 <context>
     <name>Gallery</name>
@@ -1882,6 +1922,14 @@
     <message>
         <source>Qwen3-VL&apos;s interleaved M-RoPE (sections 24/20/20, θ 5·10⁶, d 128) on the same layout: rows and columns get fast pairs too, and the image block shows the patches&apos; 2D distances</source>
         <translation>Qwen3-VL 的交错 M-RoPE（分段 24/20/20，θ 5·10⁶，d 128），布局相同：行和列也分到快的维度对，图像区块显出图像块之间的二维距离</translation>
+    </message>
+    <message>
+        <source>MLA logits of DeepSeek-V3 (128 position-free and 64 rotary dimensions, YaRN × 40, softmax scale 192^−½ × 1.369²) for all-ones content: RoPE&apos;s pattern on the rotary part above the constant content term</source>
+        <translation>DeepSeek-V3 的 MLA 注意力分数（128 个无位置维度和 64 个旋转维度，YaRN × 40，softmax 缩放 192^−½ × 1.369²），内容全为 1：在恒定的内容项之上，旋转部分呈现 RoPE 的图样</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V3&apos;s rotary share |R| / (|N| + |R|) of the logit against distance for all-ones content, out to 4096</source>
+        <translation>DeepSeek-V3 注意力分数中的旋转占比 |R| / (|N| + |R|) 随距离的变化，内容全为 1，距离延伸到 4096</translation>
     </message>
 </context>
 <context>
@@ -2074,6 +2122,14 @@
     <message>
         <source>M-RoPE (Wang et al. 2024, multimodal)</source>
         <translation>M-RoPE（Wang 等 2024，多模态）</translation>
+    </message>
+    <message>
+        <source>MLA decoupled RoPE (DeepSeek-V2/V3)</source>
+        <translation>MLA 解耦 RoPE（DeepSeek-V2/V3）</translation>
+    </message>
+    <message>
+        <source>MLA</source>
+        <translation>MLA</translation>
     </message>
 </context>
 <context>
@@ -2909,6 +2965,38 @@
     <message>
         <source>mrope_section: rotary pairs given to time, rows and columns (Qwen2-VL 16,24,24; Qwen3-VL 24,20,20). Empty: the variant&apos;s split for this head dimension.</source>
         <translation>mrope_section：分给时间、行、列的旋转维度对数（Qwen2-VL 为 16,24,24；Qwen3-VL 为 24,20,20）。留空：按该变体的比例随头维度分配。</translation>
+    </message>
+    <message>
+        <source>Position-free dimensions</source>
+        <translation>无位置维度</translation>
+    </message>
+    <message>
+        <source>qk_nope_head_dim: the part of each query and key without position (DeepSeek-V3 128).</source>
+        <translation>qk_nope_head_dim：每个查询和键中不带位置信息的部分（DeepSeek-V3 为 128）。</translation>
+    </message>
+    <message>
+        <source>Rotary dimensions</source>
+        <translation>旋转维度</translation>
+    </message>
+    <message>
+        <source>qk_rope_head_dim: the decoupled RoPE part of each query and key, rotated by position (DeepSeek-V3 64).</source>
+        <translation>qk_rope_head_dim：每个查询和键中解耦出来的 RoPE 部分，按位置旋转（DeepSeek-V3 为 64）。</translation>
+    </message>
+    <message>
+        <source>Interleaved pairs (rope_interleave)</source>
+        <translation>交错配对（rope_interleave）</translation>
+    </message>
+    <message>
+        <source>rope_interleave: rotate (2i, 2i+1) as DeepSeek&apos;s weights are laid out (apply_rotary_pos_emb_interleave); off: (i, i + d/2).</source>
+        <translation>rope_interleave：按 DeepSeek 权重的排列方式旋转 (2i, 2i+1) 这一对（apply_rotary_pos_emb_interleave）；关闭时旋转 (i, i + d/2)。</translation>
+    </message>
+    <message>
+        <source>rope_scaling.original_max_position_embeddings: the context YaRN&apos;s ramp is measured against.</source>
+        <translation>rope_scaling.original_max_position_embeddings：YaRN 的过渡区间以这个上下文长度为基准来衡量。</translation>
+    </message>
+    <message>
+        <source>YaRN (DeepSeek): the softmax scale is multiplied by (0.1·mscale_all_dim·ln s + 1)², and cos and sin by get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) (unset or 0: no softmax multiplier).</source>
+        <translation>YaRN（DeepSeek）：softmax 缩放乘以 (0.1·mscale_all_dim·ln s + 1)²，cos 和 sin 乘以 get_mscale(s, mscale) / get_mscale(s, mscale_all_dim)（未设置或为 0 时，softmax 缩放不额外相乘）。</translation>
     </message>
 </context>
 <context>

@@ -75,6 +75,14 @@ std::vector<json> candidates(const Field& f, const json& current)
             if (choice.id != current.get<std::string>())
                 out.emplace_back(std::string(choice.id));
         break;
+    // Set by default (MLA's mscale = 1, DeepSeek-V3's): unset cannot be typed on the command line, so
+    // other numbers of its range.
+    case FieldType::OptionalReal:
+        if (!current.is_null()) {
+            const double c = current.get<double>();
+            out = {json(c < f.hi ? (c + f.hi) / 2 : (f.lo + f.hi) / 2), json(c * 1.5)};
+        }
+        break;
     default: break;
     }
     return out;

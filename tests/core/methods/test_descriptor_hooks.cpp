@@ -97,7 +97,8 @@ TEST(DescriptorHooks, EveryCurveFamilyGivesFiniteSeriesOfTheRequestedDistances)
             ++families;
         }
     }
-    EXPECT_EQ(families, 5); // RoPE's decay, ALiBi's decay, T5's trained bias and buckets, DeBERTa's buckets
+    // RoPE's decay, ALiBi's decay, T5's trained bias and buckets, DeBERTa's buckets, MLA's rotary share.
+    EXPECT_EQ(families, 6);
 }
 
 TEST(DescriptorHooks, CurveFamiliesAreTheMethodsOwnAndTheFirstThatAppliesIsDrawn)

@@ -81,10 +81,12 @@ private slots:
                                    QStringLiteral("16-cope-positions"),
                                    QStringLiteral("17-mrope-logits"),
                                    QStringLiteral("18-mrope-interleaved-logits"),
-                                   QStringLiteral("19-yarn-spectrum"),
-                                   QStringLiteral("20-llama3-bands"),
-                                   QStringLiteral("21-longrope-spectrum"),
-                                   QStringLiteral("22-pi-vs-ntk")};
+                                   QStringLiteral("19-mla-logits"),
+                                   QStringLiteral("20-mla-rotary-share"),
+                                   QStringLiteral("21-yarn-spectrum"),
+                                   QStringLiteral("22-llama3-bands"),
+                                   QStringLiteral("23-longrope-spectrum"),
+                                   QStringLiteral("24-pi-vs-ntk")};
         QCOMPARE(stems, expected);
     }
 
