@@ -18,7 +18,7 @@ DEBIAN_PACKAGES := cmake g++ make pkgconf \
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps print-debian-packages configure build run test lab sanitize memcheck fuzz bench gallery package install clean format format-check translations docs
+.PHONY: all deps print-debian-packages configure build run test lab lab-runs sanitize memcheck fuzz bench gallery package install clean format format-check translations docs
 
 all: build
 
@@ -128,6 +128,19 @@ gallery: build
 lab: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS) --target posatlas posatlas-lab lab_tests cli_lab_tests
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j$(JOBS) -R '[Ll]ab|libtorch'
+
+# The lab's runs that ship with the app (resources/lab-runs/, read by the lessons and the Lab window):
+# every encoding the lab trains, on the copy task at length 32 (the defaults of `posatlas lab train`,
+# seed 0, one thread), evaluated at five lengths; each run's command.txt names the folder it was made in.
+# The test lab_shipped_runs evaluates each shipped run again and compares with sweep.json exactly. 7.5
+# minutes measured with another build running. Training is deterministic (the same seed and thread count
+# give the same files), so a rerun changes nothing unless the lab's code changed.
+LAB_RUNS_DIR := resources/lab-runs
+LAB_RUNS_SWEEP := --task copy --methods nope,sinusoidal,learned,t5,alibi,rope,xpos,cope --train-len 32 \
+  --steps 2000 --seeds 1 --lengths 32,48,64,128,256
+lab-runs: build
+	rm -rf $(LAB_RUNS_DIR)/copy
+	$(BUILD_DIR)/app/posatlas lab sweep $(LAB_RUNS_SWEEP) --out $(LAB_RUNS_DIR)/copy
 
 # Benchmarks are built only here (POSATLAS_BUILD_BENCHMARKS, OFF by default so `make test` skips them),
 # then Google Benchmark, the GEMM peak probe and the NumPy reference run in one go (tests/bench/run_bench.py),
