@@ -7,6 +7,7 @@
 #include "methods/mla/mla.h"
 #include "methods/mla/mla_curves.h"
 #include "methods/rope/rope.h"
+#include "methods/rope/yarn_fields.h"
 #include "scenario/validation.h"
 
 #include <cmath>
@@ -138,7 +139,7 @@ ExplanationText mla_curves_explanation(const Scenario&)
 
 std::vector<Field> mla_fields()
 {
-    return {
+    std::vector<Field> fields{
         make_field("qk_nope_head_dim", FieldType::Int, &P::qk_nope_head_dim,
                    {.lo = 0,
                     .hi = 4096,
@@ -208,57 +209,25 @@ std::vector<Field> mla_fields()
              .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "rope_scaling.original_max_position_embeddings: "
                                                        "the context YaRN's ramp is measured against."),
              .shown = is_yarn}),
-        make_field("beta_fast", FieldType::Real, &P::beta_fast,
-                   {.lo = 0,
-                    .hi = 1e6,
-                    .lo_open = true,
-                    .log_scale = true,
-                    .decimals = 2,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "β fast"),
-                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "rotations"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
-                                                 "YaRN: pairs that complete more than β_fast rotations over "
-                                                 "the trained context are left unscaled (extrapolated)."),
-                    .shown = is_yarn}),
-        make_field("beta_slow", FieldType::Real, &P::beta_slow,
-                   {.lo = 0,
-                    .hi = 1e6,
-                    .lo_open = true,
-                    .log_scale = true,
-                    .decimals = 2,
-                    .step = 0.1,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "β slow"),
-                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "rotations"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
-                                                 "YaRN: pairs that complete fewer than β_slow rotations are "
-                                                 "fully interpolated (divided by the factor)."),
-                    .shown = is_yarn}),
-        make_field("mscale", FieldType::OptionalReal, &P::mscale,
-                   {.lo = 0,
-                    .hi = 1e3,
-                    .lo_open = true,
-                    .decimals = 3,
-                    .step = 0.1,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "mscale"),
-                    .tooltip = QT_TRANSLATE_NOOP(
-                        "ParamSpec", "YaRN (DeepSeek): numerator coefficient of the attention temperature "
-                                     "0.1·mscale·ln(s) + 1 (unset: the default formula)."),
-                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
-                    .shown = is_yarn}),
-        make_field("mscale_all_dim", FieldType::OptionalReal, &P::mscale_all_dim,
-                   {.lo = 0,
-                    .hi = 1e3,
-                    .decimals = 3,
-                    .step = 0.1,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "mscale_all_dim"),
-                    .tooltip = QT_TRANSLATE_NOOP(
-                        "ParamSpec", "YaRN (DeepSeek): the softmax scale is multiplied by "
-                                     "(0.1·mscale_all_dim·ln s + 1)², and cos and sin by "
-                                     "get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) (unset or 0: no "
-                                     "softmax multiplier)."),
-                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
-                    .shown = is_yarn}),
     };
+    // YaRN's β fast, β slow and mscale: the same fields as RoPE's.
+    for (Field& f : yarn_ramp_fields<P>(is_yarn))
+        fields.push_back(std::move(f));
+    fields.push_back(make_field(
+        "mscale_all_dim", FieldType::OptionalReal, &P::mscale_all_dim,
+        {.lo = 0,
+         .hi = 1e3,
+         .decimals = 3,
+         .step = 0.1,
+         .label = QT_TRANSLATE_NOOP("ParamSpec", "mscale_all_dim"),
+         .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                      "YaRN (DeepSeek): the softmax scale is multiplied by "
+                                      "(0.1·mscale_all_dim·ln s + 1)², and cos and sin by "
+                                      "get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) (unset or 0: no "
+                                      "softmax multiplier)."),
+         .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
+         .shown = is_yarn}));
+    return fields;
 }
 
 // DeepSeek-V3's attention (the defaults) on 512 positions of all-ones content.

@@ -11,6 +11,7 @@
 #include "methods/rope/rope.h"
 #include "methods/rope/rope_curves.h"
 #include "methods/rope/rope_scaling.h"
+#include "methods/rope/yarn_fields.h"
 #include "scenario/validation.h"
 
 #include <cmath>
@@ -357,81 +358,48 @@ std::vector<Field> rope_scaling_fields()
 std::vector<Field> yarn_fields()
 {
     using P = RopeParams;
-    return {
-        make_field("beta_fast", FieldType::Real, &P::beta_fast,
-                   {.lo = 0,
-                    .hi = 1e6,
-                    .lo_open = true,
-                    .log_scale = true,
-                    .decimals = 2,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "β fast"),
-                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "rotations"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
-                                                 "YaRN: pairs that complete more than β_fast rotations over "
-                                                 "the trained context are left unscaled (extrapolated)."),
-                    .shown = for_types(bit(RopeType::Yarn))}),
-        make_field("beta_slow", FieldType::Real, &P::beta_slow,
-                   {.lo = 0,
-                    .hi = 1e6,
-                    .lo_open = true,
-                    .log_scale = true,
-                    .decimals = 2,
-                    .step = 0.1,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "β slow"),
-                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "rotations"),
-                    .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
-                                                 "YaRN: pairs that complete fewer than β_slow rotations are "
-                                                 "fully interpolated (divided by the factor)."),
-                    .shown = for_types(bit(RopeType::Yarn))}),
-        make_field("mscale", FieldType::OptionalReal, &P::mscale,
-                   {.lo = 0,
-                    .hi = 1e3,
-                    .lo_open = true,
-                    .decimals = 3,
-                    .step = 0.1,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "mscale"),
-                    .tooltip = QT_TRANSLATE_NOOP(
-                        "ParamSpec", "YaRN (DeepSeek): numerator coefficient of the attention temperature "
-                                     "0.1·mscale·ln(s) + 1 (unset: the default formula)."),
-                    .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
-                    .shown = for_types(bit(RopeType::Yarn))}),
-        make_field(
-            "mscale_all_dim", FieldType::OptionalReal, &P::mscale_all_dim,
-            {.lo = 0,
-             .hi = 1e3,
-             .decimals = 3,
-             .step = 0.1,
-             .label = QT_TRANSLATE_NOOP("ParamSpec", "mscale_all_dim"),
-             .tooltip = QT_TRANSLATE_NOOP(
-                 "ParamSpec",
-                 "YaRN (DeepSeek): denominator coefficient of the attention temperature (unset: not used)."),
-             .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
-             .shown = for_types(bit(RopeType::Yarn))}),
-        make_field(
-            "attention_factor", FieldType::OptionalReal, &P::attention_factor,
-            {.lo = 0,
-             .hi = 1e3,
-             .lo_open = true,
-             .decimals = 3,
-             .step = 0.05,
-             .label = QT_TRANSLATE_NOOP("ParamSpec", "Attention factor"),
-             .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Explicit multiplier of cos/sin (logits scale by its "
-                                                       "square). Unset: derived from the factor."),
-             .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
-             .shown = for_types(bit(RopeType::Yarn) | bit(RopeType::LongRope))}),
-        make_field("softmax_mscale", FieldType::Bool, &P::softmax_mscale,
-                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Softmax scale × mscale² (DeepSeek)"),
-                    .tooltip = QT_TRANSLATE_NOOP(
-                        "ParamSpec", "DeepSeek-V2/V3 attention: the softmax scale 1/√d is also multiplied by "
-                                     "(0.1·mscale_all_dim·ln s + 1)², beside the attention factor on cos and "
-                                     "sin (DeepseekV3Attention in transformers). Needs mscale_all_dim."),
-                    .shown = for_types(bit(RopeType::Yarn))}),
-        make_field("truncate", FieldType::Bool, &P::truncate,
-                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Truncate correction range"),
-                    .tooltip = QT_TRANSLATE_NOOP(
-                        "ParamSpec", "YaRN: round the correction range to whole pairs (gpt-oss sets false)."),
-                    .shown = for_types(bit(RopeType::Yarn))}),
-    };
+    std::vector<Field> fields = yarn_ramp_fields<P>(for_types(bit(RopeType::Yarn)));
+    for (Field& f : std::vector<Field>{
+             make_field(
+                 "mscale_all_dim", FieldType::OptionalReal, &P::mscale_all_dim,
+                 {.lo = 0,
+                 .hi = 1e3,
+                 .decimals = 3,
+                 .step = 0.1,
+                 .label = QT_TRANSLATE_NOOP("ParamSpec", "mscale_all_dim"),
+                 .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "YaRN (DeepSeek): denominator coefficient of the "
+                                                           "attention temperature (unset: not used)."),
+                 .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
+                 .shown = for_types(bit(RopeType::Yarn))}),
+             make_field("attention_factor", FieldType::OptionalReal, &P::attention_factor,
+                        {.lo = 0,
+                        .hi = 1e3,
+                        .lo_open = true,
+                        .decimals = 3,
+                        .step = 0.05,
+                        .label = QT_TRANSLATE_NOOP("ParamSpec", "Attention factor"),
+                        .tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                                     "Explicit multiplier of cos/sin (logits scale by its "
+                                                     "square). Unset: derived from the factor."),
+                        .unset_label = QT_TRANSLATE_NOOP("ParamSpec", "unset"),
+                        .shown = for_types(bit(RopeType::Yarn) | bit(RopeType::LongRope))}),
+             make_field(
+                 "softmax_mscale", FieldType::Bool, &P::softmax_mscale,
+                 {.label = QT_TRANSLATE_NOOP("ParamSpec", "Softmax scale × mscale² (DeepSeek)"),
+                 .tooltip = QT_TRANSLATE_NOOP(
+                     "ParamSpec", "DeepSeek-V2/V3 attention: the softmax scale 1/√d is also multiplied by "
+                                  "(0.1·mscale_all_dim·ln s + 1)², beside the attention factor on cos and "
+                                  "sin (DeepseekV3Attention in transformers). Needs mscale_all_dim."),
+                 .shown = for_types(bit(RopeType::Yarn))}),
+             make_field(
+                 "truncate", FieldType::Bool, &P::truncate,
+                 {.label = QT_TRANSLATE_NOOP("ParamSpec", "Truncate correction range"),
+                 .tooltip = QT_TRANSLATE_NOOP(
+                     "ParamSpec", "YaRN: round the correction range to whole pairs (gpt-oss sets false)."),
+                 .shown = for_types(bit(RopeType::Yarn))}),
+         })
+        fields.push_back(std::move(f));
+    return fields;
 }
 
 // Llama 3's two wavelength bounds and LongRoPE's per-pair divisors.
