@@ -49,8 +49,9 @@ test: build
 # directory), warnings as errors (-Wall -Wextra -Wpedantic, POSATLAS_WERROR). Any report fails: UBSan halts
 # on the first error, ASan aborts, and LeakSanitizer stays on (the offscreen QApplication tests run
 # leak-free, so no suppression is needed). The package tests (label "package": the .deb with lintian,
-# desktop and AppStream files) run in `make test`: they check packaging, not code, and lintian on the
-# instrumented binaries alone took five minutes. About 25 min on two free cores (build ~12, tests ~12).
+# desktop and AppStream files) and the shipped data's (label "data": the lab's shipped runs evaluated
+# again) run in `make test`: they check packaging and files, not code, and lintian on the instrumented
+# binaries alone took five minutes. About 25 min on two free cores (build ~12, tests ~12).
 # The extrapolation lab's library and tests (POSATLAS_LAB) are built here too; LibTorch itself is not
 # instrumented, and the program does not load it (the lab runs in posatlas-lab, app/CMakeLists.txt). The
 # Python module is not built here (POSATLAS_PYTHON=OFF): an instrumented extension needs the sanitizer
@@ -66,7 +67,7 @@ sanitize: deps
 	cd $(SANITIZE_DIR) && QT_QPA_PLATFORM=offscreen \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	  ctest --output-on-failure -j$(JOBS) -LE package
+	  ctest --output-on-failure -j$(JOBS) -LE 'package|data'
 
 # The main window's preset walk and the parameter panel's rows under valgrind's memcheck (any error fails).
 # It sees invalid accesses inside Qt and OpenBLAS, which ASan, instrumenting only PosAtlas's own code,
