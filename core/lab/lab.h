@@ -245,6 +245,9 @@ struct ProbeRequest {
 // ParameterError naming the option (--length beyond a learned table's rows, --layer beyond the run's
 // layers), LabRunError for an `out` that exists and is not an empty folder. LibTorch-free.
 void check_probe(const RunInfo& info, const ProbeRequest& r, const std::string& out);
+// The longest probe of a model with `heads` heads within kLabMemoryBudget (24 bytes per head and
+// position pair: the model's and core's scores, the model's attention).
+std::int64_t probe_max_length(int heads);
 struct ProbeSummary {
     std::vector<std::string> sessions; // head-H.posatlas.json, one per head
     double largest_difference = 0.0;   // max |core - model| / (1 + |core|) over the heads' scores

@@ -5,9 +5,23 @@
 
 #include "io/number_text.h"
 
+#include <cmath>
 #include <filesystem>
 
 namespace posatlas::lab {
+
+std::int64_t probe_max_length(int heads)
+{
+    const auto fits = [&](std::int64_t n) {
+        return 24.0 * heads * static_cast<double>(n) * static_cast<double>(n) <= kLabMemoryBudget;
+    };
+    std::int64_t n = static_cast<std::int64_t>(std::sqrt(kLabMemoryBudget / (24.0 * heads)));
+    while (n > 2 && !fits(n))
+        --n;
+    while (fits(n + 1))
+        ++n;
+    return n;
+}
 
 void check_probe(const RunInfo& info, const ProbeRequest& r, const std::string& out)
 {
@@ -22,19 +36,14 @@ void check_probe(const RunInfo& info, const ProbeRequest& r, const std::string& 
         throw ParameterError("layer", "an integer in [0, " + std::to_string(c.layers - 1) + "]",
                              std::to_string(r.layer));
     // The probe keeps every head's length x length scores twice (the model's, core's) and the model's
-    // activations for one sequence: bounded like training, well below the lab's memory budget.
-    const double bytes = 8.0 * static_cast<double>(c.heads) * static_cast<double>(r.length) *
-                         static_cast<double>(r.length) * 3.0;
-    if (bytes > kLabMemoryBudget) {
-        std::int64_t largest = 2;
-        while (8.0 * c.heads * static_cast<double>(2 * largest) * static_cast<double>(2 * largest) * 3.0 <=
-               kLabMemoryBudget)
-            largest *= 2;
+    // activations for one sequence: about 24 bytes per head and position pair, within the lab's budget.
+    const std::int64_t largest = probe_max_length(c.heads);
+    if (r.length > largest)
         throw ParameterError("length",
                              "at most " + std::to_string(largest) + " for " + std::to_string(c.heads) +
-                                 " heads (memory)",
+                                 " heads (memory budget " +
+                                 std::to_string(static_cast<int>(kLabMemoryBudget / (1 << 30))) + " GiB)",
                              std::to_string(r.length));
-    }
     std::error_code ec;
     const std::filesystem::path p(out);
     if (std::filesystem::exists(p, ec) &&

@@ -122,5 +122,29 @@ INSTANTIATE_TEST_SUITE_P(
                }}),
     [](const ::testing::TestParamInfo<Damage>& i) { return i.param.name; });
 
+// A probe's length is bounded by the memory budget: the largest length allowed is accepted, one more is
+// refused naming --length and that largest value (24 bytes per head and position pair within 3 GiB:
+// 4 heads, floor(sqrt(3 * 2^30 / 96)) = 5792).
+TEST(ProbeLimits, LongestProbeWithinTheBudgetIsAcceptedAndOneMoreIsRefusedNamingIt)
+{
+    RunInfo info;
+    info.config = testing::tiny("rope");
+    info.config.heads = 4;
+    EXPECT_EQ(probe_max_length(4), 5792);
+    ProbeRequest r;
+    r.length = probe_max_length(4);
+    const std::string out = (std::filesystem::temp_directory_path() / "posatlas-probe-limit-unused").string();
+    EXPECT_NO_THROW(check_probe(info, r, out));
+    r.length += 1;
+    try {
+        check_probe(info, r, out);
+        ADD_FAILURE() << "a probe of " << r.length << " positions was not refused";
+    } catch (const ParameterError& e) {
+        EXPECT_NE(std::string(e.what()).find("at most 5792"), std::string::npos) << e.what();
+        EXPECT_EQ(e.parameter(), "length");
+    }
+    EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 } // namespace
 } // namespace posatlas::lab
