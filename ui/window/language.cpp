@@ -54,13 +54,17 @@ bool installLanguage(const QString& language)
     state.own.reset();
     state.qt.reset();
     state.language = QStringLiteral("en");
-    if (language != QLatin1String("zh_CN"))
-        return language == QLatin1String("en");
+    if (language != QLatin1String("zh_CN") && language != QLatin1String("en"))
+        return false;
+    // English needs its catalogue too: it holds only the plural forms ("1 value", "2 values"), since
+    // the source strings are written once with %n.
     auto own = std::make_unique<QTranslator>();
     if (!own->load(QStringLiteral(":/posatlas/i18n/posatlas_%1.qm").arg(language)))
         return false;
     QCoreApplication::installTranslator(own.get());
     state.own = std::move(own);
+    if (language == QLatin1String("en"))
+        return true;
     // Standard buttons and dialogs (Open, Save, Cancel, the file dialog) come from Qt's own catalogue.
     auto qt = std::make_unique<QTranslator>();
     if (qt->load(QStringLiteral("qtbase_%1").arg(language),

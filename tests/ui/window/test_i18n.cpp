@@ -312,6 +312,17 @@ private slots:
         QCOMPARE(QCoreApplication::translate("posatlas::ui::MainWindow", "&File"), QStringLiteral("&File"));
     }
 
+    void englishPluralsAgreeWithTheCount()
+    {
+        // The English catalogue holds only plural forms (translations.py: -pluralonly).
+        QVERIFY(installLanguage(QStringLiteral("en")));
+        const char* context = "posatlas::ui::ParameterPanel";
+        QCOMPARE(QCoreApplication::translate(context, "%n values: %1%2", nullptr, 1),
+                 QStringLiteral("1 value: %1%2"));
+        QCOMPARE(QCoreApplication::translate(context, "%n values: %1%2", nullptr, 3),
+                 QStringLiteral("3 values: %1%2"));
+    }
+
     void noEnglishLeftInTheMainWindow()
     {
         QVERIFY(installLanguage(QStringLiteral("zh_CN")));
