@@ -2983,8 +2983,8 @@
         <translation>qk_rope_head_dim：每个查询和键中解耦出来的 RoPE 部分，按位置旋转（DeepSeek-V3 为 64）。</translation>
     </message>
     <message>
-        <source>Interleaved pairs (rope_interleave)</source>
-        <translation>交错配对（rope_interleave）</translation>
+        <source>Interleaved (rope_interleave)</source>
+        <translation>交错（rope_interleave）</translation>
     </message>
     <message>
         <source>rope_interleave: rotate (2i, 2i+1) as DeepSeek&apos;s weights are laid out (apply_rotary_pos_emb_interleave); off: (i, i + d/2).</source>

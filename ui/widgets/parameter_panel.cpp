@@ -176,8 +176,16 @@ void ParameterPanel::build()
     for (const Field& f : common_fields())
         addRow(commonForm, f);
     for (const MethodDescriptor& d : methods()) {
-        auto* group = new QGroupBox(tr("%1 parameters").arg(methodName(d.method)), content);
+        // The heading is a wrapped label, not the box's title: a title never wraps, and the longest
+        // ("Transformer-XL (Dai et al. 2019) parameters") made the column wider than the dock.
+        auto* group = new QGroupBox(content);
         auto* form = makeForm(group);
+        auto* heading = new QLabel(tr("%1 parameters").arg(methodName(d.method)));
+        heading->setWordWrap(true);
+        QFont bold = heading->font();
+        bold.setBold(true);
+        heading->setFont(bold);
+        form->addWidget(heading);
         m_methodGroups.push_back(group);
         column->addWidget(group);
         for (const Field& f : d.fields)
@@ -199,6 +207,13 @@ void ParameterPanel::build()
         m_summaryLabels.push_back(summary);
     }
     column->addStretch(1);
+    // Choices with long names (methods, content sources) shrink and elide instead of widening the
+    // column past the dock; the dock is then never narrower than its widest row, so no editor is cut
+    // off at the right edge when other docks (a lesson) take the room.
+    for (auto* combo : content->findChildren<QComboBox*>()) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(16);
+    }
     setMinimumWidth(280);
 }
 

@@ -167,7 +167,7 @@ std::vector<Field> mla_fields()
                         "ParamSpec", "rope_theta: pair i turns by θ_i = base^(-2i/d) per position. Larger "
                                      "bases make the slowest pairs slower (longer contexts).")}),
         make_field("rope_interleave", FieldType::Bool, &P::rope_interleave,
-                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Interleaved pairs (rope_interleave)"),
+                   {.label = QT_TRANSLATE_NOOP("ParamSpec", "Interleaved (rope_interleave)"),
                     .tooltip = QT_TRANSLATE_NOOP(
                         "ParamSpec", "rope_interleave: rotate (2i, 2i+1) as DeepSeek's weights are laid out "
                                      "(apply_rotary_pos_emb_interleave); off: (i, i + d/2).")}),

@@ -6,6 +6,7 @@
 #include "model/scenario_model.h"
 #include "widgets/log_slider.h"
 #include "widgets/parameter_panel.h"
+#include "window/language.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -111,6 +112,35 @@ private slots:
             if (id->panel)
                 QVERIFY2(!panel.editor(id)->toolTip().isEmpty() || qobject_cast<LogSlider*>(panel.editor(id)),
                          id->key.c_str());
+    }
+
+    void everyMethodFitsInThePanelsMinimumWidth_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("English") << QStringLiteral("en");
+        QTest::newRow("Chinese") << QStringLiteral("zh_CN");
+    }
+
+    // At its minimum width (what the dock gives it beside a lesson on a 1280-pixel screen) no row is
+    // wider than the panel: a wider one was cut off at the right edge, without a scroll bar.
+    void everyMethodFitsInThePanelsMinimumWidth()
+    {
+        QFETCH(QString, language);
+        QVERIFY(installLanguage(language));
+        ScenarioModel model;
+        ParameterPanel panel(&model);
+        panel.resize(panel.minimumWidth(), 800);
+        panel.show();
+        for (const MethodDescriptor& d : methods()) {
+            model.setMethod(d.method);
+            QCoreApplication::processEvents();
+            QVERIFY2(panel.contentMinimumWidth() <= panel.minimumWidth(),
+                     qPrintable(QStringLiteral("%1: rows need %2 px, the panel's minimum is %3")
+                                    .arg(QString::fromStdString(d.section))
+                                    .arg(panel.contentMinimumWidth())
+                                    .arg(panel.minimumWidth())));
+        }
+        installLanguage(QStringLiteral("en"));
     }
 
     void keyboardAdjustsSlider()
