@@ -179,8 +179,9 @@ format-check: deps
 clean:
 	rm -rf $(BUILD_DIR)
 
-# After changing the command line's options or help: rewrite docs/cli.md's reference from the program
-# (the test docs_current fails until it matches `posatlas help --all`).
+# After changing the command line's options or help, or a figure the user guide shows: rewrite
+# docs/cli.md's reference from the program and draw the guide's gallery pictures again (the test
+# docs_current fails until they match `posatlas help --all` and `posatlas gallery`).
 docs: build
 	/usr/bin/python3 tests/docs/check_docs.py . $(BUILD_DIR)/app/posatlas --update
 
