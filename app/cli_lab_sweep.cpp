@@ -9,6 +9,7 @@
 #include "io/input_file.h"
 #include "io/safe_write.h"
 #include "lab/lab.h"
+#include "lab/lab_run.h"
 #include "lab/lab_sweep.h"
 #include "lab/lab_sweep_figure.h"
 #include "lab_options.h"
@@ -21,6 +22,16 @@ namespace posatlas::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Whether a run folder's config.json holds the training this sweep asks for: every field that changes
+// what is learned (the thread count, the logging and checkpoint intervals do not).
+bool trained_as(lab::LabConfig have, const lab::LabConfig& want)
+{
+    have.threads = want.threads;
+    have.log_every = want.log_every;
+    have.checkpoint_every = want.checkpoint_every;
+    return lab::config_text(have, "complete", 0) == lab::config_text(want, "complete", 0);
+}
 
 } // namespace
 
@@ -51,6 +62,7 @@ int run_lab_sweep(const std::vector<std::string>& args, std::ostream& out, std::
         int seed;
         fs::path folder;
         std::vector<std::string> train;
+        lab::LabConfig config;
     };
     std::vector<Run> runs;
     for (const std::string& m : methods)
@@ -59,7 +71,18 @@ int run_lab_sweep(const std::vector<std::string>& args, std::ostream& out, std::
             r.train = {"--method", m, "--seed", std::to_string(s), "--out", r.folder.string()};
             r.train.insert(r.train.end(), common.begin(), common.end());
             const Options check(r.train, lab_train_table());
-            lab_config_from(check); // ParameterError naming the option
+            r.config = lab_config_from(check); // ParameterError naming the option
+            // A complete run is reused only when it is the run this sweep would train: a folder swept
+            // before with other settings (more steps, another length) would mix two experiments in one
+            // table. Refused before anything runs; the folder is left as it is.
+            if (lab::sweep_run_complete(r.folder.string()) &&
+                !trained_as(lab::read_run_config(r.folder.string()).config, r.config))
+                throw ParameterError("out",
+                                     "a sweep folder whose runs were trained with these settings (" + m +
+                                         " seed " + std::to_string(s) +
+                                         " was trained with others: see its config.json; choose another "
+                                         "folder, or remove that run to train it again)",
+                                     dir);
             r.train.insert(r.train.begin(), "train");
             runs.push_back(std::move(r));
         }

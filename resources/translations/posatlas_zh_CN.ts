@@ -5723,6 +5723,10 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>a new folder, an empty folder or a sweep&apos;s folder</source>
         <translation>一个新文件夹、一个空文件夹，或一个扫描的文件夹</translation>
     </message>
+    <message>
+        <source>a sweep folder whose runs were trained with these settings (%1 seed %2 was trained with others: see its config.json; choose another folder, or remove that run to train it again)</source>
+        <translation>一个扫描文件夹，其中的运行须按这组设置训练（%1 种子 %2 是按别的设置训练的：见它的 config.json；请换一个文件夹，或删掉那次运行让它重新训练）</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ParameterPanel</name>

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -365,6 +366,18 @@ TEST(CliLab, SweepWritesTheTableOfEachRunsOwnEvaluationAndItsFigureAndResumes)
     EXPECT_EQ(second.err.find("training"), std::string::npos) << second.err;
     EXPECT_EQ(fs::last_write_time(dir / "rope" / "seed-0" / "model.safetensors"), weights);
     EXPECT_EQ(slurp(dir / "rope" / "seed-0" / "metrics.jsonl"), metrics);
+    EXPECT_EQ(slurp(dir / "sweep.csv"), csv);
+    // With other training settings the runs are not the sweep's: refused naming --out and the run,
+    // before anything runs; nothing changes.
+    std::vector<std::string> longer = sweep(dir, "rope,learned", "12,24");
+    const auto steps = std::find(longer.begin(), longer.end(), "--steps");
+    ASSERT_NE(steps, longer.end());
+    *(steps + 1) = "30";
+    const Result other = run(longer);
+    EXPECT_EQ(other.status, 2) << other.err;
+    EXPECT_NE(other.err.find("--out"), std::string::npos) << other.err;
+    EXPECT_NE(other.err.find("rope seed 0 was trained with others"), std::string::npos) << other.err;
+    EXPECT_EQ(fs::last_write_time(dir / "rope" / "seed-0" / "model.safetensors"), weights);
     EXPECT_EQ(slurp(dir / "sweep.csv"), csv);
 }
 

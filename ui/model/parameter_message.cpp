@@ -67,6 +67,14 @@ QString allowedText(const std::string& allowed)
         return ParameterMessage::tr("a comma-separated list of distinct %1").arg(m.captured(1));
     if (a == QLatin1String("a new folder, an empty folder or a sweep's folder"))
         return ParameterMessage::tr("a new folder, an empty folder or a sweep's folder");
+    if (match(
+            R"(a sweep folder whose runs were trained with these settings \((\S+) seed (\d+) was trained with )"
+            R"(others: see its config.json; choose another folder, or remove that run to train it again\))"))
+        return ParameterMessage::tr(
+                   "a sweep folder whose runs were trained with these settings (%1 seed %2 was "
+                   "trained with others: see its config.json; choose another folder, or remove "
+                   "that run to train it again)")
+            .arg(m.captured(1), m.captured(2));
     if (match(R"(a sentence of at most (\d+) tokens)"))
         return ParameterMessage::tr("a sentence of at most %1 tokens").arg(m.captured(1));
     return a;
