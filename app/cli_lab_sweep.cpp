@@ -95,8 +95,9 @@ int run_lab_sweep(const std::vector<std::string>& args, std::ostream& out, std::
     out.flush();
     for (std::size_t k = 0; k < runs.size(); ++k) {
         const Run& r = runs[k];
-        const std::string head = "[" + std::to_string(k + 1) + "/" + std::to_string(runs.size()) + "] " +
-                                 r.method + " seed " + std::to_string(r.seed) + ": ";
+        std::string head = "[";
+        head.append(std::to_string(k + 1)).append("/").append(std::to_string(runs.size())).append("] ");
+        head.append(r.method).append(" seed ").append(std::to_string(r.seed)).append(": ");
         const bool complete = lab::sweep_run_complete(r.folder.string());
         if (complete) {
             if (!quiet)
