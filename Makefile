@@ -143,9 +143,14 @@ lab: configure
 LAB_RUNS_DIR := resources/lab-runs
 LAB_RUNS_SWEEP := --task copy --methods nope,sinusoidal,learned,t5,alibi,rope,xpos,cope --train-len 32 \
   --steps 2000 --seeds 1 --lengths 32,48,64,128,256
+# Then the evaluations the lesson "Evidence: what happens past the trained length" quotes (listed in
+# tests/lab/check_shipped_runs.py, EVALS): each one `lab eval --format json` written to
+# METHOD/seed-0/evals/NAME.json, with the attention entropy per layer; lab_shipped_runs runs the same list
+# again and requires the same numbers. About 4 minutes (three fine-tunes of 200 steps).
 lab-runs: build
 	rm -rf $(LAB_RUNS_DIR)/copy
 	$(BUILD_DIR)/app/posatlas lab sweep $(LAB_RUNS_SWEEP) --out $(LAB_RUNS_DIR)/copy
+	/usr/bin/python3 tests/lab/check_shipped_runs.py $(BUILD_DIR)/app/posatlas $(LAB_RUNS_DIR) --write-evals
 
 # Benchmarks are built only here (POSATLAS_BUILD_BENCHMARKS, OFF by default so `make test` skips them),
 # then Google Benchmark, the GEMM peak probe and the NumPy reference run in one go (tests/bench/run_bench.py),

@@ -178,10 +178,11 @@ int run_eval(const Options& o, const std::string& dir, const std::vector<std::st
                                         {"out", f.out.empty() ? nlohmann::json() : nlohmann::json(f.out)}}
                        : nlohmann::json();
         for (const lab::EvalRow& r : rows)
-            j["lengths"].push_back(
-                r.defined
-                    ? nlohmann::json{{"length", r.length}, {"answer_accuracy", r.accuracy}, {"loss", r.loss}}
-                    : nlohmann::json{{"length", r.length}, {"defined", false}});
+            j["lengths"].push_back(r.defined ? nlohmann::json{{"length", r.length},
+                                                              {"answer_accuracy", r.accuracy},
+                                                              {"loss", r.loss},
+                                                              {"attention_entropy", r.attention_entropy}}
+                                             : nlohmann::json{{"length", r.length}, {"defined", false}});
         out << j.dump(2) << '\n';
         return 0;
     }

@@ -3,6 +3,7 @@
 
 #include "analysis/curve_envelope.h"
 #include "analysis/decay.h"
+#include "analysis/lab_results.h"
 #include "compute/attention_logits.h"
 #include "io/scenario_json.h"
 #include "methods/alibi/alibi.h"
@@ -68,6 +69,13 @@ std::int64_t index_arg(const std::vector<Value>& a, std::size_t i, const char* f
     if (!(x >= 0) || x > 1e15 || x != std::floor(x))
         fail(std::string(fn) + ": argument " + std::to_string(i + 1) + " must be a whole number >= 0");
     return static_cast<std::int64_t>(x);
+}
+
+const std::string& string_arg(const std::vector<Value>& a, std::size_t i, const char* fn)
+{
+    if (a[i].kind != Value::Kind::String)
+        fail(std::string(fn) + ": argument " + std::to_string(i + 1) + " must be a string (\"copy/rope\")");
+    return a[i].text;
 }
 
 // The parameters of the method a function needs (P::kMethod): a RoPE step for θ, an ALiBi step for slopes.
@@ -282,6 +290,37 @@ void add_rope_functions(FunctionTable& t)
         }};
 }
 
+// The lab's shipped results (analysis/lab_results.h): read from the files, never trained; the step's
+// scenario plays no part.
+void add_lab_functions(FunctionTable& t)
+{
+    const auto sweep = [](bool accuracy) {
+        return [accuracy](const Scenario&, const std::vector<Value>& a) {
+            const char* fn = accuracy ? "lab_accuracy" : "lab_loss";
+            const std::string& name = string_arg(a, 0, fn);
+            const std::int64_t length = index_arg(a, 1, fn);
+            return accuracy ? lab_sweep_accuracy(name, length) : lab_sweep_loss(name, length);
+        };
+    };
+    t["lab_accuracy"] = {2, 2, sweep(true)};
+    t["lab_loss"] = {2, 2, sweep(false)};
+    const auto eval = [](const char* fn, const char* field) {
+        return [fn, field](const Scenario&, const std::vector<Value>& a) {
+            return lab_eval_value(string_arg(a, 0, fn), index_arg(a, 1, fn), field);
+        };
+    };
+    t["lab_eval_accuracy"] = {2, 2, eval("lab_eval_accuracy", "answer_accuracy")};
+    t["lab_eval_loss"] = {2, 2, eval("lab_eval_loss", "loss")};
+    t["lab_entropy"] = {3, 3, [](const Scenario&, const std::vector<Value>& a) {
+                            return lab_eval_entropy(string_arg(a, 0, "lab_entropy"),
+                                                    index_arg(a, 1, "lab_entropy"),
+                                                    index_arg(a, 2, "lab_entropy"));
+                        }};
+    t["lab_finetune_loss"] = {1, 1, [](const Scenario&, const std::vector<Value>& a) {
+                                  return lab_eval_finetune_loss(string_arg(a, 0, "lab_finetune_loss"));
+                              }};
+}
+
 const std::map<std::string, Function, std::less<>>& functions()
 {
     static const std::map<std::string, Function, std::less<>> table = [] {
@@ -289,6 +328,7 @@ const std::map<std::string, Function, std::less<>>& functions()
         add_arithmetic(t);
         add_curve_functions(t);
         add_rope_functions(t);
+        add_lab_functions(t);
         const auto slope = [](bool scaled) {
             return [scaled](const Scenario& s, const std::vector<Value>& a) {
                 const char* fn = scaled ? "slope" : "slope_unscaled";

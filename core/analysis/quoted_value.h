@@ -28,6 +28,12 @@
 //   slope(h), slope_unscaled(h)   ALiBi slope of head h (0-based) as the figures draw it / before scaling
 //   param("a.b")       a scenario field as `posatlas compute scenario` prints it ("seq_len",
 //   "rope.rope_theta")
+// The lab's shipped results (analysis/lab_results.h; read from resources/lab-runs, not computed):
+//   lab_accuracy("copy/rope", L), lab_loss("copy/rope", L)   sweep.json's answer accuracy (0..1) and
+//                      loss of a method at length L, the mean over its seeds
+//   lab_eval_accuracy("copy/rope/seed-0/evals/pi4", L), lab_eval_loss(…, L)   an evaluation file's row
+//   lab_entropy(…, L, layer)   its mean attention entropy of that layer (nats)
+//   lab_finetune_loss(…)       the answer loss of the last steps of its fine-tune
 // Pure functions: ln, log2, log10, exp, sqrt, abs, sin, cos, floor, round, min(a, …), max(a, …), pi.
 #pragma once
 

@@ -206,6 +206,10 @@ struct EvalRow {
     std::int64_t length = 0;
     bool defined = true; // false: the learned table has no rows that far
     double accuracy = 0.0, loss = 0.0;
+    // Per layer: the Shannon entropy (nats) of the softmax attention, -sum_j p_j ln p_j over the keys a
+    // query sees (causal), averaged over the heads, the query positions and the test sequences. Uniform
+    // attention over the i + 1 visible keys would give ln(i + 1) at query i (mean ln(L!) / L over a row).
+    std::vector<double> attention_entropy;
 };
 // Reads the run (read_run_config and model.safetensors, each tensor's name, dtype, shape and values checked:
 // LabRunError), fine-tunes it in memory when o.finetune is active, and evaluates it. Writes nothing in

@@ -179,7 +179,8 @@ Model Model::init(const LabConfig& c, torch::Dtype dtype)
 }
 
 torch::Tensor Model::forward(const torch::Tensor& tokens, const Positional& pos,
-                             std::vector<HeadProbe>* probe, int probe_layer)
+                             std::vector<HeadProbe>* probe, int probe_layer,
+                             std::vector<double>* entropy_sums)
 {
     const LabConfig& c = config;
     const std::int64_t B = tokens.size(0), L = tokens.size(1), d = c.d_model, H = c.heads, dh = c.head_dim();
@@ -251,8 +252,13 @@ torch::Tensor Model::forward(const torch::Tensor& tokens, const Positional& pos,
             }
         }
         scores = scores.masked_fill(pos.causal, -std::numeric_limits<double>::infinity());
-        const torch::Tensor att =
-            torch::softmax(scores, -1).matmul(v).permute({0, 2, 1, 3}).reshape({B, L, d});
+        const torch::Tensor weights = torch::softmax(scores, -1);
+        if (entropy_sums) {
+            // xlogy(p, p) is 0 where p = 0 (the masked keys), p ln p elsewhere; summed in double.
+            (*entropy_sums)[static_cast<std::size_t>(l)] -=
+                torch::xlogy(weights.detach(), weights.detach()).to(torch::kFloat64).sum().item<double>();
+        }
+        const torch::Tensor att = weights.matmul(v).permute({0, 2, 1, 3}).reshape({B, L, d});
         x = x + att.matmul(at(p + "attn.wo"));
         h = torch::layer_norm(x, {d}, at(p + "ln2.weight"), at(p + "ln2.bias"));
         h = torch::gelu(h.matmul(at(p + "mlp.fc1.weight")) + at(p + "mlp.fc1.bias"));

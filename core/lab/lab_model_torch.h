@@ -44,9 +44,12 @@ struct Model {
     static Model init(const LabConfig& c, torch::Dtype dtype = torch::kFloat32);
 
     // tokens [B, L] int64 -> logits [B, L, vocab]. With `probe`, layer probe_layer's per-head queries and
-    // keys before the positional step and its scores (of sequence 0) are stored there.
+    // keys before the positional step and its scores (of sequence 0) are stored there. With
+    // `entropy_sums` (one per layer), each layer's attention entropy -sum_j p_j ln p_j (nats, 0 ln 0 = 0)
+    // summed over the batch, the heads and the query positions is added to its entry.
     torch::Tensor forward(const torch::Tensor& tokens, const Positional& pos,
-                          std::vector<HeadProbe>* probe = nullptr, int probe_layer = 0);
+                          std::vector<HeadProbe>* probe = nullptr, int probe_layer = 0,
+                          std::vector<double>* entropy_sums = nullptr);
 };
 
 // Tensors <-> model.safetensors (F32), through core's writer and reader.

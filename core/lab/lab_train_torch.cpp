@@ -274,19 +274,26 @@ std::vector<EvalRow> evaluate_run(const std::string& dir, const EvalOptions& o, 
                                  std::to_string(L));
         const Positional pos = make_positional(c, L, o.scaling, torch::kFloat32);
         double loss = 0, correct = 0, answers = 0;
+        std::vector<double> entropy(static_cast<std::size_t>(c.layers), 0.0);
         for (int done = 0, index = 0; done < o.sequences; done += batch, ++index) {
             if (cancel && cancel())
                 throw Cancelled();
             const int n = std::min(batch, o.sequences - done);
             const TaskBatch b =
                 make_batch(c.task, c.alphabet, L, n, o.seed + static_cast<std::uint64_t>(L), index);
-            const BatchLoss bl = answer_loss(run.model.forward(tokens_of(b.input, b.batch, L), pos), b);
+            const BatchLoss bl =
+                answer_loss(run.model.forward(tokens_of(b.input, b.batch, L), pos, nullptr, 0, &entropy), b);
             loss += bl.loss.item<double>() * bl.answers;
             correct += bl.correct;
             answers += bl.answers;
         }
         row.accuracy = answers > 0 ? correct / answers : 0.0;
         row.loss = answers > 0 ? loss / answers : 0.0;
+        // Mean over the sequences, heads and query positions.
+        const double rows_of_attention = static_cast<double>(o.sequences) * c.heads * static_cast<double>(L);
+        for (double& e : entropy)
+            e /= rows_of_attention;
+        row.attention_entropy = std::move(entropy);
         rows.push_back(row);
     }
     return rows;

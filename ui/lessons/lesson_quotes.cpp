@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "lessons/lesson_quotes.h"
 
+#include "analysis/lab_results.h"
 #include "analysis/quoted_value.h"
 #include "model/session.h"
 
+#include <QFile>
 #include <QFileInfo>
 
 #include <nlohmann/json.hpp>
@@ -235,8 +237,27 @@ Scenario quote_scenario(const LessonStep& step, const LessonQuote& quote, const 
     return scenario_of_quote;
 }
 
+// The lab results the course quotes are embedded as :/posatlas/lab-runs/… (ui/CMakeLists.txt): the last
+// place analysis/lab_results.h looks, so an installed program checks its lessons without the source tree.
+namespace {
+void use_embedded_lab_results()
+{
+    static const bool installed = [] {
+        set_lab_results_fallback([](const std::string& relative) -> std::optional<std::string> {
+            QFile f(QStringLiteral(":/posatlas/lab-runs/") + QString::fromStdString(relative));
+            if (!f.open(QIODevice::ReadOnly))
+                return std::nullopt;
+            return f.readAll().toStdString();
+        });
+        return true;
+    }();
+    (void)installed;
+}
+} // namespace
+
 std::vector<CheckedQuote> check_lesson_quotes(const Lesson& lesson)
 {
+    use_embedded_lab_results();
     std::vector<CheckedQuote> out;
     for (std::size_t s = 0; s < lesson.steps.size(); ++s)
         for (const LessonQuote& q : lesson.steps[s].quotes) {

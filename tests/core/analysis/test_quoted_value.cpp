@@ -3,16 +3,22 @@
 // the app. References: RoFormer's theta_i = b^(-2i/d) and bound(0) = (d/2 + 1) / 2 (decay.h);
 // YaRN's attention factor 0.1 ln s + 1 (Peng et al. 2023, eq. (22)-(23); HF _compute_yarn_parameters
 // get_mscale); ALiBi's slopes 2^(-8h/H) (Press et al. 2022, get_slopes); the cells against
-// compute_matrix directly.
+// compute_matrix directly; the lab's results against small files written by the test.
 #include "analysis/quoted_value.h"
 
+#include "analysis/lab_results.h"
 #include "compute/attention_logits.h"
 #include "scenario/params.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <numbers>
+
+#include <unistd.h>
 
 using namespace posatlas;
 
@@ -174,4 +180,82 @@ TEST(PrintedNumber, PrecisionIsHalfTheLastDigit)
     for (const char* bad : {"", "-", "1.", ".5", "1e", "1,5", "0x10", "1.2.3", "12 "})
         EXPECT_FALSE(parse_printed_number(bad)) << bad;
     EXPECT_FALSE(printed_number_matches(*p, std::nan("")));
+}
+
+namespace {
+
+// A lab-runs folder of its own (POSATLAS_LAB_RUNS) with a sweep of two seeds and one evaluation file.
+struct LabRunsFolder {
+    std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("posatlas-quoted-lab-" + std::to_string(::getpid()));
+    LabRunsFolder()
+    {
+        std::filesystem::create_directories(dir / "toy" / "rope" / "seed-0" / "evals");
+        std::ofstream(dir / "toy" / "sweep.json")
+            << R"({"lengths": [8, 16], "methods": ["rope", "learned"], "rows": [
+                 {"method": "rope", "seed": 0, "length": 8, "accuracy": 0.5, "loss": 1.0},
+                 {"method": "rope", "seed": 1, "length": 8, "accuracy": 0.75, "loss": 2.0},
+                 {"method": "learned", "seed": 0, "length": 16, "accuracy": "not defined", "loss": "not defined"}]})";
+        std::ofstream(dir / "toy" / "rope" / "seed-0" / "evals" / "pi.json")
+            << R"({"finetune": {"final_loss": 0.125}, "lengths": [
+                 {"length": 16, "answer_accuracy": 0.25, "loss": 3.5, "attention_entropy": [1.5, 2.5]}]})";
+        ::setenv("POSATLAS_LAB_RUNS", dir.c_str(), 1);
+    }
+    ~LabRunsFolder()
+    {
+        ::unsetenv("POSATLAS_LAB_RUNS");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+} // namespace
+
+// The lab's results are read from the files (analysis/lab_results.h), exactly: the sweep's mean over its
+// seeds, an evaluation file's row, entropy layer and fine-tune loss (values chosen exact in binary, so
+// equality is the tolerance).
+TEST(QuotedValue, LabResultsAreReadFromTheShippedFiles)
+{
+    const LabRunsFolder folder;
+    EXPECT_EQ(eval("lab_accuracy(\"toy/rope\", 8)"), 0.625);
+    EXPECT_EQ(eval("lab_loss(\"toy/rope\", 8)"), 1.5);
+    EXPECT_EQ(eval("lab_eval_accuracy(\"toy/rope/seed-0/evals/pi\", 16)"), 0.25);
+    EXPECT_EQ(eval("lab_eval_loss(\"toy/rope/seed-0/evals/pi\", 16)"), 3.5);
+    EXPECT_EQ(eval("lab_entropy(\"toy/rope/seed-0/evals/pi\", 16, 1)"), 2.5);
+    EXPECT_EQ(eval("lab_finetune_loss(\"toy/rope/seed-0/evals/pi\")"), 0.125);
+    // An installed program's embedded copy is asked last.
+    set_lab_results_fallback([](const std::string& relative) -> std::optional<std::string> {
+        if (relative != "embedded/sweep.json")
+            return std::nullopt;
+        return R"({"rows": [{"method": "alibi", "seed": 0, "length": 4, "accuracy": 1.0, "loss": 0.0}]})";
+    });
+    EXPECT_EQ(eval("lab_accuracy(\"embedded/alibi\", 4)"), 1.0);
+    set_lab_results_fallback({});
+}
+
+TEST(QuotedValue, LabResultsThatDoNotExistOrLeaveTheFolderSayWhy)
+{
+    const LabRunsFolder folder;
+    const auto message = [](const char* text) {
+        try {
+            eval(text);
+        } catch (const QuoteError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(message("lab_accuracy(\"toy/learned\", 16)").find("not defined"), std::string::npos);
+    EXPECT_NE(message("lab_accuracy(\"toy/rope\", 32)").find("no row for rope at length 32"),
+              std::string::npos);
+    EXPECT_NE(message("lab_accuracy(\"rope\", 8)").find("SWEEP/METHOD"), std::string::npos);
+    EXPECT_NE(message("lab_entropy(\"toy/rope/seed-0/evals/pi\", 16, 2)").find("no layer 2 (layers 0 to 1)"),
+              std::string::npos);
+    EXPECT_NE(message("lab_eval_loss(\"toy/rope/seed-0/evals/pi\", 8)").find("has no length 8"),
+              std::string::npos);
+    EXPECT_NE(message("lab_accuracy(\"../toy/rope\", 8)").find("not a path inside lab-runs"),
+              std::string::npos);
+    EXPECT_NE(message("lab_accuracy(\"/etc/rope\", 8)").find("not a path inside lab-runs"),
+              std::string::npos);
+    EXPECT_NE(message("lab_eval_loss(\"nowhere/x\", 8)").find("no lab result lab-runs/nowhere/x.json"),
+              std::string::npos);
+    EXPECT_NE(message("lab_accuracy(8, 8)").find("must be a string"), std::string::npos);
 }

@@ -2,6 +2,8 @@
 // The lab's tasks, gradients, training, evaluation and checkpoints.
 #include "lab_fixtures.h"
 
+#include "analysis/attention_entropy.h"
+
 #include "io/safe_write.h"
 #include "lab/lab.h"
 
@@ -190,6 +192,49 @@ TEST(LabTraining, CheckpointRoundTripGivesTheSameEvaluation)
         EXPECT_EQ(a[i].accuracy, b[i].accuracy);
         EXPECT_EQ(a[i].loss, b[i].loss);
         EXPECT_TRUE(std::isfinite(a[i].loss));
+    }
+    std::filesystem::remove_all(dir);
+}
+
+// The evaluation's attention entropy (per layer, the mean over heads, query positions and sequences) is
+// core's softmax_entropy (analysis/attention_entropy.h) of the model's scores: one test sequence, the
+// scores of each layer from probe_attention on the same tokens (make_batch with the evaluation's seed +
+// length, batch index 0), each causal row's entropy in double. Tolerance 1e-5 relative: the model's
+// softmax and p ln p are float32 (observed differences are float32 rounding, about 1e-7), the reference
+// is double from the model's float32 scores. Past the trained length too, under YaRN at test time.
+TEST(LabTraining, AttentionEntropyIsCoresSoftmaxEntropyOfTheModelsScores)
+{
+    const std::string dir = testing::fresh_dir("entropy");
+    LabConfig c = testing::tiny("rope", 20);
+    c.layers = 2;
+    ASSERT_TRUE(train_run(c, dir, "test").complete);
+    EvalOptions o;
+    o.lengths = {12, 30};
+    o.sequences = 1;
+    o.scaling.rope_type = RopeType::Yarn;
+    o.scaling.factor = 2.5;
+    const std::vector<EvalRow> rows = evaluate_run(dir, o);
+    ASSERT_EQ(rows.size(), 2u);
+    for (const EvalRow& row : rows) {
+        const std::int64_t L = row.length;
+        ASSERT_EQ(row.attention_entropy.size(), 2u);
+        const TaskBatch b = make_batch(c.task, c.alphabet, L, 1, o.seed + static_cast<std::uint64_t>(L), 0);
+        for (int layer = 0; layer < c.layers; ++layer) {
+            const std::vector<HeadProbe> heads = probe_attention(dir, b.input, layer, o.scaling);
+            double sum = 0.0;
+            for (const HeadProbe& h : heads)
+                for (std::int64_t i = 0; i < L; ++i) {
+                    std::vector<double> logits;
+                    for (std::int64_t j = 0; j <= i; ++j)
+                        logits.push_back(h.scores(i, j));
+                    sum += softmax_entropy(logits);
+                }
+            const double reference = sum / (static_cast<double>(heads.size()) * static_cast<double>(L));
+            EXPECT_NEAR(row.attention_entropy[static_cast<std::size_t>(layer)], reference, 1e-5 * reference)
+                << "length " << L << ", layer " << layer;
+            // Never above uniform attention over the visible keys: the mean of ln(i + 1), ln(L!) / L.
+            EXPECT_LE(reference, std::lgamma(static_cast<double>(L) + 1.0) / static_cast<double>(L) + 1e-12);
+        }
     }
     std::filesystem::remove_all(dir);
 }
