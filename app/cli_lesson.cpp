@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <ostream>
 
 namespace posatlas::cli {
@@ -62,14 +63,27 @@ QString updated_text(const QString& text, const std::vector<ui::CheckedQuote>& c
         QString with;
     };
     std::vector<Edit> edits;
+    // Every quote, matching or not, moves the cursor past itself: several quotes on one line (a table's
+    // row) each find their own [[…]], not the first one with the same printed number.
+    std::map<int, qsizetype> cursor; // per line: past the last quote found on it
     for (const ui::CheckedQuote& c : checked) {
-        if (c.matches || !c.value || c.quote.line < 1 || c.quote.line > lines.size())
+        if (c.quote.line < 1 || c.quote.line > lines.size())
             continue;
         const QString needle = QStringLiteral("[[") + c.quote.printed;
-        const qsizetype at = text.indexOf(needle, lineStart[c.quote.line - 1]);
-        if (at < 0)
+        qsizetype at = std::max(cursor[c.quote.line], lineStart[c.quote.line - 1]);
+        for (;; ++at) {
+            at = text.indexOf(needle, at);
+            const qsizetype after = at + needle.size();
+            // The whole number: "[[0" is not the start of "[[0.5 = …".
+            if (at < 0 || after >= text.size() || text[after] == QLatin1Char(' ') ||
+                text[after] == QLatin1Char('='))
+                break;
+        }
+        if (at < 0 || at >= lineStart[c.quote.line])
             continue;
-        edits.push_back({at + 2, c.quote.printed.size(), c.update});
+        cursor[c.quote.line] = at + needle.size();
+        if (!c.matches && c.value)
+            edits.push_back({at + 2, c.quote.printed.size(), c.update});
     }
     std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.at > b.at; });
     for (const Edit& e : edits)

@@ -208,8 +208,14 @@ RopeParams rope_params(const LabConfig& c, std::int64_t seq_len, const TestScali
     p.rope_type = scaling.rope_type;
     p.factor = scaling.rope_type == RopeType::Default ? 1.0 : scaling.factor;
     p.original_max_position_embeddings = c.train_len;
+    // The context the scaling reaches (YaRN's and LongRoPE's attention factor come from it), except for
+    // dynamic NTK, whose max_position_embeddings is the trained length itself: the base grows as soon as
+    // the sequence passes it (HF _compute_dynamic_ntk_parameters).
     p.max_position_embeddings =
-        std::max<std::int64_t>(c.train_len, static_cast<std::int64_t>(std::llround(c.train_len * p.factor)));
+        scaling.rope_type == RopeType::Dynamic
+            ? c.train_len
+            : std::max<std::int64_t>(c.train_len,
+                                     static_cast<std::int64_t>(std::llround(c.train_len * p.factor)));
     p.seq_len = scaling.rope_type == RopeType::Dynamic ? seq_len : 0;
     if (scaling.rope_type == RopeType::LongRope) {
         // Phi3LongRoPEScaledRotaryEmbedding switches on the sequence's length (max position + 1) against

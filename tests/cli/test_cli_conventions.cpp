@@ -481,6 +481,15 @@ TEST(CliLesson, ChecksAndUpdatesQuotedNumbers)
     EXPECT_EQ(slurp(file), expected);
     EXPECT_EQ(run({"lesson", "check", file.string()}).status, 0);
 
+    // A table row: several quotes on one line printed alike ("0"), each rewritten in its own place, and
+    // "[[0" is not taken for the start of "[[0.5".
+    const std::string row = "# L\n\n## S\n\n```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n\n"
+                            "| [[0.5 = 0.5]] | [[0 = 3]] | [[0 = 4]] | [[0 = 0]] | [[0 = 5]] |\n";
+    const fs::path rowFile = write_file("row.md", row);
+    EXPECT_EQ(run({"lesson", "check", "--update", rowFile.string()}).status, 0);
+    EXPECT_EQ(slurp(rowFile), "# L\n\n## S\n\n```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n\n"
+                              "| [[0.5 = 0.5]] | [[3 = 3]] | [[4 = 4]] | [[0 = 0]] | [[5 = 5]] |\n");
+
     const Result bad =
         run({"lesson", "check",
              write_file("bad.md", "# L\n\n## S\n\n```posatlas\n{}\n```\n[[1 = tehta(0)]]\n").string()});

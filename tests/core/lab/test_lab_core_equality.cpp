@@ -150,6 +150,26 @@ TEST(LabLongRope, LongFactorsPastTheTrainedLengthShortOnesWithin)
         EXPECT_DOUBLE_EQ(within.inv_freq[i], plain.inv_freq[i]) << i;
 }
 
+// Dynamic NTK grows the base as soon as the sequence passes the length the model was trained at. Reference:
+// HF _compute_dynamic_ntk_parameters, base * ((factor * seq_len / max_position_embeddings) - (factor - 1))
+// ^ (d / (d - 2)) with max_position_embeddings the trained length (the lab's train_len), seq_len the
+// sequence's length; the trained base at or below it. Tolerance 1e-12 relative (double).
+TEST(LabDynamicNtk, BaseGrowsFromTheTrainedLengthOn)
+{
+    const LabConfig c = testing::tiny("rope"); // head_dim 8, trained length 12
+    TestScaling s;
+    s.rope_type = RopeType::Dynamic;
+    s.factor = 4.0;
+    for (const std::int64_t length :
+         {std::int64_t{8}, std::int64_t{12}, std::int64_t{13}, std::int64_t{48}}) {
+        const RopeFrequencies f = compute_rope_frequencies(rope_params(c, length, s));
+        const double len = static_cast<double>(std::max(length, c.train_len));
+        const double expected =
+            c.rope_theta * std::pow(4.0 * len / static_cast<double>(c.train_len) - 3.0, 8.0 / 6.0);
+        EXPECT_NEAR(f.base_used, expected, 1e-12 * expected) << "length " << length;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Lab, CoreEquality,
     ::testing::Values(Case{"nope", "nope"}, Case{"sinusoidal", "sinusoidal"}, Case{"learned", "learned"},
