@@ -1122,10 +1122,6 @@
         <translation>要创建的运行文件夹（其中不能已有一次运行）。</translation>
     </message>
     <message>
-        <source>The synthetic task: copy a string, recall the value of a key, or complete an induction pattern.</source>
-        <translation>合成任务：复制一个字符串、回忆某个键对应的值，或补全一个归纳模式。</translation>
-    </message>
-    <message>
         <source>The positional encoding, as core defines it.</source>
         <translation>位置编码方法，采用核心库中的定义。</translation>
     </message>
@@ -1408,6 +1404,42 @@
     <message>
         <source>Probe options (lab probe; --seed and the scalings of lab eval too)</source>
         <translation>探针选项（lab probe；也接受 lab eval 的 --seed 和各种缩放）</translation>
+    </message>
+    <message>
+        <source>training perplexity</source>
+        <translation>训练困惑度</translation>
+    </message>
+    <message>
+        <source>perplexity</source>
+        <translation>困惑度</translation>
+    </message>
+    <message>
+        <source>bits per character</source>
+        <translation>每字符比特数</translation>
+    </message>
+    <message>
+        <source>The task: copy a string, recall the value of a key, complete an induction pattern (synthetic), or lm: predict the next character of a text corpus (--corpus), reported as perplexity.</source>
+        <translation>任务：照抄字符串、回忆某个键对应的值、补全归纳模式（以上为合成任务），或 lm：预测文本语料（--corpus）中的下一个字符，结果以困惑度报告。</translation>
+    </message>
+    <message>
+        <source>lm: the text, a UTF-8 file or a folder of .md and .txt files (README.md excepted); the last tenth of each file is held out for evaluation.</source>
+        <translation>lm：所用文本，可以是一个 UTF-8 文件，也可以是一个存放 .md 和 .txt 文件的文件夹（README.md 除外）；每个文件的最后十分之一留作评估，不参与训练。</translation>
+    </message>
+    <message>
+        <source>the built-in course (resources/lessons)</source>
+        <translation>内置课程（resources/lessons）</translation>
+    </message>
+    <message>
+        <source>lm: the model&apos;s vocabulary size; 0 takes the corpus&apos;s characters and one id for unknown characters.</source>
+        <translation>lm：模型的词表大小；取 0 时，词表由语料中出现的全部字符再加一个“未知字符”编号组成。</translation>
+    </message>
+    <message>
+        <source>lm runs: where to read the run&apos;s corpus (the same files: config.json records their names and hash; another corpus is refused).</source>
+        <translation>lm 运行：从哪里读取该运行的语料（必须是同一批文件：config.json 记录了文件名和哈希值；换成别的语料会被拒绝）。</translation>
+    </message>
+    <message>
+        <source>the run&apos;s own (config.json)</source>
+        <translation>该运行自己的语料（见 config.json）</translation>
     </message>
 </context>
 <context>
@@ -4519,6 +4551,14 @@
         <source>trained %1</source>
         <translation>训练长度 %1</translation>
     </message>
+    <message>
+        <source>Held-out perplexity against length (%1, trained at %2)</source>
+        <translation>留出文本的困惑度随长度的变化（%1，训练长度 %2）</translation>
+    </message>
+    <message>
+        <source>perplexity</source>
+        <translation>困惑度</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::LabSweepRunner</name>
@@ -4760,6 +4800,14 @@
     <message>
         <source>Done: every run evaluated.</source>
         <translation>完成：所有运行都已评估。</translation>
+    </message>
+    <message>
+        <source>lm: the next character of the course&apos;s lessons (perplexity)</source>
+        <translation>lm：预测课程讲义的下一个字符（困惑度）</translation>
+    </message>
+    <message>
+        <source>The lm task reads the course&apos;s lessons, which were not found (they are installed with the lab). Nothing was started.</source>
+        <translation>lm 任务要读取课程讲义，但没有找到它们（讲义随实验室一起安装）。没有启动任何运行。</translation>
     </message>
 </context>
 <context>
