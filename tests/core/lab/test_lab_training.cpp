@@ -75,14 +75,18 @@ TEST(LabTasks, RecallAnswersAreTheValuesOfKeysSeenBefore)
 
 TEST(LabTasks, EveryLengthAllowedHasAnswers)
 {
+    const Corpus corpus = load_corpus(default_corpus()); // lm's
     for (const std::string& task : lab_tasks())
         for (std::int64_t length = 4; length < 40; ++length) {
+            LabConfig c;
+            c.task = task;
+            c.alphabet = 4;
             if (task == "recall" && length < 8) {
-                EXPECT_THROW(make_batch(task, 4, length, 2, 0, 0), ParameterError);
+                EXPECT_THROW(task_batch(c, &corpus, length, 2, 0, 0), ParameterError);
                 continue;
             }
             for (const bool training : {false, true}) {
-                const TaskBatch b = make_batch(task, 4, length, 8, 0, 0, training);
+                const TaskBatch b = task_batch(c, &corpus, length, 8, 0, 0, training);
                 int answers = 0;
                 for (std::uint8_t a : b.answer)
                     answers += a;
