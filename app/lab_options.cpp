@@ -565,10 +565,12 @@ std::string lab_help()
         translate(
             "Cli",
             "The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, "
-            "AdamW with warm-up and cosine decay) on a synthetic task with one positional encoding and "
-            "writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing "
+            "AdamW with warm-up and cosine decay) on a synthetic task, or on a text corpus's characters "
+            "(lm, measured as perplexity), with one positional encoding and writes the run folder "
+            "(model.safetensors, config.json, metrics.jsonl, command.txt), showing "
             "loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run's "
-            "answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test "
+            "answer accuracy (lm: held-out perplexity) at other lengths, optionally with a RoPE or ALiBi "
+            "scaling applied at test "
             "time (LongRoPE with --long-factor) and after a short fine-tune at a longer length with that "
             "scaling active (--finetune-steps, --finetune-len); a length beyond a learned table is reported "
             "as not defined. probe writes a run's attention on one input of any length as sessions for the "

@@ -1394,10 +1394,6 @@
         <translation>微调的峰值学习率（与训练一样使用 AdamW；先在十分之一的步数上预热，但不超过该运行的 --warmup，再余弦衰减到 0）。</translation>
     </message>
     <message>
-        <source>The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, AdamW with warm-up and cosine decay) on a synthetic task with one positional encoding and writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run&apos;s answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test time (LongRoPE with --long-factor) and after a short fine-tune at a longer length with that scaling active (--finetune-steps, --finetune-len); a length beyond a learned table is reported as not defined. probe writes a run&apos;s attention on one input of any length as sessions for the app: opened there, every view shows the trained model&apos;s own queries, keys and logits. docs/lab.md explains the lab.</source>
-        <translation>外推实验室：train 用一种位置编码在合成任务上训练一个小型仅解码器 Transformer（前置 LayerNorm、因果掩码、带预热和余弦衰减的 AdamW），写出运行文件夹（model.safetensors、config.json、metrics.jsonl、command.txt），在终端上显示损失和剩余时间；按 Ctrl+C 会保留最后一个检查点。eval 在其他长度上测量一次运行的答案准确率，可在测试时施加 RoPE 或 ALiBi 缩放（LongRoPE 用 --long-factor 给出因子），还可以先在更长的长度上、在启用该缩放的情况下做一次简短微调（--finetune-steps、--finetune-len）；超出可学习位置表的长度报告为无定义。probe 把一次运行在任意长度的一条输入上的注意力写成会话文件：在应用中打开后，每个视图显示的都是训练好的模型自己的查询、键和 logit。docs/lab.md 介绍了这个实验室。</translation>
-    </message>
-    <message>
         <source>How the training shows its progress on standard error: bar (on a terminal) or jsonl (one JSON object per logged step: step, steps, loss, accuracy, seconds, seconds_left; for programs).</source>
         <translation>训练进度在标准错误上的显示方式：bar（在终端上显示进度条）或 jsonl（每个记录步输出一个 JSON 对象：step、steps、loss、accuracy、seconds、seconds_left；供程序读取）。</translation>
     </message>
@@ -1440,6 +1436,10 @@
     <message>
         <source>the run&apos;s own (config.json)</source>
         <translation>该运行自己的语料（见 config.json）</translation>
+    </message>
+    <message>
+        <source>The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, AdamW with warm-up and cosine decay) on a synthetic task, or on a text corpus&apos;s characters (lm, measured as perplexity), with one positional encoding and writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run&apos;s answer accuracy (lm: held-out perplexity) at other lengths, optionally with a RoPE or ALiBi scaling applied at test time (LongRoPE with --long-factor) and after a short fine-tune at a longer length with that scaling active (--finetune-steps, --finetune-len); a length beyond a learned table is reported as not defined. probe writes a run&apos;s attention on one input of any length as sessions for the app: opened there, every view shows the trained model&apos;s own queries, keys and logits. docs/lab.md explains the lab.</source>
+        <translation>外推实验室：train 用一种位置编码在合成任务上（或在文本语料的字符上：lm 任务，用困惑度衡量）训练一个小型仅解码器 Transformer（前置 LayerNorm、因果掩码、带预热和余弦衰减的 AdamW），写出运行文件夹（model.safetensors、config.json、metrics.jsonl、command.txt），在终端上显示损失和剩余时间；按 Ctrl+C 会保留最后一个检查点。eval 在其他长度上测量一次运行的答案准确率（lm 任务测量留出文本的困惑度），可在测试时施加 RoPE 或 ALiBi 缩放（LongRoPE 用 --long-factor 给出因子），还可以先在更长的长度上、在启用该缩放的情况下做一次简短微调（--finetune-steps、--finetune-len）；超出可学习位置表的长度报告为无定义。probe 把一次运行在任意长度的一条输入上的注意力写成会话文件：在应用中打开后，每个视图显示的都是训练好的模型自己的查询、键和 logit。docs/lab.md 介绍了这个实验室。</translation>
     </message>
 </context>
 <context>
