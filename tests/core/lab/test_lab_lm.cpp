@@ -3,6 +3,7 @@
 // (vocabulary, corpus), perplexity against a hand computation, and a short training that beats the
 // corpus's unigram model.
 #include "lab/lab_model_torch.h"
+#include "lab/lab_sweep.h"
 #include "lab_fixtures.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,8 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+
+#include <nlohmann/json.hpp>
 
 namespace posatlas::lab {
 namespace {
@@ -279,6 +282,63 @@ TEST(LabLanguageModel, ALengthBeyondALearnedTableIsNotDefined)
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_TRUE(rows[0].defined);
     EXPECT_FALSE(rows[1].defined);
+}
+
+// A sweep's table of lm runs adds perplexity, exp(loss): ln 20 gives 20 (17 significant digits in the CSV,
+// within 1e-12 relative), and "not defined" past a learned table in every column.
+TEST(LabLanguageModel, ASweepTableOfLanguageModelsShowsPerplexity)
+{
+    SweepTable t;
+    t.task = "lm";
+    t.train_len = 8;
+    t.methods = {"rope", "learned"};
+    t.lengths = {8, 16};
+    t.rows = {{"rope", 0, 8, true, 0.25, std::log(20.0)}, {"learned", 0, 16, false, 0.0, 0.0}};
+    const std::string csv = sweep_csv(t);
+    EXPECT_EQ(csv.rfind("method,seed,length,accuracy,loss,perplexity\n", 0), 0u) << csv;
+    EXPECT_NE(csv.find("learned,0,16,not defined,not defined,not defined\n"), std::string::npos) << csv;
+    const std::size_t line = csv.find("rope,0,8,");
+    ASSERT_NE(line, std::string::npos);
+    const std::string row = csv.substr(line, csv.find('\n', line) - line);
+    EXPECT_NEAR(std::stod(row.substr(row.rfind(',') + 1)), 20.0, 20.0 * 1e-12) << row;
+    const nlohmann::json j = nlohmann::json::parse(sweep_json(t));
+    EXPECT_NEAR(j["rows"][0]["perplexity"].get<double>(), 20.0, 20.0 * 1e-12);
+    EXPECT_EQ(j["rows"][1]["perplexity"], "not defined");
+    t.task = "copy"; // the synthetic tasks' table is unchanged
+    EXPECT_EQ(sweep_csv(t).rfind("method,seed,length,accuracy,loss\n", 0), 0u);
+}
+
+// config.json of an lm run is read without trusting it: its corpus record missing, or a vocabulary larger
+// than the model's, names the field.
+TEST(LabLanguageModel, ADamagedCorpusRecordInConfigIsRefusedNamingTheField)
+{
+    LabConfig c = lm_config(marked_corpus(), 2);
+    c.train_len = 8;
+    c.log_every = 1;
+    c.checkpoint_every = 2;
+    const std::string dir = fresh_dir("lm-damaged");
+    ASSERT_TRUE(train_run(c, dir, "test").complete);
+    const std::string good = testing::file_bytes(dir + "/config.json");
+    nlohmann::json j = nlohmann::json::parse(good);
+    j["task"]["corpus"]["vocabulary"] = 100000;
+    put_bytes(dir + "/config.json", j.dump());
+    try {
+        read_run_config(dir);
+        ADD_FAILURE() << "a vocabulary larger than the model's";
+    } catch (const LabRunError& e) {
+        EXPECT_NE(std::string(e.what()).find("vocabulary"), std::string::npos) << e.what();
+    }
+    j = nlohmann::json::parse(good);
+    j["task"].erase("corpus");
+    put_bytes(dir + "/config.json", j.dump());
+    try {
+        read_run_config(dir);
+        ADD_FAILURE() << "no corpus record";
+    } catch (const LabRunError& e) {
+        EXPECT_NE(std::string(e.what()).find("corpus"), std::string::npos) << e.what();
+    }
+    put_bytes(dir + "/config.json", good);
+    EXPECT_TRUE(read_run_config(dir).config.corpus_id == load_corpus(c.corpus).id);
 }
 
 } // namespace
