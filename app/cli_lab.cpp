@@ -42,10 +42,17 @@ int run_lab(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         lab_config_from(o);
         lab::check_new_run_folder(*o.text("out"));
     } else if (action == "probe") {
-        lab_probe_from(o).check(lab::read_run_config(o.positional().front()));
+        const LabProbeRequest request = lab_probe_from(o);
+        const lab::RunInfo info = lab::read_run_config(o.positional().front());
+        request.check(info);
+        if (info.config.language_model())
+            lab::run_corpus(info.config, request.probe.corpus); // the run's corpus, else --corpus is named
     } else {
         const LabEvalRequest request = lab_eval_from(o);
-        request.check(lab::read_run_config(o.positional().front()));
+        const lab::RunInfo info = lab::read_run_config(o.positional().front());
+        request.check(info);
+        if (info.config.language_model())
+            lab::run_corpus(info.config, request.options.corpus);
         if (!request.options.finetune.out.empty())
             lab::check_new_run_folder(request.options.finetune.out);
     }

@@ -125,11 +125,14 @@ int run_train(const Options& o, const std::vector<std::string>& args, std::ostre
             << '\n';
         return 1;
     }
-    char summary[160];
+    char summary[200];
     std::snprintf(summary, sizeof summary,
                   "%d steps in %.1f s (%.1f steps/s), loss %.4f, answer accuracy %.2f%%", c.steps, s.seconds,
                   s.steps_per_second, s.loss, 100 * s.accuracy);
-    out << dir << ": " << summary << '\n';
+    out << dir << ": " << summary;
+    if (c.language_model())
+        out << ", " << translate("Cli", "training perplexity") << ' ' << std::exp(s.loss);
+    out << '\n';
     return 0;
 }
 
@@ -177,12 +180,23 @@ int run_eval(const Options& o, const std::string& dir, const std::vector<std::st
                                         {"final_loss", finetune_loss},
                                         {"out", f.out.empty() ? nlohmann::json() : nlohmann::json(f.out)}}
                        : nlohmann::json();
-        for (const lab::EvalRow& r : rows)
-            j["lengths"].push_back(r.defined ? nlohmann::json{{"length", r.length},
-                                                              {"answer_accuracy", r.accuracy},
-                                                              {"loss", r.loss},
-                                                              {"attention_entropy", r.attention_entropy}}
-                                             : nlohmann::json{{"length", r.length}, {"defined", false}});
+        if (info.config.language_model())
+            j["corpus"] = {{"path", info.config.corpus},
+                           {"hash", info.config.corpus_id.hash},
+                           {"held_out", "the last 10 % of each file's characters"},
+                           {"loss", "mean cross-entropy in nats over every position of each window"}};
+        for (const lab::EvalRow& r : rows) {
+            nlohmann::json row = r.defined ? nlohmann::json{{"length", r.length},
+                                                            {"answer_accuracy", r.accuracy},
+                                                            {"loss", r.loss},
+                                                            {"attention_entropy", r.attention_entropy}}
+                                           : nlohmann::json{{"length", r.length}, {"defined", false}};
+            if (r.defined && info.config.language_model()) {
+                row["perplexity"] = r.perplexity();
+                row["bits_per_character"] = r.bits_per_character();
+            }
+            j["lengths"].push_back(row);
+        }
         out << j.dump(2) << '\n';
         return 0;
     }
@@ -202,11 +216,19 @@ int run_eval(const Options& o, const std::string& dir, const std::vector<std::st
         if (!f.out.empty())
             out << arg(translate("Cli", "the fine-tuned model is in %1"), {f.out}) << '\n';
     }
+    const bool lm = info.config.language_model();
     out << translate("Cli", "length") << '\t' << translate("Cli", "answer accuracy") << '\t'
-        << translate("Cli", "loss") << '\n';
+        << translate("Cli", "loss");
+    if (lm)
+        out << '\t' << translate("Cli", "perplexity") << '\t' << translate("Cli", "bits per character");
+    out << '\n';
     for (const lab::EvalRow& r : rows) {
-        char line[96];
-        if (r.defined)
+        char line[160];
+        if (r.defined && lm)
+            std::snprintf(line, sizeof line, "%lld\t%.2f%%\t%.4f\t%.3f\t%.4f",
+                          static_cast<long long>(r.length), 100 * r.accuracy, r.loss, r.perplexity(),
+                          r.bits_per_character());
+        else if (r.defined)
             std::snprintf(line, sizeof line, "%lld\t%.2f%%\t%.4f", static_cast<long long>(r.length),
                           100 * r.accuracy, r.loss);
         else

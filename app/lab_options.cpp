@@ -16,167 +16,182 @@ OptionTable lab_train_table()
     const auto methods = lab::lab_methods();
     const auto tasks = lab::lab_tasks();
     const auto num = [](double v) { return format_number(v); };
-    return {{.name = "out",
-             .type = ArgType::Path,
-             .help = translate("Cli", "The run folder to create (it must not hold a run)."),
-             .required = true},
-            {.name = "task",
-             .type = ArgType::Choice,
-             .help = translate("Cli", "The synthetic task: copy a string, recall the value of a key, or "
-                                      "complete an induction pattern."),
-             .default_value = d.task,
-             .choices = tasks},
-            {.name = "method",
-             .type = ArgType::Choice,
-             .help = translate("Cli", "The positional encoding, as core defines it."),
-             .default_value = d.method,
-             .choices = methods},
-            {.name = "train-len",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Tokens per training sequence."),
-             .default_value = num(static_cast<double>(d.train_len)),
-             .lo = 4,
-             .hi = 65536},
-            {.name = "steps",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Optimizer steps."),
-             .default_value = num(d.steps),
-             .lo = 1,
-             .hi = 10000000},
-            {.name = "seed",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Seed of the initial weights and of the training sequences."),
-             .default_value = "0",
-             .lo = 0,
-             .hi = 9007199254740992.0},
-            {.name = "layers",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Transformer blocks."),
-             .default_value = num(d.layers),
-             .lo = 1,
-             .hi = 12},
-            {.name = "d-model",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Width of the residual stream."),
-             .default_value = num(d.d_model),
-             .lo = 8,
-             .hi = 1024},
-            {.name = "heads",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Attention heads (they divide --d-model)."),
-             .default_value = num(d.heads),
-             .lo = 1,
-             .hi = 64},
-            {.name = "mlp-ratio",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Hidden width of the MLP in multiples of --d-model."),
-             .default_value = num(d.mlp_ratio),
-             .lo = 1,
-             .hi = 8},
-            {.name = "alphabet",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Letters of the task."),
-             .default_value = num(d.alphabet),
-             .lo = 2,
-             .hi = 1000},
-            {.name = "batch",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Sequences per step."),
-             .default_value = num(d.batch),
-             .lo = 1,
-             .hi = 4096},
-            {.name = "lr",
-             .type = ArgType::Real,
-             .help = translate("Cli", "Peak learning rate of AdamW."),
-             .default_value = num(d.lr),
-             .lo = 1e-6,
-             .hi = 1.0},
-            {.name = "warmup",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Steps of linear warm-up before the cosine decay."),
-             .default_value = num(d.warmup),
-             .lo = 0,
-             .hi = 10000000},
-            {.name = "weight-decay",
-             .type = ArgType::Real,
-             .help = translate("Cli", "AdamW weight decay of the matrices."),
-             .default_value = num(d.weight_decay),
-             .lo = 0,
-             .hi = 1},
-            {.name = "threads",
-             .type = ArgType::Int,
-             .help = translate("Cli", "CPU threads (the same seed and thread count give the same metrics)."),
-             .default_value = num(d.threads),
-             .lo = 1,
-             .hi = 256},
-            {.name = "log-every",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Steps per line of metrics.jsonl."),
-             .default_value = num(d.log_every),
-             .lo = 1,
-             .hi = 1000000},
-            {.name = "checkpoint-every",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Steps between checkpoints (model.safetensors)."),
-             .default_value = num(d.checkpoint_every),
-             .lo = 1,
-             .hi = 10000000},
-            {.name = "rope-theta",
-             .type = ArgType::Real,
-             .help = translate("Cli", "RoPE and xPos base."),
-             .default_value = num(d.rope_theta),
-             .lo = 2,
-             .hi = 1e9},
-            {.name = "pairing",
-             .type = ArgType::Choice,
-             .help = translate(
-                 "Cli", "RoPE pairing: half (GPT-NeoX, Hugging Face) or interleaved (RoFormer, GPT-J)."),
-             .default_value = "half",
-             .choices = {"half", "interleaved"}},
-            {.name = "partial-rotary-factor",
-             .type = ArgType::Real,
-             .help = translate("Cli", "Fraction of each head's components that RoPE rotates."),
-             .default_value = "1",
-             .lo = 0,
-             .hi = 1},
-            {.name = "max-positions",
-             .type = ArgType::Int,
-             .help = translate("Cli", "Rows of the learned table (0: --train-len)."),
-             .default_value = "0",
-             .lo = 0,
-             .hi = 1 << 20},
-            {.name = "t5-num-buckets",
-             .type = ArgType::Int,
-             .help = translate("Cli", "T5 relative buckets."),
-             .default_value = num(d.t5_num_buckets),
-             .lo = 2,
-             .hi = 4096},
-            {.name = "t5-max-distance",
-             .type = ArgType::Int,
-             .help = translate("Cli", "T5 distance of the last bucket."),
-             .default_value = num(d.t5_max_distance),
-             .lo = 2,
-             .hi = 1 << 20},
-            {.name = "xpos-scale-base",
-             .type = ArgType::Real,
-             .help = translate("Cli", "xPos gamma."),
-             .default_value = num(d.xpos_scale_base),
-             .lo = 1,
-             .hi = 1e9},
-            {.name = "cope-npos-max",
-             .type = ArgType::Int,
-             .help = translate("Cli", "CoPE position embeddings per layer."),
-             .default_value = num(d.cope_npos_max),
-             .lo = 2,
-             .hi = 65536},
-            {.name = "progress",
-             .type = ArgType::Choice,
-             .help = translate("Cli", "How the training shows its progress on standard error: bar (on a "
-                                      "terminal) or jsonl (one JSON object per logged step: step, steps, "
-                                      "loss, accuracy, seconds, seconds_left; for programs)."),
-             .default_value = "bar",
-             .choices = {"bar", "jsonl"}},
-            quiet_option()};
+    return {
+        {.name = "out",
+         .type = ArgType::Path,
+         .help = translate("Cli", "The run folder to create (it must not hold a run)."),
+         .required = true},
+        {.name = "task",
+         .type = ArgType::Choice,
+         .help = translate("Cli", "The task: copy a string, recall the value of a key, complete an "
+                                  "induction pattern (synthetic), or lm: predict the next character of "
+                                  "a text corpus (--corpus), reported as perplexity."),
+         .default_value = d.task,
+         .choices = tasks},
+        {.name = "method",
+         .type = ArgType::Choice,
+         .help = translate("Cli", "The positional encoding, as core defines it."),
+         .default_value = d.method,
+         .choices = methods},
+        {.name = "train-len",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Tokens per training sequence."),
+         .default_value = num(static_cast<double>(d.train_len)),
+         .lo = 4,
+         .hi = 65536},
+        {.name = "steps",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Optimizer steps."),
+         .default_value = num(d.steps),
+         .lo = 1,
+         .hi = 10000000},
+        {.name = "seed",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Seed of the initial weights and of the training sequences."),
+         .default_value = "0",
+         .lo = 0,
+         .hi = 9007199254740992.0},
+        {.name = "layers",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Transformer blocks."),
+         .default_value = num(d.layers),
+         .lo = 1,
+         .hi = 12},
+        {.name = "d-model",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Width of the residual stream."),
+         .default_value = num(d.d_model),
+         .lo = 8,
+         .hi = 1024},
+        {.name = "heads",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Attention heads (they divide --d-model)."),
+         .default_value = num(d.heads),
+         .lo = 1,
+         .hi = 64},
+        {.name = "mlp-ratio",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Hidden width of the MLP in multiples of --d-model."),
+         .default_value = num(d.mlp_ratio),
+         .lo = 1,
+         .hi = 8},
+        {.name = "alphabet",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Letters of the task."),
+         .default_value = num(d.alphabet),
+         .lo = 2,
+         .hi = 1000},
+        {.name = "corpus",
+         .type = ArgType::Path,
+         .help = translate("Cli", "lm: the text, a UTF-8 file or a folder of .md and .txt files (README.md "
+                                  "excepted); the last tenth of each file is held out for evaluation."),
+         .default_value = "",
+         .default_text = translate("Cli", "the built-in course (resources/lessons)")},
+        {.name = "vocab",
+         .type = ArgType::Int,
+         .help = translate("Cli", "lm: the model's vocabulary size; 0 takes the corpus's characters and "
+                                  "one id for unknown characters."),
+         .default_value = "0",
+         .lo = 0,
+         .hi = 65536},
+        {.name = "batch",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Sequences per step."),
+         .default_value = num(d.batch),
+         .lo = 1,
+         .hi = 4096},
+        {.name = "lr",
+         .type = ArgType::Real,
+         .help = translate("Cli", "Peak learning rate of AdamW."),
+         .default_value = num(d.lr),
+         .lo = 1e-6,
+         .hi = 1.0},
+        {.name = "warmup",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Steps of linear warm-up before the cosine decay."),
+         .default_value = num(d.warmup),
+         .lo = 0,
+         .hi = 10000000},
+        {.name = "weight-decay",
+         .type = ArgType::Real,
+         .help = translate("Cli", "AdamW weight decay of the matrices."),
+         .default_value = num(d.weight_decay),
+         .lo = 0,
+         .hi = 1},
+        {.name = "threads",
+         .type = ArgType::Int,
+         .help = translate("Cli", "CPU threads (the same seed and thread count give the same metrics)."),
+         .default_value = num(d.threads),
+         .lo = 1,
+         .hi = 256},
+        {.name = "log-every",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Steps per line of metrics.jsonl."),
+         .default_value = num(d.log_every),
+         .lo = 1,
+         .hi = 1000000},
+        {.name = "checkpoint-every",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Steps between checkpoints (model.safetensors)."),
+         .default_value = num(d.checkpoint_every),
+         .lo = 1,
+         .hi = 10000000},
+        {.name = "rope-theta",
+         .type = ArgType::Real,
+         .help = translate("Cli", "RoPE and xPos base."),
+         .default_value = num(d.rope_theta),
+         .lo = 2,
+         .hi = 1e9},
+        {.name = "pairing",
+         .type = ArgType::Choice,
+         .help = translate("Cli",
+                           "RoPE pairing: half (GPT-NeoX, Hugging Face) or interleaved (RoFormer, GPT-J)."),
+         .default_value = "half",
+         .choices = {"half", "interleaved"}},
+        {.name = "partial-rotary-factor",
+         .type = ArgType::Real,
+         .help = translate("Cli", "Fraction of each head's components that RoPE rotates."),
+         .default_value = "1",
+         .lo = 0,
+         .hi = 1},
+        {.name = "max-positions",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Rows of the learned table (0: --train-len)."),
+         .default_value = "0",
+         .lo = 0,
+         .hi = 1 << 20},
+        {.name = "t5-num-buckets",
+         .type = ArgType::Int,
+         .help = translate("Cli", "T5 relative buckets."),
+         .default_value = num(d.t5_num_buckets),
+         .lo = 2,
+         .hi = 4096},
+        {.name = "t5-max-distance",
+         .type = ArgType::Int,
+         .help = translate("Cli", "T5 distance of the last bucket."),
+         .default_value = num(d.t5_max_distance),
+         .lo = 2,
+         .hi = 1 << 20},
+        {.name = "xpos-scale-base",
+         .type = ArgType::Real,
+         .help = translate("Cli", "xPos gamma."),
+         .default_value = num(d.xpos_scale_base),
+         .lo = 1,
+         .hi = 1e9},
+        {.name = "cope-npos-max",
+         .type = ArgType::Int,
+         .help = translate("Cli", "CoPE position embeddings per layer."),
+         .default_value = num(d.cope_npos_max),
+         .lo = 2,
+         .hi = 65536},
+        {.name = "progress",
+         .type = ArgType::Choice,
+         .help = translate("Cli", "How the training shows its progress on standard error: bar (on a "
+                                  "terminal) or jsonl (one JSON object per logged step: step, steps, "
+                                  "loss, accuracy, seconds, seconds_left; for programs)."),
+         .default_value = "bar",
+         .choices = {"bar", "jsonl"}},
+        quiet_option()};
 }
 
 Options lab_action_options(const std::string& action, const std::vector<std::string>& rest)
@@ -209,6 +224,12 @@ OptionTable lab_eval_table()
          .default_value = "256",
          .lo = 1,
          .hi = 100000},
+        {.name = "corpus",
+         .type = ArgType::Path,
+         .help = translate("Cli", "lm runs: where to read the run's corpus (the same files: config.json "
+                                  "records their names and hash; another corpus is refused)."),
+         .default_value = "",
+         .default_text = translate("Cli", "the run's own (config.json)")},
         {.name = "seed",
          .type = ArgType::Int,
          .help = translate("Cli", "Seed of the test sequences."),
@@ -336,6 +357,7 @@ lab::LabConfig lab_config_from(const Options& o)
     c.heads = static_cast<int>(*o.integer("heads"));
     c.mlp_ratio = static_cast<int>(*o.integer("mlp-ratio"));
     c.alphabet = static_cast<int>(*o.integer("alphabet"));
+    c.vocab_size = static_cast<int>(*o.integer("vocab"));
     c.batch = static_cast<int>(*o.integer("batch"));
     c.lr = *o.real("lr");
     c.warmup = o.has("warmup") ? static_cast<int>(*o.integer("warmup")) : lab::default_warmup(c.steps);
@@ -352,6 +374,17 @@ lab::LabConfig lab_config_from(const Options& o)
     c.xpos_scale_base = *o.real("xpos-scale-base");
     c.cope_npos_max = static_cast<int>(*o.integer("cope-npos-max"));
     lab::validate(c); // ParameterError naming the option, before anything is written
+    if (c.language_model()) {
+        c.corpus = o.has("corpus") ? *o.text("corpus") : lab::default_corpus();
+        if (c.corpus.empty())
+            throw ParameterError("corpus", "a text file or folder (the built-in course was not found)",
+                                 "none");
+        lab::fit_corpus(c, lab::load_corpus(c.corpus)); // ParameterError naming --corpus or --vocab
+        lab::validate(c);
+    } else
+        for (const char* name : {"corpus", "vocab"})
+            if (o.has(name))
+                throw ParameterError(name, "given only with --task lm", *o.text(name));
     return c;
 }
 
@@ -366,6 +399,8 @@ LabEvalRequest lab_eval_from(const Options& o)
         e.lengths.push_back(static_cast<std::int64_t>(v));
     }
     e.sequences = static_cast<int>(*o.integer("sequences"));
+    if (o.has("corpus"))
+        e.corpus = *o.text("corpus");
     e.seed = static_cast<std::uint64_t>(*o.integer("seed"));
     e.threads = static_cast<int>(*o.integer("threads"));
     r.rope_type = *o.choice("rope-type");
@@ -470,8 +505,9 @@ OptionTable lab_probe_table()
          .hi = 11}};
     // The evaluation's test seed and test-time scalings, the same options.
     for (const OptionSpec& s : lab_eval_table())
-        if (s.name == "seed" || s.name == "rope-type" || s.name == "factor" || s.name == "long-factor" ||
-            s.name == "short-factor" || s.name == "alibi-scaling" || s.name == "quiet")
+        if (s.name == "seed" || s.name == "corpus" || s.name == "rope-type" || s.name == "factor" ||
+            s.name == "long-factor" || s.name == "short-factor" || s.name == "alibi-scaling" ||
+            s.name == "quiet")
             t.push_back(s);
     return t;
 }
@@ -483,6 +519,8 @@ LabProbeRequest lab_probe_from(const Options& o)
     r.probe.length = *o.integer("length");
     r.probe.layer = static_cast<int>(*o.integer("layer"));
     r.probe.seed = static_cast<std::uint64_t>(*o.integer("seed"));
+    if (o.has("corpus"))
+        r.probe.corpus = *o.text("corpus");
     r.rope_type = *o.choice("rope-type");
     r.probe.scaling.rope_type = *parse_rope_type(r.rope_type);
     r.probe.scaling.factor = *o.real("factor");
@@ -527,10 +565,12 @@ std::string lab_help()
         translate(
             "Cli",
             "The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, "
-            "AdamW with warm-up and cosine decay) on a synthetic task with one positional encoding and "
-            "writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing "
+            "AdamW with warm-up and cosine decay) on a synthetic task, or on a text corpus's characters "
+            "(lm, measured as perplexity), with one positional encoding and writes the run folder "
+            "(model.safetensors, config.json, metrics.jsonl, command.txt), showing "
             "loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run's "
-            "answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test "
+            "answer accuracy (lm: held-out perplexity) at other lengths, optionally with a RoPE or ALiBi "
+            "scaling applied at test "
             "time (LongRoPE with --long-factor) and after a short fine-tune at a longer length with that "
             "scaling active (--finetune-steps, --finetune-len); a length beyond a learned table is reported "
             "as not defined. probe writes a run's attention on one input of any length as sessions for the "

@@ -30,8 +30,45 @@ namespace posatlas::lab {
 // Encodings the lab trains with (ids as core's methods): nope, sinusoidal, learned, t5, alibi, rope, xpos,
 // cope.
 const std::vector<std::string>& lab_methods();
-// Tasks: copy, recall, induction.
+// Tasks: copy, recall, induction (synthetic), lm (character-level language modelling on a text corpus).
 const std::vector<std::string>& lab_tasks();
+
+// ---------------------------------------------------------------- the lm task's corpus
+// What identifies a corpus: its files (relative to the corpus path, sorted), a hash of their names and
+// bytes (FNV-1a 64, hex), its characters (Unicode code points) and its vocabulary (distinct code points +
+// the unknown id). A run's config.json records it; an evaluation on another corpus is refused.
+struct CorpusId {
+    std::vector<std::string> files;
+    std::string hash;
+    std::int64_t characters = 0;
+    int vocabulary = 0;
+    bool operator==(const CorpusId& o) const
+    {
+        return files == o.files && hash == o.hash && characters == o.characters && vocabulary == o.vocabulary;
+    }
+};
+// A corpus read as UTF-8 and mapped to character ids: id 0 is "unknown" (a character outside the
+// vocabulary), ids 1..V the corpus's distinct code points in increasing order. Each file's last tenth
+// (kHeldOutFraction of its characters, rounded down) is held out; the training text is the files' first
+// nine tenths one after another, the held-out text their last tenths: a window of either never reaches
+// into the other.
+inline constexpr double kHeldOutFraction = 0.1;
+struct Corpus {
+    std::string path;
+    CorpusId id;
+    std::vector<char32_t> characters;   // the vocabulary, sorted: character ids 1..V
+    std::vector<std::int64_t> training; // character ids
+    std::vector<std::int64_t> held_out;
+    std::int64_t token(char32_t c) const; // 0 when not in the vocabulary
+};
+// A file (UTF-8 text) or a folder: every *.md and *.txt file in it and its subfolders but README.md (a
+// folder's description, not its text), in byte order of their relative paths. ParameterError naming
+// "corpus" when it is missing, empty, not UTF-8, or larger than 64 MiB in all.
+Corpus load_corpus(const std::string& path);
+// The built-in course (resources/lessons: en/*.md and zh_CN/*.md): <exe>/../share/posatlas/lessons or
+// <exe>/../../share/posatlas/lessons (installed, beside bin/ or libexec/posatlas/), else the source tree's
+// resources/lessons. "" when none exists.
+std::string default_corpus();
 
 struct LabConfig {
     std::string task = "copy";
@@ -61,11 +98,25 @@ struct LabConfig {
     double xpos_scale_base = 512.0;
     int cope_npos_max = 64;
     double sinusoidal_base = 10000.0;
+    // lm: the corpus (file or folder), its identity once read, and the model's vocabulary (0 before the
+    // corpus is read: then the corpus's own, its characters + unknown).
+    std::string corpus;
+    CorpusId corpus_id;
+    int vocab_size = 0;
 
     int head_dim() const { return d_model / heads; }
-    int vocab() const { return alphabet + 3; }
+    bool language_model() const { return task == "lm"; }
+    int vocab() const { return language_model() ? vocab_size : alphabet + 3; }
     std::int64_t learned_rows() const { return max_positions > 0 ? max_positions : train_len; }
 };
+
+// An lm configuration given its corpus: corpus_id recorded, vocab_size the corpus's vocabulary when 0;
+// ParameterError naming "vocab" and the value it needs when the corpus does not fit, "train-len" when the
+// training text is shorter than a training window. Nothing for the synthetic tasks.
+void fit_corpus(LabConfig& c, const Corpus& corpus);
+// The corpus of an lm run, read from `path` ("" : the run's own, c.corpus) and checked against the
+// identity its config.json records: ParameterError naming "corpus" when it is another corpus.
+Corpus run_corpus(const LabConfig& c, const std::string& path = "");
 
 // The warm-up when none is given: LabConfig's 100 steps, or a tenth of the steps when that is fewer.
 int default_warmup(int steps);
@@ -97,6 +148,15 @@ struct TaskBatch {
     std::vector<std::uint8_t> answer;
 };
 TaskBatch make_batch(const std::string& task, int alphabet, std::int64_t length, int batch,
+                     std::uint64_t seed, std::uint64_t index, bool training = false);
+//  lm:        windows of length + 1 characters of the corpus, each start uniform (SplitMix64 from seed,
+//             index) over the training text (`training`) or the held-out text; every position's next
+//             character is an answer. ParameterError naming "train-len" or "lengths" when the text is
+//             shorter than a window.
+TaskBatch make_lm_batch(const Corpus& corpus, std::int64_t length, int batch, std::uint64_t seed,
+                        std::uint64_t index, bool training = false);
+// The batch of a run's task: make_lm_batch for lm (`corpus` required), make_batch otherwise.
+TaskBatch task_batch(const LabConfig& c, const Corpus* corpus, std::int64_t length, int batch,
                      std::uint64_t seed, std::uint64_t index, bool training = false);
 
 // ---------------------------------------------------------------- core's definitions, per config
@@ -196,6 +256,7 @@ void check_finetune(const LabConfig& c, const FineTune& f);
 
 struct EvalOptions {
     std::vector<std::int64_t> lengths;
+    std::string corpus;           // lm: "" reads the run's own corpus (config.json's task.corpus)
     int sequences = 256;          // per length
     std::uint64_t seed = 1000003; // test sequences: not the training ones
     TestScaling scaling;
@@ -204,12 +265,15 @@ struct EvalOptions {
 };
 struct EvalRow {
     std::int64_t length = 0;
-    bool defined = true; // false: the learned table has no rows that far
-    double accuracy = 0.0, loss = 0.0;
+    bool defined = true;               // false: the learned table has no rows that far
+    double accuracy = 0.0, loss = 0.0; // loss: mean cross-entropy of the answer tokens, in nats
     // Per layer: the Shannon entropy (nats) of the softmax attention, -sum_j p_j ln p_j over the keys a
     // query sees (causal), averaged over the heads, the query positions and the test sequences. Uniform
     // attention over the i + 1 visible keys would give ln(i + 1) at query i (mean ln(L!) / L over a row).
     std::vector<double> attention_entropy;
+    // lm: exp(loss), and loss / ln 2.
+    double perplexity() const;
+    double bits_per_character() const;
 };
 // Reads the run (read_run_config and model.safetensors, each tensor's name, dtype, shape and values checked:
 // LabRunError), fine-tunes it in memory when o.finetune is active, and evaluates it. Writes nothing in
@@ -228,7 +292,8 @@ std::vector<HeadProbe> probe_attention(const std::string& dir, const std::vector
 
 // ---------------------------------------------------------------- probes for the main views
 // A run's attention on one input, as the app's views show it: one evaluation sequence of the run's task
-// (make_batch(task, alphabet, length, 1, seed, 0)) at any length, one layer. write_probe() writes into
+// (task_batch(config, corpus, length, 1, seed, 0): for lm a held-out window of its corpus) at any length, one
+// layer. write_probe() writes into
 // `out` (a new or empty folder):
 //   probe.safetensors  F32 tensors "tokens" [length], and per head H "queries.H", "keys.H" [length x
 //                      head_dim] (before the positional step) and "scores.H" [length x length] (the
@@ -245,6 +310,7 @@ struct ProbeRequest {
     int layer = 0;
     std::uint64_t seed = 1000003; // the evaluation's test seed
     TestScaling scaling;
+    std::string corpus; // lm: "" reads the run's own corpus
 };
 // ParameterError naming the option (--length beyond a learned table's rows, --layer beyond the run's
 // layers), LabRunError for an `out` that exists and is not an empty folder. LibTorch-free.

@@ -21,7 +21,7 @@ const std::vector<std::string>& lab_methods()
 
 const std::vector<std::string>& lab_tasks()
 {
-    static const std::vector<std::string> t{"copy", "recall", "induction"};
+    static const std::vector<std::string> t{"copy", "recall", "induction", "lm"};
     return t;
 }
 
@@ -111,6 +111,10 @@ void validate(const LabConfig& c)
                              std::to_string(c.heads));
     check_int("mlp-ratio", c.mlp_ratio, 1, 8);
     check_int("alphabet", c.alphabet, 2, 1000);
+    check_int("vocab", c.vocab_size, 0, 65536);
+    if (!c.language_model() && c.vocab_size != 0)
+        throw ParameterError("vocab", "0 for " + c.task + " (its vocabulary is --alphabet + 3)",
+                             std::to_string(c.vocab_size));
     check_int("train-len", static_cast<double>(c.train_len), 4, 65536);
     check_int("steps", c.steps, 1, 10000000);
     check_int("batch", c.batch, 1, 4096);
@@ -161,6 +165,16 @@ void validate(const LabConfig& c)
                                  " (memory budget " + format_number(kLabMemoryBudget / (1 << 30)) + " GiB)",
                              std::to_string(c.train_len));
     }
+}
+
+double EvalRow::perplexity() const
+{
+    return std::exp(loss);
+}
+
+double EvalRow::bits_per_character() const
+{
+    return loss / std::log(2.0);
 }
 
 double finetune_lr(const LabConfig& c, const FineTune& f)

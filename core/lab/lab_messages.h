@@ -21,6 +21,9 @@ inline constexpr std::pair<const char*, const char*> kLabMessages[] = {
     {"Cli", "length"},
     {"Cli", "answer accuracy"},
     {"Cli", "not defined (beyond the learned table)"},
+    {"Cli", "perplexity"},
+    {"Cli", "bits per character"},
+    {"Cli", "training perplexity"},
     {"Cli",
      "fine-tuned before evaluation: %1 steps at length %2 (peak lr %3, loss of the last steps %4); the run "
      "folder is unchanged"},

@@ -52,6 +52,15 @@ struct Model {
                           std::vector<double>* entropy_sums = nullptr);
 };
 
+// Cross-entropy (mean, nats) and the correct count over the answer tokens of one batch: what training
+// minimises and evaluation reports (for lm every position is an answer: the loss whose exp is the
+// perplexity).
+struct BatchLoss {
+    torch::Tensor loss;
+    double correct = 0.0, answers = 0.0;
+};
+BatchLoss answer_loss(const torch::Tensor& logits, const TaskBatch& b);
+
 // Tensors <-> model.safetensors (F32), through core's writer and reader.
 void save_weights(const Model& m, const std::string& path, int step);
 Model load_weights(const LabConfig& c, const std::string& path);

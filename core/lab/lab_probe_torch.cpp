@@ -43,7 +43,16 @@ ProbeSummary write_probe(const std::string& run_dir, const ProbeRequest& r, cons
     const RunInfo info = read_run_config(run_dir);
     check_probe(info, r, out);
     const LabConfig& c = info.config;
-    const TaskBatch batch = make_batch(c.task, c.alphabet, r.length, 1, r.seed, 0);
+    Corpus corpus;
+    if (c.language_model()) {
+        corpus = run_corpus(c, r.corpus);
+        const std::int64_t held = static_cast<std::int64_t>(corpus.held_out.size());
+        if (r.length + 1 > held)
+            throw ParameterError("length",
+                                 "at most " + std::to_string(held - 1) + " (the corpus's held-out text)",
+                                 std::to_string(r.length));
+    }
+    const TaskBatch batch = task_batch(c, &corpus, r.length, 1, r.seed, 0);
     const std::vector<HeadProbe> heads = probe_attention(run_dir, batch.input, r.layer, r.scaling);
 
     std::vector<SafetensorsF32> tensors{

@@ -25,9 +25,11 @@ void write_run_text(const std::string& path, const std::string& text)
     w.commit();
 }
 
-std::string metrics_line(int step, double lr, double loss, double accuracy)
+std::string metrics_line(int step, double lr, double loss, double accuracy, bool perplexity)
 {
     nlohmann::json j{{"step", step}, {"lr", lr}, {"loss", loss}, {"answer_accuracy", accuracy}};
+    if (perplexity)
+        j["perplexity"] = std::exp(loss);
     return j.dump() + "\n";
 }
 
@@ -133,6 +135,15 @@ nlohmann::json config_json(const LabConfig& c, const std::string& status, int st
                          {"vocab_size", c.vocab()},
                          {"tied_embeddings", false}};
     j["task"] = {{"name", c.task}, {"alphabet", c.alphabet}, {"train_len", c.train_len}};
+    if (c.language_model())
+        j["task"]["corpus"] = {{"path", c.corpus},
+                               {"files", c.corpus_id.files},
+                               {"hash", c.corpus_id.hash},
+                               {"hash_function", "FNV-1a 64 of each file's relative name, NUL, bytes, NUL"},
+                               {"characters", c.corpus_id.characters},
+                               {"vocabulary", c.corpus_id.vocabulary},
+                               {"ids", "0 unknown, 1.. the corpus's code points in increasing order"},
+                               {"held_out", "the last 10 % of each file's characters"}};
     j["training"] = {{"optimizer", "AdamW"},
                      {"betas", {0.9, 0.98}},
                      {"lr", c.lr},
@@ -232,6 +243,23 @@ RunInfo read_run_config(const std::string& dir)
     c.task = r.text(t, "name", "");
     c.alphabet = small(t, "alphabet");
     c.train_len = r.integer(t, "train_len", 0);
+    if (c.task == "lm") {
+        c.vocab_size = small(a, "vocab_size");
+        const nlohmann::json& corpus = r.object(t, "corpus");
+        c.corpus = r.text(corpus, "path", "");
+        c.corpus_id.hash = r.text(corpus, "hash", "");
+        c.corpus_id.characters = r.integer(corpus, "characters", 0);
+        c.corpus_id.vocabulary = small(corpus, "vocabulary");
+        if (!corpus.contains("files") || !corpus.at("files").is_array())
+            r.fail("files", "missing or not a list");
+        for (const nlohmann::json& f : corpus.at("files")) {
+            if (!f.is_string())
+                r.fail("files", "not a list of file names");
+            c.corpus_id.files.push_back(f.get<std::string>());
+        }
+        if (c.corpus_id.vocabulary < 2 || c.corpus_id.vocabulary > c.vocab_size)
+            r.fail("vocabulary", "not in [2, architecture.vocab_size]");
+    }
     c.lr = r.number(tr, "lr", 0);
     c.warmup = small(tr, "warmup");
     c.weight_decay = r.number(tr, "weight_decay", 0);

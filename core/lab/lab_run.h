@@ -17,7 +17,7 @@ std::string finetune_config_text(const LabConfig& c, const std::string& status, 
                                  const FineTune& f, const TestScaling& scaling, const std::string& from);
 // The whole file, atomically (OutputFileError).
 void write_run_text(const std::string& path, const std::string& text);
-// One metrics.jsonl line.
-std::string metrics_line(int step, double lr, double loss, double accuracy);
+// One metrics.jsonl line; with perplexity (exp of the loss) for the lm task.
+std::string metrics_line(int step, double lr, double loss, double accuracy, bool perplexity = false);
 
 } // namespace posatlas::lab

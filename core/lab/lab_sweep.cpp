@@ -138,10 +138,16 @@ std::vector<SweepRow> sweep_rows_from_eval(const std::string& method, int seed, 
 
 std::string sweep_csv(const SweepTable& t)
 {
-    std::string csv = "method,seed,length,accuracy,loss\n";
+    // lm: the perplexity too, exp(loss), what its figure shows.
+    const bool lm = t.task == "lm";
+    std::string csv =
+        lm ? "method,seed,length,accuracy,loss,perplexity\n" : "method,seed,length,accuracy,loss\n";
     for (const SweepRow& r : t.rows)
         csv += r.method + ',' + std::to_string(r.seed) + ',' + std::to_string(r.length) +
-               (r.defined ? ',' + number(r.accuracy) + ',' + number(r.loss) : ",not defined,not defined") +
+               (r.defined ? ',' + number(r.accuracy) + ',' + number(r.loss) +
+                                (lm ? ',' + number(std::exp(r.loss)) : std::string())
+                : lm ? ",not defined,not defined,not defined"
+                     : ",not defined,not defined") +
                '\n';
     return csv;
 }
@@ -159,9 +165,13 @@ std::string sweep_json(const SweepTable& t)
         if (r.defined) {
             row["accuracy"] = r.accuracy;
             row["loss"] = r.loss;
+            if (t.task == "lm")
+                row["perplexity"] = std::exp(r.loss);
         } else {
             row["accuracy"] = "not defined";
             row["loss"] = "not defined";
+            if (t.task == "lm")
+                row["perplexity"] = "not defined";
         }
         j["rows"].push_back(row);
     }

@@ -75,8 +75,16 @@ void make_sequence(const std::string& task, int alphabet, std::int64_t length, b
         seq[n - 1] = b;
         answer[n - 1] = 1;
     } else {
-        throw ParameterError("task", "copy|recall|induction", task);
+        throw ParameterError("task", "copy|recall|induction (lm reads a corpus: make_lm_batch)", task);
     }
+}
+
+SplitMix sequence_random(std::uint64_t seed, std::uint64_t index, int s)
+{
+    SplitMix r{seed * 0x100000001b3ull ^
+               (index * 1315423911ull + static_cast<std::uint64_t>(s) * 2654435761ull)};
+    r.next();
+    return r;
 }
 
 } // namespace
@@ -98,9 +106,7 @@ TaskBatch make_batch(const std::string& task, int alphabet, std::int64_t length,
     std::vector<std::int64_t> seq;
     std::vector<std::uint8_t> ans;
     for (int s = 0; s < batch; ++s) {
-        SplitMix r{seed * 0x100000001b3ull ^
-                   (index * 1315423911ull + static_cast<std::uint64_t>(s) * 2654435761ull)};
-        r.next();
+        SplitMix r = sequence_random(seed, index, s);
         make_sequence(task, alphabet, length, training, r, seq, ans);
         for (std::int64_t t = 0; t < length; ++t) {
             b.input[s * length + t] = seq[t];
@@ -109,6 +115,45 @@ TaskBatch make_batch(const std::string& task, int alphabet, std::int64_t length,
         }
     }
     return b;
+}
+
+TaskBatch make_lm_batch(const Corpus& corpus, std::int64_t length, int batch, std::uint64_t seed,
+                        std::uint64_t index, bool training)
+{
+    const std::vector<std::int64_t>& text = training ? corpus.training : corpus.held_out;
+    const std::int64_t n = static_cast<std::int64_t>(text.size());
+    if (length < 1 || length + 1 > n)
+        throw ParameterError(training ? "train-len" : "lengths",
+                             "at most " + std::to_string(n - 1) + " (the corpus's " +
+                                 (training ? "training" : "held-out") + " text: " + std::to_string(n) +
+                                 " characters)",
+                             std::to_string(length));
+    TaskBatch b;
+    b.batch = batch;
+    b.length = length;
+    b.input.resize(static_cast<std::size_t>(batch * length));
+    b.target.resize(b.input.size());
+    b.answer.assign(b.input.size(), 1); // every next character counts
+    for (int s = 0; s < batch; ++s) {
+        SplitMix r = sequence_random(seed, index, s);
+        const std::int64_t start = r.below(n - length); // the window text[start, start + length]
+        for (std::int64_t t = 0; t < length; ++t) {
+            b.input[s * length + t] = text[start + t];
+            b.target[s * length + t] = text[start + t + 1];
+        }
+    }
+    return b;
+}
+
+TaskBatch task_batch(const LabConfig& c, const Corpus* corpus, std::int64_t length, int batch,
+                     std::uint64_t seed, std::uint64_t index, bool training)
+{
+    if (c.language_model()) {
+        if (!corpus)
+            throw std::logic_error("task_batch: the lm task needs its corpus");
+        return make_lm_batch(*corpus, length, batch, seed, index, training);
+    }
+    return make_batch(c.task, c.alphabet, length, batch, seed, index, training);
 }
 
 } // namespace posatlas::lab

@@ -19,11 +19,8 @@ torch::Tensor tokens_of(const std::vector<std::int64_t>& v, int batch, std::int6
     return torch::tensor(v, torch::kInt64).view({batch, length});
 }
 
-// Cross-entropy and correct count over the answer tokens of one batch.
-struct BatchLoss {
-    torch::Tensor loss;
-    double correct = 0.0, answers = 0.0;
-};
+} // namespace
+
 BatchLoss answer_loss(const torch::Tensor& logits, const TaskBatch& b)
 {
     std::vector<std::int64_t> idx;
@@ -39,6 +36,8 @@ BatchLoss answer_loss(const torch::Tensor& logits, const TaskBatch& b)
     r.answers = static_cast<double>(idx.size());
     return r;
 }
+
+namespace {
 
 // Linear warm-up to `peak` over `warmup` steps, then cosine decay to 0 at `steps`; step 0-based.
 double learning_rate(double peak, int warmup, int steps, int step)
@@ -88,10 +87,17 @@ std::vector<torch::Tensor> all_params(Model& m)
 
 } // namespace
 
-TrainSummary train_run(const LabConfig& c, const std::string& dir, const std::string& command,
+TrainSummary train_run(const LabConfig& given, const std::string& dir, const std::string& command,
                        const TrainHooks& hooks)
 {
-    validate(c); // before anything is created
+    validate(given); // before anything is created
+    LabConfig c = given;
+    Corpus corpus;
+    if (c.language_model()) {
+        corpus = load_corpus(c.corpus);
+        fit_corpus(c, corpus);
+        validate(c); // the memory estimate with the corpus's vocabulary
+    }
     namespace fs = std::filesystem;
     check_new_run_folder(dir);
     std::error_code ec;
@@ -122,8 +128,8 @@ TrainSummary train_run(const LabConfig& c, const std::string& dir, const std::st
             return s;
         }
         const double lr = learning_rate(c.lr, c.warmup, c.steps, step);
-        const TaskBatch b = make_batch(c.task, c.alphabet, c.train_len, c.batch, c.seed,
-                                       static_cast<std::uint64_t>(step), true);
+        const TaskBatch b =
+            task_batch(c, &corpus, c.train_len, c.batch, c.seed, static_cast<std::uint64_t>(step), true);
         const BatchLoss bl = train_step(m, opt, all, lr, b, pos);
         sum_loss += bl.loss.item<double>();
         correct += bl.correct;
@@ -133,7 +139,7 @@ TrainSummary train_run(const LabConfig& c, const std::string& dir, const std::st
         if (done % c.log_every == 0 || done == c.steps) {
             s.loss = sum_loss / in_interval;
             s.accuracy = answers > 0 ? correct / answers : 0.0;
-            metrics += metrics_line(done, lr, s.loss, s.accuracy);
+            metrics += metrics_line(done, lr, s.loss, s.accuracy, c.language_model());
             sum_loss = correct = answers = 0;
             in_interval = 0;
         }
@@ -161,12 +167,17 @@ namespace {
 struct LoadedRun {
     RunInfo info;
     Model model;
+    Corpus corpus; // lm: the run's corpus, checked against config.json's identity
 };
 
-LoadedRun load_run(const std::string& dir)
+// `corpus`: where an lm run's corpus is read from ("": the run's own); nullptr: not read (a probe is given
+// its tokens).
+LoadedRun load_run(const std::string& dir, const std::string* corpus)
 {
     LoadedRun r;
     r.info = read_run_config(dir);
+    if (corpus && r.info.config.language_model())
+        r.corpus = run_corpus(r.info.config, *corpus);
     if (r.info.steps_done == 0)
         throw LabRunError(dir + ": the run has no checkpoint yet (config.json steps_done is 0)");
     r.model = load_weights(r.info.config, run_file(dir, "model.safetensors"));
@@ -200,7 +211,7 @@ double finetune(LoadedRun& run, const std::string& dir, const FineTune& f, const
         const double lr = learning_rate(peak, warmup, f.steps, step);
         // The run's training stream continued: its seed, batch indices after its training steps.
         const TaskBatch b =
-            make_batch(c.task, c.alphabet, f.length, c.batch, c.seed,
+            task_batch(c, &run.corpus, f.length, c.batch, c.seed,
                        static_cast<std::uint64_t>(c.steps) + static_cast<std::uint64_t>(step), true);
         const BatchLoss bl = train_step(m, opt, all, lr, b, pos);
         const double loss = bl.loss.item<double>();
@@ -211,8 +222,8 @@ double finetune(LoadedRun& run, const std::string& dir, const FineTune& f, const
         answers += bl.answers;
         ++in_interval;
         if ((step + 1) % c.log_every == 0 || step + 1 == f.steps) {
-            metrics +=
-                metrics_line(step + 1, lr, sum_loss / in_interval, answers > 0 ? correct / answers : 0.0);
+            metrics += metrics_line(step + 1, lr, sum_loss / in_interval,
+                                    answers > 0 ? correct / answers : 0.0, c.language_model());
             sum_loss = correct = answers = 0;
             in_interval = 0;
         }
@@ -242,7 +253,7 @@ double finetune(LoadedRun& run, const std::string& dir, const FineTune& f, const
 std::vector<EvalRow> evaluate_run(const std::string& dir, const EvalOptions& o, const CancelFn& cancel,
                                   double* finetune_loss)
 {
-    LoadedRun run = load_run(dir);
+    LoadedRun run = load_run(dir, &o.corpus);
     const LabConfig& c = run.info.config;
     torch::set_num_threads(o.threads);
     if (finetune_loss)
@@ -280,7 +291,7 @@ std::vector<EvalRow> evaluate_run(const std::string& dir, const EvalOptions& o, 
                 throw Cancelled();
             const int n = std::min(batch, o.sequences - done);
             const TaskBatch b =
-                make_batch(c.task, c.alphabet, L, n, o.seed + static_cast<std::uint64_t>(L), index);
+                task_batch(c, &run.corpus, L, n, o.seed + static_cast<std::uint64_t>(L), index);
             const BatchLoss bl =
                 answer_loss(run.model.forward(tokens_of(b.input, b.batch, L), pos, nullptr, 0, &entropy), b);
             loss += bl.loss.item<double>() * bl.answers;
@@ -302,7 +313,7 @@ std::vector<EvalRow> evaluate_run(const std::string& dir, const EvalOptions& o, 
 std::vector<HeadProbe> probe_attention(const std::string& dir, const std::vector<std::int64_t>& tokens,
                                        int layer, const TestScaling& scaling)
 {
-    LoadedRun run = load_run(dir);
+    LoadedRun run = load_run(dir, nullptr);
     const LabConfig& c = run.info.config;
     const std::int64_t L = static_cast<std::int64_t>(tokens.size());
     if (layer < 0 || layer >= c.layers)

@@ -1122,10 +1122,6 @@
         <translation>要创建的运行文件夹（其中不能已有一次运行）。</translation>
     </message>
     <message>
-        <source>The synthetic task: copy a string, recall the value of a key, or complete an induction pattern.</source>
-        <translation>合成任务：复制一个字符串、回忆某个键对应的值，或补全一个归纳模式。</translation>
-    </message>
-    <message>
         <source>The positional encoding, as core defines it.</source>
         <translation>位置编码方法，采用核心库中的定义。</translation>
     </message>
@@ -1398,16 +1394,52 @@
         <translation>微调的峰值学习率（与训练一样使用 AdamW；先在十分之一的步数上预热，但不超过该运行的 --warmup，再余弦衰减到 0）。</translation>
     </message>
     <message>
-        <source>The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, AdamW with warm-up and cosine decay) on a synthetic task with one positional encoding and writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run&apos;s answer accuracy at other lengths, optionally with a RoPE or ALiBi scaling applied at test time (LongRoPE with --long-factor) and after a short fine-tune at a longer length with that scaling active (--finetune-steps, --finetune-len); a length beyond a learned table is reported as not defined. probe writes a run&apos;s attention on one input of any length as sessions for the app: opened there, every view shows the trained model&apos;s own queries, keys and logits. docs/lab.md explains the lab.</source>
-        <translation>外推实验室：train 用一种位置编码在合成任务上训练一个小型仅解码器 Transformer（前置 LayerNorm、因果掩码、带预热和余弦衰减的 AdamW），写出运行文件夹（model.safetensors、config.json、metrics.jsonl、command.txt），在终端上显示损失和剩余时间；按 Ctrl+C 会保留最后一个检查点。eval 在其他长度上测量一次运行的答案准确率，可在测试时施加 RoPE 或 ALiBi 缩放（LongRoPE 用 --long-factor 给出因子），还可以先在更长的长度上、在启用该缩放的情况下做一次简短微调（--finetune-steps、--finetune-len）；超出可学习位置表的长度报告为无定义。probe 把一次运行在任意长度的一条输入上的注意力写成会话文件：在应用中打开后，每个视图显示的都是训练好的模型自己的查询、键和 logit。docs/lab.md 介绍了这个实验室。</translation>
-    </message>
-    <message>
         <source>How the training shows its progress on standard error: bar (on a terminal) or jsonl (one JSON object per logged step: step, steps, loss, accuracy, seconds, seconds_left; for programs).</source>
         <translation>训练进度在标准错误上的显示方式：bar（在终端上显示进度条）或 jsonl（每个记录步输出一个 JSON 对象：step、steps、loss、accuracy、seconds、seconds_left；供程序读取）。</translation>
     </message>
     <message>
         <source>Probe options (lab probe; --seed and the scalings of lab eval too)</source>
         <translation>探针选项（lab probe；也接受 lab eval 的 --seed 和各种缩放）</translation>
+    </message>
+    <message>
+        <source>training perplexity</source>
+        <translation>训练困惑度</translation>
+    </message>
+    <message>
+        <source>perplexity</source>
+        <translation>困惑度</translation>
+    </message>
+    <message>
+        <source>bits per character</source>
+        <translation>每字符比特数</translation>
+    </message>
+    <message>
+        <source>The task: copy a string, recall the value of a key, complete an induction pattern (synthetic), or lm: predict the next character of a text corpus (--corpus), reported as perplexity.</source>
+        <translation>任务：照抄字符串、回忆某个键对应的值、补全归纳模式（以上为合成任务），或 lm：预测文本语料（--corpus）中的下一个字符，结果以困惑度报告。</translation>
+    </message>
+    <message>
+        <source>lm: the text, a UTF-8 file or a folder of .md and .txt files (README.md excepted); the last tenth of each file is held out for evaluation.</source>
+        <translation>lm：所用文本，可以是一个 UTF-8 文件，也可以是一个存放 .md 和 .txt 文件的文件夹（README.md 除外）；每个文件的最后十分之一留作评估，不参与训练。</translation>
+    </message>
+    <message>
+        <source>the built-in course (resources/lessons)</source>
+        <translation>内置课程（resources/lessons）</translation>
+    </message>
+    <message>
+        <source>lm: the model&apos;s vocabulary size; 0 takes the corpus&apos;s characters and one id for unknown characters.</source>
+        <translation>lm：模型的词表大小；取 0 时，词表由语料中出现的全部字符再加一个“未知字符”编号组成。</translation>
+    </message>
+    <message>
+        <source>lm runs: where to read the run&apos;s corpus (the same files: config.json records their names and hash; another corpus is refused).</source>
+        <translation>lm 运行：从哪里读取该运行的语料（必须是同一批文件：config.json 记录了文件名和哈希值；换成别的语料会被拒绝）。</translation>
+    </message>
+    <message>
+        <source>the run&apos;s own (config.json)</source>
+        <translation>该运行自己的语料（见 config.json）</translation>
+    </message>
+    <message>
+        <source>The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, AdamW with warm-up and cosine decay) on a synthetic task, or on a text corpus&apos;s characters (lm, measured as perplexity), with one positional encoding and writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run&apos;s answer accuracy (lm: held-out perplexity) at other lengths, optionally with a RoPE or ALiBi scaling applied at test time (LongRoPE with --long-factor) and after a short fine-tune at a longer length with that scaling active (--finetune-steps, --finetune-len); a length beyond a learned table is reported as not defined. probe writes a run&apos;s attention on one input of any length as sessions for the app: opened there, every view shows the trained model&apos;s own queries, keys and logits. docs/lab.md explains the lab.</source>
+        <translation>外推实验室：train 用一种位置编码在合成任务上（或在文本语料的字符上：lm 任务，用困惑度衡量）训练一个小型仅解码器 Transformer（前置 LayerNorm、因果掩码、带预热和余弦衰减的 AdamW），写出运行文件夹（model.safetensors、config.json、metrics.jsonl、command.txt），在终端上显示损失和剩余时间；按 Ctrl+C 会保留最后一个检查点。eval 在其他长度上测量一次运行的答案准确率（lm 任务测量留出文本的困惑度），可在测试时施加 RoPE 或 ALiBi 缩放（LongRoPE 用 --long-factor 给出因子），还可以先在更长的长度上、在启用该缩放的情况下做一次简短微调（--finetune-steps、--finetune-len）；超出可学习位置表的长度报告为无定义。probe 把一次运行在任意长度的一条输入上的注意力写成会话文件：在应用中打开后，每个视图显示的都是训练好的模型自己的查询、键和 logit。docs/lab.md 介绍了这个实验室。</translation>
     </message>
 </context>
 <context>
@@ -4519,6 +4551,14 @@
         <source>trained %1</source>
         <translation>训练长度 %1</translation>
     </message>
+    <message>
+        <source>Held-out perplexity against length (%1, trained at %2)</source>
+        <translation>留出文本的困惑度随长度的变化（%1，训练长度 %2）</translation>
+    </message>
+    <message>
+        <source>perplexity</source>
+        <translation>困惑度</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::LabSweepRunner</name>
@@ -4760,6 +4800,14 @@
     <message>
         <source>Done: every run evaluated.</source>
         <translation>完成：所有运行都已评估。</translation>
+    </message>
+    <message>
+        <source>lm: the next character of the course&apos;s lessons (perplexity)</source>
+        <translation>lm：预测课程讲义的下一个字符（困惑度）</translation>
+    </message>
+    <message>
+        <source>The lm task reads the course&apos;s lessons, which were not found (they are installed with the lab). Nothing was started.</source>
+        <translation>lm 任务要读取课程讲义，但没有找到它们（讲义随实验室一起安装）。没有启动任何运行。</translation>
     </message>
 </context>
 <context>

@@ -129,6 +129,49 @@ TEST(CliLab, LearnedTablePastItsRowsPrintsNotDefined)
     EXPECT_NE(e.out.find("64\tnot defined"), std::string::npos) << e.out;
 }
 
+// The lm task on the built-in course: eval prints perplexity and bits per character; a missing corpus,
+// a vocabulary too small for the course and another corpus at evaluation are refused with exit 2 naming
+// the option, nothing written.
+TEST(CliLab, LanguageModelOnTheCoursePrintsPerplexityAndRefusesAMissingCorpus)
+{
+    const fs::path dir = temp_dir() / "lm-run";
+    std::vector<std::string> a{"lab", "train", "--task", "lm", "--out", dir.string()};
+    a.insert(a.end(), kSmall.begin(), kSmall.end());
+    a.erase(a.end() - 3, a.end() - 1); // --alphabet 6: a synthetic task's
+    const Result t = run(a);
+    ASSERT_EQ(t.status, 0) << t.err;
+    EXPECT_NE(slurp(dir / "metrics.jsonl").find("\"perplexity\""), std::string::npos);
+    const Result e = run({"lab", "eval", dir.string(), "--lengths", "12,24", "--sequences", "8"});
+    ASSERT_EQ(e.status, 0) << e.err;
+    EXPECT_NE(e.out.find("perplexity"), std::string::npos) << e.out;
+    EXPECT_NE(e.out.find("bits per character"), std::string::npos) << e.out;
+    const Result j =
+        run({"lab", "eval", dir.string(), "--lengths", "12", "--sequences", "8", "--format", "json"});
+    ASSERT_EQ(j.status, 0) << j.err;
+    const nlohmann::json row = nlohmann::json::parse(j.out)["lengths"][0];
+    EXPECT_NEAR(row["perplexity"].get<double>(), std::exp(row["loss"].get<double>()), 1e-9);
+
+    const fs::path refused = temp_dir() / "lm-refused";
+    Result r = run({"lab", "train", "--task", "lm", "--out", refused.string(), "--corpus",
+                    (temp_dir() / "no-such-corpus").string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--corpus"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(refused));
+    r = run({"lab", "train", "--task", "lm", "--out", refused.string(), "--vocab", "50"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--vocab"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("at least"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(refused));
+    r = run({"lab", "train", "--task", "copy", "--out", refused.string(), "--corpus", "x.txt"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--corpus"), std::string::npos) << r.err;
+    const fs::path other = temp_dir() / "other-corpus.txt";
+    std::ofstream(other) << "another text, not the course";
+    r = run({"lab", "eval", dir.string(), "--lengths", "12", "--corpus", other.string()});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--corpus"), std::string::npos) << r.err;
+}
+
 TEST(CliLab, BadOptionsAreRefusedNamingTheOptionBeforeAnythingIsWritten)
 {
     const fs::path dir = temp_dir() / "refused";

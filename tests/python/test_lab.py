@@ -72,6 +72,21 @@ def test_learned_table_beyond_its_length_is_nan_and_not_defined(tmp_path):
     assert np.isfinite(e["loss"][0]) and np.isnan(e["loss"][1]) and np.isnan(e["answer_accuracy"][1])
 
 
+def test_language_model_on_the_course_reports_perplexity(tmp_path):
+    run = pa.lab.train(tmp_path / "lm", **dict(TINY, task="lm", train_len=16))
+    assert run.task == "lm" and run.config["task"]["corpus"]["files"][0].startswith("en/")
+    m = run.metrics
+    # metrics.jsonl's perplexity is exp of its loss (float64 both: within 1e-12 relative).
+    assert np.allclose(m["perplexity"], np.exp(m["loss"]), rtol=1e-12, atol=0)
+    e = pa.lab.eval(run, lengths=[16, 32], sequences=8)
+    assert np.allclose(e["perplexity"], np.exp(e["loss"]), rtol=1e-12, atol=0)
+    assert np.allclose(e["bits_per_character"], e["loss"] / np.log(2), rtol=1e-12, atol=0)
+    with pytest.raises(ValueError) as err:
+        pa.lab.train(tmp_path / "missing", **dict(TINY, task="lm", corpus=str(tmp_path / "no-such-text")))
+    assert "--corpus" in str(err.value)
+    assert not (tmp_path / "missing").exists()
+
+
 def test_bad_options_raise_the_command_lines_message_and_write_nothing(tmp_path):
     with pytest.raises(ValueError) as e:
         pa.lab.train(tmp_path / "run", **dict(TINY, steps=0))

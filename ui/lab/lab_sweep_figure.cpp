@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace posatlas::ui {
@@ -21,20 +22,23 @@ struct LabSweepText {
 CurveData lab_sweep_curves(const lab::SweepTable& table)
 {
     CurveData d;
-    d.title = LabSweepText::tr("Answer accuracy against length (%1, trained at %2)")
+    // lm: held-out perplexity (exp of the mean cross-entropy), lower is better; the others: accuracy.
+    const bool lm = table.task == "lm";
+    d.title = (lm ? LabSweepText::tr("Held-out perplexity against length (%1, trained at %2)")
+                  : LabSweepText::tr("Answer accuracy against length (%1, trained at %2)"))
                   .arg(QString::fromStdString(table.task))
                   .arg(table.train_len);
     d.x_label = LabSweepText::tr("sequence length (tokens)");
-    d.y_label = LabSweepText::tr("answer accuracy");
+    d.y_label = lm ? LabSweepText::tr("perplexity") : LabSweepText::tr("answer accuracy");
     d.x_column = QStringLiteral("length");
-    d.y_column = QStringLiteral("accuracy");
+    d.y_column = lm ? QStringLiteral("perplexity") : QStringLiteral("accuracy");
     d.log_x = true;
     int index = 0;
     for (const std::string& m : table.methods) {
-        std::map<std::int64_t, std::vector<double>> at; // length -> accuracy of each seed
+        std::map<std::int64_t, std::vector<double>> at; // length -> accuracy (perplexity) of each seed
         for (const lab::SweepRow& r : table.rows)
             if (r.method == m && r.defined)
-                at[r.length].push_back(r.accuracy);
+                at[r.length].push_back(lm ? std::exp(r.loss) : r.accuracy);
         QString name = QString::fromStdString(m);
         if (m == "rope" && table.rope_type != "default")
             name = LabSweepText::tr("%1 with %2 ×%3", "rope with yarn ×4: a method, its test-time scaling")

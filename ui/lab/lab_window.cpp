@@ -183,7 +183,8 @@ QWidget* LabWindow::buildControls()
     auto* form = new QFormLayout(training);
     m_task = new QComboBox(training);
     const QString taskText[] = {tr("copy: repeat a string"), tr("recall: the value of a key"),
-                                tr("induction: what followed the trigger")};
+                                tr("induction: what followed the trigger"),
+                                tr("lm: the next character of the course's lessons (perplexity)")};
     for (std::size_t i = 0; i < lab::lab_tasks().size(); ++i)
         m_task->addItem(i < std::size(taskText) ? taskText[i] : QString::fromStdString(lab::lab_tasks()[i]),
                         QString::fromStdString(lab::lab_tasks()[i]));
@@ -346,6 +347,18 @@ std::optional<LabSweepPlan> LabWindow::plan()
         if (p.dir.isEmpty())
             throw ParameterError("out", "a new folder, an empty folder or a sweep's folder", "");
         lab::check_sweep_folder(p.dir.toStdString());
+        // lm reads the built-in course, as posatlas-lab finds it (lab.h default_corpus).
+        lab::Corpus corpus;
+        if (t.task == "lm") {
+            const std::string path = lab::default_corpus();
+            if (path.empty()) {
+                showStatus(tr("The lm task reads the course's lessons, which were not found (they are "
+                              "installed with the lab). Nothing was started."),
+                           true);
+                return std::nullopt;
+            }
+            corpus = lab::load_corpus(path);
+        }
         // Every run's configuration, checked as `lab train` checks it (memory budget included).
         for (const std::string& m : t.methods)
             for (int s = 0; s < t.seeds; ++s) {
@@ -361,6 +374,10 @@ std::optional<LabSweepPlan> LabWindow::plan()
                 c.heads = size.heads;
                 c.batch = size.batch;
                 lab::validate(c);
+                if (c.language_model()) {
+                    lab::fit_corpus(c, corpus);
+                    lab::validate(c); // the memory estimate with the corpus's vocabulary
+                }
             }
     } catch (const ParameterError& e) {
         const QString got = e.got().empty() ? tr("nothing") : QString::fromStdString(e.got());

@@ -13,6 +13,8 @@ checkpoint and KeyboardInterrupt is raised. ``posatlas lab --help`` and docs/lab
     e = posatlas.lab.eval(run, lengths=[32, 64, 128], rope_type="yarn", factor=4)
     e["length"], e["answer_accuracy"]            # NaN where the method is not defined at that length
     s = posatlas.lab.sweep(out="runs/sweep", methods=["rope", "alibi"], seeds=2, steps=500)
+    lm = posatlas.lab.train(out="runs/rope-lm", task="lm", steps=2000)   # the built-in course's characters
+    posatlas.lab.eval(lm, lengths=[32, 64])["perplexity"]               # held-out perplexity per length
 """
 
 import json as _json
@@ -74,14 +76,19 @@ class Run:
         return self.config["status"]
 
     @property
+    def task(self):
+        """copy, recall, induction, or lm (character-level language modelling on a text corpus)."""
+        return self.config["task"]["name"]
+
+    @property
     def steps_done(self):
         return self.config["steps_done"]
 
     @property
     def metrics(self):
-        """The training log (metrics.jsonl) as arrays: step, lr, loss, answer_accuracy."""
+        """The training log (metrics.jsonl) as arrays: step, lr, loss, answer_accuracy (and perplexity for lm)."""
         rows = _read_jsonl(_os.path.join(self.path, "metrics.jsonl"))
-        keys = ("step", "lr", "loss", "answer_accuracy")
+        keys = ("step", "lr", "loss", "answer_accuracy") + (("perplexity",) if self.task == "lm" else ())
         return {k: _np.array([r[k] for r in rows], dtype=_np.int64 if k == "step" else _np.float64) for k in keys}
 
     def eval(self, lengths, **options):
@@ -96,9 +103,11 @@ def train(out, **options):
     """``posatlas lab train --out OUT OPTIONS``: trains a small transformer and returns its :class:`Run`.
 
     Options (``posatlas lab --help``): task, method, train_len, steps, seed, layers, d_model, heads,
-    mlp_ratio, alphabet, batch, lr, warmup, weight_decay, threads, log_every, checkpoint_every, and the
-    method's own (rope_theta, pairing, partial_rotary_factor, max_positions, ...). quiet=True hides the
-    progress line. An existing run folder is refused, as by the command line.
+    mlp_ratio, alphabet, corpus and vocab (task="lm": the text, by default the built-in course, and the
+    vocabulary size, by default the corpus's characters + 1), batch, lr, warmup, weight_decay, threads,
+    log_every, checkpoint_every, and the method's own (rope_theta, pairing, partial_rotary_factor,
+    max_positions, ...). quiet=True hides the progress line. An existing run folder is refused, as by the
+    command line.
     """
     status, _ = _run(["train", "--out=%s" % _os.fspath(out)] + _options(options), False)
     config = _os.path.join(_os.fspath(out), "config.json")
@@ -118,9 +127,10 @@ def eval(run, lengths, **options):
     `run` is a :class:`Run` or its folder. Options: sequences, seed, rope_type, factor, long_factor,
     short_factor (a RoPE run evaluated with a scaling at test time; LongRoPE's lists one number per rotary
     pair), alibi_scaling, finetune_steps, finetune_len, finetune_lr, finetune_out (a fine-tune at a longer
-    length with that scaling, in memory, before the evaluation), threads. Returns a dict of arrays, one
-    entry a length: length, answer_accuracy and loss (NaN where the method is not defined at that length: a
-    learned table shorter than it), defined; and `info`, what the evaluation was (the run's method, task,
+    length with that scaling, in memory, before the evaluation), corpus (an lm run's corpus if it moved),
+    threads. Returns a dict of arrays, one entry a length: length, answer_accuracy and loss (NaN where the
+    method is not defined at that length: a learned table shorter than it), defined; for an lm run also
+    perplexity and bits_per_character (held-out text); and `info`, what the evaluation was (the run's method, task,
     trained length, status, the scaling, the fine-tune or None).
     """
     path = run.path if isinstance(run, Run) else _os.fspath(run)
@@ -131,13 +141,17 @@ def eval(run, lengths, **options):
     j = _json.loads(text)
     rows = j.pop("lengths")
     defined = _np.array([r.get("defined", True) for r in rows], dtype=bool)
-    return {
+    result = {
         "length": _np.array([r["length"] for r in rows], dtype=_np.int64),
         "answer_accuracy": _np.array([r.get("answer_accuracy", _np.nan) for r in rows], dtype=_np.float64),
         "loss": _np.array([r.get("loss", _np.nan) for r in rows], dtype=_np.float64),
         "defined": defined,
         "info": j,
     }
+    if j.get("task") == "lm":
+        for key in ("perplexity", "bits_per_character"):
+            result[key] = _np.array([r.get(key, _np.nan) for r in rows], dtype=_np.float64)
+    return result
 
 
 evaluate = eval
@@ -149,7 +163,8 @@ def sweep(out, methods=None, **options):
     Options: seeds (runs per method), lengths, sequences and every training option of :func:`train` but
     method and seed. A folder of an earlier sweep is resumed (complete runs are reused). Writes sweep.csv,
     sweep.json, sweep.png and sweep.svg into `out`, and returns the table as arrays: method (str), seed,
-    length, accuracy and loss (NaN where not defined), one row per run and length.
+    length, accuracy and loss (NaN where not defined), and perplexity for task="lm", one row per run and
+    length.
     """
     args = ["sweep", "--out=%s" % _os.fspath(out)]
     if methods is not None:
@@ -158,15 +173,19 @@ def sweep(out, methods=None, **options):
     if status != 0:
         raise RuntimeError(_message("posatlas-lab stopped with exit status %1 (its message is above)", status))
     with open(_os.path.join(_os.fspath(out), "sweep.json"), encoding="utf-8") as f:
-        rows = _json.load(f)["rows"]
+        table = _json.load(f)
+    rows = table["rows"]
 
     def number(row, key):
         return row[key] if isinstance(row[key], (int, float)) else _np.nan
 
-    return {
+    result = {
         "method": _np.array([r["method"] for r in rows], dtype=str),
         "seed": _np.array([r["seed"] for r in rows], dtype=_np.int64),
         "length": _np.array([r["length"] for r in rows], dtype=_np.int64),
         "accuracy": _np.array([number(r, "accuracy") for r in rows], dtype=_np.float64),
         "loss": _np.array([number(r, "loss") for r in rows], dtype=_np.float64),
     }
+    if table.get("task") == "lm":
+        result["perplexity"] = _np.array([number(r, "perplexity") for r in rows], dtype=_np.float64)
+    return result

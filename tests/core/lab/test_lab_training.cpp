@@ -77,14 +77,18 @@ TEST(LabTasks, RecallAnswersAreTheValuesOfKeysSeenBefore)
 
 TEST(LabTasks, EveryLengthAllowedHasAnswers)
 {
+    const Corpus corpus = load_corpus(default_corpus()); // lm's
     for (const std::string& task : lab_tasks())
         for (std::int64_t length = 4; length < 40; ++length) {
+            LabConfig c;
+            c.task = task;
+            c.alphabet = 4;
             if (task == "recall" && length < 8) {
-                EXPECT_THROW(make_batch(task, 4, length, 2, 0, 0), ParameterError);
+                EXPECT_THROW(task_batch(c, &corpus, length, 2, 0, 0), ParameterError);
                 continue;
             }
             for (const bool training : {false, true}) {
-                const TaskBatch b = make_batch(task, 4, length, 8, 0, 0, training);
+                const TaskBatch b = task_batch(c, &corpus, length, 8, 0, 0, training);
                 int answers = 0;
                 for (std::uint8_t a : b.answer)
                     answers += a;
@@ -139,11 +143,9 @@ TEST(LabTraining, CopyAtLengthEightIsLearnedWithinAFewHundredSteps)
     const std::vector<EvalRow> rows = evaluate_run(dir, o);
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_GE(rows[0].accuracy, 0.99) << "loss " << rows[0].loss;
-#ifdef POSATLAS_SANITIZED
-    EXPECT_LT(seconds, 120.0); // ASan/UBSan: 38 s measured on the shared 2-core machine
-#else
-    EXPECT_LT(seconds, 30.0);
-#endif
+    // The time is recorded (ctest's XML, --gtest_output), not asserted: the machines are shared, and speed
+    // is the benchmarks' business (docs/benchmarks.md, "Lab").
+    ::testing::Test::RecordProperty("seconds", std::to_string(seconds));
     std::filesystem::remove_all(dir);
 }
 

@@ -101,6 +101,37 @@ private slots:
             QVERIFY2(!a->text().contains(QStringLiteral("File")), qPrintable(a->text()));
     }
 
+    // The lm task is offered in both languages; an lm sweep's figure shows held-out perplexity, exp of
+    // each run's mean loss (here ln 20 and ln 40: 20 and 40 within 1e-12 relative), the others accuracy.
+    void offersTheLanguageModelTaskAndItsFigureShowsPerplexity()
+    {
+        LabWindow en;
+        const int lm = en.taskCombo()->findData(QStringLiteral("lm"));
+        QVERIFY(lm >= 0);
+        QVERIFY2(en.taskCombo()->itemText(lm).contains(QStringLiteral("perplexity")),
+                 qPrintable(en.taskCombo()->itemText(lm)));
+        QVERIFY(installLanguage(QStringLiteral("zh_CN")));
+        LabWindow zh;
+        QVERIFY(zh.taskCombo()->itemText(lm) != en.taskCombo()->itemText(lm));
+        QVERIFY(installLanguage(QStringLiteral("en")));
+
+        lab::SweepTable t;
+        t.task = "lm";
+        t.train_len = 8;
+        t.methods = {"rope"};
+        t.lengths = {8, 16};
+        t.rows = {{"rope", 0, 8, true, 0.3, std::log(20.0)}, {"rope", 0, 16, true, 0.2, std::log(40.0)}};
+        const CurveData d = lab_sweep_curves(t);
+        QCOMPARE(d.y_label, QStringLiteral("perplexity"));
+        QCOMPARE(d.y_column, QStringLiteral("perplexity"));
+        QCOMPARE(d.series.size(), 1);
+        QVERIFY(d.series[0].y.size() == 2);
+        QVERIFY(std::fabs(d.series[0].y[0] / 20.0 - 1) < 1e-12);
+        QVERIFY(std::fabs(d.series[0].y[1] / 40.0 - 1) < 1e-12);
+        t.task = "copy";
+        QCOMPARE(lab_sweep_curves(t).series[0].y[0], 0.3);
+    }
+
     void refusesInvalidInputNamingTheField()
     {
         LabWindow w;
