@@ -4811,6 +4811,113 @@
     </message>
 </context>
 <context>
+    <name>posatlas::ui::LayersPanel</name>
+    <message>
+        <source>Show layer %1</source>
+        <translation>显示第 %1 层</translation>
+    </message>
+    <message>
+        <source>G</source>
+        <translation>全</translation>
+    </message>
+    <message>
+        <source>S</source>
+        <translation>滑</translation>
+    </message>
+    <message>
+        <source>C</source>
+        <translation>块</translation>
+    </message>
+    <message>
+        <source>N</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>global attention</source>
+        <translation>全局注意力</translation>
+    </message>
+    <message>
+        <source>sliding window of %1 keys</source>
+        <translation>滑动窗口，每个查询看 %1 个键</translation>
+    </message>
+    <message>
+        <source>chunked attention, chunks of %1 positions</source>
+        <translation>分块注意力，每块 %1 个位置</translation>
+    </message>
+    <message>
+        <source>NoPE (no positional encoding)</source>
+        <translation>NoPE（无位置编码）</translation>
+    </message>
+    <message>
+        <source>RoPE θ = %1</source>
+        <translation>RoPE θ = %1</translation>
+    </message>
+    <message>
+        <source>RoPE θ = %1, %2 scaling ×%3</source>
+        <translation>RoPE θ = %1，%2 缩放 ×%3</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1；%2</translation>
+    </message>
+    <message>
+        <source>; attention temperature log(⌊(p+1)/%1⌋+1)·%2+1 on the queries</source>
+        <translation>；查询向量乘以注意力温度 log(⌊(p+1)/%1⌋+1)·%2+1</translation>
+    </message>
+    <message>
+        <source>Layers of the model</source>
+        <translation>模型的各层</translation>
+    </message>
+    <message>
+        <source>Layer %1: %2</source>
+        <translation>第 %1 层：%2</translation>
+    </message>
+    <message>
+        <source>Open a model&apos;s config.json (File &gt; Open config.json…) to see its layers: each layer&apos;s attention span and positional encoding.</source>
+        <translation>打开一个模型的 config.json（文件 &gt; 打开 config.json…），就能看到它的各层：每一层的注意力范围和位置编码。</translation>
+    </message>
+    <message>
+        <source>Receptive field of position %1</source>
+        <translation>位置 %1 的感受野</translation>
+    </message>
+    <message>
+        <source>No layer selected: the scenario is the model&apos;s import.</source>
+        <translation>未选择任何层：当前场景就是导入模型时得到的参数。</translation>
+    </message>
+    <message>
+        <source>Shown: layer %1, %2.</source>
+        <translation>当前显示：第 %1 层，%2。</translation>
+    </message>
+    <message>
+        <source>Its mask (the window or the chunks) is not drawn in the views yet.</source>
+        <translation>它的掩码（窗口或分块）暂时还不会画在视图中。</translation>
+    </message>
+    <message>
+        <source>The views leave out its attention temperature.</source>
+        <translation>视图中没有包含它的注意力温度。</translation>
+    </message>
+    <message>
+        <source>%2 has one layer: %3. The parameter panel shows it.</source>
+        <translation>%2 只有一层：%3。参数面板显示的就是这一层。</translation>
+    </message>
+    <message>
+        <source>All %1 layers of %2 are alike: %3. The parameter panel shows them.</source>
+        <translation>%2 的全部 %1 层都相同：%3。参数面板显示的就是它们。</translation>
+    </message>
+    <message>
+        <source>%1: %2 layers. Select a layer (click, or ← → Home End) to show its positional encoding.</source>
+        <translation>%1：共 %2 层。选中一层（单击，或按 ← → Home End），就会显示这一层的位置编码。</translation>
+    </message>
+    <message>
+        <source>%1 layers (%2): %3</source>
+        <translation>%1 层（%2）：%3</translation>
+    </message>
+    <message>
+        <source>reach after k layers (positions back)</source>
+        <translation>经过 k 层后能往回看多远（位置数）</translation>
+    </message>
+</context>
+<context>
     <name>posatlas::ui::LessonPanel</name>
     <message>
         <source>Course: positional encoding in transformers</source>
@@ -5637,6 +5744,14 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>&amp;Lab…</source>
         <translation>实验室(&amp;L)…</translation>
     </message>
+    <message>
+        <source>Layers</source>
+        <translation>各层</translation>
+    </message>
+    <message>
+        <source>La&amp;yers</source>
+        <translation>各层(&amp;Y)</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>
@@ -5905,6 +6020,17 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>%1 / %2 · %3</source>
         <translation>%1 / %2 · %3</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::ReceptiveFieldChart</name>
+    <message>
+        <source>After the first layer, position %2 sees back to position %3 (%4 positions).</source>
+        <translation>经过第一层后，位置 %2 最远能看到位置 %3（往回 %4 个位置）。</translation>
+    </message>
+    <message>
+        <source>After %1 layers, position %2 sees back to position %3 (%4 positions).</source>
+        <translation>经过 %1 层后，位置 %2 最远能看到位置 %3（往回 %4 个位置）。</translation>
     </message>
 </context>
 <context>

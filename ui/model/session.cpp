@@ -4,6 +4,7 @@
 #include "methods/registry.h"
 
 #include "export/figure_export.h"
+#include "io/number_text.h"
 #include "io/scenario_json.h"
 #include "scenario/validation.h"
 
@@ -260,6 +261,118 @@ ExplorerState explorer_from_json(const json& j)
     return e;
 }
 
+json layer_to_json(const LayerAnatomy& l)
+{
+    return {{"attention", layer_type_name(l.attention)},
+            {"span", l.span},
+            {"rope", l.rope},
+            {"rope_theta", l.rope_theta},
+            {"rope_type", l.rope_type},
+            {"rope_factor", l.rope_factor},
+            {"temperature", l.temperature},
+            {"floor_scale", l.floor_scale},
+            {"attn_scale", l.attn_scale}};
+}
+
+json layers_to_json(const LayersState& state)
+{
+    json anatomy = json::array();
+    for (const LayerAnatomy& l : state.layers)
+        anatomy.push_back(layer_to_json(l));
+    return {{"model", state.model.toStdString()},
+            {"selected", state.selected},
+            {"base", rope_to_json(state.base)},
+            {"anatomy", anatomy}};
+}
+
+LayerAnatomy layer_from_json(const json& j, int index)
+{
+    const std::string where = "layers.anatomy[" + std::to_string(index) + "]";
+    if (!j.is_object())
+        fail(where + ": expected an object");
+    LayerAnatomy l;
+    l.index = index;
+    const auto attention = j.find("attention");
+    const std::string type =
+        attention != j.end() && attention->is_string() ? attention->get<std::string>() : "";
+    if (type == layer_type_name(LayerAttention::Global))
+        l.attention = LayerAttention::Global;
+    else if (type == layer_type_name(LayerAttention::Sliding))
+        l.attention = LayerAttention::Sliding;
+    else if (type == layer_type_name(LayerAttention::Chunked))
+        l.attention = LayerAttention::Chunked;
+    else
+        fail(where + ".attention: expected full_attention, sliding_attention or chunked_attention");
+    auto number = [&](const char* key, double low, double high, double& out) {
+        if (const auto it = j.find(key); it != j.end()) {
+            if (!it->is_number() || !(it->get<double>() >= low && it->get<double>() <= high))
+                fail(where + "." + key + ": expected a number in [" + format_number(low) + ", " +
+                     format_number(high) + "]");
+            out = it->get<double>();
+        }
+    };
+    auto flag = [&](const char* key, bool& out) {
+        if (const auto it = j.find(key); it != j.end()) {
+            if (!it->is_boolean())
+                fail(where + "." + key + ": expected true or false");
+            out = it->get<bool>();
+        }
+    };
+    if (const auto it = j.find("span"); it != j.end()) {
+        if (!it->is_number_integer() || it->get<std::int64_t>() < 0 || it->get<std::int64_t>() > kMaxSeqLen)
+            fail(where + ".span: expected an integer in [0, " + std::to_string(kMaxSeqLen) + "]");
+        l.span = it->get<std::int64_t>();
+    }
+    if (l.attention != LayerAttention::Global && l.span < 1)
+        fail(where + ".span: a sliding or chunked layer needs a span in [1, " + std::to_string(kMaxSeqLen) +
+             "]");
+    flag("rope", l.rope);
+    flag("temperature", l.temperature);
+    number("rope_theta", 0.0, 1e300, l.rope_theta);
+    if (l.rope && !(l.rope_theta > 0.0))
+        fail(where + ".rope_theta: a RoPE layer needs a base above 0");
+    if (const auto it = j.find("rope_type"); it != j.end()) {
+        if (!it->is_string() || !parse_rope_type(it->get<std::string>()))
+            fail(where +
+                 ".rope_type: expected a RoPE type (default, linear, ntk, dynamic, yarn, llama3, longrope)");
+        l.rope_type = it->get<std::string>();
+    }
+    number("rope_factor", 1e-300, 1e300, l.rope_factor);
+    number("floor_scale", 0.0, 1e300, l.floor_scale);
+    number("attn_scale", 0.0, 1e300, l.attn_scale);
+    return l;
+}
+
+LayersState layers_from_json(const json& j)
+{
+    if (!j.is_object())
+        fail("layers: expected an object");
+    LayersState state;
+    if (const auto it = j.find("model"); it != j.end()) {
+        if (!it->is_string())
+            fail("layers.model: expected a string");
+        state.model = QString::fromStdString(it->get<std::string>());
+    }
+    const auto base = j.find("base");
+    if (base == j.end())
+        fail("layers.base: missing");
+    state.base = rope_from_json(*base, "layers.base");
+    const auto anatomy = j.find("anatomy");
+    if (anatomy == j.end() || !anatomy->is_array() || anatomy->empty() ||
+        anatomy->size() > static_cast<std::size_t>(kMaxSessionLayers))
+        fail("layers.anatomy: expected an array of 1 to " + std::to_string(kMaxSessionLayers) + " layers");
+    for (std::size_t i = 0; i < anatomy->size(); ++i)
+        state.layers.push_back(layer_from_json((*anatomy)[i], static_cast<int>(i)));
+    if (const auto it = j.find("selected"); it != j.end()) {
+        if (!it->is_number_integer() || it->get<std::int64_t>() < -1 ||
+            it->get<std::int64_t>() >= static_cast<std::int64_t>(state.layers.size()))
+            fail("layers.selected: expected -1 (none) or a layer in [0, " +
+                 std::to_string(state.layers.size() - 1) + "]");
+        state.selected = it->get<int>();
+    }
+    return state;
+}
+
 std::vector<std::string> keys_of(const json& j)
 {
     std::vector<std::string> keys;
@@ -282,7 +395,17 @@ std::vector<std::string> rope_keys()
 // scenario_from_json). The valid keys are those the writer writes, so that the two cannot drift apart.
 void report_unknown_keys(const json& j, std::vector<UnknownKey>& out)
 {
-    collect_unknown_keys(j, {"format", "version", "scenario", "views", "figure", "explorer"}, "", out);
+    collect_unknown_keys(j, {"format", "version", "scenario", "views", "figure", "explorer", "layers"}, "",
+                         out);
+    if (const auto layers = j.find("layers"); layers != j.end() && layers->is_object()) {
+        collect_unknown_keys(*layers, {"model", "selected", "base", "anatomy"}, "layers", out);
+        if (const auto base = layers->find("base"); base != layers->end())
+            collect_unknown_keys(*base, rope_keys(), "layers.base", out);
+        if (const auto anatomy = layers->find("anatomy"); anatomy != layers->end() && anatomy->is_array())
+            for (std::size_t i = 0; i < anatomy->size(); ++i)
+                collect_unknown_keys((*anatomy)[i], keys_of(layer_to_json(LayerAnatomy{})),
+                                     "layers.anatomy[" + std::to_string(i) + "]", out);
+    }
     if (const auto views = j.find("views"); views != j.end() && views->is_object()) {
         collect_unknown_keys(*views, {"visible", "current", "settings"}, "views", out);
         if (const auto settings = views->find("settings"); settings != views->end())
@@ -380,6 +503,8 @@ QByteArray session_to_json(const Session& s)
         j["views"]["current"] = s.current_view.toStdString();
     if (s.explorer)
         j["explorer"] = explorer_to_json(*s.explorer);
+    if (s.layers)
+        j["layers"] = layers_to_json(*s.layers);
     return QByteArray::fromStdString(j.dump(2)) + '\n';
 }
 
@@ -484,6 +609,8 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir, Sess
     }
     if (const auto it = j.find("explorer"); it != j.end())
         s.explorer = explorer_from_json(*it);
+    if (const auto it = j.find("layers"); it != j.end())
+        s.layers = layers_from_json(*it);
     if (report)
         report_unknown_keys(j, report->unknown_keys);
     if (const auto fig = j.find("figure"); fig != j.end() && fig->is_object()) {

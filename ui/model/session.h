@@ -14,6 +14,7 @@
 
 #include "export/figure_export.h"
 #include "io/input_file.h"
+#include "io/model_layers.h"
 #include "io/scenario_json.h"
 #include "io/unknown_keys.h"
 #include "jobs/view_jobs.h"
@@ -62,6 +63,21 @@ struct ExplorerState {
     int tab = 0;
 };
 
+// The layers of the imported model (io/model_layers.h), the RoPE parameters of its import, and the layer
+// the views show (-1: none). Format: {"model": "...", "selected": 5, "base": {...rope...},
+// "anatomy": [{"attention": "sliding_attention", "span": 1024, "rope": true, "rope_theta": 10000,
+// "rope_type": "default", "rope_factor": 1, "temperature": false, "floor_scale": 0, "attn_scale": 0}, ...]}.
+struct LayersState {
+    QString model;
+    std::vector<LayerAnatomy> layers;
+    RopeParams base;
+    int selected = -1;
+
+    bool operator==(const LayersState&) const = default;
+};
+// Most layers a session's "layers.anatomy" holds (DeepSeek-V3 has 61, the largest models a few hundred).
+inline constexpr int kMaxSessionLayers = 1024;
+
 struct Session {
     Scenario scenario;
     ViewSettings settings;
@@ -70,6 +86,7 @@ struct Session {
                               QStringLiteral("spectrum")};
     QString current_view;                  // the view in front ("" = not recorded)
     std::optional<ExplorerState> explorer; // only when the explorer was open
+    std::optional<LayersState> layers;     // only when the model has per-layer anatomy
 };
 
 QString view_kind_id(ViewKind k);                           // "heatmap", "curves", "rotation", "spectrum"

@@ -13,6 +13,7 @@
 #include "model/scenario_model.h"
 #include "model/settings.h"
 #include "scenario/validation.h"
+#include "window/layers_controller.h"
 #include "window/session_actions.h"
 #include "window/window_status.h"
 
@@ -69,6 +70,7 @@ bool ImportController::openConfig(const QString& path)
                               QCoreApplication::translate("posatlas::ui::MainWindow", "Import %1")
                                   .arg(QFileInfo(path).fileName())))
         return false;
+    takeLayers(QFileInfo(path).fileName(), result);
     m_settings->addRecentFile(path);
     emit recentFilesChanged();
     showReport(QFileInfo(path).fileName(), result);
@@ -76,6 +78,16 @@ bool ImportController::openConfig(const QString& path)
                               .arg(QFileInfo(path).fileName(), methodName(result.scenario.method)),
                           5000);
     return true;
+}
+
+void ImportController::takeLayers(const QString& model, const ConfigImport& result)
+{
+    if (!m_layers)
+        return;
+    if (result.layers.empty() || result.scenario.method != RopeParams::kMethod)
+        m_layers->clear();
+    else
+        m_layers->setLayers(model, result.layers, result.scenario.params<RopeParams>());
 }
 
 bool ImportController::openFile(const QString& path)
@@ -112,6 +124,7 @@ bool ImportController::openCachedModel(const QString& ref)
             result.scenario,
             QCoreApplication::translate("posatlas::ui::MainWindow", "Open model %1").arg(name)))
         return false;
+    takeLayers(name, result);
     showReport(name, result);
     m_status->showMessage(QCoreApplication::translate("posatlas::ui::MainWindow", "Opened %1 (%2)")
                               .arg(name, methodName(result.scenario.method)),
@@ -200,6 +213,7 @@ bool ImportController::loadPreset(const QString& id)
     if (!m_model->setScenario(result.scenario,
                               QCoreApplication::translate("posatlas::ui::MainWindow", "Preset %1").arg(name)))
         return false;
+    takeLayers(name, result);
     m_status->showMessage(
         info ? QCoreApplication::translate("posatlas::ui::MainWindow", "Preset %1 · source: %2")
                    .arg(name, qs(info->source))

@@ -19,6 +19,7 @@ struct ConfigImport;
 
 namespace posatlas::ui {
 
+class LayersController;
 class ScenarioModel;
 class SessionActions;
 class Settings;
@@ -53,6 +54,10 @@ public:
     // Applies an embedded preset as one undo step.
     bool loadPreset(const QString& id);
 
+    // Each import hands the model's layers (io/model_layers.h) to `layers` (none: a preset or a config
+    // without them clears it).
+    void setLayers(LayersController* layers) { m_layers = layers; }
+
     // The last import's report, and the widget that shows it (the window puts it in a dock).
     QString reportText() const;
     QTextBrowser* reportWidget() const { return m_report; }
@@ -65,6 +70,7 @@ signals:
 
 private:
     void showReport(const QString& title, const ConfigImport& result);
+    void takeLayers(const QString& model, const ConfigImport& result);
 
     ScenarioModel* m_model;
     Settings* m_settings;
@@ -72,6 +78,7 @@ private:
     WindowStatus* m_status;
     QWidget* m_window;
     QPointer<QTextBrowser> m_report; // placed in a dock by the window
+    LayersController* m_layers = nullptr;
 };
 
 } // namespace posatlas::ui

@@ -19,6 +19,8 @@
 #include "widgets/notice_area.h"
 #include "widgets/parameter_panel.h"
 #include "window/import_controller.h"
+#include "window/layers_controller.h"
+#include "window/layers_panel.h"
 #include "window/lesson_controller.h"
 #include "window/presentation.h"
 #include "window/session_actions.h"
@@ -50,6 +52,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -217,6 +220,11 @@ void MainWindow::createViews()
     m_importDock->hide();
     m_panelDock->raise();
 
+    // A strip across the bottom: one cell per layer needs the width more than the height.
+    m_layersDock = makeDock(tr("Layers"), QStringLiteral("LayersDock"), nullptr); // createControllers
+    addDockWidget(Qt::BottomDockWidgetArea, m_layersDock);
+    m_layersDock->hide();
+
     // The views' settings and jobs (view_controller.h): it follows the docks and the view widgets.
     m_views = new ViewController(
         m_model, m_jobs, m_settings.get(), m_status,
@@ -237,6 +245,24 @@ void MainWindow::createControllers()
     connect(m_sessions, &SessionActions::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
     m_import = new ImportController(m_model, m_settings.get(), m_sessions, m_status, this);
     m_importDock->setWidget(m_import->reportWidget());
+    // The model's layers: the import hands them over, sessions keep them.
+    m_layers = new LayersController(m_model, this);
+    m_import->setLayers(m_layers);
+    m_sessions->setLayers(m_layers);
+    m_layersPanel = new LayersPanel(m_layers);
+    m_layersDock->setWidget(m_layersPanel);
+    connect(m_layers, &LayersController::layersChanged, this, [this] {
+        if (!layers_differ(m_layers->layers()))
+            return;
+        const bool opening = m_layersDock->isHidden();
+        m_layersDock->show();
+        m_layersDock->raise();
+        // Opened at its content's height (at most 40 % of the window), not at the strip's minimum.
+        if (opening)
+            resizeDocks({m_layersDock},
+                        {std::min(m_layersPanel->sizeHint().height(), static_cast<int>(height() * 0.4))},
+                        Qt::Vertical);
+    });
     connect(m_import, &ImportController::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
     connect(m_import, &ImportController::reportShown, this, [this] {
         m_importDock->show();

@@ -38,6 +38,8 @@ class Autosave;
 class CurveView;
 class HeatmapView;
 class ImportController;
+class LayersController;
+class LayersPanel;
 class LessonController;
 class LessonPanel;
 class ParameterPanel;
@@ -101,6 +103,9 @@ public:
     }
     QDockWidget* dock(ViewKind kind) const { return m_viewDocks[static_cast<std::size_t>(kind)]; }
     QDockWidget* importDock() const { return m_importDock; }
+    // The imported model's layers (layers_panel.h); shown when its layers differ.
+    QDockWidget* layersDock() const { return m_layersDock; }
+    LayersPanel* layersPanel() const { return m_layersPanel; }
     QDockWidget* panelDock() const { return m_panelDock; }
     // View > Present (F5): full screen, one figure, larger fonts, steps through the presets.
     Presentation* presentation() const { return m_presentation; }
@@ -187,6 +192,7 @@ public:
     // The controllers (see above).
     ViewController* viewController() const { return m_views; }
     ImportController* importController() const { return m_import; }
+    LayersController* layersController() const { return m_layers; }
     LessonController* lessonController() const { return m_lessons; }
     AutosaveController* autosaveController() const { return m_autosave; }
 
@@ -247,6 +253,9 @@ private:
     std::array<ExplanationPanel*, kViewKindCount> m_explanations{};
     QDockWidget* m_panelDock = nullptr;
     QDockWidget* m_importDock = nullptr;
+    QDockWidget* m_layersDock = nullptr;
+    LayersPanel* m_layersPanel = nullptr;
+    LayersController* m_layers = nullptr;
     LessonPanel* m_lessonPanel = nullptr;
     QDockWidget* m_lessonDock = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -151,7 +151,8 @@ void MainWindow::createViewMenu()
                                                         {dock(ViewKind::Curves), tr("&Curves")},
                                                         {dock(ViewKind::Rotation), tr("&Rotation")},
                                                         {dock(ViewKind::Spectrum), tr("&Spectrum")},
-                                                        {m_importDock, tr("Config &import")}};
+                                                        {m_importDock, tr("Config &import")},
+                                                        {m_layersDock, tr("La&yers")}};
     for (const auto& [d, text] : toggles) {
         QAction* toggle = d->toggleViewAction();
         toggle->setText(text);

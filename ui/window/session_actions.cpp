@@ -13,6 +13,7 @@
 #include "views/spectrum_view.h"
 #include "views/view_render.h"
 #include "widgets/notice_area.h"
+#include "window/layers_controller.h"
 #include "window/view_controller.h"
 #include "window/window_status.h"
 
@@ -145,6 +146,8 @@ Session SessionActions::currentSession() const
     for (ViewKind k : kAllViewKinds)
         if (!m_views->dock(k)->isHidden())
             s.visible_views.append(view_kind_id(k));
+    if (m_layers)
+        s.layers = m_layers->state();
     return s;
 }
 
@@ -190,6 +193,8 @@ bool SessionActions::applySession(const Session& s, const QString& name)
 {
     if (!m_views->model()->setScenario(s.scenario, tr("Open Session %1").arg(name)))
         return false; // the model reported why; nothing else changed
+    if (m_layers)
+        m_layers->restore(s.layers);
     // onScenarioChanged has run (it resets the zoom window when the method or length changed):
     // now the session's settings replace the views' state in one piece.
     ViewSettings v = s.settings;

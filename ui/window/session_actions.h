@@ -24,6 +24,7 @@ class QMenu;
 namespace posatlas::ui {
 
 class AnimationDialog;
+class LayersController;
 class NoticeArea;
 class OffscreenFigure;
 class Settings;
@@ -51,6 +52,8 @@ public:
     // The window's state as a session: scenario, view settings, colour map (nullopt = automatic) and
     // the views whose docks are open (tabbed-away docks count as open).
     Session currentSession() const;
+    // The model's layers and the one shown go into sessions and come back from them.
+    void setLayers(LayersController* layers) { m_layers = layers; }
     // Applies the scenario as one undo step, then the view settings (keeping this window's heatmap
     // pixel size), the colour map, the menus' check marks and the open docks. False, with the
     // window unchanged, when the scenario is refused.
@@ -105,6 +108,7 @@ private:
     void syncMenus(const ViewSettings& settings, std::optional<Colormap> colormap);
 
     ViewController* m_views;
+    LayersController* m_layers = nullptr;
     Settings* m_settings;
     WindowStatus* m_status;
     NoticeArea* m_notices;

@@ -465,7 +465,8 @@ void rope_check(const Scenario& s)
                              "such that int(head_dim * partial_rotary_factor) is even and >= 2",
                              format_number(p.partial_rotary_factor) + ", rotary_dim " + std::to_string(rd));
     require_real("beta_fast", p.beta_fast, p.beta_slow, 1e6, false);
-    require_real("high_freq_factor", p.high_freq_factor, p.low_freq_factor, 1e6, false);
+    // Equal factors are Llama 4's (configuration_llama4.py's rope_scaling: both 1): no blended band.
+    require_real("high_freq_factor", p.high_freq_factor, p.low_freq_factor, 1e6, true);
     if (p.rope_type == RopeType::Yarn && p.softmax_mscale && !(p.mscale_all_dim && *p.mscale_all_dim != 0.0))
         throw ParameterError("softmax_mscale",
                              "used with mscale_all_dim set and non-zero: DeepSeek's attention multiplies the "

@@ -193,8 +193,13 @@ RopeFrequencies compute_rope_frequencies(const RopeParams& p)
             } else if (wl > low_wl) {
                 f.inv_freq[i] = theta / s;
             } else {
+                // Equal factors (Llama 4 Scout's config: both 1) leave no band between the two wavelengths;
+                // a wavelength exactly on it keeps its frequency, the value _compute_llama3_parameters gives
+                // it before the medium band's 0 / 0 replaces it.
                 const double smooth =
-                    (trained / wl - p.low_freq_factor) / (p.high_freq_factor - p.low_freq_factor);
+                    p.high_freq_factor > p.low_freq_factor
+                        ? (trained / wl - p.low_freq_factor) / (p.high_freq_factor - p.low_freq_factor)
+                        : 1.0;
                 f.inv_freq[i] = (1.0 - smooth) * theta / s + smooth * theta;
             }
         }

@@ -8,6 +8,7 @@
 // with python3 while writing these tests; or the closed-form formula, re-derived in the test.
 #include "methods/rope/rope_scaling.h"
 #include "scenario/types.h"
+#include "scenario/validation.h"
 
 #include "rope_fixtures.h"
 
@@ -273,6 +274,47 @@ TEST(RopeScaling, Llama31Bands)
         expect_rel(f.inv_freq[static_cast<std::size_t>(29 + j)], blended[j]);
     EXPECT_EQ(f.inv_freq[0], 1.0);
     expect_rel(f.inv_freq[63], 3.068925988914511e-07);
+}
+
+// Llama 4 Scout's rope_scaling (llama3, factor 16, low_freq_factor = high_freq_factor = 1, original 8192):
+// transformers _compute_llama3_parameters keeps every wavelength below 8192 and divides every one above by
+// 16; the band between is empty. Tolerance: exact (a copy or one division per pair).
+TEST(RopeScaling, Llama3EqualFactorsHaveNoBlendedBand)
+{
+    RopeParams p;
+    p.head_dim = 128;
+    p.rope_theta = 500000.0;
+    p.rope_type = RopeType::Llama3;
+    p.factor = 16.0;
+    p.low_freq_factor = 1.0;
+    p.high_freq_factor = 1.0;
+    p.max_position_embeddings = 10485760;
+    p.original_max_position_embeddings = 8192;
+    EXPECT_NO_THROW(validate(p));
+    const RopeFrequencies f = compute_rope_frequencies(p);
+    int kept = 0;
+    int divided = 0;
+    for (std::size_t i = 0; i < f.inv_freq.size(); ++i) {
+        const double wl = 2.0 * std::numbers::pi / f.inv_freq_original[i];
+        ASSERT_TRUE(std::isfinite(f.inv_freq[i])) << "pair " << i;
+        if (wl < 8192.0) {
+            EXPECT_EQ(f.inv_freq[i], f.inv_freq_original[i]) << "pair " << i;
+            ++kept;
+        } else {
+            EXPECT_EQ(f.inv_freq[i], f.inv_freq_original[i] / 16.0) << "pair " << i;
+            ++divided;
+        }
+    }
+    EXPECT_GT(kept, 0);
+    EXPECT_GT(divided, 0);
+    // A high factor below the low one is still refused, by name.
+    p.high_freq_factor = 0.5;
+    try {
+        validate(p);
+        FAIL() << "high_freq_factor below low_freq_factor accepted";
+    } catch (const ParameterError& e) {
+        EXPECT_EQ(e.parameter(), "high_freq_factor");
+    }
 }
 
 TEST(RopeScaling, LongRopeShortLongAndAttention)
