@@ -6289,16 +6289,16 @@ Locate… lets you point at them. Restore without them uses the default in their
         <translation>已取消；主窗口保持不变。</translation>
     </message>
     <message>
-        <source>%1: trained at length %2; %3 layers, %4 heads, %5 steps.</source>
-        <translation>%1：训练长度 %2；%3 层，%4 个注意力头，%5 步。</translation>
-    </message>
-    <message>
         <source>Open a run folder</source>
         <translation>打开运行文件夹</translation>
     </message>
     <message>
         <source>Cannot open the trained run</source>
         <translation>无法打开训练好的运行</translation>
+    </message>
+    <message>
+        <source>%1: trained at length %2; %3 layers, %4 heads, %5 steps. Examples up to %6 tokens.</source>
+        <translation>%1：训练长度 %2；%3 层，%4 个注意力头，%5 步。示例最多 %6 个 token。</translation>
     </message>
 </context>
 <context>

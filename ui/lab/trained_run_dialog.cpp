@@ -165,12 +165,17 @@ void TrainedRunDialog::onRunChanged()
         length = std::min<std::int64_t>(length, lab::probe_max_length(c.heads));
         m_length->setValue(static_cast<int>(length));
         m_filling = false;
-        m_runInfo->setText(tr("%1: trained at length %2; %3 layers, %4 heads, %5 steps.")
+        const std::int64_t longest = c.method == "learned"
+                                         ? std::min(c.learned_rows(), lab::probe_max_length(c.heads))
+                                         : lab::probe_max_length(c.heads);
+        m_runInfo->setText(tr("%1: trained at length %2; %3 layers, %4 heads, %5 steps. Examples up to %6 "
+                              "tokens.")
                                .arg(trained_run_label(c))
                                .arg(c.train_len)
                                .arg(c.layers)
                                .arg(c.heads)
-                               .arg(info.steps_done));
+                               .arg(info.steps_done)
+                               .arg(longest));
         m_runInfo->setToolTip(QDir::toNativeSeparators(dir));
     } catch (const std::exception& e) {
         m_filling = false;
