@@ -40,7 +40,9 @@ TrainedRunDialog::TrainedRunDialog(QWidget* parent) : QDialog(parent), m_probe(n
     runRow->addWidget(m_run, 1);
     auto* browseButton = new QPushButton(tr("&Browse…"), this);
     runRow->addWidget(browseButton);
-    form->addRow(tr("&Run"), runRow);
+    auto* runLabel = new QLabel(tr("&Run"), this); // a row of two widgets: the label needs its buddy
+    runLabel->setBuddy(m_run);
+    form->addRow(runLabel, runRow);
     m_runInfo = new QLabel(this);
     m_runInfo->setWordWrap(true);
     form->addRow(QString(), m_runInfo);
