@@ -227,4 +227,60 @@ std::string find_lab_executable(const std::string& search_dir)
     return "";
 }
 
+std::string find_shipped_runs_dir()
+{
+    const auto folder = [](const fs::path& p) {
+        std::error_code ec;
+        return fs::is_directory(p, ec);
+    };
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        // A program of the build tree (the app, its tests): the source tree's runs, not an older install.
+        const fs::path build = fs::path(POSATLAS_BINARY_DIR).lexically_normal();
+        const fs::path exe = self.lexically_normal();
+        const auto [b, e] = std::mismatch(build.begin(), build.end(), exe.begin(), exe.end());
+        if (b == build.end() && folder(POSATLAS_SOURCE_LAB_RUNS))
+            return fs::path(POSATLAS_SOURCE_LAB_RUNS).lexically_normal().string();
+        if (const fs::path installed =
+                (self.parent_path() / POSATLAS_LAB_RUNS_FROM_BINDIR).lexically_normal();
+            folder(installed))
+            return installed.string();
+    }
+    if (folder(POSATLAS_LAB_RUNS_INSTALL_DIR))
+        return fs::path(POSATLAS_LAB_RUNS_INSTALL_DIR).lexically_normal().string();
+    return "";
+}
+
+std::vector<ShippedRun> shipped_runs(const std::string& root)
+{
+    std::vector<ShippedRun> runs;
+    std::error_code ec;
+    if (root.empty() || !fs::is_directory(root, ec))
+        return runs;
+    std::vector<std::string> tasks;
+    for (const fs::directory_entry& e : fs::directory_iterator(root, ec))
+        if (e.is_directory(ec))
+            tasks.push_back(e.path().filename().string());
+    std::sort(tasks.begin(), tasks.end());
+    for (const std::string& task : tasks)
+        for (const std::string& method : lab_methods()) {
+            const fs::path dir = fs::path(root) / task / method;
+            std::vector<int> seeds;
+            for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+                const std::string name = e.path().filename().string();
+                if (name.rfind("seed-", 0) != 0 || name.size() > 14 ||
+                    name.find_first_not_of("0123456789", 5) != std::string::npos || name.size() == 5)
+                    continue;
+                if (sweep_run_complete(e.path().string()))
+                    seeds.push_back(std::stoi(name.substr(5)));
+            }
+            std::sort(seeds.begin(), seeds.end());
+            for (const int seed : seeds)
+                runs.push_back(
+                    {task, method, seed, sweep_run_folder((fs::path(root) / task).string(), method, seed)});
+        }
+    return runs;
+}
+
 } // namespace posatlas::lab

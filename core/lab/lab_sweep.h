@@ -58,4 +58,19 @@ SweepTable read_sweep_json(const std::string& text, const std::string& path);
 // (../libexec/posatlas), then in the libexec folder of the prefix it was built for. "" when none has it.
 std::string find_lab_executable(const std::string& search_dir = "");
 
+// The runs shipped with the app (resources/lab-runs/, made by `make lab-runs`): installed in
+// <prefix>/<datadir>/posatlas/lab-runs by the lab's install component, found from the running program's
+// folder (../share/posatlas/lab-runs), else in the datadir of the prefix it was built for; a program run
+// from its build tree reads the source tree's resources/lab-runs first. "" when none exists.
+std::string find_shipped_runs_dir();
+// A shipped run: TASK/METHOD/seed-N under the shipped folder, its config.json complete.
+struct ShippedRun {
+    std::string task, method;
+    int seed = 0;
+    std::string dir;
+};
+// The complete runs under `root` (TASK/METHOD/seed-N), ordered by task, then in lab_methods()' order, then
+// by seed. Folders that are not complete runs are left out; nothing under `root` is written.
+std::vector<ShippedRun> shipped_runs(const std::string& root);
+
 } // namespace posatlas::lab

@@ -4916,6 +4916,26 @@
         <source>reach after k layers (positions back)</source>
         <translation>经过 k 层后能往回看多远（位置数）</translation>
     </message>
+    <message>
+        <source>Trained runs</source>
+        <translation>训练好的运行</translation>
+    </message>
+    <message>
+        <source>Open in &amp;Main Window…</source>
+        <translation>在主窗口中打开(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>The run&apos;s own attention on an example longer than its training, in the main window&apos;s views</source>
+        <translation>在主窗口的各个视图里查看这个运行自己的注意力，示例可以比训练时更长</translation>
+    </message>
+    <message>
+        <source>Shipped runs: %1</source>
+        <translation>随附的运行：%1</translation>
+    </message>
+    <message>
+        <source>This sweep: %1 seed %2</source>
+        <translation>本次扫描：%1 种子 %2</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::LessonPanel</name>
@@ -5752,6 +5772,30 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>La&amp;yers</source>
         <translation>各层(&amp;Y)</translation>
     </message>
+    <message>
+        <source>Cannot open the trained run</source>
+        <translation>无法打开训练好的运行</translation>
+    </message>
+    <message>
+        <source>%1 · layer %2 · head %3 · %4 tokens (trained at %5)</source>
+        <translation>%1 · 层 %2 · 头 %3 · %4 个 token（训练长度 %5）</translation>
+    </message>
+    <message>
+        <source>Open Trained Run %1</source>
+        <translation>打开训练好的运行 %1</translation>
+    </message>
+    <message>
+        <source>Trained run on screen: %1</source>
+        <translation>当前显示的训练好的运行：%1</translation>
+    </message>
+    <message>
+        <source>Open &amp;Trained Run…</source>
+        <translation>打开训练好的运行(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Show a model trained in the lab on an example of any length: its own attention logits and weights, past its trained length too</source>
+        <translation>用任意长度的示例查看在实验室里训练好的模型：它自己的注意力 logit 和权重，超出训练长度的部分也能看到</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>
@@ -6350,6 +6394,140 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>attention factor %1 on cos and sin, softmax scale × %2 (logits × %3)</source>
         <translation>注意力因子 %1（作用于 cos 与 sin），softmax 缩放 × %2（注意力分数 × %3）</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::TrainedRunDialog</name>
+    <message>
+        <source>Open Trained Run</source>
+        <translation>打开训练好的运行</translation>
+    </message>
+    <message>
+        <source>A trained model of the lab on one example input of any length: the heatmap shows its own attention logits and weights, past the length it was trained at too.</source>
+        <translation>让实验室里训练好的模型读一个任意长度的示例输入：热力图显示的就是它自己的注意力 logit 和权重，超出训练长度的部分也一样。</translation>
+    </message>
+    <message>
+        <source>Shipped runs: %1</source>
+        <translation>随附的运行：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>Tokens of the example: one test sequence of the run&apos;s task. Past the trained length is the point.</source>
+        <translation>示例的 token 数：取自这个运行的任务的一条测试序列。要看的正是超出训练长度的部分。</translation>
+    </message>
+    <message>
+        <source>Example &amp;length</source>
+        <translation>示例长度(&amp;L)</translation>
+    </message>
+    <message>
+        <source>La&amp;yer</source>
+        <translation>层(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>&amp;Head</source>
+        <translation>注意力头(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Seed of the example input (lab eval&apos;s test seed by default).</source>
+        <translation>示例输入的种子（默认是 lab eval 的测试种子）。</translation>
+    </message>
+    <message>
+        <source>&amp;Seed of the example</source>
+        <translation>示例的种子(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Running the model on %1 tokens, layer %2…</source>
+        <translation>正在让模型读 %1 个 token（层 %2）……</translation>
+    </message>
+    <message>
+        <source>Opened: layer %1, head %2, %3 tokens.</source>
+        <translation>已打开：层 %1，头 %2，%3 个 token。</translation>
+    </message>
+    <message>
+        <source>Cancelled; the main window is unchanged.</source>
+        <translation>已取消；主窗口保持不变。</translation>
+    </message>
+    <message>
+        <source>Open a run folder</source>
+        <translation>打开运行文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot open the trained run</source>
+        <translation>无法打开训练好的运行</translation>
+    </message>
+    <message>
+        <source>%1: trained at length %2; %3 layers, %4 heads, %5 steps. Examples up to %6 tokens.</source>
+        <translation>%1：训练长度 %2；%3 层，%4 个注意力头，%5 步。示例最多 %6 个 token。</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::TrainedRunProbe</name>
+    <message>
+        <source>%1/%2 seed %3</source>
+        <translation>%1/%2 种子 %3</translation>
+    </message>
+    <message>
+        <source>Choose a run folder: one written by lab train, lab sweep or the Lab window (config.json and model.safetensors).</source>
+        <translation>请选择一个运行文件夹：由 lab train、lab sweep 或实验室窗口写出的文件夹（含 config.json 和 model.safetensors）。</translation>
+    </message>
+    <message>
+        <source>Example length must be at least 2 (got %1).</source>
+        <translation>示例长度至少为 2（当前为 %1）。</translation>
+    </message>
+    <message>
+        <source>Example length must be at most %1 for this run: its learned table has %1 rows (got %2).</source>
+        <translation>对这个运行，示例长度最多为 %1：它学到的位置表只有 %1 行（当前为 %2）。</translation>
+    </message>
+    <message>
+        <source>Example length must be at most %1 for a model with %2 heads: the lab&apos;s memory budget of %3 GiB, as for --length of lab probe (got %4).</source>
+        <translation>对有 %2 个注意力头的模型，示例长度最多为 %1：这是实验室 %3 GiB 内存预算的上限，与 lab probe 的 --length 相同（当前为 %4）。</translation>
+    </message>
+    <message>
+        <source>Layer must be an integer from 0 to %1: the run has %2 layers (got %3).</source>
+        <translation>层必须是 0 到 %1 之间的整数：这个运行共有 %2 层（当前为 %3）。</translation>
+    </message>
+    <message>
+        <source>Head must be an integer from 0 to %1: the run has %2 heads (got %3).</source>
+        <translation>注意力头必须是 0 到 %1 之间的整数：这个运行共有 %2 个头（当前为 %3）。</translation>
+    </message>
+    <message>
+        <source>%1 must be %2 (got %3).</source>
+        <translation>%1 必须是 %2（当前为 %3）。</translation>
+    </message>
+    <message>
+        <source>The lab is not installed: posatlas-lab was found neither beside posatlas nor in its libexec folder, so a trained run cannot be probed.</source>
+        <translation>没有安装实验室：在 posatlas 旁边和它的 libexec 文件夹里都找不到 posatlas-lab，因此无法探测训练好的运行。</translation>
+    </message>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <source>posatlas-lab stopped with status %1.</source>
+        <translation>posatlas-lab 以状态 %1 退出。</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
     </message>
 </context>
 <context>

@@ -110,6 +110,11 @@ if [ -x "$build/app/posatlas-lab" ]; then
   "$exe" lab train --out "$tmp/run" --layers 1 --d-model 16 --heads 2 --train-len 12 --steps 2 --batch 4 \
     --quiet >"$tmp/lab.log" 2>&1 || { cat "$tmp/lab.log" >&2; fail "posatlas lab train as installed"; }
   grep -q '"status": "complete"' "$tmp/run/config.json" || fail "the installed lab's run is not complete"
+  # The shipped runs, in the lab's package where the app looks for them.
+  dpkg -c "$lab_deb" | grep -q "usr/share/posatlas/lab-runs/copy/rope/seed-0/model.safetensors" \
+    || fail "the shipped runs are not in posatlas-lab's package"
+  diff -r "$(dirname "$0")/../../resources/lab-runs" "$root/usr/share/posatlas/lab-runs" \
+    || fail "the packaged runs differ from resources/lab-runs"
 fi
 
 share="$root/usr/share"

@@ -3,6 +3,8 @@
 
 #include "export/figure_export.h"
 #include "lab/lab.h"
+#include "lab/lab_sweep.h"
+#include "lab/trained_run.h"
 #include "model/parameter_message.h"
 #include "scenario/types.h"
 #include "views/curve_chart.h"
@@ -129,6 +131,8 @@ LabWindow::LabWindow(QWidget* parent) : QMainWindow(parent), m_runner(new LabSwe
     restyle();
     updateDefaultFolder();
     updateFigure();
+    updateTrainedRuns();
+    connect(m_folder, &QLineEdit::editingFinished, this, &LabWindow::updateTrainedRuns);
     resize(1200, 760);
 }
 
@@ -259,6 +263,24 @@ QWidget* LabWindow::buildControls()
             m_folder->setText(dir);
     });
     v->addWidget(output);
+
+    auto* trained = new QGroupBox(tr("Trained runs"), w);
+    auto* tv = new QVBoxLayout(trained);
+    m_trainedRuns = new QComboBox(trained);
+    m_trainedRuns->setObjectName(QStringLiteral("labTrainedRuns"));
+    m_trainedRuns->setMinimumContentsLength(20);
+    m_trainedRuns->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    tv->addWidget(m_trainedRuns);
+    m_openRun = new QPushButton(tr("Open in &Main Window…"), trained);
+    m_openRun->setToolTip(tr("The run's own attention on an example longer than its training, in the main "
+                             "window's views"));
+    tv->addWidget(m_openRun);
+    connect(m_openRun, &QPushButton::clicked, this, [this] {
+        const QString run = m_trainedRuns->currentData().toString();
+        if (!run.isEmpty())
+            emit openRunRequested(run);
+    });
+    v->addWidget(trained);
     connect(m_task, &QComboBox::currentIndexChanged, this, &LabWindow::updateDefaultFolder);
     connect(m_trainLen, &QSpinBox::valueChanged, this, &LabWindow::updateDefaultFolder);
     connect(m_steps, &QSpinBox::valueChanged, this, &LabWindow::updateDefaultFolder);
@@ -266,6 +288,28 @@ QWidget* LabWindow::buildControls()
 
     v->addStretch(1);
     return w;
+}
+
+void LabWindow::updateTrainedRuns()
+{
+    const QString current = m_trainedRuns->currentData().toString();
+    m_trainedRuns->clear();
+    for (const ShippedRunEntry& e : shipped_run_entries())
+        m_trainedRuns->addItem(tr("Shipped runs: %1").arg(e.label), e.dir);
+    // The complete runs of the output folder (a sweep's OUT/METHOD/seed-N).
+    const std::string folder = m_folder->text().trimmed().toStdString();
+    for (const std::string& m : lab::lab_methods())
+        for (int seed = 0; seed < 1000; ++seed) {
+            const std::string dir = lab::sweep_run_folder(folder, m, seed);
+            if (!lab::sweep_run_complete(dir))
+                break;
+            m_trainedRuns->addItem(tr("This sweep: %1 seed %2").arg(QString::fromStdString(m)).arg(seed),
+                                   QString::fromStdString(dir));
+        }
+    const int index = m_trainedRuns->findData(current);
+    if (index >= 0)
+        m_trainedRuns->setCurrentIndex(index);
+    m_openRun->setEnabled(m_trainedRuns->count() > 0);
 }
 
 void LabWindow::setLabExecutable(const QString& path)
@@ -463,6 +507,7 @@ void LabWindow::onFinished(LabSweepRunner::Outcome outcome, const QString& messa
 {
     updateButtons();
     updateFigure();
+    updateTrainedRuns();
     switch (outcome) {
     case LabSweepRunner::Outcome::Complete:
         m_progress->setValue(1000);

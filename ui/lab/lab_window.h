@@ -6,8 +6,10 @@
 // and runs the sweep through posatlas-lab child processes (lab_sweep_runner.h), one at a time, with its
 // progress; Cancel stops the child with SIGINT, which keeps its last checkpoint, and a later Run resumes.
 // The figure (lab_sweep_figure.h) fills in as each run's evaluation finishes and exports like every figure
-// (PNG / SVG / PDF), the table as CSV / JSON (sweep.csv / sweep.json's bytes). Without posatlas-lab (a build
-// without LibTorch) the window says so and Run stays disabled.
+// (PNG / SVG / PDF), the table as CSV / JSON (sweep.csv / sweep.json's bytes). Trained runs (the shipped
+// ones and those of the output folder) open in the main window: "Open in Main Window…" asks it to (File >
+// Open Trained Run…). Without posatlas-lab (a build without LibTorch) the window says so and Run stays
+// disabled.
 #pragma once
 
 #include "lab/lab_sweep_figure.h"
@@ -77,7 +79,17 @@ public:
     QPushButton* runButton() const { return m_run; }
     QPushButton* cancelButton() const { return m_cancel; }
     QLabel* installedLabel() const { return m_installed; }
+    // Trained runs: the shipped runs, then the complete runs of the output folder.
+    QComboBox* trainedRunCombo() const { return m_trainedRuns; }
+    QPushButton* openRunButton() const { return m_openRun; }
+    // Lists the trained runs again (the output folder may hold new ones).
+    void updateTrainedRuns();
 
+signals:
+    // "Open in Main Window…" on a selected run: the main window opens it (File > Open Trained Run…).
+    void openRunRequested(const QString& run);
+
+public:
     // The default output folder: <the user's data location>/lab/sweep-TASK-LENGTH-STEPS.
     static QString defaultFolder(const QString& task, int trainLen, int steps);
 
@@ -118,6 +130,8 @@ private:
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QLabel* m_installed = nullptr;
+    QComboBox* m_trainedRuns = nullptr;
+    QPushButton* m_openRun = nullptr;
     QLabel* m_progressLabel = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;

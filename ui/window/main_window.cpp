@@ -5,6 +5,7 @@
 #include "explorer/explorer_window.h"
 #include "io/model_config.h"
 #include "lab/lab_window.h"
+#include "lab/trained_run_dialog.h"
 #include "lessons/lesson_panel.h"
 #include "model/autosave.h"
 #include "model/settings.h"
@@ -474,12 +475,74 @@ ExplorerWindow* MainWindow::openExplorer()
 
 LabWindow* MainWindow::openLab()
 {
-    if (!m_lab)
+    if (!m_lab) {
         m_lab = new LabWindow(this); // a QMainWindow: its own top-level window, deleted with this one
+        connect(m_lab, &LabWindow::openRunRequested, this,
+                [this](const QString& run) { openTrainedRunDialog(run); });
+    }
     m_lab->show();
     m_lab->raise();
     m_lab->activateWindow();
     return m_lab;
+}
+
+TrainedRunDialog* MainWindow::openTrainedRunDialog(const QString& run)
+{
+    if (!m_trainedRunDialog) {
+        m_trainedRunDialog = new TrainedRunDialog(this);
+        m_trainedRunDialog->setObjectName(QStringLiteral("trainedRunDialog"));
+        connect(m_trainedRunDialog, &TrainedRunDialog::opened, this,
+                [this](const TrainedRunRequest& r, const QString& folder) { applyTrainedRun(r, folder); });
+    }
+    if (!run.isEmpty())
+        m_trainedRunDialog->setRun(run);
+    m_trainedRunDialog->show();
+    m_trainedRunDialog->raise();
+    m_trainedRunDialog->activateWindow();
+    return m_trainedRunDialog;
+}
+
+bool MainWindow::applyTrainedRun(const TrainedRunRequest& r, const QString& folder)
+{
+    const QString path = QDir(folder).filePath(QStringLiteral("head-%1.posatlas.json").arg(r.head));
+    Session session;
+    QString label;
+    std::int64_t trained = 0;
+    try {
+        session = load_session(path);
+        const lab::RunInfo info = lab::read_run_config(r.run.toStdString());
+        label = trained_run_label(info.config);
+        trained = info.config.train_len;
+    } catch (const std::exception& e) {
+        m_sessions->reportError(tr("Cannot open the trained run"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    const QString caption = tr("%1 · layer %2 · head %3 · %4 tokens (trained at %5)")
+                                .arg(label)
+                                .arg(r.layer)
+                                .arg(r.head)
+                                .arg(r.length)
+                                .arg(trained);
+    // The caption first, so that the title the scenario change sets already names the run.
+    m_trainedRuns.emplace_back(session.scenario, caption);
+    if (m_trainedRuns.size() > kTrainedRunsKept)
+        m_trainedRuns.erase(m_trainedRuns.begin());
+    if (!m_sessions->applySession(session, label, tr("Open Trained Run %1").arg(caption))) {
+        m_trainedRuns.pop_back();
+        updateWindowTitle();
+        return false;
+    }
+    updateWindowTitle();
+    m_status->showMessage(tr("Trained run on screen: %1").arg(caption), 10000);
+    return true;
+}
+
+QString MainWindow::trainedRunCaption() const
+{
+    for (auto it = m_trainedRuns.rbegin(); it != m_trainedRuns.rend(); ++it)
+        if (it->first == m_model->scenario())
+            return it->second;
+    return {};
 }
 
 void MainWindow::setDarkTheme(bool dark)

@@ -55,6 +55,8 @@ class WindowStatus;
 class Figure;
 class ExplorerWindow;
 class LabWindow;
+class TrainedRunDialog;
+struct TrainedRunRequest;
 class ExplanationPanel;
 class NoticeArea;
 
@@ -164,6 +166,16 @@ public:
     ExplorerWindow* openExplorer();
     // The Lab window (Tools > Lab…), created on first use.
     LabWindow* openLab();
+    // File > Open Trained Run… (lab/trained_run_dialog.h), created on first use, shown and raised; `run`
+    // (when given) is selected with its defaults.
+    TrainedRunDialog* openTrainedRunDialog(const QString& run = {});
+    // Applies head r.head of the probe in `folder` (head-H.posatlas.json) as one undo step; the title
+    // and the status bar name the run, layer, head and length while that scenario is on screen. False,
+    // with a message box and the window unchanged, when the session cannot be read or applied.
+    bool applyTrainedRun(const TrainedRunRequest& r, const QString& folder);
+    // "copy/rope seed 0 · layer 1 · head 2 · 128 tokens (trained at 32)" while the scenario on screen is a
+    // trained run's, else empty.
+    QString trainedRunCaption() const;
 
     // Autosave and crash recovery (autosave.h). With the user's settings the autosave lives in
     // Autosave::defaultDirectory(); with a settings path (tests, screenshots, portable use) only when
@@ -266,8 +278,13 @@ private:
     QProgressBar* m_progress = nullptr;
     QAction* m_showTimingsAction = nullptr;
     Presentation* m_presentation = nullptr;
-    ExplorerWindow* m_explorer = nullptr; // child top-level window, created on first use
-    LabWindow* m_lab = nullptr;           // likewise
+    ExplorerWindow* m_explorer = nullptr;           // child top-level window, created on first use
+    LabWindow* m_lab = nullptr;                     // likewise
+    TrainedRunDialog* m_trainedRunDialog = nullptr; // likewise
+    // The trained runs' scenarios this window applied, each with its caption (the newest last, at most
+    // kTrainedRunsKept): the title names the run while its scenario is on screen, after an undo too.
+    static constexpr std::size_t kTrainedRunsKept = 64;
+    std::vector<std::pair<Scenario, QString>> m_trainedRuns;
     NoticeArea* m_notices = nullptr;
     QToolBar* m_noticeBar = nullptr;
     bool m_defaultLayoutPending = false;

@@ -67,7 +67,9 @@ bool MainWindow::setComparedMethods(const std::vector<Method>& list, std::option
 
 void MainWindow::updateWindowTitle()
 {
-    const QString caption = scenario_caption(m_model->scenario());
+    QString caption = scenario_caption(m_model->scenario());
+    if (const QString run = trainedRunCaption(); !run.isEmpty()) // the trained run's own names first
+        caption = tr("%1 — %2").arg(run, caption);
     const std::vector<Method>& compared = m_views->settings().compare;
     // The application's name last: platforms that append the display name see it already there and do
     // not add it a second time ("PosAtlas — … — PosAtlas").

@@ -77,6 +77,10 @@ void MainWindow::createFileMenu()
     openWeights->setObjectName(QStringLiteral("openWeightsAction"));
     openWeights->setStatusTip(tr("Use a tensor of a .safetensors checkpoint as the learned position table"));
     m_sessions->addOpenAction(file);
+    QAction* openRun = file->addAction(tr("Open &Trained Run…"), this, [this] { openTrainedRunDialog(); });
+    openRun->setObjectName(QStringLiteral("openTrainedRunAction"));
+    openRun->setStatusTip(tr("Show a model trained in the lab on an example of any length: its own "
+                             "attention logits and weights, past its trained length too"));
     QAction* openLessonAction = file->addAction(tr("Open &Lesson…"), this, &MainWindow::openLessonDialog);
     openLessonAction->setObjectName(QStringLiteral("openLessonAction"));
     openLessonAction->setStatusTip(

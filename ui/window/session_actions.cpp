@@ -189,9 +189,10 @@ void SessionActions::syncMenus(const ViewSettings& v, std::optional<Colormap> co
         kindActions[i]->setChecked(kinds[static_cast<std::size_t>(i)] == kind);
 }
 
-bool SessionActions::applySession(const Session& s, const QString& name)
+bool SessionActions::applySession(const Session& s, const QString& name, const QString& undoText)
 {
-    if (!m_views->model()->setScenario(s.scenario, tr("Open Session %1").arg(name)))
+    if (!m_views->model()->setScenario(s.scenario,
+                                       undoText.isEmpty() ? tr("Open Session %1").arg(name) : undoText))
         return false; // the model reported why; nothing else changed
     if (m_layers)
         m_layers->restore(s.layers);

@@ -57,7 +57,8 @@ public:
     // Applies the scenario as one undo step, then the view settings (keeping this window's heatmap
     // pixel size), the colour map, the menus' check marks and the open docks. False, with the
     // window unchanged, when the scenario is refused.
-    bool applySession(const Session& session, const QString& name);
+    // `undoText`: the undo step's name (default "Open Session NAME").
+    bool applySession(const Session& session, const QString& name, const QString& undoText = {});
     // File helpers: errors (unreadable file, not a session, newer version, ...) are shown in the
     // status bar and a message box, and change nothing. Both add the file to the recent files.
     bool openSession(const QString& path);
