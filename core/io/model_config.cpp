@@ -279,10 +279,11 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
 {
     if (!outer.is_object())
         throw ConfigError("a model config must be a JSON object (got " + show(outer) + ")");
-    // Gemma 3, Llama 4 and the multimodal Qwen models keep the text model's keys in text_config.
+    // Gemma 3 and 4, Llama 4 and the multimodal Qwen models keep the text model's keys in text_config.
     const json outer_type = outer.value("model_type", json());
-    const bool multimodal = outer_type == "gemma3" || outer_type == "llama4" || outer_type == "qwen2_vl" ||
-                            outer_type == "qwen2_5_vl" || outer_type == "qwen3_vl";
+    const bool multimodal = outer_type == "gemma3" || outer_type == "gemma4" || outer_type == "llama4" ||
+                            outer_type == "qwen2_vl" || outer_type == "qwen2_5_vl" ||
+                            outer_type == "qwen3_vl";
     const bool text_config =
         multimodal && outer.contains("text_config") && outer.at("text_config").is_object();
     const json flat = text_config ? text_config_flattened(outer) : json();
