@@ -360,6 +360,14 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
         throw UsageError(std::string(o.has("preset") ? "--preset: " : "--config: ") + e.what());
     }
     apply_method_choice(o, s);
+    // A rotary quantity on a model whose method is rotary but another one (MLA): it reads the model's
+    // rotary part, the parameters the rotary views draw (registry.h).
+    if (required && s.method != *required && is_rotary(*required))
+        if (const RopeParams* rotary = rotary_params(s)) {
+            const RopeParams part = *rotary;
+            s.params<RopeParams>() = part;
+            s.method = *required;
+        }
     if (required) {
         if (!model.empty() && s.method != *required)
             throw UsageError(model + " uses " + descriptor(s.method).noun + ", not " +

@@ -271,7 +271,10 @@ std::vector<ScalingVariant> standard_variants(const RopeParams& model, double fa
     unscaled.factor = 1.0;
     unscaled.max_position_embeddings = trained;
     unscaled.original_max_position_embeddings = 0;
-    add("PI (linear)", RopeType::Linear);
+    // p-RoPE (frequency_fraction) goes with no scaling and linear only (rope_check): those two keep the
+    // model's kept frequencies, the others are shown on the whole head.
+    unscaled.frequency_fraction = model.frequency_fraction;
+    add("PI (linear)", RopeType::Linear).frequency_fraction = model.frequency_fraction;
     add("NTK-aware", RopeType::Ntk);
     out.push_back({"Dynamic NTK", dynamic_ntk_params(model, factor)});
     out.back().params.seq_len = target_length;

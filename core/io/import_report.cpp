@@ -69,9 +69,9 @@ std::vector<std::string> receptive_field_lines(const std::vector<LayerAnatomy>& 
 // The query of the receptive field: the last position of the model's context.
 std::int64_t receptive_field_query(const ConfigImport& imp)
 {
-    return imp.scenario.method == Method::RoPE
-               ? std::max<std::int64_t>(0, imp.scenario.params<RopeParams>().max_position_embeddings - 1)
-               : 0;
+    // A rotary method's context (RoPE's, MLA's rotary part: registry.h); others have none here.
+    const RopeParams* rotary = rotary_params(imp.scenario);
+    return rotary ? std::max<std::int64_t>(0, rotary->max_position_embeddings - 1) : 0;
 }
 
 nlohmann::json import_report_json(const ConfigImport& imp)

@@ -4,6 +4,7 @@
 #include "io/gguf.h"
 #include "io/input_file.h"
 #include "io/model_config_detail.h"
+#include "methods/mla/mla.h"
 #include "scenario/validation.h"
 
 #include <nlohmann/json.hpp>
@@ -206,6 +207,12 @@ template <std::size_t N> bool contains(const std::string_view (&list)[N], std::s
     return std::find(std::begin(list), std::end(list), key) != std::end(list);
 }
 
+// DeepSeek's multi-head latent attention: a low-rank key/value projection beside a rotary part of its own.
+bool latent_attention(const json& cfg)
+{
+    return present(cfg, "kv_lora_rank") || present(cfg, "qk_rope_head_dim");
+}
+
 bool is_learned_type(std::string_view t)
 {
     constexpr std::string_view kLearned[] = {"bert",       "roberta", "xlm-roberta", "camembert", "gpt2",
@@ -279,10 +286,11 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
 {
     if (!outer.is_object())
         throw ConfigError("a model config must be a JSON object (got " + show(outer) + ")");
-    // Gemma 3, Llama 4 and the multimodal Qwen models keep the text model's keys in text_config.
+    // Gemma 3 and 4, Llama 4 and the multimodal Qwen models keep the text model's keys in text_config.
     const json outer_type = outer.value("model_type", json());
-    const bool multimodal = outer_type == "gemma3" || outer_type == "llama4" || outer_type == "qwen2_vl" ||
-                            outer_type == "qwen2_5_vl" || outer_type == "qwen3_vl";
+    const bool multimodal = outer_type == "gemma3" || outer_type == "gemma4" || outer_type == "llama4" ||
+                            outer_type == "qwen2_vl" || outer_type == "qwen2_5_vl" ||
+                            outer_type == "qwen3_vl";
     const bool text_config =
         multimodal && outer.contains("text_config") && outer.at("text_config").is_object();
     const json flat = text_config ? text_config_flattened(outer) : json();
@@ -313,7 +321,7 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
         s.method = Method::RoPE;
         read_rope(r, cfg, fam, s.params<RopeParams>());
         read_mrope(r, cfg, s, mt);
-        if (mt == "deepseek_v2" || mt == "deepseek_v3")
+        if (mt == "deepseek_v2" || mt == "deepseek_v3" || (!find_rope_family(mt) && latent_attention(cfg)))
             read_mla(r, cfg, s);
     };
 
@@ -325,6 +333,13 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
             rope_with(*find_rope_family(mt));
     } else if (const RopeFamily* fam = find_rope_family(mt)) {
         rope_with(*fam);
+    } else if (latent_attention(cfg)) {
+        // A model type PosAtlas does not know with DeepSeek's latent-attention keys (kv_lora_rank,
+        // qk_rope_head_dim): read as DeepseekV3Config reads them.
+        r.note("model_type '" + quote_input(mt) +
+               "' is not known to PosAtlas: multi-head latent attention is assumed because of kv_lora_rank / "
+               "qk_rope_head_dim, with DeepseekV3Config's defaults for missing keys");
+        rope_with(*find_rope_family("deepseek_v3"));
     } else if (mt == "bloom") {
         read_bloom(r, cfg, s);
     } else if (mt == "mpt") {
@@ -366,7 +381,7 @@ ConfigImport import_impl(const json& outer, const Scenario& base)
                               "know the model type");
         }
     }
-    if (s.method == Method::RoPE)
+    if (s.method == Method::RoPE || s.method == kMLA)
         read_layers(r, cfg, out);
     finish_unknown(r, cfg, out);
     return out;

@@ -21,6 +21,8 @@ int default_layer_count(std::string_view mt)
 {
     if (family(mt, {"gemma2", "gemma3_text", "gemma3"}))
         return 26; // Gemma2Config, Gemma3TextConfig
+    if (family(mt, {"gemma4_text", "gemma4"}))
+        return 30; // Gemma4TextConfig
     if (family(mt, {"llama4", "llama4_text"}))
         return 48; // Llama4TextConfig
     if (mt == "smollm3")
@@ -80,8 +82,8 @@ struct LayerReader {
         // A family whose code has no sliding window (LlamaAttention) leaves sliding_window "not modelled".
         const bool window_known =
             any_sliding || present(cfg, "layer_types") ||
-            family(mt, {"gemma2", "gemma3_text", "gemma3", "cohere2", "mistral", "mixtral", "phi3", "qwen2",
-                        "qwen2_moe", "qwen3", "qwen3_moe", "smollm3"});
+            family(mt, {"gemma2", "gemma3_text", "gemma3", "gemma4_text", "gemma4", "cohere2", "mistral",
+                        "mixtral", "phi3", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "smollm3"});
         const std::int64_t window = window_known ? sliding_window(any_sliding) : 0;
         const std::int64_t chunk = chunk_size(any_chunked);
         const RopeParams& global = out.scenario.params<RopeParams>();
@@ -107,7 +109,9 @@ struct LayerReader {
                 continue;
             }
             a.rope_theta = global.rope_theta;
-            a.rope_type = std::string(rope_type_id(global.rope_type));
+            // Gemma 4's proportional RoPE is p-RoPE over the whole head (model_config_rope.cpp).
+            a.rope_type = global.frequency_fraction < 1.0 ? "proportional"
+                                                          : std::string(rope_type_id(global.rope_type));
             a.rope_factor = global.factor;
             if (t != "full_attention")
                 local_rope(t, a);
@@ -201,6 +205,11 @@ struct LayerReader {
             every(2, "Gemma2Config");
         } else if (family(mt, {"gemma3_text", "gemma3"})) {
             every(pattern(6), "Gemma3TextConfig, sliding_window_pattern");
+        } else if (family(mt, {"gemma4_text", "gemma4"})) {
+            // Gemma4TextConfig.__post_init__: a fixed pattern of 6 (not a config key), and the last layer is
+            // always full_attention.
+            every(6, "Gemma4TextConfig");
+            types.back() = "full_attention";
         } else if (mt == "cohere2") {
             every(pattern(4), "Cohere2Config, sliding_window_pattern");
         } else if (family(mt, {"llama4", "llama4_text"})) {
@@ -245,6 +254,10 @@ struct LayerReader {
             return *w;
         if (cfg.contains("sliding_window"))
             throw ConfigError("layer_types has sliding_attention layers but sliding_window is null");
+        if (family(mt, {"gemma4_text", "gemma4"})) {
+            r.note("sliding_window absent: Gemma4TextConfig's default 512");
+            return 512;
+        }
         r.note("sliding_window absent: the configuration class's default 4096");
         return 4096; // Gemma2Config, Gemma3TextConfig, Cohere2Config, MistralConfig, Qwen2Config
     }

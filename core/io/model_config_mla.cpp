@@ -53,11 +53,15 @@ void read_mla(Reader& r, const json& cfg, Scenario& s)
                 std::string(rope_type_id(rope.rope_type)) + " scaling");
     }
     s.params<MlaParams>() = m;
-    r.note("multi-head latent attention: the RoPE views show the " + std::to_string(m.qk_rope_head_dim) +
-           " rotary dimensions; --method mla (MLA) shows the whole logit with the " +
-           std::to_string(m.qk_nope_head_dim) +
-           " position-free dimensions (qk_nope_head_dim) and the softmax "
-           "scale of DeepseekV3Attention");
+    // The model's method is MLA: its logit is the position-free part and the rotary part together, with
+    // DeepseekV3Attention's softmax scale. The RoPE parameters keep the rotary part alone (with DeepSeek's
+    // softmax multiplier, softmax_mscale), which --method rope and the RoPE quantities read.
+    s.method = kMLA;
+    r.note("multi-head latent attention (method mla): the whole logit, " +
+           std::to_string(m.qk_nope_head_dim) + " position-free dimensions (qk_nope_head_dim) beside the " +
+           std::to_string(m.qk_rope_head_dim) +
+           " rotary ones, with the softmax scale of DeepseekV3Attention; the rotary views show the rotary "
+           "part, and --method rope shows it alone");
 }
 
 } // namespace posatlas::detail

@@ -17,7 +17,7 @@
 namespace posatlas::detail {
 
 // ---------------------------------------------------------------- RoPE families
-enum class RopeStyle { Standard, NeoX, GptJ, DeepSeek, Phi3, Gemma3, Cohere, Llama4 };
+enum class RopeStyle { Standard, NeoX, GptJ, DeepSeek, Phi3, Gemma3, Gemma4, Cohere, Llama4 };
 
 // Defaults of the HF configuration class of each RoPE model type (configuration_<family>.py).
 struct RopeFamily {
@@ -34,7 +34,7 @@ struct RopeFamily {
 
 namespace {
 
-constexpr std::array<RopeFamily, 25> kRopeFamilies{{
+constexpr std::array<RopeFamily, 27> kRopeFamilies{{
     {"llama", "LlamaConfig", 4096, 32, 0, 2048, 10000.0, 1.0, RopeStyle::Standard},
     {"mistral", "MistralConfig", 4096, 32, 0, 4096 * 32, 10000.0, 1.0, RopeStyle::Standard},
     {"mixtral", "MixtralConfig", 4096, 32, 0, 4096 * 32, 1e6, 1.0, RopeStyle::Standard},
@@ -58,6 +58,11 @@ constexpr std::array<RopeFamily, 25> kRopeFamilies{{
     // import_model_config reads); the global layers' RoPE, rope_theta, is the one shown.
     {"gemma3_text", "Gemma3TextConfig", 2304, 8, 256, 131072, 1e6, 1.0, RopeStyle::Gemma3},
     {"gemma3", "Gemma3TextConfig", 2304, 8, 256, 131072, 1e6, 1.0, RopeStyle::Gemma3},
+    // Gemma 4 (transformers models/gemma4/configuration_gemma4.py, Gemma4TextConfig): the full-attention
+    // layers' RoPE is shown, with their head size global_head_dim (default 512; head_dim, 256, is the
+    // sliding layers') and rope_parameters["full_attention"] (default proportional, 0.25, 1e6).
+    {"gemma4_text", "Gemma4TextConfig", 2304, 8, 512, 131072, 1e6, 1.0, RopeStyle::Gemma4},
+    {"gemma4", "Gemma4TextConfig", 2304, 8, 512, 131072, 1e6, 1.0, RopeStyle::Gemma4},
     // Families with per-layer attention spans or NoPE layers (model_config_layers.cpp reads the layers).
     {"gemma2", "Gemma2Config", 2304, 8, 256, 8192, 10000.0, 1.0, RopeStyle::Standard},
     {"cohere2", "Cohere2Config", 8192, 64, 0, 8192, 10000.0, 1.0, RopeStyle::Cohere},
@@ -207,6 +212,24 @@ private:
                 m_r.ignore("head_dim");
             return;
         }
+        if (m_fam.style == RopeStyle::Gemma4) {
+            // Gemma4TextConfig: the full-attention layers' heads have global_head_dim components
+            // (per_layer_config head_dim; the rotary embedding reads head_dim_key "global_head_dim").
+            if (const auto sliding = m_r.small_int(m_cfg, "head_dim", "head_dim"))
+                m_r.note("head_dim " + std::to_string(*sliding) +
+                         ": the sliding layers' heads (their RoPE is not the one shown)");
+            auto global = m_r.small_int(m_cfg, "global_head_dim", "global_head_dim");
+            if (!global) {
+                global = m_fam.head_dim;
+                m_r.note("global_head_dim absent: " + cls() + " default " + std::to_string(*global));
+            }
+            if (*global < 2)
+                throw ConfigError("global_head_dim must be at least 2 (got " + std::to_string(*global) + ")");
+            m_rope.head_dim = *global;
+            m_r.note("head_dim = global_head_dim = " + std::to_string(*global) +
+                     ": the full-attention layers, whose RoPE is shown");
+            return;
+        }
         if (m_fam.style != RopeStyle::GptJ) {
             if (const auto hd = m_r.small_int(m_cfg, "head_dim", "head_dim")) {
                 m_rope.head_dim = *hd;
@@ -339,6 +362,17 @@ private:
                      "beta_slow: 1, truncate: false, original_max_position_embeddings: 4096}");
             m_r.set_recording(false);
         }
+        if (!dict && m_fam.style == RopeStyle::Gemma4) {
+            // Gemma4TextConfig.__post_init__'s default rope_parameters["full_attention"].
+            builtin =
+                json{{"rope_type", "proportional"}, {"partial_rotary_factor", 0.25}, {"rope_theta", 1e6}};
+            dict = &builtin;
+            m_prefix = "rope_parameters.full_attention";
+            m_r.note(
+                "rope_parameters absent: Gemma4TextConfig default full_attention {rope_type: proportional, "
+                "partial_rotary_factor: 0.25, rope_theta: 1000000}");
+            m_r.set_recording(false);
+        }
         if (!dict) {
             m_rope.rope_type = RopeType::Default;
             use_top_original_if_phi3();
@@ -384,12 +418,46 @@ private:
             m_r.note(used_key + " 'yarn' read as longrope: Phi3Config maps 'su' and 'yarn' to longrope");
             name = "longrope";
         }
+        if (name == "proportional")
+            name = read_proportional(dict, used_key);
         const auto parsed = parse_rope_type(name);
         if (!parsed)
             throw ConfigError(used_key + " '" + quote_input(name) +
                               "' is not a modelled rope type (supported: default, "
-                              "linear, dynamic, yarn, llama3, longrope, and the legacy su, mrope)");
+                              "linear, dynamic, yarn, llama3, longrope, proportional, and the legacy su, "
+                              "mrope)");
         m_rope.rope_type = *parsed;
+    }
+
+    // Gemma 4's "proportional" rope type (transformers modeling_rope_utils.py
+    // _compute_proportional_rope_parameters): rope_angles = int(partial_rotary_factor * head_dim // 2) pairs
+    // turn at rope_theta^(-2i / head_dim), the other head_dim / 2 - rope_angles have frequency zero, and
+    // every frequency is divided by factor (default 1). That is p-RoPE with p = partial_rotary_factor over
+    // the whole head (RopeParams::frequency_fraction) and linear scaling when factor is not 1. Returns the
+    // rope type to read on with.
+    std::string read_proportional(const json& dict, const std::string& used_key)
+    {
+        double p = m_rope.partial_rotary_factor;
+        if (dict.contains("partial_rotary_factor"))
+            if (const auto v = m_r.number(dict, "partial_rotary_factor", key("partial_rotary_factor")))
+                p = *v;
+        if (!(p > 0.0 && p <= 1.0))
+            throw ConfigError(key("partial_rotary_factor") +
+                              " must be in (0, 1] for rope type proportional (got " + format_number(p) + ")");
+        m_rope.partial_rotary_factor = 1.0;
+        m_rope.frequency_fraction = p;
+        const int kept = m_rope.rotary_dim() / 2;
+        m_r.note(used_key + " 'proportional' (Gemma 4) read as p-RoPE with p = partial_rotary_factor = " +
+                 format_number(p) + ": the highest " + std::to_string(kept) + " of " +
+                 std::to_string(m_rope.head_dim / 2) + " frequencies, theta_i = rope_theta^(-2i / " +
+                 std::to_string(m_rope.head_dim) + "), the other pairs unrotated");
+        const auto factor =
+            dict.contains("factor") ? m_r.number(dict, "factor", key("factor")) : std::nullopt;
+        if (!factor || *factor == 1.0) {
+            consume("factor");
+            return "default";
+        }
+        return "linear"; // inv_freq /= factor; read_type_parameters reads the factor
     }
 
     // Phi3Config keeps the pretraining length even without scaling; show it as the trained length.

@@ -1963,6 +1963,10 @@
         <source>DeepSeek-V3&apos;s rotary share |R| / (|N| + |R|) of the logit against distance for all-ones content, out to 4096</source>
         <translation>DeepSeek-V3 注意力分数中的旋转占比 |R| / (|N| + |R|) 随距离的变化，内容全为 1，距离延伸到 4096</translation>
     </message>
+    <message>
+        <source>p-RoPE as Gemma 4&apos;s full-attention layers use it (proportional RoPE: d 512, θ 10⁶, p 0.25): the 64 highest frequencies of the head turn, its 192 lowest pairs do not</source>
+        <translation>Gemma 4 全局注意力层所用的 p-RoPE（比例 RoPE：d 512，θ 10⁶，p 0.25）：头中频率最高的 64 对会旋转，频率最低的 192 对不旋转</translation>
+    </message>
 </context>
 <context>
     <name>Language</name>
@@ -3029,6 +3033,14 @@
     <message>
         <source>YaRN (DeepSeek): the softmax scale is multiplied by (0.1·mscale_all_dim·ln s + 1)², and cos and sin by get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) (unset or 0: no softmax multiplier).</source>
         <translation>YaRN（DeepSeek）：softmax 缩放乘以 (0.1·mscale_all_dim·ln s + 1)²，cos 和 sin 乘以 get_mscale(s, mscale) / get_mscale(s, mscale_all_dim)（未设置或为 0 时，softmax 缩放不额外相乘）。</translation>
+    </message>
+    <message>
+        <source>Kept frequencies p (p-RoPE)</source>
+        <translation>保留频率比例 p（p-RoPE）</translation>
+    </message>
+    <message>
+        <source>p-RoPE (Barbero et al. 2024): the fraction of the frequencies kept, the highest ones; the lowest pairs do not rotate. Gemma 4&apos;s proportional RoPE is p = 0.25. 1: plain RoPE.</source>
+        <translation>p-RoPE（Barbero 等，2024）：保留的频率所占比例，保留的是最高的那些频率；最低频率的维度对不再旋转。Gemma 4 的比例 RoPE 即 p = 0.25。取 1 时就是普通的 RoPE。</translation>
     </message>
 </context>
 <context>

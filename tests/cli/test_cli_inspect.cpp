@@ -92,7 +92,7 @@ TEST(CliInspect, NoPositionalKeyNotModelledForAnyFamily)
     for (const char* f : {"gemma2_9b.json", "gemma3_12b.json", "gemma3_27b_text.json", "gemma3_1b_v5.json",
                           "gemma3_tiny_v5.json", "llama4_scout.json", "llama4_v5.json", "cohere2_r7b.json",
                           "cohere2_v5.json", "smollm3_3b.json", "mistral_7b_v0.1.json", "qwen2_sliding.json",
-                          "qwen2.5_7b_instruct.json", "deepseek_v3.json"}) {
+                          "qwen2.5_7b_instruct.json", "deepseek_v3.json", "gemma4_text_defaults.json"}) {
         const json j = inspect_json(config(f));
         EXPECT_EQ(j.at("not_modelled"), json::array()) << f;
         EXPECT_FALSE(j.at("layers").empty()) << f;

@@ -74,4 +74,26 @@ TEST(CliMla, BadValuesNameTheOptionAndItsRange)
     EXPECT_NE(beta.err.find("--beta-fast"), std::string::npos) << beta.err;
 }
 
+// A DeepSeek-V3 config without --method is MLA (io/model_config_mla.cpp); the RoPE quantities read its
+// rotary part. 1e-14 relative.
+TEST(CliMla, DeepSeekConfigIsMlaAndItsRotaryPartServesTheRopeQuantities)
+{
+    const Result r = run({"compute", "matrix", "--config",
+                          (std::string(POSATLAS_TEST_DATA) + "/configs/deepseek_v3.json"), "--seq-len", "3"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json v = json::parse(r.out);
+    EXPECT_EQ(v["method"], "mla");
+    // All-ones content on the diagonal: 128 + 64 times DeepseekV3Attention's scale 192^-0.5 (0.1 ln 40 +
+    // 1)^2.
+    const double m = 0.1 * std::log(40.0) + 1.0;
+    const double want = 192.0 * m * m / std::sqrt(192.0);
+    EXPECT_NEAR(v["matrix"][0][0].get<double>(), want, 1e-14 * want);
+
+    const Result f = run({"compute", "rope-frequencies", "--config",
+                          (std::string(POSATLAS_TEST_DATA) + "/configs/deepseek_v3.json")});
+    ASSERT_EQ(f.status, 0) << f.err;
+    EXPECT_EQ(json::parse(f.out)["rotary_dim"], 64);
+    EXPECT_NEAR(json::parse(f.out)["logit_multiplier"].get<double>(), m * m, 1e-14 * m * m);
+}
+
 } // namespace

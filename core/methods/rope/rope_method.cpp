@@ -264,6 +264,18 @@ std::vector<Field> rope_shape_fields()
              .label = QT_TRANSLATE_NOOP("ParamSpec", "Partial rotary factor"),
              .tooltip = QT_TRANSLATE_NOOP("ParamSpec", "Fraction of head_dim that is rotated (GPT-NeoX 0.25, "
                                                        "Phi-2 0.4); the rest passes through.")}),
+        make_field(
+            "frequency_fraction", FieldType::Real, &P::frequency_fraction,
+            {.lo = 0,
+             .hi = 1,
+             .lo_open = true,
+             .decimals = 2,
+             .step = 0.05,
+             .label = QT_TRANSLATE_NOOP("ParamSpec", "Kept frequencies p (p-RoPE)"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "ParamSpec", "p-RoPE (Barbero et al. 2024): the fraction of the frequencies kept, the "
+                              "highest ones; the lowest pairs do not rotate. Gemma 4's proportional RoPE "
+                              "is p = 0.25. 1: plain RoPE.")}),
         make_field("pairing", FieldType::Choice, &P::pairing,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Pairing"),
                     .tooltip = QT_TRANSLATE_NOOP(
@@ -460,6 +472,19 @@ void rope_check(const Scenario& s)
 {
     const RopeParams& p = s.params<RopeParams>();
     const int rd = p.rotary_dim();
+    if (p.frequency_fraction < 1.0) {
+        if (p.rope_type != RopeType::Default && p.rope_type != RopeType::Linear)
+            throw ParameterError("frequency_fraction",
+                                 "1 unless rope_type is default or linear (p-RoPE keeps the unscaled or "
+                                 "linearly scaled frequencies)",
+                                 format_number(p.frequency_fraction) + " with rope_type " +
+                                     std::string(rope_type_id(p.rope_type)));
+        if (rd < 2)
+            throw ParameterError("frequency_fraction",
+                                 "at least 2 / frequency_dim = 2 / " + std::to_string(p.frequency_dim()) +
+                                     " so that one pair keeps its frequency",
+                                 format_number(p.frequency_fraction));
+    }
     if (rd < 2 || rd % 2 != 0)
         throw ParameterError("partial_rotary_factor",
                              "such that int(head_dim * partial_rotary_factor) is even and >= 2",
@@ -487,6 +512,21 @@ void rope_check(const Scenario& s)
 Scenario llama_2_7b()
 {
     Scenario s = gallery_preset("llama-2-7b");
+    s.seq_len = 512;
+    return s;
+}
+
+// Gemma 4's full-attention layers (Gemma4TextConfig's defaults,
+// tests/data/configs/gemma4_text_defaults.json): global_head_dim 512, rope_theta 1e6, proportional RoPE with
+// partial_rotary_factor 0.25, i.e. p-RoPE.
+Scenario gemma_4_full_attention()
+{
+    Scenario s = gallery_defaults(Method::RoPE);
+    RopeParams& p = s.params<RopeParams>();
+    p.head_dim = 512;
+    p.rope_theta = 1e6;
+    p.frequency_fraction = 0.25;
+    p.max_position_embeddings = 131072;
     s.seq_len = 512;
     return s;
 }
@@ -526,6 +566,12 @@ std::vector<GalleryFigureSpec> rope_gallery()
          .scenario = llama_2_7b,
          .query_position = 12,
          .key_position = 4},
+        {.stem = "prope-spectrum",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "p-RoPE as Gemma 4's full-attention layers use it (proportional RoPE: d 512, θ 10⁶, "
+                        "p 0.25): the 64 highest frequencies of the head turn, its 192 lowest pairs do not"),
+         .view = GalleryView::Spectrum,
+         .scenario = gemma_4_full_attention},
         {.stem = "yarn-spectrum",
          .caption =
              QT_TRANSLATE_NOOP("Gallery", "YaRN on Yarn-Llama-2-7b-64k (factor 16, original 4096, β 32/1): "

@@ -6,6 +6,7 @@
 
 #include "methods/method.h"
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,7 +36,15 @@ struct RopeParams {
 
     int head_dim = 128;                 // head_dim, or hidden_size / num_attention_heads
     double rope_theta = 10000.0;        // base
-    double partial_rotary_factor = 1.0; // rotary_dim = int(head_dim * partial_rotary_factor)
+    double partial_rotary_factor = 1.0; // frequency_dim = int(head_dim * partial_rotary_factor)
+    // p-RoPE (Barbero et al. 2024, "Round and Round We Go! What makes Rotary Positional Encodings
+    // useful?", arXiv:2410.06205): the fraction p of the frequencies kept, the highest ones; the lowest
+    // are removed (their pairs do not rotate). Pair i keeps theta_i = rope_theta^(-2i / frequency_dim), the
+    // exponent over the whole frequency_dim, for i < floor(p * frequency_dim / 2). Gemma 4's "proportional"
+    // rope type is this with p = its partial_rotary_factor (transformers modeling_rope_utils.py
+    // _compute_proportional_rope_parameters: rope_angles = int(partial_rotary_factor * head_dim // 2),
+    // the rest zero). 1: every frequency (plain RoPE). With default and linear scaling only.
+    double frequency_fraction = 1.0;
     RopeType rope_type = RopeType::Default;
     RopePairing pairing = RopePairing::Half;
     double factor = 1.0;                               // scaling factor s
@@ -60,7 +69,16 @@ struct RopeParams {
     std::vector<double> short_factor;
     std::vector<double> long_factor;
 
-    int rotary_dim() const { return static_cast<int>(head_dim * partial_rotary_factor); }
+    // The dimension the frequencies' exponent runs over: int(head_dim * partial_rotary_factor).
+    int frequency_dim() const { return static_cast<int>(head_dim * partial_rotary_factor); }
+    // The rotated components: frequency_dim, or with p-RoPE twice the kept pairs,
+    // 2 floor(p * frequency_dim / 2) (Python's int(p * d // 2) of _compute_proportional_rope_parameters).
+    int rotary_dim() const
+    {
+        if (frequency_fraction >= 1.0)
+            return frequency_dim();
+        return 2 * static_cast<int>(std::floor(frequency_fraction * frequency_dim() / 2.0));
+    }
     std::int64_t trained_length() const
     {
         return original_max_position_embeddings > 0 ? original_max_position_embeddings

@@ -78,7 +78,14 @@ RopeFrequencies start(const RopeParams& p)
     f.rotary_dim = p.rotary_dim();
     f.base_used = p.rope_theta;
     f.factor_used = 1.0;
-    f.inv_freq_original = default_inv_freq(p.rope_theta, f.rotary_dim);
+    if (p.frequency_fraction >= 1.0) {
+        f.inv_freq_original = default_inv_freq(p.rope_theta, f.rotary_dim);
+    } else {
+        // p-RoPE: the highest frequencies of the whole frequency_dim, the lowest removed
+        // (_compute_proportional_rope_parameters: inv_freq_rotated over head_dim, zeros after).
+        f.inv_freq_original = default_inv_freq(p.rope_theta, p.frequency_dim());
+        f.inv_freq_original.resize(static_cast<std::size_t>(f.rotary_dim / 2));
+    }
     return f;
 }
 

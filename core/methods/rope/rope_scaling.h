@@ -38,7 +38,7 @@ inline constexpr double kPairRegimeTolerance = 1e-9;
 
 struct RopeFrequencies {
     RopeType rope_type = RopeType::Default;
-    int rotary_dim = 0;       // int(head_dim * partial_rotary_factor); rotary_dim / 2 pairs
+    int rotary_dim = 0;       // RopeParams::rotary_dim(); rotary_dim / 2 pairs
     double base_used = 0.0;   // effective base: rope_theta, or the NTK / dynamic-NTK enlarged base
     double factor_used = 1.0; // the scaling factor the formulas used (1 for default; see longrope rule)
     std::vector<double> inv_freq_original; // theta_i = rope_theta^(-2i / rotary_dim)
@@ -70,6 +70,11 @@ struct RopeFrequencies {
 
 // Computes the rotary frequencies of `p` (validate(p) first; throws ParameterError).
 // d = rotary_dim, theta_i = rope_theta^(-2i/d), i = 0 .. d/2 - 1, s = factor, L = trained_length().
+//  p-RoPE   : with p.frequency_fraction p < 1 (default and linear only), d = rotary_dim() =
+//             2 floor(p D / 2) and theta_i = rope_theta^(-2i/D) with D = frequency_dim(): the highest
+//             frequencies of D, the lowest removed (Barbero et al. 2024; Gemma 4's "proportional",
+//             _compute_proportional_rope_parameters, whose zero frequencies are the pairs not rotated
+//             here; its inv_freq /= factor is linear).
 //  default  : theta_i; attention factor 1.                   (_compute_default_rope_parameters)
 //  linear   : theta_i / s (kaiokendev's position interpolation; Chen et al. 2023, "Extending Context
 //             Window of Large Language Models via Positional Interpolation").

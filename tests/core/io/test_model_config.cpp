@@ -5,6 +5,7 @@
 // rules of modeling_rope_utils.py, worked out by hand in the comments. Integer and exact-binary quantities
 // are compared exactly; derived ratios with EXPECT_DOUBLE_EQ (4 ulp).
 #include "io/model_config.h"
+#include "methods/mla/mla.h"
 #include "methods/rope/rope_scaling.h"
 #include "scenario/validation.h"
 
@@ -241,7 +242,7 @@ std::vector<Case> cases()
           "qk_nope_head_dim":128,"qk_rope_head_dim":64,"max_position_embeddings":163840,
           "rope_scaling":{"type":"yarn","factor":40,"original_max_position_embeddings":4096,"beta_fast":32,
           "beta_slow":1,"mscale":0.707,"mscale_all_dim":0.707}})",
-         Method::RoPE,
+         kMLA,
          [](const ConfigImport& c) {
              const auto& r = c.scenario.params<RopeParams>();
              EXPECT_EQ(r.head_dim, 64);
@@ -405,7 +406,7 @@ std::vector<Case> cases()
           "qk_rope_head_dim":64,"max_position_embeddings":163840,"rope_theta":10000,
           "rope_scaling":{"beta_fast":32,"beta_slow":1,"factor":40,"mscale":1.0,"mscale_all_dim":1.0,
           "original_max_position_embeddings":4096,"type":"yarn"}})",
-         Method::RoPE,
+         kMLA,
          [](const ConfigImport& c) {
              const auto& r = c.scenario.params<RopeParams>();
              EXPECT_TRUE(r.softmax_mscale);
@@ -419,7 +420,7 @@ std::vector<Case> cases()
          R"({"model_type":"deepseek_v3","qk_rope_head_dim":64,"max_position_embeddings":163840,
           "rope_scaling":{"factor":40,"mscale":1.0,"mscale_all_dim":0,"original_max_position_embeddings":4096,
           "type":"yarn"}})",
-         Method::RoPE,
+         kMLA,
          // HF: "if mscale_all_dim:" is false for 0 -> no softmax multiplier.
          [](const ConfigImport& c) { EXPECT_FALSE(c.scenario.params<RopeParams>().softmax_mscale); }},
         // Gemma 3 4B/12B/27B: pre-trained at 32768, rescaled by linear 8 to 131072 (arXiv:2503.19786).

@@ -5,6 +5,8 @@
 #include "analysis/rope_compare.h"
 #include "io/presets.h"
 #include "io/scenario_json.h"
+#include "methods/mla/mla.h"
+#include "methods/registry.h"
 #include "scenario/validation.h"
 
 #include <gtest/gtest.h>
@@ -39,7 +41,7 @@ constexpr Expected kRequired[] = {
     {"bloom-560m", Method::ALiBi, "BLOOM"},
     {"mpt-7b", Method::ALiBi, "MPT"},
     {"yarn-llama-2-7b-64k", Method::RoPE, "Llama"},
-    {"deepseek-v2-lite", Method::RoPE, "DeepSeek"},
+    {"deepseek-v2-lite", MlaParams::kMethod, "DeepSeek"}, // multi-head latent attention
     {"phi-3-mini-128k", Method::RoPE, "Phi"},
     {"gpt-oss-20b", Method::RoPE, "GPT-OSS"},
 };
@@ -283,7 +285,9 @@ TEST(Presets, ShippedConfigsHaveTheirModelsContextLengths)
     for (const auto& c : cases) {
         SCOPED_TRACE(c.file);
         const Scenario s = load_model_config(config_path(c.file)).scenario;
-        ASSERT_EQ(s.method, Method::RoPE);
+        // RoPE, or MLA (DeepSeek) whose rotary part the RoPE parameters hold.
+        ASSERT_NE(rotary_params(s), nullptr);
+        ASSERT_EQ(*rotary_params(s), s.params<RopeParams>());
         EXPECT_EQ(s.params<RopeParams>().trained_length(), c.trained);
         EXPECT_EQ(rope_default_target_length(s.params<RopeParams>()), c.target);
         const RopePairsTable t = rope_pairs(s.params<RopeParams>());

@@ -30,6 +30,7 @@ Scenario non_default()
     s.params<RopeParams>().short_factor = {1.0, 1.5};
     s.params<RopeParams>().long_factor = {2.0, 3.5};
     s.params<RopeParams>().truncate = false;
+    s.params<RopeParams>().frequency_fraction = 0.25; // p-RoPE
     s.params<AlibiParams>().scaling = AlibiScaling::Ntk;
     s.params<AlibiParams>().bias = AlibiBias::Symmetric;
     s.params<CopeParams>().gate_scale = -0.5;
@@ -47,6 +48,7 @@ TEST(ScenarioJson, RoundTripKeepsEveryField)
     EXPECT_EQ(back.params<RopeParams>().mscale, std::optional<double>(0.707));
     EXPECT_FALSE(back.params<RopeParams>().mscale_all_dim.has_value());
     EXPECT_EQ(back.params<RopeParams>().long_factor, (std::vector<double>{2.0, 3.5}));
+    EXPECT_EQ(back.params<RopeParams>().frequency_fraction, 0.25);
     EXPECT_EQ(back.content.seed, 99u);
 }
 

@@ -8,7 +8,9 @@
 #include "methods/alibi/alibi.h"
 #include "methods/curve_family.h"
 #include "methods/learned/learned.h"
+#include "methods/mla/mla.h"
 #include "methods/registry.h"
+#include "methods/rope/rope_scaling.h"
 #include "methods/t5/t5_buckets.h"
 #include "scenario/validation.h"
 #include "weights_fixtures.h"
@@ -154,15 +156,35 @@ TEST(DescriptorHooks, OnlyARotaryMethodOffersTheRotaryViewsAndTheyDrawItsOwnPara
         Scenario s;
         s.method = d.method;
         const RopeParams* rotary = rotary_params(s);
-        EXPECT_EQ(rotary != nullptr, d.method == RopeParams::kMethod) << d.method.id();
+        EXPECT_EQ(rotary != nullptr, d.method == RopeParams::kMethod || d.method == MlaParams::kMethod)
+            << d.method.id();
         EXPECT_EQ(is_rotary(d.method), rotary != nullptr) << d.method.id();
-        if (rotary) { // the scenario's own parameters, as they are now
+        if (rotary && d.method == RopeParams::kMethod) { // the scenario's own parameters, as they are now
             s.params<RopeParams>().rope_theta = 500000.0;
             ASSERT_NE(rotary_params(s), nullptr);
             EXPECT_EQ(*rotary_params(s), s.params<RopeParams>());
             EXPECT_EQ(rotary_params(s)->rope_theta, 500000.0);
         }
     }
+}
+
+TEST(DescriptorHooks, MlaDrawsItsRotaryPartWithTheModelsSoftmaxMultiplier)
+{
+    // The rotary part of MLA (mla_rope_params) with DeepSeek's softmax multiplier, following edits.
+    Scenario s;
+    s.method = MlaParams::kMethod;
+    const RopeParams* rotary = rotary_params(s);
+    ASSERT_NE(rotary, nullptr);
+    RopeParams want = mla_rope_params(s.params<MlaParams>());
+    want.softmax_mscale = true; // DeepSeek-V3's defaults: YaRN with mscale_all_dim 1
+    EXPECT_EQ(*rotary, want);
+    // DeepseekV3Attention's rotary logit multiplier: get_mscale(40, 1)^2 = (0.1 ln 40 + 1)^2; 1e-15 relative.
+    const double m = 0.1 * std::log(40.0) + 1.0;
+    EXPECT_NEAR(compute_rope_frequencies(*rotary).logit_multiplier(), m * m, 1e-15 * m * m);
+    s.params<MlaParams>().rope_theta = 50000.0;
+    ASSERT_NE(rotary_params(s), nullptr);
+    EXPECT_EQ(rotary_params(s)->rope_theta, 50000.0);
+    EXPECT_EQ(rotary->rope_theta, 10000.0); // the first pointer still holds the first parameters
 }
 
 TEST(DescriptorHooks, AlibiSlopesDisplayTheScaledValuesAndSayWhy)

@@ -76,17 +76,18 @@ private slots:
                                    QStringLiteral("11-rope-long-term-decay"),
                                    QStringLiteral("12-rope-decay-to-a-million"),
                                    QStringLiteral("13-rope-rotation"),
-                                   QStringLiteral("14-alibi-bias-per-head"),
-                                   QStringLiteral("15-alibi-decay"),
-                                   QStringLiteral("16-cope-positions"),
-                                   QStringLiteral("17-mrope-logits"),
-                                   QStringLiteral("18-mrope-interleaved-logits"),
-                                   QStringLiteral("19-mla-logits"),
-                                   QStringLiteral("20-mla-rotary-share"),
-                                   QStringLiteral("21-yarn-spectrum"),
-                                   QStringLiteral("22-llama3-bands"),
-                                   QStringLiteral("23-longrope-spectrum"),
-                                   QStringLiteral("24-pi-vs-ntk")};
+                                   QStringLiteral("14-prope-spectrum"),
+                                   QStringLiteral("15-alibi-bias-per-head"),
+                                   QStringLiteral("16-alibi-decay"),
+                                   QStringLiteral("17-cope-positions"),
+                                   QStringLiteral("18-mrope-logits"),
+                                   QStringLiteral("19-mrope-interleaved-logits"),
+                                   QStringLiteral("20-mla-logits"),
+                                   QStringLiteral("21-mla-rotary-share"),
+                                   QStringLiteral("22-yarn-spectrum"),
+                                   QStringLiteral("23-llama3-bands"),
+                                   QStringLiteral("24-longrope-spectrum"),
+                                   QStringLiteral("25-pi-vs-ntk")};
         QCOMPARE(stems, expected);
     }
 

@@ -55,10 +55,11 @@ TEST(MlaConfig, DeepSeekV3ConfigFillsTheMlaParameters)
     // DeepseekV3Attention.scaling: 192^-0.5 · yarn_get_mscale(40, 1)^2; 1e-15 relative (one rounding).
     const double mscale = 0.1 * std::log(40.0) + 1.0;
     EXPECT_NEAR(mla_softmax_scale(m), mscale * mscale / std::sqrt(192.0), 1e-15);
-    // The method shown stays RoPE (its rotary part); --method mla validates with these parameters.
-    EXPECT_EQ(c.scenario.method, Method::RoPE);
+    // The model's method is MLA, and it validates with these parameters; --method rope shows the rotary part.
+    EXPECT_EQ(c.scenario.method, kMLA);
+    EXPECT_NO_THROW(validate(c.scenario));
     Scenario s = c.scenario;
-    s.method = kMLA;
+    s.method = Method::RoPE;
     EXPECT_NO_THROW(validate(s));
 }
 
