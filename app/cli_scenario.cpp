@@ -363,7 +363,7 @@ Scenario scenario_from_options(const Options& o, std::optional<Method> required,
     // A rotary quantity on a model whose method is rotary but another one (MLA): it reads the model's
     // rotary part, the parameters the rotary views draw (registry.h).
     if (required && s.method != *required && is_rotary(*required))
-        if (const RopeParams* rotary = rotary_params(s)) {
+        if (const std::optional<RopeParams> rotary = rotary_params(s)) {
             const RopeParams part = *rotary;
             s.params<RopeParams>() = part;
             s.method = *required;

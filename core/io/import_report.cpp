@@ -70,7 +70,7 @@ std::vector<std::string> receptive_field_lines(const std::vector<LayerAnatomy>& 
 std::int64_t receptive_field_query(const ConfigImport& imp)
 {
     // A rotary method's context (RoPE's, MLA's rotary part: registry.h); others have none here.
-    const RopeParams* rotary = rotary_params(imp.scenario);
+    const std::optional<RopeParams> rotary = rotary_params(imp.scenario);
     return rotary ? std::max<std::int64_t>(0, rotary->max_position_embeddings - 1) : 0;
 }
 

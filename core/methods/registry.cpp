@@ -85,17 +85,17 @@ const MethodDescriptor& descriptor(Method m)
     throw ParameterError("method", "one of " + method_ids(), std::string(m.id()));
 }
 
-const RopeParams* rotary_params(const Scenario& s)
+std::optional<RopeParams> rotary_params(const Scenario& s)
 {
     const MethodDescriptor& d = descriptor(s.method);
-    return d.rotary ? d.rotary(s) : nullptr;
+    return d.rotary ? d.rotary(s) : std::nullopt;
 }
 
 bool is_rotary(Method m)
 {
     Scenario s;
     s.method = m;
-    return rotary_params(s) != nullptr;
+    return rotary_params(s).has_value();
 }
 
 std::int64_t curve_last_query(const Scenario& s)

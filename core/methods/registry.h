@@ -241,9 +241,9 @@ struct MethodDescriptor {
     // of 1024 rows stops there); null: seq_len - 1.
     std::function<std::int64_t(const Scenario&)> last_query;
     // A rotary method: the RoPE parameters its rotations follow, which the rotation diagram, the frequency
-    // spectrum and the RoPE explorer draw (RoPE: its own). Null, or null returned: those views do not
-    // apply to it.
-    std::function<const RopeParams*(const Scenario&)> rotary;
+    // spectrum and the RoPE explorer draw (RoPE: its own; MLA: derived from its fields), by value. Null, or
+    // nullopt returned: those views do not apply to it.
+    std::function<std::optional<RopeParams>(const Scenario&)> rotary;
 
     // Its figures in `posatlas gallery`, in order (methods/gallery_figure.h); empty: none.
     std::vector<GalleryFigureSpec> gallery;
@@ -252,9 +252,9 @@ struct MethodDescriptor {
     const MatrixKindSpec* kind(MatrixKind k) const; // null if it does not offer k
 };
 
-// The RoPE parameters the rotary views draw for s (MethodDescriptor::rotary); null when s's method is
+// The RoPE parameters the rotary views draw for s (MethodDescriptor::rotary); nullopt when s's method is
 // not rotary.
-const RopeParams* rotary_params(const Scenario& s);
+std::optional<RopeParams> rotary_params(const Scenario& s);
 // Whether method m is rotary for its default parameters (menus that offer the rotary views).
 bool is_rotary(Method m);
 // The query whose logits a logit curve of s shows (MethodDescriptor::last_query).

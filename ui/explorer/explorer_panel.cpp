@@ -309,7 +309,7 @@ bool ExplorerPanel::loadPreset(const QString& id)
 {
     try {
         const ConfigImport imp = load_preset(id.toStdString());
-        const RopeParams* rotary = rotary_params(imp.scenario);
+        const std::optional<RopeParams> rotary = rotary_params(imp.scenario);
         if (!rotary)
             throw ConfigError(tr("%1 does not use RoPE").arg(id).toStdString());
         const auto info = find_preset(id.toStdString());
@@ -327,7 +327,7 @@ bool ExplorerPanel::openConfig(const QString& path)
 {
     try {
         const ConfigImport imp = load_model_config(path.toStdString());
-        const RopeParams* rotary = rotary_params(imp.scenario);
+        const std::optional<RopeParams> rotary = rotary_params(imp.scenario);
         if (!rotary)
             throw ConfigError(tr("the model's positions are %1, not RoPE")
                                   .arg(methodName(imp.scenario.method))

@@ -179,7 +179,7 @@ QString scalingNote(const RopeParams& p)
 
 QString spectrumPart(const Scenario& s)
 {
-    const RopeParams* rotary = rotary_params(s); // a rotary method's frequencies (registry.h)
+    const std::optional<RopeParams> rotary = rotary_params(s); // a rotary method's frequencies (registry.h)
     if (!rotary)
         return Explanations::tr(
             "The frequency spectrum is about RoPE only: choose RoPE (or a RoPE preset) to see it.");

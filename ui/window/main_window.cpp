@@ -457,7 +457,7 @@ ExplorerWindow* MainWindow::openExplorer()
             new ExplorerWindow(this); // a QMainWindow: its own top-level window, deleted with this one
         m_explorer->restoreGeometry(m_settings->explorerGeometry()); // else as fitted to the screen
         const Scenario& s = m_model->scenario();
-        const RopeParams* rotary = rotary_params(s); // a rotary method's (registry.h)
+        const std::optional<RopeParams> rotary = rotary_params(s); // a rotary method's (registry.h)
         if (rotary)
             m_explorer->setRopeModel(*rotary, tr("Current scenario"));
         if (!rotary || m_explorer->model()->variants().empty())

@@ -134,7 +134,7 @@ bool ViewController::followScenario()
     m_lastSeqLen = s.seq_len;
 
     // The rotation slider covers the positions the model knows.
-    const RopeParams* rotary = rotary_params(s);
+    const std::optional<RopeParams> rotary = rotary_params(s);
     const double maxPos = rotary
                               ? static_cast<double>(std::clamp<std::int64_t>(
                                     std::max(s.seq_len, rope_default_target_length(*rotary)), 16, kMaxSeqLen))

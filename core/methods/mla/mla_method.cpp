@@ -11,7 +11,6 @@
 #include "scenario/validation.h"
 
 #include <cmath>
-#include <deque>
 #include <utility>
 
 namespace posatlas {
@@ -242,22 +241,13 @@ Scenario mla_gallery_scenario()
 
 // The rotary capability (registry.h): the rotation diagram, the spectrum and the explorer draw the rotary
 // part, mla_rope_params with DeepSeek's softmax multiplier (softmax_mscale), so that their logit
-// multiplier is the model's. The parameters are derived, not stored, so each thread keeps the ones it
-// derived, one per distinct MlaParams (a few: the models a session shows), and the pointer stays valid
-// while the thread lives (the oldest of more than 64 is dropped).
-const RopeParams* mla_rotary(const Scenario& s)
+// multiplier is the model's. Derived on each call (a few fields), returned by value.
+std::optional<RopeParams> mla_rotary(const Scenario& s)
 {
-    thread_local std::deque<std::pair<MlaParams, RopeParams>> derived;
     const MlaParams& m = s.params<MlaParams>();
-    for (const auto& [key, rope] : derived)
-        if (key == m)
-            return &rope;
-    if (derived.size() >= 64)
-        derived.pop_front();
     RopeParams rope = mla_rope_params(m);
     rope.softmax_mscale = m.rope_type == MlaRopeType::Yarn && m.mscale_all_dim && *m.mscale_all_dim != 0.0;
-    derived.emplace_back(m, rope);
-    return &derived.back().second;
+    return rope;
 }
 
 } // namespace

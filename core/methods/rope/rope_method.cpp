@@ -630,7 +630,7 @@ MethodDescriptor describe_rope()
     d.explain_curves = rope_curves_explanation;
     d.gallery = rope_gallery();
     d.curve_families = {rope_decay_family()};
-    d.rotary = [](const Scenario& s) { return &s.params<P>(); };
+    d.rotary = [](const Scenario& s) { return std::optional<RopeParams>(s.params<P>()); };
     return d;
 }
 

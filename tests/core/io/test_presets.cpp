@@ -286,7 +286,7 @@ TEST(Presets, ShippedConfigsHaveTheirModelsContextLengths)
         SCOPED_TRACE(c.file);
         const Scenario s = load_model_config(config_path(c.file)).scenario;
         // RoPE, or MLA (DeepSeek) whose rotary part the RoPE parameters hold.
-        ASSERT_NE(rotary_params(s), nullptr);
+        ASSERT_TRUE(rotary_params(s).has_value());
         ASSERT_EQ(*rotary_params(s), s.params<RopeParams>());
         EXPECT_EQ(s.params<RopeParams>().trained_length(), c.trained);
         EXPECT_EQ(rope_default_target_length(s.params<RopeParams>()), c.target);

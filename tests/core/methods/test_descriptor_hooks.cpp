@@ -155,13 +155,13 @@ TEST(DescriptorHooks, OnlyARotaryMethodOffersTheRotaryViewsAndTheyDrawItsOwnPara
     for (const MethodDescriptor& d : methods()) {
         Scenario s;
         s.method = d.method;
-        const RopeParams* rotary = rotary_params(s);
-        EXPECT_EQ(rotary != nullptr, d.method == RopeParams::kMethod || d.method == MlaParams::kMethod)
+        const std::optional<RopeParams> rotary = rotary_params(s);
+        EXPECT_EQ(rotary.has_value(), d.method == RopeParams::kMethod || d.method == MlaParams::kMethod)
             << d.method.id();
-        EXPECT_EQ(is_rotary(d.method), rotary != nullptr) << d.method.id();
+        EXPECT_EQ(is_rotary(d.method), rotary.has_value()) << d.method.id();
         if (rotary && d.method == RopeParams::kMethod) { // the scenario's own parameters, as they are now
             s.params<RopeParams>().rope_theta = 500000.0;
-            ASSERT_NE(rotary_params(s), nullptr);
+            ASSERT_TRUE(rotary_params(s).has_value());
             EXPECT_EQ(*rotary_params(s), s.params<RopeParams>());
             EXPECT_EQ(rotary_params(s)->rope_theta, 500000.0);
         }
@@ -173,8 +173,8 @@ TEST(DescriptorHooks, MlaDrawsItsRotaryPartWithTheModelsSoftmaxMultiplier)
     // The rotary part of MLA (mla_rope_params) with DeepSeek's softmax multiplier, following edits.
     Scenario s;
     s.method = MlaParams::kMethod;
-    const RopeParams* rotary = rotary_params(s);
-    ASSERT_NE(rotary, nullptr);
+    const std::optional<RopeParams> rotary = rotary_params(s);
+    ASSERT_TRUE(rotary.has_value());
     RopeParams want = mla_rope_params(s.params<MlaParams>());
     want.softmax_mscale = true; // DeepSeek-V3's defaults: YaRN with mscale_all_dim 1
     EXPECT_EQ(*rotary, want);
@@ -182,7 +182,7 @@ TEST(DescriptorHooks, MlaDrawsItsRotaryPartWithTheModelsSoftmaxMultiplier)
     const double m = 0.1 * std::log(40.0) + 1.0;
     EXPECT_NEAR(compute_rope_frequencies(*rotary).logit_multiplier(), m * m, 1e-15 * m * m);
     s.params<MlaParams>().rope_theta = 50000.0;
-    ASSERT_NE(rotary_params(s), nullptr);
+    ASSERT_TRUE(rotary_params(s).has_value());
     EXPECT_EQ(rotary_params(s)->rope_theta, 50000.0);
     EXPECT_EQ(rotary->rope_theta, 10000.0); // the first pointer still holds the first parameters
 }

@@ -45,8 +45,8 @@ TEST(MlaImport, DeepSeekConfigsAreMultiHeadLatentAttention)
         const double want = ms * ms / std::sqrt(192.0);
         EXPECT_NEAR(mla_softmax_scale(m), want, 1e-15 * want);
         // The rotary views draw the rotary part: the imported RoPE parameters of that part.
-        const RopeParams* rotary = rotary_params(c.scenario);
-        ASSERT_NE(rotary, nullptr);
+        const std::optional<RopeParams> rotary = rotary_params(c.scenario);
+        ASSERT_TRUE(rotary.has_value());
         EXPECT_EQ(*rotary, c.scenario.params<RopeParams>());
         EXPECT_FALSE(c.layers.empty()); // the layer anatomy is still read
     }
