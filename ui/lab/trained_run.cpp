@@ -10,13 +10,16 @@
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcessEnvironment>
 #include <QStandardPaths>
 #include <QTimer>
 
+#include <algorithm>
 #include <csignal>
+#include <vector>
 
 namespace posatlas::ui {
 
@@ -121,6 +124,46 @@ std::optional<lab::RunInfo> check_trained_run(const TrainedRunRequest& r, QStrin
     return info;
 }
 
+qint64 trim_probe_cache(const QString& dir, qint64 limit, const QString& keep)
+{
+    struct Entry {
+        QString path;
+        QDateTime used;
+        qint64 bytes = 0;
+    };
+    std::vector<Entry> entries;
+    const QString kept = keep.isEmpty() ? QString() : QFileInfo(keep).absoluteFilePath();
+    for (const QFileInfo& folder : QDir(dir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        if (folder.fileName().contains(QLatin1String(".partial-")))
+            continue;
+        Entry e{folder.absoluteFilePath(), folder.lastModified(), 0};
+        const QFileInfo stamp(QDir(e.path).filePath(QStringLiteral("used")));
+        if (stamp.exists())
+            e.used = stamp.lastModified();
+        QDirIterator it(e.path, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            it.next();
+            e.bytes += it.fileInfo().size();
+        }
+        entries.push_back(e);
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used > b.used; });
+    qint64 total = 0;
+    for (const Entry& e : entries)
+        total += e.bytes;
+    for (auto it = entries.rbegin(); it != entries.rend() && total > limit; ++it)
+        if (it->path != kept && QDir(it->path).removeRecursively())
+            total -= it->bytes;
+    return total;
+}
+
+void mark_probe_used(const QString& folder)
+{
+    QFile stamp(QDir(folder).filePath(QStringLiteral("used")));
+    if (stamp.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        stamp.close(); // its modification time is the probe's last use
+}
+
 TrainedRunProbe::TrainedRunProbe(QObject* parent) : QObject(parent), m_cacheDir(defaultCacheDir())
 {
     m_lab = s(lab::find_lab_executable());
@@ -198,6 +241,7 @@ bool TrainedRunProbe::request(const TrainedRunRequest& r, QString* error)
         }
         m_current = r;
         const QString folder = folderFor(r);
+        mark_probe_used(folder);
         QTimer::singleShot(0, this, [this, r, folder] { emit ready(r, folder); });
         return true;
     }
@@ -274,6 +318,8 @@ void TrainedRunProbe::onFinished(int exitCode, QProcess::ExitStatus status)
         return;
     }
     m_partial.clear();
+    mark_probe_used(folder);
+    trim_probe_cache(m_cacheDir, m_cacheLimit, folder);
     emit ready(r, folder);
 }
 

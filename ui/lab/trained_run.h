@@ -40,6 +40,14 @@ QList<ShippedRunEntry> shipped_run_entries();
 // head. nullopt and the translated refusal in `error` when refused.
 std::optional<lab::RunInfo> check_trained_run(const TrainedRunRequest& r, QString* error);
 
+// The probe cache's bound: at most `limit` bytes of probes under `dir`, the least recently used removed
+// first (a probe's use is the time of its "used" file, else of its folder); `keep` (a probe's folder, the
+// one on screen) always stays. Partial folders of running probes are left alone. Returns the bytes left.
+inline constexpr qint64 kProbeCacheBytes = qint64(1) << 30;
+qint64 trim_probe_cache(const QString& dir, qint64 limit, const QString& keep);
+// Marks a probe's folder as just used (trim_probe_cache keeps the most recently used).
+void mark_probe_used(const QString& folder);
+
 class TrainedRunProbe : public QObject
 {
     Q_OBJECT
@@ -52,6 +60,7 @@ public:
     QString labExecutable() const { return m_lab; }
     // Where probes are kept (default: <the user's data location>/lab/probes).
     void setCacheDir(const QString& dir) { m_cacheDir = dir; }
+    void setCacheLimit(qint64 bytes) { m_cacheLimit = bytes; }
     QString cacheDir() const { return m_cacheDir; }
     static QString defaultCacheDir();
 
@@ -83,6 +92,7 @@ private:
 
     QString m_lab;
     QString m_cacheDir;
+    qint64 m_cacheLimit = kProbeCacheBytes;
     QProcess* m_process = nullptr;
     TrainedRunRequest m_current;
     QString m_partial; // the folder the child writes into, renamed to folderFor() when it succeeds

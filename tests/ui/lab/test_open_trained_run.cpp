@@ -12,6 +12,7 @@
 #include "lab/lab.h"
 #include "lab/lab_sweep.h"
 #include "lab/lab_window.h"
+#include "lab/trained_run.h"
 #include "lab/trained_run_dialog.h"
 #include "model/session.h"
 #include "views/heatmap_view.h"
@@ -21,6 +22,7 @@
 #include "gui_support.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QMessageBox>
@@ -292,6 +294,50 @@ private slots:
         QString error;
         QVERIFY2(check_trained_run(r, &error).has_value(), qPrintable(error));
         QCOMPARE(w->model()->scenario(), before);
+    }
+
+    // The probes' disk use stays bounded: past the limit the least recently used probe goes first, the one
+    // on screen never, and a running probe's partial folder is not touched.
+    void probeCacheKeepsTheMostRecentlyUsedWithinItsLimit()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto probe = [&](const QString& name, int bytes, int minutesAgo) {
+            const QString folder = dir.filePath(name);
+            QDir().mkpath(folder);
+            QFile f(QDir(folder).filePath(QStringLiteral("probe.safetensors")));
+            if (!f.open(QIODevice::WriteOnly))
+                return QString();
+            f.write(QByteArray(bytes, 'x'));
+            f.close();
+            QFile stamp(QDir(folder).filePath(QStringLiteral("used")));
+            if (!stamp.open(QIODevice::WriteOnly))
+                return QString();
+            stamp.setFileTime(QDateTime::currentDateTime().addSecs(-60 * minutesAgo),
+                              QFileDevice::FileModificationTime);
+            stamp.close();
+            return folder;
+        };
+        const QString oldest = probe(QStringLiteral("a"), 400, 30);
+        const QString onScreen = probe(QStringLiteral("b"), 400, 20); // older than c, but kept
+        const QString middle = probe(QStringLiteral("c"), 400, 10);
+        const QString newest = probe(QStringLiteral("d"), 400, 1);
+        const QString partial = probe(QStringLiteral("e.partial-1-1"), 400, 40);
+        QCOMPARE(trim_probe_cache(dir.path(), 1300, onScreen), 1200);
+        QVERIFY(!QFileInfo::exists(oldest));
+        QVERIFY(QFileInfo::exists(onScreen));
+        QVERIFY(QFileInfo::exists(middle));
+        QVERIFY(QFileInfo::exists(newest));
+        QVERIFY(QFileInfo::exists(partial));
+        // Within the limit nothing goes.
+        QCOMPARE(trim_probe_cache(dir.path(), 1300, QString()), 1200);
+        QVERIFY(QFileInfo::exists(middle));
+        // Using a probe makes it the newest: c now outlives d.
+        mark_probe_used(middle);
+        QCOMPARE(trim_probe_cache(dir.path(), 800, QString()), 800);
+        QVERIFY(QFileInfo::exists(middle));
+        QVERIFY(QFileInfo::exists(newest));
+        QVERIFY(!QFileInfo::exists(onScreen));
     }
 
     void cancelStopsTheProbeAndANewerRequestWins()
