@@ -27,7 +27,8 @@ RotationData rotation_job(const Scenario& s, const ViewSettings& v, const Cancel
     RotationData data;
     data.query_position = v.query_position;
     data.key_position = v.key_position;
-    const std::optional<RopeParams> rotary = rotary_params(s); // the rotations of a rotary method (registry.h)
+    const std::optional<RopeParams> rotary =
+        rotary_params(s); // the rotations of a rotary method (registry.h)
     if (!rotary) {
         data.title =
             ViewJobs::tr("The rotation diagram applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
@@ -69,7 +70,8 @@ SpectrumData spectrum_job(const Scenario& s, const ViewSettings&, const CancelFn
                           const ProgressFn& progress)
 {
     SpectrumData data;
-    const std::optional<RopeParams> rotary = rotary_params(s); // the frequencies of a rotary method (registry.h)
+    const std::optional<RopeParams> rotary =
+        rotary_params(s); // the frequencies of a rotary method (registry.h)
     if (!rotary) {
         data.title =
             ViewJobs::tr("The frequency spectrum applies to RoPE: choose RoPE (or a RoPE preset) to see it.");
