@@ -198,6 +198,40 @@ def check_gallery(root, posatlas, update, problems):
                                 f"now ({why}; run `make docs`)")
 
 
+ENGLISH_COUNTS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                  "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+                  "twenty"]
+CHINESE_COUNTS = ["零", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二", "十三", "十四", "十五",
+                  "十六", "十七", "十八", "十九", "二十"]
+# How the docs say the course's size: "a thirteen-lesson course", "Thirteen lessons", "课程共 13 课", "十三课".
+LESSON_COUNT = [
+    (re.compile(r"\b([A-Za-z]+)-lesson course"), lambda w: w.lower()),
+    (re.compile(r"\b([A-Za-z]+) lessons for a"), lambda w: w.lower()),
+    (re.compile(r"课程共 (\d+) 课"), int),
+    (re.compile(r"^([一二三四五六七八九十]+)课"), None),
+]
+
+
+def check_lesson_count(root, problems):
+    """The number of lessons the README and the guides name is the course's (resources/lessons/en)."""
+    lessons = len([f for f in os.listdir(os.path.join(root, "resources", "lessons", "en")) if f.endswith(".md")])
+    for md in markdown_files(root):
+        with open(md, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                for pattern, convert in LESSON_COUNT:
+                    for m in pattern.finditer(line):
+                        said = m.group(1)
+                        if convert is int:
+                            ok = int(said) == lessons
+                        elif convert is None:
+                            ok = lessons < len(CHINESE_COUNTS) and said == CHINESE_COUNTS[lessons]
+                        else:
+                            ok = lessons < len(ENGLISH_COUNTS) and convert(said) == ENGLISH_COUNTS[lessons]
+                        if not ok:
+                            problems.append(f"{os.path.relpath(md, root)}:{number}: says {said} lessons, the course "
+                                            f"has {lessons}")
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     update = "--update" in sys.argv[1:]
@@ -213,6 +247,7 @@ def main():
     check_links(root, problems)
     check_cli(root, posatlas, update, problems)
     check_gallery(root, posatlas, update, problems)
+    check_lesson_count(root, problems)
     for p in problems:
         print(p)
     return 1 if problems else 0
