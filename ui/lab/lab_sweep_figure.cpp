@@ -70,6 +70,18 @@ CurveData lab_sweep_curves(const lab::SweepTable& table)
     }
     d.markers.push_back(
         {static_cast<double>(table.train_len), LabSweepText::tr("trained %1").arg(table.train_len), true});
+    if (!lm) {
+        // Accuracy on its whole scale, 0 to 1: a range fitted to the data put the axis's foot at a few
+        // per cent, where a reader takes it for zero.
+        double xlo = static_cast<double>(table.train_len), xhi = xlo;
+        for (const CurveSeries& s : d.series)
+            for (double x : s.x) {
+                xlo = std::min(xlo, x);
+                xhi = std::max(xhi, x);
+            }
+        if (xhi > xlo)
+            d.fixed_ranges = CurveRanges{xlo, xhi, 0.0, 1.0};
+    }
     return d;
 }
 

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 #include <nlohmann/json.hpp>
 
@@ -315,6 +316,20 @@ private:
         }
     }
 
+    // Every lab figure the text shows can be read (lesson_quotes.h, lab_figure_image).
+    void checkFigures(const Segment& s)
+    {
+        static const QRegularExpression figure(QStringLiteral(R"(\]\((lab-runs:[^)\s]*)\))"));
+        for (auto it = figure.globalMatch(s.text); it.hasNext();) {
+            const QRegularExpressionMatch m = it.next();
+            if (lab_figure_image(m.captured(1)).isNull())
+                fail(m_source,
+                     s.firstLine + static_cast<int>(s.text.left(m.capturedStart()).count(QLatin1Char('\n'))),
+                     QStringLiteral("figure %1: not a PNG of the lab's shipped results (resources/lab-runs)")
+                         .arg(m.captured(1)));
+        }
+    }
+
     void checkFormulas(const Segment& s)
     {
         for (const LessonPiece& p : split_formulas(s.text, m_source, s.firstLine))
@@ -334,6 +349,7 @@ private:
                      .arg(m_step->title));
         for (const Segment& s : m_parts) {
             checkFormulas(s);
+            checkFigures(s);
             for (LessonQuote& q : find_lesson_quotes(s.text, m_source, s.firstLine))
                 m_step->quotes.push_back(std::move(q));
         }

@@ -223,6 +223,54 @@ std::vector<QString> display_lines(const QString& latex, const math::FormulaStyl
 
 } // namespace
 
+// The lab's figures a lesson shows (`![…](lab-runs:copy/sweep.png)`, lesson_figures.h): loaded from the
+// shipped results, as wide as the column allows (maxDisplayWidth, else 36 em), centred on a line of their
+// own.
+// The images of the document whose name starts with `scheme`, in text order. Collected first: changing a
+// fragment's format while walking the fragments would invalidate the walk.
+struct ImagePlace {
+    int position, length;
+    QString name;
+};
+static std::vector<ImagePlace> image_places(const QTextDocument* document, const char* scheme)
+{
+    std::vector<ImagePlace> places;
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (!fragment.isValid() || !fragment.charFormat().isImageFormat())
+                continue;
+            const QString name = fragment.charFormat().toImageFormat().name();
+            if (name.startsWith(QLatin1String(scheme)))
+                places.push_back({fragment.position(), fragment.length(), name});
+        }
+    return places;
+}
+
+static void place_lab_figures(QTextDocument* document, const LessonTextStyle& style)
+{
+    const std::vector<ImagePlace> places = image_places(document, kLabFigureScheme);
+    const qreal em = QFontMetricsF(document->defaultFont()).height();
+    const qreal widest = style.maxDisplayWidth > 0 ? style.maxDisplayWidth : 36 * em;
+    for (const ImagePlace& place : places) {
+        const QImage image = lab_figure_image(place.name);
+        if (image.isNull())
+            continue; // lesson check refuses a lesson whose figure is missing; shown as its alt text
+        document->addResource(QTextDocument::ImageResource, QUrl(place.name), image);
+        const qreal width = std::min<qreal>(widest, image.width());
+        QTextCursor cursor(document);
+        cursor.setPosition(place.position);
+        cursor.setPosition(place.position + place.length, QTextCursor::KeepAnchor);
+        QTextImageFormat format = cursor.charFormat().toImageFormat();
+        format.setWidth(width);
+        format.setHeight(width * image.height() / image.width());
+        cursor.setCharFormat(format);
+        QTextBlockFormat centred = cursor.blockFormat();
+        centred.setAlignment(Qt::AlignHCenter);
+        cursor.mergeBlockFormat(centred);
+    }
+}
+
 void set_lesson_markdown(QTextDocument* document, const QString& markdown, const LessonTextStyle& style)
 {
     std::vector<LessonPiece> pieces;
@@ -333,33 +381,23 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
         document->addResource(QTextDocument::ImageResource,
                               QUrl(QStringLiteral("%1:%2").arg(QLatin1String(kScheme)).arg(i)),
                               images[i].image);
+    place_lab_figures(document, style);
 
     // Sizes in logical units (the images are dpr times larger), alignment, centred display formulas.
     // Collected first: changing a fragment's format while walking the fragments would invalidate the walk.
-    struct Place {
-        int position, length;
-        std::size_t index;
-    };
-    std::vector<Place> places;
-    for (QTextBlock block = document->begin(); block.isValid(); block = block.next())
-        for (auto it = block.begin(); !it.atEnd(); ++it) {
-            const QTextFragment fragment = it.fragment();
-            if (!fragment.isValid() || !fragment.charFormat().isImageFormat())
-                continue;
-            const QString name = fragment.charFormat().toImageFormat().name();
-            if (!name.startsWith(QLatin1String(kScheme)))
-                continue;
-            const auto index = static_cast<std::size_t>(name.section(QLatin1Char(':'), 1).toULongLong());
-            if (index < images.size())
-                places.push_back({fragment.position(), fragment.length(), index});
-        }
-    for (const Place& place : places) {
-        const Typeset& t = images[place.index];
+    const std::vector<ImagePlace> places = image_places(document, kScheme);
+    int placed = 0;
+    for (const ImagePlace& place : places) {
+        const auto index = static_cast<std::size_t>(place.name.section(QLatin1Char(':'), 1).toULongLong());
+        if (index >= images.size())
+            continue;
+        ++placed;
+        const Typeset& t = images[index];
         QTextCursor cursor(document);
         cursor.setPosition(place.position);
         cursor.setPosition(place.position + place.length, QTextCursor::KeepAnchor);
         QTextImageFormat format = cursor.charFormat().toImageFormat();
-        format.setName(QStringLiteral("%1:%2").arg(QLatin1String(kScheme)).arg(place.index));
+        format.setName(QStringLiteral("%1:%2").arg(QLatin1String(kScheme)).arg(index));
         format.setWidth(t.logical.width());
         format.setHeight(t.logical.height());
         format.setVerticalAlignment(t.display ? QTextCharFormat::AlignNormal : QTextCharFormat::AlignBottom);
@@ -370,7 +408,7 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
             cursor.mergeBlockFormat(centred);
         }
     }
-    document->setProperty(kCountProperty, static_cast<int>(places.size())); // images placed in the text
+    document->setProperty(kCountProperty, placed); // images placed in the text
 }
 
 FormulaChecker typeset_checker()

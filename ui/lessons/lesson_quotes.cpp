@@ -255,6 +255,20 @@ void use_embedded_lab_results()
 }
 } // namespace
 
+QImage lab_figure_image(const QString& address)
+{
+    use_embedded_lab_results();
+    const QLatin1String scheme(kLabFigureScheme);
+    if (!address.startsWith(scheme) || !address.endsWith(QLatin1String(".png")))
+        return {};
+    try {
+        const std::string bytes = read_lab_results_file(address.mid(scheme.size()).toStdString());
+        return QImage::fromData(QByteArray::fromStdString(bytes), "PNG");
+    } catch (const std::exception&) {
+        return {}; // no such file (or a path outside lab-runs)
+    }
+}
+
 std::vector<CheckedQuote> check_lesson_quotes(const Lesson& lesson)
 {
     use_embedded_lab_results();

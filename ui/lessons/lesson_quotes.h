@@ -12,6 +12,7 @@
 
 #include "lessons/lesson.h"
 
+#include <QImage>
 #include <QString>
 
 #include <optional>
@@ -50,6 +51,12 @@ struct CheckedQuote {
     QString update;              // the value printed like the quote (what `lesson check --update` writes)
 };
 // Every quote of every step (text, try, question, answer), in file order.
+// The lab's figures a lesson shows: a Markdown image whose address is "lab-runs:" and a PNG under the
+// shipped results, found where the quoted lab numbers are (analysis/lab_results.h):
+// ![Answer accuracy against length](lab-runs:copy/sweep.png). Null when it cannot be read.
+inline constexpr auto kLabFigureScheme = "lab-runs:";
+QImage lab_figure_image(const QString& address);
+
 std::vector<CheckedQuote> check_lesson_quotes(const Lesson& lesson);
 
 } // namespace posatlas::ui

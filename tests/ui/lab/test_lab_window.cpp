@@ -128,8 +128,13 @@ private slots:
         QVERIFY(d.series[0].y.size() == 2);
         QVERIFY(std::fabs(d.series[0].y[0] / 20.0 - 1) < 1e-12);
         QVERIFY(std::fabs(d.series[0].y[1] / 40.0 - 1) < 1e-12);
+        QVERIFY(!d.fixed_ranges); // perplexity: fitted to the data
         t.task = "copy";
-        QCOMPARE(lab_sweep_curves(t).series[0].y[0], 0.3);
+        const CurveData accuracy = lab_sweep_curves(t);
+        QCOMPARE(accuracy.series[0].y[0], 0.3);
+        // Accuracy on its whole scale, over the lengths measured.
+        QVERIFY(accuracy.fixed_ranges);
+        QCOMPARE(*accuracy.fixed_ranges, (CurveRanges{8.0, 16.0, 0.0, 1.0}));
     }
 
     void refusesInvalidInputNamingTheField()

@@ -18,6 +18,8 @@
 #include <QTextDocument>
 #include <QTextLayout>
 
+#include <cmath>
+
 using namespace posatlas;
 using namespace posatlas::ui;
 using namespace posatlas::test;
@@ -54,6 +56,7 @@ private slots:
     void refusesBadLessons();
     void namesFormulaErrors();
     void typesetsFormulas();
+    void showsTheLabsFiguresAtTheColumnsWidth();
     void displayFormulasKeepTheTextSize();
     void readsQuotedNumbers();
     void quotedNumbersAreCheckedAtTheirPrecision();
@@ -186,6 +189,13 @@ void LessonFormatTest::refusesBadLessons_data()
                                         << "no ```posatlas block";
     QTest::newRow("two blocks") << lessonWith(block + block) << "x.md:8:"
                                 << "second ```posatlas";
+    // A lab figure that the shipped results do not have (line 7: the text after the block).
+    QTest::newRow("missing lab figure")
+        << lessonWith(block + "\nSee ![the sweep](lab-runs:copy/nothing.png).\n") << "x.md:9:"
+        << "figure lab-runs:copy/nothing.png: not a PNG";
+    QTest::newRow("lab figure outside the results")
+        << lessonWith(block + "\n![x](lab-runs:../../README.md)\n") << "x.md:9:"
+        << "figure lab-runs:../../README.md: not a PNG";
     QTest::newRow("bad json") << lessonWith("```posatlas\n{\"scenario\":\n {\"method\": }\n}\n```\n")
                               << "x.md:7:"
                               << "not valid JSON";
@@ -290,6 +300,35 @@ void LessonFormatTest::namesFormulaErrors()
     QVERIFY2(error.startsWith(QStringLiteral("x.md:7: formula \\frac{a}")), qPrintable(error));
     QVERIFY(
         errorOf(lessonWith("fine $\\frac{a}{b}$\n\n```posatlas\n{}\n```\n"), typeset_checker()).isEmpty());
+}
+
+// A lab figure (the shipped sweep's, embedded in the program) is an image of the text, scaled to the
+// column it is given and keeping its proportions.
+void LessonFormatTest::showsTheLabsFiguresAtTheColumnsWidth()
+{
+    const QImage sweep = lab_figure_image(QStringLiteral("lab-runs:copy/sweep.png"));
+    QVERIFY(!sweep.isNull());
+    QVERIFY(lab_figure_image(QStringLiteral("lab-runs:copy/sweep.json")).isNull()); // a PNG only
+    QTextDocument doc;
+    LessonTextStyle style;
+    style.maxDisplayWidth = 400;
+    set_lesson_markdown(&doc, QStringLiteral("Text\n\n![the sweep](lab-runs:copy/sweep.png)\n"), style);
+    int figures = 0;
+    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it) {
+            const QTextCharFormat f = it.fragment().charFormat();
+            if (!f.isImageFormat() || f.toImageFormat().name() != QLatin1String("lab-runs:copy/sweep.png"))
+                continue;
+            ++figures;
+            QCOMPARE(f.toImageFormat().width(), 400.0);
+            QVERIFY(std::fabs(f.toImageFormat().height() - 400.0 * sweep.height() / sweep.width()) < 1e-9);
+            QCOMPARE(b.blockFormat().alignment() & Qt::AlignHorizontal_Mask, Qt::AlignHCenter);
+        }
+    QCOMPARE(figures, 1);
+    const QImage shown =
+        doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("lab-runs:copy/sweep.png")))
+            .value<QImage>();
+    QCOMPARE(shown.size(), sweep.size());
 }
 
 void LessonFormatTest::typesetsFormulas()
