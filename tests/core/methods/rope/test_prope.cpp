@@ -128,7 +128,7 @@ TEST(PRope, LogitEqualsTheReferenceRotationOfTheWholeHead)
         qo[j] = q[order[static_cast<std::size_t>(j)]];
         ko[j] = k[order[static_cast<std::size_t>(j)]];
     }
-    for (const auto [m, n] : {std::pair{0.0, 0.0}, {5.0, 2.0}, {1000.0, 3.0}, {70000.0, 12345.0}}) {
+    for (const auto& [m, n] : {std::pair{0.0, 0.0}, {5.0, 2.0}, {1000.0, 3.0}, {70000.0, 12345.0}}) {
         const double want = reference_rotate(q, m).dot(reference_rotate(k, n));
         EXPECT_NEAR(rope_score(f, qo, ko, m, n, RopePairing::Half), want, 1e-12) << m << " " << n;
     }
