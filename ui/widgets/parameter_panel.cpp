@@ -117,7 +117,9 @@ void ParameterPanel::build()
     m_scroll = scroll;
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Rows never narrower than the panel's minimum width (every method's fit: ui_parameter_panel_tests);
+    // a dock squeezed below it (presenting beside a lesson at 250 %) scrolls instead of cutting them off.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     outer->addWidget(scroll);
     auto* content = new QWidget;
     auto* column = new QVBoxLayout(content);

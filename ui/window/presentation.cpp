@@ -261,7 +261,6 @@ void Presentation::enter()
     s.style = QApplication::style()->name();
     s.highContrast = high_contrast_figures();
     s.panelMinimumWidth = m_panel->contentMinimumWidth();
-    s.panelWidgetMinimumWidth = m_panel->minimumWidth();
     const ViewKind front = frontView().value_or(ViewKind::Heatmap);
     m_saved = s;
     m_active = true;
@@ -343,7 +342,6 @@ void Presentation::leave()
     m_window->setFont(s.ownFont ? s.font : QFont()); // an empty font: inherit the application's again
     m_overlay->setFont(QFont());
     m_panel->setMaximumWidth(m_maxPanelWidth);
-    m_panel->setMinimumWidth(s.panelWidgetMinimumWidth);
     set_high_contrast_figures(s.highContrast);
     if (QStyle* style = QStyleFactory::create(s.style))
         QApplication::setStyle(style);
@@ -504,14 +502,10 @@ void Presentation::fitPanel()
     const double fits = std::floor(4.0 * limit / normal) / 4.0;
     const double scale = std::clamp(fits, 1.0, m_fontScale);
     panel->setFont(fontAt(scale));
-    if (m_saved) // measured from the panel's own minimum, not the one an earlier fit set
-        panel->setMinimumWidth(m_saved->panelWidgetMinimumWidth);
     // Never narrower than its rows (they would be cut off), else as wide as they like within the limit.
     const int width =
         std::max(panel->contentMinimumWidth(), std::min(limit, static_cast<int>(m_maxPanelWidth * scale)));
     panel->setMaximumWidth(width);
-    // And never squeezed below them by the docks beside it (the lesson's, in a lesson).
-    panel->setMinimumWidth(std::min(width, panel->contentMinimumWidth()));
     if (m_showPanel) {
         // The dock is wider than the panel by its frame.
         const int frame = std::max(0, m_panelDock->width() - panel->width());

@@ -206,8 +206,7 @@ private:
         QString style;
         bool highContrast = false;
         QString resetZoomShortcut;
-        int panelMinimumWidth = 0;       // ParameterPanel::contentMinimumWidth() at the normal font
-        int panelWidgetMinimumWidth = 0; // the panel's own minimumWidth(), given back on leaving
+        int panelMinimumWidth = 0; // ParameterPanel::contentMinimumWidth() at the normal font
     };
     std::optional<Saved> m_saved;
     std::vector<QPointer<QAction>> m_addedActions; // menu actions reachable while the menu bar is hidden
