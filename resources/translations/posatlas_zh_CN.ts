@@ -4821,6 +4821,26 @@
         <source>The lm task reads the course&apos;s lessons, which were not found (they are installed with the lab). Nothing was started.</source>
         <translation>lm 任务要读取课程讲义，但没有找到它们（讲义随实验室一起安装）。没有启动任何运行。</translation>
     </message>
+    <message>
+        <source>Trained runs</source>
+        <translation>训练好的运行</translation>
+    </message>
+    <message>
+        <source>Open in &amp;Main Window…</source>
+        <translation>在主窗口中打开(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>The run&apos;s own attention on an example longer than its training, in the main window&apos;s views</source>
+        <translation>在主窗口的各个视图里查看这个运行自己的注意力，示例可以比训练时更长</translation>
+    </message>
+    <message>
+        <source>Shipped runs: %1</source>
+        <translation>随附的运行：%1</translation>
+    </message>
+    <message>
+        <source>This sweep: %1 seed %2</source>
+        <translation>本次扫描：%1 种子 %2</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::LayersPanel</name>
@@ -4927,26 +4947,6 @@
     <message>
         <source>reach after k layers (positions back)</source>
         <translation>经过 k 层后能往回看多远（位置数）</translation>
-    </message>
-    <message>
-        <source>Trained runs</source>
-        <translation>训练好的运行</translation>
-    </message>
-    <message>
-        <source>Open in &amp;Main Window…</source>
-        <translation>在主窗口中打开(&amp;M)…</translation>
-    </message>
-    <message>
-        <source>The run&apos;s own attention on an example longer than its training, in the main window&apos;s views</source>
-        <translation>在主窗口的各个视图里查看这个运行自己的注意力，示例可以比训练时更长</translation>
-    </message>
-    <message>
-        <source>Shipped runs: %1</source>
-        <translation>随附的运行：%1</translation>
-    </message>
-    <message>
-        <source>This sweep: %1 seed %2</source>
-        <translation>本次扫描：%1 种子 %2</translation>
     </message>
 </context>
 <context>

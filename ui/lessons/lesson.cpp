@@ -316,16 +316,17 @@ private:
         }
     }
 
-    // Every lab figure the text shows can be read (lesson_quotes.h, lab_figure_image).
+    // Every lab figure the text shows can be drawn (lesson_quotes.h, lab_figure_available).
     void checkFigures(const Segment& s)
     {
         static const QRegularExpression figure(QStringLiteral(R"(\]\((lab-runs:[^)\s]*)\))"));
         for (auto it = figure.globalMatch(s.text); it.hasNext();) {
             const QRegularExpressionMatch m = it.next();
-            if (lab_figure_image(m.captured(1)).isNull())
+            if (!lab_figure_available(m.captured(1)))
                 fail(m_source,
                      s.firstLine + static_cast<int>(s.text.left(m.capturedStart()).count(QLatin1Char('\n'))),
-                     QStringLiteral("figure %1: not a PNG of the lab's shipped results (resources/lab-runs)")
+                     QStringLiteral("figure %1: not a sweep of the lab's shipped results "
+                                    "(resources/lab-runs/NAME/sweep.png)")
                          .arg(m.captured(1)));
         }
     }

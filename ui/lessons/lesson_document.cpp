@@ -223,9 +223,6 @@ std::vector<QString> display_lines(const QString& latex, const math::FormulaStyl
 
 } // namespace
 
-// The lab's figures a lesson shows (`![…](lab-runs:copy/sweep.png)`, lesson_figures.h): loaded from the
-// shipped results, as wide as the column allows (maxDisplayWidth, else 36 em), centred on a line of their
-// own.
 // The images of the document whose name starts with `scheme`, in text order. Collected first: changing a
 // fragment's format while walking the fragments would invalidate the walk.
 struct ImagePlace {
@@ -247,23 +244,24 @@ static std::vector<ImagePlace> image_places(const QTextDocument* document, const
     return places;
 }
 
+// The lab's figures a lesson shows (`![…](lab-runs:copy/sweep.png)`, lesson_quotes.h): drawn from the
+// shipped results as wide as the column (maxDisplayWidth, else 36 em), centred on a line of their own.
 static void place_lab_figures(QTextDocument* document, const LessonTextStyle& style)
 {
     const std::vector<ImagePlace> places = image_places(document, kLabFigureScheme);
     const qreal em = QFontMetricsF(document->defaultFont()).height();
-    const qreal widest = style.maxDisplayWidth > 0 ? style.maxDisplayWidth : 36 * em;
+    const qreal width = std::floor(style.maxDisplayWidth > 0 ? style.maxDisplayWidth : 36 * em);
     for (const ImagePlace& place : places) {
-        const QImage image = lab_figure_image(place.name);
+        const QImage image = lab_figure_image(place.name, width, std::max<qreal>(1, style.devicePixelRatio));
         if (image.isNull())
             continue; // lesson check refuses a lesson whose figure is missing; shown as its alt text
         document->addResource(QTextDocument::ImageResource, QUrl(place.name), image);
-        const qreal width = std::min<qreal>(widest, image.width());
         QTextCursor cursor(document);
         cursor.setPosition(place.position);
         cursor.setPosition(place.position + place.length, QTextCursor::KeepAnchor);
         QTextImageFormat format = cursor.charFormat().toImageFormat();
         format.setWidth(width);
-        format.setHeight(width * image.height() / image.width());
+        format.setHeight(image.deviceIndependentSize().height());
         cursor.setCharFormat(format);
         QTextBlockFormat centred = cursor.blockFormat();
         centred.setAlignment(Qt::AlignHCenter);

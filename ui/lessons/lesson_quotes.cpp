@@ -3,10 +3,15 @@
 
 #include "analysis/lab_results.h"
 #include "analysis/quoted_value.h"
+#include "lab/lab_sweep.h"
+#include "lab/lab_sweep_figure.h"
 #include "model/session.h"
 
 #include <QFile>
+#include <QPainter>
+
 #include <QFileInfo>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -255,18 +260,47 @@ void use_embedded_lab_results()
 }
 } // namespace
 
-QImage lab_figure_image(const QString& address)
+namespace {
+// The sweep table a figure address names ("lab-runs:copy/sweep.png": copy/sweep.json); nullopt when the
+// address is not one or the table does not read.
+std::optional<lab::SweepTable> lab_figure_table(const QString& address)
 {
     use_embedded_lab_results();
-    const QLatin1String scheme(kLabFigureScheme);
-    if (!address.startsWith(scheme) || !address.endsWith(QLatin1String(".png")))
-        return {};
+    const QLatin1String scheme(kLabFigureScheme), figure("/sweep.png");
+    if (!address.startsWith(scheme) || !address.endsWith(figure))
+        return std::nullopt;
+    const std::string table =
+        address.mid(scheme.size(), address.size() - scheme.size() - figure.size()).toStdString() +
+        "/sweep.json";
     try {
-        const std::string bytes = read_lab_results_file(address.mid(scheme.size()).toStdString());
-        return QImage::fromData(QByteArray::fromStdString(bytes), "PNG");
+        return lab::read_sweep_json(read_lab_results_file(table), table);
     } catch (const std::exception&) {
-        return {}; // no such file (or a path outside lab-runs)
+        return std::nullopt; // no such sweep (or a path outside lab-runs), or a table that does not read
     }
+}
+} // namespace
+
+bool lab_figure_available(const QString& address)
+{
+    return lab_figure_table(address).has_value();
+}
+
+QImage lab_figure_image(const QString& address, qreal width, qreal dpr)
+{
+    const std::optional<lab::SweepTable> table = lab_figure_table(address);
+    if (!table || width < 16 || dpr <= 0)
+        return {};
+    const LabSweepFigure sweep(lab_sweep_curves(*table));
+    // Square in a narrow column (the legend beside the plot takes a good part of its width), else 3 : 2.
+    const QSizeF logical(width, std::round(width < 480 ? width : width * 2 / 3));
+    QImage image((logical * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(dpr);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    sweep.renderFigure(painter, QRectF(QPointF(0, 0), logical), {});
+    return image;
 }
 
 std::vector<CheckedQuote> check_lesson_quotes(const Lesson& lesson)

@@ -51,11 +51,18 @@ struct CheckedQuote {
     QString update;              // the value printed like the quote (what `lesson check --update` writes)
 };
 // Every quote of every step (text, try, question, answer), in file order.
-// The lab's figures a lesson shows: a Markdown image whose address is "lab-runs:" and a PNG under the
-// shipped results, found where the quoted lab numbers are (analysis/lab_results.h):
-// ![Answer accuracy against length](lab-runs:copy/sweep.png). Null when it cannot be read.
+// The lab's figures a lesson shows: a Markdown image whose address is "lab-runs:" and a sweep's figure
+// under the shipped results, found where the quoted lab numbers are (analysis/lab_results.h):
+// ![Answer accuracy against length](lab-runs:copy/sweep.png). Drawn from that sweep's table
+// (sweep.json, as `posatlas lab sweep` draws sweep.png) at `width` logical pixels (as high below 480,
+// two thirds as high from 480)
+// and `dpr` device pixels each, so that its text stays legible in a narrow column. Null when the address
+// names no sweep or its table cannot be read.
 inline constexpr auto kLabFigureScheme = "lab-runs:";
-QImage lab_figure_image(const QString& address);
+QImage lab_figure_image(const QString& address, qreal width = 480, qreal dpr = 1);
+// Whether the address names a sweep whose table reads (what lesson reading checks; no painting, so that
+// `posatlas lesson check` needs no GUI).
+bool lab_figure_available(const QString& address);
 
 std::vector<CheckedQuote> check_lesson_quotes(const Lesson& lesson);
 

@@ -192,10 +192,10 @@ void LessonFormatTest::refusesBadLessons_data()
     // A lab figure that the shipped results do not have (line 7: the text after the block).
     QTest::newRow("missing lab figure")
         << lessonWith(block + "\nSee ![the sweep](lab-runs:copy/nothing.png).\n") << "x.md:9:"
-        << "figure lab-runs:copy/nothing.png: not a PNG";
+        << "figure lab-runs:copy/nothing.png: not a sweep";
     QTest::newRow("lab figure outside the results")
         << lessonWith(block + "\n![x](lab-runs:../../README.md)\n") << "x.md:9:"
-        << "figure lab-runs:../../README.md: not a PNG";
+        << "figure lab-runs:../../README.md: not a sweep";
     QTest::newRow("bad json") << lessonWith("```posatlas\n{\"scenario\":\n {\"method\": }\n}\n```\n")
                               << "x.md:7:"
                               << "not valid JSON";
@@ -306,9 +306,11 @@ void LessonFormatTest::namesFormulaErrors()
 // column it is given and keeping its proportions.
 void LessonFormatTest::showsTheLabsFiguresAtTheColumnsWidth()
 {
-    const QImage sweep = lab_figure_image(QStringLiteral("lab-runs:copy/sweep.png"));
-    QVERIFY(!sweep.isNull());
-    QVERIFY(lab_figure_image(QStringLiteral("lab-runs:copy/sweep.json")).isNull()); // a PNG only
+    const QImage sweep = lab_figure_image(QStringLiteral("lab-runs:copy/sweep.png"), 400, 2);
+    QCOMPARE(sweep.size(), QSize(800, 800)); // 400 x 400 logical (a narrow column), twice the pixels
+    QCOMPARE(lab_figure_image(QStringLiteral("lab-runs:copy/sweep.png"), 600, 1).size(), QSize(600, 400));
+    QVERIFY(lab_figure_image(QStringLiteral("lab-runs:copy/sweep.json")).isNull()); // a sweep's figure only
+    QVERIFY(lab_figure_image(QStringLiteral("lab-runs:nothing/sweep.png")).isNull());
     QTextDocument doc;
     LessonTextStyle style;
     style.maxDisplayWidth = 400;
@@ -321,14 +323,14 @@ void LessonFormatTest::showsTheLabsFiguresAtTheColumnsWidth()
                 continue;
             ++figures;
             QCOMPARE(f.toImageFormat().width(), 400.0);
-            QVERIFY(std::fabs(f.toImageFormat().height() - 400.0 * sweep.height() / sweep.width()) < 1e-9);
+            QCOMPARE(f.toImageFormat().height(), 400.0);
             QCOMPARE(b.blockFormat().alignment() & Qt::AlignHorizontal_Mask, Qt::AlignHCenter);
         }
     QCOMPARE(figures, 1);
     const QImage shown =
         doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("lab-runs:copy/sweep.png")))
             .value<QImage>();
-    QCOMPARE(shown.size(), sweep.size());
+    QCOMPARE(shown.deviceIndependentSize(), QSizeF(400, 400));
 }
 
 void LessonFormatTest::typesetsFormulas()
