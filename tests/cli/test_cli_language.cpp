@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <regex>
+#include <cctype>
 #include <set>
 #include <sstream>
 #include <string>
@@ -38,13 +38,36 @@ std::vector<std::string> lines(const std::string& text)
 
 // A line of English prose: three lower-case words in a row ("print this help"), not a command synopsis
 // or a section title ("posatlas compute rope-decay"), which stay as typed.
+// Three whole words (runs of letters, digits and '_') each of two or more lower-case letters, one space
+// apart. Written out rather than as std::regex: GCC 12 warns -Wmaybe-uninitialized inside <regex> when
+// optimising, which the sanitizer build's -Werror turns into a failure.
 bool prose(const std::string& line)
 {
-    static const std::regex words(R"(\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b)");
     const std::size_t start = line.find_first_not_of(' ');
     if (start == std::string::npos || line.compare(start, 9, "posatlas ") == 0)
         return false;
-    return std::regex_search(line, words);
+    const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    int run = 0; // lower-case words so far, each one space after the last
+    for (std::size_t i = 0; i < line.size();) {
+        if (!word_char(line[i])) {
+            if (line[i] != ' ' || i + 1 >= line.size() || !word_char(line[i + 1]) ||
+                (i > 0 && !word_char(line[i - 1])))
+                run = 0; // not a single space between two words
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        bool lower = true;
+        while (end < line.size() && word_char(line[end])) {
+            lower = lower && line[end] >= 'a' && line[end] <= 'z';
+            ++end;
+        }
+        run = lower && end - i >= 2 ? run + 1 : 0;
+        if (run == 3)
+            return true;
+        i = end;
+    }
+    return false;
 }
 
 bool has_chinese(const std::string& text)
