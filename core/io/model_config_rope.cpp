@@ -4,6 +4,7 @@
 // family's HF configuration class.
 #include "io/input_file.h"
 #include "io/model_config_detail.h"
+#include "io/model_config_rope_families.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,60 +17,7 @@
 
 namespace posatlas::detail {
 
-// ---------------------------------------------------------------- RoPE families
-enum class RopeStyle { Standard, NeoX, GptJ, DeepSeek, Phi3, Gemma3, Gemma4, Cohere, Llama4 };
-
-// Defaults of the HF configuration class of each RoPE model type (configuration_<family>.py).
-struct RopeFamily {
-    std::string_view model_type;
-    std::string_view config_class;
-    int hidden_size;
-    int num_heads;
-    int head_dim; // 0: hidden_size / num_heads
-    std::int64_t max_pos;
-    double rope_theta;
-    double partial; // partial_rotary_factor / rotary_pct default
-    RopeStyle style;
-};
-
 namespace {
-
-constexpr std::array<RopeFamily, 27> kRopeFamilies{{
-    {"llama", "LlamaConfig", 4096, 32, 0, 2048, 10000.0, 1.0, RopeStyle::Standard},
-    {"mistral", "MistralConfig", 4096, 32, 0, 4096 * 32, 10000.0, 1.0, RopeStyle::Standard},
-    {"mixtral", "MixtralConfig", 4096, 32, 0, 4096 * 32, 1e6, 1.0, RopeStyle::Standard},
-    {"qwen2", "Qwen2Config", 4096, 32, 0, 32768, 10000.0, 1.0, RopeStyle::Standard},
-    {"qwen3", "Qwen3Config", 4096, 32, 128, 32768, 10000.0, 1.0, RopeStyle::Standard},
-    // Multimodal Qwen: the text model's class (M-RoPE's sections: model_config_mrope.cpp).
-    {"qwen2_vl", "Qwen2VLTextConfig", 8192, 64, 0, 32768, 1e6, 1.0, RopeStyle::Standard},
-    {"qwen2_5_vl", "Qwen2_5_VLTextConfig", 8192, 64, 0, 32768, 1e6, 1.0, RopeStyle::Standard},
-    {"qwen3_vl", "Qwen3VLTextConfig", 4096, 32, 128, 128000, 5e6, 1.0, RopeStyle::Standard},
-    {"phi", "PhiConfig", 2048, 32, 0, 2048, 10000.0, 0.5, RopeStyle::Standard},
-    {"phi3", "Phi3Config", 3072, 32, 0, 4096, 10000.0, 1.0, RopeStyle::Phi3},
-    {"deepseek_v2", "DeepseekV2Config", 4096, 32, 0, 2048, 10000.0, 1.0, RopeStyle::DeepSeek},
-    {"deepseek_v3", "DeepseekV3Config", 7168, 128, 0, 4096, 10000.0, 1.0, RopeStyle::DeepSeek},
-    {"gpt_oss", "GptOssConfig", 2880, 64, 64, 131072, 150000.0, 1.0, RopeStyle::Standard},
-    {"gpt_neox", "GPTNeoXConfig", 6144, 64, 0, 2048, 10000.0, 0.25, RopeStyle::NeoX},
-    {"gptj", "GPTJConfig", 4096, 16, 0, 2048, 10000.0, 1.0, RopeStyle::GptJ},
-    {"falcon", "FalconConfig", 4544, 71, 0, 2048, 10000.0, 1.0, RopeStyle::Standard},
-    {"RefinedWeb", "FalconConfig", 4544, 71, 0, 2048, 10000.0, 1.0, RopeStyle::Standard},
-    {"RefinedWebModel", "FalconConfig", 4544, 71, 0, 2048, 10000.0, 1.0, RopeStyle::Standard},
-    // Gemma 3: the text model's keys (a multimodal "gemma3" config holds them in text_config, which
-    // import_model_config reads); the global layers' RoPE, rope_theta, is the one shown.
-    {"gemma3_text", "Gemma3TextConfig", 2304, 8, 256, 131072, 1e6, 1.0, RopeStyle::Gemma3},
-    {"gemma3", "Gemma3TextConfig", 2304, 8, 256, 131072, 1e6, 1.0, RopeStyle::Gemma3},
-    // Gemma 4 (transformers models/gemma4/configuration_gemma4.py, Gemma4TextConfig): the full-attention
-    // layers' RoPE is shown, with their head size global_head_dim (default 512; head_dim, 256, is the
-    // sliding layers') and rope_parameters["full_attention"] (default proportional, 0.25, 1e6).
-    {"gemma4_text", "Gemma4TextConfig", 2304, 8, 512, 131072, 1e6, 1.0, RopeStyle::Gemma4},
-    {"gemma4", "Gemma4TextConfig", 2304, 8, 512, 131072, 1e6, 1.0, RopeStyle::Gemma4},
-    // Families with per-layer attention spans or NoPE layers (model_config_layers.cpp reads the layers).
-    {"gemma2", "Gemma2Config", 2304, 8, 256, 8192, 10000.0, 1.0, RopeStyle::Standard},
-    {"cohere2", "Cohere2Config", 8192, 64, 0, 8192, 10000.0, 1.0, RopeStyle::Cohere},
-    {"smollm3", "SmolLM3Config", 2048, 16, 0, 32768, 2000000.0, 1.0, RopeStyle::Standard},
-    {"llama4_text", "Llama4TextConfig", 5120, 40, 128, 131072, 500000.0, 1.0, RopeStyle::Llama4},
-    {"llama4", "Llama4TextConfig", 5120, 40, 128, 131072, 500000.0, 1.0, RopeStyle::Llama4},
-}};
 
 // Gemma 3 4B / 12B / 27B: pre-trained on 32K sequences, then RoPE of the global layers rescaled by
 // position interpolation with factor 8 to reach the 128K context (Gemma Team 2025, "Gemma 3 Technical
@@ -77,9 +25,6 @@ constexpr std::array<RopeFamily, 27> kRopeFamilies{{
 // max_position_embeddings 131072, the extended length.
 constexpr double kGemma3LinearFactor = 8.0;
 constexpr std::int64_t kGemma3TrainedLength = 32768;
-
-// Unknown model types that carry RoPE keys are read with LlamaConfig's defaults.
-constexpr RopeFamily kGenericRope{"", "LlamaConfig", 4096, 32, 0, 2048, 10000.0, 1.0, RopeStyle::Standard};
 
 // Sets `rope.partial_rotary_factor` so that int(head_dim * factor) == rotary_dim exactly, as HF computes
 // the rotary dimension from the factor (a plain rotary_dim / head_dim can round down by one in double).
@@ -701,19 +646,6 @@ private:
 };
 
 } // namespace
-
-const RopeFamily* find_rope_family(std::string_view model_type)
-{
-    for (const auto& f : kRopeFamilies)
-        if (f.model_type == model_type)
-            return &f;
-    return nullptr;
-}
-
-const RopeFamily& generic_rope_family()
-{
-    return kGenericRope;
-}
 
 void read_rope(Reader& r, const json& cfg, const RopeFamily& fam, RopeParams& rope)
 {
