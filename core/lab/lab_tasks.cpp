@@ -3,6 +3,7 @@
 // machine and standard library (std::uniform_int_distribution's algorithm is the library's choice).
 #include "lab/lab.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace posatlas::lab {
@@ -79,6 +80,18 @@ void make_sequence(const std::string& task, int alphabet, std::int64_t length, b
     }
 }
 
+// A batch of `batch` sequences of `length` tokens, every token 0 and no answer yet.
+TaskBatch sized_batch(int batch, std::int64_t length)
+{
+    TaskBatch b;
+    b.batch = batch;
+    b.length = length;
+    b.input.resize(static_cast<std::size_t>(batch * length));
+    b.target.resize(b.input.size());
+    b.answer.resize(b.input.size());
+    return b;
+}
+
 SplitMix sequence_random(std::uint64_t seed, std::uint64_t index, int s)
 {
     SplitMix r{seed * 0x100000001b3ull ^
@@ -97,12 +110,7 @@ TaskBatch make_batch(const std::string& task, int alphabet, std::int64_t length,
     if (length < shortest)
         throw ParameterError("lengths", "at least " + std::to_string(shortest) + " for " + task,
                              std::to_string(length));
-    TaskBatch b;
-    b.batch = batch;
-    b.length = length;
-    b.input.resize(static_cast<std::size_t>(batch * length));
-    b.target.resize(b.input.size());
-    b.answer.resize(b.input.size());
+    TaskBatch b = sized_batch(batch, length);
     std::vector<std::int64_t> seq;
     std::vector<std::uint8_t> ans;
     for (int s = 0; s < batch; ++s) {
@@ -128,12 +136,8 @@ TaskBatch make_lm_batch(const Corpus& corpus, std::int64_t length, int batch, st
                                  (training ? "training" : "held-out") + " text: " + std::to_string(n) +
                                  " characters)",
                              std::to_string(length));
-    TaskBatch b;
-    b.batch = batch;
-    b.length = length;
-    b.input.resize(static_cast<std::size_t>(batch * length));
-    b.target.resize(b.input.size());
-    b.answer.assign(b.input.size(), 1); // every next character counts
+    TaskBatch b = sized_batch(batch, length);
+    std::fill(b.answer.begin(), b.answer.end(), std::uint8_t{1}); // every next character counts
     for (int s = 0; s < batch; ++s) {
         SplitMix r = sequence_random(seed, index, s);
         const std::int64_t start = r.below(n - length); // the window text[start, start + length]
