@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io/gguf.h"
 
+#include "io/gguf_detail.h"
+
 #include "io/input_file.h"
 #include "io/number_text.h"
 #include "methods/method.h"
@@ -265,6 +267,7 @@ constexpr std::string_view kNonPositional[] = {
     "expert_weights_norm",
     "expert_gating_func",
     "leading_dense_block_count",
+    "nextn_predict_layers",
     "pooling_type",
     "logit_scale",
     "decoder_start_token_id",
@@ -357,51 +360,28 @@ GgufHeader read_gguf_header(const std::string& path)
     return h;
 }
 
+namespace gguf_detail {
+
+HfConfigFromGguf::HfConfigFromGguf(const GgufHeader& header) : h(header)
+{
+    const GgufKeyValue* arch_kv = h.find("general.architecture");
+    if (!arch_kv)
+        throw ConfigError("the GGUF file has no general.architecture key: cannot tell which model it is");
+    if (!arch_kv->value.is_string())
+        throw ConfigError(std::string("general.architecture must be a string (got a ") +
+                          type_name(arch_kv->type) + ")");
+    arch = arch_kv->value.get<std::string>();
+    mt = model_type_of(arch);
+    pre = arch + ".";
+    cfg["model_type"] = mt;
+    hf_to_gguf["model_type"] = "general.architecture";
+}
+
+} // namespace gguf_detail
+
 namespace {
 
-// A GGUF header's keys written as the config.json a Hugging Face model of its architecture has, with
-// what the report needs to speak of the GGUF keys again: the GGUF key of every config key it wrote, the
-// keys it did not use and the notes on them.
-struct HfConfigFromGguf {
-    const GgufHeader& h;
-    std::string arch; // general.architecture: "llama"
-    std::string mt;   // the Hugging Face model_type it is read as
-    std::string pre;  // the prefix of the architecture's keys: "llama."
-    json cfg = json::object();
-    std::map<std::string, std::string> hf_to_gguf; // dotted HF key -> GGUF key, for the report
-    std::vector<std::string> ignored, notes;
-
-    explicit HfConfigFromGguf(const GgufHeader& header) : h(header)
-    {
-        const GgufKeyValue* arch_kv = h.find("general.architecture");
-        if (!arch_kv)
-            throw ConfigError("the GGUF file has no general.architecture key: cannot tell which model it is");
-        if (!arch_kv->value.is_string())
-            throw ConfigError(std::string("general.architecture must be a string (got a ") +
-                              type_name(arch_kv->type) + ")");
-        arch = arch_kv->value.get<std::string>();
-        mt = model_type_of(arch);
-        pre = arch + ".";
-        cfg["model_type"] = mt;
-        hf_to_gguf["model_type"] = "general.architecture";
-    }
-
-    const GgufKeyValue* get(const std::string& suffix) const { return h.find(pre + suffix); }
-    void put(const std::string& hf, const std::string& suffix, const json& v)
-    {
-        const auto dot = hf.find('.');
-        if (dot == std::string::npos)
-            cfg[hf] = v;
-        else
-            cfg[hf.substr(0, dot)][hf.substr(dot + 1)] = v;
-        hf_to_gguf[hf] = pre + suffix;
-    }
-    void copy(const std::string& hf, const std::string& suffix)
-    {
-        if (const auto* kv = get(suffix))
-            put(hf, suffix, kv->value);
-    }
-};
+using gguf_detail::HfConfigFromGguf;
 
 // Multimodal RoPE: llama.cpp's rope.dimension_sections [t, h, w, e] (ggml_rope_multi; e, the fourth, is 0
 // for the Qwen VL models) are Hugging Face's rope_scaling.mrope_section [t, h, w].
@@ -432,23 +412,24 @@ void map_shape(HfConfigFromGguf& m)
            "context_length");
     m.copy(mt == "mpt" ? "d_model" : "hidden_size", "embedding_length");
     m.copy(mt == "mpt" ? "n_heads" : "num_attention_heads", "attention.head_count");
-    m.copy("head_dim", "attention.key_length");
+    if (mt != "deepseek_v2") // deepseek2's key lengths are the latent attention's (map_deepseek2_shape)
+        m.copy("head_dim", "attention.key_length");
     m.copy("rope_theta", "rope.freq_base");
     m.copy("relative_attention_num_buckets", "attention.relative_buckets_count");
     if (mt == "mpt")
         m.copy("attn_config.alibi_bias_max", "attention.max_alibi_bias");
 
     map_mrope_sections(m);
+    if (mt == "deepseek_v2") {
+        gguf_detail::map_deepseek2_shape(m);
+        return;
+    }
 
     const auto* nrot = m.get("rope.dimension_count");
     if (!nrot)
         return;
     if (mt == "gptj") {
         m.put("rotary_dim", "rope.dimension_count", nrot->value);
-        return;
-    }
-    if (mt == "deepseek_v2") {
-        m.put("qk_rope_head_dim", "rope.dimension_count", nrot->value);
         return;
     }
     // The rotary fraction the HF config states: dimension_count / head_dim (llama.cpp n_rot).
@@ -510,6 +491,8 @@ void map_rope_scaling(HfConfigFromGguf& m)
     if (scaling == "yarn") {
         scaling_key("beta_fast", "rope.scaling.yarn_beta_fast");
         scaling_key("beta_slow", "rope.scaling.yarn_beta_slow");
+        if (m.mt == "deepseek_v2")
+            gguf_detail::map_deepseek2_yarn(m);
     } else {
         for (const char* k : {"rope.scaling.yarn_beta_fast", "rope.scaling.yarn_beta_slow"})
             if (m.get(k))
@@ -519,7 +502,7 @@ void map_rope_scaling(HfConfigFromGguf& m)
         m.notes.push_back(pre +
                           "rope.scaling.type is none: the scaling factor and original context are not used");
     for (std::string_view k : kLlamaCppOnly)
-        if (m.get(std::string(k))) {
+        if (m.get(std::string(k)) && !m.mapped(pre + std::string(k))) {
             m.ignored.push_back(pre + std::string(k));
             m.notes.push_back(pre + std::string(k) +
                               " is a llama.cpp setting with no Hugging Face counterpart; "
@@ -604,7 +587,9 @@ void report_in_gguf_keys(ConfigImport& out, const HfConfigFromGguf& m)
         const bool used =
             std::find(out.read_keys.begin(), out.read_keys.end(), k) != out.read_keys.end() ||
             std::find(out.ignored_keys.begin(), out.ignored_keys.end(), k) != out.ignored_keys.end();
-        if (used || (ours && listed(kNonPositional, suffix)))
+        const bool no_position =
+            std::find(m.no_position.begin(), m.no_position.end(), k) != m.no_position.end();
+        if (used || no_position || (ours && listed(kNonPositional, suffix)))
             continue;
         // A mapped key the import did not look at (e.g. head_dim for a family that derives it).
         bool mapped = false;

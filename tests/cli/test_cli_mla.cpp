@@ -2,8 +2,11 @@
 // MLA through the real binary: `compute matrix --method mla` with DeepSeek-V3's defaults gives, for all-ones
 // content, (128 + 64 · cos terms) · softmax scale (the values derived in tests/core/methods/mla/test_mla.cpp
 // from transformers' DeepseekV3Attention), a DeepSeek-V3 config.json with --method mla takes the model's MLA
-// parameters, and bad values are one line naming the option and its range.
+// parameters, a DeepSeek-V3 GGUF file (llama.cpp's deepseek2, tests/support/weights_fixtures.h) is
+// inspected as MLA with the parameters of its config.json, and bad values are one line naming the option
+// and its range.
 #include "cli_support.h"
+#include "weights_fixtures.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -94,6 +97,25 @@ TEST(CliMla, DeepSeekConfigIsMlaAndItsRotaryPartServesTheRopeQuantities)
     ASSERT_EQ(f.status, 0) << f.err;
     EXPECT_EQ(json::parse(f.out)["rotary_dim"], 64);
     EXPECT_NEAR(json::parse(f.out)["logit_multiplier"].get<double>(), m * m, 1e-14 * m * m);
+}
+
+TEST(CliMla, InspectedGgufOfDeepSeekIsMlaWithTheParametersOfItsConfig)
+{
+    const std::string gguf = write_file("deepseek_v3.gguf", deepseek_v3_gguf().bytes()).string();
+    const Result g = run({"inspect", gguf, "--format", "json"});
+    ASSERT_EQ(g.status, 0) << g.err;
+    const Result c = run({"inspect", std::string(POSATLAS_TEST_DATA) + "/configs/deepseek_v3_published.json",
+                          "--format", "json"});
+    ASSERT_EQ(c.status, 0) << c.err;
+    const json from_gguf = json::parse(g.out), from_config = json::parse(c.out);
+    EXPECT_EQ(from_gguf.at("method"), "mla");
+    EXPECT_EQ(from_gguf.at("parameters"), from_config.at("parameters"));
+    EXPECT_EQ(from_gguf.at("parameters").at("qk_nope_head_dim"), 128);
+    // The text report names the method and the GGUF key the rotary width came from.
+    const Result t = run({"inspect", gguf});
+    ASSERT_EQ(t.status, 0) << t.err;
+    EXPECT_NE(t.out.find("method mla"), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find("deepseek2.attention.key_length_mla"), std::string::npos) << t.out;
 }
 
 } // namespace

@@ -160,4 +160,51 @@ private:
     std::string m_kv;
 };
 
+// DeepSeek-V3's header as llama.cpp's convert_hf_to_gguf.py (DeepseekV2Model.set_gguf_parameters and the
+// base class's rope scaling) writes it from the published config.json (tests/data/configs/
+// deepseek_v3_published.json), without the tokenizer. mla: a file converted for MLA (key_length and
+// value_length the cached latent's widths, the heads' under key_length_mla / value_length_mla); else an
+// older file with the heads' widths under key_length / value_length.
+inline GgufWriter deepseek_v3_gguf(bool mla = true)
+{
+    GgufWriter w(3, 1);
+    w.string("general.architecture", "deepseek2")
+        .string("general.name", "DeepSeek V3")
+        .u32("deepseek2.block_count", 61)
+        .u32("deepseek2.context_length", 163840)
+        .u32("deepseek2.embedding_length", 7168)
+        .u32("deepseek2.feed_forward_length", 18432)
+        .u32("deepseek2.attention.head_count", 128)
+        .u32("deepseek2.attention.head_count_kv", mla ? 1 : 128)
+        .f32("deepseek2.rope.freq_base", 10000.0f)
+        .f32("deepseek2.attention.layer_norm_rms_epsilon", 1e-6f)
+        .u32("deepseek2.expert_used_count", 8)
+        .u32("deepseek2.leading_dense_block_count", 3)
+        .u32("deepseek2.vocab_size", 129280)
+        .u32("deepseek2.attention.q_lora_rank", 1536)
+        .u32("deepseek2.attention.kv_lora_rank", 512);
+    if (mla)
+        w.u32("deepseek2.attention.key_length", 512 + 64)
+            .u32("deepseek2.attention.value_length", 512)
+            .u32("deepseek2.attention.key_length_mla", 128 + 64)
+            .u32("deepseek2.attention.value_length_mla", 128);
+    else
+        w.u32("deepseek2.attention.key_length", 128 + 64).u32("deepseek2.attention.value_length", 128);
+    w.u32("deepseek2.expert_feed_forward_length", 2048)
+        .u32("deepseek2.expert_count", 256)
+        .u32("deepseek2.expert_shared_count", 1)
+        .f32("deepseek2.expert_weights_scale", 2.5f)
+        .boolean("deepseek2.expert_weights_norm", true)
+        .u32("deepseek2.expert_gating_func", 2)
+        .u32("deepseek2.rope.dimension_count", 64)
+        .string("deepseek2.rope.scaling.type", "yarn")
+        .f32("deepseek2.rope.scaling.factor", 40.0f)
+        .u32("deepseek2.rope.scaling.original_context_length", 4096)
+        .f32("deepseek2.rope.scaling.yarn_beta_fast", 32.0f)
+        .f32("deepseek2.rope.scaling.yarn_beta_slow", 1.0f)
+        .f32("deepseek2.rope.scaling.yarn_log_multiplier", 0.1f * 1.0f)
+        .u32("deepseek2.nextn_predict_layers", 1);
+    return w;
+}
+
 } // namespace posatlas::test
