@@ -360,6 +360,7 @@ int run_screenshots(const std::vector<std::string>& args, std::ostream& out)
     shoot_readouts(shots);
     shoot_open_dialogs(shots);
     shoot_slopes_and_files(shots);
+    shoot_token_layout(shots);
     return 0;
 }
 

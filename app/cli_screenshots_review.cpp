@@ -8,6 +8,7 @@
 #include "hub/weights_dialog.h"
 #include "io/safetensors.h"
 #include "lessons/lesson.h"
+#include "methods/mrope/mrope.h"
 #include "methods/registry.h"
 #include "model/scenario_model.h"
 #include "views/curve_chart.h"
@@ -334,6 +335,30 @@ void shoot_slopes_and_files(const Shots& s)
     show_row(w, common_field("content"));
     s.save(w.panelDock(), named(QStringLiteral("panel-content-files")));
     s.save(&w, named(QStringLiteral("main-window-content-files")));
+    w.model()->setScenario(Scenario{}, QStringLiteral("default"));
+    s.idle();
+}
+
+void shoot_token_layout(const Shots& s)
+{
+    MainWindow& w = s.w;
+    w.resize(1280, 720);
+    Scenario mrope;
+    mrope.method = MropeParams::kMethod;
+    mrope.params<MropeParams>().layout = "text:5,image:1x4x6,text:3";
+    w.model()->setScenario(mrope, QStringLiteral("M-RoPE"));
+    s.idle();
+    s.save(w.tokenLayoutDock(), named(QStringLiteral("view-token-layout")));
+    presenting(s, 2.0, [&](Presentation* p) {
+        p->showView(ViewKind::Heatmap);
+        s.idle();
+        s.save(&w, named(QStringLiteral("present-200-token-layout")));
+    });
+    mrope.params<MropeParams>().variant = MropeVariant::Qwen3VL;
+    mrope.params<MropeParams>().layout = "text:3,image:1x4x4,video:2x4x4,text:2";
+    w.model()->setScenario(mrope, QStringLiteral("M-RoPE Qwen3-VL"));
+    s.idle();
+    s.save(w.tokenLayoutDock(), named(QStringLiteral("view-token-layout-qwen3-vl")));
     w.model()->setScenario(Scenario{}, QStringLiteral("default"));
     s.idle();
 }

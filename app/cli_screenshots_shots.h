@@ -46,5 +46,8 @@ void shoot_readouts(const Shots& s);
 void shoot_open_dialogs(const Shots& s);
 // NTK-ALiBi's scaled slopes beside the sliders, and content vectors from files.
 void shoot_slopes_and_files(const Shots& s);
+// M-RoPE's token layout (Qwen2-VL: text, a 4 x 6 image merged to 2 x 3, text; presented at 200 %; Qwen3-VL
+// with a video of two frames).
+void shoot_token_layout(const Shots& s);
 
 } // namespace posatlas::cli

@@ -31,4 +31,14 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>posatlas::ui::TokenLayoutJob</name>
+    <message numerus="yes">
+        <source>text · %n token(s)</source>
+        <translation>
+            <numerusform>text · %n token</numerusform>
+            <numerusform>text · %n tokens</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

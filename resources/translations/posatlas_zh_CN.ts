@@ -5808,6 +5808,10 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>Show a model trained in the lab on an example of any length: its own attention logits and weights, past its trained length too</source>
         <translation>用任意长度的示例查看在实验室里训练好的模型：它自己的注意力 logit 和权重，超出训练长度的部分也能看到</translation>
     </message>
+    <message>
+        <source>Token layout</source>
+        <translation>词元布局</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>
@@ -6406,6 +6410,86 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>attention factor %1 on cos and sin, softmax scale × %2 (logits × %3)</source>
         <translation>注意力因子 %1（作用于 cos 与 sin），softmax 缩放 × %2（注意力分数 × %3）</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::TokenLayoutJob</name>
+    <message numerus="yes">
+        <source>text · %n token(s)</source>
+        <translation>
+            <numerusform>文本 · %n 个词元</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>image %1 patches → %2 tokens</source>
+        <translation>图像 %1 个图像块 → 合并成 %2 个词元</translation>
+    </message>
+    <message>
+        <source>video %1 patches → %2 tokens</source>
+        <translation>视频 %1 个图像块 → 合并成 %2 个词元</translation>
+    </message>
+    <message>
+        <source>The token layout shows M-RoPE&apos;s (t, h, w) position ids: choose the method M-RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL)</source>
+        <translation>词元布局展示 M-RoPE 给每个词元的三个位置编号 (t, h, w)：请先把方法选为 M-RoPE（Qwen2-VL、Qwen2.5-VL、Qwen3-VL）</translation>
+    </message>
+    <message>
+        <source>M-RoPE token layout · %1</source>
+        <translation>M-RoPE 词元布局 · %1</translation>
+    </message>
+    <message>
+        <source>the first %1 of %2 tokens (whole items only)</source>
+        <translation>这里只画出 %2 个词元中的前 %1 个（只画完整的条目）</translation>
+    </message>
+    <message>
+        <source>a video&apos;s t advances %1 per frame (second_per_grid_t × tokens_per_second)</source>
+        <translation>视频每过一帧，t 增加 %1（second_per_grid_t × tokens_per_second）</translation>
+    </message>
+    <message>
+        <source>each video frame is a grid of its own (Qwen3-VL)</source>
+        <translation>视频的每一帧各自是一个网格（Qwen3-VL）</translation>
+    </message>
+    <message>
+        <source> · </source>
+        <translation> · </translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::TokenLayoutView</name>
+    <message>
+        <source>the %1 rotary pairs of a head, interleaved: t h w t h w … · t %2 pairs · h %3 · w %4</source>
+        <translation>一个注意力头的 %1 个维度对，交错分配：t h w t h w … · t 占 %2 对 · h 占 %3 对 · w 占 %4 对</translation>
+    </message>
+    <message>
+        <source>%1: pairs %2–%3</source>
+        <translation>%1：第 %2–%3 对</translation>
+    </message>
+    <message>
+        <source>the %1 rotary pairs of a head, in chunks · %2</source>
+        <translation>一个注意力头的 %1 个维度对，分段分配 · %2</translation>
+    </message>
+    <message>
+        <source> · </source>
+        <translation> · </translation>
+    </message>
+    <message>
+        <source>each cell, top to bottom:</source>
+        <translation>每个格子里从上到下依次是：</translation>
+    </message>
+    <message>
+        <source>t (time)</source>
+        <translation>t（时间）</translation>
+    </message>
+    <message>
+        <source>h (row)</source>
+        <translation>h（行）</translation>
+    </message>
+    <message>
+        <source>w (column)</source>
+        <translation>w（列）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tokens fit; enlarge the view</source>
+        <translation>%2 个词元中只放下了 %1 个；请把视图拉大一些</translation>
     </message>
 </context>
 <context>

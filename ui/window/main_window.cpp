@@ -16,6 +16,7 @@
 #include "views/heatmap_view.h"
 #include "views/rotation_view.h"
 #include "views/spectrum_view.h"
+#include "views/token_layout_view.h"
 #include "widgets/explanation_panel.h"
 #include "widgets/notice_area.h"
 #include "widgets/parameter_panel.h"
@@ -25,6 +26,7 @@
 #include "window/lesson_controller.h"
 #include "window/presentation.h"
 #include "window/session_actions.h"
+#include "window/token_layout_controller.h"
 #include "window/view_controller.h"
 #include "window/window_status.h"
 
@@ -225,6 +227,15 @@ void MainWindow::createViews()
     m_layersDock = makeDock(tr("Layers"), QStringLiteral("LayersDock"), nullptr); // createControllers
     addDockWidget(Qt::BottomDockWidgetArea, m_layersDock);
     m_layersDock->hide();
+
+    // M-RoPE's tokens and their (t, h, w) ids, a strip across the bottom like the layers; shown while the
+    // method is M-RoPE (token_layout_controller.h).
+    m_tokenLayout = new TokenLayoutView;
+    m_tokenLayoutDock = makeDock(tr("Token layout"), QStringLiteral("TokenLayoutDock"), m_tokenLayout);
+    addDockWidget(Qt::BottomDockWidgetArea, m_tokenLayoutDock);
+    m_tokenLayoutDock->hide();
+    m_tokenLayoutController =
+        new TokenLayoutController(m_model, m_jobs, m_tokenLayout, m_tokenLayoutDock, this);
 
     // The views' settings and jobs (view_controller.h): it follows the docks and the view widgets.
     m_views = new ViewController(

@@ -49,6 +49,8 @@ class RotationView;
 class SessionActions;
 class Settings;
 class SpectrumView;
+class TokenLayoutController;
+class TokenLayoutView;
 class ViewController;
 class ViewTimings;
 class WindowStatus;
@@ -107,6 +109,9 @@ public:
     QDockWidget* importDock() const { return m_importDock; }
     // The imported model's layers (layers_panel.h); shown when its layers differ.
     QDockWidget* layersDock() const { return m_layersDock; }
+    // M-RoPE's token layout (token_layout_controller.h); shown while the method is M-RoPE.
+    QDockWidget* tokenLayoutDock() const { return m_tokenLayoutDock; }
+    TokenLayoutView* tokenLayoutView() const { return m_tokenLayout; }
     LayersPanel* layersPanel() const { return m_layersPanel; }
     QDockWidget* panelDock() const { return m_panelDock; }
     // View > Present (F5): full screen, one figure, larger fonts, steps through the presets.
@@ -266,6 +271,9 @@ private:
     QDockWidget* m_panelDock = nullptr;
     QDockWidget* m_importDock = nullptr;
     QDockWidget* m_layersDock = nullptr;
+    TokenLayoutView* m_tokenLayout = nullptr;
+    QDockWidget* m_tokenLayoutDock = nullptr;
+    TokenLayoutController* m_tokenLayoutController = nullptr;
     LayersPanel* m_layersPanel = nullptr;
     LayersController* m_layers = nullptr;
     LessonPanel* m_lessonPanel = nullptr;

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// M-RoPE's token layout: the sequence as text tokens and image patches (an image as its merged grid, a
+// video as one grid per frame), each token's three position ids t, h, w written in its cell in the axis'
+// colour, and under it the head's rotary pairs coloured by the axis each follows (Qwen2-VL and Qwen2.5-VL:
+// three chunks; Qwen3-VL: interleaved). Paints TokenLayoutData (jobs/token_layout_data.h) and nothing
+// else; the cells shrink with the layout down to a legible minimum, and the figure says what does not fit.
+#pragma once
+
+#include "jobs/token_layout_data.h"
+#include "views/figure.h"
+
+#include <QRectF>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+namespace posatlas::ui {
+
+class TokenLayoutView : public QWidget, public Figure
+{
+    Q_OBJECT
+public:
+    explicit TokenLayoutView(QWidget* parent = nullptr);
+
+    void setData(const TokenLayoutData& data);
+    const TokenLayoutData& data() const { return m_data; }
+
+    void renderFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const override;
+    QString figureTitle() const override { return m_data.title; }
+
+    // The three lines written in token i's cell: its t, h and w ids.
+    QStringList cellLines(std::size_t token) const;
+    // Where each token's cell is drawn in `target` (the figure laid out as renderFigure lays it out), in
+    // token order; fewer than the tokens when the smallest cells do not fit. For the tests.
+    std::vector<QRectF> cellRects(const QRectF& target, const RenderOptions& options) const;
+    // The pixel size of the ids' font in that layout.
+    double cellFontPixels(const QRectF& target, const RenderOptions& options) const;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    struct Plan;
+    // The cells' layout in `area` (what is left under the title, the legend and above the pairs' strip).
+    Plan plan(const QRectF& area, const RenderOptions& options) const;
+    Plan paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const;
+    QString pairsCaption() const;
+
+    TokenLayoutData m_data;
+};
+
+} // namespace posatlas::ui

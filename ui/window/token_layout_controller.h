@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Token layout dock (views/token_layout_view.h): shown when the scenario's method gives tokens M-RoPE's
+// (t, h, w) ids and hidden when it stops doing so; while shown, each change of the scenario computes the
+// figure's numbers (jobs/token_layout_job.h) on the window's JobTracker, in a slot of its own after the
+// views' (kSlot), never on the GUI thread.
+#pragma once
+
+#include "jobs/view_data.h"
+
+#include <QObject>
+
+class QDockWidget;
+
+namespace posatlas::ui {
+
+class JobTracker;
+class ScenarioModel;
+class TokenLayoutView;
+
+class TokenLayoutController : public QObject
+{
+    Q_OBJECT
+public:
+    // The views' slots are 0 … kViewKindCount - 1 (view_controller.h).
+    static constexpr int kSlot = kViewKindCount;
+
+    TokenLayoutController(ScenarioModel* model, JobTracker* jobs, TokenLayoutView* view, QDockWidget* dock,
+                          QObject* parent = nullptr);
+
+private:
+    void scenarioChanged();
+    void request();
+
+    ScenarioModel* m_model;
+    JobTracker* m_jobs;
+    TokenLayoutView* m_view;
+    QDockWidget* m_dock;
+    bool m_shown = false; // the method gave tokens M-RoPE's ids at the last change
+};
+
+} // namespace posatlas::ui
