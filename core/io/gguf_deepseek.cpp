@@ -19,6 +19,7 @@
 #include "io/number_text.h"
 
 #include <cmath>
+#include <limits>
 
 namespace posatlas::gguf_detail {
 
@@ -76,8 +77,9 @@ void map_deepseek2_yarn(HfConfigFromGguf& m)
     const GgufKeyValue* kv = m.get(suffix);
     if (!kv)
         return;
-    if (!kv->value.is_number() || !std::isfinite(kv->value.get<double>()))
-        throw ConfigError(m.pre + suffix + " must be a number (got " + kv->value.dump() + ")");
+    // A float32 in llama.cpp's files (an f64 beyond float's range could not be divided as llama.cpp does).
+    if (!kv->value.is_number() || !(std::fabs(kv->value.get<double>()) <= std::numeric_limits<float>::max()))
+        throw ConfigError(m.pre + suffix + " must be a finite float32 number (got " + kv->value.dump() + ")");
     // In float, as llama_model_deepseek2 divides it (rope_yarn_log_mul /= 0.1f): 0.1f / 0.1f is exactly 1.
     const double mscale_all_dim = static_cast<double>(static_cast<float>(kv->value.get<double>()) / 0.1f);
     m.put("rope_scaling.mscale_all_dim", suffix, mscale_all_dim);

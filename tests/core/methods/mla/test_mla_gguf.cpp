@@ -106,3 +106,22 @@ TEST(MlaGguf, KeyShorterThanItsRotaryPartIsRefusedByName)
             << e.what();
     }
 }
+
+TEST(MlaGguf, YarnLogMultiplierBeyondFloatIsRefusedByName)
+{
+    GgufWriter bad(3, 0);
+    bad.string("general.architecture", "deepseek2")
+        .u32("deepseek2.rope.dimension_count", 64)
+        .string("deepseek2.rope.scaling.type", "yarn")
+        .f32("deepseek2.rope.scaling.factor", 40.0f)
+        .f64("deepseek2.rope.scaling.yarn_log_multiplier", 1e300);
+    try {
+        load_gguf_config(write_gguf("v3_huge.gguf", bad.bytes()));
+        FAIL() << "a yarn_log_multiplier of 1e300 was accepted";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(
+            std::string(e.what()).find("deepseek2.rope.scaling.yarn_log_multiplier must be a finite float32"),
+            std::string::npos)
+            << e.what();
+    }
+}
