@@ -5812,6 +5812,10 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>Token layout</source>
         <translation>词元布局</translation>
     </message>
+    <message>
+        <source>&amp;Token Layout</source>
+        <translation>词元布局(&amp;T)</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>

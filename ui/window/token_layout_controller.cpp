@@ -15,8 +15,9 @@ TokenLayoutController::TokenLayoutController(ScenarioModel* model, JobTracker* j
     : QObject(parent), m_model(model), m_jobs(jobs), m_view(view), m_dock(dock)
 {
     connect(m_model, &ScenarioModel::scenarioChanged, this, &TokenLayoutController::scenarioChanged);
+    // Shown by hand (View > Panels) for another method, it says what it is for.
     connect(m_dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && m_shown)
+        if (visible)
             request();
     });
     scenarioChanged();
@@ -31,7 +32,7 @@ void TokenLayoutController::scenarioChanged()
         if (!shown)
             m_jobs->cancel(kSlot);
     }
-    if (m_shown && m_dock->isVisible())
+    if (m_dock->isVisible())
         request();
 }
 

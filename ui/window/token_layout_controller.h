@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Token layout dock (views/token_layout_view.h): shown when the scenario's method gives tokens M-RoPE's
-// (t, h, w) ids and hidden when it stops doing so; while shown, each change of the scenario computes the
+// (t, h, w) ids and hidden when it stops doing so (View > Panels shows it by hand, then it says what it is
+// for); while shown, each change of the scenario computes the
 // figure's numbers (jobs/token_layout_job.h) on the window's JobTracker, in a slot of its own after the
 // views' (kSlot), never on the GUI thread.
 #pragma once

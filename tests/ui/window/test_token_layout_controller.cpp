@@ -54,6 +54,10 @@ void TokenLayoutControllerTest::showsWhileTheMethodIsMropeWithCoreIds()
 
     QVERIFY(model->setScenario(Scenario{}, QStringLiteral("default")));
     QVERIFY(dock->isHidden());
+    // Shown by hand for another method: a sentence saying what the figure is for, no cells.
+    dock->show();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        view->data().title.contains(QStringLiteral("M-RoPE")) && view->data().blocks.empty(), 10000);
 }
 
 QTEST_MAIN(TokenLayoutControllerTest)
