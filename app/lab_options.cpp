@@ -10,6 +10,22 @@
 
 namespace posatlas::cli {
 
+namespace {
+
+// Every encoding the lab trains, joined by `separator`.
+std::string method_list(const char* separator)
+{
+    std::string s;
+    for (const std::string& m : lab::lab_methods()) {
+        if (!s.empty())
+            s += separator;
+        s += m;
+    }
+    return s;
+}
+
+} // namespace
+
 OptionTable lab_train_table()
 {
     const lab::LabConfig d;
@@ -184,6 +200,26 @@ OptionTable lab_train_table()
          .default_value = num(d.cope_npos_max),
          .lo = 2,
          .hi = 65536},
+        {.name = "shaw-max-relative-position",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Shaw clip distance k: relative positions beyond +-k share one table row."),
+         .default_value = num(d.shaw_max_relative_position),
+         .lo = 1,
+         .hi = 65536},
+        {.name = "deberta-position-buckets",
+         .type = ArgType::Int,
+         .help =
+             translate("Cli", "DeBERTa position buckets (att_span): exact relative positions up to half of "
+                              "them, log buckets beyond."),
+         .default_value = num(d.deberta_position_buckets),
+         .lo = 2,
+         .hi = 65536},
+        {.name = "deberta-max-relative-positions",
+         .type = ArgType::Int,
+         .help = translate("Cli", "DeBERTa distance the log buckets reach their last row at."),
+         .default_value = num(d.deberta_max_relative_positions),
+         .lo = 2,
+         .hi = 1 << 20},
         {.name = "progress",
          .type = ArgType::Choice,
          .help = translate("Cli", "How the training shows its progress on standard error: bar (on a "
@@ -320,7 +356,7 @@ OptionTable lab_sweep_table()
         {.name = "methods",
          .type = ArgType::Text,
          .help = translate("Cli", "The positional encodings, comma-separated."),
-         .default_value = "nope,sinusoidal,learned,t5,alibi,rope,xpos,cope"},
+         .default_value = method_list(",")},
         {.name = "seeds",
          .type = ArgType::Int,
          .help = translate("Cli", "Runs per method, with seeds 0, 1, ..."),
@@ -373,6 +409,9 @@ lab::LabConfig lab_config_from(const Options& o)
     c.t5_max_distance = static_cast<int>(*o.integer("t5-max-distance"));
     c.xpos_scale_base = *o.real("xpos-scale-base");
     c.cope_npos_max = static_cast<int>(*o.integer("cope-npos-max"));
+    c.shaw_max_relative_position = static_cast<int>(*o.integer("shaw-max-relative-position"));
+    c.deberta_position_buckets = static_cast<int>(*o.integer("deberta-position-buckets"));
+    c.deberta_max_relative_positions = static_cast<int>(*o.integer("deberta-max-relative-positions"));
     lab::validate(c); // ParameterError naming the option, before anything is written
     if (c.language_model()) {
         c.corpus = o.has("corpus") ? *o.text("corpus") : lab::default_corpus();
@@ -448,8 +487,11 @@ void LabEvalRequest::check(const lab::RunInfo& info) const
     const std::string pairs = std::to_string(rotary_dim / 2);
     const auto list_text = [](const std::vector<double>& v) {
         std::string t;
-        for (double x : v)
-            t += (t.empty() ? "" : ",") + format_number(x);
+        for (double x : v) { // appended piece by piece: "," + string&& makes GCC 12 warn -Wrestrict here
+            if (!t.empty())
+                t += ',';
+            t += format_number(x);
+        }
         return t;
     };
     for (const auto& [name, list] :

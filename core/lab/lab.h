@@ -7,7 +7,9 @@
 // untied output layer. The positional part of attention is the method's own definition in core, never a
 // second copy: RoPE's frequencies (and any test-time scaling) from compute_rope_frequencies, ALiBi's slopes
 // from alibi_scaled_slopes, T5's buckets from T5Bucketer, the sinusoidal table from sinusoidal_encoding,
-// xPos's theta and zeta from xpos_theta / xpos_zeta; the logits are those compute_matrix gives for the
+// xPos's theta and zeta from xpos_theta / xpos_zeta, Shaw's clipped index from shaw_relative_index,
+// Transformer-XL's R_{i-j} from txl_relative_sinusoid, DeBERTa's log buckets and table rows from
+// DebertaRelative; the logits are those compute_matrix gives for the
 // per-head queries and keys (compute/attention_logits.h), which a test checks for every encoding.
 //
 // This header is LibTorch-free: the lab's torch code lives in lab/*_torch.cpp.
@@ -28,7 +30,7 @@
 namespace posatlas::lab {
 
 // Encodings the lab trains with (ids as core's methods): nope, sinusoidal, learned, t5, alibi, rope, xpos,
-// cope.
+// cope, shaw, transformer-xl, deberta.
 const std::vector<std::string>& lab_methods();
 // Tasks: copy, recall, induction (synthetic), lm (character-level language modelling on a text corpus).
 const std::vector<std::string>& lab_tasks();
@@ -97,7 +99,11 @@ struct LabConfig {
     int t5_max_distance = 128;
     double xpos_scale_base = 512.0;
     int cope_npos_max = 64;
-    double sinusoidal_base = 10000.0;
+    int shaw_max_relative_position = 16; // Shaw et al.'s clip distance k (the paper's 16)
+    // DeBERTa's log buckets: att_span = position_buckets, 2 att_span relative embeddings.
+    int deberta_position_buckets = 32;
+    int deberta_max_relative_positions = 128;
+    double sinusoidal_base = 10000.0; // also Transformer-XL's R_{i-j}
     // lm: the corpus (file or folder), its identity once read, and the model's vocabulary (0 before the
     // corpus is read: then the corpus's own, its characters + unknown).
     std::string corpus;
@@ -175,7 +181,11 @@ struct TestScaling {
 // head `head` for `seq_len` positions, given the head's queries and keys before any positional step. For
 // sinusoidal and learned (added to the embedding, already inside the queries and keys) that is NoPE; their
 // table is the Encoding of absolute_scenario(). T5's table and CoPE's embeddings are read from `weights`
-// (model.safetensors) tensors t5_tensor() and cope_tensor(layer).
+// (model.safetensors) tensors t5_tensor() and cope_tensor(layer), Shaw's a^K and a^V from shaw_tensor(layer,
+// "key" / "value"), Transformer-XL's W_{k,R}, u and v of the head from txl_tensor(layer, head, "r_net" /
+// "r_w_bias" / "r_r_bias"), DeBERTa's relative embeddings (kDebertaRelTensor, shared by the layers as HF
+// DebertaV2Encoder.rel_embeddings) and the head's projections deberta_tensor(layer, head, "pos_key_proj" /
+// "pos_query_proj").
 Scenario core_scenario(const LabConfig& c, std::int64_t seq_len, int head, const TestScaling& scaling = {},
                        const std::string& weights = "", int layer = 0);
 Scenario absolute_scenario(const LabConfig& c, std::int64_t seq_len, const std::string& weights = "");
@@ -184,6 +194,13 @@ AlibiParams alibi_params(const LabConfig& c, std::int64_t seq_len, const TestSca
 T5Params t5_params(const LabConfig& c);
 std::string t5_tensor(int layer);
 std::string cope_tensor(int layer);
+std::string shaw_tensor(int layer, const std::string& table);
+std::string txl_tensor(int layer, int head, const std::string& table);
+std::string deberta_tensor(int layer, int head, const std::string& table);
+inline constexpr const char* kDebertaRelTensor = "rel_embeddings";
+ShawParams shaw_params(const LabConfig& c);
+TransformerXLParams txl_params(const LabConfig& c);
+DebertaParams deberta_params(const LabConfig& c);
 inline constexpr const char* kLearnedTensor = "pos.learned";
 
 // ---------------------------------------------------------------- run folders
@@ -326,7 +343,8 @@ ProbeSummary write_probe(const std::string& run_dir, const ProbeRequest& r, cons
 
 // Gradient check of one attention layer with the method's positional part, in double: the largest
 // |autograd - central difference| / max(1, |central difference|) over the inputs and the positional
-// parameters (learned table, T5 bias, CoPE embeddings), step h.
+// parameters (learned table, T5 bias, CoPE embeddings, Shaw's tables, Transformer-XL's W_{k,R}, u, v,
+// DeBERTa's relative embeddings and projections), step h.
 double attention_gradient_check(const std::string& method, double h = 1e-6);
 
 } // namespace posatlas::lab

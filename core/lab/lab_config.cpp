@@ -14,8 +14,9 @@ namespace posatlas::lab {
 
 const std::vector<std::string>& lab_methods()
 {
-    static const std::vector<std::string> m{"nope",  "sinusoidal", "learned", "t5",
-                                            "alibi", "rope",       "xpos",    "cope"};
+    static const std::vector<std::string> m{"nope",  "sinusoidal",     "learned", "t5",
+                                            "alibi", "rope",           "xpos",    "cope",
+                                            "shaw",  "transformer-xl", "deberta"};
     return m;
 }
 
@@ -80,11 +81,18 @@ std::int64_t largest_train_len(const LabConfig& c)
 double training_bytes(const LabConfig& c)
 {
     const double L = static_cast<double>(c.train_len), B = c.batch, d = c.d_model, H = c.heads;
-    const double params = c.vocab() * d * 2 + c.layers * (4 * d * d + 2 * c.mlp_ratio * d * d) +
-                          (c.method == "learned" ? static_cast<double>(c.learned_rows()) * d : 0.0);
+    double positional = c.method == "learned" ? static_cast<double>(c.learned_rows()) * d : 0.0;
+    if (c.method == "transformer-xl")
+        positional = c.layers * (d * d + 2 * d);
+    else if (c.method == "deberta")
+        positional = 2.0 * c.deberta_position_buckets * d + c.layers * 2 * d * d;
+    const double params = c.vocab() * d * 2 + c.layers * (4 * d * d + 2 * c.mlp_ratio * d * d) + positional;
     // Per layer and sequence: the saved activations (x, LN, q, k, v, rotated q and k, attention output, MLP
-    // input and hidden) and the H x L x L scores, weights and mask (CoPE keeps four such matrices more).
-    const double per_layer = L * d * (12 + 3 * c.mlp_ratio) + H * L * L * (c.method == "cope" ? 8 : 4);
+    // input and hidden) and the H x L x L scores, weights and mask (CoPE keeps four such matrices more, the
+    // relative methods their gathered position terms: two to four).
+    const bool more =
+        c.method == "cope" || c.method == "shaw" || c.method == "transformer-xl" || c.method == "deberta";
+    const double per_layer = L * d * (12 + 3 * c.mlp_ratio) + H * L * L * (more ? 8 : 4);
     const double activations = B * (c.layers * per_layer + L * c.vocab() * 3);
     return 4.0 *
            (params * 4 + activations * 2); // float32; weights, grads, two moments; activations and grads
@@ -139,9 +147,18 @@ void validate(const LabConfig& c)
     check_int("t5-max-distance", c.t5_max_distance, 2, 1 << 20);
     check_real("xpos-scale-base", c.xpos_scale_base, 1.0, 1e9);
     check_int("cope-npos-max", c.cope_npos_max, 2, 65536);
+    check_int("shaw-max-relative-position", c.shaw_max_relative_position, 1, 65536);
+    check_int("deberta-position-buckets", c.deberta_position_buckets, 2, 65536);
+    check_int("deberta-max-relative-positions", c.deberta_max_relative_positions, 2, 1 << 20);
+    // core's DeBERTa: log buckets need max_relative_positions - 1 > position_buckets / 2.
+    if (c.deberta_max_relative_positions - 1 <= c.deberta_position_buckets / 2)
+        throw ParameterError("deberta-max-relative-positions",
+                             "more than --deberta-position-buckets / 2 + 1 = " +
+                                 std::to_string(c.deberta_position_buckets / 2 + 1),
+                             std::to_string(c.deberta_max_relative_positions));
     check_real("sinusoidal-base", c.sinusoidal_base, 2.0, 1e9);
-    if (c.method == "sinusoidal" && c.d_model % 2 != 0)
-        throw ParameterError("d-model", "an even number for sinusoidal", std::to_string(c.d_model));
+    if ((c.method == "sinusoidal" || c.method == "transformer-xl") && c.d_model % 2 != 0)
+        throw ParameterError("d-model", "an even number for " + c.method, std::to_string(c.d_model));
     if (c.task == "recall" && c.train_len < 8)
         throw ParameterError("train-len", "at least 8 for recall", std::to_string(c.train_len));
     if (c.task == "recall" && c.alphabet < 4)
@@ -274,6 +291,44 @@ std::string cope_tensor(int layer)
     return "layers." + std::to_string(layer) + ".attn.cope_pos_emb";
 }
 
+std::string shaw_tensor(int layer, const std::string& table)
+{
+    return "layers." + std::to_string(layer) + ".attn.shaw_" + table;
+}
+std::string txl_tensor(int layer, int head, const std::string& table)
+{
+    return "layers." + std::to_string(layer) + ".attn." + table + ".head" + std::to_string(head);
+}
+std::string deberta_tensor(int layer, int head, const std::string& table)
+{
+    return "layers." + std::to_string(layer) + ".attn." + table + ".head" + std::to_string(head);
+}
+
+ShawParams shaw_params(const LabConfig& c)
+{
+    ShawParams p;
+    p.head_dim = c.head_dim();
+    p.max_relative_position = c.shaw_max_relative_position;
+    return p;
+}
+
+TransformerXLParams txl_params(const LabConfig& c)
+{
+    TransformerXLParams p;
+    p.head_dim = c.head_dim();
+    p.base = c.sinusoidal_base;
+    return p;
+}
+
+DebertaParams deberta_params(const LabConfig& c)
+{
+    DebertaParams p;
+    p.head_dim = c.head_dim();
+    p.position_buckets = c.deberta_position_buckets;
+    p.max_relative_positions = c.deberta_max_relative_positions;
+    return p;
+}
+
 Scenario core_scenario(const LabConfig& c, std::int64_t seq_len, int head, const TestScaling& scaling,
                        const std::string& weights, int layer)
 {
@@ -311,6 +366,35 @@ Scenario core_scenario(const LabConfig& c, std::int64_t seq_len, int head, const
         p.npos_max = c.cope_npos_max;
         p.pos_emb = weights;
         p.pos_emb_tensor = weights.empty() ? "" : cope_tensor(layer);
+    } else if (m == "shaw") {
+        s.method = Method::Shaw;
+        ShawParams& p = s.params<ShawParams>();
+        p = shaw_params(c);
+        if (!weights.empty()) {
+            p.key_table = p.value_table = weights;
+            p.key_table_tensor = shaw_tensor(layer, "key");
+            p.value_table_tensor = shaw_tensor(layer, "value");
+        }
+    } else if (m == "transformer-xl") {
+        s.method = Method::TransformerXL;
+        TransformerXLParams& p = s.params<TransformerXLParams>();
+        p = txl_params(c);
+        if (!weights.empty()) {
+            p.r_net = p.r_w_bias = p.r_r_bias = weights;
+            p.r_net_tensor = txl_tensor(layer, head, "r_net");
+            p.r_w_bias_tensor = txl_tensor(layer, head, "r_w_bias");
+            p.r_r_bias_tensor = txl_tensor(layer, head, "r_r_bias");
+        }
+    } else if (m == "deberta") {
+        s.method = Method::DeBERTa;
+        DebertaParams& p = s.params<DebertaParams>();
+        p = deberta_params(c);
+        if (!weights.empty()) {
+            p.rel_embeddings = p.pos_key_proj = p.pos_query_proj = weights;
+            p.rel_embeddings_tensor = kDebertaRelTensor;
+            p.pos_key_proj_tensor = deberta_tensor(layer, head, "pos_key_proj");
+            p.pos_query_proj_tensor = deberta_tensor(layer, head, "pos_query_proj");
+        }
     }
     return s;
 }

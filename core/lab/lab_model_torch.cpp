@@ -110,7 +110,8 @@ Positional make_positional(const LabConfig& c, std::int64_t L, const TestScaling
         sp.base = c.sinusoidal_base;
         sp.layout = SinusoidalLayout::Interleaved;
         p.absolute = from_rows(sinusoidal_encoding(sp, 0, L), dtype);
-    }
+    } else if (relative_method(m))
+        relative_positional(p, c, L, dtype);
     return p;
 }
 
@@ -128,6 +129,9 @@ std::vector<std::pair<std::string, std::vector<std::int64_t>>> Model::shapes(con
     std::vector<std::pair<std::string, std::vector<std::int64_t>>> s{{"tok_emb", {V, d}}};
     if (c.method == "learned")
         s.push_back({kLearnedTensor, {c.learned_rows(), d}});
+    if (c.method == "deberta") // shared by the layers, as HF DebertaV2Encoder.rel_embeddings
+        s.push_back({kDebertaRelTensor, {2 * static_cast<std::int64_t>(c.deberta_position_buckets), d}});
+    const std::int64_t dh = c.head_dim();
     for (int l = 0; l < c.layers; ++l) {
         const std::string p = "layers." + std::to_string(l) + ".";
         for (const char* n : {"ln1.weight", "ln1.bias"})
@@ -137,7 +141,22 @@ std::vector<std::pair<std::string, std::vector<std::int64_t>>> Model::shapes(con
         if (c.method == "t5")
             s.push_back({t5_tensor(l), {c.t5_num_buckets, c.heads}});
         if (c.method == "cope")
-            s.push_back({cope_tensor(l), {c.cope_npos_max, c.head_dim()}});
+            s.push_back({cope_tensor(l), {c.cope_npos_max, dh}});
+        if (c.method == "shaw") // a^K, a^V shared by the heads (Shaw et al. section 3.2)
+            for (const char* t : {"key", "value"})
+                s.push_back({shaw_tensor(l, t),
+                             {2 * static_cast<std::int64_t>(c.shaw_max_relative_position) + 1, dh}});
+        // Transformer-XL: each head's rows of r_net (W_{k,R}: R_{i-j} of d_model dimensions to the head), its
+        // r_w_bias (u) and r_r_bias (v); DeBERTa: each head's rows of pos_key_proj and pos_query_proj. One
+        // tensor per head: what core reads as the head's table.
+        for (int h = 0; h < c.heads && c.method == "transformer-xl"; ++h) {
+            s.push_back({txl_tensor(l, h, "r_net"), {dh, d}});
+            s.push_back({txl_tensor(l, h, "r_w_bias"), {1, dh}});
+            s.push_back({txl_tensor(l, h, "r_r_bias"), {1, dh}});
+        }
+        for (int h = 0; h < c.heads && c.method == "deberta"; ++h)
+            for (const char* t : {"pos_key_proj", "pos_query_proj"})
+                s.push_back({deberta_tensor(l, h, t), {dh, d}});
         for (const char* n : {"ln2.weight", "ln2.bias"})
             s.push_back({p + n, {d}});
         s.push_back({p + "mlp.fc1.weight", {d, hidden}});
@@ -217,7 +236,9 @@ torch::Tensor Model::forward(const torch::Tensor& tokens, const Positional& pos,
             q = rotate(q, &pos.q_scale);
             k = rotate(k, &pos.k_scale);
         }
-        torch::Tensor scores = q.matmul(k.transpose(-2, -1)) * (inv_sqrt * pos.softmax_scale);
+        torch::Tensor scores = relative_method(c.method)
+                                   ? relative_scores(*this, l, q, k, pos)
+                                   : q.matmul(k.transpose(-2, -1)) * (inv_sqrt * pos.softmax_scale);
         if (c.method == "alibi")
             scores = scores + pos.alibi.unsqueeze(0);
         else if (c.method == "t5")
@@ -258,7 +279,10 @@ torch::Tensor Model::forward(const torch::Tensor& tokens, const Positional& pos,
             (*entropy_sums)[static_cast<std::size_t>(l)] -=
                 torch::xlogy(weights.detach(), weights.detach()).to(torch::kFloat64).sum().item<double>();
         }
-        const torch::Tensor att = weights.matmul(v).permute({0, 2, 1, 3}).reshape({B, L, d});
+        torch::Tensor mixed = weights.matmul(v);
+        if (c.method == "shaw")
+            mixed = mixed + relative_values(*this, l, weights, pos);
+        const torch::Tensor att = mixed.permute({0, 2, 1, 3}).reshape({B, L, d});
         x = x + att.matmul(at(p + "attn.wo"));
         h = torch::layer_norm(x, {d}, at(p + "ln2.weight"), at(p + "ln2.bias"));
         h = torch::gelu(h.matmul(at(p + "mlp.fc1.weight")) + at(p + "mlp.fc1.bias"));

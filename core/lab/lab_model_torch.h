@@ -27,10 +27,18 @@ struct Positional {
     torch::Tensor buckets;      // t5: [L * L] int64, bucket(j - i) of (i, j)
     torch::Tensor absolute;     // sinusoidal: [L, d_model]
     torch::Tensor causal;       // [L, L] bool, true where j > i
+    // The relative methods (lab_relative_torch.cpp), each [L, L] int64 of (i, j):
+    torch::Tensor shaw_rows;   // shaw: clip(j - i, -k, k) + k, the row of a^K and a^V
+    torch::Tensor txl_rows;    // transformer-xl: max(i - j, 0), the row of txl_r (j > i is masked)
+    torch::Tensor txl_r;       // transformer-xl: [L, d_model] R_m, m = 0 .. L - 1
+    torch::Tensor deberta_c2p; // deberta: the row of K^r that c2p reads
+    torch::Tensor deberta_p2c; // deberta: the row of Q^r that p2c reads
 };
 
 Positional make_positional(const LabConfig& c, std::int64_t length, const TestScaling& scaling,
                            torch::Dtype dtype);
+// The relative methods' part of make_positional (their rows and R from core's code).
+void relative_positional(Positional& p, const LabConfig& c, std::int64_t length, torch::Dtype dtype);
 
 struct Model {
     LabConfig config;
@@ -51,6 +59,15 @@ struct Model {
                           std::vector<HeadProbe>* probe = nullptr, int probe_layer = 0,
                           std::vector<double>* entropy_sums = nullptr);
 };
+
+// The pre-softmax scores of layer `layer` for shaw, transformer-xl and deberta from the per-head queries
+// and keys q, k [B, H, L, dh] (their logit definitions in core: shaw_logit, txl_logit_terms scaled by
+// 1/sqrt(dh), deberta_logit_terms), and Shaw's value term sum_j alpha_ij a^V_{clip(j-i)} [B, H, L, dh]
+// (shaw_output; an undefined tensor for the other methods).
+torch::Tensor relative_scores(Model& m, int layer, const torch::Tensor& q, const torch::Tensor& k,
+                              const Positional& pos);
+torch::Tensor relative_values(Model& m, int layer, const torch::Tensor& weights, const Positional& pos);
+bool relative_method(const std::string& method);
 
 // Cross-entropy (mean, nats) and the correct count over the answer tokens of one batch: what training
 // minimises and evaluation reports (for lm every position is an answer: the loss whose exp is the

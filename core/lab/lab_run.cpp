@@ -64,6 +64,18 @@ nlohmann::json positional_json(const LabConfig& c)
                   {"bias_per_layer", true}});
     else if (m == "cope")
         p.update({{"npos_max", c.cope_npos_max}, {"pos_emb_per_layer", true}, {"gate_scale", 1.0}});
+    else if (m == "shaw")
+        p.update({{"max_relative_position", c.shaw_max_relative_position},
+                  {"tables", "a^K and a^V per layer, shared by the heads"}});
+    else if (m == "transformer-xl")
+        p.update({{"base", c.sinusoidal_base},
+                  {"tables", "r_net, r_w_bias, r_r_bias per layer and head"},
+                  {"terms", "a+b+c+d"}});
+    else if (m == "deberta")
+        p.update({{"position_buckets", c.deberta_position_buckets},
+                  {"max_relative_positions", c.deberta_max_relative_positions},
+                  {"pos_att_type", "c2p|p2c"},
+                  {"rel_embeddings", "shared by the layers, no LayerNorm"}});
     return p;
 }
 
@@ -289,6 +301,14 @@ RunInfo read_run_config(const std::string& dir)
         c.t5_max_distance = small(p, "relative_attention_max_distance");
     } else if (c.method == "cope")
         c.cope_npos_max = small(p, "npos_max");
+    else if (c.method == "shaw")
+        c.shaw_max_relative_position = small(p, "max_relative_position");
+    else if (c.method == "transformer-xl")
+        c.sinusoidal_base = r.number(p, "base", 0);
+    else if (c.method == "deberta") {
+        c.deberta_position_buckets = small(p, "position_buckets");
+        c.deberta_max_relative_positions = small(p, "max_relative_positions");
+    }
     const std::int64_t done = r.integer(j, "steps_done", 0);
     try {
         validate(c);

@@ -345,6 +345,9 @@ double attention_gradient_check(const std::string& method, double h)
     c.t5_num_buckets = 4;
     c.t5_max_distance = 8;
     c.cope_npos_max = 4;
+    c.shaw_max_relative_position = 2; // clipped within six positions
+    c.deberta_position_buckets = 4;   // log buckets past distance 2
+    c.deberta_max_relative_positions = 8;
     c.partial_rotary_factor = method == "rope" ? 0.5 : 1.0;
     c.rope_theta = 10.0; // fast rotations over six positions
     c.xpos_scale_base = 4.0;
@@ -365,8 +368,11 @@ double attention_gradient_check(const std::string& method, double h)
     loss().backward();
     double worst = 0.0;
     for (auto& [name, t] : m.params) {
-        const bool positional = name == kLearnedTensor || name.find("t5_bias") != std::string::npos ||
-                                name.find("cope_pos_emb") != std::string::npos;
+        const bool positional =
+            name == kLearnedTensor || name == kDebertaRelTensor ||
+            name.find("t5_bias") != std::string::npos || name.find("cope_pos_emb") != std::string::npos ||
+            name.find("shaw_") != std::string::npos || name.find(".r_") != std::string::npos ||
+            name.find("_proj.head") != std::string::npos;
         if (!positional && name != "tok_emb" && name.find("attn.w") == std::string::npos)
             continue;
         const torch::Tensor grad = t.grad().clone();

@@ -1441,6 +1441,18 @@
         <source>The extrapolation lab: train trains a small decoder-only transformer (pre-LayerNorm, causal, AdamW with warm-up and cosine decay) on a synthetic task, or on a text corpus&apos;s characters (lm, measured as perplexity), with one positional encoding and writes the run folder (model.safetensors, config.json, metrics.jsonl, command.txt), showing loss and time left on a terminal; Ctrl+C keeps the last checkpoint. eval measures a run&apos;s answer accuracy (lm: held-out perplexity) at other lengths, optionally with a RoPE or ALiBi scaling applied at test time (LongRoPE with --long-factor) and after a short fine-tune at a longer length with that scaling active (--finetune-steps, --finetune-len); a length beyond a learned table is reported as not defined. probe writes a run&apos;s attention on one input of any length as sessions for the app: opened there, every view shows the trained model&apos;s own queries, keys and logits. docs/lab.md explains the lab.</source>
         <translation>外推实验室：train 用一种位置编码在合成任务上（或在文本语料的字符上：lm 任务，用困惑度衡量）训练一个小型仅解码器 Transformer（前置 LayerNorm、因果掩码、带预热和余弦衰减的 AdamW），写出运行文件夹（model.safetensors、config.json、metrics.jsonl、command.txt），在终端上显示损失和剩余时间；按 Ctrl+C 会保留最后一个检查点。eval 在其他长度上测量一次运行的答案准确率（lm 任务测量留出文本的困惑度），可在测试时施加 RoPE 或 ALiBi 缩放（LongRoPE 用 --long-factor 给出因子），还可以先在更长的长度上、在启用该缩放的情况下做一次简短微调（--finetune-steps、--finetune-len）；超出可学习位置表的长度报告为无定义。probe 把一次运行在任意长度的一条输入上的注意力写成会话文件：在应用中打开后，每个视图显示的都是训练好的模型自己的查询、键和 logit。docs/lab.md 介绍了这个实验室。</translation>
     </message>
+    <message>
+        <source>Shaw clip distance k: relative positions beyond +-k share one table row.</source>
+        <translation>Shaw 方法的截断距离 k：超出 ±k 的相对位置共用表中的同一行。</translation>
+    </message>
+    <message>
+        <source>DeBERTa position buckets (att_span): exact relative positions up to half of them, log buckets beyond.</source>
+        <translation>DeBERTa 的位置桶数（att_span）：桶数一半以内的相对位置各自精确对应，超出部分按对数分桶。</translation>
+    </message>
+    <message>
+        <source>DeBERTa distance the log buckets reach their last row at.</source>
+        <translation>DeBERTa 对数分桶到达最后一行时对应的距离。</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>

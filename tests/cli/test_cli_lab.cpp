@@ -187,6 +187,16 @@ TEST(CliLab, BadOptionsAreRefusedNamingTheOptionBeforeAnythingIsWritten)
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--heads"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir));
+    // DeBERTa's log buckets need max_relative_positions - 1 > position_buckets / 2 (core's check).
+    r = run({"lab", "train", "--out", dir.string(), "--method", "deberta", "--deberta-position-buckets", "32",
+             "--deberta-max-relative-positions", "17"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--deberta-max-relative-positions"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir));
+    r = run({"lab", "train", "--out", dir.string(), "--method", "shaw", "--shaw-max-relative-position", "0"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--shaw-max-relative-position"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir));
 }
 
 TEST(CliLab, HostileConfigIsRefusedWithExitTwoAndNothingChanges)

@@ -54,6 +54,9 @@ inline LabConfig tiny(const std::string& method, int steps = 20)
     c.t5_num_buckets = 8;
     c.t5_max_distance = 16;
     c.cope_npos_max = 8;
+    c.shaw_max_relative_position = 4; // clipped within the probes' 20 positions
+    c.deberta_position_buckets = 8;   // log buckets past distance 4
+    c.deberta_max_relative_positions = 16;
     c.xpos_scale_base = 16;
     return c;
 }

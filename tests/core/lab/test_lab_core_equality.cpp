@@ -6,7 +6,10 @@
 // sums, bounded here by 2e-5 (1 + |logit|) (scores are O(1..10), d_head = 8; observed below 2e-6).
 // References: compute/attention_logits.h's logit definitions; HF modeling_llama apply_rotary_pos_emb (RoPE,
 // Half), HF _compute_longrope_parameters (LongRoPE at test time), Press et al. get_slopes (ALiBi), HF
-// T5Attention._relative_position_bucket, torchscale XPOS, the CoPE listing of Golovneva et al. 2024.
+// T5Attention._relative_position_bucket, torchscale XPOS, the CoPE listing of Golovneva et al. 2024, Shaw et
+// al. 2018 eq. 4 (core's shaw_logit, the model's a^K), Transformer-XL's RelPartialLearnableMultiHeadAttn
+// (core's txl_logit_terms / sqrt(d), the model's r_net, r_w_bias, r_r_bias per head) and HF DebertaV2
+// DisentangledSelfAttention (core's deberta_logit_terms, the model's rel_embeddings and projections).
 #include "lab_fixtures.h"
 
 #include "compute/attention_logits.h"
@@ -180,7 +183,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"rope_yarn_at_test", "rope", RopePairing::Half, 1.0, yarn()},
                       Case{"rope_longrope_long_at_test", "rope", RopePairing::Half, 1.0, longrope()},
                       Case{"rope_longrope_short_at_test", "rope", RopePairing::Half, 1.0, longrope(), 10},
-                      Case{"xpos", "xpos"}, Case{"cope", "cope"}),
+                      Case{"xpos", "xpos"}, Case{"cope", "cope"}, Case{"shaw", "shaw"},
+                      Case{"transformer_xl", "transformer-xl"}, Case{"deberta", "deberta"}),
     [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
 
 } // namespace
