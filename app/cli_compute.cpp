@@ -191,7 +191,27 @@ OptionTable attention_entropy_options()
          .help = translate("Cli", "Seed of the random queries and keys."),
          .default_value = "0",
          .lo = 0,
-         .hi = kExactIntegerLimit}};
+         .hi = kExactIntegerLimit},
+        {.name = "query-scale",
+         .type = ArgType::Choice,
+         .help = translate("Cli", "A length-dependent scale of the last query, for the column "
+                                  "entropy_with_query_scale_nats: logn (Qwen's use_logn_attn: log base L of "
+                                  "the position past the trained length L) or llama4 (Llama 4's attention "
+                                  "temperature, --floor-scale and --attn-scale)."),
+         .default_value = "none",
+         .choices = {"none", "logn", "llama4"}},
+        {.name = "floor-scale",
+         .type = ArgType::Real,
+         .help = translate("Cli", "Llama 4's floor_scale (positions per step of the temperature)."),
+         .default_value = "8192",
+         .lo = 1,
+         .hi = 1e9},
+        {.name = "attn-scale",
+         .type = ArgType::Real,
+         .help = translate("Cli", "Llama 4's attn_scale (the temperature's slope per ln step)."),
+         .default_value = "0.1",
+         .lo = 0,
+         .hi = 10}};
 }
 
 // matrix: The kind, the window of positions, its downsampling and the arithmetic.

@@ -595,20 +595,47 @@ void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out
                                  "limit is %4 keys x trials, about a minute)"),
                 {std::to_string(kMaxEntropyKeyTrials / trials), std::to_string(trials), std::to_string(keys),
                  std::to_string(kMaxEntropyKeyTrials)}));
-    const EntropyCurve c = attention_entropy(s.params<RopeParams>(), lengths,
-                                             static_cast<std::uint64_t>(seed), static_cast<int>(trials));
-    if (format_of(o) == Format::Csv)
-        return write_csv_columns(out, {{columns::kLength, to_doubles(c.length)},
-                                       {columns::kEntropy, c.entropy},
-                                       {columns::kEntropyWithTemperature, c.entropy_with_temperature}});
-    write_json(out,
-               json{{columns::kLength, c.length},
-                    {columns::kEntropy, c.entropy},
-                    {columns::kEntropyWithTemperature, c.entropy_with_temperature},
-                    {"attention_factor", compute_rope_frequencies(s.params<RopeParams>()).attention_factor},
-                    {"logit_multiplier", compute_rope_frequencies(s.params<RopeParams>()).logit_multiplier()},
-                    {"trials", trials},
-                    {"seed", seed}});
+    QueryScale scale;
+    parse_query_scale_kind(*o.choice("query-scale"), &scale.kind);
+    const RopeParams& rope = s.params<RopeParams>();
+    scale.trained_length = rope.trained_length();
+    scale.floor_scale = *o.real("floor-scale");
+    scale.attn_scale = *o.real("attn-scale");
+    const EntropyCurve c =
+        attention_entropy(rope, EntropyContent::RandomQK, {}, lengths, static_cast<std::uint64_t>(seed),
+                          static_cast<int>(trials), scale);
+    const bool scaled = scale.kind != QueryScaleKind::None;
+    if (format_of(o) == Format::Csv) {
+        std::vector<CsvColumn> cols{{columns::kLength, to_doubles(c.length)},
+                                    {columns::kEntropy, c.entropy},
+                                    {columns::kEntropyWithTemperature, c.entropy_with_temperature}};
+        if (scaled)
+            cols.push_back({columns::kEntropyWithQueryScale, c.entropy_with_query_scale});
+        return write_csv_columns(out, cols);
+    }
+    json query_scale{{"kind", std::string(query_scale_id(scale.kind))}};
+    if (scale.kind == QueryScaleKind::LogN)
+        query_scale["trained_length"] = scale.trained_length;
+    if (scale.kind == QueryScaleKind::Llama4) {
+        query_scale["floor_scale"] = scale.floor_scale;
+        query_scale["attn_scale"] = scale.attn_scale;
+    }
+    std::vector<double> multipliers;
+    for (std::int64_t n : c.length)
+        multipliers.push_back(query_scale_at(scale, n - 1));
+    json j{{columns::kLength, c.length},
+           {columns::kEntropy, c.entropy},
+           {columns::kEntropyWithTemperature, c.entropy_with_temperature},
+           {"attention_factor", compute_rope_frequencies(rope).attention_factor},
+           {"logit_multiplier", compute_rope_frequencies(rope).logit_multiplier()},
+           {"trials", trials},
+           {"seed", seed}};
+    if (scaled) {
+        j[columns::kEntropyWithQueryScale] = c.entropy_with_query_scale;
+        j["query_scale"] = query_scale;
+        j["query_multiplier"] = multipliers;
+    }
+    write_json(out, j);
 }
 
 void scenario_quantity(const Options& o, Scenario& s, std::ostream& out)

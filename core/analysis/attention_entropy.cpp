@@ -130,7 +130,7 @@ RopeFrequencies frequencies_at(const RopeParams& p, const FrequenciesAt& frequen
 
 EntropyCurve random_qk_entropy(const RopeParams& p, const FrequenciesAt& frequencies,
                                const std::vector<std::int64_t>& lengths, std::uint64_t seed, int trials,
-                               const CancelFn& cancel, const ProgressFn& progress)
+                               const QueryScale& scale, const CancelFn& cancel, const ProgressFn& progress)
 {
     const int d = p.head_dim;
     const int rd = p.rotary_dim();
@@ -148,6 +148,7 @@ EntropyCurve random_qk_entropy(const RopeParams& p, const FrequenciesAt& frequen
         second[u] = p.pairing == RopePairing::Half ? i + pairs : 2 * i + 1;
     }
 
+    const bool with_scale = scale.kind != QueryScaleKind::None;
     double total_keys = 0.0;
     for (std::int64_t n : lengths)
         total_keys += static_cast<double>(n);
@@ -165,6 +166,7 @@ EntropyCurve random_qk_entropy(const RopeParams& p, const FrequenciesAt& frequen
         // (DeepSeek's mscale^2, else 1) to the whole logit.
         const double a2 = f.attention_factor * f.attention_factor;
         const double c = f.softmax_scale;
+        const double m = query_scale_at(scale, n - 1);
         f.attention_factor = 1.0;
         f.softmax_scale = 1.0;
 
@@ -184,13 +186,13 @@ EntropyCurve random_qk_entropy(const RopeParams& p, const FrequenciesAt& frequen
                 qpass[t * npass + static_cast<std::size_t>(c)] = rq[rd + c];
         }
 
-        std::vector<EntropyAcc> plain(ntrials), tempered(ntrials);
+        std::vector<EntropyAcc> plain(ntrials), tempered(ntrials), scaled(ntrials);
         for (std::int64_t begin = 0; begin < n; begin += kChunk) {
             check_cancel(cancel);
             const std::int64_t end = std::min(n, begin + kChunk);
             const std::int64_t nblocks = (end - begin + kBlock - 1) / kBlock;
             std::vector<EntropyAcc> block_plain(static_cast<std::size_t>(nblocks) * ntrials);
-            std::vector<EntropyAcc> block_tempered(block_plain.size());
+            std::vector<EntropyAcc> block_tempered(block_plain.size()), block_scaled(block_plain.size());
 #pragma omp parallel for schedule(dynamic)
             for (std::int64_t b = 0; b < nblocks; ++b) {
                 std::vector<double> cs(static_cast<std::size_t>(pairs)), sn(cs.size()),
@@ -223,7 +225,10 @@ EntropyCurve random_qk_entropy(const RopeParams& p, const FrequenciesAt& frequen
                                     k[static_cast<std::size_t>(rd + c)];
                         const std::size_t slot = static_cast<std::size_t>(b) * ntrials + t;
                         block_plain[slot].add((rot + pass) * inv_sqrt_d);
-                        block_tempered[slot].add(c * (a2 * rot + pass) * inv_sqrt_d);
+                        const double logit = c * (a2 * rot + pass) * inv_sqrt_d;
+                        block_tempered[slot].add(logit);
+                        if (with_scale)
+                            block_scaled[slot].add(m * logit);
                     }
                 }
             }
@@ -231,6 +236,7 @@ EntropyCurve random_qk_entropy(const RopeParams& p, const FrequenciesAt& frequen
                 for (std::size_t t = 0; t < ntrials; ++t) {
                     plain[t].merge(block_plain[b * ntrials + t]);
                     tempered[t].merge(block_tempered[b * ntrials + t]);
+                    scaled[t].merge(block_scaled[b * ntrials + t]);
                 }
             }
             done_keys += static_cast<double>(end - begin);
@@ -239,12 +245,17 @@ EntropyCurve random_qk_entropy(const RopeParams& p, const FrequenciesAt& frequen
 
         double h = 0.0;
         double h_t = 0.0;
+        double h_s = 0.0;
         for (std::size_t t = 0; t < ntrials; ++t) {
             h += plain[t].entropy();
             h_t += tempered[t].entropy();
+            if (with_scale)
+                h_s += scaled[t].entropy();
         }
         curve.entropy.push_back(h / static_cast<double>(trials));
         curve.entropy_with_temperature.push_back(h_t / static_cast<double>(trials));
+        if (with_scale)
+            curve.entropy_with_query_scale.push_back(h_s / static_cast<double>(trials));
     }
     check_cancel(cancel);
     return curve;
@@ -254,8 +265,10 @@ EntropyCurve random_qk_entropy(const RopeParams& p, const FrequenciesAt& frequen
 // r = 0 .. max N - 1 gives the entropy of every length that shares the frequencies (a prefix each).
 EntropyCurve repeated_token_entropy(const RopeParams& p, const FrequenciesAt& frequencies,
                                     const std::vector<std::int64_t>& lengths, std::uint64_t seed, int trials,
-                                    const CancelFn& cancel, const ProgressFn& progress)
+                                    const QueryScale& scale, const CancelFn& cancel,
+                                    const ProgressFn& progress)
 {
+    const bool with_scale = scale.kind != QueryScaleKind::None;
     const int d = p.head_dim;
     const int rd = p.rotary_dim();
     const auto pairs = static_cast<std::size_t>(rd / 2);
@@ -306,6 +319,8 @@ EntropyCurve repeated_token_entropy(const RopeParams& p, const FrequenciesAt& fr
     curve.length = lengths;
     curve.entropy.assign(lengths.size(), 0.0);
     curve.entropy_with_temperature.assign(lengths.size(), 0.0);
+    if (with_scale)
+        curve.entropy_with_query_scale.assign(lengths.size(), 0.0);
     std::vector<double> rot(static_cast<std::size_t>(kChunk) * ntrials);
     for (const Group& g : groups) {
         const double a2 = g.f.attention_factor * g.f.attention_factor;
@@ -316,6 +331,12 @@ EntropyCurve repeated_token_entropy(const RopeParams& p, const FrequenciesAt& fr
                   [&](std::size_t x, std::size_t y) { return lengths[x] < lengths[y]; });
         std::size_t next = 0;
         std::vector<EntropyAcc> plain(ntrials), tempered(ntrials);
+        // With a query scale, each member length N has its own multiplier m(N - 1) of the whole prefix:
+        // one accumulator per member and trial (member-major), fed until that member's length.
+        std::vector<double> multiplier;
+        for (std::size_t k : order)
+            multiplier.push_back(query_scale_at(scale, lengths[k] - 1));
+        std::vector<EntropyAcc> scaled(with_scale ? order.size() * ntrials : 0);
         for (std::int64_t begin = 0, end = 0; begin < g.longest; begin = end) {
             check_cancel(cancel);
             // Chunks also end at every length, where that length's entropy is read off.
@@ -354,16 +375,25 @@ EntropyCurve repeated_token_entropy(const RopeParams& p, const FrequenciesAt& fr
                 for (std::int64_t r = begin; r < end; ++r) {
                     const double x = rot[static_cast<std::size_t>(r - begin) * ntrials + t];
                     plain[t].add((x + pass[t]) * inv_sqrt_d);
-                    tempered[t].add(c * (a2 * x + pass[t]) * inv_sqrt_d);
+                    const double logit = c * (a2 * x + pass[t]) * inv_sqrt_d;
+                    tempered[t].add(logit);
+                    if (with_scale)
+                        for (std::size_t u = next; u < order.size(); ++u)
+                            scaled[u * ntrials + t].add(multiplier[u] * logit);
                 }
             }
             while (next < order.size() && lengths[order[next]] == end) {
-                const std::size_t k = order[next++];
-                double h = 0.0, h_t = 0.0;
+                const std::size_t u = next++;
+                const std::size_t k = order[u];
+                double h = 0.0, h_t = 0.0, h_s = 0.0;
                 for (std::size_t t = 0; t < ntrials; ++t) {
                     h += plain[t].entropy();
                     h_t += tempered[t].entropy();
+                    if (with_scale)
+                        h_s += scaled[u * ntrials + t].entropy();
                 }
+                if (with_scale)
+                    curve.entropy_with_query_scale[k] = h_s / static_cast<double>(trials);
                 curve.entropy[k] = h / static_cast<double>(trials);
                 curve.entropy_with_temperature[k] = h_t / static_cast<double>(trials);
             }
@@ -388,10 +418,18 @@ EntropyCurve attention_entropy(const RopeParams& p, EntropyContent content, cons
                                const std::vector<std::int64_t>& lengths, std::uint64_t seed, int trials,
                                const CancelFn& cancel, const ProgressFn& progress)
 {
+    return attention_entropy(p, content, frequencies, lengths, seed, trials, QueryScale{}, cancel, progress);
+}
+
+EntropyCurve attention_entropy(const RopeParams& p, EntropyContent content, const FrequenciesAt& frequencies,
+                               const std::vector<std::int64_t>& lengths, std::uint64_t seed, int trials,
+                               const QueryScale& scale, const CancelFn& cancel, const ProgressFn& progress)
+{
     check_arguments(p, lengths, trials);
+    validate(scale);
     return content == EntropyContent::RandomQK
-               ? random_qk_entropy(p, frequencies, lengths, seed, trials, cancel, progress)
-               : repeated_token_entropy(p, frequencies, lengths, seed, trials, cancel, progress);
+               ? random_qk_entropy(p, frequencies, lengths, seed, trials, scale, cancel, progress)
+               : repeated_token_entropy(p, frequencies, lengths, seed, trials, scale, cancel, progress);
 }
 
 } // namespace posatlas

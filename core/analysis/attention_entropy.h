@@ -28,6 +28,7 @@
 // is the sharpening YaRN introduces to counter the ln N growth.
 #pragma once
 
+#include "analysis/query_scale.h"
 #include "methods/rope/rope_scaling.h"
 #include "scenario/params.h"
 #include "scenario/types.h"
@@ -48,6 +49,10 @@ struct EntropyCurve {
     std::vector<std::int64_t> length;
     std::vector<double> entropy;                  // mean over trials, nats, temperature left out
     std::vector<double> entropy_with_temperature; // mean over trials, nats, temperature applied
+    // Mean over trials, nats: the temperature applied AND every logit of the query at N - 1 multiplied by
+    // query_scale_at(scale, N - 1) (query_scale.h: Qwen's log-n, Llama 4's attention temperature). Empty
+    // when the scale is QueryScaleKind::None.
+    std::vector<double> entropy_with_query_scale;
 };
 
 // For each N in `lengths` and each trial t = 0 .. trials - 1:
@@ -108,5 +113,13 @@ using FrequenciesAt = std::function<RopeFrequencies(std::int64_t n)>;
 EntropyCurve attention_entropy(const RopeParams& p, EntropyContent content, const FrequenciesAt& frequencies,
                                const std::vector<std::int64_t>& lengths, std::uint64_t seed, int trials = 8,
                                const CancelFn& cancel = {}, const ProgressFn& progress = {});
+// The same, with `entropy_with_query_scale` filled for `scale` (validate(scale): ParameterError). The two
+// other curves are those of the overload above, bit for bit. For RepeatedToken each length needs its own
+// multiplier, so the prefix sums cannot be shared across lengths for that curve: an extra
+// O(N trials) exponentials per length, no extra rotations.
+EntropyCurve attention_entropy(const RopeParams& p, EntropyContent content, const FrequenciesAt& frequencies,
+                               const std::vector<std::int64_t>& lengths, std::uint64_t seed, int trials,
+                               const QueryScale& scale, const CancelFn& cancel = {},
+                               const ProgressFn& progress = {});
 
 } // namespace posatlas

@@ -64,5 +64,6 @@ inline constexpr const char* kWidthId = "w_id";
 inline constexpr const char* kLength = "length_tokens";
 inline constexpr const char* kEntropy = "entropy_nats";
 inline constexpr const char* kEntropyWithTemperature = "entropy_with_temperature_nats";
+inline constexpr const char* kEntropyWithQueryScale = "entropy_with_query_scale_nats";
 
 } // namespace posatlas::columns

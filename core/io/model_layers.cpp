@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io/model_layers.h"
 
+#include "analysis/query_scale.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -22,9 +24,7 @@ double attention_temperature(const LayerAnatomy& layer, std::int64_t pos)
 {
     if (!layer.temperature || layer.floor_scale <= 0.0)
         return 1.0;
-    return std::log(std::floor((static_cast<double>(pos) + 1.0) / layer.floor_scale) + 1.0) *
-               layer.attn_scale +
-           1.0;
+    return llama4_query_scale(pos, layer.floor_scale, layer.attn_scale);
 }
 
 std::int64_t receptive_field_start(const std::vector<LayerAnatomy>& layers, int k, std::int64_t q)

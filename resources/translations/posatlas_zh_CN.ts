@@ -1450,6 +1450,18 @@
         <translation>DeBERTa 的位置桶数（att_span）：桶数一半以内的相对位置各自精确对应，超出部分按对数分桶。</translation>
     </message>
     <message>
+        <source>A length-dependent scale of the last query, for the column entropy_with_query_scale_nats: logn (Qwen&apos;s use_logn_attn: log base L of the position past the trained length L) or llama4 (Llama 4&apos;s attention temperature, --floor-scale and --attn-scale).</source>
+        <translation>最后一个查询随长度变化的缩放，结果写在 entropy_with_query_scale_nats 一列：logn（Qwen 的 use_logn_attn：位置超过训练长度 L 之后，乘以以 L 为底的对数）或 llama4（Llama 4 的注意力温度，见 --floor-scale 和 --attn-scale）。</translation>
+    </message>
+    <message>
+        <source>Llama 4&apos;s floor_scale (positions per step of the temperature).</source>
+        <translation>Llama 4 的 floor_scale（温度每升一级所跨的位置数）。</translation>
+    </message>
+    <message>
+        <source>Llama 4&apos;s attn_scale (the temperature&apos;s slope per ln step).</source>
+        <translation>Llama 4 的 attn_scale（温度随 ln(级数) 增长的斜率）。</translation>
+    </message>
+    <message>
         <source>DeBERTa distance the log buckets reach their last row at.</source>
         <translation>DeBERTa 对数分桶到达最后一行时对应的距离。</translation>
     </message>
@@ -3850,6 +3862,30 @@
         <source>&lt;b&gt;Per-pair numbers&lt;/b&gt; for every variant at the target length: original θ and wavelength, scaled θ′, the ratio θ′/θ and the regime. Export CSV writes every variant&apos;s whole table (with the scaled wavelengths and the largest angles) one after another, as posatlas compute rope-pairs writes it. </source>
         <translation>&lt;b&gt;逐维度对数值&lt;/b&gt;：目标长度下每个变体的原始 θ 和波长、缩放后的 θ′、比值 θ′/θ 以及所属区间。导出 CSV 依次写出每个变体的完整表格（还包括缩放后的波长和最大角度），与 posatlas compute rope-pairs 的输出格式相同。 </translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Length-dependent scale&lt;/b&gt; (the combo above the plots): Qwen&apos;s log-n (&lt;tt&gt;use_logn_attn&lt;/tt&gt;) multiplies the query at position p by log_L(p + 1) once p + 1 &gt; L, which at p + 1 = sL equals LongRoPE&apos;s 1 + ln s / ln L; Llama 4 multiplies the query on its NoPE layers by ln(⌊(p + 1)/floor_scale⌋ + 1)·attn_scale + 1. Both grow with the position, not with a scaling factor. In the entropy plot the thin curves with dots apply them on top of each temperature (Llama 4&apos;s on a NoPE layer). </source>
+        <translation>&lt;b&gt;随长度变化的缩放&lt;/b&gt;（图上方的下拉框）：Qwen 的 log-n（&lt;tt&gt;use_logn_attn&lt;/tt&gt;）在 p + 1 &gt; L 之后把位置 p 的查询乘以 log_L(p + 1)，在 p + 1 = sL 处正好等于 LongRoPE 的 1 + ln s / ln L；Llama 4 在它的 NoPE 层上把查询乘以 ln(⌊(p + 1)/floor_scale⌋ + 1)·attn_scale + 1。两者都随位置增大，而不是随缩放因子。熵图里带圆点的细线就是在各自温度之上再乘这个缩放（Llama 4 的画在一层 NoPE 上）。</translation>
+    </message>
+    <message>
+        <source>Qwen log-n: query × log_%1(p + 1) at p + 1 = s·%1</source>
+        <translation>Qwen log-n：查询 × log_%1(p + 1)，p + 1 = s·%1</translation>
+    </message>
+    <message>
+        <source>Llama 4 NoPE layers: query × (ln(⌊(p + 1)/%1⌋ + 1)·%2 + 1) at p + 1 = s·%3</source>
+        <translation>Llama 4 的 NoPE 层：查询 × (ln(⌊(p + 1)/%1⌋ + 1)·%2 + 1)，p + 1 = s·%3</translation>
+    </message>
+    <message>
+        <source>%1 + Qwen log-n</source>
+        <translation>%1 + Qwen log-n</translation>
+    </message>
+    <message>
+        <source>%1 × Llama 4 temperature</source>
+        <translation>%1 × Llama 4 温度</translation>
+    </message>
+    <message>
+        <source>NoPE layer with a repeated token: all its logits are equal, so its entropy is ln N with or without the temperature; choose random q, k to see it act.</source>
+        <translation>NoPE 层遇到重复的词元时，所有注意力分数都相等，不论有没有温度，熵都是 ln N；要看温度的作用，请选“随机 q、k”。</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ExplorerJobs</name>
@@ -3872,6 +3908,10 @@
     <message>
         <source>Dynamic NTK (probe, factor %1)</source>
         <translation>动态 NTK（探测，因子 %1）</translation>
+    </message>
+    <message>
+        <source>NoPE layer</source>
+        <translation>NoPE 层</translation>
     </message>
 </context>
 <context>
@@ -4140,6 +4180,26 @@
     <message>
         <source>Entropy content:</source>
         <translation>注意力熵的内容：</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Qwen log-n (use_logn_attn)</source>
+        <translation>Qwen log-n（use_logn_attn）</translation>
+    </message>
+    <message>
+        <source>Llama 4 temperature (NoPE layers)</source>
+        <translation>Llama 4 温度（NoPE 层）</translation>
+    </message>
+    <message>
+        <source>A scale of each query that grows with its position past the trained length, drawn beside the RoPE scalings&apos; temperatures</source>
+        <translation>超过训练长度之后随位置增大的查询缩放，与各种 RoPE 缩放的温度画在一起对比</translation>
+    </message>
+    <message>
+        <source>Length-dependent scale:</source>
+        <translation>随长度变化的缩放：</translation>
     </message>
 </context>
 <context>

@@ -135,6 +135,31 @@ TEST(CliNumbers, AttentionEntropyOfOneKeyIsZeroAndTemperatureSharpens)
     EXPECT_LT(j["entropy_nats"][1].get<double>(), std::log(512.0) + 1e-9); // never above the uniform ln N
 }
 
+TEST(CliNumbers, AttentionEntropyWithQwenLogNScalesTheLastQuery)
+{
+    // Qwen's use_logn_attn (modeling_qwen.py): the query at position p is multiplied by log base L of p + 1
+    // past the trained length L. head_dim 32 default RoPE: L = max_position_embeddings 2048 (core default).
+    // N = 8192 gives log_2048(8192) = 13 / 11 (1e-15); N = 1024 is inside L: the curve is the tempered one.
+    const json j = run_json({"compute", "attention-entropy", "--head-dim", "32", "--max-position-embeddings",
+                             "2048", "--lengths", "1024,8192", "--trials", "2", "--query-scale", "logn"});
+    EXPECT_EQ(j["query_scale"]["kind"], "logn");
+    EXPECT_EQ(j["query_scale"]["trained_length"], 2048);
+    EXPECT_EQ(j["query_multiplier"][0].get<double>(), 1.0);
+    EXPECT_NEAR(j["query_multiplier"][1].get<double>(), 13.0 / 11.0, 1e-15);
+    EXPECT_EQ(j["entropy_with_query_scale_nats"][0], j["entropy_with_temperature_nats"][0]);
+    EXPECT_LT(j["entropy_with_query_scale_nats"][1].get<double>(),
+              j["entropy_with_temperature_nats"][1].get<double>());
+    // Without --query-scale the column is absent; a bad attn_scale names the option and its range.
+    EXPECT_FALSE(
+        run_json({"compute", "attention-entropy", "--head-dim", "32", "--lengths", "8", "--trials", "1"})
+            .contains("entropy_with_query_scale_nats"));
+    const Result bad = run({"compute", "attention-entropy", "--head-dim", "32", "--lengths", "8",
+                            "--query-scale", "llama4", "--attn-scale", "20"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("--attn-scale"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("10"), std::string::npos) << bad.err;
+}
+
 // ------------------------------------------------------------------ export and gallery (headless)
 
 // Width and height from a PNG's IHDR chunk (bytes 16..23, big-endian), no image library needed.

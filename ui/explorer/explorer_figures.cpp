@@ -160,6 +160,16 @@ QString explorer_explanation(ExplorerView view)
                    "keys sharing a component. <i>Random q, k</i>: R(j)k is again random, so the curve does "
                    "not depend on the frequencies at all, only on N, d and the logit multiplier; methods "
                    "then differ only through their temperature. Uniform attention gives ln N. ") +
+               ExplorerFigures::tr("<b>Length-dependent scale</b> (the combo above the plots): Qwen's log-n "
+                                   "(<tt>use_logn_attn</tt>) multiplies the query at position p by log_L(p + "
+                                   "1) once p + 1 > L, "
+                                   "which at p + 1 = sL equals LongRoPE's 1 + ln s / ln L; Llama 4 "
+                                   "multiplies the query on its "
+                                   "NoPE layers by ln(⌊(p + 1)/floor_scale⌋ + 1)·attn_scale + 1. Both grow "
+                                   "with the position, "
+                                   "not with a scaling factor. In the entropy plot the thin curves with dots "
+                                   "apply them on top "
+                                   "of each temperature (Llama 4's on a NoPE layer). ") +
                source;
     case ExplorerView::Scores:
         return ExplorerFigures::tr(
@@ -422,7 +432,7 @@ QString dynamic_base_text(const DynamicResult& d)
     return parts.join(QStringLiteral(" · "));
 }
 
-PlotSpec temperature_spec(const ExplorerTables& t, bool dark)
+PlotSpec temperature_spec(const ExplorerTables& t, const QueryScale& scale, bool dark)
 {
     PlotSpec s;
     s.title = ExplorerFigures::tr("Attention temperature against the scaling factor s");
@@ -443,6 +453,37 @@ PlotSpec temperature_spec(const ExplorerTables& t, bool dark)
                       .arg(ms, all)
                 : ExplorerFigures::tr("DeepSeek ratio² (mscale %1 / mscale_all_dim %2)").arg(ms, all);
         s.series << PlotSeries{name, t.s, t.deepseek_logit, QColor(0x8c, 0x56, 0x4b), false};
+    }
+    if (scale.kind != QueryScaleKind::None && t.trained > 0) {
+        // The query at the last position p of a context of s L tokens: p + 1 = s L.
+        std::vector<double> y;
+        for (double sv : t.s) {
+            const auto p = std::max<std::int64_t>(0, std::llround(sv * static_cast<double>(t.trained)) - 1);
+            y.push_back(query_scale_at(scale, p));
+        }
+        const QColor color(0x7f, 0x7f, 0x7f); // tab10 grey
+        if (scale.kind == QueryScaleKind::LogN)
+            s.series << PlotSeries{
+                ExplorerFigures::tr("Qwen log-n: query × log_%1(p + 1) at p + 1 = s·%1").arg(len(t.trained)),
+                t.s,
+                y,
+                color,
+                false,
+                false,
+                true,
+                2.5};
+        else
+            s.series << PlotSeries{
+                ExplorerFigures::tr(
+                    "Llama 4 NoPE layers: query × (ln(⌊(p + 1)/%1⌋ + 1)·%2 + 1) at p + 1 = s·%3")
+                    .arg(format_number(scale.floor_scale), format_number(scale.attn_scale), len(t.trained)),
+                t.s,
+                y,
+                color,
+                false,
+                true,
+                false,
+                2.0};
     }
     for (const VariantResult& r : t.variants) {
         if (!r.error.isEmpty())
@@ -489,13 +530,20 @@ PlotSpec entropy_spec(const EntropyResult& e, std::int64_t trained, std::int64_t
                                1.2};
     bool tempered = false;
     for (const EntropyResult::Curve& c : e.curves) {
-        const QColor color = variant_color(c.slot, dark);
+        const QColor color = c.slot == EntropyResult::kNopeSlot ? QColor(0x8c, 0x56, 0x4b)
+                                                                : variant_color(c.slot, dark); // tab10 brown
         const bool scaled = std::abs(c.logit_multiplier - 1.0) > 1e-12;
         const QString name =
             scaled
                 ? ExplorerFigures::tr("%1 · logits × %2").arg(c.label, format_number(c.logit_multiplier, 4))
                 : c.label;
         s.series << PlotSeries{name, x, c.with_temperature, color, false, true, true, 2.0};
+        if (!c.with_query_scale.empty()) {
+            const QString with = e.query_scale.kind == QueryScaleKind::LogN
+                                     ? ExplorerFigures::tr("%1 + Qwen log-n").arg(c.label)
+                                     : ExplorerFigures::tr("%1 × Llama 4 temperature").arg(c.label);
+            s.series << PlotSeries{with, x, c.with_query_scale, color, false, true, true, 1.0};
+        }
         if (scaled) {
             tempered = true;
             s.series << PlotSeries{QString(), x, c.without_temperature, color, true, true, false, 1.3};
@@ -512,6 +560,11 @@ PlotSpec entropy_spec(const EntropyResult& e, std::int64_t trained, std::int64_t
             : ExplorerFigures::tr("Last query, all N keys, exact; mean of %1 draws. Every frequency set: "
                                   "the same distribution.")
                   .arg(e.trials);
+    if (e.query_scale.kind == QueryScaleKind::Llama4 && repeated)
+        s.note +=
+            QStringLiteral(" ") +
+            ExplorerFigures::tr("NoPE layer with a repeated token: all its logits are equal, so its entropy "
+                                "is ln N with or without the temperature; choose random q, k to see it act.");
     return s;
 }
 

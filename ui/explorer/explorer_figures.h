@@ -29,7 +29,9 @@ PlotSpec coverage_spec(const ExplorerTables& t, bool dark);
 // theta'/theta per pair at the slider's length; the effective dynamic-NTK base in the note.
 PlotSpec dynamic_spec(const DynamicResult& d, bool dark);
 // The temperature formulas over s, each variant's factor and applied temperature marked.
-PlotSpec temperature_spec(const ExplorerTables& t, bool dark);
+// With a query scale (query_scale.h), its multiplier at the position s L - 1 (the last token of a context
+// of s times the trained length L) over the same s.
+PlotSpec temperature_spec(const ExplorerTables& t, const QueryScale& scale, bool dark);
 // Entropy of the last query's attention against context length per variant: solid with its temperature,
 // dashed without (when it has one); the content (repeated token or random q, k) in the title and note.
 PlotSpec entropy_spec(const EntropyResult& e, std::int64_t trained, std::int64_t target, bool dark);

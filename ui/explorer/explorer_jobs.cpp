@@ -253,9 +253,16 @@ EntropyResult compute_explorer_entropy(const ExplorerInput& in, EntropyCache* ca
     out.content = in.entropy_content;
     out.trials = in.trials > 0 ? in.trials : entropy_trials(in.entropy_content);
     out.lengths = entropy_lengths(in.target, entropy_length_count(in.entropy_content));
+    try {
+        validate(in.query_scale);
+        out.query_scale = in.query_scale;
+    } catch (const ParameterError&) {
+        out.query_scale = {}; // e.g. a trained length of 1: the curves without it
+    }
+    const bool llama4 = out.query_scale.kind == QueryScaleKind::Llama4;
     // Every valid variant's key; the cached curves first, so that progress covers only the work left.
     struct Item {
-        const ExplorerVariant* variant;
+        const ExplorerVariant* variant; // nullptr: the NoPE layer
         EntropyCache::Key key;
         double multiplier;
         std::optional<EntropyCurve> curve;
@@ -270,8 +277,19 @@ EntropyResult compute_explorer_entropy(const ExplorerInput& in, EntropyCache* ca
         }
         EntropyCache::Key key{v.kind, v.params, in.entropy_content, out.lengths, in.seed, out.trials};
         key.params.seq_len = 0;
+        if (!llama4) // Llama 4 applies its temperature on the NoPE layers only
+            key.query_scale = out.query_scale;
         std::optional<EntropyCurve> curve = cache ? cache->find(key) : std::nullopt;
         items.push_back({&v, std::move(key), multiplier, std::move(curve)});
+    }
+    if (llama4) {
+        EntropyCache::Key key{VariantKind::Unscaled, in.model, in.entropy_content,
+                              out.lengths,           in.seed,  out.trials};
+        key.params.seq_len = 0;
+        key.query_scale = out.query_scale;
+        key.nope = true;
+        std::optional<EntropyCurve> curve = cache ? cache->find(key) : std::nullopt;
+        items.push_back({nullptr, std::move(key), 1.0, std::move(curve)});
     }
     const auto todo = static_cast<double>(
         std::count_if(items.begin(), items.end(), [](const Item& i) { return !i.curve; }));
@@ -283,11 +301,23 @@ EntropyResult compute_explorer_entropy(const ExplorerInput& in, EntropyCache* ca
             if (progress)
                 progress((done + f) / todo);
         };
-        const ExplorerVariant& v = *item.variant;
-        const FrequenciesAt frequencies = [&v](std::int64_t n) { return variant_frequencies(v, n); };
+        FrequenciesAt frequencies;
+        if (item.variant) {
+            frequencies = [v = item.variant](std::int64_t n) { return variant_frequencies(*v, n); };
+        } else {
+            // A NoPE layer: no rotation (every frequency 0), no attention factor or softmax multiplier.
+            const int rotary = item.key.params.rotary_dim();
+            frequencies = [rotary](std::int64_t) {
+                RopeFrequencies f;
+                f.rotary_dim = rotary;
+                f.inv_freq.assign(static_cast<std::size_t>(rotary / 2), 0.0);
+                f.inv_freq_original = f.inv_freq;
+                return f;
+            };
+        }
         try {
             item.curve = attention_entropy(item.key.params, in.entropy_content, frequencies, out.lengths,
-                                           in.seed, out.trials, cancel, part);
+                                           in.seed, out.trials, item.key.query_scale, cancel, part);
         } catch (const ParameterError&) {
             continue; // e.g. a length the variant rejects; the tables job reports parameter errors
         }
@@ -299,11 +329,12 @@ EntropyResult compute_explorer_entropy(const ExplorerInput& in, EntropyCache* ca
         if (!item.curve)
             continue;
         EntropyResult::Curve c;
-        c.label = item.variant->label;
-        c.slot = item.variant->slot;
+        c.label = item.variant ? item.variant->label : ExplorerJobs::tr("NoPE layer");
+        c.slot = item.variant ? item.variant->slot : EntropyResult::kNopeSlot;
         c.logit_multiplier = item.multiplier;
         c.without_temperature = item.curve->entropy;
         c.with_temperature = item.curve->entropy_with_temperature;
+        c.with_query_scale = item.curve->entropy_with_query_scale;
         out.curves.push_back(std::move(c));
     }
     return out;

@@ -30,6 +30,10 @@ struct ExplorerInput {
     std::uint64_t seed = 0;   // entropy content
     int trials = 0;           // entropy trials; 0: entropy_trials(entropy_content)
     EntropyContent entropy_content = EntropyContent::RepeatedToken;
+    // A length-dependent scale of the last query (query_scale.h), beside the variants' temperatures: Qwen's
+    // log-n on every variant's curve; Llama 4's temperature on a NoPE layer's curve (that model applies
+    // it on its NoPE layers only).
+    QueryScale query_scale;
 };
 ExplorerInput explorer_input(const ExplorerModel& model);
 
@@ -87,15 +91,20 @@ struct EntropyResult {
     EntropyContent content = EntropyContent::RepeatedToken;
     int trials = 0;
     std::vector<std::int64_t> lengths;
+    QueryScale query_scale; // what with_query_scale was computed with
     struct Curve {
         QString label;
-        int slot = 0;
+        int slot = 0;                  // kNopeSlot: the NoPE layer of Llama 4's temperature
         double logit_multiplier = 1.0; // RopeFrequencies::logit_multiplier at the target length
         std::vector<double> without_temperature;
         std::vector<double> with_temperature;
+        std::vector<double> with_query_scale; // empty without a query scale (and for Llama 4 on variants)
     };
-    std::vector<Curve> curves; // one per variant whose parameters are valid, in variant order
-    int computed = 0;          // variants this job computed; the others came from the cache
+    static constexpr int kNopeSlot = -1;
+    // One per variant whose parameters are valid, in variant order; with Llama 4's temperature, then the
+    // NoPE layer (every frequency 0, no attention factor).
+    std::vector<Curve> curves;
+    int computed = 0; // variants this job computed; the others came from the cache
 };
 
 // Finished entropy curves by everything they depend on: the variant's kind (HF or llama.cpp formulas) and
@@ -112,6 +121,8 @@ public:
         std::vector<std::int64_t> lengths;
         std::uint64_t seed = 0;
         int trials = 0;
+        QueryScale query_scale;
+        bool nope = false; // the NoPE layer's curve (params give head_dim and rotary_dim only)
         bool operator==(const Key&) const = default;
     };
     static constexpr std::size_t kCapacity = 32;

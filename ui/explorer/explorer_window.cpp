@@ -227,13 +227,27 @@ void ExplorerWindow::buildTabs()
     m_entropyContentCombo->addItem(tr("Random q, k: frequencies do not matter"),
                                    static_cast<int>(EntropyContent::RandomQK));
     m_entropyContentCombo->setToolTip(tr("What the queries and keys of the entropy plot are"));
+    m_queryScaleCombo = new QComboBox(contentBox);
+    m_queryScaleCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_queryScaleCombo->addItem(tr("None"), static_cast<int>(QueryScaleKind::None));
+    m_queryScaleCombo->addItem(tr("Qwen log-n (use_logn_attn)"), static_cast<int>(QueryScaleKind::LogN));
+    m_queryScaleCombo->addItem(tr("Llama 4 temperature (NoPE layers)"),
+                               static_cast<int>(QueryScaleKind::Llama4));
+    m_queryScaleCombo->setToolTip(
+        tr("A scale of each query that grows with its position past the trained length, drawn beside the "
+           "RoPE scalings' temperatures"));
     cl->addStretch(1);
     cl->addWidget(new QLabel(tr("Entropy content:"), contentBox));
     cl->addWidget(m_entropyContentCombo);
-    connect(m_entropyContentCombo, &QComboBox::currentIndexChanged, this, [this] {
-        if (!m_model->variants().empty())
+    cl->addWidget(new QLabel(tr("Length-dependent scale:"), contentBox));
+    cl->addWidget(m_queryScaleCombo);
+    for (QComboBox* combo : {m_entropyContentCombo, m_queryScaleCombo})
+        connect(combo, &QComboBox::currentIndexChanged, this, [this] {
+            if (m_model->variants().empty())
+                return;
             request(EntropyJob, explorer_input(*m_model));
-    });
+            refreshPlots(); // the temperature plot draws the scale at once
+        });
     m_tabs->addTab(
         wrap(twin(ExplorerView::Temperature, Qt::Horizontal), ExplorerView::Temperature, contentBox),
         tabName(ExplorerView::Temperature));
@@ -388,6 +402,7 @@ void ExplorerWindow::request(Job job, const ExplorerInput& in)
     case EntropyJob: {
         ExplorerInput e = in;
         e.entropy_content = entropyContent();
+        e.query_scale = queryScale();
         m_jobs->submit(
             job,
             [e, cache = m_entropyCache](const JobControl& c) {
@@ -407,6 +422,26 @@ EntropyContent ExplorerWindow::entropyContent() const
 void ExplorerWindow::setEntropyContent(EntropyContent content)
 {
     m_entropyContentCombo->setCurrentIndex(m_entropyContentCombo->findData(static_cast<int>(content)));
+}
+
+QueryScale ExplorerWindow::queryScale() const
+{
+    QueryScale s;
+    s.kind = static_cast<QueryScaleKind>(m_queryScaleCombo->currentData().toInt());
+    s.trained_length = m_model->trainedLength();
+    // Llama 4's floor_scale and attn_scale as the model's config sets them, else Llama4TextConfig's defaults.
+    for (const LayerAnatomy& layer : m_model->configImport().layers)
+        if (layer.temperature) {
+            s.floor_scale = layer.floor_scale;
+            s.attn_scale = layer.attn_scale;
+            break;
+        }
+    return s;
+}
+
+void ExplorerWindow::setQueryScaleKind(QueryScaleKind kind)
+{
+    m_queryScaleCombo->setCurrentIndex(m_queryScaleCombo->findData(static_cast<int>(kind)));
 }
 
 void ExplorerWindow::rebuildLengthSlider()
@@ -476,7 +511,7 @@ void ExplorerWindow::refreshPlots()
         plot(ExplorerView::PerPair)->setSpec(per_pair_spec(*m_tables, m_regimeCombo->currentIndex(), d));
         plot(ExplorerView::Wavelength)->setSpec(wavelength_spec(*m_tables, d));
         plot(ExplorerView::Coverage)->setSpec(coverage_spec(*m_tables, d));
-        plot(ExplorerView::Temperature, 0)->setSpec(temperature_spec(*m_tables, d));
+        plot(ExplorerView::Temperature, 0)->setSpec(temperature_spec(*m_tables, queryScale(), d));
         plot(ExplorerView::Scores, 0)->setSpec(decay_spec(*m_tables, d));
         plot(ExplorerView::Scores, 1)->setSpec(score_spec(*m_tables, d));
     }

@@ -72,6 +72,12 @@ public:
     // the repeated token by default, random q, k as the frequency-blind contrast.
     EntropyContent entropyContent() const;
     void setEntropyContent(EntropyContent content);
+    // The length-dependent query scale drawn in the temperature and entropy plots (the combo beside the
+    // content): its kind, the model's trained length for log-n, Llama 4's floor_scale and attn_scale from
+    // the model's config (else Llama4TextConfig's 8192 and 0.1).
+    QueryScale queryScale() const;
+    void setQueryScaleKind(QueryScaleKind kind);
+    QComboBox* queryScaleCombo() const { return m_queryScaleCombo; }
     QComboBox* entropyContentCombo() const { return m_entropyContentCombo; }
     // The entropy curves computed so far, per variant (shared with the entropy jobs).
     const EntropyCache& entropyCache() const { return *m_entropyCache; }
@@ -110,6 +116,7 @@ private:
     QLabel* m_baseLabel = nullptr;
     QComboBox* m_regimeCombo = nullptr;
     QComboBox* m_entropyContentCombo = nullptr;
+    QComboBox* m_queryScaleCombo = nullptr;
     std::shared_ptr<EntropyCache> m_entropyCache = std::make_shared<EntropyCache>();
     QProgressBar* m_entropyProgress = nullptr;
     std::optional<ExplorerTables> m_tables;

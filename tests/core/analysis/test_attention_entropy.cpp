@@ -64,7 +64,7 @@ double direct_entropy(const std::vector<double>& l)
 // ones) or with it set to 1.
 EntropyCurve reference_curve(const RopeParams& p, const std::vector<std::int64_t>& lengths,
                              std::uint64_t seed, int trials,
-                             EntropyContent content = EntropyContent::RandomQK)
+                             EntropyContent content = EntropyContent::RandomQK, const QueryScale& scale = {})
 {
     EntropyCurve c;
     c.length = lengths;
@@ -76,7 +76,8 @@ EntropyCurve reference_curve(const RopeParams& p, const std::vector<std::int64_t
         RopeFrequencies without_a = with_a;
         without_a.attention_factor = 1.0;
         without_a.softmax_scale = 1.0; // rope_score multiplies by it (DeepSeek's softmax multiplier)
-        double h = 0.0, ht = 0.0;
+        double h = 0.0, ht = 0.0, hs = 0.0;
+        const double multiplier = query_scale_at(scale, n - 1);
         for (int t = 0; t < trials; ++t) {
             const std::uint64_t tt = static_cast<std::uint64_t>(t) << 32;
             Eigen::VectorXd q(d), k(d);
@@ -97,9 +98,13 @@ EntropyCurve reference_curve(const RopeParams& p, const std::vector<std::int64_t
             }
             h += direct_entropy(l);
             ht += direct_entropy(lt);
+            for (double& x : lt)
+                x *= multiplier; // the whole logit of the query at N - 1 (query_scale.h)
+            hs += direct_entropy(lt);
         }
         c.entropy.push_back(h / trials);
         c.entropy_with_temperature.push_back(ht / trials);
+        c.entropy_with_query_scale.push_back(hs / trials);
     }
     return c;
 }
@@ -426,4 +431,64 @@ TEST(AttentionEntropy, RepeatedTokenCancelAndProgress)
     for (std::size_t i = 1; i < fractions.size(); ++i)
         EXPECT_GT(fractions[i], fractions[i - 1]);
     EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
+}
+
+// Length-dependent query scales (query_scale.h): Qwen's log-n and Llama 4's temperature multiply every logit
+// of the last query by m(N - 1) on top of the temperature. Reference: the independent recomputation above
+// with the documented multiplier (1e-10 nats, as the other recomputations). Both contents, lengths on both
+// sides of the trained length 64 and of floor_scale 48, unsorted with a repeat.
+TEST(AttentionEntropy, QueryScaleMatchesIndependentRecomputation)
+{
+    QueryScale logn;
+    logn.kind = QueryScaleKind::LogN;
+    logn.trained_length = 64;
+    QueryScale llama4;
+    llama4.kind = QueryScaleKind::Llama4;
+    llama4.floor_scale = 48.0;
+    llama4.attn_scale = 0.5;
+    RopeParams yarn = yarn_config(16);
+    yarn.original_max_position_embeddings = 64; // a temperature and a query scale together
+    yarn.max_position_embeddings = 1024;
+    const std::vector<std::int64_t> lengths = {300, 1, 64, 65, 200, 48, 200};
+    for (const EntropyContent content : {EntropyContent::RandomQK, EntropyContent::RepeatedToken})
+        for (const QueryScale& scale : {logn, llama4}) {
+            const EntropyCurve got = attention_entropy(yarn, content, {}, lengths, 99, 2, scale);
+            const EntropyCurve want = reference_curve(yarn, lengths, 99, 2, content, scale);
+            const EntropyCurve plain = attention_entropy(yarn, content, {}, lengths, 99, 2);
+            ASSERT_EQ(got.entropy_with_query_scale.size(), lengths.size());
+            EXPECT_TRUE(plain.entropy_with_query_scale.empty());
+            for (std::size_t i = 0; i < lengths.size(); ++i) {
+                const std::string where = std::string(query_scale_id(scale.kind)) + " N " +
+                                          std::to_string(lengths[i]) +
+                                          (content == EntropyContent::RandomQK ? " random" : " repeated");
+                EXPECT_NEAR(got.entropy_with_query_scale[i], want.entropy_with_query_scale[i], 1e-10) << where;
+                // The other two curves are those without a scale, bit for bit.
+                EXPECT_EQ(got.entropy[i], plain.entropy[i]) << where;
+                EXPECT_EQ(got.entropy_with_temperature[i], plain.entropy_with_temperature[i]) << where;
+            }
+            // N = 64 is the last length at multiplier 1 for log-n (position 63 = L - 1): the curves agree.
+            if (scale.kind == QueryScaleKind::LogN) {
+                EXPECT_EQ(got.entropy_with_query_scale[2], got.entropy_with_temperature[2]);
+                EXPECT_NE(got.entropy_with_query_scale[3], got.entropy_with_temperature[3]);
+            }
+        }
+}
+
+TEST(AttentionEntropy, QueryScaleIsValidated)
+{
+    QueryScale s;
+    s.kind = QueryScaleKind::LogN;
+    s.trained_length = 1;
+    try {
+        attention_entropy(RopeParams{}, EntropyContent::RandomQK, {}, {8}, 1, 1, s);
+        FAIL() << "trained_length 1 accepted";
+    } catch (const ParameterError& e) {
+        EXPECT_NE(std::string(e.what()).find("trained_length"), std::string::npos) << e.what();
+    }
+    s.kind = QueryScaleKind::Llama4;
+    s.floor_scale = 0.0;
+    EXPECT_THROW(attention_entropy(RopeParams{}, EntropyContent::RandomQK, {}, {8}, 1, 1, s), ParameterError);
+    s.floor_scale = 8192.0;
+    s.attn_scale = -0.1;
+    EXPECT_THROW(attention_entropy(RopeParams{}, EntropyContent::RandomQK, {}, {8}, 1, 1, s), ParameterError);
 }

@@ -107,6 +107,7 @@ private slots:
     void pinnedFactorsSurviveSessions();
     void openingAnotherModelKeepsTheMethods();
     void entropyRecomputesOnlyTheEditedVariant();
+    void lengthDependentScalesBesideTheTemperature();
 };
 
 void ExplorerTest::addRemoveChangesSeriesCount()
@@ -648,6 +649,94 @@ void ExplorerTest::entropyRecomputesOnlyTheEditedVariant()
     QCOMPARE(w.entropyResult()->computed, 0);
     QCOMPARE(w.entropyResult()->curves[static_cast<std::size_t>(yarn)].with_temperature,
              after.curves[static_cast<std::size_t>(yarn)].with_temperature);
+}
+
+// Saves the explorer's temperature-and-entropy page for review by eye when POSATLAS_EXPLORER_SHOTS names a
+// folder (explorer-NAME.png); nothing otherwise.
+static void save_shot(ExplorerWindow& w, const QString& name)
+{
+    const QString folder = qEnvironmentVariable("POSATLAS_EXPLORER_SHOTS");
+    if (folder.isEmpty())
+        return;
+    QDir().mkpath(folder);
+    w.resize(1600, 900);
+    auto* tabs = w.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    tabs->setCurrentIndex(static_cast<int>(ExplorerView::Temperature));
+    w.show();
+    QTest::qWait(300);
+    QVERIFY(w.grab().save(QDir(folder).filePath(QStringLiteral("explorer-%1.png").arg(name))));
+}
+
+// Qwen's log-n and Llama 4's temperature (query_scale.h) beside the scalings' temperatures. Softmax entropy
+// falls strictly as every logit is multiplied by m > 1 (its derivative in m is -m Var(l) < 0 unless all
+// logits are equal), and is unchanged where m = 1: exact comparisons, the same core pass computes both.
+void ExplorerTest::lengthDependentScalesBesideTheTemperature()
+{
+    ExplorerWindow w;
+    QVERIFY(w.loadPreset(QStringLiteral("llama-3.1-8b")));
+    QVERIFY(wait_all(w));
+    const std::int64_t trained = w.model()->trainedLength();
+    w.setQueryScaleKind(QueryScaleKind::LogN);
+    QVERIFY(wait_all(w));
+    save_shot(w, QStringLiteral("logn"));
+    const EntropyResult logn = *w.entropyResult();
+    QCOMPARE(logn.query_scale.kind, QueryScaleKind::LogN);
+    QCOMPARE(logn.query_scale.trained_length, trained);
+    QCOMPARE(logn.curves.size(), w.model()->variants().size());
+    QVERIFY(logn.lengths.back() > trained);
+    for (const EntropyResult::Curve& c : logn.curves) {
+        QCOMPARE(c.with_query_scale.size(), logn.lengths.size());
+        for (std::size_t i = 0; i < logn.lengths.size(); ++i) {
+            if (logn.lengths[i] <= trained)
+                QCOMPARE(c.with_query_scale[i], c.with_temperature[i]);
+            else
+                QVERIFY2(c.with_query_scale[i] < c.with_temperature[i], qPrintable(c.label));
+        }
+    }
+    // The temperature plot: the query's multiplier at p + 1 = s L, as core computes it.
+    const PlotSpec temperature = w.plots(ExplorerView::Temperature)[0]->spec();
+    const auto series = std::find_if(temperature.series.begin(), temperature.series.end(),
+                                     [](const PlotSeries& x) { return x.name.startsWith("Qwen log-n"); });
+    QVERIFY(series != temperature.series.end());
+    for (std::size_t i = 0; i < series->x.size(); ++i) {
+        const auto p =
+            std::max<std::int64_t>(0, std::llround(series->x[i] * static_cast<double>(trained)) - 1);
+        QCOMPARE(series->y[i], logn_query_scale(p, trained));
+    }
+
+    // Llama 4's temperature acts on a NoPE layer: one more curve, the variants' curves without it. A repeated
+    // token gives a NoPE layer equal logits, ln N whatever the temperature (1e-12 nats: rounding of ln).
+    w.setQueryScaleKind(QueryScaleKind::Llama4);
+    QVERIFY(wait_all(w));
+    const EntropyResult llama4 = *w.entropyResult();
+    QCOMPARE(llama4.curves.size(), w.model()->variants().size() + 1);
+    const EntropyResult::Curve& nope = llama4.curves.back();
+    QCOMPARE(nope.slot, EntropyResult::kNopeSlot);
+    for (std::size_t v = 0; v + 1 < llama4.curves.size(); ++v)
+        QVERIFY(llama4.curves[v].with_query_scale.empty());
+    for (std::size_t i = 0; i < llama4.lengths.size(); ++i) {
+        const double ln_n = std::log(static_cast<double>(llama4.lengths[i]));
+        QVERIFY(std::abs(nope.with_temperature[i] - ln_n) < 1e-12);
+        QVERIFY(std::abs(nope.with_query_scale[i] - ln_n) < 1e-12);
+    }
+    // With random q, k the temperature sharpens the NoPE layer from position floor_scale - 1 on (8192).
+    w.setEntropyContent(EntropyContent::RandomQK);
+    QVERIFY(wait_all(w));
+    save_shot(w, QStringLiteral("llama4-random"));
+    const EntropyResult random = *w.entropyResult();
+    const EntropyResult::Curve& nope_random = random.curves.back();
+    QCOMPARE(nope_random.slot, EntropyResult::kNopeSlot);
+    for (std::size_t i = 0; i < random.lengths.size(); ++i) {
+        if (random.lengths[i] < 8192)
+            QCOMPARE(nope_random.with_query_scale[i], nope_random.with_temperature[i]);
+        else
+            QVERIFY(nope_random.with_query_scale[i] < nope_random.with_temperature[i]);
+    }
+    w.setQueryScaleKind(QueryScaleKind::None);
+    QVERIFY(wait_all(w));
+    QCOMPARE(w.entropyResult()->curves.size(), w.model()->variants().size());
+    QVERIFY(w.entropyResult()->curves.front().with_query_scale.empty());
 }
 
 QTEST_MAIN(ExplorerTest)
