@@ -135,15 +135,14 @@ lab: configure
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j$(JOBS) -R '[Ll]ab|libtorch'
 
 # The lab's runs that ship with the app (resources/lab-runs/, read by the lessons and the Lab window):
-# the first eight encodings the lab trains (not yet shaw, transformer-xl, deberta), on the copy task at
-# length 32 (the defaults of `posatlas lab train`, seed 0, one thread), evaluated at five lengths; each
-# run's command.txt names the folder it was made in.
-# The test lab_shipped_runs evaluates each shipped run again and compares with sweep.json exactly. 7.5
-# minutes measured with another build running. Training is deterministic (the same seed and thread count
-# give the same files), so a rerun changes nothing unless the lab's code changed.
+# every encoding the lab trains, on the copy task at length 32 (the defaults of `posatlas lab train`, seed
+# 0, one thread), evaluated at five lengths; each run's command.txt names the folder it was made in.
+# The test lab_shipped_runs evaluates each shipped run again and compares with sweep.json exactly. Training
+# is deterministic (the same seed and thread count give the same files), so a rerun changes nothing unless
+# the lab's code changed.
 LAB_RUNS_DIR := resources/lab-runs
-LAB_RUNS_SWEEP := --task copy --methods nope,sinusoidal,learned,t5,alibi,rope,xpos,cope --train-len 32 \
-  --steps 2000 --seeds 1 --lengths 32,48,64,128,256
+LAB_RUNS_SWEEP := --task copy --train-len 32 --steps 2000 --seeds 1 --lengths 32,48,64,128,256 \
+  --methods nope,sinusoidal,learned,t5,alibi,rope,xpos,cope,shaw,transformer-xl,deberta
 # Then the evaluations the lesson "Evidence: what happens past the trained length" quotes (listed in
 # tests/lab/check_shipped_runs.py, EVALS): each one `lab eval --format json` written to
 # METHOD/seed-0/evals/NAME.json, with the attention entropy per layer; lab_shipped_runs runs the same list

@@ -170,6 +170,15 @@ double lab_sweep_loss(const std::string& sweep_method, std::int64_t length)
     return sweep_mean(sweep_method, length, "loss");
 }
 
+double lab_sweep_methods(const std::string& sweep)
+{
+    const std::string relative = sweep + "/sweep.json";
+    const nlohmann::json j = parse(relative);
+    if (!j.is_object() || !j.contains("methods") || !j["methods"].is_array() || j["methods"].empty())
+        throw QuoteError("lab-runs/" + relative + " has no list of methods");
+    return static_cast<double>(j["methods"].size());
+}
+
 double lab_eval_value(const std::string& eval, std::int64_t length, const std::string& field)
 {
     return number(eval_row(eval, length), field.c_str(),

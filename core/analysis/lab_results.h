@@ -32,6 +32,9 @@ std::string read_lab_results_file(const std::string& relative);
 // QuoteError: no such sweep, method or length, or the length is "not defined" there (a learned table).
 double lab_sweep_accuracy(const std::string& sweep_method, std::int64_t length);
 double lab_sweep_loss(const std::string& sweep_method, std::int64_t length);
+// "copy": how many encodings the sweep copy/sweep.json compares (its "methods" list). QuoteError without
+// one.
+double lab_sweep_methods(const std::string& sweep);
 
 // "copy/rope/seed-0/evals/pi4": the evaluation file NAME.json, its row at `length`.
 // field: "answer_accuracy" or "loss"; lab_eval_entropy: "attention_entropy"[layer] (nats).

@@ -303,6 +303,9 @@ void add_lab_functions(FunctionTable& t)
     };
     t["lab_accuracy"] = {2, 2, sweep(true)};
     t["lab_loss"] = {2, 2, sweep(false)};
+    t["lab_sweep_methods"] = {1, 1, [](const Scenario&, const std::vector<Value>& a) {
+                                  return lab_sweep_methods(string_arg(a, 0, "lab_sweep_methods"));
+                              }};
     const auto eval = [](const char* fn, const char* field) {
         return [fn, field](const Scenario&, const std::vector<Value>& a) {
             return lab_eval_value(string_arg(a, 0, fn), index_arg(a, 1, fn), field);

@@ -68,7 +68,12 @@ QColor series_color(int index, bool dark)
     // matplotlib's tab10 cycle: distinct hues that stay apart for most colour-vision deficiencies.
     static const QRgb tab10[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
                                  0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
-    QColor c = QColor::fromRgb(tab10[static_cast<std::size_t>(std::abs(index)) % 10]);
+    const auto i = static_cast<std::size_t>(std::abs(index));
+    QColor c = QColor::fromRgb(tab10[i % 10]);
+    // The second round of the cycle (an 11-encoding lab sweep, say) is a darker shade of the first, so up
+    // to 20 series never share a colour.
+    if ((i / 10) % 2 == 1)
+        c = c.darker(175);
     if (dark)
         return c.lighter(135);
     // High contrast: tab10's pale members (grey, olive, cyan) darkened to stand out on white.

@@ -37,7 +37,8 @@ bool high_contrast_figures();
 bool palette_is_dark(const QPalette& palette);
 // `base` with its point size multiplied by scale * relative (pixel-sized fonts are scaled in pixels).
 QFont scaled_font(const QFont& base, double scale, double relative = 1.0, bool bold = false);
-// Line colours for series without their own colour (matplotlib's tab10, lightened on dark backgrounds).
+// Line colours for series without their own colour (matplotlib's tab10, lightened on dark backgrounds):
+// indices 10 to 19 a darker shade of 0 to 9.
 QColor series_color(int index, bool dark);
 
 // Ticks and numbers (nice_ticks, widen_degenerate_range, format_number): jobs/figure_numbers.h.
