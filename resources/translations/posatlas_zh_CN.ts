@@ -4187,7 +4187,7 @@
     </message>
     <message>
         <source>Qwen log-n (use_logn_attn)</source>
-        <translation>Qwen log-n（use_logn_attn）</translation>
+        <translation>Qwen 的对数缩放 log-n（use_logn_attn）</translation>
     </message>
     <message>
         <source>Llama 4 temperature (NoPE layers)</source>
