@@ -163,15 +163,12 @@ json scenario_to_json(const Scenario& s)
         if (const json v = common_field(key)->get(s); !v.get<std::string>().empty())
             j["content"][key] = v;
     j["causal"] = s.causal;
-    if (s.window != LayerAttention::Global) { // written only when set: older sessions stay as they were
-        j["window"] = std::string(window_id(s.window));
-        j["window_size"] = s.window_size;
-    }
-    if (s.attn_temperature_tuning) { // likewise
-        j["attn_temperature_tuning"] = true;
-        j["floor_scale"] = s.floor_scale;
-        j["attn_scale"] = s.attn_scale;
-    }
+    // The mask's window and Llama 4's temperature (read back when present: older sessions lack them).
+    j["window"] = std::string(window_id(s.window));
+    j["window_size"] = s.window_size;
+    j["attn_temperature_tuning"] = s.attn_temperature_tuning;
+    j["floor_scale"] = s.floor_scale;
+    j["attn_scale"] = s.attn_scale;
     for (const MethodDescriptor& d : methods()) {
         json section = json::object();
         for (const Field& f : d.fields)

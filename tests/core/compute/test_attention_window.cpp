@@ -187,7 +187,7 @@ TEST(AttentionWindow, WindowWithoutTheCausalMaskIsRefused)
     EXPECT_EQ(cleared.window, LayerAttention::Global);
 }
 
-TEST(AttentionWindow, SessionKeepsTheWindowAndWritesNothingWithoutOne)
+TEST(AttentionWindow, SessionKeepsTheWindowAndReadsOlderSessionsWithoutOne)
 {
     const Scenario s = windowed(Method::RoPE, LayerAttention::Chunked, 9);
     const nlohmann::json j = scenario_to_json(s);
@@ -197,5 +197,9 @@ TEST(AttentionWindow, SessionKeepsTheWindowAndWritesNothingWithoutOne)
     EXPECT_EQ(back.window, LayerAttention::Chunked);
     EXPECT_EQ(back.window_size, 9);
     EXPECT_TRUE(back.causal);
-    EXPECT_FALSE(scenario_to_json(Scenario{}).contains("window"));
+    // A session without the keys (written before they existed) reads as no window.
+    nlohmann::json older = scenario_to_json(Scenario{});
+    older.erase("window");
+    older.erase("window_size");
+    EXPECT_EQ(scenario_from_json(older).window, LayerAttention::Global);
 }
