@@ -18,8 +18,9 @@ int report_command_error(std::ostream& err)
     try {
         throw;
     } catch (const UsageError& e) {
-        // Option values are quoted in these messages: escape them as file contents are (idempotent).
-        err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
+        // Option values are quoted in these messages: escape them as file contents are (idempotent). The
+        // bound leaves room for the whole list of a command's options (export's is over 2000 characters).
+        err << "posatlas: " << quote_input(e.what(), 8000) << '\n';
         return 2;
     } catch (const ParameterError& e) {
         // The GUI's sentence (posatlas::ui::ParameterMessage), naming the option.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/query_scale.h"
 
+#include "scenario/attention_span.h"
 #include "scenario/validation.h"
 
 #include <cmath>
@@ -16,17 +17,12 @@ double logn_query_scale(std::int64_t pos, std::int64_t trained_length)
     return std::log(static_cast<double>(i)) / std::log(static_cast<double>(trained_length));
 }
 
-double llama4_query_scale(std::int64_t pos, double floor_scale, double attn_scale)
-{
-    return std::log(std::floor((static_cast<double>(pos) + 1.0) / floor_scale) + 1.0) * attn_scale + 1.0;
-}
-
 double query_scale_at(const QueryScale& s, std::int64_t pos)
 {
     switch (s.kind) {
     case QueryScaleKind::None: return 1.0;
     case QueryScaleKind::LogN: return logn_query_scale(pos, s.trained_length);
-    case QueryScaleKind::Llama4: return llama4_query_scale(pos, s.floor_scale, s.attn_scale);
+    case QueryScaleKind::Llama4: return query_temperature(s.floor_scale, s.attn_scale, pos);
     }
     return 1.0;
 }

@@ -39,8 +39,8 @@ struct QueryScale {
 
 // Qwen: ln(pos + 1) / ln L when pos + 1 > L, else 1.
 double logn_query_scale(std::int64_t pos, std::int64_t trained_length);
-// Llama 4: ln(floor((pos + 1) / floor_scale) + 1) * attn_scale + 1.
-double llama4_query_scale(std::int64_t pos, double floor_scale, double attn_scale);
+// Llama 4's: scenario/attention_span.h query_temperature(floor_scale, attn_scale, pos), the one definition
+// (the scenario's logits and a model's layers use it too).
 // m(pos) of `s` (1 for QueryScaleKind::None).
 double query_scale_at(const QueryScale& s, std::int64_t pos);
 

@@ -524,8 +524,61 @@ void additive_bias_matrix(MatrixJob& c, const std::function<double(std::int64_t)
 
 // ------------------------------------------------------------------ compute_matrix
 
+namespace {
+
+bool has_window(const Scenario& s)
+{
+    return s.causal && s.window != LayerAttention::Global;
+}
+
+// NaN at every cell the scenario's sliding window or chunks hide (mask_allows), as a causal mask hides
+// keys after the query: the cells are exact or point samples here (block_mean_supported).
+void mask_outside_window(MatrixJob& job)
+{
+    const auto rows = static_cast<Eigen::Index>(job.rows.size());
+    const auto cols = static_cast<Eigen::Index>(job.cols.size());
+    for (Eigen::Index r = 0; r < rows; ++r) {
+        check_cancel(job.cancel);
+        for (Eigen::Index c = 0; c < cols; ++c) {
+            if (mask_allows(job.s, job.rows[static_cast<std::size_t>(r)],
+                            job.cols[static_cast<std::size_t>(c)]))
+                continue;
+            if (job.out.single())
+                job.out.values_f(r, c) = std::numeric_limits<float>::quiet_NaN();
+            else
+                job.out.values(r, c) = std::numeric_limits<double>::quiet_NaN();
+        }
+    }
+}
+
+// Llama 4's temperature (Scenario::attn_temperature_tuning) differs from 1 somewhere in 0 .. N - 1: it
+// grows with the position (floor is monotone), so at the last position when anywhere.
+bool temperature_varies(const Scenario& s)
+{
+    return temperature_applies(s) && logit_temperature(s, s.seq_len - 1) != 1.0;
+}
+
+// Row r of the logits times the temperature of its query position: the query scaled before its dot
+// products (Llama4TextAttention.forward), the logits of NoPE and RoPE being linear in the query.
+void scale_by_temperature(MatrixJob& job)
+{
+    for (std::size_t r = 0; r < job.rows.size(); ++r) {
+        const double t = logit_temperature(job.s, job.rows[r]);
+        const auto i = static_cast<Eigen::Index>(r);
+        if (job.out.single())
+            job.out.values_f.row(i) *= static_cast<float>(t);
+        else
+            job.out.values.row(i) *= t;
+    }
+}
+
+} // namespace
+
 bool block_mean_supported(const Scenario& s, MatrixKind kind)
 {
+    // The means over a window's or chunk's cells are not the kernels' business: point sampling then.
+    if (kind == MatrixKind::Logits && (has_window(s) || temperature_varies(s)))
+        return false;
     const MatrixKindSpec* spec = descriptor(s.method).kind(kind);
     return spec && spec->block_means && spec->block_means(s);
 }
@@ -617,6 +670,10 @@ MatrixResult compute_matrix(const Scenario& s, MatrixKind kind, const MatrixWind
                   std::move(cb)};
     job.single_result = window.single_result;
     spec->compute(job);
+    if (kind == MatrixKind::Logits && has_window(s))
+        mask_outside_window(job);
+    if (kind == MatrixKind::Logits && temperature_varies(s))
+        scale_by_temperature(job);
 
     if (window.single_result && !out.single()) {
         // The kernel computed in double: one rounding to float32 per value, and the double array freed.

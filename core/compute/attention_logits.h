@@ -16,7 +16,11 @@
 //   RoPE:                 R(i) q_i . R(j) k_j / sqrt(d)                         (Su et al. 2021)
 //   ALiBi:                q_i . k_j / sqrt(d) - m_h (i - j), masked for j > i when causal (Press et al. 2022)
 //   CoPE:                 the CoPE logits of Golovneva et al. 2024 (causal)
-// A NaN cell means "no value": masked by causality, or a position with no learned embedding.
+// A NaN cell means "no value": masked by causality, or a position with no learned embedding. The
+// scenario's sliding window or chunks (Scenario::window, under its causal mask) mask the logits of every
+// method: the cells they hide are NaN, and those logits are exact cells or point samples (no block means).
+// Llama 4's attention temperature (Scenario::attn_temperature_tuning; NoPE, RoPE) multiplies the logits of
+// query row i by logit_temperature(s, i); point samples too when it differs from 1 within seq_len.
 #pragma once
 
 #include "compute/gemm.h"

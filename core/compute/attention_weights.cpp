@@ -55,11 +55,15 @@ void attention_weights(MatrixJob& job, const std::function<void(MatrixJob&)>& lo
         logits(sub);
         for (std::int64_t r = r0; r < r1; ++r) {
             const std::int64_t i = job.rows[static_cast<std::size_t>(r)];
+            // Llama 4's temperature scales the query of row i, so its logits (logit_temperature).
+            const double t = logit_temperature(job.s, i);
+            if (t != 1.0)
+                full.values.row(r - r0) *= t;
             const auto x = full.values.row(r - r0);
             // Stable softmax: subtract the row's largest unmasked logit before exp.
             double top = -std::numeric_limits<double>::infinity();
             for (std::int64_t j = 0; j < n; ++j)
-                if (!(job.s.causal && j > i) && std::isfinite(x(j)))
+                if (mask_allows(job.s, i, j) && std::isfinite(x(j)))
                     top = std::max(top, x(j));
             if (!std::isfinite(top)) { // no key to attend to
                 for (Eigen::Index c = 0; c < job.out.values.cols(); ++c)
@@ -68,7 +72,7 @@ void attention_weights(MatrixJob& job, const std::function<void(MatrixJob&)>& lo
             }
             double sum = 0.0;
             for (std::int64_t j = 0; j < n; ++j) {
-                const bool masked = (job.s.causal && j > i) || !std::isfinite(x(j));
+                const bool masked = !mask_allows(job.s, i, j) || !std::isfinite(x(j));
                 w[static_cast<std::size_t>(j)] = masked ? 0.0 : std::exp(x(j) - top);
                 sum += w[static_cast<std::size_t>(j)];
             }

@@ -12,10 +12,12 @@
 // approximated; downsampling is point sampling (a weight of the full matrix at each output cell).
 // The mask is the scenario's `causal` (bidirectional unless set): a method's own Bool field "causal"
 // (NoPE, xPos) is set to it for the logits the weights use, so that NoPE's weights are bidirectional
-// unless asked. Masked keys (j > i when causal, and logits the method leaves NaN: a method causal by
-// construction such as CoPE or ALiBi's causal bias, or a position without a learned embedding) get
-// weight exactly 0; each row of the full matrix sums to 1 over its unmasked keys. A row with no
-// unmasked key is NaN.
+// unless asked. The scenario's sliding window or chunks (Scenario::window) narrow the causal mask
+// (mask_allows). Masked keys (j > i when causal, outside the window or chunk, and logits the method leaves
+// NaN: a method causal by construction such as CoPE or ALiBi's causal bias, or a position without a learned
+// embedding) get weight exactly 0; each row of the full matrix sums to 1 over its unmasked keys. A row with
+// no unmasked key is NaN. With Llama 4's attention temperature (Scenario::attn_temperature_tuning, NoPE and
+// RoPE) row i's logits are multiplied by logit_temperature(s, i) before the softmax.
 #pragma once
 
 #include "compute/matrix_job.h"

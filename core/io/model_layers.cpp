@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io/model_layers.h"
 
-#include "analysis/query_scale.h"
-
 #include <algorithm>
 #include <cmath>
 
@@ -10,21 +8,14 @@ namespace posatlas {
 
 bool layer_mask_allows(const LayerAnatomy& layer, std::int64_t q, std::int64_t k)
 {
-    if (k > q || k < 0)
-        return false;
-    switch (layer.attention) {
-    case LayerAttention::Global: return true;
-    case LayerAttention::Sliding: return q - k < layer.span;
-    case LayerAttention::Chunked: return layer.span > 0 && k / layer.span == q / layer.span;
-    }
-    return true;
+    return span_allows(layer.attention, layer.span, q, k);
 }
 
 double attention_temperature(const LayerAnatomy& layer, std::int64_t pos)
 {
-    if (!layer.temperature || layer.floor_scale <= 0.0)
+    if (!layer.temperature)
         return 1.0;
-    return llama4_query_scale(pos, layer.floor_scale, layer.attn_scale);
+    return query_temperature(layer.floor_scale, layer.attn_scale, pos);
 }
 
 std::int64_t receptive_field_start(const std::vector<LayerAnatomy>& layers, int k, std::int64_t q)

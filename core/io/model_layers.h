@@ -22,13 +22,13 @@
 //   models/mistral/modeling_mistral.py      sliding_window on every layer.
 #pragma once
 
+#include "scenario/attention_span.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace posatlas {
-
-enum class LayerAttention { Global, Sliding, Chunked };
 
 struct LayerAnatomy {
     int index = 0;
@@ -47,7 +47,8 @@ struct LayerAnatomy {
 };
 
 // The mask of `layer` (transformers masking_utils): may query position q attend to key position k?
-// Causal (k <= q) and, for a sliding window of W, q - k < W; for chunks of C, k / C == q / C.
+// Causal (k <= q) and, for a sliding window of W, q - k < W; for chunks of C, k / C == q / C
+// (span_allows, scenario/attention_span.h).
 bool layer_mask_allows(const LayerAnatomy& layer, std::int64_t q, std::int64_t k);
 
 // Llama 4's query scale at position `pos` (Llama4TextAttention.forward): 1 when the layer has none, else

@@ -163,6 +163,12 @@ json scenario_to_json(const Scenario& s)
         if (const json v = common_field(key)->get(s); !v.get<std::string>().empty())
             j["content"][key] = v;
     j["causal"] = s.causal;
+    // The mask's window and Llama 4's temperature (read back when present: older sessions lack them).
+    j["window"] = std::string(window_id(s.window));
+    j["window_size"] = s.window_size;
+    j["attn_temperature_tuning"] = s.attn_temperature_tuning;
+    j["floor_scale"] = s.floor_scale;
+    j["attn_scale"] = s.attn_scale;
     for (const MethodDescriptor& d : methods()) {
         json section = json::object();
         for (const Field& f : d.fields)
@@ -251,7 +257,9 @@ constexpr const char* kContentKeys[] = {"kind",    "seed",           "text", "pe
 // Every key a scenario's JSON may hold, level by level, for the unknown-key report.
 void report_unknown_keys(const json& j, std::vector<UnknownKey>& out)
 {
-    std::vector<std::string> top{"method", "seq_len", "head", "content", "causal"};
+    std::vector<std::string> top{"method",      "seq_len",   "head",        "content",
+                                 "causal",      "window",    "window_size", "attn_temperature_tuning",
+                                 "floor_scale", "attn_scale"};
     for (const MethodDescriptor& d : methods())
         top.push_back(d.section);
     collect_unknown_keys(j, top, "", out);
@@ -305,6 +313,17 @@ Scenario scenario_from_json(const json& j, const Scenario& base, std::vector<Unk
     }
     if (top.has("causal"))
         top.boolean("causal", s.causal);
+    if (top.has("window"))
+        top.id(
+            "window", s.window, [](const std::string& v) { return parse_window(v); }, "none|sliding|chunked");
+    if (top.has("window_size"))
+        top.integer("window_size", s.window_size);
+    if (top.has("attn_temperature_tuning"))
+        top.boolean("attn_temperature_tuning", s.attn_temperature_tuning);
+    if (top.has("floor_scale"))
+        top.number("floor_scale", s.floor_scale);
+    if (top.has("attn_scale"))
+        top.number("attn_scale", s.attn_scale);
     // NoPE's own mask of old ("nope": {"causal": b}) is the scenario's switch now (nope.h): it sets the
     // switch unless the file gives the switch itself, which the weights have always followed.
     if (auto nope = top.child("nope"); nope && nope->has("causal") && !top.has("causal"))

@@ -5,6 +5,7 @@
 #include "io/input_file.h"
 #include "io/number_text.h"
 #include "methods/field_binding.h"
+#include "methods/nope/nope.h"
 #include "scenario/content.h"
 #include "scenario/validation.h"
 
@@ -464,7 +465,11 @@ std::vector<Field> build_common_fields()
                      "over the keys up to the query; off, every key is seen. NoPE has no mask of its own: "
                      "this switch masks its logits too. Other methods' own masks shape their logits.");
     m.get = [](const Scenario& s) { return json(s.causal); };
-    m.set = [](Scenario& s, const json& v) { s.causal = v.get<bool>(); };
+    m.set = [](Scenario& s, const json& v) {
+        s.causal = v.get<bool>();
+        if (!s.causal) // a window or chunks are causal masks: without the causal mask, every key is seen
+            s.window = LayerAttention::Global;
+    };
 
     // The sentence's permutation, drawn beside it (ContentParams::permuted); the view's business only.
     Field& pt = f[10];
@@ -513,6 +518,91 @@ std::vector<Field> build_common_fields()
     file_field(f[9], "keys_tensor", &ContentParams::keys, true);
     f[9].label = QT_TRANSLATE_NOOP("ParamSpec", "Keys tensor");
     f[9].tooltip = QT_TRANSLATE_NOOP("ParamSpec", "The tensor of a .safetensors keys file.");
+
+    // The causal mask narrowed to a sliding window or to chunks (attention_span.h), as the layers of
+    // Mistral, Gemma 2/3 (sliding) and Llama 4 (chunked) have it; placed right after the causal switch.
+    Field w;
+    w.key = "window";
+    w.type = FieldType::Choice;
+    w.choices = {{"none", QT_TRANSLATE_NOOP("ParamSpec", "None (every earlier key)")},
+                 {"sliding", QT_TRANSLATE_NOOP("ParamSpec", "Sliding window")},
+                 {"chunked", QT_TRANSLATE_NOOP("ParamSpec", "Chunks")}};
+    w.label = QT_TRANSLATE_NOOP("ParamSpec", "Attention window");
+    w.tooltip = QT_TRANSLATE_NOOP(
+        "ParamSpec",
+        "Narrows the causal mask as a model's layer does (transformers masking_utils): a sliding window "
+        "lets the query see only the last W keys, itself included (q - k < W); chunks let it see only the "
+        "earlier keys of its own chunk of C positions (k / C = q / C). Choosing one turns the causal mask "
+        "on. Masked logits are drawn as masked cells and get attention weight 0.");
+    w.get = [](const Scenario& s) { return json(std::string(window_id(s.window))); };
+    w.set = [](Scenario& s, const json& v) {
+        if (auto a = parse_window(v.get<std::string>())) {
+            s.window = *a;
+            if (*a != LayerAttention::Global)
+                s.causal = true;
+        }
+    };
+    Field ws;
+    ws.key = "window_size";
+    ws.type = FieldType::Int;
+    ws.lo = 1;
+    ws.hi = static_cast<double>(kMaxSeqLen);
+    ws.log_scale = true;
+    ws.label = QT_TRANSLATE_NOOP("ParamSpec", "Window size");
+    ws.unit = QT_TRANSLATE_NOOP("ParamSpec", "positions");
+    ws.tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                   "W, the keys a sliding window shows (sliding_window in config.json), or "
+                                   "C, the positions of a chunk (attention_chunk_size).");
+    ws.shown = [](const Scenario& s) { return s.window != LayerAttention::Global; };
+    ws.get = [](const Scenario& s) { return json(s.window_size); };
+    ws.set = [](Scenario& s, const json& v) { s.window_size = v.get<std::int64_t>(); };
+
+    // Llama 4's attention temperature (Scenario::attn_temperature_tuning), on the methods whose logits
+    // are linear in the query (temperature_applies): NoPE, RoPE.
+    const auto linear_in_query = [](const Scenario& s) {
+        return s.method == kNoPE || s.method == Method::RoPE;
+    };
+    Field tt;
+    tt.key = "attn_temperature_tuning";
+    tt.type = FieldType::Bool;
+    tt.label = QT_TRANSLATE_NOOP("ParamSpec", "Attention temperature");
+    tt.tooltip = QT_TRANSLATE_NOOP(
+        "ParamSpec",
+        "Llama 4's temperature tuning (Llama4TextAttention): the query at position p is multiplied by "
+        "log(floor((p + 1) / floor_scale) + 1) · attn_scale + 1, so later queries attend more sharply. "
+        "Applied to NoPE and RoPE, whose logits scale with the query.");
+    tt.shown = linear_in_query;
+    tt.get = [](const Scenario& s) { return json(s.attn_temperature_tuning); };
+    tt.set = [](Scenario& s, const json& v) { s.attn_temperature_tuning = v.get<bool>(); };
+    Field fs;
+    fs.key = "floor_scale";
+    fs.type = FieldType::Real;
+    fs.lo = 1.0;
+    fs.hi = 1e9;
+    fs.log_scale = true;
+    fs.label = QT_TRANSLATE_NOOP("ParamSpec", "Temperature floor scale");
+    fs.unit = QT_TRANSLATE_NOOP("ParamSpec", "positions");
+    fs.tooltip = QT_TRANSLATE_NOOP("ParamSpec",
+                                   "floor_scale: the temperature grows one step every floor_scale positions "
+                                   "(8192 in Llama 4); below floor_scale - 1 it is 1.");
+    fs.shown = [linear_in_query](const Scenario& s) {
+        return linear_in_query(s) && s.attn_temperature_tuning;
+    };
+    fs.get = [](const Scenario& s) { return json(s.floor_scale); };
+    fs.set = [](Scenario& s, const json& v) { s.floor_scale = v.get<double>(); };
+    Field as;
+    as.key = "attn_scale";
+    as.type = FieldType::Real;
+    as.lo = 0.0;
+    as.hi = 10.0;
+    as.decimals = 3;
+    as.step = 0.01;
+    as.label = QT_TRANSLATE_NOOP("ParamSpec", "Temperature scale");
+    as.tooltip = QT_TRANSLATE_NOOP("ParamSpec", "attn_scale: the weight of the logarithm (0.1 in Llama 4).");
+    as.shown = fs.shown;
+    as.get = [](const Scenario& s) { return json(s.attn_scale); };
+    as.set = [](Scenario& s, const json& v) { s.attn_scale = v.get<double>(); };
+    f.insert(f.begin() + 6, {std::move(w), std::move(ws), std::move(tt), std::move(fs), std::move(as)});
     return f;
 }
 

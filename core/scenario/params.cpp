@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scenario/params.h"
 
+#include "methods/nope/nope.h"
+
 #include <array>
 #include <utility>
 
@@ -23,6 +25,12 @@ constexpr std::array<std::pair<std::string_view, ContentKind>, 4> kContentIds{{
     {"random", ContentKind::Random},
 }};
 
+constexpr std::array<std::pair<std::string_view, LayerAttention>, 3> kWindowIds{{
+    {"none", LayerAttention::Global},
+    {"sliding", LayerAttention::Sliding},
+    {"chunked", LayerAttention::Chunked},
+}};
+
 } // namespace
 
 std::string_view content_kind_id(ContentKind k)
@@ -36,6 +44,34 @@ std::string_view content_kind_id(ContentKind k)
 std::optional<ContentKind> parse_content_kind(std::string_view id)
 {
     return lookup(kContentIds, id);
+}
+
+std::string_view window_id(LayerAttention a)
+{
+    for (const auto& [name, value] : kWindowIds)
+        if (value == a)
+            return name;
+    return "none";
+}
+
+std::optional<LayerAttention> parse_window(std::string_view id)
+{
+    return lookup(kWindowIds, id);
+}
+
+bool mask_allows(const Scenario& s, std::int64_t q, std::int64_t k)
+{
+    return !s.causal || span_allows(s.window, s.window_size, q, k);
+}
+
+bool temperature_applies(const Scenario& s)
+{
+    return s.attn_temperature_tuning && (s.method == kNoPE || s.method == Method::RoPE);
+}
+
+double logit_temperature(const Scenario& s, std::int64_t q)
+{
+    return temperature_applies(s) ? query_temperature(s.floor_scale, s.attn_scale, q) : 1.0;
 }
 
 } // namespace posatlas

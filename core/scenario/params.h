@@ -16,6 +16,7 @@
 #include "methods/sinusoidal/sinusoidal_params.h"
 #include "methods/t5/t5_params.h"
 #include "methods/transformer_xl/transformer_xl_params.h"
+#include "scenario/attention_span.h"
 
 #include <cstdint>
 #include <memory>
@@ -85,6 +86,18 @@ struct Scenario {
     // mask (ALiBi's, CoPE's, xPos's), which the weights honour as well; a method without one of its own
     // (NoPE: MethodDescriptor::logits_follow_causal) takes this switch for its logits too.
     bool causal = false;
+    // A narrower causal mask (attention_span.h): a sliding window of window_size keys, or chunks of
+    // window_size positions; Global: the causal mask alone. Only with `causal` (validation). Outside it
+    // the logits of every method are masked (NaN) and the weights are 0.
+    LayerAttention window = LayerAttention::Global;
+    std::int64_t window_size = 64;
+    // Llama 4's attention temperature (modeling_llama4.py Llama4TextAttention.forward, on its NoPE
+    // layers): the query at position p is scaled by query_temperature(floor_scale, attn_scale, p), so
+    // the logits of row p (and the weights' softmax) are scaled by it. Applied to the methods whose logits
+    // are linear in the query alone: NoPE and RoPE (temperature_applies).
+    bool attn_temperature_tuning = false;
+    double floor_scale = 8192.0;
+    double attn_scale = 0.1;
 
     template <typename P> P& params() { return m_params.get<P>(); }
     template <typename P> const P& params() const { return m_params.get<P>(); }
@@ -94,5 +107,14 @@ struct Scenario {
 private:
     ParamSet m_params;
 };
+
+// The scenario's mask (attention_span.h): may query position q attend to key position k? Every key when
+// not causal; else k <= q, within the sliding window or the chunk when one is set.
+bool mask_allows(const Scenario& s, std::int64_t q, std::int64_t k);
+
+// True when the scenario's attention temperature scales its logits: tuning on, method NoPE or RoPE.
+bool temperature_applies(const Scenario& s);
+// The factor of the logits of query position q: query_temperature when temperature_applies, else 1.
+double logit_temperature(const Scenario& s, std::int64_t q);
 
 } // namespace posatlas

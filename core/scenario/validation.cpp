@@ -149,6 +149,11 @@ void check_scenario(const Scenario& s)
 {
     for (const Field& f : common_fields())
         f.check(f.get(s));
+    if (s.window != LayerAttention::Global && !s.causal)
+        throw ParameterError("causal",
+                             "true when window is " + std::string(window_id(s.window)) +
+                                 " (a sliding window and chunks narrow the causal mask)",
+                             "false");
     if (!s.content.tokens.empty()) {
         const auto tokens = static_cast<std::int64_t>(s.content.tokens.size());
         if (tokens > kMaxTextTokens)

@@ -295,10 +295,6 @@
         <translation>任一方法的热力图矩阵（--method，--kind logits|weights|bias|buckets|...）</translation>
     </message>
     <message>
-        <source>Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the keys after the query, --text &quot;the dog bit the man&quot; makes the words the positions), encoding, bias, buckets, cope-positions or cope-gates, as the method offers them.</source>
-        <translation>哪个矩阵：logits（注意力分数）、weights（注意力权重：对注意力分数每一行做 softmax；--causal 屏蔽查询之后的键，--text &quot;the dog bit the man&quot; 让词语充当位置）、encoding、bias、buckets、cope-positions 或 cope-gates，视方法提供哪些而定。</translation>
-    </message>
-    <message>
         <source>the method&apos;s first (most telling) kind</source>
         <translation>该方法的第一种（最能说明问题的）矩阵</translation>
     </message>
@@ -1460,6 +1456,10 @@
     <message>
         <source>Llama 4&apos;s attn_scale (the temperature&apos;s slope per ln step).</source>
         <translation>Llama 4 的 attn_scale（温度随 ln(级数) 增长的斜率）。</translation>
+    </message>
+    <message>
+        <source>Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the keys after the query, --window sliding|chunked with --window-size narrows that mask, --text &quot;the dog bit the man&quot; makes the words the positions), encoding, bias, buckets, cope-positions or cope-gates, as the method offers them.</source>
+        <translation>哪个矩阵：logits（注意力分数）、weights（注意力权重：对注意力分数每一行做 softmax；--causal 屏蔽查询之后的键，--window sliding|chunked 配合 --window-size 把这个掩码再收窄成滑动窗口或分块，--text &quot;the dog bit the man&quot; 让词语充当位置）、encoding、bias、buckets、cope-positions 或 cope-gates，视方法提供哪些而定。</translation>
     </message>
     <message>
         <source>DeBERTa distance the log buckets reach their last row at.</source>
@@ -3065,6 +3065,58 @@
     <message>
         <source>p-RoPE (Barbero et al. 2024): the fraction of the frequencies kept, the highest ones; the lowest pairs do not rotate. Gemma 4&apos;s proportional RoPE is p = 0.25. 1: plain RoPE.</source>
         <translation>p-RoPE（Barbero 等，2024）：保留的频率所占比例，保留的是最高的那些频率；最低频率的维度对不再旋转。Gemma 4 的比例 RoPE 即 p = 0.25。取 1 时就是普通的 RoPE。</translation>
+    </message>
+    <message>
+        <source>None (every earlier key)</source>
+        <translation>不加窗口（看到前面所有的键）</translation>
+    </message>
+    <message>
+        <source>Sliding window</source>
+        <translation>滑动窗口</translation>
+    </message>
+    <message>
+        <source>Chunks</source>
+        <translation>分块</translation>
+    </message>
+    <message>
+        <source>Attention window</source>
+        <translation>注意力窗口</translation>
+    </message>
+    <message>
+        <source>Narrows the causal mask as a model&apos;s layer does (transformers masking_utils): a sliding window lets the query see only the last W keys, itself included (q - k &lt; W); chunks let it see only the earlier keys of its own chunk of C positions (k / C = q / C). Choosing one turns the causal mask on. Masked logits are drawn as masked cells and get attention weight 0.</source>
+        <translation>像模型的某一层那样把因果掩码再收窄（transformers 的 masking_utils）：滑动窗口让查询只看最近的 W 个键，自己也算在内（q - k &lt; W）；分块让查询只看自己所在的那一块（每块 C 个位置）里不晚于它的键（k / C = q / C）。选了其中一种，因果掩码会自动打开。被遮住的 logit 画成掩码格子，注意力权重为 0。</translation>
+    </message>
+    <message>
+        <source>Window size</source>
+        <translation>窗口大小</translation>
+    </message>
+    <message>
+        <source>W, the keys a sliding window shows (sliding_window in config.json), or C, the positions of a chunk (attention_chunk_size).</source>
+        <translation>滑动窗口里能看到的键数 W（config.json 里的 sliding_window），或者每一块的位置数 C（attention_chunk_size）。</translation>
+    </message>
+    <message>
+        <source>Attention temperature</source>
+        <translation>注意力温度</translation>
+    </message>
+    <message>
+        <source>Llama 4&apos;s temperature tuning (Llama4TextAttention): the query at position p is multiplied by log(floor((p + 1) / floor_scale) + 1) · attn_scale + 1, so later queries attend more sharply. Applied to NoPE and RoPE, whose logits scale with the query.</source>
+        <translation>Llama 4 的温度调节（Llama4TextAttention）：位置 p 上的查询要乘以 log(floor((p + 1) / floor_scale) + 1) · attn_scale + 1，所以越靠后的查询，注意力越集中。只用在 NoPE 和 RoPE 上，因为它们的 logit 会随查询按比例变化。</translation>
+    </message>
+    <message>
+        <source>Temperature floor scale</source>
+        <translation>温度的取整步长</translation>
+    </message>
+    <message>
+        <source>floor_scale: the temperature grows one step every floor_scale positions (8192 in Llama 4); below floor_scale - 1 it is 1.</source>
+        <translation>floor_scale：每过 floor_scale 个位置，温度升一级（Llama 4 里是 8192）；位置小于 floor_scale - 1 时，温度就是 1。</translation>
+    </message>
+    <message>
+        <source>Temperature scale</source>
+        <translation>温度系数</translation>
+    </message>
+    <message>
+        <source>attn_scale: the weight of the logarithm (0.1 in Llama 4).</source>
+        <translation>attn_scale：对数项前面的系数（Llama 4 里是 0.1）。</translation>
     </message>
 </context>
 <context>
@@ -4993,14 +5045,6 @@
         <translation>当前显示：第 %1 层，%2。</translation>
     </message>
     <message>
-        <source>Its mask (the window or the chunks) is not drawn in the views yet.</source>
-        <translation>它的掩码（窗口或分块）暂时还不会画在视图中。</translation>
-    </message>
-    <message>
-        <source>The views leave out its attention temperature.</source>
-        <translation>视图中没有包含它的注意力温度。</translation>
-    </message>
-    <message>
         <source>%2 has one layer: %3. The parameter panel shows it.</source>
         <translation>%2 只有一层：%3。参数面板显示的就是这一层。</translation>
     </message>
@@ -5019,6 +5063,14 @@
     <message>
         <source>reach after k layers (positions back)</source>
         <translation>经过 k 层后能往回看多远（位置数）</translation>
+    </message>
+    <message>
+        <source>The views mask the keys outside its window or chunk.</source>
+        <translation>视图会把它的窗口或分块以外的键遮住。</translation>
+    </message>
+    <message>
+        <source>The logits and weights scale its queries by the attention temperature.</source>
+        <translation>logit 和权重里，这一层的查询都按注意力温度放大了。</translation>
     </message>
 </context>
 <context>
@@ -6940,6 +6992,18 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>moved: %1</source>
         <translation>移动：%1</translation>
+    </message>
+    <message>
+        <source> · sliding window of %1 keys</source>
+        <translation> · 滑动窗口，看 %1 个键</translation>
+    </message>
+    <message>
+        <source> · chunks of %1 positions</source>
+        <translation> · 分块，每块 %1 个位置</translation>
+    </message>
+    <message>
+        <source> · attention temperature</source>
+        <translation> · 注意力温度</translation>
     </message>
 </context>
 <context>

@@ -364,6 +364,15 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     data.title = scenario_caption(f.caption_scenario) + QStringLiteral(" · ") + kind_name(f.kind);
     if (f.caption_causal)
         data.title += ViewJobs::tr(" · causal");
+    // The scenario's window or chunks mask the logits of every method and the weights (attention_span.h).
+    if (s.causal && (f.kind == MatrixKind::Logits || f.kind == MatrixKind::Weights)) {
+        if (s.window == LayerAttention::Sliding)
+            data.title += ViewJobs::tr(" · sliding window of %1 keys").arg(s.window_size);
+        else if (s.window == LayerAttention::Chunked)
+            data.title += ViewJobs::tr(" · chunks of %1 positions").arg(s.window_size);
+    }
+    if (temperature_applies(s) && (f.kind == MatrixKind::Logits || f.kind == MatrixKind::Weights))
+        data.title += ViewJobs::tr(" · attention temperature");
     for (const std::string& t : s.content.tokens)
         data.row_tokens.push_back(QString::fromStdString(t));
     if (f.kind != MatrixKind::Encoding)

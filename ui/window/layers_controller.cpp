@@ -11,6 +11,19 @@ namespace posatlas::ui {
 Scenario layer_scenario(const Scenario& current, const RopeParams& base, const LayerAnatomy& layer)
 {
     Scenario s = current;
+    // The layer's mask (masking_utils: every decoder layer is causal; a sliding window of W or chunks
+    // of C narrow it), drawn by every view.
+    s.causal = true;
+    const bool narrowed = layer.attention != LayerAttention::Global && layer.span > 0;
+    s.window = narrowed ? layer.attention : LayerAttention::Global;
+    if (narrowed)
+        s.window_size = layer.span;
+    // Llama 4's temperature on its NoPE layers (Llama4TextAttention.forward).
+    s.attn_temperature_tuning = layer.temperature;
+    if (layer.temperature) {
+        s.floor_scale = layer.floor_scale;
+        s.attn_scale = layer.attn_scale;
+    }
     if (!layer.rope) {
         // modeling_llama4.py / modeling_smollm3.py: the layer skips apply_rotary_pos_emb.
         s.method = kNoPE;

@@ -3,7 +3,9 @@
 // puts its positional encoding into the scenario as one undo step: RoPE with that layer's base and scaling
 // (the import's RoPE parameters when the layer has the model's own scaling, the default RoPE with the
 // layer's base otherwise: Gemma 3's local layers), or NoPE for a layer without positions (Llama 4, SmolLM3).
-// The attention span of the layer (window, chunks) is described, not yet applied to the scenario's mask.
+// The layer's mask goes with it: the causal mask, narrowed to the layer's sliding window or chunks
+// (Scenario::window), which every view draws; and its attention temperature (Llama 4), which the logits
+// and weights apply.
 // The window places the panel (layers_panel.h) in its Layers dock.
 #pragma once
 
@@ -20,7 +22,8 @@ namespace posatlas::ui {
 class ScenarioModel;
 
 // `current` with the positional encoding of `layer`: RoPE from `base` (the import's RoPE parameters)
-// with the layer's base, type and factor, or NoPE with the base's head dimension.
+// with the layer's base, type and factor, or NoPE with the base's head dimension; and with its mask
+// (causal, narrowed to its sliding window or chunks) and attention temperature.
 Scenario layer_scenario(const Scenario& current, const RopeParams& base, const LayerAnatomy& layer);
 
 // True when the layers differ in attention span or positional encoding (more than one group).

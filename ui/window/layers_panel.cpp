@@ -512,9 +512,10 @@ void LayersPanel::updateSelection()
     const LayerAnatomy& l = m_layers->layers()[static_cast<std::size_t>(i)];
     QString text = tr("Shown: layer %1, %2.").arg(i).arg(layer_description(l));
     if (l.attention != LayerAttention::Global)
-        text += QLatin1Char(' ') + tr("Its mask (the window or the chunks) is not drawn in the views yet.");
+        text += QLatin1Char(' ') + tr("The views mask the keys outside its window or chunk.");
     if (l.temperature)
-        text += QLatin1Char(' ') + tr("The views leave out its attention temperature.");
+        text +=
+            QLatin1Char(' ') + tr("The logits and weights scale its queries by the attention temperature.");
     m_selection->setText(text);
 }
 

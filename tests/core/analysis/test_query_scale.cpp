@@ -8,6 +8,7 @@
 #include "analysis/query_scale.h"
 #include "analysis/rope_compare.h"
 #include "io/model_layers.h"
+#include "scenario/attention_span.h"
 #include "scenario/types.h"
 
 #include <gtest/gtest.h>
@@ -31,17 +32,17 @@ TEST(QueryScale, QwenLogNIsOneUpToTheTrainedLength)
 TEST(QueryScale, LlamaFourTemperatureStepsAtMultiplesOfFloorScale)
 {
     // Llama4TextConfig defaults: floor_scale 8192, attn_scale 0.1.
-    EXPECT_EQ(llama4_query_scale(0, 8192.0, 0.1), 1.0);
-    EXPECT_EQ(llama4_query_scale(8190, 8192.0, 0.1), 1.0); // (8190 + 1) / 8192 < 1
-    EXPECT_NEAR(llama4_query_scale(8191, 8192.0, 0.1), 0.1 * std::log(2.0) + 1.0, 1e-15);
-    EXPECT_NEAR(llama4_query_scale(3 * 8192 - 1, 8192.0, 0.1), 0.1 * std::log(4.0) + 1.0, 1e-15);
+    EXPECT_EQ(query_temperature(8192.0, 0.1, 0), 1.0);
+    EXPECT_EQ(query_temperature(8192.0, 0.1, 8190), 1.0); // (8190 + 1) / 8192 < 1
+    EXPECT_NEAR(query_temperature(8192.0, 0.1, 8191), 0.1 * std::log(2.0) + 1.0, 1e-15);
+    EXPECT_NEAR(query_temperature(8192.0, 0.1, 3 * 8192 - 1), 0.1 * std::log(4.0) + 1.0, 1e-15);
     // The layer anatomy's temperature is the same function on a layer that has it, 1 elsewhere.
     LayerAnatomy layer;
     layer.temperature = true;
     layer.floor_scale = 8192.0;
     layer.attn_scale = 0.1;
     for (std::int64_t pos : {0, 8191, 100000, 10000000})
-        EXPECT_EQ(attention_temperature(layer, pos), llama4_query_scale(pos, 8192.0, 0.1)) << pos;
+        EXPECT_EQ(attention_temperature(layer, pos), query_temperature(8192.0, 0.1, pos)) << pos;
     layer.temperature = false;
     EXPECT_EQ(attention_temperature(layer, 100000), 1.0);
 }
@@ -54,7 +55,7 @@ TEST(QueryScale, KindsDispatchAndIdsRoundTrip)
     s.trained_length = 4096;
     EXPECT_EQ(query_scale_at(s, 8191), logn_query_scale(8191, 4096));
     s.kind = QueryScaleKind::Llama4;
-    EXPECT_EQ(query_scale_at(s, 8191), llama4_query_scale(8191, 8192.0, 0.1));
+    EXPECT_EQ(query_scale_at(s, 8191), query_temperature(8192.0, 0.1, 8191));
     for (QueryScaleKind k : {QueryScaleKind::None, QueryScaleKind::LogN, QueryScaleKind::Llama4}) {
         QueryScaleKind back = QueryScaleKind::None;
         ASSERT_TRUE(parse_query_scale_kind(query_scale_id(k), &back));

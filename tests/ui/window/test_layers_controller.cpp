@@ -92,10 +92,16 @@ private slots:
         QCOMPARE(local.factor, 1.0);
         QCOMPARE(local.head_dim, imported.head_dim);
         QVERIFY(p.panel.selectionText().contains(QStringLiteral("layer 0")));
+        // Its mask: causal, narrowed to the sliding window of 1024 keys (config sliding_window).
+        QVERIFY(p.parts.model->scenario().causal);
+        QCOMPARE(p.parts.model->scenario().window, LayerAttention::Sliding);
+        QCOMPARE(p.parts.model->scenario().window_size, std::int64_t{1024});
 
         QVERIFY(p.layers.selectLayer(5));
         QCOMPARE(p.parts.model->undoStack()->count(), steps + 2);
         QCOMPARE(p.parts.model->scenario().params<RopeParams>(), imported); // θ = 1e6, linear ×8
+        QCOMPARE(p.parts.model->scenario().window, LayerAttention::Global); // a global layer: causal alone
+        QVERIFY(p.parts.model->scenario().causal);
         QCOMPARE(p.layers.selected(), 5);
         QCOMPARE(selection.count(), 2);
 
@@ -103,6 +109,7 @@ private slots:
         p.parts.model->undoStack()->undo();
         QCOMPARE(p.layers.selected(), 0);
         QCOMPARE(p.parts.model->scenario().params<RopeParams>(), local);
+        QCOMPARE(p.parts.model->scenario().window, LayerAttention::Sliding);
         p.parts.model->undoStack()->undo();
         QCOMPARE(p.layers.selected(), -1);
         QCOMPARE(p.parts.model->scenario().params<RopeParams>(), imported);
@@ -131,6 +138,10 @@ private slots:
         QCOMPARE(p.parts.model->scenario().method, kNoPE);
         QCOMPARE(p.parts.model->scenario().params<NopeParams>().head_dim, imported.head_dim);
         QVERIFY(p.panel.selectionText().contains(QStringLiteral("temperature")));
+        // Its temperature goes into the scenario: Scout's floor_scale 8192 and attn_scale 0.1.
+        QVERIFY(p.parts.model->scenario().attn_temperature_tuning);
+        QCOMPARE(p.parts.model->scenario().floor_scale, layers[3].floor_scale);
+        QCOMPARE(p.parts.model->scenario().attn_scale, layers[3].attn_scale);
 
         QVERIFY(p.layers.selectLayer(0));
         QCOMPARE(p.parts.model->scenario().method, Method::RoPE);
@@ -138,6 +149,14 @@ private slots:
         QCOMPARE(imported.rope_theta, 500000.0);
         QCOMPARE(imported.rope_type, RopeType::Llama3);
         QCOMPARE(imported.factor, 16.0);
+        // The chunked layer's mask: chunks of attention_chunk_size = 8192 positions.
+        QCOMPARE(p.parts.model->scenario().window, LayerAttention::Chunked);
+        QCOMPARE(p.parts.model->scenario().window_size, std::int64_t{8192});
+        QVERIFY(!p.parts.model->scenario().attn_temperature_tuning); // the RoPE layers have none
+        // The NoPE layer is global: the causal mask alone.
+        QVERIFY(p.layers.selectLayer(3));
+        QCOMPARE(p.parts.model->scenario().window, LayerAttention::Global);
+        QVERIFY(p.parts.model->scenario().causal);
     }
 
     void arrowKeysHomeAndEndWalkTheStrip()

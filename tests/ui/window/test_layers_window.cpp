@@ -4,6 +4,7 @@
 // the cells and their letters grow with the text. With POSATLAS_LAYERS_SHOTS set to a folder, each state
 // is also saved there as a PNG for review by eye (layers-MODEL-LANGUAGE-PERCENT.png).
 #include "jobs/job_tracker.h"
+#include "model/scenario_model.h"
 #include "window/language.h"
 #include "window/layers_controller.h"
 #include "window/layers_panel.h"
@@ -81,6 +82,17 @@ private slots:
         QVERIFY(w.layersController()->selectLayer(1));
         settle(w);
         save(&w, QStringLiteral("layers-%1-%2-100").arg(config, language));
+        // The layer's mask is in the scenario; with more positions than Gemma 3's window of 1024 keys the
+        // heatmap shows the window as a band along the diagonal (the cells outside it masked).
+        QVERIFY(w.model()->scenario().causal);
+        QVERIFY(w.model()->scenario().window != LayerAttention::Global);
+        if (config == QLatin1String("gemma3_12b")) {
+            Scenario longer = w.model()->scenario();
+            longer.seq_len = 4096;
+            QVERIFY(w.model()->setScenario(longer, QStringLiteral("seq_len")));
+            settle(w);
+            save(&w, QStringLiteral("layers-%1-%2-band").arg(config, language));
+        }
         const int normal = panel->strip()->cellRect(0).height();
 
         Presentation* p = w.presentation();
