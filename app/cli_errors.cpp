@@ -18,8 +18,10 @@ int report_command_error(std::ostream& err)
     try {
         throw;
     } catch (const UsageError& e) {
-        // Option values are quoted in these messages: escape them as file contents are (idempotent).
-        err << "posatlas: " << quote_input(e.what(), 2000) << '\n';
+        // Option values are quoted in these messages: escape them as file contents are (idempotent). Bounded
+        // at 4000 characters: an unknown option's message lists every option the command accepts, and
+        // export's list (every method's parameters) is over 2000.
+        err << "posatlas: " << quote_input(e.what(), 4000) << '\n';
         return 2;
     } catch (const ParameterError& e) {
         // The GUI's sentence (posatlas::ui::ParameterMessage), naming the option.
