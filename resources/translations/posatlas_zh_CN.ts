@@ -5976,6 +5976,14 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>Show a model trained in the lab on an example of any length: its own attention logits and weights, past its trained length too</source>
         <translation>用任意长度的示例查看在实验室里训练好的模型：它自己的注意力 logit 和权重，超出训练长度的部分也能看到</translation>
     </message>
+    <message>
+        <source>Patch grid</source>
+        <translation>图像块网格</translation>
+    </message>
+    <message>
+        <source>Patch &amp;grid</source>
+        <translation>图像块网格(&amp;G)</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>
@@ -6162,6 +6170,33 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>Queries and keys from %1.</source>
         <translation>查询与键来自 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::PatchGridPanel</name>
+    <message>
+        <source>The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, Swin).</source>
+        <translation>图像块网格只在以图像块为位置的方法下显示（二维 RoPE、RoPE-Mixed、Swin）。</translation>
+    </message>
+    <message>
+        <source>Query patch against every patch of the %1 × %2 grid: %3 (click a patch or use the arrow keys to choose the query)</source>
+        <translation>查询图像块与 %1 × %2 网格中每个图像块之间的%3（单击一个图像块，或用方向键，选择查询）</translation>
+    </message>
+    <message>
+        <source>Query patch %1 at row %2, column %3</source>
+        <translation>查询图像块 %1：第 %2 行，第 %3 列</translation>
+    </message>
+    <message>
+        <source>Point at a patch to read its value.</source>
+        <translation>把鼠标指向一个图像块，就能读出它的数值。</translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation>无数值</translation>
+    </message>
+    <message>
+        <source>Patch %1 at row %2, column %3: %4 %5</source>
+        <translation>图像块 %1（第 %2 行，第 %3 列）：%4 %5</translation>
     </message>
 </context>
 <context>

@@ -156,7 +156,8 @@ void MainWindow::createViewMenu()
                                                         {dock(ViewKind::Rotation), tr("&Rotation")},
                                                         {dock(ViewKind::Spectrum), tr("&Spectrum")},
                                                         {m_importDock, tr("Config &import")},
-                                                        {m_layersDock, tr("La&yers")}};
+                                                        {m_layersDock, tr("La&yers")},
+                                                        {m_patchGridDock, tr("Patch &grid")}};
     for (const auto& [d, text] : toggles) {
         QAction* toggle = d->toggleViewAction();
         toggle->setText(text);

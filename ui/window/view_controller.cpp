@@ -31,6 +31,8 @@ ViewController::ViewController(ScenarioModel* model, JobTracker* jobs, Settings*
     // A slider drag produces a steady trickle of recomputes rather than one per mouse event.
     m_jobs->setDebounceMs(35);
     connect(m_jobs, &JobTracker::jobFailed, this, [this](int kind, const QString& message) {
+        if (kind < 0 || kind >= kViewKindCount)
+            return; // another panel's slot on the same tracker (the patch grid): it shows its own failure
         m_status->showError(QCoreApplication::translate("posatlas::ui::MainWindow", "%1: %2")
                                 .arg(dock(static_cast<ViewKind>(kind))->windowTitle(), message));
     });
