@@ -6179,16 +6179,8 @@ Locate… lets you point at them. Restore without them uses the default in their
         <translation>图像块网格只在以图像块为位置的方法下显示（二维 RoPE、RoPE-Mixed、Swin）。</translation>
     </message>
     <message>
-        <source>Query patch against every patch of the %1 × %2 grid: %3 (click a patch or use the arrow keys to choose the query)</source>
-        <translation>查询图像块与 %1 × %2 网格中每个图像块之间的%3（单击一个图像块，或用方向键，选择查询）</translation>
-    </message>
-    <message>
         <source>Query patch %1 at row %2, column %3</source>
         <translation>查询图像块 %1：第 %2 行，第 %3 列</translation>
-    </message>
-    <message>
-        <source>Point at a patch to read its value.</source>
-        <translation>把鼠标指向一个图像块，就能读出它的数值。</translation>
     </message>
     <message>
         <source>no value</source>
@@ -6197,6 +6189,14 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>Patch %1 at row %2, column %3: %4 %5</source>
         <translation>图像块 %1（第 %2 行，第 %3 列）：%4 %5</translation>
+    </message>
+    <message>
+        <source>The query patch against every patch of the %1 × %2 grid: %3</source>
+        <translation>查询图像块与 %1 × %2 网格中每个图像块之间的%3</translation>
+    </message>
+    <message>
+        <source>Point at a patch to read its value; click it, or use the arrow keys, to make it the query.</source>
+        <translation>把鼠标指向一个图像块，就能读出它的数值；单击它或用方向键，可以把它选为查询。</translation>
     </message>
 </context>
 <context>

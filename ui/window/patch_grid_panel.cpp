@@ -70,8 +70,10 @@ PatchGridCanvas::Layout PatchGridCanvas::layout() const
     const QFontMetricsF fm(font());
     const double gap = fm.height() * 0.6;
     // The colour bar's width, its gap and its tick labels (the widest of the two ends).
-    const QString lo = format_number(m_row->min), hi = format_number(m_row->max);
-    const double labels = std::max(fm.horizontalAdvance(lo), fm.horizontalAdvance(hi));
+    const ColorRange range = color_range(mapOf(*m_row), m_row->min, m_row->max);
+    double labels = 0;
+    for (double v : {range.lo, range.hi, (range.lo + range.hi) / 2})
+        labels = std::max(labels, fm.horizontalAdvance(format_number(v)));
     const double barWidth = fm.height();
     const double right = gap + barWidth + gap * 0.5 + labels;
     const double margin = fm.height() * 0.5;
@@ -115,8 +117,9 @@ QSize PatchGridCanvas::sizeHint() const
 
 QSize PatchGridCanvas::minimumSizeHint() const
 {
+    // Small enough that the dock fits beside the heatmap in presentation mode at 250 %.
     const int e = fontMetrics().height();
-    return {e * 10, e * 6};
+    return {e * 6, e * 4};
 }
 
 void PatchGridCanvas::paintEvent(QPaintEvent*)
@@ -162,6 +165,13 @@ void PatchGridCanvas::paintEvent(QPaintEvent*)
         const double x = l.bar.right() + fm.height() * 0.3;
         p.drawText(QPointF(x, l.bar.top() + fm.ascent()), format_number(range.hi));
         p.drawText(QPointF(x, l.bar.bottom() - fm.descent()), format_number(range.lo));
+        // The middle value (0 on the diverging map), when the bar is tall enough for a third label.
+        if (l.bar.height() > 4 * fm.height()) {
+            const double y = l.bar.center().y();
+            p.drawLine(QPointF(l.bar.right(), y), QPointF(l.bar.right() + fm.height() * 0.2, y));
+            p.drawText(QPointF(x, y + (fm.ascent() - fm.descent()) / 2),
+                       format_number((range.lo + range.hi) / 2));
+        }
     }
 }
 
@@ -319,8 +329,7 @@ void PatchGridPanel::updateTexts()
         return;
     }
     const QString label = row ? valueLabel(*row) : QCoreApplication::translate("MatrixLabel", "logit");
-    m_title->setText(tr("Query patch against every patch of the %1 × %2 grid: %3 (click a patch or use the "
-                        "arrow keys to choose the query)")
+    m_title->setText(tr("The query patch against every patch of the %1 × %2 grid: %3")
                          .arg(grid->height)
                          .arg(grid->width)
                          .arg(label));
@@ -329,12 +338,14 @@ void PatchGridPanel::updateTexts()
                               .arg(m_query / grid->width)
                               .arg(m_query % grid->width));
     if (!row || !m_hover) {
-        m_hoverLabel->setText(tr("Point at a patch to read its value."));
+        m_hoverLabel->setText(
+            tr("Point at a patch to read its value; click it, or use the arrow keys, to make it the query."));
         return;
     }
     const std::int64_t p = *m_hover;
     if (p >= static_cast<std::int64_t>(row->values.size())) {
-        m_hoverLabel->setText(tr("Point at a patch to read its value."));
+        m_hoverLabel->setText(
+            tr("Point at a patch to read its value; click it, or use the arrow keys, to make it the query."));
         return;
     }
     const double v = row->values[static_cast<std::size_t>(p)];
