@@ -145,11 +145,14 @@ void PatchGridCanvas::paintEvent(QPaintEvent*)
     // The query patch: a frame in two colours, visible on any colour of the map.
     const QRectF q = cellRect(m_row->query / m_row->grid.width, m_row->query % m_row->grid.width);
     const double penWidth = std::max(2.0, fontMetrics().height() / 8.0);
+    // Inside the cell when it is large, around it when it is small (a long grid such as Swin's at 200 %).
+    const QRectF frame = q.width() >= 4 * penWidth ? q.adjusted(penWidth, penWidth, -penWidth, -penWidth)
+                                                   : q.adjusted(-penWidth, -penWidth, penWidth, penWidth);
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(Qt::black, penWidth * 2));
-    p.drawRect(q.adjusted(penWidth, penWidth, -penWidth, -penWidth));
+    p.drawRect(frame);
     p.setPen(QPen(Qt::white, penWidth));
-    p.drawRect(q.adjusted(penWidth, penWidth, -penWidth, -penWidth));
+    p.drawRect(frame);
 
     // The colour bar, the largest value on top.
     const QVector<QRgb> table = colormap_table(mapOf(*m_row));
