@@ -68,20 +68,33 @@ PatchGridCanvas::Layout PatchGridCanvas::layout() const
     if (!m_row)
         return l;
     const QFontMetricsF fm(font());
-    const double gap = fm.height() * 0.6;
-    // The colour bar's width, its gap and its tick labels (the widest of the two ends).
+    const double gap = fm.height() * 0.6, margin = fm.height() * 0.5, barThickness = fm.height();
+    // The widest tick label of the colour bar (its ends and its middle).
     const ColorRange range = color_range(mapOf(*m_row), m_row->min, m_row->max);
     double labels = 0;
     for (double v : {range.lo, range.hi, (range.lo + range.hi) / 2})
         labels = std::max(labels, fm.horizontalAdvance(format_number(v)));
-    const double barWidth = fm.height();
-    const double right = gap + barWidth + gap * 0.5 + labels;
-    const double margin = fm.height() * 0.5;
-    const double availW = width() - 2 * margin - right, availH = height() - 2 * margin;
+    const double availW = width() - 2 * margin, availH = height() - 2 * margin;
     const double w = static_cast<double>(m_row->grid.width), h = static_cast<double>(m_row->grid.height);
-    l.cell = std::max(1.0, std::min(availW / w, availH / h));
+    // The bar beside the grid, or below it when that leaves the patches larger (a narrow dock, a tall
+    // grid such as Swin's, large text).
+    const double besideW = gap + barThickness + fm.height() * 0.3 + labels;
+    // Below, the two end numbers go on two lines when the canvas is too narrow for them side by side.
+    const bool stacked = availW < 2 * labels + gap;
+    const double belowH = gap + barThickness + fm.height() * 0.2 + fm.height() * (stacked ? 2 : 1);
+    const double beside = std::min((availW - besideW) / w, availH / h);
+    const double below = std::min(availW / w, (availH - belowH) / h);
+    l.horizontalBar = below > beside;
+    l.stackedLabels = l.horizontalBar && stacked;
+    l.cell = std::max(1.0, l.horizontalBar ? below : beside);
     l.grid = QRectF(margin, margin, l.cell * w, l.cell * h);
-    l.bar = QRectF(l.grid.right() + gap, margin, barWidth, l.grid.height());
+    if (l.horizontalBar) {
+        // As wide as the canvas allows (at least the grid), so that its three numbers have room.
+        const double barW = std::max({l.grid.width(), std::min(availW, 3 * labels + 2 * gap)});
+        l.bar = QRectF(margin, l.grid.bottom() + gap, barW, barThickness);
+    } else {
+        l.bar = QRectF(l.grid.right() + gap, margin, barThickness, l.grid.height());
+    }
     return l;
 }
 
@@ -107,6 +120,65 @@ std::optional<std::int64_t> PatchGridCanvas::patchAt(QPointF point) const
     if (patch >= static_cast<std::int64_t>(m_row->values.size()))
         return std::nullopt;
     return patch;
+}
+
+std::vector<QRectF> PatchGridCanvas::colourBarLabelRects() const
+{
+    std::vector<QRectF> rects;
+    if (!m_row || m_row->min > m_row->max)
+        return rects;
+    const Layout l = layout();
+    const ColorRange range = color_range(mapOf(*m_row), m_row->min, m_row->max);
+    for (const auto& [anchor, value] : barTicks(l, range))
+        rects.push_back(tickTextRect(l, anchor, format_number(value)));
+    return rects;
+}
+
+QRectF PatchGridCanvas::contentRect() const
+{
+    if (!m_row)
+        return {};
+    const Layout l = layout();
+    const QFontMetricsF fm(font());
+    const ColorRange range = color_range(mapOf(*m_row), m_row->min, m_row->max);
+    QRectF all = l.grid.united(l.bar);
+    for (const auto& [anchor, value] : barTicks(l, range))
+        all = all.united(tickTextRect(l, anchor, format_number(value)));
+    return all;
+}
+
+std::vector<std::pair<double, double>> PatchGridCanvas::barTicks(const Layout& l,
+                                                                 const ColorRange& range) const
+{
+    // (position along the bar 0..1 from its low end, value): the ends, and the middle (0 on the
+    // diverging map) when the bar is long enough for a third number.
+    std::vector<std::pair<double, double>> ticks{{0.0, range.lo}, {1.0, range.hi}};
+    const QFontMetricsF fm(font());
+    double widest = 0;
+    for (double v : {range.lo, range.hi, (range.lo + range.hi) / 2})
+        widest = std::max(widest, fm.horizontalAdvance(format_number(v)));
+    const double room = l.horizontalBar ? l.bar.width() / (3 * widest + 2 * fm.height() * 0.5)
+                                        : l.bar.height() / (4 * fm.height());
+    if (room >= 1)
+        ticks.emplace_back(0.5, (range.lo + range.hi) / 2);
+    return ticks;
+}
+
+QRectF PatchGridCanvas::tickTextRect(const Layout& l, double anchor, const QString& text) const
+{
+    const QFontMetricsF fm(font());
+    const double tw = fm.horizontalAdvance(text), th = fm.height();
+    if (l.horizontalBar) {
+        // Under the bar: the low end's number starts at its left edge, the high end's ends at its right.
+        const double x = l.bar.left() + anchor * l.bar.width();
+        const double left = anchor <= 0 ? x : anchor >= 1 ? x - tw : x - tw / 2;
+        const double line = l.stackedLabels && anchor >= 1 ? th : 0; // the high end's on the second line
+        return QRectF(left, l.bar.bottom() + fm.height() * 0.2 + line, tw, th);
+    }
+    // Right of the bar: the high end's number at its top, the low end's at its bottom.
+    const double y = l.bar.bottom() - anchor * l.bar.height();
+    const double top = anchor >= 1 ? y : anchor <= 0 ? y - th : y - th / 2;
+    return QRectF(l.bar.right() + fm.height() * 0.3, top, tw, th);
 }
 
 QSize PatchGridCanvas::sizeHint() const
@@ -154,26 +226,24 @@ void PatchGridCanvas::paintEvent(QPaintEvent*)
     p.setPen(QPen(Qt::white, penWidth));
     p.drawRect(frame);
 
-    // The colour bar, the largest value on top.
+    // The colour bar: the largest value on top, or on the right when it lies below the grid.
     const QVector<QRgb> table = colormap_table(mapOf(*m_row));
-    QImage bar(1, kColormapSize, QImage::Format_RGB32);
-    for (int i = 0; i < kColormapSize; ++i)
-        bar.setPixel(0, kColormapSize - 1 - i, table[i]);
+    QImage bar = l.horizontalBar ? QImage(kColormapSize, 1, QImage::Format_RGB32)
+                                 : QImage(1, kColormapSize, QImage::Format_RGB32);
+    for (int i = 0; i < kColormapSize; ++i) {
+        if (l.horizontalBar)
+            bar.setPixel(i, 0, table[i]);
+        else
+            bar.setPixel(0, kColormapSize - 1 - i, table[i]);
+    }
     p.drawImage(l.bar, bar);
     p.setPen(palette().color(QPalette::WindowText));
     p.drawRect(l.bar);
-    const ColorRange range = color_range(mapOf(*m_row), m_row->min, m_row->max);
     if (m_row->min <= m_row->max) {
-        const QFontMetricsF fm(font());
-        const double x = l.bar.right() + fm.height() * 0.3;
-        p.drawText(QPointF(x, l.bar.top() + fm.ascent()), format_number(range.hi));
-        p.drawText(QPointF(x, l.bar.bottom() - fm.descent()), format_number(range.lo));
-        // The middle value (0 on the diverging map), when the bar is tall enough for a third label.
-        if (l.bar.height() > 4 * fm.height()) {
-            const double y = l.bar.center().y();
-            p.drawLine(QPointF(l.bar.right(), y), QPointF(l.bar.right() + fm.height() * 0.2, y));
-            p.drawText(QPointF(x, y + (fm.ascent() - fm.descent()) / 2),
-                       format_number((range.lo + range.hi) / 2));
+        const ColorRange range = color_range(mapOf(*m_row), m_row->min, m_row->max);
+        for (const auto& [anchor, value] : barTicks(l, range)) {
+            const QString text = format_number(value);
+            p.drawText(tickTextRect(l, anchor, text), Qt::AlignCenter, text);
         }
     }
 }

@@ -10,11 +10,14 @@
 #pragma once
 
 #include "analysis/patch_grid.h"
+#include "views/colormap.h"
 
 #include <QWidget>
 
 #include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 class QLabel;
 
@@ -80,6 +83,11 @@ public:
     // Where patch (row, column) is painted, in widget coordinates (empty without a row).
     QRectF cellRect(std::int64_t row, std::int64_t column) const;
     std::optional<std::int64_t> patchAt(QPointF point) const;
+    // Everything painted: the grid, the colour bar and its labels (empty without a row). Inside rect()
+    // when nothing is clipped.
+    QRectF contentRect() const;
+    // Where the colour bar's numbers are written (none overlaps another when they are legible).
+    std::vector<QRectF> colourBarLabelRects() const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -101,8 +109,12 @@ private:
         QRectF grid; // the image
         QRectF bar;  // the colour bar
         double cell = 0;
+        bool horizontalBar = false; // below the grid rather than beside it
+        bool stackedLabels = false; // below, with the ends' numbers on two lines
     };
     Layout layout() const;
+    std::vector<std::pair<double, double>> barTicks(const Layout& l, const ColorRange& range) const;
+    QRectF tickTextRect(const Layout& l, double anchor, const QString& text) const;
 
     std::optional<PatchGridRow> m_row;
     QImage m_image;

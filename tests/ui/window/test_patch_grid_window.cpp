@@ -2,8 +2,9 @@
 // The patch-grid dock of the image-patch methods (2D RoPE, RoPE-Mixed, Swin): choosing the method shows
 // it; its image holds exactly the row of compute_matrix (core, attention_logits.h) for the query patch;
 // a click on a patch and the arrow keys move the query; the value under the mouse is written out. In
-// English and Chinese, at 100 % and in presentation mode at 200 %. With POSATLAS_PATCH_GRID_SHOTS set to
-// a folder, each state is saved there as a PNG for review by eye (patch-grid-METHOD-LANGUAGE-PERCENT.png).
+// English and Chinese, at 100 % and in presentation mode at 150, 200 and 250 %. With
+// POSATLAS_PATCH_GRID_SHOTS set to a folder, each state is saved there as a PNG for review by eye
+// (patch-grid-METHOD-LANGUAGE-PERCENT.png).
 #include "analysis/patch_grid.h"
 #include "compute/attention_logits.h"
 #include "jobs/figure_numbers.h"
@@ -160,18 +161,42 @@ private slots:
         save(panel, QStringLiteral("patch-grid-panel-%1-100").arg(name));
         const double normalCell = canvas->cellRect(0, 0).width();
 
+        QVERIFY(normalCell > 0);
+        QVERIFY2(canvas->rect().contains(canvas->contentRect().toAlignedRect()), "clipped at 100 %");
+
+        // Presentation mode at the projector's sizes: the image, the colour bar and its numbers stay
+        // inside the canvas, and the numbers grow with the text.
         Presentation* p = w.presentation();
-        p->setFontScale(2.0);
+        const int normalText = canvas->fontMetrics().height();
         p->enter();
-        settle(w);
-        w.patchGridDock()->show();
-        w.patchGridDock()->raise();
-        settle(w);
-        QVERIFY(panel->isVisible());
-        checkRow(w, clicked + 1 + grid.width);
-        QVERIFY(canvas->cellRect(0, 0).width() > 0 && normalCell > 0);
-        save(&w, QStringLiteral("patch-grid-%1-200").arg(name));
-        save(panel, QStringLiteral("patch-grid-panel-%1-200").arg(name));
+        for (int percent : {150, 200, 250}) {
+            p->setFontScale(percent / 100.0);
+            w.patchGridDock()->show();
+            w.patchGridDock()->raise();
+            settle(w);
+            QVERIFY(panel->isVisible());
+            checkRow(w, clicked + 1 + grid.width);
+            QVERIFY(canvas->fontMetrics().height() >= normalText * (percent - 10) / 100);
+            QVERIFY(canvas->cellRect(0, 0).width() > 0);
+            QVERIFY2(canvas->rect().contains(canvas->contentRect().toAlignedRect()),
+                     qPrintable(QStringLiteral("clipped at %1 %: %2 x %3 canvas, content %4 %5 %6 x %7")
+                                    .arg(percent)
+                                    .arg(canvas->width())
+                                    .arg(canvas->height())
+                                    .arg(canvas->contentRect().x())
+                                    .arg(canvas->contentRect().y())
+                                    .arg(canvas->contentRect().width())
+                                    .arg(canvas->contentRect().height())));
+            const std::vector<QRectF> labels = canvas->colourBarLabelRects();
+            QVERIFY(labels.size() >= 2);
+            for (std::size_t a = 0; a < labels.size(); ++a) {
+                for (std::size_t b = a + 1; b < labels.size(); ++b)
+                    QVERIFY2(!labels[a].intersects(labels[b]),
+                             qPrintable(QStringLiteral("colour bar numbers overlap at %1 %").arg(percent)));
+            }
+            save(&w, QStringLiteral("patch-grid-%1-%2").arg(name).arg(percent));
+            save(panel, QStringLiteral("patch-grid-panel-%1-%2").arg(name).arg(percent));
+        }
         p->leave();
         p->setFontScale(1.0);
 
