@@ -20,7 +20,9 @@ namespace posatlas {
 #define POSATLAS_METHODS(X)                                                                                  \
     X(sinusoidal)                                                                                            \
     X(learned)                                                                                               \
-    X(shaw) X(transformer_xl) X(t5) X(deberta) X(rope) X(alibi) X(cope) X(nope) X(xpos) X(mrope) X(mla)
+    X(shaw)                                                                                                  \
+    X(transformer_xl)                                                                                        \
+    X(t5) X(deberta) X(rope) X(alibi) X(cope) X(nope) X(xpos) X(mrope) X(mla) X(rope2d) X(rope_mixed) X(swin)
 
 #define POSATLAS_DECLARE(name) MethodDescriptor describe_##name();
 POSATLAS_METHODS(POSATLAS_DECLARE)

@@ -111,6 +111,14 @@
         <source>d_rope %1</source>
         <translation>d_rope %1</translation>
     </message>
+    <message>
+        <source>%1 columns</source>
+        <translation>%1 列</translation>
+    </message>
+    <message>
+        <source>window %1</source>
+        <translation>窗口 %1</translation>
+    </message>
 </context>
 <context>
     <name>Cli</name>
@@ -1892,6 +1900,54 @@
         <source>The line is the rotary share |R| / (|N| + |R|) of one logit at distance r: N is the position-free q_nope · k_nope, R the rotated part. It is largest where the rotary dimensions line up (r = 0 for the same vector everywhere) and falls as they turn apart.</source>
         <translation>这条曲线是距离为 r 时注意力分数中的旋转占比 |R| / (|N| + |R|)：N 是不带位置的 q_nope · k_nope，R 是旋转部分。旋转维度彼此对齐时占比最大（各位置向量相同时在 r = 0 处），随着它们转开，占比逐渐下降。</translation>
     </message>
+    <message>
+        <source>Each position is a patch of the image grid, numbered row by row; each cell is the logit between two patches.</source>
+        <translation>每个位置是图像网格中的一个图像块，按行依次编号；每个格子是两个图像块之间的注意力分数。</translation>
+    </message>
+    <message>
+        <source>Half of the rotary pairs turn by the patch&apos;s row, the other half by its column, so the logit depends on the vertical and horizontal offsets between the patches, not on the distance between their numbers.</source>
+        <translation>一半的维度对按图像块所在的行旋转，另一半按所在的列旋转，所以注意力分数取决于两个图像块在竖直和水平方向上的偏移，而不是它们编号之差。</translation>
+    </message>
+    <message>
+        <source>Pixtral gives rows the even frequencies and columns the odd ones, so both axes have fast and slow pairs.</source>
+        <translation>Pixtral 把偶数序号的频率分给行、奇数序号的频率分给列，所以两个方向都既有转得快的维度对，也有转得慢的。</translation>
+    </message>
+    <message>
+        <source>Llama 4 gives columns and rows the same frequencies, in two halves of the pairs.</source>
+        <translation>Llama 4 让列和行使用同一组频率，各占维度对的一半。</translation>
+    </message>
+    <message>
+        <source>The diagonal bands repeat every grid width: the patches directly above and below a query are one width away in the numbering.</source>
+        <translation>对角条纹每隔一个网格宽度重复一次：查询正上方和正下方的图像块，编号恰好相差一个宽度。</translation>
+    </message>
+    <message>
+        <source>Each position is a patch of the image grid, numbered row by row; each cell is the logit between two patches for the head shown.</source>
+        <translation>每个位置是图像网格中的一个图像块，按行依次编号；每个格子是当前所示注意力头下两个图像块之间的注意力分数。</translation>
+    </message>
+    <message>
+        <source>Every rotary pair turns by x·θx + y·θy: along its own direction in the image, so a head can prefer diagonal neighbours, which axial 2D RoPE cannot.</source>
+        <translation>每个维度对旋转 x·θx + y·θy：沿着它在图像中自己的方向转动，所以一个注意力头可以偏好斜对角方向的邻居，而轴向二维 RoPE 做不到这一点。</translation>
+    </message>
+    <message>
+        <source>Without a trained table the directions are the paper&apos;s random start: one angle per head, half of the pairs along it and half at a right angle.</source>
+        <translation>没有训练好的频率表时，方向取论文中的随机初始值：每个注意力头一个角度，一半维度对沿这个方向，另一半与它垂直。</translation>
+    </message>
+    <message>
+        <source>Each position is a patch; every M × M patches form a window, numbered row by row, and a patch attends only to the patches of its own window (the empty cells are other windows).</source>
+        <translation>每个位置是一个图像块；每 M × M 个图像块组成一个窗口，窗口内按行编号，一个图像块只关注同一窗口内的图像块（空白格子属于其他窗口）。</translation>
+    </message>
+    <message>
+        <source>Each cell is the learned bias of the two patches&apos; vertical and horizontal offset: one number per offset and head, the same in every window.</source>
+        <translation>每个格子是两个图像块在竖直和水平方向上偏移所对应的可学习偏置：每种偏移、每个注意力头一个数，在每个窗口里都相同。</translation>
+    </message>
+    <message>
+        <source>Each cell is q_i · k_j / √d plus the learned bias of the two patches&apos; vertical and horizontal offset.</source>
+        <translation>每个格子是 q_i · k_j / √d，再加上两个图像块竖直和水平偏移所对应的可学习偏置。</translation>
+    </message>
+    <message>
+        <source>Without a trained table the bias is the seeded random start (σ 0.02), small beside the content term: load a trained table to see what a model learned.</source>
+        <translation>没有训练好的偏置表时，偏置取带随机种子的初始值（σ 0.02），与内容项相比很小：载入训练好的偏置表，才能看到模型真正学到了什么。</translation>
+    </message>
 </context>
 <context>
     <name>Gallery</name>
@@ -2190,6 +2246,30 @@
     <message>
         <source>MLA</source>
         <translation>MLA</translation>
+    </message>
+    <message>
+        <source>2D RoPE (axial, image patches)</source>
+        <translation>二维 RoPE（轴向，图像块）</translation>
+    </message>
+    <message>
+        <source>2D RoPE</source>
+        <translation>二维 RoPE</translation>
+    </message>
+    <message>
+        <source>RoPE-Mixed (Heo et al. 2024, image patches)</source>
+        <translation>RoPE-Mixed（Heo 等，2024，图像块）</translation>
+    </message>
+    <message>
+        <source>RoPE-Mixed</source>
+        <translation>RoPE-Mixed</translation>
+    </message>
+    <message>
+        <source>Swin relative position bias (Liu et al. 2021)</source>
+        <translation>Swin 相对位置偏置（Liu 等，2021）</translation>
+    </message>
+    <message>
+        <source>Swin bias</source>
+        <translation>Swin 偏置</translation>
     </message>
 </context>
 <context>
@@ -3113,6 +3193,94 @@
     <message>
         <source>Temperature scale</source>
         <translation>温度系数</translation>
+    </message>
+    <message>
+        <source>Pixtral: pairs (i, i + d/2), rows on the even frequencies θ₀, θ₂, …, columns on the odd ones. Llama 4: adjacent pairs, columns on the first quarter of the dimensions, rows on the second, the same frequencies.</source>
+        <translation>Pixtral：维度对为 (i, i + d/2)，行用偶数序号的频率 θ₀、θ₂、…，列用奇数序号的频率。Llama 4：相邻两维组成一对，前四分之一的维度给列，接下来的四分之一给行，两者频率相同。</translation>
+    </message>
+    <message>
+        <source>Pixtral</source>
+        <translation>Pixtral</translation>
+    </message>
+    <message>
+        <source>Llama 4 vision</source>
+        <translation>Llama 4 视觉编码器</translation>
+    </message>
+    <message>
+        <source>Grid rows</source>
+        <translation>网格行数</translation>
+    </message>
+    <message>
+        <source>Rows of patches (image height / patch size). Choosing it sets the sequence to rows × columns patches; patches past it continue on further rows.</source>
+        <translation>图像块的行数（图像高度 / 图像块大小）。设置它会把序列长度设为 行数 × 列数 个图像块；超出的图像块接着排到后面的行。</translation>
+    </message>
+    <message>
+        <source>Grid columns</source>
+        <translation>网格列数</translation>
+    </message>
+    <message>
+        <source>Columns of patches (image width / patch size): patch p sits at row p / columns and column p mod columns.</source>
+        <translation>图像块的列数（图像宽度 / 图像块大小）：第 p 个图像块位于第 p / 列数 行、第 p mod 列数 列。</translation>
+    </message>
+    <message>
+        <source>rope_theta of the vision encoder (Pixtral and Llama 4: 10000).</source>
+        <translation>视觉编码器的 rope_theta（Pixtral 和 Llama 4 都是 10000）。</translation>
+    </message>
+    <message>
+        <source>head_dim, a multiple of 4: a quarter of the dimensions (half of the pairs) turns with the row, a quarter with the column.</source>
+        <translation>head_dim，必须是 4 的倍数：四分之一的维度（一半的维度对）随行旋转，另外四分之一随列旋转。</translation>
+    </message>
+    <message>
+        <source>Heads, each with its own frequencies (the random start: one direction per head).</source>
+        <translation>注意力头数，每个头有自己的一组频率（随机初始值：每个头一个方向）。</translation>
+    </message>
+    <message>
+        <source>The start&apos;s magnitudes θ^(-4j/d) (RoPE-Mixed: 10). Unused with a trained table.</source>
+        <translation>初始频率的大小 θ^(-4j/d)（RoPE-Mixed 取 10）。使用训练好的频率表时不起作用。</translation>
+    </message>
+    <message>
+        <source>head_dim, a multiple of 4: head_dim / 2 rotary pairs.</source>
+        <translation>head_dim，必须是 4 的倍数：共 head_dim / 2 个旋转维度对。</translation>
+    </message>
+    <message>
+        <source>Direction seed</source>
+        <translation>方向随机种子</translation>
+    </message>
+    <message>
+        <source>Seed of the heads&apos; random directions (the start).</source>
+        <translation>各注意力头随机方向（初始值）的随机种子。</translation>
+    </message>
+    <message>
+        <source>Frequency table</source>
+        <translation>频率表</translation>
+    </message>
+    <message>
+        <source>Trained frequencies of one layer from a file: 2 × (heads · head_dim/2), row 0 θx and row 1 θy, head after head (freqs[:, layer, :] of a RoPE-Mixed checkpoint); overrides the seeded start.</source>
+        <translation>从文件读入某一层训练好的频率：2 × (头数 · head_dim/2)，第 0 行是 θx，第 1 行是 θy，各注意力头依次排列（即 RoPE-Mixed 检查点中的 freqs[:, layer, :]）；它会取代带随机种子的初始值。</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>window_size M: attention inside M × M patches (Swin-T: 7). Choosing it sets the sequence to one window, M² patches.</source>
+        <translation>window_size M：注意力只在 M × M 个图像块内计算（Swin-T 为 7）。设置它会把序列设为一个窗口，即 M² 个图像块。</translation>
+    </message>
+    <message>
+        <source>Heads: one column of the bias table each (Swin-T&apos;s first stage: 3).</source>
+        <translation>注意力头数：每个头对应偏置表的一列（Swin-T 第一阶段为 3）。</translation>
+    </message>
+    <message>
+        <source>Dimension of queries and keys of the content term q_i·k_j/√d (Swin-T: 32).</source>
+        <translation>内容项 q_i·k_j/√d 中查询和键的维度（Swin-T 为 32）。</translation>
+    </message>
+    <message>
+        <source>Bias table</source>
+        <translation>偏置表</translation>
+    </message>
+    <message>
+        <source>A trained relative_position_bias_table from a file: (2M − 1)² × heads; overrides the seeded start (File &gt; Open Weights… takes the window and the heads from its shape).</source>
+        <translation>从文件读入训练好的 relative_position_bias_table：(2M − 1)² × 头数；它会取代带随机种子的初始值（“文件 &gt; 打开权重…”会根据它的形状设定窗口大小和头数）。</translation>
     </message>
     <message>
         <source>attn_scale: the weight of the logarithm (0.1 in Llama 4).</source>
@@ -5937,7 +6105,15 @@ Locate… lets you point at them. Restore without them uses the default in their
         <translation>词元布局</translation>
     </message>
     <message>
-        <source>&amp;Token Layout</source>
+        <source>Patch grid</source>
+        <translation>图像块网格</translation>
+    </message>
+    <message>
+        <source>Patch &amp;grid</source>
+        <translation>图像块网格(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Token layout</source>
         <translation>词元布局(&amp;T)</translation>
     </message>
 </context>
@@ -6126,6 +6302,33 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>Queries and keys from %1.</source>
         <translation>查询与键来自 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::PatchGridPanel</name>
+    <message>
+        <source>The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, Swin).</source>
+        <translation>图像块网格只在以图像块为位置的方法下显示（二维 RoPE、RoPE-Mixed、Swin）。</translation>
+    </message>
+    <message>
+        <source>Query patch %1 at row %2, column %3</source>
+        <translation>查询图像块 %1：第 %2 行，第 %3 列</translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation>无数值</translation>
+    </message>
+    <message>
+        <source>Patch %1 at row %2, column %3: %4 %5</source>
+        <translation>图像块 %1（第 %2 行，第 %3 列）：%4 %5</translation>
+    </message>
+    <message>
+        <source>The query patch against every patch of the %1 × %2 grid: %3</source>
+        <translation>查询图像块与 %1 × %2 网格中每个图像块之间的%3</translation>
+    </message>
+    <message>
+        <source>Point at a patch to read its value; click it, or use the arrow keys, to make it the query.</source>
+        <translation>把鼠标指向一个图像块，就能读出它的数值；单击它或用方向键，可以把它选为查询。</translation>
     </message>
 </context>
 <context>

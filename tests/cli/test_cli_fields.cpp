@@ -59,11 +59,18 @@ std::vector<json> candidates(const Field& f, const json& current)
     if (f.key == "mrope_section")
         out.push_back(json::array({32, 16, 16}));
     switch (f.type) {
-    case FieldType::Int:
-        for (std::int64_t d : {2, -1, -2})
+    case FieldType::Int: {
+        // And one step of the field's spin box either way, when it is larger (a head dimension that must
+        // be a multiple of 4 steps by 4).
+        const auto step = static_cast<std::int64_t>(f.step);
+        std::vector<std::int64_t> deltas{2, -1, -2};
+        if (step > 2)
+            deltas.insert(deltas.end(), {step, -step});
+        for (std::int64_t d : deltas)
             if (const std::int64_t v = current.get<std::int64_t>() + d; v >= f.lo && v <= f.hi)
                 out.emplace_back(v);
         break;
+    }
     case FieldType::Real: {
         const double c = current.get<double>();
         out.emplace_back(c > f.lo ? (f.lo + c) / 2 : c * 1.5);

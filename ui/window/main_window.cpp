@@ -24,6 +24,7 @@
 #include "window/layers_controller.h"
 #include "window/layers_panel.h"
 #include "window/lesson_controller.h"
+#include "window/patch_grid_panel.h"
 #include "window/presentation.h"
 #include "window/session_actions.h"
 #include "window/token_layout_controller.h"
@@ -247,6 +248,27 @@ void MainWindow::createViews()
     });
 
     connect(m_heatmap, &HeatmapView::hovered, this, &MainWindow::setHoverText);
+
+    // The image-patch methods' grid: one query patch against every patch. Its own slot on the views'
+    // tracker (after theirs), tabbed with the Curves view, whose distance axis a 2D grid does not have.
+    m_patchGridPanel = new PatchGridPanel(m_model, m_jobs, TokenLayoutController::kSlot + 1, this);
+    m_patchGridDock = makeDock(tr("Patch grid"), QStringLiteral("PatchGridDock"), m_patchGridPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_patchGridDock);
+    tabifyDockWidget(dock(ViewKind::Curves), m_patchGridDock);
+    dock(ViewKind::Curves)->raise();
+    m_patchGridDock->hide();
+    auto followMethod = [this] {
+        const bool applies = m_patchGridPanel->applies();
+        if (applies && !m_patchGridApplies) {
+            m_patchGridDock->show();
+            m_patchGridDock->raise();
+        } else if (!applies && m_patchGridApplies) {
+            m_patchGridDock->hide();
+        }
+        m_patchGridApplies = applies;
+    };
+    connect(m_model, &ScenarioModel::scenarioChanged, this, followMethod);
+    followMethod();
     connect(m_curves, &CurveView::hovered, this, &MainWindow::setHoverText);
     connect(m_spectrum, &SpectrumView::hovered, this, &MainWindow::setHoverText);
 }

@@ -40,6 +40,7 @@ class HeatmapView;
 class ImportController;
 class LayersController;
 class LayersPanel;
+class PatchGridPanel;
 class LessonController;
 class LessonPanel;
 class ParameterPanel;
@@ -113,6 +114,9 @@ public:
     QDockWidget* tokenLayoutDock() const { return m_tokenLayoutDock; }
     TokenLayoutView* tokenLayoutView() const { return m_tokenLayout; }
     LayersPanel* layersPanel() const { return m_layersPanel; }
+    // One query patch against the image grid (patch_grid_panel.h); shown for methods of image patches.
+    QDockWidget* patchGridDock() const { return m_patchGridDock; }
+    PatchGridPanel* patchGridPanel() const { return m_patchGridPanel; }
     QDockWidget* panelDock() const { return m_panelDock; }
     // View > Present (F5): full screen, one figure, larger fonts, steps through the presets.
     Presentation* presentation() const { return m_presentation; }
@@ -275,6 +279,9 @@ private:
     QDockWidget* m_tokenLayoutDock = nullptr;
     TokenLayoutController* m_tokenLayoutController = nullptr;
     LayersPanel* m_layersPanel = nullptr;
+    QDockWidget* m_patchGridDock = nullptr;
+    PatchGridPanel* m_patchGridPanel = nullptr;
+    bool m_patchGridApplies = false; // the dock opens when the method becomes a patch method
     LayersController* m_layers = nullptr;
     LessonPanel* m_lessonPanel = nullptr;
     QDockWidget* m_lessonDock = nullptr;

@@ -157,7 +157,8 @@ void MainWindow::createViewMenu()
                                                         {dock(ViewKind::Spectrum), tr("&Spectrum")},
                                                         {m_importDock, tr("Config &import")},
                                                         {m_layersDock, tr("La&yers")},
-                                                        {m_tokenLayoutDock, tr("&Token Layout")}};
+                                                        {m_tokenLayoutDock, tr("&Token layout")},
+                                                        {m_patchGridDock, tr("Patch &grid")}};
     for (const auto& [d, text] : toggles) {
         QAction* toggle = d->toggleViewAction();
         toggle->setText(text);

@@ -31,8 +31,9 @@ ViewController::ViewController(ScenarioModel* model, JobTracker* jobs, Settings*
     // A slider drag produces a steady trickle of recomputes rather than one per mouse event.
     m_jobs->setDebounceMs(35);
     connect(m_jobs, &JobTracker::jobFailed, this, [this](int kind, const QString& message) {
-        if (kind < 0 || kind >= kViewKindCount) // another slot of the window's tracker (the token layout)
-            return;
+        if (kind < 0 || kind >= kViewKindCount)
+            return; // another panel's slot on the same tracker (token layout, patch grid): it shows its own
+                    // failure
         m_status->showError(QCoreApplication::translate("posatlas::ui::MainWindow", "%1: %2")
                                 .arg(dock(static_cast<ViewKind>(kind))->windowTitle(), message));
     });

@@ -63,7 +63,7 @@ const QSet<QString> kKeptNames = {
     QStringLiteral("Baichuan"), QStringLiteral("Mixtral"),     QStringLiteral("aware"),
     QStringLiteral("yarn"),     QStringLiteral("longrope"),    QStringLiteral("ntk"),
     QStringLiteral("Pythia"),   QStringLiteral("Bloom"),       QStringLiteral("Mpt"),
-    QStringLiteral("Olmo"),
+    QStringLiteral("Olmo"),     QStringLiteral("Pixtral"),     QStringLiteral("Swin"),
 };
 
 bool hasCjk(const QString& s)

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One query patch against every patch of the image grid: the row of the logits (or bias) matrix that
+// compute_matrix gives for that query, laid out as the grid's rows and columns (patch p at row p / W,
+// column p mod W, as rope2d.h, rope_mixed.h and swin.h number patches). The GUI's patch-grid panel
+// shows it; it is a window of one row of compute_matrix, so its values are the heatmap's, exactly.
+#pragma once
+
+#include "compute/attention_logits.h"
+#include "scenario/params.h"
+#include "scenario/types.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace posatlas {
+
+// The grid a patch method lays its positions on: W patches across; H rows hold the scenario's
+// seq_len patches (the last row may be partly empty). Swin numbers its M x M windows one after the
+// other, so its grid is M wide and each window is M rows of it.
+struct PatchGrid {
+    std::int64_t width = 0;
+    std::int64_t height = 0;
+};
+// The grid of the scenario's method, or nothing for a method whose positions are a 1D sequence.
+std::optional<PatchGrid> patch_grid(const Scenario& s);
+
+// The kind the patch-grid panel shows: the method's most telling kind (logits for 2D RoPE and RoPE-Mixed,
+// the bias for Swin).
+MatrixKind patch_grid_kind(const Scenario& s);
+
+struct PatchGridRow {
+    PatchGrid grid;
+    MatrixKind kind = MatrixKind::Logits;
+    std::int64_t query = 0;
+    // height x width values, row-major: values[r * width + c] is the cell (query, r * width + c) of
+    // compute_matrix(s, kind); NaN past seq_len and where the method has no value (Swin across windows).
+    std::vector<double> values;
+    double min = 0.0, max = 0.0; // over finite values; min > max when there is none
+    bool is_signed = false;
+    std::string value_label; // compute_matrix's ("logit", "bias")
+};
+
+// Throws ParameterError when the scenario's method has no patch grid or `query` is outside
+// [0, seq_len), and what compute_matrix throws (Cancelled when cancel() returns true).
+PatchGridRow patch_grid_row(const Scenario& s, std::int64_t query, const CancelFn& cancel = {},
+                            const ProgressFn& progress = {});
+
+} // namespace posatlas
