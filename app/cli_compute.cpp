@@ -224,7 +224,7 @@ OptionTable matrix_options()
              "Cli",
              "Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the "
              "keys "
-             "after the query, --window sliding|chunked with --window-size narrows that mask, "
+             "after the query, --window sliding|chunked with --window-span narrows that mask, "
              "--text \"the dog bit the man\" makes the words the positions), "
              "encoding, bias, "
              "buckets, cope-positions or cope-gates, as the method offers them."),

@@ -459,7 +459,7 @@ void write_matrix_json(std::ostream& out, const Scenario& s, MatrixKind kind, co
     if ((kind == MatrixKind::Weights || kind == MatrixKind::Logits) && s.causal &&
         s.window != LayerAttention::Global) { // the sliding window or chunks that masked these cells
         j["window"] = std::string(window_id(s.window));
-        j["window_size"] = s.window_size;
+        j["window_span"] = s.window_span;
     }
     j["matrix"] = matrix_json(values);
     write_json(out, j);

@@ -165,7 +165,7 @@ json scenario_to_json(const Scenario& s)
     j["causal"] = s.causal;
     // The mask's window and Llama 4's temperature (read back when present: older sessions lack them).
     j["window"] = std::string(window_id(s.window));
-    j["window_size"] = s.window_size;
+    j["window_span"] = s.window_span;
     j["attn_temperature_tuning"] = s.attn_temperature_tuning;
     j["floor_scale"] = s.floor_scale;
     j["attn_scale"] = s.attn_scale;
@@ -258,7 +258,7 @@ constexpr const char* kContentKeys[] = {"kind",    "seed",           "text", "pe
 void report_unknown_keys(const json& j, std::vector<UnknownKey>& out)
 {
     std::vector<std::string> top{"method",      "seq_len",   "head",        "content",
-                                 "causal",      "window",    "window_size", "attn_temperature_tuning",
+                                 "causal",      "window",    "window_span", "attn_temperature_tuning",
                                  "floor_scale", "attn_scale"};
     for (const MethodDescriptor& d : methods())
         top.push_back(d.section);
@@ -316,8 +316,8 @@ Scenario scenario_from_json(const json& j, const Scenario& base, std::vector<Unk
     if (top.has("window"))
         top.id(
             "window", s.window, [](const std::string& v) { return parse_window(v); }, "none|sliding|chunked");
-    if (top.has("window_size"))
-        top.integer("window_size", s.window_size);
+    if (top.has("window_span"))
+        top.integer("window_span", s.window_span);
     if (top.has("attn_temperature_tuning"))
         top.boolean("attn_temperature_tuning", s.attn_temperature_tuning);
     if (top.has("floor_scale"))

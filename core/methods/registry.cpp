@@ -545,7 +545,7 @@ std::vector<Field> build_common_fields()
         }
     };
     Field ws;
-    ws.key = "window_size";
+    ws.key = "window_span";
     ws.type = FieldType::Int;
     ws.lo = 1;
     ws.hi = static_cast<double>(kMaxSeqLen);
@@ -556,8 +556,8 @@ std::vector<Field> build_common_fields()
                                    "W, the keys a sliding window shows (sliding_window in config.json), or "
                                    "C, the positions of a chunk (attention_chunk_size).");
     ws.shown = [](const Scenario& s) { return s.window != LayerAttention::Global; };
-    ws.get = [](const Scenario& s) { return json(s.window_size); };
-    ws.set = [](Scenario& s, const json& v) { s.window_size = v.get<std::int64_t>(); };
+    ws.get = [](const Scenario& s) { return json(s.window_span); };
+    ws.set = [](Scenario& s, const json& v) { s.window_span = v.get<std::int64_t>(); };
 
     // Llama 4's attention temperature (Scenario::attn_temperature_tuning), on the methods whose logits
     // are linear in the query (temperature_applies): NoPE, RoPE.

@@ -61,7 +61,7 @@ std::optional<LayerAttention> parse_window(std::string_view id)
 
 bool mask_allows(const Scenario& s, std::int64_t q, std::int64_t k)
 {
-    return !s.causal || span_allows(s.window, s.window_size, q, k);
+    return !s.causal || span_allows(s.window, s.window_span, q, k);
 }
 
 bool temperature_applies(const Scenario& s)

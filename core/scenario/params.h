@@ -86,11 +86,11 @@ struct Scenario {
     // mask (ALiBi's, CoPE's, xPos's), which the weights honour as well; a method without one of its own
     // (NoPE: MethodDescriptor::logits_follow_causal) takes this switch for its logits too.
     bool causal = false;
-    // A narrower causal mask (attention_span.h): a sliding window of window_size keys, or chunks of
-    // window_size positions; Global: the causal mask alone. Only with `causal` (validation). Outside it
+    // A narrower causal mask (attention_span.h): a sliding window of window_span keys, or chunks of
+    // window_span positions; Global: the causal mask alone. Only with `causal` (validation). Outside it
     // the logits of every method are masked (NaN) and the weights are 0.
     LayerAttention window = LayerAttention::Global;
-    std::int64_t window_size = 64;
+    std::int64_t window_span = 64;
     // Llama 4's attention temperature (modeling_llama4.py Llama4TextAttention.forward, on its NoPE
     // layers): the query at position p is scaled by query_temperature(floor_scale, attn_scale, p), so
     // the logits of row p (and the weights' softmax) are scaled by it. Applied to the methods whose logits

@@ -1466,12 +1466,12 @@
         <translation>Llama 4 的 attn_scale（温度随 ln(级数) 增长的斜率）。</translation>
     </message>
     <message>
-        <source>Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the keys after the query, --window sliding|chunked with --window-size narrows that mask, --text &quot;the dog bit the man&quot; makes the words the positions), encoding, bias, buckets, cope-positions or cope-gates, as the method offers them.</source>
-        <translation>哪个矩阵：logits（注意力分数）、weights（注意力权重：对注意力分数每一行做 softmax；--causal 屏蔽查询之后的键，--window sliding|chunked 配合 --window-size 把这个掩码再收窄成滑动窗口或分块，--text &quot;the dog bit the man&quot; 让词语充当位置）、encoding、bias、buckets、cope-positions 或 cope-gates，视方法提供哪些而定。</translation>
-    </message>
-    <message>
         <source>DeBERTa distance the log buckets reach their last row at.</source>
         <translation>DeBERTa 对数分桶到达最后一行时对应的距离。</translation>
+    </message>
+    <message>
+        <source>Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the keys after the query, --window sliding|chunked with --window-span narrows that mask, --text &quot;the dog bit the man&quot; makes the words the positions), encoding, bias, buckets, cope-positions or cope-gates, as the method offers them.</source>
+        <translation>哪个矩阵：logits（注意力分数）、weights（注意力权重：对注意力分数每一行做 softmax；--causal 屏蔽查询之后的键，--window sliding|chunked 配合 --window-span 把这个掩码再收窄成滑动窗口或分块，--text &quot;the dog bit the man&quot; 让词语充当位置）、encoding、bias、buckets、cope-positions 或 cope-gates，视方法提供哪些而定。</translation>
     </message>
 </context>
 <context>

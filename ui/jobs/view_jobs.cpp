@@ -367,9 +367,9 @@ HeatmapData heatmap_job(const Scenario& s, const ViewSettings& v, const CancelFn
     // The scenario's window or chunks mask the logits of every method and the weights (attention_span.h).
     if (s.causal && (f.kind == MatrixKind::Logits || f.kind == MatrixKind::Weights)) {
         if (s.window == LayerAttention::Sliding)
-            data.title += ViewJobs::tr(" · sliding window of %1 keys").arg(s.window_size);
+            data.title += ViewJobs::tr(" · sliding window of %1 keys").arg(s.window_span);
         else if (s.window == LayerAttention::Chunked)
-            data.title += ViewJobs::tr(" · chunks of %1 positions").arg(s.window_size);
+            data.title += ViewJobs::tr(" · chunks of %1 positions").arg(s.window_span);
     }
     if (temperature_applies(s) && (f.kind == MatrixKind::Logits || f.kind == MatrixKind::Weights))
         data.title += ViewJobs::tr(" · attention temperature");

@@ -17,7 +17,7 @@ Scenario layer_scenario(const Scenario& current, const RopeParams& base, const L
     const bool narrowed = layer.attention != LayerAttention::Global && layer.span > 0;
     s.window = narrowed ? layer.attention : LayerAttention::Global;
     if (narrowed)
-        s.window_size = layer.span;
+        s.window_span = layer.span;
     // Llama 4's temperature on its NoPE layers (Llama4TextAttention.forward).
     s.attn_temperature_tuning = layer.temperature;
     if (layer.temperature) {

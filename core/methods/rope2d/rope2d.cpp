@@ -5,6 +5,7 @@
 
 #include "compute/matrix_job.h"
 #include "methods/common_fields.h"
+#include "methods/patch_grid_fields.h"
 #include "methods/rope/rope.h"
 #include "scenario/validation.h"
 
@@ -114,19 +115,9 @@ ExplanationText rope2d_explanation(const Scenario& s, MatrixKind k)
 }
 
 // Choosing the grid's height or width makes the sequence the whole grid (rows × columns patches).
-std::string grid_companion(Scenario& s)
-{
-    const P& p = s.params<P>();
-    const std::int64_t patches = static_cast<std::int64_t>(p.grid_height) * p.grid_width;
-    if (s.seq_len == patches)
-        return "";
-    s.seq_len = patches;
-    return "seq_len";
-}
-
 std::vector<Field> rope2d_fields()
 {
-    return {
+    std::vector<Field> fields = {
         make_field("variant", FieldType::Choice, &P::variant,
                    {.label = QT_TRANSLATE_NOOP("ParamSpec", "Layout"),
                     .tooltip = QT_TRANSLATE_NOOP(
@@ -135,27 +126,6 @@ std::vector<Field> rope2d_fields()
                                      "quarter of the dimensions, rows on the second, the same frequencies."),
                     .choices = {{"pixtral", QT_TRANSLATE_NOOP("ParamSpec", "Pixtral")},
                                 {"llama4", QT_TRANSLATE_NOOP("ParamSpec", "Llama 4 vision")}}}),
-        make_field("grid_height", FieldType::Int, &P::grid_height,
-                   {.lo = 1,
-                    .hi = 1024,
-                    .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Grid rows"),
-                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "patches"),
-                    .tooltip = QT_TRANSLATE_NOOP(
-                        "ParamSpec", "Rows of patches (image height / patch size). Choosing it sets the "
-                                     "sequence to rows × columns patches; patches past it continue on "
-                                     "further rows."),
-                    .companion = grid_companion}),
-        make_field("grid_width", FieldType::Int, &P::grid_width,
-                   {.lo = 1,
-                    .hi = 1024,
-                    .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Grid columns"),
-                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "patches"),
-                    .tooltip = QT_TRANSLATE_NOOP(
-                        "ParamSpec", "Columns of patches (image width / patch size): patch p sits at row "
-                                     "p / columns and column p mod columns."),
-                    .companion = grid_companion}),
         make_field("rope_theta", FieldType::Real, &P::rope_theta,
                    {.lo = 1,
                     .hi = 1e12,
@@ -175,6 +145,9 @@ std::vector<Field> rope2d_fields()
                         "ParamSpec", "head_dim, a multiple of 4: a quarter of the dimensions (half of "
                                      "the pairs) turns with the row, a quarter with the column.")}),
     };
+    const std::vector<Field> grid = patch_grid_fields<P>(); // after the layout, as the panel lists them
+    fields.insert(fields.begin() + 1, grid.begin(), grid.end());
+    return fields;
 }
 
 } // namespace

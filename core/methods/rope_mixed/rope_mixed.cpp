@@ -5,6 +5,7 @@
 
 #include "compute/matrix_job.h"
 #include "methods/common_fields.h"
+#include "methods/patch_grid_fields.h"
 #include "methods/rope2d/rope2d.h"
 #include "methods/table_files.h"
 #include "scenario/rng.h"
@@ -102,16 +103,6 @@ ExplanationText rope_mixed_explanation(const Scenario&, MatrixKind k)
     return t;
 }
 
-std::string grid_companion(Scenario& s)
-{
-    const P& p = s.params<P>();
-    const std::int64_t patches = static_cast<std::int64_t>(p.grid_height) * p.grid_width;
-    if (s.seq_len == patches)
-        return "";
-    s.seq_len = patches;
-    return "seq_len";
-}
-
 TableShape freqs_shape(const Scenario& s)
 {
     const P& p = s.params<P>();
@@ -122,27 +113,6 @@ TableShape freqs_shape(const Scenario& s)
 std::vector<Field> rope_mixed_fields()
 {
     std::vector<Field> fields = {
-        make_field("grid_height", FieldType::Int, &P::grid_height,
-                   {.lo = 1,
-                    .hi = 1024,
-                    .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Grid rows"),
-                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "patches"),
-                    .tooltip = QT_TRANSLATE_NOOP(
-                        "ParamSpec", "Rows of patches (image height / patch size). Choosing it sets the "
-                                     "sequence to rows × columns patches; patches past it continue on "
-                                     "further rows."),
-                    .companion = grid_companion}),
-        make_field("grid_width", FieldType::Int, &P::grid_width,
-                   {.lo = 1,
-                    .hi = 1024,
-                    .log_scale = true,
-                    .label = QT_TRANSLATE_NOOP("ParamSpec", "Grid columns"),
-                    .unit = QT_TRANSLATE_NOOP("ParamSpec", "patches"),
-                    .tooltip = QT_TRANSLATE_NOOP(
-                        "ParamSpec", "Columns of patches (image width / patch size): patch p sits at row "
-                                     "p / columns and column p mod columns."),
-                    .companion = grid_companion}),
         make_field("num_heads", FieldType::Int, &P::num_heads,
                    {.lo = 1,
                     .hi = 64,
@@ -181,6 +151,8 @@ std::vector<Field> rope_mixed_fields()
                                                "the seeded start."),
                              freqs_shape));
     show_seed_while_a_table_is_seeded(fields);
+    const std::vector<Field> grid = patch_grid_fields<P>(); // first, as the panel lists them
+    fields.insert(fields.begin(), grid.begin(), grid.end());
     return fields;
 }
 

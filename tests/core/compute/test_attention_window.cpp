@@ -42,7 +42,7 @@ Scenario windowed(Method m, LayerAttention a, std::int64_t size)
     s.content.kind = ContentKind::Random;
     s.content.seed = 11;
     common_field("window")->set(s, std::string(window_id(a)));
-    common_field("window_size")->set(s, size);
+    common_field("window_span")->set(s, size);
     return s;
 }
 
@@ -55,7 +55,7 @@ void expect_mask_is_reference(const Scenario& s, bool (*reference)(std::int64_t,
     for (std::int64_t q = 0; q < s.seq_len; ++q)
         for (std::int64_t k = 0; k < s.seq_len; ++k) {
             const double v = windowed_logits.values(q, k);
-            if (!reference(q, k, s.window_size)) {
+            if (!reference(q, k, s.window_span)) {
                 EXPECT_TRUE(std::isnan(v)) << s.method.id() << " q " << q << " k " << k;
                 continue;
             }
@@ -135,7 +135,7 @@ TEST(AttentionWindow, ScenarioMaskIsTheLayerMaskOfTheSameSpan)
         Scenario s;
         s.causal = true;
         s.window = a;
-        s.window_size = 7;
+        s.window_span = 7;
         for (std::int64_t q = 0; q < 30; ++q)
             for (std::int64_t k = 0; k < 30; ++k)
                 EXPECT_EQ(mask_allows(s, q, k), layer_mask_allows(layer, q, k)) << "q " << q << " k " << k;
@@ -161,12 +161,12 @@ TEST(AttentionWindow, DownsampledWindowedLogitsArePointSamples)
 TEST(AttentionWindow, WindowSizeOutsideItsRangeIsRefusedNamingTheOption)
 {
     Scenario s = windowed(Method::RoPE, LayerAttention::Sliding, 4);
-    s.window_size = 0;
+    s.window_span = 0;
     try {
         validate(s);
-        ADD_FAILURE() << "window_size 0 accepted";
+        ADD_FAILURE() << "window_span 0 accepted";
     } catch (const ParameterError& e) {
-        EXPECT_EQ(e.parameter(), "window_size");
+        EXPECT_EQ(e.parameter(), "window_span");
         EXPECT_NE(std::string(e.what()).find("[1, 1e+07]"), std::string::npos) << e.what();
     }
 }
@@ -192,14 +192,14 @@ TEST(AttentionWindow, SessionKeepsTheWindowAndReadsOlderSessionsWithoutOne)
     const Scenario s = windowed(Method::RoPE, LayerAttention::Chunked, 9);
     const nlohmann::json j = scenario_to_json(s);
     EXPECT_EQ(j.at("window"), "chunked");
-    EXPECT_EQ(j.at("window_size"), 9);
+    EXPECT_EQ(j.at("window_span"), 9);
     const Scenario back = scenario_from_json(j);
     EXPECT_EQ(back.window, LayerAttention::Chunked);
-    EXPECT_EQ(back.window_size, 9);
+    EXPECT_EQ(back.window_span, 9);
     EXPECT_TRUE(back.causal);
     // A session without the keys (written before they existed) reads as no window.
     nlohmann::json older = scenario_to_json(Scenario{});
     older.erase("window");
-    older.erase("window_size");
+    older.erase("window_span");
     EXPECT_EQ(scenario_from_json(older).window, LayerAttention::Global);
 }

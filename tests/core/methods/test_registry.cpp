@@ -43,6 +43,24 @@ TEST(Registry, IdsAreUniqueAndParse)
     EXPECT_EQ(parsed->id(), "rope");
 }
 
+// A command-line option names one quantity: a method's field never takes the option of a field common to
+// every method with another meaning (the scenario's window span against Swin's window size, once both were
+// --window-size: one value set both). The one shared option is xPos's own causal flag, which means the
+// scenario's causal mask (--causal sets both, as the panel does).
+TEST(Registry, NoMethodFieldSharesACommonFieldsOption)
+{
+    std::set<std::string> common;
+    for (const Field& f : common_fields())
+        EXPECT_TRUE(common.insert(f.option_name()).second) << f.option_name();
+    for (const MethodDescriptor& d : methods())
+        for (const Field& f : d.fields) {
+            if (d.method.id() == "xpos" && f.key == "causal")
+                continue;
+            EXPECT_EQ(common.count(f.option_name()), 0u) << d.method.id() << "." << f.key << " is --"
+                                                         << f.option_name() << ", a common field's option";
+        }
+}
+
 // Ids are string literals: a Method or MatrixKind cannot be made from a run-time string, which could
 // die before it (a temporary's view dangled). Run-time ids go through parse_method.
 static_assert(std::is_constructible_v<Method, const char (&)[5]>);

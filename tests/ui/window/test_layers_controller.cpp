@@ -95,7 +95,7 @@ private slots:
         // Its mask: causal, narrowed to the sliding window of 1024 keys (config sliding_window).
         QVERIFY(p.parts.model->scenario().causal);
         QCOMPARE(p.parts.model->scenario().window, LayerAttention::Sliding);
-        QCOMPARE(p.parts.model->scenario().window_size, std::int64_t{1024});
+        QCOMPARE(p.parts.model->scenario().window_span, std::int64_t{1024});
 
         QVERIFY(p.layers.selectLayer(5));
         QCOMPARE(p.parts.model->undoStack()->count(), steps + 2);
@@ -151,7 +151,7 @@ private slots:
         QCOMPARE(imported.factor, 16.0);
         // The chunked layer's mask: chunks of attention_chunk_size = 8192 positions.
         QCOMPARE(p.parts.model->scenario().window, LayerAttention::Chunked);
-        QCOMPARE(p.parts.model->scenario().window_size, std::int64_t{8192});
+        QCOMPARE(p.parts.model->scenario().window_span, std::int64_t{8192});
         QVERIFY(!p.parts.model->scenario().attn_temperature_tuning); // the RoPE layers have none
         // The NoPE layer is global: the causal mask alone.
         QVERIFY(p.layers.selectLayer(3));
