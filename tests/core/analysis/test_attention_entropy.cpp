@@ -461,7 +461,8 @@ TEST(AttentionEntropy, QueryScaleMatchesIndependentRecomputation)
                 const std::string where = std::string(query_scale_id(scale.kind)) + " N " +
                                           std::to_string(lengths[i]) +
                                           (content == EntropyContent::RandomQK ? " random" : " repeated");
-                EXPECT_NEAR(got.entropy_with_query_scale[i], want.entropy_with_query_scale[i], 1e-10) << where;
+                EXPECT_NEAR(got.entropy_with_query_scale[i], want.entropy_with_query_scale[i], 1e-10)
+                    << where;
                 // The other two curves are those without a scale, bit for bit.
                 EXPECT_EQ(got.entropy[i], plain.entropy[i]) << where;
                 EXPECT_EQ(got.entropy_with_temperature[i], plain.entropy_with_temperature[i]) << where;
