@@ -153,6 +153,26 @@ MatrixResult logit_row(const Scenario& s, std::int64_t query, std::int64_t first
     return compute_matrix(s, MatrixKind::Logits, w, cancel, progress);
 }
 
+// The methods' own evaluators give their logits; compute_matrix then hides the keys outside the
+// scenario's sliding window or chunk and multiplies the row by its query's temperature (Llama 4). The
+// same here, so that the fast paths stay the cells (query, query - r) of compute_matrix.
+MethodDescriptor::DistanceLogitsFn as_matrix_cells(const Scenario& s, std::int64_t query,
+                                                   MethodDescriptor::DistanceLogitsFn f)
+{
+    const double t = logit_temperature(s, query);
+    const bool window = s.causal && s.window != LayerAttention::Global;
+    if (t == 1.0 && !window)
+        return f;
+    return [s, query, t, window, f = std::move(f)](std::int64_t first, std::int64_t last, double* out) {
+        f(first, last, out);
+        for (std::int64_t r = first; r < last; ++r) {
+            double& v = out[r - first];
+            v = window && !mask_allows(s, query, query - r) ? std::numeric_limits<double>::quiet_NaN()
+                                                            : v * t;
+        }
+    };
+}
+
 } // namespace
 
 double logit_at_distance(const Scenario& s, std::int64_t query, std::int64_t r)
@@ -177,7 +197,8 @@ CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query,
     if (method.distance_logits && content_is_position_independent(s.content)) {
         // The method's own evaluator of the row: chunks in parallel, no matrices.
         validate(s);
-        const MethodDescriptor::DistanceLogitsFn by_distance = method.distance_logits(s, query, precision);
+        const MethodDescriptor::DistanceLogitsFn by_distance =
+            as_matrix_cells(s, query, method.distance_logits(s, query, precision));
         return integer_envelope(edges, query + 1, by_distance, std::int64_t{1} << 14, true, cancel, progress);
     }
     const std::int64_t dim = std::max(1, method.content_dim ? method.content_dim(s) : 64);
@@ -188,7 +209,8 @@ CurveEnvelope logit_curve_envelope(const Scenario& s, std::int64_t query,
         // As rows of compute_matrix in chunks of distances, each chunk streamed again every key above
         // it: quadratic in the chunks, 15 s for a curve of 10^7 positions.
         validate(s);
-        return integer_envelope(edges, query + 1, method.streamed_distance_logits(s, query),
+        return integer_envelope(edges, query + 1,
+                                as_matrix_cells(s, query, method.streamed_distance_logits(s, query)),
                                 std::int64_t{1} << 16, false, cancel, progress);
     }
     const std::int64_t chunk = content_is_position_independent(s.content) ? wide : std::int64_t{1} << 13;

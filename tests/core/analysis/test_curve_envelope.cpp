@@ -323,6 +323,49 @@ TEST(LogitEnvelope, DistanceLogitsAreTheMatrixCells)
               (std::vector<std::string>{"sinusoidal", "shaw", "transformer-xl", "cope", "nope", "xpos"}));
 }
 
+// The scenario's sliding window, its chunks and Llama 4's temperature narrow and scale the rows of
+// compute_matrix (attention_logits.cpp); the curves' fast paths (the methods' distance_logits, CoPE's
+// stream) must give the same cells: NaN outside the window, the row times the query's temperature
+// (modeling_llama4.py Llama4TextAttention.forward: log(floor((p + 1) / floor_scale) + 1) * attn_scale + 1).
+TEST(LogitEnvelope, WindowAndTemperatureReachTheCurves)
+{
+    for (const char* id : {"nope", "sinusoidal", "cope", "rope"})
+        for (const LayerAttention window :
+             {LayerAttention::Global, LayerAttention::Sliding, LayerAttention::Chunked}) {
+            Scenario s;
+            s.method = parse_method(id).value();
+            s.seq_len = 300;
+            s.causal = true;
+            s.window = window;
+            s.window_span = 64;
+            s.attn_temperature_tuning = true;
+            s.floor_scale = 100;
+            s.attn_scale = 0.1;
+            const std::string what = std::string(id) + " window " + std::string(window_id(window));
+            const std::int64_t query = s.seq_len - 1;
+            const std::vector<double> exact = exact_row(s, query);
+            const std::vector<std::int64_t> edges = view_edges(query, 40);
+            expect_envelope_exact(logit_curve_envelope(s, query, edges), edges, exact, what);
+            // Inside every window the distance 0 is seen; beyond 63 the sliding window hides every key,
+            // the chunk of 64 holding 299 starts at 256 (43 keys back).
+            EXPECT_TRUE(std::isfinite(exact[0])) << what;
+            const std::size_t hidden = window == LayerAttention::Sliding ? 64 : 44;
+            if (window != LayerAttention::Global) {
+                EXPECT_TRUE(std::isnan(exact[hidden])) << what;
+            }
+        }
+    // NoPE's row is flat, so the temperature is the ratio of the last query's logit to the first's.
+    Scenario s;
+    s.method = parse_method("nope").value();
+    s.seq_len = 300;
+    s.causal = true;
+    s.attn_temperature_tuning = true;
+    s.floor_scale = 100;
+    s.attn_scale = 0.1;
+    const CurveEnvelope env = logit_curve_envelope(s, 299, {0, 1});
+    EXPECT_NEAR(env.max[0] / logit_at_distance(s, 0, 0), 1.0 + 0.1 * std::log(4.0), 1e-12);
+}
+
 // The curves view's precision (Precision::Single): the sinusoidal logit curve of N = 10^5 (fixed
 // content, 1200 log-spaced bins over every distance) within the bound SinusoidSum states for its
 // weights, 36 * 2^-24 * sum_k |(ws_k, wc_k)| / sqrt(d) (the method divides by sqrt(d)), bin by bin
