@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "analysis/quoted_value.h"
 
+#include "analysis/quote_functions.h"
+
 #include "analysis/curve_envelope.h"
 #include "analysis/decay.h"
 #include "analysis/lab_results.h"
@@ -36,58 +38,14 @@ namespace {
 using Node = QuoteExpression::Node;
 using NodePtr = std::shared_ptr<const Node>;
 
-struct Value {
-    enum class Kind { Number, List, String } kind = Kind::Number;
-    double number = 0.0;
-    std::vector<double> list;
-    std::string text;
-};
-
-[[noreturn]] void fail(const std::string& what)
-{
-    throw QuoteError(what);
-}
-
-// ---------------------------------------------------------------- the functions
-
-struct Function {
-    int min_args = 0, max_args = 0; // max_args < 0: any number >= min_args
-    std::function<double(const Scenario&, const std::vector<Value>&)> eval;
-};
-
-double number_arg(const std::vector<Value>& a, std::size_t i, const char* fn)
-{
-    if (a[i].kind != Value::Kind::Number)
-        fail(std::string(fn) + ": argument " + std::to_string(i + 1) + " must be a number");
-    return a[i].number;
-}
-
-std::int64_t index_arg(const std::vector<Value>& a, std::size_t i, const char* fn)
-{
-    const double x = number_arg(a, i, fn);
-    if (!(x >= 0) || x > 1e15 || x != std::floor(x))
-        fail(std::string(fn) + ": argument " + std::to_string(i + 1) + " must be a whole number >= 0");
-    return static_cast<std::int64_t>(x);
-}
-
-const std::string& string_arg(const std::vector<Value>& a, std::size_t i, const char* fn)
-{
-    if (a[i].kind != Value::Kind::String)
-        fail(std::string(fn) + ": argument " + std::to_string(i + 1) + " must be a string (\"copy/rope\")");
-    return a[i].text;
-}
-
-// The parameters of the method a function needs (P::kMethod): a RoPE step for θ, an ALiBi step for slopes.
-template <typename P> const P& params_of(const Scenario& s, const char* fn)
-{
-    if (s.method != P::kMethod) {
-        const std::string name = descriptor(P::kMethod).short_name;
-        const bool vowel = std::string_view("AEIOU").find(name.front()) != std::string_view::npos;
-        fail(std::string(fn) + (vowel ? " needs an " : " needs a ") + name +
-             " scenario (this step's method is " + std::string(s.method.id()) + ")");
-    }
-    return s.params<P>();
-}
+using quote::fail;
+using quote::Function;
+using quote::FunctionTable;
+using quote::index_arg;
+using quote::number_arg;
+using quote::params_of;
+using quote::string_arg;
+using quote::Value;
 
 const RopeParams& rope_of(const Scenario& s, const char* fn)
 {
@@ -144,8 +102,6 @@ double pure(double (*f)(double), const std::vector<Value>& a, const char* name)
 {
     return f(number_arg(a, 0, name));
 }
-
-using FunctionTable = std::map<std::string, Function, std::less<>>;
 
 // Arithmetic: ln, log2, log10, exp, sqrt, abs, sin, cos, floor, round, pi, min, max.
 void add_arithmetic(FunctionTable& t)
@@ -331,6 +287,7 @@ const std::map<std::string, Function, std::less<>>& functions()
         add_curve_functions(t);
         add_rope_functions(t);
         add_lab_functions(t);
+        quote::add_model_functions(t);
         const auto slope = [](bool scaled) {
             return [scaled](const Scenario& s, const std::vector<Value>& a) {
                 const char* fn = scaled ? "slope" : "slope_unscaled";

@@ -28,6 +28,12 @@
 //   slope(h), slope_unscaled(h)   ALiBi slope of head h (0-based) as the figures draw it / before scaling
 //   param("a.b")       a scenario field as `posatlas compute scenario` prints it ("seq_len",
 //   "rope.rope_theta")
+//   position_id(i, axis), axis_pairs(axis)   M-RoPE: token i's id on axis 0 (t), 1 (h), 2 (w); the
+//                      rotary pairs that turn by that axis (quote_model_functions.cpp)
+//   temperature(i)     the factor of query i's logits (Llama 4's attention temperature tuning)
+//   family_curve(r[, k])   series k (0) of the method's own curve family at distance r (MLA's rotary
+//                      share, T5's buckets, ALiBi's factors)
+//   mla_softmax_scale()    MLA's softmax scale with DeepSeek's mscale squared
 // The lab's shipped results (analysis/lab_results.h; read from resources/lab-runs, not computed):
 //   lab_accuracy("copy/rope", L), lab_loss("copy/rope", L)   sweep.json's answer accuracy (0..1) and
 //                      loss of a method at length L, the mean over its seeds
