@@ -7,6 +7,10 @@
 // same measurement as View > Show Timings). Prints p50 and p95 per row and flags the rows over the
 // issue's targets: p95 <= 50 ms at N <= 10^6 with ones, zero or fixed content, <= 150 ms with random
 // content at 10^6, <= 250 ms at 10^7.
+// After the views, the docks of image and multimodal positions (rows "patchgrid" and "tokens"): the
+// patch grid of each method that has one on a 64 x 64 grid, and M-RoPE's token layout at N = 4096 and
+// 10^6, timed from the change to the dock's result delivered and its figure repainted (run_dock_rows);
+// `--filter patchgrid` or `--filter tokens` runs them alone.
 //
 // The moved parameter is the method's first log-scale slider, else its first real, else its first
 // integer field of the parameter panel (RoPE: rope_theta, ALiBi: slope_scale, T5: the bucket count),
@@ -29,12 +33,20 @@
 // Columns: p50 / p95 of change -> repainted figure; compute50 / paint50: medians of the view job's run
 // time and of the GUI thread's share (View > Show Timings' two numbers).
 //   --filter: only rows whose "method N content" text contains SUBSTRING (e.g. "rope", "1000000 fixed")
+#include "analysis/patch_grid.h"
 #include "io/presets.h"
+#include "methods/mrope/mrope.h"
 #include "methods/registry.h"
+#include "methods/rope2d/rope2d.h"
+#include "methods/rope_mixed/rope_mixed.h"
+#include "methods/swin/swin.h"
 #include "model/scenario_model.h"
 #include "scenario/validation.h"
 #include "views/curve_view.h"
+#include "views/token_layout_view.h"
 #include "window/main_window.h"
+#include "window/patch_grid_panel.h"
+#include "window/token_layout_controller.h"
 #include "window/view_timings.h"
 
 #include "compute/memory_reuse.h"
@@ -55,6 +67,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace posatlas;
@@ -272,6 +285,149 @@ bool settle(MainWindow& w, int timeoutMs)
     return !w.jobs()->busy();
 }
 
+// A dock's figure (the patch grid's, the token layout's): the time from the change to its job's result
+// delivered on the GUI thread and the dock's figure repainted (a synchronous repaint() right after the
+// delivery, as the event loop would paint it next). Returns ms, -1 when nothing came within the timeout,
+// -2 when the job failed; runMs gets the job's time on its worker.
+double wait_dock(MainWindow& w, int slot, QWidget* figure, const QElapsedTimer& clock, int timeoutMs,
+                 double& runMs)
+{
+    double ms = -1.0;
+    runMs = std::nan("");
+    QEventLoop loop;
+    const QMetaObject::Connection timed =
+        QObject::connect(w.jobs(), &JobTracker::resultTimed, [&](int s, double run, double) {
+            if (s == slot)
+                runMs = run;
+        });
+    const QMetaObject::Connection delivered =
+        QObject::connect(w.jobs(), &JobTracker::resultDelivered, [&](int s, quint64) {
+            if (s != slot || w.jobs()->busy(slot) || ms >= 0)
+                return;
+            figure->repaint();
+            ms = static_cast<double>(clock.nsecsElapsed()) * 1e-6;
+            loop.quit();
+        });
+    const QMetaObject::Connection failed =
+        QObject::connect(w.jobs(), &JobTracker::jobFailed, [&](int s, const QString& m) {
+            if (s != slot)
+                return;
+            std::fprintf(stderr, "  dock job failed: %s\n", qPrintable(m));
+            ms = -2.0;
+            loop.quit();
+        });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    QObject::disconnect(timed);
+    QObject::disconnect(delivered);
+    QObject::disconnect(failed);
+    return ms;
+}
+
+// The docks' rows: the patch grid of 2D RoPE, RoPE-Mixed and Swin on a 64 x 64 grid (Swin: one window of
+// 64 x 64 patches), and M-RoPE's token layout (16 text tokens, a 128 x 128-patch image merged to 64 x 64,
+// 16 text tokens, then text up to N) at N = 4096 and 10^6. The same moves and percentiles as the views'.
+struct DockCase {
+    const char* dock;
+    Method method;
+    std::int64_t n;
+};
+
+int run_dock_rows(MainWindow& w, const Scenario& base, const Options& o, int& over, int& rows)
+{
+    std::vector<DockCase> cases;
+    for (const MethodDescriptor& d : methods()) {
+        Scenario probe = base;
+        probe.method = d.method;
+        if (patch_grid(probe))
+            cases.push_back({"patchgrid", d.method, 4096});
+    }
+    cases.push_back({"tokens", kMRoPE, 4096});
+    cases.push_back({"tokens", kMRoPE, 1'000'000});
+    const ContentKind contents[] = {ContentKind::Ones, ContentKind::Fixed, ContentKind::Random};
+    int failures = 0;
+    for (const DockCase& dc : cases)
+        for (ContentKind c : contents) {
+            const std::string row = std::string(dc.dock) + " " + std::string(method_id(dc.method)) + " " +
+                                    std::to_string(dc.n) + " " + std::string(content_kind_id(c));
+            if (!o.filter.empty() && row.find(o.filter) == std::string::npos)
+                continue;
+            Scenario s = base;
+            s.method = dc.method;
+            s.content.kind = c;
+            const bool grid = std::string_view(dc.dock) == "patchgrid";
+            if (s.method == kRope2D) {
+                s.params<Rope2dParams>().grid_height = 64;
+                s.params<Rope2dParams>().grid_width = 64;
+            } else if (s.method == kRopeMixed) {
+                s.params<RopeMixedParams>().grid_height = 64;
+                s.params<RopeMixedParams>().grid_width = 64;
+            } else if (s.method == kSwin) {
+                s.params<SwinParams>().window_size = 64;
+            } else if (s.method == kMRoPE) {
+                s.params<MropeParams>().layout = "text:16,image:1x128x128,text:16";
+            }
+            s.seq_len = dc.n;
+            if (!w.model()->setScenario(s, QStringLiteral("benchmark"))) {
+                std::fprintf(stderr, "  %s: refused (%s)\n", row.c_str(), qPrintable(w.statusMessage()));
+                continue;
+            }
+            if (!settle(w, o.timeoutMs)) {
+                std::fprintf(stderr, "  %s: no result within %d ms, skipped\n", row.c_str(), o.timeoutMs);
+                continue;
+            }
+            QDockWidget* dock = grid ? w.patchGridDock() : w.tokenLayoutDock();
+            QWidget* figure = grid ? static_cast<QWidget*>(w.patchGridPanel()) : w.tokenLayoutView();
+            const int slot = grid ? TokenLayoutController::kSlot + 1 : TokenLayoutController::kSlot;
+            if (!dock->isVisible()) {
+                std::fprintf(stderr, "  %s: the dock is not shown, skipped\n", row.c_str());
+                continue;
+            }
+            const auto moved = moved_param(w.model()->scenario());
+            if (!moved) {
+                std::fprintf(stderr, "  %s: no numeric parameter to move, skipped\n", row.c_str());
+                continue;
+            }
+            const double from = param_value(w.model()->scenario(), moved->first);
+            std::fprintf(stderr, "  %s: moving %s between %g and %g\n", row.c_str(),
+                         moved->first->key.c_str(), from, moved->second);
+            const int reps = o.reps > 0 ? o.reps : o.quick ? 3 : 7;
+            std::vector<double> times, runs;
+            for (int r = 0; r < reps; ++r) {
+                QElapsedTimer clock;
+                clock.start();
+                if (!w.model()->setValue(moved->first, r % 2 == 0 ? moved->second : from))
+                    break;
+                double run = 0.0;
+                const double t = wait_dock(w, slot, figure, clock, o.timeoutMs, run);
+                if (t == -2.0)
+                    ++failures;
+                if (t >= 0) {
+                    times.push_back(t);
+                    runs.push_back(run);
+                }
+                settle(w, o.timeoutMs);
+            }
+            if (times.empty()) {
+                std::printf("%-9s %-16s %9lld %-7s %8s %8s %5d  no result measured\n", dc.dock,
+                            std::string(method_id(dc.method)).c_str(), static_cast<long long>(dc.n),
+                            std::string(content_kind_id(c)).c_str(), "-", "-", 0);
+                continue;
+            }
+            const double p50 = percentile(times, 0.5), p95 = percentile(times, 0.95);
+            const double target = target_ms(dc.n, c);
+            const bool miss = !(p95 <= target);
+            over += miss;
+            ++rows;
+            std::printf("%-9s %-16s %9lld %-7s %8.1f %8.1f %5zu %10.1f %8s  %s%.0f\n", dc.dock,
+                        std::string(method_id(dc.method)).c_str(), static_cast<long long>(dc.n),
+                        std::string(content_kind_id(c)).c_str(), p50, p95, times.size(),
+                        percentile(runs, 0.5), "-", miss ? "OVER " : "ok <= ", target);
+            std::fflush(stdout);
+        }
+    return failures;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -447,6 +603,7 @@ int main(int argc, char** argv)
                         std::fprintf(stderr, "  could not write %s\n", qPrintable(name));
                 }
             }
+    failures += run_dock_rows(w, base, o, over, rows);
     std::printf("\n%d rows, %d over their target, %d failed jobs; %s%s (p95 nearest rank; each change from "
                 "idle: no debounce)\n",
                 rows, over, failures, o.quick ? "quick run" : "full run",
