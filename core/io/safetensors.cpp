@@ -252,6 +252,16 @@ std::string SafetensorsTensor::shape_text() const
     return s;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> SafetensorsTensor::matrix_shape() const
+{
+    std::size_t first = 0;
+    while (shape.size() - first > 2 && shape[first] == 1)
+        ++first;
+    if (shape.size() - first != 2)
+        return std::nullopt;
+    return std::pair{shape[first], shape[first + 1]};
+}
+
 const SafetensorsTensor* SafetensorsCatalog::find(std::string_view name) const
 {
     for (const auto& t : tensors)
