@@ -396,16 +396,19 @@ void PatchGridPanel::updateTexts()
     const std::optional<PatchGrid> grid = patch_grid(m_model->scenario());
     if (!grid) {
         m_title->setText(
-            tr("The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, Swin)."));
+            tr("The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, Swin, ViT)."));
         m_queryLabel->clear();
         m_hoverLabel->clear();
         return;
     }
     const QString label = row ? valueLabel(*row) : QCoreApplication::translate("MatrixLabel", "logit");
-    m_title->setText(tr("The query patch against every patch of the %1 × %2 grid: %3")
-                         .arg(grid->height)
-                         .arg(grid->width)
-                         .arg(label));
+    QString title = tr("The query patch against every patch of the %1 × %2 grid: %3")
+                        .arg(grid->height)
+                        .arg(grid->width)
+                        .arg(label);
+    if (grid->cls_left_out)
+        title += QLatin1Char(' ') + tr("(The CLS token's row of the table is not a patch and is left out.)");
+    m_title->setText(title);
     m_queryLabel->setText(tr("Query patch %1 at row %2, column %3")
                               .arg(m_query)
                               .arg(m_query / grid->width)
