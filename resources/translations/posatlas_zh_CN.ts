@@ -120,8 +120,8 @@
         <translation>窗口 %1</translation>
     </message>
     <message>
-        <source>%1² patches</source>
-        <translation>%1² 个图像块</translation>
+        <source>%1 × %1 patches</source>
+        <translation>%1 × %1 个图像块</translation>
     </message>
 </context>
 <context>

@@ -76,8 +76,9 @@ Eigen::MatrixXd vit_position_table(const Scenario& s)
     if (!vit_grid_side_of_rows(table.rows()))
         throw ParameterError("position_table", kTableShapeText,
                              std::to_string(table.rows()) + " x " + std::to_string(table.cols()) + " from " +
-                                 quote_input(s.params<P>().position_table, 200) + " (" +
-                                 std::to_string(table.rows()) + " rows is not 1 + H·H)");
+                                 quote_input(s.params<P>().position_table, 200) + ": " +
+                                 std::to_string(table.rows() - 1) +
+                                 " rows after the CLS row are no H × H grid");
     return table;
 }
 
@@ -303,7 +304,7 @@ MethodDescriptor describe_vit()
         const std::int64_t side = vit_grid_side(s);
         return std::min(s.seq_len, side * side) - 1;
     };
-    d.caption_fields = {{"grid_size", QT_TRANSLATE_NOOP("Caption", "%1² patches")},
+    d.caption_fields = {{"grid_size", QT_TRANSLATE_NOOP("Caption", "%1 × %1 patches")},
                         {"hidden_size", QT_TRANSLATE_NOOP("Caption", "d %1")}};
     d.table_caption = [](const Scenario& s) -> std::optional<MethodDescriptor::TableCaption> {
         const P& p = s.params<P>();
