@@ -402,13 +402,13 @@ void PatchGridPanel::updateTexts()
         return;
     }
     const QString label = row ? valueLabel(*row) : QCoreApplication::translate("MatrixLabel", "logit");
-    QString title = tr("The query patch against every patch of the %1 × %2 grid: %3")
-                        .arg(grid->height)
-                        .arg(grid->width)
-                        .arg(label);
-    if (grid->cls_left_out)
-        title += QLatin1Char(' ') + tr("(The CLS token's row of the table is not a patch and is left out.)");
-    m_title->setText(title);
+    m_title->setText((grid->cls_left_out
+                          ? tr("The query patch against every patch of the %1 × %2 grid: %3 "
+                               "(the CLS token's row of the table is not a patch and is left out)")
+                          : tr("The query patch against every patch of the %1 × %2 grid: %3"))
+                         .arg(grid->height)
+                         .arg(grid->width)
+                         .arg(label));
     m_queryLabel->setText(tr("Query patch %1 at row %2, column %3")
                               .arg(m_query)
                               .arg(m_query / grid->width)

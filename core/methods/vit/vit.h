@@ -39,7 +39,7 @@ inline constexpr MatrixKind kVitSimilarity{"similarity"};
 struct VitParams {
     static constexpr Method kMethod = kVit;
 
-    int grid_size = 14;     // image_size / patch_size: 224 / 16 (vit-base-patch16-224)
+    int grid_size = 16; // image_size / patch_size: ViT-B/16 on 256 pixels, the default sequence's 256 patches
     int hidden_size = 768;  // vit-base
     std::uint64_t seed = 0; // the seeded stand-in when no table file is given
     double stddev = 0.02;   // initializer_range of ViTConfig

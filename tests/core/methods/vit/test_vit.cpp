@@ -207,6 +207,7 @@ TEST(Vit, GridSideOfRows)
 TEST(Vit, SeededTableIsTheTruncatedNormalStart)
 {
     VitParams p;
+    p.grid_size = 14; // vit-base-patch16-224
     const Eigen::MatrixXd t = vit_seeded_table(p);
     ASSERT_EQ(t.rows(), 197);
     ASSERT_EQ(t.cols(), 768);
@@ -217,10 +218,11 @@ TEST(Vit, SeededTableIsTheTruncatedNormalStart)
     EXPECT_NEAR(sd, 0.02, 5e-4);
     p.seed = 1;
     EXPECT_NE(vit_seeded_table(p)(0, 0), t(0, 0));
-    // The default scenario's grid is its 14 × 14 patches.
-    Scenario s = vit_scenario("", 196);
-    EXPECT_EQ(vit_grid_side(s), 14);
-    EXPECT_EQ(patch_grid(s)->width, 14);
+    // The default grid is the default sequence's 256 patches, 16 × 16.
+    Scenario s = vit_scenario("", 256);
+    EXPECT_EQ(vit_grid_side(s), 16);
+    EXPECT_EQ(patch_grid(s)->width, 16);
+    EXPECT_EQ(patch_grid(s)->height, 16);
 }
 
 // A table's shape sets the grid, the width and the sequence (File > Open Weights…); choosing the grid side
