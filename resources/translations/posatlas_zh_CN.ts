@@ -6403,8 +6403,8 @@ Locate… lets you point at them. Restore without them uses the default in their
         <translation>图像块网格只在以图像块为位置的方法下显示（二维 RoPE、RoPE-Mixed、Swin、ViT）。</translation>
     </message>
     <message>
-        <source>The query patch against every patch of the %1 × %2 grid: %3 (the CLS token&apos;s row of the table is not a patch and is left out)</source>
-        <translation>查询图像块与 %1 × %2 网格中每个图像块之间的%3（表中 CLS 词元的那一行不是图像块，不予显示）</translation>
+        <source>The query patch against every patch of the %1 × %2 grid: %3 (the CLS token&apos;s row left out)</source>
+        <translation>查询图像块与 %1 × %2 网格中每个图像块之间的%3（不含 CLS 词元那一行）</translation>
     </message>
 </context>
 <context>

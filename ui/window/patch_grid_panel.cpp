@@ -93,7 +93,10 @@ PatchGridCanvas::Layout PatchGridCanvas::layout() const
         const double barW = std::max({l.grid.width(), std::min(availW, 3 * labels + 2 * gap)});
         l.bar = QRectF(margin, l.grid.bottom() + gap, barW, barThickness);
     } else {
-        l.bar = QRectF(l.grid.right() + gap, margin, barThickness, l.grid.height());
+        // At least two numbers tall (its ends' numbers would overlap beside a grid of a few text lines,
+        // a 16 × 16 grid in a narrow dock at 250 %), within the canvas.
+        const double barH = std::min(availH, std::max(l.grid.height(), 2 * fm.height()));
+        l.bar = QRectF(l.grid.right() + gap, margin, barThickness, barH);
     }
     return l;
 }
@@ -402,10 +405,9 @@ void PatchGridPanel::updateTexts()
         return;
     }
     const QString label = row ? valueLabel(*row) : QCoreApplication::translate("MatrixLabel", "logit");
-    m_title->setText((grid->cls_left_out
-                          ? tr("The query patch against every patch of the %1 × %2 grid: %3 "
-                               "(the CLS token's row of the table is not a patch and is left out)")
-                          : tr("The query patch against every patch of the %1 × %2 grid: %3"))
+    m_title->setText((grid->cls_left_out ? tr("The query patch against every patch of the %1 × %2 grid: %3 "
+                                              "(the CLS token's row left out)")
+                                         : tr("The query patch against every patch of the %1 × %2 grid: %3"))
                          .arg(grid->height)
                          .arg(grid->width)
                          .arg(label));

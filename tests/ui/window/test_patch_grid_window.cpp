@@ -195,7 +195,19 @@ private slots:
             for (std::size_t a = 0; a < labels.size(); ++a) {
                 for (std::size_t b = a + 1; b < labels.size(); ++b)
                     QVERIFY2(!labels[a].intersects(labels[b]),
-                             qPrintable(QStringLiteral("colour bar numbers overlap at %1 %").arg(percent)));
+                             qPrintable(QStringLiteral(
+                                            "colour bar numbers overlap at %1 %: %2 x %3 canvas, cell %4, "
+                                            "numbers at %5,%6 %7x%8 and %9,%10")
+                                            .arg(percent)
+                                            .arg(canvas->width())
+                                            .arg(canvas->height())
+                                            .arg(canvas->cellRect(0, 0).width())
+                                            .arg(labels[a].x())
+                                            .arg(labels[a].y())
+                                            .arg(labels[a].width())
+                                            .arg(labels[a].height())
+                                            .arg(labels[b].x())
+                                            .arg(labels[b].y())));
             }
             save(&w, QStringLiteral("patch-grid-%1-%2").arg(name).arg(percent));
             save(panel, QStringLiteral("patch-grid-panel-%1-%2").arg(name).arg(percent));
