@@ -4,6 +4,7 @@
 #include "methods/rope2d/rope2d.h"
 #include "methods/rope_mixed/rope_mixed.h"
 #include "methods/swin/swin.h"
+#include "methods/vit/vit.h"
 
 #include <limits>
 #include <string>
@@ -21,6 +22,15 @@ std::optional<std::int64_t> grid_width(const Scenario& s)
         return s.params<RopeMixedParams>().grid_width;
     if (s.method == SwinParams::kMethod)
         return s.params<SwinParams>().window_size;
+    if (s.method == VitParams::kMethod) {
+        // The table's grid (a file sets its own; the CLS row has no patch): a table that cannot be read
+        // has no grid until validation's message is dealt with.
+        try {
+            return vit_grid_side(s);
+        } catch (const ParameterError&) {
+            return std::nullopt;
+        }
+    }
     return std::nullopt;
 }
 
@@ -31,7 +41,7 @@ std::optional<PatchGrid> patch_grid(const Scenario& s)
     const std::optional<std::int64_t> width = grid_width(s);
     if (!width || *width < 1 || s.seq_len < 1)
         return std::nullopt;
-    return PatchGrid{*width, (s.seq_len + *width - 1) / *width};
+    return PatchGrid{*width, (s.seq_len + *width - 1) / *width, s.method == VitParams::kMethod};
 }
 
 MatrixKind patch_grid_kind(const Scenario& s)
@@ -45,7 +55,7 @@ PatchGridRow patch_grid_row(const Scenario& s, std::int64_t query, const CancelF
 {
     const std::optional<PatchGrid> grid = patch_grid(s);
     if (!grid)
-        throw ParameterError("method", "a method of image patches (rope2d, rope-mixed, swin)",
+        throw ParameterError("method", "a method of image patches (rope2d, rope-mixed, swin, vit)",
                              std::string(s.method.id()));
     if (query < 0 || query >= s.seq_len)
         throw ParameterError("query patch", "0 to " + std::to_string(s.seq_len - 1), std::to_string(query));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One query patch against every patch of the image grid: the row of the logits (or bias) matrix that
 // compute_matrix gives for that query, laid out as the grid's rows and columns (patch p at row p / W,
-// column p mod W, as rope2d.h, rope_mixed.h and swin.h number patches). The GUI's patch-grid panel
+// column p mod W, as rope2d.h, rope_mixed.h, swin.h and vit.h number patches). The GUI's patch-grid panel
 // shows it; it is a window of one row of compute_matrix, so its values are the heatmap's, exactly.
 #pragma once
 
@@ -18,16 +18,20 @@ namespace posatlas {
 
 // The grid a patch method lays its positions on: W patches across; H rows hold the scenario's
 // seq_len patches (the last row may be partly empty). Swin numbers its M x M windows one after the
-// other, so its grid is M wide and each window is M rows of it.
+// other, so its grid is M wide and each window is M rows of it. ViT's grid is its table's H x H patches
+// (the CLS token's row of the table is not on it; positions past H² have no embedding).
 struct PatchGrid {
     std::int64_t width = 0;
     std::int64_t height = 0;
+    // The method's table has a CLS token's row before the patches (ViT), which has no cell: the panel says
+    // it is left out.
+    bool cls_left_out = false;
 };
 // The grid of the scenario's method, or nothing for a method whose positions are a 1D sequence.
 std::optional<PatchGrid> patch_grid(const Scenario& s);
 
 // The kind the patch-grid panel shows: the method's most telling kind (logits for 2D RoPE and RoPE-Mixed,
-// the bias for Swin).
+// the bias for Swin, the position similarity for ViT).
 MatrixKind patch_grid_kind(const Scenario& s);
 
 struct PatchGridRow {

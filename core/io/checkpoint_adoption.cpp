@@ -98,13 +98,13 @@ TableAdoption adopt_table(const Scenario& s, const std::string& file, const std:
     const SafetensorsTensor* t = catalog.find(tensor);
     if (!t)
         throw AdoptionError("no tensor '" + tensor + "'");
-    if (t->shape.size() != 2 ||
-        !(t->dtype == "F32" || t->dtype == "F64" || t->dtype == "F16" || t->dtype == "BF16"))
+    const auto matrix = t->matrix_shape();
+    if (!matrix || !(t->dtype == "F32" || t->dtype == "F64" || t->dtype == "F16" || t->dtype == "BF16"))
         throw AdoptionError(t->name + " (" + t->dtype + ", " + t->shape_text() +
                             ") is not a matrix of F32, F64, F16 or BF16 values");
     TableAdoption out{s, &f};
     out.scenario.method = target.method;
-    adopt_table_file(out.scenario, f, file, tensor, t->shape[0], t->shape[1]);
+    adopt_table_file(out.scenario, f, file, tensor, matrix->first, matrix->second);
     try {
         validate(out.scenario);
     } catch (const ParameterError& e) {

@@ -54,10 +54,10 @@ struct TableAdoption {
 };
 // File > Open Weights…: tensor `tensor` of the .safetensors checkpoint `file` (or its sharded index) as the
 // table `target` of scenario s. Reads the header only, then the field's rule; the result is validated.
-// Throws AdoptionError for a missing tensor, a tensor that is no 2-D float matrix, a target that is no
-// table field, or a tensor of a shape the method refuses ("a (8x6) cannot be the table value_table of Shaw
-// relative positions: it must be a 5 x 3 table (...)"); what the reader throws for a file that cannot be
-// read.
+// Throws AdoptionError for a missing tensor, a tensor that is no float matrix (2-D after leading dimensions
+// of 1), a target that is no table field, or a tensor of a shape the method refuses ("a (8x6) cannot be the
+// table value_table of Shaw relative positions: it must be a 5 x 3 table (...)"); what the reader throws
+// for a file that cannot be read.
 TableAdoption adopt_table(const Scenario& s, const std::string& file, const std::string& tensor,
                           const TableTarget& target);
 

@@ -252,6 +252,16 @@ std::string SafetensorsTensor::shape_text() const
     return s;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> SafetensorsTensor::matrix_shape() const
+{
+    std::size_t first = 0;
+    while (shape.size() - first > 2 && shape[first] == 1)
+        ++first;
+    if (shape.size() - first != 2)
+        return std::nullopt;
+    return std::pair{shape[first], shape[first + 1]};
+}
+
 const SafetensorsTensor* SafetensorsCatalog::find(std::string_view name) const
 {
     for (const auto& t : tensors)
@@ -422,6 +432,20 @@ const std::vector<KnownPositionTensor>& known_position_tensors()
          "HF DebertaV2Encoder.rel_embeddings = nn.Embedding(2 * position_buckets (or 2 * "
          "max_relative_positions), "
          "hidden_size)"},
+        // ViT's table is a parameter of shape [1, 1 + H·W, D] (a batch of one), its row 0 the CLS token's:
+        // methods/vit/vit.h reads patch p from row p + 1.
+        {"embeddings.position_embeddings", "ViT", "vit", 0,
+         "HF ViTEmbeddings.position_embeddings = nn.Parameter(1, num_patches + 1, hidden_size): CLS, then "
+         "the patches row by row"},
+        {"vit.embeddings.position_embeddings", "ViT", "vit", 0,
+         "HF ViTEmbeddings.position_embeddings of ViTForImageClassification (and DeiT without distillation)"},
+        {"beit.embeddings.position_embeddings", "BEiT", "vit", 0,
+         "HF BeitEmbeddings.position_embeddings (use_absolute_position_embeddings): [1, num_patches + 1, "
+         "hidden_size]"},
+        {"vision_model.embeddings.position_embedding.weight", "CLIP", "vit", 0,
+         "HF CLIPVisionEmbeddings.position_embedding = nn.Embedding(num_patches + 1, embed_dim): CLS, then "
+         "the "
+         "patches row by row"},
     };
     return kKnown;
 }

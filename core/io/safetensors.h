@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace posatlas {
@@ -43,6 +44,10 @@ struct SafetensorsTensor {
 
     std::int64_t elements() const;
     std::string shape_text() const; // "1024x768", "scalar"
+    // Its rows and columns when it is a matrix once its leading dimensions of size 1 are dropped (ViT's
+    // position_embeddings parameter, [1, 197, 768], is a batch of one 197 x 768 table); nullopt for any
+    // other shape.
+    std::optional<std::pair<std::int64_t, std::int64_t>> matrix_shape() const;
 };
 
 struct SafetensorsCatalog {

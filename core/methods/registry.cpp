@@ -22,7 +22,8 @@ namespace posatlas {
     X(learned)                                                                                               \
     X(shaw)                                                                                                  \
     X(transformer_xl)                                                                                        \
-    X(t5) X(deberta) X(rope) X(alibi) X(cope) X(nope) X(xpos) X(mrope) X(mla) X(rope2d) X(rope_mixed) X(swin)
+    X(t5)                                                                                                    \
+    X(deberta) X(rope) X(alibi) X(cope) X(nope) X(xpos) X(mrope) X(mla) X(rope2d) X(rope_mixed) X(swin) X(vit)
 
 #define POSATLAS_DECLARE(name) MethodDescriptor describe_##name();
 POSATLAS_METHODS(POSATLAS_DECLARE)

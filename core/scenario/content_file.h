@@ -4,7 +4,8 @@
 //
 //   .npy          2-D, C or Fortran order, dtype '<f2', '<f4' or '<f8' (float16 widened exactly)
 //   .csv          one row per position, as a learned table (methods/learned/learned.h)
-//   .safetensors  the 2-D tensor named by ContentFile::tensor (F16, BF16, F32, F64, widened exactly)
+//   .safetensors  the 2-D tensor named by ContentFile::tensor (F16, BF16, F32, F64, widened exactly;
+//                 leading dimensions of 1 dropped: [1, N, d] is N x d)
 // The readers are LearnedTable's: same size caps (kMaxMatrixElements values, the file within half the
 // memory budget, checked before the data is read), same refusal of NaN and infinity.
 //

@@ -119,6 +119,10 @@
         <source>window %1</source>
         <translation>窗口 %1</translation>
     </message>
+    <message>
+        <source>%1 × %1 patches</source>
+        <translation>%1 × %1 个图像块</translation>
+    </message>
 </context>
 <context>
     <name>Cli</name>
@@ -1948,6 +1952,26 @@
         <source>Without a trained table the bias is the seeded random start (σ 0.02), small beside the content term: load a trained table to see what a model learned.</source>
         <translation>没有训练好的偏置表时，偏置取带随机种子的初始值（σ 0.02），与内容项相比很小：载入训练好的偏置表，才能看到模型真正学到了什么。</translation>
     </message>
+    <message>
+        <source>Each position is an image patch of a %1 × %1 grid, numbered row by row; the CLS token&apos;s row of the table (row 0) has no place on the grid and is left out.</source>
+        <translation>每个位置是 %1 × %1 网格中的一个图像块，按行编号；表中 CLS 词元的那一行（第 0 行）在网格上没有位置，不予显示。</translation>
+    </message>
+    <message>
+        <source>The logit is (q_i + p_i) · (k_j + p_j) / √D: the patch&apos;s learned position vector is added to its content before the product.</source>
+        <translation>注意力分数为 (q_i + p_i) · (k_j + p_j) / √D：先把图像块学到的位置向量加到它的内容上，再做点积。</translation>
+    </message>
+    <message>
+        <source>With zero content only p_i · p_j / √D remains: how alike the two patches&apos; position vectors are, scaled by their lengths.</source>
+        <translation>内容为零时只剩 p_i · p_j / √D：两个图像块的位置向量有多相似，并受它们长度的影响。</translation>
+    </message>
+    <message>
+        <source>Each cell is the cosine similarity of the two patches&apos; position vectors, as in the ViT paper&apos;s Fig. 7: 1 on the diagonal; a trained table is most alike for patches near each other and in the same row or column. The Patch grid dock shows one query patch&apos;s row on the image.</source>
+        <translation>每个格子是两个图像块位置向量的余弦相似度，即 ViT 论文图 7 所画的量：对角线上为 1；训练好的表中，相邻的图像块以及同一行、同一列的图像块最相似。“图像块网格”面板把一个查询图像块的这一行画在图像上。</translation>
+    </message>
+    <message>
+        <source>Without a trained table the positions are the seeded random start (σ 0.02), alike for no pair of patches: load a trained table to see what a model learned.</source>
+        <translation>没有训练好的表时，位置向量取带随机种子的初始值（σ 0.02），任何两个图像块都不相似：载入训练好的表，才能看到模型真正学到了什么。</translation>
+    </message>
 </context>
 <context>
     <name>Gallery</name>
@@ -2089,6 +2113,10 @@
         <source>attention weights</source>
         <translation>注意力权重</translation>
     </message>
+    <message>
+        <source>position similarity</source>
+        <translation>位置相似度</translation>
+    </message>
 </context>
 <context>
     <name>MatrixLabel</name>
@@ -2139,6 +2167,18 @@
     <message>
         <source>weight</source>
         <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>query patch i</source>
+        <translation>查询图像块 i</translation>
+    </message>
+    <message>
+        <source>key patch j</source>
+        <translation>键图像块 j</translation>
+    </message>
+    <message>
+        <source>cosine similarity</source>
+        <translation>余弦相似度</translation>
     </message>
 </context>
 <context>
@@ -2270,6 +2310,14 @@
     <message>
         <source>Swin bias</source>
         <translation>Swin 偏置</translation>
+    </message>
+    <message>
+        <source>ViT learned patch positions (Dosovitskiy et al. 2021)</source>
+        <translation>ViT 可学习图像块位置（Dosovitskiy 等，2021）</translation>
+    </message>
+    <message>
+        <source>ViT patches</source>
+        <translation>ViT 图像块</translation>
     </message>
 </context>
 <context>
@@ -3285,6 +3333,30 @@
     <message>
         <source>attn_scale: the weight of the logarithm (0.1 in Llama 4).</source>
         <translation>attn_scale：对数项前面的系数（Llama 4 里是 0.1）。</translation>
+    </message>
+    <message>
+        <source>Grid side</source>
+        <translation>网格边长</translation>
+    </message>
+    <message>
+        <source>Patches along each side of the image (image_size / patch_size; ViT-B/16 at 224 pixels: 14). Choosing it sets the sequence to its side × side patches; a table file sets it from its 1 + side² rows.</source>
+        <translation>图像每条边上的图像块数（image_size / patch_size；ViT-B/16 在 224 像素下为 14）。设置它会把序列长度设为 边长 × 边长 个图像块；载入表文件时，由表的 1 + 边长² 行确定。</translation>
+    </message>
+    <message>
+        <source>Width D of the position vectors (ViT-B: 768); a table file sets it from its columns.</source>
+        <translation>位置向量的维度 D（ViT-B：768）；载入表文件时，由表的列数确定。</translation>
+    </message>
+    <message>
+        <source>Seed of the truncated N(0, σ) stand-in for a trained table (ViT&apos;s trunc_normal_).</source>
+        <translation>截断 N(0, σ) 替代表（代替训练得到的表，即 ViT 的 trunc_normal_）的随机种子。</translation>
+    </message>
+    <message>
+        <source>Position table</source>
+        <translation>位置表</translation>
+    </message>
+    <message>
+        <source>A trained position_embeddings table from a file: 1 + side² rows (the CLS token&apos;s, then the patches row by row) × D; overrides the seeded start and sets the grid and the width.</source>
+        <translation>从文件读入训练好的 position_embeddings 表：1 + 边长² 行（先是 CLS 词元的一行，再按行排列各图像块）× D；它会取代带随机种子的初始值，并确定网格和维度。</translation>
     </message>
 </context>
 <context>
@@ -6307,10 +6379,6 @@ Locate… lets you point at them. Restore without them uses the default in their
 <context>
     <name>posatlas::ui::PatchGridPanel</name>
     <message>
-        <source>The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, Swin).</source>
-        <translation>图像块网格只在以图像块为位置的方法下显示（二维 RoPE、RoPE-Mixed、Swin）。</translation>
-    </message>
-    <message>
         <source>Query patch %1 at row %2, column %3</source>
         <translation>查询图像块 %1：第 %2 行，第 %3 列</translation>
     </message>
@@ -6329,6 +6397,14 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>Point at a patch to read its value; click it, or use the arrow keys, to make it the query.</source>
         <translation>把鼠标指向一个图像块，就能读出它的数值；单击它或用方向键，可以把它选为查询。</translation>
+    </message>
+    <message>
+        <source>The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, Swin, ViT).</source>
+        <translation>图像块网格只在以图像块为位置的方法下显示（二维 RoPE、RoPE-Mixed、Swin、ViT）。</translation>
+    </message>
+    <message>
+        <source>The query patch against every patch of the %1 × %2 grid: %3 (the CLS token&apos;s row left out)</source>
+        <translation>查询图像块与 %1 × %2 网格中每个图像块之间的%3（不含 CLS 词元那一行）</translation>
     </message>
 </context>
 <context>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The image-patch methods through the real binary: 2D RoPE's logits derived by hand (the same derivation as
 // tests/core/methods/rope2d/test_rope2d.cpp: all-ones content, d 4, Pixtral's rows on θ₀ = 1 and columns on
-// θ₁ = 0.01), the grid setting the length, RoPE-Mixed's head, Swin's bias from a table file, and refusals
-// that name the option and its range (exit 2).
+// θ₁ = 0.01), the grid setting the length, RoPE-Mixed's head, Swin's bias from a table file, ViT's position
+// similarity from a table file (and its figure), and refusals that name the option and its range (exit 2).
 #include "cli_support.h"
 
 #include <gtest/gtest.h>
@@ -74,6 +74,44 @@ TEST(CliPatchGrid, SwinBiasFromATable)
     EXPECT_EQ(m[3][0].get<double>(), 8.0);
     EXPECT_EQ(m[0][3].get<double>(), 0.0);
     EXPECT_EQ(m[1][1].get<double>(), 4.0);
+}
+
+// ViT: a 2 × 2 grid after the CLS row (9, 9); p1 = (1, 1) against p3 = (−3, 0) has cosine −1/√2 and logit
+// (zero content) −3/√2 (tolerance 1e-12, as above). The table sets the grid, so the length is its 4 patches.
+TEST(CliPatchGrid, VitSimilarityAndLogitsFromATable)
+{
+    const std::string table = write_file("vit_5x2.csv", "9,9\n1,0\n1,1\n0,2\n-3,0\n").string();
+    const Result r = run({"compute", "matrix", "--method", "vit", "--position-table", table, "--kind",
+                          "similarity", "--seq-len", "4"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json m = json::parse(r.out)["matrix"];
+    ASSERT_EQ(m.size(), 4u);
+    EXPECT_NEAR(m[1][3].get<double>(), -1.0 / std::sqrt(2.0), 1e-12);
+    EXPECT_NEAR(m[3][0].get<double>(), -1.0, 1e-12);
+    const Result logits = run({"compute", "matrix", "--method", "vit", "--position-table", table, "--kind",
+                               "logits", "--content", "zero", "--seq-len", "4"});
+    ASSERT_EQ(logits.status, 0) << logits.err;
+    EXPECT_NEAR(json::parse(logits.out)["matrix"][1][3].get<double>(), -3.0 / std::sqrt(2.0), 1e-12);
+
+    // A table of 6 rows has no square grid after its CLS row: refused naming the option and the shape.
+    const std::string bad = write_file("vit_6x2.csv", "9,9\n1,0\n1,1\n0,2\n-3,0\n1,2\n").string();
+    const Result refused = run({"compute", "matrix", "--method", "vit", "--position-table", bad});
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_NE(refused.err.find("position-table"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("1 + H·H rows"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("6 x 2"), std::string::npos) << refused.err;
+}
+
+// `posatlas export` draws ViT's similarity heatmap of the seeded table (its colour bar names the quantity).
+TEST(CliPatchGrid, VitExportDrawsTheSimilarity)
+{
+    const fs::path out = temp_dir() / "vit_similarity.svg";
+    const Result r = run({"export", "--view", "heatmap", "--method", "vit", "--grid-size", "6", "--kind",
+                          "similarity", "--out", out.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string svg = slurp(out);
+    EXPECT_NE(svg.find("<svg"), std::string::npos);
+    EXPECT_NE(svg.find("cosine similarity"), std::string::npos);
 }
 
 } // namespace

@@ -114,10 +114,13 @@ void plan_file(HubFetcher& f, const HubDownloadRequest& r, const std::string& re
                 const auto ud = static_cast<std::uint64_t>(d);
                 bytes = ud != 0 && bytes > (limit + 1) / ud ? limit + 1 : std::min(bytes * ud, limit + 1);
             }
-            if (shape.size() != 2)
+            SafetensorsTensor probe;
+            probe.shape = shape;
+            if (!probe.matrix_shape())
                 throw HubError(HubError::Kind::BadResponse,
                                file + ": tensor '" + name + "' has " + std::to_string(shape.size()) +
-                                   " dimensions; a position table has 2 (positions x width); refused");
+                                   " dimensions; a position table has 2 (positions x width), after leading "
+                                   "dimensions of 1; refused");
             if (bytes > limit) {
                 const std::uint64_t said = offsets[1] - offsets[0];
                 throw HubError(

@@ -54,7 +54,7 @@ private:
 // larger one is not a position table, and is refused before any of its bytes is fetched.
 inline constexpr std::int64_t kHubMaxPositionTensorBytes = std::int64_t{128} << 20;
 // All the position tensors of one download, over every shard: two of the largest tables. Without it the
-// nine known names times any number of shards would be unbounded.
+// known names times any number of shards would be unbounded.
 inline constexpr std::int64_t kHubMaxPositionBytesTotal = std::int64_t{256} << 20;
 
 // Whether a request to `url` carries the token meant for `endpoint`: only when scheme, host and port are

@@ -31,7 +31,7 @@ QString qs(std::string_view s)
 bool usable(const SafetensorsTensor& t)
 {
     const int size = safetensors_dtype_size(t.dtype);
-    return t.shape.size() == 2 &&
+    return t.matrix_shape() &&
            (t.dtype == "F32" || t.dtype == "F64" || t.dtype == "F16" || t.dtype == "BF16") && size > 0;
 }
 

@@ -29,7 +29,7 @@ bool pick_one(QWidget* parent, const QString& title, QString& dir, ContentFile& 
     QStringList names;
     try {
         for (const SafetensorsTensor& t : read_safetensors(out.path).tensors)
-            if (t.shape.size() == 2)
+            if (t.matrix_shape())
                 names << QString::fromStdString(t.name);
     } catch (const SafetensorsError& e) {
         QMessageBox::warning(parent, title, QString::fromStdString(e.what()));

@@ -93,7 +93,10 @@ PatchGridCanvas::Layout PatchGridCanvas::layout() const
         const double barW = std::max({l.grid.width(), std::min(availW, 3 * labels + 2 * gap)});
         l.bar = QRectF(margin, l.grid.bottom() + gap, barW, barThickness);
     } else {
-        l.bar = QRectF(l.grid.right() + gap, margin, barThickness, l.grid.height());
+        // At least two numbers tall (its ends' numbers would overlap beside a grid of a few text lines,
+        // a 16 × 16 grid in a narrow dock at 250 %), within the canvas.
+        const double barH = std::min(availH, std::max(l.grid.height(), 2 * fm.height()));
+        l.bar = QRectF(l.grid.right() + gap, margin, barThickness, barH);
     }
     return l;
 }
@@ -396,13 +399,15 @@ void PatchGridPanel::updateTexts()
     const std::optional<PatchGrid> grid = patch_grid(m_model->scenario());
     if (!grid) {
         m_title->setText(
-            tr("The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, Swin)."));
+            tr("The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, Swin, ViT)."));
         m_queryLabel->clear();
         m_hoverLabel->clear();
         return;
     }
     const QString label = row ? valueLabel(*row) : QCoreApplication::translate("MatrixLabel", "logit");
-    m_title->setText(tr("The query patch against every patch of the %1 × %2 grid: %3")
+    m_title->setText((grid->cls_left_out ? tr("The query patch against every patch of the %1 × %2 grid: %3 "
+                                              "(the CLS token's row left out)")
+                                         : tr("The query patch against every patch of the %1 × %2 grid: %3"))
                          .arg(grid->height)
                          .arg(grid->width)
                          .arg(label));

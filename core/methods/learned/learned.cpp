@@ -386,13 +386,14 @@ LearnedTable LearnedTable::load_safetensors_table(const std::string& path, const
         fail(path, "no tensor '" + quote_input(tensor, 120) + "'; tensors: " + cat.listing());
     }
     const std::string who = "tensor '" + quote_input(t->name, 120) + "'";
-    if (t->shape.size() != 2)
-        fail(path,
-             who + " has shape " + t->shape_text() + "; a position table is 2-D (positions x dimensions)");
+    const auto matrix = t->matrix_shape();
+    if (!matrix)
+        fail(path, who + " has shape " + t->shape_text() +
+                       "; a position table is 2-D (positions x dimensions), or [1, positions, dimensions]");
     const KnownPositionTensor* known = known_position_tensor(t->name);
     const int offset = known ? known->row_offset : 0;
-    const std::int64_t rows = t->shape[0] - offset;
-    const std::int64_t cols = t->shape[1];
+    const std::int64_t rows = matrix->first - offset;
+    const std::int64_t cols = matrix->second;
     if (rows < 1 || cols < 1)
         fail(path, who + " has shape " + t->shape_text() + ": no position rows" +
                        (offset ? " after the " + std::to_string(offset) + " offset rows" : std::string()));

@@ -43,7 +43,8 @@ public:
     //  .npy: NumPy format v1.0/2.0/3.0, dtype '<f8', '<f4' or '<f2' (float16, widened exactly), 2-D, C order
     //  (Fortran order is also read). .safetensors, or a sharded checkpoint's index (a name ending in .json,
     //  model.safetensors.index.json):
-    //        the 2-D tensor `tensor` (rows = positions), F32/F16/BF16/F64 widened exactly to double; with
+    //        the 2-D tensor `tensor` (rows = positions; leading dimensions of 1 dropped, so that ViT's
+    //        [1, 197, 768] is a 197 x 768 table), F32/F16/BF16/F64 widened exactly to double; with
     //        `tensor` empty, the first known learned position table present (known_position_tensors():
     //        GPT-2 wpe, BERT position_embeddings, OPT embed_positions). OPT's table starts at row 2
     //        (HF OPTLearnedPositionalEmbedding offset), so position p is stored row p + 2. Only the header

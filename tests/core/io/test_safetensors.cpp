@@ -160,6 +160,24 @@ TEST(Safetensors, ReadsHeaderShapesDtypesAndMetadata)
     }
 }
 
+// A matrix is 2-D once leading dimensions of 1 are dropped (ViT's [1, 197, 768] position_embeddings); a
+// batch of two, a vector or a scalar is not one.
+TEST(Safetensors, MatrixShapeDropsLeadingDimensionsOfOne)
+{
+    const auto shape = [](std::vector<std::int64_t> dims) {
+        SafetensorsTensor t;
+        t.shape = std::move(dims);
+        return t.matrix_shape();
+    };
+    EXPECT_EQ(shape({1, 197, 768}), std::make_pair(std::int64_t{197}, std::int64_t{768}));
+    EXPECT_EQ(shape({1, 1, 3, 4}), std::make_pair(std::int64_t{3}, std::int64_t{4}));
+    EXPECT_EQ(shape({1, 4}), std::make_pair(std::int64_t{1}, std::int64_t{4}));
+    EXPECT_EQ(shape({1024, 768}), std::make_pair(std::int64_t{1024}, std::int64_t{768}));
+    EXPECT_FALSE(shape({2, 3, 4}));
+    EXPECT_FALSE(shape({5}));
+    EXPECT_FALSE(shape({}));
+}
+
 TEST(Safetensors, ShardedIndexFindsEveryTensorInItsShard)
 {
     write_file("sharded/model-00001-of-00002.safetensors",

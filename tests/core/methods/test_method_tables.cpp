@@ -111,8 +111,8 @@ TEST(MethodTables, EveryTableFieldHasItsTensorFieldAndNoPanelRow)
                 EXPECT_FALSE(t->path);
                 EXPECT_EQ(t->option_name(), f.option_name() + "-tensor");
             }
-    // Shaw 2, Transformer-XL 3, DeBERTa 3, CoPE 1, RoPE-Mixed 1, Swin 1.
-    EXPECT_EQ(tables, 11);
+    // Shaw 2, Transformer-XL 3, DeBERTa 3, CoPE 1, RoPE-Mixed 1, Swin 1, ViT 1.
+    EXPECT_EQ(tables, 12);
 }
 
 TEST(MethodTables, ShawKeyTableFromSafetensorsIsUsedAsStoredAndTheValueTableStaysSeeded)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The patch-grid dock of the image-patch methods (2D RoPE, RoPE-Mixed, Swin): choosing the method shows
+// The patch-grid dock of the image-patch methods (2D RoPE, RoPE-Mixed, Swin, ViT): choosing the method shows
 // it; its image holds exactly the row of compute_matrix (core, attention_logits.h) for the query patch;
 // a click on a patch and the arrow keys move the query; the value under the mouse is written out. In
 // English and Chinese, at 100 % and in presentation mode at 150, 200 and 250 %. With
@@ -7,11 +7,13 @@
 // (patch-grid-METHOD-LANGUAGE-PERCENT.png).
 #include "analysis/patch_grid.h"
 #include "compute/attention_logits.h"
+#include "io/safetensors_write.h"
 #include "jobs/figure_numbers.h"
 #include "jobs/job_tracker.h"
 #include "methods/rope2d/rope2d.h"
 #include "methods/rope_mixed/rope_mixed.h"
 #include "methods/swin/swin.h"
+#include "methods/vit/vit.h"
 #include "views/colormap.h"
 #include "window/language.h"
 #include "window/main_window.h"
@@ -103,6 +105,7 @@ private slots:
             QTest::addRow("rope mixed in %s", language)
                 << Method(kRopeMixed) << QString::fromLatin1(language);
             QTest::addRow("swin in %s", language) << Method(kSwin) << QString::fromLatin1(language);
+            QTest::addRow("vit in %s", language) << Method(kVit) << QString::fromLatin1(language);
         }
     }
 
@@ -192,7 +195,19 @@ private slots:
             for (std::size_t a = 0; a < labels.size(); ++a) {
                 for (std::size_t b = a + 1; b < labels.size(); ++b)
                     QVERIFY2(!labels[a].intersects(labels[b]),
-                             qPrintable(QStringLiteral("colour bar numbers overlap at %1 %").arg(percent)));
+                             qPrintable(QStringLiteral(
+                                            "colour bar numbers overlap at %1 %: %2 x %3 canvas, cell %4, "
+                                            "numbers at %5,%6 %7x%8 and %9,%10")
+                                            .arg(percent)
+                                            .arg(canvas->width())
+                                            .arg(canvas->height())
+                                            .arg(canvas->cellRect(0, 0).width())
+                                            .arg(labels[a].x())
+                                            .arg(labels[a].y())
+                                            .arg(labels[a].width())
+                                            .arg(labels[a].height())
+                                            .arg(labels[b].x())
+                                            .arg(labels[b].y())));
             }
             save(&w, QStringLiteral("patch-grid-%1-%2").arg(name).arg(percent));
             save(panel, QStringLiteral("patch-grid-panel-%1-%2").arg(name).arg(percent));
@@ -203,6 +218,58 @@ private slots:
         // Back to a 1D method: the dock goes.
         QVERIFY(w.model()->setMethod(Method::RoPE));
         QVERIFY(w.patchGridDock()->isHidden());
+    }
+
+    // ViT with a smooth trained-like table (MAE's 2D sin-cos positions, util/pos_embed.py
+    // get_2d_sincos_pos_embed: half the width the row's 1D sin-cos embedding, half the column's) read from a
+    // [1, 1 + 8·8, 64] safetensors tensor: the dock shows its 8 × 8 grid without the CLS row, the row is
+    // core's, and a patch is more alike to its neighbours than to the far corner (the paper's Fig. 7).
+    void vitTableFromFileShowsTheNeighbourhood()
+    {
+        constexpr int side = 8, width = 64, quarter = width / 4;
+        std::vector<float> values(static_cast<std::size_t>((1 + side * side) * width), 0.0f); // CLS: zeros
+        for (int p = 0; p < side * side; ++p)
+            for (int axis = 0; axis < 2; ++axis) {
+                const double coordinate = axis == 0 ? p / side : p % side;
+                for (int k = 0; k < quarter; ++k) {
+                    const double angle = coordinate / std::pow(10000.0, static_cast<double>(k) / quarter);
+                    const std::size_t at = static_cast<std::size_t>((1 + p) * width + axis * 2 * quarter + k);
+                    values[at] = static_cast<float>(std::sin(angle));
+                    values[at + quarter] = static_cast<float>(std::cos(angle));
+                }
+            }
+        const std::string path = m_dir.filePath(QStringLiteral("sincos.safetensors")).toStdString();
+        write_safetensors(path,
+                          {{"vit.embeddings.position_embeddings", {1, 1 + side * side, width}, values}});
+
+        MainWindow w(m_dir.filePath(QStringLiteral("patch_grid_vit.ini")));
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        Scenario s = w.model()->scenario();
+        s.method = kVit;
+        s.seq_len = side * side;
+        s.params<VitParams>().position_table = path;
+        QVERIFY(w.model()->setScenario(s, QStringLiteral("ViT table")));
+        QVERIFY(!w.patchGridDock()->isHidden());
+        PatchGridPanel* panel = w.patchGridPanel();
+        const std::int64_t query = 3 * side + 4;
+        panel->setQuery(query);
+        settle(w);
+        const PatchGrid grid = *patch_grid(w.model()->scenario());
+        QCOMPARE(grid.width, std::int64_t{side});
+        QCOMPARE(grid.height, std::int64_t{side});
+        QVERIFY(grid.cls_left_out);
+        checkRow(w, query);
+        const std::vector<double>& row = panel->shown()->values;
+        QVERIFY(std::abs(row[static_cast<std::size_t>(query)] - 1.0) < 1e-12); // a unit vector with itself
+        const double neighbour = row[static_cast<std::size_t>(query + 1)];
+        const double above = row[static_cast<std::size_t>(query - side)];
+        const double corner = row[static_cast<std::size_t>(side * side - 1)];
+        QVERIFY2(neighbour > corner && above > corner,
+                 qPrintable(QStringLiteral("%1 %2 %3").arg(neighbour).arg(above).arg(corner)));
+        save(&w, QStringLiteral("patch-grid-vit-sincos-100"));
+        save(panel, QStringLiteral("patch-grid-panel-vit-sincos-100"));
     }
 };
 
