@@ -96,6 +96,16 @@ const OptionSpec kPosition{.name = "position",
                            .lo = -1e15,
                            .hi = 1e15,
                            .required = true};
+const OptionSpec kQueryPatch{
+    .name = "query-patch",
+    .type = ArgType::Int,
+    .help = translate("Cli", "The query patch, numbered row by row (row P / W, column P mod W on a grid W "
+                             "patches wide)."),
+    .metavar = "P",
+    .default_value = "0",
+    .lo = -static_cast<double>(kMaxSeqLen),
+    .hi = static_cast<double>(kMaxSeqLen),
+    .allowed = translate("Cli", "an integer in [0, N), N the number of patches (--seq-len)")};
 const OptionSpec kLength{.name = "length",
                          .type = ArgType::Int,
                          .help = translate("Cli", "Number of positions (rows), from 0."),
@@ -335,6 +345,11 @@ const std::vector<Quantity>& quantities()
              "--weights CHECKPOINT.safetensors [--tensor NAME] as stored (null beyond the trained length)"),
          {kFrom, kTo},
          learned_quantity},
+        {"patch-grid",
+         translate("Cli", "one query patch against every patch of an image-patch method's grid (rope2d, "
+                          "rope-mixed: logits; swin: bias): patch, row, column, value"),
+         {kQueryPatch},
+         patch_grid_quantity},
         {"matrix",
          translate("Cli",
                    "a heatmap matrix of any method (--method, --kind logits|weights|bias|buckets|...)"),

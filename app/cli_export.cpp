@@ -11,6 +11,7 @@
 #include "export/animation_export.h"
 #include "export/figure_export.h"
 #include "export/gallery.h"
+#include "export/patch_grid_export.h"
 #include "io/model_config.h"
 #include "io/scenario_json.h"
 #include "model/session.h"
@@ -145,8 +146,10 @@ OptionTable view_table()
          .help = translate(
              "Cli",
              "The figure: the heatmap, RoPE's rotation of a query and key, the decay curves (curves is "
-             "the same), or the frequency spectrum. Required unless --session gives the visible view."),
-         .choices = {"heatmap", "rotation", "decay", "curves", "spectrum"}},
+             "the same), the frequency spectrum, or the patch grid of an image-patch method (rope2d, "
+             "rope-mixed, swin: one query patch against every patch). Required unless --session gives the "
+             "visible view."),
+         .choices = {"heatmap", "rotation", "decay", "curves", "spectrum", "patch-grid"}},
         {.name = "session",
          .type = ArgType::Path,
          .help = translate(
@@ -195,6 +198,15 @@ OptionTable view_table()
          .default_text = translate("Cli", "4 (or the session's)"),
          .lo = -1e15,
          .hi = 1e15},
+        {.name = "query-patch",
+         .type = ArgType::Int,
+         .help = translate("Cli", "Patch grid: the query patch, numbered row by row (row P / W, column P mod "
+                                  "W on a grid W patches wide)."),
+         .metavar = "P",
+         .default_text = translate("Cli", "0 (or the session's)"),
+         .lo = -static_cast<double>(kMaxSeqLen),
+         .hi = static_cast<double>(kMaxSeqLen),
+         .allowed = translate("Cli", "an integer in [0, N), N the number of patches (--seq-len)")},
         {.name = "pairs",
          .type = ArgType::RealList,
          .help = translate("Cli", "Rotation: the pair indices drawn."),
@@ -304,6 +316,22 @@ std::optional<Colormap> colormap_option(const Options& o)
     return parse_colormap(QString::fromStdString(*name));
 }
 
+// The patch grid's figure or numbers (export/patch_grid_export.h), failures mapped as write_output maps
+// them; a ParameterError (a method without a grid, a query patch outside the grid) goes to the caller.
+void export_patch_grid_output(const Scenario& s, std::int64_t query, const QString& path,
+                              const FigureExportOptions& options)
+{
+    if (!export_format_from_path(path))
+        throw UsageError(
+            arg(translate("Cli", "--out %1: unknown extension; use one of %2 (or --out - --format FORMAT)"),
+                {path.toStdString(), export_format_list().toStdString()}));
+    try {
+        export_patch_grid(s, query, path, options);
+    } catch (const ExportError& e) {
+        throw UsageError(std::string("--out: ") + e.what());
+    }
+}
+
 // Writes a figure or its numbers according to the extension; maps every failure to a UsageError.
 void write_output(const Figure& figure, const ViewResult& data, const QString& path,
                   FigureExportOptions options, const Scenario& s)
@@ -340,7 +368,8 @@ std::string export_help()
 {
     return render_help(
         usage_prefix() +
-            "posatlas export --view heatmap|rotation|decay|spectrum [--preset NAME | --config FILE |\n" +
+            "posatlas export --view heatmap|rotation|decay|spectrum|patch-grid [--preset NAME | --config "
+            "FILE |\n" +
             std::string(display_width(usage_prefix()) + 16, ' ') +
             "--session FILE] [options] --out FILE.{png,svg,pdf,csv,json}|- [--format F]\n" + usage_prefix() +
             "posatlas export --view V [options] --animate FIELD=FROM:TO[:log] [--frames N] [--fps N]\n" +
@@ -417,9 +446,16 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
                                         : scenario_from_options(o, std::nullopt, "export");
     ViewSettings v = session.settings;
     if (!view_name && !o.has("session"))
-        throw UsageError(
-            translate("Cli", "--view is required: heatmap, rotation, decay (curves) or spectrum"));
-    const ViewKind kind = view_name
+        throw UsageError(translate(
+            "Cli", "--view is required: heatmap, rotation, decay (curves), spectrum or patch-grid"));
+    // The patch grid is a figure of its own (export/patch_grid_export.h), not one of the view kinds.
+    const bool patch_grid = view_name == "patch-grid";
+    if (patch_grid && animate)
+        throw UsageError(translate("Cli", "--animate: the patch grid is exported as a still figure only"));
+    const std::int64_t query_patch =
+        o.has("query-patch") ? *o.integer("query-patch") : session.settings.query_patch;
+    const ViewKind kind = patch_grid ? ViewKind::Heatmap
+                          : view_name
                               ? *parse_view_kind(QString::fromStdString(*view_name))
                               : *parse_view_kind(session.visible_views.value(0, QStringLiteral("heatmap")));
     if (auto k = o.text("kind")) {
@@ -493,9 +529,14 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
                              {temp.errorString().toStdString()}));
     try {
         progress.step(1, 2, translate("Cli", "computing and drawing"));
-        const OffscreenFigure fig(kind, s, v, colormap);
-        progress.step(2, 2, translate("Cli", "writing"));
-        write_output(fig.figure(), fig.data(), target, options, s);
+        if (patch_grid) {
+            progress.step(2, 2, translate("Cli", "writing"));
+            export_patch_grid_output(s, query_patch, target, options);
+        } else {
+            const OffscreenFigure fig(kind, s, v, colormap);
+            progress.step(2, 2, translate("Cli", "writing"));
+            write_output(fig.figure(), fig.data(), target, options, s);
+        }
     } catch (const ParameterError& e) {
         throw UsageError(parameter_message(option_name(e.parameter()), e.allowed(), e.got()));
     }
@@ -548,7 +589,9 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out)
         FigureExportOptions options = figure_options(o, scenario_caption(g.scenario));
         options.render.caption = o.has("caption") ? options.render.caption : g.description;
         const ViewSettings v = export_view_settings(g.settings, options);
-        if (!g.rope_variants.empty()) {
+        if (g.query_patch) {
+            export_patch_grid_output(g.scenario, *g.query_patch, path, options);
+        } else if (!g.rope_variants.empty()) {
             CurveView view;
             const CurveData data =
                 comparison_curves(g.description.section(QLatin1Char('('), 0, 0).trimmed(), g.rope_variants);

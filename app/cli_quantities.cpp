@@ -17,6 +17,7 @@
 #include "io/columns.h"
 #include "io/model_config.h"
 #include "io/number_text.h"
+#include "io/patch_grid_columns.h"
 #include "io/rope_pairs_columns.h"
 #include "io/scenario_json.h"
 #include "methods/alibi/alibi.h"
@@ -236,6 +237,19 @@ void mrope_positions_quantity(const Options& o, Scenario& s, std::ostream& out)
     j[columns::kHeightId] = h;
     j[columns::kWidthId] = w;
     write_json(out, j);
+}
+
+void patch_grid_quantity(const Options& o, Scenario& s, std::ostream& out)
+{
+    PatchGridRow row;
+    try {
+        row = patch_grid_row(s, o.integer("query-patch").value_or(0));
+    } catch (const ParameterError& e) {
+        rethrow_as_usage(e); // --method, or --query-patch with the grid's range
+    }
+    if (format_of(o) == Format::Csv)
+        return write_csv_columns(out, patch_grid_columns(s, row));
+    write_json(out, patch_grid_json(s, row));
 }
 
 void alibi_slopes_quantity(const Options& o, Scenario& s, std::ostream& out)

@@ -31,6 +31,9 @@ struct MatrixRequest {
     MatrixWindow window;
 };
 MatrixRequest matrix_request(const Options& o, const Scenario& s);
+// One query patch (--query-patch) against every patch of the grid: core's patch_grid_row in the layout of
+// io/patch_grid_columns.h.
+void patch_grid_quantity(const Options& o, Scenario& s, std::ostream& out);
 void matrix_quantity(const Options& o, Scenario& s, std::ostream& out);
 void rope_pairs_quantity(const Options& o, Scenario& s, std::ostream& out);
 void attention_entropy_quantity(const Options& o, Scenario& s, std::ostream& out);

@@ -58,7 +58,8 @@ PatchGridRow patch_grid_row(const Scenario& s, std::int64_t query, const CancelF
         throw ParameterError("method", "a method of image patches (rope2d, rope-mixed, swin, vit)",
                              std::string(s.method.id()));
     if (query < 0 || query >= s.seq_len)
-        throw ParameterError("query patch", "0 to " + std::to_string(s.seq_len - 1), std::to_string(query));
+        throw ParameterError("query_patch", "an integer in [0, " + std::to_string(s.seq_len - 1) + "]",
+                             std::to_string(query));
 
     PatchGridRow out;
     out.grid = *grid;

@@ -46,8 +46,9 @@ struct PatchGridRow {
     std::string value_label; // compute_matrix's ("logit", "bias")
 };
 
-// Throws ParameterError when the scenario's method has no patch grid or `query` is outside
-// [0, seq_len), and what compute_matrix throws (Cancelled when cancel() returns true).
+// Throws ParameterError when the scenario's method has no patch grid ("method") or `query` is outside
+// [0, seq_len) ("query_patch", the command line's --query-patch), and what compute_matrix throws (Cancelled
+// when cancel() returns true).
 PatchGridRow patch_grid_row(const Scenario& s, std::int64_t query, const CancelFn& cancel = {},
                             const ProgressFn& progress = {});
 

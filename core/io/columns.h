@@ -60,6 +60,12 @@ inline constexpr const char* kTimeId = "t_id";
 inline constexpr const char* kHeightId = "h_id";
 inline constexpr const char* kWidthId = "w_id";
 
+// The patch grid (analysis/patch_grid.h): each key patch, its row and column on the grid and its value.
+inline constexpr const char* kPatch = "patch";
+inline constexpr const char* kGridRow = "row";
+inline constexpr const char* kGridColumn = "column";
+inline constexpr const char* kValue = "value";
+
 // Attention entropy against context length.
 inline constexpr const char* kLength = "length_tokens";
 inline constexpr const char* kEntropy = "entropy_nats";

@@ -25,7 +25,8 @@ struct Scenario;
 // The translation context of the captions.
 inline constexpr const char* kGalleryContext = "Gallery";
 
-enum class GalleryView { Heatmap, Curves, Rotation, Spectrum };
+// PatchGrid: one query patch against every patch of an image grid (analysis/patch_grid.h).
+enum class GalleryView { Heatmap, Curves, Rotation, Spectrum, PatchGrid };
 
 // The gallery's parts, in order: the methods one by one, then context extension (RoPE scalings on the
 // models that use them).
@@ -49,6 +50,8 @@ struct GalleryFigureSpec {
     std::optional<bool> log_x;
     // Rotation: the query's and the key's position (nullopt: the view's default).
     std::optional<double> query_position, key_position;
+    // Patch grid: the query patch (row-major on the method's grid).
+    std::int64_t query_patch = 0;
 };
 
 // A figure's scenario: the shipped preset `id` (throws ConfigError if it does not load, a build defect the

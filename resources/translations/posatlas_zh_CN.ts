@@ -451,10 +451,6 @@
         <translation>热力图配色；auto 对有正负号的值选发散色标，否则选 viridis。</translation>
     </message>
     <message>
-        <source>The figure: the heatmap, RoPE&apos;s rotation of a query and key, the decay curves (curves is the same), or the frequency spectrum. Required unless --session gives the visible view.</source>
-        <translation>要画的图：热力图、RoPE 对一个查询和一个键的旋转、衰减曲线（curves 与之相同），或频谱。除非 --session 给出了可见的视图，否则必须指定。</translation>
-    </message>
-    <message>
         <source>Take the model and the view settings from a saved .posatlas.json session; options given beside it override it. Exclusive with --preset and --config.</source>
         <translation>从保存的 .posatlas.json 会话中取模型和视图设置；同时给出的选项会覆盖它。不能与 --preset 和 --config 同时使用。</translation>
     </message>
@@ -864,10 +860,6 @@
     <message>
         <source>warning: %1</source>
         <translation>警告：%1</translation>
-    </message>
-    <message>
-        <source>--view is required: heatmap, rotation, decay (curves) or spectrum</source>
-        <translation>必须给出 --view：heatmap、rotation、decay（curves）或 spectrum</translation>
     </message>
     <message>
         <source>--kind must be one of %1 (got &apos;%2&apos;)</source>
@@ -1477,6 +1469,38 @@
         <source>Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the keys after the query, --window sliding|chunked with --window-span narrows that mask, --text &quot;the dog bit the man&quot; makes the words the positions), encoding, bias, buckets, cope-positions or cope-gates, as the method offers them.</source>
         <translation>哪个矩阵：logits（注意力分数）、weights（注意力权重：对注意力分数每一行做 softmax；--causal 屏蔽查询之后的键，--window sliding|chunked 配合 --window-span 把这个掩码再收窄成滑动窗口或分块，--text &quot;the dog bit the man&quot; 让词语充当位置）、encoding、bias、buckets、cope-positions 或 cope-gates，视方法提供哪些而定。</translation>
     </message>
+    <message>
+        <source>The query patch, numbered row by row (row P / W, column P mod W on a grid W patches wide).</source>
+        <translation>查询图像块，按行依次编号（在每行 W 个图像块的网格上，位于第 P / W 行、第 P mod W 列）。</translation>
+    </message>
+    <message>
+        <source>an integer in [0, N), N the number of patches (--seq-len)</source>
+        <translation>[0, N) 内的整数，N 为图像块个数（--seq-len）</translation>
+    </message>
+    <message>
+        <source>one query patch against every patch of an image-patch method&apos;s grid (rope2d, rope-mixed: logits; swin: bias): patch, row, column, value</source>
+        <translation>以图像块为位置的方法（rope2d、rope-mixed：注意力分数；swin：偏置）的网格上，一个查询图像块与每个图像块之间的值：图像块、行、列、值</translation>
+    </message>
+    <message>
+        <source>The figure: the heatmap, RoPE&apos;s rotation of a query and key, the decay curves (curves is the same), the frequency spectrum, or the patch grid of an image-patch method (rope2d, rope-mixed, swin: one query patch against every patch). Required unless --session gives the visible view.</source>
+        <translation>要画的图：热力图、RoPE 对一个查询和一个键的旋转、衰减曲线（curves 与之相同）、频谱，或以图像块为位置的方法（rope2d、rope-mixed、swin）的图像块网格（一个查询图像块对每个图像块）。除非 --session 给出了可见的视图，否则必须指定。</translation>
+    </message>
+    <message>
+        <source>Patch grid: the query patch, numbered row by row (row P / W, column P mod W on a grid W patches wide).</source>
+        <translation>图像块网格：查询图像块，按行依次编号（在每行 W 个图像块的网格上，位于第 P / W 行、第 P mod W 列）。</translation>
+    </message>
+    <message>
+        <source>0 (or the session&apos;s)</source>
+        <translation>0（或沿用会话中的设置）</translation>
+    </message>
+    <message>
+        <source>--view is required: heatmap, rotation, decay (curves), spectrum or patch-grid</source>
+        <translation>必须给出 --view：heatmap、rotation、decay（curves）、spectrum 或 patch-grid</translation>
+    </message>
+    <message>
+        <source>--animate: the patch grid is exported as a still figure only</source>
+        <translation>--animate：图像块网格只能导出为静态图</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>
@@ -2070,6 +2094,18 @@
     <message>
         <source>p-RoPE as Gemma 4&apos;s full-attention layers use it (proportional RoPE: d 512, θ 10⁶, p 0.25): the 64 highest frequencies of the head turn, its 192 lowest pairs do not</source>
         <translation>Gemma 4 全局注意力层所用的 p-RoPE（比例 RoPE：d 512，θ 10⁶，p 0.25）：头中频率最高的 64 对会旋转，频率最低的 192 对不旋转</translation>
+    </message>
+    <message>
+        <source>2D RoPE (Pixtral, θ 10⁴, d 64) on a 16 × 16 patch grid: the centre patch (row 8, column 8) against every patch; rows and columns turn separate pairs, so the logits form a cross</source>
+        <translation>16 × 16 图像块网格上的二维 RoPE（Pixtral，θ 10⁴，d 64）：中心图像块（第 8 行、第 8 列）对每个图像块的注意力分数；行和列各自旋转不同的维度对，所以注意力分数呈十字形</translation>
+    </message>
+    <message>
+        <source>RoPE-Mixed (Heo et al. 2024, 14 × 14 patches, d 64, seeded directions, head 0) against the centre patch (row 7, column 7): mixed directions turn on diagonals too, not only along rows and columns</source>
+        <translation>RoPE-Mixed（Heo et al. 2024，14 × 14 个图像块，d 64，随机种子生成的方向，第 0 个头）对中心图像块（第 7 行、第 7 列）：混合方向不只沿行和列旋转，也沿对角线旋转</translation>
+    </message>
+    <message>
+        <source>Swin&apos;s relative position bias (swin-tiny, 7 × 7 window, seeded table, std 0.02, head 0) of the centre patch (row 3, column 3) against the window&apos;s patches: one learned value per 2D offset</source>
+        <translation>Swin 的相对位置偏置（swin-tiny，7 × 7 窗口，随机种子生成的表，标准差 0.02，第 0 个头）：中心图像块（第 3 行、第 3 列）对窗口内每个图像块；每个二维偏移对应一个学习得到的值</translation>
     </message>
 </context>
 <context>
@@ -6377,6 +6413,28 @@ Locate… lets you point at them. Restore without them uses the default in their
     </message>
 </context>
 <context>
+    <name>posatlas::ui::PatchGridExport</name>
+    <message>
+        <source>%1: unknown extension; use one of %2</source>
+        <translation>%1：扩展名未知；请使用 %2 之一</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::PatchGridJob</name>
+    <message>
+        <source>The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, Swin).</source>
+        <translation>图像块网格只在以图像块为位置的方法下显示（二维 RoPE、RoPE-Mixed、Swin）。</translation>
+    </message>
+    <message>
+        <source>%1 · %2 × %3 patch grid · query patch %4 (row %5, column %6) · %7</source>
+        <translation>%1 · %2 × %3 图像块网格 · 查询图像块 %4（第 %5 行，第 %6 列） · %7</translation>
+    </message>
+    <message>
+        <source>grey: %1 patches with no value (outside the query&apos;s window)</source>
+        <translation>灰色：%1 个没有值的图像块（在查询图像块的窗口之外）</translation>
+    </message>
+</context>
+<context>
     <name>posatlas::ui::PatchGridPanel</name>
     <message>
         <source>Query patch %1 at row %2, column %3</source>
@@ -6391,10 +6449,6 @@ Locate… lets you point at them. Restore without them uses the default in their
         <translation>图像块 %1（第 %2 行，第 %3 列）：%4 %5</translation>
     </message>
     <message>
-        <source>The query patch against every patch of the %1 × %2 grid: %3</source>
-        <translation>查询图像块与 %1 × %2 网格中每个图像块之间的%3</translation>
-    </message>
-    <message>
         <source>Point at a patch to read its value; click it, or use the arrow keys, to make it the query.</source>
         <translation>把鼠标指向一个图像块，就能读出它的数值；单击它或用方向键，可以把它选为查询。</translation>
     </message>
@@ -6405,6 +6459,16 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>The query patch against every patch of the %1 × %2 grid: %3 (the CLS token&apos;s row left out)</source>
         <translation>查询图像块与 %1 × %2 网格中每个图像块之间的%3（不含 CLS 词元那一行）</translation>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export the figure (PNG, SVG, PDF) or its numbers (CSV, JSON)</source>
+        <translation>导出图（PNG、SVG、PDF）或其数值（CSV、JSON）</translation>
+    </message>
+    <message>
+        <source>Cannot export the patch grid</source>
+        <translation>无法导出图像块网格</translation>
     </message>
 </context>
 <context>

@@ -59,6 +59,8 @@ QUANTITY_CASES = [
      ["--lengths", "16,256", "--trials", "2", "--seed", "3"]),
     ("mrope_positions", {}, ["--config", config("qwen2_vl_7b.json")]),
     ("alibi_slopes", {"num_heads": 12}, ["--num-heads", "12"]),
+    ("patch_grid", {"method": "rope2d", "grid_height": 3, "grid_width": 4, "query_patch": 5},
+     ["--method", "rope2d", "--grid-height", "3", "--grid-width", "4", "--query-patch", "5"]),
     ("t5_buckets", {"from_": -40, "to": 40}, ["--from", "-40", "--to", "40"]),
     ("deberta_buckets", {"from_": -300, "to": 300}, ["--from", "-300", "--to", "300"]),
     ("sinusoidal", {"length": 20, "hidden_size": 16}, ["--length", "20", "--hidden-size", "16"]),

@@ -191,7 +191,9 @@ ExportDialog::ExportDialog(ViewKind current, const QString& caption, QWidget* pa
     m_summary->setPalette(muted);
 
     auto* form = new QFormLayout;
-    form->addRow(tr("Views:"), viewsRow);
+    auto* viewsLabel = new QLabel(tr("Views:"));
+    m_viewsLabel = viewsLabel;
+    form->addRow(viewsLabel, viewsRow);
     // Rows holding a layout get no buddy from QFormLayout: explicit labels keep the mnemonics.
     auto buddyLabel = [](const QString& text, QWidget* buddy) {
         auto* label = new QLabel(text);
@@ -220,10 +222,23 @@ ExportDialog::ExportDialog(ViewKind current, const QString& caption, QWidget* pa
     formatChosen();
 }
 
+void ExportDialog::setSingleFigure(const QString& id)
+{
+    m_single = true;
+    m_viewsLabel->hide();
+    for (QCheckBox* box : m_viewChecks) {
+        box->setChecked(false);
+        box->hide();
+    }
+    const QString ext = extension();
+    m_file->setText(QDir::home().filePath(QStringLiteral("posatlas-%1.%2").arg(id, ext)));
+    updateSummary();
+}
+
 void ExportDialog::setRequest(const FigureExportRequest& r)
 {
     for (ViewKind k : kAllViewKinds)
-        viewCheck(k)->setChecked(r.views.contains(k));
+        viewCheck(k)->setChecked(!m_single && r.views.contains(k));
     if (!r.path.isEmpty()) {
         m_file->setText(r.path);
         fileEdited();
@@ -382,7 +397,7 @@ void ExportDialog::updateSummary()
 void ExportDialog::accept()
 {
     const FigureExportRequest r = request();
-    if (r.views.isEmpty()) {
+    if (r.views.isEmpty() && !m_single) {
         QMessageBox::warning(this, windowTitle(), tr("Choose at least one view to export."));
         return;
     }
@@ -392,7 +407,7 @@ void ExportDialog::accept()
     }
     if (r.path != m_confirmedPath || r.views.size() > 1) {
         QStringList existing;
-        for (const QString& p : figure_export_paths(r.path, r.views))
+        for (const QString& p : m_single ? QStringList{r.path} : figure_export_paths(r.path, r.views))
             if (QFileInfo::exists(p))
                 existing.append(QDir::toNativeSeparators(p));
         if (!existing.isEmpty() &&

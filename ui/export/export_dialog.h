@@ -50,6 +50,10 @@ public:
     // `current`: the view checked at first; `caption`: the suggested caption (scenario_caption).
     ExportDialog(ViewKind current, const QString& caption, QWidget* parent = nullptr);
 
+    // For a figure outside the views (a dock's figure): no choice of views, the file named after `id`
+    // ("posatlas-patch-grid.png"); request().views is empty and its path is the one file written.
+    void setSingleFigure(const QString& id);
+
     // Restores earlier choices (the views are kept as given; the caption text only if non-empty).
     void setRequest(const FigureExportRequest& request);
     // What the dialog shows now. The path always ends in .png, .svg, .pdf, .csv or .json: the format's
@@ -96,6 +100,8 @@ private:
     QLineEdit* m_caption;
     QLabel* m_summary;
     QString m_confirmedPath; // chosen in the file dialog, which already asked about overwriting
+    QWidget* m_viewsLabel = nullptr;
+    bool m_single = false; // setSingleFigure: one figure, no views
 };
 
 } // namespace posatlas::ui

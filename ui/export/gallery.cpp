@@ -22,6 +22,7 @@ ViewKind view_kind(GalleryView v)
     case GalleryView::Curves: return ViewKind::Curves;
     case GalleryView::Rotation: return ViewKind::Rotation;
     case GalleryView::Spectrum: return ViewKind::Spectrum;
+    case GalleryView::PatchGrid: return ViewKind::Heatmap; // drawn by export_patch_grid, not a view kind
     }
     return ViewKind::Heatmap;
 }
@@ -42,6 +43,8 @@ GalleryFigure method_figure(const GalleryFigureSpec& spec)
     v.log_x = spec.log_x.value_or(v.log_x);
     v.query_position = spec.query_position.value_or(v.query_position);
     v.key_position = spec.key_position.value_or(v.key_position);
+    if (spec.view == GalleryView::PatchGrid)
+        f.query_patch = spec.query_patch;
     return f;
 }
 

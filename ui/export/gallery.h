@@ -25,6 +25,8 @@ struct GalleryFigure {
     // For figures that compare several RoPE scalings of one model on shared axes (not a single
     // scenario): the variants, drawn as curves by comparison_curves(). Empty for ordinary figures.
     std::vector<std::pair<QString, RopeParams>> rope_variants;
+    // Set for the patch-grid figure (export/patch_grid_export.h): the query patch; `view` is then unused.
+    std::optional<std::int64_t> query_patch;
 };
 
 // The figures each method declares (MethodDescriptor::gallery), section by section in registry order, then

@@ -205,6 +205,9 @@ struct ViewSettings {
     double query_position = 12.0;
     double key_position = 4.0;
     std::vector<int> pairs; // empty: first, quarter, middle and last pair
+
+    // Patch grid (image-patch methods): the query patch, row-major on the grid; clamped to the patches.
+    std::int64_t query_patch = 0;
 };
 
 using ViewResult = std::variant<HeatmapData, CurveData, RotationData, SpectrumData>;

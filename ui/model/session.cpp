@@ -61,7 +61,8 @@ json settings_to_json(const ViewSettings& v)
         {"compare", compare},
         {"query_position", v.query_position},
         {"key_position", v.key_position},
-        {"pairs", pairs}};
+        {"pairs", pairs},
+        {"query_patch", v.query_patch}};
 }
 
 // Typed field access with the dotted key in every message.
@@ -133,6 +134,7 @@ ViewSettings settings_from_json(const json& j)
     read(j, "query_position", v.query_position, "a number");
     read(j, "key_position", v.key_position, "a number");
     read(j, "pairs", v.pairs, "an array of integers");
+    read(j, "query_patch", v.query_patch, "an integer"); // absent in older sessions: patch 0
     if (const auto it = j.find("overlay"); it != j.end()) {
         if (!it->is_array())
             fail("views.settings.overlay: expected an array of method ids");
@@ -170,6 +172,8 @@ ViewSettings settings_from_json(const json& j)
         fail("views.settings.curve_points: must be in [2, 100000]");
     if (v.max_panels < 1 || v.max_panels > 64)
         fail("views.settings.max_panels: must be in [1, 64]");
+    if (v.query_patch < 0 || v.query_patch >= kMaxSeqLen)
+        fail("views.settings.query_patch: must be in [0, " + std::to_string(kMaxSeqLen - 1) + "]");
     if (v.max_distance < 0 || v.max_distance > kMaxDistance)
         fail("views.settings.max_distance: must be in [0, " + std::to_string(kMaxDistance) + "]");
     return v;

@@ -283,6 +283,7 @@ void MainWindow::createControllers()
     m_layers = new LayersController(m_model, this);
     m_import->setLayers(m_layers);
     m_sessions->setLayers(m_layers);
+    m_sessions->setPatchGrid(m_patchGridPanel);
     m_layersPanel = new LayersPanel(m_layers);
     m_layersDock->setWidget(m_layersPanel);
     connect(m_layers, &LayersController::layersChanged, this, [this] {

@@ -14,6 +14,7 @@
 #include "views/view_render.h"
 #include "widgets/notice_area.h"
 #include "window/layers_controller.h"
+#include "window/patch_grid_panel.h"
 #include "window/view_controller.h"
 #include "window/window_status.h"
 
@@ -148,6 +149,8 @@ Session SessionActions::currentSession() const
             s.visible_views.append(view_kind_id(k));
     if (m_layers)
         s.layers = m_layers->state();
+    if (m_patchGrid)
+        s.settings.query_patch = m_patchGrid->query();
     return s;
 }
 
@@ -222,6 +225,8 @@ bool SessionActions::applySession(const Session& s, const QString& name, const Q
     w.rotationControls->setKeyPosition(v.key_position);
     syncMenus(v, s.colormap);
     m_views->setSettings(v); // every view
+    if (m_patchGrid)
+        m_patchGrid->setQuery(v.query_patch); // clamped to the scenario's patches
     for (ViewKind k : kAllViewKinds)
         m_views->dock(k)->setVisible(s.visible_views.contains(view_kind_id(k)));
     return true;

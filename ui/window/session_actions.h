@@ -27,6 +27,7 @@ class AnimationDialog;
 class LayersController;
 class NoticeArea;
 class OffscreenFigure;
+class PatchGridPanel;
 class Settings;
 class ViewController;
 class WindowStatus;
@@ -54,6 +55,8 @@ public:
     Session currentSession() const;
     // The model's layers and the one shown go into sessions and come back from them.
     void setLayers(LayersController* layers) { m_layers = layers; }
+    // The patch-grid dock's query patch goes into sessions (views.settings.query_patch) and comes back.
+    void setPatchGrid(PatchGridPanel* panel) { m_patchGrid = panel; }
     // Applies the scenario as one undo step, then the view settings (keeping this window's heatmap
     // pixel size), the colour map, the menus' check marks and the open docks. False, with the
     // window unchanged, when the scenario is refused.
@@ -110,6 +113,7 @@ private:
 
     ViewController* m_views;
     LayersController* m_layers = nullptr;
+    PatchGridPanel* m_patchGrid = nullptr;
     Settings* m_settings;
     WindowStatus* m_status;
     NoticeArea* m_notices;

@@ -172,6 +172,19 @@ MethodDescriptor describe_rope2d()
                         {"rope_theta", QT_TRANSLATE_NOOP("Caption", "θ %1")},
                         {"head_dim", QT_TRANSLATE_NOOP("Caption", "d %1")}};
     d.explain = rope2d_explanation;
+    d.gallery = {{.stem = "rope2d-patch-grid",
+                  .caption = QT_TRANSLATE_NOOP(
+                      "Gallery", "2D RoPE (Pixtral, θ 10⁴, d 64) on a 16 × 16 patch grid: the centre patch "
+                                 "(row 8, column 8) against every patch; rows and columns turn separate "
+                                 "pairs, so the logits form a cross"),
+                  .view = GalleryView::PatchGrid,
+                  .scenario =
+                      [] {
+                          Scenario s = gallery_defaults(kRope2D);
+                          s.seq_len = 16 * 16;
+                          return s;
+                      },
+                  .query_patch = 8 * 16 + 8}};
     return d;
 }
 

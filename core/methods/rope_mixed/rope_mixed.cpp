@@ -186,6 +186,19 @@ MethodDescriptor describe_rope_mixed()
                                               p.freqs_table_tensor, p.freqs_table, false};
     };
     d.explain = rope_mixed_explanation;
+    d.gallery = {{.stem = "rope-mixed-patch-grid",
+                  .caption = QT_TRANSLATE_NOOP(
+                      "Gallery", "RoPE-Mixed (Heo et al. 2024, 14 × 14 patches, d 64, seeded directions, "
+                                 "head 0) against the centre patch (row 7, column 7): mixed directions "
+                                 "turn on diagonals too, not only along rows and columns"),
+                  .view = GalleryView::PatchGrid,
+                  .scenario =
+                      [] {
+                          Scenario s = gallery_defaults(kRopeMixed);
+                          s.seq_len = 14 * 14;
+                          return s;
+                      },
+                  .query_patch = 7 * 14 + 7}};
     return d;
 }
 

@@ -189,6 +189,20 @@ MethodDescriptor describe_swin()
                                               p.bias_table_tensor, p.bias_table, false};
     };
     d.explain = swin_explanation;
+    d.gallery = {{.stem = "swin-patch-grid",
+                  .caption = QT_TRANSLATE_NOOP(
+                      "Gallery", "Swin's relative position bias (swin-tiny, 7 × 7 window, seeded table, "
+                                 "std 0.02, head 0) of the centre patch (row 3, column 3) against the "
+                                 "window's patches: one learned value per 2D offset"),
+                  .view = GalleryView::PatchGrid,
+                  .scenario =
+                      [] {
+                          Scenario s = gallery_defaults(kSwin);
+                          s.seq_len = 7 * 7;
+                          return s;
+                      },
+                  .matrix_kind = MatrixKind::Bias,
+                  .query_patch = 3 * 7 + 3}};
     return d;
 }
 

@@ -118,8 +118,8 @@ TEST(PatchGrid, SequenceMethodsHaveNoGridAndBadQueriesAreRefusedByName)
             patch_grid_row(s, query);
             ADD_FAILURE() << "query " << query << " is outside 0..15";
         } catch (const ParameterError& e) {
-            EXPECT_EQ(e.parameter(), "query patch");
-            EXPECT_EQ(e.allowed(), "0 to 15");
+            EXPECT_EQ(e.parameter(), "query_patch");
+            EXPECT_EQ(e.allowed(), "an integer in [0, 15]");
         }
     }
 }

@@ -5,6 +5,7 @@
 // declares is in it once, and every figure renders with data in it.
 #include "export/figure_export.h"
 #include "export/gallery.h"
+#include "export/patch_grid_export.h"
 #include "methods/registry.h"
 #include "views/curve_view.h"
 #include "views/view_render.h"
@@ -84,10 +85,13 @@ private slots:
                                    QStringLiteral("19-mrope-interleaved-logits"),
                                    QStringLiteral("20-mla-logits"),
                                    QStringLiteral("21-mla-rotary-share"),
-                                   QStringLiteral("22-yarn-spectrum"),
-                                   QStringLiteral("23-llama3-bands"),
-                                   QStringLiteral("24-longrope-spectrum"),
-                                   QStringLiteral("25-pi-vs-ntk")};
+                                   QStringLiteral("22-rope2d-patch-grid"),
+                                   QStringLiteral("23-rope-mixed-patch-grid"),
+                                   QStringLiteral("24-swin-patch-grid"),
+                                   QStringLiteral("25-yarn-spectrum"),
+                                   QStringLiteral("26-llama3-bands"),
+                                   QStringLiteral("27-longrope-spectrum"),
+                                   QStringLiteral("28-pi-vs-ntk")};
         QCOMPARE(stems, expected);
     }
 
@@ -127,7 +131,12 @@ private slots:
         options.dpi = 48;
         for (const GalleryFigure& g : standard_gallery()) {
             QImage image;
-            if (!g.rope_variants.empty()) {
+            if (g.query_patch) {
+                // The patch grid (export/patch_grid_export.h): its figure, of core's row.
+                const std::unique_ptr<PatchGridView> view = patch_grid_figure(g.scenario, *g.query_patch);
+                QVERIFY2(view->row() && view->row()->min < view->row()->max, qPrintable(g.stem));
+                image = render_figure_image(*view, options);
+            } else if (!g.rope_variants.empty()) {
                 CurveView view;
                 const CurveData data = comparison_curves(g.description, g.rope_variants);
                 QVERIFY2(data_size(data) > 0, qPrintable(g.stem));

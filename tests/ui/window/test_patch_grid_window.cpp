@@ -14,14 +14,18 @@
 #include "methods/rope_mixed/rope_mixed.h"
 #include "methods/swin/swin.h"
 #include "methods/vit/vit.h"
+#include "model/session.h"
 #include "views/colormap.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/patch_grid_panel.h"
 #include "window/presentation.h"
+#include "window/session_actions.h"
 
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -135,7 +139,7 @@ private slots:
         QVERIFY(panel->queryText().contains(QStringLiteral("2")));
 
         // A click on patch (1, 2) makes it the query.
-        PatchGridCanvas* canvas = panel->canvas();
+        PatchGridView* canvas = panel->canvas();
         const QRectF cell = canvas->cellRect(1, 2);
         QVERIFY(canvas->rect().contains(cell.toAlignedRect()));
         QTest::mouseClick(canvas, Qt::LeftButton, {}, cell.center().toPoint());
@@ -152,7 +156,10 @@ private slots:
         settle(w);
         checkRow(w, clicked + 1 + grid.width);
 
-        // The value under the mouse: patch (0, 0).
+        // The value under the mouse: patch (0, 0), reached from another patch (a move to where the pointer
+        // already is sends no event).
+        QTest::mouseMove(canvas, canvas->cellRect(1, 1).center().toPoint());
+        QTest::qWait(50); // the readout's new text may move the canvas
         QTest::mouseMove(canvas, canvas->cellRect(0, 0).center().toPoint());
         QTRY_VERIFY(!panel->hoverText().isEmpty());
         const double v = panel->shown()->values[0];
@@ -270,6 +277,45 @@ private slots:
                  qPrintable(QStringLiteral("%1 %2 %3").arg(neighbour).arg(above).arg(corner)));
         save(&w, QStringLiteral("patch-grid-vit-sincos-100"));
         save(panel, QStringLiteral("patch-grid-panel-vit-sincos-100"));
+    }
+
+    // The query patch goes into a saved session and comes back when it is opened; the dock's export
+    // writes the figure and the numbers of that query (CSV: one row per patch).
+    void queryPatchRoundTripsAndExports()
+    {
+        MainWindow w(m_dir.filePath(QStringLiteral("patch_grid_session.ini")));
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.model()->setMethod(kRope2D));
+        PatchGridPanel* panel = w.patchGridPanel();
+        panel->setQuery(37);
+        settle(w);
+        QVERIFY(panel->exportButton()->isEnabled());
+        const QString path = m_dir.filePath(QStringLiteral("grid.posatlas.json"));
+        QVERIFY(w.sessionActions()->saveSession(path));
+        QCOMPARE(load_session(path).settings.query_patch, std::int64_t{37});
+
+        panel->setQuery(3);
+        QVERIFY(w.sessionActions()->openSession(path));
+        QCOMPARE(panel->query(), std::int64_t{37});
+        settle(w);
+        checkRow(w, 37);
+
+        const QString csv = m_dir.filePath(QStringLiteral("grid.csv"));
+        const QString png = m_dir.filePath(QStringLiteral("grid.png"));
+        FigureExportOptions options;
+        options.size = QSizeF(900, 700);
+        panel->exportTo(csv, options);
+        panel->exportTo(png, options);
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+        QCOMPARE(static_cast<std::int64_t>(lines.size() - 1), w.model()->scenario().seq_len);
+        QImage image;
+        QVERIFY(image.load(png));
+        QVERIFY(image.text(QStringLiteral("Title")).contains(QStringLiteral("37")));
+        save(panel, QStringLiteral("patch-grid-panel-export"));
     }
 };
 
