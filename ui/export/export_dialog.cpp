@@ -109,6 +109,7 @@ ExportDialog::ExportDialog(ViewKind current, const QString& caption, QWidget* pa
         viewsRow->addWidget(box);
     }
     viewsRow->addStretch(1);
+    m_viewsRow = viewsRow;
 
     m_file =
         new QLineEdit(QDir::home().filePath(QStringLiteral("posatlas-%1.png").arg(view_kind_id(current))));
@@ -218,6 +219,25 @@ ExportDialog::ExportDialog(ViewKind current, const QString& caption, QWidget* pa
 
     sizeEdited();
     formatChosen();
+}
+
+void ExportDialog::setSingleFigure(const QString& name, const QString& stem)
+{
+    for (QCheckBox* box : m_viewChecks) {
+        box->setChecked(false);
+        box->hide();
+    }
+    if (!m_singleFigure) {
+        m_singleFigure = new QLabel;
+        m_viewsRow->insertWidget(0, m_singleFigure);
+    }
+    m_singleFigure->setText(name);
+    if (auto* form = findChild<QFormLayout*>())
+        if (auto* label = qobject_cast<QLabel*>(form->labelForField(m_viewsRow)))
+            label->setText(tr("Figure:"));
+    const QString ext = extension();
+    m_file->setText(QDir::home().filePath(stem + QLatin1Char('.') + ext));
+    fileEdited();
 }
 
 void ExportDialog::setRequest(const FigureExportRequest& r)
@@ -382,7 +402,7 @@ void ExportDialog::updateSummary()
 void ExportDialog::accept()
 {
     const FigureExportRequest r = request();
-    if (r.views.isEmpty()) {
+    if (r.views.isEmpty() && !isSingleFigure()) {
         QMessageBox::warning(this, windowTitle(), tr("Choose at least one view to export."));
         return;
     }

@@ -19,6 +19,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -49,6 +50,11 @@ class ExportDialog : public QDialog
 public:
     // `current`: the view checked at first; `caption`: the suggested caption (scenario_caption).
     ExportDialog(ViewKind current, const QString& caption, QWidget* parent = nullptr);
+
+    // Exports one figure that is not a view (a dock's, e.g. the token layout): the views' boxes give way
+    // to the figure's `name`, the file is named after `stem`, and request().views stays empty.
+    void setSingleFigure(const QString& name, const QString& stem);
+    bool isSingleFigure() const { return m_singleFigure != nullptr; }
 
     // Restores earlier choices (the views are kept as given; the caption text only if non-empty).
     void setRequest(const FigureExportRequest& request);
@@ -95,7 +101,9 @@ private:
     QCheckBox* m_captionOn;
     QLineEdit* m_caption;
     QLabel* m_summary;
-    QString m_confirmedPath; // chosen in the file dialog, which already asked about overwriting
+    QHBoxLayout* m_viewsRow;
+    QLabel* m_singleFigure = nullptr; // setSingleFigure's name, in place of the views' boxes
+    QString m_confirmedPath;          // chosen in the file dialog, which already asked about overwriting
 };
 
 } // namespace posatlas::ui

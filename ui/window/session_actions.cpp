@@ -148,6 +148,8 @@ Session SessionActions::currentSession() const
             s.visible_views.append(view_kind_id(k));
     if (m_layers)
         s.layers = m_layers->state();
+    if (m_tokenLayoutDock)
+        s.token_layout = !m_tokenLayoutDock->isHidden();
     return s;
 }
 
@@ -224,6 +226,9 @@ bool SessionActions::applySession(const Session& s, const QString& name, const Q
     m_views->setSettings(v); // every view
     for (ViewKind k : kAllViewKinds)
         m_views->dock(k)->setVisible(s.visible_views.contains(view_kind_id(k)));
+    // After setScenario, which showed it for M-RoPE and hid it otherwise: the session's choice, if any.
+    if (m_tokenLayoutDock && s.token_layout)
+        m_tokenLayoutDock->setVisible(*s.token_layout);
     return true;
 }
 

@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 
+class QDockWidget;
 class QMenu;
 
 namespace posatlas::ui {
@@ -54,6 +55,8 @@ public:
     Session currentSession() const;
     // The model's layers and the one shown go into sessions and come back from them.
     void setLayers(LayersController* layers) { m_layers = layers; }
+    // The Token layout dock, whose visibility sessions keep (Session::token_layout).
+    void setTokenLayoutDock(QDockWidget* dock) { m_tokenLayoutDock = dock; }
     // Applies the scenario as one undo step, then the view settings (keeping this window's heatmap
     // pixel size), the colour map, the menus' check marks and the open docks. False, with the
     // window unchanged, when the scenario is refused.
@@ -110,6 +113,7 @@ private:
 
     ViewController* m_views;
     LayersController* m_layers = nullptr;
+    QDockWidget* m_tokenLayoutDock = nullptr;
     Settings* m_settings;
     WindowStatus* m_status;
     NoticeArea* m_notices;
