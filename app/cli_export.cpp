@@ -11,8 +11,10 @@
 #include "export/animation_export.h"
 #include "export/figure_export.h"
 #include "export/gallery.h"
+#include "export/token_layout_export.h"
 #include "io/model_config.h"
 #include "io/scenario_json.h"
+#include "jobs/token_layout_job.h"
 #include "model/session.h"
 #include "scenario/validation.h"
 #include "views/curve_view.h"
@@ -145,8 +147,9 @@ OptionTable view_table()
          .help = translate(
              "Cli",
              "The figure: the heatmap, RoPE's rotation of a query and key, the decay curves (curves is "
-             "the same), or the frequency spectrum. Required unless --session gives the visible view."),
-         .choices = {"heatmap", "rotation", "decay", "curves", "spectrum"}},
+             "the same), the frequency spectrum, or M-RoPE's token layout (each token's t, h, w ids; "
+             "--method mrope). Required unless --session gives the visible view."),
+         .choices = {"heatmap", "rotation", "decay", "curves", "spectrum", "token-layout"}},
         {.name = "session",
          .type = ArgType::Path,
          .help = translate(
@@ -324,6 +327,34 @@ void write_output(const Figure& figure, const ViewResult& data, const QString& p
     }
 }
 
+// --view token-layout: M-RoPE's figure, not animated.
+void check_token_layout_export(const Scenario& s, bool animate)
+{
+    if (!shows_token_layout(s))
+        throw UsageError(
+            arg(translate("Cli", "--view token-layout shows M-RoPE's (t, h, w) position ids: give "
+                                 "--method mrope (got --method %1)"),
+                {std::string(s.method.id())}));
+    if (animate)
+        throw UsageError(translate("Cli", "--animate: the token layout is not animated; use --view heatmap, "
+                                          "rotation, decay or spectrum"));
+}
+
+// The token layout or its numbers by the extension, as write_output does for the views.
+void write_token_layout(const TokenLayoutFigure& fig, const QString& path, const FigureExportOptions& options,
+                        const Scenario& s)
+{
+    if (!export_format_from_path(path))
+        throw UsageError(
+            arg(translate("Cli", "--out %1: unknown extension; use one of %2 (or --out - --format FORMAT)"),
+                {path.toStdString(), export_format_list().toStdString()}));
+    try {
+        export_token_layout(fig.figure(), fig.data(), path, options, s);
+    } catch (const ExportError& e) {
+        throw UsageError(std::string("--out: ") + e.what());
+    }
+}
+
 } // namespace
 
 OptionSet export_option_set()
@@ -339,10 +370,11 @@ OptionSet gallery_option_set()
 std::string export_help()
 {
     return render_help(
-        usage_prefix() +
-            "posatlas export --view heatmap|rotation|decay|spectrum [--preset NAME | --config FILE |\n" +
+        usage_prefix() + "posatlas export --view heatmap|rotation|decay|spectrum|token-layout\n" +
             std::string(display_width(usage_prefix()) + 16, ' ') +
-            "--session FILE] [options] --out FILE.{png,svg,pdf,csv,json}|- [--format F]\n" + usage_prefix() +
+            "[--preset NAME | --config FILE | --session FILE] [options]\n" +
+            std::string(display_width(usage_prefix()) + 16, ' ') +
+            "--out FILE.{png,svg,pdf,csv,json}|- [--format F]\n" + usage_prefix() +
             "posatlas export --view V [options] --animate FIELD=FROM:TO[:log] [--frames N] [--fps N]\n" +
             std::string(display_width(usage_prefix()) + 16, ' ') + "--out FILE.{mp4,gif,apng}|- [--format F]",
         translate(
@@ -419,7 +451,12 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (!view_name && !o.has("session"))
         throw UsageError(
             translate("Cli", "--view is required: heatmap, rotation, decay (curves) or spectrum"));
-    const ViewKind kind = view_name
+    // M-RoPE's token layout is a figure of its own (export/token_layout_export.h), not one of the views.
+    const bool token_layout = view_name == "token-layout";
+    if (token_layout)
+        check_token_layout_export(s, animate);
+    const ViewKind kind = token_layout ? ViewKind::Heatmap
+                          : view_name
                               ? *parse_view_kind(QString::fromStdString(*view_name))
                               : *parse_view_kind(session.visible_views.value(0, QStringLiteral("heatmap")));
     if (auto k = o.text("kind")) {
@@ -493,9 +530,15 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
                              {temp.errorString().toStdString()}));
     try {
         progress.step(1, 2, translate("Cli", "computing and drawing"));
-        const OffscreenFigure fig(kind, s, v, colormap);
-        progress.step(2, 2, translate("Cli", "writing"));
-        write_output(fig.figure(), fig.data(), target, options, s);
+        if (token_layout) {
+            const TokenLayoutFigure fig(s);
+            progress.step(2, 2, translate("Cli", "writing"));
+            write_token_layout(fig, target, options, s);
+        } else {
+            const OffscreenFigure fig(kind, s, v, colormap);
+            progress.step(2, 2, translate("Cli", "writing"));
+            write_output(fig.figure(), fig.data(), target, options, s);
+        }
     } catch (const ParameterError& e) {
         throw UsageError(parameter_message(option_name(e.parameter()), e.allowed(), e.got()));
     }
@@ -548,7 +591,9 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out)
         FigureExportOptions options = figure_options(o, scenario_caption(g.scenario));
         options.render.caption = o.has("caption") ? options.render.caption : g.description;
         const ViewSettings v = export_view_settings(g.settings, options);
-        if (!g.rope_variants.empty()) {
+        if (g.token_layout) {
+            write_token_layout(TokenLayoutFigure(g.scenario), path, options, g.scenario);
+        } else if (!g.rope_variants.empty()) {
             CurveView view;
             const CurveData data =
                 comparison_curves(g.description.section(QLatin1Char('('), 0, 0).trimmed(), g.rope_variants);

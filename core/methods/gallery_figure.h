@@ -25,7 +25,8 @@ struct Scenario;
 // The translation context of the captions.
 inline constexpr const char* kGalleryContext = "Gallery";
 
-enum class GalleryView { Heatmap, Curves, Rotation, Spectrum };
+// TokenLayout: M-RoPE's tokens with their (t, h, w) ids and the pairs' axes (the Token layout panel).
+enum class GalleryView { Heatmap, Curves, Rotation, Spectrum, TokenLayout };
 
 // The gallery's parts, in order: the methods one by one, then context extension (RoPE scalings on the
 // models that use them).

@@ -447,10 +447,6 @@
         <translation>热力图配色；auto 对有正负号的值选发散色标，否则选 viridis。</translation>
     </message>
     <message>
-        <source>The figure: the heatmap, RoPE&apos;s rotation of a query and key, the decay curves (curves is the same), or the frequency spectrum. Required unless --session gives the visible view.</source>
-        <translation>要画的图：热力图、RoPE 对一个查询和一个键的旋转、衰减曲线（curves 与之相同），或频谱。除非 --session 给出了可见的视图，否则必须指定。</translation>
-    </message>
-    <message>
         <source>Take the model and the view settings from a saved .posatlas.json session; options given beside it override it. Exclusive with --preset and --config.</source>
         <translation>从保存的 .posatlas.json 会话中取模型和视图设置；同时给出的选项会覆盖它。不能与 --preset 和 --config 同时使用。</translation>
     </message>
@@ -1473,6 +1469,18 @@
         <source>Which matrix: logits, weights (the softmax of each row of the logits; --causal masks the keys after the query, --window sliding|chunked with --window-span narrows that mask, --text &quot;the dog bit the man&quot; makes the words the positions), encoding, bias, buckets, cope-positions or cope-gates, as the method offers them.</source>
         <translation>哪个矩阵：logits（注意力分数）、weights（注意力权重：对注意力分数每一行做 softmax；--causal 屏蔽查询之后的键，--window sliding|chunked 配合 --window-span 把这个掩码再收窄成滑动窗口或分块，--text &quot;the dog bit the man&quot; 让词语充当位置）、encoding、bias、buckets、cope-positions 或 cope-gates，视方法提供哪些而定。</translation>
     </message>
+    <message>
+        <source>The figure: the heatmap, RoPE&apos;s rotation of a query and key, the decay curves (curves is the same), the frequency spectrum, or M-RoPE&apos;s token layout (each token&apos;s t, h, w ids; --method mrope). Required unless --session gives the visible view.</source>
+        <translation>要画的图：热力图、RoPE 对一个查询和一个键的旋转、衰减曲线（curves 与之相同）、频谱，或 M-RoPE 的词元布局（每个词元的 t、h、w 位置编号；需 --method mrope）。除非 --session 给出了可见的视图，否则必须指定。</translation>
+    </message>
+    <message>
+        <source>--view token-layout shows M-RoPE&apos;s (t, h, w) position ids: give --method mrope (got --method %1)</source>
+        <translation>--view token-layout 显示的是 M-RoPE 的 (t, h, w) 位置编号：请指定 --method mrope（收到的是 --method %1）</translation>
+    </message>
+    <message>
+        <source>--animate: the token layout is not animated; use --view heatmap, rotation, decay or spectrum</source>
+        <translation>--animate：词元布局不能做成动画；请用 --view heatmap、rotation、decay 或 spectrum</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>
@@ -2046,6 +2054,14 @@
     <message>
         <source>p-RoPE as Gemma 4&apos;s full-attention layers use it (proportional RoPE: d 512, θ 10⁶, p 0.25): the 64 highest frequencies of the head turn, its 192 lowest pairs do not</source>
         <translation>Gemma 4 全局注意力层所用的 p-RoPE（比例 RoPE：d 512，θ 10⁶，p 0.25）：头中频率最高的 64 对会旋转，频率最低的 192 对不旋转</translation>
+    </message>
+    <message>
+        <source>Qwen2-VL&apos;s position ids (t, h, w) of each token for text, an image of 4 × 6 patches merged to 2 × 3 tokens and text: the image&apos;s tokens share t and count rows and columns, the text after it resumes past the largest id; the head&apos;s 64 pairs in three chunks t, h, w</source>
+        <translation>Qwen2-VL 中每个词元的位置编号 (t, h, w)：文本、一幅 4 × 6 个图像块的图像（合并为 2 × 3 个词元）和文本；图像的词元共用同一个 t，h 和 w 依次数行和列，图像之后的文本从最大编号之后接着数；注意力头的 64 个维度对按 t、h、w 分成三段</translation>
+    </message>
+    <message>
+        <source>Qwen3-VL on the same tokens: the same ids, but the head&apos;s pairs interleave the axes t h w t h w …, so rows and columns turn fast pairs too</source>
+        <translation>Qwen3-VL 处理同样的词元：位置编号相同，但注意力头的维度对按 t h w t h w … 交错分配给三个轴，所以行和列也能转动快的维度对</translation>
     </message>
 </context>
 <context>
@@ -4618,6 +4634,10 @@
         <source>The numbers the view shows, as %1.</source>
         <translation>视图所显示的数值，格式为 %1。</translation>
     </message>
+    <message>
+        <source>Figure:</source>
+        <translation>图：</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::FigureExport</name>
@@ -6116,6 +6136,10 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>&amp;Token layout</source>
         <translation>词元布局(&amp;T)</translation>
     </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>
@@ -6741,6 +6765,37 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>attention factor %1 on cos and sin, softmax scale × %2 (logits × %3)</source>
         <translation>注意力因子 %1（作用于 cos 与 sin），softmax 缩放 × %2（注意力分数 × %3）</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::TokenLayoutController</name>
+    <message>
+        <source>Export Figure…</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message>
+        <source>Write the token layout as PNG, SVG or PDF</source>
+        <translation>将词元布局写出为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Export Data…</source>
+        <translation>导出数据…</translation>
+    </message>
+    <message>
+        <source>cannot compute the token layout: %1</source>
+        <translation>无法计算词元布局：%1</translation>
+    </message>
+    <message>
+        <source>Token layout</source>
+        <translation>词元布局</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Write each token&apos;s kind and (t, h, w) ids as CSV, or with each pair&apos;s axis as JSON</source>
+        <translation>将每个词元的类别和 (t, h, w) 位置编号写出为 CSV；写成 JSON 时另含每个维度对所属的轴</translation>
     </message>
 </context>
 <context>

@@ -25,6 +25,8 @@ struct GalleryFigure {
     // For figures that compare several RoPE scalings of one model on shared axes (not a single
     // scenario): the variants, drawn as curves by comparison_curves(). Empty for ordinary figures.
     std::vector<std::pair<QString, RopeParams>> rope_variants;
+    // M-RoPE's token layout of the scenario (export/token_layout_export.h) instead of a view.
+    bool token_layout = false;
 };
 
 // The figures each method declares (MethodDescriptor::gallery), section by section in registry order, then
