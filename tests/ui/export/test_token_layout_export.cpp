@@ -5,6 +5,7 @@
 // own tests check it; JSON: also each pair's axis, core's mrope_pair_axes), `posatlas export --view
 // token-layout` writes the same bytes and refuses what it cannot draw with exit 2 naming the option,
 // and sessions keep whether the dock is shown (older sessions, without the key, still load).
+#include "export/export_dialog.h"
 #include "export/token_layout_export.h"
 #include "jobs/job_tracker.h"
 #include "methods/mrope/mrope.h"
@@ -15,6 +16,8 @@
 #include "window/session_actions.h"
 #include "window/token_layout_controller.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QImage>
@@ -80,6 +83,7 @@ class TokenLayoutExportTest : public QObject
 
 private slots:
     void dockWritesFigureAndNumbers();
+    void exportDialogOffersTheOneFigure();
     void commandLineWritesTheSameNumbersAndSize();
     void commandLineRefusesWithTheOption();
     void sessionKeepsTheDockShown();
@@ -151,6 +155,21 @@ void TokenLayoutExportTest::dockWritesFigureAndNumbers()
     const QString bad = dir.filePath(QStringLiteral("missing/layout.png"));
     QVERIFY_THROWS_EXCEPTION(ExportError, controller.exportTo(bad, options));
     QVERIFY(!QFile::exists(bad));
+}
+
+// The dock's export dialog: no view boxes, the figure named instead, a file named after it; its request
+// has no views and passes the dialog's check.
+void TokenLayoutExportTest::exportDialogOffersTheOneFigure()
+{
+    ExportDialog dialog(ViewKind::Heatmap, QStringLiteral("M-RoPE"));
+    dialog.setSingleFigure(QStringLiteral("Token layout"), QStringLiteral("posatlas-token-layout"));
+    QVERIFY(dialog.isSingleFigure());
+    for (ViewKind k : kAllViewKinds)
+        QVERIFY(dialog.viewCheck(k)->isHidden());
+    QVERIFY(dialog.request().views.isEmpty());
+    QVERIFY(dialog.request().path.endsWith(QStringLiteral("posatlas-token-layout.png")));
+    dialog.formatCombo()->setCurrentIndex(dialog.formatCombo()->findData(QStringLiteral("csv")));
+    QVERIFY(dialog.request().path.endsWith(QStringLiteral("posatlas-token-layout.csv")));
 }
 
 void TokenLayoutExportTest::commandLineWritesTheSameNumbersAndSize()
