@@ -12,8 +12,10 @@
 #include "export/figure_export.h"
 #include "export/gallery.h"
 #include "export/patch_grid_export.h"
+#include "export/token_layout_export.h"
 #include "io/model_config.h"
 #include "io/scenario_json.h"
+#include "jobs/token_layout_job.h"
 #include "model/session.h"
 #include "scenario/validation.h"
 #include "views/curve_view.h"
@@ -146,10 +148,10 @@ OptionTable view_table()
          .help = translate(
              "Cli",
              "The figure: the heatmap, RoPE's rotation of a query and key, the decay curves (curves is "
-             "the same), the frequency spectrum, or the patch grid of an image-patch method (rope2d, "
-             "rope-mixed, swin: one query patch against every patch). Required unless --session gives the "
-             "visible view."),
-         .choices = {"heatmap", "rotation", "decay", "curves", "spectrum", "patch-grid"}},
+             "the same), the frequency spectrum, the patch grid of an image-patch method (rope2d, "
+             "rope-mixed, swin, vit: one query patch against every patch), or M-RoPE's token layout (each "
+             "token's t, h, w ids; --method mrope). Required unless --session gives the visible view."),
+         .choices = {"heatmap", "rotation", "decay", "curves", "spectrum", "patch-grid", "token-layout"}},
         {.name = "session",
          .type = ArgType::Path,
          .help = translate(
@@ -352,6 +354,34 @@ void write_output(const Figure& figure, const ViewResult& data, const QString& p
     }
 }
 
+// --view token-layout: M-RoPE's figure, not animated.
+void check_token_layout_export(const Scenario& s, bool animate)
+{
+    if (!shows_token_layout(s))
+        throw UsageError(
+            arg(translate("Cli", "--view token-layout shows M-RoPE's (t, h, w) position ids: give "
+                                 "--method mrope (got --method %1)"),
+                {std::string(s.method.id())}));
+    if (animate)
+        throw UsageError(translate("Cli", "--animate: the token layout is not animated; use --view heatmap, "
+                                          "rotation, decay or spectrum"));
+}
+
+// The token layout or its numbers by the extension, as write_output does for the views.
+void write_token_layout(const TokenLayoutFigure& fig, const QString& path, const FigureExportOptions& options,
+                        const Scenario& s)
+{
+    if (!export_format_from_path(path))
+        throw UsageError(
+            arg(translate("Cli", "--out %1: unknown extension; use one of %2 (or --out - --format FORMAT)"),
+                {path.toStdString(), export_format_list().toStdString()}));
+    try {
+        export_token_layout(fig.figure(), fig.data(), path, options, s);
+    } catch (const ExportError& e) {
+        throw UsageError(std::string("--out: ") + e.what());
+    }
+}
+
 } // namespace
 
 OptionSet export_option_set()
@@ -367,11 +397,11 @@ OptionSet gallery_option_set()
 std::string export_help()
 {
     return render_help(
-        usage_prefix() +
-            "posatlas export --view heatmap|rotation|decay|spectrum|patch-grid [--preset NAME | --config "
-            "FILE |\n" +
+        usage_prefix() + "posatlas export --view heatmap|rotation|decay|spectrum|patch-grid|token-layout\n" +
             std::string(display_width(usage_prefix()) + 16, ' ') +
-            "--session FILE] [options] --out FILE.{png,svg,pdf,csv,json}|- [--format F]\n" + usage_prefix() +
+            "[--preset NAME | --config FILE | --session FILE] [options]\n" +
+            std::string(display_width(usage_prefix()) + 16, ' ') +
+            "--out FILE.{png,svg,pdf,csv,json}|- [--format F]\n" + usage_prefix() +
             "posatlas export --view V [options] --animate FIELD=FROM:TO[:log] [--frames N] [--fps N]\n" +
             std::string(display_width(usage_prefix()) + 16, ' ') + "--out FILE.{mp4,gif,apng}|- [--format F]",
         translate(
@@ -447,14 +477,18 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
     ViewSettings v = session.settings;
     if (!view_name && !o.has("session"))
         throw UsageError(translate(
-            "Cli", "--view is required: heatmap, rotation, decay (curves), spectrum or patch-grid"));
-    // The patch grid is a figure of its own (export/patch_grid_export.h), not one of the view kinds.
+            "Cli", "--view is required: heatmap, rotation, decay (curves), spectrum, patch-grid or token-layout"));
+    // The patch grid and M-RoPE's token layout are figures of their own (export/patch_grid_export.h,
+    // export/token_layout_export.h), not view kinds.
     const bool patch_grid = view_name == "patch-grid";
     if (patch_grid && animate)
         throw UsageError(translate("Cli", "--animate: the patch grid is exported as a still figure only"));
     const std::int64_t query_patch =
         o.has("query-patch") ? *o.integer("query-patch") : session.settings.query_patch;
-    const ViewKind kind = patch_grid ? ViewKind::Heatmap
+    const bool token_layout = view_name == "token-layout";
+    if (token_layout)
+        check_token_layout_export(s, animate);
+    const ViewKind kind = patch_grid || token_layout ? ViewKind::Heatmap
                           : view_name
                               ? *parse_view_kind(QString::fromStdString(*view_name))
                               : *parse_view_kind(session.visible_views.value(0, QStringLiteral("heatmap")));
@@ -532,6 +566,10 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
         if (patch_grid) {
             progress.step(2, 2, translate("Cli", "writing"));
             export_patch_grid_output(s, query_patch, target, options);
+        } else if (token_layout) {
+            const TokenLayoutFigure fig(s);
+            progress.step(2, 2, translate("Cli", "writing"));
+            write_token_layout(fig, target, options, s);
         } else {
             const OffscreenFigure fig(kind, s, v, colormap);
             progress.step(2, 2, translate("Cli", "writing"));
@@ -591,6 +629,8 @@ int run_gallery(const std::vector<std::string>& args, std::ostream& out)
         const ViewSettings v = export_view_settings(g.settings, options);
         if (g.query_patch) {
             export_patch_grid_output(g.scenario, *g.query_patch, path, options);
+        } else if (g.token_layout) {
+            write_token_layout(TokenLayoutFigure(g.scenario), path, options, g.scenario);
         } else if (!g.rope_variants.empty()) {
             CurveView view;
             const CurveData data =

@@ -151,7 +151,7 @@ void shoot_presentation_scales(const Shots& s)
     shoot_presented_alibi_and_lesson(s);
 }
 
-// The course page, then each lesson at its first step, in a 1280x720 window.
+// The course page, then every step of each lesson, in a 1280x720 window (lesson-NN-name-K, K from 1).
 void shoot_course(const Shots& s)
 {
     MainWindow& w = s.w;
@@ -162,9 +162,12 @@ void shoot_course(const Shots& s)
     for (const QString& path : course_lessons(course_language(currentLanguage()))) {
         if (!w.openLesson(path))
             continue;
-        w.goToLessonStep(0);
-        s.idle();
-        s.save(&w, named(QStringLiteral("lesson-") + QFileInfo(path).completeBaseName()));
+        for (int step = 0; w.goToLessonStep(step); ++step) {
+            s.idle();
+            s.save(
+                &w,
+                named(QStringLiteral("lesson-%1-%2").arg(QFileInfo(path).completeBaseName()).arg(step + 1)));
+        }
     }
     w.closeLesson();
     s.idle();

@@ -38,7 +38,7 @@ struct Shots {
 // presentation mode at 150, 200 and 250 % (each view, ALiBi's per-head captions, a lesson step) and the
 // window before and after presenting;
 void shoot_presentation_scales(const Shots& s);
-// the course page and the first step of every lesson;
+// the course page and every step of every lesson;
 void shoot_course(const Shots& s);
 // the heatmap's hover readout and the curves' crosshair;
 void shoot_readouts(const Shots& s);

@@ -59,6 +59,8 @@ inline constexpr const char* kTokenKind = "token_kind";
 inline constexpr const char* kTimeId = "t_id";
 inline constexpr const char* kHeightId = "h_id";
 inline constexpr const char* kWidthId = "w_id";
+// The axis a rotary pair follows (mrope_pair_axes): "t", "h" or "w".
+inline constexpr const char* kPairAxis = "pair_axis";
 
 // The patch grid (analysis/patch_grid.h): each key patch, its row and column on the grid and its value.
 inline constexpr const char* kPatch = "patch";

@@ -25,8 +25,9 @@ struct Scenario;
 // The translation context of the captions.
 inline constexpr const char* kGalleryContext = "Gallery";
 
-// PatchGrid: one query patch against every patch of an image grid (analysis/patch_grid.h).
-enum class GalleryView { Heatmap, Curves, Rotation, Spectrum, PatchGrid };
+// PatchGrid: one query patch against every patch of an image grid (analysis/patch_grid.h); TokenLayout:
+// M-RoPE's tokens with their (t, h, w) ids and the pairs' axes (the Token layout panel).
+enum class GalleryView { Heatmap, Curves, Rotation, Spectrum, PatchGrid, TokenLayout };
 
 // The gallery's parts, in order: the methods one by one, then context extension (RoPE scalings on the
 // models that use them).

@@ -1482,10 +1482,6 @@
         <translation>以图像块为位置的方法（rope2d、rope-mixed：注意力分数；swin：偏置）的网格上，一个查询图像块与每个图像块之间的值：图像块、行、列、值</translation>
     </message>
     <message>
-        <source>The figure: the heatmap, RoPE&apos;s rotation of a query and key, the decay curves (curves is the same), the frequency spectrum, or the patch grid of an image-patch method (rope2d, rope-mixed, swin: one query patch against every patch). Required unless --session gives the visible view.</source>
-        <translation>要画的图：热力图、RoPE 对一个查询和一个键的旋转、衰减曲线（curves 与之相同）、频谱，或以图像块为位置的方法（rope2d、rope-mixed、swin）的图像块网格（一个查询图像块对每个图像块）。除非 --session 给出了可见的视图，否则必须指定。</translation>
-    </message>
-    <message>
         <source>Patch grid: the query patch, numbered row by row (row P / W, column P mod W on a grid W patches wide).</source>
         <translation>图像块网格：查询图像块，按行依次编号（在每行 W 个图像块的网格上，位于第 P / W 行、第 P mod W 列）。</translation>
     </message>
@@ -1494,8 +1490,20 @@
         <translation>0（或沿用会话中的设置）</translation>
     </message>
     <message>
-        <source>--view is required: heatmap, rotation, decay (curves), spectrum or patch-grid</source>
-        <translation>必须给出 --view：heatmap、rotation、decay（curves）、spectrum 或 patch-grid</translation>
+        <source>--view token-layout shows M-RoPE&apos;s (t, h, w) position ids: give --method mrope (got --method %1)</source>
+        <translation>--view token-layout 显示的是 M-RoPE 的 (t, h, w) 位置编号：请指定 --method mrope（收到的是 --method %1）</translation>
+    </message>
+    <message>
+        <source>--animate: the token layout is not animated; use --view heatmap, rotation, decay or spectrum</source>
+        <translation>--animate：词元布局不能做成动画；请用 --view heatmap、rotation、decay 或 spectrum</translation>
+    </message>
+    <message>
+        <source>The figure: the heatmap, RoPE&apos;s rotation of a query and key, the decay curves (curves is the same), the frequency spectrum, the patch grid of an image-patch method (rope2d, rope-mixed, swin, vit: one query patch against every patch), or M-RoPE&apos;s token layout (each token&apos;s t, h, w ids; --method mrope). Required unless --session gives the visible view.</source>
+        <translation>要画的图：热力图、RoPE 对一个查询和一个键的旋转、衰减曲线（curves 与之相同）、频谱、以图像块为位置的方法的图像块网格（rope2d、rope-mixed、swin、vit：一个查询图像块对每个图像块），或 M-RoPE 的词元布局（每个词元的 t、h、w 编号；需 --method mrope）。除非 --session 给出了可见的视图，否则必须指定。</translation>
+    </message>
+    <message>
+        <source>--view is required: heatmap, rotation, decay (curves), spectrum, patch-grid or token-layout</source>
+        <translation>必须指定 --view：heatmap、rotation、decay (curves)、spectrum、patch-grid 或 token-layout</translation>
     </message>
     <message>
         <source>--animate: the patch grid is exported as a still figure only</source>
@@ -2104,8 +2112,16 @@
         <translation>RoPE-Mixed（Heo et al. 2024，14 × 14 个图像块，d 64，随机种子生成的方向，第 0 个头）对中心图像块（第 7 行、第 7 列）：混合方向不只沿行和列旋转，也沿对角线旋转</translation>
     </message>
     <message>
+        <source>Qwen2-VL&apos;s position ids (t, h, w) of each token for text, an image of 4 × 6 patches merged to 2 × 3 tokens and text: the image&apos;s tokens share t and count rows and columns, the text after it resumes past the largest id; the head&apos;s 64 pairs in three chunks t, h, w</source>
+        <translation>Qwen2-VL 中每个词元的位置编号 (t, h, w)：文本、一幅 4 × 6 个图像块的图像（合并为 2 × 3 个词元）和文本；图像的词元共用同一个 t，h 和 w 依次数行和列，图像之后的文本从最大编号之后接着数；注意力头的 64 个维度对按 t、h、w 分成三段</translation>
+    </message>
+    <message>
+        <source>Qwen3-VL on the same tokens: the same ids, but the head&apos;s pairs interleave the axes t h w t h w …, so rows and columns turn fast pairs too</source>
+        <translation>Qwen3-VL 处理同样的词元：位置编号相同，但注意力头的维度对按 t h w t h w … 交错分配给三个轴，所以行和列也能转动快的维度对</translation>
+    </message>
+    <message>
         <source>Swin&apos;s relative position bias (swin-tiny, 7 × 7 window, seeded table, std 0.02, head 0) of the centre patch (row 3, column 3) against the window&apos;s patches: one learned value per 2D offset</source>
-        <translation>Swin 的相对位置偏置（swin-tiny，7 × 7 窗口，随机种子生成的表，标准差 0.02，第 0 个头）：中心图像块（第 3 行、第 3 列）对窗口内每个图像块；每个二维偏移对应一个学习得到的值</translation>
+        <translation>Swin 的相对位置偏置（swin-tiny，7 × 7 窗口，按种子生成的表，标准差 0.02，第 0 个头）：中心图像块（第 3 行，第 3 列）对窗口内各图像块的偏置，每种二维偏移一个可学习的值</translation>
     </message>
 </context>
 <context>
@@ -4726,6 +4742,10 @@
         <source>The numbers the view shows, as %1.</source>
         <translation>视图所显示的数值，格式为 %1。</translation>
     </message>
+    <message>
+        <source>Figure:</source>
+        <translation>图：</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::FigureExport</name>
@@ -6224,6 +6244,10 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>&amp;Token layout</source>
         <translation>词元布局(&amp;T)</translation>
     </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::ModelDialog</name>
@@ -6422,16 +6446,20 @@ Locate… lets you point at them. Restore without them uses the default in their
 <context>
     <name>posatlas::ui::PatchGridJob</name>
     <message>
-        <source>The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, Swin).</source>
-        <translation>图像块网格只在以图像块为位置的方法下显示（二维 RoPE、RoPE-Mixed、Swin）。</translation>
-    </message>
-    <message>
         <source>%1 · %2 × %3 patch grid · query patch %4 (row %5, column %6) · %7</source>
         <translation>%1 · %2 × %3 图像块网格 · 查询图像块 %4（第 %5 行，第 %6 列） · %7</translation>
     </message>
     <message>
         <source>grey: %1 patches with no value (outside the query&apos;s window)</source>
         <translation>灰色：%1 个没有值的图像块（在查询图像块的窗口之外）</translation>
+    </message>
+    <message>
+        <source>The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, Swin, ViT).</source>
+        <translation>图像块网格只在以图像块为位置的方法下显示（二维 RoPE、RoPE-Mixed、Swin、ViT）。</translation>
+    </message>
+    <message>
+        <source>%1 · %2 × %3 patch grid · query patch %4 (row %5, column %6) · %7 · the CLS token&apos;s row left out</source>
+        <translation>%1 · %2 × %3 图像块网格 · 查询图像块 %4（第 %5 行，第 %6 列） · %7 · 不含 CLS 词元那一行</translation>
     </message>
 </context>
 <context>
@@ -6453,12 +6481,6 @@ Locate… lets you point at them. Restore without them uses the default in their
         <translation>把鼠标指向一个图像块，就能读出它的数值；单击它或用方向键，可以把它选为查询。</translation>
     </message>
     <message>
-        <source>The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, Swin, ViT).</source>
-        <translation>图像块网格只在以图像块为位置的方法下显示（二维 RoPE、RoPE-Mixed、Swin、ViT）。</translation>
-    </message>
-    <message>
-        <source>The query patch against every patch of the %1 × %2 grid: %3 (the CLS token&apos;s row left out)</source>
-        <translation>查询图像块与 %1 × %2 网格中每个图像块之间的%3（不含 CLS 词元那一行）</translation>
         <source>&amp;Export…</source>
         <translation>导出(&amp;E)…</translation>
     </message>
@@ -6469,6 +6491,10 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>Cannot export the patch grid</source>
         <translation>无法导出图像块网格</translation>
+    </message>
+    <message>
+        <source>Patch grid</source>
+        <translation>图像块网格</translation>
     </message>
 </context>
 <context>
@@ -6881,6 +6907,37 @@ Locate… lets you point at them. Restore without them uses the default in their
     <message>
         <source>attention factor %1 on cos and sin, softmax scale × %2 (logits × %3)</source>
         <translation>注意力因子 %1（作用于 cos 与 sin），softmax 缩放 × %2（注意力分数 × %3）</translation>
+    </message>
+</context>
+<context>
+    <name>posatlas::ui::TokenLayoutController</name>
+    <message>
+        <source>Export Figure…</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message>
+        <source>Write the token layout as PNG, SVG or PDF</source>
+        <translation>将词元布局写出为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <source>Export Data…</source>
+        <translation>导出数据…</translation>
+    </message>
+    <message>
+        <source>cannot compute the token layout: %1</source>
+        <translation>无法计算词元布局：%1</translation>
+    </message>
+    <message>
+        <source>Token layout</source>
+        <translation>词元布局</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Write each token&apos;s kind and (t, h, w) ids as CSV, or with each pair&apos;s axis as JSON</source>
+        <translation>将每个词元的类别和 (t, h, w) 位置编号写出为 CSV；写成 JSON 时另含每个维度对所属的轴</translation>
     </message>
 </context>
 <context>

@@ -109,6 +109,7 @@ ExportDialog::ExportDialog(ViewKind current, const QString& caption, QWidget* pa
         viewsRow->addWidget(box);
     }
     viewsRow->addStretch(1);
+    m_viewsRow = viewsRow;
 
     m_file =
         new QLineEdit(QDir::home().filePath(QStringLiteral("posatlas-%1.png").arg(view_kind_id(current))));
@@ -191,9 +192,7 @@ ExportDialog::ExportDialog(ViewKind current, const QString& caption, QWidget* pa
     m_summary->setPalette(muted);
 
     auto* form = new QFormLayout;
-    auto* viewsLabel = new QLabel(tr("Views:"));
-    m_viewsLabel = viewsLabel;
-    form->addRow(viewsLabel, viewsRow);
+    form->addRow(tr("Views:"), viewsRow);
     // Rows holding a layout get no buddy from QFormLayout: explicit labels keep the mnemonics.
     auto buddyLabel = [](const QString& text, QWidget* buddy) {
         auto* label = new QLabel(text);
@@ -222,23 +221,29 @@ ExportDialog::ExportDialog(ViewKind current, const QString& caption, QWidget* pa
     formatChosen();
 }
 
-void ExportDialog::setSingleFigure(const QString& id)
+void ExportDialog::setSingleFigure(const QString& name, const QString& stem)
 {
-    m_single = true;
-    m_viewsLabel->hide();
     for (QCheckBox* box : m_viewChecks) {
         box->setChecked(false);
         box->hide();
     }
+    if (!m_singleFigure) {
+        m_singleFigure = new QLabel;
+        m_viewsRow->insertWidget(0, m_singleFigure);
+    }
+    m_singleFigure->setText(name);
+    if (auto* form = findChild<QFormLayout*>())
+        if (auto* label = qobject_cast<QLabel*>(form->labelForField(m_viewsRow)))
+            label->setText(tr("Figure:"));
     const QString ext = extension();
-    m_file->setText(QDir::home().filePath(QStringLiteral("posatlas-%1.%2").arg(id, ext)));
-    updateSummary();
+    m_file->setText(QDir::home().filePath(stem + QLatin1Char('.') + ext));
+    fileEdited();
 }
 
 void ExportDialog::setRequest(const FigureExportRequest& r)
 {
     for (ViewKind k : kAllViewKinds)
-        viewCheck(k)->setChecked(!m_single && r.views.contains(k));
+        viewCheck(k)->setChecked(r.views.contains(k));
     if (!r.path.isEmpty()) {
         m_file->setText(r.path);
         fileEdited();
@@ -397,7 +402,7 @@ void ExportDialog::updateSummary()
 void ExportDialog::accept()
 {
     const FigureExportRequest r = request();
-    if (r.views.isEmpty() && !m_single) {
+    if (r.views.isEmpty() && !isSingleFigure()) {
         QMessageBox::warning(this, windowTitle(), tr("Choose at least one view to export."));
         return;
     }
@@ -407,7 +412,7 @@ void ExportDialog::accept()
     }
     if (r.path != m_confirmedPath || r.views.size() > 1) {
         QStringList existing;
-        for (const QString& p : m_single ? QStringList{r.path} : figure_export_paths(r.path, r.views))
+        for (const QString& p : figure_export_paths(r.path, r.views))
             if (QFileInfo::exists(p))
                 existing.append(QDir::toNativeSeparators(p));
         if (!existing.isEmpty() &&

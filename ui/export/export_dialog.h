@@ -19,6 +19,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -50,9 +51,10 @@ public:
     // `current`: the view checked at first; `caption`: the suggested caption (scenario_caption).
     ExportDialog(ViewKind current, const QString& caption, QWidget* parent = nullptr);
 
-    // For a figure outside the views (a dock's figure): no choice of views, the file named after `id`
-    // ("posatlas-patch-grid.png"); request().views is empty and its path is the one file written.
-    void setSingleFigure(const QString& id);
+    // Exports one figure that is not a view (a dock's, e.g. the token layout): the views' boxes give way
+    // to the figure's `name`, the file is named after `stem`, and request().views stays empty.
+    void setSingleFigure(const QString& name, const QString& stem);
+    bool isSingleFigure() const { return m_singleFigure != nullptr; }
 
     // Restores earlier choices (the views are kept as given; the caption text only if non-empty).
     void setRequest(const FigureExportRequest& request);
@@ -99,9 +101,9 @@ private:
     QCheckBox* m_captionOn;
     QLineEdit* m_caption;
     QLabel* m_summary;
-    QString m_confirmedPath; // chosen in the file dialog, which already asked about overwriting
-    QWidget* m_viewsLabel = nullptr;
-    bool m_single = false; // setSingleFigure: one figure, no views
+    QHBoxLayout* m_viewsRow;
+    QLabel* m_singleFigure = nullptr; // setSingleFigure's name, in place of the views' boxes
+    QString m_confirmedPath;          // chosen in the file dialog, which already asked about overwriting
 };
 
 } // namespace posatlas::ui

@@ -23,6 +23,7 @@ ViewKind view_kind(GalleryView v)
     case GalleryView::Rotation: return ViewKind::Rotation;
     case GalleryView::Spectrum: return ViewKind::Spectrum;
     case GalleryView::PatchGrid: return ViewKind::Heatmap; // drawn by export_patch_grid, not a view kind
+    case GalleryView::TokenLayout: return ViewKind::Heatmap; // not a view: GalleryFigure::token_layout
     }
     return ViewKind::Heatmap;
 }
@@ -34,6 +35,7 @@ GalleryFigure method_figure(const GalleryFigureSpec& spec)
     f.stem = QString::fromStdString(spec.stem);
     f.description = QCoreApplication::translate(kGalleryContext, spec.caption);
     f.view = view_kind(spec.view);
+    f.token_layout = spec.view == GalleryView::TokenLayout;
     f.scenario = spec.scenario();
     ViewSettings& v = f.settings;
     v.matrix_kind = spec.matrix_kind;

@@ -27,6 +27,8 @@ struct GalleryFigure {
     std::vector<std::pair<QString, RopeParams>> rope_variants;
     // Set for the patch-grid figure (export/patch_grid_export.h): the query patch; `view` is then unused.
     std::optional<std::int64_t> query_patch;
+    // M-RoPE's token layout of the scenario (export/token_layout_export.h) instead of a view.
+    bool token_layout = false;
 };
 
 // The figures each method declares (MethodDescriptor::gallery), section by section in registry order, then

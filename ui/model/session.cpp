@@ -411,7 +411,7 @@ void report_unknown_keys(const json& j, std::vector<UnknownKey>& out)
                                      "layers.anatomy[" + std::to_string(i) + "]", out);
     }
     if (const auto views = j.find("views"); views != j.end() && views->is_object()) {
-        collect_unknown_keys(*views, {"visible", "current", "settings"}, "views", out);
+        collect_unknown_keys(*views, {"visible", "current", "settings", "token_layout"}, "views", out);
         if (const auto settings = views->find("settings"); settings != views->end())
             collect_unknown_keys(*settings, keys_of(settings_to_json(ViewSettings{})), "views.settings", out);
     }
@@ -505,6 +505,8 @@ QByteArray session_to_json(const Session& s)
         {"figure", {{"colormap", s.colormap ? json(colormap_id(*s.colormap).toStdString()) : json("auto")}}}};
     if (!s.current_view.isEmpty())
         j["views"]["current"] = s.current_view.toStdString();
+    if (s.token_layout)
+        j["views"]["token_layout"] = *s.token_layout;
     if (s.explorer)
         j["explorer"] = explorer_to_json(*s.explorer);
     if (s.layers)
@@ -609,6 +611,12 @@ Session session_from_json(const QByteArray& bytes, const QString& base_dir, Sess
             if (!it->is_string() || !parse_view_kind(QString::fromStdString(it->get<std::string>())))
                 fail("views.current: unknown view " + it->dump() + " (heatmap, curves, rotation, spectrum)");
             s.current_view = QString::fromStdString(it->get<std::string>());
+        }
+        if (const auto it = views->find("token_layout"); it != views->end()) {
+            if (!it->is_boolean())
+                fail("views.token_layout: expected true or false (the Token layout panel shown), got " +
+                     json_value_for_message(*it));
+            s.token_layout = it->get<bool>();
         }
     }
     if (const auto it = j.find("explorer"); it != j.end())

@@ -7,7 +7,8 @@
 //          "figure": {"colormap": "viridis", ...},
 //          "explorer": {"model": {...rope...}, "name": "...", "variants": [{"kind": "yarn", "label": "...",
 //                       "rope": {...}}], "target_length": N, "current_length": N, "tab": 0}}
-// "views.current" and "explorer" are optional (autosaves carry them; older readers ignore them).
+// "views.current" and "explorer" are optional (autosaves carry them; older readers ignore them), as is
+// "views.token_layout" (true / false: the Token layout dock shown; absent: it follows the method).
 // A file whose version is newer than kSessionVersion, or that is not a session, gets a clear
 // SessionError; older versions are upgraded when a reader exists (version 1 is the first).
 #pragma once
@@ -85,6 +86,7 @@ struct Session {
     QStringList visible_views{QStringLiteral("heatmap"), QStringLiteral("curves"), QStringLiteral("rotation"),
                               QStringLiteral("spectrum")};
     QString current_view;                  // the view in front ("" = not recorded)
+    std::optional<bool> token_layout;      // the Token layout dock shown (nullopt: follows the method)
     std::optional<ExplorerState> explorer; // only when the explorer was open
     std::optional<LayersState> layers;     // only when the model has per-layer anatomy
 };

@@ -228,7 +228,12 @@ TokenLayoutView::Plan TokenLayoutView::paintFigure(QPainter& painter, const QRec
     rect = paint_title(painter, rect, m_data.title, title_font, colors.text);
     const QFont small = scaled_font(font(), options.font_scale, 0.9);
     const QFontMetricsF sfm(small);
-    rect = paint_caption(painter, rect, options.caption, small, colors.muted);
+    // The caption whole, on as many lines as it takes (a gallery's description is a sentence or two); the
+    // lines are painted from the bottom up.
+    const QStringList caption =
+        caption_lines(options.caption, QFontMetricsF(small, painter.device()), rect.width());
+    for (auto line = caption.crbegin(); line != caption.crend(); ++line)
+        rect = paint_caption(painter, rect, *line, small, colors.muted);
     rect = paint_caption(painter, rect, m_data.note, small, colors.muted);
 
     // The pairs' strip at the bottom: its caption, the strip, the pair numbers under it.

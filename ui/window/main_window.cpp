@@ -237,6 +237,9 @@ void MainWindow::createViews()
     m_tokenLayoutDock->hide();
     m_tokenLayoutController =
         new TokenLayoutController(m_model, m_jobs, m_tokenLayout, m_tokenLayoutDock, this);
+    connect(m_tokenLayoutController, &TokenLayoutController::exported, this, [this](const QString& path) {
+        m_status->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 8000);
+    });
 
     // The views' settings and jobs (view_controller.h): it follows the docks and the view widgets.
     m_views = new ViewController(
@@ -284,6 +287,7 @@ void MainWindow::createControllers()
     m_import->setLayers(m_layers);
     m_sessions->setLayers(m_layers);
     m_sessions->setPatchGrid(m_patchGridPanel);
+    m_sessions->setTokenLayoutDock(m_tokenLayoutDock);
     m_layersPanel = new LayersPanel(m_layers);
     m_layersDock->setWidget(m_layersPanel);
     connect(m_layers, &LayersController::layersChanged, this, [this] {

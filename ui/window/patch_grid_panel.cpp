@@ -203,7 +203,7 @@ void PatchGridPanel::exportDialog()
 {
     const Scenario& s = m_model->scenario();
     ExportDialog dialog(ViewKind::Heatmap, scenario_caption(s), this);
-    dialog.setSingleFigure(QStringLiteral("patch-grid"));
+    dialog.setSingleFigure(tr("Patch grid"), QStringLiteral("posatlas-patch-grid"));
     if (m_lastRequest) {
         FigureExportRequest last = *m_lastRequest;
         if (!last.options.render.caption.isEmpty())

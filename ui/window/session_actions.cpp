@@ -151,6 +151,8 @@ Session SessionActions::currentSession() const
         s.layers = m_layers->state();
     if (m_patchGrid)
         s.settings.query_patch = m_patchGrid->query();
+    if (m_tokenLayoutDock)
+        s.token_layout = !m_tokenLayoutDock->isHidden();
     return s;
 }
 
@@ -229,6 +231,9 @@ bool SessionActions::applySession(const Session& s, const QString& name, const Q
         m_patchGrid->setQuery(v.query_patch); // clamped to the scenario's patches
     for (ViewKind k : kAllViewKinds)
         m_views->dock(k)->setVisible(s.visible_views.contains(view_kind_id(k)));
+    // After setScenario, which showed it for M-RoPE and hid it otherwise: the session's choice, if any.
+    if (m_tokenLayoutDock && s.token_layout)
+        m_tokenLayoutDock->setVisible(*s.token_layout);
     return true;
 }
 

@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 
+class QDockWidget;
 class QMenu;
 
 namespace posatlas::ui {
@@ -57,6 +58,8 @@ public:
     void setLayers(LayersController* layers) { m_layers = layers; }
     // The patch-grid dock's query patch goes into sessions (views.settings.query_patch) and comes back.
     void setPatchGrid(PatchGridPanel* panel) { m_patchGrid = panel; }
+    // The Token layout dock, whose visibility sessions keep (Session::token_layout).
+    void setTokenLayoutDock(QDockWidget* dock) { m_tokenLayoutDock = dock; }
     // Applies the scenario as one undo step, then the view settings (keeping this window's heatmap
     // pixel size), the colour map, the menus' check marks and the open docks. False, with the
     // window unchanged, when the scenario is refused.
@@ -114,6 +117,7 @@ private:
     ViewController* m_views;
     LayersController* m_layers = nullptr;
     PatchGridPanel* m_patchGrid = nullptr;
+    QDockWidget* m_tokenLayoutDock = nullptr;
     Settings* m_settings;
     WindowStatus* m_status;
     NoticeArea* m_notices;

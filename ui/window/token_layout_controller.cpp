@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window/token_layout_controller.h"
 
+#include "export/export_dialog.h"
+#include "export/token_layout_export.h"
 #include "jobs/job_tracker.h"
 #include "jobs/token_layout_job.h"
 #include "model/scenario_model.h"
 #include "views/token_layout_view.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
+#include <QMessageBox>
 
 namespace posatlas::ui {
 
@@ -20,7 +27,63 @@ TokenLayoutController::TokenLayoutController(ScenarioModel* model, JobTracker* j
         if (visible)
             request();
     });
+    // Right-click on the figure: its exports, as File > Export Figure / Export Data for the views.
+    auto* figure = new QAction(tr("Export Figure…"), m_view);
+    figure->setObjectName(QStringLiteral("tokenLayoutExportFigureAction"));
+    figure->setStatusTip(tr("Write the token layout as PNG, SVG or PDF"));
+    connect(figure, &QAction::triggered, this, [this] { exportDialog(false); });
+    auto* numbers = new QAction(tr("Export Data…"), m_view);
+    numbers->setObjectName(QStringLiteral("tokenLayoutExportDataAction"));
+    numbers->setStatusTip(
+        tr("Write each token's kind and (t, h, w) ids as CSV, or with each pair's axis as JSON"));
+    connect(numbers, &QAction::triggered, this, [this] { exportDialog(true); });
+    m_view->addAction(figure);
+    m_view->addAction(numbers);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     scenarioChanged();
+}
+
+void TokenLayoutController::exportTo(const QString& path, const FigureExportOptions& options) const
+{
+    const Scenario s = m_model->scenario();
+    try {
+        const TokenLayoutFigure figure(s);
+        export_token_layout(figure.figure(), figure.data(), path, options, s);
+    } catch (const ParameterError& e) {
+        throw ExportError(
+            tr("cannot compute the token layout: %1").arg(QString::fromUtf8(e.what())).toStdString());
+    }
+}
+
+void TokenLayoutController::exportDialog(bool numbers)
+{
+    ExportDialog dialog(ViewKind::Heatmap, scenario_caption(m_model->scenario()), m_dock->window());
+    if (m_lastOptions) {
+        FigureExportRequest last;
+        last.views.clear();
+        last.options = *m_lastOptions;
+        if (!last.options.render.caption.isEmpty()) // on as last time, describing today's scenario
+            last.options.render.caption = scenario_caption(m_model->scenario());
+        dialog.setRequest(last);
+    }
+    dialog.setSingleFigure(tr("Token layout"), QStringLiteral("posatlas-token-layout"));
+    QComboBox* format = dialog.formatCombo();
+    format->setCurrentIndex(format->findData(numbers ? QStringLiteral("csv") : QStringLiteral("png")));
+    while (dialog.exec() == QDialog::Accepted) {
+        const FigureExportRequest request = dialog.request();
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        try {
+            exportTo(request.path, request.options);
+            QApplication::restoreOverrideCursor();
+            m_lastOptions = request.options;
+            emit exported(request.path);
+            return;
+        } catch (const ExportError& e) {
+            QApplication::restoreOverrideCursor();
+            // Back to the dialog with its choices: the user fixes the path or the size and retries.
+            QMessageBox::warning(m_dock->window(), tr("Export failed"), QString::fromUtf8(e.what()));
+        }
+    }
 }
 
 void TokenLayoutController::scenarioChanged()

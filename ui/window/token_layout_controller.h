@@ -3,12 +3,18 @@
 // (t, h, w) ids and hidden when it stops doing so (View > Panels shows it by hand, then it says what it is
 // for); while shown, each change of the scenario computes the
 // figure's numbers (jobs/token_layout_job.h) on the window's JobTracker, in a slot of its own after the
-// views' (kSlot), never on the GUI thread.
+// views' (kSlot), never on the GUI thread. The view's context menu exports the figure (PNG, SVG, PDF)
+// or its numbers (CSV, JSON) through File > Export figure's dialog and writers
+// (export/token_layout_export.h).
 #pragma once
 
+#include "export/figure_export.h"
 #include "jobs/view_data.h"
 
 #include <QObject>
+#include <QString>
+
+#include <optional>
 
 class QDockWidget;
 
@@ -28,6 +34,15 @@ public:
     TokenLayoutController(ScenarioModel* model, JobTracker* jobs, TokenLayoutView* view, QDockWidget* dock,
                           QObject* parent = nullptr);
 
+    // Writes the figure of the model's scenario, or its numbers, to `path` by its extension, computed
+    // now as the command line computes it (a few hundred tokens at most). Throws ExportError saying why.
+    void exportTo(const QString& path, const FigureExportOptions& options) const;
+    // The export dialog, its format set to a figure's (png) or to the numbers' (csv).
+    void exportDialog(bool numbers);
+
+signals:
+    void exported(const QString& path);
+
 private:
     void scenarioChanged();
     void request();
@@ -37,6 +52,7 @@ private:
     TokenLayoutView* m_view;
     QDockWidget* m_dock;
     bool m_shown = false; // the method gave tokens M-RoPE's ids at the last change
+    std::optional<FigureExportOptions> m_lastOptions; // the dialog's last choices (this run)
 };
 
 } // namespace posatlas::ui

@@ -201,6 +201,18 @@ Scenario mrope_gallery_scenario()
     return s;
 }
 
+// The token layout's figures: text, a small image and text, few enough tokens to read every id.
+Scenario mrope_layout_gallery_scenario(MropeVariant variant)
+{
+    Scenario s = gallery_defaults(kMRoPE);
+    s.params<P>().layout = "text:5,image:1x4x6,text:3";
+    s.params<P>().variant = variant;
+    if (variant == MropeVariant::Qwen3VL)
+        s.params<P>().rope_theta = 5e6;
+    s.seq_len = 16;
+    return s;
+}
+
 } // namespace
 
 MethodDescriptor describe_mrope()
@@ -246,7 +258,21 @@ MethodDescriptor describe_mrope()
                  return s;
              },
          .matrix_kind = MatrixKind::Logits,
-         .pixels = 512}};
+         .pixels = 512},
+        {.stem = "mrope-token-layout",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "Qwen2-VL's position ids (t, h, w) of each token for text, an image of 4 × 6 "
+                        "patches merged to 2 × 3 tokens and text: the image's tokens share t and count "
+                        "rows and columns, the text after it resumes past the largest id; the head's 64 "
+                        "pairs in three chunks t, h, w"),
+         .view = GalleryView::TokenLayout,
+         .scenario = [] { return mrope_layout_gallery_scenario(MropeVariant::Qwen2VL); }},
+        {.stem = "mrope-interleaved-token-layout",
+         .caption = QT_TRANSLATE_NOOP(
+             "Gallery", "Qwen3-VL on the same tokens: the same ids, but the head's pairs interleave "
+                        "the axes t h w t h w …, so rows and columns turn fast pairs too"),
+         .view = GalleryView::TokenLayout,
+         .scenario = [] { return mrope_layout_gallery_scenario(MropeVariant::Qwen3VL); }}};
     return d;
 }
 

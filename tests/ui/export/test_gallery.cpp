@@ -6,6 +6,8 @@
 #include "export/figure_export.h"
 #include "export/gallery.h"
 #include "export/patch_grid_export.h"
+#include "export/token_layout_export.h"
+#include "methods/mrope/mrope.h"
 #include "methods/registry.h"
 #include "views/curve_view.h"
 #include "views/view_render.h"
@@ -83,16 +85,35 @@ private slots:
                                    QStringLiteral("17-cope-positions"),
                                    QStringLiteral("18-mrope-logits"),
                                    QStringLiteral("19-mrope-interleaved-logits"),
-                                   QStringLiteral("20-mla-logits"),
-                                   QStringLiteral("21-mla-rotary-share"),
-                                   QStringLiteral("22-rope2d-patch-grid"),
-                                   QStringLiteral("23-rope-mixed-patch-grid"),
-                                   QStringLiteral("24-swin-patch-grid"),
-                                   QStringLiteral("25-yarn-spectrum"),
-                                   QStringLiteral("26-llama3-bands"),
-                                   QStringLiteral("27-longrope-spectrum"),
-                                   QStringLiteral("28-pi-vs-ntk")};
+                                   QStringLiteral("20-mrope-token-layout"),
+                                   QStringLiteral("21-mrope-interleaved-token-layout"),
+                                   QStringLiteral("22-mla-logits"),
+                                   QStringLiteral("23-mla-rotary-share"),
+                                   QStringLiteral("24-rope2d-patch-grid"),
+                                   QStringLiteral("25-rope-mixed-patch-grid"),
+                                   QStringLiteral("26-swin-patch-grid"),
+                                   QStringLiteral("27-yarn-spectrum"),
+                                   QStringLiteral("28-llama3-bands"),
+                                   QStringLiteral("29-longrope-spectrum"),
+                                   QStringLiteral("30-pi-vs-ntk")};
         QCOMPARE(stems, expected);
+    }
+
+    // M-RoPE's token layout is in the gallery for Qwen2-VL (chunked pairs) and Qwen3-VL (interleaved),
+    // its ids those of core's MropePositions.
+    void tokenLayoutFiguresForBothVariants()
+    {
+        std::vector<bool> interleaved;
+        for (const GalleryFigure& g : standard_gallery())
+            if (g.token_layout) {
+                const TokenLayoutFigure fig(g.scenario);
+                interleaved.push_back(fig.data().interleaved);
+                const MropePositions core(g.scenario.params<MropeParams>());
+                QCOMPARE(static_cast<std::int64_t>(fig.data().ids_t.size()), core.layout_tokens());
+                for (std::size_t i = 0; i < fig.data().ids_t.size(); ++i)
+                    QCOMPARE(fig.data().ids_h[i], core.at(static_cast<std::int64_t>(i)).h);
+            }
+        QCOMPARE(interleaved, (std::vector<bool>{false, true}));
     }
 
     // What a descriptor declares is what the gallery shows: each of its figures once, with its caption, of
@@ -136,6 +157,10 @@ private slots:
                 const std::unique_ptr<PatchGridView> view = patch_grid_figure(g.scenario, *g.query_patch);
                 QVERIFY2(view->row() && view->row()->min < view->row()->max, qPrintable(g.stem));
                 image = render_figure_image(*view, options);
+            } else if (g.token_layout) {
+                const TokenLayoutFigure fig(g.scenario);
+                QVERIFY2(!fig.data().ids_t.empty(), qPrintable(g.stem));
+                image = render_figure_image(fig.figure(), options);
             } else if (!g.rope_variants.empty()) {
                 CurveView view;
                 const CurveData data = comparison_curves(g.description, g.rope_variants);
