@@ -477,7 +477,8 @@ int run_export(const std::vector<std::string>& args, std::ostream& out, std::ost
     ViewSettings v = session.settings;
     if (!view_name && !o.has("session"))
         throw UsageError(translate(
-            "Cli", "--view is required: heatmap, rotation, decay (curves), spectrum, patch-grid or token-layout"));
+            "Cli",
+            "--view is required: heatmap, rotation, decay (curves), spectrum, patch-grid or token-layout"));
     // The patch grid and M-RoPE's token layout are figures of their own (export/patch_grid_export.h,
     // export/token_layout_export.h), not view kinds.
     const bool patch_grid = view_name == "patch-grid";

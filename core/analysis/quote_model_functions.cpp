@@ -33,8 +33,8 @@ double family_value(const Scenario& s, double r, std::int64_t k)
     const std::vector<double> dist{r};
     const FamilyCurves curves = family->build({s, static_cast<std::int64_t>(r), dist, {}, {}});
     if (k >= static_cast<std::int64_t>(curves.series.size()))
-        fail(std::string(fn) + ": series " + std::to_string(k) + " does not exist (the family \"" + family->id +
-             "\" draws " + std::to_string(curves.series.size()) + ", 0 to " +
+        fail(std::string(fn) + ": series " + std::to_string(k) + " does not exist (the family \"" +
+             family->id + "\" draws " + std::to_string(curves.series.size()) + ", 0 to " +
              std::to_string(curves.series.size() - 1) + ")");
     const FamilySeries& series = curves.series[static_cast<std::size_t>(k)];
     if (!series.value_at)
@@ -61,18 +61,20 @@ void add_model_functions(FunctionTable& t)
     t["axis_pairs"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
                            const char* fn = "axis_pairs";
                            const std::vector<int> axes = mrope_pair_axes(params_of<MropeParams>(s, fn));
-                           return static_cast<double>(std::count(axes.begin(), axes.end(), axis_arg(a, 0, fn)));
+                           return static_cast<double>(
+                               std::count(axes.begin(), axes.end(), axis_arg(a, 0, fn)));
                        }};
     // The factor the logits of query position q are multiplied by (Llama 4's temperature tuning).
-    t["temperature"] = {1, 1, [](const Scenario& s, const std::vector<Value>& a) {
-                            const char* fn = "temperature";
-                            if (!temperature_applies(s))
-                                fail(std::string(fn) +
-                                     " needs attn_temperature_tuning on in a NoPE or RoPE scenario (this step's "
-                                     "method is " +
-                                     std::string(s.method.id()) + ")");
-                            return logit_temperature(s, index_arg(a, 0, fn));
-                        }};
+    t["temperature"] = {
+        1, 1, [](const Scenario& s, const std::vector<Value>& a) {
+            const char* fn = "temperature";
+            if (!temperature_applies(s))
+                fail(std::string(fn) +
+                     " needs attn_temperature_tuning on in a NoPE or RoPE scenario (this step's "
+                     "method is " +
+                     std::string(s.method.id()) + ")");
+            return logit_temperature(s, index_arg(a, 0, fn));
+        }};
     // The curves view's value of the method's own family at distance r: series 0, or series k.
     t["family_curve"] = {1, 2, [](const Scenario& s, const std::vector<Value>& a) {
                              const double r = static_cast<double>(index_arg(a, 0, "family_curve"));

@@ -297,8 +297,8 @@ TEST(CliScreenshots, WritesEveryPictureItListsAtItsWindowSize)
                                       "present-before-en",
                                       "present-after-en",
                                       "course-en",
-                                      "lesson-01-why-position-en",
-                                      "lesson-12-choosing-en",
+                                      "lesson-01-why-position-1-en",
+                                      "lesson-12-choosing-1-en",
                                       "readout-heatmap-en",
                                       "readout-curves-en",
                                       "dialog-open-weights-en",
@@ -326,7 +326,7 @@ TEST(CliScreenshots, WritesEveryPictureItListsAtItsWindowSize)
     EXPECT_EQ(png_size(slurp(dir / "main-window.png")), std::make_pair(1280u, 720u));
     EXPECT_EQ(png_size(slurp(dir / "main-window-wide.png")), std::make_pair(1920u, 1080u));
     EXPECT_EQ(png_size(slurp(dir / "explorer-1.png")), std::make_pair(1400u, 900u));
-    for (const char* window : {"present-before-en", "present-after-en", "course-en", "lesson-08-rope-en"})
+    for (const char* window : {"present-before-en", "present-after-en", "course-en", "lesson-08-rope-1-en"})
         EXPECT_EQ(png_size(slurp(dir / (std::string(window) + ".png"))), std::make_pair(1280u, 720u))
             << window;
     EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()),

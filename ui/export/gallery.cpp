@@ -22,7 +22,7 @@ ViewKind view_kind(GalleryView v)
     case GalleryView::Curves: return ViewKind::Curves;
     case GalleryView::Rotation: return ViewKind::Rotation;
     case GalleryView::Spectrum: return ViewKind::Spectrum;
-    case GalleryView::PatchGrid: return ViewKind::Heatmap; // drawn by export_patch_grid, not a view kind
+    case GalleryView::PatchGrid: return ViewKind::Heatmap;   // drawn by export_patch_grid, not a view kind
     case GalleryView::TokenLayout: return ViewKind::Heatmap; // not a view: GalleryFigure::token_layout
     }
     return ViewKind::Heatmap;

@@ -24,8 +24,9 @@ QString patch_grid_title(const Scenario& s, std::int64_t query)
         return PatchGridJob::tr("The patch grid is shown for methods of image patches (2D RoPE, RoPE-Mixed, "
                                 "Swin, ViT).");
     return (grid->cls_left_out
-                ? PatchGridJob::tr("%1 · %2 × %3 patch grid · query patch %4 (row %5, column %6) · %7 · the CLS "
-                                   "token's row left out")
+                ? PatchGridJob::tr(
+                      "%1 · %2 × %3 patch grid · query patch %4 (row %5, column %6) · %7 · the CLS "
+                      "token's row left out")
                 : PatchGridJob::tr("%1 · %2 × %3 patch grid · query patch %4 (row %5, column %6) · %7"))
         .arg(methodShortName(s.method))
         .arg(grid->height)

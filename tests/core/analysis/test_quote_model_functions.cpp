@@ -132,7 +132,8 @@ TEST(QuoteModelFunctions, RefusalsNameTheFunctionAndTheRange)
     const Scenario s = mrope("text:4,image:1x8x8,text:4");
     EXPECT_NE(message("position_id(24, 0)", s).find("token 24 does not exist (the scenario has 24 tokens"),
               std::string::npos);
-    EXPECT_NE(message("position_id(0, 3)", s).find("axis 3 does not exist (0 t, 1 h, 2 w)"), std::string::npos);
+    EXPECT_NE(message("position_id(0, 3)", s).find("axis 3 does not exist (0 t, 1 h, 2 w)"),
+              std::string::npos);
     Scenario rope;
     EXPECT_NE(message("position_id(0, 0)", rope).find("position_id needs a"), std::string::npos);
     EXPECT_NE(message("mla_softmax_scale()", rope).find("mla_softmax_scale needs a"), std::string::npos);
