@@ -202,14 +202,15 @@ TEST(CliPatchGrid, ExportWritesEveryFormat)
         ASSERT_EQ(r.status, 0) << ext << ": " << r.err;
         const std::string bytes = slurp(out);
         ASSERT_FALSE(bytes.empty()) << ext;
-        if (std::string(ext) == "png")
+        if (std::string(ext) == "png") {
             EXPECT_EQ(bytes.substr(1, 3), "PNG");
-        if (std::string(ext) == "pdf")
+        } else if (std::string(ext) == "pdf") {
             EXPECT_EQ(bytes.substr(0, 4), "%PDF");
-        if (std::string(ext) == "csv")
+        } else if (std::string(ext) == "csv") {
             EXPECT_EQ(std::count(bytes.begin(), bytes.end(), '\n'), 1 + 16 * 16); // header + 256 patches
-        if (std::string(ext) == "json")
+        } else if (std::string(ext) == "json") {
             EXPECT_EQ(json::parse(bytes)["query_patch"], 136);
+        }
     }
 }
 
