@@ -35,8 +35,10 @@
 
 #include "methods/method.h"
 #include "methods/rope/rope_scaling.h"
+#include "scenario/types.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +46,8 @@
 namespace posatlas {
 
 inline constexpr Method kMRoPE{"mrope"};
+
+struct Scenario;
 
 enum class MropeVariant {
     Qwen2VL,  // chunked sections, frame index as t
@@ -102,17 +106,23 @@ struct MropePosition {
 class MropePositions
 {
 public:
-    explicit MropePositions(const MropeParams& p); // parses the layout (ParameterError as above)
-    MropePosition at(std::int64_t token) const;    // token >= 0; past the layout: text
-    std::int64_t layout_tokens() const { return m_layout_tokens; }
-
-private:
+    // Consecutive tokens of one item: text (ids start + k on every axis) or a grid, whose token k has
+    // frame k / (gh gw), row (k mod gh gw) / gw and column k mod gw, and ids
+    // (start + frame * time_step, start + row, start + column).
     struct Run {
         MropeTokenKind kind;
         std::int64_t first, count, start; // first token, tokens, id added to every id of the run
         std::int64_t gh = 1, gw = 1;      // merged grid rows and columns (grids)
         std::int64_t time_step = 0;       // t id of frame f: f * time_step (grids)
     };
+
+    explicit MropePositions(const MropeParams& p); // parses the layout (ParameterError as above)
+    MropePosition at(std::int64_t token) const;    // token >= 0; past the layout: text
+    std::int64_t layout_tokens() const { return m_layout_tokens; }
+    const std::vector<Run>& runs() const { return m_runs; } // the layout's, in token order
+    std::int64_t next_id() const { return m_next_id; }      // the id of the first token past the layout
+
+private:
     std::vector<Run> m_runs;
     std::int64_t m_layout_tokens = 0;
     std::int64_t m_next_id = 0; // the first id of text after the layout
@@ -131,5 +141,22 @@ std::vector<int> mrope_pair_axes(const MropeParams& p);
 
 // The default RoPE frequencies M-RoPE uses (rope_theta, head_dim; HF's default rope_init_fn).
 RopeFrequencies mrope_frequencies(const MropeParams& p);
+
+// The logit curve of one query with position-independent content (MethodDescriptor::distance_logits):
+// the logits of `query` against the keys at distances r in [first, last), written to out[r - first], each
+// the cell (query, query - r) of the M-RoPE logits. With q, k the content vectors and pair i = (i, i + d/2)
+// turning by Q_i = id_axis(i)(query) and K_i = id_axis(i)(key) times θ_i,
+//   logit = Σ_i [A_i cos θ_i (Q_i - K_i) + B_i sin θ_i (Q_i - K_i)] / sqrt(d),
+//   A_i = q_i k_i + q_{i+d/2} k_{i+d/2},  B_i = q_i k_{i+d/2} - q_{i+d/2} k_i (0 for content.h's kinds, whose
+//   position-independent q equals k; kept for any q, k),
+// = Σ_i [wc_i cos θ_i K_i + ws_i sin θ_i K_i] / sqrt(d) with the query's rotation folded into the weights
+// (wc_i = A_i cos θ_i Q_i + B_i sin θ_i Q_i, ws_i = A_i sin θ_i Q_i - B_i cos θ_i Q_i). Text keys have
+// K_i = their id on every axis: one weighted sinusoid sum over consecutive ids (SinusoidSum::range, float32
+// with Precision::Single). A grid's key sums three parts, one per axis, each a function of that axis's id
+// alone: tables over the grid's frames, rows and columns, built once. The matrix rotates by the rounded
+// product id·θ_i, the sums by the exact one (exact_angle.h): they differ by that rounding, at most
+// 2^-53 id θ_i per pair. The evaluator is called from several threads at once and starts no parallel work.
+std::function<void(std::int64_t first, std::int64_t last, double* out)>
+mrope_distance_logits(const Scenario& s, std::int64_t query, Precision precision);
 
 } // namespace posatlas

@@ -230,6 +230,8 @@ MethodDescriptor describe_mrope()
     // Positions jump at every image: no closed-form block means, point sampling of exact cells.
     d.kinds = {logits_kind(mrope_logits, nullptr)};
     d.quantities = {"mrope-positions"};
+    // The curves view's row at any N from weighted sinusoid sums over the keys' ids (mrope_curve.cpp).
+    d.distance_logits = mrope_distance_logits;
     d.check = mrope_check;
     d.content_dim = [](const Scenario& s) { return s.params<P>().head_dim; };
     d.caption_fields = {{"variant", QT_TRANSLATE_NOOP("Caption", "%1")},

@@ -8,6 +8,7 @@
 #include "analysis/curve_envelope.h"
 #include "analysis/decay.h"
 #include "compute/attention_logits.h"
+#include "methods/mrope/mrope.h"
 #include "methods/registry.h"
 #include "methods/rope/rope_scaling.h"
 #include "methods/sinusoidal/sinusoidal.h"
@@ -273,8 +274,10 @@ TEST(LogitEnvelope, KeepsThePeaksThatPointSamplesMiss)
 // compute_matrix) at the first and the last 40 distances of a 10^6-position curve, ones and fixed content,
 // the envelope of a wide bin included. Tolerance 1e-12 max(1, |v|): the paths restart their recurrences
 // (xPos's factors, the sinusoids of Transformer-XL and of the sinusoidal encoding) from exact angles at
-// other offsets, ~1e-14 apart. The methods that have the hook are listed, so that dropping one (and falling
-// back to 16 matrix rows per curve) fails here.
+// other offsets, ~1e-14 apart. M-RoPE's matrix rotates each key by the rounded product id·θ_i (rope.cpp)
+// and its curve by the exact one (mrope_curve.cpp): there the tolerance adds that rounding's effect,
+// 2^-53 query Σ_i θ_i |(A_i, B_i)| / sqrt(d) (mrope.h's A_i, B_i of the content). The methods that have the
+// hook are listed, so that dropping one (and falling back to 16 matrix rows per curve) fails here.
 TEST(LogitEnvelope, DistanceLogitsAreTheMatrixCells)
 {
     std::vector<std::string> with_hook;
@@ -291,6 +294,20 @@ TEST(LogitEnvelope, DistanceLogitsAreTheMatrixCells)
             const std::string what =
                 std::string(d.method.id()) + (content == ContentKind::Ones ? " ones" : " fixed");
             const std::int64_t query = s.seq_len - 1;
+            double rounding = 0.0; // M-RoPE's rounded key angles, above
+            if (d.method == kMRoPE) {
+                const MropeParams& p = s.params<MropeParams>();
+                const RopeFrequencies f = mrope_frequencies(p);
+                const Eigen::VectorXd q = content_query(s.content, p.head_dim, query),
+                                      k = content_key(s.content, p.head_dim, 0);
+                const int h = p.head_dim / 2;
+                for (int i = 0; i < h; ++i)
+                    rounding +=
+                        f.inv_freq[static_cast<std::size_t>(i)] *
+                        std::hypot(q[i] * k[i] + q[i + h] * k[i + h], q[i] * k[i + h] - q[i + h] * k[i]);
+                rounding *= 0x1p-53 * static_cast<double>(query) / std::sqrt(static_cast<double>(p.head_dim));
+            }
+            const auto tolerance = [&](double v) { return 1e-12 * std::max(1.0, std::abs(v)) + rounding; };
             const MethodDescriptor::DistanceLogitsFn f = d.distance_logits(s, query, Precision::Double);
             std::vector<double> near(40), far(40);
             f(0, 40, near.data());
@@ -298,29 +315,22 @@ TEST(LogitEnvelope, DistanceLogitsAreTheMatrixCells)
             for (std::int64_t r = 0; r < 40; ++r) {
                 const double a = logit_at_distance(s, query, r),
                              b = logit_at_distance(s, query, query - 39 + r);
-                EXPECT_NEAR(near[static_cast<std::size_t>(r)], a, 1e-12 * std::max(1.0, std::abs(a)))
-                    << what << " r=" << r;
-                EXPECT_NEAR(far[static_cast<std::size_t>(r)], b, 1e-12 * std::max(1.0, std::abs(b)))
+                EXPECT_NEAR(near[static_cast<std::size_t>(r)], a, tolerance(a)) << what << " r=" << r;
+                EXPECT_NEAR(far[static_cast<std::size_t>(r)], b, tolerance(b))
                     << what << " r=" << query - 39 + r;
             }
             // The envelope over [0, 10) and [query - 39, query + 1): extremes of those very values.
             const CurveEnvelope env = logit_curve_envelope(s, query, {0, 10, query - 39, query + 1});
-            EXPECT_NEAR(env.min[0], *std::min_element(near.begin(), near.begin() + 10),
-                        1e-12 * std::max(1.0, std::abs(env.min[0])))
+            EXPECT_NEAR(env.min[0], *std::min_element(near.begin(), near.begin() + 10), tolerance(env.min[0]))
                 << what;
-            EXPECT_NEAR(env.max[0], *std::max_element(near.begin(), near.begin() + 10),
-                        1e-12 * std::max(1.0, std::abs(env.max[0])))
+            EXPECT_NEAR(env.max[0], *std::max_element(near.begin(), near.begin() + 10), tolerance(env.max[0]))
                 << what;
-            EXPECT_NEAR(env.min[2], *std::min_element(far.begin(), far.end()),
-                        1e-12 * std::max(1.0, std::abs(env.min[2])))
-                << what;
-            EXPECT_NEAR(env.max[2], *std::max_element(far.begin(), far.end()),
-                        1e-12 * std::max(1.0, std::abs(env.max[2])))
-                << what;
+            EXPECT_NEAR(env.min[2], *std::min_element(far.begin(), far.end()), tolerance(env.min[2])) << what;
+            EXPECT_NEAR(env.max[2], *std::max_element(far.begin(), far.end()), tolerance(env.max[2])) << what;
         }
     }
-    EXPECT_EQ(with_hook,
-              (std::vector<std::string>{"sinusoidal", "shaw", "transformer-xl", "cope", "nope", "xpos"}));
+    EXPECT_EQ(with_hook, (std::vector<std::string>{"sinusoidal", "shaw", "transformer-xl", "cope", "nope",
+                                                   "xpos", "mrope"}));
 }
 
 // The scenario's sliding window, its chunks and Llama 4's temperature narrow and scale the rows of
@@ -329,7 +339,7 @@ TEST(LogitEnvelope, DistanceLogitsAreTheMatrixCells)
 // (modeling_llama4.py Llama4TextAttention.forward: log(floor((p + 1) / floor_scale) + 1) * attn_scale + 1).
 TEST(LogitEnvelope, WindowAndTemperatureReachTheCurves)
 {
-    for (const char* id : {"nope", "sinusoidal", "cope", "rope"})
+    for (const char* id : {"nope", "sinusoidal", "cope", "rope", "mrope"})
         for (const LayerAttention window :
              {LayerAttention::Global, LayerAttention::Sliding, LayerAttention::Chunked}) {
             Scenario s;

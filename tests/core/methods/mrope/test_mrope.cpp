@@ -290,3 +290,67 @@ TEST(Mrope, LayoutSetsTheLength)
     EXPECT_EQ(f->companion(s), "seq_len");
     EXPECT_EQ(s.seq_len, 14);
 }
+
+// The curve's fast path (mrope_distance_logits, the descriptor's distance_logits): with position-independent
+// content each value must be the matrix cell (query, query - r) of compute_matrix, for text keys (one
+// sinusoid sum over their ids) and for image and video keys (per-axis tables), with the query on text, on an
+// image patch and on a video frame, in every variant (Qwen2.5-VL's video with a time step of 2 · 2 = 4 ids
+// per frame). Tolerance 1e-12 max(1, |v|): 300 positions, so the rounding of id·θ_i in the matrix's
+// rotation is below 300 · 2^-53 per pair; the sums restart from exact angles.
+TEST(Mrope, CurveEqualsTheMatrixCells)
+{
+    for (const MropeVariant v : {MropeVariant::Qwen2VL, MropeVariant::Qwen25VL, MropeVariant::Qwen3VL})
+        for (const ContentKind content : {ContentKind::Ones, ContentKind::Fixed}) {
+            Scenario s = mrope_scenario("text:3,image:1x4x6,video:3x2x4@2.5,text:2", v, 300);
+            s.content.kind = content;
+            const MropeParams& p = s.params<MropeParams>();
+            const MropePositions positions(p);
+            // The last query (text past the layout), one on the image's last patch, one on the video.
+            for (const std::int64_t query : {std::int64_t{299}, std::int64_t{8}, std::int64_t{14}}) {
+                ASSERT_NE(positions.at(query).kind == MropeTokenKind::Text, query < positions.layout_tokens())
+                    << query;
+                MatrixWindow w;
+                w.row0 = query;
+                w.rows = 1;
+                w.cols = query + 1;
+                const MatrixResult m = compute_matrix(s, MatrixKind::Logits, w);
+                const auto curve = descriptor(kMRoPE).distance_logits(s, query, Precision::Double);
+                std::vector<double> by_distance(static_cast<std::size_t>(query + 1));
+                // In two pieces, the second crossing the grids, as the envelope's chunks call it.
+                curve(0, 7, by_distance.data());
+                curve(7, query + 1, by_distance.data() + 7);
+                for (std::int64_t r = 0; r <= query; ++r) {
+                    const double cell = m.values(0, query - r);
+                    ASSERT_NEAR(by_distance[static_cast<std::size_t>(r)], cell,
+                                1e-12 * std::max(1.0, std::abs(cell)))
+                        << mrope_variant_id(v) << " query " << query << " r " << r;
+                }
+            }
+        }
+}
+
+// The curves view sums text keys in float32 (Precision::Single, SinusoidSum): within the bound SinusoidSum
+// states, 36 · 2^-24 · Σ_i |(ws_i, wc_i)| / sqrt(d), where |(ws_i, wc_i)| = |(A_i, B_i)| (a rotation), at
+// N = 10^5 against the double curve; and not bit-equal to it (the float32 kernel ran).
+TEST(Mrope, SinglePrecisionCurveWithinTheSinusoidBound)
+{
+    Scenario s = mrope_scenario("text:3,image:1x4x6,text:2", MropeVariant::Qwen3VL, 100'000);
+    s.content.kind = ContentKind::Fixed;
+    const MropeParams& p = s.params<MropeParams>();
+    const std::int64_t query = s.seq_len - 1;
+    const Eigen::VectorXd q = content_query(s.content, p.head_dim, query),
+                          k = content_key(s.content, p.head_dim, 0);
+    double modulus = 0.0;
+    const int h = p.head_dim / 2;
+    for (int i = 0; i < h; ++i)
+        modulus += std::hypot(q[i] * k[i] + q[i + h] * k[i + h], q[i] * k[i + h] - q[i + h] * k[i]);
+    const double bound = 36.0 * 0x1p-24 * modulus / std::sqrt(static_cast<double>(p.head_dim));
+    const auto exact = descriptor(kMRoPE).distance_logits(s, query, Precision::Double);
+    const auto single = descriptor(kMRoPE).distance_logits(s, query, Precision::Single);
+    std::vector<double> a(static_cast<std::size_t>(query + 1)), b(a.size());
+    exact(0, query + 1, a.data());
+    single(0, query + 1, b.data());
+    for (std::size_t r = 0; r < a.size(); ++r)
+        ASSERT_NEAR(b[r], a[r], bound) << "r " << r;
+    EXPECT_NE(a, b);
+}
