@@ -12,6 +12,8 @@
 #include "scenario/content.h"
 #include "scenario/validation.h"
 
+#include "scenario/rng.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -223,6 +225,31 @@ TEST(Vit, SeededTableIsTheTruncatedNormalStart)
     EXPECT_EQ(vit_grid_side(s), 16);
     EXPECT_EQ(patch_grid(s)->width, 16);
     EXPECT_EQ(patch_grid(s)->height, 16);
+}
+
+// Every entry is its own draw: entry (r, c) is draw r · hidden_size + c of the seed's stream 46, times σ,
+// drawn again 2^40 indices further on while outside [−2, 2] (trunc_normal_'s bounds are absolute: with
+// σ = 1.5, 18 % of the first draws are out). Written per entry with the scalar rng::normal, against the
+// table's vectorised draws: equal bit for bit, redrawn entries included.
+TEST(Vit, SeededTableEntriesAreTheirOwnDraws)
+{
+    VitParams p;
+    p.grid_size = 6;
+    p.hidden_size = 96;
+    p.stddev = 1.5;
+    p.seed = 9;
+    const Eigen::MatrixXd t = vit_seeded_table(p);
+    ASSERT_EQ(t.rows(), 37);
+    int redrawn = 0;
+    for (Eigen::Index r = 0; r < t.rows(); ++r)
+        for (Eigen::Index c = 0; c < t.cols(); ++c) {
+            const auto index = static_cast<std::uint64_t>(r * p.hidden_size + c);
+            double v = rng::normal(9, 46, index) * 1.5;
+            for (std::uint64_t attempt = 1; std::abs(v) > 2.0; ++attempt, ++redrawn)
+                v = rng::normal(9, 46, index + (attempt << 40)) * 1.5;
+            ASSERT_EQ(t(r, c), v) << r << ", " << c;
+        }
+    EXPECT_GT(redrawn, 300); // ~0.18 of 3552 entries, some twice
 }
 
 // A table's shape sets the grid, the width and the sequence (File > Open Weights…); choosing the grid side
