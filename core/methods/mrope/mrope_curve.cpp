@@ -70,13 +70,14 @@ mrope_distance_logits(const Scenario& s, std::int64_t query, Precision precision
     const MropeParams& p = s.params<MropeParams>();
     const RopeFrequencies f = mrope_frequencies(p);
     const std::vector<int> axes = mrope_pair_axes(p);
-    const Eigen::VectorXd q = content_query(s.content, p.head_dim, query), k = content_key(s.content, p.head_dim, 0);
-    auto c = std::make_shared<MropeCurve>(MropeCurve{query,
-                                                     f.attention_factor * f.attention_factor /
-                                                         std::sqrt(static_cast<double>(p.head_dim)),
-                                                     MropePositions(p),
-                                                     {},
-                                                     {}});
+    const Eigen::VectorXd q = content_query(s.content, p.head_dim, query),
+                          k = content_key(s.content, p.head_dim, 0);
+    auto c = std::make_shared<MropeCurve>(
+        MropeCurve{query,
+                   f.attention_factor * f.attention_factor / std::sqrt(static_cast<double>(p.head_dim)),
+                   MropePositions(p),
+                   {},
+                   {}});
     const MropePosition at = c->positions.at(query);
     // Pair i's weights with the query's rotation folded in; the query is rotated by the rounded product
     // id·θ_i as the matrix kernel rotates it (rope.cpp).
@@ -108,8 +109,8 @@ mrope_distance_logits(const Scenario& s, std::int64_t query, Precision precision
         MropeCurve::GridTables g;
         if (run.kind != MropeTokenKind::Text) {
             const std::int64_t frames = run.count / (run.gh * run.gw);
-            std::vector<std::int64_t> t(static_cast<std::size_t>(frames)), h(static_cast<std::size_t>(run.gh)),
-                col(static_cast<std::size_t>(run.gw));
+            std::vector<std::int64_t> t(static_cast<std::size_t>(frames)),
+                h(static_cast<std::size_t>(run.gh)), col(static_cast<std::size_t>(run.gw));
             for (std::int64_t i = 0; i < frames; ++i)
                 t[static_cast<std::size_t>(i)] = run.start + i * run.time_step;
             for (std::int64_t i = 0; i < run.gh; ++i)
