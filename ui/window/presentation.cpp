@@ -22,10 +22,12 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSignalBlocker>
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
@@ -355,6 +357,10 @@ void Presentation::leave()
     }
     m_window->menuBar()->setVisible(s.menuBar);
     m_window->statusBar()->setVisible(s.statusBar);
+    if (m_loweredMinimum) { // lowered to fit the screen (eventFilter): what the docks need at these fonts
+        m_window->setMinimumSize(m_window->minimumSizeHint());
+        m_loweredMinimum = false;
+    }
     m_window->setWindowState(s.windowState);
     m_window->restoreGeometry(s.geometry);
     // Leaving full screen, some platforms put the frame back after restoreGeometry placed the client
@@ -575,6 +581,20 @@ bool Presentation::eventFilter(QObject* watched, QEvent* event)
     if (!m_active)
         return false;
     if (watched == m_window && event->type() == QEvent::Resize) {
+        // While the presented fonts and a lesson step's docks settle, the layout can set the window's
+        // minimum width to more than the screen for a moment and widen it (2247 px on a 1920-px screen at
+        // 250 %); that minimum then stays. Once settled, the minimum is what the docks need now, within
+        // the screen, and the window fits the screen again.
+        if (const QScreen* screen = m_window->screen();
+            screen && m_window->width() > screen->geometry().width())
+            QTimer::singleShot(0, this, [this] {
+                const QScreen* screen = m_window->screen();
+                if (!m_active || !screen || m_window->width() <= screen->geometry().width())
+                    return;
+                m_loweredMinimum = true;
+                m_window->setMinimumSize(m_window->minimumSizeHint().boundedTo(screen->geometry().size()));
+                m_window->setGeometry(screen->geometry());
+            });
         fitPanel();
         placeOverlay();
         return false;

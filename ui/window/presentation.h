@@ -209,6 +209,7 @@ private:
         int panelMinimumWidth = 0; // ParameterPanel::contentMinimumWidth() at the normal font
     };
     std::optional<Saved> m_saved;
+    bool m_loweredMinimum = false; // eventFilter set the window's minimum size to fit the screen
     std::vector<QPointer<QAction>> m_addedActions; // menu actions reachable while the menu bar is hidden
 
     QAction* m_presentAction = nullptr;
