@@ -143,12 +143,36 @@ void shoot_presented_alibi_and_lesson(const Shots& s)
     s.idle();
 }
 
+// Lesson 14 presented at every scale: M-RoPE's step beside its token layout, 2D RoPE's beside its patch
+// grid and MLA's curves (present-<scale>-lesson-models-<step>, step from 1).
+void shoot_presented_models_lesson(const Shots& s)
+{
+    MainWindow& w = s.w;
+    const QString models =
+        course_lessons(course_language(currentLanguage())).filter(QStringLiteral("14-")).value(0);
+    if (models.isEmpty() || !w.openLesson(models))
+        return;
+    for (double scale : kScales)
+        presenting(s, scale, [&](Presentation* p) {
+            for (const int step : {0, 2, 6}) {
+                p->goToStep(step);
+                s.idle();
+                s.save(
+                    &w,
+                    named(QStringLiteral("present-%1-lesson-models-%2").arg(percent(scale)).arg(step + 1)));
+            }
+        });
+    w.closeLesson();
+    s.idle();
+}
+
 } // namespace
 
 void shoot_presentation_scales(const Shots& s)
 {
     shoot_presented_views(s);
     shoot_presented_alibi_and_lesson(s);
+    shoot_presented_models_lesson(s);
 }
 
 // The course page, then every step of each lesson, in a 1280x720 window (lesson-NN-name-K, K from 1).
