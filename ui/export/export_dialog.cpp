@@ -4,6 +4,7 @@
 #include "model/session.h"
 #include "views/figure_style.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -93,7 +94,8 @@ QList<FigureSizePreset> figure_size_presets()
     };
 }
 
-ExportDialog::ExportDialog(ViewKind current, const QString& caption, QWidget* parent) : QDialog(parent)
+ExportDialog::ExportDialog(ViewKind current, const QString& caption, QWidget* parent)
+    : QDialog(parent), m_suggestedCaption(caption)
 {
     setWindowTitle(tr("Export Figure"));
     setObjectName(QStringLiteral("ExportDialog"));
@@ -257,6 +259,35 @@ void ExportDialog::setRequest(const FigureExportRequest& r)
     if (!r.options.render.caption.isEmpty())
         m_caption->setText(r.options.render.caption);
     updateSummary();
+}
+
+void ExportDialog::restoreChoices(FigureExportRequest previous)
+{
+    if (!previous.options.render.caption.isEmpty())
+        previous.options.render.caption = m_suggestedCaption;
+    if (isSingleFigure())
+        previous.views.clear();
+    setRequest(previous);
+}
+
+std::optional<FigureExportRequest>
+ExportDialog::execUntilWritten(const QString& failure,
+                               const std::function<void(const FigureExportRequest&)>& write)
+{
+    while (exec() == QDialog::Accepted) {
+        const FigureExportRequest r = request();
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        try {
+            write(r);
+            QApplication::restoreOverrideCursor();
+            return r;
+        } catch (const ExportError& e) {
+            QApplication::restoreOverrideCursor();
+            QMessageBox::warning(parentWidget() ? parentWidget() : this, failure,
+                                 QString::fromUtf8(e.what()));
+        }
+    }
+    return std::nullopt;
 }
 
 FigureExportRequest ExportDialog::request() const

@@ -15,6 +15,8 @@
 #include <QStringList>
 
 #include <array>
+#include <functional>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -58,6 +60,16 @@ public:
 
     // Restores earlier choices (the views are kept as given; the caption text only if non-empty).
     void setRequest(const FigureExportRequest& request);
+    // Restores this run's earlier choices (setRequest) with the caption, when it was on, describing today's
+    // scenario (the caption the dialog was made with), not the one exported then; a single figure's
+    // request has no views.
+    void restoreChoices(FigureExportRequest previous);
+    // Shows the dialog until `write` succeeds or the user cancels. Each accepted request is written under
+    // a wait cursor; an ExportError is shown in a warning titled `failure`, and the dialog comes back with
+    // the user's choices (to fix the path or the size and retry). Returns the request written; nullopt when
+    // the user cancelled.
+    std::optional<FigureExportRequest>
+    execUntilWritten(const QString& failure, const std::function<void(const FigureExportRequest&)>& write);
     // What the dialog shows now. The path always ends in .png, .svg, .pdf, .csv or .json: the format's
     // extension is appended when the name has none of these.
     FigureExportRequest request() const;
@@ -103,6 +115,7 @@ private:
     QLabel* m_summary;
     QHBoxLayout* m_viewsRow;
     QLabel* m_singleFigure = nullptr; // setSingleFigure's name, in place of the views' boxes
+    QString m_suggestedCaption;       // the caption the dialog was made with (today's scenario)
     QString m_confirmedPath;          // chosen in the file dialog, which already asked about overwriting
 };
 

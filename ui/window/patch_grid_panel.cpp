@@ -201,25 +201,14 @@ void PatchGridPanel::exportTo(const QString& path, const FigureExportOptions& op
 
 void PatchGridPanel::exportDialog()
 {
-    const Scenario& s = m_model->scenario();
-    ExportDialog dialog(ViewKind::Heatmap, scenario_caption(s), this);
+    ExportDialog dialog(ViewKind::Heatmap, scenario_caption(m_model->scenario()), this);
     dialog.setSingleFigure(tr("Patch grid"), QStringLiteral("posatlas-patch-grid"));
-    if (m_lastRequest) {
-        FigureExportRequest last = *m_lastRequest;
-        if (!last.options.render.caption.isEmpty())
-            last.options.render.caption = scenario_caption(s); // today's scenario
-        dialog.setRequest(last);
-    }
-    while (dialog.exec() == QDialog::Accepted) {
-        const FigureExportRequest r = dialog.request();
-        m_lastRequest = r;
-        try {
-            exportTo(r.path, r.options);
-            return;
-        } catch (const ExportError& e) {
-            QMessageBox::warning(this, tr("Cannot export the patch grid"), QString::fromUtf8(e.what()));
-        }
-    }
+    if (m_lastRequest)
+        dialog.restoreChoices(*m_lastRequest);
+    if (const auto request =
+            dialog.execUntilWritten(tr("Cannot export the patch grid"),
+                                    [this](const FigureExportRequest& r) { exportTo(r.path, r.options); }))
+        m_lastRequest = request;
 }
 
 void PatchGridPanel::changeEvent(QEvent* e)

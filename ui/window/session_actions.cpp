@@ -472,26 +472,14 @@ void SessionActions::exportFigureDialog()
     if (m_lastRequest) {
         FigureExportRequest last = *m_lastRequest;
         last.views = {currentView()};
-        // Caption on or off as last time, but describing today's scenario.
-        if (!last.options.render.caption.isEmpty())
-            last.options.render.caption = scenario_caption(m_views->model()->scenario());
-        dialog.setRequest(last);
+        dialog.restoreChoices(last);
     }
-    while (dialog.exec() == QDialog::Accepted) {
-        const FigureExportRequest request = dialog.request();
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        try {
-            const QStringList written = exportFigures(request);
-            QApplication::restoreOverrideCursor();
-            m_lastRequest = request;
-            m_status->showMessage(
-                tr("Exported %1").arg(QDir::toNativeSeparators(written.join(QStringLiteral(", ")))), 8000);
-            return;
-        } catch (const ExportError& e) {
-            QApplication::restoreOverrideCursor();
-            // Back to the dialog with its choices: the user fixes the path or the size and retries.
-            QMessageBox::warning(m_window, tr("Export failed"), errorText(e));
-        }
+    QStringList written;
+    if (const auto request = dialog.execUntilWritten(
+            tr("Export failed"), [&](const FigureExportRequest& r) { written = exportFigures(r); })) {
+        m_lastRequest = request;
+        m_status->showMessage(
+            tr("Exported %1").arg(QDir::toNativeSeparators(written.join(QStringLiteral(", ")))), 8000);
     }
 }
 

@@ -58,31 +58,18 @@ void TokenLayoutController::exportTo(const QString& path, const FigureExportOpti
 void TokenLayoutController::exportDialog(bool numbers)
 {
     ExportDialog dialog(ViewKind::Heatmap, scenario_caption(m_model->scenario()), m_dock->window());
-    if (m_lastOptions) {
-        FigureExportRequest last;
-        last.views.clear();
-        last.options = *m_lastOptions;
-        if (!last.options.render.caption.isEmpty()) // on as last time, describing today's scenario
-            last.options.render.caption = scenario_caption(m_model->scenario());
-        dialog.setRequest(last);
-    }
     dialog.setSingleFigure(tr("Token layout"), QStringLiteral("posatlas-token-layout"));
+    if (m_lastOptions) { // the options of last time; the file named after the format chosen below
+        FigureExportRequest last;
+        last.options = *m_lastOptions;
+        dialog.restoreChoices(last);
+    }
     QComboBox* format = dialog.formatCombo();
     format->setCurrentIndex(format->findData(numbers ? QStringLiteral("csv") : QStringLiteral("png")));
-    while (dialog.exec() == QDialog::Accepted) {
-        const FigureExportRequest request = dialog.request();
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        try {
-            exportTo(request.path, request.options);
-            QApplication::restoreOverrideCursor();
-            m_lastOptions = request.options;
-            emit exported(request.path);
-            return;
-        } catch (const ExportError& e) {
-            QApplication::restoreOverrideCursor();
-            // Back to the dialog with its choices: the user fixes the path or the size and retries.
-            QMessageBox::warning(m_dock->window(), tr("Export failed"), QString::fromUtf8(e.what()));
-        }
+    if (const auto request = dialog.execUntilWritten(
+            tr("Export failed"), [this](const FigureExportRequest& r) { exportTo(r.path, r.options); })) {
+        m_lastOptions = request->options;
+        emit exported(request->path);
     }
 }
 

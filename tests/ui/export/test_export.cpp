@@ -34,6 +34,7 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 
 #include <cmath>
@@ -639,6 +640,71 @@ private slots:
         QCOMPARE(r2.path, r.path);
         QCOMPARE(r2.options.size, r.options.size);
         QCOMPARE(r2.options.render.dark, true);
+    }
+
+    // restoreChoices: last time's choices, with the caption (when it was on) describing today's scenario,
+    // and no views for a single figure (a dock's).
+    void restoreChoicesDescribesTodaysScenario()
+    {
+        FigureExportRequest last;
+        last.views = {ViewKind::Curves};
+        last.path = path(QStringLiteral("old.svg"));
+        last.options.size = QSizeF(1280, 720);
+        last.options.render.caption = QStringLiteral("RoPE · θ 10000");
+        ExportDialog dialog(ViewKind::Heatmap, QStringLiteral("RoPE · θ 500000"));
+        dialog.restoreChoices(last);
+        FigureExportRequest r = dialog.request();
+        QCOMPARE(r.views, QList<ViewKind>{ViewKind::Curves});
+        QCOMPARE(r.path, last.path);
+        QCOMPARE(r.options.size, QSizeF(1280, 720));
+        QCOMPARE(r.options.render.caption, QStringLiteral("RoPE · θ 500000"));
+        last.options.render.caption.clear(); // off last time: off again
+        ExportDialog off(ViewKind::Heatmap, QStringLiteral("RoPE · θ 500000"));
+        off.restoreChoices(last);
+        QVERIFY(off.request().options.render.caption.isEmpty());
+        ExportDialog single(ViewKind::Heatmap, QStringLiteral("2D RoPE"));
+        single.setSingleFigure(QStringLiteral("Patch grid"), QStringLiteral("posatlas-patch-grid"));
+        single.restoreChoices(last);
+        QVERIFY(single.request().views.isEmpty());
+    }
+
+    // execUntilWritten: a write that fails shows its message and brings the dialog back with the same
+    // choices; the next one that succeeds ends it and is returned. Cancelling returns nothing.
+    void execUntilWrittenRetriesAfterAFailure()
+    {
+        ExportDialog dialog(ViewKind::Heatmap, QString());
+        dialog.fileEdit()->setText(path(QStringLiteral("retry.png")));
+        int warnings = 0, accepts = 2;
+        QTimer answer; // the modal windows, answered as they come
+        connect(&answer, &QTimer::timeout, this, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                ++warnings;
+                box->accept();
+            } else if (QApplication::activeModalWidget() == &dialog) {
+                if (accepts-- > 0)
+                    dialog.accept();
+                else
+                    dialog.reject();
+            }
+        });
+        answer.start(20);
+        QStringList writes;
+        const auto written =
+            dialog.execUntilWritten(QStringLiteral("failed"), [&](const FigureExportRequest& r) {
+                writes << r.path;
+                if (writes.size() == 1)
+                    throw ExportError("the disk is full");
+            });
+        QVERIFY(written.has_value());
+        QCOMPARE(written->path, path(QStringLiteral("retry.png")));
+        QCOMPARE(writes, (QStringList{written->path, written->path}));
+        QCOMPARE(warnings, 1);
+        // Nothing accepted: nothing written, nothing returned.
+        const auto cancelled =
+            dialog.execUntilWritten(QStringLiteral("failed"),
+                                    [&](const FigureExportRequest&) { writes << QStringLiteral("written"); });
+        QVERIFY(!cancelled.has_value());
+        QCOMPARE(writes.size(), 2);
     }
 
     void copyFigurePutsImageAndSvgOnTheClipboard()
