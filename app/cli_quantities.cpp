@@ -16,6 +16,7 @@
 #include "compute/attention_logits.h"
 #include "io/columns.h"
 #include "io/model_config.h"
+#include "io/mrope_columns.h"
 #include "io/number_text.h"
 #include "io/patch_grid_columns.h"
 #include "io/rope_pairs_columns.h"
@@ -210,32 +211,20 @@ void rope_angles_quantity(const Options& o, Scenario& s, std::ostream& out)
 void mrope_positions_quantity(const Options& o, Scenario& s, std::ostream& out)
 {
     const MropeParams& p = s.params<MropeParams>();
-    const MropePositions positions(p);
-    const auto n = static_cast<std::size_t>(s.seq_len);
-    std::vector<double> token(n), t(n), h(n), w(n);
-    std::vector<std::string> kind(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const MropePosition at = positions.at(static_cast<std::int64_t>(i));
-        token[i] = static_cast<double>(i);
-        kind[i] = mrope_token_kind_id(at.kind);
-        t[i] = static_cast<double>(at.t);
-        h[i] = static_cast<double>(at.h);
-        w[i] = static_cast<double>(at.w);
-    }
+    const std::vector<CsvColumn> ids = mrope_position_columns(p, s.seq_len);
     if (format_of(o) == Format::Csv)
-        return write_csv_columns(out, {{columns::kPosition, token},
-                                       {.name = columns::kTokenKind, .texts = kind},
-                                       {columns::kTimeId, t},
-                                       {columns::kHeightId, h},
-                                       {columns::kWidthId, w}});
+        return write_csv_columns(out, ids);
     json j;
     j["layout"] = p.layout;
     j["variant"] = mrope_variant_id(p.variant);
-    j["layout_tokens"] = positions.layout_tokens();
-    j[columns::kTokenKind] = kind;
-    j[columns::kTimeId] = t;
-    j[columns::kHeightId] = h;
-    j[columns::kWidthId] = w;
+    j["layout_tokens"] = MropePositions(p).layout_tokens();
+    for (const CsvColumn& c : ids) // the columns but the token index, which the arrays' order gives
+        if (c.name != columns::kPosition) {
+            if (c.is_text())
+                j[c.name] = c.texts;
+            else
+                j[c.name] = c.numbers;
+        }
     write_json(out, j);
 }
 

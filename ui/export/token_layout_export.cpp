@@ -2,6 +2,7 @@
 #include "export/token_layout_export.h"
 
 #include "io/columns.h"
+#include "io/mrope_columns.h"
 #include "io/number_text.h"
 #include "jobs/token_layout_job.h"
 #include "methods/mrope/mrope.h"
@@ -14,48 +15,6 @@
 #include <vector>
 
 namespace posatlas::ui {
-namespace {
-
-// Core's id of a token's kind ("text", "image", "video"), as `posatlas compute mrope-positions` writes it.
-std::string kind_id(LayoutTokenKind k)
-{
-    switch (k) {
-    case LayoutTokenKind::Text: return std::string(mrope_token_kind_id(MropeTokenKind::Text));
-    case LayoutTokenKind::Image: return std::string(mrope_token_kind_id(MropeTokenKind::Image));
-    case LayoutTokenKind::Video: return std::string(mrope_token_kind_id(MropeTokenKind::Video));
-    }
-    return {};
-}
-
-std::string axis_id(int axis)
-{
-    return axis == 0 ? "t" : axis == 1 ? "h" : "w";
-}
-
-// The token columns: one row per token the figure draws.
-std::vector<CsvColumn> token_columns(const TokenLayoutData& d)
-{
-    const std::size_t n = d.ids_t.size();
-    std::vector<double> position(n), t(n), h(n), w(n);
-    std::vector<std::string> kind(n);
-    for (const LayoutBlock& b : d.blocks)
-        for (std::int64_t k = 0; k < b.tokens; ++k)
-            if (const auto i = static_cast<std::size_t>(b.first + k); i < n)
-                kind[i] = kind_id(b.kind);
-    for (std::size_t i = 0; i < n; ++i) {
-        position[i] = static_cast<double>(i);
-        t[i] = static_cast<double>(d.ids_t[i]);
-        h[i] = static_cast<double>(d.ids_h[i]);
-        w[i] = static_cast<double>(d.ids_w[i]);
-    }
-    return {{columns::kPosition, position},
-            {.name = columns::kTokenKind, .texts = kind},
-            {columns::kTimeId, t},
-            {columns::kHeightId, h},
-            {columns::kWidthId, w}};
-}
-
-} // namespace
 
 TokenLayoutFigure::TokenLayoutFigure(const Scenario& s) : m_view(std::make_unique<TokenLayoutView>())
 {
@@ -74,18 +33,20 @@ const TokenLayoutData& TokenLayoutFigure::data() const
     return m_view->data();
 }
 
-QByteArray token_layout_csv(const TokenLayoutData& data)
+QByteArray token_layout_csv(const Scenario& s, const TokenLayoutData& data)
 {
-    return QByteArray::fromStdString(csv_text(token_columns(data)));
+    return QByteArray::fromStdString(csv_text(
+        mrope_position_columns(s.params<MropeParams>(), static_cast<std::int64_t>(data.ids_t.size()))));
 }
 
-QByteArray token_layout_json(const TokenLayoutData& d)
+QByteArray token_layout_json(const Scenario& s, const TokenLayoutData& d)
 {
     nlohmann::json j;
     j["title"] = d.title.toStdString();
     j["layout"] = d.layout_text.toStdString();
     j["layout_tokens"] = d.layout_tokens;
-    for (const CsvColumn& c : token_columns(d)) {
+    for (const CsvColumn& c :
+         mrope_position_columns(s.params<MropeParams>(), static_cast<std::int64_t>(d.ids_t.size()))) {
         if (c.is_text())
             j[c.name] = c.texts;
         else
@@ -95,7 +56,7 @@ QByteArray token_layout_json(const TokenLayoutData& d)
     std::vector<std::string> axis;
     for (std::size_t i = 0; i < d.pair_axes.size(); ++i) {
         pair.push_back(static_cast<int>(i));
-        axis.push_back(axis_id(d.pair_axes[i]));
+        axis.emplace_back(mrope_axis_id(d.pair_axes[i]));
     }
     j[columns::kPair] = pair;
     j[columns::kPairAxis] = axis;
@@ -112,9 +73,9 @@ void export_token_layout(const Figure& figure, const TokenLayoutData& data, cons
 {
     const auto format = export_format_from_path(path);
     if (format == ExportFormat::Csv)
-        return write_file_atomically(path, token_layout_csv(data));
+        return write_file_atomically(path, token_layout_csv(s, data));
     if (format == ExportFormat::Json)
-        return write_file_atomically(path, token_layout_json(data));
+        return write_file_atomically(path, token_layout_json(s, data));
     set_figure_metadata(options, figure, s);
     export_figure(figure, path, options); // ExportError for an unknown extension
 }

@@ -35,8 +35,9 @@ private:
     std::unique_ptr<TokenLayoutView> m_view;
 };
 
-QByteArray token_layout_csv(const TokenLayoutData& data);
-QByteArray token_layout_json(const TokenLayoutData& data);
+// The numbers of the tokens `data` draws (io/mrope_columns.h for scenario s's layout).
+QByteArray token_layout_csv(const Scenario& s, const TokenLayoutData& data);
+QByteArray token_layout_json(const Scenario& s, const TokenLayoutData& data);
 
 // Writes the figure (png, svg, pdf) or its numbers (csv, json) by the extension of `path`, the figure
 // with the metadata every export carries (set_figure_metadata of `s`). Throws ExportError.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/token_layout_view.h"
 
+#include "io/mrope_columns.h"
+
 #include "views/figure_style.h"
 
 #include <QFontMetricsF>
@@ -40,7 +42,8 @@ QColor cell_fill(LayoutTokenKind kind, bool dark)
 
 QString axis_letter(int axis)
 {
-    return axis == 0 ? QStringLiteral("t") : axis == 1 ? QStringLiteral("h") : QStringLiteral("w");
+    const std::string_view id = mrope_axis_id(axis);
+    return QString::fromLatin1(id.data(), static_cast<qsizetype>(id.size()));
 }
 
 } // namespace

@@ -196,7 +196,7 @@ void TokenLayoutExportTest::commandLineWritesTheSameNumbersAndSize()
                          scenario + QStringList{QStringLiteral("--out"), csv},
                      &err),
              0);
-    QCOMPARE(slurp(csv), token_layout_csv(TokenLayoutFigure(s).data()));
+    QCOMPARE(slurp(csv), token_layout_csv(s, TokenLayoutFigure(s).data()));
 }
 
 void TokenLayoutExportTest::commandLineRefusesWithTheOption()

@@ -4,6 +4,7 @@
 // Qwen3VLModel.get_rope_index (video_grid_thw repeated per frame with t = 1),
 // apply_multimodal_rotary_pos_emb (chunked sections) and Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope.
 #include "compute/attention_logits.h"
+#include "io/mrope_columns.h"
 #include "methods/mrope/mrope.h"
 #include "methods/registry.h"
 #include "scenario/content.h"
@@ -353,4 +354,22 @@ TEST(Mrope, SinglePrecisionCurveWithinTheSinusoidBound)
     for (std::size_t r = 0; r < a.size(); ++r)
         ASSERT_NEAR(b[r], a[r], bound) << "r " << r;
     EXPECT_NE(a, b);
+}
+
+// The columns every writer of the ids shares (io/mrope_columns.h): text:2, then an image of 1 × 2 × 4
+// patches merged to 1 × 2 tokens at (0, 0, 0) + 2 and (0, 0, 1) + 2, then text from 4 (the image's largest
+// id 3, + 1), as get_rope_index gives them; the pairs' axes named t, h, w.
+TEST(Mrope, PositionColumns)
+{
+    const std::vector<CsvColumn> c = mrope_position_columns(params("text:2,image:1x2x4"), 5);
+    ASSERT_EQ(c.size(), 5u);
+    EXPECT_EQ(c[0].name, "position");
+    EXPECT_EQ(c[0].numbers, (std::vector<double>{0, 1, 2, 3, 4}));
+    EXPECT_EQ(c[1].name, "token_kind");
+    EXPECT_EQ(c[1].texts, (std::vector<std::string>{"text", "text", "image", "image", "text"}));
+    EXPECT_EQ(c[2].numbers, (std::vector<double>{0, 1, 2, 2, 4})); // t
+    EXPECT_EQ(c[3].numbers, (std::vector<double>{0, 1, 2, 2, 4})); // h
+    EXPECT_EQ(c[4].numbers, (std::vector<double>{0, 1, 2, 3, 4})); // w
+    EXPECT_EQ((std::vector<std::string_view>{mrope_axis_id(0), mrope_axis_id(1), mrope_axis_id(2)}),
+              (std::vector<std::string_view>{"t", "h", "w"}));
 }
