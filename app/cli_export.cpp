@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <set>
@@ -318,40 +319,40 @@ std::optional<Colormap> colormap_option(const Options& o)
     return parse_colormap(QString::fromStdString(*name));
 }
 
-// The patch grid's figure or numbers (export/patch_grid_export.h), failures mapped as write_output maps
-// them; a ParameterError (a method without a grid, a query patch outside the grid) goes to the caller.
-void export_patch_grid_output(const Scenario& s, std::int64_t query, const QString& path,
-                              const FigureExportOptions& options)
-{
-    if (!export_format_from_path(path))
-        throw UsageError(
-            arg(translate("Cli", "--out %1: unknown extension; use one of %2 (or --out - --format FORMAT)"),
-                {path.toStdString(), export_format_list().toStdString()}));
-    try {
-        export_patch_grid(s, query, path, options);
-    } catch (const ExportError& e) {
-        throw UsageError(std::string("--out: ") + e.what());
-    }
-}
-
-// Writes a figure or its numbers according to the extension; maps every failure to a UsageError.
-void write_output(const Figure& figure, const ViewResult& data, const QString& path,
-                  FigureExportOptions options, const Scenario& s)
+// Runs `write` for the --out path `path` of a known extension (png, svg, pdf, csv, json), its ExportError
+// as the command line's UsageError; an unknown extension is refused before anything is computed.
+void write_out(const QString& path, const std::function<void(ExportFormat)>& write)
 {
     const auto format = export_format_from_path(path);
     if (!format)
         throw UsageError(
             arg(translate("Cli", "--out %1: unknown extension; use one of %2 (or --out - --format FORMAT)"),
                 {path.toStdString(), export_format_list().toStdString()}));
-    set_figure_metadata(options, figure, s); // the same metadata as the GUI's export (session.h)
     try {
-        if (*format == ExportFormat::Csv || *format == ExportFormat::Json)
-            export_numbers(data, path);
-        else
-            export_figure(figure, path, options);
+        write(*format);
     } catch (const ExportError& e) {
         throw UsageError(std::string("--out: ") + e.what());
     }
+}
+
+// The patch grid's figure or numbers (export/patch_grid_export.h); a ParameterError (a method without a
+// grid, a query patch outside the grid) goes to the caller.
+void export_patch_grid_output(const Scenario& s, std::int64_t query, const QString& path,
+                              const FigureExportOptions& options)
+{
+    write_out(path, [&](ExportFormat) { export_patch_grid(s, query, path, options); });
+}
+
+// Writes a figure or its numbers according to the extension; maps every failure to a UsageError.
+void write_output(const Figure& figure, const ViewResult& data, const QString& path,
+                  FigureExportOptions options, const Scenario& s)
+{
+    write_out(path, [&](ExportFormat format) {
+        if (format == ExportFormat::Csv || format == ExportFormat::Json)
+            return export_numbers(data, path);
+        set_figure_metadata(options, figure, s); // the same metadata as the GUI's export (session.h)
+        export_figure(figure, path, options);
+    });
 }
 
 // --view token-layout: M-RoPE's figure, not animated.
@@ -371,15 +372,7 @@ void check_token_layout_export(const Scenario& s, bool animate)
 void write_token_layout(const TokenLayoutFigure& fig, const QString& path, const FigureExportOptions& options,
                         const Scenario& s)
 {
-    if (!export_format_from_path(path))
-        throw UsageError(
-            arg(translate("Cli", "--out %1: unknown extension; use one of %2 (or --out - --format FORMAT)"),
-                {path.toStdString(), export_format_list().toStdString()}));
-    try {
-        export_token_layout(fig.figure(), fig.data(), path, options, s);
-    } catch (const ExportError& e) {
-        throw UsageError(std::string("--out: ") + e.what());
-    }
+    write_out(path, [&](ExportFormat) { export_token_layout(fig.figure(), fig.data(), path, options, s); });
 }
 
 } // namespace
