@@ -7019,6 +7019,10 @@ Locate… lets you point at them. Restore without them uses the default in their
         <source>%1 of %2 tokens fit; enlarge the view</source>
         <translation>%2 个词元中只放下了 %1 个；请把视图拉大一些</translation>
     </message>
+    <message>
+        <source>each cell, left to right:</source>
+        <translation>每个格子里从左到右依次是：</translation>
+    </message>
 </context>
 <context>
     <name>posatlas::ui::TrainedRunDialog</name>

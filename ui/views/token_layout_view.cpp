@@ -21,6 +21,9 @@ namespace {
 // layout fills the view with large cells (legible on a projector); below the last size the ids would not
 // be legible from the back of a room, so the cells stop there and the figure says how many fit.
 constexpr std::array<double, 11> kIdSizes = {2.4, 2.0, 1.7, 1.45, 1.25, 1.1, 1.0, 0.95, 0.9, 0.85, 0.8};
+// The ids at the body text's size: the height the view asks for (heightForCells) fits every cell there.
+constexpr std::size_t kBodySize = 6;
+static_assert(kIdSizes[kBodySize] == 1.0);
 
 // The colour of axis a (0 t, 1 h, 2 w): the first three series colours, darkened on light backgrounds so
 // that the ids written in them stay legible on the cells' tints.
@@ -58,7 +61,10 @@ struct TokenLayoutView::Plan {
         std::size_t first; // the block's first token: drawn when its cell is
     };
     std::vector<Label> labels;
-    QRectF legend, strip;
+    bool side_by_side = false;   // a cell's ids on one line (t h w), not stacked
+    double pad = 0.0;            // inside a cell, around its ids
+    QRectF area;                 // where the cells are laid out
+    double content_height = 0.0; // from the area's top to the last row's bottom
     bool all_fit = true;
 };
 
@@ -108,78 +114,113 @@ QString TokenLayoutView::pairsCaption() const
     return tr("the %1 rotary pairs of a head, in chunks · %2").arg(n).arg(runs.join(tr(" · ")));
 }
 
+TokenLayoutView::Plan TokenLayoutView::planAt(const QRectF& area, const RenderOptions& options,
+                                              std::size_t size, bool side_by_side) const
+{
+    Plan p;
+    p.area = area;
+    p.side_by_side = side_by_side;
+    // The blocks' labels grow with the cells, less than they do.
+    p.label_font = scaled_font(font(), options.font_scale, 0.85 * std::clamp(kIdSizes[size], 1.0, 1.3));
+    const QFontMetricsF lfm(p.label_font);
+    const double gap = lfm.height() * 0.6;
+    p.id_font = scaled_font(font(), options.font_scale, kIdSizes[size]);
+    const QFontMetricsF fm(p.id_font);
+    double widest = fm.horizontalAdvance(QStringLiteral("00"));
+    for (std::size_t i = 0; i < m_data.ids_t.size(); ++i)
+        for (const QString& s : cellLines(i))
+            widest = std::max(widest, fm.horizontalAdvance(s));
+    p.pad = std::max(2.0, fm.height() * 0.2);
+    // Side by side, each id in a column of the widest id's width, a third of a line apart.
+    p.cell_w = std::ceil(side_by_side ? 3 * widest + 2 * (fm.height() / 3) + 2 * p.pad : widest + 2 * p.pad);
+    p.cell_h = std::ceil((side_by_side ? 1 : 3) * fm.height() + 2 * p.pad);
+    const double frame_gap = p.cell_w * 0.35;
+    double x = area.left(), y = area.top(), row_h = 0.0;
+    for (const LayoutBlock& b : m_data.blocks) {
+        const double label_w = lfm.horizontalAdvance(b.label);
+        std::int64_t cols = b.columns, rows = b.rows;
+        double grid_w = 0.0;
+        if (b.kind == LayoutTokenKind::Text) {
+            const auto fit = std::max<std::int64_t>(1, static_cast<std::int64_t>(area.width() / p.cell_w));
+            cols = std::min(b.tokens, fit);
+            rows = (b.tokens + cols - 1) / cols;
+            grid_w = static_cast<double>(cols) * p.cell_w;
+        } else {
+            grid_w = static_cast<double>(b.frames * cols) * p.cell_w +
+                     static_cast<double>(b.frames - 1) * frame_gap;
+        }
+        const double block_w = std::max(grid_w, label_w);
+        const double block_h = lfm.height() + gap * 0.3 + static_cast<double>(rows) * p.cell_h;
+        if (x > area.left() && x + block_w > area.right()) {
+            x = area.left();
+            y += row_h + gap;
+            row_h = 0.0;
+        }
+        p.labels.push_back({QPointF(x, y + lfm.ascent()), b.label, static_cast<std::size_t>(b.first)});
+        const double grid_top = y + lfm.height() + gap * 0.3;
+        for (std::int64_t k = 0; k < b.tokens; ++k) {
+            double cx = 0.0, cy = 0.0;
+            if (b.kind == LayoutTokenKind::Text) {
+                cx = x + static_cast<double>(k % cols) * p.cell_w;
+                cy = grid_top + static_cast<double>(k / cols) * p.cell_h;
+            } else {
+                const std::int64_t per_frame = rows * cols, f = k / per_frame, r = (k % per_frame) / cols,
+                                   c = k % cols;
+                cx = x + static_cast<double>(f) * (static_cast<double>(cols) * p.cell_w + frame_gap) +
+                     static_cast<double>(c) * p.cell_w;
+                cy = grid_top + static_cast<double>(r) * p.cell_h;
+            }
+            p.cells.emplace_back(cx, cy, p.cell_w, p.cell_h);
+        }
+        x += block_w + gap;
+        row_h = std::max(row_h, block_h);
+    }
+    p.content_height = y + row_h - area.top();
+    p.all_fit = y + row_h <= area.bottom() + 0.5;
+    return p;
+}
+
 TokenLayoutView::Plan TokenLayoutView::plan(const QRectF& area, const RenderOptions& options) const
 {
-    Plan best;
-    for (std::size_t attempt = 0; attempt < kIdSizes.size(); ++attempt) {
-        Plan p;
-        // The blocks' labels grow with the cells, less than they do.
-        p.label_font =
-            scaled_font(font(), options.font_scale, 0.85 * std::clamp(kIdSizes[attempt], 1.0, 1.3));
-        const QFontMetricsF lfm(p.label_font);
-        const double gap = lfm.height() * 0.6;
-        p.id_font = scaled_font(font(), options.font_scale, kIdSizes[attempt]);
-        const QFontMetricsF fm(p.id_font);
-        double widest = fm.horizontalAdvance(QStringLiteral("00"));
-        for (std::size_t i = 0; i < m_data.ids_t.size(); ++i)
-            for (const QString& s : cellLines(i))
-                widest = std::max(widest, fm.horizontalAdvance(s));
-        const double pad = std::max(2.0, fm.height() * 0.2);
-        p.cell_w = std::ceil(widest + 2 * pad);
-        p.cell_h = std::ceil(3 * fm.height() + 2 * pad);
-        const double frame_gap = p.cell_w * 0.35;
-        double x = area.left(), y = area.top(), row_h = 0.0;
-        for (const LayoutBlock& b : m_data.blocks) {
-            const double label_w = lfm.horizontalAdvance(b.label);
-            std::int64_t cols = b.columns, rows = b.rows;
-            double grid_w = 0.0;
-            if (b.kind == LayoutTokenKind::Text) {
-                const auto fit =
-                    std::max<std::int64_t>(1, static_cast<std::int64_t>(area.width() / p.cell_w));
-                cols = std::min(b.tokens, fit);
-                rows = (b.tokens + cols - 1) / cols;
-                grid_w = static_cast<double>(cols) * p.cell_w;
-            } else {
-                grid_w = static_cast<double>(b.frames * cols) * p.cell_w +
-                         static_cast<double>(b.frames - 1) * frame_gap;
-            }
-            const double block_w = std::max(grid_w, label_w);
-            const double block_h = lfm.height() + gap * 0.3 + static_cast<double>(rows) * p.cell_h;
-            if (x > area.left() && x + block_w > area.right()) {
-                x = area.left();
-                y += row_h + gap;
-                row_h = 0.0;
-            }
-            p.labels.push_back({QPointF(x, y + lfm.ascent()), b.label, static_cast<std::size_t>(b.first)});
-            const double grid_top = y + lfm.height() + gap * 0.3;
-            for (std::int64_t k = 0; k < b.tokens; ++k) {
-                double cx = 0.0, cy = 0.0;
-                if (b.kind == LayoutTokenKind::Text) {
-                    cx = x + static_cast<double>(k % cols) * p.cell_w;
-                    cy = grid_top + static_cast<double>(k / cols) * p.cell_h;
-                } else {
-                    const std::int64_t per_frame = rows * cols, f = k / per_frame, r = (k % per_frame) / cols,
-                                       c = k % cols;
-                    cx = x + static_cast<double>(f) * (static_cast<double>(cols) * p.cell_w + frame_gap) +
-                         static_cast<double>(c) * p.cell_w;
-                    cy = grid_top + static_cast<double>(r) * p.cell_h;
-                }
-                p.cells.emplace_back(cx, cy, p.cell_w, p.cell_h);
-            }
-            x += block_w + gap;
-            row_h = std::max(row_h, block_h);
-        }
-        p.all_fit = y + row_h <= area.bottom() + 0.5;
-        if (p.all_fit || attempt + 1 == kIdSizes.size()) {
-            if (!p.all_fit) // the smallest cells: keep those inside the area
-                p.cells.erase(std::find_if(p.cells.begin(), p.cells.end(),
-                                           [&](const QRectF& c) { return c.bottom() > area.bottom() + 0.5; }),
-                              p.cells.end());
-            best = std::move(p);
-            break;
-        }
-    }
-    return best;
+    // Stacked ids (three lines: t, h, w) at the body text's size or larger; then side by side (one line,
+    // a third of the height, three times the width: a projector's large text leaves a short, wide dock);
+    // then smaller, down to the smallest legible size.
+    for (std::size_t size = 0; size <= kBodySize; ++size)
+        if (Plan p = planAt(area, options, size, false); p.all_fit)
+            return p;
+    for (std::size_t size = 0; size < kIdSizes.size(); ++size)
+        if (Plan p = planAt(area, options, size, true); p.all_fit)
+            return p;
+    for (std::size_t size = kBodySize + 1; size < kIdSizes.size(); ++size)
+        if (Plan p = planAt(area, options, size, false); p.all_fit)
+            return p;
+    // None fits: the smallest cells, in the arrangement that shows more of them, those inside the area.
+    std::array<Plan, 2> smallest = {planAt(area, options, kIdSizes.size() - 1, false),
+                                    planAt(area, options, kIdSizes.size() - 1, true)};
+    for (Plan& p : smallest)
+        p.cells.erase(std::find_if(p.cells.begin(), p.cells.end(),
+                                   [&](const QRectF& c) { return c.bottom() > area.bottom() + 0.5; }),
+                      p.cells.end());
+    return std::move(smallest[1].cells.size() > smallest[0].cells.size() ? smallest[1] : smallest[0]);
+}
+
+int TokenLayoutView::heightForCells(int width) const
+{
+    // The title, legend, captions and pairs' strip take the same height in any target of this width; the
+    // cells' area is what is left. Laid out in a tall target (painted into a scratch image: the captions
+    // wrap as painted), then the cells at the body text's size added to that chrome.
+    const QRectF tall(0.0, 0.0, std::max(width, 1), 100000.0);
+    QImage scratch(1, 1, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&scratch);
+    const RenderOptions options; // on screen: the widget's font is the presented one
+    const Plan chrome = paintFigure(painter, tall, options);
+    if (m_data.blocks.empty())
+        return minimumHeight();
+    // The shorter arrangement at the body text's size (plan() takes the stacked one when it fits too).
+    const double content = std::min(planAt(chrome.area, options, kBodySize, false).content_height,
+                                    planAt(chrome.area, options, kBodySize, true).content_height);
+    const double needed = tall.height() - chrome.area.height() + content;
+    return std::max(minimumHeight(), static_cast<int>(std::ceil(needed)));
 }
 
 std::vector<QRectF> TokenLayoutView::cellRects(const QRectF& target, const RenderOptions& options) const
@@ -249,10 +290,11 @@ TokenLayoutView::Plan TokenLayoutView::paintFigure(QPainter& painter, const QRec
     // The legend: what the three lines of a cell are.
     const QRectF legend(rect.left(), rect.top(), rect.width(), sfm.height());
     rect.setTop(legend.bottom() + sfm.height() * 0.5);
+    Plan p = plan(rect, options);
     painter.setFont(small);
     double lx = legend.left();
     painter.setPen(colors.text);
-    const QString intro = tr("each cell, top to bottom:");
+    const QString intro = p.side_by_side ? tr("each cell, left to right:") : tr("each cell, top to bottom:");
     painter.drawText(QPointF(lx, legend.top() + sfm.ascent()), intro);
     lx += sfm.horizontalAdvance(intro) + sfm.height() * 0.5;
     const QString names[3] = {tr("t (time)"), tr("h (row)"), tr("w (column)")};
@@ -262,7 +304,6 @@ TokenLayoutView::Plan TokenLayoutView::paintFigure(QPainter& painter, const QRec
         lx += sfm.horizontalAdvance(names[a]) + sfm.height() * 0.8;
     }
 
-    Plan p = plan(rect, options);
     painter.setFont(p.label_font);
     painter.setPen(colors.text);
     for (const Plan::Label& label : p.labels)
@@ -283,10 +324,14 @@ TokenLayoutView::Plan TokenLayoutView::paintFigure(QPainter& painter, const QRec
         painter.setBrush(cell_fill(kind, options.dark));
         painter.drawRect(c.adjusted(0.5, 0.5, -0.5, -0.5));
         const QStringList lines = cellLines(i);
-        const double top = c.top() + (c.height() - 3 * line) / 2.0;
+        const QRectF inner = c.adjusted(p.pad, p.pad, -p.pad, -p.pad);
         for (int a = 0; a < 3; ++a) {
             painter.setPen(axis_color(a, options.dark));
-            painter.drawText(QRectF(c.left(), top + a * line, c.width(), line), Qt::AlignCenter, lines[a]);
+            const QRectF at =
+                p.side_by_side
+                    ? QRectF(inner.left() + a * inner.width() / 3, inner.top(), inner.width() / 3, line)
+                    : QRectF(c.left(), c.top() + (c.height() - 3 * line) / 2.0 + a * line, c.width(), line);
+            painter.drawText(at, Qt::AlignCenter, lines[a]);
         }
     }
     if (!p.all_fit) {

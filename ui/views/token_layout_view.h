@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // M-RoPE's token layout: the sequence as text tokens and image patches (an image as its merged grid, a
 // video as one grid per frame), each token's three position ids t, h, w written in its cell in the axis'
-// colour, and under it the head's rotary pairs coloured by the axis each follows (Qwen2-VL and Qwen2.5-VL:
-// three chunks; Qwen3-VL: interleaved). Paints TokenLayoutData (jobs/token_layout_data.h) and nothing
-// else; the cells shrink with the layout down to a legible minimum, and the figure says what does not fit.
+// colour (stacked, or side by side when the view is short and wide), and under it the head's rotary pairs
+// coloured by the axis each follows (Qwen2-VL and Qwen2.5-VL: three chunks; Qwen3-VL: interleaved). Paints
+// TokenLayoutData (jobs/token_layout_data.h) and nothing else; the cells shrink with the layout down to a
+// legible minimum, and the figure says what does not fit.
 #pragma once
 
 #include "jobs/token_layout_data.h"
@@ -37,13 +38,21 @@ public:
     // The pixel size of the ids' font in that layout.
     double cellFontPixels(const QRectF& target, const RenderOptions& options) const;
 
+    // The height at which every cell fits at the body text's size in this width: what the dock asks for
+    // (token_layout_controller.h), so that a projector's large text still shows the whole sequence.
+    // (Not QWidget::heightForWidth: the dock asks for this height; its layout does not impose it.)
+    int heightForCells(int width) const;
+
 protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
     struct Plan;
-    // The cells' layout in `area` (what is left under the title, the legend and above the pairs' strip).
+    // The cells' layout in `area` (what is left under the title, the legend and above the pairs' strip):
+    // at the largest id size that fits them all, else as many as fit at the smallest.
     Plan plan(const QRectF& area, const RenderOptions& options) const;
+    // Every cell laid out at kIdSizes[size], its ids stacked or side by side, whether or not it fits.
+    Plan planAt(const QRectF& area, const RenderOptions& options, std::size_t size, bool side_by_side) const;
     Plan paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const;
     QString pairsCaption() const;
 

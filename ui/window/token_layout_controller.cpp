@@ -13,20 +13,30 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QMainWindow>
 #include <QMessageBox>
+#include <QResizeEvent>
+#include <QTimer>
+
+#include <algorithm>
 
 namespace posatlas::ui {
 
 TokenLayoutController::TokenLayoutController(ScenarioModel* model, JobTracker* jobs, TokenLayoutView* view,
                                              QDockWidget* dock, QObject* parent)
-    : QObject(parent), m_model(model), m_jobs(jobs), m_view(view), m_dock(dock)
+    : QObject(parent), m_model(model), m_jobs(jobs), m_view(view), m_dock(dock),
+      m_minimumHeight(view->minimumHeight())
 {
     connect(m_model, &ScenarioModel::scenarioChanged, this, &TokenLayoutController::scenarioChanged);
     // Shown by hand (View > Panels) for another method, it says what it is for.
     connect(m_dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible)
+        if (visible) {
             request();
+            fitDockSoon();
+        }
     });
+    // The cells' height changes with the view's width and font (presentation mode's large text).
+    m_view->installEventFilter(this);
     // Right-click on the figure: its exports, as File > Export Figure / Export Data for the views.
     auto* figure = new QAction(tr("Export Figure…"), m_view);
     figure->setObjectName(QStringLiteral("tokenLayoutExportFigureAction"));
@@ -100,7 +110,58 @@ void TokenLayoutController::request()
                 return d;
             }
         },
-        [this](TokenLayoutData&& data) { m_view->setData(data); });
+        [this](TokenLayoutData&& data) {
+            m_view->setData(data);
+            fitDockSoon();
+        });
+}
+
+bool TokenLayoutController::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view && (event->type() == QEvent::FontChange ||
+                              (event->type() == QEvent::Resize &&
+                               static_cast<QResizeEvent*>(event)->oldSize().width() != m_view->width())))
+        fitDockSoon();
+    return QObject::eventFilter(watched, event);
+}
+
+void TokenLayoutController::fitDockSoon()
+{
+    if (m_fitPending)
+        return;
+    m_fitPending = true;
+    // Queued: once the dock layout has settled after the change (a window's resize, new fonts).
+    QTimer::singleShot(0, this, [this] {
+        m_fitPending = false;
+        fitDock();
+    });
+}
+
+void TokenLayoutController::fitDock()
+{
+    auto* window = qobject_cast<QMainWindow*>(m_dock->parentWidget());
+    if (!window || !m_dock->isVisible() || m_dock->isFloating() || m_view->width() <= 0)
+        return;
+    // The main window has no central widget, so its bottom dock area takes all the height the docks
+    // beside the figures do not strictly need (presented on 1080 lines, two thirds of the screen, mostly
+    // empty, over a heatmap at its minimum); resizeDocks cannot make it shorter, a maximum height can.
+    // The view's maximum is what its cells need at the body text's size: taller would only enlarge them.
+    const int frame = m_dock->height() - m_view->height();
+    const int needed = std::max(m_minimumHeight, m_view->heightForCells(m_view->width()));
+    // Offered at most half the window: the figures above keep the rest.
+    const int offered = std::clamp(window->height() / 2 - frame, m_minimumHeight, needed);
+    // Under larger text than the application's (presentation mode) exactly that height.
+    if (m_view->font().pointSizeF() > QApplication::font().pointSizeF()) {
+        m_view->setFixedHeight(offered);
+        return;
+    }
+    // Otherwise between its own minimum and what it needs, made taller when its cells lack room and never
+    // shorter: the user's height within those bounds stays, as does the layout restored on leaving
+    // presentation mode.
+    m_view->setMinimumHeight(m_minimumHeight);
+    m_view->setMaximumHeight(needed);
+    if (m_view->height() < offered)
+        window->resizeDocks({m_dock}, {offered + frame}, Qt::Vertical);
 }
 
 } // namespace posatlas::ui

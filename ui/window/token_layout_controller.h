@@ -5,7 +5,9 @@
 // figure's numbers (jobs/token_layout_job.h) on the window's JobTracker, in a slot of its own after the
 // views' (kSlot), never on the GUI thread. The view's context menu exports the figure (PNG, SVG, PDF)
 // or its numbers (CSV, JSON) through File > Export figure's dialog and writers
-// (export/token_layout_export.h).
+// (export/token_layout_export.h). The dock is never taller than its cells need, grows to that when they
+// do not fit (a longer layout, a narrower window) up to half the window, and under presentation mode's
+// large text takes exactly that.
 #pragma once
 
 #include "export/figure_export.h"
@@ -43,7 +45,14 @@ public:
 signals:
     void exported(const QString& path);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    // Sizes the docked view by what its cells need at the body text's size
+    // (TokenLayoutView::heightForCells), within half the window.
+    void fitDock();
+    void fitDockSoon();
     void scenarioChanged();
     void request();
 
@@ -51,6 +60,8 @@ private:
     JobTracker* m_jobs;
     TokenLayoutView* m_view;
     QDockWidget* m_dock;
+    int m_minimumHeight; // the view's own
+    bool m_fitPending = false;
     bool m_shown = false; // the method gave tokens M-RoPE's ids at the last change
     std::optional<FigureExportOptions> m_lastOptions; // the dialog's last choices (this run)
 };

@@ -10,6 +10,7 @@
 #include "lessons/lesson_panel.h"
 #include "model/scenario_model.h"
 #include "views/heatmap_view.h"
+#include "views/token_layout_view.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/presentation.h"
@@ -39,6 +40,7 @@ private slots:
     void eachStepChoosesTheFiguresInFront();
     void badLessonFileKeepsState();
     void presentationStepsThroughLesson();
+    void tokenLayoutLeavesTheFiguresTheRest();
     void startPageOnce();
 };
 
@@ -153,6 +155,41 @@ void LessonWindowTest::eachStepChoosesTheFiguresInFront()
     QVERIFY(!w.currentLesson());
     QCOMPARE(w.model()->scenario(), before);
     QVERIFY(w.lessonPanel()->isCoursePageShown());
+}
+
+void LessonWindowTest::tokenLayoutLeavesTheFiguresTheRest()
+{
+    // Lesson 14's M-RoPE steps on a laptop's 1280 x 720: every token of the layout in the dock at the
+    // bottom (step 2's 96 showed 32: "enlarge the view"), the dock no taller than its cells need and at
+    // most half the window, the figures above it getting the rest.
+    QTemporaryDir dir;
+    for (const QString& lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+        QVERIFY(installLanguage(lang));
+        const auto window = showMainWindow(dir, QStringLiteral("tokens-") + lang, {.size = {1280, 720}});
+        MainWindow& w = *window;
+        const QString lesson = course_lessons(lang).filter(QStringLiteral("14-")).value(0);
+        QVERIFY(w.openLesson(lesson));
+        for (const int step : {0, 1}) {
+            const QString where = QStringLiteral("%1 step %2").arg(lang).arg(step + 1);
+            QVERIFY2(w.goToLessonStep(step), qPrintable(where));
+            QVERIFY2(waitIdle(w.jobs()), qPrintable(where));
+            QTest::qWait(50);
+            const TokenLayoutView* view = w.tokenLayoutView();
+            const QDockWidget* figure = w.dock(ViewKind::Heatmap);
+            const int needed = std::max(view->minimumHeight(), view->heightForCells(view->width()));
+            QVERIFY2(!view->data().ids_t.empty(), qPrintable(where));
+            QCOMPARE(view->cellRects(QRectF(view->rect()), RenderOptions{}).size(),
+                     view->data().ids_t.size());
+            QVERIFY2(view->height() <= needed, qPrintable(where));
+            const int dock = w.tokenLayoutDock()->height();
+            QVERIFY2(dock <= w.height() / 2 + 20, qPrintable(QStringLiteral("%1: %2").arg(where).arg(dock)));
+            // No gap between them: at most the menu bar, the status bar and the separators.
+            QVERIFY2(figure->height() + dock >= w.height() - 100,
+                     qPrintable(QStringLiteral("%1: %2 + %3").arg(where).arg(figure->height()).arg(dock)));
+        }
+        w.closeLesson();
+    }
+    QVERIFY(installLanguage(QStringLiteral("en")));
 }
 
 void LessonWindowTest::badLessonFileKeepsState()

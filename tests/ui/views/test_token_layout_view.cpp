@@ -8,6 +8,7 @@
 #include "methods/mrope/mrope.h"
 #include "views/token_layout_view.h"
 
+#include <QFontMetricsF>
 #include <QImage>
 #include <QPainter>
 #include <QTest>
@@ -37,6 +38,7 @@ private slots:
     void cellsShowCoreIds();
     void pairAxesChunkedAndInterleaved();
     void everyCellFitsAtLaptopAndProjectorSizes();
+    void heightForCellsFitsEveryCellAtTheBodySize();
     void otherMethodsGetASentence();
     void badLayoutIsRefusedByName();
 };
@@ -106,6 +108,34 @@ void TokenLayoutViewTest::everyCellFitsAtLaptopAndProjectorSizes()
         QPainter painter(&image);
         view.renderFigure(painter, target, options);
     }
+}
+
+void TokenLayoutViewTest::heightForCellsFitsEveryCellAtTheBodySize()
+{
+    // Lesson 14's layout (4 text tokens, an 8 x 8 image merged to 4 x 4, 4 text tokens) under a
+    // presentation's 250 % text: the height the view asks for is what its cells need at the body text's
+    // size, side by side (one line of ids per cell: the short, wide dock of a projector), and no more.
+    TokenLayoutView view;
+    view.setData(token_layout_job(mrope_scenario("text:4,image:1x8x8,text:4", MropeVariant::Qwen2VL)));
+    QFont presented = view.font();
+    presented.setPointSizeF(presented.pointSizeF() * 2.5);
+    view.setFont(presented);
+    const double body = QFontMetricsF(presented).height();
+    const RenderOptions options; // on screen: the widget's font is the presented one
+    for (const int width : {1280, 1920}) {
+        const int height = view.heightForCells(width);
+        const QRectF target(0, 0, width, height);
+        const std::vector<QRectF> cells = view.cellRects(target, options);
+        QCOMPARE(cells.size(), std::size_t{24});
+        const double ids = view.cellFontPixels(target, options);
+        QVERIFY2(ids >= body, qPrintable(QStringLiteral("%1 < %2").arg(ids).arg(body)));
+        QVERIFY2(cells.front().height() < 2 * ids, qPrintable(QString::number(cells.front().height())));
+        const QRectF shorter(0, 0, width, height - 10);
+        QVERIFY(view.cellRects(shorter, options).size() < 24 || view.cellFontPixels(shorter, options) < body);
+    }
+    // With the height to spare, the ids are stacked: three lines in each cell.
+    const QRectF tall(0, 0, 1920, 2000);
+    QVERIFY(view.cellRects(tall, options).front().height() >= 3 * view.cellFontPixels(tall, options));
 }
 
 void TokenLayoutViewTest::otherMethodsGetASentence()

@@ -8,8 +8,10 @@
 #include "explorer/explorer_window.h"
 #include "export/export_dialog.h"
 #include "gui_support.h"
+#include "lessons/lesson.h"
 #include "views/curve_chart.h"
 #include "views/heatmap_view.h"
+#include "views/token_layout_view.h"
 #include "widgets/parameter_panel.h"
 #include "window/language.h"
 #include "window/main_window.h"
@@ -23,6 +25,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFontInfo>
+#include <QFontMetricsF>
 #include <QGuiApplication>
 #include <QMouseEvent>
 #include <QScreen>
@@ -178,6 +181,55 @@ private slots:
         // The figure still has priority over the panel beside it.
         QVERIFY(w->dock(ViewKind::Heatmap)->width() >= w->width() / 2);
         p->leave();
+        QVERIFY(installLanguage(QStringLiteral("en")));
+    }
+
+    void tokenLayoutShowsTheWholeSequence_data() { alibiHeadCaptionsStayWhole_data(); }
+
+    void tokenLayoutShowsTheWholeSequence()
+    {
+        // Lesson 14's first step presented: M-RoPE's 24 tokens (text, an 8 x 8 image merged to 4 x 4,
+        // text) each with its three ids in the token layout's dock. The dock kept the height it had before
+        // the large text, and at 250 % in Chinese no cell fitted ("0 of 24 tokens fit").
+        QFETCH(int, screen);
+        QFETCH(QString, language);
+        QFETCH(double, scale);
+        QVERIFY(installLanguage(language));
+        auto w = showMainWindow(m_dir, QStringLiteral("tokens-") + language, {.active = true});
+        w->setScreen(QGuiApplication::screens().at(screen));
+        const QString lesson =
+            course_lessons(course_language(currentLanguage())).filter(QStringLiteral("14-")).value(0);
+        QVERIFY(!lesson.isEmpty());
+        QVERIFY(w->openLesson(lesson));
+        Presentation* p = w->presentation();
+        p->setFontScale(scale);
+        p->enter();
+        p->goToStep(0);
+        QVERIFY(waitIdle(w->jobs()));
+        const TokenLayoutView* view = w->tokenLayoutView();
+        QVERIFY(w->tokenLayoutDock()->isVisible());
+        QTRY_COMPARE_WITH_TIMEOUT(view->data().ids_t.size(), std::size_t{24}, 10000);
+        // The dock takes what the cells need at the body text's size, at most half the window: the heatmap
+        // above keeps the rest. Then every cell is drawn, its ids at least the body text's size. A
+        // projector's 1080 lines have that room at every scale; 900 lines at 250 % do not, and there the
+        // dock stops at half the window (the figure says how many tokens fit).
+        const int half = w->height() / 2;
+        const bool room = view->heightForCells(view->width()) <= half;
+        QVERIFY(room || w->height() < 1080);
+        if (room) {
+            QTRY_COMPARE_WITH_TIMEOUT(view->cellRects(QRectF(view->rect()), RenderOptions{}).size(),
+                                      std::size_t{24}, 5000);
+            const double ids = view->cellFontPixels(QRectF(view->rect()), RenderOptions{});
+            QVERIFY2(ids >= QFontMetricsF(view->font()).height(), qPrintable(QString::number(ids)));
+            QVERIFY2(
+                w->tokenLayoutDock()->height() <= half + 1,
+                qPrintable(QStringLiteral("%1 of %2").arg(w->tokenLayoutDock()->height()).arg(w->height())));
+        } else {
+            QTRY_VERIFY_WITH_TIMEOUT(std::abs(view->height() - half) <= 2, 5000);
+        }
+        QCOMPARE(w->size(), w->screen()->geometry().size());
+        p->leave();
+        w->closeLesson();
         QVERIFY(installLanguage(QStringLiteral("en")));
     }
 

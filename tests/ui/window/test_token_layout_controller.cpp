@@ -21,6 +21,7 @@ class TokenLayoutControllerTest : public QObject
 
 private slots:
     void showsWhileTheMethodIsMropeWithCoreIds();
+    void dockIsNoTallerThanItsCellsNeed();
 };
 
 void TokenLayoutControllerTest::showsWhileTheMethodIsMropeWithCoreIds()
@@ -58,6 +59,37 @@ void TokenLayoutControllerTest::showsWhileTheMethodIsMropeWithCoreIds()
     dock->show();
     QTRY_VERIFY_WITH_TIMEOUT(
         view->data().title.contains(QStringLiteral("M-RoPE")) && view->data().blocks.empty(), 10000);
+}
+
+void TokenLayoutControllerTest::dockIsNoTallerThanItsCellsNeed()
+{
+    // As in the main window: no central widget, a figure's dock on the right, the token layout at the
+    // bottom, which took all the height the figure did not strictly need. Now it is no taller than its
+    // cells (14 tokens) need at the body text's size, and they all fit.
+    QMainWindow window;
+    auto* model = new ScenarioModel(&window);
+    auto* jobs = new JobTracker(&window);
+    auto* view = new TokenLayoutView;
+    auto* figure = new QDockWidget(QStringLiteral("Heatmap"), &window);
+    figure->setWidget(new QWidget);
+    window.addDockWidget(Qt::RightDockWidgetArea, figure);
+    auto* dock = new QDockWidget(QStringLiteral("Token layout"), &window);
+    dock->setWidget(view);
+    window.addDockWidget(Qt::BottomDockWidgetArea, dock);
+    dock->hide();
+    TokenLayoutController controller(model, jobs, view, dock);
+    window.resize(1280, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    Scenario s;
+    s.method = MropeParams::kMethod;
+    s.params<MropeParams>().layout = "text:5,image:1x4x6,text:3";
+    QVERIFY(model->setScenario(s, QStringLiteral("M-RoPE")));
+    QTRY_COMPARE_WITH_TIMEOUT(view->data().ids_t.size(), std::size_t{14}, 10000);
+    const int needed = view->heightForCells(view->width());
+    QVERIFY2(needed < window.height() / 2, qPrintable(QString::number(needed)));
+    QTRY_VERIFY_WITH_TIMEOUT(view->height() <= needed, 5000);
+    QCOMPARE(view->cellRects(QRectF(view->rect()), RenderOptions{}).size(), std::size_t{14});
 }
 
 QTEST_MAIN(TokenLayoutControllerTest)
