@@ -60,13 +60,15 @@ test: build
 # Python module is not built here (POSATLAS_PYTHON=OFF): an instrumented extension needs the sanitizer
 # runtime preloaded into an uninstrumented python3. The command-line code it runs is the CLI library,
 # which the CLI tests run here.
+# Linked with gold (binutils, installed with g++): the instrumented test programs are 100-180 MB each,
+# and gold linked one in 2.4 s where the default linker took 4.5 s; there are some eighty of them.
 SANITIZE_DIR ?= build-sanitize
 SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
 	  -DPOSATLAS_BUILD_BENCHMARKS=OFF -DPOSATLAS_WERROR=ON \
 	  -DPOSATLAS_PYTHON=OFF \
-	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS)" $(CMAKE_FLAGS)
+	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DCMAKE_EXE_LINKER_FLAGS="$(SANITIZE_FLAGS) -fuse-ld=gold" $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_DIR) -j$(JOBS)
 	cd $(SANITIZE_DIR) && QT_QPA_PLATFORM=offscreen \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1 \

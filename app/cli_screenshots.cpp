@@ -48,8 +48,10 @@ bool wait_idle(const std::function<bool()>& busy)
         QApplication::processEvents(QEventLoop::AllEvents, 20);
         QThread::msleep(5);
     }
-    // One more round so the delivered results are painted.
-    QApplication::processEvents();
+    // A few more rounds so that the delivered results are laid out and painted: a result can queue a
+    // layout change (the token layout's dock fits its cells), which posts the layout's own events.
+    for (int round = 0; round < 3; ++round)
+        QApplication::processEvents();
     return !busy();
 }
 
