@@ -61,7 +61,10 @@ struct TokenLayoutView::Plan {
         std::size_t first; // the block's first token: drawn when its cell is
     };
     std::vector<Label> labels;
+    std::size_t size = 0;        // the ids' font: kIdSizes[size]
     bool side_by_side = false;   // a cell's ids on one line (t h w), not stacked
+    bool ticks = true;           // the pair numbers under the strip are drawn
+    double tick_row = 0.0;       // their height
     double pad = 0.0;            // inside a cell, around its ids
     QRectF area;                 // where the cells are laid out
     double content_height = 0.0; // from the area's top to the last row's bottom
@@ -119,6 +122,7 @@ TokenLayoutView::Plan TokenLayoutView::planAt(const QRectF& area, const RenderOp
 {
     Plan p;
     p.area = area;
+    p.size = size;
     p.side_by_side = side_by_side;
     // The blocks' labels grow with the cells, less than they do.
     p.label_font = scaled_font(font(), options.font_scale, 0.85 * std::clamp(kIdSizes[size], 1.0, 1.3));
@@ -219,7 +223,8 @@ int TokenLayoutView::heightForCells(int width) const
     // The shorter arrangement at the body text's size (plan() takes the stacked one when it fits too).
     const double content = std::min(planAt(chrome.area, options, kBodySize, false).content_height,
                                     planAt(chrome.area, options, kBodySize, true).content_height);
-    const double needed = tall.height() - chrome.area.height() + content;
+    // Without the strip's pair numbers: the dock asks for no more than the cells need.
+    const double needed = tall.height() - chrome.area.height() - chrome.tick_row + content;
     return std::max(minimumHeight(), static_cast<int>(std::ceil(needed)));
 }
 
@@ -280,17 +285,35 @@ TokenLayoutView::Plan TokenLayoutView::paintFigure(QPainter& painter, const QRec
         rect = paint_caption(painter, rect, *line, small, colors.muted);
     rect = paint_caption(painter, rect, m_data.note, small, colors.muted);
 
-    // The pairs' strip at the bottom: its caption, the strip, the pair numbers under it.
+    // The pairs' strip at the bottom: its caption, the strip, the pair numbers under it. Without the
+    // numbers (the caption gives each axis' pairs) when that lets more cells in, or larger ones: a
+    // projector's large text leaves a short dock.
     rect = paint_caption(painter, rect, pairsCaption(), small, colors.text);
-    const double strip_h = std::ceil(sfm.height() * 1.5);
-    const QRectF ticks(rect.left(), rect.bottom() - sfm.height(), rect.width(), sfm.height());
-    const QRectF strip(rect.left(), ticks.top() - strip_h - 2.0, rect.width(), strip_h);
-    rect.setBottom(strip.top() - sfm.height() * 0.6);
+    const double strip_h = std::ceil(sfm.height() * 1.2);
+    const double tick_row = sfm.height();
+    const auto cells_area = [&](bool ticks) {
+        QRectF area = rect;
+        area.setBottom(rect.bottom() - (ticks ? tick_row : 0.0) - strip_h - 2.0 - sfm.height() * 0.4);
+        area.setTop(rect.top() + sfm.height() * 1.35); // under the legend
+        return area;
+    };
+    Plan p = plan(cells_area(true), options);
+    p.ticks = true;
+    if (!p.all_fit || p.size > kBodySize)
+        if (Plan compact = plan(cells_area(false), options);
+            compact.cells.size() > p.cells.size() ||
+            (compact.cells.size() == p.cells.size() && compact.size < p.size)) {
+            p = std::move(compact);
+            p.ticks = false;
+        }
+    p.tick_row = tick_row;
+    const QRectF ticks(rect.left(), rect.bottom() - tick_row, rect.width(), tick_row);
+    const QRectF strip(rect.left(), (p.ticks ? ticks.top() : rect.bottom()) - strip_h - 2.0, rect.width(),
+                       strip_h);
+    rect = p.area;
 
-    // The legend: what the three lines of a cell are.
-    const QRectF legend(rect.left(), rect.top(), rect.width(), sfm.height());
-    rect.setTop(legend.bottom() + sfm.height() * 0.5);
-    Plan p = plan(rect, options);
+    // The legend: what the three lines (or columns) of a cell are.
+    const QRectF legend(rect.left(), rect.top() - sfm.height() * 1.35, rect.width(), sfm.height());
     painter.setFont(small);
     double lx = legend.left();
     painter.setPen(colors.text);
@@ -362,7 +385,7 @@ TokenLayoutView::Plan TokenLayoutView::paintFigure(QPainter& painter, const QRec
         painter.setPen(colors.text);
         const int step =
             std::max(1, static_cast<int>(std::ceil(sfm.horizontalAdvance(QStringLiteral("000")) * 2.0 / w)));
-        for (int i = 0; i < n; i += step) {
+        for (int i = 0; p.ticks && i < n; i += step) {
             const QString label = QString::number(i);
             const double cx = strip.left() + (i + 0.5) * w;
             painter.drawText(QRectF(cx - 40.0 * options.font_scale, ticks.top(), 80.0 * options.font_scale,

@@ -148,8 +148,9 @@ void TokenLayoutController::fitDock()
     // The view's maximum is what its cells need at the body text's size: taller would only enlarge them.
     const int frame = m_dock->height() - m_view->height();
     const int needed = std::max(m_minimumHeight, m_view->heightForCells(m_view->width()));
-    // Offered at most half the window: the figures above keep the rest.
-    const int offered = std::clamp(window->height() / 2 - frame, m_minimumHeight, needed);
+    // Offered at most kMaxWindowShare of the window: the figures above keep the rest.
+    const int share = static_cast<int>(window->height() * kMaxWindowShare);
+    const int offered = std::clamp(share - frame, m_minimumHeight, needed);
     // Under larger text than the application's (presentation mode) exactly that height.
     if (m_view->font().pointSizeF() > QApplication::font().pointSizeF()) {
         m_view->setFixedHeight(offered);

@@ -6,8 +6,8 @@
 // views' (kSlot), never on the GUI thread. The view's context menu exports the figure (PNG, SVG, PDF)
 // or its numbers (CSV, JSON) through File > Export figure's dialog and writers
 // (export/token_layout_export.h). The dock is never taller than its cells need, grows to that when they
-// do not fit (a longer layout, a narrower window) up to half the window, and under presentation mode's
-// large text takes exactly that.
+// do not fit (a longer layout, a narrower window) up to a little over half the window, and under presentation
+// mode's large text takes exactly that.
 #pragma once
 
 #include "export/figure_export.h"
@@ -32,6 +32,10 @@ class TokenLayoutController : public QObject
 public:
     // The views' slots are 0 … kViewKindCount - 1 (view_controller.h).
     static constexpr int kSlot = kViewKindCount;
+    // The most of the window's height the dock takes: a little over half, so that lesson 14's sequence
+    // fits on a 1080-line projector at 250 % under a Chinese desktop's fonts, the figures above it keeping
+    // the rest.
+    static constexpr double kMaxWindowShare = 0.55;
 
     TokenLayoutController(ScenarioModel* model, JobTracker* jobs, TokenLayoutView* view, QDockWidget* dock,
                           QObject* parent = nullptr);
@@ -50,7 +54,7 @@ protected:
 
 private:
     // Sizes the docked view by what its cells need at the body text's size
-    // (TokenLayoutView::heightForCells), within half the window.
+    // (TokenLayoutView::heightForCells), within kMaxWindowShare of the window.
     void fitDock();
     void fitDockSoon();
     void scenarioChanged();
