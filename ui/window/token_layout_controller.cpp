@@ -118,11 +118,24 @@ void TokenLayoutController::request()
 
 bool TokenLayoutController::eventFilter(QObject* watched, QEvent* event)
 {
+    if (watched == m_view && event->type() == QEvent::Resize && m_growing &&
+        m_view->height() >= m_view->minimumHeight()) {
+        m_growing = false;
+        QTimer::singleShot(0, this, [this] {
+            if (!m_growing && !presenting())
+                m_view->setMinimumHeight(m_minimumHeight);
+        });
+    }
     if (watched == m_view && (event->type() == QEvent::FontChange ||
                               (event->type() == QEvent::Resize &&
                                static_cast<QResizeEvent*>(event)->oldSize().width() != m_view->width())))
         fitDockSoon();
     return QObject::eventFilter(watched, event);
+}
+
+bool TokenLayoutController::presenting() const
+{
+    return m_view->font().pointSizeF() > QApplication::font().pointSizeF();
 }
 
 void TokenLayoutController::fitDockSoon()
@@ -152,17 +165,19 @@ void TokenLayoutController::fitDock()
     const int share = static_cast<int>(window->height() * kMaxWindowShare);
     const int offered = std::clamp(share - frame, m_minimumHeight, needed);
     // Under larger text than the application's (presentation mode) exactly that height.
-    if (m_view->font().pointSizeF() > QApplication::font().pointSizeF()) {
+    if (presenting()) {
+        m_growing = false;
         m_view->setFixedHeight(offered);
         return;
     }
     // Otherwise between its own minimum and what it needs, made taller when its cells lack room and never
     // shorter: the user's height within those bounds stays, as does the layout restored on leaving
     // presentation mode.
-    m_view->setMinimumHeight(m_minimumHeight);
+    // (resizeDocks did not always grow a bottom dock; a minimum does. It is lowered again once the view
+    // has that height, which the layout then keeps.)
     m_view->setMaximumHeight(needed);
-    if (m_view->height() < offered)
-        window->resizeDocks({m_dock}, {offered + frame}, Qt::Vertical);
+    m_growing = m_view->height() < offered;
+    m_view->setMinimumHeight(m_growing ? offered : m_minimumHeight);
 }
 
 } // namespace posatlas::ui

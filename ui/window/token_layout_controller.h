@@ -57,6 +57,8 @@ private:
     // (TokenLayoutView::heightForCells), within kMaxWindowShare of the window.
     void fitDock();
     void fitDockSoon();
+    // Larger text than the application's: presentation mode.
+    bool presenting() const;
     void scenarioChanged();
     void request();
 
@@ -66,7 +68,8 @@ private:
     QDockWidget* m_dock;
     int m_minimumHeight; // the view's own
     bool m_fitPending = false;
-    bool m_shown = false; // the method gave tokens M-RoPE's ids at the last change
+    bool m_growing = false; // the view's minimum holds the height fitDock gave it until it has it
+    bool m_shown = false;   // the method gave tokens M-RoPE's ids at the last change
     std::optional<FigureExportOptions> m_lastOptions; // the dialog's last choices (this run)
 };
 
