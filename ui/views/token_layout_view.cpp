@@ -75,7 +75,7 @@ TokenLayoutView::TokenLayoutView(QWidget* parent) : QWidget(parent)
 {
     // Room for the title, the legend, two rows of cells at the smallest legible size and the pairs' strip
     // with its caption on two lines (Chinese breaks it there at 1280 pixels).
-    setMinimumSize(240, 290);
+    setMinimumSize(240, kMinimumHeight);
 }
 
 void TokenLayoutView::setData(const TokenLayoutData& data)
@@ -219,13 +219,13 @@ int TokenLayoutView::heightForCells(int width) const
     const RenderOptions options; // on screen: the widget's font is the presented one
     const Plan chrome = paintFigure(painter, tall, options);
     if (m_data.blocks.empty())
-        return minimumHeight();
+        return kMinimumHeight;
     // The shorter arrangement at the body text's size (plan() takes the stacked one when it fits too).
     const double content = std::min(planAt(chrome.area, options, kBodySize, false).content_height,
                                     planAt(chrome.area, options, kBodySize, true).content_height);
     // Without the strip's pair numbers: the dock asks for no more than the cells need.
     const double needed = tall.height() - chrome.area.height() - chrome.tick_row + content;
-    return std::max(minimumHeight(), static_cast<int>(std::ceil(needed)));
+    return std::max(kMinimumHeight, static_cast<int>(std::ceil(needed)));
 }
 
 std::vector<QRectF> TokenLayoutView::cellRects(const QRectF& target, const RenderOptions& options) const

@@ -22,6 +22,9 @@ class TokenLayoutView : public QWidget, public Figure
 {
     Q_OBJECT
 public:
+    // Its own minimum height (the dock's controller raises and fixes the widget's minimum for a while).
+    static constexpr int kMinimumHeight = 290;
+
     explicit TokenLayoutView(QWidget* parent = nullptr);
 
     void setData(const TokenLayoutData& data);

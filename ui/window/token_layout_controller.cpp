@@ -24,8 +24,7 @@ namespace posatlas::ui {
 
 TokenLayoutController::TokenLayoutController(ScenarioModel* model, JobTracker* jobs, TokenLayoutView* view,
                                              QDockWidget* dock, QObject* parent)
-    : QObject(parent), m_model(model), m_jobs(jobs), m_view(view), m_dock(dock),
-      m_minimumHeight(view->minimumHeight())
+    : QObject(parent), m_model(model), m_jobs(jobs), m_view(view), m_dock(dock)
 {
     connect(m_model, &ScenarioModel::scenarioChanged, this, &TokenLayoutController::scenarioChanged);
     // Shown by hand (View > Panels) for another method, it says what it is for.
@@ -123,7 +122,7 @@ bool TokenLayoutController::eventFilter(QObject* watched, QEvent* event)
         m_growing = false;
         QTimer::singleShot(0, this, [this] {
             if (!m_growing && !presenting())
-                m_view->setMinimumHeight(m_minimumHeight);
+                m_view->setMinimumHeight(TokenLayoutView::kMinimumHeight);
         });
     }
     if (watched == m_view && (event->type() == QEvent::FontChange ||
@@ -160,10 +159,10 @@ void TokenLayoutController::fitDock()
     // empty, over a heatmap at its minimum); resizeDocks cannot make it shorter, a maximum height can.
     // The view's maximum is what its cells need at the body text's size: taller would only enlarge them.
     const int frame = m_dock->height() - m_view->height();
-    const int needed = std::max(m_minimumHeight, m_view->heightForCells(m_view->width()));
+    const int needed = m_view->heightForCells(m_view->width()); // at least the view's own minimum
     // Offered at most kMaxWindowShare of the window: the figures above keep the rest.
     const int share = static_cast<int>(window->height() * kMaxWindowShare);
-    const int offered = std::clamp(share - frame, m_minimumHeight, needed);
+    const int offered = std::clamp(share - frame, TokenLayoutView::kMinimumHeight, needed);
     // Under larger text than the application's (presentation mode) exactly that height.
     if (presenting()) {
         m_growing = false;
@@ -177,7 +176,7 @@ void TokenLayoutController::fitDock()
     // has that height, which the layout then keeps.)
     m_view->setMaximumHeight(needed);
     m_growing = m_view->height() < offered;
-    m_view->setMinimumHeight(m_growing ? offered : m_minimumHeight);
+    m_view->setMinimumHeight(m_growing ? offered : TokenLayoutView::kMinimumHeight);
 }
 
 } // namespace posatlas::ui

@@ -66,7 +66,6 @@ private:
     JobTracker* m_jobs;
     TokenLayoutView* m_view;
     QDockWidget* m_dock;
-    int m_minimumHeight; // the view's own
     bool m_fitPending = false;
     bool m_growing = false; // the view's minimum holds the height fitDock gave it until it has it
     bool m_shown = false;   // the method gave tokens M-RoPE's ids at the last change

@@ -181,7 +181,7 @@ void LessonWindowTest::tokenLayoutLeavesTheFiguresTheRest()
             // What is wrong with the layout, or nothing: checked until the dock's fit has been laid out
             // (it follows the token layout's job, after a turn of the event loop).
             const auto wrong = [&]() -> QString {
-                const int needed = std::max(view->minimumHeight(), view->heightForCells(view->width()));
+                const int needed = view->heightForCells(view->width());
                 const std::size_t cells = view->cellRects(QRectF(view->rect()), RenderOptions{}).size();
                 const int dock = w.tokenLayoutDock()->height();
                 if (cells != view->data().ids_t.size())

@@ -230,6 +230,18 @@ private slots:
         } else {
             QTRY_VERIFY_WITH_TIMEOUT(std::abs(view->height() - share) <= 2, 5000);
         }
+        // Step 2's 96 tokens take the dock's whole share; back on step 1 the dock is again what its 24
+        // cells need (the fixed height of step 2 held the next fit's minimum: it never shrank).
+        const int first = view->height();
+        p->goToStep(1);
+        QVERIFY(waitIdle(w->jobs()));
+        QTRY_COMPARE_WITH_TIMEOUT(view->data().ids_t.size(), std::size_t{96}, 10000);
+        if (room) // else step 1 already had the whole share
+            QTRY_VERIFY_WITH_TIMEOUT(view->height() > first, 5000);
+        p->goToStep(0);
+        QVERIFY(waitIdle(w->jobs()));
+        QTRY_COMPARE_WITH_TIMEOUT(view->data().ids_t.size(), std::size_t{24}, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(view->height(), first, 5000);
         QCOMPARE(w->size(), w->screen()->geometry().size());
         p->leave();
         w->closeLesson();
