@@ -158,6 +158,7 @@ CurveChart::CurveChart(QGraphicsItem* parent) : QChart(parent)
             updateSeriesData();
         updateDashed();
         updateOverlays();
+        updateAxisTitles();
     });
     applyStyle();
 }
@@ -173,10 +174,7 @@ void CurveChart::setCurveData(const CurveData& data)
         return;
     }
     updateTitle();
-    if (m_axisX)
-        m_axisX->setTitleText(m_data.x_label);
-    if (m_axisY)
-        m_axisY->setTitleText(m_data.y_label);
+    updateAxisTitles();
     for (qsizetype i = 0; i < m_markerItems.size(); ++i)
         m_markerItems[i].label->setText(m_data.markers[i].label);
     // The axes first, over emptied series: every range change lays out every series' points again
@@ -257,8 +255,7 @@ void CurveChart::rebuild()
         ay->setLabelFormat(QStringLiteral("%g"));
         m_axisY = ay;
     }
-    m_axisX->setTitleText(m_data.x_label);
-    m_axisY->setTitleText(m_data.y_label);
+    updateAxisTitles();
     addAxis(m_axisX, Qt::AlignBottom);
     addAxis(m_axisY, Qt::AlignLeft);
 
@@ -445,6 +442,7 @@ void CurveChart::applyStyle()
         // Log axes: decade lines only; the eight minor lines per decade turn the plot into a grid.
         a->setMinorGridLineVisible(false);
     }
+    updateAxisTitles(); // in the new font
     for (qsizetype i = 0; i < m_series.size() && i < m_data.series.size(); ++i) {
         const CurveSeries& s = m_data.series[i];
         QPen pen(s.color.isValid()

@@ -75,6 +75,7 @@ private:
     // then takes a second line; the legend goes in a column at the right when one row cuts its entries.
     void updateTitle();
     void updateLegendSide();
+    void updateAxisTitles(); // each axis title on as many lines as its side of the plot needs
     double textWidth() const;
     void rebuild();          // series and axes from scratch (structure or axis type changed)
     void updateSeriesData(); // replace() on existing series

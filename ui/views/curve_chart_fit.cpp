@@ -6,6 +6,7 @@
 
 #include "views/figure_style.h"
 
+#include <QAbstractAxis>
 #include <QAbstractSeries>
 #include <QFontMetricsF>
 #include <QGraphicsSceneResizeEvent>
@@ -86,6 +87,33 @@ void CurveChart::updateLegendSide()
         if (m_series[i]->name() != text)
             m_series[i]->setName(text);
     }
+}
+
+void CurveChart::updateAxisTitles()
+{
+    // Qt Charts elides an axis title longer than its side of the plot ("relative distance r (posi…" in
+    // the lesson's narrow curves column): such a title takes two lines (or more) instead, broken between
+    // words, each within the plot's side.
+    const auto fit = [this](QAbstractAxis* axis, const QString& label, double length) {
+        if (!axis)
+            return;
+        QString text = label;
+        const QFontMetricsF fm(axis->titleFont());
+        if (length > fm.height() * 3 && fm.horizontalAdvance(label) > length) {
+            QStringList lines = caption_lines(label, fm, length);
+            for (QString& line : lines)
+                line = line.toHtmlEscaped();
+            text = lines.join(QStringLiteral("<br>"));
+        }
+        if (axis->titleText() != text)
+            axis->setTitleText(text);
+    };
+    const QRectF plot = plotArea();
+    // Before the first layout there is no plot area: the chart's text width stands in for both sides.
+    const double width = plot.width() > 0 ? plot.width() : textWidth();
+    const double height = plot.height() > 0 ? plot.height() : size().height();
+    fit(m_axisX, m_data.x_label, width - 8.0);
+    fit(m_axisY, m_data.y_label, height - 8.0);
 }
 
 void CurveChart::resizeEvent(QGraphicsSceneResizeEvent* event)
