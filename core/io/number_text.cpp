@@ -134,6 +134,39 @@ std::string display_number(double v, int significant)
     return s;
 }
 
+std::string superscript_digits(long n)
+{
+    static const char* const digits[] = {"\u2070", "\u00B9", "\u00B2", "\u00B3", "\u2074",
+                                         "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
+    std::string out = n < 0 ? "\u207B" : "";
+    for (const char c : std::to_string(n < 0 ? -static_cast<long long>(n) : static_cast<long long>(n)))
+        out += digits[c - '0'];
+    return out;
+}
+
+std::string prose_number(double v, int significant)
+{
+    const double mag = std::abs(v);
+    if (std::isfinite(v) && v == std::floor(v) && mag >= 1e5 && mag < kExactIntegerLimit) {
+        // The largest power of ten dividing v, and what is left of it (5 for 5·10⁶, 15 for 1.5·10⁵).
+        auto mantissa = static_cast<std::int64_t>(mag);
+        long exponent = 0;
+        while (mantissa % 10 == 0) {
+            mantissa /= 10;
+            ++exponent;
+        }
+        if (mantissa < 100 && exponent >= 4) {
+            const std::string sign = v < 0 ? "\u2212" : "";
+            const std::string power = "10" + superscript_digits(mantissa >= 10 ? exponent + 1 : exponent);
+            if (mantissa == 1)
+                return sign + power;
+            const double lead = mantissa >= 10 ? static_cast<double>(mantissa) / 10.0 : double(mantissa);
+            return sign + display_number(lead, significant) + "\u00B7" + power;
+        }
+    }
+    return display_number(v, significant);
+}
+
 std::string number_text(double v)
 {
     std::string s;

@@ -48,6 +48,14 @@ std::string format_number(double v);
 // "−∞". UTF-8.
 std::string display_number(double v, int significant = 4);
 
+// A number in running text (a figure's caption): integers below 10^5 in full ("4096", "10000"), integral
+// multiples of a power of ten from 10^5 on as the power ("10⁶", "5·10⁶", "1.5·10⁵"), every other value
+// as display_number with `significant` digits. UTF-8.
+std::string prose_number(double v, int significant = 4);
+
+// The exponent n in superscript digits ("⁶", "⁻³", "¹²"). UTF-8.
+std::string superscript_digits(long n);
+
 // The same policy for a float32 value (`compute matrix --precision single`), applied to the double that
 // the float's shortest text denotes (float_as_short_double): integral values below 2^53 as integers, else
 // the float's shortest round trip (0.1f -> "0.1", not the widened double's "0.10000000149011612");

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace posatlas {
 
@@ -33,9 +34,19 @@ enum class GalleryView { Heatmap, Curves, Rotation, Spectrum, PatchGrid, TokenLa
 // models that use them).
 enum class GallerySection { Methods, ContextExtension };
 
+struct GalleryFigureSpec;
+
+// The numbers a caption quotes, in the order of its %1, %2, …, each as prose_number (io/number_text.h)
+// writes it: computed from the figure's scenario and settings, never typed, so that a changed preset or
+// setting cannot leave its caption stale. A caption's own digits are names only (Llama-2-7B, a paper's
+// year); methods/test_gallery_figures.cpp checks both.
+using GalleryCaptionNumbers =
+    std::function<std::vector<std::string>(const GalleryFigureSpec&, const Scenario&)>;
+
 struct GalleryFigureSpec {
     std::string stem;         // file name without its number and extension: "rope-logits"
     const char* caption = ""; // what it shows and where the parameters come from (context kGalleryContext)
+    GalleryCaptionNumbers caption_numbers; // its %1, %2, … (none: the caption quotes no parameter)
     GalleryView view = GalleryView::Heatmap;
     // The scenario drawn. A function, as presets are read through the registry: called when the gallery
     // is built, not when the registry is.

@@ -2008,10 +2008,6 @@
 <context>
     <name>Gallery</name>
     <message>
-        <source>ALiBi bias −m(i − j) for 8 heads, slopes 1/2 … 1/256 (Press et al. 2022)</source>
-        <translation>8 个头的 ALiBi 偏置 −m(i − j)，斜率 1/2 … 1/256 (Press et al. 2022)</translation>
-    </message>
-    <message>
         <source>ALiBi&apos;s exp(−m r) per head: the attention weight factor at distance r</source>
         <translation>每个头的 ALiBi exp(−m r)：距离为 r 处的注意力权重因子</translation>
     </message>
@@ -2020,108 +2016,112 @@
         <translation>CoPE 上下文位置 p_ij = Σ_{t=j..i} σ(qᵢ·k_t)，随机种子生成的内容 (Golovneva et al. 2024)</translation>
     </message>
     <message>
-        <source>DeBERTa-v3 log-bucketed relative positions (256 buckets, span 512)</source>
-        <translation>DeBERTa-v3 对数分桶的相对位置（256 个桶，跨度 512）</translation>
-    </message>
-    <message>
         <source>DeBERTa-v3 disentangled attention logits (c2c + c2p + p2c) for one fixed content vector: the position terms vary with the log bucket of i − j</source>
         <translation>单个固定内容向量下的 DeBERTa-v3 解耦注意力分数 (c2c + c2p + p2c)：位置项随 i − j 的对数桶变化</translation>
-    </message>
-    <message>
-        <source>BERT-base learned absolute table (seeded N(0, 0.02) stand-in for the trained one): positions from 512 on have no embedding (hatched), never zero</source>
-        <translation>BERT-base 可学习绝对位置表（用随机种子生成的 N(0, 0.02) 替代训练所得的表）：从 512 开始的位置没有嵌入（斜线阴影），而不是零</translation>
-    </message>
-    <message>
-        <source>RoPE logits of Llama-2-7B (θ 10000, d 128) for all-ones content: the positional pattern, Toeplitz in i − j</source>
-        <translation>全 1 内容下 Llama-2-7B（θ 10000，d 128）的 RoPE 注意力分数：即位置模式，关于 i − j 呈 Toeplitz 结构</translation>
-    </message>
-    <message>
-        <source>RoFormer long-term decay (Su et al., sec. 3.4.3): (1/(d/2)) Σ|Sⱼ| against relative distance, d 128, θ 10000</source>
-        <translation>RoFormer 远程衰减（Su et al.，第 3.4.3 节）：(1/(d/2)) Σ|Sⱼ| 随相对距离的变化，d 128，θ 10000</translation>
-    </message>
-    <message>
-        <source>The same bound and mean cos(rθᵢ) out to r = 10⁶ on a log axis</source>
-        <translation>同一上界与 cos(rθᵢ) 的均值，延伸到 r = 10⁶，对数坐标轴</translation>
-    </message>
-    <message>
-        <source>RoPE rotation of q at m = 12 and k at n = 4 for four pairs, and every pair&apos;s hand</source>
-        <translation>q 在 m = 12、k 在 n = 4 处四个维度对的 RoPE 旋转，以及每个维度对的指针</translation>
-    </message>
-    <message>
-        <source>YaRN on Yarn-Llama-2-7b-64k (factor 16, original 4096, β 32/1): wavelengths against the original context and the ramp per pair</source>
-        <translation>Yarn-Llama-2-7b-64k 上的 YaRN（factor 16，原始长度 4096，β 32/1）：各维度对波长与原始上下文的对比，以及每个维度对的斜坡函数</translation>
-    </message>
-    <message>
-        <source>Llama 3.1 8B: high-frequency pairs kept, low-frequency pairs divided by 8, a smooth band between (low 1, high 4, original 8192)</source>
-        <translation>Llama 3.1 8B：高频维度对保持不变，低频维度对除以 8，两者之间平滑过渡（low 1，high 4，原始长度 8192）</translation>
     </message>
     <message>
         <source>Phi-3-mini-128k LongRoPE: per-pair long factors and the attention factor</source>
         <translation>Phi-3-mini-128k LongRoPE：每个维度对的长因子及注意力因子</translation>
     </message>
     <message>
-        <source>Shaw et al. 2018: relative index clip(j − i, −16, 16)</source>
-        <translation>Shaw et al. 2018：相对索引 clip(j − i, −16, 16)</translation>
-    </message>
-    <message>
-        <source>Sinusoidal encoding PE[p, i] of the base Transformer (d_model 512, base 10000), Vaswani et al. 2017, interleaved sin/cos</source>
-        <translation>基础版 Transformer 的正弦编码 PE[p, i]（d_model 512，base 10000），Vaswani et al. 2017，sin/cos 交错</translation>
-    </message>
-    <message>
         <source>PE[i] · PE[j] / √d of the base Transformer: it depends on i − j only and decays away from the diagonal (zero content, position terms only)</source>
         <translation>基础版 Transformer 的 PE[i] · PE[j] / √d：仅取决于 i − j，并随远离对角线而衰减（内容为零，仅位置项）</translation>
-    </message>
-    <message>
-        <source>T5-base relative attention bias per head (seeded table, 32 buckets, max distance 128)</source>
-        <translation>T5-base 每个头的相对注意力偏置（随机种子生成的表，32 个桶，最大距离 128）</translation>
-    </message>
-    <message>
-        <source>T5 bucket of relative position (key − query), 32 buckets, max distance 128, as in Hugging Face T5Attention._relative_position_bucket</source>
-        <translation>相对位置（键 − 查询）的 T5 桶，32 个桶，最大距离 128，与 Hugging Face T5Attention._relative_position_bucket 一致</translation>
     </message>
     <message>
         <source>Transformer-XL relative attention, terms (a)+(b)+(c)+(d), seeded random content</source>
         <translation>Transformer-XL 相对注意力，(a)+(b)+(c)+(d) 项，随机种子生成的内容</translation>
     </message>
     <message>
-        <source>M-RoPE logits (Qwen2-VL sections 16/24/24, θ 10⁶, d 128) for 16 text tokens, a 16 × 16-patch image merged to 8 × 8 tokens and 16 text tokens: rows and columns turn only the slow pairs, so the image block is nearly flat</source>
-        <translation>M-RoPE 注意力分数（Qwen2-VL 分段 16/24/24，θ 10⁶，d 128）：16 个文本词元、一幅 16 × 16 块的图像（合并为 8 × 8 个词元）和 16 个文本词元；行和列只转动慢的维度对，所以图像区块几乎是平的</translation>
-    </message>
-    <message>
-        <source>Qwen3-VL&apos;s interleaved M-RoPE (sections 24/20/20, θ 5·10⁶, d 128) on the same layout: rows and columns get fast pairs too, and the image block shows the patches&apos; 2D distances</source>
-        <translation>Qwen3-VL 的交错 M-RoPE（分段 24/20/20，θ 5·10⁶，d 128），布局相同：行和列也分到快的维度对，图像区块显出图像块之间的二维距离</translation>
-    </message>
-    <message>
-        <source>MLA logits of DeepSeek-V3 (128 position-free and 64 rotary dimensions, YaRN × 40, softmax scale 192^−½ × 1.369²) for all-ones content: RoPE&apos;s pattern on the rotary part above the constant content term</source>
-        <translation>DeepSeek-V3 的 MLA 注意力分数（128 个无位置维度和 64 个旋转维度，YaRN × 40，softmax 缩放 192^−½ × 1.369²），内容全为 1：在恒定的内容项之上，旋转部分呈现 RoPE 的图样</translation>
-    </message>
-    <message>
-        <source>DeepSeek-V3&apos;s rotary share |R| / (|N| + |R|) of the logit against distance for all-ones content, out to 4096</source>
-        <translation>DeepSeek-V3 注意力分数中的旋转占比 |R| / (|N| + |R|) 随距离的变化，内容全为 1，距离延伸到 4096</translation>
-    </message>
-    <message>
-        <source>p-RoPE as Gemma 4&apos;s full-attention layers use it (proportional RoPE: d 512, θ 10⁶, p 0.25): the 64 highest frequencies of the head turn, its 192 lowest pairs do not</source>
-        <translation>Gemma 4 全局注意力层所用的 p-RoPE（比例 RoPE：d 512，θ 10⁶，p 0.25）：头中频率最高的 64 对会旋转，频率最低的 192 对不旋转</translation>
-    </message>
-    <message>
-        <source>2D RoPE (Pixtral, θ 10⁴, d 64) on a 16 × 16 patch grid: the centre patch (row 8, column 8) against every patch; rows and columns turn separate pairs, so the logits form a cross</source>
-        <translation>16 × 16 图像块网格上的二维 RoPE（Pixtral，θ 10⁴，d 64）：中心图像块（第 8 行、第 8 列）对每个图像块的注意力分数；行和列各自旋转不同的维度对，所以注意力分数呈十字形</translation>
-    </message>
-    <message>
-        <source>RoPE-Mixed (Heo et al. 2024, 14 × 14 patches, d 64, seeded directions, head 0) against the centre patch (row 7, column 7): mixed directions turn on diagonals too, not only along rows and columns</source>
-        <translation>RoPE-Mixed（Heo et al. 2024，14 × 14 个图像块，d 64，随机种子生成的方向，第 0 个头）对中心图像块（第 7 行、第 7 列）：混合方向不只沿行和列旋转，也沿对角线旋转</translation>
-    </message>
-    <message>
-        <source>Qwen2-VL&apos;s position ids (t, h, w) of each token for text, an image of 4 × 6 patches merged to 2 × 3 tokens and text: the image&apos;s tokens share t and count rows and columns, the text after it resumes past the largest id; the head&apos;s 64 pairs in three chunks t, h, w</source>
-        <translation>Qwen2-VL 中每个词元的位置编号 (t, h, w)：文本、一幅 4 × 6 个图像块的图像（合并为 2 × 3 个词元）和文本；图像的词元共用同一个 t，h 和 w 依次数行和列，图像之后的文本从最大编号之后接着数；注意力头的 64 个维度对按 t、h、w 分成三段</translation>
-    </message>
-    <message>
         <source>Qwen3-VL on the same tokens: the same ids, but the head&apos;s pairs interleave the axes t h w t h w …, so rows and columns turn fast pairs too</source>
         <translation>Qwen3-VL 处理同样的词元：位置编号相同，但注意力头的维度对按 t h w t h w … 交错分配给三个轴，所以行和列也能转动快的维度对</translation>
     </message>
     <message>
-        <source>Swin&apos;s relative position bias (swin-tiny, 7 × 7 window, seeded table, std 0.02, head 0) of the centre patch (row 3, column 3) against the window&apos;s patches: one learned value per 2D offset</source>
-        <translation>Swin 的相对位置偏置（swin-tiny，7 × 7 窗口，按种子生成的表，标准差 0.02，第 0 个头）：中心图像块（第 3 行，第 3 列）对窗口内各图像块的偏置，每种二维偏移一个可学习的值</translation>
+        <source>ALiBi bias −m(i − j) for %1 heads, slopes 1/%2 … 1/%3 (Press et al. 2022)</source>
+        <translation>%1 个头的 ALiBi 偏置 −m(i − j)，斜率 1/%2 … 1/%3 (Press et al. 2022)</translation>
+    </message>
+    <message>
+        <source>DeBERTa-v3 log-bucketed relative positions (%1 buckets, span %2)</source>
+        <translation>DeBERTa-v3 对数分桶的相对位置（%1 个桶，跨度 %2）</translation>
+    </message>
+    <message>
+        <source>BERT-base learned absolute table (seeded N(0, %1) stand-in for the trained one): positions from %2 on have no embedding (hatched), never zero</source>
+        <translation>BERT-base 可学习绝对位置表（用随机种子生成的 N(0, %1) 替代训练所得的表）：从 %2 开始的位置没有嵌入（斜线阴影），而不是零</translation>
+    </message>
+    <message>
+        <source>MLA logits of DeepSeek-V3 (%1 position-free and %2 rotary dimensions, YaRN × %3, softmax scale %4^−½ × (%5)²) for all-ones content: RoPE&apos;s pattern on the rotary part above the constant content term</source>
+        <translation>DeepSeek-V3 的 MLA 注意力分数（%1 个无位置维度和 %2 个旋转维度，YaRN × %3，softmax 缩放 %4^−½ × (%5)²），内容全为 1：在恒定的内容项之上，旋转部分呈现 RoPE 的图样</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V3&apos;s rotary share |R| / (|N| + |R|) of the logit against distance for all-ones content, out to %1</source>
+        <translation>DeepSeek-V3 注意力分数中的旋转占比 |R| / (|N| + |R|) 随距离的变化，内容全为 1，距离延伸到 %1</translation>
+    </message>
+    <message>
+        <source>M-RoPE logits (Qwen2-VL sections %1, θ %2, d %3) for %4 text tokens, a %5 × %6-patch image merged to %7 × %8 tokens and %9 text tokens: rows and columns turn only the slow pairs, so the image block is nearly flat</source>
+        <translation>M-RoPE 注意力分数（Qwen2-VL 分段 %1，θ %2，d %3）：%4 个文本词元、一幅 %5 × %6 块的图像（合并为 %7 × %8 个词元）和 %9 个文本词元；行和列只转动慢的维度对，所以图像区块几乎是平的</translation>
+    </message>
+    <message>
+        <source>Qwen3-VL&apos;s interleaved M-RoPE (sections %1, θ %2, d %3) on the same layout: rows and columns get fast pairs too, and the image block shows the patches&apos; 2D distances</source>
+        <translation>Qwen3-VL 的交错 M-RoPE（分段 %1，θ %2，d %3），布局相同：行和列也分到快的维度对，图像区块显出图像块之间的二维距离</translation>
+    </message>
+    <message>
+        <source>Qwen2-VL&apos;s position ids (t, h, w) of each token for text, an image of %1 × %2 patches merged to %3 × %4 tokens and text: the image&apos;s tokens share t and count rows and columns, the text after it resumes past the largest id; the head&apos;s %5 pairs in three chunks t, h, w</source>
+        <translation>Qwen2-VL 中每个词元的位置编号 (t, h, w)：文本、一幅 %1 × %2 个图像块的图像（合并为 %3 × %4 个词元）和文本；图像的词元共用同一个 t，h 和 w 依次数行和列，图像之后的文本从最大编号之后接着数；注意力头的 %5 个维度对按 t、h、w 分成三段</translation>
+    </message>
+    <message>
+        <source>RoPE logits of Llama-2-7B (θ %1, d %2) for all-ones content: the positional pattern, Toeplitz in i − j</source>
+        <translation>全 1 内容下 Llama-2-7B（θ %1，d %2）的 RoPE 注意力分数：即位置模式，关于 i − j 呈 Toeplitz 结构</translation>
+    </message>
+    <message>
+        <source>RoFormer long-term decay (Su et al., sec. 3.4.3): (1/(d/2)) Σ|Sⱼ| against relative distance, θ %1, d %2</source>
+        <translation>RoFormer 远程衰减（Su et al.，第 3.4.3 节）：(1/(d/2)) Σ|Sⱼ| 随相对距离的变化，θ %1，d %2</translation>
+    </message>
+    <message>
+        <source>The same bound and mean cos(rθᵢ) out to r = %1 on a log axis</source>
+        <translation>同一上界与 cos(rθᵢ) 的均值，延伸到 r = %1，对数坐标轴</translation>
+    </message>
+    <message>
+        <source>RoPE rotation of q at m = %1 and k at n = %2, large for pairs %3, %4, %5 and %6, and every pair&apos;s hand</source>
+        <translation>q 在 m = %1、k 在 n = %2 处的 RoPE 旋转：第 %3、%4、%5、%6 个维度对画成大圆，另有每个维度对的指针</translation>
+    </message>
+    <message>
+        <source>p-RoPE as Gemma 4&apos;s full-attention layers use it (proportional RoPE: d %1, θ %2, p %3): the %4 highest frequencies of the head turn, its %5 lowest pairs do not</source>
+        <translation>Gemma 4 全局注意力层所用的 p-RoPE（比例 RoPE：d %1，θ %2，p %3）：头中频率最高的 %4 对会旋转，频率最低的 %5 对不旋转</translation>
+    </message>
+    <message>
+        <source>YaRN on Yarn-Llama-2-7b-64k (factor %1, original %2, β %3/%4): wavelengths against the original context and the ramp per pair</source>
+        <translation>Yarn-Llama-2-7b-64k 上的 YaRN（factor %1，原始长度 %2，β %3/%4）：各维度对波长与原始上下文的对比，以及每个维度对的斜坡函数</translation>
+    </message>
+    <message>
+        <source>Llama 3.1 8B: high-frequency pairs kept, low-frequency pairs divided by %1, a smooth band between (low %2, high %3, original %4)</source>
+        <translation>Llama 3.1 8B：高频维度对保持不变，低频维度对除以 %1，两者之间平滑过渡（low %2，high %3，原始长度 %4）</translation>
+    </message>
+    <message>
+        <source>2D RoPE (Pixtral, θ %1, d %2) on a %3 × %4 patch grid: the centre patch (row %5, column %6) against every patch; rows and columns turn separate pairs, so the logits form a cross</source>
+        <translation>%3 × %4 图像块网格上的二维 RoPE（Pixtral，θ %1，d %2）：中心图像块（第 %5 行、第 %6 列）对每个图像块的注意力分数；行和列各自旋转不同的维度对，所以注意力分数呈十字形</translation>
+    </message>
+    <message>
+        <source>RoPE-Mixed (Heo et al. 2024, %1 × %2 patches, d %3, seeded directions, head %4) against the centre patch (row %5, column %6): mixed directions turn on diagonals too, not only along rows and columns</source>
+        <translation>RoPE-Mixed（Heo et al. 2024，%1 × %2 个图像块，d %3，随机种子生成的方向，第 %4 个头）对中心图像块（第 %5 行、第 %6 列）：混合方向不只沿行和列旋转，也沿对角线旋转</translation>
+    </message>
+    <message>
+        <source>Shaw et al. 2018: relative index clip(j − i, −%1, %1)</source>
+        <translation>Shaw et al. 2018：相对索引 clip(j − i, −%1, %1)</translation>
+    </message>
+    <message>
+        <source>Sinusoidal encoding PE[p, i] of the base Transformer (d_model %1, base %2), Vaswani et al. 2017, interleaved sin/cos</source>
+        <translation>基础版 Transformer 的正弦编码 PE[p, i]（d_model %1，base %2），Vaswani et al. 2017，sin/cos 交错</translation>
+    </message>
+    <message>
+        <source>Swin&apos;s relative position bias (swin-tiny, %1 × %1 window, seeded table, std %2, head %3) of the centre patch (row %4, column %5) against the window&apos;s patches: one learned value per 2D offset</source>
+        <translation>Swin 的相对位置偏置（swin-tiny，%1 × %1 窗口，按种子生成的表，标准差 %2，第 %3 个头）：中心图像块（第 %4 行，第 %5 列）对窗口内各图像块的偏置，每种二维偏移一个可学习的值</translation>
+    </message>
+    <message>
+        <source>T5-base relative attention bias per head (seeded table, %1 buckets, max distance %2)</source>
+        <translation>T5-base 每个头的相对注意力偏置（随机种子生成的表，%1 个桶，最大距离 %2）</translation>
+    </message>
+    <message>
+        <source>T5 bucket of relative position (key − query), %1 buckets, max distance %2, as in Hugging Face T5Attention._relative_position_bucket</source>
+        <translation>相对位置（键 − 查询）的 T5 桶，%1 个桶，最大距离 %2，与 Hugging Face T5Attention._relative_position_bucket 一致</translation>
     </message>
 </context>
 <context>
@@ -4809,20 +4809,20 @@
         <translation>θ′ᵢ / θᵢ（缩放后 / 原始频率）</translation>
     </message>
     <message>
-        <source>PI, NTK-aware and YaRN on Llama-2-7B, factor 4 (Chen et al. 2023; bloc97 2023; Peng et al. 2023): θ′/θ per pair</source>
-        <translation>Llama-2-7B 上的 PI、NTK-aware 和 YaRN，factor 4 (Chen et al. 2023; bloc97 2023; Peng et al. 2023)：每个维度对的 θ′/θ</translation>
+        <source>PI, NTK-aware and YaRN on Llama-2-7B, factor %1 (Chen et al. 2023; bloc97 2023; Peng et al. 2023): θ′/θ per pair</source>
+        <translation>Llama-2-7B 上的 PI、NTK-aware 和 YaRN，factor %1 (Chen et al. 2023; bloc97 2023; Peng et al. 2023)：每个维度对的 θ′/θ</translation>
     </message>
     <message>
-        <source>PI (linear, ×4)</source>
-        <translation>PI（线性，×4）</translation>
+        <source>PI (linear, ×%1)</source>
+        <translation>PI（线性，×%1）</translation>
     </message>
     <message>
-        <source>NTK-aware (×4)</source>
-        <translation>NTK-aware (×4)</translation>
+        <source>NTK-aware (×%1)</source>
+        <translation>NTK-aware (×%1)</translation>
     </message>
     <message>
-        <source>YaRN (×4)</source>
-        <translation>YaRN (×4)</translation>
+        <source>YaRN (×%1)</source>
+        <translation>YaRN (×%1)</translation>
     </message>
 </context>
 <context>

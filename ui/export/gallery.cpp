@@ -2,6 +2,7 @@
 #include "export/gallery.h"
 
 #include "analysis/spectrum.h"
+#include "io/number_text.h"
 #include "io/presets.h"
 #include "methods/registry.h"
 
@@ -28,15 +29,28 @@ ViewKind view_kind(GalleryView v)
     return ViewKind::Heatmap;
 }
 
-// A figure a method declares (MethodDescriptor::gallery), with its caption translated.
+} // namespace
+
+QString gallery_caption(const GalleryFigureSpec& spec, const Scenario& scenario)
+{
+    QString caption = QCoreApplication::translate(kGalleryContext, spec.caption);
+    if (spec.caption_numbers)
+        for (const std::string& number : spec.caption_numbers(spec, scenario))
+            caption = caption.arg(QString::fromStdString(number));
+    return caption;
+}
+
+namespace {
+
+// A figure a method declares (MethodDescriptor::gallery), with its caption translated and its numbers in.
 GalleryFigure method_figure(const GalleryFigureSpec& spec)
 {
     GalleryFigure f;
     f.stem = QString::fromStdString(spec.stem);
-    f.description = QCoreApplication::translate(kGalleryContext, spec.caption);
     f.view = view_kind(spec.view);
     f.token_layout = spec.view == GalleryView::TokenLayout;
     f.scenario = spec.scenario();
+    f.description = gallery_caption(spec, f.scenario);
     ViewSettings& v = f.settings;
     v.matrix_kind = spec.matrix_kind;
     if (spec.pixels > 0)
@@ -62,16 +76,18 @@ std::vector<GalleryFigure> comparisons()
     ntk.rope_type = RopeType::Ntk;
     yarn.rope_type = RopeType::Yarn;
     pi.factor = ntk.factor = yarn.factor = 4.0;
+    const QString factor = QString::fromStdString(prose_number(pi.factor));
     GalleryFigure cmp;
     cmp.stem = QStringLiteral("pi-vs-ntk");
     cmp.description =
-        Gallery::tr("PI, NTK-aware and YaRN on Llama-2-7B, factor 4 (Chen et al. 2023; bloc97 2023; Peng "
-                    "et al. 2023): θ′/θ per pair");
+        Gallery::tr("PI, NTK-aware and YaRN on Llama-2-7B, factor %1 (Chen et al. 2023; bloc97 2023; Peng "
+                    "et al. 2023): θ′/θ per pair")
+            .arg(factor);
     cmp.view = ViewKind::Curves;
     cmp.scenario = llama;
-    cmp.rope_variants = {{Gallery::tr("PI (linear, ×4)"), pi},
-                         {Gallery::tr("NTK-aware (×4)"), ntk},
-                         {Gallery::tr("YaRN (×4)"), yarn}};
+    cmp.rope_variants = {{Gallery::tr("PI (linear, ×%1)").arg(factor), pi},
+                         {Gallery::tr("NTK-aware (×%1)").arg(factor), ntk},
+                         {Gallery::tr("YaRN (×%1)").arg(factor), yarn}};
     return {std::move(cmp)};
 }
 

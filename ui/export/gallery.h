@@ -6,6 +6,7 @@
 #pragma once
 
 #include "jobs/view_jobs.h"
+#include "methods/gallery_figure.h"
 #include "views/colormap.h"
 
 #include <QString>
@@ -35,6 +36,10 @@ struct GalleryFigure {
 // the comparisons of several methods; stems numbered from "01-". Throws ConfigError if a shipped preset
 // cannot be loaded (a build defect, covered by tests).
 std::vector<GalleryFigure> standard_gallery();
+
+// A method's figure caption (GalleryFigureSpec::caption) in the current language, with its numbers
+// (caption_numbers, from `scenario` and the spec's settings) in place of %1, %2, ….
+QString gallery_caption(const GalleryFigureSpec& spec, const Scenario& scenario);
 
 // theta'/theta per pair for each variant on shared axes (PI against NTK-aware, ...), computed by core.
 CurveData comparison_curves(const QString& title,

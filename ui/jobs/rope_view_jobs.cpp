@@ -12,7 +12,6 @@
 
 #include <QCoreApplication>
 
-#include <algorithm>
 #include <cmath>
 
 namespace posatlas::ui {
@@ -55,10 +54,7 @@ RotationData rotation_job(const Scenario& s, const ViewSettings& v, const Cancel
             if (p >= 0 && p < pairs)
                 data.shown_pairs.push_back(p);
     } else {
-        data.shown_pairs = {0, pairs / 4, pairs / 2, pairs - 1};
-        std::sort(data.shown_pairs.begin(), data.shown_pairs.end());
-        data.shown_pairs.erase(std::unique(data.shown_pairs.begin(), data.shown_pairs.end()),
-                               data.shown_pairs.end());
+        data.shown_pairs = rope_default_shown_pairs(pairs);
     }
     report_progress(progress, 1.0);
     return data;

@@ -3,6 +3,7 @@
 // penalty -m_h (i - j) on the logit; length scaling by interpolation or NTK-ALiBi (alibi.h).
 #include "compute/block_means.h"
 #include "compute/matrix_job.h"
+#include "io/number_text.h"
 #include "methods/alibi/alibi.h"
 #include "methods/alibi/alibi_curves.h"
 #include "methods/common_fields.h"
@@ -87,7 +88,13 @@ std::vector<GalleryFigureSpec> alibi_gallery()
     return {
         {.stem = "alibi-bias-per-head",
          .caption = QT_TRANSLATE_NOOP(
-             "Gallery", "ALiBi bias −m(i − j) for 8 heads, slopes 1/2 … 1/256 (Press et al. 2022)"),
+             "Gallery", "ALiBi bias −m(i − j) for %1 heads, slopes 1/%2 … 1/%3 (Press et al. 2022)"),
+         .caption_numbers =
+             [](const GalleryFigureSpec&, const Scenario& s) {
+                 const std::vector<double> m = alibi_scaled_slopes(s.params<AlibiParams>());
+                 return std::vector<std::string>{prose_number(static_cast<double>(m.size())),
+                                                 prose_number(1.0 / m.front()), prose_number(1.0 / m.back())};
+             },
          .scenario = eight_heads,
          .matrix_kind = MatrixKind::Bias,
          .pixels = 900},

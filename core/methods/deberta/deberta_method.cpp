@@ -2,6 +2,7 @@
 // DeBERTa v2/v3 disentangled attention (He et al. 2021; Hugging Face DebertaV2 DisentangledSelfAttention,
 // make_log_bucket_position, build_relative_position).
 #include "compute/matrix_job.h"
+#include "io/number_text.h"
 #include "methods/common_fields.h"
 #include "methods/deberta/deberta.h"
 #include "methods/deberta/deberta_curves.h"
@@ -108,8 +109,14 @@ std::vector<GalleryFigureSpec> deberta_gallery()
 {
     return {
         {.stem = "deberta-buckets",
-         .caption = QT_TRANSLATE_NOOP("Gallery",
-                                      "DeBERTa-v3 log-bucketed relative positions (256 buckets, span 512)"),
+         .caption =
+             QT_TRANSLATE_NOOP("Gallery", "DeBERTa-v3 log-bucketed relative positions (%1 buckets, span %2)"),
+         .caption_numbers =
+             [](const GalleryFigureSpec&, const Scenario& s) {
+                 const auto& p = s.params<DebertaParams>();
+                 return std::vector<std::string>{prose_number(p.position_buckets),
+                                                 prose_number(p.max_relative_positions)};
+             },
          .view = GalleryView::Curves,
          .scenario = deberta_v3_base},
         {.stem = "deberta-logits",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Learned absolute position table (BERT, GPT-2: wpe / position_embeddings of max_position_embeddings
 // rows), a seeded N(0, initializer_range) stand-in or the user's own table (.csv, .npy).
+#include "io/number_text.h"
 #include "methods/absolute/absolute_kernels.h"
 #include "methods/common_fields.h"
 #include "methods/learned/learned.h"
@@ -37,9 +38,15 @@ std::vector<GalleryFigureSpec> learned_gallery()
 {
     return {{.stem = "learned-table",
              .caption = QT_TRANSLATE_NOOP(
-                 "Gallery", "BERT-base learned absolute table (seeded N(0, 0.02) stand-in for the "
-                            "trained one): positions from 512 on have no embedding (hatched), "
+                 "Gallery", "BERT-base learned absolute table (seeded N(0, %1) stand-in for the "
+                            "trained one): positions from %2 on have no embedding (hatched), "
                             "never zero"),
+             .caption_numbers =
+                 [](const GalleryFigureSpec&, const Scenario& s) {
+                     const auto& p = s.params<LearnedParams>();
+                     return std::vector<std::string>{prose_number(p.stddev),
+                                                     prose_number(static_cast<double>(p.trained_length))};
+                 },
              .scenario =
                  [] {
                      Scenario s = gallery_preset("bert-base");

@@ -3,6 +3,7 @@
 // kept, its decoupled RoPE part rotated by the token's position with core's RoPE (rope.h), then one
 // matrix product with DeepSeek's softmax scale.
 #include "compute/matrix_job.h"
+#include "io/number_text.h"
 #include "methods/common_fields.h"
 #include "methods/mla/mla.h"
 #include "methods/mla/mla_curves.h"
@@ -281,16 +282,28 @@ MethodDescriptor describe_mla()
     d.gallery = {
         {.stem = "mla-logits",
          .caption = QT_TRANSLATE_NOOP(
-             "Gallery", "MLA logits of DeepSeek-V3 (128 position-free and 64 rotary dimensions, YaRN × 40, "
-                        "softmax scale 192^−½ × 1.369²) for all-ones content: RoPE's pattern on the rotary "
+             "Gallery", "MLA logits of DeepSeek-V3 (%1 position-free and %2 rotary dimensions, YaRN × %3, "
+                        "softmax scale %4^−½ × (%5)²) for all-ones content: RoPE's pattern on the rotary "
                         "part above the constant content term"),
+         .caption_numbers =
+             [](const GalleryFigureSpec&, const Scenario& s) {
+                 const P& p = s.params<P>();
+                 return std::vector<std::string>{prose_number(p.qk_nope_head_dim),
+                                                 prose_number(p.qk_rope_head_dim), prose_number(p.factor),
+                                                 prose_number(qk_head_dim(p)),
+                                                 prose_number(std::sqrt(mla_mscale_squared(p)))};
+             },
          .scenario = mla_gallery_scenario,
          .matrix_kind = MatrixKind::Logits,
          .pixels = 512},
         {.stem = "mla-rotary-share",
          .caption =
              QT_TRANSLATE_NOOP("Gallery", "DeepSeek-V3's rotary share |R| / (|N| + |R|) of the logit against "
-                                          "distance for all-ones content, out to 4096"),
+                                          "distance for all-ones content, out to %1"),
+         .caption_numbers =
+             [](const GalleryFigureSpec& f, const Scenario&) {
+                 return std::vector<std::string>{prose_number(static_cast<double>(f.max_distance))};
+             },
          .view = GalleryView::Curves,
          .scenario = mla_gallery_scenario,
          .max_distance = 4096,

@@ -2,6 +2,7 @@
 // M-RoPE's descriptor and logits kernel (mrope.h): each sampled query and key is rotated pair by pair by
 // its token's (t, h, w) ids, then one matrix product, as the RoPE method's kernel does for one id.
 #include "compute/matrix_job.h"
+#include "io/number_text.h"
 #include "methods/common_fields.h"
 #include "methods/mrope/mrope.h"
 #include "methods/rope/rope.h"
@@ -213,6 +214,27 @@ Scenario mrope_layout_gallery_scenario(MropeVariant variant)
     return s;
 }
 
+// The caption numbers of a layout figure: the sections "16/24/24", θ, d, then for each item of the
+// layout its tokens (text) or its patch grid and merged grid (image, video: h, w, h / merge, w / merge).
+std::vector<std::string> mrope_caption_numbers(const Scenario& s)
+{
+    const P& p = s.params<P>();
+    std::string sections;
+    for (const int n : mrope_sections(p))
+        sections += (sections.empty() ? "" : "/") + prose_number(n);
+    std::vector<std::string> out{sections, prose_number(p.rope_theta), prose_number(p.head_dim)};
+    for (const MropeItem& item : parse_mrope_layout(p)) {
+        if (item.kind == MropeTokenKind::Text) {
+            out.push_back(prose_number(static_cast<double>(item.count)));
+            continue;
+        }
+        for (const std::int64_t n :
+             {item.h, item.w, item.h / p.spatial_merge_size, item.w / p.spatial_merge_size})
+            out.push_back(prose_number(static_cast<double>(n)));
+    }
+    return out;
+}
+
 } // namespace
 
 MethodDescriptor describe_mrope()
@@ -241,17 +263,25 @@ MethodDescriptor describe_mrope()
     d.gallery = {
         {.stem = "mrope-logits",
          .caption = QT_TRANSLATE_NOOP(
-             "Gallery", "M-RoPE logits (Qwen2-VL sections 16/24/24, θ 10⁶, d 128) for 16 text tokens, a "
-                        "16 × 16-patch image merged to 8 × 8 tokens and 16 text tokens: rows and columns "
+             "Gallery", "M-RoPE logits (Qwen2-VL sections %1, θ %2, d %3) for %4 text tokens, a "
+                        "%5 × %6-patch image merged to %7 × %8 tokens and %9 text tokens: rows and columns "
                         "turn only the slow pairs, so the image block is nearly flat"),
+         .caption_numbers = [](const GalleryFigureSpec&,
+                               const Scenario& s) { return mrope_caption_numbers(s); },
          .scenario = mrope_gallery_scenario,
          .matrix_kind = MatrixKind::Logits,
          .pixels = 512},
         {.stem = "mrope-interleaved-logits",
          .caption = QT_TRANSLATE_NOOP(
-             "Gallery", "Qwen3-VL's interleaved M-RoPE (sections 24/20/20, θ 5·10⁶, d 128) on the same "
+             "Gallery", "Qwen3-VL's interleaved M-RoPE (sections %1, θ %2, d %3) on the same "
                         "layout: rows and columns get fast pairs too, and the image block shows the "
                         "patches' 2D distances"),
+         .caption_numbers =
+             [](const GalleryFigureSpec&, const Scenario& s) {
+                 std::vector<std::string> numbers = mrope_caption_numbers(s);
+                 numbers.resize(3); // the layout is the figure before's
+                 return numbers;
+             },
          .scenario =
              [] {
                  Scenario s = mrope_gallery_scenario();
@@ -263,10 +293,17 @@ MethodDescriptor describe_mrope()
          .pixels = 512},
         {.stem = "mrope-token-layout",
          .caption = QT_TRANSLATE_NOOP(
-             "Gallery", "Qwen2-VL's position ids (t, h, w) of each token for text, an image of 4 × 6 "
-                        "patches merged to 2 × 3 tokens and text: the image's tokens share t and count "
-                        "rows and columns, the text after it resumes past the largest id; the head's 64 "
+             "Gallery", "Qwen2-VL's position ids (t, h, w) of each token for text, an image of %1 × %2 "
+                        "patches merged to %3 × %4 tokens and text: the image's tokens share t and count "
+                        "rows and columns, the text after it resumes past the largest id; the head's %5 "
                         "pairs in three chunks t, h, w"),
+         .caption_numbers =
+             [](const GalleryFigureSpec&, const Scenario& s) {
+                 // text, image, text: the image's four numbers (after the first text's count), then the pairs
+                 const std::vector<std::string> n = mrope_caption_numbers(s);
+                 return std::vector<std::string>{n.at(4), n.at(5), n.at(6), n.at(7),
+                                                 prose_number(s.params<P>().head_dim / 2)};
+             },
          .view = GalleryView::TokenLayout,
          .scenario = [] { return mrope_layout_gallery_scenario(MropeVariant::Qwen2VL); }},
         {.stem = "mrope-interleaved-token-layout",

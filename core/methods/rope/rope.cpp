@@ -3,6 +3,7 @@
 
 #include "scenario/validation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -147,6 +148,14 @@ double rope_relative_score(const RopeFrequencies& f, const Eigen::Ref<const Eige
                            const Eigen::Ref<const Eigen::VectorXd>& k, double delta, RopePairing pairing)
 {
     return rope_relative_score(f, rope_pair_coefficients(f, q, k, pairing), delta);
+}
+
+std::vector<int> rope_default_shown_pairs(int pairs)
+{
+    std::vector<int> shown = {0, pairs / 4, pairs / 2, std::max(pairs - 1, 0)};
+    std::sort(shown.begin(), shown.end());
+    shown.erase(std::unique(shown.begin(), shown.end()), shown.end());
+    return shown;
 }
 
 std::vector<double> rope_angles(const RopeFrequencies& f, double position)

@@ -75,6 +75,10 @@ double rope_relative_score(const RopeFrequencies& f, const RopePairCoefficients&
 // show, whereas float32 angles would be off by ~0.06 rad at position 1e6.
 std::vector<double> rope_angles(const RopeFrequencies& f, double position);
 
+// The pairs the rotation view draws as large circles when none are chosen: the first, the ones a quarter
+// and half way along, and the last, in order, each once (fewer than four when pairs < 4). pairs >= 1.
+std::vector<int> rope_default_shown_pairs(int pairs);
+
 // Maps the interleaved layout to the half layout within the first rotary_dim components:
 // perm[j] is the interleaved index of the component that sits at index j in the half layout
 // (perm[j] = 2j for j < rotary_dim/2, 2(j - rotary_dim/2) + 1 otherwise). If x_half[j] = x_int[perm[j]]

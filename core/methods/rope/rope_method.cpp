@@ -7,6 +7,7 @@
 #include "compute/block_means.h"
 #include "compute/gemm.h"
 #include "compute/matrix_job.h"
+#include "io/number_text.h"
 #include "methods/common_fields.h"
 #include "methods/rope/rope.h"
 #include "methods/rope/rope_curves.h"
@@ -531,6 +532,13 @@ Scenario gemma_4_full_attention()
     return s;
 }
 
+// θ and d of the scenario, the numbers of a RoPE caption's "(θ %1, d %2)".
+std::vector<std::string> theta_and_head_dim(const GalleryFigureSpec&, const Scenario& s)
+{
+    const RopeParams& p = s.params<RopeParams>();
+    return {prose_number(p.rope_theta), prose_number(p.head_dim)};
+}
+
 // The classic figures on Llama-2-7B (RoFormer's long-term decay, the rotation), then the context-extension
 // scalings on the models that ship them.
 std::vector<GalleryFigureSpec> rope_gallery()
@@ -538,51 +546,89 @@ std::vector<GalleryFigureSpec> rope_gallery()
     const auto preset = [](const char* id) { return [id] { return gallery_preset(id); }; };
     return {
         {.stem = "rope-logits",
-         .caption = QT_TRANSLATE_NOOP("Gallery",
-                                      "RoPE logits of Llama-2-7B (θ 10000, d 128) for all-ones content: the "
-                                      "positional pattern, Toeplitz in i − j"),
+         .caption =
+             QT_TRANSLATE_NOOP("Gallery", "RoPE logits of Llama-2-7B (θ %1, d %2) for all-ones content: the "
+                                          "positional pattern, Toeplitz in i − j"),
+         .caption_numbers = theta_and_head_dim,
          .scenario = llama_2_7b,
          .matrix_kind = MatrixKind::Logits,
          .pixels = 512},
         {.stem = "rope-long-term-decay",
          .caption =
              QT_TRANSLATE_NOOP("Gallery", "RoFormer long-term decay (Su et al., sec. 3.4.3): (1/(d/2)) Σ|Sⱼ| "
-                                          "against relative distance, d 128, θ 10000"),
+                                          "against relative distance, θ %1, d %2"),
+         .caption_numbers = theta_and_head_dim,
          .view = GalleryView::Curves,
          .scenario = llama_2_7b,
          .max_distance = 256,
          .log_x = false},
         {.stem = "rope-decay-to-a-million",
          .caption =
-             QT_TRANSLATE_NOOP("Gallery", "The same bound and mean cos(rθᵢ) out to r = 10⁶ on a log axis"),
+             QT_TRANSLATE_NOOP("Gallery", "The same bound and mean cos(rθᵢ) out to r = %1 on a log axis"),
+         .caption_numbers =
+             [](const GalleryFigureSpec& f, const Scenario&) {
+                 return std::vector<std::string>{prose_number(static_cast<double>(f.max_distance))};
+             },
          .view = GalleryView::Curves,
          .scenario = llama_2_7b,
          .max_distance = 1'000'000,
          .log_x = true},
         {.stem = "rope-rotation",
          .caption = QT_TRANSLATE_NOOP(
-             "Gallery", "RoPE rotation of q at m = 12 and k at n = 4 for four pairs, and every pair's hand"),
+             "Gallery", "RoPE rotation of q at m = %1 and k at n = %2, large for pairs %3, %4, %5 and %6, "
+                        "and every pair's hand"),
+         .caption_numbers =
+             [](const GalleryFigureSpec& f, const Scenario& s) {
+                 std::vector<std::string> numbers{prose_number(f.query_position.value()),
+                                                  prose_number(f.key_position.value())};
+                 const int pairs = compute_rope_frequencies(s.params<RopeParams>()).pairs();
+                 for (const int pair : rope_default_shown_pairs(pairs))
+                     numbers.push_back(prose_number(pair));
+                 return numbers;
+             },
          .view = GalleryView::Rotation,
          .scenario = llama_2_7b,
          .query_position = 12,
          .key_position = 4},
         {.stem = "prope-spectrum",
          .caption = QT_TRANSLATE_NOOP(
-             "Gallery", "p-RoPE as Gemma 4's full-attention layers use it (proportional RoPE: d 512, θ 10⁶, "
-                        "p 0.25): the 64 highest frequencies of the head turn, its 192 lowest pairs do not"),
+             "Gallery", "p-RoPE as Gemma 4's full-attention layers use it (proportional RoPE: d %1, θ %2, "
+                        "p %3): the %4 highest frequencies of the head turn, its %5 lowest pairs do not"),
+         .caption_numbers =
+             [](const GalleryFigureSpec&, const Scenario& s) {
+                 const RopeParams& p = s.params<RopeParams>();
+                 const int turning = p.rotary_dim() / 2;
+                 return std::vector<std::string>{prose_number(p.head_dim), prose_number(p.rope_theta),
+                                                 prose_number(p.frequency_fraction), prose_number(turning),
+                                                 prose_number(p.head_dim / 2 - turning)};
+             },
          .view = GalleryView::Spectrum,
          .scenario = gemma_4_full_attention},
         {.stem = "yarn-spectrum",
          .caption =
-             QT_TRANSLATE_NOOP("Gallery", "YaRN on Yarn-Llama-2-7b-64k (factor 16, original 4096, β 32/1): "
+             QT_TRANSLATE_NOOP("Gallery", "YaRN on Yarn-Llama-2-7b-64k (factor %1, original %2, β %3/%4): "
                                           "wavelengths against the original context and the ramp per pair"),
+         .caption_numbers =
+             [](const GalleryFigureSpec&, const Scenario& s) {
+                 const RopeParams& p = s.params<RopeParams>();
+                 return std::vector<std::string>{prose_number(p.factor),
+                                                 prose_number(static_cast<double>(p.trained_length())),
+                                                 prose_number(p.beta_fast), prose_number(p.beta_slow)};
+             },
          .view = GalleryView::Spectrum,
          .scenario = preset("yarn-llama-2-7b-64k"),
          .section = GallerySection::ContextExtension},
         {.stem = "llama3-bands",
          .caption = QT_TRANSLATE_NOOP(
              "Gallery", "Llama 3.1 8B: high-frequency pairs kept, low-frequency pairs divided by "
-                        "8, a smooth band between (low 1, high 4, original 8192)"),
+                        "%1, a smooth band between (low %2, high %3, original %4)"),
+         .caption_numbers =
+             [](const GalleryFigureSpec&, const Scenario& s) {
+                 const RopeParams& p = s.params<RopeParams>();
+                 return std::vector<std::string>{prose_number(p.factor), prose_number(p.low_freq_factor),
+                                                 prose_number(p.high_freq_factor),
+                                                 prose_number(static_cast<double>(p.trained_length()))};
+             },
          .view = GalleryView::Spectrum,
          .scenario = preset("llama-3.1-8b"),
          .section = GallerySection::ContextExtension},

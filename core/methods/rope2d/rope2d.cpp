@@ -4,6 +4,7 @@
 #include "methods/rope2d/rope2d.h"
 
 #include "compute/matrix_job.h"
+#include "io/number_text.h"
 #include "methods/common_fields.h"
 #include "methods/patch_grid_fields.h"
 #include "methods/rope/rope.h"
@@ -174,9 +175,20 @@ MethodDescriptor describe_rope2d()
     d.explain = rope2d_explanation;
     d.gallery = {{.stem = "rope2d-patch-grid",
                   .caption = QT_TRANSLATE_NOOP(
-                      "Gallery", "2D RoPE (Pixtral, θ 10⁴, d 64) on a 16 × 16 patch grid: the centre patch "
-                                 "(row 8, column 8) against every patch; rows and columns turn separate "
+                      "Gallery", "2D RoPE (Pixtral, θ %1, d %2) on a %3 × %4 patch grid: the centre patch "
+                                 "(row %5, column %6) against every patch; rows and columns turn separate "
                                  "pairs, so the logits form a cross"),
+                  .caption_numbers =
+                      [](const GalleryFigureSpec& f, const Scenario& s) {
+                          const Rope2dParams& p = s.params<Rope2dParams>();
+                          return std::vector<std::string>{
+                              prose_number(p.rope_theta),
+                              prose_number(p.head_dim),
+                              prose_number(p.grid_height),
+                              prose_number(p.grid_width),
+                              prose_number(static_cast<double>(f.query_patch / p.grid_width)),
+                              prose_number(static_cast<double>(f.query_patch % p.grid_width))};
+                      },
                   .view = GalleryView::PatchGrid,
                   .scenario =
                       [] {

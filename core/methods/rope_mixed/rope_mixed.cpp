@@ -4,6 +4,7 @@
 #include "methods/rope_mixed/rope_mixed.h"
 
 #include "compute/matrix_job.h"
+#include "io/number_text.h"
 #include "methods/common_fields.h"
 #include "methods/patch_grid_fields.h"
 #include "methods/rope2d/rope2d.h"
@@ -188,9 +189,20 @@ MethodDescriptor describe_rope_mixed()
     d.explain = rope_mixed_explanation;
     d.gallery = {{.stem = "rope-mixed-patch-grid",
                   .caption = QT_TRANSLATE_NOOP(
-                      "Gallery", "RoPE-Mixed (Heo et al. 2024, 14 × 14 patches, d 64, seeded directions, "
-                                 "head 0) against the centre patch (row 7, column 7): mixed directions "
+                      "Gallery", "RoPE-Mixed (Heo et al. 2024, %1 × %2 patches, d %3, seeded directions, "
+                                 "head %4) against the centre patch (row %5, column %6): mixed directions "
                                  "turn on diagonals too, not only along rows and columns"),
+                  .caption_numbers =
+                      [](const GalleryFigureSpec& f, const Scenario& s) {
+                          const RopeMixedParams& p = s.params<RopeMixedParams>();
+                          return std::vector<std::string>{
+                              prose_number(p.grid_height),
+                              prose_number(p.grid_width),
+                              prose_number(p.head_dim),
+                              prose_number(s.head),
+                              prose_number(static_cast<double>(f.query_patch / p.grid_width)),
+                              prose_number(static_cast<double>(f.query_patch % p.grid_width))};
+                      },
                   .view = GalleryView::PatchGrid,
                   .scenario =
                       [] {

@@ -2,6 +2,7 @@
 // Relative position representations (Shaw, Uszkoreit, Vaswani 2018, eq. 4-5; tensor2tensor
 // _generate_relative_positions_matrix): logit q_i . (k_j + a^K_{clip(j - i, -k, k)}) / sqrt(d).
 #include "compute/matrix_job.h"
+#include "io/number_text.h"
 #include "methods/common_fields.h"
 #include "methods/shaw/shaw.h"
 #include "methods/table_files.h"
@@ -112,7 +113,12 @@ ExplanationText shaw_explanation(const Scenario& s, MatrixKind k)
 std::vector<GalleryFigureSpec> shaw_gallery()
 {
     return {{.stem = "shaw-clipped-index",
-             .caption = QT_TRANSLATE_NOOP("Gallery", "Shaw et al. 2018: relative index clip(j − i, −16, 16)"),
+             .caption = QT_TRANSLATE_NOOP("Gallery", "Shaw et al. 2018: relative index clip(j − i, −%1, %1)"),
+             .caption_numbers =
+                 [](const GalleryFigureSpec&, const Scenario& s) {
+                     return std::vector<std::string>{
+                         prose_number(s.params<ShawParams>().max_relative_position)};
+                 },
              .scenario =
                  [] {
                      Scenario s = gallery_defaults(Method::Shaw);

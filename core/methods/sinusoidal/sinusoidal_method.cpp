@@ -2,6 +2,7 @@
 // Sinusoidal absolute encoding (Vaswani et al. 2017, sec. 3.5; tensor2tensor get_timing_signal_1d for
 // the split layout).
 #include "compute/sinusoid_sums.h"
+#include "io/number_text.h"
 #include "methods/absolute/absolute_kernels.h"
 #include "methods/common_fields.h"
 #include "methods/sinusoidal/sinusoidal.h"
@@ -54,8 +55,13 @@ std::vector<GalleryFigureSpec> sinusoidal_gallery()
     return {
         {.stem = "sinusoidal-encoding",
          .caption = QT_TRANSLATE_NOOP(
-             "Gallery", "Sinusoidal encoding PE[p, i] of the base Transformer (d_model 512, base "
-                        "10000), Vaswani et al. 2017, interleaved sin/cos"),
+             "Gallery", "Sinusoidal encoding PE[p, i] of the base Transformer (d_model %1, base "
+                        "%2), Vaswani et al. 2017, interleaved sin/cos"),
+         .caption_numbers =
+             [](const GalleryFigureSpec&, const Scenario& s) {
+                 const SinusoidalParams& p = s.params<SinusoidalParams>();
+                 return std::vector<std::string>{prose_number(p.dim), prose_number(p.base)};
+             },
          .scenario = base_transformer,
          .matrix_kind = MatrixKind::Encoding,
          .pixels = 512},

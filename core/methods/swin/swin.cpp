@@ -3,6 +3,7 @@
 #include "methods/swin/swin.h"
 
 #include "compute/matrix_job.h"
+#include "io/number_text.h"
 #include "methods/common_fields.h"
 #include "methods/table_files.h"
 #include "scenario/rng.h"
@@ -191,9 +192,17 @@ MethodDescriptor describe_swin()
     d.explain = swin_explanation;
     d.gallery = {{.stem = "swin-patch-grid",
                   .caption = QT_TRANSLATE_NOOP(
-                      "Gallery", "Swin's relative position bias (swin-tiny, 7 × 7 window, seeded table, "
-                                 "std 0.02, head 0) of the centre patch (row 3, column 3) against the "
+                      "Gallery", "Swin's relative position bias (swin-tiny, %1 × %1 window, seeded table, "
+                                 "std %2, head %3) of the centre patch (row %4, column %5) against the "
                                  "window's patches: one learned value per 2D offset"),
+                  .caption_numbers =
+                      [](const GalleryFigureSpec& f, const Scenario& s) {
+                          const SwinParams& p = s.params<SwinParams>();
+                          return std::vector<std::string>{
+                              prose_number(p.window_size), prose_number(p.stddev), prose_number(s.head),
+                              prose_number(static_cast<double>(f.query_patch / p.window_size)),
+                              prose_number(static_cast<double>(f.query_patch % p.window_size))};
+                      },
                   .view = GalleryView::PatchGrid,
                   .scenario =
                       [] {

@@ -4,6 +4,7 @@
 #include "compute/block_means.h"
 #include "compute/matrix_job.h"
 #include "io/input_file.h"
+#include "io/number_text.h"
 #include "methods/common_fields.h"
 #include "methods/t5/t5_buckets.h"
 #include "methods/t5/t5_curves.h"
@@ -122,20 +123,29 @@ Scenario t5_base()
     return s;
 }
 
+// The bucket layout a T5 caption quotes: buckets, then the maximum distance.
+std::vector<std::string> t5_bucket_numbers(const GalleryFigureSpec&, const Scenario& s)
+{
+    const T5Params& p = s.params<T5Params>();
+    return {prose_number(p.num_buckets), prose_number(p.max_distance)};
+}
+
 std::vector<GalleryFigureSpec> t5_gallery()
 {
     return {
         {.stem = "t5-bias-per-head",
          .caption = QT_TRANSLATE_NOOP(
              "Gallery",
-             "T5-base relative attention bias per head (seeded table, 32 buckets, max distance 128)"),
+             "T5-base relative attention bias per head (seeded table, %1 buckets, max distance %2)"),
+         .caption_numbers = t5_bucket_numbers,
          .scenario = t5_base,
          .matrix_kind = MatrixKind::Bias,
          .pixels = 900},
         {.stem = "t5-buckets",
          .caption = QT_TRANSLATE_NOOP(
-             "Gallery", "T5 bucket of relative position (key − query), 32 buckets, max distance "
-                        "128, as in Hugging Face T5Attention._relative_position_bucket"),
+             "Gallery", "T5 bucket of relative position (key − query), %1 buckets, max distance "
+                        "%2, as in Hugging Face T5Attention._relative_position_bucket"),
+         .caption_numbers = t5_bucket_numbers,
          .view = GalleryView::Curves,
          .scenario = t5_base},
     };

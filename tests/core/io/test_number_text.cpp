@@ -132,3 +132,25 @@ TEST(NumberText, DisplayTextHasSignificantDigits)
     EXPECT_EQ(display_number(std::numeric_limits<double>::infinity()), "\u221E");
     EXPECT_EQ(display_number(-std::numeric_limits<double>::infinity()), "\u2212\u221E");
 }
+
+// Captions' numbers: integers below 10^5 in full, round large integers as powers of ten, the rest as
+// display_number.
+TEST(NumberText, ProseNumbersWriteLargeRoundIntegersAsPowersOfTen)
+{
+    EXPECT_EQ(prose_number(10000.0), "10000");
+    EXPECT_EQ(prose_number(4096.0), "4096");
+    EXPECT_EQ(prose_number(99999.0), "99999");
+    EXPECT_EQ(prose_number(1e5), "10\u2075");
+    EXPECT_EQ(prose_number(1e6), "10\u2076");
+    EXPECT_EQ(prose_number(5e6), "5\u00B710\u2076");
+    EXPECT_EQ(prose_number(1.5e5), "1.5\u00B710\u2075");
+    EXPECT_EQ(prose_number(-2e12), "\u22122\u00B710\u00B9\u00B2");
+    EXPECT_EQ(prose_number(131072.0), "131072"); // not a round multiple of a power of ten
+    EXPECT_EQ(prose_number(163840.0), "163840");
+    EXPECT_EQ(prose_number(0.25), "0.25");
+    EXPECT_EQ(prose_number(1.36931471805599453), "1.369");
+    EXPECT_EQ(prose_number(0.0), "0");
+    EXPECT_EQ(prose_number(std::nan("")), "NaN");
+    EXPECT_EQ(superscript_digits(-3), "\u207B\u00B3");
+    EXPECT_EQ(superscript_digits(1024), "\u00B9\u2070\u00B2\u2074");
+}

@@ -11,8 +11,10 @@
 #include "methods/registry.h"
 #include "views/curve_view.h"
 #include "views/view_render.h"
+#include "window/language.h"
 
 #include <QApplication>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTest>
 
@@ -130,7 +132,7 @@ private slots:
                 for (const GalleryFigure& g : gallery)
                     if (g.stem.section(QLatin1Char('-'), 1) == stem) {
                         ++found;
-                        QCOMPARE(g.description, QString::fromUtf8(spec.caption));
+                        QCOMPARE(g.description, gallery_caption(spec, g.scenario));
                         QVERIFY2(g.scenario.method == d.method, qPrintable(stem));
                     }
                 QVERIFY2(found == 1, qPrintable(stem));
@@ -141,6 +143,66 @@ private slots:
         QVERIFY(declared > 0);
         // The rest are the comparisons of several methods, listed in gallery.cpp.
         QCOMPARE(static_cast<int>(gallery.size()) - declared, 1);
+    }
+
+    // A caption's numbers are its figure's (GalleryFigureSpec::caption_numbers): in both languages the
+    // translated caption has the source's placeholders, and apart from them its digits are only those of
+    // names (models, papers' years and sections, a formula's constants); the caption shown has every
+    // number in and no placeholder left. The comparisons' texts quote their factor the same way.
+    void captionsQuoteOnlyTheirFiguresNumbers_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+    void captionsQuoteOnlyTheirFiguresNumbers()
+    {
+        QFETCH(QString, language);
+        QVERIFY(installLanguage(language));
+        const QRegularExpression placeholder(QStringLiteral("%(\\d+)"));
+        const auto placeholders = [&](const QString& text) {
+            QSet<QString> found;
+            for (const QRegularExpressionMatch& m : placeholder.globalMatch(text))
+                found.insert(m.captured(1));
+            return found;
+        };
+        // Digits that are part of a name, not a parameter: model names, papers' years and sections, the
+        // formulas' constants (1/(d/2), N(0, σ), 1/m) and "all-ones" content.
+        const QRegularExpression names(QStringLiteral(
+            "Llama-2-7B|Llama 3\\.1 "
+            "8B|Yarn-Llama-2-7b-64k|Phi-3-mini-128k|DeepSeek-V3|DeBERTa-v3|Qwen[23]-VL|"
+            "Gemma 4|T5|2D|sec\\. 3\\.4\\.3|第 3\\.4\\.3 节|\\(1/\\(d/2\\)\\)|N\\(0, |c2c|c2p|p2c|"
+            "\\b(19|20)\\d\\d\\b|全为? 1|1/(?=%\\d)"));
+        int captions = 0;
+        for (const MethodDescriptor& d : methods())
+            for (const GalleryFigureSpec& spec : d.gallery) {
+                const QString source = QString::fromUtf8(spec.caption);
+                const QString translated = QCoreApplication::translate(kGalleryContext, spec.caption);
+                QVERIFY2(placeholders(translated) == placeholders(source), qPrintable(translated));
+                QString rest = translated;
+                rest.remove(names).remove(placeholder);
+                for (const QChar c : rest)
+                    QVERIFY2(!c.isDigit(),
+                             qPrintable(QStringLiteral("%1: a typed number in \"%2\"")
+                                            .arg(QString::fromStdString(spec.stem), translated)));
+                const Scenario scenario = spec.scenario();
+                const QString shown = gallery_caption(spec, scenario);
+                QVERIFY2(!shown.contains(placeholder), qPrintable(shown));
+                if (spec.caption_numbers)
+                    for (const std::string& n : spec.caption_numbers(spec, scenario))
+                        QVERIFY2(shown.contains(QString::fromStdString(n)), qPrintable(shown));
+                ++captions;
+            }
+        QVERIFY(captions >= 20);
+        for (const GalleryFigure& g : standard_gallery()) {
+            QVERIFY2(!g.description.contains(placeholder), qPrintable(g.description));
+            for (const auto& [label, params] : g.rope_variants)
+                QVERIFY2(!label.contains(placeholder) && label.contains(QString::number(params.factor)),
+                         qPrintable(label));
+        }
+        if (language == QStringLiteral("zh_CN"))
+            QVERIFY(standard_gallery().front().description.contains(QChar(0x7F16))); // 编: Chinese text
+        QVERIFY(installLanguage(QStringLiteral("en")));
     }
 
     // Every figure computes data and draws it: a small PNG of each has the colours of data, not a blank
