@@ -316,6 +316,10 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
                   QStringLiteral("`");
             continue;
         }
+        // An inline formula wider than the column (MLA's logit in a presented lesson) cannot stay in the
+        // line: it takes a line of its own, as a displayed one does.
+        if (!f.display && style.maxDisplayWidth > 0 && formula.size().width() > style.maxDisplayWidth)
+            f.display = true;
         // A displayed formula wider than the column: lines, each at the full size.
         std::vector<math::Formula> lines = {formula};
         if (f.display && style.maxDisplayWidth > 0 && formula.size().width() > style.maxDisplayWidth) {
@@ -330,8 +334,12 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
         size.rheight() += gap * static_cast<qreal>(lines.size() - 1);
         // A line that still does not fit (no break left, Transformer-XL's four terms in a 1280-px window):
         // the formula scaled down to the column rather than cut off behind a scroll bar.
-        const qreal fit = f.display && style.maxDisplayWidth > 0 && size.width() > style.maxDisplayWidth
-                              ? style.maxDisplayWidth / size.width()
+        // The glued punctuation beside it counts (an inline formula that took its own line keeps it).
+        const QFontMetricsF bodyMetrics(body);
+        const qreal trailingWidth = trailing.isEmpty() ? 0.0 : bodyMetrics.horizontalAdvance(trailing);
+        const qreal room = style.maxDisplayWidth - trailingWidth;
+        const qreal fit = f.display && style.maxDisplayWidth > 0 && size.width() > room
+                              ? std::max<qreal>(room, 1) / size.width()
                               : 1.0;
         const QSizeF unscaled = size;
         size *= fit;
@@ -341,8 +349,6 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
         const qreal pad = f.display ? 0.0 : std::max<qreal>(0, textDescent - depth);
         // The glued punctuation on the formula's baseline, in the text's font: room beside the formula and
         // above it when the text's ascent is taller.
-        const QFontMetricsF bodyMetrics(body);
-        const qreal trailingWidth = trailing.isEmpty() ? 0.0 : bodyMetrics.horizontalAdvance(trailing);
         const qreal above =
             trailing.isEmpty() ? 0.0 : std::max<qreal>(0, bodyMetrics.ascent() - formula.baseline());
         const QSizeF logical(std::ceil(size.width() + trailingWidth) + 2,
@@ -355,10 +361,15 @@ void set_lesson_markdown(QTextDocument* document, const QString& markdown, const
             painter.setRenderHint(QPainter::Antialiasing);
             painter.setRenderHint(QPainter::TextAntialiasing);
             painter.translate(1, 1 + above);
+            // The glued punctuation after the last line, on its baseline (the formula's when one line).
+            const math::Formula& last = lines.back();
+            const qreal lastTop = unscaled.height() - last.size().height();
             if (!trailing.isEmpty()) {
                 painter.setFont(body);
                 painter.setPen(style.color);
-                painter.drawText(QPointF(size.width(), formula.baseline()), trailing);
+                painter.drawText(QPointF((unscaled.width() + last.size().width()) / 2 * fit,
+                                         (lastTop + last.baseline()) * fit),
+                                 trailing);
             }
             painter.scale(fit, fit);
             qreal y = 0;

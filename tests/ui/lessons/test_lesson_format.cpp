@@ -429,6 +429,30 @@ void LessonFormatTest::displayFormulasKeepTheTextSize()
     QVERIFY2(wide.deviceIndependentSize().width() <= style.maxDisplayWidth + 4,
              qPrintable(QString::number(wide.deviceIndependentSize().width())));
 
+    // The same written inline ("the logit is $…$."): too wide for any line of the column, it takes a
+    // centred line of its own, scaled to the column with its glued full stop (lesson 14's MLA logit ran
+    // off the presented panel's right edge).
+    set_lesson_markdown(&doc, QStringLiteral("The logit is $") + unbreakable + QStringLiteral("$. Next."),
+                        style);
+    const QImage inlineWide =
+        doc.resource(QTextDocument::ImageResource, QUrl(QStringLiteral("posatlas-formula:0")))
+            .value<QImage>();
+    QVERIFY2(!inlineWide.isNull() && inlineWide.deviceIndependentSize().width() <= style.maxDisplayWidth + 4,
+             qPrintable(QString::number(inlineWide.deviceIndependentSize().width())));
+    int ownLines = 0;
+    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it)
+            if (it.fragment().charFormat().isImageFormat()) {
+                ++ownLines;
+                QCOMPARE(b.text().trimmed().size(), 1); // the image alone in its block
+                QCOMPARE(b.blockFormat().alignment() & Qt::AlignHorizontal_Mask, Qt::AlignHCenter);
+            }
+    QCOMPARE(ownLines, 1);
+    QVERIFY(doc.toPlainText().contains(QStringLiteral("Next.")));
+    // An inline formula that fits stays in its line.
+    set_lesson_markdown(&doc, QStringLiteral("The logit is $q_1 k_1$. Next."), style);
+    QCOMPARE(doc.blockCount(), 1);
+
     const Lesson lesson =
         parse_lesson(QStringLiteral("# L\n\n## S\n\nText.\n\n$$\n") + unbreakable +
                          QStringLiteral("\n$$\n\n```posatlas\n{\"scenario\": {\"method\": \"rope\"}}\n```\n"),
