@@ -159,6 +159,7 @@ CurveChart::CurveChart(QGraphicsItem* parent) : QChart(parent)
         updateDashed();
         updateOverlays();
         updateAxisTitles();
+        updateLogXBase();
     });
     applyStyle();
 }
@@ -389,10 +390,8 @@ void CurveChart::updateRanges()
     if (auto* ax = qobject_cast<QValueAxis*>(m_axisX)) {
         set_value_axis(ax, xlo, xhi, 7);
     } else if (auto* lx = qobject_cast<QLogValueAxis*>(m_axisX)) {
-        // Less than two decades: ticks at powers of 2 (1, 2, 4, ... 64), else at decades. A sentence's
-        // axis (distances 1 ... 4) had one labelled tick, "1", with decades.
-        lx->setBase(xhi / xlo < 100.0 ? 2.0 : 10.0);
         lx->setRange(xlo, xhi);
+        updateLogXBase();
     }
     if (auto* ay = qobject_cast<QValueAxis*>(m_axisY)) {
         const double pad = 0.05 * (yhi - ylo);

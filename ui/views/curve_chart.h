@@ -76,6 +76,7 @@ private:
     void updateTitle();
     void updateLegendSide();
     void updateAxisTitles(); // each axis title on as many lines as its side of the plot needs
+    void updateLogXBase();   // a log distance axis' ticks: as many as have room for their labels
     double textWidth() const;
     void rebuild();          // series and axes from scratch (structure or axis type changed)
     void updateSeriesData(); // replace() on existing series

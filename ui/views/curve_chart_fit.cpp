@@ -11,8 +11,10 @@
 #include <QFontMetricsF>
 #include <QGraphicsSceneResizeEvent>
 #include <QLegend>
+#include <QLogValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace posatlas::ui {
 
@@ -114,6 +116,41 @@ void CurveChart::updateAxisTitles()
     const double height = plot.height() > 0 ? plot.height() : size().height();
     fit(m_axisX, m_data.x_label, width - 8.0);
     fit(m_axisY, m_data.y_label, height - 8.0);
+}
+
+void CurveChart::updateLogXBase()
+{
+    auto* axis = qobject_cast<QLogValueAxis*>(m_axisX);
+    if (!axis || !(axis->min() > 0) || !(axis->max() > axis->min()))
+        return;
+    const double lo = axis->min(), hi = axis->max();
+    // Less than two decades: ticks at powers of 2 (1, 2, 4, ... 64), else at decades. A sentence's axis
+    // (distances 1 ... 4) had one labelled tick, "1", with decades. Where a decade's labels do not fit
+    // side by side (1 to 10⁶ in the lesson's narrow curves column), every second or third decade: Qt
+    // Charts elided them to "10…", numbers a reader could not read.
+    double base = hi / lo < 100.0 ? 2.0 : 10.0;
+    const double width = plotArea().width();
+    if (base == 10.0 && width > 0) {
+        const QFontMetricsF fm(axis->labelsFont());
+        const double gap = fm.horizontalAdvance(QStringLiteral("00"));
+        // The plot's width depends on the labels (the last one may overhang its end), so a base only
+        // gives way to a finer one with room to spare: else the two could take turns without end.
+        const auto crowded = [&](double b, double room) {
+            const double widest = std::pow(b, std::floor(std::log(hi) / std::log(b) + 1e-9));
+            const double label = fm.horizontalAdvance(QString::number(widest, 'g', 10)) + gap;
+            return width * std::log(b) / std::log(hi / lo) < label * room;
+        };
+        const double current = axis->base();
+        for (const double coarser : {100.0, 1000.0})
+            if (crowded(base, base < current ? 1.25 : 1.0))
+                base = coarser;
+    }
+    if (axis->base() != base)
+        axis->setBase(base);
+    // Qt's -1 draws base − 2 minor ticks a step: the eight of a decade, not ninety-eight.
+    const int minor = base == 10.0 ? -1 : 0;
+    if (axis->minorTickCount() != minor)
+        axis->setMinorTickCount(minor);
 }
 
 void CurveChart::resizeEvent(QGraphicsSceneResizeEvent* event)

@@ -108,6 +108,7 @@ private slots:
     void titleAndLegendWholeAtPresentationSizes();
     void seriesOfOneNameShareOneLegendEntry();
     void curveOfOnePointShowsItsPoint();
+    void narrowChartKeepsItsAxisTextsWhole();
 };
 
 void CurveAxesTest::oneAxisPairThroughRebuilds()
@@ -238,6 +239,46 @@ void CurveAxesTest::curveOfOnePointShowsItsPoint()
     QVERIFY(lines[1]->pointsVisible());
     QVERIFY(lines[0]->count() > 1);
     QVERIFY(!lines[0]->pointsVisible());
+}
+
+// The curves beside a lesson at 1280 x 720 (a column some 200 px wide), distances 1 to 10⁶ on a log axis:
+// Qt Charts elided the x axis title to "relative distance r (posi…" and the decades' labels to "10…".
+// The title takes two lines and the ticks every second (or third) decade, each label whole; a wide
+// chart keeps a label at every decade.
+void CurveAxesTest::narrowChartKeepsItsAxisTextsWhole()
+{
+    CurveData d = curves(1);
+    d.x_label = QStringLiteral("relative distance r (positions)");
+    d.series[0].x.clear();
+    d.series[0].y.clear();
+    for (double r = 1; r <= 1e6; r *= 1.5) {
+        d.series[0].x.push_back(r);
+        d.series[0].y.push_back(1.0 / (1.0 + std::log(r)));
+    }
+    d.markers.clear();
+    const auto baseAt = [&](int width, QStringList& texts) {
+        CurveView view;
+        view.resize(width, 420);
+        view.setData(d);
+        view.show();
+        if (!QTest::qWaitForWindowExposed(&view))
+            return 0.0;
+        settle();
+        texts = visible_texts(view.chartView()->curveChart()->scene());
+        const auto* axis =
+            qobject_cast<QLogValueAxis*>(view.chartView()->curveChart()->axes(Qt::Horizontal).value(0));
+        return axis ? axis->base() : 0.0;
+    };
+    QStringList texts;
+    const double narrow = baseAt(230, texts);
+    QString all = texts.join(QLatin1Char('|'));
+    for (const QChar brk : {QChar(u'\n'), QChar(QChar::LineSeparator), QChar(QChar::ParagraphSeparator)})
+        all.replace(brk, QLatin1Char(' '));
+    for (const QString& text : texts)
+        QVERIFY2(!text.contains(QStringLiteral("...")) && !text.contains(QChar(0x2026)), qPrintable(all));
+    QVERIFY2(all.contains(d.x_label), qPrintable(all));
+    QVERIFY2(narrow > 10.0, qPrintable(QString::number(narrow)));
+    QCOMPARE(baseAt(1000, texts), 10.0);
 }
 
 #include "test_curve_axes.moc"
