@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "explorer/explorer_plot.h"
 
+#include "io/number_text.h"
 #include "views/figure_style.h"
 
 #include <QFontMetricsF>
@@ -111,19 +112,8 @@ QString tick_label(double v, bool log)
 {
     if (log && (v >= 1e4 || v < 1e-2)) {
         const double e = std::log10(v);
-        if (std::abs(e - std::round(e)) < 1e-9) {
-            static const QString sup[] = {QStringLiteral("⁰"), QStringLiteral("¹"), QStringLiteral("²"),
-                                          QStringLiteral("³"), QStringLiteral("⁴"), QStringLiteral("⁵"),
-                                          QStringLiteral("⁶"), QStringLiteral("⁷"), QStringLiteral("⁸"),
-                                          QStringLiteral("⁹")};
-            const long k = std::lround(e);
-            QString s = QStringLiteral("10");
-            if (k < 0)
-                s += QStringLiteral("⁻");
-            for (const QChar c : QString::number(std::abs(k)))
-                s += sup[c.digitValue()];
-            return s;
-        }
+        if (std::abs(e - std::round(e)) < 1e-9)
+            return QStringLiteral("10") + QString::fromStdString(superscript_digits(std::lround(e)));
     }
     return format_number(v, 3);
 }

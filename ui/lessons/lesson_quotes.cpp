@@ -3,6 +3,7 @@
 
 #include "analysis/lab_results.h"
 #include "analysis/quoted_value.h"
+#include "io/number_text.h"
 #include "lab/lab_sweep.h"
 #include "lab/lab_sweep_figure.h"
 #include "model/session.h"
@@ -57,8 +58,6 @@ bool isCjk(QChar c)
            (u >= 0xFF00 && u <= 0xFFEF) || u == 0x201C || u == 0x201D;
 }
 
-const QString superscripts = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹");
-
 QString shown(const QString& printed, QuoteForm form)
 {
     QString mantissa = printed;
@@ -75,10 +74,8 @@ QString shown(const QString& printed, QuoteForm form)
     const auto minus = [](QString s) { return s.replace(QLatin1Char('-'), QChar(0x2212)); };
     if (exponent.isEmpty())
         return minus(mantissa);
-    QString sup;
-    for (const QChar c : exponent)
-        sup += c == QLatin1Char('-') ? QChar(0x207B) : superscripts[c.digitValue()];
-    return minus(mantissa) + QStringLiteral(" × 10") + sup;
+    return minus(mantissa) + QStringLiteral(" × 10") +
+           QString::fromStdString(superscript_digits(exponent.toLong()));
 }
 
 } // namespace

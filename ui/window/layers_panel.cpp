@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window/layers_panel.h"
 
+#include "io/number_text.h"
 #include "jobs/figure_numbers.h"
 #include "window/layers_controller.h"
 
@@ -50,12 +51,7 @@ QString rangesText(const std::vector<std::pair<int, int>>& ranges)
 // "⁶" for 6: the exponent of a decade's label.
 QString superscript(int n)
 {
-    static const QChar digits[] = {QChar(0x2070), QChar(0x00B9), QChar(0x00B2), QChar(0x00B3), QChar(0x2074),
-                                   QChar(0x2075), QChar(0x2076), QChar(0x2077), QChar(0x2078), QChar(0x2079)};
-    QString out;
-    for (QChar c : QString::number(n))
-        out += digits[c.digitValue()];
-    return out;
+    return QString::fromStdString(superscript_digits(n));
 }
 
 QColor textOn(const QColor& c)
