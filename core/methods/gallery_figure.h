@@ -71,4 +71,8 @@ struct GalleryFigureSpec {
 Scenario gallery_preset(std::string_view id);
 Scenario gallery_defaults(Method m);
 
+// The row and the column of a patch-grid figure's query patch on its scenario's grid (patch_grid,
+// analysis/patch_grid.h), as its caption quotes them: {row, column}, counted from 0.
+std::vector<std::string> query_patch_row_column(const GalleryFigureSpec& spec, const Scenario& s);
+
 } // namespace posatlas

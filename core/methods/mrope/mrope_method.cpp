@@ -214,24 +214,36 @@ Scenario mrope_layout_gallery_scenario(MropeVariant variant)
     return s;
 }
 
-// The caption numbers of a layout figure: the sections "16/24/24", θ, d, then for each item of the
-// layout its tokens (text) or its patch grid and merged grid (image, video: h, w, h / merge, w / merge).
-std::vector<std::string> mrope_caption_numbers(const Scenario& s)
+// The caption numbers of an item of the layout: a text's tokens; an image's (or video's) patch grid and
+// merged grid, h, w, h / merge, w / merge.
+std::vector<std::string> mrope_item_numbers(const P& p, const MropeItem& item)
 {
-    const P& p = s.params<P>();
+    if (item.kind == MropeTokenKind::Text)
+        return {prose_number(static_cast<double>(item.count))};
+    std::vector<std::string> out;
+    for (const std::int64_t n :
+         {item.h, item.w, item.h / p.spatial_merge_size, item.w / p.spatial_merge_size})
+        out.push_back(prose_number(static_cast<double>(n)));
+    return out;
+}
+
+// The sections "16/24/24", θ and d of a caption's "(sections %1, θ %2, d %3)".
+std::vector<std::string> mrope_head_numbers(const P& p)
+{
     std::string sections;
     for (const int n : mrope_sections(p))
         sections += (sections.empty() ? "" : "/") + prose_number(n);
-    std::vector<std::string> out{sections, prose_number(p.rope_theta), prose_number(p.head_dim)};
-    for (const MropeItem& item : parse_mrope_layout(p)) {
-        if (item.kind == MropeTokenKind::Text) {
-            out.push_back(prose_number(static_cast<double>(item.count)));
-            continue;
-        }
-        for (const std::int64_t n :
-             {item.h, item.w, item.h / p.spatial_merge_size, item.w / p.spatial_merge_size})
-            out.push_back(prose_number(static_cast<double>(n)));
-    }
+    return {sections, prose_number(p.rope_theta), prose_number(p.head_dim)};
+}
+
+// The head's numbers, then every item's of the layout, in order.
+std::vector<std::string> mrope_caption_numbers(const Scenario& s)
+{
+    const P& p = s.params<P>();
+    std::vector<std::string> out = mrope_head_numbers(p);
+    for (const MropeItem& item : parse_mrope_layout(p))
+        for (std::string& n : mrope_item_numbers(p, item))
+            out.push_back(std::move(n));
     return out;
 }
 
@@ -278,9 +290,7 @@ MethodDescriptor describe_mrope()
                         "patches' 2D distances"),
          .caption_numbers =
              [](const GalleryFigureSpec&, const Scenario& s) {
-                 std::vector<std::string> numbers = mrope_caption_numbers(s);
-                 numbers.resize(3); // the layout is the figure before's
-                 return numbers;
+                 return mrope_head_numbers(s.params<P>()); // the layout is the figure before's
              },
          .scenario =
              [] {
@@ -299,10 +309,14 @@ MethodDescriptor describe_mrope()
                         "pairs in three chunks t, h, w"),
          .caption_numbers =
              [](const GalleryFigureSpec&, const Scenario& s) {
-                 // text, image, text: the image's four numbers (after the first text's count), then the pairs
-                 const std::vector<std::string> n = mrope_caption_numbers(s);
-                 return std::vector<std::string>{n.at(4), n.at(5), n.at(6), n.at(7),
-                                                 prose_number(s.params<P>().head_dim / 2)};
+                 // The image's grid and merged grid, then the head's pairs.
+                 const P& p = s.params<P>();
+                 std::vector<std::string> numbers;
+                 for (const MropeItem& item : parse_mrope_layout(p))
+                     if (item.kind != MropeTokenKind::Text && numbers.empty())
+                         numbers = mrope_item_numbers(p, item);
+                 numbers.push_back(prose_number(p.head_dim / 2));
+                 return numbers;
              },
          .view = GalleryView::TokenLayout,
          .scenario = [] { return mrope_layout_gallery_scenario(MropeVariant::Qwen2VL); }},

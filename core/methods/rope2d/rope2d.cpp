@@ -181,13 +181,12 @@ MethodDescriptor describe_rope2d()
                   .caption_numbers =
                       [](const GalleryFigureSpec& f, const Scenario& s) {
                           const Rope2dParams& p = s.params<Rope2dParams>();
-                          return std::vector<std::string>{
-                              prose_number(p.rope_theta),
-                              prose_number(p.head_dim),
-                              prose_number(p.grid_height),
-                              prose_number(p.grid_width),
-                              prose_number(static_cast<double>(f.query_patch / p.grid_width)),
-                              prose_number(static_cast<double>(f.query_patch % p.grid_width))};
+                          std::vector<std::string> numbers{
+                              prose_number(p.rope_theta), prose_number(p.head_dim),
+                              prose_number(p.grid_height), prose_number(p.grid_width)};
+                          for (std::string& n : query_patch_row_column(f, s))
+                              numbers.push_back(std::move(n));
+                          return numbers;
                       },
                   .view = GalleryView::PatchGrid,
                   .scenario =

@@ -195,13 +195,12 @@ MethodDescriptor describe_rope_mixed()
                   .caption_numbers =
                       [](const GalleryFigureSpec& f, const Scenario& s) {
                           const RopeMixedParams& p = s.params<RopeMixedParams>();
-                          return std::vector<std::string>{
-                              prose_number(p.grid_height),
-                              prose_number(p.grid_width),
-                              prose_number(p.head_dim),
-                              prose_number(s.head),
-                              prose_number(static_cast<double>(f.query_patch / p.grid_width)),
-                              prose_number(static_cast<double>(f.query_patch % p.grid_width))};
+                          std::vector<std::string> numbers{prose_number(p.grid_height),
+                                                           prose_number(p.grid_width),
+                                                           prose_number(p.head_dim), prose_number(s.head)};
+                          for (std::string& n : query_patch_row_column(f, s))
+                              numbers.push_back(std::move(n));
+                          return numbers;
                       },
                   .view = GalleryView::PatchGrid,
                   .scenario =

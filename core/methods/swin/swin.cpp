@@ -198,10 +198,11 @@ MethodDescriptor describe_swin()
                   .caption_numbers =
                       [](const GalleryFigureSpec& f, const Scenario& s) {
                           const SwinParams& p = s.params<SwinParams>();
-                          return std::vector<std::string>{
-                              prose_number(p.window_size), prose_number(p.stddev), prose_number(s.head),
-                              prose_number(static_cast<double>(f.query_patch / p.window_size)),
-                              prose_number(static_cast<double>(f.query_patch % p.window_size))};
+                          std::vector<std::string> numbers{prose_number(p.window_size),
+                                                           prose_number(p.stddev), prose_number(s.head)};
+                          for (std::string& n : query_patch_row_column(f, s))
+                              numbers.push_back(std::move(n));
+                          return numbers;
                       },
                   .view = GalleryView::PatchGrid,
                   .scenario =

@@ -3,7 +3,10 @@
 // valid scenario of its own method, named once, captioned, with a kind and a view the method has. The
 // rendering of each, and the gallery's order, are checked in ui_gallery_tests.
 #include "methods/alibi/alibi_params.h"
+#include "methods/mrope/mrope.h"
 #include "methods/registry.h"
+#include "methods/rope2d/rope2d.h"
+#include "methods/swin/swin.h"
 #include "scenario/params.h"
 #include "scenario/validation.h"
 
@@ -97,4 +100,21 @@ TEST(GalleryFigures, CaptionNumbersAreTheScenariosOwn)
     const GalleryFigureSpec& prope = spec_of(Method::RoPE, "prope-spectrum");
     EXPECT_EQ(prope.caption_numbers(prope, prope.scenario()),
               (std::vector<std::string>{"512", "10\u2076", "0.25", "64", "192"}));
+
+    // The query patch's row and column on the method's own grid (patch_grid): the 16 x 16 grid's centre,
+    // and Swin's 7 x 7 window's.
+    const GalleryFigureSpec& rope2d = spec_of(kRope2D, "rope2d-patch-grid");
+    EXPECT_EQ(rope2d.caption_numbers(rope2d, rope2d.scenario()),
+              (std::vector<std::string>{"10000", "64", "16", "16", "8", "8"}));
+    const GalleryFigureSpec& swin = spec_of(kSwin, "swin-patch-grid");
+    EXPECT_EQ(swin.caption_numbers(swin, swin.scenario()),
+              (std::vector<std::string>{"7", "0.02", "0", "3", "3"}));
+
+    // M-RoPE's layout "text:5,image:1x4x6,text:3": the image's 4 x 6 patches merged by 2, and 64 pairs.
+    const GalleryFigureSpec& layout = spec_of(kMRoPE, "mrope-token-layout");
+    EXPECT_EQ(layout.caption_numbers(layout, layout.scenario()),
+              (std::vector<std::string>{"4", "6", "2", "3", "64"}));
+    const GalleryFigureSpec& logits16 = spec_of(kMRoPE, "mrope-logits");
+    EXPECT_EQ(logits16.caption_numbers(logits16, logits16.scenario()),
+              (std::vector<std::string>{"16/24/24", "10\u2076", "128", "16", "16", "16", "8", "8", "16"}));
 }
