@@ -136,6 +136,8 @@ protected:
 
 private:
     void showKeyboardCrosshair();
+    // The view's minimum, the chart's (axes, title, legend at their present fonts).
+    void fitMinimum();
     CurveChart* m_chart;
     double m_keyFraction = -1.0;
 };

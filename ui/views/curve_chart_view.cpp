@@ -20,6 +20,18 @@ CurveChartView::CurveChartView(CurveChart* chart, QWidget* parent) : QChartView(
            "at that distance"));
     setRubberBand(QChartView::NoRubberBand);
     setFrameShape(QFrame::NoFrame);
+    // QChartView takes the chart's minimum as its own only when it is resized: after presentation
+    // mode's large text the view kept the large text's minimum (a curves column 326 px tall at least, the
+    // token layout under it cut), and a view held at its minimum is never resized again. The chart lays
+    // itself out again when its fonts, title or axes change: then the view follows.
+    connect(chart, &QChart::plotAreaChanged, this, &CurveChartView::fitMinimum, Qt::QueuedConnection);
+}
+
+void CurveChartView::fitMinimum()
+{
+    const QSize least = m_chart->minimumSize().toSize();
+    if (least != minimumSize())
+        setMinimumSize(least);
 }
 
 void CurveChartView::setDark(bool dark)

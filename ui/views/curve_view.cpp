@@ -2,11 +2,11 @@
 #include "views/curve_view.h"
 
 #include "views/figure_style.h"
+#include "views/note_text.h"
 
 #include <QCheckBox>
 #include <QEvent>
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QPainter>
 #include <QVBoxLayout>
 
@@ -14,21 +14,22 @@ namespace posatlas::ui {
 
 CurveView::CurveView(QWidget* parent)
     : QWidget(parent), m_chart(new CurveChart), m_chartView(new CurveChartView(m_chart, this)),
-      m_note(new QLabel(this)), m_logX(new QCheckBox(tr("log x"), this))
+      m_note(new NoteText(this)), m_logX(new QCheckBox(tr("log x"), this))
 {
-    // Wrapped, never cut: a narrow dock (1280-px screens) cut the note under the check box mid-word.
-    // Ignored width: the note never widens the dock; it takes a second line instead.
-    m_note->setWordWrap(true);
-    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QSizePolicy notePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    notePolicy.setHeightForWidth(true);
-    m_note->setSizePolicy(notePolicy);
+    // Wrapped at the width beside the check box; in a view too short for all its lines, cut with "…"
+    // (the whole note in its tooltip) rather than drawn over the chart.
+    // The chart's height follows the room (its size hint ignored): the note gets its lines first, the
+    // chart keeps at least its own minimum (axes and title).
+    QSizePolicy chartPolicy = m_chartView->sizePolicy();
+    chartPolicy.setVerticalPolicy(QSizePolicy::Ignored);
+    m_chartView->setSizePolicy(chartPolicy);
     m_logX->setToolTip(tr("Logarithmic x axis"));
 
     auto* bottom = new QHBoxLayout;
     bottom->setContentsMargins(6, 0, 6, 2);
     bottom->addWidget(m_note, 1);
-    bottom->addWidget(m_logX);
+    // Aligned, so that its fixed height does not cap the row's: the note's lines set it.
+    bottom->addWidget(m_logX, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);

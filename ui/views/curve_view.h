@@ -10,9 +10,10 @@
 #include <QWidget>
 
 class QCheckBox;
-class QLabel;
 
 namespace posatlas::ui {
+
+class NoteText;
 
 class CurveView : public QWidget, public Figure
 {
@@ -30,6 +31,8 @@ public:
     QString figureTitle() const override { return m_data.title; }
     CurveChartView* chartView() const { return m_chartView; }
     CurveChart* chart() const { return m_chart; }
+    // The note under the chart (CurveData::note), wrapped, cut with "…" where the view is short.
+    NoteText* note() const { return m_note; }
 
 signals:
     void hovered(const QString& readout); // "x = 12 · RoPE: 0.53 · ALiBi: -1.2"
@@ -46,7 +49,7 @@ private:
     CurveData m_data;
     CurveChart* m_chart;
     CurveChartView* m_chartView;
-    QLabel* m_note;
+    NoteText* m_note;
     QCheckBox* m_logX;
 };
 

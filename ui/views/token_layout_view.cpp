@@ -69,6 +69,7 @@ struct TokenLayoutView::Plan {
     QRectF area;                 // where the cells are laid out
     double content_height = 0.0; // from the area's top to the last row's bottom
     bool all_fit = true;
+    QRectF count_line; // where "k of n tokens fit" is written when not all fit
 };
 
 TokenLayoutView::TokenLayoutView(QWidget* parent) : QWidget(parent)
@@ -243,6 +244,13 @@ double TokenLayoutView::cellFontPixels(const QRectF& target, const RenderOptions
     return QFontMetricsF(p.id_font).height();
 }
 
+QRectF TokenLayoutView::countLine(const QRectF& target, const RenderOptions& options) const
+{
+    QImage scratch(target.size().toSize().expandedTo(QSize(1, 1)), QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&scratch);
+    return paintFigure(painter, target, options).count_line;
+}
+
 void TokenLayoutView::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
@@ -311,6 +319,13 @@ TokenLayoutView::Plan TokenLayoutView::paintFigure(QPainter& painter, const QRec
     const QRectF strip(rect.left(), (p.ticks ? ticks.top() : rect.bottom()) - strip_h - 2.0, rect.width(),
                        strip_h);
     rect = p.area;
+    // Not all fit: the last line of the area says how many did, so no cell reaches into it.
+    if (!p.all_fit) {
+        p.count_line = QRectF(rect.left(), rect.bottom() - sfm.height(), rect.width(), sfm.height());
+        p.cells.erase(std::find_if(p.cells.begin(), p.cells.end(),
+                                   [&](const QRectF& c) { return c.bottom() > p.count_line.top() + 0.5; }),
+                      p.cells.end());
+    }
 
     // The legend: what the three lines (or columns) of a cell are.
     const QRectF legend(rect.left(), rect.top() - sfm.height() * 1.35, rect.width(), sfm.height());
@@ -361,8 +376,7 @@ TokenLayoutView::Plan TokenLayoutView::paintFigure(QPainter& painter, const QRec
         painter.setFont(small);
         painter.setPen(colors.text);
         painter.drawText(
-            QRectF(rect.left(), rect.bottom() - sfm.height(), rect.width(), sfm.height()),
-            Qt::AlignRight | Qt::AlignVCenter,
+            p.count_line, Qt::AlignRight | Qt::AlignVCenter,
             tr("%1 of %2 tokens fit; enlarge the view").arg(p.cells.size()).arg(m_data.ids_t.size()));
     }
 

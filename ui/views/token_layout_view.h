@@ -22,7 +22,8 @@ class TokenLayoutView : public QWidget, public Figure
 {
     Q_OBJECT
 public:
-    // Its own minimum height (the dock's controller raises and fixes the widget's minimum for a while).
+    // Its own minimum height (the dock's controller raises the widget's minimum to what its cells need,
+    // within the window's room, and fixes it while presenting).
     static constexpr int kMinimumHeight = 290;
 
     explicit TokenLayoutView(QWidget* parent = nullptr);
@@ -40,6 +41,8 @@ public:
     std::vector<QRectF> cellRects(const QRectF& target, const RenderOptions& options) const;
     // The pixel size of the ids' font in that layout.
     double cellFontPixels(const QRectF& target, const RenderOptions& options) const;
+    // Where that layout writes how many tokens fit, under the last cells; empty when all fit.
+    QRectF countLine(const QRectF& target, const RenderOptions& options) const;
 
     // The height at which every cell fits at the body text's size in this width: what the dock asks for
     // (token_layout_controller.h), so that a projector's large text still shows the whole sequence.

@@ -13,9 +13,11 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QFontMetrics>
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QResizeEvent>
+#include <QStatusBar>
 #include <QTimer>
 
 #include <algorithm>
@@ -117,18 +119,17 @@ void TokenLayoutController::request()
 
 bool TokenLayoutController::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_view && event->type() == QEvent::Resize && m_growing &&
-        m_view->height() >= m_view->minimumHeight()) {
-        m_growing = false;
-        QTimer::singleShot(0, this, [this] {
-            if (!m_growing && !presenting())
-                m_view->setMinimumHeight(TokenLayoutView::kMinimumHeight);
-        });
-    }
-    if (watched == m_view && (event->type() == QEvent::FontChange ||
-                              (event->type() == QEvent::Resize &&
-                               static_cast<QResizeEvent*>(event)->oldSize().width() != m_view->width())))
+    // The cells' height follows the view's width and font; the share it may take, the window's height.
+    const bool resized = event->type() == QEvent::Resize;
+    const QSize old = resized ? static_cast<QResizeEvent*>(event)->oldSize() : QSize();
+    if ((watched == m_view &&
+         (event->type() == QEvent::FontChange || (resized && old.width() != m_view->width()))) ||
+        (watched == m_window && resized && old.height() != m_window->height()))
         fitDockSoon();
+    // The figures' minimums changed (a note took more lines): fitted now, before the window's layout
+    // applies them (event filters see the request first), so that they never add up to a taller window.
+    if (watched == m_window && event->type() == QEvent::LayoutRequest)
+        fitDock();
     return QObject::eventFilter(watched, event);
 }
 
@@ -154,29 +155,45 @@ void TokenLayoutController::fitDock()
     auto* window = qobject_cast<QMainWindow*>(m_dock->parentWidget());
     if (!window || !m_dock->isVisible() || m_dock->isFloating() || m_view->width() <= 0)
         return;
+    if (window != m_window) {
+        m_window = window;
+        m_window->installEventFilter(this);
+    }
     // The main window has no central widget, so its bottom dock area takes all the height the docks
     // beside the figures do not strictly need (presented on 1080 lines, two thirds of the screen, mostly
     // empty, over a heatmap at its minimum); resizeDocks cannot make it shorter, a maximum height can.
     // The view's maximum is what its cells need at the body text's size: taller would only enlarge them.
-    const int frame = m_dock->height() - m_view->height();
-    const int needed = m_view->heightForCells(m_view->width()); // at least the view's own minimum
-    // Offered at most kMaxWindowShare of the window: the figures above keep the rest.
-    const int share = static_cast<int>(window->height() * kMaxWindowShare);
-    const int offered = std::clamp(share - frame, TokenLayoutView::kMinimumHeight, needed);
+    const int dockMinimum = m_dock->minimumSizeHint().height();
+    const int frame = std::max(0, dockMinimum - m_view->minimumHeight()); // title bar and margins
+    const int needed = m_view->heightForCells(m_view->width());           // at least the view's own minimum
+    // Offered at most kMaxWindowShare of the window, and no more than the figures' own minimums leave
+    // (a wrapped note under a narrow curve): a larger minimum made the window taller than the screen's
+    // 720 lines under Chinese fonts.
+    const int share = static_cast<int>(window->height() * kMaxWindowShare) - frame;
+    const int room = window->height() - (window->minimumSizeHint().height() - dockMinimum) - frame;
     // Under larger text than the application's (presentation mode) exactly that height.
     if (presenting()) {
-        m_growing = false;
+        const int offered = std::clamp(std::min(share, room), TokenLayoutView::kMinimumHeight, needed);
         m_view->setFixedHeight(offered);
         return;
     }
-    // Otherwise between its own minimum and what it needs, made taller when its cells lack room and never
-    // shorter: the user's height within those bounds stays, as does the layout restored on leaving
-    // presentation mode.
-    // (resizeDocks did not always grow a bottom dock; a minimum does. It is lowered again once the view
-    // has that height, which the layout then keeps.)
+    // Otherwise at least that (no token hidden while the window has room for them all) and at most what
+    // the cells need; the user's height between the two stays. A minimum that was lowered again once the
+    // dock had grown let the window's layout hand the height back to the figures: the dock area's sizes
+    // are recomputed from the docks beside it, and the tokens were cut again.
+    // Outside presentation mode the figures above also keep kFigureLines lines of the window's text
+    // (their titles, axes and notes; a Chinese desktop's lines are taller): below that a chart's axis
+    // labels were elided to "…" and the heatmap shrank to a stamp. The view says how many tokens fit.
+    int chrome = kDockSeparator;
+    if (const QWidget* menu = window->menuWidget(); menu && menu->isVisible())
+        chrome += menu->height();
+    if (const QWidget* status = window->findChild<QStatusBar*>(); status && status->isVisible())
+        chrome += status->height();
+    const int legible =
+        window->height() - chrome - kFigureLines * QFontMetrics(window->font()).lineSpacing() - frame;
+    const int offered = std::clamp(std::min({share, room, legible}), TokenLayoutView::kMinimumHeight, needed);
     m_view->setMaximumHeight(needed);
-    m_growing = m_view->height() < offered;
-    m_view->setMinimumHeight(m_growing ? offered : TokenLayoutView::kMinimumHeight);
+    m_view->setMinimumHeight(offered);
 }
 
 } // namespace posatlas::ui

@@ -5,9 +5,9 @@
 // figure's numbers (jobs/token_layout_job.h) on the window's JobTracker, in a slot of its own after the
 // views' (kSlot), never on the GUI thread. The view's context menu exports the figure (PNG, SVG, PDF)
 // or its numbers (CSV, JSON) through File > Export figure's dialog and writers
-// (export/token_layout_export.h). The dock is never taller than its cells need, grows to that when they
-// do not fit (a longer layout, a narrower window) up to a little over half the window, and under presentation
-// mode's large text takes exactly that.
+// (export/token_layout_export.h). The dock is never taller than its cells need and never shorter than
+// that or a little over half the window, whichever is less (a longer layout, a narrower window make it
+// grow); under presentation mode's large text it takes exactly that.
 #pragma once
 
 #include "export/figure_export.h"
@@ -19,6 +19,7 @@
 #include <optional>
 
 class QDockWidget;
+class QMainWindow;
 
 namespace posatlas::ui {
 
@@ -36,6 +37,8 @@ public:
     // fits on a 1080-line projector at 250 % under a Chinese desktop's fonts, the figures above it keeping
     // the rest.
     static constexpr double kMaxWindowShare = 0.55;
+    // Outside presentation mode, the lines of text the figures above keep at least (fitDock).
+    static constexpr int kFigureLines = 20;
 
     TokenLayoutController(ScenarioModel* model, JobTracker* jobs, TokenLayoutView* view, QDockWidget* dock,
                           QObject* parent = nullptr);
@@ -56,6 +59,8 @@ private:
     // Sizes the docked view by what its cells need at the body text's size
     // (TokenLayoutView::heightForCells), within kMaxWindowShare of the window.
     void fitDock();
+    // The main window's separator between the figures and the dock.
+    static constexpr int kDockSeparator = 6;
     void fitDockSoon();
     // Larger text than the application's: presentation mode.
     bool presenting() const;
@@ -67,8 +72,8 @@ private:
     TokenLayoutView* m_view;
     QDockWidget* m_dock;
     bool m_fitPending = false;
-    bool m_growing = false; // the view's minimum holds the height fitDock gave it until it has it
-    bool m_shown = false;   // the method gave tokens M-RoPE's ids at the last change
+    QMainWindow* m_window = nullptr; // whose height sets the share (watched for its resizes)
+    bool m_shown = false;            // the method gave tokens M-RoPE's ids at the last change
     std::optional<FigureExportOptions> m_lastOptions; // the dialog's last choices (this run)
 };
 

@@ -6,6 +6,7 @@
 #include "views/curve_chart.h"
 #include "views/curve_view.h"
 #include "views/figure_style.h"
+#include "views/note_text.h"
 
 #include <QLogValueAxis>
 #include <QSignalSpy>
@@ -43,6 +44,7 @@ private slots:
     void curveAxesSurviveARangeJump();
     void curveLegendOfManySeriesInAColumn();
     void curveLogYMinorTicksOnlyOverFewDecades();
+    void noteUnderTheChartInAShortView();
 };
 
 void CurveViewTest::curveRender_data()
@@ -257,6 +259,52 @@ void CurveViewTest::curveLogYMinorTicksOnlyOverFewDecades()
     narrow.series.front().y = {2.0, 50.0};
     chart.setCurveData(narrow);
     QCOMPARE(minorTicks(), -1); // Qt's "all eight per decade"
+}
+
+void CurveViewTest::noteUnderTheChartInAShortView()
+{
+    // A long note in a narrow column (the lesson's curves beside the course at 1280 x 720): the view asks
+    // for the chart's minimum and two of the note's lines, and never draws the note over the chart. Too
+    // short for the whole note, it shows what fits, the whole note in the tooltip; tall enough, all of it.
+    CurveData d;
+    d.title = QStringLiteral("Logit against distance");
+    d.x_label = QStringLiteral("relative distance r");
+    d.y_label = QStringLiteral("logit");
+    d.note = QStringLiteral("the last query's logits; distances up to N - 1 = 95: a longer sequence shows "
+                            "more of them, and the dashed line is the trained length");
+    CurveSeries a;
+    a.name = QStringLiteral("M-RoPE");
+    for (int k = 1; k <= 95; ++k) {
+        a.x.push_back(k);
+        a.y.push_back(11.0 - std::log(k));
+    }
+    d.series.push_back(a);
+    CurveView view;
+    view.setData(d);
+    view.resize(200, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const NoteText* note = view.note();
+    const int lines = note->heightForWidth(note->width()) / note->fontMetrics().lineSpacing();
+    QVERIFY2(lines > NoteText::kMinimumLines, qPrintable(QString::number(lines)));
+    QTRY_VERIFY(!note->cut());
+    QCOMPARE(note->toolTip(), QString());
+    // The least height: the chart's minimum, two lines of the note, the margins.
+    const int least = view.minimumSizeHint().height();
+    QVERIFY2(least >= view.chartView()->minimumHeight() + 2 * note->fontMetrics().lineSpacing(),
+             qPrintable(QStringLiteral("%1 for a chart of at least %2")
+                            .arg(least)
+                            .arg(view.chartView()->minimumHeight())));
+    view.resize(200, least);
+    QTRY_COMPARE(view.height(), least);
+    QTRY_VERIFY(note->cut());
+    QVERIFY2(note->geometry().top() > view.chartView()->geometry().bottom(),
+             qPrintable(QStringLiteral("note from %1, chart to %2")
+                            .arg(note->geometry().top())
+                            .arg(view.chartView()->geometry().bottom())));
+    QVERIFY(note->geometry().bottom() < view.height());
+    QVERIFY(note->height() >= NoteText::kMinimumLines * note->fontMetrics().lineSpacing());
+    QCOMPARE(note->toolTip(), d.note);
 }
 
 QTEST_MAIN(CurveViewTest)

@@ -39,6 +39,7 @@ private slots:
     void pairAxesChunkedAndInterleaved();
     void everyCellFitsAtLaptopAndProjectorSizes();
     void heightForCellsFitsEveryCellAtTheBodySize();
+    void cutLayoutSaysHowManyFitBelowItsCells();
     void otherMethodsGetASentence();
     void badLayoutIsRefusedByName();
 };
@@ -136,6 +137,34 @@ void TokenLayoutViewTest::heightForCellsFitsEveryCellAtTheBodySize()
     // With the height to spare, the ids are stacked: three lines in each cell.
     const QRectF tall(0, 0, 1920, 2000);
     QVERIFY(view.cellRects(tall, options).front().height() >= 3 * view.cellFontPixels(tall, options));
+}
+
+void TokenLayoutViewTest::cutLayoutSaysHowManyFitBelowItsCells()
+{
+    // Lesson 14's second step (16 text tokens, a 16 x 16 image merged to 8 x 8, 16 text tokens) in a
+    // dock too short for all 96: the line saying how many fit is under the last cells, none drawn over
+    // it (it was written across the last row of the image). Rectangles: compared exactly.
+    TokenLayoutView view;
+    view.setData(token_layout_job(mrope_scenario("text:16,image:1x16x16,text:16", MropeVariant::Qwen2VL)));
+    const RenderOptions options;
+    for (const int height : {180, 220, 260}) {
+        const QRectF target(0, 0, 1280, height);
+        const std::vector<QRectF> cells = view.cellRects(target, options);
+        const QRectF line = view.countLine(target, options);
+        QVERIFY2(cells.size() < 96, qPrintable(QString::number(height)));
+        QVERIFY(!line.isEmpty());
+        QVERIFY(target.contains(line));
+        for (const QRectF& cell : cells)
+            QVERIFY2(cell.bottom() <= line.top() + 0.5,
+                     qPrintable(QStringLiteral("%1: cell to %2, line from %3")
+                                    .arg(height)
+                                    .arg(cell.bottom())
+                                    .arg(line.top())));
+    }
+    // With the height the cells need, all fit and there is no such line.
+    const QRectF enough(0, 0, 1280, view.heightForCells(1280));
+    QCOMPARE(view.cellRects(enough, options).size(), std::size_t{96});
+    QVERIFY(view.countLine(enough, options).isEmpty());
 }
 
 void TokenLayoutViewTest::otherMethodsGetASentence()
