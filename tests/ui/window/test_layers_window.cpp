@@ -34,12 +34,16 @@ class LayersWindowTest : public QObject
         QVERIFY(w->grab().save(QDir(folder).filePath(name + QStringLiteral(".png"))));
     }
 
-    // Lets the views' jobs finish so that a saved picture shows their figures.
+    // Lets the window lay out the change; when pictures are saved, lets the views' jobs finish too so
+    // that they show their figures. (The strip is what is checked here; Llama 4's figures at its
+    // presented size took the sanitizer build most of this suite's three minutes, and the views' own
+    // suites check them.)
     static void settle(MainWindow& w)
     {
         QTest::qWait(300); // the debounce of the views' requests
-        // A bound, not a time: the sanitizer build took 72 s for Llama 4's figures at presentation size.
-        QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->busy(), 300000);
+        if (qEnvironmentVariableIsEmpty("POSATLAS_LAYERS_SHOTS"))
+            return;
+        QTRY_VERIFY_WITH_TIMEOUT(!w.jobs()->busy(), 300000); // a bound, not a time
         QTest::qWait(100);
     }
 
