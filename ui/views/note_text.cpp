@@ -3,7 +3,6 @@
 
 #include <QEvent>
 #include <QFontMetrics>
-#include <QLayout>
 #include <QPainter>
 #include <QResizeEvent>
 #include <QTextLayout>
@@ -39,19 +38,8 @@ void NoteText::setText(const QString& text)
         return;
     m_text = text;
     updateToolTip();
-    hintsChanged();
-    update();
-}
-
-void NoteText::hintsChanged()
-{
-    // The layout that holds the note (a row beside a check box, inside its view's) cached the old hints:
-    // updateGeometry invalidates only the parent widget's top layout.
-    if (QWidget* parent = parentWidget())
-        for (QLayout* layout : parent->findChildren<QLayout*>())
-            if (layout->indexOf(this) >= 0)
-                layout->invalidate();
     updateGeometry();
+    update();
 }
 
 int NoteText::lineCount(int width) const
@@ -107,17 +95,15 @@ void NoteText::paintEvent(QPaintEvent*)
 void NoteText::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
-    // Its lines, so its hints, follow the width. Queued: a resize comes from the layout's own pass, which
-    // would not see a change of hints made during it (the note kept the lines of its first width).
     if (event->oldSize().width() != width())
-        QMetaObject::invokeMethod(this, &NoteText::hintsChanged, Qt::QueuedConnection);
+        updateGeometry(); // its lines, so its hints, follow the width
     updateToolTip();
 }
 
 void NoteText::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::FontChange) {
-        hintsChanged();
+        updateGeometry();
         updateToolTip();
     }
     QWidget::changeEvent(event);

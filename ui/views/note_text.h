@@ -38,8 +38,6 @@ protected:
 
 private:
     int lineCount(int width) const;
-    // Its size hints changed (text, font, width): the layouts that hold it ask again.
-    void hintsChanged();
     void updateToolTip();
 
     QString m_text;
