@@ -1,31 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/note_text.h"
 
+#include "views/figure_style.h"
+
 #include <QEvent>
 #include <QFontMetrics>
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QResizeEvent>
-#include <QTextLayout>
 
 #include <algorithm>
 
 namespace posatlas::ui {
-
-namespace {
-
-// The note's lines wrapped at `width` (word wrap, else anywhere: Chinese has no spaces).
-void layout_lines(QTextLayout& layout, int width)
-{
-    QTextOption option;
-    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
-    layout.setTextOption(option);
-    layout.beginLayout();
-    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine())
-        line.setLineWidth(std::max(1, width));
-    layout.endLayout();
-}
-
-} // namespace
 
 NoteText::NoteText(QWidget* parent) : QWidget(parent)
 {
@@ -42,18 +28,18 @@ void NoteText::setText(const QString& text)
     update();
 }
 
-int NoteText::lineCount(int width) const
+QStringList NoteText::lines(int width) const
 {
+    // The figures' own wrapping (figure_style.h): at its " · " separators first, never inside a number,
+    // Chinese between characters with closing punctuation kept on its line; as the exported figure has it.
     if (m_text.isEmpty())
-        return 0;
-    QTextLayout layout(m_text, font());
-    layout_lines(layout, width);
-    return layout.lineCount();
+        return {};
+    return caption_lines(m_text, QFontMetricsF(font()), std::max(1, width));
 }
 
 int NoteText::heightForWidth(int width) const
 {
-    return lineCount(width) * QFontMetrics(font()).lineSpacing();
+    return static_cast<int>(lines(width).size()) * QFontMetrics(font()).lineSpacing();
 }
 
 QSize NoteText::sizeHint() const
@@ -64,8 +50,8 @@ QSize NoteText::sizeHint() const
 
 QSize NoteText::minimumSizeHint() const
 {
-    const int lines = std::min(kMinimumLines, lineCount(std::max(1, width())));
-    return {0, lines * QFontMetrics(font()).lineSpacing()};
+    const auto kept = std::min<qsizetype>(kMinimumLines, lines(width()).size());
+    return {0, static_cast<int>(kept) * QFontMetrics(font()).lineSpacing()};
 }
 
 void NoteText::paintEvent(QPaintEvent*)
@@ -75,20 +61,15 @@ void NoteText::paintEvent(QPaintEvent*)
     QPainter painter(this);
     painter.setPen(palette().color(QPalette::WindowText));
     const QFontMetrics metrics(font());
-    QTextLayout layout(m_text, font());
-    layout_lines(layout, width());
+    const QStringList all = lines(width());
     // As many whole lines as fit (at least one); the last one shown ends in "…" when lines remain.
-    const int fit = std::clamp(height() / metrics.lineSpacing(), 1, std::max(1, layout.lineCount()));
-    for (int i = 0; i < fit && i < layout.lineCount(); ++i) {
-        const QTextLine line = layout.lineAt(i);
-        const QPointF at(0, i * metrics.lineSpacing());
-        if (i == fit - 1 && fit < layout.lineCount()) {
-            const QString rest = m_text.mid(line.textStart());
-            painter.drawText(QPointF(at.x(), at.y() + metrics.ascent()),
-                             metrics.elidedText(rest.simplified(), Qt::ElideRight, width()));
-        } else {
-            line.draw(&painter, at);
-        }
+    const auto fit =
+        std::clamp<qsizetype>(height() / metrics.lineSpacing(), 1, std::max<qsizetype>(1, all.size()));
+    for (qsizetype i = 0; i < fit && i < all.size(); ++i) {
+        const QString text = i == fit - 1 && fit < all.size()
+                                 ? metrics.elidedText(all[i] + QStringLiteral("…"), Qt::ElideRight, width())
+                                 : all[i];
+        painter.drawText(QPointF(0, static_cast<double>(i * metrics.lineSpacing() + metrics.ascent())), text);
     }
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 namespace posatlas::ui {
@@ -37,7 +38,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    int lineCount(int width) const;
+    // Its lines wrapped at `width` (caption_lines).
+    QStringList lines(int width) const;
     void updateToolTip();
 
     QString m_text;

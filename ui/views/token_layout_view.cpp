@@ -82,6 +82,7 @@ TokenLayoutView::TokenLayoutView(QWidget* parent) : QWidget(parent)
 void TokenLayoutView::setData(const TokenLayoutData& data)
 {
     m_data = data;
+    m_heightForCells.reset();
     update();
 }
 
@@ -210,6 +211,18 @@ TokenLayoutView::Plan TokenLayoutView::plan(const QRectF& area, const RenderOpti
 }
 
 int TokenLayoutView::heightForCells(int width) const
+{
+    // Asked at each layout request of the window (token_layout_controller.h): measured once for each
+    // layout, width and font.
+    const QString fontKey = font().key();
+    if (m_heightForCells && m_heightForCells->width == width && m_heightForCells->font == fontKey)
+        return m_heightForCells->height;
+    const int height = measureHeightForCells(width);
+    m_heightForCells = HeightForCells{width, fontKey, height};
+    return height;
+}
+
+int TokenLayoutView::measureHeightForCells(int width) const
 {
     // The title, legend, captions and pairs' strip take the same height in any target of this width; the
     // cells' area is what is left. Laid out in a tall target (painted into a scratch image: the captions

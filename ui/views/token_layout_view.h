@@ -14,6 +14,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 namespace posatlas::ui {
@@ -60,9 +61,17 @@ private:
     // Every cell laid out at kIdSizes[size], its ids stacked or side by side, whether or not it fits.
     Plan planAt(const QRectF& area, const RenderOptions& options, std::size_t size, bool side_by_side) const;
     Plan paintFigure(QPainter& painter, const QRectF& target, const RenderOptions& options) const;
+    int measureHeightForCells(int width) const;
     QString pairsCaption() const;
 
     TokenLayoutData m_data;
+    // heightForCells' last answer, for this data at that width and font.
+    struct HeightForCells {
+        int width;
+        QString font;
+        int height;
+    };
+    mutable std::optional<HeightForCells> m_heightForCells;
 };
 
 } // namespace posatlas::ui

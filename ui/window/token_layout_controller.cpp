@@ -178,9 +178,9 @@ void TokenLayoutController::fitDock()
         return;
     }
     // Otherwise at least that (no token hidden while the window has room for them all) and at most what
-    // the cells need; the user's height between the two stays. A minimum that was lowered again once the
-    // dock had grown let the window's layout hand the height back to the figures: the dock area's sizes
-    // are recomputed from the docks beside it, and the tokens were cut again.
+    // the cells need; the user's height between the two stays. (A minimum lowered once the dock has grown
+    // does not hold that height: the window's dock layout recomputes the area's sizes from the docks
+    // beside it.)
     // Outside presentation mode the figures above also keep kFigureLines lines of the window's text
     // (their titles, axes and notes; a Chinese desktop's lines are taller): below that a chart's axis
     // labels were elided to "…" and the heatmap shrank to a stamp. The view says how many tokens fit.
